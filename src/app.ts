@@ -1,0 +1,157 @@
+// buildApp(deps): the HTTP surface. Registers modules, the auth hook and the error
+// handler. Reads no environment and does not listen.
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import FindMyWay from 'find-my-way';
+import type { Deps } from './deps.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import * as accounts from './modules/accounts/accounts.service.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
+import { keysRoutes } from './modules/keys/keys.routes.js';
+import * as keys from './modules/keys/keys.service.js';
+import { opsRoutes } from './modules/ops/ops.routes.js';
+import { registerAuth, type AuthRule } from './shared/auth.js';
+import { registerErrorHandling } from './shared/error-handler.js';
+import { ErrorBody, errorResponses } from './shared/schemas.js';
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp(deps: Deps): Promise<App> {
+  let seq = 0;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT,
+    // A caller's x-request-id is kept when it is sane; otherwise we make one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : deps.ids.make('req', 9) + (++seq).toString(36);
+    },
+    ajv: {
+      // Strict input: no coercion ("5" is not 5), unknown fields refused where a
+      // schema says additionalProperties: false.
+      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false },
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    // Fastify takes a hop count too; its types only list the other forms.
+    trustProxy: deps.config.trustProxy as boolean,
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  // Only JSON bodies are accepted; anything else is 415.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  // A second router that knows every path and method, so a known path with the
+  // wrong method answers 405 with Allow instead of 404.
+  const known = FindMyWay();
+  const noop = () => {};
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (m !== 'HEAD' && m !== 'OPTIONS') {
+        try {
+          known.on(m as 'GET', route.url, noop);
+        } catch {
+          // already known (the same route under another prefix form)
+        }
+      }
+    }
+    decorateSchema(route);
+  });
+  const methodsFor = (path: string) =>
+    ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', path) !== null);
+
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Event Ticketing and Memberships API',
+        version: '1.0.0',
+        description: OPENAPI_DESCRIPTION,
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        contact: { name: 'API support', email: deps.config.mailFrom },
+      },
+      servers: [{ url: deps.config.baseUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'sk_… full key or pk_… checkout key' },
+          session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'idToken from POST /auth/login' },
+        },
+      },
+      tags: [
+        { name: 'identity', description: 'Who the key belongs to' },
+        { name: 'dashboard', description: 'Accounts, sessions and API keys (session token)' },
+        { name: 'admin', description: 'Platform staff only (session token of a staff member)' },
+        { name: 'operations', description: 'Health and the API description' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  registerAuth(app, {
+    clock: deps.clock,
+    rateLimiter: deps.rateLimiter,
+    findKey: (presented) => keys.findKey(deps.db, presented),
+    verifySession: (token) => deps.sessions.verify(token),
+    findUser: (userId) => accounts.findUser(deps.db, userId),
+    isStaffEmail: (email) => deps.config.staffEmails.includes(email.toLowerCase()),
+    isPinnedOrigin: (origin) => keys.isPinnedOrigin(deps.db, origin),
+  });
+  registerErrorHandling(app, methodsFor);
+
+  await app.register(opsRoutes(deps));
+  await app.register(accountsRoutes(deps));
+  await app.register(keysRoutes(deps));
+  await app.register(adminRoutes(deps));
+
+  return app;
+}
+
+/** Fills in what every route's OpenAPI entry must say: security and error answers. */
+function decorateSchema(route: { schema?: object; config?: unknown; url: string }): void {
+  const rule = (route.config as { auth?: AuthRule } | undefined)?.auth;
+  if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
+  const schema = route.schema as { security?: unknown; response?: Record<string | number, unknown>; body?: unknown; params?: unknown; querystring?: unknown };
+  const statuses = new Set<number>([429, 500]);
+  if (schema.body || schema.params || schema.querystring) statuses.add(400);
+  if (schema.body) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  if (rule?.kind === 'key') {
+    schema.security ??= [{ apiKey: [] }];
+    statuses.add(401).add(403);
+  } else if (rule?.kind === 'session' || rule?.kind === 'staff') {
+    schema.security ??= [{ session: [] }];
+    statuses.add(401);
+    if (rule.kind === 'staff') statuses.add(403);
+  } else {
+    schema.security ??= [];
+  }
+  const response = (schema.response ??= {});
+  for (const [status, s] of Object.entries(errorResponses([...statuses]))) {
+    response[status] ??= s;
+  }
+}
+
+const OPENAPI_DESCRIPTION = `Event ticketing and memberships for organisers in India.
+
+Every failure answers JSON \`{ error, code }\`: \`error\` is a sentence, \`code\` a stable snake_case word.
+Amounts are rupees at the API edge unless a field says paise. Keys: \`sk_test_…\`/\`sk_live_…\` (full) and
+\`pk_test_…\`/\`pk_live_…\` (checkout). A key sees only its own account and mode: another mode's object
+answers 404, another account's 403.
+
+Rate limits: \`RATE_LIMIT_PER_MINUTE\` requests per key (per IP without a key) in fixed one-minute windows;
+every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, and a 429 adds \`Retry-After\`.
+
+Browser use: a checkout key pinned to an origin gets CORS headers for that origin (preflight included);
+a request from any other \`Origin\` answers 403. A request without an \`Origin\` header (a server) is accepted.
+Full keys never get CORS headers.`;

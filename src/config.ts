@@ -1,0 +1,174 @@
+// The only reader of process.env. Every variable of product-decisions §1 is parsed
+// here; a bad value stops start-up with one line naming the variable.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly baseUrl: string;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly redisUrl: string | undefined;
+  readonly razorpay: {
+    readonly keyId: string | undefined;
+    readonly keySecret: string | undefined;
+    readonly webhookSecret: string | undefined;
+    readonly apiUrl: string;
+  };
+  readonly sessionSecret: string;
+  readonly secretsKey: Buffer;
+  readonly staffEmails: readonly string[];
+  readonly webhookAllowPrivateUrls: boolean;
+  readonly dnsServers: readonly string[];
+  readonly emailDnsCheck: boolean;
+  readonly rateLimitPerMinute: number;
+  readonly broadcastMaxRecipients: number;
+  readonly workers: boolean;
+  readonly logLevel: string;
+  /** Behind a load balancer: true, or the number of proxy hops to trust for the client IP. */
+  readonly trustProxy: boolean | number;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v)) throw new ConfigError(name, `must be a whole number, got "${v}"`);
+  const n = Number(v);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  if (/^(true|1|yes)$/i.test(v)) return true;
+  if (/^(false|0|no)$/i.test(v)) return false;
+  throw new ConfigError(name, `must be true or false, got "${v}"`);
+}
+
+function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
+  const v = str(env, name);
+  if (v === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(name, `must be a URL (${protocols.join(', ')})`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
+  }
+  return v.replace(/\/+$/, '');
+}
+
+/** A secret from the environment, or one generated once and kept in DATA_DIR. */
+function persistentSecret(env: Env, name: string, dataDir: string, file: string, minLength: number): string {
+  const v = str(env, name);
+  if (v !== undefined) {
+    if (v.length < minLength) throw new ConfigError(name, `must be at least ${minLength} characters`);
+    return v;
+  }
+  const path = join(dataDir, file);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const generated = randomBytes(32).toString('base64url');
+  // wx: two instances starting together on one DATA_DIR keep the first one's secret.
+  try {
+    writeFileSync(path, generated + '\n', { mode: 0o600, flag: 'wx' });
+  } catch {
+    return readFileSync(path, 'utf8').trim();
+  }
+  return generated;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+  const baseUrl = url(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const dataDir = resolve(str(env, 'DATA_DIR') ?? './data');
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    throw new ConfigError('DATA_DIR', `cannot be created: ${(err as Error).message}`);
+  }
+  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  const mailFrom = str(env, 'MAIL_FROM') ?? 'tickets@localhost';
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(mailFrom)) throw new ConfigError('MAIL_FROM', 'must be an email address');
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+
+  const keyId = str(env, 'RAZORPAY_KEY_ID');
+  const keySecret = str(env, 'RAZORPAY_KEY_SECRET');
+  if ((keyId === undefined) !== (keySecret === undefined)) {
+    throw new ConfigError(keyId ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID', 'must be set together with its pair');
+  }
+  const apiUrl = url(env, 'RAZORPAY_API_URL', ['http:', 'https:']) ?? 'https://api.razorpay.com';
+
+  const secretsKeyText = persistentSecret(env, 'SECRETS_KEY', dataDir, 'secrets-key', 32);
+  const staffEmails = (str(env, 'STAFF_EMAILS') ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '');
+  for (const e of staffEmails) {
+    if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ConfigError('STAFF_EMAILS', `holds "${e}", which is not an email address`);
+  }
+  const dnsServers = (str(env, 'DNS_SERVERS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const s of dnsServers) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[^:\s]+)(:\d{1,5})?$/.test(s)) throw new ConfigError('DNS_SERVERS', `holds "${s}", which is not host:port`);
+  }
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+
+  const trustProxyText = str(env, 'TRUST_PROXY');
+  let trustProxy: boolean | number = false;
+  if (trustProxyText !== undefined) {
+    if (/^\d+$/.test(trustProxyText)) trustProxy = Number(trustProxyText);
+    else trustProxy = bool(env, 'TRUST_PROXY', false);
+  }
+
+  return Object.freeze({
+    port,
+    host,
+    baseUrl,
+    databaseUrl,
+    dataDir,
+    smtpUrl,
+    mailFrom,
+    redisUrl,
+    razorpay: Object.freeze({ keyId, keySecret, webhookSecret: str(env, 'RAZORPAY_WEBHOOK_SECRET'), apiUrl }),
+    sessionSecret: persistentSecret(env, 'SESSION_SECRET', dataDir, 'session-secret', 32),
+    // Any text of 32+ characters is hashed to a 32-byte AES key.
+    secretsKey: createHash('sha256').update(secretsKeyText).digest(),
+    staffEmails: Object.freeze(staffEmails),
+    webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    dnsServers: Object.freeze(dnsServers),
+    emailDnsCheck: bool(env, 'EMAIL_DNS_CHECK', true),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    broadcastMaxRecipients: int(env, 'BROADCAST_MAX_RECIPIENTS', 2000, 1, 1_000_000),
+    workers: bool(env, 'WORKERS', true),
+    logLevel,
+    trustProxy,
+  });
+}

@@ -1,0 +1,14 @@
+// Migrations are imported, not read from a folder, so the compiled build and tsx
+// run the same list. Names sort in order of application.
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import * as m0001 from './0001_foundation.js';
+import * as m0002 from './0002_events.js';
+
+const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+  '0002_events': m0002,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,91 @@
+// createDeps(config): everything the service talks to, built once and passed down.
+// Tests call it with their own clock; production wiring never branches on tests.
+import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.js';
+import { connectDatabase, type Storage } from './db/connect.js';
+import type { Database } from './db/database.js';
+import { JobRunner, type JobHandler } from './jobs/queue.js';
+import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
+import { systemClock, type Clock } from './shared/clock.js';
+import { randomIds, type Ids } from './shared/ids.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
+
+export interface Deps {
+  readonly config: Config;
+  readonly db: Kysely<Database>;
+  readonly storage: Storage;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly logger: Logger;
+  readonly sessions: SessionSigner;
+  readonly rateLimiter: RateLimiter;
+  /** Job handlers by topic; modules add theirs when they register. */
+  readonly jobHandlers: Map<string, JobHandler>;
+  readonly jobs: JobRunner;
+  close(): Promise<void>;
+}
+
+export interface DepsOverrides {
+  clock?: Clock;
+  ids?: Ids;
+  logger?: Logger;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    // Keys and tokens never reach the log, whatever a serializer adds later.
+    redact: {
+      paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.password', '*.idToken', '*.key'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  const logger = overrides.logger ?? createLogger(config);
+  const clock = overrides.clock ?? systemClock;
+  const ids = overrides.ids ?? randomIds;
+  const database = await connectDatabase(config);
+
+  let redis: Redis | undefined;
+  let rateLimiter: RateLimiter;
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 1000,
+    });
+    redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+    // Start counting from the first request; if Redis is down, start anyway and
+    // let the limiter allow requests until it is back (ioredis keeps reconnecting).
+    await redis.connect().catch((err: Error) => logger.warn({ err: err.message }, 'redis unavailable at start'));
+    rateLimiter = new RedisRateLimiter(redis, config.rateLimitPerMinute, logger);
+  } else {
+    rateLimiter = new MemoryRateLimiter(config.rateLimitPerMinute);
+  }
+
+  const jobHandlers = new Map<string, JobHandler>();
+  const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers });
+
+  return {
+    config,
+    db: database.db,
+    storage: database.storage,
+    clock,
+    ids,
+    logger,
+    sessions: createSessionSigner(config.sessionSecret, clock),
+    rateLimiter,
+    jobHandlers,
+    jobs,
+    async close() {
+      await jobs.stop();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

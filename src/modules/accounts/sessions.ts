@@ -1,0 +1,48 @@
+// Dashboard session tokens: HS256 JWTs signed with SESSION_SECRET, checked against
+// the injected clock so expiry can be tested without waiting.
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Clock } from '../../shared/clock.js';
+import { unauthorized } from '../../shared/errors.js';
+
+const ISSUER = 'ticketing-service';
+const AUDIENCE = 'dashboard';
+export const SESSION_TTL_SECONDS = 12 * 60 * 60;
+
+export interface SessionSigner {
+  issue(userId: string): Promise<{ idToken: string; expiresAt: string }>;
+  verify(token: string): Promise<{ userId: string }>;
+}
+
+export function createSessionSigner(secret: string, clock: Clock): SessionSigner {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async issue(userId) {
+      const now = Math.floor(clock.now().getTime() / 1000);
+      const exp = now + SESSION_TTL_SECONDS;
+      const idToken = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(userId)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt(now)
+        .setExpirationTime(exp)
+        .sign(key);
+      return { idToken, expiresAt: new Date(exp * 1000).toISOString() };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          algorithms: ['HS256'],
+          currentDate: clock.now(),
+        });
+        if (typeof payload.sub !== 'string') throw unauthorized('invalid_session', 'session token has no subject');
+        return { userId: payload.sub };
+      } catch (err) {
+        if (err instanceof joseErrors.JWTExpired) throw unauthorized('session_expired', 'session token has expired; log in again');
+        throw unauthorized('invalid_session', 'session token is not valid');
+      }
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+import type { Database, KeyClass, Mode } from '../../db/database.js';
+
+export interface KeyRow {
+  id: string;
+  user_id: string;
+  name: string;
+  mode: Mode;
+  class: KeyClass;
+  allowed_origin: string | null;
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const publicColumns = ['id', 'user_id', 'name', 'mode', 'class', 'allowed_origin', 'prefix', 'created_at', 'revoked_at'] as const;
+
+export async function insertKey(db: Kysely<Database>, row: KeyRow & { key_hash: string }): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export function listKeys(db: Kysely<Database>, userId: string): Promise<KeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .select(publicColumns)
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+export function findKeyByHash(db: Kysely<Database>, keyHash: string): Promise<KeyRow | undefined> {
+  return db.selectFrom('api_keys').select(publicColumns).where('key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export function revokeKey(db: Kysely<Database>, userId: string, keyId: string, at: Date): Promise<KeyRow | undefined> {
+  return db
+    .updateTable('api_keys')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .returning(publicColumns)
+    .executeTakeFirst();
+}
+
+export async function isPinnedOrigin(db: Kysely<Database>, origin: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('allowed_origin', '=', origin)
+    .where('class', '=', 'checkout')
+    .where('revoked_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,82 @@
+// API keys: `sk_` full and `pk_` checkout, `_test_`/`_live_` by mode, 192 random bits.
+// Only sha256(key) is stored, with a short display prefix for the dashboard.
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, KeyClass, Mode } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { badRequest, notFound } from '../../shared/errors.js';
+import type { Ids } from '../../shared/ids.js';
+import * as repo from './keys.repo.js';
+import type { KeyRow } from './keys.repo.js';
+
+export type { KeyRow };
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function keyPrefixFor(keyClass: KeyClass, mode: Mode): string {
+  return `${keyClass === 'full' ? 'sk' : 'pk'}_${mode}_`;
+}
+
+/** `https://shop.example.in/` → `https://shop.example.in`; anything else is refused. */
+export function normaliseOrigin(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw badRequest('invalid_origin', 'allowedOrigin must be an origin such as https://shop.example.in');
+  }
+  if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) {
+    throw badRequest('invalid_origin', 'allowedOrigin must be a scheme and host only, such as https://shop.example.in');
+  }
+  return u.origin;
+}
+
+export interface CreateKeyInput {
+  name?: string | undefined;
+  mode: Mode;
+  keyClass: KeyClass;
+  allowedOrigin?: string | undefined;
+}
+
+export async function createKey(
+  deps: { db: Kysely<Database>; clock: Clock; ids: Ids },
+  userId: string,
+  input: CreateKeyInput,
+): Promise<{ row: KeyRow; key: string }> {
+  if (input.allowedOrigin !== undefined && input.keyClass !== 'checkout') {
+    throw badRequest('origin_needs_checkout_key', 'allowedOrigin may only be set on a checkout key; full keys stay on a server');
+  }
+  const allowedOrigin = input.allowedOrigin === undefined ? null : normaliseOrigin(input.allowedOrigin);
+  const key = keyPrefixFor(input.keyClass, input.mode) + deps.ids.secret(24);
+  const row: KeyRow = {
+    id: deps.ids.make('key', 12),
+    user_id: userId,
+    name: input.name?.trim() || `${input.mode} ${input.keyClass} key`,
+    mode: input.mode,
+    class: input.keyClass,
+    allowed_origin: allowedOrigin,
+    prefix: key.slice(0, 12),
+    created_at: deps.clock.now(),
+    revoked_at: null,
+  };
+  await repo.insertKey(deps.db, { ...row, key_hash: hashKey(key) });
+  return { row, key };
+}
+
+export const listKeys = (db: Kysely<Database>, userId: string) => repo.listKeys(db, userId);
+
+export async function revokeKey(deps: { db: Kysely<Database>; clock: Clock }, userId: string, keyId: string): Promise<KeyRow> {
+  const row = await repo.revokeKey(deps.db, userId, keyId, deps.clock.now());
+  if (!row) throw notFound('no such key on this account', 'key_not_found');
+  return row;
+}
+
+export function findKey(db: Kysely<Database>, presented: string): Promise<KeyRow | undefined> {
+  // Cheap shape check first: nothing that cannot be a key reaches the database.
+  if (!/^(sk|pk)_(test|live)_[A-Za-z0-9_-]{16,64}$/.test(presented)) return Promise.resolve(undefined);
+  return repo.findKeyByHash(db, hashKey(presented));
+}
+
+export const isPinnedOrigin = repo.isPinnedOrigin;

@@ -1,0 +1,70 @@
+// main: loadConfig → createDeps → buildApp → listen; graceful close on SIGTERM/SIGINT.
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createDeps } from './deps.js';
+import { countUsers } from './modules/accounts/accounts.service.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`config error: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const deps = await createDeps(config);
+  const app = await buildApp(deps);
+  await app.listen({ port: config.port, host: config.host });
+  if (config.workers) deps.jobs.start();
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  deps.logger.info({ port, storage: deps.storage, workers: config.workers }, 'listening');
+  if ((await countUsers(deps.db)) === 0) printWelcome(config, `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    deps.logger.info({ signal }, 'shutting down');
+    // Stop taking requests, let in-flight ones finish, then stop workers and close storage.
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await deps.close();
+      process.exit(0);
+    } catch (err) {
+      deps.logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function printWelcome(config: Config, url: string): void {
+  process.stdout.write(`
+The service is running on ${url} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`}).
+No account exists yet. Sign up, then create a test key:
+
+  curl -s ${url}/auth/signup -H 'content-type: application/json' \\
+    -d '{"email":"you@example.in","password":"a long password","name":"Your Name"}'
+
+  curl -s ${url}/dashboard/api/keys -H 'content-type: application/json' \\
+    -H 'authorization: Bearer <idToken from the answer above>' -d '{"mode":"test","class":"full"}'
+
+  curl -s ${url}/api/v1/me -H 'x-api-key: <key from the answer above>'
+
+The API is described at ${url}/api/v1/openapi.json
+`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
