@@ -1,0 +1,82 @@
+// A small fetch wrapper and account factories that go through the HTTP API.
+import { randomUUID } from 'node:crypto';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface CallOptions {
+  key?: string;
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Send this exact string as the body. */
+  raw?: string;
+}
+
+export async function call<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers['x-api-key'] = options.key;
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers, text };
+}
+
+export function uniqueEmail(tag = 'user'): string {
+  return `${tag}-${randomUUID().slice(0, 12)}@example.in`;
+}
+
+export interface Account {
+  userId: string;
+  email: string;
+  token: string;
+}
+
+export async function signup(baseUrl: string, overrides: { email?: string; name?: string } = {}): Promise<Account> {
+  const email = overrides.email ?? uniqueEmail();
+  const r = await call(baseUrl, 'POST', '/auth/signup', {
+    body: { email, password: 'correct horse battery', name: overrides.name ?? 'Test Organiser' },
+  });
+  if (r.status !== 201) throw new Error(`signup failed: ${r.status} ${r.text}`);
+  return { userId: r.body.userId, email, token: r.body.idToken };
+}
+
+export interface KeyInfo {
+  key: string;
+  keyId: string;
+}
+
+export async function createKey(
+  baseUrl: string,
+  token: string,
+  spec: { mode?: 'test' | 'live'; class?: 'full' | 'checkout'; allowedOrigin?: string } = {},
+): Promise<KeyInfo> {
+  const r = await call(baseUrl, 'POST', '/dashboard/api/keys', {
+    token,
+    body: { mode: spec.mode ?? 'test', class: spec.class ?? 'full', ...(spec.allowedOrigin ? { allowedOrigin: spec.allowedOrigin } : {}) },
+  });
+  if (r.status !== 201) throw new Error(`key creation failed: ${r.status} ${r.text}`);
+  return { key: r.body.key, keyId: r.body.data.id };
+}
+
+/** An account with a full key in the given mode. */
+export async function organiser(baseUrl: string, mode: 'test' | 'live' = 'test'): Promise<Account & KeyInfo> {
+  const account = await signup(baseUrl);
+  return { ...account, ...(await createKey(baseUrl, account.token, { mode })) };
+}

@@ -1,0 +1,71 @@
+// Starts the real service in this process on a free loopback port, on the storage
+// the run asks for: PGlite in a fresh temporary DATA_DIR by default, PostgreSQL at
+// TEST_DATABASE_URL when TEST_DB=postgres.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import { ManualClock } from '../../src/shared/clock.js';
+
+export const storage: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export interface TestServer {
+  url: string;
+  app: App;
+  deps: Deps;
+  clock: ManualClock;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  clock?: ManualClock;
+  /** Reuse a DATA_DIR (PGlite restart tests). */
+  dataDir?: string;
+}
+
+export function testEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    EMAIL_DNS_CHECK: 'false',
+    WORKERS: 'false',
+  };
+  if (storage === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+    env.DATABASE_URL = url;
+  }
+  return { ...env, ...extra };
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const config = loadConfig(testEnv(dataDir, options.env));
+  const clock = options.clock ?? new ManualClock(new Date());
+  const deps = await createDeps(config, { clock });
+  const app = await buildApp(deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (typeof address !== 'object' || !address) throw new Error('no address');
+  if (config.workers) deps.jobs.start();
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    app,
+    deps,
+    clock,
+    dataDir,
+    async close() {
+      await app.close();
+      await deps.close();
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
