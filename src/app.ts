@@ -9,6 +9,8 @@ import type { Deps } from './deps.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import * as accounts from './modules/accounts/accounts.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
+import { registrationsRoutes } from './modules/registrations/registrations.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
@@ -90,6 +92,9 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'identity', description: 'Who the key belongs to' },
         { name: 'dashboard', description: 'Accounts, sessions and API keys (session token)' },
         { name: 'admin', description: 'Platform staff only (session token of a staff member)' },
+        { name: 'events', description: 'Events: drafts, publishing, seats, analytics' },
+        { name: 'tracks', description: 'Bookable sessions inside an event, addressed by index' },
+        { name: 'registrations', description: 'Bookings and their attendees' },
         { name: 'operations', description: 'Health and the API description' },
       ],
     },
@@ -111,6 +116,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(accountsRoutes(deps));
   await app.register(keysRoutes(deps));
   await app.register(adminRoutes(deps));
+  await app.register(eventsRoutes(deps));
+  await app.register(registrationsRoutes(deps));
 
   return app;
 }

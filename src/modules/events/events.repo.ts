@@ -1,5 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database, Mode } from '../../db/database.js';
+import { type Kysely, type Selectable, type Updateable, type Insertable, sql } from 'kysely';
+import type { Database, EventsTable, Mode, TrackDoc } from '../../db/database.js';
+
+export type EventRow = Selectable<EventsTable>;
 
 export async function countByStatus(db: Kysely<Database>, accountId: string, mode: Mode) {
   const rows = await db
@@ -12,4 +14,66 @@ export async function countByStatus(db: Kysely<Database>, accountId: string, mod
   const draft = Number(rows.find((r) => r.status === 'draft')?.n ?? 0);
   const published = Number(rows.find((r) => r.status === 'published')?.n ?? 0);
   return { total: draft + published, draft, published };
+}
+
+export function findEvent(db: Kysely<Database>, id: string): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function slugTaken(db: Kysely<Database>, slug: string) {
+  return db.selectFrom('events').select('id').where('slug', '=', slug).executeTakeFirst();
+}
+
+export async function insertEvent(db: Kysely<Database>, row: Insertable<EventsTable>): Promise<void> {
+  await db.insertInto('events').values(row).execute();
+}
+
+/** Newest start first; events without a start date last. */
+export function listEvents(db: Kysely<Database>, accountId: string, mode: Mode): Promise<EventRow[]> {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode)
+    .orderBy(sql`start_at desc nulls last`)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+export function updateEvent(db: Kysely<Database>, id: string, patch: Updateable<EventsTable>): Promise<EventRow | undefined> {
+  return db.updateTable('events').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export async function deleteEvent(db: Kysely<Database>, id: string): Promise<boolean> {
+  const r = await db.deleteFrom('events').where('id', '=', id).executeTakeFirst();
+  return r.numDeletedRows > 0n;
+}
+
+/** Appends in one statement, so two concurrent appends get distinct indexes. */
+export async function appendTrack(db: Kysely<Database>, id: string, track: TrackDoc, now: Date): Promise<number | undefined> {
+  const row = await db
+    .updateTable('events')
+    .set({
+      tracks: sql`tracks || jsonb_build_array(${JSON.stringify(track)}::jsonb)`,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returning(sql<number>`jsonb_array_length(tracks) - 1`.as('index'))
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.index);
+}
+
+/** Replaces track `index` only if it exists; undefined when it does not. */
+export async function replaceTrack(db: Kysely<Database>, id: string, index: number, track: TrackDoc, now: Date) {
+  return db
+    .updateTable('events')
+    .set({
+      tracks: sql`jsonb_set(tracks, ${`{${index}}`}::text[], ${JSON.stringify(track)}::jsonb)`,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where(sql<boolean>`jsonb_array_length(tracks) > ${index}`)
+    .returningAll()
+    .executeTakeFirst();
 }

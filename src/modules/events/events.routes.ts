@@ -1,0 +1,188 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { ANY_KEY, FULL_ONLY, keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
+import { Analytics, Availability, Event, EventCreate, EventPatch, Track, TrackInput, TrackPatch } from './events.schemas.js';
+import * as events from './events.service.js';
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });
+const TrackParams = Type.Object({ id: Type.String({ maxLength: 100 }), index: Type.String({ maxLength: 10, description: 'Zero-based track index' }) });
+const EventAnswer = Type.Object({ success: Type.Literal(true), data: Event });
+const ownershipErrors = { 404: Type.Ref('Error') };
+
+export const eventsRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const present = async (row: events.EventRow) => events.presentEvent(row, await events.usageFor(deps.db, row.id));
+
+    app.get(
+      '/api/v1/events',
+      {
+        config: { auth: ANY_KEY },
+        schema: {
+          tags: ['events'],
+          summary: "This account's events in the key's mode",
+          description: 'Newest start date first; events without a start date last.',
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Event) }) },
+        },
+      },
+      async (req) => {
+        const rows = await events.listEvents(deps.db, keyPrincipal(req));
+        return { success: true as const, data: await Promise.all(rows.map(present)) };
+      },
+    );
+
+    app.post(
+      '/api/v1/events',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['events'],
+          summary: 'Create an event (always a draft, in the key’s mode)',
+          description:
+            'The slug is derived from the title once, at creation, and made unique with a short suffix when taken; changing the title later keeps the slug.',
+          body: EventCreate,
+          response: { 201: EventAnswer },
+        },
+      },
+      async (req, reply) => reply.code(201).send({ success: true as const, data: await present(await events.createEvent(deps, keyPrincipal(req), req.body)) }),
+    );
+
+    app.get(
+      '/api/v1/events/:id',
+      {
+        config: { auth: ANY_KEY },
+        schema: { tags: ['events'], summary: 'One event with its tracks and seat counts', params: IdParams, response: { 200: EventAnswer, ...ownershipErrors } },
+      },
+      async (req) => ({ success: true as const, data: await present(await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id)) }),
+    );
+
+    app.patch(
+      '/api/v1/events/:id',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['events'],
+          summary: 'Change any creation field, or publish / unpublish with status',
+          description: 'Fields left out keep their value; `null` clears endDate or location. Publishing needs canPublish (403 otherwise).',
+          params: IdParams,
+          body: EventPatch,
+          response: { 200: EventAnswer, ...ownershipErrors },
+        },
+      },
+      async (req) => ({ success: true as const, data: await present(await events.patchEvent(deps, keyPrincipal(req), req.params.id, req.body)) }),
+    );
+
+    app.delete(
+      '/api/v1/events/:id',
+      {
+        config: { auth: { kind: 'session' } },
+        schema: {
+          tags: ['events'],
+          summary: 'Delete an event and all its registrations (session token only)',
+          description:
+            'Needs `Authorization: Bearer <idToken>`; an x-api-key alone answers 401 `Missing Authorization Bearer token`. A live event holding confirmed paid registrations answers 409 (refund first); `force=true` is honoured for platform staff only, who may also delete any account’s event. Test events skip the paid-registration check.',
+          params: IdParams,
+          querystring: Type.Object({ force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }),
+          response: { 200: Type.Object({ success: Type.Literal(true), deleted: Type.String({ description: 'The deleted event id.' }) }), 403: Type.Ref('Error'), 404: Type.Ref('Error'), 409: Type.Ref('Error') },
+        },
+      },
+      async (req) => {
+        await events.deleteEvent(deps, sessionPrincipal(req), req.params.id, req.query.force === 'true');
+        return { success: true as const, deleted: req.params.id };
+      },
+    );
+
+    app.get(
+      '/api/v1/events/:id/tracks',
+      {
+        config: { auth: ANY_KEY },
+        schema: {
+          tags: ['tracks'],
+          summary: 'The event’s tracks in order',
+          params: IdParams,
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Track), count: Type.Integer() }), ...ownershipErrors },
+        },
+      },
+      async (req) => {
+        const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
+        const data = (await present(row)).tracks;
+        return { success: true as const, data, count: data.length };
+      },
+    );
+
+    app.post(
+      '/api/v1/events/:id/tracks',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['tracks'],
+          summary: 'Append a track',
+          description: '`date` defaults to the event’s start date (and follows it while unset).',
+          params: IdParams,
+          body: TrackInput,
+          response: { 201: Type.Object({ success: Type.Literal(true), data: Track }), ...ownershipErrors },
+        },
+      },
+      async (req, reply) => {
+        const { index, row } = await events.addTrack(deps, keyPrincipal(req), req.params.id, req.body);
+        const data = (await present(row)).tracks[index]!;
+        return reply.code(201).send({ success: true as const, data });
+      },
+    );
+
+    app.patch(
+      '/api/v1/events/:id/tracks/:index',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['tracks'],
+          summary: 'Change a track by index',
+          description: 'An index out of range answers 404 and creates nothing. Indexes are positional: re-read the tracks first if they may have changed.',
+          params: TrackParams,
+          body: TrackPatch,
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Track }), ...ownershipErrors },
+        },
+      },
+      async (req) => {
+        const index = events.parseTrackIndex(req.params.index);
+        const row = await events.patchTrack(deps, keyPrincipal(req), req.params.id, index, req.body);
+        return { success: true as const, data: (await present(row)).tracks[index]! };
+      },
+    );
+
+    app.get(
+      '/api/v1/events/:id/availability',
+      {
+        config: { auth: ANY_KEY },
+        schema: {
+          tags: ['events'],
+          summary: 'Seats: the same numbers enforced when a registration is confirmed',
+          description:
+            'Seats are held by confirmed registrations. With `subEventId` (a track index as a decimal string) `capacity` and `taken` are the track’s and `remaining` is the tighter of the track’s and the event’s. Each tier’s `remaining` is the tighter of its own and the overall remaining. `tiers[]` lists specialPrices; the base price is not a tier.',
+          params: IdParams,
+          querystring: Type.Object({ subEventId: Type.Optional(Type.String({ maxLength: 10 })) }),
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Availability }), ...ownershipErrors },
+        },
+      },
+      async (req) => {
+        const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
+        return { success: true as const, data: await events.availability(deps, row, req.query.subEventId) };
+      },
+    );
+
+    app.get(
+      '/api/v1/events/:id/analytics',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['events'],
+          summary: 'Registration counts and revenue',
+          description: 'Counts are of bookings. `cancelledCount` excludes refunded bookings, which are in `refundedCount`.',
+          params: IdParams,
+          response: { 200: Analytics, ...ownershipErrors },
+        },
+      },
+      async (req) => events.analytics(deps, await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id)),
+    );
+  };

@@ -1,0 +1,201 @@
+import { Type } from 'typebox';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+const DateText = Type.String({
+  maxLength: 40,
+  description: 'A date `YYYY-MM-DD` or an ISO 8601 date-time with offset, e.g. `2026-12-05T18:30:00+05:30`.',
+});
+const Rupees = Type.Number({ minimum: 0, description: 'Rupees, at most two decimal places.' });
+const Capacity = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Seats; 0 means unlimited.' });
+
+export const TierInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 80, description: 'Sent as `ticketType` when registering. "General" is reserved for the base price.' }),
+    price: Rupees,
+    capacity: Type.Optional(Capacity),
+    membersOnly: Type.Optional(Type.Boolean({ description: 'Only for holders of a membership in good standing on this account and mode.' })),
+    availableFrom: Type.Optional(Nullable(DateText)),
+    availableUntil: Type.Optional(Nullable(DateText)),
+  },
+  { additionalProperties: false },
+);
+
+export const CustomFieldInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 50, description: 'Key of the answer in a registration’s customFields.' }),
+    label: Type.Optional(Type.String({ maxLength: 200 })),
+    type: Type.Optional(
+      Type.Union([Type.Literal('text'), Type.Literal('number'), Type.Literal('email'), Type.Literal('select'), Type.Literal('checkbox')]),
+    ),
+    required: Type.Optional(Type.Boolean()),
+    options: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const TrackInput = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    price: Type.Optional(Rupees),
+    capacity: Type.Optional(Capacity),
+    date: Type.Optional(Nullable(DateText)),
+  },
+  { additionalProperties: false },
+);
+
+export const TrackPatch = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    price: Type.Optional(Rupees),
+    capacity: Type.Optional(Capacity),
+    date: Type.Optional(Nullable(DateText)),
+  },
+  { additionalProperties: false },
+);
+
+const eventFields = {
+  title: Type.String({ minLength: 1, maxLength: 200, description: 'Shown publicly; the slug is derived from it.' }),
+  description: Type.String({ maxLength: 20_000 }),
+  startDate: DateText,
+  endDate: Nullable(DateText),
+  location: Nullable(Type.String({ maxLength: 500 })),
+  capacity: Capacity,
+  price: Type.Number({ minimum: 0, description: 'Rupees, at most two decimals; 0 or omitted makes the event free.' }),
+  sendTicketEmails: Type.Boolean({ description: 'Accepted and NOT stored: the service’s ticket email stays on (only platform staff can switch it off).' }),
+  specialPrices: Type.Array(TierInput, { maxItems: 50, description: 'Ticket tiers.' }),
+  maxTeamSize: Type.Integer({ minimum: 1, maximum: 100, description: '2 or more makes a team event.' }),
+  requiresApproval: Type.Boolean({ description: 'Free registrations wait as pending until the organiser approves.' }),
+  customFields: Type.Array(CustomFieldInput, { maxItems: 50, description: 'Questions asked at registration.' }),
+  tracks: Type.Array(TrackInput, { maxItems: 200, description: 'Initial tracks; later ones are appended with POST …/tracks.' }),
+  date: Type.Unknown({ description: 'Not an input: sending it answers 400 naming startDate.' }),
+};
+
+export const EventCreate = Type.Object(
+  {
+    title: eventFields.title,
+    description: eventFields.description,
+    startDate: Type.Optional(eventFields.startDate),
+    endDate: Type.Optional(eventFields.endDate),
+    location: Type.Optional(eventFields.location),
+    capacity: Type.Optional(eventFields.capacity),
+    price: Type.Optional(eventFields.price),
+    sendTicketEmails: Type.Optional(eventFields.sendTicketEmails),
+    specialPrices: Type.Optional(eventFields.specialPrices),
+    maxTeamSize: Type.Optional(eventFields.maxTeamSize),
+    requiresApproval: Type.Optional(eventFields.requiresApproval),
+    customFields: Type.Optional(eventFields.customFields),
+    tracks: Type.Optional(eventFields.tracks),
+    status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Ignored: a new event is always a draft; publish with PATCH.' })),
+    date: Type.Optional(eventFields.date),
+  },
+  { additionalProperties: false, description: '`startDate` is required (checked after the other fields so that `date` can be named).' },
+);
+
+export const EventPatch = Type.Object(
+  {
+    title: Type.Optional(eventFields.title),
+    description: Type.Optional(eventFields.description),
+    startDate: Type.Optional(eventFields.startDate),
+    endDate: Type.Optional(eventFields.endDate),
+    location: Type.Optional(eventFields.location),
+    capacity: Type.Optional(eventFields.capacity),
+    price: Type.Optional(eventFields.price),
+    sendTicketEmails: Type.Optional(eventFields.sendTicketEmails),
+    specialPrices: Type.Optional(eventFields.specialPrices),
+    maxTeamSize: Type.Optional(eventFields.maxTeamSize),
+    requiresApproval: Type.Optional(eventFields.requiresApproval),
+    customFields: Type.Optional(eventFields.customFields),
+    tracks: Type.Optional(eventFields.tracks),
+    status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Publishing needs canPublish; unpublishing is never blocked.' })),
+    date: Type.Optional(eventFields.date),
+  },
+  { additionalProperties: false },
+);
+
+export const Track = Type.Object({
+  index: Type.Integer({ description: 'Zero-based position; positional, not stable. Use it as subEventId (a decimal string).' }),
+  title: Type.String(),
+  price: Type.Number(),
+  capacity: Type.Integer(),
+  date: Nullable(Type.String({ description: 'The track’s date, or the event’s when none was set.' })),
+  taken: Type.Integer(),
+  remaining: Nullable(Type.Integer()),
+});
+
+export const Event = Type.Object({
+  id: Type.String(),
+  slug: Type.String(),
+  status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
+  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+  title: Type.String(),
+  description: Type.String(),
+  startDate: Nullable(Type.String()),
+  date: Nullable(Type.String({ description: 'Echo of startDate; never an input.' })),
+  endDate: Nullable(Type.String()),
+  location: Nullable(Type.String()),
+  capacity: Type.Integer({ description: '0 means unlimited.' }),
+  taken: Type.Integer({ description: 'Seats held by confirmed registrations.' }),
+  remaining: Nullable(Type.Integer({ description: 'null when capacity is unlimited.' })),
+  price: Type.Number({ description: 'Rupees.' }),
+  currency: Type.Literal('INR'),
+  maxTeamSize: Type.Integer(),
+  requiresApproval: Type.Boolean(),
+  customFields: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      label: Type.String(),
+      type: Type.String(),
+      required: Type.Boolean(),
+      options: Nullable(Type.Array(Type.String())),
+    }),
+  ),
+  specialPrices: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      price: Type.Number(),
+      capacity: Type.Integer(),
+      membersOnly: Type.Boolean(),
+      availableFrom: Nullable(Type.String()),
+      availableUntil: Nullable(Type.String()),
+    }),
+  ),
+  tracks: Type.Array(Track),
+  ticketEmailsEnabled: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const Availability = Type.Object({
+  capacity: Type.Integer({ description: 'The event’s (or, with subEventId, the track’s) capacity; 0 unlimited.' }),
+  taken: Type.Integer(),
+  remaining: Nullable(Type.Integer({ description: 'Seats a registration can still take; null when unlimited. A track seat is also an event seat.' })),
+  soldOut: Type.Boolean(),
+  tiers: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      price: Type.Number(),
+      capacity: Type.Integer(),
+      taken: Type.Integer(),
+      remaining: Nullable(Type.Integer()),
+      soldOut: Type.Boolean(),
+      membersOnly: Type.Boolean(),
+      onSale: Type.Boolean({ description: 'Within availableFrom/availableUntil.' }),
+    }),
+  ),
+});
+
+export const Analytics = Type.Object({
+  eventId: Type.String(),
+  eventTitle: Type.String(),
+  totalRegistrations: Type.Integer({ description: 'Every registration (booking), whatever its status.' }),
+  confirmedCount: Type.Integer(),
+  pendingCount: Type.Integer(),
+  cancelledCount: Type.Integer(),
+  refundedCount: Type.Integer(),
+  checkedInCount: Type.Integer({ description: 'Confirmed bookings checked in at the door.' }),
+  totalRevenue: Type.Number({ description: 'Gross of confirmed registrations, rupees.' }),
+  capacity: Type.Integer(),
+  seatsTaken: Type.Integer({ description: 'Seats held by confirmed bookings (a team booking holds several).' }),
+  fillRate: Nullable(Type.Number({ description: 'seatsTaken / capacity, 0 to 1; null when capacity is unlimited.' })),
+});

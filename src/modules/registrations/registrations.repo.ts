@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { Database, RegistrationsTable } from '../../db/database.js';
+import type { Insertable } from 'kysely';
+
+export async function seatRows(db: Kysely<Database>, eventId: string) {
+  return db
+    .selectFrom('registrations')
+    .select(['ticket_type', 'sub_event_id', (eb) => eb.fn.sum<number>('quantity').as('seats')])
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'confirmed')
+    .groupBy(['ticket_type', 'sub_event_id'])
+    .execute();
+}
+
+export async function statusCounts(db: Kysely<Database>, eventId: string) {
+  const rows = await db
+    .selectFrom('registrations')
+    .select([
+      'status',
+      (eb) => eb.fn.countAll<number>().as('n'),
+      (eb) => eb.fn.count<number>('checked_in_at').as('checked_in'),
+      (eb) => eb.fn.sum<number>('amount_paise').as('amount'),
+    ])
+    .where('event_id', '=', eventId)
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, n: Number(r.n), checkedIn: Number(r.checked_in), amountPaise: Number(r.amount ?? 0) }));
+}
+
+export function listByEvent(db: Kysely<Database>, eventId: string) {
+  return db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function hasPaidUnrefunded(db: Kysely<Database>, eventId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('registrations')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'confirmed')
+    .where('amount_paise', '>', 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertRegistration(db: Kysely<Database>, row: Insertable<RegistrationsTable>): Promise<void> {
+  await db.insertInto('registrations').values(row).execute();
+}
