@@ -1,0 +1,25 @@
+// The mail transport interface. Implementations: SMTP (SMTP_URL) or .eml files under
+// DATA_DIR/mail. Test mode never reaches a Mailer: its mails are kept for
+// GET /api/v1/sandbox/emails instead.
+
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  /** Set to reference the attachment inline from HTML as `cid:<cid>`. */
+  cid?: string;
+}
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: MailAttachment[];
+}
+
+export interface Mailer {
+  /** Resolves when the transport accepted the mail; rejects when it did not (the job retries). */
+  send(mail: OutgoingMail): Promise<{ messageId: string }>;
+  close(): Promise<void>;
+}

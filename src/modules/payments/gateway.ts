@@ -1,0 +1,62 @@
+// The payment gateway behind one small interface. Two implementations: Razorpay
+// (real HTTP, live keys) and the sandbox (test keys; nothing leaves the machine).
+// Amounts are integer paise everywhere here.
+
+export interface GatewayOrder {
+  id: string;
+  amount: number;
+  currency: string;
+  receipt: string | null;
+  status: 'created' | 'attempted' | 'paid';
+  notes: Record<string, string>;
+}
+
+export type GatewayPaymentStatus = 'created' | 'authorized' | 'captured' | 'refunded' | 'failed';
+
+export interface GatewayPayment {
+  id: string;
+  orderId: string | null;
+  amount: number;
+  currency: string;
+  status: GatewayPaymentStatus;
+  /** Razorpay sometimes sends `captured: "1"`; adapters normalise it to a boolean. */
+  captured: boolean;
+  amountRefunded: number;
+}
+
+export interface GatewayRefund {
+  id: string;
+  paymentId: string;
+  amount: number;
+  status: 'pending' | 'processed' | 'failed';
+}
+
+/**
+ * A gateway failure that is not the caller's fault: timeout, network error, 5xx,
+ * or an unexpected 4xx. Callers answer 502 and change nothing locally.
+ */
+export class GatewayError extends Error {
+  readonly kind: 'timeout' | 'network' | 'server' | 'rejected';
+  readonly status: number | undefined;
+  /** Razorpay's `error.code` / `error.description`, when it sent one. */
+  readonly gatewayCode: string | undefined;
+
+  constructor(kind: GatewayError['kind'], message: string, status?: number, gatewayCode?: string) {
+    super(message);
+    this.name = 'GatewayError';
+    this.kind = kind;
+    this.status = status;
+    this.gatewayCode = gatewayCode;
+  }
+}
+
+export interface PaymentGateway {
+  /** The public key for the gateway's hosted checkout; safe in a browser. */
+  readonly keyId: string;
+  createOrder(input: { amount: number; currency: string; receipt: string; notes?: Record<string, string> }): Promise<GatewayOrder>;
+  /** null when the gateway does not know the id (Razorpay answers 400 for unknown ids). */
+  fetchPayment(paymentId: string): Promise<GatewayPayment | null>;
+  capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment>;
+  /** Full refund when amount is omitted. */
+  refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>): Promise<GatewayRefund>;
+}
