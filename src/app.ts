@@ -11,6 +11,8 @@ import * as accounts from './modules/accounts/accounts.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { registrationsRoutes } from './modules/registrations/registrations.routes.js';
+import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
+import { razorpayWebhookRoutes } from './modules/payments/razorpay-webhook.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
@@ -95,6 +97,8 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'events', description: 'Events: drafts, publishing, seats, analytics' },
         { name: 'tracks', description: 'Bookable sessions inside an event, addressed by index' },
         { name: 'registrations', description: 'Bookings and their attendees' },
+        { name: 'sandbox', description: 'Test keys only: play the buyer and the gateway; read the mails test mode kept' },
+        { name: 'gateway', description: 'Notifications from the payment gateway' },
         { name: 'operations', description: 'Health and the API description' },
       ],
     },
@@ -118,6 +122,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(adminRoutes(deps));
   await app.register(eventsRoutes(deps));
   await app.register(registrationsRoutes(deps));
+  await app.register(sandboxRoutes(deps));
+  await app.register(razorpayWebhookRoutes(deps));
 
   return app;
 }

@@ -8,6 +8,12 @@ import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
 import { JobRunner, type JobHandler } from './jobs/queue.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
+import { normaliseEmail } from './modules/accounts/accounts.service.js';
+import type { PaymentGateway } from './modules/payments/gateway.js';
+import { SandboxGateway } from './modules/payments/sandbox.js';
+import { refundJob } from './modules/registrations/actions.service.js';
+import { REFUND_TOPIC, type RegisterDeps } from './modules/registrations/register.service.js';
+import { unavailable } from './shared/errors.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
@@ -24,6 +30,10 @@ export interface Deps {
   /** Job handlers by topic; modules add theirs when they register. */
   readonly jobHandlers: Map<string, JobHandler>;
   readonly jobs: JobRunner;
+  /** The live gateway (Razorpay), when RAZORPAY_KEY_ID/SECRET are set. */
+  readonly liveGateway: PaymentGateway | undefined;
+  /** What registration needs from the rest of the service. */
+  readonly registerDeps: RegisterDeps;
   close(): Promise<void>;
 }
 
@@ -70,8 +80,34 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
 
   const jobHandlers = new Map<string, JobHandler>();
   const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers });
+  const db = database.db;
+
+  const liveGateway: PaymentGateway | undefined = undefined;
+  const registerDeps: RegisterDeps = {
+    db,
+    clock,
+    ids,
+    gatewayFor(mode, accountId) {
+      if (mode === 'test') return new SandboxGateway({ db, clock, ids }, accountId);
+      if (!liveGateway) throw unavailable('payments_not_configured', 'live payments are not configured on this service (RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)');
+      return liveGateway;
+    },
+    async checkEmail(email) {
+      try {
+        return { ok: true, email: normaliseEmail(email) };
+      } catch (err) {
+        return { ok: false, message: (err as Error).message };
+      }
+    },
+    // Memberships arrive with their own module; until then nobody is a member.
+    hasGoodStanding: async () => false,
+    kickJobs: () => jobs.kick(),
+  };
+  jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
 
   return {
+    liveGateway,
+    registerDeps,
     config,
     db: database.db,
     storage: database.storage,

@@ -120,11 +120,84 @@ export interface RegistrationsTable {
   checked_in_at: Timestamp | null;
   created_at: Timestamp;
   confirmed_at: Timestamp | null;
+  pending_reason: 'payment' | 'approval' | null;
+  order_id: string | null;
+  payment_id: string | null;
+  refund_id: string | null;
+  previous_ticket_codes: ColumnType<string[], string | undefined, string>;
+  cancelled_at: Timestamp | null;
+}
+
+export interface AttendeesTable {
+  id: string;
+  registration_id: string;
+  idx: number;
+  name: string;
+  email: string;
+  checked_in_at: Timestamp | null;
+}
+
+export interface SeatCountersTable {
+  event_id: string;
+  scope: string;
+  capacity: number;
+  taken: Generated<number>;
+}
+
+export interface PromoCodesTable {
+  id: string;
+  event_id: string;
+  code: string;
+  code_key: string;
+  discount_percent: number | null;
+  discount_paise: number | null;
+  valid_from: Timestamp | null;
+  valid_until: Timestamp | null;
+  max_uses: number | null;
+  uses: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface SandboxOrdersTable {
+  id: string;
+  account_id: string;
+  amount: number;
+  currency: string;
+  receipt: string | null;
+  status: 'created' | 'attempted' | 'paid';
+  notes: Json<Record<string, string>>;
+  created_at: Timestamp;
+}
+
+export interface SandboxPaymentsTable {
+  id: string;
+  order_id: string;
+  amount: number;
+  currency: string;
+  status: 'created' | 'authorized' | 'captured' | 'refunded' | 'failed';
+  amount_refunded: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface SandboxEmailsTable {
+  id: string;
+  account_id: string;
+  recipients: Json<string[]>;
+  subject: string;
+  text: string;
+  attachments: Json<string[]>;
+  created_at: Timestamp;
 }
 
 export interface Database {
   events: EventsTable;
   registrations: RegistrationsTable;
+  attendees: AttendeesTable;
+  seat_counters: SeatCountersTable;
+  promo_codes: PromoCodesTable;
+  sandbox_orders: SandboxOrdersTable;
+  sandbox_payments: SandboxPaymentsTable;
+  sandbox_emails: SandboxEmailsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   jobs: JobsTable;

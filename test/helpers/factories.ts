@@ -2,6 +2,7 @@
 import type { TestServer } from './server.js';
 import { insertRegistration } from '../../src/modules/registrations/registrations.service.js';
 import { randomIds } from '../../src/shared/ids.js';
+import { claimSeats, EVENT_SCOPE, tierScope, trackScope } from '../../src/modules/events/events.service.js';
 
 export async function addRegistration(
   server: TestServer,
@@ -38,5 +39,12 @@ export async function addRegistration(
     created_at: now,
     confirmed_at: (spec.status ?? 'confirmed') === 'confirmed' ? now : null,
   });
+  if ((spec.status ?? 'confirmed') === 'confirmed') {
+    const scopes = [EVENT_SCOPE];
+    if (spec.ticketType && spec.ticketType !== 'General') scopes.push(tierScope(spec.ticketType));
+    if (spec.subEventId !== undefined && spec.subEventId !== null) scopes.push(trackScope(spec.subEventId));
+    const claimed = await claimSeats(server.deps.db, eventId, scopes, spec.quantity ?? 1);
+    if (!claimed) throw new Error('factory registration does not fit the capacity');
+  }
   return id;
 }

@@ -69,3 +69,15 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     },
   };
 }
+
+/**
+ * Runs due jobs until `done()` holds. On PostgreSQL the jobs table is shared with
+ * other test files, so a batch may hold other work; keep going, a bounded number of times.
+ */
+export async function drainJobs(server: TestServer, done: () => Promise<boolean>, rounds = 100): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    if (await done()) return;
+    await server.deps.jobs.runOnce();
+  }
+  if (!(await done())) throw new Error('jobs did not reach the expected state');
+}

@@ -3,10 +3,12 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_events.js';
+import * as m0003 from './0003_registrations.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_events': m0002,
+  '0003_registrations': m0003,
 };
 
 export const migrationProvider: MigrationProvider = {

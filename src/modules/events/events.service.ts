@@ -13,6 +13,7 @@ import * as accounts from '../accounts/accounts.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import { computeAvailability, remainingOf, tightest, type SeatUsage } from './availability.js';
 import * as repo from './events.repo.js';
+import * as seats from './seats.repo.js';
 import type { EventRow } from './events.repo.js';
 
 export type { EventRow };
@@ -241,19 +242,22 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
   for (let attempt = 0; ; attempt++) {
     const id = deps.ids.make('ev', 12);
     try {
-      await repo.insertEvent(deps.db, {
-        id,
-        account_id: p.userId,
-        mode: p.mode,
-        slug,
-        status: 'draft',
-        ...fields,
-        custom_fields: JSON.stringify(fields.custom_fields),
-        special_prices: JSON.stringify(fields.special_prices),
-        tracks: JSON.stringify(fields.tracks),
-        currency: 'INR',
-        created_at: now,
-        updated_at: now,
+      await deps.db.transaction().execute(async (trx) => {
+        await repo.insertEvent(trx, {
+          id,
+          account_id: p.userId,
+          mode: p.mode,
+          slug,
+          status: 'draft',
+          ...fields,
+          custom_fields: JSON.stringify(fields.custom_fields),
+          special_prices: JSON.stringify(fields.special_prices),
+          tracks: JSON.stringify(fields.tracks),
+          currency: 'INR',
+          created_at: now,
+          updated_at: now,
+        });
+        await seats.syncCounters(trx, id, fields);
       });
       return (await repo.findEvent(deps.db, id))!;
     } catch (err) {
@@ -296,13 +300,17 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
       throw forbidden('organiser_access_required', 'publishing needs organiser access on this account (canPublish is false)');
     }
   }
-  const updated = await repo.updateEvent(deps.db, id, {
-    ...fields,
-    custom_fields: JSON.stringify(fields.custom_fields),
-    special_prices: JSON.stringify(fields.special_prices),
-    tracks: JSON.stringify(fields.tracks),
-    status: input.status ?? row.status,
-    updated_at: deps.clock.now(),
+  const updated = await deps.db.transaction().execute(async (trx) => {
+    const u = await repo.updateEvent(trx, id, {
+      ...fields,
+      custom_fields: JSON.stringify(fields.custom_fields),
+      special_prices: JSON.stringify(fields.special_prices),
+      tracks: JSON.stringify(fields.tracks),
+      status: input.status ?? row.status,
+      updated_at: deps.clock.now(),
+    });
+    if (u) await seats.syncCounters(trx, id, u);
+    return u;
   });
   if (!updated) throw notFound('no such event', 'event_not_found');
   return updated;
@@ -329,7 +337,11 @@ export function parseTrackIndex(value: string, field = 'index'): number {
 export async function addTrack(deps: EventDeps, p: KeyPrincipal, id: string, input: TrackInput): Promise<{ index: number; row: EventRow }> {
   await loadOwnedEvent(deps.db, p, id);
   const track = validateTrack(input, '');
-  const index = await repo.appendTrack(deps.db, id, track, deps.clock.now());
+  const index = await deps.db.transaction().execute(async (trx) => {
+    const i = await repo.appendTrack(trx, id, track, deps.clock.now());
+    if (i !== undefined) await seats.syncCounters(trx, id, (await repo.findEvent(trx, id))!);
+    return i;
+  });
   if (index === undefined) throw notFound('no such event', 'event_not_found');
   return { index, row: (await repo.findEvent(deps.db, id))! };
 }
@@ -339,7 +351,11 @@ export async function patchTrack(deps: EventDeps, p: KeyPrincipal, id: string, i
   const current = row.tracks[index];
   if (!current) throw notFound(`no track at index ${index}; this event has ${row.tracks.length}`, 'track_not_found');
   const track = validateTrack(input, '', current);
-  const updated = await repo.replaceTrack(deps.db, id, index, track, deps.clock.now());
+  const updated = await deps.db.transaction().execute(async (trx) => {
+    const u = await repo.replaceTrack(trx, id, index, track, deps.clock.now());
+    if (u) await seats.syncCounters(trx, id, u);
+    return u;
+  });
   if (!updated) throw notFound(`no track at index ${index}`, 'track_not_found');
   return updated;
 }
@@ -352,13 +368,13 @@ export async function availability(deps: EventDeps, row: EventRow, subEventId?: 
     trackIndex = parseTrackIndex(subEventId, 'subEventId');
     if (!row.tracks[trackIndex]) throw notFound(`no track at index ${trackIndex}`, 'track_not_found');
   }
-  const usage = await registrations.seatUsage(deps.db, row.id);
+  const usage = await seats.usage(deps.db, row.id);
   return computeAvailability(eventShape(row), usage, deps.clock.now(), trackIndex);
 }
 
 export async function analytics(deps: EventDeps, row: EventRow) {
   const counts = await registrations.eventCounts(deps.db, row.id);
-  const usage = await registrations.seatUsage(deps.db, row.id);
+  const usage = await seats.usage(deps.db, row.id);
   return {
     eventId: row.id,
     eventTitle: row.title,
@@ -380,8 +396,14 @@ function eventShape(row: EventRow) {
 }
 
 export async function usageFor(db: Kysely<Database>, eventId: string): Promise<SeatUsage> {
-  return registrations.seatUsage(db, eventId);
+  return seats.usage(db, eventId);
 }
+
+export const findEvent = repo.findEvent;
+export const findEventBySlug = (db: Kysely<Database>, slug: string) => db.selectFrom('events').selectAll().where('slug', '=', slug).executeTakeFirst();
+export const claimSeats = seats.claim;
+export const releaseSeats = seats.release;
+export { EVENT_SCOPE, PAID_SCOPE, tierScope, trackScope } from './seats.repo.js';
 
 export function presentTrack(row: EventRow, track: TrackDoc, index: number, usage: SeatUsage) {
   const taken = usage.byTrack.get(index) ?? 0;

@@ -2,16 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Database, RegistrationsTable } from '../../db/database.js';
 import type { Insertable } from 'kysely';
 
-export async function seatRows(db: Kysely<Database>, eventId: string) {
-  return db
-    .selectFrom('registrations')
-    .select(['ticket_type', 'sub_event_id', (eb) => eb.fn.sum<number>('quantity').as('seats')])
-    .where('event_id', '=', eventId)
-    .where('status', '=', 'confirmed')
-    .groupBy(['ticket_type', 'sub_event_id'])
-    .execute();
-}
-
 export async function statusCounts(db: Kysely<Database>, eventId: string) {
   const rows = await db
     .selectFrom('registrations')

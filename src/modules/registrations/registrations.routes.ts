@@ -1,44 +1,56 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely, Selectable } from 'kysely';
 import { Type } from 'typebox';
+import type { Database, RegistrationsTable } from '../../db/database.js';
 import type { Deps } from '../../deps.js';
-import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
+import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
+import { badRequest } from '../../shared/errors.js';
 import { paiseToRupees } from '../../shared/money.js';
 import * as events from '../events/events.service.js';
+import * as actions from './actions.service.js';
+import * as promos from './promo.service.js';
+import { confirmStep2, register } from './register.service.js';
 import * as registrations from './registrations.service.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Registration = Type.Object({
-  id: Type.String({ description: 'The registration id; also the QR payload.' }),
+  id: Type.String({ description: 'The registration id; also the QR payload until a transfer.' }),
   eventId: Type.String(),
   status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('cancelled'), Type.Literal('refunded')]),
+  pendingReason: Nullable(Type.Union([Type.Literal('payment'), Type.Literal('approval')], { description: 'Why a pending registration waits.' })),
   name: Type.String(),
   email: Type.String(),
   phone: Nullable(Type.String()),
   ticketType: Type.String({ description: 'A tier name, or General for the base price.' }),
   subEventId: Nullable(Type.String({ description: 'Track index as a decimal string.' })),
   quantity: Type.Integer({ description: 'Seats held: 1 + team members.' }),
-  amount: Type.Number({ description: 'Rupees.' }),
+  amount: Type.Number({ description: 'Rupees, after any promo code.' }),
   currency: Type.String(),
-  platformFee: Type.Number(),
-  gatewayFee: Type.Number(),
+  platformFee: Type.Number({ description: 'Rupees; recorded at confirmation (0 in test mode and for free tickets).' }),
+  gatewayFee: Type.Number({ description: 'Rupees; recorded at confirmation.' }),
   customFields: Type.Record(Type.String(), Type.Unknown()),
-  teamMembers: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String(), checkedIn: Type.Boolean() })),
+  teamMembers: Type.Array(
+    Type.Object({ id: Type.String({ description: 'The member’s own ticket id (their QR).' }), name: Type.String(), email: Type.String(), checkedIn: Type.Boolean() }),
+  ),
   promoCode: Nullable(Type.String()),
-  ticketCode: Nullable(Type.String()),
+  ticketCode: Nullable(Type.String({ description: 'Set by a transfer: the QR payload from then on.' })),
   checkedIn: Type.Boolean(),
   checkedInAt: Nullable(Type.String({ format: 'date-time' })),
   createdAt: Type.String({ format: 'date-time' }),
   confirmedAt: Nullable(Type.String({ format: 'date-time' })),
 });
 
-type Row = Awaited<ReturnType<typeof registrations.listRegistrations>>[number];
+type Row = Selectable<RegistrationsTable>;
+type AttendeeRow = { id: string; idx: number; name: string; email: string; checked_in_at: Date | null };
 
-export function presentRegistration(r: Row) {
+export function presentRegistration(r: Row, attendees: readonly AttendeeRow[]) {
+  const primary = attendees.find((a) => a.idx === 0);
   return {
     id: r.id,
     eventId: r.event_id,
     status: r.status,
+    pendingReason: r.pending_reason,
     name: r.name,
     email: r.email,
     phone: r.phone,
@@ -50,19 +62,148 @@ export function presentRegistration(r: Row) {
     platformFee: paiseToRupees(Number(r.platform_fee_paise)),
     gatewayFee: paiseToRupees(Number(r.gateway_fee_paise)),
     customFields: r.custom_fields,
-    teamMembers: [],
+    teamMembers: attendees.filter((a) => a.idx > 0).map((a) => ({ id: a.id, name: a.name, email: a.email, checkedIn: a.checked_in_at !== null })),
     promoCode: r.promo_code,
     ticketCode: r.ticket_code,
-    checkedIn: r.checked_in_at !== null,
-    checkedInAt: r.checked_in_at?.toISOString() ?? null,
+    checkedIn: (primary?.checked_in_at ?? r.checked_in_at) !== null,
+    checkedInAt: (primary?.checked_in_at ?? r.checked_in_at)?.toISOString() ?? null,
     createdAt: r.created_at.toISOString(),
     confirmedAt: r.confirmed_at?.toISOString() ?? null,
   };
 }
 
+async function presentOne(db: Kysely<Database>, r: Row) {
+  return presentRegistration(r, (await registrations.attendeesOf(db, [r.id])).get(r.id) ?? []);
+}
+
+const RegisterBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+    phone: Type.Optional(Type.String({ maxLength: 32 })),
+    customFields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Answers keyed by the event’s customFields names.' })),
+    teamMembers: Type.Optional(
+      Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false }), {
+        maxItems: 99,
+        description: 'Team events only (maxTeamSize ≥ 2). Each member gets a ticket with its own id.',
+      }),
+    ),
+    promoCode: Type.Optional(Type.String({ maxLength: 40 })),
+    ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name from specialPrices; omitted means General at the base price.' })),
+    subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index as a decimal string: books that track at its price and capacity.' })),
+    registrationId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
+    orderId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
+    paymentId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Free event, or paid step 1: name and email (required) and the optional fields. Paid step 2: exactly registrationId, orderId and paymentId; any other field (such as signature) is refused with 400.',
+  },
+);
+
+const RegisterAnswer = Type.Union([
+  Type.Object(
+    {
+      success: Type.Literal(true),
+      registrationId: Type.String(),
+      status: Type.Union([Type.Literal('confirmed'), Type.Literal('pending')], { description: '`pending` when the event requires approval.' }),
+      ticketIds: Type.Array(Type.String(), { description: 'One per person, the primary’s (the registration id) first.' }),
+    },
+    { title: 'FreeRegistration', description: 'Free: confirmed in one call (or pending approval). No orderId.' },
+  ),
+  Type.Object(
+    {
+      success: Type.Literal(true),
+      registrationId: Type.String(),
+      orderId: Type.String(),
+      amount: Type.Integer({ description: 'Paise; pass unchanged to the gateway checkout.' }),
+      currency: Type.String(),
+      key: Type.String({ description: 'The gateway’s public key, safe in a browser.' }),
+    },
+    { title: 'PaymentOrder', description: 'Paid step 1: open the gateway checkout with key and orderId.' },
+  ),
+]);
+
+const Step2Answer = Type.Object(
+  {
+    success: Type.Literal(true),
+    registrationId: Type.String(),
+    status: Type.Literal('confirmed'),
+    orderId: Type.String(),
+    paymentId: Type.String(),
+  },
+  { title: 'Confirmation', description: 'The only truth about a paid registration. Repeating step 2 with the same ids answers the same.' },
+);
+
+const EventParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const RegParams = Type.Object({ id: Type.String({ maxLength: 100 }), registrationId: Type.String({ maxLength: 100 }) });
+const RegAnswer = Type.Object({ success: Type.Literal(true), data: Registration });
+const E = Type.Ref('Error');
+
+const PromoCode = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  discountPercent: Nullable(Type.Integer()),
+  discountAmount: Nullable(Type.Number({ description: 'Rupees off the booking total.' })),
+  validFrom: Nullable(Type.String({ format: 'date-time' })),
+  validUntil: Nullable(Type.String({ format: 'date-time' })),
+  maxUses: Nullable(Type.Integer()),
+  uses: Type.Integer({ description: 'Confirmed bookings that used the code.' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
 export const registrationsRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    const reg = deps.registerDeps;
+
+    app.post(
+      '/api/v1/events/:id/register',
+      {
+        config: { auth: ANY_KEY },
+        schema: {
+          tags: ['registrations'],
+          summary: 'Register: free in one call, paid in two steps around the gateway checkout',
+          description: [
+            'Free (or discounted to 0): 201 `{ success, registrationId, status }`, no orderId. Paid step 1: 201 `{ orderId, registrationId, amount, currency, key }` and a pending registration with the answers intact. Paid step 2: exactly `{ registrationId, orderId, paymentId }` → 200 confirmation; the payment is verified at the gateway and bound to the order and the registration.',
+            'Refusals: 400 invalid input, unknown or used-up promo code, an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only`; 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 502 when the gateway fails (nothing changes); 503 when live payments are not configured.',
+            'Test keys may register on draft test events; live events must be published.',
+          ].join('\n\n'),
+          params: EventParams,
+          body: RegisterBody,
+          response: { 200: Step2Answer, 201: RegisterAnswer, 402: E, 404: E, 409: E, 502: E, 503: E },
+        },
+      },
+      async (req, reply) => {
+        const p = keyPrincipal(req);
+        const body = req.body;
+        const step2Fields = ['registrationId', 'orderId', 'paymentId'] as const;
+        if (step2Fields.some((f) => body[f] !== undefined)) {
+          const extra = Object.keys(body).filter((k) => !(step2Fields as readonly string[]).includes(k));
+          if (extra.length > 0) throw badRequest('invalid_request', `step 2 takes exactly registrationId, orderId and paymentId; remove ${extra.join(', ')}`);
+          const missing = step2Fields.filter((f) => body[f] === undefined);
+          if (missing.length > 0) throw badRequest('invalid_request', `step 2 is missing ${missing.join(', ')}`);
+          const c = await confirmStep2(reg, p, req.params.id, { registrationId: body.registrationId!, orderId: body.orderId!, paymentId: body.paymentId! });
+          return reply.code(200).send({ success: true as const, ...c });
+        }
+        if (body.name === undefined) throw badRequest('invalid_request', 'body is missing required field "name"');
+        if (body.email === undefined) throw badRequest('invalid_request', 'body is missing required field "email"');
+        const r = await register(reg, p, req.params.id, {
+          name: body.name,
+          email: body.email,
+          phone: body.phone,
+          customFields: body.customFields,
+          teamMembers: body.teamMembers,
+          promoCode: body.promoCode,
+          ticketType: body.ticketType,
+          subEventId: body.subEventId,
+        });
+        if (r.kind === 'free') return reply.code(201).send({ success: true as const, registrationId: r.registrationId, status: r.status, ticketIds: r.ticketIds });
+        return reply.code(201).send({ success: true as const, registrationId: r.registrationId, orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key });
+      },
+    );
+
     app.get(
       '/api/v1/events/:id/registrations',
       {
@@ -70,17 +211,120 @@ export const registrationsRoutes =
         schema: {
           tags: ['registrations'],
           summary: 'The event’s registrations (personal data: full keys only)',
-          params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
-          response: {
-            200: Type.Object({ success: Type.Literal(true), data: Type.Array(Registration), count: Type.Integer() }),
-            404: Type.Ref('Error'),
-          },
+          description: 'Oldest first.',
+          params: EventParams,
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Registration), count: Type.Integer() }), 404: E },
         },
       },
       async (req) => {
         const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
-        const data = (await registrations.listRegistrations(deps.db, row.id)).map(presentRegistration);
+        const rows = await registrations.listRegistrations(deps.db, row.id);
+        const attendees = await registrations.attendeesOf(deps.db, rows.map((r) => r.id));
+        const data = rows.map((r) => presentRegistration(r, attendees.get(r.id) ?? []));
         return { success: true as const, data, count: data.length };
+      },
+    );
+
+    app.get(
+      '/api/v1/events/:id/registrations/:registrationId',
+      {
+        config: { auth: FULL_ONLY },
+        schema: { tags: ['registrations'], summary: 'One registration', params: RegParams, response: { 200: RegAnswer, 404: E } },
+      },
+      async (req) => ({
+        success: true as const,
+        data: await presentOne(deps.db, await actions.loadOwnedRegistration(deps.db, keyPrincipal(req), req.params.id, req.params.registrationId)),
+      }),
+    );
+
+    const action = (
+      path: string,
+      summary: string,
+      description: string,
+      run: (p: ReturnType<typeof keyPrincipal>, eventId: string, registrationId: string) => Promise<Row>,
+    ) =>
+      app.post(
+        `/api/v1/events/:id/registrations/:registrationId/${path}`,
+        {
+          config: { auth: FULL_ONLY },
+          schema: { tags: ['registrations'], summary, description, params: RegParams, response: { 200: RegAnswer, 404: E, 409: E, 502: E } },
+        },
+        async (req) => ({ success: true as const, data: await presentOne(deps.db, await run(keyPrincipal(req), req.params.id, req.params.registrationId)) }),
+      );
+
+    action('approve', 'Approve a registration awaiting approval', 'Confirms it and claims its seats (409 `sold_out` when none are left; it then stays pending). Approving a confirmed one changes nothing.', (p, e, r) => actions.approve(reg, p, e, r));
+    action('reject', 'Reject a registration awaiting approval', 'It ends cancelled.', (p, e, r) => actions.reject(reg, p, e, r));
+    action('cancel', 'Cancel a registration', 'Frees its seats; a paid one is refunded in full at the gateway first (502 and no change when the gateway fails).', (p, e, r) =>
+      actions.end(reg, p, e, r, 'cancelled'),
+    );
+    action('refund', 'Refund a paid registration in full', 'Refunds at the gateway, marks it refunded and frees its seats. 409 `nothing_to_refund` for a free or unpaid one.', (p, e, r) =>
+      actions.end(reg, p, e, r, 'refunded'),
+    );
+
+    app.post(
+      '/api/v1/events/:id/registrations/:registrationId/transfer',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['registrations'],
+          summary: 'Transfer a confirmed ticket to someone else',
+          description: 'Issues a new `ticketCode` (the QR payload from then on) and emails the new holder; the old QR is refused at the door with `reason: transferred`.',
+          params: RegParams,
+          body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false }),
+          response: { 200: RegAnswer, 404: E, 409: E },
+        },
+      },
+      async (req) => ({
+        success: true as const,
+        data: await presentOne(deps.db, await actions.transfer(reg, keyPrincipal(req), req.params.id, req.params.registrationId, req.body)),
+      }),
+    );
+
+    app.get(
+      '/api/v1/events/:id/promo-codes',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['registrations'],
+          summary: 'The event’s promo codes',
+          params: EventParams,
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(PromoCode), count: Type.Integer() }), 404: E },
+        },
+      },
+      async (req) => {
+        const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
+        const data = (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo);
+        return { success: true as const, data, count: data.length };
+      },
+    );
+
+    app.post(
+      '/api/v1/events/:id/promo-codes',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['registrations'],
+          summary: 'Create a promo code',
+          description:
+            'Exactly one of discountPercent (1–100) or discountAmount (rupees off the booking total). Codes are case-insensitive. A use is counted when a booking with the code is confirmed; a code that is unknown, out of date or used up is refused at registration with 400. A discount that makes the price 0 confirms like a free event.',
+          params: EventParams,
+          body: Type.Object(
+            {
+              code: Type.String({ minLength: 2, maxLength: 40 }),
+              discountPercent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+              discountAmount: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+              validFrom: Type.Optional(Type.String({ maxLength: 40 })),
+              validUntil: Type.Optional(Type.String({ maxLength: 40 })),
+              maxUses: Type.Optional(Type.Integer({ minimum: 1 })),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 201: Type.Object({ success: Type.Literal(true), data: PromoCode }), 404: E, 409: E },
+        },
+      },
+      async (req, reply) => {
+        const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
+        return reply.code(201).send({ success: true as const, data: promos.presentPromo(await promos.createPromo(deps, row.id, req.body)) });
       },
     );
   };

@@ -2,22 +2,7 @@
 // payment flow; they will share `seatUsage` with availability.)
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { SeatUsage } from '../events/availability.js';
 import * as repo from './registrations.repo.js';
-
-export async function seatUsage(db: Kysely<Database>, eventId: string): Promise<SeatUsage> {
-  const rows = await repo.seatRows(db, eventId);
-  let total = 0;
-  const byTier = new Map<string, number>();
-  const byTrack = new Map<number, number>();
-  for (const r of rows) {
-    const seats = Number(r.seats);
-    total += seats;
-    byTier.set(r.ticket_type, (byTier.get(r.ticket_type) ?? 0) + seats);
-    if (r.sub_event_id !== null) byTrack.set(r.sub_event_id, (byTrack.get(r.sub_event_id) ?? 0) + seats);
-  }
-  return { total, byTier, byTrack };
-}
 
 export interface EventCounts {
   total: number;
@@ -45,3 +30,15 @@ export async function eventCounts(db: Kysely<Database>, eventId: string): Promis
 export const listRegistrations = repo.listByEvent;
 export const hasPaidUnrefunded = repo.hasPaidUnrefunded;
 export const insertRegistration = repo.insertRegistration;
+
+export async function attendeesOf(db: Kysely<Database>, registrationIds: readonly string[]) {
+  if (registrationIds.length === 0) return new Map<string, { id: string; idx: number; name: string; email: string; checked_in_at: Date | null }[]>();
+  const rows = await db.selectFrom('attendees').selectAll().where('registration_id', 'in', registrationIds).orderBy('idx').execute();
+  const out = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const list = out.get(r.registration_id) ?? [];
+    list.push(r);
+    out.set(r.registration_id, list);
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+// POST /webhooks/razorpay: the gateway's notifications. Razorpay delivers at least
+// once, in any order, and retries for a day on any non-2xx, so every verified
+// notification answers 2xx whether it changed something or was safely ignored;
+// only a bad signature is a 400.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../shared/errors.js';
+import type { GatewayPayment } from './gateway.js';
+import { verifyWebhookSignature } from './razorpay-signature.js';
+import { confirmFromGateway } from '../registrations/register.service.js';
+
+interface RazorpayPaymentEntity {
+  id?: unknown;
+  order_id?: unknown;
+  amount?: unknown;
+  currency?: unknown;
+  status?: unknown;
+  captured?: unknown;
+  amount_refunded?: unknown;
+}
+
+/** Razorpay's payment entity as sent in webhooks; `captured` may be true, 1 or "1". */
+export function paymentFromWebhook(e: RazorpayPaymentEntity | undefined): GatewayPayment | undefined {
+  if (!e || typeof e.id !== 'string' || typeof e.amount !== 'number' || typeof e.currency !== 'string') return undefined;
+  const status = typeof e.status === 'string' ? e.status : 'created';
+  if (!['created', 'authorized', 'captured', 'refunded', 'failed'].includes(status)) return undefined;
+  const captured = e.captured === true || e.captured === 1 || e.captured === '1' || e.captured === 'true';
+  return {
+    id: e.id,
+    orderId: typeof e.order_id === 'string' ? e.order_id : null,
+    amount: e.amount,
+    currency: e.currency,
+    status: status as GatewayPayment['status'],
+    captured: captured || status === 'captured',
+    amountRefunded: typeof e.amount_refunded === 'number' ? e.amount_refunded : 0,
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: string;
+  }
+}
+
+export const razorpayWebhookRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    // The signature covers the exact bytes: keep them.
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+      req.rawBody = body as string;
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(new AppError(400, 'invalid_json', 'body is not valid JSON'), undefined);
+      }
+    });
+
+    app.post(
+      '/webhooks/razorpay',
+      {
+        config: { auth: { kind: 'public', rateLimit: false } },
+        schema: {
+          tags: ['gateway'],
+          summary: 'Razorpay notifications (order.paid, payment.captured)',
+          description:
+            'Verified with `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with RAZORPAY_WEBHOOK_SECRET, compared in constant time. `order.paid` and `payment.captured` confirm the pending registration of their order exactly once, whatever the order or number of deliveries. Every verified notification answers 200, handled or ignored; a bad signature 400; 503 when no webhook secret is configured.',
+          headers: Type.Object({ 'x-razorpay-signature': Type.Optional(Type.String()) }),
+          body: Type.Object({ event: Type.String(), payload: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }),
+          response: {
+            200: Type.Object({ received: Type.Literal(true), result: Type.String({ description: 'confirmed, ignored or sold_out' }) }),
+            503: Type.Ref('Error'),
+          },
+        },
+      },
+      async (req) => {
+        const secret = deps.config.razorpay.webhookSecret;
+        if (!secret) throw new AppError(503, 'webhooks_not_configured', 'RAZORPAY_WEBHOOK_SECRET is not set on this service');
+        const signature = req.headers['x-razorpay-signature'];
+        if (typeof signature !== 'string' || req.rawBody === undefined || !verifyWebhookSignature(req.rawBody, signature, secret)) {
+          throw new AppError(400, 'invalid_signature', 'X-Razorpay-Signature does not match the body');
+        }
+        const body = req.body as { event: string; payload?: { payment?: { entity?: RazorpayPaymentEntity }; order?: { entity?: { id?: unknown } } } };
+        let result = 'ignored';
+        if (body.event === 'order.paid' || body.event === 'payment.captured') {
+          const payment = paymentFromWebhook(body.payload?.payment?.entity);
+          const orderId = typeof body.payload?.order?.entity?.id === 'string' ? body.payload.order.entity.id : payment?.orderId;
+          if (payment && orderId) result = await confirmFromGateway(deps.registerDeps, 'live', orderId, payment);
+        }
+        req.log.info({ event: body.event, result }, 'razorpay notification');
+        return { received: true as const, result };
+      },
+    );
+  };

@@ -1,0 +1,95 @@
+// Promo codes: per event, case-insensitive, percent or amount off the booking total.
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, PromoCodesTable } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
+import type { Clock } from '../../shared/clock.js';
+import { parseEventDate } from '../../shared/dates.js';
+import { badRequest, conflict } from '../../shared/errors.js';
+import type { Ids } from '../../shared/ids.js';
+import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
+
+export type PromoRow = Selectable<PromoCodesTable>;
+
+export interface PromoInput {
+  code: string;
+  discountPercent?: number | undefined;
+  discountAmount?: number | undefined;
+  validFrom?: string | undefined;
+  validUntil?: string | undefined;
+  maxUses?: number | undefined;
+}
+
+const codeKey = (code: string) => code.trim().toUpperCase();
+
+export async function createPromo(deps: { db: Kysely<Database>; clock: Clock; ids: Ids }, eventId: string, input: PromoInput): Promise<PromoRow> {
+  const code = input.code.trim();
+  if (!/^[A-Za-z0-9_-]{2,40}$/.test(code)) throw badRequest('invalid_promo_code', 'code must be 2 to 40 letters, digits, - or _');
+  if ((input.discountPercent === undefined) === (input.discountAmount === undefined)) {
+    throw badRequest('invalid_promo_code', 'give exactly one of discountPercent or discountAmount');
+  }
+  const validFrom = input.validFrom === undefined ? null : parseEventDate(input.validFrom, 'validFrom').instant;
+  const validUntil = input.validUntil === undefined ? null : parseEventDate(input.validUntil, 'validUntil').instant;
+  if (validFrom && validUntil && validUntil < validFrom) throw badRequest('invalid_promo_code', 'validUntil must be after validFrom');
+  const row = {
+    id: deps.ids.make('promo', 10),
+    event_id: eventId,
+    code,
+    code_key: codeKey(code),
+    discount_percent: input.discountPercent ?? null,
+    discount_paise: input.discountAmount === undefined ? null : rupeesToPaise(input.discountAmount, 'discountAmount'),
+    valid_from: validFrom,
+    valid_until: validUntil,
+    max_uses: input.maxUses ?? null,
+    created_at: deps.clock.now(),
+  };
+  try {
+    await deps.db.insertInto('promo_codes').values(row).execute();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('promo_code_exists', `code ${code} already exists for this event`);
+    throw err;
+  }
+  return (await deps.db.selectFrom('promo_codes').selectAll().where('id', '=', row.id).executeTakeFirst())!;
+}
+
+export function listPromos(db: Kysely<Database>, eventId: string) {
+  return db.selectFrom('promo_codes').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** A code that is unknown, out of date or used up is a 400, never a silent full price. */
+export async function findUsable(db: Kysely<Database>, eventId: string, code: string, now: Date): Promise<PromoRow> {
+  const row = await db.selectFrom('promo_codes').selectAll().where('event_id', '=', eventId).where('code_key', '=', codeKey(code)).executeTakeFirst();
+  if (!row) throw badRequest('invalid_promo_code', `promo code ${code} is not valid for this event`);
+  if ((row.valid_from && now < row.valid_from) || (row.valid_until && now > row.valid_until)) {
+    throw badRequest('promo_code_expired', `promo code ${code} is not valid at this time`);
+  }
+  if (row.max_uses !== null && row.uses >= row.max_uses) throw badRequest('promo_code_used_up', `promo code ${code} has been used up`);
+  return row;
+}
+
+export function applyDiscount(promo: PromoRow, totalPaise: number): number {
+  if (promo.discount_percent !== null) return Math.max(0, totalPaise - Math.round((totalPaise * promo.discount_percent) / 100));
+  return Math.max(0, totalPaise - Number(promo.discount_paise ?? 0));
+}
+
+/** Uses are counted at confirmation. */
+export async function countUse(db: Kysely<Database>, promoId: string): Promise<void> {
+  await db.updateTable('promo_codes').set({ uses: sql`uses + 1` }).where('id', '=', promoId).execute();
+}
+
+export async function countUseByCode(db: Kysely<Database>, eventId: string, code: string): Promise<void> {
+  await db.updateTable('promo_codes').set({ uses: sql`uses + 1` }).where('event_id', '=', eventId).where('code_key', '=', codeKey(code)).execute();
+}
+
+export function presentPromo(r: PromoRow) {
+  return {
+    id: r.id,
+    code: r.code,
+    discountPercent: r.discount_percent,
+    discountAmount: r.discount_paise === null ? null : paiseToRupees(Number(r.discount_paise)),
+    validFrom: r.valid_from?.toISOString() ?? null,
+    validUntil: r.valid_until?.toISOString() ?? null,
+    maxUses: r.max_uses,
+    uses: r.uses,
+    createdAt: r.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,100 @@
+// Hundreds of concurrent registrations at the last seats, through two service
+// processes on one PostgreSQL database: nobody is sold a seat that does not exist.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { call, organiser, uniqueEmail } from '../helpers/http.js';
+import { startProcess, type ServiceProcess } from '../helpers/process.js';
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const onPostgres = process.env.TEST_DB === 'postgres' && databaseUrl !== undefined;
+
+describe('seats under concurrency across two processes', { skip: onPostgres ? false : 'PostgreSQL only (TEST_DB=postgres)' }, () => {
+  const procs: ServiceProcess[] = [];
+  const dirs: string[] = [];
+
+  before(async () => {
+    // Both processes must sign sessions alike and share the database.
+    const shared = { DATABASE_URL: databaseUrl!, SESSION_SECRET: 'concurrency-test-session-secret-0123456789', SECRETS_KEY: 'concurrency-test-secrets-key-0123456789abcd', RATE_LIMIT_PER_MINUTE: '1000000', EMAIL_DNS_CHECK: 'false', WORKERS: 'false' };
+    for (let i = 0; i < 2; i++) {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-conc-'));
+      dirs.push(dir);
+      procs.push(await startProcess({ ...shared, DATA_DIR: dir }));
+    }
+  });
+  after(async () => {
+    await Promise.all(procs.map((p) => p.stop()));
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function fire(eventId: string, key: string, n: number, body: (i: number) => Record<string, unknown>) {
+    return Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        call(procs[i % 2]!.url, 'POST', `/api/v1/events/${eventId}/register`, { key, body: { name: `P${i}`, email: uniqueEmail(`c${i}`), ...body(i) } }),
+      ),
+    );
+  }
+
+  it('sells exactly the capacity of the event, of a tier and of a track, and refuses the rest with 409', async () => {
+    const org = await organiser(procs[0]!.url);
+    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', {
+      key: org.key,
+      body: {
+        title: 'Ticket drop',
+        description: 'Last seats',
+        startDate: '2026-12-31',
+        capacity: 40,
+        specialPrices: [{ name: 'Front row', price: 0, capacity: 7 }],
+        tracks: [{ title: 'Workshop', capacity: 5 }],
+      },
+    });
+    const eventId = created.body.data.id as string;
+    // Three crowds at once: general, the tier and the track, 360 requests for 40 seats.
+    const answers = await fire(eventId, org.key, 360, (i) => (i % 3 === 1 ? { ticketType: 'Front row' } : i % 3 === 2 ? { subEventId: '0' } : {}));
+    const statuses = answers.map((a) => a.status);
+    assert.ok(statuses.every((s) => s === 201 || s === 409), `unexpected statuses: ${[...new Set(statuses)].join(',')}`);
+    const byKind = (k: number) => answers.filter((a, i) => i % 3 === k && a.status === 201).length;
+    assert.equal(byKind(1), 7, 'the tier sold exactly its capacity');
+    assert.equal(byKind(2), 5, 'the track sold exactly its capacity');
+    assert.equal(byKind(0), 40 - 7 - 5, 'the event sold exactly its remaining capacity');
+
+    const list = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/registrations`, { key: org.key });
+    const confirmed = list.body.data.filter((r: any) => r.status === 'confirmed');
+    assert.equal(confirmed.length, 40);
+    assert.equal(list.body.count, 40, 'refused registrations leave nothing behind');
+    const a = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/availability`, { key: org.key });
+    assert.deepEqual([a.body.data.taken, a.body.data.remaining, a.body.data.soldOut], [40, 0, true]);
+  });
+
+  it('confirms paid registrations racing for the last seats without overselling, refunding the losers', async () => {
+    const org = await organiser(procs[0]!.url);
+    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', {
+      key: org.key,
+      body: { title: 'Paid drop', description: 'x', startDate: '2026-12-31', capacity: 10, price: 99 },
+    });
+    const eventId = created.body.data.id as string;
+    const step1 = await fire(eventId, org.key, 60, () => ({}));
+    assert.ok(step1.every((s) => s.status === 201));
+    const paid = await Promise.all(
+      step1.map(async (s, i) => {
+        const p = await call(procs[i % 2]!.url, 'POST', '/api/v1/sandbox/payments', { key: org.key, body: { orderId: s.body.orderId, outcome: 'success' } });
+        return { ...s.body, paymentId: p.body.paymentId };
+      }),
+    );
+    const step2 = await Promise.all(
+      paid.map((p, i) =>
+        call(procs[(i + 1) % 2]!.url, 'POST', `/api/v1/events/${eventId}/register`, {
+          key: org.key,
+          body: { registrationId: p.registrationId, orderId: p.orderId, paymentId: p.paymentId },
+        }),
+      ),
+    );
+    assert.equal(step2.filter((r) => r.status === 200).length, 10);
+    assert.equal(step2.filter((r) => r.status === 409).length, 50);
+    const list = await call(procs[0]!.url, 'GET', `/api/v1/events/${eventId}/registrations`, { key: org.key });
+    assert.equal(list.body.data.filter((r: any) => r.status === 'confirmed').length, 10);
+    assert.equal(list.body.data.filter((r: any) => r.status === 'cancelled').length, 50);
+  });
+});

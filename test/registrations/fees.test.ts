@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { bookingFees, gatewayFeePaise, platformFeePaise, platformFeeRate } from '../../src/modules/registrations/fees.js';
+
+describe('fees (product-decisions §9)', () => {
+  it('chooses the percentage by how many paid tickets the event sold before', () => {
+    assert.equal(platformFeeRate(1), 0.045);
+    assert.equal(platformFeeRate(100), 0.045);
+    assert.equal(platformFeeRate(101), 0.035);
+    assert.equal(platformFeeRate(500), 0.035);
+    assert.equal(platformFeeRate(501), 0.025);
+    assert.equal(platformFeeRate(2000), 0.025);
+    assert.equal(platformFeeRate(2001), 0.0175);
+  });
+
+  it('holds the platform fee between 3 and 75 rupees per ticket', () => {
+    assert.equal(platformFeePaise(1000_00, 1), 45_00); // 4.5 % of ₹1,000
+    assert.equal(platformFeePaise(50_00, 1), 3_00); // 4.5 % of ₹50 is ₹2.25: the minimum applies
+    assert.equal(platformFeePaise(5000_00, 1), 75_00); // 4.5 % of ₹5,000 is ₹225: the maximum applies
+    assert.equal(platformFeePaise(1000_00, 3000), 17_50);
+    assert.equal(platformFeePaise(0, 1), 0, 'free tickets cost nothing');
+  });
+
+  it('adds a 3 % gateway charge', () => {
+    assert.equal(gatewayFeePaise(499_50), 14_99); // 1498.5 rounds to 1499
+    assert.equal(gatewayFeePaise(0), 0);
+  });
+
+  it('charges each ticket of a booking at its own ordinal', () => {
+    // Tickets 100 and 101 of the event: one at 4.5 %, one at 3.5 % of ₹1,000.
+    assert.deepEqual(bookingFees(1000_00, 2, 98), { platform: 45_00 + 45_00, gateway: 60_00 });
+    assert.deepEqual(bookingFees(1000_00, 2, 99), { platform: 45_00 + 35_00, gateway: 60_00 });
+  });
+});
