@@ -12,6 +12,7 @@ import { adminRoutes } from './modules/admin/admin.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { registrationsRoutes } from './modules/registrations/registrations.routes.js';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
+import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { razorpayWebhookRoutes } from './modules/payments/razorpay-webhook.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
@@ -97,6 +98,7 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'events', description: 'Events: drafts, publishing, seats, analytics' },
         { name: 'tracks', description: 'Bookable sessions inside an event, addressed by index' },
         { name: 'registrations', description: 'Bookings and their attendees' },
+        { name: 'check-in', description: 'Door: look up and admit tickets' },
         { name: 'sandbox', description: 'Test keys only: play the buyer and the gateway; read the mails test mode kept' },
         { name: 'gateway', description: 'Notifications from the payment gateway' },
         { name: 'operations', description: 'Health and the API description' },
@@ -122,6 +124,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(adminRoutes(deps));
   await app.register(eventsRoutes(deps));
   await app.register(registrationsRoutes(deps));
+  await app.register(checkinRoutes(deps));
   await app.register(sandboxRoutes(deps));
   await app.register(razorpayWebhookRoutes(deps));
 
