@@ -165,7 +165,6 @@ export async function scan(
     });
   }
   const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
-  const wasIn = found.people.filter((x) => indexes.includes(x.idx)).every((x) => x.checked_in_at !== null);
   const now = deps.clock.now();
   let changed: number[];
   if (!input.undo) {
@@ -206,7 +205,9 @@ export async function scan(
   }
   const after = await resolve(deps.db, event.id, parseQrValue(input.value));
   after.only = found.only;
-  return { changed: changed.length > 0, alreadyCheckedIn: !input.undo && wasIn, data: status(after) };
+  // An admit that changed nobody found everyone it names already in (perhaps by a
+  // scan a moment earlier on another device).
+  return { changed: changed.length > 0, alreadyCheckedIn: !input.undo && changed.length === 0, data: status(after) };
 }
 
 function refusalMessage(reason: RefusalReason): string {
