@@ -14,6 +14,7 @@ import { SandboxGateway } from './modules/payments/sandbox.js';
 import { refundJob } from './modules/registrations/actions.service.js';
 import { REFUND_TOPIC, type RegisterDeps } from './modules/registrations/register.service.js';
 import { unavailable } from './shared/errors.js';
+import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
@@ -103,6 +104,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     hasGoodStanding: async () => false,
     kickJobs: () => jobs.kick(),
   };
+  jobHandlers.set(WEBHOOK_TOPIC, (payload) => deliveryJob({ db, clock, ids, config }, payload as Parameters<typeof deliveryJob>[1]));
   jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
 
   return {

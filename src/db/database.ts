@@ -189,7 +189,35 @@ export interface SandboxEmailsTable {
   created_at: Timestamp;
 }
 
+export type WebhookEventType = 'registration.confirmed' | 'subscription.authenticated';
+
+export interface WebhookConfigsTable {
+  account_id: string;
+  mode: Mode;
+  url: string;
+  enabled: boolean;
+  events: Json<WebhookEventType[]>;
+  secret_sealed: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  event_id: string;
+  type: string;
+  url: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  webhook_configs: WebhookConfigsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   events: EventsTable;
   registrations: RegistrationsTable;
   attendees: AttendeesTable;

@@ -4,11 +4,13 @@ import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_events.js';
 import * as m0003 from './0003_registrations.js';
+import * as m0004 from './0004_webhooks.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_events': m0002,
   '0003_registrations': m0003,
+  '0004_webhooks': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,7 +8,7 @@ import type { KeyPrincipal } from '../../shared/auth.js';
 import { AppError, badGateway, conflict, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
 import { GatewayError } from '../payments/gateway.js';
-import { REFUND_TOPIC, scopesFor, TICKET_EMAIL_TOPIC, type RegisterDeps } from './register.service.js';
+import { onConfirmed, scopesFor, TICKET_EMAIL_TOPIC, type RegisterDeps } from './register.service.js';
 
 type Row = Selectable<RegistrationsTable>;
 
@@ -46,7 +46,7 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
       .returning('id')
       .executeTakeFirst();
     if (!updated) return;
-    if (event.ticket_emails_enabled) for (const a of attendees) await enqueue(trx, deps, TICKET_EMAIL_TOPIC, { attendeeId: a.id });
+    await onConfirmed(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendees.map((a) => a.id));
     if (reg.promo_code) await trx.updateTable('promo_codes').set((eb) => ({ uses: eb('uses', '+', 1) })).where('event_id', '=', reg.event_id).where('code_key', '=', reg.promo_code.toUpperCase()).execute();
     // The approval stays pending when the seats are gone; the organiser may raise capacity.
     if (!(await events.claimSeats(trx, reg.event_id, scopesFor(reg.ticket_type, reg.sub_event_id), reg.quantity))) {

@@ -20,6 +20,7 @@ import { GatewayError, type GatewayPayment, type PaymentGateway } from '../payme
 import { bookingFees } from './fees.js';
 import { validateAnswers } from './answers.js';
 import * as promos from './promo.service.js';
+import * as webhooks from '../webhooks/webhooks.service.js';
 
 export interface RegisterDeps {
   db: Kysely<Database>;
@@ -166,7 +167,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
       await trx.insertInto('attendees').values(attendees.map((a) => ({ ...a, registration_id: registrationId, checked_in_at: null }))).execute();
       if (!awaitingApproval) {
         if (promo) await promos.countUse(trx, promo.id);
-        await onConfirmed(trx, deps, event, attendees.map((a) => a.id));
+        await onConfirmed(trx, deps, event, { ...base, currency: event.currency }, attendees.map((a) => a.id));
         if (!(await events.claimSeats(trx, event.id, scopesFor(ticketType, subEventId), quantity))) throw soldOut();
       }
     });
@@ -209,11 +210,52 @@ function gatewayFailure(err: unknown): AppError {
   throw err;
 }
 
-/** Jobs every confirmation queues, in the confirming transaction. */
-async function onConfirmed(trx: Transaction<Database>, deps: RegisterDeps, event: events.EventRow, attendeeIds: string[]): Promise<void> {
+export interface ConfirmedBooking {
+  id: string;
+  name: string;
+  email: string;
+  ticket_type: string;
+  sub_event_id: number | null;
+  quantity: number;
+  amount_paise: number;
+  currency: string;
+}
+
+/**
+ * Side effects of every confirmation (free, paid step 2, gateway notification,
+ * approval), queued in the confirming transaction: a ticket mail per person and the
+ * organiser's `registration.confirmed` webhook (the primary only, with quantity).
+ */
+export async function onConfirmed(
+  trx: Transaction<Database>,
+  deps: RegisterDeps,
+  event: events.EventRow,
+  booking: ConfirmedBooking,
+  attendeeIds: readonly string[],
+): Promise<void> {
   if (event.ticket_emails_enabled) {
     for (const attendeeId of attendeeIds) await enqueue(trx, deps, TICKET_EMAIL_TOPIC, { attendeeId });
   }
+  await webhooks.emit(trx, deps, {
+    accountId: event.account_id,
+    mode: event.mode,
+    type: 'registration.confirmed',
+    data: {
+      registrationId: booking.id,
+      eventId: event.id,
+      eventTitle: event.title,
+      eventSlug: event.slug,
+      name: booking.name,
+      email: booking.email,
+      ticketType: booking.ticket_type,
+      subEventId: booking.sub_event_id === null ? null : String(booking.sub_event_id),
+      quantity: booking.quantity,
+      amount: Number(booking.amount_paise) / 100,
+      currency: booking.currency,
+      status: 'confirmed',
+      confirmedAt: deps.clock.now().toISOString(),
+    },
+  });
 }
 
 // ---------------------------------------------------------------- confirmation
@@ -245,7 +287,7 @@ async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment
         .returning('id')
         .executeTakeFirst();
       if (!updated) return 'already' as const;
-      await onConfirmed(trx, deps, event, attendeeIds);
+      await onConfirmed(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendeeIds);
       if (reg.promo_code) await promos.countUseByCode(trx, reg.event_id, reg.promo_code);
       const scopes = [...scopesFor(reg.ticket_type, reg.sub_event_id), events.PAID_SCOPE];
       const claimed = await events.claimSeats(trx, reg.event_id, scopes, reg.quantity);

@@ -1,0 +1,193 @@
+// Signed webhooks (product-decisions §7): one configuration per account and mode,
+// a service-generated secret sealed at rest, deliveries queued in the transaction
+// that caused them and sent once by a worker.
+import { createHmac } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database, Mode, WebhookEventType } from '../../db/database.js';
+import { enqueue } from '../../jobs/queue.js';
+import type { Clock } from '../../shared/clock.js';
+import { badRequest } from '../../shared/errors.js';
+import type { Ids } from '../../shared/ids.js';
+import { open, seal } from '../../shared/secret-box.js';
+import { isPublicAddress } from './address-check.js';
+import { deliver, type Resolve } from './delivery.js';
+
+export const WEBHOOK_TOPIC = 'webhook.deliver';
+export const EVENT_TYPES: readonly WebhookEventType[] = ['registration.confirmed', 'subscription.authenticated'];
+export const DELIVERY_TIMEOUT_MS = 5000;
+
+export interface WebhookDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  config: Config;
+  resolve?: Resolve;
+}
+
+export function validateUrl(value: string, allowPrivate: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badRequest('invalid_webhook_url', 'url must be an absolute https URL');
+  }
+  if (url.username || url.password) throw badRequest('invalid_webhook_url', 'url must not carry credentials');
+  if (allowPrivate) {
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('invalid_webhook_url', 'url must be http or https');
+    return url.toString();
+  }
+  if (url.protocol !== 'https:') throw badRequest('invalid_webhook_url', 'url must use https');
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isIP(host) ? !isPublicAddress(host) : host === 'localhost' || host.endsWith('.localhost') || !host.includes('.') || /\.(local|internal|lan|home|corp|invalid|test|example)$/.test(host)) {
+    throw badRequest('invalid_webhook_url', 'url must point at a public host');
+  }
+  return url.toString();
+}
+
+function presentConfig(row: { url: string; enabled: boolean; events: WebhookEventType[] }) {
+  return { url: row.url, enabled: row.enabled, secretSet: true, events: row.events };
+}
+
+export async function getConfig(db: Kysely<Database>, accountId: string, mode: Mode) {
+  const row = await db.selectFrom('webhook_configs').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();
+  return row ? presentConfig(row) : null;
+}
+
+export async function putConfig(
+  deps: WebhookDeps,
+  accountId: string,
+  mode: Mode,
+  input: { url?: string | undefined; enabled?: boolean | undefined; rotateSecret?: boolean | undefined; events?: string[] | undefined },
+): Promise<{ data: ReturnType<typeof presentConfig>; secret?: string }> {
+  const existing = await deps.db.selectFrom('webhook_configs').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();
+  if (!existing && input.url === undefined) throw badRequest('invalid_request', 'url is required to set up a webhook');
+  let events = existing?.events ?? ['registration.confirmed'];
+  if (input.events !== undefined) {
+    const unknown = input.events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
+    if (unknown.length > 0) throw badRequest('invalid_event_type', `unknown event type ${unknown.join(', ')}; allowed: ${EVENT_TYPES.join(', ')}`);
+    if (input.events.length === 0) throw badRequest('invalid_event_type', 'events must name at least one event type');
+    events = [...new Set(input.events)] as WebhookEventType[];
+  }
+  const url = input.url === undefined ? existing!.url : validateUrl(input.url, deps.config.webhookAllowPrivateUrls);
+  const newSecret = !existing || input.rotateSecret === true ? `whsec_${deps.ids.secret(32)}` : undefined;
+  const now = deps.clock.now();
+  const row = {
+    account_id: accountId,
+    mode,
+    url,
+    enabled: input.enabled ?? true,
+    events: JSON.stringify(events),
+    secret_sealed: newSecret ? seal(deps.config.secretsKey, newSecret) : existing!.secret_sealed,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+  await deps.db
+    .insertInto('webhook_configs')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'mode']).doUpdateSet({ url: row.url, enabled: row.enabled, events: row.events, secret_sealed: row.secret_sealed, updated_at: now }),
+    )
+    .execute();
+  return { data: presentConfig({ url, enabled: row.enabled, events }), ...(newSecret ? { secret: newSecret } : {}) };
+}
+
+export async function deleteConfig(db: Kysely<Database>, accountId: string, mode: Mode): Promise<void> {
+  await db.deleteFrom('webhook_configs').where('account_id', '=', accountId).where('mode', '=', mode).execute();
+}
+
+/** Queues a delivery in the caller's transaction when the account listens for `type`. */
+export async function emit(
+  trx: Kysely<Database>,
+  deps: { clock: Clock; ids: Ids },
+  event: { accountId: string; mode: Mode; type: WebhookEventType; data: Record<string, unknown> },
+): Promise<void> {
+  const config = await trx
+    .selectFrom('webhook_configs')
+    .select(['enabled', 'events'])
+    .where('account_id', '=', event.accountId)
+    .where('mode', '=', event.mode)
+    .executeTakeFirst();
+  if (!config || !config.enabled || !config.events.includes(event.type)) return;
+  await enqueue(
+    trx,
+    deps,
+    WEBHOOK_TOPIC,
+    { eventId: deps.ids.make('evt', 12), createdAt: deps.clock.now().toISOString(), ...event },
+    // Best-effort: no retries.
+    { maxAttempts: 1 },
+  );
+}
+
+export function signature(secret: string, timestamp: number, body: string): string {
+  return 'sha256=' + createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+}
+
+export async function deliveryJob(
+  deps: WebhookDeps,
+  payload: { eventId: string; createdAt: string; accountId: string; mode: Mode; type: WebhookEventType; data: Record<string, unknown> },
+): Promise<void> {
+  const config = await deps.db
+    .selectFrom('webhook_configs')
+    .selectAll()
+    .where('account_id', '=', payload.accountId)
+    .where('mode', '=', payload.mode)
+    .executeTakeFirst();
+  // Paused, removed or unsubscribed since: nothing to send.
+  if (!config || !config.enabled || !config.events.includes(payload.type)) return;
+  const body = JSON.stringify({ id: payload.eventId, type: payload.type, createdAt: payload.createdAt, mode: payload.mode, data: payload.data });
+  const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
+  const result = await deliver({
+    url: config.url,
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'ticketing-service-webhooks/1',
+      'x-service-signature': signature(open(deps.config.secretsKey, config.secret_sealed), timestamp, body),
+      'x-service-timestamp': String(timestamp),
+      'x-service-event-id': payload.eventId,
+    },
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+    allowPrivate: deps.config.webhookAllowPrivateUrls,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  });
+  await deps.db
+    .insertInto('webhook_deliveries')
+    .values({
+      id: deps.ids.make('dlv', 12),
+      account_id: payload.accountId,
+      mode: payload.mode,
+      event_id: payload.eventId,
+      type: payload.type,
+      url: config.url,
+      status_code: result.statusCode,
+      error: result.error,
+      duration_ms: result.durationMs,
+      created_at: deps.clock.now(),
+    })
+    .execute();
+}
+
+export async function listDeliveries(db: Kysely<Database>, accountId: string, mode: Mode) {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    eventId: r.event_id,
+    type: r.type,
+    url: r.url,
+    statusCode: r.status_code,
+    error: r.error,
+    durationMs: r.duration_ms,
+    ok: r.status_code !== null && r.status_code >= 200 && r.status_code < 300,
+    createdAt: r.created_at.toISOString(),
+  }));
+}

@@ -1,0 +1,228 @@
+import assert from 'node:assert/strict';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { seal } from '../../src/shared/secret-box.js';
+import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+
+/** What a receiver does: the README's verification helper, in test form. */
+function verify(secret: string, headers: Record<string, string | string[] | undefined>, rawBody: string, nowSeconds: number): boolean {
+  const timestamp = Number(headers['x-service-timestamp']);
+  const given = String(headers['x-service-signature'] ?? '').replace(/^sha256=/, '');
+  if (!Number.isFinite(timestamp) || Math.abs(nowSeconds - timestamp) > 300) return false;
+  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+  return given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+describe('webhook configuration', () => {
+  let server: TestServer;
+  let org: Account & KeyInfo;
+  before(async () => {
+    server = await startServer();
+    org = await organiser(server.url);
+  });
+  after(async () => {
+    await server.close();
+  });
+  const api = (method: string, path: string, body?: unknown) => call(server.url, method, '/api/v1/webhooks' + path, { key: org.key, body });
+
+  it('returns the secret once, never on read, and rotates it', async () => {
+    assert.deepEqual((await api('GET', '')).body, { success: true, data: null });
+    assert.equal((await api('PUT', '', { enabled: true })).status, 400, 'url needed the first time');
+    const created = await api('PUT', '', { url: 'https://hooks.example.in/ticketing' });
+    assert.equal(created.status, 200, created.text);
+    assert.match(created.body.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(created.body.data, { url: 'https://hooks.example.in/ticketing', enabled: true, secretSet: true, events: ['registration.confirmed'] });
+    const read = await api('GET', '');
+    assert.equal('secret' in read.body, false);
+    assert.equal(read.text.includes(created.body.secret), false);
+    assert.equal(read.body.data.secretSet, true);
+    const toggled = await api('PUT', '', { enabled: false });
+    assert.equal(toggled.body.data.enabled, false);
+    assert.equal(toggled.body.data.url, 'https://hooks.example.in/ticketing', 'pausing keeps the configuration');
+    assert.equal('secret' in toggled.body, false);
+    const rotated = await api('PUT', '', { rotateSecret: true, events: ['registration.confirmed', 'subscription.authenticated'] });
+    assert.match(rotated.body.secret, /^whsec_/);
+    assert.notEqual(rotated.body.secret, created.body.secret);
+    assert.deepEqual(rotated.body.data.events, ['registration.confirmed', 'subscription.authenticated']);
+    const row = await server.deps.db.selectFrom('webhook_configs').selectAll().where('account_id', '=', org.userId).executeTakeFirstOrThrow();
+    assert.equal(JSON.stringify(row).includes(rotated.body.secret), false, 'stored sealed, never in clear');
+    assert.deepEqual((await api('DELETE', '')).body, { success: true, data: null });
+    assert.equal((await api('GET', '')).body.data, null);
+  });
+
+  it('refuses a caller-supplied secret, bad URLs and unknown event types with 400', async () => {
+    for (const body of [
+      { url: 'https://hooks.example.in/x', secret: 'mine' },
+      { url: 'http://hooks.example.in/x' },
+      { url: 'https://127.0.0.1/x' },
+      { url: 'https://[::1]/x' },
+      { url: 'https://localhost/x' },
+      { url: 'https://192.168.0.10/x' },
+      { url: 'https://hooks.example.in/x', events: ['payment.succeeded'] },
+      { url: 'https://hooks.example.in/x', events: ['registration.checked_in'] },
+    ]) {
+      const r = await api('PUT', '', body);
+      assert.equal(r.status, 400, JSON.stringify(body));
+    }
+    assert.equal((await api('GET', '')).body.data, null, 'nothing stored');
+  });
+
+  it('scopes the configuration to the key’s mode', async () => {
+    await api('PUT', '', { url: 'https://hooks.example.in/test' });
+    const live = await call(server.url, 'POST', '/dashboard/api/keys', { token: org.token, body: { mode: 'live', class: 'full' } });
+    const r = await call(server.url, 'GET', '/api/v1/webhooks', { key: live.body.key });
+    assert.equal(r.body.data, null);
+  });
+});
+
+describe('webhook delivery', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  let org: Account & KeyInfo;
+  before(async () => {
+    server = await startServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    receiver = await startReceiver();
+    org = await organiser(server.url);
+  });
+  after(async () => {
+    await receiver.close();
+    await server.close();
+  });
+  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  async function event(fields: Record<string, unknown> = {}) {
+    return (await api('POST', '/api/v1/events', { title: 'Hooked', description: 'x', startDate: '2026-12-20', ...fields })).body.data.id as string;
+  }
+  async function deliveries() {
+    return (await api('GET', '/api/v1/webhooks/deliveries')).body.data as any[];
+  }
+  const until = (n: number) => drainJobs(server, async () => receiver.received.length >= n);
+
+  it('delivers a signed registration.confirmed that a receiver can verify; rotation stops the old secret', async () => {
+    const secret = (await api('PUT', '/api/v1/webhooks', { url: `${receiver.url}/hook` })).body.secret as string;
+    const eventId = await event({ maxTeamSize: 3 });
+    const reg = await api('POST', `/api/v1/events/${eventId}/register`, {
+      name: 'Primary',
+      email: uniqueEmail('primary'),
+      teamMembers: [{ name: 'M1', email: uniqueEmail('m1') }, { name: 'M2', email: uniqueEmail('m2') }],
+    });
+    assert.equal(reg.status, 201);
+    await until(1);
+    assert.equal(receiver.received.length, 1, 'one delivery for a team booking');
+    const got = receiver.received[0]!;
+    assert.equal(got.path, '/hook');
+    assert.equal(got.headers['content-type'], 'application/json');
+    const now = Math.floor(server.clock.now().getTime() / 1000);
+    assert.ok(verify(secret, got.headers, got.body, now), 'signature verifies');
+    assert.match(String(got.headers['x-service-signature']), /^sha256=[0-9a-f]{64}$/);
+    const body = JSON.parse(got.body);
+    assert.equal(body.type, 'registration.confirmed');
+    assert.equal(body.mode, 'test');
+    assert.equal(body.id, got.headers['x-service-event-id']);
+    assert.ok(Date.parse(body.createdAt) > 0);
+    assert.equal(body.data.registrationId, reg.body.registrationId);
+    assert.equal(body.data.name, 'Primary');
+    assert.equal(body.data.eventTitle, 'Hooked');
+    assert.equal(body.data.ticketType, 'General');
+    assert.equal(body.data.quantity, 3);
+    assert.equal(verify('whsec_wrong', got.headers, got.body, now), false);
+    assert.equal(verify(secret, got.headers, got.body.replace('Primary', 'Forged'), now), false);
+
+    const list = await deliveries();
+    assert.equal(list[0].statusCode, 200);
+    assert.equal(list[0].eventId, body.id);
+    assert.equal(list[0].ok, true);
+
+    const rotated = (await api('PUT', '/api/v1/webhooks', { rotateSecret: true })).body.secret as string;
+    await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Second', email: uniqueEmail('s') });
+    await until(2);
+    const second = receiver.received[1]!;
+    assert.ok(verify(rotated, second.headers, second.body, now));
+    assert.equal(verify(secret, second.headers, second.body, now), false, 'the old secret no longer verifies');
+  });
+
+  it('sends nothing while paused, and again when re-enabled', async () => {
+    await api('PUT', '/api/v1/webhooks', { url: `${receiver.url}/hook`, enabled: false });
+    const before = receiver.received.length;
+    const eventId = await event();
+    await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Paused', email: uniqueEmail('paused') });
+    await server.deps.jobs.runOnce();
+    assert.equal(receiver.received.length, before);
+    await api('PUT', '/api/v1/webhooks', { enabled: true });
+    await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Back', email: uniqueEmail('back') });
+    await until(before + 1);
+    assert.equal(JSON.parse(receiver.received.at(-1)!.body).data.name, 'Back');
+  });
+
+  it('does not follow a redirect', async () => {
+    await api('PUT', '/api/v1/webhooks', { url: `${receiver.url}/moved`, enabled: true });
+    receiver.behave({ redirectTo: `${receiver.url}/elsewhere` });
+    const before = receiver.received.length;
+    const eventId = await event();
+    await api('POST', `/api/v1/events/${eventId}/register`, { name: 'R', email: uniqueEmail('r') });
+    await drainJobs(server, async () => (await deliveries()).some((d) => d.statusCode === 302));
+    assert.equal(receiver.received.length, before + 1);
+    assert.ok(receiver.received.every((r) => r.path !== '/elsewhere'));
+    receiver.behave({});
+  });
+
+  it('cuts a slow receiver at 5 seconds and records the timeout', async () => {
+    await api('PUT', '/api/v1/webhooks', { url: `${receiver.url}/slow`, enabled: true });
+    receiver.behave({ delayMs: 8000 });
+    const eventId = await event();
+    await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Slow', email: uniqueEmail('slow') });
+    const started = Date.now();
+    await drainJobs(server, async () => (await deliveries()).some((d) => d.error?.startsWith('timeout')));
+    const elapsed = Date.now() - started;
+    const d = (await deliveries()).find((x) => x.error?.startsWith('timeout'));
+    assert.ok(d.durationMs >= 4900 && d.durationMs < 6500, `duration ${d.durationMs}`);
+    assert.ok(elapsed < 7000, `gave up after ${elapsed} ms`);
+    assert.equal(d.statusCode, null);
+    receiver.behave({});
+  });
+});
+
+describe('webhook delivery refusals with private URLs not allowed', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  let org: Account & KeyInfo;
+  before(async () => {
+    server = await startServer();
+    receiver = await startReceiver();
+    org = await organiser(server.url);
+  });
+  after(async () => {
+    await receiver.close();
+    await server.close();
+  });
+
+  // A URL that was public when configured can point inside by delivery time; the
+  // check happens again at delivery. Write such configurations straight to the table.
+  for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) {
+    it(`refuses to deliver to ${host} and records the refusal`, async () => {
+      await server.deps.db
+        .insertInto('webhook_configs')
+        .values({
+          account_id: org.userId,
+          mode: 'test',
+          url: `https://${host}:${receiver.port}/hook`,
+          enabled: true,
+          events: JSON.stringify(['registration.confirmed']),
+          secret_sealed: seal(server.deps.config.secretsKey, 'whsec_test'),
+          created_at: new Date(),
+          updated_at: new Date(),
+        })
+        .onConflict((oc) => oc.columns(['account_id', 'mode']).doUpdateSet({ url: `https://${host}:${receiver.port}/hook` }))
+        .execute();
+      const eventId = (await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'x', description: 'y', startDate: '2026-12-01' } })).body.data.id;
+      await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email: uniqueEmail('n') } });
+      const list = async () => (await call(server.url, 'GET', '/api/v1/webhooks/deliveries', { key: org.key })).body.data as any[];
+      await drainJobs(server, async () => (await list()).some((d) => d.url.includes(host)));
+      const d = (await list()).find((x) => x.url.includes(host));
+      assert.equal(d.statusCode, null);
+      assert.match(d.error, /^refused/);
+      assert.equal(receiver.received.length, 0, 'no traffic reached the receiver');
+    });
+  }
+});
