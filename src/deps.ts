@@ -10,7 +10,9 @@ import { JobRunner, type JobHandler } from './jobs/queue.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import { normaliseEmail } from './modules/accounts/accounts.service.js';
 import type { PaymentGateway } from './modules/payments/gateway.js';
-import { SandboxGateway } from './modules/payments/sandbox.js';
+import { SandboxGateway, SandboxSubscriptions } from './modules/payments/sandbox.js';
+import type { SubscriptionGateway } from './modules/payments/gateway.js';
+import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
 import { refundJob } from './modules/registrations/actions.service.js';
 import { REFUND_TOPIC, type RegisterDeps } from './modules/registrations/register.service.js';
 import { unavailable } from './shared/errors.js';
@@ -33,8 +35,11 @@ export interface Deps {
   readonly jobs: JobRunner;
   /** The live gateway (Razorpay), when RAZORPAY_KEY_ID/SECRET are set. */
   readonly liveGateway: PaymentGateway | undefined;
+  /** The live subscriptions gateway (Razorpay), when configured. */
+  readonly liveSubscriptions: SubscriptionGateway | undefined;
   /** What registration needs from the rest of the service. */
   readonly registerDeps: RegisterDeps;
+  readonly membershipDeps: MembershipDeps;
   close(): Promise<void>;
 }
 
@@ -84,32 +89,51 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const db = database.db;
 
   const liveGateway: PaymentGateway | undefined = undefined;
+  const liveSubscriptions: SubscriptionGateway | undefined = undefined;
+  const notConfigured = () =>
+    unavailable('payments_not_configured', 'live payments are not configured on this service (RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)');
+  const gatewayFor = (mode: 'test' | 'live', accountId: string): PaymentGateway => {
+    if (mode === 'test') return new SandboxGateway({ db, clock, ids }, accountId);
+    if (!liveGateway) throw notConfigured();
+    return liveGateway;
+  };
+  const checkEmail = async (email: string): Promise<{ ok: true; email: string } | { ok: false; message: string }> => {
+    try {
+      return { ok: true, email: normaliseEmail(email) };
+    } catch (err) {
+      return { ok: false, message: (err as Error).message };
+    }
+  };
   const registerDeps: RegisterDeps = {
     db,
     clock,
     ids,
-    gatewayFor(mode, accountId) {
-      if (mode === 'test') return new SandboxGateway({ db, clock, ids }, accountId);
-      if (!liveGateway) throw unavailable('payments_not_configured', 'live payments are not configured on this service (RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)');
-      return liveGateway;
-    },
-    async checkEmail(email) {
-      try {
-        return { ok: true, email: normaliseEmail(email) };
-      } catch (err) {
-        return { ok: false, message: (err as Error).message };
-      }
-    },
-    // Memberships arrive with their own module; until then nobody is a member.
-    hasGoodStanding: async () => false,
+    gatewayFor,
+    checkEmail,
+    hasGoodStanding: (accountId, mode, email) => hasGoodStanding({ db, clock }, accountId, mode, email),
     kickJobs: () => jobs.kick(),
+  };
+  const membershipDeps: MembershipDeps = {
+    db,
+    clock,
+    ids,
+    config,
+    gatewayFor,
+    subscriptionsFor(mode, accountId) {
+      if (mode === 'test') return new SandboxSubscriptions({ db, clock, ids }, accountId, config.baseUrl);
+      if (!liveSubscriptions) throw notConfigured();
+      return liveSubscriptions;
+    },
+    checkEmail,
   };
   jobHandlers.set(WEBHOOK_TOPIC, (payload) => deliveryJob({ db, clock, ids, config }, payload as Parameters<typeof deliveryJob>[1]));
   jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
 
   return {
     liveGateway,
+    liveSubscriptions,
     registerDeps,
+    membershipDeps,
     config,
     db: database.db,
     storage: database.storage,

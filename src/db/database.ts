@@ -215,7 +215,64 @@ export interface WebhookDeliveriesTable {
   created_at: Timestamp;
 }
 
+export type PlanKind = 'fixed_term' | 'recurring';
+export type MembershipStatus = 'created' | 'authorised' | 'active' | 'halted' | 'ended' | 'pending_payment';
+
+export interface PlansTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  name: string;
+  description: string | null;
+  amount_paise: number;
+  kind: PlanKind;
+  term_months: number | null;
+  period: 'weekly' | 'monthly' | 'quarterly' | 'yearly' | null;
+  total_count: number;
+  gateway_plan_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  plan_id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  status: MembershipStatus;
+  source: 'api' | 'manual';
+  subscription_id: string | null;
+  authorisation_url: string | null;
+  pending_order_id: string | null;
+  pending_amount_paise: number | null;
+  last_payment_id: string | null;
+  valid_until: Timestamp | null;
+  cancel_at_period_end: Generated<boolean>;
+  ended_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SandboxClocksTable {
+  account_id: string;
+  offset_ms: number;
+}
+
+export interface SandboxSubscriptionsTable {
+  id: string;
+  account_id: string;
+  status: string;
+  cancel_at_cycle_end: Generated<boolean>;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  plans: PlansTable;
+  memberships: MembershipsTable;
+  sandbox_clocks: SandboxClocksTable;
+  sandbox_subscriptions: SandboxSubscriptionsTable;
   webhook_configs: WebhookConfigsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   events: EventsTable;

@@ -5,12 +5,14 @@ import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_events.js';
 import * as m0003 from './0003_registrations.js';
 import * as m0004 from './0004_webhooks.js';
+import * as m0005 from './0005_memberships.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_events': m0002,
   '0003_registrations': m0003,
   '0004_webhooks': m0004,
+  '0005_memberships': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -60,3 +60,42 @@ export interface PaymentGateway {
   /** Full refund when amount is omitted. */
   refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>): Promise<GatewayRefund>;
 }
+
+// ------------------------------------------------------------------ subscriptions
+
+export type PlanPeriod = 'weekly' | 'monthly' | 'quarterly' | 'yearly';
+
+export interface GatewaySubscription {
+  id: string;
+  status: string;
+  /** The gateway's page where the member approves the mandate. */
+  authorisationUrl: string | null;
+}
+
+export interface SubscriptionGateway {
+  readonly keyId: string;
+  /** Creates the gateway's plan; quarterly becomes monthly × 3 (Razorpay has no quarterly period). */
+  createPlan(input: { period: PlanPeriod; amount: number; currency: string; name: string; description?: string | undefined; notes?: Record<string, string> }): Promise<{ id: string }>;
+  createSubscription(input: { planId: string; totalCount: number; notes?: Record<string, string> }): Promise<GatewaySubscription>;
+  /** Cancels now, or at the end of the paid cycle. */
+  cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void>;
+}
+
+/** Billing cycles for "until cancelled": the gateway's ceiling of 100 years. */
+export function untilCancelledCount(period: PlanPeriod): number {
+  switch (period) {
+    case 'weekly':
+      return 5200;
+    case 'monthly':
+      return 1200;
+    case 'quarterly':
+      return 400;
+    case 'yearly':
+      return 100;
+  }
+}
+
+/** Razorpay's period and interval for our period. */
+export function gatewayPeriod(period: PlanPeriod): { period: 'weekly' | 'monthly' | 'yearly'; interval: number } {
+  return period === 'quarterly' ? { period: 'monthly', interval: 3 } : { period, interval: 1 };
+}

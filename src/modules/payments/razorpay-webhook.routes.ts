@@ -9,6 +9,7 @@ import { AppError } from '../../shared/errors.js';
 import type { GatewayPayment } from './gateway.js';
 import { verifyWebhookSignature } from './razorpay-signature.js';
 import { confirmFromGateway } from '../registrations/register.service.js';
+import * as memberships from '../memberships/memberships.service.js';
 
 interface RazorpayPaymentEntity {
   id?: unknown;
@@ -63,9 +64,9 @@ export const razorpayWebhookRoutes =
         config: { auth: { kind: 'public', rateLimit: false } },
         schema: {
           tags: ['gateway'],
-          summary: 'Razorpay notifications (order.paid, payment.captured)',
+          summary: 'Razorpay notifications (order.paid, payment.captured, subscription.*)',
           description:
-            'Verified with `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with RAZORPAY_WEBHOOK_SECRET, compared in constant time. `order.paid` and `payment.captured` confirm the pending registration of their order exactly once, whatever the order or number of deliveries. Every verified notification answers 200, handled or ignored; a bad signature 400; 503 when no webhook secret is configured.',
+            'Verified with `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with RAZORPAY_WEBHOOK_SECRET, compared in constant time. `order.paid` and `payment.captured` confirm the pending registration (or fixed-term membership) of their order exactly once, whatever the order or number of deliveries. `subscription.authenticated`, `activated`, `charged`, `halted`, `cancelled` and `completed` move the membership of that subscription, idempotently and tolerating any order. Every verified notification answers 200, handled or ignored; a bad signature 400; 503 when no webhook secret is configured.',
           headers: Type.Object({ 'x-razorpay-signature': Type.Optional(Type.String()) }),
           body: Type.Object({ event: Type.String(), payload: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }),
           response: {
@@ -81,12 +82,31 @@ export const razorpayWebhookRoutes =
         if (typeof signature !== 'string' || req.rawBody === undefined || !verifyWebhookSignature(req.rawBody, signature, secret)) {
           throw new AppError(400, 'invalid_signature', 'X-Razorpay-Signature does not match the body');
         }
-        const body = req.body as { event: string; payload?: { payment?: { entity?: RazorpayPaymentEntity }; order?: { entity?: { id?: unknown } } } };
+        const body = req.body as {
+          event: string;
+          payload?: {
+            payment?: { entity?: RazorpayPaymentEntity };
+            order?: { entity?: { id?: unknown } };
+            subscription?: { entity?: { id?: unknown; current_end?: unknown } };
+          };
+        };
         let result = 'ignored';
         if (body.event === 'order.paid' || body.event === 'payment.captured') {
           const payment = paymentFromWebhook(body.payload?.payment?.entity);
           const orderId = typeof body.payload?.order?.entity?.id === 'string' ? body.payload.order.entity.id : payment?.orderId;
-          if (payment && orderId) result = await confirmFromGateway(deps.registerDeps, 'live', orderId, payment);
+          if (payment && orderId) {
+            result = await confirmFromGateway(deps.registerDeps, 'live', orderId, payment);
+            if (result === 'ignored') result = await memberships.confirmFromGateway(deps.membershipDeps, 'live', orderId, payment);
+          }
+        } else if (body.event.startsWith('subscription.')) {
+          const sub = body.payload?.subscription?.entity;
+          const event = body.event.slice('subscription.'.length) as memberships.SubscriptionEvent;
+          const known = ['authenticated', 'activated', 'charged', 'halted', 'cancelled', 'completed', 'pending', 'resumed'];
+          if (typeof sub?.id === 'string' && known.includes(event)) {
+            const currentEnd = typeof sub.current_end === 'number' ? new Date(sub.current_end * 1000) : null;
+            result = await memberships.applySubscriptionEvent(deps.membershipDeps, 'live', sub.id, event, currentEnd);
+            deps.jobs.kick();
+          }
         }
         req.log.info({ event: body.event, result }, 'razorpay notification');
         return { received: true as const, result };

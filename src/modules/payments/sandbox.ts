@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
-import { GatewayError, type GatewayOrder, type GatewayPayment, type GatewayRefund, type PaymentGateway } from './gateway.js';
+import { GatewayError, type GatewayOrder, type GatewayPayment, type GatewayRefund, type GatewaySubscription, type PaymentGateway, type SubscriptionGateway } from './gateway.js';
 
 export const SANDBOX_KEY_ID = 'rzp_test_sandbox';
 
@@ -135,5 +135,54 @@ export class SandboxGateway implements PaymentGateway {
       .where('status', 'in', ['captured', 'refunded'])
       .executeTakeFirst();
     return row ? toPayment(row) : undefined;
+  }
+}
+
+/** Sandbox subscriptions: the sandbox routes play the member and the gateway's events. */
+export class SandboxSubscriptions implements SubscriptionGateway {
+  readonly keyId = SANDBOX_KEY_ID;
+  readonly #db: Kysely<Database>;
+  readonly #clock: Clock;
+  readonly #ids: Ids;
+  readonly #accountId: string;
+  readonly #baseUrl: string;
+
+  constructor(deps: { db: Kysely<Database>; clock: Clock; ids: Ids }, accountId: string, baseUrl: string) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#ids = deps.ids;
+    this.#accountId = accountId;
+    this.#baseUrl = baseUrl;
+  }
+
+  async createPlan(): Promise<{ id: string }> {
+    return { id: gatewayId(this.#ids, 'plan') };
+  }
+
+  async createSubscription(): Promise<GatewaySubscription> {
+    const id = gatewayId(this.#ids, 'sub');
+    await this.#db.insertInto('sandbox_subscriptions').values({ id, account_id: this.#accountId, status: 'created', created_at: this.#clock.now() }).execute();
+    // There is no hosted page in the sandbox: the link names the route that plays the approval.
+    return { id, status: 'created', authorisationUrl: `${this.#baseUrl}/api/v1/sandbox/subscriptions/${id}/authenticate` };
+  }
+
+  async cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void> {
+    const r = await this.#db
+      .updateTable('sandbox_subscriptions')
+      .set(atCycleEnd ? { cancel_at_cycle_end: true } : { status: 'cancelled' })
+      .where('id', '=', subscriptionId)
+      .where('account_id', '=', this.#accountId)
+      .where('status', 'not in', ['cancelled', 'completed', 'expired'])
+      .executeTakeFirst();
+    if (r.numUpdatedRows === 0n) throw new GatewayError('rejected', 'Subscription is not cancellable in cancelled status.', 400);
+  }
+
+  async owns(subscriptionId: string): Promise<boolean> {
+    const row = await this.#db.selectFrom('sandbox_subscriptions').select('id').where('id', '=', subscriptionId).where('account_id', '=', this.#accountId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async setStatus(subscriptionId: string, status: string): Promise<void> {
+    await this.#db.updateTable('sandbox_subscriptions').set({ status }).where('id', '=', subscriptionId).execute();
   }
 }

@@ -1,0 +1,237 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
+import * as memberships from './memberships.service.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const E = Type.Ref('Error');
+
+const Plan = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  amount: Type.Number({ description: 'Rupees: per period for recurring, once for fixed_term.' }),
+  currency: Type.Literal('INR'),
+  kind: Type.Union([Type.Literal('fixed_term'), Type.Literal('recurring')]),
+  termMonths: Nullable(Type.Integer()),
+  period: Nullable(Type.String()),
+  totalCount: Type.Integer({ description: '0 means until cancelled.' }),
+  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+  gatewayPlanId: Nullable(Type.String()),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const Membership = Type.Object({
+  id: Type.String(),
+  planId: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  phone: Nullable(Type.String()),
+  status: Type.String({ description: 'Stored state: created, authorised, active, halted, ended or pending_payment. A lapsed fixed term stays active.' }),
+  displayStatus: Type.Union(
+    [
+      Type.Literal('pending_authorisation'),
+      Type.Literal('active'),
+      Type.Literal('past_due'),
+      Type.Literal('cancelling'),
+      Type.Literal('ended'),
+      Type.Literal('expired'),
+    ],
+    { description: 'Computed when read, from the clock.' },
+  ),
+  goodStanding: Type.Boolean({ description: 'Computed when read.' }),
+  validUntil: Nullable(Type.String({ format: 'date-time' })),
+  source: Type.Union([Type.Literal('api'), Type.Literal('manual')]),
+  subscriptionId: Nullable(Type.String()),
+  cancelAtPeriodEnd: Type.Boolean(),
+  endedAt: Nullable(Type.String({ format: 'date-time' })),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const membershipsRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const md = deps.membershipDeps;
+    const present = async (m: memberships.MembershipRow, kind: 'fixed_term' | 'recurring') =>
+      memberships.presentMembership(m, kind, await memberships.nowFor(deps, m.account_id, m.mode));
+    const kindOf = async (planId: string) => (await deps.db.selectFrom('plans').select('kind').where('id', '=', planId).executeTakeFirstOrThrow()).kind;
+
+    app.get(
+      '/api/v1/memberships/plans',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['memberships'],
+          summary: 'Plans of this account in the key’s mode',
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Plan), count: Type.Integer() }) },
+        },
+      },
+      async (req) => {
+        const data = (await memberships.listPlans(deps.db, keyPrincipal(req))).map(memberships.presentPlan);
+        return { success: true as const, data, count: data.length };
+      },
+    );
+
+    app.post(
+      '/api/v1/memberships/plans',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['memberships'],
+          summary: 'Create a plan',
+          description:
+            'name ≤ 80, description ≤ 500, amount in rupees with at most two decimals (1 rupee or more). `kind` defaults to recurring. fixed_term needs `termMonths` (1–120); recurring needs `period` and is refused above 15,000 rupees per period (400 `amount_above_recurring_limit`). A recurring plan also creates the gateway’s plan (quarterly as monthly × 3); when the gateway fails, nothing is created (502).',
+          body: Type.Object(
+            {
+              name: Type.String({ minLength: 1, maxLength: 80 }),
+              amount: Type.Number({ exclusiveMinimum: 0 }),
+              kind: Type.Optional(Type.Union([Type.Literal('fixed_term'), Type.Literal('recurring')])),
+              termMonths: Type.Optional(Type.Integer({ minimum: 1, maximum: 120 })),
+              period: Type.Optional(Type.Union([Type.Literal('weekly'), Type.Literal('monthly'), Type.Literal('quarterly'), Type.Literal('yearly')])),
+              description: Type.Optional(Type.String({ maxLength: 500 })),
+              totalCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 5200 })),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 201: Type.Object({ success: Type.Literal(true), data: Plan }), 502: E, 503: E },
+        },
+      },
+      async (req, reply) =>
+        reply.code(201).send({ success: true as const, data: memberships.presentPlan(await memberships.createPlan(md, keyPrincipal(req), req.body)) }),
+    );
+
+    app.post(
+      '/api/v1/memberships/subscribe',
+      {
+        config: { auth: ANY_KEY },
+        schema: {
+          tags: ['memberships'],
+          summary: 'Subscribe a person to a plan',
+          description: [
+            'Recurring: 201 `{ success, pendingAuthorisation: true, membershipId, subscriptionId, keyId, authorisationUrl }`. This is not a member yet: ask the person to approve the mandate at `authorisationUrl` (or open the gateway checkout with keyId and subscriptionId).',
+            'Fixed term: 201 `{ success, membershipId, orderId, amount (paise), currency, keyId }`; confirm with POST /api/v1/memberships/{id}/confirm, or the gateway’s paid notification confirms it.',
+            'The same email on the same plan answers the existing membership (200, `existing: true`) — for a fixed term, unless it is in the last 30 days of its term or expired, when a renewal order is made (renewal extends from the current end, or from payment after expiry). 400 for an email that cannot receive mail; 404 for a plan of another account or mode. A checkout key may subscribe.',
+          ].join('\n\n'),
+          body: Type.Object(
+            {
+              planId: Type.String({ maxLength: 100 }),
+              name: Type.String({ minLength: 1, maxLength: 200 }),
+              email: Type.String({ minLength: 3, maxLength: 254 }),
+              phone: Type.Optional(Type.String({ maxLength: 32 })),
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            200: Type.Object({ success: Type.Literal(true), existing: Type.Literal(true), membershipId: Type.String(), data: Membership }, { additionalProperties: true }),
+            201: Type.Object(
+              {
+                success: Type.Literal(true),
+                membershipId: Type.String(),
+                keyId: Type.String(),
+                pendingAuthorisation: Type.Optional(Type.Literal(true)),
+                subscriptionId: Type.Optional(Type.String()),
+                authorisationUrl: Type.Optional(Nullable(Type.String())),
+                orderId: Type.Optional(Type.String()),
+                amount: Type.Optional(Type.Integer({ description: 'Paise.' })),
+                currency: Type.Optional(Type.String()),
+              },
+            ),
+            404: E,
+            502: E,
+            503: E,
+          },
+        },
+      },
+      async (req, reply) => {
+        const r = await memberships.subscribe(md, keyPrincipal(req), req.body);
+        if (r.existing) {
+          const data = await present(r.membership, r.kind);
+          return reply.code(200).send({
+            success: true as const,
+            existing: true as const,
+            membershipId: r.membership.id,
+            data,
+            ...(r.kind === 'recurring' && data.displayStatus === 'pending_authorisation'
+              ? { pendingAuthorisation: true, subscriptionId: r.membership.subscription_id, authorisationUrl: r.membership.authorisation_url, keyId: r.keyId }
+              : {}),
+          });
+        }
+        if (r.kind === 'recurring') {
+          return reply.code(201).send({
+            success: true as const,
+            pendingAuthorisation: true as const,
+            membershipId: r.membership.id,
+            subscriptionId: r.membership.subscription_id!,
+            keyId: r.keyId,
+            authorisationUrl: r.membership.authorisation_url,
+          });
+        }
+        return reply.code(201).send({ success: true as const, membershipId: r.membership.id, orderId: r.order!.id, amount: r.order!.amount, currency: r.order!.currency, keyId: r.keyId });
+      },
+    );
+
+    app.post(
+      '/api/v1/memberships/:id/confirm',
+      {
+        config: { auth: ANY_KEY },
+        schema: {
+          tags: ['memberships'],
+          summary: 'Confirm a fixed-term payment',
+          description: 'Verified at the gateway like a ticket payment: 402 `payment_not_verified` when it cannot be. A repeat with the same payment answers the same.',
+          params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+          body: Type.Object({ orderId: Type.String({ maxLength: 100 }), paymentId: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Membership }), 402: E, 404: E, 502: E },
+        },
+      },
+      async (req) => {
+        const m = await memberships.confirm(md, keyPrincipal(req), req.params.id, req.body);
+        return { success: true as const, data: await present(m, await kindOf(m.plan_id)) };
+      },
+    );
+
+    app.post(
+      '/api/v1/memberships/:id/cancel',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['memberships'],
+          summary: 'Cancel a membership',
+          description:
+            'By default it ends at the end of the paid period (the mandate is cancelled at cycle end at the gateway) and the member keeps the time paid for; `immediate: true` ends it now. A second cancel answers `alreadyEnded: true` and changes nothing. When the gateway refuses or fails, the call answers 502 and the local record is left as it was.',
+          params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+          body: Type.Optional(Type.Object({ immediate: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+          response: {
+            201: Type.Object({ success: Type.Literal(true), data: Membership, message: Type.String(), alreadyEnded: Type.Boolean() }),
+            404: E,
+            502: E,
+          },
+        },
+      },
+      async (req, reply) => {
+        const r = await memberships.cancel(md, keyPrincipal(req), req.params.id, req.body?.immediate === true);
+        return reply.code(201).send({ success: true as const, data: await present(r.membership, await kindOf(r.membership.plan_id)), message: r.message, alreadyEnded: r.alreadyEnded });
+      },
+    );
+
+    app.get(
+      '/api/v1/memberships/members',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['memberships'],
+          summary: 'Members, with standing computed now',
+          description: 'Pass `email` (and optionally `planId`) to check one person’s `goodStanding`. Full keys only.',
+          querystring: Type.Object({ planId: Type.Optional(Type.String({ maxLength: 100 })), email: Type.Optional(Type.String({ maxLength: 254 })) }),
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Membership), count: Type.Integer() }) },
+        },
+      },
+      async (req) => {
+        const p = keyPrincipal(req);
+        const rows = await memberships.listMembers(deps.db, p, req.query);
+        const now = await memberships.nowFor(deps, p.userId, p.mode);
+        const data = rows.map((r) => memberships.presentMembership(r, r.plan_kind, now));
+        return { success: true as const, data, count: data.length };
+      },
+    );
+  };
