@@ -114,7 +114,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerAuth(app, {
     clock: deps.clock,
     rateLimiter: deps.rateLimiter,
-    findKey: (presented) => keys.findKey(deps.db, presented),
+    findKey: (presented) => keys.findKey(deps.db, deps.keyCache, presented, deps.clock.now().getTime()),
     verifySession: (token) => deps.sessions.verify(token),
     findUser: (userId) => accounts.findUser(deps.db, userId),
     isStaffEmail: (email) => deps.config.staffEmails.includes(email.toLowerCase()),

@@ -16,6 +16,7 @@ import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memb
 import { refundJob } from './modules/registrations/actions.service.js';
 import { REFUND_TOPIC, type RegisterDeps } from './modules/registrations/register.service.js';
 import { unavailable } from './shared/errors.js';
+import { KeyCache } from './modules/keys/keys.service.js';
 import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
@@ -40,6 +41,8 @@ export interface Deps {
   /** What registration needs from the rest of the service. */
   readonly registerDeps: RegisterDeps;
   readonly membershipDeps: MembershipDeps;
+  /** Recently seen API keys (a few seconds), so most requests skip the key lookup. */
+  readonly keyCache: KeyCache;
   close(): Promise<void>;
 }
 
@@ -130,6 +133,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
 
   return {
+    keyCache: new KeyCache(),
     liveGateway,
     liveSubscriptions,
     registerDeps,

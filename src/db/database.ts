@@ -117,7 +117,6 @@ export interface RegistrationsTable {
   custom_fields: Json<Record<string, unknown>>;
   promo_code: string | null;
   ticket_code: string | null;
-  checked_in_at: Timestamp | null;
   created_at: Timestamp;
   confirmed_at: Timestamp | null;
   pending_reason: 'payment' | 'approval' | null;

@@ -35,10 +35,13 @@ export async function addRegistration(
     custom_fields: '{}',
     promo_code: null,
     ticket_code: null,
-    checked_in_at: spec.checkedIn ? now : null,
     created_at: now,
     confirmed_at: (spec.status ?? 'confirmed') === 'confirmed' ? now : null,
   });
+  await server.deps.db
+    .insertInto('attendees')
+    .values({ id, registration_id: id, idx: 0, name: 'Attendee', email: `${id.toLowerCase()}@example.in`, checked_in_at: spec.checkedIn ? now : null })
+    .execute();
   if ((spec.status ?? 'confirmed') === 'confirmed') {
     const scopes = [EVENT_SCOPE];
     if (spec.ticketType && spec.ticketType !== 'General') scopes.push(tierScope(spec.ticketType));

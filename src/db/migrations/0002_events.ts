@@ -49,7 +49,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('custom_fields', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('promo_code', 'text')
     .addColumn('ticket_code', 'text', (c) => c.unique())
-    .addColumn('checked_in_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('confirmed_at', 'timestamptz')
     .execute();

@@ -1,13 +1,17 @@
 // Door check-in (product-decisions §6). A scan resolves a QR value to a booking and
 // the people it covers: the booking id (whole booking, or one member by index), a
-// member's own id (that member alone), or the ticketCode after a transfer. Admitting
-// is one conditional UPDATE per scan: two devices scanning the same ticket at once
-// cannot both change it, so exactly one answer says `changed: true`.
+// member's own id (that member alone), or the ticketCode after a transfer.
+//
+// Doors are where slowness shows, so the common scans are one statement each: a
+// lookup reads the ticket, its booking, its event and everyone on it in one query;
+// an admit does that and the conditional UPDATE in one CTE. The UPDATE only touches
+// people not yet in, so two devices scanning the same ticket at once cannot both
+// change it: exactly one answer says `changed: true`.
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, Mode } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, badRequest, notFound } from '../../shared/errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
 
 export type RefusalReason = 'cancelled' | 'refunded' | 'not_confirmed' | 'transferred';
@@ -18,7 +22,6 @@ interface Booking {
   status: 'pending' | 'confirmed' | 'cancelled' | 'refunded';
   ticket_type: string;
   ticket_code: string | null;
-  quantity: number;
 }
 
 interface Person {
@@ -56,43 +59,65 @@ export function parseQrValue(raw: string): string {
   return value;
 }
 
-async function resolve(db: Kysely<Database>, eventId: string, value: string): Promise<Scan> {
-  const bookingColumns = ['r.id', 'r.event_id', 'r.status', 'r.ticket_type', 'r.ticket_code', 'r.quantity'] as const;
-  let booking: Booking | undefined;
-  let only: number | undefined;
-  let transferred = false;
+interface FastRow {
+  id: string;
+  event_id: string;
+  status: Booking['status'];
+  ticket_type: string;
+  ticket_code: string | null;
+  scanned_idx: number;
+  account_id: string;
+  mode: Mode;
+  people: { id: string; idx: number; name: string; email: string; checked_in_at: string | null }[];
+  changed?: number[];
+}
 
-  const byPerson = await db
-    .selectFrom('attendees as a')
-    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-    .select([...bookingColumns, 'a.idx'])
-    .where('a.id', '=', value)
-    .executeTakeFirst();
-  if (byPerson) {
-    booking = byPerson;
-    if (byPerson.idx > 0) only = byPerson.idx;
+const PEOPLE = sql`(select json_agg(json_build_object('id', p.id, 'idx', p.idx, 'name', p.name, 'email', p.email, 'checked_in_at', p.checked_in_at) order by p.idx)
+   from attendees p where p.registration_id = t.id) as people`;
+
+const TICKET = (value: string) => sql`
+  select r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, a.idx as scanned_idx, e.account_id, e.mode
+  from attendees a join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
+  where a.id = ${value}`;
+
+function toScan(row: FastRow): Scan {
+  return {
+    booking: { id: row.id, event_id: row.event_id, status: row.status, ticket_type: row.ticket_type, ticket_code: row.ticket_code },
+    people: (row.people ?? []).map((p) => ({ ...p, checked_in_at: p.checked_in_at === null ? null : new Date(p.checked_in_at) })),
+    only: row.scanned_idx > 0 ? row.scanned_idx : undefined,
     // The booking id stops being a ticket once the booking is transferred.
-    else if (byPerson.ticket_code !== null) transferred = true;
-  } else {
-    booking = await db.selectFrom('registrations as r').select(bookingColumns).where('r.ticket_code', '=', value).executeTakeFirst();
-    if (!booking) {
-      booking = await db
-        .selectFrom('registrations as r')
-        .select(bookingColumns)
-        .where(sql<boolean>`r.previous_ticket_codes @> ${JSON.stringify([value])}::jsonb`)
-        .where('r.event_id', '=', eventId)
-        .executeTakeFirst();
-      if (booking) transferred = true;
-    }
+    transferred: row.scanned_idx === 0 && row.ticket_code !== null,
+  };
+}
+
+/** The URL's event must be the caller's: another mode's is 404, another account's 403. */
+async function assertEventForScan(db: Kysely<Database>, p: KeyPrincipal, eventId: string, row: FastRow | undefined): Promise<void> {
+  if (row && row.event_id === eventId) {
+    if (row.mode !== p.mode) throw notFound('no such event', 'event_not_found');
+    if (row.account_id !== p.userId) throw forbidden('not_your_object', 'this event belongs to another account');
+    return;
+  }
+  await events.loadOwnedEvent(db, p, eventId);
+  if (row) throw notFound('no ticket with this id for this event', 'ticket_not_found');
+}
+
+/** Tickets addressed by ticketCode (after a transfer) or by an old, transferred code. */
+async function resolveByCode(db: Kysely<Database>, eventId: string, value: string): Promise<Scan> {
+  const columns = ['r.id', 'r.event_id', 'r.status', 'r.ticket_type', 'r.ticket_code'] as const;
+  let booking: Booking | undefined = await db.selectFrom('registrations as r').select(columns).where('r.ticket_code', '=', value).executeTakeFirst();
+  let transferred = false;
+  if (!booking) {
+    booking = await db
+      .selectFrom('registrations as r')
+      .select(columns)
+      .where(sql<boolean>`r.previous_ticket_codes @> ${JSON.stringify([value])}::jsonb`)
+      .where('r.event_id', '=', eventId)
+      .executeTakeFirst();
+    transferred = booking !== undefined;
   }
   if (!booking || booking.event_id !== eventId) throw notFound('no ticket with this id for this event', 'ticket_not_found');
-  const people = await db
-    .selectFrom('attendees')
-    .select(['id', 'idx', 'name', 'email', 'checked_in_at'])
-    .where('registration_id', '=', booking.id)
-    .orderBy('idx')
-    .execute();
-  return { booking, people, only, transferred };
+  const people = await db.selectFrom('attendees').select(['id', 'idx', 'name', 'email', 'checked_in_at']).where('registration_id', '=', booking.id).orderBy('idx').execute();
+  return { booking, people, only: undefined, transferred };
 }
 
 function refusal(scan: Scan): RefusalReason | undefined {
@@ -135,8 +160,27 @@ function status(scan: Scan) {
 export type CheckInStatus = ReturnType<typeof status>;
 
 export async function lookup(db: Kysely<Database>, p: KeyPrincipal, eventId: string, rawValue: string): Promise<CheckInStatus> {
-  const event = await events.loadOwnedEvent(db, p, eventId);
-  return status(await resolve(db, event.id, parseQrValue(rawValue)));
+  const value = parseQrValue(rawValue);
+  const row = (await sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t`.execute(db)).rows[0];
+  await assertEventForScan(db, p, eventId, row);
+  return status(row ? toScan(row) : await resolveByCode(db, eventId, value));
+}
+
+function applyMemberIndex(scan: Scan, memberIndex: number | undefined): void {
+  if (memberIndex === undefined) return;
+  if (!scan.people.some((x) => x.idx === memberIndex)) {
+    throw notFound(`no person at memberIndex ${memberIndex}; this booking has ${scan.people.length}`, 'member_not_found');
+  }
+  if (scan.only !== undefined && scan.only !== memberIndex) throw badRequest('member_mismatch', 'this QR belongs to one team member; memberIndex names another');
+  scan.only = memberIndex;
+}
+
+function refuse(scan: Scan, reason: RefusalReason): AppError {
+  return new AppError(409, reason === 'transferred' ? 'transferred' : 'not_admissible', refusalMessage(reason), {
+    refusalReason: reason,
+    ...(reason === 'transferred' ? { reason: 'transferred' } : {}),
+    data: status(scan),
+  });
 }
 
 export async function scan(
@@ -145,69 +189,67 @@ export async function scan(
   eventId: string,
   input: { value: string; memberIndex?: number | undefined; undo?: boolean | undefined },
 ): Promise<{ changed: boolean; alreadyCheckedIn: boolean; data: CheckInStatus }> {
-  const event = await events.loadOwnedEvent(deps.db, p, eventId);
-  const found = await resolve(deps.db, event.id, parseQrValue(input.value));
-  if (input.memberIndex !== undefined) {
-    if (!found.people.some((x) => x.idx === input.memberIndex)) {
-      throw notFound(`no person at memberIndex ${input.memberIndex}; this booking has ${found.people.length}`, 'member_not_found');
-    }
-    if (found.only !== undefined && found.only !== input.memberIndex) {
-      throw badRequest('member_mismatch', 'this QR belongs to one team member; memberIndex names another');
-    }
-    found.only = input.memberIndex;
-  }
-  const reason = refusal(found);
-  if (reason !== undefined && !(input.undo && reason !== 'transferred')) {
-    throw new AppError(409, reason === 'transferred' ? 'transferred' : 'not_admissible', refusalMessage(reason), {
-      refusalReason: reason,
-      ...(reason === 'transferred' ? { reason: 'transferred' } : {}),
-      data: status(found),
-    });
-  }
-  const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
+  const value = parseQrValue(input.value);
   const now = deps.clock.now();
-  let changed: number[];
+  const memberIndex = input.memberIndex ?? null;
+
   if (!input.undo) {
-    // One statement: admit whoever is not in yet, and stamp the booking's first arrival.
-    const rows = await sql<{ idx: number }>`
-      with admitted as (
-        update attendees set checked_in_at = ${now}
-        where registration_id = ${found.booking.id} and idx in (${sql.join(indexes)}) and checked_in_at is null
-        returning idx
-      ), booking as (
-        update registrations set checked_in_at = coalesce(checked_in_at, ${now})
-        where id = ${found.booking.id} and exists (select 1 from admitted)
-        returning id
-      )
-      select idx from admitted`.execute(deps.db);
-    changed = rows.rows.map((r) => r.idx);
-  } else {
-    changed = await deps.db.transaction().execute(async (trx) => {
-      const undone = await trx
-        .updateTable('attendees')
-        .set({ checked_in_at: null })
-        .where('registration_id', '=', found.booking.id)
-        .where('idx', 'in', indexes)
-        .where('checked_in_at', 'is not', null)
-        .returning('idx')
-        .execute();
-      if (undone.length > 0) {
-        await trx
-          .updateTable('registrations')
-          .set({
-            checked_in_at: sql`(select min(checked_in_at) from attendees where registration_id = ${found.booking.id})`,
-          })
-          .where('id', '=', found.booking.id)
-          .execute();
-      }
-      return undone.map((r) => r.idx);
-    });
+    // The common admit: resolve, check and update in one statement. The UPDATE's
+    // conditions are the refusal rules below, so a refused scan changes nothing.
+    const row = (
+      await sql<FastRow>`
+        with t as (${TICKET(value)}),
+        admitted as (
+          update attendees p set checked_in_at = ${now}
+          from t
+          where p.registration_id = t.id
+            and t.event_id = ${eventId} and t.account_id = ${p.userId} and t.mode = ${p.mode}
+            and t.status = 'confirmed' and not (t.scanned_idx = 0 and t.ticket_code is not null)
+            and p.checked_in_at is null
+            and case
+              when ${memberIndex}::int is not null then p.idx = ${memberIndex}::int and (t.scanned_idx = 0 or t.scanned_idx = ${memberIndex}::int)
+              when t.scanned_idx > 0 then p.idx = t.scanned_idx
+              else true
+            end
+          returning p.idx
+        )
+        select t.*, ${PEOPLE}, coalesce((select json_agg(idx) from admitted), '[]'::json) as changed from t`.execute(deps.db)
+    ).rows[0];
+    if (row) {
+      await assertEventForScan(deps.db, p, eventId, row);
+      const found = toScan(row);
+      applyMemberIndex(found, input.memberIndex);
+      const reason = refusal(found);
+      if (reason !== undefined) throw refuse(found, reason);
+      // The people were read before the update: stamp those it admitted.
+      const changed = new Set(row.changed ?? []);
+      for (const person of found.people) if (changed.has(person.idx)) person.checked_in_at = now;
+      // An admit that changed nobody found everyone it names already in (perhaps by a
+      // scan a moment earlier on another device).
+      return { changed: changed.size > 0, alreadyCheckedIn: changed.size === 0, data: status(found) };
+    }
   }
-  const after = await resolve(deps.db, event.id, parseQrValue(input.value));
-  after.only = found.only;
-  // An admit that changed nobody found everyone it names already in (perhaps by a
-  // scan a moment earlier on another device).
-  return { changed: changed.length > 0, alreadyCheckedIn: !input.undo && changed.length === 0, data: status(after) };
+
+  // Undo, and tickets addressed by ticketCode.
+  let found: Scan;
+  const row = (await sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t`.execute(deps.db)).rows[0];
+  await assertEventForScan(deps.db, p, eventId, row);
+  found = row ? toScan(row) : await resolveByCode(deps.db, eventId, value);
+  applyMemberIndex(found, input.memberIndex);
+  const reason = refusal(found);
+  if (reason !== undefined && !(input.undo && reason !== 'transferred')) throw refuse(found, reason);
+  const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
+  const rows = await deps.db
+    .updateTable('attendees')
+    .set({ checked_in_at: input.undo ? null : now })
+    .where('registration_id', '=', found.booking.id)
+    .where('idx', 'in', indexes)
+    .where('checked_in_at', input.undo ? 'is not' : 'is', null)
+    .returning('idx')
+    .execute();
+  const changed = new Set(rows.map((r) => r.idx));
+  for (const person of found.people) if (changed.has(person.idx)) person.checked_in_at = input.undo ? null : now;
+  return { changed: changed.size > 0, alreadyCheckedIn: !input.undo && changed.size === 0, data: status(found) };
 }
 
 function refusalMessage(reason: RefusalReason): string {

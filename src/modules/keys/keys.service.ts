@@ -67,16 +67,50 @@ export async function createKey(
 
 export const listKeys = (db: Kysely<Database>, userId: string) => repo.listKeys(db, userId);
 
-export async function revokeKey(deps: { db: Kysely<Database>; clock: Clock }, userId: string, keyId: string): Promise<KeyRow> {
+export async function revokeKey(deps: { db: Kysely<Database>; clock: Clock; keyCache: KeyCache }, userId: string, keyId: string): Promise<KeyRow> {
   const row = await repo.revokeKey(deps.db, userId, keyId, deps.clock.now());
   if (!row) throw notFound('no such key on this account', 'key_not_found');
+  deps.keyCache.forget(row.id);
   return row;
 }
 
-export function findKey(db: Kysely<Database>, presented: string): Promise<KeyRow | undefined> {
+/**
+ * Known keys, remembered for a few seconds so the door and the checkout do not pay a
+ * database round trip per request. Revoking a key forgets it at once in this process;
+ * other instances stop accepting it within KEY_CACHE_MS. Unknown keys are never cached.
+ */
+export const KEY_CACHE_MS = 3000;
+const KEY_CACHE_MAX = 10_000;
+
+export class KeyCache {
+  readonly #entries = new Map<string, { row: KeyRow; until: number }>();
+  get(hash: string, now: number): KeyRow | undefined {
+    const e = this.#entries.get(hash);
+    if (!e) return undefined;
+    if (e.until <= now) {
+      this.#entries.delete(hash);
+      return undefined;
+    }
+    return e.row;
+  }
+  set(hash: string, row: KeyRow, now: number): void {
+    if (this.#entries.size >= KEY_CACHE_MAX) this.#entries.clear();
+    this.#entries.set(hash, { row, until: now + KEY_CACHE_MS });
+  }
+  forget(keyId: string): void {
+    for (const [hash, e] of this.#entries) if (e.row.id === keyId) this.#entries.delete(hash);
+  }
+}
+
+export async function findKey(db: Kysely<Database>, keyCache: KeyCache, presented: string, now: number = Date.now()): Promise<KeyRow | undefined> {
   // Cheap shape check first: nothing that cannot be a key reaches the database.
-  if (!/^(sk|pk)_(test|live)_[A-Za-z0-9_-]{16,64}$/.test(presented)) return Promise.resolve(undefined);
-  return repo.findKeyByHash(db, hashKey(presented));
+  if (!/^(sk|pk)_(test|live)_[A-Za-z0-9_-]{16,64}$/.test(presented)) return undefined;
+  const hash = hashKey(presented);
+  const cached = keyCache.get(hash, now);
+  if (cached) return cached;
+  const row = await repo.findKeyByHash(db, hash);
+  if (row) keyCache.set(hash, row, now);
+  return row;
 }
 
 export const isPinnedOrigin = repo.isPinnedOrigin;

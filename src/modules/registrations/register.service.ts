@@ -143,7 +143,6 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     custom_fields: JSON.stringify(answers),
     promo_code: promo?.code ?? null,
     ticket_code: null,
-    checked_in_at: null,
     created_at: now,
     refund_id: null,
     cancelled_at: null,

@@ -3,16 +3,22 @@ import type { Database, RegistrationsTable } from '../../db/database.js';
 import type { Insertable } from 'kysely';
 
 export async function statusCounts(db: Kysely<Database>, eventId: string) {
+  // A booking counts as checked in once anyone on it is in (the attendees hold the door state).
   const rows = await db
-    .selectFrom('registrations')
+    .selectFrom('registrations as r')
     .select([
-      'status',
+      'r.status',
       (eb) => eb.fn.countAll<number>().as('n'),
-      (eb) => eb.fn.count<number>('checked_in_at').as('checked_in'),
-      (eb) => eb.fn.sum<number>('amount_paise').as('amount'),
+      (eb) =>
+        eb.fn
+          .count<number>(
+            eb.case().when(eb.exists(eb.selectFrom('attendees as a').select('a.id').whereRef('a.registration_id', '=', 'r.id').where('a.checked_in_at', 'is not', null))).then(1).end(),
+          )
+          .as('checked_in'),
+      (eb) => eb.fn.sum<number>('r.amount_paise').as('amount'),
     ])
-    .where('event_id', '=', eventId)
-    .groupBy('status')
+    .where('r.event_id', '=', eventId)
+    .groupBy('r.status')
     .execute();
   return rows.map((r) => ({ status: r.status, n: Number(r.n), checkedIn: Number(r.checked_in), amountPaise: Number(r.amount ?? 0) }));
 }

@@ -65,8 +65,8 @@ export function presentRegistration(r: Row, attendees: readonly AttendeeRow[]) {
     teamMembers: attendees.filter((a) => a.idx > 0).map((a) => ({ id: a.id, name: a.name, email: a.email, checkedIn: a.checked_in_at !== null })),
     promoCode: r.promo_code,
     ticketCode: r.ticket_code,
-    checkedIn: (primary?.checked_in_at ?? r.checked_in_at) !== null,
-    checkedInAt: (primary?.checked_in_at ?? r.checked_in_at)?.toISOString() ?? null,
+    checkedIn: (primary?.checked_in_at ?? null) !== null,
+    checkedInAt: primary?.checked_in_at?.toISOString() ?? null,
     createdAt: r.created_at.toISOString(),
     confirmedAt: r.confirmed_at?.toISOString() ?? null,
   };
