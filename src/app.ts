@@ -15,6 +15,7 @@ import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { membershipsRoutes } from './modules/memberships/memberships.routes.js';
+import { broadcastRoutes } from './modules/broadcast/broadcast.routes.js';
 import { razorpayWebhookRoutes } from './modules/payments/razorpay-webhook.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
@@ -101,6 +102,7 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'tracks', description: 'Bookable sessions inside an event, addressed by index' },
         { name: 'registrations', description: 'Bookings and their attendees' },
         { name: 'check-in', description: 'Door: look up and admit tickets' },
+        { name: 'broadcast', description: 'Email the event’s own attendees' },
         { name: 'memberships', description: 'Plans, members, mandates and standing' },
         { name: 'webhooks', description: 'Signed notifications to the organiser’s server' },
         { name: 'sandbox', description: 'Test keys only: play the buyer and the gateway; read the mails test mode kept' },
@@ -131,6 +133,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(checkinRoutes(deps));
   await app.register(webhooksRoutes(deps));
   await app.register(membershipsRoutes(deps));
+  await app.register(broadcastRoutes(deps));
   await app.register(sandboxRoutes(deps));
   await app.register(razorpayWebhookRoutes(deps));
 

@@ -14,9 +14,12 @@ import { SandboxGateway, SandboxSubscriptions } from './modules/payments/sandbox
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
 import { refundJob } from './modules/registrations/actions.service.js';
-import { REFUND_TOPIC, type RegisterDeps } from './modules/registrations/register.service.js';
+import { REFUND_TOPIC, TICKET_EMAIL_TOPIC, type RegisterDeps } from './modules/registrations/register.service.js';
 import { unavailable } from './shared/errors.js';
 import { KeyCache } from './modules/keys/keys.service.js';
+import type { Mailer } from './modules/mail/mailer.js';
+import { createMailer } from './modules/mail/transports.js';
+import { sendTicketJob } from './modules/tickets/tickets.jobs.js';
 import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
@@ -41,6 +44,8 @@ export interface Deps {
   /** What registration needs from the rest of the service. */
   readonly registerDeps: RegisterDeps;
   readonly membershipDeps: MembershipDeps;
+  /** SMTP, or .eml files under DATA_DIR/mail. Test mode never uses it. */
+  readonly mailer: Mailer;
   /** Recently seen API keys (a few seconds), so most requests skip the key lookup. */
   readonly keyCache: KeyCache;
   close(): Promise<void>;
@@ -129,11 +134,14 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     },
     checkEmail,
   };
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
+  jobHandlers.set(TICKET_EMAIL_TOPIC, (payload) => sendTicketJob({ db, clock, ids, config, mailer }, payload as { attendeeId: string }));
   jobHandlers.set(WEBHOOK_TOPIC, (payload) => deliveryJob({ db, clock, ids, config }, payload as Parameters<typeof deliveryJob>[1]));
   jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
 
   return {
     keyCache: new KeyCache(),
+    mailer,
     liveGateway,
     liveSubscriptions,
     registerDeps,
@@ -150,6 +158,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     jobs,
     async close() {
       await jobs.stop();
+      await mailer.close();
       redis?.disconnect();
       await database.close();
     },

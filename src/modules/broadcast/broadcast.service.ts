@@ -1,0 +1,134 @@
+// Organiser broadcast to the event's own attendees: a preview by default; a send only
+// with an explicit dryRun: false and the count the preview showed. One mail per
+// recipient, so nobody sees anybody else's address.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
+import type { Ids } from '../../shared/ids.js';
+import type { EventRow } from '../events/events.service.js';
+import { parseTrackIndex } from '../events/events.service.js';
+import type { Mailer, OutgoingMail } from '../mail/mailer.js';
+import { escapeHtml } from '../../shared/html.js';
+
+export type Audience = 'confirmed' | 'checked_in' | 'not_checked_in' | 'pending' | 'all';
+
+export interface BroadcastInput {
+  subject: string;
+  message: string;
+  audience?: Audience | undefined;
+  subEventId?: string | undefined;
+  dryRun?: boolean | undefined;
+  confirmedRecipientCount?: number | undefined;
+}
+
+export interface BroadcastDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  mailer: Mailer;
+  maxRecipients: number;
+}
+
+export const REFUSED_FIELDS = ['to', 'emails', 'bcc', 'cc', 'recipients'] as const;
+
+export async function recipients(db: Kysely<Database>, event: EventRow, audience: Audience, trackIndex: number | undefined) {
+  let q = db
+    .selectFrom('attendees as a')
+    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
+    .select(['a.name', 'a.email'])
+    .where('r.event_id', '=', event.id);
+  if (trackIndex !== undefined) q = q.where('r.sub_event_id', '=', trackIndex);
+  switch (audience) {
+    case 'confirmed':
+      q = q.where('r.status', '=', 'confirmed');
+      break;
+    case 'checked_in':
+      q = q.where('r.status', '=', 'confirmed').where('a.checked_in_at', 'is not', null);
+      break;
+    case 'not_checked_in':
+      q = q.where('r.status', '=', 'confirmed').where('a.checked_in_at', 'is', null);
+      break;
+    case 'pending':
+      q = q.where('r.status', '=', 'pending');
+      break;
+    case 'all':
+      q = q.where('r.status', 'in', ['confirmed', 'pending']);
+      break;
+  }
+  const rows = await q.orderBy('r.created_at').orderBy('a.idx').orderBy('a.id').execute();
+  // One mail per address, whoever holds it on several bookings.
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const key = r.email.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function composeMail(event: EventRow, to: string, subject: string, message: string): OutgoingMail {
+  const html = `<!doctype html><html><body><div style="font-family:sans-serif;white-space:normal">${escapeHtml(message).replace(/\r?\n/g, '<br>\n')}</div><hr><p style="color:#666;font-size:12px">You receive this because you registered for ${escapeHtml(event.title)}.</p></body></html>`;
+  return { to, subject, text: `${message}\n\n--\nYou receive this because you registered for ${event.title}.`, html };
+}
+
+export async function broadcast(deps: BroadcastDeps, event: EventRow, input: BroadcastInput) {
+  const subject = input.subject.trim();
+  if (subject === '') throw badRequest('invalid_subject', 'subject must not be empty');
+  if (input.message.trim() === '') throw badRequest('invalid_message', 'message must not be empty');
+  let trackIndex: number | undefined;
+  if (input.subEventId !== undefined) {
+    trackIndex = parseTrackIndex(input.subEventId, 'subEventId');
+    if (!event.tracks[trackIndex]) throw notFound(`no track at index ${trackIndex}`, 'track_not_found');
+  }
+  const list = await recipients(deps.db, event, input.audience ?? 'confirmed', trackIndex);
+  if (list.length > deps.maxRecipients) {
+    throw new AppError(413, 'too_many_recipients', `this audience has ${list.length} recipients; one broadcast may reach at most ${deps.maxRecipients}`, {
+      recipientCount: list.length,
+    });
+  }
+  if (input.dryRun !== false) {
+    return { dryRun: true as const, recipientCount: list.length, sampleRecipients: list.slice(0, 5).map((r) => ({ name: r.name, email: r.email })) };
+  }
+  if (input.confirmedRecipientCount === undefined) {
+    throw badRequest('confirmation_required', 'a send needs confirmedRecipientCount: the recipientCount of a preview');
+  }
+  if (input.confirmedRecipientCount !== list.length) {
+    throw conflict('audience_changed', `the audience moved: it has ${list.length} recipients now, not ${input.confirmedRecipientCount}; preview again`, {
+      recipientCount: list.length,
+    });
+  }
+  let sent = 0;
+  let failed = 0;
+  if (event.mode === 'test') {
+    // Test mode sends nothing: the mails are kept for GET /api/v1/sandbox/emails.
+    const now = deps.clock.now();
+    if (list.length > 0) {
+      await deps.db
+        .insertInto('sandbox_emails')
+        .values(
+          list.map((r) => {
+            const mail = composeMail(event, r.email, subject, input.message);
+            return { id: deps.ids.make('mail', 12), account_id: event.account_id, recipients: JSON.stringify([r.email]), subject, text: mail.text, attachments: '[]', created_at: now };
+          }),
+        )
+        .execute();
+    }
+    sent = list.length;
+  } else {
+    // A few at a time: the transport decides what it accepts.
+    const queue = [...list];
+    const worker = async () => {
+      for (let r = queue.shift(); r !== undefined; r = queue.shift()) {
+        try {
+          await deps.mailer.send(composeMail(event, r.email, subject, input.message));
+          sent++;
+        } catch {
+          failed++;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(5, list.length) }, worker));
+  }
+  return { dryRun: false as const, sent, failed, recipientCount: list.length };
+}

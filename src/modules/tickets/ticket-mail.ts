@@ -1,0 +1,60 @@
+// The ticket email: event, date, venue, ticket type, and the QR code of the bare
+// ticket id (no URL, no JSON) inline and as an attachment.
+import QRCode from 'qrcode';
+import { escapeHtml } from '../../shared/html.js';
+import type { OutgoingMail } from '../mail/mailer.js';
+
+export interface TicketMailInput {
+  event: { title: string; startDate: string | null; endDate: string | null; location: string | null };
+  holder: { name: string; email: string };
+  ticketId: string;
+  ticketType: string;
+  trackTitle?: string | null | undefined;
+  organiserName?: string | undefined;
+  baseUrl: string;
+  isTeamMember?: boolean | undefined;
+}
+
+export function qrPng(ticketId: string): Promise<Buffer> {
+  return QRCode.toBuffer(ticketId, { errorCorrectionLevel: 'M', type: 'png', margin: 2, width: 320 });
+}
+
+export async function renderTicketMail(input: TicketMailInput): Promise<OutgoingMail> {
+  const png = await qrPng(input.ticketId);
+  const cid = `qr-${input.ticketId}@ticket`;
+  const when = input.event.endDate && input.event.endDate !== input.event.startDate ? `${input.event.startDate} – ${input.event.endDate}` : (input.event.startDate ?? 'to be announced');
+  const lines: [string, string][] = [
+    ['Event', input.event.title],
+    ['Date', when],
+    ['Venue', input.event.location ?? 'to be announced'],
+    ['Ticket', input.trackTitle ? `${input.ticketType} · ${input.trackTitle}` : input.ticketType],
+    ['Name', input.holder.name],
+    ['Ticket id', input.ticketId],
+  ];
+  const intro = input.isTeamMember ? 'You are on a team booking. This is your own ticket.' : 'Your booking is confirmed.';
+  const text = [
+    `Hello ${input.holder.name},`,
+    '',
+    intro,
+    '',
+    ...lines.map(([k, v]) => `${k}: ${v}`),
+    '',
+    'Show the QR code (attached) at the entrance.',
+    input.organiserName ? `\n${input.organiserName}` : '',
+  ].join('\n');
+  const html = `<!doctype html><html><body style="font-family:sans-serif">
+<p>Hello ${escapeHtml(input.holder.name)},</p>
+<p>${escapeHtml(intro)}</p>
+<table>${lines.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
+<p><img src="cid:${escapeHtml(cid)}" alt="QR code of ticket ${escapeHtml(input.ticketId)}" width="240" height="240"></p>
+<p>Show this QR code at the entrance.</p>
+${input.organiserName ? `<p>${escapeHtml(input.organiserName)}</p>` : ''}
+</body></html>`;
+  return {
+    to: input.holder.email,
+    subject: `Your ticket: ${input.event.title}`,
+    text,
+    html,
+    attachments: [{ filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid }],
+  };
+}
