@@ -56,9 +56,10 @@ describe('seats under concurrency across two processes', { skip: onPostgres ? fa
     const statuses = answers.map((a) => a.status);
     assert.ok(statuses.every((s) => s === 201 || s === 409), `unexpected statuses: ${[...new Set(statuses)].join(',')}`);
     const byKind = (k: number) => answers.filter((a, i) => i % 3 === k && a.status === 201).length;
-    assert.equal(byKind(1), 7, 'the tier sold exactly its capacity');
-    assert.equal(byKind(2), 5, 'the track sold exactly its capacity');
-    assert.equal(byKind(0), 40 - 7 - 5, 'the event sold exactly its remaining capacity');
+    // Which crowd got the event's last seats depends on timing; the limits never bend.
+    assert.ok(byKind(1) <= 7, `the tier sold ${byKind(1)} of 7`);
+    assert.ok(byKind(2) <= 5, `the track sold ${byKind(2)} of 5`);
+    assert.equal(byKind(0) + byKind(1) + byKind(2), 40, 'the event sold exactly its capacity');
 
     const list = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/registrations`, { key: org.key });
     const confirmed = list.body.data.filter((r: any) => r.status === 'confirmed');
@@ -66,6 +67,19 @@ describe('seats under concurrency across two processes', { skip: onPostgres ? fa
     assert.equal(list.body.count, 40, 'refused registrations leave nothing behind');
     const a = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/availability`, { key: org.key });
     assert.deepEqual([a.body.data.taken, a.body.data.remaining, a.body.data.soldOut], [40, 0, true]);
+  });
+
+  it('sells exactly a tier’s and a track’s capacity when the event itself is unlimited', async () => {
+    const org = await organiser(procs[0]!.url);
+    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', {
+      key: org.key,
+      body: { title: 'Tier drop', description: 'x', startDate: '2026-12-31', specialPrices: [{ name: 'Front row', price: 0, capacity: 7 }], tracks: [{ title: 'Workshop', capacity: 5 }] },
+    });
+    const eventId = created.body.data.id as string;
+    const answers = await fire(eventId, org.key, 240, (i) => (i % 2 === 0 ? { ticketType: 'Front row' } : { subEventId: '0' }));
+    assert.equal(answers.filter((a, i) => i % 2 === 0 && a.status === 201).length, 7);
+    assert.equal(answers.filter((a, i) => i % 2 === 1 && a.status === 201).length, 5);
+    assert.ok(answers.every((a) => a.status === 201 || a.status === 409));
   });
 
   it('confirms paid registrations racing for the last seats without overselling, refunding the losers', async () => {

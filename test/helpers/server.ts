@@ -8,6 +8,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/shared/clock.js';
+import pg from 'pg';
 
 export const storage: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -25,6 +26,12 @@ export interface StartOptions {
   clock?: ManualClock;
   /** Reuse a DATA_DIR (PGlite restart tests). */
   dataDir?: string;
+  /**
+   * On PostgreSQL, run on a database of this server's own. Test files share one
+   * database, and any server's worker may run any queued job; a test that needs its
+   * jobs run by a server with its own settings (SMTP, private webhook URLs) isolates.
+   */
+  isolatedDatabase?: boolean;
 }
 
 export function testEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -45,10 +52,31 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
   return { ...env, ...extra };
 }
 
+async function isolatedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = new URL(process.env.TEST_DATABASE_URL!);
+  const name = `${base.pathname.slice(1)}_iso_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new URL(base);
+  admin.pathname = '/postgres';
+  const run = async (q: string) => {
+    const c = new pg.Client({ connectionString: admin.toString() });
+    await c.connect();
+    try {
+      await c.query(q);
+    } finally {
+      await c.end();
+    }
+  };
+  await run(`create database "${name}"`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
+}
+
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
-  const config = loadConfig(testEnv(dataDir, options.env));
+  const own = storage === 'postgres' && options.isolatedDatabase ? await isolatedDatabase() : undefined;
+  const config = loadConfig(testEnv(dataDir, { ...(own ? { DATABASE_URL: own.url } : {}), ...options.env }));
   const clock = options.clock ?? new ManualClock(new Date());
   const deps = await createDeps(config, { clock });
   const app = await buildApp(deps);
@@ -65,6 +93,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     async close() {
       await app.close();
       await deps.close();
+      await own?.drop();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

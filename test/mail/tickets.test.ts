@@ -63,7 +63,7 @@ describe('ticket emails over SMTP (live mode)', () => {
 
   before(async () => {
     smtp = await startSmtp();
-    server = await startServer({ env: { SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail, MAIL_FROM: 'tickets@organiser.in' } });
+    server = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail, MAIL_FROM: 'tickets@organiser.in' } });
     org = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: staffEmail });
     await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });

@@ -10,7 +10,7 @@ describe('memberships', () => {
   const staffEmail = uniqueEmail('staff');
 
   before(async () => {
-    server = await startServer({ env: { STAFF_EMAILS: staffEmail, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    server = await startServer({ isolatedDatabase: true, env: { STAFF_EMAILS: staffEmail, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
     org = await organiser(server.url);
     staff = await signup(server.url, { email: staffEmail });
   });

@@ -82,7 +82,7 @@ describe('webhook delivery', () => {
   let receiver: Receiver;
   let org: Account & KeyInfo;
   before(async () => {
-    server = await startServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    server = await startServer({ isolatedDatabase: true, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
     receiver = await startReceiver();
     org = await organiser(server.url);
   });
@@ -188,7 +188,7 @@ describe('webhook delivery refusals with private URLs not allowed', () => {
   let receiver: Receiver;
   let org: Account & KeyInfo;
   before(async () => {
-    server = await startServer();
+    server = await startServer({ isolatedDatabase: true });
     receiver = await startReceiver();
     org = await organiser(server.url);
   });

@@ -6,7 +6,7 @@
 //   last in the transaction so the counter rows stay locked as briefly as possible;
 // - a confirmation that loses the race for the last seat is cancelled, and a payment
 //   already taken for it is refunded by a durable job.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Mode, RegistrationsTable } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { enqueue } from '../../jobs/queue.js';
@@ -117,15 +117,20 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   const promo = input.promoCode === undefined ? undefined : await promos.findUsable(deps.db, event.id, input.promoCode, now);
   const amountPaise = promo ? promos.applyDiscount(promo, unitPaise * quantity) : unitPaise * quantity;
 
-  // Fail early when already sold out; the claim at confirmation is what enforces.
-  const availability = computeAvailability(
-    { capacity: event.capacity, tiers: event.special_prices, tracks: event.tracks },
-    await events.usageFor(deps.db, event.id),
-    now,
-    subEventId ?? undefined,
-  );
-  const tierLeft = ticketType === 'General' ? availability.remaining : availability.tiers.find((t) => t.name === ticketType)!.remaining;
-  if (tierLeft !== null && tierLeft < quantity) throw soldOut();
+  const scopes = scopesFor(ticketType, subEventId);
+  const oneStatement = amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo;
+  if (!oneStatement) {
+    // Fail early when already sold out (and before any gateway order); the claim at
+    // confirmation is what enforces.
+    const availability = computeAvailability(
+      { capacity: event.capacity, tiers: event.special_prices, tracks: event.tracks },
+      await events.usageFor(deps.db, event.id),
+      now,
+      subEventId ?? undefined,
+    );
+    const tierLeft = ticketType === 'General' ? availability.remaining : availability.tiers.find((t) => t.name === ticketType)!.remaining;
+    if (tierLeft !== null && tierLeft < quantity) throw soldOut();
+  }
 
   const registrationId = deps.ids.make('reg', 16);
   const base = {
@@ -148,6 +153,53 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     cancelled_at: null,
   };
   const attendees = [{ id: registrationId, idx: 0, name, email }, ...members.map((m, i) => ({ id: deps.ids.make('tkt', 16), idx: i + 1, ...m }))];
+
+  if (oneStatement) {
+    // The common free booking holds one seat counter: claim it and write the booking,
+    // its people and its jobs in one statement, so the counter row is locked only for
+    // that statement and its commit. When the claim finds no seat, nothing is written.
+    const booking = { ...base, currency: event.currency };
+    const jobs = await confirmationJobs(deps, event, booking, attendees.map((a) => a.id));
+    // VALUES needs a row even when ticket mail is off; that row is filtered out.
+    const ticketRows = jobs.ticketJobs.length > 0 ? jobs.ticketJobs : [{ id: '', topic: '', payload: '{}', maxAttempts: 0 }];
+    const written = await sql<{ n: number }>`
+      with claim as (
+        update seat_counters set taken = taken + ${quantity}
+        where event_id = ${event.id} and scope = ${events.EVENT_SCOPE} and (capacity = 0 or taken + ${quantity} <= capacity)
+        returning scope
+      ),
+      booking as (
+        insert into registrations (id, event_id, account_id, mode, status, name, email, phone, ticket_type, sub_event_id, quantity,
+          amount_paise, custom_fields, promo_code, created_at, confirmed_at)
+        select ${registrationId}, ${event.id}, ${event.account_id}, ${event.mode}, 'confirmed', ${name}, ${email}, ${base.phone},
+          ${ticketType}, ${subEventId}::int, ${quantity}::int, 0, ${base.custom_fields}::jsonb, null, ${now}::timestamptz, ${now}::timestamptz
+        from claim
+        returning id
+      ),
+      people as (
+        insert into attendees (id, registration_id, idx, name, email)
+        select v.id, v.registration_id, v.idx, v.name, v.email
+        from (values ${sql.join(attendees.map((a) => sql`(${a.id}, ${registrationId}, ${a.idx}::int, ${a.name}, ${a.email})`))}) as v(id, registration_id, idx, name, email)
+        where exists (select 1 from booking)
+      ),
+      work as (
+        insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
+        select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
+        from (values ${sql.join(ticketRows.map((j) => sql`(${j.id}, ${j.topic}, ${j.payload}, ${j.maxAttempts}::int)`))}) as v(id, topic, payload, max_attempts)
+        where exists (select 1 from booking) and ${jobs.ticketJobs.length > 0}::boolean
+      ),
+      hook as (
+        insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
+        select ${jobs.webhook.id}, ${jobs.webhook.topic}, ${jobs.webhook.payload}::jsonb, ${now}::timestamptz, 1, ${now}::timestamptz
+        from webhook_configs w
+        where w.account_id = ${event.account_id} and w.mode = ${event.mode} and w.enabled
+          and w.events @> '["registration.confirmed"]'::jsonb and exists (select 1 from booking)
+      )
+      select count(*)::int as n from booking`.execute(deps.db);
+    if (written.rows[0]?.n !== 1) throw soldOut();
+    deps.kickJobs();
+    return { kind: 'free', registrationId, status: 'confirmed', ticketIds: attendees.map((a) => a.id) };
+  }
 
   if (amountPaise === 0) {
     const awaitingApproval = event.requires_approval;
@@ -209,6 +261,42 @@ function gatewayFailure(err: unknown): AppError {
   throw err;
 }
 
+/** The jobs a confirmation queues, as rows for the one-statement path (ids made here). */
+async function confirmationJobs(deps: RegisterDeps, event: events.EventRow, booking: ConfirmedBooking, attendeeIds: readonly string[]) {
+  const ticketJobs = event.ticket_emails_enabled
+    ? attendeeIds.map((attendeeId) => ({ id: deps.ids.make('job'), topic: TICKET_EMAIL_TOPIC, payload: JSON.stringify({ attendeeId }), maxAttempts: 10 }))
+    : [];
+  const webhook = {
+    id: deps.ids.make('job'),
+    topic: webhooks.WEBHOOK_TOPIC,
+    payload: JSON.stringify({ eventId: deps.ids.make('evt', 12), createdAt: deps.clock.now().toISOString(), ...confirmedEvent(deps, event, booking) }),
+  };
+  return { ticketJobs, webhook };
+}
+
+function confirmedEvent(deps: RegisterDeps, event: events.EventRow, booking: ConfirmedBooking) {
+  return {
+    accountId: event.account_id,
+    mode: event.mode,
+    type: 'registration.confirmed' as const,
+    data: {
+      registrationId: booking.id,
+      eventId: event.id,
+      eventTitle: event.title,
+      eventSlug: event.slug,
+      name: booking.name,
+      email: booking.email,
+      ticketType: booking.ticket_type,
+      subEventId: booking.sub_event_id === null ? null : String(booking.sub_event_id),
+      quantity: booking.quantity,
+      amount: Number(booking.amount_paise) / 100,
+      currency: booking.currency,
+      status: 'confirmed',
+      confirmedAt: deps.clock.now().toISOString(),
+    },
+  };
+}
+
 export interface ConfirmedBooking {
   id: string;
   name: string;
@@ -235,26 +323,7 @@ export async function onConfirmed(
   if (event.ticket_emails_enabled) {
     for (const attendeeId of attendeeIds) await enqueue(trx, deps, TICKET_EMAIL_TOPIC, { attendeeId });
   }
-  await webhooks.emit(trx, deps, {
-    accountId: event.account_id,
-    mode: event.mode,
-    type: 'registration.confirmed',
-    data: {
-      registrationId: booking.id,
-      eventId: event.id,
-      eventTitle: event.title,
-      eventSlug: event.slug,
-      name: booking.name,
-      email: booking.email,
-      ticketType: booking.ticket_type,
-      subEventId: booking.sub_event_id === null ? null : String(booking.sub_event_id),
-      quantity: booking.quantity,
-      amount: Number(booking.amount_paise) / 100,
-      currency: booking.currency,
-      status: 'confirmed',
-      confirmedAt: deps.clock.now().toISOString(),
-    },
-  });
+  await webhooks.emit(trx, deps, confirmedEvent(deps, event, booking));
 }
 
 // ---------------------------------------------------------------- confirmation
