@@ -141,10 +141,18 @@ export async function buildApp(deps: Deps): Promise<App> {
 }
 
 /** Fills in what every route's OpenAPI entry must say: security and error answers. */
-function decorateSchema(route: { schema?: object; config?: unknown; url: string }): void {
+function decorateSchema(route: { schema?: object; config?: unknown; url: string; method: string | string[] }): void {
   const rule = (route.config as { auth?: AuthRule } | undefined)?.auth;
   if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
-  const schema = route.schema as { security?: unknown; response?: Record<string | number, unknown>; body?: unknown; params?: unknown; querystring?: unknown };
+  const schema = route.schema as {
+    security?: unknown;
+    response?: Record<string | number, unknown>;
+    body?: unknown;
+    params?: unknown;
+    querystring?: unknown;
+    operationId?: string;
+  };
+  schema.operationId ??= operationId(Array.isArray(route.method) ? route.method[0]! : route.method, route.url);
   const statuses = new Set<number>([429, 500]);
   if (schema.body || schema.params || schema.querystring) statuses.add(400);
   if (schema.body) {
@@ -165,6 +173,18 @@ function decorateSchema(route: { schema?: object; config?: unknown; url: string 
   for (const [status, s] of Object.entries(errorResponses([...statuses]))) {
     response[status] ??= s;
   }
+}
+
+/** `POST /api/v1/events/:id/tracks` → `postEventsByIdTracks`. */
+function operationId(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\/v1\//, '/')
+    .split('/')
+    .filter((p) => p !== '')
+    .flatMap((p) => (p.startsWith(':') ? ['By', p.slice(1)] : p.split(/[^A-Za-z0-9]+/)))
+    .filter((p) => p !== '')
+    .map((p) => p[0]!.toUpperCase() + p.slice(1));
+  return method.toLowerCase() + words.join('');
 }
 
 const OPENAPI_DESCRIPTION = `Event ticketing and memberships for organisers in India.
