@@ -8,7 +8,7 @@ import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
 import { JobRunner, type JobHandler } from './jobs/queue.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
-import { normaliseEmail } from './modules/accounts/accounts.service.js';
+import { createEmailChecker } from './modules/mail/email-check.js';
 import type { PaymentGateway } from './modules/payments/gateway.js';
 import { SandboxGateway, SandboxSubscriptions } from './modules/payments/sandbox.js';
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
@@ -105,13 +105,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     if (!liveGateway) throw notConfigured();
     return liveGateway;
   };
-  const checkEmail = async (email: string): Promise<{ ok: true; email: string } | { ok: false; message: string }> => {
-    try {
-      return { ok: true, email: normaliseEmail(email) };
-    } catch (err) {
-      return { ok: false, message: (err as Error).message };
-    }
-  };
+  const emailChecker = createEmailChecker({ dnsServers: config.dnsServers, dnsCheck: config.emailDnsCheck, clock });
+  const checkEmail = (email: string) => emailChecker.check(email);
   const registerDeps: RegisterDeps = {
     db,
     clock,

@@ -1,0 +1,81 @@
+// A tiny authoritative DNS server on loopback UDP for tests: answers MX and A from a
+// zone map, NXDOMAIN for unknown names, SERVFAIL or silence on request.
+import { createSocket, type Socket } from 'node:dgram';
+
+export interface Zone {
+  mx?: { priority: number; exchange: string }[];
+  a?: string[];
+  servfail?: boolean;
+  /** Never answer (a timeout). */
+  silent?: boolean;
+}
+
+export interface DnsServer {
+  address: string;
+  queries: { name: string; type: number }[];
+  close(): Promise<void>;
+}
+
+function encodeName(name: string): Buffer {
+  if (name === '' || name === '.') return Buffer.from([0]);
+  const parts = name.replace(/\.$/, '').split('.');
+  return Buffer.concat([...parts.map((p) => Buffer.concat([Buffer.from([p.length]), Buffer.from(p)])), Buffer.from([0])]);
+}
+
+function readName(msg: Buffer, offset: number): { name: string; end: number } {
+  const labels: string[] = [];
+  let i = offset;
+  while (msg[i]! !== 0) {
+    const len = msg[i]!;
+    labels.push(msg.subarray(i + 1, i + 1 + len).toString());
+    i += len + 1;
+  }
+  return { name: labels.join('.').toLowerCase(), end: i + 1 };
+}
+
+export async function startDnsServer(zones: Record<string, Zone>): Promise<DnsServer> {
+  const queries: DnsServer['queries'] = [];
+  const socket: Socket = createSocket('udp4');
+  socket.on('message', (msg, rinfo) => {
+    const id = msg.readUInt16BE(0);
+    const { name, end } = readName(msg, 12);
+    const type = msg.readUInt16BE(end);
+    queries.push({ name, type });
+    const zone = zones[name];
+    if (zone?.silent) return;
+    const question = msg.subarray(12, end + 4);
+    let rcode = 0;
+    const answers: Buffer[] = [];
+    if (!zone) rcode = 3; // NXDOMAIN
+    else if (zone.servfail) rcode = 2;
+    else if (type === 15) {
+      for (const mx of zone.mx ?? []) {
+        const rdata = Buffer.concat([Buffer.from([mx.priority >> 8, mx.priority & 255]), encodeName(mx.exchange)]);
+        answers.push(record(15, rdata));
+      }
+    } else if (type === 1) {
+      for (const a of zone.a ?? []) answers.push(record(1, Buffer.from(a.split('.').map(Number))));
+    }
+    const header = Buffer.alloc(12);
+    header.writeUInt16BE(id, 0);
+    header.writeUInt16BE(0x8400 | 0x0100 | rcode, 2); // response, authoritative, RD echoed
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(answers.length, 6);
+    socket.send(Buffer.concat([header, question, ...answers]), rinfo.port, rinfo.address);
+  });
+  function record(type: number, rdata: Buffer): Buffer {
+    const head = Buffer.alloc(12);
+    head.writeUInt16BE(0xc00c, 0); // pointer to the question's name
+    head.writeUInt16BE(type, 2);
+    head.writeUInt16BE(1, 4);
+    head.writeUInt32BE(60, 6);
+    head.writeUInt16BE(rdata.length, 10);
+    return Buffer.concat([head, rdata]);
+  }
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  return {
+    address: `127.0.0.1:${socket.address().port}`,
+    queries,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
