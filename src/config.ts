@@ -18,6 +18,7 @@ export interface Config {
     readonly keySecret: string | undefined;
     readonly webhookSecret: string | undefined;
     readonly apiUrl: string;
+    readonly timeoutMs: number;
   };
   readonly sessionSecret: string;
   readonly secretsKey: Buffer;
@@ -157,7 +158,13 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     mailFrom,
     redisUrl,
-    razorpay: Object.freeze({ keyId, keySecret, webhookSecret: str(env, 'RAZORPAY_WEBHOOK_SECRET'), apiUrl }),
+    razorpay: Object.freeze({
+      keyId,
+      keySecret,
+      webhookSecret: str(env, 'RAZORPAY_WEBHOOK_SECRET'),
+      apiUrl,
+      timeoutMs: int(env, 'RAZORPAY_TIMEOUT_MS', 10_000, 100, 120_000),
+    }),
     sessionSecret: persistentSecret(env, 'SESSION_SECRET', dataDir, 'session-secret', 32),
     // Any text of 32+ characters is hashed to a 32-byte AES key.
     secretsKey: createHash('sha256').update(secretsKeyText).digest(),

@@ -11,6 +11,7 @@ import { createSessionSigner, type SessionSigner } from './modules/accounts/sess
 import { createEmailChecker } from './modules/mail/email-check.js';
 import type { PaymentGateway } from './modules/payments/gateway.js';
 import { SandboxGateway, SandboxSubscriptions } from './modules/payments/sandbox.js';
+import { RazorpayGateway } from './modules/payments/razorpay.js';
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
 import { refundJob } from './modules/registrations/actions.service.js';
@@ -96,8 +97,12 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers });
   const db = database.db;
 
-  const liveGateway: PaymentGateway | undefined = undefined;
-  const liveSubscriptions: SubscriptionGateway | undefined = undefined;
+  const razorpay =
+    config.razorpay.keyId && config.razorpay.keySecret
+      ? new RazorpayGateway({ apiUrl: config.razorpay.apiUrl, keyId: config.razorpay.keyId, keySecret: config.razorpay.keySecret, timeoutMs: config.razorpay.timeoutMs })
+      : undefined;
+  const liveGateway: PaymentGateway | undefined = razorpay;
+  const liveSubscriptions: SubscriptionGateway | undefined = razorpay;
   const notConfigured = () =>
     unavailable('payments_not_configured', 'live payments are not configured on this service (RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)');
   const gatewayFor = (mode: 'test' | 'live', accountId: string): PaymentGateway => {

@@ -1,0 +1,371 @@
+// A local emulator of Razorpay's REST API on loopback, honouring the documented
+// shapes, error bodies and statuses (../shared/reference/razorpay-api.md): basic auth
+// (401), unknown ids (400 "The id provided does not exist"), amounts in paise (min 100),
+// empty notes as [], 200 with the bare entity. Test controls play the buyer (pay an
+// order) and inject failures (5xx, 4xx, delays) into the next requests.
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+type Json = Record<string, unknown>;
+
+export interface EmulatorRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Json | undefined;
+}
+
+interface Failure {
+  match: RegExp;
+  times: number;
+  status?: number;
+  body?: Json;
+  delayMs?: number;
+}
+
+export interface RazorpayEmulator {
+  url: string;
+  requests: EmulatorRequest[];
+  orders: Map<string, Json>;
+  payments: Map<string, Json>;
+  plans: Map<string, Json>;
+  subscriptions: Map<string, Json & { cancel_at_cycle_end?: boolean }>;
+  /** The buyer completes checkout: a payment for the order, captured (default) or only authorised. */
+  pay(orderId: string, options?: { capture?: boolean; amount?: number; method?: string }): Json;
+  /** The next `times` requests whose "METHOD /path" matches answer this way. */
+  fail(match: RegExp, failure: { status?: number; body?: Json; delayMs?: number }, times?: number): void;
+  close(): Promise<void>;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const rid = (prefix: string) => `${prefix}_${randomBytes(10).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(14, 'x').slice(0, 14)}`;
+const notes = (n: unknown) => (n && typeof n === 'object' && !Array.isArray(n) && Object.keys(n).length > 0 ? n : []);
+
+export function errorBody(description: string, field?: string, code = 'BAD_REQUEST_ERROR'): Json {
+  return {
+    error: {
+      code,
+      description,
+      source: code === 'BAD_REQUEST_ERROR' ? 'business' : 'NA',
+      step: code === 'BAD_REQUEST_ERROR' ? 'payment_initiation' : 'NA',
+      reason: code === 'BAD_REQUEST_ERROR' ? 'input_validation_failed' : 'NA',
+      metadata: {},
+      ...(field ? { field } : {}),
+    },
+  };
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Json,
+  ) {
+    super(String((body.error as Json)?.description));
+  }
+}
+
+const bad = (description: string, field?: string) => new HttpError(400, errorBody(description, field));
+const unknownId = () => bad('The id provided does not exist');
+
+export async function startRazorpayEmulator(credentials: { keyId: string; keySecret: string }): Promise<RazorpayEmulator> {
+  const requests: EmulatorRequest[] = [];
+  const failures: Failure[] = [];
+  const orders = new Map<string, Json>();
+  const payments = new Map<string, Json>();
+  const plans = new Map<string, Json>();
+  const subscriptions = new Map<string, Json & { cancel_at_cycle_end?: boolean }>();
+  const expectedAuth = 'Basic ' + Buffer.from(`${credentials.keyId}:${credentials.keySecret}`).toString('base64');
+
+  function amountOf(body: Json, field = 'amount'): number {
+    const a = body[field];
+    if (a === undefined) throw bad(`The ${field} field is required.`, field);
+    const n = typeof a === 'string' && /^\d+$/.test(a) ? Number(a) : a;
+    if (typeof n !== 'number' || !Number.isInteger(n)) throw bad(`The ${field} must be an integer.`, field);
+    return n;
+  }
+
+  function route(method: string, path: string, body: Json): Json {
+    let m: RegExpExecArray | null;
+    if (method === 'POST' && path === '/v1/orders') {
+      const amount = amountOf(body);
+      if (amount < 100) throw bad('The amount must be at least INR 1.00', 'amount');
+      if (typeof body.receipt === 'string' && body.receipt.length > 40) throw bad('The receipt may not be greater than 40 characters.', 'receipt');
+      const order = {
+        amount,
+        amount_due: amount,
+        amount_paid: 0,
+        attempts: 0,
+        created_at: now(),
+        currency: body.currency ?? 'INR',
+        entity: 'order',
+        id: rid('order'),
+        notes: notes(body.notes),
+        offer_id: null,
+        receipt: body.receipt ?? null,
+        status: 'created',
+      };
+      orders.set(order.id, order);
+      return order;
+    }
+    if (method === 'GET' && (m = /^\/v1\/orders\/([^/]+)$/.exec(path))) {
+      const order = orders.get(m[1]!);
+      if (!order) throw unknownId();
+      return order;
+    }
+    if (method === 'GET' && (m = /^\/v1\/payments\/([^/]+)$/.exec(path))) {
+      if (!m[1]!.startsWith('pay_')) throw bad(`${m[1]} is not a valid id`);
+      const p = payments.get(m[1]!);
+      if (!p) throw unknownId();
+      return p;
+    }
+    if (method === 'POST' && (m = /^\/v1\/payments\/([^/]+)\/capture$/.exec(path))) {
+      const p = payments.get(m[1]!);
+      if (!p) throw unknownId();
+      const amount = amountOf(body);
+      if (p.status === 'captured') throw bad('This payment has already been captured');
+      if (p.status !== 'authorized') throw bad('Only payments which have been authorized and not yet captured can be captured');
+      if (amount !== p.amount) throw bad('Capture amount must be equal to the amount authorized', 'amount');
+      if ((body.currency ?? 'INR') !== p.currency) throw bad('Capture request currency must be same as payment currency', 'currency');
+      Object.assign(p, { status: 'captured', captured: true, fee: Math.round(Number(p.amount) * 0.02), tax: 0 });
+      const order = orders.get(String(p.order_id));
+      if (order) Object.assign(order, { status: 'paid', amount_paid: p.amount, amount_due: 0 });
+      return p;
+    }
+    if (method === 'POST' && (m = /^\/v1\/payments\/([^/]+)\/refund$/.exec(path))) {
+      const p = payments.get(m[1]!);
+      if (!p) throw unknownId();
+      const left = Number(p.amount) - Number(p.amount_refunded);
+      if (p.status === 'refunded' || left <= 0) throw bad('The payment has been fully refunded already');
+      const amount = body.amount === undefined ? left : amountOf(body);
+      if (p.status !== 'captured' || amount > left) throw bad('The refund amount provided is greater than amount captured', 'amount');
+      const refunded = Number(p.amount_refunded) + amount;
+      Object.assign(p, { amount_refunded: refunded, refund_status: refunded === p.amount ? 'full' : 'partial', status: refunded === p.amount ? 'refunded' : 'captured' });
+      return {
+        id: rid('rfnd'),
+        entity: 'refund',
+        amount,
+        currency: p.currency,
+        payment_id: p.id,
+        notes: notes(body.notes),
+        receipt: null,
+        acquirer_data: { arn: null },
+        created_at: now(),
+        batch_id: null,
+        status: 'processed',
+        speed_processed: 'normal',
+        speed_requested: 'normal',
+      };
+    }
+    if (method === 'POST' && path === '/v1/plans') {
+      for (const f of ['period', 'interval', 'item']) if (body[f] === undefined) throw bad(`The ${f} field is required.`, f);
+      if (!['daily', 'weekly', 'monthly', 'yearly'].includes(String(body.period))) throw bad('Invalid argument for period passed', 'period');
+      const item = body.item as Json;
+      if (!item.name) throw bad('The name field is required.', 'name');
+      const amount = amountOf(item);
+      if (amount < 100) throw bad('The amount must be at least INR 1.00', 'amount');
+      const plan = {
+        id: rid('plan'),
+        entity: 'plan',
+        interval: body.interval,
+        period: body.period,
+        item: { id: rid('item'), active: true, name: item.name, description: item.description ?? null, amount, unit_amount: amount, currency: item.currency ?? 'INR', type: 'plan' },
+        notes: notes(body.notes),
+        created_at: now(),
+      };
+      plans.set(plan.id, plan);
+      return plan;
+    }
+    if (method === 'POST' && path === '/v1/subscriptions') {
+      if (body.plan_id === undefined) throw bad('The plan id field is required.', 'plan_id');
+      if (body.total_count === undefined) throw bad('The total count field is required.', 'total_count');
+      if (!plans.has(String(body.plan_id))) throw unknownId();
+      const id = rid('sub');
+      const sub = {
+        id,
+        entity: 'subscription',
+        plan_id: body.plan_id,
+        customer_email: null,
+        status: 'created',
+        current_start: null,
+        current_end: null,
+        ended_at: null,
+        quantity: 1,
+        notes: notes(body.notes),
+        charge_at: null,
+        start_at: null,
+        end_at: null,
+        auth_attempts: 0,
+        total_count: body.total_count,
+        paid_count: 0,
+        customer_notify: body.customer_notify ?? true,
+        created_at: now(),
+        expire_by: null,
+        short_url: `https://rzp.io/i/${id.slice(4, 12)}`,
+        has_scheduled_changes: false,
+        change_scheduled_at: null,
+        source: 'api',
+        remaining_count: body.total_count,
+      };
+      subscriptions.set(id, sub);
+      return sub;
+    }
+    if (method === 'GET' && (m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) {
+      const s = subscriptions.get(m[1]!);
+      if (!s) throw unknownId();
+      return s;
+    }
+    if (method === 'POST' && (m = /^\/v1\/subscriptions\/([^/]+)\/cancel$/.exec(path))) {
+      const s = subscriptions.get(m[1]!);
+      if (!s) throw unknownId();
+      if (['cancelled', 'completed', 'expired'].includes(String(s.status))) throw bad(`Subscription is not cancellable in ${s.status} status.`, 'status');
+      const atEnd = body.cancel_at_cycle_end === true || body.cancel_at_cycle_end === 1 || body.cancel_at_cycle_end === '1';
+      if (atEnd) {
+        // Per reports the entity comes back apparently unchanged; the cancel is kept internally.
+        s.cancel_at_cycle_end = true;
+        return s;
+      }
+      Object.assign(s, { status: 'cancelled', ended_at: now(), charge_at: null });
+      return s;
+    }
+    throw bad('The requested URL was not found on the server.');
+  }
+
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: Json | undefined;
+      try {
+        body = raw === '' ? undefined : (JSON.parse(raw) as Json);
+      } catch {
+        body = undefined;
+      }
+      const method = req.method ?? 'GET';
+      const path = (req.url ?? '/').split('?')[0]!;
+      requests.push({ method, path, headers: req.headers, body });
+      const send = (status: number, payload: Json) => {
+        if (res.destroyed) return;
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      };
+      const answer = () => {
+        const failure = failures.find((f) => f.times > 0 && f.match.test(`${method} ${path}`));
+        if (failure) {
+          failure.times--;
+          if (failure.status) return send(failure.status, failure.body ?? errorBody('We are facing some trouble completing your request at the moment. Please try again shortly.', undefined, 'SERVER_ERROR'));
+        }
+        if (req.headers.authorization !== expectedAuth) {
+          return send(401, errorBody(req.headers.authorization ? 'Authentication failed' : 'Please provide your api key for authentication purposes.'));
+        }
+        try {
+          send(200, route(method, path, body ?? {}));
+        } catch (err) {
+          if (err instanceof HttpError) send(err.status, err.body);
+          else send(500, errorBody('internal', undefined, 'SERVER_ERROR'));
+        }
+      };
+      const delayed = failures.find((f) => f.times > 0 && f.delayMs && f.match.test(`${method} ${path}`));
+      if (delayed) {
+        delayed.times--;
+        setTimeout(answer, delayed.delayMs).unref();
+      } else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    orders,
+    payments,
+    plans,
+    subscriptions,
+    pay(orderId, options = {}) {
+      const order = orders.get(orderId);
+      if (!order) throw new Error(`no order ${orderId}`);
+      const capture = options.capture ?? true;
+      const amount = options.amount ?? Number(order.amount);
+      const payment: Json = {
+        id: rid('pay'),
+        entity: 'payment',
+        amount,
+        currency: order.currency,
+        status: capture ? 'captured' : 'authorized',
+        order_id: orderId,
+        invoice_id: null,
+        international: false,
+        method: options.method ?? 'upi',
+        amount_refunded: 0,
+        refund_status: null,
+        captured: capture,
+        description: null,
+        card_id: null,
+        bank: null,
+        wallet: null,
+        vpa: 'success@razorpay',
+        email: 'buyer@example.in',
+        contact: '+919000090000',
+        notes: [],
+        fee: capture ? Math.round(amount * 0.02) : null,
+        tax: capture ? 0 : null,
+        error_code: null,
+        error_description: null,
+        created_at: now(),
+      };
+      payments.set(String(payment.id), payment);
+      Object.assign(order, { attempts: Number(order.attempts) + 1, status: capture ? 'paid' : 'attempted', ...(capture ? { amount_paid: amount, amount_due: 0 } : {}) });
+      return payment;
+    },
+    fail(match, failure, times = 1) {
+      failures.push({ match, times, ...failure });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Razorpay's webhook signature: lowercase hex HMAC-SHA256 of the exact body bytes. */
+export function signWebhook(body: string, secret: string): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+/** An `order.paid` notification shaped like Razorpay's documented sample. */
+export function orderPaidEvent(order: Json, payment: Json, options: { capturedAsString?: boolean } = {}): string {
+  const p = options.capturedAsString ? { ...payment, captured: '1' } : payment;
+  return JSON.stringify({
+    entity: 'event',
+    account_id: 'acc_BFQ7uQEaa7j2z7',
+    event: 'order.paid',
+    contains: ['payment', 'order'],
+    payload: { payment: { entity: p }, order: { entity: order } },
+    created_at: now(),
+  });
+}
+
+export function paymentCapturedEvent(payment: Json): string {
+  return JSON.stringify({
+    entity: 'event',
+    account_id: 'acc_BFQ7uQEaa7j2z7',
+    event: 'payment.captured',
+    contains: ['payment'],
+    payload: { payment: { entity: payment } },
+    created_at: now(),
+  });
+}
+
+export function subscriptionEvent(event: string, subscription: Json, extra: Json = {}): string {
+  return JSON.stringify({
+    entity: 'event',
+    account_id: 'acc_BFQ7uQEaa7j2z7',
+    event: `subscription.${event}`,
+    contains: ['subscription'],
+    payload: { subscription: { entity: { ...subscription, ...extra } } },
+    created_at: now(),
+  });
+}
