@@ -1,10 +1,12 @@
-// A tiny authoritative DNS server on loopback UDP for tests: answers MX and A from a
-// zone map, NXDOMAIN for unknown names, SERVFAIL or silence on request.
+// A tiny authoritative DNS server on loopback UDP for tests: answers MX, A and AAAA from
+// a zone map (a known name without records of the asked type: an empty NOERROR answer),
+// NXDOMAIN for unknown names, SERVFAIL or silence on request. Every query is recorded.
 import { createSocket, type Socket } from 'node:dgram';
 
 export interface Zone {
   mx?: { priority: number; exchange: string }[];
   a?: string[];
+  aaaa?: string[];
   servfail?: boolean;
   /** Never answer (a timeout). */
   silent?: boolean;
@@ -33,6 +35,17 @@ function readName(msg: Buffer, offset: number): { name: string; end: number } {
   return { name: labels.join('.').toLowerCase(), end: i + 1 };
 }
 
+function ipv6Bytes(address: string): Buffer {
+  const [head = '', tail] = address.split('::');
+  const groups = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const h = groups(head);
+  const t = tail === undefined ? [] : groups(tail);
+  const all = [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
+  const out = Buffer.alloc(16);
+  all.forEach((g, i) => out.writeUInt16BE(g, i * 2));
+  return out;
+}
+
 export async function startDnsServer(zones: Record<string, Zone>): Promise<DnsServer> {
   const queries: DnsServer['queries'] = [];
   const socket: Socket = createSocket('udp4');
@@ -55,6 +68,8 @@ export async function startDnsServer(zones: Record<string, Zone>): Promise<DnsSe
       }
     } else if (type === 1) {
       for (const a of zone.a ?? []) answers.push(record(1, Buffer.from(a.split('.').map(Number))));
+    } else if (type === 28) {
+      for (const a of zone.aaaa ?? []) answers.push(record(28, ipv6Bytes(a)));
     }
     const header = Buffer.alloc(12);
     header.writeUInt16BE(id, 0);

@@ -1,100 +1,182 @@
 // Can this address receive mail? (product-decisions §5) Refused only when it provably
-// cannot: bad syntax, a reserved domain, a domain that does not exist, or a null MX
-// (RFC 7505). A DNS failure or timeout proves nothing and is accepted. Answers are
-// cached per domain; failures are not.
+// cannot: bad syntax, a reserved domain, a domain with nowhere to deliver to, or a null
+// MX (RFC 7505). A DNS failure or timeout proves nothing and is accepted.
+import { isIP } from 'node:net';
 import { Resolver } from 'node:dns/promises';
+import { domainToASCII } from 'node:url';
 
-export type EmailVerdict =
-  | { ok: true; email: string }
-  | { ok: false; reason: 'syntax' | 'reserved_domain' | 'no_such_domain' | 'null_mx'; message: string };
+export type EmailRefusalReason = 'syntax' | 'reserved_domain' | 'no_such_domain' | 'null_mx';
+
+export type EmailVerdict = { ok: true; email: string } | { ok: false; reason: EmailRefusalReason; message: string };
 
 export interface EmailChecker {
   check(email: string): Promise<EmailVerdict>;
 }
 
-const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-// RFC 2606 / 6761 names that never deliver mail. (example.com and friends are real
-// registered domains, so they are left to DNS.)
-const RESERVED_TLDS = new Set(['invalid', 'example', 'localhost', 'test']);
-
-/** Syntax and reserved names only; no network. */
-export function checkSyntax(raw: string): EmailVerdict {
-  const email = raw.trim();
-  const at = email.lastIndexOf('@');
-  if (at <= 0 || at === email.length - 1 || email.length > 254) return { ok: false, reason: 'syntax', message: 'not a valid email address' };
-  const local = email.slice(0, at);
-  const domain = email.slice(at + 1).toLowerCase().replace(/\.$/, '');
-  const labels = domain.split('.');
-  if (local.length > 64 || !LOCAL.test(local) || labels.length < 2 || !labels.every((l) => LABEL.test(l)) || /^\d+$/.test(labels.at(-1)!)) {
-    return { ok: false, reason: 'syntax', message: 'not a valid email address' };
-  }
-  if (RESERVED_TLDS.has(labels.at(-1)!)) return { ok: false, reason: 'reserved_domain', message: `${domain} is a reserved domain that receives no mail` };
-  // Stored lowercased: addresses are compared case-insensitively everywhere.
-  return { ok: true, email: `${local}@${domain}`.toLowerCase() };
+export interface EmailCheckerOptions {
+  /** "host:port" (or "[v6]:port"), IP addresses only; empty: the system's resolvers. */
+  dnsServers: readonly string[];
+  /** false keeps only the syntax and reserved-domain checks (EMAIL_DNS_CHECK). */
+  dnsCheck: boolean;
+  /** The most one check waits for DNS, all lookups included. */
+  timeoutMs?: number;
+  /** How long a definite answer (positive or negative) is kept per domain. */
+  cacheTtlMs?: number;
+  clock: { now(): Date };
 }
 
-type DomainVerdict = { ok: true } | { ok: false; reason: 'no_such_domain' | 'null_mx' };
+// dot-atom local part (RFC 5322) with UTF-8 allowed (RFC 6531), or a quoted string.
+const ATEXT = String.raw`(?:[A-Za-z0-9!#$%&'*+/=?^_\x60{|}~-]|(?![\p{C}\p{Z}])[^\x00-\x7f])`;
+const DOT_ATOM = new RegExp(String.raw`^${ATEXT}+(?:\.${ATEXT}+)*$`, 'u');
+const QUOTED = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"$/;
+// LDH labels (RFC 1123) of the domain's ASCII form.
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+// The TLDs RFC 2606 / RFC 6761 reserve so that they never resolve, bare or as a suffix.
+// Only these: example.com/.net/.org are reserved too, but they are real, IANA-run
+// domains, and they publish a null MX, so the DNS check already refuses them; the rule
+// names the TLDs, and with EMAIL_DNS_CHECK=false nothing is refused beyond it.
+const RESERVED_TLDS = new Set(['invalid', 'example', 'localhost', 'test']);
 
-export function createEmailChecker(options: {
-  dnsServers: readonly string[];
-  dnsCheck: boolean;
-  clock: { now(): Date };
-  timeoutMs?: number;
-  cacheTtlMs?: number;
-}): EmailChecker {
+const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
+const syntaxError = (): Extract<EmailVerdict, { ok: false }> => ({ ok: false, reason: 'syntax', message: 'it is not a valid email address' });
+
+/** The domain's ASCII (A-label) form for DNS, or undefined when it is no host name. */
+function asciiDomain(domain: string): string | undefined {
+  // domainToASCII maps IDNs to punycode and lowercases; it answers '' when it cannot.
+  const ascii = /^[\x21-\x7e]*$/.test(domain) ? domain.toLowerCase() : domainToASCII(domain);
+  if (ascii === '' || ascii.length > 253) return undefined;
+  return ascii.split('.').every((l) => LABEL.test(l)) ? ascii : undefined;
+}
+
+type Parsed = { ok: true; email: string; domain: string; ascii: string } | Extract<EmailVerdict, { ok: false }>;
+
+function parse(raw: string): Parsed {
+  const email = raw.trim();
+  const at = email.lastIndexOf('@');
+  if (at <= 0 || at === email.length - 1 || utf8Length(email) > 254) return syntaxError();
+  const local = email.slice(0, at);
+  if (utf8Length(local) > 64 || !(DOT_ATOM.test(local) || QUOTED.test(local))) return syntaxError();
+  // A trailing dot is the root; "a@x.in." is "a@x.in".
+  const domain = email.slice(at + 1).replace(/\.$/, '').toLowerCase();
+  const ascii = asciiDomain(domain);
+  if (ascii === undefined) return syntaxError(); // also address literals: "[192.0.2.1]"
+  const tld = ascii.slice(ascii.lastIndexOf('.') + 1);
+  if (RESERVED_TLDS.has(tld)) {
+    return { ok: false, reason: 'reserved_domain', message: `${domain} is a reserved domain that never receives mail` };
+  }
+  // RFC 5321 wants a fully qualified domain; no public TLD takes mail itself, and an
+  // all-digit TLD is an IP address written without brackets.
+  if (!ascii.includes('.') || /^\d+$/.test(tld)) return syntaxError();
+  // Lowercased whole: the rest of the service (sign-up, memberships, broadcast) compares
+  // addresses case-insensitively, and no real mailbox differs by case alone.
+  return { ok: true, email: `${local.toLowerCase()}@${domain}`, domain, ascii };
+}
+
+/** Syntax and reserved names only; no network. An accepted address comes back normalised. */
+export function checkSyntax(raw: string): EmailVerdict {
+  const p = parse(raw);
+  return p.ok ? { ok: true, email: p.email } : p;
+}
+
+type DomainVerdict = { ok: true } | { ok: false; reason: 'no_such_domain' | 'null_mx' | 'no_mail_host' };
+
+const errCode = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code;
+// Definite "no such records" answers; anything else (ESERVFAIL, ETIMEOUT, EREFUSED,
+// ECONNREFUSED, …) says nothing about the domain.
+const NO_RECORDS = new Set(['ENODATA', 'ENOTFOUND']);
+
+function parseServers(servers: readonly string[]): string[] {
+  // setServers takes IP addresses only; config.ts lets a host name through, so say so here
+  // rather than failing later inside the resolver.
+  for (const s of servers) {
+    const m = /^\[([^\]]+)\](?::\d+)?$/.exec(s) ?? /^([^:]+)(?::\d+)?$/.exec(s);
+    if (!m || isIP(m[1]!) === 0) throw new Error(`DNS_SERVERS holds "${s}"; each entry must be an IP address with an optional :port`);
+  }
+  return [...servers];
+}
+
+export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
   const timeoutMs = options.timeoutMs ?? 1500;
-  const ttl = options.cacheTtlMs ?? 10 * 60_000;
+  const ttlMs = options.cacheTtlMs ?? 10 * 60_000;
+  const maxCached = 10_000;
   const cache = new Map<string, { verdict: DomainVerdict; until: number }>();
+  const inFlight = new Map<string, Promise<DomainVerdict | undefined>>();
+  // tries: 1 so that one silent server costs one timeout; the deadline below bounds the
+  // whole check however c-ares spreads its retries over several servers.
   const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-  if (options.dnsServers.length > 0) resolver.setServers([...options.dnsServers]);
+  if (options.dnsServers.length > 0) resolver.setServers(parseServers(options.dnsServers));
 
-  /** undefined when DNS could not tell (failure, timeout): that proves nothing. */
+  /** undefined when DNS could not tell: that proves nothing. */
   async function lookup(domain: string): Promise<DomainVerdict | undefined> {
     try {
       const mx = await resolver.resolveMx(domain);
-      if (mx.length === 1 && (mx[0]!.exchange === '' || mx[0]!.exchange === '.')) return { ok: false, reason: 'null_mx' };
-      return { ok: true };
+      if (mx.length === 1 && mx[0]!.priority === 0 && (mx[0]!.exchange === '' || mx[0]!.exchange === '.')) {
+        return { ok: false, reason: 'null_mx' };
+      }
+      // Several records, one of them ".": not a valid null MX (RFC 7505 §3), so the
+      // other hosts may still take the mail.
+      if (mx.length > 0) return { ok: true };
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOTFOUND') return { ok: false, reason: 'no_such_domain' };
-      if (code !== 'ENODATA') return undefined;
+      if (errCode(err) === 'ENOTFOUND') return { ok: false, reason: 'no_such_domain' };
+      if (errCode(err) !== 'ENODATA') return undefined;
     }
-    // No MX: mail goes to the address records (RFC 5321 §5.1). A name that exists
-    // without them is not proof enough to refuse.
-    return { ok: true };
+    // No MX: the domain's own address is the implicit MX (RFC 5321 §5.1). With no A and
+    // no AAAA either there is no host to deliver to, and a sending MTA bounces at once.
+    const [a, aaaa] = await Promise.allSettled([resolver.resolve4(domain), resolver.resolve6(domain)]);
+    const found = (r: PromiseSettledResult<string[]>) => r.status === 'fulfilled' && r.value.length > 0;
+    const none = (r: PromiseSettledResult<string[]>) =>
+      r.status === 'fulfilled' ? r.value.length === 0 : NO_RECORDS.has(errCode(r.reason) ?? '');
+    if (found(a) || found(aaaa)) return { ok: true };
+    if (none(a) && none(aaaa)) return { ok: false, reason: 'no_mail_host' };
+    return undefined;
   }
 
-  async function withTimeout<T>(p: Promise<T>): Promise<T | undefined> {
+  /** The lookup, cut off at the deadline; one lookup per domain at a time. */
+  function lookupWithDeadline(domain: string): Promise<DomainVerdict | undefined> {
+    const pending = inFlight.get(domain);
+    if (pending) return pending;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), timeoutMs + 100);
+    const deadline = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs, undefined);
     });
-    try {
-      return await Promise.race([p, timeout]);
-    } finally {
+    const p = Promise.race([lookup(domain).catch(() => undefined), deadline]).finally(() => {
       clearTimeout(timer);
-    }
+      inFlight.delete(domain);
+    });
+    inFlight.set(domain, p);
+    return p;
+  }
+
+  async function domainVerdict(domain: string): Promise<DomainVerdict | undefined> {
+    const hit = cache.get(domain);
+    if (hit && options.clock.now().getTime() < hit.until) return hit.verdict;
+    const verdict = await lookupWithDeadline(domain);
+    if (verdict === undefined) return undefined; // failures and timeouts are asked again next time
+    cache.delete(domain);
+    if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
+    cache.set(domain, { verdict, until: options.clock.now().getTime() + ttlMs });
+    return verdict;
   }
 
   return {
     async check(raw) {
-      const syntax = checkSyntax(raw);
-      if (!syntax.ok || !options.dnsCheck) return syntax;
-      const domain = syntax.email.slice(syntax.email.lastIndexOf('@') + 1);
-      const now = options.clock.now().getTime();
-      let entry = cache.get(domain);
-      if (!entry || entry.until <= now) {
-        const verdict = await withTimeout(lookup(domain).catch(() => undefined));
-        if (verdict === undefined) return syntax;
-        if (cache.size > 10_000) cache.clear();
-        entry = { verdict, until: now + ttl };
-        cache.set(domain, entry);
+      const p = parse(raw);
+      if (!p.ok) return p;
+      const accepted: EmailVerdict = { ok: true, email: p.email };
+      if (!options.dnsCheck) return accepted;
+      const verdict = await domainVerdict(p.ascii);
+      if (verdict === undefined || verdict.ok) return accepted;
+      const shown = p.domain;
+      switch (verdict.reason) {
+        case 'null_mx':
+          return { ok: false, reason: 'null_mx', message: `${shown} declares that it accepts no mail (null MX)` };
+        case 'no_such_domain':
+          return { ok: false, reason: 'no_such_domain', message: `the domain ${shown} does not exist` };
+        case 'no_mail_host':
+          // Reported as no_such_domain: for mail the name is as good as absent, and callers
+          // branch on the four reasons of the rule.
+          return { ok: false, reason: 'no_such_domain', message: `the domain ${shown} has no mail server (no MX, A or AAAA record)` };
       }
-      if (entry.verdict.ok) return syntax;
-      return entry.verdict.reason === 'null_mx'
-        ? { ok: false, reason: 'null_mx', message: `${domain} declares that it accepts no mail (null MX)` }
-        : { ok: false, reason: 'no_such_domain', message: `the domain ${domain} does not exist` };
     },
   };
 }

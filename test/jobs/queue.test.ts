@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { enqueue, JobRunner, retryDelayMs } from '../../src/jobs/queue.js';
+import { randomIds } from '../../src/shared/ids.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+describe('retryDelayMs', () => {
+  it('doubles from one second and stops at an hour', () => {
+    assert.deepEqual([1, 2, 3, 4].map(retryDelayMs), [1000, 2000, 4000, 8000]);
+    assert.equal(retryDelayMs(30), 3_600_000);
+  });
+});
+
+describe('durable job queue', () => {
+  let server: TestServer;
+  // Jobs of other test files may share the table on PostgreSQL: every test uses its own topic.
+  let n = 0;
+  const topic = () => `test.${process.pid}.${Date.now()}.${++n}`;
+  const job = (id: string) => server.deps.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const drain = async (until: () => Promise<boolean>) => {
+    for (let i = 0; i < 100 && !(await until()); i++) await server.deps.jobs.runOnce();
+  };
+
+  before(async () => {
+    server = await startServer({ isolatedDatabase: true });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('keeps a job only when its transaction commits, and runs it exactly once', async () => {
+    const t = topic();
+    const seen: unknown[] = [];
+    server.deps.jobHandlers.set(t, async (payload) => {
+      seen.push(payload);
+    });
+    await assert.rejects(
+      server.deps.db.transaction().execute(async (trx) => {
+        await enqueue(trx, server.deps, t, { n: 'rolled back' });
+        throw new Error('abort');
+      }),
+    );
+    const id = await server.deps.db.transaction().execute((trx) => enqueue(trx, server.deps, t, { n: 'committed' }));
+    await drain(async () => (await job(id)).status === 'done');
+    await server.deps.jobs.runOnce();
+    assert.deepEqual(seen, [{ n: 'committed' }]);
+    const row = await job(id);
+    assert.equal(row.status, 'done');
+    assert.equal(row.attempts, 1);
+    assert.ok(row.finished_at);
+    assert.equal((await server.deps.db.selectFrom('jobs').select('id').where('topic', '=', t).execute()).length, 1, 'the rolled-back job never existed');
+  });
+
+  it('retries a failing job only after its back-off, then fails it for good with the error kept', async () => {
+    const t = topic();
+    let calls = 0;
+    server.deps.jobHandlers.set(t, async () => {
+      calls++;
+      throw new Error(`boom ${calls}`);
+    });
+    const id = await enqueue(server.deps.db, server.deps, t, {}, { maxAttempts: 3 });
+    await drain(async () => calls >= 1);
+    assert.equal(calls, 1);
+    await server.deps.jobs.runOnce();
+    assert.equal(calls, 1, 'not before the back-off');
+    let row = await job(id);
+    assert.equal(row.status, 'pending');
+    assert.equal(row.last_error, 'boom 1');
+    assert.equal(row.run_at.getTime() - server.clock.now().getTime(), 1000);
+    server.clock.advance(1000);
+    await drain(async () => calls >= 2);
+    server.clock.advance(2000);
+    await drain(async () => calls >= 3);
+    row = await job(id);
+    assert.equal(row.status, 'failed');
+    assert.equal(row.attempts, 3);
+    assert.equal(row.last_error, 'boom 3');
+    server.clock.advance(3_600_000);
+    await server.deps.jobs.runOnce();
+    assert.equal(calls, 3, 'a failed job is not run again');
+  });
+
+  it('runs again a job whose worker died, once its lease has expired', async () => {
+    const t = topic();
+    let runs = 0;
+    server.deps.jobHandlers.set(t, async () => {
+      runs++;
+    });
+    const id = await enqueue(server.deps.db, server.deps, t, {});
+    // A worker that claimed the job and then died: a lease in the future, never finished.
+    await server.deps.db
+      .updateTable('jobs')
+      .set({ locked_by: 'wrk_dead', locked_until: new Date(server.clock.now().getTime() + 60_000), attempts: 1 })
+      .where('id', '=', id)
+      .execute();
+    await server.deps.jobs.runOnce();
+    assert.equal(runs, 0, 'the lease is still held');
+    server.clock.advance(61_000);
+    await drain(async () => (await job(id)).status === 'done');
+    assert.equal(runs, 1);
+    assert.equal((await job(id)).attempts, 2);
+  });
+
+  it('runs each job exactly once when several runners claim at the same time', async () => {
+    const t = topic();
+    const runs = new Map<number, number>();
+    server.deps.jobHandlers.set(t, async (payload) => {
+      const i = (payload as { i: number }).i;
+      runs.set(i, (runs.get(i) ?? 0) + 1);
+    });
+    for (let i = 0; i < 60; i++) await enqueue(server.deps.db, server.deps, t, { i });
+    const runners = [0, 1, 2].map(
+      () => new JobRunner({ db: server.deps.db, clock: server.clock, ids: randomIds, logger: server.deps.logger, handlers: server.deps.jobHandlers, batchSize: 7 }),
+    );
+    for (let round = 0; round < 20 && runs.size < 60; round++) await Promise.all(runners.map((r) => r.runOnce()));
+    assert.equal(runs.size, 60);
+    assert.ok([...runs.values()].every((c) => c === 1), 'no job ran twice');
+  });
+});
