@@ -20,6 +20,17 @@ export function findEvent(db: Kysely<Database>, id: string): Promise<EventRow | 
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The event and the seats its own counter says are taken, in one read. */
+export function findEventWithTaken(db: Kysely<Database>, id: string) {
+  return db
+    .selectFrom('events')
+    .leftJoin('seat_counters', (j) => j.onRef('seat_counters.event_id', '=', 'events.id').on('seat_counters.scope', '=', 'event'))
+    .selectAll('events')
+    .select('seat_counters.taken as seats_taken')
+    .where('events.id', '=', id)
+    .executeTakeFirst();
+}
+
 export function slugTaken(db: Kysely<Database>, slug: string) {
   return db.selectFrom('events').select('id').where('slug', '=', slug).executeTakeFirst();
 }

@@ -213,6 +213,13 @@ export async function loadOwnedEvent(db: Kysely<Database>, p: KeyPrincipal, id: 
   return row!;
 }
 
+/** For registration: the owned event and the seats taken on its own counter. */
+export async function loadOwnedEventWithTaken(db: Kysely<Database>, p: KeyPrincipal, id: string): Promise<EventRow & { seats_taken: number }> {
+  const row = await repo.findEventWithTaken(db, id);
+  assertOwned(p, row && { accountId: row.account_id, mode: row.mode });
+  return { ...row!, seats_taken: Number(row!.seats_taken ?? 0) };
+}
+
 export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: EventInput): Promise<EventRow> {
   refuseDateField(input);
   if (input.startDate === undefined || input.startDate === null) throw badRequest('invalid_request', 'body is missing required field "startDate"');

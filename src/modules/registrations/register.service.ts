@@ -70,7 +70,7 @@ async function checkEmailOrRefuse(deps: RegisterDeps, email: string, field: stri
 // ---------------------------------------------------------------- step 1 / free
 
 export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: string, input: RegisterInput): Promise<RegisterResult> {
-  const event = await events.loadOwnedEvent(deps.db, p, eventId);
+  const event = await events.loadOwnedEventWithTaken(deps.db, p, eventId);
   if (event.mode === 'live' && event.status !== 'published') {
     throw conflict('event_not_published', 'this event is a draft and cannot take registrations');
   }
@@ -119,6 +119,8 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
 
   const scopes = scopesFor(ticketType, subEventId);
   const oneStatement = amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo;
+  // Sold out as last read: refuse without another round trip (the claim still enforces).
+  if (event.capacity > 0 && event.seats_taken + quantity > event.capacity) throw soldOut();
   if (!oneStatement) {
     // Fail early when already sold out (and before any gateway order); the claim at
     // confirmation is what enforces.
