@@ -1,7 +1,7 @@
 // The only reader of process.env. Every variable of product-decisions §1 is parsed
 // here; a bad value stops start-up with one line naming the variable.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export interface Config {
@@ -88,13 +88,26 @@ function persistentSecret(env: Env, name: string, dataDir: string, file: string,
     return v;
   }
   const path = join(dataDir, file);
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const kept = () => {
+    const text = readFileSync(path, 'utf8').trim();
+    // An empty or short file (edited by hand, or from an older crash) must not become a weak key.
+    if (text.length < minLength) throw new ConfigError(name, `kept in ${path} is shorter than ${minLength} characters; delete the file or set ${name}`);
+    return text;
+  };
+  if (existsSync(path)) return kept();
   const generated = randomBytes(32).toString('base64url');
-  // wx: two instances starting together on one DATA_DIR keep the first one's secret.
+  // Written whole under a temporary name, then linked into place: link fails if the
+  // file exists, so two instances starting together on one DATA_DIR keep the first
+  // one's secret, and neither can read a half-written file.
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(temp, generated + '\n', { mode: 0o600, flag: 'wx' });
   try {
-    writeFileSync(path, generated + '\n', { mode: 0o600, flag: 'wx' });
-  } catch {
-    return readFileSync(path, 'utf8').trim();
+    linkSync(temp, path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError('DATA_DIR', `cannot keep ${file}: ${(err as Error).message}`);
+    return kept();
+  } finally {
+    rmSync(temp, { force: true });
   }
   return generated;
 }

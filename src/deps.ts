@@ -22,6 +22,7 @@ import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import { sendTicketJob } from './modules/tickets/tickets.jobs.js';
 import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.js';
+import { serversResolve } from './modules/webhooks/delivery.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
@@ -136,7 +137,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   };
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
   jobHandlers.set(TICKET_EMAIL_TOPIC, (payload) => sendTicketJob({ db, clock, ids, config, mailer }, payload as { attendeeId: string }));
-  jobHandlers.set(WEBHOOK_TOPIC, (payload) => deliveryJob({ db, clock, ids, config }, payload as Parameters<typeof deliveryJob>[1]));
+  // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
+  const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
+  jobHandlers.set(WEBHOOK_TOPIC, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload as Parameters<typeof deliveryJob>[1]));
   jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
 
   return {

@@ -91,9 +91,11 @@ function bearerToken(req: FastifyRequest): string | undefined {
   return m?.[1];
 }
 
+// `Origin: null` (sandboxed frame, file: page) is a browser's opaque origin: it is
+// an origin no key is pinned to, not the absence of one.
 function requestOrigin(req: FastifyRequest): string | undefined {
   const o = req.headers.origin;
-  return typeof o === 'string' && o !== '' && o !== 'null' ? o : undefined;
+  return typeof o === 'string' && o !== '' ? o : undefined;
 }
 
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('broadcast (test mode)', () => {
@@ -94,5 +95,70 @@ describe('broadcast (test mode)', () => {
     const checkout = await call(server.url, 'POST', '/dashboard/api/keys', { token: org.token, body: { mode: 'test', class: 'checkout' } });
     const r = await api('POST', `/api/v1/events/${eventId}/broadcast`, { subject: 's', message: 'm' }, checkout.body.key);
     assert.equal(r.status, 403);
+  });
+});
+
+describe('broadcast (live mode, through SMTP)', () => {
+  let server: TestServer;
+  let smtp: SmtpSink;
+  let org: Account & KeyInfo;
+  let eventId: string;
+  const staffEmail = uniqueEmail('staff');
+  const attendees: string[] = [];
+
+  before(async () => {
+    smtp = await startSmtp();
+    server = await startServer({ env: { SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail } });
+    org = await organiser(server.url, 'live');
+    const staff = await signup(server.url, { email: staffEmail });
+    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+    eventId = (await api('POST', '/api/v1/events', { title: 'Live <b>night</b>', description: 'x', startDate: '2026-12-20', maxTeamSize: 2 })).body.data.id;
+    await api('PATCH', `/api/v1/events/${eventId}`, { status: 'published' });
+    for (let i = 0; i < 3; i++) {
+      const email = uniqueEmail(`live${i}`);
+      attendees.push(email);
+      const body: Record<string, unknown> = { name: `P${i}`, email };
+      if (i === 2) {
+        const member = uniqueEmail('member');
+        attendees.push(member);
+        body.teamMembers = [{ name: 'Member', email: member }];
+      }
+      assert.equal((await api('POST', `/api/v1/events/${eventId}/register`, body)).status, 201);
+    }
+  });
+  after(async () => {
+    await server.close();
+    await smtp.close();
+  });
+
+  it('sends one mail per attendee, each addressed to that attendee alone, with text and escaped HTML', async () => {
+    const preview = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, { key: org.key, body: { subject: 'Gate change', message: 'Use gate 2.\n<script>x</script>' } });
+    assert.equal(preview.body.recipientCount, 4);
+    const r = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, {
+      key: org.key,
+      body: { subject: 'Gate change', message: 'Use gate 2.\n<script>x</script>', dryRun: false, confirmedRecipientCount: 4 },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body, { dryRun: false, sent: 4, failed: 0, recipientCount: 4 });
+    const mails = smtp.messages.filter((m) => m.subject === 'Gate change');
+    assert.equal(mails.length, 4);
+    assert.deepEqual(new Set(mails.map((m) => m.envelopeTo.join(','))), new Set(attendees));
+    for (const m of mails) {
+      assert.equal(m.envelopeTo.length, 1, 'one recipient per mail');
+      assert.equal((m.to as { value: unknown[] }).value.length, 1, 'no visible list of others');
+      assert.equal(m.cc, undefined);
+      assert.ok(m.text!.startsWith('Use gate 2.\n<script>x</script>'), 'line breaks kept in the text part');
+      assert.ok(String(m.html).includes('Use gate 2.<br>'));
+      assert.ok(!String(m.html).includes('<script>'), 'the HTML part is escaped');
+    }
+  });
+
+  it('counts what the transport refused as failed', async () => {
+    await smtp.close();
+    const r = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, { key: org.key, body: { subject: 'Down', message: 'm', dryRun: false, confirmedRecipientCount: 4 } });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { dryRun: false, sent: 0, failed: 4, recipientCount: 4 });
+    smtp = await startSmtp(smtp.port);
   });
 });

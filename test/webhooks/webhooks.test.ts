@@ -5,6 +5,7 @@ import { seal } from '../../src/shared/secret-box.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 
 /** What a receiver does: the README's verification helper, in test form. */
 function verify(secret: string, headers: Record<string, string | string[] | undefined>, rawBody: string, nowSeconds: number): boolean {
@@ -187,14 +188,33 @@ describe('webhook delivery refusals with private URLs not allowed', () => {
   let server: TestServer;
   let receiver: Receiver;
   let org: Account & KeyInfo;
+  let dns: DnsServer;
   before(async () => {
-    server = await startServer({ isolatedDatabase: true });
+    // A public-looking name that the local DNS server points at loopback.
+    dns = await startDnsServer({ 'hooks.sneaky-organiser.in': { a: ['127.0.0.1'] }, 'v6.sneaky-organiser.in': { aaaa: ['::1'] } });
+    server = await startServer({ isolatedDatabase: true, env: { DNS_SERVERS: dns.address } });
     receiver = await startReceiver();
     org = await organiser(server.url);
   });
   after(async () => {
     await receiver.close();
     await server.close();
+    await dns.close();
+  });
+
+  it('refuses a configured name that resolves to loopback at delivery time', async () => {
+    for (const host of ['hooks.sneaky-organiser.in', 'v6.sneaky-organiser.in']) {
+      const put = await call(server.url, 'PUT', '/api/v1/webhooks', { key: org.key, body: { url: `https://${host}:${receiver.port}/hook` } });
+      assert.equal(put.status, 200, 'the name looks public when configured');
+      const eventId = (await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'x', description: 'y', startDate: '2026-12-01' } })).body.data.id;
+      await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email: uniqueEmail('n') } });
+      const list = async () => (await call(server.url, 'GET', '/api/v1/webhooks/deliveries', { key: org.key })).body.data as any[];
+      await drainJobs(server, async () => (await list()).some((d) => d.url.includes(host)));
+      const d = (await list()).find((x) => x.url.includes(host));
+      assert.equal(d.statusCode, null);
+      assert.match(d.error, /^refused: .* non-public address/);
+    }
+    assert.equal(receiver.received.length, 0, 'no traffic reached the receiver');
   });
 
   // A URL that was public when configured can point inside by delivery time; the

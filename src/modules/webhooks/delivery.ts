@@ -2,7 +2,7 @@
 // (unless private URLs are allowed for development), connect to exactly the address
 // that was checked, send once, follow no redirect, never read the body, and give up
 // after the timeout.
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { lookup as dnsLookup, Resolver } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -17,6 +17,21 @@ export interface DeliveryResult {
 export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
 
 export const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+/** Resolution through the given DNS servers (DNS_SERVERS), both families. */
+export function serversResolve(servers: readonly string[], timeoutMs = 2000): Resolve {
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  resolver.setServers([...servers]);
+  const family = async (fn: () => Promise<string[]>, f: number) => {
+    try {
+      return (await fn()).map((address) => ({ address, family: f }));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENODATA') return [];
+      throw err;
+    }
+  };
+  return async (host) => [...(await family(() => resolver.resolve4(host), 4)), ...(await family(() => resolver.resolve6(host), 6))];
+}
 
 export async function deliver(options: {
   url: string;
