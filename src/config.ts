@@ -1,7 +1,7 @@
 // The only reader of process.env. Every variable of product-decisions §1 is parsed
 // here; a bad value stops start-up with one line naming the variable.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export interface Config {
@@ -80,6 +80,10 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   return v.replace(/\/+$/, '');
 }
 
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** A secret from the environment, or one generated once and kept in DATA_DIR. */
 function persistentSecret(env: Env, name: string, dataDir: string, file: string, minLength: number): string {
   const v = str(env, name);
@@ -90,24 +94,20 @@ function persistentSecret(env: Env, name: string, dataDir: string, file: string,
   const path = join(dataDir, file);
   const kept = () => {
     const text = readFileSync(path, 'utf8').trim();
-    // An empty or short file (edited by hand, or from an older crash) must not become a weak key.
+    // An empty or short file (edited by hand, or cut short by a crash) must not become a weak key.
     if (text.length < minLength) throw new ConfigError(name, `kept in ${path} is shorter than ${minLength} characters; delete the file or set ${name}`);
     return text;
   };
   if (existsSync(path)) return kept();
   const generated = randomBytes(32).toString('base64url');
-  // Written whole under a temporary name, then linked into place: link fails if the
-  // file exists, so two instances starting together on one DATA_DIR keep the first
-  // one's secret, and neither can read a half-written file.
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temp, generated + '\n', { mode: 0o600, flag: 'wx' });
+  // wx: two instances starting together on one DATA_DIR keep the first one's secret.
   try {
-    linkSync(temp, path);
+    writeFileSync(path, generated + '\n', { mode: 0o600, flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError('DATA_DIR', `cannot keep ${file}: ${(err as Error).message}`);
+    // The first instance may not have written it yet: wait for it, briefly.
+    for (let i = 0; i < 50 && readFileSync(path, 'utf8').trim().length < minLength; i++) sleepSync(10);
     return kept();
-  } finally {
-    rmSync(temp, { force: true });
   }
   return generated;
 }

@@ -52,6 +52,20 @@ describe('accounts: signup and login', () => {
     }
   });
 
+  it('simultaneous signups with one email (in any case) create one account; the rest are 409', async () => {
+    const email = uniqueEmail('race');
+    const variants = [email, email.toUpperCase(), email, ` ${email}`, email.replace(/^./, (c) => c.toUpperCase())];
+    const replies = await Promise.all(variants.map((e) => post('/auth/signup', { email: e, password: PASSWORD, name: 'Racer' })));
+    assert.deepEqual(
+      replies.map((r) => r.status).sort(),
+      [201, 409, 409, 409, 409],
+      replies.map((r) => r.text).join('\n'),
+    );
+    for (const r of replies) if (r.status === 409) assert.equal(r.body.code, 'email_taken');
+    const rows = await server.deps.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).execute();
+    assert.equal(rows.length, 1);
+  });
+
   it('400 for a password shorter than 10 characters (10 is enough)', async () => {
     for (const password of ['', 'short', '123456789']) {
       const r = await post('/auth/signup', { email: uniqueEmail('pw'), password, name: 'Short' });
@@ -203,7 +217,7 @@ describe('accounts: session tokens', () => {
   });
 
   it('a missing Authorization header is 401 "Missing Authorization Bearer token"', async () => {
-    for (const headers of [{}, { authorization: '' }, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }]) {
+    for (const headers of [{}, { authorization: '' }, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }] as Record<string, string>[]) {
       const r = await keys(undefined, headers);
       assert.equal(r.status, 401, JSON.stringify(headers));
       assert.equal(r.body.error, 'Missing Authorization Bearer token');
