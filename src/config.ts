@@ -2,6 +2,7 @@
 // here; a bad value stops start-up with one line naming the variable.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export interface Config {
@@ -148,7 +149,9 @@ export function loadConfig(env: Env = process.env): Config {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   for (const s of dnsServers) {
-    if (!/^(\[[0-9a-fA-F:.]+\]|[^:\s]+)(:\d{1,5})?$/.test(s)) throw new ConfigError('DNS_SERVERS', `holds "${s}", which is not host:port`);
+    // Node's resolver takes addresses, not names: an IPv4 address or a bracketed IPv6 one, with an optional port.
+    const m = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::(\d{1,5}))?$/.exec(s);
+    if (!m || isIP(m[1] ?? m[2] ?? '') === 0) throw new ConfigError('DNS_SERVERS', `holds "${s}", which is not an IP address with an optional :port`);
   }
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
