@@ -1,5 +1,7 @@
 // Registering and paying. The rules, HTTP-free:
-// - free bookings confirm in one transaction that claims the seats;
+// - a free booking on one seat counter confirms in one statement that claims the seat
+//   and writes the booking, its people and its jobs; other free bookings in one
+//   transaction that claims the seats;
 // - paid step 1 files a pending registration and a gateway order;
 // - paid step 2 (or the gateway's paid notification) verifies the payment and confirms;
 // - seats are claimed at confirmation, by one conditional UPDATE of the seat counters,
@@ -10,7 +12,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Mode, RegistrationsTable } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { enqueue } from '../../jobs/queue.js';
-import { assertOwned, type KeyPrincipal } from '../../shared/auth.js';
+import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, badGateway, badRequest, conflict, forbidden, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
