@@ -285,7 +285,7 @@ describe('events', () => {
       await addRegistration(server, id, { amountPaise: 50000 }); // test mode skips the paid check
       const r = await call(server.url, 'DELETE', `/api/v1/events/${id}`, { token: org.token });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body, { success: true, deleted: id });
+      assert.deepEqual(r.body, { success: true, deleted: true, id });
       assert.equal((await call(server.url, 'GET', `/api/v1/events/${id}`, { key: org.key })).status, 404);
       const left = await server.deps.db.selectFrom('registrations').select('id').where('event_id', '=', id).execute();
       assert.equal(left.length, 0);

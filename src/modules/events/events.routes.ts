@@ -84,12 +84,17 @@ export const eventsRoutes =
             'Needs `Authorization: Bearer <idToken>`; an x-api-key alone answers 401 `Missing Authorization Bearer token`. A live event holding confirmed paid registrations answers 409 (refund first); `force=true` is honoured for platform staff only, who may also delete any account’s event. Test events skip the paid-registration check.',
           params: IdParams,
           querystring: Type.Object({ force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }),
-          response: { 200: Type.Object({ success: Type.Literal(true), deleted: Type.String({ description: 'The deleted event id.' }) }), 403: Type.Ref('Error'), 404: Type.Ref('Error'), 409: Type.Ref('Error') },
+          response: {
+            200: Type.Object({ success: Type.Literal(true), deleted: Type.Literal(true), id: Type.String({ description: 'The deleted event’s id.' }) }),
+            403: Type.Ref('Error'),
+            404: Type.Ref('Error'),
+            409: Type.Ref('Error'),
+          },
         },
       },
       async (req) => {
         await events.deleteEvent(deps, sessionPrincipal(req), req.params.id, req.query.force === 'true');
-        return { success: true as const, deleted: req.params.id };
+        return { success: true as const, deleted: true as const, id: req.params.id };
       },
     );
 
