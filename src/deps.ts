@@ -62,6 +62,16 @@ export interface DepsOverrides {
 export function createLogger(config: Config): Logger {
   return pino({
     level: config.logLevel,
+    serializers: {
+      // The path without its query string: check-in lookups carry ticket ids there.
+      req: (req: { method?: string; url?: string; ip?: string; id?: string }) => ({
+        method: req.method,
+        path: typeof req.url === 'string' ? req.url.split('?')[0] : undefined,
+        remoteAddress: req.ip,
+      }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      err: pino.stdSerializers.err,
+    },
     // Keys and tokens never reach the log, whatever a serializer adds later.
     redact: {
       paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.password', '*.idToken', '*.key'],
