@@ -35,3 +35,6 @@ const errorDescriptions: Record<number, string> = {
 };
 
 export const Success = Type.Literal(true);
+
+/** A value or null. */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { Nullable } from '../../shared/schemas.js';
 import type { Deps } from '../../deps.js';
 import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
 import * as checkin from './checkin.service.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Reason = Type.Union([Type.Literal('cancelled'), Type.Literal('refunded'), Type.Literal('not_confirmed'), Type.Literal('transferred')]);
 
 const Status = Type.Object({

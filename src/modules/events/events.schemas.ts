@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
+import { Nullable } from '../../shared/schemas.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 const DateText = Type.String({
   maxLength: 40,
@@ -94,23 +94,10 @@ export const EventCreate = Type.Object(
 
 export const EventPatch = Type.Object(
   {
-    title: Type.Optional(eventFields.title),
-    description: Type.Optional(eventFields.description),
-    startDate: Type.Optional(eventFields.startDate),
-    endDate: Type.Optional(eventFields.endDate),
-    location: Type.Optional(eventFields.location),
-    capacity: Type.Optional(eventFields.capacity),
-    price: Type.Optional(eventFields.price),
-    sendTicketEmails: Type.Optional(eventFields.sendTicketEmails),
-    specialPrices: Type.Optional(eventFields.specialPrices),
-    maxTeamSize: Type.Optional(eventFields.maxTeamSize),
-    requiresApproval: Type.Optional(eventFields.requiresApproval),
-    customFields: Type.Optional(eventFields.customFields),
-    tracks: Type.Optional(eventFields.tracks),
+    ...Type.Partial(EventCreate).properties,
     status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Publishing needs canPublish; unpublishing is never blocked.' })),
-    date: Type.Optional(eventFields.date),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'Every creation field may change; fields left out keep their value.' },
 );
 
 export const Track = Type.Object({

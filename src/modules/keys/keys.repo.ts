@@ -1,17 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database, KeyClass, Mode } from '../../db/database.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { ApiKeysTable, Database } from '../../db/database.js';
 
-export interface KeyRow {
-  id: string;
-  user_id: string;
-  name: string;
-  mode: Mode;
-  class: KeyClass;
-  allowed_origin: string | null;
-  prefix: string;
-  created_at: Date;
-  revoked_at: Date | null;
-}
+/** A key as the service handles it: everything but its hash. */
+export type KeyRow = Omit<Selectable<ApiKeysTable>, 'key_hash'>;
 
 const publicColumns = ['id', 'user_id', 'name', 'mode', 'class', 'allowed_origin', 'prefix', 'created_at', 'revoked_at'] as const;
 

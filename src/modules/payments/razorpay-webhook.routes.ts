@@ -8,6 +8,7 @@ import type { Deps } from '../../deps.js';
 import { AppError } from '../../shared/errors.js';
 import type { GatewayPayment } from './gateway.js';
 import { verifyWebhookSignature } from './razorpay-signature.js';
+import { toPayment } from './razorpay.js';
 import { confirmFromGateway } from '../registrations/register.service.js';
 import * as memberships from '../memberships/memberships.service.js';
 
@@ -21,21 +22,11 @@ interface RazorpayPaymentEntity {
   amount_refunded?: unknown;
 }
 
-/** Razorpay's payment entity as sent in webhooks; `captured` may be true, 1 or "1". */
+/** Razorpay's payment entity as sent in webhooks (`captured` may be true, 1 or "1"). */
 export function paymentFromWebhook(e: RazorpayPaymentEntity | undefined): GatewayPayment | undefined {
   if (!e || typeof e.id !== 'string' || typeof e.amount !== 'number' || typeof e.currency !== 'string') return undefined;
-  const status = typeof e.status === 'string' ? e.status : 'created';
-  if (!['created', 'authorized', 'captured', 'refunded', 'failed'].includes(status)) return undefined;
-  const captured = e.captured === true || e.captured === 1 || e.captured === '1' || e.captured === 'true';
-  return {
-    id: e.id,
-    orderId: typeof e.order_id === 'string' ? e.order_id : null,
-    amount: e.amount,
-    currency: e.currency,
-    status: status as GatewayPayment['status'],
-    captured: captured || status === 'captured',
-    amountRefunded: typeof e.amount_refunded === 'number' ? e.amount_refunded : 0,
-  };
+  if (!['created', 'authorized', 'captured', 'refunded', 'failed'].includes(String(e.status))) return undefined;
+  return toPayment(e as Record<string, unknown>);
 }
 
 declare module 'fastify' {

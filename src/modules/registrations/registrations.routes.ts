@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely, Selectable } from 'kysely';
 import { Type } from 'typebox';
+import { Nullable } from '../../shared/schemas.js';
 import type { Database, RegistrationsTable } from '../../db/database.js';
 import type { Deps } from '../../deps.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
@@ -12,7 +13,6 @@ import * as promos from './promo.service.js';
 import { confirmStep2, register } from './register.service.js';
 import * as registrations from './registrations.service.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Registration = Type.Object({
   id: Type.String({ description: 'The registration id; also the QR payload until a transfer.' }),
