@@ -66,6 +66,19 @@ describe('registration', () => {
       assert.deepEqual([(await availability(id)).taken, (await availability(id)).soldOut], [2, true]);
     });
 
+    it('take a freed seat at once after a cancellation, however full the event looked', async () => {
+      const id = await event({ capacity: 1 });
+      const first = await register(id, person());
+      assert.equal(first.status, 201);
+      assert.equal((await register(id, person())).status, 409);
+      assert.equal((await register(id, person())).status, 409);
+      assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${first.body.registrationId}/cancel`)).status, 200);
+      assert.equal((await register(id, person())).status, 201, 'the freed seat is sold');
+      assert.equal((await register(id, person())).status, 409);
+      assert.equal((await api('PATCH', `/api/v1/events/${id}`, { capacity: 2 })).status, 200);
+      assert.equal((await register(id, person())).status, 201, 'a raised capacity is sold at once');
+    });
+
     it('wait for approval when the event requires it; approve claims seats, reject cancels', async () => {
       const id = await event({ capacity: 1, requiresApproval: true });
       const a = await register(id, person());

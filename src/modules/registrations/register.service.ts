@@ -18,6 +18,7 @@ import { AppError, badGateway, badRequest, conflict, forbidden, notFound } from 
 import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
 import { computeAvailability, tierOnSale } from '../events/availability.js';
+import { soldOutMarks } from '../events/sold-out.js';
 import { GatewayError, type GatewayPayment, type PaymentGateway } from '../payments/gateway.js';
 import { bookingFees } from './fees.js';
 import { validateAnswers } from './answers.js';
@@ -72,6 +73,7 @@ async function checkEmailOrRefuse(deps: RegisterDeps, email: string, field: stri
 // ---------------------------------------------------------------- step 1 / free
 
 export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: string, input: RegisterInput): Promise<RegisterResult> {
+  if (soldOutMarks.isSoldOut(eventId, p.userId, p.mode, deps.clock.now().getTime())) throw soldOut();
   const event = await events.loadOwnedEventWithTaken(deps.db, p, eventId);
   if (event.mode === 'live' && event.status !== 'published') {
     throw conflict('event_not_published', 'this event is a draft and cannot take registrations');
@@ -122,7 +124,10 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   const scopes = scopesFor(ticketType, subEventId);
   const oneStatement = amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo;
   // Sold out as last read: refuse without another round trip (the claim still enforces).
-  if (event.capacity > 0 && event.seats_taken + quantity > event.capacity) throw soldOut();
+  if (event.capacity > 0 && event.seats_taken + quantity > event.capacity) {
+    if (event.seats_taken >= event.capacity) soldOutMarks.mark(event.id, event.account_id, event.mode, now.getTime());
+    throw soldOut();
+  }
   if (!oneStatement) {
     // Fail early when already sold out (and before any gateway order); the claim at
     // confirmation is what enforces.
@@ -200,7 +205,11 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
           and w.events @> '["registration.confirmed"]'::jsonb and exists (select 1 from booking)
       )
       select count(*)::int as n from booking`.execute(deps.db);
-    if (written.rows[0]?.n !== 1) throw soldOut();
+    if (written.rows[0]?.n !== 1) {
+      // One seat asked and none claimed: the event is full.
+      if (quantity === 1 && event.capacity > 0) soldOutMarks.mark(event.id, event.account_id, event.mode, now.getTime());
+      throw soldOut();
+    }
     deps.kickJobs();
     return { kind: 'free', registrationId, status: 'confirmed', ticketIds: attendees.map((a) => a.id) };
   }
