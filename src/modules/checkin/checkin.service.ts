@@ -59,6 +59,7 @@ export function parseQrValue(raw: string): string {
   return value;
 }
 
+/** One row per person on the scanned booking, the booking's columns repeated. */
 interface FastRow {
   id: string;
   event_id: string;
@@ -68,27 +69,34 @@ interface FastRow {
   scanned_idx: number;
   account_id: string;
   mode: Mode;
-  people: { id: string; idx: number; name: string; email: string; checked_in_at: string | null }[];
-  changed?: number[];
+  p_id: string;
+  p_idx: number;
+  p_name: string;
+  p_email: string;
+  p_checked_in_at: Date | null;
+  p_changed?: boolean;
 }
 
-const PEOPLE = sql`(select json_agg(json_build_object('id', p.id, 'idx', p.idx, 'name', p.name, 'email', p.email, 'checked_in_at', p.checked_in_at) order by p.idx)
-   from attendees p where p.registration_id = t.id) as people`;
+const PEOPLE = sql`p.id as p_id, p.idx as p_idx, p.name as p_name, p.email as p_email, p.checked_in_at as p_checked_in_at`;
 
 const TICKET = (value: string) => sql`
   select r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, a.idx as scanned_idx, e.account_id, e.mode
   from attendees a join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
   where a.id = ${value}`;
 
-function toScan(row: FastRow): Scan {
+function toScan(rows: FastRow[]): Scan {
+  const row = rows[0]!;
   return {
     booking: { id: row.id, event_id: row.event_id, status: row.status, ticket_type: row.ticket_type, ticket_code: row.ticket_code },
-    people: (row.people ?? []).map((p) => ({ ...p, checked_in_at: p.checked_in_at === null ? null : new Date(p.checked_in_at) })),
+    people: rows.map((r) => ({ id: r.p_id, idx: r.p_idx, name: r.p_name, email: r.p_email, checked_in_at: r.p_checked_in_at })),
     only: row.scanned_idx > 0 ? row.scanned_idx : undefined,
     // The booking id stops being a ticket once the booking is transferred.
     transferred: row.scanned_idx === 0 && row.ticket_code !== null,
   };
 }
+
+const lookupRows = (db: Kysely<Database>, value: string) =>
+  sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t join attendees p on p.registration_id = t.id order by p.idx`.execute(db);
 
 /** The URL's event must be the caller's: another mode's is 404, another account's 403. */
 async function assertEventForScan(db: Kysely<Database>, p: KeyPrincipal, eventId: string, row: FastRow | undefined): Promise<void> {
@@ -161,9 +169,9 @@ export type CheckInStatus = ReturnType<typeof status>;
 
 export async function lookup(db: Kysely<Database>, p: KeyPrincipal, eventId: string, rawValue: string): Promise<CheckInStatus> {
   const value = parseQrValue(rawValue);
-  const row = (await sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t`.execute(db)).rows[0];
-  await assertEventForScan(db, p, eventId, row);
-  return status(row ? toScan(row) : await resolveByCode(db, eventId, value));
+  const rows = (await lookupRows(db, value)).rows;
+  await assertEventForScan(db, p, eventId, rows[0]);
+  return status(rows.length > 0 ? toScan(rows) : await resolveByCode(db, eventId, value));
 }
 
 function applyMemberIndex(scan: Scan, memberIndex: number | undefined): void {
@@ -196,7 +204,7 @@ export async function scan(
   if (!input.undo) {
     // The common admit: resolve, check and update in one statement. The UPDATE's
     // conditions are the refusal rules below, so a refused scan changes nothing.
-    const row = (
+    const rows = (
       await sql<FastRow>`
         with t as (${TICKET(value)}),
         admitted as (
@@ -213,16 +221,18 @@ export async function scan(
             end
           returning p.idx
         )
-        select t.*, ${PEOPLE}, coalesce((select json_agg(idx) from admitted), '[]'::json) as changed from t`.execute(deps.db)
-    ).rows[0];
-    if (row) {
-      await assertEventForScan(deps.db, p, eventId, row);
-      const found = toScan(row);
+        select t.*, ${PEOPLE}, p.idx in (select idx from admitted) as p_changed
+        from t join attendees p on p.registration_id = t.id
+        order by p.idx`.execute(deps.db)
+    ).rows;
+    if (rows.length > 0) {
+      await assertEventForScan(deps.db, p, eventId, rows[0]);
+      const found = toScan(rows);
       applyMemberIndex(found, input.memberIndex);
       const reason = refusal(found);
       if (reason !== undefined) throw refuse(found, reason);
       // The people were read before the update: stamp those it admitted.
-      const changed = new Set(row.changed ?? []);
+      const changed = new Set(rows.filter((r) => r.p_changed).map((r) => r.p_idx));
       for (const person of found.people) if (changed.has(person.idx)) person.checked_in_at = now;
       // An admit that changed nobody found everyone it names already in (perhaps by a
       // scan a moment earlier on another device).
@@ -231,15 +241,14 @@ export async function scan(
   }
 
   // Undo, and tickets addressed by ticketCode.
-  let found: Scan;
-  const row = (await sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t`.execute(deps.db)).rows[0];
-  await assertEventForScan(deps.db, p, eventId, row);
-  found = row ? toScan(row) : await resolveByCode(deps.db, eventId, value);
+  const people = (await lookupRows(deps.db, value)).rows;
+  await assertEventForScan(deps.db, p, eventId, people[0]);
+  const found: Scan = people.length > 0 ? toScan(people) : await resolveByCode(deps.db, eventId, value);
   applyMemberIndex(found, input.memberIndex);
   const reason = refusal(found);
   if (reason !== undefined && !(input.undo && reason !== 'transferred')) throw refuse(found, reason);
   const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
-  const rows = await deps.db
+  const updated = await deps.db
     .updateTable('attendees')
     .set({ checked_in_at: input.undo ? null : now })
     .where('registration_id', '=', found.booking.id)
@@ -247,7 +256,7 @@ export async function scan(
     .where('checked_in_at', input.undo ? 'is not' : 'is', null)
     .returning('idx')
     .execute();
-  const changed = new Set(rows.map((r) => r.idx));
+  const changed = new Set(updated.map((r) => r.idx));
   for (const person of found.people) if (changed.has(person.idx)) person.checked_in_at = input.undo ? null : now;
   return { changed: changed.size > 0, alreadyCheckedIn: !input.undo && changed.size === 0, data: status(found) };
 }
