@@ -198,6 +198,21 @@ describe('registration', () => {
       assert.equal(again.status, 409, 'a repeat answers the same');
     });
 
+    it('refunds a payment that arrives after the organiser cancelled the booking', async () => {
+      const id = await event({ price: 120 });
+      const s1 = await paidStep1(id);
+      assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${s1.registrationId}/cancel`)).status, 200);
+      const paymentId = await pay(s1.orderId);
+      const late = await register(id, { registrationId: s1.registrationId, orderId: s1.orderId, paymentId });
+      assert.equal(late.status, 409);
+      assert.match(late.body.error, /refunded/);
+      const refunded = async () => (await server.deps.db.selectFrom('sandbox_payments').select('status').where('id', '=', paymentId).executeTakeFirstOrThrow()).status === 'refunded';
+      await drainJobs(server, refunded);
+      assert.equal((await registration(id, s1.registrationId)).status, 'cancelled');
+      // The notification for the same payment changes nothing more.
+      assert.equal((await api('POST', `/api/v1/sandbox/orders/${s1.orderId}/paid`)).body.result, 'ignored');
+    });
+
     it('is confirmed exactly once by the gateway’s paid notification, however often it arrives', async () => {
       const id = await event({ price: 300, capacity: 10 });
       const s1 = await paidStep1(id);

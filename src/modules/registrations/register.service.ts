@@ -401,6 +401,27 @@ async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment
   return 'sold_out';
 }
 
+/**
+ * A captured payment for a booking that was cancelled before it was paid: bind it and
+ * refund it through the durable job, once (the bind is conditional).
+ */
+async function refundUnbooked(deps: RegisterDeps, reg: Row, payment: GatewayPayment): Promise<boolean> {
+  const bound = await deps.db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('registrations')
+      .set({ payment_id: payment.id })
+      .where('id', '=', reg.id)
+      .where('payment_id', 'is', null)
+      .where('status', 'in', ['cancelled', 'refunded'])
+      .returning('id')
+      .executeTakeFirst();
+    if (r) await enqueue(trx, deps, REFUND_TOPIC, { registrationId: reg.id, paymentId: payment.id, amount: payment.amount });
+    return r !== undefined;
+  });
+  if (bound) deps.kickJobs();
+  return bound;
+}
+
 function paymentNotVerified(message: string): AppError {
   return new AppError(402, 'payment_not_verified', message);
 }
@@ -428,6 +449,15 @@ export async function confirmStep2(
   }
   if (reg.status !== 'pending') {
     if (reg.payment_id === input.paymentId && reg.status === 'cancelled') throw soldOut();
+    // Paid after the organiser cancelled it: nobody keeps money for a booking that is gone.
+    if (reg.payment_id === null && input.orderId === reg.order_id) {
+      const payment = await deps.gatewayFor(reg.mode, reg.account_id).fetchPayment(input.paymentId).catch((err: unknown) => {
+        throw gatewayFailure(err);
+      });
+      if (payment && payment.orderId === reg.order_id && payment.captured && (await refundUnbooked(deps, reg, payment))) {
+        throw conflict('registration_not_pending', `this registration was ${reg.status} before it was paid; the payment is being refunded`);
+      }
+    }
     throw conflict('registration_not_pending', `this registration is ${reg.status}`);
   }
   if (input.orderId !== reg.order_id) throw paymentNotVerified('orderId is not the order of this registration');
@@ -484,7 +514,10 @@ export async function confirmFromGateway(
 ): Promise<'confirmed' | 'ignored' | 'sold_out'> {
   const reg = await deps.db.selectFrom('registrations').selectAll().where('order_id', '=', orderId).where('mode', '=', mode).executeTakeFirst();
   if (!reg) return 'ignored';
-  if (reg.status !== 'pending') return 'ignored';
+  if (reg.status !== 'pending') {
+    if (reg.payment_id === null && payment.orderId === orderId && payment.captured) await refundUnbooked(deps, reg, payment);
+    return 'ignored';
+  }
   if (payment.orderId !== orderId || payment.amount !== Number(reg.amount_paise) || payment.currency !== reg.currency || !payment.captured) {
     return 'ignored';
   }
