@@ -9,6 +9,7 @@ import { AppError, badGateway, conflict, notFound } from '../../shared/errors.js
 import * as events from '../events/events.service.js';
 import { GatewayError } from '../payments/gateway.js';
 import { onConfirmed, scopesFor, TICKET_EMAIL_TOPIC, type RegisterDeps } from './register.service.js';
+import * as promos from './promo.service.js';
 
 type Row = Selectable<RegistrationsTable>;
 
@@ -47,7 +48,7 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
       .executeTakeFirst();
     if (!updated) return;
     await onConfirmed(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendees.map((a) => a.id));
-    if (reg.promo_code) await trx.updateTable('promo_codes').set((eb) => ({ uses: eb('uses', '+', 1) })).where('event_id', '=', reg.event_id).where('code_key', '=', reg.promo_code.toUpperCase()).execute();
+    if (reg.promo_code) await promos.countUseByCode(trx, reg.event_id, reg.promo_code);
     // The approval stays pending when the seats are gone; the organiser may raise capacity.
     if (!(await events.claimSeats(trx, reg.event_id, scopesFor(reg.ticket_type, reg.sub_event_id), reg.quantity))) {
       throw conflict('sold_out', 'no seats left for this booking; it stays pending');
