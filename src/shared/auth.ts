@@ -123,18 +123,18 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const rule: AuthRule | undefined = req.routeOptions.config.auth;
     if (rule === undefined) {
       // Unknown routes still count against the caller's IP.
-      await limit(req, reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${req.ip}`);
       return;
     }
     if (rule.kind === 'public') {
-      if (rule.rateLimit !== false) await limit(req, reply, `ip:${req.ip}`);
+      if (rule.rateLimit !== false) await limit(reply, `ip:${req.ip}`);
       return;
     }
     if (rule.kind === 'key') return authenticateKey(req, reply, rule);
     return authenticateSession(req, reply, rule.kind === 'staff');
   });
 
-  async function limit(req: FastifyRequest, reply: FastifyReply, bucket: string): Promise<void> {
+  async function limit(reply: FastifyReply, bucket: string): Promise<void> {
     const r = await deps.rateLimiter.hit(bucket, deps.clock.now());
     reply
       .header('ratelimit-limit', String(r.limit))
@@ -145,18 +145,17 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
         'retry-after': String(r.resetSeconds),
       });
     }
-    void req;
   }
 
   async function authenticateKey(req: FastifyRequest, reply: FastifyReply, rule: Extract<AuthRule, { kind: 'key' }>) {
     const presented = req.headers['x-api-key'];
     if (typeof presented !== 'string' || presented === '') {
-      await limit(req, reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${req.ip}`);
       throw unauthorized('missing_api_key', 'Missing x-api-key header');
     }
     const key = await deps.findKey(presented);
     if (!key) {
-      await limit(req, reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${req.ip}`);
       throw unauthorized('invalid_api_key', 'API key not recognised');
     }
     const origin = requestOrigin(req);
@@ -167,7 +166,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
         .header('vary', 'Origin')
         .header('access-control-expose-headers', CORS_EXPOSED_HEADERS);
     }
-    await limit(req, reply, `key:${key.id}`);
+    await limit(reply, `key:${key.id}`);
     if (key.revoked_at !== null) throw forbidden('api_key_revoked', 'this API key has been revoked');
     // A request without Origin comes from a server, not a browser, and is allowed:
     // the pin protects the key where it is exposed, in web pages.
@@ -186,17 +185,17 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   async function authenticateSession(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean) {
     const token = bearerToken(req);
     if (token === undefined) {
-      await limit(req, reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${req.ip}`);
       throw unauthorized('missing_session', 'Missing Authorization Bearer token');
     }
     let userId: string;
     try {
       ({ userId } = await deps.verifySession(token));
     } catch (err) {
-      await limit(req, reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${req.ip}`);
       throw err;
     }
-    await limit(req, reply, `user:${userId}`);
+    await limit(reply, `user:${userId}`);
     const user = await deps.findUser(userId);
     if (!user) throw unauthorized('invalid_session', 'the account of this session no longer exists');
     const isStaff = deps.isStaffEmail(user.email);
