@@ -21,7 +21,7 @@ import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
 import { registerAuth, type AuthRule } from './shared/auth.js';
-import { registerErrorHandling } from './shared/error-handler.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './shared/error-handler.js';
 import { ErrorBody, errorResponses } from './shared/schemas.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -33,14 +33,17 @@ export async function buildApp(deps: Deps): Promise<App> {
   // Request ids: a random prefix per process and a counter, so no randomness is spent per request.
   const idPrefix = deps.ids.make('req', 6);
   let seq = 0;
+  const newRequestId = () => `${idPrefix}-${(++seq).toString(36)}`;
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT,
     // A caller's x-request-id is kept when it is sane; otherwise we make one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `${idPrefix}-${(++seq).toString(36)}`;
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
     },
+    frameworkErrors,
+    clientErrorHandler: clientErrorHandler(newRequestId, deps.logger),
     ajv: {
       // Strict input: no coercion ("5" is not 5), unknown fields refused where a
       // schema says additionalProperties: false.
@@ -155,7 +158,9 @@ function decorateSchema(route: { schema?: object; config?: unknown; url: string;
     operationId?: string;
   };
   schema.operationId ??= operationId(Array.isArray(route.method) ? route.method[0]! : route.method, route.url);
-  const statuses = new Set<number>([429, 500]);
+  const statuses = new Set<number>([500]);
+  // Health checks, the description and the gateway's notifications are never limited.
+  if (!(rule?.kind === 'public' && rule.rateLimit === false)) statuses.add(429);
   if (schema.body || schema.params || schema.querystring) statuses.add(400);
   if (schema.body) {
     statuses.add(413);

@@ -2,6 +2,9 @@
 // framework errors are mapped to the right 4xx; anything unexpected is a bare 500
 // whose details go to the log under the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
 import { mapPgError } from '../db/pg-errors.js';
 import { AppError } from './errors.js';
 
@@ -81,4 +84,50 @@ export function registerErrorHandling(app: FastifyInstance, methodsFor: (path: s
     }
     return reply.code(404).send({ error: `no route ${req.method} ${path}`, code: 'not_found' });
   });
+}
+
+// Failures Fastify meets before routing (a bad percent-escape in the path, a path
+// parameter over the router's length limit) bypass the error handler; without this
+// they would answer in Fastify's own shape and without a request id.
+const ROUTING_CODES: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url', message: 'the URL path has an invalid percent-escape' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: 'a path parameter is too long' },
+};
+
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', req.id);
+  const m = ROUTING_CODES[err.code];
+  if (!m) {
+    req.log.error({ err, reqId: req.id }, 'internal error');
+    void reply.code(500).send({ error: 'internal error', code: 'internal' });
+    return;
+  }
+  void reply.code(m.status).send({ error: m.message, code: m.code });
+}
+
+/**
+ * Requests Node's HTTP parser refuses (not HTTP, headers too large, too slow) never
+ * become a request; answer them in the same JSON shape, as Fastify's default does in its own.
+ */
+export function clientErrorHandler(newRequestId: () => string, logger: Logger) {
+  return (err: Error & { code?: string }, socket: Socket): void => {
+    // A reset connection has no one left to answer.
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, code, message] =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'the request did not arrive in time']
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'headers_too_large', 'the request line and headers are too large']
+          : [400, 'bad_http_request', 'the request is not valid HTTP'];
+    const id = newRequestId();
+    logger.debug({ err, reqId: id }, `client error: ${code}`);
+    if (socket.writable) {
+      const body = JSON.stringify({ error: message, code });
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(err);
+  };
 }

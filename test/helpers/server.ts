@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import pg from 'pg';
+import type { Logger } from 'pino';
 
 export const storage: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -32,6 +33,8 @@ export interface StartOptions {
    * jobs run by a server with its own settings (SMTP, private webhook URLs) isolates.
    */
   isolatedDatabase?: boolean;
+  /** Log here instead of the configured logger (tests that read the log lines). */
+  logger?: Logger;
 }
 
 export function testEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -78,7 +81,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const own = storage === 'postgres' && options.isolatedDatabase ? await isolatedDatabase() : undefined;
   const config = loadConfig(testEnv(dataDir, { ...(own ? { DATABASE_URL: own.url } : {}), ...options.env }));
   const clock = options.clock ?? new ManualClock(new Date());
-  const deps = await createDeps(config, { clock });
+  const deps = await createDeps(config, { clock, ...(options.logger ? { logger: options.logger } : {}) });
   const app = await buildApp(deps);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { ping } from '../../db/connect.js';
 import type { Deps } from '../../deps.js';
 import { unavailable } from '../../shared/errors.js';
+import { errorResponses } from '../../shared/schemas.js';
 
 export const opsRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -29,7 +30,7 @@ export const opsRoutes =
         schema: {
           tags: ['operations'],
           summary: 'Readiness: the database answers',
-          response: { 200: Type.Object({ status: Type.Literal('ready'), storage: Type.String() }) },
+          response: { 200: Type.Object({ status: Type.Literal('ready'), storage: Type.String() }), ...errorResponses([503]) },
         },
       },
       async () => {
