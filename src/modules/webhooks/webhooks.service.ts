@@ -1,18 +1,20 @@
-// Signed webhooks (product-decisions §7): one configuration per account and mode,
+// Signed webhooks: one configuration per account and mode,
 // a service-generated secret sealed at rest, deliveries queued in the transaction
 // that caused them and sent once by a worker.
 import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database, Mode, WebhookEventType } from '../../db/database.js';
+import type { Kysely } from 'kysely';
 import { enqueue } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Db } from '../../shared/db-handle.js';
 import { badRequest } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { open, seal } from '../../shared/secret-box.js';
 import { isPublicAddress } from './address-check.js';
 import { deliver, type Resolve } from './delivery.js';
+import * as repo from './webhooks.repo.js';
 
 export const WEBHOOK_TOPIC = 'webhook.deliver';
 export const EVENT_TYPES: readonly WebhookEventType[] = ['registration.confirmed', 'subscription.authenticated'];
@@ -50,8 +52,8 @@ function presentConfig(row: { url: string; enabled: boolean; events: WebhookEven
   return { url: row.url, enabled: row.enabled, secretSet: true, events: row.events };
 }
 
-export async function getConfig(db: Kysely<Database>, accountId: string, mode: Mode) {
-  const row = await db.selectFrom('webhook_configs').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();
+export async function getConfig(db: Db, accountId: string, mode: Mode) {
+  const row = await repo.findConfig(db, accountId, mode);
   return row ? presentConfig(row) : null;
 }
 
@@ -61,7 +63,7 @@ export async function putConfig(
   mode: Mode,
   input: { url?: string | undefined; enabled?: boolean | undefined; rotateSecret?: boolean | undefined; events?: string[] | undefined },
 ): Promise<{ data: ReturnType<typeof presentConfig>; secret?: string }> {
-  const existing = await deps.db.selectFrom('webhook_configs').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();
+  const existing = await repo.findConfig(deps.db, accountId, mode);
   if (!existing && input.url === undefined) throw badRequest('invalid_request', 'url is required to set up a webhook');
   let events = existing?.events ?? ['registration.confirmed'];
   if (input.events !== undefined) {
@@ -83,32 +85,21 @@ export async function putConfig(
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  await deps.db
-    .insertInto('webhook_configs')
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'mode']).doUpdateSet({ url: row.url, enabled: row.enabled, events: row.events, secret_sealed: row.secret_sealed, updated_at: now }),
-    )
-    .execute();
+  await repo.upsertConfig(deps.db, row);
   return { data: presentConfig({ url, enabled: row.enabled, events }), ...(newSecret ? { secret: newSecret } : {}) };
 }
 
-export async function deleteConfig(db: Kysely<Database>, accountId: string, mode: Mode): Promise<void> {
-  await db.deleteFrom('webhook_configs').where('account_id', '=', accountId).where('mode', '=', mode).execute();
+export async function deleteConfig(db: Db, accountId: string, mode: Mode): Promise<void> {
+  await repo.deleteConfig(db, accountId, mode);
 }
 
 /** Queues a delivery in the caller's transaction when the account listens for `type`. */
 export async function emit(
-  trx: Kysely<Database>,
+  trx: Db,
   deps: { clock: Clock; ids: Ids },
   event: { accountId: string; mode: Mode; type: WebhookEventType; data: Record<string, unknown> },
 ): Promise<void> {
-  const config = await trx
-    .selectFrom('webhook_configs')
-    .select(['enabled', 'events'])
-    .where('account_id', '=', event.accountId)
-    .where('mode', '=', event.mode)
-    .executeTakeFirst();
+  const config = await repo.findConfig(trx, event.accountId, event.mode);
   if (!config || !config.enabled || !config.events.includes(event.type)) return;
   await enqueue(
     trx,
@@ -128,12 +119,7 @@ export async function deliveryJob(
   deps: WebhookDeps,
   payload: { eventId: string; createdAt: string; accountId: string; mode: Mode; type: WebhookEventType; data: Record<string, unknown> },
 ): Promise<void> {
-  const config = await deps.db
-    .selectFrom('webhook_configs')
-    .selectAll()
-    .where('account_id', '=', payload.accountId)
-    .where('mode', '=', payload.mode)
-    .executeTakeFirst();
+  const config = await repo.findConfig(deps.db, payload.accountId, payload.mode);
   // Paused, removed or unsubscribed since: nothing to send.
   if (!config || !config.enabled || !config.events.includes(payload.type)) return;
   const body = JSON.stringify({ id: payload.eventId, type: payload.type, createdAt: payload.createdAt, mode: payload.mode, data: payload.data });
@@ -152,33 +138,22 @@ export async function deliveryJob(
     allowPrivate: deps.config.webhookAllowPrivateUrls,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   });
-  await deps.db
-    .insertInto('webhook_deliveries')
-    .values({
-      id: deps.ids.make('dlv', 12),
-      account_id: payload.accountId,
-      mode: payload.mode,
-      event_id: payload.eventId,
-      type: payload.type,
-      url: config.url,
-      status_code: result.statusCode,
-      error: result.error,
-      duration_ms: result.durationMs,
-      created_at: deps.clock.now(),
-    })
-    .execute();
+  await repo.insertDelivery(deps.db, {
+    id: deps.ids.make('dlv', 12),
+    account_id: payload.accountId,
+    mode: payload.mode,
+    event_id: payload.eventId,
+    type: payload.type,
+    url: config.url,
+    status_code: result.statusCode,
+    error: result.error,
+    duration_ms: result.durationMs,
+    created_at: deps.clock.now(),
+  });
 }
 
-export async function listDeliveries(db: Kysely<Database>, accountId: string, mode: Mode) {
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('mode', '=', mode)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(100)
-    .execute();
+export async function listDeliveries(db: Db, accountId: string, mode: Mode) {
+  const rows = await repo.listDeliveries(db, accountId, mode, 100);
   return rows.map((r) => ({
     id: r.id,
     eventId: r.event_id,
