@@ -23,7 +23,7 @@ const Me = Type.Object({
 });
 
 export const accountsRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'sessions'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/auth/signup',

@@ -29,7 +29,7 @@ function present(row: keys.KeyRow) {
 }
 
 export const keysRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'keyCache'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     const session = { auth: { kind: 'session' } } as const;
 

@@ -6,7 +6,7 @@ import { unavailable } from '../../shared/errors.js';
 import { errorResponses } from '../../shared/schemas.js';
 
 export const opsRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'storage'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     const noLimit = { auth: { kind: 'public', rateLimit: false } } as const;
 

@@ -14,7 +14,7 @@ const Config = Type.Object({
 });
 
 export const webhooksRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/v1/webhooks',
