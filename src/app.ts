@@ -16,7 +16,7 @@ import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { membershipsRoutes } from './modules/memberships/memberships.routes.js';
 import { broadcastRoutes } from './modules/broadcast/broadcast.routes.js';
-import { razorpayWebhookRoutes } from './modules/payments/razorpay-webhook.routes.js';
+import { razorpayWebhookRoutes } from './modules/gateway-events/razorpay-webhook.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';

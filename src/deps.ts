@@ -10,7 +10,7 @@ import { JobRunner, type JobHandler } from './jobs/queue.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import { createEmailChecker } from './modules/mail/email-check.js';
 import type { PaymentGateway } from './modules/payments/gateway.js';
-import { SandboxGateway, SandboxSubscriptions } from './modules/payments/sandbox.js';
+import { SandboxGateway, SandboxSubscriptions } from './modules/sandbox/sandbox-gateway.js';
 import { RazorpayGateway } from './modules/payments/razorpay.js';
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
@@ -36,7 +36,7 @@ export interface Deps {
   readonly logger: Logger;
   readonly sessions: SessionSigner;
   readonly rateLimiter: RateLimiter;
-  /** Job handlers by topic; modules add theirs when they register. */
+  /** Job handlers by topic, filled in by createDeps. */
   readonly jobHandlers: Map<string, JobHandler>;
   readonly jobs: JobRunner;
   /** The live gateway (Razorpay), when RAZORPAY_KEY_ID/SECRET are set. */
@@ -144,6 +144,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       return liveSubscriptions;
     },
     checkEmail,
+    kickJobs: () => jobs.kick(),
   };
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
   jobHandlers.set(TICKET_EMAIL_TOPIC, (payload) => sendTicketJob({ db, clock, ids, config, mailer }, payload as { attendeeId: string }));

@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import * as accounts from '../accounts/accounts.service.js';
+import { setTicketEmails } from '../events/ticket-emails.js';
 import * as memberships from '../memberships/memberships.service.js';
 import { Membership } from '../memberships/memberships.routes.js';
-import { notFound } from '../../shared/errors.js';
 
+// Platform staff only: organiser access, an event's ticket mail, members added by hand.
 export const adminRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/admin/api/accounts/:userId/organiser-access',
@@ -48,15 +49,9 @@ export const adminRoutes =
         },
       },
       async (req) => {
-        const r = await deps.db
-          .updateTable('events')
-          .set({ ticket_emails_enabled: req.body.enabled, updated_at: deps.clock.now() })
-          .where('id', '=', req.params.eventId)
-          .returning(['id', 'ticket_emails_enabled'])
-          .executeTakeFirst();
-        if (!r) throw notFound('no such event', 'event_not_found');
-        req.log.info({ staff: req.principal?.userId, eventId: r.id, enabled: r.ticket_emails_enabled }, 'ticket emails switched');
-        return { success: true as const, data: { eventId: r.id, ticketEmailsEnabled: r.ticket_emails_enabled } };
+        const data = await setTicketEmails(deps.db, req.params.eventId, req.body.enabled, deps.clock.now());
+        req.log.info({ staff: req.principal?.userId, eventId: data.eventId, enabled: data.ticketEmailsEnabled }, 'ticket emails switched');
+        return { success: true as const, data };
       },
     );
 
@@ -82,8 +77,7 @@ export const adminRoutes =
       },
       async (req, reply) => {
         const { membership, kind } = await memberships.addManualMember(deps.membershipDeps, req.body);
-        const now = await memberships.nowFor(deps, membership.account_id, membership.mode);
-        return reply.code(201).send({ success: true as const, data: memberships.presentMembership(membership, kind, now) });
+        return reply.code(201).send({ success: true as const, data: await memberships.presentNow(deps, membership, kind) });
       },
     );
   };

@@ -3,7 +3,11 @@ import { Type } from 'typebox';
 import { Nullable } from '../../shared/schemas.js';
 import type { Deps } from '../../deps.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
+import { nowFor } from '../sandbox/sandbox.service.js';
+import { cancel } from './cancel.service.js';
 import * as memberships from './memberships.service.js';
+import { createPlan, listPlans, presentPlan } from './plans.service.js';
+import { confirm, subscribe } from './subscribe.service.js';
 
 const E = Type.Ref('Error');
 
@@ -50,12 +54,9 @@ export const Membership = Type.Object({
 });
 
 export const membershipsRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     const md = deps.membershipDeps;
-    const present = async (m: memberships.MembershipRow, kind: 'fixed_term' | 'recurring') =>
-      memberships.presentMembership(m, kind, await memberships.nowFor(deps, m.account_id, m.mode));
-    const kindOf = async (planId: string) => (await deps.db.selectFrom('plans').select('kind').where('id', '=', planId).executeTakeFirstOrThrow()).kind;
 
     app.get(
       '/api/v1/memberships/plans',
@@ -68,7 +69,7 @@ export const membershipsRoutes =
         },
       },
       async (req) => {
-        const data = (await memberships.listPlans(deps.db, keyPrincipal(req))).map(memberships.presentPlan);
+        const data = (await listPlans(deps.db, keyPrincipal(req))).map(presentPlan);
         return { success: true as const, data, count: data.length };
       },
     );
@@ -98,7 +99,7 @@ export const membershipsRoutes =
         },
       },
       async (req, reply) =>
-        reply.code(201).send({ success: true as const, data: memberships.presentPlan(await memberships.createPlan(md, keyPrincipal(req), req.body)) }),
+        reply.code(201).send({ success: true as const, data: presentPlan(await createPlan(md, keyPrincipal(req), req.body)) }),
     );
 
     app.post(
@@ -144,9 +145,9 @@ export const membershipsRoutes =
         },
       },
       async (req, reply) => {
-        const r = await memberships.subscribe(md, keyPrincipal(req), req.body);
+        const r = await subscribe(md, keyPrincipal(req), req.body);
         if (r.existing) {
-          const data = await present(r.membership, r.kind);
+          const data = await memberships.presentNow(deps, r.membership, r.kind);
           return reply.code(200).send({
             success: true as const,
             existing: true as const,
@@ -185,8 +186,8 @@ export const membershipsRoutes =
         },
       },
       async (req) => {
-        const m = await memberships.confirm(md, keyPrincipal(req), req.params.id, req.body);
-        return { success: true as const, data: await present(m, await kindOf(m.plan_id)) };
+        const m = await confirm(md, keyPrincipal(req), req.params.id, req.body);
+        return { success: true as const, data: await memberships.presentNow(deps, m) };
       },
     );
 
@@ -209,8 +210,8 @@ export const membershipsRoutes =
         },
       },
       async (req, reply) => {
-        const r = await memberships.cancel(md, keyPrincipal(req), req.params.id, req.body?.immediate === true);
-        return reply.code(201).send({ success: true as const, data: await present(r.membership, await kindOf(r.membership.plan_id)), message: r.message, alreadyEnded: r.alreadyEnded });
+        const r = await cancel(md, keyPrincipal(req), req.params.id, req.body?.immediate === true);
+        return reply.code(201).send({ success: true as const, data: await memberships.presentNow(deps, r.membership), message: r.message, alreadyEnded: r.alreadyEnded });
       },
     );
 
@@ -229,7 +230,7 @@ export const membershipsRoutes =
       async (req) => {
         const p = keyPrincipal(req);
         const rows = await memberships.listMembers(deps.db, p, req.query);
-        const now = await memberships.nowFor(deps, p.userId, p.mode);
+        const now = await nowFor(deps, p.userId, p.mode);
         const data = rows.map((r) => memberships.presentMembership(r, r.plan_kind, now));
         return { success: true as const, data, count: data.length };
       },

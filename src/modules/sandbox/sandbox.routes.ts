@@ -1,19 +1,18 @@
-// Sandbox routes (product-decisions §3): test keys play the buyer and the gateway.
+// Sandbox routes: test keys play the buyer and the gateway, move their account's test
+// clock and read the mails test mode kept. Live keys get 403.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
 import { keyPrincipal } from '../../shared/auth.js';
-import { notFound } from '../../shared/errors.js';
-import { SandboxGateway, SandboxSubscriptions } from '../payments/sandbox.js';
-import { confirmFromGateway } from '../registrations/register.service.js';
-import * as memberships from '../memberships/memberships.service.js';
+import { notifyOrderPaid, payOrder, playSubscriptionEvent, type SandboxPlayDeps } from './checkout.service.js';
+import { advanceClock, keptEmails, resetClock } from './sandbox.service.js';
 
 const E = Type.Ref('Error');
+const TestClock = Type.Object({ success: Type.Literal(true), now: Type.String({ format: 'date-time' }), offsetDays: Type.Number() });
+const present = (c: { now: Date; offsetDays: number }) => ({ success: true as const, now: c.now.toISOString(), offsetDays: c.offsetDays });
 
 export const sandboxRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: SandboxPlayDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const gateway = (accountId: string) => new SandboxGateway(deps, accountId);
 
     app.post(
       '/api/v1/sandbox/payments',
@@ -34,8 +33,7 @@ export const sandboxRoutes =
         },
       },
       async (req, reply) => {
-        const payment = await gateway(keyPrincipal(req).userId).pay(req.body.orderId, req.body.outcome);
-        if (!payment) throw notFound('no such sandbox order on this account', 'order_not_found');
+        const payment = await payOrder(deps, keyPrincipal(req).userId, req.body.orderId, req.body.outcome);
         return reply.code(201).send({ success: true as const, paymentId: payment.id, status: payment.status });
       },
     );
@@ -62,17 +60,11 @@ export const sandboxRoutes =
         },
       },
       async (req) => {
-        const g = gateway(keyPrincipal(req).userId);
-        const payment = (await g.capturedPaymentFor(req.params.orderId)) ?? (await g.pay(req.params.orderId, 'success'));
-        if (!payment) throw notFound('no such sandbox order on this account', 'order_not_found');
-        // The order is a ticket's or a fixed-term membership's.
-        let result = await confirmFromGateway(deps.registerDeps, 'test', req.params.orderId, payment);
-        if (result === 'ignored') result = await memberships.confirmFromGateway(deps.membershipDeps, 'test', req.params.orderId, payment);
+        const { payment, result } = await notifyOrderPaid(deps, keyPrincipal(req).userId, req.params.orderId);
         return { success: true as const, paymentId: payment.id, result };
       },
     );
 
-    const sandboxEvents = { authenticate: 'authenticated', charge: 'charged', halt: 'halted', cancel: 'cancelled' } as const;
     app.post(
       '/api/v1/sandbox/subscriptions/:subscriptionId/:action',
       {
@@ -90,13 +82,7 @@ export const sandboxRoutes =
         },
       },
       async (req) => {
-        const p = keyPrincipal(req);
-        const subs = new SandboxSubscriptions(deps, p.userId, deps.config.baseUrl);
-        if (!(await subs.owns(req.params.subscriptionId))) throw notFound('no such sandbox subscription on this account', 'subscription_not_found');
-        const event = sandboxEvents[req.params.action];
-        const result = await memberships.applySubscriptionEvent(deps.membershipDeps, 'test', req.params.subscriptionId, event);
-        if (result === 'applied') await subs.setStatus(req.params.subscriptionId, event === 'charged' ? 'active' : event);
-        deps.jobs.kick();
+        const result = await playSubscriptionEvent(deps, keyPrincipal(req).userId, req.params.subscriptionId, req.params.action);
         return { success: true as const, result };
       },
     );
@@ -110,20 +96,10 @@ export const sandboxRoutes =
           summary: 'Move this account’s test-mode clock forward',
           description: 'Affects test-mode memberships: standing, expiry, renewal windows and the periods sandbox charges add. Cumulative; DELETE puts it back to now.',
           body: Type.Object({ advanceDays: Type.Number({ exclusiveMinimum: 0, maximum: 3650 }) }, { additionalProperties: false }),
-          response: { 200: Type.Object({ success: Type.Literal(true), now: Type.String({ format: 'date-time' }), offsetDays: Type.Number() }) },
+          response: { 200: TestClock },
         },
       },
-      async (req) => {
-        const p = keyPrincipal(req);
-        const add = Math.round(req.body.advanceDays * 86_400_000);
-        await deps.db
-          .insertInto('sandbox_clocks')
-          .values({ account_id: p.userId, offset_ms: add })
-          .onConflict((oc) => oc.column('account_id').doUpdateSet({ offset_ms: (eb) => eb('sandbox_clocks.offset_ms', '+', add) }))
-          .execute();
-        const now = await memberships.nowFor(deps, p.userId, 'test');
-        return { success: true as const, now: now.toISOString(), offsetDays: (now.getTime() - deps.clock.now().getTime()) / 86_400_000 };
-      },
+      async (req) => present(await advanceClock(deps, keyPrincipal(req).userId, req.body.advanceDays)),
     );
 
     app.delete(
@@ -133,13 +109,10 @@ export const sandboxRoutes =
         schema: {
           tags: ['sandbox'],
           summary: 'Put this account’s test-mode clock back to now',
-          response: { 200: Type.Object({ success: Type.Literal(true), now: Type.String({ format: 'date-time' }), offsetDays: Type.Number() }) },
+          response: { 200: TestClock },
         },
       },
-      async (req) => {
-        await deps.db.deleteFrom('sandbox_clocks').where('account_id', '=', keyPrincipal(req).userId).execute();
-        return { success: true as const, now: deps.clock.now().toISOString(), offsetDays: 0 };
-      },
+      async (req) => present(await resetClock(deps, keyPrincipal(req).userId)),
     );
 
     app.get(
@@ -169,15 +142,7 @@ export const sandboxRoutes =
         },
       },
       async (req) => {
-        const rows = await deps.db
-          .selectFrom('sandbox_emails')
-          .selectAll()
-          .where('account_id', '=', keyPrincipal(req).userId)
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(200)
-          .execute();
-        const data = rows.map((r) => ({ id: r.id, to: r.recipients, subject: r.subject, text: r.text, attachments: r.attachments, createdAt: r.created_at.toISOString() }));
+        const data = await keptEmails(deps.db, keyPrincipal(req).userId, 200);
         return { success: true as const, data, count: data.length };
       },
     );

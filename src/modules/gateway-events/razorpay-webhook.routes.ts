@@ -6,11 +6,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../shared/errors.js';
-import type { GatewayPayment } from './gateway.js';
-import { verifyWebhookSignature } from './razorpay-signature.js';
-import { toPayment } from './razorpay.js';
-import { confirmFromGateway } from '../registrations/register.service.js';
-import * as memberships from '../memberships/memberships.service.js';
+import type { GatewayPayment } from '../payments/gateway.js';
+import { verifyWebhookSignature } from '../payments/razorpay-signature.js';
+import { toPayment } from '../payments/razorpay.js';
+import { isSubscriptionEvent } from '../memberships/subscription-state.js';
+import { orderPaid, subscriptionChanged } from './gateway-events.service.js';
 
 interface RazorpayPaymentEntity {
   id?: unknown;
@@ -36,7 +36,7 @@ declare module 'fastify' {
 }
 
 export const razorpayWebhookRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'config' | 'registerDeps' | 'membershipDeps'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     // The signature covers the exact bytes: keep them.
     app.removeContentTypeParser('application/json');
@@ -85,18 +85,13 @@ export const razorpayWebhookRoutes =
         if (body.event === 'order.paid' || body.event === 'payment.captured') {
           const payment = paymentFromWebhook(body.payload?.payment?.entity);
           const orderId = typeof body.payload?.order?.entity?.id === 'string' ? body.payload.order.entity.id : payment?.orderId;
-          if (payment && orderId) {
-            result = await confirmFromGateway(deps.registerDeps, 'live', orderId, payment);
-            if (result === 'ignored') result = await memberships.confirmFromGateway(deps.membershipDeps, 'live', orderId, payment);
-          }
+          if (payment && orderId) result = await orderPaid(deps, 'live', orderId, payment);
         } else if (body.event.startsWith('subscription.')) {
           const sub = body.payload?.subscription?.entity;
-          const event = body.event.slice('subscription.'.length) as memberships.SubscriptionEvent;
-          const known = ['authenticated', 'activated', 'charged', 'halted', 'cancelled', 'completed', 'pending', 'resumed'];
-          if (typeof sub?.id === 'string' && known.includes(event)) {
+          const event = body.event.slice('subscription.'.length);
+          if (typeof sub?.id === 'string' && isSubscriptionEvent(event)) {
             const currentEnd = typeof sub.current_end === 'number' ? new Date(sub.current_end * 1000) : null;
-            result = await memberships.applySubscriptionEvent(deps.membershipDeps, 'live', sub.id, event, currentEnd);
-            deps.jobs.kick();
+            result = await subscriptionChanged(deps, 'live', sub.id, event, currentEnd);
           }
         }
         req.log.info({ event: body.event, result }, 'razorpay notification');

@@ -1,0 +1,37 @@
+// The gateway's notifications, whoever relays them (Razorpay's webhook, or the sandbox
+// playing the gateway), dispatched to the module that holds the order or subscription.
+// This module sits above registrations and memberships; neither knows about the other.
+import type { Mode } from '../../db/database.js';
+import type { GatewayPayment } from '../payments/gateway.js';
+import type { MembershipDeps } from '../memberships/memberships.service.js';
+import * as memberships from '../memberships/subscribe.service.js';
+import { applySubscriptionEvent } from '../memberships/subscription-events.service.js';
+import type { SubscriptionEvent } from '../memberships/subscription-state.js';
+import { confirmFromGateway, type RegisterDeps } from '../registrations/register.service.js';
+
+export interface GatewayEventDeps {
+  registerDeps: RegisterDeps;
+  membershipDeps: MembershipDeps;
+}
+
+export type OrderPaidResult = 'confirmed' | 'ignored' | 'sold_out';
+
+/** An order was paid: it is a ticket booking's or a fixed-term membership's. */
+export async function orderPaid(deps: GatewayEventDeps, mode: Mode, orderId: string, payment: GatewayPayment): Promise<OrderPaidResult> {
+  const result = await confirmFromGateway(deps.registerDeps, mode, orderId, payment);
+  if (result !== 'ignored') return result;
+  return memberships.confirmFromGateway(deps.membershipDeps, mode, orderId, payment);
+}
+
+/** A subscription moved at the gateway: the membership of that subscription follows. */
+export async function subscriptionChanged(
+  deps: GatewayEventDeps,
+  mode: Mode,
+  subscriptionId: string,
+  event: SubscriptionEvent,
+  currentEnd?: Date | null,
+): Promise<'applied' | 'ignored'> {
+  const result = await applySubscriptionEvent(deps.membershipDeps, mode, subscriptionId, event, currentEnd);
+  deps.membershipDeps.kickJobs();
+  return result;
+}

@@ -1,0 +1,156 @@
+// The sandbox gateway for test keys: orders and payments live in the sandbox's own
+// tables and the sandbox routes play the buyer and the gateway. Nothing leaves the machine.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import {
+  GatewayError,
+  type GatewayOrder,
+  type GatewayPayment,
+  type GatewayRefund,
+  type GatewaySubscription,
+  type PaymentGateway,
+  type SubscriptionGateway,
+} from '../payments/gateway.js';
+import * as repo from './sandbox.repo.js';
+
+export const SANDBOX_KEY_ID = 'rzp_test_sandbox';
+
+export interface SandboxDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+}
+
+/** Razorpay-like ids: a prefix and 14 characters. */
+function gatewayId(ids: Ids, prefix: string): string {
+  return `${prefix}_${ids.secret(12).replace(/[^A-Za-z0-9]/g, 'x').slice(0, 14)}`;
+}
+
+type PaymentRow = { id: string; order_id: string; amount: number; currency: string; status: GatewayPayment['status']; amount_refunded: number };
+
+function toPayment(r: PaymentRow): GatewayPayment {
+  return {
+    id: r.id,
+    orderId: r.order_id,
+    amount: Number(r.amount),
+    currency: r.currency,
+    status: r.status,
+    captured: r.status === 'captured' || r.status === 'refunded',
+    amountRefunded: Number(r.amount_refunded),
+  };
+}
+
+export class SandboxGateway implements PaymentGateway {
+  readonly keyId = SANDBOX_KEY_ID;
+
+  constructor(
+    private readonly deps: SandboxDeps,
+    private readonly accountId: string,
+  ) {}
+
+  async createOrder(input: { amount: number; currency: string; receipt: string; notes?: Record<string, string> }): Promise<GatewayOrder> {
+    const order = {
+      id: gatewayId(this.deps.ids, 'order'),
+      account_id: this.accountId,
+      amount: input.amount,
+      currency: input.currency,
+      receipt: input.receipt,
+      status: 'created' as const,
+      notes: JSON.stringify(input.notes ?? {}),
+      created_at: this.deps.clock.now(),
+    };
+    await repo.insertOrder(this.deps.db, order);
+    return { id: order.id, amount: order.amount, currency: order.currency, receipt: order.receipt, status: 'created', notes: input.notes ?? {} };
+  }
+
+  async fetchPayment(paymentId: string): Promise<GatewayPayment | null> {
+    const row = await repo.findPayment(this.deps.db, this.accountId, paymentId);
+    return row ? toPayment(row) : null;
+  }
+
+  async capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment> {
+    const p = await this.fetchPayment(paymentId);
+    if (!p) throw new GatewayError('rejected', 'The id provided does not exist', 400);
+    if (p.status === 'captured') throw new GatewayError('rejected', 'This payment has already been captured', 400);
+    if (p.status !== 'authorized') throw new GatewayError('rejected', 'Only payments which have been authorized and not yet captured can be captured', 400);
+    if (p.amount !== amount || p.currency !== currency) throw new GatewayError('rejected', 'Capture amount must be equal to the amount authorized', 400);
+    await repo.setPaymentStatus(this.deps.db, paymentId, 'captured');
+    await repo.setOrderStatus(this.deps.db, p.orderId!, 'paid');
+    return { ...p, status: 'captured', captured: true };
+  }
+
+  async refundPayment(paymentId: string, amount?: number): Promise<GatewayRefund> {
+    const p = await this.fetchPayment(paymentId);
+    if (!p) throw new GatewayError('rejected', 'The id provided does not exist', 400);
+    const refund = amount ?? p.amount - p.amountRefunded;
+    if (!p.captured || refund <= 0 || p.amountRefunded + refund > p.amount) {
+      throw new GatewayError('rejected', 'The refund amount provided is greater than amount captured', 400);
+    }
+    await repo.addRefund(this.deps.db, paymentId, refund, p.amountRefunded + refund === p.amount ? 'refunded' : p.status);
+    return { id: gatewayId(this.deps.ids, 'rfnd'), paymentId, amount: refund, status: 'processed' };
+  }
+
+  /** The buyer finishing (or failing) the hosted checkout: a payment for the order. */
+  async pay(orderId: string, outcome: 'success' | 'failure'): Promise<GatewayPayment | undefined> {
+    const order = await repo.findOrder(this.deps.db, this.accountId, orderId);
+    if (!order) return undefined;
+    const row: PaymentRow & { created_at: Date } = {
+      id: gatewayId(this.deps.ids, 'pay'),
+      order_id: order.id,
+      amount: Number(order.amount),
+      currency: order.currency,
+      status: outcome === 'success' ? 'captured' : 'failed',
+      amount_refunded: 0,
+      created_at: this.deps.clock.now(),
+    };
+    await this.deps.db.transaction().execute(async (trx) => {
+      await repo.insertPayment(trx, row);
+      await repo.setOrderStatus(trx, order.id, outcome === 'success' ? 'paid' : 'attempted');
+    });
+    return toPayment(row);
+  }
+
+  /** The captured payment of an order, if any. */
+  async capturedPaymentFor(orderId: string): Promise<GatewayPayment | undefined> {
+    const row = await repo.findCapturedPayment(this.deps.db, orderId);
+    return row ? toPayment(row) : undefined;
+  }
+}
+
+/** Sandbox subscriptions: the sandbox routes play the member and the gateway's events. */
+export class SandboxSubscriptions implements SubscriptionGateway {
+  readonly keyId = SANDBOX_KEY_ID;
+
+  constructor(
+    private readonly deps: SandboxDeps,
+    private readonly accountId: string,
+    private readonly baseUrl: string,
+  ) {}
+
+  async createPlan(): Promise<{ id: string }> {
+    return { id: gatewayId(this.deps.ids, 'plan') };
+  }
+
+  async createSubscription(): Promise<GatewaySubscription> {
+    const id = gatewayId(this.deps.ids, 'sub');
+    await repo.insertSubscription(this.deps.db, { id, account_id: this.accountId, status: 'created', created_at: this.deps.clock.now() });
+    // There is no hosted page in the sandbox: the link names the route that plays the approval.
+    return { id, status: 'created', authorisationUrl: `${this.baseUrl}/api/v1/sandbox/subscriptions/${id}/authenticate` };
+  }
+
+  async cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void> {
+    if (!(await repo.cancelSubscription(this.deps.db, this.accountId, subscriptionId, atCycleEnd))) {
+      throw new GatewayError('rejected', 'Subscription is not cancellable in cancelled status.', 400);
+    }
+  }
+
+  owns(subscriptionId: string): Promise<boolean> {
+    return repo.subscriptionExists(this.deps.db, this.accountId, subscriptionId);
+  }
+
+  setStatus(subscriptionId: string, status: string): Promise<void> {
+    return repo.setSubscriptionStatus(this.deps.db, subscriptionId, status);
+  }
+}

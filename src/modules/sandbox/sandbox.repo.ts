@@ -1,0 +1,112 @@
+// The sandbox's tables: its gateway's orders, payments and subscriptions, each test
+// account's clock offset, and the mails test mode kept.
+import { sql, type Insertable } from 'kysely';
+import type { SandboxOrdersTable, SandboxPaymentsTable } from '../../db/database.js';
+import type { Db } from '../../shared/db-handle.js';
+
+// ---------------------------------------------------------------- clocks
+
+export async function clockOffset(db: Db, accountId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('sandbox_clocks').select('offset_ms').where('account_id', '=', accountId).executeTakeFirst();
+  return row ? Number(row.offset_ms) : undefined;
+}
+
+export async function advanceClock(db: Db, accountId: string, ms: number): Promise<void> {
+  await db
+    .insertInto('sandbox_clocks')
+    .values({ account_id: accountId, offset_ms: ms })
+    .onConflict((oc) => oc.column('account_id').doUpdateSet({ offset_ms: (eb) => eb('sandbox_clocks.offset_ms', '+', ms) }))
+    .execute();
+}
+
+export async function resetClock(db: Db, accountId: string): Promise<void> {
+  await db.deleteFrom('sandbox_clocks').where('account_id', '=', accountId).execute();
+}
+
+// ---------------------------------------------------------------- orders and payments
+
+const paymentColumns = ['sandbox_payments.id', 'order_id', 'sandbox_payments.amount', 'sandbox_payments.currency', 'sandbox_payments.status', 'amount_refunded'] as const;
+
+export async function insertOrder(db: Db, order: Insertable<SandboxOrdersTable>): Promise<void> {
+  await db.insertInto('sandbox_orders').values(order).execute();
+}
+
+export function findOrder(db: Db, accountId: string, orderId: string) {
+  return db.selectFrom('sandbox_orders').selectAll().where('id', '=', orderId).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export function setOrderStatus(db: Db, orderId: string, status: SandboxOrdersTable['status']) {
+  return db.updateTable('sandbox_orders').set({ status }).where('id', '=', orderId).execute();
+}
+
+/** A payment of one of this account's orders. */
+export function findPayment(db: Db, accountId: string, paymentId: string) {
+  return db
+    .selectFrom('sandbox_payments')
+    .innerJoin('sandbox_orders', 'sandbox_orders.id', 'sandbox_payments.order_id')
+    .select(paymentColumns)
+    .where('sandbox_payments.id', '=', paymentId)
+    .where('sandbox_orders.account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export function findCapturedPayment(db: Db, orderId: string) {
+  return db.selectFrom('sandbox_payments').selectAll().where('order_id', '=', orderId).where('status', 'in', ['captured', 'refunded']).executeTakeFirst();
+}
+
+export async function insertPayment(db: Db, payment: Insertable<SandboxPaymentsTable>): Promise<void> {
+  await db.insertInto('sandbox_payments').values(payment).execute();
+}
+
+export async function setPaymentStatus(db: Db, paymentId: string, status: SandboxPaymentsTable['status']): Promise<void> {
+  await db.updateTable('sandbox_payments').set({ status }).where('id', '=', paymentId).execute();
+}
+
+export async function addRefund(db: Db, paymentId: string, amount: number, status: SandboxPaymentsTable['status']): Promise<void> {
+  await db
+    .updateTable('sandbox_payments')
+    .set({ amount_refunded: sql`amount_refunded + ${amount}`, status })
+    .where('id', '=', paymentId)
+    .execute();
+}
+
+// ---------------------------------------------------------------- subscriptions
+
+export async function insertSubscription(db: Db, row: { id: string; account_id: string; status: string; created_at: Date }): Promise<void> {
+  await db.insertInto('sandbox_subscriptions').values(row).execute();
+}
+
+/** Cancels (or marks for cycle end) a live subscription; false when there was none to cancel. */
+export async function cancelSubscription(db: Db, accountId: string, subscriptionId: string, atCycleEnd: boolean): Promise<boolean> {
+  const r = await db
+    .updateTable('sandbox_subscriptions')
+    .set(atCycleEnd ? { cancel_at_cycle_end: true } : { status: 'cancelled' })
+    .where('id', '=', subscriptionId)
+    .where('account_id', '=', accountId)
+    .where('status', 'not in', ['cancelled', 'completed', 'expired'])
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
+export async function subscriptionExists(db: Db, accountId: string, subscriptionId: string): Promise<boolean> {
+  const row = await db.selectFrom('sandbox_subscriptions').select('id').where('id', '=', subscriptionId).where('account_id', '=', accountId).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function setSubscriptionStatus(db: Db, subscriptionId: string, status: string): Promise<void> {
+  await db.updateTable('sandbox_subscriptions').set({ status }).where('id', '=', subscriptionId).execute();
+}
+
+// ---------------------------------------------------------------- kept mails
+
+/** The newest mails test mode kept for an account. */
+export function listEmails(db: Db, accountId: string, limit: number) {
+  return db
+    .selectFrom('sandbox_emails')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
