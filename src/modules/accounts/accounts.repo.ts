@@ -1,18 +1,17 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Db } from '../../shared/db-handle.js';
 
 export type UserRow = Awaited<ReturnType<typeof findUserById>>;
 
-export function findUserById(db: Kysely<Database>, id: string) {
+export function findUserById(db: Db, id: string) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function findUserByEmail(db: Kysely<Database>, email: string) {
+export function findUserByEmail(db: Db, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
 export async function insertUser(
-  db: Kysely<Database>,
+  db: Db,
   user: { id: string; email: string; passwordHash: string; name: string; phone: string | null; createdAt: Date },
 ): Promise<void> {
   await db
@@ -28,12 +27,12 @@ export async function insertUser(
     .execute();
 }
 
-export async function setCanPublish(db: Kysely<Database>, id: string, canPublish: boolean): Promise<boolean> {
+export async function setCanPublish(db: Db, id: string, canPublish: boolean): Promise<boolean> {
   const r = await db.updateTable('users').set({ can_publish: canPublish }).where('id', '=', id).executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }
 
-export async function countUsers(db: Kysely<Database>): Promise<number> {
+export async function countUsers(db: Db): Promise<number> {
   const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(r.n);
 }

@@ -1,16 +1,17 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { ApiKeysTable, Database } from '../../db/database.js';
+import type { Selectable } from 'kysely';
+import type { ApiKeysTable } from '../../db/database.js';
+import type { Db } from '../../shared/db-handle.js';
 
 /** A key as the service handles it: everything but its hash. */
 export type KeyRow = Omit<Selectable<ApiKeysTable>, 'key_hash'>;
 
 const publicColumns = ['id', 'user_id', 'name', 'mode', 'class', 'allowed_origin', 'prefix', 'created_at', 'revoked_at'] as const;
 
-export async function insertKey(db: Kysely<Database>, row: KeyRow & { key_hash: string }): Promise<void> {
+export async function insertKey(db: Db, row: KeyRow & { key_hash: string }): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
 }
 
-export function listKeys(db: Kysely<Database>, userId: string): Promise<KeyRow[]> {
+export function listKeys(db: Db, userId: string): Promise<KeyRow[]> {
   return db
     .selectFrom('api_keys')
     .select(publicColumns)
@@ -20,11 +21,11 @@ export function listKeys(db: Kysely<Database>, userId: string): Promise<KeyRow[]
     .execute();
 }
 
-export function findKeyByHash(db: Kysely<Database>, keyHash: string): Promise<KeyRow | undefined> {
+export function findKeyByHash(db: Db, keyHash: string): Promise<KeyRow | undefined> {
   return db.selectFrom('api_keys').select(publicColumns).where('key_hash', '=', keyHash).executeTakeFirst();
 }
 
-export function revokeKey(db: Kysely<Database>, userId: string, keyId: string, at: Date): Promise<KeyRow | undefined> {
+export function revokeKey(db: Db, userId: string, keyId: string, at: Date): Promise<KeyRow | undefined> {
   return db
     .updateTable('api_keys')
     .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
@@ -34,7 +35,7 @@ export function revokeKey(db: Kysely<Database>, userId: string, keyId: string, a
     .executeTakeFirst();
 }
 
-export async function isPinnedOrigin(db: Kysely<Database>, origin: string): Promise<boolean> {
+export async function isPinnedOrigin(db: Db, origin: string): Promise<boolean> {
   const row = await db
     .selectFrom('api_keys')
     .select('id')
