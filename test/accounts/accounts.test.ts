@@ -1,4 +1,4 @@
-// Accounts (product-decisions §2): signup, login, how passwords are stored, session
+// Accounts: signup, login, how passwords are stored, session
 // tokens (signature, expiry against the injected clock), and the staff-only
 // organiser-access switch.
 import assert from 'node:assert/strict';
@@ -311,18 +311,21 @@ describe('accounts: staff grant organiser access', () => {
   it('a staff email on another server’s list is not staff here', async () => {
     const other = await startServer();
     try {
-      const login = await call(other.url, 'POST', '/auth/login', { body: { email: staffEmail, password: PASSWORD } });
-      // On PostgreSQL the account is shared; on PGlite it does not exist on the other server.
-      if (login.status === 200) {
-        const r = await call(other.url, 'POST', `/admin/api/accounts/${staff.userId}/organiser-access`, {
-          token: login.body.idToken,
-          body: { canPublish: true },
-        });
-        assert.equal(r.status, 403);
-        assert.equal(r.body.code, 'staff_only');
-      } else {
-        assert.equal(login.status, 401);
+      // On PostgreSQL the servers share the account; on PGlite each has its own database,
+      // so the same person signs up there first. Either way they hold a session there.
+      const login = async () => call(other.url, 'POST', '/auth/login', { body: { email: staffEmail, password: PASSWORD } });
+      let session = await login();
+      if (session.status === 401) {
+        await signup(other.url, { email: staffEmail });
+        session = await login();
       }
+      assert.equal(session.status, 200, session.text);
+      const r = await call(other.url, 'POST', `/admin/api/accounts/${session.body.userId}/organiser-access`, {
+        token: session.body.idToken,
+        body: { canPublish: true },
+      });
+      assert.equal(r.status, 403);
+      assert.equal(r.body.code, 'staff_only');
     } finally {
       await other.close();
     }
