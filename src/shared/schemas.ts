@@ -38,3 +38,6 @@ export const Success = Type.Literal(true);
 
 /** A value or null. */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** A list answer: `{ success: true, data: [item…], count }`. */
+export const ListOf = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), count: Type.Integer() });

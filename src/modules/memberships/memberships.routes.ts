@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
+import { ListOf, Nullable } from '../../shared/schemas.js';
 import type { Deps } from '../../deps.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
@@ -65,7 +65,7 @@ export const membershipsRoutes =
         schema: {
           tags: ['memberships'],
           summary: 'Plans of this account in the key’s mode',
-          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Plan), count: Type.Integer() }) },
+          response: { 200: ListOf(Plan) },
         },
       },
       async (req) => {
@@ -224,7 +224,7 @@ export const membershipsRoutes =
           summary: 'Members, with standing computed now',
           description: 'Pass `email` (and optionally `planId`) to check one person’s `goodStanding`. Full keys only.',
           querystring: Type.Object({ planId: Type.Optional(Type.String({ maxLength: 100 })), email: Type.Optional(Type.String({ maxLength: 254 })) }),
-          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Membership), count: Type.Integer() }) },
+          response: { 200: ListOf(Membership) },
         },
       },
       async (req) => {

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { keyPrincipal } from '../../shared/auth.js';
+import { ListOf } from '../../shared/schemas.js';
 import { notifyOrderPaid, payOrder, playSubscriptionEvent, type SandboxPlayDeps } from './checkout.service.js';
 import { advanceClock, keptEmails, resetClock } from './sandbox.service.js';
 
@@ -124,20 +125,16 @@ export const sandboxRoutes =
           summary: 'The mails test mode would have sent, newest first',
           description: 'At most the newest 200.',
           response: {
-            200: Type.Object({
-              success: Type.Literal(true),
-              data: Type.Array(
-                Type.Object({
-                  id: Type.String(),
-                  to: Type.Array(Type.String()),
-                  subject: Type.String(),
-                  text: Type.String(),
-                  attachments: Type.Array(Type.String(), { description: 'File names.' }),
-                  createdAt: Type.String({ format: 'date-time' }),
-                }),
-              ),
-              count: Type.Integer(),
-            }),
+            200: ListOf(
+              Type.Object({
+                id: Type.String(),
+                to: Type.Array(Type.String()),
+                subject: Type.String(),
+                text: Type.String(),
+                attachments: Type.Array(Type.String(), { description: 'File names.' }),
+                createdAt: Type.String({ format: 'date-time' }),
+              }),
+            ),
           },
         },
       },

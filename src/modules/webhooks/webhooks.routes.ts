@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
+import { ListOf, Nullable } from '../../shared/schemas.js';
 import type { Deps } from '../../deps.js';
 import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
@@ -97,23 +97,19 @@ export const webhooksRoutes =
           summary: 'The last 100 delivery attempts, newest first',
           description: 'A refused address (not public) or a timeout is recorded with `statusCode: null` and the `error`.',
           response: {
-            200: Type.Object({
-              success: Type.Literal(true),
-              data: Type.Array(
-                Type.Object({
-                  id: Type.String(),
-                  eventId: Type.String(),
-                  type: Type.String(),
-                  url: Type.String(),
-                  statusCode: Nullable(Type.Integer()),
-                  error: Nullable(Type.String()),
-                  durationMs: Type.Integer(),
-                  ok: Type.Boolean(),
-                  createdAt: Type.String({ format: 'date-time' }),
-                }),
-              ),
-              count: Type.Integer(),
-            }),
+            200: ListOf(
+              Type.Object({
+                id: Type.String(),
+                eventId: Type.String(),
+                type: Type.String(),
+                url: Type.String(),
+                statusCode: Nullable(Type.Integer()),
+                error: Nullable(Type.String()),
+                durationMs: Type.Integer(),
+                ok: Type.Boolean(),
+                createdAt: Type.String({ format: 'date-time' }),
+              }),
+            ),
           },
         },
       },
