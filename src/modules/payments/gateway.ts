@@ -1,5 +1,6 @@
 // The payment gateway behind one small interface. Two implementations: Razorpay
-// (real HTTP, live keys) and the sandbox (test keys; nothing leaves the machine).
+// (razorpay.ts: real HTTP, live keys) and the sandbox (sandbox/sandbox-gateway.ts: test
+// keys; nothing leaves the machine).
 // Amounts are integer paise everywhere here.
 
 export interface GatewayOrder {
