@@ -7,7 +7,9 @@ import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
 import { JobRunner, type JobHandler } from './jobs/queue.js';
+import { getUser } from './modules/accounts/accounts.service.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
+import type { EventDeps } from './modules/events/events.service.js';
 import { createEmailChecker } from './modules/mail/email-check.js';
 import type { PaymentGateway } from './modules/payments/gateway.js';
 import { SandboxGateway, SandboxSubscriptions } from './modules/payments/sandbox.js';
@@ -20,6 +22,7 @@ import { unavailable } from './shared/errors.js';
 import { KeyCache } from './modules/keys/keys.service.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
+import * as registrations from './modules/registrations/registrations.service.js';
 import { sendTicketJob } from './modules/tickets/tickets.jobs.js';
 import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.js';
 import { serversResolve } from './modules/webhooks/delivery.js';
@@ -43,6 +46,8 @@ export interface Deps {
   readonly liveGateway: PaymentGateway | undefined;
   /** The live subscriptions gateway (Razorpay), when configured. */
   readonly liveSubscriptions: SubscriptionGateway | undefined;
+  /** What events need from the rest of the service. */
+  readonly eventDeps: EventDeps;
   /** What registration needs from the rest of the service. */
   readonly registerDeps: RegisterDeps;
   readonly membershipDeps: MembershipDeps;
@@ -132,6 +137,16 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     hasGoodStanding: (accountId, mode, email) => hasGoodStanding({ db, clock }, accountId, mode, email),
     kickJobs: () => jobs.kick(),
   };
+  const eventDeps: EventDeps = {
+    db,
+    clock,
+    ids,
+    bookings: {
+      hasPaidUnrefunded: (eventId) => registrations.hasPaidUnrefunded(db, eventId),
+      counts: (eventId) => registrations.eventCounts(db, eventId),
+    },
+    canPublish: async (userId) => (await getUser(db, userId)).can_publish,
+  };
   const membershipDeps: MembershipDeps = {
     db,
     clock,
@@ -157,6 +172,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     mailer,
     liveGateway,
     liveSubscriptions,
+    eventDeps,
     registerDeps,
     membershipDeps,
     config,
