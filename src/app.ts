@@ -134,7 +134,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(keysRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(eventsRoutes(deps.eventDeps));
-  await app.register(registrationsRoutes(deps));
+  await app.register(registrationsRoutes(deps.registerDeps));
   await app.register(checkinRoutes(deps));
   await app.register(webhooksRoutes(deps));
   await app.register(membershipsRoutes(deps));

@@ -6,7 +6,7 @@ import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
-import { JobRunner, type JobHandler } from './jobs/queue.js';
+import { defineJob, handleJob, JobRunner, type JobHandler } from './jobs/queue.js';
 import { getUser } from './modules/accounts/accounts.service.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import type { EventDeps } from './modules/events/events.service.js';
@@ -16,14 +16,14 @@ import { SandboxGateway, SandboxSubscriptions } from './modules/payments/sandbox
 import { RazorpayGateway } from './modules/payments/razorpay.js';
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
-import { refundJob } from './modules/registrations/actions.service.js';
-import { REFUND_TOPIC, TICKET_EMAIL_TOPIC, type RegisterDeps } from './modules/registrations/register.service.js';
+import type { RegisterDeps } from './modules/registrations/register.service.js';
+import { refundJob, refundPaymentJob } from './modules/registrations/registrations.jobs.js';
 import { unavailable } from './shared/errors.js';
 import { KeyCache } from './modules/keys/keys.service.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import * as registrations from './modules/registrations/registrations.service.js';
-import { sendTicketJob } from './modules/tickets/tickets.jobs.js';
+import { sendTicketJob, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
 import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.js';
 import { serversResolve } from './modules/webhooks/delivery.js';
 import { systemClock, type Clock } from './shared/clock.js';
@@ -161,11 +161,13 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     checkEmail,
   };
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
-  jobHandlers.set(TICKET_EMAIL_TOPIC, (payload) => sendTicketJob({ db, clock, ids, config, mailer }, payload as { attendeeId: string }));
+  const ticketHolder = (attendeeId: string) => registrations.ticketHolder(db, attendeeId);
+  handleJob(jobHandlers, ticketEmailJob, (payload) => sendTicketJob({ db, clock, config, mailer, ticketHolder }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
-  jobHandlers.set(WEBHOOK_TOPIC, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload as Parameters<typeof deliveryJob>[1]));
-  jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
+  const webhookDeliveryJob = defineJob<Parameters<typeof deliveryJob>[1]>(WEBHOOK_TOPIC, { maxAttempts: 1 });
+  handleJob(jobHandlers, webhookDeliveryJob, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload));
+  handleJob(jobHandlers, refundPaymentJob, (payload) => refundJob(registerDeps, payload));
 
   return {
     keyCache: new KeyCache(),
