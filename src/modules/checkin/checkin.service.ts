@@ -7,13 +7,15 @@
 // an admit does that and the conditional UPDATE in one CTE. The UPDATE only touches
 // people not yet in, so two devices scanning the same ticket at once cannot both
 // change it: exactly one answer says `changed: true`.
-import { type Kysely, sql } from 'kysely';
-import type { Database, Mode } from '../../db/database.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
+import * as repo from './checkin.repo.js';
+import type { FastRow } from './checkin.repo.js';
 
 export type RefusalReason = 'cancelled' | 'refunded' | 'not_confirmed' | 'transferred';
 
@@ -60,32 +62,6 @@ export function parseQrValue(raw: string): string {
   return value;
 }
 
-/** One row per person on the scanned booking, the booking's columns repeated. */
-interface FastRow {
-  id: string;
-  event_id: string;
-  status: Booking['status'];
-  ticket_type: string;
-  ticket_code: string | null;
-  scanned_idx: number;
-  account_id: string;
-  mode: Mode;
-  p_id: string;
-  p_idx: number;
-  p_name: string;
-  p_email: string;
-  p_checked_in_at: Date | null;
-  p_changed?: boolean;
-}
-
-const PEOPLE = sql`p.id as p_id, p.idx as p_idx, p.name as p_name, p.email as p_email, p.checked_in_at as p_checked_in_at`;
-
-// ownership-exception: a door scan resolves a ticket, its booking and its event in one read; the door is where slowness shows.
-const TICKET = (value: string) => sql`
-  select r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, a.idx as scanned_idx, e.account_id, e.mode
-  from attendees a join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
-  where a.id = ${value}`;
-
 function toScan(rows: FastRow[]): Scan {
   const row = rows[0]!;
   return {
@@ -96,10 +72,6 @@ function toScan(rows: FastRow[]): Scan {
     transferred: row.scanned_idx === 0 && row.ticket_code !== null,
   };
 }
-
-// ownership-exception: the lookup reads the scanned ticket and everyone on its booking in one statement.
-const lookupRows = (db: Kysely<Database>, value: string) =>
-  sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t join attendees p on p.registration_id = t.id order by p.idx`.execute(db);
 
 /** The URL's event must be the caller's: another mode's is 404, another account's 403. */
 async function assertEventForScan(db: Kysely<Database>, p: KeyPrincipal, eventId: string, row: FastRow | undefined): Promise<void> {
@@ -166,7 +138,7 @@ export type CheckInStatus = ReturnType<typeof status>;
 
 export async function lookup(db: Kysely<Database>, p: KeyPrincipal, eventId: string, rawValue: string): Promise<CheckInStatus> {
   const value = parseQrValue(rawValue);
-  const rows = (await lookupRows(db, value)).rows;
+  const rows = (await repo.lookupRows(db, value)).rows;
   await assertEventForScan(db, p, eventId, rows[0]);
   return status(rows.length > 0 ? toScan(rows) : await resolveByCode(db, eventId, value));
 }
@@ -201,28 +173,7 @@ export async function scan(
   if (!input.undo) {
     // The common admit: resolve, check and update in one statement. The UPDATE's
     // conditions are the refusal rules below, so a refused scan changes nothing.
-    // ownership-exception: the common admit resolves the ticket and admits its people in one statement.
-    const rows = (
-      await sql<FastRow>`
-        with t as (${TICKET(value)}),
-        admitted as (
-          update attendees p set checked_in_at = ${now}
-          from t
-          where p.registration_id = t.id
-            and t.event_id = ${eventId} and t.account_id = ${p.userId} and t.mode = ${p.mode}
-            and t.status = 'confirmed' and not (t.scanned_idx = 0 and t.ticket_code is not null)
-            and p.checked_in_at is null
-            and case
-              when ${memberIndex}::int is not null then p.idx = ${memberIndex}::int and (t.scanned_idx = 0 or t.scanned_idx = ${memberIndex}::int)
-              when t.scanned_idx > 0 then p.idx = t.scanned_idx
-              else true
-            end
-          returning p.idx
-        )
-        select t.*, ${PEOPLE}, p.idx in (select idx from admitted) as p_changed
-        from t join attendees p on p.registration_id = t.id
-        order by p.idx`.execute(deps.db)
-    ).rows;
+    const rows = (await repo.admitRows(deps.db, value, { eventId, accountId: p.userId, mode: p.mode, memberIndex, now })).rows;
     if (rows.length > 0) {
       await assertEventForScan(deps.db, p, eventId, rows[0]);
       const found = toScan(rows);
@@ -239,7 +190,7 @@ export async function scan(
   }
 
   // Undo, and tickets addressed by ticketCode.
-  const people = (await lookupRows(deps.db, value)).rows;
+  const people = (await repo.lookupRows(deps.db, value)).rows;
   await assertEventForScan(deps.db, p, eventId, people[0]);
   const found: Scan = people.length > 0 ? toScan(people) : await resolveByCode(deps.db, eventId, value);
   applyMemberIndex(found, input.memberIndex);

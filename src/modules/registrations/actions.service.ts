@@ -34,7 +34,7 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.confirmPending(trx, reg.id, deps.clock.now()))) return;
+    if (!(await repo.settlePending(trx, reg.id, 'confirmed', deps.clock.now()))) return;
     // The approval stays pending when the seats are gone; the organiser may raise capacity.
     if (!(await applyConfirmation(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendeeIds))) {
       throw conflict('sold_out', 'no seats left for this booking; it stays pending');
@@ -47,7 +47,7 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
 export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
   if (reg.status !== 'pending' || reg.pending_reason !== 'approval') throw conflict('not_awaiting_approval', `this registration is ${reg.status}, not awaiting approval`);
-  await repo.cancelPending(deps.db, reg.id, deps.clock.now());
+  await repo.settlePending(deps.db, reg.id, 'cancelled', deps.clock.now());
   return reload(deps.db, reg.id);
 }
 

@@ -36,7 +36,7 @@ async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment
   const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
   try {
     const outcome = await deps.db.transaction().execute(async (trx) => {
-      if (!(await repo.confirmPending(trx, reg.id, now, payment.id))) return 'already' as const;
+      if (!(await repo.settlePending(trx, reg.id, 'confirmed', now, payment.id))) return 'already' as const;
       if (!(await applyConfirmation(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendeeIds))) throw new SoldOut();
       return 'confirmed' as const;
     });
@@ -48,7 +48,7 @@ async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment
   }
   // Lost the race for the last seat: cancel, bind the payment, refund it durably.
   await deps.db.transaction().execute(async (trx) => {
-    if (await repo.cancelPending(trx, reg.id, now, payment.id)) {
+    if (await repo.settlePending(trx, reg.id, 'cancelled', now, payment.id)) {
       await enqueue(trx, deps, refundPaymentJob, { registrationId: reg.id, paymentId: payment.id, amount: Number(reg.amount_paise) });
     }
   });

@@ -138,23 +138,19 @@ export async function insertAttendees(db: Db, registrationId: string, people: re
     .execute();
 }
 
-/** Pending → confirmed, once: false when it was not pending any more. */
-export async function confirmPending(db: Db, id: string, now: Date, paymentId?: string): Promise<boolean> {
+/**
+ * Pending → confirmed or cancelled, once: false when it was not pending any more.
+ * A payment given is bound to it (a cancelled one keeps the payment that came too late).
+ */
+export async function settlePending(db: Db, id: string, to: 'confirmed' | 'cancelled', now: Date, paymentId?: string): Promise<boolean> {
   const r = await db
     .updateTable('registrations')
-    .set({ status: 'confirmed', pending_reason: null, confirmed_at: now, ...(paymentId === undefined ? {} : { payment_id: paymentId }) })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .returning('id')
-    .executeTakeFirst();
-  return r !== undefined;
-}
-
-/** Pending → cancelled, once, binding the payment that came too late when there is one. */
-export async function cancelPending(db: Db, id: string, now: Date, paymentId?: string): Promise<boolean> {
-  const r = await db
-    .updateTable('registrations')
-    .set({ status: 'cancelled', pending_reason: null, cancelled_at: now, ...(paymentId === undefined ? {} : { payment_id: paymentId }) })
+    .set({
+      status: to,
+      pending_reason: null,
+      ...(to === 'confirmed' ? { confirmed_at: now } : { cancelled_at: now }),
+      ...(paymentId === undefined ? {} : { payment_id: paymentId }),
+    })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .returning('id')
