@@ -133,8 +133,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(accountsRoutes(deps));
   await app.register(keysRoutes(deps));
   await app.register(adminRoutes(deps));
-  await app.register(eventsRoutes(deps));
-  await app.register(registrationsRoutes(deps));
+  await app.register(eventsRoutes(deps.eventDeps));
+  await app.register(registrationsRoutes(deps.registerDeps));
   await app.register(checkinRoutes(deps));
   await app.register(webhooksRoutes(deps));
   await app.register(membershipsRoutes(deps));

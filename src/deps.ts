@@ -6,21 +6,24 @@ import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
-import { JobRunner, type JobHandler } from './jobs/queue.js';
+import { defineJob, handleJob, JobRunner, type JobHandler } from './jobs/queue.js';
+import { getUser } from './modules/accounts/accounts.service.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
+import type { EventDeps } from './modules/events/events.service.js';
 import { createEmailChecker } from './modules/mail/email-check.js';
 import type { PaymentGateway } from './modules/payments/gateway.js';
 import { SandboxGateway, SandboxSubscriptions } from './modules/sandbox/sandbox-gateway.js';
 import { RazorpayGateway } from './modules/payments/razorpay.js';
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
-import { refundJob } from './modules/registrations/actions.service.js';
-import { REFUND_TOPIC, TICKET_EMAIL_TOPIC, type RegisterDeps } from './modules/registrations/register.service.js';
+import type { RegisterDeps } from './modules/registrations/register.service.js';
+import { refundJob, refundPaymentJob } from './modules/registrations/registrations.jobs.js';
 import { unavailable } from './shared/errors.js';
 import { KeyCache } from './modules/keys/keys.service.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
-import { sendTicketJob } from './modules/tickets/tickets.jobs.js';
+import * as registrations from './modules/registrations/registrations.service.js';
+import { sendTicketJob, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
 import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.js';
 import { serversResolve } from './modules/webhooks/delivery.js';
 import { systemClock, type Clock } from './shared/clock.js';
@@ -43,6 +46,8 @@ export interface Deps {
   readonly liveGateway: PaymentGateway | undefined;
   /** The live subscriptions gateway (Razorpay), when configured. */
   readonly liveSubscriptions: SubscriptionGateway | undefined;
+  /** What events need from the rest of the service. */
+  readonly eventDeps: EventDeps;
   /** What registration needs from the rest of the service. */
   readonly registerDeps: RegisterDeps;
   readonly membershipDeps: MembershipDeps;
@@ -132,6 +137,16 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     hasGoodStanding: (accountId, mode, email) => hasGoodStanding({ db, clock }, accountId, mode, email),
     kickJobs: () => jobs.kick(),
   };
+  const eventDeps: EventDeps = {
+    db,
+    clock,
+    ids,
+    bookings: {
+      hasPaidUnrefunded: (eventId) => registrations.hasPaidUnrefunded(db, eventId),
+      counts: (eventId) => registrations.eventCounts(db, eventId),
+    },
+    canPublish: async (userId) => (await getUser(db, userId)).can_publish,
+  };
   const membershipDeps: MembershipDeps = {
     db,
     clock,
@@ -147,17 +162,20 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     kickJobs: () => jobs.kick(),
   };
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
-  jobHandlers.set(TICKET_EMAIL_TOPIC, (payload) => sendTicketJob({ db, clock, ids, config, mailer }, payload as { attendeeId: string }));
+  const ticketHolder = (attendeeId: string) => registrations.ticketHolder(db, attendeeId);
+  handleJob(jobHandlers, ticketEmailJob, (payload) => sendTicketJob({ db, clock, config, mailer, ticketHolder }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
-  jobHandlers.set(WEBHOOK_TOPIC, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload as Parameters<typeof deliveryJob>[1]));
-  jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
+  const webhookDeliveryJob = defineJob<Parameters<typeof deliveryJob>[1]>(WEBHOOK_TOPIC, { maxAttempts: 1 });
+  handleJob(jobHandlers, webhookDeliveryJob, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload));
+  handleJob(jobHandlers, refundPaymentJob, (payload) => refundJob(registerDeps, payload));
 
   return {
     keyCache: new KeyCache(),
     mailer,
     liveGateway,
     liveSubscriptions,
+    eventDeps,
     registerDeps,
     membershipDeps,
     config,

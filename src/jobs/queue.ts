@@ -10,38 +10,102 @@ import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
 import type { Ids } from '../shared/ids.js';
 
-export type JobHandler = (payload: unknown, job: { id: string; attempts: number }) => Promise<void>;
+export type JobHandler<P = unknown> = (payload: P, job: { id: string; attempts: number }) => Promise<void>;
+
+/**
+ * A job topic and the type of its payload, exported by the module that handles it.
+ * Enqueueing through a definition checks the payload against that type, and the
+ * handler registered for it (`handleJob`) receives the same type.
+ */
+export interface JobDefinition<P> {
+  readonly topic: string;
+  readonly maxAttempts: number;
+  /** Carries the payload type only; never set. */
+  readonly payloadType?: P;
+}
+
+export function defineJob<P>(topic: string, options: { maxAttempts?: number } = {}): JobDefinition<P> {
+  return { topic, maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS };
+}
+
+/** Registers the handler of a defined job. The payload was written by `enqueue` with the same definition. */
+export function handleJob<P>(handlers: Map<string, JobHandler>, def: JobDefinition<P>, handler: JobHandler<P>): void {
+  handlers.set(def.topic, handler as JobHandler);
+}
 
 export interface EnqueueOptions {
   runAt?: Date;
   maxAttempts?: number;
 }
 
+const DEFAULT_MAX_ATTEMPTS = 10;
+
+/** A job as the values of its row, for a caller that inserts it inside a larger statement. */
+export interface JobRow {
+  id: string;
+  topic: string;
+  /** JSON text. */
+  payload: string;
+  maxAttempts: number;
+}
+
+export function jobRow<P>(deps: { ids: Ids }, def: JobDefinition<P>, payload: P, options: { maxAttempts?: number } = {}): JobRow {
+  return { id: deps.ids.make('job'), topic: def.topic, payload: JSON.stringify(payload), maxAttempts: options.maxAttempts ?? def.maxAttempts };
+}
+
+export async function enqueue<P>(
+  db: Kysely<Database>,
+  deps: { clock: Clock; ids: Ids },
+  job: JobDefinition<P>,
+  payload: P,
+  options?: EnqueueOptions,
+): Promise<string>;
+/** Untyped form, by topic name. */
 export async function enqueue(
   db: Kysely<Database>,
   deps: { clock: Clock; ids: Ids },
   topic: string,
   payload: unknown,
+  options?: EnqueueOptions,
+): Promise<string>;
+export async function enqueue(
+  db: Kysely<Database>,
+  deps: { clock: Clock; ids: Ids },
+  job: string | JobDefinition<unknown>,
+  payload: unknown,
   options: EnqueueOptions = {},
 ): Promise<string> {
+  const def = typeof job === 'string' ? defineJob<unknown>(job) : job;
+  const row = jobRow(deps, def, payload, options);
   const now = deps.clock.now();
-  const id = deps.ids.make('job');
+  await insertJobs(db, [row], options.runAt ?? now, now);
+  return row.id;
+}
+
+export async function enqueueRows(db: Kysely<Database>, deps: { clock: Clock }, rows: readonly JobRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const now = deps.clock.now();
+  await insertJobs(db, rows, now, now);
+}
+
+async function insertJobs(db: Kysely<Database>, rows: readonly JobRow[], runAt: Date, now: Date): Promise<void> {
   await db
     .insertInto('jobs')
-    .values({
-      id,
-      topic,
-      payload: JSON.stringify(payload),
-      run_at: options.runAt ?? now,
-      max_attempts: options.maxAttempts ?? 10,
-      created_at: now,
-      locked_until: null,
-      locked_by: null,
-      last_error: null,
-      finished_at: null,
-    })
+    .values(
+      rows.map((r) => ({
+        id: r.id,
+        topic: r.topic,
+        payload: r.payload,
+        run_at: runAt,
+        max_attempts: r.maxAttempts,
+        created_at: now,
+        locked_until: null,
+        locked_by: null,
+        last_error: null,
+        finished_at: null,
+      })),
+    )
     .execute();
-  return id;
 }
 
 /** Delay before attempt n+1 after n failures: 1 s, 2 s, 4 s … capped at one hour. */

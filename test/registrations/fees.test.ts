@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bookingFees, gatewayFeePaise, platformFeePaise, platformFeeRate } from '../../src/modules/registrations/fees.js';
 
-describe('fees (product-decisions §9)', () => {
+describe('fees: 4.5 / 3.5 / 2.5 / 1.75 % by paid-ticket ordinal, held to ₹3–₹75, plus 3 % gateway', () => {
   it('chooses the percentage by how many paid tickets the event sold before', () => {
     assert.equal(platformFeeRate(1), 0.045);
     assert.equal(platformFeeRate(100), 0.045);
@@ -30,5 +30,25 @@ describe('fees (product-decisions §9)', () => {
     // Tickets 100 and 101 of the event: one at 4.5 %, one at 3.5 % of ₹1,000.
     assert.deepEqual(bookingFees(1000_00, 2, 98), { platform: 45_00 + 45_00, gateway: 60_00 });
     assert.deepEqual(bookingFees(1000_00, 2, 99), { platform: 45_00 + 35_00, gateway: 60_00 });
+  });
+
+  it('applies the rate of each ordinal band to the price, then the bounds', () => {
+    assert.equal(platformFeePaise(1000_00, 100), 45_00);
+    assert.equal(platformFeePaise(1000_00, 101), 35_00);
+    assert.equal(platformFeePaise(1000_00, 500), 35_00);
+    assert.equal(platformFeePaise(1000_00, 501), 25_00);
+    assert.equal(platformFeePaise(1000_00, 2000), 25_00);
+    assert.equal(platformFeePaise(1000_00, 2001), 17_50);
+    assert.equal(platformFeePaise(100_00, 3000), 3_00, '1.75 % of ₹100 is under the ₹3 minimum');
+    assert.equal(platformFeePaise(10000_00, 2001), 75_00, '1.75 % of ₹10,000 is over the ₹75 maximum');
+  });
+
+  it('charges nothing for free tickets, however many', () => {
+    assert.deepEqual(bookingFees(0, 5, 0), { platform: 0, gateway: 0 });
+  });
+
+  it('adds up each ticket of a booking with its own bounds', () => {
+    // ₹50 tickets: 4.5 % is ₹2.25, so each pays the ₹3 minimum; the gateway takes 3 % of each.
+    assert.deepEqual(bookingFees(50_00, 3, 0), { platform: 9_00, gateway: 4_50 });
   });
 });

@@ -9,7 +9,7 @@ import { broadcast, REFUSED_FIELDS } from './broadcast.service.js';
 const E = Type.Ref('Error');
 
 export const broadcastRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'mailer' | 'config'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/api/v1/events/:id/broadcast',
@@ -69,7 +69,7 @@ export const broadcastRoutes =
           throw badRequest('recipients_not_accepted', `${refused.join(', ')} not accepted: a broadcast goes to the event's own attendees only`);
         }
         const event = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
-        return broadcast({ ...deps, mailer: deps.mailer, maxRecipients: deps.config.broadcastMaxRecipients }, event, req.body);
+        return broadcast({ db: deps.db, clock: deps.clock, ids: deps.ids, mailer: deps.mailer, maxRecipients: deps.config.broadcastMaxRecipients }, event, req.body);
       },
     );
   };

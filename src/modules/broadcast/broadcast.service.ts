@@ -10,8 +10,11 @@ import type { EventRow } from '../events/events.service.js';
 import { parseTrackIndex } from '../events/events.service.js';
 import type { Mailer, OutgoingMail } from '../mail/mailer.js';
 import { escapeHtml } from '../../shared/html.js';
+import * as registrations from '../registrations/registrations.service.js';
+import type { Audience } from '../registrations/registrations.service.js';
+import { recordSandboxMail } from '../sandbox/sandbox-mail.repo.js';
 
-export type Audience = 'confirmed' | 'checked_in' | 'not_checked_in' | 'pending' | 'all';
+export type { Audience };
 
 export interface BroadcastInput {
   subject: string;
@@ -32,39 +35,9 @@ export interface BroadcastDeps {
 
 export const REFUSED_FIELDS = ['to', 'emails', 'bcc', 'cc', 'recipients'] as const;
 
-export async function recipients(db: Kysely<Database>, event: EventRow, audience: Audience, trackIndex: number | undefined) {
-  let q = db
-    .selectFrom('attendees as a')
-    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-    .select(['a.name', 'a.email'])
-    .where('r.event_id', '=', event.id);
-  if (trackIndex !== undefined) q = q.where('r.sub_event_id', '=', trackIndex);
-  switch (audience) {
-    case 'confirmed':
-      q = q.where('r.status', '=', 'confirmed');
-      break;
-    case 'checked_in':
-      q = q.where('r.status', '=', 'confirmed').where('a.checked_in_at', 'is not', null);
-      break;
-    case 'not_checked_in':
-      q = q.where('r.status', '=', 'confirmed').where('a.checked_in_at', 'is', null);
-      break;
-    case 'pending':
-      q = q.where('r.status', '=', 'pending');
-      break;
-    case 'all':
-      q = q.where('r.status', 'in', ['confirmed', 'pending']);
-      break;
-  }
-  const rows = await q.orderBy('r.created_at').orderBy('a.idx').orderBy('a.id').execute();
+export function recipients(db: Kysely<Database>, event: EventRow, audience: Audience, trackIndex: number | undefined) {
   // One mail per address, whoever holds it on several bookings.
-  const seen = new Set<string>();
-  return rows.filter((r) => {
-    const key = r.email.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return registrations.audienceOf(db, event.id, audience, trackIndex);
 }
 
 export function composeMail(event: EventRow, to: string, subject: string, message: string): OutgoingMail {
@@ -103,17 +76,18 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
   if (event.mode === 'test') {
     // Test mode sends nothing: the mails are kept for GET /api/v1/sandbox/emails.
     const now = deps.clock.now();
-    if (list.length > 0) {
-      await deps.db
-        .insertInto('sandbox_emails')
-        .values(
-          list.map((r) => {
-            const mail = composeMail(event, r.email, subject, input.message);
-            return { id: deps.ids.make('mail', 12), account_id: event.account_id, recipients: JSON.stringify([r.email]), subject, text: mail.text, attachments: '[]', created_at: now };
-          }),
-        )
-        .execute();
-    }
+    await recordSandboxMail(
+      deps.db,
+      list.map((r) => ({
+        id: deps.ids.make('mail', 12),
+        accountId: event.account_id,
+        recipients: [r.email],
+        subject,
+        text: composeMail(event, r.email, subject, input.message).text,
+        attachments: [],
+        createdAt: now,
+      })),
+    );
     sent = list.length;
   } else {
     // A few at a time: the transport decides what it accepts.

@@ -29,7 +29,7 @@ const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const E = Type.Ref('Error');
 
 export const checkinRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/v1/events/:id/check-in',

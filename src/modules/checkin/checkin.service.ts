@@ -1,4 +1,4 @@
-// Door check-in (product-decisions §6). A scan resolves a QR value to a booking and
+// Door check-in. A scan resolves a QR value to a booking and
 // the people it covers: the booking id (whole booking, or one member by index), a
 // member's own id (that member alone), or the ticketCode after a transfer.
 //
@@ -7,12 +7,15 @@
 // an admit does that and the conditional UPDATE in one CTE. The UPDATE only touches
 // people not yet in, so two devices scanning the same ticket at once cannot both
 // change it: exactly one answer says `changed: true`.
-import { type Kysely, sql } from 'kysely';
-import type { Database, Mode } from '../../db/database.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
+import * as registrations from '../registrations/registrations.service.js';
+import * as repo from './checkin.repo.js';
+import type { FastRow } from './checkin.repo.js';
 
 export type RefusalReason = 'cancelled' | 'refunded' | 'not_confirmed' | 'transferred';
 
@@ -59,31 +62,6 @@ export function parseQrValue(raw: string): string {
   return value;
 }
 
-/** One row per person on the scanned booking, the booking's columns repeated. */
-interface FastRow {
-  id: string;
-  event_id: string;
-  status: Booking['status'];
-  ticket_type: string;
-  ticket_code: string | null;
-  scanned_idx: number;
-  account_id: string;
-  mode: Mode;
-  p_id: string;
-  p_idx: number;
-  p_name: string;
-  p_email: string;
-  p_checked_in_at: Date | null;
-  p_changed?: boolean;
-}
-
-const PEOPLE = sql`p.id as p_id, p.idx as p_idx, p.name as p_name, p.email as p_email, p.checked_in_at as p_checked_in_at`;
-
-const TICKET = (value: string) => sql`
-  select r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, a.idx as scanned_idx, e.account_id, e.mode
-  from attendees a join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
-  where a.id = ${value}`;
-
 function toScan(rows: FastRow[]): Scan {
   const row = rows[0]!;
   return {
@@ -94,9 +72,6 @@ function toScan(rows: FastRow[]): Scan {
     transferred: row.scanned_idx === 0 && row.ticket_code !== null,
   };
 }
-
-const lookupRows = (db: Kysely<Database>, value: string) =>
-  sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t join attendees p on p.registration_id = t.id order by p.idx`.execute(db);
 
 /** The URL's event must be the caller's: another mode's is 404, another account's 403. */
 async function assertEventForScan(db: Kysely<Database>, p: KeyPrincipal, eventId: string, row: FastRow | undefined): Promise<void> {
@@ -111,20 +86,14 @@ async function assertEventForScan(db: Kysely<Database>, p: KeyPrincipal, eventId
 
 /** Tickets addressed by ticketCode (after a transfer) or by an old, transferred code. */
 async function resolveByCode(db: Kysely<Database>, eventId: string, value: string): Promise<Scan> {
-  const columns = ['r.id', 'r.event_id', 'r.status', 'r.ticket_type', 'r.ticket_code'] as const;
-  let booking: Booking | undefined = await db.selectFrom('registrations as r').select(columns).where('r.ticket_code', '=', value).executeTakeFirst();
+  let booking: Booking | undefined = await registrations.findByTicketCode(db, value);
   let transferred = false;
   if (!booking) {
-    booking = await db
-      .selectFrom('registrations as r')
-      .select(columns)
-      .where(sql<boolean>`r.previous_ticket_codes @> ${JSON.stringify([value])}::jsonb`)
-      .where('r.event_id', '=', eventId)
-      .executeTakeFirst();
+    booking = await registrations.findByPreviousTicketCode(db, eventId, value);
     transferred = booking !== undefined;
   }
   if (!booking || booking.event_id !== eventId) throw notFound('no ticket with this id for this event', 'ticket_not_found');
-  const people = await db.selectFrom('attendees').select(['id', 'idx', 'name', 'email', 'checked_in_at']).where('registration_id', '=', booking.id).orderBy('idx').execute();
+  const people: Person[] = (await registrations.attendeesOf(db, [booking.id])).get(booking.id) ?? [];
   return { booking, people, only: undefined, transferred };
 }
 
@@ -169,7 +138,7 @@ export type CheckInStatus = ReturnType<typeof status>;
 
 export async function lookup(db: Kysely<Database>, p: KeyPrincipal, eventId: string, rawValue: string): Promise<CheckInStatus> {
   const value = parseQrValue(rawValue);
-  const rows = (await lookupRows(db, value)).rows;
+  const rows = (await repo.lookupRows(db, value)).rows;
   await assertEventForScan(db, p, eventId, rows[0]);
   return status(rows.length > 0 ? toScan(rows) : await resolveByCode(db, eventId, value));
 }
@@ -204,27 +173,7 @@ export async function scan(
   if (!input.undo) {
     // The common admit: resolve, check and update in one statement. The UPDATE's
     // conditions are the refusal rules below, so a refused scan changes nothing.
-    const rows = (
-      await sql<FastRow>`
-        with t as (${TICKET(value)}),
-        admitted as (
-          update attendees p set checked_in_at = ${now}
-          from t
-          where p.registration_id = t.id
-            and t.event_id = ${eventId} and t.account_id = ${p.userId} and t.mode = ${p.mode}
-            and t.status = 'confirmed' and not (t.scanned_idx = 0 and t.ticket_code is not null)
-            and p.checked_in_at is null
-            and case
-              when ${memberIndex}::int is not null then p.idx = ${memberIndex}::int and (t.scanned_idx = 0 or t.scanned_idx = ${memberIndex}::int)
-              when t.scanned_idx > 0 then p.idx = t.scanned_idx
-              else true
-            end
-          returning p.idx
-        )
-        select t.*, ${PEOPLE}, p.idx in (select idx from admitted) as p_changed
-        from t join attendees p on p.registration_id = t.id
-        order by p.idx`.execute(deps.db)
-    ).rows;
+    const rows = (await repo.admitRows(deps.db, value, { eventId, accountId: p.userId, mode: p.mode, memberIndex, now })).rows;
     if (rows.length > 0) {
       await assertEventForScan(deps.db, p, eventId, rows[0]);
       const found = toScan(rows);
@@ -241,22 +190,14 @@ export async function scan(
   }
 
   // Undo, and tickets addressed by ticketCode.
-  const people = (await lookupRows(deps.db, value)).rows;
+  const people = (await repo.lookupRows(deps.db, value)).rows;
   await assertEventForScan(deps.db, p, eventId, people[0]);
   const found: Scan = people.length > 0 ? toScan(people) : await resolveByCode(deps.db, eventId, value);
   applyMemberIndex(found, input.memberIndex);
   const reason = refusal(found);
   if (reason !== undefined && !(input.undo && reason !== 'transferred')) throw refuse(found, reason);
   const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
-  const updated = await deps.db
-    .updateTable('attendees')
-    .set({ checked_in_at: input.undo ? null : now })
-    .where('registration_id', '=', found.booking.id)
-    .where('idx', 'in', indexes)
-    .where('checked_in_at', input.undo ? 'is not' : 'is', null)
-    .returning('idx')
-    .execute();
-  const changed = new Set(updated.map((r) => r.idx));
+  const changed = new Set(await registrations.setCheckedIn(deps.db, found.booking.id, indexes, input.undo ? null : now));
   for (const person of found.people) if (changed.has(person.idx)) person.checked_in_at = input.undo ? null : now;
   return { changed: changed.size > 0, alreadyCheckedIn: !input.undo && changed.size === 0, data: status(found) };
 }

@@ -31,6 +31,10 @@ export function findEventWithTaken(db: Kysely<Database>, id: string) {
     .executeTakeFirst();
 }
 
+export function findEventBySlug(db: Kysely<Database>, slug: string): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('slug', '=', slug).executeTakeFirst();
+}
+
 export function slugTaken(db: Kysely<Database>, slug: string) {
   return db.selectFrom('events').select('id').where('slug', '=', slug).executeTakeFirst();
 }

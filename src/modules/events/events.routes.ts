@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
 import { Analytics, Availability, Event, EventCreate, EventPatch, Track, TrackInput, TrackPatch } from './events.schemas.js';
 import * as events from './events.service.js';
@@ -11,7 +10,7 @@ const EventAnswer = Type.Object({ success: Type.Literal(true), data: Event });
 const ownershipErrors = { 404: Type.Ref('Error') };
 
 export const eventsRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: events.EventDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const present = async (row: events.EventRow) => events.presentEvent(row, await events.usageFor(deps.db, row.id));
 

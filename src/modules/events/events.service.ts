@@ -1,209 +1,64 @@
 // Events and tracks: the rules, HTTP-free. Money in paise inside; rupees only in
-// `presentEvent` and the inputs' validation.
+// `presentEvent` and the inputs' validation. What events need to know about bookings
+// and organisers comes in through `EventDeps`, so this module depends on neither.
 import type { Kysely } from 'kysely';
-import type { CustomFieldDoc, Database, Mode, TierDoc, TrackDoc } from '../../db/database.js';
+import type { Database, Mode, TrackDoc } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { assertOwned, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
-import { endsOnOrAfter, parseEventDate } from '../../shared/dates.js';
-import { badRequest, conflict, forbidden, notFound } from '../../shared/errors.js';
+import { conflict, forbidden, notFound, badRequest } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
-import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
-import * as accounts from '../accounts/accounts.service.js';
-import * as registrations from '../registrations/registrations.service.js';
+import { paiseToRupees } from '../../shared/money.js';
 import { computeAvailability, remainingOf, tightest, type SeatUsage } from './availability.js';
+import { applyInput, refuseDateField, validateTrack, type EventInput, type TrackInput } from './events.input.js';
 import * as repo from './events.repo.js';
-import * as seats from './seats.repo.js';
 import type { EventRow } from './events.repo.js';
+import { syncSeatCounters, usageFor } from './seats.service.js';
 
 export type { EventRow };
+export type { CustomFieldInput, EventInput, TierInput, TrackInput } from './events.input.js';
+import { slugify, slugSuffix } from './slug.js';
+
+export { slugify };
+export {
+  claimSeats,
+  EVENT_SCOPE,
+  isMarkedSoldOut,
+  markSoldOut,
+  PAID_SCOPE,
+  releaseSeats,
+  scopesFor,
+  tierScope,
+  trackScope,
+  usageFor,
+} from './seats.service.js';
+
+/** Bookings by status on one event, for its analytics. */
+export interface BookingCounts {
+  total: number;
+  confirmed: number;
+  pending: number;
+  cancelled: number;
+  refunded: number;
+  checkedIn: number;
+  revenuePaise: number;
+}
 
 export interface EventDeps {
   db: Kysely<Database>;
   clock: Clock;
   ids: Ids;
-}
-
-export interface TierInput {
-  name: string;
-  price: number;
-  capacity?: number;
-  membersOnly?: boolean;
-  availableFrom?: string | null;
-  availableUntil?: string | null;
-}
-
-export interface CustomFieldInput {
-  name: string;
-  label?: string;
-  type?: CustomFieldDoc['type'];
-  required?: boolean;
-  options?: string[];
-}
-
-export interface TrackInput {
-  title?: string;
-  price?: number;
-  capacity?: number;
-  date?: string | null;
-}
-
-export interface EventInput {
-  title?: string;
-  description?: string;
-  startDate?: string | null;
-  endDate?: string | null;
-  location?: string | null;
-  capacity?: number;
-  price?: number;
-  sendTicketEmails?: boolean;
-  specialPrices?: TierInput[];
-  maxTeamSize?: number;
-  requiresApproval?: boolean;
-  customFields?: CustomFieldInput[];
-  tracks?: TrackInput[];
-  status?: 'draft' | 'published';
-  date?: unknown;
+  /** What the bookings module answers about an event's bookings. */
+  bookings: {
+    /** Whether the event holds confirmed paid bookings (which must be refunded before a delete). */
+    hasPaidUnrefunded(eventId: string): Promise<boolean>;
+    counts(eventId: string): Promise<BookingCounts>;
+  };
+  /** Whether the account may publish events. */
+  canPublish(userId: string): Promise<boolean>;
 }
 
 export const countEventsByStatus = (db: Kysely<Database>, accountId: string, mode: Mode) => repo.countByStatus(db, accountId, mode);
-
-// ---------------------------------------------------------------- validation
-
-function refuseDateField(input: EventInput): void {
-  if (input.date !== undefined) {
-    throw badRequest('use_start_date', '`date` is not an input field: send the event date as startDate');
-  }
-}
-
-function text(value: string, field: string, max: number, allowEmpty = false): string {
-  const v = value.trim();
-  if (!allowEmpty && v === '') throw badRequest('invalid_field', `${field} must not be empty`);
-  if (v.length > max) throw badRequest('invalid_field', `${field} must be at most ${max} characters`);
-  return v;
-}
-
-function optionalInstant(value: string | null | undefined, field: string): string | null {
-  if (value === undefined || value === null) return null;
-  return parseEventDate(value, field).instant.toISOString();
-}
-
-export function validateTiers(tiers: TierInput[]): TierDoc[] {
-  const seen = new Set<string>();
-  return tiers.map((t, i) => {
-    const name = text(t.name, `specialPrices[${i}].name`, 80);
-    const key = name.toLowerCase();
-    if (key === 'general') throw badRequest('invalid_tier', `specialPrices[${i}].name "General" is reserved for the base price`);
-    if (seen.has(key)) throw badRequest('invalid_tier', `specialPrices[${i}].name "${name}" is used twice`);
-    seen.add(key);
-    const doc: TierDoc = {
-      name,
-      pricePaise: rupeesToPaise(t.price, `specialPrices[${i}].price`),
-      capacity: t.capacity ?? 0,
-      membersOnly: t.membersOnly ?? false,
-      availableFrom: optionalInstant(t.availableFrom, `specialPrices[${i}].availableFrom`),
-      availableUntil: optionalInstant(t.availableUntil, `specialPrices[${i}].availableUntil`),
-    };
-    if (doc.availableFrom && doc.availableUntil && doc.availableUntil < doc.availableFrom) {
-      throw badRequest('invalid_tier', `specialPrices[${i}].availableUntil must be after availableFrom`);
-    }
-    return doc;
-  });
-}
-
-export function validateCustomFields(fields: CustomFieldInput[]): CustomFieldDoc[] {
-  const seen = new Set<string>();
-  return fields.map((f, i) => {
-    if (!/^[A-Za-z][A-Za-z0-9_]{0,49}$/.test(f.name)) {
-      throw badRequest('invalid_custom_field', `customFields[${i}].name must start with a letter and hold only letters, digits and _ (50 at most)`);
-    }
-    if (seen.has(f.name)) throw badRequest('invalid_custom_field', `customFields[${i}].name "${f.name}" is used twice`);
-    seen.add(f.name);
-    const type = f.type ?? 'text';
-    let options: string[] | null = null;
-    if (type === 'select') {
-      if (!f.options || f.options.length === 0) throw badRequest('invalid_custom_field', `customFields[${i}] is a select and needs options`);
-      options = f.options.map((o, j) => text(o, `customFields[${i}].options[${j}]`, 200));
-      if (new Set(options).size !== options.length) throw badRequest('invalid_custom_field', `customFields[${i}].options has duplicates`);
-    } else if (f.options !== undefined) {
-      throw badRequest('invalid_custom_field', `customFields[${i}].options is only for type select`);
-    }
-    return { name: f.name, label: f.label === undefined ? f.name : text(f.label, `customFields[${i}].label`, 200), type, required: f.required ?? false, options };
-  });
-}
-
-export function validateTrack(t: TrackInput, where: string, base?: TrackDoc): TrackDoc {
-  const title = t.title !== undefined ? text(t.title, `${where}title`, 200) : base?.title;
-  if (title === undefined) throw badRequest('invalid_request', `${where}title is required`);
-  return {
-    title,
-    pricePaise: t.price !== undefined ? rupeesToPaise(t.price, `${where}price`) : (base?.pricePaise ?? 0),
-    capacity: t.capacity ?? base?.capacity ?? 0,
-    date: t.date === undefined ? (base?.date ?? null) : t.date === null ? null : parseEventDate(t.date, `${where}date`).text,
-  };
-}
-
-/** The fields of an event row that creation and PATCH both derive from input. */
-interface EventFields {
-  title: string;
-  description: string;
-  start_date: string | null;
-  start_at: Date | null;
-  end_date: string | null;
-  location: string | null;
-  capacity: number;
-  price_paise: number;
-  max_team_size: number;
-  requires_approval: boolean;
-  custom_fields: CustomFieldDoc[];
-  special_prices: TierDoc[];
-  tracks: TrackDoc[];
-}
-
-function applyInput(base: EventFields, input: EventInput): EventFields {
-  const out = { ...base };
-  if (input.title !== undefined) out.title = text(input.title, 'title', 200);
-  if (input.description !== undefined) out.description = text(input.description, 'description', 20_000, true);
-  if (input.startDate !== undefined) {
-    if (input.startDate === null) throw badRequest('invalid_date', 'startDate cannot be removed');
-    const d = parseEventDate(input.startDate, 'startDate');
-    out.start_date = d.text;
-    out.start_at = d.instant;
-  }
-  if (input.endDate !== undefined) out.end_date = input.endDate === null ? null : parseEventDate(input.endDate, 'endDate').text;
-  if (out.end_date !== null && out.start_date !== null) {
-    if (!endsOnOrAfter(parseEventDate(out.start_date, 'startDate'), parseEventDate(out.end_date, 'endDate'))) {
-      throw badRequest('invalid_date', 'endDate must be on or after startDate');
-    }
-  }
-  if (input.location !== undefined) out.location = input.location === null ? null : text(input.location, 'location', 500, true) || null;
-  if (input.capacity !== undefined) out.capacity = input.capacity;
-  if (input.price !== undefined) out.price_paise = rupeesToPaise(input.price, 'price');
-  if (input.maxTeamSize !== undefined) out.max_team_size = input.maxTeamSize;
-  if (input.requiresApproval !== undefined) out.requires_approval = input.requiresApproval;
-  if (input.customFields !== undefined) out.custom_fields = validateCustomFields(input.customFields);
-  if (input.specialPrices !== undefined) out.special_prices = validateTiers(input.specialPrices);
-  if (input.tracks !== undefined) out.tracks = input.tracks.map((t, i) => validateTrack(t, `tracks[${i}].`));
-  return out;
-}
-
-// ---------------------------------------------------------------- slugs
-
-export function slugify(title: string): string {
-  const s = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
-  return s === '' ? 'event' : s;
-}
-
-function slugSuffix(ids: Ids): string {
-  return ids.secret(9).toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 6).padEnd(6, '0');
-}
 
 // ---------------------------------------------------------------- events
 
@@ -264,7 +119,7 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
           created_at: now,
           updated_at: now,
         });
-        await seats.syncCounters(trx, id, fields);
+        await syncSeatCounters(trx, id, fields);
       });
       return (await repo.findEvent(deps.db, id))!;
     } catch (err) {
@@ -302,8 +157,7 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
     input,
   );
   if (input.status === 'published' && row.status !== 'published') {
-    const user = await accounts.getUser(deps.db, p.userId);
-    if (!user.can_publish) {
+    if (!(await deps.canPublish(p.userId))) {
       throw forbidden('organiser_access_required', 'publishing needs organiser access on this account (canPublish is false)');
     }
   }
@@ -316,7 +170,7 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
       status: input.status ?? row.status,
       updated_at: deps.clock.now(),
     });
-    if (u) await seats.syncCounters(trx, id, u);
+    if (u) await syncSeatCounters(trx, id, u);
     return u;
   });
   if (!updated) throw notFound('no such event', 'event_not_found');
@@ -328,7 +182,7 @@ export async function deleteEvent(deps: EventDeps, s: SessionPrincipal, id: stri
   if (!row) throw notFound('no such event', 'event_not_found');
   if (row.account_id !== s.userId && !s.isStaff) throw forbidden('not_your_object', 'this event belongs to another account');
   const forced = force && s.isStaff;
-  if (row.mode === 'live' && !forced && (await registrations.hasPaidUnrefunded(deps.db, id))) {
+  if (row.mode === 'live' && !forced && (await deps.bookings.hasPaidUnrefunded(id))) {
     throw conflict('has_paid_registrations', 'this event holds paid registrations: refund them first (force=true is for platform staff only)');
   }
   await repo.deleteEvent(deps.db, id);
@@ -346,7 +200,7 @@ export async function addTrack(deps: EventDeps, p: KeyPrincipal, id: string, inp
   const track = validateTrack(input, '');
   const index = await deps.db.transaction().execute(async (trx) => {
     const i = await repo.appendTrack(trx, id, track, deps.clock.now());
-    if (i !== undefined) await seats.syncCounters(trx, id, (await repo.findEvent(trx, id))!);
+    if (i !== undefined) await syncSeatCounters(trx, id, (await repo.findEvent(trx, id))!);
     return i;
   });
   if (index === undefined) throw notFound('no such event', 'event_not_found');
@@ -360,7 +214,7 @@ export async function patchTrack(deps: EventDeps, p: KeyPrincipal, id: string, i
   const track = validateTrack(input, '', current);
   const updated = await deps.db.transaction().execute(async (trx) => {
     const u = await repo.replaceTrack(trx, id, index, track, deps.clock.now());
-    if (u) await seats.syncCounters(trx, id, u);
+    if (u) await syncSeatCounters(trx, id, u);
     return u;
   });
   if (!updated) throw notFound(`no track at index ${index}`, 'track_not_found');
@@ -375,13 +229,13 @@ export async function availability(deps: EventDeps, row: EventRow, subEventId?: 
     trackIndex = parseTrackIndex(subEventId, 'subEventId');
     if (!row.tracks[trackIndex]) throw notFound(`no track at index ${trackIndex}`, 'track_not_found');
   }
-  const usage = await seats.usage(deps.db, row.id);
+  const usage = await usageFor(deps.db, row.id);
   return computeAvailability(eventShape(row), usage, deps.clock.now(), trackIndex);
 }
 
 export async function analytics(deps: EventDeps, row: EventRow) {
-  const counts = await registrations.eventCounts(deps.db, row.id);
-  const usage = await seats.usage(deps.db, row.id);
+  const counts = await deps.bookings.counts(row.id);
+  const usage = await usageFor(deps.db, row.id);
   return {
     eventId: row.id,
     eventTitle: row.title,
@@ -402,15 +256,8 @@ function eventShape(row: EventRow) {
   return { capacity: row.capacity, tiers: row.special_prices, tracks: row.tracks };
 }
 
-export async function usageFor(db: Kysely<Database>, eventId: string): Promise<SeatUsage> {
-  return seats.usage(db, eventId);
-}
-
 export const findEvent = repo.findEvent;
-export const findEventBySlug = (db: Kysely<Database>, slug: string) => db.selectFrom('events').selectAll().where('slug', '=', slug).executeTakeFirst();
-export const claimSeats = seats.claim;
-export const releaseSeats = seats.release;
-export { EVENT_SCOPE, PAID_SCOPE, tierScope, trackScope } from './seats.repo.js';
+export const findEventBySlug = repo.findEventBySlug;
 
 export function presentTrack(row: EventRow, track: TrackDoc, index: number, usage: SeatUsage) {
   const taken = usage.byTrack.get(index) ?? 0;

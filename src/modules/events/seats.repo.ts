@@ -7,7 +7,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, TierDoc, TrackDoc } from '../../db/database.js';
 import type { SeatUsage } from './availability.js';
-import { soldOutMarks } from './sold-out.js';
 
 export const EVENT_SCOPE = 'event';
 export const PAID_SCOPE = 'paid';
@@ -19,7 +18,6 @@ export async function syncCounters(
   eventId: string,
   event: { capacity: number; special_prices: readonly TierDoc[]; tracks: readonly TrackDoc[] },
 ): Promise<void> {
-  soldOutMarks.forget(eventId);
   const rows = [
     { event_id: eventId, scope: EVENT_SCOPE, capacity: event.capacity },
     { event_id: eventId, scope: PAID_SCOPE, capacity: 0 },
@@ -53,7 +51,6 @@ export async function claim(
 }
 
 export async function release(db: Kysely<Database>, eventId: string, scopes: readonly string[], seats: number): Promise<void> {
-  soldOutMarks.forget(eventId);
   await db
     .updateTable('seat_counters')
     .set({ taken: sql`greatest(taken - ${seats}, 0)` })

@@ -1,33 +1,28 @@
-// What an organiser does to a booking after it exists (product-decisions §5):
-// approve, reject, cancel, refund, transfer. Gateway calls come first; when the
-// gateway fails nothing local changes (502).
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, RegistrationsTable } from '../../db/database.js';
-import { enqueue } from '../../jobs/queue.js';
+// What an organiser does to a booking after it exists: approve, reject, cancel,
+// refund, transfer. Gateway calls come first; when the gateway fails nothing local
+// changes (502).
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { AppError, badGateway, conflict, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
 import { GatewayError } from '../payments/gateway.js';
-import { onConfirmed, scopesFor, TICKET_EMAIL_TOPIC, type RegisterDeps } from './register.service.js';
-import * as promos from './promo.service.js';
+import { applyConfirmation, applyTransfer, seatScopes } from './confirmation.js';
+import type { RegisterDeps } from './register.service.js';
+import * as repo from './registrations.repo.js';
+import type { Db, RegistrationRow as Row } from './registrations.repo.js';
 
-type Row = Selectable<RegistrationsTable>;
-
-export async function loadOwnedRegistration(db: Kysely<Database>, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
+export async function loadOwnedRegistration(db: Db, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
   const event = await events.loadOwnedEvent(db, p, eventId);
-  const reg = await db.selectFrom('registrations').selectAll().where('id', '=', registrationId).executeTakeFirst();
+  const reg = await repo.findRegistration(db, registrationId);
   if (!reg || reg.event_id !== event.id) throw notFound('no such registration for this event', 'registration_not_found');
   return reg;
 }
 
-async function reload(db: Kysely<Database>, id: string): Promise<Row> {
-  return (await db.selectFrom('registrations').selectAll().where('id', '=', id).executeTakeFirst())!;
+async function reload(db: Db, id: string): Promise<Row> {
+  return (await repo.findRegistration(db, id))!;
 }
 
-function seatScopes(reg: Row): string[] {
-  const scopes = scopesFor(reg.ticket_type, reg.sub_event_id);
-  if (Number(reg.amount_paise) > 0) scopes.push(events.PAID_SCOPE);
-  return scopes;
+function changedMeanwhile(): AppError {
+  return conflict('registration_changed', 'this registration changed meanwhile; read it again');
 }
 
 export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
@@ -37,20 +32,11 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
     throw conflict('not_awaiting_approval', `this registration is ${reg.status}${reg.pending_reason === 'payment' ? ' awaiting payment' : ''}, not awaiting approval`);
   }
   const event = (await events.findEvent(deps.db, reg.event_id))!;
-  const attendees = await deps.db.selectFrom('attendees').select('id').where('registration_id', '=', reg.id).orderBy('idx').execute();
+  const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
   await deps.db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('registrations')
-      .set({ status: 'confirmed', pending_reason: null, confirmed_at: deps.clock.now() })
-      .where('id', '=', reg.id)
-      .where('status', '=', 'pending')
-      .returning('id')
-      .executeTakeFirst();
-    if (!updated) return;
-    await onConfirmed(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendees.map((a) => a.id));
-    if (reg.promo_code) await promos.countUseByCode(trx, reg.event_id, reg.promo_code);
+    if (!(await repo.settlePending(trx, reg.id, 'confirmed', deps.clock.now()))) return;
     // The approval stays pending when the seats are gone; the organiser may raise capacity.
-    if (!(await events.claimSeats(trx, reg.event_id, scopesFor(reg.ticket_type, reg.sub_event_id), reg.quantity))) {
+    if (!(await applyConfirmation(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendeeIds))) {
       throw conflict('sold_out', 'no seats left for this booking; it stays pending');
     }
   });
@@ -61,12 +47,7 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
 export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
   if (reg.status !== 'pending' || reg.pending_reason !== 'approval') throw conflict('not_awaiting_approval', `this registration is ${reg.status}, not awaiting approval`);
-  await deps.db
-    .updateTable('registrations')
-    .set({ status: 'cancelled', pending_reason: null, cancelled_at: deps.clock.now() })
-    .where('id', '=', reg.id)
-    .where('status', '=', 'pending')
-    .execute();
+  await repo.settlePending(deps.db, reg.id, 'cancelled', deps.clock.now());
   return reload(deps.db, reg.id);
 }
 
@@ -95,14 +76,7 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
     }
   }
   await deps.db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('registrations')
-      .set({ status: to, pending_reason: null, cancelled_at: deps.clock.now(), refund_id: refundId })
-      .where('id', '=', reg.id)
-      .where('status', '=', reg.status)
-      .returning('id')
-      .executeTakeFirst();
-    if (!updated) throw conflict('registration_changed', 'this registration changed meanwhile; read it again');
+    if (!(await repo.endBooking(trx, reg.id, reg.status, to, deps.clock.now(), refundId))) throw changedMeanwhile();
     if (reg.status === 'confirmed') await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
   });
   return reload(deps.db, reg.id);
@@ -123,30 +97,11 @@ export async function transfer(
   if (!checked.ok) throw new AppError(400, 'undeliverable_email', `email cannot receive mail: ${checked.message}`);
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const ticketCode = deps.ids.make('tkt', 16);
-  const previous = reg.ticket_code ? [...reg.previous_ticket_codes, reg.ticket_code] : reg.previous_ticket_codes;
+  const previousCodes = reg.ticket_code ? [...reg.previous_ticket_codes, reg.ticket_code] : reg.previous_ticket_codes;
   await deps.db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('registrations')
-      .set({ name, email: checked.email, ticket_code: ticketCode, previous_ticket_codes: JSON.stringify(previous) })
-      .where('id', '=', reg.id)
-      .where('status', '=', 'confirmed')
-      .returning('id')
-      .executeTakeFirst();
-    if (!updated) throw conflict('registration_changed', 'this registration changed meanwhile; read it again');
-    await trx.updateTable('attendees').set({ name, email: checked.email, checked_in_at: null }).where('registration_id', '=', reg.id).where('idx', '=', 0).execute();
-    if (event.ticket_emails_enabled) await enqueue(trx, deps, TICKET_EMAIL_TOPIC, { attendeeId: reg.id });
+    if (!(await repo.transferHolder(trx, reg.id, { name, email: checked.email, ticketCode, previousCodes }))) throw changedMeanwhile();
+    await applyTransfer(trx, deps, event, reg.id);
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
-}
-
-/** The refund job: a sold-out confirmation whose payment was already captured. Idempotent. */
-export async function refundJob(deps: RegisterDeps, payload: { registrationId: string; paymentId: string; amount: number }): Promise<void> {
-  const reg = await deps.db.selectFrom('registrations').selectAll().where('id', '=', payload.registrationId).executeTakeFirst();
-  if (!reg || reg.refund_id !== null) return;
-  const gateway = deps.gatewayFor(reg.mode, reg.account_id);
-  const payment = await gateway.fetchPayment(payload.paymentId);
-  if (payment && payment.amountRefunded >= payload.amount) return;
-  const refund = await gateway.refundPayment(payload.paymentId, payload.amount, { registrationId: reg.id, reason: 'sold_out' });
-  await deps.db.updateTable('registrations').set({ refund_id: refund.id }).where('id', '=', reg.id).execute();
 }

@@ -1,4 +1,6 @@
-// Fees per product-decisions §9, in paise. Pure.
+// Fees of paid tickets, in paise. Pure. The platform takes a percentage of each
+// ticket by its ordinal among the event's paid tickets (4.5 % for 1–100, 3.5 % to 500,
+// 2.5 % to 2000, 1.75 % beyond), held between 3 and 75 rupees; the gateway takes 3 %.
 
 /** Platform fee percentage for the n-th paid ticket of an event (1-based). */
 export function platformFeeRate(ordinal: number): number {

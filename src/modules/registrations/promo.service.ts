@@ -1,14 +1,17 @@
 // Promo codes: per event, case-insensitive, percent or amount off the booking total.
-import { type Kysely, type Selectable, sql } from 'kysely';
-import type { Database, PromoCodesTable } from '../../db/database.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { parseEventDate } from '../../shared/dates.js';
 import { badRequest, conflict } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
+import * as repo from './promo.repo.js';
+import type { PromoRow } from './promo.repo.js';
 
-export type PromoRow = Selectable<PromoCodesTable>;
+export type { PromoRow };
+export { applyDiscount } from './pricing.js';
 
 export interface PromoInput {
   code: string;
@@ -43,21 +46,19 @@ export async function createPromo(deps: { db: Kysely<Database>; clock: Clock; id
     created_at: deps.clock.now(),
   };
   try {
-    await deps.db.insertInto('promo_codes').values(row).execute();
+    await repo.insertPromo(deps.db, row);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('promo_code_exists', `code ${code} already exists for this event`);
     throw err;
   }
-  return (await deps.db.selectFrom('promo_codes').selectAll().where('id', '=', row.id).executeTakeFirst())!;
+  return (await repo.findPromo(deps.db, row.id))!;
 }
 
-export function listPromos(db: Kysely<Database>, eventId: string) {
-  return db.selectFrom('promo_codes').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
-}
+export const listPromos = repo.listByEvent;
 
 /** A code that is unknown, out of date or used up is a 400, never a silent full price. */
 export async function findUsable(db: Kysely<Database>, eventId: string, code: string, now: Date): Promise<PromoRow> {
-  const row = await db.selectFrom('promo_codes').selectAll().where('event_id', '=', eventId).where('code_key', '=', codeKey(code)).executeTakeFirst();
+  const row = await repo.findByCodeKey(db, eventId, codeKey(code));
   if (!row) throw badRequest('invalid_promo_code', `promo code ${code} is not valid for this event`);
   if ((row.valid_from && now < row.valid_from) || (row.valid_until && now > row.valid_until)) {
     throw badRequest('promo_code_expired', `promo code ${code} is not valid at this time`);
@@ -66,18 +67,9 @@ export async function findUsable(db: Kysely<Database>, eventId: string, code: st
   return row;
 }
 
-export function applyDiscount(promo: PromoRow, totalPaise: number): number {
-  if (promo.discount_percent !== null) return Math.max(0, totalPaise - Math.round((totalPaise * promo.discount_percent) / 100));
-  return Math.max(0, totalPaise - Number(promo.discount_paise ?? 0));
-}
-
 /** Uses are counted at confirmation. */
-export async function countUse(db: Kysely<Database>, promoId: string): Promise<void> {
-  await db.updateTable('promo_codes').set({ uses: sql`uses + 1` }).where('id', '=', promoId).execute();
-}
-
-export async function countUseByCode(db: Kysely<Database>, eventId: string, code: string): Promise<void> {
-  await db.updateTable('promo_codes').set({ uses: sql`uses + 1` }).where('event_id', '=', eventId).where('code_key', '=', codeKey(code)).execute();
+export async function countUse(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
+  await repo.countUseByCodeKey(db, eventId, codeKey(code));
 }
 
 export function presentPromo(r: PromoRow) {

@@ -1,8 +1,44 @@
-import type { Kysely } from 'kysely';
-import type { Database, RegistrationsTable } from '../../db/database.js';
-import type { Insertable } from 'kysely';
+// Queries on the tables registrations own: registrations and attendees.
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { AttendeesTable, Database, Mode, RegistrationsTable, RegistrationStatus } from '../../db/database.js';
+import type { JobRow } from '../../jobs/queue.js';
 
-export async function statusCounts(db: Kysely<Database>, eventId: string) {
+export type Db = Kysely<Database> | Transaction<Database>;
+export type RegistrationRow = Selectable<RegistrationsTable>;
+export type AttendeeRow = Selectable<AttendeesTable>;
+
+// ---------------------------------------------------------------- reading
+
+export function findRegistration(db: Db, id: string): Promise<RegistrationRow | undefined> {
+  return db.selectFrom('registrations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findByOrder(db: Db, orderId: string, mode: Mode): Promise<RegistrationRow | undefined> {
+  return db.selectFrom('registrations').selectAll().where('order_id', '=', orderId).where('mode', '=', mode).executeTakeFirst();
+}
+
+/** The registration a payment is bound to, if any. */
+export async function findIdByPayment(db: Db, paymentId: string): Promise<string | undefined> {
+  return (await db.selectFrom('registrations').select('id').where('payment_id', '=', paymentId).executeTakeFirst())?.id;
+}
+
+export function listByEvent(db: Db, eventId: string): Promise<RegistrationRow[]> {
+  return db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function hasPaidUnrefunded(db: Db, eventId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('registrations')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'confirmed')
+    .where('amount_paise', '>', 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function statusCounts(db: Db, eventId: string) {
   // A booking counts as checked in once anyone on it is in (the attendees hold the door state).
   const rows = await db
     .selectFrom('registrations as r')
@@ -23,22 +59,226 @@ export async function statusCounts(db: Kysely<Database>, eventId: string) {
   return rows.map((r) => ({ status: r.status, n: Number(r.n), checkedIn: Number(r.checked_in), amountPaise: Number(r.amount ?? 0) }));
 }
 
-export function listByEvent(db: Kysely<Database>, eventId: string) {
-  return db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
+const BOOKING_COLUMNS = ['r.id', 'r.event_id', 'r.status', 'r.ticket_type', 'r.ticket_code'] as const;
+
+export function findByTicketCode(db: Db, code: string) {
+  return db.selectFrom('registrations as r').select(BOOKING_COLUMNS).where('r.ticket_code', '=', code).executeTakeFirst();
 }
 
-export async function hasPaidUnrefunded(db: Kysely<Database>, eventId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('registrations')
-    .select('id')
-    .where('event_id', '=', eventId)
-    .where('status', '=', 'confirmed')
-    .where('amount_paise', '>', 0)
-    .limit(1)
+/** A booking of this event that once carried `code`, before a transfer. */
+export function findByPreviousTicketCode(db: Db, eventId: string, code: string) {
+  return db
+    .selectFrom('registrations as r')
+    .select(BOOKING_COLUMNS)
+    .where(sql<boolean>`r.previous_ticket_codes @> ${JSON.stringify([code])}::jsonb`)
+    .where('r.event_id', '=', eventId)
     .executeTakeFirst();
-  return row !== undefined;
 }
 
-export async function insertRegistration(db: Kysely<Database>, row: Insertable<RegistrationsTable>): Promise<void> {
+export type Audience = 'confirmed' | 'checked_in' | 'not_checked_in' | 'pending' | 'all';
+
+/** The people of an event's bookings in an audience, oldest booking first. */
+export function peopleOf(db: Db, eventId: string, audience: Audience, trackIndex: number | undefined) {
+  let q = db
+    .selectFrom('attendees as a')
+    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
+    .select(['a.name', 'a.email'])
+    .where('r.event_id', '=', eventId);
+  if (trackIndex !== undefined) q = q.where('r.sub_event_id', '=', trackIndex);
+  switch (audience) {
+    case 'confirmed':
+      q = q.where('r.status', '=', 'confirmed');
+      break;
+    case 'checked_in':
+      q = q.where('r.status', '=', 'confirmed').where('a.checked_in_at', 'is not', null);
+      break;
+    case 'not_checked_in':
+      q = q.where('r.status', '=', 'confirmed').where('a.checked_in_at', 'is', null);
+      break;
+    case 'pending':
+      q = q.where('r.status', '=', 'pending');
+      break;
+    case 'all':
+      q = q.where('r.status', 'in', ['confirmed', 'pending']);
+      break;
+  }
+  return q.orderBy('r.created_at').orderBy('a.idx').orderBy('a.id').execute();
+}
+
+export function findAttendee(db: Db, attendeeId: string): Promise<AttendeeRow | undefined> {
+  return db.selectFrom('attendees').selectAll().where('id', '=', attendeeId).executeTakeFirst();
+}
+
+/** The ids of the people on a booking, the primary first. */
+export async function attendeeIds(db: Db, registrationId: string): Promise<string[]> {
+  return (await db.selectFrom('attendees').select('id').where('registration_id', '=', registrationId).orderBy('idx').execute()).map((a) => a.id);
+}
+
+export function attendeesOf(db: Db, registrationIds: readonly string[]): Promise<AttendeeRow[]> {
+  return db.selectFrom('attendees').selectAll().where('registration_id', 'in', registrationIds).orderBy('idx').execute();
+}
+
+// ---------------------------------------------------------------- writing
+
+export async function insertRegistration(db: Db, row: Insertable<RegistrationsTable>): Promise<void> {
   await db.insertInto('registrations').values(row).execute();
+}
+
+export interface NewAttendee {
+  id: string;
+  idx: number;
+  name: string;
+  email: string;
+}
+
+export async function insertAttendees(db: Db, registrationId: string, people: readonly NewAttendee[]): Promise<void> {
+  await db
+    .insertInto('attendees')
+    .values(people.map((a) => ({ ...a, registration_id: registrationId, checked_in_at: null })))
+    .execute();
+}
+
+/**
+ * Pending → confirmed or cancelled, once: false when it was not pending any more.
+ * A payment given is bound to it (a cancelled one keeps the payment that came too late).
+ */
+export async function settlePending(db: Db, id: string, to: 'confirmed' | 'cancelled', now: Date, paymentId?: string): Promise<boolean> {
+  const r = await db
+    .updateTable('registrations')
+    .set({
+      status: to,
+      pending_reason: null,
+      ...(to === 'confirmed' ? { confirmed_at: now } : { cancelled_at: now }),
+      ...(paymentId === undefined ? {} : { payment_id: paymentId }),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/** Binds a payment to an ended booking that has none yet; false when it was bound already. */
+export async function bindPaymentToEnded(db: Db, id: string, paymentId: string): Promise<boolean> {
+  const r = await db
+    .updateTable('registrations')
+    .set({ payment_id: paymentId })
+    .where('id', '=', id)
+    .where('payment_id', 'is', null)
+    .where('status', 'in', ['cancelled', 'refunded'])
+    .returning('id')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/** Ends a booking still in status `from`; false when it changed meanwhile. */
+export async function endBooking(db: Db, id: string, from: RegistrationStatus, to: 'cancelled' | 'refunded', now: Date, refundId: string | null): Promise<boolean> {
+  const r = await db
+    .updateTable('registrations')
+    .set({ status: to, pending_reason: null, cancelled_at: now, refund_id: refundId })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .returning('id')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+export async function setFees(db: Db, id: string, fees: { platform: number; gateway: number }): Promise<void> {
+  await db.updateTable('registrations').set({ platform_fee_paise: fees.platform, gateway_fee_paise: fees.gateway }).where('id', '=', id).execute();
+}
+
+export async function setRefundId(db: Db, id: string, refundId: string): Promise<void> {
+  await db.updateTable('registrations').set({ refund_id: refundId }).where('id', '=', id).execute();
+}
+
+/** A confirmed booking's new holder and ticket code; the primary's door state starts again. */
+export async function transferHolder(
+  db: Db,
+  id: string,
+  holder: { name: string; email: string; ticketCode: string; previousCodes: readonly string[] },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('registrations')
+    .set({ name: holder.name, email: holder.email, ticket_code: holder.ticketCode, previous_ticket_codes: JSON.stringify(holder.previousCodes) })
+    .where('id', '=', id)
+    .where('status', '=', 'confirmed')
+    .returning('id')
+    .executeTakeFirst();
+  if (!r) return false;
+  await db.updateTable('attendees').set({ name: holder.name, email: holder.email, checked_in_at: null }).where('registration_id', '=', id).where('idx', '=', 0).execute();
+  return true;
+}
+
+/** Sets or clears the door state of people on a booking; returns the indexes it changed. */
+export async function setCheckedIn(db: Db, registrationId: string, indexes: readonly number[], at: Date | null): Promise<number[]> {
+  const rows = await db
+    .updateTable('attendees')
+    .set({ checked_in_at: at })
+    .where('registration_id', '=', registrationId)
+    .where('idx', 'in', indexes)
+    .where('checked_in_at', at === null ? 'is not' : 'is', null)
+    .returning('idx')
+    .execute();
+  return rows.map((r) => r.idx);
+}
+
+// ---------------------------------------------------------------- the one-statement free booking
+
+export interface FreeBooking {
+  row: Insertable<RegistrationsTable> & { id: string; event_id: string; account_id: string; mode: Mode; quantity: number; created_at: Date };
+  people: readonly NewAttendee[];
+  /** The seat counter it claims. */
+  scope: string;
+  /** Outbox rows written with the booking. */
+  jobs: readonly JobRow[];
+  /** A webhook delivery, written only when the account's webhook subscribes to `webhookType`. */
+  webhookJob: JobRow;
+  webhookType: string;
+}
+
+/**
+ * Claims one seat counter and writes the booking, its people and its jobs in one
+ * statement, so the counter row is locked only for that statement and its commit.
+ * When the claim finds no seat, nothing is written and false is returned.
+ */
+// ownership-exception: the common free booking is the hot path of a ticket drop; claiming the event's seat counter, reading the webhook configuration and writing the jobs in the same statement keeps the counter row locked for one statement only.
+export async function bookFreeInOneStatement(db: Db, b: FreeBooking, now: Date): Promise<boolean> {
+  const r = b.row;
+  // VALUES needs a row even when there are no jobs; that row is filtered out.
+  const jobRows = b.jobs.length > 0 ? b.jobs : [{ id: '', topic: '', payload: '{}', maxAttempts: 0 }];
+  const written = await sql<{ n: number }>`
+    with claim as (
+      update seat_counters set taken = taken + ${r.quantity}
+      where event_id = ${r.event_id} and scope = ${b.scope} and (capacity = 0 or taken + ${r.quantity} <= capacity)
+      returning scope
+    ),
+    booking as (
+      insert into registrations (id, event_id, account_id, mode, status, name, email, phone, ticket_type, sub_event_id, quantity,
+        amount_paise, custom_fields, promo_code, created_at, confirmed_at)
+      select ${r.id}, ${r.event_id}, ${r.account_id}, ${r.mode}, 'confirmed', ${r.name}, ${r.email}, ${r.phone ?? null},
+        ${r.ticket_type}, ${r.sub_event_id ?? null}::int, ${r.quantity}::int, 0, ${r.custom_fields}::jsonb, null, ${now}::timestamptz, ${now}::timestamptz
+      from claim
+      returning id
+    ),
+    people as (
+      insert into attendees (id, registration_id, idx, name, email)
+      select v.id, v.registration_id, v.idx, v.name, v.email
+      from (values ${sql.join(b.people.map((a) => sql`(${a.id}, ${r.id}, ${a.idx}::int, ${a.name}, ${a.email})`))}) as v(id, registration_id, idx, name, email)
+      where exists (select 1 from booking)
+    ),
+    work as (
+      insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
+      select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
+      from (values ${sql.join(jobRows.map((j) => sql`(${j.id}, ${j.topic}, ${j.payload}, ${j.maxAttempts}::int)`))}) as v(id, topic, payload, max_attempts)
+      where exists (select 1 from booking) and ${b.jobs.length > 0}::boolean
+    ),
+    hook as (
+      insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
+      select ${b.webhookJob.id}, ${b.webhookJob.topic}, ${b.webhookJob.payload}::jsonb, ${now}::timestamptz, ${b.webhookJob.maxAttempts}::int, ${now}::timestamptz
+      from webhook_configs w
+      where w.account_id = ${r.account_id} and w.mode = ${r.mode} and w.enabled
+        and w.events @> ${JSON.stringify([b.webhookType])}::jsonb and exists (select 1 from booking)
+    )
+    select count(*)::int as n from booking`.execute(db);
+  return written.rows[0]?.n === 1;
 }

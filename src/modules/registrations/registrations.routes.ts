@@ -3,14 +3,13 @@ import type { Kysely, Selectable } from 'kysely';
 import { Type } from 'typebox';
 import { Nullable } from '../../shared/schemas.js';
 import type { Database, RegistrationsTable } from '../../db/database.js';
-import type { Deps } from '../../deps.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
 import { paiseToRupees } from '../../shared/money.js';
 import * as events from '../events/events.service.js';
 import * as actions from './actions.service.js';
 import * as promos from './promo.service.js';
-import { confirmStep2, register } from './register.service.js';
+import { confirmStep2, register, type RegisterDeps } from './register.service.js';
 import * as registrations from './registrations.service.js';
 
 
@@ -42,7 +41,7 @@ export const Registration = Type.Object({
 });
 
 type Row = Selectable<RegistrationsTable>;
-type AttendeeRow = { id: string; idx: number; name: string; email: string; checked_in_at: Date | null };
+type AttendeeRow = Pick<registrations.AttendeeRow, 'id' | 'idx' | 'name' | 'email' | 'checked_in_at'>;
 
 export function presentRegistration(r: Row, attendees: readonly AttendeeRow[]) {
   const primary = attendees.find((a) => a.idx === 0);
@@ -154,9 +153,9 @@ const PromoCode = Type.Object({
 });
 
 export const registrationsRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: RegisterDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const reg = deps.registerDeps;
+    const reg = deps;
 
     app.post(
       '/api/v1/events/:id/register',

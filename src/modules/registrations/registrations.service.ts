@@ -1,21 +1,17 @@
-// Registrations: reading and counting. (Registering and paying arrive with the
-// payment flow; they will share `seatUsage` with availability.)
+// Registrations: reading and counting, for this module's routes and for the modules
+// above it (events' analytics and delete guard, tickets, check-in, broadcast).
+// Registering and paying live in register.service.ts and confirm-payment.service.ts.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { BookingCounts } from '../events/events.service.js';
+import type { TicketHolder } from '../tickets/tickets.jobs.js';
 import * as repo from './registrations.repo.js';
+import type { AttendeeRow, Db } from './registrations.repo.js';
 
-export interface EventCounts {
-  total: number;
-  confirmed: number;
-  pending: number;
-  cancelled: number;
-  refunded: number;
-  checkedIn: number;
-  revenuePaise: number;
-}
+export type { Audience, AttendeeRow, RegistrationRow } from './registrations.repo.js';
 
-export async function eventCounts(db: Kysely<Database>, eventId: string): Promise<EventCounts> {
-  const out: EventCounts = { total: 0, confirmed: 0, pending: 0, cancelled: 0, refunded: 0, checkedIn: 0, revenuePaise: 0 };
+export async function eventCounts(db: Kysely<Database>, eventId: string): Promise<BookingCounts> {
+  const out: BookingCounts = { total: 0, confirmed: 0, pending: 0, cancelled: 0, refunded: 0, checkedIn: 0, revenuePaise: 0 };
   for (const r of await repo.statusCounts(db, eventId)) {
     out.total += r.n;
     out[r.status] += r.n;
@@ -30,15 +26,38 @@ export async function eventCounts(db: Kysely<Database>, eventId: string): Promis
 export const listRegistrations = repo.listByEvent;
 export const hasPaidUnrefunded = repo.hasPaidUnrefunded;
 export const insertRegistration = repo.insertRegistration;
+export const findByTicketCode = repo.findByTicketCode;
+export const findByPreviousTicketCode = repo.findByPreviousTicketCode;
+export const setCheckedIn = repo.setCheckedIn;
 
-export async function attendeesOf(db: Kysely<Database>, registrationIds: readonly string[]) {
-  if (registrationIds.length === 0) return new Map<string, { id: string; idx: number; name: string; email: string; checked_in_at: Date | null }[]>();
-  const rows = await db.selectFrom('attendees').selectAll().where('registration_id', 'in', registrationIds).orderBy('idx').execute();
-  const out = new Map<string, typeof rows>();
-  for (const r of rows) {
+/** The people on each booking, the primary first. */
+export async function attendeesOf(db: Db, registrationIds: readonly string[]): Promise<Map<string, AttendeeRow[]>> {
+  const out = new Map<string, AttendeeRow[]>();
+  if (registrationIds.length === 0) return out;
+  for (const r of await repo.attendeesOf(db, registrationIds)) {
     const list = out.get(r.registration_id) ?? [];
     list.push(r);
     out.set(r.registration_id, list);
   }
   return out;
+}
+
+/** Who holds a ticket (a person on a booking) and the booking it is on. */
+export async function ticketHolder(db: Db, attendeeId: string): Promise<TicketHolder | undefined> {
+  const attendee = await repo.findAttendee(db, attendeeId);
+  if (!attendee) return undefined;
+  const booking = await repo.findRegistration(db, attendee.registration_id);
+  return booking && { attendee, booking };
+}
+
+/** The people of an event's bookings in an audience, one per email address (the first found). */
+export async function audienceOf(db: Db, eventId: string, audience: repo.Audience, trackIndex: number | undefined) {
+  const rows = await repo.peopleOf(db, eventId, audience, trackIndex);
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const key = r.email.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

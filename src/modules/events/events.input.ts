@@ -1,0 +1,166 @@
+// What an organiser sends for an event, a tier, a question or a track, checked and
+// turned into the stored shape. Pure: throws AppError on bad input.
+import type { CustomFieldDoc, TierDoc, TrackDoc } from '../../db/database.js';
+import { endsOnOrAfter, parseEventDate } from '../../shared/dates.js';
+import { badRequest } from '../../shared/errors.js';
+import { rupeesToPaise } from '../../shared/money.js';
+
+export interface TierInput {
+  name: string;
+  price: number;
+  capacity?: number;
+  membersOnly?: boolean;
+  availableFrom?: string | null;
+  availableUntil?: string | null;
+}
+
+export interface CustomFieldInput {
+  name: string;
+  label?: string;
+  type?: CustomFieldDoc['type'];
+  required?: boolean;
+  options?: string[];
+}
+
+export interface TrackInput {
+  title?: string;
+  price?: number;
+  capacity?: number;
+  date?: string | null;
+}
+
+export interface EventInput {
+  title?: string;
+  description?: string;
+  startDate?: string | null;
+  endDate?: string | null;
+  location?: string | null;
+  capacity?: number;
+  price?: number;
+  sendTicketEmails?: boolean;
+  specialPrices?: TierInput[];
+  maxTeamSize?: number;
+  requiresApproval?: boolean;
+  customFields?: CustomFieldInput[];
+  tracks?: TrackInput[];
+  status?: 'draft' | 'published';
+  date?: unknown;
+}
+// ---------------------------------------------------------------- validation
+
+export function refuseDateField(input: EventInput): void {
+  if (input.date !== undefined) {
+    throw badRequest('use_start_date', '`date` is not an input field: send the event date as startDate');
+  }
+}
+
+function text(value: string, field: string, max: number, allowEmpty = false): string {
+  const v = value.trim();
+  if (!allowEmpty && v === '') throw badRequest('invalid_field', `${field} must not be empty`);
+  if (v.length > max) throw badRequest('invalid_field', `${field} must be at most ${max} characters`);
+  return v;
+}
+
+function optionalInstant(value: string | null | undefined, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  return parseEventDate(value, field).instant.toISOString();
+}
+
+export function validateTiers(tiers: TierInput[]): TierDoc[] {
+  const seen = new Set<string>();
+  return tiers.map((t, i) => {
+    const name = text(t.name, `specialPrices[${i}].name`, 80);
+    const key = name.toLowerCase();
+    if (key === 'general') throw badRequest('invalid_tier', `specialPrices[${i}].name "General" is reserved for the base price`);
+    if (seen.has(key)) throw badRequest('invalid_tier', `specialPrices[${i}].name "${name}" is used twice`);
+    seen.add(key);
+    const doc: TierDoc = {
+      name,
+      pricePaise: rupeesToPaise(t.price, `specialPrices[${i}].price`),
+      capacity: t.capacity ?? 0,
+      membersOnly: t.membersOnly ?? false,
+      availableFrom: optionalInstant(t.availableFrom, `specialPrices[${i}].availableFrom`),
+      availableUntil: optionalInstant(t.availableUntil, `specialPrices[${i}].availableUntil`),
+    };
+    if (doc.availableFrom && doc.availableUntil && doc.availableUntil < doc.availableFrom) {
+      throw badRequest('invalid_tier', `specialPrices[${i}].availableUntil must be after availableFrom`);
+    }
+    return doc;
+  });
+}
+
+export function validateCustomFields(fields: CustomFieldInput[]): CustomFieldDoc[] {
+  const seen = new Set<string>();
+  return fields.map((f, i) => {
+    if (!/^[A-Za-z][A-Za-z0-9_]{0,49}$/.test(f.name)) {
+      throw badRequest('invalid_custom_field', `customFields[${i}].name must start with a letter and hold only letters, digits and _ (50 at most)`);
+    }
+    if (seen.has(f.name)) throw badRequest('invalid_custom_field', `customFields[${i}].name "${f.name}" is used twice`);
+    seen.add(f.name);
+    const type = f.type ?? 'text';
+    let options: string[] | null = null;
+    if (type === 'select') {
+      if (!f.options || f.options.length === 0) throw badRequest('invalid_custom_field', `customFields[${i}] is a select and needs options`);
+      options = f.options.map((o, j) => text(o, `customFields[${i}].options[${j}]`, 200));
+      if (new Set(options).size !== options.length) throw badRequest('invalid_custom_field', `customFields[${i}].options has duplicates`);
+    } else if (f.options !== undefined) {
+      throw badRequest('invalid_custom_field', `customFields[${i}].options is only for type select`);
+    }
+    return { name: f.name, label: f.label === undefined ? f.name : text(f.label, `customFields[${i}].label`, 200), type, required: f.required ?? false, options };
+  });
+}
+
+export function validateTrack(t: TrackInput, where: string, base?: TrackDoc): TrackDoc {
+  const title = t.title !== undefined ? text(t.title, `${where}title`, 200) : base?.title;
+  if (title === undefined) throw badRequest('invalid_request', `${where}title is required`);
+  return {
+    title,
+    pricePaise: t.price !== undefined ? rupeesToPaise(t.price, `${where}price`) : (base?.pricePaise ?? 0),
+    capacity: t.capacity ?? base?.capacity ?? 0,
+    date: t.date === undefined ? (base?.date ?? null) : t.date === null ? null : parseEventDate(t.date, `${where}date`).text,
+  };
+}
+
+/** The fields of an event row that creation and PATCH both derive from input. */
+export interface EventFields {
+  title: string;
+  description: string;
+  start_date: string | null;
+  start_at: Date | null;
+  end_date: string | null;
+  location: string | null;
+  capacity: number;
+  price_paise: number;
+  max_team_size: number;
+  requires_approval: boolean;
+  custom_fields: CustomFieldDoc[];
+  special_prices: TierDoc[];
+  tracks: TrackDoc[];
+}
+
+export function applyInput(base: EventFields, input: EventInput): EventFields {
+  const out = { ...base };
+  if (input.title !== undefined) out.title = text(input.title, 'title', 200);
+  if (input.description !== undefined) out.description = text(input.description, 'description', 20_000, true);
+  if (input.startDate !== undefined) {
+    if (input.startDate === null) throw badRequest('invalid_date', 'startDate cannot be removed');
+    const d = parseEventDate(input.startDate, 'startDate');
+    out.start_date = d.text;
+    out.start_at = d.instant;
+  }
+  if (input.endDate !== undefined) out.end_date = input.endDate === null ? null : parseEventDate(input.endDate, 'endDate').text;
+  if (out.end_date !== null && out.start_date !== null) {
+    if (!endsOnOrAfter(parseEventDate(out.start_date, 'startDate'), parseEventDate(out.end_date, 'endDate'))) {
+      throw badRequest('invalid_date', 'endDate must be on or after startDate');
+    }
+  }
+  if (input.location !== undefined) out.location = input.location === null ? null : text(input.location, 'location', 500, true) || null;
+  if (input.capacity !== undefined) out.capacity = input.capacity;
+  if (input.price !== undefined) out.price_paise = rupeesToPaise(input.price, 'price');
+  if (input.maxTeamSize !== undefined) out.max_team_size = input.maxTeamSize;
+  if (input.requiresApproval !== undefined) out.requires_approval = input.requiresApproval;
+  if (input.customFields !== undefined) out.custom_fields = validateCustomFields(input.customFields);
+  if (input.specialPrices !== undefined) out.special_prices = validateTiers(input.specialPrices);
+  if (input.tracks !== undefined) out.tracks = input.tracks.map((t, i) => validateTrack(t, `tracks[${i}].`));
+  return out;
+}

@@ -1,0 +1,50 @@
+// Seats: the counters and the short sold-out memory in front of them. This is the
+// only module that sets or clears a sold-out mark: a mark is set when a booking finds
+// the event full, and cleared whenever seats are freed or capacities change.
+import type { Kysely } from 'kysely';
+import type { Database, Mode, TierDoc, TrackDoc } from '../../db/database.js';
+import type { SeatUsage } from './availability.js';
+import * as seats from './seats.repo.js';
+import { EVENT_SCOPE, tierScope, trackScope } from './seats.repo.js';
+import { soldOutMarks } from './sold-out.js';
+
+export { EVENT_SCOPE, PAID_SCOPE, tierScope, trackScope } from './seats.repo.js';
+
+/** Seat scopes a booking holds: the event, its tier, its track. */
+export function scopesFor(ticketType: string, subEventId: number | null): string[] {
+  const scopes = [EVENT_SCOPE];
+  if (ticketType !== 'General') scopes.push(tierScope(ticketType));
+  if (subEventId !== null) scopes.push(trackScope(subEventId));
+  return scopes;
+}
+
+/** Takes `n` seats in every scope or in none; each scope's new `taken`, or undefined when any is full. */
+export const claimSeats = seats.claim;
+
+export async function releaseSeats(db: Kysely<Database>, eventId: string, scopes: readonly string[], n: number): Promise<void> {
+  soldOutMarks.forget(eventId);
+  await seats.release(db, eventId, scopes, n);
+}
+
+/** Makes the counters match the event's capacities (creation and every capacity change). */
+export async function syncSeatCounters(
+  db: Kysely<Database>,
+  eventId: string,
+  event: { capacity: number; special_prices: readonly TierDoc[]; tracks: readonly TrackDoc[] },
+): Promise<void> {
+  soldOutMarks.forget(eventId);
+  await seats.syncCounters(db, eventId, event);
+}
+
+export function usageFor(db: Kysely<Database>, eventId: string): Promise<SeatUsage> {
+  return seats.usage(db, eventId);
+}
+
+/** A booking found this event full: later requests within the mark's second are refused without a read. */
+export function markSoldOut(event: { id: string; account_id: string; mode: Mode }, now: Date): void {
+  soldOutMarks.mark(event.id, event.account_id, event.mode, now.getTime());
+}
+
+export function isMarkedSoldOut(eventId: string, accountId: string, mode: Mode, now: Date): boolean {
+  return soldOutMarks.isSoldOut(eventId, accountId, mode, now.getTime());
+}

@@ -1,0 +1,170 @@
+// Paid confirmation: step 2 (the buyer's client reports the payment) and the
+// gateway's paid notification both verify the payment and confirm through
+// `confirmPaid`. Seats are claimed at confirmation; a confirmation that loses the race
+// for the last seat is cancelled, and the payment already taken is refunded by a
+// durable job. A payment for a booking cancelled before it was paid is refunded too.
+import { isUniqueViolation } from '../../db/pg-errors.js';
+import type { Mode } from '../../db/database.js';
+import { enqueue } from '../../jobs/queue.js';
+import type { KeyPrincipal } from '../../shared/auth.js';
+import { conflict, notFound } from '../../shared/errors.js';
+import * as events from '../events/events.service.js';
+import type { GatewayPayment } from '../payments/gateway.js';
+import { applyConfirmation } from './confirmation.js';
+import type { RegisterDeps } from './register.service.js';
+import { gatewayFailure, paymentNotVerified, soldOut } from './registrations.errors.js';
+import { refundPaymentJob } from './registrations.jobs.js';
+import * as repo from './registrations.repo.js';
+import type { Db, RegistrationRow as Row } from './registrations.repo.js';
+
+export interface Confirmation {
+  registrationId: string;
+  status: 'confirmed';
+  orderId: string;
+  paymentId: string;
+}
+
+class SoldOut extends Error {}
+
+/**
+ * Confirms a pending paid registration against a verified, captured payment.
+ * Returns 'confirmed', 'already' (someone else confirmed it first) or 'sold_out'.
+ */
+async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment): Promise<'confirmed' | 'already' | 'sold_out'> {
+  const event = (await events.findEvent(deps.db, reg.event_id))!;
+  const now = deps.clock.now();
+  const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
+  try {
+    const outcome = await deps.db.transaction().execute(async (trx) => {
+      if (!(await repo.settlePending(trx, reg.id, 'confirmed', now, payment.id))) return 'already' as const;
+      if (!(await applyConfirmation(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendeeIds))) throw new SoldOut();
+      return 'confirmed' as const;
+    });
+    if (outcome === 'confirmed') deps.kickJobs();
+    return outcome;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw paymentNotVerified('this payment is already bound to another registration');
+    if (!(err instanceof SoldOut)) throw err;
+  }
+  // Lost the race for the last seat: cancel, bind the payment, refund it durably.
+  await deps.db.transaction().execute(async (trx) => {
+    if (await repo.settlePending(trx, reg.id, 'cancelled', now, payment.id)) {
+      await enqueue(trx, deps, refundPaymentJob, { registrationId: reg.id, paymentId: payment.id, amount: Number(reg.amount_paise) });
+    }
+  });
+  deps.kickJobs();
+  return 'sold_out';
+}
+
+/**
+ * A captured payment for a booking that was cancelled before it was paid: bind it and
+ * refund it through the durable job, once (the bind is conditional).
+ */
+async function refundUnbooked(deps: RegisterDeps, reg: Row, payment: GatewayPayment): Promise<boolean> {
+  const bound = await deps.db.transaction().execute(async (trx) => {
+    const r = await repo.bindPaymentToEnded(trx, reg.id, payment.id);
+    if (r) await enqueue(trx, deps, refundPaymentJob, { registrationId: reg.id, paymentId: payment.id, amount: payment.amount });
+    return r;
+  });
+  if (bound) deps.kickJobs();
+  return bound;
+}
+
+async function loadRegistration(db: Db, eventId: string, registrationId: string): Promise<Row> {
+  const reg = await repo.findRegistration(db, registrationId);
+  if (!reg || reg.event_id !== eventId) throw notFound('no such registration for this event', 'registration_not_found');
+  return reg;
+}
+
+export async function confirmStep2(
+  deps: RegisterDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  input: { registrationId: string; orderId: string; paymentId: string },
+): Promise<Confirmation> {
+  const event = await events.loadOwnedEvent(deps.db, p, eventId);
+  const reg = await loadRegistration(deps.db, event.id, input.registrationId);
+  const answer: Confirmation = { registrationId: reg.id, status: 'confirmed', orderId: input.orderId, paymentId: input.paymentId };
+
+  if (reg.order_id === null) throw conflict('not_a_paid_registration', 'this registration has no payment to confirm');
+  if (reg.status === 'confirmed') {
+    if (reg.payment_id === input.paymentId && reg.order_id === input.orderId) return answer;
+    throw paymentNotVerified('this registration is already confirmed with another payment');
+  }
+  if (reg.status !== 'pending') {
+    if (reg.payment_id === input.paymentId && reg.status === 'cancelled') throw soldOut();
+    // Paid after the organiser cancelled it: nobody keeps money for a booking that is gone.
+    if (reg.payment_id === null && input.orderId === reg.order_id) {
+      const payment = await deps.gatewayFor(reg.mode, reg.account_id).fetchPayment(input.paymentId).catch((err: unknown) => {
+        throw gatewayFailure(err);
+      });
+      if (payment && payment.orderId === reg.order_id && payment.captured && (await refundUnbooked(deps, reg, payment))) {
+        throw conflict('registration_not_pending', `this registration was ${reg.status} before it was paid; the payment is being refunded`);
+      }
+    }
+    throw conflict('registration_not_pending', `this registration is ${reg.status}`);
+  }
+  if (input.orderId !== reg.order_id) throw paymentNotVerified('orderId is not the order of this registration');
+  const bound = await repo.findIdByPayment(deps.db, input.paymentId);
+  if (bound !== undefined && bound !== reg.id) throw paymentNotVerified('this payment is already bound to another registration');
+
+  const payment = await verifiedPayment(deps, reg, input.paymentId);
+  const outcome = await confirmPaid(deps, reg, payment);
+  if (outcome === 'sold_out') throw soldOut();
+  if (outcome === 'already') {
+    const now = await loadRegistration(deps.db, event.id, reg.id);
+    if (now.status === 'confirmed' && now.payment_id === input.paymentId) return answer;
+    if (now.status === 'cancelled' && now.payment_id === input.paymentId) throw soldOut();
+    throw paymentNotVerified('this registration was settled with another payment');
+  }
+  return answer;
+}
+
+/** Fetches the payment at the gateway and checks it against the registration; captures an authorised one. */
+async function verifiedPayment(deps: RegisterDeps, reg: Row, paymentId: string): Promise<GatewayPayment> {
+  const gateway = deps.gatewayFor(reg.mode, reg.account_id);
+  let payment: GatewayPayment | null;
+  try {
+    payment = await gateway.fetchPayment(paymentId);
+  } catch (err) {
+    throw gatewayFailure(err);
+  }
+  if (!payment) throw paymentNotVerified('the gateway does not know this payment id');
+  if (payment.orderId !== reg.order_id) throw paymentNotVerified('this payment belongs to another order');
+  if (payment.amount !== Number(reg.amount_paise) || payment.currency !== reg.currency) {
+    throw paymentNotVerified('the payment amount does not match the registration');
+  }
+  if (payment.status === 'authorized') {
+    try {
+      payment = await gateway.capturePayment(payment.id, payment.amount, payment.currency);
+    } catch (err) {
+      throw gatewayFailure(err);
+    }
+  }
+  if (payment.status !== 'captured' || !payment.captured) throw paymentNotVerified(`the payment is ${payment.status}, not captured`);
+  return payment;
+}
+
+/**
+ * The gateway says an order was paid (notification, or the sandbox's stand-in).
+ * Confirms the pending registration of that order exactly once; a repeat, or a
+ * notification for an order we do not hold, changes nothing.
+ */
+export async function confirmFromGateway(
+  deps: RegisterDeps,
+  mode: Mode,
+  orderId: string,
+  payment: GatewayPayment,
+): Promise<'confirmed' | 'ignored' | 'sold_out'> {
+  const reg = await repo.findByOrder(deps.db, orderId, mode);
+  if (!reg) return 'ignored';
+  if (reg.status !== 'pending') {
+    if (reg.payment_id === null && payment.orderId === orderId && payment.captured) await refundUnbooked(deps, reg, payment);
+    return 'ignored';
+  }
+  if (payment.orderId !== orderId || payment.amount !== Number(reg.amount_paise) || payment.currency !== reg.currency || !payment.captured) {
+    return 'ignored';
+  }
+  const outcome = await confirmPaid(deps, reg, payment);
+  return outcome === 'already' ? 'ignored' : outcome;
+}
