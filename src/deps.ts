@@ -6,7 +6,7 @@ import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
-import { defineJob, handleJob, JobRunner, type JobHandler } from './jobs/queue.js';
+import { handleJob, JobRunner, type JobHandler } from './jobs/queue.js';
 import { getUser } from './modules/accounts/accounts.service.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import type { EventDeps } from './modules/events/events.service.js';
@@ -24,7 +24,7 @@ import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import * as registrations from './modules/registrations/registrations.service.js';
 import { sendTicketJob, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
-import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.js';
+import { deliveryJob, webhookDeliveryJob } from './modules/webhooks/webhooks.service.js';
 import { serversResolve } from './modules/webhooks/delivery.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
@@ -166,7 +166,6 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   handleJob(jobHandlers, ticketEmailJob, (payload) => sendTicketJob({ db, clock, config, mailer, ticketHolder }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
-  const webhookDeliveryJob = defineJob<Parameters<typeof deliveryJob>[1]>(WEBHOOK_TOPIC, { maxAttempts: 1 });
   handleJob(jobHandlers, webhookDeliveryJob, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload));
   handleJob(jobHandlers, refundPaymentJob, (payload) => refundJob(registerDeps, payload));
 

@@ -1,6 +1,6 @@
 // PostgreSQL errors that are the caller's doing or a lost race become domain errors
 // here, in one place; anything else stays an internal fault.
-import { AppError } from '../shared/errors.js';
+import { AppError, appError } from '../shared/errors.js';
 
 interface PgError {
   code?: string;
@@ -24,7 +24,7 @@ export function mapPgError(err: unknown): AppError | undefined {
     case '40P01': // deadlock_detected
     case '40001': // serialization_failure
     case '57014': // query_canceled (statement_timeout)
-      return new AppError(409, 'busy', 'the resource is busy; retry shortly', {}, { 'Retry-After': '1' });
+      return appError('busy', 'the resource is busy; retry shortly', {}, { 'Retry-After': '1' });
     default:
       return undefined;
   }

@@ -53,29 +53,14 @@ export function jobRow<P>(deps: { ids: Ids }, def: JobDefinition<P>, payload: P,
   return { id: deps.ids.make('job'), topic: def.topic, payload: JSON.stringify(payload), maxAttempts: options.maxAttempts ?? def.maxAttempts };
 }
 
+/** Queues one job in the caller's transaction (the outbox row commits with the change or not at all). */
 export async function enqueue<P>(
   db: Kysely<Database>,
   deps: { clock: Clock; ids: Ids },
-  job: JobDefinition<P>,
+  def: JobDefinition<P>,
   payload: P,
-  options?: EnqueueOptions,
-): Promise<string>;
-/** Untyped form, by topic name. */
-export async function enqueue(
-  db: Kysely<Database>,
-  deps: { clock: Clock; ids: Ids },
-  topic: string,
-  payload: unknown,
-  options?: EnqueueOptions,
-): Promise<string>;
-export async function enqueue(
-  db: Kysely<Database>,
-  deps: { clock: Clock; ids: Ids },
-  job: string | JobDefinition<unknown>,
-  payload: unknown,
   options: EnqueueOptions = {},
 ): Promise<string> {
-  const def = typeof job === 'string' ? defineJob<unknown>(job) : job;
   const row = jobRow(deps, def, payload, options);
   const now = deps.clock.now();
   await insertJobs(db, [row], options.runAt ?? now, now);

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyClass, Mode } from '../db/database.js';
 import type { Clock } from './clock.js';
-import { AppError, forbidden, notFound, unauthorized } from './errors.js';
+import { appError, forbidden, notFound, unauthorized } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export type AuthRule =
@@ -76,9 +76,9 @@ export function sessionPrincipal(req: FastifyRequest): SessionPrincipal {
  * An object of another mode does not exist for this key (404); one of another
  * account in the same mode exists but is not yours (403).
  */
-export function assertOwned(p: KeyPrincipal, obj: { accountId: string; mode: Mode } | undefined, what = 'event'): void {
-  if (!obj || obj.mode !== p.mode) throw notFound(`no such ${what}`, `${what}_not_found`);
-  if (obj.accountId !== p.userId) throw forbidden('not_your_object', `this ${what} belongs to another account`);
+export function assertOwned(p: KeyPrincipal, obj: { accountId: string; mode: Mode } | undefined): void {
+  if (!obj || obj.mode !== p.mode) throw notFound('no such event', 'event_not_found');
+  if (obj.accountId !== p.userId) throw forbidden('not_your_object', 'this event belongs to another account');
 }
 
 const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, x-request-id';
@@ -141,7 +141,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       .header('ratelimit-remaining', String(Math.max(0, r.limit - r.count)))
       .header('ratelimit-reset', String(r.resetSeconds));
     if (r.count > r.limit) {
-      throw new AppError(429, 'rate_limited', `rate limit of ${r.limit} requests per minute reached; retry after ${r.resetSeconds} s`, {}, {
+      throw appError('rate_limited', `rate limit of ${r.limit} requests per minute reached; retry after ${r.resetSeconds} s`, {}, {
         'retry-after': String(r.resetSeconds),
       });
     }
@@ -177,7 +177,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       throw forbidden('checkout_key_not_allowed', 'a checkout key cannot call this endpoint; use a full key on your server');
     }
     if (rule.modes && !rule.modes.includes(key.mode)) {
-      throw forbidden(`${rule.modes[0]}_mode_only`, `this endpoint is for ${rule.modes.join(' or ')} keys only`);
+      throw forbidden(rule.modes[0] === 'test' ? 'test_mode_only' : 'live_mode_only', `this endpoint is for ${rule.modes.join(' or ')} keys only`);
     }
     req.principal = { kind: 'key', userId: key.user_id, keyId: key.id, mode: key.mode, keyClass: key.class };
   }

@@ -6,15 +6,15 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { mapPgError } from '../db/pg-errors.js';
-import { AppError } from './errors.js';
+import { AppError, ERRORS, type ErrorCode } from './errors.js';
 
 interface Mapped {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 
-const FRAMEWORK_CODES: Record<string, { status: number; code: string; message?: string }> = {
+const FRAMEWORK_CODES: Record<string, { status: number; code: ErrorCode; message?: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Content-Type must be application/json' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length' },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'request body is too large' },
@@ -89,7 +89,7 @@ export function registerErrorHandling(app: FastifyInstance, methodsFor: (path: s
 // Failures Fastify meets before routing (a bad percent-escape in the path, a path
 // parameter over the router's length limit) bypass the error handler; without this
 // they would answer in Fastify's own shape and without a request id.
-const ROUTING_CODES: Record<string, { status: number; code: string; message: string }> = {
+const ROUTING_CODES: Record<string, { status: number; code: ErrorCode; message: string }> = {
   FST_ERR_BAD_URL: { status: 400, code: 'invalid_url', message: 'the URL path has an invalid percent-escape' },
   FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: 'a path parameter is too long' },
 };
@@ -113,12 +113,9 @@ export function clientErrorHandler(newRequestId: () => string, logger: Logger) {
   return (err: Error & { code?: string }, socket: Socket): void => {
     // A reset connection has no one left to answer.
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    const [status, code, message] =
-      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout', 'the request did not arrive in time']
-        : err.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'headers_too_large', 'the request line and headers are too large']
-          : [400, 'bad_http_request', 'the request is not valid HTTP'];
+    const code: ErrorCode =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'bad_http_request';
+    const { status, message } = ERRORS[code];
     const id = newRequestId();
     logger.debug({ err, reqId: id }, `client error: ${code}`);
     if (socket.writable) {

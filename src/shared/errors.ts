@@ -1,34 +1,150 @@
-// One error type for everything the service refuses on purpose. `code` is a stable
-// snake_case word callers can branch on; `extra` carries fields the spec names
-// (refusalReason, reason, …) and is merged into the body.
+// One error type for everything the service refuses on purpose, and one catalogue of the
+// codes it may carry. `code` is a stable snake_case word callers can branch on; its HTTP
+// status comes from the catalogue, so the same code always answers the same status.
+// `extra` carries fields callers read beside the code (refusalReason, reason, …).
+
+interface CatalogueEntry {
+  readonly status: number;
+  /** Used when the thrower gives no sentence of its own. */
+  readonly message: string;
+}
+
+export const ERRORS = {
+  // 400: the request itself is wrong.
+  bad_request: { status: 400, message: 'the request is not valid' },
+  invalid_request: { status: 400, message: 'the request is not valid' },
+  invalid_json: { status: 400, message: 'body is not valid JSON' },
+  invalid_header: { status: 400, message: 'a header is not valid' },
+  invalid_content_length: { status: 400, message: 'Content-Length does not match the body' },
+  invalid_url: { status: 400, message: 'the URL path has an invalid percent-escape' },
+  invalid_amount: { status: 400, message: 'the amount is not valid' },
+  amount_above_recurring_limit: { status: 400, message: 'a recurring plan may charge at most 15,000 rupees per period' },
+  confirmation_required: { status: 400, message: 'confirm the recipient count of the preview to send' },
+  invalid_custom_field: { status: 400, message: 'a custom field definition is not valid' },
+  missing_custom_field: { status: 400, message: 'a required custom field has no answer' },
+  unknown_custom_field: { status: 400, message: 'an answer names no custom field of this event' },
+  invalid_date: { status: 400, message: 'a date is not valid' },
+  use_start_date: { status: 400, message: 'send startDate, not date' },
+  invalid_email: { status: 400, message: 'the email address is not valid' },
+  undeliverable_email: { status: 400, message: 'the email address cannot receive mail' },
+  invalid_event_type: { status: 400, message: 'unknown webhook event type' },
+  invalid_field: { status: 400, message: 'a field is not valid' },
+  invalid_message: { status: 400, message: 'the message is not valid' },
+  invalid_subject: { status: 400, message: 'the subject is not valid' },
+  invalid_name: { status: 400, message: 'the name is not valid' },
+  invalid_origin: { status: 400, message: 'the origin is not valid' },
+  origin_needs_checkout_key: { status: 400, message: 'only a checkout key may be pinned to an origin' },
+  invalid_plan: { status: 400, message: 'the plan is not valid' },
+  invalid_promo_code: { status: 400, message: 'no such promo code for this event' },
+  promo_code_expired: { status: 400, message: 'the promo code is not valid at this time' },
+  promo_code_used_up: { status: 400, message: 'the promo code has been used up' },
+  invalid_qr: { status: 400, message: 'the scanned value is not a ticket' },
+  invalid_signature: { status: 400, message: 'the signature does not match the body' },
+  invalid_tier: { status: 400, message: 'a ticket tier is not valid' },
+  unknown_ticket_type: { status: 400, message: 'no ticket tier of this name' },
+  invalid_track_index: { status: 400, message: 'a track index is a decimal number' },
+  invalid_webhook_url: { status: 400, message: 'the webhook URL is not allowed' },
+  member_mismatch: { status: 400, message: 'the ticket does not belong to this person' },
+  not_a_team_event: { status: 400, message: 'this event takes no team members' },
+  team_too_large: { status: 400, message: 'the team is larger than this event allows' },
+  recipients_not_accepted: { status: 400, message: 'a broadcast goes to an audience, never to a list of addresses' },
+  secret_not_accepted: { status: 400, message: 'the service generates the signing secret' },
+  weak_password: { status: 400, message: 'the password is too short' },
+  bad_http_request: { status: 400, message: 'the request is not valid HTTP' },
+  request_timeout: { status: 408, message: 'the request did not arrive in time' },
+  headers_too_large: { status: 431, message: 'the request line and headers are too large' },
+  // 401: who is calling is unknown.
+  missing_api_key: { status: 401, message: 'missing x-api-key header' },
+  invalid_api_key: { status: 401, message: 'API key not recognised' },
+  missing_session: { status: 401, message: 'Missing Authorization Bearer token' },
+  invalid_session: { status: 401, message: 'the session token is not valid' },
+  session_expired: { status: 401, message: 'the session has expired; sign in again' },
+  invalid_credentials: { status: 401, message: 'wrong email or password' },
+  // 402: a payment that cannot be bound.
+  payment_not_verified: { status: 402, message: 'the payment could not be verified' },
+  // 403: known caller, not allowed.
+  api_key_revoked: { status: 403, message: 'this API key has been revoked' },
+  checkout_key_not_allowed: { status: 403, message: 'a checkout key may not do this' },
+  origin_not_allowed: { status: 403, message: 'this key may not be used from this origin' },
+  members_only: { status: 403, message: 'this ticket tier is for members in good standing' },
+  not_your_object: { status: 403, message: 'this belongs to another account' },
+  organiser_access_required: { status: 403, message: 'publishing needs organiser access' },
+  staff_only: { status: 403, message: 'only platform staff may do this' },
+  test_mode_only: { status: 403, message: 'this endpoint is for test keys only' },
+  live_mode_only: { status: 403, message: 'this endpoint is for live keys only' },
+  // 404
+  not_found: { status: 404, message: 'not found' },
+  account_not_found: { status: 404, message: 'no such account' },
+  event_not_found: { status: 404, message: 'no such event' },
+  key_not_found: { status: 404, message: 'no such key on this account' },
+  member_not_found: { status: 404, message: 'no person at this index on the booking' },
+  membership_not_found: { status: 404, message: 'no such membership' },
+  order_not_found: { status: 404, message: 'no such order' },
+  plan_not_found: { status: 404, message: 'no such plan' },
+  registration_not_found: { status: 404, message: 'no such registration for this event' },
+  subscription_not_found: { status: 404, message: 'no such subscription' },
+  ticket_not_found: { status: 404, message: 'no ticket with this id for this event' },
+  track_not_found: { status: 404, message: 'no track at this index' },
+  // 405, 409, 413, 414, 415, 429
+  method_not_allowed: { status: 405, message: 'this method is not allowed on this path' },
+  already_ended: { status: 409, message: 'this registration has already ended' },
+  audience_changed: { status: 409, message: 'the audience moved since the preview; preview again' },
+  busy: { status: 409, message: 'the resource is busy; retry shortly' },
+  email_taken: { status: 409, message: 'an account with this email exists' },
+  event_not_published: { status: 409, message: 'this event is not published' },
+  has_paid_registrations: { status: 409, message: 'this event has paid registrations' },
+  not_a_paid_registration: { status: 409, message: 'this registration has no payment to confirm' },
+  not_awaiting_approval: { status: 409, message: 'this registration is not awaiting approval' },
+  not_confirmed: { status: 409, message: 'this registration is not confirmed' },
+  not_admissible: { status: 409, message: 'this ticket cannot be admitted' },
+  transferred: { status: 409, message: 'this ticket was transferred; the new holder has a new code' },
+  nothing_to_refund: { status: 409, message: 'this registration has no captured payment to refund' },
+  promo_code_exists: { status: 409, message: 'this event already has a promo code of this name' },
+  registration_changed: { status: 409, message: 'this registration changed meanwhile; read it again' },
+  registration_not_pending: { status: 409, message: 'this registration is not pending' },
+  sold_out: { status: 409, message: 'no seats left for this booking' },
+  tier_not_on_sale: { status: 409, message: 'this ticket tier is not on sale now' },
+  payload_too_large: { status: 413, message: 'request body is too large' },
+  too_many_recipients: { status: 413, message: 'too many recipients for one broadcast' },
+  uri_too_long: { status: 414, message: 'a path parameter is too long' },
+  unsupported_media_type: { status: 415, message: 'Content-Type must be application/json' },
+  rate_limited: { status: 429, message: 'rate limit reached; retry later' },
+  // 5xx that say what failed; an unexpected fault is a bare `internal` 500.
+  internal: { status: 500, message: 'internal error' },
+  gateway_error: { status: 502, message: 'the payment gateway failed; nothing changed' },
+  gateway_refused: { status: 502, message: 'the payment gateway refused; nothing changed' },
+  database_unavailable: { status: 503, message: 'the database does not answer' },
+  payments_not_configured: { status: 503, message: 'live payments are not configured on this service' },
+  webhooks_not_configured: { status: 503, message: 'gateway notifications are not configured on this service' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERRORS;
+/** The codes whose catalogue status is S. */
+export type CodeWithStatus<S extends number> = { [K in ErrorCode]: (typeof ERRORS)[K]['status'] extends S ? K : never }[ErrorCode];
+
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
 
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    extra: Record<string, unknown> = {},
-    headers: Record<string, string> = {},
-  ) {
-    super(message);
+  constructor(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+    super(message ?? ERRORS[code].message);
     this.name = 'AppError';
-    this.status = status;
+    this.status = ERRORS[code].status;
     this.code = code;
     this.extra = extra;
     this.headers = headers;
   }
 }
 
-export const badRequest = (code: string, message: string, extra?: Record<string, unknown>) =>
-  new AppError(400, code, message, extra);
-export const unauthorized = (code: string, message: string) => new AppError(401, code, message);
-export const forbidden = (code: string, message: string) => new AppError(403, code, message);
-export const notFound = (message = 'not found', code = 'not_found') => new AppError(404, code, message);
-export const conflict = (code: string, message: string, extra?: Record<string, unknown>) =>
-  new AppError(409, code, message, extra);
-export const badGateway = (message: string, code = 'gateway_error') => new AppError(502, code, message);
-export const unavailable = (code: string, message: string) => new AppError(503, code, message);
+/** Any catalogued refusal; the helpers below narrow the code to one status. */
+export const appError = (code: ErrorCode, message?: string, extra?: Record<string, unknown>, headers?: Record<string, string>) =>
+  new AppError(code, message, extra, headers);
+export const badRequest = (code: CodeWithStatus<400>, message?: string, extra?: Record<string, unknown>) => new AppError(code, message, extra);
+export const unauthorized = (code: CodeWithStatus<401>, message?: string) => new AppError(code, message);
+export const forbidden = (code: CodeWithStatus<403>, message?: string) => new AppError(code, message);
+export const notFound = (message?: string, code: CodeWithStatus<404> = 'not_found') => new AppError(code, message);
+export const conflict = (code: CodeWithStatus<409>, message?: string, extra?: Record<string, unknown>) => new AppError(code, message, extra);
+export const badGateway = (message?: string, code: CodeWithStatus<502> = 'gateway_error') => new AppError(code, message);
+export const unavailable = (code: CodeWithStatus<503>, message?: string) => new AppError(code, message);

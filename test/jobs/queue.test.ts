@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { enqueue, JobRunner, retryDelayMs } from '../../src/jobs/queue.js';
+import { defineJob, enqueue, JobRunner, retryDelayMs } from '../../src/jobs/queue.js';
 import { randomIds } from '../../src/shared/ids.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -36,11 +36,11 @@ describe('durable job queue', () => {
     });
     await assert.rejects(
       server.deps.db.transaction().execute(async (trx) => {
-        await enqueue(trx, server.deps, t, { n: 'rolled back' });
+        await enqueue(trx, server.deps, defineJob(t), { n: 'rolled back' });
         throw new Error('abort');
       }),
     );
-    const id = await server.deps.db.transaction().execute((trx) => enqueue(trx, server.deps, t, { n: 'committed' }));
+    const id = await server.deps.db.transaction().execute((trx) => enqueue(trx, server.deps, defineJob(t), { n: 'committed' }));
     await drain(async () => (await job(id)).status === 'done');
     await server.deps.jobs.runOnce();
     assert.deepEqual(seen, [{ n: 'committed' }]);
@@ -58,7 +58,7 @@ describe('durable job queue', () => {
       calls++;
       throw new Error(`boom ${calls}`);
     });
-    const id = await enqueue(server.deps.db, server.deps, t, {}, { maxAttempts: 3 });
+    const id = await enqueue(server.deps.db, server.deps, defineJob(t), {}, { maxAttempts: 3 });
     await drain(async () => calls >= 1);
     assert.equal(calls, 1);
     await server.deps.jobs.runOnce();
@@ -86,7 +86,7 @@ describe('durable job queue', () => {
     server.deps.jobHandlers.set(t, async () => {
       runs++;
     });
-    const id = await enqueue(server.deps.db, server.deps, t, {});
+    const id = await enqueue(server.deps.db, server.deps, defineJob(t), {});
     // A worker that claimed the job and then died: a lease in the future, never finished.
     await server.deps.db
       .updateTable('jobs')
@@ -108,7 +108,7 @@ describe('durable job queue', () => {
       const i = (payload as { i: number }).i;
       runs.set(i, (runs.get(i) ?? 0) + 1);
     });
-    for (let i = 0; i < 60; i++) await enqueue(server.deps.db, server.deps, t, { i });
+    for (let i = 0; i < 60; i++) await enqueue(server.deps.db, server.deps, defineJob(t), { i });
     const runners = [0, 1, 2].map(
       () => new JobRunner({ db: server.deps.db, clock: server.clock, ids: randomIds, logger: server.deps.logger, handlers: server.deps.jobHandlers, batchSize: 7 }),
     );

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../../shared/errors.js';
+import { appError, badRequest, conflict, notFound, unauthorized } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import * as repo from './accounts.repo.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -66,7 +66,7 @@ const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAA
 
 export async function getUser(db: Kysely<Database>, userId: string) {
   const user = await repo.findUserById(db, userId);
-  if (!user) throw new AppError(404, 'account_not_found', 'no such account');
+  if (!user) throw appError('account_not_found', 'no such account');
   return user;
 }
 

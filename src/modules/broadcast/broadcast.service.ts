@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
+import { appError, badRequest, conflict, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import type { EventRow } from '../events/events.service.js';
 import { parseTrackIndex } from '../events/events.service.js';
@@ -56,7 +56,7 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
   }
   const list = await recipients(deps.db, event, input.audience ?? 'confirmed', trackIndex);
   if (list.length > deps.maxRecipients) {
-    throw new AppError(413, 'too_many_recipients', `this audience has ${list.length} recipients; one broadcast may reach at most ${deps.maxRecipients}`, {
+    throw appError('too_many_recipients', `this audience has ${list.length} recipients; one broadcast may reach at most ${deps.maxRecipients}`, {
       recipientCount: list.length,
     });
   }

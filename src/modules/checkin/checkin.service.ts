@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, badRequest, forbidden, notFound } from '../../shared/errors.js';
+import { appError, AppError, badRequest, forbidden, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as repo from './checkin.repo.js';
@@ -153,7 +153,7 @@ function applyMemberIndex(scan: Scan, memberIndex: number | undefined): void {
 }
 
 function refuse(scan: Scan, reason: RefusalReason): AppError {
-  return new AppError(409, reason === 'transferred' ? 'transferred' : 'not_admissible', refusalMessage(reason), {
+  return appError(reason === 'transferred' ? 'transferred' : 'not_admissible', refusalMessage(reason), {
     refusalReason: reason,
     ...(reason === 'transferred' ? { reason: 'transferred' } : {}),
     data: status(scan),

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, type Updateable, type Insertable, sql } from 'kysely';
+import { type Kysely, type Transaction, type Selectable, type Updateable, type Insertable, sql } from 'kysely';
 import type { Database, EventsTable, Mode, TrackDoc } from '../../db/database.js';
 
 export type EventRow = Selectable<EventsTable>;
@@ -90,5 +90,14 @@ export async function replaceTrack(db: Kysely<Database>, id: string, index: numb
     .where('id', '=', id)
     .where(sql<boolean>`jsonb_array_length(tracks) > ${index}`)
     .returningAll()
+    .executeTakeFirst();
+}
+
+export function setTicketEmails(db: Kysely<Database> | Transaction<Database>, id: string, enabled: boolean, at: Date) {
+  return db
+    .updateTable('events')
+    .set({ ticket_emails_enabled: enabled, updated_at: at })
+    .where('id', '=', id)
+    .returning(['id', 'ticket_emails_enabled'])
     .executeTakeFirst();
 }

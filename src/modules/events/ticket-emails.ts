@@ -2,6 +2,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { notFound } from '../../shared/errors.js';
+import * as repo from './events.repo.js';
 
 /** Sets whether the service mails tickets for the event; 404 for an unknown event. */
 export async function setTicketEmails(
@@ -10,12 +11,7 @@ export async function setTicketEmails(
   enabled: boolean,
   at: Date,
 ): Promise<{ eventId: string; ticketEmailsEnabled: boolean }> {
-  const r = await db
-    .updateTable('events')
-    .set({ ticket_emails_enabled: enabled, updated_at: at })
-    .where('id', '=', eventId)
-    .returning(['id', 'ticket_emails_enabled'])
-    .executeTakeFirst();
+  const r = await repo.setTicketEmails(db, eventId, enabled, at);
   if (!r) throw notFound('no such event', 'event_not_found');
   return { eventId: r.id, ticketEmailsEnabled: r.ticket_emails_enabled };
 }

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { AppError } from '../../shared/errors.js';
+import { appError } from '../../shared/errors.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { verifyWebhookSignature } from '../payments/razorpay-signature.js';
 import { toPayment } from '../payments/razorpay.js';
@@ -45,7 +45,7 @@ export const razorpayWebhookRoutes =
       try {
         done(null, JSON.parse(body as string));
       } catch {
-        done(new AppError(400, 'invalid_json', 'body is not valid JSON'), undefined);
+        done(appError('invalid_json', 'body is not valid JSON'), undefined);
       }
     });
 
@@ -68,10 +68,10 @@ export const razorpayWebhookRoutes =
       },
       async (req) => {
         const secret = deps.config.razorpay.webhookSecret;
-        if (!secret) throw new AppError(503, 'webhooks_not_configured', 'RAZORPAY_WEBHOOK_SECRET is not set on this service');
+        if (!secret) throw appError('webhooks_not_configured', 'RAZORPAY_WEBHOOK_SECRET is not set on this service');
         const signature = req.headers['x-razorpay-signature'];
         if (typeof signature !== 'string' || req.rawBody === undefined || !verifyWebhookSignature(req.rawBody, signature, secret)) {
-          throw new AppError(400, 'invalid_signature', 'X-Razorpay-Signature does not match the body');
+          throw appError('invalid_signature', 'X-Razorpay-Signature does not match the body');
         }
         const body = req.body as {
           event: string;

@@ -9,7 +9,7 @@ import type { Database, Mode } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Db } from '../../shared/db-handle.js';
-import { AppError, badRequest, notFound } from '../../shared/errors.js';
+import { appError, badRequest, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { assertDeliverable, type CheckEmail } from '../mail/deliverable.js';
 import type { PaymentGateway, SubscriptionGateway } from '../payments/gateway.js';
@@ -38,7 +38,7 @@ export const PLAN_CURRENCY = 'INR';
 export async function loadOwnedMembership(db: Db, p: KeyPrincipal, id: string): Promise<MembershipRow> {
   const m = await repo.findMembership(db, id);
   if (!m || m.mode !== p.mode) throw notFound('no such membership', 'membership_not_found');
-  if (m.account_id !== p.userId) throw new AppError(403, 'not_your_object', 'this membership belongs to another account');
+  if (m.account_id !== p.userId) throw appError('not_your_object', 'this membership belongs to another account');
   return m;
 }
 

@@ -1,7 +1,7 @@
 // What every paying module says about a payment: how a gateway failure answers, how a
 // payment that cannot be verified answers, and the one check a payment must pass before
 // anything is bound to it.
-import { AppError, badGateway } from '../../shared/errors.js';
+import { AppError, appError, badGateway } from '../../shared/errors.js';
 import { GatewayError, type GatewayPayment, type PaymentGateway } from './gateway.js';
 
 /**
@@ -13,7 +13,8 @@ import { GatewayError, type GatewayPayment, type PaymentGateway } from './gatewa
 export function gatewayFailure(err: unknown, what: string): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof GatewayError) {
-    if (err.kind === 'rejected') return new AppError(502, 'gateway_refused', `the payment gateway refused to ${what}: ${err.message}; nothing changed`);
+    if (err.kind === 'rejected') return appError('gateway_refused', `the payment gateway refused to ${what}: ${err.message}; nothing changed`);
+    if (err.kind === 'timeout') return badGateway(`the payment gateway did not answer in time when asked to ${what}; nothing changed`);
     return badGateway(`the payment gateway failed to ${what}; nothing changed`);
   }
   throw err;
@@ -21,7 +22,7 @@ export function gatewayFailure(err: unknown, what: string): AppError {
 
 /** 402: the payment cannot be bound to what the caller wants to pay for. */
 export function paymentNotVerified(message: string): AppError {
-  return new AppError(402, 'payment_not_verified', message);
+  return appError('payment_not_verified', message);
 }
 
 export interface ExpectedPayment {

@@ -2,9 +2,10 @@
 // refund, transfer. Gateway calls come first; when the gateway fails nothing local
 // changes (502).
 import type { KeyPrincipal } from '../../shared/auth.js';
-import { AppError, badGateway, conflict, notFound } from '../../shared/errors.js';
+import { type AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
-import { GatewayError } from '../payments/gateway.js';
+import { assertDeliverable } from '../mail/deliverable.js';
+import { gatewayFailure } from '../payments/payments.service.js';
 import { applyConfirmation, applyTransfer, seatScopes } from './confirmation.js';
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
@@ -67,12 +68,7 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
       const refund = await deps.gatewayFor(reg.mode, reg.account_id).refundPayment(reg.payment_id!, Number(reg.amount_paise), { registrationId: reg.id });
       refundId = refund.id;
     } catch (err) {
-      if (err instanceof GatewayError) {
-        throw err.kind === 'rejected'
-          ? new AppError(502, 'gateway_refused', `the payment gateway refused the refund: ${err.message}; nothing changed`)
-          : badGateway('the payment gateway failed or timed out; nothing changed');
-      }
-      throw err;
+      throw gatewayFailure(err, 'refund the payment');
     }
   }
   await deps.db.transaction().execute(async (trx) => {
@@ -92,14 +88,13 @@ export async function transfer(
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
   if (reg.status !== 'confirmed') throw conflict('not_confirmed', `only a confirmed ticket can be transferred; this one is ${reg.status}`);
   const name = input.name.trim();
-  if (name === '') throw new AppError(400, 'invalid_name', 'name must not be empty');
-  const checked = await deps.checkEmail(input.email);
-  if (!checked.ok) throw new AppError(400, 'undeliverable_email', `email cannot receive mail: ${checked.message}`);
+  if (name === '') throw badRequest('invalid_name', 'name must not be empty');
+  const email = await assertDeliverable(deps.checkEmail, input.email);
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const ticketCode = deps.ids.make('tkt', 16);
   const previousCodes = reg.ticket_code ? [...reg.previous_ticket_codes, reg.ticket_code] : reg.previous_ticket_codes;
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.transferHolder(trx, reg.id, { name, email: checked.email, ticketCode, previousCodes }))) throw changedMeanwhile();
+    if (!(await repo.transferHolder(trx, reg.id, { name, email, ticketCode, previousCodes }))) throw changedMeanwhile();
     await applyTransfer(trx, deps, event, reg.id);
   });
   deps.kickJobs();

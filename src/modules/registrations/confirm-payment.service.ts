@@ -10,9 +10,10 @@ import type { KeyPrincipal } from '../../shared/auth.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
 import type { GatewayPayment } from '../payments/gateway.js';
+import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
 import { applyConfirmation } from './confirmation.js';
 import type { RegisterDeps } from './register.service.js';
-import { gatewayFailure, paymentNotVerified, soldOut } from './registrations.errors.js';
+import { soldOut } from './registrations.errors.js';
 import { refundPaymentJob } from './registrations.jobs.js';
 import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
@@ -96,7 +97,7 @@ export async function confirmStep2(
     // Paid after the organiser cancelled it: nobody keeps money for a booking that is gone.
     if (reg.payment_id === null && input.orderId === reg.order_id) {
       const payment = await deps.gatewayFor(reg.mode, reg.account_id).fetchPayment(input.paymentId).catch((err: unknown) => {
-        throw gatewayFailure(err);
+        throw gatewayFailure(err, 'look up the payment');
       });
       if (payment && payment.orderId === reg.order_id && payment.captured && (await refundUnbooked(deps, reg, payment))) {
         throw conflict('registration_not_pending', `this registration was ${reg.status} before it was paid; the payment is being refunded`);
@@ -108,7 +109,11 @@ export async function confirmStep2(
   const bound = await repo.findIdByPayment(deps.db, input.paymentId);
   if (bound !== undefined && bound !== reg.id) throw paymentNotVerified('this payment is already bound to another registration');
 
-  const payment = await verifiedPayment(deps, reg, input.paymentId);
+  const payment = await verifyPayment(
+    deps.gatewayFor(reg.mode, reg.account_id),
+    { orderId: reg.order_id, amountPaise: Number(reg.amount_paise), currency: reg.currency, paidFor: 'registration' },
+    input.paymentId,
+  );
   const outcome = await confirmPaid(deps, reg, payment);
   if (outcome === 'sold_out') throw soldOut();
   if (outcome === 'already') {
@@ -118,31 +123,6 @@ export async function confirmStep2(
     throw paymentNotVerified('this registration was settled with another payment');
   }
   return answer;
-}
-
-/** Fetches the payment at the gateway and checks it against the registration; captures an authorised one. */
-async function verifiedPayment(deps: RegisterDeps, reg: Row, paymentId: string): Promise<GatewayPayment> {
-  const gateway = deps.gatewayFor(reg.mode, reg.account_id);
-  let payment: GatewayPayment | null;
-  try {
-    payment = await gateway.fetchPayment(paymentId);
-  } catch (err) {
-    throw gatewayFailure(err);
-  }
-  if (!payment) throw paymentNotVerified('the gateway does not know this payment id');
-  if (payment.orderId !== reg.order_id) throw paymentNotVerified('this payment belongs to another order');
-  if (payment.amount !== Number(reg.amount_paise) || payment.currency !== reg.currency) {
-    throw paymentNotVerified('the payment amount does not match the registration');
-  }
-  if (payment.status === 'authorized') {
-    try {
-      payment = await gateway.capturePayment(payment.id, payment.amount, payment.currency);
-    } catch (err) {
-      throw gatewayFailure(err);
-    }
-  }
-  if (payment.status !== 'captured' || !payment.captured) throw paymentNotVerified(`the payment is ${payment.status}, not captured`);
-  return payment;
 }
 
 /**

@@ -84,8 +84,7 @@ export function confirmationEffects(deps: EffectDeps, event: EventFacts, booking
  * the subscription in SQL. The envelope is the one `webhooks.emit` queues.
  */
 export function webhookJobRow(deps: EffectDeps, effects: ConfirmationEffects): JobRow {
-  const payload = { eventId: deps.ids.make('evt', 12), createdAt: deps.clock.now().toISOString(), ...effects.webhook };
-  return { id: deps.ids.make('job'), topic: webhooks.WEBHOOK_TOPIC, payload: JSON.stringify(payload), maxAttempts: 1 };
+  return webhooks.deliveryJobRow(deps, effects.webhook);
 }
 
 /** Seat scopes a booking holds: the event, its tier, its track, and the paid counter when paid. */

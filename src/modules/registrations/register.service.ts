@@ -12,12 +12,14 @@ import { badRequest, conflict, forbidden, notFound } from '../../shared/errors.j
 import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
 import { computeAvailability, tierOnSale } from '../events/availability.js';
+import { assertDeliverable } from '../mail/deliverable.js';
 import type { PaymentGateway } from '../payments/gateway.js';
+import { gatewayFailure } from '../payments/payments.service.js';
 import { validateAnswers } from './answers.js';
 import { applyConfirmation, confirmationEffects, webhookJobRow } from './confirmation.js';
 import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';
-import { gatewayFailure, soldOut } from './registrations.errors.js';
+import { soldOut } from './registrations.errors.js';
 import * as repo from './registrations.repo.js';
 
 // Callers outside this module confirm paid bookings through these.
@@ -49,19 +51,13 @@ export type RegisterResult =
   | { kind: 'free'; registrationId: string; status: 'confirmed' | 'pending'; ticketIds: string[] }
   | { kind: 'order'; registrationId: string; orderId: string; amount: number; currency: string; key: string };
 
-async function checkEmailOrRefuse(deps: RegisterDeps, email: string, field: string): Promise<string> {
-  const r = await deps.checkEmail(email);
-  if (!r.ok) throw badRequest('undeliverable_email', `${field} cannot receive mail: ${r.message}`);
-  return r.email;
-}
-
 type OwnedEvent = events.EventRow & { seats_taken: number };
 
 /** Who: the primary and the team, with trimmed names and deliverable emails. */
 async function whoBooks(deps: RegisterDeps, event: OwnedEvent, input: RegisterInput) {
   const name = input.name.trim();
   if (name === '') throw badRequest('invalid_name', 'name must not be empty');
-  const email = await checkEmailOrRefuse(deps, input.email, 'email');
+  const email = await assertDeliverable(deps.checkEmail, input.email, 'email');
   const team = input.teamMembers ?? [];
   if (team.length > 0 && event.max_team_size < 2) throw badRequest('not_a_team_event', 'this event takes no team members');
   if (1 + team.length > event.max_team_size && event.max_team_size >= 2) {
@@ -71,7 +67,7 @@ async function whoBooks(deps: RegisterDeps, event: OwnedEvent, input: RegisterIn
   for (const [i, m] of team.entries()) {
     const n = m.name.trim();
     if (n === '') throw badRequest('invalid_name', `teamMembers[${i}].name must not be empty`);
-    members.push({ name: n, email: await checkEmailOrRefuse(deps, m.email, `teamMembers[${i}].email`) });
+    members.push({ name: n, email: await assertDeliverable(deps.checkEmail, m.email, `teamMembers[${i}].email`) });
   }
   return { name, email, members };
 }
@@ -202,7 +198,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
       notes: { registrationId, eventId: event.id },
     });
   } catch (err) {
-    throw gatewayFailure(err);
+    throw gatewayFailure(err, 'create the order');
   }
   await deps.db.transaction().execute(async (trx) => {
     await repo.insertRegistration(trx, { ...booking, status: 'pending', pending_reason: 'payment', confirmed_at: null, order_id: order.id, payment_id: null });

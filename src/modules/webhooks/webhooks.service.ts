@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import type { Config } from '../../config.js';
 import type { Database, Mode, WebhookEventType } from '../../db/database.js';
 import type { Kysely } from 'kysely';
-import { enqueue } from '../../jobs/queue.js';
+import { defineJob, enqueueRows, jobRow, type JobRow } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Db } from '../../shared/db-handle.js';
 import { badRequest } from '../../shared/errors.js';
@@ -16,9 +16,28 @@ import { isPublicAddress } from './address-check.js';
 import { deliver, type Resolve } from './delivery.js';
 import * as repo from './webhooks.repo.js';
 
-export const WEBHOOK_TOPIC = 'webhook.deliver';
 export const EVENT_TYPES: readonly WebhookEventType[] = ['registration.confirmed', 'subscription.authenticated'];
 export const DELIVERY_TIMEOUT_MS = 5000;
+
+/** What a queued delivery carries: the envelope's id and time, and whom it is for. */
+export interface DeliveryPayload {
+  eventId: string;
+  createdAt: string;
+  accountId: string;
+  mode: Mode;
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+}
+
+/** Best-effort, as callers are told: one attempt, no retries. */
+export const webhookDeliveryJob = defineJob<DeliveryPayload>('webhook.deliver', { maxAttempts: 1 });
+
+export type WebhookEvent = Omit<DeliveryPayload, 'eventId' | 'createdAt'>;
+
+/** The outbox row of one delivery, with its envelope id and time. */
+export function deliveryJobRow(deps: { clock: Clock; ids: Ids }, event: WebhookEvent): JobRow {
+  return jobRow(deps, webhookDeliveryJob, { eventId: deps.ids.make('evt', 12), createdAt: deps.clock.now().toISOString(), ...event });
+}
 
 export interface WebhookDeps {
   db: Kysely<Database>;
@@ -97,18 +116,11 @@ export async function deleteConfig(db: Db, accountId: string, mode: Mode): Promi
 export async function emit(
   trx: Db,
   deps: { clock: Clock; ids: Ids },
-  event: { accountId: string; mode: Mode; type: WebhookEventType; data: Record<string, unknown> },
+  event: WebhookEvent,
 ): Promise<void> {
   const config = await repo.findConfig(trx, event.accountId, event.mode);
   if (!config || !config.enabled || !config.events.includes(event.type)) return;
-  await enqueue(
-    trx,
-    deps,
-    WEBHOOK_TOPIC,
-    { eventId: deps.ids.make('evt', 12), createdAt: deps.clock.now().toISOString(), ...event },
-    // Best-effort: no retries.
-    { maxAttempts: 1 },
-  );
+  await enqueueRows(trx, deps, [deliveryJobRow(deps, event)]);
 }
 
 export function signature(secret: string, timestamp: number, body: string): string {
@@ -117,7 +129,7 @@ export function signature(secret: string, timestamp: number, body: string): stri
 
 export async function deliveryJob(
   deps: WebhookDeps,
-  payload: { eventId: string; createdAt: string; accountId: string; mode: Mode; type: WebhookEventType; data: Record<string, unknown> },
+  payload: DeliveryPayload,
 ): Promise<void> {
   const config = await repo.findConfig(deps.db, payload.accountId, payload.mode);
   // Paused, removed or unsubscribed since: nothing to send.
