@@ -42,3 +42,13 @@ export async function attendeesOf(db: Kysely<Database>, registrationIds: readonl
   }
   return out;
 }
+
+/** The booking that holds a gateway order, on one event: for the hosted checkout's confirmation. */
+export function findByOrder(db: Kysely<Database>, eventId: string, orderId: string) {
+  return db
+    .selectFrom('registrations')
+    .select(['id', 'status', 'order_id', 'pending_reason', 'amount_paise', 'currency'])
+    .where('order_id', '=', orderId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+}
