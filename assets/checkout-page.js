@@ -1,6 +1,6 @@
 /*
  * The hosted checkout page's own script. Speaks to the embedding page only through
- * postMessage, to the origin embed.js named, never "*"; no cookies, no storage: the
+ * postMessage, to the origin embed.js named and no other; no cookies, no storage: the
  * booking in progress lives in this page.
  */
 (function () {

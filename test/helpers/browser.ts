@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core (pinned to the version that expects it),
 // and a host page server on another loopback origin than the service, so that origin
 // checks are really exercised.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ export interface Browser {
 }
 
 export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does)`);
   const userDataDir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
