@@ -221,4 +221,9 @@ every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimi
 
 Browser use: a checkout key pinned to an origin gets CORS headers for that origin (preflight included);
 a request from any other \`Origin\` answers 403. A request without an \`Origin\` header (a server) is accepted.
-Full keys never get CORS headers.`;
+Full keys never get CORS headers.
+
+The browser side (tag \`checkout\`): \`GET /embed.js\` for host pages and the hosted page \`GET /e/{slug}\` (HTML),
+whose own JSON calls live under \`/e/{slug}/…\`: no credentials for a published live event, the test checkout key
+(\`data-svc-key\`) for a test event. Only \`/e/*\` and \`/embed/*\` may be framed (\`frame-ancestors *\`); every other
+answer says \`frame-ancestors 'none'\`. No route sets a cookie.`;
