@@ -161,6 +161,17 @@ describe('embedded checkout in Chromium', { timeout: 240_000 }, () => {
     assert.ok(await page.evaluate(() => document.activeElement?.tagName === 'INPUT'));
     assert.deepEqual(errors, []);
     await page.close();
+
+    // The overlay on a phone fits the screen.
+    const host2 = await open(hostUrl(host, hostPage(server.url, `<p><button id="b" data-svc-button="${ev.slug}" data-svc-key="${pk}">Get tickets</button></p>`)));
+    await host2.page.setViewportSize({ width: 390, height: 844 });
+    await host2.page.click('#b');
+    await frameOf(host2.page);
+    const box = (await host2.page.locator('dialog[open]').boundingBox())!;
+    assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, JSON.stringify(box));
+    await host2.page.screenshot({ path: join(SCREENSHOTS, 'overlay-phone.png') });
+    assert.deepEqual(host2.errors, []);
+    await host2.page.close();
   });
 
   it('paid test booking through the sandbox stand-in; a failed payment stays pending and can be retried', async () => {
@@ -251,7 +262,7 @@ describe('embedded checkout in Chromium', { timeout: 240_000 }, () => {
 
   it('button: the overlay dialog, then the popup window', async () => {
     const ev = await event(testOrg, {});
-    const markup = `<p style="padding:0 16px"><button id="overlay" data-svc-button="${ev.slug}" data-svc-key="${pk}">Get tickets</button>
+    const markup = `<p><button id="overlay" data-svc-button="${ev.slug}" data-svc-key="${pk}">Get tickets</button>
 <button id="popup" data-svc-button="${ev.slug}" data-svc-key="${pk}" data-svc-mode="popup">Get tickets in a window</button></p>`;
     const { page, errors } = await open(hostUrl(host, hostPage(server.url, markup)));
 
@@ -287,7 +298,7 @@ describe('embedded checkout in Chromium', { timeout: 240_000 }, () => {
     const ev = await event(testOrg, {});
     // A page on another origin frames the checkout directly, claiming to be the pinned host.
     const src = `${server.url}/e/${ev.slug}?embed=inline&key=${pk}&origin=${encodeURIComponent(host.origin)}`;
-    const evil = hostPage(server.url, `<iframe src="${src}" style="width:100%;height:900px;border:0"></iframe>`, { embed: false });
+    const evil = hostPage(server.url, `<iframe src="${src}" width="1000" height="900"></iframe>`, { embed: false });
     const { page } = await open(hostUrl(host, evil, host.otherOrigin));
     const frame = await frameOf(page);
     await fillDetails(frame, uniqueEmail('evil'));

@@ -66,7 +66,9 @@ export async function startHostPages(serviceOrigin: string): Promise<HostPages> 
     const body = Buffer.from(url.searchParams.get('html') ?? '', 'base64url').toString('utf8').replaceAll('NONCE', nonce);
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}' ${serviceOrigin}; frame-src ${serviceOrigin}; style-src 'unsafe-inline'`,
+      // The host's own nonce'd script, and the two lines the README asks a host to add; no styles
+      // at all, so anything embed.js tried to inject would be reported as a violation.
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}' ${serviceOrigin}; frame-src ${serviceOrigin}`,
     });
     res.end(body);
   });
@@ -96,8 +98,8 @@ document.addEventListener('DOMContentLoaded', function () {
     el.addEventListener('svc:registered', function (e) { window.__elementEvents.push(e.detail); });
   });
 });
-</script></head><body style="margin:0;font-family:sans-serif">
-<h1 style="padding:0 16px">Our community site</h1>
+</script></head><body>
+<h1>Our community site</h1>
 ${markup}
 ${opts.embed === false ? '' : `<script src="${serviceUrl}/embed.js" async></script>`}
 </body></html>`;
