@@ -17,6 +17,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { membershipsRoutes } from './modules/memberships/memberships.routes.js';
 import { broadcastRoutes } from './modules/broadcast/broadcast.routes.js';
 import { razorpayWebhookRoutes } from './modules/gateway-events/razorpay-webhook.routes.js';
+import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
@@ -59,6 +60,18 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+
+  // Only the hosted checkout (/e/*, /embed/*) may be framed, by any site; every other
+  // answer, JSON included, may not. Pages that set their own policy keep it.
+  app.addHook('onSend', async (req, reply) => {
+    if (reply.hasHeader('content-security-policy')) return;
+    const path = req.url;
+    if (path.startsWith('/e/') || path.startsWith('/embed/')) {
+      reply.header('content-security-policy', 'frame-ancestors *');
+    } else {
+      reply.header('content-security-policy', "frame-ancestors 'none'").header('x-frame-options', 'DENY');
+    }
   });
 
   // A second router that knows every path and method, so a known path with the
@@ -112,6 +125,7 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'webhooks', description: 'Signed notifications to the organiser’s server' },
         { name: 'sandbox', description: 'Test keys only: play the buyer and the gateway; read the mails test mode kept' },
         { name: 'gateway', description: 'Notifications from the payment gateway' },
+        { name: 'checkout', description: 'The browser side: embed.js, the hosted event page and the JSON calls it makes (no key for live events)' },
         { name: 'operations', description: 'Health and the API description' },
       ],
     },
@@ -141,6 +155,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(broadcastRoutes(deps));
   await app.register(sandboxRoutes(deps));
   await app.register(razorpayWebhookRoutes(deps));
+  await app.register(checkoutRoutes(deps));
 
   return app;
 }
@@ -206,4 +221,9 @@ every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimi
 
 Browser use: a checkout key pinned to an origin gets CORS headers for that origin (preflight included);
 a request from any other \`Origin\` answers 403. A request without an \`Origin\` header (a server) is accepted.
-Full keys never get CORS headers.`;
+Full keys never get CORS headers.
+
+The browser side (tag \`checkout\`): \`GET /embed.js\` for host pages and the hosted page \`GET /e/{slug}\` (HTML),
+whose own JSON calls live under \`/e/{slug}/…\`: no credentials for a published live event, the test checkout key
+(\`data-svc-key\`) for a test event. Only \`/e/*\` and \`/embed/*\` may be framed (\`frame-ancestors *\`); every other
+answer says \`frame-ancestors 'none'\`. No route sets a cookie.`;

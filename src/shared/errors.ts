@@ -64,6 +64,7 @@ export const ERRORS = {
   payment_not_verified: { status: 402, message: 'the payment could not be verified' },
   // 403: known caller, not allowed.
   api_key_revoked: { status: 403, message: 'this API key has been revoked' },
+  checkout_key_required: { status: 403, message: 'a web page may only carry a checkout key' },
   checkout_key_not_allowed: { status: 403, message: 'a checkout key may not do this' },
   origin_not_allowed: { status: 403, message: 'this key may not be used from this origin' },
   members_only: { status: 403, message: 'this ticket tier is for members in good standing' },

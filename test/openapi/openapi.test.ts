@@ -101,10 +101,16 @@ describe('OpenAPI document', () => {
       const statuses = Object.keys(op.responses ?? {});
       assert.ok(statuses.some((s) => /^2\d\d$/.test(s)), `${where} documents success`);
       assert.ok(statuses.includes('500'), `${where} documents 500`);
+      // The hosted checkout's HTML pages answer their errors as readable pages.
+      const htmlPage = Object.keys(op.responses['200']?.content ?? {}).includes('text/html');
       for (const status of statuses.filter((s) => Number(s) >= 400)) {
         const content = op.responses[status].content;
-        assert.deepEqual(Object.keys(content ?? {}), ['application/json'], `${where} ${status} is JSON`);
-        assert.equal(content['application/json'].schema?.$ref, ERROR_REF, `${where} ${status} uses the shared Error schema`);
+        if (htmlPage) {
+          assert.deepEqual(Object.keys(content ?? {}), ['text/html'], `${where} ${status} is an HTML page`);
+        } else {
+          assert.deepEqual(Object.keys(content ?? {}), ['application/json'], `${where} ${status} is JSON`);
+          assert.equal(content['application/json'].schema?.$ref, ERROR_REF, `${where} ${status} uses the shared Error schema`);
+        }
         assert.ok(op.responses[status].description, `${where} ${status} has a description`);
       }
       if (op.requestBody) {
@@ -112,6 +118,13 @@ describe('OpenAPI document', () => {
       }
     }
     assert.ok(doc.paths['/readyz'].get.responses['503'], '/readyz documents its 503');
+    // The browser side: the hosted page (HTML), embed.js, and the JSON calls the page makes.
+    assert.deepEqual(Object.keys(doc.paths['/e/{slug}'].get.responses['200'].content), ['text/html']);
+    assert.deepEqual(Object.keys(doc.paths['/embed.js'].get.responses['200'].content), ['text/javascript']);
+    for (const [path, method] of [['/e/{slug}/register', 'post'], ['/e/{slug}/payment', 'post'], ['/e/{slug}/orders/{orderId}', 'get']] as const) {
+      assert.deepEqual(doc.paths[path][method].security, [], `${path} is public (live events need no key)`);
+      assert.match(doc.paths[path][method].description, /test event needs `key`/);
+    }
   });
 
   it('states on each operation the security the route enforces, and 429 exactly where it is rate limited', async () => {

@@ -282,3 +282,12 @@ export async function bookFreeInOneStatement(db: Db, b: FreeBooking, now: Date):
     select count(*)::int as n from booking`.execute(db);
   return written.rows[0]?.n === 1;
 }
+
+export function findOrderOnEvent(db: Db, eventId: string, orderId: string) {
+  return db
+    .selectFrom('registrations')
+    .select(['id', 'status', 'order_id', 'pending_reason', 'amount_paise', 'currency'])
+    .where('order_id', '=', orderId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+}

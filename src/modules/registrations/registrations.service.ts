@@ -61,3 +61,8 @@ export async function audienceOf(db: Db, eventId: string, audience: repo.Audienc
     return true;
   });
 }
+
+/** The booking that holds a gateway order, on one event: for the hosted checkout's confirmation. */
+export function findByOrder(db: Db, eventId: string, orderId: string) {
+  return repo.findOrderOnEvent(db, eventId, orderId);
+}

@@ -1,0 +1,352 @@
+/*
+ * The hosted checkout page's own script. Speaks to the embedding page only through
+ * postMessage, to the origin embed.js named and no other; no cookies, no storage: the
+ * booking in progress lives in this page.
+ */
+(function () {
+  'use strict';
+  var cfg = JSON.parse(document.getElementById('svc-config').textContent);
+  var S = cfg.strings;
+
+  var target = null;
+  if (cfg.origin) {
+    if (cfg.embed === 'popup') target = window.opener;
+    else if (window.parent !== window) target = window.parent;
+  }
+  function send(type, extra) {
+    if (!target || !cfg.origin) return;
+    var msg = { ns: 'svc', v: 1, type: type };
+    if (extra) for (var k in extra) msg[k] = extra[k];
+    try {
+      target.postMessage(msg, cfg.origin);
+    } catch (err) {
+      /* the embedder went away */
+    }
+  }
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function money(paise, currency) {
+    return new Intl.NumberFormat('en-IN', { style: 'currency', currency: currency || 'INR' }).format(paise / 100);
+  }
+
+  function access(body) {
+    if (cfg.key) body.key = cfg.key;
+    if (cfg.origin) body.origin = cfg.origin;
+    return body;
+  }
+
+  function call(method, path, body) {
+    var init = { method: method, headers: { accept: 'application/json' }, credentials: 'omit', cache: 'no-store' };
+    if (body) {
+      init.headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    return fetch(path, init).then(
+      function (res) {
+        return res.json().then(
+          function (json) { return { ok: res.ok, status: res.status, body: json }; },
+          function () { return { ok: false, status: res.status, body: { error: S.networkError } }; }
+        );
+      },
+      function () { return { ok: false, status: 0, body: { error: S.networkError } }; }
+    );
+  }
+
+  // ------------------------------------------------------------ the fallback payment page
+  if (cfg.pay) {
+    var payNow = document.getElementById('pay-now');
+    var openCheckout = function () {
+      if (typeof window.Razorpay !== 'function') return;
+      new window.Razorpay({
+        key: cfg.pay.key,
+        amount: cfg.pay.amount,
+        currency: cfg.pay.currency,
+        name: cfg.pay.title,
+        order_id: cfg.pay.orderId,
+        callback_url: cfg.pay.callbackUrl,
+        redirect: true,
+      }).open();
+    };
+    payNow.addEventListener('click', openCheckout);
+    openCheckout();
+    return;
+  }
+
+  // ------------------------------------------------------------ size and readiness
+  var lastHeight = 0;
+  function reportSize() {
+    var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (h !== lastHeight) {
+      lastHeight = h;
+      send('resize', { height: h });
+    }
+  }
+  if (typeof ResizeObserver === 'function') new ResizeObserver(reportSize).observe(document.documentElement);
+  window.addEventListener('load', reportSize);
+  send('ready');
+  reportSize();
+
+  var form = document.getElementById('register-form');
+  var result = document.getElementById('result');
+  var formError = document.getElementById('form-error');
+  var submit = document.getElementById('submit');
+  if (!form) return;
+
+  // ------------------------------------------------------------ team members
+  var team = document.getElementById('team');
+  var teamList = document.getElementById('team-list');
+  var addMember = document.getElementById('add-member');
+  function renumber() {
+    var rows = teamList.querySelectorAll('.member');
+    for (var i = 0; i < rows.length; i++) {
+      var n = String(i + 1);
+      var inputs = rows[i].querySelectorAll('input');
+      var labels = rows[i].querySelectorAll('label');
+      labels[0].textContent = S.memberName.replace('{n}', n);
+      labels[1].textContent = S.memberEmail.replace('{n}', n);
+      labels[0].setAttribute('for', 'member-name-' + n);
+      labels[1].setAttribute('for', 'member-email-' + n);
+      inputs[0].id = 'member-name-' + n;
+      inputs[1].id = 'member-email-' + n;
+      rows[i].querySelector('button').textContent = S.removeMember.replace('{n}', n);
+    }
+    addMember.hidden = rows.length >= Number(team.getAttribute('data-max'));
+  }
+  if (team) {
+    addMember.addEventListener('click', function () {
+      var row = el('div', { class: 'member' });
+      var nameField = el('div', { class: 'field' });
+      nameField.appendChild(el('label'));
+      nameField.appendChild(el('input', { type: 'text', required: '', maxlength: '200', autocomplete: 'off', 'data-member': 'name' }));
+      var emailField = el('div', { class: 'field' });
+      emailField.appendChild(el('label'));
+      emailField.appendChild(el('input', { type: 'email', required: '', maxlength: '254', autocomplete: 'off', 'data-member': 'email' }));
+      var remove = el('button', { type: 'button', class: 'secondary' });
+      remove.addEventListener('click', function () {
+        row.parentNode.removeChild(row);
+        renumber();
+        addMember.focus();
+      });
+      row.appendChild(nameField);
+      row.appendChild(emailField);
+      row.appendChild(remove);
+      teamList.appendChild(row);
+      renumber();
+      row.querySelector('input').focus();
+    });
+  }
+
+  // ------------------------------------------------------------ the booking
+  var booking = { email: '', name: '', phone: '', order: null, polling: null };
+
+  function value(id) {
+    var e = document.getElementById(id);
+    return e ? e.value.trim() : '';
+  }
+
+  function collect() {
+    var body = access({ name: value('name'), email: value('email') });
+    if (value('phone')) body.phone = value('phone');
+    if (value('promo')) body.promoCode = value('promo');
+    var tier = form.querySelector('input[name="ticketType"]:checked');
+    if (tier && tier.value !== 'General') body.ticketType = tier.value;
+    var session = form.querySelector('input[name="subEventId"]:checked');
+    if (session && session.value !== '') body.subEventId = session.value;
+    var answers = {};
+    var any = false;
+    var fields = form.querySelectorAll('[data-field]');
+    for (var i = 0; i < fields.length; i++) {
+      var f = fields[i];
+      var name = f.getAttribute('data-field');
+      var type = f.getAttribute('data-type');
+      if (type === 'checkbox') {
+        answers[name] = f.checked;
+        any = true;
+      } else if (f.value.trim() !== '') {
+        answers[name] = type === 'number' ? Number(f.value) : f.value.trim();
+        any = true;
+      }
+    }
+    if (any) body.customFields = answers;
+    if (teamList) {
+      var members = [];
+      var rows = teamList.querySelectorAll('.member');
+      for (var j = 0; j < rows.length; j++) {
+        members.push({ name: rows[j].querySelector('[data-member="name"]').value.trim(), email: rows[j].querySelector('[data-member="email"]').value.trim() });
+      }
+      if (members.length > 0) body.teamMembers = members;
+    }
+    return body;
+  }
+
+  function busy(on) {
+    submit.disabled = on;
+    submit.setAttribute('aria-busy', on ? 'true' : 'false');
+    submit.textContent = on ? S.working : submit.getAttribute('data-label');
+  }
+  submit.setAttribute('data-label', submit.textContent);
+
+  function showFormError(message) {
+    formError.textContent = S.errorPrefix + ' ' + message;
+    formError.hidden = false;
+    formError.focus();
+  }
+
+  function showResult(title, parts, actions) {
+    form.hidden = true;
+    result.textContent = '';
+    result.appendChild(el('h2', null, title));
+    for (var i = 0; i < parts.length; i++) result.appendChild(parts[i]);
+    if (actions && actions.length) {
+      var row = el('p', { class: 'actions' });
+      for (var j = 0; j < actions.length; j++) row.appendChild(actions[j]);
+      result.appendChild(row);
+    }
+    result.hidden = false;
+    result.focus();
+  }
+
+  function emailLine(before, after) {
+    var p = el('p');
+    p.appendChild(document.createTextNode(before + ' '));
+    p.appendChild(el('strong', null, booking.email));
+    p.appendChild(document.createTextNode(after ? ' ' + after : '.'));
+    return p;
+  }
+
+  function finished(status) {
+    stopPolling();
+    var parts = status === 'pending' ? [emailLine(S.pending, S.pendingAfter)] : [emailLine(S.confirmed)];
+    var actions = [];
+    if (cfg.embed === 'overlay' || cfg.embed === 'popup') {
+      var done = el('button', { type: 'button' }, S.done);
+      done.addEventListener('click', function () {
+        send('close');
+        if (cfg.embed === 'popup') window.close();
+      });
+      actions.push(done);
+    }
+    showResult(status === 'pending' ? S.pendingTitle : S.confirmedTitle, parts, actions);
+    result.className = 'result ' + (status === 'pending' ? 'pending' : 'confirmed');
+    // Only the slug and the status: never an id, a name or an email.
+    send('registered', { eventSlug: cfg.slug, status: status === 'pending' ? 'pending' : 'confirmed' });
+  }
+
+  function stopPolling() {
+    if (booking.polling) clearInterval(booking.polling);
+    booking.polling = null;
+  }
+
+  // The gateway's notification may confirm a booking whose checkout this page lost sight of.
+  function startPolling() {
+    if (booking.polling || !booking.order) return;
+    var rounds = 0;
+    booking.polling = setInterval(function () {
+      if (++rounds > 120) return stopPolling();
+      var q = new URLSearchParams(access({}));
+      call('GET', '/e/' + encodeURIComponent(cfg.slug) + '/orders/' + encodeURIComponent(booking.order.orderId) + '?' + q.toString()).then(function (r) {
+        if (r.ok && r.body.status === 'confirmed') finished('confirmed');
+      });
+    }, 5000);
+  }
+
+  function paymentPending(reason) {
+    var parts = [el('p', null, S.paymentPending)];
+    if (reason) parts.push(el('p', { class: 'error' }, S.paymentFailed + ' ' + reason));
+    var retry = el('button', { type: 'button', id: 'retry-payment' }, S.retry);
+    retry.addEventListener('click', function () { pay(booking.order); });
+    var actions = [retry];
+    if (cfg.mode === 'live') {
+      var elsewhere = el('a', { href: '/e/' + encodeURIComponent(cfg.slug) + '/pay?order=' + encodeURIComponent(booking.order.orderId), target: '_blank', rel: 'noopener', class: 'secondary-link' }, S.openElsewhere);
+      actions.push(elsewhere);
+    }
+    showResult(S.paymentPendingTitle, parts, actions);
+    result.className = 'result waiting';
+    startPolling();
+  }
+
+  function confirmPayment(fields) {
+    showResult(S.working, [], []);
+    call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/payment', access({
+      razorpay_order_id: fields.razorpay_order_id,
+      razorpay_payment_id: fields.razorpay_payment_id,
+      razorpay_signature: fields.razorpay_signature,
+    })).then(function (r) {
+      if (r.ok) finished('confirmed');
+      else paymentPending(r.body && r.body.error);
+    });
+  }
+
+  function sandboxCheckout(order) {
+    var intro = el('p', null, S.sandboxIntro);
+    var amount = el('p', null, S.sandboxAmount + ': ');
+    amount.appendChild(el('strong', null, money(order.amount, order.currency)));
+    var act = function (outcome) {
+      return function () {
+        call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/sandbox-checkout', access({ orderId: order.orderId, outcome: outcome })).then(function (r) {
+          if (!r.ok) return paymentPending(r.body && r.body.error);
+          if (r.body.failed) return paymentPending(S.sandboxFailed);
+          confirmPayment(r.body);
+        });
+      };
+    };
+    var ok = el('button', { type: 'button', id: 'sandbox-pay' }, S.sandboxPay);
+    ok.addEventListener('click', act('success'));
+    var fail = el('button', { type: 'button', id: 'sandbox-fail', class: 'secondary' }, S.sandboxFail);
+    fail.addEventListener('click', act('failure'));
+    var cancel = el('button', { type: 'button', id: 'sandbox-cancel', class: 'secondary' }, S.sandboxCancel);
+    cancel.addEventListener('click', function () { paymentPending(); });
+    showResult(S.sandboxTitle, [intro, amount], [ok, fail, cancel]);
+    result.className = 'result sandbox';
+  }
+
+  function pay(order) {
+    stopPolling();
+    if (cfg.mode === 'test') return sandboxCheckout(order);
+    if (typeof window.Razorpay !== 'function') return paymentPending();
+    var failure = null;
+    var rzp = new window.Razorpay({
+      key: order.key,
+      amount: order.amount,
+      currency: order.currency,
+      name: cfg.title,
+      order_id: order.orderId,
+      prefill: { name: booking.name, email: booking.email, contact: booking.phone },
+      handler: confirmPayment,
+      modal: {
+        ondismiss: function () { paymentPending(failure); },
+      },
+    });
+    if (typeof rzp.on === 'function') {
+      rzp.on('payment.failed', function (resp) {
+        failure = resp && resp.error && resp.error.description ? String(resp.error.description) : null;
+      });
+    }
+    rzp.open();
+  }
+
+  form.addEventListener('submit', function (e) {
+    e.preventDefault();
+    formError.hidden = true;
+    var body = collect();
+    booking.name = body.name;
+    booking.email = body.email;
+    booking.phone = body.phone || '';
+    busy(true);
+    call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/register', body).then(function (r) {
+      busy(false);
+      if (!r.ok) return showFormError((r.body && r.body.error) || S.networkError);
+      if (r.body.status === 'payment_required') {
+        booking.order = r.body;
+        return pay(r.body);
+      }
+      finished(r.body.status);
+    });
+  });
+})();

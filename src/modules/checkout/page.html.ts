@@ -1,0 +1,240 @@
+// Server-rendered HTML of the hosted checkout. Every value from the database goes
+// through escapeHtml; the page's configuration travels in a JSON data block (not
+// executed, so the CSP needs no inline script), with `<` escaped.
+import { escapeHtml as h } from '../../shared/html.js';
+import type { Availability } from '../events/availability.js';
+import type { pageFacts } from './checkout.service.js';
+import type { Strings } from './strings.js';
+
+export const RAZORPAY_CHECKOUT_JS = 'https://checkout.razorpay.com/v1/checkout.js';
+
+export interface Assets {
+  css: string;
+  js: string;
+}
+
+type Shown = Awaited<ReturnType<typeof pageFacts>>['shown'];
+
+function jsonBlock(id: string, value: unknown): string {
+  const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+  return `<script type="application/json" id="${id}">${json}</script>`;
+}
+
+function money(s: Strings, rupees: number): string {
+  if (rupees === 0) return s.free;
+  return new Intl.NumberFormat(s.locale, { style: 'currency', currency: 'INR', minimumFractionDigits: rupees % 1 === 0 ? 0 : 2 }).format(rupees);
+}
+
+/** A bare date is a calendar day; a date-time is shown in India time. */
+export function formatDate(s: Strings, value: string | null): string {
+  if (value === null) return '';
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return new Intl.DateTimeFormat(s.locale, { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${value}T00:00:00Z`));
+  }
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  return new Intl.DateTimeFormat(s.locale, { dateStyle: 'full', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(d);
+}
+
+function paragraphs(text: string): string {
+  return text
+    .split(/\r?\n\s*\r?\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => `<p>${h(p).replace(/\r?\n/g, '<br>')}</p>`)
+    .join('\n');
+}
+
+function layout(s: Strings, title: string, assets: Assets, body: string, opts: { bodyClass?: string; head?: string } = {}): string {
+  return `<!doctype html>
+<html lang="${s.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${h(title)}</title>
+<link rel="stylesheet" href="${h(assets.css)}">
+${opts.head ?? ''}
+</head>
+<body class="${h(opts.bodyClass ?? 'standalone')}">
+${body}
+</body>
+</html>
+`;
+}
+
+export function renderMessagePage(s: Strings, assets: Assets, title: string, message: string, status?: number): string {
+  return layout(
+    s,
+    title,
+    assets,
+    `<main class="page message" id="main">
+<h1>${h(title)}</h1>
+<p>${h(message)}</p>
+${status !== undefined ? `<p class="muted">HTTP ${status}</p>` : ''}
+</main>`,
+  );
+}
+
+function availabilityNote(s: Strings, remaining: number | null, soldOut: boolean): string {
+  if (soldOut) return s.soldOut;
+  if (remaining !== null && remaining <= 20) return s.left(remaining);
+  return '';
+}
+
+function option(name: string, value: string, label: string, price: string, note: string, opts: { checked?: boolean; disabled?: boolean; id: string }): string {
+  return `<div class="option">
+<input type="radio" name="${name}" id="${opts.id}" value="${h(value)}"${opts.checked ? ' checked' : ''}${opts.disabled ? ' disabled' : ''}>
+<label for="${opts.id}"><span class="option-name">${h(label)}</span> <span class="option-price">${h(price)}</span>${note ? ` <span class="option-note">${h(note)}</span>` : ''}</label>
+</div>`;
+}
+
+function sessionChoices(s: Strings, shown: Shown): string {
+  if (shown.tracks.length === 0) return '';
+  const eventSoldOut = shown.remaining === 0;
+  const rows = [
+    option('subEventId', '', s.wholeEvent, money(s, shown.price), availabilityNote(s, shown.remaining, eventSoldOut), { id: 'session-none', checked: true, disabled: eventSoldOut }),
+    ...shown.tracks.map((t) =>
+      option('subEventId', String(t.index), t.title, money(s, t.price), [t.date ? formatDate(s, t.date) : '', availabilityNote(s, t.remaining, t.remaining === 0)].filter((x) => x).join(' · '), {
+        id: `session-${t.index}`,
+        disabled: t.remaining === 0,
+      }),
+    ),
+  ];
+  return `<fieldset class="choices"><legend>${h(s.session)}</legend>${rows.join('\n')}</fieldset>`;
+}
+
+function tierChoices(s: Strings, shown: Shown, availability: Availability): string {
+  if (availability.tiers.length === 0) return '';
+  const rows = [
+    option('ticketType', 'General', s.general, money(s, shown.price), '', { id: 'tier-general', checked: true, disabled: availability.soldOut }),
+    ...availability.tiers.map((t, i) => {
+      const notes = [t.membersOnly ? s.membersOnly : '', !t.onSale ? s.notOnSale : availabilityNote(s, t.remaining, t.soldOut)].filter((x) => x);
+      return option('ticketType', t.name, t.name, money(s, t.price), notes.join(' · '), { id: `tier-${i}`, disabled: t.soldOut || !t.onSale });
+    }),
+  ];
+  return `<fieldset class="choices"><legend>${h(s.ticket)}</legend>${rows.join('\n')}</fieldset>`;
+}
+
+function questions(s: Strings, shown: Shown): string {
+  if (shown.customFields.length === 0) return '';
+  const rows = shown.customFields.map((f, i) => {
+    const id = `q-${i}`;
+    const req = f.required ? ' required' : '';
+    const label = `${h(f.label)}${f.required ? ` <span class="req">(${h(s.required)})</span>` : ''}`;
+    const data = `data-field="${h(f.name)}" data-type="${h(f.type)}"`;
+    switch (f.type) {
+      case 'checkbox':
+        return `<div class="field check"><input type="checkbox" id="${id}" ${data}${req}> <label for="${id}">${label}</label></div>`;
+      case 'select':
+        return `<div class="field"><label for="${id}">${label}</label><select id="${id}" ${data}${req}><option value="">${h(s.choose)}</option>${(f.options ?? [])
+          .map((o) => `<option>${h(o)}</option>`)
+          .join('')}</select></div>`;
+      default: {
+        const type = f.type === 'number' ? 'number' : f.type === 'email' ? 'email' : 'text';
+        return `<div class="field"><label for="${id}">${label}</label><input type="${type}" id="${id}" ${data} maxlength="1000"${type === 'number' ? ' step="any"' : ''}${req}></div>`;
+      }
+    }
+  });
+  return `<fieldset><legend>${h(s.questions)}</legend>${rows.join('\n')}</fieldset>`;
+}
+
+function team(s: Strings, shown: Shown): string {
+  if (shown.maxTeamSize < 2) return '';
+  return `<fieldset id="team" data-max="${shown.maxTeamSize - 1}"><legend>${h(s.team)}</legend>
+<p class="hint">${h(s.teamHint(shown.maxTeamSize - 1))}</p>
+<div id="team-list"></div>
+<button type="button" class="secondary" id="add-member">${h(s.script.addMember)}</button>
+</fieldset>`;
+}
+
+export interface PageInput {
+  strings: Strings;
+  assets: Assets;
+  facts: Awaited<ReturnType<typeof pageFacts>>;
+  slug: string;
+  mode: 'test' | 'live';
+  embed: 'inline' | 'overlay' | 'popup' | 'none';
+  origin: string | null;
+  key: string | null;
+}
+
+export function renderEventPage(p: PageInput): string {
+  const s = p.strings;
+  const { shown, availability } = p.facts;
+  const paidAnywhere = shown.price > 0 || shown.tracks.some((t) => t.price > 0) || availability.tiers.some((t) => t.price > 0);
+  const config = {
+    slug: p.slug,
+    mode: p.mode,
+    embed: p.embed,
+    origin: p.origin,
+    key: p.key,
+    title: shown.title,
+    strings: s.script,
+  };
+  const facts = [
+    shown.startDate ? `<div><dt>${h(s.date)}</dt><dd><time datetime="${h(shown.startDate)}">${h(formatDate(s, shown.startDate))}</time>${shown.endDate && shown.endDate !== shown.startDate ? ` – <time datetime="${h(shown.endDate)}">${h(formatDate(s, shown.endDate))}</time>` : ''}</dd></div>` : '',
+    shown.location ? `<div><dt>${h(s.venue)}</dt><dd>${h(shown.location)}</dd></div>` : '',
+  ].join('');
+  const form = availability.soldOut
+    ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>`
+    : `<form id="register-form" aria-describedby="form-error">
+${sessionChoices(s, shown)}
+${tierChoices(s, shown, availability)}
+<fieldset><legend>${h(s.yourDetails)}</legend>
+<div class="field"><label for="name">${h(s.name)}</label><input id="name" name="name" autocomplete="name" required maxlength="200"></div>
+<div class="field"><label for="email">${h(s.email)}</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="254" aria-describedby="email-hint"><p class="hint" id="email-hint">${h(s.emailHint)}</p></div>
+<div class="field"><label for="phone">${h(s.phone)}</label><input id="phone" name="phone" type="tel" autocomplete="tel" maxlength="32"></div>
+</fieldset>
+${questions(s, shown)}
+${team(s, shown)}
+<div class="field"><label for="promo">${h(s.promo)}</label><input id="promo" name="promoCode" maxlength="40" autocomplete="off"></div>
+<div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
+<button type="submit" id="submit">${h(paidAnywhere ? s.registerAndPay : s.register)}</button>
+</form>`;
+  const body = `<main class="page" id="main">
+<header>
+<h1 id="event-title">${h(shown.title)}</h1>
+${p.mode === 'test' ? `<p class="badge">${h(s.testMode)}</p>` : ''}
+${facts ? `<dl class="facts">${facts}</dl>` : ''}
+</header>
+${shown.description.trim() ? `<section class="description" aria-label="${h(s.about)}">${paragraphs(shown.description)}</section>` : ''}
+${form}
+<section id="result" class="result" tabindex="-1" aria-live="polite" hidden></section>
+<noscript><p class="notice">${h(s.noScript)}</p></noscript>
+</main>
+${jsonBlock('svc-config', config)}`;
+  const gateway = p.mode === 'live' && !availability.soldOut ? `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n` : '';
+  return layout(s, s.pageTitle(shown.title), p.assets, body, {
+    bodyClass: `embed-${p.embed}`,
+    head: `${gateway}<script src="${h(p.assets.js)}" defer></script>`,
+  });
+}
+
+/**
+ * The top-level payment page: the fallback where the gateway's checkout cannot run in
+ * the frame. It opens checkout.js with `callback_url`, so the gateway posts the result
+ * back to the service and the page needs no script of ours after the redirect.
+ */
+export function renderPaymentPage(p: {
+  strings: Strings;
+  assets: Assets;
+  title: string;
+  order: { orderId: string; amount: number; currency: string; key: string };
+  callbackUrl: string;
+  mode: 'test' | 'live';
+}): string {
+  const s = p.strings;
+  const config = { pay: { ...p.order, callbackUrl: p.callbackUrl, title: p.title }, mode: p.mode, strings: s.script };
+  const body = `<main class="page" id="main">
+<h1>${h(s.checkoutTitle)}</h1>
+<p>${h(p.title)}</p>
+<p>${h(s.checkoutIntro)}</p>
+<p><button type="button" id="pay-now">${h(s.pay)}</button></p>
+<div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
+</main>
+${jsonBlock('svc-config', config)}`;
+  return layout(s, s.checkoutTitle, p.assets, body, {
+    head: `${p.mode === 'live' ? `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n` : ''}<script src="${h(p.assets.js)}" defer></script>`,
+  });
+}

@@ -1,0 +1,110 @@
+// Debian's Chromium driven by playwright-core (pinned to the version that expects it),
+// and a host page server on another loopback origin than the service, so that origin
+// checks are really exercised.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(process.cwd(), '.tmp', 'screenshots');
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does)`);
+  const userDataDir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface HostPages {
+  /** http://localhost:<port> */
+  origin: string;
+  /** The same server under another origin (http://127.0.0.1:<port>). */
+  otherOrigin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `/page?html=<base64url body>` as a host page with a strict CSP: only its own
+ * nonce'd script, and the lines the README tells a host to add for the service.
+ */
+export async function startHostPages(serviceOrigin: string): Promise<HostPages> {
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== '/page') {
+      res.writeHead(404).end();
+      return;
+    }
+    const nonce = Math.random().toString(36).slice(2);
+    const body = Buffer.from(url.searchParams.get('html') ?? '', 'base64url').toString('utf8').replaceAll('NONCE', nonce);
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      // The host's own nonce'd script, and the two lines the README asks a host to add; no styles
+      // at all, so anything embed.js tried to inject would be reported as a violation.
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}' ${serviceOrigin}; frame-src ${serviceOrigin}`,
+    });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    origin: `http://localhost:${port}`,
+    otherOrigin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A host page: `markup` in the body, embed.js from the service, and listeners that record what arrives. */
+export function hostPage(serviceUrl: string, markup: string, opts: { embed?: boolean } = {}): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title>
+<script nonce="NONCE">
+window.__events = []; window.__elementEvents = []; window.__messages = []; window.__violations = [];
+window.addEventListener('svc:registered', function (e) { window.__events.push(e.detail); });
+window.addEventListener('message', function (e) { window.__messages.push({ origin: e.origin, data: e.data }); });
+document.addEventListener('securitypolicyviolation', function (e) { window.__violations.push(e.violatedDirective + ' ' + e.blockedURI); });
+document.addEventListener('DOMContentLoaded', function () {
+  document.querySelectorAll('[data-svc-event],[data-svc-button]').forEach(function (el) {
+    el.addEventListener('svc:registered', function (e) { window.__elementEvents.push(e.detail); });
+  });
+});
+</script></head><body>
+<h1>Our community site</h1>
+${markup}
+${opts.embed === false ? '' : `<script src="${serviceUrl}/embed.js" async></script>`}
+</body></html>`;
+}
+
+export function hostUrl(host: HostPages, html: string, origin = host.origin): string {
+  return `${origin}/page?html=${Buffer.from(html).toString('base64url')}`;
+}
