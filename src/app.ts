@@ -20,6 +20,8 @@ import { razorpayWebhookRoutes } from './modules/payments/razorpay-webhook.route
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
+import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
+import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { registerAuth, type AuthRule } from './shared/auth.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './shared/error-handler.js';
 import { ErrorBody, errorResponses } from './shared/schemas.js';
@@ -141,6 +143,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(broadcastRoutes(deps));
   await app.register(sandboxRoutes(deps));
   await app.register(razorpayWebhookRoutes(deps));
+  await app.register(ledgerRoutes(deps));
+  await app.register(payoutsRoutes(deps));
 
   return app;
 }

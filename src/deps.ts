@@ -21,6 +21,8 @@ import { KeyCache } from './modules/keys/keys.service.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import { sendTicketJob } from './modules/tickets/tickets.jobs.js';
+import { PAYOUT_TOPIC, PayoutSweeper, sendPayoutJob, type PayoutDeps } from './modules/payouts/payouts.service.js';
+import { RazorpayXPayouts } from './modules/payouts/razorpayx.js';
 import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.js';
 import { serversResolve } from './modules/webhooks/delivery.js';
 import { systemClock, type Clock } from './shared/clock.js';
@@ -46,6 +48,10 @@ export interface Deps {
   /** What registration needs from the rest of the service. */
   readonly registerDeps: RegisterDeps;
   readonly membershipDeps: MembershipDeps;
+  /** Ledger and payouts (RazorpayX when configured, the sandbox in test mode). */
+  readonly payoutDeps: PayoutDeps;
+  /** Reads payouts stuck in processing back from RazorpayX; started with the workers. */
+  readonly payoutSweeper: PayoutSweeper;
   /** SMTP, or .eml files under DATA_DIR/mail. Test mode never uses it. */
   readonly mailer: Mailer;
   /** Recently seen API keys (a few seconds), so most requests skip the key lookup. */
@@ -150,6 +156,20 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
   jobHandlers.set(WEBHOOK_TOPIC, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload as Parameters<typeof deliveryJob>[1]));
+  const payoutDeps: PayoutDeps = {
+    db,
+    clock,
+    ids,
+    logger,
+    clearingDays: config.payouts.clearingDays,
+    razorpayx:
+      config.payouts.razorpayxAccountNumber && config.razorpay.keyId && config.razorpay.keySecret
+        ? new RazorpayXPayouts({ apiUrl: config.razorpay.apiUrl, keyId: config.razorpay.keyId, keySecret: config.razorpay.keySecret, accountNumber: config.payouts.razorpayxAccountNumber, timeoutMs: config.razorpay.timeoutMs })
+        : undefined,
+    kickJobs: () => jobs.kick(),
+  };
+  const payoutSweeper = new PayoutSweeper(payoutDeps);
+  jobHandlers.set(PAYOUT_TOPIC, (payload) => sendPayoutJob(payoutDeps, payload as { payoutId: string }));
   jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
 
   return {
@@ -159,6 +179,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     liveSubscriptions,
     registerDeps,
     membershipDeps,
+    payoutDeps,
+    payoutSweeper,
     config,
     db: database.db,
     storage: database.storage,
@@ -170,6 +192,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     jobHandlers,
     jobs,
     async close() {
+      await payoutSweeper.stop();
       await jobs.stop();
       await mailer.close();
       redis?.disconnect();

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 
 export type UserRow = Awaited<ReturnType<typeof findUserById>>;
@@ -36,4 +36,10 @@ export async function setCanPublish(db: Kysely<Database>, id: string, canPublish
 export async function countUsers(db: Kysely<Database>): Promise<number> {
   const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(r.n);
+}
+
+/** Whether the user's email address is verified (users.email_verified_at, added by migration 0008 if absent). */
+export async function isEmailVerified(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const r = await sql<{ verified: boolean }>`select email_verified_at is not null as verified from users where id = ${userId}`.execute(db);
+  return r.rows[0]?.verified === true;
 }

@@ -12,6 +12,7 @@ import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
 import { GatewayError, untilCancelledCount, type GatewayPayment, type PaymentGateway, type PlanPeriod, type SubscriptionGateway } from '../payments/gateway.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import { computeStanding, inRenewalWindow, periodEnd, renewedUntil } from './standing.js';
+import { recordMembershipPayment } from '../ledger/ledger.service.js';
 
 export type PlanRow = Selectable<PlansTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
@@ -315,21 +316,26 @@ async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentI
   const plan = (await deps.db.selectFrom('plans').selectAll().where('id', '=', m.plan_id).executeTakeFirst())!;
   const paidAt = await nowFor(deps, m.account_id, m.mode);
   try {
-    const updated = await deps.db
-      .updateTable('memberships')
-      .set({
-        status: 'active',
-        valid_until: renewedUntil(m.status === 'active' ? m.valid_until : null, paidAt, plan.term_months!),
-        pending_order_id: null,
-        pending_amount_paise: null,
-        last_payment_id: paymentId,
-        ended_at: null,
-        updated_at: deps.clock.now(),
-      })
-      .where('id', '=', m.id)
-      .where('pending_order_id', '=', m.pending_order_id)
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await deps.db.transaction().execute(async (trx) => {
+      const u = await trx
+        .updateTable('memberships')
+        .set({
+          status: 'active',
+          valid_until: renewedUntil(m.status === 'active' ? m.valid_until : null, paidAt, plan.term_months!),
+          pending_order_id: null,
+          pending_amount_paise: null,
+          last_payment_id: paymentId,
+          ended_at: null,
+          updated_at: deps.clock.now(),
+        })
+        .where('id', '=', m.id)
+        .where('pending_order_id', '=', m.pending_order_id)
+        .returningAll()
+        .executeTakeFirst();
+      // Ledger (ledger module): the term's payment, in the transaction that applies it.
+      if (u) await recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId, grossPaise: Number(m.pending_amount_paise), capturedAt: paidAt });
+      return u;
+    });
     if (updated) return updated;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -391,6 +397,8 @@ export async function applySubscriptionEvent(
   subscriptionId: string,
   event: SubscriptionEvent,
   currentEnd?: Date | null,
+  /** The charge's payment, when the gateway sent one (subscription.charged). */
+  payment?: { id: string; amount: number; captured: boolean } | undefined,
 ): Promise<'applied' | 'ignored'> {
   const m = await deps.db.selectFrom('memberships').selectAll().where('subscription_id', '=', subscriptionId).where('mode', '=', mode).executeTakeFirst();
   if (!m || m.status === 'ended') return 'ignored';
@@ -419,7 +427,12 @@ export async function applySubscriptionEvent(
       const base = m.valid_until !== null && m.valid_until.getTime() > now.getTime() ? m.valid_until : now;
       const until = currentEnd ?? (event === 'activated' && m.valid_until !== null ? m.valid_until : periodEnd(base, plan.period ?? 'monthly'));
       const validUntil = m.valid_until !== null && m.valid_until.getTime() > until.getTime() ? m.valid_until : until;
-      await deps.db.updateTable('memberships').set({ status: 'active', valid_until: validUntil, updated_at: at }).where('id', '=', m.id).where('status', '!=', 'ended').execute();
+      await deps.db.transaction().execute(async (trx) => {
+        await trx.updateTable('memberships').set({ status: 'active', valid_until: validUntil, updated_at: at }).where('id', '=', m.id).where('status', '!=', 'ended').execute();
+        // Ledger (ledger module): one entry per charge's payment; the sandbox's charges have no gateway payment, so one is named here.
+        const paid = event !== 'charged' ? undefined : payment ?? (mode === 'test' ? { id: deps.ids.make('spay', 12), amount: Number(plan.amount_paise), captured: true } : undefined);
+        if (paid?.captured) await recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId: paid.id, grossPaise: paid.amount, capturedAt: now });
+      });
       return 'applied';
     }
     case 'halted':

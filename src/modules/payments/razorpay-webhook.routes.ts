@@ -11,6 +11,7 @@ import { verifyWebhookSignature } from './razorpay-signature.js';
 import { toPayment } from './razorpay.js';
 import { confirmFromGateway } from '../registrations/register.service.js';
 import * as memberships from '../memberships/memberships.service.js';
+import { applyPayoutNotification } from '../payouts/payouts.service.js';
 
 interface RazorpayPaymentEntity {
   id?: unknown;
@@ -57,7 +58,7 @@ export const razorpayWebhookRoutes =
           tags: ['gateway'],
           summary: 'Razorpay notifications (order.paid, payment.captured, subscription.*)',
           description:
-            'Verified with `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with RAZORPAY_WEBHOOK_SECRET, compared in constant time. `order.paid` and `payment.captured` confirm the pending registration (or fixed-term membership) of their order exactly once, whatever the order or number of deliveries. `subscription.authenticated`, `activated`, `charged`, `halted`, `cancelled` and `completed` move the membership of that subscription, idempotently and tolerating any order. Every verified notification answers 200, handled or ignored; a bad signature 400; 503 when no webhook secret is configured.',
+            'Verified with `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with RAZORPAY_WEBHOOK_SECRET, compared in constant time. `order.paid` and `payment.captured` confirm the pending registration (or fixed-term membership) of their order exactly once, whatever the order or number of deliveries. `subscription.authenticated`, `activated`, `charged`, `halted`, `cancelled` and `completed` move the membership of that subscription, idempotently and tolerating any order. RazorpayX `payout.*` notifications (`processed`, `reversed`, `failed`, `updated`, …) move the payout of that id once each, in any order (`reversed` may follow `processed` and credits the amount back; the UTR is kept). Every verified notification answers 200, handled or ignored; a bad signature 400; 503 when no webhook secret is configured.',
           headers: Type.Object({ 'x-razorpay-signature': Type.Optional(Type.String()) }),
           body: Type.Object({ event: Type.String(), payload: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }),
           response: {
@@ -89,13 +90,16 @@ export const razorpayWebhookRoutes =
             result = await confirmFromGateway(deps.registerDeps, 'live', orderId, payment);
             if (result === 'ignored') result = await memberships.confirmFromGateway(deps.membershipDeps, 'live', orderId, payment);
           }
+        } else if (body.event.startsWith('payout.')) {
+          // RazorpayX payout notifications: the payouts module applies each once, in any order.
+          result = await applyPayoutNotification(deps.payoutDeps, body);
         } else if (body.event.startsWith('subscription.')) {
           const sub = body.payload?.subscription?.entity;
           const event = body.event.slice('subscription.'.length) as memberships.SubscriptionEvent;
           const known = ['authenticated', 'activated', 'charged', 'halted', 'cancelled', 'completed', 'pending', 'resumed'];
           if (typeof sub?.id === 'string' && known.includes(event)) {
             const currentEnd = typeof sub.current_end === 'number' ? new Date(sub.current_end * 1000) : null;
-            result = await memberships.applySubscriptionEvent(deps.membershipDeps, 'live', sub.id, event, currentEnd);
+            result = await memberships.applySubscriptionEvent(deps.membershipDeps, 'live', sub.id, event, currentEnd, paymentFromWebhook(body.payload?.payment?.entity));
             deps.jobs.kick();
           }
         }

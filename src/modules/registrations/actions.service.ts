@@ -10,6 +10,7 @@ import * as events from '../events/events.service.js';
 import { GatewayError } from '../payments/gateway.js';
 import { onConfirmed, scopesFor, TICKET_EMAIL_TOPIC, type RegisterDeps } from './register.service.js';
 import * as promos from './promo.service.js';
+import { recordTicketRefund } from '../ledger/ledger.service.js';
 
 type Row = Selectable<RegistrationsTable>;
 
@@ -104,6 +105,8 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
       .executeTakeFirst();
     if (!updated) throw conflict('registration_changed', 'this registration changed meanwhile; read it again');
     if (reg.status === 'confirmed') await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
+    // Ledger (ledger module): the full refund and the platform-fee reversal, with the change.
+    if (paid) await recordTicketRefund(trx, { registrationId: reg.id, at: deps.clock.now() });
   });
   return reload(deps.db, reg.id);
 }
@@ -148,5 +151,9 @@ export async function refundJob(deps: RegisterDeps, payload: { registrationId: s
   const payment = await gateway.fetchPayment(payload.paymentId);
   if (payment && payment.amountRefunded >= payload.amount) return;
   const refund = await gateway.refundPayment(payload.paymentId, payload.amount, { registrationId: reg.id, reason: 'sold_out' });
-  await deps.db.updateTable('registrations').set({ refund_id: refund.id }).where('id', '=', reg.id).execute();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable('registrations').set({ refund_id: refund.id }).where('id', '=', reg.id).execute();
+    // Ledger (ledger module): writes only for a booking that was confirmed (none reach this job today).
+    await recordTicketRefund(trx, { registrationId: reg.id, at: deps.clock.now() });
+  });
 }

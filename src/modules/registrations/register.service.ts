@@ -24,6 +24,7 @@ import { bookingFees } from './fees.js';
 import { validateAnswers } from './answers.js';
 import * as promos from './promo.service.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
+import { recordTicketSale } from '../ledger/ledger.service.js';
 
 export interface RegisterDeps {
   db: Kysely<Database>;
@@ -373,11 +374,14 @@ async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment
       const scopes = [...scopesFor(reg.ticket_type, reg.sub_event_id), events.PAID_SCOPE];
       const claimed = await events.claimSeats(trx, reg.event_id, scopes, reg.quantity);
       if (!claimed) throw new SoldOut();
+      let fees = { platform: 0, gateway: 0 };
       if (reg.mode === 'live') {
         const soldBefore = claimed.get(events.PAID_SCOPE)! - reg.quantity;
-        const fees = bookingFees(Math.floor(Number(reg.amount_paise) / reg.quantity), reg.quantity, soldBefore);
+        fees = bookingFees(Math.floor(Number(reg.amount_paise) / reg.quantity), reg.quantity, soldBefore);
         await trx.updateTable('registrations').set({ platform_fee_paise: fees.platform, gateway_fee_paise: fees.gateway }).where('id', '=', reg.id).execute();
       }
+      // Ledger (ledger module): the sale and its fees, in the confirming transaction.
+      await recordTicketSale(trx, { accountId: reg.account_id, mode: reg.mode, registrationId: reg.id, grossPaise: Number(reg.amount_paise), platformFeePaise: fees.platform, gatewayFeePaise: fees.gateway, capturedAt: now });
       return 'confirmed' as const;
     });
     if (outcome === 'confirmed') deps.kickJobs();
