@@ -66,10 +66,11 @@ export function page(db: Kysely<Database>, accountId: string, mode: Mode, limit:
 }
 
 /** Ledger totals per account, mode and source type (for the recomputation check). */
-export async function totalsBySource(db: Kysely<Database>) {
+export async function totalsBySource(db: Kysely<Database>, accountId?: string) {
   return db
     .selectFrom('ledger_entries')
     .select(['account_id', 'mode', 'source_type', sql<string>`sum(amount_paise)::text`.as('total')])
+    .$if(accountId !== undefined, (q) => q.where('account_id', '=', accountId!))
     .groupBy(['account_id', 'mode', 'source_type'])
     .execute();
 }

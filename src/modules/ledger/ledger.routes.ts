@@ -106,6 +106,7 @@ export const ledgerRoutes =
           summary: 'Recompute every account’s money from registrations, refunds and payouts and compare it with the ledger',
           description:
             'Per account, mode and source: the net of confirmed paid bookings (gross less fees, and less the refund plus the fee reversal when refunded) and of payouts (minus each hold, plus its credit when failed, cancelled or reversed) must equal the ledger’s sum; every membership’s last payment must have its entry. `ok` is true when nothing differs.',
+          querystring: Type.Object({ accountId: Type.Optional(Type.String({ maxLength: 100, description: 'Check one account only.' })) }, { additionalProperties: false }),
           response: {
             200: Type.Object({
               ok: Type.Boolean(),
@@ -124,8 +125,8 @@ export const ledgerRoutes =
           },
         },
       },
-      async () => {
-        const r = await ledger.checkLedger(deps.db);
+      async (req) => {
+        const r = await ledger.checkLedger(deps.db, req.query.accountId);
         return {
           ok: r.ok,
           accountsChecked: r.accountsChecked,

@@ -162,7 +162,13 @@ export interface CheckResult {
  * Registrations and payouts are recomputed in full; a membership keeps only its last
  * payment, so the check asks that each such payment has its ledger entry.
  */
-export async function checkLedger(db: Kysely<Database>): Promise<CheckResult> {
+export async function checkLedger(db: Kysely<Database>, accountId?: string): Promise<CheckResult> {
+  // One snapshot for both sides, so a confirmation committing in between is not a difference.
+  const r = await db.transaction().setIsolationLevel('repeatable read').execute((trx) => compare(trx, accountId));
+  return r;
+}
+
+async function compare(db: Transaction<Database>, accountId: string | undefined): Promise<CheckResult> {
   const expected = await sql<{ account_id: string; mode: Mode; source_type: LedgerSource; total: string }>`
     select account_id, mode, 'registration' as source_type, sum(
       amount_paise - platform_fee_paise - gateway_fee_paise
@@ -170,11 +176,13 @@ export async function checkLedger(db: Kysely<Database>): Promise<CheckResult> {
     )::text as total
     from registrations
     where confirmed_at is not null and payment_id is not null and amount_paise > 0
+      and (${accountId ?? null}::text is null or account_id = ${accountId ?? null})
     group by account_id, mode
     union all
     select account_id, mode, 'payout', sum(case when status in ('failed', 'cancelled', 'reversed') then 0 else -amount_paise end)::text
-    from payouts group by account_id, mode`.execute(db);
-  const ledger = await repo.totalsBySource(db);
+    from payouts where (${accountId ?? null}::text is null or account_id = ${accountId ?? null})
+    group by account_id, mode`.execute(db);
+  const ledger = await repo.totalsBySource(db, accountId);
   const key = (a: string, m: string, s: string) => `${a}\0${m}\0${s}`;
   const seen = new Map<string, { accountId: string; mode: Mode; source: LedgerSource; expected: number; ledger: number }>();
   for (const r of expected.rows) seen.set(key(r.account_id, r.mode, r.source_type), { accountId: r.account_id, mode: r.mode, source: r.source_type, expected: Number(r.total), ledger: 0 });
@@ -193,6 +201,7 @@ export async function checkLedger(db: Kysely<Database>): Promise<CheckResult> {
     .selectFrom('memberships as m')
     .select(['m.account_id', 'm.mode', 'm.id', 'm.last_payment_id'])
     .where('m.last_payment_id', 'is not', null)
+    .$if(accountId !== undefined, (q) => q.where('m.account_id', '=', accountId!))
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
