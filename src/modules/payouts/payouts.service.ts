@@ -159,7 +159,8 @@ export async function applyPayoutState(deps: PayoutDeps, payoutId: string, updat
       set.gateway_payout_id = update.gatewayPayoutId;
       changed = true;
     }
-    if (update.utr && p.utr === null) {
+    // The bank's reference of a payout that was paid (a late one for a failed payout is noise).
+    if (update.utr && p.utr === null && p.status !== 'failed' && p.status !== 'cancelled') {
       set.utr = update.utr.slice(0, 64);
       changed = true;
     }
