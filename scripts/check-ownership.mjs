@@ -28,6 +28,10 @@ export const OWNERS = {
   sandbox_payments: 'sandbox',
   sandbox_emails: 'sandbox',
   jobs: 'jobs',
+  ledger_entries: 'ledger',
+  payouts: 'payouts',
+  payout_contacts: 'payouts',
+  payout_fund_accounts: 'payouts',
 };
 
 const BUILDER = /\b(?:selectFrom|updateTable|insertInto|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*'([a-z_]+)(?:\s+as\s+[a-z_]+)?'/g;

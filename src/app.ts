@@ -18,6 +18,8 @@ import { membershipsRoutes } from './modules/memberships/memberships.routes.js';
 import { broadcastRoutes } from './modules/broadcast/broadcast.routes.js';
 import { razorpayWebhookRoutes } from './modules/gateway-events/razorpay-webhook.routes.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
+import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
+import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
@@ -156,6 +158,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(sandboxRoutes(deps));
   await app.register(razorpayWebhookRoutes(deps));
   await app.register(checkoutRoutes(deps));
+  await app.register(ledgerRoutes(deps));
+  await app.register(payoutsRoutes(deps));
 
   return app;
 }

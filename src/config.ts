@@ -21,6 +21,12 @@ export interface Config {
     readonly apiUrl: string;
     readonly timeoutMs: number;
   };
+  readonly payouts: {
+    /** The RazorpayX account payouts are drawn from; without it live payouts answer 503. */
+    readonly razorpayxAccountNumber: string | undefined;
+    /** Working days (Mon–Fri) before net proceeds are available; 0 = at once. */
+    readonly clearingDays: number;
+  };
   readonly sessionSecret: string;
   readonly secretsKey: Buffer;
   readonly staffEmails: readonly string[];
@@ -136,6 +142,11 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const apiUrl = url(env, 'RAZORPAY_API_URL', ['http:', 'https:']) ?? 'https://api.razorpay.com';
 
+  const razorpayxAccountNumber = str(env, 'RAZORPAYX_ACCOUNT_NUMBER');
+  if (razorpayxAccountNumber !== undefined && !/^[A-Za-z0-9]{4,40}$/.test(razorpayxAccountNumber)) {
+    throw new ConfigError('RAZORPAYX_ACCOUNT_NUMBER', 'must be 4 to 40 letters or digits');
+  }
+
   const secretsKeyText = persistentSecret(env, 'SECRETS_KEY', dataDir, 'secrets-key', 32);
   const staffEmails = (str(env, 'STAFF_EMAILS') ?? '')
     .split(',')
@@ -180,6 +191,10 @@ export function loadConfig(env: Env = process.env): Config {
       webhookSecret: str(env, 'RAZORPAY_WEBHOOK_SECRET'),
       apiUrl,
       timeoutMs: int(env, 'RAZORPAY_TIMEOUT_MS', 10_000, 100, 120_000),
+    }),
+    payouts: Object.freeze({
+      razorpayxAccountNumber,
+      clearingDays: int(env, 'PAYOUT_CLEARING_DAYS', 2, 0, 60),
     }),
     sessionSecret: persistentSecret(env, 'SESSION_SECRET', dataDir, 'session-secret', 32),
     // Any text of 32+ characters is hashed to a 32-byte AES key.

@@ -25,6 +25,8 @@ import { createMailer } from './modules/mail/transports.js';
 import * as registrations from './modules/registrations/registrations.service.js';
 import { sendTicketJob, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
 import { deliveryJob, webhookDeliveryJob } from './modules/webhooks/webhooks.service.js';
+import { payoutJob, PayoutSweeper, sendPayoutJob, type PayoutDeps } from './modules/payouts/payouts.service.js';
+import { RazorpayXPayouts } from './modules/payouts/razorpayx.js';
 import { serversResolve } from './modules/webhooks/delivery.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
@@ -51,6 +53,10 @@ export interface Deps {
   /** What registration needs from the rest of the service. */
   readonly registerDeps: RegisterDeps;
   readonly membershipDeps: MembershipDeps;
+  /** Ledger and payouts (RazorpayX when configured, the sandbox in test mode). */
+  readonly payoutDeps: PayoutDeps;
+  /** Reads payouts stuck in processing back from RazorpayX; started with the workers. */
+  readonly payoutSweeper: PayoutSweeper;
   /** SMTP, or .eml files under DATA_DIR/mail. Test mode never uses it. */
   readonly mailer: Mailer;
   /** Recently seen API keys (a few seconds), so most requests skip the key lookup. */
@@ -168,6 +174,20 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
   handleJob(jobHandlers, webhookDeliveryJob, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload));
   handleJob(jobHandlers, refundPaymentJob, (payload) => refundJob(registerDeps, payload));
+  const payoutDeps: PayoutDeps = {
+    db,
+    clock,
+    ids,
+    logger,
+    clearingDays: config.payouts.clearingDays,
+    razorpayx:
+      config.payouts.razorpayxAccountNumber && config.razorpay.keyId && config.razorpay.keySecret
+        ? new RazorpayXPayouts({ apiUrl: config.razorpay.apiUrl, keyId: config.razorpay.keyId, keySecret: config.razorpay.keySecret, accountNumber: config.payouts.razorpayxAccountNumber, timeoutMs: config.razorpay.timeoutMs })
+        : undefined,
+    kickJobs: () => jobs.kick(),
+  };
+  const payoutSweeper = new PayoutSweeper(payoutDeps);
+  handleJob(jobHandlers, payoutJob, (payload) => sendPayoutJob(payoutDeps, payload));
 
   return {
     keyCache: new KeyCache(),
@@ -177,6 +197,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     eventDeps,
     registerDeps,
     membershipDeps,
+    payoutDeps,
+    payoutSweeper,
     config,
     db: database.db,
     storage: database.storage,
@@ -188,6 +210,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     jobHandlers,
     jobs,
     async close() {
+      await payoutSweeper.stop();
       await jobs.stop();
       await mailer.close();
       redis?.disconnect();

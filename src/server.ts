@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const app = await buildApp(deps);
   await app.listen({ port: config.port, host: config.host });
   if (config.workers) deps.jobs.start();
+  if (config.workers) deps.payoutSweeper.start();
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

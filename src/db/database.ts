@@ -16,6 +16,7 @@ export interface UsersTable {
   is_organizer: Generated<boolean>;
   can_publish: Generated<boolean>;
   created_at: Timestamp;
+  email_verified_at: Timestamp | null;
 }
 
 export interface ApiKeysTable {
@@ -267,7 +268,69 @@ export interface SandboxSubscriptionsTable {
   created_at: Timestamp;
 }
 
+export type LedgerKind =
+  | 'ticket_sale'
+  | 'platform_fee'
+  | 'gateway_fee'
+  | 'ticket_refund'
+  | 'platform_fee_reversal'
+  | 'membership_payment'
+  | 'payout_hold'
+  | 'payout_credit';
+export type LedgerSource = 'registration' | 'membership' | 'payout';
+
+export interface LedgerEntriesTable {
+  seq: Generated<string>;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  kind: LedgerKind;
+  amount_paise: ColumnType<string, number, never>;
+  source_type: LedgerSource;
+  source_id: string;
+  ref: Generated<string>;
+  /** The capture this entry's money came with (pending until it clears); null: counts at once. */
+  captured_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export type PayoutStatus = 'processing' | 'processed' | 'failed' | 'cancelled' | 'reversed';
+
+export interface PayoutsTable {
+  seq: Generated<string>;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  amount_paise: ColumnType<string, number, never>;
+  upi_id: string;
+  status: PayoutStatus;
+  gateway_payout_id: string | null;
+  gateway_status: string | null;
+  utr: string | null;
+  failure_reason: string | null;
+  expected_by: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PayoutContactsTable {
+  account_id: string;
+  contact_id: string;
+  created_at: Timestamp;
+}
+
+export interface PayoutFundAccountsTable {
+  account_id: string;
+  upi_id: string;
+  fund_account_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  ledger_entries: LedgerEntriesTable;
+  payouts: PayoutsTable;
+  payout_contacts: PayoutContactsTable;
+  payout_fund_accounts: PayoutFundAccountsTable;
   plans: PlansTable;
   memberships: MembershipsTable;
   sandbox_clocks: SandboxClocksTable;

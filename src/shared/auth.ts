@@ -76,9 +76,11 @@ export function sessionPrincipal(req: FastifyRequest): SessionPrincipal {
  * An object of another mode does not exist for this key (404); one of another
  * account in the same mode exists but is not yours (403).
  */
-export function assertOwned(p: KeyPrincipal, obj: { accountId: string; mode: Mode } | undefined): void {
-  if (!obj || obj.mode !== p.mode) throw notFound('no such event', 'event_not_found');
-  if (obj.accountId !== p.userId) throw forbidden('not_your_object', 'this event belongs to another account');
+const NOT_FOUND = { event: 'event_not_found', payout: 'payout_not_found' } as const;
+
+export function assertOwned(p: KeyPrincipal, obj: { accountId: string; mode: Mode } | undefined, what: keyof typeof NOT_FOUND = 'event'): void {
+  if (!obj || obj.mode !== p.mode) throw notFound(`no such ${what}`, NOT_FOUND[what]);
+  if (obj.accountId !== p.userId) throw forbidden('not_your_object', `this ${what} belongs to another account`);
 }
 
 const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, x-request-id';

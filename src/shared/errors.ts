@@ -50,6 +50,10 @@ export const ERRORS = {
   recipients_not_accepted: { status: 400, message: 'a broadcast goes to an audience, never to a list of addresses' },
   secret_not_accepted: { status: 400, message: 'the service generates the signing secret' },
   weak_password: { status: 400, message: 'the password is too short' },
+  invalid_limit: { status: 400, message: 'limit is a whole number from 1 to 1000' },
+  invalid_cursor: { status: 400, message: 'startingAfter is not a cursor this list gave' },
+  amount_below_minimum: { status: 400, message: 'a payout is at least 100 rupees' },
+  invalid_upi_id: { status: 400, message: 'a UPI id has the form name@handle' },
   bad_http_request: { status: 400, message: 'the request is not valid HTTP' },
   request_timeout: { status: 408, message: 'the request did not arrive in time' },
   headers_too_large: { status: 431, message: 'the request line and headers are too large' },
@@ -71,6 +75,7 @@ export const ERRORS = {
   not_your_object: { status: 403, message: 'this belongs to another account' },
   organiser_access_required: { status: 403, message: 'publishing needs organiser access' },
   staff_only: { status: 403, message: 'only platform staff may do this' },
+  email_unverified: { status: 403, message: 'verify your email address first' },
   test_mode_only: { status: 403, message: 'this endpoint is for test keys only' },
   live_mode_only: { status: 403, message: 'this endpoint is for live keys only' },
   // 404
@@ -82,6 +87,7 @@ export const ERRORS = {
   membership_not_found: { status: 404, message: 'no such membership' },
   order_not_found: { status: 404, message: 'no such order' },
   plan_not_found: { status: 404, message: 'no such plan' },
+  payout_not_found: { status: 404, message: 'no such payout' },
   registration_not_found: { status: 404, message: 'no such registration for this event' },
   subscription_not_found: { status: 404, message: 'no such subscription' },
   ticket_not_found: { status: 404, message: 'no ticket with this id for this event' },
@@ -104,6 +110,8 @@ export const ERRORS = {
   registration_changed: { status: 409, message: 'this registration changed meanwhile; read it again' },
   registration_not_pending: { status: 409, message: 'this registration is not pending' },
   sold_out: { status: 409, message: 'no seats left for this booking' },
+  insufficient_balance: { status: 409, message: 'the amount is more than the available balance' },
+  invalid_payout_transition: { status: 409, message: 'the payout cannot move to this state' },
   tier_not_on_sale: { status: 409, message: 'this ticket tier is not on sale now' },
   payload_too_large: { status: 413, message: 'request body is too large' },
   too_many_recipients: { status: 413, message: 'too many recipients for one broadcast' },
@@ -116,6 +124,7 @@ export const ERRORS = {
   gateway_refused: { status: 502, message: 'the payment gateway refused; nothing changed' },
   database_unavailable: { status: 503, message: 'the database does not answer' },
   payments_not_configured: { status: 503, message: 'live payments are not configured on this service' },
+  payouts_not_configured: { status: 503, message: 'live payouts are not configured on this service (RAZORPAYX_ACCOUNT_NUMBER)' },
   webhooks_not_configured: { status: 503, message: 'gateway notifications are not configured on this service' },
 } as const satisfies Record<string, CatalogueEntry>;
 

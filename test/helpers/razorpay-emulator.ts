@@ -3,6 +3,10 @@
 // (401), unknown ids (400 "The id provided does not exist"), amounts in paise (min 100),
 // empty notes as [], 200 with the bare entity. Test controls play the buyer (pay an
 // order) and inject failures (5xx, 4xx, delays) into the next requests.
+// RazorpayX Payouts too (../shared/reference/razorpayx-payouts.md): contacts, vpa fund
+// accounts, payouts with the mandatory X-Payout-Idempotency header (same key and body
+// → the same payout; same key, other body → 400), GET of a payout, state changes the
+// test drives, and signed payout notifications.
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
@@ -30,6 +34,11 @@ export interface RazorpayEmulator {
   payments: Map<string, Json>;
   plans: Map<string, Json>;
   subscriptions: Map<string, Json & { cancel_at_cycle_end?: boolean }>;
+  contacts: Map<string, Json>;
+  fundAccounts: Map<string, Json>;
+  payouts: Map<string, Json>;
+  /** Moves a payout to a state as the bank would (processed sets a UTR) and returns the `payout.<status>` notification body. */
+  settlePayout(payoutId: string, status: 'processed' | 'reversed' | 'failed' | 'cancelled' | 'rejected' | 'queued', options?: { utr?: string; reason?: string }): string;
   /** The buyer completes checkout: a payment for the order, captured (default) or only authorised. */
   pay(orderId: string, options?: { capture?: boolean; amount?: number; method?: string }): Json;
   /** The next `times` requests whose "METHOD /path" matches answer this way. */
@@ -55,6 +64,18 @@ export function errorBody(description: string, field?: string, code = 'BAD_REQUE
   };
 }
 
+/** JSON with object keys sorted at every level, to compare request bodies. */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Json)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -67,13 +88,20 @@ class HttpError extends Error {
 const bad = (description: string, field?: string) => new HttpError(400, errorBody(description, field));
 const unknownId = () => bad('The id provided does not exist');
 
-export async function startRazorpayEmulator(credentials: { keyId: string; keySecret: string }): Promise<RazorpayEmulator> {
+export async function startRazorpayEmulator(
+  credentials: { keyId: string; keySecret: string },
+  options: { accountNumber?: string } = {},
+): Promise<RazorpayEmulator> {
   const requests: EmulatorRequest[] = [];
   const failures: Failure[] = [];
   const orders = new Map<string, Json>();
   const payments = new Map<string, Json>();
   const plans = new Map<string, Json>();
   const subscriptions = new Map<string, Json & { cancel_at_cycle_end?: boolean }>();
+  const contacts = new Map<string, Json>();
+  const fundAccounts = new Map<string, Json>();
+  const payouts = new Map<string, Json>();
+  const payoutKeys = new Map<string, { body: string; payoutId: string }>();
   const expectedAuth = 'Basic ' + Buffer.from(`${credentials.keyId}:${credentials.keySecret}`).toString('base64');
 
   function amountOf(body: Json, field = 'amount'): number {
@@ -84,8 +112,78 @@ export async function startRazorpayEmulator(credentials: { keyId: string; keySec
     return n;
   }
 
-  function route(method: string, path: string, body: Json): Json {
+  function route(method: string, path: string, body: Json, headers: IncomingMessage['headers'] = {}): Json {
     let m: RegExpExecArray | null;
+    if (method === 'POST' && path === '/v1/contacts') {
+      const name = body.name;
+      if (typeof name !== 'string') throw bad('The name field is required.', 'name');
+      if (name.length < 3 || name.length > 50 || !/^[a-zA-Z0-9 ’\-_/().]+$/.test(name) || /[’\-_/()]$/.test(name)) throw bad('The name format is invalid.', 'name');
+      if (body.type !== undefined && !['vendor', 'customer', 'employee', 'self'].includes(String(body.type))) throw bad(`Invalid type: ${body.type}`, 'type');
+      if (typeof body.reference_id === 'string' && body.reference_id.length > 40) throw bad('The reference id may not be greater than 40 characters.', 'reference_id');
+      const contact = { id: rid('cont'), entity: 'contact', name, contact: body.contact ?? null, email: body.email ?? null, type: body.type ?? null, reference_id: body.reference_id ?? null, batch_id: null, active: true, notes: notes(body.notes), created_at: now() };
+      contacts.set(contact.id, contact);
+      return contact;
+    }
+    if (method === 'POST' && path === '/v1/fund_accounts') {
+      if (!contacts.has(String(body.contact_id))) throw unknownId();
+      if (body.account_type !== 'vpa') throw bad('The selected account type is invalid.', 'account_type');
+      const address = (body.vpa as Json | undefined)?.address;
+      if (typeof address !== 'string' || address.length < 3 || address.length > 100 || !/^[a-zA-Z0-9.\-]+@[a-zA-Z0-9.\-]+$/.test(address)) throw bad('Invalid VPA. Please enter a valid Virtual Payment Address', 'vpa');
+      const [username, handle] = address.split('@');
+      const fa = { id: rid('fa'), entity: 'fund_account', contact_id: body.contact_id, account_type: 'vpa', vpa: { username, handle, address }, active: true, batch_id: null, created_at: now() };
+      fundAccounts.set(fa.id, fa);
+      return fa;
+    }
+    if (method === 'POST' && path === '/v1/payouts') {
+      const key = headers['x-payout-idempotency'];
+      if (typeof key !== 'string' || key === '') throw bad('Idempotency key is missing. Include idempotency header and key in the request.', 'X-Payout-Idempotency');
+      if (!/^[A-Za-z0-9 _-]{4,36}$/.test(key)) throw bad('The idempotency key format is invalid.', 'X-Payout-Idempotency');
+      const canonical = canonicalJson(body);
+      const seen = payoutKeys.get(key);
+      if (seen) {
+        if (seen.body !== canonical) throw bad('Different request body sent for the same Idempotency Header');
+        return payouts.get(seen.payoutId)!;
+      }
+      if (options.accountNumber !== undefined && body.account_number !== options.accountNumber) throw bad('The account number is invalid.', 'account_number');
+      if (!fundAccounts.has(String(body.fund_account_id))) throw unknownId();
+      const amount = amountOf(body);
+      if (amount < 100) throw bad('The amount must be at least INR 1.00', 'amount');
+      if (body.currency !== 'INR') throw bad('The currency field is required.', 'currency');
+      if (body.mode !== 'UPI') throw bad('The selected mode is invalid.', 'mode');
+      if (typeof body.purpose !== 'string') throw bad('The purpose field is required.', 'purpose');
+      if (typeof body.narration === 'string' && !/^[A-Za-z0-9 ]{0,30}$/.test(body.narration)) throw bad('The narration format is invalid.', 'narration');
+      if (typeof body.reference_id === 'string' && body.reference_id.length > 40) throw bad('The reference id may not be greater than 40 characters.', 'reference_id');
+      const payout = {
+        id: rid('pout'),
+        entity: 'payout',
+        fund_account_id: body.fund_account_id,
+        amount,
+        currency: 'INR',
+        notes: notes(body.notes),
+        fees: 0,
+        tax: 0,
+        status: 'processing',
+        utr: null,
+        mode: 'UPI',
+        purpose: body.purpose,
+        reference_id: body.reference_id ?? null,
+        narration: body.narration ?? null,
+        batch_id: null,
+        failure_reason: null,
+        status_details: null,
+        created_at: now(),
+        fee_type: '',
+      };
+      payouts.set(payout.id, payout);
+      payoutKeys.set(key, { body: canonical, payoutId: payout.id });
+      return payout;
+    }
+    if (method === 'GET' && (m = /^\/v1\/payouts\/([^/]+)$/.exec(path))) {
+      if (!m[1]!.startsWith('pout_')) throw bad(`${m[1]} is not a valid id`);
+      const p = payouts.get(m[1]!);
+      if (!p) throw unknownId();
+      return p;
+    }
     if (method === 'POST' && path === '/v1/orders') {
       const amount = amountOf(body);
       if (amount < 100) throw bad('The amount must be at least INR 1.00', 'amount');
@@ -259,7 +357,7 @@ export async function startRazorpayEmulator(credentials: { keyId: string; keySec
           return send(401, errorBody(req.headers.authorization ? 'Authentication failed' : 'Please provide your api key for authentication purposes.'));
         }
         try {
-          send(200, route(method, path, body ?? {}));
+          send(200, route(method, path, body ?? {}, req.headers));
         } catch (err) {
           if (err instanceof HttpError) send(err.status, err.body);
           else send(500, errorBody('internal', undefined, 'SERVER_ERROR'));
@@ -283,6 +381,22 @@ export async function startRazorpayEmulator(credentials: { keyId: string; keySec
     payments,
     plans,
     subscriptions,
+    contacts,
+    fundAccounts,
+    payouts,
+    settlePayout(payoutId, status, o = {}) {
+      const p = payouts.get(payoutId);
+      if (!p) throw new Error(`no payout ${payoutId}`);
+      const utr = status === 'processed' ? (o.utr ?? (p.utr as string | null) ?? `UTR${randomBytes(6).toString('hex').toUpperCase()}`) : p.utr;
+      const failed = ['reversed', 'failed', 'cancelled', 'rejected'].includes(status);
+      Object.assign(p, {
+        status,
+        utr,
+        failure_reason: failed ? (o.reason ?? `payout ${status}`) : null,
+        status_details: failed ? { description: o.reason ?? `payout ${status}`, source: 'beneficiary_bank', reason: `payout_${status}` } : { description: null, source: null, reason: `payout_${status}` },
+      });
+      return payoutEvent(`payout.${status}`, p);
+    },
     pay(orderId, options = {}) {
       const order = orders.get(orderId);
       if (!order) throw new Error(`no order ${orderId}`);
@@ -366,6 +480,18 @@ export function subscriptionEvent(event: string, subscription: Json, extra: Json
     event: `subscription.${event}`,
     contains: ['subscription'],
     payload: { subscription: { entity: { ...subscription, ...extra } } },
+    created_at: now(),
+  });
+}
+
+/** A RazorpayX payout notification, shaped like the documented envelope. */
+export function payoutEvent(event: string, payout: Json): string {
+  return JSON.stringify({
+    entity: 'event',
+    account_id: 'acc_BFQ7uQEaa7j2z7',
+    event,
+    contains: ['payout'],
+    payload: { payout: { entity: { ...payout } } },
     created_at: now(),
   });
 }

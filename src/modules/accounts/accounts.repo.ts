@@ -36,3 +36,9 @@ export async function countUsers(db: Db): Promise<number> {
   const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** Whether the account's email address has been verified. */
+export async function isEmailVerified(db: Db, userId: string): Promise<boolean> {
+  const r = await db.selectFrom('users').select('email_verified_at').where('id', '=', userId).executeTakeFirst();
+  return r?.email_verified_at != null;
+}

@@ -78,3 +78,4 @@ export async function setOrganiserAccess(db: Kysely<Database>, userId: string, c
 }
 
 export const countUsers = repo.countUsers;
+export const isEmailVerified = repo.isEmailVerified;

@@ -30,8 +30,9 @@ export async function subscriptionChanged(
   subscriptionId: string,
   event: SubscriptionEvent,
   currentEnd?: Date | null,
+  payment?: { id: string; amount: number; captured: boolean },
 ): Promise<'applied' | 'ignored'> {
-  const result = await applySubscriptionEvent(deps.membershipDeps, mode, subscriptionId, event, currentEnd);
+  const result = await applySubscriptionEvent(deps.membershipDeps, mode, subscriptionId, event, currentEnd, payment);
   deps.membershipDeps.kickJobs();
   return result;
 }

@@ -10,6 +10,7 @@ import type { GatewayPayment } from '../payments/gateway.js';
 import { verifyWebhookSignature } from '../payments/razorpay-signature.js';
 import { toPayment } from '../payments/razorpay.js';
 import { isSubscriptionEvent } from '../memberships/subscription-state.js';
+import { applyPayoutNotification } from '../payouts/payouts.service.js';
 import { orderPaid, subscriptionChanged } from './gateway-events.service.js';
 
 interface RazorpayPaymentEntity {
@@ -36,7 +37,7 @@ declare module 'fastify' {
 }
 
 export const razorpayWebhookRoutes =
-  (deps: Pick<Deps, 'config' | 'registerDeps' | 'membershipDeps'>): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'config' | 'registerDeps' | 'membershipDeps' | 'payoutDeps'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     // The signature covers the exact bytes: keep them.
     app.removeContentTypeParser('application/json');
@@ -57,7 +58,7 @@ export const razorpayWebhookRoutes =
           tags: ['gateway'],
           summary: 'Razorpay notifications (order.paid, payment.captured, subscription.*)',
           description:
-            'Verified with `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with RAZORPAY_WEBHOOK_SECRET, compared in constant time. `order.paid` and `payment.captured` confirm the pending registration (or fixed-term membership) of their order exactly once, whatever the order or number of deliveries. `subscription.authenticated`, `activated`, `charged`, `halted`, `cancelled` and `completed` move the membership of that subscription, idempotently and tolerating any order. Every verified notification answers 200, handled or ignored; a bad signature 400; 503 when no webhook secret is configured.',
+            'Verified with `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with RAZORPAY_WEBHOOK_SECRET, compared in constant time. `order.paid` and `payment.captured` confirm the pending registration (or fixed-term membership) of their order exactly once, whatever the order or number of deliveries. `subscription.authenticated`, `activated`, `charged`, `halted`, `cancelled` and `completed` move the membership of that subscription, idempotently and tolerating any order. RazorpayX `payout.*` notifications (`processed`, `reversed`, `failed`, `updated`, …) move the payout of that id once each, in any order (`reversed` may follow `processed` and credits the amount back; the UTR is kept). Every verified notification answers 200, handled or ignored; a bad signature 400; 503 when no webhook secret is configured.',
           headers: Type.Object({ 'x-razorpay-signature': Type.Optional(Type.String()) }),
           body: Type.Object({ event: Type.String(), payload: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }),
           response: {
@@ -86,12 +87,15 @@ export const razorpayWebhookRoutes =
           const payment = paymentFromWebhook(body.payload?.payment?.entity);
           const orderId = typeof body.payload?.order?.entity?.id === 'string' ? body.payload.order.entity.id : payment?.orderId;
           if (payment && orderId) result = await orderPaid(deps, 'live', orderId, payment);
+        } else if (body.event.startsWith('payout.')) {
+          // RazorpayX payout notifications: the payouts module applies each once, in any order.
+          result = await applyPayoutNotification(deps.payoutDeps, body);
         } else if (body.event.startsWith('subscription.')) {
           const sub = body.payload?.subscription?.entity;
           const event = body.event.slice('subscription.'.length);
           if (typeof sub?.id === 'string' && isSubscriptionEvent(event)) {
             const currentEnd = typeof sub.current_end === 'number' ? new Date(sub.current_end * 1000) : null;
-            result = await subscriptionChanged(deps, 'live', sub.id, event, currentEnd);
+            result = await subscriptionChanged(deps, 'live', sub.id, event, currentEnd, paymentFromWebhook(body.payload?.payment?.entity));
           }
         }
         req.log.info({ event: body.event, result }, 'razorpay notification');

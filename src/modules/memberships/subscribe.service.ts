@@ -7,6 +7,7 @@ import { assertDeliverable } from '../mail/deliverable.js';
 import { untilCancelledCount, type GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
+import * as ledger from '../ledger/ledger.service.js';
 import * as repo from './memberships.repo.js';
 import type { MembershipChange } from './memberships.repo.js';
 import { loadOwnedMembership, planOf, PLAN_CURRENCY, standingInput, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';
@@ -153,14 +154,19 @@ async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentI
   const plan = await planOf(deps.db, m);
   const paidAt = await nowFor(deps, m.account_id, m.mode);
   try {
-    const updated = await repo.bindTermPayment(deps.db, m.id, m.pending_order_id, {
-      status: 'active',
-      valid_until: renewedUntil(m.status === 'active' ? m.valid_until : null, paidAt, plan.term_months!),
-      pending_order_id: null,
-      pending_amount_paise: null,
-      last_payment_id: paymentId,
-      ended_at: null,
-      updated_at: deps.clock.now(),
+    const updated = await deps.db.transaction().execute(async (trx) => {
+      const u = await repo.bindTermPayment(trx, m.id, m.pending_order_id, {
+        status: 'active',
+        valid_until: renewedUntil(m.status === 'active' ? m.valid_until : null, paidAt, plan.term_months!),
+        pending_order_id: null,
+        pending_amount_paise: null,
+        last_payment_id: paymentId,
+        ended_at: null,
+        updated_at: deps.clock.now(),
+      });
+      // The term's payment enters the ledger in the transaction that applies it.
+      if (u) await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId, grossPaise: Number(m.pending_amount_paise), capturedAt: paidAt });
+      return u;
     });
     if (updated) return updated;
   } catch (err) {

@@ -3,6 +3,7 @@
 import type { Mode } from '../../db/database.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
+import * as ledger from '../ledger/ledger.service.js';
 import * as repo from './memberships.repo.js';
 import { planOf, type MembershipDeps } from './memberships.service.js';
 import { nextSubscriptionState, type SubscriptionEvent } from './subscription-state.js';
@@ -14,6 +15,8 @@ export async function applySubscriptionEvent(
   subscriptionId: string,
   event: SubscriptionEvent,
   currentEnd?: Date | null,
+  /** The charge's payment, when the gateway sent one (subscription.charged). */
+  payment?: { id: string; amount: number; captured: boolean },
 ): Promise<'applied' | 'ignored'> {
   const m = await repo.findBySubscription(deps.db, mode, subscriptionId);
   if (!m) return 'ignored';
@@ -37,9 +40,18 @@ export async function applySubscriptionEvent(
       });
       return done ? 'applied' : 'ignored';
     }
-    case 'active':
-      await repo.updateUnlessEnded(deps.db, m.id, { status: 'active', valid_until: change.validUntil, updated_at: at });
+    case 'active': {
+      // A charge's money enters the ledger with the period it pays for. The sandbox's
+      // charges carry no gateway payment, so the sandbox names one.
+      const paid = event !== 'charged' ? undefined : (payment ?? (mode === 'test' ? { id: deps.ids.make('spay', 12), amount: Number(plan.amount_paise), captured: true } : undefined));
+      await deps.db.transaction().execute(async (trx) => {
+        await repo.updateUnlessEnded(trx, m.id, { status: 'active', valid_until: change.validUntil, updated_at: at });
+        if (paid?.captured) {
+          await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId: paid.id, grossPaise: paid.amount, capturedAt: now });
+        }
+      });
       return 'applied';
+    }
     case 'halted':
       await repo.updateUnlessEnded(deps.db, m.id, { status: 'halted', updated_at: at });
       return 'applied';

@@ -4,6 +4,7 @@
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { type AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
+import * as ledger from '../ledger/ledger.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { applyConfirmation, applyTransfer, seatScopes } from './confirmation.js';
@@ -74,6 +75,8 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
   await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.endBooking(trx, reg.id, reg.status, to, deps.clock.now(), refundId))) throw changedMeanwhile();
     if (reg.status === 'confirmed') await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
+    // The full refund and the platform-fee reversal, with the change.
+    if (paid) await ledger.recordTicketRefund(trx, { registrationId: reg.id, at: deps.clock.now() });
   });
   return reload(deps.db, reg.id);
 }

@@ -1,15 +1,16 @@
 // What a confirmed booking sets off, defined once. Every path that confirms a booking
 // (free in one statement, free in a transaction, paid step 2, the gateway's paid
 // notification, approval) takes its effects from `confirmationEffects`: a ticket mail
-// per person, the organiser's `registration.confirmed` webhook, the promo code's use
-// and, for live paid tickets, the fees. A transfer re-issues the ticket mail from
-// here too. A new effect is added here and reaches every path.
+// per person, the organiser's `registration.confirmed` webhook, the promo code's use,
+// for live paid tickets the fees, and for paid tickets the ledger's sale entries. A
+// transfer re-issues the ticket mail from here too. A new effect is added here and reaches every path.
 import type { Transaction } from 'kysely';
 import type { Database, Mode, WebhookEventType } from '../../db/database.js';
 import { enqueueRows, jobRow, type JobRow } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
+import * as ledger from '../ledger/ledger.service.js';
 import { ticketEmailJob } from '../tickets/tickets.jobs.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import { bookingFees } from './fees.js';
@@ -42,6 +43,8 @@ export interface ConfirmationEffects {
   promoCode: string | null;
   /** Whether fees are recorded: live paid tickets, at the ordinals the paid counter gives. */
   recordsFees: boolean;
+  /** Whether the ledger records a sale: every paid ticket (test mode in its own ledger, without fees). */
+  recordsSale: boolean;
 }
 
 /** Ticket mails for these people, when the event sends them. */
@@ -76,6 +79,7 @@ export function confirmationEffects(deps: EffectDeps, event: EventFacts, booking
     },
     promoCode: booking.promo_code,
     recordsFees: booking.mode === 'live' && booking.amount_paise > 0,
+    recordsSale: booking.amount_paise > 0,
   };
 }
 
@@ -112,9 +116,22 @@ export async function applyConfirmation(
   if (effects.promoCode !== null) await promos.countUse(trx, event.id, effects.promoCode);
   const claimed = await events.claimSeats(trx, event.id, seatScopes(booking), booking.quantity);
   if (!claimed) return false;
+  let fees = { platform: 0, gateway: 0 };
   if (effects.recordsFees) {
     const soldBefore = claimed.get(events.PAID_SCOPE)! - booking.quantity;
-    await repo.setFees(trx, booking.id, bookingFees(Math.floor(booking.amount_paise / booking.quantity), booking.quantity, soldBefore));
+    fees = bookingFees(Math.floor(booking.amount_paise / booking.quantity), booking.quantity, soldBefore);
+    await repo.setFees(trx, booking.id, fees);
+  }
+  if (effects.recordsSale) {
+    await ledger.recordTicketSale(trx, {
+      accountId: event.account_id,
+      mode: event.mode,
+      registrationId: booking.id,
+      grossPaise: booking.amount_paise,
+      platformFeePaise: fees.platform,
+      gatewayFeePaise: fees.gateway,
+      capturedAt: deps.clock.now(),
+    });
   }
   return true;
 }

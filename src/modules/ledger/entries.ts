@@ -1,0 +1,57 @@
+// What each money event writes to the ledger, as signed paise. Pure: the service
+// adds ids and times. Credits to the organiser are positive, debits negative.
+//
+// Refund policy (README, "Ledger and payouts"): a full refund returns the gross to the
+// buyer (a debit of the gross) and gives the organiser back the platform fee (the
+// service keeps no fee on a sale that did not happen); the gateway charge is not
+// given back, because Razorpay keeps its fee on a refunded payment.
+import type { LedgerKind } from '../../db/database.js';
+
+export interface EntryLine {
+  kind: LedgerKind;
+  amountPaise: number;
+}
+
+function check(name: string, v: number): void {
+  if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${name} must be a whole number of paise, 0 or more`);
+}
+
+/** A paid booking confirmed: the gross in, the platform fee and the gateway charge out. */
+export function saleLines(grossPaise: number, platformFeePaise: number, gatewayFeePaise: number): EntryLine[] {
+  check('grossPaise', grossPaise);
+  check('platformFeePaise', platformFeePaise);
+  check('gatewayFeePaise', gatewayFeePaise);
+  return nonZero([
+    { kind: 'ticket_sale', amountPaise: grossPaise },
+    { kind: 'platform_fee', amountPaise: -platformFeePaise },
+    { kind: 'gateway_fee', amountPaise: -gatewayFeePaise },
+  ]);
+}
+
+/** A full refund of a confirmed paid booking: the gross back to the buyer, the platform fee reversed. */
+export function refundLines(grossPaise: number, platformFeePaise: number): EntryLine[] {
+  check('grossPaise', grossPaise);
+  check('platformFeePaise', platformFeePaise);
+  return nonZero([
+    { kind: 'ticket_refund', amountPaise: -grossPaise },
+    { kind: 'platform_fee_reversal', amountPaise: platformFeePaise },
+  ]);
+}
+
+/** A membership payment (a fixed term or one subscription charge): the gross in, the gateway charge out. */
+export function membershipLines(grossPaise: number, gatewayFeePaise: number): EntryLine[] {
+  check('grossPaise', grossPaise);
+  check('gatewayFeePaise', gatewayFeePaise);
+  return nonZero([
+    { kind: 'membership_payment', amountPaise: grossPaise },
+    { kind: 'gateway_fee', amountPaise: -gatewayFeePaise },
+  ]);
+}
+
+export function net(lines: readonly EntryLine[]): number {
+  return lines.reduce((s, l) => s + l.amountPaise, 0);
+}
+
+function nonZero(lines: EntryLine[]): EntryLine[] {
+  return lines.filter((l) => l.amountPaise !== 0);
+}

@@ -1,0 +1,118 @@
+// Queries on ledger_entries, taking db or trx. Inserts never update: a repeat of
+// the same (kind, source, ref) writes nothing.
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, LedgerKind, LedgerSource, Mode } from '../../db/database.js';
+
+export interface NewEntry {
+  accountId: string;
+  mode: Mode;
+  kind: LedgerKind;
+  amountPaise: number;
+  sourceType: LedgerSource;
+  sourceId: string;
+  ref?: string;
+  capturedAt: Date | null;
+  createdAt: Date;
+}
+
+/** Deterministic: the same (kind, source, ref) always has the same id. */
+export function entryId(kind: string, sourceType: string, sourceId: string, ref: string): string {
+  return 'le_' + createHash('sha256').update(`${kind}\0${sourceType}\0${sourceId}\0${ref}`).digest('base64url').slice(0, 22);
+}
+
+export async function insertEntries(db: Kysely<Database>, entries: readonly NewEntry[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  const r = await db
+    .insertInto('ledger_entries')
+    .values(
+      entries.map((e) => ({
+        id: entryId(e.kind, e.sourceType, e.sourceId, e.ref ?? ''),
+        account_id: e.accountId,
+        mode: e.mode,
+        kind: e.kind,
+        amount_paise: e.amountPaise,
+        source_type: e.sourceType,
+        source_id: e.sourceId,
+        ref: e.ref ?? '',
+        captured_at: e.capturedAt,
+        created_at: e.createdAt,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['kind', 'source_type', 'source_id', 'ref']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n);
+}
+
+export function entriesOf(db: Kysely<Database>, sourceType: LedgerSource, sourceId: string) {
+  return db.selectFrom('ledger_entries').selectAll().where('source_type', '=', sourceType).where('source_id', '=', sourceId).execute();
+}
+
+/** Available (cleared by `clearedUpTo`, or no capture) and pending sums for one account and mode. */
+export async function sums(db: Kysely<Database>, accountId: string, mode: Mode, clearedUpTo: Date): Promise<{ available: number; pending: number }> {
+  const r = await sql<{ available: string; pending: string }>`
+    select
+      coalesce(sum(amount_paise) filter (where captured_at is null or captured_at <= ${clearedUpTo}::timestamptz), 0)::text as available,
+      coalesce(sum(amount_paise) filter (where captured_at > ${clearedUpTo}::timestamptz), 0)::text as pending
+    from ledger_entries where account_id = ${accountId} and mode = ${mode}`.execute(db);
+  const row = r.rows[0]!;
+  return { available: Number(row.available), pending: Number(row.pending) };
+}
+
+export function page(db: Kysely<Database>, accountId: string, mode: Mode, limit: number, before: string | undefined) {
+  let q = db.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+  if (before !== undefined) q = q.where('seq', '<', before);
+  return q.orderBy('seq', 'desc').limit(limit + 1).execute();
+}
+
+/** Ledger totals per account, mode and source type (for the recomputation check). */
+export async function totalsBySource(db: Kysely<Database>, accountId?: string) {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['account_id', 'mode', 'source_type', sql<string>`sum(amount_paise)::text`.as('total')])
+    .$if(accountId !== undefined, (q) => q.where('account_id', '=', accountId!))
+    .groupBy(['account_id', 'mode', 'source_type'])
+    .execute();
+}
+
+// ownership-exception: the recomputation check reads the rows the ledger follows
+// (registrations, payouts) in the check's one snapshot, as an audit independent of the
+// code paths that wrote the entries.
+export async function recomputedTotals(db: Transaction<Database>, accountId: string | undefined) {
+  const r = await sql<{ account_id: string; mode: Mode; source_type: LedgerSource; total: string }>`
+    select account_id, mode, 'registration' as source_type, sum(
+      amount_paise - platform_fee_paise - gateway_fee_paise
+      + case when status in ('cancelled', 'refunded') and refund_id is not null then platform_fee_paise - amount_paise else 0 end
+    )::text as total
+    from registrations
+    where confirmed_at is not null and payment_id is not null and amount_paise > 0
+      and (${accountId ?? null}::text is null or account_id = ${accountId ?? null})
+    group by account_id, mode
+    union all
+    select account_id, mode, 'payout', sum(case when status in ('failed', 'cancelled', 'reversed') then 0 else -amount_paise end)::text
+    from payouts where (${accountId ?? null}::text is null or account_id = ${accountId ?? null})
+    group by account_id, mode`.execute(db);
+  return r.rows;
+}
+
+// ownership-exception: the same audit, for memberships' last payments.
+export function membershipPaymentsWithoutEntry(db: Transaction<Database>, accountId: string | undefined) {
+  return db
+    .selectFrom('memberships as m')
+    .select(['m.account_id', 'm.mode', 'm.id', 'm.last_payment_id'])
+    .where('m.last_payment_id', 'is not', null)
+    .$if(accountId !== undefined, (q) => q.where('m.account_id', '=', accountId!))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('ledger_entries as l')
+            .select('l.seq')
+            .where('l.kind', '=', 'membership_payment')
+            .where('l.source_type', '=', 'membership')
+            .whereRef('l.source_id', '=', 'm.id')
+            .whereRef('l.ref', '=', 'm.last_payment_id'),
+        ),
+      ),
+    )
+    .execute();
+}

@@ -1,0 +1,194 @@
+// The ledger: append-only money entries per account and mode, in paise. Balances are
+// sums of entries, never a stored number. Every writer runs inside the transaction of
+// the change that causes it (a confirmation, a refund, a membership payment, a payout),
+// and every write is idempotent, so the ledger cannot disagree with the rows it follows.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, LedgerKind, LedgerSource, Mode } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { badRequest } from '../../shared/errors.js';
+import { nowFor } from '../sandbox/sandbox.service.js';
+import { gatewayFeePaise } from '../registrations/fees.js';
+import { membershipLines, refundLines, saleLines } from './entries.js';
+import * as repo from './ledger.repo.js';
+import { addWorkingDays, clearedUpTo } from './working-days.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+// ---------------------------------------------------------------- writers
+
+/** A paid booking was confirmed: gross, platform fee, gateway charge. Test mode passes fees of 0. */
+export async function recordTicketSale(
+  trx: Db,
+  input: { accountId: string; mode: Mode; registrationId: string; grossPaise: number; platformFeePaise: number; gatewayFeePaise: number; capturedAt: Date },
+): Promise<void> {
+  const lines = saleLines(input.grossPaise, input.platformFeePaise, input.gatewayFeePaise);
+  await repo.insertEntries(
+    trx,
+    lines.map((l) => ({ ...l, accountId: input.accountId, mode: input.mode, sourceType: 'registration', sourceId: input.registrationId, capturedAt: input.capturedAt, createdAt: input.capturedAt })),
+  );
+}
+
+/**
+ * A confirmed paid booking was refunded in full (cancel or refund). Writes the refund
+ * and the platform-fee reversal against the sale's own entries; a booking the ledger
+ * holds no sale for (never confirmed, e.g. a lost race for the last seat) writes nothing.
+ */
+export async function recordTicketRefund(trx: Db, input: { registrationId: string; at: Date }): Promise<void> {
+  const entries = await repo.entriesOf(trx, 'registration', input.registrationId);
+  const sale = entries.find((e) => e.kind === 'ticket_sale');
+  if (!sale) return;
+  const platformFee = -Number(entries.find((e) => e.kind === 'platform_fee')?.amount_paise ?? 0);
+  const lines = refundLines(Number(sale.amount_paise), platformFee);
+  await repo.insertEntries(
+    trx,
+    // The refund takes its sale's capture time: money refunded before it cleared comes out of pending.
+    lines.map((l) => ({ ...l, accountId: sale.account_id, mode: sale.mode, sourceType: 'registration', sourceId: input.registrationId, capturedAt: sale.captured_at, createdAt: input.at })),
+  );
+}
+
+/**
+ * A membership payment was applied (a fixed term, or one subscription charge). No
+ * platform fee (§9 charges it per ticket); in live mode the gateway's 3 % charge.
+ */
+export async function recordMembershipPayment(
+  trx: Db,
+  input: { accountId: string; mode: Mode; membershipId: string; paymentId: string; grossPaise: number; capturedAt: Date },
+): Promise<void> {
+  const lines = membershipLines(input.grossPaise, input.mode === 'live' ? gatewayFeePaise(input.grossPaise) : 0);
+  await repo.insertEntries(
+    trx,
+    lines.map((l) => ({ ...l, accountId: input.accountId, mode: input.mode, sourceType: 'membership', sourceId: input.membershipId, ref: input.paymentId, capturedAt: input.capturedAt, createdAt: input.capturedAt })),
+  );
+}
+
+/** The amount of a new payout, held in the transaction that creates the payout row. */
+export async function recordPayoutHold(trx: Db, input: { accountId: string; mode: Mode; payoutId: string; amountPaise: number; at: Date }): Promise<void> {
+  await repo.insertEntries(trx, [
+    { kind: 'payout_hold', amountPaise: -input.amountPaise, accountId: input.accountId, mode: input.mode, sourceType: 'payout', sourceId: input.payoutId, capturedAt: null, createdAt: input.at },
+  ]);
+}
+
+/** A payout failed, was cancelled or reversed: its amount comes back, at most once per payout. */
+export async function recordPayoutCredit(trx: Db, input: { accountId: string; mode: Mode; payoutId: string; amountPaise: number; at: Date }): Promise<boolean> {
+  const n = await repo.insertEntries(trx, [
+    { kind: 'payout_credit', amountPaise: input.amountPaise, accountId: input.accountId, mode: input.mode, sourceType: 'payout', sourceId: input.payoutId, capturedAt: null, createdAt: input.at },
+  ]);
+  return n === 1;
+}
+
+// ---------------------------------------------------------------- readers
+
+export interface LedgerDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Working days before a capture's net proceeds are available (PAYOUT_CLEARING_DAYS). */
+  clearingDays: number;
+}
+
+/** Now for this account and mode: test mode follows the account's sandbox clock. */
+export function ledgerNow(deps: LedgerDeps, accountId: string, mode: Mode): Promise<Date> {
+  return nowFor(deps, accountId, mode);
+}
+
+export interface Balance {
+  availablePaise: number;
+  pendingPaise: number;
+}
+
+/** Balance from the entries; pass a transaction holding the account's payout lock to act on it. */
+export async function balance(deps: LedgerDeps, db: Db, accountId: string, mode: Mode, now?: Date): Promise<Balance> {
+  const at = now ?? (await ledgerNow(deps, accountId, mode));
+  const s = await repo.sums(db, accountId, mode, clearedUpTo(at, deps.clearingDays));
+  return { availablePaise: s.available, pendingPaise: s.pending };
+}
+
+export interface EntryView {
+  id: string;
+  kind: LedgerKind;
+  amountPaise: number;
+  sourceType: LedgerSource;
+  sourceId: string;
+  ref: string | null;
+  capturedAt: Date | null;
+  availableFrom: Date | null;
+  createdAt: Date;
+  cursor: string;
+}
+
+export const PAGE_DEFAULT = 100;
+export const PAGE_MAX = 1000;
+
+export function parseCursor(value: string | undefined, field = 'startingAfter'): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,17}$/.test(value)) throw badRequest('invalid_cursor', `${field} must be a cursor from an earlier page's nextCursor`);
+  return value;
+}
+
+export async function listEntries(
+  deps: LedgerDeps,
+  accountId: string,
+  mode: Mode,
+  limit: number,
+  startingAfter: string | undefined,
+): Promise<{ items: EntryView[]; hasMore: boolean; nextCursor: string | null }> {
+  const rows = await repo.page(deps.db, accountId, mode, limit, parseCursor(startingAfter));
+  const hasMore = rows.length > limit;
+  const items = rows.slice(0, limit).map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    amountPaise: Number(r.amount_paise),
+    sourceType: r.source_type,
+    sourceId: r.source_id,
+    ref: r.ref === '' ? null : r.ref,
+    capturedAt: r.captured_at,
+    availableFrom: r.captured_at ? addWorkingDays(r.captured_at, deps.clearingDays) : r.created_at,
+    createdAt: r.created_at,
+    cursor: String(r.seq),
+  }));
+  return { items, hasMore, nextCursor: hasMore ? items[items.length - 1]!.cursor : null };
+}
+
+// ---------------------------------------------------------------- recomputation check
+
+export interface CheckResult {
+  ok: boolean;
+  accountsChecked: number;
+  mismatches: { accountId: string; mode: Mode; source: LedgerSource; expectedPaise: number; ledgerPaise: number; detail?: string }[];
+}
+
+/**
+ * Recomputes every account's money from the rows the ledger follows (registrations,
+ * memberships, payouts) and compares it with the ledger, per account, mode and source.
+ * Registrations and payouts are recomputed in full; a membership keeps only its last
+ * payment, so the check asks that each such payment has its ledger entry.
+ */
+export async function checkLedger(db: Kysely<Database>, accountId?: string): Promise<CheckResult> {
+  // One snapshot for both sides, so a confirmation committing in between is not a difference.
+  const r = await db.transaction().setIsolationLevel('repeatable read').execute((trx) => compare(trx, accountId));
+  return r;
+}
+
+async function compare(db: Transaction<Database>, accountId: string | undefined): Promise<CheckResult> {
+  const expected = await repo.recomputedTotals(db, accountId);
+  const ledger = await repo.totalsBySource(db, accountId);
+  const key = (a: string, m: string, s: string) => `${a}\0${m}\0${s}`;
+  const seen = new Map<string, { accountId: string; mode: Mode; source: LedgerSource; expected: number; ledger: number }>();
+  for (const r of expected) seen.set(key(r.account_id, r.mode, r.source_type), { accountId: r.account_id, mode: r.mode, source: r.source_type, expected: Number(r.total), ledger: 0 });
+  for (const r of ledger) {
+    if (r.source_type === 'membership') continue;
+    const k = key(r.account_id, r.mode, r.source_type);
+    const e = seen.get(k) ?? { accountId: r.account_id, mode: r.mode, source: r.source_type, expected: 0, ledger: 0 };
+    e.ledger = Number(r.total);
+    seen.set(k, e);
+  }
+  const mismatches: CheckResult['mismatches'] = [];
+  for (const e of seen.values()) {
+    if (e.expected !== e.ledger) mismatches.push({ accountId: e.accountId, mode: e.mode, source: e.source, expectedPaise: e.expected, ledgerPaise: e.ledger });
+  }
+  const missing = await repo.membershipPaymentsWithoutEntry(db, accountId);
+  for (const m of missing) {
+    mismatches.push({ accountId: m.account_id, mode: m.mode, source: 'membership', expectedPaise: 0, ledgerPaise: 0, detail: `membership ${m.id} has no ledger entry for payment ${m.last_payment_id}` });
+  }
+  const accounts = new Set([...seen.values()].map((e) => e.accountId));
+  return { ok: mismatches.length === 0, accountsChecked: accounts.size, mismatches };
+}
