@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import * as accounts from '../accounts/accounts.service.js';
 import * as memberships from '../memberships/memberships.service.js';
 import { Membership } from '../memberships/memberships.routes.js';
-import { notFound } from '../../shared/errors.js';
+import * as events from '../events/events.service.js';
 
 export const adminRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -48,15 +48,9 @@ export const adminRoutes =
         },
       },
       async (req) => {
-        const r = await deps.db
-          .updateTable('events')
-          .set({ ticket_emails_enabled: req.body.enabled, updated_at: deps.clock.now() })
-          .where('id', '=', req.params.eventId)
-          .returning(['id', 'ticket_emails_enabled'])
-          .executeTakeFirst();
-        if (!r) throw notFound('no such event', 'event_not_found');
-        req.log.info({ staff: req.principal?.userId, eventId: r.id, enabled: r.ticket_emails_enabled }, 'ticket emails switched');
-        return { success: true as const, data: { eventId: r.id, ticketEmailsEnabled: r.ticket_emails_enabled } };
+        const r = await events.setTicketEmails(deps, req.params.eventId, req.body.enabled);
+        req.log.info({ staff: req.principal?.userId, eventId: r.eventId, enabled: r.ticketEmailsEnabled }, 'ticket emails switched');
+        return { success: true as const, data: r };
       },
     );
 

@@ -88,3 +88,12 @@ export async function replaceTrack(db: Kysely<Database>, id: string, index: numb
     .returningAll()
     .executeTakeFirst();
 }
+
+export function setTicketEmails(db: Kysely<Database>, eventId: string, enabled: boolean, at: Date) {
+  return db
+    .updateTable('events')
+    .set({ ticket_emails_enabled: enabled, updated_at: at })
+    .where('id', '=', eventId)
+    .returning(['id', 'ticket_emails_enabled'])
+    .executeTakeFirst();
+}
