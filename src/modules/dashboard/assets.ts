@@ -31,7 +31,10 @@ h2{font-size:1.25rem;margin:1.5rem 0 .5rem}
 h3{font-size:1.05rem;margin:1rem 0 .5rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:0 0 1rem}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,16rem),1fr))}
+.grid.stats{grid-template-columns:repeat(auto-fit,minmax(9rem,1fr))}
+.stats .card{margin:0}
 .stat{font-size:1.6rem;font-weight:700;display:block}
+td button,td .button{margin:0}
 .muted{color:var(--muted)}
 .flash{border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem;border:1px solid}
 .flash.ok{background:#dafbe1;border-color:#4ac26b}

@@ -54,7 +54,8 @@ export function barChart(id: string, title: string, bars: readonly Bar[], unit: 
   const plotW = W - left - 10;
   const plotH = H - top - bottom;
   const { max, step } = niceMax(Math.max(...bars.map((b) => b.value)));
-  const bw = plotW / bars.length;
+  // Few bars stay bars, not slabs.
+  const bw = Math.min(plotW / bars.length, 48);
   const y = (v: number) => top + plotH - (v / max) * plotH;
   const grid = [];
   for (let v = 0; v <= max; v += step) {

@@ -44,7 +44,7 @@ ${flash.progress ? progressBar(flash.progress.done, flash.progress.total, `${fla
 }
 
 export function progressBar(value: number, max: number, label: string): Html {
-  return html`<p><progress value="${value}" max="${Math.max(max, 1)}" aria-label="${label}">${label}</progress><br><span>${label}</span></p>`;
+  return html`<p><progress value="${value}" max="${Math.max(max, 1)}" aria-label="${label}"></progress><br><span>${label}</span></p>`;
 }
 
 export function layout(v: Viewer, section: Section, title: string, body: Html): string {

@@ -109,7 +109,7 @@ ${
 </section>
 
 <section aria-labelledby="numbers-h"><h2 id="numbers-h">Registrations and revenue</h2>
-<div class="grid">
+<div class="grid stats">
 <div class="card"><span class="stat">${a.confirmedCount}</span> confirmed bookings</div>
 <div class="card"><span class="stat">${a.pendingCount}</span> pending</div>
 <div class="card"><span class="stat">${a.cancelledCount + a.refundedCount}</span> cancelled or refunded</div>
