@@ -35,6 +35,8 @@ h3{font-size:1.05rem;margin:1rem 0 .5rem}
 .stats .card{margin:0}
 .stat{font-size:1.6rem;font-weight:700;display:block}
 td button,td .button{margin:0}
+td.mono{white-space:nowrap;overflow-wrap:normal}
+.card>h2:first-child,.card>h3:first-child{margin-top:0}
 .muted{color:var(--muted)}
 .flash{border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem;border:1px solid}
 .flash.ok{background:#dafbe1;border-color:#4ac26b}
