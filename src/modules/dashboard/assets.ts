@@ -64,7 +64,7 @@ th{font-size:.85rem;color:var(--muted);font-weight:600;white-space:nowrap}
 td.num,th.num{text-align:right}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;overflow-wrap:anywhere}
 .badge{display:inline-block;border-radius:999px;padding:0 .55rem;font-size:.8rem;border:1px solid var(--line);background:#eaeef2;white-space:nowrap}
-.badge.confirmed,.badge.published,.badge.active,.badge.ok{background:#dafbe1;border-color:#4ac26b}
+.badge.confirmed,.badge.published,.badge.active,.badge.ok,.badge.checked_in{background:#dafbe1;border-color:#4ac26b}
 .badge.pending,.badge.draft,.badge.past_due,.badge.pending_authorisation,.badge.cancelling{background:#fff8c5;border-color:#d4a72c}
 .badge.cancelled,.badge.refunded,.badge.ended,.badge.expired,.badge.revoked,.badge.failed{background:#ffebe9;border-color:#ff8182}
 .tabs{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:1px solid var(--line);margin:0 0 1rem;padding:0;list-style:none}

@@ -254,7 +254,7 @@ ${
     : html`<div class="table-wrap"><table><caption class="muted">Newest first</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Status</th><th scope="col">Ticket</th><th scope="col" class="num">People</th><th scope="col" class="num">Amount</th><th scope="col">Booked</th></tr></thead>
 <tbody>${list.map(
-        (r) => html`<tr><td><a href="${base}/registrations/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.email}</td><td>${badge(r.status)}${r.checkedIn ? html` ${badge('ok')}` : ''}</td>
+        (r) => html`<tr><td><a href="${base}/registrations/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.email}</td><td>${badge(r.status)}${r.checkedIn ? html` ${badge('checked_in')}` : ''}</td>
 <td>${r.ticketType}${r.subEventId !== null ? ` · track ${r.subEventId}` : ''}</td><td class="num">${r.quantity}</td><td class="num">${r.amount === 0 ? 'Free' : rupees(r.amount)}</td><td>${when(r.createdAt)}</td></tr>`,
       )}</tbody></table></div>`
 }
