@@ -32,6 +32,7 @@ export const OWNERS = {
   payouts: 'payouts',
   payout_contacts: 'payouts',
   payout_fund_accounts: 'payouts',
+  dashboard_sessions: 'dashboard',
 };
 
 const BUILDER = /\b(?:selectFrom|updateTable|insertInto|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*'([a-z_]+)(?:\s+as\s+[a-z_]+)?'/g;

@@ -23,6 +23,8 @@ import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import * as dashboardSessions from './modules/dashboard/sessions.js';
 import { registerAuth, type AuthRule } from './shared/auth.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './shared/error-handler.js';
 import { ErrorBody, errorResponses } from './shared/schemas.js';
@@ -139,6 +141,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     rateLimiter: deps.rateLimiter,
     findKey: (presented) => keys.findKey(deps.db, deps.keyCache, presented, deps.clock.now().getTime()),
     verifySession: (token) => deps.sessions.verify(token),
+    findCookieSession: (cookieHeader) => dashboardSessions.findSession(deps, cookieHeader),
     findUser: (userId) => accounts.findUser(deps.db, userId),
     isStaffEmail: (email) => deps.config.staffEmails.includes(email.toLowerCase()),
     isPinnedOrigin: (origin) => keys.isPinnedOrigin(deps.db, origin),
@@ -160,6 +163,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(checkoutRoutes(deps));
   await app.register(ledgerRoutes(deps));
   await app.register(payoutsRoutes(deps));
+  await app.register(dashboardRoutes(deps));
 
   return app;
 }

@@ -30,6 +30,24 @@ export interface ApiKeysTable {
   prefix: string;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface DashboardFlash {
+  kind: 'ok' | 'error' | 'secret';
+  text: string;
+  /** A secret shown once (an API key, a webhook signing secret). */
+  secret?: string;
+  /** A send in progress or done: a progress bar. */
+  progress?: { done: number; failed: number; total: number };
+}
+
+export interface DashboardSessionsTable {
+  id_hash: string;
+  user_id: string;
+  flash: ColumnType<DashboardFlash | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface JobsTable {
@@ -347,5 +365,6 @@ export interface Database {
   sandbox_emails: SandboxEmailsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
+  dashboard_sessions: DashboardSessionsTable;
   jobs: JobsTable;
 }

@@ -16,7 +16,9 @@ export type AuthRule =
   /** A dashboard session token (`Authorization: Bearer`). */
   | { kind: 'session' }
   /** A session token of a platform staff member. */
-  | { kind: 'staff' };
+  | { kind: 'staff' }
+  /** A dashboard page: the session cookie (`staff` narrows to platform staff). The dashboard checks CSRF. */
+  | { kind: 'cookie'; staff?: boolean };
 
 export const FULL_ONLY: AuthRule = { kind: 'key', classes: ['full'] };
 export const ANY_KEY: AuthRule = { kind: 'key', classes: ['full', 'checkout'] };
@@ -34,6 +36,8 @@ export interface SessionPrincipal {
   userId: string;
   email: string;
   isStaff: boolean;
+  /** Dashboard pages only: the cookie session, which forms are bound to and sign-out ends. */
+  sessionId?: string;
 }
 
 export type Principal = KeyPrincipal | SessionPrincipal;
@@ -55,6 +59,7 @@ export interface AuthDeps {
     | undefined
   >;
   verifySession(token: string): Promise<{ userId: string }>;
+  findCookieSession(cookieHeader: string | undefined): Promise<{ userId: string; sessionId: string } | undefined>;
   findUser(userId: string): Promise<{ id: string; email: string } | undefined>;
   isStaffEmail(email: string): boolean;
   isPinnedOrigin(origin: string): Promise<boolean>;
@@ -133,6 +138,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       return;
     }
     if (rule.kind === 'key') return authenticateKey(req, reply, rule);
+    if (rule.kind === 'cookie') return authenticateCookie(req, reply, rule.staff === true);
     return authenticateSession(req, reply, rule.kind === 'staff');
   });
 
@@ -197,11 +203,24 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       await limit(reply, `ip:${req.ip}`);
       throw err;
     }
+    await sessionFor(req, reply, userId, staffOnly);
+  }
+
+  async function authenticateCookie(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean) {
+    const session = await deps.findCookieSession(req.headers.cookie);
+    if (session === undefined) {
+      await limit(reply, `ip:${req.ip}`);
+      throw unauthorized('missing_session', 'sign in to the dashboard first');
+    }
+    await sessionFor(req, reply, session.userId, staffOnly, session.sessionId);
+  }
+
+  async function sessionFor(req: FastifyRequest, reply: FastifyReply, userId: string, staffOnly: boolean, sessionId?: string) {
     await limit(reply, `user:${userId}`);
     const user = await deps.findUser(userId);
     if (!user) throw unauthorized('invalid_session', 'the account of this session no longer exists');
     const isStaff = deps.isStaffEmail(user.email);
     if (staffOnly && !isStaff) throw forbidden('staff_only', 'only platform staff may do this');
-    req.principal = { kind: 'session', userId: user.id, email: user.email, isStaff };
+    req.principal = { kind: 'session', userId: user.id, email: user.email, isStaff, ...(sessionId === undefined ? {} : { sessionId }) };
   }
 }

@@ -8,10 +8,11 @@ import type { Logger } from 'pino';
 import { mapPgError } from '../db/pg-errors.js';
 import { AppError, ERRORS, type ErrorCode } from './errors.js';
 
-interface Mapped {
+export interface Mapped {
   status: number;
   code: ErrorCode;
   message: string;
+  headers: Record<string, string>;
 }
 
 const FRAMEWORK_CODES: Record<string, { status: number; code: ErrorCode; message?: string }> = {
@@ -24,7 +25,19 @@ const FRAMEWORK_CODES: Record<string, { status: number; code: ErrorCode; message
   FST_ERR_CTP_INVALID_HEADER: { status: 400, code: 'invalid_header' },
 };
 
-function mapError(err: FastifyError | Error): Mapped | undefined {
+/**
+ * A refusal as the client is told it, whatever raised it (AppError, Fastify, PostgreSQL);
+ * undefined for an unexpected fault, which answers a bare 500. The dashboard's pages
+ * use it too, to show the same refusals as HTML.
+ */
+export function describeError(err: FastifyError | Error): Mapped | undefined {
+  const mapped = mapError(err);
+  if (!mapped) return undefined;
+  const headers = err instanceof AppError ? err.headers : (mapPgError(err)?.headers ?? {});
+  return { ...mapped, headers };
+}
+
+function mapError(err: FastifyError | Error): Omit<Mapped, 'headers'> | undefined {
   if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
   const fe = err as FastifyError;
   if (fe.validation) {

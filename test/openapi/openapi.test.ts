@@ -33,6 +33,8 @@ function servedRoutes(tree: string): Set<string> {
     stack.length = depth + 1;
     for (const method of (m[3] ?? '').split(', ').filter((x) => x !== '')) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
+      // The dashboard's HTML pages and assets are a web app, not API: hidden from the document.
+      if (path.startsWith('/dashboard') && !path.startsWith('/dashboard/api/')) continue;
       // Fastify's :name is OpenAPI's {name}.
       out.add(`${method} ${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
     }

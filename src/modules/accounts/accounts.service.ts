@@ -71,6 +71,7 @@ export async function getUser(db: Kysely<Database>, userId: string) {
 }
 
 export const findUser = (db: Kysely<Database>, userId: string) => repo.findUserById(db, userId);
+export const findUserByEmail = (db: Kysely<Database>, email: string) => repo.findUserByEmail(db, email.trim().toLowerCase());
 
 export async function setOrganiserAccess(db: Kysely<Database>, userId: string, canPublish: boolean) {
   if (!(await repo.setCanPublish(db, userId, canPublish))) throw notFound('no such account', 'account_not_found');

@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import * as accounts from '../accounts/accounts.service.js';
-import { setTicketEmails } from '../events/ticket-emails.js';
+import * as events from '../events/events.service.js';
 import * as memberships from '../memberships/memberships.service.js';
 import { Membership } from '../memberships/memberships.routes.js';
 
 // Platform staff only: organiser access, an event's ticket mail, members added by hand.
 export const adminRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps'>): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps' | 'eventDeps'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/admin/api/accounts/:userId/organiser-access',
@@ -49,7 +49,7 @@ export const adminRoutes =
         },
       },
       async (req) => {
-        const data = await setTicketEmails(deps.db, req.params.eventId, req.body.enabled, deps.clock.now());
+        const data = await events.setTicketEmails(deps.eventDeps, req.params.eventId, req.body.enabled);
         req.log.info({ staff: req.principal?.userId, eventId: data.eventId, enabled: data.ticketEmailsEnabled }, 'ticket emails switched');
         return { success: true as const, data };
       },

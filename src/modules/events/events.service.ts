@@ -188,6 +188,13 @@ export async function deleteEvent(deps: EventDeps, s: SessionPrincipal, id: stri
   await repo.deleteEvent(deps.db, id);
 }
 
+/** Staff: switch the service's own ticket email for one event (any account's). */
+export async function setTicketEmails(deps: EventDeps, eventId: string, enabled: boolean): Promise<{ eventId: string; ticketEmailsEnabled: boolean }> {
+  const r = await repo.setTicketEmails(deps.db, eventId, enabled, deps.clock.now());
+  if (!r) throw notFound('no such event', 'event_not_found');
+  return { eventId: r.id, ticketEmailsEnabled: r.ticket_emails_enabled };
+}
+
 // ---------------------------------------------------------------- tracks
 
 export function parseTrackIndex(value: string, field = 'index'): number {

@@ -5,7 +5,7 @@ import type { Db } from '../../shared/db-handle.js';
 /** A key as the service handles it: everything but its hash. */
 export type KeyRow = Omit<Selectable<ApiKeysTable>, 'key_hash'>;
 
-const publicColumns = ['id', 'user_id', 'name', 'mode', 'class', 'allowed_origin', 'prefix', 'created_at', 'revoked_at'] as const;
+const publicColumns = ['id', 'user_id', 'name', 'mode', 'class', 'allowed_origin', 'prefix', 'created_at', 'revoked_at', 'last_used_at'] as const;
 
 export async function insertKey(db: Db, row: KeyRow & { key_hash: string }): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
@@ -45,4 +45,14 @@ export async function isPinnedOrigin(db: Db, origin: string): Promise<boolean> {
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Records a use; written at most once a minute per key, so a busy key costs no write per request. */
+export async function touchKey(db: Db, keyId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(at.getTime() - 60_000))]))
+    .execute();
 }

@@ -60,6 +60,7 @@ export async function createKey(
     prefix: key.slice(0, 12),
     created_at: deps.clock.now(),
     revoked_at: null,
+    last_used_at: null,
   };
   await repo.insertKey(deps.db, { ...row, key_hash: hashKey(key) });
   return { row, key };
@@ -109,7 +110,11 @@ export async function findKey(db: Kysely<Database>, keyCache: KeyCache, presente
   const cached = keyCache.get(hash, now);
   if (cached) return cached;
   const row = await repo.findKeyByHash(db, hash);
-  if (row) keyCache.set(hash, row, now);
+  if (row) {
+    keyCache.set(hash, row, now);
+    // Only on a cache miss: the dashboard's "last used" is accurate to a few seconds.
+    if (row.revoked_at === null) await repo.touchKey(db, row.id, new Date(now));
+  }
   return row;
 }
 

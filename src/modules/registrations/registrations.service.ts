@@ -24,6 +24,13 @@ export async function eventCounts(db: Kysely<Database>, eventId: string): Promis
 }
 
 export const listRegistrations = repo.listByEvent;
+export type { RegistrationSearch } from './registrations.repo.js';
+/** One page of an event's registrations, newest first, optionally searched and filtered. */
+export const searchRegistrations = repo.searchByEvent;
+/** For the dashboard's charts and door progress. */
+export const salesOverTime = repo.salesByDay;
+export const arrivalsPer15Minutes = repo.arrivalsBySlot;
+export const doorProgress = repo.doorCounts;
 export const hasPaidUnrefunded = repo.hasPaidUnrefunded;
 export const insertRegistration = repo.insertRegistration;
 export const findByTicketCode = repo.findByTicketCode;

@@ -1,0 +1,122 @@
+// The dashboard's own stylesheet and script, served with versioned names (a hash of
+// their content) so they can be cached for good, and an ETag for anyone who asks again.
+import { createHash } from 'node:crypto';
+
+const CSS = `
+:root{--ink:#1b1f24;--muted:#59636e;--line:#d0d7de;--bg:#f6f8fa;--card:#fff;--brand:#0b5cad;--brand-ink:#fff;--ok:#1a7f37;--bad:#b42318;--warn:#9a6700;--focus:#ff9f1c}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:var(--ink);background:var(--bg)}
+a{color:var(--brand)}
+:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+.skip{position:absolute;left:-999px;top:0;background:var(--card);padding:.5rem 1rem;z-index:10}
+.skip:focus{left:.5rem}
+.top{background:#0d2b45;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center}
+.top a{color:#fff}
+.brand{font-weight:700;text-decoration:none;font-size:1.1rem}
+.top nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+.top nav a{text-decoration:none;padding:.25rem 0;display:inline-block}
+.top nav a[aria-current=page]{border-bottom:3px solid var(--focus)}
+.top .soon{color:#9fb3c8}
+.who{margin-left:auto;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;font-size:.9rem}
+.who form{display:inline}
+.who button,.mode button{background:transparent;color:#fff;border:1px solid #9fb3c8;border-radius:4px;padding:.2rem .6rem;font:inherit;cursor:pointer}
+.mode{display:flex;gap:.25rem;align-items:center}
+.mode button[aria-pressed=true]{background:#fff;color:#0d2b45}
+.testbar{background:#fff3cd;color:#5c4400;text-align:center;padding:.25rem;font-size:.9rem}
+main{max-width:72rem;margin:0 auto;padding:1rem}
+main:focus{outline:none}
+h1{font-size:1.6rem;margin:.5rem 0 1rem;overflow-wrap:anywhere}
+h2{font-size:1.25rem;margin:1.5rem 0 .5rem}
+h3{font-size:1.05rem;margin:1rem 0 .5rem}
+.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:0 0 1rem}
+.grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,16rem),1fr))}
+.grid.stats{grid-template-columns:repeat(auto-fit,minmax(9rem,1fr))}
+.stats .card{margin:0}
+.stat{font-size:1.6rem;font-weight:700;display:block}
+td button,td .button{margin:0}
+td.mono{white-space:nowrap;overflow-wrap:normal}
+.card>h2:first-child,.card>h3:first-child{margin-top:0}
+.muted{color:var(--muted)}
+.flash{border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem;border:1px solid}
+.flash.ok{background:#dafbe1;border-color:#4ac26b}
+.flash.error{background:#ffebe9;border-color:#ff8182}
+.flash.secret{background:#fff8c5;border-color:#d4a72c}
+.secret-value{display:block;font:1rem ui-monospace,SFMono-Regular,Menlo,monospace;background:#fff;border:1px dashed #d4a72c;padding:.5rem;margin:.5rem 0;overflow-wrap:anywhere;user-select:all}
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+label.inline{display:inline-flex;gap:.4rem;align-items:center;font-weight:400;margin:.5rem 1rem .25rem 0}
+.hint{font-weight:400;color:var(--muted);font-size:.9rem;display:block}
+input,select,textarea{font:inherit;width:100%;max-width:36rem;padding:.5rem;border:1px solid #8c959f;border-radius:6px;background:#fff;color:var(--ink)}
+input[type=checkbox],input[type=radio]{width:auto}
+textarea{min-height:6rem}
+button,.button{font:inherit;display:inline-block;background:var(--brand);color:var(--brand-ink);border:0;border-radius:6px;padding:.55rem 1rem;cursor:pointer;text-decoration:none;margin:.5rem .5rem 0 0}
+button.secondary,.button.secondary{background:#eaeef2;color:var(--ink);border:1px solid var(--line)}
+button.danger{background:var(--bad)}
+.row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+.row>*{flex:1 1 12rem}
+.row>.fit{flex:0 0 auto}
+.actions{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center}
+.actions form{display:inline}
+.table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}
+table{border-collapse:collapse;width:100%;background:var(--card)}
+th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
+th{font-size:.85rem;color:var(--muted);font-weight:600;white-space:nowrap}
+td.num,th.num{text-align:right}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;overflow-wrap:anywhere}
+.badge{display:inline-block;border-radius:999px;padding:0 .55rem;font-size:.8rem;border:1px solid var(--line);background:#eaeef2;white-space:nowrap}
+.badge.confirmed,.badge.published,.badge.active,.badge.ok,.badge.checked_in{background:#dafbe1;border-color:#4ac26b}
+.badge.pending,.badge.draft,.badge.past_due,.badge.pending_authorisation,.badge.cancelling{background:#fff8c5;border-color:#d4a72c}
+.badge.cancelled,.badge.refunded,.badge.ended,.badge.expired,.badge.revoked,.badge.failed{background:#ffebe9;border-color:#ff8182}
+.tabs{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:1px solid var(--line);margin:0 0 1rem;padding:0;list-style:none}
+.tabs a{display:inline-block;padding:.5rem .75rem;text-decoration:none;border-radius:6px 6px 0 0}
+.tabs a[aria-current=page]{background:var(--card);border:1px solid var(--line);border-bottom-color:var(--card);margin-bottom:-1px;font-weight:600}
+progress{width:100%;max-width:36rem;height:1.25rem}
+.chart{width:100%;height:auto;max-width:44rem;display:block}
+.chart text{font:11px system-ui,sans-serif;fill:var(--muted)}
+.chart .bar{fill:var(--brand)}
+.chart .line{fill:none;stroke:var(--ok);stroke-width:2}
+.chart .axis{stroke:var(--line)}
+.pager{display:flex;gap:1rem;margin:1rem 0}
+.embed-preview{width:100%;max-width:40rem;height:28rem;border:1px solid var(--line);border-radius:8px;background:#fff}
+pre.snippet{white-space:pre-wrap;overflow-wrap:anywhere;background:#0d1117;color:#e6edf3;padding:.75rem;border-radius:6px;font-size:.85rem}
+.auth{max-width:28rem;margin:2rem auto}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
+dl.facts dt{color:var(--muted)}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
+@media (max-width:40rem){.who{margin-left:0;width:100%}main{padding:.75rem}th,td{padding:.4rem}}
+`;
+
+const JS = `
+'use strict';
+document.addEventListener('submit', function (e) {
+  var f = e.target;
+  var msg = f && f.getAttribute && f.getAttribute('data-confirm');
+  if (msg && !window.confirm(msg)) e.preventDefault();
+});
+document.addEventListener('click', function (e) {
+  var b = e.target && e.target.closest && e.target.closest('[data-copy]');
+  if (!b) return;
+  var t = document.getElementById(b.getAttribute('data-copy'));
+  if (t && navigator.clipboard) navigator.clipboard.writeText(t.textContent.trim()).then(function () { b.textContent = 'Copied'; });
+});
+// Parts of a page that keep themselves current (check-in progress): the server renders the fragment.
+Array.prototype.forEach.call(document.querySelectorAll('[data-poll]'), function (el) {
+  var every = Number(el.getAttribute('data-poll-seconds') || 15) * 1000;
+  setInterval(function () {
+    if (document.hidden) return;
+    fetch(el.getAttribute('data-poll'), { credentials: 'same-origin', headers: { accept: 'text/html' } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (h) { if (h !== null) el.innerHTML = h; })
+      .catch(function () {});
+  }, every);
+});
+`;
+
+function asset(body: string, ext: 'css' | 'js') {
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return { name: `app.${hash}.${ext}`, body, etag: `"${hash}"`, type: ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8' };
+}
+
+export const ASSETS = [asset(CSS, 'css'), asset(JS, 'js')] as const;
+export const CSS_URL = `/dashboard/assets/${ASSETS[0].name}`;
+export const JS_URL = `/dashboard/assets/${ASSETS[1].name}`;

@@ -1,0 +1,108 @@
+// The frame every dashboard page shares: landmarks, navigation, the mode switch,
+// sign-out, and the message left by the previous action.
+import type { DashboardFlash, Mode } from '../../db/database.js';
+import { CSS_URL, JS_URL } from './assets.js';
+import { html, type Html } from './html.js';
+
+export type Section = 'events' | 'memberships' | 'developers' | 'staff' | 'money' | 'account';
+
+export interface Viewer {
+  email: string;
+  isStaff: boolean;
+  mode: Mode;
+  csrf: string;
+  flash: DashboardFlash | null;
+}
+
+/**
+ * The main navigation. Sections still to come (balance, ledger and payouts; email
+ * verification under the account; dead jobs under staff) take their place here.
+ */
+const NAV: { section: Section; label: string; href: string; staffOnly?: boolean }[] = [
+  { section: 'events', label: 'Events', href: '/dashboard/events' },
+  { section: 'memberships', label: 'Memberships', href: '/dashboard/memberships' },
+  { section: 'developers', label: 'Developers', href: '/dashboard/developers' },
+  { section: 'staff', label: 'Staff', href: '/dashboard/staff', staffOnly: true },
+];
+
+export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
+
+function head(title: string): Html {
+  return html`<!doctype html>
+<html lang="en-IN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Ticketing dashboard</title>
+<link rel="stylesheet" href="${CSS_URL}"><script src="${JS_URL}" defer></script></head>`;
+}
+
+export function flashBox(flash: DashboardFlash | null): Html {
+  if (!flash) return html``;
+  return html`<div class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">
+<p>${flash.text}</p>
+${flash.secret !== undefined ? html`<code class="secret-value" id="shown-once">${flash.secret}</code><button type="button" class="secondary" data-copy="shown-once">Copy</button>` : ''}
+${flash.progress ? progressBar(flash.progress.done, flash.progress.total, `${flash.progress.done} of ${flash.progress.total} sent${flash.progress.failed > 0 ? `, ${flash.progress.failed} refused` : ''}`) : ''}
+</div>`;
+}
+
+export function progressBar(value: number, max: number, label: string): Html {
+  return html`<p><progress value="${value}" max="${Math.max(max, 1)}" aria-label="${label}"></progress><br><span>${label}</span></p>`;
+}
+
+export function layout(v: Viewer, section: Section, title: string, body: Html): string {
+  return html`${head(title)}
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+<a class="brand" href="/dashboard/events">Ticketing</a>
+<nav aria-label="Main"><ul>
+${NAV.filter((n) => !n.staffOnly || v.isStaff).map(
+  (n) => html`<li><a href="${n.href}"${n.section === section ? html` aria-current="page"` : ''}>${n.label}</a></li>`,
+)}
+</ul></nav>
+<div class="who">
+<form class="mode" method="post" action="/dashboard/mode" aria-label="Mode">${csrfField(v.csrf)}
+<span>Mode:</span>
+<button name="mode" value="test" aria-pressed="${v.mode === 'test'}">Test</button>
+<button name="mode" value="live" aria-pressed="${v.mode === 'live'}">Live</button>
+</form>
+<span class="mono" title="Signed in">${v.email}</span>
+<form method="post" action="/dashboard/logout">${csrfField(v.csrf)}<button>Sign out</button></form>
+</div>
+</header>
+${v.mode === 'test' ? html`<p class="testbar">Test mode: nothing is charged and no mail leaves the service.</p>` : ''}
+<main id="main" tabindex="-1">
+<h1>${title}</h1>
+${flashBox(v.flash)}
+${body}
+</main>
+</body></html>`.value;
+}
+
+/** Sign-in, sign-up and error pages: no navigation. */
+export function bare(title: string, body: Html): string {
+  return html`${head(title)}
+<body><main id="main" class="auth" tabindex="-1">
+<p><a class="brand" href="/dashboard">Ticketing dashboard</a></p>
+<h1>${title}</h1>
+${body}
+</main></body></html>`.value;
+}
+
+export function tabs(items: { label: string; href: string; current: boolean }[], label: string): Html {
+  return html`<nav aria-label="${label}"><ul class="tabs">${items.map(
+    (t) => html`<li><a href="${t.href}"${t.current ? html` aria-current="page"` : ''}>${t.label}</a></li>`,
+  )}</ul></nav>`;
+}
+
+export const badge = (word: string) => html`<span class="badge ${word}">${word.replace(/_/g, ' ')}</span>`;
+
+const IST = 'Asia/Kolkata';
+export function when(d: Date | string | null | undefined): string {
+  if (d === null || d === undefined) return '—';
+  const date = typeof d === 'string' ? new Date(d) : d;
+  if (Number.isNaN(date.getTime())) return String(d);
+  return date.toLocaleString('en-IN', { timeZone: IST, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+export function rupees(amount: number): string {
+  return `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: amount % 1 === 0 ? 0 : 2, maximumFractionDigits: 2 })}`;
+}

@@ -1,0 +1,171 @@
+// The dashboard over plain HTTP: headers, cookie flags, CSRF refusals, sign-out that
+// ends the session, per-account sign-in limits, escaping, staff-only pages.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DashboardClient } from '../helpers/dashboard.js';
+import { call, uniqueEmail } from '../helpers/http.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+describe('dashboard over HTTP', () => {
+  let server: TestServer;
+  const staffEmail = uniqueEmail('staff');
+  before(async () => {
+    server = await startServer({ env: { STAFF_EMAILS: staffEmail } });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('sends unauthenticated visitors to sign in, and serves pages with a strict CSP that forbids framing', async () => {
+    const c = new DashboardClient(server.url);
+    const r = await c.get('/dashboard/events?x=1');
+    assert.equal(r.status, 303);
+    assert.equal(r.location, '/dashboard/login?next=%2Fdashboard%2Fevents%3Fx%3D1');
+    const login = await c.get('/dashboard/login');
+    assert.equal(login.status, 200);
+    assert.match(login.res.headers.get('content-type') ?? '', /^text\/html/);
+    const csp = login.res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.equal(login.res.headers.get('x-frame-options'), 'DENY');
+    assert.equal(login.res.headers.get('cache-control'), 'no-store');
+    assert.doesNotMatch(login.text, /<script>|<script [^s]|style=/, 'no inline script or style');
+  });
+
+  it('sets the session cookie HttpOnly, Secure, SameSite=Lax on the dashboard path', async () => {
+    const c = new DashboardClient(server.url);
+    const r = await c.signup(uniqueEmail('flags'));
+    assert.equal(r.location, '/dashboard/events');
+    const set = r.res.headers.getSetCookie().find((s) => s.startsWith('svc_session='));
+    assert.ok(set, 'a session cookie');
+    for (const flag of ['HttpOnly', 'Secure', 'SameSite=Lax', 'Path=/dashboard']) assert.ok(set.split('; ').includes(flag), `${flag} in ${set}`);
+    const events = await c.get('/dashboard/events');
+    assert.equal(events.status, 200);
+    assert.match(events.text, /<h1>Events<\/h1>/);
+  });
+
+  it('refuses a form post from another site, or without the token, and changes nothing', async () => {
+    const c = new DashboardClient(server.url);
+    await c.signup(uniqueEmail('csrf'));
+    const page = await c.get('/dashboard/events/new');
+    const token = DashboardClient.csrf(page.text);
+    const fields = { _csrf: token, title: 'Forged', description: '', startDate: '2030-01-01T10:00', capacity: '0', price: '0', maxTeamSize: '1' };
+
+    const crossOrigin = await c.post('/dashboard/events', fields, { origin: 'http://attacker.example' });
+    assert.equal(crossOrigin.status, 403);
+    assert.match(crossOrigin.text, /another site/);
+    const crossSite = await c.post('/dashboard/events', fields, { 'sec-fetch-site': 'same-site' });
+    assert.equal(crossSite.status, 403);
+    const noToken = await c.post('/dashboard/events', { ...fields, _csrf: '' });
+    assert.equal(noToken.status, 403);
+    const otherToken = await c.post('/dashboard/events', { ...fields, _csrf: token.slice(0, -2) + 'AA' });
+    assert.equal(otherToken.status, 403);
+    assert.doesNotMatch((await c.get('/dashboard/events')).text, /Forged/);
+
+    const ok = await c.post('/dashboard/events', { ...fields, title: 'Real <b>event</b>' });
+    assert.equal(ok.status, 303);
+    const shown = await c.get(ok.location!);
+    assert.equal(shown.status, 200);
+    assert.match(shown.text, /Draft created/);
+    assert.match(shown.text, /Real &lt;b&gt;event&lt;\/b&gt;/, 'titles are escaped');
+  });
+
+  it('a sign-in form is bound to its pre-session cookie', async () => {
+    const a = new DashboardClient(server.url);
+    const email = uniqueEmail('bound');
+    await a.signup(email);
+    const b = new DashboardClient(server.url);
+    const page = await b.get('/dashboard/login');
+    const stranger = new DashboardClient(server.url);
+    const r = await stranger.post('/dashboard/login', { _csrf: DashboardClient.csrf(page.text), email, password: 'correct horse battery' });
+    assert.equal(r.status, 403, 'a token lifted from someone else’s page does not sign in');
+    const own = await b.post('/dashboard/login', { _csrf: DashboardClient.csrf(page.text), email, password: 'correct horse battery', next: '/dashboard/developers' });
+    assert.equal(own.status, 303);
+    assert.equal(own.location, '/dashboard/developers');
+  });
+
+  it('never redirects off the dashboard after sign-in', async () => {
+    const c = new DashboardClient(server.url);
+    const email = uniqueEmail('next');
+    await c.signup(email);
+    const page = await c.get('/dashboard/login');
+    for (const next of ['https://attacker.example/', '//attacker.example', '/dashboard\\..\\x']) {
+      const p = await c.get('/dashboard/login');
+      const r = await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(p.text), email, password: 'correct horse battery', next });
+      assert.equal(r.location, '/dashboard/events', next);
+    }
+    assert.ok(page.status === 200);
+  });
+
+  it('sign-out ends the session on the server: the old cookie no longer opens anything', async () => {
+    const c = new DashboardClient(server.url);
+    await c.signup(uniqueEmail('out'));
+    const stolen = c.cookieHeader();
+    const page = await c.get('/dashboard/events');
+    const r = await c.post('/dashboard/logout', { _csrf: DashboardClient.csrf(page.text) });
+    assert.equal(r.status, 200);
+    assert.match(r.text, /signed out/);
+    assert.ok(r.res.headers.getSetCookie().some((s) => s.startsWith('svc_session=;') && /Max-Age=0/.test(s)));
+    const replay = await fetch(`${server.url}/dashboard/events`, { redirect: 'manual', headers: { cookie: stolen } });
+    assert.equal(replay.status, 303, 'the replayed cookie is sent to sign in');
+  });
+
+  it('limits sign-in attempts per account, whatever the password', async () => {
+    const c = new DashboardClient(server.url);
+    const email = uniqueEmail('limit');
+    await c.signup(email);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const p = await c.get('/dashboard/login');
+      statuses.push((await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(p.text), email, password: 'wrong password!' })).status);
+    }
+    assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
+    assert.equal(statuses[10], 429);
+    const p = await c.get('/dashboard/login');
+    const right = await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(p.text), email, password: 'correct horse battery' });
+    assert.equal(right.status, 429, 'even the right password waits');
+    assert.ok(Number(right.res.headers.get('retry-after')) >= 1);
+  });
+
+  it('answers a wrong password and an unknown email alike', async () => {
+    const c = new DashboardClient(server.url);
+    const p = await c.get('/dashboard/login');
+    const unknown = await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(p.text), email: uniqueEmail('nobody'), password: 'whatever123' });
+    assert.equal(unknown.status, 401);
+    assert.match(unknown.text, /Email or password is wrong/);
+  });
+
+  it('keeps staff screens for staff', async () => {
+    const c = new DashboardClient(server.url);
+    await c.signup(uniqueEmail('notstaff'));
+    const r = await c.get('/dashboard/staff');
+    assert.equal(r.status, 403);
+    const s = new DashboardClient(server.url);
+    await s.signup(staffEmail);
+    const ok = await s.get('/dashboard/staff');
+    assert.equal(ok.status, 200);
+    assert.match(ok.text, /Organiser access/);
+  });
+
+  it('serves versioned assets with an ETag', async () => {
+    const c = new DashboardClient(server.url);
+    const page = await c.get('/dashboard/login');
+    const href = /href="(\/dashboard\/assets\/app\.[0-9a-f]+\.css)"/.exec(page.text)![1]!;
+    const first = await fetch(server.url + href);
+    assert.equal(first.status, 200);
+    assert.match(first.headers.get('cache-control') ?? '', /immutable/);
+    const etag = first.headers.get('etag')!;
+    const again = await fetch(server.url + href, { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+  });
+
+  it('leaves the JSON routes on bearer tokens: a dashboard cookie opens no API', async () => {
+    const c = new DashboardClient(server.url);
+    await c.signup(uniqueEmail('api'));
+    const r = await call(server.url, 'GET', '/dashboard/api/keys', { headers: { cookie: c.cookieHeader() } });
+    assert.equal(r.status, 401);
+    assert.equal(r.body.code, 'missing_session');
+  });
+});
