@@ -25,6 +25,7 @@ import { deliveryJob, WEBHOOK_TOPIC } from './modules/webhooks/webhooks.service.
 import { serversResolve } from './modules/webhooks/delivery.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
+import { ReconcileRunner } from './modules/reconciliation/reconcile.runner.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
 
 export interface Deps {
@@ -50,6 +51,8 @@ export interface Deps {
   readonly mailer: Mailer;
   /** Recently seen API keys (a few seconds), so most requests skip the key lookup. */
   readonly keyCache: KeyCache;
+  /** The reconciliation sweep on start and every RECONCILE_EVERY_SECONDS; started with the workers. */
+  readonly reconciler: ReconcileRunner;
   close(): Promise<void>;
 }
 
@@ -152,8 +155,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   jobHandlers.set(WEBHOOK_TOPIC, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload as Parameters<typeof deliveryJob>[1]));
   jobHandlers.set(REFUND_TOPIC, (payload) => refundJob(registerDeps, payload as { registrationId: string; paymentId: string; amount: number }));
 
+  const reconciler = new ReconcileRunner({ db, clock, ids, logger, registerDeps, membershipDeps, config }, config.reconcile.everySeconds);
+
   return {
     keyCache: new KeyCache(),
+    reconciler,
     mailer,
     liveGateway,
     liveSubscriptions,
@@ -170,6 +176,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     jobHandlers,
     jobs,
     async close() {
+      await reconciler.stop();
       await jobs.stop();
       await mailer.close();
       redis?.disconnect();

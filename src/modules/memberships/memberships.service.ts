@@ -11,6 +11,7 @@ import type { Ids } from '../../shared/ids.js';
 import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
 import { GatewayError, untilCancelledCount, type GatewayPayment, type PaymentGateway, type PlanPeriod, type SubscriptionGateway } from '../payments/gateway.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
+import * as orderChecks from '../reconciliation/order-checks.js';
 import { computeStanding, inRenewalWindow, periodEnd, renewedUntil } from './standing.js';
 
 export type PlanRow = Selectable<PlansTable>;
@@ -199,11 +200,15 @@ export async function subscribe(
     return { kind: 'fixed_term', existing: true, membership: existing, order: null, keyId: gateway.keyId };
   }
   let order;
+  // A receipt of its own per order, written before the call, so a lost answer is found by it.
+  const receipt = deps.ids.make('rcpt', 18);
+  await orderChecks.openOrderCheck(deps, { receipt, kind: 'membership', mode: p.mode, accountId: p.userId, amount: Number(plan.amount_paise), currency: 'INR' });
   try {
-    order = await gateway.createOrder({ amount: Number(plan.amount_paise), currency: 'INR', receipt: `${plan.id}`.slice(0, 40), notes: { planId: plan.id, email } });
+    order = await gateway.createOrder({ amount: Number(plan.amount_paise), currency: 'INR', receipt, notes: { planId: plan.id, email } });
   } catch (err) {
     throw gatewayFailure(err, 'create the order');
   }
+  await orderChecks.attachOrder(deps.db, receipt, order.id);
   const membership = await upsertMembership(
     deps,
     p,
@@ -315,21 +320,26 @@ async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentI
   const plan = (await deps.db.selectFrom('plans').selectAll().where('id', '=', m.plan_id).executeTakeFirst())!;
   const paidAt = await nowFor(deps, m.account_id, m.mode);
   try {
-    const updated = await deps.db
-      .updateTable('memberships')
-      .set({
-        status: 'active',
-        valid_until: renewedUntil(m.status === 'active' ? m.valid_until : null, paidAt, plan.term_months!),
-        pending_order_id: null,
-        pending_amount_paise: null,
-        last_payment_id: paymentId,
-        ended_at: null,
-        updated_at: deps.clock.now(),
-      })
-      .where('id', '=', m.id)
-      .where('pending_order_id', '=', m.pending_order_id)
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await deps.db.transaction().execute(async (trx) => {
+      const u = await trx
+        .updateTable('memberships')
+        .set({
+          status: 'active',
+          valid_until: renewedUntil(m.status === 'active' ? m.valid_until : null, paidAt, plan.term_months!),
+          pending_order_id: null,
+          pending_amount_paise: null,
+          last_payment_id: paymentId,
+          ended_at: null,
+          updated_at: deps.clock.now(),
+        })
+        .where('id', '=', m.id)
+        .where('pending_order_id', '=', m.pending_order_id)
+        .returningAll()
+        .executeTakeFirst();
+      // The period's payment is recorded with its order, so reconciliation knows it is spoken for.
+      if (u && m.pending_order_id !== null) await orderChecks.recordMembershipPayment(trx, m.pending_order_id, paymentId);
+      return u;
+    });
     if (updated) return updated;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;

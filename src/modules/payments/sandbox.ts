@@ -97,6 +97,24 @@ export class SandboxGateway implements PaymentGateway {
     return { id: gatewayId(this.#ids, 'rfnd'), paymentId, amount: refund, status: 'processed' };
   }
 
+  async fetchOrderPayments(orderId: string): Promise<GatewayPayment[]> {
+    const rows = await this.#db
+      .selectFrom('sandbox_payments')
+      .innerJoin('sandbox_orders', 'sandbox_orders.id', 'sandbox_payments.order_id')
+      .select(['sandbox_payments.id', 'order_id', 'sandbox_payments.amount', 'sandbox_payments.currency', 'sandbox_payments.status', 'amount_refunded'])
+      .where('sandbox_payments.order_id', '=', orderId)
+      .where('sandbox_orders.account_id', '=', this.#accountId)
+      .orderBy('sandbox_payments.created_at')
+      .execute();
+    return rows.map(toPayment);
+  }
+
+  async findOrderByReceipt(receipt: string): Promise<GatewayOrder | null> {
+    const o = await this.#db.selectFrom('sandbox_orders').selectAll().where('receipt', '=', receipt).where('account_id', '=', this.#accountId).executeTakeFirst();
+    if (!o) return null;
+    return { id: o.id, amount: Number(o.amount), currency: o.currency, receipt: o.receipt, status: o.status as GatewayOrder['status'], notes: (o.notes ?? {}) as Record<string, string> };
+  }
+
   /** The buyer finishing (or failing) the hosted checkout: a payment for the order. */
   async pay(orderId: string, outcome: 'success' | 'failure'): Promise<GatewayPayment | undefined> {
     const order = await this.#db

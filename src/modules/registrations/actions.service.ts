@@ -150,3 +150,21 @@ export async function refundJob(deps: RegisterDeps, payload: { registrationId: s
   const refund = await gateway.refundPayment(payload.paymentId, payload.amount, { registrationId: reg.id, reason: 'sold_out' });
   await deps.db.updateTable('registrations').set({ refund_id: refund.id }).where('id', '=', reg.id).execute();
 }
+
+/**
+ * A paid booking left unpaid past its expiry (reconciliation found no payment at the
+ * gateway): cancelled. It held no seat and had counted no promo use (both are taken at
+ * confirmation); a payment that arrives later is refunded like any for a cancelled booking.
+ */
+export async function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock'>, registrationId: string): Promise<boolean> {
+  const r = await deps.db
+    .updateTable('registrations')
+    .set({ status: 'cancelled', pending_reason: null, cancelled_at: deps.clock.now() })
+    .where('id', '=', registrationId)
+    .where('status', '=', 'pending')
+    .where('pending_reason', '=', 'payment')
+    .where('payment_id', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return r !== undefined;
+}

@@ -24,6 +24,7 @@ import { bookingFees } from './fees.js';
 import { validateAnswers } from './answers.js';
 import * as promos from './promo.service.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
+import * as orderChecks from '../reconciliation/order-checks.js';
 
 export interface RegisterDeps {
   db: Kysely<Database>;
@@ -241,6 +242,8 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
 
   // Paid: the order first (outside any transaction), then the pending registration.
   const gateway = deps.gatewayFor(event.mode, event.account_id);
+  // Written before the call: an order whose answer is lost is found by its receipt.
+  await orderChecks.openOrderCheck(deps, { receipt: registrationId, kind: 'registration', mode: event.mode, accountId: event.account_id, amount: amountPaise, currency: event.currency });
   let order;
   try {
     order = await gateway.createOrder({
@@ -258,6 +261,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
       .values({ ...base, status: 'pending', pending_reason: 'payment', confirmed_at: null, order_id: order.id, payment_id: null })
       .execute();
     await trx.insertInto('attendees').values(attendees.map((a) => ({ ...a, registration_id: registrationId, checked_in_at: null }))).execute();
+    await orderChecks.attachOrder(trx, registrationId, order.id);
   });
   return { kind: 'order', registrationId, orderId: order.id, amount: amountPaise, currency: event.currency, key: gateway.keyId };
 }
