@@ -17,6 +17,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { membershipsRoutes } from './modules/memberships/memberships.routes.js';
 import { broadcastRoutes } from './modules/broadcast/broadcast.routes.js';
 import { razorpayWebhookRoutes } from './modules/payments/razorpay-webhook.routes.js';
+import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
@@ -141,6 +142,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(broadcastRoutes(deps));
   await app.register(sandboxRoutes(deps));
   await app.register(razorpayWebhookRoutes(deps));
+  await app.register(reconciliationRoutes(deps));
 
   return app;
 }

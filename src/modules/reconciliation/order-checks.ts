@@ -48,3 +48,8 @@ export async function attachOrder(db: Kysely<Database>, receipt: string, orderId
 export async function recordMembershipPayment(db: Kysely<Database>, orderId: string, paymentId: string): Promise<void> {
   await db.updateTable('gateway_orders').set({ payment_id: paymentId }).where('order_id', '=', orderId).where('payment_id', 'is', null).execute();
 }
+
+/** Something is about to move money on this order again (an organiser's refund): watch it once more. */
+export async function reopenOrderCheck(deps: { db: Kysely<Database>; clock: Clock }, orderId: string): Promise<void> {
+  await deps.db.updateTable('gateway_orders').set({ settled_at: null, check_after: deps.clock.now(), checks: 0 }).where('order_id', '=', orderId).execute();
+}

@@ -25,7 +25,7 @@ import type { Ids } from '../../shared/ids.js';
 import * as memberships from '../memberships/memberships.service.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { GatewayPayment, PaymentGateway } from '../payments/gateway.js';
-import { expireUnpaid } from '../registrations/actions.service.js';
+import { endRefundedAtGateway, expireUnpaid } from '../registrations/actions.service.js';
 import { confirmFromGateway, type RegisterDeps } from '../registrations/register.service.js';
 
 export interface ReconcileDeps {
@@ -54,6 +54,8 @@ export interface SweepSummary {
   captured: number;
   refunded: number;
   expired: number;
+  /** Confirmed bookings whose payment the gateway had refunded (a lost refund answer), ended as refunded. */
+  endedRefunded: number;
   orphansFound: number;
   settled: number;
   errors: number;
@@ -76,7 +78,7 @@ async function releaseLease(db: Kysely<Database>, holder: string): Promise<void>
 
 /** One sweep over every due order. Safe to call at any time from any instance. */
 export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
-  const summary: SweepSummary = { ran: false, checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, orphansFound: 0, settled: 0, errors: 0 };
+  const summary: SweepSummary = { ran: false, checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, orphansFound: 0, settled: 0, errors: 0 };
   const holder = deps.ids.make('swp', 9);
   const started = deps.clock.now();
   if (!(await takeLease(deps.db, holder, started))) return summary;
@@ -208,7 +210,14 @@ async function checkRegistrationOrder(
   const reg = await load();
   if (!reg) return settle(deps, row, payments.some((p) => p.captured) ? 'orphan_refunded' : 'orphaned', summary);
   if (awaitingRefund) return later(deps, row, 'refund_pending');
-  if (reg.status === 'confirmed') return settle(deps, row, 'confirmed', summary);
+  if (reg.status === 'confirmed') {
+    const kept = payments.find((p) => p.id === reg.payment_id);
+    if (kept && kept.amountRefunded >= kept.amount && (await endRefundedAtGateway(deps.registerDeps, reg.id, kept.id))) {
+      summary.endedRefunded++;
+      return settle(deps, row, 'refunded_at_gateway', summary);
+    }
+    return settle(deps, row, 'confirmed', summary);
+  }
   if (reg.status === 'pending') {
     if (age >= UNPAID_EXPIRY_MS && (await expireUnpaid(deps.registerDeps, reg.id))) {
       summary.expired++;
@@ -258,4 +267,41 @@ async function checkMembershipOrder(
   if ((await expecting()) !== undefined && age < WATCH_MS) return later(deps, row, 'unpaid');
   if (age < WATCH_MS && !payments.some((p) => p.captured)) return later(deps, row, 'not_expected');
   return settle(deps, row, payments.some((p) => p.captured) ? 'refunded' : 'unpaid', summary);
+}
+
+export async function listOrderChecks(
+  db: Kysely<Database>,
+  q: { status?: 'open' | 'settled' | undefined; receipt?: string | undefined; limit: number; startingAfter?: string | undefined },
+) {
+  let query = db.selectFrom('gateway_orders').selectAll();
+  if (q.status === 'open') query = query.where('settled_at', 'is', null);
+  if (q.status === 'settled') query = query.where('settled_at', 'is not', null);
+  if (q.receipt !== undefined) query = query.where('receipt', '=', q.receipt);
+  if (q.startingAfter !== undefined) {
+    const after = await db.selectFrom('gateway_orders').select(['created_at', 'receipt']).where('receipt', '=', q.startingAfter).executeTakeFirst();
+    if (after) query = query.where((eb) => eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('receipt', '>', after.receipt)])]));
+  }
+  const rows = await query.orderBy('created_at').orderBy('receipt').limit(q.limit + 1).execute();
+  const page = rows.slice(0, q.limit);
+  return {
+    data: page.map((r) => ({
+      receipt: r.receipt,
+      kind: r.kind,
+      mode: r.mode,
+      accountId: r.account_id,
+      amount: Number(r.amount_paise),
+      currency: r.currency,
+      orderId: r.order_id,
+      paymentId: r.payment_id,
+      status: r.settled_at === null ? ('open' as const) : ('settled' as const),
+      outcome: r.outcome,
+      checks: r.checks,
+      lastError: r.last_error,
+      createdAt: r.created_at.toISOString(),
+      checkAfter: r.check_after.toISOString(),
+      settledAt: r.settled_at?.toISOString() ?? null,
+    })),
+    hasMore: rows.length > q.limit,
+    nextCursor: rows.length > q.limit ? page[page.length - 1]!.receipt : null,
+  };
 }

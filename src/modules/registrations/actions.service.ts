@@ -10,6 +10,7 @@ import * as events from '../events/events.service.js';
 import { GatewayError } from '../payments/gateway.js';
 import { onConfirmed, scopesFor, TICKET_EMAIL_TOPIC, type RegisterDeps } from './register.service.js';
 import * as promos from './promo.service.js';
+import * as orderChecks from '../reconciliation/order-checks.js';
 
 type Row = Selectable<RegistrationsTable>;
 
@@ -82,6 +83,8 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
 
   let refundId: string | null = null;
   if (paid) {
+    // Should the refund's answer be lost, reconciliation finds the refund and ends the booking.
+    if (reg.order_id !== null) await orderChecks.reopenOrderCheck(deps, reg.order_id);
     try {
       const refund = await deps.gatewayFor(reg.mode, reg.account_id).refundPayment(reg.payment_id!, Number(reg.amount_paise), { registrationId: reg.id });
       refundId = refund.id;
@@ -167,4 +170,23 @@ export async function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock'>, reg
     .returning('id')
     .executeTakeFirst();
   return r !== undefined;
+}
+
+/**
+ * A confirmed booking whose payment the gateway has fully refunded (a refund whose
+ * answer was lost, or one made in the gateway's dashboard): ended as refunded, seats freed.
+ */
+export async function endRefundedAtGateway(deps: Pick<RegisterDeps, 'db' | 'clock'>, registrationId: string, refundedPaymentId: string): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const reg = await trx
+      .updateTable('registrations')
+      .set({ status: 'refunded', pending_reason: null, cancelled_at: deps.clock.now() })
+      .where('id', '=', registrationId)
+      .where('status', '=', 'confirmed')
+      .where('payment_id', '=', refundedPaymentId)
+      .returningAll()
+      .executeTakeFirst();
+    if (reg) await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
+    return reg !== undefined;
+  });
 }
