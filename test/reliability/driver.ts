@@ -194,7 +194,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       await call(url0, 'POST', `/admin/api/events/${id}/ticket-emails`, { token: staff.token, body: { enabled: false } });
       const info: EventInfo = { id, price, ...(tier ? { tier: tier.name } : {}) };
       if (options.includePromoLimitOps && i % 3 === 0) {
-        await call(url0, 'POST', `/api/v1/events/${id}/promo-codes`, { key, body: { code: `LIMIT${i}`, discountPercent: 20, maxUses: 3 } });
+        await call(url0, 'POST', `/api/v1/events/${id}/promo-codes`, { key, body: { code: `LIMIT${i}`, discountPercent: 20, maxUses: 2 } });
         info.promo = `LIMIT${i}`;
       }
       events.push(info);
@@ -375,12 +375,17 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           await deliver(r, false);
           return;
         case 'promo_limit_booking': {
+          // A burst at a code near its limit: every step 1 sees a use left.
           const withPromo = liveEvents().filter((e) => e.promo);
           if (withPromo.length === 0) return;
           const event = pick(r, withPromo);
-          const b = await step1(r, { promoCode: event.promo }, event);
-          const p = b && pay(b.orderId);
-          if (b && p) await step2(r, b, p);
+          const bookings = await Promise.all([0, 1, 2].map(() => step1(r, { promoCode: event.promo }, event)));
+          await Promise.all(
+            bookings.map(async (b) => {
+              const p = b && pay(b.orderId);
+              if (b && p) await step2(r, b, p);
+            }),
+          );
           return;
         }
         case 'repeat_subscribe': {
@@ -397,8 +402,10 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           const candidates = liveEvents();
           if (candidates.length <= 3) return;
           const event = pick(r, candidates);
-          const a = await api(r, 'DELETE', `/api/v1/events/${event.id}`);
-          if (a.status === 200 || a.status === 204) deletedEvents.add(event.id);
+          // The organiser (refused while paid bookings stand), or staff with force=true.
+          const asStaff = r() < 0.5;
+          const a = await call(anyUrl(r), 'DELETE', `/api/v1/events/${event.id}${asStaff ? '?force=true' : ''}`, { token: asStaff ? staff.token : orgAccount.token }).catch(() => undefined);
+          if (a && (a.status === 200 || a.status === 204)) deletedEvents.add(event.id);
           return;
         }
       }
