@@ -20,6 +20,7 @@ import { razorpayWebhookRoutes } from './modules/gateway-events/razorpay-webhook
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
+import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
@@ -164,6 +165,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(ledgerRoutes(deps));
   await app.register(payoutsRoutes(deps));
   await app.register(dashboardRoutes(deps));
+  await app.register(reconciliationRoutes(deps));
 
   return app;
 }

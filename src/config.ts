@@ -39,6 +39,12 @@ export interface Config {
   readonly logLevel: string;
   /** Behind a load balancer: true, or the number of proxy hops to trust for the client IP. */
   readonly trustProxy: boolean | number;
+  readonly reconcile: {
+    /** How long an order may stay unpaid before the gateway is asked about it. */
+    readonly afterMinutes: number;
+    /** How often the workers sweep (and once on start). */
+    readonly everySeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -208,5 +214,9 @@ export function loadConfig(env: Env = process.env): Config {
     workers: bool(env, 'WORKERS', true),
     logLevel,
     trustProxy,
+    reconcile: Object.freeze({
+      afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),
+      everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 1, 86_400),
+    }),
   });
 }

@@ -30,6 +30,7 @@ import { RazorpayXPayouts } from './modules/payouts/razorpayx.js';
 import { serversResolve } from './modules/webhooks/delivery.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
+import { ReconcileRunner } from './modules/reconciliation/reconcile.runner.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
 
 export interface Deps {
@@ -61,6 +62,8 @@ export interface Deps {
   readonly mailer: Mailer;
   /** Recently seen API keys (a few seconds), so most requests skip the key lookup. */
   readonly keyCache: KeyCache;
+  /** The reconciliation sweep on start and every RECONCILE_EVERY_SECONDS; started with the workers. */
+  readonly reconciler: ReconcileRunner;
   close(): Promise<void>;
 }
 
@@ -189,8 +192,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const payoutSweeper = new PayoutSweeper(payoutDeps);
   handleJob(jobHandlers, payoutJob, (payload) => sendPayoutJob(payoutDeps, payload));
 
+  const reconciler = new ReconcileRunner({ db, clock, ids, logger, registerDeps, membershipDeps, config }, config.reconcile.everySeconds);
+
   return {
     keyCache: new KeyCache(),
+    reconciler,
     mailer,
     liveGateway,
     liveSubscriptions,
@@ -210,6 +216,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     jobHandlers,
     jobs,
     async close() {
+      await reconciler.stop();
       await payoutSweeper.stop();
       await jobs.stop();
       await mailer.close();

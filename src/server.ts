@@ -19,8 +19,11 @@ async function main(): Promise<void> {
   const deps = await createDeps(config);
   const app = await buildApp(deps);
   await app.listen({ port: config.port, host: config.host });
-  if (config.workers) deps.jobs.start();
-  if (config.workers) deps.payoutSweeper.start();
+  if (config.workers) {
+    deps.jobs.start();
+    deps.payoutSweeper.start();
+    deps.reconciler.start();
+  }
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -344,11 +344,36 @@ export interface PayoutFundAccountsTable {
   created_at: Timestamp;
 }
 
+export interface GatewayOrdersTable {
+  receipt: string;
+  kind: 'registration' | 'membership';
+  mode: Mode;
+  account_id: string;
+  amount_paise: number;
+  currency: string;
+  order_id: string | null;
+  payment_id: string | null;
+  created_at: Timestamp;
+  check_after: Timestamp;
+  checks: Generated<number>;
+  settled_at: Timestamp | null;
+  outcome: string | null;
+  last_error: string | null;
+}
+
+export interface ReconcileLeaseTable {
+  name: string;
+  holder: string | null;
+  until: Timestamp;
+}
+
 export interface Database {
   ledger_entries: LedgerEntriesTable;
   payouts: PayoutsTable;
   payout_contacts: PayoutContactsTable;
   payout_fund_accounts: PayoutFundAccountsTable;
+  gateway_orders: GatewayOrdersTable;
+  reconcile_lease: ReconcileLeaseTable;
   plans: PlansTable;
   memberships: MembershipsTable;
   sandbox_clocks: SandboxClocksTable;

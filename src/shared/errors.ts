@@ -114,6 +114,7 @@ export const ERRORS = {
   promo_code_exists: { status: 409, message: 'this event already has a promo code of this name' },
   registration_changed: { status: 409, message: 'this registration changed meanwhile; read it again' },
   registration_not_pending: { status: 409, message: 'this registration is not pending' },
+  sweep_in_progress: { status: 409, message: 'a reconciliation sweep is running; try again shortly' },
   sold_out: { status: 409, message: 'no seats left for this booking' },
   insufficient_balance: { status: 409, message: 'the amount is more than the available balance' },
   invalid_payout_transition: { status: 409, message: 'the payout cannot move to this state' },

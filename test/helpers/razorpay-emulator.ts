@@ -43,7 +43,38 @@ export interface RazorpayEmulator {
   pay(orderId: string, options?: { capture?: boolean; amount?: number; method?: string }): Json;
   /** The next `times` requests whose "METHOD /path" matches answer this way. */
   fail(match: RegExp, failure: { status?: number; body?: Json; delayMs?: number }, times?: number): void;
+  /**
+   * Random faults on every API request from now on (reconciliation runs): with
+   * probability `rate` a request fails — 5xx before doing anything, no answer before
+   * doing anything, or done but answered only after `delayMs` (past the client's timeout).
+   */
+  chaos(options: ChaosOptions | undefined): void;
+  /** Faults injected by chaos so far, by kind. */
+  faults: Record<ChaosKind, number>;
+  /**
+   * Razorpay's notifications for payments captured since the last call (`order.paid`,
+   * then `payment.captured`), for the test to deliver late, twice, out of order or never.
+   */
+  takeNotifications(): EmulatorNotification[];
   close(): Promise<void>;
+}
+
+export type ChaosKind = 'error' | 'lost_request' | 'lost_answer';
+
+export interface ChaosOptions {
+  random: () => number;
+  rate: number;
+  /** Longer than the service's RAZORPAY_TIMEOUT_MS. */
+  delayMs: number;
+  /** Only requests whose "METHOD /path" matches (default: all). */
+  match?: RegExp;
+}
+
+export interface EmulatorNotification {
+  eventId: string;
+  event: string;
+  paymentId: string;
+  body: string;
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -103,6 +134,40 @@ export async function startRazorpayEmulator(
   const payouts = new Map<string, Json>();
   const payoutKeys = new Map<string, { body: string; payoutId: string }>();
   const expectedAuth = 'Basic ' + Buffer.from(`${credentials.keyId}:${credentials.keySecret}`).toString('base64');
+
+  // ---- reconciliation additions: order payments, receipt lookup, refund idempotency,
+  // random faults and notifications held for the test to deliver.
+  let chaos: ChaosOptions | undefined;
+  const faults: Record<ChaosKind, number> = { error: 0, lost_request: 0, lost_answer: 0 };
+  const refundsByKey = new Map<string, Json>();
+  const notified = new Set<string>();
+  const collection = (items: Json[]): Json => ({ entity: 'collection', count: items.length, items });
+
+  /** Reads that need the query string; undefined when the request is not one of them. */
+  function readRoute(method: string, path: string, query: URLSearchParams): Json | undefined {
+    let m: RegExpExecArray | null;
+    if (method === 'GET' && path === '/v1/orders') {
+      const receipt = query.get('receipt');
+      const items = [...orders.values()].filter((o) => receipt === null || o.receipt === receipt).reverse();
+      return collection(items.slice(Number(query.get('skip') ?? 0), Number(query.get('skip') ?? 0) + Math.min(100, Number(query.get('count') ?? 10))));
+    }
+    if (method === 'GET' && (m = /^\/v1\/orders\/([^/]+)\/payments$/.exec(path))) {
+      if (!orders.has(m[1]!)) throw unknownId();
+      return collection([...payments.values()].filter((p) => p.order_id === m![1]));
+    }
+    return undefined;
+  }
+
+  /** A refund sent again with the same X-Refund-Idempotency key answers the first refund. */
+  function withRefundKey(method: string, path: string, headers: IncomingMessage['headers'], run: () => Json): Json {
+    const key = headers['x-refund-idempotency'];
+    if (method !== 'POST' || !/\/refund$/.test(path) || typeof key !== 'string') return run();
+    const earlier = refundsByKey.get(`${path} ${key}`);
+    if (earlier) return earlier;
+    const refund = run();
+    refundsByKey.set(`${path} ${key}`, refund);
+    return refund;
+  }
 
   function amountOf(body: Json, field = 'amount'): number {
     const a = body[field];
@@ -341,6 +406,7 @@ export async function startRazorpayEmulator(
       }
       const method = req.method ?? 'GET';
       const path = (req.url ?? '/').split('?')[0]!;
+      const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
       requests.push({ method, path, headers: req.headers, body });
       const send = (status: number, payload: Json) => {
         if (res.destroyed) return;
@@ -356,8 +422,14 @@ export async function startRazorpayEmulator(
         if (req.headers.authorization !== expectedAuth) {
           return send(401, errorBody(req.headers.authorization ? 'Authentication failed' : 'Please provide your api key for authentication purposes.'));
         }
+        const fault = chaos && (chaos.match ?? /./).test(`${method} ${path}`) && chaos.random() < chaos.rate ? pickFault(chaos) : undefined;
+        if (fault) faults[fault]++;
+        if (fault === 'error') return send(503, errorBody('We are facing some trouble completing your request at the moment. Please try again shortly.', undefined, 'SERVER_ERROR'));
+        if (fault === 'lost_request') return void setTimeout(() => send(504, errorBody('Gateway timeout', undefined, 'GATEWAY_ERROR')), chaos!.delayMs).unref();
         try {
-          send(200, route(method, path, body ?? {}, req.headers));
+          const result = withRefundKey(method, path, req.headers, () => readRoute(method, path, query) ?? route(method, path, body ?? {}, req.headers));
+          if (fault === 'lost_answer') return void setTimeout(() => send(200, result), chaos!.delayMs).unref();
+          send(200, result);
         } catch (err) {
           if (err instanceof HttpError) send(err.status, err.body);
           else send(500, errorBody('internal', undefined, 'SERVER_ERROR'));
@@ -436,12 +508,33 @@ export async function startRazorpayEmulator(
     fail(match, failure, times = 1) {
       failures.push({ match, times, ...failure });
     },
+    chaos(options) {
+      chaos = options;
+    },
+    faults,
+    takeNotifications() {
+      const out: EmulatorNotification[] = [];
+      for (const p of payments.values()) {
+        if (notified.has(String(p.id)) || !(p.status === 'captured' || p.status === 'refunded')) continue;
+        notified.add(String(p.id));
+        const order = orders.get(String(p.order_id));
+        const snapshot = { ...p, status: 'captured', captured: true, amount_refunded: 0, refund_status: null };
+        if (order) out.push({ eventId: rid('evt'), event: 'order.paid', paymentId: String(p.id), body: orderPaidEvent({ ...order, status: 'paid' }, snapshot) });
+        out.push({ eventId: rid('evt'), event: 'payment.captured', paymentId: String(p.id), body: paymentCapturedEvent(snapshot) });
+      }
+      return out;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+function pickFault(c: ChaosOptions): ChaosKind {
+  const r = c.random();
+  return r < 0.4 ? 'error' : r < 0.6 ? 'lost_request' : 'lost_answer';
 }
 
 /** Razorpay's webhook signature: lowercase hex HMAC-SHA256 of the exact body bytes. */

@@ -8,6 +8,7 @@ import { untilCancelledCount, type GatewayPayment } from '../payments/gateway.js
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
 import * as ledger from '../ledger/ledger.service.js';
+import * as orderChecks from '../reconciliation/order-checks.js';
 import * as repo from './memberships.repo.js';
 import type { MembershipChange } from './memberships.repo.js';
 import { loadOwnedMembership, planOf, PLAN_CURRENCY, standingInput, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';
@@ -69,11 +70,15 @@ export async function subscribe(
     return { kind: 'fixed_term', existing: true, membership: existing, order: null, keyId: gateway.keyId };
   }
   let order;
+  // A receipt of its own per order, written before the call, so a lost answer is found by it.
+  const receipt = deps.ids.make('rcpt', 18);
+  await orderChecks.openOrderCheck(deps, { receipt, kind: 'membership', mode: p.mode, accountId: p.userId, amount: Number(plan.amount_paise), currency: PLAN_CURRENCY });
   try {
-    order = await gateway.createOrder({ amount: Number(plan.amount_paise), currency: PLAN_CURRENCY, receipt: `${plan.id}`.slice(0, 40), notes: { planId: plan.id, email } });
+    order = await gateway.createOrder({ amount: Number(plan.amount_paise), currency: PLAN_CURRENCY, receipt, notes: { planId: plan.id, email } });
   } catch (err) {
     throw gatewayFailure(err, 'create the order');
   }
+  await orderChecks.attachOrder(deps.db, receipt, order.id);
   const membership = await upsertMembership(
     deps,
     p,
@@ -166,6 +171,8 @@ async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentI
       });
       // The term's payment enters the ledger in the transaction that applies it.
       if (u) await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId, grossPaise: Number(m.pending_amount_paise), capturedAt: paidAt });
+      // The period's payment is recorded with its order, so reconciliation knows it is spoken for.
+      if (u && m.pending_order_id !== null) await orderChecks.recordMembershipPayment(trx, m.pending_order_id, paymentId);
       return u;
     });
     if (updated) return updated;

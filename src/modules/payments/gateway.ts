@@ -60,6 +60,10 @@ export interface PaymentGateway {
   capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment>;
   /** Full refund when amount is omitted. */
   refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>): Promise<GatewayRefund>;
+  /** Every payment attempt of an order, failed ones included (reconciliation asks this); [] for an unknown order. */
+  fetchOrderPayments(orderId: string): Promise<GatewayPayment[]>;
+  /** The order created with this receipt, when a create's answer was lost; null when there is none. */
+  findOrderByReceipt(receipt: string): Promise<GatewayOrder | null>;
 }
 
 // ------------------------------------------------------------------ subscriptions

@@ -138,6 +138,33 @@ export class RazorpayGateway implements PaymentGateway, SubscriptionGateway {
     return { id: String(r.id), paymentId: String(r.payment_id), amount: Number(r.amount), status: String(r.status) as GatewayRefund['status'] };
   }
 
+  async fetchOrderPayments(orderId: string): Promise<GatewayPayment[]> {
+    if (!/^order_[A-Za-z0-9]{1,40}$/.test(orderId)) return [];
+    try {
+      const list = await this.#call<{ items?: unknown }>('GET', `/v1/orders/${orderId}/payments`);
+      return Array.isArray(list.items) ? list.items.map((e) => toPayment(e as Record<string, unknown>)) : [];
+    } catch (err) {
+      if (RazorpayGateway.#isUnknownId(err)) return [];
+      throw err;
+    }
+  }
+
+  async findOrderByReceipt(receipt: string): Promise<GatewayOrder | null> {
+    // GET /v1/orders filters by receipt (reference §2.2, §10); receipts are ours and unique.
+    const list = await this.#call<{ items?: unknown }>('GET', `/v1/orders?receipt=${encodeURIComponent(receipt.slice(0, 40))}`);
+    const items = Array.isArray(list.items) ? (list.items as Record<string, unknown>[]) : [];
+    const o = items.find((i) => i.receipt === receipt.slice(0, 40));
+    if (!o) return null;
+    return {
+      id: String(o.id),
+      amount: Number(o.amount),
+      currency: String(o.currency),
+      receipt: typeof o.receipt === 'string' ? o.receipt : null,
+      status: String(o.status) as GatewayOrder['status'],
+      notes: notesOf(o.notes),
+    };
+  }
+
   async createPlan(input: { period: PlanPeriod; amount: number; currency: string; name: string; description?: string | undefined; notes?: Record<string, string> }): Promise<{ id: string }> {
     const { period, interval } = gatewayPeriod(input.period);
     const p = await this.#call<Record<string, unknown>>('POST', '/v1/plans', {

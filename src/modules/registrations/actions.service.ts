@@ -11,6 +11,7 @@ import { applyConfirmation, applyTransfer, seatScopes } from './confirmation.js'
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
+import * as orderChecks from '../reconciliation/order-checks.js';
 
 export async function loadOwnedRegistration(db: Db, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
   const event = await events.loadOwnedEvent(db, p, eventId);
@@ -65,6 +66,8 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
 
   let refundId: string | null = null;
   if (paid) {
+    // Should the refund's answer be lost, reconciliation finds the refund and ends the booking.
+    if (reg.order_id !== null) await orderChecks.reopenOrderCheck(deps, reg.order_id);
     try {
       const refund = await deps.gatewayFor(reg.mode, reg.account_id).refundPayment(reg.payment_id!, Number(reg.amount_paise), { registrationId: reg.id });
       refundId = refund.id;
@@ -102,4 +105,28 @@ export async function transfer(
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
+}
+
+/**
+ * A paid booking left unpaid past its expiry (reconciliation found no payment at the
+ * gateway): cancelled. It held no seat and had counted no promo use (both are taken at
+ * confirmation); a payment that arrives later is refunded like any for a cancelled booking.
+ */
+export function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock'>, registrationId: string): Promise<boolean> {
+  return repo.expireUnpaid(deps.db, registrationId, deps.clock.now());
+}
+
+/**
+ * A confirmed booking whose payment the gateway has fully refunded (a refund whose
+ * answer was lost, or one made in the gateway's dashboard): ended as refunded, seats
+ * freed, and the refund written to the ledger with it.
+ */
+export async function endRefundedAtGateway(deps: Pick<RegisterDeps, 'db' | 'clock'>, registrationId: string, refundedPaymentId: string): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const reg = await repo.endRefundedPayment(trx, registrationId, refundedPaymentId, deps.clock.now());
+    if (!reg) return false;
+    await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
+    await ledger.recordTicketRefund(trx, { registrationId: reg.id, at: deps.clock.now() });
+    return true;
+  });
 }

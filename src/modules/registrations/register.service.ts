@@ -21,6 +21,7 @@ import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';
 import * as repo from './registrations.repo.js';
+import * as orderChecks from '../reconciliation/order-checks.js';
 
 // Callers outside this module confirm paid bookings through these.
 export { confirmFromGateway, confirmStep2, type Confirmation } from './confirm-payment.service.js';
@@ -189,6 +190,8 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
 
   // Paid: the order first (outside any transaction), then the pending registration.
   const gateway = deps.gatewayFor(event.mode, event.account_id);
+  // Written before the call: an order whose answer is lost is found by its receipt.
+  await orderChecks.openOrderCheck(deps, { receipt: registrationId, kind: 'registration', mode: event.mode, accountId: event.account_id, amount: amountPaise, currency: event.currency });
   let order;
   try {
     order = await gateway.createOrder({
@@ -203,6 +206,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   await deps.db.transaction().execute(async (trx) => {
     await repo.insertRegistration(trx, { ...booking, status: 'pending', pending_reason: 'payment', confirmed_at: null, order_id: order.id, payment_id: null });
     await repo.insertAttendees(trx, registrationId, people);
+    await orderChecks.attachOrder(trx, registrationId, order.id);
   });
   return { kind: 'order', registrationId, orderId: order.id, amount: amountPaise, currency: event.currency, key: gateway.keyId };
 }

@@ -81,6 +81,16 @@ export class SandboxGateway implements PaymentGateway {
     return { ...p, status: 'captured', captured: true };
   }
 
+  async fetchOrderPayments(orderId: string): Promise<GatewayPayment[]> {
+    return (await repo.findOrderPayments(this.deps.db, this.accountId, orderId)).map(toPayment);
+  }
+
+  async findOrderByReceipt(receipt: string): Promise<GatewayOrder | null> {
+    const o = await repo.findOrderByReceipt(this.deps.db, this.accountId, receipt);
+    if (!o) return null;
+    return { id: o.id, amount: Number(o.amount), currency: o.currency, receipt: o.receipt, status: o.status as GatewayOrder['status'], notes: (o.notes ?? {}) as Record<string, string> };
+  }
+
   async refundPayment(paymentId: string, amount?: number): Promise<GatewayRefund> {
     const p = await this.fetchPayment(paymentId);
     if (!p) throw new GatewayError('rejected', 'The id provided does not exist', 400);

@@ -50,6 +50,22 @@ export function findPayment(db: Db, accountId: string, paymentId: string) {
     .executeTakeFirst();
 }
 
+/** Every payment attempt of one of this account's orders, oldest first. */
+export function findOrderPayments(db: Db, accountId: string, orderId: string) {
+  return db
+    .selectFrom('sandbox_payments')
+    .innerJoin('sandbox_orders', 'sandbox_orders.id', 'sandbox_payments.order_id')
+    .select(paymentColumns)
+    .where('sandbox_payments.order_id', '=', orderId)
+    .where('sandbox_orders.account_id', '=', accountId)
+    .orderBy('sandbox_payments.created_at')
+    .execute();
+}
+
+export function findOrderByReceipt(db: Db, accountId: string, receipt: string) {
+  return db.selectFrom('sandbox_orders').selectAll().where('receipt', '=', receipt).where('account_id', '=', accountId).executeTakeFirst();
+}
+
 export function findCapturedPayment(db: Db, orderId: string) {
   return db.selectFrom('sandbox_payments').selectAll().where('order_id', '=', orderId).where('status', 'in', ['captured', 'refunded']).executeTakeFirst();
 }

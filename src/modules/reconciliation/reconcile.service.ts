@@ -1,0 +1,307 @@
+// Reconciliation (product-decisions §12): every captured paisa ends in exactly one
+// place, a confirmed booking or membership period, or a full refund, whether or not the
+// browser came back or the gateway's notification arrived.
+//
+// The sweep walks the open rows of `gateway_orders` older than RECONCILE_AFTER_MINUTES
+// and asks the gateway about each order:
+// - an order whose create answer was lost is found by its receipt and recorded;
+// - a captured payment (an authorised one is captured first, when something still
+//   expects it) confirms through the same function the gateway's notification uses,
+//   which also refunds a payment for a booking cancelled meanwhile;
+// - a captured payment nothing here expects (an orphaned order, another amount, a
+//   membership order superseded or cancelled) is refunded in full;
+// - a booking still unpaid 24 hours after step 1 is cancelled (it held no seat and
+//   counted no promo use); a payment that comes later is refunded.
+// A row settles once its order's money has ended in one place and nothing waits for
+// it; until then it is asked again with back-off (after, 2×, 4× … at most daily),
+// and watched for a week after creation for late payments.
+// One instance sweeps at a time: a lease on `reconcile_lease`, taken with one
+// conditional UPDATE, renewed between batches and released at the end.
+import type { Kysely, Selectable } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database, GatewayOrdersTable } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import { confirmFromGateway as confirmMembershipFromGateway } from '../memberships/subscribe.service.js';
+import type { MembershipDeps } from '../memberships/memberships.service.js';
+import type { GatewayPayment, PaymentGateway } from '../payments/gateway.js';
+import { endRefundedAtGateway, expireUnpaid } from '../registrations/actions.service.js';
+import { confirmFromGateway, type RegisterDeps } from '../registrations/register.service.js';
+
+export interface ReconcileDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  logger: Logger;
+  registerDeps: RegisterDeps;
+  membershipDeps: MembershipDeps;
+  config: { reconcile: { afterMinutes: number } };
+}
+
+type OrderRow = Selectable<GatewayOrdersTable>;
+
+export const UNPAID_EXPIRY_MS = 24 * 3_600_000;
+export const WATCH_MS = 7 * 86_400_000;
+const MAX_BACKOFF_MS = 86_400_000;
+const LEASE_MS = 5 * 60_000;
+const BATCH = 100;
+
+export interface SweepSummary {
+  /** false when another instance held the lease. */
+  ran: boolean;
+  checked: number;
+  confirmed: number;
+  captured: number;
+  refunded: number;
+  expired: number;
+  /** Confirmed bookings whose payment the gateway had refunded (a lost refund answer), ended as refunded. */
+  endedRefunded: number;
+  orphansFound: number;
+  settled: number;
+  errors: number;
+}
+
+async function takeLease(db: Kysely<Database>, holder: string, now: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('reconcile_lease')
+    .set({ holder, until: new Date(now.getTime() + LEASE_MS) })
+    .where('name', '=', 'sweep')
+    .where((eb) => eb.or([eb('until', '<', now), eb('holder', '=', holder)]))
+    .returning('name')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+async function releaseLease(db: Kysely<Database>, holder: string): Promise<void> {
+  await db.updateTable('reconcile_lease').set({ holder: null, until: new Date(0) }).where('name', '=', 'sweep').where('holder', '=', holder).execute();
+}
+
+/** One sweep over every due order. Safe to call at any time from any instance. */
+export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
+  const summary: SweepSummary = { ran: false, checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, orphansFound: 0, settled: 0, errors: 0 };
+  const holder = deps.ids.make('swp', 9);
+  const started = deps.clock.now();
+  if (!(await takeLease(deps.db, holder, started))) return summary;
+  summary.ran = true;
+  const cutoff = new Date(started.getTime() - deps.config.reconcile.afterMinutes * 60_000);
+  try {
+    for (;;) {
+      // Each row checked moves its check_after past `started`, so the walk ends.
+      const rows = await deps.db
+        .selectFrom('gateway_orders')
+        .selectAll()
+        .where('settled_at', 'is', null)
+        .where('check_after', '<=', started)
+        .where('created_at', '<=', cutoff)
+        .orderBy('check_after')
+        .limit(BATCH)
+        .execute();
+      for (const row of rows) {
+        summary.checked++;
+        try {
+          await checkOrder(deps, row, summary);
+        } catch (err) {
+          summary.errors++;
+          const message = err instanceof Error ? err.message : String(err);
+          deps.logger.warn({ receipt: row.receipt, orderId: row.order_id, err: message }, 'reconciliation: order check failed; asked again later');
+          await deps.db
+            .updateTable('gateway_orders')
+            .set({ checks: row.checks + 1, check_after: nextCheck(deps, row), last_error: message.slice(0, 500) })
+            .where('receipt', '=', row.receipt)
+            .execute();
+        }
+      }
+      if (rows.length < BATCH) break;
+      if (!(await takeLease(deps.db, holder, deps.clock.now()))) break;
+    }
+  } finally {
+    await releaseLease(deps.db, holder);
+  }
+  return summary;
+}
+
+function nextCheck(deps: ReconcileDeps, row: OrderRow): Date {
+  const base = Math.max(60_000, deps.config.reconcile.afterMinutes * 60_000);
+  const delay = Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(row.checks, 20));
+  return new Date(deps.clock.now().getTime() + delay);
+}
+
+async function settle(deps: ReconcileDeps, row: OrderRow, outcome: string, summary: SweepSummary): Promise<void> {
+  await deps.db
+    .updateTable('gateway_orders')
+    .set({ settled_at: deps.clock.now(), outcome, checks: row.checks + 1, last_error: null })
+    .where('receipt', '=', row.receipt)
+    .execute();
+  summary.settled++;
+}
+
+async function later(deps: ReconcileDeps, row: OrderRow, outcome: string | null): Promise<void> {
+  await deps.db
+    .updateTable('gateway_orders')
+    .set({ checks: row.checks + 1, check_after: nextCheck(deps, row), outcome, last_error: null })
+    .where('receipt', '=', row.receipt)
+    .execute();
+}
+
+const live = (p: GatewayPayment) => p.status === 'authorized' || p.status === 'captured';
+const unrefunded = (p: GatewayPayment) => p.captured && p.amountRefunded < p.amount;
+
+async function refundStray(gateway: PaymentGateway, row: OrderRow, p: GatewayPayment, reason: string, summary: SweepSummary): Promise<void> {
+  await gateway.refundPayment(p.id, p.amount - p.amountRefunded, { receipt: row.receipt, reason });
+  summary.refunded++;
+}
+
+async function checkOrder(deps: ReconcileDeps, row: OrderRow, summary: SweepSummary): Promise<void> {
+  const gateway = deps.registerDeps.gatewayFor(row.mode, row.account_id);
+  const now = deps.clock.now();
+  const age = now.getTime() - row.created_at.getTime();
+  let orderId = row.order_id;
+  if (orderId === null) {
+    // The create's answer never came back (timeout, crash): did the gateway make it?
+    const found = await gateway.findOrderByReceipt(row.receipt);
+    if (!found) return settle(deps, row, 'no_order', summary);
+    orderId = found.id;
+    summary.orphansFound++;
+    await deps.db.updateTable('gateway_orders').set({ order_id: orderId }).where('receipt', '=', row.receipt).execute();
+    row = { ...row, order_id: orderId };
+  }
+  const payments = await gateway.fetchOrderPayments(orderId);
+  if (row.kind === 'registration') return checkRegistrationOrder(deps, gateway, row, orderId, payments, age, summary);
+  return checkMembershipOrder(deps, gateway, row, orderId, payments, age, summary);
+}
+
+async function checkRegistrationOrder(
+  deps: ReconcileDeps,
+  gateway: PaymentGateway,
+  row: OrderRow,
+  orderId: string,
+  payments: GatewayPayment[],
+  age: number,
+  summary: SweepSummary,
+): Promise<void> {
+  const load = () => deps.db.selectFrom('registrations').selectAll().where('order_id', '=', orderId).where('mode', '=', row.mode).executeTakeFirst();
+  let awaitingRefund = false;
+  for (let p of payments.filter(live)) {
+    let reg = await load();
+    if (!reg) {
+      // An order no booking holds (its create answer was lost): nothing may keep its money.
+      if (unrefunded(p)) await refundStray(gateway, row, p, 'orphaned_order', summary);
+      continue;
+    }
+    const matches = p.amount === Number(reg.amount_paise) && p.currency === reg.currency;
+    if (p.status === 'authorized') {
+      // Capture only what a booking still waits for; any other authorisation lapses at the gateway.
+      if (reg.status !== 'pending' || !matches) continue;
+      p = await gateway.capturePayment(p.id, p.amount, p.currency);
+      summary.captured++;
+    }
+    if (matches) {
+      const outcome = await confirmFromGateway(deps.registerDeps, row.mode, orderId, p);
+      if (outcome === 'confirmed') summary.confirmed++;
+      reg = (await load())!;
+    }
+    if (reg.payment_id === p.id) {
+      // Bound to its booking: kept if confirmed; otherwise its refund job is on the way.
+      if (reg.status !== 'confirmed' && unrefunded(p)) awaitingRefund = true;
+    } else if (unrefunded(p)) {
+      await refundStray(gateway, row, p, 'not_for_this_booking', summary);
+    }
+  }
+  const reg = await load();
+  if (!reg) return settle(deps, row, payments.some((p) => p.captured) ? 'orphan_refunded' : 'orphaned', summary);
+  if (awaitingRefund) return later(deps, row, 'refund_pending');
+  if (reg.status === 'confirmed') {
+    const kept = payments.find((p) => p.id === reg.payment_id);
+    if (kept && kept.amountRefunded >= kept.amount && (await endRefundedAtGateway(deps.registerDeps, reg.id, kept.id))) {
+      summary.endedRefunded++;
+      return settle(deps, row, 'refunded_at_gateway', summary);
+    }
+    return settle(deps, row, 'confirmed', summary);
+  }
+  if (reg.status === 'pending') {
+    if (age >= UNPAID_EXPIRY_MS && (await expireUnpaid(deps.registerDeps, reg.id))) {
+      summary.expired++;
+      return later(deps, row, 'expired');
+    }
+    return later(deps, row, 'unpaid');
+  }
+  // Cancelled or refunded: whatever was captured has been refunded. A payment may still
+  // come for a booking cancelled unpaid; it is watched for a week.
+  if (reg.payment_id !== null || age >= WATCH_MS) return settle(deps, row, reg.status, summary);
+  return later(deps, row, reg.status);
+}
+
+async function checkMembershipOrder(
+  deps: ReconcileDeps,
+  gateway: PaymentGateway,
+  row: OrderRow,
+  orderId: string,
+  payments: GatewayPayment[],
+  age: number,
+  summary: SweepSummary,
+): Promise<void> {
+  const expecting = () => deps.db.selectFrom('memberships').selectAll().where('pending_order_id', '=', orderId).where('mode', '=', row.mode).executeTakeFirst();
+  const spokenFor = async (paymentId: string) => {
+    const recorded = await deps.db.selectFrom('gateway_orders').select('payment_id').where('receipt', '=', row.receipt).executeTakeFirst();
+    if (recorded?.payment_id === paymentId) return true;
+    return (await deps.db.selectFrom('memberships').select('id').where('last_payment_id', '=', paymentId).executeTakeFirst()) !== undefined;
+  };
+  for (let p of payments.filter(live)) {
+    if (await spokenFor(p.id)) continue;
+    const m = await expecting();
+    const matches = m !== undefined && p.amount === Number(m.pending_amount_paise) && p.currency === 'INR';
+    if (p.status === 'authorized') {
+      if (!matches) continue;
+      p = await gateway.capturePayment(p.id, p.amount, p.currency);
+      summary.captured++;
+    }
+    if (matches && (await confirmMembershipFromGateway(deps.membershipDeps, row.mode, orderId, p)) === 'confirmed') summary.confirmed++;
+    if (!(await spokenFor(p.id)) && unrefunded(p)) {
+      // Captured for an order no membership waits for any more (cancelled, replaced by a
+      // newer order, another amount): nobody keeps money for a period they do not get.
+      await refundStray(gateway, row, p, 'not_for_this_membership', summary);
+    }
+  }
+  const recorded = await deps.db.selectFrom('gateway_orders').select('payment_id').where('receipt', '=', row.receipt).executeTakeFirst();
+  if (recorded?.payment_id) return settle(deps, row, 'confirmed', summary);
+  if ((await expecting()) !== undefined && age < WATCH_MS) return later(deps, row, 'unpaid');
+  if (age < WATCH_MS && !payments.some((p) => p.captured)) return later(deps, row, 'not_expected');
+  return settle(deps, row, payments.some((p) => p.captured) ? 'refunded' : 'unpaid', summary);
+}
+
+export async function listOrderChecks(
+  db: Kysely<Database>,
+  q: { status?: 'open' | 'settled' | undefined; receipt?: string | undefined; limit: number; startingAfter?: string | undefined },
+) {
+  let query = db.selectFrom('gateway_orders').selectAll();
+  if (q.status === 'open') query = query.where('settled_at', 'is', null);
+  if (q.status === 'settled') query = query.where('settled_at', 'is not', null);
+  if (q.receipt !== undefined) query = query.where('receipt', '=', q.receipt);
+  if (q.startingAfter !== undefined) {
+    const after = await db.selectFrom('gateway_orders').select(['created_at', 'receipt']).where('receipt', '=', q.startingAfter).executeTakeFirst();
+    if (after) query = query.where((eb) => eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('receipt', '>', after.receipt)])]));
+  }
+  const rows = await query.orderBy('created_at').orderBy('receipt').limit(q.limit + 1).execute();
+  const page = rows.slice(0, q.limit);
+  return {
+    data: page.map((r) => ({
+      receipt: r.receipt,
+      kind: r.kind,
+      mode: r.mode,
+      accountId: r.account_id,
+      amount: Number(r.amount_paise),
+      currency: r.currency,
+      orderId: r.order_id,
+      paymentId: r.payment_id,
+      status: r.settled_at === null ? ('open' as const) : ('settled' as const),
+      outcome: r.outcome,
+      checks: r.checks,
+      lastError: r.last_error,
+      createdAt: r.created_at.toISOString(),
+      checkAfter: r.check_after.toISOString(),
+      settledAt: r.settled_at?.toISOString() ?? null,
+    })),
+    hasMore: rows.length > q.limit,
+    nextCursor: rows.length > q.limit ? page[page.length - 1]!.receipt : null,
+  };
+}
