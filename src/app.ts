@@ -50,8 +50,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false },
     },
     routerOptions: { ignoreTrailingSlash: true },
-    // Fastify takes a hop count too; its types only list the other forms.
-    trustProxy: deps.config.trustProxy as boolean,
+    trustProxy: trustProxy(deps.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   // Only JSON bodies are accepted; anything else is 415.
@@ -143,6 +142,18 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(razorpayWebhookRoutes(deps));
 
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it: the proxies' addresses/CIDRs, or a hop count (the
+ * nearest `hops` addresses, the socket's first, are proxies). Fastify itself treats a
+ * bare number as "trust nothing", so the count is given as a function. config.ts
+ * refuses "trust everything".
+ */
+function trustProxy(setting: Deps['config']['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === false || setting === 0) return false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return [...setting];
 }
 
 /** Fills in what every route's OpenAPI entry must say: security and error answers. */

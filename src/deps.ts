@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
 import { JobRunner, type JobHandler } from './jobs/queue.js';
+import { sendVerificationJob, VERIFY_EMAIL_TOPIC } from './modules/accounts/accounts.service.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import { createEmailChecker } from './modules/mail/email-check.js';
 import type { PaymentGateway } from './modules/payments/gateway.js';
@@ -59,14 +60,35 @@ export interface DepsOverrides {
   logger?: Logger;
 }
 
+/**
+ * The path as logged: without its query string (check-in lookups carry ticket ids
+ * there) and with registration and ticket ids replaced, since such an id is the QR
+ * that admits its holder.
+ */
+export function redactPath(url: string): string {
+  return url
+    .split('?')[0]!
+    .split('/')
+    .map((segment) => {
+      let decoded = segment;
+      try {
+        decoded = decodeURIComponent(segment); // "%72eg_…" routes as "reg_…"
+      } catch {
+        // not valid percent-encoding: the router refuses it; judge it as written
+      }
+      const m = /^(reg|tkt)_/i.exec(decoded);
+      return m ? `${m[1]!.toLowerCase()}_[redacted]` : segment;
+    })
+    .join('/');
+}
+
 export function createLogger(config: Config): Logger {
   return pino({
     level: config.logLevel,
     serializers: {
-      // The path without its query string: check-in lookups carry ticket ids there.
       req: (req: { method?: string; url?: string; ip?: string; id?: string }) => ({
         method: req.method,
-        path: typeof req.url === 'string' ? req.url.split('?')[0] : undefined,
+        path: typeof req.url === 'string' ? redactPath(req.url) : undefined,
         remoteAddress: req.ip,
       }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
@@ -146,6 +168,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     checkEmail,
   };
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
+  jobHandlers.set(VERIFY_EMAIL_TOPIC, (payload) => sendVerificationJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload as { userId: string }));
   jobHandlers.set(TICKET_EMAIL_TOPIC, (payload) => sendTicketJob({ db, clock, ids, config, mailer }, payload as { attendeeId: string }));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;

@@ -6,6 +6,7 @@ import * as m0002 from './0002_events.js';
 import * as m0003 from './0003_registrations.js';
 import * as m0004 from './0004_webhooks.js';
 import * as m0005 from './0005_memberships.js';
+import * as m0007 from './0007_trust.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -13,6 +14,8 @@ const migrations: Record<string, Migration> = {
   '0003_registrations': m0003,
   '0004_webhooks': m0004,
   '0005_memberships': m0005,
+  // 0006 is reserved for another change in flight.
+  '0007_trust': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {
