@@ -2,7 +2,7 @@
 // Tests call it with their own clock; production wiring never branches on tests.
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
@@ -82,8 +82,8 @@ export function redactPath(url: string): string {
     .join('/');
 }
 
-export function createLogger(config: Config): Logger {
-  return pino({
+export function createLogger(config: Config, destination?: NodeJS.WritableStream): Logger {
+  const options: LoggerOptions = {
     level: config.logLevel,
     serializers: {
       req: (req: { method?: string; url?: string; ip?: string; id?: string }) => ({
@@ -99,7 +99,8 @@ export function createLogger(config: Config): Logger {
       paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.password', '*.idToken', '*.key'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
