@@ -64,7 +64,15 @@ export async function buildApp(deps: Deps): Promise<App> {
   // wrong method answers 405 with Allow instead of 404.
   const known = FindMyWay();
   const noop = () => {};
+  // Each operation's declared rule, published in the OpenAPI document as `x-auth`.
+  const rules = new Map<string, AuthRule>();
   app.addHook('onRoute', (route) => {
+    const rule = (route.config as { auth?: AuthRule } | undefined)?.auth;
+    if (rule) {
+      for (const m of Array.isArray(route.method) ? route.method : [route.method]) {
+        rules.set(`${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, rule);
+      }
+    }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
       if (m !== 'HEAD' && m !== 'OPTIONS') {
@@ -113,6 +121,16 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'gateway', description: 'Notifications from the payment gateway' },
         { name: 'operations', description: 'Health and the API description' },
       ],
+    },
+    transformObject: (documentObject) => {
+      const openapiObject = (documentObject as { openapiObject: { paths?: Record<string, unknown> } }).openapiObject;
+      for (const [path, item] of Object.entries(openapiObject.paths ?? {})) {
+        for (const [method, op] of Object.entries(item as Record<string, Record<string, unknown>>)) {
+          const rule = rules.get(`${method} ${path}`);
+          if (rule && typeof op === 'object') op['x-auth'] = rule;
+        }
+      }
+      return openapiObject as never;
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
@@ -217,4 +235,11 @@ every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimi
 
 Browser use: a checkout key pinned to an origin gets CORS headers for that origin (preflight included);
 a request from any other \`Origin\` answers 403. A request without an \`Origin\` header (a server) is accepted.
-Full keys never get CORS headers.`;
+Full keys never get CORS headers.
+
+Who may call each operation is stated in its \`x-auth\` extension, the rule the service enforces:
+\`{ kind: "public" }\` (no credentials), \`{ kind: "key", classes, modes? }\` (an \`x-api-key\` of those classes and modes),
+\`{ kind: "session" }\` (a dashboard session token) or \`{ kind: "staff" }\` (the session of platform staff with a verified email).
+
+Email verification: sign-up mails a link; until it is opened the account has \`emailVerified: false\`, gets no live key
+(403 \`email_unverified\`), no payout, and \`STAFF_EMAILS\` grants it nothing. Test keys work at once.`;
