@@ -56,8 +56,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false },
     },
     routerOptions: { ignoreTrailingSlash: true },
-    // Fastify takes a hop count too; its types only list the other forms.
-    trustProxy: deps.config.trustProxy as boolean,
+    trustProxy: trustProxy(deps.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   // Only JSON bodies are accepted; anything else is 415.
@@ -83,7 +82,15 @@ export async function buildApp(deps: Deps): Promise<App> {
   // wrong method answers 405 with Allow instead of 404.
   const known = FindMyWay();
   const noop = () => {};
+  // Each operation's declared rule, published in the OpenAPI document as `x-auth`.
+  const rules = new Map<string, AuthRule>();
   app.addHook('onRoute', (route) => {
+    const rule = (route.config as { auth?: AuthRule } | undefined)?.auth;
+    if (rule) {
+      for (const m of Array.isArray(route.method) ? route.method : [route.method]) {
+        rules.set(`${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, rule);
+      }
+    }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
       if (m !== 'HEAD' && m !== 'OPTIONS') {
@@ -134,6 +141,16 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'operations', description: 'Health and the API description' },
       ],
     },
+    transformObject: (documentObject) => {
+      const openapiObject = (documentObject as { openapiObject: { paths?: Record<string, unknown> } }).openapiObject;
+      for (const [path, item] of Object.entries(openapiObject.paths ?? {})) {
+        for (const [method, op] of Object.entries(item as Record<string, Record<string, unknown>>)) {
+          const rule = rules.get(`${method} ${path}`);
+          if (rule && typeof op === 'object') op['x-auth'] = rule;
+        }
+      }
+      return openapiObject as never;
+    },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
@@ -168,6 +185,18 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(reconciliationRoutes(deps));
 
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it: the proxies' addresses/CIDRs, or a hop count (the
+ * nearest `hops` addresses, the socket's first, are proxies). Fastify itself treats a
+ * bare number as "trust nothing", so the count is given as a function. config.ts
+ * refuses "trust everything".
+ */
+function trustProxy(setting: Deps['config']['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === false || setting === 0) return false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return [...setting];
 }
 
 /** Fills in what every route's OpenAPI entry must say: security and error answers. */
@@ -236,4 +265,11 @@ Full keys never get CORS headers.
 The browser side (tag \`checkout\`): \`GET /embed.js\` for host pages and the hosted page \`GET /e/{slug}\` (HTML),
 whose own JSON calls live under \`/e/{slug}/…\`: no credentials for a published live event, the test checkout key
 (\`data-svc-key\`) for a test event. Only \`/e/*\` and \`/embed/*\` may be framed (\`frame-ancestors *\`); every other
-answer says \`frame-ancestors 'none'\`. No route sets a cookie.`;
+answer says \`frame-ancestors 'none'\`. No route sets a cookie.
+
+Who may call each operation is stated in its \`x-auth\` extension, the rule the service enforces:
+\`{ kind: "public" }\` (no credentials), \`{ kind: "key", classes, modes? }\` (an \`x-api-key\` of those classes and modes),
+\`{ kind: "session" }\` (a dashboard session token) or \`{ kind: "staff" }\` (the session of platform staff with a verified email).
+
+Email verification: sign-up mails a link; until it is opened the account has \`emailVerified: false\`, gets no live key
+(403 \`email_unverified\`), no payout, and \`STAFF_EMAILS\` grants it nothing. Test keys work at once.`;

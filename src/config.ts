@@ -37,8 +37,11 @@ export interface Config {
   readonly broadcastMaxRecipients: number;
   readonly workers: boolean;
   readonly logLevel: string;
-  /** Behind a load balancer: true, or the number of proxy hops to trust for the client IP. */
-  readonly trustProxy: boolean | number;
+  /**
+   * Behind a load balancer: false (the connection's address is the client's), the number
+   * of proxy hops in front, or the proxies' addresses and CIDRs. Never "trust everything".
+   */
+  readonly trustProxy: false | number | readonly string[];
   readonly reconcile: {
     /** How long an order may stay unpaid before the gateway is asked about it. */
     readonly afterMinutes: number;
@@ -125,6 +128,35 @@ function persistentSecret(env: Env, name: string, dataDir: string, file: string,
   return generated;
 }
 
+/**
+ * TRUST_PROXY: a hop count, or a comma list of proxy addresses/CIDRs. `true` would take
+ * any client's X-Forwarded-For as its address (rate limits and logs spoofed at will), so
+ * it is refused rather than guessed at.
+ */
+function parseTrustProxy(v: string | undefined): false | number | readonly string[] {
+  if (v === undefined || /^(false|no|0)$/i.test(v)) return false;
+  if (/^(true|yes|all|\*)$/i.test(v)) {
+    throw new ConfigError('TRUST_PROXY', `must be a number of proxy hops or a comma list of proxy addresses or CIDRs, not "${v}": trusting every X-Forwarded-For lets any client choose its address`);
+  }
+  if (/^\d+$/.test(v)) {
+    const n = Number(v);
+    if (n > 100) throw new ConfigError('TRUST_PROXY', `must be between 0 and 100 hops, got ${n}`);
+    return n;
+  }
+  const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const e of entries) {
+    const [address, bits, ...rest] = e.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 4 ? 32 : 128;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || rest.length > 0) {
+      throw new ConfigError('TRUST_PROXY', `holds "${e}", which is neither a number of hops nor an IP address or CIDR`);
+    }
+  }
+  if (entries.length === 0) throw new ConfigError('TRUST_PROXY', 'must be a number of proxy hops or a comma list of proxy addresses or CIDRs');
+  return Object.freeze(entries);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '127.0.0.1';
@@ -175,12 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
   }
 
-  const trustProxyText = str(env, 'TRUST_PROXY');
-  let trustProxy: boolean | number = false;
-  if (trustProxyText !== undefined) {
-    if (/^\d+$/.test(trustProxyText)) trustProxy = Number(trustProxyText);
-    else trustProxy = bool(env, 'TRUST_PROXY', false);
-  }
+  const trustProxy = parseTrustProxy(str(env, 'TRUST_PROXY'));
 
   return Object.freeze({
     port,

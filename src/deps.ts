@@ -2,12 +2,13 @@
 // Tests call it with their own clock; production wiring never branches on tests.
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
 import { handleJob, JobRunner, type JobHandler } from './jobs/queue.js';
 import { getUser } from './modules/accounts/accounts.service.js';
+import { sendVerificationJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import type { EventDeps } from './modules/events/events.service.js';
 import { createEmailChecker } from './modules/mail/email-check.js';
@@ -73,14 +74,35 @@ export interface DepsOverrides {
   logger?: Logger;
 }
 
-export function createLogger(config: Config): Logger {
-  return pino({
+/**
+ * The path as logged: without its query string (check-in lookups carry ticket ids
+ * there) and with registration and ticket ids replaced, since such an id is the QR
+ * that admits its holder.
+ */
+export function redactPath(url: string): string {
+  return url
+    .split('?')[0]!
+    .split('/')
+    .map((segment) => {
+      let decoded = segment;
+      try {
+        decoded = decodeURIComponent(segment); // "%72eg_…" routes as "reg_…"
+      } catch {
+        // not valid percent-encoding: the router refuses it; judge it as written
+      }
+      const m = /^(reg|tkt)_/i.exec(decoded);
+      return m ? `${m[1]!.toLowerCase()}_[redacted]` : segment;
+    })
+    .join('/');
+}
+
+export function createLogger(config: Config, destination?: NodeJS.WritableStream): Logger {
+  const options: LoggerOptions = {
     level: config.logLevel,
     serializers: {
-      // The path without its query string: check-in lookups carry ticket ids there.
       req: (req: { method?: string; url?: string; ip?: string; id?: string }) => ({
         method: req.method,
-        path: typeof req.url === 'string' ? req.url.split('?')[0] : undefined,
+        path: typeof req.url === 'string' ? redactPath(req.url) : undefined,
         remoteAddress: req.ip,
       }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
@@ -91,7 +113,8 @@ export function createLogger(config: Config): Logger {
       paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.password', '*.idToken', '*.key'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
@@ -171,6 +194,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     kickJobs: () => jobs.kick(),
   };
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
+  handleJob(jobHandlers, verifyEmailJob, (payload) => sendVerificationJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
   const ticketHolder = (attendeeId: string) => registrations.ticketHolder(db, attendeeId);
   handleJob(jobHandlers, ticketEmailJob, (payload) => sendTicketJob({ db, clock, config, mailer, ticketHolder }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.

@@ -16,7 +16,17 @@ export interface UsersTable {
   is_organizer: Generated<boolean>;
   can_publish: Generated<boolean>;
   created_at: Timestamp;
-  email_verified_at: Timestamp | null;
+  /** Null until the address is proved by the verification mail. */
+  email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface EmailVerificationsTable {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 export interface ApiKeysTable {
@@ -389,6 +399,7 @@ export interface Database {
   sandbox_payments: SandboxPaymentsTable;
   sandbox_emails: SandboxEmailsTable;
   users: UsersTable;
+  email_verifications: EmailVerificationsTable;
   api_keys: ApiKeysTable;
   dashboard_sessions: DashboardSessionsTable;
   jobs: JobsTable;

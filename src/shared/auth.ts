@@ -60,7 +60,7 @@ export interface AuthDeps {
   >;
   verifySession(token: string): Promise<{ userId: string }>;
   findCookieSession(cookieHeader: string | undefined): Promise<{ userId: string; sessionId: string } | undefined>;
-  findUser(userId: string): Promise<{ id: string; email: string } | undefined>;
+  findUser(userId: string): Promise<{ id: string; email: string; email_verified_at: Date | null } | undefined>;
   isStaffEmail(email: string): boolean;
   isPinnedOrigin(origin: string): Promise<boolean>;
 }
@@ -219,7 +219,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     await limit(reply, `user:${userId}`);
     const user = await deps.findUser(userId);
     if (!user) throw unauthorized('invalid_session', 'the account of this session no longer exists');
-    const isStaff = deps.isStaffEmail(user.email);
+    // STAFF_EMAILS names addresses; an address nobody has proved grants nothing.
+    const isStaff = user.email_verified_at !== null && deps.isStaffEmail(user.email);
     if (staffOnly && !isStaff) throw forbidden('staff_only', 'only platform staff may do this');
     req.principal = { kind: 'session', userId: user.id, email: user.email, isStaff, ...(sessionId === undefined ? {} : { sessionId }) };
   }

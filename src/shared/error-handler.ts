@@ -2,7 +2,7 @@
 // framework errors are mapped to the right 4xx; anything unexpected is a bare 500
 // whose details go to the log under the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { mapPgError } from '../db/pg-errors.js';
@@ -70,7 +70,38 @@ function mapError(err: FastifyError | Error): Omit<Mapped, 'headers'> | undefine
   return undefined;
 }
 
+/** How much of a refused body is read (and dropped) before the connection closes, at most. */
+export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+export const DRAIN_MAX_MS = 5000;
+
+/**
+ * Reads and drops what is left of a request body, up to DRAIN_MAX_BYTES or DRAIN_MAX_MS.
+ * Closing a connection while the client is still sending makes the kernel answer with a
+ * reset, and a client that writes its whole body before reading then never sees the 413.
+ */
+function drain(body: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      body.off('data', onData).off('end', finish).off('error', finish).off('close', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_MAX_BYTES) finish();
+    };
+    const timer = setTimeout(finish, DRAIN_MAX_MS);
+    body.on('data', onData).on('end', finish).on('error', finish).on('close', finish);
+    body.resume();
+  });
+}
+
 export function registerErrorHandling(app: FastifyInstance, methodsFor: (path: string) => string[]): void {
+  app.addHook('onSend', async (req, reply) => {
+    if (reply.statusCode === 413 && !req.raw.complete && !req.raw.destroyed) await drain(req.raw);
+  });
+
   app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
     const mapped = mapError(err);
     if (!mapped) {

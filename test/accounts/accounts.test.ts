@@ -21,12 +21,13 @@ describe('accounts: signup and login', () => {
 
   const post = (path: string, body: unknown) => call(server.url, 'POST', path, { body });
 
-  it('signup answers 201 { userId, idToken, expiresAt } with a 12-hour session', async () => {
+  it('signup answers 201 { userId, idToken, expiresAt, emailVerified: false } with a 12-hour session', async () => {
     const email = uniqueEmail('signup');
     const before = server.clock.now().getTime();
     const r = await post('/auth/signup', { email, password: PASSWORD, name: 'Asha Rao', phone: '+91 98765 43210' });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(Object.keys(r.body).sort(), ['expiresAt', 'idToken', 'userId']);
+    assert.deepEqual(Object.keys(r.body).sort(), ['emailVerified', 'expiresAt', 'idToken', 'userId']);
+    assert.equal(r.body.emailVerified, false);
     assert.match(r.body.userId, /^usr_[A-Za-z0-9_-]+$/);
     assert.equal(r.body.idToken.split('.').length, 3);
     assert.equal(decodeJwt(r.body.idToken).sub, r.body.userId);
@@ -100,8 +101,9 @@ describe('accounts: signup and login', () => {
     for (const email of [a.email, a.email.toUpperCase()]) {
       const r = await post('/auth/login', { email, password: PASSWORD });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(Object.keys(r.body).sort(), ['expiresAt', 'idToken', 'userId']);
+      assert.deepEqual(Object.keys(r.body).sort(), ['emailVerified', 'expiresAt', 'idToken', 'userId']);
       assert.equal(r.body.userId, a.userId);
+      assert.equal(r.body.emailVerified, true);
       assert.equal((await call(server.url, 'GET', '/dashboard/api/keys', { token: r.body.idToken })).status, 200);
     }
   });
@@ -117,7 +119,7 @@ describe('accounts: signup and login', () => {
     assert.deepEqual(wrong.body, unknown.body);
   });
 
-  it('stores a salted scrypt hash and never the password', async () => {
+  it('stores a salted argon2id hash (m=19 MiB, t=2, p=1) and never the password', async () => {
     const password = 'same password for both';
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
@@ -129,13 +131,13 @@ describe('accounts: signup and login', () => {
     assert.equal(rows.length, 2);
     const salts: string[] = [];
     for (const row of rows) {
-      const m = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/.exec(row.password_hash);
+      const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(row.password_hash);
       assert.ok(m, `hash format: ${row.password_hash}`);
-      const [, n, r, p, salt, hash] = m;
-      // A slow hash: scrypt cost N of at least 2^14, salt and hash of at least 128 bits.
-      assert.ok(Number(n) >= 16384 && Number(r) >= 8 && Number(p) >= 1, `cost ${n}/${r}/${p}`);
-      assert.ok(Buffer.from(salt!, 'base64url').length >= 16);
-      assert.ok(Buffer.from(hash!, 'base64url').length >= 32);
+      const [, mem, t, p, salt, hash] = m;
+      // OWASP's argon2id minimum: 19 MiB, 2 passes, 1 lane; salt of 128 bits, hash of 256.
+      assert.ok(Number(mem) >= 19456 && Number(t) >= 2 && Number(p) >= 1, `cost ${mem}/${t}/${p}`);
+      assert.ok(Buffer.from(salt!, 'base64').length >= 16);
+      assert.ok(Buffer.from(hash!, 'base64').length >= 32);
       salts.push(salt!);
       const text = JSON.stringify(row);
       assert.ok(!text.includes(password), 'password text in the users row');

@@ -19,6 +19,9 @@ describe('GET /api/v1/me', () => {
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, {
       userId: account.userId,
+      mode: 'test',
+      class: 'full',
+      emailVerified: true,
       email: account.email,
       name: 'Asha Rao',
       phone: null,
@@ -35,5 +38,16 @@ describe('GET /api/v1/me', () => {
     const b = await createKey(server.url, account.token, { mode: 'live', class: 'checkout' });
     assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: a.key })).body.apiKeyId, a.keyId);
     assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: b.key })).body.apiKeyId, b.keyId);
+  });
+
+  it('answers a checkout key with the account id and key facts only: nothing personal', async () => {
+    const account = await signup(server.url, { name: 'Asha Rao' });
+    for (const mode of ['test', 'live'] as const) {
+      const k = await createKey(server.url, account.token, { mode, class: 'checkout', allowedOrigin: 'https://shop.organiser.in' });
+      const r = await call(server.url, 'GET', '/api/v1/me', { key: k.key });
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body, { userId: account.userId, apiKeyId: k.keyId, mode, class: 'checkout' });
+      assert.ok(!r.text.includes(account.email) && !r.text.includes('Asha'));
+    }
   });
 });

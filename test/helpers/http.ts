@@ -1,5 +1,7 @@
 // A small fetch wrapper and account factories that go through the HTTP API.
 import { randomUUID } from 'node:crypto';
+import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
+import { serverAt } from './server.js';
 
 export interface Reply<T = any> {
   status: number;
@@ -48,12 +50,19 @@ export interface Account {
   token: string;
 }
 
-export async function signup(baseUrl: string, overrides: { email?: string; name?: string } = {}): Promise<Account> {
+/**
+ * Signs up over HTTP. The address counts as verified (as if the verification mail had
+ * been opened) unless `verified: false`, when the server runs in this process; a
+ * server in another process leaves it unverified.
+ */
+export async function signup(baseUrl: string, overrides: { email?: string; name?: string; verified?: boolean } = {}): Promise<Account> {
   const email = overrides.email ?? uniqueEmail();
   const r = await call(baseUrl, 'POST', '/auth/signup', {
     body: { email, password: 'correct horse battery', name: overrides.name ?? 'Test Organiser' },
   });
   if (r.status !== 201) throw new Error(`signup failed: ${r.status} ${r.text}`);
+  const server = overrides.verified === false ? undefined : serverAt(baseUrl);
+  if (server) await markEmailVerified(server.deps.db, r.body.userId, email.trim().toLowerCase(), server.clock.now());
   return { userId: r.body.userId, email, token: r.body.idToken };
 }
 

@@ -37,6 +37,12 @@ export interface StartOptions {
   logger?: Logger;
 }
 
+const running = new Map<string, TestServer>();
+/** The in-process server listening at `url`, if this process started it. */
+export function serverAt(url: string): TestServer | undefined {
+  return running.get(url);
+}
+
 export function testEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -87,19 +93,23 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const address = app.server.address();
   if (typeof address !== 'object' || !address) throw new Error('no address');
   if (config.workers) deps.jobs.start();
-  return {
-    url: `http://127.0.0.1:${address.port}`,
+  const url = `http://127.0.0.1:${address.port}`;
+  const server: TestServer = {
+    url,
     app,
     deps,
     clock,
     dataDir,
     async close() {
+      running.delete(url);
       await app.close();
       await deps.close();
       await own?.drop();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  running.set(url, server);
+  return server;
 }
 
 /**

@@ -7,6 +7,7 @@ import * as m0003 from './0003_registrations.js';
 import * as m0004 from './0004_webhooks.js';
 import * as m0005 from './0005_memberships.js';
 import * as m0006 from './0006_reconciliation.js';
+import * as m0007 from './0007_trust.js';
 import * as m0008 from './0008_ledger.js';
 import * as m0009 from './0009_dashboard.js';
 
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0004_webhooks': m0004,
   '0005_memberships': m0005,
   '0006_reconciliation': m0006,
+  '0007_trust': m0007,
   '0008_ledger': m0008,
   '0009_dashboard': m0009,
 };

@@ -27,6 +27,10 @@ export async function insertUser(
     .execute();
 }
 
+export async function setPasswordHash(db: Db, id: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+}
+
 export async function setCanPublish(db: Db, id: string, canPublish: boolean): Promise<boolean> {
   const r = await db.updateTable('users').set({ can_publish: canPublish }).where('id', '=', id).executeTakeFirst();
   return r.numUpdatedRows > 0n;
@@ -37,8 +41,39 @@ export async function countUsers(db: Db): Promise<number> {
   return Number(r.n);
 }
 
-/** Whether the account's email address has been verified. */
-export async function isEmailVerified(db: Db, userId: string): Promise<boolean> {
-  const r = await db.selectFrom('users').select('email_verified_at').where('id', '=', userId).executeTakeFirst();
-  return r?.email_verified_at != null;
+
+/** Marks the address verified, keeping the first verification time; only while it is still the account's address. */
+export async function markEmailVerified(db: Db, id: string, email: string, at: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(at)) }))
+    .where('id', '=', id)
+    .where('email', '=', email)
+    .execute();
+}
+
+export async function insertVerification(
+  db: Db,
+  row: { tokenHash: string; userId: string; email: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('email_verifications')
+    .values({ token_hash: row.tokenHash, user_id: row.userId, email: row.email, created_at: row.createdAt, expires_at: row.expiresAt, used_at: null })
+    .execute();
+}
+
+/** Uses the token if it is unused and unexpired; answers whose it was, or undefined. */
+export function consumeVerification(db: Db, tokenHash: string, now: Date) {
+  return db
+    .updateTable('email_verifications')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['user_id', 'email'])
+    .executeTakeFirst();
+}
+
+export function findVerification(db: Db, tokenHash: string) {
+  return db.selectFrom('email_verifications').select(['used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
 }

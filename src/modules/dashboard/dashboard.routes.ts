@@ -199,16 +199,15 @@ export const dashboardRoutes =
       const password = f.text('password', 'Password', 1024);
       const next = safeNext(f.text('next', 'next', 500));
       const csrf = preSession(req, reply);
-      // Per account as well as per address, so one address cannot be guessed at from many.
-      const hit = await deps.rateLimiter.hit(`dashboard-login:${email.toLowerCase()}`, deps.clock.now());
-      if (hit.count > LOGIN_ATTEMPTS_PER_MINUTE) {
-        reply.header('retry-after', String(hit.resetSeconds));
-        return html(reply, loginPage(csrf, { email, next, error: `Too many sign-in attempts for this account. Try again in ${hit.resetSeconds} seconds.` }), 429);
-      }
+      // The same sign-in as POST /auth/login, with its limits per account and per address.
       let userId: string;
       try {
-        ({ userId } = await accounts.login(deps, { email, password }));
+        ({ userId } = await accounts.login(deps, { email, password }, req.ip));
       } catch (err) {
+        if (err instanceof AppError && err.code === 'too_many_attempts') {
+          for (const [h, v] of Object.entries(err.headers)) reply.header(h, v);
+          return html(reply, loginPage(csrf, { email, next, error: `Too many sign-in attempts. Try again in ${err.headers['retry-after'] ?? 'a few'} seconds.` }), 429);
+        }
         if (err instanceof AppError && err.status < 500) return html(reply, loginPage(csrf, { email, next, error: 'Email or password is wrong.' }), err.status);
         throw err;
       }

@@ -54,7 +54,7 @@ export const keysRoutes =
           tags: ['dashboard'],
           summary: 'Create an API key; the key is shown in this answer only',
           description:
-            '`class: full` keys (`sk_…`) may call everything but event deletion and stay on a server. `class: checkout` keys (`pk_…`) may read events, register and subscribe, and may be pinned to one browser origin with `allowedOrigin` (scheme and host, e.g. `https://shop.example.in`).',
+            '`class: full` keys (`sk_…`) may call everything but event deletion and stay on a server. `class: checkout` keys (`pk_…`) may read events, register and subscribe, and may be pinned to one browser origin with `allowedOrigin` (scheme and host, e.g. `https://shop.example.in`). A `live` key needs a verified email address (403 `email_unverified` until the verification mail is opened); test keys work at once.',
           body: Type.Object(
             {
               name: Type.Optional(Type.String({ maxLength: 100 })),
@@ -66,6 +66,7 @@ export const keysRoutes =
           ),
           response: {
             201: Type.Object({ success: Type.Literal(true), data: Key, key: Type.String({ description: 'The key. Shown once.' }) }),
+            403: Type.Ref('Error'),
           },
         },
       },

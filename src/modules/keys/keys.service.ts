@@ -6,6 +6,7 @@ import type { Database, KeyClass, Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { badRequest, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
+import { requireVerifiedEmail } from '../accounts/accounts.service.js';
 import * as repo from './keys.repo.js';
 import type { KeyRow } from './keys.repo.js';
 
@@ -49,6 +50,8 @@ export async function createKey(
     throw badRequest('origin_needs_checkout_key', 'allowedOrigin may only be set on a checkout key; full keys stay on a server');
   }
   const allowedOrigin = input.allowedOrigin === undefined ? null : normaliseOrigin(input.allowedOrigin);
+  // Live keys move real money: the account must have proved its address first. Test keys work at once.
+  if (input.mode === 'live') await requireVerifiedEmail(deps.db, userId, 'create a live key');
   const key = keyPrefixFor(input.keyClass, input.mode) + deps.ids.secret(24);
   const row: KeyRow = {
     id: deps.ids.make('key', 12),

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Mode, PayoutStatus } from '../../db/database.js';
 import { defineJob, enqueue } from '../../jobs/queue.js';
 import { assertOwned, type KeyPrincipal } from '../../shared/auth.js';
-import { badRequest, conflict, forbidden, notFound, unavailable } from '../../shared/errors.js';
+import { badRequest, conflict, notFound, unavailable } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import * as accounts from '../accounts/accounts.service.js';
@@ -84,7 +84,7 @@ export async function requestPayout(deps: PayoutDeps, accountId: string, mode: M
   if (amountPaise < MIN_PAYOUT_PAISE) throw badRequest('amount_below_minimum', `amount must be at least ${MIN_PAYOUT_PAISE / 100} rupees`);
   const upiId = normaliseUpiId(input.upiId);
   if (mode === 'live') {
-    if (!(await accounts.isEmailVerified(deps.db, accountId))) throw forbidden('email_unverified', 'verify your email address before requesting a payout');
+    await accounts.requireVerifiedEmail(deps.db, accountId, 'request a payout');
     if (!deps.razorpayx) throw notConfigured();
   }
   const at = deps.clock.now();

@@ -60,6 +60,8 @@ export function validateUrl(value: string, allowPrivate: boolean): string {
     return url.toString();
   }
   if (url.protocol !== 'https:') throw badRequest('invalid_webhook_url', 'url must use https');
+  // Other ports reach services that are not web hooks (mail, databases, admin consoles).
+  if (url.port !== '' && url.port !== '443' && url.port !== '80') throw badRequest('invalid_webhook_url', 'url must use port 443 (or 80)');
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (isIP(host) ? !isPublicAddress(host) : host === 'localhost' || host.endsWith('.localhost') || !host.includes('.') || /\.(local|internal|lan|home|corp|invalid|test|example)$/.test(host)) {
     throw badRequest('invalid_webhook_url', 'url must point at a public host');

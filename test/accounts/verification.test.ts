@@ -1,0 +1,135 @@
+// Verified email (product-decisions §11): the sign-up mail's link, single use, expiry,
+// resend limits, and what an unverified address cannot do (live keys, staff rights).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { call, createKey, signup, uniqueEmail } from '../helpers/http.js';
+import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
+
+const PASSWORD = 'correct horse battery';
+
+describe('email verification', () => {
+  let server: TestServer;
+  let smtp: SmtpSink;
+  const staffEmail = uniqueEmail('staff');
+
+  before(async () => {
+    smtp = await startSmtp();
+    server = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail, BASE_URL: 'https://tickets.example.in' } });
+  });
+  after(async () => {
+    await server.close();
+    await smtp.close();
+  });
+
+  /** Signs up over HTTP and waits for the verification mail; answers the account and the link's token. */
+  async function signupAndMail(email = uniqueEmail('verify')) {
+    const r = await call(server.url, 'POST', '/auth/signup', { body: { email, password: PASSWORD, name: 'Asha <b>Rao</b>' } });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.emailVerified, false);
+    const token = await nextToken(email);
+    return { userId: r.body.userId as string, idToken: r.body.idToken as string, email, token };
+  }
+
+  async function nextToken(email: string, skip = 0): Promise<string> {
+    const mine = () => smtp.messages.filter((m) => m.envelopeTo.includes(email));
+    await drainJobs(server, async () => mine().length > skip);
+    const mail = mine()[skip]!;
+    assert.equal(mail.subject, 'Confirm your email address');
+    const m = /https:\/\/tickets\.example\.in\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(mail.text ?? '');
+    assert.ok(m, mail.text);
+    assert.ok(Buffer.from(m[1]!, 'base64url').length >= 16, 'token of at least 128 bits');
+    assert.ok(!String(mail.html).includes('<b>Rao</b>'), 'the name is escaped in HTML');
+    return m[1]!;
+  }
+
+  const me = async (token: string) => {
+    const k = await createKey(server.url, token, { mode: 'test' });
+    return (await call(server.url, 'GET', '/api/v1/me', { key: k.key })).body;
+  };
+
+  it('sign-up mails a link; opening it (GET) shows a page and verifies the address, once', async () => {
+    const a = await signupAndMail();
+    assert.equal((await me(a.idToken)).emailVerified, false);
+    const stored = await server.deps.db.selectFrom('email_verifications').selectAll().where('user_id', '=', a.userId).execute();
+    assert.equal(stored.length, 1);
+    assert.notEqual(stored[0]!.token_hash, a.token, 'the token is stored hashed');
+    const page = await call(server.url, 'GET', `/auth/verify?token=${a.token}`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(page.text, /verified/);
+    assert.equal((await me(a.idToken)).emailVerified, true);
+    const login = await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD } });
+    assert.equal(login.body.emailVerified, true);
+    const again = await call(server.url, 'GET', `/auth/verify?token=${a.token}`);
+    assert.equal(again.status, 400);
+    assert.match(again.headers.get('content-type') ?? '', /^text\/html/);
+    const post = await call(server.url, 'POST', '/auth/verify', { body: { token: a.token } });
+    assert.equal(post.status, 400);
+    assert.equal(post.body.code, 'verification_token_used');
+  });
+
+  it('POST /auth/verify { token } verifies; an unknown token is 400', async () => {
+    const a = await signupAndMail();
+    const r = await call(server.url, 'POST', '/auth/verify', { body: { token: a.token } });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body, { success: true, emailVerified: true });
+    const unknown = await call(server.url, 'POST', '/auth/verify', { body: { token: 'A'.repeat(43) } });
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.code, 'invalid_verification_token');
+    const page = await call(server.url, 'GET', '/auth/verify?token=%3Cscript%3E');
+    assert.equal(page.status, 400);
+    assert.ok(!page.text.includes('<script>'));
+  });
+
+  it('a token expires after 48 hours (by the service clock)', async () => {
+    const a = await signupAndMail();
+    server.clock.advance(48 * 3600_000 + 1000);
+    const r = await call(server.url, 'POST', '/auth/verify', { body: { token: a.token } });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.code, 'verification_token_expired');
+    assert.equal((await me((await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD } })).body.idToken)).emailVerified, false);
+  });
+
+  it('resend mails a new working link, at most 3 an hour (429 with Retry-After)', async () => {
+    const a = await signupAndMail();
+    for (let i = 1; i <= 3; i++) {
+      const r = await call(server.url, 'POST', '/auth/verify/resend', { token: a.idToken });
+      assert.equal(r.status, 202, r.text);
+    }
+    const limited = await call(server.url, 'POST', '/auth/verify/resend', { token: a.idToken });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.body.code, 'too_many_attempts');
+    assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    assert.equal(limited.headers.get('ratelimit-remaining'), '0');
+    const fresh = await nextToken(a.email, 3);
+    assert.equal((await call(server.url, 'POST', '/auth/verify', { body: { token: fresh } })).status, 200);
+    const done = await call(server.url, 'POST', '/auth/verify/resend', { token: a.idToken });
+    assert.equal(done.status, 409);
+    assert.equal(done.body.code, 'email_already_verified');
+    assert.equal((await call(server.url, 'POST', '/auth/verify/resend')).status, 401);
+  });
+
+  it('an unverified account gets test keys at once but no live key (403 email_unverified)', async () => {
+    const a = await signup(server.url, { verified: false });
+    for (const cls of ['full', 'checkout'] as const) {
+      const r = await call(server.url, 'POST', '/dashboard/api/keys', { token: a.token, body: { mode: 'live', class: cls } });
+      assert.equal(r.status, 403);
+      assert.equal(r.body.code, 'email_unverified');
+    }
+    assert.equal((await call(server.url, 'POST', '/dashboard/api/keys', { token: a.token, body: { mode: 'test', class: 'full' } })).status, 201);
+    const rows = await server.deps.db.selectFrom('api_keys').select('mode').where('user_id', '=', a.userId).execute();
+    assert.deepEqual(rows.map((r) => r.mode), ['test']);
+  });
+
+  it('STAFF_EMAILS grants nothing until the address is verified', async () => {
+    const target = await signup(server.url);
+    const s = await signupAndMail(staffEmail);
+    const grant = () => call(server.url, 'POST', `/admin/api/accounts/${target.userId}/organiser-access`, { token: s.idToken, body: { canPublish: true } });
+    const refused = await grant();
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'staff_only');
+    assert.equal((await call(server.url, 'GET', `/auth/verify?token=${s.token}`)).status, 200);
+    assert.equal((await grant()).status, 200);
+  });
+});
