@@ -1,17 +1,18 @@
 // Starts the real service in this process on a free loopback port, on the storage
-// the run asks for: PGlite in a fresh temporary DATA_DIR by default, PostgreSQL at
-// TEST_DATABASE_URL when TEST_DB=postgres.
+// the run asks for: the embedded PostgreSQL server in a fresh temporary DATA_DIR by
+// default, PostgreSQL at TEST_DATABASE_URL when TEST_DB=postgres.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
 
-export const storage: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+export const storage: 'embedded' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'embedded';
 
 export interface TestServer {
   url: string;
@@ -25,7 +26,7 @@ export interface TestServer {
 export interface StartOptions {
   env?: Record<string, string>;
   clock?: ManualClock;
-  /** Reuse a DATA_DIR (PGlite restart tests). */
+  /** Reuse a DATA_DIR (restart tests on the embedded database). */
   dataDir?: string;
   /**
    * On PostgreSQL, run on a database of this server's own. Test files share one
@@ -33,6 +34,12 @@ export interface StartOptions {
    * jobs run by a server with its own settings (SMTP, private webhook URLs) isolates.
    */
   isolatedDatabase?: boolean;
+  /**
+   * Run on another test server's database, as a second instance would: on the embedded pass
+   * through that server's Unix socket (its embedded server must outlive this one), on
+   * PostgreSQL at its DATABASE_URL.
+   */
+  shareDatabaseWith?: TestServer;
   /** Log here instead of the configured logger (tests that read the log lines). */
   logger?: Logger;
 }
@@ -79,7 +86,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const own = storage === 'postgres' && options.isolatedDatabase ? await isolatedDatabase() : undefined;
-  const config = loadConfig(testEnv(dataDir, { ...(own ? { DATABASE_URL: own.url } : {}), ...options.env }));
+  const shared = options.shareDatabaseWith;
+  const databaseUrl = own?.url ?? (shared ? (shared.deps.config.databaseUrl ?? embeddedDatabaseUrl(shared.dataDir)) : undefined);
+  const config = loadConfig(testEnv(dataDir, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...options.env }));
   const clock = options.clock ?? new ManualClock(new Date());
   const deps = await createDeps(config, { clock, ...(options.logger ? { logger: options.logger } : {}) });
   const app = await buildApp(deps);
