@@ -3,7 +3,8 @@
 // embedded database (the PostgreSQL server the service runs in its DATA_DIR), and again on
 // the PostgreSQL server at TEST_DATABASE_URL when it is set.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function find(dir) {
@@ -28,6 +29,13 @@ if (process.env.TEST_DATABASE_URL) {
   console.log('TEST_DATABASE_URL is not set: the PostgreSQL pass is skipped.');
 }
 
+// One empty embedded cluster per run, copied into each in-process test server's fresh DATA_DIR.
+const template = mkdtempSync(join(tmpdir(), 'svc-template-'));
+chmodSync(template, 0o711);
+const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/embedded-template.ts', template], { stdio: 'inherit' });
+if (made.status !== 0) process.exit(made.status ?? 1);
+runs[0].env.TEST_EMBEDDED_TEMPLATE = join(template, 'db');
+
 let failed = false;
 for (const run of runs) {
   if (run.files.length === 0) continue;
@@ -39,4 +47,5 @@ for (const run of runs) {
   );
   if (r.status !== 0) failed = true;
 }
+rmSync(template, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

@@ -183,17 +183,20 @@ function collect(child: ChildProcess): { text(): string; exit: Promise<number | 
   return { text: () => text, exit };
 }
 
+/** The server's user (when it is not the service's) must be able to pass through DATA_DIR to its data directory. */
+function reachable(dbDir: string, as: RunAs | undefined): void {
+  if (!as) return;
+  const parent = dirname(dbDir);
+  const mode = statSync(parent).mode;
+  if ((mode & 0o001) === 0) chmodSync(parent, (mode & 0o7777) | 0o001);
+}
+
 /** Creates the cluster in a scratch directory and renames it into place, so a crash mid-way leaves no half-made cluster. */
 async function initialise(bin: Binaries, dbDir: string, as: RunAs | undefined): Promise<void> {
   const scratch = `${dbDir}.init`;
   rmSync(scratch, { recursive: true, force: true });
   ownDir(scratch, as);
-  // The server's user needs to reach its data directory through DATA_DIR.
-  if (as) {
-    const parent = dirname(dbDir);
-    const mode = statSync(parent).mode;
-    if ((mode & 0o001) === 0) chmodSync(parent, (mode & 0o7777) | 0o001);
-  }
+  reachable(dbDir, as);
   const child = spawnAs(as, bin.initdb, ['-D', scratch, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C']);
   child.stdin?.end();
   const out = collect(child);
@@ -329,6 +332,11 @@ async function waitReady(socketDir: string, child: ChildProcess, out: { text(): 
   }
 }
 
+/** Creates an empty cluster in `dataDir`/db, as the first start does (used to prepare test data directories). */
+export async function initialiseEmbedded(dataDir: string): Promise<void> {
+  await initialise(await binaries(), join(resolve(dataDir), 'db'), runAs());
+}
+
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const bin = await binaries();
   const as = runAs();
@@ -348,6 +356,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     if (as && statSync(dbDir).uid !== as.uid) {
       throw new Error(`${dbDir} belongs to uid ${statSync(dbDir).uid}, but as root the embedded database runs as "${as.name}" (uid ${as.uid}); run the service as the user that owns it`);
     }
+    reachable(dbDir, as);
     await clearStaleServer(dbDir);
   } else {
     await initialise(bin, dbDir, as);

@@ -1,6 +1,7 @@
 // Starts the real service in this process on a free loopback port, on the storage
 // the run asks for: the embedded PostgreSQL server in a fresh temporary DATA_DIR by
 // default, PostgreSQL at TEST_DATABASE_URL when TEST_DB=postgres.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +86,12 @@ async function isolatedDatabase(): Promise<{ url: string; drop(): Promise<void> 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const template = process.env.TEST_EMBEDDED_TEMPLATE;
+  if (storage === 'embedded' && ownDir && template && !options.shareDatabaseWith) {
+    // A copy of the run's empty cluster (owner and modes kept): the server starts on it
+    // as on any initialised DATA_DIR, without its own initdb.
+    execFileSync('cp', ['-a', template, join(dataDir, 'db')]);
+  }
   const own = storage === 'postgres' && options.isolatedDatabase ? await isolatedDatabase() : undefined;
   const shared = options.shareDatabaseWith;
   const databaseUrl = own?.url ?? (shared ? (shared.deps.config.databaseUrl ?? embeddedDatabaseUrl(shared.dataDir)) : undefined);
