@@ -375,8 +375,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       // DETAIL, HINT and the like take the level of the line they follow.
       if (tag === 'LOG') level = 'info';
       else if (tag === 'FATAL' || tag === 'PANIC' || tag === 'ERROR' || tag === 'WARNING') level = 'error';
-      // Refusals of the readiness probe while the server starts are expected.
-      options.log?.(/the database system is (starting up|shutting down)/.test(line) ? 'debug' : level, line);
+      // Expected: refusals of the readiness probe while the server starts, and the end of
+      // connections whose goodbye the shutdown overtook (the reason of any unplanned shutdown
+      // is logged before it, at its own level).
+      const expected = /the database system is (starting up|shutting down)|terminating connection due to administrator command/.test(line);
+      options.log?.(expected ? 'debug' : level, line);
     }
   });
   child.once('exit', (code) => {
