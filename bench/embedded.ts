@@ -244,7 +244,12 @@ async function run(name: string, embedded: boolean): Promise<Outcome> {
 async function main(): Promise<void> {
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
-  const outcomes = [await run('embedded (default)', true), await run('PostgreSQL (DATABASE_URL)', false)];
+  // BENCH_POSTGRES_FIRST=1 swaps the order, to see whether running first or second matters.
+  const order: [string, boolean][] = [['embedded (default)', true], ['PostgreSQL (DATABASE_URL)', false]];
+  if (process.env.BENCH_POSTGRES_FIRST === '1') order.reverse();
+  const outcomes: Outcome[] = [];
+  for (const [name, embedded] of order) outcomes.push(await run(name, embedded));
+  outcomes.sort((a, b) => (a.name.startsWith('embedded') ? -1 : b.name.startsWith('embedded') ? 1 : 0));
   for (const o of outcomes) console.log(o);
 
   const [emb] = outcomes as [Outcome, Outcome];
