@@ -5,7 +5,7 @@
 // service's peak RSS, the embedded server's own processes apart, and the start-up time.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { errors as undiciErrors, Pool } from 'undici';
@@ -243,6 +243,7 @@ async function run(name: string, embedded: boolean): Promise<Outcome> {
 
 async function main(): Promise<void> {
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  const loadBefore = loadavg()[0]!;
   if (build.status !== 0) process.exit(build.status ?? 1);
   // BENCH_POSTGRES_FIRST=1 swaps the order, to see whether running first or second matters.
   const order: [string, boolean][] = [['embedded (default)', true], ['PostgreSQL (DATABASE_URL)', false]];
@@ -270,6 +271,7 @@ async function main(): Promise<void> {
     '',
     ...outcomes.map((o) => `- ${o.name}: ${o.registered} registrations acknowledged, ${o.stored} stored; ${o.jobsPending} jobs not yet done at the end; SIGTERM to exit ${o.stopMs.toFixed(0)} ms${o.database ? `, embedded server processes left after exit: ${o.leftBehind}` : ''}.`),
     `- Targets on the embedded default: 1,000 registrations/s or more: ${yes(emb.rps >= 1000)} (${emb.rps.toFixed(0)}); no request over 500 ms: ${yes(emb.max <= 500)} (max ${emb.max.toFixed(0)} ms); p99 under 150 ms: ${yes(emb.p99 < 150)} (${emb.p99.toFixed(1)} ms); service RSS under 250 MB: ${yes(emb.serviceRss < 250 * 1024)} (${mb(emb.serviceRss).toFixed(0)} MB); start-up under 5 s: ${yes(emb.startupMs < 5000)} (${(emb.startupMs / 1000).toFixed(1)} s).`,
+    `- Load average (1 min) before the runs ${loadBefore.toFixed(1)}, after ${loadavg()[0]!.toFixed(1)}, on ${cpus().length} cores: above the core count, other work shared the machine and every figure is lower for it.`,
     '- PSS counts each shared page once across the server\'s processes (shared buffers included); summed RSS counts it in every process that touched it.',
   ];
   writeSection('embedded', lines.join('\n'));
