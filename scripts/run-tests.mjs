@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: type-checks, then runs every test file with Node's test runner on the
-// embedded database, and again on PostgreSQL when TEST_DATABASE_URL is set.
-// Files under test/concurrency/ need several processes on one server: PostgreSQL only.
+// embedded database (the PostgreSQL server the service runs in its DATA_DIR), and again on
+// the PostgreSQL server at TEST_DATABASE_URL when it is set.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function find(dir) {
@@ -21,12 +22,19 @@ const all = only.length > 0 ? only : find('test');
 const tsc = spawnSync('npx', ['tsc', '-p', 'test/tsconfig.json'], { stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
-const runs = [{ name: 'embedded database (PGlite)', env: { TEST_DB: 'pglite' }, files: all.filter((f) => !f.includes('concurrency')) }];
+const runs = [{ name: 'the embedded database', env: { TEST_DB: 'embedded' }, files: all }];
 if (process.env.TEST_DATABASE_URL) {
-  runs.push({ name: 'PostgreSQL', env: { TEST_DB: 'postgres' }, files: all });
+  runs.push({ name: 'PostgreSQL at TEST_DATABASE_URL', env: { TEST_DB: 'postgres' }, files: all });
 } else {
-  console.log('TEST_DATABASE_URL is not set: the PostgreSQL pass and the cross-process tests are skipped.');
+  console.log('TEST_DATABASE_URL is not set: the PostgreSQL pass is skipped.');
 }
+
+// One empty embedded cluster per run, copied into each in-process test server's fresh DATA_DIR.
+const template = mkdtempSync(join(tmpdir(), 'svc-template-'));
+chmodSync(template, 0o711);
+const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/embedded-template.ts', template], { stdio: 'inherit' });
+if (made.status !== 0) process.exit(made.status ?? 1);
+runs[0].env.TEST_EMBEDDED_TEMPLATE = join(template, 'db');
 
 let failed = false;
 for (const run of runs) {
@@ -39,4 +47,5 @@ for (const run of runs) {
   );
   if (r.status !== 0) failed = true;
 }
+rmSync(template, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

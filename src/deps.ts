@@ -121,7 +121,10 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? randomIds;
-  const database = await connectDatabase(config);
+  const database = await connectDatabase(config, {
+    log: (level, line) => logger[level]({ line }, 'embedded database'),
+    onEmbeddedExit: (code) => logger.error({ code }, 'the embedded database stopped unexpectedly'),
+  });
 
   let redis: Redis | undefined;
   let rateLimiter: RateLimiter;

@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Database } from './database.js';
+import { startEmbedded, type EmbeddedLogLevel } from './embedded.js';
 import { migrationProvider } from './migrations/index.js';
 
-export type Storage = 'pglite' | 'postgres';
+/** `embedded`: the PostgreSQL server the service runs itself in $DATA_DIR/db; `postgres`: one at DATABASE_URL. */
+export type Storage = 'embedded' | 'postgres';
+
+export interface ConnectOptions {
+  /** Where the embedded server's log lines go. */
+  log?: (level: EmbeddedLogLevel, line: string) => void;
+  /** Called if the embedded server exits while the service runs. */
+  onEmbeddedExit?: (code: number | null) => void;
+}
 
 export interface Db {
   readonly db: Kysely<Database>;
@@ -15,7 +23,7 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// int8 (counts, sums) as numbers on both drivers; PGlite already does this.
+// int8 (counts, sums) as numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /**
@@ -49,21 +57,43 @@ function prepareStatements(client: pg.PoolClient): void {
   };
 }
 
-export async function connectDatabase(config: Config): Promise<Db> {
+export async function connectDatabase(config: Config, options: ConnectOptions = {}): Promise<Db> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20 });
-    // An idle client's error (server restart) must not crash the process.
-    pool.on('error', () => {});
-    pool.on('connect', prepareStatements);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool({ connectionString: config.databaseUrl }) }) });
     await migrate(db);
     return { db, storage: 'postgres', close: () => db.destroy() };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(join(config.dataDir, 'db'));
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
-  await migrate(db);
-  return { db, storage: 'pglite', close: () => db.destroy() };
+  const server = await startEmbedded({
+    dataDir: config.dataDir,
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.onEmbeddedExit ? { onUnexpectedExit: options.onEmbeddedExit } : {}),
+  });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: createPool({ host: server.socketDir, port: server.port, user: server.user, database: server.database }) }),
+  });
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.destroy();
+    await server.stop();
+    throw err;
+  }
+  return {
+    db,
+    storage: 'embedded',
+    async close() {
+      await db.destroy();
+      await server.stop();
+    },
+  };
+}
+
+function createPool(connection: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool({ ...connection, max: 20 });
+  // An idle client's error (server restart) must not crash the process.
+  pool.on('error', () => {});
+  pool.on('connect', prepareStatements);
+  return pool;
 }
 
 async function migrate(db: Kysely<Database>): Promise<void> {

@@ -1,31 +1,36 @@
 // Hundreds of concurrent registrations at the last seats, through two service
-// processes on one PostgreSQL database: nobody is sold a seat that does not exist.
+// processes on one PostgreSQL server: nobody is sold a seat that does not exist. On the
+// embedded pass the first process runs the embedded server and the second reaches it
+// through its socket; on the PostgreSQL pass both use TEST_DATABASE_URL.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { call, organiser, uniqueEmail } from '../helpers/http.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
-const onPostgres = process.env.TEST_DB === 'postgres' && databaseUrl !== undefined;
+const onPostgres = process.env.TEST_DB === 'postgres';
 
-describe('seats under concurrency across two processes', { skip: onPostgres ? false : 'PostgreSQL only (TEST_DB=postgres)' }, () => {
+describe('seats under concurrency across two processes', () => {
   const procs: ServiceProcess[] = [];
   const dirs: string[] = [];
 
   before(async () => {
     // Both processes must sign sessions alike and share the database.
-    const shared = { DATABASE_URL: databaseUrl!, SESSION_SECRET: 'concurrency-test-session-secret-0123456789', SECRETS_KEY: 'concurrency-test-secrets-key-0123456789abcd', RATE_LIMIT_PER_MINUTE: '1000000', EMAIL_DNS_CHECK: 'false', WORKERS: 'false' };
+    const shared = { SESSION_SECRET: 'concurrency-test-session-secret-0123456789', SECRETS_KEY: 'concurrency-test-secrets-key-0123456789abcd', RATE_LIMIT_PER_MINUTE: '1000000', EMAIL_DNS_CHECK: 'false', WORKERS: 'false' };
     for (let i = 0; i < 2; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'svc-conc-'));
       dirs.push(dir);
-      procs.push(await startProcess({ ...shared, DATA_DIR: dir }));
+      const databaseUrl = onPostgres ? process.env.TEST_DATABASE_URL : i === 0 ? undefined : embeddedDatabaseUrl(dirs[0]!);
+      if (onPostgres && !databaseUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+      procs.push(await startProcess({ ...shared, DATA_DIR: dir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
     }
   });
   after(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
+    // The process that runs the embedded server stops last.
+    for (const p of [...procs].reverse()) await p.stop();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 

@@ -1,17 +1,19 @@
 // Starts the real service in this process on a free loopback port, on the storage
-// the run asks for: PGlite in a fresh temporary DATA_DIR by default, PostgreSQL at
-// TEST_DATABASE_URL when TEST_DB=postgres.
+// the run asks for: the embedded PostgreSQL server in a fresh temporary DATA_DIR by
+// default, PostgreSQL at TEST_DATABASE_URL when TEST_DB=postgres.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
 
-export const storage: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+export const storage: 'embedded' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'embedded';
 
 export interface TestServer {
   url: string;
@@ -25,7 +27,7 @@ export interface TestServer {
 export interface StartOptions {
   env?: Record<string, string>;
   clock?: ManualClock;
-  /** Reuse a DATA_DIR (PGlite restart tests). */
+  /** Reuse a DATA_DIR (restart tests on the embedded database). */
   dataDir?: string;
   /**
    * On PostgreSQL, run on a database of this server's own. Test files share one
@@ -33,6 +35,12 @@ export interface StartOptions {
    * jobs run by a server with its own settings (SMTP, private webhook URLs) isolates.
    */
   isolatedDatabase?: boolean;
+  /**
+   * Run on another test server's database, as a second instance would: on the embedded pass
+   * through that server's Unix socket (its embedded server must outlive this one), on
+   * PostgreSQL at its DATABASE_URL.
+   */
+  shareDatabaseWith?: TestServer;
   /** Log here instead of the configured logger (tests that read the log lines). */
   logger?: Logger;
 }
@@ -84,8 +92,16 @@ async function isolatedDatabase(): Promise<{ url: string; drop(): Promise<void> 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const template = process.env.TEST_EMBEDDED_TEMPLATE;
+  if (storage === 'embedded' && ownDir && template && !options.shareDatabaseWith) {
+    // A copy of the run's empty cluster (owner and modes kept): the server starts on it
+    // as on any initialised DATA_DIR, without its own initdb.
+    execFileSync('cp', ['-a', template, join(dataDir, 'db')]);
+  }
   const own = storage === 'postgres' && options.isolatedDatabase ? await isolatedDatabase() : undefined;
-  const config = loadConfig(testEnv(dataDir, { ...(own ? { DATABASE_URL: own.url } : {}), ...options.env }));
+  const shared = options.shareDatabaseWith;
+  const databaseUrl = own?.url ?? (shared ? (shared.deps.config.databaseUrl ?? embeddedDatabaseUrl(shared.dataDir)) : undefined);
+  const config = loadConfig(testEnv(dataDir, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...options.env }));
   const clock = options.clock ?? new ManualClock(new Date());
   const deps = await createDeps(config, { clock, ...(options.logger ? { logger: options.logger } : {}) });
   const app = await buildApp(deps);

@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { ManualClock } from '../../src/shared/clock.js';
 import { RedisRateLimiter } from '../../src/shared/rate-limit.js';
 import { call, organiser, type Reply } from '../helpers/http.js';
-import { startServer, storage, type TestServer } from '../helpers/server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 const MINUTE = 60_000;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -198,14 +198,12 @@ describe('rate limits shared through Redis', { skip: redisSkip }, () => {
     }
   });
 
-  // Two instances can share a key only when they share a database: on PGlite each
-  // instance has its own, so this runs on PostgreSQL only.
-  it('two service instances on one Redis and one database enforce one limit per key (PostgreSQL only)', { skip: storage !== 'postgres' && 'PGlite gives each instance a database of its own' }, async () => {
+  it('two service instances on one Redis enforce one limit per key', async () => {
     const clock = freshMinuteClock();
     const env = { RATE_LIMIT_PER_MINUTE: '6', REDIS_URL };
-    // On PostgreSQL both instances share the database, so one key works on both.
+    // Both instances on one database (the second through the first's socket on the embedded pass), so one key works on both.
     const one = await startServer({ env, clock });
-    const two = await startServer({ env, clock });
+    const two = await startServer({ env, clock, shareDatabaseWith: one });
     try {
       const org = await organiser(one.url);
       const statuses: number[] = [];
@@ -214,11 +212,17 @@ describe('rate limits shared through Redis', { skip: redisSkip }, () => {
         statuses.push((await call(two.url, 'GET', '/api/v1/me', { key: org.key })).status);
       }
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
+      const redis = new Redis(REDIS_URL);
+      try {
+        assert.equal(await redis.get(`ratelimit:key:${org.keyId}:${windowStart(clock)}`), '8', 'the count lives in Redis');
+      } finally {
+        redis.disconnect();
+      }
       clock.advance(MINUTE);
       assert.equal((await call(two.url, 'GET', '/api/v1/me', { key: org.key })).status, 200, 'the next window');
     } finally {
-      await one.close();
       await two.close();
+      await one.close();
     }
   });
 });

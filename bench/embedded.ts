@@ -1,0 +1,288 @@
+// The embedded default beside PostgreSQL, in one run. Each configuration starts the service
+// the way `npm start` does (the compiled service, one process, background workers on) on an
+// empty DATA_DIR, then 100 connections register for one hot event (free, no capacity limit)
+// for 15 seconds. Reported: registrations/s, latency p50/p99/max, timeouts and errors, the
+// service's peak RSS, the embedded server's own processes apart, and the start-up time.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { errors as undiciErrors, Pool } from 'undici';
+import { freePort } from '../test/helpers/process.js';
+import { account, freshDatabase } from './lib.js';
+import { writeSection } from './report.js';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const TIMEOUT_MS = 10_000;
+
+interface Memory {
+  rss: number;
+  pss: number;
+}
+
+interface Outcome {
+  name: string;
+  startupMs: number;
+  registered: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  over500: number;
+  timeouts: number;
+  errors: number;
+  serviceRss: number;
+  database?: Memory & { processes: number };
+  stored: number;
+  jobsPending: number;
+  stopMs: number;
+  leftBehind: number;
+}
+
+const mb = (kb: number) => kb / 1024;
+
+function status(pid: number, field: string): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function pss(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The postmaster and its children. */
+function serverProcesses(postmaster: number): number[] {
+  const out = [postmaster];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    if (parentOf(pid) === postmaster) out.push(pid);
+  }
+  return out.filter((p) => existsSync(`/proc/${p}`));
+}
+
+function postmasterOf(dataDir: string): number | undefined {
+  try {
+    return Number(readFileSync(join(dataDir, 'db', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+async function startCompiled(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; startupMs: number; stderr(): string }> {
+  const port = await freePort();
+  const started = performance.now();
+  let errors = '';
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.on('data', (d: Buffer) => (errors += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited early: ${errors}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > 60_000) {
+      child.kill('SIGKILL');
+      throw new Error(`service did not become ready: ${errors}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { url, child, startupMs: performance.now() - started, stderr: () => errors };
+}
+
+async function drive(pool: Pool, seconds: number, path: string, headers: Record<string, string>, seq: { n: number }) {
+  const latencies: number[] = [];
+  let ok = 0;
+  let errors = 0;
+  let timeouts = 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < end) {
+        const i = seq.n++;
+        const t = performance.now();
+        try {
+          const r = await pool.request({
+            method: 'POST',
+            path,
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `Person ${i}`, email: `p${i}@example.in` }),
+          });
+          await r.body.text();
+          if (r.statusCode === 201) ok++;
+          else errors++;
+        } catch (err) {
+          if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) timeouts++;
+          else errors++;
+        }
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+  return { ok, errors, timeouts, rps: ok / elapsed, p50: pct(50), p99: pct(99), max: latencies[latencies.length - 1] ?? 0, over500: latencies.filter((l) => l > 500).length };
+}
+
+async function run(name: string, embedded: boolean): Promise<Outcome> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-emb-'));
+  const database = embedded ? undefined : await freshDatabase('embedded');
+  const service = await startCompiled({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    EMAIL_DNS_CHECK: 'false',
+    WORKERS: 'true',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  });
+  const pool = new Pool(service.url, { connections: CONNECTIONS, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+  try {
+    const { key } = await account(service.url);
+    const headers = { 'x-api-key': key };
+    const create = async (title: string) =>
+      (
+        await fetch(`${service.url}/api/v1/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ title, description: 'bench', startDate: '2026-12-31', capacity: 0 }),
+        }).then((r) => r.json() as Promise<{ data: { id: string } }>)
+      ).data.id;
+    const warm = await create('Warm-up');
+    const hot = await create('Hot event');
+    const seq = { n: 0 };
+    await drive(pool, WARMUP_SECONDS, `/api/v1/events/${warm}/register`, headers, seq);
+
+    // Peak memory while the load runs.
+    let serviceRss = 0;
+    let database_: (Memory & { processes: number }) | undefined;
+    const postmaster = embedded ? postmasterOf(dataDir) : undefined;
+    const sample = () => {
+      serviceRss = Math.max(serviceRss, status(service.child.pid!, 'VmRSS'));
+      if (postmaster) {
+        const pids = serverProcesses(postmaster);
+        const rss = pids.reduce((s, p) => s + status(p, 'VmRSS'), 0);
+        const pss_ = pids.reduce((s, p) => s + pss(p), 0);
+        if (!database_ || pss_ > database_.pss) database_ = { rss, pss: pss_, processes: pids.length };
+      }
+    };
+    const sampler = setInterval(sample, 250);
+    const result = await drive(pool, SECONDS, `/api/v1/events/${hot}/register`, headers, seq);
+    clearInterval(sampler);
+    sample();
+
+    // Every acknowledged registration is stored.
+    const client = new pg.Client(embedded ? { host: join(dataDir, 'db'), port: 5432, user: 'postgres', database: 'postgres' } : { connectionString: database!.url });
+    await client.connect();
+    const stored = (await client.query(`select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`, [hot])).rows[0].n as number;
+    const jobsPending = (await client.query(`select count(*)::int as n from jobs where status <> 'done'`).catch(() => ({ rows: [{ n: -1 }] }))).rows[0].n as number;
+    await client.end();
+
+    await pool.close();
+    const stopStarted = performance.now();
+    service.child.kill('SIGTERM');
+    const exitCode = await new Promise<number | null>((r) => (service.child.exitCode !== null ? r(service.child.exitCode) : service.child.once('exit', (code) => r(code))));
+    const stopMs = performance.now() - stopStarted;
+    if (exitCode !== 0) console.error(`${name}: the service exited ${exitCode} on SIGTERM: ${service.stderr()}`);
+    const left = postmaster ? serverProcesses(postmaster) : [];
+    if (left.length > 0) console.error(spawnSync('ps', ['-o', 'pid,ppid,stat,args', '-p', left.join(',')], { encoding: 'utf8' }).stdout);
+    const leftBehind = left.length;
+
+    return {
+      name,
+      startupMs: service.startupMs,
+      registered: result.ok,
+      rps: result.rps,
+      p50: result.p50,
+      p99: result.p99,
+      max: result.max,
+      over500: result.over500,
+      timeouts: result.timeouts,
+      errors: result.errors,
+      serviceRss,
+      ...(database_ ? { database: database_ } : {}),
+      stored,
+      jobsPending,
+      stopMs,
+      leftBehind,
+    };
+  } finally {
+    await pool.close().catch(() => {});
+    if (service.child.exitCode === null) service.child.kill('SIGKILL');
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  const loadBefore = loadavg()[0]!;
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  // BENCH_POSTGRES_FIRST=1 swaps the order, to see whether running first or second matters.
+  const order: [string, boolean][] = [['embedded (default)', true], ['PostgreSQL (DATABASE_URL)', false]];
+  if (process.env.BENCH_POSTGRES_FIRST === '1') order.reverse();
+  const outcomes: Outcome[] = [];
+  for (const [name, embedded] of order) outcomes.push(await run(name, embedded));
+  outcomes.sort((a, b) => (a.name.startsWith('embedded') ? -1 : b.name.startsWith('embedded') ? 1 : 0));
+  for (const o of outcomes) console.log(o);
+
+  const [emb] = outcomes as [Outcome, Outcome];
+  const yes = (b: boolean) => (b ? 'met' : '**not met**');
+  const lines = [
+    '## Embedded default beside PostgreSQL (`npm run bench:embedded`)',
+    '',
+    `Each configuration is started as \`npm start\` starts it (\`node dist/server.js\`, one process, pool of 20, background workers on, so every registration's ticket mail is rendered and stored while the load runs) on an empty DATA_DIR. ${CONNECTIONS} keep-alive connections register for one hot event (free, no capacity limit) for ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up on another event; load generator on the same machine. Embedded: the PostgreSQL server the service runs itself (fsync and synchronous_commit on, Unix socket in DATA_DIR). PostgreSQL: the machine's shared server (its processes are not counted). Start-up is from spawning the process to the first 200 from \`/readyz\`, on an empty DATA_DIR (initdb included for the embedded database; the TypeScript build that \`npm start\` runs first is not).`,
+    '',
+    '| configuration | registrations/s | p50 ms | p99 ms | max ms | > 500 ms | timeouts | errors | service RSS MB | database processes | start-up ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+    ...outcomes.map(
+      (o) =>
+        `| ${o.name} | ${o.rps.toFixed(0)} | ${o.p50.toFixed(1)} | ${o.p99.toFixed(1)} | ${o.max.toFixed(0)} | ${o.over500} | ${o.timeouts} | ${o.errors} | ${mb(o.serviceRss).toFixed(0)} | ${
+          o.database ? `${o.database.processes} processes, PSS ${mb(o.database.pss).toFixed(0)} MB (RSS summed ${mb(o.database.rss).toFixed(0)} MB)` : 'not counted (shared server)'
+        } | ${o.startupMs.toFixed(0)} |`,
+    ),
+    '',
+    ...outcomes.map((o) => `- ${o.name}: ${o.registered} registrations acknowledged, ${o.stored} stored; ${o.jobsPending} jobs not yet done at the end; SIGTERM to exit ${o.stopMs.toFixed(0)} ms${o.database ? `, embedded server processes left after exit: ${o.leftBehind}` : ''}.`),
+    `- Targets on the embedded default: 1,000 registrations/s or more: ${yes(emb.rps >= 1000)} (${emb.rps.toFixed(0)}); no request over 500 ms: ${yes(emb.max <= 500)} (max ${emb.max.toFixed(0)} ms); p99 under 150 ms: ${yes(emb.p99 < 150)} (${emb.p99.toFixed(1)} ms); service RSS under 250 MB: ${yes(emb.serviceRss < 250 * 1024)} (${mb(emb.serviceRss).toFixed(0)} MB); start-up under 5 s: ${yes(emb.startupMs < 5000)} (${(emb.startupMs / 1000).toFixed(1)} s).`,
+    `- Load average (1 min) before the runs ${loadBefore.toFixed(1)}, after ${loadavg()[0]!.toFixed(1)}, on ${cpus().length} cores: above the core count, other work shared the machine and every figure is lower for it.`,
+    '- PSS counts each shared page once across the server\'s processes (shared buffers included); summed RSS counts it in every process that touched it.',
+  ];
+  writeSection('embedded', lines.join('\n'));
+  console.log(lines.join('\n'));
+  if (outcomes.some((o) => o.stored !== o.registered || o.leftBehind > 0)) {
+    console.error('LOST REGISTRATIONS OR SERVER LEFT RUNNING');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
