@@ -1,4 +1,6 @@
 // A small fetch wrapper and account factories that go through the HTTP API.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { serverAt } from './server.js';
@@ -88,4 +90,31 @@ export async function createKey(
 export async function organiser(baseUrl: string, mode: 'test' | 'live' = 'test'): Promise<Account & KeyInfo> {
   const account = await signup(baseUrl);
   return { ...account, ...(await createKey(baseUrl, account.token, { mode })) };
+}
+
+/**
+ * Verifies an account the way its owner does, for a service running in another process:
+ * finds the verification mail among the .eml files the service wrote under its DATA_DIR
+ * (any of `dataDirs`, since any instance's worker may send it) and opens its link.
+ */
+export async function verifyFromMailFiles(baseUrl: string, dataDirs: readonly string[], email: string, tries = 200): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    for (const dir of dataDirs) {
+      const mailDir = join(dir, 'mail');
+      if (!existsSync(mailDir)) continue;
+      for (const name of readdirSync(mailDir).filter((n) => n.endsWith('.eml'))) {
+        // Quoted-printable soft line breaks and "=" escapes undone, enough to read the link.
+        const text = readFileSync(join(mailDir, name), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+        if (!text.toLowerCase().includes(email.toLowerCase())) continue;
+        const token = /\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+        if (!token) continue;
+        const r = await call(baseUrl, 'POST', '/auth/verify', { body: { token } });
+        if (r.status !== 200) throw new Error(`verification failed: ${r.status} ${r.text}`);
+        return;
+      }
+    }
+    // The mail is sent by a background worker of the other process.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no verification mail for ${email} under ${dataDirs.join(', ')}`);
 }

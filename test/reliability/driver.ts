@@ -17,7 +17,7 @@ import { EVENT_SCOPE, PAID_SCOPE, tierScope } from '../../src/modules/events/eve
 import { sweep, type SweepSummary } from '../../src/modules/reconciliation/reconcile.service.js';
 import { bookingFees } from '../../src/modules/registrations/fees.js';
 import { ManualClock } from '../../src/shared/clock.js';
-import { call, createKey, signup, uniqueEmail } from '../helpers/http.js';
+import { call, createKey, signup, uniqueEmail, verifyFromMailFiles } from '../helpers/http.js';
 import { pick, seededRandom, type Random } from '../helpers/prng.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { signWebhook, startRazorpayEmulator, type EmulatorNotification, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
@@ -154,8 +154,10 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     // ---------------------------------------------------------------- set-up (no faults yet)
     procs.push(await startProcess(env(newDir())), await startProcess(env(newDir())));
     const url0 = procs[0]!.url;
+    // Staff rights and live keys need a verified address: each opens the link of its mail.
     const staff = await signup(url0, { email: staffEmail });
     const orgAccount = await signup(url0);
+    for (const a of [staff, orgAccount]) await verifyFromMailFiles(url0, dirs, a.email);
     const { key } = await createKey(url0, orgAccount.token, { mode: 'live' });
     await call(url0, 'POST', `/admin/api/accounts/${orgAccount.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
 
