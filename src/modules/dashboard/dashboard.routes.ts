@@ -571,8 +571,9 @@ export const dashboardRoutes =
         payout = await payouts.requestPayout(deps.payoutDeps, p.userId, p.mode, input);
       } catch (err) {
         // A refusal shows on the page, like every form's; "not configured" is one too, not an outage.
-        if (err instanceof AppError && err.code === 'payouts_not_configured') {
-          await sessions.setFlash(deps.db, sessionPrincipal(req).sessionId!, { kind: 'error', text: sentence(err.message) });
+        // The service names the JSON field (upiId); the form's label is "UPI id".
+        if (err instanceof AppError && (err.code === 'payouts_not_configured' || err.code === 'invalid_upi_id')) {
+          await sessions.setFlash(deps.db, sessionPrincipal(req).sessionId!, { kind: 'error', text: sentence(err.message.replace(/^upiId\b/, 'the UPI id')) });
           return reply.redirect('/dashboard/money', 303);
         }
         throw err;
