@@ -31,7 +31,7 @@ h2{font-size:1.25rem;margin:1.5rem 0 .5rem}
 h3{font-size:1.05rem;margin:1rem 0 .5rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:0 0 1rem}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,16rem),1fr))}
-.grid.stats{grid-template-columns:repeat(auto-fit,minmax(9rem,1fr))}
+.grid.stats{grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));margin-bottom:1rem}
 .stats .card{margin:0}
 .stat{font-size:1.6rem;font-weight:700;display:block}
 td button,td .button{margin:0}
@@ -59,14 +59,18 @@ button.danger{background:var(--bad)}
 .actions form{display:inline}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}
 table{border-collapse:collapse;width:100%;background:var(--card)}
+caption{text-align:left;padding:0 0 .25rem}
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;color:var(--muted);font-weight:600;white-space:nowrap}
 td.num,th.num{text-align:right}
+td.nowrap{white-space:nowrap}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;overflow-wrap:anywhere}
 .badge{display:inline-block;border-radius:999px;padding:0 .55rem;font-size:.8rem;border:1px solid var(--line);background:#eaeef2;white-space:nowrap}
 .badge.confirmed,.badge.published,.badge.active,.badge.ok,.badge.checked_in{background:#dafbe1;border-color:#4ac26b}
 .badge.pending,.badge.draft,.badge.past_due,.badge.pending_authorisation,.badge.cancelling{background:#fff8c5;border-color:#d4a72c}
-.badge.cancelled,.badge.refunded,.badge.ended,.badge.expired,.badge.revoked,.badge.failed{background:#ffebe9;border-color:#ff8182}
+.badge.processed{background:#dafbe1;border-color:#4ac26b}
+.badge.processing{background:#fff8c5;border-color:#d4a72c}
+.badge.cancelled,.badge.refunded,.badge.ended,.badge.expired,.badge.revoked,.badge.failed,.badge.reversed{background:#ffebe9;border-color:#ff8182}
 .tabs{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:1px solid var(--line);margin:0 0 1rem;padding:0;list-style:none}
 .tabs a{display:inline-block;padding:.5rem .75rem;text-decoration:none;border-radius:6px 6px 0 0}
 .tabs a[aria-current=page]{background:var(--card);border:1px solid var(--line);border-bottom-color:var(--card);margin-bottom:-1px;font-weight:600}
@@ -77,6 +81,10 @@ progress{width:100%;max-width:36rem;height:1.25rem}
 .chart .line{fill:none;stroke:var(--ok);stroke-width:2}
 .chart .axis{stroke:var(--line)}
 .pager{display:flex;gap:1rem;margin:1rem 0}
+.testnote{background:#fff3cd;color:#5c4400;border:1px solid #d4a72c;border-radius:6px;padding:.5rem .75rem}
+ul.notes{margin:.5rem 0;padding-left:1.25rem;color:var(--bad)}
+td.debit{color:var(--bad)}
+.embed-preview-note{border:1px dashed var(--line);border-radius:8px;padding:.75rem;max-width:40rem}
 .embed-preview{width:100%;max-width:40rem;height:28rem;border:1px solid var(--line);border-radius:8px;background:#fff}
 pre.snippet{white-space:pre-wrap;overflow-wrap:anywhere;background:#0d1117;color:#e6edf3;padding:.75rem;border-radius:6px;font-size:.85rem}
 .auth{max-width:28rem;margin:2rem auto}

@@ -15,12 +15,13 @@ export interface Viewer {
 }
 
 /**
- * The main navigation. Sections still to come (balance, ledger and payouts; email
- * verification under the account; dead jobs under staff) take their place here.
+ * The main navigation. Sections still to come (email verification under the account;
+ * dead jobs under staff) take their place here.
  */
 const NAV: { section: Section; label: string; href: string; staffOnly?: boolean }[] = [
   { section: 'events', label: 'Events', href: '/dashboard/events' },
   { section: 'memberships', label: 'Memberships', href: '/dashboard/memberships' },
+  { section: 'money', label: 'Money', href: '/dashboard/money' },
   { section: 'developers', label: 'Developers', href: '/dashboard/developers' },
   { section: 'staff', label: 'Staff', href: '/dashboard/staff', staffOnly: true },
 ];

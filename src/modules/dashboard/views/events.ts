@@ -87,7 +87,11 @@ export function overview(csrf: string, d: OverviewData): Html {
   const e = d.event;
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   const a = d.analytics;
-  const snippet = `<div data-svc-event="${e.slug}"></div>\n<script src="${d.baseUrl}/embed.js" async></script>`;
+  const test = e.mode === 'test';
+  // A test event is shown only with a test checkout key pinned to the host page's origin.
+  const snippet = test
+    ? `<div data-svc-event="${e.slug}" data-svc-key="pk_test_…"></div>\n<script src="${d.baseUrl}/embed.js" async></script>`
+    : `<div data-svc-event="${e.slug}"></div>\n<script src="${d.baseUrl}/embed.js" async></script>`;
   return html`${eventTabs(e, 'overview')}
 <section class="card" aria-labelledby="facts-h"><h2 id="facts-h">Details</h2>
 <dl class="facts">
@@ -137,11 +141,25 @@ ${
 </section>
 
 <section class="card" aria-labelledby="embed-h"><h2 id="embed-h">Embed on your site</h2>
-<p>Paste this where the booking form should appear. ${e.status === 'published' && e.mode === 'live' ? '' : html`<span class="muted">It shows the event once it is published in live mode; in test mode give the widget a test checkout key as <code>data-svc-key</code>.</span>`}</p>
+${
+  test
+    ? html`<p>Paste this where the booking form should appear. A test event is shown only with a <strong>test checkout key</strong> pinned to your page’s origin:
+replace <code>pk_test_…</code> with one (<a href="/dashboard/developers">Developers</a>: mode test, kind checkout, allowed origin your site). Payments then go to the sandbox; nothing is charged.</p>`
+    : html`<p>Paste this where the booking form should appear.${e.status === 'published' ? '' : html` <span class="muted">It shows the event once the event is published.</span>`}</p>`
+}
 <pre class="snippet" id="embed-snippet">${snippet}</pre>
 <button type="button" class="secondary" data-copy="embed-snippet">Copy snippet</button>
 <h3>Preview</h3>
-<iframe class="embed-preview" src="/e/${encodeURIComponent(e.slug)}" title="Preview of the booking page for ${e.title}" loading="lazy"></iframe>
+${
+  !test && e.status === 'published'
+    ? html`<p class="muted">The booking page as your visitors see it (<a href="/e/${encodeURIComponent(e.slug)}">open it on its own</a>). Bookings made here are real.</p>
+<iframe class="embed-preview" src="/e/${encodeURIComponent(e.slug)}" title="Preview of the booking page for ${e.title}"></iframe>`
+    : html`<p class="embed-preview-note">${
+        test
+          ? 'No preview here: the page needs your test checkout key, which the service keeps only as a hash. Put the snippet with your key on your page to try it.'
+          : 'The preview appears once the event is published: until then the booking page answers “not found”.'
+      }</p>`
+}
 </section>
 
 <section class="card" aria-labelledby="danger-h"><h2 id="danger-h">Delete</h2>

@@ -1,0 +1,144 @@
+// The dashboard's money forms over plain HTTP: the withdrawal and the sandbox settle
+// forms refuse a post from another site or without the session's token and change
+// nothing; refusals of the payouts service come back to the page as its message
+// (the minimum, an unverified email, payouts not configured); the settle buttons
+// are for test mode only.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { DashboardClient } from '../helpers/dashboard.js';
+import { call, createKey, uniqueEmail } from '../helpers/http.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const PASSWORD = 'correct horse battery';
+
+describe('dashboard money forms over HTTP', () => {
+  let server: TestServer;
+  before(async () => {
+    // Sales are available at once, so a withdrawal could succeed if a forged post got through.
+    server = await startServer({ env: { PAYOUT_CLEARING_DAYS: '0' } });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  /** A dashboard session with ₹500 of test-mode sales available. */
+  async function organiserWithSale(): Promise<{ c: DashboardClient; userId: string; key: string }> {
+    const c = new DashboardClient(server.url);
+    const email = uniqueEmail('money-http');
+    await c.signup(email);
+    const login = await call(server.url, 'POST', '/auth/login', { body: { email, password: PASSWORD } });
+    const key = (await createKey(server.url, login.body.idToken, { mode: 'test' })).key;
+    const ev = await call(server.url, 'POST', '/api/v1/events', { key, body: { title: 'Paid evening', description: 'A paid test event.', startDate: '2030-05-01', price: 500 } });
+    assert.equal(ev.status, 201, ev.text);
+    const step1 = await call(server.url, 'POST', `/api/v1/events/${ev.body.data.id}/register`, { key, body: { name: 'Buyer', email: 'buyer@example.in' } });
+    const pay = await call(server.url, 'POST', '/api/v1/sandbox/payments', { key, body: { orderId: step1.body.orderId, outcome: 'success' } });
+    const step2 = await call(server.url, 'POST', `/api/v1/events/${ev.body.data.id}/register`, {
+      key,
+      body: { registrationId: step1.body.registrationId, orderId: step1.body.orderId, paymentId: pay.body.paymentId },
+    });
+    assert.equal(step2.status, 200, step2.text);
+    return { c, userId: login.body.userId, key };
+  }
+
+  const payoutsOf = async (userId: string) =>
+    server.deps.db.selectFrom('payouts').select(['id', 'status', 'mode']).where('account_id', '=', userId).orderBy('seq', 'desc').execute();
+
+  it('the withdrawal form refuses another site’s post and a missing or foreign token, and holds nothing', async () => {
+    const { c, userId } = await organiserWithSale();
+    const page = await c.get('/dashboard/money');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /id="bal-available">₹500</);
+    const token = DashboardClient.csrf(page.text);
+    const fields = { _csrf: token, amount: '200', upiId: 'asha@okaxis' };
+
+    const crossOrigin = await c.post('/dashboard/money/payouts', fields, { origin: 'http://attacker.example' });
+    assert.equal(crossOrigin.status, 403);
+    assert.match(crossOrigin.text, /another site/);
+    assert.equal((await c.post('/dashboard/money/payouts', fields, { 'sec-fetch-site': 'cross-site' })).status, 403);
+    assert.equal((await c.post('/dashboard/money/payouts', { ...fields, _csrf: '' })).status, 403);
+    const other = await organiserWithSale();
+    const otherToken = DashboardClient.csrf((await other.c.get('/dashboard/money')).text);
+    assert.equal((await c.post('/dashboard/money/payouts', { ...fields, _csrf: otherToken })).status, 403, 'another session’s token');
+    assert.deepEqual(await payoutsOf(userId), []);
+    assert.match((await c.get('/dashboard/money')).text, /id="bal-available">₹500</);
+
+    const ok = await c.post('/dashboard/money/payouts', fields, { referer: `${server.url}/dashboard/money` });
+    assert.equal(ok.status, 303);
+    assert.equal(ok.location, '/dashboard/money');
+    const after = await c.get('/dashboard/money');
+    assert.match(after.text, /Test withdrawal of ₹200 to asha@okaxis sent to the sandbox payout gateway\./);
+    assert.match(after.text, /id="bal-available">₹300</);
+    assert.equal((await payoutsOf(userId)).length, 1);
+  });
+
+  it('the settle forms refuse a forged post, and work only in test mode', async () => {
+    const { c, userId } = await organiserWithSale();
+    const token = DashboardClient.csrf((await c.get('/dashboard/money')).text);
+    await c.post('/dashboard/money/payouts', { _csrf: token, amount: '150', upiId: 'asha@okaxis' });
+    const [payout] = await payoutsOf(userId);
+    assert.equal(payout!.status, 'processing');
+    const path = `/dashboard/money/payouts/${payout!.id}/process`;
+
+    assert.equal((await c.post(path, { _csrf: token }, { origin: 'http://attacker.example' })).status, 403);
+    assert.equal((await c.post(path, {})).status, 403);
+    assert.equal((await payoutsOf(userId))[0]!.status, 'processing', 'a refused post changes nothing');
+
+    // Live mode: the sandbox buttons do not apply (the test payout is not touched either).
+    await c.post('/dashboard/mode', { _csrf: token, mode: 'live' });
+    const live = await c.post(path, { _csrf: token }, { referer: `${server.url}/dashboard/money` });
+    assert.equal(live.status, 303);
+    assert.match((await c.get('/dashboard/money')).text, /Only test-mode payouts are settled by hand\./);
+    assert.equal((await payoutsOf(userId))[0]!.status, 'processing');
+    await c.post('/dashboard/mode', { _csrf: token, mode: 'test' });
+
+    const ok = await c.post(path, { _csrf: token });
+    assert.equal(ok.status, 303);
+    assert.match((await c.get('/dashboard/money')).text, /is now processed \(UTR SANDBOX/);
+    assert.equal((await payoutsOf(userId))[0]!.status, 'processed');
+    const again = await c.post(`/dashboard/money/payouts/${payout!.id}/fail`, { _csrf: token }, { referer: `${server.url}/dashboard/money` });
+    assert.equal(again.status, 303);
+    assert.match((await c.get('/dashboard/money')).text, /A processed payout cannot become failed\./);
+    assert.equal((await c.post(`/dashboard/money/payouts/${payout!.id}/explode`, { _csrf: token })).status, 303, 'an unknown action is refused like any form');
+    assert.equal((await payoutsOf(userId))[0]!.status, 'processed');
+  });
+
+  it('shows the payouts service’s refusals as the page’s message', async () => {
+    const { c, userId } = await organiserWithSale();
+    const token = DashboardClient.csrf((await c.get('/dashboard/money')).text);
+    const referer = { referer: `${server.url}/dashboard/money` };
+    const refusal = async (fields: Record<string, string>) => {
+      const r = await c.post('/dashboard/money/payouts', { _csrf: token, ...fields }, referer);
+      assert.equal(r.status, 303);
+      assert.equal(r.location, '/dashboard/money');
+      const shown = /<div class="flash error" role="alert">\s*<p>([^<]*)<\/p>/.exec((await c.get('/dashboard/money')).text);
+      assert.ok(shown, 'an error message on the page');
+      return shown[1]!;
+    };
+    assert.equal(await refusal({ amount: '99.99', upiId: 'asha@okaxis' }), 'Amount must be at least 100 rupees.');
+    assert.match(await refusal({ amount: '600', upiId: 'asha@okaxis' }), /^Amount exceeds the available balance of 500 rupees\.$/);
+    assert.match(await refusal({ amount: '150', upiId: 'not a upi id' }), /^The UPI id must be a UPI id like name@bank/);
+    assert.equal(await refusal({ amount: 'lots', upiId: 'asha@okaxis' }), 'Amount must be a number.');
+
+    await c.post('/dashboard/mode', { _csrf: token, mode: 'live' });
+    const livePage = await c.get('/dashboard/money');
+    assert.match(livePage.text, /Verify your email address first/);
+    assert.doesNotMatch(livePage.text, /Settle \(test\)/);
+    assert.equal(await refusal({ amount: '150', upiId: 'asha@okaxis' }), 'Verify your email address before requesting a payout.');
+    // Test setup: mark the address verified directly in the database.
+    await sql`update users set email_verified_at = now() where id = ${userId}`.execute(server.deps.db);
+    assert.match(await refusal({ amount: '150', upiId: 'asha@okaxis' }), /^Live payouts are not configured on this service/);
+    assert.deepEqual(await payoutsOf(userId), []);
+  });
+
+  it('pages the ledger, and refuses a cursor it did not give', async () => {
+    const { c } = await organiserWithSale();
+    const ledger = await c.get('/dashboard/money/ledger');
+    assert.equal(ledger.status, 200);
+    assert.match(ledger.text, /Ticket sale/);
+    assert.match(ledger.text, /Registration <span class="mono">reg_/);
+    const bad = await c.get('/dashboard/money/ledger?after=abc');
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /cursor/);
+  });
+});
