@@ -537,7 +537,7 @@ export const dashboardRoutes =
         const [bal, list, emailVerified] = await Promise.all([
           ledger.balance(deps.payoutDeps, deps.db, v.s.userId, v.mode),
           payouts.listPayouts(deps.payoutDeps, v.s.userId, v.mode, PAGE_SIZE, req.query.after),
-          accounts.isEmailVerified(deps.db, v.s.userId),
+          accounts.findUser(deps.db, v.s.userId).then((u) => u !== undefined && accounts.isEmailVerified(u)),
         ]);
         return moneyPage(v.csrf, {
           mode: v.mode,
