@@ -13,18 +13,9 @@ import {
   type PlanPeriod,
   type SubscriptionGateway,
 } from './gateway.js';
+import { razorpayClient, type RazorpayCall, type RazorpayClientOptions } from './razorpay-client.js';
 
-export interface RazorpayOptions {
-  apiUrl: string;
-  keyId: string;
-  keySecret: string;
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-}
-
-interface RazorpayError {
-  error?: { code?: string; description?: string; field?: string };
-}
+export type RazorpayOptions = RazorpayClientOptions;
 
 /** Razorpay sends an empty `notes` as `[]`. */
 function notesOf(notes: unknown): Record<string, string> {
@@ -52,45 +43,11 @@ export function toPayment(e: Record<string, unknown>): GatewayPayment {
 
 export class RazorpayGateway implements PaymentGateway, SubscriptionGateway {
   readonly keyId: string;
-  readonly #base: string;
-  readonly #auth: string;
-  readonly #timeoutMs: number;
-  readonly #fetch: typeof fetch;
+  readonly #call: RazorpayCall;
 
   constructor(options: RazorpayOptions) {
     this.keyId = options.keyId;
-    this.#base = options.apiUrl.replace(/\/+$/, '');
-    this.#auth = 'Basic ' + Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64');
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#fetch = options.fetch ?? fetch;
-  }
-
-  async #call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-    let res: Response;
-    try {
-      res = await this.#fetch(this.#base + path, {
-        method,
-        headers: { authorization: this.#auth, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.#timeoutMs),
-        redirect: 'error',
-      });
-    } catch (err) {
-      const name = (err as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new GatewayError('timeout', `Razorpay did not answer ${method} ${path.split('/').slice(0, 3).join('/')} within ${this.#timeoutMs} ms`);
-      throw new GatewayError('network', `Razorpay could not be reached: ${(err as Error).message}`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = await res.json();
-    } catch {
-      parsed = undefined;
-    }
-    if (res.ok && parsed && typeof parsed === 'object') return parsed as T;
-    const error = (parsed as RazorpayError | undefined)?.error;
-    const description = error?.description ?? `HTTP ${res.status}`;
-    if (res.status >= 500) throw new GatewayError('server', `Razorpay failed: ${description}`, res.status, error?.code);
-    throw new GatewayError('rejected', description, res.status, error?.code);
+    this.#call = razorpayClient(options, 'Razorpay');
   }
 
   static #isUnknownId(err: unknown): boolean {

@@ -3,15 +3,11 @@
 // and secret. A payout is created with `X-Payout-Idempotency` = our payout id, so a
 // retried request (same key, same body) returns the payout the first one made.
 import { GatewayError } from '../payments/gateway.js';
+import { razorpayClient, type RazorpayCall, type RazorpayClientOptions } from '../payments/razorpay-client.js';
 
-export interface RazorpayXOptions {
-  apiUrl: string;
-  keyId: string;
-  keySecret: string;
+export interface RazorpayXOptions extends RazorpayClientOptions {
   /** The RazorpayX account the money is drawn from (RAZORPAYX_ACCOUNT_NUMBER). */
   accountNumber: string;
-  timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 /** A payout as the gateway reports it. */
@@ -22,10 +18,6 @@ export interface GatewayPayout {
   referenceId: string | null;
   utr: string | null;
   failureReason: string | null;
-}
-
-interface RazorpayError {
-  error?: { code?: string; description?: string; field?: string };
 }
 
 export const PAYOUT_NARRATION = 'Event proceeds';
@@ -50,46 +42,12 @@ export function contactName(name: string): string {
 }
 
 export class RazorpayXPayouts {
-  readonly #base: string;
-  readonly #auth: string;
-  readonly #timeoutMs: number;
-  readonly #fetch: typeof fetch;
+  readonly #call: RazorpayCall;
   readonly accountNumber: string;
 
   constructor(options: RazorpayXOptions) {
-    this.#base = options.apiUrl.replace(/\/+$/, '');
-    this.#auth = 'Basic ' + Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64');
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#fetch = options.fetch ?? fetch;
+    this.#call = razorpayClient(options, 'RazorpayX');
     this.accountNumber = options.accountNumber;
-  }
-
-  async #call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-    let res: Response;
-    try {
-      res = await this.#fetch(this.#base + path, {
-        method,
-        headers: { authorization: this.#auth, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.#timeoutMs),
-        redirect: 'error',
-      });
-    } catch (err) {
-      const name = (err as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new GatewayError('timeout', `RazorpayX did not answer ${method} ${path.split('/').slice(0, 3).join('/')} within ${this.#timeoutMs} ms`);
-      throw new GatewayError('network', `RazorpayX could not be reached: ${(err as Error).message}`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = await res.json();
-    } catch {
-      parsed = undefined;
-    }
-    if (res.ok && parsed && typeof parsed === 'object') return parsed as T;
-    const error = (parsed as RazorpayError | undefined)?.error;
-    const description = error?.description ?? `HTTP ${res.status}`;
-    if (res.status >= 500) throw new GatewayError('server', `RazorpayX failed: ${description}`, res.status, error?.code);
-    throw new GatewayError('rejected', description, res.status, error?.code);
   }
 
   async createContact(input: { name: string; email: string; referenceId: string }): Promise<string> {
