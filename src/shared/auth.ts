@@ -36,6 +36,8 @@ export interface SessionPrincipal {
   userId: string;
   email: string;
   isStaff: boolean;
+  /** Whether the account has proved its email address (the verification mail's link). */
+  emailVerified: boolean;
   /** Dashboard pages only: the cookie session, which forms are bound to and sign-out ends. */
   sessionId?: string;
 }
@@ -220,8 +222,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const user = await deps.findUser(userId);
     if (!user) throw unauthorized('invalid_session', 'the account of this session no longer exists');
     // STAFF_EMAILS names addresses; an address nobody has proved grants nothing.
-    const isStaff = user.email_verified_at !== null && deps.isStaffEmail(user.email);
-    if (staffOnly && !isStaff) throw forbidden('staff_only', 'only platform staff may do this');
-    req.principal = { kind: 'session', userId: user.id, email: user.email, isStaff, ...(sessionId === undefined ? {} : { sessionId }) };
+    const emailVerified = user.email_verified_at !== null;
+    const isStaff = emailVerified && deps.isStaffEmail(user.email);
+    if (staffOnly && !isStaff) {
+      // Said to every unverified account alike, so it tells nobody whether STAFF_EMAILS names their address.
+      throw forbidden('staff_only', emailVerified ? 'only platform staff may do this' : 'only platform staff may do this, and staff rights need a verified email address: open the link in the verification mail first');
+    }
+    req.principal = { kind: 'session', userId: user.id, email: user.email, isStaff, emailVerified, ...(sessionId === undefined ? {} : { sessionId }) };
   }
 }

@@ -1,5 +1,6 @@
-// The organiser's day in a real browser: sign up, sign out and in, a test key shown
-// once, an event set up and published (after staff grant access), a registration made
+// The organiser's day in a real browser: sign up, the verification mail (received over
+// SMTP) and its link, sign out and in, a test key shown once, an event set up and
+// published (after staff, verified the same way, grant access), a registration made
 // through the API appearing and refunded from the dashboard, a broadcast, the key
 // revoked and refused; a cross-site form refused; cookie flags; phone width; screenshots.
 import assert from 'node:assert/strict';
@@ -10,11 +11,13 @@ import type { Page } from 'playwright-core';
 import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
 import { call, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { startSmtp, verificationLink, verificationMails, type SmtpSink } from '../helpers/smtp.js';
 
 const PASSWORD = 'a long enough password';
 
 describe('dashboard in Chromium', { timeout: 180_000 }, () => {
   let server: TestServer;
+  let smtp: SmtpSink;
   let browser: BrowserSession;
   let attacker: Server;
   let attackerUrl: string;
@@ -31,7 +34,9 @@ describe('dashboard in Chromium', { timeout: 180_000 }, () => {
   }
 
   before(async () => {
-    server = await startServer({ env: { STAFF_EMAILS: staff } });
+    smtp = await startSmtp();
+    // Its own database, so its verification mails are its own jobs, sent to this sink.
+    server = await startServer({ isolatedDatabase: true, env: { STAFF_EMAILS: staff, SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in' } });
     browser = await openBrowser();
     page = await browser.newPage();
     // Another origin on the same site (same host, another port): SameSite=Lax lets the
@@ -50,9 +55,21 @@ describe('dashboard in Chromium', { timeout: 180_000 }, () => {
     await browser?.close();
     await new Promise<void>((r) => attacker?.close(() => r()));
     await server?.close();
+    await smtp?.close();
   });
 
-  it('signs up, signs out, and signs in again', async () => {
+  /**
+   * The verification mail number `index` to `email`, received over SMTP: its link names
+   * BASE_URL's host, and is opened on the test server's own address.
+   */
+  async function linkFromMail(email: string, index = 0): Promise<string> {
+    const link = await verificationLink(server, smtp, email, index);
+    assert.equal(link.origin, 'https://tickets.example.in');
+    assert.equal(link.pathname, '/auth/verify');
+    return server.url + link.pathname + link.search;
+  }
+
+  it('signs up, verifies the address from the mail, signs out, and signs in again', async () => {
     await page.goto(`${server.url}/dashboard`);
     assert.match(page.url(), /\/dashboard\/login$/);
     await shoot('sign-in');
@@ -62,8 +79,20 @@ describe('dashboard in Chromium', { timeout: 180_000 }, () => {
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await shoot('sign-up');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Verify your email address', level: 1 }).waitFor();
+    assert.ok((await page.locator('main').innerText()).includes(`We sent a mail to ${organiser}.`));
+    await shoot('verify-sent');
+    await page.getByRole('link', { name: 'Continue to your events' }).click();
     await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
-    await shoot('events-empty');
+    await page.getByText('Your email address is not verified yet.').waitFor();
+    await shoot('events-unverified');
+    await page.getByRole('button', { name: 'Send the mail again' }).click();
+    await page.getByText(`A new verification mail is on its way to ${organiser}.`).waitFor();
+    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
+    await shoot('verify-resent');
+    const first = await linkFromMail(organiser, 0);
+    await linkFromMail(organiser, 1);
+    assert.equal(verificationMails(smtp, organiser).length, 2, 'the sign-up mail and the one sent again');
 
     const cookies = await page.context().cookies(`${server.url}/dashboard/events`);
     const session = cookies.find((c) => c.name === 'svc_session');
@@ -72,6 +101,14 @@ describe('dashboard in Chromium', { timeout: 180_000 }, () => {
     assert.equal(session.secure, true);
     assert.equal(session.sameSite, 'Lax');
     assert.equal(session.path, '/dashboard');
+
+    // Either mail's link verifies (each works once, until it expires).
+    await page.goto(first);
+    await page.getByRole('heading', { name: 'Email address verified' }).waitFor();
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
+    assert.equal(await page.getByText('Your email address is not verified yet.').count(), 0, 'the notice is gone');
+    await shoot('events-empty');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
@@ -131,13 +168,29 @@ describe('dashboard in Chromium', { timeout: 180_000 }, () => {
     await page.getByText('Promo code JAZZ10 added.').waitFor();
     await shoot('event-setup');
 
-    // Staff, in a second window of their own, grant organiser access.
+    // Staff, in a second window of their own, sign up, verify their address from the
+    // mail, sign in, and grant organiser access. STAFF_EMAILS alone grants nothing.
     const staffPage = await browser.newPage();
     await staffPage.goto(`${server.url}/dashboard/signup`);
     await staffPage.getByLabel('Your name').fill('Platform Staff');
     await staffPage.getByLabel('Email').fill(staff);
     await staffPage.getByLabel(/^Password/).fill(PASSWORD);
     await staffPage.getByRole('button', { name: 'Create account' }).click();
+    await staffPage.getByRole('heading', { name: 'Verify your email address', level: 1 }).waitFor();
+    assert.equal(await staffPage.getByRole('link', { name: 'Staff' }).count(), 0, 'no Staff link before the address is verified');
+    const refused = await staffPage.goto(`${server.url}/dashboard/staff`);
+    assert.equal(refused?.status(), 403);
+    assert.match(await staffPage.locator('main').innerText(), /staff rights need a verified email address/);
+    await screenshot(staffPage, 'staff-unverified-desktop');
+    await staffPage.goto(await linkFromMail(staff));
+    await staffPage.getByRole('heading', { name: 'Email address verified' }).waitFor();
+    await staffPage.goto(`${server.url}/dashboard/events`);
+    await staffPage.getByRole('button', { name: 'Sign out' }).click();
+    await staffPage.getByText('You are signed out.').waitFor();
+    await staffPage.getByLabel('Email').fill(staff);
+    await staffPage.getByLabel('Password').fill(PASSWORD);
+    await staffPage.getByRole('button', { name: 'Sign in' }).click();
+    await staffPage.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
     await staffPage.getByRole('link', { name: 'Staff' }).click();
     await staffPage.getByLabel('Account email or user id').fill(organiser);
     await staffPage.getByRole('button', { name: 'Save organiser access' }).click();
@@ -237,6 +290,41 @@ describe('dashboard in Chromium', { timeout: 180_000 }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
+  });
+
+  it('an unverified account: the notice works from the keyboard and fits a 390 px screen', async () => {
+    const email = uniqueEmail('unverified');
+    const p = await browser.newPage();
+    await p.setViewportSize({ width: 390, height: 844 });
+    await p.goto(`${server.url}/dashboard/signup`);
+    await p.getByLabel('Your name').fill('Not Yet Verified');
+    await p.getByLabel('Email').fill(email);
+    await p.getByLabel(/^Password/).fill(PASSWORD);
+    await p.getByRole('button', { name: 'Create account' }).click();
+    await p.getByRole('heading', { name: 'Verify your email address', level: 1 }).waitFor();
+    for (const [name, path] of [['verify-sent', '/dashboard/verify'], ['events-unverified', '/dashboard/events'], ['developers-unverified', '/dashboard/developers']] as const) {
+      await p.goto(server.url + path);
+      const w = await fitsWidth(p);
+      assert.ok(w.fits, `${name} is ${w.scrollWidth} px wide at ${w.width} px`);
+      await screenshot(p, `${name}-phone`);
+    }
+    // Skip link, then the first thing in the content is the notice's button.
+    await p.goto(`${server.url}/dashboard/events`);
+    await p.keyboard.press('Tab');
+    await p.keyboard.press('Enter');
+    await p.keyboard.press('Tab');
+    assert.equal(await p.evaluate(() => document.activeElement?.textContent), 'Send the mail again');
+    await p.keyboard.press('Enter');
+    await p.getByText(`A new verification mail is on its way to ${email}.`).waitFor();
+    await linkFromMail(email, 1);
+    // A live key is refused, and the refusal says what to do.
+    await p.goto(`${server.url}/dashboard/developers`);
+    await p.getByRole('combobox', { name: /^Mode/ }).selectOption('live');
+    await p.getByRole('button', { name: 'Create key' }).click();
+    await p.getByText('Verify your email address before you create a live key').waitFor();
+    assert.equal(await p.locator('#shown-once').count(), 0);
+    await screenshot(p, 'developers-live-refused-phone');
+    await p.close();
   });
 
   it('fits a 390 px phone screen without horizontal scrolling', async () => {

@@ -1,20 +1,29 @@
 // The dashboard over plain HTTP: headers, cookie flags, CSRF refusals, sign-out that
-// ends the session, per-account sign-in limits, escaping, staff-only pages.
+// ends the session, per-account sign-in limits, escaping, staff-only pages, and the
+// verification screen (the mail captured over SMTP, its link opened, the resend limit).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { startSmtp, verificationLink, verificationMails, type SmtpSink } from '../helpers/smtp.js';
 
 describe('dashboard over HTTP', () => {
   let server: TestServer;
+  let smtp: SmtpSink;
   const staffEmail = uniqueEmail('staff');
   before(async () => {
-    server = await startServer({ env: { STAFF_EMAILS: staffEmail } });
+    smtp = await startSmtp();
+    // Its own database: the verification mails are this server's jobs, sent to this sink.
+    server = await startServer({ isolatedDatabase: true, env: { STAFF_EMAILS: staffEmail, SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in' } });
   });
   after(async () => {
     await server.close();
+    await smtp.close();
   });
+
+  /** Opens a verification link on the test server (BASE_URL names the deployed host). */
+  const open = (link: URL) => fetch(server.url + link.pathname + link.search);
 
   it('sends unauthenticated visitors to sign in, and serves pages with a strict CSP that forbids framing', async () => {
     const c = new DashboardClient(server.url);
@@ -37,7 +46,7 @@ describe('dashboard over HTTP', () => {
   it('sets the session cookie HttpOnly, Secure, SameSite=Lax on the dashboard path', async () => {
     const c = new DashboardClient(server.url);
     const r = await c.signup(uniqueEmail('flags'));
-    assert.equal(r.location, '/dashboard/events');
+    assert.equal(r.location, '/dashboard/verify', 'sign-up lands on the verification screen');
     const set = r.res.headers.getSetCookie().find((s) => s.startsWith('svc_session='));
     assert.ok(set, 'a session cookie');
     for (const flag of ['HttpOnly', 'Secure', 'SameSite=Lax', 'Path=/dashboard']) assert.ok(set.split('; ').includes(flag), `${flag} in ${set}`);
@@ -137,16 +146,95 @@ describe('dashboard over HTTP', () => {
     assert.match(unknown.text, /Email or password is wrong/);
   });
 
-  it('keeps staff screens for staff', async () => {
+  it('keeps staff screens for staff, once their address is verified', async () => {
     const c = new DashboardClient(server.url);
     await c.signup(uniqueEmail('notstaff'));
     const r = await c.get('/dashboard/staff');
     assert.equal(r.status, 403);
     const s = new DashboardClient(server.url);
     await s.signup(staffEmail);
+    const early = await s.get('/dashboard/staff');
+    assert.equal(early.status, 403, 'STAFF_EMAILS grants an unverified address nothing');
+    assert.match(early.text, /staff rights need a verified email address/);
+    assert.doesNotMatch((await s.get('/dashboard/events')).text, /href="\/dashboard\/staff"/);
+    const link = await verificationLink(server, smtp, staffEmail);
+    assert.equal(link.origin, 'https://tickets.example.in');
+    assert.equal((await open(link)).status, 200);
     const ok = await s.get('/dashboard/staff');
     assert.equal(ok.status, 200);
     assert.match(ok.text, /Organiser access/);
+    assert.match((await s.get('/dashboard/events')).text, /href="\/dashboard\/staff"/);
+  });
+
+  it('sign-up lands on the verification screen; every page says so until the link is opened', async () => {
+    const c = new DashboardClient(server.url);
+    const email = uniqueEmail('verify');
+    const r = await c.signup(email);
+    assert.equal(r.location, '/dashboard/verify');
+    const screen = await c.get('/dashboard/verify');
+    assert.equal(screen.status, 200);
+    assert.match(screen.text, /<h1>Verify your email address<\/h1>/);
+    assert.ok(screen.text.includes(`We sent a mail to <span class="mono">${email}</span>`));
+    for (const path of ['/dashboard/events', '/dashboard/memberships', '/dashboard/developers']) {
+      const p = await c.get(path);
+      assert.match(p.text, /Your email address is not verified yet/, path);
+      assert.match(p.text, /<form method="post" action="\/dashboard\/verify\/resend"><input type="hidden" name="_csrf" value="[^"]+"><button class="secondary">Send the mail again<\/button><\/form>/, path);
+    }
+    assert.match((await c.get('/dashboard/developers')).text, /live keys need a verified email address/);
+
+    const link = await verificationLink(server, smtp, email);
+    const opened = await open(link);
+    assert.equal(opened.status, 200);
+    assert.match(await opened.text(), /verified/);
+    const after = await c.get('/dashboard/events');
+    assert.doesNotMatch(after.text, /not verified/);
+    assert.doesNotMatch(after.text, /verify\/resend/);
+    assert.match((await c.get('/dashboard/verify')).text, /is verified/);
+  });
+
+  it('sends the mail again from the notice, at most 3 an hour, through the same limit as the API', async () => {
+    const c = new DashboardClient(server.url);
+    const email = uniqueEmail('resend');
+    await c.signup(email);
+    await verificationLink(server, smtp, email); // the sign-up's mail
+    const page = await c.get('/dashboard/events');
+    const csrf = DashboardClient.csrf(page.text);
+    const referer = { referer: `${server.url}/dashboard/events` };
+    for (let i = 1; i <= 3; i++) {
+      const r = await c.post('/dashboard/verify/resend', { _csrf: csrf }, referer);
+      assert.equal(r.status, 303);
+      assert.equal(r.location, '/dashboard/events');
+      assert.match((await c.get('/dashboard/events')).text, /A new verification mail is on its way/);
+      await verificationLink(server, smtp, email, i);
+    }
+    const refused = await c.post('/dashboard/verify/resend', { _csrf: csrf }, referer);
+    assert.equal(refused.status, 303);
+    assert.ok(Number(refused.res.headers.get('retry-after')) > 0);
+    assert.match((await c.get('/dashboard/events')).text, /At most 3 verification mails per hour/);
+    // The API's resend counts against the same limit.
+    const login = await call(server.url, 'POST', '/auth/login', { body: { email, password: 'correct horse battery' } });
+    const api = await call(server.url, 'POST', '/auth/verify/resend', { token: login.body.idToken });
+    assert.equal(api.status, 429);
+    assert.equal(verificationMails(smtp, email).length, 4);
+    // Without the form token nothing is sent.
+    const forged = await c.post('/dashboard/verify/resend', {});
+    assert.equal(forged.status, 403);
+    // Any of the mails' links verifies; then there is nothing to send.
+    assert.equal((await open(await verificationLink(server, smtp, email, 2))).status, 200);
+    const late = await c.post('/dashboard/verify/resend', { _csrf: csrf }, referer);
+    assert.equal(late.status, 303);
+    assert.match((await c.get('/dashboard/events')).text, /already verified/);
+  });
+
+  it('refuses a live key to an unverified address and says why', async () => {
+    const c = new DashboardClient(server.url);
+    await c.signup(uniqueEmail('livekey'));
+    const page = await c.get('/dashboard/developers');
+    const r = await c.post('/dashboard/developers/keys', { _csrf: DashboardClient.csrf(page.text), mode: 'live', class: 'full', name: 'Live' }, { referer: `${server.url}/dashboard/developers` });
+    assert.equal(r.status, 303);
+    const shown = await c.get('/dashboard/developers');
+    assert.match(shown.text, /Verify your email address before you create a live key: open the link in the verification mail, or use “Send the mail again” on this page\./);
+    assert.doesNotMatch(shown.text, /sk_live_/);
   });
 
   it('serves versioned assets with an ETag', async () => {

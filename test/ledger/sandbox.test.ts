@@ -2,8 +2,8 @@
 // fill the test ledger, sandbox payouts move through their states with the sandbox
 // routes, concurrent requests never overdraw, and the recomputation check agrees.
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
+import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -86,12 +86,12 @@ describe('ledger and payouts in test mode', () => {
   });
 
   it('a live payout needs a verified email, then RazorpayX configured', async () => {
-    const org = await organiser(server.url, 'test');
+    const org = await signup(server.url, { verified: false });
     const r = await dash(org, 'POST', '/dashboard/api/payouts', { amount: 100, upiId: 'organiser@okaxis' });
     assert.equal(r.status, 403, r.text);
     assert.equal(r.body.code, 'email_unverified');
-    // Test setup: mark the address verified directly in the database.
-    await sql`update users set email_verified_at = now() where id = ${org.userId}`.execute(server.deps.db);
+    // Test setup: mark the address verified as opening the mail's link does.
+    await markEmailVerified(server.deps.db, org.userId, org.email, server.clock.now());
     const r2 = await dash(org, 'POST', '/dashboard/api/payouts', { amount: 100, upiId: 'organiser@okaxis' });
     assert.equal(r2.status, 503, r2.text);
     assert.equal(r2.body.code, 'payouts_not_configured');

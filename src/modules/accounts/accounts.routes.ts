@@ -44,8 +44,9 @@ const Me = Type.Object(
 const TOKEN = Type.String({ maxLength: 128, description: 'The token from the verification link.' });
 const HTML = { 'text/html': { schema: Type.String({ description: 'A small HTML page for a person.' }) } };
 
-function page(title: string, message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
+function page(title: string, message: string, link?: { href: string; text: string }): string {
+  const more = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${more}</body></html>`;
 }
 
 export const accountsRoutes =
@@ -109,7 +110,7 @@ export const accountsRoutes =
       async (req, reply) => {
         const outcome = await accounts.verifyEmail(deps, req.query.token ?? '');
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-        if (outcome.ok) return reply.code(200).send(page('Email address verified', 'Thank you: your email address is verified. You can close this page.'));
+        if (outcome.ok) return reply.code(200).send(page('Email address verified', 'Thank you: your email address is verified. You can close this page.', { href: '/dashboard', text: 'Go to the dashboard' }));
         return reply.code(400).send(page('This link does not work', `${outcome.message}.`));
       },
     );

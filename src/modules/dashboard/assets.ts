@@ -41,6 +41,9 @@ td.mono{white-space:nowrap;overflow-wrap:normal}
 .flash{border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem;border:1px solid}
 .flash.ok{background:#dafbe1;border-color:#4ac26b}
 .flash.error{background:#ffebe9;border-color:#ff8182}
+.verify-note{background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
+.verify-note p{margin:0}
+.verify-note form{margin:0}
 .flash.secret{background:#fff8c5;border-color:#d4a72c}
 .secret-value{display:block;font:1rem ui-monospace,SFMono-Regular,Menlo,monospace;background:#fff;border:1px dashed #d4a72c;padding:.5rem;margin:.5rem 0;overflow-wrap:anywhere;user-select:all}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}

@@ -29,7 +29,7 @@ import { barChart, dailyBars, slotBars } from './charts.js';
 import { Form, parseForm, type FormBody } from './form.js';
 import { layout, rupees, when, type Section, type Viewer } from './layout.js';
 import * as sessions from './sessions.js';
-import { errorPage, loginPage, signupPage } from './views/account.js';
+import { errorPage, loginPage, signupPage, verifyPage } from './views/account.js';
 import * as eventViews from './views/events.js';
 import { ledgerPage, moneyPage } from './views/money.js';
 import { developersPage, membershipsPage, staffPage } from './views/settings.js';
@@ -101,6 +101,8 @@ export const dashboardRoutes =
       const e = describeError(err) ?? { status: 500, code: 'internal' as const, message: 'internal error', headers: {} };
       if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e.message = 'the form is too large';
       if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') e.message = 'forms must be sent as application/x-www-form-urlencoded';
+      // The services point API callers at POST /auth/verify/resend; a person here has a button for it.
+      if (e.code === 'email_unverified') e.message = `${e.message.split(':')[0]}: open the link in the verification mail, or use “Send the mail again” on this page`;
       for (const [h, v] of Object.entries(e.headers)) reply.header(h, v);
       if (e.status === 401) return reply.redirect(`/dashboard/login?next=${encodeURIComponent(pathOf(req))}`, 303);
       if (e.status >= 500) req.log.error({ err, reqId: req.id }, 'dashboard error');
@@ -128,6 +130,7 @@ export const dashboardRoutes =
         org: { kind: 'key', userId: s.userId, keyId: 'dashboard', mode, keyClass: 'full' },
         email: s.email,
         isStaff: s.isStaff,
+        emailVerified: s.emailVerified,
         mode,
         csrf: sessions.csrfToken(secret, s.sessionId!),
         flash: await sessions.takeFlash(deps.db, s.sessionId!),
@@ -232,7 +235,21 @@ export const dashboardRoutes =
         if (err instanceof AppError && err.status < 500) return html(reply, signupPage(preSession(req, reply), { ...v, error: sentence(err.message) }), err.status);
         throw err;
       }
-      return signIn(reply, userId, '/dashboard/events');
+      // The verification mail is on its way (a job committed with the account): say so first.
+      return signIn(reply, userId, '/dashboard/verify');
+    });
+
+    // ------------------------------------------------------------ email verification
+
+    app.get('/dashboard/verify', PAGE, async (req, reply) =>
+      show(req, reply, 'account', 'Verify your email address', (v) => verifyPage(v.csrf, { email: v.email, verified: v.emailVerified })),
+    );
+
+    app.post('/dashboard/verify/resend', PAGE, async (req, reply) => {
+      const s = sessionPrincipal(req);
+      // The same function, and so the same hourly limit, as POST /auth/verify/resend.
+      await accounts.resendVerification(deps, s.userId);
+      return done(req, reply, backTo(req) ?? '/dashboard/verify', `A new verification mail is on its way to ${s.email}. Open the link in it.`);
     });
 
     app.post('/dashboard/logout', PAGE, async (req, reply) => {
@@ -609,6 +626,7 @@ export const dashboardRoutes =
           await keys.listKeys(deps.db, v.s.userId),
           await webhooks.getConfig(deps.db, v.s.userId, v.mode),
           await webhooks.listDeliveries(deps.db, v.s.userId, v.mode),
+          v.emailVerified,
         ),
       ),
     );

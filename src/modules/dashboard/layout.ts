@@ -9,6 +9,8 @@ export type Section = 'events' | 'memberships' | 'developers' | 'staff' | 'money
 export interface Viewer {
   email: string;
   isStaff: boolean;
+  /** Until it is, every page but the verification screen says so and offers the mail again. */
+  emailVerified: boolean;
   mode: Mode;
   csrf: string;
   flash: DashboardFlash | null;
@@ -44,6 +46,20 @@ ${flash.progress ? progressBar(flash.progress.done, flash.progress.total, `${fla
 </div>`;
 }
 
+/** The same "send the mail again" form on every page that offers it: POST /dashboard/verify/resend. */
+export function resendForm(csrf: string, label = 'Send the mail again'): Html {
+  return html`<form method="post" action="/dashboard/verify/resend">${csrfField(csrf)}<button class="secondary">${label}</button></form>`;
+}
+
+/** Shown on every page of an account whose email address is not verified yet. */
+function verifyNotice(v: Viewer): Html {
+  return html`<aside class="verify-note" aria-labelledby="verify-note-h">
+<p><strong id="verify-note-h">Your email address is not verified yet.</strong> Open the link in the mail we sent to <span class="mono">${v.email}</span>.
+Until then live keys, live payouts and staff screens stay closed; test mode works fully.</p>
+${resendForm(v.csrf)}
+</aside>`;
+}
+
 export function progressBar(value: number, max: number, label: string): Html {
   return html`<p><progress value="${value}" max="${Math.max(max, 1)}" aria-label="${label}"></progress><br><span>${label}</span></p>`;
 }
@@ -73,6 +89,7 @@ ${v.mode === 'test' ? html`<p class="testbar">Test mode: nothing is charged and 
 <main id="main" tabindex="-1">
 <h1>${title}</h1>
 ${flashBox(v.flash)}
+${!v.emailVerified && section !== 'account' ? verifyNotice(v) : ''}
 ${body}
 </main>
 </body></html>`.value;

@@ -1,6 +1,6 @@
 // Signing in and up. These forms are bound to a pre-session cookie for CSRF.
 import { html, type Html } from '../html.js';
-import { bare, csrfField } from '../layout.js';
+import { bare, csrfField, resendForm } from '../layout.js';
 
 const problem = (error: string | null) => (error ? html`<div class="flash error" role="alert"><p>${error}</p></div>` : '');
 
@@ -30,6 +30,22 @@ export function signupPage(csrf: string, v: { email: string; name: string; phone
 </form>
 <p>Have an account? <a href="/dashboard/login">Sign in</a></p>`,
   );
+}
+
+/** The verification screen: where sign-up lands, and what the notice on other pages points to. */
+export function verifyPage(csrf: string, v: { email: string; verified: boolean }): Html {
+  if (v.verified) {
+    return html`<div class="card"><p>Your email address <span class="mono">${v.email}</span> is verified. Live keys and payouts are open to this account.</p>
+<p><a class="button" href="/dashboard/events">Go to your events</a></p></div>`;
+  }
+  return html`<div class="card">
+<p>We sent a mail to <span class="mono">${v.email}</span>. Open the link in it to confirm that the address is yours; the link works once and expires in 48 hours.</p>
+<p>Until then you can use test mode fully. Creating live keys, live payouts and staff screens need a verified address.</p>
+<h2>No mail?</h2>
+<p>Look in your spam folder, or send it again (at most 3 times an hour). The address is wrong? Create a new account with the right one.</p>
+${resendForm(csrf)}
+<p><a href="/dashboard/events">Continue to your events</a></p>
+</div>`;
 }
 
 export function errorPage(status: number, message: string, back: string | null): string {

@@ -54,7 +54,7 @@ ${
 </section>`;
 }
 
-export function developersPage(csrf: string, mode: string, keys: KeyRow[], webhook: WebhookConfig, deliveries: Deliveries): Html {
+export function developersPage(csrf: string, mode: string, keys: KeyRow[], webhook: WebhookConfig, deliveries: Deliveries, emailVerified: boolean): Html {
   return html`<section aria-labelledby="keys-h"><h2 id="keys-h">API keys</h2>
 <p class="muted">A key is shown once, when it is created; only its first characters are kept to recognise it.</p>
 ${
@@ -74,7 +74,7 @@ ${
 <form method="post" action="/dashboard/developers/keys" class="card">${csrfField(csrf)}
 <h3>Create a key</h3>
 <div class="row"><div><label for="k-name">Name <span class="hint">optional</span></label><input id="k-name" name="name" maxlength="100"></div>
-<div><label for="k-mode">Mode</label><select id="k-mode" name="mode"><option value="test"${mode === 'test' ? html` selected` : ''}>test</option><option value="live"${mode === 'live' ? html` selected` : ''}>live</option></select></div>
+<div><label for="k-mode">Mode${emailVerified ? '' : html` <span class="hint">live keys need a verified email address</span>`}</label><select id="k-mode" name="mode"><option value="test"${mode === 'test' ? html` selected` : ''}>test</option><option value="live"${mode === 'live' ? html` selected` : ''}>live</option></select></div>
 <div><label for="k-class">Kind</label><select id="k-class" name="class"><option value="full">full (sk_, for your server)</option><option value="checkout">checkout (pk_, for web pages)</option></select></div></div>
 <label for="k-origin">Allowed origin <span class="hint">checkout keys only, e.g. https://shop.example.in</span></label><input id="k-origin" name="allowedOrigin" maxlength="300" inputmode="url">
 <p><button>Create key</button></p></form>
