@@ -2,7 +2,7 @@
 // above it (events' analytics and delete guard, tickets, check-in, broadcast).
 // Registering and paying live in register.service.ts and confirm-payment.service.ts.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, Mode } from '../../db/database.js';
 import type { BookingCounts } from '../events/events.service.js';
 import type { TicketHolder } from '../tickets/tickets.jobs.js';
 import * as repo from './registrations.repo.js';
@@ -67,6 +67,11 @@ export async function audienceOf(db: Db, eventId: string, audience: repo.Audienc
     seen.add(key);
     return true;
   });
+}
+
+/** The booking that holds a gateway order in a mode (reconciliation asks). */
+export function findByGatewayOrder(db: Db, orderId: string, mode: Mode) {
+  return repo.findByOrder(db, orderId, mode);
 }
 
 /** The booking that holds a gateway order, on one event: for the hosted checkout's confirmation. */
