@@ -7,7 +7,7 @@ import * as events from '../events/events.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { gatewayFailure } from '../payments/payments.service.js';
-import { applyConfirmation, applyTransfer, seatScopes } from './confirmation.js';
+import { applyConfirmation, applyPendingEnd, applyTransfer, seatScopes } from './confirmation.js';
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
@@ -50,7 +50,9 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
 export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
   if (reg.status !== 'pending' || reg.pending_reason !== 'approval') throw conflict('not_awaiting_approval', `this registration is ${reg.status}, not awaiting approval`);
-  await repo.settlePending(deps.db, reg.id, 'cancelled', deps.clock.now());
+  await deps.db.transaction().execute(async (trx) => {
+    if (await repo.settlePending(trx, reg.id, 'cancelled', deps.clock.now())) await applyPendingEnd(trx, reg);
+  });
   return reload(deps.db, reg.id);
 }
 
@@ -78,6 +80,7 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
   await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.endBooking(trx, reg.id, reg.status, to, deps.clock.now(), refundId))) throw changedMeanwhile();
     if (reg.status === 'confirmed') await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
+    if (reg.status === 'pending') await applyPendingEnd(trx, reg);
     // The full refund and the platform-fee reversal, with the change.
     if (paid) await ledger.recordTicketRefund(trx, { registrationId: reg.id, at: deps.clock.now() });
   });
@@ -109,11 +112,16 @@ export async function transfer(
 
 /**
  * A paid booking left unpaid past its expiry (reconciliation found no payment at the
- * gateway): cancelled. It held no seat and had counted no promo use (both are taken at
- * confirmation); a payment that arrives later is refunded like any for a cancelled booking.
+ * gateway): cancelled. It held no seat (seats are taken at confirmation); its promo
+ * code's reserved use goes back. A payment that arrives later is refunded like any for a
+ * cancelled booking.
  */
 export function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock'>, registrationId: string): Promise<boolean> {
-  return repo.expireUnpaid(deps.db, registrationId, deps.clock.now());
+  return deps.db.transaction().execute(async (trx) => {
+    const ended = await repo.expireUnpaid(trx, registrationId, deps.clock.now());
+    if (ended) await applyPendingEnd(trx, ended);
+    return ended !== undefined;
+  });
 }
 
 /**

@@ -63,13 +63,26 @@ export async function findUsable(db: Kysely<Database>, eventId: string, code: st
   if ((row.valid_from && now < row.valid_from) || (row.valid_until && now > row.valid_until)) {
     throw badRequest('promo_code_expired', `promo code ${code} is not valid at this time`);
   }
-  if (row.max_uses !== null && row.uses >= row.max_uses) throw badRequest('promo_code_used_up', `promo code ${code} has been used up`);
+  if (row.max_uses !== null && row.uses + row.uses_reserved >= row.max_uses) throw badRequest('promo_code_used_up', `promo code ${code} has been used up`);
   return row;
 }
 
-/** Uses are counted at confirmation. */
-export async function countUse(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
-  await repo.countUseByCodeKey(db, eventId, codeKey(code));
+/**
+ * A booking with a code reserves a use when it is written (paid step 1, a free booking,
+ * one awaiting approval), in the transaction that writes it; refused with 400 when the
+ * last use went to someone else meanwhile. The reservation becomes a use at confirmation
+ * (`useReservation`) or goes back when the booking ends unpaid (`releaseReservation`).
+ */
+export async function reserveUse(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
+  if (!(await repo.reserveUse(db, eventId, codeKey(code)))) throw badRequest('promo_code_used_up', `promo code ${code} has been used up`);
+}
+
+export async function useReservation(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
+  await repo.useReservation(db, eventId, codeKey(code));
+}
+
+export async function releaseReservation(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
+  await repo.releaseReservation(db, eventId, codeKey(code));
 }
 
 export function presentPromo(r: PromoRow) {
@@ -82,6 +95,7 @@ export function presentPromo(r: PromoRow) {
     validUntil: r.valid_until?.toISOString() ?? null,
     maxUses: r.max_uses,
     uses: r.uses,
+    usesReserved: r.uses_reserved,
     createdAt: r.created_at.toISOString(),
   };
 }

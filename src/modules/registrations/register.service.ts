@@ -182,6 +182,8 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
         payment_id: null,
       });
       await repo.insertAttendees(trx, registrationId, people);
+      // Reserved with the booking: a use when confirmed now, held while it awaits approval.
+      if (promo) await promos.reserveUse(trx, event.id, promo.code);
       if (!awaitingApproval && !(await applyConfirmation(trx, deps, event, booking, ticketIds))) throw soldOut();
     });
     if (!awaitingApproval) deps.kickJobs();
@@ -207,6 +209,9 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     await repo.insertRegistration(trx, { ...booking, status: 'pending', pending_reason: 'payment', confirmed_at: null, order_id: order.id, payment_id: null });
     await repo.insertAttendees(trx, registrationId, people);
     await orderChecks.attachOrder(trx, registrationId, order.id);
+    // The code's use is reserved with the order. Should the last use have gone meanwhile,
+    // nothing is written and the order, held by no booking, is settled by reconciliation.
+    if (promo) await promos.reserveUse(trx, event.id, promo.code);
   });
   return { kind: 'order', registrationId, orderId: order.id, amount: amountPaise, currency: event.currency, key: gateway.keyId };
 }

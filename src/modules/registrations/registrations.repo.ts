@@ -350,18 +350,17 @@ export async function doorCounts(db: Kysely<Database>, eventId: string) {
   return { expected: Number(row.expected), arrived: Number(row.arrived) };
 }
 
-/** A pending paid booking with no payment, cancelled once; false when it moved meanwhile. */
-export async function expireUnpaid(db: Db, id: string, now: Date): Promise<boolean> {
-  const r = await db
+/** A pending paid booking with no payment, cancelled once; undefined when it moved meanwhile. */
+export function expireUnpaid(db: Db, id: string, now: Date) {
+  return db
     .updateTable('registrations')
     .set({ status: 'cancelled', pending_reason: null, cancelled_at: now })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('pending_reason', '=', 'payment')
     .where('payment_id', 'is', null)
-    .returning('id')
+    .returning(['id', 'event_id', 'promo_code'])
     .executeTakeFirst();
-  return r !== undefined;
 }
 
 /** A confirmed booking of this payment, ended as refunded once; the row, or undefined. */

@@ -149,6 +149,9 @@ const PromoCode = Type.Object({
   validUntil: Nullable(Type.String({ format: 'date-time' })),
   maxUses: Nullable(Type.Integer()),
   uses: Type.Integer({ description: 'Confirmed bookings that used the code.' }),
+  usesReserved: Type.Integer({
+    description: 'Uses held by bookings still waiting for payment or approval. `uses + usesReserved` never exceeds maxUses; a reservation is released when its booking is cancelled, rejected or expires unpaid.',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -305,7 +308,7 @@ export const registrationsRoutes =
           tags: ['registrations'],
           summary: 'Create a promo code',
           description:
-            'Exactly one of discountPercent (1–100) or discountAmount (rupees off the booking total). Codes are case-insensitive. A use is counted when a booking with the code is confirmed; a code that is unknown, out of date or used up is refused at registration with 400. A discount that makes the price 0 confirms like a free event.',
+            'Exactly one of discountPercent (1–100) or discountAmount (rupees off the booking total). Codes are case-insensitive. A booking with the code reserves a use when it is made (paid step 1, a free booking, one awaiting approval) and the reservation becomes a use when it is confirmed, so nobody who paid the discounted price is refused later and `uses` never exceeds maxUses under any concurrency; a booking cancelled, rejected or expired unpaid gives its reservation back. A code that is unknown, out of date or used up (uses plus reservations at maxUses) is refused at registration with 400. A discount that makes the price 0 confirms like a free event.',
           params: EventParams,
           body: Type.Object(
             {
