@@ -10,8 +10,8 @@
 //   which also refunds a payment for a booking cancelled meanwhile;
 // - a captured payment nothing here expects (an orphaned order, another amount, a
 //   membership order superseded or cancelled) is refunded in full;
-// - a booking still unpaid 24 hours after step 1 is cancelled (it held no seat and
-//   counted no promo use); a payment that comes later is refunded.
+// - a booking still unpaid 24 hours after step 1 is cancelled (it held no seat; its
+//   promo code's reserved use is released); a payment that comes later is refunded.
 // A row settles once its order's money has ended in one place and nothing waits for
 // it; until then it is asked again with back-off (after, 2×, 4× … at most daily),
 // and watched for a week after creation for late payments.
