@@ -105,6 +105,7 @@ export const ERRORS = {
   email_taken: { status: 409, message: 'an account with this email exists' },
   event_not_published: { status: 409, message: 'this event is not published' },
   has_paid_registrations: { status: 409, message: 'this event has paid registrations' },
+  has_payments_in_flight: { status: 409, message: 'bookings of this event hold payments in flight or captured and not refunded' },
   not_a_paid_registration: { status: 409, message: 'this registration has no payment to confirm' },
   not_awaiting_approval: { status: 409, message: 'this registration is not awaiting approval' },
   not_confirmed: { status: 409, message: 'this registration is not confirmed' },

@@ -80,7 +80,7 @@ export const eventsRoutes =
           tags: ['events'],
           summary: 'Delete an event and all its registrations (session token only)',
           description:
-            'Needs `Authorization: Bearer <idToken>`; an x-api-key alone answers 401 `Missing Authorization Bearer token`. A live event holding confirmed paid registrations answers 409 (refund first); `force=true` is honoured for platform staff only, who may also delete any account’s event. Test events skip the paid-registration check.',
+            'Needs `Authorization: Bearer <idToken>`; an x-api-key alone answers 401 `Missing Authorization Bearer token`. Deleting removes the event’s bookings, so a live event answers 409 `has_payments_in_flight` while any booking has a payment in flight (pending with a gateway order), captured and kept (confirmed paid), or captured and not yet refunded: refund or cancel them first. `force=true` is honoured for platform staff only (who may also delete any account’s event): every such booking is refunded in full at the gateway first (recorded in the ledger like any refund; a pending one is cancelled and its order watched for late payments), then the event is deleted; 502 when the gateway fails (nothing is deleted). Test events move no money and skip the check. The ledger keeps the entries of a deleted event’s bookings.',
           params: IdParams,
           querystring: Type.Object({ force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }),
           response: {
@@ -88,6 +88,7 @@ export const eventsRoutes =
             403: Type.Ref('Error'),
             404: Type.Ref('Error'),
             409: Type.Ref('Error'),
+            502: Type.Ref('Error'),
           },
         },
       },

@@ -50,8 +50,13 @@ export interface EventDeps {
   ids: Ids;
   /** What the bookings module answers about an event's bookings. */
   bookings: {
-    /** Whether the event holds confirmed paid bookings (which must be refunded before a delete). */
-    hasPaidUnrefunded(eventId: string): Promise<boolean>;
+    /**
+     * How many bookings hold money not yet settled: a payment in flight (pending with an
+     * order), captured and kept (confirmed paid), or captured and not yet refunded.
+     */
+    paymentsInFlight(eventId: string): Promise<number>;
+    /** Refunds (or ends) every such booking through the usual paths; how many still hold money after. */
+    settlePayments(eventId: string): Promise<number>;
     counts(eventId: string): Promise<BookingCounts>;
   };
   /** Whether the account may publish events. */
@@ -177,13 +182,29 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
   return updated;
 }
 
+/**
+ * Deleting an event cascades to its bookings, so it waits until none holds money
+ * (product-decisions §12): 409 `has_payments_in_flight` while a booking has a payment in
+ * flight or captured and not refunded. Staff with `force` refund them first (each refund
+ * through the gateway and into the ledger), then delete. Test events move no money and
+ * skip the check.
+ */
 export async function deleteEvent(deps: EventDeps, s: SessionPrincipal, id: string, force: boolean): Promise<void> {
   const row = await repo.findEvent(deps.db, id);
   if (!row) throw notFound('no such event', 'event_not_found');
   if (row.account_id !== s.userId && !s.isStaff) throw forbidden('not_your_object', 'this event belongs to another account');
   const forced = force && s.isStaff;
-  if (row.mode === 'live' && !forced && (await deps.bookings.hasPaidUnrefunded(id))) {
-    throw conflict('has_paid_registrations', 'this event holds paid registrations: refund them first (force=true is for platform staff only)');
+  if (row.mode === 'live') {
+    const holding = forced ? await deps.bookings.settlePayments(id) : await deps.bookings.paymentsInFlight(id);
+    if (holding > 0) {
+      throw conflict(
+        'has_payments_in_flight',
+        forced
+          ? `${holding} booking(s) of this event took money meanwhile; try again`
+          : `${holding} booking(s) of this event hold a payment in flight or captured and not refunded: refund or cancel them first (force=true, for platform staff only, refunds them and deletes)`,
+        { bookings: holding },
+      );
+    }
   }
   await repo.deleteEvent(deps.db, id);
 }

@@ -61,7 +61,10 @@ export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: strin
  * organiser's explicit refund. Seats are freed either way.
  */
 export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string, to: 'cancelled' | 'refunded'): Promise<Row> {
-  const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
+  return endLoaded(deps, await loadOwnedRegistration(deps.db, p, eventId, registrationId), to);
+}
+
+async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 'refunded'): Promise<Row> {
   if (reg.status === 'cancelled' || reg.status === 'refunded') throw conflict('already_ended', `this registration is already ${reg.status}`);
   const paid = reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0;
   if (to === 'refunded' && !paid) throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
@@ -108,6 +111,54 @@ export async function transfer(
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
+}
+
+/**
+ * Before an event is deleted (staff, `force=true`): every booking's money is settled
+ * through the usual paths, each refund recorded in the ledger with it. A confirmed paid
+ * booking is refunded and ends `refunded`; a pending one ends `cancelled` (its promo
+ * reservation released) and anything already captured on its order is refunded, the
+ * order watched by reconciliation for a payment that comes later; a captured payment of
+ * a booking that ended unpaid and whose refund job has not run is refunded now.
+ * Answers how many bookings still hold money (0 when all is settled).
+ */
+export async function settleEventPayments(deps: RegisterDeps, eventId: string): Promise<number> {
+  for (const reg of await repo.withPaymentsInFlight(deps.db, eventId)) {
+    const gateway = () => deps.gatewayFor(reg.mode, reg.account_id);
+    if (reg.status === 'confirmed') {
+      await endLoaded(deps, reg, reg.payment_id === null ? 'cancelled' : 'refunded');
+    } else if (reg.status === 'pending') {
+      await endLoaded(deps, reg, 'cancelled');
+      if (reg.order_id === null) continue;
+      await orderChecks.reopenOrderCheck(deps, reg.order_id);
+      const payments = await gateway().fetchOrderPayments(reg.order_id).catch((err: unknown) => {
+        throw gatewayFailure(err, 'look up the order’s payments');
+      });
+      for (const payment of payments) {
+        if (!payment.captured || payment.amountRefunded >= payment.amount) continue;
+        await gateway()
+          .refundPayment(payment.id, payment.amount - payment.amountRefunded, { registrationId: reg.id, reason: 'event_deleted' })
+          .catch((err: unknown) => {
+            throw gatewayFailure(err, 'refund the payment');
+          });
+      }
+    } else if (reg.payment_id !== null) {
+      const payment = await gateway().fetchPayment(reg.payment_id).catch((err: unknown) => {
+        throw gatewayFailure(err, 'look up the payment');
+      });
+      if (payment && payment.captured && payment.amountRefunded < payment.amount) {
+        const refund = await gateway()
+          .refundPayment(payment.id, payment.amount - payment.amountRefunded, { registrationId: reg.id, reason: 'event_deleted' })
+          .catch((err: unknown) => {
+            throw gatewayFailure(err, 'refund the payment');
+          });
+        await repo.setRefundId(deps.db, reg.id, refund.id);
+      } else {
+        await repo.setRefundId(deps.db, reg.id, 'refunded_before_deletion');
+      }
+    }
+  }
+  return (await repo.withPaymentsInFlight(deps.db, eventId)).length;
 }
 
 /**

@@ -26,16 +26,26 @@ export function listByEvent(db: Db, eventId: string): Promise<RegistrationRow[]>
   return db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
 }
 
-export async function hasPaidUnrefunded(db: Db, eventId: string): Promise<boolean> {
-  const row = await db
+/**
+ * Bookings of an event whose money is not settled: a payment in flight (pending with a
+ * gateway order), captured and kept (confirmed paid), or captured for a booking that
+ * ended before it was paid and whose refund has not been recorded yet.
+ */
+export function withPaymentsInFlight(db: Db, eventId: string): Promise<RegistrationRow[]> {
+  return db
     .selectFrom('registrations')
-    .select('id')
+    .selectAll()
     .where('event_id', '=', eventId)
-    .where('status', '=', 'confirmed')
-    .where('amount_paise', '>', 0)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'pending'), eb('order_id', 'is not', null)]),
+        eb.and([eb('status', '=', 'confirmed'), eb('amount_paise', '>', 0)]),
+        eb.and([eb('status', '=', 'cancelled'), eb('payment_id', 'is not', null), eb('refund_id', 'is', null)]),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function statusCounts(db: Db, eventId: string) {

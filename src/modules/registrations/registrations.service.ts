@@ -31,7 +31,10 @@ export const searchRegistrations = repo.searchByEvent;
 export const salesOverTime = repo.salesByDay;
 export const arrivalsPer15Minutes = repo.arrivalsBySlot;
 export const doorProgress = repo.doorCounts;
-export const hasPaidUnrefunded = repo.hasPaidUnrefunded;
+/** How many bookings of an event hold money not yet settled (a delete waits for 0). */
+export async function paymentsInFlight(db: Db, eventId: string): Promise<number> {
+  return (await repo.withPaymentsInFlight(db, eventId)).length;
+}
 export const insertRegistration = repo.insertRegistration;
 export const findByTicketCode = repo.findByTicketCode;
 export const findByPreviousTicketCode = repo.findByPreviousTicketCode;
