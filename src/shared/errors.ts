@@ -75,6 +75,7 @@ export const ERRORS = {
   checkout_key_not_allowed: { status: 403, message: 'a checkout key may not do this' },
   origin_not_allowed: { status: 403, message: 'this key may not be used from this origin' },
   members_only: { status: 403, message: 'this ticket tier is for members in good standing' },
+  membership_required: { status: 403, message: 'this ticket tier needs membershipId, a membership in good standing with this email' },
   not_your_object: { status: 403, message: 'this belongs to another account' },
   organiser_access_required: { status: 403, message: 'publishing needs organiser access' },
   staff_only: { status: 403, message: 'only platform staff may do this' },

@@ -13,7 +13,8 @@ import { computeAvailability, remainingOf, tightest, type SeatUsage } from './av
 import { applyInput, refuseDateField, validateTrack, type EventInput, type TrackInput } from './events.input.js';
 import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';
-import { syncSeatCounters, usageFor } from './seats.service.js';
+import { syncSeatCounters, usageFor, usageForMany } from './seats.service.js';
+import { pageOf } from '../../shared/paging.js';
 
 export type { EventRow };
 export type { CustomFieldInput, EventInput, TierInput, TrackInput } from './events.input.js';
@@ -138,7 +139,38 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
   }
 }
 
-export const listEvents = (db: Kysely<Database>, p: KeyPrincipal) => repo.listEvents(db, p.userId, p.mode);
+/** Every event of the account in the key's mode (the dashboard's events screen). */
+export const listEvents = (db: Kysely<Database>, p: KeyPrincipal) => repo.listAllEvents(db, p.userId, p.mode);
+
+/**
+ * A checkout key (a browser) reads only published events, and in test mode also the
+ * account's draft test events; a live draft does not exist for it (404).
+ */
+function visibleTo(p: KeyPrincipal, row: Pick<EventRow, 'mode' | 'status'>): boolean {
+  return p.keyClass !== 'checkout' || row.mode === 'test' || row.status === 'published';
+}
+
+/** An event the key may read: its own account and mode, and visible to its class. */
+export async function loadReadableEvent(db: Kysely<Database>, p: KeyPrincipal, id: string): Promise<EventRow> {
+  const row = await loadOwnedEvent(db, p, id);
+  if (!visibleTo(p, row)) throw notFound('no such event', 'event_not_found');
+  return row;
+}
+
+/** One page of the key's events with their seat usage, in a constant number of queries. */
+export async function listEventsPage(db: Kysely<Database>, p: KeyPrincipal, page: { limit: number; startingAfter?: string | undefined }) {
+  if (page.startingAfter !== undefined && !(await repo.isEventOf(db, page.startingAfter, p.userId, p.mode))) {
+    throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
+  }
+  const rows = await repo.listEvents(db, p.userId, p.mode, {
+    limit: page.limit,
+    after: page.startingAfter,
+    publishedOnly: p.keyClass === 'checkout' && p.mode === 'live',
+  });
+  const { items, hasMore, nextCursor } = pageOf(rows, page.limit, (r) => r.id);
+  const usage = await usageForMany(db, items.map((r) => r.id));
+  return { items: items.map((r) => presentEvent(r, usage.get(r.id)!)), hasMore, nextCursor, count: await repo.countForList(db, p.userId, p.mode, p.keyClass === 'checkout' && p.mode === 'live') };
+}
 
 export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, input: EventInput): Promise<EventRow> {
   refuseDateField(input);

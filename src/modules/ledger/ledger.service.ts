@@ -115,8 +115,7 @@ export interface EntryView {
   cursor: string;
 }
 
-export const PAGE_DEFAULT = 100;
-export const PAGE_MAX = 1000;
+export { PAGE_DEFAULT, PAGE_MAX } from '../../shared/paging.js';
 
 export function parseCursor(value: string | undefined, field = 'startingAfter'): string | undefined {
   if (value === undefined) return undefined;

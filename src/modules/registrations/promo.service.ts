@@ -7,6 +7,7 @@ import { parseEventDate } from '../../shared/dates.js';
 import { badRequest, conflict } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
+import { pageOf } from '../../shared/paging.js';
 import * as repo from './promo.repo.js';
 import type { PromoRow } from './promo.repo.js';
 
@@ -54,7 +55,17 @@ export async function createPromo(deps: { db: Kysely<Database>; clock: Clock; id
   return (await repo.findPromo(deps.db, row.id))!;
 }
 
-export const listPromos = repo.listByEvent;
+/** Every code of an event (the dashboard's screen; an event has few). */
+export const listPromos = (db: Kysely<Database>, eventId: string) => repo.listByEvent(db, eventId, 10_000);
+
+/** One page of an event's codes, oldest first, and how many there are. */
+export async function listPromosPage(db: Kysely<Database>, eventId: string, page: { limit: number; startingAfter?: string | undefined }) {
+  if (page.startingAfter !== undefined && (await repo.findPromo(db, page.startingAfter))?.event_id !== eventId) {
+    throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
+  }
+  const { items, hasMore, nextCursor } = pageOf(await repo.listByEvent(db, eventId, page.limit, page.startingAfter), page.limit, (r) => r.id);
+  return { items, hasMore, nextCursor, count: await repo.countByEvent(db, eventId) };
+}
 
 /** A code that is unknown, out of date or used up is a 400, never a silent full price. */
 export async function findUsable(db: Kysely<Database>, eventId: string, code: string, now: Date): Promise<PromoRow> {

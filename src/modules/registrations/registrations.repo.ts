@@ -22,8 +22,24 @@ export async function findIdByPayment(db: Db, paymentId: string): Promise<string
   return (await db.selectFrom('registrations').select('id').where('payment_id', '=', paymentId).executeTakeFirst())?.id;
 }
 
-export function listByEvent(db: Db, eventId: string): Promise<RegistrationRow[]> {
-  return db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
+/** One page of an event's bookings, oldest first: `limit + 1` rows after the booking `after`. */
+export function listByEvent(db: Db, eventId: string, limit: number, after?: string): Promise<RegistrationRow[]> {
+  let q = db.selectFrom('registrations as r').selectAll('r').where('r.event_id', '=', eventId);
+  if (after !== undefined) {
+    q = q.where(
+      sql<boolean>`exists (select 1 from registrations c where c.id = ${after} and c.event_id = ${eventId}
+        and (r.created_at > c.created_at or (r.created_at = c.created_at and r.id > c.id)))`,
+    );
+  }
+  return q.orderBy('r.created_at').orderBy('r.id').limit(limit + 1).execute();
+}
+
+export async function isBookingOf(db: Db, id: string, eventId: string): Promise<boolean> {
+  return (await db.selectFrom('registrations').select('id').where('id', '=', id).where('event_id', '=', eventId).executeTakeFirst()) !== undefined;
+}
+
+export async function countByEvent(db: Db, eventId: string): Promise<number> {
+  return Number((await db.selectFrom('registrations').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', '=', eventId).executeTakeFirstOrThrow()).n);
 }
 
 /**

@@ -5,6 +5,8 @@ import type { Kysely } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
 import type { BookingCounts } from '../events/events.service.js';
 import type { TicketHolder } from '../tickets/tickets.jobs.js';
+import { badRequest } from '../../shared/errors.js';
+import { pageOf } from '../../shared/paging.js';
 import * as repo from './registrations.repo.js';
 import type { AttendeeRow, Db } from './registrations.repo.js';
 
@@ -23,7 +25,16 @@ export async function eventCounts(db: Kysely<Database>, eventId: string): Promis
   return out;
 }
 
-export const listRegistrations = repo.listByEvent;
+/** One page of an event's registrations (oldest first) with their people, and the total. */
+export async function listRegistrationsPage(db: Db, eventId: string, page: { limit: number; startingAfter?: string | undefined }) {
+  if (page.startingAfter !== undefined && !(await repo.isBookingOf(db, page.startingAfter, eventId))) {
+    throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
+  }
+  const { items, hasMore, nextCursor } = pageOf(await repo.listByEvent(db, eventId, page.limit, page.startingAfter), page.limit, (r) => r.id);
+  // One page's ids at most (≤ 1,000), never the whole event's, in the attendee lookup.
+  const people = await attendeesOf(db, items.map((r) => r.id));
+  return { items, people, hasMore, nextCursor, count: await repo.countByEvent(db, eventId) };
+}
 export type { RegistrationSearch } from './registrations.repo.js';
 /** One page of an event's registrations, newest first, optionally searched and filtered. */
 export const searchRegistrations = repo.searchByEvent;
