@@ -156,8 +156,10 @@
     if (value('promo')) body.promoCode = value('promo');
     var tier = form.querySelector('input[name="ticketType"]:checked');
     if (tier && tier.value !== 'General') body.ticketType = tier.value;
+    if (tier && tier.hasAttribute('data-members-only') && value('membership')) body.membershipId = value('membership');
     var session = form.querySelector('input[name="subEventId"]:checked');
     if (session && session.value !== '') body.subEventId = session.value;
+    // Question names are the organiser's: defineProperty keeps "__proto__" an ordinary key.
     var answers = {};
     var any = false;
     var fields = form.querySelectorAll('[data-field]');
@@ -166,10 +168,10 @@
       var name = f.getAttribute('data-field');
       var type = f.getAttribute('data-type');
       if (type === 'checkbox') {
-        answers[name] = f.checked;
+        Object.defineProperty(answers, name, { value: f.checked, enumerable: true, writable: true, configurable: true });
         any = true;
       } else if (f.value.trim() !== '') {
-        answers[name] = type === 'number' ? Number(f.value) : f.value.trim();
+        Object.defineProperty(answers, name, { value: type === 'number' ? Number(f.value) : f.value.trim(), enumerable: true, writable: true, configurable: true });
         any = true;
       }
     }
@@ -329,6 +331,17 @@
       });
     }
     rzp.open();
+  }
+
+  // The membership id field shows while a members-only tier is chosen.
+  var membershipField = document.getElementById('membership-field');
+  if (membershipField) {
+    var showProof = function () {
+      var chosen = form.querySelector('input[name="ticketType"]:checked');
+      membershipField.hidden = !(chosen && chosen.hasAttribute('data-members-only'));
+    };
+    form.addEventListener('change', showProof);
+    showProof();
   }
 
   form.addEventListener('submit', function (e) {

@@ -33,6 +33,8 @@ export const OWNERS = {
   payout_contacts: 'payouts',
   payout_fund_accounts: 'payouts',
   dashboard_sessions: 'dashboard',
+  gateway_orders: 'reconciliation',
+  reconcile_lease: 'reconciliation',
 };
 
 const BUILDER = /\b(?:selectFrom|updateTable|insertInto|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*'([a-z_]+)(?:\s+as\s+[a-z_]+)?'/g;

@@ -19,6 +19,7 @@ import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
 import type { RegisterDeps } from './modules/registrations/register.service.js';
 import { refundJob, refundPaymentJob } from './modules/registrations/registrations.jobs.js';
+import { settleEventPayments } from './modules/registrations/actions.service.js';
 import { unavailable } from './shared/errors.js';
 import { KeyCache } from './modules/keys/keys.service.js';
 import type { Mailer } from './modules/mail/mailer.js';
@@ -177,7 +178,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     clock,
     ids,
     bookings: {
-      hasPaidUnrefunded: (eventId) => registrations.hasPaidUnrefunded(db, eventId),
+      paymentsInFlight: (eventId) => registrations.paymentsInFlight(db, eventId),
+      settlePayments: (eventId) => settleEventPayments(registerDeps, eventId),
       counts: (eventId) => registrations.eventCounts(db, eventId),
     },
     canPublish: async (userId) => (await getUser(db, userId)).can_publish,

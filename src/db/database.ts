@@ -183,6 +183,8 @@ export interface PromoCodesTable {
   valid_until: Timestamp | null;
   max_uses: number | null;
   uses: Generated<number>;
+  /** Uses held by pending bookings (reserved at step 1, released when they end unpaid). */
+  uses_reserved: Generated<number>;
   created_at: Timestamp;
 }
 

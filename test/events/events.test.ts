@@ -305,7 +305,7 @@ describe('events', () => {
       await addRegistration(server, id, { amountPaise: 49900 });
       const r = await call(server.url, 'DELETE', `/api/v1/events/${id}`, { token: org.token });
       assert.equal(r.status, 409);
-      assert.equal(r.body.code, 'has_paid_registrations');
+      assert.equal(r.body.code, 'has_payments_in_flight');
       const forcedByOwner = await call(server.url, 'DELETE', `/api/v1/events/${id}?force=true`, { token: org.token });
       assert.equal(forcedByOwner.status, 409, 'force is not honoured for a non-staff user');
       assert.equal((await call(server.url, 'GET', `/api/v1/events/${id}`, { key: org.key })).status, 200);

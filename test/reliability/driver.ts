@@ -31,11 +31,10 @@ export interface RunOptions {
   /** Probability that a gateway request meets a fault. */
   faultRate?: number;
   /**
-   * Operation kinds that meet holes other work is fixing; off until those fixes land:
-   * promo codes at their maxUses limit (uses are counted at confirmation without a
-   * reservation, so concurrent confirmations exceed the limit), a repeat subscribe
-   * while an order is open (it replaces the open order), and event deletion (it drops
-   * bookings with captured payments without refunding them).
+   * Operation kinds that were held back while the holes they meet were open: promo codes
+   * at their maxUses limit (now reserved with the order), a repeat subscribe while an
+   * order is open, and event deletion (now refused while money is in flight; staff force
+   * refunds first). The run scripts turn them on.
    */
   includePromoLimitOps?: boolean;
   includeRepeatSubscribeOps?: boolean;
@@ -529,6 +528,12 @@ async function verify(db: import('kysely').Kysely<import('../../src/db/database.
   // 4. Promo uses never exceed their limits.
   const promos = await db.selectFrom('promo_codes').innerJoin('events', 'events.id', 'promo_codes.event_id').select(['promo_codes.code', 'uses', 'max_uses']).where('events.account_id', '=', accountId).execute();
   for (const p of promos) if (p.max_uses !== null && p.uses > p.max_uses) miss(`promo ${p.code}: ${p.uses} uses over its limit of ${p.max_uses}`);
+  // … nor do the bookings that hold the discount: confirmed ones plus those still waiting.
+  for (const p of promos) {
+    if (p.max_uses === null) continue;
+    const holders = regs.filter((r) => r.promo_code === p.code && (r.status === 'confirmed' || r.status === 'pending')).length;
+    if (holders > p.max_uses) miss(`promo ${p.code}: ${holders} bookings hold it, over its limit of ${p.max_uses}`);
+  }
   // 5. Fees per §9, to the paisa: the gateway's 3 % exactly; the platform's at some ordinal.
   for (const r of regs) {
     if (r.status !== 'confirmed' || Number(r.amount_paise) === 0) continue;

@@ -10,6 +10,7 @@ import * as m0006 from './0006_reconciliation.js';
 import * as m0007 from './0007_trust.js';
 import * as m0008 from './0008_ledger.js';
 import * as m0009 from './0009_dashboard.js';
+import * as m0011 from './0011_promo_reservations.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_trust': m0007,
   '0008_ledger': m0008,
   '0009_dashboard': m0009,
+  '0011_promo_reservations': m0011,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../shared/errors.js';
+import { parseJsonKeepingEveryKey } from '../../shared/json-body.js';
+import { CustomFieldAnswers } from '../registrations/registrations.routes.js';
 import * as service from './checkout.service.js';
 import { renderEventPage, renderMessagePage, renderPaymentPage, type Assets } from './page.html.js';
 import { en } from './strings.js';
@@ -71,6 +73,8 @@ const PAGE_AUTH =
 export const checkoutRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // Answers are keyed by names organisers choose; keep every key as it was sent.
+    parseJsonKeepingEveryKey(app);
     const embedJs = loadAsset('embed.js', 'text/javascript; charset=utf-8');
     const pageJs = loadAsset('checkout-page.js', 'text/javascript; charset=utf-8');
     const pageCss = loadAsset('checkout.css', 'text/css; charset=utf-8');
@@ -197,7 +201,7 @@ export const checkoutRoutes =
           description: [
             'The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers only the status, or the order to open the gateway’s checkout with; never an id or anyone’s personal data.',
             PAGE_AUTH,
-            'Refusals are those of register: 400 (invalid input, promo code, `undeliverable_email`), 403 `members_only`, 409 `sold_out` / `tier_not_on_sale` / `event_not_published`, 502 gateway failure, 503 live payments not configured.',
+            'Refusals are those of register: 400 (invalid input, promo code, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published`, 502 gateway failure, 503 live payments not configured.',
           ].join('\n\n'),
           params: Slug,
           body: Type.Object(
@@ -206,9 +210,10 @@ export const checkoutRoutes =
               name: Type.String({ minLength: 1, maxLength: 200 }),
               email: Type.String({ minLength: 3, maxLength: 254 }),
               phone: Type.Optional(Type.String({ maxLength: 32 })),
-              customFields: Type.Optional(Type.Record(Type.String({ maxLength: 50 }), Type.Unknown(), { description: 'Answers keyed by the event’s question names.' })),
+              customFields: Type.Optional(CustomFieldAnswers),
               teamMembers: Type.Optional(Type.Array(TeamMember, { maxItems: 99 })),
               promoCode: Type.Optional(Type.String({ maxLength: 40 })),
+              membershipId: Type.Optional(Type.String({ maxLength: 100, description: 'Needed for a members-only tier: the id of a membership in good standing with this email (403 `membership_required` otherwise).' })),
               ticketType: Type.Optional(Type.String({ maxLength: 80 })),
               subEventId: Type.Optional(Type.String({ maxLength: 10 })),
             },

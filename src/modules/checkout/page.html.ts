@@ -82,9 +82,9 @@ function availabilityNote(s: Strings, remaining: number | null, soldOut: boolean
   return '';
 }
 
-function option(name: string, value: string, label: string, price: string, note: string, opts: { checked?: boolean; disabled?: boolean; id: string }): string {
+function option(name: string, value: string, label: string, price: string, note: string, opts: { checked?: boolean; disabled?: boolean; membersOnly?: boolean; id: string }): string {
   return `<div class="option">
-<input type="radio" name="${name}" id="${opts.id}" value="${h(value)}"${opts.checked ? ' checked' : ''}${opts.disabled ? ' disabled' : ''}>
+<input type="radio" name="${name}" id="${opts.id}" value="${h(value)}"${opts.checked ? ' checked' : ''}${opts.disabled ? ' disabled' : ''}${opts.membersOnly ? ' data-members-only' : ''}>
 <label for="${opts.id}"><span class="option-name">${h(label)}</span> <span class="option-price">${h(price)}</span>${note ? ` <span class="option-note">${h(note)}</span>` : ''}</label>
 </div>`;
 }
@@ -110,10 +110,14 @@ function tierChoices(s: Strings, shown: Shown, availability: Availability): stri
     option('ticketType', 'General', s.general, money(s, shown.price), '', { id: 'tier-general', checked: true, disabled: availability.soldOut }),
     ...availability.tiers.map((t, i) => {
       const notes = [t.membersOnly ? s.membersOnly : '', !t.onSale ? s.notOnSale : availabilityNote(s, t.remaining, t.soldOut)].filter((x) => x);
-      return option('ticketType', t.name, t.name, money(s, t.price), notes.join(' · '), { id: `tier-${i}`, disabled: t.soldOut || !t.onSale });
+      return option('ticketType', t.name, t.name, money(s, t.price), notes.join(' · '), { id: `tier-${i}`, disabled: t.soldOut || !t.onSale, membersOnly: t.membersOnly });
     }),
   ];
-  return `<fieldset class="choices"><legend>${h(s.ticket)}</legend>${rows.join('\n')}</fieldset>`;
+  // Shown by the page script while a members-only tier is chosen: the proof a browser must send.
+  const proof = availability.tiers.some((t) => t.membersOnly)
+    ? `<div class="field" id="membership-field" hidden><label for="membership">${h(s.membershipId)}</label><input id="membership" name="membershipId" maxlength="100" autocomplete="off" aria-describedby="membership-hint"><p class="hint" id="membership-hint">${h(s.membershipHint)}</p></div>`
+    : '';
+  return `<fieldset class="choices"><legend>${h(s.ticket)}</legend>${rows.join('\n')}${proof}</fieldset>`;
 }
 
 function questions(s: Strings, shown: Shown): string {

@@ -14,6 +14,8 @@ export const en = {
   left: (n: number) => (n === 1 ? '1 left' : `${n} left`),
   notOnSale: 'not on sale now',
   membersOnly: 'members only',
+  membershipId: 'Membership id',
+  membershipHint: 'Members-only tickets need the membership id from your membership confirmation mail.',
   session: 'Session',
   wholeEvent: 'The whole event',
   ticket: 'Ticket',

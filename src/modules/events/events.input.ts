@@ -89,11 +89,14 @@ export function validateTiers(tiers: TierInput[]): TierDoc[] {
   });
 }
 
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 export function validateCustomFields(fields: CustomFieldInput[]): CustomFieldDoc[] {
   const seen = new Set<string>();
   return fields.map((f, i) => {
-    if (!/^[A-Za-z][A-Za-z0-9_]{0,49}$/.test(f.name)) {
-      throw badRequest('invalid_custom_field', `customFields[${i}].name must start with a letter and hold only letters, digits and _ (50 at most)`);
+    // Any name (`constructor` and `__proto__` included): answers are read by own keys only.
+    if (f.name.length < 1 || f.name.length > 50 || CONTROL.test(f.name)) {
+      throw badRequest('invalid_custom_field', `customFields[${i}].name must be 1 to 50 characters without control characters`);
     }
     if (seen.has(f.name)) throw badRequest('invalid_custom_field', `customFields[${i}].name "${f.name}" is used twice`);
     seen.add(f.name);

@@ -43,8 +43,40 @@ export async function insertEvent(db: Kysely<Database>, row: Insertable<EventsTa
   await db.insertInto('events').values(row).execute();
 }
 
-/** Newest start first; events without a start date last. */
-export function listEvents(db: Kysely<Database>, accountId: string, mode: Mode): Promise<EventRow[]> {
+/**
+ * One page of an account's events in a mode: newest start first, events without a start
+ * date last (then newest created, then id). `limit + 1` rows are read so the caller knows
+ * whether more follow; `after` is the id of the previous page's last event.
+ */
+export function listEvents(
+  db: Kysely<Database>,
+  accountId: string,
+  mode: Mode,
+  q: { limit: number; after?: string | undefined; publishedOnly?: boolean },
+): Promise<EventRow[]> {
+  let query = db.selectFrom('events').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+  if (q.publishedOnly) query = query.where('status', '=', 'published');
+  if (q.after !== undefined) {
+    // Keyset on (no start date, start desc, created desc, id): the row after the cursor's.
+    query = query.where(
+      sql<boolean>`exists (select 1 from events c where c.id = ${q.after} and c.account_id = ${accountId} and (
+        (events.start_at is null)::int > (c.start_at is null)::int
+        or ((events.start_at is null) = (c.start_at is null) and (
+          coalesce(events.start_at, '-infinity') < coalesce(c.start_at, '-infinity')
+          or (coalesce(events.start_at, '-infinity') = coalesce(c.start_at, '-infinity') and (
+            events.created_at < c.created_at or (events.created_at = c.created_at and events.id > c.id)))))))`,
+    );
+  }
+  return query
+    .orderBy(sql`start_at desc nulls last`)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(q.limit + 1)
+    .execute();
+}
+
+/** Every event of an account in a mode, in the list's order (the dashboard's screen). */
+export function listAllEvents(db: Kysely<Database>, accountId: string, mode: Mode): Promise<EventRow[]> {
   return db
     .selectFrom('events')
     .selectAll()
@@ -54,6 +86,18 @@ export function listEvents(db: Kysely<Database>, accountId: string, mode: Mode):
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .execute();
+}
+
+/** How many events the list holds in all. */
+export async function countForList(db: Kysely<Database>, accountId: string, mode: Mode, publishedOnly: boolean): Promise<number> {
+  let q = db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('mode', '=', mode);
+  if (publishedOnly) q = q.where('status', '=', 'published');
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+/** Whether `id` is an event of this account and mode (a cursor must name one). */
+export async function isEventOf(db: Kysely<Database>, id: string, accountId: string, mode: Mode): Promise<boolean> {
+  return (await db.selectFrom('events').select('id').where('id', '=', id).where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst()) !== undefined;
 }
 
 export function updateEvent(db: Kysely<Database>, id: string, patch: Updateable<EventsTable>): Promise<EventRow | undefined> {

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { ANY_KEY, FULL_ONLY, keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
 import { Analytics, Availability, Event, EventCreate, EventPatch, Track, TrackInput, TrackPatch } from './events.schemas.js';
 import * as events from './events.service.js';
+import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });
 const TrackParams = Type.Object({ id: Type.String({ maxLength: 100 }), index: Type.String({ maxLength: 10, description: 'Zero-based track index' }) });
@@ -20,14 +21,16 @@ export const eventsRoutes =
         config: { auth: ANY_KEY },
         schema: {
           tags: ['events'],
-          summary: "This account's events in the key's mode",
-          description: 'Newest start date first; events without a start date last.',
-          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Event) }) },
+          summary: "This account's events in the key's mode, one page at a time",
+          description:
+            'Newest start date first; events without a start date last. At most `limit` events (default 100, at most 1,000); `hasMore` and `nextCursor` tell whether more follow, read them with `startingAfter=<nextCursor>`. `count` is the total. A checkout key reads only published events (and, in test mode, the account’s draft test events too).',
+          querystring: Type.Object(PageQuery, { additionalProperties: false }),
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Event), count: Type.Integer({ description: 'Events in the whole list.' }), ...PageFields }) },
         },
       },
       async (req) => {
-        const rows = await events.listEvents(deps.db, keyPrincipal(req));
-        return { success: true as const, data: await Promise.all(rows.map(present)) };
+        const page = await events.listEventsPage(deps.db, keyPrincipal(req), { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
+        return { success: true as const, data: page.items, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
 
@@ -51,9 +54,9 @@ export const eventsRoutes =
       '/api/v1/events/:id',
       {
         config: { auth: ANY_KEY },
-        schema: { tags: ['events'], summary: 'One event with its tracks and seat counts', params: IdParams, response: { 200: EventAnswer, ...ownershipErrors } },
+        schema: { tags: ['events'], summary: 'One event with its tracks and seat counts', description: 'A checkout key reads only published events (in test mode also draft test events); a live draft answers it 404.', params: IdParams, response: { 200: EventAnswer, ...ownershipErrors } },
       },
-      async (req) => ({ success: true as const, data: await present(await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id)) }),
+      async (req) => ({ success: true as const, data: await present(await events.loadReadableEvent(deps.db, keyPrincipal(req), req.params.id)) }),
     );
 
     app.patch(
@@ -80,7 +83,7 @@ export const eventsRoutes =
           tags: ['events'],
           summary: 'Delete an event and all its registrations (session token only)',
           description:
-            'Needs `Authorization: Bearer <idToken>`; an x-api-key alone answers 401 `Missing Authorization Bearer token`. A live event holding confirmed paid registrations answers 409 (refund first); `force=true` is honoured for platform staff only, who may also delete any account’s event. Test events skip the paid-registration check.',
+            'Needs `Authorization: Bearer <idToken>`; an x-api-key alone answers 401 `Missing Authorization Bearer token`. Deleting removes the event’s bookings, so a live event answers 409 `has_payments_in_flight` while any booking has a payment in flight (pending with a gateway order), captured and kept (confirmed paid), or captured and not yet refunded: refund or cancel them first. `force=true` is honoured for platform staff only (who may also delete any account’s event): every such booking is refunded in full at the gateway first (recorded in the ledger like any refund; a pending one is cancelled and its order watched for late payments), then the event is deleted; 502 when the gateway fails (nothing is deleted). Test events move no money and skip the check. The ledger keeps the entries of a deleted event’s bookings.',
           params: IdParams,
           querystring: Type.Object({ force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }),
           response: {
@@ -88,6 +91,7 @@ export const eventsRoutes =
             403: Type.Ref('Error'),
             404: Type.Ref('Error'),
             409: Type.Ref('Error'),
+            502: Type.Ref('Error'),
           },
         },
       },
@@ -109,7 +113,7 @@ export const eventsRoutes =
         },
       },
       async (req) => {
-        const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
+        const row = await events.loadReadableEvent(deps.db, keyPrincipal(req), req.params.id);
         const data = (await present(row)).tracks;
         return { success: true as const, data, count: data.length };
       },
@@ -170,7 +174,7 @@ export const eventsRoutes =
         },
       },
       async (req) => {
-        const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
+        const row = await events.loadReadableEvent(deps.db, keyPrincipal(req), req.params.id);
         return { success: true as const, data: await events.availability(deps, row, req.query.subEventId) };
       },
     );

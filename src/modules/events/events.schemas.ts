@@ -23,7 +23,11 @@ export const TierInput = Type.Object(
 
 export const CustomFieldInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 50, description: 'Key of the answer in a registration’s customFields.' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 50,
+      description: 'Key of the answer in a registration’s customFields: any text without control characters (`constructor`, `__proto__` and the like behave like any other name).',
+    }),
     label: Type.Optional(Type.String({ maxLength: 200 })),
     type: Type.Optional(
       Type.Union([Type.Literal('text'), Type.Literal('number'), Type.Literal('email'), Type.Literal('select'), Type.Literal('checkbox')]),

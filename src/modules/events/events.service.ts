@@ -13,7 +13,8 @@ import { computeAvailability, remainingOf, tightest, type SeatUsage } from './av
 import { applyInput, refuseDateField, validateTrack, type EventInput, type TrackInput } from './events.input.js';
 import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';
-import { syncSeatCounters, usageFor } from './seats.service.js';
+import { syncSeatCounters, usageFor, usageForMany } from './seats.service.js';
+import { pageOf } from '../../shared/paging.js';
 
 export type { EventRow };
 export type { CustomFieldInput, EventInput, TierInput, TrackInput } from './events.input.js';
@@ -50,8 +51,13 @@ export interface EventDeps {
   ids: Ids;
   /** What the bookings module answers about an event's bookings. */
   bookings: {
-    /** Whether the event holds confirmed paid bookings (which must be refunded before a delete). */
-    hasPaidUnrefunded(eventId: string): Promise<boolean>;
+    /**
+     * How many bookings hold money not yet settled: a payment in flight (pending with an
+     * order), captured and kept (confirmed paid), or captured and not yet refunded.
+     */
+    paymentsInFlight(eventId: string): Promise<number>;
+    /** Refunds (or ends) every such booking through the usual paths; how many still hold money after. */
+    settlePayments(eventId: string): Promise<number>;
     counts(eventId: string): Promise<BookingCounts>;
   };
   /** Whether the account may publish events. */
@@ -133,7 +139,38 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
   }
 }
 
-export const listEvents = (db: Kysely<Database>, p: KeyPrincipal) => repo.listEvents(db, p.userId, p.mode);
+/** Every event of the account in the key's mode (the dashboard's events screen). */
+export const listEvents = (db: Kysely<Database>, p: KeyPrincipal) => repo.listAllEvents(db, p.userId, p.mode);
+
+/**
+ * A checkout key (a browser) reads only published events, and in test mode also the
+ * account's draft test events; a live draft does not exist for it (404).
+ */
+function visibleTo(p: KeyPrincipal, row: Pick<EventRow, 'mode' | 'status'>): boolean {
+  return p.keyClass !== 'checkout' || row.mode === 'test' || row.status === 'published';
+}
+
+/** An event the key may read: its own account and mode, and visible to its class. */
+export async function loadReadableEvent(db: Kysely<Database>, p: KeyPrincipal, id: string): Promise<EventRow> {
+  const row = await loadOwnedEvent(db, p, id);
+  if (!visibleTo(p, row)) throw notFound('no such event', 'event_not_found');
+  return row;
+}
+
+/** One page of the key's events with their seat usage, in a constant number of queries. */
+export async function listEventsPage(db: Kysely<Database>, p: KeyPrincipal, page: { limit: number; startingAfter?: string | undefined }) {
+  if (page.startingAfter !== undefined && !(await repo.isEventOf(db, page.startingAfter, p.userId, p.mode))) {
+    throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
+  }
+  const rows = await repo.listEvents(db, p.userId, p.mode, {
+    limit: page.limit,
+    after: page.startingAfter,
+    publishedOnly: p.keyClass === 'checkout' && p.mode === 'live',
+  });
+  const { items, hasMore, nextCursor } = pageOf(rows, page.limit, (r) => r.id);
+  const usage = await usageForMany(db, items.map((r) => r.id));
+  return { items: items.map((r) => presentEvent(r, usage.get(r.id)!)), hasMore, nextCursor, count: await repo.countForList(db, p.userId, p.mode, p.keyClass === 'checkout' && p.mode === 'live') };
+}
 
 export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, input: EventInput): Promise<EventRow> {
   refuseDateField(input);
@@ -177,13 +214,29 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
   return updated;
 }
 
+/**
+ * Deleting an event cascades to its bookings, so it waits until none holds money
+ * (product-decisions §12): 409 `has_payments_in_flight` while a booking has a payment in
+ * flight or captured and not refunded. Staff with `force` refund them first (each refund
+ * through the gateway and into the ledger), then delete. Test events move no money and
+ * skip the check.
+ */
 export async function deleteEvent(deps: EventDeps, s: SessionPrincipal, id: string, force: boolean): Promise<void> {
   const row = await repo.findEvent(deps.db, id);
   if (!row) throw notFound('no such event', 'event_not_found');
   if (row.account_id !== s.userId && !s.isStaff) throw forbidden('not_your_object', 'this event belongs to another account');
   const forced = force && s.isStaff;
-  if (row.mode === 'live' && !forced && (await deps.bookings.hasPaidUnrefunded(id))) {
-    throw conflict('has_paid_registrations', 'this event holds paid registrations: refund them first (force=true is for platform staff only)');
+  if (row.mode === 'live') {
+    const holding = forced ? await deps.bookings.settlePayments(id) : await deps.bookings.paymentsInFlight(id);
+    if (holding > 0) {
+      throw conflict(
+        'has_payments_in_flight',
+        forced
+          ? `${holding} booking(s) of this event took money meanwhile; try again`
+          : `${holding} booking(s) of this event hold a payment in flight or captured and not refunded: refund or cancel them first (force=true, for platform staff only, refunds them and deletes)`,
+        { bookings: holding },
+      );
+    }
   }
   await repo.deleteEvent(deps.db, id);
 }

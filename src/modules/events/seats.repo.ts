@@ -60,14 +60,20 @@ export async function release(db: Kysely<Database>, eventId: string, scopes: rea
 }
 
 export async function usage(db: Kysely<Database>, eventId: string): Promise<SeatUsage> {
-  const rows = await db.selectFrom('seat_counters').select(['scope', 'taken']).where('event_id', '=', eventId).execute();
-  let total = 0;
-  const byTier = new Map<string, number>();
-  const byTrack = new Map<number, number>();
+  return (await usageOfMany(db, [eventId])).get(eventId)!;
+}
+
+/** Seat usage of several events in one query (an events page). */
+export async function usageOfMany(db: Kysely<Database>, eventIds: readonly string[]): Promise<Map<string, SeatUsage>> {
+  const out = new Map<string, { total: number; byTier: Map<string, number>; byTrack: Map<number, number> }>();
+  for (const id of eventIds) out.set(id, { total: 0, byTier: new Map(), byTrack: new Map() });
+  if (eventIds.length === 0) return out;
+  const rows = await db.selectFrom('seat_counters').select(['event_id', 'scope', 'taken']).where('event_id', 'in', eventIds).execute();
   for (const r of rows) {
-    if (r.scope === EVENT_SCOPE) total = r.taken;
-    else if (r.scope.startsWith('tier:')) byTier.set(r.scope.slice(5), r.taken);
-    else if (r.scope.startsWith('track:')) byTrack.set(Number(r.scope.slice(6)), r.taken);
+    const u = out.get(r.event_id)!;
+    if (r.scope === EVENT_SCOPE) u.total = r.taken;
+    else if (r.scope.startsWith('tier:')) u.byTier.set(r.scope.slice(5), r.taken);
+    else if (r.scope.startsWith('track:')) u.byTrack.set(Number(r.scope.slice(6)), r.taken);
   }
-  return { total, byTier, byTrack };
+  return out;
 }

@@ -40,6 +40,11 @@ export function usageFor(db: Kysely<Database>, eventId: string): Promise<SeatUsa
   return seats.usage(db, eventId);
 }
 
+/** Usage of a page of events in one query. */
+export function usageForMany(db: Kysely<Database>, eventIds: readonly string[]): Promise<Map<string, SeatUsage>> {
+  return seats.usageOfMany(db, eventIds);
+}
+
 /** A booking found this event full: later requests within the mark's second are refused without a read. */
 export function markSoldOut(event: { id: string; account_id: string; mode: Mode }, now: Date): void {
   soldOutMarks.mark(event.id, event.account_id, event.mode, now.getTime());

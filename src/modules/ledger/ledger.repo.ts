@@ -89,6 +89,14 @@ export async function recomputedTotals(db: Transaction<Database>, accountId: str
       and (${accountId ?? null}::text is null or account_id = ${accountId ?? null})
     group by account_id, mode
     union all
+    -- A deleted event's registrations are gone (deletion refunds paid ones first): their
+    -- immutable entries stand as recorded, as nothing is left to recompute them from.
+    select l.account_id, l.mode, 'registration', sum(l.amount_paise)::text
+    from ledger_entries l
+    where l.source_type = 'registration' and not exists (select 1 from registrations r where r.id = l.source_id)
+      and (${accountId ?? null}::text is null or l.account_id = ${accountId ?? null})
+    group by l.account_id, l.mode
+    union all
     select account_id, mode, 'payout', sum(case when status in ('failed', 'cancelled', 'reversed') then 0 else -amount_paise end)::text
     from payouts where (${accountId ?? null}::text is null or account_id = ${accountId ?? null})
     group by account_id, mode`.execute(db);

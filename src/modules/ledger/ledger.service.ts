@@ -115,8 +115,7 @@ export interface EntryView {
   cursor: string;
 }
 
-export const PAGE_DEFAULT = 100;
-export const PAGE_MAX = 1000;
+export { PAGE_DEFAULT, PAGE_MAX } from '../../shared/paging.js';
 
 export function parseCursor(value: string | undefined, field = 'startingAfter'): string | undefined {
   if (value === undefined) return undefined;
@@ -173,7 +172,13 @@ async function compare(db: Transaction<Database>, accountId: string | undefined)
   const ledger = await repo.totalsBySource(db, accountId);
   const key = (a: string, m: string, s: string) => `${a}\0${m}\0${s}`;
   const seen = new Map<string, { accountId: string; mode: Mode; source: LedgerSource; expected: number; ledger: number }>();
-  for (const r of expected) seen.set(key(r.account_id, r.mode, r.source_type), { accountId: r.account_id, mode: r.mode, source: r.source_type, expected: Number(r.total), ledger: 0 });
+  for (const r of expected) {
+    // A source may come in several parts (registrations standing, and those of deleted events).
+    const k = key(r.account_id, r.mode, r.source_type);
+    const e = seen.get(k);
+    if (e) e.expected += Number(r.total);
+    else seen.set(k, { accountId: r.account_id, mode: r.mode, source: r.source_type, expected: Number(r.total), ledger: 0 });
+  }
   for (const r of ledger) {
     if (r.source_type === 'membership') continue;
     const k = key(r.account_id, r.mode, r.source_type);

@@ -35,6 +35,10 @@ export function findByPendingOrder(db: Db, mode: Mode, orderId: string): Promise
   return db.selectFrom('memberships').selectAll().where('pending_order_id', '=', orderId).where('mode', '=', mode).executeTakeFirst();
 }
 
+export function findByLastPayment(db: Db, paymentId: string): Promise<MembershipRow | undefined> {
+  return db.selectFrom('memberships').selectAll().where('last_payment_id', '=', paymentId).executeTakeFirst();
+}
+
 export function findBySubscription(db: Db, mode: Mode, subscriptionId: string): Promise<MembershipRow | undefined> {
   return db.selectFrom('memberships').selectAll().where('subscription_id', '=', subscriptionId).where('mode', '=', mode).executeTakeFirst();
 }

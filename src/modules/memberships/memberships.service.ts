@@ -88,6 +88,25 @@ export async function hasGoodStanding(deps: { db: Db; clock: Clock }, accountId:
   return rows.some((r) => computeStanding(standingInput(r, { kind: r.plan_kind }), now).goodStanding);
 }
 
+/**
+ * Members-only tiers with a checkout key ask this: the membership `membershipId` is of
+ * this account and mode, carries this email, and is in good standing now.
+ */
+export async function isInGoodStanding(deps: { db: Db; clock: Clock }, accountId: string, mode: Mode, membershipId: string, email: string): Promise<boolean> {
+  const m = await repo.findMembership(deps.db, membershipId);
+  if (!m || m.account_id !== accountId || m.mode !== mode || m.email.toLowerCase() !== email.trim().toLowerCase()) return false;
+  const plan = await planOf(deps.db, m);
+  return computeStanding(standingInput(m, plan), await nowFor(deps, accountId, mode)).goodStanding;
+}
+
+/** The membership waiting for payment on this gateway order (reconciliation asks). */
+export const findByPendingOrder = (db: Db, mode: Mode, orderId: string) => repo.findByPendingOrder(db, mode, orderId);
+
+/** Whether some membership's last period was paid with this payment (reconciliation asks). */
+export async function isPaymentBound(db: Db, paymentId: string): Promise<boolean> {
+  return (await repo.findByLastPayment(db, paymentId)) !== undefined;
+}
+
 /** Staff adds a member by hand (`source: manual`), good until `validUntil`. */
 export async function addManualMember(
   deps: MembershipDeps,

@@ -10,23 +10,27 @@
 //   which also refunds a payment for a booking cancelled meanwhile;
 // - a captured payment nothing here expects (an orphaned order, another amount, a
 //   membership order superseded or cancelled) is refunded in full;
-// - a booking still unpaid 24 hours after step 1 is cancelled (it held no seat and
-//   counted no promo use); a payment that comes later is refunded.
+// - a booking still unpaid 24 hours after step 1 is cancelled (it held no seat; its
+//   promo code's reserved use is released); a payment that comes later is refunded.
 // A row settles once its order's money has ended in one place and nothing waits for
 // it; until then it is asked again with back-off (after, 2×, 4× … at most daily),
 // and watched for a week after creation for late payments.
 // One instance sweeps at a time: a lease on `reconcile_lease`, taken with one
 // conditional UPDATE, renewed between batches and released at the end.
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Database, GatewayOrdersTable } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import { confirmFromGateway as confirmMembershipFromGateway } from '../memberships/subscribe.service.js';
+import * as memberships from '../memberships/memberships.service.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { GatewayPayment, PaymentGateway } from '../payments/gateway.js';
 import { endRefundedAtGateway, expireUnpaid } from '../registrations/actions.service.js';
 import { confirmFromGateway, type RegisterDeps } from '../registrations/register.service.js';
+import * as registrations from '../registrations/registrations.service.js';
+import * as repo from './reconciliation.repo.js';
+import type { OrderRow } from './reconciliation.repo.js';
 
 export interface ReconcileDeps {
   db: Kysely<Database>;
@@ -37,8 +41,6 @@ export interface ReconcileDeps {
   membershipDeps: MembershipDeps;
   config: { reconcile: { afterMinutes: number } };
 }
-
-type OrderRow = Selectable<GatewayOrdersTable>;
 
 export const UNPAID_EXPIRY_MS = 24 * 3_600_000;
 export const WATCH_MS = 7 * 86_400_000;
@@ -61,41 +63,19 @@ export interface SweepSummary {
   errors: number;
 }
 
-async function takeLease(db: Kysely<Database>, holder: string, now: Date): Promise<boolean> {
-  const r = await db
-    .updateTable('reconcile_lease')
-    .set({ holder, until: new Date(now.getTime() + LEASE_MS) })
-    .where('name', '=', 'sweep')
-    .where((eb) => eb.or([eb('until', '<', now), eb('holder', '=', holder)]))
-    .returning('name')
-    .executeTakeFirst();
-  return r !== undefined;
-}
-
-async function releaseLease(db: Kysely<Database>, holder: string): Promise<void> {
-  await db.updateTable('reconcile_lease').set({ holder: null, until: new Date(0) }).where('name', '=', 'sweep').where('holder', '=', holder).execute();
-}
-
 /** One sweep over every due order. Safe to call at any time from any instance. */
 export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
   const summary: SweepSummary = { ran: false, checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, orphansFound: 0, settled: 0, errors: 0 };
   const holder = deps.ids.make('swp', 9);
   const started = deps.clock.now();
-  if (!(await takeLease(deps.db, holder, started))) return summary;
+  const lease = (now: Date) => repo.takeLease(deps.db, holder, now, new Date(now.getTime() + LEASE_MS));
+  if (!(await lease(started))) return summary;
   summary.ran = true;
   const cutoff = new Date(started.getTime() - deps.config.reconcile.afterMinutes * 60_000);
   try {
     for (;;) {
       // Each row checked moves its check_after past `started`, so the walk ends.
-      const rows = await deps.db
-        .selectFrom('gateway_orders')
-        .selectAll()
-        .where('settled_at', 'is', null)
-        .where('check_after', '<=', started)
-        .where('created_at', '<=', cutoff)
-        .orderBy('check_after')
-        .limit(BATCH)
-        .execute();
+      const rows = await repo.dueOrders(deps.db, started, cutoff, BATCH);
       for (const row of rows) {
         summary.checked++;
         try {
@@ -104,18 +84,14 @@ export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
           summary.errors++;
           const message = err instanceof Error ? err.message : String(err);
           deps.logger.warn({ receipt: row.receipt, orderId: row.order_id, err: message }, 'reconciliation: order check failed; asked again later');
-          await deps.db
-            .updateTable('gateway_orders')
-            .set({ checks: row.checks + 1, check_after: nextCheck(deps, row), last_error: message.slice(0, 500) })
-            .where('receipt', '=', row.receipt)
-            .execute();
+          await repo.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter: nextCheck(deps, row), lastError: message.slice(0, 500) });
         }
       }
       if (rows.length < BATCH) break;
-      if (!(await takeLease(deps.db, holder, deps.clock.now()))) break;
+      if (!(await lease(deps.clock.now()))) break;
     }
   } finally {
-    await releaseLease(deps.db, holder);
+    await repo.releaseLease(deps.db, holder);
   }
   return summary;
 }
@@ -127,20 +103,12 @@ function nextCheck(deps: ReconcileDeps, row: OrderRow): Date {
 }
 
 async function settle(deps: ReconcileDeps, row: OrderRow, outcome: string, summary: SweepSummary): Promise<void> {
-  await deps.db
-    .updateTable('gateway_orders')
-    .set({ settled_at: deps.clock.now(), outcome, checks: row.checks + 1, last_error: null })
-    .where('receipt', '=', row.receipt)
-    .execute();
+  await repo.settle(deps.db, row.receipt, { at: deps.clock.now(), outcome, checks: row.checks + 1 });
   summary.settled++;
 }
 
 async function later(deps: ReconcileDeps, row: OrderRow, outcome: string | null): Promise<void> {
-  await deps.db
-    .updateTable('gateway_orders')
-    .set({ checks: row.checks + 1, check_after: nextCheck(deps, row), outcome, last_error: null })
-    .where('receipt', '=', row.receipt)
-    .execute();
+  await repo.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter: nextCheck(deps, row), outcome, lastError: null });
 }
 
 const live = (p: GatewayPayment) => p.status === 'authorized' || p.status === 'captured';
@@ -162,7 +130,7 @@ async function checkOrder(deps: ReconcileDeps, row: OrderRow, summary: SweepSumm
     if (!found) return settle(deps, row, 'no_order', summary);
     orderId = found.id;
     summary.orphansFound++;
-    await deps.db.updateTable('gateway_orders').set({ order_id: orderId }).where('receipt', '=', row.receipt).execute();
+    await repo.attachOrder(deps.db, row.receipt, orderId);
     row = { ...row, order_id: orderId };
   }
   const payments = await gateway.fetchOrderPayments(orderId);
@@ -179,7 +147,7 @@ async function checkRegistrationOrder(
   age: number,
   summary: SweepSummary,
 ): Promise<void> {
-  const load = () => deps.db.selectFrom('registrations').selectAll().where('order_id', '=', orderId).where('mode', '=', row.mode).executeTakeFirst();
+  const load = () => registrations.findByGatewayOrder(deps.db, orderId, row.mode);
   let awaitingRefund = false;
   for (let p of payments.filter(live)) {
     let reg = await load();
@@ -240,11 +208,10 @@ async function checkMembershipOrder(
   age: number,
   summary: SweepSummary,
 ): Promise<void> {
-  const expecting = () => deps.db.selectFrom('memberships').selectAll().where('pending_order_id', '=', orderId).where('mode', '=', row.mode).executeTakeFirst();
+  const expecting = () => memberships.findByPendingOrder(deps.db, row.mode, orderId);
   const spokenFor = async (paymentId: string) => {
-    const recorded = await deps.db.selectFrom('gateway_orders').select('payment_id').where('receipt', '=', row.receipt).executeTakeFirst();
-    if (recorded?.payment_id === paymentId) return true;
-    return (await deps.db.selectFrom('memberships').select('id').where('last_payment_id', '=', paymentId).executeTakeFirst()) !== undefined;
+    if ((await repo.recordedPayment(deps.db, row.receipt)) === paymentId) return true;
+    return memberships.isPaymentBound(deps.db, paymentId);
   };
   for (let p of payments.filter(live)) {
     if (await spokenFor(p.id)) continue;
@@ -262,8 +229,7 @@ async function checkMembershipOrder(
       await refundStray(gateway, row, p, 'not_for_this_membership', summary);
     }
   }
-  const recorded = await deps.db.selectFrom('gateway_orders').select('payment_id').where('receipt', '=', row.receipt).executeTakeFirst();
-  if (recorded?.payment_id) return settle(deps, row, 'confirmed', summary);
+  if ((await repo.recordedPayment(deps.db, row.receipt)) !== null) return settle(deps, row, 'confirmed', summary);
   if ((await expecting()) !== undefined && age < WATCH_MS) return later(deps, row, 'unpaid');
   if (age < WATCH_MS && !payments.some((p) => p.captured)) return later(deps, row, 'not_expected');
   return settle(deps, row, payments.some((p) => p.captured) ? 'refunded' : 'unpaid', summary);
@@ -271,17 +237,9 @@ async function checkMembershipOrder(
 
 export async function listOrderChecks(
   db: Kysely<Database>,
-  q: { status?: 'open' | 'settled' | undefined; receipt?: string | undefined; limit: number; startingAfter?: string | undefined },
+  q: repo.OrderListQuery,
 ) {
-  let query = db.selectFrom('gateway_orders').selectAll();
-  if (q.status === 'open') query = query.where('settled_at', 'is', null);
-  if (q.status === 'settled') query = query.where('settled_at', 'is not', null);
-  if (q.receipt !== undefined) query = query.where('receipt', '=', q.receipt);
-  if (q.startingAfter !== undefined) {
-    const after = await db.selectFrom('gateway_orders').select(['created_at', 'receipt']).where('receipt', '=', q.startingAfter).executeTakeFirst();
-    if (after) query = query.where((eb) => eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('receipt', '>', after.receipt)])]));
-  }
-  const rows = await query.orderBy('created_at').orderBy('receipt').limit(q.limit + 1).execute();
+  const rows = await repo.listPage(db, q);
   const page = rows.slice(0, q.limit);
   return {
     data: page.map((r) => ({

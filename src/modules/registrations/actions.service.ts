@@ -7,7 +7,7 @@ import * as events from '../events/events.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { gatewayFailure } from '../payments/payments.service.js';
-import { applyConfirmation, applyTransfer, seatScopes } from './confirmation.js';
+import { applyConfirmation, applyPendingEnd, applyTransfer, seatScopes } from './confirmation.js';
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
@@ -50,7 +50,9 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
 export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
   if (reg.status !== 'pending' || reg.pending_reason !== 'approval') throw conflict('not_awaiting_approval', `this registration is ${reg.status}, not awaiting approval`);
-  await repo.settlePending(deps.db, reg.id, 'cancelled', deps.clock.now());
+  await deps.db.transaction().execute(async (trx) => {
+    if (await repo.settlePending(trx, reg.id, 'cancelled', deps.clock.now())) await applyPendingEnd(trx, reg);
+  });
   return reload(deps.db, reg.id);
 }
 
@@ -59,7 +61,10 @@ export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: strin
  * organiser's explicit refund. Seats are freed either way.
  */
 export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string, to: 'cancelled' | 'refunded'): Promise<Row> {
-  const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
+  return endLoaded(deps, await loadOwnedRegistration(deps.db, p, eventId, registrationId), to);
+}
+
+async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 'refunded'): Promise<Row> {
   if (reg.status === 'cancelled' || reg.status === 'refunded') throw conflict('already_ended', `this registration is already ${reg.status}`);
   const paid = reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0;
   if (to === 'refunded' && !paid) throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
@@ -78,6 +83,7 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
   await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.endBooking(trx, reg.id, reg.status, to, deps.clock.now(), refundId))) throw changedMeanwhile();
     if (reg.status === 'confirmed') await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
+    if (reg.status === 'pending') await applyPendingEnd(trx, reg);
     // The full refund and the platform-fee reversal, with the change.
     if (paid) await ledger.recordTicketRefund(trx, { registrationId: reg.id, at: deps.clock.now() });
   });
@@ -108,12 +114,65 @@ export async function transfer(
 }
 
 /**
+ * Before an event is deleted (staff, `force=true`): every booking's money is settled
+ * through the usual paths, each refund recorded in the ledger with it. A confirmed paid
+ * booking is refunded and ends `refunded`; a pending one ends `cancelled` (its promo
+ * reservation released) and anything already captured on its order is refunded, the
+ * order watched by reconciliation for a payment that comes later; a captured payment of
+ * a booking that ended unpaid and whose refund job has not run is refunded now.
+ * Answers how many bookings still hold money (0 when all is settled).
+ */
+export async function settleEventPayments(deps: RegisterDeps, eventId: string): Promise<number> {
+  for (const reg of await repo.withPaymentsInFlight(deps.db, eventId)) {
+    const gateway = () => deps.gatewayFor(reg.mode, reg.account_id);
+    if (reg.status === 'confirmed') {
+      await endLoaded(deps, reg, reg.payment_id === null ? 'cancelled' : 'refunded');
+    } else if (reg.status === 'pending') {
+      await endLoaded(deps, reg, 'cancelled');
+      if (reg.order_id === null) continue;
+      await orderChecks.reopenOrderCheck(deps, reg.order_id);
+      const payments = await gateway().fetchOrderPayments(reg.order_id).catch((err: unknown) => {
+        throw gatewayFailure(err, 'look up the order’s payments');
+      });
+      for (const payment of payments) {
+        if (!payment.captured || payment.amountRefunded >= payment.amount) continue;
+        await gateway()
+          .refundPayment(payment.id, payment.amount - payment.amountRefunded, { registrationId: reg.id, reason: 'event_deleted' })
+          .catch((err: unknown) => {
+            throw gatewayFailure(err, 'refund the payment');
+          });
+      }
+    } else if (reg.payment_id !== null) {
+      const payment = await gateway().fetchPayment(reg.payment_id).catch((err: unknown) => {
+        throw gatewayFailure(err, 'look up the payment');
+      });
+      if (payment && payment.captured && payment.amountRefunded < payment.amount) {
+        const refund = await gateway()
+          .refundPayment(payment.id, payment.amount - payment.amountRefunded, { registrationId: reg.id, reason: 'event_deleted' })
+          .catch((err: unknown) => {
+            throw gatewayFailure(err, 'refund the payment');
+          });
+        await repo.setRefundId(deps.db, reg.id, refund.id);
+      } else {
+        await repo.setRefundId(deps.db, reg.id, 'refunded_before_deletion');
+      }
+    }
+  }
+  return (await repo.withPaymentsInFlight(deps.db, eventId)).length;
+}
+
+/**
  * A paid booking left unpaid past its expiry (reconciliation found no payment at the
- * gateway): cancelled. It held no seat and had counted no promo use (both are taken at
- * confirmation); a payment that arrives later is refunded like any for a cancelled booking.
+ * gateway): cancelled. It held no seat (seats are taken at confirmation); its promo
+ * code's reserved use goes back. A payment that arrives later is refunded like any for a
+ * cancelled booking.
  */
 export function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock'>, registrationId: string): Promise<boolean> {
-  return repo.expireUnpaid(deps.db, registrationId, deps.clock.now());
+  return deps.db.transaction().execute(async (trx) => {
+    const ended = await repo.expireUnpaid(trx, registrationId, deps.clock.now());
+    if (ended) await applyPendingEnd(trx, ended);
+    return ended !== undefined;
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 // What a confirmed booking sets off, defined once. Every path that confirms a booking
 // (free in one statement, free in a transaction, paid step 2, the gateway's paid
 // notification, approval) takes its effects from `confirmationEffects`: a ticket mail
-// per person, the organiser's `registration.confirmed` webhook, the promo code's use,
+// per person, the organiser's `registration.confirmed` webhook, the promo code's use
+// (from the reservation made when the booking was written; `applyPendingEnd` releases it),
 // for live paid tickets the fees, and for paid tickets the ledger's sale entries. A
 // transfer re-issues the ticket mail from here too. A new effect is added here and reaches every path.
 import type { Transaction } from 'kysely';
@@ -113,7 +114,8 @@ export async function applyConfirmation(
   const effects = confirmationEffects(deps, event, booking, attendeeIds);
   await enqueueRows(trx, deps, effects.jobs);
   await webhooks.emit(trx, deps, effects.webhook);
-  if (effects.promoCode !== null) await promos.countUse(trx, event.id, effects.promoCode);
+  // The use reserved when the booking was written becomes a use; never refused here.
+  if (effects.promoCode !== null) await promos.useReservation(trx, event.id, effects.promoCode);
   const claimed = await events.claimSeats(trx, event.id, seatScopes(booking), booking.quantity);
   if (!claimed) return false;
   let fees = { platform: 0, gateway: 0 };
@@ -134,6 +136,15 @@ export async function applyConfirmation(
     });
   }
   return true;
+}
+
+/**
+ * What a pending booking ending unconfirmed (rejected, cancelled, expired unpaid, lost
+ * the race for the last seat) sets off, inside the transaction that ended it: its promo
+ * code's reserved use goes back. Every path that ends a pending booking calls this.
+ */
+export async function applyPendingEnd(trx: Transaction<Database>, booking: { event_id: string; promo_code: string | null }): Promise<void> {
+  if (booking.promo_code !== null) await promos.releaseReservation(trx, booking.event_id, booking.promo_code);
 }
 
 /** A transfer re-issues the primary's ticket mail. */

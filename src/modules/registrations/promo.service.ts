@@ -7,6 +7,7 @@ import { parseEventDate } from '../../shared/dates.js';
 import { badRequest, conflict } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
+import { pageOf } from '../../shared/paging.js';
 import * as repo from './promo.repo.js';
 import type { PromoRow } from './promo.repo.js';
 
@@ -54,7 +55,17 @@ export async function createPromo(deps: { db: Kysely<Database>; clock: Clock; id
   return (await repo.findPromo(deps.db, row.id))!;
 }
 
-export const listPromos = repo.listByEvent;
+/** Every code of an event (the dashboard's screen; an event has few). */
+export const listPromos = (db: Kysely<Database>, eventId: string) => repo.listByEvent(db, eventId, 10_000);
+
+/** One page of an event's codes, oldest first, and how many there are. */
+export async function listPromosPage(db: Kysely<Database>, eventId: string, page: { limit: number; startingAfter?: string | undefined }) {
+  if (page.startingAfter !== undefined && (await repo.findPromo(db, page.startingAfter))?.event_id !== eventId) {
+    throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
+  }
+  const { items, hasMore, nextCursor } = pageOf(await repo.listByEvent(db, eventId, page.limit, page.startingAfter), page.limit, (r) => r.id);
+  return { items, hasMore, nextCursor, count: await repo.countByEvent(db, eventId) };
+}
 
 /** A code that is unknown, out of date or used up is a 400, never a silent full price. */
 export async function findUsable(db: Kysely<Database>, eventId: string, code: string, now: Date): Promise<PromoRow> {
@@ -63,13 +74,26 @@ export async function findUsable(db: Kysely<Database>, eventId: string, code: st
   if ((row.valid_from && now < row.valid_from) || (row.valid_until && now > row.valid_until)) {
     throw badRequest('promo_code_expired', `promo code ${code} is not valid at this time`);
   }
-  if (row.max_uses !== null && row.uses >= row.max_uses) throw badRequest('promo_code_used_up', `promo code ${code} has been used up`);
+  if (row.max_uses !== null && row.uses + row.uses_reserved >= row.max_uses) throw badRequest('promo_code_used_up', `promo code ${code} has been used up`);
   return row;
 }
 
-/** Uses are counted at confirmation. */
-export async function countUse(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
-  await repo.countUseByCodeKey(db, eventId, codeKey(code));
+/**
+ * A booking with a code reserves a use when it is written (paid step 1, a free booking,
+ * one awaiting approval), in the transaction that writes it; refused with 400 when the
+ * last use went to someone else meanwhile. The reservation becomes a use at confirmation
+ * (`useReservation`) or goes back when the booking ends unpaid (`releaseReservation`).
+ */
+export async function reserveUse(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
+  if (!(await repo.reserveUse(db, eventId, codeKey(code)))) throw badRequest('promo_code_used_up', `promo code ${code} has been used up`);
+}
+
+export async function useReservation(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
+  await repo.useReservation(db, eventId, codeKey(code));
+}
+
+export async function releaseReservation(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
+  await repo.releaseReservation(db, eventId, codeKey(code));
 }
 
 export function presentPromo(r: PromoRow) {
@@ -82,6 +106,7 @@ export function presentPromo(r: PromoRow) {
     validUntil: r.valid_until?.toISOString() ?? null,
     maxUses: r.max_uses,
     uses: r.uses,
+    usesReserved: r.uses_reserved,
     createdAt: r.created_at.toISOString(),
   };
 }

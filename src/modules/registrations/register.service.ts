@@ -13,6 +13,7 @@ import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
 import { computeAvailability, tierOnSale } from '../events/availability.js';
 import { assertDeliverable } from '../mail/deliverable.js';
+import { isInGoodStanding } from '../memberships/memberships.service.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { validateAnswers } from './answers.js';
@@ -44,6 +45,8 @@ export interface RegisterInput {
   customFields?: Record<string, unknown> | undefined;
   teamMembers?: { name: string; email: string }[] | undefined;
   promoCode?: string | undefined;
+  /** Proof of membership for a membersOnly tier booked with a checkout key. */
+  membershipId?: string | undefined;
   ticketType?: string | undefined;
   subEventId?: string | undefined;
 }
@@ -74,7 +77,24 @@ async function whoBooks(deps: RegisterDeps, event: OwnedEvent, input: RegisterIn
 }
 
 /** What: the track and the tier asked for, refused when unknown, off sale or for members only. */
-async function whatIsBooked(deps: RegisterDeps, event: OwnedEvent, input: RegisterInput, email: string, now: Date) {
+/**
+ * A members-only tier: with a full key the organiser's server vouches for the email; a
+ * checkout key (a browser) must also prove it with `membershipId`, a membership in good
+ * standing with this email on this account and mode.
+ */
+async function assertMember(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, membershipId: string | undefined, email: string, tierName: string) {
+  if (p.keyClass === 'checkout') {
+    if (membershipId === undefined || !(await isInGoodStanding(deps, event.account_id, event.mode, membershipId, email))) {
+      throw forbidden('membership_required', `ticketType "${tierName}" is for members: send membershipId, the id of your membership in good standing with this email`);
+    }
+    return;
+  }
+  if (!(await deps.hasGoodStanding(event.account_id, event.mode, email))) {
+    throw forbidden('members_only', `ticketType "${tierName}" is for members in good standing only`);
+  }
+}
+
+async function whatIsBooked(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, input: RegisterInput, email: string, now: Date) {
   let subEventId: number | null = null;
   let track: TrackDoc | undefined;
   if (input.subEventId !== undefined) {
@@ -87,9 +107,7 @@ async function whatIsBooked(deps: RegisterDeps, event: OwnedEvent, input: Regist
     tier = event.special_prices.find((t) => t.name === input.ticketType);
     if (!tier) throw badRequest('unknown_ticket_type', `ticketType "${input.ticketType}" is not one of this event's tiers`);
     if (!tierOnSale(tier, now)) throw conflict('tier_not_on_sale', `ticketType "${tier.name}" is not on sale now`);
-    if (tier.membersOnly && !(await deps.hasGoodStanding(event.account_id, event.mode, email))) {
-      throw forbidden('members_only', `ticketType "${tier.name}" is for members in good standing only`);
-    }
+    if (tier.membersOnly) await assertMember(deps, p, event, input.membershipId, email, tier.name);
   }
   return { subEventId, track, tier, ticketType: tier?.name ?? 'General' };
 }
@@ -97,6 +115,8 @@ async function whatIsBooked(deps: RegisterDeps, event: OwnedEvent, input: Regist
 export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: string, input: RegisterInput): Promise<RegisterResult> {
   if (events.isMarkedSoldOut(eventId, p.userId, p.mode, deps.clock.now())) throw soldOut();
   const event = await events.loadOwnedEventWithTaken(deps.db, p, eventId);
+  // A checkout key does not see a live draft at all.
+  if (p.keyClass === 'checkout' && event.mode === 'live' && event.status !== 'published') throw notFound('no such event', 'event_not_found');
   if (event.mode === 'live' && event.status !== 'published') {
     throw conflict('event_not_published', 'this event is a draft and cannot take registrations');
   }
@@ -104,7 +124,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   const { name, email, members } = await whoBooks(deps, event, input);
   const quantity = 1 + members.length;
   const answers = validateAnswers(event.custom_fields, input.customFields ?? {});
-  const { subEventId, track, tier, ticketType } = await whatIsBooked(deps, event, input, email, now);
+  const { subEventId, track, tier, ticketType } = await whatIsBooked(deps, p, event, input, email, now);
   const promo = input.promoCode === undefined ? undefined : await promos.findUsable(deps.db, event.id, input.promoCode, now);
   const { amountPaise } = priceBooking({ basePaise: Number(event.price_paise), track, tier, quantity, promo });
 
@@ -182,6 +202,8 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
         payment_id: null,
       });
       await repo.insertAttendees(trx, registrationId, people);
+      // Reserved with the booking: a use when confirmed now, held while it awaits approval.
+      if (promo) await promos.reserveUse(trx, event.id, promo.code);
       if (!awaitingApproval && !(await applyConfirmation(trx, deps, event, booking, ticketIds))) throw soldOut();
     });
     if (!awaitingApproval) deps.kickJobs();
@@ -207,6 +229,9 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     await repo.insertRegistration(trx, { ...booking, status: 'pending', pending_reason: 'payment', confirmed_at: null, order_id: order.id, payment_id: null });
     await repo.insertAttendees(trx, registrationId, people);
     await orderChecks.attachOrder(trx, registrationId, order.id);
+    // The code's use is reserved with the order. Should the last use have gone meanwhile,
+    // nothing is written and the order, held by no booking, is settled by reconciliation.
+    if (promo) await promos.reserveUse(trx, event.id, promo.code);
   });
   return { kind: 'order', registrationId, orderId: order.id, amount: amountPaise, currency: event.currency, key: gateway.keyId };
 }

@@ -22,20 +22,46 @@ export async function findIdByPayment(db: Db, paymentId: string): Promise<string
   return (await db.selectFrom('registrations').select('id').where('payment_id', '=', paymentId).executeTakeFirst())?.id;
 }
 
-export function listByEvent(db: Db, eventId: string): Promise<RegistrationRow[]> {
-  return db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
+/** One page of an event's bookings, oldest first: `limit + 1` rows after the booking `after`. */
+export function listByEvent(db: Db, eventId: string, limit: number, after?: string): Promise<RegistrationRow[]> {
+  let q = db.selectFrom('registrations as r').selectAll('r').where('r.event_id', '=', eventId);
+  if (after !== undefined) {
+    q = q.where(
+      sql<boolean>`exists (select 1 from registrations c where c.id = ${after} and c.event_id = ${eventId}
+        and (r.created_at > c.created_at or (r.created_at = c.created_at and r.id > c.id)))`,
+    );
+  }
+  return q.orderBy('r.created_at').orderBy('r.id').limit(limit + 1).execute();
 }
 
-export async function hasPaidUnrefunded(db: Db, eventId: string): Promise<boolean> {
-  const row = await db
+export async function isBookingOf(db: Db, id: string, eventId: string): Promise<boolean> {
+  return (await db.selectFrom('registrations').select('id').where('id', '=', id).where('event_id', '=', eventId).executeTakeFirst()) !== undefined;
+}
+
+export async function countByEvent(db: Db, eventId: string): Promise<number> {
+  return Number((await db.selectFrom('registrations').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', '=', eventId).executeTakeFirstOrThrow()).n);
+}
+
+/**
+ * Bookings of an event whose money is not settled: a payment in flight (pending with a
+ * gateway order), captured and kept (confirmed paid), or captured for a booking that
+ * ended before it was paid and whose refund has not been recorded yet.
+ */
+export function withPaymentsInFlight(db: Db, eventId: string): Promise<RegistrationRow[]> {
+  return db
     .selectFrom('registrations')
-    .select('id')
+    .selectAll()
     .where('event_id', '=', eventId)
-    .where('status', '=', 'confirmed')
-    .where('amount_paise', '>', 0)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'pending'), eb('order_id', 'is not', null)]),
+        eb.and([eb('status', '=', 'confirmed'), eb('amount_paise', '>', 0)]),
+        eb.and([eb('status', '=', 'cancelled'), eb('payment_id', 'is not', null), eb('refund_id', 'is', null)]),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function statusCounts(db: Db, eventId: string) {
@@ -350,18 +376,17 @@ export async function doorCounts(db: Kysely<Database>, eventId: string) {
   return { expected: Number(row.expected), arrived: Number(row.arrived) };
 }
 
-/** A pending paid booking with no payment, cancelled once; false when it moved meanwhile. */
-export async function expireUnpaid(db: Db, id: string, now: Date): Promise<boolean> {
-  const r = await db
+/** A pending paid booking with no payment, cancelled once; undefined when it moved meanwhile. */
+export function expireUnpaid(db: Db, id: string, now: Date) {
+  return db
     .updateTable('registrations')
     .set({ status: 'cancelled', pending_reason: null, cancelled_at: now })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('pending_reason', '=', 'payment')
     .where('payment_id', 'is', null)
-    .returning('id')
+    .returning(['id', 'event_id', 'promo_code'])
     .executeTakeFirst();
-  return r !== undefined;
 }
 
 /** A confirmed booking of this payment, ended as refunded once; the row, or undefined. */

@@ -5,6 +5,9 @@ import { Nullable } from '../../shared/schemas.js';
 import type { Database, RegistrationsTable } from '../../db/database.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
+import { parseJsonKeepingEveryKey } from '../../shared/json-body.js';
+import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { MAX_ANSWER_LENGTH } from './answers.js';
 import { paiseToRupees } from '../../shared/money.js';
 import * as events from '../events/events.service.js';
 import * as actions from './actions.service.js';
@@ -28,7 +31,7 @@ export const Registration = Type.Object({
   currency: Type.String(),
   platformFee: Type.Number({ description: 'Rupees; recorded at confirmation (0 in test mode and for free tickets).' }),
   gatewayFee: Type.Number({ description: 'Rupees; recorded at confirmation.' }),
-  customFields: Type.Record(Type.String(), Type.Unknown()),
+  customFields: Type.Record(Type.String(), Type.Unknown(), { description: 'Answers keyed by question name.' }),
   teamMembers: Type.Array(
     Type.Object({ id: Type.String({ description: 'The member’s own ticket id (their QR).' }), name: Type.String(), email: Type.String(), checkedIn: Type.Boolean() }),
   ),
@@ -75,12 +78,22 @@ async function presentOne(db: Kysely<Database>, r: Row) {
   return presentRegistration(r, (await registrations.attendeesOf(db, [r.id])).get(r.id) ?? []);
 }
 
+/** Answers keyed by question name; any name, `__proto__` and `constructor` included. */
+export const CustomFieldAnswers = Type.Record(
+  Type.String({ maxLength: 50 }),
+  Type.Union([Type.String({ maxLength: MAX_ANSWER_LENGTH }), Type.Number(), Type.Boolean(), Type.Null()]),
+  {
+    maxProperties: 50,
+    description: `Answers keyed by the event’s customFields names (at most 50; text at most ${MAX_ANSWER_LENGTH} characters). Any name works, \`constructor\` and \`__proto__\` included.`,
+  },
+);
+
 const RegisterBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
     phone: Type.Optional(Type.String({ maxLength: 32 })),
-    customFields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Answers keyed by the event’s customFields names.' })),
+    customFields: Type.Optional(CustomFieldAnswers),
     teamMembers: Type.Optional(
       Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false }), {
         maxItems: 99,
@@ -88,6 +101,13 @@ const RegisterBody = Type.Object(
       }),
     ),
     promoCode: Type.Optional(Type.String({ maxLength: 40 })),
+    membershipId: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email).',
+      }),
+    ),
     ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name from specialPrices; omitted means General at the base price.' })),
     subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index as a decimal string: books that track at its price and capacity.' })),
     registrationId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
@@ -149,6 +169,9 @@ const PromoCode = Type.Object({
   validUntil: Nullable(Type.String({ format: 'date-time' })),
   maxUses: Nullable(Type.Integer()),
   uses: Type.Integer({ description: 'Confirmed bookings that used the code.' }),
+  usesReserved: Type.Integer({
+    description: 'Uses held by bookings still waiting for payment or approval. `uses + usesReserved` never exceeds maxUses; a reservation is released when its booking is cancelled, rejected or expires unpaid.',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -156,6 +179,8 @@ export const registrationsRoutes =
   (deps: RegisterDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const reg = deps;
+    // Answers are keyed by names organisers choose; keep every key as it was sent.
+    parseJsonKeepingEveryKey(app);
 
     app.post(
       '/api/v1/events/:id/register',
@@ -166,7 +191,7 @@ export const registrationsRoutes =
           summary: 'Register: free in one call, paid in two steps around the gateway checkout',
           description: [
             'Free (or discounted to 0): 201 `{ success, registrationId, status }`, no orderId. Paid step 1: 201 `{ orderId, registrationId, amount, currency, key }` and a pending registration with the answers intact. Paid step 2: exactly `{ registrationId, orderId, paymentId }` → 200 confirmation; the payment is verified at the gateway and bound to the order and the registration.',
-            'Refusals: 400 invalid input, unknown or used-up promo code, an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only`; 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 502 when the gateway fails (nothing changes); 503 when live payments are not configured.',
+            'Refusals: 400 invalid input, unknown or used-up promo code, an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 502 when the gateway fails (nothing changes); 503 when live payments are not configured.',
             'Test keys may register on draft test events; live events must be published.',
           ].join('\n\n'),
           params: EventParams,
@@ -195,6 +220,7 @@ export const registrationsRoutes =
           customFields: body.customFields,
           teamMembers: body.teamMembers,
           promoCode: body.promoCode,
+          membershipId: body.membershipId,
           ticketType: body.ticketType,
           subEventId: body.subEventId,
         });
@@ -209,18 +235,22 @@ export const registrationsRoutes =
         config: { auth: FULL_ONLY },
         schema: {
           tags: ['registrations'],
-          summary: 'The event’s registrations (personal data: full keys only)',
-          description: 'Oldest first.',
+          summary: 'The event’s registrations, one page at a time (personal data: full keys only)',
+          description:
+            'Oldest first. At most `limit` registrations (default 100, at most 1,000); `hasMore` and `nextCursor` tell whether more follow, read them with `startingAfter=<nextCursor>`. `count` is the event’s total.',
           params: EventParams,
-          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Registration), count: Type.Integer() }), 404: E },
+          querystring: Type.Object(PageQuery, { additionalProperties: false }),
+          response: {
+            200: Type.Object({ success: Type.Literal(true), data: Type.Array(Registration), count: Type.Integer({ description: 'Registrations of the event in all.' }), ...PageFields }),
+            404: E,
+          },
         },
       },
       async (req) => {
         const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
-        const rows = await registrations.listRegistrations(deps.db, row.id);
-        const attendees = await registrations.attendeesOf(deps.db, rows.map((r) => r.id));
-        const data = rows.map((r) => presentRegistration(r, attendees.get(r.id) ?? []));
-        return { success: true as const, data, count: data.length };
+        const page = await registrations.listRegistrationsPage(deps.db, row.id, { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
+        const data = page.items.map((r) => presentRegistration(r, page.people.get(r.id) ?? []));
+        return { success: true as const, data, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
 
@@ -285,15 +315,17 @@ export const registrationsRoutes =
         config: { auth: FULL_ONLY },
         schema: {
           tags: ['registrations'],
-          summary: 'The event’s promo codes',
+          summary: 'The event’s promo codes, one page at a time',
+          description: 'Oldest first; at most `limit` codes (default 100, at most 1,000) with `hasMore` and `nextCursor`; `startingAfter=<nextCursor>` reads on. `count` is the total.',
           params: EventParams,
-          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(PromoCode), count: Type.Integer() }), 404: E },
+          querystring: Type.Object(PageQuery, { additionalProperties: false }),
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(PromoCode), count: Type.Integer(), ...PageFields }), 404: E },
         },
       },
       async (req) => {
         const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
-        const data = (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo);
-        return { success: true as const, data, count: data.length };
+        const page = await promos.listPromosPage(deps.db, row.id, { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
+        return { success: true as const, data: page.items.map(promos.presentPromo), count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
 
@@ -305,7 +337,7 @@ export const registrationsRoutes =
           tags: ['registrations'],
           summary: 'Create a promo code',
           description:
-            'Exactly one of discountPercent (1–100) or discountAmount (rupees off the booking total). Codes are case-insensitive. A use is counted when a booking with the code is confirmed; a code that is unknown, out of date or used up is refused at registration with 400. A discount that makes the price 0 confirms like a free event.',
+            'Exactly one of discountPercent (1–100) or discountAmount (rupees off the booking total). Codes are case-insensitive. A booking with the code reserves a use when it is made (paid step 1, a free booking, one awaiting approval) and the reservation becomes a use when it is confirmed, so nobody who paid the discounted price is refused later and `uses` never exceeds maxUses under any concurrency; a booking cancelled, rejected or expired unpaid gives its reservation back. A code that is unknown, out of date or used up (uses plus reservations at maxUses) is refused at registration with 400. A discount that makes the price 0 confirms like a free event.',
           params: EventParams,
           body: Type.Object(
             {

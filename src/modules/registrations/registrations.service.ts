@@ -2,9 +2,11 @@
 // above it (events' analytics and delete guard, tickets, check-in, broadcast).
 // Registering and paying live in register.service.ts and confirm-payment.service.ts.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, Mode } from '../../db/database.js';
 import type { BookingCounts } from '../events/events.service.js';
 import type { TicketHolder } from '../tickets/tickets.jobs.js';
+import { badRequest } from '../../shared/errors.js';
+import { pageOf } from '../../shared/paging.js';
 import * as repo from './registrations.repo.js';
 import type { AttendeeRow, Db } from './registrations.repo.js';
 
@@ -23,7 +25,16 @@ export async function eventCounts(db: Kysely<Database>, eventId: string): Promis
   return out;
 }
 
-export const listRegistrations = repo.listByEvent;
+/** One page of an event's registrations (oldest first) with their people, and the total. */
+export async function listRegistrationsPage(db: Db, eventId: string, page: { limit: number; startingAfter?: string | undefined }) {
+  if (page.startingAfter !== undefined && !(await repo.isBookingOf(db, page.startingAfter, eventId))) {
+    throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
+  }
+  const { items, hasMore, nextCursor } = pageOf(await repo.listByEvent(db, eventId, page.limit, page.startingAfter), page.limit, (r) => r.id);
+  // One page's ids at most (≤ 1,000), never the whole event's, in the attendee lookup.
+  const people = await attendeesOf(db, items.map((r) => r.id));
+  return { items, people, hasMore, nextCursor, count: await repo.countByEvent(db, eventId) };
+}
 export type { RegistrationSearch } from './registrations.repo.js';
 /** One page of an event's registrations, newest first, optionally searched and filtered. */
 export const searchRegistrations = repo.searchByEvent;
@@ -31,7 +42,10 @@ export const searchRegistrations = repo.searchByEvent;
 export const salesOverTime = repo.salesByDay;
 export const arrivalsPer15Minutes = repo.arrivalsBySlot;
 export const doorProgress = repo.doorCounts;
-export const hasPaidUnrefunded = repo.hasPaidUnrefunded;
+/** How many bookings of an event hold money not yet settled (a delete waits for 0). */
+export async function paymentsInFlight(db: Db, eventId: string): Promise<number> {
+  return (await repo.withPaymentsInFlight(db, eventId)).length;
+}
 export const insertRegistration = repo.insertRegistration;
 export const findByTicketCode = repo.findByTicketCode;
 export const findByPreviousTicketCode = repo.findByPreviousTicketCode;
@@ -67,6 +81,11 @@ export async function audienceOf(db: Db, eventId: string, audience: repo.Audienc
     seen.add(key);
     return true;
   });
+}
+
+/** The booking that holds a gateway order in a mode (reconciliation asks). */
+export function findByGatewayOrder(db: Db, orderId: string, mode: Mode) {
+  return repo.findByOrder(db, orderId, mode);
 }
 
 /** The booking that holds a gateway order, on one event: for the hosted checkout's confirmation. */
