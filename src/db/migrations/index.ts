@@ -9,6 +9,7 @@ import * as m0005 from './0005_memberships.js';
 import * as m0006 from './0006_reconciliation.js';
 import * as m0008 from './0008_ledger.js';
 import * as m0009 from './0009_dashboard.js';
+import * as m0012 from './0012_jobs.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006_reconciliation': m0006,
   '0008_ledger': m0008,
   '0009_dashboard': m0009,
+  '0012_jobs': m0012,
 };
 
 export const migrationProvider: MigrationProvider = {
