@@ -35,9 +35,12 @@ export function findOrder(db: Db, accountId: string, orderId: string) {
   return db.selectFrom('sandbox_orders').selectAll().where('id', '=', orderId).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-export function setOrderStatus(db: Db, orderId: string, status: SandboxOrdersTable['status']) {
-  return db.updateTable('sandbox_orders').set({ status }).where('id', '=', orderId).execute();
+export function setOrderStatus(db: Db, accountId: string, orderId: string, status: SandboxOrdersTable['status']) {
+  return db.updateTable('sandbox_orders').set({ status }).where('id', '=', orderId).where('account_id', '=', accountId).execute();
 }
+
+/** The payments of an order of this account only (sandbox payments carry no account of their own). */
+const ofAccountOrder = (db: Db, accountId: string) => db.selectFrom('sandbox_orders').select('sandbox_orders.id').where('sandbox_orders.account_id', '=', accountId);
 
 /** A payment of one of this account's orders. */
 export function findPayment(db: Db, accountId: string, paymentId: string) {
@@ -66,23 +69,32 @@ export function findOrderByReceipt(db: Db, accountId: string, receipt: string) {
   return db.selectFrom('sandbox_orders').selectAll().where('receipt', '=', receipt).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-export function findCapturedPayment(db: Db, orderId: string) {
-  return db.selectFrom('sandbox_payments').selectAll().where('order_id', '=', orderId).where('status', 'in', ['captured', 'refunded']).executeTakeFirst();
+/** The captured (or since refunded) payment of one of this account's orders. */
+export function findCapturedPayment(db: Db, accountId: string, orderId: string) {
+  return db
+    .selectFrom('sandbox_payments')
+    .innerJoin('sandbox_orders', 'sandbox_orders.id', 'sandbox_payments.order_id')
+    .select(paymentColumns)
+    .where('sandbox_payments.order_id', '=', orderId)
+    .where('sandbox_orders.account_id', '=', accountId)
+    .where('sandbox_payments.status', 'in', ['captured', 'refunded'])
+    .executeTakeFirst();
 }
 
 export async function insertPayment(db: Db, payment: Insertable<SandboxPaymentsTable>): Promise<void> {
   await db.insertInto('sandbox_payments').values(payment).execute();
 }
 
-export async function setPaymentStatus(db: Db, paymentId: string, status: SandboxPaymentsTable['status']): Promise<void> {
-  await db.updateTable('sandbox_payments').set({ status }).where('id', '=', paymentId).execute();
+export async function setPaymentStatus(db: Db, accountId: string, paymentId: string, status: SandboxPaymentsTable['status']): Promise<void> {
+  await db.updateTable('sandbox_payments').set({ status }).where('id', '=', paymentId).where('order_id', 'in', ofAccountOrder(db, accountId)).execute();
 }
 
-export async function addRefund(db: Db, paymentId: string, amount: number, status: SandboxPaymentsTable['status']): Promise<void> {
+export async function addRefund(db: Db, accountId: string, paymentId: string, amount: number, status: SandboxPaymentsTable['status']): Promise<void> {
   await db
     .updateTable('sandbox_payments')
     .set({ amount_refunded: sql`amount_refunded + ${amount}`, status })
     .where('id', '=', paymentId)
+    .where('order_id', 'in', ofAccountOrder(db, accountId))
     .execute();
 }
 
@@ -109,8 +121,8 @@ export async function subscriptionExists(db: Db, accountId: string, subscription
   return row !== undefined;
 }
 
-export async function setSubscriptionStatus(db: Db, subscriptionId: string, status: string): Promise<void> {
-  await db.updateTable('sandbox_subscriptions').set({ status }).where('id', '=', subscriptionId).execute();
+export async function setSubscriptionStatus(db: Db, accountId: string, subscriptionId: string, status: string): Promise<void> {
+  await db.updateTable('sandbox_subscriptions').set({ status }).where('id', '=', subscriptionId).where('account_id', '=', accountId).execute();
 }
 
 // ---------------------------------------------------------------- kept mails
