@@ -24,6 +24,7 @@ import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import * as registrations from './modules/registrations/registrations.service.js';
 import { sendTicketJob, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
+import { broadcastMailJob, sendBroadcastMail } from './modules/broadcast/broadcast.service.js';
 import { deliveryJob, webhookDeliveryJob } from './modules/webhooks/webhooks.service.js';
 import { payoutJob, PayoutSweeper, sendPayoutJob, type PayoutDeps } from './modules/payouts/payouts.service.js';
 import { RazorpayXPayouts } from './modules/payouts/razorpayx.js';
@@ -173,6 +174,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
   const ticketHolder = (attendeeId: string) => registrations.ticketHolder(db, attendeeId);
   handleJob(jobHandlers, ticketEmailJob, (payload) => sendTicketJob({ db, clock, config, mailer, ticketHolder }, payload));
+  handleJob(jobHandlers, broadcastMailJob, (payload) => sendBroadcastMail({ db, clock, mailer }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
   handleJob(jobHandlers, webhookDeliveryJob, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload));
