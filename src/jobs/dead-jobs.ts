@@ -74,3 +74,28 @@ export async function retryJob(db: Kysely<Database>, clock: Clock, id: string): 
   if (!exists) throw notFound('no such job', 'job_not_found');
   throw appError('job_not_dead', `this job is ${exists.status}; only a dead job can be retried`);
 }
+
+/** Done jobs are kept this long; dead ones longer, for staff to look into. */
+export const DONE_JOB_RETENTION_MS = 30 * 86_400_000;
+export const DEAD_JOB_RETENTION_MS = 90 * 86_400_000;
+
+/** Deletes finished jobs past their retention, a batch at a time; returns how many went. */
+export async function pruneFinishedJobs(db: Kysely<Database>, now: Date, batch = 1000): Promise<number> {
+  let total = 0;
+  for (const [status, keepMs] of [
+    ['done', DONE_JOB_RETENTION_MS],
+    ['dead', DEAD_JOB_RETENTION_MS],
+  ] as const) {
+    const before = new Date(now.getTime() - keepMs);
+    for (;;) {
+      const r = await db
+        .deleteFrom('jobs')
+        .where('id', 'in', (qb) => qb.selectFrom('jobs').select('id').where('status', '=', status).where('finished_at', '<', before).limit(batch))
+        .executeTakeFirst();
+      const n = Number(r.numDeletedRows);
+      total += n;
+      if (n < batch) break;
+    }
+  }
+  return total;
+}

@@ -15,8 +15,8 @@ export function encodeCursor(at: Date, id: string): string {
 /** undefined for no cursor; 400 `invalid_cursor` for one this service did not make. */
 export function decodeCursor(value: string | undefined): KeysetPosition | undefined {
   if (value === undefined) return undefined;
-  const text = /^[A-Za-z0-9_-]{1,200}$/.test(value) ? Buffer.from(value, 'base64url').toString('utf8') : '';
-  const m = /^(\d{1,15})\.([A-Za-z0-9_:.-]{1,120})$/.exec(text);
+  const text = /^[A-Za-z0-9_-]{1,600}$/.test(value) ? Buffer.from(value, 'base64url').toString('utf8') : '';
+  const m = /^(\d{1,15})\.(\S{1,400})$/.exec(text);
   if (!m) throw badRequest('invalid_cursor', 'startingAfter must be the nextCursor of an earlier page');
   return { at: new Date(Number(m[1])), id: m[2]! };
 }

@@ -39,7 +39,7 @@ export const adminRoutes =
             {
               status: Type.Optional(Type.Union([Type.Literal('dead'), Type.Literal('pending'), Type.Literal('done')], { description: 'Default `dead`.' })),
               limit: PageQuery.limit,
-              startingAfter: Type.Optional(Type.String({ maxLength: 200, description: 'The `nextCursor` of the previous page.' })),
+              startingAfter: Type.Optional(Type.String({ maxLength: 600, description: 'The `nextCursor` of the previous page.' })),
             },
             { additionalProperties: false },
           ),

@@ -2,6 +2,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { MembershipsTable, Mode, PlansTable } from '../../db/database.js';
 import type { Db } from '../../shared/db-handle.js';
+import type { KeysetPosition } from '../../shared/keyset-cursor.js';
 
 export type PlanRow = Selectable<PlansTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
@@ -19,6 +20,18 @@ export function findPlan(db: Db, planId: string): Promise<PlanRow | undefined> {
 
 export function listPlans(db: Db, accountId: string, mode: Mode): Promise<PlanRow[]> {
   return db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).orderBy('created_at').orderBy('id').execute();
+}
+
+/** One page of plans, oldest first, after a position; reads limit + 1 rows to tell whether more follow. */
+export function pagePlans(db: Db, accountId: string, mode: Mode, limit: number, after: KeysetPosition | undefined): Promise<PlanRow[]> {
+  let q = db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+  if (after) q = q.where((eb) => eb.or([eb('created_at', '>', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '>', after.id)])]));
+  return q.orderBy('created_at').orderBy('id').limit(limit + 1).execute();
+}
+
+export async function countPlans(db: Db, accountId: string, mode: Mode): Promise<number> {
+  const r = await db.selectFrom('plans').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 // ---------------------------------------------------------------- memberships
@@ -125,6 +138,30 @@ export function upsertMember(db: Db, row: Insertable<MembershipsTable>, change: 
     .onConflict((oc) => oc.columns(['plan_id', 'email']).doUpdateSet(change))
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+type MemberFilter = { planId?: string | undefined; email?: string | undefined };
+
+/** One page of an account's members with their plan's kind, oldest first, after a position (limit + 1 rows). */
+export function pageMembersWithKind(db: Db, accountId: string, mode: Mode, filter: MemberFilter, limit: number, after: KeysetPosition | undefined) {
+  let q = db
+    .selectFrom('memberships as m')
+    .innerJoin('plans as pl', 'pl.id', 'm.plan_id')
+    .selectAll('m')
+    .select(['pl.kind as plan_kind'])
+    .where('m.account_id', '=', accountId)
+    .where('m.mode', '=', mode);
+  if (filter.planId !== undefined) q = q.where('m.plan_id', '=', filter.planId);
+  if (filter.email !== undefined) q = q.where('m.email', '=', filter.email);
+  if (after) q = q.where((eb) => eb.or([eb('m.created_at', '>', after.at), eb.and([eb('m.created_at', '=', after.at), eb('m.id', '>', after.id)])]));
+  return q.orderBy('m.created_at').orderBy('m.id').limit(limit + 1).execute();
+}
+
+export async function countMembers(db: Db, accountId: string, mode: Mode, filter: MemberFilter): Promise<number> {
+  let q = db.selectFrom('memberships').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).where('mode', '=', mode);
+  if (filter.planId !== undefined) q = q.where('plan_id', '=', filter.planId);
+  if (filter.email !== undefined) q = q.where('email', '=', filter.email);
+  return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
 /** An account's members in one mode with their plan's kind, oldest first. */

@@ -1,12 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ListOf, Nullable } from '../../shared/schemas.js';
+import { Type, type TSchema } from 'typebox';
+import { Nullable } from '../../shared/schemas.js';
 import type { Deps } from '../../deps.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
 import { cancel } from './cancel.service.js';
 import * as memberships from './memberships.service.js';
-import { createPlan, listPlans, presentPlan } from './plans.service.js';
+import { createPlan, pagePlans, presentPlan } from './plans.service.js';
+// The paging helper lives in the ledger module for now (it is moving to src/shared/).
+import { PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
+
+const StartingAfter = Type.Optional(Type.String({ maxLength: 600, description: 'The `nextCursor` of the previous page.' }));
+const PageOf = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), count: Type.Integer({ description: 'The total number of items (all pages).' }), ...PageFields });
 import { confirm, subscribe } from './subscribe.service.js';
 
 const E = Type.Ref('Error');
@@ -96,12 +102,14 @@ export const membershipsRoutes =
         schema: {
           tags: ['memberships'],
           summary: 'Plans of this account in the key’s mode',
-          response: { 200: ListOf(Plan) },
+          description: 'Oldest first, in pages: `limit` (default 100, at most 1,000), then `startingAfter=<nextCursor>` while `hasMore`. `count` is the total.',
+          querystring: Type.Object({ limit: PageQuery.limit, startingAfter: StartingAfter }, { additionalProperties: false }),
+          response: { 200: PageOf(Plan), 400: E },
         },
       },
       async (req) => {
-        const data = (await listPlans(deps.db, keyPrincipal(req))).map(presentPlan);
-        return { success: true as const, data, count: data.length };
+        const page = await pagePlans(deps.db, keyPrincipal(req), { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
+        return { success: true as const, data: page.items.map(presentPlan), count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
 
@@ -268,17 +276,23 @@ export const membershipsRoutes =
         schema: {
           tags: ['memberships'],
           summary: 'Members, with standing computed now',
-          description: 'Pass `email` (and optionally `planId`) to check one person’s `goodStanding`. Full keys only.',
-          querystring: Type.Object({ planId: Type.Optional(Type.String({ maxLength: 100 })), email: Type.Optional(Type.String({ maxLength: 254 })) }),
-          response: { 200: ListOf(Membership) },
+          description:
+            'Pass `email` (and optionally `planId`) to check one person’s `goodStanding`. Full keys only. Oldest first, in pages: `limit` (default 100, at most 1,000), then `startingAfter=<nextCursor>` while `hasMore`; `count` is the total matching the filter.',
+          querystring: Type.Object({
+            planId: Type.Optional(Type.String({ maxLength: 100 })),
+            email: Type.Optional(Type.String({ maxLength: 254 })),
+            limit: PageQuery.limit,
+            startingAfter: StartingAfter,
+          }),
+          response: { 200: PageOf(Membership), 400: E },
         },
       },
       async (req) => {
         const p = keyPrincipal(req);
-        const rows = await memberships.listMembers(deps.db, p, req.query);
+        const page = await memberships.pageMembers(deps.db, p, req.query, { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
         const now = await nowFor(deps, p.userId, p.mode);
-        const data = rows.map((r) => memberships.presentMembership(r, r.plan_kind, now));
-        return { success: true as const, data, count: data.length };
+        const data = page.items.map((r) => memberships.presentMembership(r, r.plan_kind, now));
+        return { success: true as const, data, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
   };
