@@ -28,6 +28,8 @@ export const OWNERS = {
   sandbox_payments: 'sandbox',
   sandbox_emails: 'sandbox',
   jobs: 'jobs',
+  broadcasts: 'broadcast',
+  broadcast_recipients: 'broadcast',
   ledger_entries: 'ledger',
   payouts: 'payouts',
   payout_contacts: 'payouts',

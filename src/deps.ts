@@ -6,7 +6,9 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
-import { handleJob, JobRunner, type JobHandler } from './jobs/queue.js';
+import { handleJob, JobRunner, type JobHandler, type MaintenanceTask } from './jobs/queue.js';
+import { pruneFinishedJobs } from './jobs/dead-jobs.js';
+import { pruneKeptEmails } from './modules/sandbox/sandbox.service.js';
 import { getUser } from './modules/accounts/accounts.service.js';
 import { sendVerificationJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
@@ -26,7 +28,8 @@ import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import * as registrations from './modules/registrations/registrations.service.js';
 import { sendTicketJob, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
-import { deliveryJob, webhookDeliveryJob } from './modules/webhooks/webhooks.service.js';
+import { broadcastMailJob, sendBroadcastMail } from './modules/broadcast/broadcast.service.js';
+import { deliveryJob, pruneDeliveries, webhookDeliveryJob } from './modules/webhooks/webhooks.service.js';
 import { payoutJob, PayoutSweeper, sendPayoutJob, type PayoutDeps } from './modules/payouts/payouts.service.js';
 import { RazorpayXPayouts } from './modules/payouts/razorpayx.js';
 import { serversResolve } from './modules/webhooks/delivery.js';
@@ -146,7 +149,13 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   }
 
   const jobHandlers = new Map<string, JobHandler>();
-  const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers });
+  // Tables that only grow are pruned by the workers, hourly by the injected clock.
+  const maintenance: MaintenanceTask[] = [
+    { name: 'prune webhook deliveries', everyMs: 3_600_000, run: (now) => pruneDeliveries(database.db, now) },
+    { name: 'prune sandbox mails', everyMs: 3_600_000, run: (now) => pruneKeptEmails(database.db, now) },
+    { name: 'prune finished jobs', everyMs: 3_600_000, run: (now) => pruneFinishedJobs(database.db, now) },
+  ];
+  const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers, maintenance });
   const db = database.db;
 
   const razorpay =
@@ -202,6 +211,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   handleJob(jobHandlers, verifyEmailJob, (payload) => sendVerificationJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
   const ticketHolder = (attendeeId: string) => registrations.ticketHolder(db, attendeeId);
   handleJob(jobHandlers, ticketEmailJob, (payload) => sendTicketJob({ db, clock, config, mailer, ticketHolder }, payload));
+  handleJob(jobHandlers, broadcastMailJob, (payload) => sendBroadcastMail({ db, clock, mailer }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
   handleJob(jobHandlers, webhookDeliveryJob, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload));

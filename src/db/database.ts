@@ -64,7 +64,7 @@ export interface JobsTable {
   id: string;
   topic: string;
   payload: Json<unknown>;
-  status: Generated<'pending' | 'done' | 'failed'>;
+  status: Generated<JobStatus>;
   run_at: Timestamp;
   attempts: Generated<number>;
   max_attempts: number;
@@ -73,6 +73,33 @@ export interface JobsTable {
   last_error: string | null;
   created_at: Timestamp;
   finished_at: Timestamp | null;
+  /** After this a failure parks the job as `dead` instead of retrying it; null: 72 hours after created_at. */
+  retry_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export type JobStatus = 'pending' | 'done' | 'dead';
+
+export interface BroadcastsTable {
+  id: string;
+  event_id: string;
+  account_id: string;
+  mode: Mode;
+  event_title: string;
+  subject: string;
+  message: string;
+  audience: string;
+  recipient_count: number;
+  created_at: Timestamp;
+}
+
+export type BroadcastRecipientStatus = 'queued' | 'sending' | 'delivered' | 'failed';
+
+export interface BroadcastRecipientsTable {
+  broadcast_id: string;
+  email: string;
+  status: BroadcastRecipientStatus;
+  error: string | null;
+  updated_at: Timestamp;
 }
 
 export interface TierDoc {
@@ -283,6 +310,9 @@ export interface MembershipsTable {
   ended_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The receipt of the order or mandate a subscribe is creating right now (one at a time). */
+  pending_receipt: ColumnType<string | null, string | null | undefined, string | null>;
+  pending_claimed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface SandboxClocksTable {
@@ -405,4 +435,6 @@ export interface Database {
   api_keys: ApiKeysTable;
   dashboard_sessions: DashboardSessionsTable;
   jobs: JobsTable;
+  broadcasts: BroadcastsTable;
+  broadcast_recipients: BroadcastRecipientsTable;
 }

@@ -1,9 +1,12 @@
 // The durable job queue: a transactional outbox in the `jobs` table. A job is
 // inserted in the same transaction as the state change that causes it, so it
 // exists exactly when that change committed. Workers claim due jobs with
-// FOR UPDATE SKIP LOCKED under a lease; a worker that dies leaves its lease to
-// expire and another worker (or the same one after a restart) runs the job again.
-// Handlers must therefore be idempotent.
+// FOR UPDATE SKIP LOCKED under a lease. A failure is retried with capped back-off
+// (1 s doubling to 1 h) until the job's retry window (72 hours by default) has
+// passed, then the job is parked as `dead` for staff to see and retry; it is never
+// dropped silently. A worker that dies leaves its lease to expire: that counts as a
+// failed attempt (so a one-attempt job is never run twice), and the job is retried
+// like any other failure. Handlers must therefore be idempotent.
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
@@ -19,13 +22,16 @@ export type JobHandler<P = unknown> = (payload: P, job: { id: string; attempts: 
  */
 export interface JobDefinition<P> {
   readonly topic: string;
+  /** 0: no limit on attempts; the retry window decides. */
   readonly maxAttempts: number;
+  /** How long after queueing failures are still retried (default 72 hours). */
+  readonly retryForMs: number;
   /** Carries the payload type only; never set. */
   readonly payloadType?: P;
 }
 
-export function defineJob<P>(topic: string, options: { maxAttempts?: number } = {}): JobDefinition<P> {
-  return { topic, maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS };
+export function defineJob<P>(topic: string, options: { maxAttempts?: number; retryForMs?: number } = {}): JobDefinition<P> {
+  return { topic, maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, retryForMs: options.retryForMs ?? RETRY_WINDOW_MS };
 }
 
 /** Registers the handler of a defined job. The payload was written by `enqueue` with the same definition. */
@@ -36,9 +42,15 @@ export function handleJob<P>(handlers: Map<string, JobHandler>, def: JobDefiniti
 export interface EnqueueOptions {
   runAt?: Date;
   maxAttempts?: number;
+  retryForMs?: number;
 }
 
-const DEFAULT_MAX_ATTEMPTS = 10;
+/** No limit on the number of attempts: a job is retried until its window has passed. */
+const DEFAULT_MAX_ATTEMPTS = 0;
+/** Failures are retried for at least this long after a job was queued. */
+export const RETRY_WINDOW_MS = 72 * 3_600_000;
+/** The longest wait between two attempts. */
+export const MAX_RETRY_DELAY_MS = 3_600_000;
 
 /** A job as the values of its row, for a caller that inserts it inside a larger statement. */
 export interface JobRow {
@@ -47,10 +59,19 @@ export interface JobRow {
   /** JSON text. */
   payload: string;
   maxAttempts: number;
+  /** Undefined: the default window (72 hours). */
+  retryForMs?: number | undefined;
 }
 
-export function jobRow<P>(deps: { ids: Ids }, def: JobDefinition<P>, payload: P, options: { maxAttempts?: number } = {}): JobRow {
-  return { id: deps.ids.make('job'), topic: def.topic, payload: JSON.stringify(payload), maxAttempts: options.maxAttempts ?? def.maxAttempts };
+export function jobRow<P>(deps: { ids: Ids }, def: JobDefinition<P>, payload: P, options: { maxAttempts?: number; retryForMs?: number } = {}): JobRow {
+  const retryForMs = options.retryForMs ?? def.retryForMs;
+  return {
+    id: deps.ids.make('job'),
+    topic: def.topic,
+    payload: JSON.stringify(payload),
+    maxAttempts: options.maxAttempts ?? def.maxAttempts,
+    ...(retryForMs !== RETRY_WINDOW_MS ? { retryForMs } : {}),
+  };
 }
 
 /** Queues one job in the caller's transaction (the outbox row commits with the change or not at all). */
@@ -88,6 +109,7 @@ async function insertJobs(db: Kysely<Database>, rows: readonly JobRow[], runAt: 
         locked_by: null,
         last_error: null,
         finished_at: null,
+        retry_until: r.retryForMs === undefined ? null : new Date(now.getTime() + r.retryForMs),
       })),
     )
     .execute();
@@ -95,7 +117,21 @@ async function insertJobs(db: Kysely<Database>, rows: readonly JobRow[], runAt: 
 
 /** Delay before attempt n+1 after n failures: 1 s, 2 s, 4 s … capped at one hour. */
 export function retryDelayMs(failedAttempts: number): number {
-  return Math.min(1000 * 2 ** Math.max(0, failedAttempts - 1), 3_600_000);
+  return Math.min(1000 * 2 ** Math.min(40, Math.max(0, failedAttempts - 1)), MAX_RETRY_DELAY_MS);
+}
+
+/** Whether a job that just failed its `attempts`-th attempt is parked instead of retried. */
+export function givesUp(job: { attempts: number; max_attempts: number; created_at: Date; retry_until: Date | null }, now: Date): boolean {
+  if (job.max_attempts > 0 && job.attempts >= job.max_attempts) return true;
+  const until = job.retry_until ?? new Date(job.created_at.getTime() + RETRY_WINDOW_MS);
+  return now.getTime() >= until.getTime();
+}
+
+/** Periodic upkeep the workers run (pruning tables that only grow). */
+export interface MaintenanceTask {
+  name: string;
+  everyMs: number;
+  run(now: Date): Promise<unknown>;
 }
 
 export interface RunnerOptions {
@@ -107,6 +143,7 @@ export interface RunnerOptions {
   leaseMs?: number;
   pollMs?: number;
   batchSize?: number;
+  maintenance?: readonly MaintenanceTask[];
 }
 
 export class JobRunner {
@@ -115,9 +152,11 @@ export class JobRunner {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
   #stopped = true;
+  /** When each maintenance task is next due, by the injected clock. */
+  readonly #due = new Map<string, number>();
 
   constructor(options: RunnerOptions) {
-    this.#o = { leaseMs: 60_000, pollMs: 500, batchSize: 10, ...options };
+    this.#o = { leaseMs: 60_000, pollMs: 500, batchSize: 10, maintenance: [], ...options };
     this.#workerId = options.ids.make('wrk', 6);
   }
 
@@ -143,7 +182,8 @@ export class JobRunner {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#running = this.runOnce()
+      this.#running = this.maintainIfDue()
+        .then(() => this.runOnce())
         .catch((err: unknown) => this.#o.logger.error({ err }, 'job poll failed'))
         .then((count) => {
           this.#running = undefined;
@@ -153,10 +193,67 @@ export class JobRunner {
     this.#timer.unref();
   }
 
+  /**
+   * Runs the maintenance tasks that are due by the injected clock (each at most once
+   * per its period in this process; the tasks are idempotent, so several instances
+   * may run them). The poll loop calls it; tests call it after moving the clock.
+   */
+  async maintainIfDue(): Promise<string[]> {
+    const now = this.#o.clock.now();
+    const ran: string[] = [];
+    for (const task of this.#o.maintenance) {
+      const due = this.#due.get(task.name) ?? 0;
+      if (now.getTime() < due) continue;
+      this.#due.set(task.name, now.getTime() + task.everyMs);
+      try {
+        await task.run(now);
+        ran.push(task.name);
+      } catch (err) {
+        this.#o.logger.warn({ task: task.name, err: err instanceof Error ? err.message : String(err) }, 'maintenance failed');
+      }
+    }
+    return ran;
+  }
+
+  /**
+   * Jobs whose worker died (lease expired, never finished): the attempt it claimed
+   * counts as failed, so the job waits its back-off or, out of attempts or time, is
+   * parked as dead. A one-attempt job is therefore never run a second time.
+   */
+  async reapExpiredLeases(now: Date): Promise<number> {
+    const expired = await this.#o.db
+      .selectFrom('jobs')
+      .select(['id', 'topic', 'attempts', 'max_attempts', 'created_at', 'retry_until', 'locked_until'])
+      .where('status', '=', 'pending')
+      .where('locked_until', '<', now)
+      .limit(100)
+      .execute();
+    for (const job of expired) {
+      const dead = givesUp(job, now);
+      const r = await this.#o.db
+        .updateTable('jobs')
+        .set({
+          status: dead ? 'dead' : 'pending',
+          finished_at: dead ? now : null,
+          run_at: new Date(now.getTime() + retryDelayMs(job.attempts)),
+          locked_until: null,
+          locked_by: null,
+          last_error: 'the worker running it stopped before finishing (lease expired)',
+        })
+        .where('id', '=', job.id)
+        .where('status', '=', 'pending')
+        .where('locked_until', '=', job.locked_until)
+        .executeTakeFirst();
+      if (r.numUpdatedRows > 0n) this.#o.logger.warn({ jobId: job.id, topic: job.topic, attempts: job.attempts, dead }, 'job lease expired');
+    }
+    return expired.length;
+  }
+
   /** Claims and runs one batch of due jobs; returns how many were claimed. */
   async runOnce(): Promise<number> {
     const { db, clock, leaseMs, batchSize, handlers, logger } = this.#o;
     const now = clock.now();
+    await this.reapExpiredLeases(now);
     const claimed = await db
       .updateTable('jobs')
       .set({
@@ -170,14 +267,14 @@ export class JobRunner {
           .select('id')
           .where('status', '=', 'pending')
           .where('run_at', '<=', now)
-          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+          .where('locked_until', 'is', null)
           .orderBy('run_at')
           .orderBy('created_at')
           .limit(batchSize)
           .forUpdate()
           .skipLocked(),
       )
-      .returning(['id', 'topic', 'payload', 'attempts', 'max_attempts'])
+      .returning(['id', 'topic', 'payload', 'attempts', 'max_attempts', 'created_at', 'retry_until'])
       .execute();
 
     await Promise.all(
@@ -194,12 +291,12 @@ export class JobRunner {
             .execute();
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
-          const final = job.attempts >= job.max_attempts;
-          logger.warn({ jobId: job.id, topic: job.topic, attempts: job.attempts, final, err: message }, 'job failed');
+          const final = givesUp(job, clock.now());
+          logger.warn({ jobId: job.id, topic: job.topic, attempts: job.attempts, final, err: message }, final ? 'job failed; parked as dead' : 'job failed; retried later');
           await db
             .updateTable('jobs')
             .set({
-              status: final ? 'failed' : 'pending',
+              status: final ? 'dead' : 'pending',
               finished_at: final ? clock.now() : null,
               run_at: new Date(clock.now().getTime() + retryDelayMs(job.attempts)),
               locked_until: null,

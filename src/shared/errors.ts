@@ -102,6 +102,8 @@ export const ERRORS = {
   subscription_not_found: { status: 404, message: 'no such subscription' },
   ticket_not_found: { status: 404, message: 'no ticket with this id for this event' },
   track_not_found: { status: 404, message: 'no track at this index' },
+  job_not_found: { status: 404, message: 'no such job' },
+  broadcast_not_found: { status: 404, message: 'no such broadcast for this event' },
   // 405, 409, 413, 414, 415, 429
   method_not_allowed: { status: 405, message: 'this method is not allowed on this path' },
   already_ended: { status: 409, message: 'this registration has already ended' },
@@ -126,6 +128,7 @@ export const ERRORS = {
   insufficient_balance: { status: 409, message: 'the amount is more than the available balance' },
   invalid_payout_transition: { status: 409, message: 'the payout cannot move to this state' },
   tier_not_on_sale: { status: 409, message: 'this ticket tier is not on sale now' },
+  job_not_dead: { status: 409, message: 'only a dead job can be retried' },
   payload_too_large: { status: 413, message: 'request body is too large' },
   too_many_recipients: { status: 413, message: 'too many recipients for one broadcast' },
   uri_too_long: { status: 414, message: 'a path parameter is too long' },

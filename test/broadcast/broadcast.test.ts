@@ -75,12 +75,32 @@ describe('broadcast (test mode)', () => {
     const before = (await api('GET', '/api/v1/sandbox/emails')).body.count;
     const r = await send({ dryRun: false, confirmedRecipientCount: 5, message: 'Line one\nLine two <b>' });
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body, { dryRun: false, sent: 5, failed: 0, recipientCount: 5 });
+    assert.match(r.body.broadcastId, /^bc_/);
+    assert.deepEqual(r.body, { dryRun: false, sent: 5, failed: 0, recipientCount: 5, broadcastId: r.body.broadcastId });
     const mails = (await api('GET', '/api/v1/sandbox/emails')).body.data.slice(0, 5);
     assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, before + 5);
     assert.deepEqual(mails.map((m: any) => m.to.length), [1, 1, 1, 1, 1], 'one mail per recipient');
     assert.deepEqual(new Set(mails.map((m: any) => m.to[0])), new Set(people.map((p) => p.email)));
     assert.ok(mails.every((m: any) => m.subject === 'Doors at 7' && m.text.startsWith('Line one\nLine two <b>')));
+
+    // A retried request is the same broadcast: nobody gets a second copy.
+    const again = await send({ dryRun: false, confirmedRecipientCount: 5, message: 'Line one\nLine two <b>' });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.broadcastId, r.body.broadcastId);
+    assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, before + 5);
+    const progress = await api('GET', `/api/v1/events/${eventId}/broadcasts/${r.body.broadcastId}`);
+    assert.equal(progress.status, 200, progress.text);
+    assert.deepEqual([progress.body.data.recipientCount, progress.body.data.delivered, progress.body.data.queued, progress.body.data.failed, progress.body.data.done], [5, 5, 0, 0, true]);
+    // A new Idempotency-Key makes a deliberate repeat a new broadcast.
+    const deliberate = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, {
+      key: org.key,
+      headers: { 'idempotency-key': 'second-time' },
+      body: { subject: 'Doors at 7', message: 'Line one\nLine two <b>', dryRun: false, confirmedRecipientCount: 5 },
+    });
+    assert.notEqual(deliberate.body.broadcastId, r.body.broadcastId);
+    assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, before + 10);
+    const other = (await api('POST', '/api/v1/events', { title: 'Other', description: 'x', startDate: '2026-12-20' })).body.data.id;
+    assert.equal((await api('GET', `/api/v1/events/${other}/broadcasts/${r.body.broadcastId}`)).status, 404);
   });
 
   it('answers 413 above BROADCAST_MAX_RECIPIENTS', async () => {
@@ -108,7 +128,8 @@ describe('broadcast (live mode, through SMTP)', () => {
 
   before(async () => {
     smtp = await startSmtp();
-    server = await startServer({ env: { SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail } });
+    // Its own database: the broadcast jobs must run with this server's SMTP settings.
+    server = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail } });
     org = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: staffEmail });
     await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
@@ -132,15 +153,28 @@ describe('broadcast (live mode, through SMTP)', () => {
     await smtp.close();
   });
 
-  it('sends one mail per attendee, each addressed to that attendee alone, with text and escaped HTML', async () => {
+  const sendNow = (subject: string, message = 'm') =>
+    call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, { key: org.key, body: { subject, message, dryRun: false, confirmedRecipientCount: 4 } });
+  const progress = async (broadcastId: string) => (await call(server.url, 'GET', `/api/v1/events/${eventId}/broadcasts/${broadcastId}`, { key: org.key })).body.data;
+  /** Runs the mail jobs (moving the clock over their back-off) until no mail is queued. */
+  async function deliver(broadcastId: string) {
+    for (let i = 0; i < 40 && !(await progress(broadcastId)).done; i++) {
+      await server.deps.jobs.runOnce();
+      server.clock.advance(2_000);
+    }
+    return progress(broadcastId);
+  }
+
+  it('queues one mail per attendee in the request and delivers each, addressed to that attendee alone, with text and escaped HTML', async () => {
     const preview = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, { key: org.key, body: { subject: 'Gate change', message: 'Use gate 2.\n<script>x</script>' } });
     assert.equal(preview.body.recipientCount, 4);
-    const r = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, {
-      key: org.key,
-      body: { subject: 'Gate change', message: 'Use gate 2.\n<script>x</script>', dryRun: false, confirmedRecipientCount: 4 },
-    });
+    const r = await sendNow('Gate change', 'Use gate 2.\n<script>x</script>');
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body, { dryRun: false, sent: 4, failed: 0, recipientCount: 4 });
+    assert.deepEqual(r.body, { dryRun: false, sent: 4, failed: 0, recipientCount: 4, broadcastId: r.body.broadcastId });
+    assert.equal(smtp.messages.filter((m) => m.subject === 'Gate change').length, 0, 'nothing is sent inside the request');
+    assert.deepEqual((await progress(r.body.broadcastId)).queued, 4);
+    const p = await deliver(r.body.broadcastId);
+    assert.deepEqual([p.delivered, p.failed, p.queued, p.done], [4, 0, 0, true]);
     const mails = smtp.messages.filter((m) => m.subject === 'Gate change');
     assert.equal(mails.length, 4);
     assert.deepEqual(new Set(mails.map((m) => m.envelopeTo.join(','))), new Set(attendees));
@@ -152,13 +186,41 @@ describe('broadcast (live mode, through SMTP)', () => {
       assert.ok(String(m.html).includes('Use gate 2.<br>'));
       assert.ok(!String(m.html).includes('<script>'), 'the HTML part is escaped');
     }
+    // The request retried (a client timeout): the same broadcast, nobody mailed twice.
+    const again = await sendNow('Gate change', 'Use gate 2.\n<script>x</script>');
+    assert.equal(again.body.broadcastId, r.body.broadcastId);
+    await deliver(r.body.broadcastId);
+    for (let i = 0; i < 5; i++) await server.deps.jobs.runOnce();
+    assert.equal(smtp.messages.filter((m) => m.subject === 'Gate change').length, 4);
   });
 
-  it('counts what the transport refused as failed', async () => {
+  it('answers at once while SMTP is down, and delivers each mail once when it is back', async () => {
     await smtp.close();
-    const r = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, { key: org.key, body: { subject: 'Down', message: 'm', dryRun: false, confirmedRecipientCount: 4 } });
+    const r = await sendNow('Down then up');
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, { dryRun: false, sent: 0, failed: 4, recipientCount: 4 });
+    assert.deepEqual([r.body.sent, r.body.failed, r.body.recipientCount], [4, 0, 4]);
+    for (let i = 0; i < 3; i++) await server.deps.jobs.runOnce();
+    let p = await progress(r.body.broadcastId);
+    assert.deepEqual([p.queued, p.delivered, p.failed], [4, 0, 0], 'still queued, retried later');
+    const jobs = await server.deps.db.selectFrom('jobs').select(['status', 'attempts', 'last_error']).where('topic', '=', 'broadcast.mail').where('status', '=', 'pending').execute();
+    assert.ok(jobs.length >= 4 && jobs.every((j) => j.attempts >= 1 && j.last_error !== null));
     smtp = await startSmtp(smtp.port);
+    server.clock.advance(10 * 60_000);
+    p = await deliver(r.body.broadcastId);
+    assert.deepEqual([p.delivered, p.failed, p.queued], [4, 0, 0]);
+    const mails = smtp.messages.filter((m) => m.subject === 'Down then up');
+    assert.equal(mails.length, 4);
+    assert.deepEqual(new Set(mails.map((m) => m.envelopeTo[0])), new Set(attendees));
+  });
+
+  it('never mails twice a recipient whose attempt stopped mid-send (a crash), and refuses nobody else', async () => {
+    const r = await sendNow('Crash mid-send');
+    // A worker marked this recipient as being sent and died before recording the result.
+    await server.deps.db.updateTable('broadcast_recipients').set({ status: 'sending' }).where('broadcast_id', '=', r.body.broadcastId).where('email', '=', attendees[0]!).execute();
+    const p = await deliver(r.body.broadcastId);
+    assert.deepEqual([p.delivered, p.failed, p.queued], [3, 1, 0]);
+    const mails = smtp.messages.filter((m) => m.subject === 'Crash mid-send');
+    assert.equal(mails.length, 3);
+    assert.ok(!mails.some((m) => m.envelopeTo[0] === attendees[0]));
   });
 });

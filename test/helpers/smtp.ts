@@ -16,6 +16,8 @@ export async function startSmtp(port = 0): Promise<SmtpSink> {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // Pooled clients keep connections open; a test that stops the server does not wait 30 s for them.
+    closeTimeout: 500,
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {

@@ -51,7 +51,7 @@ describe('durable job queue', () => {
     assert.equal((await server.deps.db.selectFrom('jobs').select('id').where('topic', '=', t).execute()).length, 1, 'the rolled-back job never existed');
   });
 
-  it('retries a failing job only after its back-off, then fails it for good with the error kept', async () => {
+  it('retries a failing job only after its back-off, then parks it as dead with the error kept', async () => {
     const t = topic();
     let calls = 0;
     server.deps.jobHandlers.set(t, async () => {
@@ -72,12 +72,12 @@ describe('durable job queue', () => {
     server.clock.advance(2000);
     await drain(async () => calls >= 3);
     row = await job(id);
-    assert.equal(row.status, 'failed');
+    assert.equal(row.status, 'dead');
     assert.equal(row.attempts, 3);
     assert.equal(row.last_error, 'boom 3');
     server.clock.advance(3_600_000);
     await server.deps.jobs.runOnce();
-    assert.equal(calls, 3, 'a failed job is not run again');
+    assert.equal(calls, 3, 'a dead job is not run again');
   });
 
   it('runs again a job whose worker died, once its lease has expired', async () => {
@@ -96,6 +96,10 @@ describe('durable job queue', () => {
     await server.deps.jobs.runOnce();
     assert.equal(runs, 0, 'the lease is still held');
     server.clock.advance(61_000);
+    await server.deps.jobs.runOnce();
+    assert.equal(runs, 0, 'the dead worker\'s attempt counts: the job waits its back-off');
+    assert.match((await job(id)).last_error ?? '', /lease expired/);
+    server.clock.advance(1_000);
     await drain(async () => (await job(id)).status === 'done');
     assert.equal(runs, 1);
     assert.equal((await job(id)).attempts, 2);

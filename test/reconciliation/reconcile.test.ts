@@ -195,6 +195,30 @@ describe('reconciliation of gateway orders', () => {
     assert.equal(rzp.payments.get(String(stray.id))!.status, 'refunded');
   });
 
+  it('keeps the one open order through a repeat subscribe: its payment confirms and is not refunded; a superseded order\'s payment is', async () => {
+    const planId = (await api('POST', '/api/v1/memberships/plans', { name: 'Term', amount: 700, kind: 'fixed_term', termMonths: 12 })).body.data.id;
+    const email = uniqueEmail('repeat');
+    const first = await api('POST', '/api/v1/memberships/subscribe', { planId, name: 'First', email });
+    assert.equal(first.status, 201, first.text);
+    const again = await api('POST', '/api/v1/memberships/subscribe', { planId, name: 'Second', email });
+    assert.deepEqual([again.status, again.body.orderId], [200, first.body.orderId]);
+    const ordersForEmail = [...rzp.orders.values()].filter((o) => (o.notes as Record<string, string> | undefined)?.email === email);
+    assert.equal(ordersForEmail.length, 1, 'the gateway was asked for one order');
+    const paid = rzp.pay(first.body.orderId);
+    // An order nobody expects any more (made by a subscribe that lost its claim): its payment goes back.
+    const orphan = await server.deps.membershipDeps.gatewayFor('live', org.userId).createOrder({ amount: 70000, currency: 'INR', receipt: `rcpt_orphan_${Date.now()}` });
+    await server.deps.db
+      .insertInto('gateway_orders')
+      .values({ receipt: String(orphan.receipt), kind: 'membership', mode: 'live', account_id: org.userId, amount_paise: 70000, currency: 'INR', order_id: orphan.id, payment_id: null, created_at: server.clock.now(), check_after: server.clock.now(), settled_at: null, outcome: null, last_error: null })
+      .execute();
+    const stray = rzp.pay(orphan.id);
+    await reconcile();
+    const member = (await api('GET', `/api/v1/memberships/members?email=${encodeURIComponent(email)}`)).body.data[0];
+    assert.deepEqual([member.status, member.goodStanding, member.name], ['active', true, 'First']);
+    assert.equal(rzp.payments.get(String(paid.id))!.status, 'captured', 'the member\'s payment is kept');
+    assert.equal(rzp.payments.get(String(stray.id))!.status, 'refunded', 'the unexpected payment is refunded in full');
+  });
+
   it('lets one sweeper run at a time', async () => {
     const s = sweep;
     const [x, y] = await Promise.all([s(server.deps), s(server.deps)]);

@@ -11,6 +11,7 @@ import * as m0007 from './0007_trust.js';
 import * as m0008 from './0008_ledger.js';
 import * as m0009 from './0009_dashboard.js';
 import * as m0011 from './0011_promo_reservations.js';
+import * as m0012 from './0012_jobs.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008_ledger': m0008,
   '0009_dashboard': m0009,
   '0011_promo_reservations': m0011,
+  '0012_jobs': m0012,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,11 +5,73 @@ import * as accounts from '../accounts/accounts.service.js';
 import * as events from '../events/events.service.js';
 import * as memberships from '../memberships/memberships.service.js';
 import { Membership } from '../memberships/memberships.routes.js';
+import { listJobs, retryJob } from '../../jobs/dead-jobs.js';
+// The paging helper lives in the ledger module for now (it is moving to src/shared/).
+import { PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
+
+const Job = Type.Object({
+  id: Type.String(),
+  topic: Type.String({ description: 'What the job does: ticket.email, broadcast.mail, webhook.deliver, payment.refund, payout.send' }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('dead')]),
+  attempts: Type.Integer({ description: 'Attempts made, including any whose worker stopped before finishing.' }),
+  maxAttempts: Type.Union([Type.Integer(), Type.Null()], { description: 'null: no limit; the retry window decides.' }),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  runAt: Type.String({ format: 'date-time', description: 'When the next attempt is due (pending jobs).' }),
+  finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  retryUntil: Type.String({ format: 'date-time', description: 'A failure after this parks the job as dead.' }),
+});
 
 // Platform staff only: organiser access, an event's ticket mail, members added by hand.
 export const adminRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps' | 'eventDeps'>): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps' | 'eventDeps' | 'jobs'>): FastifyPluginAsyncTypebox =>
   async (app) => {
+    app.get(
+      '/admin/api/jobs',
+      {
+        config: { auth: { kind: 'staff' } },
+        schema: {
+          tags: ['admin'],
+          summary: 'Background jobs by status, newest first (dead jobs by default)',
+          description:
+            'A failing job (ticket or broadcast mail, refund, payout) is retried with back-off doubling from 1 second to at most 1 hour for at least 72 hours after it was queued, then parked as `dead` and listed here; a job whose worker stopped counts as an attempt. Webhook deliveries are sent once (best effort) and are dead after one failed attempt. `count` is the number of jobs in that status; pages with `limit` (default 100, at most 1,000) and `startingAfter=<nextCursor>`. Payloads are not shown.',
+          querystring: Type.Object(
+            {
+              status: Type.Optional(Type.Union([Type.Literal('dead'), Type.Literal('pending'), Type.Literal('done')], { description: 'Default `dead`.' })),
+              limit: PageQuery.limit,
+              startingAfter: Type.Optional(Type.String({ maxLength: 600, description: 'The `nextCursor` of the previous page.' })),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Job), count: Type.Integer(), ...PageFields }), 400: Type.Ref('Error') },
+        },
+      },
+      async (req) => {
+        const page = await listJobs(deps.db, { status: req.query.status ?? 'dead', limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
+        return { success: true as const, ...page };
+      },
+    );
+
+    app.post(
+      '/admin/api/jobs/:id/retry',
+      {
+        config: { auth: { kind: 'staff' } },
+        schema: {
+          tags: ['admin'],
+          summary: 'Put a dead job back in the queue now',
+          description: 'The job runs again at once, with its attempts counted afresh and a new 72-hour retry window. 409 `job_not_dead` for a job that is pending or done; 404 `job_not_found` for no such job.',
+          params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Job }), 404: Type.Ref('Error'), 409: Type.Ref('Error') },
+        },
+      },
+      async (req) => {
+        const data = await retryJob(deps.db, deps.clock, req.params.id);
+        req.log.info({ staff: req.principal?.userId, jobId: data.id, topic: data.topic }, 'dead job retried');
+        deps.jobs.kick();
+        return { success: true as const, data };
+      },
+    );
+
     app.post(
       '/admin/api/accounts/:userId/organiser-access',
       {

@@ -1,14 +1,22 @@
 // Organiser broadcast to the event's own attendees: a preview by default; a send only
 // with an explicit dryRun: false and the count the preview showed. One mail per
 // recipient, so nobody sees anybody else's address.
+// A send is durable: it files the broadcast, one row per recipient and one mail job
+// per recipient in one transaction and answers at once; the job workers deliver
+// (retried for 72 hours through an SMTP outage). The broadcast id is derived from
+// the event, the audience and the text (and an Idempotency-Key when given), so a
+// repeated request is the same broadcast and nobody is mailed twice.
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { defineJob, enqueueRows, jobRow } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import { appError, badRequest, conflict, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
+import * as repo from './broadcast.repo.js';
 import type { EventRow } from '../events/events.service.js';
 import { parseTrackIndex } from '../events/events.service.js';
-import type { Mailer, OutgoingMail } from '../mail/mailer.js';
+import { MailRefusedError, type Mailer, type OutgoingMail } from '../mail/mailer.js';
 import { escapeHtml } from '../../shared/html.js';
 import * as registrations from '../registrations/registrations.service.js';
 import type { Audience } from '../registrations/registrations.service.js';
@@ -23,14 +31,30 @@ export interface BroadcastInput {
   subEventId?: string | undefined;
   dryRun?: boolean | undefined;
   confirmedRecipientCount?: number | undefined;
+  /** Makes a deliberate repeat of the same text a new broadcast; a retry sends the same key. */
+  idempotencyKey?: string | undefined;
 }
 
 export interface BroadcastDeps {
   db: Kysely<Database>;
   clock: Clock;
   ids: Ids;
-  mailer: Mailer;
   maxRecipients: number;
+  /** Asks the local workers to look for the queued mails at once. */
+  jobs?: { kick(): void };
+}
+
+/** One broadcast mail to one recipient; at most one delivery attempt reaches SMTP's DATA per success. */
+export const broadcastMailJob = defineJob<{ broadcastId: string; email: string }>('broadcast.mail');
+
+/** A plain local@domain address; anything else is refused up front and counted as failed. */
+const PLAIN_ADDRESS = /^[^\s@"(),:;<>\[\]\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
+
+export function broadcastIdFor(eventId: string, input: { audience: string; trackIndex: number | undefined; subject: string; message: string; idempotencyKey?: string | undefined }): string {
+  const h = createHash('sha256')
+    .update(JSON.stringify([eventId, input.audience, input.trackIndex ?? null, input.subject, input.message, input.idempotencyKey ?? null]))
+    .digest('base64url');
+  return `bc_${h.slice(0, 24)}`;
 }
 
 export const REFUSED_FIELDS = ['to', 'emails', 'bcc', 'cc', 'recipients'] as const;
@@ -40,7 +64,7 @@ export function recipients(db: Kysely<Database>, event: EventRow, audience: Audi
   return registrations.audienceOf(db, event.id, audience, trackIndex);
 }
 
-export function composeMail(event: EventRow, to: string, subject: string, message: string): OutgoingMail {
+export function composeMail(event: Pick<EventRow, 'title'>, to: string, subject: string, message: string): OutgoingMail {
   const html = `<!doctype html><html><body><div style="font-family:sans-serif;white-space:normal">${escapeHtml(message).replace(/\r?\n/g, '<br>\n')}</div><hr><p style="color:#666;font-size:12px">You receive this because you registered for ${escapeHtml(event.title)}.</p></body></html>`;
   return { to, subject, text: `${message}\n\n--\nYou receive this because you registered for ${event.title}.`, html };
 }
@@ -71,38 +95,129 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
       recipientCount: list.length,
     });
   }
-  let sent = 0;
-  let failed = 0;
-  if (event.mode === 'test') {
-    // Test mode sends nothing: the mails are kept for GET /api/v1/sandbox/emails.
-    const now = deps.clock.now();
-    await recordSandboxMail(
-      deps.db,
-      list.map((r) => ({
-        id: deps.ids.make('mail', 12),
-        accountId: event.account_id,
-        recipients: [r.email],
-        subject,
-        text: composeMail(event, r.email, subject, input.message).text,
-        attachments: [],
-        createdAt: now,
-      })),
+  const audience = input.audience ?? 'confirmed';
+  const broadcastId = broadcastIdFor(event.id, { audience, trackIndex, subject, message: input.message, idempotencyKey: input.idempotencyKey });
+  const now = deps.clock.now();
+  const test = event.mode === 'test';
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.insertBroadcast(trx, {
+      id: broadcastId,
+      event_id: event.id,
+      account_id: event.account_id,
+      mode: event.mode,
+      event_title: event.title,
+      subject,
+      message: input.message,
+      audience: trackIndex === undefined ? audience : `${audience}:track ${trackIndex}`,
+      recipient_count: list.length,
+      created_at: now,
+    });
+    const added = await repo.addRecipients(
+      trx,
+      broadcastId,
+      list.map((r) =>
+        PLAIN_ADDRESS.test(r.email)
+          ? { email: r.email, status: test ? ('delivered' as const) : ('queued' as const), error: null }
+          : { email: r.email, status: 'failed' as const, error: 'refused: not a plain local@domain address' },
+      ),
+      now,
     );
-    sent = list.length;
-  } else {
-    // A few at a time: the transport decides what it accepts.
-    const queue = [...list];
-    const worker = async () => {
-      for (let r = queue.shift(); r !== undefined; r = queue.shift()) {
-        try {
-          await deps.mailer.send(composeMail(event, r.email, subject, input.message));
-          sent++;
-        } catch {
-          failed++;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(5, list.length) }, worker));
+    const fresh = added.filter((r) => r.status !== 'failed');
+    if (test) {
+      // Test mode sends nothing: the mails are kept for GET /api/v1/sandbox/emails, once each.
+      await recordSandboxMail(
+        trx,
+        fresh.map((r) => ({
+          id: `${broadcastId}:${r.email}`,
+          accountId: event.account_id,
+          recipients: [r.email],
+          subject,
+          text: composeMail(event, r.email, subject, input.message).text,
+          attachments: [],
+          createdAt: now,
+        })),
+      );
+    } else {
+      await enqueueRows(
+        trx,
+        deps,
+        fresh.map((r) => jobRow(deps, broadcastMailJob, { broadcastId, email: r.email })),
+      );
+    }
+  });
+  deps.jobs?.kick();
+  const counts = await repo.countByStatus(deps.db, broadcastId);
+  return { dryRun: false as const, sent: counts.queued + counts.sending + counts.delivered, failed: counts.failed, recipientCount: list.length, broadcastId };
+}
+
+export interface BroadcastMailDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  mailer: Mailer;
+}
+
+/**
+ * Delivers one broadcast mail. At most once: the recipient is marked `sending` before
+ * the SMTP call; a mail the server did not accept goes back to `queued` (the job is
+ * retried); one whose attempt stopped mid-send (a crash) is not sent again but marked
+ * failed, because the server may have accepted it.
+ */
+export async function sendBroadcastMail(deps: BroadcastMailDeps, payload: { broadcastId: string; email: string }): Promise<void> {
+  const b = await repo.findBroadcast(deps.db, payload.broadcastId);
+  const r = await repo.findRecipient(deps.db, payload.broadcastId, payload.email);
+  if (!b || !r || r.status === 'delivered' || r.status === 'failed') return;
+  if (r.status === 'sending') {
+    await repo.moveRecipient(deps.db, b.id, r.email, 'sending', 'failed', 'an earlier attempt stopped while sending; not sent again, so nobody gets it twice', deps.clock.now());
+    return;
   }
-  return { dryRun: false as const, sent, failed, recipientCount: list.length };
+  if (!(await repo.moveRecipient(deps.db, b.id, r.email, 'queued', 'sending', null, deps.clock.now()))) return;
+  try {
+    await deps.mailer.send(composeMail({ title: b.event_title }, r.email, b.subject, b.message));
+  } catch (err) {
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+    if (err instanceof MailRefusedError) {
+      await repo.moveRecipient(deps.db, b.id, r.email, 'sending', 'failed', message, deps.clock.now());
+      return;
+    }
+    // Not accepted by the server: back in the queue, and the job retries later.
+    await repo.moveRecipient(deps.db, b.id, r.email, 'sending', 'queued', message, deps.clock.now());
+    throw err;
+  }
+  await repo.moveRecipient(deps.db, b.id, r.email, 'sending', 'delivered', null, deps.clock.now());
+}
+
+export interface BroadcastProgress {
+  broadcastId: string;
+  eventId: string;
+  subject: string;
+  audience: string;
+  recipientCount: number;
+  /** Waiting for delivery (or being sent now). */
+  queued: number;
+  /** Accepted by the mail server (test mode: kept in the sandbox list). */
+  delivered: number;
+  /** Refused up front or by the mail server, or unknown after a crash mid-send (never re-sent). */
+  failed: number;
+  /** No recipient waits any more. */
+  done: boolean;
+  createdAt: string;
+}
+
+/** A broadcast's delivery progress; 404 `broadcast_not_found` for another event's or an unknown id. */
+export async function broadcastProgress(db: Kysely<Database>, eventId: string, broadcastId: string): Promise<BroadcastProgress> {
+  const b = await repo.findBroadcast(db, broadcastId);
+  if (!b || b.event_id !== eventId) throw notFound('no such broadcast for this event', 'broadcast_not_found');
+  const c = await repo.countByStatus(db, broadcastId);
+  return {
+    broadcastId: b.id,
+    eventId: b.event_id,
+    subject: b.subject,
+    audience: b.audience,
+    recipientCount: b.recipient_count,
+    queued: c.queued + c.sending,
+    delivered: c.delivered,
+    failed: c.failed,
+    done: c.queued + c.sending === 0,
+    createdAt: b.created_at.toISOString(),
+  };
 }

@@ -23,3 +23,11 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<{ messageId: string }>;
   close(): Promise<void>;
 }
+
+/** The mail server refused the recipient for good (5xx): retrying will not help. */
+export class MailRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MailRefusedError';
+  }
+}

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import type { Mailer, OutgoingMail } from './mailer.js';
+import { MailRefusedError, type Mailer, type OutgoingMail } from './mailer.js';
 
 function message(from: string, mail: OutgoingMail) {
   return {
@@ -35,11 +35,25 @@ export function createMailer(options: { smtpUrl?: string | undefined; mailFrom: 
       connectionTimeout: 5000,
       greetingTimeout: 5000,
       socketTimeout: 10_000,
+      // A few connections kept open and reused: a broadcast's thousands of mails do not
+      // each open their own.
+      pool: true,
+      maxConnections: 5,
+      maxMessages: 100,
     });
     return {
       async send(mail) {
-        const info = await transport.sendMail(message(options.mailFrom, mail));
-        if (info.rejected.length > 0) throw new Error(`recipient refused by the SMTP server`);
+        let info;
+        try {
+          info = await transport.sendMail(message(options.mailFrom, mail));
+        } catch (err) {
+          const e = err as { code?: string; responseCode?: number; message?: string };
+          if (e.code === 'EENVELOPE' && typeof e.responseCode === 'number' && e.responseCode >= 500) {
+            throw new MailRefusedError(`recipient refused by the SMTP server: ${e.message ?? ''}`.trim());
+          }
+          throw err;
+        }
+        if (info.rejected.length > 0) throw new MailRefusedError('recipient refused by the SMTP server');
         return { messageId: info.messageId };
       },
       async close() {

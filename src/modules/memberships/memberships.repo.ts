@@ -2,6 +2,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { MembershipsTable, Mode, PlansTable } from '../../db/database.js';
 import type { Db } from '../../shared/db-handle.js';
+import type { KeysetPosition } from '../../shared/keyset-cursor.js';
 
 export type PlanRow = Selectable<PlansTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
@@ -19,6 +20,18 @@ export function findPlan(db: Db, planId: string): Promise<PlanRow | undefined> {
 
 export function listPlans(db: Db, accountId: string, mode: Mode): Promise<PlanRow[]> {
   return db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).orderBy('created_at').orderBy('id').execute();
+}
+
+/** One page of plans, oldest first, after a position; reads limit + 1 rows to tell whether more follow. */
+export function pagePlans(db: Db, accountId: string, mode: Mode, limit: number, after: KeysetPosition | undefined): Promise<PlanRow[]> {
+  let q = db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+  if (after) q = q.where((eb) => eb.or([eb('created_at', '>', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '>', after.id)])]));
+  return q.orderBy('created_at').orderBy('id').limit(limit + 1).execute();
+}
+
+export async function countPlans(db: Db, accountId: string, mode: Mode): Promise<number> {
+  const r = await db.selectFrom('plans').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 // ---------------------------------------------------------------- memberships
@@ -67,6 +80,60 @@ export function bindTermPayment(db: Db, id: string, orderId: string | null, chan
   return db.updateTable('memberships').set(change).where('id', '=', id).where('pending_order_id', '=', orderId).returningAll().executeTakeFirst();
 }
 
+// ---------------------------------------------------------------- subscribe claims
+// A subscribe that is about to ask the gateway for an order (or a mandate) first claims
+// the membership row with its receipt, so a concurrent subscribe for the same email and
+// plan waits for that order instead of making a second one.
+
+/** A new membership row, claimed: undefined when a row for this plan and email exists. */
+export async function insertClaimed(db: Db, row: Insertable<MembershipsTable>): Promise<MembershipRow | undefined> {
+  return db
+    .insertInto('memberships')
+    .values(row)
+    .onConflict((oc) => oc.columns(['plan_id', 'email']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Claims an existing row unchanged since `seen` and not claimed (or claimed longer ago than `staleBefore`). */
+export async function claimExisting(db: Db, seen: MembershipRow, receipt: string, now: Date, staleBefore: Date): Promise<MembershipRow | undefined> {
+  return db
+    .updateTable('memberships')
+    .set({ pending_receipt: receipt, pending_claimed_at: now })
+    .where('id', '=', seen.id)
+    .where('updated_at', '=', seen.updated_at)
+    .where((eb) => (seen.pending_order_id === null ? eb('pending_order_id', 'is', null) : eb('pending_order_id', '=', seen.pending_order_id)))
+    .where((eb) => eb.or([eb('pending_receipt', 'is', null), eb('pending_claimed_at', '<', staleBefore)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Applies what the gateway made while the claim is still this receipt's, and releases it. */
+export async function finishClaim(db: Db, id: string, receipt: string, change: MembershipChange): Promise<MembershipRow | undefined> {
+  return db
+    .updateTable('memberships')
+    .set({ ...change, pending_receipt: null, pending_claimed_at: null })
+    .where('id', '=', id)
+    .where('pending_receipt', '=', receipt)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The gateway failed: a row made only for this claim goes, an older row is released unchanged. */
+export async function dropClaim(db: Db, id: string, receipt: string, inserted: boolean): Promise<void> {
+  if (inserted) {
+    await db
+      .deleteFrom('memberships')
+      .where('id', '=', id)
+      .where('pending_receipt', '=', receipt)
+      .where('subscription_id', 'is', null)
+      .where('pending_order_id', 'is', null)
+      .where('last_payment_id', 'is', null)
+      .execute();
+  }
+  await db.updateTable('memberships').set({ pending_receipt: null, pending_claimed_at: null }).where('id', '=', id).where('pending_receipt', '=', receipt).execute();
+}
+
 /** Adds a member, or updates the one already on that plan with that email. */
 export function upsertMember(db: Db, row: Insertable<MembershipsTable>, change: MembershipChange): Promise<MembershipRow> {
   return db
@@ -75,6 +142,30 @@ export function upsertMember(db: Db, row: Insertable<MembershipsTable>, change: 
     .onConflict((oc) => oc.columns(['plan_id', 'email']).doUpdateSet(change))
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+type MemberFilter = { planId?: string | undefined; email?: string | undefined };
+
+/** One page of an account's members with their plan's kind, oldest first, after a position (limit + 1 rows). */
+export function pageMembersWithKind(db: Db, accountId: string, mode: Mode, filter: MemberFilter, limit: number, after: KeysetPosition | undefined) {
+  let q = db
+    .selectFrom('memberships as m')
+    .innerJoin('plans as pl', 'pl.id', 'm.plan_id')
+    .selectAll('m')
+    .select(['pl.kind as plan_kind'])
+    .where('m.account_id', '=', accountId)
+    .where('m.mode', '=', mode);
+  if (filter.planId !== undefined) q = q.where('m.plan_id', '=', filter.planId);
+  if (filter.email !== undefined) q = q.where('m.email', '=', filter.email);
+  if (after) q = q.where((eb) => eb.or([eb('m.created_at', '>', after.at), eb.and([eb('m.created_at', '=', after.at), eb('m.id', '>', after.id)])]));
+  return q.orderBy('m.created_at').orderBy('m.id').limit(limit + 1).execute();
+}
+
+export async function countMembers(db: Db, accountId: string, mode: Mode, filter: MemberFilter): Promise<number> {
+  let q = db.selectFrom('memberships').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).where('mode', '=', mode);
+  if (filter.planId !== undefined) q = q.where('plan_id', '=', filter.planId);
+  if (filter.email !== undefined) q = q.where('email', '=', filter.email);
+  return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
 /** An account's members in one mode with their plan's kind, oldest first. */

@@ -1,12 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ListOf, Nullable } from '../../shared/schemas.js';
+import { Type, type TSchema } from 'typebox';
+import { Nullable } from '../../shared/schemas.js';
 import type { Deps } from '../../deps.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
 import { cancel } from './cancel.service.js';
 import * as memberships from './memberships.service.js';
-import { createPlan, listPlans, presentPlan } from './plans.service.js';
+import { createPlan, pagePlans, presentPlan } from './plans.service.js';
+// The paging helper lives in the ledger module for now (it is moving to src/shared/).
+import { PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
+
+const StartingAfter = Type.Optional(Type.String({ maxLength: 600, description: 'The `nextCursor` of the previous page.' }));
+const PageOf = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), count: Type.Integer({ description: 'The total number of items (all pages).' }), ...PageFields });
 import { confirm, subscribe } from './subscribe.service.js';
 
 const E = Type.Ref('Error');
@@ -53,6 +59,37 @@ export const Membership = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
+/** What a checkout key (a browser) may read of a membership: ids and the state needed to pay, no personal data. */
+export const CheckoutMembership = Type.Object(
+  {
+    id: Type.String(),
+    planId: Type.String(),
+    status: Type.String({ description: 'Stored state: created, authorised, active, halted, ended or pending_payment.' }),
+  },
+  { title: 'CheckoutMembership', description: 'A membership as a checkout key sees it: no name, email, phone, standing or dates.' },
+);
+
+const SubscribeExisting = Type.Object(
+  {
+    success: Type.Literal(true),
+    existing: Type.Literal(true),
+    membershipId: Type.String(),
+    planId: Type.String(),
+    data: Type.Optional(Membership),
+    keyId: Type.Optional(Type.String()),
+    pendingAuthorisation: Type.Optional(Type.Literal(true)),
+    subscriptionId: Type.Optional(Nullable(Type.String())),
+    authorisationUrl: Type.Optional(Nullable(Type.String())),
+    orderId: Type.Optional(Type.String({ description: 'The open order this membership waits to be paid with (the same on every repeat).' })),
+    amount: Type.Optional(Type.Integer({ description: 'Paise.' })),
+    currency: Type.Optional(Type.String()),
+  },
+  {
+    title: 'SubscribeExisting',
+    description: '`data` (the Membership, with personal data and standing) only for a full key; a checkout key gets ids and what it needs to pay.',
+  },
+);
+
 export const membershipsRoutes =
   (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps'>): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -65,12 +102,14 @@ export const membershipsRoutes =
         schema: {
           tags: ['memberships'],
           summary: 'Plans of this account in the key’s mode',
-          response: { 200: ListOf(Plan) },
+          description: 'Oldest first, in pages: `limit` (default 100, at most 1,000), then `startingAfter=<nextCursor>` while `hasMore`. `count` is the total.',
+          querystring: Type.Object({ limit: PageQuery.limit, startingAfter: StartingAfter }, { additionalProperties: false }),
+          response: { 200: PageOf(Plan), 400: E },
         },
       },
       async (req) => {
-        const data = (await listPlans(deps.db, keyPrincipal(req))).map(presentPlan);
-        return { success: true as const, data, count: data.length };
+        const page = await pagePlans(deps.db, keyPrincipal(req), { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
+        return { success: true as const, data: page.items.map(presentPlan), count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
 
@@ -113,6 +152,8 @@ export const membershipsRoutes =
             'Recurring: 201 `{ success, pendingAuthorisation: true, membershipId, subscriptionId, keyId, authorisationUrl }`. This is not a member yet: ask the person to approve the mandate at `authorisationUrl` (or open the gateway checkout with keyId and subscriptionId).',
             'Fixed term: 201 `{ success, membershipId, orderId, amount (paise), currency, keyId }`; confirm with POST /api/v1/memberships/{id}/confirm, or the gateway’s paid notification confirms it.',
             'The same email on the same plan answers the existing membership (200, `existing: true`) — for a fixed term, unless it is in the last 30 days of its term or expired, when a renewal order is made (renewal extends from the current end, or from payment after expiry). 400 for an email that cannot receive mail; 404 for a plan of another account or mode. A checkout key may subscribe.',
+            'While a membership waits for payment or authorisation, a repeat subscribe (a double-click, a second tab) answers the same open order or subscription (200, `existing: true`, `orderId`/`subscriptionId`) and changes no stored field (name and phone stay as first given). Concurrent subscribes for one email and plan make one membership and one order; one that waits more than 15 seconds for the other answers 409 `busy` with `Retry-After`. A payment captured for an order no membership waits for is refunded in full by the reconciliation sweep.',
+            'A checkout key never reads personal data: the 200 answer then carries no `data` (no name, email, phone, standing or dates), only ids, `keyId` and the open order or subscription.',
           ].join('\n\n'),
           body: Type.Object(
             {
@@ -124,7 +165,7 @@ export const membershipsRoutes =
             { additionalProperties: false },
           ),
           response: {
-            200: Type.Object({ success: Type.Literal(true), existing: Type.Literal(true), membershipId: Type.String(), data: Membership }, { additionalProperties: true }),
+            200: SubscribeExisting,
             201: Type.Object(
               {
                 success: Type.Literal(true),
@@ -139,23 +180,33 @@ export const membershipsRoutes =
               },
             ),
             404: E,
+            409: E,
             502: E,
             503: E,
           },
         },
       },
       async (req, reply) => {
-        const r = await subscribe(md, keyPrincipal(req), req.body);
+        const p = keyPrincipal(req);
+        const r = await subscribe(md, p, req.body);
         if (r.existing) {
-          const data = await memberships.presentNow(deps, r.membership, r.kind);
+          const m = r.membership;
+          const toPay =
+            r.kind === 'recurring'
+              ? m.status === 'created'
+                ? { pendingAuthorisation: true as const, subscriptionId: m.subscription_id, authorisationUrl: m.authorisation_url, keyId: r.keyId }
+                : {}
+              : r.order
+                ? { orderId: r.order.id, amount: r.order.amount, currency: r.order.currency, keyId: r.keyId }
+                : {};
           return reply.code(200).send({
             success: true as const,
             existing: true as const,
-            membershipId: r.membership.id,
-            data,
-            ...(r.kind === 'recurring' && data.displayStatus === 'pending_authorisation'
-              ? { pendingAuthorisation: true, subscriptionId: r.membership.subscription_id, authorisationUrl: r.membership.authorisation_url, keyId: r.keyId }
-              : {}),
+            membershipId: m.id,
+            planId: m.plan_id,
+            // Personal data and standing only for the organiser's own server.
+            ...(p.keyClass === 'full' ? { data: await memberships.presentNow(deps, m, r.kind) } : {}),
+            ...toPay,
           });
         }
         if (r.kind === 'recurring') {
@@ -179,14 +230,17 @@ export const membershipsRoutes =
         schema: {
           tags: ['memberships'],
           summary: 'Confirm a fixed-term payment',
-          description: 'Verified at the gateway like a ticket payment: 402 `payment_not_verified` when it cannot be. A repeat with the same payment answers the same.',
+          description:
+            'Verified at the gateway like a ticket payment (the order, the amount, the plan’s currency, and a payment that is captured, not merely created or refunded): 402 `payment_not_verified` when it cannot be. A repeat with the same payment answers the same. A checkout key gets `data` as a CheckoutMembership (ids and status, no personal data).',
           params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
           body: Type.Object({ orderId: Type.String({ maxLength: 100 }), paymentId: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
-          response: { 200: Type.Object({ success: Type.Literal(true), data: Membership }), 402: E, 404: E, 502: E },
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Union([Membership, CheckoutMembership]) }), 402: E, 404: E, 502: E },
         },
       },
       async (req) => {
-        const m = await confirm(md, keyPrincipal(req), req.params.id, req.body);
+        const p = keyPrincipal(req);
+        const m = await confirm(md, p, req.params.id, req.body);
+        if (p.keyClass !== 'full') return { success: true as const, data: { id: m.id, planId: m.plan_id, status: m.status } };
         return { success: true as const, data: await memberships.presentNow(deps, m) };
       },
     );
@@ -222,17 +276,23 @@ export const membershipsRoutes =
         schema: {
           tags: ['memberships'],
           summary: 'Members, with standing computed now',
-          description: 'Pass `email` (and optionally `planId`) to check one person’s `goodStanding`. Full keys only.',
-          querystring: Type.Object({ planId: Type.Optional(Type.String({ maxLength: 100 })), email: Type.Optional(Type.String({ maxLength: 254 })) }),
-          response: { 200: ListOf(Membership) },
+          description:
+            'Pass `email` (and optionally `planId`) to check one person’s `goodStanding`. Full keys only. Oldest first, in pages: `limit` (default 100, at most 1,000), then `startingAfter=<nextCursor>` while `hasMore`; `count` is the total matching the filter.',
+          querystring: Type.Object({
+            planId: Type.Optional(Type.String({ maxLength: 100 })),
+            email: Type.Optional(Type.String({ maxLength: 254 })),
+            limit: PageQuery.limit,
+            startingAfter: StartingAfter,
+          }),
+          response: { 200: PageOf(Membership), 400: E },
         },
       },
       async (req) => {
         const p = keyPrincipal(req);
-        const rows = await memberships.listMembers(deps.db, p, req.query);
+        const page = await memberships.pageMembers(deps.db, p, req.query, { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
         const now = await nowFor(deps, p.userId, p.mode);
-        const data = rows.map((r) => memberships.presentMembership(r, r.plan_kind, now));
-        return { success: true as const, data, count: data.length };
+        const data = page.items.map((r) => memberships.presentMembership(r, r.plan_kind, now));
+        return { success: true as const, data, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
   };

@@ -11,6 +11,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Db } from '../../shared/db-handle.js';
 import { appError, badRequest, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
+import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
 import { assertDeliverable, type CheckEmail } from '../mail/deliverable.js';
 import type { PaymentGateway, SubscriptionGateway } from '../payments/gateway.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
@@ -53,6 +54,14 @@ export function standingInput(m: MembershipRow, plan: Pick<PlanRow, 'kind'>) {
 
 export function listMembers(db: Db, p: KeyPrincipal, filter: { planId?: string | undefined; email?: string | undefined }) {
   return repo.listMembersWithKind(db, p.userId, p.mode, { planId: filter.planId, email: filter.email?.trim().toLowerCase() });
+}
+
+/** One page of members, oldest first; `count` is the total matching the filter. */
+export async function pageMembers(db: Db, p: KeyPrincipal, filter: { planId?: string | undefined; email?: string | undefined }, page: { limit: number; startingAfter?: string | undefined }) {
+  const f = { planId: filter.planId, email: filter.email?.trim().toLowerCase() };
+  const rows = await repo.pageMembersWithKind(db, p.userId, p.mode, f, page.limit, decodeCursor(page.startingAfter));
+  const out = pageOf(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }));
+  return { items: out.items, hasMore: out.hasMore, nextCursor: out.nextCursor, count: await repo.countMembers(db, p.userId, p.mode, f) };
 }
 
 export function presentMembership(m: MembershipRow, kind: PlanRow['kind'], now: Date) {

@@ -4,6 +4,7 @@ import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Db } from '../../shared/db-handle.js';
 import { badRequest, notFound } from '../../shared/errors.js';
 import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
+import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
 import type { PlanPeriod } from '../payments/gateway.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import * as repo from './memberships.repo.js';
@@ -74,6 +75,13 @@ export async function createPlan(deps: MembershipDeps, p: KeyPrincipal, input: P
 
 export function listPlans(db: Db, p: KeyPrincipal): Promise<PlanRow[]> {
   return repo.listPlans(db, p.userId, p.mode);
+}
+
+/** One page of this account's plans in the key's mode, oldest first; `count` is the total. */
+export async function pagePlans(db: Db, p: KeyPrincipal, page: { limit: number; startingAfter?: string | undefined }) {
+  const rows = await repo.pagePlans(db, p.userId, p.mode, page.limit, decodeCursor(page.startingAfter));
+  const out = pageOf(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }));
+  return { items: out.items, hasMore: out.hasMore, nextCursor: out.nextCursor, count: await repo.countPlans(db, p.userId, p.mode) };
 }
 
 /** A plan of this account in this key's mode; 404 for any other. */

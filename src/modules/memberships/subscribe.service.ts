@@ -2,7 +2,7 @@
 // gateway; a fixed term opens an order, paid by step 2 or the gateway's notification.
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
-import { badRequest } from '../../shared/errors.js';
+import { appError, badRequest } from '../../shared/errors.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { untilCancelledCount, type GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
@@ -10,7 +10,6 @@ import { nowFor } from '../sandbox/sandbox.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import * as orderChecks from '../reconciliation/order-checks.js';
 import * as repo from './memberships.repo.js';
-import type { MembershipChange } from './memberships.repo.js';
 import { loadOwnedMembership, planOf, PLAN_CURRENCY, standingInput, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';
 import { loadOwnedPlan } from './plans.service.js';
 import { computeStanding, inRenewalWindow, renewedUntil } from './standing.js';
@@ -19,6 +18,37 @@ import type { Mode } from '../../db/database.js';
 export type SubscribeResult =
   | { kind: 'recurring'; existing: boolean; membership: MembershipRow; keyId: string }
   | { kind: 'fixed_term'; existing: boolean; membership: MembershipRow; order: { id: string; amount: number; currency: string } | null; keyId: string };
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A claim older than this is taken over (its subscribe died between the gateway and us). */
+const CLAIM_STALE_MS = 5 * 60_000;
+/** How long a subscribe waits for a concurrent one (a double-click) to finish its order. */
+const CLAIM_WAIT_MS = 15_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * What a membership that already exists answers, when it needs no new order or mandate:
+ * one waiting for payment or authorisation answers its open order or subscription, and
+ * nothing stored changes (product-decisions §11); a running term outside its renewal
+ * window and a live mandate answer themselves. undefined: a new order or mandate is due.
+ */
+function openAnswer(plan: PlanRow, m: MembershipRow | undefined, now: Date, keyId: string): SubscribeResult | undefined {
+  if (!m) return undefined;
+  if (plan.kind === 'recurring') {
+    if (m.subscription_id !== null && m.status !== 'ended' && computeStanding(standingInput(m, plan), now).displayStatus !== 'ended') {
+      return { kind: 'recurring', existing: true, membership: m, keyId };
+    }
+    return undefined;
+  }
+  if (m.pending_order_id !== null && (m.status === 'pending_payment' || m.status === 'active')) {
+    return { kind: 'fixed_term', existing: true, membership: m, order: { id: m.pending_order_id, amount: Number(m.pending_amount_paise), currency: PLAN_CURRENCY }, keyId };
+  }
+  if (m.status === 'active' && !m.cancel_at_period_end && !inRenewalWindow(m.valid_until, now)) {
+    return { kind: 'fixed_term', existing: true, membership: m, order: null, keyId };
+  }
+  return undefined;
+}
 
 export async function subscribe(
   deps: MembershipDeps,
@@ -29,28 +59,83 @@ export async function subscribe(
   const name = input.name.trim();
   if (name === '') throw badRequest('invalid_name', 'name must not be empty');
   const email = await assertDeliverable(deps.checkEmail, input.email);
-  const now = await nowFor(deps, p.userId, p.mode);
-  const existing = await repo.findByPlanAndEmail(deps.db, plan.id, email);
+  const phone = input.phone?.trim() || null;
+  const keyId = plan.kind === 'recurring' ? deps.subscriptionsFor(p.mode, p.userId).keyId : deps.gatewayFor(p.mode, p.userId).keyId;
+  const waitUntil = performance.now() + CLAIM_WAIT_MS;
 
-  if (plan.kind === 'recurring') {
-    const subs = deps.subscriptionsFor(p.mode, p.userId);
-    if (existing && existing.status !== 'ended' && computeStanding(standingInput(existing, plan), now).displayStatus !== 'ended') {
-      return { kind: 'recurring', existing: true, membership: existing, keyId: subs.keyId };
+  for (;;) {
+    const now = await nowFor(deps, p.userId, p.mode);
+    const existing = await repo.findByPlanAndEmail(deps.db, plan.id, email);
+    const answer = openAnswer(plan, existing, now, keyId);
+    if (answer) return answer;
+
+    // Claim the row with this subscribe's receipt before asking the gateway for anything:
+    // of several subscribes at once for this email and plan, one makes the order.
+    const at = deps.clock.now();
+    const receipt = deps.ids.make('rcpt', 18);
+    const claimed = existing
+      ? await repo.claimExisting(deps.db, existing, receipt, at, new Date(at.getTime() - CLAIM_STALE_MS))
+      : await repo.insertClaimed(deps.db, {
+          id: deps.ids.make('mem', 12),
+          account_id: p.userId,
+          mode: p.mode,
+          plan_id: plan.id,
+          email,
+          name,
+          phone,
+          status: plan.kind === 'recurring' ? 'created' : 'pending_payment',
+          source: 'api',
+          subscription_id: null,
+          authorisation_url: null,
+          pending_order_id: null,
+          pending_amount_paise: null,
+          last_payment_id: null,
+          valid_until: null,
+          ended_at: null,
+          created_at: now,
+          updated_at: now,
+          pending_receipt: receipt,
+          pending_claimed_at: at,
+        });
+    if (!claimed) {
+      // Another subscribe holds the claim (or changed the row): wait for its order.
+      if (performance.now() > waitUntil) throw appError('busy', 'another subscribe for this email is creating its order; retry shortly', {}, { 'retry-after': '2' });
+      await sleep(50);
+      continue;
     }
+    const done = await withClaim(deps, p, plan, claimed, existing === undefined, receipt, { name, phone, email, now });
+    if (done) return { ...done, keyId } as SubscribeResult;
+    // The claim was taken over meanwhile (ours looked dead): answer what is there now.
+  }
+}
+
+/** Asks the gateway for the order or mandate under a claim, then files it; undefined when the claim was lost. */
+async function withClaim(
+  deps: MembershipDeps,
+  p: KeyPrincipal,
+  plan: PlanRow,
+  m: MembershipRow,
+  inserted: boolean,
+  receipt: string,
+  who: { name: string; phone: string | null; email: string; now: Date },
+): Promise<DistributiveOmit<SubscribeResult, 'keyId'> | undefined> {
+  const at = deps.clock.now();
+  if (plan.kind === 'recurring') {
     let sub;
     try {
-      sub = await subs.createSubscription({
+      sub = await deps.subscriptionsFor(p.mode, p.userId).createSubscription({
         planId: plan.gateway_plan_id!,
         totalCount: plan.total_count > 0 ? plan.total_count : untilCancelledCount(plan.period!),
-        notes: { planId: plan.id, email },
+        notes: { planId: plan.id, email: who.email },
       });
     } catch (err) {
+      await repo.dropClaim(deps.db, m.id, receipt, inserted);
       throw gatewayFailure(err, 'create the subscription');
     }
-    const values = {
-      name,
-      phone: input.phone?.trim() || null,
-      status: 'created' as const,
+    const membership = await repo.finishClaim(deps.db, m.id, receipt, {
+      name: who.name,
+      phone: who.phone,
+      status: 'created',
       subscription_id: sub.id,
       authorisation_url: sub.authorisationUrl,
       pending_order_id: null,
@@ -58,86 +143,35 @@ export async function subscribe(
       valid_until: null,
       cancel_at_period_end: false,
       ended_at: null,
-      updated_at: now,
-    };
-    const membership = await upsertMembership(deps, p, plan, email, existing, values, now);
-    return { kind: 'recurring', existing: false, membership, keyId: subs.keyId };
+      updated_at: at,
+    });
+    return membership ? { kind: 'recurring', existing: false, membership } : undefined;
   }
 
-  // Fixed term: a new order unless a term is running outside its renewal window.
+  // Fixed term: a receipt of its own per order, written before the call, so a lost answer is found by it.
   const gateway = deps.gatewayFor(p.mode, p.userId);
-  if (existing && existing.status === 'active' && !existing.cancel_at_period_end && !inRenewalWindow(existing.valid_until, now)) {
-    return { kind: 'fixed_term', existing: true, membership: existing, order: null, keyId: gateway.keyId };
-  }
-  let order;
-  // A receipt of its own per order, written before the call, so a lost answer is found by it.
-  const receipt = deps.ids.make('rcpt', 18);
   await orderChecks.openOrderCheck(deps, { receipt, kind: 'membership', mode: p.mode, accountId: p.userId, amount: Number(plan.amount_paise), currency: PLAN_CURRENCY });
+  let order;
   try {
-    order = await gateway.createOrder({ amount: Number(plan.amount_paise), currency: PLAN_CURRENCY, receipt, notes: { planId: plan.id, email } });
+    order = await gateway.createOrder({ amount: Number(plan.amount_paise), currency: PLAN_CURRENCY, receipt, notes: { planId: plan.id, email: who.email } });
   } catch (err) {
+    await repo.dropClaim(deps.db, m.id, receipt, inserted);
     throw gatewayFailure(err, 'create the order');
   }
   await orderChecks.attachOrder(deps.db, receipt, order.id);
-  const membership = await upsertMembership(
-    deps,
-    p,
-    plan,
-    email,
-    existing,
-    {
-      name,
-      phone: input.phone?.trim() || existing?.phone || null,
-      status: existing && existing.status === 'active' ? 'active' : 'pending_payment',
-      pending_order_id: order.id,
-      pending_amount_paise: order.amount,
-      cancel_at_period_end: false,
-      updated_at: now,
-    },
-    now,
-  );
-  return { kind: 'fixed_term', existing: false, membership, order: { id: order.id, amount: order.amount, currency: order.currency }, keyId: gateway.keyId };
-}
-
-async function upsertMembership(
-  deps: MembershipDeps,
-  p: KeyPrincipal,
-  plan: PlanRow,
-  email: string,
-  existing: MembershipRow | undefined,
-  values: MembershipChange & { updated_at: Date },
-  now: Date,
-): Promise<MembershipRow> {
-  if (existing) return (await repo.updateMembership(deps.db, existing.id, values))!;
-  try {
-    return await repo.insertMembership(deps.db, {
-      id: deps.ids.make('mem', 12),
-      account_id: p.userId,
-      mode: p.mode,
-      plan_id: plan.id,
-      email,
-      name: values.name!,
-      phone: values.phone ?? null,
-      status: values.status!,
-      source: 'api',
-      subscription_id: values.subscription_id ?? null,
-      authorisation_url: values.authorisation_url ?? null,
-      pending_order_id: values.pending_order_id ?? null,
-      pending_amount_paise: values.pending_amount_paise ?? null,
-      last_payment_id: null,
-      valid_until: null,
-      ended_at: null,
-      created_at: now,
-      updated_at: now,
-    });
-  } catch (err) {
-    // The same email subscribing twice at once: the second gets the first's row.
-    if (isUniqueViolation(err)) {
-      const row = await repo.findByPlanAndEmail(deps.db, plan.id, email);
-      if (row) return row;
-    }
-    throw err;
-  }
+  const renewing = m.status === 'active';
+  const membership = await repo.finishClaim(deps.db, m.id, receipt, {
+    name: who.name,
+    phone: who.phone ?? m.phone,
+    status: renewing ? 'active' : 'pending_payment',
+    pending_order_id: order.id,
+    pending_amount_paise: order.amount,
+    cancel_at_period_end: false,
+    ...(m.status === 'ended' ? { ended_at: null } : {}),
+    updated_at: at,
+  });
+  // A lost claim leaves this order to nobody: the reconciliation sweep refunds any payment for it.
+  return membership ? { kind: 'fixed_term', existing: false, membership, order: { id: order.id, amount: order.amount, currency: order.currency } } : undefined;
 }
 
 /** Step 2 of a fixed-term payment, verified at the gateway like a ticket payment. */
@@ -186,6 +220,18 @@ async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentI
 /** The gateway's paid notification for a fixed-term order. */
 export async function confirmFromGateway(deps: MembershipDeps, mode: Mode, orderId: string, payment: GatewayPayment): Promise<'confirmed' | 'ignored'> {
   const m = await repo.findByPendingOrder(deps.db, mode, orderId);
-  if (!m || !payment.captured || payment.orderId !== orderId || payment.amount !== Number(m.pending_amount_paise)) return 'ignored';
+  // Only money that is captured and still held pays for a period: not a refunded or
+  // merely created payment, not another amount or currency.
+  if (
+    !m ||
+    !payment.captured ||
+    payment.status !== 'captured' ||
+    payment.amountRefunded > 0 ||
+    payment.orderId !== orderId ||
+    payment.amount !== Number(m.pending_amount_paise) ||
+    payment.currency !== PLAN_CURRENCY
+  ) {
+    return 'ignored';
+  }
   return (await applyTermPayment(deps, m, payment.id)) ? 'confirmed' : 'ignored';
 }

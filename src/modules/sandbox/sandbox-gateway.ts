@@ -76,8 +76,8 @@ export class SandboxGateway implements PaymentGateway {
     if (p.status === 'captured') throw new GatewayError('rejected', 'This payment has already been captured', 400);
     if (p.status !== 'authorized') throw new GatewayError('rejected', 'Only payments which have been authorized and not yet captured can be captured', 400);
     if (p.amount !== amount || p.currency !== currency) throw new GatewayError('rejected', 'Capture amount must be equal to the amount authorized', 400);
-    await repo.setPaymentStatus(this.deps.db, paymentId, 'captured');
-    await repo.setOrderStatus(this.deps.db, p.orderId!, 'paid');
+    await repo.setPaymentStatus(this.deps.db, this.accountId, paymentId, 'captured');
+    await repo.setOrderStatus(this.deps.db, this.accountId, p.orderId!, 'paid');
     return { ...p, status: 'captured', captured: true };
   }
 
@@ -98,7 +98,7 @@ export class SandboxGateway implements PaymentGateway {
     if (!p.captured || refund <= 0 || p.amountRefunded + refund > p.amount) {
       throw new GatewayError('rejected', 'The refund amount provided is greater than amount captured', 400);
     }
-    await repo.addRefund(this.deps.db, paymentId, refund, p.amountRefunded + refund === p.amount ? 'refunded' : p.status);
+    await repo.addRefund(this.deps.db, this.accountId, paymentId, refund, p.amountRefunded + refund === p.amount ? 'refunded' : p.status);
     return { id: gatewayId(this.deps.ids, 'rfnd'), paymentId, amount: refund, status: 'processed' };
   }
 
@@ -117,14 +117,14 @@ export class SandboxGateway implements PaymentGateway {
     };
     await this.deps.db.transaction().execute(async (trx) => {
       await repo.insertPayment(trx, row);
-      await repo.setOrderStatus(trx, order.id, outcome === 'success' ? 'paid' : 'attempted');
+      await repo.setOrderStatus(trx, this.accountId, order.id, outcome === 'success' ? 'paid' : 'attempted');
     });
     return toPayment(row);
   }
 
-  /** The captured payment of an order, if any. */
+  /** The captured payment of one of this account's orders, if any. */
   async capturedPaymentFor(orderId: string): Promise<GatewayPayment | undefined> {
-    const row = await repo.findCapturedPayment(this.deps.db, orderId);
+    const row = await repo.findCapturedPayment(this.deps.db, this.accountId, orderId);
     return row ? toPayment(row) : undefined;
   }
 }
@@ -161,6 +161,6 @@ export class SandboxSubscriptions implements SubscriptionGateway {
   }
 
   setStatus(subscriptionId: string, status: string): Promise<void> {
-    return repo.setSubscriptionStatus(this.deps.db, subscriptionId, status);
+    return repo.setSubscriptionStatus(this.deps.db, this.accountId, subscriptionId, status);
   }
 }

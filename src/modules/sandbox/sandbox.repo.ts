@@ -3,6 +3,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { SandboxOrdersTable, SandboxPaymentsTable } from '../../db/database.js';
 import type { Db } from '../../shared/db-handle.js';
+import type { KeysetPosition } from '../../shared/keyset-cursor.js';
 
 // ---------------------------------------------------------------- clocks
 
@@ -35,9 +36,12 @@ export function findOrder(db: Db, accountId: string, orderId: string) {
   return db.selectFrom('sandbox_orders').selectAll().where('id', '=', orderId).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-export function setOrderStatus(db: Db, orderId: string, status: SandboxOrdersTable['status']) {
-  return db.updateTable('sandbox_orders').set({ status }).where('id', '=', orderId).execute();
+export function setOrderStatus(db: Db, accountId: string, orderId: string, status: SandboxOrdersTable['status']) {
+  return db.updateTable('sandbox_orders').set({ status }).where('id', '=', orderId).where('account_id', '=', accountId).execute();
 }
+
+/** The payments of an order of this account only (sandbox payments carry no account of their own). */
+const ofAccountOrder = (db: Db, accountId: string) => db.selectFrom('sandbox_orders').select('sandbox_orders.id').where('sandbox_orders.account_id', '=', accountId);
 
 /** A payment of one of this account's orders. */
 export function findPayment(db: Db, accountId: string, paymentId: string) {
@@ -66,23 +70,32 @@ export function findOrderByReceipt(db: Db, accountId: string, receipt: string) {
   return db.selectFrom('sandbox_orders').selectAll().where('receipt', '=', receipt).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-export function findCapturedPayment(db: Db, orderId: string) {
-  return db.selectFrom('sandbox_payments').selectAll().where('order_id', '=', orderId).where('status', 'in', ['captured', 'refunded']).executeTakeFirst();
+/** The captured (or since refunded) payment of one of this account's orders. */
+export function findCapturedPayment(db: Db, accountId: string, orderId: string) {
+  return db
+    .selectFrom('sandbox_payments')
+    .innerJoin('sandbox_orders', 'sandbox_orders.id', 'sandbox_payments.order_id')
+    .select(paymentColumns)
+    .where('sandbox_payments.order_id', '=', orderId)
+    .where('sandbox_orders.account_id', '=', accountId)
+    .where('sandbox_payments.status', 'in', ['captured', 'refunded'])
+    .executeTakeFirst();
 }
 
 export async function insertPayment(db: Db, payment: Insertable<SandboxPaymentsTable>): Promise<void> {
   await db.insertInto('sandbox_payments').values(payment).execute();
 }
 
-export async function setPaymentStatus(db: Db, paymentId: string, status: SandboxPaymentsTable['status']): Promise<void> {
-  await db.updateTable('sandbox_payments').set({ status }).where('id', '=', paymentId).execute();
+export async function setPaymentStatus(db: Db, accountId: string, paymentId: string, status: SandboxPaymentsTable['status']): Promise<void> {
+  await db.updateTable('sandbox_payments').set({ status }).where('id', '=', paymentId).where('order_id', 'in', ofAccountOrder(db, accountId)).execute();
 }
 
-export async function addRefund(db: Db, paymentId: string, amount: number, status: SandboxPaymentsTable['status']): Promise<void> {
+export async function addRefund(db: Db, accountId: string, paymentId: string, amount: number, status: SandboxPaymentsTable['status']): Promise<void> {
   await db
     .updateTable('sandbox_payments')
     .set({ amount_refunded: sql`amount_refunded + ${amount}`, status })
     .where('id', '=', paymentId)
+    .where('order_id', 'in', ofAccountOrder(db, accountId))
     .execute();
 }
 
@@ -109,8 +122,8 @@ export async function subscriptionExists(db: Db, accountId: string, subscription
   return row !== undefined;
 }
 
-export async function setSubscriptionStatus(db: Db, subscriptionId: string, status: string): Promise<void> {
-  await db.updateTable('sandbox_subscriptions').set({ status }).where('id', '=', subscriptionId).execute();
+export async function setSubscriptionStatus(db: Db, accountId: string, subscriptionId: string, status: string): Promise<void> {
+  await db.updateTable('sandbox_subscriptions').set({ status }).where('id', '=', subscriptionId).where('account_id', '=', accountId).execute();
 }
 
 // ---------------------------------------------------------------- kept mails
@@ -125,4 +138,30 @@ export function listEmails(db: Db, accountId: string, limit: number) {
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** One page of the mails test mode kept for an account, newest first, before a position (limit + 1 rows). */
+export function pageEmails(db: Db, accountId: string, limit: number, after: KeysetPosition | undefined) {
+  let q = db.selectFrom('sandbox_emails').selectAll().where('account_id', '=', accountId);
+  if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+}
+
+export async function countEmails(db: Db, accountId: string): Promise<number> {
+  const r = await db.selectFrom('sandbox_emails').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Deletes kept mails older than `before`, a batch at a time; returns how many went. */
+export async function pruneEmails(db: Db, before: Date, batch = 1000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const r = await db
+      .deleteFrom('sandbox_emails')
+      .where('id', 'in', (qb) => qb.selectFrom('sandbox_emails').select('id').where('created_at', '<', before).limit(batch))
+      .executeTakeFirst();
+    const n = Number(r.numDeletedRows);
+    total += n;
+    if (n < batch) return total;
+  }
 }

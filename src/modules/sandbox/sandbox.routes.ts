@@ -3,9 +3,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { keyPrincipal } from '../../shared/auth.js';
-import { ListOf } from '../../shared/schemas.js';
+// The paging helper lives in the ledger module for now (it is moving to src/shared/).
+import { PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
 import { notifyOrderPaid, payOrder, playSubscriptionEvent, type SandboxPlayDeps } from './checkout.service.js';
-import { advanceClock, keptEmails, resetClock } from './sandbox.service.js';
+import { advanceClock, pageKeptEmails, resetClock } from './sandbox.service.js';
 
 const E = Type.Ref('Error');
 const TestClock = Type.Object({ success: Type.Literal(true), now: Type.String({ format: 'date-time' }), offsetDays: Type.Number() });
@@ -123,9 +124,19 @@ export const sandboxRoutes =
         schema: {
           tags: ['sandbox'],
           summary: 'The mails test mode would have sent, newest first',
-          description: 'At most the newest 200.',
+          description:
+            'In pages: `limit` (default 100, at most 1,000), then `startingAfter=<nextCursor>` while `hasMore`; `count` is the total kept. Kept mails are pruned after 30 days.',
+          querystring: Type.Object(
+            { limit: PageQuery.limit, startingAfter: Type.Optional(Type.String({ maxLength: 600, description: 'The `nextCursor` of the previous page.' })) },
+            { additionalProperties: false },
+          ),
           response: {
-            200: ListOf(
+            400: E,
+            200: Type.Object({
+              success: Type.Literal(true),
+              count: Type.Integer({ description: 'The total number of kept mails (all pages).' }),
+              ...PageFields,
+              data: Type.Array(
               Type.Object({
                 id: Type.String(),
                 to: Type.Array(Type.String()),
@@ -134,13 +145,14 @@ export const sandboxRoutes =
                 attachments: Type.Array(Type.String(), { description: 'File names.' }),
                 createdAt: Type.String({ format: 'date-time' }),
               }),
-            ),
+              ),
+            }),
           },
         },
       },
       async (req) => {
-        const data = await keptEmails(deps.db, keyPrincipal(req).userId, 200);
-        return { success: true as const, data, count: data.length };
+        const page = await pageKeptEmails(deps.db, keyPrincipal(req).userId, { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
+        return { success: true as const, data: page.items, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
   };

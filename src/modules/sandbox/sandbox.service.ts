@@ -4,6 +4,7 @@ import type { Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Db } from '../../shared/db-handle.js';
 import * as repo from './sandbox.repo.js';
+import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
 
 const DAY_MS = 86_400_000;
 
@@ -37,4 +38,23 @@ export async function resetClock(deps: { db: Db; clock: Clock }, accountId: stri
 export async function keptEmails(db: Db, accountId: string, limit: number) {
   const rows = await repo.listEmails(db, accountId, limit);
   return rows.map((r) => ({ id: r.id, to: r.recipients, subject: r.subject, text: r.text, attachments: r.attachments, createdAt: r.created_at.toISOString() }));
+}
+
+/** Kept mails are pruned by the workers after this long. */
+export const SANDBOX_MAIL_RETENTION_MS = 30 * 86_400_000;
+
+export function pruneKeptEmails(db: Db, now: Date): Promise<number> {
+  return repo.pruneEmails(db, new Date(now.getTime() - SANDBOX_MAIL_RETENTION_MS));
+}
+
+/** One page of the mails test mode kept, newest first; `count` is the total kept. */
+export async function pageKeptEmails(db: Db, accountId: string, page: { limit: number; startingAfter?: string | undefined }) {
+  const rows = await repo.pageEmails(db, accountId, page.limit, decodeCursor(page.startingAfter));
+  const out = pageOf(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }));
+  return {
+    items: out.items.map((r) => ({ id: r.id, to: r.recipients, subject: r.subject, text: r.text, attachments: r.attachments, createdAt: r.created_at.toISOString() })),
+    hasMore: out.hasMore,
+    nextCursor: out.nextCursor,
+    count: await repo.countEmails(db, accountId),
+  };
 }

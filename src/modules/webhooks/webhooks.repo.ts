@@ -2,6 +2,7 @@
 import type { Insertable } from 'kysely';
 import type { Mode, WebhookConfigsTable, WebhookDeliveriesTable } from '../../db/database.js';
 import type { Db } from '../../shared/db-handle.js';
+import type { KeysetPosition } from '../../shared/keyset-cursor.js';
 
 export function findConfig(db: Db, accountId: string, mode: Mode) {
   return db.selectFrom('webhook_configs').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();
@@ -35,4 +36,30 @@ export function listDeliveries(db: Db, accountId: string, mode: Mode, limit: num
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** One page of deliveries, newest first, before a position (limit + 1 rows). */
+export function pageDeliveries(db: Db, accountId: string, mode: Mode, limit: number, after: KeysetPosition | undefined) {
+  let q = db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+  if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+}
+
+export async function countDeliveries(db: Db, accountId: string, mode: Mode): Promise<number> {
+  const r = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Deletes deliveries recorded before `before`, a batch at a time; returns how many went. */
+export async function pruneDeliveries(db: Db, before: Date, batch = 1000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const r = await db
+      .deleteFrom('webhook_deliveries')
+      .where('id', 'in', (qb) => qb.selectFrom('webhook_deliveries').select('id').where('created_at', '<', before).limit(batch))
+      .executeTakeFirst();
+    const n = Number(r.numDeletedRows);
+    total += n;
+    if (n < batch) return total;
+  }
 }

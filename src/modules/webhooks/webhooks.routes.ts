@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ListOf, Nullable } from '../../shared/schemas.js';
+import { Type, type TSchema } from 'typebox';
+import { Nullable } from '../../shared/schemas.js';
+// The paging helper lives in the ledger module for now (it is moving to src/shared/).
+import { PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
 import type { Deps } from '../../deps.js';
 import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
@@ -12,6 +14,9 @@ const Config = Type.Object({
   secretSet: Type.Boolean({ description: 'Always true once configured; the secret itself is never read back.' }),
   events: Type.Array(Type.String()),
 });
+
+const PageOf = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), count: Type.Integer({ description: 'The total number of items (all pages).' }), ...PageFields });
 
 export const webhooksRoutes =
   (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>): FastifyPluginAsyncTypebox =>
@@ -94,10 +99,16 @@ export const webhooksRoutes =
         config: { auth: FULL_ONLY },
         schema: {
           tags: ['webhooks'],
-          summary: 'The last 100 delivery attempts, newest first',
-          description: 'A refused address (not public) or a timeout is recorded with `statusCode: null` and the `error`.',
+          summary: 'Delivery attempts, newest first (the last 100 by default)',
+          description:
+            'A refused address (not public) or a timeout is recorded with `statusCode: null` and the `error`. In pages: `limit` (default 100, at most 1,000), then `startingAfter=<nextCursor>` while `hasMore`; `count` is the total kept. Attempts are kept for 30 days.',
+          querystring: Type.Object(
+            { limit: PageQuery.limit, startingAfter: Type.Optional(Type.String({ maxLength: 600, description: 'The `nextCursor` of the previous page.' })) },
+            { additionalProperties: false },
+          ),
           response: {
-            200: ListOf(
+            400: Type.Ref('Error'),
+            200: PageOf(
               Type.Object({
                 id: Type.String(),
                 eventId: Type.String(),
@@ -115,8 +126,8 @@ export const webhooksRoutes =
       },
       async (req) => {
         const p = keyPrincipal(req);
-        const data = await webhooks.listDeliveries(deps.db, p.userId, p.mode);
-        return { success: true as const, data, count: data.length };
+        const page = await webhooks.pageDeliveries(deps.db, p.userId, p.mode, { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
+        return { success: true as const, data: page.items, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
   };

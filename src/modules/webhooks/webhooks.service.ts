@@ -10,6 +10,7 @@ import { defineJob, enqueueRows, jobRow, type JobRow } from '../../jobs/queue.js
 import type { Clock } from '../../shared/clock.js';
 import type { Db } from '../../shared/db-handle.js';
 import { badRequest } from '../../shared/errors.js';
+import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
 import type { Ids } from '../../shared/ids.js';
 import { open, seal } from '../../shared/secret-box.js';
 import { isPublicAddress } from './address-check.js';
@@ -164,6 +165,36 @@ export async function deliveryJob(
     duration_ms: result.durationMs,
     created_at: deps.clock.now(),
   });
+}
+
+/** Delivery records are kept this long, then pruned by the workers. */
+export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
+
+export function pruneDeliveries(db: Db, now: Date): Promise<number> {
+  return repo.pruneDeliveries(db, new Date(now.getTime() - DELIVERY_RETENTION_MS));
+}
+
+/** One page of delivery attempts, newest first; `count` is the total kept. */
+export async function pageDeliveries(db: Db, accountId: string, mode: Mode, page: { limit: number; startingAfter?: string | undefined }) {
+  const rows = await repo.pageDeliveries(db, accountId, mode, page.limit, decodeCursor(page.startingAfter));
+  const out = pageOf(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }));
+  return { items: out.items.map(presentDelivery), hasMore: out.hasMore, nextCursor: out.nextCursor, count: await repo.countDeliveries(db, accountId, mode) };
+}
+
+type DeliveryRow = Awaited<ReturnType<typeof repo.listDeliveries>>[number];
+
+function presentDelivery(r: DeliveryRow) {
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    type: r.type,
+    url: r.url,
+    statusCode: r.status_code,
+    error: r.error,
+    durationMs: r.duration_ms,
+    ok: r.status_code !== null && r.status_code >= 200 && r.status_code < 300,
+    createdAt: r.created_at.toISOString(),
+  };
 }
 
 export async function listDeliveries(db: Db, accountId: string, mode: Mode) {
