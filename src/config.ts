@@ -1,4 +1,4 @@
-// The only reader of process.env. Every variable of product-decisions §1 is parsed
+// The only reader of process.env. Every variable is parsed
 // here; a bad value stops start-up with one line naming the variable.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

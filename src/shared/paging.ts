@@ -1,4 +1,4 @@
-// Lists are pages (product-decisions §11): `limit` (default 100, at most 1,000) and
+// Lists are pages: `limit` (default 100, at most 1,000) and
 // `startingAfter` (a previous page's `nextCursor`); answers carry `hasMore` and
 // `nextCursor`. One definition for every list's query and answer fields.
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// Verified email addresses (product-decisions §11). Accounts that existed before this
+// Verified email addresses. Accounts that existed before this
 // migration start unverified: staff rights and live keys wait for a verification mail,
 // which a signed-in user asks for with POST /auth/verify/resend.
 import type { Kysely } from 'kysely';

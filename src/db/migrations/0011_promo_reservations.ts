@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Promo codes reserve a use with a booking's order (product-decisions §12): a pending
+// Promo codes reserve a use with a booking's order: a pending
 // booking holds one of `uses_reserved` until it is confirmed (the reservation becomes a
 // use) or ends unpaid (the reservation is released), so `uses + uses_reserved` never
 // passes `max_uses`. Bookings already pending when this runs hold theirs.

@@ -7,7 +7,7 @@ import * as memberships from '../memberships/memberships.service.js';
 import { Membership } from '../memberships/memberships.routes.js';
 import { listJobs, retryJob } from '../../jobs/dead-jobs.js';
 // The paging helper lives in the ledger module for now (it is moving to src/shared/).
-import { PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 
 const Job = Type.Object({
   id: Type.String(),

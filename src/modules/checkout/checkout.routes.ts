@@ -1,4 +1,4 @@
-// The browser side (product-decisions §10): the hosted event page, its JSON calls,
+// The browser side: the hosted event page, its JSON calls,
 // the payment fallback page and the gateway's redirect back, and the static scripts
 // (embed.js for host pages, the page's own script and style) with ETags.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

@@ -1,4 +1,4 @@
-// The hosted checkout (product-decisions §10): who may open an event's page, and the
+// The hosted checkout: who may open an event's page, and the
 // three things the page does: register, confirm a payment from the gateway's checkout
 // handler (signature first, then the same verification as step 2), and, in test mode,
 // play the gateway's checkout. Every booking goes through the registration service.

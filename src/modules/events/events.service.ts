@@ -215,8 +215,8 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
 }
 
 /**
- * Deleting an event cascades to its bookings, so it waits until none holds money
- * (product-decisions §12): 409 `has_payments_in_flight` while a booking has a payment in
+ * Deleting an event cascades to its bookings, so it waits until none holds money:
+ * 409 `has_payments_in_flight` while a booking has a payment in
  * flight or captured and not refunded. Staff with `force` refund them first (each refund
  * through the gateway and into the ledger), then delete. Test events move no money and
  * skip the check.

@@ -5,7 +5,8 @@ import type { Deps } from '../../deps.js';
 import { sessionPrincipal } from '../../shared/auth.js';
 import { paiseToRupees } from '../../shared/money.js';
 import * as ledger from './ledger.service.js';
-import { ModeQuery, PageFields, PageQuery, parseLimit } from './paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { ModeQuery } from './paging.js';
 
 const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
 

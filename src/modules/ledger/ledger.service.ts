@@ -48,7 +48,7 @@ export async function recordTicketRefund(trx: Db, input: { registrationId: strin
 
 /**
  * A membership payment was applied (a fixed term, or one subscription charge). No
- * platform fee (§9 charges it per ticket); in live mode the gateway's 3 % charge.
+ * platform fee (the platform fee is charged per ticket); in live mode the gateway's 3 % charge.
  */
 export async function recordMembershipPayment(
   trx: Db,

@@ -1,7 +1,5 @@
-// The ledger and payout lists' mode parameter; page parameters are the shared ones.
+// The ledger and payout lists' mode parameter (page parameters are in shared/paging.ts).
 import { Type } from 'typebox';
-
-export { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 
 export const ModeQuery = Type.Optional(
   Type.Union([Type.Literal('test'), Type.Literal('live')], {

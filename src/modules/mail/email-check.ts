@@ -1,4 +1,4 @@
-// Can this address receive mail? (product-decisions §5) Refused only when it provably
+// Can this address receive mail? Refused only when it provably
 // cannot: bad syntax, a reserved domain, a domain with nowhere to deliver to, or a null
 // MX (RFC 7505). A DNS failure or timeout proves nothing and is accepted.
 import { isIP } from 'node:net';

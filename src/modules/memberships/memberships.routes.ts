@@ -8,7 +8,7 @@ import { cancel } from './cancel.service.js';
 import * as memberships from './memberships.service.js';
 import { createPlan, pagePlans, presentPlan } from './plans.service.js';
 // The paging helper lives in the ledger module for now (it is moving to src/shared/).
-import { PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 
 const StartingAfter = Type.Optional(Type.String({ maxLength: 600, description: 'The `nextCursor` of the previous page.' }));
 const PageOf = <T extends TSchema>(item: T) =>

@@ -30,7 +30,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * What a membership that already exists answers, when it needs no new order or mandate:
  * one waiting for payment or authorisation answers its open order or subscription, and
- * nothing stored changes (product-decisions §11); a running term outside its renewal
+ * nothing stored changes; a running term outside its renewal
  * window and a live mandate answer themselves. undefined: a new order or mandate is due.
  */
 function openAnswer(plan: PlanRow, m: MembershipRow | undefined, now: Date, keyId: string): SubscribeResult | undefined {

@@ -107,7 +107,7 @@ export class RazorpayGateway implements PaymentGateway, SubscriptionGateway {
   }
 
   async findOrderByReceipt(receipt: string): Promise<GatewayOrder | null> {
-    // GET /v1/orders filters by receipt (reference §2.2, §10); receipts are ours and unique.
+    // GET /v1/orders filters by receipt (Razorpay's orders API); receipts are ours and unique.
     const list = await this.#call<{ items?: unknown }>('GET', `/v1/orders?receipt=${encodeURIComponent(receipt.slice(0, 40))}`);
     const items = Array.isArray(list.items) ? (list.items as Record<string, unknown>[]) : [];
     const o = items.find((i) => i.receipt === receipt.slice(0, 40));

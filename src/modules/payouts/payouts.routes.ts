@@ -5,7 +5,8 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
 import { paiseToRupees } from '../../shared/money.js';
-import { ModeQuery, PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { ModeQuery } from '../ledger/paging.js';
 import * as payouts from './payouts.service.js';
 import { UPI_ID_MAX } from './upi.js';
 

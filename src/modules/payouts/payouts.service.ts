@@ -30,7 +30,7 @@ export type { PayoutRow } from './payouts.repo.js';
 /** Sends a payout to RazorpayX; retried with the same idempotency key and body. */
 export const payoutJob = defineJob<{ payoutId: string }>('payout.send', { maxAttempts: 100 });
 export const MIN_PAYOUT_PAISE = 100_00;
-/** Working days a payout is expected to take (§9). */
+/** Working days a payout is expected to take. */
 export const PAYOUT_EXPECTED_WORKING_DAYS = 2;
 /** A live payout untouched this long while processing is read back from the gateway by the sweep. */
 export const STUCK_AFTER_MS = 10 * 60_000;

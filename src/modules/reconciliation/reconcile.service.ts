@@ -1,4 +1,4 @@
-// Reconciliation (product-decisions §12): every captured paisa ends in exactly one
+// Reconciliation: every captured paisa ends in exactly one
 // place, a confirmed booking or membership period, or a full refund, whether or not the
 // browser came back or the gateway's notification arrived.
 //

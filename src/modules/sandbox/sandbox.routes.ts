@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { keyPrincipal } from '../../shared/auth.js';
 // The paging helper lives in the ledger module for now (it is moving to src/shared/).
-import { PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 import { notifyOrderPaid, payOrder, playSubscriptionEvent, type SandboxPlayDeps } from './checkout.service.js';
 import { advanceClock, pageKeptEmails, resetClock } from './sandbox.service.js';
 

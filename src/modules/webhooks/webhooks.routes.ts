@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import { Nullable } from '../../shared/schemas.js';
 // The paging helper lives in the ledger module for now (it is moving to src/shared/).
-import { PageFields, PageQuery, parseLimit } from '../ledger/paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 import type { Deps } from '../../deps.js';
 import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
