@@ -51,6 +51,7 @@ describe('pages and pruning', () => {
     const planIds: string[] = [];
     for (let i = 0; i < 3; i++) {
       planIds.push((await api('POST', '/api/v1/memberships/plans', { name: `P${i}`, amount: 10, kind: 'fixed_term', termMonths: 1 })).body.data.id);
+      server.clock.advance(1);
     }
     const plans = await readAll('/api/v1/memberships/plans', 2);
     assert.deepEqual(plans.ids, planIds);
