@@ -114,7 +114,7 @@ describe('durability under SIGKILL', () => {
   }
 
   async function assertAllStored(service: ServiceProcess, key: string, eventId: string, acknowledged: string[]) {
-    const list = await call(service.url, 'GET', `/api/v1/events/${eventId}/registrations`, { key });
+    const list = await call(service.url, 'GET', `/api/v1/events/${eventId}/registrations?limit=1000`, { key });
     assert.equal(list.status, 200);
     const stored = new Map((list.body.data as { id: string; status: string }[]).map((r) => [r.id, r.status]));
     const missing = acknowledged.filter((id) => stored.get(id) !== 'confirmed');
