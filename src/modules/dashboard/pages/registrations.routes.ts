@@ -8,7 +8,7 @@ import * as actions from '../../registrations/actions.service.js';
 import { presentRegistration } from '../../registrations/registrations.routes.js';
 import * as registrations from '../../registrations/registrations.service.js';
 import { Form } from '../form.js';
-import * as eventViews from '../views/events.js';
+import * as registrationViews from '../views/registrations.js';
 import { PAGE, PAGE_SIZE, type IdParams, type PageContext, type RegParams } from '../page-context.js';
 
 export function registrationPages(app: FastifyInstance, ctx: PageContext): void {
@@ -27,7 +27,7 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
       const attendees = await registrations.attendeesOf(deps.db, pageRows.map((r) => r.id));
       const last = pageRows[pageRows.length - 1];
       const event = await presentEvent(row);
-      const page = eventViews.registrationsPage(
+      const page = registrationViews.registrationsPage(
         event,
         pageRows.map((r) => presentRegistration(r, attendees.get(r.id) ?? [])),
         { q, status: status ?? '' },
@@ -42,7 +42,7 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
       const reg = await actions.loadOwnedRegistration(deps.db, v.org, req.params.id, req.params.rid);
       const event = await presentEvent((await events.findEvent(deps.db, reg.event_id))!);
       const attendees = (await registrations.attendeesOf(deps.db, [reg.id])).get(reg.id) ?? [];
-      return { title: `${event.title}: registration`, body: eventViews.registrationDetail(v.csrf, event, presentRegistration(reg, attendees)) };
+      return { title: `${event.title}: registration`, body: registrationViews.registrationDetail(v.csrf, event, presentRegistration(reg, attendees)) };
     }),
   );
 
@@ -71,7 +71,7 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
   app.get<IdParams>('/dashboard/events/:id/broadcast', PAGE, async (req, reply) =>
     show(req, reply, 'events', 'Broadcast', async (v) => {
       const event = await presentEvent(await events.loadOwnedEvent(deps.db, v.org, req.params.id));
-      return { title: `${event.title}: broadcast`, body: eventViews.broadcastPage(v.csrf, event, { subject: '', message: '', audience: 'confirmed', subEventId: '' }, null) };
+      return { title: `${event.title}: broadcast`, body: registrationViews.broadcastPage(v.csrf, event, { subject: '', message: '', audience: 'confirmed', subEventId: '' }, null) };
     }),
   );
 
@@ -89,7 +89,7 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
       const preview = await broadcast(broadcastDeps, row, { ...input, audience: input.audience as 'confirmed', subEventId: input.subEventId || undefined, dryRun: true });
       if (!preview.dryRun) throw new Error('a preview sent mail');
       const event = await presentEvent(row);
-      return { title: `${event.title}: broadcast`, body: eventViews.broadcastPage(v.csrf, event, input, preview) };
+      return { title: `${event.title}: broadcast`, body: registrationViews.broadcastPage(v.csrf, event, input, preview) };
     }),
   );
 
