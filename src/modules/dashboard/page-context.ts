@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Mode } from '../../db/database.js';
 import type { Deps } from '../../deps.js';
 import { sessionPrincipal, type AuthRule, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
+import * as present from '../events/events.present.js';
 import * as events from '../events/events.service.js';
 import { Html } from './html.js';
 import { Form, type FormBody } from './form.js';
@@ -66,7 +67,7 @@ export function pageContext(deps: Deps) {
     const mode: Mode = sessions.parseCookies(req.headers.cookie).get(sessions.MODE_COOKIE) === 'live' ? 'live' : 'test';
     return { kind: 'key', userId: s.userId, keyId: 'dashboard', mode, keyClass: 'full' };
   };
-  const presentEvent = async (row: events.EventRow) => events.presentEvent(row, await events.usageFor(deps.db, row.id));
+  const presentEvent = async (row: events.EventRow) => present.presentEvent(row, await events.usageFor(deps.db, row.id));
   const eventPath = (id: string, rest = '') => `/dashboard/events/${encodeURIComponent(id)}${rest}`;
 
   function preSession(req: FastifyRequest, reply: FastifyReply): string {

@@ -4,6 +4,7 @@ import { sessionPrincipal } from '../../../shared/auth.js';
 import { badRequest } from '../../../shared/errors.js';
 import * as accounts from '../../accounts/accounts.service.js';
 import * as events from '../../events/events.service.js';
+import * as tracks from '../../events/tracks.service.js';
 import * as promos from '../../registrations/promo.service.js';
 import * as registrations from '../../registrations/registrations.service.js';
 import { barChart, dailyBars, slotBars } from '../charts.js';
@@ -89,13 +90,13 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
 
   app.post<IdParams>('/dashboard/events/:id/tracks', PAGE, async (req, reply) => {
     const f = form(req);
-    await events.addTrack(deps.eventDeps, org(req), req.params.id, { title: f.text('title', 'Title', 200), price: f.number('price', 'Price', 0), capacity: f.integer('capacity', 'Capacity', 0) });
+    await tracks.addTrack(deps.eventDeps, org(req), req.params.id, { title: f.text('title', 'Title', 200), price: f.number('price', 'Price', 0), capacity: f.integer('capacity', 'Capacity', 0) });
     return done(req, reply, eventPath(req.params.id, '/setup'), 'Track added.');
   });
 
   app.post<{ Params: { id: string; index: string } }>('/dashboard/events/:id/tracks/:index', PAGE, async (req, reply) => {
     const f = form(req);
-    await events.patchTrack(deps.eventDeps, org(req), req.params.id, events.parseTrackIndex(req.params.index), {
+    await tracks.patchTrack(deps.eventDeps, org(req), req.params.id, events.parseTrackIndex(req.params.index), {
       title: f.text('title', 'Title', 200),
       price: f.number('price', 'Price', 0),
       capacity: f.integer('capacity', 'Capacity', 0),

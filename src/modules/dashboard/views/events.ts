@@ -2,7 +2,7 @@
 // charts, embed), setup (tracks, tiers, questions, promo codes); the registration and
 // broadcast screens are in registrations.ts.
 import type { Availability } from '../../events/availability.js';
-import type { presentEvent } from '../../events/events.service.js';
+import type { presentEvent } from '../../events/events.present.js';
 import type { presentPromo } from '../../registrations/promo.service.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, progressBar, rupees, tabs, when } from '../layout.js';
