@@ -1,6 +1,6 @@
 // Tracks of an event (sessions with their own price and capacity): adding and changing
 // one, with the event's seat counters kept in step.
-import { type KeyPrincipal } from '../../shared/auth.js';
+import type { KeyPrincipal } from '../../shared/auth.js';
 import { notFound } from '../../shared/errors.js';
 import { validateTrack, type TrackInput } from './events.input.js';
 import * as repo from './events.repo.js';
