@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { forbidden, notFound, unavailable } from '../../shared/errors.js';
 import { paymentNotVerified } from '../payments/payments.service.js';
+import { presentEvent } from '../events/events.present.js';
 import * as events from '../events/events.service.js';
 import type { EventRow } from '../events/events.service.js';
 import * as keys from '../keys/keys.service.js';
@@ -143,7 +144,7 @@ export async function sandboxCheckout(
 /** What the page shows about the event: seats by tier and by track, as enforced. */
 export async function pageFacts(deps: Deps, event: EventRow) {
   const usage = await events.usageFor(deps.db, event.id);
-  const shown = events.presentEvent(event, usage);
+  const shown = presentEvent(event, usage);
   const availability = await events.availability(deps.eventDeps, event);
   return { shown, availability };
 }

@@ -167,3 +167,8 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
   if (input.tracks !== undefined) out.tracks = input.tracks.map((t, i) => validateTrack(t, `tracks[${i}].`));
   return out;
 }
+
+export function parseTrackIndex(value: string, field = 'index'): number {
+  if (!/^\d{1,6}$/.test(value)) throw badRequest('invalid_track_index', `${field} must be a track index: 0, 1, 2 …`);
+  return Number(value);
+}

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ANY_KEY, FULL_ONLY, keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
 import { Analytics, Availability, Event, EventCreate, EventPatch, Track, TrackInput, TrackPatch } from './events.schemas.js';
+import { presentEvent } from './events.present.js';
 import * as events from './events.service.js';
+import * as tracks from './tracks.service.js';
 import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });
@@ -13,7 +15,7 @@ const ownershipErrors = { 404: Type.Ref('Error') };
 export const eventsRoutes =
   (deps: events.EventDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const present = async (row: events.EventRow) => events.presentEvent(row, await events.usageFor(deps.db, row.id));
+    const present = async (row: events.EventRow) => presentEvent(row, await events.usageFor(deps.db, row.id));
 
     app.get(
       '/api/v1/events',
@@ -133,7 +135,7 @@ export const eventsRoutes =
         },
       },
       async (req, reply) => {
-        const { index, row } = await events.addTrack(deps, keyPrincipal(req), req.params.id, req.body);
+        const { index, row } = await tracks.addTrack(deps, keyPrincipal(req), req.params.id, req.body);
         const data = (await present(row)).tracks[index]!;
         return reply.code(201).send({ success: true as const, data });
       },
@@ -154,7 +156,7 @@ export const eventsRoutes =
       },
       async (req) => {
         const index = events.parseTrackIndex(req.params.index);
-        const row = await events.patchTrack(deps, keyPrincipal(req), req.params.id, index, req.body);
+        const row = await tracks.patchTrack(deps, keyPrincipal(req), req.params.id, index, req.body);
         return { success: true as const, data: (await present(row)).tracks[index]! };
       },
     );

@@ -2,15 +2,16 @@
 // `presentEvent` and the inputs' validation. What events need to know about bookings
 // and organisers comes in through `EventDeps`, so this module depends on neither.
 import type { Kysely } from 'kysely';
-import type { Database, Mode, TrackDoc } from '../../db/database.js';
+import type { Database, Mode } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { assertOwned, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
 import { conflict, forbidden, notFound, badRequest } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { paiseToRupees } from '../../shared/money.js';
-import { computeAvailability, remainingOf, tightest, type SeatUsage } from './availability.js';
-import { applyInput, refuseDateField, validateTrack, type EventInput, type TrackInput } from './events.input.js';
+import { computeAvailability } from './availability.js';
+import { applyInput, parseTrackIndex, refuseDateField, type EventInput } from './events.input.js';
+import { presentEvent } from './events.present.js';
 import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';
 import { syncSeatCounters, usageFor, usageForMany } from './seats.service.js';
@@ -18,6 +19,7 @@ import { pageOf } from '../../shared/paging.js';
 
 export type { EventRow };
 export type { CustomFieldInput, EventInput, TierInput, TrackInput } from './events.input.js';
+export { parseTrackIndex } from './events.input.js';
 import { slugify, slugSuffix } from './slug.js';
 
 export { slugify };
@@ -248,39 +250,6 @@ export async function setTicketEmails(deps: EventDeps, eventId: string, enabled:
   return { eventId: r.id, ticketEmailsEnabled: r.ticket_emails_enabled };
 }
 
-// ---------------------------------------------------------------- tracks
-
-export function parseTrackIndex(value: string, field = 'index'): number {
-  if (!/^\d{1,6}$/.test(value)) throw badRequest('invalid_track_index', `${field} must be a track index: 0, 1, 2 …`);
-  return Number(value);
-}
-
-export async function addTrack(deps: EventDeps, p: KeyPrincipal, id: string, input: TrackInput): Promise<{ index: number; row: EventRow }> {
-  await loadOwnedEvent(deps.db, p, id);
-  const track = validateTrack(input, '');
-  const index = await deps.db.transaction().execute(async (trx) => {
-    const i = await repo.appendTrack(trx, id, track, deps.clock.now());
-    if (i !== undefined) await syncSeatCounters(trx, id, (await repo.findEvent(trx, id))!);
-    return i;
-  });
-  if (index === undefined) throw notFound('no such event', 'event_not_found');
-  return { index, row: (await repo.findEvent(deps.db, id))! };
-}
-
-export async function patchTrack(deps: EventDeps, p: KeyPrincipal, id: string, index: number, input: TrackInput): Promise<EventRow> {
-  const row = await loadOwnedEvent(deps.db, p, id);
-  const current = row.tracks[index];
-  if (!current) throw notFound(`no track at index ${index}; this event has ${row.tracks.length}`, 'track_not_found');
-  const track = validateTrack(input, '', current);
-  const updated = await deps.db.transaction().execute(async (trx) => {
-    const u = await repo.replaceTrack(trx, id, index, track, deps.clock.now());
-    if (u) await syncSeatCounters(trx, id, u);
-    return u;
-  });
-  if (!updated) throw notFound(`no track at index ${index}`, 'track_not_found');
-  return updated;
-}
-
 // ---------------------------------------------------------------- reading
 
 export async function availability(deps: EventDeps, row: EventRow, subEventId?: string) {
@@ -318,52 +287,3 @@ function eventShape(row: EventRow) {
 
 export const findEvent = repo.findEvent;
 export const findEventBySlug = repo.findEventBySlug;
-
-export function presentTrack(row: EventRow, track: TrackDoc, index: number, usage: SeatUsage) {
-  const taken = usage.byTrack.get(index) ?? 0;
-  return {
-    index,
-    title: track.title,
-    price: paiseToRupees(track.pricePaise),
-    capacity: track.capacity,
-    date: track.date ?? row.start_date,
-    taken,
-    remaining: tightest(remainingOf(track.capacity, taken), remainingOf(row.capacity, usage.total)),
-  };
-}
-
-export function presentEvent(row: EventRow, usage: SeatUsage) {
-  return {
-    id: row.id,
-    slug: row.slug,
-    status: row.status,
-    mode: row.mode,
-    title: row.title,
-    description: row.description,
-    startDate: row.start_date,
-    date: row.start_date,
-    endDate: row.end_date,
-    location: row.location,
-    capacity: row.capacity,
-    taken: usage.total,
-    remaining: remainingOf(row.capacity, usage.total),
-    price: paiseToRupees(Number(row.price_paise)),
-    currency: 'INR' as const,
-    maxTeamSize: row.max_team_size,
-    requiresApproval: row.requires_approval,
-    customFields: row.custom_fields,
-    specialPrices: row.special_prices.map((t) => ({
-      name: t.name,
-      price: paiseToRupees(t.pricePaise),
-      capacity: t.capacity,
-      membersOnly: t.membersOnly,
-      availableFrom: t.availableFrom,
-      availableUntil: t.availableUntil,
-    })),
-    tracks: row.tracks.map((t, i) => presentTrack(row, t, i, usage)),
-    ticketEmailsEnabled: row.ticket_emails_enabled,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
-}
-

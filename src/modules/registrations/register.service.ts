@@ -21,6 +21,7 @@ import { applyConfirmation, confirmationEffects, webhookJobRow } from './confirm
 import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';
+import { bookFreeInOneStatement } from './free-booking.repo.js';
 import * as repo from './registrations.repo.js';
 import * as orderChecks from '../reconciliation/order-checks.js';
 
@@ -176,7 +177,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     // The common free booking holds one seat counter: one statement claims it and
     // writes everything the confirmation sets off. When no seat is left, nothing is written.
     const effects = confirmationEffects(deps, event, booking, ticketIds);
-    const written = await repo.bookFreeInOneStatement(
+    const written = await bookFreeInOneStatement(
       deps.db,
       { row: { ...booking, status: 'confirmed' }, people, scope: events.EVENT_SCOPE, jobs: effects.jobs, webhookJob: webhookJobRow(deps, effects), webhookType: effects.webhook.type },
       now,

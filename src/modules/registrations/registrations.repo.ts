@@ -1,7 +1,6 @@
 // Queries on the tables registrations own: registrations and attendees.
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { AttendeesTable, Database, Mode, RegistrationsTable, RegistrationStatus } from '../../db/database.js';
-import type { JobRow } from '../../jobs/queue.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type RegistrationRow = Selectable<RegistrationsTable>;
@@ -248,67 +247,6 @@ export async function setCheckedIn(db: Db, registrationId: string, indexes: read
   return rows.map((r) => r.idx);
 }
 
-// ---------------------------------------------------------------- the one-statement free booking
-
-export interface FreeBooking {
-  row: Insertable<RegistrationsTable> & { id: string; event_id: string; account_id: string; mode: Mode; quantity: number; created_at: Date };
-  people: readonly NewAttendee[];
-  /** The seat counter it claims. */
-  scope: string;
-  /** Outbox rows written with the booking. */
-  jobs: readonly JobRow[];
-  /** A webhook delivery, written only when the account's webhook subscribes to `webhookType`. */
-  webhookJob: JobRow;
-  webhookType: string;
-}
-
-/**
- * Claims one seat counter and writes the booking, its people and its jobs in one
- * statement, so the counter row is locked only for that statement and its commit.
- * When the claim finds no seat, nothing is written and false is returned.
- */
-// ownership-exception: the common free booking is the hot path of a ticket drop; claiming the event's seat counter, reading the webhook configuration and writing the jobs in the same statement keeps the counter row locked for one statement only.
-export async function bookFreeInOneStatement(db: Db, b: FreeBooking, now: Date): Promise<boolean> {
-  const r = b.row;
-  // VALUES needs a row even when there are no jobs; that row is filtered out.
-  const jobRows = b.jobs.length > 0 ? b.jobs : [{ id: '', topic: '', payload: '{}', maxAttempts: 0 }];
-  const written = await sql<{ n: number }>`
-    with claim as (
-      update seat_counters set taken = taken + ${r.quantity}
-      where event_id = ${r.event_id} and scope = ${b.scope} and (capacity = 0 or taken + ${r.quantity} <= capacity)
-      returning scope
-    ),
-    booking as (
-      insert into registrations (id, event_id, account_id, mode, status, name, email, phone, ticket_type, sub_event_id, quantity,
-        amount_paise, custom_fields, promo_code, created_at, confirmed_at)
-      select ${r.id}, ${r.event_id}, ${r.account_id}, ${r.mode}, 'confirmed', ${r.name}, ${r.email}, ${r.phone ?? null},
-        ${r.ticket_type}, ${r.sub_event_id ?? null}::int, ${r.quantity}::int, 0, ${r.custom_fields}::jsonb, null, ${now}::timestamptz, ${now}::timestamptz
-      from claim
-      returning id
-    ),
-    people as (
-      insert into attendees (id, registration_id, idx, name, email)
-      select v.id, v.registration_id, v.idx, v.name, v.email
-      from (values ${sql.join(b.people.map((a) => sql`(${a.id}, ${r.id}, ${a.idx}::int, ${a.name}, ${a.email})`))}) as v(id, registration_id, idx, name, email)
-      where exists (select 1 from booking)
-    ),
-    work as (
-      insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
-      select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
-      from (values ${sql.join(jobRows.map((j) => sql`(${j.id}, ${j.topic}, ${j.payload}, ${j.maxAttempts}::int)`))}) as v(id, topic, payload, max_attempts)
-      where exists (select 1 from booking) and ${b.jobs.length > 0}::boolean
-    ),
-    hook as (
-      insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
-      select ${b.webhookJob.id}, ${b.webhookJob.topic}, ${b.webhookJob.payload}::jsonb, ${now}::timestamptz, ${b.webhookJob.maxAttempts}::int, ${now}::timestamptz
-      from webhook_configs w
-      where w.account_id = ${r.account_id} and w.mode = ${r.mode} and w.enabled
-        and w.events @> ${JSON.stringify([b.webhookType])}::jsonb and exists (select 1 from booking)
-    )
-    select count(*)::int as n from booking`.execute(db);
-  return written.rows[0]?.n === 1;
-}
-
 export function findOrderOnEvent(db: Db, eventId: string, orderId: string) {
   return db
     .selectFrom('registrations')
@@ -316,64 +254,6 @@ export function findOrderOnEvent(db: Db, eventId: string, orderId: string) {
     .where('order_id', '=', orderId)
     .where('event_id', '=', eventId)
     .executeTakeFirst();
-}
-
-export interface RegistrationSearch {
-  /** Part of a name or email, or a whole registration id. */
-  q?: string | undefined;
-  status?: RegistrationsTable['status'] | undefined;
-  limit: number;
-  /** The last row of the previous page: newest first, so older than this. */
-  after?: { createdAt: Date; id: string } | undefined;
-}
-
-/** Newest first, one page (limit + 1 rows read, so the caller knows whether more follow). */
-export function searchByEvent(db: Kysely<Database>, eventId: string, s: RegistrationSearch) {
-  let q = db.selectFrom('registrations').selectAll().where('event_id', '=', eventId);
-  if (s.status !== undefined) q = q.where('status', '=', s.status);
-  const text = s.q?.trim();
-  if (text) {
-    const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb('id', '=', text), eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['email']), 'like', like)]));
-  }
-  if (s.after) {
-    const { createdAt, id } = s.after;
-    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
-  }
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(s.limit + 1).execute();
-}
-
-/** Confirmed bookings by the day (IST) they were confirmed: day = days since 1970-01-01 IST. */
-export async function salesByDay(db: Kysely<Database>, eventId: string) {
-  const rows = await sql<{ day: string; bookings: string; tickets: string; paise: string }>`
-    select floor((extract(epoch from confirmed_at) + 19800) / 86400) as day,
-           count(*) as bookings, coalesce(sum(quantity), 0) as tickets, coalesce(sum(amount_paise), 0) as paise
-      from registrations
-     where event_id = ${eventId} and status = 'confirmed' and confirmed_at is not null
-     group by 1 order by 1`.execute(db);
-  return rows.rows.map((r) => ({ day: Number(r.day), bookings: Number(r.bookings), tickets: Number(r.tickets), revenuePaise: Number(r.paise) }));
-}
-
-/** People admitted per 15 minutes: slot = quarter-hours since the epoch. */
-export async function arrivalsBySlot(db: Kysely<Database>, eventId: string) {
-  const rows = await sql<{ slot: string; arrivals: string }>`
-    select floor(extract(epoch from a.checked_in_at) / 900) as slot, count(*) as arrivals
-      from attendees a join registrations r on r.id = a.registration_id
-     where r.event_id = ${eventId} and r.status = 'confirmed' and a.checked_in_at is not null
-     group by 1 order by 1`.execute(db);
-  return rows.rows.map((r) => ({ slot: Number(r.slot), arrivals: Number(r.arrivals) }));
-}
-
-/** Heads expected at the door (everyone on a confirmed booking) and how many are in. */
-export async function doorCounts(db: Kysely<Database>, eventId: string) {
-  const row = await db
-    .selectFrom('attendees as a')
-    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-    .select([(eb) => eb.fn.countAll<number>().as('expected'), (eb) => eb.fn.count<number>('a.checked_in_at').as('arrived')])
-    .where('r.event_id', '=', eventId)
-    .where('r.status', '=', 'confirmed')
-    .executeTakeFirstOrThrow();
-  return { expected: Number(row.expected), arrived: Number(row.arrived) };
 }
 
 /** A pending paid booking with no payment, cancelled once; undefined when it moved meanwhile. */

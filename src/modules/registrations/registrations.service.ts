@@ -7,6 +7,7 @@ import type { BookingCounts } from '../events/events.service.js';
 import type { TicketHolder } from '../tickets/tickets.jobs.js';
 import { badRequest } from '../../shared/errors.js';
 import { pageOf } from '../../shared/paging.js';
+import * as reports from './registration-reports.repo.js';
 import * as repo from './registrations.repo.js';
 import type { AttendeeRow, Db } from './registrations.repo.js';
 
@@ -35,13 +36,13 @@ export async function listRegistrationsPage(db: Db, eventId: string, page: { lim
   const people = await attendeesOf(db, items.map((r) => r.id));
   return { items, people, hasMore, nextCursor, count: await repo.countByEvent(db, eventId) };
 }
-export type { RegistrationSearch } from './registrations.repo.js';
+export type { RegistrationSearch } from './registration-reports.repo.js';
 /** One page of an event's registrations, newest first, optionally searched and filtered. */
-export const searchRegistrations = repo.searchByEvent;
+export const searchRegistrations = reports.searchByEvent;
 /** For the dashboard's charts and door progress. */
-export const salesOverTime = repo.salesByDay;
-export const arrivalsPer15Minutes = repo.arrivalsBySlot;
-export const doorProgress = repo.doorCounts;
+export const salesOverTime = reports.salesByDay;
+export const arrivalsPer15Minutes = reports.arrivalsBySlot;
+export const doorProgress = reports.doorCounts;
 /** How many bookings of an event hold money not yet settled (a delete waits for 0). */
 export async function paymentsInFlight(db: Db, eventId: string): Promise<number> {
   return (await repo.withPaymentsInFlight(db, eventId)).length;

@@ -1,0 +1,148 @@
+// The hosted page's JSON calls: registering, confirming a payment, an order's status and
+// the sandbox's checkout stand-in for test events.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { CustomFieldAnswers } from '../registrations/registrations.routes.js';
+import * as service from './checkout.service.js';
+import { Access, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';
+
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
+export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
+  const { deps } = ctx;
+  const TeamMember = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false });
+  app.post(
+    '/e/:slug/register',
+    {
+      config: { auth: { kind: 'public' } },
+      schema: {
+        tags: ['checkout'],
+        summary: 'Register from the hosted page',
+        description: [
+          'The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers only the status, or the order to open the gateway’s checkout with; never an id or anyone’s personal data.',
+          PAGE_AUTH,
+          'Refusals are those of register: 400 (invalid input, promo code, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published`, 502 gateway failure, 503 live payments not configured.',
+        ].join('\n\n'),
+        params: Slug,
+        body: Type.Object(
+          {
+            ...Access,
+            name: Type.String({ minLength: 1, maxLength: 200 }),
+            email: Type.String({ minLength: 3, maxLength: 254 }),
+            phone: Type.Optional(Type.String({ maxLength: 32 })),
+            customFields: Type.Optional(CustomFieldAnswers),
+            teamMembers: Type.Optional(Type.Array(TeamMember, { maxItems: 99 })),
+            promoCode: Type.Optional(Type.String({ maxLength: 40 })),
+            membershipId: Type.Optional(Type.String({ maxLength: 100, description: 'Needed for a members-only tier: the id of a membership in good standing with this email (403 `membership_required` otherwise).' })),
+            ticketType: Type.Optional(Type.String({ maxLength: 80 })),
+            subEventId: Type.Optional(Type.String({ maxLength: 10 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Union([
+            Type.Object({ status: Type.Union([Type.Literal('confirmed'), Type.Literal('pending')], { description: '`pending`: awaiting the organiser’s approval.' }) }, { title: 'PageBooked' }),
+            Type.Object(
+              {
+                status: Type.Literal('payment_required'),
+                orderId: Type.String(),
+                amount: Type.Integer({ description: 'Paise.' }),
+                currency: Type.String(),
+                key: Type.String({ description: 'The gateway’s public key.' }),
+              },
+              { title: 'PageOrder', description: 'Open the gateway’s checkout with key and orderId; the booking is pending until paid.' },
+            ),
+          ]),
+          402: E,
+          403: E,
+          404: E,
+          409: E,
+          502: E,
+          503: E,
+        },
+      },
+    },
+    async (req, reply) => {
+      const { key, origin, ...input } = req.body;
+      const access = await service.openPage(deps, req.params.slug, key, origin);
+      return reply.code(201).send(await service.registerFromPage(deps, access, input));
+    },
+  );
+
+  const Handler = {
+    razorpay_order_id: Type.String({ maxLength: 100 }),
+    razorpay_payment_id: Type.String({ maxLength: 100 }),
+    razorpay_signature: Type.String({ maxLength: 200 }),
+  };
+  app.post(
+    '/e/:slug/payment',
+    {
+      config: { auth: { kind: 'public' } },
+      schema: {
+        tags: ['checkout'],
+        summary: 'Confirm a paid booking with the gateway checkout’s handler fields',
+        description: [
+          'The three fields Razorpay’s checkout hands its handler. The booking is found by the order id; the signature must be the HMAC-SHA256 of `<stored order id>|<payment id>` under the key secret (402 `payment_not_verified` otherwise, and nothing changes). Then the payment is verified at the gateway and bound exactly as register step 2 does, with the same refusals (402, 409 `sold_out` with a refund, 502).',
+          PAGE_AUTH,
+        ].join('\n\n'),
+        params: Slug,
+        body: Type.Object({ ...Access, ...Handler }, { additionalProperties: false }),
+        response: { 200: Type.Object({ status: Type.Literal('confirmed') }), 402: E, 403: E, 404: E, 409: E, 502: E, 503: E },
+      },
+    },
+    async (req) => {
+      const { key, origin, ...handler } = req.body;
+      const access = await service.openPage(deps, req.params.slug, key, origin);
+      return service.confirmFromPage(deps, access, handler);
+    },
+  );
+
+  app.get(
+    '/e/:slug/orders/:orderId',
+    {
+      config: { auth: { kind: 'public' } },
+      schema: {
+        tags: ['checkout'],
+        summary: 'Where a booking from the hosted page stands, by its order',
+        description: ['The page asks while the buyer pays in another tab, or after the gateway’s notification confirmed a booking whose checkout was interrupted. Only the status.', PAGE_AUTH].join('\n\n'),
+        params: Type.Object({ slug: Slug.properties.slug, orderId: Type.String({ maxLength: 100 }) }),
+        querystring: Type.Object(Access),
+        response: {
+          200: Type.Object({ status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('cancelled'), Type.Literal('refunded')]) }),
+          403: E,
+          404: E,
+        },
+      },
+    },
+    async (req) => service.orderStatus(deps, await service.openPage(deps, req.params.slug, req.query.key, req.query.origin), req.params.orderId),
+  );
+
+  app.post(
+    '/e/:slug/sandbox-checkout',
+    {
+      config: { auth: { kind: 'public' } },
+      schema: {
+        tags: ['checkout'],
+        summary: 'Test events: the sandbox’s stand-in for the gateway’s checkout',
+        description: [
+          'Pays (`success`) or fails (`failure`) the booking’s sandbox order and answers what Razorpay’s checkout hands its handler, signed with the sandbox’s own secret; the page then confirms through `POST /e/{slug}/payment` like a live one. Test events only (404 otherwise).',
+          PAGE_AUTH,
+        ].join('\n\n'),
+        params: Slug,
+        body: Type.Object(
+          { ...Access, orderId: Type.String({ maxLength: 100 }), outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Union([Type.Object(Handler, { title: 'SandboxHandlerFields' }), Type.Object({ failed: Type.Literal(true) }, { title: 'SandboxPaymentFailed' })]),
+          403: E,
+          404: E,
+        },
+      },
+    },
+    async (req) => {
+      const access = await service.openPage(deps, req.params.slug, req.body.key, req.body.origin);
+      return service.sandboxCheckout(deps, access, req.body.orderId, req.body.outcome);
+    },
+  );
+}

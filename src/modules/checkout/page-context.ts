@@ -1,0 +1,87 @@
+// What the hosted page's routes share: the content security policies, the schema pieces
+// every page route names, and rendering HTML (pages and error pages) in the page's strings.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../shared/errors.js';
+import { renderMessagePage, type Assets } from './page.html.js';
+import { en } from './strings.js';
+
+// checkout.js itself comes only from its own origin; the modal it builds frames, calls and
+// draws from Razorpay's hosts and styles itself inline, so live pages allow exactly that.
+const RAZORPAY_SCRIPT = 'https://checkout.razorpay.com';
+const RAZORPAY_HOSTS = 'https://*.razorpay.com';
+
+/** Our pages load only our own script and style; live pages add Razorpay's checkout. */
+export function pageCsp(live: boolean): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self'${live ? ` ${RAZORPAY_SCRIPT}` : ''}`,
+    `style-src 'self'${live ? " 'unsafe-inline'" : ''}`,
+    `img-src 'self' data:${live ? ` ${RAZORPAY_HOSTS}` : ''}`,
+    `connect-src 'self'${live ? ` ${RAZORPAY_HOSTS}` : ''}`,
+    ...(live ? [`frame-src ${RAZORPAY_HOSTS}`] : []),
+    `form-action 'self'${live ? ` ${RAZORPAY_HOSTS}` : ''}`,
+    "base-uri 'none'",
+    'frame-ancestors *',
+  ].join('; ');
+}
+
+export const MESSAGE_CSP = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+
+export const Html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+export const htmlErrors = (statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, Html(s === 404 ? 'No such page: an unknown slug, an unpublished live event, or a test event without its key.' : 'An HTML page naming the problem.')]));
+export const E = Type.Ref('Error');
+
+export const Slug = Type.Object({ slug: Type.String({ maxLength: 80, description: 'The event’s slug.' }) });
+const KeyField = Type.String({ maxLength: 100, description: 'Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).' });
+const OriginField = Type.String({ maxLength: 300, description: 'The embedding page’s origin (set by embed.js); a pinned key must be pinned to it.' });
+export const EmbedField = Type.Union([Type.Literal('inline'), Type.Literal('overlay'), Type.Literal('popup'), Type.Literal('none')], {
+  description: 'How embed.js shows the page; `none` (default) is a page of its own.',
+});
+export const Access = { key: Type.Optional(KeyField), origin: Type.Optional(OriginField) };
+
+export const PAGE_AUTH =
+  'No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, and the embedding `origin` its pin names; without one a test event answers 404. Rate limited per IP.';
+
+export type CheckoutContext = ReturnType<typeof checkoutContext>;
+
+export function checkoutContext(deps: Deps, assets: Assets) {
+  const s = en;
+
+  /** HTML routes answer errors as a readable page, with the same statuses as JSON would. */
+  function htmlErrorHandler(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
+    let status = 500;
+    let message: string = s.errorTitle;
+    if (err instanceof AppError) {
+      status = err.status;
+      message = err.message;
+      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+    } else if ((err as FastifyError).validation) {
+      status = 400;
+      message = err.message;
+    } else {
+      req.log.error({ err, reqId: req.id }, 'internal error');
+    }
+    const title = status === 404 ? s.notFoundTitle : s.errorTitle;
+    const text = status === 404 ? s.notFound : status >= 500 ? s.errorTitle : message;
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', MESSAGE_CSP)
+      .header('cache-control', 'no-store')
+      .send(renderMessagePage(s, assets, title, text, status));
+  }
+
+  const html = (reply: FastifyReply, body: string, csp: string) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', csp)
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .header('x-content-type-options', 'nosniff')
+      .send(body);
+
+  return { deps, assets, s, htmlErrorHandler, html };
+}

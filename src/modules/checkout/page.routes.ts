@@ -1,0 +1,118 @@
+// The hosted page's HTML: the event page, the live payment fallback page and the
+// gateway's redirect back to it.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import * as service from './checkout.service.js';
+import { renderEventPage, renderMessagePage, renderPaymentPage } from './page.html.js';
+import { Access, EmbedField, Html, htmlErrors, MESSAGE_CSP, PAGE_AUTH, pageCsp, Slug, type CheckoutContext } from './page-context.js';
+
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
+export function eventPageRoute(app: App, ctx: CheckoutContext): void {
+  const { deps, assets, s, htmlErrorHandler, html } = ctx;
+  app.get(
+    '/e/:slug',
+    {
+      config: { auth: { kind: 'public' } },
+      errorHandler: htmlErrorHandler,
+      schema: {
+        tags: ['checkout'],
+        summary: 'The hosted checkout page of an event',
+        description: [
+          'Server-rendered HTML: title, date, venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code. Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation, `awaiting approval`, sold-out and error states.',
+          PAGE_AUTH,
+          'Paid live bookings open Razorpay’s checkout.js (`key`, `order_id`, prefill); its handler’s three fields go to `POST /e/{slug}/payment`. Test events use the service’s own sandbox checkout stand-in and load no gateway script.',
+          'Headers: `Content-Security-Policy` allows only this service’s script and style (and Razorpay’s checkout on live pages) and `frame-ancestors *`. No cookies. The page posts `{ ns: "svc", v: 1, type, … }` messages (`ready`, `resize { height }`, `registered { eventSlug, status }`, `close`) only to `origin`, never to `*`.',
+        ].join('\n\n'),
+        params: Slug,
+        querystring: Type.Object({ ...Access, embed: Type.Optional(EmbedField) }),
+        response: { 200: Html('The event page.'), ...htmlErrors([400, 403, 404, 429, 500]) } as never,
+      },
+    },
+    async (req, reply) => {
+      const access = await service.openPage(deps, req.params.slug, req.query.key, req.query.origin);
+      const facts = await service.pageFacts(deps, access.event);
+      const page = renderEventPage({
+        strings: s,
+        assets,
+        facts,
+        slug: access.event.slug,
+        mode: access.event.mode,
+        embed: req.query.embed ?? 'none',
+        origin: access.origin,
+        key: access.event.mode === 'test' ? (req.query.key ?? null) : null,
+      });
+      return html(reply, page, pageCsp(access.event.mode === 'live'));
+    },
+  );
+}
+
+export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise<void> {
+  const { deps, assets, s, htmlErrorHandler, html } = ctx;
+  app.get(
+    '/e/:slug/pay',
+    {
+      config: { auth: { kind: 'public' } },
+      errorHandler: htmlErrorHandler,
+      schema: {
+        tags: ['checkout'],
+        summary: 'Live events: a top-level payment page for a pending booking',
+        description:
+          'The fallback where the gateway’s checkout cannot run inside a frame: opens Razorpay’s checkout with `callback_url` (`POST /e/{slug}/callback`) and `redirect: true`. Shows no personal data. Public for a published live event; 404 for anything else or an order that is not pending on this event.',
+        params: Slug,
+        querystring: Type.Object({ order: Type.String({ maxLength: 100, description: 'The booking’s gateway order id.' }) }),
+        response: { 200: Html('The payment page.'), ...htmlErrors([400, 404, 429, 500]) } as never,
+      },
+    },
+    async (req, reply) => {
+      const access = await service.openPage(deps, req.params.slug, undefined, undefined);
+      const order = await service.pendingPayment(deps, access, req.query.order);
+      const page = renderPaymentPage({
+        strings: s,
+        assets,
+        title: access.event.title,
+        order,
+        callbackUrl: `${deps.config.baseUrl}/e/${encodeURIComponent(access.event.slug)}/callback`,
+        mode: 'live',
+      });
+      return html(reply, page, pageCsp(true));
+    },
+  );
+
+  // The gateway's redirect posts a form; only this route parses one.
+  await app.register(async (form) => {
+    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    form.post(
+      '/e/:slug/callback',
+      {
+        config: { auth: { kind: 'public' } },
+        errorHandler: htmlErrorHandler,
+        schema: {
+          tags: ['checkout'],
+          summary: 'Live events: where the gateway’s checkout returns after a redirect',
+          description:
+            'Razorpay posts `razorpay_payment_id`, `razorpay_order_id` and `razorpay_signature` (or `error[…]` fields) as a form. The booking is confirmed exactly as `POST /e/{slug}/payment` does, and an HTML page says what happened.',
+          consumes: ['application/x-www-form-urlencoded'],
+          params: Slug,
+          body: Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), { maxProperties: 30 }),
+          response: { 200: Html('What happened to the payment.'), ...htmlErrors([400, 402, 404, 409, 413, 415, 429, 500, 502, 503]) } as never,
+        },
+      },
+      async (req, reply) => {
+        const access = await service.openPage(deps, (req.params as { slug: string }).slug, undefined, undefined);
+        const b = req.body as Record<string, string | undefined>;
+        const orderId = b.razorpay_order_id;
+        const paymentId = b.razorpay_payment_id;
+        const signature = b.razorpay_signature;
+        if (!orderId || !paymentId || !signature) {
+          const reason = b['error[description]'] ?? '';
+          return html(reply.code(200), renderMessagePage(s, assets, s.script.paymentPendingTitle, `${s.script.paymentPending} ${reason}`.trim()), MESSAGE_CSP);
+        }
+        await service.confirmFromPage(deps, access, { razorpay_order_id: orderId, razorpay_payment_id: paymentId, razorpay_signature: signature });
+        return html(reply, renderMessagePage(s, assets, s.script.confirmedTitle, s.callbackConfirmed), MESSAGE_CSP);
+      },
+    );
+  });
+}

@@ -1,0 +1,191 @@
+// The dashboard's event pages: the list, creating, the overview and the setup forms.
+import type { FastifyInstance } from 'fastify';
+import { sessionPrincipal } from '../../../shared/auth.js';
+import { badRequest } from '../../../shared/errors.js';
+import * as accounts from '../../accounts/accounts.service.js';
+import * as events from '../../events/events.service.js';
+import * as tracks from '../../events/tracks.service.js';
+import * as promos from '../../registrations/promo.service.js';
+import * as registrations from '../../registrations/registrations.service.js';
+import { barChart, dailyBars, slotBars } from '../charts.js';
+import { Form } from '../form.js';
+import * as eventViews from '../views/events.js';
+import { PAGE, type IdParams, type PageContext } from '../page-context.js';
+
+export function eventPages(app: FastifyInstance, ctx: PageContext): void {
+  const { deps, html, show, done, form, org, presentEvent, eventPath } = ctx;
+
+  // ------------------------------------------------------------ events
+
+  app.get('/dashboard/events', PAGE, async (req, reply) =>
+    show(req, reply, 'events', 'Events', async (v) => eventViews.eventsList(await Promise.all((await events.listEvents(deps.db, v.org)).map(presentEvent)))),
+  );
+
+  app.get('/dashboard/events/new', PAGE, async (req, reply) =>
+    show(req, reply, 'events', 'Create an event', (v) => eventViews.eventForm(v.csrf, '/dashboard/events', null, 'Create draft')),
+  );
+
+  app.post('/dashboard/events', PAGE, async (req, reply) => {
+    const row = await events.createEvent(deps.eventDeps, org(req), eventInput(form(req), true));
+    return done(req, reply, eventPath(row.id), 'Draft created. Add tracks, tiers and questions under Setup, then publish.');
+  });
+
+  app.get<IdParams>('/dashboard/events/:id', PAGE, async (req, reply) =>
+    show(req, reply, 'events', 'Event', async (v) => {
+      const row = await events.loadOwnedEvent(deps.db, v.org, req.params.id);
+      const [event, availability, analytics, door, sales, arrivals, user] = await Promise.all([
+        presentEvent(row),
+        events.availability(deps.eventDeps, row),
+        events.analytics(deps.eventDeps, row),
+        registrations.doorProgress(deps.db, row.id),
+        registrations.salesOverTime(deps.db, row.id),
+        registrations.arrivalsPer15Minutes(deps.db, row.id),
+        accounts.getUser(deps.db, v.s.userId),
+      ]);
+      const page = eventViews.overview(v.csrf, {
+        event,
+        availability,
+        analytics,
+        door,
+        salesChart: barChart('sales', 'Tickets sold per day', dailyBars(sales), 'tickets'),
+        arrivalsChart: barChart('arrivals', 'Check-in arrivals per 15 minutes', slotBars(arrivals), 'people'),
+        canPublish: user.can_publish,
+        baseUrl: deps.config.baseUrl,
+      });
+      return { title: event.title, body: page };
+    }),
+  );
+
+  app.get<IdParams>('/dashboard/events/:id/door', PAGE, async (req, reply) => {
+    const row = await events.loadOwnedEvent(deps.db, org(req), req.params.id);
+    return html(reply, eventViews.doorFragment(await registrations.doorProgress(deps.db, row.id)).value);
+  });
+
+  app.get<IdParams>('/dashboard/events/:id/setup', PAGE, async (req, reply) =>
+    show(req, reply, 'events', 'Event setup', async (v) => {
+      const row = await events.loadOwnedEvent(deps.db, v.org, req.params.id);
+      const event = await presentEvent(row);
+      return { title: event.title, body: eventViews.setup(v.csrf, event, (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo)) };
+    }),
+  );
+
+  app.post<IdParams>('/dashboard/events/:id', PAGE, async (req, reply) => {
+    await events.patchEvent(deps.eventDeps, org(req), req.params.id, eventInput(form(req), false));
+    return done(req, reply, eventPath(req.params.id, '/setup'), 'Saved.');
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/publish', PAGE, async (req, reply) => {
+    const status = form(req).text('status', 'Status', 20);
+    if (status !== 'published' && status !== 'draft') throw badRequest('invalid_status', 'status must be published or draft');
+    await events.patchEvent(deps.eventDeps, org(req), req.params.id, { status });
+    return done(req, reply, eventPath(req.params.id), status === 'published' ? 'Published.' : 'Back to draft: the event is off sale.');
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/delete', PAGE, async (req, reply) => {
+    const p = org(req);
+    await events.loadOwnedEvent(deps.db, p, req.params.id);
+    await events.deleteEvent(deps.eventDeps, sessionPrincipal(req), req.params.id, false);
+    return done(req, reply, '/dashboard/events', 'Event deleted.');
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/tracks', PAGE, async (req, reply) => {
+    const f = form(req);
+    await tracks.addTrack(deps.eventDeps, org(req), req.params.id, { title: f.text('title', 'Title', 200), price: f.number('price', 'Price', 0), capacity: f.integer('capacity', 'Capacity', 0) });
+    return done(req, reply, eventPath(req.params.id, '/setup'), 'Track added.');
+  });
+
+  app.post<{ Params: { id: string; index: string } }>('/dashboard/events/:id/tracks/:index', PAGE, async (req, reply) => {
+    const f = form(req);
+    await tracks.patchTrack(deps.eventDeps, org(req), req.params.id, events.parseTrackIndex(req.params.index), {
+      title: f.text('title', 'Title', 200),
+      price: f.number('price', 'Price', 0),
+      capacity: f.integer('capacity', 'Capacity', 0),
+    });
+    return done(req, reply, eventPath(req.params.id, '/setup'), `Track ${req.params.index} saved.`);
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/tiers', PAGE, async (req, reply) => {
+    const f = form(req);
+    const p = org(req);
+    const event = await presentEvent(await events.loadOwnedEvent(deps.db, p, req.params.id));
+    const tier = { name: f.required('name', 'Tier name', 80), price: f.number('price', 'Price'), capacity: f.integer('capacity', 'Capacity', 0), membersOnly: f.checked('membersOnly') };
+    await events.patchEvent(deps.eventDeps, p, req.params.id, { specialPrices: [...event.specialPrices, tier] });
+    return done(req, reply, eventPath(req.params.id, '/setup'), `Tier ${tier.name} added.`);
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/tiers/remove', PAGE, async (req, reply) => {
+    const name = form(req).required('name', 'Tier name', 80);
+    const p = org(req);
+    const event = await presentEvent(await events.loadOwnedEvent(deps.db, p, req.params.id));
+    await events.patchEvent(deps.eventDeps, p, req.params.id, { specialPrices: event.specialPrices.filter((t) => t.name !== name) });
+    return done(req, reply, eventPath(req.params.id, '/setup'), `Tier ${name} removed.`);
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/questions', PAGE, async (req, reply) => {
+    const f = form(req);
+    const p = org(req);
+    const event = await presentEvent(await events.loadOwnedEvent(deps.db, p, req.params.id));
+    const type = f.text('type', 'Type', 20) || 'text';
+    if (!['text', 'number', 'email', 'select', 'checkbox'].includes(type)) throw badRequest('invalid_custom_field', 'type must be text, number, email, select or checkbox');
+    const options = f
+      .text('options', 'Options', 5000)
+      .split(/\r?\n/)
+      .map((o) => o.trim())
+      .filter((o) => o !== '');
+    const field = {
+      name: f.required('name', 'Field name', 50),
+      label: f.text('label', 'Question', 200) || f.text('name', 'Field name', 50),
+      type: type as 'text',
+      required: f.checked('required'),
+      ...(type === 'select' ? { options } : {}),
+    };
+    await events.patchEvent(deps.eventDeps, p, req.params.id, { customFields: [...event.customFields.map(customFieldInput), field] });
+    return done(req, reply, eventPath(req.params.id, '/setup'), 'Question added.');
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/questions/remove', PAGE, async (req, reply) => {
+    const name = form(req).required('name', 'Field name', 50);
+    const p = org(req);
+    const event = await presentEvent(await events.loadOwnedEvent(deps.db, p, req.params.id));
+    await events.patchEvent(deps.eventDeps, p, req.params.id, { customFields: event.customFields.filter((c) => c.name !== name).map(customFieldInput) });
+    return done(req, reply, eventPath(req.params.id, '/setup'), 'Question removed.');
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/promo-codes', PAGE, async (req, reply) => {
+    const f = form(req);
+    const row = await events.loadOwnedEvent(deps.db, org(req), req.params.id);
+    const value = f.number('value', 'Discount');
+    const maxUses = f.optional('maxUses', 'Most uses', 12);
+    const validFrom = f.instant('validFrom', 'Valid from');
+    const validUntil = f.instant('validUntil', 'Valid until');
+    const percent = f.text('kind', 'Kind', 10) !== 'amount';
+    if (percent && (!Number.isInteger(value) || value < 1 || value > 100)) throw badRequest('invalid_promo_code', 'a percentage discount must be a whole number from 1 to 100');
+    const created = await promos.createPromo(deps, row.id, {
+      code: f.required('code', 'Code', 40),
+      ...(percent ? { discountPercent: value } : { discountAmount: value }),
+      ...(maxUses !== undefined ? { maxUses: f.integer('maxUses', 'Most uses') } : {}),
+      ...(validFrom !== undefined ? { validFrom } : {}),
+      ...(validUntil !== undefined ? { validUntil } : {}),
+    });
+    return done(req, reply, eventPath(req.params.id, '/setup'), `Promo code ${created.code} added.`);
+  });
+}
+
+function eventInput(f: Form, creating: boolean): events.EventInput {
+  const endDate = f.instant('endDate', 'End');
+  return {
+    title: f.required('title', 'Title', 200),
+    description: f.text('description', 'Description', 20_000),
+    startDate: f.instant('startDate', 'Start') ?? (creating ? '' : undefined)!,
+    endDate: endDate ?? null,
+    location: f.optional('location', 'Location', 500) ?? null,
+    capacity: f.integer('capacity', 'Capacity', 0),
+    price: f.number('price', 'Price', 0),
+    maxTeamSize: Math.max(1, f.integer('maxTeamSize', 'Team size', 1)),
+    requiresApproval: f.checked('requiresApproval'),
+  };
+}
+
+function customFieldInput(c: { name: string; label: string; type: 'text' | 'number' | 'email' | 'select' | 'checkbox'; required: boolean; options: string[] | null }): events.CustomFieldInput {
+  return { name: c.name, label: c.label, type: c.type, required: c.required, ...(c.options ? { options: c.options } : {}) };
+}

@@ -1,0 +1,140 @@
+// The dashboard's memberships, developers (keys and webhook) and staff pages.
+import type { FastifyInstance } from 'fastify';
+import { sessionPrincipal } from '../../../shared/auth.js';
+import { badRequest, notFound } from '../../../shared/errors.js';
+import * as accounts from '../../accounts/accounts.service.js';
+import * as events from '../../events/events.service.js';
+import * as keys from '../../keys/keys.service.js';
+import * as memberships from '../../memberships/memberships.service.js';
+import * as plans from '../../memberships/plans.service.js';
+import { nowFor } from '../../sandbox/sandbox.service.js';
+import * as webhooks from '../../webhooks/webhooks.service.js';
+import { developersPage, membershipsPage, staffPage } from '../views/settings.js';
+import { PAGE, STAFF_PAGE, type PageContext } from '../page-context.js';
+
+export function membershipPages(app: FastifyInstance, ctx: PageContext): void {
+  const { deps, show, done, form, org } = ctx;
+
+  // ------------------------------------------------------------ memberships
+
+  app.get<{ Querystring: { planId?: string; email?: string } }>('/dashboard/memberships', PAGE, async (req, reply) =>
+    show(req, reply, 'memberships', 'Memberships', async (v) => {
+      const filter = { planId: (req.query.planId ?? '').slice(0, 100), email: (req.query.email ?? '').slice(0, 254) };
+      const planList = (await plans.listPlans(deps.db, v.org)).map(plans.presentPlan);
+      const rows = await memberships.listMembers(deps.db, v.org, { planId: filter.planId || undefined, email: filter.email || undefined });
+      const now = await nowFor(deps, v.org.userId, v.org.mode);
+      return membershipsPage(v.csrf, planList, rows.map((r) => memberships.presentMembership(r, r.plan_kind, now)), filter);
+    }),
+  );
+
+  app.post('/dashboard/memberships/plans', PAGE, async (req, reply) => {
+    const f = form(req);
+    const kind = f.text('kind', 'Kind', 20) === 'recurring' ? 'recurring' : 'fixed_term';
+    const period = f.text('period', 'Period', 20);
+    if (kind === 'recurring' && !['weekly', 'monthly', 'quarterly', 'yearly'].includes(period)) throw badRequest('invalid_plan', 'period must be weekly, monthly, quarterly or yearly');
+    const plan = await plans.createPlan(deps.membershipDeps, org(req), {
+      name: f.required('name', 'Name', 80),
+      amount: f.number('amount', 'Amount'),
+      kind,
+      ...(kind === 'fixed_term' ? { termMonths: f.integer('termMonths', 'Term') } : { period: period as 'monthly' }),
+      description: f.optional('description', 'Description', 500),
+    });
+    return done(req, reply, '/dashboard/memberships', `Plan ${plan.name} created.`);
+  });
+}
+
+export function developerPages(app: FastifyInstance, ctx: PageContext): void {
+  const { deps, show, done, form, org } = ctx;
+
+  // ------------------------------------------------------------ developers
+
+  app.get('/dashboard/developers', PAGE, async (req, reply) =>
+    show(req, reply, 'developers', 'Developers', async (v) =>
+      developersPage(
+        v.csrf,
+        v.mode,
+        await keys.listKeys(deps.db, v.s.userId),
+        await webhooks.getConfig(deps.db, v.s.userId, v.mode),
+        await webhooks.listDeliveries(deps.db, v.s.userId, v.mode),
+        v.emailVerified,
+      ),
+    ),
+  );
+
+  app.post('/dashboard/developers/keys', PAGE, async (req, reply) => {
+    const f = form(req);
+    const mode = f.text('mode', 'Mode', 10);
+    const keyClass = f.text('class', 'Kind', 10);
+    if ((mode !== 'test' && mode !== 'live') || (keyClass !== 'full' && keyClass !== 'checkout')) throw badRequest('invalid_request', 'mode must be test or live, and kind full or checkout');
+    const { row, key } = await keys.createKey(deps, sessionPrincipal(req).userId, {
+      name: f.optional('name', 'Name', 100),
+      mode,
+      keyClass,
+      allowedOrigin: f.optional('allowedOrigin', 'Allowed origin', 300),
+    });
+    return done(req, reply, '/dashboard/developers', `Key “${row.name}” created. Copy it now: it is not shown again.`, { secret: key });
+  });
+
+  app.post<{ Params: { keyId: string } }>('/dashboard/developers/keys/:keyId/revoke', PAGE, async (req, reply) => {
+    const row = await keys.revokeKey(deps, sessionPrincipal(req).userId, req.params.keyId);
+    return done(req, reply, '/dashboard/developers', `Key “${row.name}” revoked: calls with it are refused.`);
+  });
+
+  app.post('/dashboard/developers/webhook', PAGE, async (req, reply) => {
+    const f = form(req);
+    const p = org(req);
+    const r = await webhooks.putConfig(deps, p.userId, p.mode, { url: f.required('url', 'URL', 2000), enabled: f.checked('enabled'), events: f.all('events').slice(0, 10) });
+    return done(req, reply, '/dashboard/developers', r.secret ? 'Webhook set up. Copy the signing secret now: it is not shown again.' : 'Webhook saved.', r.secret ? { secret: r.secret } : {});
+  });
+
+  app.post('/dashboard/developers/webhook/rotate', PAGE, async (req, reply) => {
+    const p = org(req);
+    const current = await webhooks.getConfig(deps.db, p.userId, p.mode);
+    if (!current) throw notFound('there is no webhook to rotate', 'webhook_not_found');
+    const r = await webhooks.putConfig(deps, p.userId, p.mode, { rotateSecret: true, enabled: current.enabled });
+    return done(req, reply, '/dashboard/developers', 'New signing secret made; the old one no longer verifies. Copy it now: it is not shown again.', { secret: r.secret! });
+  });
+
+  app.post('/dashboard/developers/webhook/delete', PAGE, async (req, reply) => {
+    const p = org(req);
+    await webhooks.deleteConfig(deps.db, p.userId, p.mode);
+    return done(req, reply, '/dashboard/developers', 'Webhook removed.');
+  });
+}
+
+export function staffPages(app: FastifyInstance, ctx: PageContext): void {
+  const { deps, show, done, form } = ctx;
+
+  // ------------------------------------------------------------ staff
+
+  app.get('/dashboard/staff', STAFF_PAGE, async (req, reply) => show(req, reply, 'staff', 'Staff', (v) => staffPage(v.csrf)));
+
+  app.post('/dashboard/staff/organiser-access', STAFF_PAGE, async (req, reply) => {
+    const f = form(req);
+    const who = f.required('account', 'Account', 254);
+    const user = who.includes('@') ? await accounts.findUserByEmail(deps.db, who) : await accounts.findUser(deps.db, who);
+    if (!user) throw notFound('no account with that email or id', 'account_not_found');
+    const canPublish = f.text('canPublish', 'Publishing', 5) === 'true';
+    await accounts.setOrganiserAccess(deps.db, user.id, canPublish);
+    req.log.info({ staff: sessionPrincipal(req).userId, userId: user.id, canPublish }, 'organiser access changed');
+    return done(req, reply, '/dashboard/staff', `${user.email} ${canPublish ? 'may now publish events' : 'may no longer publish events'}.`);
+  });
+
+  app.post('/dashboard/staff/ticket-emails', STAFF_PAGE, async (req, reply) => {
+    const f = form(req);
+    const r = await events.setTicketEmails(deps.eventDeps, f.required('eventId', 'Event id', 100), f.text('enabled', 'Enabled', 5) === 'true');
+    req.log.info({ staff: sessionPrincipal(req).userId, ...r }, 'ticket emails switched');
+    return done(req, reply, '/dashboard/staff', `Ticket emails for ${r.eventId} are ${r.ticketEmailsEnabled ? 'on' : 'off'}.`);
+  });
+
+  app.post('/dashboard/staff/members', STAFF_PAGE, async (req, reply) => {
+    const f = form(req);
+    const { membership } = await memberships.addManualMember(deps.membershipDeps, {
+      planId: f.required('planId', 'Plan id', 100),
+      name: f.required('name', 'Name', 200),
+      email: f.required('email', 'Email', 254),
+      validUntil: f.required('validUntil', 'Valid until', 40),
+    });
+    return done(req, reply, '/dashboard/staff', `${membership.email} is a member until ${membership.valid_until?.toISOString().slice(0, 10)}.`);
+  });
+}

@@ -1,0 +1,135 @@
+// An event's registration screens: the searched list, one registration with its
+// actions, and the broadcast form with its preview.
+import type { presentRegistration } from '../../registrations/registrations.routes.js';
+import { html, type Html } from '../html.js';
+import { badge, csrfField, rupees, when } from '../layout.js';
+import { eventTabs, type EventView } from './events.js';
+
+export type RegistrationView = ReturnType<typeof presentRegistration>;
+
+const STATUSES = ['pending', 'confirmed', 'cancelled', 'refunded'] as const;
+
+export function registrationsPage(
+  e: EventView,
+  list: RegistrationView[],
+  search: { q: string; status: string },
+  pages: { next: string | null; first: boolean },
+): Html {
+  const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
+  return html`${eventTabs(e, 'registrations')}
+<form method="get" action="${base}/registrations" class="card" role="search">
+<div class="row"><div><label for="r-q">Search <span class="hint">name, email or registration id</span></label><input id="r-q" name="q" type="search" maxlength="200" value="${search.q}"></div>
+<div><label for="r-status">Status</label><select id="r-status" name="status"><option value="">any</option>${STATUSES.map(
+    (s) => html`<option${search.status === s ? html` selected` : ''}>${s}</option>`,
+  )}</select></div>
+<div class="fit"><button>Search</button></div></div></form>
+${
+  list.length === 0
+    ? html`<p>No registrations${search.q || search.status ? ' match' : ' yet'}.</p>`
+    : html`<div class="table-wrap"><table><caption class="muted">Newest first</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Status</th><th scope="col">Ticket</th><th scope="col" class="num">People</th><th scope="col" class="num">Amount</th><th scope="col">Booked</th></tr></thead>
+<tbody>${list.map(
+        (r) => html`<tr><td><a href="${base}/registrations/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.email}</td><td>${badge(r.status)}${r.checkedIn ? html` ${badge('checked_in')}` : ''}</td>
+<td>${r.ticketType}${r.subEventId !== null ? ` · track ${r.subEventId}` : ''}</td><td class="num">${r.quantity}</td><td class="num">${r.amount === 0 ? 'Free' : rupees(r.amount)}</td><td>${when(r.createdAt)}</td></tr>`,
+      )}</tbody></table></div>`
+}
+<nav class="pager" aria-label="Pages">
+${pages.first ? '' : html`<a href="${base}/registrations?${new URLSearchParams({ q: search.q, status: search.status }).toString()}">Newest</a>`}
+${pages.next ? html`<a href="${base}/registrations?${new URLSearchParams({ q: search.q, status: search.status, after: pages.next }).toString()}" rel="next">Older registrations</a>` : ''}
+</nav>`;
+}
+
+export function registrationDetail(csrf: string, e: EventView, r: RegistrationView): Html {
+  const base = `/dashboard/events/${encodeURIComponent(e.id)}/registrations/${encodeURIComponent(r.id)}`;
+  const act = (action: string, label: string, confirm: string, cls = '') =>
+    html`<form method="post" action="${base}/${action}" data-confirm="${confirm}">${csrfField(csrf)}<button${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
+  return html`${eventTabs(e, 'registrations')}
+<section class="card" aria-labelledby="reg-h"><h2 id="reg-h">${r.name}</h2>
+<dl class="facts">
+<dt>Status</dt><dd>${badge(r.status)}${r.pendingReason ? ` (awaiting ${r.pendingReason})` : ''}</dd>
+<dt>Email</dt><dd>${r.email}</dd>
+<dt>Phone</dt><dd>${r.phone ?? '—'}</dd>
+<dt>Ticket</dt><dd>${r.ticketType}${r.subEventId !== null ? ` · track ${r.subEventId}` : ''}</dd>
+<dt>People</dt><dd>${r.quantity}</dd>
+<dt>Amount</dt><dd>${r.amount === 0 ? 'Free' : rupees(r.amount)}${r.promoCode ? ` (code ${r.promoCode})` : ''}</dd>
+${r.platformFee + r.gatewayFee > 0 ? html`<dt>Fees</dt><dd>${rupees(r.platformFee)} platform, ${rupees(r.gatewayFee)} gateway</dd>` : ''}
+<dt>Checked in</dt><dd>${r.checkedIn ? when(r.checkedInAt) : 'no'}</dd>
+<dt>Booked</dt><dd>${when(r.createdAt)}</dd>
+<dt>Registration id</dt><dd class="mono">${r.id}</dd>
+${Object.entries(r.customFields).map(([k, v]) => html`<dt>${e.customFields.find((f) => f.name === k)?.label ?? k}</dt><dd>${String(v)}</dd>`)}
+</dl>
+${r.teamMembers.length > 0 ? html`<h3>Team</h3><ul>${r.teamMembers.map((m) => html`<li>${m.name} · ${m.email}${m.checkedIn ? ' · checked in' : ''}</li>`)}</ul>` : ''}
+</section>
+<section class="card" aria-labelledby="act-h"><h2 id="act-h">Actions</h2>
+<div class="actions">
+${r.status === 'pending' && r.pendingReason === 'approval' ? html`${act('approve', 'Approve', 'Approve this registration?')}${act('reject', 'Reject', 'Reject this registration?', 'secondary')}` : ''}
+${r.status === 'confirmed' && r.amount > 0 ? act('refund', 'Refund', `Refund ${rupees(r.amount)} in full and free the seats?`, 'danger') : ''}
+${r.status === 'confirmed' || r.status === 'pending' ? act('cancel', 'Cancel registration', r.status === 'confirmed' && r.amount > 0 ? 'Cancel and refund in full?' : 'Cancel this registration?', 'secondary') : ''}
+</div>
+${r.status === 'cancelled' || r.status === 'refunded' ? html`<p class="muted">This registration has ended.</p>` : ''}
+${
+  r.status === 'confirmed'
+    ? html`<h3>Transfer to someone else</h3>
+<form method="post" action="${base}/transfer">${csrfField(csrf)}
+<div class="row"><div><label for="tr-name">New holder’s name</label><input id="tr-name" name="name" required maxlength="200"></div>
+<div><label for="tr-email">Their email</label><input id="tr-email" name="email" type="email" required maxlength="254"></div>
+<div class="fit"><button>Transfer ticket</button></div></div>
+<p class="hint">A new ticket is mailed to them; the old QR code stops working.</p></form>`
+    : ''
+}
+</section>
+<p><a href="/dashboard/events/${encodeURIComponent(e.id)}/registrations">← All registrations</a></p>`;
+}
+
+export interface BroadcastForm {
+  subject: string;
+  message: string;
+  audience: string;
+  subEventId: string;
+}
+
+const AUDIENCES: [string, string][] = [
+  ['confirmed', 'Confirmed attendees'],
+  ['checked_in', 'Checked in'],
+  ['not_checked_in', 'Confirmed, not checked in'],
+  ['pending', 'Pending'],
+  ['all', 'Confirmed and pending'],
+];
+
+export function broadcastPage(csrf: string, e: EventView, form: BroadcastForm, preview: { recipientCount: number; sampleRecipients: { name: string; email: string }[] } | null): Html {
+  const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
+  const hidden = html`<input type="hidden" name="subject" value="${form.subject}"><input type="hidden" name="message" value="${form.message}">
+<input type="hidden" name="audience" value="${form.audience}"><input type="hidden" name="subEventId" value="${form.subEventId}">`;
+  return html`${eventTabs(e, 'broadcast')}
+${
+  preview
+    ? html`<section class="card" aria-labelledby="pv-h"><h2 id="pv-h">Preview</h2>
+<p>This goes to <strong>${preview.recipientCount}</strong> ${preview.recipientCount === 1 ? 'person' : 'people'}, one mail each.</p>
+${preview.sampleRecipients.length > 0 ? html`<p>For example:</p><ul>${preview.sampleRecipients.map((r) => html`<li>${r.name} · ${r.email}</li>`)}</ul>` : ''}
+<h3>${form.subject}</h3><div class="card">${form.message.split(/\r?\n/).map((line) => html`${line}<br>`)}</div>
+${
+  preview.recipientCount > 0
+    ? html`<form method="post" action="${base}/broadcast/send">${csrfField(csrf)}${hidden}<input type="hidden" name="confirmedRecipientCount" value="${preview.recipientCount}">
+<button>Send to ${preview.recipientCount} ${preview.recipientCount === 1 ? 'person' : 'people'}</button></form>`
+    : html`<p>Nobody to send to.</p>`
+}
+</section>`
+    : ''
+}
+<form method="post" action="${base}/broadcast" class="card">${csrfField(csrf)}
+<label for="b-subject">Subject</label><input id="b-subject" name="subject" required maxlength="200" value="${form.subject}">
+<label for="b-message">Message <span class="hint">plain text; line breaks are kept</span></label><textarea id="b-message" name="message" required maxlength="20000" rows="8">${form.message}</textarea>
+<div class="row"><div><label for="b-aud">To</label><select id="b-aud" name="audience">${AUDIENCES.map(
+    ([v, l]) => html`<option value="${v}"${form.audience === v ? html` selected` : ''}>${l}</option>`,
+  )}</select></div>
+${
+  e.tracks.length > 0
+    ? html`<div><label for="b-track">Track</label><select id="b-track" name="subEventId"><option value="">every track</option>${e.tracks.map(
+        (t) => html`<option value="${t.index}"${form.subEventId === String(t.index) ? html` selected` : ''}>${t.title}</option>`,
+      )}</select></div>`
+    : ''
+}</div>
+<p><button${preview ? html` class="secondary"` : ''}>Preview</button></p>
+<p class="hint">Nothing is sent until you confirm the number of recipients on the preview.</p>
+</form>`;
+}

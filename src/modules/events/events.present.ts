@@ -1,0 +1,53 @@
+// The API's view of an event and its tracks: money in rupees, with seats taken and remaining.
+import type { TrackDoc } from '../../db/database.js';
+import { paiseToRupees } from '../../shared/money.js';
+import { remainingOf, tightest, type SeatUsage } from './availability.js';
+import type { EventRow } from './events.repo.js';
+
+export function presentTrack(row: EventRow, track: TrackDoc, index: number, usage: SeatUsage) {
+  const taken = usage.byTrack.get(index) ?? 0;
+  return {
+    index,
+    title: track.title,
+    price: paiseToRupees(track.pricePaise),
+    capacity: track.capacity,
+    date: track.date ?? row.start_date,
+    taken,
+    remaining: tightest(remainingOf(track.capacity, taken), remainingOf(row.capacity, usage.total)),
+  };
+}
+
+export function presentEvent(row: EventRow, usage: SeatUsage) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    status: row.status,
+    mode: row.mode,
+    title: row.title,
+    description: row.description,
+    startDate: row.start_date,
+    date: row.start_date,
+    endDate: row.end_date,
+    location: row.location,
+    capacity: row.capacity,
+    taken: usage.total,
+    remaining: remainingOf(row.capacity, usage.total),
+    price: paiseToRupees(Number(row.price_paise)),
+    currency: 'INR' as const,
+    maxTeamSize: row.max_team_size,
+    requiresApproval: row.requires_approval,
+    customFields: row.custom_fields,
+    specialPrices: row.special_prices.map((t) => ({
+      name: t.name,
+      price: paiseToRupees(t.pricePaise),
+      capacity: t.capacity,
+      membersOnly: t.membersOnly,
+      availableFrom: t.availableFrom,
+      availableUntil: t.availableUntil,
+    })),
+    tracks: row.tracks.map((t, i) => presentTrack(row, t, i, usage)),
+    ticketEmailsEnabled: row.ticket_emails_enabled,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}

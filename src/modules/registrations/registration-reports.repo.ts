@@ -1,0 +1,62 @@
+// Queries behind the organiser's views of an event's registrations and attendees: the
+// searched list, sales per day, arrivals per quarter-hour and door progress.
+import { sql, type Kysely } from 'kysely';
+import type { Database, RegistrationsTable } from '../../db/database.js';
+
+export interface RegistrationSearch {
+  /** Part of a name or email, or a whole registration id. */
+  q?: string | undefined;
+  status?: RegistrationsTable['status'] | undefined;
+  limit: number;
+  /** The last row of the previous page: newest first, so older than this. */
+  after?: { createdAt: Date; id: string } | undefined;
+}
+
+/** Newest first, one page (limit + 1 rows read, so the caller knows whether more follow). */
+export function searchByEvent(db: Kysely<Database>, eventId: string, s: RegistrationSearch) {
+  let q = db.selectFrom('registrations').selectAll().where('event_id', '=', eventId);
+  if (s.status !== undefined) q = q.where('status', '=', s.status);
+  const text = s.q?.trim();
+  if (text) {
+    const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb('id', '=', text), eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['email']), 'like', like)]));
+  }
+  if (s.after) {
+    const { createdAt, id } = s.after;
+    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+  }
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(s.limit + 1).execute();
+}
+
+/** Confirmed bookings by the day (IST) they were confirmed: day = days since 1970-01-01 IST. */
+export async function salesByDay(db: Kysely<Database>, eventId: string) {
+  const rows = await sql<{ day: string; bookings: string; tickets: string; paise: string }>`
+    select floor((extract(epoch from confirmed_at) + 19800) / 86400) as day,
+           count(*) as bookings, coalesce(sum(quantity), 0) as tickets, coalesce(sum(amount_paise), 0) as paise
+      from registrations
+     where event_id = ${eventId} and status = 'confirmed' and confirmed_at is not null
+     group by 1 order by 1`.execute(db);
+  return rows.rows.map((r) => ({ day: Number(r.day), bookings: Number(r.bookings), tickets: Number(r.tickets), revenuePaise: Number(r.paise) }));
+}
+
+/** People admitted per 15 minutes: slot = quarter-hours since the epoch. */
+export async function arrivalsBySlot(db: Kysely<Database>, eventId: string) {
+  const rows = await sql<{ slot: string; arrivals: string }>`
+    select floor(extract(epoch from a.checked_in_at) / 900) as slot, count(*) as arrivals
+      from attendees a join registrations r on r.id = a.registration_id
+     where r.event_id = ${eventId} and r.status = 'confirmed' and a.checked_in_at is not null
+     group by 1 order by 1`.execute(db);
+  return rows.rows.map((r) => ({ slot: Number(r.slot), arrivals: Number(r.arrivals) }));
+}
+
+/** Heads expected at the door (everyone on a confirmed booking) and how many are in. */
+export async function doorCounts(db: Kysely<Database>, eventId: string) {
+  const row = await db
+    .selectFrom('attendees as a')
+    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
+    .select([(eb) => eb.fn.countAll<number>().as('expected'), (eb) => eb.fn.count<number>('a.checked_in_at').as('arrived')])
+    .where('r.event_id', '=', eventId)
+    .where('r.status', '=', 'confirmed')
+    .executeTakeFirstOrThrow();
+  return { expected: Number(row.expected), arrived: Number(row.arrived) };
+}
