@@ -2,7 +2,7 @@
 // the payment fallback page and the gateway's redirect back, and the static scripts
 // (embed.js for host pages, the page's own script and style) with ETags.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Deps } from '../../deps.js';
+import type { CheckoutDeps } from './checkout.service.js';
 import { parseJsonKeepingEveryKey } from '../../shared/json-body.js';
 import { assetRoutes, loadCheckoutAssets } from './assets.routes.js';
 import type { Assets } from './page.html.js';
@@ -11,7 +11,7 @@ import { pageCallRoutes } from './page-calls.routes.js';
 import { eventPageRoute, paymentPageRoutes } from './page.routes.js';
 
 export const checkoutRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: CheckoutDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     // Answers are keyed by names organisers choose; keep every key as it was sent.
     parseJsonKeepingEveryKey(app);

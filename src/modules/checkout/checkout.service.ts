@@ -4,6 +4,9 @@
 // play the gateway's checkout. Every booking goes through the registration service.
 import { createHmac } from 'node:crypto';
 import type { Deps } from '../../deps.js';
+
+/** What the hosted checkout uses of the service. */
+export type CheckoutDeps = Pick<Deps, 'clock' | 'config' | 'db' | 'eventDeps' | 'ids' | 'keyCache' | 'registerDeps'>;
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { forbidden, notFound, unavailable } from '../../shared/errors.js';
 import { paymentNotVerified } from '../payments/payments.service.js';
@@ -32,7 +35,7 @@ const notShown = () => notFound('no such event', 'event_not_found');
  * of the event's account (`data-svc-key`), whose pinned origin must be the embedding
  * origin; without a key a test event is not shown (404).
  */
-export async function openPage(deps: Deps, slug: string, key: string | undefined, origin: string | undefined): Promise<PageAccess> {
+export async function openPage(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined): Promise<PageAccess> {
   if (!SLUG.test(slug)) throw notShown();
   const event = await events.findEventBySlug(deps.db, slug);
   if (!event) throw notShown();
@@ -57,25 +60,25 @@ export type PageRegistration =
   | { status: 'confirmed' | 'pending' }
   | { status: 'payment_required'; orderId: string; amount: number; currency: string; key: string };
 
-export async function registerFromPage(deps: Deps, access: PageAccess, input: RegisterInput): Promise<PageRegistration> {
+export async function registerFromPage(deps: CheckoutDeps, access: PageAccess, input: RegisterInput): Promise<PageRegistration> {
   const r = await register(deps.registerDeps, access.principal, access.event.id, input);
   if (r.kind === 'free') return { status: r.status };
   return { status: 'payment_required', orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key };
 }
 
 /** The secret the handler's signature is made with: Razorpay's key secret, or the sandbox's own. */
-function signingSecret(deps: Deps, mode: 'test' | 'live'): string {
+function signingSecret(deps: CheckoutDeps, mode: 'test' | 'live'): string {
   if (mode === 'test') return sandboxSigningSecret(deps);
   const secret = deps.config.razorpay.keySecret;
   if (!secret) throw unavailable('payments_not_configured', 'live payments are not configured on this service (RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)');
   return secret;
 }
 
-function sandboxSigningSecret(deps: Deps): string {
+function sandboxSigningSecret(deps: CheckoutDeps): string {
   return createHmac('sha256', deps.config.secretsKey).update('sandbox checkout signature').digest('hex');
 }
 
-async function pendingOrder(deps: Deps, access: PageAccess, orderId: string) {
+async function pendingOrder(deps: CheckoutDeps, access: PageAccess, orderId: string) {
   const reg = await registrations.findByOrder(deps.db, access.event.id, orderId);
   if (!reg || reg.order_id === null) throw notFound('no booking on this event holds this order', 'order_not_found');
   return { ...reg, order_id: reg.order_id };
@@ -87,7 +90,7 @@ async function pendingOrder(deps: Deps, access: PageAccess, orderId: string) {
  * exactly as register step 2 does; a forged signature changes nothing (402).
  */
 export async function confirmFromPage(
-  deps: Deps,
+  deps: CheckoutDeps,
   access: PageAccess,
   handler: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string },
 ): Promise<{ status: 'confirmed' }> {
@@ -104,7 +107,7 @@ export async function confirmFromPage(
 }
 
 /** A live booking still waiting for its payment: what the top-level payment page opens the checkout with. */
-export async function pendingPayment(deps: Deps, access: PageAccess, orderId: string) {
+export async function pendingPayment(deps: CheckoutDeps, access: PageAccess, orderId: string) {
   const reg = await registrations.findByOrder(deps.db, access.event.id, orderId);
   if (access.event.mode !== 'live' || !reg || reg.order_id === null || reg.status !== 'pending') {
     throw notFound('no booking on this event waits for this payment', 'order_not_found');
@@ -114,7 +117,7 @@ export async function pendingPayment(deps: Deps, access: PageAccess, orderId: st
 }
 
 /** Where a booking stands, by its order: the page asks while the buyer pays elsewhere. */
-export async function orderStatus(deps: Deps, access: PageAccess, orderId: string): Promise<{ status: 'pending' | 'confirmed' | 'cancelled' | 'refunded' }> {
+export async function orderStatus(deps: CheckoutDeps, access: PageAccess, orderId: string): Promise<{ status: 'pending' | 'confirmed' | 'cancelled' | 'refunded' }> {
   const reg = await pendingOrder(deps, access, orderId);
   return { status: reg.status };
 }
@@ -124,7 +127,7 @@ export async function orderStatus(deps: Deps, access: PageAccess, orderId: strin
  * answers what checkout.js hands its handler, signed with the sandbox's secret.
  */
 export async function sandboxCheckout(
-  deps: Deps,
+  deps: CheckoutDeps,
   access: PageAccess,
   orderId: string,
   outcome: 'success' | 'failure',
@@ -142,7 +145,7 @@ export async function sandboxCheckout(
 }
 
 /** What the page shows about the event: seats by tier and by track, as enforced. */
-export async function pageFacts(deps: Deps, event: EventRow) {
+export async function pageFacts(deps: CheckoutDeps, event: EventRow) {
   const usage = await events.usageFor(deps.db, event.id);
   const shown = presentEvent(event, usage);
   const availability = await events.availability(deps.eventDeps, event);

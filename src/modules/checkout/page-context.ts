@@ -2,7 +2,7 @@
 // every page route names, and rendering HTML (pages and error pages) in the page's strings.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { CheckoutDeps } from './checkout.service.js';
 import { AppError } from '../../shared/errors.js';
 import { renderMessagePage, type Assets } from './page.html.js';
 import { en } from './strings.js';
@@ -47,7 +47,7 @@ export const PAGE_AUTH =
 
 export type CheckoutContext = ReturnType<typeof checkoutContext>;
 
-export function checkoutContext(deps: Deps, assets: Assets) {
+export function checkoutContext(deps: CheckoutDeps, assets: Assets) {
   const s = en;
 
   /** HTML routes answer errors as a readable page, with the same statuses as JSON would. */

@@ -37,7 +37,7 @@ const Entry = Type.Object({
 });
 
 export const ledgerRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'payoutDeps'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     const session = { auth: { kind: 'session' } } as const;
 

@@ -43,7 +43,7 @@ function present(p: payouts.PayoutRow) {
 }
 
 export const payoutsRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'payoutDeps'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     const session = { auth: { kind: 'session' } } as const;
 

@@ -1,9 +1,8 @@
 // Staff views of reconciliation: the orders it watches and a sweep on demand.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
 import { conflict } from '../../shared/errors.js';
-import { listOrderChecks, sweep } from './reconcile.service.js';
+import { listOrderChecks, sweep, type ReconcileDeps } from './reconcile.service.js';
 
 const SweepSummary = Type.Object({
   checked: Type.Integer({ description: 'orders asked about' }),
@@ -36,7 +35,7 @@ const OrderCheck = Type.Object({
 });
 
 export const reconciliationRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: ReconcileDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/admin/api/reconciliation/orders',
