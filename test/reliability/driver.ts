@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
 import { EVENT_SCOPE, PAID_SCOPE, tierScope } from '../../src/modules/events/events.service.js';
+import { checkLedger } from '../../src/modules/ledger/ledger.service.js';
 import { sweep, type SweepSummary } from '../../src/modules/reconciliation/reconcile.service.js';
 import { bookingFees } from '../../src/modules/registrations/fees.js';
 import { ManualClock } from '../../src/shared/clock.js';
@@ -462,6 +463,11 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       }
       if (figures.sweeps.length > 0) log(`sweeps: ${figures.sweeps.map((s) => `checked ${s.checked}, confirmed ${s.confirmed}, captured ${s.captured}, refunded ${s.refunded}, ended ${s.endedRefunded}, orphans ${s.orphansFound}, errors ${s.errors}`).join(' | ')}`);
       await verify(deps.db, rzp, orgAccount.userId, figures);
+      // The ledger agrees with what the run left: recomputed from bookings, refunds and
+      // payouts, every account's balance matches its entries.
+      const ledgerCheck = await checkLedger(deps.db);
+      for (const m of ledgerCheck.mismatches) figures.mismatches.push(`ledger ${m.accountId} ${m.mode} ${m.source}: recomputed ${m.expectedPaise}, ledger ${m.ledgerPaise}${m.detail ? ` (${m.detail})` : ''}`);
+      log(`ledger check: ${ledgerCheck.accountsChecked} accounts, ${ledgerCheck.mismatches.length} mismatches`);
     } finally {
       await deps.close();
     }
