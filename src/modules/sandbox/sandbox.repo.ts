@@ -44,26 +44,21 @@ export function setOrderStatus(db: Db, accountId: string, orderId: string, statu
 const ofAccountOrder = (db: Db, accountId: string) => db.selectFrom('sandbox_orders').select('sandbox_orders.id').where('sandbox_orders.account_id', '=', accountId);
 
 /** A payment of one of this account's orders. */
-export function findPayment(db: Db, accountId: string, paymentId: string) {
-  return db
+/** Payments joined to their order, limited to this account's orders. */
+const accountPayments = (db: Db, accountId: string) =>
+  db
     .selectFrom('sandbox_payments')
     .innerJoin('sandbox_orders', 'sandbox_orders.id', 'sandbox_payments.order_id')
     .select(paymentColumns)
-    .where('sandbox_payments.id', '=', paymentId)
-    .where('sandbox_orders.account_id', '=', accountId)
-    .executeTakeFirst();
+    .where('sandbox_orders.account_id', '=', accountId);
+
+export function findPayment(db: Db, accountId: string, paymentId: string) {
+  return accountPayments(db, accountId).where('sandbox_payments.id', '=', paymentId).executeTakeFirst();
 }
 
 /** Every payment attempt of one of this account's orders, oldest first. */
 export function findOrderPayments(db: Db, accountId: string, orderId: string) {
-  return db
-    .selectFrom('sandbox_payments')
-    .innerJoin('sandbox_orders', 'sandbox_orders.id', 'sandbox_payments.order_id')
-    .select(paymentColumns)
-    .where('sandbox_payments.order_id', '=', orderId)
-    .where('sandbox_orders.account_id', '=', accountId)
-    .orderBy('sandbox_payments.created_at')
-    .execute();
+  return accountPayments(db, accountId).where('sandbox_payments.order_id', '=', orderId).orderBy('sandbox_payments.created_at').execute();
 }
 
 export function findOrderByReceipt(db: Db, accountId: string, receipt: string) {

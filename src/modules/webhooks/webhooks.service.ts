@@ -198,16 +198,5 @@ function presentDelivery(r: DeliveryRow) {
 }
 
 export async function listDeliveries(db: Db, accountId: string, mode: Mode) {
-  const rows = await repo.listDeliveries(db, accountId, mode, 100);
-  return rows.map((r) => ({
-    id: r.id,
-    eventId: r.event_id,
-    type: r.type,
-    url: r.url,
-    statusCode: r.status_code,
-    error: r.error,
-    durationMs: r.duration_ms,
-    ok: r.status_code !== null && r.status_code >= 200 && r.status_code < 300,
-    createdAt: r.created_at.toISOString(),
-  }));
+  return (await repo.listDeliveries(db, accountId, mode, 100)).map(presentDelivery);
 }
