@@ -82,7 +82,9 @@ export async function recomputedTotals(db: Transaction<Database>, accountId: str
   const r = await sql<{ account_id: string; mode: Mode; source_type: LedgerSource; total: string }>`
     select account_id, mode, 'registration' as source_type, sum(
       amount_paise - platform_fee_paise - gateway_fee_paise
-      + case when status in ('cancelled', 'refunded') and refund_id is not null then platform_fee_paise - amount_paise else 0 end
+      -- Refunded: by the organiser, or found refunded at the gateway (a refund whose answer
+      -- was lost, which leaves no refund id); cancelled after confirmation: with its refund.
+      + case when status = 'refunded' or (status = 'cancelled' and refund_id is not null) then platform_fee_paise - amount_paise else 0 end
     )::text as total
     from registrations
     where confirmed_at is not null and payment_id is not null and amount_paise > 0
