@@ -146,8 +146,8 @@ export function upsertMember(db: Db, row: Insertable<MembershipsTable>, change: 
 
 type MemberFilter = { planId?: string | undefined; email?: string | undefined };
 
-/** One page of an account's members with their plan's kind, oldest first, after a position (limit + 1 rows). */
-export function pageMembersWithKind(db: Db, accountId: string, mode: Mode, filter: MemberFilter, limit: number, after: KeysetPosition | undefined) {
+/** An account's members in one mode with their plan's kind, filtered, oldest first. */
+function membersWithKind(db: Db, accountId: string, mode: Mode, filter: MemberFilter) {
   let q = db
     .selectFrom('memberships as m')
     .innerJoin('plans as pl', 'pl.id', 'm.plan_id')
@@ -157,8 +157,14 @@ export function pageMembersWithKind(db: Db, accountId: string, mode: Mode, filte
     .where('m.mode', '=', mode);
   if (filter.planId !== undefined) q = q.where('m.plan_id', '=', filter.planId);
   if (filter.email !== undefined) q = q.where('m.email', '=', filter.email);
+  return q.orderBy('m.created_at').orderBy('m.id');
+}
+
+/** One page of them after a position (limit + 1 rows, so the caller knows whether more follow). */
+export function pageMembersWithKind(db: Db, accountId: string, mode: Mode, filter: MemberFilter, limit: number, after: KeysetPosition | undefined) {
+  let q = membersWithKind(db, accountId, mode, filter);
   if (after) q = q.where((eb) => eb.or([eb('m.created_at', '>', after.at), eb.and([eb('m.created_at', '=', after.at), eb('m.id', '>', after.id)])]));
-  return q.orderBy('m.created_at').orderBy('m.id').limit(limit + 1).execute();
+  return q.limit(limit + 1).execute();
 }
 
 export async function countMembers(db: Db, accountId: string, mode: Mode, filter: MemberFilter): Promise<number> {
@@ -168,16 +174,7 @@ export async function countMembers(db: Db, accountId: string, mode: Mode, filter
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-/** An account's members in one mode with their plan's kind, oldest first. */
-export function listMembersWithKind(db: Db, accountId: string, mode: Mode, filter: { planId?: string | undefined; email?: string | undefined }) {
-  let q = db
-    .selectFrom('memberships as m')
-    .innerJoin('plans as pl', 'pl.id', 'm.plan_id')
-    .selectAll('m')
-    .select(['pl.kind as plan_kind'])
-    .where('m.account_id', '=', accountId)
-    .where('m.mode', '=', mode);
-  if (filter.planId !== undefined) q = q.where('m.plan_id', '=', filter.planId);
-  if (filter.email !== undefined) q = q.where('m.email', '=', filter.email);
-  return q.orderBy('m.created_at').orderBy('m.id').execute();
+/** All of them (the dashboard's members screen). */
+export function listMembersWithKind(db: Db, accountId: string, mode: Mode, filter: MemberFilter) {
+  return membersWithKind(db, accountId, mode, filter).execute();
 }
