@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ConsoleMessage, Frame, Page } from 'playwright-core';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { hostPage, hostUrl, launchBrowser, SCREENSHOTS, startHostPages, type Browser, type HostPages } from '../helpers/browser.js';
-import { startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { checkoutSignature } from '../../src/modules/checkout/signature.js';
 
@@ -33,7 +33,7 @@ describe('embedded checkout in Chromium', { timeout: 240_000 }, () => {
     rzp = await startRazorpayEmulator(creds);
     server = await startServer({
       isolatedDatabase: true,
-      env: { RAZORPAY_KEY_ID: creds.keyId, RAZORPAY_KEY_SECRET: creds.keySecret, RAZORPAY_API_URL: rzp.url, STAFF_EMAILS: staffEmail },
+      env: { ...gatewayEnv(rzp, creds), STAFF_EMAILS: staffEmail },
     });
     host = await startHostPages(server.url);
     browser = await launchBrowser();

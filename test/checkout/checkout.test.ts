@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { orderPaidEvent, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { orderPaidEvent, signWebhook, startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { checkoutSignature, verifyCheckoutSignature } from '../../src/modules/checkout/signature.js';
 
@@ -41,10 +41,7 @@ describe('hosted checkout over HTTP', () => {
     server = await startServer({
       isolatedDatabase: true,
       env: {
-        RAZORPAY_KEY_ID: creds.keyId,
-        RAZORPAY_KEY_SECRET: creds.keySecret,
-        RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        RAZORPAY_API_URL: rzp.url,
+        ...gatewayEnv(rzp, creds, WEBHOOK_SECRET),
         STAFF_EMAILS: staffEmail,
       },
     });

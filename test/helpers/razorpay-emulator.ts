@@ -588,3 +588,13 @@ export function payoutEvent(event: string, payout: Json): string {
     created_at: now(),
   });
 }
+
+/** The service's settings for talking to this emulator as its live gateway. */
+export function gatewayEnv(rzp: RazorpayEmulator, creds: { keyId: string; keySecret: string }, webhookSecret?: string): Record<string, string> {
+  return {
+    RAZORPAY_KEY_ID: creds.keyId,
+    RAZORPAY_KEY_SECRET: creds.keySecret,
+    RAZORPAY_API_URL: rzp.url,
+    ...(webhookSecret === undefined ? {} : { RAZORPAY_WEBHOOK_SECRET: webhookSecret }),
+  };
+}

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const creds = { keyId: 'rzp_live_EmulatorKey07', keySecret: 'emulatorsecret000000007' };
@@ -20,7 +20,7 @@ describe('event deletion and money in flight', () => {
     rzp = await startRazorpayEmulator(creds);
     server = await startServer({
       isolatedDatabase: true,
-      env: { RAZORPAY_KEY_ID: creds.keyId, RAZORPAY_KEY_SECRET: creds.keySecret, RAZORPAY_WEBHOOK_SECRET: 'whsec', RAZORPAY_API_URL: rzp.url, STAFF_EMAILS: staffEmail },
+      env: { ...gatewayEnv(rzp, creds, 'whsec'), STAFF_EMAILS: staffEmail },
     });
     org = await organiser(server.url, 'live');
     staff = await signup(server.url, { email: staffEmail });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { errorBody, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { errorBody, signWebhook, startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 
 const creds = { keyId: 'rzp_live_EmulatorKey01', keySecret: 'emulatorsecret000000000' };
@@ -25,10 +25,7 @@ describe('live payouts through RazorpayX', () => {
       // Payout jobs must run against this emulator: a worker of its own.
       isolatedDatabase: true,
       env: {
-        RAZORPAY_KEY_ID: creds.keyId,
-        RAZORPAY_KEY_SECRET: creds.keySecret,
-        RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        RAZORPAY_API_URL: rzp.url,
+        ...gatewayEnv(rzp, creds, WEBHOOK_SECRET),
         RAZORPAY_TIMEOUT_MS: '300',
         RAZORPAYX_ACCOUNT_NUMBER: ACCOUNT_NUMBER,
         STAFF_EMAILS: staffEmail,

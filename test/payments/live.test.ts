@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { orderPaidEvent, paymentCapturedEvent, signWebhook, startRazorpayEmulator, subscriptionEvent, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { orderPaidEvent, paymentCapturedEvent, signWebhook, startRazorpayEmulator, subscriptionEvent, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 
 const creds = { keyId: 'rzp_live_EmulatorKey01', keySecret: 'emulatorsecret000000000' };
@@ -21,10 +21,7 @@ describe('live payments through Razorpay', () => {
       // Refund jobs must run against this emulator: a worker of its own.
       isolatedDatabase: true,
       env: {
-        RAZORPAY_KEY_ID: creds.keyId,
-        RAZORPAY_KEY_SECRET: creds.keySecret,
-        RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        RAZORPAY_API_URL: rzp.url,
+        ...gatewayEnv(rzp, creds, WEBHOOK_SECRET),
         RAZORPAY_TIMEOUT_MS: '300',
         STAFF_EMAILS: staffEmail,
       },

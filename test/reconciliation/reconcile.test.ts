@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const creds = { keyId: 'rzp_live_EmulatorKey02', keySecret: 'emulatorsecret000000001' };
@@ -26,10 +26,7 @@ describe('reconciliation of gateway orders', () => {
       // Refund jobs must run against this emulator, and the sweep sees only this server's orders.
       isolatedDatabase: true,
       env: {
-        RAZORPAY_KEY_ID: creds.keyId,
-        RAZORPAY_KEY_SECRET: creds.keySecret,
-        RAZORPAY_WEBHOOK_SECRET: 'whsec',
-        RAZORPAY_API_URL: rzp.url,
+        ...gatewayEnv(rzp, creds, 'whsec'),
         RAZORPAY_TIMEOUT_MS: String(TIMEOUT_MS),
         STAFF_EMAILS: staffEmail,
         RECONCILE_AFTER_MINUTES: '30',
