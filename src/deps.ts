@@ -19,6 +19,7 @@ import { SandboxGateway, SandboxSubscriptions } from './modules/sandbox/sandbox-
 import { RazorpayGateway } from './modules/payments/razorpay.js';
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
+import { FreeBookings } from './modules/registrations/free-bookings.js';
 import type { RegisterDeps } from './modules/registrations/register.service.js';
 import { refundJob, refundPaymentJob } from './modules/registrations/registrations.jobs.js';
 import { settleEventPayments } from './modules/registrations/actions.service.js';
@@ -181,6 +182,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     checkEmail,
     hasGoodStanding: (accountId, mode, email) => hasGoodStanding({ db, clock }, accountId, mode, email),
     kickJobs: () => jobs.kick(),
+    freeBookings: new FreeBookings(db, clock),
   };
   const eventDeps: EventDeps = {
     db,

@@ -87,6 +87,31 @@ describe('seats under concurrency across two processes', () => {
     assert.ok(answers.every((a) => a.status === 201 || a.status === 409));
   });
 
+  it('sells teams and singles racing for the last seats without overselling, every seat held by a stored ticket', async () => {
+    // Free bookings of one counter that queue behind each other are written together
+    // (free-bookings.ts); a group that does not fit whole is written one by one.
+    const org = await organiser(procs[0]!.url);
+    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', {
+      key: org.key,
+      body: { title: 'Team drop', description: 'x', startDate: '2026-12-31', capacity: 41, maxTeamSize: 3 },
+    });
+    const eventId = created.body.data.id as string;
+    const size = (i: number) => 1 + (i % 3);
+    const answers = await fire(eventId, org.key, 300, (i) => ({
+      teamMembers: Array.from({ length: size(i) - 1 }, (_, m) => ({ name: `M${i}.${m}`, email: uniqueEmail(`t${i}m${m}`) })),
+    }));
+    assert.ok(answers.every((a) => a.status === 201 || a.status === 409), `unexpected statuses: ${[...new Set(answers.map((a) => a.status))].join(',')}`);
+    const sold = answers.reduce((n, a, i) => n + (a.status === 201 ? size(i) : 0), 0);
+    assert.ok(sold <= 41, `sold ${sold} seats of 41`);
+    assert.ok(sold >= 39, `only ${sold} of 41 seats sold while singles were still asking`);
+    const list = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/registrations?limit=100`, { key: org.key });
+    assert.equal(list.body.count, answers.filter((a) => a.status === 201).length, 'one stored booking per acknowledgement, none for a refusal');
+    const tickets = list.body.data.reduce((n: number, r: any) => n + 1 + r.teamMembers.length, 0);
+    assert.equal(tickets, sold, 'every seat sold is a stored ticket');
+    const a = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/availability`, { key: org.key });
+    assert.equal(a.body.data.taken, sold, 'the seat counter agrees with the tickets');
+  });
+
   it('confirms paid registrations racing for the last seats without overselling, refunding the losers', async () => {
     const org = await organiser(procs[0]!.url);
     const created = await call(procs[0]!.url, 'POST', '/api/v1/events', {

@@ -1,5 +1,7 @@
 // The one-statement free booking on the registrations and attendees tables: the hot path
-// of a ticket drop, in a repo file of its own.
+// of a ticket drop, in a repo file of its own. One statement books one or several free
+// bookings of the same event and seat counter (free-bookings.ts gathers them), so a hot
+// counter row is locked, and a commit flushed, once for all of them.
 import { sql, type Insertable } from 'kysely';
 import type { Mode, RegistrationsTable } from '../../db/database.js';
 import type { JobRow } from '../../jobs/queue.js';
@@ -17,49 +19,71 @@ export interface FreeBooking {
   webhookType: string;
 }
 
+/** Bookings that one statement can write together: the same event, account, mode, seat counter and webhook type. */
+export function batchKey(b: FreeBooking): string {
+  return `${b.row.event_id}\u0000${b.scope}\u0000${b.row.account_id}\u0000${b.row.mode}\u0000${b.webhookType}`;
+}
+
 /**
- * Claims one seat counter and writes the booking, its people and its jobs in one
- * statement, so the counter row is locked only for that statement and its commit.
- * When the claim finds no seat, nothing is written and false is returned.
+ * Claims `sum(quantity)` seats on one seat counter and writes every booking, its people
+ * and its jobs in one statement, so the counter row is locked only for that statement and
+ * its commit. Each booking is stored as made (created and confirmed at its row's
+ * `created_at`); the jobs are due at `now`. All or nothing: when the counter has not room for all of them, nothing is
+ * written and false is returned. The rows travel as arrays (`unnest`), so the statement's
+ * text, and its prepared plan, is the same for any number of bookings.
  */
 // ownership-exception: the common free booking is the hot path of a ticket drop; claiming the event's seat counter, reading the webhook configuration and writing the jobs in the same statement keeps the counter row locked for one statement only.
-export async function bookFreeInOneStatement(db: Db, b: FreeBooking, now: Date): Promise<boolean> {
-  const r = b.row;
-  // VALUES needs a row even when there are no jobs; that row is filtered out.
-  const jobRows = b.jobs.length > 0 ? b.jobs : [{ id: '', topic: '', payload: '{}', maxAttempts: 0 }];
+export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[], now: Date): Promise<boolean> {
+  const first = bookings[0];
+  if (!first) return true;
+  for (const b of bookings) if (batchKey(b) !== batchKey(first)) throw new Error('bookFreeTogether: bookings of different counters');
+  const total = bookings.reduce((s, b) => s + b.row.quantity, 0);
+  const rows = bookings.map((b) => b.row);
+  const people = bookings.flatMap((b) => b.people.map((a) => ({ ...a, registrationId: b.row.id })));
+  const jobs = bookings.flatMap((b) => b.jobs);
+  const hooks = bookings.map((b) => b.webhookJob);
+  const col = <T, V>(xs: readonly T[], f: (x: T) => V) => xs.map(f);
   const written = await sql<{ n: number }>`
     with claim as (
-      update seat_counters set taken = taken + ${r.quantity}
-      where event_id = ${r.event_id} and scope = ${b.scope} and (capacity = 0 or taken + ${r.quantity} <= capacity)
+      update seat_counters set taken = taken + ${total}::int
+      where event_id = ${first.row.event_id} and scope = ${first.scope} and (capacity = 0 or taken + ${total}::int <= capacity)
       returning scope
     ),
     booking as (
       insert into registrations (id, event_id, account_id, mode, status, name, email, phone, ticket_type, sub_event_id, quantity,
         amount_paise, custom_fields, promo_code, created_at, confirmed_at)
-      select ${r.id}, ${r.event_id}, ${r.account_id}, ${r.mode}, 'confirmed', ${r.name}, ${r.email}, ${r.phone ?? null},
-        ${r.ticket_type}, ${r.sub_event_id ?? null}::int, ${r.quantity}::int, 0, ${r.custom_fields}::jsonb, null, ${now}::timestamptz, ${now}::timestamptz
-      from claim
+      select b.id, ${first.row.event_id}, ${first.row.account_id}, ${first.row.mode}, 'confirmed', b.name, b.email, b.phone,
+        b.ticket_type, b.sub_event_id, b.quantity, 0, b.custom_fields::jsonb, null, b.created_at, b.created_at
+      from unnest(${col(rows, (r) => r.id)}::text[], ${col(rows, (r) => r.name)}::text[], ${col(rows, (r) => r.email)}::text[],
+        ${col(rows, (r) => r.phone ?? null)}::text[], ${col(rows, (r) => r.ticket_type)}::text[], ${col(rows, (r) => r.sub_event_id ?? null)}::int[],
+        ${col(rows, (r) => r.quantity)}::int[], ${col(rows, (r) => r.custom_fields)}::text[], ${col(rows, (r) => r.created_at)}::timestamptz[])
+        as b(id, name, email, phone, ticket_type, sub_event_id, quantity, custom_fields, created_at)
+      where exists (select 1 from claim)
       returning id
     ),
     people as (
       insert into attendees (id, registration_id, idx, name, email)
       select v.id, v.registration_id, v.idx, v.name, v.email
-      from (values ${sql.join(b.people.map((a) => sql`(${a.id}, ${r.id}, ${a.idx}::int, ${a.name}, ${a.email})`))}) as v(id, registration_id, idx, name, email)
-      where exists (select 1 from booking)
+      from unnest(${col(people, (a) => a.id)}::text[], ${col(people, (a) => a.registrationId)}::text[], ${col(people, (a) => a.idx)}::int[],
+        ${col(people, (a) => a.name)}::text[], ${col(people, (a) => a.email)}::text[]) as v(id, registration_id, idx, name, email)
+      where exists (select 1 from claim)
     ),
     work as (
       insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
       select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
-      from (values ${sql.join(jobRows.map((j) => sql`(${j.id}, ${j.topic}, ${j.payload}, ${j.maxAttempts}::int)`))}) as v(id, topic, payload, max_attempts)
-      where exists (select 1 from booking) and ${b.jobs.length > 0}::boolean
+      from unnest(${col(jobs, (j) => j.id)}::text[], ${col(jobs, (j) => j.topic)}::text[], ${col(jobs, (j) => j.payload)}::text[],
+        ${col(jobs, (j) => j.maxAttempts)}::int[]) as v(id, topic, payload, max_attempts)
+      where exists (select 1 from claim)
     ),
     hook as (
       insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
-      select ${b.webhookJob.id}, ${b.webhookJob.topic}, ${b.webhookJob.payload}::jsonb, ${now}::timestamptz, ${b.webhookJob.maxAttempts}::int, ${now}::timestamptz
-      from webhook_configs w
-      where w.account_id = ${r.account_id} and w.mode = ${r.mode} and w.enabled
-        and w.events @> ${JSON.stringify([b.webhookType])}::jsonb and exists (select 1 from booking)
+      select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
+      from unnest(${col(hooks, (j) => j.id)}::text[], ${col(hooks, (j) => j.topic)}::text[], ${col(hooks, (j) => j.payload)}::text[],
+        ${col(hooks, (j) => j.maxAttempts)}::int[]) as v(id, topic, payload, max_attempts)
+      join webhook_configs w on w.account_id = ${first.row.account_id} and w.mode = ${first.row.mode} and w.enabled
+        and w.events @> ${JSON.stringify([first.webhookType])}::jsonb
+      where exists (select 1 from claim)
     )
     select count(*)::int as n from booking`.execute(db);
-  return written.rows[0]?.n === 1;
+  return written.rows[0]?.n === bookings.length;
 }

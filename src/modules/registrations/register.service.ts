@@ -21,7 +21,7 @@ import { applyConfirmation, confirmationEffects, webhookJobRow } from './confirm
 import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';
-import { bookFreeInOneStatement } from './free-booking.repo.js';
+import type { FreeBookings } from './free-bookings.js';
 import * as repo from './registrations.repo.js';
 import * as orderChecks from '../reconciliation/order-checks.js';
 
@@ -37,6 +37,8 @@ export interface RegisterDeps {
   hasGoodStanding(accountId: string, mode: Mode, email: string): Promise<boolean>;
   /** Called after a commit that enqueued jobs, so a local worker picks them up at once. */
   kickJobs(): void;
+  /** Writes one-statement free bookings, those of one seat counter together under a rush. */
+  freeBookings: FreeBookings;
 }
 
 export interface RegisterInput {
@@ -175,13 +177,17 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
 
   if (oneStatement) {
     // The common free booking holds one seat counter: one statement claims it and
-    // writes everything the confirmation sets off. When no seat is left, nothing is written.
+    // writes everything the confirmation sets off, for this booking and any that queued
+    // behind the counter's last statement. When no seat is left, nothing is written.
     const effects = confirmationEffects(deps, event, booking, ticketIds);
-    const written = await bookFreeInOneStatement(
-      deps.db,
-      { row: { ...booking, status: 'confirmed' }, people, scope: events.EVENT_SCOPE, jobs: effects.jobs, webhookJob: webhookJobRow(deps, effects), webhookType: effects.webhook.type },
-      now,
-    );
+    const written = await deps.freeBookings.book({
+      row: { ...booking, status: 'confirmed' },
+      people,
+      scope: events.EVENT_SCOPE,
+      jobs: effects.jobs,
+      webhookJob: webhookJobRow(deps, effects),
+      webhookType: effects.webhook.type,
+    });
     if (!written) {
       // One seat asked and none claimed: the event is full.
       if (quantity === 1 && event.capacity > 0) events.markSoldOut(event, now);
