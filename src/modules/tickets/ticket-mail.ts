@@ -1,6 +1,6 @@
 // The ticket email: event, date, venue, ticket type, and the QR code of the bare
 // ticket id (no URL, no JSON) inline and as an attachment.
-import QRCode from 'qrcode';
+import { qrPng } from './qr-png.js';
 import { escapeHtml } from '../../shared/html.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 
@@ -15,12 +15,13 @@ export interface TicketMailInput {
   isTeamMember?: boolean | undefined;
 }
 
-export function qrPng(ticketId: string): Promise<Buffer> {
-  return QRCode.toBuffer(ticketId, { errorCorrectionLevel: 'M', type: 'png', margin: 2, width: 320 });
+/** The ticket's QR code: the bare id, medium error correction, a 2-module quiet zone, about 320 pixels wide. */
+export function ticketQrPng(ticketId: string): Buffer {
+  return qrPng(ticketId, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
 }
 
 export async function renderTicketMail(input: TicketMailInput): Promise<OutgoingMail> {
-  const png = await qrPng(input.ticketId);
+  const png = ticketQrPng(input.ticketId);
   const cid = `qr-${input.ticketId}@ticket`;
   const when = input.event.endDate && input.event.endDate !== input.event.startDate ? `${input.event.startDate} – ${input.event.endDate}` : (input.event.startDate ?? 'to be announced');
   const lines: [string, string][] = [
