@@ -6,7 +6,7 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import type { Database } from './db/database.js';
-import { handleJob, JobRunner, type JobHandler, type MaintenanceTask } from './jobs/queue.js';
+import { handleJob, handleJobs, JobRunner, type JobHandlers, type MaintenanceTask } from './jobs/queue.js';
 import { pruneFinishedJobs } from './jobs/dead-jobs.js';
 import { pruneKeptEmails } from './modules/sandbox/sandbox.service.js';
 import { getUser } from './modules/accounts/accounts.service.js';
@@ -28,7 +28,7 @@ import { KeyCache } from './modules/keys/keys.service.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import * as registrations from './modules/registrations/registrations.service.js';
-import { sendTicketJob, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
+import { sendTicketJobs, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
 import { broadcastMailJob, sendBroadcastMail } from './modules/broadcast/broadcast.service.js';
 import { deliveryJob, pruneDeliveries, webhookDeliveryJob } from './modules/webhooks/webhooks.service.js';
 import { payoutJob, PayoutSweeper, sendPayoutJob, type PayoutDeps } from './modules/payouts/payouts.service.js';
@@ -49,7 +49,7 @@ export interface Deps {
   readonly sessions: SessionSigner;
   readonly rateLimiter: RateLimiter;
   /** Job handlers by topic, filled in by createDeps. */
-  readonly jobHandlers: Map<string, JobHandler>;
+  readonly jobHandlers: JobHandlers;
   readonly jobs: JobRunner;
   /** The live gateway (Razorpay), when RAZORPAY_KEY_ID/SECRET are set. */
   readonly liveGateway: PaymentGateway | undefined;
@@ -149,7 +149,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     rateLimiter = new MemoryRateLimiter(config.rateLimitPerMinute);
   }
 
-  const jobHandlers = new Map<string, JobHandler>();
+  const jobHandlers: JobHandlers = new Map();
   // Tables that only grow are pruned by the workers, hourly by the injected clock.
   const maintenance: MaintenanceTask[] = [
     { name: 'prune webhook deliveries', everyMs: 3_600_000, run: (now) => pruneDeliveries(database.db, now) },
@@ -211,8 +211,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   };
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
   handleJob(jobHandlers, verifyEmailJob, (payload) => sendVerificationJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
-  const ticketHolder = (attendeeId: string) => registrations.ticketHolder(db, attendeeId);
-  handleJob(jobHandlers, ticketEmailJob, (payload) => sendTicketJob({ db, clock, config, mailer, ticketHolder }, payload));
+  const ticketHolders = (attendeeIds: readonly string[]) => registrations.ticketHolders(db, attendeeIds);
+  handleJobs(jobHandlers, ticketEmailJob, (batch) => sendTicketJobs({ db, clock, config, mailer, ticketHolders }, batch));
   handleJob(jobHandlers, broadcastMailJob, (payload) => sendBroadcastMail({ db, clock, mailer }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;

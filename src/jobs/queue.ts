@@ -16,6 +16,16 @@ import type { Ids } from '../shared/ids.js';
 export type JobHandler<P = unknown> = (payload: P, job: { id: string; attempts: number }) => Promise<void>;
 
 /**
+ * A handler given every job of its topic in a claimed batch at once, so it can read what
+ * they need in one query and write in one statement. It answers each job, in order:
+ * undefined when it is done, or the error it failed with (retried like any failure).
+ */
+export type JobBatchHandler<P = unknown> = (jobs: readonly { payload: P; id: string; attempts: number }[]) => Promise<readonly unknown[]>;
+
+export type RegisteredHandler = { one: JobHandler } | { many: JobBatchHandler };
+export type JobHandlers = Map<string, RegisteredHandler>;
+
+/**
  * A job topic and the type of its payload, exported by the module that handles it.
  * Enqueueing through a definition checks the payload against that type, and the
  * handler registered for it (`handleJob`) receives the same type.
@@ -35,8 +45,13 @@ export function defineJob<P>(topic: string, options: { maxAttempts?: number; ret
 }
 
 /** Registers the handler of a defined job. The payload was written by `enqueue` with the same definition. */
-export function handleJob<P>(handlers: Map<string, JobHandler>, def: JobDefinition<P>, handler: JobHandler<P>): void {
-  handlers.set(def.topic, handler as JobHandler);
+export function handleJob<P>(handlers: JobHandlers, def: JobDefinition<P>, handler: JobHandler<P>): void {
+  handlers.set(def.topic, { one: handler as JobHandler });
+}
+
+/** Registers a handler that takes a claimed batch's jobs of this topic together. */
+export function handleJobs<P>(handlers: JobHandlers, def: JobDefinition<P>, handler: JobBatchHandler<P>): void {
+  handlers.set(def.topic, { many: handler as JobBatchHandler });
 }
 
 export interface EnqueueOptions {
@@ -141,7 +156,7 @@ export interface RunnerOptions {
   clock: Clock;
   ids: Ids;
   logger: Logger;
-  handlers: ReadonlyMap<string, JobHandler>;
+  handlers: ReadonlyMap<string, RegisteredHandler>;
   leaseMs?: number;
   pollMs?: number;
   batchSize?: number;
@@ -160,7 +175,7 @@ export class JobRunner {
   readonly #due = new Map<string, number>();
 
   constructor(options: RunnerOptions) {
-    this.#o = { leaseMs: 60_000, pollMs: 500, batchSize: 10, maintenance: [], ...options };
+    this.#o = { leaseMs: 60_000, pollMs: 500, batchSize: 50, maintenance: [], ...options };
     this.#workerId = options.ids.make('wrk', 6);
   }
 
@@ -285,31 +300,50 @@ export class JobRunner {
       .returning(['id', 'topic', 'payload', 'attempts', 'max_attempts', 'created_at', 'retry_until'])
       .execute();
 
+    type Claimed = (typeof claimed)[number];
     const done: string[] = [];
+    const fail = async (job: Claimed, err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      const final = givesUp(job, clock.now());
+      logger.warn({ jobId: job.id, topic: job.topic, attempts: job.attempts, final, err: message }, final ? 'job failed; parked as dead' : 'job failed; retried later');
+      await db
+        .updateTable('jobs')
+        .set({
+          status: final ? 'dead' : 'pending',
+          finished_at: final ? clock.now() : null,
+          run_at: new Date(clock.now().getTime() + retryDelayMs(job.attempts)),
+          locked_until: null,
+          last_error: message.slice(0, 1000),
+        })
+        .where('id', '=', job.id)
+        .where('locked_by', '=', this.#workerId)
+        .execute();
+    };
+    const byTopic = new Map<string, Claimed[]>();
+    for (const job of claimed) byTopic.set(job.topic, [...(byTopic.get(job.topic) ?? []), job]);
     await Promise.all(
-      claimed.map(async (job) => {
-        const handler = handlers.get(job.topic);
-        try {
-          if (!handler) throw new Error(`no handler for topic ${job.topic}`);
-          await handler(job.payload, { id: job.id, attempts: job.attempts });
-          done.push(job.id);
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          const final = givesUp(job, clock.now());
-          logger.warn({ jobId: job.id, topic: job.topic, attempts: job.attempts, final, err: message }, final ? 'job failed; parked as dead' : 'job failed; retried later');
-          await db
-            .updateTable('jobs')
-            .set({
-              status: final ? 'dead' : 'pending',
-              finished_at: final ? clock.now() : null,
-              run_at: new Date(clock.now().getTime() + retryDelayMs(job.attempts)),
-              locked_until: null,
-              last_error: message.slice(0, 1000),
-            })
-            .where('id', '=', job.id)
-            .where('locked_by', '=', this.#workerId)
-            .execute();
+      [...byTopic].map(async ([topic, jobs]) => {
+        const handler = handlers.get(topic);
+        if (!handler) return Promise.all(jobs.map((job) => fail(job, new Error(`no handler for topic ${topic}`))));
+        if ('many' in handler) {
+          let outcomes: readonly unknown[];
+          try {
+            outcomes = await handler.many(jobs.map((j) => ({ payload: j.payload, id: j.id, attempts: j.attempts })));
+          } catch (err) {
+            outcomes = jobs.map(() => err ?? new Error('the batch failed'));
+          }
+          return Promise.all(jobs.map((job, i) => (outcomes[i] === undefined ? done.push(job.id) : fail(job, outcomes[i]))));
         }
+        return Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await handler.one(job.payload, { id: job.id, attempts: job.attempts });
+              done.push(job.id);
+            } catch (err) {
+              await fail(job, err);
+            }
+          }),
+        );
       }),
     );
     // The batch's finished jobs in one statement (a crash before it runs them again: at least once, as before).

@@ -4,7 +4,7 @@
 // never slept on.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { defineJob, enqueue } from '../../src/jobs/queue.js';
+import { defineJob, enqueue, handleJob } from '../../src/jobs/queue.js';
 import { call, signup, uniqueEmail, type Account } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -29,7 +29,7 @@ describe('dead jobs', () => {
     const t = topic();
     let calls = 0;
     let healthy = false;
-    server.deps.jobHandlers.set(t, async () => {
+    handleJob(server.deps.jobHandlers, defineJob<any>(t), async () => {
       calls++;
       if (!healthy) throw new Error(`smtp down ${calls}`);
     });
@@ -83,7 +83,7 @@ describe('dead jobs', () => {
 
   it('pages the dead list with nextCursor and startingAfter', async () => {
     const t = topic();
-    server.deps.jobHandlers.set(t, async () => {
+    handleJob(server.deps.jobHandlers, defineJob<any>(t), async () => {
       throw new Error('no');
     });
     for (let i = 0; i < 3; i++) {
@@ -109,7 +109,7 @@ describe('dead jobs', () => {
   it('counts a died worker as an attempt: a one-attempt job is never run twice', async () => {
     const t = topic();
     let runs = 0;
-    server.deps.jobHandlers.set(t, async () => {
+    handleJob(server.deps.jobHandlers, defineJob<any>(t), async () => {
       runs++;
     });
     const id = await enqueue(server.deps.db, server.deps, defineJob(t, { maxAttempts: 1 }), {});
@@ -132,7 +132,7 @@ describe('dead jobs', () => {
 
   it('parks a job whose workers keep dying once its retry window has passed', async () => {
     const t = topic();
-    server.deps.jobHandlers.set(t, async () => {});
+    handleJob(server.deps.jobHandlers, defineJob<any>(t), async () => {});
     const id = await enqueue(server.deps.db, server.deps, defineJob(t), {});
     for (let i = 0; i < 200; i++) {
       const row = await job(id);

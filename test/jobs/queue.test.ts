@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { defineJob, enqueue, JobRunner, retryDelayMs } from '../../src/jobs/queue.js';
+import { defineJob, enqueue, handleJob, handleJobs, JobRunner, retryDelayMs } from '../../src/jobs/queue.js';
 import { randomIds } from '../../src/shared/ids.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -31,7 +31,7 @@ describe('durable job queue', () => {
   it('keeps a job only when its transaction commits, and runs it exactly once', async () => {
     const t = topic();
     const seen: unknown[] = [];
-    server.deps.jobHandlers.set(t, async (payload) => {
+    handleJob(server.deps.jobHandlers, defineJob<any>(t), async (payload) => {
       seen.push(payload);
     });
     await assert.rejects(
@@ -51,10 +51,34 @@ describe('durable job queue', () => {
     assert.equal((await server.deps.db.selectFrom('jobs').select('id').where('topic', '=', t).execute()).length, 1, 'the rolled-back job never existed');
   });
 
+  it('hands a batch handler every claimed job of its topic at once, and settles each job by its own answer', async () => {
+    const t = topic();
+    const calls: number[][] = [];
+    handleJobs(server.deps.jobHandlers, defineJob<{ n: number }>(t), async (jobs) => {
+      calls.push(jobs.map((j) => j.payload.n));
+      return jobs.map((j) => (j.payload.n === 3 ? new Error('three refused') : undefined));
+    });
+    const ids: string[] = [];
+    for (let i = 1; i <= 5; i++) ids.push(await enqueue(server.deps.db, server.deps, defineJob<{ n: number }>(t), { n: i }));
+    await drain(async () => calls.length > 0);
+    assert.equal(calls.length, 1, 'one call for the five jobs');
+    assert.deepEqual([...calls[0]!].sort(), [1, 2, 3, 4, 5]);
+    const rows = await Promise.all(ids.map(job));
+    assert.deepEqual(
+      rows.map((r) => r.status),
+      ['done', 'done', 'pending', 'done', 'done'],
+    );
+    assert.equal(rows[2]!.last_error, 'three refused');
+    assert.equal(rows[2]!.run_at.getTime() - server.clock.now().getTime(), 1000, 'the refused job waits its back-off');
+    server.clock.advance(1000);
+    await drain(async () => calls.length > 1);
+    assert.deepEqual(calls[1], [3], 'only the refused job runs again');
+  });
+
   it('retries a failing job only after its back-off, then parks it as dead with the error kept', async () => {
     const t = topic();
     let calls = 0;
-    server.deps.jobHandlers.set(t, async () => {
+    handleJob(server.deps.jobHandlers, defineJob<any>(t), async () => {
       calls++;
       throw new Error(`boom ${calls}`);
     });
@@ -83,7 +107,7 @@ describe('durable job queue', () => {
   it('runs again a job whose worker died, once its lease has expired', async () => {
     const t = topic();
     let runs = 0;
-    server.deps.jobHandlers.set(t, async () => {
+    handleJob(server.deps.jobHandlers, defineJob<any>(t), async () => {
       runs++;
     });
     const id = await enqueue(server.deps.db, server.deps, defineJob(t), {});
@@ -108,7 +132,7 @@ describe('durable job queue', () => {
   it('runs each job exactly once when several runners claim at the same time', async () => {
     const t = topic();
     const runs = new Map<number, number>();
-    server.deps.jobHandlers.set(t, async (payload) => {
+    handleJob(server.deps.jobHandlers, defineJob<any>(t), async (payload) => {
       const i = (payload as { i: number }).i;
       runs.set(i, (runs.get(i) ?? 0) + 1);
     });

@@ -13,7 +13,7 @@ import { freePort } from '../helpers/process.js';
 
 describe('ticket mail', () => {
   it('renders the event, escapes HTML, and carries a QR of the bare ticket id inline and attached', async () => {
-    const mail = await renderTicketMail({
+    const mail = renderTicketMail({
       event: { title: 'Jazz <script>alert(1)</script>', startDate: '2026-12-05', endDate: null, location: 'Blue Frog & Co' },
       holder: { name: 'Asha "A" Rao', email: 'asha@example.in' },
       ticketId: 'reg_abcdefghijklmnopqrstuv',
@@ -35,7 +35,7 @@ describe('ticket mail', () => {
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'mail-'));
     const mailer = createMailer({ mailFrom: 'tickets@localhost', dataDir: dir });
-    const mail = await renderTicketMail({ event: { title: 'Eml', startDate: '2026-12-05', endDate: null, location: null }, holder: { name: 'N', email: 'n@example.in' }, ticketId: 'reg_eml', ticketType: 'General', baseUrl: 'x' });
+    const mail = renderTicketMail({ event: { title: 'Eml', startDate: '2026-12-05', endDate: null, location: null }, holder: { name: 'N', email: 'n@example.in' }, ticketId: 'reg_eml', ticketType: 'General', baseUrl: 'x' });
     await mailer.send(mail);
     const files = readdirSync(join(dir, 'mail')).filter((f) => f.endsWith('.eml'));
     assert.equal(files.length, 1);

@@ -1,9 +1,15 @@
+import { sql } from 'kysely';
 import type { Db } from '../../shared/db-handle.js';
 
 export type UserRow = Awaited<ReturnType<typeof findUserById>>;
 
 export function findUserById(db: Db, id: string) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findUsersById(db: Db, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').selectAll().where('id', '=', sql<string>`any(${[...ids]}::text[])`).execute();
 }
 
 export function findUserByEmail(db: Db, email: string) {

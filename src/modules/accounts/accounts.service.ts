@@ -206,6 +206,7 @@ export async function getUser(db: Kysely<Database>, userId: string) {
 }
 
 export const findUser = (db: Kysely<Database>, userId: string) => repo.findUserById(db, userId);
+export const findUsersById = (db: Kysely<Database>, ids: readonly string[]) => repo.findUsersById(db, ids);
 export const findUserByEmail = (db: Kysely<Database>, email: string) => repo.findUserByEmail(db, email.trim().toLowerCase());
 
 export async function setOrganiserAccess(db: Kysely<Database>, userId: string, canPublish: boolean) {

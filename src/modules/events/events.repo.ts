@@ -20,6 +20,11 @@ export function findEvent(db: Kysely<Database>, id: string): Promise<EventRow | 
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export function findEventsById(db: Kysely<Database>, ids: readonly string[]): Promise<EventRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('events').selectAll().where('id', '=', sql<string>`any(${[...ids]}::text[])`).execute();
+}
+
 /** The event and the seats its own counter says are taken, in one read. */
 export function findEventWithTaken(db: Kysely<Database>, id: string) {
   return db

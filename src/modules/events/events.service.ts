@@ -286,4 +286,5 @@ function eventShape(row: EventRow) {
 }
 
 export const findEvent = repo.findEvent;
+export const findEventsById = repo.findEventsById;
 export const findEventBySlug = repo.findEventBySlug;

@@ -130,8 +130,14 @@ export function peopleOf(db: Db, eventId: string, audience: Audience, trackIndex
   return q.orderBy('r.created_at').orderBy('a.idx').orderBy('a.id').execute();
 }
 
-export function findAttendee(db: Db, attendeeId: string): Promise<AttendeeRow | undefined> {
-  return db.selectFrom('attendees').selectAll().where('id', '=', attendeeId).executeTakeFirst();
+export function findAttendeesById(db: Db, attendeeIds: readonly string[]): Promise<AttendeeRow[]> {
+  if (attendeeIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('attendees').selectAll().where('id', '=', sql<string>`any(${[...attendeeIds]}::text[])`).execute();
+}
+
+export function findRegistrationsById(db: Db, ids: readonly string[]): Promise<RegistrationRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('registrations').selectAll().where('id', '=', sql<string>`any(${[...ids]}::text[])`).execute();
 }
 
 /** The ids of the people on a booking, the primary first. */

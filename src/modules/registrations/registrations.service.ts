@@ -64,12 +64,16 @@ export async function attendeesOf(db: Db, registrationIds: readonly string[]): P
   return out;
 }
 
-/** Who holds a ticket (a person on a booking) and the booking it is on. */
-export async function ticketHolder(db: Db, attendeeId: string): Promise<TicketHolder | undefined> {
-  const attendee = await repo.findAttendee(db, attendeeId);
-  if (!attendee) return undefined;
-  const booking = await repo.findRegistration(db, attendee.registration_id);
-  return booking && { attendee, booking };
+/** Who holds each of these tickets, and on which booking (tickets no longer there are left out). */
+export async function ticketHolders(db: Db, attendeeIds: readonly string[]): Promise<Map<string, TicketHolder>> {
+  const attendees = await repo.findAttendeesById(db, attendeeIds);
+  const bookings = new Map((await repo.findRegistrationsById(db, [...new Set(attendees.map((a) => a.registration_id))])).map((r) => [r.id, r]));
+  const out = new Map<string, TicketHolder>();
+  for (const attendee of attendees) {
+    const booking = bookings.get(attendee.registration_id);
+    if (booking) out.set(attendee.id, { attendee, booking });
+  }
+  return out;
 }
 
 /** The people of an event's bookings in an audience, one per email address (the first found). */

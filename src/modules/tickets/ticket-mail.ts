@@ -20,7 +20,7 @@ export function ticketQrPng(ticketId: string): Buffer {
   return qrPng(ticketId, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
 }
 
-export async function renderTicketMail(input: TicketMailInput): Promise<OutgoingMail> {
+export function renderTicketMail(input: TicketMailInput): OutgoingMail {
   const png = ticketQrPng(input.ticketId);
   const cid = `qr-${input.ticketId}@ticket`;
   const when = input.event.endDate && input.event.endDate !== input.event.startDate ? `${input.event.startDate} – ${input.event.endDate}` : (input.event.startDate ?? 'to be announced');

@@ -6,10 +6,10 @@ import type { Config } from '../../config.js';
 import type { Database, RegistrationStatus } from '../../db/database.js';
 import { defineJob } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
-import { findUser } from '../accounts/accounts.service.js';
-import { findEvent } from '../events/events.service.js';
+import { findUsersById } from '../accounts/accounts.service.js';
+import { findEventsById } from '../events/events.service.js';
 import type { Mailer } from '../mail/mailer.js';
-import { recordSandboxMail } from '../sandbox/sandbox-mail.repo.js';
+import { recordSandboxMail, type SandboxMail } from '../sandbox/sandbox-mail.repo.js';
 import { renderTicketMail } from './ticket-mail.js';
 
 export const ticketEmailJob = defineJob<{ attendeeId: string }>('ticket.email');
@@ -34,43 +34,84 @@ export interface TicketJobDeps {
   clock: Clock;
   config: Config;
   mailer: Mailer;
-  /** The bookings module's answer: who holds this ticket, on which booking. */
-  ticketHolder(attendeeId: string): Promise<TicketHolder | undefined>;
+  /** The bookings module's answer: who holds each of these tickets, on which booking. */
+  ticketHolders(attendeeIds: readonly string[]): Promise<Map<string, TicketHolder>>;
 }
 
-export async function sendTicketJob(deps: TicketJobDeps, payload: { attendeeId: string }): Promise<void> {
-  const holder = await deps.ticketHolder(payload.attendeeId);
-  if (!holder) return; // the event was deleted meanwhile
-  const { attendee, booking: reg } = holder;
-  if (reg.status !== 'confirmed') return; // cancelled before the mail went out
-  const event = await findEvent(deps.db, reg.event_id);
-  if (!event) throw new Error(`no event ${reg.event_id} for booking ${reg.id}`);
-  if (!event.ticket_emails_enabled) return;
-  const organiser = await findUser(deps.db, event.account_id);
-  // The primary's QR is the registration id, or its ticketCode after a transfer.
-  const ticketId = attendee.idx === 0 ? (reg.ticket_code ?? reg.id) : attendee.id;
-  const mail = await renderTicketMail({
-    event: { title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location },
-    holder: { name: attendee.name, email: attendee.email },
-    ticketId,
-    ticketType: reg.ticket_type,
-    trackTitle: reg.sub_event_id === null ? null : (event.tracks[reg.sub_event_id]?.title ?? null),
-    organiserName: organiser?.name,
-    baseUrl: deps.config.baseUrl,
-    isTeamMember: attendee.idx > 0,
-  });
-  if (reg.mode === 'test') {
-    // A retried job keeps one copy: the id is the same each time.
-    await recordSandboxMail(deps.db, {
-      id: `${payload.attendeeId}:${ticketId}`,
-      accountId: reg.account_id,
-      recipients: [mail.to],
-      subject: mail.subject,
-      text: mail.text,
-      attachments: (mail.attachments ?? []).map((a) => a.filename),
-      createdAt: deps.clock.now(),
-    });
-    return;
+/**
+ * The ticket mails of a claimed batch together: their holders, events and organisers are
+ * read in one query each, and test-mode mails kept in one statement. Each job gets its
+ * own answer (undefined: done; an error: retried).
+ */
+export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { payload: { attendeeId: string } }[]): Promise<unknown[]> {
+  const holders = await deps.ticketHolders(jobs.map((j) => j.payload.attendeeId));
+  const events = new Map((await findEventsById(deps.db, [...new Set([...holders.values()].map((h) => h.booking.event_id))])).map((e) => [e.id, e]));
+  const organisers = new Map((await findUsersById(deps.db, [...new Set([...events.values()].map((e) => e.account_id))])).map((u) => [u.id, u]));
+  const outcomes: unknown[] = jobs.map(() => undefined);
+  const kept: { index: number; mail: SandboxMail }[] = [];
+  const sends: Promise<void>[] = [];
+  for (const [index, { payload }] of jobs.entries()) {
+    const holder = holders.get(payload.attendeeId);
+    if (!holder) continue; // the event was deleted meanwhile
+    const { attendee, booking: reg } = holder;
+    if (reg.status !== 'confirmed') continue; // cancelled before the mail went out
+    const event = events.get(reg.event_id);
+    if (!event) {
+      outcomes[index] = new Error(`no event ${reg.event_id} for booking ${reg.id}`);
+      continue;
+    }
+    if (!event.ticket_emails_enabled) continue;
+    // Rendering takes the CPU: let requests waiting meanwhile go first.
+    await new Promise((r) => setImmediate(r));
+    // The primary's QR is the registration id, or its ticketCode after a transfer.
+    const ticketId = attendee.idx === 0 ? (reg.ticket_code ?? reg.id) : attendee.id;
+    try {
+      const mail = renderTicketMail({
+        event: { title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location },
+        holder: { name: attendee.name, email: attendee.email },
+        ticketId,
+        ticketType: reg.ticket_type,
+        trackTitle: reg.sub_event_id === null ? null : (event.tracks[reg.sub_event_id]?.title ?? null),
+        organiserName: organisers.get(event.account_id)?.name,
+        baseUrl: deps.config.baseUrl,
+        isTeamMember: attendee.idx > 0,
+      });
+      if (reg.mode === 'test') {
+        // A retried job keeps one copy: the id is the same each time.
+        kept.push({
+          index,
+          mail: {
+            id: `${payload.attendeeId}:${ticketId}`,
+            accountId: reg.account_id,
+            recipients: [mail.to],
+            subject: mail.subject,
+            text: mail.text,
+            attachments: (mail.attachments ?? []).map((a) => a.filename),
+            createdAt: deps.clock.now(),
+          },
+        });
+      } else {
+        sends.push(
+          deps.mailer.send(mail).then(
+            () => undefined,
+            (err: unknown) => void (outcomes[index] = err ?? new Error('send failed')),
+          ),
+        );
+      }
+    } catch (err) {
+      outcomes[index] = err;
+    }
   }
-  await deps.mailer.send(mail);
+  await Promise.all(sends);
+  if (kept.length > 0) {
+    try {
+      await recordSandboxMail(
+        deps.db,
+        kept.map((k) => k.mail),
+      );
+    } catch (err) {
+      for (const k of kept) outcomes[k.index] = err;
+    }
+  }
+  return outcomes;
 }
