@@ -320,7 +320,11 @@ export class JobRunner {
         .execute();
     };
     const byTopic = new Map<string, Claimed[]>();
-    for (const job of claimed) byTopic.set(job.topic, [...(byTopic.get(job.topic) ?? []), job]);
+    for (const job of claimed) {
+      const group = byTopic.get(job.topic);
+      if (group) group.push(job);
+      else byTopic.set(job.topic, [job]);
+    }
     await Promise.all(
       [...byTopic].map(async ([topic, jobs]) => {
         const handler = handlers.get(topic);
