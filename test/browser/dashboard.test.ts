@@ -53,7 +53,8 @@ describe('dashboard in Chromium', { timeout: 180_000 }, () => {
 
   after(async () => {
     await browser?.close();
-    await new Promise<void>((r) => attacker?.close(() => r()));
+    // (When setting up failed before the attacker's server existed, there is nothing to close.)
+    if (attacker) await new Promise<void>((r) => attacker.close(() => r()));
     await server?.close();
     await smtp?.close();
   });
