@@ -49,7 +49,12 @@ export class FreeBookings {
 
   async #drain(key: string, group: Waiting[]): Promise<void> {
     for (;;) {
-      await this.#write(group);
+      try {
+        await this.#write(group);
+      } catch (error) {
+        // #write answers every booking itself; should anything still escape, no booking is left waiting.
+        for (const w of group) w.settle({ ok: false, error });
+      }
       const queue = this.#queues.get(key)!;
       if (queue.length === 0) {
         this.#queues.delete(key);
