@@ -2,9 +2,11 @@
 // Tests call it with their own clock; production wiring never branches on tests.
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './shared/logger.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
+import { embeddedLogging, type EmbeddedServer } from './db/embedded.js';
 import type { Database } from './db/database.js';
 import { handleJob, handleJobs, JobRunner, type JobHandlers, type MaintenanceTask } from './jobs/queue.js';
 import { pruneFinishedJobs } from './jobs/dead-jobs.js';
@@ -77,49 +79,8 @@ export interface DepsOverrides {
   clock?: Clock;
   ids?: Ids;
   logger?: Logger;
-}
-
-/**
- * The path as logged: without its query string (check-in lookups carry ticket ids
- * there) and with registration and ticket ids replaced, since such an id is the QR
- * that admits its holder.
- */
-export function redactPath(url: string): string {
-  return url
-    .split('?')[0]!
-    .split('/')
-    .map((segment) => {
-      let decoded = segment;
-      try {
-        decoded = decodeURIComponent(segment); // "%72eg_…" routes as "reg_…"
-      } catch {
-        // not valid percent-encoding: the router refuses it; judge it as written
-      }
-      const m = /^(reg|tkt)_/i.exec(decoded);
-      return m ? `${m[1]!.toLowerCase()}_[redacted]` : segment;
-    })
-    .join('/');
-}
-
-export function createLogger(config: Config, destination?: NodeJS.WritableStream): Logger {
-  const options: LoggerOptions = {
-    level: config.logLevel,
-    serializers: {
-      req: (req: { method?: string; url?: string; ip?: string; id?: string }) => ({
-        method: req.method,
-        path: typeof req.url === 'string' ? redactPath(req.url) : undefined,
-        remoteAddress: req.ip,
-      }),
-      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-      err: pino.stdSerializers.err,
-    },
-    // Keys and tokens never reach the log, whatever a serializer adds later.
-    redact: {
-      paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.password', '*.idToken', '*.key'],
-      censor: '[redacted]',
-    },
-  };
-  return destination ? pino(options, destination) : pino(options);
+  /** The embedded server, already being started (server.ts starts it while the modules load). */
+  embedded?: Promise<EmbeddedServer>;
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
@@ -127,8 +88,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? randomIds;
   const database = await connectDatabase(config, {
-    log: (level, line) => logger[level]({ line }, 'embedded database'),
-    onEmbeddedExit: (code) => logger.error({ code }, 'the embedded database stopped unexpectedly'),
+    embeddedLogging: embeddedLogging(logger),
+    ...(overrides.embedded ? { embedded: overrides.embedded } : {}),
   });
 
   let redis: Redis | undefined;

@@ -1,9 +1,10 @@
 // main: loadConfig → createDeps → buildApp → listen; graceful close on SIGTERM/SIGINT.
+// Only what is needed to start the embedded database is imported up front: the server
+// starts (initdb on the first run) while the rest of the service loads.
 import { setFlagsFromString } from 'node:v8';
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDeps } from './deps.js';
-import { countUsers } from './modules/accounts/accounts.service.js';
+import { embeddedLogging, startEmbedded, type EmbeddedServer } from './db/embedded.js';
+import { createLogger } from './shared/logger.js';
 
 /**
  * Under a rush V8 lets the old generation grow to about four times what is live before it
@@ -30,7 +31,15 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const deps = await createDeps(config);
+  const logger = createLogger(config);
+  let embedded: Promise<EmbeddedServer> | undefined;
+  if (!config.databaseUrl) {
+    embedded = startEmbedded({ dataDir: config.dataDir, ...embeddedLogging(logger) });
+    embedded.catch(() => {}); // createDeps awaits it and reports a failure
+  }
+  // Loading the service's modules takes about a second, as long as creating the database.
+  const [{ createDeps }, { buildApp }, { countUsers }] = await Promise.all([import('./deps.js'), import('./app.js'), import('./modules/accounts/accounts.service.js')]);
+  const deps = await createDeps(config, { logger, ...(embedded ? { embedded } : {}) });
   const app = await buildApp(deps);
   await app.listen({ port: config.port, host: config.host });
   if (config.workers) {

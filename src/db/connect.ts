@@ -4,17 +4,17 @@ import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Database } from './database.js';
-import { startEmbedded, type EmbeddedLogLevel } from './embedded.js';
+import { startEmbedded, type EmbeddedOptions, type EmbeddedServer } from './embedded.js';
 import { migrationProvider } from './migrations/index.js';
 
 /** `embedded`: the PostgreSQL server the service runs itself in $DATA_DIR/db; `postgres`: one at DATABASE_URL. */
 export type Storage = 'embedded' | 'postgres';
 
 export interface ConnectOptions {
-  /** Where the embedded server's log lines go. */
-  log?: (level: EmbeddedLogLevel, line: string) => void;
-  /** Called if the embedded server exits while the service runs. */
-  onEmbeddedExit?: (code: number | null) => void;
+  /** Where the embedded server's log lines go, and who hears if it exits while the service runs. */
+  embeddedLogging?: Pick<EmbeddedOptions, 'log' | 'onUnexpectedExit'>;
+  /** An embedded server already being started (server.ts starts it while the modules load); used instead of starting one. */
+  embedded?: Promise<EmbeddedServer>;
 }
 
 export interface Db {
@@ -63,11 +63,7 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
     await migrate(db);
     return { db, storage: 'postgres', close: () => db.destroy() };
   }
-  const server = await startEmbedded({
-    dataDir: config.dataDir,
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.onEmbeddedExit ? { onUnexpectedExit: options.onEmbeddedExit } : {}),
-  });
+  const server = await (options.embedded ?? startEmbedded({ dataDir: config.dataDir, ...options.embeddedLogging }));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: createPool({ host: server.socketDir, port: server.port, user: server.user, database: server.database }) }),
   });

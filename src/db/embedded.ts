@@ -38,6 +38,14 @@ export interface EmbeddedOptions {
 
 export type EmbeddedLogLevel = 'debug' | 'info' | 'error';
 
+/** The server's log lines and an unexpected exit, in the service's log. */
+export function embeddedLogging(logger: { [L in EmbeddedLogLevel]: (obj: object, msg: string) => void }): Pick<EmbeddedOptions, 'log' | 'onUnexpectedExit'> {
+  return {
+    log: (level, line) => logger[level]({ line }, 'embedded database'),
+    onUnexpectedExit: (code) => logger.error({ code }, 'the embedded database stopped unexpectedly'),
+  };
+}
+
 const PORT = 5432; // names the socket file only: the server listens on no TCP address
 const SOCKET_PATH_MAX = 103; // sun_path is 108 bytes on Linux, 104 on macOS, with its NUL
 
