@@ -296,8 +296,8 @@ async function run(name: string, embedded: boolean): Promise<Outcome> {
 }
 
 async function main(): Promise<void> {
-  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   const loadBefore = loadavg()[0]!;
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
   // BENCH_POSTGRES_FIRST=1 swaps the order, to see whether running first or second matters.
   const order: [string, boolean][] = [['embedded (default)', true], ['PostgreSQL (DATABASE_URL)', false]];
@@ -337,10 +337,12 @@ async function main(): Promise<void> {
           o.database ? '' : ' (every postgres process on the machine)'
         }, load generator ${((o.cpu.load / o.registered) * 1000).toFixed(2)} ms; SIGTERM to exit ${o.stopMs.toFixed(0)} ms${o.database ? `, embedded server processes left after exit: ${o.leftBehind}` : ''}.`),
     `- Targets on the embedded default: 1,000 registrations/s or more: ${yes(emb.rps >= 1000)} (${emb.rps.toFixed(0)}); no request over 500 ms: ${yes(emb.max <= 500)} (max ${emb.max.toFixed(0)} ms); p99 under 150 ms: ${yes(emb.p99 < 150)} (${emb.p99.toFixed(1)} ms); service RSS under 250 MB: ${yes(emb.serviceRss < 250 * 1024)} (${mb(emb.serviceRss).toFixed(0)} MB); start-up under 5 s: ${yes(emb.startupMs < 5000)} (${(emb.startupMs / 1000).toFixed(1)} s).`,
-    `- Load average (1 min) before the runs ${loadBefore.toFixed(1)}, after ${loadavg()[0]!.toFixed(1)}, on ${cpus().length} cores: above the core count, other work shared the machine and every figure is lower for it.`,
+    `- Load average (1 min) before the runs ${loadBefore.toFixed(1)}, after ${loadavg()[0]!.toFixed(1)}, on ${cpus().length} cores (the runs themselves keep every core busy): ${
+      loadBefore >= cpus().length / 2 ? 'other work was running before the runs, and every figure is lower for it' : 'the machine was quiet before the runs'
+    }.`,
     '- PSS counts each shared page once across the server\'s processes (shared buffers included); summed RSS counts it in every process that touched it.',
     '',
-    'What moved these numbers (same machine, same day, embedded default): 419 registrations/s, p99 438 ms, max 751 ms before. Free bookings of one seat counter that queue behind its statement in flight are now written together (one counter claim and one commit for up to 64): about 1,050/s. The ticket QR drawn as a 1-bit PNG instead of by qrcode\'s 32-bit renderer that tried every row filter: its mails no longer dominate the service\'s CPU. Ticket mails handled a batch of 50 at a time with one read each for holders, events and organisers: about 1,400–1,900/s, and the mails queued by the rush sent in ~22 s instead of ~60 s. With the workers off (`BENCH_WORKERS=false`) the embedded default does about 2,200/s, p99 85 ms. V8\'s old generation limited to growing 2× (server.ts): service RSS ~180 MB instead of ~230 MB. The machine\'s speed varies by ±20 % from run to run.',
+    'What moved these numbers (embedded default, measured while making the changes, on a 2-core AMD EPYC machine of the same kind on 2026-11-24): 419 registrations/s, p99 438 ms, max 751 ms before. Free bookings of one seat counter that queue behind its statement in flight are now written together (one counter claim and one commit for up to 64): about 1,050/s. The ticket QR drawn as a 1-bit PNG instead of by qrcode\'s 32-bit renderer that tried every row filter: its mails no longer dominate the service\'s CPU. Ticket mails handled a batch of 50 at a time with one read each for holders, events and organisers: about 1,400–1,900/s, and the mails queued by the rush sent in ~20–35 s instead of ~60 s. With the workers off (`BENCH_WORKERS=false`) the embedded default does about 2,200/s, p99 85 ms. V8\'s old generation limited to growing 2× (server.ts): service RSS ~180 MB instead of ~230 MB. The machine\'s speed varies by ±20 % from run to run, and now and then more: of four runs on 2026-11-24 on the Intel machine, one gave the embedded default 1,055/s, p99 208 ms, max 366 ms, with every process, the load generator included, using about 1.5× its usual CPU per registration (the others: 1,955, 1,627 and 1,808/s, p99 93–113 ms).',
   ];
   writeSection('embedded', lines.join('\n'));
   console.log(lines.join('\n'));
