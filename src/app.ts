@@ -28,6 +28,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import * as dashboardSessions from './modules/dashboard/sessions.js';
 import { registerAuth, type AuthRule } from './shared/auth.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './shared/error-handler.js';
+import { parseJson } from './shared/json-body.js';
 import { ErrorBody, errorResponses } from './shared/schemas.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -59,8 +60,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     trustProxy: trustProxy(deps.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
-  // Only JSON bodies are accepted; anything else is 415.
+  // Only JSON bodies are accepted; anything else is 415. JSON text must be Unicode (json-body.ts).
   app.removeContentTypeParser('text/plain');
+  parseJson(app);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -251,6 +253,8 @@ function operationId(method: string, url: string): string {
 const OPENAPI_DESCRIPTION = `Event ticketing and memberships for organisers in India.
 
 Every failure answers JSON \`{ error, code }\`: \`error\` is a sentence, \`code\` a stable snake_case word.
+Bodies are JSON (\`Content-Type: application/json\`) and their text must be Unicode: a string or key with an
+unpaired UTF-16 surrogate escape (\`"\\ud800"\` without its pair) answers 400 \`invalid_json\`, like malformed JSON.
 Amounts are rupees at the API edge unless a field says paise. Keys: \`sk_test_…\`/\`sk_live_…\` (full) and
 \`pk_test_…\`/\`pk_live_…\` (checkout). A key sees only its own account and mode: another mode's object
 answers 404, another account's 403.

@@ -72,6 +72,44 @@ describe('trust and safety in registrations and events', () => {
     assert.equal(page.status, 201, page.text);
   });
 
+  it('refuses text with an unpaired UTF-16 surrogate with 400 on the API’s JSON parsers, and takes paired ones', async () => {
+    // JSON can spell "\ud800", which is not Unicode: PostgreSQL refuses it inside json (a
+    // track's fields were a 500) and turns it into U+FFFD inside text.
+    const id = await event({ customFields: [{ name: 'note' }] });
+    const lone = ['\ud800', 'a\udfffb', '\udc00\ud800', 'x\ud83c'];
+    for (const s of lone) {
+      const track = await api('POST', `/api/v1/events/${id}/tracks`, { title: s });
+      assert.equal(track.status, 400, `${JSON.stringify(s)}: ${track.text}`);
+      assert.equal(track.body.code, 'invalid_json');
+      assert.match(track.body.error, /surrogate/);
+      const created = await api('POST', '/api/v1/events', { title: s, description: 'x', startDate: '2026-12-20' });
+      assert.equal(created.status, 400, 'Fastify’s own parser too');
+      // The registration routes keep __proto__ keys with a parser of their own; keys are checked too.
+      const answer = await api('POST', `/api/v1/events/${id}/register`, { name: 'A', email: uniqueEmail(), customFields: { note: s } });
+      assert.equal(answer.status, 400, answer.text);
+      assert.equal(answer.body.code, 'invalid_json');
+      const key = await api('POST', `/api/v1/events/${id}/register`, { name: 'A', email: uniqueEmail(), customFields: { [s]: 'x' } });
+      assert.equal(key.body.code, 'invalid_json');
+    }
+    const deep = await call(server.url, 'POST', '/api/v1/events', {
+      key: org.key,
+      raw: `${'['.repeat(200_000)}"\\ud800"${']'.repeat(200_000)}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(deep.status, 400, 'a deeply nested body is walked without recursion');
+    assert.equal(deep.body.code, 'invalid_json');
+    const ticket = '\ud83c\udf9f\ufe0f Gig';
+    const track = await api('POST', `/api/v1/events/${id}/tracks`, { title: ticket });
+    assert.equal(track.status, 201, track.text);
+    assert.equal(track.body.data.title, ticket);
+    const literal = await call(server.url, 'POST', `/api/v1/events/${id}/register`, {
+      key: org.key,
+      raw: JSON.stringify({ name: 'A', email: uniqueEmail(), customFields: { note: 'C:\\ud800' } }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(literal.status, 201, `an escaped backslash before "ud800" is ordinary text: ${literal.text}`);
+  });
+
   it('asks a browser for proof of membership on a members-only tier; a full key vouches for the email', async () => {
     const planReply = await api('POST', '/api/v1/memberships/plans', { name: 'Club', amount: 500, period: 'quarterly' });
     assert.equal(planReply.status, 201, planReply.text);
