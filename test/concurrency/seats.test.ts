@@ -42,20 +42,21 @@ describe('seats under concurrency across two processes', () => {
     );
   }
 
+  async function newEvent(key: string, body: Record<string, unknown>): Promise<string> {
+    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', { key, body: { description: 'x', startDate: '2026-12-31', ...body } });
+    assert.equal(created.status, 201, created.text);
+    return created.body.data.id as string;
+  }
+
   it('sells exactly the capacity of the event, of a tier and of a track, and refuses the rest with 409', async () => {
     const org = await organiser(procs[0]!.url);
-    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', {
-      key: org.key,
-      body: {
-        title: 'Ticket drop',
-        description: 'Last seats',
-        startDate: '2026-12-31',
-        capacity: 40,
-        specialPrices: [{ name: 'Front row', price: 0, capacity: 7 }],
-        tracks: [{ title: 'Workshop', capacity: 5 }],
-      },
+    const eventId = await newEvent(org.key, {
+      title: 'Ticket drop',
+      description: 'Last seats',
+      capacity: 40,
+      specialPrices: [{ name: 'Front row', price: 0, capacity: 7 }],
+      tracks: [{ title: 'Workshop', capacity: 5 }],
     });
-    const eventId = created.body.data.id as string;
     // Three crowds at once: general, the tier and the track, 360 requests for 40 seats.
     const answers = await fire(eventId, org.key, 360, (i) => (i % 3 === 1 ? { ticketType: 'Front row' } : i % 3 === 2 ? { subEventId: '0' } : {}));
     const statuses = answers.map((a) => a.status);
@@ -76,11 +77,7 @@ describe('seats under concurrency across two processes', () => {
 
   it('sells exactly a tier’s and a track’s capacity when the event itself is unlimited', async () => {
     const org = await organiser(procs[0]!.url);
-    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', {
-      key: org.key,
-      body: { title: 'Tier drop', description: 'x', startDate: '2026-12-31', specialPrices: [{ name: 'Front row', price: 0, capacity: 7 }], tracks: [{ title: 'Workshop', capacity: 5 }] },
-    });
-    const eventId = created.body.data.id as string;
+    const eventId = await newEvent(org.key, { title: 'Tier drop', specialPrices: [{ name: 'Front row', price: 0, capacity: 7 }], tracks: [{ title: 'Workshop', capacity: 5 }] });
     const answers = await fire(eventId, org.key, 240, (i) => (i % 2 === 0 ? { ticketType: 'Front row' } : { subEventId: '0' }));
     assert.equal(answers.filter((a, i) => i % 2 === 0 && a.status === 201).length, 7);
     assert.equal(answers.filter((a, i) => i % 2 === 1 && a.status === 201).length, 5);
@@ -91,11 +88,7 @@ describe('seats under concurrency across two processes', () => {
     // Free bookings of one counter that queue behind each other are written together
     // (free-bookings.ts); a group that does not fit whole is written one by one.
     const org = await organiser(procs[0]!.url);
-    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', {
-      key: org.key,
-      body: { title: 'Team drop', description: 'x', startDate: '2026-12-31', capacity: 41, maxTeamSize: 3 },
-    });
-    const eventId = created.body.data.id as string;
+    const eventId = await newEvent(org.key, { title: 'Team drop', capacity: 41, maxTeamSize: 3 });
     const size = (i: number) => 1 + (i % 3);
     const answers = await fire(eventId, org.key, 300, (i) => ({
       teamMembers: Array.from({ length: size(i) - 1 }, (_, m) => ({ name: `M${i}.${m}`, email: uniqueEmail(`t${i}m${m}`) })),
@@ -114,11 +107,7 @@ describe('seats under concurrency across two processes', () => {
 
   it('confirms paid registrations racing for the last seats without overselling, refunding the losers', async () => {
     const org = await organiser(procs[0]!.url);
-    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', {
-      key: org.key,
-      body: { title: 'Paid drop', description: 'x', startDate: '2026-12-31', capacity: 10, price: 99 },
-    });
-    const eventId = created.body.data.id as string;
+    const eventId = await newEvent(org.key, { title: 'Paid drop', capacity: 10, price: 99 });
     const step1 = await fire(eventId, org.key, 60, () => ({}));
     assert.ok(step1.every((s) => s.status === 201));
     const paid = await Promise.all(

@@ -28,9 +28,10 @@ export function batchKey(b: FreeBooking): string {
  * Claims `sum(quantity)` seats on one seat counter and writes every booking, its people
  * and its jobs in one statement, so the counter row is locked only for that statement and
  * its commit. Each booking is stored as made (created and confirmed at its row's
- * `created_at`); the jobs are due at `now`. All or nothing: when the counter has not room for all of them, nothing is
- * written and false is returned. The rows travel as arrays (`unnest`), so the statement's
- * text, and its prepared plan, is the same for any number of bookings.
+ * `created_at`); the jobs are due at `now`. All or nothing: when the counter has not room
+ * for all of them, nothing is written and false is returned. The rows travel as arrays
+ * (`unnest`), so the statement's text, and its prepared plan, is the same for any number
+ * of bookings.
  */
 // ownership-exception: the common free booking is the hot path of a ticket drop; claiming the event's seat counter, reading the webhook configuration and writing the jobs in the same statement keeps the counter row locked for one statement only.
 export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[], now: Date): Promise<boolean> {
@@ -42,7 +43,6 @@ export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[],
   const people = bookings.flatMap((b) => b.people.map((a) => ({ ...a, registrationId: b.row.id })));
   const jobs = bookings.flatMap((b) => b.jobs);
   const hooks = bookings.map((b) => b.webhookJob);
-  const col = <T, V>(xs: readonly T[], f: (x: T) => V) => xs.map(f);
   const written = await sql<{ n: number }>`
     with claim as (
       update seat_counters set taken = taken + ${total}::int
@@ -54,9 +54,9 @@ export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[],
         amount_paise, custom_fields, promo_code, created_at, confirmed_at)
       select b.id, ${first.row.event_id}, ${first.row.account_id}, ${first.row.mode}, 'confirmed', b.name, b.email, b.phone,
         b.ticket_type, b.sub_event_id, b.quantity, 0, b.custom_fields::jsonb, null, b.created_at, b.created_at
-      from unnest(${col(rows, (r) => r.id)}::text[], ${col(rows, (r) => r.name)}::text[], ${col(rows, (r) => r.email)}::text[],
-        ${col(rows, (r) => r.phone ?? null)}::text[], ${col(rows, (r) => r.ticket_type)}::text[], ${col(rows, (r) => r.sub_event_id ?? null)}::int[],
-        ${col(rows, (r) => r.quantity)}::int[], ${col(rows, (r) => r.custom_fields)}::text[], ${col(rows, (r) => r.created_at)}::timestamptz[])
+      from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.email)}::text[],
+        ${rows.map((r) => r.phone ?? null)}::text[], ${rows.map((r) => r.ticket_type)}::text[], ${rows.map((r) => r.sub_event_id ?? null)}::int[],
+        ${rows.map((r) => r.quantity)}::int[], ${rows.map((r) => r.custom_fields)}::text[], ${rows.map((r) => r.created_at)}::timestamptz[])
         as b(id, name, email, phone, ticket_type, sub_event_id, quantity, custom_fields, created_at)
       where exists (select 1 from claim)
       returning id
@@ -64,22 +64,22 @@ export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[],
     people as (
       insert into attendees (id, registration_id, idx, name, email)
       select v.id, v.registration_id, v.idx, v.name, v.email
-      from unnest(${col(people, (a) => a.id)}::text[], ${col(people, (a) => a.registrationId)}::text[], ${col(people, (a) => a.idx)}::int[],
-        ${col(people, (a) => a.name)}::text[], ${col(people, (a) => a.email)}::text[]) as v(id, registration_id, idx, name, email)
+      from unnest(${people.map((a) => a.id)}::text[], ${people.map((a) => a.registrationId)}::text[], ${people.map((a) => a.idx)}::int[],
+        ${people.map((a) => a.name)}::text[], ${people.map((a) => a.email)}::text[]) as v(id, registration_id, idx, name, email)
       where exists (select 1 from claim)
     ),
     work as (
       insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
       select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
-      from unnest(${col(jobs, (j) => j.id)}::text[], ${col(jobs, (j) => j.topic)}::text[], ${col(jobs, (j) => j.payload)}::text[],
-        ${col(jobs, (j) => j.maxAttempts)}::int[]) as v(id, topic, payload, max_attempts)
+      from unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.topic)}::text[], ${jobs.map((j) => j.payload)}::text[],
+        ${jobs.map((j) => j.maxAttempts)}::int[]) as v(id, topic, payload, max_attempts)
       where exists (select 1 from claim)
     ),
     hook as (
       insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
       select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
-      from unnest(${col(hooks, (j) => j.id)}::text[], ${col(hooks, (j) => j.topic)}::text[], ${col(hooks, (j) => j.payload)}::text[],
-        ${col(hooks, (j) => j.maxAttempts)}::int[]) as v(id, topic, payload, max_attempts)
+      from unnest(${hooks.map((j) => j.id)}::text[], ${hooks.map((j) => j.topic)}::text[], ${hooks.map((j) => j.payload)}::text[],
+        ${hooks.map((j) => j.maxAttempts)}::int[]) as v(id, topic, payload, max_attempts)
       join webhook_configs w on w.account_id = ${first.row.account_id} and w.mode = ${first.row.mode} and w.enabled
         and w.events @> ${JSON.stringify([first.webhookType])}::jsonb
       where exists (select 1 from claim)

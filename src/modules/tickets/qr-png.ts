@@ -3,7 +3,7 @@
 // draws 32-bit colour pixels and tries every row filter on each row; for a ticket mail
 // that was most of the CPU a booking cost. The symbol itself (version, mask, error
 // correction) still comes from qrcode.
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
 
 export interface QrPngOptions {
@@ -12,22 +12,6 @@ export interface QrPngOptions {
   /** The largest image width wanted, in pixels; each module gets the most whole pixels that fit (at least 1). */
   width: number;
   errorCorrectionLevel: 'L' | 'M' | 'Q' | 'H';
-}
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 function chunk(type: string, data: Uint8Array): Buffer {
