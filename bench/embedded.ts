@@ -1,50 +1,29 @@
-// The embedded default beside PostgreSQL, in one run. Each configuration starts the service
-// the way `npm start` does (the compiled service, one process, background workers on) on an
-// empty DATA_DIR, then 100 connections register for one hot event (free, no capacity limit)
-// for 15 seconds. Reported: registrations/s, latency p50/p99/max, timeouts and errors, the
-// service's peak RSS, the embedded server's own processes apart, and the start-up time.
+// The embedded default beside PostgreSQL, in one run. Each run starts the service the way
+// `npm start` does (the compiled service, one process, background workers on) on an empty
+// DATA_DIR, then 100 connections register for one hot event (free, no capacity limit) for
+// BENCH_SECONDS. Measured: registrations/s, latency p50/p99/max, timeouts and errors, the
+// service's peak RSS, the embedded server's own processes apart, the start-up time, how long
+// the queued ticket mails take to go out, CPU per registration, and the stop. `npm run bench`
+// runs it with the others and writes BENCHMARKS.md; `npm run bench:embedded` runs it alone
+// (building first) and prints its section.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { errors as undiciErrors, Pool } from 'undici';
 import { freePort } from '../test/helpers/process.js';
-import { account, freshDatabase } from './lib.js';
-import { writeSection } from './report.js';
+import { account, freshDatabase, latencySummary, rounds, settings } from './lib.js';
+import { num, renderSection, type Run, type Section, type Target } from './report.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const TIMEOUT_MS = 10_000;
 const DRAIN_LIMIT_S = Number(process.env.BENCH_DRAIN_LIMIT_SECONDS ?? 300);
 
 interface Memory {
   rss: number;
   pss: number;
-}
-
-interface Outcome {
-  name: string;
-  startupMs: number;
-  registered: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  max: number;
-  over500: number;
-  timeouts: number;
-  errors: number;
-  serviceRss: number;
-  database?: Memory & { processes: number };
-  stored: number;
-  jobsPending: number;
-  /** Seconds from the end of the load until no job was left pending (the ticket mails sent), or undefined if not within DRAIN_LIMIT_S. */
-  drainSeconds: number | undefined;
-  stopMs: number;
-  leftBehind: number;
-  /** CPU seconds used during the measured window. */
-  cpu: { service: number; database: number; load: number };
 }
 
 const mb = (kb: number) => kb / 1024;
@@ -148,6 +127,7 @@ async function startCompiled(env: Record<string, string>): Promise<{ url: string
 }
 
 async function drive(pool: Pool, seconds: number, path: string, headers: Record<string, string>, seq: { n: number }) {
+  const load1 = loadavg()[0]!;
   const latencies: number[] = [];
   let ok = 0;
   let errors = 0;
@@ -178,12 +158,15 @@ async function drive(pool: Pool, seconds: number, path: string, headers: Record<
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-  return { ok, errors, timeouts, rps: ok / elapsed, p50: pct(50), p99: pct(99), max: latencies[latencies.length - 1] ?? 0, over500: latencies.filter((l) => l > 500).length };
+  const over500 = latencies.filter((l) => l > 500).length;
+  return { load1, ok, errors, timeouts, done: latencies.length, rps: ok / elapsed, over500, ...latencySummary(latencies) };
 }
 
-async function run(name: string, embedded: boolean): Promise<Outcome> {
+/** The embedded server's PostgreSQL version, read in the first embedded run. */
+let embeddedVersion = '';
+
+async function run(embedded: boolean): Promise<Run> {
+  const { seconds, warmupSeconds } = settings;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-emb-'));
   const database = embedded ? undefined : await freshDatabase('embedded');
   const service = await startCompiled({
@@ -208,7 +191,7 @@ async function run(name: string, embedded: boolean): Promise<Outcome> {
     const warm = await create('Warm-up');
     const hot = await create('Hot event');
     const seq = { n: 0 };
-    await drive(pool, WARMUP_SECONDS, `/api/v1/events/${warm}/register`, headers, seq);
+    await drive(pool, warmupSeconds, `/api/v1/events/${warm}/register`, headers, seq);
 
     // Peak memory while the load runs.
     let serviceRss = 0;
@@ -229,7 +212,7 @@ async function run(name: string, embedded: boolean): Promise<Outcome> {
     const databaseCpu = () => (postmaster ? serverProcesses(postmaster) : processesNamed('postgres')).reduce((s, p) => s + cpuSeconds(p), 0);
     const cpuBefore = { service: cpuSeconds(service.child.pid!), database: databaseCpu(), load: process.cpuUsage() };
     const sampler = setInterval(sample, 250);
-    const result = await drive(pool, SECONDS, `/api/v1/events/${hot}/register`, headers, seq);
+    const result = await drive(pool, seconds, `/api/v1/events/${hot}/register`, headers, seq);
     clearInterval(sampler);
     sample();
     const loadUsage = process.cpuUsage(cpuBefore.load);
@@ -242,6 +225,7 @@ async function run(name: string, embedded: boolean): Promise<Outcome> {
     // Every acknowledged registration is stored.
     const client = new pg.Client(embedded ? { host: join(dataDir, 'db'), port: 5432, user: 'postgres', database: 'postgres' } : { connectionString: database!.url });
     await client.connect();
+    if (embedded && !embeddedVersion) embeddedVersion = (await client.query('show server_version')).rows[0].server_version as string;
     const stored = (await client.query(`select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`, [hot])).rows[0].n as number;
     const pending = async () => (await client.query(`select count(*)::int as n from jobs where status = 'pending'`)).rows[0].n as number;
     const jobsPending = await pending();
@@ -262,30 +246,38 @@ async function run(name: string, embedded: boolean): Promise<Outcome> {
     service.child.kill('SIGTERM');
     const exitCode = await new Promise<number | null>((r) => (service.child.exitCode !== null ? r(service.child.exitCode) : service.child.once('exit', (code) => r(code))));
     const stopMs = performance.now() - stopStarted;
-    if (exitCode !== 0) console.error(`${name}: the service exited ${exitCode} on SIGTERM: ${service.stderr()}`);
+    if (exitCode !== 0) console.error(`the service exited ${exitCode} on SIGTERM: ${service.stderr()}`);
     const left = postmaster ? serverProcesses(postmaster) : [];
     if (left.length > 0) console.error(spawnSync('ps', ['-o', 'pid,ppid,stat,args', '-p', left.join(',')], { encoding: 'utf8' }).stdout);
-    const leftBehind = left.length;
 
+    const per = (cpuS: number) => (result.ok > 0 ? (cpuS / result.ok) * 1000 : undefined);
     return {
-      name,
-      startupMs: service.startupMs,
-      registered: result.ok,
       rps: result.rps,
       p50: result.p50,
       p99: result.p99,
       max: result.max,
-      over500: result.over500,
-      timeouts: result.timeouts,
-      errors: result.errors,
-      serviceRss,
-      ...(database_ ? { database: database_ } : {}),
-      stored,
-      jobsPending,
-      drainSeconds,
-      stopMs,
-      leftBehind,
-      cpu,
+      done: result.done,
+      errors: result.errors + result.timeouts,
+      load1: result.load1,
+      extra: {
+        timeouts: result.timeouts,
+        over500: result.over500,
+        acknowledged: result.ok,
+        stored,
+        startup: service.startupMs,
+        rss: mb(serviceRss),
+        dbPss: database_ ? mb(database_.pss) : undefined,
+        dbRss: database_ ? mb(database_.rss) : undefined,
+        dbProcesses: database_?.processes,
+        pending: jobsPending,
+        drain: drainSeconds,
+        cpuService: per(cpu.service),
+        cpuDatabase: per(cpu.database),
+        cpuLoad: per(cpu.load),
+        stop: stopMs,
+        exitCode: exitCode ?? -1,
+        left: postmaster ? left.length : undefined,
+      },
     };
   } finally {
     await pool.close().catch(() => {});
@@ -295,64 +287,83 @@ async function run(name: string, embedded: boolean): Promise<Outcome> {
   }
 }
 
-async function main(): Promise<void> {
-  const loadBefore = loadavg()[0]!;
-  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-  // BENCH_POSTGRES_FIRST=1 swaps the order, to see whether running first or second matters.
-  const order: [string, boolean][] = [['embedded (default)', true], ['PostgreSQL (DATABASE_URL)', false]];
-  if (process.env.BENCH_POSTGRES_FIRST === '1') order.reverse();
-  const outcomes: Outcome[] = [];
-  // BENCH_ONLY=embedded (or postgres) runs one configuration, for profiling; BENCHMARKS.md is left alone.
-  const only = process.env.BENCH_ONLY;
-  if (only) {
-    for (const [name, embedded] of order) if (embedded === (only === 'embedded')) console.log(await run(name, embedded));
-    return;
-  }
-  for (const [name, embedded] of order) outcomes.push(await run(name, embedded));
-  outcomes.sort((a, b) => (a.name.startsWith('embedded') ? -1 : b.name.startsWith('embedded') ? 1 : 0));
-  for (const o of outcomes) console.log(o);
+export const EMBEDDED_NAMES = { embedded: 'embedded (default)', postgres: 'PostgreSQL (DATABASE_URL)' };
 
-  const [emb] = outcomes as [Outcome, Outcome];
-  const yes = (b: boolean) => (b ? 'met' : '**not met**');
-  const lines = [
-    '## Embedded default beside PostgreSQL (`npm run bench:embedded`)',
-    '',
-    `Each configuration is started as \`npm start\` starts it (\`node dist/server.js\`, one process, its defaults: pool of 20, log level info, background workers on, so each registration's ticket mail is rendered and stored by the service's own worker, which shares the process with the requests; only RATE_LIMIT_PER_MINUTE is raised, since every request carries the same key) on an empty DATA_DIR. ${CONNECTIONS} keep-alive connections register for one hot event (free, no capacity limit) for ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up on another event; load generator on the same machine. Embedded: the PostgreSQL server the service runs itself (fsync and synchronous_commit on, Unix socket in DATA_DIR). PostgreSQL: the machine's shared server (its processes are not counted). Start-up is from spawning the process to the first 200 from \`/readyz\`, on an empty DATA_DIR (initdb included for the embedded database; the TypeScript build that \`npm start\` runs first is not).`,
-    '',
-    '| configuration | registrations/s | p50 ms | p99 ms | max ms | > 500 ms | timeouts | errors | service RSS MB | database processes | start-up ms |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
-    ...outcomes.map(
-      (o) =>
-        `| ${o.name} | ${o.rps.toFixed(0)} | ${o.p50.toFixed(1)} | ${o.p99.toFixed(1)} | ${o.max.toFixed(0)} | ${o.over500} | ${o.timeouts} | ${o.errors} | ${mb(o.serviceRss).toFixed(0)} | ${
-          o.database ? `${o.database.processes} processes, PSS ${mb(o.database.pss).toFixed(0)} MB (RSS summed ${mb(o.database.rss).toFixed(0)} MB)` : 'not counted (shared server)'
-        } | ${o.startupMs.toFixed(0)} |`,
-    ),
-    '',
-    ...outcomes.map(
-      (o) =>
-        `- ${o.name}: ${o.registered} registrations acknowledged, ${o.stored} stored; ${o.jobsPending} jobs (ticket mails) still queued when the load stopped, all sent ${
-          o.drainSeconds === undefined ? `**not within ${DRAIN_LIMIT_S} s**` : `${o.drainSeconds.toFixed(0)} s later`
-        }; CPU per registration during the load: service ${((o.cpu.service / o.registered) * 1000).toFixed(2)} ms, database ${((o.cpu.database / o.registered) * 1000).toFixed(2)} ms${
-          o.database ? '' : ' (every postgres process on the machine)'
-        }, load generator ${((o.cpu.load / o.registered) * 1000).toFixed(2)} ms; SIGTERM to exit ${o.stopMs.toFixed(0)} ms${o.database ? `, embedded server processes left after exit: ${o.leftBehind}` : ''}.`),
-    `- Targets on the embedded default: 1,000 registrations/s or more: ${yes(emb.rps >= 1000)} (${emb.rps.toFixed(0)}); no request over 500 ms: ${yes(emb.max <= 500)} (max ${emb.max.toFixed(0)} ms); p99 under 150 ms: ${yes(emb.p99 < 150)} (${emb.p99.toFixed(1)} ms); service RSS under 250 MB: ${yes(emb.serviceRss < 250 * 1024)} (${mb(emb.serviceRss).toFixed(0)} MB); start-up under 5 s: ${yes(emb.startupMs < 5000)} (${(emb.startupMs / 1000).toFixed(1)} s).`,
-    `- Load average (1 min) before the runs ${loadBefore.toFixed(1)}, after ${loadavg()[0]!.toFixed(1)}, on ${cpus().length} cores (the runs themselves keep every core busy): ${
-      loadBefore >= cpus().length / 2 ? 'other work was running before the runs, and every figure is lower for it' : 'the machine was quiet before the runs'
-    }.`,
-    '- PSS counts each shared page once across the server\'s processes (shared buffers included); summed RSS counts it in every process that touched it.',
-    '',
-    'What moved these numbers (embedded default, measured while making the changes, on a 2-core AMD EPYC machine of the same kind on 2026-11-24): 419 registrations/s, p99 438 ms, max 751 ms before. Free bookings of one seat counter that queue behind its statement in flight are now written together (one counter claim and one commit for up to 64): about 1,050/s. The ticket QR drawn as a 1-bit PNG instead of by qrcode\'s 32-bit renderer that tried every row filter: its mails no longer dominate the service\'s CPU. Ticket mails handled a batch of 50 at a time with one read each for holders, events and organisers: about 1,400–1,900/s, and the mails queued by the rush sent in ~20–35 s instead of ~60 s. With the workers off (`BENCH_WORKERS=false`) the embedded default does about 2,200/s, p99 85 ms. V8\'s old generation limited to growing 2× (server.ts): service RSS ~180 MB instead of ~230 MB. The machine\'s speed varies by ±20 % from run to run, and now and then more: of four runs on 2026-11-24 on the Intel machine, one gave the embedded default 1,055/s, p99 208 ms, max 366 ms, with every process, the load generator included, using about 1.5× its usual CPU per registration (the others: 1,955, 1,627 and 1,808/s, p99 93–113 ms).',
+/** The embedded default's targets. */
+export const EMBEDDED_TARGETS: Target[] = [
+  { label: 'Registrations per second on the embedded default', subject: EMBEDDED_NAMES.embedded, figure: 'rps', compare: 'atLeast', value: 1000, unit: '/s', digits: 0 },
+  { label: 'p99 on the embedded default', subject: EMBEDDED_NAMES.embedded, figure: 'p99', compare: 'below', value: 150, unit: 'ms', digits: 1 },
+  { label: 'Slowest request on the embedded default', subject: EMBEDDED_NAMES.embedded, figure: 'max', compare: 'atMost', value: 500, unit: 'ms', digits: 0 },
+  { label: 'Service RSS on the embedded default', subject: EMBEDDED_NAMES.embedded, figure: 'rss', compare: 'below', value: 250, unit: 'MB', digits: 0 },
+  { label: 'Start-up of the embedded default on an empty DATA_DIR', subject: EMBEDDED_NAMES.embedded, figure: 'startup', compare: 'below', value: 5000, unit: 'ms', digits: 0 },
+];
+
+/** Runs both configurations in rounds; the caller builds the service first (`npm run build`). */
+export async function embeddedBench(): Promise<{ section: Section; right: boolean; embeddedVersion: string }> {
+  const { seconds, runs, warmupSeconds } = settings;
+  const series = await rounds(runs, [
+    { name: EMBEDDED_NAMES.embedded, run: () => run(true) },
+    { name: EMBEDDED_NAMES.postgres, run: () => run(false) },
+  ]);
+  const all = series.flatMap((s) => s.runs.map((r, i) => ({ name: s.name, i, x: r.extra! })));
+  const lost = all.filter(({ x }) => x.stored !== x.acknowledged);
+  const left = all.filter(({ x }) => (x.left ?? 0) > 0 || x.exitCode !== 0);
+  const notes = [
+    lost.length === 0
+      ? 'Every registration acknowledged in every run was stored.'
+      : `**Registrations acknowledged but not stored**: ${lost.map(({ name, i, x }) => `${name} run ${i + 1}: ${num(x.acknowledged!)} acknowledged, ${num(x.stored!)} stored`).join('; ')}.`,
+    left.length === 0
+      ? 'Every run: the service exited 0 on SIGTERM, and no embedded server process was left after it.'
+      : `**Stops that went wrong**: ${left.map(({ name, i, x }) => `${name} run ${i + 1}: exit ${x.exitCode}, server processes left ${x.left ?? 0}`).join('; ')}.`,
   ];
-  writeSection('embedded', lines.join('\n'));
-  console.log(lines.join('\n'));
-  if (outcomes.some((o) => o.stored !== o.registered || o.leftBehind > 0)) {
-    console.error('LOST REGISTRATIONS OR SERVER LEFT RUNNING');
-    process.exitCode = 1;
-  }
+  const workers = (process.env.BENCH_WORKERS ?? 'true') !== 'false';
+  return {
+    right: lost.length === 0 && left.length === 0,
+    embeddedVersion,
+    section: {
+      title: 'Embedded default beside PostgreSQL',
+      description: `Each run starts the service as \`npm start\` starts it (\`node dist/server.js\`, one process, its defaults: pool of 20, log level info, ${
+        workers
+          ? "background workers on, so each registration's ticket mail is rendered and stored by the service's own worker, which shares the process with the requests"
+          : '**background workers off (BENCH_WORKERS=false)**'
+      }; only RATE_LIMIT_PER_MINUTE is raised, since every request carries the same key) on an empty DATA_DIR. ${CONNECTIONS} keep-alive connections register for one hot event (free, no capacity limit) for ${seconds} s after a ${warmupSeconds} s warm-up on another event. Embedded: the PostgreSQL server the service runs itself (fsync and synchronous_commit on, Unix socket in DATA_DIR). PostgreSQL: the machine's shared server. Start-up is from spawning the process to the first 200 from \`/readyz\` (initdb included for the embedded database; the TypeScript build is not). Service RSS is the peak during the load. The database's memory is the embedded server's processes' peak PSS (each shared page counted once, shared buffers included) and their summed RSS (a shared page counted in every process that touched it); the shared server's is not counted. CPU per registration is CPU time during the load divided by the registrations acknowledged (the shared server's is every postgres process on the machine). Mails: the ticket mail jobs still queued when the load stopped, and the seconds until none was left (given up after ${DRAIN_LIMIT_S} s).`,
+      series,
+      columns: [
+        { key: 'timeouts', label: 'timeouts', digits: 0 },
+        { key: 'over500', label: '> 500 ms', digits: 0 },
+        { key: 'startup', label: 'start-up ms', digits: 0 },
+        { key: 'rss', label: 'service RSS MB', digits: 0 },
+        { key: 'dbPss', label: 'database PSS MB', digits: 0, missing: 'not counted' },
+        { key: 'dbRss', label: 'database RSS summed MB', digits: 0, missing: 'not counted' },
+        { key: 'dbProcesses', label: 'database processes', digits: 0, missing: 'not counted' },
+        { key: 'pending', label: 'mails queued at the end', digits: 0 },
+        { key: 'drain', label: 'mails sent after s', digits: 0, missing: `not within ${DRAIN_LIMIT_S} s` },
+        { key: 'cpuService', label: 'CPU ms/registration: service', digits: 2 },
+        { key: 'cpuDatabase', label: 'database', digits: 2 },
+        { key: 'cpuLoad', label: 'load generator', digits: 2 },
+        { key: 'stop', label: 'SIGTERM to exit ms', digits: 0 },
+      ],
+      comparisons: [{ subject: EMBEDDED_NAMES.embedded, ceiling: EMBEDDED_NAMES.postgres }, { subject: EMBEDDED_NAMES.embedded, ceiling: EMBEDDED_NAMES.postgres, figure: 'p99' }],
+      targets: EMBEDDED_TARGETS,
+      notes,
+    },
+  };
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+export function build(): void {
+  const b = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (b.status !== 0) throw new Error('npm run build failed');
+}
+
+if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) {
+  build();
+  embeddedBench()
+    .then(({ section, right }) => {
+      console.log(renderSection(section));
+      if (!right) process.exitCode = 1;
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}

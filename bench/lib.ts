@@ -1,50 +1,106 @@
-// Load-driving helpers for the benchmarks: a bounded number of requests from a
-// fixed number of concurrent callers, on loopback only, with latency percentiles.
+// Load-driving helpers for the benchmarks: requests from a fixed number of concurrent
+// callers for a fixed time, on loopback only, with latency
+// percentiles; runs repeated in interleaved rounds; the naive reference routes.
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { startProcess, type ServiceProcess } from '../test/helpers/process.js';
+import { freePort, startProcess, type ServiceProcess } from '../test/helpers/process.js';
+import type { Run, Series } from './report.js';
 
-export interface LoadResult {
-  name: string;
-  requests: number;
-  errors: number;
-  seconds: number;
-  rps: number;
-  p50: number;
-  p99: number;
-}
-
-export async function load(name: string, concurrency: number, total: number, one: (i: number) => Promise<boolean>): Promise<LoadResult> {
+/** Runs one request after another on each of `concurrency` callers for `seconds` (or until `limit` requests have started). */
+export async function load(concurrency: number, seconds: number, one: (i: number) => Promise<boolean>, limit = Number.POSITIVE_INFINITY): Promise<Run> {
   const latencies: number[] = [];
   let next = 0;
+  let ok = 0;
   let errors = 0;
+  const load1 = loadavg()[0]!;
   const started = performance.now();
+  const end = started + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      for (let i = next++; i < total; i = next++) {
+      while (performance.now() < end && next < limit) {
+        const i = next++;
         const t = performance.now();
-        let ok = false;
+        let good = false;
         try {
-          ok = await one(i);
+          good = await one(i);
         } catch {
-          ok = false;
+          good = false;
         }
         latencies.push(performance.now() - t);
-        if (!ok) errors++;
+        if (good) ok++;
+        else errors++;
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-  return { name, requests: total, errors, seconds, rps: total / seconds, p50: pct(50), p99: pct(99) };
+  const elapsed = (performance.now() - started) / 1000;
+  return { ...latencySummary(latencies), rps: ok / elapsed, done: latencies.length, errors, load1 };
 }
 
-export function show(r: LoadResult): string {
-  return `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   errors ${r.errors}`;
+export function latencySummary(latencies: number[]): { p50: number; p99: number; max: number } {
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+  return { p50: pct(50), p99: pct(99), max: latencies[latencies.length - 1] ?? 0 };
+}
+
+export function show(name: string, r: Run): string {
+  return `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} /s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   max ${r.max.toFixed(0).padStart(5)} ms   errors ${r.errors}`;
+}
+
+/** One configuration of a section: how to make one measured run of it. */
+export interface Step {
+  name: string;
+  run(round: number): Promise<Run>;
+}
+
+/**
+ * Runs every step `runs` times in rounds; the order within a round alternates (forward, then
+ * backward), so neither a ceiling nor what is compared with it always goes first.
+ */
+export async function rounds(runs: number, steps: Step[]): Promise<Series[]> {
+  const series: Series[] = steps.map((s) => ({ name: s.name, runs: [] }));
+  for (let round = 0; round < runs; round++) {
+    const order = steps.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) {
+      const r = await steps[i]!.run(round);
+      series[i]!.runs[round] = r;
+      console.log(`[run ${round + 1}/${runs}] ${show(steps[i]!.name, r)}`);
+    }
+  }
+  return series;
+}
+
+/** Seconds each measured run lasts (BENCH_SECONDS) and how many runs of each configuration (BENCH_RUNS). */
+export const settings = {
+  seconds: Number(process.env.BENCH_SECONDS ?? 10),
+  runs: Number(process.env.BENCH_RUNS ?? 3),
+  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
+};
+
+/** The naive Fastify + pg routes (bench/naive-server.ts) on their own process. */
+export async function startNaive(databaseUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/naive-server.ts'], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`naive server exited ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 export function httpPool(url: string, connections: number): Pool {

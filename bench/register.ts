@@ -1,50 +1,51 @@
-// Registration under load, on PostgreSQL with two service processes:
-// (a) a ticket drop: one event of capacity K, N ≫ K concurrent free registrations;
-// (b) the same volume spread over 1,000 events.
-// The reference, at the same concurrency: the naive seat transaction straight
-// through pg (BEGIN; conditional UPDATE of the capacity row; INSERT the
-// registration; INSERT the job; COMMIT).
+// Registration under load, on PostgreSQL: two service processes (pool of 20 each, background
+// workers off) beside two processes of the naive Fastify + pg route (bench/naive-server.ts:
+// BEGIN; conditional UPDATE of the capacity row; INSERT the registration; INSERT its job;
+// COMMIT), 128 concurrent clients split across the two processes of each. Measured: one hot
+// event without a capacity limit, the same load spread over 1,000 events, and a ticket drop
+// (one event of capacity 500, far more requests than seats), checking that the drop sells
+// exactly its capacity. `npm run bench:register` runs it alone and prints its section.
 import pg from 'pg';
-import { account, freshDatabase, httpPool, load, request, show, startService, type LoadResult } from './lib.js';
-import { writeSection } from './report.js';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { account, freshDatabase, httpPool, load, request, rounds, settings, startNaive, startService } from './lib.js';
+import { num, renderSection, type Run, type Section, type Target } from './report.js';
 
 const CAPACITY = Number(process.env.BENCH_CAPACITY ?? 500);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 6000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 128);
+const CONCURRENCY = Number(process.env.BENCH_REGISTER_CONCURRENCY ?? 128);
 const EVENTS = 1000;
 
-async function naive(db: pg.Pool, name: string, eventIds: (i: number) => number): Promise<LoadResult> {
-  return load(name, CONCURRENCY, REQUESTS, async (i) => {
-    const c = await db.connect();
-    try {
-      await c.query('begin');
-      const seat = await c.query('update ref_events set taken = taken + 1 where id = $1 and (capacity = 0 or taken < capacity) returning id', [eventIds(i)]);
-      if (seat.rowCount !== 1) {
-        await c.query('rollback');
-        return true; // a refused registration is a correct answer too
-      }
-      await c.query('insert into ref_registrations (event_id, name, email) values ($1, $2, $3)', [eventIds(i), `P${i}`, `p${i}@example.in`]);
-      await c.query(`insert into ref_jobs (topic, payload) values ('ticket.email', $1)`, [JSON.stringify({ i })]);
-      await c.query('commit');
-      return true;
-    } catch {
-      await c.query('rollback').catch(() => {});
-      return false;
-    } finally {
-      c.release();
-    }
-  });
-}
+export const REGISTER_NAMES = {
+  naiveHot: 'naive route: one hot event',
+  hot: 'service: one hot event',
+  naiveSpread: `naive route: spread over ${num(EVENTS)} events`,
+  spread: `service: spread over ${num(EVENTS)} events`,
+  naiveDrop: `naive route: ticket drop`,
+  drop: `service: ticket drop`,
+};
 
-async function main(): Promise<void> {
+export const REGISTER_TARGETS: Target[] = [
+  { label: 'One hot event against the naive route', subject: REGISTER_NAMES.hot, ceiling: REGISTER_NAMES.naiveHot, figure: 'rps', compare: 'atLeast', value: 1, unit: '', digits: 2 },
+  { label: 'Ticket drop against the naive route', subject: REGISTER_NAMES.drop, ceiling: REGISTER_NAMES.naiveDrop, figure: 'rps', compare: 'atLeast', value: 1, unit: '', digits: 2 },
+  { label: 'Spread over many events against the naive route', subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.naiveSpread, figure: 'rps', compare: 'atLeast', value: 0.6, unit: '', digits: 2 },
+  { label: 'p99, one hot event', subject: REGISTER_NAMES.hot, figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 },
+  { label: 'p99, ticket drop', subject: REGISTER_NAMES.drop, figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 },
+  { label: 'p99, spread over many events', subject: REGISTER_NAMES.spread, figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 },
+];
+
+export async function registerBench(): Promise<{ section: Section; seatsRight: boolean }> {
+  const { seconds, runs, warmupSeconds } = settings;
   const database = await freshDatabase('register');
   const services = [await startService(database.url, { WORKERS: 'false' }), await startService(database.url, { WORKERS: 'false' })];
-  const db = new pg.Pool({ connectionString: database.url, max: 40 });
+  const db = new pg.Pool({ connectionString: database.url, max: 4 });
+  const naives: Awaited<ReturnType<typeof startNaive>>[] = [];
   try {
     await db.query(`create table ref_events (id int primary key, capacity int not null, taken int not null default 0)`);
     await db.query(`create table ref_registrations (id bigserial primary key, event_id int not null, name text not null, email text not null, created_at timestamptz not null default now())`);
     await db.query(`create table ref_jobs (id bigserial primary key, topic text not null, payload jsonb not null, created_at timestamptz not null default now())`);
-    await db.query(`insert into ref_events (id, capacity) select g, case when g = 0 then $1 else 0 end from generate_series(0, $2) g`, [CAPACITY, EVENTS]);
+    // 0: the hot event; 1..EVENTS: the spread; EVENTS + 1 + round: each run's ticket drop.
+    await db.query(`insert into ref_events (id, capacity) select g, case when g > $2::int then $1::int else 0 end from generate_series(0, $2::int + $3::int) g`, [CAPACITY, EVENTS, runs]);
+    naives.push(await startNaive(database.url), await startNaive(database.url));
 
     const { key } = await account(services[0]!.url);
     const headers = { 'x-api-key': key };
@@ -56,67 +57,117 @@ async function main(): Promise<void> {
           body: JSON.stringify({ title, description: 'bench', startDate: '2026-12-31', capacity }),
         }).then((r) => r.json() as Promise<{ data: { id: string } }>)
       ).data.id;
-    const drop = await create('Ticket drop', CAPACITY);
+    const hot = await create('Hot event', 0);
+    const drops: string[] = [];
+    for (let r = 0; r < runs; r++) drops.push(await create(`Ticket drop ${r + 1}`, CAPACITY));
     const spread: string[] = [];
-    for (let i = 0; i < EVENTS; i++) spread.push(await create(`Spread ${i}`, 0));
+    for (let i = 0; i < EVENTS; i += 10) spread.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => create(`Spread ${i + j}`, 0)))));
     const warm = await create('Warm-up', 0);
 
-    const pools = services.map((s) => httpPool(s.url, CONCURRENCY / 2));
-    const register = async (i: number, eventId: string) => {
-      const r = await request(pools[i % 2]!, 'POST', `/api/v1/events/${eventId}/register`, headers, { name: `Person ${i}`, email: `p${i}@example.in` });
-      return r.status;
+    const svc = services.map((s) => httpPool(s.url, CONCURRENCY / 2));
+    const ref = naives.map((s) => httpPool(s.url, CONCURRENCY / 2));
+    let seq = 0;
+    const body = () => {
+      const i = seq++;
+      return { name: `Person ${i}`, email: `p${i}@example.in` };
     };
-    await load('warm-up', CONCURRENCY, 1000, async (i) => (await register(i, warm)) === 201);
+    const service = async (i: number, eventId: string) => (await request(svc[i % 2]!, 'POST', `/api/v1/events/${eventId}/register`, headers, body())).status;
+    const naive = async (i: number, eventId: number) => (await request(ref[i % 2]!, 'POST', `/events/${eventId}/register`, {}, body())).status;
+    await load(CONCURRENCY, warmupSeconds, async (i) => (await service(i, warm)) === 201);
+    await load(CONCURRENCY, warmupSeconds, async (i) => (await naive(i, 0)) === 201);
 
-    const results: LoadResult[] = [];
-    results.push(await naive(db, 'reference: naive transaction, one hot row', () => 0));
-    let confirmed = 0;
-    let refused = 0;
-    const a = await load('(a) ticket drop through the service', CONCURRENCY, REQUESTS, async (i) => {
-      const s = await register(i, drop);
-      if (s === 201) confirmed++;
-      else if (s === 409) refused++;
-      return s === 201 || s === 409;
-    });
-    results.push(a);
-    results.push(await naive(db, 'reference: naive transaction, 1,000 rows', (i) => 1 + (i % EVENTS)));
-    results.push(await load('(b) spread over 1,000 events', CONCURRENCY, REQUESTS, async (i) => (await register(i, spread[i % EVENTS]!)) === 201));
-    for (const p of pools) await p.close();
+    let seatsRight = true;
+    const dropRun = async (go: (i: number) => Promise<number>, count: () => Promise<{ rows: number; counter: number }>): Promise<Run> => {
+      let refused = 0;
+      const r = await load(CONCURRENCY, seconds, async (i) => {
+        const s = await go(i);
+        if (s === 409) refused++;
+        return s === 201 || s === 409;
+      });
+      const { rows, counter } = await count();
+      const oversold = Math.max(0, rows - CAPACITY);
+      if (oversold > 0 || rows !== counter || (refused > 0 && rows < CAPACITY)) seatsRight = false;
+      return { ...r, extra: { confirmed: rows, counter, refused, oversold } };
+    };
 
-    const taken = (await db.query(`select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`, [drop])).rows[0].n as number;
-    const counter = (await db.query(`select taken from seat_counters where event_id = $1 and scope = 'event'`, [drop])).rows[0].taken as number;
-    const oversold = Math.max(0, taken - CAPACITY);
-    for (const r of results) console.log(show(r));
-    console.log(`ticket drop: capacity ${CAPACITY}, confirmed answers ${confirmed}, confirmed rows ${taken}, counter ${counter}, refused ${refused}, oversold ${oversold}`);
-    const [refHot, drop_, refSpread, spread_] = results as [LoadResult, LoadResult, LoadResult, LoadResult];
-    const lines = [
-      `## Registration (\`npm run bench:register\`)`,
-      '',
-      `PostgreSQL, two service processes (pool of 20 connections each), ${CONCURRENCY} concurrent clients over keep-alive connections split across both, ${REQUESTS.toLocaleString('en')} free registrations per run, background workers off; load generator on the same machine. The reference runs the naive seat transaction (BEGIN; conditional UPDATE of the capacity row; INSERT registration; INSERT job; COMMIT) straight through pg with a pool of 40 at the same concurrency.`,
-      '',
-      '| run | requests/s | p50 ms | p99 ms | errors |',
-      '|---|---:|---:|---:|---:|',
-      ...results.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`),
-      '',
-      `- Ticket drop: capacity ${CAPACITY}, **${taken} confirmed** (the seat counter says ${counter}), ${refused} refused with 409, **oversold ${oversold}**.`,
-      `- (a) the service over HTTP reaches **${(drop_.rps / refHot.rps).toFixed(2)}×** the naive transaction on one hot row (aim: 1.0 or more).`,
-      `- (b) spread over ${EVENTS.toLocaleString('en')} events: **${((spread_.rps / refSpread.rps) * 100).toFixed(0)} %** of the naive transaction (aim: 60 % or more).`,
-      `- p99: (a) ${drop_.p99.toFixed(1)} ms, (b) ${spread_.p99.toFixed(1)} ms (aim: under 100 ms).`,
-    ];
-    writeSection('register', lines.join('\n'));
-    console.log(lines.slice(-4).join('\n'));
-    if (oversold > 0 || taken !== CAPACITY || counter !== CAPACITY) {
-      console.error('SEATS WRONG');
-      process.exitCode = 1;
-    }
+    const series = await rounds(runs, [
+      { name: REGISTER_NAMES.naiveHot, run: () => load(CONCURRENCY, seconds, async (i) => (await naive(i, 0)) === 201) },
+      { name: REGISTER_NAMES.hot, run: () => load(CONCURRENCY, seconds, async (i) => (await service(i, hot)) === 201) },
+      { name: REGISTER_NAMES.naiveSpread, run: () => load(CONCURRENCY, seconds, async (i) => (await naive(i, 1 + (i % EVENTS))) === 201) },
+      { name: REGISTER_NAMES.spread, run: () => load(CONCURRENCY, seconds, async (i) => (await service(i, spread[i % EVENTS]!)) === 201) },
+      {
+        name: REGISTER_NAMES.naiveDrop,
+        run: (round) => {
+          const id = EVENTS + 1 + round;
+          return dropRun(
+            (i) => naive(i, id),
+            async () => ({
+              rows: (await db.query('select count(*)::int as n from ref_registrations where event_id = $1', [id])).rows[0].n as number,
+              counter: (await db.query('select taken from ref_events where id = $1', [id])).rows[0].taken as number,
+            }),
+          );
+        },
+      },
+      {
+        name: REGISTER_NAMES.drop,
+        run: (round) => {
+          const id = drops[round]!;
+          return dropRun(
+            (i) => service(i, id),
+            async () => ({
+              rows: (await db.query(`select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`, [id])).rows[0].n as number,
+              counter: (await db.query(`select taken from seat_counters where event_id = $1 and scope = 'event'`, [id])).rows[0].taken as number,
+            }),
+          );
+        },
+      },
+    ]);
+    for (const p of [...svc, ...ref]) await p.close();
+
+    const dropRuns = series.filter((s) => s.name === REGISTER_NAMES.drop || s.name === REGISTER_NAMES.naiveDrop).flatMap((s) => s.runs.map((r, i) => ({ name: s.name, i, x: r.extra! })));
+    const wrong = dropRuns.filter(({ x }) => x.oversold! > 0 || x.confirmed !== x.counter || (x.refused! > 0 && x.confirmed! < CAPACITY));
+    const full = dropRuns.every(({ x }) => x.confirmed === CAPACITY);
+    const seats = wrong.length === 0
+      ? `Ticket drops: in every run (${dropRuns.length}, service and naive route) the confirmed bookings matched the seat counter, none was oversold and none refused while seats were left; ${
+          full ? `each sold all ${num(CAPACITY)} seats` : `seats sold of ${num(CAPACITY)}: ${dropRuns.map(({ name, i, x }) => `${name} run ${i + 1}: ${num(x.confirmed!)}`).join(', ')}`
+        }.`
+      : `**Ticket drops that went wrong**: ${wrong.map(({ name, i, x }) => `${name} run ${i + 1}: ${num(x.confirmed!)} confirmed, counter ${num(x.counter!)}, ${num(x.refused!)} refused, oversold ${num(x.oversold!)}`).join('; ')}.`;
+    return {
+      seatsRight,
+      section: {
+        title: 'Registration',
+        description: `PostgreSQL. Two service processes (each its default pool of 20 connections, background workers off) and two processes of the naive route of \`bench/naive-server.ts\` (BEGIN; conditional UPDATE of the event's capacity row; INSERT the registration; INSERT its mail job; COMMIT; pool of 20 each, no authentication, its own tables) on the same database. ${CONCURRENCY} concurrent clients over keep-alive connections, split across the two processes of each, free registrations of one person each for ${seconds} s per run. One hot event: no capacity limit. Spread: the requests go round ${num(EVENTS)} events without a limit. Ticket drop: each run on an event of its own with a capacity of ${num(CAPACITY)}; requests go on for the whole run, so once the seats are gone the rest are refused (409, counted as correct answers in requests/s).`,
+        series,
+        columns: [
+          { key: 'confirmed', label: 'confirmed', digits: 0 },
+          { key: 'refused', label: 'refused (409)', digits: 0 },
+          { key: 'oversold', label: 'oversold', digits: 0 },
+        ],
+        comparisons: [
+          { subject: REGISTER_NAMES.hot, ceiling: REGISTER_NAMES.naiveHot },
+          { subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.naiveSpread },
+          { subject: REGISTER_NAMES.drop, ceiling: REGISTER_NAMES.naiveDrop },
+        ],
+        targets: REGISTER_TARGETS,
+        notes: [seats],
+      },
+    };
   } finally {
     await db.end();
+    for (const n of naives) await n.stop();
     for (const s of services) await s.stop();
     await database.drop();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) {
+  registerBench()
+    .then(({ section, seatsRight }) => {
+      console.log(renderSection(section));
+      if (!seatsRight) process.exitCode = 1;
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}

@@ -3,7 +3,7 @@
 // embedded database (the PostgreSQL server the service runs in its DATA_DIR), and again on
 // the PostgreSQL server at TEST_DATABASE_URL when it is set.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +19,13 @@ function find(dir) {
 
 const only = process.argv.slice(2);
 const all = only.length > 0 ? only : find('test');
+// A whole run that finds fewer test files than the floor kept in the repository fails: a
+// moved folder or a broken pattern must not pass by running less. Raise the floor with new files.
+const { minTestFiles } = JSON.parse(readFileSync(new URL('./test-floor.json', import.meta.url), 'utf8'));
+if (only.length === 0 && all.length < minTestFiles) {
+  console.error(`found ${all.length} test files under test/, fewer than the floor of ${minTestFiles} in scripts/test-floor.json`);
+  process.exit(1);
+}
 const tsc = spawnSync('npx', ['tsc', '-p', 'test/tsconfig.json'], { stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 

@@ -13,6 +13,8 @@ import { eventsRoutes } from './modules/events/events.routes.js';
 import { registrationsRoutes } from './modules/registrations/registrations.routes.js';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
+import { doorRoutes } from './modules/checkin/door.routes.js';
+import * as door from './modules/checkin/door.service.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { membershipsRoutes } from './modules/memberships/memberships.routes.js';
 import { broadcastRoutes } from './modules/broadcast/broadcast.routes.js';
@@ -23,10 +25,12 @@ import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import * as keys from './modules/keys/keys.service.js';
+import { countRequests } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import * as dashboardSessions from './modules/dashboard/sessions.js';
-import { registerAuth, type AuthRule } from './shared/auth.js';
+import { IDEMPOTENCY_HEADER, installIdempotency } from './modules/idempotency/idempotency.hooks.js';
+import { assertRouteRule, registerAuth, type AuthRule, type RouteEntry } from './shared/auth.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './shared/error-handler.js';
 import { parseJson } from './shared/json-body.js';
 import { ErrorBody, errorResponses } from './shared/schemas.js';
@@ -35,15 +39,31 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const BODY_LIMIT = 1024 * 1024;
+/** Routes anyone may call without credentials read at most this much of a body. */
+export const PUBLIC_BODY_LIMIT = 64 * 1024;
+
+/** Headers must arrive within this (or the request timeout, if shorter). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** An idle keep-alive connection is closed after this; longer than a load balancer's usual 60 s. */
+export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 export async function buildApp(deps: Deps): Promise<App> {
   // Request ids: a random prefix per process and a counter, so no randomness is spent per request.
   const idPrefix = deps.ids.make('req', 6);
   let seq = 0;
   const newRequestId = () => `${idPrefix}-${(++seq).toString(36)}`;
+  // Nobody may hold a connection open: the request (headers and body) must arrive within
+  // REQUEST_TIMEOUT_MS (then 408 and the connection closes), idle keep-alive connections close
+  // after 72 s, and at most MAX_CONNECTIONS are open at once (more are closed on arrival).
+  // Node checks the timeouts on a timer, by default every 30 s: check often enough that they hold.
+  const { requestTimeoutMs, maxConnections } = deps.config.http;
+  const headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    http: { requestTimeout: requestTimeoutMs, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeout / 4)) },
     // A caller's x-request-id is kept when it is sane; otherwise we make one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -59,6 +79,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxy(deps.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  app.server.maxConnections = maxConnections;
 
   // Only JSON bodies are accepted; anything else is 415. JSON text must be Unicode (json-body.ts).
   app.removeContentTypeParser('text/plain');
@@ -86,12 +107,18 @@ export async function buildApp(deps: Deps): Promise<App> {
   const noop = () => {};
   // Each operation's declared rule, published in the OpenAPI document as `x-auth`.
   const rules = new Map<string, AuthRule>();
+  // Every route with its rule, as Fastify registered it (the authorisation matrix reads it).
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
-    const rule = (route.config as { auth?: AuthRule } | undefined)?.auth;
-    if (rule) {
-      for (const m of Array.isArray(route.method) ? route.method : [route.method]) {
-        rules.set(`${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, rule);
-      }
+    // Fail closed at start-up: a route that says nothing about who may call it is an error.
+    const rule = assertRouteRule(route);
+    // A caller nobody has identified gets a small body; a route may ask for less.
+    if (rule.kind === 'public') route.bodyLimit = Math.min(route.bodyLimit ?? PUBLIC_BODY_LIMIT, PUBLIC_BODY_LIMIT);
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+    for (const m of Array.isArray(route.method) ? route.method : [route.method]) {
+      rules.set(`${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, rule);
+      routeTable.push({ method: m, url: route.url, rule, hidden });
     }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
@@ -124,6 +151,7 @@ export async function buildApp(deps: Deps): Promise<App> {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'sk_… full key or pk_… checkout key' },
           session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'idToken from POST /auth/login' },
+          doorPass: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`DoorPass <token>`: the token of a door pass URL (`/door/{token}`); opens one event’s door only' },
         },
       },
       tags: [
@@ -165,8 +193,11 @@ export async function buildApp(deps: Deps): Promise<App> {
     findUser: (userId) => accounts.findUser(deps.db, userId),
     isStaffEmail: (email) => deps.config.staffEmails.includes(email.toLowerCase()),
     isPinnedOrigin: (origin) => keys.isPinnedOrigin(deps.db, origin),
+    findDoorPass: (token) => door.findPass(deps.db, token),
   });
   registerErrorHandling(app, methodsFor);
+  installIdempotency(app, { db: deps.db, clock: deps.clock });
+  countRequests(app, deps.metrics);
 
   await app.register(opsRoutes(deps));
   await app.register(accountsRoutes(deps));
@@ -175,6 +206,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(eventsRoutes(deps.eventDeps));
   await app.register(registrationsRoutes(deps.registerDeps));
   await app.register(checkinRoutes(deps));
+  await app.register(doorRoutes(deps));
   await app.register(webhooksRoutes(deps));
   await app.register(membershipsRoutes(deps));
   await app.register(broadcastRoutes(deps));
@@ -212,7 +244,21 @@ function decorateSchema(route: { schema?: object; config?: unknown; url: string;
     params?: unknown;
     querystring?: unknown;
     operationId?: string;
+    headers?: { type?: string; properties?: Record<string, unknown> };
   };
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (rule?.kind === 'key' && methods.includes('POST') && route.url.startsWith('/api/v1/')) {
+    // Every POST under /api/v1 takes an Idempotency-Key (idempotency.hooks.ts).
+    const headers = (schema.headers ??= { type: 'object', properties: {} });
+    headers.properties ??= {};
+    headers.properties[IDEMPOTENCY_HEADER] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.',
+    };
+  }
   schema.operationId ??= operationId(Array.isArray(route.method) ? route.method[0]! : route.method, route.url);
   const statuses = new Set<number>([500]);
   // Health checks, the description and the gateway's notifications are never limited.
@@ -224,6 +270,10 @@ function decorateSchema(route: { schema?: object; config?: unknown; url: string;
   }
   if (rule?.kind === 'key') {
     schema.security ??= [{ apiKey: [] }];
+    statuses.add(401).add(403);
+    if (schema.headers?.properties?.[IDEMPOTENCY_HEADER]) statuses.add(409).add(422);
+  } else if (rule?.kind === 'door') {
+    schema.security ??= rule.keys ? [{ doorPass: [] }, { apiKey: [] }] : [{ doorPass: [] }];
     statuses.add(401).add(403);
   } else if (rule?.kind === 'session' || rule?.kind === 'staff') {
     schema.security ??= [{ session: [] }];
@@ -255,6 +305,10 @@ const OPENAPI_DESCRIPTION = `Event ticketing and memberships for organisers in I
 Every failure answers JSON \`{ error, code }\`: \`error\` is a sentence, \`code\` a stable snake_case word.
 Bodies are JSON (\`Content-Type: application/json\`) and their text must be Unicode: a string or key with an
 unpaired UTF-16 surrogate escape (\`"\\ud800"\` without its pair) answers 400 \`invalid_json\`, like malformed JSON.
+So does a body nested more than 64 arrays or objects deep (refused by a scan before it is parsed). A body may be
+at most 1 MiB, and at most 64 KiB on operations that take no credentials (\`x-auth\` kind \`public\`); larger answers 413.
+A request must arrive whole within 30 s (\`REQUEST_TIMEOUT_MS\`) and its headers within 10 s, else 408 \`request_timeout\`
+and the connection closes; idle keep-alive connections close after 72 s.
 Amounts are rupees at the API edge unless a field says paise. Keys: \`sk_test_…\`/\`sk_live_…\` (full) and
 \`pk_test_…\`/\`pk_live_…\` (checkout). A key sees only its own account and mode: another mode's object
 answers 404, another account's 403.
@@ -273,7 +327,10 @@ answer says \`frame-ancestors 'none'\`. No route sets a cookie.
 
 Who may call each operation is stated in its \`x-auth\` extension, the rule the service enforces:
 \`{ kind: "public" }\` (no credentials), \`{ kind: "key", classes, modes? }\` (an \`x-api-key\` of those classes and modes),
-\`{ kind: "session" }\` (a dashboard session token) or \`{ kind: "staff" }\` (the session of platform staff with a verified email).
+\`{ kind: "session" }\` (a dashboard session token), \`{ kind: "staff" }\` (the session of platform staff with a verified email) or
+\`{ kind: "door", keys? }\` (a door pass, \`Authorization: DoorPass <token>\`, for the one event it was made for; with \`keys: true\` a full key too).
+Every route declares its rule and routes fail closed: the service refuses to start with a route that declares none, and
+were one ever served it would answer 403 \`route_not_open\` to every caller.
 
 Email verification: sign-up mails a link; until it is opened the account has \`emailVerified: false\`, gets no live key
 (403 \`email_unverified\`), no payout, and \`STAFF_EMAILS\` grants it nothing. Test keys work at once.`;

@@ -30,6 +30,8 @@ export interface Config {
   readonly sessionSecret: string;
   readonly secretsKey: Buffer;
   readonly staffEmails: readonly string[];
+  /** When set, GET /metrics needs `Authorization: Bearer <it>`. */
+  readonly metricsToken: string | undefined;
   readonly webhookAllowPrivateUrls: boolean;
   readonly dnsServers: readonly string[];
   readonly emailDnsCheck: boolean;
@@ -42,10 +44,21 @@ export interface Config {
    * of proxy hops in front, or the proxies' addresses and CIDRs. Never "trust everything".
    */
   readonly trustProxy: false | number | readonly string[];
+  /** How long a connection may hold the server, and how many may be open at once. */
+  readonly http: {
+    /** The whole request (headers and body) must arrive within this; headers within min(10 s, this). */
+    readonly requestTimeoutMs: number;
+    readonly maxConnections: number;
+  };
+  /**
+   * How long a paid booking is payable after step 1; then the reconciliation sweep
+   * cancels it and releases its promo code's use (a payment that still arrives is refunded).
+   */
+  readonly checkoutWindowMinutes: number;
   readonly reconcile: {
     /** How long an order may stay unpaid before the gateway is asked about it. */
     readonly afterMinutes: number;
-    /** How often the workers sweep (and once on start). */
+    /** How often the workers sweep (and once on start); 0: this instance never sweeps on its own. */
     readonly everySeconds: number;
   };
 }
@@ -233,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Any text of 32+ characters is hashed to a 32-byte AES key.
     secretsKey: createHash('sha256').update(secretsKeyText).digest(),
     staffEmails: Object.freeze(staffEmails),
+    metricsToken: str(env, 'METRICS_TOKEN'),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     dnsServers: Object.freeze(dnsServers),
     emailDnsCheck: bool(env, 'EMAIL_DNS_CHECK', true),
@@ -241,9 +255,14 @@ export function loadConfig(env: Env = process.env): Config {
     workers: bool(env, 'WORKERS', true),
     logLevel,
     trustProxy,
+    http: Object.freeze({
+      requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+      maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    }),
+    checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
     reconcile: Object.freeze({
       afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),
-      everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 1, 86_400),
+      everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 0, 86_400),
     }),
   });
 }

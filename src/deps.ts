@@ -12,7 +12,9 @@ import { handleJob, handleJobs, JobRunner, type JobHandlers, type MaintenanceTas
 import { pruneFinishedJobs } from './jobs/dead-jobs.js';
 import { pruneKeptEmails } from './modules/sandbox/sandbox.service.js';
 import { getUser } from './modules/accounts/accounts.service.js';
-import { sendVerificationJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
+import { passwordNoticeJob, passwordResetJob, sendPasswordNoticeJob, sendPasswordResetJob, sendVerificationJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
+import { endUserSessions } from './modules/dashboard/sessions.js';
+import type { Db } from './shared/db-handle.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import type { EventDeps } from './modules/events/events.service.js';
 import { createEmailChecker } from './modules/mail/email-check.js';
@@ -39,16 +41,22 @@ import { serversResolve } from './modules/webhooks/delivery.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { randomIds, type Ids } from './shared/ids.js';
 import { ReconcileRunner } from './modules/reconciliation/reconcile.runner.js';
+import { pruneIdempotencyKeys } from './modules/idempotency/idempotency.hooks.js';
+import { createMetrics, type Metrics } from './modules/ops/metrics.js';
+import { refundStrayJob, strayRefundJob } from './modules/reconciliation/stray-payments.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
 
 export interface Deps {
   readonly config: Config;
   readonly db: Kysely<Database>;
   readonly storage: Storage;
+  readonly metrics: Metrics;
   readonly clock: Clock;
   readonly ids: Ids;
   readonly logger: Logger;
   readonly sessions: SessionSigner;
+  /** Ends a user's dashboard sessions (but `keep`) in the caller's transaction: password reset and change, sign out everywhere. */
+  readonly endDashboardSessions: (db: Db, userId: string, keep?: string) => Promise<void>;
   readonly rateLimiter: RateLimiter;
   /** Job handlers by topic, filled in by createDeps. */
   readonly jobHandlers: JobHandlers;
@@ -116,8 +124,10 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     { name: 'prune webhook deliveries', everyMs: 3_600_000, run: (now) => pruneDeliveries(database.db, now) },
     { name: 'prune sandbox mails', everyMs: 3_600_000, run: (now) => pruneKeptEmails(database.db, now) },
     { name: 'prune finished jobs', everyMs: 3_600_000, run: (now) => pruneFinishedJobs(database.db, now) },
+    { name: 'prune idempotency keys', everyMs: 3_600_000, run: (now) => pruneIdempotencyKeys(database.db, now) },
   ];
   const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers, maintenance });
+  const metrics = createMetrics({ db: database.db, clock, pool: database.pool });
   const db = database.db;
 
   const razorpay =
@@ -172,6 +182,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   };
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
   handleJob(jobHandlers, verifyEmailJob, (payload) => sendVerificationJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
+  handleJob(jobHandlers, passwordResetJob, (payload) => sendPasswordResetJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
+  handleJob(jobHandlers, passwordNoticeJob, (payload) => sendPasswordNoticeJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
   const ticketHolders = (attendeeIds: readonly string[]) => registrations.ticketHolders(db, attendeeIds);
   handleJobs(jobHandlers, ticketEmailJob, (batch) => sendTicketJobs({ db, clock, config, mailer, ticketHolders }, batch));
   handleJob(jobHandlers, broadcastMailJob, (payload) => sendBroadcastMail({ db, clock, mailer }, payload));
@@ -179,6 +191,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
   handleJob(jobHandlers, webhookDeliveryJob, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload));
   handleJob(jobHandlers, refundPaymentJob, (payload) => refundJob(registerDeps, payload));
+  handleJob(jobHandlers, strayRefundJob, (payload) => refundStrayJob(registerDeps, payload));
   const payoutDeps: PayoutDeps = {
     db,
     clock,
@@ -210,10 +223,12 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     config,
     db: database.db,
     storage: database.storage,
+    metrics,
     clock,
     ids,
     logger,
     sessions: createSessionSigner(config.sessionSecret, clock),
+    endDashboardSessions: endUserSessions,
     rateLimiter,
     jobHandlers,
     jobs,

@@ -20,7 +20,16 @@ export interface ConnectOptions {
 export interface Db {
   readonly db: Kysely<Database>;
   readonly storage: Storage;
+  /** The connection pool under `db`, for its use figures (/metrics). */
+  readonly pool: PoolUse;
   close(): Promise<void>;
+}
+
+/** How many connections the pool holds, how many are idle, how many callers wait for one. */
+export interface PoolUse {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
 }
 
 // int8 (counts, sums) as numbers.
@@ -59,14 +68,14 @@ function prepareStatements(client: pg.PoolClient): void {
 
 export async function connectDatabase(config: Config, options: ConnectOptions = {}): Promise<Db> {
   if (config.databaseUrl) {
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool({ connectionString: config.databaseUrl }) }) });
+    const pool = createPool({ connectionString: config.databaseUrl });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
-    return { db, storage: 'postgres', close: () => db.destroy() };
+    return { db, storage: 'postgres', pool, close: () => db.destroy() };
   }
   const server = await (options.embedded ?? startEmbedded({ dataDir: config.dataDir, ...options.embeddedLogging }));
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: createPool({ host: server.socketDir, port: server.port, user: server.user, database: server.database }) }),
-  });
+  const pool = createPool({ host: server.socketDir, port: server.port, user: server.user, database: server.database });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db);
   } catch (err) {
@@ -77,6 +86,7 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
   return {
     db,
     storage: 'embedded',
+    pool,
     async close() {
       await db.destroy();
       await server.stop();

@@ -18,6 +18,19 @@ export interface UsersTable {
   created_at: Timestamp;
   /** Null until the address is proved by the verification mail. */
   email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** idTokens carry the epoch they were issued in; a reset, a change or "sign out everywhere" raises it. */
+  session_epoch: Generated<number>;
+  /** Set after too many failed sign-ins from everywhere; only the password reset link lifts it. */
+  login_locked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 export interface EmailVerificationsTable {
@@ -46,7 +59,7 @@ export interface ApiKeysTable {
 export interface DashboardFlash {
   kind: 'ok' | 'error' | 'secret';
   text: string;
-  /** A secret shown once (an API key, a webhook signing secret). */
+  /** A secret shown once (an API key, a webhook signing secret): only in the answer that made it, never stored. */
   secret?: string;
   /** A send in progress or done: a progress bar. */
   progress?: { done: number; failed: number; total: number };
@@ -181,6 +194,8 @@ export interface RegistrationsTable {
   refund_id: string | null;
   previous_ticket_codes: ColumnType<string[], string | undefined, string>;
   cancelled_at: Timestamp | null;
+  /** Where a paid booking was made from (the client address as the service saw it); caps unpaid bookings. */
+  client_address: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AttendeesTable {
@@ -190,6 +205,36 @@ export interface AttendeesTable {
   name: string;
   email: string;
   checked_in_at: Timestamp | null;
+  /** Who admitted them: `pass:<id>[/<device>]`, `key:<id>` or `dashboard` (null when not in). */
+  checked_in_by: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface DoorPassesTable {
+  id: string;
+  event_id: string;
+  label: string;
+  token_hash: string;
+  created_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface CheckinLogTable {
+  id: Generated<string>;
+  event_id: string;
+  attendee_id: string;
+  action: 'admit' | 'undo';
+  actor: string;
+  at: Timestamp;
+}
+
+export interface DoorSyncScansTable {
+  event_id: string;
+  device_id: string;
+  seq: number;
+  result: Json<Record<string, unknown>>;
+  created_at: Timestamp;
 }
 
 export interface SeatCountersTable {
@@ -403,6 +448,19 @@ export interface GatewayOrdersTable {
   last_error: string | null;
 }
 
+export interface IdempotencyKeysTable {
+  account_id: string;
+  mode: Mode;
+  key: string;
+  request_hash: string;
+  status: 'in_flight' | 'done';
+  response_status: number | null;
+  response_type: string | null;
+  response_body: string | null;
+  locked_until: Timestamp;
+  created_at: Timestamp;
+}
+
 export interface ReconcileLeaseTable {
   name: string;
   holder: string | null;
@@ -425,6 +483,9 @@ export interface Database {
   events: EventsTable;
   registrations: RegistrationsTable;
   attendees: AttendeesTable;
+  door_passes: DoorPassesTable;
+  checkin_log: CheckinLogTable;
+  door_sync_scans: DoorSyncScansTable;
   seat_counters: SeatCountersTable;
   promo_codes: PromoCodesTable;
   sandbox_orders: SandboxOrdersTable;
@@ -432,9 +493,11 @@ export interface Database {
   sandbox_emails: SandboxEmailsTable;
   users: UsersTable;
   email_verifications: EmailVerificationsTable;
+  password_resets: PasswordResetsTable;
   api_keys: ApiKeysTable;
   dashboard_sessions: DashboardSessionsTable;
   jobs: JobsTable;
   broadcasts: BroadcastsTable;
   broadcast_recipients: BroadcastRecipientsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -99,3 +99,29 @@ export async function pruneFinishedJobs(db: Kysely<Database>, now: Date, batch =
   }
   return total;
 }
+
+export interface TopicStats {
+  topic: string;
+  pending: number;
+  /** Pending jobs that failed at least once and wait for another try (deliveries failing). */
+  retrying: number;
+  dead: number;
+  oldestPendingAt: Date | null;
+}
+
+/** The queue by topic, for /metrics: depth, retries, dead jobs and the oldest waiting job. */
+export async function topicStats(db: Kysely<Database>): Promise<TopicStats[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      'topic',
+      eb.fn.countAll<number>().filterWhere('status', '=', 'pending').as('pending'),
+      eb.fn.countAll<number>().filterWhere((w) => w.and([w('status', '=', 'pending'), w('attempts', '>', 0)])).as('retrying'),
+      eb.fn.countAll<number>().filterWhere('status', '=', 'dead').as('dead'),
+      eb.fn.min('created_at').filterWhere('status', '=', 'pending').as('oldest'),
+    ])
+    .where('status', 'in', ['pending', 'dead'])
+    .groupBy('topic')
+    .execute();
+  return rows.map((r) => ({ topic: r.topic, pending: Number(r.pending), retrying: Number(r.retrying), dead: Number(r.dead), oldestPendingAt: r.oldest === null ? null : new Date(r.oldest as unknown as string | Date) }));
+}

@@ -13,12 +13,20 @@ export type AuthRule =
   | { kind: 'public'; rateLimit?: boolean }
   /** An `x-api-key`. `classes` lists the key classes allowed; `modes` narrows to test or live. */
   | { kind: 'key'; classes: readonly KeyClass[]; modes?: readonly Mode[] }
-  /** A dashboard session token (`Authorization: Bearer`). */
-  | { kind: 'session' }
+  /**
+   * A dashboard session token (`Authorization: Bearer`). `refusal` names the 401 code
+   * said when there is none (default `missing_session`).
+   */
+  | { kind: 'session'; refusal?: 'session_required' }
   /** A session token of a platform staff member. */
   | { kind: 'staff' }
   /** A dashboard page: the session cookie (`staff` narrows to platform staff). The dashboard checks CSRF. */
-  | { kind: 'cookie'; staff?: boolean };
+  | { kind: 'cookie'; staff?: boolean }
+  /**
+   * One event's door: a door pass (`Authorization: DoorPass <token>`, or the `token` path
+   * parameter of the door screen's own routes); `keys: true` also takes a full `x-api-key`.
+   */
+  | { kind: 'door'; keys?: boolean };
 
 export const FULL_ONLY: AuthRule = { kind: 'key', classes: ['full'] };
 export const ANY_KEY: AuthRule = { kind: 'key', classes: ['full', 'checkout'] };
@@ -42,6 +50,14 @@ export interface SessionPrincipal {
   sessionId?: string;
 }
 
+/** A door pass: opens one event's door (look up, admit, undo), nothing else. */
+export interface DoorPrincipal {
+  kind: 'door';
+  passId: string;
+  eventId: string;
+  label: string;
+}
+
 export type Principal = KeyPrincipal | SessionPrincipal;
 
 declare module 'fastify' {
@@ -50,6 +66,12 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | undefined;
+    /** Set instead of `principal` when a door pass opened the route (rule `door`). */
+    doorPass: DoorPrincipal | undefined;
+  }
+  interface FastifyInstance {
+    /** Every route registered, with its rule, in registration order (HEAD twins included). */
+    routeTable: readonly RouteEntry[];
   }
 }
 
@@ -60,11 +82,40 @@ export interface AuthDeps {
     | { id: string; user_id: string; mode: Mode; class: KeyClass; allowed_origin: string | null; revoked_at: Date | null }
     | undefined
   >;
-  verifySession(token: string): Promise<{ userId: string }>;
+  verifySession(token: string): Promise<{ userId: string; epoch: number }>;
   findCookieSession(cookieHeader: string | undefined): Promise<{ userId: string; sessionId: string } | undefined>;
-  findUser(userId: string): Promise<{ id: string; email: string; email_verified_at: Date | null } | undefined>;
+  findUser(userId: string): Promise<{ id: string; email: string; email_verified_at: Date | null; session_epoch: number } | undefined>;
   isStaffEmail(email: string): boolean;
   isPinnedOrigin(origin: string): Promise<boolean>;
+  findDoorPass(token: string): Promise<{ id: string; event_id: string; label: string; expires_at: Date | null; revoked_at: Date | null } | undefined>;
+}
+
+/** A registered route as buildApp saw it: the matrix tests read this list, not the OpenAPI document. */
+export interface RouteEntry {
+  method: string;
+  /** Fastify's form, `/api/v1/events/:id`. */
+  url: string;
+  rule: AuthRule;
+  /** Hidden from the OpenAPI document (dashboard pages, CORS preflight, assets). */
+  hidden: boolean;
+}
+
+const RULE_KINDS = new Set(['public', 'key', 'session', 'staff', 'cookie', 'door']);
+
+/**
+ * Start-up check of a route's declared rule: a route without one (or with one the
+ * hook does not know) is refused when it is registered, so the app never starts with it.
+ */
+export function assertRouteRule(route: { method: string | string[]; url: string; config?: unknown }): AuthRule {
+  const rule = (route.config as { auth?: AuthRule } | undefined)?.auth;
+  const where = `${Array.isArray(route.method) ? route.method.join(',') : route.method} ${route.url}`;
+  if (rule === undefined || rule === null || typeof rule !== 'object' || !RULE_KINDS.has(rule.kind)) {
+    throw new Error(`route ${where} declares no access rule (config.auth); every route must say who may call it`);
+  }
+  if (rule.kind === 'key' && (!Array.isArray(rule.classes) || rule.classes.length === 0)) {
+    throw new Error(`route ${where}: a key rule must name at least one key class`);
+  }
+  return rule;
 }
 
 export function keyPrincipal(req: FastifyRequest): KeyPrincipal {
@@ -90,8 +141,8 @@ export function assertOwned(p: KeyPrincipal, obj: { accountId: string; mode: Mod
   if (obj.accountId !== p.userId) throw forbidden('not_your_object', `this ${what} belongs to another account`);
 }
 
-const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, x-request-id';
-const CORS_EXPOSED_HEADERS = 'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset';
+const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, x-request-id, idempotency-key';
+const CORS_EXPOSED_HEADERS = 'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, idempotent-replayed';
 
 function bearerToken(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
@@ -109,6 +160,7 @@ function requestOrigin(req: FastifyRequest): string | undefined {
 
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('doorPass', undefined);
 
   // Preflights carry no key. They are allowed for an origin that some live
   // (unrevoked) checkout key is pinned to; the real request is then checked
@@ -118,7 +170,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (origin === undefined || !(await deps.isPinnedOrigin(origin))) {
       throw forbidden('origin_not_allowed', 'no checkout key is pinned to this origin');
     }
-    reply
+    // Returned, not only sent: an async handler that sends and returns nothing has Fastify
+    // send a second time, which logged ERR_HTTP_HEADERS_SENT on every preflight.
+    return reply
       .header('access-control-allow-origin', origin)
       .header('vary', 'Origin')
       .header('access-control-allow-methods', 'GET, POST, OPTIONS')
@@ -131,8 +185,11 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (req, reply) => {
     const rule: AuthRule | undefined = req.routeOptions.config.auth;
     if (rule === undefined) {
-      // Unknown routes still count against the caller's IP.
+      // Unknown routes (the 404 handler) still count against the caller's IP.
       await limit(reply, `ip:${req.ip}`);
+      // A registered route without a rule fails closed. buildApp refuses such a route at
+      // start-up (assertRouteRule); this is the fallback should one ever slip past.
+      if (!req.is404) throw forbidden('route_not_open', 'this route declares no access rule, so it is refused to everyone');
       return;
     }
     if (rule.kind === 'public') {
@@ -141,7 +198,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     }
     if (rule.kind === 'key') return authenticateKey(req, reply, rule);
     if (rule.kind === 'cookie') return authenticateCookie(req, reply, rule.staff === true);
-    return authenticateSession(req, reply, rule.kind === 'staff');
+    if (rule.kind === 'door') return authenticateDoor(req, reply, rule);
+    return authenticateSession(req, reply, rule.kind === 'staff', rule.kind === 'session' ? rule.refusal : undefined);
   });
 
   async function limit(reply: FastifyReply, bucket: string): Promise<void> {
@@ -192,20 +250,43 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     req.principal = { kind: 'key', userId: key.user_id, keyId: key.id, mode: key.mode, keyClass: key.class };
   }
 
-  async function authenticateSession(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean) {
+  // A pass is read on every request (no cache), so a revoked one stops at once.
+  async function authenticateDoor(req: FastifyRequest, reply: FastifyReply, rule: Extract<AuthRule, { kind: 'door' }>) {
+    const h = req.headers.authorization;
+    const fromHeader = typeof h === 'string' ? /^DoorPass\s+(\S+)\s*$/i.exec(h)?.[1] : undefined;
+    const token = fromHeader ?? (req.params as { token?: string } | undefined)?.token;
+    if (token === undefined && rule.keys && req.headers['x-api-key'] !== undefined) return authenticateKey(req, reply, FULL_ONLY as Extract<AuthRule, { kind: 'key' }>);
+    if (token === undefined || token === '') {
+      await limit(reply, `ip:${req.ip}`);
+      throw unauthorized('missing_door_pass', rule.keys ? 'Missing door pass (Authorization: DoorPass <token>) or x-api-key' : undefined);
+    }
+    const pass = await deps.findDoorPass(token);
+    if (!pass) {
+      await limit(reply, `ip:${req.ip}`);
+      throw unauthorized('invalid_door_pass');
+    }
+    await limit(reply, `door:${pass.id}`);
+    if (pass.revoked_at !== null) throw forbidden('door_pass_revoked');
+    if (pass.expires_at !== null && pass.expires_at.getTime() <= deps.clock.now().getTime()) throw forbidden('door_pass_expired');
+    const eventId = (req.params as { id?: string } | undefined)?.id;
+    if (eventId !== undefined && eventId !== pass.event_id) throw forbidden('door_pass_other_event');
+    req.doorPass = { kind: 'door', passId: pass.id, eventId: pass.event_id, label: pass.label };
+  }
+
+  async function authenticateSession(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean, refusal?: 'session_required') {
     const token = bearerToken(req);
     if (token === undefined) {
       await limit(reply, `ip:${req.ip}`);
-      throw unauthorized('missing_session', 'Missing Authorization Bearer token');
+      throw refusal ? unauthorized(refusal) : unauthorized('missing_session', 'Missing Authorization Bearer token');
     }
-    let userId: string;
+    let session: { userId: string; epoch: number };
     try {
-      ({ userId } = await deps.verifySession(token));
+      session = await deps.verifySession(token);
     } catch (err) {
       await limit(reply, `ip:${req.ip}`);
-      throw err;
+      throw refusal ? unauthorized(refusal) : err;
     }
-    await sessionFor(req, reply, userId, staffOnly);
+    await sessionFor(req, reply, session.userId, staffOnly, undefined, session.epoch, refusal);
   }
 
   async function authenticateCookie(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean) {
@@ -217,10 +298,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     await sessionFor(req, reply, session.userId, staffOnly, session.sessionId);
   }
 
-  async function sessionFor(req: FastifyRequest, reply: FastifyReply, userId: string, staffOnly: boolean, sessionId?: string) {
+  async function sessionFor(req: FastifyRequest, reply: FastifyReply, userId: string, staffOnly: boolean, sessionId?: string, epoch?: number, refusal?: 'session_required') {
     await limit(reply, `user:${userId}`);
     const user = await deps.findUser(userId);
-    if (!user) throw unauthorized('invalid_session', 'the account of this session no longer exists');
+    if (!user) throw refusal ? unauthorized(refusal) : unauthorized('invalid_session', 'the account of this session no longer exists');
+    // A password reset or change, or "sign out everywhere", raised the epoch: older idTokens are refused.
+    if (epoch !== undefined && epoch !== user.session_epoch) throw refusal ? unauthorized(refusal) : unauthorized('session_ended');
     // STAFF_EMAILS names addresses; an address nobody has proved grants nothing.
     const emailVerified = user.email_verified_at !== null;
     const isStaff = emailVerified && deps.isStaffEmail(user.email);

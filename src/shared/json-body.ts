@@ -1,9 +1,46 @@
-// JSON body parsers. Both refuse text that is not Unicode: JSON can spell an unpaired UTF-16
+// JSON body parsers. Both refuse a body nested deeper than MAX_JSON_DEPTH before parsing it
+// (a linear scan; a megabyte of `[` would otherwise be parsed, then walked, on the event loop).
+// Both refuse text that is not Unicode: JSON can spell an unpaired UTF-16
 // surrogate ("\ud800"), which PostgreSQL refuses inside json (a 500) and stores as U+FFFD
 // inside text (a silent change). Bytes on the wire cannot carry one (the UTF-8 decoder
 // replaces them), so only such an escape can, and the check runs only when the text has one.
 import type { FastifyInstance } from 'fastify';
 import { appError, type AppError } from './errors.js';
+
+/** The deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether `text` opens more than `max` arrays or objects inside one another, found in one
+ * pass that skips strings (brackets inside them, and escaped quotes, do not count). It stops
+ * at the first bracket too deep, or at a closing bracket with nothing open (JSON.parse then
+ * refuses the text at that very place, before anything after it).
+ */
+export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: skip to its closing quote; a backslash escapes the character after it.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      if (--depth < 0) return false;
+    }
+  }
+  return false;
+}
+
+/** The refusal of a body nested too deep, or null. Runs before any JSON.parse. */
+export function tooDeep(text: string): AppError | null {
+  return jsonTooDeep(text) ? appError('invalid_json', `body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep`) : null;
+}
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -38,6 +75,11 @@ export function parseJson(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const deep = tooDeep(body as string);
+    if (deep) {
+      done(deep, undefined);
+      return;
+    }
     parse(req, body as string, (err, value) => {
       if (err) done(err, undefined);
       else {
@@ -58,6 +100,11 @@ export function parseJsonKeepingEveryKey(app: FastifyInstance): void {
     const text = body as string;
     if (text.length === 0) {
       done(appError('invalid_json', 'body is empty but Content-Type is application/json'), undefined);
+      return;
+    }
+    const deep = tooDeep(text);
+    if (deep) {
+      done(deep, undefined);
       return;
     }
     let value: unknown;

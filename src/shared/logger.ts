@@ -12,7 +12,9 @@ export function redactPath(url: string): string {
   return url
     .split('?')[0]!
     .split('/')
-    .map((segment) => {
+    .map((segment, i, all) => {
+      // A door pass's token is the second segment of /door/{token} (not /door/assets/…).
+      if (i === 2 && all[1] === 'door' && segment !== 'assets') return '[redacted]';
       let decoded = segment;
       try {
         decoded = decodeURIComponent(segment); // "%72eg_…" routes as "reg_…"

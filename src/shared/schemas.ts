@@ -28,6 +28,7 @@ const errorDescriptions: Record<number, string> = {
   409: 'The state changed or conflicts with the request.',
   413: 'The request body or the audience is too large.',
   415: 'Content-Type is not application/json.',
+  422: 'The Idempotency-Key was used with another request.',
   429: 'Rate limited; see Retry-After.',
   500: 'Internal error; the request id is in the logs.',
   502: 'The payment gateway failed or timed out; nothing changed.',

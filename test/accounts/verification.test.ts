@@ -1,5 +1,6 @@
-// Verified email (product-decisions §11): the sign-up mail's link, single use, expiry,
-// resend limits, and what an unverified address cannot do (live keys, staff rights).
+// Verified email (product-decisions §11, §14): the sign-up mail's link, confirmed only with
+// the account's own session (a GET changes nothing), single use, expiry, resend limits,
+// and what an unverified address cannot do (live keys, staff rights).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, signup, uniqueEmail } from '../helpers/http.js';
@@ -48,44 +49,61 @@ describe('email verification', () => {
     return (await call(server.url, 'GET', '/api/v1/me', { key: k.key })).body;
   };
 
-  it('sign-up mails a link; opening it (GET) shows a page and verifies the address, once', async () => {
+  it('sign-up mails a link; opening it (GET) shows a page and changes nothing; the owner confirms with their session, once', async () => {
     const a = await signupAndMail();
     assert.equal((await me(a.idToken)).emailVerified, false);
     const stored = await server.deps.db.selectFrom('email_verifications').selectAll().where('user_id', '=', a.userId).execute();
     assert.equal(stored.length, 1);
     assert.notEqual(stored[0]!.token_hash, a.token, 'the token is stored hashed');
-    const page = await call(server.url, 'GET', `/auth/verify?token=${a.token}`);
-    assert.equal(page.status, 200);
-    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
-    assert.match(page.text, /verified/);
+    // What a mail scanner does: open the link, even twice. Nothing changes.
+    for (let i = 0; i < 2; i++) {
+      const page = await call(server.url, 'GET', `/auth/verify?token=${a.token}`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(page.text, /Sign in to confirm/);
+      assert.ok(page.text.includes(`href="/dashboard/verify?token=${a.token}"`));
+    }
+    assert.equal((await me(a.idToken)).emailVerified, false, 'a GET alone never verifies');
+    const row = await server.deps.db.selectFrom('email_verifications').select('used_at').where('user_id', '=', a.userId).executeTakeFirstOrThrow();
+    assert.equal(row.used_at, null, 'the token is still unused');
+    const r = await call(server.url, 'POST', '/auth/verify', { token: a.idToken, body: { token: a.token } });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body, { success: true, emailVerified: true });
     assert.equal((await me(a.idToken)).emailVerified, true);
     const login = await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD } });
     assert.equal(login.body.emailVerified, true);
-    const again = await call(server.url, 'GET', `/auth/verify?token=${a.token}`);
-    assert.equal(again.status, 400);
-    assert.match(again.headers.get('content-type') ?? '', /^text\/html/);
-    const post = await call(server.url, 'POST', '/auth/verify', { body: { token: a.token } });
+    const post = await call(server.url, 'POST', '/auth/verify', { token: a.idToken, body: { token: a.token } });
     assert.equal(post.status, 400);
     assert.equal(post.body.code, 'verification_token_used');
   });
 
-  it('POST /auth/verify { token } verifies; an unknown token is 400', async () => {
+  it('POST /auth/verify without a session of the token’s account: 401 session_required, and nothing changes', async () => {
     const a = await signupAndMail();
-    const r = await call(server.url, 'POST', '/auth/verify', { body: { token: a.token } });
-    assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body, { success: true, emailVerified: true });
-    const unknown = await call(server.url, 'POST', '/auth/verify', { body: { token: 'A'.repeat(43) } });
+    const none = await call(server.url, 'POST', '/auth/verify', { body: { token: a.token } });
+    assert.equal(none.status, 401);
+    assert.equal(none.body.code, 'session_required');
+    const bogus = await call(server.url, 'POST', '/auth/verify', { token: 'eyJhbGciOiJIUzI1NiJ9.e30.bogus', body: { token: a.token } });
+    assert.equal(bogus.status, 401);
+    assert.equal(bogus.body.code, 'session_required');
+    // The mailbox owner clicking a link an attacker's sign-up caused, signed in to their own account.
+    const other = await signup(server.url);
+    const stranger = await call(server.url, 'POST', '/auth/verify', { token: other.token, body: { token: a.token } });
+    assert.equal(stranger.status, 401);
+    assert.equal(stranger.body.code, 'session_required');
+    assert.equal((await me(a.idToken)).emailVerified, false);
+    const row = await server.deps.db.selectFrom('email_verifications').select('used_at').where('user_id', '=', a.userId).executeTakeFirstOrThrow();
+    assert.equal(row.used_at, null);
+    const unknown = await call(server.url, 'POST', '/auth/verify', { token: a.idToken, body: { token: 'A'.repeat(43) } });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.code, 'invalid_verification_token');
     const page = await call(server.url, 'GET', '/auth/verify?token=%3Cscript%3E');
-    assert.equal(page.status, 400);
     assert.ok(!page.text.includes('<script>'));
   });
 
   it('a token expires after 48 hours (by the service clock)', async () => {
     const a = await signupAndMail();
     server.clock.advance(48 * 3600_000 + 1000);
-    const r = await call(server.url, 'POST', '/auth/verify', { body: { token: a.token } });
+    const r = await call(server.url, 'POST', '/auth/verify', { token: (await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD } })).body.idToken, body: { token: a.token } });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'verification_token_expired');
     assert.equal((await me((await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD } })).body.idToken)).emailVerified, false);
@@ -103,7 +121,7 @@ describe('email verification', () => {
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
     assert.equal(limited.headers.get('ratelimit-remaining'), '0');
     const fresh = await nextToken(a.email, 3);
-    assert.equal((await call(server.url, 'POST', '/auth/verify', { body: { token: fresh } })).status, 200);
+    assert.equal((await call(server.url, 'POST', '/auth/verify', { token: a.idToken, body: { token: fresh } })).status, 200);
     const done = await call(server.url, 'POST', '/auth/verify/resend', { token: a.idToken });
     assert.equal(done.status, 409);
     assert.equal(done.body.code, 'email_already_verified');
@@ -130,6 +148,8 @@ describe('email verification', () => {
     assert.equal(refused.status, 403);
     assert.equal(refused.body.code, 'staff_only');
     assert.equal((await call(server.url, 'GET', `/auth/verify?token=${s.token}`)).status, 200);
+    assert.equal((await grant()).status, 403, 'opening the link grants nothing');
+    assert.equal((await call(server.url, 'POST', '/auth/verify', { token: s.idToken, body: { token: s.token } })).status, 200);
     assert.equal((await grant()).status, 200);
   });
 });

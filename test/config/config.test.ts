@@ -9,6 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { ReconcileRunner } from '../../src/modules/reconciliation/reconcile.runner.js';
+import type { ReconcileDeps } from '../../src/modules/reconciliation/reconcile.service.js';
 import { call, signup } from '../helpers/http.js';
 import { startServer } from '../helpers/server.js';
 
@@ -98,6 +100,38 @@ describe('loadConfig: defaults', () => {
   });
 });
 
+describe('RECONCILE_EVERY_SECONDS', () => {
+  it('defaults to 300; 0 is accepted and means "never sweep on its own"', () => {
+    assert.equal(loadConfig(envWith()).reconcile.everySeconds, 300);
+    assert.equal(loadConfig(envWith({ RECONCILE_EVERY_SECONDS: '0' })).reconcile.everySeconds, 0);
+  });
+
+  it('0: the runner never sweeps, not even on start; any other value sweeps on start', async () => {
+    const touched: string[] = [];
+    // A sweep starts by reading its dependencies (ids, clock, database): record any such touch.
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const deps = (name: string) =>
+      new Proxy({} as ReconcileDeps, {
+        get: (_t, prop) => {
+          if (prop === 'logger') return quiet;
+          touched.push(name);
+          throw new Error('no dependencies here');
+        },
+      });
+    const off = new ReconcileRunner(deps('off'), 0);
+    const on = new ReconcileRunner(deps('on'), 3600);
+    off.start();
+    on.start();
+    // The first sweep is scheduled with setTimeout(0): let timers run.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await off.stop();
+    await on.stop();
+    assert.ok(touched.includes('on'), 'a runner with a period sweeps on start');
+    assert.ok(!touched.includes('off'), 'RECONCILE_EVERY_SECONDS=0 never sweeps');
+  });
+});
+
 describe('loadConfig: bad values stop start-up with one line naming the variable', () => {
   const bad: Array<[Record<string, string>, string]> = [
     [{ PORT: 'abc' }, 'PORT'],
@@ -127,6 +161,8 @@ describe('loadConfig: bad values stop start-up with one line naming the variable
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
     [{ SESSION_SECRET: 'too-short' }, 'SESSION_SECRET'],
     [{ SECRETS_KEY: 'too-short' }, 'SECRETS_KEY'],
+    [{ RECONCILE_EVERY_SECONDS: '-1' }, 'RECONCILE_EVERY_SECONDS'],
+    [{ RECONCILE_EVERY_SECONDS: '86401' }, 'RECONCILE_EVERY_SECONDS'],
   ];
   for (const [extra, variable] of bad) {
     it(`${JSON.stringify(extra)} → ConfigError naming ${variable}`, () => {

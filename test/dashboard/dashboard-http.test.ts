@@ -15,15 +15,28 @@ describe('dashboard over HTTP', () => {
   before(async () => {
     smtp = await startSmtp();
     // Its own database: the verification mails are this server's jobs, sent to this sink.
-    server = await startServer({ isolatedDatabase: true, env: { STAFF_EMAILS: staffEmail, SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in' } });
+    // Private webhook URLs allowed, so a webhook (and its secret) can be made without DNS.
+    server = await startServer({ isolatedDatabase: true, env: { STAFF_EMAILS: staffEmail, SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   });
   after(async () => {
     await server.close();
     await smtp.close();
   });
 
-  /** Opens a verification link on the test server (BASE_URL names the deployed host). */
-  const open = (link: URL) => fetch(server.url + link.pathname + link.search);
+  /**
+   * What the owner does with the mail's link: opening it changes nothing; signed in to the
+   * dashboard as the account, they press Confirm. Answers the verification screen after.
+   */
+  const open = async (c: DashboardClient, link: URL) => {
+    const page = await fetch(server.url + link.pathname + link.search);
+    assert.equal(page.status, 200);
+    const token = link.searchParams.get('token')!;
+    const screen = await c.get(`/dashboard/verify?token=${token}`);
+    assert.match(screen.text, /Confirm my email address/);
+    const r = await c.post('/dashboard/verify', { _csrf: DashboardClient.csrf(screen.text), token });
+    assert.equal(r.status, 303);
+    return c.get('/dashboard/verify');
+  };
 
   it('sends unauthenticated visitors to sign in, and serves pages with a strict CSP that forbids framing', async () => {
     const c = new DashboardClient(server.url);
@@ -159,7 +172,8 @@ describe('dashboard over HTTP', () => {
     assert.doesNotMatch((await s.get('/dashboard/events')).text, /href="\/dashboard\/staff"/);
     const link = await verificationLink(server, smtp, staffEmail);
     assert.equal(link.origin, 'https://tickets.example.in');
-    assert.equal((await open(link)).status, 200);
+    assert.equal((await s.get('/dashboard/staff')).status, 403, 'opening the link alone grants nothing');
+    assert.equal((await open(s, link)).status, 200);
     const ok = await s.get('/dashboard/staff');
     assert.equal(ok.status, 200);
     assert.match(ok.text, /Organiser access/);
@@ -183,9 +197,9 @@ describe('dashboard over HTTP', () => {
     assert.match((await c.get('/dashboard/developers')).text, /live keys need a verified email address/);
 
     const link = await verificationLink(server, smtp, email);
-    const opened = await open(link);
+    const opened = await open(c, link);
     assert.equal(opened.status, 200);
-    assert.match(await opened.text(), /verified/);
+    assert.match(opened.text, /is verified/);
     const after = await c.get('/dashboard/events');
     assert.doesNotMatch(after.text, /not verified/);
     assert.doesNotMatch(after.text, /verify\/resend/);
@@ -220,10 +234,63 @@ describe('dashboard over HTTP', () => {
     const forged = await c.post('/dashboard/verify/resend', {});
     assert.equal(forged.status, 403);
     // Any of the mails' links verifies; then there is nothing to send.
-    assert.equal((await open(await verificationLink(server, smtp, email, 2))).status, 200);
+    assert.equal((await open(c, await verificationLink(server, smtp, email, 2))).status, 200);
     const late = await c.post('/dashboard/verify/resend', { _csrf: csrf }, referer);
     assert.equal(late.status, 303);
     assert.match((await c.get('/dashboard/events')).text, /already verified/);
+  });
+
+  it('the verification link confirms only for the account it was sent for; signed out, it leads to sign-in and back', async () => {
+    const email = uniqueEmail('squatted');
+    const squatter = new DashboardClient(server.url);
+    await squatter.signup(email);
+    const link = await verificationLink(server, smtp, email);
+    const token = link.searchParams.get('token')!;
+    // The mailbox owner, signed in to an account of their own, clicks the link.
+    const owner = new DashboardClient(server.url);
+    await owner.signup(uniqueEmail('owner'));
+    const screen = await owner.get(`/dashboard/verify?token=${token}`);
+    const r = await owner.post('/dashboard/verify', { _csrf: DashboardClient.csrf(screen.text), token });
+    assert.equal(r.status, 303);
+    assert.match((await owner.get('/dashboard/verify')).text, /This link was sent for another account/);
+    assert.match((await squatter.get('/dashboard/verify')).text, /We sent a mail to/, 'still unverified');
+    // Signed out: the page sends the visitor to sign in, and back to the confirmation.
+    const stranger = new DashboardClient(server.url);
+    const away = await stranger.get(`/dashboard/verify?token=${token}`);
+    assert.equal(away.status, 303);
+    assert.equal(away.location, `/dashboard/login?next=${encodeURIComponent(`/dashboard/verify?token=${token}`)}`);
+    // A forged form (no CSRF token) with the right session changes nothing either.
+    assert.equal((await squatter.post('/dashboard/verify', { token })).status, 403);
+    assert.match((await squatter.get('/dashboard/verify')).text, /We sent a mail to/);
+  });
+
+  it('a new key or webhook secret is shown in the answer to its form and stored nowhere readable', async () => {
+    const c = new DashboardClient(server.url);
+    const email = uniqueEmail('secrets');
+    await c.signup(email);
+    const userId = (await server.deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const page = await c.get('/dashboard/developers');
+    const r = await c.post('/dashboard/developers/keys', { _csrf: DashboardClient.csrf(page.text), mode: 'test', class: 'full', name: 'Server' }, { referer: `${server.url}/dashboard/developers` });
+    assert.equal(r.status, 200, 'the key is in the answer itself, not behind a redirect');
+    assert.equal(r.res.headers.get('cache-control'), 'no-store');
+    const key = /<code class="secret-value" id="shown-once">(sk_test_[A-Za-z0-9_-]+)<\/code>/.exec(r.text)?.[1];
+    assert.ok(key, 'the key is shown');
+    const rows = await server.deps.db.selectFrom('dashboard_sessions').select('flash').where('user_id', '=', userId).execute();
+    assert.ok(!JSON.stringify(rows).includes(key), 'no session row holds the key');
+    assert.ok(!(await c.get('/dashboard/developers')).text.includes(key), 'not shown again');
+    assert.equal((await call(server.url, 'GET', '/api/v1/me', { key })).status, 200);
+    // The webhook signing secret, made and rotated, likewise.
+    const made = await c.post('/dashboard/developers/webhook', { _csrf: DashboardClient.csrf(page.text), url: 'http://127.0.0.1:9/ticketing', enabled: 'on', events: 'registration.confirmed' }, { referer: `${server.url}/dashboard/developers` });
+    assert.equal(made.status, 200, made.text.slice(0, 300));
+    const secret = /id="shown-once">([^<]+)<\/code>/.exec(made.text)?.[1];
+    assert.ok(secret, 'the signing secret is shown');
+    const rotated = await c.post('/dashboard/developers/webhook/rotate', { _csrf: DashboardClient.csrf(page.text) }, { referer: `${server.url}/dashboard/developers` });
+    assert.equal(rotated.status, 200);
+    const secret2 = /id="shown-once">([^<]+)<\/code>/.exec(rotated.text)?.[1];
+    assert.ok(secret2 && secret2 !== secret, 'the new secret is shown');
+    const stored = JSON.stringify(await server.deps.db.selectFrom('dashboard_sessions').select('flash').where('user_id', '=', userId).execute());
+    assert.ok(!stored.includes(secret) && !stored.includes(secret2), 'no session row holds a signing secret');
+    assert.ok(!(await c.get('/dashboard/developers')).text.includes(secret2));
   });
 
   it('refuses a live key to an unverified address and says why', async () => {

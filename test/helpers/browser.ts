@@ -28,9 +28,9 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** One browser; Playwright gives each launch a fresh, temporary profile directory. */
-export async function openBrowser(): Promise<BrowserSession> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+/** One browser; Playwright gives each launch a fresh, temporary profile directory. `args` adds switches (a fake camera). */
+export async function openBrowser(args: readonly string[] = []): Promise<BrowserSession> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...ARGS, ...args] });
   const contexts: BrowserContext[] = [];
   return {
     async newPage() {

@@ -95,7 +95,8 @@ export async function organiser(baseUrl: string, mode: 'test' | 'live' = 'test')
 /**
  * Verifies an account the way its owner does, for a service running in another process:
  * finds the verification mail among the .eml files the service wrote under its DATA_DIR
- * (any of `dataDirs`, since any instance's worker may send it) and opens its link.
+ * (any of `dataDirs`, since any instance's worker may send it) and confirms its token
+ * signed in to the account (the default test password).
  */
 export async function verifyFromMailFiles(baseUrl: string, dataDirs: readonly string[], email: string, tries = 200): Promise<void> {
   for (let i = 0; i < tries; i++) {
@@ -108,7 +109,9 @@ export async function verifyFromMailFiles(baseUrl: string, dataDirs: readonly st
         if (!text.toLowerCase().includes(email.toLowerCase())) continue;
         const token = /\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
         if (!token) continue;
-        const r = await call(baseUrl, 'POST', '/auth/verify', { body: { token } });
+        // Confirming needs the account's own session (product-decisions §14).
+        const login = await call(baseUrl, 'POST', '/auth/login', { body: { email, password: 'correct horse battery' } });
+        const r = await call(baseUrl, 'POST', '/auth/verify', { token: login.body.idToken, body: { token } });
         if (r.status !== 200) throw new Error(`verification failed: ${r.status} ${r.text}`);
         return;
       }

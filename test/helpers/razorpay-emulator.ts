@@ -7,7 +7,7 @@
 // accounts, payouts with the mandatory X-Payout-Idempotency header (same key and body
 // → the same payout; same key, other body → 400), GET of a payout, state changes the
 // test drives, and signed payout notifications.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 type Json = Record<string, unknown>;
@@ -25,6 +25,8 @@ interface Failure {
   status?: number;
   body?: Json;
   delayMs?: number;
+  /** Carry the request out, then drop the connection: the caller never hears that it happened. */
+  dropAnswer?: boolean;
 }
 
 export interface RazorpayEmulator {
@@ -42,15 +44,28 @@ export interface RazorpayEmulator {
   /** The buyer completes checkout: a payment for the order, captured (default) or only authorised. */
   pay(orderId: string, options?: { capture?: boolean; amount?: number; method?: string }): Json;
   /** The next `times` requests whose "METHOD /path" matches answer this way. */
-  fail(match: RegExp, failure: { status?: number; body?: Json; delayMs?: number }, times?: number): void;
+  fail(match: RegExp, failure: { status?: number; body?: Json; delayMs?: number; dropAnswer?: boolean }, times?: number): void;
   /**
-   * Random faults on every API request from now on (reconciliation runs): with
-   * probability `rate` a request fails — 5xx before doing anything, no answer before
-   * doing anything, or done but answered only after `delayMs` (past the client's timeout).
+   * Seeded faults on every API request from now on (reconciliation runs): with
+   * probability `rate` a request fails — 503 before doing anything, the connection
+   * dropped before doing anything, or done and the connection dropped before the answer
+   * (the client cannot tell whether it happened). Whether a request meets a fault is a
+   * hash of the seed, its "METHOD /path" and how many times that key was asked before:
+   * the same requests meet the same faults whatever the interleaving.
    */
   chaos(options: ChaosOptions | undefined): void;
   /** Faults injected by chaos so far, by kind. */
   faults: Record<ChaosKind, number>;
+  /**
+   * While on, every API request is held (not answered, not acted on) until the test
+   * releases it: the test decides the interleaving of concurrent requests. Off releases
+   * whatever is held.
+   */
+  gate(on: boolean): void;
+  /** The next request held by the gate (one already waiting first). */
+  nextHeld(): Promise<HeldRequest>;
+  /** What the lying modes (options.lies) actually did, by kind: payment or order ids. */
+  lied: Record<keyof Lies, Set<string>>;
   /**
    * Razorpay's notifications for payments captured since the last call (`order.paid`,
    * then `payment.captured`), for the test to deliver late, twice, out of order or never.
@@ -62,12 +77,37 @@ export interface RazorpayEmulator {
 export type ChaosKind = 'error' | 'lost_request' | 'lost_answer';
 
 export interface ChaosOptions {
-  random: () => number;
+  seed: number;
   rate: number;
-  /** Longer than the service's RAZORPAY_TIMEOUT_MS. */
-  delayMs: number;
   /** Only requests whose "METHOD /path" matches (default: all). */
   match?: RegExp;
+}
+
+export interface HeldRequest {
+  method: string;
+  path: string;
+  /** Lets the request go on (faults are decided then). */
+  release(): void;
+}
+
+/**
+ * A gateway that lies, for tests of the reconciliation run's checks only (each a fraction
+ * of the requests or ids it applies to, decided by a hash of the emulator's seed):
+ * - refundsNotMade: a refund is answered as processed but never made;
+ * - capturesMisreported: a payment is reported (fetches, captures, notifications) as 100
+ *   paise less than it captured;
+ * - ordersLost: every notification and fetch of the order and its payments is lost (an
+ *   unknown id, an empty list), as if the gateway had misplaced it.
+ */
+export interface Lies {
+  refundsNotMade?: number;
+  capturesMisreported?: number;
+  ordersLost?: number;
+}
+
+/** A number in [0, 1) from a hash of its parts: the same parts, the same number. */
+export function hashUnit(...parts: (string | number)[]): number {
+  return createHash('sha256').update(parts.join('|')).digest().readUInt32BE(0) / 4294967296;
 }
 
 export interface EmulatorNotification {
@@ -78,7 +118,7 @@ export interface EmulatorNotification {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const rid = (prefix: string) => `${prefix}_${randomBytes(10).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(14, 'x').slice(0, 14)}`;
+const randomId = (prefix: string) => `${prefix}_${randomBytes(10).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(14, 'x').slice(0, 14)}`;
 const notes = (n: unknown) => (n && typeof n === 'object' && !Array.isArray(n) && Object.keys(n).length > 0 ? n : []);
 
 export function errorBody(description: string, field?: string, code = 'BAD_REQUEST_ERROR'): Json {
@@ -121,8 +161,26 @@ const unknownId = () => bad('The id provided does not exist');
 
 export async function startRazorpayEmulator(
   credentials: { keyId: string; keySecret: string },
-  options: { accountNumber?: string } = {},
+  options: {
+    accountNumber?: string;
+    /** Ids from a counter (and lies decided from this seed): the same calls, the same ids. */
+    seed?: number;
+    lies?: Lies;
+  } = {},
 ): Promise<RazorpayEmulator> {
+  let counter = 0;
+  const rid = options.seed === undefined ? randomId : (prefix: string) => `${prefix}_${(++counter).toString(36).padStart(14, '0')}`;
+  const lies = options.lies ?? {};
+  const lied: Record<keyof Lies, Set<string>> = { refundsNotMade: new Set(), capturesMisreported: new Set(), ordersLost: new Set() };
+  const lieSeed = options.seed ?? 0;
+  const orderLost = (orderId: unknown) => lies.ordersLost !== undefined && hashUnit(lieSeed, 'lost', String(orderId)) < lies.ordersLost;
+  const misreported = (paymentId: unknown) => lies.capturesMisreported !== undefined && hashUnit(lieSeed, 'amount', String(paymentId)) < lies.capturesMisreported;
+  /** A payment as the gateway reports it (the lie about its amount, when lying). */
+  const reported = (p: Json): Json => {
+    if (!misreported(p.id) || !(p.status === 'captured' || p.status === 'refunded')) return p;
+    lied.capturesMisreported.add(String(p.id));
+    return { ...p, amount: Number(p.amount) - 100 };
+  };
   const requests: EmulatorRequest[] = [];
   const failures: Failure[] = [];
   const orders = new Map<string, Json>();
@@ -139,6 +197,23 @@ export async function startRazorpayEmulator(
   // random faults and notifications held for the test to deliver.
   let chaos: ChaosOptions | undefined;
   const faults: Record<ChaosKind, number> = { error: 0, lost_request: 0, lost_answer: 0 };
+  const askedBefore = new Map<string, number>();
+  const decideFault = (key: string): ChaosKind | undefined => {
+    if (!chaos || !(chaos.match ?? /./).test(key)) return undefined;
+    const n = askedBefore.get(key) ?? 0;
+    askedBefore.set(key, n + 1);
+    if (hashUnit(chaos.seed, key, n) >= chaos.rate) return undefined;
+    const r = hashUnit(chaos.seed, key, n, 'kind');
+    return r < 0.4 ? 'error' : r < 0.6 ? 'lost_request' : 'lost_answer';
+  };
+  let gated = false;
+  const heldQueue: HeldRequest[] = [];
+  const heldWaiters: ((h: HeldRequest) => void)[] = [];
+  const hold = (h: HeldRequest) => {
+    const waiter = heldWaiters.shift();
+    if (waiter) waiter(h);
+    else heldQueue.push(h);
+  };
   const refundsByKey = new Map<string, Json>();
   const notified = new Set<string>();
   const collection = (items: Json[]): Json => ({ entity: 'collection', count: items.length, items });
@@ -148,12 +223,13 @@ export async function startRazorpayEmulator(
     let m: RegExpExecArray | null;
     if (method === 'GET' && path === '/v1/orders') {
       const receipt = query.get('receipt');
-      const items = [...orders.values()].filter((o) => receipt === null || o.receipt === receipt).reverse();
+      const items = [...orders.values()].filter((o) => (receipt === null || o.receipt === receipt) && !orderLost(o.id)).reverse();
       return collection(items.slice(Number(query.get('skip') ?? 0), Number(query.get('skip') ?? 0) + Math.min(100, Number(query.get('count') ?? 10))));
     }
     if (method === 'GET' && (m = /^\/v1\/orders\/([^/]+)\/payments$/.exec(path))) {
       if (!orders.has(m[1]!)) throw unknownId();
-      return collection([...payments.values()].filter((p) => p.order_id === m![1]));
+      if (orderLost(m[1])) return collection([]);
+      return collection([...payments.values()].filter((p) => p.order_id === m![1]).map(reported));
     }
     return undefined;
   }
@@ -272,14 +348,14 @@ export async function startRazorpayEmulator(
     }
     if (method === 'GET' && (m = /^\/v1\/orders\/([^/]+)$/.exec(path))) {
       const order = orders.get(m[1]!);
-      if (!order) throw unknownId();
+      if (!order || orderLost(order.id)) throw unknownId();
       return order;
     }
     if (method === 'GET' && (m = /^\/v1\/payments\/([^/]+)$/.exec(path))) {
       if (!m[1]!.startsWith('pay_')) throw bad(`${m[1]} is not a valid id`);
       const p = payments.get(m[1]!);
-      if (!p) throw unknownId();
-      return p;
+      if (!p || orderLost(p.order_id)) throw unknownId();
+      return reported(p);
     }
     if (method === 'POST' && (m = /^\/v1\/payments\/([^/]+)\/capture$/.exec(path))) {
       const p = payments.get(m[1]!);
@@ -292,7 +368,7 @@ export async function startRazorpayEmulator(
       Object.assign(p, { status: 'captured', captured: true, fee: Math.round(Number(p.amount) * 0.02), tax: 0 });
       const order = orders.get(String(p.order_id));
       if (order) Object.assign(order, { status: 'paid', amount_paid: p.amount, amount_due: 0 });
-      return p;
+      return reported(p);
     }
     if (method === 'POST' && (m = /^\/v1\/payments\/([^/]+)\/refund$/.exec(path))) {
       const p = payments.get(m[1]!);
@@ -302,7 +378,9 @@ export async function startRazorpayEmulator(
       const amount = body.amount === undefined ? left : amountOf(body);
       if (p.status !== 'captured' || amount > left) throw bad('The refund amount provided is greater than amount captured', 'amount');
       const refunded = Number(p.amount_refunded) + amount;
-      Object.assign(p, { amount_refunded: refunded, refund_status: refunded === p.amount ? 'full' : 'partial', status: refunded === p.amount ? 'refunded' : 'captured' });
+      const phantom = lies.refundsNotMade !== undefined && hashUnit(lieSeed, 'refund', String(p.id)) < lies.refundsNotMade;
+      if (phantom) lied.refundsNotMade.add(String(p.id));
+      else Object.assign(p, { amount_refunded: refunded, refund_status: refunded === p.amount ? 'full' : 'partial', status: refunded === p.amount ? 'refunded' : 'captured' });
       return {
         id: rid('rfnd'),
         entity: 'refund',
@@ -415,6 +493,7 @@ export async function startRazorpayEmulator(
       };
       const answer = () => {
         const failure = failures.find((f) => f.times > 0 && f.match.test(`${method} ${path}`));
+        const dropAnswer = failure?.dropAnswer === true;
         if (failure) {
           failure.times--;
           if (failure.status) return send(failure.status, failure.body ?? errorBody('We are facing some trouble completing your request at the moment. Please try again shortly.', undefined, 'SERVER_ERROR'));
@@ -422,24 +501,28 @@ export async function startRazorpayEmulator(
         if (req.headers.authorization !== expectedAuth) {
           return send(401, errorBody(req.headers.authorization ? 'Authentication failed' : 'Please provide your api key for authentication purposes.'));
         }
-        const fault = chaos && (chaos.match ?? /./).test(`${method} ${path}`) && chaos.random() < chaos.rate ? pickFault(chaos) : undefined;
+        const fault = decideFault(`${method} ${path}`);
         if (fault) faults[fault]++;
         if (fault === 'error') return send(503, errorBody('We are facing some trouble completing your request at the moment. Please try again shortly.', undefined, 'SERVER_ERROR'));
-        if (fault === 'lost_request') return void setTimeout(() => send(504, errorBody('Gateway timeout', undefined, 'GATEWAY_ERROR')), chaos!.delayMs).unref();
+        if (fault === 'lost_request') return void req.socket.destroy();
         try {
           const result = withRefundKey(method, path, req.headers, () => readRoute(method, path, query) ?? route(method, path, body ?? {}, req.headers));
-          if (fault === 'lost_answer') return void setTimeout(() => send(200, result), chaos!.delayMs).unref();
+          if (fault === 'lost_answer' || dropAnswer) return void req.socket.destroy();
           send(200, result);
         } catch (err) {
           if (err instanceof HttpError) send(err.status, err.body);
           else send(500, errorBody('internal', undefined, 'SERVER_ERROR'));
         }
       };
-      const delayed = failures.find((f) => f.times > 0 && f.delayMs && f.match.test(`${method} ${path}`));
-      if (delayed) {
-        delayed.times--;
-        setTimeout(answer, delayed.delayMs).unref();
-      } else answer();
+      const go = () => {
+        const delayed = failures.find((f) => f.times > 0 && f.delayMs && f.match.test(`${method} ${path}`));
+        if (delayed) {
+          delayed.times--;
+          setTimeout(answer, delayed.delayMs).unref();
+        } else answer();
+      };
+      if (gated) hold({ method, path, release: go });
+      else go();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -459,7 +542,7 @@ export async function startRazorpayEmulator(
     settlePayout(payoutId, status, o = {}) {
       const p = payouts.get(payoutId);
       if (!p) throw new Error(`no payout ${payoutId}`);
-      const utr = status === 'processed' ? (o.utr ?? (p.utr as string | null) ?? `UTR${randomBytes(6).toString('hex').toUpperCase()}`) : p.utr;
+      const utr = status === 'processed' ? (o.utr ?? (p.utr as string | null) ?? (options.seed === undefined ? `UTR${randomBytes(6).toString('hex').toUpperCase()}` : rid('UTR'))) : p.utr;
       const failed = ['reversed', 'failed', 'cancelled', 'rejected'].includes(status);
       Object.assign(p, {
         status,
@@ -502,23 +585,37 @@ export async function startRazorpayEmulator(
         created_at: now(),
       };
       payments.set(String(payment.id), payment);
+      if (orderLost(orderId)) lied.ordersLost.add(orderId);
       Object.assign(order, { attempts: Number(order.attempts) + 1, status: capture ? 'paid' : 'attempted', ...(capture ? { amount_paid: amount, amount_due: 0 } : {}) });
       return payment;
     },
     fail(match, failure, times = 1) {
       failures.push({ match, times, ...failure });
     },
-    chaos(options) {
-      chaos = options;
+    chaos(o) {
+      chaos = o;
     },
     faults,
+    gate(on) {
+      gated = on;
+      if (on) return;
+      // Whoever still waits for a held request gives up; what is held goes on.
+      heldWaiters.length = 0;
+      for (const h of heldQueue.splice(0)) h.release();
+    },
+    nextHeld() {
+      const h = heldQueue.shift();
+      return h ? Promise.resolve(h) : new Promise<HeldRequest>((resolve) => heldWaiters.push(resolve));
+    },
+    lied,
     takeNotifications() {
       const out: EmulatorNotification[] = [];
       for (const p of payments.values()) {
         if (notified.has(String(p.id)) || !(p.status === 'captured' || p.status === 'refunded')) continue;
         notified.add(String(p.id));
+        if (orderLost(p.order_id)) continue;
         const order = orders.get(String(p.order_id));
-        const snapshot = { ...p, status: 'captured', captured: true, amount_refunded: 0, refund_status: null };
+        const snapshot = { ...reported(p), status: 'captured', captured: true, amount_refunded: 0, refund_status: null };
         if (order) out.push({ eventId: rid('evt'), event: 'order.paid', paymentId: String(p.id), body: orderPaidEvent({ ...order, status: 'paid' }, snapshot) });
         out.push({ eventId: rid('evt'), event: 'payment.captured', paymentId: String(p.id), body: paymentCapturedEvent(snapshot) });
       }
@@ -530,11 +627,6 @@ export async function startRazorpayEmulator(
         server.close(() => resolve());
       }),
   };
-}
-
-function pickFault(c: ChaosOptions): ChaosKind {
-  const r = c.random();
-  return r < 0.4 ? 'error' : r < 0.6 ? 'lost_request' : 'lost_answer';
 }
 
 /** Razorpay's webhook signature: lowercase hex HMAC-SHA256 of the exact body bytes. */

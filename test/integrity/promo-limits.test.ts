@@ -47,7 +47,7 @@ describe('promo code limits', () => {
     for (let i = 0; i < 2; i++) {
       const again = await register(id, { promoCode: 'ONCE' });
       assert.equal(again.status, 400, 'the reserved use is not handed out twice');
-      assert.equal(again.body.code, 'promo_code_used_up');
+      assert.equal(again.body.code, 'promo_code_invalid');
     }
     assert.deepEqual(await codeState(id, 'ONCE'), { uses: 0, usesReserved: 1 });
     const paymentId = await pay(first.body.orderId);
@@ -61,7 +61,7 @@ describe('promo code limits', () => {
     await promo(id, { code: 'THREE', discountPercent: 10, maxUses: 3 });
     const paid = await Promise.all(Array.from({ length: 10 }, () => register(id, { promoCode: 'THREE' })));
     assert.equal(paid.filter((r) => r.status === 201).length, 3);
-    assert.ok(paid.filter((r) => r.status !== 201).every((r) => r.body.code === 'promo_code_used_up'));
+    assert.ok(paid.filter((r) => r.status !== 201).every((r) => r.body.code === 'promo_code_invalid'));
     for (const r of paid.filter((x) => x.status === 201)) {
       const paymentId = await pay(r.body.orderId);
       const s2 = await api('POST', `/api/v1/events/${id}/register`, { registrationId: r.body.registrationId, orderId: r.body.orderId, paymentId });

@@ -2,9 +2,9 @@
 // payout state moves, UPI ids.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { membershipLines, net, refundLines, saleLines } from '../../src/modules/ledger/entries.js';
+import { membershipLines, net, refundLines, refundOfSale, saleLines } from '../../src/modules/ledger/entries.js';
 import { addWorkingDays, clearedUpTo, istWeekday } from '../../src/modules/ledger/working-days.js';
-import { canMove, creditsBack, statusFor } from '../../src/modules/payouts/payouts.service.js';
+import { canMove, creditsBack, statusFor } from '../../src/modules/payouts/payout-state.js';
 import { isUpiId, normaliseUpiId } from '../../src/modules/payouts/upi.js';
 import { bookingFees } from '../../src/modules/registrations/fees.js';
 
@@ -30,11 +30,27 @@ describe('working days (Monday to Friday, India time)', () => {
     assert.equal(addWorkingDays(ist('2026-03-08', '23:59'), 1).getTime(), ist('2026-03-10', '00:00').getTime(), 'Sunday + 1 = Tuesday 00:00');
   });
 
+  it('counts working days in India time around midnight UTC and before 1970', () => {
+    // Friday 23:30 India time is Friday 18:00Z; Monday 04:00 India time is Sunday 22:30Z.
+    assert.equal(addWorkingDays(ist('2026-03-06', '23:30'), 1).getTime(), ist('2026-03-09', '23:30').getTime(), 'late Friday + 1 = Monday');
+    assert.equal(addWorkingDays(ist('2026-03-09', '04:00'), 1).getTime(), ist('2026-03-10', '04:00').getTime(), 'early Monday + 1 = Tuesday');
+    assert.equal(addWorkingDays(ist('2026-03-07', '00:00'), 1).getTime(), ist('2026-03-10', '00:00').getTime(), 'Saturday 00:00 + 1 = Tuesday 00:00');
+    // 1969-12-27 was a Saturday: times before the epoch are negative.
+    assert.equal(istWeekday(ist('1969-12-27', '12:00')), 6);
+    assert.equal(addWorkingDays(ist('1969-12-27', '12:00'), 1).getTime(), ist('1969-12-30', '00:00').getTime(), 'Saturday + 1 = Tuesday 00:00, before 1970');
+    assert.equal(addWorkingDays(ist('1969-12-28', '00:00'), 2).getTime(), ist('1969-12-31', '00:00').getTime());
+    for (const [date, day] of [['2026-03-01', 0], ['2026-03-02', 1], ['2026-03-03', 2], ['2026-03-04', 3], ['2026-03-05', 4], ['2026-03-06', 5], ['2026-03-07', 6]] as const) {
+      assert.equal(istWeekday(ist(date, '00:10')), day, `${date} just after midnight`);
+      assert.equal(istWeekday(ist(date, '23:50')), day, `${date} just before midnight`);
+    }
+  });
+
   it('0 days is now; a negative or fractional count is refused', () => {
     const t = ist('2026-03-07');
     assert.equal(addWorkingDays(t, 0), t);
     assert.throws(() => addWorkingDays(t, -1), RangeError);
     assert.throws(() => addWorkingDays(t, 1.5), RangeError);
+    assert.throws(() => addWorkingDays(t, -1), { message: 'days must be a whole number, 0 or more' });
   });
 
   it('clearedUpTo is exactly the inverse: a capture is cleared iff addWorkingDays(capture) <= now', () => {
@@ -86,9 +102,44 @@ describe('ledger arithmetic and the refund policy', () => {
     ]);
   });
 
-  it('refuses amounts that are not whole, non-negative paise', () => {
+  it('refuses amounts that are not whole, non-negative paise, naming the argument', () => {
     assert.throws(() => saleLines(100.5, 0, 0), RangeError);
     assert.throws(() => refundLines(-1, 0), RangeError);
+    const refusal = (name: string) => ({ name: 'RangeError', message: `${name} must be a whole number of paise, 0 or more` });
+    assert.throws(() => saleLines(-1, 0, 0), refusal('grossPaise'));
+    assert.throws(() => saleLines(100, -1, 0), refusal('platformFeePaise'));
+    assert.throws(() => saleLines(100, 0, 0.5), refusal('gatewayFeePaise'));
+    assert.throws(() => saleLines(2 ** 53, 0, 0), refusal('grossPaise'));
+    assert.throws(() => refundLines(100.5, 0), refusal('grossPaise'));
+    assert.throws(() => refundLines(100, -1), refusal('platformFeePaise'));
+    assert.throws(() => membershipLines(-1, 0), refusal('grossPaise'));
+    assert.throws(() => membershipLines(100, Number.NaN), refusal('gatewayFeePaise'));
+  });
+
+  it('writes no zero lines, whichever line is zero', () => {
+    assert.deepEqual(saleLines(0, 0, 0), []);
+    assert.deepEqual(saleLines(10000, 300, 0), [
+      { kind: 'ticket_sale', amountPaise: 10000 },
+      { kind: 'platform_fee', amountPaise: -300 },
+    ]);
+    assert.deepEqual(refundLines(10000, 0), [{ kind: 'ticket_refund', amountPaise: -10000 }]);
+    assert.deepEqual(membershipLines(10000, 0), [{ kind: 'membership_payment', amountPaise: 10000 }]);
+    assert.equal(net([]), 0);
+  });
+
+  it('a refund is computed from the sale’s own entries: its gross back, its platform fee reversed', () => {
+    const sale = saleLines(50000, 2250, 1500);
+    assert.deepEqual(refundOfSale(sale), [
+      { kind: 'ticket_refund', amountPaise: -50000 },
+      { kind: 'platform_fee_reversal', amountPaise: 2250 },
+    ]);
+    // Order does not matter, and a test-mode sale (no fees) reverses no fee.
+    assert.deepEqual(refundOfSale([...sale].reverse()), refundOfSale(sale));
+    assert.deepEqual(refundOfSale(saleLines(20000, 0, 0)), [{ kind: 'ticket_refund', amountPaise: -20000 }]);
+    // Other entries of the same source (a membership's, a gateway charge alone) are no sale.
+    assert.deepEqual(refundOfSale([]), []);
+    assert.deepEqual(refundOfSale([{ kind: 'gateway_fee', amountPaise: -1500 }, { kind: 'platform_fee', amountPaise: -2250 }]), []);
+    assert.deepEqual(refundOfSale(membershipLines(100000, 3000)), []);
   });
 });
 

@@ -38,6 +38,8 @@ describe('computeStanding', () => {
     assert.deepEqual(computeStanding(member('fixed_term', 'active', { validUntil: later(1) }), NOW), { goodStanding: true, displayStatus: 'active' });
     assert.deepEqual(computeStanding(member('recurring', 'authorised'), NOW), { goodStanding: true, displayStatus: 'active' });
     assert.deepEqual(computeStanding(member('recurring', 'active', { validUntil: later(1) }), NOW), { goodStanding: true, displayStatus: 'active' });
+    assert.deepEqual(computeStanding(member('recurring', 'active'), NOW), { goodStanding: true, displayStatus: 'active' }, 'active before a period end is known');
+    assert.deepEqual(computeStanding(member('recurring', 'authorised', { validUntil: later(-1) }), NOW), { goodStanding: true, displayStatus: 'active' }, 'only an active mandate falls past due');
   });
 
   it('expired: a fixed term past its end stays active in storage and reads as expired', () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MembershipStatus } from '../../src/db/database.js';
-import { nextSubscriptionState, SUBSCRIPTION_EVENTS, type SubscriptionEvent } from '../../src/modules/memberships/subscription-state.js';
+import { isSubscriptionEvent, nextSubscriptionState, SUBSCRIPTION_EVENTS, type SubscriptionEvent } from '../../src/modules/memberships/subscription-state.js';
 
 const DAY = 86_400_000;
 const NOW = new Date('2025-01-31T12:00:00.000Z');
@@ -13,6 +13,13 @@ const next = (status: MembershipStatus, validUntil: Date | null, event: Subscrip
   nextSubscriptionState({ status, validUntil }, event, { ...at, ...over });
 
 describe('subscription state machine', () => {
+  it('knows the eight gateway subscription events and nothing else', () => {
+    const events = ['authenticated', 'activated', 'charged', 'halted', 'cancelled', 'completed', 'pending', 'resumed'];
+    assert.deepEqual(SUBSCRIPTION_EVENTS, events);
+    for (const e of events) assert.equal(isSubscriptionEvent(e), true, e);
+    for (const e of ['', 'paused', 'subscription.charged', 'Charged']) assert.equal(isSubscriptionEvent(e), false, e);
+  });
+
   it('an ended membership stays ended whatever comes', () => {
     for (const event of SUBSCRIPTION_EVENTS) assert.equal(next('ended', later(10), event), null, event);
   });

@@ -142,7 +142,13 @@ describe('OpenAPI document', () => {
       // Call it without credentials: what the service answers must match what the document says.
       const url = path.replace(/\{[^}]+\}/g, 'x');
       const r = await call(server.url, method.toUpperCase(), url, method === 'get' || method === 'delete' ? {} : { body: {} });
-      if (names.includes('apiKey')) {
+      if (names.includes('doorPass')) {
+        // A door pass, perhaps or a full key: the door's routes; the screen's own token is its path.
+        assert.ok(names.every((n: string) => n === 'doorPass' || n === 'apiKey'), where);
+        assert.equal(r.status, 401, `${where} refuses a call without a pass: ${r.text.slice(0, 200)}`);
+        if (!path.includes('{token}')) assert.equal(r.body.code, 'missing_door_pass', where);
+        for (const s of ['401', '403']) assert.ok(statuses.includes(s), `${where} documents ${s}`);
+      } else if (names.includes('apiKey')) {
         assert.deepEqual(names, ['apiKey'], where);
         assert.equal(r.status, 401, `${where} refuses a call without a key: ${r.text}`);
         assert.equal(r.body.code, 'missing_api_key', where);
@@ -150,7 +156,8 @@ describe('OpenAPI document', () => {
       } else if (names.includes('session')) {
         assert.deepEqual(names, ['session'], where);
         assert.equal(r.status, 401, `${where} refuses a call without a session: ${r.text}`);
-        assert.equal(r.body.code, 'missing_session', where);
+        // A route may name its own refusal (POST /auth/verify: `session_required`).
+        assert.equal(r.body.code, op['x-auth']?.refusal ?? 'missing_session', where);
         assert.ok(statuses.includes('401'), `${where} documents 401`);
       } else {
         assert.deepEqual(op.security, [], `${where} is public`);

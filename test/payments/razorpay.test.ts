@@ -13,7 +13,8 @@ describe('Razorpay adapter', () => {
   let gw: RazorpayGateway;
   before(async () => {
     rzp = await startRazorpayEmulator(creds);
-    gw = new RazorpayGateway({ apiUrl: rzp.url, ...creds, timeoutMs: 300 });
+    // Generous: a loaded machine must not turn a normal answer into a timeout.
+    gw = new RazorpayGateway({ apiUrl: rzp.url, ...creds, timeoutMs: 3000 });
   });
   after(async () => {
     await rzp.close();
@@ -63,10 +64,9 @@ describe('Razorpay adapter', () => {
   });
 
   it('turns timeouts, 5xx, network failures and bad credentials into GatewayErrors', async () => {
-    rzp.fail(/POST \/v1\/orders/, { delayMs: 1000 });
-    const started = Date.now();
+    // The emulator holds its answer far past the adapter's timeout: only the adapter's own timer ends the call.
+    rzp.fail(/POST \/v1\/orders/, { delayMs: 600_000 });
     await assert.rejects(gw.createOrder({ amount: 100, currency: 'INR', receipt: 't' }), (e: unknown) => e instanceof GatewayError && e.kind === 'timeout');
-    assert.ok(Date.now() - started < 900, 'the timeout is the adapter’s');
     rzp.fail(/GET \/v1\/payments/, { status: 502, body: { error: { code: 'GATEWAY_ERROR', description: 'Gateway down' } } });
     await assert.rejects(gw.fetchPayment('pay_AAAAAAAAAAAAAA'), (e: unknown) => e instanceof GatewayError && e.kind === 'server' && e.status === 502);
     const wrong = new RazorpayGateway({ apiUrl: rzp.url, keyId: creds.keyId, keySecret: 'wrong-secret' });

@@ -47,6 +47,12 @@ describe('fees: 4.5 / 3.5 / 2.5 / 1.75 % by paid-ticket ordinal, held to ₹3–
     assert.deepEqual(bookingFees(0, 5, 0), { platform: 0, gateway: 0 });
   });
 
+  it('charges no fee, and never a negative one, on a price below zero', () => {
+    assert.equal(platformFeePaise(-100_00, 1), 0);
+    assert.equal(gatewayFeePaise(-100_00), 0);
+    assert.deepEqual(bookingFees(-100_00, 2, 0), { platform: 0, gateway: 0 });
+  });
+
   it('adds up each ticket of a booking with its own bounds', () => {
     // ₹50 tickets: 4.5 % is ₹2.25, so each pays the ₹3 minimum; the gateway takes 3 % of each.
     assert.deepEqual(bookingFees(50_00, 3, 0), { platform: 9_00, gateway: 4_50 });

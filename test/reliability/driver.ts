@@ -1,11 +1,24 @@
-// The reconciliation run: a seeded, randomised mix of paid bookings and memberships
-// against two service processes on one PostgreSQL database and the Razorpay emulator,
-// with gateway faults, notifications delivered late, twice, out of order or never, a
-// SIGKILL of one process mid-run, then the reconciliation sweep and the money checks.
+// The reconciliation run: a seeded, randomised mix of paid bookings, memberships and
+// payouts against two service processes on one PostgreSQL database and the Razorpay
+// emulator (RazorpayX too), with gateway faults, notifications delivered late, twice, out
+// of order or never, a SIGKILL of one process mid-request, the reconciliation sweep at
+// seeded points, then money checks that read each side on its own: the gateway's books,
+// the service's bookings and periods, and the ledger's entries.
 //
-// The seed fixes every operation and every choice inside it; the interleaving of
-// concurrent requests (and so which request meets which injected fault) is the
-// machine's, so two runs with one seed are alike, not identical.
+// Reproducible: the same seed gives the same operations and the same figures.
+// - Every choice comes from the seed: operations, buyers' emails, which process serves a
+//   request, the emulator's ids (a counter), and its faults (a hash of the seed, the
+//   request's "METHOD /path" and how often that key was asked before).
+// - Operations run one at a time. Inside an operation that races requests (duplicate
+//   step 2s, a cancel racing step 2, …) the emulator holds every gateway request until the
+//   driver releases it, so only one request moves at any moment and the seed picks the
+//   interleaving point.
+// - The service processes run no workers and never sweep (WORKERS=false,
+//   RECONCILE_EVERY_SECONDS=0): a worker instance inside the driver, on a clock of its own
+//   that moves a second per operation, runs the jobs after every operation and the sweep
+//   at seeded points — an operator's topology where the sweep runs elsewhere.
+// - The SIGKILL lands while the victim's order create is held at the emulator; the
+//   emulator then carries it out (the order exists, the service never heard).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,56 +29,72 @@ import { createDeps } from '../../src/deps.js';
 import { EVENT_SCOPE, PAID_SCOPE, tierScope } from '../../src/modules/events/events.service.js';
 import { checkLedger } from '../../src/modules/ledger/ledger.service.js';
 import { sweep, type SweepSummary } from '../../src/modules/reconciliation/reconcile.service.js';
-import { bookingFees } from '../../src/modules/registrations/fees.js';
 import { ManualClock } from '../../src/shared/clock.js';
-import { call, createKey, signup, uniqueEmail, verifyFromMailFiles } from '../helpers/http.js';
+import { call, createKey, signup, verifyFromMailFiles } from '../helpers/http.js';
 import { pick, seededRandom, type Random } from '../helpers/prng.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
-import { signWebhook, startRazorpayEmulator, type EmulatorNotification, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { signWebhook, startRazorpayEmulator, type EmulatorNotification, type HeldRequest, type Lies, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 
 export interface RunOptions {
   operations: number;
   seed: number;
   /** postgres://… of a server where the run may create and drop its own database. */
   databaseUrl: string;
-  concurrency?: number;
   /** Probability that a gateway request meets a fault. */
   faultRate?: number;
-  /**
-   * Operation kinds that were held back while the holes they meet were open: promo codes
-   * at their maxUses limit (now reserved with the order), a repeat subscribe while an
-   * order is open, and event deletion (now refused while money is in flight; staff force
-   * refunds first). The run scripts turn them on.
-   */
-  includePromoLimitOps?: boolean;
-  includeRepeatSubscribeOps?: boolean;
-  includeEventDeletionOps?: boolean;
-  /** Control run: no sweep during or after the run, to show what the checks catch without it. */
-  withoutReconciliation?: boolean;
+  /** Control run: no sweep anywhere, during or after the run; it must end with mismatches. */
+  control?: boolean;
+  /** A lying gateway (tests of the checks only). */
+  lies?: Lies;
+  /** Fail the run unless these minimums hold (default on; the lying-gateway runs are short). */
+  minimums?: boolean;
   log?: (line: string) => void;
+}
+
+export interface MoneyLine {
+  account: string;
+  mode: string;
+  product: 'tickets' | 'memberships';
+  /** The gateway emulator's captured − refunded, paise. */
+  gatewayNet: number;
+  /** What the service holds as confirmed (bookings, membership periods), paise. */
+  serviceGross: number;
+  /** The ledger's sales − refunds, paise. */
+  ledgerNet: number;
 }
 
 export interface RunFigures {
   seed: number;
+  control: boolean;
   operations: number;
   byKind: Record<string, number>;
   faults: Record<string, number>;
   orders: number;
   payments: number;
   refunds: number;
+  paidAtGateway: number;
   confirmedBookings: number;
   confirmedPeriods: number;
-  sweeps: SweepSummary[];
+  payouts: { requested: number; processed: number; reversed: number; failed: number; gatewayProcessedPaise: number; ledgerPaise: number };
+  money: MoneyLine[];
+  feeEntriesChecked: number;
+  sweeps: number;
+  sweepTotals: Omit<SweepSummary, 'ran'>;
+  /** Interleavings where a request neither finished nor reached the gateway in 60 s (released at once: the run is then not exact). */
+  stalls: number;
+  /** What a lying gateway lied about: payment (or order) ids and their orders. */
+  lied: Record<string, { id: string; orderId: string }[]>;
   mismatches: string[];
   seconds: number;
 }
 
 const creds = { keyId: 'rzp_live_ReconcileRun01', keySecret: 'reconcilerunsecret000000' };
 const WEBHOOK_SECRET = 'reconcile-run-webhook-secret';
-const TIMEOUT_MS = 800;
+const ACCOUNT_NUMBER = '7878780080316316';
 
 type Kind =
   | 'book_pay_step2'
+  | 'book_paid_twice'
   | 'book_duplicate_step2'
   | 'book_authorised'
   | 'book_browser_closed'
@@ -79,11 +108,14 @@ type Kind =
   | 'deliver_notifications'
   | 'promo_limit_booking'
   | 'repeat_subscribe'
-  | 'delete_event';
+  | 'delete_event'
+  | 'payout'
+  | 'settle_payout'
+  | 'kill_process';
 
-async function createDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+async function createDatabase(baseUrl: string, seed: number): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(baseUrl);
-  const name = `${base.pathname.slice(1) || 'svc'}_reconcile_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const name = `${base.pathname.slice(1) || 'svc'}_reconcile_${seed}_${process.pid}_${Date.now()}`;
   const admin = new URL(base);
   admin.pathname = '/postgres';
   const run = async (q: string) => {
@@ -101,71 +133,106 @@ async function createDatabase(baseUrl: string): Promise<{ url: string; drop(): P
   return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
 }
 
+const emptySweep = (): Omit<SweepSummary, 'ran'> => ({ checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, orphansFound: 0, settled: 0, errors: 0 });
+
 export async function runReconciliation(options: RunOptions): Promise<RunFigures> {
   const started = Date.now();
   const log = options.log ?? (() => {});
-  const concurrency = options.concurrency ?? 6;
   const faultRate = options.faultRate ?? 0.06;
+  const control = options.control ?? false;
   const top = seededRandom(options.seed);
-  const rzp: RazorpayEmulator = await startRazorpayEmulator(creds);
-  const db = await createDatabase(options.databaseUrl);
+  const rzp: RazorpayEmulator = await startRazorpayEmulator(creds, { accountNumber: ACCOUNT_NUMBER, seed: options.seed, ...(options.lies ? { lies: options.lies } : {}) });
+  const db = await createDatabase(options.databaseUrl, options.seed);
   const dirs: string[] = [];
-  const staffEmail = uniqueEmail('staff');
-  const env = (dir: string) => ({
+  let emails = 0;
+  const email = (tag: string) => `${tag}-${++emails}@example.in`;
+  const staffEmail = email('staff');
+  const env = (dir: string): Record<string, string> => ({
     DATABASE_URL: db.url,
     DATA_DIR: dir,
     SESSION_SECRET: 'reconcile-run-session-secret-0123456789abcdef',
     SECRETS_KEY: 'reconcile-run-secrets-key-0123456789abcdefgh',
     RATE_LIMIT_PER_MINUTE: '1000000',
     EMAIL_DNS_CHECK: 'false',
-    WORKERS: 'true',
     LOG_LEVEL: 'error',
     STAFF_EMAILS: staffEmail,
     RAZORPAY_KEY_ID: creds.keyId,
     RAZORPAY_KEY_SECRET: creds.keySecret,
     RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
     RAZORPAY_API_URL: rzp.url,
-    RAZORPAY_TIMEOUT_MS: String(TIMEOUT_MS),
-    // The processes sweep during the run too, on every order at once.
+    RAZORPAYX_ACCOUNT_NUMBER: ACCOUNT_NUMBER,
+    PAYOUT_CLEARING_DAYS: '0',
+    // Faults drop the connection at once, so no request waits for a timeout; a request
+    // held at the emulator while another moves must never time out.
+    RAZORPAY_TIMEOUT_MS: '10000',
+    // No process works or sweeps on its own: the driver's worker instance does, at seeded points.
+    WORKERS: 'false',
+    RECONCILE_EVERY_SECONDS: '0',
     RECONCILE_AFTER_MINUTES: '0',
-    RECONCILE_EVERY_SECONDS: options.withoutReconciliation ? '86400' : '3',
   });
   const newDir = () => {
     const d = mkdtempSync(join(tmpdir(), 'svc-reconcile-'));
     dirs.push(d);
     return d;
   };
-  const procs: (ServiceProcess | undefined)[] = [];
+  const procs: ServiceProcess[] = [];
   const figures: RunFigures = {
     seed: options.seed,
+    control,
     operations: 0,
     byKind: {},
     faults: { service_kills: 0, notifications_late: 0, notifications_twice: 0, notifications_never: 0, notifications_reordered: 0 },
     orders: 0,
     payments: 0,
     refunds: 0,
+    paidAtGateway: 0,
     confirmedBookings: 0,
     confirmedPeriods: 0,
-    sweeps: [],
+    payouts: { requested: 0, processed: 0, reversed: 0, failed: 0, gatewayProcessedPaise: 0, ledgerPaise: 0 },
+    money: [],
+    feeEntriesChecked: 0,
+    sweeps: 0,
+    sweepTotals: emptySweep(),
+    stalls: 0,
+    lied: {},
     mismatches: [],
     seconds: 0,
   };
+  // The worker instance: runs the jobs and the sweep, on a clock an hour ahead of the
+  // processes' that moves one second per operation (every order is due at once, and
+  // back-offs come due by operations, not by wall time).
+  const workerDir = newDir();
+  const clock = new ManualClock(new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000));
+  const deps = await createDeps(loadConfig(env(workerDir)), { clock, logger: pino({ level: 'silent' }) });
+  const work = async () => {
+    for (let i = 0; i < 1000 && (await deps.jobs.runOnce()) > 0; i++);
+  };
+  const runSweep = async () => {
+    const s = await sweep(deps);
+    figures.sweeps++;
+    for (const k of Object.keys(figures.sweepTotals) as (keyof typeof figures.sweepTotals)[]) figures.sweepTotals[k] += s[k];
+    await work();
+  };
   try {
     // ---------------------------------------------------------------- set-up (no faults yet)
-    procs.push(await startProcess(env(newDir())), await startProcess(env(newDir())));
+    procs.push(await startProcess(env(newDir()), 180_000), await startProcess(env(newDir()), 180_000));
     const url0 = procs[0]!.url;
     // Staff rights and live keys need a verified address: each opens the link of its mail.
     const staff = await signup(url0, { email: staffEmail });
-    const orgAccount = await signup(url0);
+    const orgAccount = await signup(url0, { email: email('organiser') });
+    await work();
     for (const a of [staff, orgAccount]) await verifyFromMailFiles(url0, dirs, a.email);
     const { key } = await createKey(url0, orgAccount.token, { mode: 'live' });
     await call(url0, 'POST', `/admin/api/accounts/${orgAccount.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    const labels = new Map<string, string>([
+      [orgAccount.userId, 'organiser'],
+      [staff.userId, 'staff'],
+    ]);
 
-    const alive = () => procs.filter((p): p is ServiceProcess => p !== undefined);
-    const anyUrl = (r: Random) => pick(r, alive()).url;
-    const api = async (r: Random, method: string, path: string, body?: unknown) => {
+    const anyUrl = (r: Random) => pick(r, procs).url;
+    const api = async (r: Random, method: string, path: string, body?: unknown, url = anyUrl(r)) => {
       try {
-        return await call(anyUrl(r), method, path, { key, body });
+        return await call(url, method, path, { key, body });
       } catch (err) {
         // The process died under the request: the outcome is unknown to the client.
         return { status: 0, body: { error: String(err) } as any, headers: new Headers(), text: String(err) };
@@ -174,6 +241,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
 
     interface EventInfo {
       id: string;
+      label: string;
       price: number;
       promo?: string;
       tier?: string;
@@ -194,8 +262,9 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       await call(url0, 'PATCH', `/api/v1/events/${id}`, { key, body: { status: 'published' } });
       // Ticket mail renders QR codes: not what this run measures.
       await call(url0, 'POST', `/admin/api/events/${id}/ticket-emails`, { token: staff.token, body: { enabled: false } });
-      const info: EventInfo = { id, price, ...(tier ? { tier: tier.name } : {}) };
-      if (options.includePromoLimitOps && i % 3 === 0) {
+      const info: EventInfo = { id, label: `event ${i}`, price, ...(tier ? { tier: tier.name } : {}) };
+      labels.set(id, info.label);
+      if (i % 3 === 0) {
         await call(url0, 'POST', `/api/v1/events/${id}/promo-codes`, { key, body: { code: `LIMIT${i}`, discountPercent: 20, maxUses: 2 } });
         info.promo = `LIMIT${i}`;
       }
@@ -207,16 +276,17 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       if (r.status !== 201) throw new Error(`plan: ${r.status} ${r.text}`);
       plans.push(r.body.data.id);
     }
+    await work();
 
     // ---------------------------------------------------------------- operations
-    rzp.chaos({ random: seededRandom(options.seed ^ 0x5eed), rate: faultRate, delayMs: TIMEOUT_MS + 300 });
+    rzp.chaos({ seed: options.seed ^ 0x5eed, rate: faultRate });
     const pool: EmulatorNotification[] = [];
     const knownBookings: { eventId: string; registrationId: string }[] = [];
     const deletedEvents = new Set<string>();
-    const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
     const weights: [Kind, number][] = [
-      ['book_pay_step2', 22],
+      ['book_pay_step2', 20],
+      ['book_paid_twice', 3],
       ['book_duplicate_step2', 8],
       ['book_authorised', 8],
       ['book_browser_closed', 9],
@@ -228,9 +298,11 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       ['member_browser_closed', 4],
       ['member_cancel_race', 4],
       ['deliver_notifications', 12],
-      ...(options.includePromoLimitOps ? ([['promo_limit_booking', 6]] as [Kind, number][]) : []),
-      ...(options.includeRepeatSubscribeOps ? ([['repeat_subscribe', 4]] as [Kind, number][]) : []),
-      ...(options.includeEventDeletionOps ? ([['delete_event', 1]] as [Kind, number][]) : []),
+      ['promo_limit_booking', 6],
+      ['repeat_subscribe', 4],
+      ['delete_event', 1],
+      ['payout', 2],
+      ['settle_payout', 3],
     ];
     const total = weights.reduce((s, [, w]) => s + w, 0);
     const plan: Kind[] = Array.from({ length: options.operations }, () => {
@@ -239,15 +311,78 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       return weights[0]![0];
     });
     const opSeeds = plan.map(() => Math.floor(top() * 2 ** 31));
+    // The sweep runs after about one operation in 25, at seeded points.
+    const sweepAfter = plan.map(() => top() < 0.04);
+    // Mid-run, one process dies while one of its gateway requests is held.
+    plan[Math.floor(options.operations / 2)] = 'kill_process';
+
+    /**
+     * Runs `tasks` as concurrent requests would, but one step at a time: every gateway
+     * request is held at the emulator; whenever nothing moves (each started task has
+     * finished or waits at the emulator), the seed picks what goes next — start another
+     * task, or release one held request.
+     */
+    async function concurrently(r: Random, tasks: ((r: Random) => Promise<unknown>)[]): Promise<void> {
+      const rs = tasks.map(() => seededRandom(Math.floor(r() * 2 ** 31)));
+      const done: Promise<void>[] = [];
+      const held: { h: HeldRequest; task: number }[] = [];
+      const notStarted = tasks.map((_, i) => i);
+      let finished = 0;
+      rzp.gate(true);
+      try {
+        let pendingHeld = rzp.nextHeld();
+        let running: number | undefined;
+        while (finished < tasks.length) {
+          if (running !== undefined) {
+            const task = running;
+            let timer: NodeJS.Timeout | undefined;
+            const ev = await Promise.race([
+              done[task]!.then(() => 'done' as const),
+              pendingHeld.then((h) => ({ h })),
+              new Promise<'stall'>((res) => (timer = setTimeout(() => res('stall'), 60_000))),
+            ]);
+            clearTimeout(timer);
+            if (ev === 'stall') {
+              // A request that neither finishes nor reaches the gateway: let everything go.
+              figures.stalls++;
+              log(`stall: released every held request (the run is not exact from here)`);
+              rzp.gate(false);
+              for (const i of notStarted.splice(0)) done[i] = tasks[i]!(rs[i]!).then(() => undefined, () => undefined);
+              await Promise.all(done);
+              return;
+            }
+            running = undefined;
+            if (ev === 'done') finished++;
+            else {
+              held.push({ h: ev.h, task });
+              pendingHeld = rzp.nextHeld();
+            }
+            continue;
+          }
+          const choice = Math.floor(r() * (notStarted.length + held.length));
+          if (choice < notStarted.length) {
+            const i = notStarted.splice(choice, 1)[0]!;
+            done[i] = tasks[i]!(rs[i]!).then(() => undefined, () => undefined);
+            running = i;
+          } else {
+            const { h, task } = held.splice(choice - notStarted.length, 1)[0]!;
+            running = task;
+            h.release();
+          }
+        }
+      } finally {
+        rzp.gate(false);
+      }
+    }
 
     const liveEvents = () => events.filter((e) => !deletedEvents.has(e.id));
-    async function step1(r: Random, extra: Record<string, unknown> = {}, event = pick(r, liveEvents())) {
-      const team = r() < 0.25 ? [{ name: 'Friend', email: uniqueEmail('friend') }] : [];
-      const body: Record<string, unknown> = { name: 'Buyer', email: uniqueEmail('buyer'), ...extra };
+    async function step1(r: Random, extra: Record<string, unknown> = {}, event = pick(r, liveEvents()), url = anyUrl(r)) {
+      const team = r() < 0.25 ? [{ name: 'Friend', email: email('friend') }] : [];
+      const body: Record<string, unknown> = { name: 'Buyer', email: email('buyer'), ...extra };
       if (event.tier && r() < 0.3) body.ticketType = event.tier;
-      let s = await api(r, 'POST', `/api/v1/events/${event.id}/register`, { ...body, ...(team.length > 0 ? { teamMembers: team } : {}) });
+      let s = await api(r, 'POST', `/api/v1/events/${event.id}/register`, { ...body, ...(team.length > 0 ? { teamMembers: team } : {}) }, url);
       // Not a team event: book alone.
-      if (s.status === 400 && team.length > 0) s = await api(r, 'POST', `/api/v1/events/${event.id}/register`, body);
+      if (s.status === 400 && team.length > 0) s = await api(r, 'POST', `/api/v1/events/${event.id}/register`, body, url);
       if (s.status !== 201) return undefined;
       knownBookings.push({ eventId: event.id, registrationId: s.body.registrationId });
       return { eventId: event.id, registrationId: s.body.registrationId as string, orderId: s.body.orderId as string };
@@ -262,18 +397,29 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       const a = await api(r, 'POST', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/${action}`);
       if ((a.status === 502 || a.status === 0) && r() < 0.5) await api(r, 'POST', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/${action}`);
     };
-    const pay = (orderId: string, capture = true) => {
+    const pay = (orderId: string | undefined, capture = true) => {
+      if (!orderId) return undefined;
       try {
         return String(rzp.pay(orderId, { capture }).id);
       } catch {
         return undefined;
       }
     };
-    async function subscribe(r: Random, email = uniqueEmail('member'), planId = pick(r, plans)) {
-      const s = await api(r, 'POST', '/api/v1/memberships/subscribe', { planId, name: 'Member', email });
+    async function subscribe(r: Random, who = email('member'), planId = pick(r, plans)) {
+      const s = await api(r, 'POST', '/api/v1/memberships/subscribe', { planId, name: 'Member', email: who });
       if (s.status !== 201 && s.status !== 200) return undefined;
       return s.body as { membershipId: string; orderId?: string };
     }
+    const confirm = async (r: Random, s: { membershipId: string; orderId?: string }, paymentId: string) => {
+      const a = await api(r, 'POST', `/api/v1/memberships/${s.membershipId}/confirm`, { orderId: s.orderId, paymentId });
+      if ((a.status === 502 || a.status === 0) && r() < 0.5) await api(r, 'POST', `/api/v1/memberships/${s.membershipId}/confirm`, { orderId: s.orderId, paymentId });
+    };
+    const notify = async (r: Random, body: string, eventId?: string) => {
+      await call(anyUrl(r), 'POST', '/webhooks/razorpay', {
+        raw: body,
+        headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET), ...(eventId ? { 'x-razorpay-event-id': eventId } : {}) },
+      }).catch(() => undefined);
+    };
     async function deliver(r: Random, all: boolean) {
       pool.push(...rzp.takeNotifications());
       if (pool.length === 0) return;
@@ -298,25 +444,42 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
         }
         const times = x > 0.85 ? 2 : 1;
         if (times === 2) figures.faults.notifications_twice!++;
-        for (let t = 0; t < times; t++) {
-          await call(anyUrl(r), 'POST', '/webhooks/razorpay', {
-            raw: note.body,
-            headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(note.body, WEBHOOK_SECRET), 'x-razorpay-event-id': note.eventId },
-          }).catch(() => undefined);
-        }
+        for (let t = 0; t < times; t++) await notify(r, note.body, note.eventId);
+      }
+    }
+    /** The bank's word on a payout, told to the service by a signed notification (sometimes twice). */
+    async function settlePayout(r: Random, payoutId: string, outcome: 'processed' | 'reversed' | 'failed') {
+      const steps: ('processed' | 'reversed' | 'failed')[] = outcome === 'reversed' ? ['processed', 'reversed'] : [outcome];
+      for (const s of steps) {
+        const body = rzp.settlePayout(payoutId, s);
+        await notify(r, body);
+        if (r() < 0.2) await notify(r, body);
       }
     }
 
     async function runOp(kind: Kind, r: Random): Promise<void> {
       switch (kind) {
-        case 'book_pay_step2':
+        case 'book_pay_step2': {
+          const b = await step1(r);
+          const p = b && pay(b.orderId);
+          if (b && p) await step2(r, b, p);
+          return;
+        }
+        case 'book_paid_twice': {
+          // Two browser tabs: the order paid, confirmed, then paid again — sometimes after
+          // a sweep has already found the order settled.
+          const b = await step1(r);
+          const p = b && pay(b.orderId);
+          if (!b || !p) return;
+          await step2(r, b, p);
+          if (r() < 0.5 && !control) await runSweep();
+          pay(b.orderId);
+          return;
+        }
         case 'book_duplicate_step2': {
           const b = await step1(r);
-          if (!b) return;
-          const p = pay(b.orderId);
-          if (!p) return;
-          if (kind === 'book_duplicate_step2') await Promise.all([step2(r, b, p), step2(r, b, p), sleep(r() * 20).then(() => step2(r, b, p))]);
-          else await step2(r, b, p);
+          const p = b && pay(b.orderId);
+          if (b && p) await concurrently(r, [(x) => step2(x, b, p), (x) => step2(x, b, p), (x) => step2(x, b, p)]);
           return;
         }
         case 'book_authorised': {
@@ -333,18 +496,13 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
         case 'book_abandoned':
           await step1(r);
           return;
-        case 'book_cancel_race': {
-          const b = await step1(r);
-          const p = b && pay(b.orderId);
-          if (!b || !p) return;
-          await Promise.all([step2(r, b, p), sleep(r() * 30).then(() => organiserEnd(r, b, 'cancel'))]);
-          return;
-        }
+        case 'book_cancel_race':
         case 'book_refund_race': {
           const b = await step1(r);
           const p = b && pay(b.orderId);
           if (!b || !p) return;
-          await Promise.all([step2(r, b, p), sleep(r() * 40).then(() => organiserEnd(r, b, r() < 0.5 ? 'refund' : 'cancel'))]);
+          const action = kind === 'book_cancel_race' || r() < 0.5 ? 'cancel' : 'refund';
+          await concurrently(r, [(x) => step2(x, b, p), (x) => organiserEnd(x, b, action)]);
           return;
         }
         case 'end_booking': {
@@ -355,22 +513,15 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
         case 'member_pay_confirm':
         case 'member_browser_closed': {
           const s = await subscribe(r);
-          if (!s?.orderId) return;
-          const p = pay(s.orderId, r() < 0.85);
-          if (p && kind === 'member_pay_confirm') {
-            const a = await api(r, 'POST', `/api/v1/memberships/${s.membershipId}/confirm`, { orderId: s.orderId, paymentId: p });
-            if ((a.status === 502 || a.status === 0) && r() < 0.5) await api(r, 'POST', `/api/v1/memberships/${s.membershipId}/confirm`, { orderId: s.orderId, paymentId: p });
-          }
+          const p = pay(s?.orderId, r() < 0.85);
+          if (s && p && kind === 'member_pay_confirm') await confirm(r, s, p);
           return;
         }
         case 'member_cancel_race': {
           const s = await subscribe(r);
-          const p = s?.orderId && pay(s.orderId);
-          if (!s?.orderId || !p) return;
-          await Promise.all([
-            api(r, 'POST', `/api/v1/memberships/${s.membershipId}/confirm`, { orderId: s.orderId, paymentId: p }),
-            sleep(r() * 30).then(() => api(r, 'POST', `/api/v1/memberships/${s.membershipId}/cancel`, { immediate: true })),
-          ]);
+          const p = pay(s?.orderId);
+          if (!s || !p) return;
+          await concurrently(r, [(x) => confirm(x, s, p), (x) => api(x, 'POST', `/api/v1/memberships/${s.membershipId}/cancel`, { immediate: true })]);
           return;
         }
         case 'deliver_notifications':
@@ -381,23 +532,31 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           const withPromo = liveEvents().filter((e) => e.promo);
           if (withPromo.length === 0) return;
           const event = pick(r, withPromo);
-          const bookings = await Promise.all([0, 1, 2].map(() => step1(r, { promoCode: event.promo }, event)));
-          await Promise.all(
-            bookings.map(async (b) => {
+          const bookings: Awaited<ReturnType<typeof step1>>[] = [];
+          await concurrently(r, [0, 1, 2].map((i) => async (x: Random) => (bookings[i] = await step1(x, { promoCode: event.promo }, event))));
+          await concurrently(
+            r,
+            bookings.map((b) => async (x: Random) => {
               const p = b && pay(b.orderId);
-              if (b && p) await step2(r, b, p);
+              if (b && p) await step2(x, b, p);
             }),
           );
           return;
         }
         case 'repeat_subscribe': {
-          const email = uniqueEmail('repeat');
+          // A repeat subscribe while the first order is open answers the same order: the
+          // buyer may pay it twice (two browser tabs).
+          const who = email('repeat');
           const planId = pick(r, plans);
-          const first = await subscribe(r, email, planId);
-          const second = await subscribe(r, email, planId);
-          const p = first?.orderId && pay(first.orderId);
-          if (first && p) await api(r, 'POST', `/api/v1/memberships/${first.membershipId}/confirm`, { orderId: first.orderId, paymentId: p });
-          if (second?.orderId && r() < 0.5) pay(second.orderId);
+          const first = await subscribe(r, who, planId);
+          const second = await subscribe(r, who, planId);
+          const p = pay(first?.orderId);
+          if (first && p) await confirm(r, first, p);
+          if (second?.orderId && r() < 0.5) {
+            // The second tab pays the same order, sometimes after a sweep found it settled.
+            if (r() < 0.5 && !control) await runSweep();
+            pay(second.orderId);
+          }
           return;
         }
         case 'delete_event': {
@@ -410,69 +569,81 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           if (a && (a.status === 200 || a.status === 204)) deletedEvents.add(event.id);
           return;
         }
+        case 'payout': {
+          // The organiser withdraws part of the available balance to UPI (live, RazorpayX).
+          const amount = pick(r, [100, 150, 250, 400]);
+          const a = await call(anyUrl(r), 'POST', '/dashboard/api/payouts', { token: orgAccount.token, body: { amount, upiId: pick(r, ['organiser@okaxis', 'organiser@ybl']) } }).catch(() => undefined);
+          if (a?.status === 201) figures.payouts.requested++;
+          return;
+        }
+        case 'settle_payout': {
+          const open = [...rzp.payouts.values()].filter((p) => p.status === 'processing');
+          if (open.length === 0) return;
+          const x = r();
+          await settlePayout(r, String(pick(r, open).id), x < 0.6 ? 'processed' : x < 0.8 ? 'reversed' : 'failed');
+          return;
+        }
+        case 'kill_process': {
+          // Step 1 on the victim: its order create is held at the emulator, the process dies,
+          // then the emulator carries the create out. A new process takes its place.
+          const victim = procs[1]!;
+          const event = pick(r, liveEvents());
+          rzp.gate(true);
+          const attempt = step1(r, {}, event, victim.url);
+          const heldOrDone = await Promise.race([rzp.nextHeld(), attempt.then(() => undefined)]);
+          await victim.stop('SIGKILL');
+          rzp.gate(false);
+          heldOrDone?.release();
+          await attempt;
+          figures.faults.service_kills!++;
+          log(`killed one service process (SIGKILL) with ${heldOrDone ? `${heldOrDone.method} ${heldOrDone.path}` : 'no request'} held at the gateway; restarting it`);
+          procs[1] = await startProcess(env(newDir()), 180_000);
+          return;
+        }
       }
     }
 
-    let next = 0;
-    let killed = false;
-    const killAt = Math.floor(options.operations / 2);
-    const worker = async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= plan.length) return;
-        if (i === killAt && !killed) {
-          killed = true;
-          // Mid-run, one process dies without warning while requests are in flight.
-          const victim = procs[1]!;
-          procs[1] = undefined;
-          await victim.stop('SIGKILL');
-          figures.faults.service_kills!++;
-          log(`killed one service process (SIGKILL) at operation ${i}; restarting it`);
-          void startProcess(env(newDir())).then((p) => {
-            procs[1] = p;
-          });
-        }
-        const kind = plan[i]!;
-        await runOp(kind, seededRandom(opSeeds[i]!)).catch((err: unknown) => log(`operation ${i} (${kind}) threw: ${String(err)}`));
-        figures.operations++;
-        figures.byKind[kind] = (figures.byKind[kind] ?? 0) + 1;
-        if (figures.operations % 500 === 0) log(`${figures.operations} operations`);
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    while (procs[1] === undefined) await sleep(100);
+    for (let i = 0; i < plan.length; i++) {
+      const kind = plan[i]!;
+      const t0 = Date.now();
+      await runOp(kind, seededRandom(opSeeds[i]!)).catch((err: unknown) => log(`operation ${i} (${kind}) threw: ${String(err)}`));
+      figures.operations++;
+      figures.byKind[kind] = (figures.byKind[kind] ?? 0) + 1;
+      clock.advance(1000);
+      await work();
+      const t1 = Date.now();
+      if (sweepAfter[i] && !control) await runSweep();
+      if (process.env.RECONCILE_TRACE && Date.now() - t0 > 500) log(`operation ${i} ${kind}: ${t1 - t0} ms, then ${Date.now() - t1} ms of jobs and sweep`);
+      if (figures.operations % 500 === 0) log(`${figures.operations} operations`);
+    }
 
-    // ---------------------------------------------------------------- the end: late notifications, then reconciliation
+    // ---------------------------------------------------------------- the end: late notifications, payouts settled, then reconciliation
     await deliver(seededRandom(options.seed + 1), true);
     rzp.chaos(undefined);
     for (const [k, v] of Object.entries(rzp.faults)) figures.faults[`gateway_${k}`] = v;
-    // Let in-flight lost answers land at the emulator before the processes stop.
-    await sleep(TIMEOUT_MS + 500);
-    for (const p of alive()) await p.stop('SIGTERM');
+    await work();
+    const endRandom = seededRandom(options.seed + 2);
+    for (const p of [...rzp.payouts.values()].filter((x) => x.status === 'processing')) await settlePayout(endRandom, String(p.id), 'processed');
+    for (const p of procs) await p.stop('SIGTERM');
 
-    const dir = newDir();
-    const config = loadConfig({ ...env(dir), WORKERS: 'false', RECONCILE_AFTER_MINUTES: '30' });
     // Hours ahead: every open order is due, every refund job's back-off has passed.
-    const clock = new ManualClock(new Date(Date.now() + 2 * 3_600_000));
-    const deps = await createDeps(config, { clock, logger: pino({ level: 'silent' }) });
-    try {
-      for (let round = 0; round < 4; round++) {
-        if (!options.withoutReconciliation) figures.sweeps.push(await sweep(deps));
-        for (let i = 0; i < 200 && (await deps.jobs.runOnce()) > 0; i++);
-        clock.advance(6 * 3_600_000);
-      }
-      if (figures.sweeps.length > 0) log(`sweeps: ${figures.sweeps.map((s) => `checked ${s.checked}, confirmed ${s.confirmed}, captured ${s.captured}, refunded ${s.refunded}, ended ${s.endedRefunded}, orphans ${s.orphansFound}, errors ${s.errors}`).join(' | ')}`);
-      await verify(deps.db, rzp, orgAccount.userId, figures);
-      // The ledger agrees with what the run left: recomputed from bookings, refunds and
-      // payouts, every account's balance matches its entries.
-      const ledgerCheck = await checkLedger(deps.db);
-      for (const m of ledgerCheck.mismatches) figures.mismatches.push(`ledger ${m.accountId} ${m.mode} ${m.source}: recomputed ${m.expectedPaise}, ledger ${m.ledgerPaise}${m.detail ? ` (${m.detail})` : ''}`);
-      log(`ledger check: ${ledgerCheck.accountsChecked} accounts, ${ledgerCheck.mismatches.length} mismatches`);
-    } finally {
-      await deps.close();
+    clock.advance(2 * 3_600_000);
+    for (let round = 0; round < 4; round++) {
+      if (!control) await runSweep();
+      await work();
+      clock.advance(6 * 3_600_000);
     }
+    log(`sweeps: ${figures.sweeps}; ${Object.entries(figures.sweepTotals).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    await verify(deps.db, rzp, orgAccount.userId, figures, labels);
+    await independentChecks(deps.db, rzp, figures, labels);
+    // The service's own recomputation (GET /admin/api/ledger/check) agrees too.
+    const ledgerCheck = await checkLedger(deps.db);
+    for (const m of ledgerCheck.mismatches) figures.mismatches.push(`ledger recomputation ${labels.get(m.accountId) ?? 'an account'} ${m.mode} ${m.source}: recomputed ${m.expectedPaise}, ledger ${m.ledgerPaise}`);
+    if (options.minimums ?? true) minimums(figures);
+    for (const [k, ids] of Object.entries(rzp.lied)) if (ids.size > 0) figures.lied[k] = [...ids].map((id) => ({ id, orderId: String(rzp.payments.get(id)?.order_id ?? id) }));
   } finally {
-    for (const p of procs) await p?.stop('SIGKILL');
+    for (const p of procs) await p.stop('SIGKILL');
+    await deps.close().catch(() => undefined);
     await rzp.close();
     await db.drop().catch(() => undefined);
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -481,7 +652,9 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
   return figures;
 }
 
-async function verify(db: import('kysely').Kysely<import('../../src/db/database.js').Database>, rzp: RazorpayEmulator, accountId: string, figures: RunFigures): Promise<void> {
+type Db = import('kysely').Kysely<import('../../src/db/database.js').Database>;
+
+async function verify(db: Db, rzp: RazorpayEmulator, accountId: string, figures: RunFigures, labels: Map<string, string>): Promise<void> {
   const miss = (m: string) => figures.mismatches.push(m);
   const regs = await db.selectFrom('registrations').selectAll().where('account_id', '=', accountId).execute();
   const gos = await db.selectFrom('gateway_orders').selectAll().where('account_id', '=', accountId).execute();
@@ -493,6 +666,8 @@ async function verify(db: import('kysely').Kysely<import('../../src/db/database.
   figures.refunds = captured.filter((p) => Number(p.amount_refunded) > 0).length;
   figures.confirmedBookings = regs.filter((r) => r.status === 'confirmed' && Number(r.amount_paise) > 0).length;
   figures.confirmedPeriods = gos.filter((g) => g.kind === 'membership' && g.payment_id !== null).length;
+  const paidOrders = new Set(captured.map((p) => String(p.order_id)));
+  figures.paidAtGateway = regs.filter((r) => Number(r.amount_paise) > 0 && r.order_id !== null && paidOrders.has(r.order_id)).length;
 
   // 1. Per order: the gateway's captured minus refunded is what the service holds as confirmed.
   for (const order of rzp.orders.values()) {
@@ -501,7 +676,7 @@ async function verify(db: import('kysely').Kysely<import('../../src/db/database.
     const reg = regByOrder.get(id);
     const go = goByOrder.get(id);
     const held = reg ? (reg.status === 'confirmed' ? Number(reg.amount_paise) : 0) : go?.kind === 'membership' && go.payment_id ? Number(go.amount_paise) : 0;
-    if (net !== held) miss(`order ${id}: gateway holds ${net} paise net, the service ${held} (${reg ? `booking ${reg.id} ${reg.status}` : go ? `${go.kind} ${go.outcome}` : 'unknown to the service'})`);
+    if (net !== held) miss(`order ${id}: gateway holds ${net} paise net, the service ${held} (${reg ? `booking ${reg.status}` : go ? `${go.kind} ${go.outcome ?? 'open'}` : 'unknown to the service'})`);
   }
   // 2. Every captured payment is a confirmed booking or period, or fully refunded.
   for (const p of captured) {
@@ -509,13 +684,13 @@ async function verify(db: import('kysely').Kysely<import('../../src/db/database.
     const booking = regs.find((r) => r.payment_id === id && r.status === 'confirmed');
     const period = gos.find((g) => g.payment_id === id);
     const refunded = Number(p.amount_refunded) === Number(p.amount);
-    if ((booking || period) && Number(p.amount_refunded) > 0) miss(`payment ${id}: refunded ${p.amount_refunded} yet confirmed`);
+    if ((booking || period) && Number(p.amount_refunded) > 0) miss(`payment ${id} of ${p.order_id}: refunded ${p.amount_refunded} yet confirmed`);
     if (!booking && !period && !refunded) miss(`payment ${id} of ${p.order_id}: captured ${p.amount}, refunded ${p.amount_refunded}, confirmed nowhere`);
   }
   for (const r of regs) {
     if (r.status === 'confirmed' && Number(r.amount_paise) > 0) {
       const p = r.payment_id ? rzp.payments.get(r.payment_id) : undefined;
-      if (!p || p.status !== 'captured' || Number(p.amount_refunded) !== 0) miss(`booking ${r.id}: confirmed without a captured, unrefunded payment`);
+      if (!p || p.status !== 'captured' || Number(p.amount_refunded) !== 0) miss(`booking of order ${r.order_id}: confirmed without a captured, unrefunded payment`);
     }
   }
   // 3. Seats taken equal confirmed head counts.
@@ -528,42 +703,193 @@ async function verify(db: import('kysely').Kysely<import('../../src/db/database.
         (c.scope === EVENT_SCOPE || (c.scope === PAID_SCOPE && Number(r.amount_paise) > 0) || c.scope === tierScope(r.ticket_type)),
     );
     const heads = holders.reduce((s, r) => s + r.quantity, 0);
-    if (heads !== c.taken) miss(`event ${c.event_id} ${c.scope}: ${c.taken} seats taken, ${heads} confirmed heads`);
-    if (c.capacity > 0 && c.taken > c.capacity) miss(`event ${c.event_id} ${c.scope}: ${c.taken} taken over capacity ${c.capacity}`);
+    const ev = labels.get(c.event_id) ?? 'an event';
+    if (heads !== c.taken) miss(`${ev} ${c.scope}: ${c.taken} seats taken, ${heads} confirmed heads`);
+    if (c.capacity > 0 && c.taken > c.capacity) miss(`${ev} ${c.scope}: ${c.taken} taken over capacity ${c.capacity}`);
   }
-  // 4. Promo uses never exceed their limits.
+  // 4. Promo uses never exceed their limits, nor do the bookings that hold the discount.
   const promos = await db.selectFrom('promo_codes').innerJoin('events', 'events.id', 'promo_codes.event_id').select(['promo_codes.code', 'uses', 'max_uses']).where('events.account_id', '=', accountId).execute();
-  for (const p of promos) if (p.max_uses !== null && p.uses > p.max_uses) miss(`promo ${p.code}: ${p.uses} uses over its limit of ${p.max_uses}`);
-  // … nor do the bookings that hold the discount: confirmed ones plus those still waiting.
   for (const p of promos) {
     if (p.max_uses === null) continue;
+    if (p.uses > p.max_uses) miss(`promo ${p.code}: ${p.uses} uses over its limit of ${p.max_uses}`);
     const holders = regs.filter((r) => r.promo_code === p.code && (r.status === 'confirmed' || r.status === 'pending')).length;
     if (holders > p.max_uses) miss(`promo ${p.code}: ${holders} bookings hold it, over its limit of ${p.max_uses}`);
   }
-  // 5. Fees per §9, to the paisa: the gateway's 3 % exactly; the platform's at some ordinal.
+}
+
+// §9, written out here on its own (not the service's fees.ts): per paid ticket, a
+// percentage by the ticket's ordinal among the event's paid tickets, held between 3 and
+// 75 rupees; the gateway's 3 % of the price, per ticket.
+const PLATFORM_BANDS: [number, number][] = [
+  [100, 0.045],
+  [500, 0.035],
+  [2000, 0.025],
+  [Infinity, 0.0175],
+];
+const platformFeeAt = (unit: number, ordinal: number) => Math.min(7500, Math.max(300, Math.round(unit * PLATFORM_BANDS.find(([upTo]) => ordinal <= upTo)![1])));
+const gatewayCharge = (unit: number) => Math.round(unit * 0.03);
+
+/**
+ * The money, each side read on its own: the gateway emulator's books, the service's
+ * bookings and membership periods, and the ledger's entries as stored.
+ */
+async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigures, labels: Map<string, string>): Promise<void> {
+  const miss = (m: string) => figures.mismatches.push(m);
+  const regs = await db.selectFrom('registrations').selectAll().execute();
+  const gos = await db.selectFrom('gateway_orders').selectAll().execute();
+  const entries = await db.selectFrom('ledger_entries').selectAll().orderBy('seq').execute();
+  const accountOf = (id: string) => labels.get(id) ?? 'an unlabelled account';
+
+  // A. Per account, mode and product: gateway captured − refunded = the service's confirmed
+  //    gross = the ledger's sales − refunds. The gateway's side is what its orders say they
+  //    are for (the order's notes), its account and mode the service's key (one live key here).
+  type Key = string;
+  const lines = new Map<Key, MoneyLine>();
+  const line = (account: string, mode: string, product: 'tickets' | 'memberships') => {
+    const k = `${account}|${mode}|${product}`;
+    let l = lines.get(k);
+    if (!l) lines.set(k, (l = { account, mode, product, gatewayNet: 0, serviceGross: 0, ledgerNet: 0 }));
+    return l;
+  };
+  const owner = new Map<string, { account: string; mode: string }>();
+  for (const g of gos) if (g.order_id) owner.set(g.order_id, { account: accountOf(g.account_id), mode: g.mode });
+  for (const p of rzp.payments.values()) {
+    if (!(p.status === 'captured' || p.status === 'refunded')) continue;
+    const order = rzp.orders.get(String(p.order_id));
+    const notes = (order?.notes ?? {}) as Record<string, unknown>;
+    const product = typeof notes.registrationId === 'string' ? 'tickets' : 'memberships';
+    // Every order the service made is in its receipts table; one it did not make belongs to nobody.
+    const who = owner.get(String(p.order_id)) ?? { account: 'organiser', mode: 'live' };
+    line(who.account, who.mode, product).gatewayNet += Number(p.amount) - Number(p.amount_refunded);
+  }
+  for (const r of regs) if (r.status === 'confirmed' && Number(r.amount_paise) > 0) line(accountOf(r.account_id), r.mode, 'tickets').serviceGross += Number(r.amount_paise);
+  for (const g of gos) if (g.kind === 'membership' && g.payment_id !== null) line(accountOf(g.account_id), g.mode, 'memberships').serviceGross += Number(g.amount_paise);
+  for (const e of entries) {
+    const a = Number(e.amount_paise);
+    if (e.kind === 'ticket_sale' || e.kind === 'ticket_refund') line(accountOf(e.account_id), e.mode, 'tickets').ledgerNet += a;
+    if (e.kind === 'membership_payment') line(accountOf(e.account_id), e.mode, 'memberships').ledgerNet += a;
+  }
+  for (const l of ['tickets', 'memberships'] as const) line('organiser', 'live', l);
+  figures.money = [...lines.values()].sort((a, b) => `${a.account}${a.mode}${a.product}`.localeCompare(`${b.account}${b.mode}${b.product}`));
+  for (const l of figures.money) {
+    if (l.gatewayNet !== l.serviceGross || l.gatewayNet !== l.ledgerNet)
+      miss(`${l.account} ${l.mode} ${l.product}: gateway captured − refunded ${l.gatewayNet} paise, service confirmed ${l.serviceGross}, ledger sales − refunds ${l.ledgerNet}`);
+  }
+
+  // B. Fees from §9, entry by entry.
+  const bySource = new Map<string, typeof entries>();
+  for (const e of entries) {
+    const k = `${e.source_type}:${e.source_id}`;
+    bySource.set(k, [...(bySource.get(k) ?? []), e]);
+  }
+  const sum = (es: typeof entries, kind: string) => es.filter((e) => e.kind === kind).reduce((s, e) => s + Number(e.amount_paise), 0);
+  const count = (es: typeof entries, kind: string) => es.filter((e) => e.kind === kind).length;
+  // Paid tickets per event, ever booked: an upper bound on any ticket's ordinal.
+  const ticketsPerEvent = new Map<string, number>();
+  for (const r of regs) if (Number(r.amount_paise) > 0) ticketsPerEvent.set(r.event_id, (ticketsPerEvent.get(r.event_id) ?? 0) + r.quantity);
   for (const r of regs) {
-    if (r.status !== 'confirmed' || Number(r.amount_paise) === 0) continue;
-    const unit = Math.floor(Number(r.amount_paise) / r.quantity);
-    const soldMax = regs.filter((x) => x.event_id === r.event_id).reduce((s, x) => s + x.quantity, 0);
-    let ok = false;
-    for (let sold = 0; sold <= soldMax && !ok; sold++) {
-      const f = bookingFees(unit, r.quantity, sold);
-      ok = f.platform === Number(r.platform_fee_paise) && f.gateway === Number(r.gateway_fee_paise);
+    const es = bySource.get(`registration:${r.id}`) ?? [];
+    const gross = Number(r.amount_paise);
+    const where = `booking of order ${r.order_id ?? '(none)'} (${labels.get(r.event_id) ?? 'an event'}, ${r.status})`;
+    const sold = count(es, 'ticket_sale');
+    if (r.status === 'confirmed' && gross > 0 && r.mode === 'live' && sold !== 1) miss(`${where}: ${sold} sale entries, expected 1`);
+    if (es.length === 0) continue;
+    figures.feeEntriesChecked++;
+    if (sold !== 1) {
+      miss(`${where}: ${es.length} ledger entries but ${sold} sale entries`);
+      continue;
     }
-    if (!ok) miss(`booking ${r.id}: fees ${r.platform_fee_paise}/${r.gateway_fee_paise} paise do not follow §9 for ${r.quantity} × ${unit}`);
+    if (sum(es, 'ticket_sale') !== gross) miss(`${where}: sale entry ${sum(es, 'ticket_sale')}, booking gross ${gross}`);
+    const unit = Math.floor(gross / r.quantity);
+    const platform = -sum(es, 'platform_fee');
+    const gateway = -sum(es, 'gateway_fee');
+    if (count(es, 'gateway_fee') !== 1 || gateway !== gatewayCharge(unit) * r.quantity) miss(`${where}: gateway charge entry ${gateway}, §9 says ${gatewayCharge(unit) * r.quantity} (3 % of ${unit} × ${r.quantity})`);
+    // The ordinal depends on the event's sales before this one: some run of ordinals from 1
+    // to every paid ticket the event ever had must give the entry's platform fee.
+    const maxOrdinal = ticketsPerEvent.get(r.event_id) ?? r.quantity;
+    let ok = false;
+    for (let before = 0; before + r.quantity <= maxOrdinal && !ok; before++) {
+      let f = 0;
+      for (let i = 1; i <= r.quantity; i++) f += platformFeeAt(unit, before + i);
+      ok = f === platform;
+    }
+    if (count(es, 'platform_fee') !== 1 || !ok) miss(`${where}: platform fee entry ${platform} follows no ordinal of §9 for ${r.quantity} × ${unit}`);
+    const refunds = count(es, 'ticket_refund');
+    if (refunds > 1) miss(`${where}: ${refunds} refund entries`);
+    if (refunds === 1) {
+      if (-sum(es, 'ticket_refund') !== gross) miss(`${where}: refund entry ${-sum(es, 'ticket_refund')}, gross ${gross}`);
+      if (sum(es, 'platform_fee_reversal') !== platform) miss(`${where}: platform fee reversal ${sum(es, 'platform_fee_reversal')}, fee ${platform}`);
+    } else if (count(es, 'platform_fee_reversal') > 0) miss(`${where}: a platform fee reversal without a refund`);
+    if (r.status === 'confirmed' && refunds !== 0) miss(`${where}: confirmed, yet a refund entry`);
+    if (r.status !== 'confirmed' && refunds !== 1) miss(`${where}: sold in the ledger, ended ${r.status}, ${refunds} refund entries`);
+  }
+  // Memberships: each payment entry carries, in live mode, the gateway's 3 % (and no platform fee).
+  for (const [k, es] of bySource) {
+    if (!k.startsWith('membership:')) continue;
+    const byRef = new Map<string, typeof entries>();
+    for (const e of es) byRef.set(e.ref, [...(byRef.get(e.ref) ?? []), e]);
+    for (const [ref, group] of byRef) {
+      const gross = sum(group, 'membership_payment');
+      const mode = group[0]!.mode;
+      figures.feeEntriesChecked++;
+      const where = `membership payment ${ref} (${mode})`;
+      if (count(group, 'membership_payment') !== 1) miss(`${where}: ${count(group, 'membership_payment')} payment entries`);
+      const expected = mode === 'live' ? gatewayCharge(gross) : 0;
+      if (-sum(group, 'gateway_fee') !== expected) miss(`${where}: gateway charge entry ${-sum(group, 'gateway_fee')}, §9 and the README say ${expected} (3 % of ${gross} in live mode)`);
+      if (count(group, 'platform_fee') > 0) miss(`${where}: a platform fee on a membership`);
+    }
+  }
+
+  // C. Payouts: what RazorpayX paid out (processed and not reversed) is what the ledger holds as paid out.
+  const gatewayPayouts = [...rzp.payouts.values()];
+  figures.payouts.processed = gatewayPayouts.filter((p) => p.status === 'processed').length;
+  figures.payouts.reversed = gatewayPayouts.filter((p) => p.status === 'reversed').length;
+  figures.payouts.failed = gatewayPayouts.filter((p) => p.status === 'failed').length;
+  figures.payouts.gatewayProcessedPaise = gatewayPayouts.filter((p) => p.status === 'processed').reduce((s, p) => s + Number(p.amount), 0);
+  figures.payouts.ledgerPaise = -entries.filter((e) => e.kind === 'payout_hold' || e.kind === 'payout_credit').reduce((s, e) => s + Number(e.amount_paise), 0);
+  if (figures.payouts.gatewayProcessedPaise !== figures.payouts.ledgerPaise)
+    miss(`payouts: RazorpayX processed − reversed ${figures.payouts.gatewayProcessedPaise} paise, the ledger's payout entries ${figures.payouts.ledgerPaise}`);
+  const payoutRows = await db.selectFrom('payouts').selectAll().execute();
+  for (const gp of gatewayPayouts) {
+    const row = payoutRows.find((p) => p.id === gp.reference_id);
+    if (!row) miss(`payout ${gp.id}: at RazorpayX, unknown to the service`);
+    else if (row.status !== gp.status) miss(`payout ${gp.id}: RazorpayX says ${gp.status}, the service ${row.status}`);
   }
 }
 
-export function formatFigures(f: RunFigures): string {
-  const faults = Object.entries(f.faults).map(([k, v]) => `${k} ${v}`).join(', ');
+/** An empty or idle run proves nothing: these make it fail. */
+function minimums(f: RunFigures): void {
+  const miss = (m: string) => f.mismatches.push(`minimum: ${m}`);
+  if (f.paidAtGateway === 0 || f.confirmedBookings < 0.3 * f.paidAtGateway) miss(`${f.confirmedBookings} of ${f.paidAtGateway} paid bookings paid at the gateway ended confirmed (at least 30 % wanted)`);
+  if (f.confirmedBookings === 0) miss('no paid booking confirmed');
+  if (f.confirmedPeriods === 0) miss('no membership period paid');
+  if (f.payouts.processed === 0) miss('no payout processed');
+  for (const k of ['gateway_error', 'gateway_lost_request', 'gateway_lost_answer', 'notifications_never', 'notifications_late', 'notifications_twice', 'notifications_reordered', 'service_kills']) {
+    if (!f.faults[k]) miss(`no fault of kind ${k} fired`);
+  }
+}
+
+const rupees = (paise: number) => `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** Every figure of a run that the seed fixes (the time taken is not one of them). */
+export function figureLines(f: RunFigures): string[] {
   const faultTotal = Object.values(f.faults).reduce((s, v) => s + v, 0);
   return [
-    `seed ${f.seed} (RECONCILE_SEED=${f.seed} replays it)`,
+    `seed ${f.seed}${f.control ? ' (control: no sweep)' : ''}`,
     `operations ${f.operations}: ${Object.entries(f.byKind).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `faults injected ${faultTotal}: ${faults}`,
-    `gateway orders ${f.orders}, captured payments ${f.payments}, refunds ${f.refunds}, confirmed paid bookings ${f.confirmedBookings}, confirmed membership periods ${f.confirmedPeriods}`,
+    `faults injected ${faultTotal}: ${Object.entries(f.faults).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `gateway orders ${f.orders}, captured payments ${f.payments}, refunded ${f.refunds}; paid bookings paid at the gateway ${f.paidAtGateway}, confirmed ${f.confirmedBookings}; membership periods confirmed ${f.confirmedPeriods}`,
+    `payouts requested ${f.payouts.requested}: processed ${f.payouts.processed}, reversed ${f.payouts.reversed}, failed ${f.payouts.failed}; RazorpayX paid out ${rupees(f.payouts.gatewayProcessedPaise)}, ledger ${rupees(f.payouts.ledgerPaise)}`,
+    ...f.money.map((l) => `money ${l.account} ${l.mode} ${l.product}: gateway ${rupees(l.gatewayNet)}, service ${rupees(l.serviceGross)}, ledger ${rupees(l.ledgerNet)}`),
+    `fee entries checked ${f.feeEntriesChecked}`,
+    `sweeps ${f.sweeps}: ${Object.entries(f.sweepTotals).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `stalls ${f.stalls}`,
     `mismatches ${f.mismatches.length}`,
     ...f.mismatches.slice(0, 50).map((m) => `  - ${m}`),
-    `took ${f.seconds} s`,
-  ].join('\n');
+    ...(f.mismatches.length > 50 ? [`  … ${f.mismatches.length - 50} more`] : []),
+  ];
+}
+
+export function formatFigures(f: RunFigures): string {
+  return [`RECONCILE_SEED=${f.seed} replays this run`, ...figureLines(f), `took ${f.seconds} s`].join('\n');
 }

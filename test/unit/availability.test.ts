@@ -19,6 +19,9 @@ describe('capacity arithmetic', () => {
     assert.equal(tightest(null, 5, 3), 3);
     assert.equal(tightest(null, null), null);
     assert.equal(tightest(0, null), 0);
+    assert.equal(tightest(5, null), 5, 'an unlimited limit after a finite one changes nothing');
+    assert.equal(tightest(null, 7), 7);
+    assert.equal(tightest(), null);
   });
 
   it('sells a tier only inside its window', () => {
@@ -26,6 +29,11 @@ describe('capacity arithmetic', () => {
     assert.equal(tierOnSale({ availableFrom: '2030-01-11T00:00:00Z', availableUntil: null }, NOW), false);
     assert.equal(tierOnSale({ availableFrom: null, availableUntil: '2030-01-09T00:00:00Z' }, NOW), false);
     assert.equal(tierOnSale({ availableFrom: '2030-01-01T00:00:00Z', availableUntil: '2030-02-01T00:00:00Z' }, NOW), true);
+    // Both ends of the window are inside it.
+    assert.equal(tierOnSale({ availableFrom: NOW.toISOString(), availableUntil: null }, NOW), true);
+    assert.equal(tierOnSale({ availableFrom: null, availableUntil: NOW.toISOString() }, NOW), true);
+    assert.equal(tierOnSale({ availableFrom: null, availableUntil: new Date(NOW.getTime() - 1).toISOString() }, NOW), false);
+    assert.equal(tierOnSale({ availableFrom: new Date(NOW.getTime() + 1).toISOString(), availableUntil: null }, NOW), false);
   });
 });
 
@@ -59,6 +67,7 @@ describe('computeAvailability', () => {
     const tiers = [tier({ name: 'VIP', capacity: 4 }), tier({ name: 'Later', availableFrom: '2030-02-01T00:00:00Z' })];
     const a = computeAvailability({ capacity: 100, tiers, tracks: [] }, usage(10, [['VIP', 4]]), NOW);
     assert.equal(a.tiers[0]!.soldOut, true);
+    assert.equal(a.tiers[1]!.soldOut, false);
     assert.equal(a.soldOut, false);
     assert.equal(a.tiers[1]!.onSale, false);
     assert.equal(a.tiers[0]!.onSale, true);
@@ -75,6 +84,6 @@ describe('computeAvailability', () => {
   });
 
   it('refuses a track index that does not exist', () => {
-    assert.throws(() => computeAvailability({ capacity: 0, tiers: [], tracks: [] }, usage(0), NOW, 2), RangeError);
+    assert.throws(() => computeAvailability({ capacity: 0, tiers: [], tracks: [] }, usage(0), NOW, 2), { name: 'RangeError', message: 'no track 2' });
   });
 });

@@ -12,6 +12,11 @@ import * as m0008 from './0008_ledger.js';
 import * as m0009 from './0009_dashboard.js';
 import * as m0011 from './0011_promo_reservations.js';
 import * as m0012 from './0012_jobs.js';
+import * as m0013 from './0013_account_recovery.js';
+import * as m0014 from './0014_ledger_immutable.js';
+import * as m0015 from './0015_pending_bookings.js';
+import * as m0018 from './0018_door.js';
+import * as m0019 from './0019_idempotency.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -25,6 +30,11 @@ const migrations: Record<string, Migration> = {
   '0009_dashboard': m0009,
   '0011_promo_reservations': m0011,
   '0012_jobs': m0012,
+  '0013_account_recovery': m0013,
+  '0014_ledger_immutable': m0014,
+  '0015_pending_bookings': m0015,
+  '0018_door': m0018,
+  '0019_idempotency': m0019,
 };
 
 export const migrationProvider: MigrationProvider = {

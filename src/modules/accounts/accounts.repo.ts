@@ -69,9 +69,57 @@ export async function insertVerification(
 }
 
 /** Uses the token if it is unused and unexpired; answers whose it was, or undefined. */
-export function consumeVerification(db: Db, tokenHash: string, now: Date) {
+export function consumeVerification(db: Db, tokenHash: string, userId: string, now: Date) {
   return db
     .updateTable('email_verifications')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['user_id', 'email'])
+    .executeTakeFirst();
+}
+
+export function findVerification(db: Db, tokenHash: string) {
+  return db.selectFrom('email_verifications').select(['user_id', 'used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Raises the account's session epoch, so every idToken issued before is refused; answers the new epoch. */
+export async function raiseSessionEpoch(db: Db, id: string): Promise<number> {
+  const r = await db
+    .updateTable('users')
+    .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+    .where('id', '=', id)
+    .returning('session_epoch')
+    .executeTakeFirstOrThrow();
+  return r.session_epoch;
+}
+
+/** Locks sign-in until a password reset; true only for the call that locked it. */
+export async function lockLogin(db: Db, id: string, at: Date): Promise<boolean> {
+  const r = await db.updateTable('users').set({ login_locked_at: at }).where('id', '=', id).where('login_locked_at', 'is', null).executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
+export async function clearLoginLock(db: Db, id: string): Promise<void> {
+  await db.updateTable('users').set({ login_locked_at: null }).where('id', '=', id).execute();
+}
+
+export async function insertPasswordReset(
+  db: Db,
+  row: { tokenHash: string; userId: string; email: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('password_resets')
+    .values({ token_hash: row.tokenHash, user_id: row.userId, email: row.email, created_at: row.createdAt, expires_at: row.expiresAt, used_at: null })
+    .execute();
+}
+
+/** Uses a reset token if it is unused and unexpired; answers whose it was, or undefined. */
+export function consumePasswordReset(db: Db, tokenHash: string, now: Date) {
+  return db
+    .updateTable('password_resets')
     .set({ used_at: now })
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
@@ -80,6 +128,11 @@ export function consumeVerification(db: Db, tokenHash: string, now: Date) {
     .executeTakeFirst();
 }
 
-export function findVerification(db: Db, tokenHash: string) {
-  return db.selectFrom('email_verifications').select(['used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+export function findPasswordReset(db: Db, tokenHash: string) {
+  return db.selectFrom('password_resets').select(['used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** A reset ends every other reset link of the account. */
+export async function expirePasswordResets(db: Db, userId: string, now: Date): Promise<void> {
+  await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
 }

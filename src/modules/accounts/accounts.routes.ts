@@ -6,6 +6,7 @@ import { appError } from '../../shared/errors.js';
 import { escapeHtml } from '../../shared/html.js';
 import { countEventsByStatus } from '../events/events.service.js';
 import * as accounts from './accounts.service.js';
+import { deviceSetCookie, readDeviceCookie } from './devices.js';
 
 const EMAIL_VERIFIED = Type.Boolean({
   description:
@@ -42,6 +43,9 @@ const Me = Type.Object(
 );
 
 const TOKEN = Type.String({ maxLength: 128, description: 'The token from the verification link.' });
+const RESET_TOKEN = Type.String({ maxLength: 128, description: 'The token from the password reset link.' });
+const NEW_PASSWORD = Type.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters.' });
+const OK = Type.Object({ success: Type.Literal(true) });
 const HTML = { 'text/html': { schema: Type.String({ description: 'A small HTML page for a person.' }) } };
 
 function page(title: string, message: string, link?: { href: string; text: string }): string {
@@ -50,7 +54,7 @@ function page(title: string, message: string, link?: { href: string; text: strin
 }
 
 export const accountsRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'sessions' | 'rateLimiter' | 'jobs'>): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'sessions' | 'rateLimiter' | 'jobs' | 'config' | 'endDashboardSessions'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/auth/signup',
@@ -60,7 +64,7 @@ export const accountsRoutes =
           tags: ['dashboard'],
           summary: 'Create an account',
           description:
-            'A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until it is opened the account has `emailVerified: false`. Test keys work at once.',
+            'A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until the owner confirms it, signed in to this account (see `GET /auth/verify`), the account has `emailVerified: false`. Test keys work at once.',
           body: Type.Object(
             {
               email: Type.String({ maxLength: 254 }),
@@ -83,15 +87,24 @@ export const accountsRoutes =
         schema: {
           tags: ['dashboard'],
           summary: 'Log in and get a session token',
-          description: `A wrong password and an unknown email answer the same 401. Failed sign-ins are limited to ${accounts.LOGIN_ACCOUNT_LIMIT.limit} per account (per email, whether or not an account has it) and ${accounts.LOGIN_ADDRESS_LIMIT.limit} per client address in fixed 15-minute windows; beyond that the answer is 429 \`too_many_attempts\` with \`Retry-After\`, whatever the password.`,
+          description: [
+            'A wrong password and an unknown email answer the same 401 `invalid_credentials` (both run one password check).',
+            `Failed sign-ins are counted per (account, client address): after ${accounts.LOGIN_PAIR_LIMIT.limit} in a fixed 15-minute window that address gets 429 \`too_many_attempts\` with \`Retry-After\` for that account, whatever the password; other addresses are not affected. A client address is also limited to ${accounts.LOGIN_ADDRESS_LIMIT.limit} failures over all accounts.`,
+            'A successful sign-in sets the device cookie `svc_device` (HttpOnly, Secure, SameSite=Lax, a year; signed, nothing stored server-side). A browser that sends it back for the same account is counted on its own (account, device) bucket of the same size, and is not limited by anyone else\'s failures — neither per address nor the account-wide lock below. A password reset or "sign out everywhere" ends its standing.',
+            `Past ${accounts.LOGIN_ACCOUNT_LOCK.limit} failures for one account from all addresses in 15 minutes, sign-in to it is locked until its password is reset: 403 \`password_reset_required\` (an unknown email answers the same while its counter is over), and a reset link is mailed to the owner once.`,
+          ].join('\n\n'),
           body: Type.Object(
             { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 1024 }) },
             { additionalProperties: false },
           ),
-          response: { 200: Session, 401: Type.Ref('Error') },
+          response: { 200: Session, 401: Type.Ref('Error'), 403: Type.Ref('Error'), 429: Type.Ref('Error') },
         },
       },
-      async (req) => accounts.login(deps, req.body, req.ip),
+      async (req, reply) => {
+        const { device, ...session } = await accounts.login(deps, req.body, req.ip, readDeviceCookie(req.headers.cookie));
+        reply.header('set-cookie', deviceSetCookie(device));
+        return session;
+      },
     );
 
     app.get(
@@ -100,38 +113,109 @@ export const accountsRoutes =
         config: { auth: { kind: 'public' } },
         schema: {
           tags: ['dashboard'],
-          summary: 'Open the verification link (HTML page)',
+          summary: 'Open the verification link (HTML page; changes nothing)',
           description:
-            'The link of the verification mail. Marks the address verified and answers a small HTML page; 400 (also an HTML page) when the token is unknown, expired (48 hours) or already used.',
+            'The link of the verification mail. Opening it changes nothing (mail scanners open links): the page offers "Sign in to confirm", which leads to the dashboard, where the signed-in owner of the account confirms with one button. Programs confirm with `POST /auth/verify` and the account\'s idToken.',
           querystring: Type.Object({ token: Type.Optional(TOKEN) }),
-          response: { 200: { description: 'The address is verified.', content: HTML }, 400: { description: 'The link is not valid, has expired or was already used.', content: { ...HTML, 'application/json': { schema: Type.Ref('Error') } } } },
+          response: { 200: { description: 'A page that offers to sign in and confirm.', content: HTML } },
         },
       },
       async (req, reply) => {
-        const outcome = await accounts.verifyEmail(deps, req.query.token ?? '');
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-        if (outcome.ok) return reply.code(200).send(page('Email address verified', 'Thank you: your email address is verified. You can close this page.', { href: '/dashboard', text: 'Go to the dashboard' }));
-        return reply.code(400).send(page('This link does not work', `${outcome.message}.`));
+        const token = req.query.token ?? '';
+        const confirm = `/dashboard/verify?token=${encodeURIComponent(token)}`;
+        return reply
+          .code(200)
+          .send(page('Confirm your email address', 'To confirm that this address is yours, sign in to the account it was given for and press Confirm. Opening this link alone changes nothing.', { href: confirm, text: 'Sign in to confirm' }));
       },
     );
 
     app.post(
       '/auth/verify',
       {
-        config: { auth: { kind: 'public' } },
+        config: { auth: { kind: 'session', refusal: 'session_required' } },
         schema: {
           tags: ['dashboard'],
           summary: 'Verify the email address with the token of the verification mail',
           description:
-            'Marks the address verified. 400 `invalid_verification_token` (unknown), `verification_token_expired` (older than 48 hours) or `verification_token_used` (a token works once).',
+            'Marks the address verified, only with a session of the account the token was issued to: `Authorization: Bearer <idToken>` of that account (the dashboard confirms through its own form, with the session cookie and the form\'s CSRF token). Without one, or with another account\'s session: 401 `session_required`, and nothing changes. 400 `invalid_verification_token` (unknown), `verification_token_expired` (older than 48 hours) or `verification_token_used` (a token works once).',
           body: Type.Object({ token: TOKEN }, { additionalProperties: false }),
-          response: { 200: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(true) }) },
+          response: { 200: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(true) }), 400: Type.Ref('Error'), 401: Type.Ref('Error') },
         },
       },
       async (req) => {
-        const outcome = await accounts.verifyEmail(deps, req.body.token);
+        const outcome = await accounts.verifyEmail(deps, req.body.token, sessionPrincipal(req).userId);
         if (!outcome.ok) throw appError(outcome.code, outcome.message);
         return { success: true as const, emailVerified: true as const };
+      },
+    );
+
+    app.post(
+      '/auth/password/forgot',
+      {
+        config: { auth: { kind: 'public' } },
+        schema: {
+          tags: ['dashboard'],
+          summary: 'Ask for a password reset link',
+          description: `Always answers 202 the same way, whether or not an account has the address. For an existing account a mail with \`{BASE_URL}/auth/password/reset?token=…\` is sent (single use, valid 60 minutes, stored only as a hash); at most ${accounts.RESET_MAIL_LIMIT.limit} such mails an hour per account (more requests are answered alike and send nothing). 400 \`invalid_email\` only for text that is not an address at all.`,
+          body: Type.Object({ email: Type.String({ maxLength: 254 }) }, { additionalProperties: false }),
+          response: { 202: OK, 400: Type.Ref('Error') },
+        },
+      },
+      async (req, reply) => {
+        await accounts.forgotPassword(deps, req.body.email);
+        return reply.code(202).send({ success: true as const });
+      },
+    );
+
+    app.post(
+      '/auth/password/reset',
+      {
+        config: { auth: { kind: 'public' } },
+        schema: {
+          tags: ['dashboard'],
+          summary: 'Set a new password with the token of the reset link',
+          description:
+            'Sets the password, marks the address verified (the mailbox proved it), lifts a sign-in lock, ends every session of the account (idTokens issued before are refused with 401 `session_ended`; dashboard sessions are deleted; device cookies lose their standing) and mails a notice. The token works once, for 60 minutes, and using it ends the account\'s other reset links. API keys are not revoked: an owner taking back an account someone else created should review its keys. 400 `invalid_reset_token` (unknown, used or expired; the sentence says which), `weak_password`.',
+          body: Type.Object({ token: RESET_TOKEN, password: NEW_PASSWORD }, { additionalProperties: false }),
+          response: { 200: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(true) }), 400: Type.Ref('Error') },
+        },
+      },
+      async (req) => {
+        await accounts.resetPassword(deps, req.body);
+        return { success: true as const, emailVerified: true as const };
+      },
+    );
+
+    app.post(
+      '/auth/password/change',
+      {
+        config: { auth: { kind: 'session' } },
+        schema: {
+          tags: ['dashboard'],
+          summary: 'Change the password (signed in)',
+          description: `Checks \`currentPassword\` (403 \`wrong_password\`; after ${accounts.CHANGE_LIMIT.limit} wrong ones in 15 minutes 429 \`too_many_attempts\`), sets \`newPassword\`, ends every other session of the account (earlier idTokens answer 401 \`session_ended\`, dashboard sessions are deleted) and mails a notice. Answers a new session for the caller.`,
+          body: Type.Object({ currentPassword: Type.String({ maxLength: 1024 }), newPassword: NEW_PASSWORD }, { additionalProperties: false }),
+          response: { 200: Session, 400: Type.Ref('Error'), 403: Type.Ref('Error'), 429: Type.Ref('Error') },
+        },
+      },
+      async (req) => accounts.changePassword(deps, sessionPrincipal(req).userId, req.body),
+    );
+
+    app.post(
+      '/auth/logout-everywhere',
+      {
+        config: { auth: { kind: 'session' } },
+        schema: {
+          tags: ['dashboard'],
+          summary: 'Sign out everywhere',
+          description: 'Ends every session of the account: every idToken issued so far (this one included) answers 401 `session_ended`, every dashboard session is deleted, and device cookies lose their standing.',
+          response: { 200: OK },
+        },
+      },
+      async (req) => {
+        await accounts.logoutEverywhere(deps, sessionPrincipal(req).userId);
+        return { success: true as const };
       },
     );
 

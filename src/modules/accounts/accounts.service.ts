@@ -9,8 +9,10 @@ import { type AppError, appError, badRequest, conflict, forbidden, notFound, una
 import { escapeHtml } from '../../shared/html.js';
 import type { Ids } from '../../shared/ids.js';
 import type { LimitWindow, RateLimiter, RateLimitResult } from '../../shared/rate-limit.js';
+import type { Db } from '../../shared/db-handle.js';
 import type { Mailer } from '../mail/mailer.js';
 import * as repo from './accounts.repo.js';
+import { deviceCookieValue, knownDevice } from './devices.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import type { SessionSigner } from './sessions.js';
 
@@ -22,14 +24,36 @@ export interface AccountDeps {
   rateLimiter: RateLimiter;
   /** Wakes the job workers so the verification mail leaves at once. */
   jobs?: { kick(): void };
+  /** SESSION_SECRET: signs the device cookie. */
+  config: { sessionSecret: string };
+  /**
+   * Deletes the account's dashboard (cookie) sessions but `keep`, in the caller's
+   * transaction. The dashboard owns those sessions; the composition root wires this in.
+   */
+  endDashboardSessions?: (db: Db, userId: string, keep?: string) => Promise<void>;
 }
 
 /** Sends the verification mail of an account's current address. */
 export const verifyEmailJob = defineJob<{ userId: string }>('account.verify_email');
 export const VERIFICATION_TTL_MS = 48 * 60 * 60 * 1000;
-/** Failed sign-ins per account (by email, known or not) and per client address. */
-export const LOGIN_ACCOUNT_LIMIT: LimitWindow = { limit: 10, windowMs: 15 * 60_000 };
+/**
+ * Failed sign-ins (product-decisions §14): per (account, client address) — or per
+ * (account, device) for a browser that signed in to it before — 10 in 15 minutes; per
+ * client address over any accounts 100; per account from everywhere 100, past which
+ * sign-in needs the password reset link. An account is its email, known or not.
+ */
+export const LOGIN_PAIR_LIMIT: LimitWindow = { limit: 10, windowMs: 15 * 60_000 };
 export const LOGIN_ADDRESS_LIMIT: LimitWindow = { limit: 100, windowMs: 15 * 60_000 };
+export const LOGIN_ACCOUNT_LOCK: LimitWindow = { limit: 100, windowMs: 15 * 60_000 };
+/** Password reset links: valid 60 minutes, single use; at most 3 mailed per hour per account. */
+export const RESET_TTL_MS = 60 * 60 * 1000;
+export const RESET_MAIL_LIMIT: LimitWindow = { limit: 3, windowMs: 60 * 60_000 };
+/** Wrong current passwords on a password change, per account. */
+export const CHANGE_LIMIT: LimitWindow = { limit: 10, windowMs: 15 * 60_000 };
+/** Mails the reset link (`forgot`: asked for; `locked`: sign-in was locked after too many failures). */
+export const passwordResetJob = defineJob<{ userId: string; reason: 'forgot' | 'locked' }>('account.password_reset');
+/** Tells the owner the password was set (`reset`) or changed (`changed`) and every other session ended. */
+export const passwordNoticeJob = defineJob<{ userId: string; what: 'reset' | 'changed' }>('account.password_notice');
 /** Verification mails a signed-in user may ask for. */
 export const RESEND_LIMIT: LimitWindow = { limit: 3, windowMs: 60 * 60_000 };
 
@@ -86,36 +110,65 @@ function tooManyAttempts(r: RateLimitResult, what: string): AppError {
 }
 
 /**
- * Sign-in. Each attempt is counted up front against the account (its email, whether or
- * not an account has it) and the client address, and taken back when it succeeds, so
- * concurrent guesses cannot overtake the limit. A wrong password and an unknown email
- * answer alike, in comparable time (the unknown email is checked against a dummy hash).
+ * Sign-in. Each attempt is counted up front (so concurrent guesses cannot overtake a
+ * limit) and taken back when it succeeds. A browser whose device cookie holds a valid
+ * entry for the account is counted on its own (account, device) bucket only, so other
+ * people's failures never lock it out. Past LOGIN_ACCOUNT_LOCK failures from everywhere
+ * the account is locked until a password reset, and the reset link is mailed once. A
+ * wrong password and an unknown email take the same path: one password check each
+ * (against a dummy hash for an unknown email) and the same answer.
  */
-export async function login(deps: AccountDeps, input: { email: string; password: string }, clientAddress: string): Promise<SessionAnswer> {
+export async function login(
+  deps: AccountDeps,
+  input: { email: string; password: string },
+  clientAddress: string,
+  deviceCookie?: string,
+): Promise<SessionAnswer & { device: string }> {
   const email = input.email.trim().toLowerCase();
   const now = deps.clock.now();
   // The email is hashed so that counters (in Redis too) hold no addresses.
-  const buckets: [string, LimitWindow][] = [
-    [`login:account:${sha256(email)}`, LOGIN_ACCOUNT_LIMIT],
-    [`login:address:${clientAddress}`, LOGIN_ADDRESS_LIMIT],
-  ];
+  const id = sha256(email);
+  const user = await repo.findUserByEmail(deps.db, email);
+  const device = user ? knownDevice(deps.config.sessionSecret, deviceCookie, user, now) : undefined;
+  if (device === undefined && user?.login_locked_at) throw passwordResetRequired();
+  const buckets: [string, LimitWindow][] =
+    device !== undefined
+      ? [[`login:device:${id}:${device}`, LOGIN_PAIR_LIMIT]]
+      : [
+          [`login:pair:${id}:${clientAddress}`, LOGIN_PAIR_LIMIT],
+          [`login:address:${clientAddress}`, LOGIN_ADDRESS_LIMIT],
+          [`login:account:${id}`, LOGIN_ACCOUNT_LOCK],
+        ];
   const counted: [string, LimitWindow][] = [];
   for (const [bucket, window] of buckets) {
     const r = await deps.rateLimiter.hit(bucket, now, window);
     counted.push([bucket, window]);
     if (r.count > r.limit) {
       for (const [b, w] of counted) await deps.rateLimiter.release(b, now, w);
-      throw tooManyAttempts(r, 'too many failed sign-in attempts');
+      if (window !== LOGIN_ACCOUNT_LOCK) throw tooManyAttempts(r, 'too many failed sign-in attempts');
+      if (user && (await repo.lockLogin(deps.db, user.id, now))) {
+        await enqueue(deps.db, deps, passwordResetJob, { userId: user.id, reason: 'locked' });
+        deps.jobs?.kick();
+      }
+      throw passwordResetRequired();
     }
   }
-  const user = await repo.findUserByEmail(deps.db, email);
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()));
   if (!user || !ok) throw unauthorized('invalid_credentials', 'email or password is wrong');
   for (const [bucket, window] of buckets) await deps.rateLimiter.release(bucket, now, window);
   if (needsRehash(user.password_hash)) {
     await repo.setPasswordHash(deps.db, user.id, await hashPassword(input.password));
   }
-  return { userId: user.id, ...(await deps.sessions.issue(user.id)), emailVerified: isEmailVerified(user) };
+  return {
+    userId: user.id,
+    ...(await deps.sessions.issue(user.id, user.session_epoch)),
+    emailVerified: isEmailVerified(user),
+    device: deviceCookieValue(deps.config.sessionSecret, deviceCookie, user, now),
+  };
+}
+
+function passwordResetRequired(): AppError {
+  return forbidden('password_reset_required', 'sign-in to this account is locked after too many failed attempts from many addresses; use the password reset link mailed to its address, or ask for a new one');
 }
 
 export function isEmailVerified(user: { email_verified_at: Date | null }): boolean {
@@ -133,24 +186,31 @@ export async function requireVerifiedEmail(db: Kysely<Database>, userId: string,
   }
 }
 
-export type VerifyOutcome = { ok: true } | { ok: false; code: 'invalid_verification_token' | 'verification_token_expired' | 'verification_token_used'; message: string };
+export type VerifyOutcome =
+  | { ok: true }
+  | { ok: false; code: 'invalid_verification_token' | 'verification_token_expired' | 'verification_token_used' | 'session_required'; message: string };
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
 
-/** Uses a verification token (single use, until it expires) and marks its address verified. */
-export async function verifyEmail(deps: { db: Kysely<Database>; clock: Clock }, token: string): Promise<VerifyOutcome> {
+/**
+ * Uses a verification token (single use, until it expires) and marks its address
+ * verified — only for `userId`, the account whose own session sent it: a token issued
+ * to another account answers `session_required` and changes nothing.
+ */
+export async function verifyEmail(deps: { db: Kysely<Database>; clock: Clock }, token: string, userId: string): Promise<VerifyOutcome> {
   const invalid: VerifyOutcome = { ok: false, code: 'invalid_verification_token', message: 'this verification link is not valid' };
   if (!TOKEN_SHAPE.test(token)) return invalid;
   const hash = sha256(token);
   const now = deps.clock.now();
   const used = await deps.db.transaction().execute(async (trx) => {
-    const row = await repo.consumeVerification(trx, hash, now);
+    const row = await repo.consumeVerification(trx, hash, userId, now);
     if (row) await repo.markEmailVerified(trx, row.user_id, row.email, now);
     return row;
   });
   if (used) return { ok: true };
   const row = await repo.findVerification(deps.db, hash);
   if (!row) return invalid;
+  if (row.user_id !== userId) return { ok: false, code: 'session_required', message: 'this link was sent for another account: sign in to that account to confirm it' };
   if (row.used_at !== null) return { ok: false, code: 'verification_token_used', message: 'this verification link has already been used' };
   return { ok: false, code: 'verification_token_expired', message: 'this verification link has expired; sign in and ask for a new one' };
 }
@@ -186,17 +246,152 @@ export function renderVerificationMail(m: { baseUrl: string; name: string; email
   const text = [
     `Hello ${m.name},`,
     '',
-    `Open this link to confirm that ${m.email} is your address:`,
+    `Open this link and sign in to confirm that ${m.email} is your address:`,
     '',
     link,
     '',
     'The link works once and expires in 48 hours. If you did not create an account, ignore this mail.',
   ].join('\n');
   const html =
-    `<p>Hello ${escapeHtml(m.name)},</p><p>Open this link to confirm that ${escapeHtml(m.email)} is your address:</p>` +
+    `<p>Hello ${escapeHtml(m.name)},</p><p>Open this link and sign in to confirm that ${escapeHtml(m.email)} is your address:</p>` +
     `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
     '<p>The link works once and expires in 48 hours. If you did not create an account, ignore this mail.</p>';
   return { to: m.email, subject: 'Confirm your email address', text, html };
+}
+
+// ---------------------------------------------------------------- password reset and change
+
+/** Ends every session of the account but the dashboard session `keep`; answers the new session epoch. */
+async function endSessions(deps: AccountDeps, trx: Db, userId: string, keep?: string): Promise<number> {
+  const epoch = await repo.raiseSessionEpoch(trx, userId);
+  await deps.endDashboardSessions?.(trx, userId, keep);
+  return epoch;
+}
+
+/**
+ * POST /auth/password/forgot: for an existing account, mails a reset link (at most
+ * RESET_MAIL_LIMIT an hour); the caller is told the same whatever the address.
+ */
+export async function forgotPassword(deps: AccountDeps, emailInput: string): Promise<void> {
+  const email = normaliseEmail(emailInput);
+  const user = await repo.findUserByEmail(deps.db, email);
+  if (!user) return;
+  const r = await deps.rateLimiter.hit(`password-forgot:${user.id}`, deps.clock.now(), RESET_MAIL_LIMIT);
+  if (r.count > r.limit) return; // said the same way: the earlier mails still work
+  await enqueue(deps.db, deps, passwordResetJob, { userId: user.id, reason: 'forgot' });
+  deps.jobs?.kick();
+}
+
+/**
+ * POST /auth/password/reset: uses the token once, sets the password, marks the address
+ * verified (the mailbox proved it), lifts a sign-in lock, ends every session of the
+ * account and mails a notice — in one transaction.
+ */
+export async function resetPassword(deps: AccountDeps, input: { token: string; password: string }): Promise<void> {
+  if (input.password.length < 10) throw badRequest('weak_password', 'password must be at least 10 characters');
+  const invalid = () => badRequest('invalid_reset_token', 'this password reset link is not valid; ask for a new one');
+  if (!TOKEN_SHAPE.test(input.token)) throw invalid();
+  const hash = sha256(input.token);
+  const passwordHash = await hashPassword(input.password);
+  const now = deps.clock.now();
+  const done = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.consumePasswordReset(trx, hash, now);
+    if (!row) return false;
+    await repo.setPasswordHash(trx, row.user_id, passwordHash);
+    await repo.markEmailVerified(trx, row.user_id, row.email, now);
+    await repo.clearLoginLock(trx, row.user_id);
+    await repo.expirePasswordResets(trx, row.user_id, now);
+    await endSessions(deps, trx, row.user_id);
+    await enqueue(trx, deps, passwordNoticeJob, { userId: row.user_id, what: 'reset' });
+    return true;
+  });
+  if (!done) {
+    const row = await repo.findPasswordReset(deps.db, hash);
+    if (!row) throw invalid();
+    if (row.used_at !== null) throw badRequest('invalid_reset_token', 'this password reset link has already been used; ask for a new one');
+    throw badRequest('invalid_reset_token', 'this password reset link has expired (links work for 60 minutes); ask for a new one');
+  }
+  deps.jobs?.kick();
+}
+
+/**
+ * POST /auth/password/change (signed in): checks the current password, sets the new
+ * one and ends every other session; answers a new idToken for the caller. A dashboard
+ * caller names its own cookie session in `keep`.
+ */
+export async function changePassword(
+  deps: AccountDeps,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+  keep?: string,
+): Promise<SessionAnswer> {
+  const user = await getUser(deps.db, userId);
+  const now = deps.clock.now();
+  const r = await deps.rateLimiter.hit(`password-change:${userId}`, now, CHANGE_LIMIT);
+  if (r.count > r.limit) {
+    await deps.rateLimiter.release(`password-change:${userId}`, now, CHANGE_LIMIT);
+    throw tooManyAttempts(r, 'too many wrong current passwords');
+  }
+  if (!(await verifyPassword(input.currentPassword, user.password_hash))) throw forbidden('wrong_password', 'the current password is wrong');
+  await deps.rateLimiter.release(`password-change:${userId}`, now, CHANGE_LIMIT);
+  if (input.newPassword.length < 10) throw badRequest('weak_password', 'the new password must be at least 10 characters');
+  const passwordHash = await hashPassword(input.newPassword);
+  const epoch = await deps.db.transaction().execute(async (trx) => {
+    await repo.setPasswordHash(trx, userId, passwordHash);
+    const e = await endSessions(deps, trx, userId, keep);
+    await enqueue(trx, deps, passwordNoticeJob, { userId, what: 'changed' });
+    return e;
+  });
+  deps.jobs?.kick();
+  return { userId, ...(await deps.sessions.issue(userId, epoch)), emailVerified: isEmailVerified(user) };
+}
+
+/** POST /auth/logout-everywhere: ends every session of the account, idTokens and dashboard alike. */
+export async function logoutEverywhere(deps: AccountDeps, userId: string): Promise<void> {
+  await deps.db.transaction().execute((trx) => endSessions(deps, trx, userId));
+}
+
+type MailDeps = { db: Kysely<Database>; clock: Clock; ids: Ids; baseUrl: string; mailer: Mailer };
+
+/** The reset mail job. As with verification, the token is made when the mail is sent and exists only in it. */
+export async function sendPasswordResetJob(deps: MailDeps, payload: { userId: string; reason: 'forgot' | 'locked' }): Promise<void> {
+  const user = await repo.findUserById(deps.db, payload.userId);
+  if (!user) return;
+  const token = deps.ids.secret(32);
+  const now = deps.clock.now();
+  await repo.insertPasswordReset(deps.db, { tokenHash: sha256(token), userId: user.id, email: user.email, createdAt: now, expiresAt: new Date(now.getTime() + RESET_TTL_MS) });
+  await deps.mailer.send(renderPasswordResetMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, token, reason: payload.reason }));
+}
+
+export function renderPasswordResetMail(m: { baseUrl: string; name: string; email: string; token: string; reason: 'forgot' | 'locked' }) {
+  const link = `${m.baseUrl}/auth/password/reset?token=${encodeURIComponent(m.token)}`;
+  const why =
+    m.reason === 'locked'
+      ? 'Someone tried many wrong passwords for your account, so signing in to it now needs a new password. Open this link to set one:'
+      : 'Someone (we hope you) asked to reset the password of your account. Open this link to set a new one:';
+  const after = 'The link works once and expires in 60 minutes. Setting a new password signs out every session of the account. If you did not ask for this, you can ignore this mail: your password stays as it is.';
+  const text = [`Hello ${m.name},`, '', why, '', link, '', after].join('\n');
+  const html =
+    `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(why)}</p>` +
+    `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(after)}</p>`;
+  return { to: m.email, subject: m.reason === 'locked' ? 'Sign-in to your account is locked: set a new password' : 'Reset your password', text, html };
+}
+
+export async function sendPasswordNoticeJob(deps: MailDeps, payload: { userId: string; what: 'reset' | 'changed' }): Promise<void> {
+  const user = await repo.findUserById(deps.db, payload.userId);
+  if (!user) return;
+  await deps.mailer.send(renderPasswordNoticeMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, what: payload.what }));
+}
+
+export function renderPasswordNoticeMail(m: { baseUrl: string; name: string; email: string; what: 'reset' | 'changed' }) {
+  const forgot = `${m.baseUrl}/dashboard/password/forgot`;
+  const said =
+    m.what === 'reset'
+      ? 'The password of your account was set with a reset link just now, and every session of the account was signed out.'
+      : 'The password of your account was changed just now, and every other session of the account was signed out.';
+  const text = [`Hello ${m.name},`, '', said, '', `If this was not you, set a new password at once: ${forgot}`].join('\n');
+  const html = `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(said)}</p><p>If this was not you, set a new password at once: <a href="${escapeHtml(forgot)}">${escapeHtml(forgot)}</a></p>`;
+  return { to: m.email, subject: 'Your password was changed', text, html };
 }
 
 export async function getUser(db: Kysely<Database>, userId: string) {

@@ -18,7 +18,11 @@ export function hashPassword(password: string): Promise<string> {
   return argon2Hash(password, { algorithm: Algorithm.Argon2id, ...ARGON2_PARAMS, outputLen: 32 });
 }
 
+/** How many password checks this process ran: lets a test see that every sign-in path runs exactly one. */
+export const passwordChecks = { count: 0 };
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  passwordChecks.count += 1;
   if (stored.startsWith('$argon2')) {
     try {
       return await argon2Verify(stored, password);

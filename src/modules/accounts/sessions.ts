@@ -9,17 +9,18 @@ const AUDIENCE = 'dashboard';
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 
 export interface SessionSigner {
-  issue(userId: string): Promise<{ idToken: string; expiresAt: string }>;
-  verify(token: string): Promise<{ userId: string }>;
+  /** `epoch` is the account's session epoch now: raising it later refuses this token. */
+  issue(userId: string, epoch?: number): Promise<{ idToken: string; expiresAt: string }>;
+  verify(token: string): Promise<{ userId: string; epoch: number }>;
 }
 
 export function createSessionSigner(secret: string, clock: Clock): SessionSigner {
   const key = new TextEncoder().encode(secret);
   return {
-    async issue(userId) {
+    async issue(userId, epoch = 0) {
       const now = Math.floor(clock.now().getTime() / 1000);
       const exp = now + SESSION_TTL_SECONDS;
-      const idToken = await new SignJWT({})
+      const idToken = await new SignJWT({ ep: epoch })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)
         .setIssuer(ISSUER)
@@ -38,7 +39,10 @@ export function createSessionSigner(secret: string, clock: Clock): SessionSigner
           currentDate: clock.now(),
         });
         if (typeof payload.sub !== 'string') throw unauthorized('invalid_session', 'session token has no subject');
-        return { userId: payload.sub };
+        // Tokens from before epochs existed carry none: epoch 0.
+        const epoch = payload.ep === undefined ? 0 : payload.ep;
+        if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch)) throw unauthorized('invalid_session', 'session token is not valid');
+        return { userId: payload.sub, epoch };
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) throw unauthorized('session_expired', 'session token has expired; log in again');
         throw unauthorized('invalid_session', 'session token is not valid');

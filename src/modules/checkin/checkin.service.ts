@@ -33,6 +33,7 @@ interface Person {
   name: string;
   email: string;
   checked_in_at: Date | null;
+  checked_in_by?: string | null;
 }
 
 interface Scan {
@@ -66,7 +67,7 @@ function toScan(rows: FastRow[]): Scan {
   const row = rows[0]!;
   return {
     booking: { id: row.id, event_id: row.event_id, status: row.status, ticket_type: row.ticket_type, ticket_code: row.ticket_code },
-    people: rows.map((r) => ({ id: r.p_id, idx: r.p_idx, name: r.p_name, email: r.p_email, checked_in_at: r.p_checked_in_at })),
+    people: rows.map((r) => ({ id: r.p_id, idx: r.p_idx, name: r.p_name, email: r.p_email, checked_in_at: r.p_checked_in_at, checked_in_by: r.p_checked_in_by })),
     only: row.scanned_idx > 0 ? row.scanned_idx : undefined,
     // The booking id stops being a ticket once the booking is transferred.
     transferred: row.scanned_idx === 0 && row.ticket_code !== null,
@@ -129,6 +130,8 @@ function status(scan: Scan) {
       name: p.name,
       checkedIn: p.checked_in_at !== null,
       checkedInAt: p.checked_in_at?.toISOString() ?? null,
+      /** Who admitted them (an actor reference; not part of the API's answer). */
+      checkedInBy: p.checked_in_by ?? null,
     })),
     ...(reason ? { refusalReason: reason } : {}),
   };
@@ -160,20 +163,28 @@ function refuse(scan: Scan, reason: RefusalReason): AppError {
   });
 }
 
+/** Who a key principal is at the door: `key:<id>`, or `dashboard` for the signed-in organiser. */
+export const actorOf = (p: KeyPrincipal) => (p.keyId === 'dashboard' ? 'dashboard' : `key:${p.keyId}`);
+
+/**
+ * The one function that decides entry: the API's check-in, the door screen and a
+ * device's offline scans all come here. `actor` is recorded with every admit and undo.
+ */
 export async function scan(
   deps: { db: Kysely<Database>; clock: Clock },
   p: KeyPrincipal,
   eventId: string,
-  input: { value: string; memberIndex?: number | undefined; undo?: boolean | undefined },
+  input: { value: string; memberIndex?: number | undefined; undo?: boolean | undefined; actor?: string | undefined },
 ): Promise<{ changed: boolean; alreadyCheckedIn: boolean; data: CheckInStatus }> {
   const value = parseQrValue(input.value);
   const now = deps.clock.now();
   const memberIndex = input.memberIndex ?? null;
+  const actor = input.actor ?? actorOf(p);
 
   if (!input.undo) {
     // The common admit: resolve, check and update in one statement. The UPDATE's
     // conditions are the refusal rules below, so a refused scan changes nothing.
-    const rows = (await repo.admitRows(deps.db, value, { eventId, accountId: p.userId, mode: p.mode, memberIndex, now })).rows;
+    const rows = (await repo.admitRows(deps.db, value, { eventId, accountId: p.userId, mode: p.mode, memberIndex, now, actor })).rows;
     if (rows.length > 0) {
       await assertEventForScan(deps.db, p, eventId, rows[0]);
       const found = toScan(rows);
@@ -182,7 +193,7 @@ export async function scan(
       if (reason !== undefined) throw refuse(found, reason);
       // The people were read before the update: stamp those it admitted.
       const changed = new Set(rows.filter((r) => r.p_changed).map((r) => r.p_idx));
-      for (const person of found.people) if (changed.has(person.idx)) person.checked_in_at = now;
+      for (const person of found.people) if (changed.has(person.idx)) Object.assign(person, { checked_in_at: now, checked_in_by: actor });
       // An admit that changed nobody found everyone it names already in (perhaps by a
       // scan a moment earlier on another device).
       return { changed: changed.size > 0, alreadyCheckedIn: changed.size === 0, data: status(found) };
@@ -197,8 +208,9 @@ export async function scan(
   const reason = refusal(found);
   if (reason !== undefined && !(input.undo && reason !== 'transferred')) throw refuse(found, reason);
   const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
-  const changed = new Set(await registrations.setCheckedIn(deps.db, found.booking.id, indexes, input.undo ? null : now));
-  for (const person of found.people) if (changed.has(person.idx)) person.checked_in_at = input.undo ? null : now;
+  const at = input.undo ? null : now;
+  const changed = new Set(await repo.setPeople(deps.db, { eventId, registrationId: found.booking.id, indexes, at, actor, now }));
+  for (const person of found.people) if (changed.has(person.idx)) Object.assign(person, { checked_in_at: at, checked_in_by: at === null ? null : actor });
   return { changed: changed.size > 0, alreadyCheckedIn: !input.undo && changed.size === 0, data: status(found) };
 }
 

@@ -15,7 +15,7 @@ import * as events from '../events/events.service.js';
 import type { EventRow } from '../events/events.service.js';
 import * as keys from '../keys/keys.service.js';
 import { SandboxGateway } from '../sandbox/sandbox-gateway.js';
-import { confirmStep2, register, type RegisterInput } from '../registrations/register.service.js';
+import { confirmStep2, register, type RegisterInput, type RequestContext } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
 
@@ -23,26 +23,59 @@ export interface PageAccess {
   event: EventRow;
   /** Who the registration service sees: the event's own account, in its mode, as a checkout key. */
   principal: KeyPrincipal;
-  /** The embedding page's origin, where the page posts its messages; null when opened on its own. */
+  /**
+   * Where the page posts its messages: the key's pinned origin; for a key without a pin (or
+   * a live page without a key) the embedding origin embed.js named, which grants nothing.
+   * null when opened on its own.
+   */
   origin: string | null;
+  /** The origin the page's key is pinned to: the only site that may frame the page or call it. */
+  pinnedOrigin: string | null;
+}
+
+/** Who made a page call, as the browser told it. */
+export interface CallSource {
+  /** The `Origin` header, if any. */
+  origin: string | undefined;
+  /** The `Sec-Fetch-Site` header, if any. */
+  fetchSite: string | undefined;
+  /** The origin this request was addressed to (scheme and host as the service sees them). */
+  ownOrigin: string;
 }
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,79}$/;
 const notShown = () => notFound('no such event', 'event_not_found');
 
+/** The embedding origin embed.js declared: only ever a target for messages. A malformed one is ignored. */
+function declaredOrigin(origin: string | undefined): string | null {
+  if (origin === undefined || origin === '') return null;
+  try {
+    return keys.normaliseOrigin(origin);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Live events: published ones only, no key. Test events: only with a test checkout key
- * of the event's account (`data-svc-key`), whose pinned origin must be the embedding
- * origin; without a key a test event is not shown (404).
+ * Live events: published ones only, no key needed. Test events: only with a test checkout
+ * key of the event's account (`data-svc-key`); without one a test event is not shown (404).
+ * A checkout key of the event's account pinned to an origin (on a test or a live page)
+ * makes that origin the only one that may frame the page (`frame-ancestors`) and call it
+ * (`assertCallFits`), and the only one the page posts to. The `origin` embed.js declares is
+ * never checked against the pin: anyone can write it, so it grants nothing.
  */
 export async function openPage(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined): Promise<PageAccess> {
   if (!SLUG.test(slug)) throw notShown();
   const event = await events.findEventBySlug(deps.db, slug);
   if (!event) throw notShown();
-  const embedOrigin = origin === undefined || origin === '' ? null : keys.normaliseOrigin(origin);
+  const declared = declaredOrigin(origin);
   if (event.mode === 'live') {
     if (event.status !== 'published') throw notShown();
-    return { event, origin: embedOrigin, principal: { kind: 'key', userId: event.account_id, keyId: 'hosted_page', mode: 'live', keyClass: 'checkout' } };
+    const principal: KeyPrincipal = { kind: 'key', userId: event.account_id, keyId: 'hosted_page', mode: 'live', keyClass: 'checkout' };
+    // A live page is public; a pinned live checkout key of the account still pins its framing.
+    const row = key === undefined || key === '' ? undefined : await keys.findKey(deps.db, deps.keyCache, key, deps.clock.now().getTime());
+    const pinned = row && row.user_id === event.account_id && row.mode === 'live' && row.class === 'checkout' && row.revoked_at === null ? row.allowed_origin : null;
+    return { event, origin: pinned ?? declared, pinnedOrigin: pinned, principal };
   }
   if (key === undefined || key === '') throw notShown();
   const row = await keys.findKey(deps.db, deps.keyCache, key, deps.clock.now().getTime());
@@ -50,18 +83,41 @@ export async function openPage(deps: CheckoutDeps, slug: string, key: string | u
   if (!row || row.user_id !== event.account_id || row.mode !== 'test') throw notShown();
   if (row.revoked_at !== null) throw forbidden('api_key_revoked', 'this API key has been revoked');
   if (row.class !== 'checkout') throw forbidden('checkout_key_required', 'a web page may only carry a checkout key (pk_test_…); full keys stay on a server');
-  if (row.allowed_origin !== null && embedOrigin !== row.allowed_origin) {
-    throw forbidden('origin_not_allowed', `this key is pinned to ${row.allowed_origin}`);
-  }
-  return { event, origin: embedOrigin, principal: { kind: 'key', userId: event.account_id, keyId: row.id, mode: 'test', keyClass: 'checkout' } };
+  return {
+    event,
+    origin: row.allowed_origin ?? declared,
+    pinnedOrigin: row.allowed_origin,
+    principal: { kind: 'key', userId: event.account_id, keyId: row.id, mode: 'test', keyClass: 'checkout' },
+  };
+}
+
+/**
+ * A pinned page's JSON calls come from the page itself (which only the pinned origin may
+ * frame) or from the pinned origin: `Origin` must be one of them, or, where a browser sends
+ * no `Origin` (a same-origin GET), `Sec-Fetch-Site: same-origin`. A call with neither, or
+ * from any other site, is refused (403 `origin_not_allowed`).
+ */
+export function assertCallFits(deps: CheckoutDeps, access: PageAccess, from: CallSource): void {
+  const pinned = access.pinnedOrigin;
+  if (pinned === null) return;
+  const own = [new URL(deps.config.baseUrl).origin, from.ownOrigin];
+  const fits = from.origin !== undefined ? from.origin === pinned || own.includes(from.origin) : from.fetchSite === 'same-origin';
+  if (!fits) throw forbidden('origin_not_allowed', `this key is pinned to ${pinned}: its page's calls come only from that page`);
+}
+
+/** A page call: the page's access, then the call's source checked against the key's pin. */
+export async function openPageCall(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined, from: CallSource): Promise<PageAccess> {
+  const access = await openPage(deps, slug, key, origin);
+  assertCallFits(deps, access, from);
+  return access;
 }
 
 export type PageRegistration =
   | { status: 'confirmed' | 'pending' }
   | { status: 'payment_required'; orderId: string; amount: number; currency: string; key: string };
 
-export async function registerFromPage(deps: CheckoutDeps, access: PageAccess, input: RegisterInput): Promise<PageRegistration> {
-  const r = await register(deps.registerDeps, access.principal, access.event.id, input);
+export async function registerFromPage(deps: CheckoutDeps, access: PageAccess, input: RegisterInput, context: RequestContext): Promise<PageRegistration> {
+  const r = await register(deps.registerDeps, access.principal, access.event.id, input, context);
   if (r.kind === 'free') return { status: r.status };
   return { status: 'payment_required', orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key };
 }

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { CustomFieldAnswers } from '../registrations/registrations.routes.js';
 import * as service from './checkout.service.js';
-import { Access, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';
+import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -21,7 +21,8 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         description: [
           'The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers only the status, or the order to open the gateway’s checkout with; never an id or anyone’s personal data.',
           PAGE_AUTH,
-          'Refusals are those of register: 400 (invalid input, promo code, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published`, 502 gateway failure, 503 live payments not configured.',
+          CALL_AUTH,
+          'Refusals are those of register: 400 (invalid input, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published`, 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure, 503 live payments not configured.',
         ].join('\n\n'),
         params: Slug,
         body: Type.Object(
@@ -64,8 +65,8 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
     },
     async (req, reply) => {
       const { key, origin, ...input } = req.body;
-      const access = await service.openPage(deps, req.params.slug, key, origin);
-      return reply.code(201).send(await service.registerFromPage(deps, access, input));
+      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req));
+      return reply.code(201).send(await service.registerFromPage(deps, access, input, { clientAddress: req.ip }));
     },
   );
 
@@ -84,6 +85,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         description: [
           'The three fields Razorpay’s checkout hands its handler. The booking is found by the order id; the signature must be the HMAC-SHA256 of `<stored order id>|<payment id>` under the key secret (402 `payment_not_verified` otherwise, and nothing changes). Then the payment is verified at the gateway and bound exactly as register step 2 does, with the same refusals (402, 409 `sold_out` with a refund, 502).',
           PAGE_AUTH,
+          CALL_AUTH,
         ].join('\n\n'),
         params: Slug,
         body: Type.Object({ ...Access, ...Handler }, { additionalProperties: false }),
@@ -92,7 +94,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
     },
     async (req) => {
       const { key, origin, ...handler } = req.body;
-      const access = await service.openPage(deps, req.params.slug, key, origin);
+      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req));
       return service.confirmFromPage(deps, access, handler);
     },
   );
@@ -104,7 +106,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
       schema: {
         tags: ['checkout'],
         summary: 'Where a booking from the hosted page stands, by its order',
-        description: ['The page asks while the buyer pays in another tab, or after the gateway’s notification confirmed a booking whose checkout was interrupted. Only the status.', PAGE_AUTH].join('\n\n'),
+        description: ['The page asks while the buyer pays in another tab, or after the gateway’s notification confirmed a booking whose checkout was interrupted. Only the status.', PAGE_AUTH, CALL_AUTH].join('\n\n'),
         params: Type.Object({ slug: Slug.properties.slug, orderId: Type.String({ maxLength: 100 }) }),
         querystring: Type.Object(Access),
         response: {
@@ -114,7 +116,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         },
       },
     },
-    async (req) => service.orderStatus(deps, await service.openPage(deps, req.params.slug, req.query.key, req.query.origin), req.params.orderId),
+    async (req) => service.orderStatus(deps, await service.openPageCall(deps, req.params.slug, req.query.key, req.query.origin, callSource(req)), req.params.orderId),
   );
 
   app.post(
@@ -127,6 +129,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         description: [
           'Pays (`success`) or fails (`failure`) the booking’s sandbox order and answers what Razorpay’s checkout hands its handler, signed with the sandbox’s own secret; the page then confirms through `POST /e/{slug}/payment` like a live one. Test events only (404 otherwise).',
           PAGE_AUTH,
+          CALL_AUTH,
         ].join('\n\n'),
         params: Slug,
         body: Type.Object(
@@ -141,7 +144,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
       },
     },
     async (req) => {
-      const access = await service.openPage(deps, req.params.slug, req.body.key, req.body.origin);
+      const access = await service.openPageCall(deps, req.params.slug, req.body.key, req.body.origin, callSource(req));
       return service.sandboxCheckout(deps, access, req.body.orderId, req.body.outcome);
     },
   );

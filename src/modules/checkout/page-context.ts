@@ -2,7 +2,7 @@
 // every page route names, and rendering HTML (pages and error pages) in the page's strings.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { CheckoutDeps } from './checkout.service.js';
+import type { CallSource, CheckoutDeps } from './checkout.service.js';
 import { AppError } from '../../shared/errors.js';
 import { renderMessagePage, type Assets } from './page.html.js';
 import { en } from './strings.js';
@@ -12,8 +12,11 @@ import { en } from './strings.js';
 const RAZORPAY_SCRIPT = 'https://checkout.razorpay.com';
 const RAZORPAY_HOSTS = 'https://*.razorpay.com';
 
-/** Our pages load only our own script and style; live pages add Razorpay's checkout. */
-export function pageCsp(live: boolean): string {
+/**
+ * Our pages load only our own script and style; live pages add Razorpay's checkout. A
+ * page opened with a pinned key may be framed by that origin only; others by anyone.
+ */
+export function pageCsp(live: boolean, frameAncestor: string | null = null): string {
   return [
     "default-src 'none'",
     `script-src 'self'${live ? ` ${RAZORPAY_SCRIPT}` : ''}`,
@@ -23,7 +26,7 @@ export function pageCsp(live: boolean): string {
     ...(live ? [`frame-src ${RAZORPAY_HOSTS}`] : []),
     `form-action 'self'${live ? ` ${RAZORPAY_HOSTS}` : ''}`,
     "base-uri 'none'",
-    'frame-ancestors *',
+    `frame-ancestors ${frameAncestor ?? '*'}`,
   ].join('; ');
 }
 
@@ -36,14 +39,32 @@ export const E = Type.Ref('Error');
 
 export const Slug = Type.Object({ slug: Type.String({ maxLength: 80, description: 'The event’s slug.' }) });
 const KeyField = Type.String({ maxLength: 100, description: 'Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).' });
-const OriginField = Type.String({ maxLength: 300, description: 'The embedding page’s origin (set by embed.js); a pinned key must be pinned to it.' });
+const OriginField = Type.String({
+  maxLength: 300,
+  description: 'The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it.',
+});
 export const EmbedField = Type.Union([Type.Literal('inline'), Type.Literal('overlay'), Type.Literal('popup'), Type.Literal('none')], {
   description: 'How embed.js shows the page; `none` (default) is a page of its own.',
 });
 export const Access = { key: Type.Optional(KeyField), origin: Type.Optional(OriginField) };
 
 export const PAGE_AUTH =
-  'No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, and the embedding `origin` its pin names; without one a test event answers 404. Rate limited per IP.';
+  'No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.';
+
+/** What the page's JSON calls add to PAGE_AUTH. */
+export const CALL_AUTH =
+  'With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.';
+
+/** Who made a page call, from the headers a browser sets and a page cannot. */
+export function callSource(req: FastifyRequest): CallSource {
+  const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  return {
+    origin: typeof origin === 'string' && origin !== '' ? origin : undefined,
+    fetchSite: typeof site === 'string' ? site : undefined,
+    ownOrigin: `${req.protocol}://${req.host}`,
+  };
+}
 
 export type CheckoutContext = ReturnType<typeof checkoutContext>;
 

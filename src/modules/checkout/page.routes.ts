@@ -22,7 +22,7 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
           'Server-rendered HTML: title, date, venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code. Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation, `awaiting approval`, sold-out and error states.',
           PAGE_AUTH,
           'Paid live bookings open Razorpay’s checkout.js (`key`, `order_id`, prefill); its handler’s three fields go to `POST /e/{slug}/payment`. Test events use the service’s own sandbox checkout stand-in and load no gateway script.',
-          'Headers: `Content-Security-Policy` allows only this service’s script and style (and Razorpay’s checkout on live pages) and `frame-ancestors *`. No cookies. The page posts `{ ns: "svc", v: 1, type, … }` messages (`ready`, `resize { height }`, `registered { eventSlug, status }`, `close`) only to `origin`, never to `*`.',
+          'Headers: `Content-Security-Policy` allows only this service’s script and style (and Razorpay’s checkout on live pages) and `frame-ancestors *`, except that a page opened with a checkout key pinned to an origin (`key=pk_…`, test or live) answers `frame-ancestors <that origin>`: only the pinned site may frame it, whatever `origin` says. No cookies. The page posts `{ ns: "svc", v: 1, type, … }` messages (`ready`, `resize { height }`, `registered { eventSlug, status }`, `close`) only to the key’s pinned origin (without a pin, to the declared `origin`), never to `*`.',
         ].join('\n\n'),
         params: Slug,
         querystring: Type.Object({ ...Access, embed: Type.Optional(EmbedField) }),
@@ -42,7 +42,7 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
         origin: access.origin,
         key: access.event.mode === 'test' ? (req.query.key ?? null) : null,
       });
-      return html(reply, page, pageCsp(access.event.mode === 'live'));
+      return html(reply, page, pageCsp(access.event.mode === 'live', access.pinnedOrigin));
     },
   );
 }
@@ -87,6 +87,8 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
     form.post(
       '/e/:slug/callback',
       {
+        // The route's limit wins over the parser's: state the form's own here too.
+        bodyLimit: 16 * 1024,
         config: { auth: { kind: 'public' } },
         errorHandler: htmlErrorHandler,
         schema: {

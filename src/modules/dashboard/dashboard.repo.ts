@@ -26,3 +26,10 @@ export async function setFlash(db: Db, idHash: string, flash: string | null): Pr
 export async function findFlash(db: Db, idHash: string) {
   return (await db.selectFrom('dashboard_sessions').select('flash').where('id_hash', '=', idHash).executeTakeFirst())?.flash ?? null;
 }
+
+/** Every session of the user but `keep`. */
+export async function deleteUserSessions(db: Db, userId: string, keep?: string): Promise<void> {
+  let q = db.deleteFrom('dashboard_sessions').where('user_id', '=', userId);
+  if (keep !== undefined) q = q.where('id_hash', '!=', keep);
+  await q.execute();
+}

@@ -25,6 +25,7 @@ const NAV: { section: Section; label: string; href: string; staffOnly?: boolean 
   { section: 'memberships', label: 'Memberships', href: '/dashboard/memberships' },
   { section: 'money', label: 'Money', href: '/dashboard/money' },
   { section: 'developers', label: 'Developers', href: '/dashboard/developers' },
+  { section: 'account', label: 'Account', href: '/dashboard/account' },
   { section: 'staff', label: 'Staff', href: '/dashboard/staff', staffOnly: true },
 ];
 

@@ -2,7 +2,7 @@
 // redirecting with a flash, reading the form, and the pure helpers the error handler
 // uses too. One context per dashboard plugin, made by `pageContext(deps)`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Mode } from '../../db/database.js';
+import type { DashboardFlash, Mode } from '../../db/database.js';
 import type { Deps } from '../../deps.js';
 import { sessionPrincipal, type AuthRule, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
 import * as present from '../events/events.present.js';
@@ -24,12 +24,20 @@ export type RegParams = { Params: { id: string; rid: string } };
 export type PageViewer = Viewer & { s: SessionPrincipal; org: KeyPrincipal };
 export type PageContext = ReturnType<typeof pageContext>;
 
+/**
+ * The mode the dashboard shows and acts in: live only for a verified account, as the API
+ * gives live keys only to one. An unverified account's live cookie (set by hand) reads as test.
+ */
+export function modeOf(req: FastifyRequest, s: SessionPrincipal): Mode {
+  return s.emailVerified && sessions.parseCookies(req.headers.cookie).get(sessions.MODE_COOKIE) === 'live' ? 'live' : 'test';
+}
+
 export function pageContext(deps: Deps) {
   const secret = deps.config.sessionSecret;
 
   async function viewer(req: FastifyRequest): Promise<PageViewer> {
     const s = sessionPrincipal(req);
-    const mode: Mode = sessions.parseCookies(req.headers.cookie).get(sessions.MODE_COOKIE) === 'live' ? 'live' : 'test';
+    const mode = modeOf(req, s);
     return {
       s,
       // The services take the caller as a principal: the signed-in organiser acts
@@ -40,32 +48,40 @@ export function pageContext(deps: Deps) {
       emailVerified: s.emailVerified,
       mode,
       csrf: sessions.csrfToken(secret, s.sessionId!),
-      flash: await sessions.takeFlash(deps.db, s.sessionId!),
+      // Taken by `show` once the page is known to render: a refused page view (404, 403)
+      // writes nothing and leaves the message for the page that does render.
+      flash: null,
     };
   }
 
   const html = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
-  /** A full page; `build` may name the page after what it shows (an event's title). */
+  /**
+   * A full page; `build` may name the page after what it shows (an event's title).
+   * `shown` is a message for this answer only — a secret shown once goes here, never
+   * into the stored flash.
+   */
   const show = async (
     req: FastifyRequest,
     reply: FastifyReply,
     section: Section,
     title: string,
     build: (v: Awaited<ReturnType<typeof viewer>>) => Promise<Html | Titled> | Html | Titled,
+    shown?: DashboardFlash,
   ) => {
     const v = await viewer(req);
     const built = await build(v);
+    // A message for this answer only leaves the stored one for the next page.
+    v.flash = shown ?? (await sessions.takeFlash(deps.db, v.s.sessionId!));
     return built instanceof Html ? html(reply, layout(v, section, title, built)) : html(reply, layout(v, section, built.title, built.body));
   };
-  const done = async (req: FastifyRequest, reply: FastifyReply, to: string, text: string, extra: { secret?: string; progress?: { done: number; failed: number; total: number } } = {}) => {
-    await sessions.setFlash(deps.db, sessionPrincipal(req).sessionId!, { kind: extra.secret !== undefined ? 'secret' : 'ok', text, ...extra });
+  const done = async (req: FastifyRequest, reply: FastifyReply, to: string, text: string, extra: { progress?: { done: number; failed: number; total: number } } = {}) => {
+    await sessions.setFlash(deps.db, sessionPrincipal(req).sessionId!, { kind: 'ok', text, ...extra });
     return reply.redirect(to, 303);
   };
   const form = (req: FastifyRequest) => new Form((req.body ?? {}) as FormBody);
   const org = (req: FastifyRequest): KeyPrincipal => {
     const s = sessionPrincipal(req);
-    const mode: Mode = sessions.parseCookies(req.headers.cookie).get(sessions.MODE_COOKIE) === 'live' ? 'live' : 'test';
-    return { kind: 'key', userId: s.userId, keyId: 'dashboard', mode, keyClass: 'full' };
+    return { kind: 'key', userId: s.userId, keyId: 'dashboard', mode: modeOf(req, s), keyClass: 'full' };
   };
   const presentEvent = async (row: events.EventRow) => present.presentEvent(row, await events.usageFor(deps.db, row.id));
   const eventPath = (id: string, rest = '') => `/dashboard/events/${encodeURIComponent(id)}${rest}`;
@@ -79,10 +95,11 @@ export function pageContext(deps: Deps) {
     return sessions.csrfToken(secret, value);
   }
 
-  async function signIn(reply: FastifyReply, userId: string, next: string) {
+  /** Starts the cookie session; `alsoSet` adds cookies of the same answer (the device cookie). */
+  async function signIn(reply: FastifyReply, userId: string, next: string, alsoSet: string[] = []) {
     await sessions.sweepExpired(deps, userId);
     const { token, maxAgeSeconds } = await sessions.startSession(deps, userId);
-    reply.header('set-cookie', [sessions.cookie(sessions.SESSION_COOKIE, token, maxAgeSeconds), sessions.clearCookie(sessions.PRE_SESSION_COOKIE)]);
+    reply.header('set-cookie', [sessions.cookie(sessions.SESSION_COOKIE, token, maxAgeSeconds), sessions.clearCookie(sessions.PRE_SESSION_COOKIE), ...alsoSet]);
     return reply.redirect(next, 303);
   }
 
@@ -99,7 +116,9 @@ export function pathOf(req: FastifyRequest): string {
 
 /** Only our own dashboard paths: never an open redirect. */
 export function safeNext(next: string | undefined): string {
-  return typeof next === 'string' && /^\/dashboard(\/[^\\]*)?$/.test(next) && !next.startsWith('//') ? next : '/dashboard/events';
+  // Printable ASCII only, without backslashes: control characters (CR, LF: a header split) and
+  // anything Node refuses in a Location header never reach one (paths we make are %-encoded).
+  return typeof next === 'string' && /^\/dashboard(\/[!-[\]-~]*)?$/.test(next) && !next.startsWith('//') ? next : '/dashboard/events';
 }
 
 export function backTo(req: FastifyRequest): string | null {

@@ -6,6 +6,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Kysely } from 'kysely';
 import type { DashboardFlash, Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Db } from '../../shared/db-handle.js';
 import { SESSION_TTL_SECONDS } from '../accounts/sessions.js';
 import * as repo from './dashboard.repo.js';
 
@@ -60,13 +61,21 @@ export async function endSession(db: Kysely<Database>, sessionId: string): Promi
   await repo.deleteSession(db, sessionId);
 }
 
+/** A password reset or change, or "sign out everywhere": the user's sessions end but `keep`. */
+export async function endUserSessions(db: Db, userId: string, keep?: string): Promise<void> {
+  await repo.deleteUserSessions(db, userId, keep);
+}
+
 /** Expired rows are of no use to anyone; signing in sweeps the user's own. */
 export async function sweepExpired(deps: SessionDeps, userId: string): Promise<void> {
   await repo.deleteExpired(deps.db, userId, deps.clock.now());
 }
 
-/** A message (or a secret shown once) for the next page this session sees. */
-export async function setFlash(db: Kysely<Database>, sessionId: string, flash: DashboardFlash): Promise<void> {
+/**
+ * A message for the next page this session sees. Never a secret: a secret shown once is
+ * shown in the answer to the form that made it and stored nowhere readable.
+ */
+export async function setFlash(db: Kysely<Database>, sessionId: string, flash: Omit<DashboardFlash, 'secret'> & { secret?: never }): Promise<void> {
   await repo.setFlash(db, sessionId, JSON.stringify(flash));
 }
 

@@ -42,6 +42,8 @@ export function tightest(...limits: (number | null)[]): number | null {
 }
 
 export function tierOnSale(tier: Pick<TierDoc, 'availableFrom' | 'availableUntil'>, now: Date): boolean {
+  // The null checks are for the types (Date.parse(null) is NaN, and no comparison with NaN is
+  // true): mutating either to `true` leaves an equivalent mutant that survives.
   if (tier.availableFrom !== null && now.getTime() < Date.parse(tier.availableFrom)) return false;
   if (tier.availableUntil !== null && now.getTime() > Date.parse(tier.availableUntil)) return false;
   return true;

@@ -7,6 +7,7 @@ import type { MembershipDeps } from '../memberships/memberships.service.js';
 import * as memberships from '../memberships/subscribe.service.js';
 import { applySubscriptionEvent } from '../memberships/subscription-events.service.js';
 import type { SubscriptionEvent } from '../memberships/subscription-state.js';
+import { refundIfStray } from '../reconciliation/stray-payments.js';
 import { confirmFromGateway, type RegisterDeps } from '../registrations/register.service.js';
 
 export interface GatewayEventDeps {
@@ -14,13 +15,18 @@ export interface GatewayEventDeps {
   membershipDeps: MembershipDeps;
 }
 
-export type OrderPaidResult = 'confirmed' | 'ignored' | 'sold_out';
+export type OrderPaidResult = 'confirmed' | 'ignored' | 'sold_out' | 'refunding';
 
-/** An order was paid: it is a ticket booking's or a fixed-term membership's. */
+/**
+ * An order was paid: it is a ticket booking's or a fixed-term membership's. A captured
+ * payment that neither takes (the order was paid already, or its booking or membership
+ * ended before it was paid) is refunded in full at once: an order is paid at most once.
+ */
 export async function orderPaid(deps: GatewayEventDeps, mode: Mode, orderId: string, payment: GatewayPayment): Promise<OrderPaidResult> {
   const result = await confirmFromGateway(deps.registerDeps, mode, orderId, payment);
   if (result !== 'ignored') return result;
-  return memberships.confirmFromGateway(deps.membershipDeps, mode, orderId, payment);
+  if ((await memberships.confirmFromGateway(deps.membershipDeps, mode, orderId, payment)) === 'confirmed') return 'confirmed';
+  return (await refundIfStray(deps.registerDeps, mode, orderId, payment)) ? 'refunding' : 'ignored';
 }
 
 /** A subscription moved at the gateway: the membership of that subscription follows. */

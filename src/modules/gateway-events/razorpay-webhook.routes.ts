@@ -3,9 +3,12 @@
 // notification answers 2xx whether it changed something or was safely ignored;
 // only a bad signature is a 400.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { appError } from '../../shared/errors.js';
+import { tooDeep } from '../../shared/json-body.js';
+import type { LimitWindow } from '../../shared/rate-limit.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { verifyWebhookSignature } from '../payments/razorpay-signature.js';
 import { toPayment } from '../payments/razorpay.js';
@@ -36,17 +39,46 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Badly signed notifications each address may send in a window before it is answered 429.
+ * Correctly signed ones are never counted, so nobody can lock the gateway out.
+ */
+export const BAD_SIGNATURES: LimitWindow = { limit: 20, windowMs: 60_000 };
+
 export const razorpayWebhookRoutes =
-  (deps: Pick<Deps, 'config' | 'registerDeps' | 'membershipDeps' | 'payoutDeps'>): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'config' | 'registerDeps' | 'membershipDeps' | 'payoutDeps' | 'rateLimiter' | 'clock'>): FastifyPluginAsyncTypebox =>
   async (app) => {
-    // The signature covers the exact bytes: keep them.
+    /**
+     * The signature covers the exact bytes, and it is checked before anything reads them:
+     * a body whose signature does not hold is never parsed, and counts against its address.
+     */
+    const checkSignature = async (req: FastifyRequest, raw: Buffer): Promise<void> => {
+      const secret = deps.config.razorpay.webhookSecret;
+      const signature = req.headers['x-razorpay-signature'];
+      if (secret && typeof signature === 'string' && verifyWebhookSignature(raw, signature, secret)) return;
+      // Without a secret no request can be verified: each counts like a bad signature.
+      const r = await deps.rateLimiter.hit(`webhook-bad-signature:${req.ip}`, deps.clock.now(), BAD_SIGNATURES);
+      const headers = { 'ratelimit-limit': String(r.limit), 'ratelimit-remaining': String(Math.max(0, r.limit - r.count)), 'ratelimit-reset': String(r.resetSeconds) };
+      if (r.count > r.limit) {
+        throw appError('rate_limited', `too many badly signed notifications from this address; retry after ${r.resetSeconds} s`, {}, { ...headers, 'retry-after': String(r.resetSeconds) });
+      }
+      if (!secret) {
+        req.log.warn('a Razorpay notification arrived, but RAZORPAY_WEBHOOK_SECRET is not set: it cannot be verified');
+        throw appError('invalid_signature', 'this service has no RAZORPAY_WEBHOOK_SECRET, so no notification can be verified', {}, headers);
+      }
+      throw appError('invalid_signature', 'X-Razorpay-Signature does not match the body', {}, headers);
+    };
+
     app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-      req.rawBody = body as string;
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, body: Buffer) => {
+      await checkSignature(req, body);
+      req.rawBody = body.toString('utf8');
+      const deep = tooDeep(req.rawBody);
+      if (deep) throw deep;
       try {
-        done(null, JSON.parse(body as string));
+        return JSON.parse(req.rawBody) as unknown;
       } catch {
-        done(appError('invalid_json', 'body is not valid JSON'), undefined);
+        throw appError('invalid_json', 'body is not valid JSON');
       }
     });
 
@@ -58,22 +90,18 @@ export const razorpayWebhookRoutes =
           tags: ['gateway'],
           summary: 'Razorpay notifications (order.paid, payment.captured, subscription.*)',
           description:
-            'Verified with `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with RAZORPAY_WEBHOOK_SECRET, compared in constant time. `order.paid` and `payment.captured` confirm the pending registration (or fixed-term membership) of their order exactly once, whatever the order or number of deliveries. `subscription.authenticated`, `activated`, `charged`, `halted`, `cancelled` and `completed` move the membership of that subscription, idempotently and tolerating any order. RazorpayX `payout.*` notifications (`processed`, `reversed`, `failed`, `updated`, …) move the payout of that id once each, in any order (`reversed` may follow `processed` and credits the amount back; the UTR is kept). Every verified notification answers 200, handled or ignored; a bad signature 400; 503 when no webhook secret is configured.',
+            'Verified with `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with RAZORPAY_WEBHOOK_SECRET, compared in constant time. `order.paid` and `payment.captured` confirm the pending registration (or fixed-term membership) of their order exactly once, whatever the order or number of deliveries; an order is paid at most once, so a captured payment that nothing keeps (a second payment of an order already paid, a payment for a booking or membership that ended before it was paid) is refunded in full at once by a durable job (`result: refunding`). `subscription.authenticated`, `activated`, `charged`, `halted`, `cancelled` and `completed` move the membership of that subscription, idempotently and tolerating any order. RazorpayX `payout.*` notifications (`processed`, `reversed`, `failed`, `updated`, …) move the payout of that id once each, in any order (`reversed` may follow `processed` and credits the amount back; the UTR is kept). The signature is checked over the raw bytes before the body is parsed: a body whose signature does not hold is never read as JSON and answers 400 `invalid_signature`; more than 20 such requests from one address in a minute answer 429, and these answers carry the `RateLimit-*` headers (correctly signed ones are never counted or limited). The body is at most 64 KiB (413) and nests at most 64 levels (400 `invalid_json`). Every verified notification answers 200, handled or ignored. Without RAZORPAY_WEBHOOK_SECRET nothing can be verified: every request answers 400 `invalid_signature` (and is counted) with a sentence saying so, and the service logs a warning.',
           headers: Type.Object({ 'x-razorpay-signature': Type.Optional(Type.String()) }),
           body: Type.Object({ event: Type.String(), payload: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }),
           response: {
-            200: Type.Object({ received: Type.Literal(true), result: Type.String({ description: 'confirmed, ignored or sold_out' }) }),
-            503: Type.Ref('Error'),
+            200: Type.Object({ received: Type.Literal(true), result: Type.String({ description: 'confirmed, ignored, sold_out or refunding' }) }),
+            429: Type.Ref('Error'),
           },
         },
       },
       async (req) => {
-        const secret = deps.config.razorpay.webhookSecret;
-        if (!secret) throw appError('webhooks_not_configured', 'RAZORPAY_WEBHOOK_SECRET is not set on this service');
-        const signature = req.headers['x-razorpay-signature'];
-        if (typeof signature !== 'string' || req.rawBody === undefined || !verifyWebhookSignature(req.rawBody, signature, secret)) {
-          throw appError('invalid_signature', 'X-Razorpay-Signature does not match the body');
-        }
+        // The parser verified the signature of every body it read; a request without one is checked here.
+        if (req.rawBody === undefined) await checkSignature(req, Buffer.alloc(0));
         const body = req.body as {
           event: string;
           payload?: {

@@ -8,7 +8,7 @@ import type { Clock } from '../../shared/clock.js';
 import { badRequest } from '../../shared/errors.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
 import { gatewayFeePaise } from '../registrations/fees.js';
-import { membershipLines, refundLines, saleLines } from './entries.js';
+import { membershipLines, refundOfSale, saleLines } from './entries.js';
 import * as repo from './ledger.repo.js';
 import { addWorkingDays, clearedUpTo } from './working-days.js';
 
@@ -37,8 +37,7 @@ export async function recordTicketRefund(trx: Db, input: { registrationId: strin
   const entries = await repo.entriesOf(trx, 'registration', input.registrationId);
   const sale = entries.find((e) => e.kind === 'ticket_sale');
   if (!sale) return;
-  const platformFee = -Number(entries.find((e) => e.kind === 'platform_fee')?.amount_paise ?? 0);
-  const lines = refundLines(Number(sale.amount_paise), platformFee);
+  const lines = refundOfSale(entries.map((e) => ({ kind: e.kind, amountPaise: Number(e.amount_paise) })));
   await repo.insertEntries(
     trx,
     // The refund takes its sale's capture time: money refunded before it cleared comes out of pending.

@@ -73,8 +73,8 @@ const SubscribeExisting = Type.Object(
   {
     success: Type.Literal(true),
     existing: Type.Literal(true),
-    membershipId: Type.String(),
-    planId: Type.String(),
+    membershipId: Type.Optional(Type.String({ description: 'Full keys only.' })),
+    planId: Type.Optional(Type.String({ description: 'Full keys only.' })),
     data: Type.Optional(Membership),
     keyId: Type.Optional(Type.String()),
     pendingAuthorisation: Type.Optional(Type.Literal(true)),
@@ -86,7 +86,8 @@ const SubscribeExisting = Type.Object(
   },
   {
     title: 'SubscribeExisting',
-    description: '`data` (the Membership, with personal data and standing) only for a full key; a checkout key gets ids and what it needs to pay.',
+    description:
+      'For a full key: the membership’s ids, `data` (the Membership, with personal data and standing) and the open order or subscription to pay. For a checkout key exactly `{ success, existing: true }`: the id of a membership is what members-only tiers accept as proof, so it never reaches a browser that merely knows an email (nor its order, subscription or mandate link).',
   },
 );
 
@@ -153,7 +154,7 @@ export const membershipsRoutes =
             'Fixed term: 201 `{ success, membershipId, orderId, amount (paise), currency, keyId }`; confirm with POST /api/v1/memberships/{id}/confirm, or the gateway’s paid notification confirms it.',
             'The same email on the same plan answers the existing membership (200, `existing: true`) — for a fixed term, unless it is in the last 30 days of its term or expired, when a renewal order is made (renewal extends from the current end, or from payment after expiry). 400 for an email that cannot receive mail; 404 for a plan of another account or mode. A checkout key may subscribe.',
             'While a membership waits for payment or authorisation, a repeat subscribe (a double-click, a second tab) answers the same open order or subscription (200, `existing: true`, `orderId`/`subscriptionId`) and changes no stored field (name and phone stay as first given). Concurrent subscribes for one email and plan make one membership and one order; one that waits more than 15 seconds for the other answers 409 `busy` with `Retry-After`. A payment captured for an order no membership waits for is refunded in full by the reconciliation sweep.',
-            'A checkout key never reads personal data: the 200 answer then carries no `data` (no name, email, phone, standing or dates), only ids, `keyId` and the open order or subscription.',
+            'A checkout key never learns about an existing membership more than that it exists: its 200 answer is exactly `{ success: true, existing: true }` (no membership, plan, order or subscription id, no personal data), because a membership’s id is the proof members-only tiers accept; members find it in their confirmation mail. When a membership that already existed gets a new order or mandate through a checkout key (a fixed-term renewal, a new mandate after an ended one), the 201 answer carries what is needed to pay (`orderId`, `amount`, `currency`, `keyId`, or `subscriptionId`, `authorisationUrl`) but not `membershipId`; the gateway’s paid notification (or the reconciliation sweep) confirms it. A new membership’s 201 answer carries its `membershipId`, as before.',
           ].join('\n\n'),
           body: Type.Object(
             {
@@ -169,7 +170,7 @@ export const membershipsRoutes =
             201: Type.Object(
               {
                 success: Type.Literal(true),
-                membershipId: Type.String(),
+                membershipId: Type.Optional(Type.String({ description: 'Absent only for a checkout key’s renewal of an existing membership.' })),
                 keyId: Type.String(),
                 pendingAuthorisation: Type.Optional(Type.Literal(true)),
                 subscriptionId: Type.Optional(Type.String()),
@@ -199,27 +200,33 @@ export const membershipsRoutes =
               : r.order
                 ? { orderId: r.order.id, amount: r.order.amount, currency: r.order.currency, keyId: r.keyId }
                 : {};
+          // A browser holding a checkout key learns only that the membership exists: its id
+          // is the proof members-only tiers accept (product-decisions §14).
+          if (p.keyClass !== 'full') return reply.code(200).send({ success: true as const, existing: true as const });
           return reply.code(200).send({
             success: true as const,
             existing: true as const,
             membershipId: m.id,
             planId: m.plan_id,
-            // Personal data and standing only for the organiser's own server.
-            ...(p.keyClass === 'full' ? { data: await memberships.presentNow(deps, m, r.kind) } : {}),
+            data: await memberships.presentNow(deps, m, r.kind),
             ...toPay,
           });
         }
+        // A membership that existed before this subscribe (a renewal, a new mandate for an
+        // ended one): a checkout key gets what it needs to pay, not the membership's id.
+        const showId = p.keyClass === 'full' || !r.existedBefore;
         if (r.kind === 'recurring') {
           return reply.code(201).send({
             success: true as const,
             pendingAuthorisation: true as const,
-            membershipId: r.membership.id,
+            ...(showId ? { membershipId: r.membership.id } : {}),
             subscriptionId: r.membership.subscription_id!,
             keyId: r.keyId,
             authorisationUrl: r.membership.authorisation_url,
           });
         }
-        return reply.code(201).send({ success: true as const, membershipId: r.membership.id, orderId: r.order!.id, amount: r.order!.amount, currency: r.order!.currency, keyId: r.keyId });
+        const order = { orderId: r.order!.id, amount: r.order!.amount, currency: r.order!.currency, keyId: r.keyId };
+        return reply.code(201).send({ success: true as const, ...(showId ? { membershipId: r.membership.id } : {}), ...order });
       },
     );
 

@@ -15,9 +15,14 @@ import { loadOwnedPlan } from './plans.service.js';
 import { computeStanding, inRenewalWindow, renewedUntil } from './standing.js';
 import type { Mode } from '../../db/database.js';
 
+/**
+ * `existing`: answered from a membership as it stands, nothing new at the gateway.
+ * `existedBefore`: the membership row was there before this subscribe (a renewal, or a new
+ * mandate for an ended one), so its id is not new to the world and may be proof.
+ */
 export type SubscribeResult =
-  | { kind: 'recurring'; existing: boolean; membership: MembershipRow; keyId: string }
-  | { kind: 'fixed_term'; existing: boolean; membership: MembershipRow; order: { id: string; amount: number; currency: string } | null; keyId: string };
+  | { kind: 'recurring'; existing: boolean; existedBefore: boolean; membership: MembershipRow; keyId: string }
+  | { kind: 'fixed_term'; existing: boolean; existedBefore: boolean; membership: MembershipRow; order: { id: string; amount: number; currency: string } | null; keyId: string };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -37,15 +42,15 @@ function openAnswer(plan: PlanRow, m: MembershipRow | undefined, now: Date, keyI
   if (!m) return undefined;
   if (plan.kind === 'recurring') {
     if (m.subscription_id !== null && m.status !== 'ended' && computeStanding(standingInput(m, plan), now).displayStatus !== 'ended') {
-      return { kind: 'recurring', existing: true, membership: m, keyId };
+      return { kind: 'recurring', existing: true, existedBefore: true, membership: m, keyId };
     }
     return undefined;
   }
   if (m.pending_order_id !== null && (m.status === 'pending_payment' || m.status === 'active')) {
-    return { kind: 'fixed_term', existing: true, membership: m, order: { id: m.pending_order_id, amount: Number(m.pending_amount_paise), currency: PLAN_CURRENCY }, keyId };
+    return { kind: 'fixed_term', existing: true, existedBefore: true, membership: m, order: { id: m.pending_order_id, amount: Number(m.pending_amount_paise), currency: PLAN_CURRENCY }, keyId };
   }
   if (m.status === 'active' && !m.cancel_at_period_end && !inRenewalWindow(m.valid_until, now)) {
-    return { kind: 'fixed_term', existing: true, membership: m, order: null, keyId };
+    return { kind: 'fixed_term', existing: true, existedBefore: true, membership: m, order: null, keyId };
   }
   return undefined;
 }
@@ -104,7 +109,7 @@ export async function subscribe(
       continue;
     }
     const done = await withClaim(deps, p, plan, claimed, existing === undefined, receipt, { name, phone, email, now });
-    if (done) return { ...done, keyId } as SubscribeResult;
+    if (done) return { ...done, existedBefore: existing !== undefined, keyId } as SubscribeResult;
     // The claim was taken over meanwhile (ours looked dead): answer what is there now.
   }
 }
@@ -118,7 +123,7 @@ async function withClaim(
   inserted: boolean,
   receipt: string,
   who: { name: string; phone: string | null; email: string; now: Date },
-): Promise<DistributiveOmit<SubscribeResult, 'keyId'> | undefined> {
+): Promise<DistributiveOmit<SubscribeResult, 'keyId' | 'existedBefore'> | undefined> {
   const at = deps.clock.now();
   if (plan.kind === 'recurring') {
     let sub;

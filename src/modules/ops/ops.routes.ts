@@ -1,12 +1,13 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ping } from '../../db/connect.js';
 import type { Deps } from '../../deps.js';
-import { unavailable } from '../../shared/errors.js';
+import { unauthorized, unavailable } from '../../shared/errors.js';
 import { errorResponses } from '../../shared/schemas.js';
 
 export const opsRoutes =
-  (deps: Pick<Deps, 'db' | 'storage'>): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'storage' | 'metrics' | 'config'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     const noLimit = { auth: { kind: 'public', rateLimit: false } } as const;
 
@@ -40,6 +41,31 @@ export const opsRoutes =
           throw unavailable('database_unavailable', 'the database does not answer');
         }
         return { status: 'ready' as const, storage: deps.storage };
+      },
+    );
+
+    const token = deps.config.metricsToken === undefined ? undefined : Buffer.from(`Bearer ${deps.config.metricsToken}`);
+    const allowed = (header: string | undefined) => {
+      if (token === undefined) return true;
+      const given = Buffer.from(header ?? '');
+      return given.length === token.length && timingSafeEqual(given, token);
+    };
+    app.get(
+      '/metrics',
+      {
+        config: noLimit,
+        schema: {
+          tags: ['operations'],
+          summary: 'Metrics in Prometheus text format',
+          description:
+            'Request counts and latency histograms by method, route template and status; the job queue by topic (`jobs_pending`, `jobs_retrying` — mail, webhook and refund deliveries that failed and wait for another try —, `jobs_dead`, `jobs_oldest_pending_age_seconds`); `webhook_delivery_failures_last_hour`; `reconcile_orders` by state and outcome; `db_pool_connections`; and the process figures of prom-client. With `METRICS_TOKEN` set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, it is open, so set it wherever the service is reachable from outside.',
+          response: { 200: { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorResponses([401]) },
+        },
+      },
+      async (req, reply) => {
+        if (!allowed(req.headers.authorization)) throw unauthorized('invalid_metrics_token', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+        const text = await deps.metrics.text();
+        return reply.type(deps.metrics.registry.contentType).serializer((x: unknown) => String(x)).send(text);
       },
     );
 

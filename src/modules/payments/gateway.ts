@@ -59,7 +59,8 @@ export interface PaymentGateway {
   fetchPayment(paymentId: string): Promise<GatewayPayment | null>;
   capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment>;
   /** Full refund when amount is omitted. */
-  refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>): Promise<GatewayRefund>;
+  /** `idempotencyKey`: the same key makes a repeated call the same refund (else the registration id in notes, when given). */
+  refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>, idempotencyKey?: string): Promise<GatewayRefund>;
   /** Every payment attempt of an order, failed ones included (reconciliation asks this); [] for an unknown order. */
   fetchOrderPayments(orderId: string): Promise<GatewayPayment[]>;
   /** The order created with this receipt, when a create's answer was lost; null when there is none. */

@@ -87,10 +87,11 @@ export class RazorpayGateway implements PaymentGateway, SubscriptionGateway {
     return toPayment(await this.#call<Record<string, unknown>>('POST', `/v1/payments/${paymentId}/capture`, { amount, currency }));
   }
 
-  async refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>): Promise<GatewayRefund> {
+  async refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>, idempotencyKey?: string): Promise<GatewayRefund> {
     const headers: Record<string, string> = {};
     // The registration id makes a repeated refund (a retried job) the same refund.
-    if (notes?.registrationId) headers['x-refund-idempotency'] = `refund_${notes.registrationId}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+    const key = idempotencyKey ?? (notes?.registrationId ? `refund_${notes.registrationId}` : undefined);
+    if (key) headers['x-refund-idempotency'] = key.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
     const r = await this.#call<Record<string, unknown>>('POST', `/v1/payments/${paymentId}/refund`, { ...(amount === undefined ? {} : { amount }), ...(notes ? { notes } : {}) }, headers);
     return { id: String(r.id), paymentId: String(r.payment_id), amount: Number(r.amount), status: String(r.status) as GatewayRefund['status'] };
   }

@@ -24,8 +24,10 @@ import { addWorkingDays } from '../ledger/working-days.js';
 import * as repo from './payouts.repo.js';
 import { toGatewayPayout, type GatewayPayout, type RazorpayXPayouts } from './razorpayx.js';
 import { normaliseUpiId } from './upi.js';
+import { canMove, payoutStateChange, statusFor, type StateUpdate } from './payout-state.js';
 
 export type { PayoutRow } from './payouts.repo.js';
+export { canMove, creditsBack, statusFor, type StateUpdate } from './payout-state.js';
 
 /** Sends a payout to RazorpayX; retried with the same idempotency key and body. */
 export const payoutJob = defineJob<{ payoutId: string }>('payout.send', { maxAttempts: 100 });
@@ -41,36 +43,6 @@ export interface PayoutDeps extends ledger.LedgerDeps {
   /** RazorpayX, when RAZORPAYX_ACCOUNT_NUMBER and the Razorpay key are set. */
   razorpayx: RazorpayXPayouts | undefined;
   kickJobs(): void;
-}
-
-// ---------------------------------------------------------------- pure rules
-
-/** Our status for a gateway status; anything not final is still processing. */
-export function statusFor(gatewayStatus: string): PayoutStatus {
-  switch (gatewayStatus) {
-    case 'processed':
-      return 'processed';
-    case 'reversed':
-      return 'reversed';
-    case 'failed':
-    case 'rejected':
-      return 'failed';
-    case 'cancelled':
-      return 'cancelled';
-    default:
-      return 'processing';
-  }
-}
-
-/** Forward only; `reversed` may follow `processed` (the bank returned the money). */
-export function canMove(from: PayoutStatus, to: PayoutStatus): boolean {
-  if (from === to) return false;
-  if (from === 'processing') return to !== 'processing';
-  return from === 'processed' && to === 'reversed';
-}
-
-export function creditsBack(status: PayoutStatus): boolean {
-  return status === 'failed' || status === 'cancelled' || status === 'reversed';
 }
 
 // ---------------------------------------------------------------- requests
@@ -136,50 +108,23 @@ export async function getPayout(deps: PayoutDeps, accountId: string, mode: Mode,
 
 // ---------------------------------------------------------------- state changes
 
-export interface StateUpdate {
-  status: PayoutStatus;
-  gatewayPayoutId?: string | null;
-  gatewayStatus?: string | null;
-  utr?: string | null;
-  failureReason?: string | null;
-}
-
 /**
- * Applies what the gateway (or the sandbox) says about a payout, once: the status
- * moves only along canMove, a credit back is written with the move that causes it,
- * and the UTR and gateway id are kept when first seen.
+ * Applies what the gateway (or the sandbox) says about a payout, once: the change is
+ * payoutStateChange's (payout-state.ts), and a credit back is written with the move that
+ * causes it.
  */
 export async function applyPayoutState(deps: PayoutDeps, payoutId: string, update: StateUpdate): Promise<'applied' | 'ignored'> {
   const at = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     const p = await repo.lockPayout(trx, payoutId);
     if (!p) return 'ignored';
-    const set: Parameters<typeof repo.updatePayout>[2] = { updated_at: at };
-    let changed = false;
-    if (update.gatewayPayoutId && p.gateway_payout_id === null) {
-      set.gateway_payout_id = update.gatewayPayoutId;
-      changed = true;
-    }
-    // The bank's reference of a payout that was paid (a late one for a failed payout is noise).
-    if (update.utr && p.utr === null && p.status !== 'failed' && p.status !== 'cancelled') {
-      set.utr = update.utr.slice(0, 64);
-      changed = true;
-    }
-    if (canMove(p.status, update.status)) {
-      set.status = update.status;
-      if (update.gatewayStatus) set.gateway_status = update.gatewayStatus.slice(0, 40);
-      if (update.failureReason && update.status !== 'processed') set.failure_reason = update.failureReason.slice(0, 500);
-      changed = true;
-      if (creditsBack(update.status)) {
-        await ledger.recordPayoutCredit(trx, { accountId: p.account_id, mode: p.mode, payoutId: p.id, amountPaise: Number(p.amount_paise), at });
-      }
-    } else if (p.status === 'processing' && update.gatewayStatus && update.gatewayStatus !== p.gateway_status) {
-      set.gateway_status = update.gatewayStatus.slice(0, 40);
-      changed = true;
+    const change = payoutStateChange(p, update);
+    if (change.creditBack) {
+      await ledger.recordPayoutCredit(trx, { accountId: p.account_id, mode: p.mode, payoutId: p.id, amountPaise: Number(p.amount_paise), at });
     }
     // An unchanged row is still touched when asked (the sweep), so it is not re-read at once.
-    await repo.updatePayout(trx, p.id, set);
-    return changed ? 'applied' : 'ignored';
+    await repo.updatePayout(trx, p.id, { ...change.set, updated_at: at });
+    return change.changed ? 'applied' : 'ignored';
   });
 }
 

@@ -36,3 +36,6 @@ export const recordMembershipPayment: (db: repo.Db, orderId: string, paymentId: 
 export async function reopenOrderCheck(deps: { db: Kysely<Database>; clock: Clock }, orderId: string): Promise<void> {
   await repo.reopen(deps.db, orderId, deps.clock.now());
 }
+
+/** Watched orders by state and last outcome (for /metrics). */
+export const outcomeCounts = (db: Kysely<Database>) => repo.outcomeCounts(db);

@@ -1,6 +1,8 @@
 // Runs the sweep on start and every RECONCILE_EVERY_SECONDS, alongside the job
 // workers. Several instances may run it: the sweep's lease lets one sweep at a time
-// and the others' turns pass without work.
+// and the others' turns pass without work. RECONCILE_EVERY_SECONDS=0: this instance
+// never sweeps on its own, not even on start (the sweep runs elsewhere, or on demand
+// through POST /admin/api/reconciliation/sweep).
 import { sweep, type ReconcileDeps, type SweepSummary } from './reconcile.service.js';
 
 export class ReconcileRunner {
@@ -16,7 +18,7 @@ export class ReconcileRunner {
   }
 
   start(): void {
-    if (!this.#stopped) return;
+    if (!this.#stopped || this.#everyMs === 0) return;
     this.#stopped = false;
     this.#schedule(0);
   }

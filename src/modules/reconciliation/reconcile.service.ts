@@ -10,11 +10,14 @@
 //   which also refunds a payment for a booking cancelled meanwhile;
 // - a captured payment nothing here expects (an orphaned order, another amount, a
 //   membership order superseded or cancelled) is refunded in full;
-// - a booking still unpaid 24 hours after step 1 is cancelled (it held no seat; its
-//   promo code's reserved use is released); a payment that comes later is refunded.
-// A row settles once its order's money has ended in one place and nothing waits for
-// it; until then it is asked again with back-off (after, 2×, 4× … at most daily),
-// and watched for a week after creation for late payments.
+// - a booking still unpaid CHECKOUT_WINDOW_MINUTES after step 1 is cancelled (it held no
+//   seat; its promo code's reserved use is released); a payment that comes later is
+//   refunded. Registration orders are due by then even when RECONCILE_AFTER_MINUTES is
+//   longer, and an unpaid one is asked again no later than its window's end.
+// Every row is asked again with back-off (after, 2×, 4× … at most daily) for a week
+// after creation, paid or not: a second payment of an order already paid (or one whose
+// notification was lost) is found and refunded. A row settles after that week once its
+// order's money has ended in one place and nothing waits for it.
 // One instance sweeps at a time: a lease on `reconcile_lease`, taken with one
 // conditional UPDATE, renewed between batches and released at the end.
 import type { Kysely } from 'kysely';
@@ -31,6 +34,7 @@ import { confirmFromGateway, type RegisterDeps } from '../registrations/register
 import * as registrations from '../registrations/registrations.service.js';
 import * as repo from './reconciliation.repo.js';
 import type { OrderRow } from './reconciliation.repo.js';
+import { strayRefundKey } from './stray-payments.js';
 
 export interface ReconcileDeps {
   db: Kysely<Database>;
@@ -39,10 +43,9 @@ export interface ReconcileDeps {
   logger: Logger;
   registerDeps: RegisterDeps;
   membershipDeps: MembershipDeps;
-  config: { reconcile: { afterMinutes: number } };
+  config: { reconcile: { afterMinutes: number }; checkoutWindowMinutes: number };
 }
 
-export const UNPAID_EXPIRY_MS = 24 * 3_600_000;
 export const WATCH_MS = 7 * 86_400_000;
 const MAX_BACKOFF_MS = 86_400_000;
 const LEASE_MS = 5 * 60_000;
@@ -71,7 +74,7 @@ export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
   const lease = (now: Date) => repo.takeLease(deps.db, holder, now, new Date(now.getTime() + LEASE_MS));
   if (!(await lease(started))) return summary;
   summary.ran = true;
-  const cutoff = new Date(started.getTime() - deps.config.reconcile.afterMinutes * 60_000);
+  const cutoff = new Date(started.getTime() - Math.min(deps.config.reconcile.afterMinutes, deps.config.checkoutWindowMinutes) * 60_000);
   try {
     for (;;) {
       // Each row checked moves its check_after past `started`, so the walk ends.
@@ -103,19 +106,24 @@ function nextCheck(deps: ReconcileDeps, row: OrderRow): Date {
 }
 
 async function settle(deps: ReconcileDeps, row: OrderRow, outcome: string, summary: SweepSummary): Promise<void> {
+  // Watched for a week whatever its outcome: a second payment may still come for it.
+  if (deps.clock.now().getTime() - row.created_at.getTime() < WATCH_MS && outcome !== 'no_order') return later(deps, row, outcome);
   await repo.settle(deps.db, row.receipt, { at: deps.clock.now(), outcome, checks: row.checks + 1 });
   summary.settled++;
 }
 
-async function later(deps: ReconcileDeps, row: OrderRow, outcome: string | null): Promise<void> {
-  await repo.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter: nextCheck(deps, row), outcome, lastError: null });
+async function later(deps: ReconcileDeps, row: OrderRow, outcome: string | null, notAfter?: Date): Promise<void> {
+  const next = nextCheck(deps, row);
+  const checkAfter = notAfter !== undefined && notAfter < next ? notAfter : next;
+  await repo.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter, outcome, lastError: null });
 }
 
 const live = (p: GatewayPayment) => p.status === 'authorized' || p.status === 'captured';
 const unrefunded = (p: GatewayPayment) => p.captured && p.amountRefunded < p.amount;
 
 async function refundStray(gateway: PaymentGateway, row: OrderRow, p: GatewayPayment, reason: string, summary: SweepSummary): Promise<void> {
-  await gateway.refundPayment(p.id, p.amount - p.amountRefunded, { receipt: row.receipt, reason });
+  // The same key as the notification path's refund job: both finding one stray refund it once.
+  await gateway.refundPayment(p.id, p.amount - p.amountRefunded, { receipt: row.receipt, reason }, strayRefundKey(p.id));
   summary.refunded++;
 }
 
@@ -187,11 +195,12 @@ async function checkRegistrationOrder(
     return settle(deps, row, 'confirmed', summary);
   }
   if (reg.status === 'pending') {
-    if (age >= UNPAID_EXPIRY_MS && (await expireUnpaid(deps.registerDeps, reg.id))) {
+    const windowMs = deps.config.checkoutWindowMinutes * 60_000;
+    if (age >= windowMs && (await expireUnpaid(deps.registerDeps, reg.id))) {
       summary.expired++;
       return later(deps, row, 'expired');
     }
-    return later(deps, row, 'unpaid');
+    return later(deps, row, 'unpaid', new Date(row.created_at.getTime() + windowMs));
   }
   // Cancelled or refunded: whatever was captured has been refunded. A payment may still
   // come for a booking cancelled unpaid; it is watched for a week.

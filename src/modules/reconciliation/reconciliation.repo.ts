@@ -89,6 +89,16 @@ export async function settle(db: Db, receipt: string, change: { at: Date; outcom
     .execute();
 }
 
+/** The row of a gateway order, by the gateway's order id. */
+export function findByOrderId(db: Db, orderId: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('gateway_orders').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+}
+
+/** Whether some membership period was confirmed with this payment. */
+export async function isRecordedPayment(db: Db, paymentId: string): Promise<boolean> {
+  return (await db.selectFrom('gateway_orders').select('receipt').where('payment_id', '=', paymentId).executeTakeFirst()) !== undefined;
+}
+
 /** The payment a membership period was confirmed with on this row, if any. */
 export async function recordedPayment(db: Db, receipt: string): Promise<string | null> {
   return (await db.selectFrom('gateway_orders').select('payment_id').where('receipt', '=', receipt).executeTakeFirst())?.payment_id ?? null;
@@ -112,4 +122,14 @@ export async function listPage(db: Db, q: OrderListQuery): Promise<OrderRow[]> {
     if (after) query = query.where((eb) => eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('receipt', '>', after.receipt)])]));
   }
   return query.orderBy('created_at').orderBy('receipt').limit(q.limit + 1).execute();
+}
+
+/** Watched orders by state and last outcome, for /metrics. */
+export async function outcomeCounts(db: Db): Promise<{ open: boolean; outcome: string | null; n: number }[]> {
+  const rows = await db
+    .selectFrom('gateway_orders')
+    .select((eb) => [eb('settled_at', 'is', null).as('open'), 'outcome', eb.fn.countAll<number>().as('n')])
+    .groupBy([(eb) => eb('settled_at', 'is', null), 'outcome'])
+    .execute();
+  return rows.map((r) => ({ open: Boolean(r.open), outcome: r.outcome, n: Number(r.n) }));
 }

@@ -9,7 +9,7 @@ const SweepSummary = Type.Object({
   confirmed: Type.Integer({ description: 'bookings or membership periods confirmed by the sweep' }),
   captured: Type.Integer({ description: 'authorised payments captured for a booking or membership still waiting' }),
   refunded: Type.Integer({ description: 'payments refunded because nothing here expects them' }),
-  expired: Type.Integer({ description: 'bookings unpaid 24 hours after step 1, cancelled' }),
+  expired: Type.Integer({ description: 'bookings unpaid CHECKOUT_WINDOW_MINUTES after step 1, cancelled (their promo code uses released)' }),
   endedRefunded: Type.Integer({ description: 'confirmed bookings whose payment the gateway had refunded (a lost refund answer), ended as refunded with seats freed' }),
   orphansFound: Type.Integer({ description: 'orders whose create answer was lost, found by receipt' }),
   settled: Type.Integer({ description: 'orders whose money has ended in one place' }),

@@ -7,6 +7,7 @@ import * as events from '../events/events.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { gatewayFailure } from '../payments/payments.service.js';
+import { unrefundedPaise } from '../payments/refund-amount.js';
 import { applyConfirmation, applyPendingEnd, applyTransfer, seatScopes } from './confirmation.js';
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
@@ -135,9 +136,10 @@ export async function settleEventPayments(deps: RegisterDeps, eventId: string): 
         throw gatewayFailure(err, 'look up the order’s payments');
       });
       for (const payment of payments) {
-        if (!payment.captured || payment.amountRefunded >= payment.amount) continue;
+        const amount = unrefundedPaise(payment);
+        if (amount === 0) continue;
         await gateway()
-          .refundPayment(payment.id, payment.amount - payment.amountRefunded, { registrationId: reg.id, reason: 'event_deleted' })
+          .refundPayment(payment.id, amount, { registrationId: reg.id, reason: 'event_deleted' })
           .catch((err: unknown) => {
             throw gatewayFailure(err, 'refund the payment');
           });
@@ -146,9 +148,10 @@ export async function settleEventPayments(deps: RegisterDeps, eventId: string): 
       const payment = await gateway().fetchPayment(reg.payment_id).catch((err: unknown) => {
         throw gatewayFailure(err, 'look up the payment');
       });
-      if (payment && payment.captured && payment.amountRefunded < payment.amount) {
+      const amount = payment ? unrefundedPaise(payment) : 0;
+      if (payment && amount > 0) {
         const refund = await gateway()
-          .refundPayment(payment.id, payment.amount - payment.amountRefunded, { registrationId: reg.id, reason: 'event_deleted' })
+          .refundPayment(payment.id, amount, { registrationId: reg.id, reason: 'event_deleted' })
           .catch((err: unknown) => {
             throw gatewayFailure(err, 'refund the payment');
           });

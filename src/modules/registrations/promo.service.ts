@@ -67,14 +67,17 @@ export async function listPromosPage(db: Kysely<Database>, eventId: string, page
   return { items, hasMore, nextCursor, count: await repo.countByEvent(db, eventId) };
 }
 
-/** A code that is unknown, out of date or used up is a 400, never a silent full price. */
+/**
+ * A code that is unknown, out of date or used up is a 400, never a silent full price, and
+ * the three answer alike (one code, one sentence) so codes cannot be told apart by guessing.
+ */
+const invalidCode = () => badRequest('promo_code_invalid');
+
 export async function findUsable(db: Kysely<Database>, eventId: string, code: string, now: Date): Promise<PromoRow> {
   const row = await repo.findByCodeKey(db, eventId, codeKey(code));
-  if (!row) throw badRequest('invalid_promo_code', `promo code ${code} is not valid for this event`);
-  if ((row.valid_from && now < row.valid_from) || (row.valid_until && now > row.valid_until)) {
-    throw badRequest('promo_code_expired', `promo code ${code} is not valid at this time`);
-  }
-  if (row.max_uses !== null && row.uses + row.uses_reserved >= row.max_uses) throw badRequest('promo_code_used_up', `promo code ${code} has been used up`);
+  if (!row) throw invalidCode();
+  if ((row.valid_from && now < row.valid_from) || (row.valid_until && now > row.valid_until)) throw invalidCode();
+  if (row.max_uses !== null && row.uses + row.uses_reserved >= row.max_uses) throw invalidCode();
   return row;
 }
 
@@ -85,7 +88,7 @@ export async function findUsable(db: Kysely<Database>, eventId: string, code: st
  * (`useReservation`) or goes back when the booking ends unpaid (`releaseReservation`).
  */
 export async function reserveUse(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {
-  if (!(await repo.reserveUse(db, eventId, codeKey(code)))) throw badRequest('promo_code_used_up', `promo code ${code} has been used up`);
+  if (!(await repo.reserveUse(db, eventId, codeKey(code)))) throw invalidCode();
 }
 
 export async function useReservation(db: Kysely<Database> | Transaction<Database>, eventId: string, code: string): Promise<void> {

@@ -4,11 +4,11 @@
 //   transaction that claims the seats;
 // - a paid booking files a gateway order, then a pending registration; it is confirmed
 //   later by step 2 or the gateway's notification (confirm-payment.service.ts).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Mode, TierDoc, TrackDoc } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
-import { badRequest, conflict, forbidden, notFound } from '../../shared/errors.js';
+import { appError, badRequest, conflict, forbidden, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
 import { computeAvailability, tierOnSale } from '../events/availability.js';
@@ -59,6 +59,37 @@ export type RegisterResult =
   | { kind: 'order'; registrationId: string; orderId: string; amount: number; currency: string; key: string };
 
 type OwnedEvent = events.EventRow & { seats_taken: number };
+
+/** Where a request came from, as the service sees it (Fastify's request.ip, after TRUST_PROXY). */
+export interface RequestContext {
+  clientAddress?: string | undefined;
+}
+
+/**
+ * Unpaid bookings hold nothing for long (product-decisions §14): besides the checkout
+ * window, at most this many bookings of one event wait for payment at once per email,
+ * and per client address when a browser books (a checkout key or the hosted page; a full
+ * key's address is the organiser's own server).
+ */
+export const PENDING_PER_EMAIL = 3;
+export const PENDING_PER_ADDRESS = 20;
+
+const tooManyPending = (what: string, max: number) =>
+  appError('too_many_pending', `at most ${max} bookings of this event may wait for payment ${what} at once; pay one, or wait until an unpaid one lapses`);
+
+async function assertPendingRoom(db: Kysely<Database> | Transaction<Database>, eventId: string, email: string, clientAddress: string | null): Promise<void> {
+  if ((await repo.countAwaitingPayment(db, eventId, { email })) >= PENDING_PER_EMAIL) throw tooManyPending('for one email', PENDING_PER_EMAIL);
+  if (clientAddress !== null && (await repo.countAwaitingPayment(db, eventId, { clientAddress })) >= PENDING_PER_ADDRESS) {
+    throw tooManyPending('from one address', PENDING_PER_ADDRESS);
+  }
+}
+
+/** Serialises the writers of one event's unpaid bookings for this email and address (sorted keys: no deadlock). */
+async function lockPendingRoom(trx: Transaction<Database>, eventId: string, email: string, clientAddress: string | null): Promise<void> {
+  await sql`set local lock_timeout = '5s'`.execute(trx);
+  const keys = [`pending-email:${eventId}:${email.toLowerCase()}`, ...(clientAddress === null ? [] : [`pending-addr:${eventId}:${clientAddress}`])].sort();
+  for (const k of keys) await sql`select pg_advisory_xact_lock(8015, hashtext(${k}))`.execute(trx);
+}
 
 /** Who: the primary and the team, with trimmed names and deliverable emails. */
 async function whoBooks(deps: RegisterDeps, event: OwnedEvent, input: RegisterInput) {
@@ -115,7 +146,7 @@ async function whatIsBooked(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEve
   return { subEventId, track, tier, ticketType: tier?.name ?? 'General' };
 }
 
-export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: string, input: RegisterInput): Promise<RegisterResult> {
+export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: string, input: RegisterInput, context: RequestContext = {}): Promise<RegisterResult> {
   if (events.isMarkedSoldOut(eventId, p.userId, p.mode, deps.clock.now())) throw soldOut();
   const event = await events.loadOwnedEventWithTaken(deps.db, p, eventId);
   // A checkout key does not see a live draft at all.
@@ -218,6 +249,9 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   }
 
   // Paid: the order first (outside any transaction), then the pending registration.
+  const clientAddress = p.keyClass === 'checkout' ? (context.clientAddress ?? null) : null;
+  // Refused before any gateway order; checked again under locks where the booking is written.
+  await assertPendingRoom(deps.db, event.id, email, clientAddress);
   const gateway = deps.gatewayFor(event.mode, event.account_id);
   // Written before the call: an order whose answer is lost is found by its receipt.
   await orderChecks.openOrderCheck(deps, { receipt: registrationId, kind: 'registration', mode: event.mode, accountId: event.account_id, amount: amountPaise, currency: event.currency });
@@ -233,7 +267,19 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     throw gatewayFailure(err, 'create the order');
   }
   await deps.db.transaction().execute(async (trx) => {
-    await repo.insertRegistration(trx, { ...booking, status: 'pending', pending_reason: 'payment', confirmed_at: null, order_id: order.id, payment_id: null });
+    // Refused here (a race past the early check), the order is held by no booking and
+    // settled by reconciliation, like one whose promo code's last use went meanwhile.
+    await lockPendingRoom(trx, event.id, email, clientAddress);
+    await assertPendingRoom(trx, event.id, email, clientAddress);
+    await repo.insertRegistration(trx, {
+      ...booking,
+      status: 'pending',
+      pending_reason: 'payment',
+      confirmed_at: null,
+      order_id: order.id,
+      payment_id: null,
+      client_address: clientAddress,
+    });
     await repo.insertAttendees(trx, registrationId, people);
     await orderChecks.attachOrder(trx, registrationId, order.id);
     // The code's use is reserved with the order. Should the last use have gone meanwhile,

@@ -262,6 +262,21 @@ export function findOrderOnEvent(db: Db, eventId: string, orderId: string) {
     .executeTakeFirst();
 }
 
+/**
+ * How many bookings of an event wait for payment from this email (any case) or this
+ * client address. Called in the transaction that writes a new one, under its locks.
+ */
+export async function countAwaitingPayment(db: Db, eventId: string, by: { email: string } | { clientAddress: string }): Promise<number> {
+  let q = db
+    .selectFrom('registrations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'pending')
+    .where('pending_reason', '=', 'payment');
+  q = 'email' in by ? q.where(sql<string>`lower(email)`, '=', by.email.toLowerCase()) : q.where('client_address', '=', by.clientAddress);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
 /** A pending paid booking with no payment, cancelled once; undefined when it moved meanwhile. */
 export function expireUnpaid(db: Db, id: string, now: Date) {
   return db

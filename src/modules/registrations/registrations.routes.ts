@@ -191,7 +191,8 @@ export const registrationsRoutes =
           summary: 'Register: free in one call, paid in two steps around the gateway checkout',
           description: [
             'Free (or discounted to 0): 201 `{ success, registrationId, status }`, no orderId. Paid step 1: 201 `{ orderId, registrationId, amount, currency, key }` and a pending registration with the answers intact. Paid step 2: exactly `{ registrationId, orderId, paymentId }` → 200 confirmation; the payment is verified at the gateway and bound to the order and the registration.',
-            'Refusals: 400 invalid input, unknown or used-up promo code, an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 502 when the gateway fails (nothing changes); 503 when live payments are not configured.',
+            'Refusals: 400 invalid input, `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 502 when the gateway fails (nothing changes); 503 when live payments are not configured.',
+            'Unpaid bookings hold nothing for long: a paid booking is payable for `CHECKOUT_WINDOW_MINUTES` (default 30) after step 1, then the reconciliation sweep cancels it and releases its promo code’s use (a payment that still arrives is refunded in full). At most 3 bookings of an event wait for payment per email, and — for a checkout key — 20 per client address (as the service sees it, after `TRUST_PROXY`); step 1 beyond that answers 429 `too_many_pending`, before any gateway order.',
             'Test keys may register on draft test events; live events must be published.',
           ].join('\n\n'),
           params: EventParams,
@@ -223,7 +224,7 @@ export const registrationsRoutes =
           membershipId: body.membershipId,
           ticketType: body.ticketType,
           subEventId: body.subEventId,
-        });
+        }, { clientAddress: req.ip });
         if (r.kind === 'free') return reply.code(201).send({ success: true as const, registrationId: r.registrationId, status: r.status, ticketIds: r.ticketIds });
         return reply.code(201).send({ success: true as const, registrationId: r.registrationId, orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key });
       },

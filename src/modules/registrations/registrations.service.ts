@@ -88,6 +88,9 @@ export async function audienceOf(db: Db, eventId: string, audience: repo.Audienc
   });
 }
 
+/** The booking (in any state) a gateway payment is bound to, if any (reconciliation asks). */
+export const findBookingIdByPayment = (db: Db, paymentId: string) => repo.findIdByPayment(db, paymentId);
+
 /** The booking that holds a gateway order in a mode (reconciliation asks). */
 export function findByGatewayOrder(db: Db, orderId: string, mode: Mode) {
   return repo.findByOrder(db, orderId, mode);

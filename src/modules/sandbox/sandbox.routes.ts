@@ -53,8 +53,8 @@ export const sandboxRoutes =
             200: Type.Object({
               success: Type.Literal(true),
               paymentId: Type.String(),
-              result: Type.Union([Type.Literal('confirmed'), Type.Literal('ignored'), Type.Literal('sold_out')], {
-                description: '`ignored` when the registration was already settled.',
+              result: Type.Union([Type.Literal('confirmed'), Type.Literal('ignored'), Type.Literal('sold_out'), Type.Literal('refunding')], {
+                description: '`ignored` when the registration was already settled; `refunding` when nothing keeps the payment (its membership ended before it was paid), so it is being refunded in full.',
               }),
             }),
             404: E,
@@ -67,20 +67,42 @@ export const sandboxRoutes =
       },
     );
 
+    // The buyer approves the mandate from the checkout (a checkout key may do that much); the
+    // gateway's own events — a charge, a halt, a cancellation — are the organiser's to play.
+    const SubscriptionResult = { 200: Type.Object({ success: Type.Literal(true), result: Type.Union([Type.Literal('applied'), Type.Literal('ignored')]) }), 404: E };
     app.post(
-      '/api/v1/sandbox/subscriptions/:subscriptionId/:action',
+      '/api/v1/sandbox/subscriptions/:subscriptionId/authenticate',
       {
         config: { auth: { kind: 'key', classes: ['full', 'checkout'], modes: ['test'] } },
         schema: {
           tags: ['sandbox'],
+          summary: 'Act as the member approving the mandate (the sandbox’s authorisation link)',
+          description:
+            '`subscription.authenticated`: the member approved the mandate; the organiser’s webhook fires when subscribed to it. A checkout key may call this (it is the buyer’s step); charge, halt and cancel need a full key.',
+          params: Type.Object({ subscriptionId: Type.String({ maxLength: 100 }) }),
+          response: SubscriptionResult,
+        },
+      },
+      async (req) => {
+        const result = await playSubscriptionEvent(deps, keyPrincipal(req).userId, req.params.subscriptionId, 'authenticate');
+        return { success: true as const, result };
+      },
+    );
+
+    app.post(
+      '/api/v1/sandbox/subscriptions/:subscriptionId/:action',
+      {
+        config: { auth: { kind: 'key', classes: ['full'], modes: ['test'] } },
+        schema: {
+          tags: ['sandbox'],
           summary: 'Act as the gateway’s subscription events',
           description:
-            '`authenticate`: the member approved the mandate (`subscription.authenticated`; the organiser’s webhook fires when subscribed to it). `charge`: a period was paid (`subscription.charged`; validUntil moves one period on from the later of now and the current end). `halt`: retries exhausted (`subscription.halted`; not in good standing). `cancel`: the gateway cancelled it (`subscription.cancelled`; ended). Uses this account’s test clock.',
+            'Full keys only: a checkout key sits in web pages, and must not charge or end a member’s subscription (403 `checkout_key_not_allowed`). `charge`: a period was paid (`subscription.charged`; validUntil moves one period on from the later of now and the current end). `halt`: retries exhausted (`subscription.halted`; not in good standing). `cancel`: the gateway cancelled it (`subscription.cancelled`; ended). Uses this account’s test clock. `authenticate` is its own operation.',
           params: Type.Object({
             subscriptionId: Type.String({ maxLength: 100 }),
-            action: Type.Union([Type.Literal('authenticate'), Type.Literal('charge'), Type.Literal('halt'), Type.Literal('cancel')]),
+            action: Type.Union([Type.Literal('charge'), Type.Literal('halt'), Type.Literal('cancel')]),
           }),
-          response: { 200: Type.Object({ success: Type.Literal(true), result: Type.Union([Type.Literal('applied'), Type.Literal('ignored')]) }), 404: E },
+          response: SubscriptionResult,
         },
       },
       async (req) => {

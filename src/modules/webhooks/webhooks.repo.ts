@@ -63,3 +63,14 @@ export async function pruneDeliveries(db: Db, before: Date, batch = 1000): Promi
     if (n < batch) return total;
   }
 }
+
+/** Delivery attempts since `since` that failed (no 2xx answer), for /metrics. */
+export async function countFailedDeliveriesSince(db: Db, since: Date): Promise<number> {
+  const r = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('created_at', '>=', since)
+    .where((eb) => eb.or([eb('status_code', 'is', null), eb('status_code', '<', 200), eb('status_code', '>=', 300)]))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -200,3 +200,6 @@ function presentDelivery(r: DeliveryRow) {
 export async function listDeliveries(db: Db, accountId: string, mode: Mode) {
   return (await repo.listDeliveries(db, accountId, mode, 100)).map(presentDelivery);
 }
+
+/** Delivery attempts that failed since `since` (for /metrics). */
+export const countFailedDeliveriesSince = (db: Kysely<Database>, since: Date) => repo.countFailedDeliveriesSince(db, since);

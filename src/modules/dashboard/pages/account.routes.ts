@@ -1,11 +1,13 @@
 // The dashboard's assets, signing up, in and out, email verification and the test/live switch.
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { sessionPrincipal } from '../../../shared/auth.js';
-import { AppError, badRequest } from '../../../shared/errors.js';
+import { AppError, badRequest, forbidden } from '../../../shared/errors.js';
 import * as accounts from '../../accounts/accounts.service.js';
+import { deviceSetCookie, readDeviceCookie } from '../../accounts/devices.js';
 import { ASSETS } from '../assets.js';
 import * as sessions from '../sessions.js';
-import { loginPage, signupPage, verifyPage } from '../views/account.js';
+import { accountPage, forgotPage, loginPage, resetPage, signupPage, verifyPage } from '../views/account.js';
 import { backTo, PAGE, PUBLIC_PAGE, safeNext, sentence, type PageContext } from '../page-context.js';
 
 export function accountPages(app: FastifyInstance, ctx: PageContext): void {
@@ -39,19 +41,22 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     const password = f.text('password', 'Password', 1024);
     const next = safeNext(f.text('next', 'next', 500));
     const csrf = preSession(req, reply);
-    // The same sign-in as POST /auth/login, with its limits per account and per address.
-    let userId: string;
+    // The same sign-in as POST /auth/login, with its limits and the same device cookie.
+    let signedIn: Awaited<ReturnType<typeof accounts.login>>;
     try {
-      ({ userId } = await accounts.login(deps, { email, password }, req.ip));
+      signedIn = await accounts.login(deps, { email, password }, req.ip, readDeviceCookie(req.headers.cookie));
     } catch (err) {
       if (err instanceof AppError && err.code === 'too_many_attempts') {
         for (const [h, v] of Object.entries(err.headers)) reply.header(h, v);
         return html(reply, loginPage(csrf, { email, next, error: `Too many sign-in attempts. Try again in ${err.headers['retry-after'] ?? 'a few'} seconds.` }), 429);
       }
+      if (err instanceof AppError && err.code === 'password_reset_required') {
+        return html(reply, loginPage(csrf, { email, next, error: 'Sign-in to this account is locked after too many failed attempts. Set a new password with the link we mailed to its address, or use “Forgot your password?” for a new link.' }), err.status);
+      }
       if (err instanceof AppError && err.status < 500) return html(reply, loginPage(csrf, { email, next, error: 'Email or password is wrong.' }), err.status);
       throw err;
     }
-    return signIn(reply, userId, next);
+    return signIn(reply, signedIn.userId, next, [deviceSetCookie(signedIn.device)]);
   });
 
   app.get('/dashboard/signup', PUBLIC_PAGE, async (req, reply) => html(reply, signupPage(preSession(req, reply), { email: '', name: '', phone: '', error: null })));
@@ -73,9 +78,24 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
 
   // ------------------------------------------------------------ email verification
 
-  app.get('/dashboard/verify', PAGE, async (req, reply) =>
-    show(req, reply, 'account', 'Verify your email address', (v) => verifyPage(v.csrf, { email: v.email, verified: v.emailVerified })),
-  );
+  // The mail's link (GET /auth/verify) leads here; signed out, the 401 leads to sign-in and back.
+  app.get<{ Querystring: { token?: string } }>('/dashboard/verify', PAGE, async (req, reply) => {
+    const token = typeof req.query.token === 'string' && req.query.token.length <= 128 ? req.query.token : undefined;
+    return show(req, reply, 'account', 'Verify your email address', (v) => verifyPage(v.csrf, { email: v.email, verified: v.emailVerified, token }));
+  });
+
+  // The same confirmation as POST /auth/verify: only for the account the token was issued to.
+  app.post('/dashboard/verify', PAGE, async (req, reply) => {
+    const s = sessionPrincipal(req);
+    const outcome = await accounts.verifyEmail(deps, form(req).text('token', 'Token', 128), s.userId);
+    if (outcome.ok) return done(req, reply, '/dashboard/verify', `Thank you: ${s.email} is verified.`);
+    const text =
+      outcome.code === 'session_required'
+        ? `This link was sent for another account, not for ${s.email}. Sign out, then sign in to that account to confirm it.`
+        : sentence(outcome.message);
+    await sessions.setFlash(deps.db, s.sessionId!, { kind: 'error', text });
+    return reply.redirect('/dashboard/verify', 303);
+  });
 
   app.post('/dashboard/verify/resend', PAGE, async (req, reply) => {
     const s = sessionPrincipal(req);
@@ -90,9 +110,77 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     return html(reply, loginPage(preSession(req, reply), { email: '', next: '/dashboard/events', error: null, notice: 'You are signed out.' }));
   });
 
+  // ------------------------------------------------------------ passwords
+
+  app.get('/dashboard/password/forgot', PUBLIC_PAGE, async (req, reply) => html(reply, forgotPage(preSession(req, reply), { email: '', sent: false, error: null })));
+
+  app.post('/dashboard/password/forgot', PUBLIC_PAGE, async (req, reply) => {
+    const email = form(req).text('email', 'Email', 254);
+    try {
+      await accounts.forgotPassword(deps, email);
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) return html(reply, forgotPage(preSession(req, reply), { email, sent: false, error: sentence(err.message) }), err.status);
+      throw err;
+    }
+    return html(reply, forgotPage(preSession(req, reply), { email, sent: true, error: null }), 202);
+  });
+
+  // The reset mail's link. It is a page of the dashboard (its form, CSP and CSRF), documented with the API.
+  app.get<{ Querystring: { token?: string } }>(
+    '/auth/password/reset',
+    {
+      config: { auth: { kind: 'public' } },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Open the password reset link (HTML form; changes nothing)',
+        description:
+          'The link of the reset mail: a page with a form for the new password, which posts (with its CSRF token) to the dashboard and does what `POST /auth/password/reset` does. Opening it changes nothing and does not use the token.',
+        querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 128, description: 'The token from the reset mail.' })) }),
+        response: { 200: { description: 'The form that sets the new password.', content: { 'text/html': { schema: Type.String() } } } },
+      },
+    },
+    async (req, reply) => {
+      reply.header('referrer-policy', 'no-referrer');
+      return html(reply, resetPage(preSession(req, reply), { token: req.query.token ?? '', error: null }));
+    },
+  );
+
+  app.post('/dashboard/password/reset', PUBLIC_PAGE, async (req, reply) => {
+    const f = form(req);
+    const token = f.text('token', 'Token', 128);
+    const password = f.text('password', 'Password', 1024);
+    try {
+      await accounts.resetPassword(deps, { token, password });
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) return html(reply, resetPage(preSession(req, reply), { token, error: sentence(err.message) }), err.status);
+      throw err;
+    }
+    // Every session ended, this browser's too: sign in with the new password.
+    reply.header('set-cookie', [sessions.clearCookie(sessions.SESSION_COOKIE)]);
+    return html(reply, loginPage(preSession(req, reply), { email: '', next: '/dashboard/events', error: null, notice: 'Your new password is set and every session of the account is signed out. Sign in with the new password.' }));
+  });
+
+  app.get('/dashboard/account', PAGE, async (req, reply) => show(req, reply, 'account', 'Account', (v) => accountPage(v.csrf, { email: v.email, verified: v.emailVerified })));
+
+  app.post('/dashboard/password/change', PAGE, async (req, reply) => {
+    const s = sessionPrincipal(req);
+    const f = form(req);
+    // The same change as POST /auth/password/change; this session stays, every other one ends.
+    await accounts.changePassword(deps, s.userId, { currentPassword: f.text('currentPassword', 'Current password', 1024), newPassword: f.text('newPassword', 'New password', 1024) }, s.sessionId);
+    return done(req, reply, '/dashboard/account', 'Your password is changed. Every other session of the account is signed out.');
+  });
+
+  app.post('/dashboard/logout-everywhere', PAGE, async (req, reply) => {
+    await accounts.logoutEverywhere(deps, sessionPrincipal(req).userId);
+    reply.header('set-cookie', sessions.clearCookie(sessions.SESSION_COOKIE));
+    return html(reply, loginPage(preSession(req, reply), { email: '', next: '/dashboard/events', error: null, notice: 'Every session of the account is signed out, this one included.' }));
+  });
+
   app.post('/dashboard/mode', PAGE, async (req, reply) => {
     const mode = form(req).text('mode', 'Mode', 10);
     if (mode !== 'test' && mode !== 'live') throw badRequest('invalid_mode', 'mode must be test or live');
+    // The API gives live keys only to a verified account; the dashboard keeps the same rule.
+    if (mode === 'live' && !sessionPrincipal(req).emailVerified) throw forbidden('email_unverified', 'live mode needs a verified email address');
     reply.header('set-cookie', sessions.cookie(sessions.MODE_COOKIE, mode, 365 * 86400));
     // Objects belong to one mode: an event page of the other mode would be a 404.
     const back = backTo(req) ?? '/dashboard/events';

@@ -1,8 +1,10 @@
 // The dashboard's event pages: the list, creating, the overview and the setup forms.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DashboardFlash } from '../../../db/database.js';
 import { sessionPrincipal } from '../../../shared/auth.js';
 import { badRequest } from '../../../shared/errors.js';
 import * as accounts from '../../accounts/accounts.service.js';
+import * as doorPassesService from '../../checkin/door.service.js';
 import * as events from '../../events/events.service.js';
 import * as tracks from '../../events/tracks.service.js';
 import * as promos from '../../registrations/promo.service.js';
@@ -30,10 +32,11 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
     return done(req, reply, eventPath(row.id), 'Draft created. Add tracks, tiers and questions under Setup, then publish.');
   });
 
-  app.get<IdParams>('/dashboard/events/:id', PAGE, async (req, reply) =>
+  /** The event's overview; `shown` is a message for this answer only (a door link shown once). */
+  const overviewPage = (req: FastifyRequest, reply: FastifyReply, id: string, shown?: DashboardFlash) =>
     show(req, reply, 'events', 'Event', async (v) => {
-      const row = await events.loadOwnedEvent(deps.db, v.org, req.params.id);
-      const [event, availability, analytics, door, sales, arrivals, user] = await Promise.all([
+      const row = await events.loadOwnedEvent(deps.db, v.org, id);
+      const [event, availability, analytics, door, sales, arrivals, user, doorPasses] = await Promise.all([
         presentEvent(row),
         events.availability(deps.eventDeps, row),
         events.analytics(deps.eventDeps, row),
@@ -41,24 +44,39 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
         registrations.salesOverTime(deps.db, row.id),
         registrations.arrivalsPer15Minutes(deps.db, row.id),
         accounts.getUser(deps.db, v.s.userId),
+        doorPassesService.listPasses(deps.db, v.org, row.id),
       ]);
       const page = eventViews.overview(v.csrf, {
         event,
         availability,
         analytics,
         door,
+        doorPasses,
         salesChart: barChart('sales', 'Tickets sold per day', dailyBars(sales), 'tickets'),
         arrivalsChart: barChart('arrivals', 'Check-in arrivals per 15 minutes', slotBars(arrivals), 'people'),
         canPublish: user.can_publish,
         baseUrl: deps.config.baseUrl,
       });
       return { title: event.title, body: page };
-    }),
-  );
+    }, shown);
+
+  app.get<IdParams>('/dashboard/events/:id', PAGE, async (req, reply) => overviewPage(req, reply, req.params.id));
 
   app.get<IdParams>('/dashboard/events/:id/door', PAGE, async (req, reply) => {
     const row = await events.loadOwnedEvent(deps.db, org(req), req.params.id);
     return html(reply, eventViews.doorFragment(await registrations.doorProgress(deps.db, row.id)).value);
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/door-passes', PAGE, async (req, reply) => {
+    const created = await doorPassesService.createPass(deps, org(req), req.params.id, { label: form(req).required('label', 'Label', 80) });
+    // Shown in this answer only, never through the stored flash: the link is the pass.
+    reply.header('cache-control', 'no-store');
+    return overviewPage(req, reply, req.params.id, { kind: 'secret', text: `Door link for ${created.label} created. Open it on the door phone; it is shown only now:`, secret: created.url });
+  });
+
+  app.post<{ Params: { id: string; passId: string } }>('/dashboard/events/:id/door-passes/:passId/revoke', PAGE, async (req, reply) => {
+    const revoked = await doorPassesService.revokePass(deps, org(req), req.params.id, req.params.passId);
+    return done(req, reply, eventPath(req.params.id), `Door link ${revoked.label} revoked.`);
   });
 
   app.get<IdParams>('/dashboard/events/:id/setup', PAGE, async (req, reply) =>

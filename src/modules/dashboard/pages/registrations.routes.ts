@@ -60,7 +60,8 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
       await actions.transfer(deps.registerDeps, org(req), req.params.id, req.params.rid, { name: f.required('name', 'Name', 200), email: f.required('email', 'Email', 254) });
       return done(req, reply, path, 'Transferred: the new holder gets a fresh ticket and the old QR code is refused at the door.');
     }
-    const action = ACTIONS[req.params.action];
+    // Own keys only: `constructor` or `toString` in the path is no action (it was a 500).
+    const action = Object.hasOwn(ACTIONS, req.params.action) ? ACTIONS[req.params.action] : undefined;
     if (!action) throw notFound('no such action', 'not_found');
     await action.run(org(req), req.params.id, req.params.rid);
     return done(req, reply, path, action.said);

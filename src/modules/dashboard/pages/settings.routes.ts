@@ -1,5 +1,6 @@
 // The dashboard's memberships, developers (keys and webhook) and staff pages.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DashboardFlash } from '../../../db/database.js';
 import { sessionPrincipal } from '../../../shared/auth.js';
 import { badRequest, notFound } from '../../../shared/errors.js';
 import * as accounts from '../../accounts/accounts.service.js';
@@ -48,18 +49,33 @@ export function developerPages(app: FastifyInstance, ctx: PageContext): void {
 
   // ------------------------------------------------------------ developers
 
-  app.get('/dashboard/developers', PAGE, async (req, reply) =>
-    show(req, reply, 'developers', 'Developers', async (v) =>
-      developersPage(
-        v.csrf,
-        v.mode,
-        await keys.listKeys(deps.db, v.s.userId),
-        await webhooks.getConfig(deps.db, v.s.userId, v.mode),
-        await webhooks.listDeliveries(deps.db, v.s.userId, v.mode),
-        v.emailVerified,
-      ),
-    ),
-  );
+  const developers = (req: FastifyRequest, reply: FastifyReply, shown?: DashboardFlash) =>
+    show(
+      req,
+      reply,
+      'developers',
+      'Developers',
+      async (v) =>
+        developersPage(
+          v.csrf,
+          v.mode,
+          await keys.listKeys(deps.db, v.s.userId),
+          await webhooks.getConfig(deps.db, v.s.userId, v.mode),
+          await webhooks.listDeliveries(deps.db, v.s.userId, v.mode),
+          v.emailVerified,
+        ),
+      shown,
+    );
+  /**
+   * A new key or signing secret is shown in the answer to the form that made it (not
+   * after a redirect through the stored flash), so it is never kept anywhere readable.
+   */
+  const showSecret = (req: FastifyRequest, reply: FastifyReply, text: string, secret: string) => {
+    reply.header('cache-control', 'no-store');
+    return developers(req, reply, { kind: 'secret', text, secret });
+  };
+
+  app.get('/dashboard/developers', PAGE, async (req, reply) => developers(req, reply));
 
   app.post('/dashboard/developers/keys', PAGE, async (req, reply) => {
     const f = form(req);
@@ -72,7 +88,7 @@ export function developerPages(app: FastifyInstance, ctx: PageContext): void {
       keyClass,
       allowedOrigin: f.optional('allowedOrigin', 'Allowed origin', 300),
     });
-    return done(req, reply, '/dashboard/developers', `Key “${row.name}” created. Copy it now: it is not shown again.`, { secret: key });
+    return showSecret(req, reply, `Key “${row.name}” created. Copy it now: it is not shown again.`, key);
   });
 
   app.post<{ Params: { keyId: string } }>('/dashboard/developers/keys/:keyId/revoke', PAGE, async (req, reply) => {
@@ -84,7 +100,8 @@ export function developerPages(app: FastifyInstance, ctx: PageContext): void {
     const f = form(req);
     const p = org(req);
     const r = await webhooks.putConfig(deps, p.userId, p.mode, { url: f.required('url', 'URL', 2000), enabled: f.checked('enabled'), events: f.all('events').slice(0, 10) });
-    return done(req, reply, '/dashboard/developers', r.secret ? 'Webhook set up. Copy the signing secret now: it is not shown again.' : 'Webhook saved.', r.secret ? { secret: r.secret } : {});
+    if (r.secret) return showSecret(req, reply, 'Webhook set up. Copy the signing secret now: it is not shown again.', r.secret);
+    return done(req, reply, '/dashboard/developers', 'Webhook saved.');
   });
 
   app.post('/dashboard/developers/webhook/rotate', PAGE, async (req, reply) => {
@@ -92,7 +109,7 @@ export function developerPages(app: FastifyInstance, ctx: PageContext): void {
     const current = await webhooks.getConfig(deps.db, p.userId, p.mode);
     if (!current) throw notFound('there is no webhook to rotate', 'webhook_not_found');
     const r = await webhooks.putConfig(deps, p.userId, p.mode, { rotateSecret: true, enabled: current.enabled });
-    return done(req, reply, '/dashboard/developers', 'New signing secret made; the old one no longer verifies. Copy it now: it is not shown again.', { secret: r.secret! });
+    return showSecret(req, reply, 'New signing secret made; the old one no longer verifies. Copy it now: it is not shown again.', r.secret!);
   });
 
   app.post('/dashboard/developers/webhook/delete', PAGE, async (req, reply) => {

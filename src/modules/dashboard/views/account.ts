@@ -13,6 +13,7 @@ export function loginPage(csrf: string, v: { email: string; next: string; error:
 <label for="l-password">Password</label><input id="l-password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${v.email ? html` autofocus` : ''}>
 <p><button>Sign in</button></p>
 </form>
+<p><a href="/dashboard/password/forgot">Forgot your password?</a></p>
 <p>New here? <a href="/dashboard/signup">Create an account</a></p>`,
   );
 }
@@ -32,8 +33,20 @@ export function signupPage(csrf: string, v: { email: string; name: string; phone
   );
 }
 
-/** The verification screen: where sign-up lands, and what the notice on other pages points to. */
-export function verifyPage(csrf: string, v: { email: string; verified: boolean }): Html {
+/**
+ * The verification screen: where sign-up lands, what the notice on other pages points to,
+ * and — with the mail's token — where the signed-in owner confirms the address.
+ */
+export function verifyPage(csrf: string, v: { email: string; verified: boolean; token?: string | undefined }): Html {
+  if (!v.verified && v.token) {
+    return html`<div class="card">
+<p>Confirm that <span class="mono">${v.email}</span> is your address and belongs to this account.</p>
+<form method="post" action="/dashboard/verify">${csrfField(csrf)}<input type="hidden" name="token" value="${v.token}">
+<p><button>Confirm my email address</button></p>
+</form>
+<p>Not your account? <a href="/dashboard/events">Skip</a> and sign out; the link works only for the account it was sent for.</p>
+</div>`;
+  }
   if (v.verified) {
     return html`<div class="card"><p>Your email address <span class="mono">${v.email}</span> is verified. Live keys and payouts are open to this account.</p>
 <p><a class="button" href="/dashboard/events">Go to your events</a></p></div>`;
@@ -46,6 +59,55 @@ export function verifyPage(csrf: string, v: { email: string; verified: boolean }
 ${resendForm(csrf)}
 <p><a href="/dashboard/events">Continue to your events</a></p>
 </div>`;
+}
+
+export function forgotPage(csrf: string, v: { email: string; sent: boolean; error: string | null }): string {
+  if (v.sent) {
+    return bare(
+      'Check your mail',
+      html`<div class="flash ok" role="status"><p>If an account has the address <span class="mono">${v.email}</span>, a mail with a link to set a new password is on its way. The link works once, for 60 minutes.</p></div>
+<p><a href="/dashboard/login">Back to sign in</a></p>`,
+    );
+  }
+  return bare(
+    'Forgot your password?',
+    html`${problem(v.error)}
+<p>Give the address of your account and we mail you a link to set a new password. Setting it signs out every session of the account, so this is also how you take back an account someone else created with your address.</p>
+<form method="post" action="/dashboard/password/forgot" class="card">${csrfField(csrf)}
+<label for="f-email">Email</label><input id="f-email" name="email" type="email" autocomplete="email" required maxlength="254" value="${v.email}" autofocus>
+<p><button>Mail me a link</button></p>
+</form>
+<p><a href="/dashboard/login">Back to sign in</a></p>`,
+  );
+}
+
+export function resetPage(csrf: string, v: { token: string; error: string | null }): string {
+  return bare(
+    'Set a new password',
+    html`${problem(v.error)}
+<p>Choose a new password for your account. Every session of the account is signed out, and the address counts as verified.</p>
+<form method="post" action="/dashboard/password/reset" class="card">${csrfField(csrf)}<input type="hidden" name="token" value="${v.token}">
+<label for="r-password">New password <span class="hint">10 characters or more</span></label><input id="r-password" name="password" type="password" autocomplete="new-password" required minlength="10" maxlength="1024" autofocus>
+<p><button>Set the new password</button></p>
+</form>
+<p><a href="/dashboard/password/forgot">Ask for a new link</a></p>`,
+  );
+}
+
+/** The account screen: change the password, sign out everywhere. */
+export function accountPage(csrf: string, v: { email: string; verified: boolean }): Html {
+  return html`<section class="card" aria-labelledby="pw-h"><h2 id="pw-h">Change your password</h2>
+<p>Signed in as <span class="mono">${v.email}</span>${v.verified ? '' : ' (address not verified yet)'}. Changing the password signs out every other session of the account: other browsers, and every API session token.</p>
+<form method="post" action="/dashboard/password/change">${csrfField(csrf)}
+<input type="text" name="username" autocomplete="username" value="${v.email}" hidden>
+<label for="c-current">Current password</label><input id="c-current" name="currentPassword" type="password" autocomplete="current-password" required maxlength="1024">
+<label for="c-new">New password <span class="hint">10 characters or more</span></label><input id="c-new" name="newPassword" type="password" autocomplete="new-password" required minlength="10" maxlength="1024">
+<p><button>Change password</button></p>
+</form></section>
+<section class="card" aria-labelledby="out-h"><h2 id="out-h">Sign out everywhere</h2>
+<p>Ends every session of the account, this one included: every browser and every API session token. API keys keep working; revoke them on the Developers page.</p>
+<form method="post" action="/dashboard/logout-everywhere" data-confirm="Sign out of every session of this account, this one included?">${csrfField(csrf)}<button class="secondary">Sign out everywhere</button></form>
+</section>`;
 }
 
 export function errorPage(status: number, message: string, back: string | null): string {

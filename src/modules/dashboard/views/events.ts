@@ -72,6 +72,7 @@ export interface OverviewData {
   availability: Availability;
   analytics: { totalRegistrations: number; confirmedCount: number; pendingCount: number; cancelledCount: number; refundedCount: number; checkedInCount: number; totalRevenue: number; fillRate: number | null };
   door: { expected: number; arrived: number };
+  doorPasses: { id: string; label: string; createdAt: string; expiresAt: string | null; revokedAt: string | null }[];
   salesChart: Html;
   arrivalsChart: Html;
   canPublish: boolean;
@@ -121,6 +122,21 @@ ${
 
 <section class="card" aria-labelledby="door-h"><h2 id="door-h">Check-in</h2>
 <div data-poll="${base}/door" data-poll-seconds="15" aria-live="polite">${doorFragment(d.door)}</div>
+<h3 id="passes-h">Door screen</h3>
+<p class="muted">A door link opens the phone door screen for this event to whoever holds it, without an account: scan, search, admit and undo, also offline. It shows names, ticket types and check-in state, never email, phone or money. The link is shown once.</p>
+<form method="post" action="${base}/door-passes" class="row">${csrfField(csrf)}
+<div><label for="f-pass-label">Label <span class="hint">who or where it is for, e.g. Gate A</span></label><input id="f-pass-label" name="label" maxlength="80" required></div>
+<div class="fit"><button>Create a door link</button></div>
+</form>
+${
+  d.doorPasses.length > 0
+    ? html`<div class="table-wrap"><table aria-labelledby="passes-h"><thead><tr><th scope="col">Label</th><th scope="col">Created</th><th scope="col">State</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+<tbody>${d.doorPasses.map(
+        (p) => html`<tr><td>${p.label}</td><td class="nowrap">${when(p.createdAt)}</td><td>${p.revokedAt ? badge('revoked') : p.expiresAt && new Date(p.expiresAt) < new Date() ? badge('expired') : badge('active')}</td>
+<td>${p.revokedAt ? '' : html`<form method="post" action="${base}/door-passes/${encodeURIComponent(p.id)}/revoke" data-confirm="Revoke this door link? Whoever holds it is shut out at once.">${csrfField(csrf)}<button class="danger" aria-label="Revoke door link ${p.label}">Revoke</button></form>`}</td></tr>`,
+      )}</tbody></table></div>`
+    : ''
+}
 </section>
 
 <section aria-labelledby="avail-h"><h2 id="avail-h">Availability</h2>

@@ -1,0 +1,529 @@
+// The door screen (decisions §15). The roster lives in IndexedDB keyed by
+// sha256(QR value); every admit and undo goes into a queue on the device and is sent
+// to POST …/door/sync in order, at once when online, when the network returns
+// otherwise. The service decides; what it answered differently from what the screen
+// showed offline is listed as a conflict.
+(function () {
+  'use strict';
+  var token = decodeURIComponent(location.pathname.split('/')[2] || '');
+  var eventId = document.body.getAttribute('data-event');
+  var api = '/api/v1/events/' + encodeURIComponent(eventId) + '/door/';
+  var $ = function (id) { return document.getElementById(id); };
+  var REASONS = {
+    cancelled: 'Booking cancelled',
+    refunded: 'Booking refunded',
+    not_confirmed: 'Not confirmed (payment or approval pending)',
+    transferred: 'Ticket transferred: scan the new holder’s QR',
+    ticket_not_found: 'No such ticket for this event',
+    invalid_qr: 'Not a ticket of this event',
+    member_not_found: 'No such person on this booking',
+    member_mismatch: 'This QR belongs to another team member',
+  };
+
+  var state = { cursor: null, entries: {}, queue: [], seq: 0, deviceId: null };
+  var byKey = {}; // sha256 → { entry, index|null }
+  var flushing = false;
+  var current = null; // what the result panel shows: { entry, index|null, value|null }
+
+  // ------------------------------------------------------------ storage (IndexedDB)
+
+  var dbp = new Promise(function (resolve) {
+    if (!window.indexedDB) return resolve(null);
+    var req = indexedDB.open('door-' + eventId, 1);
+    req.onupgradeneeded = function () { req.result.createObjectStore('kv'); };
+    req.onsuccess = function () { resolve(req.result); };
+    req.onerror = function () { resolve(null); };
+  });
+  function idbGet(k) {
+    return dbp.then(function (db) {
+      if (!db) return undefined;
+      return new Promise(function (resolve) {
+        var r = db.transaction('kv').objectStore('kv').get(k);
+        r.onsuccess = function () { resolve(r.result); };
+        r.onerror = function () { resolve(undefined); };
+      });
+    });
+  }
+  function idbPut(k, v) {
+    return dbp.then(function (db) {
+      if (!db) return;
+      return new Promise(function (resolve) {
+        var tx = db.transaction('kv', 'readwrite');
+        tx.objectStore('kv').put(v, k);
+        tx.oncomplete = function () { resolve(); };
+        tx.onerror = function () { resolve(); };
+      });
+    });
+  }
+  function save() {
+    return idbPut('state', { cursor: state.cursor, entries: state.entries, queue: state.queue, seq: state.seq, deviceId: state.deviceId });
+  }
+
+  // ------------------------------------------------------------ helpers
+
+  function sha256(text) {
+    return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)).then(function (buf) {
+      return Array.prototype.map.call(new Uint8Array(buf), function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+    });
+  }
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) {
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'onclick') e.addEventListener('click', attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    }
+    (children || []).forEach(function (c) { if (c) e.appendChild(c); });
+    return e;
+  }
+  function time(iso) {
+    if (!iso) return '';
+    return new Date(iso).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  }
+  function online() { return navigator.onLine !== false; }
+  function request(method, path, body) {
+    return fetch(api + path, {
+      method: method,
+      headers: Object.assign({ authorization: 'DoorPass ' + token, accept: 'application/json' }, body ? { 'content-type': 'application/json' } : {}),
+      body: body ? JSON.stringify(body) : undefined,
+      cache: 'no-store',
+      credentials: 'omit',
+    }).then(function (r) {
+      return r.json().then(function (j) {
+        if (!r.ok) {
+          var err = new Error((j && j.error) || 'request failed');
+          err.status = r.status;
+          err.code = j && j.code;
+          throw err;
+        }
+        return j.data;
+      });
+    });
+  }
+  function closed(err) {
+    // A revoked or expired pass: the door closes at once.
+    if (err && (err.status === 401 || err.status === 403)) {
+      document.body.replaceChildren(el('main', { id: 'main', class: 'closed' }, [
+        el('h1', { text: 'This door link does not work' }),
+        el('p', { text: err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.' }),
+        el('p', { text: 'Ask the organiser for a new link.' }),
+      ]));
+      stopCamera();
+      return true;
+    }
+    return false;
+  }
+
+  // ------------------------------------------------------------ roster
+
+  function index() {
+    byKey = {};
+    Object.keys(state.entries).forEach(function (k) {
+      var entry = state.entries[k];
+      byKey[entry.key] = { entry: entry, index: null };
+      entry.members.forEach(function (m) { if (m.index > 0) byKey[m.key] = { entry: entry, index: m.index }; });
+    });
+  }
+  function counts() {
+    var arrived = 0, expected = 0;
+    Object.keys(state.entries).forEach(function (k) {
+      var entry = state.entries[k];
+      if (entry.refusal) return;
+      entry.members.forEach(function (m) { expected++; if (m.checkedIn) arrived++; });
+    });
+    $('arrived').textContent = String(arrived);
+    $('expected').textContent = String(expected);
+  }
+  function showNet() {
+    var n = $('net');
+    if (!n) return;
+    var q = state.queue.length;
+    n.textContent = online() ? (q ? 'Online · sending ' + q + '…' : 'Online') : 'Offline · ' + q + ' scan' + (q === 1 ? '' : 's') + ' waiting';
+    n.className = online() ? 'net' : 'net offline';
+    $('queue').textContent = q ? q + ' scan' + (q === 1 ? '' : 's') + ' not yet sent' : '';
+  }
+  function merge(data) {
+    data.entries.forEach(function (e) { state.entries[e.key] = e; });
+    state.cursor = data.cursor;
+    index();
+    // Scans still queued keep the device's view until the service has answered them.
+    state.queue.forEach(applyLocal);
+    counts();
+    if (current && current.hit) {
+      current.hit = byKey[current.hit.entry.key] || current.hit;
+      render();
+    }
+  }
+  function refresh() {
+    if (!online()) return Promise.resolve();
+    return request('GET', 'roster' + (state.cursor ? '?since=' + encodeURIComponent(state.cursor) : ''))
+      .then(function (data) { merge(data); return save(); })
+      .catch(function (err) { closed(err); });
+  }
+
+  // ------------------------------------------------------------ admit, undo, queue
+
+  function targetsOf(entry, index) {
+    return entry.members.filter(function (m) { return index === null || m.index === index; });
+  }
+  function applyLocal(scan) {
+    var hit = scan.key && byKey[scan.key];
+    if (!hit) return;
+    targetsOf(hit.entry, scan.localIndex).forEach(function (m) {
+      if (scan.action === 'admit' && !m.checkedIn) { m.checkedIn = true; m.checkedInAt = scan.at; m.checkedInBy = 'this device'; }
+      if (scan.action === 'undo') { m.checkedIn = false; m.checkedInAt = null; m.checkedInBy = null; }
+    });
+  }
+  // `index` null: everyone on the booking. `value`: the QR value scanned or typed, else
+  // the person was found by name and the roster's key stands for the ticket.
+  function enqueue(action, hit, value, index) {
+    var scan = { seq: ++state.seq, action: action, at: new Date().toISOString(), offline: !online(), key: hit ? hit.entry.key : null, localIndex: index };
+    if (value !== null) {
+      scan.ticketId = value;
+      if (index !== null) scan.memberIndex = index;
+    } else if (index !== null && index > 0) {
+      scan.ticketKey = targetsOf(hit.entry, index)[0].key;
+    } else {
+      scan.ticketKey = hit.entry.key;
+      if (index !== null) scan.memberIndex = index;
+    }
+    scan.label = hit ? (index === null ? hit.entry.members[0].name : targetsOf(hit.entry, index)[0].name) : value;
+    applyLocal(scan);
+    state.queue.push(scan);
+    counts();
+    save();
+    showNet();
+    flush();
+    return scan;
+  }
+
+  function flush() {
+    if (flushing || !online() || state.queue.length === 0) return Promise.resolve();
+    flushing = true;
+    var batch = state.queue.slice(0, 500);
+    var body = {
+      deviceId: state.deviceId,
+      scans: batch.map(function (s) {
+        var o = { seq: s.seq, action: s.action, at: s.at };
+        if (s.ticketId !== undefined) o.ticketId = s.ticketId;
+        if (s.ticketKey !== undefined && s.ticketId === undefined) o.ticketKey = s.ticketKey;
+        if (s.memberIndex !== undefined) o.memberIndex = s.memberIndex;
+        return o;
+      }),
+    };
+    return request('POST', 'sync', body)
+      .then(function (data) {
+        var conflicts = [];
+        data.results.forEach(function (r, i) {
+          var s = batch[i];
+          if (r.status === 'already_admitted' || r.status === 'refused') {
+            if (s.offline) conflicts.push({ scan: s, result: r });
+            if (current && current.seq === s.seq) showAnswer(r);
+          }
+        });
+        var done = {};
+        batch.forEach(function (s) { done[s.seq] = true; });
+        state.queue = state.queue.filter(function (s) { return !done[s.seq]; });
+        if (conflicts.length) showConflicts(conflicts);
+        flushing = false;
+        return save().then(refresh).then(function () { showNet(); if (state.queue.length) return flush(); });
+      })
+      .catch(function (err) {
+        flushing = false;
+        showNet();
+        closed(err);
+      });
+  }
+
+  function showConflicts(list) {
+    var ul = $('conflict-list');
+    list.forEach(function (c) {
+      var r = c.result;
+      var text = r.status === 'already_admitted'
+        ? c.scan.label + ': already in' + (r.by ? ' — by ' + r.by : '') + (r.at ? ' at ' + time(r.at) : '')
+        : c.scan.label + ': refused — ' + (REASONS[r.reason] || r.reason);
+      ul.appendChild(el('li', { text: text }));
+    });
+    $('conflicts').hidden = false;
+    buzz();
+  }
+
+  // ------------------------------------------------------------ the result panel
+
+  function buzz() {
+    if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    try {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      var ctx = buzz.ctx || (buzz.ctx = new Ctx());
+      var o = ctx.createOscillator();
+      var g = ctx.createGain();
+      o.frequency.value = 220;
+      o.type = 'square';
+      g.gain.value = 0.2;
+      o.connect(g);
+      g.connect(ctx.destination);
+      o.start();
+      o.stop(ctx.currentTime + 0.35);
+    } catch (e) { /* no sound */ }
+  }
+
+  function panel(kind, verdict, lines, extra) {
+    var r = $('result');
+    r.className = 'result ' + kind;
+    r.replaceChildren.apply(r, [el('p', { class: 'verdict', text: verdict })].concat(lines.map(function (l) { return el('p', { class: l[0], text: l[1] }); })).concat(extra || []));
+    r.hidden = false;
+    if (kind === 'bad' || kind === 'warn') buzz();
+  }
+
+  function describe(entry) {
+    return [entry.ticketType, entry.track].filter(Boolean).join(' · ');
+  }
+
+  // A verdict from the service that differs from what the screen showed: it stays.
+  function showAnswer(r) {
+    current.answered = r;
+    if (current.hit) render();
+    else answerPanel(r, current.name);
+  }
+  function answerPanel(r, name) {
+    if (r.status === 'already_admitted') panel('warn', 'Already in', [['who', name], ['detail', 'Admitted' + (r.at ? ' at ' + time(r.at) : '') + (r.by ? ' by ' + r.by : '')]], nextButton());
+    else panel('bad', 'Refused', [['who', name], ['detail', REASONS[r.reason] || r.reason]], nextButton());
+  }
+
+  function nextBtn() {
+    return scanning.wanted ? el('button', { type: 'button', class: 'big', text: 'Scan next', onclick: resume }) : null;
+  }
+  function nextButton() {
+    return [el('div', { class: 'actions' }, [nextBtn()])];
+  }
+
+  function personRow(hit, m, value) {
+    var isIn = m.checkedIn;
+    return el('li', {}, [
+      el('span', { class: 'name', text: m.name }),
+      isIn
+        ? el('button', { type: 'button', class: 'undo', text: 'Undo', 'aria-label': 'Undo ' + m.name, onclick: function () { act('undo', hit, value, m.index); } })
+        : el('button', { type: 'button', class: 'admit', text: 'Admit', 'aria-label': 'Admit ' + m.name, onclick: function () { act('admit', hit, value, m.index); } }),
+      el('span', { class: 'state', text: isIn ? 'In since ' + time(m.checkedInAt) + (m.checkedInBy ? ' · ' + m.checkedInBy : '') : 'Not in yet' }),
+    ]);
+  }
+
+  // Shows the person (or booking) as the roster has it.
+  function render() {
+    var hit = current.hit;
+    var entry = hit.entry;
+    var index = current.index;
+    var targets = targetsOf(entry, index);
+    current.name = index === null ? entry.members[0].name + (entry.members.length > 1 ? ' + ' + (entry.members.length - 1) : '') : targets[0].name;
+    if (current.answered) return answerPanel(current.answered, current.name);
+    if (entry.refusal) return panel('bad', 'Refused', [['who', current.name], ['detail', REASONS[entry.refusal]], ['detail', describe(entry)]], nextButton());
+    var people = entry.members.length > 1 ? [el('ul', { class: 'people', 'aria-label': 'People on this booking' }, entry.members.map(function (m) { return personRow(hit, m, current.value); }))] : [];
+    var allIn = targets.every(function (m) { return m.checkedIn; });
+    var someOut = targets.some(function (m) { return !m.checkedIn; });
+    var buttons = [];
+    if (entry.members.length === 1) {
+      buttons.push(allIn
+        ? el('button', { type: 'button', class: 'undo', text: 'Undo', onclick: function () { act('undo', hit, current.value, index === null ? 0 : index); } })
+        : el('button', { type: 'button', class: 'admit', text: 'Admit', onclick: function () { act('admit', hit, current.value, index === null ? 0 : index); } }));
+    } else if (index === null && someOut) {
+      buttons.push(el('button', { type: 'button', class: 'admit', text: 'Admit everyone left', onclick: function () { act('admit', hit, current.value, null); } }));
+    }
+    var actions = el('div', { class: 'actions' }, buttons.concat([nextBtn()]));
+    if (current.justAdmitted) {
+      panel('ok', 'Admitted', [['who', current.name], ['detail', describe(entry)]], people.concat([actions]));
+    } else if (current.wasIn) {
+      var first = targets.filter(function (m) { return m.checkedIn; })[0] || targets[0];
+      panel('warn', 'Already in', [['who', current.name], ['detail', 'Admitted at ' + time(first.checkedInAt) + (first.checkedInBy ? ' by ' + first.checkedInBy : '')], ['detail', describe(entry)]], people.concat([actions]));
+    } else {
+      panel(allIn ? 'ok' : 'plain', allIn ? 'In' : 'Not in yet', [['who', current.name], ['detail', describe(entry)]], people.concat([actions]));
+    }
+  }
+
+  function act(action, hit, value, index) {
+    // A member's own QR stands for that member alone: another one is named by the roster's key.
+    if (value !== null && hit && hit.index !== null && index !== hit.index) value = null;
+    var scan = enqueue(action, hit, value, index);
+    current.seq = scan.seq;
+    current.justAdmitted = action === 'admit';
+    current.wasIn = false;
+    current.answered = null;
+    render();
+  }
+
+  /** A scanned or typed ticket: known → admit it when it is one person and admissible. */
+  function open(value) {
+    return sha256(value).then(function (key) {
+      var hit = byKey[key];
+      if (!hit) {
+        if (!online()) {
+          // Not on this device's list: queued for the service to decide.
+          current = { hit: null, index: null, value: value, name: value };
+          var scan = enqueue('admit', null, value, null);
+          current.seq = scan.seq;
+          panel('warn', 'Not on this device’s list', [['detail', 'Queued; the service decides when the network returns.']], nextButton());
+          return;
+        }
+        panel('bad', 'Not a ticket of this event', [['detail', 'No ticket matches what was scanned.']], nextButton());
+        return;
+      }
+      current = { hit: hit, index: hit.index, value: value };
+      var entry = hit.entry;
+      var targets = targetsOf(entry, hit.index);
+      if (entry.refusal) return render();
+      if (targets.length === 1 || entry.members.length === 1) {
+        var m = targets[0];
+        if (m.checkedIn) {
+          current.wasIn = true;
+          return render();
+        }
+        return act('admit', hit, value, hit.index === null ? 0 : hit.index);
+      }
+      render(); // a team booking: admit everyone left, or one by one
+    });
+  }
+
+  // ------------------------------------------------------------ search
+
+  $('search').addEventListener('submit', function (e) {
+    e.preventDefault();
+    var q = $('q').value.trim();
+    var list = $('matches');
+    list.replaceChildren();
+    if (!q) return;
+    sha256(q).then(function (key) {
+      if (byKey[key]) return open(q);
+      var needle = q.toLowerCase();
+      var found = [];
+      Object.keys(state.entries).forEach(function (k) {
+        var entry = state.entries[k];
+        entry.members.forEach(function (m) { if (m.name.toLowerCase().indexOf(needle) !== -1 && found.length < 30) found.push({ entry: entry, m: m }); });
+      });
+      if (found.length === 0) list.appendChild(el('li', { class: 'note', text: 'Nobody found.' }));
+      found.forEach(function (f) {
+        list.appendChild(el('li', {}, [el('button', {
+          type: 'button',
+          text: f.m.name + ' · ' + describe(f.entry) + (f.entry.refusal ? ' · ' + REASONS[f.entry.refusal] : f.m.checkedIn ? ' · in' : ''),
+          onclick: function () {
+            list.replaceChildren();
+            current = { hit: byKey[f.entry.key], index: f.entry.members.length > 1 ? f.m.index : null, value: null };
+            render();
+          },
+        })]));
+      });
+    });
+  });
+  $('conflicts-ok').addEventListener('click', function () {
+    $('conflict-list').replaceChildren();
+    $('conflicts').hidden = true;
+  });
+
+  // ------------------------------------------------------------ camera
+
+  var scanning = { active: false, wanted: false, stream: null, detector: null, busy: false };
+  function stopCamera() {
+    scanning.active = false;
+    if (scanning.stream) scanning.stream.getTracks().forEach(function (t) { t.stop(); });
+    scanning.stream = null;
+  }
+  function resume() {
+    $('result').hidden = true;
+    if (scanning.stream) {
+      scanning.active = true;
+      requestAnimationFrame(tick);
+    } else startCamera();
+  }
+  function startCamera() {
+    scanning.wanted = true;
+    var note = $('camera-note');
+    if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+      note.textContent = 'This browser cannot use the camera here; search by name or code instead.';
+      return;
+    }
+    note.textContent = 'Starting the camera…';
+    navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false }).then(function (stream) {
+      scanning.stream = stream;
+      var v = $('video');
+      v.srcObject = stream;
+      v.hidden = false;
+      return v.play();
+    }).then(function () {
+      var useNative = 'BarcodeDetector' in window && BarcodeDetector.getSupportedFormats
+        ? BarcodeDetector.getSupportedFormats().then(function (f) { return f.indexOf('qr_code') !== -1; })
+        : Promise.resolve(false);
+      return useNative.then(function (ok) {
+        if (ok) scanning.detector = new BarcodeDetector({ formats: ['qr_code'] });
+        note.textContent = 'Point the camera at the ticket’s QR code.';
+        $('camera').textContent = 'Camera on';
+        document.body.setAttribute('data-decoder', ok ? 'native' : 'jsqr');
+        scanning.active = true;
+        requestAnimationFrame(tick);
+      });
+    }).catch(function (e) {
+      note.textContent = 'The camera did not start (' + (e && e.name ? e.name : 'error') + '); search by name or code instead.';
+    });
+  }
+  function decode(v) {
+    if (scanning.detector) {
+      return scanning.detector.detect(v).then(function (codes) { return codes.length ? codes[0].rawValue : null; });
+    }
+    var c = $('frame');
+    var w = v.videoWidth, h = v.videoHeight;
+    if (!w || !h) return Promise.resolve(null);
+    var scale = Math.min(1, 640 / Math.max(w, h));
+    c.width = Math.round(w * scale);
+    c.height = Math.round(h * scale);
+    var g = c.getContext('2d', { willReadFrequently: true });
+    g.drawImage(v, 0, 0, c.width, c.height);
+    var img = g.getImageData(0, 0, c.width, c.height);
+    var code = window.jsQR(img.data, img.width, img.height, { inversionAttempts: 'dontInvert' });
+    return Promise.resolve(code ? code.data : null);
+  }
+  function tick() {
+    if (!scanning.active || scanning.busy) return;
+    var v = $('video');
+    if (v.readyState < 2) return requestAnimationFrame(tick);
+    scanning.busy = true;
+    decode(v).then(function (value) {
+      scanning.busy = false;
+      if (value && scanning.active) {
+        // One scan at a time: the next waits for "Scan next".
+        scanning.active = false;
+        return open(value.trim());
+      }
+      if (scanning.active) setTimeout(function () { requestAnimationFrame(tick); }, 120);
+    }, function () {
+      scanning.busy = false;
+      if (scanning.active) setTimeout(function () { requestAnimationFrame(tick); }, 250);
+    });
+  }
+  $('camera').addEventListener('click', function () {
+    if (scanning.stream) resume();
+    else startCamera();
+  });
+
+  // ------------------------------------------------------------ start
+
+  window.addEventListener('online', function () { showNet(); flush().then(refresh); });
+  window.addEventListener('offline', showNet);
+  idbGet('state').then(function (saved) {
+    if (saved && saved.deviceId) {
+      state = saved;
+      state.queue.forEach(function (s) { s.offline = true; });
+    } else {
+      var bytes = new Uint8Array(9);
+      crypto.getRandomValues(bytes);
+      state.deviceId = 'dev-' + Array.prototype.map.call(bytes, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+    }
+    index();
+    counts();
+    showNet();
+    return refresh();
+  }).then(function () {
+    document.body.setAttribute('data-ready', 'true');
+    showNet();
+    flush();
+    // The live count: the roster's changes every 10 seconds while the page is seen.
+    setInterval(function () { if (!document.hidden && !flushing) refresh(); }, 10000);
+  });
+})();

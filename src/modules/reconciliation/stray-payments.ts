@@ -1,0 +1,75 @@
+// Stray payments: money the gateway captured on one of our orders that no booking or
+// membership period keeps — a second payment of an order already paid, a payment for a
+// booking or membership cancelled before it was paid, another amount. Each is refunded
+// in full by one durable job, whoever finds it: the paid notification (at once) or the
+// sweep (which watches every order for a week, so a stray whose notification was lost is
+// found too). An order is paid at most once.
+import type { Mode } from '../../db/database.js';
+import { enqueue, defineJob } from '../../jobs/queue.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import * as memberships from '../memberships/memberships.service.js';
+import type { GatewayPayment, PaymentGateway } from '../payments/gateway.js';
+import * as registrations from '../registrations/registrations.service.js';
+import * as repo from './reconciliation.repo.js';
+
+export interface StrayRefundPayload {
+  mode: Mode;
+  accountId: string;
+  orderId: string;
+  paymentId: string;
+}
+
+export const strayRefundJob = defineJob<StrayRefundPayload>('payment.refund_stray');
+
+export interface StrayDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  gatewayFor(mode: Mode, accountId: string): PaymentGateway;
+  kickJobs(): void;
+}
+
+/** The gateway's idempotency key for a stray payment's refund: a retried or repeated refund is the same refund. */
+export const strayRefundKey = (paymentId: string) => `stray_${paymentId}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+
+/** Whether a booking (in any state: an ended one carries its own refund) or a membership period holds this payment. */
+export async function isPaymentKept(db: Kysely<Database>, paymentId: string): Promise<boolean> {
+  if ((await registrations.findBookingIdByPayment(db, paymentId)) !== undefined) return true;
+  if (await repo.isRecordedPayment(db, paymentId)) return true;
+  return memberships.isPaymentBound(db, paymentId);
+}
+
+const unrefunded = (p: GatewayPayment) => p.captured && p.amountRefunded < p.amount;
+
+/**
+ * A paid notification that neither a booking nor a membership took: when the payment is
+ * captured money on one of our orders and nothing keeps it, its refund is queued and the
+ * order is watched again. True when a refund was queued.
+ */
+export async function refundIfStray(deps: StrayDeps, mode: Mode, orderId: string, payment: GatewayPayment): Promise<boolean> {
+  if (!unrefunded(payment) || payment.orderId !== orderId) return false;
+  const order = await repo.findByOrderId(deps.db, orderId);
+  if (!order || order.mode !== mode) return false;
+  if (await isPaymentKept(deps.db, payment.id)) return false;
+  await deps.db.transaction().execute(async (trx) => {
+    await enqueue(trx, deps, strayRefundJob, { mode, accountId: order.account_id, orderId, paymentId: payment.id });
+    await repo.reopen(trx, orderId, deps.clock.now());
+  });
+  deps.kickJobs();
+  return true;
+}
+
+/**
+ * Refunds a stray payment in full, once: asks the gateway again at run time, and refunds
+ * only captured money on that order that nothing has come to keep meanwhile.
+ */
+export async function refundStrayJob(deps: StrayDeps, p: StrayRefundPayload): Promise<void> {
+  const gateway = deps.gatewayFor(p.mode, p.accountId);
+  const payment = await gateway.fetchPayment(p.paymentId);
+  if (!payment || payment.orderId !== p.orderId || !unrefunded(payment)) return;
+  if (await isPaymentKept(deps.db, payment.id)) return;
+  await gateway.refundPayment(payment.id, payment.amount - payment.amountRefunded, { reason: 'not_kept' }, strayRefundKey(payment.id));
+}

@@ -1,0 +1,142 @@
+// The report generator of `npm run bench` (bench/report.ts): a broken summary, ratio or
+// verdict must fail `npm test`, not show up in BENCHMARKS.md after a quarter of an hour.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DOOR_NAMES, DOOR_TARGETS } from '../../bench/checkin.js';
+import { EMBEDDED_NAMES, EMBEDDED_TARGETS } from '../../bench/embedded.js';
+import { REGISTER_NAMES, REGISTER_TARGETS } from '../../bench/register.js';
+import { fmtRatio, fmtSummary, meets, ratio, renderReport, renderSection, summarise, verdict, type Run, type Section, type Target } from '../../bench/report.js';
+
+const run = (rps: number, p99 = 50, extra?: Run['extra']): Run => ({ rps, p50: p99 / 2, p99, max: p99 * 2, done: rps * 10, errors: 0, load1: 0.5, ...(extra ? { extra } : {}) });
+
+const section = (targets: Target[] = []): Section => ({
+  title: 'Door',
+  description: 'test runs',
+  series: [
+    { name: 'naive', runs: [run(1000, 40), run(1200, 60), run(900, 50)] },
+    { name: 'service', runs: [run(1500, 30), run(1700, 90), run(1300, 20)] },
+  ],
+  comparisons: [{ subject: 'service', ceiling: 'naive' }],
+  targets,
+});
+
+describe('summaries of repeated runs', () => {
+  it('takes the median, min and max', () => {
+    assert.deepEqual(summarise([1955, 1627, 1808]), { median: 1808, min: 1627, max: 1955, n: 3 });
+    assert.equal(summarise([4, 1, 3, 2]).median, 2.5, 'an even count takes the mean of the middle two');
+    assert.deepEqual(summarise([5, undefined, Number.NaN, 7, 6]), { median: 6, min: 5, max: 7, n: 3 }, 'runs without the figure are left out');
+    assert.equal(summarise([]).n, 0);
+  });
+
+  it('formats a figure as its median with min and max', () => {
+    assert.equal(fmtSummary(summarise([1955, 1627, 1808]), '/s'), '1,808 /s (min 1,627, max 1,955)');
+    assert.equal(fmtSummary(summarise([105.84, 93.2, 113.04]), 'ms', 1), '105.8 ms (min 93.2, max 113.0)');
+    assert.equal(fmtSummary(summarise([42]), '/s'), '42 /s (one run)');
+    assert.equal(fmtSummary(summarise([]), '/s'), '—');
+  });
+
+  it('computes a ratio from the medians, never from the best run', () => {
+    const r = ratio(summarise([1500, 1700, 1300]), summarise([1000, 1200, 900]));
+    assert.equal(r, 1.5);
+    assert.equal(fmtRatio(r), '1.50×');
+    assert.ok(Number.isNaN(ratio(summarise([1]), summarise([0]))), 'a ceiling of 0 gives no ratio');
+    assert.equal(fmtRatio(Number.NaN), '—');
+  });
+});
+
+describe('verdicts against the targets', () => {
+  it('compares at least, at most and under', () => {
+    assert.equal(meets('atLeast', 1.5, 1.5), true);
+    assert.equal(meets('atLeast', 1.49, 1.5), false);
+    assert.equal(meets('atMost', 500, 500), true);
+    assert.equal(meets('below', 150, 150), false);
+    assert.equal(meets('atLeast', Number.NaN, 0), false, 'a missing figure never meets a target');
+  });
+
+  it('says met or not met from the medians, with the runs that meet it', () => {
+    const t: Target = { label: 'Lookups against the naive route', subject: 'service', ceiling: 'naive', figure: 'rps', compare: 'atLeast', value: 1.5, unit: '', digits: 2 };
+    // Medians 1500 / 1000 = 1.50; per round 1.50, 1.42, 1.44.
+    assert.equal(verdict(section([t]), t), '- Lookups against the naive route (at least 1.50×): met: 1.50× from the medians (service / naive, rps); 1 of 3 runs meet it (1.50×, 1.42×, 1.44×).');
+    const harder = { ...t, value: 1.6 };
+    assert.match(verdict(section([harder]), harder), /: \*\*not met\*\*: 1\.50× from the medians .* 0 of 3 runs meet it/);
+  });
+
+  it('judges an absolute target on the median, and counts every run', () => {
+    const t: Target = { label: 'p99', subject: 'service', figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 };
+    assert.equal(verdict(section([t]), t), '- p99 (under 100.0 ms): met: 30.0 ms median (service, p99); 3 of 3 runs meet it (30.0 ms, 90.0 ms, 20.0 ms).');
+    const strict = { ...t, value: 25 };
+    assert.match(verdict(section([strict]), strict), /\*\*not met\*\*: 30\.0 ms median .* 1 of 3 runs meet it/);
+  });
+
+  it('refuses a target naming a series that was not run', () => {
+    const t: Target = { label: 'x', subject: 'nobody', figure: 'rps', compare: 'atLeast', value: 1, unit: '', digits: 0 };
+    assert.throws(() => verdict(section([t]), t), /no series named "nobody"/);
+  });
+});
+
+describe('the generated file', () => {
+  const header = {
+    machine: { cpu: 'Test CPU', cores: 2, memoryBytes: 4 * 2 ** 30, os: 'Debian', node: 'v22.0.0', postgres: '18.1 (the shared server)' },
+    startedAt: new Date('2026-11-25T02:00:00Z'),
+    finishedAt: new Date('2026-11-25T02:12:30Z'),
+    commit: 'abc123',
+    loadBefore: [0.4, 0.6, 0.7],
+    loadAfter: [1.9, 1.2, 0.9],
+    command: 'BENCH_SECONDS=10 npm run bench',
+    runs: 3,
+    seconds: 10,
+  };
+
+  it('shows every run, the medians with min and max, the ratio and the machine', () => {
+    const t: Target = { label: 'Lookups', subject: 'service', ceiling: 'naive', figure: 'rps', compare: 'atLeast', value: 1.5, unit: '', digits: 2 };
+    const md = renderReport(header, [section([t])]);
+    for (const s of ['Test CPU, 2 cores', '4.0 GiB', 'v22.0.0', '18.1 (the shared server)', 'abc123', '2026-11-25T02:00:00Z', '12.5 min', '0.40 / 0.60 / 0.70', '1.90 / 1.20 / 0.90', '`BENCH_SECONDS=10 npm run bench`']) {
+      assert.ok(md.includes(s), `the header shows ${s}`);
+    }
+    assert.ok(md.includes('| service | 1,500 (min 1,300, max 1,700) |'), 'the median row');
+    assert.ok(md.includes('- service: 1,500 /s (min 1,300, max 1,700) against naive: 1,000 /s (min 900, max 1,200): **1.50×**'));
+    // Six runs, one row each, the slow ones included.
+    assert.equal(md.split('\n').filter((l) => /^\| (naive|service) \| \d \|/.test(l)).length, 6);
+    assert.ok(md.includes('| service | 2 | 1,700 | 45.0 | 90.0 | 180 |'));
+    assert.doesNotMatch(md, /NaN|undefined|Infinity/);
+  });
+
+  it('shows a missing per-run figure as the section says, never as NaN', () => {
+    const s = section();
+    s.columns = [{ key: 'drain', label: 'mails sent after s', digits: 0, missing: 'not within 300 s' }];
+    s.series[1]!.runs = [run(1500, 30, { drain: 20 }), run(1700, 90, { drain: undefined }), run(1300, 20, { drain: 30 })];
+    const md = renderSection(s);
+    assert.ok(md.includes('not within 300 s'));
+    assert.ok(md.includes('25 (min 20, max 30)'), 'the summary is over the runs that have it');
+    assert.doesNotMatch(md, /NaN|undefined/);
+  });
+
+  it('says when the machine was busy before the run', () => {
+    assert.match(renderReport({ ...header, loadBefore: [3.2, 2, 1] }, []), /other work was running, and the figures are lower for it/);
+    assert.doesNotMatch(renderReport(header, []), /other work was running/);
+  });
+
+  it('has targets in the bench code that name configurations the benches run', () => {
+    const cases: [Target[], Record<string, string>][] = [
+      [DOOR_TARGETS, DOOR_NAMES],
+      [REGISTER_TARGETS, REGISTER_NAMES],
+      [EMBEDDED_TARGETS, EMBEDDED_NAMES],
+    ];
+    for (const [targets, names] of cases) {
+      const all = Object.values(names);
+      for (const t of targets) {
+        assert.ok(all.includes(t.subject), `${t.label}: ${t.subject}`);
+        if (t.ceiling) assert.ok(all.includes(t.ceiling), `${t.label}: ${t.ceiling}`);
+      }
+      // And each renders from figures of the right shape.
+      const s: Section = {
+        title: 't',
+        description: 'd',
+        series: all.map((name) => ({ name, runs: [run(1000, 50, { rss: 180, startup: 2000 }), run(1100, 60, { rss: 190, startup: 2100 })] })),
+        comparisons: [],
+        targets,
+      };
+      assert.doesNotMatch(renderSection(s), /NaN|undefined/);
+    }
+  });
+});

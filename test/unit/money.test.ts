@@ -1,0 +1,48 @@
+// Rupees at the API edge, integer paise inside: the conversion and its refusals.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AppError } from '../../src/shared/errors.js';
+import { MAX_RUPEES, paiseToRupees, rupeesToPaise } from '../../src/shared/money.js';
+
+function refused(value: number, message: string): void {
+  assert.throws(
+    () => rupeesToPaise(value, 'price'),
+    (err: unknown) => err instanceof AppError && err.status === 400 && err.code === 'invalid_amount' && err.message === message,
+    String(value),
+  );
+}
+
+describe('rupeesToPaise', () => {
+  it('turns rupees with up to two decimals into whole paise', () => {
+    assert.equal(rupeesToPaise(0, 'price'), 0);
+    assert.equal(rupeesToPaise(1, 'price'), 100);
+    assert.equal(rupeesToPaise(12.34, 'price'), 1234);
+    assert.equal(rupeesToPaise(19.99, 'price'), 1999, '19.99 × 100 is 1998.9999… in floating point');
+    assert.equal(rupeesToPaise(1.1, 'price'), 110);
+    assert.equal(rupeesToPaise(0.01, 'price'), 1);
+    assert.equal(rupeesToPaise(MAX_RUPEES, 'price'), 1_000_000_000, 'the maximum itself is allowed');
+  });
+
+  it('refuses a negative, infinite or missing number, naming the field', () => {
+    for (const v of [-1, -0.01, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) refused(v, 'price must be a number of rupees, 0 or more');
+  });
+
+  it('refuses more than the maximum', () => {
+    assert.equal(MAX_RUPEES, 10_000_000);
+    refused(MAX_RUPEES + 0.01, 'price must be at most 10000000 rupees');
+    refused(MAX_RUPEES + 1, 'price must be at most 10000000 rupees');
+  });
+
+  it('refuses fractions of a paisa, whichever way they would round', () => {
+    for (const v of [12.345, 0.004, 0.006, 0.001, 99.999]) refused(v, 'price must have at most two decimal places');
+  });
+});
+
+describe('paiseToRupees', () => {
+  it('divides by 100 and rounds to the paisa', () => {
+    assert.equal(paiseToRupees(1234), 12.34);
+    assert.equal(paiseToRupees(0), 0);
+    assert.equal(paiseToRupees(1234.6), 12.35);
+    assert.equal(paiseToRupees(1234.4), 12.34);
+  });
+});
