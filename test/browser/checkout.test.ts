@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import type { ConsoleMessage, Frame, Page } from 'playwright-core';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { hostPage, hostUrl, launchBrowser, SCREENSHOTS, startHostPages, type Browser, type HostPages } from '../helpers/browser.js';
+import { hostPage, hostUrl, launchBrowser, SCREENSHOTS, startHostPages, WAIT_MS, type Browser, type HostPages } from '../helpers/browser.js';
 import { startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { checkoutSignature } from '../../src/modules/checkout/signature.js';
@@ -87,7 +87,7 @@ describe('embedded checkout in Chromium', { timeout: 240_000 }, () => {
   }
 
   const events = (page: Page) => page.evaluate(() => (window as any).__events as { eventSlug: string; status: string }[]);
-  const waitForEvent = (page: Page) => page.waitForFunction(() => (window as any).__events.length > 0, undefined, { timeout: 15_000 });
+  const waitForEvent = (page: Page) => page.waitForFunction(() => (window as any).__events.length > 0, undefined, { timeout: WAIT_MS });
 
   /** What the host received: only the envelope, the slug and the status; no id, name or email. */
   async function assertCleanMessages(page: Page) {

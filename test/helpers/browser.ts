@@ -22,6 +22,13 @@ const ARGS = [
   '--disable-sync',
 ];
 
+/**
+ * How long a browser step may wait for the page before the test fails. Waits end as soon as the
+ * page is ready, so this only bounds a hang; it is generous because CI runs two test files at
+ * once, each with its own embedded PostgreSQL, and a 10 s bound failed there on a free booking.
+ */
+export const WAIT_MS = 30_000;
+
 export interface BrowserSession {
   /** A new window with its own cookie jar (one per person in a test). */
   newPage(): Promise<Page>;
@@ -37,7 +44,7 @@ export async function openBrowser(args: readonly string[] = []): Promise<Browser
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
       contexts.push(context);
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(WAIT_MS);
       page.on('dialog', (d) => void d.accept());
       return page;
     },
@@ -76,6 +83,7 @@ export async function launchBrowser(): Promise<Browser> {
     args: ARGS,
     viewport: { width: 1280, height: 900 },
   });
+  context.setDefaultTimeout(WAIT_MS);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {
     context,
