@@ -154,6 +154,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     hasGoodStanding: (accountId, mode, email) => hasGoodStanding({ db, clock }, accountId, mode, email),
     kickJobs: () => jobs.kick(),
     freeBookings: new FreeBookings(db, clock),
+    soldOutMemoryMs: config.soldOutMemoryMs,
   };
   const eventDeps: EventDeps = {
     db,
