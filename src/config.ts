@@ -38,6 +38,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly broadcastMaxRecipients: number;
   readonly workers: boolean;
+  /** JOB_BATCH_SIZE: how many due jobs a worker claims and runs side by side at a time. */
+  readonly jobBatchSize: number;
   readonly logLevel: string;
   /**
    * Behind a load balancer: false (the connection's address is the client's), the number
@@ -255,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     broadcastMaxRecipients: int(env, 'BROADCAST_MAX_RECIPIENTS', 2000, 1, 1_000_000),
     workers: bool(env, 'WORKERS', true),
+    jobBatchSize: int(env, 'JOB_BATCH_SIZE', 50, 1, 500),
     logLevel,
     trustProxy,
     http: Object.freeze({

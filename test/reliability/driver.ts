@@ -173,6 +173,9 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     WORKERS: 'false',
     RECONCILE_EVERY_SECONDS: '0',
     RECONCILE_AFTER_MINUTES: '0',
+    // The worker runs one job at a time, in enqueue order: jobs run side by side would reach
+    // the gateway in an order that depends on timing (and the emulator's ids with it).
+    JOB_BATCH_SIZE: '1',
   });
   const newDir = () => {
     const d = mkdtempSync(join(tmpdir(), 'svc-reconcile-'));
@@ -611,6 +614,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       }
     }
 
+    let seenRequests = rzp.requests.length;
     for (let i = 0; i < plan.length; i++) {
       const kind = plan[i]!;
       const t0 = Date.now();
@@ -623,7 +627,12 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       if (sweepAfter[i] && !control) await runSweep();
       if (process.env.RECONCILE_TRACE && Date.now() - t0 > 500) log(`operation ${i} ${kind}: ${t1 - t0} ms, then ${Date.now() - t1} ms of jobs and sweep`);
       // RECONCILE_DIGEST=1: what the gateway holds after each operation, to find where two runs of one seed part.
-      if (process.env.RECONCILE_DIGEST) log(`digest ${i} ${kind}: ${digest(rzp)}`);
+      if (process.env.RECONCILE_DIGEST) {
+        log(`digest ${i} ${kind}: ${digest(rzp)}`);
+        // RECONCILE_DIGEST=2: and every gateway request the operation made, in order.
+        if (process.env.RECONCILE_DIGEST === '2') log(`requests ${i}: ${rzp.requests.slice(seenRequests).map((q) => `${q.method} ${q.path}`).join(' | ')}`);
+        seenRequests = rzp.requests.length;
+      }
       if (figures.operations % 500 === 0) log(`${figures.operations} operations`);
     }
 
