@@ -8,6 +8,7 @@
 // - the control run (RECONCILE_CONTROL=1: no sweep anywhere), which must fail;
 // - the planted faults (test/reliability/faults/*.patch), each of which must fail;
 // - the lying-gateway scenarios, each of which must be reported;
+// - the soak (`npm run soak`: three instances, one killed every 20 s), three runs in a row;
 // - the mutation summary, when package.json has `npm run mutate` (run here).
 // RECONCILE_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
 // names the PostgreSQL server the runs create their databases on. RELIABILITY_SMALL_OPS,
@@ -21,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import type { Lies } from '../helpers/razorpay-emulator.js';
 import { figureLines, runReconciliation, type RunFigures } from './driver.js';
 import { plantFaults, type PlantedResult } from './planted-faults.js';
+import type { SoakFigures } from '../soak/soak.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TMP = join(REPO, '.tmp/reliability');
@@ -96,6 +98,22 @@ for (const [lie, what] of lyingCases) {
   const example = f.mismatches.find((m) => lied.some((l) => m.includes(l.id) || m.includes(l.orderId)));
   lying.push({ lie, what, lies: lied.length, reported: reported.length, mismatches: f.mismatches.length, example });
   console.log(`  ${lie}: ${lied.length} lies, ${reported.length} reported, ${f.mismatches.length} mismatches`);
+}
+
+console.log('\n== npm run soak');
+const soakJson = join(TMP, 'soak.json');
+const soakCode = await new Promise<number | null>((res) =>
+  spawn(process.execPath, ['--import', 'tsx', 'test/soak/soak-run.ts'], {
+    cwd: REPO,
+    env: { ...process.env, SOAK_DATABASE_URL: databaseUrl, SOAK_JSON: soakJson },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  }).on('exit', res),
+);
+let soak: SoakFigures[] = [];
+try {
+  soak = JSON.parse(readFileSync(soakJson, 'utf8')) as SoakFigures[];
+} catch {
+  soak = [];
 }
 
 let mutation: string[] = ['not run: package.json has no `mutate` script.'];
@@ -262,6 +280,32 @@ const md: string[] = [
   '|---|---|---|---|---|',
   ...lying.map((l) => `| ${l.what} | ${l.lies} | ${l.reported} | ${l.mismatches} | ${(l.example ?? '—').replace(/\|/g, '\\|')} |`),
   '',
+  '## Three instances under fire (the soak)',
+  '',
+  `Command: \`npm run soak\` (exit ${soakCode}): three service processes on one PostgreSQL database and one Redis, mixed load for ${Number(process.env.SOAK_SECONDS ?? 180)} s (free and paid registrations, payments and their notifications through the emulator, door scans, broadcasts) with one instance killed (SIGKILL) and started again every ${Number(process.env.SOAK_KILL_EVERY_SECONDS ?? 20)} s, three runs in a row; then the invariants of product-decisions §19 (\`test/soak/soak.ts\` lists them), each read from the side that keeps it.`,
+  '',
+  ...(soak.length === 0
+    ? ['**No soak figures** (the soak crashed before writing them).']
+    : [
+        `| | ${soak.map((_, i) => `run ${i + 1}`).join(' | ')} |`,
+        `|---|${soak.map(() => '---|').join('')}`,
+        ...(
+          [
+            ['instances killed', (x: SoakFigures) => n(x.kills)],
+            ['bookings acknowledged: free / paid', (x: SoakFigures) => `${n(x.acknowledged.free)} / ${n(x.acknowledged.paid)}`],
+            ['requests refused or failed (killed instance, full event)', (x: SoakFigures) => n(x.refusedOrFailed)],
+            ['door admits / re-scans answered "already in"', (x: SoakFigures) => `${n(x.admits)} / ${n(x.rescans)}`],
+            ['broadcasts / their mails', (x: SoakFigures) => `${n(x.broadcasts)} / ${n(x.broadcastMails)}`],
+            ['confirmed bookings with their ticket mail', (x: SoakFigures) => n(x.ticketMails)],
+            ['webhooks delivered / recorded failed (a worker killed mid-delivery)', (x: SoakFigures) => `${n(x.webhooksDelivered)} / ${n(x.webhooksFailed)}`],
+            ['gateway notifications delivered', (x: SoakFigures) => n(x.notificationsDelivered)],
+            ['seconds until every job had run after the load', (x: SoakFigures) => n(x.drainSeconds)],
+            ['**invariants broken**', (x: SoakFigures) => `**${x.violations.length}**`],
+          ] as [string, (x: SoakFigures) => string][]
+        ).map(([name, get]) => `| ${name} | ${soak.map(get).join(' | ')} |`),
+        ...soak.flatMap((x, i) => (x.violations.length === 0 ? [] : ['', `Broken in run ${i + 1}:`, '', ...x.violations.slice(0, 20).map((v) => `- ${v}`)])),
+      ]),
+  '',
   '## Mutation testing',
   '',
   ...mutation,
@@ -277,5 +321,6 @@ const ok =
   controlRun.exitCode !== 0 &&
   (controlRun.figures?.mismatches.length ?? 0) > 0 &&
   planted.every((p) => p.caught) &&
-  lying.every((l) => l.reported > 0);
+  lying.every((l) => l.reported > 0) &&
+  soakCode === 0;
 process.exit(ok ? 0 : 1);
