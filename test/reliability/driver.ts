@@ -113,7 +113,7 @@ type Kind =
   | 'settle_payout'
   | 'kill_process';
 
-async function createDatabase(baseUrl: string, seed: number): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createDatabase(baseUrl: string, seed: number): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(baseUrl);
   const name = `${base.pathname.slice(1) || 'svc'}_reconcile_${seed}_${process.pid}_${Date.now()}`;
   const admin = new URL(base);
