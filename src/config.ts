@@ -38,6 +38,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly broadcastMaxRecipients: number;
   readonly workers: boolean;
+  /** JOB_BATCH_SIZE: how many due jobs a worker claims and runs side by side at a time. */
+  readonly jobBatchSize: number;
   readonly logLevel: string;
   /**
    * Behind a load balancer: false (the connection's address is the client's), the number
@@ -55,6 +57,8 @@ export interface Config {
    * cancels it and releases its promo code's use (a payment that still arrives is refunded).
    */
   readonly checkoutWindowMinutes: number;
+  /** How long this process remembers an event found full (SOLD_OUT_MEMORY_MS; 0: never). */
+  readonly soldOutMemoryMs: number;
   readonly reconcile: {
     /** How long an order may stay unpaid before the gateway is asked about it. */
     readonly afterMinutes: number;
@@ -253,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     broadcastMaxRecipients: int(env, 'BROADCAST_MAX_RECIPIENTS', 2000, 1, 1_000_000),
     workers: bool(env, 'WORKERS', true),
+    jobBatchSize: int(env, 'JOB_BATCH_SIZE', 50, 1, 500),
     logLevel,
     trustProxy,
     http: Object.freeze({
@@ -260,6 +265,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     }),
     checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
+    soldOutMemoryMs: int(env, 'SOLD_OUT_MEMORY_MS', 1000, 0, 10_000),
     reconcile: Object.freeze({
       afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),
       everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 0, 86_400),

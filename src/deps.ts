@@ -126,7 +126,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     { name: 'prune finished jobs', everyMs: 3_600_000, run: (now) => pruneFinishedJobs(database.db, now) },
     { name: 'prune idempotency keys', everyMs: 3_600_000, run: (now) => pruneIdempotencyKeys(database.db, now) },
   ];
-  const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers, maintenance });
+  const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers, maintenance, batchSize: config.jobBatchSize });
   const metrics = createMetrics({ db: database.db, clock, pool: database.pool });
   const db = database.db;
 
@@ -154,6 +154,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     hasGoodStanding: (accountId, mode, email) => hasGoodStanding({ db, clock }, accountId, mode, email),
     kickJobs: () => jobs.kick(),
     freeBookings: new FreeBookings(db, clock),
+    soldOutMemoryMs: config.soldOutMemoryMs,
   };
   const eventDeps: EventDeps = {
     db,

@@ -88,6 +88,8 @@ export interface JobsTable {
   finished_at: Timestamp | null;
   /** After this a failure parks the job as `dead` instead of retrying it; null: 72 hours after created_at. */
   retry_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Enqueue order (an identity column): breaks ties between jobs due at the same instant. */
+  seq: ColumnType<string, never, never>;
 }
 
 export type JobStatus = 'pending' | 'done' | 'dead';

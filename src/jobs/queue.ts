@@ -293,6 +293,7 @@ export class JobRunner {
           .where('locked_until', 'is', null)
           .orderBy('run_at')
           .orderBy('created_at')
+          .orderBy('seq')
           .limit(batchSize)
           .forUpdate()
           .skipLocked(),

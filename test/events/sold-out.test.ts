@@ -15,4 +15,13 @@ describe('sold-out marks', () => {
     marks.forget('ev_1');
     assert.equal(marks.isSoldOut('ev_1', 'usr_a', 'test', 5000), false, 'forgotten when seats are freed');
   });
+
+  it('last as long as they are told, and not at all for 0 (SOLD_OUT_MEMORY_MS=0)', () => {
+    const marks = new SoldOutMarks();
+    marks.mark('ev_1', 'usr_a', 'test', 1000, 250);
+    assert.equal(marks.isSoldOut('ev_1', 'usr_a', 'test', 1249), true);
+    assert.equal(marks.isSoldOut('ev_1', 'usr_a', 'test', 1250), false);
+    marks.mark('ev_1', 'usr_a', 'test', 1000, 0);
+    assert.equal(marks.isSoldOut('ev_1', 'usr_a', 'test', 1000), false);
+  });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { defineJob, enqueue, handleJob, handleJobs, JobRunner, retryDelayMs } from '../../src/jobs/queue.js';
 import { randomIds } from '../../src/shared/ids.js';
@@ -143,5 +144,24 @@ describe('durable job queue', () => {
     for (let round = 0; round < 20 && runs.size < 60; round++) await Promise.all(runners.map((r) => r.runOnce()));
     assert.equal(runs.size, 60);
     assert.ok([...runs.values()].every((c) => c === 1), 'no job ran twice');
+  });
+
+  it('runs jobs due at the same instant in the order they were enqueued (JOB_BATCH_SIZE=1: one at a time)', async () => {
+    const t = topic();
+    const order: number[] = [];
+    let running = 0;
+    handleJob(server.deps.jobHandlers, defineJob<{ i: number }>(t), async ({ i }) => {
+      assert.equal(++running, 1, 'one job at a time');
+      order.push(i);
+      await new Promise((r) => setImmediate(r));
+      running--;
+    });
+    // One instant for all of them: the injected clock stands still, so run_at and created_at tie.
+    for (let i = 0; i < 12; i++) await enqueue(server.deps.db, server.deps, defineJob(t), { i });
+    // Rewriting the first half moves their rows behind the others in the table: table order is not enqueue order.
+    await sql`update jobs set last_error = null where topic = ${t} and (payload->>'i')::int < 6`.execute(server.deps.db);
+    const one = new JobRunner({ db: server.deps.db, clock: server.clock, ids: randomIds, logger: server.deps.logger, handlers: server.deps.jobHandlers, batchSize: 1 });
+    for (let k = 0; k < 12; k++) assert.equal(await one.runOnce(), 1);
+    assert.deepEqual(order, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 });

@@ -113,7 +113,7 @@ type Kind =
   | 'settle_payout'
   | 'kill_process';
 
-async function createDatabase(baseUrl: string, seed: number): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createDatabase(baseUrl: string, seed: number): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(baseUrl);
   const name = `${base.pathname.slice(1) || 'svc'}_reconcile_${seed}_${process.pid}_${Date.now()}`;
   const admin = new URL(base);
@@ -163,12 +163,19 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     RAZORPAYX_ACCOUNT_NUMBER: ACCOUNT_NUMBER,
     PAYOUT_CLEARING_DAYS: '0',
     // Faults drop the connection at once, so no request waits for a timeout; a request
-    // held at the emulator while another moves must never time out.
-    RAZORPAY_TIMEOUT_MS: '10000',
+    // held at the emulator while another moves must never time out, however loaded the
+    // machine (the driver's own stall guard is 60 s).
+    RAZORPAY_TIMEOUT_MS: '120000',
+    // No memory of full events: whether a booking is refused must not depend on how many
+    // milliseconds passed since another process saw the event full.
+    SOLD_OUT_MEMORY_MS: '0',
     // No process works or sweeps on its own: the driver's worker instance does, at seeded points.
     WORKERS: 'false',
     RECONCILE_EVERY_SECONDS: '0',
     RECONCILE_AFTER_MINUTES: '0',
+    // The worker runs one job at a time, in enqueue order: jobs run side by side would reach
+    // the gateway in an order that depends on timing (and the emulator's ids with it).
+    JOB_BATCH_SIZE: '1',
   });
   const newDir = () => {
     const d = mkdtempSync(join(tmpdir(), 'svc-reconcile-'));
@@ -198,11 +205,12 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     mismatches: [],
     seconds: 0,
   };
-  // The worker instance: runs the jobs and the sweep, on a clock an hour ahead of the
-  // processes' that moves one second per operation (every order is due at once, and
-  // back-offs come due by operations, not by wall time).
+  // The worker instance: runs the jobs and the sweep, on a clock six hours ahead of the
+  // processes' that moves one second per operation (every order and job is due at once,
+  // and back-offs come due by operations, not by wall time). Six hours: the wall clock
+  // must never catch up with it, even in a long run on a loaded machine.
   const workerDir = newDir();
-  const clock = new ManualClock(new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000));
+  const clock = new ManualClock(new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 6 * 3_600_000));
   const deps = await createDeps(loadConfig(env(workerDir)), { clock, logger: pino({ level: 'silent' }) });
   const work = async () => {
     for (let i = 0; i < 1000 && (await deps.jobs.runOnce()) > 0; i++);
@@ -383,7 +391,10 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       let s = await api(r, 'POST', `/api/v1/events/${event.id}/register`, { ...body, ...(team.length > 0 ? { teamMembers: team } : {}) }, url);
       // Not a team event: book alone.
       if (s.status === 400 && team.length > 0) s = await api(r, 'POST', `/api/v1/events/${event.id}/register`, body, url);
-      if (s.status !== 201) return undefined;
+      if (s.status !== 201) {
+        if (process.env.RECONCILE_DIGEST) log(`step 1 refused on ${event.label}: ${s.status} ${s.body?.code ?? s.text.slice(0, 80)}`);
+        return undefined;
+      }
       knownBookings.push({ eventId: event.id, registrationId: s.body.registrationId });
       return { eventId: event.id, registrationId: s.body.registrationId as string, orderId: s.body.orderId as string };
     }
@@ -603,6 +614,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       }
     }
 
+    let seenRequests = rzp.requests.length;
     for (let i = 0; i < plan.length; i++) {
       const kind = plan[i]!;
       const t0 = Date.now();
@@ -614,6 +626,13 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       const t1 = Date.now();
       if (sweepAfter[i] && !control) await runSweep();
       if (process.env.RECONCILE_TRACE && Date.now() - t0 > 500) log(`operation ${i} ${kind}: ${t1 - t0} ms, then ${Date.now() - t1} ms of jobs and sweep`);
+      // RECONCILE_DIGEST=1: what the gateway holds after each operation, to find where two runs of one seed part.
+      if (process.env.RECONCILE_DIGEST) {
+        log(`digest ${i} ${kind}: ${digest(rzp)}`);
+        // RECONCILE_DIGEST=2: and every gateway request the operation made, in order.
+        if (process.env.RECONCILE_DIGEST === '2') log(`requests ${i}: ${rzp.requests.slice(seenRequests).map((q) => `${q.method} ${q.path}`).join(' | ')}`);
+        seenRequests = rzp.requests.length;
+      }
       if (figures.operations % 500 === 0) log(`${figures.operations} operations`);
     }
 
@@ -650,6 +669,16 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     figures.seconds = Math.round((Date.now() - started) / 1000);
   }
   return figures;
+}
+
+/** Counts of the gateway's books and faults: equal after every operation in two runs of one seed. */
+function digest(rzp: RazorpayEmulator): string {
+  const by = (m: Map<string, Record<string, unknown>>, field: string) => {
+    const c: Record<string, number> = {};
+    for (const v of m.values()) c[String(v[field])] = (c[String(v[field])] ?? 0) + 1;
+    return Object.entries(c).sort().map(([k, n]) => `${k}=${n}`).join(',');
+  };
+  return `orders ${by(rzp.orders, 'status')} payments ${by(rzp.payments, 'status')} requests ${rzp.requests.length} faults ${JSON.stringify(rzp.faults)}`;
 }
 
 type Db = import('kysely').Kysely<import('../../src/db/database.js').Database>;

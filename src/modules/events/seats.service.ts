@@ -45,9 +45,9 @@ export function usageForMany(db: Kysely<Database>, eventIds: readonly string[]):
   return seats.usageOfMany(db, eventIds);
 }
 
-/** A booking found this event full: later requests within the mark's second are refused without a read. */
-export function markSoldOut(event: { id: string; account_id: string; mode: Mode }, now: Date): void {
-  soldOutMarks.mark(event.id, event.account_id, event.mode, now.getTime());
+/** A booking found this event full: later requests within `ms` (SOLD_OUT_MEMORY_MS) are refused without a read. */
+export function markSoldOut(event: { id: string; account_id: string; mode: Mode }, now: Date, ms: number): void {
+  soldOutMarks.mark(event.id, event.account_id, event.mode, now.getTime(), ms);
 }
 
 export function isMarkedSoldOut(eventId: string, accountId: string, mode: Mode, now: Date): boolean {

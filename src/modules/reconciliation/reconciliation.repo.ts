@@ -62,7 +62,10 @@ export function dueOrders(db: Db, started: Date, cutoff: Date, limit: number): P
     .where('settled_at', 'is', null)
     .where('check_after', '<=', started)
     .where('created_at', '<=', cutoff)
+    // Due at the same instant: oldest order first, so a sweep walks them in one order every time.
     .orderBy('check_after')
+    .orderBy('created_at')
+    .orderBy('receipt')
     .limit(limit)
     .execute();
 }

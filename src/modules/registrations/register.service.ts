@@ -39,6 +39,8 @@ export interface RegisterDeps {
   kickJobs(): void;
   /** Writes one-statement free bookings, those of one seat counter together under a rush. */
   freeBookings: FreeBookings;
+  /** SOLD_OUT_MEMORY_MS: how long an event found full is refused without a read. */
+  soldOutMemoryMs: number;
 }
 
 export interface RegisterInput {
@@ -166,7 +168,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   const oneStatement = amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo;
   // Sold out as last read: refuse without another round trip (the claim still enforces).
   if (event.capacity > 0 && event.seats_taken + quantity > event.capacity) {
-    if (event.seats_taken >= event.capacity) events.markSoldOut(event, now);
+    if (event.seats_taken >= event.capacity) events.markSoldOut(event, now, deps.soldOutMemoryMs);
     throw soldOut();
   }
   if (!oneStatement) {
@@ -221,7 +223,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     });
     if (!written) {
       // One seat asked and none claimed: the event is full.
-      if (quantity === 1 && event.capacity > 0) events.markSoldOut(event, now);
+      if (quantity === 1 && event.capacity > 0) events.markSoldOut(event, now, deps.soldOutMemoryMs);
       throw soldOut();
     }
     deps.kickJobs();
