@@ -97,6 +97,11 @@
   var formError = document.getElementById('form-error');
   var submit = document.getElementById('submit');
   if (!form) return;
+  var slugPath = '/e/' + encodeURIComponent(cfg.slug);
+  // The summary, the button's label and the errors at their fields (checkout-form.js).
+  var F = window.SvcForm(form, cfg, {
+    quote: function (body) { return call('POST', slugPath + '/quote', access(body)); },
+  });
 
   // ------------------------------------------------------------ team members
   var team = document.getElementById('team');
@@ -117,6 +122,8 @@
       rows[i].querySelector('button').textContent = S.removeMember.replace('{n}', n);
     }
     addMember.hidden = rows.length >= Number(team.getAttribute('data-max'));
+    F.refresh();
+    F.requote();
   }
   if (team) {
     addMember.addEventListener('click', function () {
@@ -143,7 +150,8 @@
   }
 
   // ------------------------------------------------------------ the booking
-  var booking = { email: '', name: '', phone: '', order: null, polling: null };
+  // `ticket`: the buyer's own ticket token from the register answer (never sent to the host page).
+  var booking = { email: '', name: '', phone: '', order: null, ticket: null, polling: null };
 
   function value(id) {
     var e = document.getElementById(id);
@@ -222,20 +230,31 @@
     return p;
   }
 
+  function doneActions() {
+    if (cfg.embed !== 'overlay' && cfg.embed !== 'popup') return [];
+    var done = el('button', { type: 'button' }, S.done);
+    done.addEventListener('click', function () {
+      send('close');
+      if (cfg.embed === 'popup') window.close();
+    });
+    return [done];
+  }
+
   function finished(status) {
     stopPolling();
-    var parts = status === 'pending' ? [emailLine(S.pending, S.pendingAfter)] : [emailLine(S.confirmed)];
-    var actions = [];
-    if (cfg.embed === 'overlay' || cfg.embed === 'popup') {
-      var done = el('button', { type: 'button' }, S.done);
-      done.addEventListener('click', function () {
-        send('close');
-        if (cfg.embed === 'popup') window.close();
+    if (status === 'pending' || !booking.ticket) {
+      showResult(status === 'pending' ? S.pendingTitle : S.confirmedTitle, [status === 'pending' ? emailLine(S.pending, S.pendingAfter) : emailLine(S.confirmed)], doneActions());
+      result.className = 'result ' + (status === 'pending' ? 'pending' : 'confirmed');
+    } else {
+      // The ticket itself: QR, what was booked and paid, the calendar (checkout-ticket.js).
+      showResult(S.working, [], []);
+      call('GET', slugPath + '/tickets/' + encodeURIComponent(booking.ticket)).then(function (r) {
+        var parts = [emailLine(S.confirmed)];
+        if (r.ok && r.body.ticket) parts.push(window.SvcTicket(r.body.ticket, S));
+        showResult(S.confirmedTitle, parts, doneActions());
+        result.className = 'result confirmed';
       });
-      actions.push(done);
     }
-    showResult(status === 'pending' ? S.pendingTitle : S.confirmedTitle, parts, actions);
-    result.className = 'result ' + (status === 'pending' ? 'pending' : 'confirmed');
     // Only the slug and the status: never an id, a name or an email.
     send('registered', { eventSlug: cfg.slug, status: status === 'pending' ? 'pending' : 'confirmed' });
   }
@@ -347,6 +366,13 @@
   form.addEventListener('submit', function (e) {
     e.preventDefault();
     formError.hidden = true;
+    if (!F.validate()) return;
+    // A promo code not yet priced: price it first, so the buyer sees the total before paying.
+    if (!F.current()) {
+      busy(true);
+      F.requote().then(function () { busy(false); });
+      return;
+    }
     var body = collect();
     booking.name = body.name;
     booking.email = body.email;
@@ -354,7 +380,11 @@
     busy(true);
     call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/register', body).then(function (r) {
       busy(false);
-      if (!r.ok) return showFormError((r.body && r.body.error) || S.networkError);
+      if (!r.ok) {
+        if (r.body && F.showServerError(r.body)) return;
+        return showFormError((r.body && r.body.error) || S.networkError);
+      }
+      booking.ticket = r.body.ticket || null;
       if (r.body.status === 'payment_required') {
         booking.order = r.body;
         return pay(r.body);

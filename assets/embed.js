@@ -2,6 +2,7 @@
  * Ticket checkout embed. Paste into any page:
  *   <div data-svc-event="my-event"></div>
  *   <button data-svc-button="my-event">Get tickets</button>
+ *   <div data-svc-button="my-event"></div>   (an empty element is labelled "Get tickets", or data-svc-label)
  *   <script src="https://tickets.example/embed.js" async></script>
  * After a booking, `svc:registered` is dispatched on window and on the element,
  * with detail { eventSlug, status } (status: "confirmed" or "pending").
@@ -120,7 +121,21 @@
     var slug = el.getAttribute('data-svc-button');
     if (!slug) return;
     if (el.tagName === 'BUTTON' && !el.getAttribute('type')) el.type = 'button';
-    if (el.tagName !== 'BUTTON' && el.tagName !== 'A') {
+    // An element left empty gets something to click: a label, and (unless it is a button or a
+    // link, which look like one already) a button's look. Styles go through the CSSOM, which a
+    // host page's CSP allows; no style sheet is injected.
+    if (el.textContent.trim() === '' && !el.querySelector('img,svg,picture')) {
+      el.textContent = el.getAttribute('data-svc-label') || 'Get tickets';
+      if (el.tagName !== 'BUTTON' && el.tagName !== 'A') {
+        css(el, {
+          display: 'inline-block', padding: '.7em 1.2em', 'border-radius': '8px', background: '#3b3bb3', color: '#fff',
+          'font-weight': '600', 'line-height': '1.2', cursor: 'pointer', 'user-select': 'none',
+        });
+      }
+    }
+    // Anything but a button or a link with an address is not focusable or a button to
+    // assistive technology by itself.
+    if (el.tagName !== 'BUTTON' && !(el.tagName === 'A' && el.hasAttribute('href'))) {
       el.setAttribute('role', 'button');
       if (!el.hasAttribute('tabindex')) el.tabIndex = 0;
       el.addEventListener('keydown', function (e) {

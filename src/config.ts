@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { DEFAULT_TIME_ZONE, isTimeZone } from './shared/event-time.js';
 
 export interface Config {
   readonly port: number;
@@ -41,6 +42,8 @@ export interface Config {
   /** JOB_BATCH_SIZE: how many due jobs a worker claims and runs side by side at a time. */
   readonly jobBatchSize: number;
   readonly logLevel: string;
+  /** The time zone events are shown in (pages, mails, calendar links): events carry none of their own. */
+  readonly eventTimeZone: string;
   /**
    * Behind a load balancer: false (the connection's address is the client's), the number
    * of proxy hops in front, or the proxies' addresses and CIDRs. Never "trust everything".
@@ -225,6 +228,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const trustProxy = parseTrustProxy(str(env, 'TRUST_PROXY'));
+  const eventTimeZone = str(env, 'EVENT_TIME_ZONE') ?? DEFAULT_TIME_ZONE;
+  if (!isTimeZone(eventTimeZone)) throw new ConfigError('EVENT_TIME_ZONE', `must be an IANA time zone name such as Asia/Kolkata, got "${eventTimeZone}"`);
 
   return Object.freeze({
     port,
@@ -259,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers: bool(env, 'WORKERS', true),
     jobBatchSize: int(env, 'JOB_BATCH_SIZE', 50, 1, 500),
     logLevel,
+    eventTimeZone,
     trustProxy,
     http: Object.freeze({
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),

@@ -23,6 +23,7 @@ import { SandboxGateway, SandboxSubscriptions } from './modules/sandbox/sandbox-
 import { RazorpayGateway } from './modules/payments/razorpay.js';
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
+import { membershipConfirmationJob, membershipPaymentJob, sendConfirmationMail, sendPaymentMail } from './modules/memberships/membership-mail.jobs.js';
 import { FreeBookings } from './modules/registrations/free-bookings.js';
 import type { RegisterDeps } from './modules/registrations/register.service.js';
 import { refundJob, refundPaymentJob } from './modules/registrations/registrations.jobs.js';
@@ -187,6 +188,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   handleJob(jobHandlers, passwordNoticeJob, (payload) => sendPasswordNoticeJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
   const ticketHolders = (attendeeIds: readonly string[]) => registrations.ticketHolders(db, attendeeIds);
   handleJobs(jobHandlers, ticketEmailJob, (batch) => sendTicketJobs({ db, clock, config, mailer, ticketHolders }, batch));
+  const memberMailDeps = { db, clock, config, mailer };
+  handleJob(jobHandlers, membershipConfirmationJob, (payload, job) => sendConfirmationMail(memberMailDeps, payload, job));
+  handleJob(jobHandlers, membershipPaymentJob, (payload, job) => sendPaymentMail(memberMailDeps, payload, job));
   handleJob(jobHandlers, broadcastMailJob, (payload) => sendBroadcastMail({ db, clock, mailer }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;

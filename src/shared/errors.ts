@@ -189,7 +189,7 @@ export const appError = (code: ErrorCode, message?: string, extra?: Record<strin
   new AppError(code, message, extra, headers);
 export const badRequest = (code: CodeWithStatus<400>, message?: string, extra?: Record<string, unknown>) => new AppError(code, message, extra);
 export const unauthorized = (code: CodeWithStatus<401>, message?: string) => new AppError(code, message);
-export const forbidden = (code: CodeWithStatus<403>, message?: string) => new AppError(code, message);
+export const forbidden = (code: CodeWithStatus<403>, message?: string, extra?: Record<string, unknown>) => new AppError(code, message, extra);
 export const notFound = (message?: string, code: CodeWithStatus<404> = 'not_found') => new AppError(code, message);
 export const conflict = (code: CodeWithStatus<409>, message?: string, extra?: Record<string, unknown>) => new AppError(code, message, extra);
 export const badGateway = (message?: string, code: CodeWithStatus<502> = 'gateway_error') => new AppError(code, message);

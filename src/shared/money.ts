@@ -15,3 +15,9 @@ export function rupeesToPaise(value: number, field: string): number {
 export function paiseToRupees(paise: number): number {
   return Math.round(paise) / 100;
 }
+
+/** An amount for people: "₹499", "₹1,249.50" (whole rupees without paise). */
+export function formatMoney(paise: number, currency = 'INR'): string {
+  const whole = paise % 100 === 0;
+  return new Intl.NumberFormat('en-IN', { style: 'currency', currency, minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 }).format(paise / 100);
+}

@@ -5,6 +5,9 @@ export const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'A human sentence naming the problem.' }),
     code: Type.String({ description: 'A stable snake_case word clients can branch on.' }),
+    field: Type.Optional(
+      Type.String({ description: 'When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`.' }),
+    ),
   },
   { additionalProperties: true, $id: 'Error', title: 'Error' },
 );

@@ -179,7 +179,7 @@ describe('embedded checkout in Chromium', { timeout: 240_000 }, () => {
     const { page, errors } = await open(hostUrl(host, hostPage(server.url, `<div data-svc-event="${ev.slug}" data-svc-key="${pk}"></div>`)));
     const frame = await frameOf(page);
     await fillDetails(frame, uniqueEmail('paid'));
-    await frame.getByRole('button', { name: 'Continue to payment' }).click();
+    await frame.getByRole('button', { name: 'Pay ₹250' }).click();
     await frame.getByRole('heading', { name: 'Sandbox payment' }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'sandbox-checkout.png'), fullPage: true });
     await frame.getByRole('button', { name: 'Fail the payment' }).click();
@@ -207,7 +207,7 @@ describe('embedded checkout in Chromium', { timeout: 240_000 }, () => {
     // A forged signature first: refused, the booking stays pending and the page offers a retry.
     const email = uniqueEmail('live');
     await fillDetails(frame, email);
-    await frame.getByRole('button', { name: 'Continue to payment' }).click();
+    await frame.getByRole('button', { name: 'Pay ₹500' }).click();
     await frame.waitForFunction(() => (window as any).__rzp?.opened === 1);
     const options = await frame.evaluate(() => {
       const o = (window as any).__rzp.options;

@@ -155,7 +155,7 @@ describe('hosted checkout over HTTP', () => {
     assert.equal(JSON.parse(config).title, '<script>alert(1)</script> & "more"');
   });
 
-  it('answers the page only a status or an order: never an id or anyone’s data', async () => {
+  it('answers the page only a status, an order and the buyer’s own ticket token: never a bare id or anyone’s data', async () => {
     const test = await event(testOrg, { requiresApproval: true });
     const access = { ...testAccess, key: pk };
     const r = await registerOn(test.slug, { ...access, name: 'Meera', email: uniqueEmail('meera') });
@@ -163,8 +163,11 @@ describe('hosted checkout over HTTP', () => {
     assert.deepEqual(r.body, { status: 'pending' });
     const paid = await event(testOrg, { price: 100 });
     const p = await registerOn(paid.slug, { ...access, name: 'Meera', email: uniqueEmail('meera') });
-    assert.deepEqual(Object.keys(p.body).sort(), ['amount', 'currency', 'key', 'orderId', 'status']);
+    assert.deepEqual(Object.keys(p.body).sort(), ['amount', 'currency', 'key', 'orderId', 'status', 'ticket']);
     assert.equal(p.body.status, 'payment_required');
+    // The token for the confirmation screen: the booking's id with a MAC, never the ticket id alone.
+    assert.match(p.body.ticket, /^reg_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
+    assert.doesNotMatch(p.body.ticket, /Meera|@/);
     const bad = await registerOn(paid.slug, { ...access, name: 'Meera', email: 'nobody@invalid' });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'undeliverable_email');

@@ -19,11 +19,14 @@ describe('ticket mail', () => {
       ticketId: 'reg_abcdefghijklmnopqrstuv',
       ticketType: 'VIP',
       baseUrl: 'http://localhost:3000',
+      timeZone: 'Asia/Kolkata',
+      booking: { id: 'reg_abcdefghijklmnopqrstuv', quantity: 1, amountPaise: 0, currency: 'INR', paymentId: null, confirmedAt: null },
+      now: new Date(),
     });
     assert.match(mail.subject, /Jazz/);
     assert.ok(!mail.html!.includes('<script>'));
     assert.ok(mail.html!.includes('Blue Frog &amp; Co'));
-    assert.ok(mail.text.includes('2026-12-05') && mail.text.includes('VIP') && mail.text.includes('Blue Frog & Co'));
+    assert.ok(mail.text.includes('Sat 5 Dec 2026') && mail.text.includes('VIP') && mail.text.includes('Blue Frog & Co'));
     const png = mail.attachments![0]!;
     assert.equal(png.filename, 'ticket-reg_abcdefghijklmnopqrstuv.png');
     assert.ok(mail.html!.includes(`cid:${png.cid}`));
@@ -35,7 +38,7 @@ describe('ticket mail', () => {
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'mail-'));
     const mailer = createMailer({ mailFrom: 'tickets@localhost', dataDir: dir });
-    const mail = renderTicketMail({ event: { title: 'Eml', startDate: '2026-12-05', endDate: null, location: null }, holder: { name: 'N', email: 'n@example.in' }, ticketId: 'reg_eml', ticketType: 'General', baseUrl: 'x' });
+    const mail = renderTicketMail({ event: { title: 'Eml', startDate: '2026-12-05', endDate: null, location: null }, holder: { name: 'N', email: 'n@example.in' }, ticketId: 'reg_eml', ticketType: 'General', baseUrl: 'x', timeZone: 'Asia/Kolkata', booking: { id: 'reg_eml', quantity: 1, amountPaise: 0, currency: 'INR', paymentId: null, confirmedAt: null }, now: new Date() });
     await mailer.send(mail);
     const files = readdirSync(join(dir, 'mail')).filter((f) => f.endsWith('.eml'));
     assert.equal(files.length, 1);
@@ -148,7 +151,7 @@ describe('ticket emails in test mode', () => {
     assert.equal(mails.length, 1);
     assert.deepEqual(mails[0].to, [email]);
     assert.equal(mails[0].subject, 'Your ticket: Sandbox gig');
-    assert.deepEqual(mails[0].attachments, [`ticket-${r.body.registrationId}.png`]);
+    assert.deepEqual(mails[0].attachments, [`ticket-${r.body.registrationId}.png`, 'event.ics']);
     const live = await call(server.url, 'POST', '/dashboard/api/keys', { token: org.token, body: { mode: 'live', class: 'full' } });
     assert.equal((await call(server.url, 'GET', '/api/v1/sandbox/emails', { key: live.body.key })).status, 403, 'sandbox routes are for test keys');
   });

@@ -124,7 +124,7 @@ export const adminRoutes =
         schema: {
           tags: ['admin'],
           summary: 'Add a member by hand (source: manual)',
-          description: 'On the plan’s account and mode, in good standing until `validUntil`. The same email on the same plan is updated rather than duplicated.',
+          description: 'On the plan’s account and mode, in good standing until `validUntil`. The same email on the same plan is updated rather than duplicated. The member is mailed a confirmation with the plan, the period and the membership id members-only tiers ask for (test mode keeps it at GET /api/v1/sandbox/emails).',
           body: Type.Object(
             {
               planId: Type.String({ maxLength: 100 }),

@@ -9,6 +9,7 @@ import type { Assets } from './page.html.js';
 import { checkoutContext } from './page-context.js';
 import { pageCallRoutes } from './page-calls.routes.js';
 import { eventPageRoute, paymentPageRoutes } from './page.routes.js';
+import { ticketRoutes } from './ticket.routes.js';
 
 export const checkoutRoutes =
   (deps: CheckoutDeps): FastifyPluginAsyncTypebox =>
@@ -24,5 +25,6 @@ export const checkoutRoutes =
     assetRoutes(app, files);
     eventPageRoute(app, ctx);
     pageCallRoutes(app, ctx);
+    ticketRoutes(app, ctx);
     await paymentPageRoutes(app, ctx);
   };

@@ -18,6 +18,7 @@ import { SandboxGateway } from '../sandbox/sandbox-gateway.js';
 import { confirmStep2, register, type RegisterInput, type RequestContext } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
+import { pageTicketToken } from './ticket-view.js';
 
 export interface PageAccess {
   event: EventRow;
@@ -113,13 +114,15 @@ export async function openPageCall(deps: CheckoutDeps, slug: string, key: string
 }
 
 export type PageRegistration =
-  | { status: 'confirmed' | 'pending' }
-  | { status: 'payment_required'; orderId: string; amount: number; currency: string; key: string };
+  | { status: 'pending' }
+  | { status: 'confirmed'; ticket: string }
+  | { status: 'payment_required'; orderId: string; amount: number; currency: string; key: string; ticket: string };
 
+/** Registers; a confirmed or payable booking also answers the buyer's ticket token, for the confirmation screen. */
 export async function registerFromPage(deps: CheckoutDeps, access: PageAccess, input: RegisterInput, context: RequestContext): Promise<PageRegistration> {
   const r = await register(deps.registerDeps, access.principal, access.event.id, input, context);
-  if (r.kind === 'free') return { status: r.status };
-  return { status: 'payment_required', orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key };
+  if (r.kind === 'free') return r.status === 'pending' ? { status: 'pending' } : { status: 'confirmed', ticket: pageTicketToken(deps, r.registrationId) };
+  return { status: 'payment_required', orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key, ticket: pageTicketToken(deps, r.registrationId) };
 }
 
 /** The secret the handler's signature is made with: Razorpay's key secret, or the sandbox's own. */

@@ -10,6 +10,7 @@ type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
 export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
   const { deps } = ctx;
+  const TicketToken = Type.String({ description: 'The buyer’s own ticket token: `GET /e/{slug}/tickets/{ticket}` answers the ticket once the booking is confirmed.' });
   const TeamMember = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false });
   app.post(
     '/e/:slug/register',
@@ -19,10 +20,10 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         tags: ['checkout'],
         summary: 'Register from the hosted page',
         description: [
-          'The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers only the status, or the order to open the gateway’s checkout with; never an id or anyone’s personal data.',
+          'The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers the status, the order to open the gateway’s checkout with, and — for a confirmed or payable booking — `ticket`, the buyer’s own ticket token for the confirmation screen (`GET /e/{slug}/tickets/{ticket}`); never an id or anyone’s personal data. The page never passes the token to the embedding page.',
           PAGE_AUTH,
           CALL_AUTH,
-          'Refusals are those of register: 400 (invalid input, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published`, 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure, 503 live payments not configured.',
+          'Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published`, 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure, 503 live payments not configured.',
         ].join('\n\n'),
         params: Slug,
         body: Type.Object(
@@ -42,7 +43,8 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         ),
         response: {
           201: Type.Union([
-            Type.Object({ status: Type.Union([Type.Literal('confirmed'), Type.Literal('pending')], { description: '`pending`: awaiting the organiser’s approval.' }) }, { title: 'PageBooked' }),
+            Type.Object({ status: Type.Literal('confirmed'), ticket: TicketToken }, { title: 'PageBooked' }),
+            Type.Object({ status: Type.Literal('pending') }, { title: 'PageAwaitingApproval', description: 'Awaiting the organiser’s approval.' }),
             Type.Object(
               {
                 status: Type.Literal('payment_required'),
@@ -50,6 +52,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
                 amount: Type.Integer({ description: 'Paise.' }),
                 currency: Type.String(),
                 key: Type.String({ description: 'The gateway’s public key.' }),
+                ticket: TicketToken,
               },
               { title: 'PageOrder', description: 'Open the gateway’s checkout with key and orderId; the booking is pending until paid.' },
             ),

@@ -2,6 +2,7 @@
 // through escapeHtml; the page's configuration travels in a JSON data block (not
 // executed, so the CSP needs no inline script), with `<` escaped.
 import { escapeHtml as h } from '../../shared/html.js';
+import { eventSpan, formatSpan } from '../../shared/event-time.js';
 import type { Availability } from '../events/availability.js';
 import type { pageFacts } from './checkout.service.js';
 import type { Strings } from './strings.js';
@@ -25,15 +26,9 @@ function money(s: Strings, rupees: number): string {
   return new Intl.NumberFormat(s.locale, { style: 'currency', currency: 'INR', minimumFractionDigits: rupees % 1 === 0 ? 0 : 2 }).format(rupees);
 }
 
-/** A bare date is a calendar day; a date-time is shown in India time. */
-export function formatDate(s: Strings, value: string | null): string {
-  if (value === null) return '';
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    return new Intl.DateTimeFormat(s.locale, { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${value}T00:00:00Z`));
-  }
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return value;
-  return new Intl.DateTimeFormat(s.locale, { dateStyle: 'full', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(d);
+/** When, for people, in the event's time zone: "Sat 12 Dec 2026, 10:00 am – 5:30 pm IST". */
+export function formatWhen(startDate: string | null, endDate: string | null, timeZone: string): string {
+  return formatSpan(eventSpan(startDate, endDate, timeZone), timeZone) ?? '';
 }
 
 function paragraphs(text: string): string {
@@ -82,6 +77,9 @@ function availabilityNote(s: Strings, remaining: number | null, soldOut: boolean
   return '';
 }
 
+/** The slot where the page script shows a field's error, referenced by aria-describedby while shown. */
+const errorSlot = (id: string) => `<p class="field-error" id="${id}-error" hidden></p>`;
+
 function option(name: string, value: string, label: string, price: string, note: string, opts: { checked?: boolean; disabled?: boolean; membersOnly?: boolean; id: string }): string {
   return `<div class="option">
 <input type="radio" name="${name}" id="${opts.id}" value="${h(value)}"${opts.checked ? ' checked' : ''}${opts.disabled ? ' disabled' : ''}${opts.membersOnly ? ' data-members-only' : ''}>
@@ -89,19 +87,20 @@ function option(name: string, value: string, label: string, price: string, note:
 </div>`;
 }
 
-function sessionChoices(s: Strings, shown: Shown): string {
+/** Sessions: nothing is chosen for the buyer (a free "whole event" must not win by default over a paid track). */
+function sessionChoices(s: Strings, shown: Shown, timeZone: string): string {
   if (shown.tracks.length === 0) return '';
   const eventSoldOut = shown.remaining === 0;
   const rows = [
-    option('subEventId', '', s.wholeEvent, money(s, shown.price), availabilityNote(s, shown.remaining, eventSoldOut), { id: 'session-none', checked: true, disabled: eventSoldOut }),
+    option('subEventId', '', s.wholeEvent, money(s, shown.price), availabilityNote(s, shown.remaining, eventSoldOut), { id: 'session-none', disabled: eventSoldOut }),
     ...shown.tracks.map((t) =>
-      option('subEventId', String(t.index), t.title, money(s, t.price), [t.date ? formatDate(s, t.date) : '', availabilityNote(s, t.remaining, t.remaining === 0)].filter((x) => x).join(' · '), {
+      option('subEventId', String(t.index), t.title, money(s, t.price), [t.date ? formatWhen(t.date, null, timeZone) : '', availabilityNote(s, t.remaining, t.remaining === 0)].filter((x) => x).join(' · '), {
         id: `session-${t.index}`,
         disabled: t.remaining === 0,
       }),
     ),
   ];
-  return `<fieldset class="choices"><legend>${h(s.session)}</legend>${rows.join('\n')}</fieldset>`;
+  return `<fieldset class="choices" id="session" role="radiogroup" aria-describedby="session-error"><legend>${h(s.session)}</legend>${rows.join('\n')}${errorSlot('session')}</fieldset>`;
 }
 
 function tierChoices(s: Strings, shown: Shown, availability: Availability): string {
@@ -115,9 +114,9 @@ function tierChoices(s: Strings, shown: Shown, availability: Availability): stri
   ];
   // Shown by the page script while a members-only tier is chosen: the proof a browser must send.
   const proof = availability.tiers.some((t) => t.membersOnly)
-    ? `<div class="field" id="membership-field" hidden><label for="membership">${h(s.membershipId)}</label><input id="membership" name="membershipId" maxlength="100" autocomplete="off" aria-describedby="membership-hint"><p class="hint" id="membership-hint">${h(s.membershipHint)}</p></div>`
+    ? `<div class="field" id="membership-field" hidden><label for="membership">${h(s.membershipId)}</label><input id="membership" name="membershipId" maxlength="100" autocomplete="off" aria-describedby="membership-hint"><p class="hint" id="membership-hint">${h(s.membershipHint)}</p>${errorSlot('membership')}</div>`
     : '';
-  return `<fieldset class="choices"><legend>${h(s.ticket)}</legend>${rows.join('\n')}${proof}</fieldset>`;
+  return `<fieldset class="choices" id="tier" role="radiogroup" aria-describedby="tier-error"><legend>${h(s.ticket)}</legend>${rows.join('\n')}${errorSlot('tier')}${proof}</fieldset>`;
 }
 
 function questions(s: Strings, shown: Shown): string {
@@ -129,14 +128,14 @@ function questions(s: Strings, shown: Shown): string {
     const data = `data-field="${h(f.name)}" data-type="${h(f.type)}"`;
     switch (f.type) {
       case 'checkbox':
-        return `<div class="field check"><input type="checkbox" id="${id}" ${data}${req}> <label for="${id}">${label}</label></div>`;
+        return `<div class="field check"><input type="checkbox" id="${id}" ${data}${req}> <label for="${id}">${label}</label>${errorSlot(id)}</div>`;
       case 'select':
         return `<div class="field"><label for="${id}">${label}</label><select id="${id}" ${data}${req}><option value="">${h(s.choose)}</option>${(f.options ?? [])
           .map((o) => `<option>${h(o)}</option>`)
-          .join('')}</select></div>`;
+          .join('')}</select>${errorSlot(id)}</div>`;
       default: {
         const type = f.type === 'number' ? 'number' : f.type === 'email' ? 'email' : 'text';
-        return `<div class="field"><label for="${id}">${label}</label><input type="${type}" id="${id}" ${data} maxlength="1000"${type === 'number' ? ' step="any"' : ''}${req}></div>`;
+        return `<div class="field"><label for="${id}">${label}</label><input type="${type}" id="${id}" ${data} maxlength="1000"${type === 'number' ? ' step="any"' : ''}${req}>${errorSlot(id)}</div>`;
       }
     }
   });
@@ -161,12 +160,48 @@ export interface PageInput {
   embed: 'inline' | 'overlay' | 'popup' | 'none';
   origin: string | null;
   key: string | null;
+  /** The event's time zone (EVENT_TIME_ZONE). */
+  timeZone: string;
+}
+
+const paise = (rupees: number) => Math.round(rupees * 100);
+
+/** The prices the page script sums for the order summary (paise), by session and tier. */
+function priceTable(shown: Shown, availability: Availability) {
+  return {
+    currency: 'INR',
+    base: paise(shown.price),
+    tracks: Object.fromEntries(shown.tracks.map((t) => [String(t.index), { title: t.title, price: paise(t.price) }])),
+    tiers: Object.fromEntries(availability.tiers.map((t) => [t.name, paise(t.price)])),
+  };
+}
+
+/** The order summary, filled in by the page script as the buyer chooses; the total is announced as it changes. */
+function summary(s: Strings, shown: Shown, availability: Availability): string {
+  const row = (key: string, label: string, value: string, hidden = false) => `<div id="sum-${key}"${hidden ? ' hidden' : ''}><dt>${h(label)}</dt><dd>${h(value)}</dd></div>`;
+  const tracks = shown.tracks.length > 0;
+  return `<section id="summary" class="summary" aria-labelledby="summary-title">
+<h2 id="summary-title">${h(s.summary)}</h2>
+<dl>
+${tracks ? row('session', s.summarySession, s.script.notChosen) : ''}
+${availability.tiers.length > 0 ? row('tier', s.summaryTicket, s.general) : ''}
+${row('quantity', s.summaryQuantity, '1')}
+${row('price', s.summaryPrice, tracks ? '—' : money(s, shown.price))}
+${row('discount', s.summaryDiscount, '', true)}
+<div id="sum-total" class="total"><dt>${h(s.summaryTotal)}</dt><dd aria-live="polite">${h(tracks ? '—' : money(s, shown.price))}</dd></div>
+</dl>
+</section>`;
+}
+
+/** The button says what pressing it does: "Register" for a free choice, "Pay ₹X" for a paid one. */
+function submitLabel(s: Strings, shown: Shown): string {
+  if (shown.tracks.length > 0) return s.chooseSessionFirst;
+  return shown.price > 0 ? s.script.payAmount.replace('{amount}', money(s, shown.price)) : s.register;
 }
 
 export function renderEventPage(p: PageInput): string {
   const s = p.strings;
   const { shown, availability } = p.facts;
-  const paidAnywhere = shown.price > 0 || shown.tracks.some((t) => t.price > 0) || availability.tiers.some((t) => t.price > 0);
   const config = {
     slug: p.slug,
     mode: p.mode,
@@ -174,27 +209,31 @@ export function renderEventPage(p: PageInput): string {
     origin: p.origin,
     key: p.key,
     title: shown.title,
+    prices: priceTable(shown, availability),
     strings: s.script,
   };
+  const when = formatWhen(shown.startDate, shown.endDate, p.timeZone);
   const facts = [
-    shown.startDate ? `<div><dt>${h(s.date)}</dt><dd><time datetime="${h(shown.startDate)}">${h(formatDate(s, shown.startDate))}</time>${shown.endDate && shown.endDate !== shown.startDate ? ` – <time datetime="${h(shown.endDate)}">${h(formatDate(s, shown.endDate))}</time>` : ''}</dd></div>` : '',
+    when ? `<div><dt>${h(s.date)}</dt><dd><time datetime="${h(shown.startDate ?? '')}">${h(when)}</time></dd></div>` : '',
     shown.location ? `<div><dt>${h(s.venue)}</dt><dd>${h(shown.location)}</dd></div>` : '',
   ].join('');
+  // novalidate: the page script checks the fields and shows each error at its field.
   const form = availability.soldOut
     ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>`
-    : `<form id="register-form" aria-describedby="form-error">
-${sessionChoices(s, shown)}
+    : `<form id="register-form" novalidate>
+${sessionChoices(s, shown, p.timeZone)}
 ${tierChoices(s, shown, availability)}
 <fieldset><legend>${h(s.yourDetails)}</legend>
-<div class="field"><label for="name">${h(s.name)}</label><input id="name" name="name" autocomplete="name" required maxlength="200"></div>
-<div class="field"><label for="email">${h(s.email)}</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="254" aria-describedby="email-hint"><p class="hint" id="email-hint">${h(s.emailHint)}</p></div>
-<div class="field"><label for="phone">${h(s.phone)}</label><input id="phone" name="phone" type="tel" autocomplete="tel" maxlength="32"></div>
+<div class="field"><label for="name">${h(s.name)}</label><input id="name" name="name" autocomplete="name" required maxlength="200">${errorSlot('name')}</div>
+<div class="field"><label for="email">${h(s.email)}</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="254" aria-describedby="email-hint"><p class="hint" id="email-hint">${h(s.emailHint)}</p>${errorSlot('email')}</div>
+<div class="field"><label for="phone">${h(s.phone)}</label><input id="phone" name="phone" type="tel" autocomplete="tel" maxlength="32">${errorSlot('phone')}</div>
 </fieldset>
 ${questions(s, shown)}
 ${team(s, shown)}
-<div class="field"><label for="promo">${h(s.promo)}</label><input id="promo" name="promoCode" maxlength="40" autocomplete="off"></div>
+<div class="field"><label for="promo">${h(s.promo)}</label><input id="promo" name="promoCode" maxlength="40" autocomplete="off">${errorSlot('promo')}</div>
+${summary(s, shown, availability)}
 <div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
-<button type="submit" id="submit">${h(paidAnywhere ? s.registerAndPay : s.register)}</button>
+<button type="submit" id="submit">${h(submitLabel(s, shown))}</button>
 </form>`;
   const body = `<main class="page" id="main">
 <header>

@@ -19,7 +19,7 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
         tags: ['checkout'],
         summary: 'The hosted checkout page of an event',
         description: [
-          'Server-rendered HTML: title, date, venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code. Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation, `awaiting approval`, sold-out and error states.',
+          'Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code. When the event has sessions (tracks) none is chosen for the buyer. An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.',
           PAGE_AUTH,
           'Paid live bookings open Razorpay’s checkout.js (`key`, `order_id`, prefill); its handler’s three fields go to `POST /e/{slug}/payment`. Test events use the service’s own sandbox checkout stand-in and load no gateway script.',
           'Headers: `Content-Security-Policy` allows only this service’s script and style (and Razorpay’s checkout on live pages) and `frame-ancestors *`, except that a page opened with a checkout key pinned to an origin (`key=pk_…`, test or live) answers `frame-ancestors <that origin>`: only the pinned site may frame it, whatever `origin` says. No cookies. The page posts `{ ns: "svc", v: 1, type, … }` messages (`ready`, `resize { height }`, `registered { eventSlug, status }`, `close`) only to the key’s pinned origin (without a pin, to the declared `origin`), never to `*`.',
@@ -41,6 +41,7 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
         embed: req.query.embed ?? 'none',
         origin: access.origin,
         key: access.event.mode === 'test' ? (req.query.key ?? null) : null,
+        timeZone: deps.config.eventTimeZone,
       });
       return html(reply, page, pageCsp(access.event.mode === 'live', access.pinnedOrigin));
     },

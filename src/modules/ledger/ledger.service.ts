@@ -52,12 +52,14 @@ export async function recordTicketRefund(trx: Db, input: { registrationId: strin
 export async function recordMembershipPayment(
   trx: Db,
   input: { accountId: string; mode: Mode; membershipId: string; paymentId: string; grossPaise: number; capturedAt: Date },
-): Promise<void> {
+): Promise<boolean> {
   const lines = membershipLines(input.grossPaise, input.mode === 'live' ? gatewayFeePaise(input.grossPaise) : 0);
-  await repo.insertEntries(
+  // True the first time this payment is recorded (a repeated notification records nothing).
+  const inserted = await repo.insertEntries(
     trx,
     lines.map((l) => ({ ...l, accountId: input.accountId, mode: input.mode, sourceType: 'membership', sourceId: input.membershipId, ref: input.paymentId, capturedAt: input.capturedAt, createdAt: input.capturedAt })),
   );
+  return inserted > 0;
 }
 
 /** The amount of a new payout, held in the transaction that creates the payout row. */

@@ -9,6 +9,6 @@ export type CheckEmail = (email: string) => Promise<{ ok: true; email: string } 
  */
 export async function assertDeliverable(checkEmail: CheckEmail, email: string, field = 'email'): Promise<string> {
   const r = await checkEmail(email);
-  if (!r.ok) throw badRequest('undeliverable_email', `${field} cannot receive mail: ${r.message}`);
+  if (!r.ok) throw badRequest('undeliverable_email', `${field} cannot receive mail: ${r.message}`, { field });
   return r.email;
 }

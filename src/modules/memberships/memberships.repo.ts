@@ -69,6 +69,12 @@ export async function updateUnlessEnded(db: Db, id: string, change: MembershipCh
   await db.updateTable('memberships').set(change).where('id', '=', id).where('status', '!=', 'ended').execute();
 }
 
+/** Applies a change only while the membership is in `from`: false when it no longer is. */
+export async function updateFromStatus(db: Db, id: string, from: MembershipsTable['status'], change: MembershipChange): Promise<boolean> {
+  const r = await db.updateTable('memberships').set(change).where('id', '=', id).where('status', '=', from).returning('id').executeTakeFirst();
+  return r !== undefined;
+}
+
 /** created → authorised, once: false when another delivery did it first. */
 export async function markAuthorised(db: Db, id: string, at: Date): Promise<boolean> {
   const r = await db.updateTable('memberships').set({ status: 'authorised', updated_at: at }).where('id', '=', id).where('status', '=', 'created').returning('id').executeTakeFirst();

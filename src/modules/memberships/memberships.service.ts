@@ -15,6 +15,7 @@ import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
 import { assertDeliverable, type CheckEmail } from '../mail/deliverable.js';
 import type { PaymentGateway, SubscriptionGateway } from '../payments/gateway.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
+import { queueConfirmationMail } from './membership-mail.jobs.js';
 import * as repo from './memberships.repo.js';
 import type { MembershipRow, PlanRow } from './memberships.repo.js';
 import { computeStanding } from './standing.js';
@@ -137,23 +138,29 @@ export async function addManualMember(
     pending_order_id: null,
     updated_at: now,
   };
-  const membership = await repo.upsertMember(
-    deps.db,
-    {
-      id: deps.ids.make('mem', 12),
-      account_id: plan.account_id,
-      mode: plan.mode,
-      plan_id: plan.id,
-      email,
-      phone: null,
-      subscription_id: null,
-      authorisation_url: null,
-      pending_amount_paise: null,
-      last_payment_id: null,
-      created_at: now,
-      ...values,
-    },
-    values,
-  );
+  // The member is mailed their id (members-only tickets ask for it) with the change.
+  const membership = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.upsertMember(
+      trx,
+      {
+        id: deps.ids.make('mem', 12),
+        account_id: plan.account_id,
+        mode: plan.mode,
+        plan_id: plan.id,
+        email,
+        phone: null,
+        subscription_id: null,
+        authorisation_url: null,
+        pending_amount_paise: null,
+        last_payment_id: null,
+        created_at: now,
+        ...values,
+      },
+      values,
+    );
+    await queueConfirmationMail(trx, deps, row.id, await nowFor(deps, plan.account_id, plan.mode));
+    return row;
+  });
+  deps.kickJobs();
   return { membership, kind: plan.kind };
 }

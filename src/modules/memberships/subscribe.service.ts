@@ -9,6 +9,7 @@ import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/p
 import { nowFor } from '../sandbox/sandbox.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import * as orderChecks from '../reconciliation/order-checks.js';
+import { queueConfirmationMail, queuePaymentMail } from './membership-mail.jobs.js';
 import * as repo from './memberships.repo.js';
 import { loadOwnedMembership, planOf, PLAN_CURRENCY, standingInput, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';
 import { loadOwnedPlan } from './plans.service.js';
@@ -208,13 +209,23 @@ async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentI
         ended_at: null,
         updated_at: deps.clock.now(),
       });
-      // The term's payment enters the ledger in the transaction that applies it.
-      if (u) await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId, grossPaise: Number(m.pending_amount_paise), capturedAt: paidAt });
+      // The term's payment enters the ledger in the transaction that applies it, with the
+      // member's mails: a confirmation when the membership starts, a receipt per charge.
+      if (u) {
+        const amountPaise = Number(m.pending_amount_paise);
+        if (await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId, grossPaise: amountPaise, capturedAt: paidAt })) {
+          if (m.status !== 'active') await queueConfirmationMail(trx, deps, m.id, paidAt);
+          await queuePaymentMail(trx, deps, { membershipId: m.id, paymentId, amountPaise, paidAt, validUntil: u.valid_until });
+        }
+      }
       // The period's payment is recorded with its order, so reconciliation knows it is spoken for.
       if (u && m.pending_order_id !== null) await orderChecks.recordMembershipPayment(trx, m.pending_order_id, paymentId);
       return u;
     });
-    if (updated) return updated;
+    if (updated) {
+      deps.kickJobs();
+      return updated;
+    }
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }

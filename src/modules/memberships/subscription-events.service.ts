@@ -4,6 +4,7 @@ import type { Mode } from '../../db/database.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
 import * as ledger from '../ledger/ledger.service.js';
+import { queueConfirmationMail, queuePaymentMail } from './membership-mail.jobs.js';
 import * as repo from './memberships.repo.js';
 import { planOf, type MembershipDeps } from './memberships.service.js';
 import { nextSubscriptionState, type SubscriptionEvent } from './subscription-state.js';
@@ -30,6 +31,7 @@ export async function applySubscriptionEvent(
       // Authorised once, and the organiser told in the same transaction.
       const done = await deps.db.transaction().execute(async (trx) => {
         if (!(await repo.markAuthorised(trx, m.id, at))) return false;
+        await queueConfirmationMail(trx, deps, m.id, now);
         await webhooks.emit(trx, deps, {
           accountId: m.account_id,
           mode: m.mode,
@@ -45,9 +47,13 @@ export async function applySubscriptionEvent(
       // charges carry no gateway payment, so the sandbox names one.
       const paid = event !== 'charged' ? undefined : (payment ?? (mode === 'test' ? { id: deps.ids.make('spay', 12), amount: Number(plan.amount_paise), captured: true } : undefined));
       await deps.db.transaction().execute(async (trx) => {
-        await repo.updateUnlessEnded(trx, m.id, { status: 'active', valid_until: change.validUntil, updated_at: at });
+        const values = { status: 'active' as const, valid_until: change.validUntil, updated_at: at };
+        // Activated before its authentication arrived: the membership starts here, once.
+        if (await repo.updateFromStatus(trx, m.id, 'created', values)) await queueConfirmationMail(trx, deps, m.id, now);
+        else await repo.updateUnlessEnded(trx, m.id, values);
         if (paid?.captured) {
-          await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId: paid.id, grossPaise: paid.amount, capturedAt: now });
+          const recorded = await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId: paid.id, grossPaise: paid.amount, capturedAt: now });
+          if (recorded) await queuePaymentMail(trx, deps, { membershipId: m.id, paymentId: paid.id, amountPaise: paid.amount, paidAt: now, validUntil: change.validUntil });
         }
       });
       return 'applied';

@@ -71,7 +71,7 @@ export async function listPromosPage(db: Kysely<Database>, eventId: string, page
  * A code that is unknown, out of date or used up is a 400, never a silent full price, and
  * the three answer alike (one code, one sentence) so codes cannot be told apart by guessing.
  */
-const invalidCode = () => badRequest('promo_code_invalid');
+const invalidCode = () => badRequest('promo_code_invalid', undefined, { field: 'promoCode' });
 
 export async function findUsable(db: Kysely<Database>, eventId: string, code: string, now: Date): Promise<PromoRow> {
   const row = await repo.findByCodeKey(db, eventId, codeKey(code));

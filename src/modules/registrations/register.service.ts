@@ -96,17 +96,17 @@ async function lockPendingRoom(trx: Transaction<Database>, eventId: string, emai
 /** Who: the primary and the team, with trimmed names and deliverable emails. */
 async function whoBooks(deps: RegisterDeps, event: OwnedEvent, input: RegisterInput) {
   const name = input.name.trim();
-  if (name === '') throw badRequest('invalid_name', 'name must not be empty');
+  if (name === '') throw badRequest('invalid_name', 'name must not be empty', { field: 'name' });
   const email = await assertDeliverable(deps.checkEmail, input.email, 'email');
   const team = input.teamMembers ?? [];
-  if (team.length > 0 && event.max_team_size < 2) throw badRequest('not_a_team_event', 'this event takes no team members');
+  if (team.length > 0 && event.max_team_size < 2) throw badRequest('not_a_team_event', 'this event takes no team members', { field: 'teamMembers' });
   if (1 + team.length > event.max_team_size && event.max_team_size >= 2) {
-    throw badRequest('team_too_large', `a team may have at most ${event.max_team_size} people including the primary`);
+    throw badRequest('team_too_large', `a team may have at most ${event.max_team_size} people including the primary`, { field: 'teamMembers' });
   }
   const members: { name: string; email: string }[] = [];
   for (const [i, m] of team.entries()) {
     const n = m.name.trim();
-    if (n === '') throw badRequest('invalid_name', `teamMembers[${i}].name must not be empty`);
+    if (n === '') throw badRequest('invalid_name', `teamMembers[${i}].name must not be empty`, { field: `teamMembers[${i}].name` });
     members.push({ name: n, email: await assertDeliverable(deps.checkEmail, m.email, `teamMembers[${i}].email`) });
   }
   return { name, email, members };
@@ -121,31 +121,37 @@ async function whoBooks(deps: RegisterDeps, event: OwnedEvent, input: RegisterIn
 async function assertMember(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, membershipId: string | undefined, email: string, tierName: string) {
   if (p.keyClass === 'checkout') {
     if (membershipId === undefined || !(await isInGoodStanding(deps, event.account_id, event.mode, membershipId, email))) {
-      throw forbidden('membership_required', `ticketType "${tierName}" is for members: send membershipId, the id of your membership in good standing with this email`);
+      throw forbidden('membership_required', `ticketType "${tierName}" is for members: send membershipId, the id of your membership in good standing with this email`, { field: 'membershipId' });
     }
     return;
   }
   if (!(await deps.hasGoodStanding(event.account_id, event.mode, email))) {
-    throw forbidden('members_only', `ticketType "${tierName}" is for members in good standing only`);
+    throw forbidden('members_only', `ticketType "${tierName}" is for members in good standing only`, { field: 'ticketType' });
   }
 }
 
-async function whatIsBooked(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, input: RegisterInput, email: string, now: Date) {
+/** The track and the tier asked for, refused when unknown or off sale (members-only is checked by the caller). */
+export function chosenOptions(event: Pick<events.EventRow, 'tracks' | 'special_prices'>, input: Pick<RegisterInput, 'subEventId' | 'ticketType'>, now: Date) {
   let subEventId: number | null = null;
   let track: TrackDoc | undefined;
   if (input.subEventId !== undefined) {
     subEventId = events.parseTrackIndex(input.subEventId, 'subEventId');
     track = event.tracks[subEventId];
-    if (!track) throw notFound(`no track at index ${subEventId}`, 'track_not_found');
+    if (!track) throw appError('track_not_found', `no track at index ${subEventId}`, { field: 'subEventId' });
   }
   let tier: TierDoc | undefined;
   if (input.ticketType !== undefined && input.ticketType !== 'General') {
     tier = event.special_prices.find((t) => t.name === input.ticketType);
-    if (!tier) throw badRequest('unknown_ticket_type', `ticketType "${input.ticketType}" is not one of this event's tiers`);
-    if (!tierOnSale(tier, now)) throw conflict('tier_not_on_sale', `ticketType "${tier.name}" is not on sale now`);
-    if (tier.membersOnly) await assertMember(deps, p, event, input.membershipId, email, tier.name);
+    if (!tier) throw badRequest('unknown_ticket_type', `ticketType "${input.ticketType}" is not one of this event's tiers`, { field: 'ticketType' });
+    if (!tierOnSale(tier, now)) throw conflict('tier_not_on_sale', `ticketType "${tier.name}" is not on sale now`, { field: 'ticketType' });
   }
   return { subEventId, track, tier, ticketType: tier?.name ?? 'General' };
+}
+
+async function whatIsBooked(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, input: RegisterInput, email: string, now: Date) {
+  const chosen = chosenOptions(event, input, now);
+  if (chosen.tier?.membersOnly) await assertMember(deps, p, event, input.membershipId, email, chosen.tier.name);
+  return chosen;
 }
 
 export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: string, input: RegisterInput, context: RequestContext = {}): Promise<RegisterResult> {

@@ -100,3 +100,8 @@ export function findByGatewayOrder(db: Db, orderId: string, mode: Mode) {
 export function findByOrder(db: Db, eventId: string, orderId: string) {
   return repo.findOrderOnEvent(db, eventId, orderId);
 }
+
+/** One booking by its id, in any state (the hosted page's confirmation reads it by its token). */
+export async function findBooking(db: Db, id: string) {
+  return (await repo.findRegistrationsById(db, [id]))[0];
+}

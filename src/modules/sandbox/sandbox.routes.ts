@@ -147,7 +147,7 @@ export const sandboxRoutes =
           tags: ['sandbox'],
           summary: 'The mails test mode would have sent, newest first',
           description:
-            'In pages: `limit` (default 100, at most 1,000), then `startingAfter=<nextCursor>` while `hasMore`; `count` is the total kept. Kept mails are pruned after 30 days.',
+            'Ticket mails (attachments `ticket-<id>.png` and `event.ics`), membership confirmations and payment-received mails, broadcasts. In pages: `limit` (default 100, at most 1,000), then `startingAfter=<nextCursor>` while `hasMore`; `count` is the total kept. Kept mails are pruned after 30 days.',
           querystring: Type.Object(
             { limit: PageQuery.limit, startingAfter: Type.Optional(Type.String({ maxLength: 600, description: 'The `nextCursor` of the previous page.' })) },
             { additionalProperties: false },

@@ -1,18 +1,32 @@
-// The ticket email: event, date, venue, ticket type, and the QR code of the bare
-// ticket id (no URL, no JSON) inline and as an attachment.
+// The ticket email: event, date in the event's time zone, venue, ticket type, what was
+// paid (and a receipt line), the QR code of the bare ticket id (no URL, no JSON) inline
+// and as an attachment, a calendar file (.ics) and the link to the attendee's own page.
 import { qrPng } from './qr-png.js';
+import { ticketCalendar, googleCalendarUrl } from './calendar.js';
 import { escapeHtml } from '../../shared/html.js';
-import type { OutgoingMail } from '../mail/mailer.js';
+import { eventSpan, formatDate, formatSpan, type EventSpan } from '../../shared/event-time.js';
+import { formatMoney } from '../../shared/money.js';
+import type { MailAttachment, OutgoingMail } from '../mail/mailer.js';
 
 export interface TicketMailInput {
   event: { title: string; startDate: string | null; endDate: string | null; location: string | null };
+  /** The event's time zone (EVENT_TIME_ZONE). */
+  timeZone: string;
   holder: { name: string; email: string };
   ticketId: string;
   ticketType: string;
   trackTitle?: string | null | undefined;
+  /** The booked track's own date, which replaces the event's. */
+  trackDate?: string | null | undefined;
   organiserName?: string | undefined;
   baseUrl: string;
   isTeamMember?: boolean | undefined;
+  /** What the booking cost and how it was paid. */
+  booking: { id: string; quantity: number; amountPaise: number; currency: string; paymentId: string | null; confirmedAt: Date | null };
+  /** The attendee's own page (`/t/{token}`). */
+  attendeeUrl?: string | undefined;
+  /** When the mail is made (the calendar file's DTSTAMP). */
+  now: Date;
 }
 
 /** The ticket's QR code: the bare id, medium error correction, a 2-module quiet zone, about 320 pixels wide. */
@@ -20,10 +34,35 @@ export function ticketQrPng(ticketId: string): Buffer {
   return qrPng(ticketId, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
 }
 
+/** The session's span: a track with its own date keeps that date, otherwise the event's. */
+export function ticketSpan(input: Pick<TicketMailInput, 'event' | 'trackDate' | 'timeZone'>): EventSpan {
+  return input.trackDate ? eventSpan(input.trackDate, null, input.timeZone) : eventSpan(input.event.startDate, input.event.endDate, input.timeZone);
+}
+
+/** "₹998 for 2 people", "free"; a team member's mail says it is part of the booking. */
+function amountLine(b: TicketMailInput['booking'], teamMember: boolean): string {
+  if (b.amountPaise === 0) return 'free';
+  const total = formatMoney(b.amountPaise, b.currency);
+  const people = b.quantity > 1 ? ` for ${b.quantity} people` : '';
+  return teamMember ? `paid with the team booking (${total}${people})` : `${total}${people}`;
+}
+
+/** The receipt line of a paid booking, on the buyer's mail only. */
+function receiptLine(b: TicketMailInput['booking'], timeZone: string): string | undefined {
+  if (b.amountPaise === 0) return undefined;
+  const on = b.confirmedAt ? ` on ${formatDate(b.confirmedAt, timeZone)}` : '';
+  const payment = b.paymentId ? `, payment ${b.paymentId}` : '';
+  return `${formatMoney(b.amountPaise, b.currency)} received${on} for booking ${b.id}${payment}. This is a receipt, not a tax invoice.`;
+}
+
 export function renderTicketMail(input: TicketMailInput): OutgoingMail {
   const png = ticketQrPng(input.ticketId);
   const cid = `qr-${input.ticketId}@ticket`;
-  const when = input.event.endDate && input.event.endDate !== input.event.startDate ? `${input.event.startDate} – ${input.event.endDate}` : (input.event.startDate ?? 'to be announced');
+  const span = ticketSpan(input);
+  const when = formatSpan(span, input.timeZone) ?? 'to be announced';
+  const teamMember = input.isTeamMember === true;
+  const b = input.booking;
+  const receipt = teamMember ? undefined : receiptLine(b, input.timeZone);
   const lines: [string, string][] = [
     ['Event', input.event.title],
     ['Date', when],
@@ -31,8 +70,26 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     ['Ticket', input.trackTitle ? `${input.ticketType} · ${input.trackTitle}` : input.ticketType],
     ['Name', input.holder.name],
     ['Ticket id', input.ticketId],
+    [b.amountPaise === 0 ? 'Amount' : 'Amount paid', amountLine(b, teamMember)],
+    ...(receipt ? ([['Receipt', receipt]] as [string, string][]) : []),
   ];
-  const intro = input.isTeamMember ? 'You are on a team booking. This is your own ticket.' : 'Your booking is confirmed.';
+  const intro = teamMember ? 'You are on a team booking. This is your own ticket.' : 'Your booking is confirmed.';
+  const entry = {
+    title: input.event.title,
+    span,
+    location: input.event.location,
+    description: [`Ticket ${input.ticketId} (${input.ticketType}${input.trackTitle ? ` · ${input.trackTitle}` : ''}) for ${input.holder.name}.`, input.attendeeUrl ? `Your ticket: ${input.attendeeUrl}` : '']
+      .filter((x) => x)
+      .join('\n'),
+  };
+  // The ticket goes out even should the calendar file fail (the QR is what admits).
+  let ics: string | undefined;
+  try {
+    ics = ticketCalendar({ ...entry, uid: input.ticketId, now: input.now });
+  } catch {
+    ics = undefined;
+  }
+  const google = googleCalendarUrl(entry, input.timeZone);
   const text = [
     `Hello ${input.holder.name},`,
     '',
@@ -41,21 +98,22 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     ...lines.map(([k, v]) => `${k}: ${v}`),
     '',
     'Show the QR code (attached) at the entrance.',
+    ...(input.attendeeUrl ? ['', `Your ticket online: ${input.attendeeUrl}`] : []),
+    ...(ics ? ['', 'Add it to your calendar with the attached event.ics file.', ...(google ? [`Google Calendar: ${google}`] : [])] : []),
     input.organiserName ? `\n${input.organiserName}` : '',
   ].join('\n');
+  const link = (href: string, label: string) => `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
   const html = `<!doctype html><html><body style="font-family:sans-serif">
 <p>Hello ${escapeHtml(input.holder.name)},</p>
 <p>${escapeHtml(intro)}</p>
-<table>${lines.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
+<table>${lines.map(([k, v]) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
 <p><img src="cid:${escapeHtml(cid)}" alt="QR code of ticket ${escapeHtml(input.ticketId)}" width="240" height="240"></p>
 <p>Show this QR code at the entrance.</p>
+${input.attendeeUrl ? `<p>${link(input.attendeeUrl, 'Your ticket online')}</p>` : ''}
+${ics ? `<p>Add it to your calendar: open the attached event.ics${google ? `, or ${link(google, 'add it to Google Calendar')}` : ''}.</p>` : ''}
 ${input.organiserName ? `<p>${escapeHtml(input.organiserName)}</p>` : ''}
 </body></html>`;
-  return {
-    to: input.holder.email,
-    subject: `Your ticket: ${input.event.title}`,
-    text,
-    html,
-    attachments: [{ filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid }],
-  };
+  const attachments: MailAttachment[] = [{ filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid }];
+  if (ics) attachments.push({ filename: 'event.ics', content: Buffer.from(ics, 'utf8'), contentType: 'text/calendar; charset=utf-8; method=PUBLISH' });
+  return { to: input.holder.email, subject: `Your ticket: ${input.event.title}`, text, html, attachments };
 }

@@ -10,6 +10,7 @@ import { findUsersById } from '../accounts/accounts.service.js';
 import { findEventsById } from '../events/events.service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { recordSandboxMail, type SandboxMail } from '../sandbox/sandbox-mail.repo.js';
+import { attendeePageUrl, attendeeToken } from './attendee-token.js';
 import { renderTicketMail } from './ticket-mail.js';
 
 export const ticketEmailJob = defineJob<{ attendeeId: string }>('ticket.email');
@@ -26,6 +27,11 @@ export interface TicketHolder {
     ticket_type: string;
     sub_event_id: number | null;
     ticket_code: string | null;
+    quantity: number;
+    amount_paise: number;
+    currency: string;
+    payment_id: string | null;
+    confirmed_at: Date | null;
   };
 }
 
@@ -65,16 +71,30 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
     await new Promise((r) => setImmediate(r));
     // The primary's QR is the registration id, or its ticketCode after a transfer.
     const ticketId = attendee.idx === 0 ? (reg.ticket_code ?? reg.id) : attendee.id;
+    const track = reg.sub_event_id === null ? undefined : event.tracks[reg.sub_event_id];
     try {
       const mail = renderTicketMail({
         event: { title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location },
+        timeZone: deps.config.eventTimeZone,
         holder: { name: attendee.name, email: attendee.email },
         ticketId,
         ticketType: reg.ticket_type,
-        trackTitle: reg.sub_event_id === null ? null : (event.tracks[reg.sub_event_id]?.title ?? null),
+        trackTitle: track?.title ?? null,
+        trackDate: track?.date ?? null,
         organiserName: organisers.get(event.account_id)?.name,
         baseUrl: deps.config.baseUrl,
         isTeamMember: attendee.idx > 0,
+        booking: {
+          id: reg.id,
+          quantity: reg.quantity,
+          amountPaise: Number(reg.amount_paise),
+          currency: reg.currency,
+          paymentId: reg.payment_id,
+          confirmedAt: reg.confirmed_at,
+        },
+        // The booking's own page: one per registration, made for its current ticket id (§18).
+        attendeeUrl: attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id)),
+        now: deps.clock.now(),
       });
       if (reg.mode === 'test') {
         // A retried job keeps one copy: the id is the same each time.

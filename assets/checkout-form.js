@@ -1,0 +1,234 @@
+/*
+ * The hosted page's form: the order summary and the button's label as the buyer chooses,
+ * and every error shown at its field (aria-invalid, aria-describedby). Served as one
+ * script with checkout-ticket.js and checkout-page.js; this part only defines SvcForm.
+ */
+(function () {
+  'use strict';
+
+  function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+
+  /** `api`: { quote(body) → Promise<{ ok, status, body }> } — the page's call to POST /e/{slug}/quote. */
+  window.SvcForm = function (form, cfg, api) {
+    var S = cfg.strings;
+    var P = cfg.prices;
+    var submit = document.getElementById('submit');
+    var promo = document.getElementById('promo');
+    var quoted = { key: '', value: null, pending: '' };
+    var shownErrors = [];
+
+    function money(paise) {
+      if (paise === 0) return S.free;
+      var whole = paise % 100 === 0;
+      return new Intl.NumberFormat('en-IN', { style: 'currency', currency: P.currency || 'INR', minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 }).format(paise / 100);
+    }
+    function checked(name) { return form.querySelector('input[name="' + name + '"]:checked'); }
+    function optionName(input) {
+      var label = input && form.querySelector('label[for="' + input.id + '"] .option-name');
+      return label ? label.textContent : '';
+    }
+    function hasSessions() { return form.querySelector('input[name="subEventId"]') !== null; }
+    function quantity() {
+      var list = document.getElementById('team-list');
+      return 1 + (list ? list.querySelectorAll('.member').length : 0);
+    }
+    function promoCode() { return promo ? promo.value.trim() : ''; }
+
+    /** What is chosen, as the quote call and the register call name it; null while a session is due. */
+    function choice() {
+      var session = checked('subEventId');
+      if (hasSessions() && !session) return null;
+      var tier = checked('ticketType');
+      var c = { quantity: quantity() };
+      if (session && session.value !== '') c.subEventId = session.value;
+      if (tier && tier.value !== 'General') c.ticketType = tier.value;
+      return c;
+    }
+
+    /** The price by the page's own table: the tier's price over the track's over the event's, times the people. */
+    function localPrice(c) {
+      var unit = P.base;
+      if (c.subEventId !== undefined && own(P.tracks, c.subEventId)) unit = P.tracks[c.subEventId].price;
+      if (c.ticketType !== undefined && own(P.tiers, c.ticketType)) unit = P.tiers[c.ticketType];
+      return { unitPrice: unit, quantity: c.quantity, subtotal: unit * c.quantity, discount: 0, total: unit * c.quantity };
+    }
+
+    function keyOf(c) { return JSON.stringify([c.subEventId || '', c.ticketType || '', c.quantity, promoCode()]); }
+
+    function setRow(id, value) {
+      var row = document.getElementById('sum-' + id);
+      if (!row) return;
+      row.hidden = value === null;
+      if (value !== null) row.querySelector('dd').textContent = value;
+    }
+
+    function setLabel(text) {
+      submit.setAttribute('data-label', text);
+      if (submit.getAttribute('aria-busy') !== 'true') submit.textContent = text;
+    }
+
+    /** Fills in the summary and the button from what is chosen (and the server's quote, with a code). */
+    function refresh() {
+      var c = choice();
+      setRow('session', c === null ? S.notChosen : optionName(checked('subEventId')));
+      setRow('tier', optionName(checked('ticketType')) || null);
+      setRow('quantity', String(quantity()));
+      if (c === null) {
+        setRow('price', '—');
+        setRow('discount', null);
+        setRow('total', '—');
+        return setLabel(S.chooseSession);
+      }
+      var price = promoCode() !== '' && quoted.key === keyOf(c) && quoted.value ? quoted.value : localPrice(c);
+      setRow('price', price.quantity > 1 ? S.perPerson.replace('{amount}', money(price.unitPrice)).replace('{n}', String(price.quantity)) : money(price.unitPrice));
+      setRow('discount', price.discount > 0 ? S.discountCode.replace('{amount}', money(price.discount)).replace('{code}', promoCode()) : null);
+      setRow('total', money(price.total));
+      setLabel(price.total === 0 ? S.register : S.payAmount.replace('{amount}', money(price.total)));
+    }
+
+    /** Asks the service what a promo code takes off; true when the summary is current. */
+    function requote() {
+      var c = choice();
+      if (c === null || promoCode() === '') return Promise.resolve(true);
+      var key = keyOf(c);
+      if (quoted.key === key) return Promise.resolve(true);
+      quoted.pending = key;
+      var body = { quantity: c.quantity, promoCode: promoCode() };
+      if (c.subEventId !== undefined) body.subEventId = c.subEventId;
+      if (c.ticketType !== undefined) body.ticketType = c.ticketType;
+      return api.quote(body).then(function (r) {
+        if (quoted.pending !== key) return false;
+        quoted.key = key;
+        quoted.value = r.ok ? r.body : null;
+        clearError(promo);
+        if (!r.ok) showServerError(r.body || {});
+        refresh();
+        return r.ok;
+      });
+    }
+
+    // ------------------------------------------------------------ errors at their fields
+    function slotFor(el) {
+      var id = el.id + '-error';
+      var slot = document.getElementById(id);
+      if (!slot) {
+        slot = document.createElement('p');
+        slot.className = 'field-error';
+        slot.id = id;
+        el.parentNode.insertBefore(slot, el.nextSibling);
+      }
+      return slot;
+    }
+    function describedBy(el, id, on) {
+      var ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter(function (x) { return x && x !== id; });
+      if (on) ids.push(id);
+      if (ids.length) el.setAttribute('aria-describedby', ids.join(' '));
+      else el.removeAttribute('aria-describedby');
+    }
+    function showError(el, message) {
+      var slot = slotFor(el);
+      slot.textContent = message;
+      slot.hidden = false;
+      el.setAttribute('aria-invalid', 'true');
+      describedBy(el, slot.id, true);
+      if (shownErrors.indexOf(el) < 0) shownErrors.push(el);
+    }
+    function clearError(el) {
+      if (!el) return;
+      var slot = document.getElementById(el.id + '-error');
+      if (slot) slot.hidden = true;
+      el.removeAttribute('aria-invalid');
+      // A group keeps its slot named (it is empty while hidden); an input lets go of it.
+      if (el.tagName !== 'FIELDSET') describedBy(el, el.id + '-error', false);
+    }
+    function clearErrors() {
+      while (shownErrors.length) clearError(shownErrors.pop());
+    }
+    function focusFirst() {
+      var first = null;
+      var all = form.querySelectorAll('[aria-invalid="true"]');
+      if (all.length) first = all[0];
+      if (!first) return;
+      if (first.tagName === 'FIELDSET') first = first.querySelector('input:not([disabled])') || first;
+      first.focus();
+    }
+
+    function questionEl(name) {
+      var fields = form.querySelectorAll('[data-field]');
+      for (var i = 0; i < fields.length; i++) if (fields[i].getAttribute('data-field') === name) return fields[i];
+      return null;
+    }
+
+    /** The element a server refusal's `field` names, if the page shows it. */
+    function fieldEl(field) {
+      if (typeof field !== 'string') return null;
+      var direct = { name: 'name', email: 'email', phone: 'phone', promoCode: 'promo', membershipId: 'membership', ticketType: 'tier', subEventId: 'session', teamMembers: 'team' };
+      if (own(direct, field)) return document.getElementById(direct[field]);
+      var m = /^teamMembers\[(\d+)\]\.(name|email)$/.exec(field);
+      if (m) return document.getElementById('member-' + m[2] + '-' + (Number(m[1]) + 1));
+      if (field.indexOf('customFields.') === 0) return questionEl(field.slice('customFields.'.length));
+      return null;
+    }
+
+    /** Shows a refusal at its field; false when it names none the page shows (the caller shows it for the form). */
+    function showServerError(body) {
+      var el = fieldEl(body.field);
+      if (!el || el.closest('[hidden]')) return false;
+      showError(el, body.error || '');
+      focusFirst();
+      return true;
+    }
+
+    /** Checks what the browser can check; shows each problem at its field. True when all is well. */
+    function validate() {
+      clearErrors();
+      var session = document.getElementById('session');
+      if (session && !checked('subEventId')) showError(session, S.needSession);
+      var tier = checked('ticketType');
+      var membership = document.getElementById('membership');
+      if (membership && tier && tier.hasAttribute('data-members-only') && membership.value.trim() === '') showError(membership, S.needMembership);
+      var name = document.getElementById('name');
+      if (name.value.trim() === '') showError(name, S.needName);
+      var email = document.getElementById('email');
+      if (email.value.trim() === '' || !email.validity.valid) showError(email, S.needEmail);
+      var fields = form.querySelectorAll('[data-field]');
+      for (var i = 0; i < fields.length; i++) {
+        var f = fields[i];
+        var type = f.getAttribute('data-type');
+        if (type === 'checkbox') {
+          if (f.required && !f.checked) showError(f, S.needTick);
+        } else if (type === 'number' && f.validity.badInput) {
+          showError(f, S.badNumber);
+        } else if (f.required && f.value.trim() === '') {
+          showError(f, S.needAnswer);
+        } else if (type === 'email' && f.value.trim() !== '' && !f.validity.valid) {
+          showError(f, S.needEmail);
+        }
+      }
+      var members = form.querySelectorAll('[data-member]');
+      for (var j = 0; j < members.length; j++) {
+        var mi = members[j];
+        if (mi.getAttribute('data-member') === 'name' && mi.value.trim() === '') showError(mi, S.needName);
+        if (mi.getAttribute('data-member') === 'email' && (mi.value.trim() === '' || !mi.validity.valid)) showError(mi, S.needEmail);
+      }
+      focusFirst();
+      return shownErrors.length === 0;
+    }
+
+    // A field drops its error as the buyer fixes it: a text field while typing (not on blur,
+    // which would move the button away from a click already under way), a choice when made.
+    function dropError(e) {
+      var el = e.target && e.target.closest ? e.target.closest('fieldset[role="radiogroup"]') || e.target : null;
+      if (el && el.getAttribute('aria-invalid') === 'true') clearError(el);
+    }
+    form.addEventListener('input', dropError);
+    form.addEventListener('change', function (e) {
+      if (e.target && (e.target.type === 'radio' || e.target.type === 'checkbox' || e.target.tagName === 'SELECT')) dropError(e);
+      refresh();
+      requote();
+    });
+    refresh();
+
+    return { refresh: refresh, requote: requote, validate: validate, showServerError: showServerError, clearErrors: clearErrors, current: function () { var c = choice(); return c !== null && (promoCode() === '' || quoted.key === keyOf(c)); } };
+  };
+})();
