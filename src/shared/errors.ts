@@ -120,6 +120,7 @@ export const ERRORS = {
   job_not_found: { status: 404, message: 'no such job' },
   broadcast_not_found: { status: 404, message: 'no such broadcast for this event' },
   door_pass_not_found: { status: 404, message: 'no such door pass for this event' },
+  wallet_not_configured: { status: 404, message: 'this wallet’s passes are not configured on this service' },
   // 405, 409, 413, 414, 415, 422, 429
   method_not_allowed: { status: 405, message: 'this method is not allowed on this path' },
   already_ended: { status: 409, message: 'this registration has already ended' },
