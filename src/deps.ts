@@ -33,6 +33,8 @@ import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import * as registrations from './modules/registrations/registrations.service.js';
 import { sendTicketJobs, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
+import { cloudApi } from './modules/whatsapp/cloud-api.js';
+import { sendWhatsAppTicket, whatsappTicketJob } from './modules/whatsapp/whatsapp.jobs.js';
 import { broadcastMailJob, sendBroadcastMail } from './modules/broadcast/broadcast.service.js';
 import { deliveryJob, pruneDeliveries, webhookDeliveryJob } from './modules/webhooks/webhooks.service.js';
 import { payoutJob, PayoutSweeper, sendPayoutJob, type PayoutDeps } from './modules/payouts/payouts.service.js';
@@ -154,6 +156,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     hasGoodStanding: (accountId, mode, email) => hasGoodStanding({ db, clock }, accountId, mode, email),
     kickJobs: () => jobs.kick(),
     freeBookings: new FreeBookings(db, clock),
+    sendsWhatsApp: config.whatsapp.sender !== undefined,
   };
   const eventDeps: EventDeps = {
     db,
@@ -186,6 +189,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   handleJob(jobHandlers, passwordNoticeJob, (payload) => sendPasswordNoticeJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
   const ticketHolders = (attendeeIds: readonly string[]) => registrations.ticketHolders(db, attendeeIds);
   handleJobs(jobHandlers, ticketEmailJob, (batch) => sendTicketJobs({ db, clock, config, mailer, ticketHolders }, batch));
+  const sender = config.whatsapp.sender;
+  const whatsappApi = sender ? cloudApi({ apiUrl: config.whatsapp.apiUrl, token: sender.token, phoneNumberId: sender.phoneNumberId }) : undefined;
+  handleJob(jobHandlers, whatsappTicketJob, (payload) =>
+    sendWhatsAppTicket({ db, clock, ids, sender, api: whatsappApi, findBooking: (id) => registrations.findRegistration(db, id) }, payload),
+  );
   handleJob(jobHandlers, broadcastMailJob, (payload) => sendBroadcastMail({ db, clock, mailer }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
