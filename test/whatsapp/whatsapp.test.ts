@@ -187,6 +187,16 @@ describe('WhatsApp tickets', () => {
     assert.ok(!String(listed?.lastError).includes(TOKEN), 'the token never appears');
   });
 
+  it('takes the opt-in from the hosted page’s register call too', async () => {
+    const slug = (await call(server.url, 'GET', `/api/v1/events/${eventId}`, { key: org.key })).body.data.slug;
+    const page = (body: Record<string, unknown>) => call(server.url, 'POST', `/e/${slug}/register`, { body: { name: 'Page Buyer', email: uniqueEmail('page'), ...body }, headers: { origin: server.url } });
+    assert.deepEqual([(await page({ whatsappOptIn: true })).body.code], ['phone_required']);
+    const r = await page({ phone: '9000000008', whatsappOptIn: true });
+    assert.deepEqual([r.status, r.body], [201, { status: 'confirmed' }]);
+    await drainJobs(server, async () => messageTo('+919000000008') !== undefined);
+    assert.equal(messageTo('+919000000008')!.params.name, 'Page Buyer');
+  });
+
   it('sends nothing for a test-mode booking (as test mode sends no mail)', async () => {
     const test = await liveEvent(server, uniqueEmail('staff2'), 'test');
     const r = await call(server.url, 'POST', `/api/v1/events/${test.eventId}/register`, { key: test.org.key, body: { name: 'T', email: uniqueEmail('t'), phone: '9000000006', whatsappOptIn: true } });
