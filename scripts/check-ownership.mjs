@@ -53,6 +53,7 @@ export const OWNERS = {
   door_passes: 'checkin',
   checkin_log: 'checkin',
   door_sync_scans: 'checkin',
+  whatsapp_messages: 'whatsapp',
 };
 
 /** Builder methods whose first argument names a table (or tables, or `table as alias`). */

@@ -21,6 +21,8 @@ import { membershipsRoutes } from './modules/memberships/memberships.routes.js';
 import { broadcastRoutes } from './modules/broadcast/broadcast.routes.js';
 import { razorpayWebhookRoutes } from './modules/gateway-events/razorpay-webhook.routes.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
+import { walletRoutes } from './modules/wallet/wallet.routes.js';
+import { whatsappWebhookRoutes } from './modules/whatsapp/whatsapp-webhook.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
@@ -167,7 +169,8 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'memberships', description: 'Plans, members, mandates and standing' },
         { name: 'webhooks', description: 'Signed notifications to the organiser’s server' },
         { name: 'sandbox', description: 'Test keys only: play the buyer and the gateway; read the mails test mode kept' },
-        { name: 'gateway', description: 'Notifications from the payment gateway' },
+        { name: 'gateway', description: 'Notifications from the payment gateway and the WhatsApp Cloud API' },
+        { name: 'tickets', description: 'The attendee’s ticket in Apple Wallet and Google Wallet (the attendee page’s token is the credential)' },
         { name: 'checkout', description: 'The browser side: embed.js, the hosted event page and the JSON calls it makes (no key for live events)' },
         { name: 'operations', description: 'Health and the API description' },
       ],
@@ -213,6 +216,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(broadcastRoutes(deps));
   await app.register(sandboxRoutes(deps));
   await app.register(razorpayWebhookRoutes(deps));
+  await app.register(whatsappWebhookRoutes(deps));
+  await app.register(walletRoutes(deps));
   await app.register(checkoutRoutes(deps));
   await app.register(ledgerRoutes(deps));
   await app.register(payoutsRoutes(deps));

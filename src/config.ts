@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DEFAULT_TIME_ZONE, isTimeZone } from './shared/event-time.js';
+import { loadWallet, loadWhatsApp, type WalletConfig, type WhatsAppConfig } from './config-channels.js';
+import { ConfigError } from './config-error.js';
 
 export interface Config {
   readonly port: number;
@@ -68,14 +70,13 @@ export interface Config {
     /** How often the workers sweep (and once on start); 0: this instance never sweeps on its own. */
     readonly everySeconds: number;
   };
+  /** Apple and Google Wallet passes; each undefined when its settings are absent (no wallet links then). */
+  readonly wallet: WalletConfig;
+  /** WhatsApp tickets and their status webhooks. */
+  readonly whatsapp: WhatsAppConfig;
 }
 
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -276,5 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
       afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),
       everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 0, 86_400),
     }),
+    wallet: loadWallet(env),
+    whatsapp: loadWhatsApp(env, url(env, 'WHATSAPP_API_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v25.0'),
   });
 }

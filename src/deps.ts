@@ -34,6 +34,8 @@ import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import * as registrations from './modules/registrations/registrations.service.js';
 import { sendTicketJobs, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
+import { cloudApi } from './modules/whatsapp/cloud-api.js';
+import { sendWhatsAppTicket, whatsappTicketJob } from './modules/whatsapp/whatsapp.jobs.js';
 import { broadcastMailJob, sendBroadcastMail } from './modules/broadcast/broadcast.service.js';
 import { deliveryJob, pruneDeliveries, webhookDeliveryJob } from './modules/webhooks/webhooks.service.js';
 import { payoutJob, PayoutSweeper, sendPayoutJob, type PayoutDeps } from './modules/payouts/payouts.service.js';
@@ -156,6 +158,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     kickJobs: () => jobs.kick(),
     freeBookings: new FreeBookings(db, clock),
     soldOutMemoryMs: config.soldOutMemoryMs,
+    sendsWhatsApp: config.whatsapp.sender !== undefined,
   };
   const eventDeps: EventDeps = {
     db,
@@ -191,6 +194,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const memberMailDeps = { db, clock, config, mailer };
   handleJob(jobHandlers, membershipConfirmationJob, (payload, job) => sendConfirmationMail(memberMailDeps, payload, job));
   handleJob(jobHandlers, membershipPaymentJob, (payload, job) => sendPaymentMail(memberMailDeps, payload, job));
+  const sender = config.whatsapp.sender;
+  const whatsappApi = sender ? cloudApi({ apiUrl: config.whatsapp.apiUrl, token: sender.token, phoneNumberId: sender.phoneNumberId }) : undefined;
+  handleJob(jobHandlers, whatsappTicketJob, (payload) =>
+    sendWhatsAppTicket({ db, clock, ids, sender, api: whatsappApi, findBooking: (id) => registrations.findRegistration(db, id) }, payload),
+  );
   handleJob(jobHandlers, broadcastMailJob, (payload) => sendBroadcastMail({ db, clock, mailer }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;

@@ -198,6 +198,25 @@ export interface RegistrationsTable {
   cancelled_at: Timestamp | null;
   /** Where a paid booking was made from (the client address as the service saw it); caps unpaid bookings. */
   client_address: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The buyer agreed to get the ticket over WhatsApp at `phone` (the consent Meta asks businesses to keep). */
+  whatsapp_opt_in: Generated<boolean>;
+}
+
+/** `unsent`: the Cloud API was not reached or refused the last try (retried as mail is); then its webhooks' statuses. */
+export type WhatsAppStatus = 'unsent' | 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
+
+export interface WhatsAppMessagesTable {
+  /** Ours (`wam_…`), sent as `biz_opaque_callback_data` so a status can be matched even if the send's answer was lost. */
+  id: string;
+  registration_id: string;
+  phone: string;
+  /** The Cloud API's message id, once it accepted the message. */
+  wamid: string | null;
+  status: WhatsAppStatus;
+  status_at: Timestamp;
+  /** The Cloud API's error code of a refusal or a `failed` status. */
+  error_code: number | null;
+  created_at: Timestamp;
 }
 
 export interface AttendeesTable {
@@ -502,4 +521,5 @@ export interface Database {
   broadcasts: BroadcastsTable;
   broadcast_recipients: BroadcastRecipientsTable;
   idempotency_keys: IdempotencyKeysTable;
+  whatsapp_messages: WhatsAppMessagesTable;
 }

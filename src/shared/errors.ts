@@ -41,6 +41,8 @@ export const ERRORS = {
   promo_code_invalid: { status: 400, message: 'this promo code cannot be used for this booking' },
   invalid_qr: { status: 400, message: 'the scanned value is not a ticket' },
   invalid_signature: { status: 400, message: 'the signature does not match the body' },
+  invalid_phone: { status: 400, message: 'phone is an E.164 number (+919812345678) or a 10-digit Indian mobile number' },
+  phone_required: { status: 400, message: 'whatsappOptIn needs a phone number' },
   invalid_tier: { status: 400, message: 'a ticket tier is not valid' },
   unknown_ticket_type: { status: 400, message: 'no ticket tier of this name' },
   invalid_track_index: { status: 400, message: 'a track index is a decimal number' },
@@ -102,6 +104,8 @@ export const ERRORS = {
   test_mode_only: { status: 403, message: 'this endpoint is for test keys only' },
   live_mode_only: { status: 403, message: 'this endpoint is for live keys only' },
   route_not_open: { status: 403, message: 'this route declares no access rule, so it is refused to everyone' },
+  signature_not_verified: { status: 403, message: 'X-Hub-Signature-256 does not match the body' },
+  verify_token_mismatch: { status: 403, message: 'hub.verify_token is not this service’s WHATSAPP_VERIFY_TOKEN' },
   // 404
   not_found: { status: 404, message: 'not found' },
   account_not_found: { status: 404, message: 'no such account' },
@@ -120,6 +124,7 @@ export const ERRORS = {
   job_not_found: { status: 404, message: 'no such job' },
   broadcast_not_found: { status: 404, message: 'no such broadcast for this event' },
   door_pass_not_found: { status: 404, message: 'no such door pass for this event' },
+  wallet_not_configured: { status: 404, message: 'this wallet’s passes are not configured on this service' },
   // 405, 409, 413, 414, 415, 422, 429
   method_not_allowed: { status: 405, message: 'this method is not allowed on this path' },
   already_ended: { status: 409, message: 'this registration has already ended' },

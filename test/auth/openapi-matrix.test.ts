@@ -109,8 +109,9 @@ describe('authorisation matrix over every registered route', () => {
     assert.equal(typeof r.body?.error, 'string');
     assert.equal(typeof r.body?.code, 'string');
   };
-  // Public routes never refuse for want of credentials; these refusals are about something else.
-  const NOT_AUTH = new Set(['csrf_refused', 'origin_not_allowed', 'checkout_key_required']);
+  // Public routes never refuse for want of credentials; these refusals are about something else
+  // (a webhook's signature is over its body, and Meta's handshake token is a setting the service checks).
+  const NOT_AUTH = new Set(['csrf_refused', 'origin_not_allowed', 'checkout_key_required', 'signature_not_verified', 'verify_token_mismatch']);
 
   it('every registered route declares a rule the matrix knows, and the document says the same', () => {
     assert.ok(ops.length > 100, `${ops.length} routes`);

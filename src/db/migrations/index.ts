@@ -18,6 +18,7 @@ import * as m0015 from './0015_pending_bookings.js';
 import * as m0018 from './0018_door.js';
 import * as m0019 from './0019_idempotency.js';
 import * as m0020 from './0020_job_order.js';
+import * as m0035 from './0035_whatsapp.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0018_door': m0018,
   '0019_idempotency': m0019,
   '0020_job_order': m0020,
+  '0035_whatsapp': m0035,
 };
 
 export const migrationProvider: MigrationProvider = {

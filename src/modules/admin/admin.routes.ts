@@ -11,7 +11,7 @@ import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 
 const Job = Type.Object({
   id: Type.String(),
-  topic: Type.String({ description: 'What the job does: ticket.email, broadcast.mail, webhook.deliver, payment.refund, payout.send' }),
+  topic: Type.String({ description: 'What the job does: ticket.email, ticket.whatsapp, broadcast.mail, webhook.deliver, payment.refund, payout.send' }),
   status: Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('dead')]),
   attempts: Type.Integer({ description: 'Attempts made, including any whose worker stopped before finishing.' }),
   maxAttempts: Type.Union([Type.Integer(), Type.Null()], { description: 'null: no limit; the retry window decides.' }),

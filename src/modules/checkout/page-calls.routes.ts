@@ -23,7 +23,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
           'The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers the status, the order to open the gateway’s checkout with, and — for a confirmed or payable booking — `ticket`, the buyer’s own ticket token for the confirmation screen (`GET /e/{slug}/tickets/{ticket}`); never an id or anyone’s personal data. The page never passes the token to the embedding page.',
           PAGE_AUTH,
           CALL_AUTH,
-          'Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published`, 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure, 503 live payments not configured.',
+          'Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published`, 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure, 503 live payments not configured.',
         ].join('\n\n'),
         params: Slug,
         body: Type.Object(
@@ -32,6 +32,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
             name: Type.String({ minLength: 1, maxLength: 200 }),
             email: Type.String({ minLength: 3, maxLength: 254 }),
             phone: Type.Optional(Type.String({ maxLength: 32 })),
+            whatsappOptIn: Type.Optional(Type.Boolean({ description: 'The buyer ticked “send my ticket on WhatsApp”: as `whatsappOptIn` of register (needs `phone`, 400 `phone_required`).' })),
             customFields: Type.Optional(CustomFieldAnswers),
             teamMembers: Type.Optional(Type.Array(TeamMember, { maxItems: 99 })),
             promoCode: Type.Optional(Type.String({ maxLength: 40 })),

@@ -1,7 +1,7 @@
 // What a confirmed booking sets off, defined once. Every path that confirms a booking
 // (free in one statement, free in a transaction, paid step 2, the gateway's paid
 // notification, approval) takes its effects from `confirmationEffects`: a ticket mail
-// per person, the organiser's `registration.confirmed` webhook, the promo code's use
+// per person (and the primary's over WhatsApp when asked for), the organiser's `registration.confirmed` webhook, the promo code's use
 // (from the reservation made when the booking was written; `applyPendingEnd` releases it),
 // for live paid tickets the fees, and for paid tickets the ledger's sale entries. A
 // transfer re-issues the ticket mail from here too. A new effect is added here and reaches every path.
@@ -13,18 +13,22 @@ import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import { ticketEmailJob } from '../tickets/tickets.jobs.js';
+import { whatsappTicketJob } from '../whatsapp/whatsapp.jobs.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import { bookingFees } from './fees.js';
 import * as promos from './promo.service.js';
 import * as repo from './registrations.repo.js';
 
-type EffectDeps = { clock: Clock; ids: Ids };
+/** `sendsWhatsApp`: WhatsApp is configured (RegisterDeps says so). */
+type EffectDeps = { clock: Clock; ids: Ids; sendsWhatsApp?: boolean };
 
 export interface ConfirmedBooking {
   id: string;
   mode: Mode;
   name: string;
   email: string;
+  phone: string | null;
+  whatsapp_opt_in: boolean;
   ticket_type: string;
   sub_event_id: number | null;
   quantity: number;
@@ -53,10 +57,20 @@ export function ticketMails(deps: EffectDeps, event: EventFacts, attendeeIds: re
   return event.ticket_emails_enabled ? attendeeIds.map((attendeeId) => jobRow(deps, ticketEmailJob, { attendeeId })) : [];
 }
 
+/**
+ * The primary's ticket over WhatsApp, for a live booking whose buyer gave a phone and opted
+ * in, when WhatsApp is configured (test mode sends no WhatsApp, as it sends no mail). Its
+ * ticket id is the registration id: a booking is confirmed before any transfer.
+ */
+export function whatsappTicket(deps: EffectDeps, booking: Pick<ConfirmedBooking, 'id' | 'mode' | 'phone' | 'whatsapp_opt_in'>): JobRow[] {
+  if (!deps.sendsWhatsApp || booking.mode !== 'live' || booking.phone === null || !booking.whatsapp_opt_in) return [];
+  return [jobRow(deps, whatsappTicketJob, { registrationId: booking.id, ticketId: booking.id })];
+}
+
 export function confirmationEffects(deps: EffectDeps, event: EventFacts, booking: ConfirmedBooking, attendeeIds: readonly string[]): ConfirmationEffects {
   const now = deps.clock.now().toISOString();
   return {
-    jobs: ticketMails(deps, event, attendeeIds),
+    jobs: [...ticketMails(deps, event, attendeeIds), ...whatsappTicket(deps, booking)],
     webhook: {
       accountId: event.account_id,
       mode: event.mode,

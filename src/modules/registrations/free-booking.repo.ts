@@ -50,14 +50,15 @@ export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[],
       returning scope
     ),
     booking as (
-      insert into registrations (id, event_id, account_id, mode, status, name, email, phone, ticket_type, sub_event_id, quantity,
+      insert into registrations (id, event_id, account_id, mode, status, name, email, phone, whatsapp_opt_in, ticket_type, sub_event_id, quantity,
         amount_paise, custom_fields, promo_code, created_at, confirmed_at)
-      select b.id, ${first.row.event_id}, ${first.row.account_id}, ${first.row.mode}, 'confirmed', b.name, b.email, b.phone,
+      select b.id, ${first.row.event_id}, ${first.row.account_id}, ${first.row.mode}, 'confirmed', b.name, b.email, b.phone, b.whatsapp_opt_in,
         b.ticket_type, b.sub_event_id, b.quantity, 0, b.custom_fields::jsonb, null, b.created_at, b.created_at
       from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.email)}::text[],
-        ${rows.map((r) => r.phone ?? null)}::text[], ${rows.map((r) => r.ticket_type)}::text[], ${rows.map((r) => r.sub_event_id ?? null)}::int[],
-        ${rows.map((r) => r.quantity)}::int[], ${rows.map((r) => r.custom_fields)}::text[], ${rows.map((r) => r.created_at)}::timestamptz[])
-        as b(id, name, email, phone, ticket_type, sub_event_id, quantity, custom_fields, created_at)
+        ${rows.map((r) => r.phone ?? null)}::text[], ${rows.map((r) => r.whatsapp_opt_in ?? false)}::boolean[], ${rows.map((r) => r.ticket_type)}::text[],
+        ${rows.map((r) => r.sub_event_id ?? null)}::int[], ${rows.map((r) => r.quantity)}::int[], ${rows.map((r) => r.custom_fields)}::text[],
+        ${rows.map((r) => r.created_at)}::timestamptz[])
+        as b(id, name, email, phone, whatsapp_opt_in, ticket_type, sub_event_id, quantity, custom_fields, created_at)
       where exists (select 1 from claim)
       returning id
     ),

@@ -13,6 +13,7 @@ import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
 import { computeAvailability, tierOnSale } from '../events/availability.js';
 import { assertDeliverable } from '../mail/deliverable.js';
+import { normalisePhone } from '../../shared/phone.js';
 import { isInGoodStanding } from '../memberships/memberships.service.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import { gatewayFailure } from '../payments/payments.service.js';
@@ -41,12 +42,16 @@ export interface RegisterDeps {
   freeBookings: FreeBookings;
   /** SOLD_OUT_MEMORY_MS: how long an event found full is refused without a read. */
   soldOutMemoryMs: number;
+  /** WhatsApp is configured: confirmations of live bookings that opted in queue a WhatsApp ticket. */
+  sendsWhatsApp: boolean;
 }
 
 export interface RegisterInput {
   name: string;
   email: string;
   phone?: string | undefined;
+  /** The buyer agrees to get the ticket over WhatsApp at `phone` (needs one). */
+  whatsappOptIn?: boolean | undefined;
   customFields?: Record<string, unknown> | undefined;
   teamMembers?: { name: string; email: string }[] | undefined;
   promoCode?: string | undefined;
@@ -109,7 +114,16 @@ async function whoBooks(deps: RegisterDeps, event: OwnedEvent, input: RegisterIn
     if (n === '') throw badRequest('invalid_name', `teamMembers[${i}].name must not be empty`, { field: `teamMembers[${i}].name` });
     members.push({ name: n, email: await assertDeliverable(deps.checkEmail, m.email, `teamMembers[${i}].email`) });
   }
-  return { name, email, members };
+  return { name, email, members, phone: contactPhone(input) };
+}
+
+/** The phone in E.164 (null when none was given); WhatsApp consent needs one. */
+function contactPhone(input: RegisterInput): string | null {
+  const given = input.phone?.trim() ?? '';
+  const phone = given === '' ? null : (normalisePhone(given) ?? null);
+  if (given !== '' && phone === null) throw badRequest('invalid_phone', `phone "${given.slice(0, 40)}" is neither an E.164 number (+919812345678) nor a 10-digit Indian mobile number`);
+  if (input.whatsappOptIn === true && phone === null) throw badRequest('phone_required', 'whatsappOptIn needs a phone number to send the ticket to');
+  return phone;
 }
 
 /** What: the track and the tier asked for, refused when unknown, off sale or for members only. */
@@ -163,7 +177,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     throw conflict('event_not_published', 'this event is a draft and cannot take registrations');
   }
   const now = deps.clock.now();
-  const { name, email, members } = await whoBooks(deps, event, input);
+  const { name, email, members, phone } = await whoBooks(deps, event, input);
   const quantity = 1 + members.length;
   const answers = validateAnswers(event.custom_fields, input.customFields ?? {});
   const { subEventId, track, tier, ticketType } = await whatIsBooked(deps, p, event, input, email, now);
@@ -198,7 +212,8 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     mode: event.mode,
     name,
     email,
-    phone: input.phone?.trim() || null,
+    phone,
+    whatsapp_opt_in: input.whatsappOptIn === true,
     ticket_type: ticketType,
     sub_event_id: subEventId,
     quantity,

@@ -14,6 +14,8 @@ import * as actions from './actions.service.js';
 import * as promos from './promo.service.js';
 import { confirmStep2, register, type RegisterDeps } from './register.service.js';
 import * as registrations from './registrations.service.js';
+import { Channels } from '../whatsapp/channels.schema.js';
+import { channelsFor, type Channel } from '../whatsapp/whatsapp.service.js';
 
 
 export const Registration = Type.Object({
@@ -23,7 +25,9 @@ export const Registration = Type.Object({
   pendingReason: Nullable(Type.Union([Type.Literal('payment'), Type.Literal('approval')], { description: 'Why a pending registration waits.' })),
   name: Type.String(),
   email: Type.String(),
-  phone: Nullable(Type.String()),
+  phone: Nullable(Type.String({ description: 'E.164, as normalised at registration.' })),
+  whatsappOptIn: Type.Boolean({ description: 'The buyer asked for the ticket over WhatsApp at `phone`.' }),
+  channels: Channels,
   ticketType: Type.String({ description: 'A tier name, or General for the base price.' }),
   subEventId: Nullable(Type.String({ description: 'Track index as a decimal string.' })),
   quantity: Type.Integer({ description: 'Seats held: 1 + team members.' }),
@@ -46,7 +50,7 @@ export const Registration = Type.Object({
 type Row = Selectable<RegistrationsTable>;
 type AttendeeRow = Pick<registrations.AttendeeRow, 'id' | 'idx' | 'name' | 'email' | 'checked_in_at'>;
 
-export function presentRegistration(r: Row, attendees: readonly AttendeeRow[]) {
+export function presentRegistration(r: Row, attendees: readonly AttendeeRow[], channels: readonly Channel[] = []) {
   const primary = attendees.find((a) => a.idx === 0);
   return {
     id: r.id,
@@ -56,6 +60,8 @@ export function presentRegistration(r: Row, attendees: readonly AttendeeRow[]) {
     name: r.name,
     email: r.email,
     phone: r.phone,
+    whatsappOptIn: r.whatsapp_opt_in,
+    channels: [...channels],
     ticketType: r.ticket_type,
     subEventId: r.sub_event_id === null ? null : String(r.sub_event_id),
     quantity: r.quantity,
@@ -75,7 +81,8 @@ export function presentRegistration(r: Row, attendees: readonly AttendeeRow[]) {
 }
 
 async function presentOne(db: Kysely<Database>, r: Row) {
-  return presentRegistration(r, (await registrations.attendeesOf(db, [r.id])).get(r.id) ?? []);
+  const [people, channels] = await Promise.all([registrations.attendeesOf(db, [r.id]), channelsFor(db, [r.id])]);
+  return presentRegistration(r, people.get(r.id) ?? [], channels.get(r.id));
 }
 
 /** Answers keyed by question name; any name, `__proto__` and `constructor` included. */
@@ -92,7 +99,12 @@ const RegisterBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
-    phone: Type.Optional(Type.String({ maxLength: 32 })),
+    phone: Type.Optional(Type.String({ maxLength: 32, description: 'E.164 (`+919812345678`) or a 10-digit Indian mobile number (given +91); spaces, hyphens, dots and brackets ignored. Stored in E.164; anything else is 400 `invalid_phone`. Empty means none.' })),
+    whatsappOptIn: Type.Optional(
+      Type.Boolean({
+        description: 'The buyer agrees to get the ticket over WhatsApp at `phone` (the consent is stored with the booking; ask for it in words that name the business and WhatsApp). Needs `phone` (400 `phone_required`). When the service has WhatsApp configured, a confirmed live booking then also gets its primary ticket as a WhatsApp template message (the QR as header image; name, event and date as parameters), sent by a durable job with the mail’s retry rules; its delivery shows in `channels`. Test mode sends none, as it sends no mail.',
+      }),
+    ),
     customFields: Type.Optional(CustomFieldAnswers),
     teamMembers: Type.Optional(
       Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false }), {
@@ -192,7 +204,7 @@ export const registrationsRoutes =
           description: [
             'Free (or discounted to 0): 201 `{ success, registrationId, status }`, no orderId. Paid step 1: 201 `{ orderId, registrationId, amount, currency, key }` and a pending registration with the answers intact. Paid step 2: exactly `{ registrationId, orderId, paymentId }` → 200 confirmation; the payment is verified at the gateway and bound to the order and the registration.',
             'Each person on a confirmed booking is mailed a ticket: the date in words in the event’s time zone (`EVENT_TIME_ZONE`, India Standard Time by default), what was paid (or `free`) and, for the payer, a receipt line, the QR code of the bare ticket id, an `event.ics` calendar file (UID = the ticket id) and the link to the attendee’s own page.',
-            'Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input, `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 502 when the gateway fails (nothing changes); 503 when live payments are not configured.',
+            'Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input (`invalid_phone`, `phone_required` for whatsappOptIn without a phone), `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 502 when the gateway fails (nothing changes); 503 when live payments are not configured.',
             'Unpaid bookings hold nothing for long: a paid booking is payable for `CHECKOUT_WINDOW_MINUTES` (default 30) after step 1, then the reconciliation sweep cancels it and releases its promo code’s use (a payment that still arrives is refunded in full). At most 3 bookings of an event wait for payment per email, and — for a checkout key — 20 per client address (as the service sees it, after `TRUST_PROXY`); step 1 beyond that answers 429 `too_many_pending`, before any gateway order.',
             'Test keys may register on draft test events; live events must be published.',
           ].join('\n\n'),
@@ -219,6 +231,7 @@ export const registrationsRoutes =
           name: body.name,
           email: body.email,
           phone: body.phone,
+          whatsappOptIn: body.whatsappOptIn,
           customFields: body.customFields,
           teamMembers: body.teamMembers,
           promoCode: body.promoCode,
@@ -251,7 +264,8 @@ export const registrationsRoutes =
       async (req) => {
         const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
         const page = await registrations.listRegistrationsPage(deps.db, row.id, { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
-        const data = page.items.map((r) => presentRegistration(r, page.people.get(r.id) ?? []));
+        const channels = await channelsFor(deps.db, page.items.map((r) => r.id));
+        const data = page.items.map((r) => presentRegistration(r, page.people.get(r.id) ?? [], channels.get(r.id)));
         return { success: true as const, data, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
