@@ -53,6 +53,9 @@ export const OWNERS = {
   door_passes: 'checkin',
   checkin_log: 'checkin',
   door_sync_scans: 'checkin',
+  gst_profiles: 'gst',
+  gst_counters: 'gst',
+  gst_documents: 'gst',
 };
 
 /** Builder methods whose first argument names a table (or tables, or `table as alias`). */

@@ -36,6 +36,12 @@ export const Registration = Type.Object({
     Type.Object({ id: Type.String({ description: 'The member’s own ticket id (their QR).' }), name: Type.String(), email: Type.String(), checkedIn: Type.Boolean() }),
   ),
   promoCode: Nullable(Type.String()),
+  billing: Nullable(
+    Type.Object(
+      { gstin: Nullable(Type.String()), name: Nullable(Type.String()), address: Nullable(Type.String()), state: Nullable(Type.String()) },
+      { description: 'The buyer’s billing details for the tax invoice, as given at registration (paid bookings).' },
+    ),
+  ),
   ticketCode: Nullable(Type.String({ description: 'Set by a transfer: the QR payload from then on.' })),
   checkedIn: Type.Boolean(),
   checkedInAt: Nullable(Type.String({ format: 'date-time' })),
@@ -66,6 +72,7 @@ export function presentRegistration(r: Row, attendees: readonly AttendeeRow[]) {
     customFields: r.custom_fields,
     teamMembers: attendees.filter((a) => a.idx > 0).map((a) => ({ id: a.id, name: a.name, email: a.email, checkedIn: a.checked_in_at !== null })),
     promoCode: r.promo_code,
+    billing: !r.billing ? null : { gstin: r.billing.gstin, name: r.billing.name, address: r.billing.address, state: r.billing.stateCode },
     ticketCode: r.ticket_code,
     checkedIn: (primary?.checked_in_at ?? null) !== null,
     checkedInAt: primary?.checked_in_at?.toISOString() ?? null,
@@ -110,6 +117,20 @@ const RegisterBody = Type.Object(
     ),
     ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name from specialPrices; omitted means General at the base price.' })),
     subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index as a decimal string: books that track at its price and capacity.' })),
+    billing: Type.Optional(
+      Type.Object(
+        {
+          gstin: Type.Optional(Nullable(Type.String({ maxLength: 20, description: 'The buyer’s GSTIN (checked like the organiser’s): the sale is then B2B and its tax invoice names it.' }))),
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The name on the invoice (a business’s legal name); default the booking’s name.' })),
+          address: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+          state: Type.Optional(Nullable(Type.String({ maxLength: 2, description: 'The buyer’s GST state code; default the GSTIN’s, else the place of supply.' }))),
+        },
+        {
+          additionalProperties: false,
+          description: 'GST: the buyer’s details for the tax invoice of a paid booking of a GST-registered organiser (all optional; kept for paid bookings only). 400 `invalid_gstin`, `invalid_state`.',
+        },
+      ),
+    ),
     registrationId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     orderId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     paymentId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
@@ -224,6 +245,7 @@ export const registrationsRoutes =
           membershipId: body.membershipId,
           ticketType: body.ticketType,
           subEventId: body.subEventId,
+          billing: body.billing,
         }, { clientAddress: req.ip });
         if (r.kind === 'free') return reply.code(201).send({ success: true as const, registrationId: r.registrationId, status: r.status, ticketIds: r.ticketIds });
         return reply.code(201).send({ success: true as const, registrationId: r.registrationId, orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key });
