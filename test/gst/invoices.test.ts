@@ -12,9 +12,8 @@ import { startServer, type TestServer } from '../helpers/server.js';
 
 const creds = { keyId: 'rzp_live_GstEmulatorKey1', keySecret: 'gstemulatorsecret000000' };
 const WEBHOOK_SECRET = 'gst-webhook-secret';
-/** Karnataka; Maharashtra; Chandigarh (a union territory without a legislature); a Delhi buyer. */
+/** Karnataka; Chandigarh (a union territory without a legislature); a Delhi buyer. */
 const KA = '29AAGCR4375J1ZU';
-const MH = '27AAPFU0939F1ZV';
 const CH = '04AABCU9603R1ZV';
 const BUYER = '07AAACH7409R1Z3';
 
