@@ -5,75 +5,15 @@ import { Type } from 'typebox';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { STATE_CODES } from '../../shared/gstin.js';
 import { paiseToRupees } from '../../shared/money.js';
-import { Nullable } from '../../shared/schemas.js';
 import * as events from '../events/events.service.js';
 import type { GstDocument } from './document.js';
 import { renderDocumentHtml } from './document.view.js';
 import { renderDocumentPdf } from './document.pdf.js';
 import * as gst from './gst.service.js';
+import { DocumentSchema, Gstr1Supplier, Settings, SettingsBody } from './gst.schemas.js';
 
 const E = Type.Ref('Error');
-const StateCode = Type.String({ maxLength: 2, description: `A two-digit GST state code: ${STATE_CODES.join(', ')}.` });
-
-const Settings = Type.Object({
-  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
-  registered: Type.Boolean({ description: 'True when a GSTIN is set: confirmed paid bookings then get tax invoices (or bills of supply).' }),
-  gstin: Nullable(Type.String()),
-  legalName: Nullable(Type.String()),
-  address: Nullable(Type.String()),
-  state: Nullable(Type.String({ description: 'The GST state code of the principal place of business (the GSTIN’s first two digits).' })),
-  stateName: Nullable(Type.String()),
-  seriesPrefix: Type.String({ description: 'Starts every document number of this account and mode.' }),
-  updatedAt: Nullable(Type.String({ format: 'date-time' })),
-});
-
-const SettingsBody = Type.Object(
-  {
-    gstin: Nullable(Type.String({ maxLength: 20, description: 'The organiser’s GSTIN; null for an organiser who is not registered (no GST documents are issued).' })),
-    legalName: Type.String({ minLength: 1, maxLength: 200 }),
-    address: Type.String({ minLength: 1, maxLength: 500 }),
-    state: Type.Optional(Nullable(StateCode)),
-    seriesPrefix: Type.Optional(Type.String({ minLength: 1, maxLength: 3, description: '1 to 3 letters or digits (default TIX).' })),
-  },
-  { additionalProperties: false },
-);
-
-const Money = (description: string) => Type.Number({ description: `${description}, rupees.` });
-const Party = Type.Object({ legalName: Type.String(), address: Type.String(), gstin: Type.String(), state: Type.String() });
-const DocumentSchema = Type.Object({
-  kind: Type.Union([Type.Literal('tax_invoice'), Type.Literal('bill_of_supply'), Type.Literal('credit_note')]),
-  number: Type.String({ description: 'At most 16 characters: series, financial year, sequence (`TIXI2627-000001`).' }),
-  date: Type.String({ description: 'The issue date in India time, YYYY-MM-DD.' }),
-  issuedAt: Type.String({ format: 'date-time' }),
-  financialYear: Type.String({ description: '`2026-27`: April to March, India time.' }),
-  testMode: Type.Boolean({ description: 'Test-mode documents are not tax documents.' }),
-  supplier: Party,
-  recipient: Type.Object({ name: Type.String(), email: Type.String(), gstin: Nullable(Type.String()), address: Nullable(Type.String()), state: Type.String() }),
-  placeOfSupply: Type.String({ description: 'GST state code of the event’s venue.' }),
-  supplyType: Type.Union([Type.Literal('intra_state'), Type.Literal('inter_state')]),
-  reverseCharge: Type.Boolean(),
-  line: Type.Object({
-    description: Type.String(),
-    sac: Type.String(),
-    quantity: Type.Integer(),
-    rate: Type.Number({ description: 'Percent; 0 for an exempt supply.' }),
-    total: Money('Tax-inclusive value'),
-    taxableValue: Money('Taxable value'),
-    cgst: Money('CGST'),
-    sgst: Money('SGST'),
-    utgst: Money('UTGST'),
-    igst: Money('IGST'),
-  }),
-  exemption: Nullable(Type.String()),
-  original: Nullable(Type.Object({ kind: Type.String(), number: Type.String(), date: Type.String() }, { description: 'The document a credit note credits.' })),
-  reason: Nullable(Type.String()),
-  paymentId: Nullable(Type.String()),
-  eventId: Type.String(),
-  registrationId: Type.String(),
-});
-
 export function presentDocument(d: GstDocument) {
   const l = d.line;
   return {
@@ -231,7 +171,7 @@ export const gstRoutes =
                 mode: Type.String(),
                 from: Type.String({ description: 'First day (India time).' }),
                 to: Type.String({ description: 'The day after the last.' }),
-                suppliers: Type.Array(Type.Record(Type.String(), Type.Unknown(), { description: 'One supplier GSTIN’s month: gstin, b2b, b2cl, b2cs, creditNotes, exempt, sac, documents, totals.' })),
+                suppliers: Type.Array(Gstr1Supplier),
               }),
             }),
           },

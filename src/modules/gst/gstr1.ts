@@ -62,7 +62,7 @@ function taxesOf(doc: GstDocument): Taxes {
 
 const isB2cl = (d: GstDocument) => d.kind === 'tax_invoice' && d.recipient.gstin === null && d.supplyType === 'inter_state' && d.line.totalPaise > B2CL_LIMIT_PAISE;
 
-function bucket<K>(map: Map<string, { key: K; t: Taxes }>, id: string, key: K): Taxes {
+function bucket<K>(map: Map<string, { key: K; t: Taxes & { quantity?: number } }>, id: string, key: K): Taxes {
   let b = map.get(id);
   if (!b) map.set(id, (b = { key, t: zero() }));
   return b.t;
@@ -76,66 +76,77 @@ function noteEntry(d: GstDocument) {
   return { ...invoiceEntry(d), originalNumber: d.original?.number ?? null, originalDate: d.original?.date ?? null, recipientGstin: d.recipient.gstin };
 }
 
-/** One supplier GSTIN's month. */
-function summarise(gstin: string, items: readonly Gstr1Input[]) {
-  const b2b = new Map<string, ReturnType<typeof invoiceEntry>[]>();
-  const b2cl: ReturnType<typeof invoiceEntry>[] = [];
-  const b2cs = new Map<string, { key: { placeOfSupply: string; supplyType: string; rate: number }; t: Taxes }>();
-  const cdnr: ReturnType<typeof noteEntry>[] = [];
-  const cdnur: ReturnType<typeof noteEntry>[] = [];
-  const exempt = new Map<string, { key: { supplyType: string; recipient: string }; t: Taxes }>();
-  const sac = new Map<string, { key: { sac: string; rate: number; recipient: string }; t: Taxes & { quantity: number } }>();
-  const series = new Map<string, { series: string; kind: string; first: Gstr1Input; last: Gstr1Input; count: number }>();
-  const total = zero();
-  for (const item of items) {
-    const d = item.doc;
-    const sign = d.kind === 'credit_note' ? -1 : 1;
-    // What the document is about: a credit note is reported where its original was.
-    const about = d.kind === 'credit_note' ? (item.original ?? d) : d;
-    const registered = d.recipient.gstin !== null;
-    add(total, d, sign);
-    const s = series.get(item.series);
-    if (!s) series.set(item.series, { series: item.series, kind: d.kind, first: item, last: item, count: 1 });
-    else {
-      s.count++;
-      if (item.seq < s.first.seq) s.first = item;
-      if (item.seq > s.last.seq) s.last = item;
-    }
-    const sacKey = { sac: d.line.sac, rate: d.line.ratePercent, recipient: registered ? 'b2b' : 'b2c' };
-    const sacBucket = bucket(sac, JSON.stringify(sacKey), sacKey) as Taxes & { quantity: number };
-    add(sacBucket, d, sign);
-    sacBucket.quantity = (sacBucket.quantity ?? 0) + sign * d.line.quantity;
-    if (about.kind === 'bill_of_supply') {
-      const key = { supplyType: d.supplyType, recipient: registered ? 'registered' : 'unregistered' };
-      add(bucket(exempt, JSON.stringify(key), key), d, sign);
-      continue;
-    }
-    if (d.kind === 'credit_note') {
-      if (registered) cdnr.push(noteEntry(d));
-      else if (isB2cl(about)) cdnur.push(noteEntry(d));
-      else {
-        const key = { placeOfSupply: d.placeOfSupply, supplyType: d.supplyType, rate: d.line.ratePercent };
-        add(bucket(b2cs, JSON.stringify(key), key), d, -1);
-      }
-      continue;
-    }
-    if (registered) b2b.set(d.recipient.gstin!, [...(b2b.get(d.recipient.gstin!) ?? []), invoiceEntry(d)]);
-    else if (isB2cl(d)) b2cl.push(invoiceEntry(d));
-    else {
-      const key = { placeOfSupply: d.placeOfSupply, supplyType: d.supplyType, rate: d.line.ratePercent };
-      add(bucket(b2cs, JSON.stringify(key), key), d, 1);
-    }
+type Bucket<K> = Map<string, { key: K; t: Taxes & { quantity?: number } }>;
+
+/** One supplier GSTIN's month, as it is summed. */
+function emptyMonth() {
+  return {
+    b2b: new Map<string, ReturnType<typeof invoiceEntry>[]>(),
+    b2cl: [] as ReturnType<typeof invoiceEntry>[],
+    b2cs: new Map() as Bucket<{ placeOfSupply: string; supplyType: string; rate: number }>,
+    cdnr: [] as ReturnType<typeof noteEntry>[],
+    cdnur: [] as ReturnType<typeof noteEntry>[],
+    exempt: new Map() as Bucket<{ supplyType: string; recipient: string }>,
+    sac: new Map() as Bucket<{ sac: string; rate: number; recipient: string }>,
+    series: new Map<string, { series: string; kind: string; first: Gstr1Input; last: Gstr1Input; count: number }>(),
+    total: zero(),
+  };
+}
+type Month = ReturnType<typeof emptyMonth>;
+
+function countInSeries(m: Month, item: Gstr1Input): void {
+  const s = m.series.get(item.series);
+  if (!s) m.series.set(item.series, { series: item.series, kind: item.doc.kind, first: item, last: item, count: 1 });
+  else {
+    s.count++;
+    if (item.seq < s.first.seq) s.first = item;
+    if (item.seq > s.last.seq) s.last = item;
   }
+}
+
+function addB2cs(m: Month, d: GstDocument, sign: 1 | -1): void {
+  const key = { placeOfSupply: d.placeOfSupply, supplyType: d.supplyType, rate: d.line.ratePercent };
+  add(bucket(m.b2cs, JSON.stringify(key), key), d, sign);
+}
+
+/** Files one document in every table it belongs to. */
+function file(m: Month, item: Gstr1Input): void {
+  const d = item.doc;
+  const sign = d.kind === 'credit_note' ? -1 : 1;
+  // What the document is about: a credit note is reported where its original was.
+  const about = d.kind === 'credit_note' ? (item.original ?? d) : d;
+  const registered = d.recipient.gstin !== null;
+  add(m.total, d, sign);
+  countInSeries(m, item);
+  const sacKey = { sac: d.line.sac, rate: d.line.ratePercent, recipient: registered ? 'b2b' : 'b2c' };
+  const sacBucket = bucket(m.sac, JSON.stringify(sacKey), sacKey) as Taxes & { quantity?: number };
+  add(sacBucket, d, sign);
+  sacBucket.quantity = (sacBucket.quantity ?? 0) + sign * d.line.quantity;
+  if (about.kind === 'bill_of_supply') {
+    const key = { supplyType: d.supplyType, recipient: registered ? 'registered' : 'unregistered' };
+    add(bucket(m.exempt, JSON.stringify(key), key), d, sign);
+  } else if (d.kind === 'credit_note') {
+    if (registered) m.cdnr.push(noteEntry(d));
+    else if (isB2cl(about)) m.cdnur.push(noteEntry(d));
+    else addB2cs(m, d, -1);
+  } else if (registered) m.b2b.set(d.recipient.gstin!, [...(m.b2b.get(d.recipient.gstin!) ?? []), invoiceEntry(d)]);
+  else if (isB2cl(d)) m.b2cl.push(invoiceEntry(d));
+  else addB2cs(m, d, 1);
+}
+
+function summarise(gstin: string, items: readonly Gstr1Input[]) {
+  const m = emptyMonth();
+  for (const item of items) file(m, item);
   return {
     gstin,
-    b2b: [...b2b.entries()].map(([recipientGstin, invoices]) => ({ recipientGstin, invoices })),
-    b2cl,
-    b2cs: [...b2cs.values()].map((b) => ({ ...b.key, ...rupeesOf(b.t) })),
-    creditNotes: { registered: cdnr, unregistered: cdnur },
-    exempt: [...exempt.values()].map((b) => ({ ...b.key, value: paiseToRupees(b.t.value) })),
-    sac: [...sac.values()].map((b) => ({ ...b.key, quantity: b.t.quantity, ...rupeesOf(b.t) })),
-    documents: [...series.values()].map((s) => ({ series: s.series, kind: s.kind, from: s.first.doc.number, to: s.last.doc.number, issued: s.count, cancelled: 0 })),
-    totals: rupeesOf(total),
+    b2b: [...m.b2b.entries()].map(([recipientGstin, invoices]) => ({ recipientGstin, invoices })),
+    b2cl: m.b2cl,
+    b2cs: [...m.b2cs.values()].map((b) => ({ ...b.key, ...rupeesOf(b.t) })),
+    creditNotes: { registered: m.cdnr, unregistered: m.cdnur },
+    exempt: [...m.exempt.values()].map((b) => ({ ...b.key, value: paiseToRupees(b.t.value) })),
+    sac: [...m.sac.values()].map((b) => ({ ...b.key, quantity: b.t.quantity ?? 0, ...rupeesOf(b.t) })),
+    documents: [...m.series.values()].map((s) => ({ series: s.series, kind: s.kind, from: s.first.doc.number, to: s.last.doc.number, issued: s.count, cancelled: 0 })),
+    totals: rupeesOf(m.total),
   };
 }
 

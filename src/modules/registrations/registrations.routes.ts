@@ -10,6 +10,7 @@ import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 import { MAX_ANSWER_LENGTH } from './answers.js';
 import { paiseToRupees } from '../../shared/money.js';
 import * as events from '../events/events.service.js';
+import { Billing, BillingInput } from '../gst/gst.schemas.js';
 import * as actions from './actions.service.js';
 import * as promos from './promo.service.js';
 import { confirmStep2, register, type RegisterDeps } from './register.service.js';
@@ -36,12 +37,7 @@ export const Registration = Type.Object({
     Type.Object({ id: Type.String({ description: 'The member’s own ticket id (their QR).' }), name: Type.String(), email: Type.String(), checkedIn: Type.Boolean() }),
   ),
   promoCode: Nullable(Type.String()),
-  billing: Nullable(
-    Type.Object(
-      { gstin: Nullable(Type.String()), name: Nullable(Type.String()), address: Nullable(Type.String()), state: Nullable(Type.String()) },
-      { description: 'The buyer’s billing details for the tax invoice, as given at registration (paid bookings).' },
-    ),
-  ),
+  billing: Billing,
   ticketCode: Nullable(Type.String({ description: 'Set by a transfer: the QR payload from then on.' })),
   checkedIn: Type.Boolean(),
   checkedInAt: Nullable(Type.String({ format: 'date-time' })),
@@ -117,20 +113,7 @@ const RegisterBody = Type.Object(
     ),
     ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name from specialPrices; omitted means General at the base price.' })),
     subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index as a decimal string: books that track at its price and capacity.' })),
-    billing: Type.Optional(
-      Type.Object(
-        {
-          gstin: Type.Optional(Nullable(Type.String({ maxLength: 20, description: 'The buyer’s GSTIN (checked like the organiser’s): the sale is then B2B and its tax invoice names it.' }))),
-          name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The name on the invoice (a business’s legal name); default the booking’s name.' })),
-          address: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-          state: Type.Optional(Nullable(Type.String({ maxLength: 2, description: 'The buyer’s GST state code; default the GSTIN’s, else the place of supply.' }))),
-        },
-        {
-          additionalProperties: false,
-          description: 'GST: the buyer’s details for the tax invoice of a paid booking of a GST-registered organiser (all optional; kept for paid bookings only). 400 `invalid_gstin`, `invalid_state`.',
-        },
-      ),
-    ),
+    billing: Type.Optional(BillingInput),
     registrationId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     orderId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     paymentId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
