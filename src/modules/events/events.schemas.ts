@@ -82,7 +82,7 @@ const eventFields = {
     },
   ),
   supplierGstin: Nullable(
-    Type.String({ maxLength: 20, description: 'GST: the GSTIN that supplies this event when it is not the account’s (a casual registration in the event’s state); its documents are numbered in series of their own.' }),
+    Type.String({ maxLength: 20, description: 'GST: the GSTIN that supplies this event when it is not the account’s (a casual registration in the event’s state); its documents are numbered in series of their own and carry the legal name and address of the account’s GST settings (without settings, no documents are issued).' }),
   ),
   sac: Nullable(
     Type.String({
