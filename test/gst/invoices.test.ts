@@ -3,12 +3,15 @@
 // rule 46 field with the right tax split; exempt tickets get bills of supply; a refund gets
 // a credit note naming its invoice; every confirmation path issues exactly one.
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import { financialYear } from '../../src/modules/gst/tax.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { field, pdfText } from '../helpers/pdf.js';
 import { gatewayEnv, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 
 const creds = { keyId: 'rzp_live_GstEmulatorKey1', keySecret: 'gstemulatorsecret000000' };
 const WEBHOOK_SECRET = 'gst-webhook-secret';
@@ -211,5 +214,34 @@ describe('GST documents for paid bookings', () => {
     const stranger = await organiser(server.url, 'live');
     const other = await call(server.url, 'GET', `/api/v1/events/${taxed}/registrations/${reg}/invoice`, { key: stranger.key });
     assert.equal(other.status, 403);
+  });
+
+  it('the ticket mail carries the invoice as a PDF; a transferred ticket’s mail does not', async () => {
+    const eventId = await liveEvent({ venueState: '29' });
+    const email = uniqueEmail('mailed');
+    const s = await step1(eventId, { email });
+    const payment = rzp.pay(s.orderId);
+    assert.equal((await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.registrationId, orderId: s.orderId, paymentId: payment.id })).status, 200);
+    const number = (await json(eventId, s.registrationId)).body.data.number;
+    const mailTo = async (to: string): Promise<ParsedMail | undefined> => {
+      const dir = join(server.dataDir, 'mail');
+      for (const f of existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.eml')) : []) {
+        const parsed = await simpleParser(readFileSync(join(dir, f)));
+        if (parsed.text?.includes(to) || JSON.stringify(parsed.to).includes(to)) return parsed;
+      }
+      return undefined;
+    };
+    await drainJobs(server, async () => (await mailTo(email)) !== undefined);
+    const mail = (await mailTo(email))!;
+    assert.match(mail.text ?? '', new RegExp(`Tax Invoice ${number} is attached`));
+    const pdf = mail.attachments.find((a) => a.contentType === 'application/pdf');
+    assert.equal(pdf?.filename, `${number}.pdf`);
+    assert.equal(field(pdfText(pdf!.content), 'Invoice number'), number);
+
+    const newHolder = uniqueEmail('newholder');
+    assert.equal((await api('POST', `/api/v1/events/${eventId}/registrations/${s.registrationId}/transfer`, { name: 'New Holder', email: newHolder })).status, 200);
+    await drainJobs(server, async () => (await mailTo(newHolder)) !== undefined);
+    const transferred = (await mailTo(newHolder))!;
+    assert.equal(transferred.attachments.filter((a) => a.contentType === 'application/pdf').length, 0);
   });
 });

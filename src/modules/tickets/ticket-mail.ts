@@ -13,6 +13,8 @@ export interface TicketMailInput {
   organiserName?: string | undefined;
   baseUrl: string;
   isTeamMember?: boolean | undefined;
+  /** The booking's GST document (§17), attached as a PDF to the primary's mail. */
+  invoice?: { title: string; number: string; pdf: Buffer } | undefined;
 }
 
 /** The ticket's QR code: the bare id, medium error correction, a 2-module quiet zone, about 320 pixels wide. */
@@ -41,6 +43,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     ...lines.map(([k, v]) => `${k}: ${v}`),
     '',
     'Show the QR code (attached) at the entrance.',
+    input.invoice ? `\n${input.invoice.title} ${input.invoice.number} is attached.` : '',
     input.organiserName ? `\n${input.organiserName}` : '',
   ].join('\n');
   const html = `<!doctype html><html><body style="font-family:sans-serif">
@@ -49,6 +52,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
 <table>${lines.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
 <p><img src="cid:${escapeHtml(cid)}" alt="QR code of ticket ${escapeHtml(input.ticketId)}" width="240" height="240"></p>
 <p>Show this QR code at the entrance.</p>
+${input.invoice ? `<p>${escapeHtml(input.invoice.title)} ${escapeHtml(input.invoice.number)} is attached.</p>` : ''}
 ${input.organiserName ? `<p>${escapeHtml(input.organiserName)}</p>` : ''}
 </body></html>`;
   return {
@@ -56,6 +60,9 @@ ${input.organiserName ? `<p>${escapeHtml(input.organiserName)}</p>` : ''}
     subject: `Your ticket: ${input.event.title}`,
     text,
     html,
-    attachments: [{ filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid }],
+    attachments: [
+      { filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid },
+      ...(input.invoice ? [{ filename: `${input.invoice.number}.pdf`, content: input.invoice.pdf, contentType: 'application/pdf' }] : []),
+    ],
   };
 }

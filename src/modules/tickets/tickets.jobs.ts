@@ -8,6 +8,9 @@ import { defineJob } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import { findUsersById } from '../accounts/accounts.service.js';
 import { findEventsById } from '../events/events.service.js';
+import { renderDocumentPdf } from '../gst/document.pdf.js';
+import { documentTitle } from '../gst/document.view.js';
+import { saleDocumentsOf } from '../gst/gst.service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { recordSandboxMail, type SandboxMail } from '../sandbox/sandbox-mail.repo.js';
 import { renderTicketMail } from './ticket-mail.js';
@@ -47,6 +50,8 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
   const holders = await deps.ticketHolders(jobs.map((j) => j.payload.attendeeId));
   const events = new Map((await findEventsById(deps.db, [...new Set([...holders.values()].map((h) => h.booking.event_id))])).map((e) => [e.id, e]));
   const organisers = new Map((await findUsersById(deps.db, [...new Set([...events.values()].map((e) => e.account_id))])).map((u) => [u.id, u]));
+  // The primary's mail carries the booking's tax invoice (or bill of supply), when it has one.
+  const invoices = await saleDocumentsOf(deps.db, [...holders.values()].filter((h) => h.attendee.idx === 0).map((h) => h.booking.id));
   const outcomes: unknown[] = jobs.map(() => undefined);
   const kept: { index: number; mail: SandboxMail }[] = [];
   const sends: Promise<void>[] = [];
@@ -66,6 +71,9 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
     // The primary's QR is the registration id, or its ticketCode after a transfer.
     const ticketId = attendee.idx === 0 ? (reg.ticket_code ?? reg.id) : attendee.id;
     try {
+      // Not after a transfer: the document names the buyer who paid, not the new holder.
+      const document = attendee.idx === 0 && reg.ticket_code === null ? invoices.get(reg.id) : undefined;
+      const invoice = document && { title: documentTitle(document), number: document.number, pdf: await renderDocumentPdf(document) };
       const mail = renderTicketMail({
         event: { title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location },
         holder: { name: attendee.name, email: attendee.email },
@@ -75,6 +83,7 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
         organiserName: organisers.get(event.account_id)?.name,
         baseUrl: deps.config.baseUrl,
         isTeamMember: attendee.idx > 0,
+        invoice,
       });
       if (reg.mode === 'test') {
         // A retried job keeps one copy: the id is the same each time.
