@@ -54,6 +54,9 @@ export const OWNERS = {
   checkin_log: 'checkin',
   door_sync_scans: 'checkin',
   whatsapp_messages: 'whatsapp',
+  gst_profiles: 'gst',
+  gst_counters: 'gst',
+  gst_documents: 'gst',
 };
 
 /** Builder methods whose first argument names a table (or tables, or `table as alias`). */

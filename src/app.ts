@@ -23,6 +23,7 @@ import { razorpayWebhookRoutes } from './modules/gateway-events/razorpay-webhook
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { walletRoutes } from './modules/wallet/wallet.routes.js';
 import { whatsappWebhookRoutes } from './modules/whatsapp/whatsapp-webhook.routes.js';
+import { gstRoutes } from './modules/gst/gst.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
@@ -167,6 +168,7 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'check-in', description: 'Door: look up and admit tickets' },
         { name: 'broadcast', description: 'Email the event’s own attendees' },
         { name: 'memberships', description: 'Plans, members, mandates and standing' },
+        { name: 'gst', description: 'GST settings, tax invoices, bills of supply and credit notes, and the GSTR-1 summary' },
         { name: 'webhooks', description: 'Signed notifications to the organiser’s server' },
         { name: 'sandbox', description: 'Test keys only: play the buyer and the gateway; read the mails test mode kept' },
         { name: 'gateway', description: 'Notifications from the payment gateway and the WhatsApp Cloud API' },
@@ -219,6 +221,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(whatsappWebhookRoutes(deps));
   await app.register(walletRoutes(deps));
   await app.register(checkoutRoutes(deps));
+  await app.register(gstRoutes(deps));
   await app.register(ledgerRoutes(deps));
   await app.register(payoutsRoutes(deps));
   await app.register(dashboardRoutes(deps));

@@ -124,6 +124,8 @@ export interface TierDoc {
   membersOnly: boolean;
   availableFrom: string | null;
   availableUntil: string | null;
+  /** The SAC the organiser chose for this tier (GST, §17); null: the event's. */
+  sac?: string | null;
 }
 
 export interface TrackDoc {
@@ -167,6 +169,24 @@ export interface EventsTable {
   ticket_emails_enabled: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** GST (§17): how admission to this event is taxed. */
+  tax_category: ColumnType<TaxCategory, TaxCategory | undefined, TaxCategory>;
+  /** The GSTIN that supplies this event when it is not the account's (a casual registration in the event's state). */
+  supplier_gstin: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The SAC the organiser chose for the event's tickets (a tier may choose its own). */
+  sac: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The GST state code of the venue: the place of supply. */
+  venue_state: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type TaxCategory = 'standard' | 'admission_exempt_upto_500' | 'premium_sporting' | 'none';
+
+/** The buyer's billing details for the tax invoice (all optional; a GSTIN makes the sale B2B). */
+export interface BillingDoc {
+  gstin: string | null;
+  name: string | null;
+  address: string | null;
+  stateCode: string | null;
 }
 
 export interface RegistrationsTable {
@@ -200,6 +220,7 @@ export interface RegistrationsTable {
   client_address: ColumnType<string | null, string | null | undefined, string | null>;
   /** The buyer agreed to get the ticket over WhatsApp at `phone` (the consent Meta asks businesses to keep). */
   whatsapp_opt_in: Generated<boolean>;
+  billing: ColumnType<BillingDoc | null, string | null | undefined, string | null>;
 }
 
 /** `unsent`: the Cloud API was not reached or refused the last try (retried as mail is); then its webhooks' statuses. */
@@ -482,6 +503,52 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+export interface GstProfilesTable {
+  account_id: string;
+  mode: Mode;
+  gstin: string | null;
+  legal_name: string;
+  address: string;
+  state_code: string | null;
+  series_prefix: string;
+  updated_at: Timestamp;
+}
+
+export interface GstCountersTable {
+  account_id: string;
+  mode: Mode;
+  gstin: string;
+  series: string;
+  fy: string;
+  last_seq: number;
+}
+
+export type GstDocumentKind = 'tax_invoice' | 'bill_of_supply' | 'credit_note';
+
+export interface GstDocumentsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  gstin: string;
+  kind: GstDocumentKind;
+  role: 'sale' | 'refund';
+  series: string;
+  fy: string;
+  seq: number;
+  number: string;
+  registration_id: string;
+  event_id: string;
+  original_id: string | null;
+  issued_at: Timestamp;
+  /** The issue date in India time, `YYYY-MM-DD`. */
+  issued_on: string;
+  place_of_supply: string;
+  recipient_gstin: string | null;
+  rate: number;
+  total_paise: ColumnType<string, number, never>;
+  doc: Json<unknown>;
+}
+
 export interface ReconcileLeaseTable {
   name: string;
   holder: string | null;
@@ -522,4 +589,7 @@ export interface Database {
   broadcast_recipients: BroadcastRecipientsTable;
   idempotency_keys: IdempotencyKeysTable;
   whatsapp_messages: WhatsAppMessagesTable;
+  gst_profiles: GstProfilesTable;
+  gst_counters: GstCountersTable;
+  gst_documents: GstDocumentsTable;
 }

@@ -19,6 +19,7 @@ import * as m0018 from './0018_door.js';
 import * as m0019 from './0019_idempotency.js';
 import * as m0020 from './0020_job_order.js';
 import * as m0035 from './0035_whatsapp.js';
+import * as m0040 from './0040_gst.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0019_idempotency': m0019,
   '0020_job_order': m0020,
   '0035_whatsapp': m0035,
+  '0040_gst': m0040,
 };
 
 export const migrationProvider: MigrationProvider = {

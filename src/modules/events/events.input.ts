@@ -1,8 +1,9 @@
 // What an organiser sends for an event, a tier, a question or a track, checked and
 // turned into the stored shape. Pure: throws AppError on bad input.
-import type { CustomFieldDoc, TierDoc, TrackDoc } from '../../db/database.js';
+import type { CustomFieldDoc, TaxCategory, TierDoc, TrackDoc } from '../../db/database.js';
 import { endsOnOrAfter, parseEventDate } from '../../shared/dates.js';
 import { badRequest } from '../../shared/errors.js';
+import { GSTIN_PROBLEM_TEXT, gstinProblem, isStateCode, normaliseGstin } from '../../shared/gstin.js';
 import { rupeesToPaise } from '../../shared/money.js';
 
 export interface TierInput {
@@ -12,6 +13,7 @@ export interface TierInput {
   membersOnly?: boolean;
   availableFrom?: string | null;
   availableUntil?: string | null;
+  sac?: string | null;
 }
 
 export interface CustomFieldInput {
@@ -45,6 +47,10 @@ export interface EventInput {
   tracks?: TrackInput[];
   status?: 'draft' | 'published';
   date?: unknown;
+  taxCategory?: TaxCategory;
+  supplierGstin?: string | null;
+  sac?: string | null;
+  venueState?: string | null;
 }
 // ---------------------------------------------------------------- validation
 
@@ -66,6 +72,32 @@ function optionalInstant(value: string | null | undefined, field: string): strin
   return parseEventDate(value, field).instant.toISOString();
 }
 
+// ---------------------------------------------------------------- GST (§17)
+
+/** A SAC: services codes begin with 99; 4 digits (the heading) or 6. */
+const SAC = /^99[0-9]{2}([0-9]{2})?$/;
+
+export function optionalSac(value: string | null | undefined, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  const v = value.trim();
+  if (!SAC.test(v)) throw badRequest('invalid_sac', `${field} must be a SAC of 4 or 6 digits beginning with 99, such as 999622`);
+  return v;
+}
+
+function optionalGstin(value: string | null, field: string): string | null {
+  if (value === null) return null;
+  const g = normaliseGstin(value);
+  const problem = gstinProblem(g);
+  if (problem !== null) throw badRequest('invalid_gstin', `${field} ${GSTIN_PROBLEM_TEXT[problem]}`);
+  return g;
+}
+
+function optionalState(value: string | null, field: string): string | null {
+  if (value === null) return null;
+  if (!isStateCode(value.trim())) throw badRequest('invalid_state', `${field} must be a two-digit GST state code such as 29 (Karnataka)`);
+  return value.trim();
+}
+
 export function validateTiers(tiers: TierInput[]): TierDoc[] {
   const seen = new Set<string>();
   return tiers.map((t, i) => {
@@ -81,6 +113,7 @@ export function validateTiers(tiers: TierInput[]): TierDoc[] {
       membersOnly: t.membersOnly ?? false,
       availableFrom: optionalInstant(t.availableFrom, `specialPrices[${i}].availableFrom`),
       availableUntil: optionalInstant(t.availableUntil, `specialPrices[${i}].availableUntil`),
+      sac: optionalSac(t.sac, `specialPrices[${i}].sac`),
     };
     if (doc.availableFrom && doc.availableUntil && doc.availableUntil < doc.availableFrom) {
       throw badRequest('invalid_tier', `specialPrices[${i}].availableUntil must be after availableFrom`);
@@ -139,6 +172,10 @@ export interface EventFields {
   custom_fields: CustomFieldDoc[];
   special_prices: TierDoc[];
   tracks: TrackDoc[];
+  tax_category: TaxCategory;
+  supplier_gstin: string | null;
+  sac: string | null;
+  venue_state: string | null;
 }
 
 export function applyInput(base: EventFields, input: EventInput): EventFields {
@@ -165,6 +202,10 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
   if (input.customFields !== undefined) out.custom_fields = validateCustomFields(input.customFields);
   if (input.specialPrices !== undefined) out.special_prices = validateTiers(input.specialPrices);
   if (input.tracks !== undefined) out.tracks = input.tracks.map((t, i) => validateTrack(t, `tracks[${i}].`));
+  if (input.taxCategory !== undefined) out.tax_category = input.taxCategory;
+  if (input.supplierGstin !== undefined) out.supplier_gstin = optionalGstin(input.supplierGstin, 'supplierGstin');
+  if (input.sac !== undefined) out.sac = optionalSac(input.sac, 'sac');
+  if (input.venueState !== undefined) out.venue_state = optionalState(input.venueState, 'venueState');
   return out;
 }
 

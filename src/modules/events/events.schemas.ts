@@ -17,6 +17,7 @@ export const TierInput = Type.Object(
     membersOnly: Type.Optional(Type.Boolean({ description: 'Only for holders of a membership in good standing on this account and mode.' })),
     availableFrom: Type.Optional(Nullable(DateText)),
     availableUntil: Type.Optional(Nullable(DateText)),
+    sac: Type.Optional(Nullable(Type.String({ maxLength: 6, description: 'GST: the SAC of this tier’s tickets (4 or 6 digits beginning with 99); null: the event’s.' }))),
   },
   { additionalProperties: false },
 );
@@ -73,6 +74,24 @@ const eventFields = {
   customFields: Type.Array(CustomFieldInput, { maxItems: 50, description: 'Questions asked at registration.' }),
   tracks: Type.Array(TrackInput, { maxItems: 200, description: 'Initial tracks; later ones are appended with POST …/tracks.' }),
   date: Type.Unknown({ description: 'Not an input: sending it answers 400 naming startDate.' }),
+  taxCategory: Type.Union(
+    [Type.Literal('standard'), Type.Literal('admission_exempt_upto_500'), Type.Literal('premium_sporting'), Type.Literal('none')],
+    {
+      description:
+        'GST on this event’s tickets (prices are tax-inclusive as charged): `standard` 18 % (conferences, workshops, meetups; the default); `admission_exempt_upto_500` the exemption for admission to a circus, dance, drama, ballet, award function, concert, pageant, musical performance, sporting event or planetarium at ₹500 or less per person (a bill of supply), above that the whole price at 18 %; `premium_sporting` 40 % (sporting events like the IPL, since 22 Sep 2025); `none` the service issues no GST document. Confirm with your tax adviser.',
+    },
+  ),
+  supplierGstin: Nullable(
+    Type.String({ maxLength: 20, description: 'GST: the GSTIN that supplies this event when it is not the account’s (a casual registration in the event’s state); its documents are numbered in series of their own and carry the legal name and address of the account’s GST settings (without settings, no documents are issued).' }),
+  ),
+  sac: Nullable(
+    Type.String({
+      maxLength: 6,
+      description:
+        'GST: the SAC of the tickets, 4 or 6 digits beginning with 99 (no official mapping exists; e.g. 999622 performing arts, 999652 sports, 998596 conferences); a tier may set its own. null: 9996.',
+    }),
+  ),
+  venueState: Nullable(Type.String({ maxLength: 2, description: 'GST: the state code of the venue (29 Karnataka, 27 Maharashtra, …), the place of supply; null: the supplier’s own state.' })),
 };
 
 export const EventCreate = Type.Object(
@@ -92,6 +111,10 @@ export const EventCreate = Type.Object(
     tracks: Type.Optional(eventFields.tracks),
     status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Ignored: a new event is always a draft; publish with PATCH.' })),
     date: Type.Optional(eventFields.date),
+    taxCategory: Type.Optional(eventFields.taxCategory),
+    supplierGstin: Type.Optional(eventFields.supplierGstin),
+    sac: Type.Optional(eventFields.sac),
+    venueState: Type.Optional(eventFields.venueState),
   },
   { additionalProperties: false, description: '`startDate` is required (checked after the other fields so that `date` can be named).' },
 );
@@ -149,10 +172,15 @@ export const Event = Type.Object({
       membersOnly: Type.Boolean(),
       availableFrom: Nullable(Type.String()),
       availableUntil: Nullable(Type.String()),
+      sac: Nullable(Type.String()),
     }),
   ),
   tracks: Type.Array(Track),
   ticketEmailsEnabled: Type.Boolean(),
+  taxCategory: Type.String({ description: 'standard, admission_exempt_upto_500, premium_sporting or none.' }),
+  supplierGstin: Nullable(Type.String()),
+  sac: Nullable(Type.String()),
+  venueState: Nullable(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });

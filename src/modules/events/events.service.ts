@@ -103,6 +103,10 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
       custom_fields: [],
       special_prices: [],
       tracks: [],
+      tax_category: 'standard',
+      supplier_gstin: null,
+      sac: null,
+      venue_state: null,
     },
     input,
   );
@@ -192,6 +196,10 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
       custom_fields: row.custom_fields,
       special_prices: row.special_prices,
       tracks: row.tracks,
+      tax_category: row.tax_category,
+      supplier_gstin: row.supplier_gstin,
+      sac: row.sac,
+      venue_state: row.venue_state,
     },
     input,
   );

@@ -4,11 +4,10 @@
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { type AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
-import * as ledger from '../ledger/ledger.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { unrefundedPaise } from '../payments/refund-amount.js';
-import { applyConfirmation, applyPendingEnd, applyTransfer, seatScopes } from './confirmation.js';
+import { applyConfirmation, applyPendingEnd, applyRefund, applyTransfer, seatScopes } from './confirmation.js';
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
@@ -85,8 +84,8 @@ async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 'refund
     if (!(await repo.endBooking(trx, reg.id, reg.status, to, deps.clock.now(), refundId))) throw changedMeanwhile();
     if (reg.status === 'confirmed') await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
     if (reg.status === 'pending') await applyPendingEnd(trx, reg);
-    // The full refund and the platform-fee reversal, with the change.
-    if (paid) await ledger.recordTicketRefund(trx, { registrationId: reg.id, at: deps.clock.now() });
+    // The full refund, the platform-fee reversal and the credit note, with the change.
+    if (paid) await applyRefund(trx, deps, reg.id, to === 'cancelled' ? 'Booking cancelled and refunded in full' : 'Booking refunded in full');
   });
   return reload(deps.db, reg.id);
 }
@@ -183,12 +182,12 @@ export function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock'>, registrat
  * answer was lost, or one made in the gateway's dashboard): ended as refunded, seats
  * freed, and the refund written to the ledger with it.
  */
-export async function endRefundedAtGateway(deps: Pick<RegisterDeps, 'db' | 'clock'>, registrationId: string, refundedPaymentId: string): Promise<boolean> {
+export async function endRefundedAtGateway(deps: Pick<RegisterDeps, 'db' | 'clock' | 'ids'>, registrationId: string, refundedPaymentId: string): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     const reg = await repo.endRefundedPayment(trx, registrationId, refundedPaymentId, deps.clock.now());
     if (!reg) return false;
     await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
-    await ledger.recordTicketRefund(trx, { registrationId: reg.id, at: deps.clock.now() });
+    await applyRefund(trx, deps, reg.id, 'Booking refunded in full');
     return true;
   });
 }

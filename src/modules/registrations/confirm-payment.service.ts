@@ -38,7 +38,7 @@ async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment
   try {
     const outcome = await deps.db.transaction().execute(async (trx) => {
       if (!(await repo.settlePending(trx, reg.id, 'confirmed', now, payment.id))) return 'already' as const;
-      if (!(await applyConfirmation(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendeeIds))) throw new SoldOut();
+      if (!(await applyConfirmation(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise), payment_id: payment.id }, attendeeIds))) throw new SoldOut();
       return 'confirmed' as const;
     });
     if (outcome === 'confirmed') deps.kickJobs();

@@ -3,14 +3,18 @@
 // notification, approval) takes its effects from `confirmationEffects`: a ticket mail
 // per person (and the primary's over WhatsApp when asked for), the organiser's `registration.confirmed` webhook, the promo code's use
 // (from the reservation made when the booking was written; `applyPendingEnd` releases it),
-// for live paid tickets the fees, and for paid tickets the ledger's sale entries. A
-// transfer re-issues the ticket mail from here too. A new effect is added here and reaches every path.
+// for live paid tickets the fees, for paid tickets the ledger's sale entries and, for a
+// GST-registered organiser, the tax invoice (numbered inside this transaction). A
+// transfer re-issues the ticket mail from here too; a refund's effects (the ledger's
+// refund entries, the credit note) are `applyRefund`. A new effect is added here and
+// reaches every path.
 import type { Transaction } from 'kysely';
-import type { Database, Mode, WebhookEventType } from '../../db/database.js';
+import type { BillingDoc, Database, Mode, WebhookEventType } from '../../db/database.js';
 import { enqueueRows, jobRow, type JobRow } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
+import * as gst from '../gst/gst.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import { ticketEmailJob } from '../tickets/tickets.jobs.js';
 import { whatsappTicketJob } from '../whatsapp/whatsapp.jobs.js';
@@ -35,9 +39,28 @@ export interface ConfirmedBooking {
   amount_paise: number;
   currency: string;
   promo_code: string | null;
+  /** The buyer's billing details for the tax invoice (paid bookings). */
+  billing?: BillingDoc | null;
+  /** The gateway payment that pays it (paid confirmations). */
+  payment_id?: string | null;
 }
 
-type EventFacts = Pick<events.EventRow, 'id' | 'account_id' | 'mode' | 'title' | 'slug' | 'ticket_emails_enabled'>;
+type EventFacts = Pick<
+  events.EventRow,
+  | 'id'
+  | 'account_id'
+  | 'mode'
+  | 'title'
+  | 'slug'
+  | 'ticket_emails_enabled'
+  | 'start_date'
+  | 'special_prices'
+  | 'tracks'
+  | 'tax_category'
+  | 'supplier_gstin'
+  | 'sac'
+  | 'venue_state'
+>;
 
 export interface ConfirmationEffects {
   /** Outbox rows written whatever else holds (ids already made). */
@@ -148,8 +171,52 @@ export async function applyConfirmation(
       gatewayFeePaise: fees.gateway,
       capturedAt: deps.clock.now(),
     });
+    await gst.issueSaleDocument(trx, deps, saleOf(event, booking, deps.clock.now()));
   }
   return true;
+}
+
+/** What the tax documents need to know of a confirmed paid booking. */
+function saleOf(event: EventFacts, booking: ConfirmedBooking, at: Date): gst.Sale {
+  const tier = event.special_prices.find((t) => t.name === booking.ticket_type);
+  return {
+    accountId: event.account_id,
+    mode: event.mode,
+    at,
+    event: {
+      id: event.id,
+      title: event.title,
+      startDate: event.start_date,
+      taxCategory: event.tax_category,
+      supplierGstin: event.supplier_gstin,
+      sac: event.sac,
+      venueState: event.venue_state,
+    },
+    booking: {
+      id: booking.id,
+      name: booking.name,
+      email: booking.email,
+      ticketType: booking.ticket_type,
+      tierSac: tier?.sac ?? null,
+      trackTitle: booking.sub_event_id === null ? null : (event.tracks[booking.sub_event_id]?.title ?? null),
+      quantity: booking.quantity,
+      amountPaise: booking.amount_paise,
+      billing: booking.billing ?? null,
+      paymentId: booking.payment_id ?? null,
+    },
+  };
+}
+
+/**
+ * What a confirmed paid booking's full refund sets off, inside the transaction that ends
+ * it (the organiser's cancel or refund, or reconciliation finding the refund made at the
+ * gateway): the ledger's refund entries and, when it had a tax invoice or bill of
+ * supply, its credit note. Every refund path calls this.
+ */
+export async function applyRefund(trx: Transaction<Database>, deps: EffectDeps, registrationId: string, reason: string): Promise<void> {
+  const at = deps.clock.now();
+  await ledger.recordTicketRefund(trx, { registrationId, at });
+  await gst.issueCreditNote(trx, deps, { registrationId, at, reason });
 }
 
 /**

@@ -5,12 +5,13 @@
 // - a paid booking files a gateway order, then a pending registration; it is confirmed
 //   later by step 2 or the gateway's notification (confirm-payment.service.ts).
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, Mode, TierDoc, TrackDoc } from '../../db/database.js';
+import type { BillingDoc, Database, Mode, TierDoc, TrackDoc } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
 import { appError, badRequest, conflict, forbidden, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
+import * as gst from '../gst/gst.service.js';
 import { computeAvailability, tierOnSale } from '../events/availability.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { normalisePhone } from '../../shared/phone.js';
@@ -59,6 +60,29 @@ export interface RegisterInput {
   membershipId?: string | undefined;
   ticketType?: string | undefined;
   subEventId?: string | undefined;
+  /** The buyer's details for the tax invoice (§17); a GSTIN makes the sale B2B. */
+  billing?: BillingInput | undefined;
+}
+
+export interface BillingInput {
+  gstin?: string | null | undefined;
+  name?: string | undefined;
+  address?: string | undefined;
+  state?: string | null | undefined;
+}
+
+/** The buyer's billing details as stored: the GSTIN checked, the state its (or the one given). */
+export function parseBilling(input: BillingInput | undefined): BillingDoc | null {
+  if (input === undefined) return null;
+  const gstin = input.gstin === undefined || input.gstin === null ? null : gst.parseGstin(input.gstin, 'billing.gstin');
+  const state = input.state === undefined || input.state === null ? null : gst.parseStateCode(input.state, 'billing.state');
+  if (gstin !== null && state !== null && state !== gstin.slice(0, 2)) {
+    throw badRequest('invalid_state', `billing.state ${state} is not the state of billing.gstin (${gstin.slice(0, 2)})`);
+  }
+  const name = input.name?.trim() || null;
+  const address = input.address?.trim() || null;
+  if (gstin === null && state === null && name === null && address === null) return null;
+  return { gstin, name, address, stateCode: state ?? (gstin === null ? null : gstin.slice(0, 2)) };
 }
 
 export type RegisterResult =
@@ -180,6 +204,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   const { name, email, members, phone } = await whoBooks(deps, event, input);
   const quantity = 1 + members.length;
   const answers = validateAnswers(event.custom_fields, input.customFields ?? {});
+  const billing = parseBilling(input.billing);
   const { subEventId, track, tier, ticketType } = await whatIsBooked(deps, p, event, input, email, now);
   const promo = input.promoCode === undefined ? undefined : await promos.findUsable(deps.db, event.id, input.promoCode, now);
   const { amountPaise } = priceBooking({ basePaise: Number(event.price_paise), track, tier, quantity, promo });
@@ -302,6 +327,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
       order_id: order.id,
       payment_id: null,
       client_address: clientAddress,
+      billing: billing === null ? null : JSON.stringify(billing),
     });
     await repo.insertAttendees(trx, registrationId, people);
     await orderChecks.attachOrder(trx, registrationId, order.id);

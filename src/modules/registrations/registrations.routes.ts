@@ -10,6 +10,7 @@ import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 import { MAX_ANSWER_LENGTH } from './answers.js';
 import { paiseToRupees } from '../../shared/money.js';
 import * as events from '../events/events.service.js';
+import { Billing, BillingInput } from '../gst/gst.schemas.js';
 import * as actions from './actions.service.js';
 import * as promos from './promo.service.js';
 import { confirmStep2, register, type RegisterDeps } from './register.service.js';
@@ -40,6 +41,7 @@ export const Registration = Type.Object({
     Type.Object({ id: Type.String({ description: 'The member’s own ticket id (their QR).' }), name: Type.String(), email: Type.String(), checkedIn: Type.Boolean() }),
   ),
   promoCode: Nullable(Type.String()),
+  billing: Billing,
   ticketCode: Nullable(Type.String({ description: 'Set by a transfer: the QR payload from then on.' })),
   checkedIn: Type.Boolean(),
   checkedInAt: Nullable(Type.String({ format: 'date-time' })),
@@ -72,6 +74,7 @@ export function presentRegistration(r: Row, attendees: readonly AttendeeRow[], c
     customFields: r.custom_fields,
     teamMembers: attendees.filter((a) => a.idx > 0).map((a) => ({ id: a.id, name: a.name, email: a.email, checkedIn: a.checked_in_at !== null })),
     promoCode: r.promo_code,
+    billing: !r.billing ? null : { gstin: r.billing.gstin, name: r.billing.name, address: r.billing.address, state: r.billing.stateCode },
     ticketCode: r.ticket_code,
     checkedIn: (primary?.checked_in_at ?? null) !== null,
     checkedInAt: primary?.checked_in_at?.toISOString() ?? null,
@@ -122,6 +125,7 @@ const RegisterBody = Type.Object(
     ),
     ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name from specialPrices; omitted means General at the base price.' })),
     subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index as a decimal string: books that track at its price and capacity.' })),
+    billing: Type.Optional(BillingInput),
     registrationId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     orderId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     paymentId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
@@ -238,6 +242,7 @@ export const registrationsRoutes =
           membershipId: body.membershipId,
           ticketType: body.ticketType,
           subEventId: body.subEventId,
+          billing: body.billing,
         }, { clientAddress: req.ip });
         if (r.kind === 'free') return reply.code(201).send({ success: true as const, registrationId: r.registrationId, status: r.status, ticketIds: r.ticketIds });
         return reply.code(201).send({ success: true as const, registrationId: r.registrationId, orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key });

@@ -27,6 +27,8 @@ export interface TicketMailInput {
   attendeeUrl?: string | undefined;
   /** When the mail is made (the calendar file's DTSTAMP). */
   now: Date;
+  /** The booking's GST document (§17), attached as a PDF to the primary's mail. */
+  invoice?: { title: string; number: string; pdf: Buffer } | undefined;
 }
 
 /** The ticket's QR code: the bare id, medium error correction, a 2-module quiet zone, about 320 pixels wide. */
@@ -100,6 +102,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     'Show the QR code (attached) at the entrance.',
     ...(input.attendeeUrl ? ['', `Your ticket online: ${input.attendeeUrl}`] : []),
     ...(ics ? ['', 'Add it to your calendar with the attached event.ics file.', ...(google ? [`Google Calendar: ${google}`] : [])] : []),
+    input.invoice ? `\n${input.invoice.title} ${input.invoice.number} is attached.` : '',
     input.organiserName ? `\n${input.organiserName}` : '',
   ].join('\n');
   const link = (href: string, label: string) => `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
@@ -111,9 +114,11 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
 <p>Show this QR code at the entrance.</p>
 ${input.attendeeUrl ? `<p>${link(input.attendeeUrl, 'Your ticket online')}</p>` : ''}
 ${ics ? `<p>Add it to your calendar: open the attached event.ics${google ? `, or ${link(google, 'add it to Google Calendar')}` : ''}.</p>` : ''}
+${input.invoice ? `<p>${escapeHtml(input.invoice.title)} ${escapeHtml(input.invoice.number)} is attached.</p>` : ''}
 ${input.organiserName ? `<p>${escapeHtml(input.organiserName)}</p>` : ''}
 </body></html>`;
   const attachments: MailAttachment[] = [{ filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid }];
+  if (input.invoice) attachments.push({ filename: `${input.invoice.number}.pdf`, content: input.invoice.pdf, contentType: 'application/pdf' });
   if (ics) attachments.push({ filename: 'event.ics', content: Buffer.from(ics, 'utf8'), contentType: 'text/calendar; charset=utf-8; method=PUBLISH' });
   return { to: input.holder.email, subject: `Your ticket: ${input.event.title}`, text, html, attachments };
 }

@@ -8,6 +8,9 @@ import { defineJob } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import { findUsersById } from '../accounts/accounts.service.js';
 import { findEventsById } from '../events/events.service.js';
+import { renderDocumentPdf } from '../gst/document.pdf.js';
+import { documentTitle } from '../gst/document.view.js';
+import { saleDocumentsOf } from '../gst/gst.service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { recordSandboxMail, type SandboxMail } from '../sandbox/sandbox-mail.repo.js';
 import { attendeePageUrl, attendeeToken } from './attendee-token.js';
@@ -53,6 +56,8 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
   const holders = await deps.ticketHolders(jobs.map((j) => j.payload.attendeeId));
   const events = new Map((await findEventsById(deps.db, [...new Set([...holders.values()].map((h) => h.booking.event_id))])).map((e) => [e.id, e]));
   const organisers = new Map((await findUsersById(deps.db, [...new Set([...events.values()].map((e) => e.account_id))])).map((u) => [u.id, u]));
+  // The primary's mail carries the booking's tax invoice (or bill of supply), when it has one.
+  const invoices = await saleDocumentsOf(deps.db, [...holders.values()].filter((h) => h.attendee.idx === 0).map((h) => h.booking.id));
   const outcomes: unknown[] = jobs.map(() => undefined);
   const kept: { index: number; mail: SandboxMail }[] = [];
   const sends: Promise<void>[] = [];
@@ -73,6 +78,9 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
     const ticketId = attendee.idx === 0 ? (reg.ticket_code ?? reg.id) : attendee.id;
     const track = reg.sub_event_id === null ? undefined : event.tracks[reg.sub_event_id];
     try {
+      // Not after a transfer: the document names the buyer who paid, not the new holder.
+      const document = attendee.idx === 0 && reg.ticket_code === null ? invoices.get(reg.id) : undefined;
+      const invoice = document && { title: documentTitle(document), number: document.number, pdf: await renderDocumentPdf(document) };
       const mail = renderTicketMail({
         event: { title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location },
         timeZone: deps.config.eventTimeZone,
@@ -95,6 +103,7 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
         // The booking's own page: one per registration, made for its current ticket id (§18).
         attendeeUrl: attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id)),
         now: deps.clock.now(),
+        invoice,
       });
       if (reg.mode === 'test') {
         // A retried job keeps one copy: the id is the same each time.

@@ -7,11 +7,14 @@ import * as accounts from '../../accounts/accounts.service.js';
 import { deviceSetCookie, readDeviceCookie } from '../../accounts/devices.js';
 import { ASSETS } from '../assets.js';
 import * as sessions from '../sessions.js';
+import * as gst from '../../gst/gst.service.js';
+import { html as markup } from '../html.js';
+import { gstSettingsCard } from '../views/gst.js';
 import { accountPage, forgotPage, loginPage, resetPage, signupPage, verifyPage } from '../views/account.js';
 import { backTo, PAGE, PUBLIC_PAGE, safeNext, sentence, type PageContext } from '../page-context.js';
 
 export function accountPages(app: FastifyInstance, ctx: PageContext): void {
-  const { deps, html, show, done, form, preSession, signIn } = ctx;
+  const { deps, html, show, done, form, org, preSession, signIn } = ctx;
 
   // ------------------------------------------------------------ assets
 
@@ -160,7 +163,22 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     return html(reply, loginPage(preSession(req, reply), { email: '', next: '/dashboard/events', error: null, notice: 'Your new password is set and every session of the account is signed out. Sign in with the new password.' }));
   });
 
-  app.get('/dashboard/account', PAGE, async (req, reply) => show(req, reply, 'account', 'Account', (v) => accountPage(v.csrf, { email: v.email, verified: v.emailVerified })));
+  app.get('/dashboard/account', PAGE, async (req, reply) =>
+    show(req, reply, 'account', 'Account', async (v) => markup`${accountPage(v.csrf, { email: v.email, verified: v.emailVerified })}${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}`),
+  );
+
+  app.post('/dashboard/account/gst', PAGE, async (req, reply) => {
+    const f = form(req);
+    // The same settings as PUT /api/v1/gst/settings, in the mode the dashboard shows.
+    await gst.putSettings(deps, org(req), {
+      gstin: f.optional('gstin', 'GSTIN', 20) ?? null,
+      legalName: f.required('legalName', 'Legal name', 200),
+      address: f.required('address', 'Address', 500),
+      state: f.optional('state', 'State', 2) ?? null,
+      seriesPrefix: f.optional('seriesPrefix', 'Number prefix', 3),
+    });
+    return done(req, reply, '/dashboard/account', 'GST settings saved.');
+  });
 
   app.post('/dashboard/password/change', PAGE, async (req, reply) => {
     const s = sessionPrincipal(req);

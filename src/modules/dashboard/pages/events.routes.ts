@@ -201,6 +201,22 @@ function eventInput(f: Form, creating: boolean): events.EventInput {
     price: f.number('price', 'Price', 0),
     maxTeamSize: Math.max(1, f.integer('maxTeamSize', 'Team size', 1)),
     requiresApproval: f.checked('requiresApproval'),
+    ...taxInput(f),
+  };
+}
+
+const TAX_CATEGORIES = ['standard', 'admission_exempt_upto_500', 'premium_sporting', 'none'] as const;
+
+/** The event form's GST fields; empty means unset. */
+function taxInput(f: Form): Pick<events.EventInput, 'taxCategory' | 'venueState' | 'sac' | 'supplierGstin'> {
+  const category = f.text('taxCategory', 'Tax category', 40) || 'standard';
+  const taxCategory = TAX_CATEGORIES.find((c) => c === category);
+  if (taxCategory === undefined) throw badRequest('invalid_field', 'Tax category is not one of the choices');
+  return {
+    taxCategory,
+    venueState: f.optional('venueState', 'Venue state', 2) ?? null,
+    sac: f.optional('sac', 'SAC', 6) ?? null,
+    supplierGstin: f.optional('supplierGstin', 'Supplier GSTIN', 20) ?? null,
   };
 }
 

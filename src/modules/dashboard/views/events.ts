@@ -5,6 +5,7 @@ import type { Availability } from '../../events/availability.js';
 import type { presentEvent } from '../../events/events.present.js';
 import type { presentPromo } from '../../registrations/promo.service.js';
 import { html, type Html } from '../html.js';
+import { eventTaxFields } from './gst.js';
 import { badge, csrfField, progressBar, rupees, tabs, when } from '../layout.js';
 
 export type EventView = ReturnType<typeof presentEvent>;
@@ -63,6 +64,7 @@ export function eventForm(csrf: string, action: string, e: EventView | null, sub
 <div><label for="f-team">Team size <span class="hint">1 = individual bookings</span></label><input id="f-team" name="maxTeamSize" type="number" min="1" max="100" step="1" value="${e?.maxTeamSize ?? 1}"></div>
 </div>
 <label class="inline"><input type="checkbox" name="requiresApproval" value="on"${e?.requiresApproval ? html` checked` : ''}> Free registrations wait for my approval</label>
+${eventTaxFields(e)}
 <p><button>${submit}</button></p>
 </form>`;
 }

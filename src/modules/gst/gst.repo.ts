@@ -1,0 +1,75 @@
+// Queries on the tables gst owns: gst_profiles, gst_counters and gst_documents.
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database, GstDocumentsTable, GstProfilesTable, Mode } from '../../db/database.js';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+export type ProfileRow = Selectable<GstProfilesTable>;
+export type DocumentRow = Selectable<GstDocumentsTable>;
+
+export function findProfile(db: Db, accountId: string, mode: Mode): Promise<ProfileRow | undefined> {
+  return db.selectFrom('gst_profiles').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();
+}
+
+export async function upsertProfile(db: Db, row: Insertable<GstProfilesTable>): Promise<ProfileRow> {
+  const { account_id: _a, mode: _m, ...changes } = row;
+  return db
+    .insertInto('gst_profiles')
+    .values(row)
+    .onConflict((oc) => oc.columns(['account_id', 'mode']).doUpdateSet(changes))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * The next number of a series: inserts the counter at 1 or increments it, in the caller's
+ * transaction. The row stays locked until that transaction ends, so concurrent issuers
+ * take turns, and a rollback gives the number back.
+ */
+export async function nextSeq(trx: Transaction<Database>, key: { accountId: string; mode: Mode; gstin: string; series: string; fy: string }): Promise<number> {
+  const row = await trx
+    .insertInto('gst_counters')
+    .values({ account_id: key.accountId, mode: key.mode, gstin: key.gstin, series: key.series, fy: key.fy, last_seq: 1 })
+    .onConflict((oc) => oc.columns(['account_id', 'mode', 'gstin', 'series', 'fy']).doUpdateSet({ last_seq: sql`gst_counters.last_seq + 1` }))
+    .returning('last_seq')
+    .executeTakeFirstOrThrow();
+  return row.last_seq;
+}
+
+export async function insertDocument(trx: Transaction<Database>, row: Insertable<GstDocumentsTable>): Promise<void> {
+  await trx.insertInto('gst_documents').values(row).execute();
+}
+
+export function findByRegistration(db: Db, registrationId: string, role: 'sale' | 'refund'): Promise<DocumentRow | undefined> {
+  return db.selectFrom('gst_documents').selectAll().where('registration_id', '=', registrationId).where('role', '=', role).executeTakeFirst();
+}
+
+export function findSalesOf(db: Db, registrationIds: readonly string[]): Promise<DocumentRow[]> {
+  if (registrationIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('gst_documents')
+    .selectAll()
+    .where('registration_id', '=', sql<string>`any(${[...registrationIds]}::text[])`)
+    .where('role', '=', 'sale')
+    .execute();
+}
+
+/** An account's documents in a mode issued on days `from` ≤ day < `to` (India time), in number order. */
+export function documentsIssuedBetween(db: Db, accountId: string, mode: Mode, from: string, to: string): Promise<DocumentRow[]> {
+  return db
+    .selectFrom('gst_documents')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode)
+    .where('issued_on', '>=', from)
+    .where('issued_on', '<', to)
+    .orderBy('gstin')
+    .orderBy('series')
+    .orderBy('fy')
+    .orderBy('seq')
+    .execute();
+}
+
+export function findById(db: Db, ids: readonly string[]): Promise<DocumentRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('gst_documents').selectAll().where('id', '=', sql<string>`any(${[...ids]}::text[])`).execute();
+}
