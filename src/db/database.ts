@@ -124,11 +124,29 @@ export interface TierDoc {
   availableUntil: string | null;
 }
 
+/** A waitlist's settings (an event's, or a track's own). */
+export interface WaitlistDoc {
+  enabled: boolean;
+  /** How long an offer holds its seat. */
+  offerMinutes: number;
+}
+
+/** What an attendee may do from their own page, and until when (hours before the start). */
+export interface SelfServiceDoc {
+  transfer: boolean;
+  cancel: boolean;
+  cutoffHours: number;
+  /** `full`, `none`, or the part of the price kept as a fee, in hundredths of a percent. */
+  refund: 'full' | 'none' | { feeBasisPoints: number };
+}
+
 export interface TrackDoc {
   title: string;
   pricePaise: number;
   capacity: number;
   date: string | null;
+  /** The track's own waitlist; absent: the event's applies. */
+  waitlist?: WaitlistDoc | null;
 }
 
 export interface CustomFieldDoc {
@@ -163,6 +181,8 @@ export interface EventsTable {
   special_prices: Json<TierDoc[]>;
   tracks: Json<TrackDoc[]>;
   ticket_emails_enabled: Generated<boolean>;
+  waitlist: ColumnType<WaitlistDoc | null, string | null | undefined, string | null>;
+  self_service: ColumnType<SelfServiceDoc | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -196,6 +216,30 @@ export interface RegistrationsTable {
   cancelled_at: Timestamp | null;
   /** Where a paid booking was made from (the client address as the service saw it); caps unpaid bookings. */
   client_address: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The waitlist offer this booking was made from: confirming it takes the offer's held seat. */
+  waitlist_entry_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the organiser keeps of a captured payment after a cancellation under its policy. */
+  kept_paise: ColumnType<number, number | undefined, number>;
+}
+
+export type WaitlistStatus = 'waiting' | 'offered' | 'booked' | 'lapsed' | 'removed';
+
+export interface WaitlistEntriesTable {
+  id: string;
+  seq: Generated<string>;
+  event_id: string;
+  account_id: string;
+  mode: Mode;
+  name: string;
+  email: string;
+  ticket_type: string;
+  sub_event_id: number | null;
+  status: WaitlistStatus;
+  offered_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  registration_id: string | null;
+  created_at: Timestamp;
+  ended_at: Timestamp | null;
 }
 
 export interface AttendeesTable {
@@ -291,7 +335,7 @@ export interface SandboxEmailsTable {
   created_at: Timestamp;
 }
 
-export type WebhookEventType = 'registration.confirmed' | 'subscription.authenticated';
+export type WebhookEventType = 'registration.confirmed' | 'subscription.authenticated' | 'waitlist.offered';
 
 export interface WebhookConfigsTable {
   account_id: string;
@@ -500,4 +544,5 @@ export interface Database {
   broadcasts: BroadcastsTable;
   broadcast_recipients: BroadcastRecipientsTable;
   idempotency_keys: IdempotencyKeysTable;
+  waitlist_entries: WaitlistEntriesTable;
 }

@@ -1,9 +1,10 @@
 // What an organiser sends for an event, a tier, a question or a track, checked and
 // turned into the stored shape. Pure: throws AppError on bad input.
-import type { CustomFieldDoc, TierDoc, TrackDoc } from '../../db/database.js';
+import type { CustomFieldDoc, SelfServiceDoc, TierDoc, TrackDoc, WaitlistDoc } from '../../db/database.js';
 import { endsOnOrAfter, parseEventDate } from '../../shared/dates.js';
 import { badRequest } from '../../shared/errors.js';
 import { rupeesToPaise } from '../../shared/money.js';
+import { validateSelfService, validateWaitlist, type SelfServiceInput, type WaitlistInput } from './policies.js';
 
 export interface TierInput {
   name: string;
@@ -27,6 +28,8 @@ export interface TrackInput {
   price?: number;
   capacity?: number;
   date?: string | null;
+  /** The track's own waitlist; null: the event's applies. */
+  waitlist?: WaitlistInput | null;
 }
 
 export interface EventInput {
@@ -43,6 +46,8 @@ export interface EventInput {
   requiresApproval?: boolean;
   customFields?: CustomFieldInput[];
   tracks?: TrackInput[];
+  waitlist?: WaitlistInput;
+  selfService?: SelfServiceInput;
   status?: 'draft' | 'published';
   date?: unknown;
 }
@@ -116,11 +121,13 @@ export function validateCustomFields(fields: CustomFieldInput[]): CustomFieldDoc
 export function validateTrack(t: TrackInput, where: string, base?: TrackDoc): TrackDoc {
   const title = t.title !== undefined ? text(t.title, `${where}title`, 200) : base?.title;
   if (title === undefined) throw badRequest('invalid_request', `${where}title is required`);
+  const waitlist = t.waitlist === undefined ? (base?.waitlist ?? null) : t.waitlist === null ? null : validateWaitlist(t.waitlist, base?.waitlist, `${where}waitlist`);
   return {
     title,
     pricePaise: t.price !== undefined ? rupeesToPaise(t.price, `${where}price`) : (base?.pricePaise ?? 0),
     capacity: t.capacity ?? base?.capacity ?? 0,
     date: t.date === undefined ? (base?.date ?? null) : t.date === null ? null : parseEventDate(t.date, `${where}date`).text,
+    ...(waitlist ? { waitlist } : {}),
   };
 }
 
@@ -139,6 +146,8 @@ export interface EventFields {
   custom_fields: CustomFieldDoc[];
   special_prices: TierDoc[];
   tracks: TrackDoc[];
+  waitlist: WaitlistDoc | null;
+  self_service: SelfServiceDoc | null;
 }
 
 export function applyInput(base: EventFields, input: EventInput): EventFields {
@@ -165,6 +174,8 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
   if (input.customFields !== undefined) out.custom_fields = validateCustomFields(input.customFields);
   if (input.specialPrices !== undefined) out.special_prices = validateTiers(input.specialPrices);
   if (input.tracks !== undefined) out.tracks = input.tracks.map((t, i) => validateTrack(t, `tracks[${i}].`));
+  if (input.waitlist !== undefined) out.waitlist = validateWaitlist(input.waitlist, base.waitlist);
+  if (input.selfService !== undefined) out.self_service = validateSelfService(input.selfService, base.self_service);
   return out;
 }
 

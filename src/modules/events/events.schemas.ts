@@ -38,12 +38,49 @@ export const CustomFieldInput = Type.Object(
   { additionalProperties: false },
 );
 
+export const WaitlistInput = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean({ description: 'Takes names when sold out (default false).' })),
+    offerMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_080, description: 'How long an offer holds its seat (default 60).' })),
+  },
+  { additionalProperties: false, description: 'When sold out, people may wait; a seat that comes free is offered to the first in line and held for offerMinutes.' },
+);
+
+const Waitlist = Type.Object({ enabled: Type.Boolean(), offerMinutes: Type.Integer() });
+
+export const SelfServiceInput = Type.Object(
+  {
+    transfer: Type.Optional(Type.Boolean({ description: 'The attendee may transfer the ticket to another person from their own page (default false).' })),
+    cancel: Type.Optional(Type.Boolean({ description: 'The attendee may cancel from their own page (default false).' })),
+    cutoffHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_760, description: 'Both close this many hours before the event starts (default 24).' })),
+    refund: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('full'),
+          Type.Literal('none'),
+          Type.Object({ feePercent: Type.Number({ minimum: 0, maximum: 100, description: 'At most two decimals; the fee is rounded half up to the paisa.' }) }, { additionalProperties: false }),
+        ],
+        { description: 'What a cancellation from the attendee’s page refunds: all of it (default), nothing, or all but a fee.' },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'The attendee’s own page (/t/{token}): what it may change and until when. Fields left out keep their value.' },
+);
+
+const SelfService = Type.Object({
+  transfer: Type.Boolean(),
+  cancel: Type.Boolean(),
+  cutoffHours: Type.Integer(),
+  refund: Type.Union([Type.Literal('full'), Type.Literal('none'), Type.Object({ feePercent: Type.Number() })]),
+});
+
 export const TrackInput = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
     price: Type.Optional(Rupees),
     capacity: Type.Optional(Capacity),
     date: Type.Optional(Nullable(DateText)),
+    waitlist: Type.Optional(Nullable(WaitlistInput)),
   },
   { additionalProperties: false },
 );
@@ -54,6 +91,7 @@ export const TrackPatch = Type.Object(
     price: Type.Optional(Rupees),
     capacity: Type.Optional(Capacity),
     date: Type.Optional(Nullable(DateText)),
+    waitlist: Type.Optional(Nullable(WaitlistInput)),
   },
   { additionalProperties: false },
 );
@@ -73,6 +111,8 @@ const eventFields = {
   customFields: Type.Array(CustomFieldInput, { maxItems: 50, description: 'Questions asked at registration.' }),
   tracks: Type.Array(TrackInput, { maxItems: 200, description: 'Initial tracks; later ones are appended with POST …/tracks.' }),
   date: Type.Unknown({ description: 'Not an input: sending it answers 400 naming startDate.' }),
+  waitlist: WaitlistInput,
+  selfService: SelfServiceInput,
 };
 
 export const EventCreate = Type.Object(
@@ -90,6 +130,8 @@ export const EventCreate = Type.Object(
     requiresApproval: Type.Optional(eventFields.requiresApproval),
     customFields: Type.Optional(eventFields.customFields),
     tracks: Type.Optional(eventFields.tracks),
+    waitlist: Type.Optional(eventFields.waitlist),
+    selfService: Type.Optional(eventFields.selfService),
     status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Ignored: a new event is always a draft; publish with PATCH.' })),
     date: Type.Optional(eventFields.date),
   },
@@ -112,6 +154,7 @@ export const Track = Type.Object({
   date: Nullable(Type.String({ description: 'The track’s date, or the event’s when none was set.' })),
   taken: Type.Integer(),
   remaining: Nullable(Type.Integer()),
+  waitlist: Nullable(Waitlist),
 });
 
 export const Event = Type.Object({
@@ -153,6 +196,8 @@ export const Event = Type.Object({
   ),
   tracks: Type.Array(Track),
   ticketEmailsEnabled: Type.Boolean(),
+  waitlist: Waitlist,
+  selfService: SelfService,
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
@@ -173,6 +218,10 @@ export const Availability = Type.Object({
       membersOnly: Type.Boolean(),
       onSale: Type.Boolean({ description: 'Within availableFrom/availableUntil.' }),
     }),
+  ),
+  waitlist: Type.Object(
+    { enabled: Type.Boolean(), offerMinutes: Type.Integer(), waiting: Type.Integer({ description: 'People waiting for the event (with subEventId, for that track), not counting those holding an offer.' }) },
+    { description: 'The waitlist that applies here (the track’s own, else the event’s).' },
   ),
 });
 

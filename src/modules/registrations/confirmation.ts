@@ -14,6 +14,7 @@ import * as events from '../events/events.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import { ticketEmailJob } from '../tickets/tickets.jobs.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
+import * as waitlist from '../waitlist/waitlist.service.js';
 import { bookingFees } from './fees.js';
 import * as promos from './promo.service.js';
 import * as repo from './registrations.repo.js';
@@ -31,6 +32,8 @@ export interface ConfirmedBooking {
   amount_paise: number;
   currency: string;
   promo_code: string | null;
+  /** The waitlist offer it was booked from: its held seat is taken instead of claiming one. */
+  waitlist_entry_id?: string | null | undefined;
 }
 
 type EventFacts = Pick<events.EventRow, 'id' | 'account_id' | 'mode' | 'title' | 'slug' | 'ticket_emails_enabled'>;
@@ -116,7 +119,7 @@ export async function applyConfirmation(
   await webhooks.emit(trx, deps, effects.webhook);
   // The use reserved when the booking was written becomes a use; never refused here.
   if (effects.promoCode !== null) await promos.useReservation(trx, event.id, effects.promoCode);
-  const claimed = await events.claimSeats(trx, event.id, seatScopes(booking), booking.quantity);
+  const claimed = await claimBookingSeats(trx, deps, event.id, booking);
   if (!claimed) return false;
   let fees = { platform: 0, gateway: 0 };
   if (effects.recordsFees) {
@@ -136,6 +139,34 @@ export async function applyConfirmation(
     });
   }
   return true;
+}
+
+/**
+ * The booking's seats: a booking made from a waitlist offer that still holds its seat
+ * takes that seat (already counted as taken) and claims only what the hold does not
+ * cover (the paid counter); any other booking claims all its scopes.
+ */
+async function claimBookingSeats(trx: Transaction<Database>, deps: EffectDeps, eventId: string, booking: ConfirmedBooking): Promise<Map<string, number> | undefined> {
+  const scopes = seatScopes(booking);
+  const held = booking.waitlist_entry_id ? await waitlist.takeHold(trx, booking.waitlist_entry_id, booking.id, deps.clock.now()) : undefined;
+  if (!held) return events.claimSeats(trx, eventId, scopes, booking.quantity);
+  const rest = scopes.filter((s) => !held.includes(s));
+  return rest.length === 0 ? new Map() : events.claimSeats(trx, eventId, rest, booking.quantity);
+}
+
+/**
+ * A confirmed booking's seats come free (cancelled, refunded, refunded at the gateway):
+ * released, and offered to whoever waits for them, in the same transaction. Every path
+ * that ends a confirmed booking calls this.
+ */
+export async function freeSeats(
+  trx: Transaction<Database>,
+  deps: EffectDeps,
+  booking: { event_id: string; ticket_type: string; sub_event_id: number | null; amount_paise: number | string; quantity: number },
+): Promise<void> {
+  await events.releaseSeats(trx, booking.event_id, seatScopes(booking), booking.quantity, async (t) => {
+    await waitlist.offerSeats(t, deps, booking.event_id);
+  });
 }
 
 /**
