@@ -12,7 +12,7 @@ export async function insertEntry(db: Db, row: Insertable<WaitlistEntriesTable>)
   return db
     .insertInto('waitlist_entries')
     .values(row)
-    .onConflict((oc) => oc.expression(sql`event_id, (lower(email)), ticket_type, (coalesce(sub_event_id, -1))`).where('status', 'in', ['waiting', 'offered']).doNothing())
+    .onConflict((oc) => oc.doNothing()) // waitlist_entries_once: one open entry per email and choice
     .returningAll()
     .executeTakeFirst();
 }
