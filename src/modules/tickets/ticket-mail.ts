@@ -13,6 +13,8 @@ export interface TicketMailInput {
   organiserName?: string | undefined;
   baseUrl: string;
   isTeamMember?: boolean | undefined;
+  /** The attendee's own page (`/t/{token}`), for the booking's primary. */
+  attendeePageUrl?: string | undefined;
 }
 
 /** The ticket's QR code: the bare id, medium error correction, a 2-module quiet zone, about 320 pixels wide. */
@@ -41,6 +43,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     ...lines.map(([k, v]) => `${k}: ${v}`),
     '',
     'Show the QR code (attached) at the entrance.',
+    ...(input.attendeePageUrl ? ['', `Your ticket page (transfer or cancel where the organiser allows): ${input.attendeePageUrl}`] : []),
     input.organiserName ? `\n${input.organiserName}` : '',
   ].join('\n');
   const html = `<!doctype html><html><body style="font-family:sans-serif">
@@ -49,6 +52,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
 <table>${lines.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
 <p><img src="cid:${escapeHtml(cid)}" alt="QR code of ticket ${escapeHtml(input.ticketId)}" width="240" height="240"></p>
 <p>Show this QR code at the entrance.</p>
+${input.attendeePageUrl ? `<p><a href="${escapeHtml(input.attendeePageUrl)}">Your ticket page</a> (transfer or cancel where the organiser allows)</p>` : ''}
 ${input.organiserName ? `<p>${escapeHtml(input.organiserName)}</p>` : ''}
 </body></html>`;
   return {

@@ -11,6 +11,7 @@ import { findEventsById } from '../events/events.service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { recordSandboxMail, type SandboxMail } from '../sandbox/sandbox-mail.repo.js';
 import { renderTicketMail } from './ticket-mail.js';
+import { attendeePageUrl, attendeeToken } from './attendee-token.js';
 
 export const ticketEmailJob = defineJob<{ attendeeId: string }>('ticket.email');
 
@@ -75,6 +76,7 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
         organiserName: organisers.get(event.account_id)?.name,
         baseUrl: deps.config.baseUrl,
         isTeamMember: attendee.idx > 0,
+        attendeePageUrl: attendee.idx === 0 ? attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, ticketId)) : undefined,
       });
       if (reg.mode === 'test') {
         // A retried job keeps one copy: the id is the same each time.
