@@ -9,6 +9,7 @@ import type { Assets } from './page.html.js';
 import { checkoutContext } from './page-context.js';
 import { pageCallRoutes } from './page-calls.routes.js';
 import { eventPageRoute, paymentPageRoutes } from './page.routes.js';
+import { attendeeRoutes } from '../attendee/attendee.routes.js';
 
 export const checkoutRoutes =
   (deps: CheckoutDeps): FastifyPluginAsyncTypebox =>
@@ -25,4 +26,6 @@ export const checkoutRoutes =
     eventPageRoute(app, ctx);
     pageCallRoutes(app, ctx);
     await paymentPageRoutes(app, ctx);
+    // The attendee's own page shares the hosted page's style sheet.
+    await attendeeRoutes(app, { db: deps.db, secretsKey: deps.config.secretsKey, registerDeps: deps.registerDeps, baseUrl: deps.config.baseUrl, css: assets.css });
   };

@@ -48,6 +48,7 @@ export async function paymentsInFlight(db: Db, eventId: string): Promise<number>
   return (await repo.withPaymentsInFlight(db, eventId)).length;
 }
 export const insertRegistration = repo.insertRegistration;
+export const findRegistration = repo.findRegistration;
 export const findByTicketCode = repo.findByTicketCode;
 export const findByPreviousTicketCode = repo.findByPreviousTicketCode;
 export const setCheckedIn = repo.setCheckedIn;
