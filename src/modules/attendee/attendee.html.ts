@@ -15,7 +15,7 @@ export function layout(css: string, title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex">
 <title>${h(title)}</title>
 <link rel="stylesheet" href="${h(css)}">

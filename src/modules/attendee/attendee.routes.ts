@@ -31,7 +31,7 @@ export interface AttendeePageDeps extends AttendeeDeps {
 
 export async function attendeeRoutes(app: App, deps: AttendeePageDeps): Promise<void> {
   const send = (reply: FastifyReply, body: string) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', ATTENDEE_CSP).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('x-content-type-options', 'nosniff').send(body);
+    reply.type('text/html; charset=utf-8').header('content-security-policy', ATTENDEE_CSP).header('cache-control', 'no-store').header('referrer-policy', 'same-origin').header('x-content-type-options', 'nosniff').send(body);
 
   function errorPage(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
     let status = 500;
@@ -75,7 +75,8 @@ export async function attendeeRoutes(app: App, deps: AttendeePageDeps): Promise<
   const ownOrigins = (req: FastifyRequest) => [new URL(deps.baseUrl).origin, `${req.protocol}://${req.host}`];
   function assertFromPage(req: FastifyRequest, token: string, change: Change, csrf: string | undefined): void {
     const origin = req.headers.origin;
-    const fromPage = typeof origin === 'string' && origin !== '' ? ownOrigins(req).includes(origin) : req.headers['sec-fetch-site'] === 'same-origin';
+    // `Origin: null` (a privacy setting or an opaque origin) says nothing: then the browser's Sec-Fetch-Site decides.
+    const fromPage = typeof origin === 'string' && origin !== '' && origin !== 'null' ? ownOrigins(req).includes(origin) : req.headers['sec-fetch-site'] === 'same-origin';
     if (!fromPage) throw forbidden('cross_origin_refused', 'this form must be sent from the ticket page itself');
     if (!formTokenMatches(deps.secretsKey, token, change, csrf)) throw forbidden('csrf_refused', 'this form did not come from the ticket page; open the page again and retry');
   }

@@ -135,6 +135,13 @@ export async function removeEntry(deps: WaitlistDeps, p: KeyPrincipal, eventId: 
 
 export const waitingCount = (db: Kysely<Database>, eventId: string, trackIndex: number | undefined) => repo.countWaiting(db, eventId, trackIndex);
 
+/** The entry an offer link names on this event, whatever became of it (the link opens its test event's page). */
+export async function offerEntry(deps: Pick<WaitlistDeps, 'db' | 'secretsKey'>, eventId: string, token: string): Promise<EntryRow | undefined> {
+  const id = offerTokenEntry(token);
+  const entry = id === undefined ? undefined : await repo.findEntry(deps.db, id);
+  return entry && entry.event_id === eventId && offerTokenMatches(deps.secretsKey, token, entry.id, entry.offered_at) ? entry : undefined;
+}
+
 /** An offer link's entry, while it still holds its seat; otherwise 409 `offer_not_valid`. */
 export async function openOffer(deps: Pick<WaitlistDeps, 'db' | 'clock' | 'secretsKey'>, eventId: string, token: string): Promise<EntryRow & { scopes: string[] }> {
   const id = offerTokenEntry(token);
