@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { DashboardClient } from '../helpers/dashboard.js';
 
 describe('waitlist with timed offers', () => {
   let server: TestServer;
@@ -99,5 +100,26 @@ describe('waitlist with timed offers', () => {
     const list = await entries(id);
     assert.equal(list[0].status, 'offered', 'the added seat went to the track’s waitlist');
     assert.equal((await api('GET', `/api/v1/events/${id}/availability?subEventId=0`)).body.data.remaining, 0);
+  });
+
+  it('shows the organiser the queue and the policy settings in the dashboard, and removes an entry', async () => {
+    const id = (await api('POST', '/api/v1/events', { title: 'Dash queue', description: 'x', startDate: '2026-12-31', capacity: 1, waitlist: { enabled: true } })).body.data.id as string;
+    await api('POST', `/api/v1/events/${id}/register`, { name: 'Holder', email: uniqueEmail('holder') });
+    await api('POST', `/api/v1/events/${id}/waitlist`, { name: 'Queued <i>Person</i>', email: uniqueEmail('queued') });
+    const c = new DashboardClient(server.url);
+    const login = await c.get('/dashboard/login');
+    assert.equal((await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(login.text), email: org.email, password: 'correct horse battery' })).status, 303);
+    const screen = await c.get(`/dashboard/events/${id}/waitlist`);
+    assert.equal(screen.status, 200, screen.text.slice(0, 300));
+    assert.match(screen.text, /Queued &lt;i&gt;Person&lt;\/i&gt;/);
+    assert.match(screen.text, /Attendees may transfer their ticket/);
+    const csrf = DashboardClient.csrf(screen.text);
+    const saved = await c.post(`/dashboard/events/${id}/waitlist/settings`, { _csrf: csrf, waitlistEnabled: 'on', offerMinutes: '45', transfer: 'on', cutoffHours: '12', refund: 'fee', feePercent: '7.5' });
+    assert.equal(saved.status, 303, saved.text.slice(0, 300));
+    const ev = (await api('GET', `/api/v1/events/${id}`)).body.data;
+    assert.deepEqual([ev.waitlist, ev.selfService], [{ enabled: true, offerMinutes: 45 }, { transfer: true, cancel: false, cutoffHours: 12, refund: { feePercent: 7.5 } }]);
+    const entry = (await entries(id))[0];
+    assert.equal((await c.post(`/dashboard/events/${id}/waitlist/${entry.id}/remove`, { _csrf: csrf })).status, 303);
+    assert.equal((await entries(id))[0].status, 'removed');
   });
 });
