@@ -38,6 +38,7 @@
   function access(body) {
     if (cfg.key) body.key = cfg.key;
     if (cfg.origin) body.origin = cfg.origin;
+    if (cfg.offer) body.offer = cfg.offer;
     return body;
   }
 

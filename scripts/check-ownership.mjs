@@ -27,6 +27,7 @@ export const OWNERS = {
   api_keys: 'keys',
   events: 'events',
   seat_counters: 'events',
+  waitlist_entries: 'waitlist',
   registrations: 'registrations',
   attendees: 'registrations',
   promo_codes: 'registrations',

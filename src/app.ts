@@ -32,6 +32,7 @@ import * as keys from './modules/keys/keys.service.js';
 import { countRequests } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { waitlistRoutes } from './modules/waitlist/waitlist.routes.js';
 import * as dashboardSessions from './modules/dashboard/sessions.js';
 import { IDEMPOTENCY_HEADER, installIdempotency } from './modules/idempotency/idempotency.hooks.js';
 import { assertRouteRule, registerAuth, type AuthRule, type RouteEntry } from './shared/auth.js';
@@ -165,6 +166,8 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'events', description: 'Events: drafts, publishing, seats, analytics' },
         { name: 'tracks', description: 'Bookable sessions inside an event, addressed by index' },
         { name: 'registrations', description: 'Bookings and their attendees' },
+        { name: 'waitlist', description: 'Waitlists of sold-out events: joining, the queue, timed offers' },
+        { name: 'attendee', description: 'The attendee’s own page /t/{token}: the ticket, and transfer or cancellation under the event’s policy' },
         { name: 'check-in', description: 'Door: look up and admit tickets' },
         { name: 'broadcast', description: 'Email the event’s own attendees' },
         { name: 'memberships', description: 'Plans, members, mandates and standing' },
@@ -211,6 +214,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(adminRoutes(deps));
   await app.register(eventsRoutes(deps.eventDeps));
   await app.register(registrationsRoutes(deps.registerDeps));
+  await app.register(waitlistRoutes(deps.waitlistDeps));
   await app.register(checkinRoutes(deps));
   await app.register(doorRoutes(deps));
   await app.register(webhooksRoutes(deps));

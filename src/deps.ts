@@ -48,6 +48,8 @@ import { pruneIdempotencyKeys } from './modules/idempotency/idempotency.hooks.js
 import { createMetrics, type Metrics } from './modules/ops/metrics.js';
 import { refundStrayJob, strayRefundJob } from './modules/reconciliation/stray-payments.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
+import * as waitlist from './modules/waitlist/waitlist.service.js';
+import { lapseJob, offerMailJob, sendOfferMail } from './modules/waitlist/waitlist.jobs.js';
 
 export interface Deps {
   readonly config: Config;
@@ -73,6 +75,8 @@ export interface Deps {
   /** What registration needs from the rest of the service. */
   readonly registerDeps: RegisterDeps;
   readonly membershipDeps: MembershipDeps;
+  /** The waitlist: joining, the organiser's queue, offers. */
+  readonly waitlistDeps: waitlist.WaitlistDeps;
   /** Ledger and payouts (RazorpayX when configured, the sandbox in test mode). */
   readonly payoutDeps: PayoutDeps;
   /** Reads payouts stuck in processing back from RazorpayX; started with the workers. */
@@ -128,6 +132,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     { name: 'prune sandbox mails', everyMs: 3_600_000, run: (now) => pruneKeptEmails(database.db, now) },
     { name: 'prune finished jobs', everyMs: 3_600_000, run: (now) => pruneFinishedJobs(database.db, now) },
     { name: 'prune idempotency keys', everyMs: 3_600_000, run: (now) => pruneIdempotencyKeys(database.db, now) },
+    // Each offer's lapse is a job at its expiry; this sweep is the safety net.
+    { name: 'lapse waitlist offers', everyMs: 60_000, run: () => waitlist.lapseAll({ db: database.db, clock, ids }) },
   ];
   const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers, maintenance, batchSize: config.jobBatchSize });
   const metrics = createMetrics({ db: database.db, clock, pool: database.pool });
@@ -159,6 +165,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     freeBookings: new FreeBookings(db, clock),
     soldOutMemoryMs: config.soldOutMemoryMs,
     sendsWhatsApp: config.whatsapp.sender !== undefined,
+    secretsKey: config.secretsKey,
   };
   const eventDeps: EventDeps = {
     db,
@@ -170,7 +177,14 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       counts: (eventId) => registrations.eventCounts(db, eventId),
     },
     canPublish: async (userId) => (await getUser(db, userId)).can_publish,
+    waitlist: {
+      seatsFreed: async (trx, eventId) => {
+        await waitlist.offerSeats(trx, { clock, ids }, eventId);
+      },
+      waitingCount: (eventId, trackIndex) => waitlist.waitingCount(db, eventId, trackIndex),
+    },
   };
+  const waitlistDeps: waitlist.WaitlistDeps = { db, clock, ids, secretsKey: config.secretsKey, checkEmail, kickJobs: () => jobs.kick() };
   const membershipDeps: MembershipDeps = {
     db,
     clock,
@@ -203,6 +217,10 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.
   const resolve = config.dnsServers.length > 0 ? serversResolve(config.dnsServers) : undefined;
   handleJob(jobHandlers, webhookDeliveryJob, (payload) => deliveryJob({ db, clock, ids, config, ...(resolve ? { resolve } : {}) }, payload));
+  handleJob(jobHandlers, offerMailJob, (payload) => sendOfferMail({ db, clock, config, mailer }, payload));
+  handleJob(jobHandlers, lapseJob, async (payload) => {
+    await waitlist.lapseDue({ db, clock, ids }, payload.eventId);
+  });
   handleJob(jobHandlers, refundPaymentJob, (payload) => refundJob(registerDeps, payload));
   handleJob(jobHandlers, strayRefundJob, (payload) => refundStrayJob(registerDeps, payload));
   const payoutDeps: PayoutDeps = {
@@ -231,6 +249,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     eventDeps,
     registerDeps,
     membershipDeps,
+    waitlistDeps,
     payoutDeps,
     payoutSweeper,
     config,

@@ -128,11 +128,29 @@ export interface TierDoc {
   sac?: string | null;
 }
 
+/** A waitlist's settings (an event's, or a track's own). */
+export interface WaitlistDoc {
+  enabled: boolean;
+  /** How long an offer holds its seat. */
+  offerMinutes: number;
+}
+
+/** What an attendee may do from their own page, and until when (hours before the start). */
+export interface SelfServiceDoc {
+  transfer: boolean;
+  cancel: boolean;
+  cutoffHours: number;
+  /** `full`, `none`, or the part of the price kept as a fee, in hundredths of a percent. */
+  refund: 'full' | 'none' | { feeBasisPoints: number };
+}
+
 export interface TrackDoc {
   title: string;
   pricePaise: number;
   capacity: number;
   date: string | null;
+  /** The track's own waitlist; absent: the event's applies. */
+  waitlist?: WaitlistDoc | null;
 }
 
 export interface CustomFieldDoc {
@@ -167,6 +185,8 @@ export interface EventsTable {
   special_prices: Json<TierDoc[]>;
   tracks: Json<TrackDoc[]>;
   ticket_emails_enabled: Generated<boolean>;
+  waitlist: ColumnType<WaitlistDoc | null, string | null | undefined, string | null>;
+  self_service: ColumnType<SelfServiceDoc | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   /** GST (§17): how admission to this event is taxed. */
@@ -221,6 +241,10 @@ export interface RegistrationsTable {
   /** The buyer agreed to get the ticket over WhatsApp at `phone` (the consent Meta asks businesses to keep). */
   whatsapp_opt_in: Generated<boolean>;
   billing: ColumnType<BillingDoc | null, string | null | undefined, string | null>;
+  /** The waitlist offer this booking was made from: confirming it takes the offer's held seat. */
+  waitlist_entry_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the organiser keeps of a captured payment after a cancellation under its policy. */
+  kept_paise: ColumnType<number, number | undefined, number>;
 }
 
 /** `unsent`: the Cloud API was not reached or refused the last try (retried as mail is); then its webhooks' statuses. */
@@ -238,6 +262,26 @@ export interface WhatsAppMessagesTable {
   /** The Cloud API's error code of a refusal or a `failed` status. */
   error_code: number | null;
   created_at: Timestamp;
+}
+
+export type WaitlistStatus = 'waiting' | 'offered' | 'booked' | 'lapsed' | 'removed';
+
+export interface WaitlistEntriesTable {
+  id: string;
+  seq: Generated<string>;
+  event_id: string;
+  account_id: string;
+  mode: Mode;
+  name: string;
+  email: string;
+  ticket_type: string;
+  sub_event_id: number | null;
+  status: WaitlistStatus;
+  offered_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  registration_id: string | null;
+  created_at: Timestamp;
+  ended_at: Timestamp | null;
 }
 
 export interface AttendeesTable {
@@ -333,7 +377,7 @@ export interface SandboxEmailsTable {
   created_at: Timestamp;
 }
 
-export type WebhookEventType = 'registration.confirmed' | 'subscription.authenticated';
+export type WebhookEventType = 'registration.confirmed' | 'subscription.authenticated' | 'waitlist.offered';
 
 export interface WebhookConfigsTable {
   account_id: string;
@@ -592,4 +636,5 @@ export interface Database {
   gst_profiles: GstProfilesTable;
   gst_counters: GstCountersTable;
   gst_documents: GstDocumentsTable;
+  waitlist_entries: WaitlistEntriesTable;
 }

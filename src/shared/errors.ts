@@ -12,6 +12,7 @@ interface CatalogueEntry {
 export const ERRORS = {
   // 400: the request itself is wrong.
   bad_request: { status: 400, message: 'the request is not valid' },
+  offer_mismatch: { status: 400, message: 'a waitlist offer books the choice it was made for, one seat' },
   invalid_request: { status: 400, message: 'the request is not valid' },
   invalid_json: { status: 400, message: 'body is not valid JSON' },
   invalid_header: { status: 400, message: 'a header is not valid' },
@@ -103,6 +104,7 @@ export const ERRORS = {
   organiser_access_required: { status: 403, message: 'publishing needs organiser access' },
   staff_only: { status: 403, message: 'only platform staff may do this' },
   csrf_refused: { status: 403, message: 'this form was not sent from the dashboard; reload the page and try again' },
+  cross_origin_refused: { status: 403, message: 'this form must be sent from the ticket page itself' },
   email_unverified: { status: 403, message: 'verify your email address first' },
   wrong_password: { status: 403, message: 'the current password is wrong' },
   password_reset_required: { status: 403, message: 'sign-in to this account is locked after too many failed attempts; use the password reset link mailed to its address' },
@@ -131,6 +133,8 @@ export const ERRORS = {
   document_not_found: { status: 404, message: 'no such GST document for this registration' },
   door_pass_not_found: { status: 404, message: 'no such door pass for this event' },
   wallet_not_configured: { status: 404, message: 'this wallet’s passes are not configured on this service' },
+  waitlist_entry_not_found: { status: 404, message: 'no such waitlist entry for this event' },
+  ticket_page_not_found: { status: 404, message: 'this link is not valid: the ticket was transferred, or the link was mistyped' },
   // 405, 409, 413, 414, 415, 422, 429
   method_not_allowed: { status: 405, message: 'this method is not allowed on this path' },
   already_ended: { status: 409, message: 'this registration has already ended' },
@@ -152,6 +156,12 @@ export const ERRORS = {
   registration_not_pending: { status: 409, message: 'this registration is not pending' },
   sweep_in_progress: { status: 409, message: 'a reconciliation sweep is running; try again shortly' },
   sold_out: { status: 409, message: 'no seats left for this booking' },
+  seats_available: { status: 409, message: 'seats are available: register instead of joining the waitlist' },
+  waitlist_closed: { status: 409, message: 'this event (or track) takes no waitlist' },
+  waitlist_entry_ended: { status: 409, message: 'this waitlist entry has already ended' },
+  offer_not_valid: { status: 409, message: 'this waitlist offer has lapsed or been used' },
+  self_service_closed: { status: 409, message: 'this change is no longer possible from the ticket page' },
+  self_service_not_allowed: { status: 409, message: 'the organiser does not allow this change from the ticket page' },
   insufficient_balance: { status: 409, message: 'the amount is more than the available balance' },
   invalid_payout_transition: { status: 409, message: 'the payout cannot move to this state' },
   tier_not_on_sale: { status: 409, message: 'this ticket tier is not on sale now' },

@@ -20,6 +20,7 @@ import * as m0019 from './0019_idempotency.js';
 import * as m0020 from './0020_job_order.js';
 import * as m0035 from './0035_whatsapp.js';
 import * as m0040 from './0040_gst.js';
+import * as m0050 from './0050_waitlist.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0020_job_order': m0020,
   '0035_whatsapp': m0035,
   '0040_gst': m0040,
+  '0050_waitlist': m0050,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -10,6 +10,7 @@ import { checkoutContext } from './page-context.js';
 import { pageCallRoutes } from './page-calls.routes.js';
 import { eventPageRoute, paymentPageRoutes } from './page.routes.js';
 import { ticketRoutes } from './ticket.routes.js';
+import { attendeeRoutes } from '../attendee/attendee.routes.js';
 
 export const checkoutRoutes =
   (deps: CheckoutDeps): FastifyPluginAsyncTypebox =>
@@ -27,4 +28,6 @@ export const checkoutRoutes =
     pageCallRoutes(app, ctx);
     ticketRoutes(app, ctx);
     await paymentPageRoutes(app, ctx);
+    // The attendee's own page shares the hosted page's style sheet.
+    await attendeeRoutes(app, { db: deps.db, secretsKey: deps.config.secretsKey, registerDeps: deps.registerDeps, baseUrl: deps.config.baseUrl, css: assets.css });
   };

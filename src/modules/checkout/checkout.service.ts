@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 
 /** What the hosted checkout uses of the service. */
-export type CheckoutDeps = Pick<Deps, 'clock' | 'config' | 'db' | 'eventDeps' | 'ids' | 'keyCache' | 'registerDeps'>;
+export type CheckoutDeps = Pick<Deps, 'clock' | 'config' | 'db' | 'eventDeps' | 'ids' | 'keyCache' | 'registerDeps' | 'waitlistDeps'>;
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { forbidden, notFound, unavailable } from '../../shared/errors.js';
 import { paymentNotVerified } from '../payments/payments.service.js';
@@ -19,6 +19,8 @@ import { confirmStep2, register, type RegisterInput, type RequestContext } from 
 import * as registrations from '../registrations/registrations.service.js';
 import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
 import { pageTicketToken } from './ticket-view.js';
+import * as waitlist from '../waitlist/waitlist.service.js';
+import { offerUntil } from '../waitlist/waitlist.jobs.js';
 
 export interface PageAccess {
   event: EventRow;
@@ -65,7 +67,7 @@ function declaredOrigin(origin: string | undefined): string | null {
  * (`assertCallFits`), and the only one the page posts to. The `origin` embed.js declares is
  * never checked against the pin: anyone can write it, so it grants nothing.
  */
-export async function openPage(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined): Promise<PageAccess> {
+export async function openPage(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined, offer?: string): Promise<PageAccess> {
   if (!SLUG.test(slug)) throw notShown();
   const event = await events.findEventBySlug(deps.db, slug);
   if (!event) throw notShown();
@@ -77,6 +79,10 @@ export async function openPage(deps: CheckoutDeps, slug: string, key: string | u
     const row = key === undefined || key === '' ? undefined : await keys.findKey(deps.db, deps.keyCache, key, deps.clock.now().getTime());
     const pinned = row && row.user_id === event.account_id && row.mode === 'live' && row.class === 'checkout' && row.revoked_at === null ? row.allowed_origin : null;
     return { event, origin: pinned ?? declared, pinnedOrigin: pinned, principal };
+  }
+  if ((key === undefined || key === '') && offer !== undefined && (await waitlist.offerEntry({ db: deps.db, secretsKey: deps.config.secretsKey }, event.id, offer))) {
+    // A waitlist offer's link opens its test event's page as the account's checkout would.
+    return { event, origin: declared, pinnedOrigin: null, principal: { kind: 'key', userId: event.account_id, keyId: 'waitlist_offer', mode: 'test', keyClass: 'checkout' } };
   }
   if (key === undefined || key === '') throw notShown();
   const row = await keys.findKey(deps.db, deps.keyCache, key, deps.clock.now().getTime());
@@ -107,8 +113,8 @@ export function assertCallFits(deps: CheckoutDeps, access: PageAccess, from: Cal
 }
 
 /** A page call: the page's access, then the call's source checked against the key's pin. */
-export async function openPageCall(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined, from: CallSource): Promise<PageAccess> {
-  const access = await openPage(deps, slug, key, origin);
+export async function openPageCall(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined, from: CallSource, offer?: string): Promise<PageAccess> {
+  const access = await openPage(deps, slug, key, origin, offer);
   assertCallFits(deps, access, from);
   return access;
 }
@@ -201,6 +207,17 @@ export async function sandboxCheckout(
     razorpay_payment_id: payment.id,
     razorpay_signature: checkoutSignature(reg.order_id, payment.id, sandboxSigningSecret(deps)),
   };
+}
+
+/** A waitlist offer's link on the page: its seat and until when (409 `offer_not_valid` once lapsed or used). */
+export async function offerOnPage(deps: CheckoutDeps, access: PageAccess, token: string): Promise<{ token: string; until: string }> {
+  const entry = await waitlist.openOffer({ db: deps.db, clock: deps.clock, secretsKey: deps.config.secretsKey }, access.event.id, token);
+  return { token, until: offerUntil(entry.expires_at!) };
+}
+
+/** Joins the waitlist from the sold-out page (the same rules as the API's, as the page's checkout key). */
+export function joinFromPage(deps: CheckoutDeps, access: PageAccess, input: { name: string; email: string }) {
+  return waitlist.join(deps.waitlistDeps, access.principal, access.event.id, input);
 }
 
 /** What the page shows about the event: seats by tier and by track, as enforced. */

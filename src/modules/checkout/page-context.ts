@@ -46,7 +46,11 @@ const OriginField = Type.String({
 export const EmbedField = Type.Union([Type.Literal('inline'), Type.Literal('overlay'), Type.Literal('popup'), Type.Literal('none')], {
   description: 'How embed.js shows the page; `none` (default) is a page of its own.',
 });
-export const Access = { key: Type.Optional(KeyField), origin: Type.Optional(OriginField) };
+const OfferField = Type.String({
+  maxLength: 120,
+  description: 'A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`.',
+});
+export const Access = { key: Type.Optional(KeyField), origin: Type.Optional(OriginField), offer: Type.Optional(OfferField) };
 
 export const PAGE_AUTH =
   'No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.';

@@ -162,6 +162,8 @@ export interface PageInput {
   key: string | null;
   /** The event's time zone (EVENT_TIME_ZONE). */
   timeZone: string;
+  /** Opened from a waitlist offer's link: the seat it holds, and until when. */
+  offer?: { token: string; until: string } | undefined;
 }
 
 const paise = (rupees: number) => Math.round(rupees * 100);
@@ -199,6 +201,18 @@ function submitLabel(s: Strings, shown: Shown): string {
   return shown.price > 0 ? s.script.payAmount.replace('{amount}', money(s, shown.price)) : s.register;
 }
 
+/** Sold out with a waitlist: a plain form (no script needed) that takes a name. */
+function waitlistForm(p: PageInput): string {
+  return `<form id="waitlist-form" method="post" action="/e/${h(encodeURIComponent(p.slug))}/waitlist">
+<h2>Join the waitlist</h2>
+<p class="hint">If a seat comes free, the first in line gets a mail with a link that holds it for them for a while.</p>
+${p.key ? `<input type="hidden" name="key" value="${h(p.key)}">` : ''}
+<div class="field"><label for="wl-name">Name</label><input id="wl-name" name="name" autocomplete="name" required maxlength="200"></div>
+<div class="field"><label for="wl-email">Email</label><input id="wl-email" name="email" type="email" autocomplete="email" required maxlength="254"></div>
+<button type="submit" id="waitlist-submit">Join the waitlist</button>
+</form>`;
+}
+
 export function renderEventPage(p: PageInput): string {
   const s = p.strings;
   const { shown, availability } = p.facts;
@@ -211,25 +225,27 @@ export function renderEventPage(p: PageInput): string {
     title: shown.title,
     prices: priceTable(shown, availability),
     strings: s.script,
+    ...(p.offer ? { offer: p.offer.token } : {}),
   };
   const when = formatWhen(shown.startDate, shown.endDate, p.timeZone);
   const facts = [
     when ? `<div><dt>${h(s.date)}</dt><dd><time datetime="${h(shown.startDate ?? '')}">${h(when)}</time></dd></div>` : '',
     shown.location ? `<div><dt>${h(s.venue)}</dt><dd>${h(shown.location)}</dd></div>` : '',
   ].join('');
+  const offered = p.offer !== undefined;
   // novalidate: the page script checks the fields and shows each error at its field.
-  const form = availability.soldOut
-    ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>`
+  const form = availability.soldOut && !offered
+    ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`
     : `<form id="register-form" novalidate>
-${sessionChoices(s, shown, p.timeZone)}
-${tierChoices(s, shown, availability)}
+${offered ? `<p class="notice" id="offer-held" role="status">A seat is held for you until ${h(p.offer!.until)}. Book it before then; after that it passes to the next person waiting.</p>` : `${sessionChoices(s, shown, p.timeZone)}
+${tierChoices(s, shown, availability)}`}
 <fieldset><legend>${h(s.yourDetails)}</legend>
 <div class="field"><label for="name">${h(s.name)}</label><input id="name" name="name" autocomplete="name" required maxlength="200">${errorSlot('name')}</div>
 <div class="field"><label for="email">${h(s.email)}</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="254" aria-describedby="email-hint"><p class="hint" id="email-hint">${h(s.emailHint)}</p>${errorSlot('email')}</div>
 <div class="field"><label for="phone">${h(s.phone)}</label><input id="phone" name="phone" type="tel" autocomplete="tel" maxlength="32">${errorSlot('phone')}</div>
 </fieldset>
 ${questions(s, shown)}
-${team(s, shown)}
+${offered ? '' : team(s, shown)}
 <div class="field"><label for="promo">${h(s.promo)}</label><input id="promo" name="promoCode" maxlength="40" autocomplete="off">${errorSlot('promo')}</div>
 ${summary(s, shown, availability)}
 <div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
@@ -247,7 +263,7 @@ ${form}
 <noscript><p class="notice">${h(s.noScript)}</p></noscript>
 </main>
 ${jsonBlock('svc-config', config)}`;
-  const gateway = p.mode === 'live' && !availability.soldOut ? `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n` : '';
+  const gateway = p.mode === 'live' && (!availability.soldOut || offered) ? `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n` : '';
   return layout(s, s.pageTitle(shown.title), p.assets, body, {
     bodyClass: `embed-${p.embed}`,
     head: `${gateway}<script src="${h(p.assets.js)}" defer></script>`,

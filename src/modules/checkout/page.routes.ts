@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import * as service from './checkout.service.js';
 import { renderEventPage, renderMessagePage, renderPaymentPage } from './page.html.js';
-import { Access, EmbedField, Html, htmlErrors, MESSAGE_CSP, PAGE_AUTH, pageCsp, Slug, type CheckoutContext } from './page-context.js';
+import { Access, callSource, EmbedField, Html, htmlErrors, MESSAGE_CSP, PAGE_AUTH, pageCsp, Slug, type CheckoutContext } from './page-context.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -21,16 +21,18 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
         description: [
           'Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code. When the event has sessions (tracks) none is chosen for the buyer. An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.',
           PAGE_AUTH,
+          'Sold out with a waitlist: a form that joins it (`POST /e/{slug}/waitlist`). Opened with `offer` (a waitlist offer’s link): the form books the one seat the offer holds, sold out or not; a lapsed or used offer answers 409 `offer_not_valid` as a page.',
           'Paid live bookings open Razorpay’s checkout.js (`key`, `order_id`, prefill); its handler’s three fields go to `POST /e/{slug}/payment`. Test events use the service’s own sandbox checkout stand-in and load no gateway script.',
           'Headers: `Content-Security-Policy` allows only this service’s script and style (and Razorpay’s checkout on live pages) and `frame-ancestors *`, except that a page opened with a checkout key pinned to an origin (`key=pk_…`, test or live) answers `frame-ancestors <that origin>`: only the pinned site may frame it, whatever `origin` says. No cookies. The page posts `{ ns: "svc", v: 1, type, … }` messages (`ready`, `resize { height }`, `registered { eventSlug, status }`, `close`) only to the key’s pinned origin (without a pin, to the declared `origin`), never to `*`.',
         ].join('\n\n'),
         params: Slug,
         querystring: Type.Object({ ...Access, embed: Type.Optional(EmbedField) }),
-        response: { 200: Html('The event page.'), ...htmlErrors([400, 403, 404, 429, 500]) } as never,
+        response: { 200: Html('The event page.'), ...htmlErrors([400, 403, 404, 409, 429, 500]) } as never,
       },
     },
     async (req, reply) => {
-      const access = await service.openPage(deps, req.params.slug, req.query.key, req.query.origin);
+      const access = await service.openPage(deps, req.params.slug, req.query.key, req.query.origin, req.query.offer);
+      const offer = req.query.offer === undefined ? undefined : await service.offerOnPage(deps, access, req.query.offer);
       const facts = await service.pageFacts(deps, access.event);
       const page = renderEventPage({
         strings: s,
@@ -42,6 +44,7 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
         origin: access.origin,
         key: access.event.mode === 'test' ? (req.query.key ?? null) : null,
         timeZone: deps.config.eventTimeZone,
+        offer,
       });
       return html(reply, page, pageCsp(access.event.mode === 'live', access.pinnedOrigin));
     },
@@ -85,6 +88,37 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
     form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
+    form.post(
+      '/e/:slug/waitlist',
+      {
+        bodyLimit: 16 * 1024,
+        config: { auth: { kind: 'public' } },
+        errorHandler: htmlErrorHandler,
+        schema: {
+          tags: ['checkout'],
+          summary: 'Join the waitlist from the sold-out page (a plain form)',
+          description: [
+            'The same rules as `POST /api/v1/events/{id}/waitlist` (409 `seats_available` when not sold out, `waitlist_closed` without a waitlist), for the whole event. Answers an HTML page with the place in the queue; nothing personal.',
+            PAGE_AUTH,
+          ].join('\n\n'),
+          consumes: ['application/x-www-form-urlencoded'],
+          params: Slug,
+          body: Type.Object(
+            { key: Type.Optional(Type.String({ maxLength: 100 })), name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: Html('On the waitlist.'), ...htmlErrors([400, 403, 404, 409, 413, 415, 429, 500]) } as never,
+        },
+      },
+      async (req, reply) => {
+        const b = req.body as { key?: string; name: string; email: string };
+        const access = await service.openPageCall(deps, (req.params as { slug: string }).slug, b.key, undefined, callSource(req));
+        const joined = await service.joinFromPage(deps, access, { name: b.name, email: b.email });
+        const text = joined.status === 'offered' ? 'A seat is already held for you: look for the offer mail.' : `You are number ${joined.position} on the waitlist. If a seat comes free we will mail you a link that holds it for you.`;
+        return html(reply, renderMessagePage(s, assets, 'You are on the waitlist', text), MESSAGE_CSP);
+      },
+    );
+
     form.post(
       '/e/:slug/callback',
       {

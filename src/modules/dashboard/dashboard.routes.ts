@@ -9,6 +9,7 @@ import { parseForm, type FormBody } from './form.js';
 import { backTo, pageContext, pathOf, sentence } from './page-context.js';
 import { accountPages } from './pages/account.routes.js';
 import { eventPages } from './pages/events.routes.js';
+import { waitlistPages } from './pages/waitlist.routes.js';
 import { moneyPages } from './pages/money.routes.js';
 import { registrationPages } from './pages/registrations.routes.js';
 import { developerPages, membershipPages, staffPages } from './pages/settings.routes.js';
@@ -95,6 +96,7 @@ export const dashboardRoutes =
     const ctx = pageContext(deps);
     accountPages(app, ctx);
     eventPages(app, ctx);
+    waitlistPages(app, ctx);
     registrationPages(app, ctx);
     membershipPages(app, ctx);
     moneyPages(app, ctx);

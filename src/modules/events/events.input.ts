@@ -1,10 +1,11 @@
 // What an organiser sends for an event, a tier, a question or a track, checked and
 // turned into the stored shape. Pure: throws AppError on bad input.
-import type { CustomFieldDoc, TaxCategory, TierDoc, TrackDoc } from '../../db/database.js';
+import type { CustomFieldDoc, SelfServiceDoc, TaxCategory, TierDoc, TrackDoc, WaitlistDoc } from '../../db/database.js';
 import { endsOnOrAfter, parseEventDate } from '../../shared/dates.js';
 import { badRequest } from '../../shared/errors.js';
 import { GSTIN_PROBLEM_TEXT, gstinProblem, isStateCode, normaliseGstin } from '../../shared/gstin.js';
 import { rupeesToPaise } from '../../shared/money.js';
+import { validateSelfService, validateWaitlist, type SelfServiceInput, type WaitlistInput } from './policies.js';
 
 export interface TierInput {
   name: string;
@@ -29,6 +30,8 @@ export interface TrackInput {
   price?: number;
   capacity?: number;
   date?: string | null;
+  /** The track's own waitlist; null: the event's applies. */
+  waitlist?: WaitlistInput | null;
 }
 
 export interface EventInput {
@@ -45,6 +48,8 @@ export interface EventInput {
   requiresApproval?: boolean;
   customFields?: CustomFieldInput[];
   tracks?: TrackInput[];
+  waitlist?: WaitlistInput;
+  selfService?: SelfServiceInput;
   status?: 'draft' | 'published';
   date?: unknown;
   taxCategory?: TaxCategory;
@@ -149,11 +154,13 @@ export function validateCustomFields(fields: CustomFieldInput[]): CustomFieldDoc
 export function validateTrack(t: TrackInput, where: string, base?: TrackDoc): TrackDoc {
   const title = t.title !== undefined ? text(t.title, `${where}title`, 200) : base?.title;
   if (title === undefined) throw badRequest('invalid_request', `${where}title is required`);
+  const waitlist = t.waitlist === undefined ? (base?.waitlist ?? null) : t.waitlist === null ? null : validateWaitlist(t.waitlist, base?.waitlist, `${where}waitlist`);
   return {
     title,
     pricePaise: t.price !== undefined ? rupeesToPaise(t.price, `${where}price`) : (base?.pricePaise ?? 0),
     capacity: t.capacity ?? base?.capacity ?? 0,
     date: t.date === undefined ? (base?.date ?? null) : t.date === null ? null : parseEventDate(t.date, `${where}date`).text,
+    ...(waitlist ? { waitlist } : {}),
   };
 }
 
@@ -176,6 +183,8 @@ export interface EventFields {
   supplier_gstin: string | null;
   sac: string | null;
   venue_state: string | null;
+  waitlist: WaitlistDoc | null;
+  self_service: SelfServiceDoc | null;
 }
 
 export function applyInput(base: EventFields, input: EventInput): EventFields {
@@ -206,6 +215,8 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
   if (input.supplierGstin !== undefined) out.supplier_gstin = optionalGstin(input.supplierGstin, 'supplierGstin');
   if (input.sac !== undefined) out.sac = optionalSac(input.sac, 'sac');
   if (input.venueState !== undefined) out.venue_state = optionalState(input.venueState, 'venueState');
+  if (input.waitlist !== undefined) out.waitlist = validateWaitlist(input.waitlist, base.waitlist);
+  if (input.selfService !== undefined) out.self_service = validateSelfService(input.selfService, base.self_service);
   return out;
 }
 

@@ -3,6 +3,7 @@ import type { TrackDoc } from '../../db/database.js';
 import { paiseToRupees } from '../../shared/money.js';
 import { remainingOf, tightest, type SeatUsage } from './availability.js';
 import type { EventRow } from './events.repo.js';
+import { presentSelfService, presentWaitlist } from './policies.js';
 
 export function presentTrack(row: EventRow, track: TrackDoc, index: number, usage: SeatUsage) {
   const taken = usage.byTrack.get(index) ?? 0;
@@ -14,6 +15,7 @@ export function presentTrack(row: EventRow, track: TrackDoc, index: number, usag
     date: track.date ?? row.start_date,
     taken,
     remaining: tightest(remainingOf(track.capacity, taken), remainingOf(row.capacity, usage.total)),
+    waitlist: track.waitlist ? presentWaitlist(track.waitlist) : null,
   };
 }
 
@@ -52,6 +54,8 @@ export function presentEvent(row: EventRow, usage: SeatUsage) {
     supplierGstin: row.supplier_gstin,
     sac: row.sac,
     venueState: row.venue_state,
+    waitlist: presentWaitlist(row.waitlist),
+    selfService: presentSelfService(row.self_service),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -169,7 +169,7 @@ export const eventsRoutes =
           tags: ['events'],
           summary: 'Seats: the same numbers enforced when a registration is confirmed',
           description:
-            'Seats are held by confirmed registrations. With `subEventId` (a track index as a decimal string) `capacity` and `taken` are the track’s and `remaining` is the tighter of the track’s and the event’s. Each tier’s `remaining` is the tighter of its own and the overall remaining. `tiers[]` lists specialPrices; the base price is not a tier.',
+            'Seats are held by confirmed registrations and by open waitlist offers (a held seat counts as taken until it is booked or lapses). `waitlist.waiting` says how many people wait. With `subEventId` (a track index as a decimal string) `capacity` and `taken` are the track’s and `remaining` is the tighter of the track’s and the event’s. Each tier’s `remaining` is the tighter of its own and the overall remaining. `tiers[]` lists specialPrices; the base price is not a tier.',
           params: IdParams,
           querystring: Type.Object({ subEventId: Type.Optional(Type.String({ maxLength: 10 })) }),
           response: { 200: Type.Object({ success: Type.Literal(true), data: Availability }), ...ownershipErrors },

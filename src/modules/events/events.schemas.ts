@@ -39,12 +39,49 @@ export const CustomFieldInput = Type.Object(
   { additionalProperties: false },
 );
 
+export const WaitlistInput = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean({ description: 'Takes names when sold out (default false).' })),
+    offerMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_080, description: 'How long an offer holds its seat (default 60).' })),
+  },
+  { additionalProperties: false, description: 'When sold out, people may wait; a seat that comes free is offered to the first in line and held for offerMinutes.' },
+);
+
+const Waitlist = Type.Object({ enabled: Type.Boolean(), offerMinutes: Type.Integer() });
+
+export const SelfServiceInput = Type.Object(
+  {
+    transfer: Type.Optional(Type.Boolean({ description: 'The attendee may transfer the ticket to another person from their own page (default false).' })),
+    cancel: Type.Optional(Type.Boolean({ description: 'The attendee may cancel from their own page (default false).' })),
+    cutoffHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_760, description: 'Both close this many hours before the event starts (default 24).' })),
+    refund: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('full'),
+          Type.Literal('none'),
+          Type.Object({ feePercent: Type.Number({ minimum: 0, maximum: 100, description: 'At most two decimals; the fee is rounded half up to the paisa.' }) }, { additionalProperties: false }),
+        ],
+        { description: 'What a cancellation from the attendee’s page refunds: all of it (default), nothing, or all but a fee.' },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'The attendee’s own page (/t/{token}): what it may change and until when. Fields left out keep their value.' },
+);
+
+const SelfService = Type.Object({
+  transfer: Type.Boolean(),
+  cancel: Type.Boolean(),
+  cutoffHours: Type.Integer(),
+  refund: Type.Union([Type.Literal('full'), Type.Literal('none'), Type.Object({ feePercent: Type.Number() })]),
+});
+
 export const TrackInput = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
     price: Type.Optional(Rupees),
     capacity: Type.Optional(Capacity),
     date: Type.Optional(Nullable(DateText)),
+    waitlist: Type.Optional(Nullable(WaitlistInput)),
   },
   { additionalProperties: false },
 );
@@ -55,6 +92,7 @@ export const TrackPatch = Type.Object(
     price: Type.Optional(Rupees),
     capacity: Type.Optional(Capacity),
     date: Type.Optional(Nullable(DateText)),
+    waitlist: Type.Optional(Nullable(WaitlistInput)),
   },
   { additionalProperties: false },
 );
@@ -92,6 +130,8 @@ const eventFields = {
     }),
   ),
   venueState: Nullable(Type.String({ maxLength: 2, description: 'GST: the state code of the venue (29 Karnataka, 27 Maharashtra, …), the place of supply; null: the supplier’s own state.' })),
+  waitlist: WaitlistInput,
+  selfService: SelfServiceInput,
 };
 
 export const EventCreate = Type.Object(
@@ -109,6 +149,8 @@ export const EventCreate = Type.Object(
     requiresApproval: Type.Optional(eventFields.requiresApproval),
     customFields: Type.Optional(eventFields.customFields),
     tracks: Type.Optional(eventFields.tracks),
+    waitlist: Type.Optional(eventFields.waitlist),
+    selfService: Type.Optional(eventFields.selfService),
     status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Ignored: a new event is always a draft; publish with PATCH.' })),
     date: Type.Optional(eventFields.date),
     taxCategory: Type.Optional(eventFields.taxCategory),
@@ -135,6 +177,7 @@ export const Track = Type.Object({
   date: Nullable(Type.String({ description: 'The track’s date, or the event’s when none was set.' })),
   taken: Type.Integer(),
   remaining: Nullable(Type.Integer()),
+  waitlist: Nullable(Waitlist),
 });
 
 export const Event = Type.Object({
@@ -181,6 +224,8 @@ export const Event = Type.Object({
   supplierGstin: Nullable(Type.String()),
   sac: Nullable(Type.String()),
   venueState: Nullable(Type.String()),
+  waitlist: Waitlist,
+  selfService: SelfService,
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
@@ -201,6 +246,10 @@ export const Availability = Type.Object({
       membersOnly: Type.Boolean(),
       onSale: Type.Boolean({ description: 'Within availableFrom/availableUntil.' }),
     }),
+  ),
+  waitlist: Type.Object(
+    { enabled: Type.Boolean(), offerMinutes: Type.Integer(), waiting: Type.Integer({ description: 'People waiting for the event (with subEventId, for that track), not counting those holding an offer.' }) },
+    { description: 'The waitlist that applies here (the track’s own, else the event’s).' },
   ),
 });
 

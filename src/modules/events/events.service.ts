@@ -1,7 +1,7 @@
 // Events and tracks: the rules, HTTP-free. Money in paise inside; rupees only in
 // `presentEvent` and the inputs' validation. What events need to know about bookings
 // and organisers comes in through `EventDeps`, so this module depends on neither.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { assertOwned, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
@@ -12,6 +12,7 @@ import { paiseToRupees } from '../../shared/money.js';
 import { computeAvailability } from './availability.js';
 import { applyInput, parseTrackIndex, refuseDateField, type EventInput } from './events.input.js';
 import { presentEvent } from './events.present.js';
+import { waitlistFor } from './policies.js';
 import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';
 import { syncSeatCounters, usageFor, usageForMany } from './seats.service.js';
@@ -27,6 +28,7 @@ export {
   claimSeats,
   EVENT_SCOPE,
   isMarkedSoldOut,
+  lockSeatCounters,
   markSoldOut,
   PAID_SCOPE,
   releaseSeats,
@@ -34,7 +36,9 @@ export {
   tierScope,
   trackScope,
   usageFor,
+  type SeatsFreed,
 } from './seats.service.js';
+export { policyRefundPaise, selfServiceCutoff, selfServiceOpen, selfServicePolicy, waitlistFor } from './policies.js';
 
 /** Bookings by status on one event, for its analytics. */
 export interface BookingCounts {
@@ -64,7 +68,21 @@ export interface EventDeps {
   };
   /** Whether the account may publish events. */
   canPublish(userId: string): Promise<boolean>;
+  /** What the waitlist module answers and does about an event's seats. */
+  waitlist: {
+    /**
+     * Seats may have come free (a capacity changed): offer them to whoever waits, in the
+     * caller's transaction, which holds the event's seat counters.
+     */
+    seatsFreed(trx: Transaction<Database>, eventId: string): Promise<void>;
+    /** How many people wait for this event (or one of its tracks). */
+    waitingCount(eventId: string, trackIndex: number | undefined): Promise<number>;
+  };
 }
+
+const jsonOrNull = (v: unknown) => (v === null ? null : JSON.stringify(v));
+/** A new event has nobody waiting. */
+const noWaitlistYet = async () => {};
 
 export const countEventsByStatus = (db: Kysely<Database>, accountId: string, mode: Mode) => repo.countByStatus(db, accountId, mode);
 
@@ -107,6 +125,8 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
       supplier_gstin: null,
       sac: null,
       venue_state: null,
+      waitlist: null,
+      self_service: null,
     },
     input,
   );
@@ -127,11 +147,13 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
           custom_fields: JSON.stringify(fields.custom_fields),
           special_prices: JSON.stringify(fields.special_prices),
           tracks: JSON.stringify(fields.tracks),
+          waitlist: jsonOrNull(fields.waitlist),
+          self_service: jsonOrNull(fields.self_service),
           currency: 'INR',
           created_at: now,
           updated_at: now,
         });
-        await syncSeatCounters(trx, id, fields);
+        await syncSeatCounters(trx, id, fields, noWaitlistYet);
       });
       return (await repo.findEvent(deps.db, id))!;
     } catch (err) {
@@ -200,6 +222,8 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
       supplier_gstin: row.supplier_gstin,
       sac: row.sac,
       venue_state: row.venue_state,
+      waitlist: row.waitlist,
+      self_service: row.self_service,
     },
     input,
   );
@@ -214,10 +238,12 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
       custom_fields: JSON.stringify(fields.custom_fields),
       special_prices: JSON.stringify(fields.special_prices),
       tracks: JSON.stringify(fields.tracks),
+      waitlist: jsonOrNull(fields.waitlist),
+      self_service: jsonOrNull(fields.self_service),
       status: input.status ?? row.status,
       updated_at: deps.clock.now(),
     });
-    if (u) await syncSeatCounters(trx, id, u);
+    if (u) await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
     return u;
   });
   if (!updated) throw notFound('no such event', 'event_not_found');
@@ -267,7 +293,11 @@ export async function availability(deps: EventDeps, row: EventRow, subEventId?: 
     if (!row.tracks[trackIndex]) throw notFound(`no track at index ${trackIndex}`, 'track_not_found');
   }
   const usage = await usageFor(deps.db, row.id);
-  return computeAvailability(eventShape(row), usage, deps.clock.now(), trackIndex);
+  const waitlist = waitlistFor(row, trackIndex ?? null);
+  return {
+    ...computeAvailability(eventShape(row), usage, deps.clock.now(), trackIndex),
+    waitlist: { enabled: waitlist.enabled, offerMinutes: waitlist.offerMinutes, waiting: await deps.waitlist.waitingCount(row.id, trackIndex) },
+  };
 }
 
 export async function analytics(deps: EventDeps, row: EventRow) {

@@ -59,6 +59,12 @@ export async function release(db: Kysely<Database>, eventId: string, scopes: rea
     .execute();
 }
 
+export async function lockCounters(db: Kysely<Database>, eventId: string): Promise<Map<string, { taken: number; capacity: number }>> {
+  await db.selectFrom('seat_counters').select('scope').where('event_id', '=', eventId).where('scope', '=', EVENT_SCOPE).forUpdate().execute();
+  const rows = await db.selectFrom('seat_counters').select(['scope', 'taken', 'capacity']).where('event_id', '=', eventId).orderBy('scope').forUpdate().execute();
+  return new Map(rows.map((r) => [r.scope, { taken: r.taken, capacity: r.capacity }]));
+}
+
 export async function usage(db: Kysely<Database>, eventId: string): Promise<SeatUsage> {
   return (await usageOfMany(db, [eventId])).get(eventId)!;
 }

@@ -1,7 +1,7 @@
 // Seats: the counters and the short sold-out memory in front of them. This is the
 // only module that sets or clears a sold-out mark: a mark is set when a booking finds
 // the event full, and cleared whenever seats are freed or capacities change.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, Mode, TierDoc, TrackDoc } from '../../db/database.js';
 import type { SeatUsage } from './availability.js';
 import * as seats from './seats.repo.js';
@@ -21,19 +21,39 @@ export function scopesFor(ticketType: string, subEventId: number | null): string
 /** Takes `n` seats in every scope or in none; each scope's new `taken`, or undefined when any is full. */
 export const claimSeats = seats.claim;
 
-export async function releaseSeats(db: Kysely<Database>, eventId: string, scopes: readonly string[], n: number): Promise<void> {
+/**
+ * What follows seats coming free, in the same transaction while it holds the event's
+ * counters: the waitlist's offers (the caller says how; this module knows no waitlist).
+ * Every path that frees seats (a booking ended, a capacity changed, a held seat let go)
+ * goes through `releaseSeats` or `syncSeatCounters`, and both require it.
+ */
+export type SeatsFreed = (trx: Transaction<Database>) => Promise<void>;
+
+export async function releaseSeats(trx: Transaction<Database>, eventId: string, scopes: readonly string[], n: number, then: SeatsFreed): Promise<void> {
   soldOutMarks.forget(eventId);
-  await seats.release(db, eventId, scopes, n);
+  await seats.release(trx, eventId, scopes, n);
+  await then(trx);
 }
 
 /** Makes the counters match the event's capacities (creation and every capacity change). */
 export async function syncSeatCounters(
-  db: Kysely<Database>,
+  trx: Transaction<Database>,
   eventId: string,
   event: { capacity: number; special_prices: readonly TierDoc[]; tracks: readonly TrackDoc[] },
+  then: SeatsFreed,
 ): Promise<void> {
   soldOutMarks.forget(eventId);
-  await seats.syncCounters(db, eventId, event);
+  await seats.syncCounters(trx, eventId, event);
+  await then(trx);
+}
+
+/**
+ * Locks the event's counters (its own row first, as every claim and release does, so
+ * no two transactions wait on each other in opposite orders) and reads them: the
+ * waitlist decides its offers under these locks.
+ */
+export function lockSeatCounters(trx: Transaction<Database>, eventId: string): Promise<Map<string, { taken: number; capacity: number }>> {
+  return seats.lockCounters(trx, eventId);
 }
 
 export function usageFor(db: Kysely<Database>, eventId: string): Promise<SeatUsage> {

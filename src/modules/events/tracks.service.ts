@@ -13,7 +13,7 @@ export async function addTrack(deps: EventDeps, p: KeyPrincipal, id: string, inp
   const track = validateTrack(input, '');
   const index = await deps.db.transaction().execute(async (trx) => {
     const i = await repo.appendTrack(trx, id, track, deps.clock.now());
-    if (i !== undefined) await syncSeatCounters(trx, id, (await repo.findEvent(trx, id))!);
+    if (i !== undefined) await syncSeatCounters(trx, id, (await repo.findEvent(trx, id))!, (t) => deps.waitlist.seatsFreed(t, id));
     return i;
   });
   if (index === undefined) throw notFound('no such event', 'event_not_found');
@@ -27,7 +27,7 @@ export async function patchTrack(deps: EventDeps, p: KeyPrincipal, id: string, i
   const track = validateTrack(input, '', current);
   const updated = await deps.db.transaction().execute(async (trx) => {
     const u = await repo.replaceTrack(trx, id, index, track, deps.clock.now());
-    if (u) await syncSeatCounters(trx, id, u);
+    if (u) await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
     return u;
   });
   if (!updated) throw notFound(`no track at index ${index}`, 'track_not_found');

@@ -46,6 +46,20 @@ export async function recordTicketRefund(trx: Db, input: { registrationId: strin
 }
 
 /**
+ * A part of a sale refunded (a cancellation whose policy keeps a fee): the refunded part
+ * back to the buyer. The platform fee stays charged: the booking was sold and the
+ * organiser keeps the rest of its price.
+ */
+export async function recordTicketPartialRefund(trx: Db, input: { registrationId: string; refundPaise: number; at: Date }): Promise<void> {
+  if (!Number.isSafeInteger(input.refundPaise) || input.refundPaise <= 0) throw new RangeError('refundPaise must be a positive whole number of paise');
+  const sale = (await repo.entriesOf(trx, 'registration', input.registrationId)).find((e) => e.kind === 'ticket_sale');
+  if (!sale) return;
+  await repo.insertEntries(trx, [
+    { kind: 'ticket_refund', amountPaise: -input.refundPaise, accountId: sale.account_id, mode: sale.mode, sourceType: 'registration', sourceId: input.registrationId, capturedAt: sale.captured_at, createdAt: input.at },
+  ]);
+}
+
+/**
  * A membership payment was applied (a fixed term, or one subscription charge). No
  * platform fee (the platform fee is charged per ticket); in live mode the gateway's 3 % charge.
  */

@@ -177,8 +177,9 @@ async function checkRegistrationOrder(
       reg = (await load())!;
     }
     if (reg.payment_id === p.id) {
-      // Bound to its booking: kept if confirmed; otherwise its refund job is on the way.
-      if (reg.status !== 'confirmed' && unrefunded(p)) awaitingRefund = true;
+      // Bound to its booking: kept if confirmed, or the part a cancellation policy kept;
+      // otherwise its refund job is on the way.
+      if (reg.status !== 'confirmed' && p.captured && p.amount - p.amountRefunded > reg.kept_paise) awaitingRefund = true;
     } else if (unrefunded(p)) {
       await refundStray(gateway, row, p, 'not_for_this_booking', summary);
     }

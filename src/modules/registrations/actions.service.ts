@@ -7,7 +7,7 @@ import * as events from '../events/events.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { unrefundedPaise } from '../payments/refund-amount.js';
-import { applyConfirmation, applyPendingEnd, applyRefund, applyTransfer, seatScopes } from './confirmation.js';
+import { applyConfirmation, applyPendingEnd, applyRefund, applyTransfer, freeSeats } from './confirmation.js';
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
@@ -57,36 +57,61 @@ export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: strin
 }
 
 /**
+ * Who changed a booking: the organiser (a key, or the dashboard acting through one) or
+ * the attendee from their own page. Handed to `recordChange`.
+ */
+export type Actor = { kind: 'key'; keyId: string } | { kind: 'attendee'; registrationId: string } | { kind: 'system'; reason: string };
+
+export type BookingChange =
+  | { action: 'cancelled' | 'refunded'; registrationId: string; refundPaise: number; keptPaise: number }
+  | { action: 'transferred'; registrationId: string; from: { name: string; email: string }; to: { name: string; email: string } };
+
+/**
+ * The one place every change to a booking passes, inside its transaction, with who made
+ * it. The audit log (product-decisions §17) and the credit note of a refund hook in here;
+ * neither exists yet, so it records nothing today.
+ */
+async function recordChange(_trx: Db, _actor: Actor, _change: BookingChange): Promise<void> {}
+
+/**
  * Ends a booking. `cancelled` refunds a paid booking in full; `refunded` is the
  * organiser's explicit refund. Seats are freed either way.
  */
 export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string, to: 'cancelled' | 'refunded'): Promise<Row> {
-  return endLoaded(deps, await loadOwnedRegistration(deps.db, p, eventId, registrationId), to);
+  return endLoaded(deps, await loadOwnedRegistration(deps.db, p, eventId, registrationId), to, { kind: 'key', keyId: p.keyId });
 }
 
-async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 'refunded'): Promise<Row> {
+/**
+ * Ends a loaded booking: the refund at the gateway first (all of it unless `refundPaise`
+ * says less, as an attendee's cancellation policy may), then in one transaction the status,
+ * the seats (freed to the waitlist), the ledger and the change's record.
+ */
+export async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 'refunded', actor: Actor, refundPaise?: number): Promise<Row> {
   if (reg.status === 'cancelled' || reg.status === 'refunded') throw conflict('already_ended', `this registration is already ${reg.status}`);
   const paid = reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0;
   if (to === 'refunded' && !paid) throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
+  const amount = paid ? Number(reg.amount_paise) : 0;
+  const refund = Math.min(refundPaise ?? amount, amount);
 
   let refundId: string | null = null;
-  if (paid) {
+  if (refund > 0) {
     // Should the refund's answer be lost, reconciliation finds the refund and ends the booking.
     if (reg.order_id !== null) await orderChecks.reopenOrderCheck(deps, reg.order_id);
     try {
-      const refund = await deps.gatewayFor(reg.mode, reg.account_id).refundPayment(reg.payment_id!, Number(reg.amount_paise), { registrationId: reg.id });
-      refundId = refund.id;
+      refundId = (await deps.gatewayFor(reg.mode, reg.account_id).refundPayment(reg.payment_id!, refund, { registrationId: reg.id })).id;
     } catch (err) {
       throw gatewayFailure(err, 'refund the payment');
     }
   }
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.endBooking(trx, reg.id, reg.status, to, deps.clock.now(), refundId))) throw changedMeanwhile();
-    if (reg.status === 'confirmed') await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
+    if (!(await repo.endBooking(trx, reg.id, reg.status, to, deps.clock.now(), refundId, amount - refund))) throw changedMeanwhile();
+    if (reg.status === 'confirmed') await freeSeats(trx, deps, reg);
     if (reg.status === 'pending') await applyPendingEnd(trx, reg);
-    // The full refund, the platform-fee reversal and the credit note, with the change.
-    if (paid) await applyRefund(trx, deps, reg.id, to === 'cancelled' ? 'Booking cancelled and refunded in full' : 'Booking refunded in full');
+    // The refund in the ledger (all of it with the platform-fee reversal and the credit note, or the part refunded), with the change.
+    if (refund > 0) await applyRefund(trx, deps, reg.id, to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded', { refundPaise: refund, amountPaise: amount });
+    await recordChange(trx, actor, { action: to, registrationId: reg.id, refundPaise: refund, keptPaise: amount - refund });
   });
+  deps.kickJobs();
   return reload(deps.db, reg.id);
 }
 
@@ -97,7 +122,11 @@ export async function transfer(
   registrationId: string,
   input: { name: string; email: string },
 ): Promise<Row> {
-  const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
+  return transferLoaded(deps, await loadOwnedRegistration(deps.db, p, eventId, registrationId), input, { kind: 'key', keyId: p.keyId });
+}
+
+/** Reissues a confirmed booking's ticket to another person: a new ticketCode, the ticket mail to them. */
+export async function transferLoaded(deps: RegisterDeps, reg: Row, input: { name: string; email: string }, actor: Actor): Promise<Row> {
   if (reg.status !== 'confirmed') throw conflict('not_confirmed', `only a confirmed ticket can be transferred; this one is ${reg.status}`);
   const name = input.name.trim();
   if (name === '') throw badRequest('invalid_name', 'name must not be empty');
@@ -106,8 +135,9 @@ export async function transfer(
   const ticketCode = deps.ids.make('tkt', 16);
   const previousCodes = reg.ticket_code ? [...reg.previous_ticket_codes, reg.ticket_code] : reg.previous_ticket_codes;
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.transferHolder(trx, reg.id, { name, email, ticketCode, previousCodes }))) throw changedMeanwhile();
+    if (!(await repo.transferHolder(trx, reg.id, { name, email, ticketCode, previousCodes, currentCode: reg.ticket_code }))) throw changedMeanwhile();
     await applyTransfer(trx, deps, event, reg.id);
+    await recordChange(trx, actor, { action: 'transferred', registrationId: reg.id, from: { name: reg.name, email: reg.email }, to: { name, email } });
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
@@ -122,13 +152,15 @@ export async function transfer(
  * a booking that ended unpaid and whose refund job has not run is refunded now.
  * Answers how many bookings still hold money (0 when all is settled).
  */
+const DELETION: Actor = { kind: 'system', reason: 'event_deleted' };
+
 export async function settleEventPayments(deps: RegisterDeps, eventId: string): Promise<number> {
   for (const reg of await repo.withPaymentsInFlight(deps.db, eventId)) {
     const gateway = () => deps.gatewayFor(reg.mode, reg.account_id);
     if (reg.status === 'confirmed') {
-      await endLoaded(deps, reg, reg.payment_id === null ? 'cancelled' : 'refunded');
+      await endLoaded(deps, reg, reg.payment_id === null ? 'cancelled' : 'refunded', DELETION);
     } else if (reg.status === 'pending') {
-      await endLoaded(deps, reg, 'cancelled');
+      await endLoaded(deps, reg, 'cancelled', DELETION);
       if (reg.order_id === null) continue;
       await orderChecks.reopenOrderCheck(deps, reg.order_id);
       const payments = await gateway().fetchOrderPayments(reg.order_id).catch((err: unknown) => {
@@ -186,7 +218,7 @@ export async function endRefundedAtGateway(deps: Pick<RegisterDeps, 'db' | 'cloc
   return deps.db.transaction().execute(async (trx) => {
     const reg = await repo.endRefundedPayment(trx, registrationId, refundedPaymentId, deps.clock.now());
     if (!reg) return false;
-    await events.releaseSeats(trx, reg.event_id, seatScopes(reg), reg.quantity);
+    await freeSeats(trx, deps, reg);
     await applyRefund(trx, deps, reg.id, 'Booking refunded in full');
     return true;
   });

@@ -19,6 +19,7 @@ import * as ledger from '../ledger/ledger.service.js';
 import { ticketEmailJob } from '../tickets/tickets.jobs.js';
 import { whatsappTicketJob } from '../whatsapp/whatsapp.jobs.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
+import * as waitlist from '../waitlist/waitlist.service.js';
 import { bookingFees } from './fees.js';
 import * as promos from './promo.service.js';
 import * as repo from './registrations.repo.js';
@@ -43,6 +44,8 @@ export interface ConfirmedBooking {
   billing?: BillingDoc | null;
   /** The gateway payment that pays it (paid confirmations). */
   payment_id?: string | null;
+  /** The waitlist offer it was booked from: its held seat is taken instead of claiming one. */
+  waitlist_entry_id?: string | null | undefined;
 }
 
 type EventFacts = Pick<
@@ -153,7 +156,7 @@ export async function applyConfirmation(
   await webhooks.emit(trx, deps, effects.webhook);
   // The use reserved when the booking was written becomes a use; never refused here.
   if (effects.promoCode !== null) await promos.useReservation(trx, event.id, effects.promoCode);
-  const claimed = await events.claimSeats(trx, event.id, seatScopes(booking), booking.quantity);
+  const claimed = await claimBookingSeats(trx, deps, event.id, booking);
   if (!claimed) return false;
   let fees = { platform: 0, gateway: 0 };
   if (effects.recordsFees) {
@@ -213,10 +216,50 @@ function saleOf(event: EventFacts, booking: ConfirmedBooking, at: Date): gst.Sal
  * gateway): the ledger's refund entries and, when it had a tax invoice or bill of
  * supply, its credit note. Every refund path calls this.
  */
-export async function applyRefund(trx: Transaction<Database>, deps: EffectDeps, registrationId: string, reason: string): Promise<void> {
+export async function applyRefund(
+  trx: Transaction<Database>,
+  deps: EffectDeps,
+  registrationId: string,
+  reason: string,
+  part?: { refundPaise: number; amountPaise: number },
+): Promise<void> {
   const at = deps.clock.now();
+  if (part && part.refundPaise < part.amountPaise) {
+    // A cancellation that keeps part of the money (the attendee's policy): the part refunded,
+    // the platform fee kept. No credit note yet: the tax invoice stands for the whole price.
+    await ledger.recordTicketPartialRefund(trx, { registrationId, refundPaise: part.refundPaise, at });
+    return;
+  }
   await ledger.recordTicketRefund(trx, { registrationId, at });
   await gst.issueCreditNote(trx, deps, { registrationId, at, reason });
+}
+
+/**
+ * The booking's seats: a booking made from a waitlist offer that still holds its seat
+ * takes that seat (already counted as taken) and claims only what the hold does not
+ * cover (the paid counter); any other booking claims all its scopes.
+ */
+async function claimBookingSeats(trx: Transaction<Database>, deps: EffectDeps, eventId: string, booking: ConfirmedBooking): Promise<Map<string, number> | undefined> {
+  const scopes = seatScopes(booking);
+  const held = booking.waitlist_entry_id ? await waitlist.takeHold(trx, booking.waitlist_entry_id, booking.id, deps.clock.now()) : undefined;
+  if (!held) return events.claimSeats(trx, eventId, scopes, booking.quantity);
+  const rest = scopes.filter((s) => !held.includes(s));
+  return rest.length === 0 ? new Map() : events.claimSeats(trx, eventId, rest, booking.quantity);
+}
+
+/**
+ * A confirmed booking's seats come free (cancelled, refunded, refunded at the gateway):
+ * released, and offered to whoever waits for them, in the same transaction. Every path
+ * that ends a confirmed booking calls this.
+ */
+export async function freeSeats(
+  trx: Transaction<Database>,
+  deps: EffectDeps,
+  booking: { event_id: string; ticket_type: string; sub_event_id: number | null; amount_paise: number | string; quantity: number },
+): Promise<void> {
+  await events.releaseSeats(trx, booking.event_id, seatScopes(booking), booking.quantity, async (t) => {
+    await waitlist.offerSeats(t, deps, booking.event_id);
+  });
 }
 
 /**

@@ -26,6 +26,7 @@ import { soldOut } from './registrations.errors.js';
 import type { FreeBookings } from './free-bookings.js';
 import * as repo from './registrations.repo.js';
 import * as orderChecks from '../reconciliation/order-checks.js';
+import * as waitlist from '../waitlist/waitlist.service.js';
 
 // Callers outside this module confirm paid bookings through these.
 export { confirmFromGateway, confirmStep2, type Confirmation } from './confirm-payment.service.js';
@@ -45,6 +46,8 @@ export interface RegisterDeps {
   soldOutMemoryMs: number;
   /** WhatsApp is configured: confirmations of live bookings that opted in queue a WhatsApp ticket. */
   sendsWhatsApp: boolean;
+  /** Checks waitlist offer links (and the attendee page's tokens). */
+  secretsKey: Buffer;
 }
 
 export interface RegisterInput {
@@ -62,6 +65,8 @@ export interface RegisterInput {
   subEventId?: string | undefined;
   /** The buyer's details for the tax invoice (§17); a GSTIN makes the sale B2B. */
   billing?: BillingInput | undefined;
+  /** The token of a waitlist offer: books the seat it holds (one seat, its choice), sold out or not. */
+  waitlistOffer?: string | undefined;
 }
 
 export interface BillingInput {
@@ -192,8 +197,19 @@ async function whatIsBooked(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEve
   return chosen;
 }
 
+/** A booking from a waitlist offer: the offer's own choice, one seat. */
+async function offerFor(deps: RegisterDeps, eventId: string, input: RegisterInput) {
+  if (input.waitlistOffer === undefined) return undefined;
+  const offer = await waitlist.openOffer(deps, eventId, input.waitlistOffer);
+  const subEventId = offer.sub_event_id === null ? undefined : String(offer.sub_event_id);
+  if ((input.subEventId !== undefined && input.subEventId !== subEventId) || (input.ticketType !== undefined && input.ticketType !== offer.ticket_type) || (input.teamMembers ?? []).length > 0) {
+    throw badRequest('offer_mismatch', `this offer holds one seat for ${offer.ticket_type}${subEventId === undefined ? '' : ` on track ${subEventId}`}; book exactly that, without team members`);
+  }
+  return { id: offer.id, subEventId, ticketType: offer.ticket_type };
+}
+
 export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: string, input: RegisterInput, context: RequestContext = {}): Promise<RegisterResult> {
-  if (events.isMarkedSoldOut(eventId, p.userId, p.mode, deps.clock.now())) throw soldOut();
+  if (input.waitlistOffer === undefined && events.isMarkedSoldOut(eventId, p.userId, p.mode, deps.clock.now())) throw soldOut();
   const event = await events.loadOwnedEventWithTaken(deps.db, p, eventId);
   // A checkout key does not see a live draft at all.
   if (p.keyClass === 'checkout' && event.mode === 'live' && event.status !== 'published') throw notFound('no such event', 'event_not_found');
@@ -201,6 +217,8 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     throw conflict('event_not_published', 'this event is a draft and cannot take registrations');
   }
   const now = deps.clock.now();
+  const offer = await offerFor(deps, event.id, input);
+  if (offer) input = { ...input, subEventId: offer.subEventId, ticketType: offer.ticketType };
   const { name, email, members, phone } = await whoBooks(deps, event, input);
   const quantity = 1 + members.length;
   const answers = validateAnswers(event.custom_fields, input.customFields ?? {});
@@ -210,13 +228,14 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   const { amountPaise } = priceBooking({ basePaise: Number(event.price_paise), track, tier, quantity, promo });
 
   const scopes = events.scopesFor(ticketType, subEventId);
-  const oneStatement = amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo;
+  const oneStatement = amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo && !offer;
   // Sold out as last read: refuse without another round trip (the claim still enforces).
-  if (event.capacity > 0 && event.seats_taken + quantity > event.capacity) {
+  // An offer's seat is held for it, so it is never refused here.
+  if (!offer && event.capacity > 0 && event.seats_taken + quantity > event.capacity) {
     if (event.seats_taken >= event.capacity) events.markSoldOut(event, now, deps.soldOutMemoryMs);
     throw soldOut();
   }
-  if (!oneStatement) {
+  if (!oneStatement && !offer) {
     // Fail early when already sold out (and before any gateway order); the claim at
     // confirmation is what enforces.
     const availability = computeAvailability(
@@ -250,6 +269,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     created_at: now,
     refund_id: null,
     cancelled_at: null,
+    waitlist_entry_id: offer?.id ?? null,
   };
   const people = [{ id: registrationId, idx: 0, name, email }, ...members.map((m, i) => ({ id: deps.ids.make('tkt', 16), idx: i + 1, ...m }))];
   const ticketIds = people.map((a) => a.id);

@@ -203,10 +203,10 @@ export async function bindPaymentToEnded(db: Db, id: string, paymentId: string):
 }
 
 /** Ends a booking still in status `from`; false when it changed meanwhile. */
-export async function endBooking(db: Db, id: string, from: RegistrationStatus, to: 'cancelled' | 'refunded', now: Date, refundId: string | null): Promise<boolean> {
+export async function endBooking(db: Db, id: string, from: RegistrationStatus, to: 'cancelled' | 'refunded', now: Date, refundId: string | null, keptPaise = 0): Promise<boolean> {
   const r = await db
     .updateTable('registrations')
-    .set({ status: to, pending_reason: null, cancelled_at: now, refund_id: refundId })
+    .set({ status: to, pending_reason: null, cancelled_at: now, refund_id: refundId, kept_paise: keptPaise })
     .where('id', '=', id)
     .where('status', '=', from)
     .returning('id')
@@ -226,13 +226,15 @@ export async function setRefundId(db: Db, id: string, refundId: string): Promise
 export async function transferHolder(
   db: Db,
   id: string,
-  holder: { name: string; email: string; ticketCode: string; previousCodes: readonly string[] },
+  holder: { name: string; email: string; ticketCode: string; previousCodes: readonly string[]; currentCode: string | null },
 ): Promise<boolean> {
   const r = await db
     .updateTable('registrations')
     .set({ name: holder.name, email: holder.email, ticket_code: holder.ticketCode, previous_ticket_codes: JSON.stringify(holder.previousCodes) })
     .where('id', '=', id)
     .where('status', '=', 'confirmed')
+    // Two transfers at once: the second finds the code changed and is refused.
+    .where(sql<boolean>`ticket_code is not distinct from ${holder.currentCode}`)
     .returning('id')
     .executeTakeFirst();
   if (!r) return false;

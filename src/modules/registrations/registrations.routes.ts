@@ -126,6 +126,13 @@ const RegisterBody = Type.Object(
     ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name from specialPrices; omitted means General at the base price.' })),
     subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index as a decimal string: books that track at its price and capacity.' })),
     billing: Type.Optional(BillingInput),
+    waitlistOffer: Type.Optional(
+      Type.String({
+        maxLength: 120,
+        description:
+          'The token of a waitlist offer (the `offer` of the offer mail’s link): books the one seat the offer holds, for its track and tier, even while sold out. 409 `offer_not_valid` once it lapsed or was used; 400 `offer_mismatch` for another choice or with team members.',
+      }),
+    ),
     registrationId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     orderId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     paymentId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
@@ -243,6 +250,7 @@ export const registrationsRoutes =
           ticketType: body.ticketType,
           subEventId: body.subEventId,
           billing: body.billing,
+          waitlistOffer: body.waitlistOffer,
         }, { clientAddress: req.ip });
         if (r.kind === 'free') return reply.code(201).send({ success: true as const, registrationId: r.registrationId, status: r.status, ticketIds: r.ticketIds });
         return reply.code(201).send({ success: true as const, registrationId: r.registrationId, orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key });

@@ -100,7 +100,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     ...lines.map(([k, v]) => `${k}: ${v}`),
     '',
     'Show the QR code (attached) at the entrance.',
-    ...(input.attendeeUrl ? ['', `Your ticket online: ${input.attendeeUrl}`] : []),
+    ...(input.attendeeUrl ? ['', `Your ticket page (transfer or cancel where the organiser allows): ${input.attendeeUrl}`] : []),
     ...(ics ? ['', 'Add it to your calendar with the attached event.ics file.', ...(google ? [`Google Calendar: ${google}`] : [])] : []),
     input.invoice ? `\n${input.invoice.title} ${input.invoice.number} is attached.` : '',
     input.organiserName ? `\n${input.organiserName}` : '',
@@ -112,7 +112,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
 <table>${lines.map(([k, v]) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
 <p><img src="cid:${escapeHtml(cid)}" alt="QR code of ticket ${escapeHtml(input.ticketId)}" width="240" height="240"></p>
 <p>Show this QR code at the entrance.</p>
-${input.attendeeUrl ? `<p>${link(input.attendeeUrl, 'Your ticket online')}</p>` : ''}
+${input.attendeeUrl ? `<p>${link(input.attendeeUrl, 'Your ticket page')} (transfer or cancel where the organiser allows)</p>` : ''}
 ${ics ? `<p>Add it to your calendar: open the attached event.ics${google ? `, or ${link(google, 'add it to Google Calendar')}` : ''}.</p>` : ''}
 ${input.invoice ? `<p>${escapeHtml(input.invoice.title)} ${escapeHtml(input.invoice.number)} is attached.</p>` : ''}
 ${input.organiserName ? `<p>${escapeHtml(input.organiserName)}</p>` : ''}

@@ -100,8 +100,8 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
           paymentId: reg.payment_id,
           confirmedAt: reg.confirmed_at,
         },
-        // The booking's own page: one per registration, made for its current ticket id (§18).
-        attendeeUrl: attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id)),
+        // The booking's own page (§18), for its primary only: it may transfer or cancel the booking.
+        attendeeUrl: attendee.idx === 0 ? attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id)) : undefined,
         now: deps.clock.now(),
         invoice,
       });

@@ -17,7 +17,7 @@ import { isPublicAddress } from './address-check.js';
 import { deliver, type Resolve } from './delivery.js';
 import * as repo from './webhooks.repo.js';
 
-export const EVENT_TYPES: readonly WebhookEventType[] = ['registration.confirmed', 'subscription.authenticated'];
+export const EVENT_TYPES: readonly WebhookEventType[] = ['registration.confirmed', 'subscription.authenticated', 'waitlist.offered'];
 export const DELIVERY_TIMEOUT_MS = 5000;
 
 /** What a queued delivery carries: the envelope's id and time, and whom it is for. */

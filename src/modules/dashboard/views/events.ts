@@ -21,7 +21,7 @@ export function localInput(value: string | null): string {
   return Number.isNaN(t.getTime()) ? '' : new Date(t.getTime() + IST_OFFSET_MS).toISOString().slice(0, 16);
 }
 
-export function eventTabs(e: EventView, current: 'overview' | 'setup' | 'registrations' | 'broadcast'): Html {
+export function eventTabs(e: EventView, current: 'overview' | 'setup' | 'registrations' | 'broadcast' | 'waitlist'): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   return tabs(
     [
@@ -29,6 +29,7 @@ export function eventTabs(e: EventView, current: 'overview' | 'setup' | 'registr
       { label: 'Setup', href: `${base}/setup`, current: current === 'setup' },
       { label: 'Registrations', href: `${base}/registrations`, current: current === 'registrations' },
       { label: 'Broadcast', href: `${base}/broadcast`, current: current === 'broadcast' },
+      { label: 'Waitlist & ticket page', href: `${base}/waitlist`, current: current === 'waitlist' },
     ],
     'Event sections',
   );

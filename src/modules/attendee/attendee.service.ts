@@ -1,0 +1,88 @@
+// The attendee's own page (product-decisions §18), HTTP-free: the token in its path is the
+// only credential (`tickets/attendee-token.ts`: nothing stored, retired by a transfer).
+// Transfer and cancellation go through the registrations module's own state changes (the
+// organiser's paths: seats freed to the waitlist, refund at the gateway, ledger, change
+// record) with the attendee as actor, where the event's `selfService` policy allows and
+// before its cutoff.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { conflict, notFound } from '../../shared/errors.js';
+import * as events from '../events/events.service.js';
+import { endLoaded, transferLoaded, type Actor } from '../registrations/actions.service.js';
+import type { RegisterDeps } from '../registrations/register.service.js';
+import * as registrations from '../registrations/registrations.service.js';
+import { attendeeTokenMatches, attendeeTokenRegistration } from '../tickets/attendee-token.js';
+
+export interface AttendeeDeps {
+  db: Kysely<Database>;
+  secretsKey: Buffer;
+  registerDeps: RegisterDeps;
+}
+
+export type Ticket = Awaited<ReturnType<typeof openTicket>>;
+export type Change = 'transfer' | 'cancel';
+
+const notShown = () => notFound('this link is not valid: the ticket was transferred to someone else, or the link was mistyped', 'ticket_page_not_found');
+
+/** The booking a token opens, with its event and what the policy allows now. */
+export async function openTicket(deps: AttendeeDeps, token: string) {
+  const id = attendeeTokenRegistration(token);
+  const reg = id === undefined ? undefined : await registrations.findRegistration(deps.db, id);
+  if (!reg || !attendeeTokenMatches(deps.secretsKey, token, reg.id, reg.ticket_code ?? reg.id)) throw notShown();
+  const event = await events.findEvent(deps.db, reg.event_id);
+  if (!event) throw notShown();
+  const policy = events.selfServicePolicy(event.self_service);
+  const now = deps.registerDeps.clock.now();
+  const open = events.selfServiceOpen(policy, event.start_at, now);
+  const paid = reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0 ? Number(reg.amount_paise) : 0;
+  return {
+    reg,
+    event,
+    ticketId: reg.ticket_code ?? reg.id,
+    policy,
+    cutoff: events.selfServiceCutoff(policy, event.start_at),
+    canTransfer: reg.status === 'confirmed' && policy.transfer && open,
+    canCancel: reg.status === 'confirmed' && policy.cancel && open,
+    paidPaise: paid,
+    refundPaise: events.policyRefundPaise(policy, paid),
+  };
+}
+
+/** Why a change is refused, said so a person understands it. */
+function assertAllowed(t: Ticket, change: Change): void {
+  if (t.reg.status !== 'confirmed') throw conflict('not_confirmed', `this ticket is ${t.reg.status}; nothing more can change`);
+  const allowed = change === 'transfer' ? t.policy.transfer : t.policy.cancel;
+  if (!allowed) throw conflict('self_service_not_allowed', `the organiser does not allow ${change === 'transfer' ? 'transfers' : 'cancellations'} from the ticket page; contact them`);
+  if (!(change === 'transfer' ? t.canTransfer : t.canCancel)) {
+    throw conflict('self_service_closed', `${change === 'transfer' ? 'transfers' : 'cancellations'} closed ${t.policy.cutoffHours} hours before the event started (at ${t.cutoff!.toISOString()}); contact the organiser`);
+  }
+}
+
+const actorOf = (t: Ticket): Actor => ({ kind: 'attendee', registrationId: t.reg.id });
+
+export async function transferTicket(deps: AttendeeDeps, token: string, to: { name: string; email: string }) {
+  const t = await openTicket(deps, token);
+  assertAllowed(t, 'transfer');
+  return transferLoaded(deps.registerDeps, t.reg, to, actorOf(t));
+}
+
+/** Cancels, refunding what the policy says (to the paisa); the seat goes to the waitlist. */
+export async function cancelTicket(deps: AttendeeDeps, token: string) {
+  const t = await openTicket(deps, token);
+  assertAllowed(t, 'cancel');
+  const reg = await endLoaded(deps.registerDeps, t.reg, 'cancelled', actorOf(t), t.refundPaise);
+  return { reg, refundPaise: t.refundPaise };
+}
+
+/** A form's token: binds a posted form to this page and this action (the Origin check comes first). */
+export function formToken(secretsKey: Buffer, token: string, change: Change): string {
+  return createHmac('sha256', secretsKey).update(`attendee-form\0${token}\0${change}`).digest('base64url');
+}
+
+export function formTokenMatches(secretsKey: Buffer, token: string, change: Change, given: string | undefined): boolean {
+  if (given === undefined) return false;
+  const want = Buffer.from(formToken(secretsKey, token, change));
+  const got = Buffer.from(given);
+  return got.length === want.length && timingSafeEqual(got, want);
+}

@@ -1,0 +1,85 @@
+// The waitlist's durable jobs: the offer mail (one per offer, queued with it) and the
+// lapse of an event's offers at their expiry. Test mode keeps the mail for
+// GET /api/v1/sandbox/emails instead of sending it.
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import { defineJob } from '../../jobs/queue.js';
+import type { Clock } from '../../shared/clock.js';
+import { escapeHtml as h } from '../../shared/html.js';
+import * as events from '../events/events.service.js';
+import type { Mailer, OutgoingMail } from '../mail/mailer.js';
+import { recordSandboxMail } from '../sandbox/sandbox-mail.repo.js';
+import { offerToken } from './offer-token.js';
+import * as repo from './waitlist.repo.js';
+
+export const offerMailJob = defineJob<{ entryId: string }>('waitlist.offer_mail');
+/** Lapses an event's offers whose time is up (queued to run at an offer's expiry). */
+export const lapseJob = defineJob<{ eventId: string }>('waitlist.lapse');
+
+export interface OfferMailDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  config: Config;
+  mailer: Mailer;
+}
+
+/** When an offer ends, in India time, for people. */
+export function offerUntil(at: Date): string {
+  return `${new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(at)} IST`;
+}
+
+export function offerUrl(config: Pick<Config, 'baseUrl' | 'secretsKey'>, slug: string, entry: { id: string; offered_at: Date }): string {
+  return `${config.baseUrl.replace(/\/+$/, '')}/e/${encodeURIComponent(slug)}?offer=${offerToken(config.secretsKey, entry.id, entry.offered_at)}`;
+}
+
+export function renderOfferMail(input: { name: string; email: string; eventTitle: string; choice: string | null; until: string; url: string }): OutgoingMail {
+  const what = input.choice ? `${input.eventTitle} (${input.choice})` : input.eventTitle;
+  const text = [
+    `Hello ${input.name},`,
+    '',
+    `A seat at ${what} has come free and is held for you until ${input.until}.`,
+    '',
+    `Book it here: ${input.url}`,
+    '',
+    'After that time the seat passes to the next person waiting.',
+  ].join('\n');
+  const html = `<!doctype html><html><body>
+<p>Hello ${h(input.name)},</p>
+<p>A seat at ${h(what)} has come free and is held for you until <strong>${h(input.until)}</strong>.</p>
+<p><a href="${h(input.url)}">Book your seat</a></p>
+<p>After that time the seat passes to the next person waiting.</p>
+</body></html>`;
+  return { to: input.email, subject: `A seat is held for you: ${input.eventTitle}`, text, html };
+}
+
+export async function sendOfferMail(deps: OfferMailDeps, payload: { entryId: string }): Promise<void> {
+  const entry = await repo.findEntry(deps.db, payload.entryId);
+  // Booked, lapsed or removed before the mail went out: the link would be dead.
+  if (!entry || entry.status !== 'offered' || entry.offered_at === null || entry.expires_at === null) return;
+  const event = await events.findEvent(deps.db, entry.event_id);
+  if (!event) return;
+  const track = entry.sub_event_id === null ? null : (event.tracks[entry.sub_event_id]?.title ?? null);
+  const choice = [track, entry.ticket_type === 'General' ? null : entry.ticket_type].filter((x) => x).join(' · ') || null;
+  const mail = renderOfferMail({
+    name: entry.name,
+    email: entry.email,
+    eventTitle: event.title,
+    choice,
+    until: offerUntil(entry.expires_at),
+    url: offerUrl(deps.config, event.slug, { id: entry.id, offered_at: entry.offered_at }),
+  });
+  if (entry.mode === 'test') {
+    await recordSandboxMail(deps.db, {
+      id: `${entry.id}:offer`,
+      accountId: entry.account_id,
+      recipients: [mail.to],
+      subject: mail.subject,
+      text: mail.text,
+      attachments: [],
+      createdAt: deps.clock.now(),
+    });
+    return;
+  }
+  await deps.mailer.send(mail);
+}
