@@ -1,6 +1,7 @@
 // buildApp(deps): the HTTP surface. Registers modules, the auth hook and the error
 // handler. Reads no environment and does not listen.
 import swagger from '@fastify/swagger';
+import { nameSchemas } from './openapi/components.js';
 import { operationIdFor } from './openapi/operation-ids.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
@@ -188,6 +189,7 @@ export async function buildApp(deps: Deps): Promise<App> {
           if (rule && typeof op === 'object') op['x-auth'] = rule;
         }
       }
+      nameSchemas(openapiObject as Record<string, unknown>);
       return openapiObject as never;
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
