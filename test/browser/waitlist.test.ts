@@ -94,7 +94,7 @@ describe('waitlist and the attendee page in Chromium', { timeout: 240_000 }, () 
     await axe(page, 'the offer page');
     await page.getByLabel('Full name').fill('Meera Iyer');
     await page.getByLabel('Email').fill(email);
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.getByRole('button', { name: /^Pay ₹/ }).click();
     await page.getByRole('button', { name: 'Pay successfully' }).click();
     await page.getByRole('heading', { name: 'You are registered' }).waitFor({ timeout: WAIT_MS });
     const regs = (await api('GET', `/api/v1/events/${id}/registrations`)).body.data as any[];

@@ -404,6 +404,7 @@ describe('events', () => {
           { name: 'VIP', price: 999, capacity: 3, taken: 2, remaining: 1, soldOut: false, membersOnly: false, onSale: true },
           { name: 'Members', price: 0, capacity: 0, taken: 0, remaining: 4, soldOut: false, membersOnly: true, onSale: false },
         ],
+        waitlist: { enabled: false, offerMinutes: 60, waiting: 0 },
       });
 
       const track = await call(server.url, 'GET', `/api/v1/events/${id}/availability?subEventId=0`, { key: org.key });

@@ -116,14 +116,16 @@ describe('pages and pruning', () => {
       .values({ id: 'dlv_fresh', account_id: org.userId, mode: 'test', event_id: 'evt_f', type: 'registration.confirmed', url: 'https://example.com/h', status_code: 200, error: null, duration_ms: 1, created_at: server.clock.now() })
       .execute();
     const ran = await server.deps.jobs.maintainIfDue();
-    assert.deepEqual(ran.sort(), ['prune finished jobs', 'prune idempotency keys', 'prune sandbox mails', 'prune webhook deliveries']);
+    assert.deepEqual(ran.sort(), ['lapse waitlist offers', 'prune finished jobs', 'prune idempotency keys', 'prune sandbox mails', 'prune webhook deliveries']);
     const deliveries = await api('GET', '/api/v1/webhooks/deliveries');
     assert.deepEqual(deliveries.body.data.map((d: any) => d.id), ['dlv_fresh'], 'only the recent delivery is kept');
     assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, 0);
     assert.equal(await server.deps.db.selectFrom('jobs').select('id').where('id', '=', 'job_oldone').executeTakeFirst(), undefined);
     // Hourly: not again until the clock has moved on.
     assert.deepEqual(await server.deps.jobs.maintainIfDue(), []);
+    server.clock.advance(60_000);
+    assert.deepEqual(await server.deps.jobs.maintainIfDue(), ['lapse waitlist offers'], 'the offers every minute');
     server.clock.advance(3_600_000);
-    assert.equal((await server.deps.jobs.maintainIfDue()).length, 4);
+    assert.equal((await server.deps.jobs.maintainIfDue()).length, 5);
   });
 });

@@ -79,7 +79,7 @@ describe('the ticket mail, as the buyer reads it', () => {
     assert.equal(event.endDate.toJSDate().toISOString(), '2026-12-12T12:00:00.000Z');
     assert.equal(String(vevent.getFirstSubcomponent('valarm')!.getFirstPropertyValue('trigger')), '-PT1H');
 
-    const link = /^Your ticket online: (https:\/\/tickets\.example\.in\/t\/(\S+))$/m.exec(text);
+    const link = /^Your ticket page \(transfer or cancel where the organiser allows\): (https:\/\/tickets\.example\.in\/t\/(\S+))$/m.exec(text);
     assert.ok(link, text);
     const token = link![2]!;
     assert.equal(attendeeTokenRegistration(token), s.registrationId);

@@ -192,7 +192,7 @@ describe('WhatsApp tickets', () => {
     const page = (body: Record<string, unknown>) => call(server.url, 'POST', `/e/${slug}/register`, { body: { name: 'Page Buyer', email: uniqueEmail('page'), ...body }, headers: { origin: server.url } });
     assert.deepEqual([(await page({ whatsappOptIn: true })).body.code], ['phone_required']);
     const r = await page({ phone: '9000000008', whatsappOptIn: true });
-    assert.deepEqual([r.status, r.body], [201, { status: 'confirmed' }]);
+    assert.deepEqual([r.status, r.body.status], [201, 'confirmed']);
     await drainJobs(server, async () => messageTo('+919000000008') !== undefined);
     assert.equal(messageTo('+919000000008')!.params.name, 'Page Buyer');
   });
