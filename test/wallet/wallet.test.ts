@@ -117,6 +117,16 @@ describe('wallet passes', () => {
     other.close();
   });
 
+  it('the ticket mail offers both wallets to the booking’s primary', async () => {
+    const { id, links } = await book();
+    for (let i = 0; i < 50 && (await server.deps.jobs.runOnce()) > 0; i++);
+    const mails = (await api('GET', '/api/v1/sandbox/emails')).body.data as { subject: string; text: string }[];
+    const mail = mails.find((m) => m.subject.startsWith('Your ticket') && m.text.includes(id));
+    assert.ok(mail, 'the ticket mail was kept by test mode');
+    assert.ok(mail!.text.includes(`Add to Apple Wallet: ${links.applePass}`), mail!.text);
+    assert.ok(mail!.text.includes(`Save to Google Wallet: ${links.googleWallet}`), mail!.text);
+  });
+
   it('a wrong, unknown or bent token is 404 with { error, code }, never a 5xx', async () => {
     const { id, links } = await book();
     const token = new URL(links.applePass!).pathname.split('/')[2]!;

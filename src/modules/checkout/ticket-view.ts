@@ -11,6 +11,7 @@ import * as registrations from '../registrations/registrations.service.js';
 import { attendeeToken, attendeeTokenMatches, attendeeTokenRegistration } from '../tickets/attendee-token.js';
 import { googleCalendarUrl, ticketCalendar } from '../tickets/calendar.js';
 import { ticketQrPng, ticketSpan } from '../tickets/ticket-mail.js';
+import { walletLinks, type WalletLinks } from '../wallet/wallet-links.js';
 
 /** A wallet button the confirmation shows (Apple Wallet, Google Wallet) when the service is configured for it. */
 export interface WalletLink {
@@ -41,6 +42,13 @@ export interface TicketView {
 /** The token the page keeps for a booking it made: its registration id, before any transfer. */
 export function pageTicketToken(deps: CheckoutDeps, registrationId: string): string {
   return attendeeToken(deps.config.secretsKey, registrationId, registrationId);
+}
+
+function walletButtons(links: WalletLinks): WalletLink[] {
+  return [
+    ...(links.applePass ? [{ kind: 'apple', label: 'Add to Apple Wallet', url: links.applePass }] : []),
+    ...(links.googleWallet ? [{ kind: 'google', label: 'Save to Google Wallet', url: links.googleWallet }] : []),
+  ];
 }
 
 const noTicket = () => notFound('no ticket of this event has this token', 'not_found');
@@ -77,8 +85,8 @@ export async function ticketView(deps: CheckoutDeps, slug: string, token: string
       currency: t.reg.currency,
       calendarUrl: hasCalendar ? `/e/${encodeURIComponent(slug)}/tickets/${encodeURIComponent(token)}/calendar.ics` : null,
       googleCalendarUrl: googleCalendarUrl(t.entry, t.timeZone) ?? null,
-      // Filled in where Apple or Google Wallet passes are configured; absent otherwise.
-      wallet: [],
+      // Where Apple or Google Wallet passes are configured; empty otherwise.
+      wallet: walletButtons(walletLinks(deps.config, t.reg)),
     },
   };
 }

@@ -25,6 +25,8 @@ export interface TicketMailInput {
   booking: { id: string; quantity: number; amountPaise: number; currency: string; paymentId: string | null; confirmedAt: Date | null };
   /** The attendee's own page (`/t/{token}`). */
   attendeeUrl?: string | undefined;
+  /** Wallet links of the primary's ticket, where the service is configured for them. */
+  wallet?: { applePass?: string; googleWallet?: string } | undefined;
   /** When the mail is made (the calendar file's DTSTAMP). */
   now: Date;
   /** The booking's GST document (§17), attached as a PDF to the primary's mail. */
@@ -101,6 +103,8 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     '',
     'Show the QR code (attached) at the entrance.',
     ...(input.attendeeUrl ? ['', `Your ticket page (transfer or cancel where the organiser allows): ${input.attendeeUrl}`] : []),
+    ...(input.wallet?.applePass ? [`Add to Apple Wallet: ${input.wallet.applePass}`] : []),
+    ...(input.wallet?.googleWallet ? [`Save to Google Wallet: ${input.wallet.googleWallet}`] : []),
     ...(ics ? ['', 'Add it to your calendar with the attached event.ics file.', ...(google ? [`Google Calendar: ${google}`] : [])] : []),
     input.invoice ? `\n${input.invoice.title} ${input.invoice.number} is attached.` : '',
     input.organiserName ? `\n${input.organiserName}` : '',
@@ -113,6 +117,8 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
 <p><img src="cid:${escapeHtml(cid)}" alt="QR code of ticket ${escapeHtml(input.ticketId)}" width="240" height="240"></p>
 <p>Show this QR code at the entrance.</p>
 ${input.attendeeUrl ? `<p>${link(input.attendeeUrl, 'Your ticket page')} (transfer or cancel where the organiser allows)</p>` : ''}
+${input.wallet?.applePass ? `<p>${link(input.wallet.applePass, 'Add to Apple Wallet')}</p>` : ''}
+${input.wallet?.googleWallet ? `<p>${link(input.wallet.googleWallet, 'Save to Google Wallet')}</p>` : ''}
 ${ics ? `<p>Add it to your calendar: open the attached event.ics${google ? `, or ${link(google, 'add it to Google Calendar')}` : ''}.</p>` : ''}
 ${input.invoice ? `<p>${escapeHtml(input.invoice.title)} ${escapeHtml(input.invoice.number)} is attached.</p>` : ''}
 ${input.organiserName ? `<p>${escapeHtml(input.organiserName)}</p>` : ''}

@@ -15,6 +15,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { recordSandboxMail, type SandboxMail } from '../sandbox/sandbox-mail.repo.js';
 import { attendeePageUrl, attendeeToken } from './attendee-token.js';
 import { renderTicketMail } from './ticket-mail.js';
+import { walletLinks } from '../wallet/wallet-links.js';
 
 export const ticketEmailJob = defineJob<{ attendeeId: string }>('ticket.email');
 
@@ -101,6 +102,7 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
           confirmedAt: reg.confirmed_at,
         },
         // The booking's own page (§18), for its primary only: it may transfer or cancel the booking.
+        wallet: attendee.idx === 0 ? walletLinks(deps.config, reg) : undefined,
         attendeeUrl: attendee.idx === 0 ? attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id)) : undefined,
         now: deps.clock.now(),
         invoice,
