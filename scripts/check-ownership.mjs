@@ -53,6 +53,7 @@ export const OWNERS = {
   door_passes: 'checkin',
   checkin_log: 'checkin',
   door_sync_scans: 'checkin',
+  door_versions: 'checkin',
 };
 
 /** Builder methods whose first argument names a table (or tables, or `table as alias`). */

@@ -55,6 +55,8 @@ export interface Config {
    * cancels it and releases its promo code's use (a payment that still arrives is refunded).
    */
   readonly checkoutWindowMinutes: number;
+  /** How often each instance compares its door rosters' versions with the database's (a missed notification). */
+  readonly doorRosterCheckMs: number;
   readonly reconcile: {
     /** How long an order may stay unpaid before the gateway is asked about it. */
     readonly afterMinutes: number;
@@ -260,6 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     }),
     checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
+    doorRosterCheckMs: int(env, 'DOOR_ROSTER_CHECK_MS', 2_000, 20, 600_000),
     reconcile: Object.freeze({
       afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),
       everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 0, 86_400),

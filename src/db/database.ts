@@ -237,6 +237,12 @@ export interface DoorSyncScansTable {
   created_at: Timestamp;
 }
 
+/** Per event, how many door-affecting changes have committed (migration 0021): the rosters' staleness check. */
+export interface DoorVersionsTable {
+  event_id: string;
+  version: number;
+}
+
 export interface SeatCountersTable {
   event_id: string;
   scope: string;
@@ -486,6 +492,7 @@ export interface Database {
   door_passes: DoorPassesTable;
   checkin_log: CheckinLogTable;
   door_sync_scans: DoorSyncScansTable;
+  door_versions: DoorVersionsTable;
   seat_counters: SeatCountersTable;
   promo_codes: PromoCodesTable;
   sandbox_orders: SandboxOrdersTable;

@@ -17,6 +17,7 @@ import * as m0014 from './0014_ledger_immutable.js';
 import * as m0015 from './0015_pending_bookings.js';
 import * as m0018 from './0018_door.js';
 import * as m0019 from './0019_idempotency.js';
+import * as m0021 from './0021_door_versions.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0015_pending_bookings': m0015,
   '0018_door': m0018,
   '0019_idempotency': m0019,
+  '0021_door_versions': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -29,7 +29,7 @@ const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const E = Type.Ref('Error');
 
 export const checkinRoutes =
-  (deps: Pick<Deps, 'db' | 'clock'>): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'door'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/v1/events/:id/check-in',
@@ -48,7 +48,7 @@ export const checkinRoutes =
       async (req) => {
         const value = req.query.registrationId ?? req.query.qr;
         if (value === undefined) throw badRequest('invalid_request', 'querystring is missing required field "registrationId"');
-        return { success: true as const, data: await checkin.lookup(deps.db, keyPrincipal(req), req.params.id, value) };
+        return { success: true as const, data: await checkin.lookup(deps, keyPrincipal(req), req.params.id, value) };
       },
     );
 

@@ -11,6 +11,7 @@ import { Nullable } from '../../shared/schemas.js';
 const Html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 const htmlErrors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, Html('An HTML page naming the problem.')]));
 import { DOOR_ASSETS, doorErrorPage, doorPage } from './door-page.js';
+import * as doorSync from './door-sync.service.js';
 import * as door from './door.service.js';
 
 const E = Type.Ref('Error');
@@ -144,7 +145,7 @@ export const doorRoutes =
           },
         },
       },
-      async (req) => ({ success: true as const, data: await door.roster(deps, doorCaller(req), req.params.id, req.query.since) }),
+      async (req) => ({ success: true as const, data: await doorSync.roster(deps, doorCaller(req), req.params.id, req.query.since) }),
     );
 
     app.post(
@@ -182,7 +183,7 @@ export const doorRoutes =
           response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({ results: Type.Array(ScanResult), counts: Counts }) }), 404: E },
         },
       },
-      async (req) => ({ success: true as const, data: await door.sync(deps, doorCaller(req), req.params.id, req.body) }),
+      async (req) => ({ success: true as const, data: await doorSync.sync(deps, doorCaller(req), req.params.id, req.body) }),
     );
 
     // ------------------------------------------------------------ the door screen
