@@ -156,6 +156,7 @@ const WRAPS = [
   (t) => `select * from __fragment where __x = ${t}`,
   (t) => `select * from __fragment order by ${t}`,
   (t) => `update __fragment set ${t}`,
+  (t) => `with ${t} select 1`,
 ];
 
 function sqlTables(text) {

@@ -1,6 +1,6 @@
 // The door's reads and its admit, each one statement across the bookings' tables
 // (attendees, registrations) and events: a scan must not wait on several round trips.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, Mode, RegistrationStatus } from '../../db/database.js';
 
 /** One row per person on the scanned booking, the booking's columns repeated. */
@@ -59,8 +59,8 @@ export interface GroupRow extends FastRow {
 // triggers of migration 0021 it is done. The version row is locked last: the count waits
 // for every person's update first.
 const FLAG = sql`flag as materialized (select set_config('door.all', 'on', true) as f)`;
-const bump = (eventId: string) => sql`bump as (
-      insert into door_versions as d (event_id, version) select ${eventId}, 1 where (select count(*) from changed) > 0
+const bump = (eventId: string, changes: RawBuilder<unknown>) => sql`bump as (
+      insert into door_versions as d (event_id, version) select ${eventId}, 1 where ${changes} > 0
       on conflict (event_id) do update set version = d.version + 1
       returning d.version, pg_notify('door', d.event_id || ' ' || d.version) is null as told, pg_current_xact_id()::text as xid
     )`;
@@ -107,7 +107,7 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
       returning p.id, c.n, c.actor, c.at
     ),
     logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, 'admit', actor, at from changed),
-    ${bump(eventId)}
+    ${bump(eventId, sql`(select count(*) from changed)`)}
     select t.n, t.id, t.event_id, t.status, t.ticket_type, t.ticket_code, t.scanned_idx, t.account_id, t.mode, ${PEOPLE},
       c.n as p_changed_n, c.actor as p_changed_by, c.at as p_changed_at, (select version from bump) as door_version, (select xid from bump) as door_xid
     from t join attendees p on p.registration_id = t.id left join changed c on c.id = p.id
@@ -139,7 +139,7 @@ export async function setPeople(
       returning id, idx
     ),
     logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, ${at === null ? 'undo' : 'admit'}, ${actor}, ${now} from changed),
-    ${bump(eventId)}
+    ${bump(eventId, sql`(select count(*) from changed)`)}
     select idx, (select version from bump) as door_version, (select xid from bump) as door_xid from changed`.execute(db);
   const first = rows.rows[0];
   return { indexes: rows.rows.map((r) => r.idx), version: first?.door_version ?? null, xid: first?.door_xid ?? null };
