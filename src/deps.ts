@@ -138,6 +138,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     registry: metrics.registry,
     connection: database.connection,
     onNotice: (handler) => database.onNotice(handler),
+    ownBackend: (pid) => database.ownBackend(pid),
     checkEveryMs: config.doorRosterCheckMs,
   });
 

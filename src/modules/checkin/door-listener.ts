@@ -19,6 +19,11 @@ export interface ListenerOptions {
   rosters: DoorRosters;
   logger: Logger;
   checkEveryMs: number;
+  /**
+   * This instance's own sessions: their changes reached the rosters already (the version the
+   * door's statements return, the NOTICE of any other write), before the notification can.
+   */
+  ownBackend(pid: number): boolean;
 }
 
 export class DoorListener {
@@ -58,7 +63,9 @@ export class DoorListener {
     client.on('error', (err) => this.#o.logger.warn({ err: err.message }, 'door listener connection error'));
     try {
       await client.connect();
-      client.on('notification', (m) => this.#heard(m.payload ?? ''));
+      client.on('notification', (m) => {
+        if (!this.#o.ownBackend(m.processId)) this.#heard(m.payload ?? '');
+      });
       client.once('end', () => this.#lost(client));
       await client.query('listen door');
       if (this.#stopped) {

@@ -23,6 +23,8 @@ export interface DoorRuntimeDeps {
   /** The database as a connection of its own (LISTEN), and the pool's NOTICEs. */
   connection: pg.ClientConfig;
   onNotice(handler: (message: string) => void): void;
+  /** Whether a notification came from one of this instance's own sessions (its change is known already). */
+  ownBackend(pid: number): boolean;
   checkEveryMs: number;
 }
 
@@ -32,9 +34,9 @@ export function startDoorRuntime(deps: DoorRuntimeDeps): DoorRuntime {
   // A change this instance wrote: known before its writer answers anyone.
   deps.onNotice((message) => {
     const m = /^door_changed (\S+) ([0-9]+)$/.exec(message);
-    if (m) rosters.changed(m[1]!, Number(m[2]));
+    if (m) rosters.changed(m[1]!, Number(m[2]), false);
   });
-  const listener = new DoorListener({ connection: deps.connection, rosters, logger: deps.logger, checkEveryMs: deps.checkEveryMs });
+  const listener = new DoorListener({ connection: deps.connection, rosters, logger: deps.logger, checkEveryMs: deps.checkEveryMs, ownBackend: deps.ownBackend });
   listener.start();
   return {
     rosters,

@@ -91,12 +91,15 @@ export class DoorRosters {
     else for (const r of this.#rosters.values()) r.trusted = false;
   }
 
-  /** A change committed as `version` (a notification, or this instance's own write's NOTICE). */
-  changed(eventId: string, version: number): void {
+  /**
+   * A change committed as `version`: a notification (read it now), or the NOTICE of this
+   * instance's own write, heard while its commit is still under way (read it at the next scan).
+   */
+  changed(eventId: string, version: number, readNow = true): void {
     const r = this.#rosters.get(eventId);
     if (!r || version <= r.version) return;
     r.wanted = Math.max(r.wanted, version);
-    if (r.trusted && r.version >= 0) this.#refresh(r, 'change');
+    if (readNow && r.trusted && r.version >= 0) this.#refresh(r, 'change');
   }
 
   deleted(eventId: string): void {
