@@ -241,6 +241,8 @@ export interface DoorSyncScansTable {
 export interface DoorVersionsTable {
   event_id: string;
   version: number;
+  /** Some instance holds a roster of the event: its changes are notified. */
+  watched: Generated<boolean>;
 }
 
 export interface SeatCountersTable {

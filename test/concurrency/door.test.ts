@@ -207,6 +207,32 @@ describe('the door across two service processes', () => {
     assert.equal(await metric(B, 'door_listener_connects_total'), connects, 'no reconnect');
   });
 
+  it('an event is announced only once some instance holds its roster: a ticket drop before the door opens pays nothing', async () => {
+    const quiet = await newEvent();
+    const open = await newEvent();
+    await fromItsRoster(B, open, await book(open));
+    const heard: string[] = [];
+    const listener = new pg.Client({ connectionString: onPostgres ? process.env.TEST_DATABASE_URL : embeddedDatabaseUrl(dirs[0]!) });
+    await listener.connect();
+    try {
+      // Other test files may share the database: only these two events count.
+      listener.on('notification', (m) => {
+        const ev = m.payload!.split(' ')[0]!;
+        if (ev === quiet || ev === open) heard.push(ev);
+      });
+      await listener.query('listen door');
+      await book(quiet);
+      await book(open);
+      // Notifications arrive in commit order: had the first booking been announced, it would be first.
+      await until('the open event’s notification', async () => heard.slice(), (h) => h.includes(open));
+      assert.deepEqual(heard, [open]);
+      const versions = await admin.query(`select event_id, version > 0 as bumped, watched from door_versions where event_id = any($1) order by watched`, [[quiet, open]]);
+      assert.deepEqual(versions.rows, [{ event_id: quiet, bumped: true, watched: false }, { event_id: open, bumped: true, watched: true }], 'the version counts every change either way');
+    } finally {
+      await listener.end();
+    }
+  });
+
   it('an event deleted at one instance is gone from the other’s roster', async () => {
     const ev = await newEvent();
     const t = await book(ev);

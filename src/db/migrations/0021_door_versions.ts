@@ -1,11 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 
 // The door's in-memory rosters (decisions §15, speed): every change that affects what the
-// door shows or decides raises the event's version and announces it, at commit, on the
-// `door` channel (`<event id> <version>`), and to the writing session as a NOTICE
-// (`door_changed <event id> <version>`), so the writing instance knows before it answers.
-// A roster remembers the version it reflects; one that finds the database's version ahead
-// of every notification it heard has missed one, and is rebuilt.
+// door shows or decides raises the event's version; once some instance holds a roster of the
+// event (`watched`), the change is also announced, at commit, on the `door` channel
+// (`<event id> <version>`), and to the writing session as a NOTICE (`door_changed <event id>
+// <version>`), so the writing instance knows before it answers. A roster remembers the version
+// it reflects; one that finds the database's version ahead of every notification it heard has
+// missed one, and is rebuilt. Only watched events notify because PostgreSQL commits notifying
+// transactions one at a time, database-wide: a ticket drop weeks before the door opens must
+// not pay for it.
 //
 // The announcement is a deferred constraint trigger: it runs at commit, after everything
 // else the transaction locks, so the version row (locked until the commit) never sits in
@@ -13,12 +16,13 @@ import { type Kysely, sql } from 'kysely';
 // bumped). The door's own statements (admit and undo) bump and announce themselves and set
 // `door.all` first, which the triggers' WHEN skips.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create table door_versions (event_id text primary key, version bigint not null)`.execute(db);
+  await sql`create table door_versions (event_id text primary key, version bigint not null, watched boolean not null default false)`.execute(db);
 
   await sql`create or replace function door_announce() returns trigger language plpgsql as $$
     declare
       e text;
       v bigint;
+      w boolean;
       done text := coalesce(current_setting('door.events', true), '');
     begin
       if current_setting('door.all', true) = 'on' then return null; end if;
@@ -32,9 +36,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       if e is null or position(',' || e || ',' in done || ',') > 0 then return null; end if;
       insert into door_versions as d (event_id, version) values (e, 1)
         on conflict (event_id) do update set version = d.version + 1
-        returning d.version into v;
-      perform pg_notify('door', e || ' ' || v);
-      raise notice 'door_changed % %', e, v;
+        returning d.version, d.watched into v, w;
+      if w then
+        perform pg_notify('door', e || ' ' || v);
+        raise notice 'door_changed % %', e, v;
+      end if;
       perform set_config('door.events', done || ',' || e, true);
       return null;
     end $$`.execute(db);

@@ -54,16 +54,17 @@ export interface GroupRow extends FastRow {
   door_xid: string | null;
 }
 
-// The door's own statements raise the event's version and announce it themselves (and
-// return it, so this instance's roster takes the change in at once); `door.all` tells the
-// triggers of migration 0021 it is done. The version row is locked last: the count waits
+// The door's own statements raise the event's version and announce it themselves when the
+// event is watched (and return it, so this instance's roster takes the change in at once);
+// `door.all` tells the triggers of migration 0021 it is done. The version row is locked last: the count waits
 // for every person's update first.
 const FLAG = sql`flag as materialized (select set_config('door.all', 'on', true) as f)`;
 const bump = (eventId: string, changes: RawBuilder<unknown>) => sql`bump as (
       insert into door_versions as d (event_id, version) select ${eventId}, 1 where ${changes} > 0
       on conflict (event_id) do update set version = d.version + 1
-      returning d.version, pg_notify('door', d.event_id || ' ' || d.version) is null as told, pg_current_xact_id()::text as xid
-    )`;
+      returning d.event_id, d.version, d.watched, pg_current_xact_id()::text as xid
+    ),
+    told as (select pg_notify('door', event_id || ' ' || version) from bump where watched)`;
 
 /**
  * Admits, in one statement, what a group of scans of one event names when its booking is
@@ -109,7 +110,7 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
     logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, 'admit', actor, at from changed),
     ${bump(eventId, sql`(select count(*) from changed)`)}
     select t.n, t.id, t.event_id, t.status, t.ticket_type, t.ticket_code, t.scanned_idx, t.account_id, t.mode, ${PEOPLE},
-      c.n as p_changed_n, c.actor as p_changed_by, c.at as p_changed_at, (select version from bump) as door_version, (select xid from bump) as door_xid
+      c.n as p_changed_n, c.actor as p_changed_by, c.at as p_changed_at, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told
     from t join attendees p on p.registration_id = t.id left join changed c on c.id = p.id
     order by t.n, p.idx`.execute(db);
 }
@@ -140,7 +141,7 @@ export async function setPeople(
     ),
     logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, ${at === null ? 'undo' : 'admit'}, ${actor}, ${now} from changed),
     ${bump(eventId, sql`(select count(*) from changed)`)}
-    select idx, (select version from bump) as door_version, (select xid from bump) as door_xid from changed`.execute(db);
+    select idx, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told from changed`.execute(db);
   const first = rows.rows[0];
   return { indexes: rows.rows.map((r) => r.idx), version: first?.door_version ?? null, xid: first?.door_xid ?? null };
 }

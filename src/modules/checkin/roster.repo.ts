@@ -53,6 +53,16 @@ export async function readRoster(db: Kysely<Database>, eventId: string, since: s
   return r.rows;
 }
 
+/**
+ * Marks the event watched (its changes notified from now on), before its roster is first
+ * read. The version row is the one every change of the event locks, so a change committing
+ * around this either waits for it (and notifies) or is seen by the read that follows.
+ */
+export async function watch(db: Kysely<Database>, eventId: string): Promise<void> {
+  await sql`insert into door_versions as d (event_id, version, watched) values (${eventId}, 0, true)
+    on conflict (event_id) do update set watched = true where not d.watched`.execute(db);
+}
+
 /** The database's versions of these events (an event never changed since has none: 0). */
 export async function versionsOf(query: (text: string, values: unknown[]) => Promise<{ rows: { event_id: string; version: string | number }[] }>, eventIds: readonly string[]) {
   const r = await query('select event_id, version from door_versions where event_id = any($1::text[])', [eventIds]);

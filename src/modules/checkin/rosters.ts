@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Database } from '../../db/database.js';
 import { EventRoster } from './roster.js';
-import { readRoster } from './roster.repo.js';
+import { readRoster, watch } from './roster.repo.js';
 
 /** A roster nobody asked for in this long is dropped. */
 const IDLE_MS = 15 * 60_000;
@@ -181,6 +181,7 @@ export class DoorRosters {
         this.metrics.refreshes.inc({ cause: r.version < 0 ? 'build' : cause });
         r.needFull = false;
         const before = r.version;
+        if (before < 0) await watch(this.#db, r.eventId);
         const rows = await readRoster(this.#db, r.eventId, whole ? null : r.cursor);
         const head = rows[0];
         if (!head || head.ev_account_id === null) {
