@@ -179,8 +179,9 @@ export async function lookup(deps: CheckinDeps, p: KeyPrincipal, eventId: string
   deps.door.rosters.answered('database');
   const rows = (await repo.lookupRows(deps.db, value)).rows;
   await assertEventForScan(deps.db, p, eventId, rows[0]);
-  deps.door.rosters.warm(eventId);
-  return status(rows.length > 0 ? toScan(rows) : await resolveByCode(deps.db, eventId, value));
+  const answer = status(rows.length > 0 ? toScan(rows) : await resolveByCode(deps.db, eventId, value));
+  await deps.door.rosters.warm(eventId);
+  return answer;
 }
 
 function applyMemberIndex(scan: Scan, memberIndex: number | undefined): void {
@@ -235,15 +236,15 @@ export async function scan(
     const rows = await deps.door.admits.admit(eventId, { value, memberIndex, accountId: p.userId, mode: p.mode, actor, at: now });
     if (rows.length > 0) {
       await assertEventForScan(deps.db, p, eventId, rows[0]);
-      deps.door.rosters.warm(eventId);
-      return admitted(deps.db, rows, input.memberIndex);
+      const answer = await admitted(deps.db, rows, input.memberIndex);
+      await deps.door.rosters.warm(eventId);
+      return answer;
     }
   }
 
   // Undo, and tickets addressed by ticketCode.
   const people = (await repo.lookupRows(deps.db, value)).rows;
   await assertEventForScan(deps.db, p, eventId, people[0]);
-  deps.door.rosters.warm(eventId);
   const found: Scan = people.length > 0 ? toScan(people) : await resolveByCode(deps.db, eventId, value);
   applyMemberIndex(found, input.memberIndex);
   const reason = refusal(found);
@@ -257,6 +258,7 @@ export async function scan(
     deps.door.rosters.wrote(eventId, written.version, Number(written.xid), changes);
   }
   for (const person of found.people) if (changed.has(person.idx)) Object.assign(person, { checked_in_at: at, checked_in_by: at === null ? null : actor });
+  await deps.door.rosters.warm(eventId);
   return { changed: changed.size > 0, alreadyCheckedIn: !input.undo && changed.size === 0, data: status(found) };
 }
 

@@ -112,9 +112,10 @@ export async function roster(deps: Pick<DoorSyncDeps, 'db' | 'door'>, caller: Do
     return { ...head, cursor: memory.cursor, counts: memory.counts(), entries: await entriesInMemory(deps.db, memory, snapshot) };
   }
   deps.door.rosters.answered('database');
-  deps.door.rosters.warm(event.id);
   const built = await buildRoster(deps.db, event, since ?? null);
-  return { ...head, cursor: built.cursor, counts: await registrations.doorProgress(deps.db, event.id), entries: built.entries };
+  const answer = { ...head, cursor: built.cursor, counts: await registrations.doorProgress(deps.db, event.id), entries: built.entries };
+  await deps.door.rosters.warm(event.id);
+  return answer;
 }
 
 // ---------------------------------------------------------------- sync

@@ -72,13 +72,28 @@ export class DoorRosters {
     this.metrics.lookups.inc({ from });
   }
 
-  /** Starts building the event's roster, once its door has been worked (a caller proved it may). */
-  warm(eventId: string): void {
+  /**
+   * Starts building the event's roster, once a scan of its door has been answered (the caller
+   * proved it may work that door). Marking the event watched is awaited, so it is part of the
+   * answered request rather than a write landing later; the read runs on its own.
+   */
+  async warm(eventId: string): Promise<void> {
     if (this.#closed || !this.#listening || this.#rosters.has(eventId)) return;
     const r = new EventRoster(eventId);
     r.lastUsed = performance.now();
     this.#rosters.set(eventId, r);
     this.metrics.rosters.set(this.#rosters.size);
+    // No read may start before the event is watched.
+    r.refreshing = true;
+    try {
+      await watch(this.#db, eventId);
+    } catch (err) {
+      this.#logger.warn({ err, eventId }, 'door roster could not be started; the door asks the database');
+      this.deleted(eventId);
+      return;
+    } finally {
+      r.refreshing = false;
+    }
     this.#refresh(r, 'build');
   }
 
@@ -181,7 +196,6 @@ export class DoorRosters {
         this.metrics.refreshes.inc({ cause: r.version < 0 ? 'build' : cause });
         r.needFull = false;
         const before = r.version;
-        if (before < 0) await watch(this.#db, r.eventId);
         const rows = await readRoster(this.#db, r.eventId, whole ? null : r.cursor);
         const head = rows[0];
         if (!head || head.ev_account_id === null) {
