@@ -155,7 +155,12 @@ export class DoorRosters {
   /** This instance's own admits or undos, committed as `version` by transaction `xid`. */
   wrote(eventId: string, version: number, xid: number, changes: readonly RosterChange[]): void {
     const r = this.#rosters.get(eventId);
-    if (!r || r.version < 0) return;
+    if (!r) return;
+    if (r.version < 0) {
+      // Being built by a read that may predate this write: it reads on until it has it.
+      r.wanted = Math.max(r.wanted, version);
+      return;
+    }
     r.applyCheckIns(version, xid, changes);
     if (!r.current && r.trusted) this.#refresh(r, 'change');
   }
