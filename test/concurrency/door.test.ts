@@ -152,9 +152,14 @@ describe('the door across two service processes', () => {
     const t = await book(ev, true);
     const shown = await fromItsRoster(B, ev, t);
     assert.equal(shown.body.data.admissible, true);
+    await fromItsRoster(A, ev, t);
+    const missedAtA = await metric(A, 'door_roster_refreshes_total', '{cause="version"}');
     const [changes, missed, connects] = [await metric(B, 'door_roster_refreshes_total', '{cause="change"}'), await metric(B, 'door_roster_refreshes_total', '{cause="version"}'), await metric(B, 'door_listener_connects_total')];
 
     assert.equal((await api(A, 'POST', `/api/v1/events/${ev}/registrations/${t}/refund`)).status, 200);
+    // The instance that refunded knew before it answered (its commit's NOTICE): no stale answer there.
+    assert.equal((await lookup(A, ev, t)).body.data.refusalReason, 'refunded');
+    assert.equal(await metric(A, 'door_roster_refreshes_total', '{cause="version"}'), missedAtA, 'A never had to find its own change by the version check');
     const scan = await admit(B, ev, t);
     assert.deepEqual([scan.status, scan.body.refusalReason], [409, 'refunded'], scan.text);
     const look = await fromItsRoster(B, ev, t, (r) => r.body.data.refusalReason === 'refunded');
