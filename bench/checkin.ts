@@ -1,7 +1,9 @@
 // Door check-in under load, on PostgreSQL: one service process (pool of 20) beside the naive
 // Fastify + pg routes (bench/naive-server.ts, pool of 20) on the same database, 200 concurrent
-// scanners over keep-alive connections. Measured: lookups, admits of distinct tickets, and a
-// mix of admits with 5 % re-scans; the bare Fastify route as the ceiling of HTTP alone.
+// scanners over keep-alive connections. Measured: lookups (the service answers them from its
+// in-memory roster once built), admits of distinct tickets (group-committed), and a mix of
+// admits with 5 % re-scans; the bare Fastify route as the ceiling of HTTP alone. The targets
+// (product decisions §15) are stated in DOOR_TARGETS and judged by report.ts in the same run.
 // `npm run bench` runs this with the others and writes BENCHMARKS.md; `npm run bench:checkin`
 // runs it alone and prints its section.
 import pg from 'pg';
@@ -128,8 +130,10 @@ export async function doorBench(): Promise<Section> {
       series,
       comparisons: [
         { subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.naiveLookups },
+        { subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.naiveLookups, figure: 'p99' },
         { subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.bare },
         { subject: DOOR_NAMES.admits, ceiling: DOOR_NAMES.naiveAdmits },
+        { subject: DOOR_NAMES.admits, ceiling: DOOR_NAMES.naiveAdmits, figure: 'p99' },
         { subject: DOOR_NAMES.mix, ceiling: DOOR_NAMES.naiveAdmits },
       ],
       targets: DOOR_TARGETS,

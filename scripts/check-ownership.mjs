@@ -58,6 +58,7 @@ export const OWNERS = {
   gst_profiles: 'gst',
   gst_counters: 'gst',
   gst_documents: 'gst',
+  door_versions: 'checkin',
 };
 
 /** Builder methods whose first argument names a table (or tables, or `table as alias`). */
@@ -160,6 +161,7 @@ const WRAPS = [
   (t) => `select * from __fragment where __x = ${t}`,
   (t) => `select * from __fragment order by ${t}`,
   (t) => `update __fragment set ${t}`,
+  (t) => `with ${t} select 1`,
 ];
 
 function sqlTables(text) {

@@ -64,6 +64,8 @@ export interface Config {
   readonly checkoutWindowMinutes: number;
   /** How long this process remembers an event found full (SOLD_OUT_MEMORY_MS; 0: never). */
   readonly soldOutMemoryMs: number;
+  /** How often each instance compares its door rosters' versions with the database's (a missed notification). */
+  readonly doorRosterCheckMs: number;
   readonly reconcile: {
     /** How long an order may stay unpaid before the gateway is asked about it. */
     readonly afterMinutes: number;
@@ -273,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
     soldOutMemoryMs: int(env, 'SOLD_OUT_MEMORY_MS', 1000, 0, 10_000),
+    doorRosterCheckMs: int(env, 'DOOR_ROSTER_CHECK_MS', 2_000, 20, 600_000),
     reconcile: Object.freeze({
       afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),
       everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 0, 86_400),

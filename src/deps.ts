@@ -46,6 +46,7 @@ import { randomIds, type Ids } from './shared/ids.js';
 import { ReconcileRunner } from './modules/reconciliation/reconcile.runner.js';
 import { pruneIdempotencyKeys } from './modules/idempotency/idempotency.hooks.js';
 import { createMetrics, type Metrics } from './modules/ops/metrics.js';
+import { startDoorRuntime, type DoorRuntime } from './modules/checkin/door-runtime.js';
 import { refundStrayJob, strayRefundJob } from './modules/reconciliation/stray-payments.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
 import * as waitlist from './modules/waitlist/waitlist.service.js';
@@ -87,6 +88,8 @@ export interface Deps {
   readonly keyCache: KeyCache;
   /** The reconciliation sweep on start and every RECONCILE_EVERY_SECONDS; started with the workers. */
   readonly reconciler: ReconcileRunner;
+  /** The door's in-memory rosters, their LISTEN connection, and the admits' group commit. */
+  readonly door: DoorRuntime;
   close(): Promise<void>;
 }
 
@@ -138,6 +141,15 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const jobs = new JobRunner({ db: database.db, clock, ids, logger, handlers: jobHandlers, maintenance, batchSize: config.jobBatchSize });
   const metrics = createMetrics({ db: database.db, clock, pool: database.pool });
   const db = database.db;
+  const door = startDoorRuntime({
+    db,
+    logger,
+    registry: metrics.registry,
+    connection: database.connection,
+    onNotice: (handler) => database.onNotice(handler),
+    ownBackend: (pid) => database.ownBackend(pid),
+    checkEveryMs: config.doorRosterCheckMs,
+  });
 
   const razorpay =
     config.razorpay.keyId && config.razorpay.keySecret
@@ -264,7 +276,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     rateLimiter,
     jobHandlers,
     jobs,
+    door,
     async close() {
+      await door.close();
       await reconciler.stop();
       await payoutSweeper.stop();
       await jobs.stop();

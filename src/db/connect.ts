@@ -22,6 +22,12 @@ export interface Db {
   readonly storage: Storage;
   /** The connection pool under `db`, for its use figures (/metrics). */
   readonly pool: PoolUse;
+  /** How to open a connection of one's own outside the pool (the door's LISTEN). */
+  readonly connection: pg.ClientConfig;
+  /** Hears the NOTICEs PostgreSQL sends the pool's sessions (the door's `door_changed`). */
+  onNotice(handler: (message: string) => void): void;
+  /** Whether a server process id is one of this pool's sessions (a notification this instance sent itself). */
+  ownBackend(pid: number): boolean;
   close(): Promise<void>;
 }
 
@@ -67,14 +73,20 @@ function prepareStatements(client: pg.PoolClient): void {
 }
 
 export async function connectDatabase(config: Config, options: ConnectOptions = {}): Promise<Db> {
+  const notices: ((message: string) => void)[] = [];
+  const onNotice = (handler: (message: string) => void) => void notices.push(handler);
+  const backends = new Set<number>();
+  const ownBackend = (pid: number) => backends.has(pid);
   if (config.databaseUrl) {
-    const pool = createPool({ connectionString: config.databaseUrl });
+    const connection = { connectionString: config.databaseUrl };
+    const pool = createPool(connection, notices, backends);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
-    return { db, storage: 'postgres', pool, close: () => db.destroy() };
+    return { db, storage: 'postgres', pool, connection, onNotice, ownBackend, close: () => db.destroy() };
   }
   const server = await (options.embedded ?? startEmbedded({ dataDir: config.dataDir, ...options.embeddedLogging }));
-  const pool = createPool({ host: server.socketDir, port: server.port, user: server.user, database: server.database });
+  const connection = { host: server.socketDir, port: server.port, user: server.user, database: server.database };
+  const pool = createPool(connection, notices, backends);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db);
@@ -87,6 +99,9 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
     db,
     storage: 'embedded',
     pool,
+    connection,
+    onNotice,
+    ownBackend,
     async close() {
       await db.destroy();
       await server.stop();
@@ -94,11 +109,19 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
   };
 }
 
-function createPool(connection: pg.PoolConfig): pg.Pool {
+function createPool(connection: pg.PoolConfig, notices: readonly ((message: string) => void)[], backends: Set<number>): pg.Pool {
   const pool = new pg.Pool({ ...connection, max: 20 });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});
-  pool.on('connect', prepareStatements);
+  pool.on('remove', (client) => backends.delete((client as unknown as { processID: number }).processID));
+  pool.on('connect', (client) => {
+    prepareStatements(client);
+    backends.add((client as unknown as { processID: number }).processID);
+    // Heard before the statement's answer, so before its caller goes on.
+    client.on('notice', (n) => {
+      for (const handler of notices) handler(n.message ?? '');
+    });
+  });
   return pool;
 }
 

@@ -323,6 +323,14 @@ export interface DoorSyncScansTable {
   created_at: Timestamp;
 }
 
+/** Per event, how many door-affecting changes have committed (migration 0021): the rosters' staleness check. */
+export interface DoorVersionsTable {
+  event_id: string;
+  version: number;
+  /** Some instance holds a roster of the event: its changes are notified. */
+  watched: Generated<boolean>;
+}
+
 export interface SeatCountersTable {
   event_id: string;
   scope: string;
@@ -618,6 +626,7 @@ export interface Database {
   door_passes: DoorPassesTable;
   checkin_log: CheckinLogTable;
   door_sync_scans: DoorSyncScansTable;
+  door_versions: DoorVersionsTable;
   seat_counters: SeatCountersTable;
   promo_codes: PromoCodesTable;
   sandbox_orders: SandboxOrdersTable;

@@ -60,8 +60,9 @@ function serverSettings(socketDir: string): string[] {
     fsync: 'on',
     synchronous_commit: 'on',
     full_page_writes: 'on',
-    // One service process with a pool of 20, plus room for maintenance connections.
-    max_connections: '40',
+    // One service process with a pool of 20 and its door listener, plus room for maintenance
+    // connections (and for a second process on the socket, as the concurrency tests run).
+    max_connections: '50',
     shared_buffers: '128MB',
     wal_buffers: '16MB',
     // Fewer, spread-out checkpoints: no checkpoint storm in the middle of a burst.

@@ -100,6 +100,13 @@ describe('loadConfig: defaults', () => {
   });
 });
 
+describe('DOOR_ROSTER_CHECK_MS', () => {
+  it('defaults to 2000 ms between the door rosters’ version checks', () => {
+    assert.equal(loadConfig(envWith()).doorRosterCheckMs, 2000);
+    assert.equal(loadConfig(envWith({ DOOR_ROSTER_CHECK_MS: '100' })).doorRosterCheckMs, 100);
+  });
+});
+
 describe('RECONCILE_EVERY_SECONDS', () => {
   it('defaults to 300; 0 is accepted and means "never sweep on its own"', () => {
     assert.equal(loadConfig(envWith()).reconcile.everySeconds, 300);
@@ -163,6 +170,8 @@ describe('loadConfig: bad values stop start-up with one line naming the variable
     [{ SECRETS_KEY: 'too-short' }, 'SECRETS_KEY'],
     [{ RECONCILE_EVERY_SECONDS: '-1' }, 'RECONCILE_EVERY_SECONDS'],
     [{ RECONCILE_EVERY_SECONDS: '86401' }, 'RECONCILE_EVERY_SECONDS'],
+    [{ DOOR_ROSTER_CHECK_MS: '5' }, 'DOOR_ROSTER_CHECK_MS'],
+    [{ DOOR_ROSTER_CHECK_MS: 'often' }, 'DOOR_ROSTER_CHECK_MS'],
   ];
   for (const [extra, variable] of bad) {
     it(`${JSON.stringify(extra)} → ConfigError naming ${variable}`, () => {

@@ -18,6 +18,7 @@ import * as m0015 from './0015_pending_bookings.js';
 import * as m0018 from './0018_door.js';
 import * as m0019 from './0019_idempotency.js';
 import * as m0020 from './0020_job_order.js';
+import * as m0021 from './0021_door_versions.js';
 import * as m0035 from './0035_whatsapp.js';
 import * as m0040 from './0040_gst.js';
 import * as m0050 from './0050_waitlist.js';
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0018_door': m0018,
   '0019_idempotency': m0019,
   '0020_job_order': m0020,
+  '0021_door_versions': m0021,
   '0035_whatsapp': m0035,
   '0040_gst': m0040,
   '0050_waitlist': m0050,

@@ -1,6 +1,6 @@
 // The door's reads and its admit, each one statement across the bookings' tables
 // (attendees, registrations) and events: a scan must not wait on several round trips.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, Mode, RegistrationStatus } from '../../db/database.js';
 
 /** One row per person on the scanned booking, the booking's columns repeated. */
@@ -34,55 +34,116 @@ const TICKET = (value: string) => sql`
 export const lookupRows = (db: Kysely<Database>, value: string) =>
   sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t join attendees p on p.registration_id = t.id order by p.idx`.execute(db);
 
-/** Admits the people a scan names when the booking is admissible, and reads them all, in one statement. */
-// ownership-exception: the common admit resolves the ticket and admits its people in one statement.
-export function admitRows(
-  db: Kysely<Database>,
-  value: string,
-  { eventId, accountId, mode, memberIndex, now, actor }: { eventId: string; accountId: string; mode: Mode; memberIndex: number | null; now: Date; actor: string },
-) {
-  return sql<FastRow>`
-    with t as (${TICKET(value)}),
-    admitted as (
-      update attendees p set checked_in_at = ${now}, checked_in_by = ${actor}
-      from t
-      where p.registration_id = t.id
-        and t.event_id = ${eventId} and t.account_id = ${accountId} and t.mode = ${mode}
+/** One scan in a group of admits (admits.ts): its QR value and who asks. */
+export interface AdmitItem {
+  value: string;
+  memberIndex: number | null;
+  accountId: string;
+  mode: Mode;
+  actor: string;
+  at: Date;
+}
+
+/** A FastRow of a group: which scan it answers (`n`, from 1), and who of the group changed the person. */
+export interface GroupRow extends FastRow {
+  n: number;
+  p_changed_n: number | null;
+  p_changed_by: string | null;
+  p_changed_at: Date | null;
+  door_version: number | null;
+  door_xid: string | null;
+}
+
+// The door's own statements raise the event's version and announce it themselves when the
+// event is watched (and return it, so this instance's roster takes the change in at once);
+// `door.all` tells the triggers of migration 0021 it is done. The version row is locked last: the count waits
+// for every person's update first.
+const FLAG = sql`flag as materialized (select set_config('door.all', 'on', true) as f)`;
+const bump = (eventId: string, changes: RawBuilder<unknown>) => sql`bump as (
+      insert into door_versions as d (event_id, version) select ${eventId}, 1 where ${changes} > 0
+      on conflict (event_id) do update set version = d.version + 1
+      returning d.event_id, d.version, d.watched, pg_current_xact_id()::text as xid
+    ),
+    told as (select pg_notify('door', event_id || ' ' || version) from bump where watched)`;
+
+/**
+ * Admits, in one statement, what a group of scans of one event names when its booking is
+ * admissible, and reads each scanned booking's people. Each scan is its own conditional
+ * update: one refused changes nothing for the others. The people are locked in id order, so
+ * groups racing on other instances cannot deadlock; a person two scans of the group name is
+ * admitted by the first.
+ */
+// ownership-exception: the common admit resolves the tickets and admits their people in one statement.
+export function admitGroup(db: Kysely<Database>, eventId: string, items: readonly AdmitItem[]) {
+  const col = <T>(f: (i: AdmitItem) => T) => items.map(f);
+  return sql<GroupRow>`
+    with i as (
+      select * from unnest(${col((i) => i.value)}::text[], ${col((i) => i.memberIndex)}::int[], ${col((i) => i.accountId)}::text[],
+        ${col((i) => i.mode)}::text[], ${col((i) => i.actor)}::text[], ${col((i) => i.at)}::timestamptz[])
+        with ordinality as i(value, member_index, caller_account, caller_mode, actor, at, n)
+    ),
+    t as (
+      select i.n, i.member_index, i.caller_account, i.caller_mode, i.actor, i.at,
+        r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, a.idx as scanned_idx, e.account_id, e.mode
+      from i join attendees a on a.id = i.value join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
+    ),
+    ${FLAG},
+    chosen as (
+      select p.id, t.n, t.actor, t.at from t join attendees p on p.registration_id = t.id
+      where t.event_id = ${eventId} and t.account_id = t.caller_account and t.mode = t.caller_mode
         and t.status = 'confirmed' and not (t.scanned_idx = 0 and t.ticket_code is not null)
         and p.checked_in_at is null
         and case
-          when ${memberIndex}::int is not null then p.idx = ${memberIndex}::int and (t.scanned_idx = 0 or t.scanned_idx = ${memberIndex}::int)
+          when t.member_index is not null then p.idx = t.member_index and (t.scanned_idx = 0 or t.scanned_idx = t.member_index)
           when t.scanned_idx > 0 then p.idx = t.scanned_idx
           else true
         end
-      returning p.idx, p.id
+      order by p.id, t.n
+      for update of p
     ),
-    logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, 'admit', ${actor}, ${now} from admitted)
-    select t.*, ${PEOPLE}, p.idx in (select idx from admitted) as p_changed
-    from t join attendees p on p.registration_id = t.id
-    order by p.idx`.execute(db);
+    changed as (
+      update attendees p set checked_in_at = c.at, checked_in_by = c.actor
+      from (select distinct on (id) id, n, actor, at from chosen order by id, n) c
+      where p.id = c.id and p.checked_in_at is null and (select f from flag) = 'on'
+      returning p.id, c.n, c.actor, c.at
+    ),
+    logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, 'admit', actor, at from changed),
+    ${bump(eventId, sql`(select count(*) from changed)`)}
+    select t.n, t.id, t.event_id, t.status, t.ticket_type, t.ticket_code, t.scanned_idx, t.account_id, t.mode, ${PEOPLE},
+      c.n as p_changed_n, c.actor as p_changed_by, c.at as p_changed_at, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told
+    from t join attendees p on p.registration_id = t.id left join changed c on c.id = p.id
+    order by t.n, p.idx`.execute(db);
 }
 
 /**
  * Admits (at) or undoes (null) these people of a booking, only those not already so,
- * recording who did it; answers the indexes changed.
+ * recording who did it; answers the indexes changed, and the event's version and the
+ * transaction that made the change (null when nothing changed).
  */
 // ownership-exception: the admit or undo and its log line are one statement, so neither exists without the other.
 export async function setPeople(
   db: Kysely<Database>,
   { eventId, registrationId, indexes, at, actor, now }: { eventId: string; registrationId: string; indexes: readonly number[]; at: Date | null; actor: string; now: Date },
-): Promise<number[]> {
-  if (indexes.length === 0) return [];
-  const rows = await sql<{ idx: number }>`
-    with changed as (
+): Promise<{ indexes: number[]; version: number | null; xid: string | null }> {
+  if (indexes.length === 0) return { indexes: [], version: null, xid: null };
+  const which = at === null ? sql`checked_in_at is not null` : sql`checked_in_at is null`;
+  const rows = await sql<{ idx: number; door_version: number | null; door_xid: string | null }>`
+    with ${FLAG},
+    chosen as (
+      select id from attendees where registration_id = ${registrationId} and idx = any(${[...indexes]}::int[]) and ${which}
+      order by id
+      for update
+    ),
+    changed as (
       update attendees set checked_in_at = ${at}, checked_in_by = ${at === null ? null : actor}
-      where registration_id = ${registrationId} and idx = any(${[...indexes]}::int[])
-        and ${at === null ? sql`checked_in_at is not null` : sql`checked_in_at is null`}
+      where id in (select id from chosen) and ${which} and (select f from flag) = 'on'
       returning id, idx
     ),
-    logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, ${at === null ? 'undo' : 'admit'}, ${actor}, ${now} from changed)
-    select idx from changed`.execute(db);
-  return rows.rows.map((r) => r.idx);
+    logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, ${at === null ? 'undo' : 'admit'}, ${actor}, ${now} from changed),
+    ${bump(eventId, sql`(select count(*) from changed)`)}
+    select idx, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told from changed`.execute(db);
+  const first = rows.rows[0];
+  return { indexes: rows.rows.map((r) => r.idx), version: first?.door_version ?? null, xid: first?.door_xid ?? null };
 }
 
 /** One person on the door's roster, with their booking's columns. */

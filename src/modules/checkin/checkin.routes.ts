@@ -29,7 +29,7 @@ const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const E = Type.Ref('Error');
 
 export const checkinRoutes =
-  (deps: Pick<Deps, 'db' | 'clock'>): FastifyPluginAsyncTypebox =>
+  (deps: Pick<Deps, 'db' | 'clock' | 'door'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/v1/events/:id/check-in',
@@ -39,7 +39,7 @@ export const checkinRoutes =
           tags: ['check-in'],
           summary: 'Look up a ticket at the door; never admits',
           description:
-            '`registrationId` is the QR value: the booking id, a team member’s own id, the `ticketCode` after a transfer, or a JSON payload such as `{"registrationId":"…"}`. A refused ticket answers 200 with `admissible: false` and `refusalReason`. An id of another event is 404.',
+            '`registrationId` is the QR value: the booking id, a team member’s own id, the `ticketCode` after a transfer, or a JSON payload such as `{"registrationId":"…"}`. A refused ticket answers 200 with `admissible: false` and `refusalReason`. An id of another event is 404.\n\nAnswered from the instance’s in-memory roster of the event when it is known current, else from the database, with the same answer. A change made through this instance shows at once; one made through another instance once its notification has arrived (milliseconds).',
           params: Params,
           querystring: Type.Object({ registrationId: Type.Optional(Type.String({ maxLength: 500 })), qr: Type.Optional(Type.String({ maxLength: 500 })) }),
           response: { 200: Type.Object({ success: Type.Literal(true), data: Status }), 404: E },
@@ -48,7 +48,7 @@ export const checkinRoutes =
       async (req) => {
         const value = req.query.registrationId ?? req.query.qr;
         if (value === undefined) throw badRequest('invalid_request', 'querystring is missing required field "registrationId"');
-        return { success: true as const, data: await checkin.lookup(deps.db, keyPrincipal(req), req.params.id, value) };
+        return { success: true as const, data: await checkin.lookup(deps, keyPrincipal(req), req.params.id, value) };
       },
     );
 
@@ -60,7 +60,7 @@ export const checkinRoutes =
           tags: ['check-in'],
           summary: 'Admit a ticket (or undo an admission)',
           description: [
-            'Admits the whole booking, or one person with `memberIndex` (or by scanning a member’s own QR). 201 with `changed: true` when someone was admitted; a repeat answers 200 with `changed: false`, `alreadyCheckedIn: true`, writes nothing and keeps the first timestamp. Two devices scanning the same ticket at once: exactly one answer has `changed: true`.',
+            'Admits the whole booking, or one person with `memberIndex` (or by scanning a member’s own QR). 201 with `changed: true` when someone was admitted; a repeat answers 200 with `changed: false`, `alreadyCheckedIn: true`, writes nothing and keeps the first timestamp. Two devices scanning the same ticket at once, through any instances: exactly one answer has `changed: true`. The admission is decided by the database (admits arriving together are written in one statement, each its own conditional update) and is committed before the answer.',
             '`undo: true` reverses an admission (201 when something changed, 200 otherwise).',
             'Refusals are 409 with `refusalReason` (`cancelled`, `refunded`, `not_confirmed`) or, for the old QR of a transferred ticket, `reason: "transferred"`.',
           ].join('\n\n'),

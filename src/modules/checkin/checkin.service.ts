@@ -2,11 +2,13 @@
 // the people it covers: the booking id (whole booking, or one member by index), a
 // member's own id (that member alone), or the ticketCode after a transfer.
 //
-// Doors are where slowness shows, so the common scans are one statement each: a
-// lookup reads the ticket, its booking, its event and everyone on it in one query;
-// an admit does that and the conditional UPDATE in one CTE. The UPDATE only touches
-// people not yet in, so two devices scanning the same ticket at once cannot both
-// change it: exactly one answer says `changed: true`.
+// Doors are where slowness shows. A lookup is answered from the event's in-memory roster
+// when it is known current (rosters.ts), else by one query (the ticket, its booking, its
+// event and everyone on it). An admit is always decided by the database: the conditional
+// UPDATE, written with the admits queued beside it in one statement (admits.ts); the roster
+// only refuses what can never become an admit (a cancelled, refunded or transferred ticket).
+// The UPDATE only touches people not yet in, so two devices scanning the same ticket at
+// once, on any instances, cannot both change it: exactly one answer says `changed: true`.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
@@ -15,7 +17,15 @@ import { appError, AppError, badRequest, forbidden, notFound } from '../../share
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as repo from './checkin.repo.js';
-import type { FastRow } from './checkin.repo.js';
+import type { FastRow, GroupRow } from './checkin.repo.js';
+import type { DoorRuntime } from './door-runtime.js';
+import type { EventRoster, RosterHit } from './roster.js';
+
+export interface CheckinDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  door: DoorRuntime;
+}
 
 export type RefusalReason = 'cancelled' | 'refunded' | 'not_confirmed' | 'transferred';
 
@@ -139,11 +149,39 @@ function status(scan: Scan) {
 
 export type CheckInStatus = ReturnType<typeof status>;
 
-export async function lookup(db: Kysely<Database>, p: KeyPrincipal, eventId: string, rawValue: string): Promise<CheckInStatus> {
+/** The roster's view of a QR value, as a scan; the caller must own the event (403/404 as the database would say). */
+function fromRoster(roster: EventRoster, p: KeyPrincipal, hit: RosterHit): Scan {
+  if (roster.mode !== p.mode) throw notFound('no such event', 'event_not_found');
+  if (roster.accountId !== p.userId) throw forbidden('not_your_object', 'this event belongs to another account');
+  const b = hit.booking;
+  return {
+    booking: { id: b.id, event_id: roster.eventId, status: b.status, ticket_type: b.ticketType, ticket_code: b.ticketCode },
+    people: b.people.map((x) => ({ id: x.id, idx: x.idx, name: x.name, email: x.email, checked_in_at: x.checkedInAt, checked_in_by: x.checkedInBy })),
+    only: hit.only,
+    transferred: hit.transferred,
+  };
+}
+
+/** The scan as the current roster knows it, when it knows the value. */
+function rosterScan(deps: CheckinDeps, p: KeyPrincipal, eventId: string, value: string): Scan | undefined {
+  const roster = deps.door.rosters.current(eventId);
+  const hit = roster?.hit(value);
+  return roster && hit ? fromRoster(roster, p, hit) : undefined;
+}
+
+export async function lookup(deps: CheckinDeps, p: KeyPrincipal, eventId: string, rawValue: string): Promise<CheckInStatus> {
   const value = parseQrValue(rawValue);
-  const rows = (await repo.lookupRows(db, value)).rows;
-  await assertEventForScan(db, p, eventId, rows[0]);
-  return status(rows.length > 0 ? toScan(rows) : await resolveByCode(db, eventId, value));
+  const known = rosterScan(deps, p, eventId, value);
+  if (known) {
+    deps.door.rosters.answered('roster');
+    return status(known);
+  }
+  deps.door.rosters.answered('database');
+  const rows = (await repo.lookupRows(deps.db, value)).rows;
+  await assertEventForScan(deps.db, p, eventId, rows[0]);
+  const answer = status(rows.length > 0 ? toScan(rows) : await resolveByCode(deps.db, eventId, value));
+  await deps.door.rosters.warm(eventId);
+  return answer;
 }
 
 function applyMemberIndex(scan: Scan, memberIndex: number | undefined): void {
@@ -171,7 +209,7 @@ export const actorOf = (p: KeyPrincipal) => (p.keyId === 'dashboard' ? 'dashboar
  * device's offline scans all come here. `actor` is recorded with every admit and undo.
  */
 export async function scan(
-  deps: { db: Kysely<Database>; clock: Clock },
+  deps: CheckinDeps,
   p: KeyPrincipal,
   eventId: string,
   input: { value: string; memberIndex?: number | undefined; undo?: boolean | undefined; actor?: string | undefined },
@@ -182,21 +220,25 @@ export async function scan(
   const actor = input.actor ?? actorOf(p);
 
   if (!input.undo) {
-    // The common admit: resolve, check and update in one statement. The UPDATE's
-    // conditions are the refusal rules below, so a refused scan changes nothing.
-    const rows = (await repo.admitRows(deps.db, value, { eventId, accountId: p.userId, mode: p.mode, memberIndex, now, actor })).rows;
+    // A refusal that can never become an admit needs no database.
+    const known = rosterScan(deps, p, eventId, value);
+    if (known) {
+      applyMemberIndex(known, input.memberIndex);
+      const reason = refusal(known);
+      if (reason !== undefined && reason !== 'not_confirmed') {
+        deps.door.rosters.answered('roster');
+        throw refuse(known, reason);
+      }
+    }
+    // The common admit: resolve, check and update in one statement, with the admits queued
+    // beside it. The UPDATE's conditions are the refusal rules below, so a refused scan
+    // changes nothing.
+    const rows = await deps.door.admits.admit(eventId, { value, memberIndex, accountId: p.userId, mode: p.mode, actor, at: now });
     if (rows.length > 0) {
       await assertEventForScan(deps.db, p, eventId, rows[0]);
-      const found = toScan(rows);
-      applyMemberIndex(found, input.memberIndex);
-      const reason = refusal(found);
-      if (reason !== undefined) throw refuse(found, reason);
-      // The people were read before the update: stamp those it admitted.
-      const changed = new Set(rows.filter((r) => r.p_changed).map((r) => r.p_idx));
-      for (const person of found.people) if (changed.has(person.idx)) Object.assign(person, { checked_in_at: now, checked_in_by: actor });
-      // An admit that changed nobody found everyone it names already in (perhaps by a
-      // scan a moment earlier on another device).
-      return { changed: changed.size > 0, alreadyCheckedIn: changed.size === 0, data: status(found) };
+      const answer = await admitted(deps.db, rows, input.memberIndex);
+      await deps.door.rosters.warm(eventId);
+      return answer;
     }
   }
 
@@ -209,9 +251,40 @@ export async function scan(
   if (reason !== undefined && !(input.undo && reason !== 'transferred')) throw refuse(found, reason);
   const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
   const at = input.undo ? null : now;
-  const changed = new Set(await repo.setPeople(deps.db, { eventId, registrationId: found.booking.id, indexes, at, actor, now }));
+  const written = await repo.setPeople(deps.db, { eventId, registrationId: found.booking.id, indexes, at, actor, now });
+  const changed = new Set(written.indexes);
+  if (written.version !== null) {
+    const changes = [...changed].map((idx) => ({ registrationId: found.booking.id, idx, at, by: actor }));
+    deps.door.rosters.wrote(eventId, written.version, Number(written.xid), changes);
+  }
   for (const person of found.people) if (changed.has(person.idx)) Object.assign(person, { checked_in_at: at, checked_in_by: at === null ? null : actor });
+  await deps.door.rosters.warm(eventId);
   return { changed: changed.size > 0, alreadyCheckedIn: !input.undo && changed.size === 0, data: status(found) };
+}
+
+/** The answer to one admit of a group: its people as the group left them. */
+async function admitted(db: Kysely<Database>, rows: GroupRow[], memberIndex: number | undefined): Promise<{ changed: boolean; alreadyCheckedIn: boolean; data: CheckInStatus }> {
+  let found = toScan(rows);
+  applyMemberIndex(found, memberIndex);
+  const reason = refusal(found);
+  if (reason !== undefined) throw refuse(found, reason);
+  // The people were read before the update: stamp those the group admitted (this scan, or
+  // another scan of the same booking written with it).
+  const mine = Number(rows[0]!.n);
+  let changed = 0;
+  for (const r of rows) {
+    if (r.p_changed_n === null) continue;
+    const person = found.people.find((x) => x.idx === r.p_idx)!;
+    Object.assign(person, { checked_in_at: r.p_changed_at, checked_in_by: r.p_changed_by });
+    if (Number(r.p_changed_n) === mine) changed++;
+  }
+  // An admit that changed nobody found everyone it names already in, perhaps by a scan on
+  // another instance that committed after this statement's read: then read them again.
+  if (changed === 0 && !status(found).checkedIn) {
+    const asScanned = found;
+    found = { ...toScan((await repo.lookupRows(db, rows[0]!.p_id)).rows), only: asScanned.only, transferred: asScanned.transferred };
+  }
+  return { changed: changed > 0, alreadyCheckedIn: changed === 0, data: status(found) };
 }
 
 function refusalMessage(reason: RefusalReason): string {

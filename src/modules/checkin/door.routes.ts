@@ -11,6 +11,7 @@ import { Nullable } from '../../shared/schemas.js';
 const Html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 const htmlErrors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, Html('An HTML page naming the problem.')]));
 import { DOOR_ASSETS, doorErrorPage, doorPage } from './door-page.js';
+import * as doorSync from './door-sync.service.js';
 import * as door from './door.service.js';
 
 const E = Type.Ref('Error');
@@ -131,6 +132,8 @@ export const doorRoutes =
           description: [
             'For the door screen’s offline mode: one entry per booking (every status; a refused one says why), keyed by `sha256(QR value)` in hex — never the ticket ids, so a lost phone mints no tickets. Names, ticket types, tracks and check-in state only: no email, phone, answers or money.',
             '`since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole event’s.',
+            'Limits: the whole event in one answer (no pages; the screen asks for the full roster once, then `since`); `since` at most 2,000 characters, and a cursor the service did not give is 400 `invalid_roster_cursor`. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it), whichever device makes them.',
+            'Answered from the instance’s in-memory roster of the event when it is known current (kept so through PostgreSQL LISTEN/NOTIFY and a version counter, README “Architecture”), else read from the database; the answers are the same. A change made through another instance shows once that instance’s notification has arrived (milliseconds); a change made through this one shows at once.',
             'Door pass (`Authorization: DoorPass <token>`, its own event only) or a full key.',
           ].join('\n\n'),
           params: Params,
@@ -144,7 +147,7 @@ export const doorRoutes =
           },
         },
       },
-      async (req) => ({ success: true as const, data: await door.roster(deps, doorCaller(req), req.params.id, req.query.since) }),
+      async (req) => ({ success: true as const, data: await doorSync.roster(deps, doorCaller(req), req.params.id, req.query.since) }),
     );
 
     app.post(
@@ -157,6 +160,7 @@ export const doorRoutes =
           description: [
             `Each scan is decided exactly as \`POST /api/v1/events/{id}/check-in\` decides it, in the order given, at most ${MAX_SYNC_SCANS} per call. A scan names its ticket by \`ticketId\` (the QR value) or by \`ticketKey\` (the roster’s key, for a person found by name). \`at\` is the device’s time of the scan, kept for its own display; the admission is recorded at the service’s time of applying it.`,
             'Idempotent per (`deviceId`, `seq`): a scan seen before answers what it answered the first time and changes nothing. Per scan: `admitted`, `undone`, `already_admitted { by, at }` (someone, perhaps another device, admitted them first) or `refused { reason }` — the conflicts a device shows after coming back online.',
+            `Limits: at most ${MAX_SYNC_SCANS} scans per call (400 beyond; send the rest in order in further calls); \`deviceId\` 1–64 characters of \`A-Za-z0-9_-\`; \`seq\` 0–2147483647; \`ticketId\` at most 500 characters; \`memberIndex\` 0–1000. Requests made with one door pass count against \`RATE_LIMIT_PER_MINUTE\` together (429 with \`Retry-After\` beyond it). Every admit is decided by the database (a conditional update, written together with the admits queued beside it), never by an instance’s memory, so two devices, on any instances, never both admit one person, and an undo always finds the admit it undoes.`,
           ].join('\n\n'),
           params: Params,
           body: Type.Object(
@@ -182,7 +186,7 @@ export const doorRoutes =
           response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({ results: Type.Array(ScanResult), counts: Counts }) }), 404: E },
         },
       },
-      async (req) => ({ success: true as const, data: await door.sync(deps, doorCaller(req), req.params.id, req.body) }),
+      async (req) => ({ success: true as const, data: await doorSync.sync(deps, doorCaller(req), req.params.id, req.body) }),
     );
 
     // ------------------------------------------------------------ the door screen

@@ -1,0 +1,228 @@
+// This instance's door rosters, one per event, kept current (decisions §15, speed).
+//
+// A roster is built on the first scan of its event after the caller proved it may work that
+// door, and answers only while it is known current: built, vouched for by the listener (which
+// has heard every notification since), and no change known that it has not read. Otherwise
+// the caller asks the database, and a read is started. Changes are known from three places:
+// the `door` notifications (door-listener.ts), this instance's own writes (the NOTICE a
+// write's commit sends its session, and the version the door's own statements return), and
+// the listener's version checks, which find the notifications it missed. A change read is a
+// delta (the bookings written since the last read's snapshot); a missed one is a whole read.
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Database } from '../../db/database.js';
+import { EventRoster } from './roster.js';
+import { readRoster, watch } from './roster.repo.js';
+
+/** A roster nobody asked for in this long is dropped. */
+const IDLE_MS = 15 * 60_000;
+
+export type RefreshCause = 'build' | 'change' | 'version';
+
+export interface RosterChange {
+  registrationId: string;
+  idx: number;
+  at: Date | null;
+  by: string | null;
+}
+
+function rosterMetrics(registry: Registry | undefined) {
+  const registers = registry ? [registry] : [];
+  return {
+    lookups: new Counter({ name: 'door_lookups_total', help: 'Door lookups and refusals, by what answered them: the in-memory roster or the database', labelNames: ['from'], registers }),
+    refreshes: new Counter({
+      name: 'door_roster_refreshes_total',
+      help: 'Roster reads, by cause: build (first scan), change (a notification or this instance’s own write), version (the version check found a missed notification)',
+      labelNames: ['cause'],
+      registers,
+    }),
+    connects: new Counter({ name: 'door_listener_connects_total', help: 'Times the door listener connected and ran LISTEN (the first time, and every reconnect)', registers }),
+    rosters: new Gauge({ name: 'door_rosters', help: 'Door rosters held in memory', registers }),
+  };
+}
+
+export class DoorRosters {
+  readonly #db: Kysely<Database>;
+  readonly #logger: Logger;
+  readonly #rosters = new Map<string, EventRoster>();
+  readonly #reads = new Set<Promise<void>>();
+  readonly metrics: ReturnType<typeof rosterMetrics>;
+  #listening = false;
+  #closed = false;
+
+  constructor(deps: { db: Kysely<Database>; logger: Logger; registry?: Registry }) {
+    this.#db = deps.db;
+    this.#logger = deps.logger;
+    this.metrics = rosterMetrics(deps.registry);
+  }
+
+  /** The event's roster, when it is known current; undefined sends the caller to the database. */
+  current(eventId: string): EventRoster | undefined {
+    const r = this.#rosters.get(eventId);
+    if (!r) return undefined;
+    r.lastUsed = performance.now();
+    if (r.current) return r;
+    if (r.trusted) this.#refresh(r, 'change');
+    return undefined;
+  }
+
+  /** Counts who answered a lookup or refusal. */
+  answered(from: 'roster' | 'database'): void {
+    this.metrics.lookups.inc({ from });
+  }
+
+  /**
+   * Starts building the event's roster, once a scan of its door has been answered (the caller
+   * proved it may work that door). Marking the event watched is awaited, so it is part of the
+   * answered request rather than a write landing later; the read runs on its own.
+   */
+  async warm(eventId: string): Promise<void> {
+    if (this.#closed || !this.#listening || this.#rosters.has(eventId)) return;
+    const r = new EventRoster(eventId);
+    r.lastUsed = performance.now();
+    this.#rosters.set(eventId, r);
+    this.metrics.rosters.set(this.#rosters.size);
+    // No read may start before the event is watched.
+    r.refreshing = true;
+    try {
+      await watch(this.#db, eventId);
+    } catch (err) {
+      this.#logger.warn({ err, eventId }, 'door roster could not be started; the door asks the database');
+      this.deleted(eventId);
+      return;
+    } finally {
+      r.refreshing = false;
+    }
+    this.#refresh(r, 'build');
+  }
+
+  // ------------------------------------------------------------ what the listener says
+
+  /** LISTEN is on (every roster built from now on hears every change), or off (no roster can be vouched for). */
+  listening(on: boolean): void {
+    this.#listening = on;
+    if (on) this.metrics.connects.inc();
+    else for (const r of this.#rosters.values()) r.trusted = false;
+  }
+
+  /**
+   * A change committed as `version`: a notification (read it now), or the NOTICE of this
+   * instance's own write, heard while its commit is still under way (read it at the next scan).
+   */
+  changed(eventId: string, version: number, readNow = true): void {
+    const r = this.#rosters.get(eventId);
+    if (!r || version <= r.version) return;
+    r.wanted = Math.max(r.wanted, version);
+    if (readNow && r.trusted && r.version >= 0) this.#refresh(r, 'change');
+  }
+
+  deleted(eventId: string): void {
+    this.#rosters.delete(eventId);
+    this.metrics.rosters.set(this.#rosters.size);
+  }
+
+  held(): string[] {
+    return [...this.#rosters.keys()];
+  }
+
+  /**
+   * Rosters the database's versions show behind every change this instance has heard of.
+   * After a reconnect, a roster still being built counts too: its read may predate the outage.
+   */
+  behind(versions: ReadonlyMap<string, number>, reconnected: boolean): string[] {
+    const late = (r: EventRoster) => (r.version < 0 ? reconnected : (versions.get(r.eventId) ?? 0) > Math.max(r.version, r.wanted));
+    return [...this.#rosters.values()].filter(late).map((r) => r.eventId);
+  }
+
+  /**
+   * The listener's version check, made while listening: every roster not in `missed` is
+   * vouched for; those in `missed` lost a notification and are read whole.
+   */
+  vouch(versions: ReadonlyMap<string, number>, missed: readonly string[]): void {
+    for (const r of this.#rosters.values()) {
+      r.trusted = true;
+      r.wanted = Math.max(r.wanted, versions.get(r.eventId) ?? 0);
+      if (missed.includes(r.eventId)) {
+        r.needFull = true;
+        this.#refresh(r, 'version');
+      } else if (r.version >= 0 && r.version < r.wanted) {
+        this.#refresh(r, 'change');
+      }
+    }
+  }
+
+  /** This instance's own admits or undos, committed as `version` by transaction `xid`. */
+  wrote(eventId: string, version: number, xid: number, changes: readonly RosterChange[]): void {
+    const r = this.#rosters.get(eventId);
+    if (!r) return;
+    if (r.version < 0) {
+      // Being built by a read that may predate this write: it reads on until it has it.
+      r.wanted = Math.max(r.wanted, version);
+      return;
+    }
+    r.applyCheckIns(version, xid, changes);
+    if (!r.current && r.trusted) this.#refresh(r, 'change');
+  }
+
+  /** Drops rosters nobody has asked for lately. */
+  sweep(): void {
+    const now = performance.now();
+    for (const r of [...this.#rosters.values()]) if (now - r.lastUsed > IDLE_MS) this.#rosters.delete(r.eventId);
+    this.metrics.rosters.set(this.#rosters.size);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#listening = false;
+    await Promise.allSettled([...this.#reads]);
+    this.#rosters.clear();
+  }
+
+  // ------------------------------------------------------------ reads
+
+  /** Reads until the roster has taken in every change known; one read at a time per roster. */
+  #refresh(r: EventRoster, cause: RefreshCause): void {
+    if (r.refreshing || this.#closed) return;
+    r.refreshing = true;
+    const read = this.#read(r, cause).finally(() => {
+      r.refreshing = false;
+      this.#reads.delete(read);
+    });
+    this.#reads.add(read);
+  }
+
+  async #read(r: EventRoster, first: RefreshCause): Promise<void> {
+    let cause = first;
+    try {
+      for (;;) {
+        if (this.#closed || this.#rosters.get(r.eventId) !== r) return;
+        const whole = r.version < 0 || r.needFull;
+        this.metrics.refreshes.inc({ cause: r.version < 0 ? 'build' : cause });
+        r.needFull = false;
+        const before = r.version;
+        const rows = await readRoster(this.#db, r.eventId, whole ? null : r.cursor);
+        const head = rows[0];
+        if (!head || head.ev_account_id === null) {
+          this.deleted(r.eventId);
+          return;
+        }
+        r.applyRead(rows, Number(head.version), head.cursor, whole);
+        // Listener down meanwhile: its version check says what comes next.
+        if (!r.trusted) return;
+        if (r.needFull) {
+          cause = 'version';
+          continue;
+        }
+        // A change announced but not visible yet (its commit still under way) is read when
+        // its notification arrives, or at the next scan.
+        if (r.version >= r.wanted || r.version === before) return;
+        cause = 'change';
+      }
+    } catch (err) {
+      // The next scan of the event builds it again.
+      if (!this.#closed) this.#logger.warn({ err, eventId: r.eventId }, 'door roster read failed; the roster is dropped');
+      if (this.#rosters.get(r.eventId) === r) this.deleted(r.eventId);
+    }
+  }
+}

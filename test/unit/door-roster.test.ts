@@ -1,0 +1,92 @@
+// The in-memory door roster's own rules (src/modules/checkin/roster.ts): what a QR value
+// names, which bookings a cursor has not seen, and that a read older than this instance's
+// own write never undoes it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EventRoster, parseSnapshot, sha256, visibleIn } from '../../src/modules/checkin/roster.js';
+import type { RosterReadRow } from '../../src/modules/checkin/roster.repo.js';
+
+const base = { cursor: '', version: 0, ev_account_id: 'usr_1', ev_mode: 'test', ev_title: 'Gig', ev_tracks: [{ title: 'Main hall' }] } as const;
+
+function row(reg: string, idx: number, over: Partial<RosterReadRow> = {}): RosterReadRow {
+  return {
+    ...base,
+    ev_tracks: base.ev_tracks as never,
+    registration_id: reg,
+    status: 'confirmed',
+    ticket_type: 'General',
+    sub_event_id: null,
+    ticket_code: null,
+    previous_ticket_codes: [],
+    r_xid: '100',
+    attendee_id: idx === 0 ? reg : `${reg}_m${idx}`,
+    idx,
+    name: `${reg} ${idx}`,
+    email: `${reg}${idx}@example.in`,
+    checked_in_at: null,
+    checked_in_by: null,
+    a_xid: '100',
+    ...over,
+  };
+}
+
+describe('door roster', () => {
+  it('reads pg snapshots and decides visibility as PostgreSQL does', () => {
+    const s = parseSnapshot('100:110:102,105')!;
+    assert.deepEqual([visibleIn(99, s), visibleIn(101, s), visibleIn(102, s), visibleIn(105, s), visibleIn(110, s), visibleIn(120, s)], [true, true, false, false, false, false]);
+    assert.equal(parseSnapshot('110:100:'), undefined);
+    assert.equal(parseSnapshot('x'), undefined);
+    assert.deepEqual([...parseSnapshot('5:5:')!.running], []);
+  });
+
+  it('finds a booking by its id, a member by theirs, a transferred ticket by its new and old codes', () => {
+    const r = new EventRoster('ev_1');
+    r.applyRead([row('reg_a', 0), row('reg_a', 1), row('reg_b', 0, { ticket_code: 'tkt_new', previous_ticket_codes: ['tkt_old'] })], 3, '1:1:', true);
+    assert.deepEqual([r.hit('reg_a')!.only, r.hit('reg_a')!.transferred], [undefined, false]);
+    assert.equal(r.hit('reg_a_m1')!.only, 1);
+    assert.equal(r.hit('reg_b')!.transferred, true, 'the booking id stops being a ticket after a transfer');
+    assert.equal(r.hit('tkt_new')!.transferred, false);
+    assert.equal(r.hit('tkt_old')!.transferred, true);
+    assert.equal(r.hit('nope'), undefined);
+    assert.equal(r.valueOfKey(sha256('tkt_new')), 'tkt_new');
+    assert.equal(r.valueOfKey(sha256('reg_a_m1')), 'reg_a_m1');
+    assert.deepEqual(r.counts(), { arrived: 0, expected: 3 });
+    assert.equal(r.version, 3);
+  });
+
+  it('a later read replaces a booking and its codes; a whole read drops what is gone', () => {
+    const r = new EventRoster('ev_1');
+    r.applyRead([row('reg_a', 0), row('reg_b', 0)], 1, '1:1:', true);
+    r.applyRead([row('reg_a', 0, { status: 'refunded', ticket_code: 'tkt_2', previous_ticket_codes: [] })], 2, '2:2:', false);
+    assert.equal(r.hit('reg_a')!.booking.status, 'refunded');
+    assert.ok(r.hit('tkt_2'));
+    assert.deepEqual(r.counts(), { arrived: 0, expected: 1 });
+    r.applyRead([row('reg_b', 0)], 3, '3:3:', true);
+    assert.equal(r.hit('reg_a'), undefined);
+    assert.equal(r.hit('tkt_2'), undefined);
+  });
+
+  it('this instance’s own admit stays when an older read lands after it, and moves the version on only from the one before', () => {
+    const r = new EventRoster('ev_1');
+    r.applyRead([row('reg_a', 0), row('reg_b', 0)], 4, '1:1:', true);
+    const at = new Date('2026-12-20T10:00:00Z');
+    r.applyCheckIns(5, 200, [{ registrationId: 'reg_a', idx: 0, at, by: 'key:k1' }]);
+    assert.equal(r.version, 5);
+    assert.equal(r.current, true);
+    // A read made before the admit committed (version 4) arrives late: reg_a stays admitted.
+    r.applyRead([row('reg_a', 0), row('reg_b', 0, { name: 'Renamed' })], 4, '2:2:', false);
+    assert.equal(r.hit('reg_a')!.booking.people[0]!.checkedInAt, at);
+    assert.equal(r.hit('reg_b')!.booking.people[0]!.name, 'Renamed');
+    // An admit at 7 while the roster stands at 5: 6 is unknown, so it is not current.
+    r.applyCheckIns(7, 210, [{ registrationId: 'reg_b', idx: 0, at, by: 'key:k1' }]);
+    assert.deepEqual([r.version, r.wanted, r.current], [5, 7, false]);
+  });
+
+  it('lists the bookings a cursor has not seen: written after it or still running then', () => {
+    const r = new EventRoster('ev_1');
+    r.applyRead([row('reg_old', 0, { r_xid: '90', a_xid: '90' }), row('reg_running', 0, { r_xid: '95', a_xid: '95' }), row('reg_person', 0, { r_xid: '90', a_xid: '130' }), row('reg_new', 0, { r_xid: '120', a_xid: '120' })], 1, '1:1:', true);
+    const since = parseSnapshot('92:110:95')!;
+    assert.deepEqual([...r.bookings(since)].map((b) => b.id), ['reg_running', 'reg_person', 'reg_new']);
+    assert.equal([...r.bookings()].length, 4);
+  });
+});
