@@ -327,12 +327,14 @@ export type paths = {
         /**
          * Look up a ticket at the door; never admits
          * @description `registrationId` is the QR value: the booking id, a team member’s own id, the `ticketCode` after a transfer, or a JSON payload such as `{"registrationId":"…"}`. A refused ticket answers 200 with `admissible: false` and `refusalReason`. An id of another event is 404.
+         *
+         *     Answered from the instance’s in-memory roster of the event when it is known current, else from the database, with the same answer. A change made through this instance shows at once; one made through another instance once its notification has arrived (milliseconds).
          */
         get: operations["lookUpTicket"];
         put?: never;
         /**
          * Admit a ticket (or undo an admission)
-         * @description Admits the whole booking, or one person with `memberIndex` (or by scanning a member’s own QR). 201 with `changed: true` when someone was admitted; a repeat answers 200 with `changed: false`, `alreadyCheckedIn: true`, writes nothing and keeps the first timestamp. Two devices scanning the same ticket at once: exactly one answer has `changed: true`.
+         * @description Admits the whole booking, or one person with `memberIndex` (or by scanning a member’s own QR). 201 with `changed: true` when someone was admitted; a repeat answers 200 with `changed: false`, `alreadyCheckedIn: true`, writes nothing and keeps the first timestamp. Two devices scanning the same ticket at once, through any instances: exactly one answer has `changed: true`. The admission is decided by the database (admits arriving together are written in one statement, each its own conditional update) and is committed before the answer.
          *
          *     `undo: true` reverses an admission (201 when something changed, 200 otherwise).
          *
@@ -399,6 +401,10 @@ export type paths = {
          *
          *     `since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole event’s.
          *
+         *     Limits: the whole event in one answer (no pages; the screen asks for the full roster once, then `since`); `since` at most 2,000 characters, and a cursor the service did not give is 400 `invalid_roster_cursor`. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it), whichever device makes them.
+         *
+         *     Answered from the instance’s in-memory roster of the event when it is known current (kept so through PostgreSQL LISTEN/NOTIFY and a version counter, README “Architecture”), else read from the database; the answers are the same. A change made through another instance shows once that instance’s notification has arrived (milliseconds); a change made through this one shows at once.
+         *
          *     Door pass (`Authorization: DoorPass <token>`, its own event only) or a full key.
          */
         get: operations["getDoorRoster"];
@@ -424,6 +430,8 @@ export type paths = {
          * @description Each scan is decided exactly as `POST /api/v1/events/{id}/check-in` decides it, in the order given, at most 500 per call. A scan names its ticket by `ticketId` (the QR value) or by `ticketKey` (the roster’s key, for a person found by name). `at` is the device’s time of the scan, kept for its own display; the admission is recorded at the service’s time of applying it.
          *
          *     Idempotent per (`deviceId`, `seq`): a scan seen before answers what it answered the first time and changes nothing. Per scan: `admitted`, `undone`, `already_admitted { by, at }` (someone, perhaps another device, admitted them first) or `refused { reason }` — the conflicts a device shows after coming back online.
+         *
+         *     Limits: at most 500 scans per call (400 beyond; send the rest in order in further calls); `deviceId` 1–64 characters of `A-Za-z0-9_-`; `seq` 0–2147483647; `ticketId` at most 500 characters; `memberIndex` 0–1000. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it). Every admit is decided by the database (a conditional update, written together with the admits queued beside it), never by an instance’s memory, so two devices, on any instances, never both admit one person, and an undo always finds the admit it undoes.
          */
         post: operations["syncDoorScans"];
         delete?: never;
