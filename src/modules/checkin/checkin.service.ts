@@ -98,7 +98,8 @@ async function resolveByCode(db: Kysely<Database>, eventId: string, value: strin
   return { booking, people, only: undefined, transferred };
 }
 
-function refusal(scan: Scan): RefusalReason | undefined {
+/** Why the door refuses a scan, if it does: an old QR of a transferred ticket first, then the booking's status. */
+export function refusal(scan: Scan): RefusalReason | undefined {
   if (scan.transferred) return 'transferred';
   switch (scan.booking.status) {
     case 'confirmed':
@@ -214,7 +215,7 @@ export async function scan(
   return { changed: changed.size > 0, alreadyCheckedIn: !input.undo && changed.size === 0, data: status(found) };
 }
 
-function refusalMessage(reason: RefusalReason): string {
+export function refusalMessage(reason: RefusalReason): string {
   switch (reason) {
     case 'transferred':
       return 'this QR belonged to a ticket that was transferred; scan the new holder’s QR';

@@ -126,7 +126,7 @@ export interface RosterEntry {
 /** The QR value a person shows: the booking's (its ticketCode after a transfer) for the primary, their own id for a member. */
 const qrValue = (row: checkinRepo.RosterRow) => (row.idx === 0 ? (row.ticket_code ?? row.registration_id!) : row.attendee_id);
 
-function refusalOf(status: string): checkin.RefusalReason | null {
+export function refusalOf(status: string): checkin.RefusalReason | null {
   if (status === 'confirmed') return null;
   return status === 'pending' ? 'not_confirmed' : (status as checkin.RefusalReason);
 }
