@@ -12,7 +12,7 @@ import * as events from '../events/events.service.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
 import { applyConfirmation, applyPendingEnd } from './confirmation.js';
-import type { RegisterDeps } from './register.service.js';
+import type { RegisterDeps } from './register-deps.js';
 import { soldOut } from './registrations.errors.js';
 import { refundPaymentJob } from './registrations.jobs.js';
 import * as repo from './registrations.repo.js';
