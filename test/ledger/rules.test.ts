@@ -6,7 +6,7 @@ import { membershipLines, net, refundLines, refundOfSale, saleLines } from '../.
 import { addWorkingDays, clearedUpTo, istWeekday } from '../../src/modules/ledger/working-days.js';
 import { canMove, creditsBack, statusFor } from '../../src/modules/payouts/payout-state.js';
 import { isUpiId, normaliseUpiId } from '../../src/modules/payouts/upi.js';
-import { bookingFees } from '../../src/modules/registrations/fees.js';
+import { bookingFees } from '../../src/modules/payments/fees.js';
 import { watchScans } from '../helpers/scan-watch.js';
 
 // 2026-03-02 is a Monday. 10:00 India time is 04:30Z.

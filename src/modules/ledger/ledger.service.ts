@@ -7,7 +7,7 @@ import type { Database, LedgerKind, LedgerSource, Mode } from '../../db/database
 import type { Clock } from '../../shared/clock.js';
 import { badRequest } from '../../shared/errors.js';
 import { nowFor } from '../sandbox/sandbox.service.js';
-import { gatewayFeePaise } from '../registrations/fees.js';
+import { gatewayFeePaise } from '../payments/fees.js';
 import { membershipLines, refundOfSale, saleLines } from './entries.js';
 import * as repo from './ledger.repo.js';
 import { addWorkingDays, clearedUpTo } from './working-days.js';

@@ -14,7 +14,7 @@ import * as events from '../events/events.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import { ticketEmailJob } from '../tickets/tickets.jobs.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
-import { bookingFees } from './fees.js';
+import { bookingFees } from '../payments/fees.js';
 import * as promos from './promo.service.js';
 import * as repo from './registrations.repo.js';
 
