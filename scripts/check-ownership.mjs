@@ -34,7 +34,7 @@ export const OWNERS = {
   memberships: 'memberships',
   webhook_configs: 'webhooks',
   webhook_deliveries: 'webhooks',
-  sandbox_clocks: 'sandbox',
+  sandbox_clocks: 'accounts',
   sandbox_subscriptions: 'sandbox',
   sandbox_orders: 'sandbox',
   sandbox_payments: 'sandbox',

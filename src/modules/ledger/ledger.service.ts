@@ -6,7 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, LedgerKind, LedgerSource, Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { badRequest } from '../../shared/errors.js';
-import { nowFor } from '../sandbox/sandbox.service.js';
+import { nowFor } from '../accounts/account-clock.js';
 import { gatewayFeePaise } from '../payments/fees.js';
 import { membershipLines, refundOfSale, saleLines } from './entries.js';
 import * as repo from './ledger.repo.js';

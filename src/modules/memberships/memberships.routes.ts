@@ -3,7 +3,7 @@ import { Type, type TSchema } from 'typebox';
 import { Nullable } from '../../shared/schemas.js';
 import type { Deps } from '../../deps.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { nowFor } from '../sandbox/sandbox.service.js';
+import { nowFor } from '../accounts/account-clock.js';
 import { cancel } from './cancel.service.js';
 import * as memberships from './memberships.service.js';
 import { createPlan, pagePlans, presentPlan } from './plans.service.js';

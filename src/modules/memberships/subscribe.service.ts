@@ -6,7 +6,7 @@ import { appError, badRequest } from '../../shared/errors.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { untilCancelledCount, type GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
-import { nowFor } from '../sandbox/sandbox.service.js';
+import { nowFor } from '../accounts/account-clock.js';
 import * as ledger from '../ledger/ledger.service.js';
 import * as orderChecks from '../reconciliation/order-checks.js';
 import * as repo from './memberships.repo.js';

@@ -1,28 +1,9 @@
-// The sandbox's tables: its gateway's orders, payments and subscriptions, each test
-// account's clock offset, and the mails test mode kept.
+// The sandbox's tables: its gateway's orders, payments and subscriptions, and the mails
+// test mode kept. (Each test account's clock offset is the accounts module's.)
 import { sql, type Insertable } from 'kysely';
 import type { SandboxOrdersTable, SandboxPaymentsTable } from '../../db/database.js';
 import type { Db } from '../../shared/db-handle.js';
 import type { KeysetPosition } from '../../shared/keyset-cursor.js';
-
-// ---------------------------------------------------------------- clocks
-
-export async function clockOffset(db: Db, accountId: string): Promise<number | undefined> {
-  const row = await db.selectFrom('sandbox_clocks').select('offset_ms').where('account_id', '=', accountId).executeTakeFirst();
-  return row ? Number(row.offset_ms) : undefined;
-}
-
-export async function advanceClock(db: Db, accountId: string, ms: number): Promise<void> {
-  await db
-    .insertInto('sandbox_clocks')
-    .values({ account_id: accountId, offset_ms: ms })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ offset_ms: (eb) => eb('sandbox_clocks.offset_ms', '+', ms) }))
-    .execute();
-}
-
-export async function resetClock(db: Db, accountId: string): Promise<void> {
-  await db.deleteFrom('sandbox_clocks').where('account_id', '=', accountId).execute();
-}
 
 // ---------------------------------------------------------------- orders and payments
 

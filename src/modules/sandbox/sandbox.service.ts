@@ -1,38 +1,11 @@
-// Test mode's stand-ins: each test account's clock (moved forward to try renewals and
-// expiry without waiting) and the mails test mode kept instead of sending.
-import type { Mode } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
+// Test mode's stand-ins: the mails test mode kept instead of sending, and (from the
+// accounts module) each test account's clock, moved forward to try renewals and expiry.
 import type { Db } from '../../shared/db-handle.js';
 import * as repo from './sandbox.repo.js';
 import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
 
-const DAY_MS = 86_400_000;
-
-/** This account's clock: in test mode, the service clock plus the account's sandbox offset. */
-export async function nowFor(deps: { db: Db; clock: Clock }, accountId: string, mode: Mode): Promise<Date> {
-  const now = deps.clock.now();
-  if (mode !== 'test') return now;
-  const offset = await repo.clockOffset(deps.db, accountId);
-  return offset === undefined ? now : new Date(now.getTime() + offset);
-}
-
-export interface TestClock {
-  now: Date;
-  offsetDays: number;
-}
-
-/** Moves an account's test clock forward, cumulatively. */
-export async function advanceClock(deps: { db: Db; clock: Clock }, accountId: string, days: number): Promise<TestClock> {
-  await repo.advanceClock(deps.db, accountId, Math.round(days * DAY_MS));
-  const now = await nowFor(deps, accountId, 'test');
-  return { now, offsetDays: (now.getTime() - deps.clock.now().getTime()) / DAY_MS };
-}
-
-/** Puts an account's test clock back to the service clock. */
-export async function resetClock(deps: { db: Db; clock: Clock }, accountId: string): Promise<TestClock> {
-  await repo.resetClock(deps.db, accountId);
-  return { now: deps.clock.now(), offsetDays: 0 };
-}
+// The test clock is the accounts module's (every module reads an account's time there).
+export { advanceClock, resetClock, type TestClock } from '../accounts/account-clock.js';
 
 /** The newest mails test mode kept for an account, as the API shows them. */
 export async function keptEmails(db: Db, accountId: string, limit: number) {
