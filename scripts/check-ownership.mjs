@@ -38,7 +38,7 @@ export const OWNERS = {
   sandbox_subscriptions: 'sandbox',
   sandbox_orders: 'sandbox',
   sandbox_payments: 'sandbox',
-  sandbox_emails: 'sandbox',
+  sandbox_emails: 'mail',
   jobs: 'jobs',
   broadcasts: 'broadcast',
   broadcast_recipients: 'broadcast',

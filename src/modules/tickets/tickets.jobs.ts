@@ -9,7 +9,7 @@ import type { Clock } from '../../shared/clock.js';
 import { findUsersById } from '../accounts/accounts.service.js';
 import { findEventsById } from '../events/events.service.js';
 import type { Mailer } from '../mail/mailer.js';
-import { recordSandboxMail, type SandboxMail } from '../sandbox/sandbox-mail.repo.js';
+import { recordSandboxMail, type SandboxMail } from '../mail/sandbox-mail.js';
 import { renderTicketMail } from './ticket-mail.js';
 
 export const ticketEmailJob = defineJob<{ attendeeId: string }>('ticket.email');

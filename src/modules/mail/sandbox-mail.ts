@@ -1,11 +1,10 @@
-// Test mode's stand-ins: the mails test mode kept instead of sending, and (from the
-// accounts module) each test account's clock, moved forward to try renewals and expiry.
+// The mails test mode keeps instead of sending: kept by the ticket and broadcast jobs,
+// paged by the sandbox's API, pruned by the workers.
 import type { Db } from '../../shared/db-handle.js';
-import * as repo from './sandbox.repo.js';
+import * as repo from './sandbox-mail.repo.js';
 import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
 
-// The test clock is the accounts module's (every module reads an account's time there).
-export { advanceClock, resetClock, type TestClock } from '../accounts/account-clock.js';
+export { recordSandboxMail, type SandboxMail } from './sandbox-mail.repo.js';
 
 /** The newest mails test mode kept for an account, as the API shows them. */
 export async function keptEmails(db: Db, accountId: string, limit: number) {
