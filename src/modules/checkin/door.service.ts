@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { pgCode } from '../../db/pg-errors.js';
+import { pgCode } from '../../shared/pg-errors.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import type { DoorPrincipal, KeyPrincipal } from '../../shared/auth.js';
