@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import * as accounts from '../accounts/accounts.service.js';
 import * as events from '../events/events.service.js';
 import * as memberships from '../memberships/memberships.service.js';
-import { Membership } from '../memberships/memberships.routes.js';
+import { Membership } from '../memberships/memberships.schemas.js';
 import { listJobs, retryJob } from '../../jobs/dead-jobs.js';
 // The paging helper lives in the ledger module for now (it is moving to src/shared/).
 import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
