@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import { Nullable } from '../../shared/schemas.js';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { MembershipDeps } from './memberships.service.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { nowFor } from '../accounts/account-clock.js';
 import { cancel } from './cancel.service.js';
@@ -66,7 +69,7 @@ const SubscribeExisting = Type.Object(
 );
 
 export const membershipsRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps'>): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; clock: Clock; membershipDeps: MembershipDeps }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const md = deps.membershipDeps;
 
