@@ -47,7 +47,7 @@ export const OWNERS = {
   payout_contacts: 'payouts',
   payout_fund_accounts: 'payouts',
   dashboard_sessions: 'dashboard',
-  gateway_orders: 'reconciliation',
+  gateway_orders: 'payments',
   reconcile_lease: 'reconciliation',
   idempotency_keys: 'idempotency',
   door_passes: 'checkin',

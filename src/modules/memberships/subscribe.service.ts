@@ -8,7 +8,7 @@ import { untilCancelledCount, type GatewayPayment } from '../payments/gateway.js
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as ledger from '../ledger/ledger.service.js';
-import * as orderChecks from '../reconciliation/order-checks.js';
+import * as orderChecks from '../payments/order-checks.js';
 import * as repo from './memberships.repo.js';
 import { loadOwnedMembership, planOf, PLAN_CURRENCY, standingInput, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';
 import { loadOwnedPlan } from './plans.service.js';

@@ -20,7 +20,7 @@ import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';
 import type { RegisterDeps } from './register-deps.js';
 import * as repo from './registrations.repo.js';
-import * as orderChecks from '../reconciliation/order-checks.js';
+import * as orderChecks from '../payments/order-checks.js';
 
 // Callers outside this module confirm paid bookings through these.
 export { confirmFromGateway, confirmStep2, type Confirmation } from './confirm-payment.service.js';
