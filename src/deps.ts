@@ -10,7 +10,7 @@ import { embeddedLogging, type EmbeddedServer } from './db/embedded.js';
 import type { Database } from './db/database.js';
 import { handleJob, handleJobs, JobRunner, type JobHandlers, type MaintenanceTask } from './jobs/queue.js';
 import { pruneFinishedJobs } from './jobs/dead-jobs.js';
-import { pruneKeptEmails } from './modules/sandbox/sandbox.service.js';
+import { pruneKeptEmails } from './modules/mail/sandbox-mail.js';
 import { getUser } from './modules/accounts/accounts.service.js';
 import { passwordNoticeJob, passwordResetJob, sendPasswordNoticeJob, sendPasswordResetJob, sendVerificationJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
 import { endUserSessions } from './modules/dashboard/sessions.js';

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { mapPgError } from '../db/pg-errors.js';
+import { mapPgError } from './pg-errors.js';
 import { AppError, ERRORS, type ErrorCode } from './errors.js';
 
 export interface Mapped {

@@ -150,3 +150,9 @@ function redisKey(bucket: string, start: number, window: LimitWindow | undefined
   // The default one-minute keys keep their old names, so instances of both versions share them.
   return window ? `ratelimit:${bucket}:${window.windowMs}:${start}` : `ratelimit:${bucket}:${start}`;
 }
+
+/**
+ * Badly signed webhooks (the gateway's, WhatsApp's) each address may send in a window before
+ * it is answered 429. Correctly signed ones are never counted, so nobody can lock a sender out.
+ */
+export const BAD_SIGNATURES: LimitWindow = { limit: 20, windowMs: 60_000 };

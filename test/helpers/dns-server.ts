@@ -1,6 +1,8 @@
 // A tiny authoritative DNS server on loopback UDP for tests: answers MX, A and AAAA from
 // a zone map (a known name without records of the asked type: an empty NOERROR answer),
 // NXDOMAIN for unknown names, SERVFAIL or silence on request. Every query is recorded.
+// A silent zone holds its queries until `endSilence()`, so that a test decides when the
+// resolver hears back instead of waiting out its timeout.
 import { createSocket, type Socket } from 'node:dgram';
 
 export interface Zone {
@@ -15,6 +17,8 @@ export interface Zone {
 export interface DnsServer {
   address: string;
   queries: { name: string; type: number }[];
+  /** Answers every held query with SERVFAIL (resolved once sent), and every later one to a silent zone too. */
+  endSilence(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,18 +53,18 @@ function ipv6Bytes(address: string): Buffer {
 export async function startDnsServer(zones: Record<string, Zone>): Promise<DnsServer> {
   const queries: DnsServer['queries'] = [];
   const socket: Socket = createSocket('udp4');
-  socket.on('message', (msg, rinfo) => {
+  const held: (() => Promise<void>)[] = [];
+  let silence = true;
+  const handle = (msg: Buffer, rinfo: { port: number; address: string }, failAll = false): Promise<void> => {
     const id = msg.readUInt16BE(0);
     const { name, end } = readName(msg, 12);
     const type = msg.readUInt16BE(end);
-    queries.push({ name, type });
     const zone = zones[name];
-    if (zone?.silent) return;
     const question = msg.subarray(12, end + 4);
     let rcode = 0;
     const answers: Buffer[] = [];
     if (!zone) rcode = 3; // NXDOMAIN
-    else if (zone.servfail) rcode = 2;
+    else if (zone.servfail || failAll) rcode = 2;
     else if (type === 15) {
       for (const mx of zone.mx ?? []) {
         const rdata = Buffer.concat([Buffer.from([mx.priority >> 8, mx.priority & 255]), encodeName(mx.exchange)]);
@@ -76,7 +80,17 @@ export async function startDnsServer(zones: Record<string, Zone>): Promise<DnsSe
     header.writeUInt16BE(0x8400 | 0x0100 | rcode, 2); // response, authoritative, RD echoed
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(answers.length, 6);
-    socket.send(Buffer.concat([header, question, ...answers]), rinfo.port, rinfo.address);
+    return new Promise<void>((resolve) => socket.send(Buffer.concat([header, question, ...answers]), rinfo.port, rinfo.address, () => resolve()));
+  };
+  socket.on('message', (msg, rinfo) => {
+    const { name, end } = readName(msg, 12);
+    queries.push({ name, type: msg.readUInt16BE(end) });
+    if (zones[name]?.silent) {
+      if (silence) held.push(() => handle(msg, rinfo, true));
+      else void handle(msg, rinfo, true);
+      return;
+    }
+    void handle(msg, rinfo);
   });
   function record(type: number, rdata: Buffer): Buffer {
     const head = Buffer.alloc(12);
@@ -91,6 +105,10 @@ export async function startDnsServer(zones: Record<string, Zone>): Promise<DnsSe
   return {
     address: `127.0.0.1:${socket.address().port}`,
     queries,
+    async endSilence() {
+      silence = false;
+      await Promise.all(held.splice(0).map((answer) => answer()));
+    },
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
 }

@@ -59,9 +59,9 @@ export interface RazorpayEmulator {
   /**
    * While on, every API request is held (not answered, not acted on) until the test
    * releases it: the test decides the interleaving of concurrent requests. Off releases
-   * whatever is held.
+   * whatever is held. With `match`, only requests whose "METHOD /path" matches are held.
    */
-  gate(on: boolean): void;
+  gate(on: boolean, match?: RegExp): void;
   /** The next request held by the gate (one already waiting first). */
   nextHeld(): Promise<HeldRequest>;
   /** What the lying modes (options.lies) actually did, by kind: payment or order ids. */
@@ -207,6 +207,7 @@ export async function startRazorpayEmulator(
     return r < 0.4 ? 'error' : r < 0.6 ? 'lost_request' : 'lost_answer';
   };
   let gated = false;
+  let gateMatch: RegExp | undefined;
   const heldQueue: HeldRequest[] = [];
   const heldWaiters: ((h: HeldRequest) => void)[] = [];
   const hold = (h: HeldRequest) => {
@@ -521,7 +522,7 @@ export async function startRazorpayEmulator(
           setTimeout(answer, delayed.delayMs).unref();
         } else answer();
       };
-      if (gated) hold({ method, path, release: go });
+      if (gated && (gateMatch === undefined || gateMatch.test(`${method} ${path}`))) hold({ method, path, release: go });
       else go();
     });
   });
@@ -596,8 +597,9 @@ export async function startRazorpayEmulator(
       chaos = o;
     },
     faults,
-    gate(on) {
+    gate(on, match) {
       gated = on;
+      gateMatch = on ? match : undefined;
       if (on) return;
       // Whoever still waits for a held request gives up; what is held goes on.
       heldWaiters.length = 0;

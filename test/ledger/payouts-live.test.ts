@@ -125,12 +125,19 @@ describe('live payouts through RazorpayX', () => {
 
   it('a timeout and a 5xx are retried with the same key and body: exactly one payout at the gateway', async () => {
     const org = await funded();
-    rzp.fail(/POST \/v1\/payouts/, { delayMs: 800 });
     const a = await dash(org, 'POST', '/dashboard/api/payouts', { amount: 150, upiId: 'timeout@okaxis' });
-    await server.deps.jobs.runOnce();
-    assert.equal((await payoutRow(a.body.id)).gateway_payout_id, null, 'the answer was lost');
-    await new Promise((r) => setTimeout(r, 900)); // the emulator made the payout meanwhile
-    assert.equal(gatewayPayoutsFor(a.body.id).length, 1);
+    // The payout request is held at the emulator until the service has given up on it
+    // (RAZORPAY_TIMEOUT_MS); released, it is carried out, and its answer goes nowhere.
+    const payoutAsked = () => rzp.requests.some((r) => r.method === 'POST' && r.path === '/v1/payouts' && r.headers['x-payout-idempotency'] === a.body.id);
+    rzp.gate(true, /^POST \/v1\/payouts$/);
+    try {
+      await drainJobs(server, async () => payoutAsked() || (server.clock.advance(5_000), false));
+      assert.equal((await payoutRow(a.body.id)).gateway_payout_id, null, 'the answer was lost');
+      assert.equal(gatewayPayoutsFor(a.body.id).length, 0, 'not made yet: the request is held');
+    } finally {
+      rzp.gate(false);
+    }
+    assert.equal(gatewayPayoutsFor(a.body.id).length, 1, 'the emulator made the payout once released');
     rzp.fail(/POST \/v1\/payouts/, { status: 503 });
     server.clock.advance(5_000);
     await server.deps.jobs.runOnce();

@@ -1,6 +1,7 @@
 // Rupees at the API edge, integer paise inside: the conversion and its refusals.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { AppError } from '../../src/shared/errors.js';
 import { MAX_RUPEES, paiseToRupees, rupeesToPaise } from '../../src/shared/money.js';
 
@@ -34,7 +35,28 @@ describe('rupeesToPaise', () => {
   });
 
   it('refuses fractions of a paisa, whichever way they would round', () => {
-    for (const v of [12.345, 0.004, 0.006, 0.001, 99.999]) refused(v, 'price must have at most two decimal places');
+    for (const v of [12.345, 0.004, 0.006, 0.001, 99.999, 1e-7, MAX_RUPEES - 0.001]) refused(v, 'price must have at most two decimal places');
+  });
+
+  it('takes sums that floating point leaves a hair off a paisa', () => {
+    assert.equal(rupeesToPaise(0.1 + 0.2, 'price'), 30, '0.30000000000000004');
+    assert.equal(rupeesToPaise(1.15 * 3, 'price'), 345, '3.4499999999999997');
+    assert.equal(rupeesToPaise(MAX_RUPEES - 0.01, 'price'), 999_999_999);
+  });
+
+  it('names the field it was given in every refusal', () => {
+    assert.throws(() => rupeesToPaise(-1, 'tiers[2].price'), (err: unknown) => err instanceof AppError && err.message.startsWith('tiers[2].price must'));
+    assert.throws(() => rupeesToPaise(0.001, 'amount'), (err: unknown) => err instanceof AppError && err.message.startsWith('amount must'));
+  });
+
+  it('gives back exactly the paise of every amount with two decimals up to the maximum, and paiseToRupees inverts it', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: MAX_RUPEES * 100 }), (paise) => {
+        const rupees = paise / 100;
+        return rupeesToPaise(rupees, 'price') === paise && paiseToRupees(paise) === rupees;
+      }),
+      { seed: 20260101, numRuns: 2000 },
+    );
   });
 });
 

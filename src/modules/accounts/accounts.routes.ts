@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import type { SessionSigner } from './sessions.js';
+import type { RateLimiter } from '../../shared/rate-limit.js';
+import type { JobRunner } from '../../jobs/queue.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../shared/db-handle.js';
 import { ANY_KEY, keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
 import { appError } from '../../shared/errors.js';
 import { escapeHtml } from '../../shared/html.js';
@@ -54,7 +62,7 @@ function page(title: string, message: string, link?: { href: string; text: strin
 }
 
 export const accountsRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'sessions' | 'rateLimiter' | 'jobs' | 'config' | 'endDashboardSessions'>): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; clock: Clock; ids: Ids; sessions: SessionSigner; rateLimiter: RateLimiter; jobs: JobRunner; config: Config; endDashboardSessions: (db: Db, userId: string, keep?: string) => Promise<void> }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/auth/signup',

@@ -1,7 +1,7 @@
 // Accounts: signup, login, email verification, staff, organiser access. HTTP-free.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/pg-errors.js';
+import { isUniqueViolation } from '../../shared/pg-errors.js';
 import type { Database } from '../../db/database.js';
 import { defineJob, enqueue } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';

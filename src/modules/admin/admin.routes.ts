@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { MembershipDeps } from '../memberships/memberships.service.js';
+import type { EventDeps } from '../events/events.service.js';
+import type { JobRunner } from '../../jobs/queue.js';
 import * as accounts from '../accounts/accounts.service.js';
 import * as events from '../events/events.service.js';
 import * as memberships from '../memberships/memberships.service.js';
-import { Membership } from '../memberships/memberships.routes.js';
+import { Membership } from '../memberships/memberships.schemas.js';
 import { listJobs, retryJob } from '../../jobs/dead-jobs.js';
 // The paging helper lives in the ledger module for now (it is moving to src/shared/).
 import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
@@ -24,7 +29,7 @@ const Job = Type.Object({
 
 // Platform staff only: organiser access, an event's ticket mail, members added by hand.
 export const adminRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps' | 'eventDeps' | 'jobs'>): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; clock: Clock; membershipDeps: MembershipDeps; eventDeps: EventDeps; jobs: JobRunner }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/admin/api/jobs',

@@ -12,7 +12,7 @@ import * as events from '../events/events.service.js';
 import { endLoaded, transferLoaded, type Actor } from '../registrations/actions.service.js';
 import type { RegisterDeps } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
-import { attendeeTokenMatches, attendeeTokenRegistration } from '../tickets/attendee-token.js';
+import { attendeeTokenMatches, attendeeTokenRegistration } from '../../shared/attendee-token.js';
 
 export interface AttendeeDeps {
   db: Kysely<Database>;

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import type { JobRunner } from '../../jobs/queue.js';
+import type { Config } from '../../config.js';
 import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
@@ -27,7 +32,7 @@ const Progress = Type.Object(
 const E = Type.Ref('Error');
 
 export const broadcastRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'jobs' | 'config'>): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; clock: Clock; ids: Ids; jobs: JobRunner; config: Config }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/api/v1/events/:id/broadcast',

@@ -20,7 +20,7 @@ import { MailRefusedError, type Mailer, type OutgoingMail } from '../mail/mailer
 import { escapeHtml } from '../../shared/html.js';
 import * as registrations from '../registrations/registrations.service.js';
 import type { Audience } from '../registrations/registrations.service.js';
-import { recordSandboxMail } from '../sandbox/sandbox-mail.repo.js';
+import { recordSandboxMail } from '../mail/sandbox-mail.js';
 
 export type { Audience };
 

@@ -108,7 +108,8 @@ async function resolveByCode(db: Kysely<Database>, eventId: string, value: strin
   return { booking, people, only: undefined, transferred };
 }
 
-function refusal(scan: Scan): RefusalReason | undefined {
+/** Why the door refuses a scan, if it does: an old QR of a transferred ticket first, then the booking's status. */
+export function refusal(scan: Scan): RefusalReason | undefined {
   if (scan.transferred) return 'transferred';
   switch (scan.booking.status) {
     case 'confirmed':
@@ -287,7 +288,7 @@ async function admitted(db: Kysely<Database>, rows: GroupRow[], memberIndex: num
   return { changed: changed > 0, alreadyCheckedIn: changed === 0, data: status(found) };
 }
 
-function refusalMessage(reason: RefusalReason): string {
+export function refusalMessage(reason: RefusalReason): string {
   switch (reason) {
     case 'transferred':
       return 'this QR belonged to a ticket that was transferred; scan the new holder’s QR';

@@ -4,7 +4,7 @@
 // would), else read from the database. Entry is decided by checkin.scan alone.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { pgCode } from '../../db/pg-errors.js';
+import { pgCode } from '../../shared/pg-errors.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { AppError, badRequest } from '../../shared/errors.js';
 import type * as events from '../events/events.service.js';
@@ -42,7 +42,7 @@ export interface RosterEntry {
 /** The QR value a person shows: the booking's (its ticketCode after a transfer) for the primary, their own id for a member. */
 const qrValue = (row: checkinRepo.RosterRow) => (row.idx === 0 ? (row.ticket_code ?? row.registration_id!) : row.attendee_id);
 
-function refusalOf(status: string): checkin.RefusalReason | null {
+export function refusalOf(status: string): checkin.RefusalReason | null {
   if (status === 'confirmed') return null;
   return status === 'pending' ? 'not_confirmed' : (status as checkin.RefusalReason);
 }

@@ -18,7 +18,7 @@ import { SandboxGateway } from '../sandbox/sandbox-gateway.js';
 import { confirmStep2, register, type RegisterInput, type RequestContext } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
-import { pageTicketToken } from './ticket-view.js';
+import { attendeeToken } from '../../shared/attendee-token.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
 import { offerUntil } from '../waitlist/waitlist.jobs.js';
 
@@ -127,8 +127,8 @@ export type PageRegistration =
 /** Registers; a confirmed or payable booking also answers the buyer's ticket token, for the confirmation screen. */
 export async function registerFromPage(deps: CheckoutDeps, access: PageAccess, input: RegisterInput, context: RequestContext): Promise<PageRegistration> {
   const r = await register(deps.registerDeps, access.principal, access.event.id, input, context);
-  if (r.kind === 'free') return r.status === 'pending' ? { status: 'pending' } : { status: 'confirmed', ticket: pageTicketToken(deps, r.registrationId) };
-  return { status: 'payment_required', orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key, ticket: pageTicketToken(deps, r.registrationId) };
+  if (r.kind === 'free') return r.status === 'pending' ? { status: 'pending' } : { status: 'confirmed', ticket: attendeeToken(deps.config.secretsKey, r.registrationId, r.registrationId) };
+  return { status: 'payment_required', orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key, ticket: attendeeToken(deps.config.secretsKey, r.registrationId, r.registrationId) };
 }
 
 /** The secret the handler's signature is made with: Razorpay's key secret, or the sandbox's own. */

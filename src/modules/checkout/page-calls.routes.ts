@@ -2,7 +2,7 @@
 // the sandbox's checkout stand-in for test events.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CustomFieldAnswers } from '../registrations/registrations.routes.js';
+import { CustomFieldAnswers } from '../registrations/registrations.schemas.js';
 import * as service from './checkout.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';
 

@@ -8,10 +8,10 @@ import { notFound } from '../../shared/errors.js';
 import { formatSpan } from '../../shared/event-time.js';
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
-import { attendeeToken, attendeeTokenMatches, attendeeTokenRegistration } from '../tickets/attendee-token.js';
+import { attendeeTokenMatches, attendeeTokenRegistration } from '../../shared/attendee-token.js';
 import { googleCalendarUrl, ticketCalendar } from '../tickets/calendar.js';
 import { ticketQrPng, ticketSpan } from '../tickets/ticket-mail.js';
-import { walletLinks, type WalletLinks } from '../wallet/wallet-links.js';
+import { walletLinks, type WalletLinks } from '../../shared/wallet-links.js';
 
 /** A wallet button the confirmation shows (Apple Wallet, Google Wallet) when the service is configured for it. */
 export interface WalletLink {
@@ -39,10 +39,6 @@ export interface TicketView {
   };
 }
 
-/** The token the page keeps for a booking it made: its registration id, before any transfer. */
-export function pageTicketToken(deps: CheckoutDeps, registrationId: string): string {
-  return attendeeToken(deps.config.secretsKey, registrationId, registrationId);
-}
 
 function walletButtons(links: WalletLinks): WalletLink[] {
   return [

@@ -3,7 +3,7 @@
 // and organisers comes in through `EventDeps`, so this module depends on neither.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/pg-errors.js';
+import { isUniqueViolation } from '../../shared/pg-errors.js';
 import { assertOwned, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
 import { conflict, forbidden, notFound, badRequest } from '../../shared/errors.js';

@@ -5,10 +5,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Config } from '../../config.js';
+import type { RegisterDeps } from '../registrations/register.service.js';
+import type { MembershipDeps } from '../memberships/memberships.service.js';
+import type { PayoutDeps } from '../payouts/payouts.service.js';
+import type { RateLimiter } from '../../shared/rate-limit.js';
+import type { Clock } from '../../shared/clock.js';
 import { appError } from '../../shared/errors.js';
 import { tooDeep } from '../../shared/json-body.js';
-import type { LimitWindow } from '../../shared/rate-limit.js';
+import { BAD_SIGNATURES } from '../../shared/rate-limit.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { verifyWebhookSignature } from '../payments/razorpay-signature.js';
 import { toPayment } from '../payments/razorpay.js';
@@ -39,14 +44,9 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Badly signed notifications each address may send in a window before it is answered 429.
- * Correctly signed ones are never counted, so nobody can lock the gateway out.
- */
-export const BAD_SIGNATURES: LimitWindow = { limit: 20, windowMs: 60_000 };
 
 export const razorpayWebhookRoutes =
-  (deps: Pick<Deps, 'config' | 'registerDeps' | 'membershipDeps' | 'payoutDeps' | 'rateLimiter' | 'clock'>): FastifyPluginAsyncTypebox =>
+  (deps: { config: Config; registerDeps: RegisterDeps; membershipDeps: MembershipDeps; payoutDeps: PayoutDeps; rateLimiter: RateLimiter; clock: Clock }): FastifyPluginAsyncTypebox =>
   async (app) => {
     /**
      * The signature covers the exact bytes, and it is checked before anything reads them:

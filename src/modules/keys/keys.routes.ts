@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import type { KeyCache } from './keys.service.js';
 import { sessionPrincipal } from '../../shared/auth.js';
 import * as keys from './keys.service.js';
 
@@ -29,7 +33,7 @@ function present(row: keys.KeyRow) {
 }
 
 export const keysRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'keyCache'>): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; clock: Clock; ids: Ids; keyCache: KeyCache }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const session = { auth: { kind: 'session' } } as const;
 

@@ -1,7 +1,8 @@
 // The session's balance and ledger, and the staff recomputation check.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
 import { sessionPrincipal } from '../../shared/auth.js';
 import { paiseToRupees } from '../../shared/money.js';
 import * as ledger from './ledger.service.js';
@@ -37,7 +38,7 @@ const Entry = Type.Object({
 });
 
 export const ledgerRoutes =
-  (deps: Pick<Deps, 'db' | 'payoutDeps'>): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; payoutDeps: ledger.LedgerDeps }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const session = { auth: { kind: 'session' } } as const;
 

@@ -3,7 +3,7 @@
 // changes here.
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { gatewayFailure } from '../payments/payments.service.js';
-import { nowFor } from '../sandbox/sandbox.service.js';
+import { nowFor } from '../accounts/account-clock.js';
 import * as repo from './memberships.repo.js';
 import { loadOwnedMembership, planOf, standingInput, type MembershipDeps, type MembershipRow } from './memberships.service.js';
 import { computeStanding } from './standing.js';

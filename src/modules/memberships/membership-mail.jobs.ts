@@ -11,7 +11,7 @@ import type { Db } from '../../shared/db-handle.js';
 import type { Ids } from '../../shared/ids.js';
 import { findUsersById } from '../accounts/accounts.service.js';
 import type { Mailer, OutgoingMail } from '../mail/mailer.js';
-import { recordSandboxMail } from '../sandbox/sandbox-mail.repo.js';
+import { recordSandboxMail } from '../mail/sandbox-mail.js';
 import { renderMembershipConfirmation, renderPaymentReceived, type MemberFacts } from './membership-mail.js';
 import * as repo from './memberships.repo.js';
 

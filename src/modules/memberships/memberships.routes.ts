@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import { Nullable } from '../../shared/schemas.js';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { MembershipDeps } from './memberships.service.js';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { nowFor } from '../sandbox/sandbox.service.js';
+import { nowFor } from '../accounts/account-clock.js';
 import { cancel } from './cancel.service.js';
 import * as memberships from './memberships.service.js';
 import { createPlan, pagePlans, presentPlan } from './plans.service.js';
@@ -14,6 +17,7 @@ const StartingAfter = Type.Optional(Type.String({ maxLength: 600, description: '
 const PageOf = <T extends TSchema>(item: T) =>
   Type.Object({ success: Type.Literal(true), data: Type.Array(item), count: Type.Integer({ description: 'The total number of items (all pages).' }), ...PageFields });
 import { confirm, subscribe } from './subscribe.service.js';
+import { Membership } from './memberships.schemas.js';
 
 const E = Type.Ref('Error');
 
@@ -29,33 +33,6 @@ const Plan = Type.Object({
   totalCount: Type.Integer({ description: '0 means until cancelled.' }),
   mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
   gatewayPlanId: Nullable(Type.String()),
-  createdAt: Type.String({ format: 'date-time' }),
-});
-
-export const Membership = Type.Object({
-  id: Type.String(),
-  planId: Type.String(),
-  name: Type.String(),
-  email: Type.String(),
-  phone: Nullable(Type.String()),
-  status: Type.String({ description: 'Stored state: created, authorised, active, halted, ended or pending_payment. A lapsed fixed term stays active.' }),
-  displayStatus: Type.Union(
-    [
-      Type.Literal('pending_authorisation'),
-      Type.Literal('active'),
-      Type.Literal('past_due'),
-      Type.Literal('cancelling'),
-      Type.Literal('ended'),
-      Type.Literal('expired'),
-    ],
-    { description: 'Computed when read, from the clock.' },
-  ),
-  goodStanding: Type.Boolean({ description: 'Computed when read.' }),
-  validUntil: Nullable(Type.String({ format: 'date-time' })),
-  source: Type.Union([Type.Literal('api'), Type.Literal('manual')]),
-  subscriptionId: Nullable(Type.String()),
-  cancelAtPeriodEnd: Type.Boolean(),
-  endedAt: Nullable(Type.String({ format: 'date-time' })),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -92,7 +69,7 @@ const SubscribeExisting = Type.Object(
 );
 
 export const membershipsRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'membershipDeps'>): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; clock: Clock; membershipDeps: MembershipDeps }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const md = deps.membershipDeps;
 

@@ -14,7 +14,7 @@ import type { Ids } from '../../shared/ids.js';
 import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
 import { assertDeliverable, type CheckEmail } from '../mail/deliverable.js';
 import type { PaymentGateway, SubscriptionGateway } from '../payments/gateway.js';
-import { nowFor } from '../sandbox/sandbox.service.js';
+import { nowFor } from '../accounts/account-clock.js';
 import { queueConfirmationMail } from './membership-mail.jobs.js';
 import * as repo from './memberships.repo.js';
 import type { MembershipRow, PlanRow } from './memberships.repo.js';

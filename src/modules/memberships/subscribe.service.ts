@@ -1,14 +1,14 @@
 // Joining a plan and paying for a fixed term: a recurring plan starts a mandate at the
 // gateway; a fixed term opens an order, paid by step 2 or the gateway's notification.
-import { isUniqueViolation } from '../../db/pg-errors.js';
+import { isUniqueViolation } from '../../shared/pg-errors.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { appError, badRequest } from '../../shared/errors.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { untilCancelledCount, type GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
-import { nowFor } from '../sandbox/sandbox.service.js';
+import { nowFor } from '../accounts/account-clock.js';
 import * as ledger from '../ledger/ledger.service.js';
-import * as orderChecks from '../reconciliation/order-checks.js';
+import * as orderChecks from '../payments/order-checks.js';
 import { queueConfirmationMail, queuePaymentMail } from './membership-mail.jobs.js';
 import * as repo from './memberships.repo.js';
 import { loadOwnedMembership, planOf, PLAN_CURRENCY, standingInput, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';

@@ -2,7 +2,7 @@
 // that subscription; the rules are in subscription-state.ts.
 import type { Mode } from '../../db/database.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
-import { nowFor } from '../sandbox/sandbox.service.js';
+import { nowFor } from '../accounts/account-clock.js';
 import * as ledger from '../ledger/ledger.service.js';
 import { queueConfirmationMail, queuePaymentMail } from './membership-mail.jobs.js';
 import * as repo from './memberships.repo.js';

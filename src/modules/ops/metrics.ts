@@ -11,7 +11,7 @@ import type { PoolUse } from '../../db/connect.js';
 import type { Database } from '../../db/database.js';
 import { topicStats } from '../../jobs/dead-jobs.js';
 import type { Clock } from '../../shared/clock.js';
-import { outcomeCounts } from '../reconciliation/order-checks.js';
+import { outcomeCounts } from '../payments/order-checks.js';
 import { countFailedDeliveriesSince } from '../webhooks/webhooks.service.js';
 
 export interface MetricsDeps {

@@ -2,12 +2,16 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ping } from '../../db/connect.js';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Storage } from '../../db/connect.js';
+import type { Metrics } from './metrics.js';
+import type { Config } from '../../config.js';
 import { unauthorized, unavailable } from '../../shared/errors.js';
 import { errorResponses } from '../../shared/schemas.js';
 
 export const opsRoutes =
-  (deps: Pick<Deps, 'db' | 'storage' | 'metrics' | 'config'>): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; storage: Storage; metrics: Metrics; config: Config }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const noLimit = { auth: { kind: 'public', rateLimit: false } } as const;
 

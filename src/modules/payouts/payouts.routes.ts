@@ -2,7 +2,7 @@
 // payouts, and the staff sweep of payouts stuck in processing.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { PayoutDeps } from './payouts.service.js';
 import { keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
 import { paiseToRupees } from '../../shared/money.js';
 import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
@@ -43,7 +43,7 @@ function present(p: payouts.PayoutRow) {
 }
 
 export const payoutsRoutes =
-  (deps: Pick<Deps, 'payoutDeps'>): FastifyPluginAsyncTypebox =>
+  (deps: { payoutDeps: PayoutDeps }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const session = { auth: { kind: 'session' } } as const;
 

@@ -33,7 +33,8 @@ import { endRefundedAtGateway, expireUnpaid } from '../registrations/actions.ser
 import { confirmFromGateway, type RegisterDeps } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as repo from './reconciliation.repo.js';
-import type { OrderRow } from './reconciliation.repo.js';
+import * as orders from '../payments/order-checks.js';
+import type { OrderRow } from '../payments/order-checks.js';
 import { strayRefundKey } from './stray-payments.js';
 
 export interface ReconcileDeps {
@@ -78,7 +79,7 @@ export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
   try {
     for (;;) {
       // Each row checked moves its check_after past `started`, so the walk ends.
-      const rows = await repo.dueOrders(deps.db, started, cutoff, BATCH);
+      const rows = await orders.dueOrders(deps.db, started, cutoff, BATCH);
       for (const row of rows) {
         summary.checked++;
         try {
@@ -87,7 +88,7 @@ export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
           summary.errors++;
           const message = err instanceof Error ? err.message : String(err);
           deps.logger.warn({ receipt: row.receipt, orderId: row.order_id, err: message }, 'reconciliation: order check failed; asked again later');
-          await repo.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter: nextCheck(deps, row), lastError: message.slice(0, 500) });
+          await orders.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter: nextCheck(deps, row), lastError: message.slice(0, 500) });
         }
       }
       if (rows.length < BATCH) break;
@@ -108,14 +109,14 @@ function nextCheck(deps: ReconcileDeps, row: OrderRow): Date {
 async function settle(deps: ReconcileDeps, row: OrderRow, outcome: string, summary: SweepSummary): Promise<void> {
   // Watched for a week whatever its outcome: a second payment may still come for it.
   if (deps.clock.now().getTime() - row.created_at.getTime() < WATCH_MS && outcome !== 'no_order') return later(deps, row, outcome);
-  await repo.settle(deps.db, row.receipt, { at: deps.clock.now(), outcome, checks: row.checks + 1 });
+  await orders.settle(deps.db, row.receipt, { at: deps.clock.now(), outcome, checks: row.checks + 1 });
   summary.settled++;
 }
 
 async function later(deps: ReconcileDeps, row: OrderRow, outcome: string | null, notAfter?: Date): Promise<void> {
   const next = nextCheck(deps, row);
   const checkAfter = notAfter !== undefined && notAfter < next ? notAfter : next;
-  await repo.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter, outcome, lastError: null });
+  await orders.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter, outcome, lastError: null });
 }
 
 const live = (p: GatewayPayment) => p.status === 'authorized' || p.status === 'captured';
@@ -138,7 +139,7 @@ async function checkOrder(deps: ReconcileDeps, row: OrderRow, summary: SweepSumm
     if (!found) return settle(deps, row, 'no_order', summary);
     orderId = found.id;
     summary.orphansFound++;
-    await repo.attachOrder(deps.db, row.receipt, orderId);
+    await orders.attachOrder(deps.db, row.receipt, orderId);
     row = { ...row, order_id: orderId };
   }
   const payments = await gateway.fetchOrderPayments(orderId);
@@ -220,7 +221,7 @@ async function checkMembershipOrder(
 ): Promise<void> {
   const expecting = () => memberships.findByPendingOrder(deps.db, row.mode, orderId);
   const spokenFor = async (paymentId: string) => {
-    if ((await repo.recordedPayment(deps.db, row.receipt)) === paymentId) return true;
+    if ((await orders.recordedPayment(deps.db, row.receipt)) === paymentId) return true;
     return memberships.isPaymentBound(deps.db, paymentId);
   };
   for (let p of payments.filter(live)) {
@@ -239,7 +240,7 @@ async function checkMembershipOrder(
       await refundStray(gateway, row, p, 'not_for_this_membership', summary);
     }
   }
-  if ((await repo.recordedPayment(deps.db, row.receipt)) !== null) return settle(deps, row, 'confirmed', summary);
+  if ((await orders.recordedPayment(deps.db, row.receipt)) !== null) return settle(deps, row, 'confirmed', summary);
   if ((await expecting()) !== undefined && age < WATCH_MS) return later(deps, row, 'unpaid');
   if (age < WATCH_MS && !payments.some((p) => p.captured)) return later(deps, row, 'not_expected');
   return settle(deps, row, payments.some((p) => p.captured) ? 'refunded' : 'unpaid', summary);
@@ -247,9 +248,9 @@ async function checkMembershipOrder(
 
 export async function listOrderChecks(
   db: Kysely<Database>,
-  q: repo.OrderListQuery,
+  q: orders.OrderListQuery,
 ) {
-  const rows = await repo.listPage(db, q);
+  const rows = await orders.listPage(db, q);
   const page = rows.slice(0, q.limit);
   return {
     data: page.map((r) => ({

@@ -13,7 +13,7 @@ import type { Database } from '../../db/database.js';
 import * as memberships from '../memberships/memberships.service.js';
 import type { GatewayPayment, PaymentGateway } from '../payments/gateway.js';
 import * as registrations from '../registrations/registrations.service.js';
-import * as repo from './reconciliation.repo.js';
+import * as orders from '../payments/order-checks.js';
 
 export interface StrayRefundPayload {
   mode: Mode;
@@ -38,7 +38,7 @@ export const strayRefundKey = (paymentId: string) => `stray_${paymentId}`.replac
 /** Whether a booking (in any state: an ended one carries its own refund) or a membership period holds this payment. */
 export async function isPaymentKept(db: Kysely<Database>, paymentId: string): Promise<boolean> {
   if ((await registrations.findBookingIdByPayment(db, paymentId)) !== undefined) return true;
-  if (await repo.isRecordedPayment(db, paymentId)) return true;
+  if (await orders.isRecordedPayment(db, paymentId)) return true;
   return memberships.isPaymentBound(db, paymentId);
 }
 
@@ -51,12 +51,12 @@ const unrefunded = (p: GatewayPayment) => p.captured && p.amountRefunded < p.amo
  */
 export async function refundIfStray(deps: StrayDeps, mode: Mode, orderId: string, payment: GatewayPayment): Promise<boolean> {
   if (!unrefunded(payment) || payment.orderId !== orderId) return false;
-  const order = await repo.findByOrderId(deps.db, orderId);
+  const order = await orders.findByOrderId(deps.db, orderId);
   if (!order || order.mode !== mode) return false;
   if (await isPaymentKept(deps.db, payment.id)) return false;
   await deps.db.transaction().execute(async (trx) => {
     await enqueue(trx, deps, strayRefundJob, { mode, accountId: order.account_id, orderId, paymentId: payment.id });
-    await repo.reopen(trx, orderId, deps.clock.now());
+    await orders.reopen(trx, orderId, deps.clock.now());
   });
   deps.kickJobs();
   return true;

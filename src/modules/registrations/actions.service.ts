@@ -11,7 +11,7 @@ import { applyConfirmation, applyPendingEnd, applyRefund, applyTransfer, freeSea
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
-import * as orderChecks from '../reconciliation/order-checks.js';
+import * as orderChecks from '../payments/order-checks.js';
 
 export async function loadOwnedRegistration(db: Db, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
   const event = await events.loadOwnedEvent(db, p, eventId);

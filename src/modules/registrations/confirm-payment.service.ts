@@ -3,7 +3,7 @@
 // `confirmPaid`. Seats are claimed at confirmation; a confirmation that loses the race
 // for the last seat is cancelled, and the payment already taken is refunded by a
 // durable job. A payment for a booking cancelled before it was paid is refunded too.
-import { isUniqueViolation } from '../../db/pg-errors.js';
+import { isUniqueViolation } from '../../shared/pg-errors.js';
 import type { Mode } from '../../db/database.js';
 import { enqueue } from '../../jobs/queue.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
@@ -12,7 +12,7 @@ import * as events from '../events/events.service.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
 import { applyConfirmation, applyPendingEnd } from './confirmation.js';
-import type { RegisterDeps } from './register.service.js';
+import type { RegisterDeps } from './register-deps.js';
 import { soldOut } from './registrations.errors.js';
 import { refundPaymentJob } from './registrations.jobs.js';
 import * as repo from './registrations.repo.js';

@@ -20,7 +20,7 @@ import { ticketEmailJob } from '../tickets/tickets.jobs.js';
 import { whatsappTicketJob } from '../whatsapp/whatsapp.jobs.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
-import { bookingFees } from './fees.js';
+import { bookingFees } from '../payments/fees.js';
 import * as promos from './promo.service.js';
 import * as repo from './registrations.repo.js';
 

@@ -1,7 +1,7 @@
 // Promo codes: per event, case-insensitive, percent or amount off the booking total.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/pg-errors.js';
+import { isUniqueViolation } from '../../shared/pg-errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { parseEventDate } from '../../shared/dates.js';
 import { badRequest, conflict } from '../../shared/errors.js';

@@ -5,50 +5,29 @@
 // - a paid booking files a gateway order, then a pending registration; it is confirmed
 //   later by step 2 or the gateway's notification (confirm-payment.service.ts).
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { BillingDoc, Database, Mode, TierDoc, TrackDoc } from '../../db/database.js';
+import type { BillingDoc, Database, TierDoc, TrackDoc } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
-import type { Clock } from '../../shared/clock.js';
 import { appError, badRequest, conflict, forbidden, notFound } from '../../shared/errors.js';
-import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
 import * as gst from '../gst/gst.service.js';
 import { computeAvailability, tierOnSale } from '../events/availability.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { normalisePhone } from '../../shared/phone.js';
 import { isInGoodStanding } from '../memberships/memberships.service.js';
-import type { PaymentGateway } from '../payments/gateway.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { validateAnswers } from './answers.js';
 import { applyConfirmation, confirmationEffects, webhookJobRow } from './confirmation.js';
 import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';
-import type { FreeBookings } from './free-bookings.js';
+import type { RegisterDeps } from './register-deps.js';
 import * as repo from './registrations.repo.js';
-import * as orderChecks from '../reconciliation/order-checks.js';
+import * as orderChecks from '../payments/order-checks.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
 
 // Callers outside this module confirm paid bookings through these.
 export { confirmFromGateway, confirmStep2, type Confirmation } from './confirm-payment.service.js';
-
-export interface RegisterDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  ids: Ids;
-  gatewayFor(mode: Mode, accountId: string): PaymentGateway;
-  checkEmail(email: string): Promise<{ ok: true; email: string } | { ok: false; message: string }>;
-  hasGoodStanding(accountId: string, mode: Mode, email: string): Promise<boolean>;
-  /** Called after a commit that enqueued jobs, so a local worker picks them up at once. */
-  kickJobs(): void;
-  /** Writes one-statement free bookings, those of one seat counter together under a rush. */
-  freeBookings: FreeBookings;
-  /** SOLD_OUT_MEMORY_MS: how long an event found full is refused without a read. */
-  soldOutMemoryMs: number;
-  /** WhatsApp is configured: confirmations of live bookings that opted in queue a WhatsApp ticket. */
-  sendsWhatsApp: boolean;
-  /** Checks waitlist offer links (and the attendee page's tokens). */
-  secretsKey: Buffer;
-}
+export type { RegisterDeps };
 
 export interface RegisterInput {
   name: string;

@@ -1,7 +1,7 @@
 // The refund job: a payment captured for a booking that cannot keep it (it lost the
 // race for the last seat, or was cancelled before it was paid). Idempotent.
 import { defineJob } from '../../jobs/queue.js';
-import type { RegisterDeps } from './register.service.js';
+import type { RegisterDeps } from './register-deps.js';
 import * as repo from './registrations.repo.js';
 
 export interface RefundPayload {

@@ -7,7 +7,7 @@ import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
 import { parseJsonKeepingEveryKey } from '../../shared/json-body.js';
 import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
-import { MAX_ANSWER_LENGTH } from './answers.js';
+import { CustomFieldAnswers } from './registrations.schemas.js';
 import { paiseToRupees } from '../../shared/money.js';
 import * as events from '../events/events.service.js';
 import { Billing, BillingInput } from '../gst/gst.schemas.js';
@@ -87,16 +87,6 @@ async function presentOne(db: Kysely<Database>, r: Row) {
   const [people, channels] = await Promise.all([registrations.attendeesOf(db, [r.id]), channelsFor(db, [r.id])]);
   return presentRegistration(r, people.get(r.id) ?? [], channels.get(r.id));
 }
-
-/** Answers keyed by question name; any name, `__proto__` and `constructor` included. */
-export const CustomFieldAnswers = Type.Record(
-  Type.String({ maxLength: 50 }),
-  Type.Union([Type.String({ maxLength: MAX_ANSWER_LENGTH }), Type.Number(), Type.Boolean(), Type.Null()]),
-  {
-    maxProperties: 50,
-    description: `Answers keyed by the event’s customFields names (at most 50; text at most ${MAX_ANSWER_LENGTH} characters). Any name works, \`constructor\` and \`__proto__\` included.`,
-  },
-);
 
 const RegisterBody = Type.Object(
   {

@@ -1,28 +1,8 @@
-// The sandbox's tables: its gateway's orders, payments and subscriptions, each test
-// account's clock offset, and the mails test mode kept.
+// The sandbox gateway's tables: its orders, payments and subscriptions. (Each test
+// account's clock offset is the accounts module's, the mails test mode keeps the mail module's.)
 import { sql, type Insertable } from 'kysely';
 import type { SandboxOrdersTable, SandboxPaymentsTable } from '../../db/database.js';
 import type { Db } from '../../shared/db-handle.js';
-import type { KeysetPosition } from '../../shared/keyset-cursor.js';
-
-// ---------------------------------------------------------------- clocks
-
-export async function clockOffset(db: Db, accountId: string): Promise<number | undefined> {
-  const row = await db.selectFrom('sandbox_clocks').select('offset_ms').where('account_id', '=', accountId).executeTakeFirst();
-  return row ? Number(row.offset_ms) : undefined;
-}
-
-export async function advanceClock(db: Db, accountId: string, ms: number): Promise<void> {
-  await db
-    .insertInto('sandbox_clocks')
-    .values({ account_id: accountId, offset_ms: ms })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ offset_ms: (eb) => eb('sandbox_clocks.offset_ms', '+', ms) }))
-    .execute();
-}
-
-export async function resetClock(db: Db, accountId: string): Promise<void> {
-  await db.deleteFrom('sandbox_clocks').where('account_id', '=', accountId).execute();
-}
 
 // ---------------------------------------------------------------- orders and payments
 
@@ -119,44 +99,4 @@ export async function subscriptionExists(db: Db, accountId: string, subscription
 
 export async function setSubscriptionStatus(db: Db, accountId: string, subscriptionId: string, status: string): Promise<void> {
   await db.updateTable('sandbox_subscriptions').set({ status }).where('id', '=', subscriptionId).where('account_id', '=', accountId).execute();
-}
-
-// ---------------------------------------------------------------- kept mails
-
-/** The newest mails test mode kept for an account. */
-export function listEmails(db: Db, accountId: string, limit: number) {
-  return db
-    .selectFrom('sandbox_emails')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-/** One page of the mails test mode kept for an account, newest first, before a position (limit + 1 rows). */
-export function pageEmails(db: Db, accountId: string, limit: number, after: KeysetPosition | undefined) {
-  let q = db.selectFrom('sandbox_emails').selectAll().where('account_id', '=', accountId);
-  if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-}
-
-export async function countEmails(db: Db, accountId: string): Promise<number> {
-  const r = await db.selectFrom('sandbox_emails').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
-/** Deletes kept mails older than `before`, a batch at a time; returns how many went. */
-export async function pruneEmails(db: Db, before: Date, batch = 1000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const r = await db
-      .deleteFrom('sandbox_emails')
-      .where('id', 'in', (qb) => qb.selectFrom('sandbox_emails').select('id').where('created_at', '<', before).limit(batch))
-      .executeTakeFirst();
-    const n = Number(r.numDeletedRows);
-    total += n;
-    if (n < batch) return total;
-  }
 }

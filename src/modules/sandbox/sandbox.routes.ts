@@ -6,7 +6,8 @@ import { keyPrincipal } from '../../shared/auth.js';
 // The paging helper lives in the ledger module for now (it is moving to src/shared/).
 import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 import { notifyOrderPaid, payOrder, playSubscriptionEvent, type SandboxPlayDeps } from './checkout.service.js';
-import { advanceClock, pageKeptEmails, resetClock } from './sandbox.service.js';
+import { advanceClock, resetClock } from '../accounts/account-clock.js';
+import { pageKeptEmails } from '../mail/sandbox-mail.js';
 
 const E = Type.Ref('Error');
 const TestClock = Type.Object({ success: Type.Literal(true), now: Type.String({ format: 'date-time' }), offsetDays: Type.Number() });

@@ -1,7 +1,7 @@
 // The ticket email: event, date in the event's time zone, venue, ticket type, what was
 // paid (and a receipt line), the QR code of the bare ticket id (no URL, no JSON) inline
 // and as an attachment, a calendar file (.ics) and the link to the attendee's own page.
-import { qrPng } from './qr-png.js';
+import { qrPng } from '../../shared/qr-png.js';
 import { ticketCalendar, googleCalendarUrl } from './calendar.js';
 import { escapeHtml } from '../../shared/html.js';
 import { eventSpan, formatDate, formatSpan, type EventSpan } from '../../shared/event-time.js';

@@ -12,10 +12,10 @@ import { renderDocumentPdf } from '../gst/document.pdf.js';
 import { documentTitle } from '../gst/document.view.js';
 import { saleDocumentsOf } from '../gst/gst.service.js';
 import type { Mailer } from '../mail/mailer.js';
-import { recordSandboxMail, type SandboxMail } from '../sandbox/sandbox-mail.repo.js';
-import { attendeePageUrl, attendeeToken } from './attendee-token.js';
+import { recordSandboxMail, type SandboxMail } from '../mail/sandbox-mail.js';
+import { attendeePageUrl, attendeeToken } from '../../shared/attendee-token.js';
 import { renderTicketMail } from './ticket-mail.js';
-import { walletLinks } from '../wallet/wallet-links.js';
+import { walletLinks } from '../../shared/wallet-links.js';
 
 export const ticketEmailJob = defineJob<{ attendeeId: string }>('ticket.email');
 

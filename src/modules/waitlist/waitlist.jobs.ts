@@ -9,7 +9,7 @@ import type { Clock } from '../../shared/clock.js';
 import { escapeHtml as h } from '../../shared/html.js';
 import * as events from '../events/events.service.js';
 import type { Mailer, OutgoingMail } from '../mail/mailer.js';
-import { recordSandboxMail } from '../sandbox/sandbox-mail.repo.js';
+import { recordSandboxMail } from '../mail/sandbox-mail.js';
 import { offerToken } from './offer-token.js';
 import * as repo from './waitlist.repo.js';
 

@@ -4,18 +4,25 @@
 // retired (transferred) token is 404, like a wallet that is not configured.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { findUsersById } from '../accounts/accounts.service.js';
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
-import { attendeeTokenMatches, attendeeTokenRegistration } from '../tickets/attendee-token.js';
+import { attendeeTokenMatches, attendeeTokenRegistration } from '../../shared/attendee-token.js';
 import { buildApplePass, PKPASS_TYPE } from './apple-pass.js';
 import { googleSaveUrl } from './google-wallet.js';
 import type { TicketFacts } from './ticket-facts.js';
-import { primaryTicketId } from './wallet-links.js';
+import { primaryTicketId } from '../../shared/wallet-links.js';
 
-type WalletDeps = Pick<Deps, 'db' | 'config' | 'clock'>;
+interface WalletDeps {
+  db: Kysely<Database>;
+  config: Config;
+  clock: Clock;
+}
 
 const NO_TICKET = 'no ticket for this link (it may have been transferred)';
 

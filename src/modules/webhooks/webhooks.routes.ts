@@ -3,7 +3,11 @@ import { Type, type TSchema } from 'typebox';
 import { Nullable } from '../../shared/schemas.js';
 // The paging helper lives in the ledger module for now (it is moving to src/shared/).
 import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import type { Config } from '../../config.js';
 import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
 import * as webhooks from './webhooks.service.js';
@@ -19,7 +23,7 @@ const PageOf = <T extends TSchema>(item: T) =>
   Type.Object({ success: Type.Literal(true), data: Type.Array(item), count: Type.Integer({ description: 'The total number of items (all pages).' }), ...PageFields });
 
 export const webhooksRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; clock: Clock; ids: Ids; config: Config }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/v1/webhooks',

@@ -6,14 +6,22 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { BAD_SIGNATURES, type RateLimiter } from '../../shared/rate-limit.js';
 import { appError, forbidden } from '../../shared/errors.js';
 import { tooDeep } from '../../shared/json-body.js';
-import { BAD_SIGNATURES } from '../gateway-events/razorpay-webhook.routes.js';
 import { verifyHubSignature } from './hub-signature.js';
 import { applyStatuses } from './whatsapp.service.js';
 
-type HookDeps = Pick<Deps, 'config' | 'db' | 'rateLimiter' | 'clock'>;
+interface HookDeps {
+  config: Config;
+  db: Kysely<Database>;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+}
 
 const sameText = (a: string, b: string) => {
   const x = Buffer.from(a);

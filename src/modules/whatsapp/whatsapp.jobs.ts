@@ -12,8 +12,8 @@ import { defineJob } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
-import { qrPng } from '../tickets/qr-png.js';
-import { eventTimes } from '../wallet/event-times.js';
+import { qrPng } from '../../shared/qr-png.js';
+import { eventTimes } from '../../shared/event-times.js';
 import { CloudApiError, type CloudApi } from './cloud-api.js';
 import * as repo from './whatsapp.repo.js';
 

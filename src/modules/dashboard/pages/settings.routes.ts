@@ -8,7 +8,7 @@ import * as events from '../../events/events.service.js';
 import * as keys from '../../keys/keys.service.js';
 import * as memberships from '../../memberships/memberships.service.js';
 import * as plans from '../../memberships/plans.service.js';
-import { nowFor } from '../../sandbox/sandbox.service.js';
+import { nowFor } from '../../accounts/account-clock.js';
 import * as webhooks from '../../webhooks/webhooks.service.js';
 import { developersPage, membershipsPage, staffPage } from '../views/settings.js';
 import { PAGE, STAFF_PAGE, type PageContext } from '../page-context.js';

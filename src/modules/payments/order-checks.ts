@@ -1,11 +1,11 @@
 // The orders the service asks the gateway for, as other modules see them: a row is
 // written before the create call (its receipt is how the sweep finds an order whose
 // answer was lost), gets the order id once the create answers, and — for a membership —
-// the payment its period was confirmed with. The sweep (reconcile.service.ts) settles it.
+// the payment its period was confirmed with. The reconciliation sweep settles it.
 import type { Kysely } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
-import * as repo from './reconciliation.repo.js';
+import * as repo from './gateway-orders.repo.js';
 
 export interface OrderCheckInput {
   /** Our own unique id sent as the order's `receipt` (a registration id, or a membership order receipt). */
@@ -39,3 +39,15 @@ export async function reopenOrderCheck(deps: { db: Kysely<Database>; clock: Cloc
 
 /** Watched orders by state and last outcome (for /metrics). */
 export const outcomeCounts = (db: Kysely<Database>) => repo.outcomeCounts(db);
+
+// What the reconciliation sweep and the stray-payment refund read and write of the watch list.
+export type { OrderListQuery, OrderRow } from './gateway-orders.repo.js';
+export const dueOrders = repo.dueOrders;
+export const checkLater = repo.checkLater;
+export const settle = repo.settle;
+export const recordedPayment = repo.recordedPayment;
+export const isRecordedPayment = repo.isRecordedPayment;
+export const findByOrderId = repo.findByOrderId;
+export const listPage = repo.listPage;
+/** reopenOrderCheck inside the caller's transaction. */
+export const reopen = repo.reopen;

@@ -1,6 +1,6 @@
 // PostgreSQL errors that are the caller's doing or a lost race become domain errors
 // here, in one place; anything else stays an internal fault.
-import { AppError, appError } from '../shared/errors.js';
+import { AppError, appError } from './errors.js';
 
 interface PgError {
   code?: string;

@@ -5,8 +5,13 @@
 // `{BASE_URL}/t/{token}/pass.pkpass` (Apple Wallet) and `{BASE_URL}/t/{token}/google-wallet`
 // (redirects to Google's save link, signed when it is opened). Without a wallet's
 // settings its link is absent; without both, the answer is empty.
-import type { Config } from '../../config.js';
-import { attendeePageUrl, attendeeToken } from '../tickets/attendee-token.js';
+import { attendeePageUrl, attendeeToken } from './attendee-token.js';
+
+/** What of the configuration the links depend on: BASE_URL and which wallets are set up. */
+export interface WalletSettings {
+  baseUrl: string;
+  wallet: { apple?: unknown; google?: unknown };
+}
 
 export interface WalletLinks {
   /** Apple Wallet: downloads the signed .pkpass. */
@@ -21,7 +26,7 @@ export function primaryTicketId(registration: { id: string; ticket_code: string 
 }
 
 /** The links for the page token of an attendee (`/t/{token}`). */
-export function walletLinksForToken(config: Pick<Config, 'baseUrl' | 'wallet'>, token: string): WalletLinks {
+export function walletLinksForToken(config: WalletSettings, token: string): WalletLinks {
   const page = attendeePageUrl(config.baseUrl, token);
   return {
     ...(config.wallet.apple ? { applePass: `${page}/pass.pkpass` } : {}),
@@ -30,7 +35,7 @@ export function walletLinksForToken(config: Pick<Config, 'baseUrl' | 'wallet'>, 
 }
 
 /** The links of a registration's (primary) ticket; `{}` when no wallet is configured. */
-export function walletLinks(config: Pick<Config, 'baseUrl' | 'secretsKey' | 'wallet'>, registration: { id: string; ticket_code: string | null }): WalletLinks {
+export function walletLinks(config: WalletSettings & { secretsKey: Buffer }, registration: { id: string; ticket_code: string | null }): WalletLinks {
   if (!config.wallet.apple && !config.wallet.google) return {};
   return walletLinksForToken(config, attendeeToken(config.secretsKey, registration.id, primaryTicketId(registration)));
 }

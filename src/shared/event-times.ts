@@ -2,7 +2,7 @@
 // (+05:30), the zone the service's events are held in, with the offset written out
 // (Google loses features without it; Apple keeps it with `ignoresTimeZone`). A date
 // without a time covers the whole day.
-import { parseEventDate } from '../../shared/dates.js';
+import { parseEventDate } from './dates.js';
 
 const IST_OFFSET_MS = 330 * 60_000;
 

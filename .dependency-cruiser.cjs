@@ -1,0 +1,76 @@
+// Dependencies point one way. Checked by test/architecture/dependencies.test.ts in `npm test`
+// (which also holds the allow-list of known violations, .dependency-cruiser-known.json, that can
+// only shrink). Run by hand: npx depcruise src --config .dependency-cruiser.cjs
+//
+// The allowed direction, lowest first; a layer imports only from the layers below it:
+//
+//   src/db                       table types, connection, the embedded server, migrations
+//   src/shared, src/jobs,        errors, auth hook, clock, ids, money, … ; the job queue;
+//   src/config.ts                the only reader of process.env
+//   src/modules/*                the features; among themselves no cycles (file or folder)
+//                                and no routes file importing another module's routes file
+//   src/app.ts, src/deps.ts,     composition: the only code that knows every module
+//   src/server.ts
+//
+// Nothing in src/ imports from test/ or bench/. Type-only imports count like any other.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A file that reaches itself through its imports.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-circular-folders',
+      comment: 'A folder (a module, or shared/db/jobs) that reaches itself through another folder.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-routes-to-other-routes',
+      comment: "A routes file calls services; another module's routes are never imported.",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/.*\\.routes\\.ts$' },
+      to: { path: '^src/modules/[^/]+/.*\\.routes\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'src-not-to-test-or-bench',
+      comment: 'The service never imports its tests or benchmarks.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'modules-below-composition',
+      comment: 'Modules do not import app.ts, deps.ts or server.ts (nor their types): those compose the modules.',
+      severity: 'error',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/(app|deps|server)\\.ts$' },
+    },
+    {
+      name: 'shared-below-modules',
+      comment: 'shared/, jobs/, db/ and config.ts know no module and no composition.',
+      severity: 'error',
+      from: { path: '^src/(shared/|jobs/|db/|config\\.ts$)' },
+      to: { path: '^src/(modules/|(app|deps|server)\\.ts$)' },
+    },
+    {
+      name: 'db-below-shared',
+      comment: 'db/ (table types, connection, migrations) is the lowest layer.',
+      severity: 'error',
+      from: { path: '^src/db/' },
+      to: { path: '^src/(shared|jobs)/' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+  },
+};

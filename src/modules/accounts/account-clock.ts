@@ -1,0 +1,35 @@
+// An account's clock: in live mode the service clock; in test mode the service clock plus
+// the account's sandbox offset, moved forward to try renewals and expiry without waiting.
+// Every module that asks what time it is for an account asks here.
+import type { Mode } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Db } from '../../shared/db-handle.js';
+import * as repo from './account-clock.repo.js';
+
+const DAY_MS = 86_400_000;
+
+/** This account's clock: in test mode, the service clock plus the account's sandbox offset. */
+export async function nowFor(deps: { db: Db; clock: Clock }, accountId: string, mode: Mode): Promise<Date> {
+  const now = deps.clock.now();
+  if (mode !== 'test') return now;
+  const offset = await repo.clockOffset(deps.db, accountId);
+  return offset === undefined ? now : new Date(now.getTime() + offset);
+}
+
+export interface TestClock {
+  now: Date;
+  offsetDays: number;
+}
+
+/** Moves an account's test clock forward, cumulatively. */
+export async function advanceClock(deps: { db: Db; clock: Clock }, accountId: string, days: number): Promise<TestClock> {
+  await repo.advanceClock(deps.db, accountId, Math.round(days * DAY_MS));
+  const now = await nowFor(deps, accountId, 'test');
+  return { now, offsetDays: (now.getTime() - deps.clock.now().getTime()) / DAY_MS };
+}
+
+/** Puts an account's test clock back to the service clock. */
+export async function resetClock(deps: { db: Db; clock: Clock }, accountId: string): Promise<TestClock> {
+  await repo.resetClock(deps.db, accountId);
+  return { now: deps.clock.now(), offsetDays: 0 };
+}

@@ -1,0 +1,28 @@
+// What registering and confirming need from the rest of the service, apart from the rules
+// that use it: confirm-payment.service.ts and registrations.jobs.ts take it without
+// importing register.service.ts (which re-exports it for callers outside the module).
+import type { Kysely } from 'kysely';
+import type { Database, Mode } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import type { PaymentGateway } from '../payments/gateway.js';
+import type { FreeBookings } from './free-bookings.js';
+
+export interface RegisterDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  gatewayFor(mode: Mode, accountId: string): PaymentGateway;
+  checkEmail(email: string): Promise<{ ok: true; email: string } | { ok: false; message: string }>;
+  hasGoodStanding(accountId: string, mode: Mode, email: string): Promise<boolean>;
+  /** Called after a commit that enqueued jobs, so a local worker picks them up at once. */
+  kickJobs(): void;
+  /** Writes one-statement free bookings, those of one seat counter together under a rush. */
+  freeBookings: FreeBookings;
+  /** SOLD_OUT_MEMORY_MS: how long an event found full is refused without a read. */
+  soldOutMemoryMs: number;
+  /** WhatsApp is configured: confirmations of live bookings that opted in queue a WhatsApp ticket. */
+  sendsWhatsApp: boolean;
+  /** Checks waitlist offer links (and the attendee page's tokens). */
+  secretsKey: Buffer;
+}
