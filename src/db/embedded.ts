@@ -61,8 +61,9 @@ function serverSettings(socketDir: string): string[] {
     synchronous_commit: 'on',
     full_page_writes: 'on',
     // One service process with a pool of 20 and its door listener, plus room for maintenance
-    // connections (and for a second process on the socket, as the concurrency tests run).
-    max_connections: '50',
+    // connections and for more processes on the socket: the concurrency tests run two, each
+    // with a full pool, beside the test's own (50 ran out: "too many clients already").
+    max_connections: '100',
     shared_buffers: '128MB',
     wal_buffers: '16MB',
     // Fewer, spread-out checkpoints: no checkpoint storm in the middle of a burst.
