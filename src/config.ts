@@ -64,6 +64,8 @@ export interface Config {
   readonly checkoutWindowMinutes: number;
   /** How long this process remembers an event found full (SOLD_OUT_MEMORY_MS; 0: never). */
   readonly soldOutMemoryMs: number;
+  /** DATABASE_POOL_SIZE: connections each instance's pool may open. */
+  readonly databasePoolSize: number;
   /** How often each instance compares its door rosters' versions with the database's (a missed notification). */
   readonly doorRosterCheckMs: number;
   readonly reconcile: {
@@ -275,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
     soldOutMemoryMs: int(env, 'SOLD_OUT_MEMORY_MS', 1000, 0, 10_000),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
     doorRosterCheckMs: int(env, 'DOOR_ROSTER_CHECK_MS', 2_000, 20, 600_000),
     reconcile: Object.freeze({
       afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),

@@ -79,14 +79,14 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
   const ownBackend = (pid: number) => backends.has(pid);
   if (config.databaseUrl) {
     const connection = { connectionString: config.databaseUrl };
-    const pool = createPool(connection, notices, backends);
+    const pool = createPool(connection, notices, backends, config.databasePoolSize);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
     return { db, storage: 'postgres', pool, connection, onNotice, ownBackend, close: () => db.destroy() };
   }
   const server = await (options.embedded ?? startEmbedded({ dataDir: config.dataDir, ...options.embeddedLogging }));
   const connection = { host: server.socketDir, port: server.port, user: server.user, database: server.database };
-  const pool = createPool(connection, notices, backends);
+  const pool = createPool(connection, notices, backends, config.databasePoolSize);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db);
@@ -109,8 +109,8 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
   };
 }
 
-function createPool(connection: pg.PoolConfig, notices: readonly ((message: string) => void)[], backends: Set<number>): pg.Pool {
-  const pool = new pg.Pool({ ...connection, max: 20 });
+function createPool(connection: pg.PoolConfig, notices: readonly ((message: string) => void)[], backends: Set<number>, max: number): pg.Pool {
+  const pool = new pg.Pool({ ...connection, max });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});
   pool.on('remove', (client) => backends.delete((client as unknown as { processID: number }).processID));

@@ -26,7 +26,9 @@ export async function startProcess(env: Record<string, string>, timeoutMs = 30_0
   const port = await freePort();
   let errors = '';
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // Pools of 10: two or three processes beside the test's own server, and another test file
+    // running at the same time, stay under one PostgreSQL server's 100 connections.
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '10', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (d: Buffer) => {
