@@ -57,7 +57,16 @@ export async function openBrowser(args: readonly string[] = []): Promise<Browser
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // Chromium now and then answers "Unable to capture screenshot" for a page that is fine
+  // (seen once in a PostgreSQL pass under load): the capture is tried up to three times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+      return;
+    } catch (err) {
+      if (attempt >= 3 || !/Unable to capture screenshot/.test(String(err))) throw err;
+    }
+  }
 }
 
 /** True when the page is no wider than the viewport (no horizontal scroll). */
