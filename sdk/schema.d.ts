@@ -11413,7 +11413,7 @@ export interface operations {
     openHostedPaymentPage: {
         parameters: {
             query: {
-                /** @description The booking’s gateway order id. */
+                /** @description The booking’s gateway order id (letters, digits and `_`). */
                 order: string;
             };
             header?: never;

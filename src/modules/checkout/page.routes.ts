@@ -64,7 +64,7 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
         description:
           'The fallback where the gateway’s checkout cannot run inside a frame: opens Razorpay’s checkout with `callback_url` (`POST /e/{slug}/callback`) and `redirect: true`. Shows no personal data. Public for a published live event; 404 for anything else or an order that is not pending on this event.',
         params: Slug,
-        querystring: Type.Object({ order: Type.String({ maxLength: 100, description: 'The booking’s gateway order id.' }) }),
+        querystring: Type.Object({ order: Type.String({ maxLength: 100, pattern: '^[A-Za-z0-9_]+$', description: 'The booking’s gateway order id (letters, digits and `_`).' }) }),
         response: { 200: Html('The payment page.'), ...htmlErrors([400, 404, 429, 500]) } as never,
       },
     },
