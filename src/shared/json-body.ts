@@ -4,8 +4,15 @@
 // surrogate ("\ud800"), which PostgreSQL refuses inside json (a 500) and stores as U+FFFD
 // inside text (a silent change). Bytes on the wire cannot carry one (the UTF-8 decoder
 // replaces them), so only such an escape can, and the check runs only when the text has one.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appError, type AppError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A signed webhook's body as received (parseSignedJson). */
+    rawBody?: string;
+  }
+}
 
 /** The deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
@@ -116,5 +123,30 @@ export function parseJsonKeepingEveryKey(app: FastifyInstance): void {
     }
     const refused = unpairedSurrogate(text, value);
     done(refused, refused ? undefined : value);
+  });
+}
+
+/**
+ * For signed webhooks (the gateway's, WhatsApp's): `check` sees the exact bytes before
+ * anything reads them (it throws to refuse: a body whose signature does not hold is never
+ * parsed); then the raw text is kept on `req.rawBody` and parsed with the checks above.
+ */
+export function parseSignedJson(app: FastifyInstance, check: (req: FastifyRequest, raw: Buffer) => Promise<void>): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, body: Buffer) => {
+    await check(req, body);
+    const text = body.toString('utf8');
+    req.rawBody = text;
+    const deep = tooDeep(text);
+    if (deep) throw deep;
+    let value: unknown;
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch {
+      throw appError('invalid_json', 'body is not valid JSON');
+    }
+    const refused = unpairedSurrogate(text, value);
+    if (refused) throw refused;
+    return value;
   });
 }

@@ -12,7 +12,7 @@ import type { PayoutDeps } from '../payouts/payouts.service.js';
 import type { RateLimiter } from '../../shared/rate-limit.js';
 import type { Clock } from '../../shared/clock.js';
 import { appError } from '../../shared/errors.js';
-import { tooDeep } from '../../shared/json-body.js';
+import { parseSignedJson } from '../../shared/json-body.js';
 import { BAD_SIGNATURES } from '../../shared/rate-limit.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { verifyWebhookSignature } from '../payments/razorpay-signature.js';
@@ -36,12 +36,6 @@ export function paymentFromWebhook(e: RazorpayPaymentEntity | undefined): Gatewa
   if (!e || typeof e.id !== 'string' || typeof e.amount !== 'number' || typeof e.currency !== 'string') return undefined;
   if (!['created', 'authorized', 'captured', 'refunded', 'failed'].includes(String(e.status))) return undefined;
   return toPayment(e as Record<string, unknown>);
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    rawBody?: string;
-  }
 }
 
 
@@ -69,18 +63,7 @@ export const razorpayWebhookRoutes =
       throw appError('invalid_signature', 'X-Razorpay-Signature does not match the body', {}, headers);
     };
 
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, body: Buffer) => {
-      await checkSignature(req, body);
-      req.rawBody = body.toString('utf8');
-      const deep = tooDeep(req.rawBody);
-      if (deep) throw deep;
-      try {
-        return JSON.parse(req.rawBody) as unknown;
-      } catch {
-        throw appError('invalid_json', 'body is not valid JSON');
-      }
-    });
+    parseSignedJson(app, checkSignature);
 
     app.post(
       '/webhooks/razorpay',

@@ -12,7 +12,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { BAD_SIGNATURES, type RateLimiter } from '../../shared/rate-limit.js';
 import { appError, forbidden } from '../../shared/errors.js';
-import { tooDeep } from '../../shared/json-body.js';
+import { parseSignedJson } from '../../shared/json-body.js';
 import { verifyHubSignature } from './hub-signature.js';
 import { applyStatuses } from './whatsapp.service.js';
 
@@ -48,18 +48,7 @@ export const whatsappWebhookRoutes =
       throw appError('signature_not_verified', 'X-Hub-Signature-256 does not match the body', {}, headers);
     };
 
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, body: Buffer) => {
-      await checkSignature(req, body);
-      req.rawBody = body.toString('utf8');
-      const deep = tooDeep(req.rawBody);
-      if (deep) throw deep;
-      try {
-        return JSON.parse(req.rawBody) as unknown;
-      } catch {
-        throw appError('invalid_json', 'body is not valid JSON');
-      }
-    });
+    parseSignedJson(app, checkSignature);
 
     app.get(
       '/webhooks/whatsapp',
