@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { Deps } from './deps.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { publishingRoutes } from './modules/accounts/publishing.routes.js';
 import * as accounts from './modules/accounts/accounts.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
@@ -213,6 +214,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(opsRoutes(deps));
   await app.register(accountsRoutes(deps));
   await app.register(keysRoutes(deps));
+  await app.register(publishingRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(eventsRoutes(deps.eventDeps));
   await app.register(registrationsRoutes(deps.registerDeps));

@@ -12,6 +12,7 @@ import { handleJob, handleJobs, JobRunner, type JobHandlers, type MaintenanceTas
 import { pruneFinishedJobs } from './jobs/dead-jobs.js';
 import { pruneKeptEmails } from './modules/mail/sandbox-mail.js';
 import { getUser } from './modules/accounts/accounts.service.js';
+import { publishingDecisionJob, sendPublishingDecisionJob } from './modules/accounts/publishing.js';
 import { passwordNoticeJob, passwordResetJob, sendPasswordNoticeJob, sendPasswordResetJob, sendVerificationJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
 import { endUserSessions } from './modules/dashboard/sessions.js';
 import type { Db } from './shared/db-handle.js';
@@ -28,7 +29,7 @@ import { FreeBookings } from './modules/registrations/free-bookings.js';
 import type { RegisterDeps } from './modules/registrations/register.service.js';
 import { refundJob, refundPaymentJob } from './modules/registrations/registrations.jobs.js';
 import { settleEventPayments } from './modules/registrations/actions.service.js';
-import { unavailable } from './shared/errors.js';
+import { conflict } from './shared/errors.js';
 import { KeyCache } from './modules/keys/keys.service.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
@@ -157,8 +158,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       : undefined;
   const liveGateway: PaymentGateway | undefined = razorpay;
   const liveSubscriptions: SubscriptionGateway | undefined = razorpay;
-  const notConfigured = () =>
-    unavailable('payments_not_configured', 'live payments are not configured on this service (RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)');
+  const notConfigured = () => conflict('payments_not_configured');
   const gatewayFor = (mode: 'test' | 'live', accountId: string): PaymentGateway => {
     if (mode === 'test') return new SandboxGateway({ db, clock, ids }, accountId);
     if (!liveGateway) throw notConfigured();
@@ -189,6 +189,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       counts: (eventId) => registrations.eventCounts(db, eventId),
     },
     canPublish: async (userId) => (await getUser(db, userId)).can_publish,
+    livePayments: liveGateway !== undefined,
     waitlist: {
       seatsFreed: async (trx, eventId) => {
         await waitlist.offerSeats(trx, { clock, ids }, eventId);
@@ -214,6 +215,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
   handleJob(jobHandlers, verifyEmailJob, (payload) => sendVerificationJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
   handleJob(jobHandlers, passwordResetJob, (payload) => sendPasswordResetJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
+  handleJob(jobHandlers, publishingDecisionJob, (payload) => sendPublishingDecisionJob({ db, baseUrl: config.baseUrl, mailer }, payload));
   handleJob(jobHandlers, passwordNoticeJob, (payload) => sendPasswordNoticeJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
   const ticketHolders = (attendeeIds: readonly string[]) => registrations.ticketHolders(db, attendeeIds);
   handleJobs(jobHandlers, ticketEmailJob, (batch) => sendTicketJobs({ db, clock, config, mailer, ticketHolders }, batch));

@@ -607,6 +607,18 @@ export interface ReconcileLeaseTable {
   until: Timestamp;
 }
 
+/** A request for publishing access (§17): pending until staff grant or decline it. */
+export interface PublishingRequestsTable {
+  id: string;
+  user_id: string;
+  message: string;
+  status: 'pending' | 'granted' | 'declined';
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  decided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface Database {
   ledger_entries: LedgerEntriesTable;
   payouts: PayoutsTable;
@@ -646,4 +658,5 @@ export interface Database {
   gst_counters: GstCountersTable;
   gst_documents: GstDocumentsTable;
   waitlist_entries: WaitlistEntriesTable;
+  publishing_requests: PublishingRequestsTable;
 }

@@ -84,8 +84,10 @@ describe('authorisation matrix', () => {
     assert.equal(r.body.error, 'Missing Authorization Bearer token');
   });
 
-  it('publishing without organiser access: 403', async () => {
-    const r = await call(server.url, 'PATCH', `/api/v1/events/${eventId}`, { key: owner.key, body: { status: 'published' } });
+  it('publishing a live event without organiser access: 403', async () => {
+    const live = await createKey(server.url, owner.token, { mode: 'live' });
+    const liveEvent = (await call(server.url, 'POST', '/api/v1/events', { key: live.key, body: { title: 'Live', description: 'x', startDate: '2026-12-01' } })).body.data.id;
+    const r = await call(server.url, 'PATCH', `/api/v1/events/${liveEvent}`, { key: live.key, body: { status: 'published' } });
     assert.equal(r.status, 403);
     assert.equal(r.body.code, 'organiser_access_required');
   });

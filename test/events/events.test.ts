@@ -247,8 +247,35 @@ describe('events', () => {
       assert.equal((await call(server.url, 'GET', `/api/v1/events/${id}`, { key: org.key })).body.data.endDate, null, 'refused patch wrote nothing');
     });
 
-    it('publishes only with canPublish, and unpublishing is never blocked', async () => {
-      const org = await organiser(server.url);
+    it('publishes a test event without the grant; a paid live event is refused while the service takes no live payments', async () => {
+      const org = await organiser(server.url, 'test');
+      const id = (await post(org.key, { ...base, price: 499 })).body.data.id;
+      const published = await call(server.url, 'PATCH', `/api/v1/events/${id}`, { key: org.key, body: { status: 'published' } });
+      assert.equal(published.status, 200, published.text);
+      assert.equal(published.body.data.status, 'published');
+      assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: org.key })).body.canPublish, false, 'no grant was needed, none was given');
+
+      const live = await organiser(server.url, 'live');
+      assert.equal((await grant(live.userId, true)).status, 200);
+      for (const paid of [{ price: 499 }, { specialPrices: [{ name: 'VIP', price: 900 }] }, { tracks: [{ title: 'Workshop', price: 200 }] }]) {
+        const lid = (await post(live.key, { ...base, ...paid })).body.data.id;
+        const refused = await call(server.url, 'PATCH', `/api/v1/events/${lid}`, { key: live.key, body: { status: 'published' } });
+        assert.equal(refused.status, 409, JSON.stringify(paid));
+        assert.equal(refused.body.code, 'payments_not_configured');
+        assert.doesNotMatch(refused.body.error, /RAZORPAY|KEY_ID|SECRET/);
+        assert.equal((await call(server.url, 'GET', `/api/v1/events/${lid}`, { key: live.key })).body.data.status, 'draft');
+      }
+      // A free live event publishes; making it paid while published is refused too.
+      const free = (await post(live.key, base)).body.data.id;
+      assert.equal((await call(server.url, 'PATCH', `/api/v1/events/${free}`, { key: live.key, body: { status: 'published' } })).status, 200);
+      const priced = await call(server.url, 'PATCH', `/api/v1/events/${free}`, { key: live.key, body: { price: 100 } });
+      assert.equal(priced.status, 409);
+      assert.equal(priced.body.code, 'payments_not_configured');
+      assert.equal((await call(server.url, 'GET', `/api/v1/events/${free}`, { key: live.key })).body.data.price, 0);
+    });
+
+    it('publishes a live event only with canPublish, and unpublishing is never blocked', async () => {
+      const org = await organiser(server.url, 'live');
       const id = (await post(org.key, base)).body.data.id;
       const refused = await call(server.url, 'PATCH', `/api/v1/events/${id}`, { key: org.key, body: { status: 'published', title: 'Sneaky' } });
       assert.equal(refused.status, 403);

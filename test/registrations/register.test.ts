@@ -229,7 +229,7 @@ describe('registration', () => {
       assert.equal(s2.status, 200);
     });
 
-    it('refuses live registrations with 503 when the gateway is not configured, storing nothing', async () => {
+    it('refuses live registrations with 409 payments_not_configured when the gateway is not configured, storing nothing and naming no setting', async () => {
       const account = await signup(server.url, { email: uniqueEmail('live') });
       const live = await createKey(server.url, account.token, { mode: 'live' });
       const staff = await signup(server.url, { email: staffEmail }).catch(async () => {
@@ -240,10 +240,15 @@ describe('registration', () => {
       const id = await event({ price: 100 }, live.key);
       const draft = await register(id, person(), live.key);
       assert.equal(draft.status, 409, 'a live draft takes no registrations');
-      await api('PATCH', `/api/v1/events/${id}`, { status: 'published' }, live.key);
+      const publish = await api('PATCH', `/api/v1/events/${id}`, { status: 'published' }, live.key);
+      assert.equal(publish.status, 409, 'a paid live event is not published while the service takes no live payments');
+      assert.equal(publish.body.code, 'payments_not_configured');
+      // As if the keys were taken away after it was published.
+      await server.deps.db.updateTable('events').set({ status: 'published' }).where('id', '=', id).execute();
       const r = await register(id, person(), live.key);
-      assert.equal(r.status, 503);
+      assert.equal(r.status, 409);
       assert.equal(r.body.code, 'payments_not_configured');
+      assert.doesNotMatch(r.body.error, /RAZORPAY|KEY_ID|KEY_SECRET|configured/i, 'a buyer may read it: no setting is named');
       assert.equal((await api('GET', `/api/v1/events/${id}/registrations`, undefined, live.key)).body.count, 0);
     });
   });

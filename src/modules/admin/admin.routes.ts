@@ -3,10 +3,13 @@ import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { EventDeps } from '../events/events.service.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import * as accounts from '../accounts/accounts.service.js';
+import * as publishing from '../accounts/publishing.js';
+import { DeclineReason, ReviewedRequest, PublishingRequest } from '../accounts/publishing.schemas.js';
 import * as events from '../events/events.service.js';
 import * as memberships from '../memberships/memberships.service.js';
 import { Membership } from '../memberships/memberships.schemas.js';
@@ -29,7 +32,7 @@ const Job = Type.Object({
 
 // Platform staff only: organiser access, an event's ticket mail, members added by hand.
 export const adminRoutes =
-  (deps: { db: Kysely<Database>; clock: Clock; membershipDeps: MembershipDeps; eventDeps: EventDeps; jobs: JobRunner }): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; clock: Clock; ids: Ids; membershipDeps: MembershipDeps; eventDeps: EventDeps; jobs: JobRunner }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/admin/api/jobs',
@@ -99,6 +102,74 @@ export const adminRoutes =
       },
     );
 
+    app.get(
+      '/admin/api/publishing-requests',
+      {
+        config: { auth: { kind: 'staff' } },
+        schema: {
+          tags: ['admin'],
+          summary: 'Requests for publishing access, with the facts of each account',
+          description:
+            'Oldest first (the queue to work through); `status` defaults to `pending`. Each request carries what the organiser wrote and the account’s facts: email and whether it is verified, name, phone, sign-up time, whether it may publish, and its events in each mode. Pages of `limit` (default 100, at most 1,000) with `startingAfter=<nextCursor>`; `count` is the total in that status.',
+          querystring: Type.Object(
+            {
+              status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('granted'), Type.Literal('declined')], { description: 'Default `pending`.' })),
+              ...PageQuery,
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(ReviewedRequest), count: Type.Integer(), ...PageFields }), 400: Type.Ref('Error') },
+        },
+      },
+      async (req) => {
+        const page = await publishing.listRequests(deps.db, { status: req.query.status ?? 'pending', limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
+        const data = await Promise.all(page.items.map(async (r) => ({ ...r, account: { ...r.account, events: await eventCounts(deps.db, r.account.userId) } })));
+        return { success: true as const, data, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
+      },
+    );
+
+    const decided = { 200: Type.Object({ success: Type.Literal(true), data: PublishingRequest }), 404: Type.Ref('Error'), 409: Type.Ref('Error') };
+    app.post(
+      '/admin/api/publishing-requests/:id/grant',
+      {
+        config: { auth: { kind: 'staff' } },
+        schema: {
+          tags: ['admin'],
+          summary: 'Grant a request for publishing access',
+          description: 'The account may publish live events at once (as with organiser-access); the organiser is mailed. 409 `publishing_request_decided` for a request decided already.',
+          params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+          response: decided,
+        },
+      },
+      async (req) => {
+        const staff = req.principal!.userId;
+        const row = await publishing.decideRequest({ ...deps, jobs: deps.jobs }, staff, req.params.id, { grant: true });
+        req.log.info({ staff, requestId: row.id, userId: row.user_id }, 'publishing access granted');
+        return { success: true as const, data: publishing.presentRequest(row) };
+      },
+    );
+
+    app.post(
+      '/admin/api/publishing-requests/:id/decline',
+      {
+        config: { auth: { kind: 'staff' } },
+        schema: {
+          tags: ['admin'],
+          summary: 'Decline a request for publishing access, with a reason',
+          description: 'The organiser is mailed the reason and may ask again. 409 `publishing_request_decided` for a request decided already.',
+          params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+          body: Type.Object({ reason: DeclineReason }, { additionalProperties: false }),
+          response: decided,
+        },
+      },
+      async (req) => {
+        const staff = req.principal!.userId;
+        const row = await publishing.decideRequest({ ...deps, jobs: deps.jobs }, staff, req.params.id, { grant: false, reason: req.body.reason });
+        req.log.info({ staff, requestId: row.id, userId: row.user_id }, 'publishing access declined');
+        return { success: true as const, data: publishing.presentRequest(row) };
+      },
+    );
+
     app.post(
       '/admin/api/events/:eventId/ticket-emails',
       {
@@ -148,3 +219,9 @@ export const adminRoutes =
       },
     );
   };
+
+/** An account's events in each mode (the facts staff read beside a request). */
+export async function eventCounts(db: Kysely<Database>, userId: string): Promise<{ test: number; live: number }> {
+  const [test, live] = await Promise.all([events.countEventsByStatus(db, userId, 'test'), events.countEventsByStatus(db, userId, 'live')]);
+  return { test: test.total, live: live.total };
+}

@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.js';
 /** What the hosted checkout uses of the service. */
 export type CheckoutDeps = Pick<Deps, 'clock' | 'config' | 'db' | 'eventDeps' | 'ids' | 'keyCache' | 'registerDeps' | 'waitlistDeps'>;
 import type { KeyPrincipal } from '../../shared/auth.js';
-import { forbidden, notFound, unavailable } from '../../shared/errors.js';
+import { conflict, forbidden, notFound } from '../../shared/errors.js';
 import { paymentNotVerified } from '../payments/payments.service.js';
 import { presentEvent } from '../events/events.present.js';
 import * as events from '../events/events.service.js';
@@ -135,7 +135,7 @@ export async function registerFromPage(deps: CheckoutDeps, access: PageAccess, i
 function signingSecret(deps: CheckoutDeps, mode: 'test' | 'live'): string {
   if (mode === 'test') return sandboxSigningSecret(deps);
   const secret = deps.config.razorpay.keySecret;
-  if (!secret) throw unavailable('payments_not_configured', 'live payments are not configured on this service (RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)');
+  if (!secret) throw conflict('payments_not_configured');
   return secret;
 }
 

@@ -68,7 +68,8 @@ export const eventsRoutes =
         schema: {
           tags: ['events'],
           summary: 'Change any creation field, or publish / unpublish with status',
-          description: 'Fields left out keep their value; `null` clears endDate or location. Publishing needs canPublish (403 otherwise).',
+          description:
+            'Fields left out keep their value; `null` clears endDate or location. Publishing a **test** event needs nothing more (test events are never public). Publishing a **live** event needs canPublish (403 `organiser_access_required` otherwise; ask for it with `POST /dashboard/api/publishing-access`). A live event that costs money (a base, tier or track price above 0) is refused with 409 `payments_not_configured` while the service takes no live payments (its Razorpay keys are not set), when it is published or when a published one is made paid; free events publish meanwhile.',
           params: IdParams,
           body: EventPatch,
           response: { 200: EventAnswer, ...ownershipErrors },

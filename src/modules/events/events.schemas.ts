@@ -164,7 +164,7 @@ export const EventCreate = Type.Object(
 export const EventPatch = Type.Object(
   {
     ...Type.Partial(EventCreate).properties,
-    status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Publishing needs canPublish; unpublishing is never blocked.' })),
+    status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Publishing a live event needs canPublish (a test event does not) and, when it costs money, a service that takes live payments (409 `payments_not_configured`); unpublishing is never blocked.' })),
   },
   { additionalProperties: false, description: 'Every creation field may change; fields left out keep their value.' },
 );

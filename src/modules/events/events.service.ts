@@ -10,7 +10,7 @@ import { conflict, forbidden, notFound, badRequest } from '../../shared/errors.j
 import type { Ids } from '../../shared/ids.js';
 import { paiseToRupees } from '../../shared/money.js';
 import { computeAvailability } from './availability.js';
-import { applyInput, parseTrackIndex, refuseDateField, type EventInput } from './events.input.js';
+import { applyInput, parseTrackIndex, refuseDateField, type EventFields, type EventInput } from './events.input.js';
 import { presentEvent } from './events.present.js';
 import { waitlistFor } from './policies.js';
 import * as repo from './events.repo.js';
@@ -66,8 +66,10 @@ export interface EventDeps {
     settlePayments(eventId: string): Promise<number>;
     counts(eventId: string): Promise<BookingCounts>;
   };
-  /** Whether the account may publish events. */
+  /** Whether the account may publish live events (test events need no grant). */
   canPublish(userId: string): Promise<boolean>;
+  /** Whether the service can take live payments (its gateway keys are set): a paid live event is published only then. */
+  livePayments: boolean;
   /** What the waitlist module answers and does about an event's seats. */
   waitlist: {
     /**
@@ -227,10 +229,16 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
     },
     input,
   );
-  if (input.status === 'published' && row.status !== 'published') {
-    if (!(await deps.canPublish(p.userId))) {
-      throw forbidden('organiser_access_required', 'publishing needs organiser access on this account (canPublish is false)');
-    }
+  const publishing = input.status === 'published' && row.status !== 'published';
+  // Test events are never public, so they publish without the grant (§17).
+  if (publishing && row.mode === 'live' && !(await deps.canPublish(p.userId))) {
+    throw forbidden('organiser_access_required', 'publishing a live event needs organiser access on this account (canPublish is false): ask for it with “Request publishing access” on the dashboard; test events publish without it');
+  }
+  // A paid live event on sale must be payable: refused while the service takes no live payments,
+  // whether it is being published or a published event is being made paid.
+  const published = (input.status ?? row.status) === 'published';
+  if (published && row.mode === 'live' && !deps.livePayments && isPaid(fields) && (publishing || !isPaid(rowPrices(row)))) {
+    throw conflict('payments_not_configured', 'a paid live event can be published only once this service takes live payments, which it does not yet; free and test events publish meanwhile');
   }
   const updated = await deps.db.transaction().execute(async (trx) => {
     const u = await repo.updateEvent(trx, id, {
@@ -249,6 +257,15 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
   if (!updated) throw notFound('no such event', 'event_not_found');
   return updated;
 }
+
+type Prices = Pick<EventFields, 'price_paise' | 'special_prices' | 'tracks'>;
+
+/** Whether anything of the event costs money: its base price, a tier or a track. */
+export function isPaid(e: Prices): boolean {
+  return Number(e.price_paise) > 0 || e.special_prices.some((t) => t.pricePaise > 0) || e.tracks.some((t) => t.pricePaise > 0);
+}
+
+const rowPrices = (row: EventRow): Prices => ({ price_paise: Number(row.price_paise), special_prices: row.special_prices, tracks: row.tracks });
 
 /**
  * Deleting an event cascades to its bookings, so it waits until none holds money:
