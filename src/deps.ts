@@ -187,6 +187,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       paymentsInFlight: (eventId) => registrations.paymentsInFlight(db, eventId),
       settlePayments: (eventId) => settleEventPayments(registerDeps, eventId),
       counts: (eventId) => registrations.eventCounts(db, eventId),
+      tracksInUseFrom: async (eventId, index) =>
+        (await registrations.anyBookingOnTracksFrom(db, eventId, index)) || (await waitlist.anyEntryOnTracksFrom(db, eventId, index)),
     },
     canPublish: async (userId) => (await getUser(db, userId)).can_publish,
     livePayments: liveGateway !== undefined,

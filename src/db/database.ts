@@ -149,6 +149,8 @@ export interface TrackDoc {
   pricePaise: number;
   capacity: number;
   date: string | null;
+  /** When the track ends (absent or null: not given). */
+  endDate?: string | null;
   /** The track's own waitlist; absent: the event's applies. */
   waitlist?: WaitlistDoc | null;
 }

@@ -39,6 +39,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/events/{id}/tracks': 'listTracks',
   'POST /api/v1/events/{id}/tracks': 'createTrack',
   'PATCH /api/v1/events/{id}/tracks/{index}': 'updateTrack',
+  'DELETE /api/v1/events/{id}/tracks/{index}': 'removeTrack',
   'GET /api/v1/events/{id}/availability': 'getAvailability',
   'GET /api/v1/events/{id}/analytics': 'getAnalytics',
   'POST /api/v1/events/{id}/register': 'register',

@@ -123,7 +123,7 @@ export const adminRoutes =
       },
       async (req) => {
         const page = await publishing.listRequests(deps.db, { status: req.query.status ?? 'pending', limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
-        const data = await Promise.all(page.items.map(async (r) => ({ ...r, account: { ...r.account, events: await eventCounts(deps.db, r.account.userId) } })));
+        const data = await Promise.all(page.items.map(async (r) => ({ ...r, account: { ...r.account, events: await events.eventCountsByMode(deps.db, r.account.userId) } })));
         return { success: true as const, data, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
       },
     );
@@ -220,8 +220,3 @@ export const adminRoutes =
     );
   };
 
-/** An account's events in each mode (the facts staff read beside a request). */
-export async function eventCounts(db: Kysely<Database>, userId: string): Promise<{ test: number; live: number }> {
-  const [test, live] = await Promise.all([events.countEventsByStatus(db, userId, 'test'), events.countEventsByStatus(db, userId, 'live')]);
-  return { test: test.total, live: live.total };
-}

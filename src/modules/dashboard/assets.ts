@@ -95,6 +95,36 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;marg
 dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:40rem){.who{margin-left:0;width:100%}main{padding:.75rem}th,td{padding:.4rem}}
+ul.cards{list-style:none;margin:0;padding:0}
+/* Under 600 px a list table becomes a stack of cards: one per row, each cell on its own line under its column's name. */
+@media (max-width:37.5rem){
+.table-wrap table.cards-narrow,.cards-narrow tbody,.cards-narrow tr,.cards-narrow td,.cards-narrow tbody th{display:block;width:100%}
+.cards-narrow thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.cards-narrow tr{background:var(--card);border:1px solid var(--line);border-radius:8px;margin:0 0 .75rem;padding:.25rem .5rem}
+.cards-narrow td,.cards-narrow tbody th{border:0;padding:.2rem 0;text-align:left}
+.cards-narrow td.num{text-align:left}
+.cards-narrow td[data-label]::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted);font-weight:600}
+.cards-narrow td.mono,.cards-narrow td.nowrap{white-space:normal;overflow-wrap:anywhere}
+.top{gap:.25rem .75rem}
+}
+/* Dark mode follows the system's setting. */
+@media (prefers-color-scheme:dark){
+:root{color-scheme:dark;--ink:#e6edf3;--muted:#9da7b3;--line:#3d444d;--bg:#0d1117;--card:#161b22;--brand:#4493f8;--brand-ink:#0d1117;--ok:#3fb950;--bad:#f85149;--warn:#d29922}
+a{color:#6cb6ff}
+.top{background:#010409}
+input,select,textarea{background:#0d1117;color:var(--ink);border-color:#656c76}
+button.secondary,.button.secondary{background:#21262d;color:var(--ink)}
+button.danger{background:#b62324;color:#fff}
+.badge{background:#21262d;color:var(--ink)}
+.badge.confirmed,.badge.published,.badge.active,.badge.ok,.badge.checked_in,.badge.processed{background:#033a16;border-color:#2ea043}
+.badge.pending,.badge.draft,.badge.past_due,.badge.pending_authorisation,.badge.cancelling,.badge.processing{background:#3b2300;border-color:#9e6a03}
+.badge.cancelled,.badge.refunded,.badge.ended,.badge.expired,.badge.revoked,.badge.failed,.badge.reversed{background:#490202;border-color:#da3633}
+.flash.ok{background:#033a16;border-color:#2ea043}
+.flash.error{background:#490202;border-color:#da3633}
+.flash.secret,.verify-note,.testnote,.testbar{background:#3b2300;color:var(--ink);border-color:#9e6a03}
+.secret-value{background:#0d1117}
+.embed-preview{background:#fff}
+}
 `;
 
 const JS = `

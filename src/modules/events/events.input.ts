@@ -30,6 +30,8 @@ export interface TrackInput {
   price?: number;
   capacity?: number;
   date?: string | null;
+  /** When it ends: on or after `date` (or the event's start when `date` is unset). */
+  endDate?: string | null;
   /** The track's own waitlist; null: the event's applies. */
   waitlist?: WaitlistInput | null;
 }
@@ -154,12 +156,18 @@ export function validateCustomFields(fields: CustomFieldInput[]): CustomFieldDoc
 export function validateTrack(t: TrackInput, where: string, base?: TrackDoc): TrackDoc {
   const title = t.title !== undefined ? text(t.title, `${where}title`, 200) : base?.title;
   if (title === undefined) throw badRequest('invalid_request', `${where}title is required`);
+  const date = t.date === undefined ? (base?.date ?? null) : t.date === null ? null : parseEventDate(t.date, `${where}date`).text;
+  const endDate = t.endDate === undefined ? (base?.endDate ?? null) : t.endDate === null ? null : parseEventDate(t.endDate, `${where}endDate`).text;
+  if (endDate !== null && date !== null && !endsOnOrAfter(parseEventDate(date, `${where}date`), parseEventDate(endDate, `${where}endDate`))) {
+    throw badRequest('invalid_date', `${where}endDate must be on or after ${where}date`);
+  }
   const waitlist = t.waitlist === undefined ? (base?.waitlist ?? null) : t.waitlist === null ? null : validateWaitlist(t.waitlist, base?.waitlist, `${where}waitlist`);
   return {
     title,
     pricePaise: t.price !== undefined ? rupeesToPaise(t.price, `${where}price`) : (base?.pricePaise ?? 0),
     capacity: t.capacity ?? base?.capacity ?? 0,
-    date: t.date === undefined ? (base?.date ?? null) : t.date === null ? null : parseEventDate(t.date, `${where}date`).text,
+    date,
+    ...(endDate !== null ? { endDate } : {}),
     ...(waitlist ? { waitlist } : {}),
   };
 }

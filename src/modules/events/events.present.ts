@@ -13,6 +13,7 @@ export function presentTrack(row: EventRow, track: TrackDoc, index: number, usag
     price: paiseToRupees(track.pricePaise),
     capacity: track.capacity,
     date: track.date ?? row.start_date,
+    endDate: track.endDate ?? null,
     taken,
     remaining: tightest(remainingOf(track.capacity, taken), remainingOf(row.capacity, usage.total)),
     waitlist: track.waitlist ? presentWaitlist(track.waitlist) : null,

@@ -142,6 +142,17 @@ export async function replaceTrack(db: Kysely<Database>, id: string, index: numb
     .executeTakeFirst();
 }
 
+/** Removes track `index` only if it exists; undefined when it does not. */
+export async function removeTrack(db: Kysely<Database>, id: string, index: number, now: Date) {
+  return db
+    .updateTable('events')
+    .set({ tracks: sql`tracks - ${index}::int`, updated_at: now })
+    .where('id', '=', id)
+    .where(sql<boolean>`jsonb_array_length(tracks) > ${index}`)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export function setTicketEmails(db: Kysely<Database> | Transaction<Database>, id: string, enabled: boolean, at: Date) {
   return db
     .updateTable('events')

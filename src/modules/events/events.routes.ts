@@ -162,6 +162,26 @@ export const eventsRoutes =
       },
     );
 
+    app.delete(
+      '/api/v1/events/:id/tracks/:index',
+      {
+        config: { auth: FULL_ONLY },
+        schema: {
+          tags: ['tracks'],
+          summary: 'Remove a track nobody has booked',
+          description:
+            'Bookings, waitlist entries, tickets and the door name a track by its index, so a track is removed only while no booking (of any status, cancelled ones too) or waitlist entry names it or a later track: 409 `track_in_use` otherwise (the later tracks’ indexes would move under their bookings). The tracks after it move down by one. Answers the event’s tracks as they are now. An index out of range answers 404.',
+          params: TrackParams,
+          response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Track), count: Type.Integer() }), ...ownershipErrors, 409: Type.Ref('Error') },
+        },
+      },
+      async (req) => {
+        const row = await tracks.removeTrack(deps, keyPrincipal(req), req.params.id, events.parseTrackIndex(req.params.index));
+        const data = (await present(row)).tracks;
+        return { success: true as const, data, count: data.length };
+      },
+    );
+
     app.get(
       '/api/v1/events/:id/availability',
       {

@@ -6,6 +6,7 @@ const DateText = Type.String({
   maxLength: 40,
   description: 'A date `YYYY-MM-DD` or an ISO 8601 date-time with offset, e.g. `2026-12-05T18:30:00+05:30`.',
 });
+const TrackEnd = Type.String({ maxLength: 40, description: 'When the track ends, on or after its `date` (null clears it): a date `YYYY-MM-DD` or an ISO 8601 date-time with offset.' });
 const Rupees = Type.Number({ minimum: 0, description: 'Rupees, at most two decimal places.' });
 const Capacity = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Seats; 0 means unlimited.' });
 
@@ -81,6 +82,7 @@ export const TrackInput = Type.Object(
     price: Type.Optional(Rupees),
     capacity: Type.Optional(Capacity),
     date: Type.Optional(Nullable(DateText)),
+    endDate: Type.Optional(Nullable(TrackEnd)),
     waitlist: Type.Optional(Nullable(WaitlistInput)),
   },
   { additionalProperties: false },
@@ -92,6 +94,7 @@ export const TrackPatch = Type.Object(
     price: Type.Optional(Rupees),
     capacity: Type.Optional(Capacity),
     date: Type.Optional(Nullable(DateText)),
+    endDate: Type.Optional(Nullable(TrackEnd)),
     waitlist: Type.Optional(Nullable(WaitlistInput)),
   },
   { additionalProperties: false },
@@ -170,11 +173,12 @@ export const EventPatch = Type.Object(
 );
 
 export const Track = Type.Object({
-  index: Type.Integer({ description: 'Zero-based position; positional, not stable. Use it as subEventId (a decimal string).' }),
+  index: Type.Integer({ description: 'Zero-based position; positional, not stable (removing a track moves the later ones down). Use it as subEventId (a decimal string). People read it plus one: the dashboard calls index 0 “Track 1”.' }),
   title: Type.String(),
   price: Type.Number(),
   capacity: Type.Integer(),
   date: Nullable(Type.String({ description: 'The track’s date, or the event’s when none was set.' })),
+  endDate: Nullable(Type.String({ description: 'When the track ends; null when not given.' })),
   taken: Type.Integer(),
   remaining: Nullable(Type.Integer()),
   waitlist: Nullable(Waitlist),

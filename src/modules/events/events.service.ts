@@ -65,6 +65,8 @@ export interface EventDeps {
     /** Refunds (or ends) every such booking through the usual paths; how many still hold money after. */
     settlePayments(eventId: string): Promise<number>;
     counts(eventId: string): Promise<BookingCounts>;
+    /** Whether any booking or waitlist entry names track `index` or a later one (their indexes must then stay). */
+    tracksInUseFrom(eventId: string, index: number): Promise<boolean>;
   };
   /** Whether the account may publish live events (test events need no grant). */
   canPublish(userId: string): Promise<boolean>;
@@ -87,6 +89,12 @@ const jsonOrNull = (v: unknown) => (v === null ? null : JSON.stringify(v));
 const noWaitlistYet = async () => {};
 
 export const countEventsByStatus = (db: Kysely<Database>, accountId: string, mode: Mode) => repo.countByStatus(db, accountId, mode);
+
+/** An account's events in each mode (the facts staff read beside a request for publishing access). */
+export async function eventCountsByMode(db: Kysely<Database>, accountId: string): Promise<{ test: number; live: number }> {
+  const [test, live] = await Promise.all([repo.countByStatus(db, accountId, 'test'), repo.countByStatus(db, accountId, 'live')]);
+  return { test: test.total, live: live.total };
+}
 
 // ---------------------------------------------------------------- events
 

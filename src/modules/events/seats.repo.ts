@@ -83,3 +83,13 @@ export async function usageOfMany(db: Kysely<Database>, eventIds: readonly strin
   }
   return out;
 }
+
+/** Drops the counters of tracks at `from` and after that nobody holds (after a track was removed). */
+export async function dropTrackCountersFrom(db: Kysely<Database>, eventId: string, from: number): Promise<void> {
+  await db
+    .deleteFrom('seat_counters')
+    .where('event_id', '=', eventId)
+    .where(sql<boolean>`(case when scope ~ '^track:[0-9]+$' then substr(scope, 7)::int else -1 end) >= ${from}`)
+    .where('taken', '=', 0)
+    .execute();
+}

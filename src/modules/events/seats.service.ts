@@ -73,3 +73,5 @@ export function markSoldOut(event: { id: string; account_id: string; mode: Mode 
 export function isMarkedSoldOut(eventId: string, accountId: string, mode: Mode, now: Date): boolean {
   return soldOutMarks.isSoldOut(eventId, accountId, mode, now.getTime());
 }
+
+export const dropTrackCountersFrom = seats.dropTrackCountersFrom;

@@ -1,11 +1,11 @@
 // Tracks of an event (sessions with their own price and capacity): adding and changing
 // one, with the event's seat counters kept in step.
 import type { KeyPrincipal } from '../../shared/auth.js';
-import { notFound } from '../../shared/errors.js';
+import { conflict, notFound } from '../../shared/errors.js';
 import { validateTrack, type TrackInput } from './events.input.js';
 import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';
-import { syncSeatCounters } from './seats.service.js';
+import { dropTrackCountersFrom, lockSeatCounters, syncSeatCounters } from './seats.service.js';
 import { loadOwnedEvent, type EventDeps } from './events.service.js';
 
 export async function addTrack(deps: EventDeps, p: KeyPrincipal, id: string, input: TrackInput): Promise<{ index: number; row: EventRow }> {
@@ -32,4 +32,36 @@ export async function patchTrack(deps: EventDeps, p: KeyPrincipal, id: string, i
   });
   if (!updated) throw notFound(`no track at index ${index}`, 'track_not_found');
   return updated;
+}
+
+/**
+ * Removes a track while nobody has booked it (§17). Tracks are addressed by position, and
+ * bookings, waitlist entries, tickets and the door name theirs by index; so a track goes only
+ * while no booking (of any status) or waitlist entry names it or a later track, whose indexes
+ * would otherwise move under them: 409 `track_in_use`. The later tracks' indexes go down by one.
+ */
+export async function removeTrack(deps: EventDeps, p: KeyPrincipal, id: string, index: number): Promise<EventRow> {
+  const row = await loadOwnedEvent(deps.db, p, id);
+  if (!row.tracks[index]) throw notFound(`no track at index ${index}; this event has ${row.tracks.length}`, 'track_not_found');
+  const removed = await deps.db.transaction().execute(async (trx) => {
+    // The event's counters first, as every claim takes them: a booking being confirmed meanwhile waits.
+    await lockSeatCounters(trx, id);
+    if (await deps.bookings.tracksInUseFrom(id, index)) {
+      const later = index < row.tracks.length - 1;
+      throw conflict(
+        'track_in_use',
+        later
+          ? 'this track or a later one has bookings or a waitlist: a track can be removed only while nobody has booked it or a later track (their numbers would change)'
+          : 'this track has bookings or a waitlist (cancelled ones count too): a track can be removed only while nobody has booked it',
+      );
+    }
+    const u = await repo.removeTrack(trx, id, index, deps.clock.now());
+    if (u) {
+      await dropTrackCountersFrom(trx, id, u.tracks.length);
+      await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
+    }
+    return u;
+  });
+  if (!removed) throw notFound(`no track at index ${index}`, 'track_not_found');
+  return removed;
 }

@@ -126,3 +126,9 @@ export function membershipPaymentsWithoutEntry(db: Transaction<Database>, accoun
     )
     .execute();
 }
+
+/** The latest capture among an account's entries in one mode (what clears last), or null. */
+export async function latestCapture(db: Kysely<Database>, accountId: string, mode: Mode): Promise<Date | null> {
+  const r = await db.selectFrom('ledger_entries').select((eb) => eb.fn.max('captured_at').as('at')).where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();
+  return r?.at ? new Date(r.at as unknown as string) : null;
+}

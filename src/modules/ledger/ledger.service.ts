@@ -5,8 +5,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, LedgerKind, LedgerSource, Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
-import { badRequest } from '../../shared/errors.js';
-import { nowFor } from '../accounts/account-clock.js';
+import { badRequest, conflict } from '../../shared/errors.js';
+import { advanceClock, nowFor } from '../accounts/account-clock.js';
 import { gatewayFeePaise } from '../payments/fees.js';
 import { membershipLines, refundOfSale, saleLines } from './entries.js';
 import * as repo from './ledger.repo.js';
@@ -115,6 +115,23 @@ export async function balance(deps: LedgerDeps, db: Db, accountId: string, mode:
   const at = now ?? (await ledgerNow(deps, accountId, mode));
   const s = await repo.sums(db, accountId, mode, clearedUpTo(at, deps.clearingDays));
   return { availablePaise: s.available, pendingPaise: s.pending };
+}
+
+/**
+ * Test mode's "settle now" (§17): pending test sales become available so a withdrawal can be
+ * tried. Entries are immutable and clearing is a matter of time, so this moves the account's
+ * test clock (the one `POST /api/v1/sandbox/clock` moves) forward by whole days until the last
+ * capture has cleared. Only test mode has such a clock; 409 `settle_nothing_pending` when
+ * nothing is pending.
+ */
+export async function settleTestSalesNow(deps: LedgerDeps, accountId: string): Promise<{ advancedDays: number; balance: Balance }> {
+  const now = await ledgerNow(deps, accountId, 'test');
+  const latest = await repo.latestCapture(deps.db, accountId, 'test');
+  const clears = latest === null ? null : addWorkingDays(latest, deps.clearingDays);
+  if (clears === null || clears <= now) throw conflict('settle_nothing_pending', 'no test-mode sale is pending: everything is available already');
+  const days = Math.ceil((clears.getTime() - now.getTime()) / 86_400_000);
+  await advanceClock(deps, accountId, days);
+  return { advancedDays: days, balance: await balance(deps, deps.db, accountId, 'test') };
 }
 
 export interface EntryView {

@@ -1,12 +1,18 @@
 // Queries behind the organiser's views of an event's registrations and attendees: the
 // searched list, sales per day, arrivals per quarter-hour and door progress.
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database, RegistrationsTable } from '../../db/database.js';
 
 export interface RegistrationSearch {
   /** Part of a name or email, or a whole registration id. */
   q?: string | undefined;
   status?: RegistrationsTable['status'] | undefined;
+  /** A tier's name, or `General` for the base price. */
+  ticketType?: string | undefined;
+  /** A track's index; null: bookings of no track. */
+  subEventId?: number | null | undefined;
+  /** true: someone on the booking is in; false: nobody is yet. */
+  checkedIn?: boolean | undefined;
   limit: number;
   /** The last row of the previous page: newest first, so older than this. */
   after?: { createdAt: Date; id: string } | undefined;
@@ -16,6 +22,14 @@ export interface RegistrationSearch {
 export function searchByEvent(db: Kysely<Database>, eventId: string, s: RegistrationSearch) {
   let q = db.selectFrom('registrations').selectAll().where('event_id', '=', eventId);
   if (s.status !== undefined) q = q.where('status', '=', s.status);
+  if (s.ticketType !== undefined) q = q.where('ticket_type', '=', s.ticketType);
+  if (s.subEventId === null) q = q.where('sub_event_id', 'is', null);
+  else if (s.subEventId !== undefined) q = q.where('sub_event_id', '=', s.subEventId);
+  if (s.checkedIn !== undefined) {
+    const inside = (eb: ExpressionBuilder<Database & { registrations: RegistrationsTable }, 'registrations'>) =>
+      eb.exists(eb.selectFrom('attendees').select('attendees.id').whereRef('attendees.registration_id', '=', 'registrations.id').where('attendees.checked_in_at', 'is not', null));
+    q = q.where((eb) => (s.checkedIn ? inside(eb) : eb.not(inside(eb))));
+  }
   const text = s.q?.trim();
   if (text) {
     const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -26,6 +40,12 @@ export function searchByEvent(db: Kysely<Database>, eventId: string, s: Registra
     q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
   }
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(s.limit + 1).execute();
+}
+
+/** Whether any booking (of any status) names track `index` or a later one: those tracks' indexes must not move. */
+export async function anyOnTracksFrom(db: Kysely<Database>, eventId: string, index: number): Promise<boolean> {
+  const row = await db.selectFrom('registrations').select('id').where('event_id', '=', eventId).where('sub_event_id', '>=', index).limit(1).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Confirmed bookings by the day (IST) they were confirmed: day = days since 1970-01-01 IST. */

@@ -39,6 +39,7 @@ export async function listRegistrationsPage(db: Db, eventId: string, page: { lim
 export type { RegistrationSearch } from './registration-reports.repo.js';
 /** One page of an event's registrations, newest first, optionally searched and filtered. */
 export const searchRegistrations = reports.searchByEvent;
+export const anyBookingOnTracksFrom = reports.anyOnTracksFrom;
 /** For the dashboard's charts and door progress. */
 export const salesOverTime = reports.salesByDay;
 export const arrivalsPer15Minutes = reports.arrivalsBySlot;

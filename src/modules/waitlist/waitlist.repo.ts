@@ -117,3 +117,9 @@ export async function countEntries(db: Db, eventId: string, open: boolean): Prom
   if (open) q = q.where('status', 'in', ['waiting', 'offered']);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
+
+/** Whether any entry (of any status) names track `index` or a later one. */
+export async function anyOnTracksFrom(db: Db, eventId: string, index: number): Promise<boolean> {
+  const row = await db.selectFrom('waitlist_entries').select('id').where('event_id', '=', eventId).where('sub_event_id', '>=', index).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

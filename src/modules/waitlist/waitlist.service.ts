@@ -133,6 +133,7 @@ export async function removeEntry(deps: WaitlistDeps, p: KeyPrincipal, eventId: 
   return removed;
 }
 
+export const anyEntryOnTracksFrom = (db: Kysely<Database>, eventId: string, index: number) => repo.anyOnTracksFrom(db, eventId, index);
 export const waitingCount = (db: Kysely<Database>, eventId: string, trackIndex: number | undefined) => repo.countWaiting(db, eventId, trackIndex);
 
 /** The entry an offer link names on this event, whatever became of it (the link opens its test event's page). */

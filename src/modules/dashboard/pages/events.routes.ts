@@ -4,6 +4,7 @@ import type { DashboardFlash } from '../../../db/database.js';
 import { sessionPrincipal } from '../../../shared/auth.js';
 import { badRequest } from '../../../shared/errors.js';
 import * as accounts from '../../accounts/accounts.service.js';
+import * as publishing from '../../accounts/publishing.js';
 import * as doorPassesService from '../../checkin/door.service.js';
 import * as events from '../../events/events.service.js';
 import * as tracks from '../../events/tracks.service.js';
@@ -12,7 +13,7 @@ import * as registrations from '../../registrations/registrations.service.js';
 import { barChart, dailyBars, slotBars } from '../charts.js';
 import { Form } from '../form.js';
 import * as eventViews from '../views/events.js';
-import { PAGE, type IdParams, type PageContext } from '../page-context.js';
+import { backTo, PAGE, type IdParams, type PageContext } from '../page-context.js';
 
 export function eventPages(app: FastifyInstance, ctx: PageContext): void {
   const { deps, html, show, done, form, org, presentEvent, eventPath } = ctx;
@@ -36,7 +37,7 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
   const overviewPage = (req: FastifyRequest, reply: FastifyReply, id: string, shown?: DashboardFlash) =>
     show(req, reply, 'events', 'Event', async (v) => {
       const row = await events.loadOwnedEvent(deps.db, v.org, id);
-      const [event, availability, analytics, door, sales, arrivals, user, doorPasses] = await Promise.all([
+      const [event, availability, analytics, door, sales, arrivals, user, doorPasses, requests, trackAvailability] = await Promise.all([
         presentEvent(row),
         events.availability(deps.eventDeps, row),
         events.analytics(deps.eventDeps, row),
@@ -45,6 +46,8 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
         registrations.arrivalsPer15Minutes(deps.db, row.id),
         accounts.getUser(deps.db, v.s.userId),
         doorPassesService.listPasses(deps.db, v.org, row.id),
+        publishing.requestsOf(deps.db, v.s.userId),
+        Promise.all(row.tracks.map((_, i) => events.availability(deps.eventDeps, row, String(i)))),
       ]);
       const page = eventViews.overview(v.csrf, {
         event,
@@ -55,6 +58,9 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
         salesChart: barChart('sales', 'Tickets sold per day', dailyBars(sales), 'tickets'),
         arrivalsChart: barChart('arrivals', 'Check-in arrivals per 15 minutes', slotBars(arrivals), 'people'),
         canPublish: user.can_publish,
+        latestRequest: requests[0] ? publishing.presentRequest(requests[0]) : null,
+        livePayments: deps.eventDeps.livePayments,
+        trackAvailability,
         baseUrl: deps.config.baseUrl,
       });
       return { title: event.title, body: page };
@@ -99,6 +105,12 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
     return done(req, reply, eventPath(req.params.id), status === 'published' ? 'Published.' : 'Back to draft: the event is off sale.');
   });
 
+  app.post('/dashboard/publishing-access', PAGE, async (req, reply) => {
+    const row = await publishing.requestPublishing(deps, sessionPrincipal(req).userId, form(req).required('message', 'The note', publishing.MESSAGE_MAX));
+    req.log.info({ userId: row.user_id, requestId: row.id }, 'publishing access requested');
+    return done(req, reply, backTo(req) ?? '/dashboard/events', 'Publishing access requested. Platform staff will mail you their answer; test events publish without it meanwhile.');
+  });
+
   app.post<IdParams>('/dashboard/events/:id/delete', PAGE, async (req, reply) => {
     const p = org(req);
     await events.loadOwnedEvent(deps.db, p, req.params.id);
@@ -108,18 +120,27 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
 
   app.post<IdParams>('/dashboard/events/:id/tracks', PAGE, async (req, reply) => {
     const f = form(req);
-    await tracks.addTrack(deps.eventDeps, org(req), req.params.id, { title: f.text('title', 'Title', 200), price: f.number('price', 'Price', 0), capacity: f.integer('capacity', 'Capacity', 0) });
+    await tracks.addTrack(deps.eventDeps, org(req), req.params.id, { title: f.text('title', 'Title', 200), price: f.number('price', 'Price', 0), capacity: f.integer('capacity', 'Capacity', 0), ...trackTimes(f) });
     return done(req, reply, eventPath(req.params.id, '/setup'), 'Track added.');
   });
 
   app.post<{ Params: { id: string; index: string } }>('/dashboard/events/:id/tracks/:index', PAGE, async (req, reply) => {
     const f = form(req);
-    await tracks.patchTrack(deps.eventDeps, org(req), req.params.id, events.parseTrackIndex(req.params.index), {
+    const index = events.parseTrackIndex(req.params.index);
+    await tracks.patchTrack(deps.eventDeps, org(req), req.params.id, index, {
       title: f.text('title', 'Title', 200),
       price: f.number('price', 'Price', 0),
       capacity: f.integer('capacity', 'Capacity', 0),
+      ...trackTimes(f),
     });
-    return done(req, reply, eventPath(req.params.id, '/setup'), `Track ${req.params.index} saved.`);
+    // People count tracks from 1; the API's index stays 0-based.
+    return done(req, reply, eventPath(req.params.id, '/setup'), `Track ${index + 1} saved.`);
+  });
+
+  app.post<{ Params: { id: string; index: string } }>('/dashboard/events/:id/tracks/:index/remove', PAGE, async (req, reply) => {
+    const index = events.parseTrackIndex(req.params.index);
+    await tracks.removeTrack(deps.eventDeps, org(req), req.params.id, index);
+    return done(req, reply, eventPath(req.params.id, '/setup'), `Track ${index + 1} removed; the tracks after it moved up by one.`);
   });
 
   app.post<IdParams>('/dashboard/events/:id/tiers', PAGE, async (req, reply) => {
@@ -203,6 +224,11 @@ function eventInput(f: Form, creating: boolean): events.EventInput {
     requiresApproval: f.checked('requiresApproval'),
     ...taxInput(f),
   };
+}
+
+/** A track's start and end from the form; empty means not given (the start then follows the event's). */
+function trackTimes(f: Form): { date: string | null; endDate: string | null } {
+  return { date: f.instant('date', 'Starts') ?? null, endDate: f.instant('endDate', 'Ends') ?? null };
 }
 
 const TAX_CATEGORIES = ['standard', 'admission_exempt_upto_500', 'premium_sporting', 'none'] as const;

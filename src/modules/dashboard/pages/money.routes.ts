@@ -5,6 +5,7 @@ import { AppError, notFound } from '../../../shared/errors.js';
 import * as accounts from '../../accounts/accounts.service.js';
 import * as ledger from '../../ledger/ledger.service.js';
 import * as payouts from '../../payouts/payouts.service.js';
+import * as registrations from '../../registrations/registrations.service.js';
 import { UPI_ID_MAX } from '../../payouts/upi.js';
 import { paiseToRupees } from '../../../shared/money.js';
 import { rupees, when } from '../layout.js';
@@ -47,6 +48,23 @@ export function moneyPages(app: FastifyInstance, ctx: PageContext): void {
       return ledgerPage(v.mode, page.items, now, { next: page.nextCursor, first: req.query.after === undefined });
     }),
   );
+
+  // Test mode only: pending test sales become available (the account's test clock moves on).
+  app.post('/dashboard/money/settle-now', PAGE, async (req, reply) => {
+    const p = org(req);
+    if (p.mode !== 'test') throw notFound('only test-mode sales can be settled by hand; live sales clear after the working days', 'not_found');
+    const r = await ledger.settleTestSalesNow(deps.payoutDeps, p.userId);
+    req.log.info({ userId: p.userId, advancedDays: r.advancedDays }, 'test sales settled');
+    return done(req, reply, '/dashboard/money', `Test sales settled: ${rupees(paiseToRupees(r.balance.availablePaise))} is available now (your test clock moved ${r.advancedDays} day${r.advancedDays === 1 ? '' : 's'} forward).`);
+  });
+
+  // A ledger row's booking: its own page under its event.
+  app.get<{ Params: { rid: string } }>('/dashboard/registrations/:rid', PAGE, async (req, reply) => {
+    const p = org(req);
+    const reg = await registrations.findRegistration(deps.db, req.params.rid);
+    if (!reg || reg.account_id !== p.userId || reg.mode !== p.mode) throw notFound('no such registration in this mode', 'registration_not_found');
+    return reply.redirect(`/dashboard/events/${encodeURIComponent(reg.event_id)}/registrations/${encodeURIComponent(reg.id)}`, 303);
+  });
 
   app.post('/dashboard/money/payouts', PAGE, async (req, reply) => {
     const f = form(req);

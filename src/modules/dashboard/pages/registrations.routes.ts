@@ -16,13 +16,19 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
 
   // ------------------------------------------------------------ registrations
 
-  app.get<IdParams & { Querystring: { q?: string; status?: string; after?: string } }>('/dashboard/events/:id/registrations', PAGE, async (req, reply) =>
+  app.get<IdParams & { Querystring: { q?: string; status?: string; after?: string; track?: string; tier?: string; checkin?: string } }>('/dashboard/events/:id/registrations', PAGE, async (req, reply) =>
     show(req, reply, 'events', 'Registrations', async (v) => {
       const row = await events.loadOwnedEvent(deps.db, v.org, req.params.id);
       const q = (req.query.q ?? '').slice(0, 200);
       const status = ['pending', 'confirmed', 'cancelled', 'refunded'].includes(req.query.status ?? '') ? (req.query.status as 'pending') : undefined;
       const after = decodeCursor(req.query.after);
-      const rows = await registrations.searchRegistrations(deps.db, row.id, { q, status, limit: PAGE_SIZE, after });
+      // Filters outside the event's own choices are ignored, as an unknown status is.
+      const trackText = req.query.track ?? '';
+      const subEventId = trackText === 'none' ? null : /^\d{1,6}$/.test(trackText) && row.tracks[Number(trackText)] ? Number(trackText) : undefined;
+      const tierText = req.query.tier ?? '';
+      const ticketType = tierText === 'General' || row.special_prices.some((t) => t.name === tierText) ? tierText : undefined;
+      const checkedIn = req.query.checkin === 'in' ? true : req.query.checkin === 'out' ? false : undefined;
+      const rows = await registrations.searchRegistrations(deps.db, row.id, { q, status, ticketType, subEventId, checkedIn, limit: PAGE_SIZE, after });
       const pageRows = rows.slice(0, PAGE_SIZE);
       const attendees = await registrations.attendeesOf(deps.db, pageRows.map((r) => r.id));
       const last = pageRows[pageRows.length - 1];
@@ -30,7 +36,13 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
       const page = registrationViews.registrationsPage(
         event,
         pageRows.map((r) => presentRegistration(r, attendees.get(r.id) ?? [])),
-        { q, status: status ?? '' },
+        {
+          q,
+          status: status ?? '',
+          track: subEventId === null ? 'none' : subEventId === undefined ? '' : String(subEventId),
+          tier: ticketType ?? '',
+          checkin: checkedIn === undefined ? '' : checkedIn ? 'in' : 'out',
+        },
         { next: rows.length > PAGE_SIZE && last ? encodeCursor(last.created_at, last.id) : null, first: after === undefined },
       );
       return { title: `${event.title}: registrations`, body: page };

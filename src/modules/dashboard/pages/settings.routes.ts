@@ -1,5 +1,8 @@
 // The dashboard's memberships, developers (keys and webhook) and staff pages.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as publishing from '../../accounts/publishing.js';
+import { html } from '../html.js';
+import { staffRequests } from '../views/publishing.js';
 import type { DashboardFlash } from '../../../db/database.js';
 import { sessionPrincipal } from '../../../shared/auth.js';
 import { badRequest, notFound } from '../../../shared/errors.js';
@@ -124,7 +127,23 @@ export function staffPages(app: FastifyInstance, ctx: PageContext): void {
 
   // ------------------------------------------------------------ staff
 
-  app.get('/dashboard/staff', STAFF_PAGE, async (req, reply) => show(req, reply, 'staff', 'Staff', (v) => staffPage(v.csrf)));
+  app.get('/dashboard/staff', STAFF_PAGE, async (req, reply) =>
+    show(req, reply, 'staff', 'Staff', async (v) => {
+      const pending = await publishing.listRequests(deps.db, { status: 'pending', limit: 100 });
+      const list = await Promise.all(pending.items.map(async (r) => ({ ...r, account: { ...r.account, events: await events.eventCountsByMode(deps.db, r.account.userId) } })));
+      return html`${staffRequests(v.csrf, list, pending.count)}${staffPage(v.csrf)}`;
+    }),
+  );
+
+  app.post<{ Params: { id: string; decision: string } }>('/dashboard/staff/publishing-requests/:id/:decision', STAFF_PAGE, async (req, reply) => {
+    const staff = sessionPrincipal(req).userId;
+    const decision = req.params.decision;
+    if (decision !== 'grant' && decision !== 'decline') throw notFound('no such action', 'not_found');
+    const row = await publishing.decideRequest(deps, staff, req.params.id, decision === 'grant' ? { grant: true } : { grant: false, reason: form(req).required('reason', 'Reason', publishing.REASON_MAX) });
+    req.log.info({ staff, requestId: row.id, userId: row.user_id, decision }, 'publishing request decided');
+    const who = (await accounts.findUser(deps.db, row.user_id))?.email ?? row.user_id;
+    return done(req, reply, '/dashboard/staff', decision === 'grant' ? `${who} may now publish live events; they were mailed.` : `The request of ${who} was declined; they were mailed the reason.`);
+  });
 
   app.post('/dashboard/staff/organiser-access', STAFF_PAGE, async (req, reply) => {
     const f = form(req);

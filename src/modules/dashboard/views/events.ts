@@ -6,6 +6,7 @@ import type { presentEvent } from '../../events/events.present.js';
 import type { presentPromo } from '../../registrations/promo.service.js';
 import { html, type Html } from '../html.js';
 import { eventTaxFields } from './gst.js';
+import { requestAccessBox, type RequestView } from './publishing.js';
 import { badge, csrfField, progressBar, rupees, tabs, when } from '../layout.js';
 
 export type EventView = ReturnType<typeof presentEvent>;
@@ -79,8 +80,25 @@ export interface OverviewData {
   salesChart: Html;
   arrivalsChart: Html;
   canPublish: boolean;
+  /** The account's latest request for publishing access, if any. */
+  latestRequest: RequestView | null;
+  /** Whether the service takes live payments (a paid live event is published only then). */
+  livePayments: boolean;
+  /** Each track's availability, in track order. */
+  trackAvailability: (Availability & { waitlist: { waiting: number } })[];
   baseUrl: string;
 }
+
+/** A track as people count it: the API's index 0 is “Track 1”. */
+export const trackNumber = (index: number) => index + 1;
+
+/** A track's times in words: its start (the event's when unset) and, when given, its end. */
+export function trackTimes(t: { date: string | null; endDate: string | null }): string {
+  if (t.date === null) return 'no time set';
+  return t.endDate ? `${when(t.date)} – ${when(t.endDate)}` : when(t.date);
+}
+
+const paid = (e: EventView) => e.price > 0 || e.specialPrices.some((t) => t.price > 0) || e.tracks.some((t) => t.price > 0);
 
 export function doorFragment(door: { expected: number; arrived: number }): Html {
   return html`${progressBar(door.arrived, door.expected, `${door.arrived} of ${door.expected} people checked in`)}`;
@@ -108,9 +126,13 @@ ${e.endDate ? html`<dt>Ends</dt><dd>${when(e.endDate)}</dd>` : ''}
 </dl>
 ${
   e.status === 'draft'
-    ? d.canPublish
-      ? html`<form method="post" action="${base}/publish">${csrfField(csrf)}<input type="hidden" name="status" value="published"><button>Publish</button></form>`
-      : html`<p class="muted">Publishing needs organiser access, which platform staff grant. Drafts can still take test registrations.</p>`
+    ? test || d.canPublish
+      ? html`${test ? html`<p class="muted">A test event publishes at once: it is never public, and nothing is charged.</p>` : ''}${
+          !test && !d.livePayments && paid(e)
+            ? html`<p role="note">This event costs money, and the service does not take live payments yet: it can be published once it does (a free event can be published now).</p>`
+            : ''
+        }<form method="post" action="${base}/publish">${csrfField(csrf)}<input type="hidden" name="status" value="published"><button>Publish</button></form>`
+      : requestAccessBox(csrf, d.latestRequest)
     : html`<form method="post" action="${base}/publish" data-confirm="Take this event off sale?">${csrfField(csrf)}<input type="hidden" name="status" value="draft"><button class="secondary">Unpublish</button></form>`
 }
 </section>
@@ -150,6 +172,15 @@ ${
 <tbody>${d.availability.tiers.map(
         (t) => html`<tr><td>${t.name}${t.membersOnly ? ' (members)' : ''}</td><td class="num">${rupees(t.price)}</td><td class="num">${t.taken}</td><td class="num">${t.remaining ?? '∞'}</td><td>${t.soldOut ? 'sold out' : t.onSale ? 'yes' : 'no'}</td></tr>`,
       )}</tbody></table></div>`
+    : ''
+}
+${
+  e.tracks.length > 0
+    ? html`<h3 id="track-avail-h">Per track</h3><div class="table-wrap"><table class="cards-narrow" aria-labelledby="track-avail-h"><thead><tr><th scope="col">Track</th><th scope="col">When</th><th scope="col" class="num">Capacity</th><th scope="col" class="num">Taken</th><th scope="col" class="num">Left</th><th scope="col" class="num">Waiting</th></tr></thead>
+<tbody>${e.tracks.map((t, i) => {
+        const a = d.trackAvailability[i];
+        return html`<tr><th scope="row" data-label="Track">${trackNumber(t.index)}. ${t.title}</th><td data-label="When">${trackTimes(t)}</td><td class="num" data-label="Capacity">${t.capacity || '∞'}</td><td class="num" data-label="Taken">${a?.taken ?? t.taken}</td><td class="num" data-label="Left">${a ? (a.soldOut ? 'sold out' : (a.remaining ?? '∞')) : '—'}</td><td class="num" data-label="Waiting">${a?.waitlist.waiting ?? 0}</td></tr>`;
+      })}</tbody></table></div>`
     : ''
 }
 </section>
@@ -194,19 +225,28 @@ ${eventForm(csrf, base, e, 'Save changes')}
 
 <section aria-labelledby="tracks-h"><h2 id="tracks-h">Tracks</h2>
 <p class="muted">Bookable sessions inside the event, each with its own price and seats.</p>
-${e.tracks.map(
-  (t) => html`<form method="post" action="${base}/tracks/${t.index}" class="card">${csrfField(csrf)}
-<div class="row"><div><label for="t${t.index}-title">Track ${t.index} title</label><input id="t${t.index}-title" name="title" required maxlength="200" value="${t.title}"></div>
+${e.tracks.map((t) => {
+  const n = trackNumber(t.index);
+  return html`<div class="card" role="group" aria-labelledby="t${t.index}-h"><h3 id="t${t.index}-h">Track ${n}: ${t.title}</h3>
+<p class="muted">${trackTimes(t)} · ${t.taken} taken${t.remaining === null ? '' : `, ${t.remaining} left`}</p>
+<form method="post" action="${base}/tracks/${t.index}">${csrfField(csrf)}
+<div class="row"><div><label for="t${t.index}-title">Track ${n} title</label><input id="t${t.index}-title" name="title" required maxlength="200" value="${t.title}"></div>
 <div><label for="t${t.index}-price">Price (₹)</label><input id="t${t.index}-price" name="price" type="number" min="0" step="0.01" value="${t.price}"></div>
-<div><label for="t${t.index}-cap">Capacity</label><input id="t${t.index}-cap" name="capacity" type="number" min="0" step="1" value="${t.capacity}"></div>
-<div class="fit"><button class="secondary">Save track ${t.index}</button></div></div>
-<p class="muted">${t.taken} taken${t.remaining === null ? '' : `, ${t.remaining} left`}</p>
-</form>`,
-)}
+<div><label for="t${t.index}-cap">Capacity</label><input id="t${t.index}-cap" name="capacity" type="number" min="0" step="1" value="${t.capacity}"></div></div>
+<div class="row"><div><label for="t${t.index}-start">Starts <span class="hint">India time; empty: the event’s start</span></label><input id="t${t.index}-start" name="date" type="datetime-local" value="${localInput(t.date === e.startDate ? null : t.date)}"></div>
+<div><label for="t${t.index}-end">Ends <span class="hint">optional</span></label><input id="t${t.index}-end" name="endDate" type="datetime-local" value="${localInput(t.endDate)}"></div>
+<div class="fit"><button class="secondary">Save track ${n}</button></div></div>
+</form>
+<form method="post" action="${base}/tracks/${t.index}/remove" data-confirm="Remove track ${n}, ${t.title}? The tracks after it move up by one.">${csrfField(csrf)}<button class="danger" aria-label="Remove track ${n}, ${t.title}">Remove track</button>
+<span class="hint">Only while nobody has booked it or a later track.</span></form>
+</div>`;
+})}
 <form method="post" action="${base}/tracks" class="card">${csrfField(csrf)}
 <div class="row"><div><label for="nt-title">New track title</label><input id="nt-title" name="title" required maxlength="200"></div>
 <div><label for="nt-price">Price (₹)</label><input id="nt-price" name="price" type="number" min="0" step="0.01" value="0"></div>
-<div><label for="nt-cap">Capacity</label><input id="nt-cap" name="capacity" type="number" min="0" step="1" value="0"></div>
+<div><label for="nt-cap">Capacity</label><input id="nt-cap" name="capacity" type="number" min="0" step="1" value="0"></div></div>
+<div class="row"><div><label for="nt-start">Starts <span class="hint">India time; empty: the event’s start</span></label><input id="nt-start" name="date" type="datetime-local"></div>
+<div><label for="nt-end">Ends <span class="hint">optional</span></label><input id="nt-end" name="endDate" type="datetime-local"></div>
 <div class="fit"><button>Add track</button></div></div></form>
 </section>
 

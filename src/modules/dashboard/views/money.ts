@@ -43,7 +43,7 @@ const SETTLE: { outcome: SandboxOutcome; to: PayoutRow['status']; label: string 
   { outcome: 'cancel', to: 'cancelled', label: 'Cancel' },
 ];
 
-function balanceCards(d: MoneyData): Html {
+function balanceCards(d: MoneyData, csrf?: string): Html {
   const clearing =
     d.clearingDays === 0 ? 'Sales count as available at once.' : `Sales become available ${d.clearingDays} working day${d.clearingDays === 1 ? '' : 's'} after payment.`;
   return html`<section aria-labelledby="bal-h"><h2 id="bal-h">Balance <span class="muted">(${d.mode} mode)</span></h2>
@@ -53,6 +53,13 @@ function balanceCards(d: MoneyData): Html {
 </div>
 <p class="muted">${clearing} Net of fees and refunds; ${d.mode === 'test' ? 'test-mode sales and sandbox payouts only, no real money' : 'live sales only'}.</p>
 ${d.available < 0 ? html`<p role="note"><strong>The available balance is below zero</strong> after refunds of money already paid out: no withdrawal until it is positive again.</p>` : ''}
+${
+  d.mode === 'test' && d.pending > 0 && csrf !== undefined
+    ? html`<form method="post" action="/dashboard/money/settle-now" class="testnote" data-confirm="Make every pending test sale available now? This moves your test-mode clock forward.">${csrfField(csrf)}
+<p>In test mode you need not wait: <strong>Settle now</strong> makes the pending test sales available (it moves your account’s test-mode clock forward to when they clear), so you can try a withdrawal.</p>
+<button class="secondary">Settle now (test)</button></form>`
+    : ''
+}
 </section>`;
 }
 
@@ -98,7 +105,7 @@ ${
         test ? html`<th scope="col">Sandbox gateway</th><th scope="col">Settle (test)</th>` : ''
       }</tr></thead>
 <tbody>${d.payouts.map(
-        (p) => html`<tr><td>${when(p.created_at)}<br><span class="mono muted">${p.id}</span></td><td class="num">${rupees(paise(p.amount_paise))}</td><td class="mono">${p.upi_id}</td>
+        (p) => html`<tr id="payout-${p.id}"><td>${when(p.created_at)}<br><span class="mono muted">${p.id}</span></td><td class="num">${rupees(paise(p.amount_paise))}</td><td class="mono">${p.upi_id}</td>
 <td>${badge(p.status)}${p.failure_reason ? html`<br><span class="muted">${p.failure_reason}</span>` : ''}</td><td class="mono">${p.utr ?? '—'}</td><td>${p.status === 'processing' ? when(p.expected_by) : '—'}</td>${
           test
             ? html`<td><span class="mono">${p.gateway_payout_id ?? '—'}</span><br><span class="muted">${p.gateway_status ?? 'not sent'}</span></td><td>${settleButtons(csrf, p)}</td>`
@@ -115,7 +122,7 @@ ${d.pages.next ? html`<a href="/dashboard/money?${new URLSearchParams({ after: d
 
 export function moneyPage(csrf: string, d: MoneyData): Html {
   return html`${moneyTabs('balance')}
-${balanceCards(d)}
+${balanceCards(d, csrf)}
 ${withdrawForm(csrf, d)}
 ${payoutsTable(csrf, d)}`;
 }
@@ -133,18 +140,25 @@ const KIND: Record<LedgerKind, string> = {
 
 const SOURCE: Record<EntryView['sourceType'], string> = { registration: 'Registration', membership: 'Membership', payout: 'Payout' };
 
+/** Where an entry came from, as a link to it: the booking's page, or the withdrawal on the money page. */
+function source(e: EntryView): Html {
+  if (e.sourceType === 'registration') return html`<a href="/dashboard/registrations/${encodeURIComponent(e.sourceId)}" title="${e.sourceId}">Booking</a>`;
+  if (e.sourceType === 'payout') return html`<a href="/dashboard/money#payout-${e.sourceId}" title="${e.sourceId}">Withdrawal</a>`;
+  return html`${SOURCE[e.sourceType]} <span class="mono">${e.sourceId}</span>${e.ref ? html`<br><span class="muted">payment <span class="mono">${e.ref}</span></span>` : ''}`;
+}
+
 export function ledgerPage(mode: Mode, entries: EntryView[], now: Date, pages: { next: string | null; first: boolean }): Html {
   return html`${moneyTabs('ledger')}
 <p>Every change to the ${mode}-mode balance, newest first. Entries are never changed or deleted; the balance is their sum.</p>
 ${
   entries.length === 0
     ? html`<p class="muted">No entries${pages.first ? ' yet: a paid booking, a membership payment or a withdrawal writes the first' : ' on this page'}.</p>`
-    : html`<div class="table-wrap"><table><caption class="muted">Ledger entries (${mode} mode), newest first</caption>
+    : html`<div class="table-wrap"><table class="cards-narrow"><caption class="muted">Ledger entries (${mode} mode), newest first</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Entry</th><th scope="col" class="num">Amount</th><th scope="col">Source</th><th scope="col">Counts as</th></tr></thead>
 <tbody>${entries.map(
-        (e) => html`<tr><td>${when(e.createdAt)}</td><td>${KIND[e.kind]}</td><td class="num nowrap${e.amountPaise < 0 ? ' debit' : ''}">${e.amountPaise < 0 ? '−' : '+'}${rupees(Math.abs(e.amountPaise) / 100)}</td>
-<td>${SOURCE[e.sourceType]} <span class="mono">${e.sourceId}</span>${e.sourceType === 'membership' && e.ref ? html`<br><span class="muted">payment <span class="mono">${e.ref}</span></span>` : ''}</td>
-<td>${e.availableFrom === null || e.availableFrom <= now ? 'available' : html`pending until ${when(e.availableFrom)}`}</td></tr>`,
+        (e) => html`<tr><td data-label="When">${when(e.createdAt)}</td><td data-label="Entry">${KIND[e.kind]}</td><td data-label="Amount" class="num nowrap${e.amountPaise < 0 ? ' debit' : ''}">${e.amountPaise < 0 ? '−' : '+'}${rupees(Math.abs(e.amountPaise) / 100)}</td>
+<td data-label="Source">${source(e)}</td>
+<td data-label="Counts as">${e.availableFrom === null || e.availableFrom <= now ? 'available' : html`pending until ${when(e.availableFrom)}`}</td></tr>`,
       )}</tbody></table></div>`
 }
 <nav class="pager" aria-label="Ledger pages">

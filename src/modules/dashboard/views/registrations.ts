@@ -3,39 +3,68 @@
 import type { presentRegistration } from '../../registrations/registrations.routes.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, when } from '../layout.js';
-import { eventTabs, type EventView } from './events.js';
+import { eventTabs, trackNumber, type EventView } from './events.js';
 
 export type RegistrationView = ReturnType<typeof presentRegistration>;
 
 const STATUSES = ['pending', 'confirmed', 'cancelled', 'refunded'] as const;
 
+/** The list's filters, as the query string carries them ('' = any). */
+export interface RegistrationFilters {
+  q: string;
+  status: string;
+  /** A track's index as a decimal string, or `none` for bookings of no track. */
+  track: string;
+  /** A tier's name, or `General` for the base price. */
+  tier: string;
+  /** `in` or `out`. */
+  checkin: string;
+}
+
+const trackLabel = (e: EventView, index: number) => `Track ${trackNumber(index)}${e.tracks[index] ? `: ${e.tracks[index]!.title}` : ''}`;
+
 export function registrationsPage(
   e: EventView,
   list: RegistrationView[],
-  search: { q: string; status: string },
+  search: RegistrationFilters,
   pages: { next: string | null; first: boolean },
 ): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
+  const query = (extra: Record<string, string> = {}) => new URLSearchParams({ ...search, ...extra }).toString();
+  const filtered = search.q || search.status || search.track || search.tier || search.checkin;
   return html`${eventTabs(e, 'registrations')}
 <form method="get" action="${base}/registrations" class="card" role="search">
 <div class="row"><div><label for="r-q">Search <span class="hint">name, email or registration id</span></label><input id="r-q" name="q" type="search" maxlength="200" value="${search.q}"></div>
 <div><label for="r-status">Status</label><select id="r-status" name="status"><option value="">any</option>${STATUSES.map(
     (s) => html`<option${search.status === s ? html` selected` : ''}>${s}</option>`,
   )}</select></div>
+</div>
+<div class="row">
+${
+  e.tracks.length > 0
+    ? html`<div><label for="r-track">Track</label><select id="r-track" name="track"><option value="">any</option><option value="none"${search.track === 'none' ? html` selected` : ''}>no track</option>${e.tracks.map(
+        (t) => html`<option value="${t.index}"${search.track === String(t.index) ? html` selected` : ''}>${trackLabel(e, t.index)}</option>`,
+      )}</select></div>`
+    : ''
+}
+<div><label for="r-tier">Ticket</label><select id="r-tier" name="tier"><option value="">any</option>${['General', ...e.specialPrices.map((t) => t.name)].map(
+    (n) => html`<option${search.tier === n ? html` selected` : ''}>${n}</option>`,
+  )}</select></div>
+<div><label for="r-checkin">Check-in</label><select id="r-checkin" name="checkin"><option value="">any</option><option value="in"${search.checkin === 'in' ? html` selected` : ''}>checked in</option><option value="out"${search.checkin === 'out' ? html` selected` : ''}>not checked in</option></select></div>
 <div class="fit"><button>Search</button></div></div></form>
 ${
   list.length === 0
-    ? html`<p>No registrations${search.q || search.status ? ' match' : ' yet'}.</p>`
-    : html`<div class="table-wrap"><table><caption class="muted">Newest first</caption>
+    ? html`<p>No registrations${filtered ? ' match' : ' yet'}.</p>`
+    : html`<div class="table-wrap"><table class="cards-narrow"><caption class="muted">Newest first</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Status</th><th scope="col">Ticket</th><th scope="col" class="num">People</th><th scope="col" class="num">Amount</th><th scope="col">Booked</th></tr></thead>
 <tbody>${list.map(
-        (r) => html`<tr><td><a href="${base}/registrations/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.email}</td><td>${badge(r.status)}${r.checkedIn ? html` ${badge('checked_in')}` : ''}</td>
-<td>${r.ticketType}${r.subEventId !== null ? ` · track ${r.subEventId}` : ''}</td><td class="num">${r.quantity}</td><td class="num">${r.amount === 0 ? 'Free' : rupees(r.amount)}</td><td>${when(r.createdAt)}</td></tr>`,
+        (r) => html`<tr><td data-label="Name"><a href="${base}/registrations/${encodeURIComponent(r.id)}">${r.name}</a></td><td data-label="Email">${r.email}</td><td data-label="Status">${badge(r.status)}${r.checkedIn ? html` ${badge('checked_in')}` : ''}</td>
+<td data-label="Ticket">${r.ticketType}${r.subEventId !== null ? ` · ${trackLabel(e, Number(r.subEventId))}` : ''}</td><td class="num" data-label="People">${r.quantity}</td><td class="num" data-label="Amount">${r.amount === 0 ? 'Free' : rupees(r.amount)}</td><td data-label="Booked">${when(r.createdAt)}</td></tr>`,
       )}</tbody></table></div>`
 }
 <nav class="pager" aria-label="Pages">
-${pages.first ? '' : html`<a href="${base}/registrations?${new URLSearchParams({ q: search.q, status: search.status }).toString()}">Newest</a>`}
-${pages.next ? html`<a href="${base}/registrations?${new URLSearchParams({ q: search.q, status: search.status, after: pages.next }).toString()}" rel="next">Older registrations</a>` : ''}
+${pages.first ? '' : html`<a href="${base}/registrations?${query()}">Newest</a>`}
+${pages.next ? html`<a href="${base}/registrations?${query({ after: pages.next })}" rel="next">Older registrations</a>` : ''}
 </nav>`;
 }
 
@@ -49,7 +78,7 @@ export function registrationDetail(csrf: string, e: EventView, r: RegistrationVi
 <dt>Status</dt><dd>${badge(r.status)}${r.pendingReason ? ` (awaiting ${r.pendingReason})` : ''}</dd>
 <dt>Email</dt><dd>${r.email}</dd>
 <dt>Phone</dt><dd>${r.phone ?? '—'}</dd>
-<dt>Ticket</dt><dd>${r.ticketType}${r.subEventId !== null ? ` · track ${r.subEventId}` : ''}</dd>
+<dt>Ticket</dt><dd>${r.ticketType}${r.subEventId !== null ? ` · ${trackLabel(e, Number(r.subEventId))}` : ''}</dd>
 <dt>People</dt><dd>${r.quantity}</dd>
 <dt>Amount</dt><dd>${r.amount === 0 ? 'Free' : rupees(r.amount)}${r.promoCode ? ` (code ${r.promoCode})` : ''}</dd>
 ${r.platformFee + r.gatewayFee > 0 ? html`<dt>Fees</dt><dd>${rupees(r.platformFee)} platform, ${rupees(r.gatewayFee)} gateway</dd>` : ''}
