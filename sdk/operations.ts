@@ -44,12 +44,22 @@ export function operations(client: Client<paths>) {
     createApiKey: (...init: Init<paths['/dashboard/api/keys'], 'post'>) => client.POST('/dashboard/api/keys', ...(init as [MaybeOptionalInit<paths['/dashboard/api/keys'], 'post'>])),
     /** Revoke an API key; it answers 403 from then on (`DELETE /dashboard/api/keys/{keyId}`) */
     revokeApiKey: (...init: Init<paths['/dashboard/api/keys/{keyId}'], 'delete'>) => client.DELETE('/dashboard/api/keys/{keyId}', ...(init as [MaybeOptionalInit<paths['/dashboard/api/keys/{keyId}'], 'delete'>])),
+    /** Whether this account may publish live events, and its requests for access (`GET /dashboard/api/publishing-access`) */
+    getPublishingAccess: (...init: Init<paths['/dashboard/api/publishing-access'], 'get'>) => client.GET('/dashboard/api/publishing-access', ...(init as [MaybeOptionalInit<paths['/dashboard/api/publishing-access'], 'get'>])),
+    /** Request publishing access (to publish live events) (`POST /dashboard/api/publishing-access`) */
+    requestPublishingAccess: (...init: Init<paths['/dashboard/api/publishing-access'], 'post'>) => client.POST('/dashboard/api/publishing-access', ...(init as [MaybeOptionalInit<paths['/dashboard/api/publishing-access'], 'post'>])),
     /** Background jobs by status, newest first (dead jobs by default) (`GET /admin/api/jobs`) */
     listJobs: (...init: Init<paths['/admin/api/jobs'], 'get'>) => client.GET('/admin/api/jobs', ...(init as [MaybeOptionalInit<paths['/admin/api/jobs'], 'get'>])),
     /** Put a dead job back in the queue now (`POST /admin/api/jobs/{id}/retry`) */
     retryJob: (...init: Init<paths['/admin/api/jobs/{id}/retry'], 'post'>) => client.POST('/admin/api/jobs/{id}/retry', ...(init as [MaybeOptionalInit<paths['/admin/api/jobs/{id}/retry'], 'post'>])),
     /** Grant or remove organiser access (publishing) for an account (`POST /admin/api/accounts/{userId}/organiser-access`) */
     setOrganiserAccess: (...init: Init<paths['/admin/api/accounts/{userId}/organiser-access'], 'post'>) => client.POST('/admin/api/accounts/{userId}/organiser-access', ...(init as [MaybeOptionalInit<paths['/admin/api/accounts/{userId}/organiser-access'], 'post'>])),
+    /** Requests for publishing access, with the facts of each account (`GET /admin/api/publishing-requests`) */
+    listPublishingRequests: (...init: Init<paths['/admin/api/publishing-requests'], 'get'>) => client.GET('/admin/api/publishing-requests', ...(init as [MaybeOptionalInit<paths['/admin/api/publishing-requests'], 'get'>])),
+    /** Grant a request for publishing access (`POST /admin/api/publishing-requests/{id}/grant`) */
+    grantPublishingRequest: (...init: Init<paths['/admin/api/publishing-requests/{id}/grant'], 'post'>) => client.POST('/admin/api/publishing-requests/{id}/grant', ...(init as [MaybeOptionalInit<paths['/admin/api/publishing-requests/{id}/grant'], 'post'>])),
+    /** Decline a request for publishing access, with a reason (`POST /admin/api/publishing-requests/{id}/decline`) */
+    declinePublishingRequest: (...init: Init<paths['/admin/api/publishing-requests/{id}/decline'], 'post'>) => client.POST('/admin/api/publishing-requests/{id}/decline', ...(init as [MaybeOptionalInit<paths['/admin/api/publishing-requests/{id}/decline'], 'post'>])),
     /** Switch the service’s own ticket email for one event (`POST /admin/api/events/{eventId}/ticket-emails`) */
     setEventTicketEmails: (...init: Init<paths['/admin/api/events/{eventId}/ticket-emails'], 'post'>) => client.POST('/admin/api/events/{eventId}/ticket-emails', ...(init as [MaybeOptionalInit<paths['/admin/api/events/{eventId}/ticket-emails'], 'post'>])),
     /** Add a member by hand (source: manual) (`POST /admin/api/memberships`) */
@@ -70,6 +80,8 @@ export function operations(client: Client<paths>) {
     createTrack: (...init: Init<paths['/api/v1/events/{id}/tracks'], 'post'>) => client.POST('/api/v1/events/{id}/tracks', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/tracks'], 'post'>])),
     /** Change a track by index (`PATCH /api/v1/events/{id}/tracks/{index}`) */
     updateTrack: (...init: Init<paths['/api/v1/events/{id}/tracks/{index}'], 'patch'>) => client.PATCH('/api/v1/events/{id}/tracks/{index}', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/tracks/{index}'], 'patch'>])),
+    /** Remove a track nobody has booked (`DELETE /api/v1/events/{id}/tracks/{index}`) */
+    removeTrack: (...init: Init<paths['/api/v1/events/{id}/tracks/{index}'], 'delete'>) => client.DELETE('/api/v1/events/{id}/tracks/{index}', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/tracks/{index}'], 'delete'>])),
     /** Seats: the same numbers enforced when a registration is confirmed (`GET /api/v1/events/{id}/availability`) */
     getAvailability: (...init: Init<paths['/api/v1/events/{id}/availability'], 'get'>) => client.GET('/api/v1/events/{id}/availability', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/availability'], 'get'>])),
     /** Registration counts and revenue (`GET /api/v1/events/{id}/analytics`) */
