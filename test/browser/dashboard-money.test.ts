@@ -151,9 +151,12 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     await page.getByRole('table').waitFor();
     const rows = await page.locator('tbody tr').allInnerTexts();
     assert.equal(rows.length, 3);
-    assert.match(rows[0]!, /Withdrawal returned[\s\S]*₹200[\s\S]*Payout po_/);
-    assert.match(rows[1]!, /Withdrawal[\s\S]*−₹200[\s\S]*Payout po_/);
-    assert.match(rows[2]!, /Ticket sale[\s\S]*₹500[\s\S]*Registration reg_[\s\S]*available/);
+    // The source is a link (to the withdrawal, or to the booking), not a raw id.
+    assert.match(rows[0]!, /Withdrawal returned[\s\S]*₹200[\s\S]*Withdrawal/);
+    assert.match(rows[1]!, /Withdrawal[\s\S]*−₹200[\s\S]*Withdrawal/);
+    assert.match(rows[2]!, /Ticket sale[\s\S]*₹500[\s\S]*Booking[\s\S]*available/);
+    assert.match((await page.locator('tbody tr').nth(0).getByRole('link', { name: 'Withdrawal' }).getAttribute('href'))!, /^\/dashboard\/money#payout-po_/);
+    assert.match((await page.locator('tbody tr').nth(2).getByRole('link', { name: 'Booking' }).getAttribute('href'))!, /^\/dashboard\/registrations\/reg_/);
     await screenshot(page, 'money-ledger-desktop');
   });
 

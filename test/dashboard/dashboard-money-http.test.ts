@@ -130,12 +130,30 @@ describe('dashboard money forms over HTTP', () => {
     assert.deepEqual(await payoutsOf(userId), []);
   });
 
+  it('settles test sales now only in test mode, and says so when nothing is pending', async () => {
+    const { c } = await organiserWithSale();
+    const token = DashboardClient.csrf((await c.get('/dashboard/money')).text);
+    assert.doesNotMatch((await c.get('/dashboard/money')).text, /Settle now/, 'no button while nothing is pending (clearing days 0)');
+    const nothing = await c.post('/dashboard/money/settle-now', { _csrf: token }, { referer: `${server.url}/dashboard/money` });
+    assert.equal(nothing.status, 303);
+    assert.match((await c.get('/dashboard/money')).text, /No test-mode sale is pending/);
+    assert.equal((await c.post('/dashboard/money/settle-now', {})).status, 403, 'a post without the token is refused');
+
+    await c.post('/dashboard/mode', { _csrf: token, mode: 'live' });
+    const live = await c.post('/dashboard/money/settle-now', { _csrf: token }, { referer: `${server.url}/dashboard/money` });
+    assert.equal(live.status, 303);
+    assert.match((await c.get('/dashboard/money')).text, /Only test-mode sales can be settled by hand/);
+    await c.post('/dashboard/mode', { _csrf: token, mode: 'test' });
+  });
+
   it('pages the ledger, and refuses a cursor it did not give', async () => {
     const { c } = await organiserWithSale();
     const ledger = await c.get('/dashboard/money/ledger');
     assert.equal(ledger.status, 200);
     assert.match(ledger.text, /Ticket sale/);
-    assert.match(ledger.text, /Registration <span class="mono">reg_/);
+    // A row links to its booking rather than showing the raw id.
+    assert.match(ledger.text, /<a href="\/dashboard\/registrations\/reg_[A-Za-z0-9_-]+" title="reg_[A-Za-z0-9_-]+">Booking<\/a>/);
+    assert.doesNotMatch(ledger.text, /Registration <span class="mono">reg_/);
     const bad = await c.get('/dashboard/money/ledger?after=abc');
     assert.equal(bad.status, 400);
     assert.match(bad.text, /cursor/);

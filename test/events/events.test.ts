@@ -389,6 +389,57 @@ describe('events', () => {
       assert.match(noTitle.body.error, /title/);
     });
 
+    it('keeps a track’s end time, which may not come before its start', async () => {
+      const org = await organiser(server.url);
+      const id = (await post(org.key, base)).body.data.id;
+      const t = await call(server.url, 'POST', `/api/v1/events/${id}/tracks`, { key: org.key, body: { title: 'Talks', date: '2026-12-05T10:00:00+05:30', endDate: '2026-12-05T12:30:00+05:30' } });
+      assert.equal(t.status, 201, t.text);
+      assert.equal(t.body.data.endDate, '2026-12-05T12:30:00+05:30');
+      const early = await call(server.url, 'PATCH', `/api/v1/events/${id}/tracks/0`, { key: org.key, body: { endDate: '2026-12-05T09:00:00+05:30' } });
+      assert.equal(early.status, 400);
+      assert.match(early.body.error, /endDate must be on or after/);
+      const cleared = await call(server.url, 'PATCH', `/api/v1/events/${id}/tracks/0`, { key: org.key, body: { endDate: null } });
+      assert.equal(cleared.body.data.endDate, null);
+      const plain = await call(server.url, 'POST', `/api/v1/events/${id}/tracks`, { key: org.key, body: { title: 'Lunch' } });
+      assert.equal(plain.body.data.endDate, null);
+    });
+
+    it('removes a track nobody booked (later ones move down) and refuses one that is booked or precedes a booked one', async () => {
+      const org = await organiser(server.url);
+      const id = (await post(org.key, { ...base, tracks: [{ title: 'A' }, { title: 'B' }, { title: 'C' }, { title: 'D' }] })).body.data.id;
+      const titles = async () => (await call(server.url, 'GET', `/api/v1/events/${id}/tracks`, { key: org.key })).body.data.map((t: any) => `${t.index}:${t.title}`);
+      const booked = await call(server.url, 'POST', `/api/v1/events/${id}/register`, { key: org.key, body: { name: 'Booked on C', email: 'c@example.in', subEventId: '2' } });
+      assert.equal(booked.status, 201, booked.text);
+
+      for (const index of [2, 1, 0]) {
+        const r = await call(server.url, 'DELETE', `/api/v1/events/${id}/tracks/${index}`, { key: org.key });
+        assert.equal(r.status, 409, `track ${index}`);
+        assert.equal(r.body.code, 'track_in_use');
+        assert.doesNotMatch(r.body.error, /track \d/i, 'names no 0-based number');
+      }
+      assert.deepEqual(await titles(), ['0:A', '1:B', '2:C', '3:D']);
+
+      const last = await call(server.url, 'DELETE', `/api/v1/events/${id}/tracks/3`, { key: org.key });
+      assert.equal(last.status, 200, last.text);
+      assert.deepEqual(last.body.data.map((t: any) => t.title), ['A', 'B', 'C']);
+      assert.equal((await call(server.url, 'DELETE', `/api/v1/events/${id}/tracks/3`, { key: org.key })).status, 404);
+
+      // The booking on C is cancelled: it still names C, so C stays.
+      assert.equal((await call(server.url, 'POST', `/api/v1/events/${id}/registrations/${booked.body.registrationId}/cancel`, { key: org.key })).status, 200);
+      assert.equal((await call(server.url, 'DELETE', `/api/v1/events/${id}/tracks/2`, { key: org.key })).body.code, 'track_in_use');
+
+      // Without bookings on or after it, a middle track goes and the later ones move down, their seats with them.
+      const other = (await post(org.key, { ...base, tracks: [{ title: 'A' }, { title: 'B', capacity: 5 }, { title: 'C', capacity: 1 }] })).body.data.id;
+      const mid = await call(server.url, 'DELETE', `/api/v1/events/${other}/tracks/1`, { key: org.key });
+      assert.equal(mid.status, 200, mid.text);
+      assert.deepEqual(mid.body.data.map((t: any) => [t.index, t.title, t.capacity]), [[0, 'A', 0], [1, 'C', 1]]);
+      const onC = await call(server.url, 'POST', `/api/v1/events/${other}/register`, { key: org.key, body: { name: 'On C', email: 'onc@example.in', subEventId: '1' } });
+      assert.equal(onC.status, 201, onC.text);
+      const full = await call(server.url, 'POST', `/api/v1/events/${other}/register`, { key: org.key, body: { name: 'Second on C', email: 'onc2@example.in', subEventId: '1' } });
+      assert.equal(full.status, 409, 'C kept its capacity of 1 at its new index');
+      assert.equal((await call(server.url, 'POST', `/api/v1/events/${other}/register`, { key: org.key, body: { name: 'Nowhere', email: 'x@example.in', subEventId: '2' } })).status, 404);
+    });
+
     it('gives concurrent appends distinct indexes', async () => {
       const org = await organiser(server.url);
       const id = (await post(org.key, base)).body.data.id;

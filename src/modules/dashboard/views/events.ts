@@ -41,12 +41,12 @@ export function eventsList(list: EventView[]): Html {
 ${
   list.length === 0
     ? html`<div class="card"><p>No events in this mode yet. Create one: it starts as a draft that only you can see.</p></div>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap"><table class="cards-narrow">
 <caption class="muted">Newest start date first</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">Starts</th><th scope="col">Status</th><th scope="col" class="num">Seats taken</th><th scope="col" class="num">Price</th></tr></thead>
 <tbody>${list.map(
-        (e) => html`<tr><td><a href="/dashboard/events/${encodeURIComponent(e.id)}">${e.title}</a></td><td>${when(e.startDate)}</td><td>${badge(e.status)}</td>
-<td class="num">${e.taken}${e.capacity > 0 ? ` / ${e.capacity}` : ''}</td><td class="num">${e.price === 0 ? 'Free' : rupees(e.price)}</td></tr>`,
+        (e) => html`<tr><td data-label="Event"><a href="/dashboard/events/${encodeURIComponent(e.id)}">${e.title}</a></td><td data-label="Starts">${when(e.startDate)}</td><td data-label="Status">${badge(e.status)}</td>
+<td class="num" data-label="Seats taken">${e.taken}${e.capacity > 0 ? ` / ${e.capacity}` : ''}</td><td class="num" data-label="Price">${e.price === 0 ? 'Free' : rupees(e.price)}</td></tr>`,
       )}</tbody></table></div>`
 }`;
 }

@@ -100,15 +100,15 @@ ${
   d.payouts.length === 0
     ? html`<p class="muted">No withdrawals${d.pages.first ? ' yet' : ' on this page'}.</p>`
     : html`${test ? html`<p class="testnote"><strong>Test mode:</strong> the settle buttons play the sandbox payout gateway (paid with a sandbox UTR, failed, reversed by the bank, or cancelled); failed, reversed and cancelled withdrawals are credited back.</p>` : ''}
-<div class="table-wrap"><table><caption class="muted">Withdrawals (${d.mode} mode), newest first</caption>
+<div class="table-wrap"><table class="cards-narrow"><caption class="muted">Withdrawals (${d.mode} mode), newest first</caption>
 <thead><tr><th scope="col">Requested</th><th scope="col" class="num">Amount</th><th scope="col">UPI id</th><th scope="col">Status</th><th scope="col">UTR</th><th scope="col">Expected by</th>${
         test ? html`<th scope="col">Sandbox gateway</th><th scope="col">Settle (test)</th>` : ''
       }</tr></thead>
 <tbody>${d.payouts.map(
-        (p) => html`<tr id="payout-${p.id}"><td>${when(p.created_at)}<br><span class="mono muted">${p.id}</span></td><td class="num">${rupees(paise(p.amount_paise))}</td><td class="mono">${p.upi_id}</td>
-<td>${badge(p.status)}${p.failure_reason ? html`<br><span class="muted">${p.failure_reason}</span>` : ''}</td><td class="mono">${p.utr ?? '—'}</td><td>${p.status === 'processing' ? when(p.expected_by) : '—'}</td>${
+        (p) => html`<tr id="payout-${p.id}"><td data-label="Requested">${when(p.created_at)}<br><span class="mono muted">${p.id}</span></td><td class="num" data-label="Amount">${rupees(paise(p.amount_paise))}</td><td class="mono" data-label="UPI id">${p.upi_id}</td>
+<td data-label="Status">${badge(p.status)}${p.failure_reason ? html`<br><span class="muted">${p.failure_reason}</span>` : ''}</td><td class="mono" data-label="UTR">${p.utr ?? '—'}</td><td data-label="Expected by">${p.status === 'processing' ? when(p.expected_by) : '—'}</td>${
           test
-            ? html`<td><span class="mono">${p.gateway_payout_id ?? '—'}</span><br><span class="muted">${p.gateway_status ?? 'not sent'}</span></td><td>${settleButtons(csrf, p)}</td>`
+            ? html`<td data-label="Sandbox gateway"><span class="mono">${p.gateway_payout_id ?? '—'}</span><br><span class="muted">${p.gateway_status ?? 'not sent'}</span></td><td data-label="Settle (test)">${settleButtons(csrf, p)}</td>`
             : ''
         }</tr>`,
       )}</tbody></table></div>`
