@@ -60,6 +60,25 @@ describe('getting started', () => {
     assert.equal(requests.body.data.filter((r: { account: { userId: string } }) => r.account.userId === account.userId).length, 0);
   });
 
+  it('a paid live event is not published without live payments, and a buyer never reads a setting’s name', async () => {
+    const account = await signup(server.url);
+    const live = await createKey(server.url, account.token, { mode: 'live' });
+    assert.equal((await call(server.url, 'POST', `/admin/api/accounts/${account.userId}/organiser-access`, { token: staffToken, body: { canPublish: true } })).status, 200);
+    const ev = (await call(server.url, 'POST', '/api/v1/events', { key: live.key, body: { title: 'Paid Live Gig', description: 'x', startDate: '2030-05-01', price: 300 } })).body.data;
+    const refused = await call(server.url, 'PATCH', `/api/v1/events/${ev.id}`, { key: live.key, body: { status: 'published' } });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, 'payments_not_configured');
+    assert.doesNotMatch(refused.body.error, /RAZORPAY|KEY_ID|KEY_SECRET/);
+    // Published before the keys went away: the hosted page's booking answers a buyer in plain words.
+    await server.deps.db.updateTable('events').set({ status: 'published' }).where('id', '=', ev.id).execute();
+    const booking = await call(server.url, 'POST', `/e/${ev.slug}/register`, { body: { name: 'Buyer', email: uniqueEmail('buyer') }, headers: { origin: server.url } });
+    assert.equal(booking.status, 409, booking.text);
+    assert.equal(booking.body.code, 'payments_not_configured');
+    assert.equal(booking.body.error, 'online payments are not available for this event at the moment; please contact the organiser');
+    const hosted = await call(server.url, 'GET', `/e/${ev.slug}`);
+    assert.doesNotMatch(hosted.text, /RAZORPAY_|KEY_SECRET|not configured/);
+  });
+
   it('asks for publishing access; staff see it with the account’s facts and decline it with a reason; the organiser is mailed', async () => {
     const account = await signup(server.url, { name: 'Kavya Organiser' });
     const live = await createKey(server.url, account.token, { mode: 'live' });

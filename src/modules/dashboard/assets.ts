@@ -96,10 +96,13 @@ dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:40rem){.who{margin-left:0;width:100%}main{padding:.75rem}th,td{padding:.4rem}}
 ul.cards{list-style:none;margin:0;padding:0}
+tbody th[scope=row]{font-size:1rem;color:var(--ink);white-space:normal}
 /* Under 600 px a list table becomes a stack of cards: one per row, each cell on its own line under its column's name. */
 @media (max-width:37.5rem){
 .table-wrap table.cards-narrow,.cards-narrow tbody,.cards-narrow tr,.cards-narrow td,.cards-narrow tbody th{display:block;width:100%}
 .cards-narrow thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.table-wrap table.cards-narrow{background:transparent}
+.cards-narrow caption{display:block}
 .cards-narrow tr{background:var(--card);border:1px solid var(--line);border-radius:8px;margin:0 0 .75rem;padding:.25rem .5rem}
 .cards-narrow td,.cards-narrow tbody th{border:0;padding:.2rem 0;text-align:left}
 .cards-narrow td.num{text-align:left}
