@@ -9,7 +9,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Grant or remove organiser access (publishing) for an account */
+        /**
+         * Grant or remove organiser access (publishing) for an account
+         * @description Platform staff grant or withdraw an account’s right to publish live events (`canPublish`).
+         */
         post: operations["setOrganiserAccess"];
         delete?: never;
         options?: never;
@@ -354,7 +357,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List the event’s door passes (never their tokens) */
+        /**
+         * List the event’s door passes (never their tokens)
+         * @description The event’s door passes, newest first: label, expiry and revocation. The token is shown once, when the pass is made.
+         */
         get: operations["listDoorPasses"];
         put?: never;
         /**
@@ -519,7 +525,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One registration */
+        /**
+         * One registration
+         * @description One registration of the event with its attendees, answers, payment state and check-ins.
+         */
         get: operations["getRegistration"];
         put?: never;
         post?: never;
@@ -680,7 +689,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The event’s tracks in order */
+        /**
+         * The event’s tracks in order
+         * @description The event’s bookable tracks (sessions) in their order; a track is addressed by its index.
+         */
         get: operations["listTracks"];
         put?: never;
         /**
@@ -819,7 +831,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The account and key behind this request */
+        /**
+         * The account and key behind this request
+         * @description The account, mode and key class behind the `x-api-key` of this request. A checkout key sees only what a browser may see.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -950,7 +965,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** This API described in OpenAPI 3.1 */
+        /**
+         * This API described in OpenAPI 3.1
+         * @description This document: OpenAPI 3.1, every operation the service serves with its security, parameters, bodies, answers and examples.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -974,7 +992,10 @@ export type paths = {
          * @description Affects test-mode memberships: standing, expiry, renewal windows and the periods sandbox charges add. Cumulative; DELETE puts it back to now.
          */
         post: operations["sandboxMoveClock"];
-        /** Put this account’s test-mode clock back to now */
+        /**
+         * Put this account’s test-mode clock back to now
+         * @description Puts this account’s test-mode clock back to the real time (offset 0). Test keys only.
+         */
         delete: operations["sandboxResetClock"];
         options?: never;
         head?: never;
@@ -1108,7 +1129,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The webhook configuration of this account and mode */
+        /**
+         * The webhook configuration of this account and mode
+         * @description The webhook of this account and mode (URL, events, paused), or `data: null` when none is set up. The secret is never shown again.
+         */
         get: operations["getWebhookConfig"];
         /**
          * Set up, change, pause or rotate the webhook
@@ -1120,7 +1144,10 @@ export type paths = {
          */
         put: operations["putWebhookConfig"];
         post?: never;
-        /** Remove the webhook and its secret */
+        /**
+         * Remove the webhook and its secret
+         * @description Removes the webhook and its secret; nothing more is delivered. Deliveries already recorded stay readable.
+         */
         delete: operations["deleteWebhookConfig"];
         options?: never;
         head?: never;
@@ -1348,7 +1375,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List this account's API keys (never the secret) */
+        /**
+         * List this account's API keys (never the secret)
+         * @description The signed-in account’s API keys, both modes, with their display prefix, class, pinned origins and revocation; the secret is never shown again.
+         */
         get: operations["listApiKeys"];
         put?: never;
         /**
@@ -1372,7 +1402,10 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key; it answers 403 from then on */
+        /**
+         * Revoke an API key; it answers 403 from then on
+         * @description Revokes one of the signed-in account’s keys at once: every later request with it answers 403 `key_revoked`. Revoking twice answers the revoked key.
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
@@ -1406,7 +1439,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The session account's payouts, newest first, a page at a time */
+        /**
+         * The session account's payouts, newest first, a page at a time
+         * @description The signed-in account’s payouts in the mode chosen, newest first, a page at a time (`cursor`).
+         */
         get: operations["listPayouts"];
         put?: never;
         /**
@@ -1427,7 +1463,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One payout of the session account */
+        /**
+         * One payout of the session account
+         * @description One payout of the signed-in account: amount, UPI id, status, UTR and the expected date.
+         */
         get: operations["getPayout"];
         put?: never;
         post?: never;
@@ -1804,7 +1843,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
+        /**
+         * Liveness: the process answers
+         * @description Answers 200 while the process runs, without touching the database or Redis: for a process supervisor’s liveness probe.
+         */
         get: operations["getLiveness"];
         put?: never;
         post?: never;
@@ -1841,7 +1883,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /**
+         * Readiness: the database answers
+         * @description Answers 200 when the database answers a query, 503 when it does not: for a load balancer’s readiness probe.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -2338,7 +2383,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The account’s organiser access as it now stands. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2381,7 +2426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2445,7 +2490,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The event’s ticket email setting as it now stands. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2488,7 +2533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2551,7 +2596,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of jobs. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2592,7 +2637,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2650,7 +2695,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The job, queued again. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2713,7 +2758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2722,7 +2767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2763,7 +2808,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Whether every account’s ledger matches, and each mismatch. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2851,7 +2896,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The membership added. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2891,7 +2936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2947,7 +2992,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description How many payouts were read back and how many changed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3012,7 +3057,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of watched gateway orders. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3104,7 +3149,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the sweep found and did. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3154,7 +3199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3197,7 +3242,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of events. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3366,7 +3411,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The event, created as a draft. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3474,7 +3519,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The event. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3514,7 +3559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3557,7 +3602,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The event and its registrations are deleted. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3591,7 +3636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3600,7 +3645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3609,7 +3654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3636,7 +3681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3750,7 +3795,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The event as changed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3790,7 +3835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3849,7 +3894,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Counts by status, revenue and seats. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3902,7 +3947,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3945,7 +3990,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Seats taken and left, per event, track and ticket type. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3985,7 +4030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4049,7 +4094,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The preview (who would receive it), or the broadcast queued for sending. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4103,7 +4148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4112,7 +4157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4180,7 +4225,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The broadcast’s delivery progress. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4238,7 +4283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4281,7 +4326,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The ticket and whether it would be admitted now (nothing changed). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4345,7 +4390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4399,7 +4444,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Nothing changed: already admitted, or an undo of an admission that was not there. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4438,7 +4483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Admitted (or the admission undone). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4504,7 +4549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4513,7 +4558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4580,7 +4625,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The event’s door passes, never their tokens. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4620,7 +4665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4672,7 +4717,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The door pass; `url` holds its token and is shown in this answer only. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4720,7 +4765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4797,7 +4842,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The door pass, now revoked. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4837,7 +4882,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4880,7 +4925,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The whole roster, or the changes since `cursor`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4948,7 +4993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5005,7 +5050,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description What each scan did, in order, and the door’s counts. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5060,7 +5105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5123,7 +5168,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of promo codes. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5168,7 +5213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5222,7 +5267,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The promo code. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5262,7 +5307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5271,7 +5316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5402,7 +5447,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description A free registration confirmed (or awaiting approval), or a paid one pending with the gateway order to pay. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5447,7 +5492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -5465,7 +5510,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5474,7 +5519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5528,7 +5573,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5537,7 +5582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5564,7 +5609,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of registrations. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5610,7 +5655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5651,7 +5696,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5691,7 +5736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5735,7 +5780,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now confirmed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5775,7 +5820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5784,7 +5829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5820,7 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5846,7 +5891,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now cancelled. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5886,7 +5931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5895,7 +5940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5931,7 +5976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6056,7 +6101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6199,7 +6244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6243,7 +6288,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now refunded. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6283,7 +6328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6292,7 +6337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6328,7 +6373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6354,7 +6399,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now rejected. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6394,7 +6439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6403,7 +6448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6439,7 +6484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6472,7 +6517,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now in the new holder’s name. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6512,7 +6557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6521,7 +6566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6589,7 +6634,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The event’s tracks, in order. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6630,7 +6675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6691,7 +6736,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The track appended. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6731,7 +6776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6826,7 +6871,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The track as changed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6866,7 +6911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6931,7 +6976,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of waitlist entries, in arrival order. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6962,7 +7007,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6989,7 +7034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7044,7 +7089,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description On the waitlist, at this position. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7060,7 +7105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7087,7 +7132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7096,7 +7141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7166,7 +7211,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The entry, now removed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7219,7 +7264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7228,7 +7273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7270,7 +7315,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The month’s documents summed per supplier. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7473,7 +7518,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The GST settings. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7556,7 +7601,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The GST settings as set. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7748,7 +7793,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The membership as cancelled. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7790,7 +7835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7853,7 +7898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7885,7 +7930,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The membership, now active. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7921,7 +7966,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -7939,7 +7984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8002,7 +8047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8029,7 +8074,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of members with their standing. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8048,7 +8093,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8109,7 +8154,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of plans. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8128,7 +8173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8199,7 +8244,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The plan. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8293,7 +8338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8302,7 +8347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8363,7 +8408,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The membership, pending its first payment or mandate authorisation. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8413,7 +8458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8422,7 +8467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8476,7 +8521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8485,7 +8530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8505,7 +8550,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8545,7 +8590,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The test-mode clock as it now stands. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8652,7 +8697,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The test-mode clock, back to the real time. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8719,7 +8764,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of kept mails, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8747,7 +8792,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8808,7 +8853,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the paid notification did to the booking. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8850,7 +8895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8916,7 +8961,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The sandbox payment, captured or failed. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8957,7 +9002,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9037,7 +9082,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The payout as settled. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9073,7 +9118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9082,7 +9127,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9135,7 +9180,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the subscription event did to the membership. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9175,7 +9220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9236,7 +9281,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the mandate authorisation did to the membership. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9276,7 +9321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9332,7 +9377,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook configuration, or `data: null`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9403,7 +9448,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The webhook configuration; `secret` signs the deliveries. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9492,7 +9537,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook is removed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9557,7 +9602,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of delivery attempts, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9587,7 +9632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9650,7 +9695,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A new session token. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9676,7 +9721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No credentials, or credentials the service does not accept. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9685,7 +9730,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9712,7 +9757,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9741,7 +9786,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Every session token issued so far is refused from now on. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9799,7 +9844,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The password is changed; this new session token replaces the old ones. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9816,7 +9861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9834,7 +9879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9861,7 +9906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9896,7 +9941,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Accepted; a link is mailed if the address has an account (the answer never says whether it has). */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -9908,7 +9953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10023,7 +10068,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The password is changed and every older session ends. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10037,7 +10082,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10102,7 +10147,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The account was created; the session token is for the dashboard API. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10128,7 +10173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10241,7 +10286,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The email address is verified. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10255,7 +10300,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10264,7 +10309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No credentials, or credentials the service does not accept. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10320,7 +10365,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A new verification mail is queued (or the address is already verified). */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -10343,7 +10388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10384,7 +10429,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The balance, in rupees. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10448,7 +10493,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The account’s keys, never their secrets. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10508,7 +10553,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The key; `key` is the secret, shown in this answer only. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10541,7 +10586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10599,7 +10644,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The revoked key. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10630,7 +10675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10675,7 +10720,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of ledger entries, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10746,7 +10791,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of payouts, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10822,7 +10867,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The payout, queued for the payout gateway. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10849,7 +10894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10858,7 +10903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10903,7 +10948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10928,7 +10973,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The payout. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10955,7 +11000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11098,7 +11143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11352,7 +11397,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Where the booking stands. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11372,7 +11417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11381,7 +11426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11498,7 +11543,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Where the booking stands after the payment. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11519,7 +11564,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -11528,7 +11573,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11537,7 +11582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11546,7 +11591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11591,7 +11636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11600,7 +11645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11639,7 +11684,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description What the choice costs, in paise. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11668,7 +11713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11677,7 +11722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11686,7 +11731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11774,7 +11819,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Booked, awaiting approval, or pending payment with the gateway checkout’s fields. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -11811,7 +11856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -11820,7 +11865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11829,7 +11874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11838,7 +11883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11883,7 +11928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11892,7 +11937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11928,7 +11973,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The fields the gateway’s checkout would hand back, or that the payment failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11953,7 +11998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11962,7 +12007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12023,7 +12068,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The ticket, its QR and calendar and wallet links. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12070,7 +12115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12131,7 +12176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12443,7 +12488,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The process is running. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12513,7 +12558,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The database answers; `storage` names which one. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12753,7 +12798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12762,7 +12807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12821,7 +12866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12830,7 +12875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13002,7 +13047,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The notification was received; `result` says what it did. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13043,7 +13088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13095,7 +13140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13144,7 +13189,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The statuses were received; `applied` counts those that changed a message. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13167,7 +13212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13194,7 +13239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     [name: string]: unknown;
