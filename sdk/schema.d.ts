@@ -2055,9 +2055,81 @@ export type paths = {
         trace?: never;
     };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    "registration.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `registration.confirmed` delivery
+         * @description A booking was confirmed (free, paid, approved or from a waitlist offer). One delivery per booking. Sent to the account’s webhook URL (PUT /api/v1/webhooks) when it subscribes to `registration.confirmed`. Best effort: one attempt with a 5-second timeout, no automatic retry (staff may retry a failed one, with the same `id`, so deduplicate on it); every attempt is listed by GET /api/v1/webhooks/deliveries.
+         */
+        post: operations["onRegistrationConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.authenticated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `subscription.authenticated` delivery
+         * @description A member approved the mandate of a recurring plan. Sent to the account’s webhook URL (PUT /api/v1/webhooks) when it subscribes to `subscription.authenticated`. Best effort: one attempt with a 5-second timeout, no automatic retry (staff may retry a failed one, with the same `id`, so deduplicate on it); every attempt is listed by GET /api/v1/webhooks/deliveries.
+         */
+        post: operations["onSubscriptionAuthenticated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "waitlist.offered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `waitlist.offered` delivery
+         * @description A seat came free and was offered (and held) for the first in line. Sent to the account’s webhook URL (PUT /api/v1/webhooks) when it subscribes to `waitlist.offered`. Best effort: one attempt with a 5-second timeout, no automatic retry (staff may retry a failed one, with the same `id`, so deduplicate on it); every attempt is listed by GET /api/v1/webhooks/deliveries.
+         */
+        post: operations["onWaitlistOffered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
+        /**
+         * AmountPromoCodeInput
+         * @description A fixed amount off, in rupees.
+         */
+        AmountPromoCodeInput: {
+            code: string;
+            discountAmount: number;
+            maxUses?: number;
+            validFrom?: string;
+            validUntil?: string;
+        };
         ApiKey: {
             allowedOrigin: string | null;
             class: "full" | "checkout";
@@ -2069,6 +2141,14 @@ export type components = {
             /** @description The first characters of the key, for recognising it; the key itself is never stored. */
             prefix: string;
             revokedAt: string | null;
+        };
+        /**
+         * AudienceChanged
+         * @description `audience_changed`: the audience moved since the preview; `recipientCount` is the count now (preview again, or send with it).
+         */
+        AudienceChanged: components["schemas"]["Error"] & {
+            /** @description Recipients the audience has now. */
+            recipientCount?: number;
         };
         Availability: {
             /** @description The event’s (or, with subEventId, the track’s) capacity; 0 unlimited. */
@@ -2095,6 +2175,67 @@ export type components = {
                 waiting: number;
             };
         };
+        /**
+         * CheckInByQr
+         * @description The scanned QR value as `qr` (an alias).
+         */
+        CheckInByQr: {
+            memberIndex?: number;
+            /** @description Alias of registrationId. */
+            qr: string;
+            /** @default false */
+            undo: boolean;
+        };
+        /**
+         * CheckInByRegistrationId
+         * @description The scanned QR value as `registrationId`.
+         */
+        CheckInByRegistrationId: {
+            memberIndex?: number;
+            /** @description The QR value. */
+            registrationId: string;
+            /** @default false */
+            undo: boolean;
+        };
+        /**
+         * CheckInRefusal
+         * @description `not_admissible` and `transferred` carry why (`refusalReason`) and the ticket as the door sees it (`data`); other 409s are a plain Error.
+         */
+        CheckInRefusal: components["schemas"]["Error"] & {
+            data?: components["schemas"]["CheckInStatus"];
+            /**
+             * @description Set for a transferred ticket.
+             * @enum {string}
+             */
+            reason?: "transferred";
+            /** @description Why the ticket is not admitted. */
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
+        };
+        CheckInStatus: {
+            admissible: boolean;
+            /** @description People on the booking already in. */
+            arrived: number;
+            /** @description Whether the scanned person (or, for a booking QR, everyone on it) is in. */
+            checkedIn: boolean;
+            email: string;
+            /** @description People on the booking. */
+            expected: number;
+            memberIndex: number | null;
+            /** @description Everyone on the booking, the primary first. */
+            members: {
+                checkedIn: boolean;
+                checkedInAt: string | null;
+                /** @description Their QR value. */
+                id: string;
+                index: number;
+                name: string;
+            }[];
+            /** @description The scanned person (the member for a member’s own QR). */
+            name: string;
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
+            registrationId: string;
+            ticketType: string;
+        };
         DoorPass: {
             /** Format: date-time */
             createdAt: string;
@@ -2105,8 +2246,11 @@ export type components = {
         };
         /** Error */
         Error: {
-            /** @description A stable snake_case word clients can branch on. */
-            code: string;
+            /**
+             * @description A stable snake_case word clients can branch on.
+             * @enum {string}
+             */
+            code: "account_not_found" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "promo_code_exists" | "promo_code_invalid" | "rate_limited" | "recipients_not_accepted" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -2176,6 +2320,18 @@ export type components = {
                 offerMinutes: number;
             };
         };
+        /**
+         * FixedTermPlanInput
+         * @description A fixed-term plan: paid once, valid for `termMonths`.
+         */
+        FixedTermPlanInput: {
+            amount: number;
+            description?: string;
+            /** @enum {string} */
+            kind: "fixed_term";
+            name: string;
+            termMonths: number;
+        };
         LedgerEntry: {
             /** @description Rupees; positive credits the organiser, negative debits. */
             amount: number;
@@ -2242,6 +2398,17 @@ export type components = {
             /** @description The bank’s reference once processed. */
             utr: string | null;
         };
+        /**
+         * PercentPromoCodeInput
+         * @description A percentage off.
+         */
+        PercentPromoCodeInput: {
+            code: string;
+            discountPercent: number;
+            maxUses?: number;
+            validFrom?: string;
+            validUntil?: string;
+        };
         Plan: {
             /** @description Rupees: per period for recurring, once for fixed_term. */
             amount: number;
@@ -2274,6 +2441,72 @@ export type components = {
             usesReserved: number;
             validFrom: string | null;
             validUntil: string | null;
+        };
+        /**
+         * RecurringPlanInput
+         * @description A recurring plan (the default kind): charged every `period` through a mandate.
+         */
+        RecurringPlanInput: {
+            amount: number;
+            description?: string;
+            /**
+             * @default recurring
+             * @enum {string}
+             */
+            kind: "recurring";
+            name: string;
+            period: "weekly" | "monthly" | "quarterly" | "yearly";
+            totalCount?: number;
+        };
+        /**
+         * RegisterBooking
+         * @description A booking: free in one call, or step 1 of a paid one.
+         */
+        RegisterBooking: {
+            /** @description GST: the buyer’s details for the tax invoice of a paid booking of a GST-registered organiser (all optional; kept for paid bookings only). 400 `invalid_gstin`, `invalid_state`. */
+            billing?: {
+                address?: string;
+                gstin?: string | null;
+                /** @description The name on the invoice (a business’s legal name); default the booking’s name. */
+                name?: string;
+                state?: string | null;
+            };
+            /** @description Answers keyed by the event’s customFields names (at most 50; text at most 2000 characters). Any name works, `constructor` and `__proto__` included. */
+            customFields?: {
+                [key: string]: string | number | boolean | null;
+            };
+            email: string;
+            /** @description For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email). */
+            membershipId?: string;
+            name: string;
+            /** @description E.164 (`+919812345678`) or a 10-digit Indian mobile number (given +91); spaces, hyphens, dots and brackets ignored. Stored in E.164; anything else is 400 `invalid_phone`. Empty means none. */
+            phone?: string;
+            promoCode?: string;
+            /** @description A track index as a decimal string: books that track at its price and capacity. */
+            subEventId?: string;
+            /** @description Team events only (maxTeamSize ≥ 2). Each member gets a ticket with its own id. */
+            teamMembers?: {
+                email: string;
+                name: string;
+            }[];
+            /** @description A tier name from specialPrices; omitted means General at the base price. */
+            ticketType?: string;
+            /** @description The token of a waitlist offer (the `offer` of the offer mail’s link): books the one seat the offer holds, for its track and tier, even while sold out. 409 `offer_not_valid` once it lapsed or was used; 400 `offer_mismatch` for another choice or with team members. */
+            waitlistOffer?: string;
+            /** @description The buyer agrees to get the ticket over WhatsApp at `phone` (the consent is stored with the booking; ask for it in words that name the business and WhatsApp). Needs `phone` (400 `phone_required`). When the service has WhatsApp configured, a confirmed live booking then also gets its primary ticket as a WhatsApp template message (the QR as header image; name, event and date as parameters), sent by a durable job with the mail’s retry rules; its delivery shows in `channels`. Test mode sends none, as it sends no mail. */
+            whatsappOptIn?: boolean;
+        };
+        /**
+         * RegisterPayment
+         * @description Step 2 of a paid booking: exactly these three fields.
+         */
+        RegisterPayment: {
+            /** @description Step 2 only. */
+            orderId: string;
+            /** @description Step 2 only. */
+            paymentId: string;
+            /** @description Step 2 only. */
+            registrationId: string;
         };
         Registration: {
             /** @description Rupees, after any promo code. */
@@ -2336,6 +2569,84 @@ export type components = {
             /** @description The buyer asked for the ticket over WhatsApp at `phone`. */
             whatsappOptIn: boolean;
         };
+        /** @description A booking was confirmed (free, paid, approved or from a waitlist offer). One delivery per booking. */
+        RegistrationConfirmedWebhook: {
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            createdAt: string;
+            data: {
+                /** @description Paid, in rupees (0 for a free booking). */
+                amount: number;
+                /**
+                 * Format: date-time
+                 * @description When it was confirmed (ISO 8601).
+                 */
+                confirmedAt: string;
+                /** @enum {string} */
+                currency: "INR";
+                /** @description The primary attendee’s email. */
+                email: string;
+                /** @description The event. */
+                eventId: string;
+                /** @description The event’s slug. */
+                eventSlug: string;
+                /** @description The event’s title. */
+                eventTitle: string;
+                /** @description The primary attendee’s name. */
+                name: string;
+                /** @description People on the booking. */
+                quantity: number;
+                /** @description The booking (its primary attendee). */
+                registrationId: string;
+                /** @enum {string} */
+                status: "confirmed";
+                /** @description The track index, as text, or null. */
+                subEventId: string | null;
+                /** @description The tier booked (`General` for the base price). */
+                ticketType: string;
+            };
+            /** @description The event id (`evt_…`), the same on a retried delivery: deduplicate on it. Also in `X-Service-Event-Id`. */
+            id: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @enum {string} */
+            type: "registration.confirmed";
+        };
+        /** @description A member approved the mandate of a recurring plan. */
+        SubscriptionAuthenticatedWebhook: {
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            createdAt: string;
+            data: {
+                /**
+                 * Format: date-time
+                 * @description When the member approved the mandate (ISO 8601).
+                 */
+                authorisedAt: string;
+                /** @description The member’s email. */
+                email: string;
+                /** @description The membership. */
+                membershipId: string;
+                /** @description The member’s name. */
+                name: string;
+                /** @description Its plan. */
+                planId: string;
+                /** @description The plan’s name. */
+                planName: string;
+                /** @description The gateway subscription (mandate). */
+                subscriptionId: string;
+            };
+            /** @description The event id (`evt_…`), the same on a retried delivery: deduplicate on it. Also in `X-Service-Event-Id`. */
+            id: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @enum {string} */
+            type: "subscription.authenticated";
+        };
         Track: {
             capacity: number;
             date: string | null;
@@ -2350,6 +2661,46 @@ export type components = {
                 offerMinutes: number;
             } | null;
         };
+        /** @description A seat came free and was offered (and held) for the first in line. */
+        WaitlistOfferedWebhook: {
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            createdAt: string;
+            data: {
+                /** @description Their email (the offer mail went there). */
+                email: string;
+                /** @description The waitlist entry. */
+                entryId: string;
+                /** @description The event. */
+                eventId: string;
+                /** @description The event’s title. */
+                eventTitle: string;
+                /**
+                 * Format: date-time
+                 * @description When the offer lapses and passes to the next in line (ISO 8601).
+                 */
+                expiresAt: string;
+                /** @description Who was offered the seat. */
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description When the seat was offered (ISO 8601).
+                 */
+                offeredAt: string;
+                /** @description The track index waited for, as text, or null. */
+                subEventId: string | null;
+                /** @description The tier waited for (`General` for the base price). */
+                ticketType: string;
+            };
+            /** @description The event id (`evt_…`), the same on a retried delivery: deduplicate on it. Also in `X-Service-Event-Id`. */
+            id: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @enum {string} */
+            type: "waitlist.offered";
+        };
         WebhookConfig: {
             enabled: boolean;
             events: string[];
@@ -2361,7 +2712,22 @@ export type components = {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The content’s version; send it as `If-None-Match` to get 304 while it holds. */
+        ETag: string;
+        /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key`. */
+        "Idempotent-Replayed": "true";
+        /** @description Requests allowed in the current one-minute window. */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window resets. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": number;
+        /** @description The request’s id, also in the service’s log lines: quote it when asking about a request. A sane `X-Request-Id` sent by the caller is kept. */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -2371,12 +2737,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example usr_V1c3nB8qLm2xT0aZ */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "canPublish": true
+                 *     }
+                 */
                 "application/json": {
                     canPublish: boolean;
                 };
@@ -2386,9 +2758,22 @@ export interface operations {
             /** @description The account’s organiser access as it now stands. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *         "canPublish": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             canPublish: boolean;
@@ -2402,6 +2787,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2411,6 +2800,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2420,6 +2813,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2429,6 +2826,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,6 +2839,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2447,6 +2852,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2456,6 +2865,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2465,6 +2879,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,12 +2896,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 eventId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
                 "application/json": {
                     enabled: boolean;
                 };
@@ -2493,9 +2917,22 @@ export interface operations {
             /** @description The event’s ticket email setting as it now stands. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "ticketEmailsEnabled": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             eventId: string;
@@ -2509,6 +2946,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2518,6 +2959,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2527,6 +2972,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2536,6 +2985,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2545,6 +2998,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2554,6 +3011,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2563,6 +3024,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2572,6 +3038,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2583,11 +3053,17 @@ export interface operations {
     listJobs: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
-                /** @description Default `dead`. */
+                /**
+                 * @description Default `dead`.
+                 * @example dead
+                 */
                 status?: "dead" | "pending" | "done";
             };
             header?: never;
@@ -2599,9 +3075,35 @@ export interface operations {
             /** @description A page of jobs. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "job_Ua2Wq9Lx4Kc7Mz1Rt8Vb0N",
+                     *           "topic": "account.verify_email",
+                     *           "status": "dead",
+                     *           "attempts": 1,
+                     *           "maxAttempts": null,
+                     *           "lastError": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "runAt": "2026-11-25T07:51:24.908Z",
+                     *           "finishedAt": "2026-11-25T07:51:24.908Z",
+                     *           "retryUntil": "2026-11-28T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: {
@@ -2640,6 +3142,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2649,6 +3155,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2658,6 +3168,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2667,6 +3181,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2676,6 +3195,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2689,6 +3212,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example job_Ua2Wq9Lx4Kc7Mz1Rt8Vb0N */
                 id: string;
             };
             cookie?: never;
@@ -2698,9 +3222,30 @@ export interface operations {
             /** @description The job, queued again. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "job_Ua2Wq9Lx4Kc7Mz1Rt8Vb0N",
+                     *         "topic": "account.verify_email",
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "maxAttempts": null,
+                     *         "lastError": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "runAt": "2026-11-25T07:51:24.908Z",
+                     *         "finishedAt": null,
+                     *         "retryUntil": "2026-11-28T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Attempts made, including any whose worker stopped before finishing. */
@@ -2734,6 +3279,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2743,6 +3292,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2752,6 +3305,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2761,6 +3318,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2770,6 +3331,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2779,6 +3344,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2788,6 +3358,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2799,7 +3373,10 @@ export interface operations {
     checkLedger: {
         parameters: {
             query?: {
-                /** @description Check one account only. */
+                /**
+                 * @description Check one account only.
+                 * @example usr_V1c3nB8qLm2xT0aZ
+                 */
                 accountId?: string;
             };
             header?: never;
@@ -2811,9 +3388,20 @@ export interface operations {
             /** @description Whether every account’s ledger matches, and each mismatch. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "accountsChecked": 1,
+                     *       "mismatches": []
+                     *     }
+                     */
                     "application/json": {
                         accountsChecked: number;
                         mismatches: {
@@ -2833,6 +3421,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2842,6 +3434,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2851,6 +3447,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2860,6 +3460,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2869,6 +3474,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,6 +3495,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                 *       "name": "Kavya Nair",
+                 *       "email": "kavya@example.in",
+                 *       "validUntil": "2027-12-31"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -2899,9 +3516,34 @@ export interface operations {
             /** @description The membership added. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *         "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *         "name": "Kavya Nair",
+                     *         "email": "kavya@example.in",
+                     *         "phone": null,
+                     *         "status": "active",
+                     *         "displayStatus": "active",
+                     *         "goodStanding": true,
+                     *         "validUntil": "2027-12-31T00:00:00.000Z",
+                     *         "source": "manual",
+                     *         "subscriptionId": null,
+                     *         "cancelAtPeriodEnd": false,
+                     *         "endedAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Membership"];
                         /** @enum {boolean} */
@@ -2912,6 +3554,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2921,6 +3567,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2930,6 +3580,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2939,6 +3593,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2948,6 +3606,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2957,6 +3619,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2966,6 +3632,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2975,6 +3646,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2995,9 +3670,19 @@ export interface operations {
             /** @description How many payouts were read back and how many changed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checked": 0,
+                     *       "changed": 0
+                     *     }
+                     */
                     "application/json": {
                         changed: number;
                         checked: number;
@@ -3007,6 +3692,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3016,6 +3705,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3025,6 +3718,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3034,6 +3732,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,6 +3747,10 @@ export interface operations {
     listReconciliationOrders: {
         parameters: {
             query?: {
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
                 limit?: number;
                 receipt?: string;
                 /** @description nextCursor of the previous page */
@@ -3060,9 +3766,38 @@ export interface operations {
             /** @description A page of watched gateway orders. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "receipt": "rcpt_sF-nxy2u27ZHu7i3min2TS1i",
+                     *           "kind": "membership",
+                     *           "mode": "test",
+                     *           "accountId": "usr_V1c3nB8qLm2xT0aZ",
+                     *           "amount": 120000,
+                     *           "currency": "INR",
+                     *           "orderId": "order_SbQ2m8KxL4vZ7t",
+                     *           "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *           "status": "open",
+                     *           "outcome": null,
+                     *           "checks": 0,
+                     *           "lastError": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "checkAfter": "2026-11-25T07:51:24.908Z",
+                     *           "settledAt": null
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             accountId: string;
@@ -3096,6 +3831,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3105,6 +3844,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,6 +3857,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3123,6 +3870,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3132,6 +3884,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3152,9 +3908,29 @@ export interface operations {
             /** @description What the sweep found and did. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "checked": 0,
+                     *         "confirmed": 0,
+                     *         "captured": 0,
+                     *         "refunded": 0,
+                     *         "expired": 0,
+                     *         "endedRefunded": 0,
+                     *         "orphansFound": 0,
+                     *         "settled": 0,
+                     *         "errors": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description authorised payments captured for a booking or membership still waiting */
@@ -3184,6 +3960,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3193,6 +3973,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3202,6 +3986,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3211,6 +3999,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3220,6 +4013,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3231,8 +4028,11 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
@@ -3245,9 +4045,62 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *           "slug": "free-meetup",
+                     *           "status": "draft",
+                     *           "mode": "test",
+                     *           "title": "Free meetup",
+                     *           "description": "x",
+                     *           "startDate": "2027-02-01",
+                     *           "date": "2027-02-01",
+                     *           "endDate": null,
+                     *           "location": null,
+                     *           "capacity": 0,
+                     *           "taken": 0,
+                     *           "remaining": null,
+                     *           "price": 0,
+                     *           "currency": "INR",
+                     *           "maxTeamSize": 1,
+                     *           "requiresApproval": false,
+                     *           "customFields": [],
+                     *           "specialPrices": [],
+                     *           "tracks": [],
+                     *           "ticketEmailsEnabled": true,
+                     *           "taxCategory": "standard",
+                     *           "supplierGstin": null,
+                     *           "sac": null,
+                     *           "venueState": null,
+                     *           "waitlist": {
+                     *             "enabled": false,
+                     *             "offerMinutes": 60
+                     *           },
+                     *           "selfService": {
+                     *             "transfer": true,
+                     *             "cancel": true,
+                     *             "cutoffHours": 24,
+                     *             "refund": "full"
+                     *           },
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 2,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description Events in the whole list. */
                         count: number;
@@ -3264,6 +4117,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3273,6 +4130,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,6 +4143,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3291,6 +4156,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,6 +4170,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3312,7 +4186,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3321,8 +4198,47 @@ export interface operations {
         /** @description `startDate` is required (checked after the other fields so that `date` can be named). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Pune Tech Summit 2027",
+                 *       "description": "A day of talks on building for India: payments, scale and the tools we use.",
+                 *       "startDate": "2027-01-16T10:00:00+05:30",
+                 *       "endDate": "2027-01-16T17:30:00+05:30",
+                 *       "location": "Hall A, Pune",
+                 *       "capacity": 200,
+                 *       "price": 499,
+                 *       "specialPrices": [
+                 *         {
+                 *           "name": "Student",
+                 *           "price": 199,
+                 *           "capacity": 50
+                 *         }
+                 *       ],
+                 *       "customFields": [
+                 *         {
+                 *           "name": "company",
+                 *           "label": "Company",
+                 *           "type": "text"
+                 *         }
+                 *       ],
+                 *       "maxTeamSize": 4,
+                 *       "selfService": {
+                 *         "transfer": true,
+                 *         "cancel": true,
+                 *         "cutoffHours": 24,
+                 *         "refund": "full"
+                 *       },
+                 *       "waitlist": {
+                 *         "enabled": true,
+                 *         "offerMinutes": 60
+                 *       }
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Seats; 0 means unlimited. */
+                    /**
+                     * @description Seats; 0 means unlimited.
+                     * @default 0
+                     */
                     capacity?: number;
                     /** @description Questions asked at registration. */
                     customFields?: {
@@ -3333,30 +4249,46 @@ export interface operations {
                         required?: boolean;
                         type?: "text" | "number" | "email" | "select" | "checkbox";
                     }[];
-                    /** @description Not an input: sending it answers 400 naming startDate. */
-                    date?: unknown;
                     description: string;
                     endDate?: string | null;
                     location?: string | null;
-                    /** @description 2 or more makes a team event. */
+                    /**
+                     * @description 2 or more makes a team event.
+                     * @default 1
+                     */
                     maxTeamSize?: number;
-                    /** @description Rupees, at most two decimals; 0 or omitted makes the event free. */
+                    /**
+                     * @description Rupees, at most two decimals; 0 or omitted makes the event free.
+                     * @default 0
+                     */
                     price?: number;
-                    /** @description Free registrations wait as pending until the organiser approves. */
+                    /**
+                     * @description Free registrations wait as pending until the organiser approves.
+                     * @default false
+                     */
                     requiresApproval?: boolean;
                     sac?: string | null;
                     /** @description The attendee’s own page (/t/{token}): what it may change and until when. Fields left out keep their value. */
                     selfService?: {
-                        /** @description The attendee may cancel from their own page (default false). */
+                        /**
+                         * @description The attendee may cancel from their own page (default false).
+                         * @default false
+                         */
                         cancel?: boolean;
-                        /** @description Both close this many hours before the event starts (default 24). */
+                        /**
+                         * @description Both close this many hours before the event starts (default 24).
+                         * @default 24
+                         */
                         cutoffHours?: number;
                         /** @description What a cancellation from the attendee’s page refunds: all of it (default), nothing, or all but a fee. */
                         refund?: "full" | "none" | {
                             /** @description At most two decimals; the fee is rounded half up to the paisa. */
                             feePercent: number;
                         };
-                        /** @description The attendee may transfer the ticket to another person from their own page (default false). */
+                        /**
+                         * @description The attendee may transfer the ticket to another person from their own page (default false).
+                         * @default false
+                         */
                         transfer?: boolean;
                     };
                     /** @description Accepted and NOT stored: the service’s ticket email stays on (only platform staff can switch it off). */
@@ -3376,7 +4308,7 @@ export interface operations {
                         sac?: string | null;
                     }[];
                     /** @description A date `YYYY-MM-DD` or an ISO 8601 date-time with offset, e.g. `2026-12-05T18:30:00+05:30`. */
-                    startDate?: string;
+                    startDate: string;
                     /** @description Ignored: a new event is always a draft; publish with PATCH. */
                     status?: "draft" | "published";
                     supplierGstin?: string | null;
@@ -3402,9 +4334,15 @@ export interface operations {
                     venueState?: string | null;
                     /** @description When sold out, people may wait; a seat that comes free is offered to the first in line and held for offerMinutes. */
                     waitlist?: {
-                        /** @description Takes names when sold out (default false). */
+                        /**
+                         * @description Takes names when sold out (default false).
+                         * @default false
+                         */
                         enabled?: boolean;
-                        /** @description How long an offer holds its seat (default 60). */
+                        /**
+                         * @description How long an offer holds its seat (default 60).
+                         * @default 60
+                         */
                         offerMinutes?: number;
                     };
                 };
@@ -3414,9 +4352,76 @@ export interface operations {
             /** @description The event, created as a draft. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "slug": "pune-tech-summit-2027",
+                     *         "status": "draft",
+                     *         "mode": "test",
+                     *         "title": "Pune Tech Summit 2027",
+                     *         "description": "A day of talks on building for India: payments, scale and the tools we use.",
+                     *         "startDate": "2027-01-16T10:00:00+05:30",
+                     *         "date": "2027-01-16T10:00:00+05:30",
+                     *         "endDate": "2027-01-16T17:30:00+05:30",
+                     *         "location": "Hall A, Pune",
+                     *         "capacity": 200,
+                     *         "taken": 0,
+                     *         "remaining": 200,
+                     *         "price": 499,
+                     *         "currency": "INR",
+                     *         "maxTeamSize": 4,
+                     *         "requiresApproval": false,
+                     *         "customFields": [
+                     *           {
+                     *             "name": "company",
+                     *             "label": "Company",
+                     *             "type": "text",
+                     *             "required": false,
+                     *             "options": null
+                     *           }
+                     *         ],
+                     *         "specialPrices": [
+                     *           {
+                     *             "name": "Student",
+                     *             "price": 199,
+                     *             "capacity": 50,
+                     *             "membersOnly": false,
+                     *             "availableFrom": null,
+                     *             "availableUntil": null,
+                     *             "sac": null
+                     *           }
+                     *         ],
+                     *         "tracks": [],
+                     *         "ticketEmailsEnabled": true,
+                     *         "taxCategory": "standard",
+                     *         "supplierGstin": null,
+                     *         "sac": null,
+                     *         "venueState": null,
+                     *         "waitlist": {
+                     *           "enabled": true,
+                     *           "offerMinutes": 60
+                     *         },
+                     *         "selfService": {
+                     *           "transfer": true,
+                     *           "cancel": true,
+                     *           "cutoffHours": 24,
+                     *           "refund": "full"
+                     *         },
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Event"];
                         /** @enum {boolean} */
@@ -3427,6 +4432,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3436,6 +4445,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3445,6 +4458,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3454,6 +4471,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3463,6 +4485,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3472,6 +4498,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3481,6 +4511,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +4524,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3499,6 +4538,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3512,7 +4555,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3522,9 +4568,75 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "slug": "pune-tech-summit-2027",
+                     *         "status": "draft",
+                     *         "mode": "test",
+                     *         "title": "Pune Tech Summit 2027",
+                     *         "description": "A day of talks on building for India: payments, scale and the tools we use.",
+                     *         "startDate": "2027-01-16T10:00:00+05:30",
+                     *         "date": "2027-01-16T10:00:00+05:30",
+                     *         "endDate": "2027-01-16T17:30:00+05:30",
+                     *         "location": "Hall A, Pune",
+                     *         "capacity": 200,
+                     *         "taken": 0,
+                     *         "remaining": 200,
+                     *         "price": 499,
+                     *         "currency": "INR",
+                     *         "maxTeamSize": 4,
+                     *         "requiresApproval": false,
+                     *         "customFields": [
+                     *           {
+                     *             "name": "company",
+                     *             "label": "Company",
+                     *             "type": "text",
+                     *             "required": false,
+                     *             "options": null
+                     *           }
+                     *         ],
+                     *         "specialPrices": [
+                     *           {
+                     *             "name": "Student",
+                     *             "price": 199,
+                     *             "capacity": 50,
+                     *             "membersOnly": false,
+                     *             "availableFrom": null,
+                     *             "availableUntil": null,
+                     *             "sac": null
+                     *           }
+                     *         ],
+                     *         "tracks": [],
+                     *         "ticketEmailsEnabled": true,
+                     *         "taxCategory": "standard",
+                     *         "supplierGstin": null,
+                     *         "sac": null,
+                     *         "venueState": null,
+                     *         "waitlist": {
+                     *           "enabled": true,
+                     *           "offerMinutes": 60
+                     *         },
+                     *         "selfService": {
+                     *           "transfer": true,
+                     *           "cancel": true,
+                     *           "cutoffHours": 24,
+                     *           "refund": "full"
+                     *         },
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Event"];
                         /** @enum {boolean} */
@@ -3535,6 +4647,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3544,6 +4660,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3553,6 +4673,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3562,6 +4686,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,6 +4699,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3580,6 +4713,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3595,7 +4732,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3605,9 +4745,20 @@ export interface operations {
             /** @description The event and its registrations are deleted. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "deleted": true,
+                     *       "id": "ev_Hk2Qz8Lm4Xv7Tb1N"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         deleted: true;
@@ -3621,6 +4772,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3630,6 +4785,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3639,6 +4798,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3648,6 +4811,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3657,6 +4824,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3666,6 +4837,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,6 +4851,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3684,6 +4864,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3697,7 +4881,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3705,6 +4892,13 @@ export interface operations {
         /** @description Every creation field may change; fields left out keep their value. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "location": "Hall B, Pune",
+                 *       "capacity": 250,
+                 *       "status": "published"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Seats; 0 means unlimited. */
                     capacity?: number;
@@ -3717,8 +4911,6 @@ export interface operations {
                         required?: boolean;
                         type?: "text" | "number" | "email" | "select" | "checkbox";
                     }[];
-                    /** @description Not an input: sending it answers 400 naming startDate. */
-                    date?: unknown;
                     description?: string;
                     endDate?: string | null;
                     location?: string | null;
@@ -3798,9 +4990,75 @@ export interface operations {
             /** @description The event as changed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "slug": "pune-tech-summit-2027",
+                     *         "status": "published",
+                     *         "mode": "test",
+                     *         "title": "Pune Tech Summit 2027",
+                     *         "description": "A day of talks on building for India: payments, scale and the tools we use.",
+                     *         "startDate": "2027-01-16T10:00:00+05:30",
+                     *         "date": "2027-01-16T10:00:00+05:30",
+                     *         "endDate": "2027-01-16T17:30:00+05:30",
+                     *         "location": "Hall B, Pune",
+                     *         "capacity": 250,
+                     *         "taken": 0,
+                     *         "remaining": 250,
+                     *         "price": 499,
+                     *         "currency": "INR",
+                     *         "maxTeamSize": 4,
+                     *         "requiresApproval": false,
+                     *         "customFields": [
+                     *           {
+                     *             "name": "company",
+                     *             "label": "Company",
+                     *             "type": "text",
+                     *             "required": false,
+                     *             "options": null
+                     *           }
+                     *         ],
+                     *         "specialPrices": [
+                     *           {
+                     *             "name": "Student",
+                     *             "price": 199,
+                     *             "capacity": 50,
+                     *             "membersOnly": false,
+                     *             "availableFrom": null,
+                     *             "availableUntil": null,
+                     *             "sac": null
+                     *           }
+                     *         ],
+                     *         "tracks": [],
+                     *         "ticketEmailsEnabled": true,
+                     *         "taxCategory": "standard",
+                     *         "supplierGstin": null,
+                     *         "sac": null,
+                     *         "venueState": null,
+                     *         "waitlist": {
+                     *           "enabled": true,
+                     *           "offerMinutes": 60
+                     *         },
+                     *         "selfService": {
+                     *           "transfer": true,
+                     *           "cancel": true,
+                     *           "cutoffHours": 24,
+                     *           "refund": "full"
+                     *         },
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Event"];
                         /** @enum {boolean} */
@@ -3811,6 +5069,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3820,6 +5082,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3829,6 +5095,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3838,6 +5108,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3847,6 +5121,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,6 +5134,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +5147,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3874,6 +5161,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3887,7 +5178,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3897,9 +5191,29 @@ export interface operations {
             /** @description Counts by status, revenue and seats. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *       "eventTitle": "Pune Tech Summit 2027",
+                     *       "totalRegistrations": 0,
+                     *       "confirmedCount": 0,
+                     *       "pendingCount": 0,
+                     *       "cancelledCount": 0,
+                     *       "refundedCount": 0,
+                     *       "checkedInCount": 0,
+                     *       "totalRevenue": 0,
+                     *       "capacity": 250,
+                     *       "seatsTaken": 0,
+                     *       "fillRate": 0
+                     *     }
+                     */
                     "application/json": {
                         cancelledCount: number;
                         capacity: number;
@@ -3923,6 +5237,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3932,6 +5250,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,6 +5263,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3950,6 +5276,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,6 +5289,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3968,6 +5303,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3983,7 +5322,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3993,9 +5335,41 @@ export interface operations {
             /** @description Seats taken and left, per event, track and ticket type. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "capacity": 250,
+                     *         "taken": 0,
+                     *         "remaining": 250,
+                     *         "soldOut": false,
+                     *         "tiers": [
+                     *           {
+                     *             "name": "Student",
+                     *             "price": 199,
+                     *             "capacity": 50,
+                     *             "taken": 0,
+                     *             "remaining": 50,
+                     *             "soldOut": false,
+                     *             "membersOnly": false,
+                     *             "onSale": true
+                     *           }
+                     *         ],
+                     *         "waitlist": {
+                     *           "enabled": true,
+                     *           "offerMinutes": 60,
+                     *           "waiting": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Availability"];
                         /** @enum {boolean} */
@@ -4006,6 +5380,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4015,6 +5393,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4024,6 +5406,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4033,6 +5419,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4042,6 +5432,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4051,6 +5446,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,10 +5462,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -4074,22 +5477,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @default confirmed */
                     audience?: "confirmed" | "checked_in" | "not_checked_in" | "pending" | "all";
-                    /** @description Refused. */
-                    bcc?: unknown;
-                    /** @description Refused. */
-                    cc?: unknown;
                     confirmedRecipientCount?: number;
+                    /** @default true */
                     dryRun?: boolean;
-                    /** @description Refused. */
-                    emails?: unknown;
                     message: string;
-                    /** @description Refused. */
-                    recipients?: unknown;
                     subEventId?: string;
                     subject: string;
-                    /** @description Refused. */
-                    to?: unknown;
                 };
             };
         };
@@ -4097,6 +5492,11 @@ export interface operations {
             /** @description The preview (who would receive it), or the broadcast queued for sending. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4124,6 +5524,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4133,6 +5537,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4142,6 +5550,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4151,6 +5563,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4160,15 +5576,24 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AudienceChanged"];
                 };
             };
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4178,6 +5603,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4187,6 +5616,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4196,6 +5629,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4205,6 +5643,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4218,7 +5660,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example bc_Wq2Lx8Km4Zv7Tb1Nc9Rd */
                 broadcastId: string;
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -4228,9 +5672,30 @@ export interface operations {
             /** @description The broadcast’s delivery progress. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "broadcastId": "bc_Wq2Lx8Km4Zv7Tb1Nc9Rd",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "subject": "Doors open at 9:30",
+                     *         "audience": "confirmed",
+                     *         "recipientCount": 2,
+                     *         "queued": 0,
+                     *         "delivered": 2,
+                     *         "failed": 0,
+                     *         "done": true,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** BroadcastProgress */
                         data: {
@@ -4259,6 +5724,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,6 +5737,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,6 +5750,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4286,6 +5763,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4295,6 +5776,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4304,6 +5790,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4316,10 +5806,12 @@ export interface operations {
         parameters: {
             query?: {
                 qr?: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId?: string;
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -4329,35 +5821,40 @@ export interface operations {
             /** @description The ticket and whether it would be admitted now (nothing changed). */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "name": "Attendee",
+                     *         "email": "attendee@example.in",
+                     *         "ticketType": "General",
+                     *         "admissible": true,
+                     *         "checkedIn": false,
+                     *         "arrived": 0,
+                     *         "expected": 1,
+                     *         "memberIndex": null,
+                     *         "members": [
+                     *           {
+                     *             "index": 0,
+                     *             "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *             "name": "Attendee",
+                     *             "checkedIn": false,
+                     *             "checkedInAt": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: {
-                            admissible: boolean;
-                            /** @description People on the booking already in. */
-                            arrived: number;
-                            /** @description Whether the scanned person (or, for a booking QR, everyone on it) is in. */
-                            checkedIn: boolean;
-                            email: string;
-                            /** @description People on the booking. */
-                            expected: number;
-                            memberIndex: number | null;
-                            /** @description Everyone on the booking, the primary first. */
-                            members: {
-                                checkedIn: boolean;
-                                checkedInAt: string | null;
-                                /** @description Their QR value. */
-                                id: string;
-                                index: number;
-                                name: string;
-                            }[];
-                            /** @description The scanned person (the member for a member’s own QR). */
-                            name: string;
-                            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
-                            registrationId: string;
-                            ticketType: string;
-                        };
+                        data: components["schemas"]["CheckInStatus"];
                         /** @enum {boolean} */
                         success: true;
                     };
@@ -4366,6 +5863,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4375,6 +5876,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4384,6 +5889,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4393,6 +5902,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4402,6 +5915,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4411,6 +5929,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4423,61 +5945,44 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    memberIndex?: number;
-                    /** @description Alias of registrationId. */
-                    qr?: string;
-                    /** @description The QR value. */
-                    registrationId?: string;
-                    undo?: boolean;
-                };
+                /**
+                 * @example {
+                 *       "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckInByRegistrationId"] | components["schemas"]["CheckInByQr"];
             };
         };
         responses: {
             /** @description Nothing changed: already admitted, or an undo of an admission that was not there. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         alreadyCheckedIn: boolean;
                         changed: boolean;
-                        data: {
-                            admissible: boolean;
-                            /** @description People on the booking already in. */
-                            arrived: number;
-                            /** @description Whether the scanned person (or, for a booking QR, everyone on it) is in. */
-                            checkedIn: boolean;
-                            email: string;
-                            /** @description People on the booking. */
-                            expected: number;
-                            memberIndex: number | null;
-                            /** @description Everyone on the booking, the primary first. */
-                            members: {
-                                checkedIn: boolean;
-                                checkedInAt: string | null;
-                                /** @description Their QR value. */
-                                id: string;
-                                index: number;
-                                name: string;
-                            }[];
-                            /** @description The scanned person (the member for a member’s own QR). */
-                            name: string;
-                            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
-                            registrationId: string;
-                            ticketType: string;
-                        };
+                        data: components["schemas"]["CheckInStatus"];
                         /** @enum {boolean} */
                         success: true;
                     };
@@ -4486,37 +5991,45 @@ export interface operations {
             /** @description Admitted (or the admission undone). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "changed": true,
+                     *       "alreadyCheckedIn": false,
+                     *       "data": {
+                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "name": "Attendee",
+                     *         "email": "attendee@example.in",
+                     *         "ticketType": "General",
+                     *         "admissible": true,
+                     *         "checkedIn": true,
+                     *         "arrived": 1,
+                     *         "expected": 1,
+                     *         "memberIndex": null,
+                     *         "members": [
+                     *           {
+                     *             "index": 0,
+                     *             "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *             "name": "Attendee",
+                     *             "checkedIn": true,
+                     *             "checkedInAt": "2026-11-25T07:51:24.908Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         alreadyCheckedIn: boolean;
                         changed: boolean;
-                        data: {
-                            admissible: boolean;
-                            /** @description People on the booking already in. */
-                            arrived: number;
-                            /** @description Whether the scanned person (or, for a booking QR, everyone on it) is in. */
-                            checkedIn: boolean;
-                            email: string;
-                            /** @description People on the booking. */
-                            expected: number;
-                            memberIndex: number | null;
-                            /** @description Everyone on the booking, the primary first. */
-                            members: {
-                                checkedIn: boolean;
-                                checkedInAt: string | null;
-                                /** @description Their QR value. */
-                                id: string;
-                                index: number;
-                                name: string;
-                            }[];
-                            /** @description The scanned person (the member for a member’s own QR). */
-                            name: string;
-                            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
-                            registrationId: string;
-                            ticketType: string;
-                        };
+                        data: components["schemas"]["CheckInStatus"];
                         /** @enum {boolean} */
                         success: true;
                     };
@@ -4525,6 +6038,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4534,6 +6051,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4543,6 +6064,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4552,24 +6077,37 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            /** @description Not admitted (`not_admissible`, `transferred`: see `refusalReason` and `data`), or another conflict. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CheckInRefusal"];
                 };
             };
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4579,6 +6117,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4588,6 +6130,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4597,6 +6143,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4606,6 +6157,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4619,6 +6174,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -4628,9 +6184,27 @@ export interface operations {
             /** @description The event’s door passes, never their tokens. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "dp_Rz5Km2Qx8Lv4Tb7N",
+                     *           "label": "Gate A",
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "expiresAt": "2027-01-16T18:29:00.000Z",
+                     *           "revokedAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DoorPass"][];
                         /** @enum {boolean} */
@@ -4641,6 +6215,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4650,6 +6228,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4659,6 +6241,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4668,6 +6254,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4677,6 +6267,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4686,6 +6281,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4698,16 +6297,26 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Gate A",
+                 *       "expiresAt": "2027-01-16T23:59:00+05:30"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: date-time */
                     expiresAt?: string;
@@ -4720,9 +6329,27 @@ export interface operations {
             /** @description The door pass; `url` holds its token and is shown in this answer only. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "dp_Rz5Km2Qx8Lv4Tb7N",
+                     *         "label": "Gate A",
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "expiresAt": "2027-01-16T18:29:00.000Z",
+                     *         "revokedAt": null,
+                     *         "url": "https://tickets.example.in/door/NB_fBzlhnrxyNGajm4z3LT0J1RmH8ZjS"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */
@@ -4741,6 +6368,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4750,6 +6381,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4759,6 +6394,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4768,6 +6407,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4777,6 +6420,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4786,6 +6434,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4795,6 +6447,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4804,6 +6460,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4813,6 +6473,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,6 +6487,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4835,7 +6504,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example dp_Rz5Km2Qx8Lv4Tb7N */
                 passId: string;
             };
             cookie?: never;
@@ -4845,9 +6516,25 @@ export interface operations {
             /** @description The door pass, now revoked. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "dp_Rz5Km2Qx8Lv4Tb7N",
+                     *         "label": "Gate A",
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "expiresAt": "2027-01-16T18:29:00.000Z",
+                     *         "revokedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DoorPass"];
                         /** @enum {boolean} */
@@ -4858,6 +6545,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4867,6 +6558,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4876,6 +6571,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4885,6 +6584,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4894,6 +6597,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4903,6 +6611,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4919,6 +6631,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -4928,9 +6641,48 @@ export interface operations {
             /** @description The whole roster, or the changes since `cursor`. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event": {
+                     *           "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *           "title": "Pune Tech Summit 2027"
+                     *         },
+                     *         "cursor": "820:820:",
+                     *         "full": true,
+                     *         "counts": {
+                     *           "arrived": 0,
+                     *           "expected": 1
+                     *         },
+                     *         "entries": [
+                     *           {
+                     *             "key": "ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf",
+                     *             "refusal": null,
+                     *             "ticketType": "General",
+                     *             "track": null,
+                     *             "members": [
+                     *               {
+                     *                 "index": 0,
+                     *                 "key": "ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf",
+                     *                 "name": "Closed the tab",
+                     *                 "checkedIn": false,
+                     *                 "checkedInAt": null,
+                     *                 "checkedInBy": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description People of confirmed bookings in, and expected. */
@@ -4969,6 +6721,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4978,6 +6734,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4987,6 +6747,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4996,6 +6760,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,6 +6773,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5014,6 +6787,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5027,12 +6804,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "deviceId": "gate-a-phone",
+                 *       "scans": [
+                 *         {
+                 *           "seq": 1,
+                 *           "ticketId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                 *           "action": "admit"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Chosen by the device, stable across its syncs. */
                     deviceId: string;
@@ -5053,9 +6843,30 @@ export interface operations {
             /** @description What each scan did, in order, and the door’s counts. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "results": [
+                     *           {
+                     *             "seq": 1,
+                     *             "status": "admitted"
+                     *           }
+                     *         ],
+                     *         "counts": {
+                     *           "arrived": 1,
+                     *           "expected": 2
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description People of confirmed bookings in, and expected. */
@@ -5081,6 +6892,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5090,6 +6905,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5099,6 +6918,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5108,6 +6931,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5117,6 +6944,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5126,6 +6957,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5135,6 +6970,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5144,6 +6984,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5156,12 +7000,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -5171,9 +7016,35 @@ export interface operations {
             /** @description A page of promo codes. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "promo_Lq4Zx8Km2Vt7",
+                     *           "code": "EARLYBIRD",
+                     *           "discountPercent": 20,
+                     *           "discountAmount": null,
+                     *           "validFrom": null,
+                     *           "validUntil": "2026-12-31T18:30:00.000Z",
+                     *           "maxUses": 100,
+                     *           "uses": 0,
+                     *           "usesReserved": 0,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: components["schemas"]["PromoCode"][];
@@ -5189,6 +7060,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5198,6 +7073,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5207,6 +7086,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5216,6 +7099,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5225,6 +7112,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5234,6 +7126,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5246,33 +7142,60 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                    discountAmount?: number;
-                    discountPercent?: number;
-                    maxUses?: number;
-                    validFrom?: string;
-                    validUntil?: string;
-                };
+                /**
+                 * @example {
+                 *       "code": "EARLYBIRD",
+                 *       "discountPercent": 20,
+                 *       "maxUses": 100,
+                 *       "validUntil": "2027-01-01"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PercentPromoCodeInput"] | components["schemas"]["AmountPromoCodeInput"];
             };
         };
         responses: {
             /** @description The promo code. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "promo_Lq4Zx8Km2Vt7",
+                     *         "code": "EARLYBIRD",
+                     *         "discountPercent": 20,
+                     *         "discountAmount": null,
+                     *         "validFrom": null,
+                     *         "validUntil": "2026-12-31T18:30:00.000Z",
+                     *         "maxUses": 100,
+                     *         "uses": 0,
+                     *         "usesReserved": 0,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PromoCode"];
                         /** @enum {boolean} */
@@ -5283,6 +7206,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,6 +7219,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5301,6 +7232,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5310,6 +7245,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5319,6 +7258,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5328,6 +7272,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5337,6 +7285,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5346,6 +7298,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5355,6 +7311,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5364,6 +7325,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5376,10 +7341,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -5387,52 +7356,18 @@ export interface operations {
         /** @description Free event, or paid step 1: name and email (required) and the optional fields. Paid step 2: exactly registrationId, orderId and paymentId; any other field (such as signature) is refused with 400. */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description GST: the buyer’s details for the tax invoice of a paid booking of a GST-registered organiser (all optional; kept for paid bookings only). 400 `invalid_gstin`, `invalid_state`. */
-                    billing?: {
-                        address?: string;
-                        gstin?: string | null;
-                        /** @description The name on the invoice (a business’s legal name); default the booking’s name. */
-                        name?: string;
-                        state?: string | null;
-                    };
-                    /** @description Answers keyed by the event’s customFields names (at most 50; text at most 2000 characters). Any name works, `constructor` and `__proto__` included. */
-                    customFields?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                    email?: string;
-                    /** @description For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email). */
-                    membershipId?: string;
-                    name?: string;
-                    /** @description Step 2 only. */
-                    orderId?: string;
-                    /** @description Step 2 only. */
-                    paymentId?: string;
-                    /** @description E.164 (`+919812345678`) or a 10-digit Indian mobile number (given +91); spaces, hyphens, dots and brackets ignored. Stored in E.164; anything else is 400 `invalid_phone`. Empty means none. */
-                    phone?: string;
-                    promoCode?: string;
-                    /** @description Step 2 only. */
-                    registrationId?: string;
-                    /** @description A track index as a decimal string: books that track at its price and capacity. */
-                    subEventId?: string;
-                    /** @description Team events only (maxTeamSize ≥ 2). Each member gets a ticket with its own id. */
-                    teamMembers?: {
-                        email: string;
-                        name: string;
-                    }[];
-                    /** @description A tier name from specialPrices; omitted means General at the base price. */
-                    ticketType?: string;
-                    /** @description The token of a waitlist offer (the `offer` of the offer mail’s link): books the one seat the offer holds, for its track and tier, even while sold out. 409 `offer_not_valid` once it lapsed or was used; 400 `offer_mismatch` for another choice or with team members. */
-                    waitlistOffer?: string;
-                    /** @description The buyer agrees to get the ticket over WhatsApp at `phone` (the consent is stored with the booking; ask for it in words that name the business and WhatsApp). Needs `phone` (400 `phone_required`). When the service has WhatsApp configured, a confirmed live booking then also gets its primary ticket as a WhatsApp template message (the QR as header image; name, event and date as parameters), sent by a durable job with the mail’s retry rules; its delivery shows in `channels`. Test mode sends none, as it sends no mail. */
-                    whatsappOptIn?: boolean;
-                };
+                "application/json": components["schemas"]["RegisterBooking"] | components["schemas"]["RegisterPayment"];
             };
         };
         responses: {
             /** @description The only truth about a paid registration. Repeating step 2 with the same ids answers the same. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5450,6 +7385,11 @@ export interface operations {
             /** @description A free registration confirmed (or awaiting approval), or a paid one pending with the gateway order to pay. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5477,6 +7417,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5486,6 +7430,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5495,6 +7443,10 @@ export interface operations {
             /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5504,6 +7456,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5513,6 +7469,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5522,6 +7482,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5531,6 +7496,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5540,6 +7509,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5549,6 +7522,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5558,6 +7535,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5567,6 +7549,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5576,6 +7562,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5585,6 +7575,10 @@ export interface operations {
             /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5596,13 +7590,17 @@ export interface operations {
     listRegistrations: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -5612,9 +7610,52 @@ export interface operations {
             /** @description A page of registrations. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *           "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *           "status": "confirmed",
+                     *           "pendingReason": null,
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.in",
+                     *           "phone": "+919812345678",
+                     *           "whatsappOptIn": false,
+                     *           "channels": [],
+                     *           "ticketType": "General",
+                     *           "subEventId": null,
+                     *           "quantity": 1,
+                     *           "amount": 499,
+                     *           "currency": "INR",
+                     *           "platformFee": 0,
+                     *           "gatewayFee": 0,
+                     *           "customFields": {
+                     *             "company": "Acme"
+                     *           },
+                     *           "teamMembers": [],
+                     *           "promoCode": null,
+                     *           "billing": null,
+                     *           "ticketCode": null,
+                     *           "checkedIn": false,
+                     *           "checkedInAt": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description Registrations of the event in all. */
                         count: number;
@@ -5631,6 +7672,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5640,6 +7685,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5649,6 +7698,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5658,6 +7711,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5667,6 +7724,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5676,6 +7738,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5689,7 +7755,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
@@ -5699,9 +7767,47 @@ export interface operations {
             /** @description The registration. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "confirmed",
+                     *         "pendingReason": null,
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.in",
+                     *         "phone": "+919812345678",
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 499,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {
+                     *           "company": "Acme"
+                     *         },
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": null,
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -5712,6 +7818,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5721,6 +7831,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5730,6 +7844,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5739,6 +7857,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5748,6 +7870,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5757,6 +7884,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5769,11 +7900,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
@@ -5783,9 +7919,46 @@ export interface operations {
             /** @description The registration, now confirmed. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "confirmed",
+                     *         "pendingReason": null,
+                     *         "name": "Ira",
+                     *         "email": "ira-68712e54-d31@example.in",
+                     *         "phone": null,
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 0,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {},
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": null,
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -5796,6 +7969,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5805,6 +7982,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5814,6 +7995,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5823,6 +8008,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5832,6 +8021,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5841,6 +8035,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5850,6 +8048,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5859,6 +8062,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5868,6 +8075,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5880,11 +8091,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
@@ -5894,9 +8110,46 @@ export interface operations {
             /** @description The registration, now cancelled. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "cancelled",
+                     *         "pendingReason": null,
+                     *         "name": "Attendee",
+                     *         "email": "attendee@example.in",
+                     *         "phone": null,
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 0,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {},
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": null,
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -5907,6 +8160,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5916,6 +8173,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5925,6 +8186,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5934,6 +8199,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5943,6 +8212,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5952,6 +8226,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5961,6 +8239,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5970,6 +8253,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5979,6 +8266,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5990,11 +8281,14 @@ export interface operations {
     getCreditNote: {
         parameters: {
             query?: {
+                /** @example json */
                 format?: "json" | "pdf" | "html";
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
@@ -6004,9 +8298,64 @@ export interface operations {
             /** @description The document, in the format asked for. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "kind": "credit_note",
+                     *         "number": "TIXC2627-000001",
+                     *         "date": "2026-11-25",
+                     *         "issuedAt": "2026-11-25T07:51:24.908Z",
+                     *         "financialYear": "2026-27",
+                     *         "testMode": true,
+                     *         "supplier": {
+                     *           "legalName": "Acme Events LLP",
+                     *           "address": "14 FC Road, Shivajinagar, Pune 411005",
+                     *           "gstin": "27AAPFU0939F1ZV",
+                     *           "state": "27"
+                     *         },
+                     *         "recipient": {
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.in",
+                     *           "gstin": null,
+                     *           "address": null,
+                     *           "state": "27"
+                     *         },
+                     *         "placeOfSupply": "27",
+                     *         "supplyType": "intra_state",
+                     *         "reverseCharge": false,
+                     *         "line": {
+                     *           "description": "Admission: Pune Tech Summit 2027 (General), 2027-01-16",
+                     *           "sac": "9996",
+                     *           "quantity": 1,
+                     *           "rate": 18,
+                     *           "total": 499,
+                     *           "taxableValue": 422.88,
+                     *           "cgst": 38.06,
+                     *           "sgst": 38.06,
+                     *           "utgst": 0,
+                     *           "igst": 0
+                     *         },
+                     *         "exemption": null,
+                     *         "original": {
+                     *           "kind": "tax_invoice",
+                     *           "number": "TIXI2627-000001",
+                     *           "date": "2026-11-25"
+                     *         },
+                     *         "reason": "Booking refunded",
+                     *         "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The issue date in India time, YYYY-MM-DD. */
@@ -6077,6 +8426,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6086,6 +8439,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6095,6 +8452,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6104,6 +8465,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6113,6 +8478,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6122,6 +8492,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6133,11 +8507,14 @@ export interface operations {
     getInvoice: {
         parameters: {
             query?: {
+                /** @example json */
                 format?: "json" | "pdf" | "html";
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
@@ -6147,9 +8524,60 @@ export interface operations {
             /** @description The document, in the format asked for. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "kind": "tax_invoice",
+                     *         "number": "TIXI2627-000001",
+                     *         "date": "2026-11-25",
+                     *         "issuedAt": "2026-11-25T07:51:24.908Z",
+                     *         "financialYear": "2026-27",
+                     *         "testMode": true,
+                     *         "supplier": {
+                     *           "legalName": "Acme Events LLP",
+                     *           "address": "14 FC Road, Shivajinagar, Pune 411005",
+                     *           "gstin": "27AAPFU0939F1ZV",
+                     *           "state": "27"
+                     *         },
+                     *         "recipient": {
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.in",
+                     *           "gstin": null,
+                     *           "address": null,
+                     *           "state": "27"
+                     *         },
+                     *         "placeOfSupply": "27",
+                     *         "supplyType": "intra_state",
+                     *         "reverseCharge": false,
+                     *         "line": {
+                     *           "description": "Admission: Pune Tech Summit 2027 (General), 2027-01-16",
+                     *           "sac": "9996",
+                     *           "quantity": 1,
+                     *           "rate": 18,
+                     *           "total": 499,
+                     *           "taxableValue": 422.88,
+                     *           "cgst": 38.06,
+                     *           "sgst": 38.06,
+                     *           "utgst": 0,
+                     *           "igst": 0
+                     *         },
+                     *         "exemption": null,
+                     *         "original": null,
+                     *         "reason": null,
+                     *         "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The issue date in India time, YYYY-MM-DD. */
@@ -6220,6 +8648,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6229,6 +8661,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6238,6 +8674,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6247,6 +8687,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6256,6 +8700,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6265,6 +8714,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6277,11 +8730,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
@@ -6291,9 +8749,48 @@ export interface operations {
             /** @description The registration, now refunded. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "refunded",
+                     *         "pendingReason": null,
+                     *         "name": "Dev Mehta",
+                     *         "email": "dev.mehta@example.in",
+                     *         "phone": "+919812345678",
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 499,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {
+                     *           "company": "Acme"
+                     *         },
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": "tkt_cP1I5N9iKWsjtVRSQTt73Q",
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -6304,6 +8801,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6313,6 +8814,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6322,6 +8827,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6331,6 +8840,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6340,6 +8853,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6349,6 +8867,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6358,6 +8880,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6367,6 +8894,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +8907,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6388,11 +8923,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
@@ -6402,9 +8942,46 @@ export interface operations {
             /** @description The registration, now rejected. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "cancelled",
+                     *         "pendingReason": null,
+                     *         "name": "Ira",
+                     *         "email": "ira-3146fe90-8c5@example.in",
+                     *         "phone": null,
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 0,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {},
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": null,
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -6415,6 +8992,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6424,6 +9005,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6433,6 +9018,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6442,6 +9031,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +9044,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6460,6 +9058,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6469,6 +9071,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6478,6 +9085,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6487,6 +9098,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6499,17 +9114,28 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Dev Mehta",
+                 *       "email": "dev.mehta@example.in"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -6520,9 +9146,48 @@ export interface operations {
             /** @description The registration, now in the new holder’s name. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "confirmed",
+                     *         "pendingReason": null,
+                     *         "name": "Dev Mehta",
+                     *         "email": "dev.mehta@example.in",
+                     *         "phone": "+919812345678",
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 499,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {
+                     *           "company": "Acme"
+                     *         },
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": "tkt_cP1I5N9iKWsjtVRSQTt73Q",
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -6533,6 +9198,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6542,6 +9211,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6551,6 +9224,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6560,6 +9237,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6569,6 +9250,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6578,6 +9264,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6587,6 +9277,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6596,6 +9290,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,6 +9303,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6614,6 +9317,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6627,7 +9334,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6637,9 +9347,31 @@ export interface operations {
             /** @description The event’s tracks, in order. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "index": 0,
+                     *           "title": "Workshop: PostgreSQL internals",
+                     *           "price": 299,
+                     *           "capacity": 30,
+                     *           "date": "2027-01-16T14:00:00+05:30",
+                     *           "taken": 0,
+                     *           "remaining": 30,
+                     *           "waitlist": null
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: components["schemas"]["Track"][];
@@ -6651,6 +9383,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6660,6 +9396,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6669,6 +9409,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6678,6 +9422,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6687,6 +9435,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6696,6 +9449,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6708,17 +9465,31 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Workshop: PostgreSQL internals",
+                 *       "price": 299,
+                 *       "capacity": 30,
+                 *       "date": "2027-01-16T14:00:00+05:30"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Seats; 0 means unlimited. */
                     capacity?: number;
@@ -6739,9 +9510,29 @@ export interface operations {
             /** @description The track appended. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "index": 0,
+                     *         "title": "Workshop: PostgreSQL internals",
+                     *         "price": 299,
+                     *         "capacity": 30,
+                     *         "date": "2027-01-16T14:00:00+05:30",
+                     *         "taken": 0,
+                     *         "remaining": 30,
+                     *         "waitlist": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Track"];
                         /** @enum {boolean} */
@@ -6752,6 +9543,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6761,6 +9556,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6770,6 +9569,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6779,6 +9582,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6788,6 +9595,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6797,6 +9609,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6806,6 +9622,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6815,6 +9635,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6824,6 +9648,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6833,6 +9662,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6846,14 +9679,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
-                /** @description Zero-based track index */
+                /**
+                 * @description Zero-based track index
+                 * @example 0
+                 */
                 index: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "capacity": 40
+                 *     }
+                 */
                 "application/json": {
                     /** @description Seats; 0 means unlimited. */
                     capacity?: number;
@@ -6874,9 +9716,28 @@ export interface operations {
             /** @description The track as changed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "index": 0,
+                     *         "title": "Workshop: PostgreSQL internals",
+                     *         "price": 299,
+                     *         "capacity": 40,
+                     *         "date": "2027-01-16T14:00:00+05:30",
+                     *         "taken": 0,
+                     *         "remaining": 40,
+                     *         "waitlist": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Track"];
                         /** @enum {boolean} */
@@ -6887,6 +9748,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6896,6 +9761,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6905,6 +9774,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6914,6 +9787,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6923,6 +9800,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6932,6 +9813,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6941,6 +9826,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6950,6 +9840,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6961,15 +9855,21 @@ export interface operations {
     listWaitlist: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 open?: "true" | "false";
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6979,9 +9879,35 @@ export interface operations {
             /** @description A page of waitlist entries, in arrival order. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "wl_Zt4Qm8Lx2Kv7Rb9Nc1Wd5e",
+                     *           "name": "Kiran Shah",
+                     *           "email": "kiran@example.in",
+                     *           "ticketType": "General",
+                     *           "subEventId": null,
+                     *           "status": "waiting",
+                     *           "offeredAt": null,
+                     *           "expiresAt": null,
+                     *           "registrationId": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: {
@@ -7010,6 +9936,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7019,6 +9949,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7028,6 +9962,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7037,6 +9975,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7046,6 +9988,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7055,6 +10002,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7067,17 +10018,29 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Kiran Shah",
+                 *       "email": "kiran@example.in"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -7092,9 +10055,21 @@ export interface operations {
             /** @description On the waitlist, at this position. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "status": "waiting",
+                     *       "position": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @description Place in the queue for this choice, from 1 (0 when holding an offer). */
                         position: number;
@@ -7108,6 +10083,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7117,6 +10096,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7126,6 +10109,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7135,6 +10122,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7144,6 +10135,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7153,6 +10149,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7162,6 +10162,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7171,6 +10175,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7180,6 +10188,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7189,6 +10202,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7202,9 +10219,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Waitlist entry id */
+                /**
+                 * @description Waitlist entry id
+                 * @example wl_Zt4Qm8Lx2Kv7Rb9Nc1Wd5e
+                 */
                 entryId: string;
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7214,9 +10237,30 @@ export interface operations {
             /** @description The entry, now removed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "wl_Zt4Qm8Lx2Kv7Rb9Nc1Wd5e",
+                     *         "name": "Kiran Shah",
+                     *         "email": "kiran@example.in",
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "status": "removed",
+                     *         "offeredAt": null,
+                     *         "expiresAt": null,
+                     *         "registrationId": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */
@@ -7240,6 +10284,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7249,6 +10297,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7258,6 +10310,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7267,6 +10323,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7276,6 +10336,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7285,6 +10349,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7294,6 +10363,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7306,7 +10379,10 @@ export interface operations {
         parameters: {
             query: {
                 gstin?: string;
-                /** @description YYYY-MM */
+                /**
+                 * @description YYYY-MM
+                 * @example 2027-01
+                 */
                 month: string;
             };
             header?: never;
@@ -7318,9 +10394,25 @@ export interface operations {
             /** @description The month’s documents summed per supplier. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "month": "2027-01",
+                     *         "mode": "test",
+                     *         "from": "2027-01-01",
+                     *         "to": "2027-02-01",
+                     *         "suppliers": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description First day (India time). */
@@ -7465,6 +10557,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7474,6 +10570,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7483,6 +10583,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7492,6 +10596,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7501,6 +10610,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7521,9 +10634,29 @@ export interface operations {
             /** @description The GST settings. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "mode": "test",
+                     *         "registered": true,
+                     *         "gstin": "27AAPFU0939F1ZV",
+                     *         "legalName": "Acme Events LLP",
+                     *         "address": "14 FC Road, Shivajinagar, Pune 411005",
+                     *         "state": "27",
+                     *         "stateName": "Maharashtra",
+                     *         "seriesPrefix": "TIX",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             address: string | null;
@@ -7546,6 +10679,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,6 +10692,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7564,6 +10705,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,6 +10719,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7590,6 +10740,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "gstin": "27AAPFU0939F1ZV",
+                 *       "legalName": "Acme Events LLP",
+                 *       "address": "14 FC Road, Shivajinagar, Pune 411005",
+                 *       "state": "27",
+                 *       "seriesPrefix": "TIX"
+                 *     }
+                 */
                 "application/json": {
                     address: string;
                     gstin: string | null;
@@ -7604,9 +10763,29 @@ export interface operations {
             /** @description The GST settings as set. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "mode": "test",
+                     *         "registered": true,
+                     *         "gstin": "27AAPFU0939F1ZV",
+                     *         "legalName": "Acme Events LLP",
+                     *         "address": "14 FC Road, Shivajinagar, Pune 411005",
+                     *         "state": "27",
+                     *         "stateName": "Maharashtra",
+                     *         "seriesPrefix": "TIX",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             address: string | null;
@@ -7629,6 +10808,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7638,6 +10821,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7647,6 +10834,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7656,6 +10847,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7665,6 +10860,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7674,6 +10873,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7683,6 +10887,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7703,9 +10911,32 @@ export interface operations {
             /** @description A full key reads the whole identity. A checkout key (which may sit in a web page) reads only the account id and its own facts: `userId`, `apiKeyId`, `mode`, `class`. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *       "apiKeyId": "key_Pq8Xv2LmK7nZ3tRb",
+                     *       "mode": "test",
+                     *       "class": "full",
+                     *       "email": "asha.rao@example.in",
+                     *       "name": "Test Organiser",
+                     *       "phone": null,
+                     *       "emailVerified": true,
+                     *       "isOrganizer": true,
+                     *       "canPublish": true,
+                     *       "events": {
+                     *         "total": 0,
+                     *         "draft": 0,
+                     *         "published": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @description The id of the key that made this request. */
                         apiKeyId: string;
@@ -7738,6 +10969,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7747,6 +10982,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7756,6 +10995,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7765,6 +11009,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7777,17 +11025,27 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example mem_Tq3Zm8Lx2Kv7Rb9N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "immediate": false
+                 *     }
+                 */
                 "application/json": {
+                    /** @default false */
                     immediate?: boolean;
                 };
             };
@@ -7796,9 +11054,37 @@ export interface operations {
             /** @description The membership as cancelled. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *         "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *         "name": "Meera Iyer",
+                     *         "email": "meera@example.in",
+                     *         "phone": "+919812345670",
+                     *         "status": "active",
+                     *         "displayStatus": "cancelling",
+                     *         "goodStanding": true,
+                     *         "validUntil": "2027-11-25T07:51:24.908Z",
+                     *         "source": "api",
+                     *         "subscriptionId": null,
+                     *         "cancelAtPeriodEnd": true,
+                     *         "endedAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       },
+                     *       "message": "the membership ends at the end of the paid period, 2027-11-25T07:51:24.908Z",
+                     *       "alreadyEnded": false
+                     *     }
+                     */
                     "application/json": {
                         alreadyEnded: boolean;
                         data: components["schemas"]["Membership"];
@@ -7811,6 +11097,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7820,6 +11110,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7829,6 +11123,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7838,6 +11136,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7847,6 +11149,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7856,6 +11163,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7865,6 +11176,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7874,6 +11189,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7883,6 +11202,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7892,6 +11216,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7901,6 +11229,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7913,16 +11245,26 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example mem_Tq3Zm8Lx2Kv7Rb9N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                 *       "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T"
+                 *     }
+                 */
                 "application/json": {
                     orderId: string;
                     paymentId: string;
@@ -7933,9 +11275,35 @@ export interface operations {
             /** @description The membership, now active. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *         "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *         "name": "Meera Iyer",
+                     *         "email": "meera@example.in",
+                     *         "phone": "+919812345670",
+                     *         "status": "active",
+                     *         "displayStatus": "active",
+                     *         "goodStanding": true,
+                     *         "validUntil": "2027-11-25T07:51:24.908Z",
+                     *         "source": "api",
+                     *         "subscriptionId": null,
+                     *         "cancelAtPeriodEnd": false,
+                     *         "endedAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Membership"] | {
                             id: string;
@@ -7951,6 +11319,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7960,6 +11332,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7969,6 +11345,10 @@ export interface operations {
             /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7978,6 +11358,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7987,6 +11371,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7996,6 +11384,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8005,6 +11398,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8014,6 +11411,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8023,6 +11424,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8032,6 +11437,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8041,6 +11451,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8050,6 +11464,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8063,7 +11481,8 @@ export interface operations {
             query?: {
                 email?: string;
                 /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                limit?: number;
+                /** @example plan_Lx9Qm2Kv7Zt4Rb1N */
                 planId?: string;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
@@ -8077,9 +11496,39 @@ export interface operations {
             /** @description A page of members with their standing. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *           "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *           "name": "Meera Iyer",
+                     *           "email": "meera@example.in",
+                     *           "phone": "+919812345670",
+                     *           "status": "active",
+                     *           "displayStatus": "active",
+                     *           "goodStanding": true,
+                     *           "validUntil": "2027-11-25T07:51:24.908Z",
+                     *           "source": "api",
+                     *           "subscriptionId": null,
+                     *           "cancelAtPeriodEnd": false,
+                     *           "endedAt": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description The total number of items (all pages). */
                         count: number;
@@ -8096,6 +11545,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8105,6 +11558,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8114,6 +11571,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8123,6 +11584,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8132,6 +11598,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8144,7 +11614,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
@@ -8157,9 +11627,37 @@ export interface operations {
             /** @description A page of plans. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *           "name": "Annual membership",
+                     *           "description": "Entry to every meetup for a year.",
+                     *           "amount": 1200,
+                     *           "currency": "INR",
+                     *           "kind": "fixed_term",
+                     *           "termMonths": 12,
+                     *           "period": null,
+                     *           "totalCount": 0,
+                     *           "mode": "test",
+                     *           "gatewayPlanId": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description The total number of items (all pages). */
                         count: number;
@@ -8176,6 +11674,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8185,6 +11687,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8194,6 +11700,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8203,6 +11713,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8212,6 +11727,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8224,7 +11743,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -8232,24 +11754,49 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    amount: number;
-                    description?: string;
-                    kind?: "fixed_term" | "recurring";
-                    name: string;
-                    period?: "weekly" | "monthly" | "quarterly" | "yearly";
-                    termMonths?: number;
-                    totalCount?: number;
-                };
+                /**
+                 * @example {
+                 *       "name": "Annual membership",
+                 *       "amount": 1200,
+                 *       "kind": "fixed_term",
+                 *       "termMonths": 12,
+                 *       "description": "Entry to every meetup for a year."
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurringPlanInput"] | components["schemas"]["FixedTermPlanInput"];
             };
         };
         responses: {
             /** @description The plan. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *         "name": "Annual membership",
+                     *         "description": "Entry to every meetup for a year.",
+                     *         "amount": 1200,
+                     *         "currency": "INR",
+                     *         "kind": "fixed_term",
+                     *         "termMonths": 12,
+                     *         "period": null,
+                     *         "totalCount": 0,
+                     *         "mode": "test",
+                     *         "gatewayPlanId": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Plan"];
                         /** @enum {boolean} */
@@ -8260,6 +11807,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8269,6 +11820,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8278,6 +11833,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8287,6 +11846,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8296,6 +11860,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8305,6 +11873,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8314,6 +11886,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8323,6 +11899,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8332,6 +11913,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8341,6 +11926,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8350,6 +11939,10 @@ export interface operations {
             /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8362,7 +11955,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -8370,6 +11966,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                 *       "name": "Meera Iyer",
+                 *       "email": "meera@example.in",
+                 *       "phone": "+919812345670"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -8382,6 +11986,11 @@ export interface operations {
             /** @description For a full key: the membership’s ids, `data` (the Membership, with personal data and standing) and the open order or subscription to pay. For a checkout key exactly `{ success, existing: true }`: the id of a membership is what members-only tiers accept as proof, so it never reaches a browser that merely knows an email (nor its order, subscription or mandate link). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8411,9 +12020,24 @@ export interface operations {
             /** @description The membership, pending its first payment or mandate authorisation. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "keyId": "rzp_test_sandbox",
+                     *       "membershipId": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                     *       "amount": 120000,
+                     *       "currency": "INR"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Paise. */
                         amount?: number;
@@ -8434,6 +12058,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8443,6 +12071,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8452,6 +12084,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8461,6 +12097,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8470,6 +12110,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8479,6 +12124,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8488,6 +12137,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8497,6 +12150,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8506,6 +12163,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8515,6 +12177,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8524,6 +12190,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8533,6 +12203,10 @@ export interface operations {
             /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8553,9 +12227,26 @@ export interface operations {
             /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Event Ticketing and Memberships API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {
+                     *         "/api/v1/events": {
+                     *           "get": {
+                     *             "operationId": "listEvents"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -8564,6 +12255,7 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8576,7 +12268,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -8584,6 +12279,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "advanceDays": 7
+                 *     }
+                 */
                 "application/json": {
                     advanceDays: number;
                 };
@@ -8593,9 +12293,21 @@ export interface operations {
             /** @description The test-mode clock as it now stands. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "now": "2026-12-02T07:51:24.908Z",
+                     *       "offsetDays": 7
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         now: string;
@@ -8608,6 +12320,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8617,6 +12333,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8626,6 +12346,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8635,6 +12359,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8644,6 +12373,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8653,6 +12386,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8662,6 +12399,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8671,6 +12412,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8680,6 +12426,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8700,9 +12450,20 @@ export interface operations {
             /** @description The test-mode clock, back to the real time. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "now": "2026-11-25T07:51:24.908Z",
+                     *       "offsetDays": 0
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         now: string;
@@ -8715,6 +12476,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8724,6 +12489,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8733,6 +12502,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8742,6 +12516,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8753,8 +12531,11 @@ export interface operations {
     sandboxListEmails: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
@@ -8767,9 +12548,33 @@ export interface operations {
             /** @description A page of kept mails, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "count": 2,
+                     *       "hasMore": false,
+                     *       "nextCursor": null,
+                     *       "data": [
+                     *         {
+                     *           "id": "bc_Wq2Lx8Km4Zv7Tb1Nc9Rd:attendee@example.in",
+                     *           "to": [
+                     *             "attendee@example.in"
+                     *           ],
+                     *           "subject": "Doors open at 9:30",
+                     *           "text": "See you at Hall B. Bring your ticket QR.\n\n--\nYou receive this because you registered for Broadcast meetup.",
+                     *           "attachments": [],
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description The total number of kept mails (all pages). */
                         count: number;
@@ -8795,6 +12600,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8804,6 +12613,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8813,6 +12626,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8822,6 +12639,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8831,6 +12653,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8843,10 +12669,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example order_SbQ2m8KxL4vZ7t */
                 orderId: string;
             };
             cookie?: never;
@@ -8856,9 +12686,21 @@ export interface operations {
             /** @description What the paid notification did to the booking. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *       "result": "confirmed"
+                     *     }
+                     */
                     "application/json": {
                         paymentId: string;
                         /** @description `ignored` when the registration was already settled; `refunding` when nothing keeps the payment (its membership ended before it was paid), so it is being refunded in full. */
@@ -8871,6 +12713,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8880,6 +12726,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8889,6 +12739,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8898,6 +12752,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8907,6 +12765,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8916,6 +12779,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8925,6 +12792,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8934,6 +12806,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8946,7 +12822,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -8954,6 +12833,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                 *       "outcome": "success"
+                 *     }
+                 */
                 "application/json": {
                     orderId: string;
                     outcome: "success" | "failure";
@@ -8964,9 +12849,21 @@ export interface operations {
             /** @description The sandbox payment, captured or failed. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *       "status": "captured"
+                     *     }
+                     */
                     "application/json": {
                         paymentId: string;
                         status: string;
@@ -8978,6 +12875,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8987,6 +12888,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8996,6 +12901,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9005,6 +12914,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9014,6 +12927,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9023,6 +12941,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9032,6 +12954,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9041,6 +12967,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9050,6 +12980,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9059,6 +12994,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9071,11 +13010,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example process */
                 outcome: "process" | "fail" | "reverse" | "cancel";
+                /** @example po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e */
                 payoutId: string;
             };
             cookie?: never;
@@ -9085,15 +13029,39 @@ export interface operations {
             /** @description The payout as settled. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e",
+                     *       "amount": 500,
+                     *       "currency": "INR",
+                     *       "upiId": "asha@okaxis",
+                     *       "mode": "test",
+                     *       "status": "processed",
+                     *       "utr": "SANDBOXJEM04QKF",
+                     *       "failureReason": null,
+                     *       "expectedBy": "2026-12-04T07:51:24.908Z",
+                     *       "createdAt": "2026-11-25T07:51:24.908Z",
+                     *       "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payout"];
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9103,6 +13071,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9112,6 +13084,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9121,6 +13097,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9130,6 +13110,11 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9139,6 +13124,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9148,6 +13137,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9157,6 +13151,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9169,11 +13167,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example charge */
                 action: "charge" | "halt" | "cancel";
+                /** @example sub_Rk4Lm9Qx2Zv7Tb1N */
                 subscriptionId: string;
             };
             cookie?: never;
@@ -9183,9 +13186,20 @@ export interface operations {
             /** @description What the subscription event did to the membership. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "result": "applied"
+                     *     }
+                     */
                     "application/json": {
                         result: "applied" | "ignored";
                         /** @enum {boolean} */
@@ -9196,6 +13210,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9205,6 +13223,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9214,6 +13236,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9223,6 +13249,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9232,6 +13262,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9241,6 +13276,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9250,6 +13289,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9259,6 +13303,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9271,10 +13319,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example sub_Rk4Lm9Qx2Zv7Tb1N */
                 subscriptionId: string;
             };
             cookie?: never;
@@ -9284,9 +13336,20 @@ export interface operations {
             /** @description What the mandate authorisation did to the membership. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "result": "applied"
+                     *     }
+                     */
                     "application/json": {
                         result: "applied" | "ignored";
                         /** @enum {boolean} */
@@ -9297,6 +13360,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9306,6 +13373,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9315,6 +13386,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9324,6 +13399,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9333,6 +13412,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9342,6 +13426,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9351,6 +13439,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9360,6 +13453,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9380,9 +13477,26 @@ export interface operations {
             /** @description The webhook configuration, or `data: null`. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "url": "https://hooks.example.in/tickets",
+                     *         "enabled": true,
+                     *         "secretSet": true,
+                     *         "events": [
+                     *           "registration.confirmed"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookConfig"] | null;
                         /** @enum {boolean} */
@@ -9393,6 +13507,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9402,6 +13520,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9411,6 +13533,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9420,6 +13547,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9437,12 +13568,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.in/tickets",
+                 *       "events": [
+                 *         "registration.confirmed",
+                 *         "waitlist.offered"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @default true */
                     enabled?: boolean;
+                    /**
+                     * @default [
+                     *       "registration.confirmed"
+                     *     ]
+                     */
                     events?: string[];
+                    /** @default false */
                     rotateSecret?: boolean;
-                    /** @description Refused with 400: the service generates the secret. */
-                    secret?: unknown;
                     url?: string;
                 };
             };
@@ -9451,9 +13596,27 @@ export interface operations {
             /** @description The webhook configuration; `secret` signs the deliveries. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "url": "https://hooks.example.in/tickets",
+                     *         "enabled": true,
+                     *         "secretSet": true,
+                     *         "events": [
+                     *           "registration.confirmed"
+                     *         ]
+                     *       },
+                     *       "secret": "whsec_4c7ljgITvVO1Ya78kQQ5sfr1xochYNdKGyj-LyM1KUc"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookConfig"];
                         /** @description Only when generated or rotated. Store it now. */
@@ -9466,6 +13629,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9475,6 +13642,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9484,6 +13655,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9493,6 +13668,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9502,6 +13681,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9511,6 +13694,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9520,6 +13708,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9540,9 +13732,19 @@ export interface operations {
             /** @description The webhook is removed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         data: null;
                         /** @enum {boolean} */
@@ -9553,6 +13755,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9562,6 +13768,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9571,6 +13781,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9580,6 +13795,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9591,8 +13810,11 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
@@ -9605,9 +13827,22 @@ export interface operations {
             /** @description A page of delivery attempts, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [],
+                     *       "count": 0,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description The total number of items (all pages). */
                         count: number;
@@ -9635,6 +13870,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9644,6 +13883,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9653,6 +13896,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9662,6 +13909,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9671,6 +13923,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9688,6 +13944,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "asha.rao@example.in",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: string;
@@ -9698,9 +13960,21 @@ export interface operations {
             /** @description A new session token. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *       "idToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I",
+                     *       "expiresAt": "2026-11-25T19:51:24.000Z",
+                     *       "emailVerified": false
+                     *     }
+                     */
                     "application/json": {
                         /** @description Whether the account has proved its email address by the verification mail. Until it has, live keys cannot be created (403 `email_unverified`), payouts are refused and `STAFF_EMAILS` grants nothing. */
                         emailVerified: boolean;
@@ -9715,6 +13989,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9724,6 +14002,10 @@ export interface operations {
             /** @description No credentials, or credentials the service does not accept. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9733,6 +14015,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9742,6 +14028,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9751,6 +14041,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9760,6 +14054,11 @@ export interface operations {
             /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9769,6 +14068,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9789,9 +14092,18 @@ export interface operations {
             /** @description Every session token issued so far is refused from now on. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
@@ -9801,6 +14113,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9810,6 +14126,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9819,6 +14140,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9836,6 +14161,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "a new long passphrase",
+                 *       "newPassword": "another long passphrase"
+                 *     }
+                 */
                 "application/json": {
                     currentPassword: string;
                     /** @description At least 10 characters. */
@@ -9847,9 +14178,21 @@ export interface operations {
             /** @description The password is changed; this new session token replaces the old ones. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *       "idToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6Miwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.3yWEjOQb75IJ3FJFXg-Na0ueuDL3xg7V3YsJpw8hEkI",
+                     *       "expiresAt": "2026-11-25T19:51:24.000Z",
+                     *       "emailVerified": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description Whether the account has proved its email address by the verification mail. Until it has, live keys cannot be created (403 `email_unverified`), payouts are refused and `STAFF_EMAILS` grants nothing. */
                         emailVerified: boolean;
@@ -9864,6 +14207,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9873,6 +14220,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9882,6 +14233,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9891,6 +14246,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9900,6 +14259,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9909,6 +14272,11 @@ export interface operations {
             /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9918,6 +14286,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9935,6 +14307,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "asha.rao@example.in"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
@@ -9944,9 +14321,18 @@ export interface operations {
             /** @description Accepted; a link is mailed if the address has an account (the answer never says whether it has). */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
@@ -9956,6 +14342,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9965,6 +14355,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9974,6 +14368,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9983,6 +14381,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9992,6 +14395,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10003,7 +14410,10 @@ export interface operations {
     openPasswordResetLink: {
         parameters: {
             query?: {
-                /** @description The token from the reset mail. */
+                /**
+                 * @description The token from the reset mail.
+                 * @example rt_8Lm2Qx7KpV4zT1nB9cWd3YhS6fGa0EeU5iOjRk
+                 */
                 token?: string;
             };
             header?: never;
@@ -10015,15 +14425,24 @@ export interface operations {
             /** @description The form that sets the new password. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en-IN"><head><title>Set a new password</title></head><body><form method="post">…</form></body></html> */
                     "text/html": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10033,6 +14452,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10042,6 +14466,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10059,6 +14487,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "rt_8Lm2Qx7KpV4zT1nB9cWd3YhS6fGa0EeU5iOjRk",
+                 *       "password": "a new long passphrase"
+                 *     }
+                 */
                 "application/json": {
                     /** @description At least 10 characters. */
                     password: string;
@@ -10071,9 +14505,19 @@ export interface operations {
             /** @description The password is changed and every older session ends. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "emailVerified": true
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         emailVerified: true;
@@ -10085,6 +14529,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10094,6 +14542,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10103,6 +14555,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10112,6 +14568,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10121,6 +14582,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10138,6 +14603,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "asha.rao@example.in",
+                 *       "password": "correct horse battery staple",
+                 *       "name": "Asha Rao",
+                 *       "phone": "+919812345678"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -10150,9 +14623,21 @@ export interface operations {
             /** @description The account was created; the session token is for the dashboard API. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *       "idToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I",
+                     *       "expiresAt": "2026-11-25T19:51:24.000Z",
+                     *       "emailVerified": false
+                     *     }
+                     */
                     "application/json": {
                         /** @description Whether the account has proved its email address by the verification mail. Until it has, live keys cannot be created (403 `email_unverified`), payouts are refused and `STAFF_EMAILS` grants nothing. */
                         emailVerified: boolean;
@@ -10167,6 +14652,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10176,6 +14665,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10185,6 +14678,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10194,6 +14691,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10203,6 +14704,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10212,6 +14718,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10223,7 +14733,10 @@ export interface operations {
     openVerificationLink: {
         parameters: {
             query?: {
-                /** @description The token from the verification link. */
+                /**
+                 * @description The token from the verification link.
+                 * @example vt_2Jx8QmT4kLr9Zp1VbN7cYd3HwS6fGa0EeU5iOq
+                 */
                 token?: string;
             };
             header?: never;
@@ -10235,15 +14748,24 @@ export interface operations {
             /** @description A page that offers to sign in and confirm. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Confirm your email address</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10253,6 +14775,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10262,6 +14789,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10279,6 +14810,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "vt_2Jx8QmT4kLr9Zp1VbN7cYd3HwS6fGa0EeU5iOq"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The token from the verification link. */
                     token: string;
@@ -10289,9 +14825,19 @@ export interface operations {
             /** @description The email address is verified. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "emailVerified": true
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         emailVerified: true;
@@ -10303,6 +14849,10 @@ export interface operations {
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10312,6 +14862,10 @@ export interface operations {
             /** @description No credentials, or credentials the service does not accept. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10321,6 +14875,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10330,6 +14888,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10339,6 +14901,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10348,6 +14915,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10368,9 +14939,19 @@ export interface operations {
             /** @description A new verification mail is queued (or the address is already verified). */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "emailVerified": false
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         emailVerified: false;
@@ -10382,6 +14963,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10391,6 +14976,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10400,6 +14989,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10409,6 +15003,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10420,7 +15018,10 @@ export interface operations {
     getBalance: {
         parameters: {
             query?: {
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
             };
             header?: never;
@@ -10432,9 +15033,21 @@ export interface operations {
             /** @description The balance, in rupees. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "available": 0,
+                     *       "pending": 3395,
+                     *       "currency": "INR",
+                     *       "mode": "test"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Rupees that may be paid out now. */
                         available: number;
@@ -10449,6 +15062,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10458,6 +15075,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10467,6 +15088,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10476,6 +15102,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10496,9 +15126,30 @@ export interface operations {
             /** @description The account’s keys, never their secrets. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "key_Pq8Xv2LmK7nZ3tRb",
+                     *           "name": "test full key",
+                     *           "mode": "test",
+                     *           "class": "full",
+                     *           "allowedOrigin": null,
+                     *           "prefix": "sk_test_VCMn",
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "revokedAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                         /** @enum {boolean} */
@@ -10509,6 +15160,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10518,6 +15173,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10527,6 +15187,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10544,6 +15208,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Box office",
+                 *       "mode": "test",
+                 *       "class": "checkout",
+                 *       "allowedOrigin": "https://shop.example.in"
+                 *     }
+                 */
                 "application/json": {
                     allowedOrigin?: string;
                     class: "full" | "checkout";
@@ -10556,9 +15228,29 @@ export interface operations {
             /** @description The key; `key` is the secret, shown in this answer only. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "key_Pq8Xv2LmK7nZ3tRb",
+                     *         "name": "Box office",
+                     *         "mode": "test",
+                     *         "class": "checkout",
+                     *         "allowedOrigin": "https://shop.example.in",
+                     *         "prefix": "pk_test_0YK_",
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "revokedAt": null
+                     *       },
+                     *       "key": "pk_test_0YK_d65ieRm2uTrpWdAAXzWPTGKsTGFa"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"];
                         /** @description The key. Shown once. */
@@ -10571,6 +15263,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10580,6 +15276,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10589,6 +15289,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10598,6 +15302,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10607,6 +15315,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10616,6 +15328,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10625,6 +15342,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10638,6 +15359,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example key_Pq8Xv2LmK7nZ3tRb */
                 keyId: string;
             };
             cookie?: never;
@@ -10647,9 +15369,28 @@ export interface operations {
             /** @description The revoked key. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "key_Pq8Xv2LmK7nZ3tRb",
+                     *         "name": "Box office",
+                     *         "mode": "test",
+                     *         "class": "checkout",
+                     *         "allowedOrigin": "https://shop.example.in",
+                     *         "prefix": "pk_test_0YK_",
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "revokedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"];
                         /** @enum {boolean} */
@@ -10660,6 +15401,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10669,6 +15414,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10678,6 +15427,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10687,6 +15440,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10696,6 +15454,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10707,9 +15469,15 @@ export interface operations {
     listLedgerEntries: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
@@ -10723,9 +15491,35 @@ export interface operations {
             /** @description A page of ledger entries, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "le_WCECmdYYHxVAcV76T32c9b",
+                     *           "kind": "ticket_sale",
+                     *           "amount": 499,
+                     *           "source": {
+                     *             "type": "registration",
+                     *             "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *             "paymentId": null
+                     *           },
+                     *           "capturedAt": "2026-11-25T07:51:24.908Z",
+                     *           "availableFrom": "2026-11-27T07:51:24.908Z",
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["LedgerEntry"][];
                         /** @description More items follow; read them with `startingAfter=<nextCursor>`. */
@@ -10740,6 +15534,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10749,6 +15547,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10758,6 +15560,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10767,6 +15574,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10778,9 +15589,15 @@ export interface operations {
     listPayouts: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
@@ -10794,9 +15611,35 @@ export interface operations {
             /** @description A page of payouts, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e",
+                     *           "amount": 500,
+                     *           "currency": "INR",
+                     *           "upiId": "asha@okaxis",
+                     *           "mode": "test",
+                     *           "status": "processing",
+                     *           "utr": null,
+                     *           "failureReason": null,
+                     *           "expectedBy": "2026-12-04T07:51:24.908Z",
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Payout"][];
                         /** @description More items follow; read them with `startingAfter=<nextCursor>`. */
@@ -10811,6 +15654,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10820,6 +15667,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10829,6 +15680,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10838,6 +15694,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10849,7 +15709,10 @@ export interface operations {
     createPayout: {
         parameters: {
             query?: {
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
             };
             header?: never;
@@ -10858,6 +15721,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 500,
+                 *       "upiId": "asha@okaxis"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Rupees, at least 100, at most two decimals. */
                     amount: number;
@@ -10870,15 +15739,38 @@ export interface operations {
             /** @description The payout, queued for the payout gateway. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e",
+                     *       "amount": 500,
+                     *       "currency": "INR",
+                     *       "upiId": "asha@okaxis",
+                     *       "mode": "test",
+                     *       "status": "processing",
+                     *       "utr": null,
+                     *       "failureReason": null,
+                     *       "expectedBy": "2026-12-04T07:51:24.908Z",
+                     *       "createdAt": "2026-11-25T07:51:24.908Z",
+                     *       "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payout"];
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10888,6 +15780,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10897,6 +15793,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10906,6 +15806,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10915,6 +15819,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10924,6 +15832,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10933,6 +15845,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10942,6 +15859,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10951,6 +15872,10 @@ export interface operations {
             /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10962,11 +15887,15 @@ export interface operations {
     getPayout: {
         parameters: {
             query?: {
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
             };
             header?: never;
             path: {
+                /** @example po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e */
                 payoutId: string;
             };
             cookie?: never;
@@ -10976,15 +15905,38 @@ export interface operations {
             /** @description The payout. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e",
+                     *       "amount": 500,
+                     *       "currency": "INR",
+                     *       "upiId": "asha@okaxis",
+                     *       "mode": "test",
+                     *       "status": "processing",
+                     *       "utr": null,
+                     *       "failureReason": null,
+                     *       "expectedBy": "2026-12-04T07:51:24.908Z",
+                     *       "createdAt": "2026-11-25T07:51:24.908Z",
+                     *       "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payout"];
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10994,6 +15946,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11003,6 +15959,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11012,6 +15972,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11021,6 +15986,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11034,7 +16003,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The door pass’s token. */
+                /**
+                 * @description The door pass’s token.
+                 * @example dpt_9Xk2Lm7Qv4Zt1Rb8Nc3Wd6Hy0Js5Fe
+                 */
                 token: string;
             };
             cookie?: never;
@@ -11044,15 +16016,24 @@ export interface operations {
             /** @description The door screen. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en-IN"><head><title>Door: Pune Tech Summit 2027</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11062,6 +16043,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11071,6 +16056,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11080,6 +16069,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11089,6 +16082,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11098,6 +16096,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11111,6 +16113,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example door.7c1e9a4b2f.js */
                 name: string;
             };
             cookie?: never;
@@ -11120,16 +16123,27 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/css": string;
+                    /** @example (function webpackUniversalModuleDefinition(root, factory) { … }) */
                     "text/javascript": string;
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11137,6 +16151,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11146,6 +16164,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11155,6 +16177,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11164,6 +16191,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11177,7 +16208,10 @@ export interface operations {
             query?: {
                 /** @description How embed.js shows the page; `none` (default) is a page of its own. */
                 embed?: "inline" | "overlay" | "popup" | "none";
-                /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
+                /**
+                 * @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).
+                 * @example pk_test_TYooMQauvdEDq54NiTphI7jx
+                 */
                 key?: string;
                 /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
                 offer?: string;
@@ -11186,7 +16220,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -11196,15 +16233,24 @@ export interface operations {
             /** @description The event page. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Pune Tech Summit 2027</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11214,6 +16260,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11223,6 +16273,10 @@ export interface operations {
             /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11232,6 +16286,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11241,6 +16299,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11250,6 +16313,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11263,13 +16330,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "razorpay_order_id": "order_SbQ2m8KxL4vZ7t",
+                 *       "razorpay_payment_id": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                 *       "razorpay_signature": "5f1c9a2b7e3d4c6f8a0b1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     [key: string]: string;
                 };
@@ -11279,15 +16356,24 @@ export interface operations {
             /** @description What happened to the payment. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Payment received</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11297,6 +16383,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11306,6 +16396,10 @@ export interface operations {
             /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11315,6 +16409,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11324,6 +16422,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11333,6 +16435,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11342,6 +16448,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11351,6 +16462,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11360,6 +16475,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11369,6 +16488,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11380,7 +16503,10 @@ export interface operations {
     hostedGetOrder: {
         parameters: {
             query?: {
-                /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
+                /**
+                 * @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).
+                 * @example pk_test_TYooMQauvdEDq54NiTphI7jx
+                 */
                 key?: string;
                 /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
                 offer?: string;
@@ -11389,8 +16515,12 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example order_SbQ2m8KxL4vZ7t */
                 orderId: string;
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -11400,9 +16530,18 @@ export interface operations {
             /** @description Where the booking stands. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed"
+                     *     }
+                     */
                     "application/json": {
                         status: "pending" | "confirmed" | "cancelled" | "refunded";
                     };
@@ -11411,6 +16550,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11420,6 +16563,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11429,6 +16576,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11438,6 +16589,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11447,6 +16603,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11458,12 +16618,18 @@ export interface operations {
     openHostedPaymentPage: {
         parameters: {
             query: {
-                /** @description The booking’s gateway order id (letters, digits and `_`). */
+                /**
+                 * @description The booking’s gateway order id (letters, digits and `_`).
+                 * @example order_SbQ2m8KxL4vZ7t
+                 */
                 order: string;
             };
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -11473,15 +16639,24 @@ export interface operations {
             /** @description The payment page. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Pay for Pune Tech Summit 2027</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11491,6 +16666,10 @@ export interface operations {
             /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11500,6 +16679,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11509,6 +16693,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11522,13 +16710,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "razorpay_order_id": "order_SbQ2m8KxL4vZ7t",
+                 *       "razorpay_payment_id": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                 *       "razorpay_signature": "5f1c9a2b7e3d4c6f8a0b1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
                     key?: string;
@@ -11546,9 +16745,18 @@ export interface operations {
             /** @description Where the booking stands after the payment. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "confirmed";
@@ -11558,6 +16766,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11567,6 +16779,10 @@ export interface operations {
             /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11576,6 +16792,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11585,6 +16805,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11594,6 +16818,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11603,6 +16831,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11612,6 +16844,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11621,6 +16857,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11630,6 +16871,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11639,6 +16884,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11648,6 +16897,10 @@ export interface operations {
             /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11661,13 +16914,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "quantity": 2,
+                 *       "ticketType": "Student",
+                 *       "promoCode": "EARLYBIRD"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
                     key?: string;
@@ -11687,9 +16951,23 @@ export interface operations {
             /** @description What the choice costs, in paise. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "currency": "INR",
+                     *       "quantity": 2,
+                     *       "unitPrice": 19900,
+                     *       "subtotal": 39800,
+                     *       "discount": 7960,
+                     *       "total": 31840
+                     *     }
+                     */
                     "application/json": {
                         currency: string;
                         /** @description What the promo code takes off. Paise. */
@@ -11707,6 +16985,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11716,6 +16998,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11725,6 +17011,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11734,6 +17024,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11743,6 +17037,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11752,6 +17050,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11761,6 +17063,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11770,6 +17077,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11783,13 +17094,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "name": "Rohan Das",
+                 *       "email": "rohan@example.in",
+                 *       "customFields": {
+                 *         "company": "Acme"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Answers keyed by the event’s customFields names (at most 50; text at most 2000 characters). Any name works, `constructor` and `__proto__` included. */
                     customFields?: {
@@ -11822,9 +17146,23 @@ export interface operations {
             /** @description Booked, awaiting approval, or pending payment with the gateway checkout’s fields. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "payment_required",
+                     *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                     *       "amount": 49900,
+                     *       "currency": "INR",
+                     *       "key": "rzp_test_sandbox",
+                     *       "ticket": "reg_JNxgg7P0eTWYfL6DBPvVTA.lRt-b3JkTyekK91q6qgDtP"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "confirmed";
@@ -11850,6 +17188,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11859,6 +17201,10 @@ export interface operations {
             /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11868,6 +17214,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11877,6 +17227,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11886,6 +17240,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11895,6 +17253,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11904,6 +17266,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11913,6 +17279,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11922,6 +17293,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11931,6 +17306,10 @@ export interface operations {
             /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11940,6 +17319,10 @@ export interface operations {
             /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11953,13 +17336,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                 *       "outcome": "success"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
                     key?: string;
@@ -11976,9 +17369,20 @@ export interface operations {
             /** @description The fields the gateway’s checkout would hand back, or that the payment failed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "razorpay_order_id": "order_SbQ2m8KxL4vZ7t",
+                     *       "razorpay_payment_id": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *       "razorpay_signature": "e2856ab8064af5ae3b3ea88035f1b9caf6d09ca83fd8d10f4192ecc7f2d77a85"
+                     *     }
+                     */
                     "application/json": {
                         razorpay_order_id: string;
                         razorpay_payment_id: string;
@@ -11992,6 +17396,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12001,6 +17409,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12010,6 +17422,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12019,6 +17435,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12028,6 +17448,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12037,6 +17461,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12046,6 +17475,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12059,9 +17492,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
-                /** @description The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail). */
+                /**
+                 * @description The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail).
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
@@ -12071,9 +17510,41 @@ export interface operations {
             /** @description The ticket, its QR and calendar and wallet links. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "ticket": {
+                     *         "ticketId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "qr": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAT8AAAE/AQAAAAAY3fkG",
+                     *         "event": {
+                     *           "title": "Pune Tech Summit 2027",
+                     *           "when": "Sat 16 Jan 2027, 10:00 am – 5:30 pm IST",
+                     *           "location": "Hall B, Pune"
+                     *         },
+                     *         "session": null,
+                     *         "ticketType": "General",
+                     *         "quantity": 1,
+                     *         "amount": 49900,
+                     *         "currency": "INR",
+                     *         "calendarUrl": "/e/pune-tech-summit-2027/tickets/reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e/calendar.ics",
+                     *         "googleCalendarUrl": "https://calendar.google.com/calendar/render?action=TEMPLATE&text=Pune+Tech+Summit+2027&dates=20270116T043000Z%2F20270116T120000Z&details=Ticket+reg_JNxgg7P0eTWYfL6DBPvVTA+%28General%29.&ctz=Asia%2FKolkata&location=Hall+B%2C+Pune",
+                     *         "wallet": [
+                     *           {
+                     *             "kind": "apple",
+                     *             "label": "Add to Apple Wallet",
+                     *             "url": "https://tickets.example.in/t/reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e/pass.pkpass"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         status: "pending" | "confirmed" | "cancelled" | "refunded";
                         ticket?: {
@@ -12109,6 +17580,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12118,6 +17593,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12127,6 +17606,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12136,6 +17620,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12149,9 +17637,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
-                /** @description The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail). */
+                /**
+                 * @description The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail).
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
@@ -12161,15 +17655,35 @@ export interface operations {
             /** @description The calendar file. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//ticketing-service//tickets//EN
+                     *     BEGIN:VEVENT
+                     *     SUMMARY:Pune Tech Summit 2027
+                     *     DTSTART:20270116T043000Z
+                     *     DTEND:20270116T120000Z
+                     *     LOCATION:Hall B, Pune
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
                     "text/calendar": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12179,6 +17693,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12188,6 +17706,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12197,6 +17720,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12210,13 +17737,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "name": "Kiran Shah",
+                 *       "email": "kiran.shah@example.in"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     email: string;
                     key?: string;
@@ -12228,15 +17765,24 @@ export interface operations {
             /** @description On the waitlist. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>You are on the waitlist</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12246,6 +17792,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12255,6 +17805,10 @@ export interface operations {
             /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12264,6 +17818,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12273,6 +17831,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12282,6 +17844,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12291,6 +17857,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12300,6 +17871,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12323,15 +17898,26 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example /* Ticket checkout embed. Paste into any page: <div data-svc-event="my-event"></div> … *\/ */
                     "text/javascript": string;
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12339,6 +17925,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12348,6 +17938,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12357,6 +17952,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12380,15 +17979,29 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example /* The hosted checkout page. *\/
+                     *     *, *::before, *::after { box-sizing: border-box; }
+                     */
                     "text/css": string;
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12396,6 +18009,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12405,6 +18022,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12414,6 +18036,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12437,15 +18063,26 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example /* The hosted page’s form: the order summary and the button’s label as the buyer chooses … *\/ */
                     "text/javascript": string;
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12453,6 +18090,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12462,6 +18103,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12471,6 +18117,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12491,9 +18141,15 @@ export interface operations {
             /** @description The process is running. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -12503,6 +18159,7 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12523,15 +18180,22 @@ export interface operations {
             /** @description Prometheus text exposition format 0.0.4 */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP http_requests_total Requests answered, by route and status.
+                     *     # TYPE http_requests_total counter
+                     *     http_requests_total{method="GET",route="/api/v1/events",status="200"} 42
+                     */
                     "text/plain": string;
                 };
             };
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12541,6 +18205,7 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12561,9 +18226,16 @@ export interface operations {
             /** @description The database answers; `storage` names which one. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "storage": "embedded"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ready";
@@ -12574,6 +18246,7 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12583,6 +18256,7 @@ export interface operations {
             /** @description A dependency is not configured or not available. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12596,7 +18270,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee token from the ticket mail: `<registration id>.<mac>`. */
+                /**
+                 * @description The attendee token from the ticket mail: `<registration id>.<mac>`.
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
@@ -12606,15 +18283,24 @@ export interface operations {
             /** @description The ticket page. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Your ticket: Pune Tech Summit 2027</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12624,6 +18310,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12633,6 +18323,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12642,6 +18337,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12655,13 +18354,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee token from the ticket mail: `<registration id>.<mac>`. */
+                /**
+                 * @description The attendee token from the ticket mail: `<registration id>.<mac>`.
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "csrf": "c1Xk8Lm2Qv7Zt4Rb9Nc3Wd6Hy0Js5FeU2iOa",
+                 *       "confirm": "yes"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     confirm: string;
                     csrf: string;
@@ -12672,15 +18380,24 @@ export interface operations {
             /** @description What was done. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Booking cancelled</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12690,6 +18407,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12699,6 +18420,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12708,6 +18433,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12717,6 +18446,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12726,6 +18459,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12735,6 +18472,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12744,6 +18486,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12753,6 +18499,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12762,6 +18512,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12775,7 +18529,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee page’s token, from the ticket mail (`/t/{token}`). */
+                /**
+                 * @description The attendee page’s token, from the ticket mail (`/t/{token}`).
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
@@ -12785,6 +18542,10 @@ export interface operations {
             /** @description To Google’s save page; `Location` holds the signed JWT. */
             302: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12792,6 +18553,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12801,6 +18566,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12810,6 +18579,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12819,6 +18592,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12828,6 +18606,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12841,7 +18623,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee page’s token, from the ticket mail (`/t/{token}`). */
+                /**
+                 * @description The attendee page’s token, from the ticket mail (`/t/{token}`).
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
@@ -12851,15 +18636,24 @@ export interface operations {
             /** @description The signed pass. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (binary: a signed .pkpass zip) */
                     "application/vnd.apple.pkpass": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12869,6 +18663,10 @@ export interface operations {
             /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12878,6 +18676,10 @@ export interface operations {
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12887,6 +18689,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12896,6 +18703,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12909,13 +18720,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee token from the ticket mail: `<registration id>.<mac>`. */
+                /**
+                 * @description The attendee token from the ticket mail: `<registration id>.<mac>`.
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "csrf": "c1Xk8Lm2Qv7Zt4Rb9Nc3Wd6Hy0Js5FeU2iOa",
+                 *       "name": "Dev Mehta",
+                 *       "email": "dev@example.in"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     csrf: string;
                     email: string;
@@ -12927,15 +18748,24 @@ export interface operations {
             /** @description What was done. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Ticket transferred</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12945,6 +18775,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12954,6 +18788,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12963,6 +18801,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12972,6 +18814,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12981,6 +18827,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12990,6 +18840,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12999,6 +18854,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13008,6 +18867,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13017,6 +18880,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13036,6 +18903,33 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entity": "event",
+                 *       "event": "order.paid",
+                 *       "payload": {
+                 *         "order": {
+                 *           "entity": {
+                 *             "id": "order_SbQ2m8KxL4vZ7t",
+                 *             "amount": 49900,
+                 *             "currency": "INR",
+                 *             "status": "paid",
+                 *             "receipt": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                 *           }
+                 *         },
+                 *         "payment": {
+                 *           "entity": {
+                 *             "id": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                 *             "order_id": "order_SbQ2m8KxL4vZ7t",
+                 *             "amount": 49900,
+                 *             "currency": "INR",
+                 *             "status": "captured"
+                 *           }
+                 *         }
+                 *       },
+                 *       "created_at": 1800000000
+                 *     }
+                 */
                 "application/json": {
                     event: string;
                     payload?: {
@@ -13050,9 +18944,19 @@ export interface operations {
             /** @description The notification was received; `result` says what it did. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "received": true,
+                     *       "result": "ignored"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         received: true;
@@ -13064,6 +18968,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13073,6 +18981,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13082,6 +18994,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13091,6 +19007,11 @@ export interface operations {
             /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13100,6 +19021,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13111,9 +19036,14 @@ export interface operations {
     verifyWhatsAppWebhook: {
         parameters: {
             query: {
-                /** @description Echoed as the body. */
+                /**
+                 * @description Echoed as the body.
+                 * @example 1158201444
+                 */
                 "hub.challenge": string;
+                /** @example subscribe */
                 "hub.mode": string;
+                /** @example meta-verify-token */
                 "hub.verify_token": string;
             };
             header?: never;
@@ -13125,15 +19055,24 @@ export interface operations {
             /** @description The challenge, as sent. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example 1158201444 */
                     "text/plain": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13143,6 +19082,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13152,6 +19095,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13161,6 +19109,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13180,6 +19132,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "object": "whatsapp_business_account",
+                 *       "entry": [
+                 *         {
+                 *           "id": "102290129340398",
+                 *           "changes": [
+                 *             {
+                 *               "field": "messages",
+                 *               "value": {
+                 *                 "messaging_product": "whatsapp",
+                 *                 "statuses": [
+                 *                   {
+                 *                     "id": "wamid.HBgMOTE5ODEyMzQ1Njc4FQIAERgSQUFBQUFBQUFBQUFBQUFBQUFBAA==",
+                 *                     "status": "delivered",
+                 *                     "timestamp": "1800000000",
+                 *                     "recipient_id": "919812345678"
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     entry?: unknown[];
                     object?: string;
@@ -13192,9 +19170,19 @@ export interface operations {
             /** @description The statuses were received; `applied` counts those that changed a message. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "received": true,
+                     *       "applied": 0
+                     *     }
+                     */
                     "application/json": {
                         /** @description Statuses that moved a message. */
                         applied: number;
@@ -13206,6 +19194,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13215,6 +19207,10 @@ export interface operations {
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13224,6 +19220,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13233,6 +19233,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13242,6 +19246,11 @@ export interface operations {
             /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13251,11 +19260,102 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    onRegistrationConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The payload’s `id`. */
+                "X-Service-Event-Id": string;
+                /** @description `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the webhook’s secret (sdk/webhooks.ts verifies it). */
+                "X-Service-Signature": string;
+                /** @description Unix seconds when the delivery was signed; refuse one too far from your clock. */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistrationConfirmedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the answer’s body is never read. Anything else, or no answer within 5 seconds, is recorded as a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubscriptionAuthenticated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The payload’s `id`. */
+                "X-Service-Event-Id": string;
+                /** @description `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the webhook’s secret (sdk/webhooks.ts verifies it). */
+                "X-Service-Signature": string;
+                /** @description Unix seconds when the delivery was signed; refuse one too far from your clock. */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionAuthenticatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the answer’s body is never read. Anything else, or no answer within 5 seconds, is recorded as a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWaitlistOffered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The payload’s `id`. */
+                "X-Service-Event-Id": string;
+                /** @description `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the webhook’s secret (sdk/webhooks.ts verifies it). */
+                "X-Service-Signature": string;
+                /** @description Unix seconds when the delivery was signed; refuse one too far from your clock. */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistOfferedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the answer’s body is never read. Anything else, or no answer within 5 seconds, is recorded as a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

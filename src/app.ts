@@ -3,6 +3,9 @@
 import swagger from '@fastify/swagger';
 import { nameSchemas } from './openapi/components.js';
 import { contactFor, describeOperations } from './openapi/descriptions.js';
+import { addExamples } from './openapi/examples.js';
+import { applyRules } from './openapi/rules.js';
+import { addWebhooks } from './openapi/webhooks.js';
 import { operationIdFor } from './openapi/operation-ids.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
@@ -191,6 +194,9 @@ export async function buildApp(deps: Deps): Promise<App> {
         }
       }
       describeOperations(openapiObject as Record<string, unknown>);
+      applyRules(openapiObject as Record<string, unknown>);
+      addExamples(openapiObject as Record<string, unknown>);
+      addWebhooks(openapiObject as Record<string, unknown>);
       nameSchemas(openapiObject as Record<string, unknown>);
       return openapiObject as never;
     },
