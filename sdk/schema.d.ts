@@ -4312,7 +4312,10 @@ export interface operations {
                     /** @description Ignored: a new event is always a draft; publish with PATCH. */
                     status?: "draft" | "published";
                     supplierGstin?: string | null;
-                    /** @description GST on this event’s tickets (prices are tax-inclusive as charged): `standard` 18 % (conferences, workshops, meetups; the default); `admission_exempt_upto_500` the exemption for admission to a circus, dance, drama, ballet, award function, concert, pageant, musical performance, sporting event or planetarium at ₹500 or less per person (a bill of supply), above that the whole price at 18 %; `premium_sporting` 40 % (sporting events like the IPL, since 22 Sep 2025); `none` the service issues no GST document. Confirm with your tax adviser. */
+                    /**
+                     * @description GST on this event’s tickets (prices are tax-inclusive as charged): `standard` 18 % (conferences, workshops, meetups; the default); `admission_exempt_upto_500` the exemption for admission to a circus, dance, drama, ballet, award function, concert, pageant, musical performance, sporting event or planetarium at ₹500 or less per person (a bill of supply), above that the whole price at 18 %; `premium_sporting` 40 % (sporting events like the IPL, since 22 Sep 2025); `none` the service issues no GST document. Confirm with your tax adviser.
+                     * @default standard
+                     */
                     taxCategory?: "standard" | "admission_exempt_upto_500" | "premium_sporting" | "none";
                     /** @description Shown publicly; the slug is derived from it. */
                     title: string;
@@ -13580,11 +13583,6 @@ export interface operations {
                 "application/json": {
                     /** @default true */
                     enabled?: boolean;
-                    /**
-                     * @default [
-                     *       "registration.confirmed"
-                     *     ]
-                     */
                     events?: string[];
                     /** @default false */
                     rotateSecret?: boolean;

@@ -51,6 +51,7 @@ export const BODY_RULES: Readonly<Record<string, BodyRule>> = {
       price: 0,
       maxTeamSize: 1,
       requiresApproval: false,
+      taxCategory: 'standard',
       'waitlist.enabled': false,
       'waitlist.offerMinutes': 60,
       'selfService.transfer': false,
@@ -95,7 +96,7 @@ export const BODY_RULES: Readonly<Record<string, BodyRule>> = {
       { title: 'AmountPromoCodeInput', description: 'A fixed amount off, in rupees.', omit: ['discountPercent'], required: ['code', 'discountAmount'] },
     ],
   },
-  putWebhookConfig: { defaults: { enabled: true, rotateSecret: false, events: ['registration.confirmed'] } },
+  putWebhookConfig: { defaults: { enabled: true, rotateSecret: false } },
   broadcast: { defaults: { audience: 'confirmed', dryRun: true } },
   cancelMembership: { defaults: { immediate: false } },
 };
