@@ -7,6 +7,9 @@
 // example documents and that its body validates (ajv) against that status's schema. Every
 // answer example in the document must validate against its schema too. An operation without
 // an example, or one the test does not drive, fails here by name.
+// To write a new entry: add the operation's request example and a step here, run this file with
+// EXAMPLES_RECORD=<file> (an operation with no answer example yet then passes on any success),
+// and copy its answer from <file>, where the real ids are written back as their stand-ins.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
