@@ -22,6 +22,16 @@ export type LedgerEntry = Schemas['LedgerEntry'];
 export type WebhookConfig = Schemas['WebhookConfig'];
 export type DoorPass = Schemas['DoorPass'];
 export type ApiKey = Schemas['ApiKey'];
+export type CheckInStatus = Schemas['CheckInStatus'];
+/** A 409 of `checkIn`: why the ticket is not admitted, and the ticket as the door sees it. */
+export type CheckInRefusal = Schemas['CheckInRefusal'];
+/** A 409 of `broadcast`: the audience moved since the preview. */
+export type AudienceChanged = Schemas['AudienceChanged'];
+export type ErrorCode = Schemas['Error']['code'];
+/** The payloads the service POSTs to the organiser's webhook URL (the document's `webhooks`). */
+export type RegistrationConfirmedWebhook = Schemas['RegistrationConfirmedWebhook'];
+export type SubscriptionAuthenticatedWebhook = Schemas['SubscriptionAuthenticatedWebhook'];
+export type WaitlistOfferedWebhook = Schemas['WaitlistOfferedWebhook'];
 
 export interface ClientOptions {
   /** Where the service runs, e.g. `https://tickets.example.in`. */

@@ -9,7 +9,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Grant or remove organiser access (publishing) for an account */
+        /**
+         * Grant or remove organiser access (publishing) for an account
+         * @description Platform staff grant or withdraw an account’s right to publish live events (`canPublish`).
+         */
         post: operations["setOrganiserAccess"];
         delete?: never;
         options?: never;
@@ -414,7 +417,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List the event’s door passes (never their tokens) */
+        /**
+         * List the event’s door passes (never their tokens)
+         * @description The event’s door passes, newest first: label, expiry and revocation. The token is shown once, when the pass is made.
+         */
         get: operations["listDoorPasses"];
         put?: never;
         /**
@@ -579,7 +585,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One registration */
+        /**
+         * One registration
+         * @description One registration of the event with its attendees, answers, payment state and check-ins.
+         */
         get: operations["getRegistration"];
         put?: never;
         post?: never;
@@ -740,7 +749,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The event’s tracks in order */
+        /**
+         * The event’s tracks in order
+         * @description The event’s bookable tracks (sessions) in their order; a track is addressed by its index.
+         */
         get: operations["listTracks"];
         put?: never;
         /**
@@ -883,7 +895,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The account and key behind this request */
+        /**
+         * The account and key behind this request
+         * @description The account, mode and key class behind the `x-api-key` of this request. A checkout key sees only what a browser may see.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -1014,7 +1029,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** This API described in OpenAPI 3.1 */
+        /**
+         * This API described in OpenAPI 3.1
+         * @description This document: OpenAPI 3.1, every operation the service serves with its security, parameters, bodies, answers and examples.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -1038,7 +1056,10 @@ export type paths = {
          * @description Affects test-mode memberships: standing, expiry, renewal windows and the periods sandbox charges add. Cumulative; DELETE puts it back to now.
          */
         post: operations["sandboxMoveClock"];
-        /** Put this account’s test-mode clock back to now */
+        /**
+         * Put this account’s test-mode clock back to now
+         * @description Puts this account’s test-mode clock back to the real time (offset 0). Test keys only.
+         */
         delete: operations["sandboxResetClock"];
         options?: never;
         head?: never;
@@ -1172,7 +1193,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The webhook configuration of this account and mode */
+        /**
+         * The webhook configuration of this account and mode
+         * @description The webhook of this account and mode (URL, events, paused), or `data: null` when none is set up. The secret is never shown again.
+         */
         get: operations["getWebhookConfig"];
         /**
          * Set up, change, pause or rotate the webhook
@@ -1184,7 +1208,10 @@ export type paths = {
          */
         put: operations["putWebhookConfig"];
         post?: never;
-        /** Remove the webhook and its secret */
+        /**
+         * Remove the webhook and its secret
+         * @description Removes the webhook and its secret; nothing more is delivered. Deliveries already recorded stay readable.
+         */
         delete: operations["deleteWebhookConfig"];
         options?: never;
         head?: never;
@@ -1412,7 +1439,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List this account's API keys (never the secret) */
+        /**
+         * List this account's API keys (never the secret)
+         * @description The signed-in account’s API keys, both modes, with their display prefix, class, pinned origins and revocation; the secret is never shown again.
+         */
         get: operations["listApiKeys"];
         put?: never;
         /**
@@ -1436,7 +1466,10 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key; it answers 403 from then on */
+        /**
+         * Revoke an API key; it answers 403 from then on
+         * @description Revokes one of the signed-in account’s keys at once: every later request with it answers 403 `key_revoked`. Revoking twice answers the revoked key.
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
@@ -1470,7 +1503,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The session account's payouts, newest first, a page at a time */
+        /**
+         * The session account's payouts, newest first, a page at a time
+         * @description The signed-in account’s payouts in the mode chosen, newest first, a page at a time (`cursor`).
+         */
         get: operations["listPayouts"];
         put?: never;
         /**
@@ -1491,7 +1527,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One payout of the session account */
+        /**
+         * One payout of the session account
+         * @description One payout of the signed-in account: amount, UPI id, status, UTR and the expected date.
+         */
         get: operations["getPayout"];
         put?: never;
         post?: never;
@@ -1892,7 +1931,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
+        /**
+         * Liveness: the process answers
+         * @description Answers 200 while the process runs, without touching the database or Redis: for a process supervisor’s liveness probe.
+         */
         get: operations["getLiveness"];
         put?: never;
         post?: never;
@@ -1929,7 +1971,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /**
+         * Readiness: the database answers
+         * @description Answers 200 when the database answers a query, 503 when it does not: for a load balancer’s readiness probe.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -2098,9 +2143,81 @@ export type paths = {
         trace?: never;
     };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    "registration.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `registration.confirmed` delivery
+         * @description A booking was confirmed (free, paid, approved or from a waitlist offer). One delivery per booking. Sent to the account’s webhook URL (PUT /api/v1/webhooks) when it subscribes to `registration.confirmed`. Best effort: one attempt with a 5-second timeout, no automatic retry (staff may retry a failed one, with the same `id`, so deduplicate on it); every attempt is listed by GET /api/v1/webhooks/deliveries.
+         */
+        post: operations["onRegistrationConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.authenticated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `subscription.authenticated` delivery
+         * @description A member approved the mandate of a recurring plan. Sent to the account’s webhook URL (PUT /api/v1/webhooks) when it subscribes to `subscription.authenticated`. Best effort: one attempt with a 5-second timeout, no automatic retry (staff may retry a failed one, with the same `id`, so deduplicate on it); every attempt is listed by GET /api/v1/webhooks/deliveries.
+         */
+        post: operations["onSubscriptionAuthenticated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "waitlist.offered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `waitlist.offered` delivery
+         * @description A seat came free and was offered (and held) for the first in line. Sent to the account’s webhook URL (PUT /api/v1/webhooks) when it subscribes to `waitlist.offered`. Best effort: one attempt with a 5-second timeout, no automatic retry (staff may retry a failed one, with the same `id`, so deduplicate on it); every attempt is listed by GET /api/v1/webhooks/deliveries.
+         */
+        post: operations["onWaitlistOffered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
+        /**
+         * AmountPromoCodeInput
+         * @description A fixed amount off, in rupees.
+         */
+        AmountPromoCodeInput: {
+            code: string;
+            discountAmount: number;
+            maxUses?: number;
+            validFrom?: string;
+            validUntil?: string;
+        };
         ApiKey: {
             allowedOrigin: string | null;
             class: "full" | "checkout";
@@ -2112,6 +2229,14 @@ export type components = {
             /** @description The first characters of the key, for recognising it; the key itself is never stored. */
             prefix: string;
             revokedAt: string | null;
+        };
+        /**
+         * AudienceChanged
+         * @description `audience_changed`: the audience moved since the preview; `recipientCount` is the count now (preview again, or send with it).
+         */
+        AudienceChanged: components["schemas"]["Error"] & {
+            /** @description Recipients the audience has now. */
+            recipientCount?: number;
         };
         Availability: {
             /** @description The event’s (or, with subEventId, the track’s) capacity; 0 unlimited. */
@@ -2138,6 +2263,67 @@ export type components = {
                 waiting: number;
             };
         };
+        /**
+         * CheckInByQr
+         * @description The scanned QR value as `qr` (an alias).
+         */
+        CheckInByQr: {
+            memberIndex?: number;
+            /** @description Alias of registrationId. */
+            qr: string;
+            /** @default false */
+            undo: boolean;
+        };
+        /**
+         * CheckInByRegistrationId
+         * @description The scanned QR value as `registrationId`.
+         */
+        CheckInByRegistrationId: {
+            memberIndex?: number;
+            /** @description The QR value. */
+            registrationId: string;
+            /** @default false */
+            undo: boolean;
+        };
+        /**
+         * CheckInRefusal
+         * @description `not_admissible` and `transferred` carry why (`refusalReason`) and the ticket as the door sees it (`data`); other 409s are a plain Error.
+         */
+        CheckInRefusal: components["schemas"]["Error"] & {
+            data?: components["schemas"]["CheckInStatus"];
+            /**
+             * @description Set for a transferred ticket.
+             * @enum {string}
+             */
+            reason?: "transferred";
+            /** @description Why the ticket is not admitted. */
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
+        };
+        CheckInStatus: {
+            admissible: boolean;
+            /** @description People on the booking already in. */
+            arrived: number;
+            /** @description Whether the scanned person (or, for a booking QR, everyone on it) is in. */
+            checkedIn: boolean;
+            email: string;
+            /** @description People on the booking. */
+            expected: number;
+            memberIndex: number | null;
+            /** @description Everyone on the booking, the primary first. */
+            members: {
+                checkedIn: boolean;
+                checkedInAt: string | null;
+                /** @description Their QR value. */
+                id: string;
+                index: number;
+                name: string;
+            }[];
+            /** @description The scanned person (the member for a member’s own QR). */
+            name: string;
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
+            registrationId: string;
+            ticketType: string;
+        };
         DoorPass: {
             /** Format: date-time */
             createdAt: string;
@@ -2148,8 +2334,11 @@ export type components = {
         };
         /** Error */
         Error: {
-            /** @description A stable snake_case word clients can branch on. */
-            code: string;
+            /**
+             * @description A stable snake_case word clients can branch on.
+             * @enum {string}
+             */
+            code: "account_not_found" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "promo_code_exists" | "promo_code_invalid" | "rate_limited" | "recipients_not_accepted" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -2219,6 +2408,18 @@ export type components = {
                 offerMinutes: number;
             };
         };
+        /**
+         * FixedTermPlanInput
+         * @description A fixed-term plan: paid once, valid for `termMonths`.
+         */
+        FixedTermPlanInput: {
+            amount: number;
+            description?: string;
+            /** @enum {string} */
+            kind: "fixed_term";
+            name: string;
+            termMonths: number;
+        };
         LedgerEntry: {
             /** @description Rupees; positive credits the organiser, negative debits. */
             amount: number;
@@ -2285,6 +2486,17 @@ export type components = {
             /** @description The bank’s reference once processed. */
             utr: string | null;
         };
+        /**
+         * PercentPromoCodeInput
+         * @description A percentage off.
+         */
+        PercentPromoCodeInput: {
+            code: string;
+            discountPercent: number;
+            maxUses?: number;
+            validFrom?: string;
+            validUntil?: string;
+        };
         Plan: {
             /** @description Rupees: per period for recurring, once for fixed_term. */
             amount: number;
@@ -2317,6 +2529,72 @@ export type components = {
             usesReserved: number;
             validFrom: string | null;
             validUntil: string | null;
+        };
+        /**
+         * RecurringPlanInput
+         * @description A recurring plan (the default kind): charged every `period` through a mandate.
+         */
+        RecurringPlanInput: {
+            amount: number;
+            description?: string;
+            /**
+             * @default recurring
+             * @enum {string}
+             */
+            kind: "recurring";
+            name: string;
+            period: "weekly" | "monthly" | "quarterly" | "yearly";
+            totalCount?: number;
+        };
+        /**
+         * RegisterBooking
+         * @description A booking: free in one call, or step 1 of a paid one.
+         */
+        RegisterBooking: {
+            /** @description GST: the buyer’s details for the tax invoice of a paid booking of a GST-registered organiser (all optional; kept for paid bookings only). 400 `invalid_gstin`, `invalid_state`. */
+            billing?: {
+                address?: string;
+                gstin?: string | null;
+                /** @description The name on the invoice (a business’s legal name); default the booking’s name. */
+                name?: string;
+                state?: string | null;
+            };
+            /** @description Answers keyed by the event’s customFields names (at most 50; text at most 2000 characters). Any name works, `constructor` and `__proto__` included. */
+            customFields?: {
+                [key: string]: string | number | boolean | null;
+            };
+            email: string;
+            /** @description For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email). */
+            membershipId?: string;
+            name: string;
+            /** @description E.164 (`+919812345678`) or a 10-digit Indian mobile number (given +91); spaces, hyphens, dots and brackets ignored. Stored in E.164; anything else is 400 `invalid_phone`. Empty means none. */
+            phone?: string;
+            promoCode?: string;
+            /** @description A track index as a decimal string: books that track at its price and capacity. */
+            subEventId?: string;
+            /** @description Team events only (maxTeamSize ≥ 2). Each member gets a ticket with its own id. */
+            teamMembers?: {
+                email: string;
+                name: string;
+            }[];
+            /** @description A tier name from specialPrices; omitted means General at the base price. */
+            ticketType?: string;
+            /** @description The token of a waitlist offer (the `offer` of the offer mail’s link): books the one seat the offer holds, for its track and tier, even while sold out. 409 `offer_not_valid` once it lapsed or was used; 400 `offer_mismatch` for another choice or with team members. */
+            waitlistOffer?: string;
+            /** @description The buyer agrees to get the ticket over WhatsApp at `phone` (the consent is stored with the booking; ask for it in words that name the business and WhatsApp). Needs `phone` (400 `phone_required`). When the service has WhatsApp configured, a confirmed live booking then also gets its primary ticket as a WhatsApp template message (the QR as header image; name, event and date as parameters), sent by a durable job with the mail’s retry rules; its delivery shows in `channels`. Test mode sends none, as it sends no mail. */
+            whatsappOptIn?: boolean;
+        };
+        /**
+         * RegisterPayment
+         * @description Step 2 of a paid booking: exactly these three fields.
+         */
+        RegisterPayment: {
+            /** @description Step 2 only. */
+            orderId: string;
+            /** @description Step 2 only. */
+            paymentId: string;
+            /** @description Step 2 only. */
+            registrationId: string;
         };
         Registration: {
             /** @description Rupees, after any promo code. */
@@ -2379,6 +2657,84 @@ export type components = {
             /** @description The buyer asked for the ticket over WhatsApp at `phone`. */
             whatsappOptIn: boolean;
         };
+        /** @description A booking was confirmed (free, paid, approved or from a waitlist offer). One delivery per booking. */
+        RegistrationConfirmedWebhook: {
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            createdAt: string;
+            data: {
+                /** @description Paid, in rupees (0 for a free booking). */
+                amount: number;
+                /**
+                 * Format: date-time
+                 * @description When it was confirmed (ISO 8601).
+                 */
+                confirmedAt: string;
+                /** @enum {string} */
+                currency: "INR";
+                /** @description The primary attendee’s email. */
+                email: string;
+                /** @description The event. */
+                eventId: string;
+                /** @description The event’s slug. */
+                eventSlug: string;
+                /** @description The event’s title. */
+                eventTitle: string;
+                /** @description The primary attendee’s name. */
+                name: string;
+                /** @description People on the booking. */
+                quantity: number;
+                /** @description The booking (its primary attendee). */
+                registrationId: string;
+                /** @enum {string} */
+                status: "confirmed";
+                /** @description The track index, as text, or null. */
+                subEventId: string | null;
+                /** @description The tier booked (`General` for the base price). */
+                ticketType: string;
+            };
+            /** @description The event id (`evt_…`), the same on a retried delivery: deduplicate on it. Also in `X-Service-Event-Id`. */
+            id: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @enum {string} */
+            type: "registration.confirmed";
+        };
+        /** @description A member approved the mandate of a recurring plan. */
+        SubscriptionAuthenticatedWebhook: {
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            createdAt: string;
+            data: {
+                /**
+                 * Format: date-time
+                 * @description When the member approved the mandate (ISO 8601).
+                 */
+                authorisedAt: string;
+                /** @description The member’s email. */
+                email: string;
+                /** @description The membership. */
+                membershipId: string;
+                /** @description The member’s name. */
+                name: string;
+                /** @description Its plan. */
+                planId: string;
+                /** @description The plan’s name. */
+                planName: string;
+                /** @description The gateway subscription (mandate). */
+                subscriptionId: string;
+            };
+            /** @description The event id (`evt_…`), the same on a retried delivery: deduplicate on it. Also in `X-Service-Event-Id`. */
+            id: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @enum {string} */
+            type: "subscription.authenticated";
+        };
         Track: {
             capacity: number;
             date: string | null;
@@ -2394,6 +2750,46 @@ export type components = {
                 offerMinutes: number;
             } | null;
         };
+        /** @description A seat came free and was offered (and held) for the first in line. */
+        WaitlistOfferedWebhook: {
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            createdAt: string;
+            data: {
+                /** @description Their email (the offer mail went there). */
+                email: string;
+                /** @description The waitlist entry. */
+                entryId: string;
+                /** @description The event. */
+                eventId: string;
+                /** @description The event’s title. */
+                eventTitle: string;
+                /**
+                 * Format: date-time
+                 * @description When the offer lapses and passes to the next in line (ISO 8601).
+                 */
+                expiresAt: string;
+                /** @description Who was offered the seat. */
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description When the seat was offered (ISO 8601).
+                 */
+                offeredAt: string;
+                /** @description The track index waited for, as text, or null. */
+                subEventId: string | null;
+                /** @description The tier waited for (`General` for the base price). */
+                ticketType: string;
+            };
+            /** @description The event id (`evt_…`), the same on a retried delivery: deduplicate on it. Also in `X-Service-Event-Id`. */
+            id: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @enum {string} */
+            type: "waitlist.offered";
+        };
         WebhookConfig: {
             enabled: boolean;
             events: string[];
@@ -2405,7 +2801,22 @@ export type components = {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The content’s version; send it as `If-None-Match` to get 304 while it holds. */
+        ETag: string;
+        /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key`. */
+        "Idempotent-Replayed": "true";
+        /** @description Requests allowed in the current one-minute window. */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window resets. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": number;
+        /** @description The request’s id, also in the service’s log lines: quote it when asking about a request. A sane `X-Request-Id` sent by the caller is kept. */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -2415,24 +2826,43 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example usr_V1c3nB8qLm2xT0aZ */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "canPublish": true
+                 *     }
+                 */
                 "application/json": {
                     canPublish: boolean;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The account’s organiser access as it now stands. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *         "canPublish": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             canPublish: boolean;
@@ -2446,6 +2876,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2455,6 +2889,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,15 +2902,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2482,6 +2928,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2491,6 +2941,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,6 +2954,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2509,6 +2968,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2522,24 +2985,43 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 eventId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
                 "application/json": {
                     enabled: boolean;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The event’s ticket email setting as it now stands. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "ticketEmailsEnabled": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             eventId: string;
@@ -2553,6 +3035,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,6 +3048,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2571,15 +3061,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2589,6 +3087,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2598,6 +3100,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2607,6 +3113,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2616,6 +3127,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2627,11 +3142,17 @@ export interface operations {
     listJobs: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
-                /** @description Default `dead`. */
+                /**
+                 * @description Default `dead`.
+                 * @example dead
+                 */
                 status?: "dead" | "pending" | "done";
             };
             header?: never;
@@ -2640,12 +3161,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of jobs. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "job_Ua2Wq9Lx4Kc7Mz1Rt8Vb0N",
+                     *           "topic": "account.verify_email",
+                     *           "status": "dead",
+                     *           "attempts": 1,
+                     *           "maxAttempts": null,
+                     *           "lastError": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "runAt": "2026-11-25T07:51:24.908Z",
+                     *           "finishedAt": "2026-11-25T07:51:24.908Z",
+                     *           "retryUntil": "2026-11-28T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: {
@@ -2681,9 +3228,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2693,6 +3244,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,6 +3257,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2711,6 +3270,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2720,6 +3284,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2733,18 +3301,40 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example job_Ua2Wq9Lx4Kc7Mz1Rt8Vb0N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The job, queued again. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "job_Ua2Wq9Lx4Kc7Mz1Rt8Vb0N",
+                     *         "topic": "account.verify_email",
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "maxAttempts": null,
+                     *         "lastError": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "runAt": "2026-11-25T07:51:24.908Z",
+                     *         "finishedAt": null,
+                     *         "retryUntil": "2026-11-28T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Attempts made, including any whose worker stopped before finishing. */
@@ -2778,6 +3368,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2787,6 +3381,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2796,24 +3394,36 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2823,6 +3433,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2832,6 +3447,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2843,7 +3462,10 @@ export interface operations {
     checkLedger: {
         parameters: {
             query?: {
-                /** @description Check one account only. */
+                /**
+                 * @description Check one account only.
+                 * @example usr_V1c3nB8qLm2xT0aZ
+                 */
                 accountId?: string;
             };
             header?: never;
@@ -2852,12 +3474,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Whether every account’s ledger matches, and each mismatch. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "accountsChecked": 1,
+                     *       "mismatches": []
+                     *     }
+                     */
                     "application/json": {
                         accountsChecked: number;
                         mismatches: {
@@ -2877,6 +3510,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,6 +3523,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2895,6 +3536,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2904,6 +3549,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2913,6 +3563,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2930,6 +3584,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                 *       "name": "Kavya Nair",
+                 *       "email": "kavya@example.in",
+                 *       "validUntil": "2027-12-31"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -2940,12 +3602,37 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The membership added. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *         "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *         "name": "Kavya Nair",
+                     *         "email": "kavya@example.in",
+                     *         "phone": null,
+                     *         "status": "active",
+                     *         "displayStatus": "active",
+                     *         "goodStanding": true,
+                     *         "validUntil": "2027-12-31T00:00:00.000Z",
+                     *         "source": "manual",
+                     *         "subscriptionId": null,
+                     *         "cancelAtPeriodEnd": false,
+                     *         "endedAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Membership"];
                         /** @enum {boolean} */
@@ -2956,6 +3643,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2965,6 +3656,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2974,15 +3669,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2992,6 +3695,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3001,6 +3708,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3010,6 +3721,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3019,6 +3735,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3036,12 +3756,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description How many payouts were read back and how many changed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checked": 0,
+                     *       "changed": 0
+                     *     }
+                     */
                     "application/json": {
                         changed: number;
                         checked: number;
@@ -3051,6 +3781,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3060,6 +3794,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3069,6 +3807,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3078,6 +3821,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3437,6 +4184,10 @@ export interface operations {
     listReconciliationOrders: {
         parameters: {
             query?: {
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
                 limit?: number;
                 receipt?: string;
                 /** @description nextCursor of the previous page */
@@ -3449,12 +4200,41 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of watched gateway orders. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "receipt": "rcpt_sF-nxy2u27ZHu7i3min2TS1i",
+                     *           "kind": "membership",
+                     *           "mode": "test",
+                     *           "accountId": "usr_V1c3nB8qLm2xT0aZ",
+                     *           "amount": 120000,
+                     *           "currency": "INR",
+                     *           "orderId": "order_SbQ2m8KxL4vZ7t",
+                     *           "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *           "status": "open",
+                     *           "outcome": null,
+                     *           "checks": 0,
+                     *           "lastError": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "checkAfter": "2026-11-25T07:51:24.908Z",
+                     *           "settledAt": null
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             accountId: string;
@@ -3488,6 +4268,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3497,6 +4281,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3506,6 +4294,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3515,6 +4307,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3524,6 +4321,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,12 +4342,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the sweep found and did. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "checked": 0,
+                     *         "confirmed": 0,
+                     *         "captured": 0,
+                     *         "refunded": 0,
+                     *         "expired": 0,
+                     *         "endedRefunded": 0,
+                     *         "orphansFound": 0,
+                     *         "settled": 0,
+                     *         "errors": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description authorised payments captured for a booking or membership still waiting */
@@ -3576,6 +4397,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3585,15 +4410,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3603,6 +4436,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3612,6 +4450,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3623,8 +4465,11 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
@@ -3634,12 +4479,65 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of events. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *           "slug": "free-meetup",
+                     *           "status": "draft",
+                     *           "mode": "test",
+                     *           "title": "Free meetup",
+                     *           "description": "x",
+                     *           "startDate": "2027-02-01",
+                     *           "date": "2027-02-01",
+                     *           "endDate": null,
+                     *           "location": null,
+                     *           "capacity": 0,
+                     *           "taken": 0,
+                     *           "remaining": null,
+                     *           "price": 0,
+                     *           "currency": "INR",
+                     *           "maxTeamSize": 1,
+                     *           "requiresApproval": false,
+                     *           "customFields": [],
+                     *           "specialPrices": [],
+                     *           "tracks": [],
+                     *           "ticketEmailsEnabled": true,
+                     *           "taxCategory": "standard",
+                     *           "supplierGstin": null,
+                     *           "sac": null,
+                     *           "venueState": null,
+                     *           "waitlist": {
+                     *             "enabled": false,
+                     *             "offerMinutes": 60
+                     *           },
+                     *           "selfService": {
+                     *             "transfer": true,
+                     *             "cancel": true,
+                     *             "cutoffHours": 24,
+                     *             "refund": "full"
+                     *           },
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 2,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description Events in the whole list. */
                         count: number;
@@ -3656,6 +4554,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3665,6 +4567,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3674,6 +4580,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,6 +4593,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3692,6 +4607,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3704,7 +4623,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3713,8 +4635,47 @@ export interface operations {
         /** @description `startDate` is required (checked after the other fields so that `date` can be named). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Pune Tech Summit 2027",
+                 *       "description": "A day of talks on building for India: payments, scale and the tools we use.",
+                 *       "startDate": "2027-01-16T10:00:00+05:30",
+                 *       "endDate": "2027-01-16T17:30:00+05:30",
+                 *       "location": "Hall A, Pune",
+                 *       "capacity": 200,
+                 *       "price": 499,
+                 *       "specialPrices": [
+                 *         {
+                 *           "name": "Student",
+                 *           "price": 199,
+                 *           "capacity": 50
+                 *         }
+                 *       ],
+                 *       "customFields": [
+                 *         {
+                 *           "name": "company",
+                 *           "label": "Company",
+                 *           "type": "text"
+                 *         }
+                 *       ],
+                 *       "maxTeamSize": 4,
+                 *       "selfService": {
+                 *         "transfer": true,
+                 *         "cancel": true,
+                 *         "cutoffHours": 24,
+                 *         "refund": "full"
+                 *       },
+                 *       "waitlist": {
+                 *         "enabled": true,
+                 *         "offerMinutes": 60
+                 *       }
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Seats; 0 means unlimited. */
+                    /**
+                     * @description Seats; 0 means unlimited.
+                     * @default 0
+                     */
                     capacity?: number;
                     /** @description Questions asked at registration. */
                     customFields?: {
@@ -3725,30 +4686,46 @@ export interface operations {
                         required?: boolean;
                         type?: "text" | "number" | "email" | "select" | "checkbox";
                     }[];
-                    /** @description Not an input: sending it answers 400 naming startDate. */
-                    date?: unknown;
                     description: string;
                     endDate?: string | null;
                     location?: string | null;
-                    /** @description 2 or more makes a team event. */
+                    /**
+                     * @description 2 or more makes a team event.
+                     * @default 1
+                     */
                     maxTeamSize?: number;
-                    /** @description Rupees, at most two decimals; 0 or omitted makes the event free. */
+                    /**
+                     * @description Rupees, at most two decimals; 0 or omitted makes the event free.
+                     * @default 0
+                     */
                     price?: number;
-                    /** @description Free registrations wait as pending until the organiser approves. */
+                    /**
+                     * @description Free registrations wait as pending until the organiser approves.
+                     * @default false
+                     */
                     requiresApproval?: boolean;
                     sac?: string | null;
                     /** @description The attendee’s own page (/t/{token}): what it may change and until when. Fields left out keep their value. */
                     selfService?: {
-                        /** @description The attendee may cancel from their own page (default false). */
+                        /**
+                         * @description The attendee may cancel from their own page (default false).
+                         * @default false
+                         */
                         cancel?: boolean;
-                        /** @description Both close this many hours before the event starts (default 24). */
+                        /**
+                         * @description Both close this many hours before the event starts (default 24).
+                         * @default 24
+                         */
                         cutoffHours?: number;
                         /** @description What a cancellation from the attendee’s page refunds: all of it (default), nothing, or all but a fee. */
                         refund?: "full" | "none" | {
                             /** @description At most two decimals; the fee is rounded half up to the paisa. */
                             feePercent: number;
                         };
-                        /** @description The attendee may transfer the ticket to another person from their own page (default false). */
+                        /**
+                         * @description The attendee may transfer the ticket to another person from their own page (default false).
+                         * @default false
+                         */
                         transfer?: boolean;
                     };
                     /** @description Accepted and NOT stored: the service’s ticket email stays on (only platform staff can switch it off). */
@@ -3768,11 +4745,14 @@ export interface operations {
                         sac?: string | null;
                     }[];
                     /** @description A date `YYYY-MM-DD` or an ISO 8601 date-time with offset, e.g. `2026-12-05T18:30:00+05:30`. */
-                    startDate?: string;
+                    startDate: string;
                     /** @description Ignored: a new event is always a draft; publish with PATCH. */
                     status?: "draft" | "published";
                     supplierGstin?: string | null;
-                    /** @description GST on this event’s tickets (prices are tax-inclusive as charged): `standard` 18 % (conferences, workshops, meetups; the default); `admission_exempt_upto_500` the exemption for admission to a circus, dance, drama, ballet, award function, concert, pageant, musical performance, sporting event or planetarium at ₹500 or less per person (a bill of supply), above that the whole price at 18 %; `premium_sporting` 40 % (sporting events like the IPL, since 22 Sep 2025); `none` the service issues no GST document. Confirm with your tax adviser. */
+                    /**
+                     * @description GST on this event’s tickets (prices are tax-inclusive as charged): `standard` 18 % (conferences, workshops, meetups; the default); `admission_exempt_upto_500` the exemption for admission to a circus, dance, drama, ballet, award function, concert, pageant, musical performance, sporting event or planetarium at ₹500 or less per person (a bill of supply), above that the whole price at 18 %; `premium_sporting` 40 % (sporting events like the IPL, since 22 Sep 2025); `none` the service issues no GST document. Confirm with your tax adviser.
+                     * @default standard
+                     */
                     taxCategory?: "standard" | "admission_exempt_upto_500" | "premium_sporting" | "none";
                     /** @description Shown publicly; the slug is derived from it. */
                     title: string;
@@ -3795,21 +4775,94 @@ export interface operations {
                     venueState?: string | null;
                     /** @description When sold out, people may wait; a seat that comes free is offered to the first in line and held for offerMinutes. */
                     waitlist?: {
-                        /** @description Takes names when sold out (default false). */
+                        /**
+                         * @description Takes names when sold out (default false).
+                         * @default false
+                         */
                         enabled?: boolean;
-                        /** @description How long an offer holds its seat (default 60). */
+                        /**
+                         * @description How long an offer holds its seat (default 60).
+                         * @default 60
+                         */
                         offerMinutes?: number;
                     };
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The event, created as a draft. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "slug": "pune-tech-summit-2027",
+                     *         "status": "draft",
+                     *         "mode": "test",
+                     *         "title": "Pune Tech Summit 2027",
+                     *         "description": "A day of talks on building for India: payments, scale and the tools we use.",
+                     *         "startDate": "2027-01-16T10:00:00+05:30",
+                     *         "date": "2027-01-16T10:00:00+05:30",
+                     *         "endDate": "2027-01-16T17:30:00+05:30",
+                     *         "location": "Hall A, Pune",
+                     *         "capacity": 200,
+                     *         "taken": 0,
+                     *         "remaining": 200,
+                     *         "price": 499,
+                     *         "currency": "INR",
+                     *         "maxTeamSize": 4,
+                     *         "requiresApproval": false,
+                     *         "customFields": [
+                     *           {
+                     *             "name": "company",
+                     *             "label": "Company",
+                     *             "type": "text",
+                     *             "required": false,
+                     *             "options": null
+                     *           }
+                     *         ],
+                     *         "specialPrices": [
+                     *           {
+                     *             "name": "Student",
+                     *             "price": 199,
+                     *             "capacity": 50,
+                     *             "membersOnly": false,
+                     *             "availableFrom": null,
+                     *             "availableUntil": null,
+                     *             "sac": null
+                     *           }
+                     *         ],
+                     *         "tracks": [],
+                     *         "ticketEmailsEnabled": true,
+                     *         "taxCategory": "standard",
+                     *         "supplierGstin": null,
+                     *         "sac": null,
+                     *         "venueState": null,
+                     *         "waitlist": {
+                     *           "enabled": true,
+                     *           "offerMinutes": 60
+                     *         },
+                     *         "selfService": {
+                     *           "transfer": true,
+                     *           "cancel": true,
+                     *           "cutoffHours": 24,
+                     *           "refund": "full"
+                     *         },
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Event"];
                         /** @enum {boolean} */
@@ -3820,6 +4873,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3829,6 +4886,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3838,6 +4899,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3847,6 +4912,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,6 +4926,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +4939,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3874,6 +4952,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3883,6 +4965,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3892,6 +4979,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3905,19 +4996,88 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The event. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "slug": "pune-tech-summit-2027",
+                     *         "status": "draft",
+                     *         "mode": "test",
+                     *         "title": "Pune Tech Summit 2027",
+                     *         "description": "A day of talks on building for India: payments, scale and the tools we use.",
+                     *         "startDate": "2027-01-16T10:00:00+05:30",
+                     *         "date": "2027-01-16T10:00:00+05:30",
+                     *         "endDate": "2027-01-16T17:30:00+05:30",
+                     *         "location": "Hall A, Pune",
+                     *         "capacity": 200,
+                     *         "taken": 0,
+                     *         "remaining": 200,
+                     *         "price": 499,
+                     *         "currency": "INR",
+                     *         "maxTeamSize": 4,
+                     *         "requiresApproval": false,
+                     *         "customFields": [
+                     *           {
+                     *             "name": "company",
+                     *             "label": "Company",
+                     *             "type": "text",
+                     *             "required": false,
+                     *             "options": null
+                     *           }
+                     *         ],
+                     *         "specialPrices": [
+                     *           {
+                     *             "name": "Student",
+                     *             "price": 199,
+                     *             "capacity": 50,
+                     *             "membersOnly": false,
+                     *             "availableFrom": null,
+                     *             "availableUntil": null,
+                     *             "sac": null
+                     *           }
+                     *         ],
+                     *         "tracks": [],
+                     *         "ticketEmailsEnabled": true,
+                     *         "taxCategory": "standard",
+                     *         "supplierGstin": null,
+                     *         "sac": null,
+                     *         "venueState": null,
+                     *         "waitlist": {
+                     *           "enabled": true,
+                     *           "offerMinutes": 60
+                     *         },
+                     *         "selfService": {
+                     *           "transfer": true,
+                     *           "cancel": true,
+                     *           "cutoffHours": 24,
+                     *           "refund": "full"
+                     *         },
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Event"];
                         /** @enum {boolean} */
@@ -3928,6 +5088,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3937,6 +5101,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3946,15 +5114,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3964,6 +5140,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3973,6 +5154,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3988,19 +5173,33 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The event and its registrations are deleted. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "deleted": true,
+                     *       "id": "ev_Hk2Qz8Lm4Xv7Tb1N"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         deleted: true;
@@ -4014,6 +5213,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4023,33 +5226,49 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4059,6 +5278,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4068,15 +5292,23 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4090,7 +5322,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4098,6 +5333,13 @@ export interface operations {
         /** @description Every creation field may change; fields left out keep their value. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "location": "Hall B, Pune",
+                 *       "capacity": 250,
+                 *       "status": "published"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Seats; 0 means unlimited. */
                     capacity?: number;
@@ -4110,8 +5352,6 @@ export interface operations {
                         required?: boolean;
                         type?: "text" | "number" | "email" | "select" | "checkbox";
                     }[];
-                    /** @description Not an input: sending it answers 400 naming startDate. */
-                    date?: unknown;
                     description?: string;
                     endDate?: string | null;
                     location?: string | null;
@@ -4189,12 +5429,78 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The event as changed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "slug": "pune-tech-summit-2027",
+                     *         "status": "published",
+                     *         "mode": "test",
+                     *         "title": "Pune Tech Summit 2027",
+                     *         "description": "A day of talks on building for India: payments, scale and the tools we use.",
+                     *         "startDate": "2027-01-16T10:00:00+05:30",
+                     *         "date": "2027-01-16T10:00:00+05:30",
+                     *         "endDate": "2027-01-16T17:30:00+05:30",
+                     *         "location": "Hall B, Pune",
+                     *         "capacity": 250,
+                     *         "taken": 0,
+                     *         "remaining": 250,
+                     *         "price": 499,
+                     *         "currency": "INR",
+                     *         "maxTeamSize": 4,
+                     *         "requiresApproval": false,
+                     *         "customFields": [
+                     *           {
+                     *             "name": "company",
+                     *             "label": "Company",
+                     *             "type": "text",
+                     *             "required": false,
+                     *             "options": null
+                     *           }
+                     *         ],
+                     *         "specialPrices": [
+                     *           {
+                     *             "name": "Student",
+                     *             "price": 199,
+                     *             "capacity": 50,
+                     *             "membersOnly": false,
+                     *             "availableFrom": null,
+                     *             "availableUntil": null,
+                     *             "sac": null
+                     *           }
+                     *         ],
+                     *         "tracks": [],
+                     *         "ticketEmailsEnabled": true,
+                     *         "taxCategory": "standard",
+                     *         "supplierGstin": null,
+                     *         "sac": null,
+                     *         "venueState": null,
+                     *         "waitlist": {
+                     *           "enabled": true,
+                     *           "offerMinutes": 60
+                     *         },
+                     *         "selfService": {
+                     *           "transfer": true,
+                     *           "cancel": true,
+                     *           "cutoffHours": 24,
+                     *           "refund": "full"
+                     *         },
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Event"];
                         /** @enum {boolean} */
@@ -4205,6 +5511,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4214,6 +5524,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4223,15 +5537,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4241,6 +5563,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,6 +5576,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,6 +5589,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,6 +5603,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4281,19 +5620,42 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Counts by status, revenue and seats. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *       "eventTitle": "Pune Tech Summit 2027",
+                     *       "totalRegistrations": 0,
+                     *       "confirmedCount": 0,
+                     *       "pendingCount": 0,
+                     *       "cancelledCount": 0,
+                     *       "refundedCount": 0,
+                     *       "checkedInCount": 0,
+                     *       "totalRevenue": 0,
+                     *       "capacity": 250,
+                     *       "seatsTaken": 0,
+                     *       "fillRate": 0
+                     *     }
+                     */
                     "application/json": {
                         cancelledCount: number;
                         capacity: number;
@@ -4317,6 +5679,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4326,6 +5692,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4335,15 +5705,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4353,6 +5731,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4362,6 +5745,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4377,19 +5764,54 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Seats taken and left, per event, track and ticket type. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "capacity": 250,
+                     *         "taken": 0,
+                     *         "remaining": 250,
+                     *         "soldOut": false,
+                     *         "tiers": [
+                     *           {
+                     *             "name": "Student",
+                     *             "price": 199,
+                     *             "capacity": 50,
+                     *             "taken": 0,
+                     *             "remaining": 50,
+                     *             "soldOut": false,
+                     *             "membersOnly": false,
+                     *             "onSale": true
+                     *           }
+                     *         ],
+                     *         "waitlist": {
+                     *           "enabled": true,
+                     *           "offerMinutes": 60,
+                     *           "waiting": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Availability"];
                         /** @enum {boolean} */
@@ -4400,6 +5822,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4409,6 +5835,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4418,15 +5848,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4436,6 +5874,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4445,6 +5888,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4457,10 +5904,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -4468,29 +5919,26 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @default confirmed */
                     audience?: "confirmed" | "checked_in" | "not_checked_in" | "pending" | "all";
-                    /** @description Refused. */
-                    bcc?: unknown;
-                    /** @description Refused. */
-                    cc?: unknown;
                     confirmedRecipientCount?: number;
+                    /** @default true */
                     dryRun?: boolean;
-                    /** @description Refused. */
-                    emails?: unknown;
                     message: string;
-                    /** @description Refused. */
-                    recipients?: unknown;
                     subEventId?: string;
                     subject: string;
-                    /** @description Refused. */
-                    to?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The preview (who would receive it), or the broadcast queued for sending. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4518,6 +5966,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,6 +5979,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4536,33 +5992,50 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AudienceChanged"];
                 };
             };
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4572,6 +6045,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4581,6 +6058,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4590,6 +6071,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4599,6 +6085,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4612,19 +6102,42 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example bc_Wq2Lx8Km4Zv7Tb1Nc9Rd */
                 broadcastId: string;
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The broadcast’s delivery progress. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "broadcastId": "bc_Wq2Lx8Km4Zv7Tb1Nc9Rd",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "subject": "Doors open at 9:30",
+                     *         "audience": "confirmed",
+                     *         "recipientCount": 2,
+                     *         "queued": 0,
+                     *         "delivered": 2,
+                     *         "failed": 0,
+                     *         "done": true,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** BroadcastProgress */
                         data: {
@@ -4653,6 +6166,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4662,6 +6179,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4671,15 +6192,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4689,6 +6218,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4698,6 +6232,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4710,48 +6248,55 @@ export interface operations {
         parameters: {
             query?: {
                 qr?: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId?: string;
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The ticket and whether it would be admitted now (nothing changed). */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "name": "Attendee",
+                     *         "email": "attendee@example.in",
+                     *         "ticketType": "General",
+                     *         "admissible": true,
+                     *         "checkedIn": false,
+                     *         "arrived": 0,
+                     *         "expected": 1,
+                     *         "memberIndex": null,
+                     *         "members": [
+                     *           {
+                     *             "index": 0,
+                     *             "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *             "name": "Attendee",
+                     *             "checkedIn": false,
+                     *             "checkedInAt": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: {
-                            admissible: boolean;
-                            /** @description People on the booking already in. */
-                            arrived: number;
-                            /** @description Whether the scanned person (or, for a booking QR, everyone on it) is in. */
-                            checkedIn: boolean;
-                            email: string;
-                            /** @description People on the booking. */
-                            expected: number;
-                            memberIndex: number | null;
-                            /** @description Everyone on the booking, the primary first. */
-                            members: {
-                                checkedIn: boolean;
-                                checkedInAt: string | null;
-                                /** @description Their QR value. */
-                                id: string;
-                                index: number;
-                                name: string;
-                            }[];
-                            /** @description The scanned person (the member for a member’s own QR). */
-                            name: string;
-                            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
-                            registrationId: string;
-                            ticketType: string;
-                        };
+                        data: components["schemas"]["CheckInStatus"];
                         /** @enum {boolean} */
                         success: true;
                     };
@@ -4760,6 +6305,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4769,6 +6318,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4778,15 +6331,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4796,6 +6357,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4805,6 +6371,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4817,100 +6387,91 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    memberIndex?: number;
-                    /** @description Alias of registrationId. */
-                    qr?: string;
-                    /** @description The QR value. */
-                    registrationId?: string;
-                    undo?: boolean;
-                };
+                /**
+                 * @example {
+                 *       "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckInByRegistrationId"] | components["schemas"]["CheckInByQr"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Nothing changed: already admitted, or an undo of an admission that was not there. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         alreadyCheckedIn: boolean;
                         changed: boolean;
-                        data: {
-                            admissible: boolean;
-                            /** @description People on the booking already in. */
-                            arrived: number;
-                            /** @description Whether the scanned person (or, for a booking QR, everyone on it) is in. */
-                            checkedIn: boolean;
-                            email: string;
-                            /** @description People on the booking. */
-                            expected: number;
-                            memberIndex: number | null;
-                            /** @description Everyone on the booking, the primary first. */
-                            members: {
-                                checkedIn: boolean;
-                                checkedInAt: string | null;
-                                /** @description Their QR value. */
-                                id: string;
-                                index: number;
-                                name: string;
-                            }[];
-                            /** @description The scanned person (the member for a member’s own QR). */
-                            name: string;
-                            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
-                            registrationId: string;
-                            ticketType: string;
-                        };
+                        data: components["schemas"]["CheckInStatus"];
                         /** @enum {boolean} */
                         success: true;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Admitted (or the admission undone). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "changed": true,
+                     *       "alreadyCheckedIn": false,
+                     *       "data": {
+                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "name": "Attendee",
+                     *         "email": "attendee@example.in",
+                     *         "ticketType": "General",
+                     *         "admissible": true,
+                     *         "checkedIn": true,
+                     *         "arrived": 1,
+                     *         "expected": 1,
+                     *         "memberIndex": null,
+                     *         "members": [
+                     *           {
+                     *             "index": 0,
+                     *             "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *             "name": "Attendee",
+                     *             "checkedIn": true,
+                     *             "checkedInAt": "2026-11-25T07:51:24.908Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         alreadyCheckedIn: boolean;
                         changed: boolean;
-                        data: {
-                            admissible: boolean;
-                            /** @description People on the booking already in. */
-                            arrived: number;
-                            /** @description Whether the scanned person (or, for a booking QR, everyone on it) is in. */
-                            checkedIn: boolean;
-                            email: string;
-                            /** @description People on the booking. */
-                            expected: number;
-                            memberIndex: number | null;
-                            /** @description Everyone on the booking, the primary first. */
-                            members: {
-                                checkedIn: boolean;
-                                checkedInAt: string | null;
-                                /** @description Their QR value. */
-                                id: string;
-                                index: number;
-                                name: string;
-                            }[];
-                            /** @description The scanned person (the member for a member’s own QR). */
-                            name: string;
-                            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
-                            registrationId: string;
-                            ticketType: string;
-                        };
+                        data: components["schemas"]["CheckInStatus"];
                         /** @enum {boolean} */
                         success: true;
                     };
@@ -4919,6 +6480,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4928,6 +6493,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4937,33 +6506,50 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not admitted (`not_admissible`, `transferred`: see `refusalReason` and `data`), or another conflict. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CheckInRefusal"];
                 };
             };
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4973,6 +6559,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4982,6 +6572,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4991,6 +6585,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5000,6 +6599,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5013,18 +6616,37 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The event’s door passes, never their tokens. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "dp_Rz5Km2Qx8Lv4Tb7N",
+                     *           "label": "Gate A",
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "expiresAt": "2027-01-16T18:29:00.000Z",
+                     *           "revokedAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DoorPass"][];
                         /** @enum {boolean} */
@@ -5035,6 +6657,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5044,6 +6670,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5053,15 +6683,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,6 +6709,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5080,6 +6723,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5092,16 +6739,26 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Gate A",
+                 *       "expiresAt": "2027-01-16T23:59:00+05:30"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: date-time */
                     expiresAt?: string;
@@ -5111,12 +6768,30 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The door pass; `url` holds its token and is shown in this answer only. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "dp_Rz5Km2Qx8Lv4Tb7N",
+                     *         "label": "Gate A",
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "expiresAt": "2027-01-16T18:29:00.000Z",
+                     *         "revokedAt": null,
+                     *         "url": "https://tickets.example.in/door/NB_fBzlhnrxyNGajm4z3LT0J1RmH8ZjS"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */
@@ -5135,6 +6810,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5144,6 +6823,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5153,15 +6836,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5171,6 +6862,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5180,6 +6876,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5189,6 +6889,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5198,6 +6902,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5207,6 +6915,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5216,6 +6929,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5229,19 +6946,37 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example dp_Rz5Km2Qx8Lv4Tb7N */
                 passId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The door pass, now revoked. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "dp_Rz5Km2Qx8Lv4Tb7N",
+                     *         "label": "Gate A",
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "expiresAt": "2027-01-16T18:29:00.000Z",
+                     *         "revokedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DoorPass"];
                         /** @enum {boolean} */
@@ -5252,6 +6987,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5261,6 +7000,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5270,15 +7013,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5288,6 +7039,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5297,6 +7053,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5313,18 +7073,58 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The whole roster, or the changes since `cursor`. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event": {
+                     *           "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *           "title": "Pune Tech Summit 2027"
+                     *         },
+                     *         "cursor": "820:820:",
+                     *         "full": true,
+                     *         "counts": {
+                     *           "arrived": 0,
+                     *           "expected": 1
+                     *         },
+                     *         "entries": [
+                     *           {
+                     *             "key": "ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf",
+                     *             "refusal": null,
+                     *             "ticketType": "General",
+                     *             "track": null,
+                     *             "members": [
+                     *               {
+                     *                 "index": 0,
+                     *                 "key": "ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf",
+                     *                 "name": "Closed the tab",
+                     *                 "checkedIn": false,
+                     *                 "checkedInAt": null,
+                     *                 "checkedInBy": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description People of confirmed bookings in, and expected. */
@@ -5363,6 +7163,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5372,6 +7176,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5381,15 +7189,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5399,6 +7215,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5408,6 +7229,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5421,12 +7246,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "deviceId": "gate-a-phone",
+                 *       "scans": [
+                 *         {
+                 *           "seq": 1,
+                 *           "ticketId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                 *           "action": "admit"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Chosen by the device, stable across its syncs. */
                     deviceId: string;
@@ -5444,12 +7282,33 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description What each scan did, in order, and the door’s counts. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "results": [
+                     *           {
+                     *             "seq": 1,
+                     *             "status": "admitted"
+                     *           }
+                     *         ],
+                     *         "counts": {
+                     *           "arrived": 1,
+                     *           "expected": 2
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description People of confirmed bookings in, and expected. */
@@ -5475,6 +7334,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5484,6 +7347,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5493,15 +7360,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5511,6 +7386,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5520,6 +7399,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5529,6 +7412,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5538,6 +7426,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5550,24 +7442,51 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of promo codes. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "promo_Lq4Zx8Km2Vt7",
+                     *           "code": "EARLYBIRD",
+                     *           "discountPercent": 20,
+                     *           "discountAmount": null,
+                     *           "validFrom": null,
+                     *           "validUntil": "2026-12-31T18:30:00.000Z",
+                     *           "maxUses": 100,
+                     *           "uses": 0,
+                     *           "usesReserved": 0,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: components["schemas"]["PromoCode"][];
@@ -5583,6 +7502,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5592,6 +7515,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5601,15 +7528,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5619,6 +7554,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5628,6 +7568,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5640,33 +7584,60 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                    discountAmount?: number;
-                    discountPercent?: number;
-                    maxUses?: number;
-                    validFrom?: string;
-                    validUntil?: string;
-                };
+                /**
+                 * @example {
+                 *       "code": "EARLYBIRD",
+                 *       "discountPercent": 20,
+                 *       "maxUses": 100,
+                 *       "validUntil": "2027-01-01"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PercentPromoCodeInput"] | components["schemas"]["AmountPromoCodeInput"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The promo code. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "promo_Lq4Zx8Km2Vt7",
+                     *         "code": "EARLYBIRD",
+                     *         "discountPercent": 20,
+                     *         "discountAmount": null,
+                     *         "validFrom": null,
+                     *         "validUntil": "2026-12-31T18:30:00.000Z",
+                     *         "maxUses": 100,
+                     *         "uses": 0,
+                     *         "usesReserved": 0,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PromoCode"];
                         /** @enum {boolean} */
@@ -5677,6 +7648,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5686,6 +7661,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5695,24 +7674,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5722,6 +7714,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5731,6 +7727,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5740,6 +7740,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5749,6 +7753,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5758,6 +7767,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5770,10 +7783,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
@@ -5781,52 +7798,18 @@ export interface operations {
         /** @description Free event, or paid step 1: name and email (required) and the optional fields. Paid step 2: exactly registrationId, orderId and paymentId; any other field (such as signature) is refused with 400. */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description GST: the buyer’s details for the tax invoice of a paid booking of a GST-registered organiser (all optional; kept for paid bookings only). 400 `invalid_gstin`, `invalid_state`. */
-                    billing?: {
-                        address?: string;
-                        gstin?: string | null;
-                        /** @description The name on the invoice (a business’s legal name); default the booking’s name. */
-                        name?: string;
-                        state?: string | null;
-                    };
-                    /** @description Answers keyed by the event’s customFields names (at most 50; text at most 2000 characters). Any name works, `constructor` and `__proto__` included. */
-                    customFields?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                    email?: string;
-                    /** @description For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email). */
-                    membershipId?: string;
-                    name?: string;
-                    /** @description Step 2 only. */
-                    orderId?: string;
-                    /** @description Step 2 only. */
-                    paymentId?: string;
-                    /** @description E.164 (`+919812345678`) or a 10-digit Indian mobile number (given +91); spaces, hyphens, dots and brackets ignored. Stored in E.164; anything else is 400 `invalid_phone`. Empty means none. */
-                    phone?: string;
-                    promoCode?: string;
-                    /** @description Step 2 only. */
-                    registrationId?: string;
-                    /** @description A track index as a decimal string: books that track at its price and capacity. */
-                    subEventId?: string;
-                    /** @description Team events only (maxTeamSize ≥ 2). Each member gets a ticket with its own id. */
-                    teamMembers?: {
-                        email: string;
-                        name: string;
-                    }[];
-                    /** @description A tier name from specialPrices; omitted means General at the base price. */
-                    ticketType?: string;
-                    /** @description The token of a waitlist offer (the `offer` of the offer mail’s link): books the one seat the offer holds, for its track and tier, even while sold out. 409 `offer_not_valid` once it lapsed or was used; 400 `offer_mismatch` for another choice or with team members. */
-                    waitlistOffer?: string;
-                    /** @description The buyer agrees to get the ticket over WhatsApp at `phone` (the consent is stored with the booking; ask for it in words that name the business and WhatsApp). Needs `phone` (400 `phone_required`). When the service has WhatsApp configured, a confirmed live booking then also gets its primary ticket as a WhatsApp template message (the QR as header image; name, event and date as parameters), sent by a durable job with the mail’s retry rules; its delivery shows in `channels`. Test mode sends none, as it sends no mail. */
-                    whatsappOptIn?: boolean;
-                };
+                "application/json": components["schemas"]["RegisterBooking"] | components["schemas"]["RegisterPayment"];
             };
         };
         responses: {
             /** @description The only truth about a paid registration. Repeating step 2 with the same ids answers the same. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5841,9 +7824,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description A free registration confirmed (or awaiting approval), or a paid one pending with the gateway order to pay. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5871,6 +7859,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5880,15 +7872,23 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5898,24 +7898,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5925,6 +7938,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5934,6 +7951,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5943,6 +7964,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5952,6 +7977,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5961,24 +7991,36 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5990,25 +8032,72 @@ export interface operations {
     listRegistrations: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of registrations. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *           "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *           "status": "confirmed",
+                     *           "pendingReason": null,
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.in",
+                     *           "phone": "+919812345678",
+                     *           "whatsappOptIn": false,
+                     *           "channels": [],
+                     *           "ticketType": "General",
+                     *           "subEventId": null,
+                     *           "quantity": 1,
+                     *           "amount": 499,
+                     *           "currency": "INR",
+                     *           "platformFee": 0,
+                     *           "gatewayFee": 0,
+                     *           "customFields": {
+                     *             "company": "Acme"
+                     *           },
+                     *           "teamMembers": [],
+                     *           "promoCode": null,
+                     *           "billing": null,
+                     *           "ticketCode": null,
+                     *           "checkedIn": false,
+                     *           "checkedInAt": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description Registrations of the event in all. */
                         count: number;
@@ -6025,6 +8114,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6034,6 +8127,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6043,15 +8140,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6061,6 +8166,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6070,6 +8180,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6083,19 +8197,59 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "confirmed",
+                     *         "pendingReason": null,
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.in",
+                     *         "phone": "+919812345678",
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 499,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {
+                     *           "company": "Acme"
+                     *         },
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": null,
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -6106,6 +8260,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6115,6 +8273,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6124,15 +8286,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6142,6 +8312,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6151,6 +8326,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6163,23 +8342,65 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now confirmed. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "confirmed",
+                     *         "pendingReason": null,
+                     *         "name": "Ira",
+                     *         "email": "ira.menon@example.in",
+                     *         "phone": null,
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 0,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {},
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": null,
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -6190,6 +8411,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6199,6 +8424,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6208,24 +8437,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6235,6 +8477,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6244,6 +8490,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6253,15 +8504,23 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6274,23 +8533,65 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now cancelled. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "cancelled",
+                     *         "pendingReason": null,
+                     *         "name": "Attendee",
+                     *         "email": "attendee@example.in",
+                     *         "phone": null,
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 0,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {},
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": null,
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -6301,6 +8602,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6310,6 +8615,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,24 +8628,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6346,6 +8668,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6355,6 +8681,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6364,15 +8695,23 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6384,11 +8723,14 @@ export interface operations {
     getCreditNote: {
         parameters: {
             query?: {
+                /** @example json */
                 format?: "json" | "pdf" | "html";
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
@@ -6398,9 +8740,64 @@ export interface operations {
             /** @description The document, in the format asked for. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "kind": "credit_note",
+                     *         "number": "TIXC2627-000001",
+                     *         "date": "2026-11-25",
+                     *         "issuedAt": "2026-11-25T07:51:24.908Z",
+                     *         "financialYear": "2026-27",
+                     *         "testMode": true,
+                     *         "supplier": {
+                     *           "legalName": "Acme Events LLP",
+                     *           "address": "14 FC Road, Shivajinagar, Pune 411005",
+                     *           "gstin": "27AAPFU0939F1ZV",
+                     *           "state": "27"
+                     *         },
+                     *         "recipient": {
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.in",
+                     *           "gstin": null,
+                     *           "address": null,
+                     *           "state": "27"
+                     *         },
+                     *         "placeOfSupply": "27",
+                     *         "supplyType": "intra_state",
+                     *         "reverseCharge": false,
+                     *         "line": {
+                     *           "description": "Admission: Pune Tech Summit 2027 (General), 2027-01-16",
+                     *           "sac": "9996",
+                     *           "quantity": 1,
+                     *           "rate": 18,
+                     *           "total": 499,
+                     *           "taxableValue": 422.88,
+                     *           "cgst": 38.06,
+                     *           "sgst": 38.06,
+                     *           "utgst": 0,
+                     *           "igst": 0
+                     *         },
+                     *         "exemption": null,
+                     *         "original": {
+                     *           "kind": "tax_invoice",
+                     *           "number": "TIXI2627-000001",
+                     *           "date": "2026-11-25"
+                     *         },
+                     *         "reason": "Booking refunded",
+                     *         "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The issue date in India time, YYYY-MM-DD. */
@@ -6471,6 +8868,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6480,6 +8881,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6489,15 +8894,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6507,6 +8920,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6516,6 +8934,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6527,11 +8949,14 @@ export interface operations {
     getInvoice: {
         parameters: {
             query?: {
+                /** @example json */
                 format?: "json" | "pdf" | "html";
             };
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
@@ -6541,9 +8966,60 @@ export interface operations {
             /** @description The document, in the format asked for. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "kind": "tax_invoice",
+                     *         "number": "TIXI2627-000001",
+                     *         "date": "2026-11-25",
+                     *         "issuedAt": "2026-11-25T07:51:24.908Z",
+                     *         "financialYear": "2026-27",
+                     *         "testMode": true,
+                     *         "supplier": {
+                     *           "legalName": "Acme Events LLP",
+                     *           "address": "14 FC Road, Shivajinagar, Pune 411005",
+                     *           "gstin": "27AAPFU0939F1ZV",
+                     *           "state": "27"
+                     *         },
+                     *         "recipient": {
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.in",
+                     *           "gstin": null,
+                     *           "address": null,
+                     *           "state": "27"
+                     *         },
+                     *         "placeOfSupply": "27",
+                     *         "supplyType": "intra_state",
+                     *         "reverseCharge": false,
+                     *         "line": {
+                     *           "description": "Admission: Pune Tech Summit 2027 (General), 2027-01-16",
+                     *           "sac": "9996",
+                     *           "quantity": 1,
+                     *           "rate": 18,
+                     *           "total": 499,
+                     *           "taxableValue": 422.88,
+                     *           "cgst": 38.06,
+                     *           "sgst": 38.06,
+                     *           "utgst": 0,
+                     *           "igst": 0
+                     *         },
+                     *         "exemption": null,
+                     *         "original": null,
+                     *         "reason": null,
+                     *         "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The issue date in India time, YYYY-MM-DD. */
@@ -6614,6 +9090,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6623,6 +9103,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6632,15 +9116,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6650,6 +9142,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6659,6 +9156,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6671,23 +9172,67 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now refunded. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "refunded",
+                     *         "pendingReason": null,
+                     *         "name": "Dev Mehta",
+                     *         "email": "dev.mehta@example.in",
+                     *         "phone": "+919812345678",
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 499,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {
+                     *           "company": "Acme"
+                     *         },
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": "tkt_cP1I5N9iKWsjtVRSQTt73Q",
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -6698,6 +9243,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6707,6 +9256,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6716,24 +9269,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6743,6 +9309,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6752,6 +9322,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6761,15 +9336,23 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,23 +9365,65 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now rejected. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "cancelled",
+                     *         "pendingReason": null,
+                     *         "name": "Ira",
+                     *         "email": "ira.menon@example.in",
+                     *         "phone": null,
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 0,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {},
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": null,
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -6809,6 +9434,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,6 +9447,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6827,24 +9460,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6854,6 +9500,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6863,6 +9513,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6872,15 +9527,23 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6893,17 +9556,28 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
                 registrationId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Dev Mehta",
+                 *       "email": "dev.mehta@example.in"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -6911,12 +9585,51 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The registration, now in the new holder’s name. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "confirmed",
+                     *         "pendingReason": null,
+                     *         "name": "Dev Mehta",
+                     *         "email": "dev.mehta@example.in",
+                     *         "phone": "+919812345678",
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 499,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {
+                     *           "company": "Acme"
+                     *         },
+                     *         "teamMembers": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": "tkt_cP1I5N9iKWsjtVRSQTt73Q",
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Registration"];
                         /** @enum {boolean} */
@@ -6927,6 +9640,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6936,6 +9653,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6945,24 +9666,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6972,6 +9706,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6981,6 +9719,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6990,6 +9732,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6999,6 +9745,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7008,6 +9759,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7021,19 +9776,44 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The event’s tracks, in order. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "index": 0,
+                     *           "title": "Workshop: PostgreSQL internals",
+                     *           "price": 299,
+                     *           "capacity": 30,
+                     *           "date": "2027-01-16T14:00:00+05:30",
+                     *           "taken": 0,
+                     *           "remaining": 30,
+                     *           "waitlist": null
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: components["schemas"]["Track"][];
@@ -7045,6 +9825,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7054,6 +9838,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7063,15 +9851,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7081,6 +9877,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7090,6 +9891,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7102,17 +9907,31 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Workshop: PostgreSQL internals",
+                 *       "price": 299,
+                 *       "capacity": 30,
+                 *       "date": "2027-01-16T14:00:00+05:30"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Seats; 0 means unlimited. */
                     capacity?: number;
@@ -7131,12 +9950,32 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The track appended. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "index": 0,
+                     *         "title": "Workshop: PostgreSQL internals",
+                     *         "price": 299,
+                     *         "capacity": 30,
+                     *         "date": "2027-01-16T14:00:00+05:30",
+                     *         "taken": 0,
+                     *         "remaining": 30,
+                     *         "waitlist": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Track"];
                         /** @enum {boolean} */
@@ -7147,6 +9986,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7156,6 +9999,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7165,15 +10012,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7183,6 +10038,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7192,6 +10052,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7201,6 +10065,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7210,6 +10078,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7219,6 +10091,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7228,6 +10105,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7333,14 +10214,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
-                /** @description Zero-based track index */
+                /**
+                 * @description Zero-based track index
+                 * @example 0
+                 */
                 index: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "capacity": 40
+                 *     }
+                 */
                 "application/json": {
                     /** @description Seats; 0 means unlimited. */
                     capacity?: number;
@@ -7359,12 +10249,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The track as changed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "index": 0,
+                     *         "title": "Workshop: PostgreSQL internals",
+                     *         "price": 299,
+                     *         "capacity": 40,
+                     *         "date": "2027-01-16T14:00:00+05:30",
+                     *         "taken": 0,
+                     *         "remaining": 40,
+                     *         "waitlist": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Track"];
                         /** @enum {boolean} */
@@ -7375,6 +10284,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7384,6 +10297,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7393,15 +10310,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7411,6 +10336,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7420,6 +10349,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7429,6 +10362,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7438,6 +10376,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7449,27 +10391,59 @@ export interface operations {
     listWaitlist: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 open?: "true" | "false";
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
             header?: never;
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of waitlist entries, in arrival order. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "wl_Zt4Qm8Lx2Kv7Rb9Nc1Wd5e",
+                     *           "name": "Kiran Shah",
+                     *           "email": "kiran@example.in",
+                     *           "ticketType": "General",
+                     *           "subEventId": null,
+                     *           "status": "waiting",
+                     *           "offeredAt": null,
+                     *           "expiresAt": null,
+                     *           "registrationId": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: {
@@ -7495,9 +10469,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7507,6 +10485,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7516,15 +10498,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7534,6 +10524,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7543,6 +10538,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,17 +10554,29 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Kiran Shah",
+                 *       "email": "kiran@example.in"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -7577,12 +10588,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description On the waitlist, at this position. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "status": "waiting",
+                     *       "position": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @description Place in the queue for this choice, from 1 (0 when holding an offer). */
                         position: number;
@@ -7593,9 +10616,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7605,6 +10632,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7614,24 +10645,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7641,6 +10685,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7650,6 +10698,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7659,6 +10711,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7668,6 +10724,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7677,6 +10738,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7690,21 +10755,48 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Waitlist entry id */
+                /**
+                 * @description Waitlist entry id
+                 * @example wl_Zt4Qm8Lx2Kv7Rb9Nc1Wd5e
+                 */
                 entryId: string;
-                /** @description Event id */
+                /**
+                 * @description Event id
+                 * @example ev_Hk2Qz8Lm4Xv7Tb1N
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The entry, now removed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "wl_Zt4Qm8Lx2Kv7Rb9Nc1Wd5e",
+                     *         "name": "Kiran Shah",
+                     *         "email": "kiran@example.in",
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "status": "removed",
+                     *         "offeredAt": null,
+                     *         "expiresAt": null,
+                     *         "registrationId": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */
@@ -7728,6 +10820,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7737,6 +10833,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7746,24 +10846,36 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7773,6 +10885,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7782,6 +10899,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7794,7 +10915,10 @@ export interface operations {
         parameters: {
             query: {
                 gstin?: string;
-                /** @description YYYY-MM */
+                /**
+                 * @description YYYY-MM
+                 * @example 2027-01
+                 */
                 month: string;
             };
             header?: never;
@@ -7803,12 +10927,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The month’s documents summed per supplier. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "month": "2027-01",
+                     *         "mode": "test",
+                     *         "from": "2027-01-01",
+                     *         "to": "2027-02-01",
+                     *         "suppliers": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description First day (India time). */
@@ -7953,6 +11093,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7962,6 +11106,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7971,6 +11119,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7980,6 +11132,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7989,6 +11146,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8006,12 +11167,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The GST settings. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "mode": "test",
+                     *         "registered": true,
+                     *         "gstin": "27AAPFU0939F1ZV",
+                     *         "legalName": "Acme Events LLP",
+                     *         "address": "14 FC Road, Shivajinagar, Pune 411005",
+                     *         "state": "27",
+                     *         "stateName": "Maharashtra",
+                     *         "seriesPrefix": "TIX",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             address: string | null;
@@ -8034,6 +11215,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8043,6 +11228,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8052,6 +11241,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8061,6 +11255,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8078,6 +11276,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "gstin": "27AAPFU0939F1ZV",
+                 *       "legalName": "Acme Events LLP",
+                 *       "address": "14 FC Road, Shivajinagar, Pune 411005",
+                 *       "state": "27",
+                 *       "seriesPrefix": "TIX"
+                 *     }
+                 */
                 "application/json": {
                     address: string;
                     gstin: string | null;
@@ -8089,12 +11296,32 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The GST settings as set. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "mode": "test",
+                     *         "registered": true,
+                     *         "gstin": "27AAPFU0939F1ZV",
+                     *         "legalName": "Acme Events LLP",
+                     *         "address": "14 FC Road, Shivajinagar, Pune 411005",
+                     *         "state": "27",
+                     *         "stateName": "Maharashtra",
+                     *         "seriesPrefix": "TIX",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             address: string | null;
@@ -8117,6 +11344,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8126,6 +11357,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8135,6 +11370,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8144,6 +11383,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8153,6 +11396,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8162,6 +11409,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8171,6 +11423,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8191,9 +11447,32 @@ export interface operations {
             /** @description A full key reads the whole identity. A checkout key (which may sit in a web page) reads only the account id and its own facts: `userId`, `apiKeyId`, `mode`, `class`. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *       "apiKeyId": "key_Pq8Xv2LmK7nZ3tRb",
+                     *       "mode": "test",
+                     *       "class": "full",
+                     *       "email": "asha.rao@example.in",
+                     *       "name": "Test Organiser",
+                     *       "phone": null,
+                     *       "emailVerified": true,
+                     *       "isOrganizer": true,
+                     *       "canPublish": true,
+                     *       "events": {
+                     *         "total": 0,
+                     *         "draft": 0,
+                     *         "published": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @description The id of the key that made this request. */
                         apiKeyId: string;
@@ -8226,6 +11505,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8235,6 +11518,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8244,6 +11531,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8253,6 +11545,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8265,28 +11561,66 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example mem_Tq3Zm8Lx2Kv7Rb9N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "immediate": false
+                 *     }
+                 */
                 "application/json": {
+                    /** @default false */
                     immediate?: boolean;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The membership as cancelled. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *         "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *         "name": "Meera Iyer",
+                     *         "email": "meera@example.in",
+                     *         "phone": "+919812345670",
+                     *         "status": "active",
+                     *         "displayStatus": "cancelling",
+                     *         "goodStanding": true,
+                     *         "validUntil": "2027-11-25T07:51:24.908Z",
+                     *         "source": "api",
+                     *         "subscriptionId": null,
+                     *         "cancelAtPeriodEnd": true,
+                     *         "endedAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       },
+                     *       "message": "the membership ends at the end of the paid period, 2027-11-25T07:51:24.908Z",
+                     *       "alreadyEnded": false
+                     *     }
+                     */
                     "application/json": {
                         alreadyEnded: boolean;
                         data: components["schemas"]["Membership"];
@@ -8299,6 +11633,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8308,6 +11646,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8317,15 +11659,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8335,6 +11685,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8344,6 +11699,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8353,6 +11712,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8362,6 +11725,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8371,6 +11738,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8380,15 +11752,23 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8401,16 +11781,26 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example mem_Tq3Zm8Lx2Kv7Rb9N */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                 *       "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T"
+                 *     }
+                 */
                 "application/json": {
                     orderId: string;
                     paymentId: string;
@@ -8418,12 +11808,38 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The membership, now active. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *         "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *         "name": "Meera Iyer",
+                     *         "email": "meera@example.in",
+                     *         "phone": "+919812345670",
+                     *         "status": "active",
+                     *         "displayStatus": "active",
+                     *         "goodStanding": true,
+                     *         "validUntil": "2027-11-25T07:51:24.908Z",
+                     *         "source": "api",
+                     *         "subscriptionId": null,
+                     *         "cancelAtPeriodEnd": false,
+                     *         "endedAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Membership"] | {
                             id: string;
@@ -8439,6 +11855,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8448,15 +11868,23 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8466,15 +11894,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8484,6 +11920,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8493,6 +11934,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8502,6 +11947,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8511,6 +11960,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8520,6 +11973,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8529,15 +11987,23 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8551,7 +12017,8 @@ export interface operations {
             query?: {
                 email?: string;
                 /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                limit?: number;
+                /** @example plan_Lx9Qm2Kv7Zt4Rb1N */
                 planId?: string;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
@@ -8562,12 +12029,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of members with their standing. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *           "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *           "name": "Meera Iyer",
+                     *           "email": "meera@example.in",
+                     *           "phone": "+919812345670",
+                     *           "status": "active",
+                     *           "displayStatus": "active",
+                     *           "goodStanding": true,
+                     *           "validUntil": "2027-11-25T07:51:24.908Z",
+                     *           "source": "api",
+                     *           "subscriptionId": null,
+                     *           "cancelAtPeriodEnd": false,
+                     *           "endedAt": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description The total number of items (all pages). */
                         count: number;
@@ -8581,9 +12078,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8593,6 +12094,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8602,6 +12107,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8611,6 +12120,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8620,6 +12134,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8632,7 +12150,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
@@ -8642,12 +12160,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of plans. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *           "name": "Annual membership",
+                     *           "description": "Entry to every meetup for a year.",
+                     *           "amount": 1200,
+                     *           "currency": "INR",
+                     *           "kind": "fixed_term",
+                     *           "termMonths": 12,
+                     *           "period": null,
+                     *           "totalCount": 0,
+                     *           "mode": "test",
+                     *           "gatewayPlanId": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description The total number of items (all pages). */
                         count: number;
@@ -8661,9 +12207,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8673,6 +12223,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8682,6 +12236,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8691,6 +12249,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8700,6 +12263,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8712,7 +12279,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -8720,24 +12290,49 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    amount: number;
-                    description?: string;
-                    kind?: "fixed_term" | "recurring";
-                    name: string;
-                    period?: "weekly" | "monthly" | "quarterly" | "yearly";
-                    termMonths?: number;
-                    totalCount?: number;
-                };
+                /**
+                 * @example {
+                 *       "name": "Annual membership",
+                 *       "amount": 1200,
+                 *       "kind": "fixed_term",
+                 *       "termMonths": 12,
+                 *       "description": "Entry to every meetup for a year."
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurringPlanInput"] | components["schemas"]["FixedTermPlanInput"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The plan. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                     *         "name": "Annual membership",
+                     *         "description": "Entry to every meetup for a year.",
+                     *         "amount": 1200,
+                     *         "currency": "INR",
+                     *         "kind": "fixed_term",
+                     *         "termMonths": 12,
+                     *         "period": null,
+                     *         "totalCount": 0,
+                     *         "mode": "test",
+                     *         "gatewayPlanId": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Plan"];
                         /** @enum {boolean} */
@@ -8748,6 +12343,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8757,6 +12356,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8766,6 +12369,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8775,6 +12382,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8784,6 +12396,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8793,6 +12409,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8802,6 +12422,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8811,6 +12435,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8820,24 +12449,36 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8850,7 +12491,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -8858,6 +12502,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "planId": "plan_Lx9Qm2Kv7Zt4Rb1N",
+                 *       "name": "Meera Iyer",
+                 *       "email": "meera@example.in",
+                 *       "phone": "+919812345670"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -8870,6 +12522,11 @@ export interface operations {
             /** @description For a full key: the membership’s ids, `data` (the Membership, with personal data and standing) and the open order or subscription to pay. For a checkout key exactly `{ success, existing: true }`: the id of a membership is what members-only tiers accept as proof, so it never reaches a browser that merely knows an email (nor its order, subscription or mandate link). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8896,12 +12553,27 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The membership, pending its first payment or mandate authorisation. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "keyId": "rzp_test_sandbox",
+                     *       "membershipId": "mem_Tq3Zm8Lx2Kv7Rb9N",
+                     *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                     *       "amount": 120000,
+                     *       "currency": "INR"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Paise. */
                         amount?: number;
@@ -8922,6 +12594,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8931,6 +12607,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8940,24 +12620,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8967,6 +12660,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8976,6 +12673,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8985,6 +12686,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8994,6 +12699,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9003,24 +12713,36 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9038,12 +12760,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Event Ticketing and Memberships API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {
+                     *         "/api/v1/events": {
+                     *           "get": {
+                     *             "operationId": "listEvents"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -9052,6 +12791,7 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9064,7 +12804,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -9072,18 +12815,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "advanceDays": 7
+                 *     }
+                 */
                 "application/json": {
                     advanceDays: number;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The test-mode clock as it now stands. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "now": "2026-12-02T07:51:24.908Z",
+                     *       "offsetDays": 7
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         now: string;
@@ -9096,6 +12856,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9105,6 +12869,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9114,6 +12882,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9123,6 +12895,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9132,6 +12909,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9141,6 +12922,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9150,6 +12935,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9159,6 +12948,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9168,6 +12962,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9185,12 +12983,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The test-mode clock, back to the real time. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "now": "2026-11-25T07:51:24.908Z",
+                     *       "offsetDays": 0
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         now: string;
@@ -9203,6 +13012,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9212,6 +13025,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9221,6 +13038,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9230,6 +13052,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9241,8 +13067,11 @@ export interface operations {
     sandboxListEmails: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
@@ -9252,12 +13081,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of kept mails, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "count": 2,
+                     *       "hasMore": false,
+                     *       "nextCursor": null,
+                     *       "data": [
+                     *         {
+                     *           "id": "bc_Wq2Lx8Km4Zv7Tb1Nc9Rd:attendee@example.in",
+                     *           "to": [
+                     *             "attendee@example.in"
+                     *           ],
+                     *           "subject": "Doors open at 9:30",
+                     *           "text": "See you at Hall B. Bring your ticket QR.\n\n--\nYou receive this because you registered for Broadcast meetup.",
+                     *           "attachments": [],
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description The total number of kept mails (all pages). */
                         count: number;
@@ -9280,9 +13133,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9292,6 +13149,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9301,6 +13162,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9310,6 +13175,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9319,6 +13189,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9331,22 +13205,38 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example order_SbQ2m8KxL4vZ7t */
                 orderId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the paid notification did to the booking. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *       "result": "confirmed"
+                     *     }
+                     */
                     "application/json": {
                         paymentId: string;
                         /** @description `ignored` when the registration was already settled; `refunding` when nothing keeps the payment (its membership ended before it was paid), so it is being refunded in full. */
@@ -9359,6 +13249,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9368,6 +13262,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9377,15 +13275,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9395,6 +13301,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9404,6 +13315,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9413,6 +13328,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9422,6 +13342,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9434,7 +13358,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -9442,6 +13369,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                 *       "outcome": "success"
+                 *     }
+                 */
                 "application/json": {
                     orderId: string;
                     outcome: "success" | "failure";
@@ -9449,12 +13382,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The sandbox payment, captured or failed. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "paymentId": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *       "status": "captured"
+                     *     }
+                     */
                     "application/json": {
                         paymentId: string;
                         status: string;
@@ -9466,6 +13411,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9475,6 +13424,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9484,15 +13437,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9502,6 +13463,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9511,6 +13477,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9520,6 +13490,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9529,6 +13503,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9538,6 +13516,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9547,6 +13530,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9559,29 +13546,58 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example process */
                 outcome: "process" | "fail" | "reverse" | "cancel";
+                /** @example po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e */
                 payoutId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The payout as settled. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e",
+                     *       "amount": 500,
+                     *       "currency": "INR",
+                     *       "upiId": "asha@okaxis",
+                     *       "mode": "test",
+                     *       "status": "processed",
+                     *       "utr": "SANDBOXJEM04QKF",
+                     *       "failureReason": null,
+                     *       "expectedBy": "2026-12-04T07:51:24.908Z",
+                     *       "createdAt": "2026-11-25T07:51:24.908Z",
+                     *       "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payout"];
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9591,6 +13607,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9600,24 +13620,37 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9627,6 +13660,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9636,6 +13673,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9645,6 +13687,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9657,23 +13703,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example charge */
                 action: "charge" | "halt" | "cancel";
+                /** @example sub_Rk4Lm9Qx2Zv7Tb1N */
                 subscriptionId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the subscription event did to the membership. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "result": "applied"
+                     *     }
+                     */
                     "application/json": {
                         result: "applied" | "ignored";
                         /** @enum {boolean} */
@@ -9684,6 +13746,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9693,6 +13759,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9702,15 +13772,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9720,6 +13798,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9729,6 +13812,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9738,6 +13825,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9747,6 +13839,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9759,22 +13855,37 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again. */
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example sub_Rk4Lm9Qx2Zv7Tb1N */
                 subscriptionId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the mandate authorisation did to the membership. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "result": "applied"
+                     *     }
+                     */
                     "application/json": {
                         result: "applied" | "ignored";
                         /** @enum {boolean} */
@@ -9785,6 +13896,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9794,6 +13909,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9803,15 +13922,23 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9821,6 +13948,11 @@ export interface operations {
             /** @description The state changed or conflicts with the request. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9830,6 +13962,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9839,6 +13975,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9848,6 +13989,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9865,12 +14010,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook configuration, or `data: null`. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "url": "https://hooks.example.in/tickets",
+                     *         "enabled": true,
+                     *         "secretSet": true,
+                     *         "events": [
+                     *           "registration.confirmed"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookConfig"] | null;
                         /** @enum {boolean} */
@@ -9881,6 +14043,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9890,6 +14056,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,6 +14069,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9908,6 +14083,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9925,23 +14104,50 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.in/tickets",
+                 *       "events": [
+                 *         "registration.confirmed",
+                 *         "waitlist.offered"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @default true */
                     enabled?: boolean;
                     events?: string[];
+                    /** @default false */
                     rotateSecret?: boolean;
-                    /** @description Refused with 400: the service generates the secret. */
-                    secret?: unknown;
                     url?: string;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The webhook configuration; `secret` signs the deliveries. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "url": "https://hooks.example.in/tickets",
+                     *         "enabled": true,
+                     *         "secretSet": true,
+                     *         "events": [
+                     *           "registration.confirmed"
+                     *         ]
+                     *       },
+                     *       "secret": "whsec_4c7ljgITvVO1Ya78kQQ5sfr1xochYNdKGyj-LyM1KUc"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookConfig"];
                         /** @description Only when generated or rotated. Store it now. */
@@ -9954,6 +14160,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9963,6 +14173,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9972,6 +14186,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9981,6 +14199,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9990,6 +14212,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9999,6 +14225,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10008,6 +14239,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10025,12 +14260,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook is removed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         data: null;
                         /** @enum {boolean} */
@@ -10041,6 +14286,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10050,6 +14299,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10059,6 +14312,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10068,6 +14326,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10079,8 +14341,11 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
             };
@@ -10090,12 +14355,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of delivery attempts, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [],
+                     *       "count": 0,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description The total number of items (all pages). */
                         count: number;
@@ -10120,9 +14398,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10132,6 +14414,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10141,6 +14427,10 @@ export interface operations {
             /** @description Credentials valid but not allowed here. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10150,6 +14440,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10159,6 +14454,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10176,6 +14475,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "asha.rao@example.in",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: string;
@@ -10183,12 +14488,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A new session token. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *       "idToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I",
+                     *       "expiresAt": "2026-11-25T19:51:24.000Z",
+                     *       "emailVerified": false
+                     *     }
+                     */
                     "application/json": {
                         /** @description Whether the account has proved its email address by the verification mail. Until it has, live keys cannot be created (403 `email_unverified`), payouts are refused and `STAFF_EMAILS` grants nothing. */
                         emailVerified: boolean;
@@ -10203,24 +14520,36 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No credentials, or credentials the service does not accept. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10230,6 +14559,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10239,15 +14572,24 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10257,6 +14599,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10274,12 +14620,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Every session token issued so far is refused from now on. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
@@ -10289,6 +14644,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10298,6 +14657,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10307,6 +14671,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10324,6 +14692,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "a new long passphrase",
+                 *       "newPassword": "another long passphrase"
+                 *     }
+                 */
                 "application/json": {
                     currentPassword: string;
                     /** @description At least 10 characters. */
@@ -10332,12 +14706,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The password is changed; this new session token replaces the old ones. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *       "idToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6Miwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.3yWEjOQb75IJ3FJFXg-Na0ueuDL3xg7V3YsJpw8hEkI",
+                     *       "expiresAt": "2026-11-25T19:51:24.000Z",
+                     *       "emailVerified": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description Whether the account has proved its email address by the verification mail. Until it has, live keys cannot be created (403 `email_unverified`), payouts are refused and `STAFF_EMAILS` grants nothing. */
                         emailVerified: boolean;
@@ -10349,9 +14735,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10361,15 +14751,23 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10379,6 +14777,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10388,15 +14790,24 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10406,6 +14817,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10423,27 +14838,45 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "asha.rao@example.in"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Accepted; a link is mailed if the address has an account (the answer never says whether it has). */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10453,6 +14886,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10462,6 +14899,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10471,6 +14912,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10480,6 +14926,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10491,7 +14941,10 @@ export interface operations {
     openPasswordResetLink: {
         parameters: {
             query?: {
-                /** @description The token from the reset mail. */
+                /**
+                 * @description The token from the reset mail.
+                 * @example rt_8Lm2Qx7KpV4zT1nB9cWd3YhS6fGa0EeU5iOjRk
+                 */
                 token?: string;
             };
             header?: never;
@@ -10503,15 +14956,24 @@ export interface operations {
             /** @description The form that sets the new password. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en-IN"><head><title>Set a new password</title></head><body><form method="post">…</form></body></html> */
                     "text/html": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10521,6 +14983,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10530,6 +14997,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10547,6 +15018,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "rt_8Lm2Qx7KpV4zT1nB9cWd3YhS6fGa0EeU5iOjRk",
+                 *       "password": "a new long passphrase"
+                 *     }
+                 */
                 "application/json": {
                     /** @description At least 10 characters. */
                     password: string;
@@ -10556,12 +15033,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The password is changed and every older session ends. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "emailVerified": true
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         emailVerified: true;
@@ -10570,9 +15057,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10582,6 +15073,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10591,6 +15086,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10600,6 +15099,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10609,6 +15113,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10626,6 +15134,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "asha.rao@example.in",
+                 *       "password": "correct horse battery staple",
+                 *       "name": "Asha Rao",
+                 *       "phone": "+919812345678"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -10635,12 +15151,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The account was created; the session token is for the dashboard API. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *       "idToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I",
+                     *       "expiresAt": "2026-11-25T19:51:24.000Z",
+                     *       "emailVerified": false
+                     *     }
+                     */
                     "application/json": {
                         /** @description Whether the account has proved its email address by the verification mail. Until it has, live keys cannot be created (403 `email_unverified`), payouts are refused and `STAFF_EMAILS` grants nothing. */
                         emailVerified: boolean;
@@ -10655,15 +15183,23 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10673,6 +15209,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10682,6 +15222,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10691,6 +15235,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10700,6 +15249,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10711,7 +15264,10 @@ export interface operations {
     openVerificationLink: {
         parameters: {
             query?: {
-                /** @description The token from the verification link. */
+                /**
+                 * @description The token from the verification link.
+                 * @example vt_2Jx8QmT4kLr9Zp1VbN7cYd3HwS6fGa0EeU5iOq
+                 */
                 token?: string;
             };
             header?: never;
@@ -10723,15 +15279,24 @@ export interface operations {
             /** @description A page that offers to sign in and confirm. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Confirm your email address</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10741,6 +15306,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10750,6 +15320,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10767,6 +15341,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "vt_2Jx8QmT4kLr9Zp1VbN7cYd3HwS6fGa0EeU5iOq"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The token from the verification link. */
                     token: string;
@@ -10774,12 +15353,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The email address is verified. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "emailVerified": true
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         emailVerified: true;
@@ -10788,18 +15377,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No credentials, or credentials the service does not accept. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10809,6 +15406,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10818,6 +15419,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10827,6 +15432,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10836,6 +15446,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10853,12 +15467,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A new verification mail is queued (or the address is already verified). */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "emailVerified": false
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         emailVerified: false;
@@ -10870,15 +15494,23 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10888,6 +15520,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10897,6 +15534,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10908,7 +15549,10 @@ export interface operations {
     getBalance: {
         parameters: {
             query?: {
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
             };
             header?: never;
@@ -10917,12 +15561,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The balance, in rupees. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "available": 0,
+                     *       "pending": 3395,
+                     *       "currency": "INR",
+                     *       "mode": "test"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Rupees that may be paid out now. */
                         available: number;
@@ -10937,6 +15593,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10946,6 +15606,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10955,6 +15619,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10964,6 +15633,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10981,12 +15654,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The account’s keys, never their secrets. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "key_Pq8Xv2LmK7nZ3tRb",
+                     *           "name": "test full key",
+                     *           "mode": "test",
+                     *           "class": "full",
+                     *           "allowedOrigin": null,
+                     *           "prefix": "sk_test_VCMn",
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "revokedAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                         /** @enum {boolean} */
@@ -10997,6 +15691,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11006,6 +15704,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11015,6 +15718,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11032,6 +15739,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Box office",
+                 *       "mode": "test",
+                 *       "class": "checkout",
+                 *       "allowedOrigin": "https://shop.example.in"
+                 *     }
+                 */
                 "application/json": {
                     allowedOrigin?: string;
                     class: "full" | "checkout";
@@ -11041,12 +15756,32 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The key; `key` is the secret, shown in this answer only. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "key_Pq8Xv2LmK7nZ3tRb",
+                     *         "name": "Box office",
+                     *         "mode": "test",
+                     *         "class": "checkout",
+                     *         "allowedOrigin": "https://shop.example.in",
+                     *         "prefix": "pk_test_0YK_",
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "revokedAt": null
+                     *       },
+                     *       "key": "pk_test_0YK_d65ieRm2uTrpWdAAXzWPTGKsTGFa"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"];
                         /** @description The key. Shown once. */
@@ -11059,6 +15794,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11068,15 +15807,23 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11086,6 +15833,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11095,6 +15846,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11104,6 +15859,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11113,6 +15873,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11126,18 +15890,38 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example key_Pq8Xv2LmK7nZ3tRb */
                 keyId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The revoked key. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "key_Pq8Xv2LmK7nZ3tRb",
+                     *         "name": "Box office",
+                     *         "mode": "test",
+                     *         "class": "checkout",
+                     *         "allowedOrigin": "https://shop.example.in",
+                     *         "prefix": "pk_test_0YK_",
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "revokedAt": "2026-11-25T07:51:24.908Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"];
                         /** @enum {boolean} */
@@ -11148,6 +15932,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11157,15 +15945,23 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11175,6 +15971,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11184,6 +15985,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11195,9 +16000,15 @@ export interface operations {
     listLedgerEntries: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
@@ -11208,12 +16019,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of ledger entries, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "le_WCECmdYYHxVAcV76T32c9b",
+                     *           "kind": "ticket_sale",
+                     *           "amount": 499,
+                     *           "source": {
+                     *             "type": "registration",
+                     *             "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *             "paymentId": null
+                     *           },
+                     *           "capturedAt": "2026-11-25T07:51:24.908Z",
+                     *           "availableFrom": "2026-11-27T07:51:24.908Z",
+                     *           "createdAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["LedgerEntry"][];
                         /** @description More items follow; read them with `startingAfter=<nextCursor>`. */
@@ -11228,6 +16065,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11237,6 +16078,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11246,6 +16091,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11255,6 +16105,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11266,9 +16120,15 @@ export interface operations {
     listPayouts: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
-                limit?: string;
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
@@ -11279,12 +16139,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of payouts, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e",
+                     *           "amount": 500,
+                     *           "currency": "INR",
+                     *           "upiId": "asha@okaxis",
+                     *           "mode": "test",
+                     *           "status": "processing",
+                     *           "utr": null,
+                     *           "failureReason": null,
+                     *           "expectedBy": "2026-12-04T07:51:24.908Z",
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Payout"][];
                         /** @description More items follow; read them with `startingAfter=<nextCursor>`. */
@@ -11299,6 +16185,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11308,6 +16198,10 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11317,6 +16211,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11326,6 +16225,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11337,7 +16240,10 @@ export interface operations {
     createPayout: {
         parameters: {
             query?: {
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
             };
             header?: never;
@@ -11346,6 +16252,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 500,
+                 *       "upiId": "asha@okaxis"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Rupees, at least 100, at most two decimals. */
                     amount: number;
@@ -11355,18 +16267,41 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The payout, queued for the payout gateway. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e",
+                     *       "amount": 500,
+                     *       "currency": "INR",
+                     *       "upiId": "asha@okaxis",
+                     *       "mode": "test",
+                     *       "status": "processing",
+                     *       "utr": null,
+                     *       "failureReason": null,
+                     *       "expectedBy": "2026-12-04T07:51:24.908Z",
+                     *       "createdAt": "2026-11-25T07:51:24.908Z",
+                     *       "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payout"];
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11376,24 +16311,36 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11403,6 +16350,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11412,6 +16363,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11421,6 +16376,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11430,15 +16390,23 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11450,29 +16418,56 @@ export interface operations {
     getPayout: {
         parameters: {
             query?: {
-                /** @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts. */
+                /**
+                 * @description Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.
+                 * @example test
+                 */
                 mode?: "test" | "live";
             };
             header?: never;
             path: {
+                /** @example po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e */
                 payoutId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The payout. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e",
+                     *       "amount": 500,
+                     *       "currency": "INR",
+                     *       "upiId": "asha@okaxis",
+                     *       "mode": "test",
+                     *       "status": "processing",
+                     *       "utr": null,
+                     *       "failureReason": null,
+                     *       "expectedBy": "2026-12-04T07:51:24.908Z",
+                     *       "createdAt": "2026-11-25T07:51:24.908Z",
+                     *       "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payout"];
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11482,15 +16477,23 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11500,6 +16503,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11509,6 +16517,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11686,7 +16698,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The door pass’s token. */
+                /**
+                 * @description The door pass’s token.
+                 * @example dpt_9Xk2Lm7Qv4Zt1Rb8Nc3Wd6Hy0Js5Fe
+                 */
                 token: string;
             };
             cookie?: never;
@@ -11696,15 +16711,24 @@ export interface operations {
             /** @description The door screen. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en-IN"><head><title>Door: Pune Tech Summit 2027</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11714,6 +16738,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11723,6 +16751,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11732,6 +16764,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11741,6 +16777,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11750,6 +16791,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11763,6 +16808,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example door.7c1e9a4b2f.js */
                 name: string;
             };
             cookie?: never;
@@ -11772,16 +16818,27 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/css": string;
+                    /** @example (function webpackUniversalModuleDefinition(root, factory) { … }) */
                     "text/javascript": string;
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11789,15 +16846,23 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11807,6 +16872,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11816,6 +16886,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11829,7 +16903,10 @@ export interface operations {
             query?: {
                 /** @description How embed.js shows the page; `none` (default) is a page of its own. */
                 embed?: "inline" | "overlay" | "popup" | "none";
-                /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
+                /**
+                 * @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).
+                 * @example pk_test_TYooMQauvdEDq54NiTphI7jx
+                 */
                 key?: string;
                 /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
                 offer?: string;
@@ -11838,7 +16915,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -11848,15 +16928,24 @@ export interface operations {
             /** @description The event page. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Pune Tech Summit 2027</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11866,6 +16955,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11875,6 +16968,10 @@ export interface operations {
             /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11884,6 +16981,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11893,6 +16994,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11902,6 +17008,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11915,13 +17025,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "razorpay_order_id": "order_SbQ2m8KxL4vZ7t",
+                 *       "razorpay_payment_id": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                 *       "razorpay_signature": "5f1c9a2b7e3d4c6f8a0b1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     [key: string]: string;
                 };
@@ -11931,15 +17051,24 @@ export interface operations {
             /** @description What happened to the payment. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Payment received</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11949,6 +17078,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11958,6 +17091,10 @@ export interface operations {
             /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11967,6 +17104,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11976,6 +17117,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11985,6 +17130,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11994,6 +17143,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12003,6 +17157,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12012,6 +17170,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12021,6 +17183,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12032,7 +17198,10 @@ export interface operations {
     hostedGetOrder: {
         parameters: {
             query?: {
-                /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
+                /**
+                 * @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).
+                 * @example pk_test_TYooMQauvdEDq54NiTphI7jx
+                 */
                 key?: string;
                 /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
                 offer?: string;
@@ -12041,20 +17210,33 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example order_SbQ2m8KxL4vZ7t */
                 orderId: string;
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Where the booking stands. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed"
+                     *     }
+                     */
                     "application/json": {
                         status: "pending" | "confirmed" | "cancelled" | "refunded";
                     };
@@ -12063,24 +17245,36 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12090,6 +17284,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12099,6 +17298,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12110,12 +17313,18 @@ export interface operations {
     openHostedPaymentPage: {
         parameters: {
             query: {
-                /** @description The booking’s gateway order id (letters, digits and `_`). */
+                /**
+                 * @description The booking’s gateway order id (letters, digits and `_`).
+                 * @example order_SbQ2m8KxL4vZ7t
+                 */
                 order: string;
             };
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -12125,15 +17334,24 @@ export interface operations {
             /** @description The payment page. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Pay for Pune Tech Summit 2027</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12143,6 +17361,10 @@ export interface operations {
             /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12152,6 +17374,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12161,6 +17388,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12174,13 +17405,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "razorpay_order_id": "order_SbQ2m8KxL4vZ7t",
+                 *       "razorpay_payment_id": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                 *       "razorpay_signature": "5f1c9a2b7e3d4c6f8a0b1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
                     key?: string;
@@ -12195,12 +17437,21 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Where the booking stands after the payment. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "confirmed";
@@ -12210,42 +17461,62 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12255,6 +17526,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12264,6 +17539,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12273,6 +17552,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12282,24 +17566,36 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12313,13 +17609,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "quantity": 2,
+                 *       "ticketType": "Student",
+                 *       "promoCode": "EARLYBIRD"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
                     key?: string;
@@ -12336,12 +17643,26 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description What the choice costs, in paise. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "currency": "INR",
+                     *       "quantity": 2,
+                     *       "unitPrice": 19900,
+                     *       "subtotal": 39800,
+                     *       "discount": 7960,
+                     *       "total": 31840
+                     *     }
+                     */
                     "application/json": {
                         currency: string;
                         /** @description What the promo code takes off. Paise. */
@@ -12359,33 +17680,49 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12395,6 +17732,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12404,6 +17745,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12413,6 +17758,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12422,6 +17772,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12435,13 +17789,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "name": "Rohan Das",
+                 *       "email": "rohan@example.in",
+                 *       "customFields": {
+                 *         "company": "Acme"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Answers keyed by the event’s customFields names (at most 50; text at most 2000 characters). Any name works, `constructor` and `__proto__` included. */
                     customFields?: {
@@ -12471,12 +17838,26 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Booked, awaiting approval, or pending payment with the gateway checkout’s fields. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "payment_required",
+                     *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                     *       "amount": 49900,
+                     *       "currency": "INR",
+                     *       "key": "rzp_test_sandbox",
+                     *       "ticket": "reg_JNxgg7P0eTWYfL6DBPvVTA.lRt-b3JkTyekK91q6qgDtP"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "confirmed";
@@ -12502,42 +17883,62 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment is required first, or the gateway refused it. */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12547,6 +17948,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12556,6 +17961,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12565,6 +17974,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12574,24 +17988,36 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12605,13 +18031,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "orderId": "order_SbQ2m8KxL4vZ7t",
+                 *       "outcome": "success"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
                     key?: string;
@@ -12625,12 +18061,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The fields the gateway’s checkout would hand back, or that the payment failed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "razorpay_order_id": "order_SbQ2m8KxL4vZ7t",
+                     *       "razorpay_payment_id": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                     *       "razorpay_signature": "e2856ab8064af5ae3b3ea88035f1b9caf6d09ca83fd8d10f4192ecc7f2d77a85"
+                     *     }
+                     */
                     "application/json": {
                         razorpay_order_id: string;
                         razorpay_payment_id: string;
@@ -12644,24 +18091,36 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12671,6 +18130,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12680,6 +18143,10 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12689,6 +18156,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12698,6 +18170,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12711,21 +18187,59 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
-                /** @description The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail). */
+                /**
+                 * @description The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail).
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The ticket, its QR and calendar and wallet links. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "ticket": {
+                     *         "ticketId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "qr": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAT8AAAE/AQAAAAAY3fkG",
+                     *         "event": {
+                     *           "title": "Pune Tech Summit 2027",
+                     *           "when": "Sat 16 Jan 2027, 10:00 am – 5:30 pm IST",
+                     *           "location": "Hall B, Pune"
+                     *         },
+                     *         "session": null,
+                     *         "ticketType": "General",
+                     *         "quantity": 1,
+                     *         "amount": 49900,
+                     *         "currency": "INR",
+                     *         "calendarUrl": "/e/pune-tech-summit-2027/tickets/reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e/calendar.ics",
+                     *         "googleCalendarUrl": "https://calendar.google.com/calendar/render?action=TEMPLATE&text=Pune+Tech+Summit+2027&dates=20270116T043000Z%2F20270116T120000Z&details=Ticket+reg_JNxgg7P0eTWYfL6DBPvVTA+%28General%29.&ctz=Asia%2FKolkata&location=Hall+B%2C+Pune",
+                     *         "wallet": [
+                     *           {
+                     *             "kind": "apple",
+                     *             "label": "Add to Apple Wallet",
+                     *             "url": "https://tickets.example.in/t/reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e/pass.pkpass"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         status: "pending" | "confirmed" | "cancelled" | "refunded";
                         ticket?: {
@@ -12761,15 +18275,23 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12779,6 +18301,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12788,6 +18315,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12801,9 +18332,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
-                /** @description The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail). */
+                /**
+                 * @description The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail).
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
@@ -12813,24 +18350,48 @@ export interface operations {
             /** @description The calendar file. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//ticketing-service//tickets//EN
+                     *     BEGIN:VEVENT
+                     *     SUMMARY:Pune Tech Summit 2027
+                     *     DTSTART:20270116T043000Z
+                     *     DTEND:20270116T120000Z
+                     *     LOCATION:Hall B, Pune
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
                     "text/calendar": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12840,6 +18401,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12849,6 +18415,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12862,13 +18432,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event’s slug. */
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "name": "Kiran Shah",
+                 *       "email": "kiran.shah@example.in"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     email: string;
                     key?: string;
@@ -12880,15 +18460,24 @@ export interface operations {
             /** @description On the waitlist. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>You are on the waitlist</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12898,6 +18487,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12907,6 +18500,10 @@ export interface operations {
             /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12916,6 +18513,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12925,6 +18526,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12934,6 +18539,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12943,6 +18552,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12952,6 +18566,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12975,15 +18593,26 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example /* Ticket checkout embed. Paste into any page: <div data-svc-event="my-event"></div> … *\/ */
                     "text/javascript": string;
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12991,6 +18620,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13000,6 +18633,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13009,6 +18647,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13032,15 +18674,29 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example /* The hosted checkout page. *\/
+                     *     *, *::before, *::after { box-sizing: border-box; }
+                     */
                     "text/css": string;
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13048,6 +18704,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13057,6 +18717,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13066,6 +18731,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13089,15 +18758,26 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example /* The hosted page’s form: the order summary and the button’s label as the buyer chooses … *\/ */
                     "text/javascript": string;
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13105,6 +18785,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13114,6 +18798,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13123,6 +18812,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13140,12 +18833,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The process is running. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -13155,6 +18854,7 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13175,15 +18875,22 @@ export interface operations {
             /** @description Prometheus text exposition format 0.0.4 */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP http_requests_total Requests answered, by route and status.
+                     *     # TYPE http_requests_total counter
+                     *     http_requests_total{method="GET",route="/api/v1/events",status="200"} 42
+                     */
                     "text/plain": string;
                 };
             };
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13193,6 +18900,7 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13210,12 +18918,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The database answers; `storage` names which one. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "storage": "embedded"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ready";
@@ -13226,6 +18941,7 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13235,6 +18951,7 @@ export interface operations {
             /** @description A dependency is not configured or not available. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13248,7 +18965,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee token from the ticket mail: `<registration id>.<mac>`. */
+                /**
+                 * @description The attendee token from the ticket mail: `<registration id>.<mac>`.
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
@@ -13258,15 +18978,24 @@ export interface operations {
             /** @description The ticket page. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Your ticket: Pune Tech Summit 2027</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13276,6 +19005,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13285,6 +19018,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13294,6 +19032,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13307,13 +19049,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee token from the ticket mail: `<registration id>.<mac>`. */
+                /**
+                 * @description The attendee token from the ticket mail: `<registration id>.<mac>`.
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "csrf": "c1Xk8Lm2Qv7Zt4Rb9Nc3Wd6Hy0Js5FeU2iOa",
+                 *       "confirm": "yes"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     confirm: string;
                     csrf: string;
@@ -13324,15 +19075,24 @@ export interface operations {
             /** @description What was done. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Booking cancelled</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13342,6 +19102,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13351,6 +19115,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13360,6 +19128,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13369,6 +19141,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13378,6 +19154,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13387,6 +19167,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13396,6 +19181,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13405,6 +19194,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13414,6 +19207,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13427,7 +19224,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee page’s token, from the ticket mail (`/t/{token}`). */
+                /**
+                 * @description The attendee page’s token, from the ticket mail (`/t/{token}`).
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
@@ -13437,6 +19237,10 @@ export interface operations {
             /** @description To Google’s save page; `Location` holds the signed JWT. */
             302: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13444,24 +19248,36 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13471,6 +19287,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13480,6 +19301,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13493,7 +19318,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee page’s token, from the ticket mail (`/t/{token}`). */
+                /**
+                 * @description The attendee page’s token, from the ticket mail (`/t/{token}`).
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
@@ -13503,33 +19331,50 @@ export interface operations {
             /** @description The signed pass. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (binary: a signed .pkpass zip) */
                     "application/vnd.apple.pkpass": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description No such object in this account and mode. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13539,6 +19384,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13548,6 +19398,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13561,13 +19415,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The attendee token from the ticket mail: `<registration id>.<mac>`. */
+                /**
+                 * @description The attendee token from the ticket mail: `<registration id>.<mac>`.
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
                 token: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "csrf": "c1Xk8Lm2Qv7Zt4Rb9Nc3Wd6Hy0Js5FeU2iOa",
+                 *       "name": "Dev Mehta",
+                 *       "email": "dev@example.in"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     csrf: string;
                     email: string;
@@ -13579,15 +19443,24 @@ export interface operations {
             /** @description What was done. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Ticket transferred</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
             /** @description An HTML page naming the problem. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13597,6 +19470,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13606,6 +19483,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13615,6 +19496,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13624,6 +19509,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13633,6 +19522,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13642,6 +19535,11 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13651,6 +19549,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13660,6 +19562,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13669,6 +19575,10 @@ export interface operations {
             /** @description An HTML page naming the problem. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13688,6 +19598,33 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entity": "event",
+                 *       "event": "order.paid",
+                 *       "payload": {
+                 *         "order": {
+                 *           "entity": {
+                 *             "id": "order_SbQ2m8KxL4vZ7t",
+                 *             "amount": 49900,
+                 *             "currency": "INR",
+                 *             "status": "paid",
+                 *             "receipt": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                 *           }
+                 *         },
+                 *         "payment": {
+                 *           "entity": {
+                 *             "id": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                 *             "order_id": "order_SbQ2m8KxL4vZ7t",
+                 *             "amount": 49900,
+                 *             "currency": "INR",
+                 *             "status": "captured"
+                 *           }
+                 *         }
+                 *       },
+                 *       "created_at": 1800000000
+                 *     }
+                 */
                 "application/json": {
                     event: string;
                     payload?: {
@@ -13699,12 +19636,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The notification was received; `result` says what it did. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "received": true,
+                     *       "result": "ignored"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         received: true;
@@ -13716,6 +19663,10 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13725,6 +19676,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13734,15 +19689,24 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13752,6 +19716,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13763,9 +19731,14 @@ export interface operations {
     verifyWhatsAppWebhook: {
         parameters: {
             query: {
-                /** @description Echoed as the body. */
+                /**
+                 * @description Echoed as the body.
+                 * @example 1158201444
+                 */
                 "hub.challenge": string;
+                /** @example subscribe */
                 "hub.mode": string;
+                /** @example meta-verify-token */
                 "hub.verify_token": string;
             };
             header?: never;
@@ -13777,24 +19750,37 @@ export interface operations {
             /** @description The challenge, as sent. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example 1158201444 */
                     "text/plain": string;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13804,6 +19790,11 @@ export interface operations {
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13813,6 +19804,10 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13832,6 +19827,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "object": "whatsapp_business_account",
+                 *       "entry": [
+                 *         {
+                 *           "id": "102290129340398",
+                 *           "changes": [
+                 *             {
+                 *               "field": "messages",
+                 *               "value": {
+                 *                 "messaging_product": "whatsapp",
+                 *                 "statuses": [
+                 *                   {
+                 *                     "id": "wamid.HBgMOTE5ODEyMzQ1Njc4FQIAERgSQUFBQUFBQUFBQUFBQUFBQUFBAA==",
+                 *                     "status": "delivered",
+                 *                     "timestamp": "1800000000",
+                 *                     "recipient_id": "919812345678"
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     entry?: unknown[];
                     object?: string;
@@ -13841,12 +19862,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The statuses were received; `applied` counts those that changed a message. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "received": true,
+                     *       "applied": 0
+                     *     }
+                     */
                     "application/json": {
                         /** @description Statuses that moved a message. */
                         applied: number;
@@ -13858,15 +19889,23 @@ export interface operations {
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13876,6 +19915,10 @@ export interface operations {
             /** @description The request body or the audience is too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13885,15 +19928,24 @@ export interface operations {
             /** @description Content-Type is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13903,11 +19955,102 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    onRegistrationConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The payload’s `id`. */
+                "X-Service-Event-Id": string;
+                /** @description `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the webhook’s secret (sdk/webhooks.ts verifies it). */
+                "X-Service-Signature": string;
+                /** @description Unix seconds when the delivery was signed; refuse one too far from your clock. */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistrationConfirmedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the answer’s body is never read. Anything else, or no answer within 5 seconds, is recorded as a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubscriptionAuthenticated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The payload’s `id`. */
+                "X-Service-Event-Id": string;
+                /** @description `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the webhook’s secret (sdk/webhooks.ts verifies it). */
+                "X-Service-Signature": string;
+                /** @description Unix seconds when the delivery was signed; refuse one too far from your clock. */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionAuthenticatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the answer’s body is never read. Anything else, or no answer within 5 seconds, is recorded as a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWaitlistOffered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The payload’s `id`. */
+                "X-Service-Event-Id": string;
+                /** @description `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the webhook’s secret (sdk/webhooks.ts verifies it). */
+                "X-Service-Signature": string;
+                /** @description Unix seconds when the delivery was signed; refuse one too far from your clock. */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistOfferedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the answer’s body is never read. Anything else, or no answer within 5 seconds, is recorded as a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

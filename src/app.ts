@@ -2,6 +2,10 @@
 // handler. Reads no environment and does not listen.
 import swagger from '@fastify/swagger';
 import { nameSchemas } from './openapi/components.js';
+import { contactFor, describeOperations } from './openapi/descriptions.js';
+import { addExamples } from './openapi/examples.js';
+import { applyRules } from './openapi/rules.js';
+import { addWebhooks } from './openapi/webhooks.js';
 import { operationIdFor } from './openapi/operation-ids.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
@@ -151,7 +155,7 @@ export async function buildApp(deps: Deps): Promise<App> {
         version: '1.0.0',
         description: OPENAPI_DESCRIPTION,
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-        contact: { name: 'API support', email: deps.config.mailFrom },
+        contact: contactFor(deps.config.mailFrom, deps.config.baseUrl),
       },
       servers: [{ url: deps.config.baseUrl }],
       components: {
@@ -190,6 +194,10 @@ export async function buildApp(deps: Deps): Promise<App> {
           if (rule && typeof op === 'object') op['x-auth'] = rule;
         }
       }
+      describeOperations(openapiObject as Record<string, unknown>);
+      applyRules(openapiObject as Record<string, unknown>);
+      addExamples(openapiObject as Record<string, unknown>);
+      addWebhooks(openapiObject as Record<string, unknown>);
       nameSchemas(openapiObject as Record<string, unknown>);
       return openapiObject as never;
     },

@@ -4,7 +4,10 @@
 // and every deep-equal copy of that schema anywhere in the document becomes a `$ref`.
 type Json = Record<string, unknown>;
 
-/** name → [operationId, status, …steps]; a step is a property name, or `items` (an array's items), or `anyOf:0`. */
+/**
+ * name → [operationId, status, …steps]: the schema of that answer (`request`: of the request
+ * body); a step is a property name, or `items` (an array's items), or `anyOf:0` / `oneOf:0`.
+ */
 export const NAMED_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   Event: ['getEvent', '200', 'data'],
   Track: ['listTracks', '200', 'data', 'items'],
@@ -18,6 +21,17 @@ export const NAMED_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   WebhookConfig: ['getWebhookConfig', '200', 'data', 'anyOf:0'],
   DoorPass: ['listDoorPasses', '200', 'data', 'items'],
   ApiKey: ['listApiKeys', '200', 'data', 'items'],
+  CheckInStatus: ['lookUpTicket', '200', 'data'],
+  CheckInRefusal: ['checkIn', '409'],
+  AudienceChanged: ['broadcast', '409'],
+  RegisterBooking: ['register', 'request', 'oneOf:0'],
+  RegisterPayment: ['register', 'request', 'oneOf:1'],
+  CheckInByRegistrationId: ['checkIn', 'request', 'oneOf:0'],
+  CheckInByQr: ['checkIn', 'request', 'oneOf:1'],
+  RecurringPlanInput: ['createPlan', 'request', 'oneOf:0'],
+  FixedTermPlanInput: ['createPlan', 'request', 'oneOf:1'],
+  PercentPromoCodeInput: ['createPromoCode', 'request', 'oneOf:0'],
+  AmountPromoCodeInput: ['createPromoCode', 'request', 'oneOf:1'],
 };
 
 function find(doc: Json, path: readonly string[]): Json | undefined {
@@ -25,12 +39,13 @@ function find(doc: Json, path: readonly string[]): Json | undefined {
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
     for (const op of Object.values(item) as Json[]) {
       if (op?.operationId !== operationId) continue;
-      let node = ((op.responses as Json | undefined)?.[status!] as Json | undefined)?.content as Json | undefined;
-      node = (node?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+      let node = (status === 'request' ? op.requestBody : ((op.responses as Json | undefined)?.[status!] as Json | undefined)) as Json | undefined;
+      node = ((node?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
       for (const step of steps) {
         if (!node) return undefined;
         if (step === 'items') node = node.items as Json | undefined;
         else if (step.startsWith('anyOf:')) node = (node.anyOf as Json[] | undefined)?.[Number(step.slice(6))];
+        else if (step.startsWith('oneOf:')) node = (node.oneOf as Json[] | undefined)?.[Number(step.slice(6))];
         else node = (node.properties as Json | undefined)?.[step] as Json | undefined;
       }
       return node;

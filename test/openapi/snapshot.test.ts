@@ -57,7 +57,7 @@ describe('the OpenAPI snapshot and the SDK', { timeout: 300_000 }, () => {
     assert.ok(breakingChanges(snapshot, removedField).length > 0, 'a field removed from an answer');
 
     const newRequired = structuredClone(snapshot);
-    newRequired.paths['/api/v1/events'].post.requestBody.content['application/json'].schema.required.push('capacity');
+    newRequired.paths['/api/v1/events'].post.requestBody.content['application/json'].schema.required.push('location');
     assert.ok(breakingChanges(snapshot, newRequired).length > 0, 'a request field made required');
 
     const removedOperation = structuredClone(snapshot);

@@ -16,7 +16,7 @@ type Json = Record<string, unknown>;
 
 /** What depends on where the service runs is written as the defaults say. */
 export function normalise(doc: Json): Json {
-  return { ...doc, servers: [{ url: 'http://localhost:3000' }], info: { ...(doc.info as Json), contact: { name: 'API support', email: 'tickets@localhost' } } };
+  return { ...doc, servers: [{ url: 'http://localhost:3000' }], info: { ...(doc.info as Json), contact: { name: 'API support', url: 'http://localhost:3000' } } };
 }
 
 export async function servedDocument(): Promise<Json> {

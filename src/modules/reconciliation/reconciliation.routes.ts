@@ -1,6 +1,7 @@
 // Staff views of reconciliation: the orders it watches and a sweep on demand.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { PageQuery, parseLimit } from '../../shared/paging.js';
 import { conflict } from '../../shared/errors.js';
 import { listOrderChecks, sweep, type ReconcileDeps } from './reconcile.service.js';
 
@@ -50,7 +51,7 @@ export const reconciliationRoutes =
             {
               status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('settled')])),
               receipt: Type.Optional(Type.String({ maxLength: 64 })),
-              limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+              limit: PageQuery.limit,
               startingAfter: Type.Optional(Type.String({ maxLength: 64, description: 'nextCursor of the previous page' })),
             },
             { additionalProperties: false },
@@ -58,7 +59,7 @@ export const reconciliationRoutes =
           response: { 200: Type.Object({ data: Type.Array(OrderCheck), hasMore: Type.Boolean(), nextCursor: Type.Union([Type.String(), Type.Null()]) }) },
         },
       },
-      async (req) => listOrderChecks(deps.db, { status: req.query.status, receipt: req.query.receipt, limit: req.query.limit ?? 100, startingAfter: req.query.startingAfter }),
+      async (req) => listOrderChecks(deps.db, { status: req.query.status, receipt: req.query.receipt, limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter }),
     );
 
     app.post(

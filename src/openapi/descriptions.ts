@@ -1,0 +1,165 @@
+// Descriptions the document must carry on every operation and every answer, kept in one place
+// so route files need not repeat them: an operation's description where its route gives none,
+// each success answer's, and a sentence per error status. A route's own text always wins.
+// Nothing here is guessed at run time: an operation or success answer missing from these
+// tables keeps Fastify's "Default Response" and test/openapi/validators.test.ts names it.
+type Json = Record<string, unknown>;
+
+/** operationId → description, for routes whose schema gives none. */
+export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  getLiveness: 'Answers 200 while the process runs, without touching the database or Redis: for a process supervisor’s liveness probe.',
+  getReadiness: 'Answers 200 when the database answers a query, 503 when it does not: for a load balancer’s readiness probe.',
+  getOpenApiDocument: 'This document: OpenAPI 3.1, every operation the service serves with its security, parameters, bodies, answers and examples.',
+  getMe: 'The account, mode and key class behind the `x-api-key` of this request. A checkout key sees only what a browser may see.',
+  listApiKeys: 'The signed-in account’s API keys, both modes, with their display prefix, class, pinned origins and revocation; the secret is never shown again.',
+  revokeApiKey: 'Revokes one of the signed-in account’s keys at once: every later request with it answers 403 `key_revoked`. Revoking twice answers the revoked key.',
+  setOrganiserAccess: 'Platform staff grant or withdraw an account’s right to publish live events (`canPublish`).',
+  listTracks: 'The event’s bookable tracks (sessions) in their order; a track is addressed by its index.',
+  getRegistration: 'One registration of the event with its attendees, answers, payment state and check-ins.',
+  listDoorPasses: 'The event’s door passes, newest first: label, expiry and revocation. The token is shown once, when the pass is made.',
+  getWebhookConfig: 'The webhook of this account and mode (URL, events, paused), or `data: null` when none is set up. The secret is never shown again.',
+  deleteWebhookConfig: 'Removes the webhook and its secret; nothing more is delivered. Deliveries already recorded stay readable.',
+  sandboxResetClock: 'Puts this account’s test-mode clock back to the real time (offset 0). Test keys only.',
+  listPayouts: 'The signed-in account’s payouts in the mode chosen, newest first, a page at a time (`cursor`).',
+  getPayout: 'One payout of the signed-in account: amount, UPI id, status, UTR and the expected date.',
+};
+
+/** `operationId status` → description of a success answer whose route gives none. */
+export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'getLiveness 200': 'The process is running.',
+  'getReadiness 200': 'The database answers; `storage` names which one.',
+  'getOpenApiDocument 200': 'The OpenAPI 3.1 document.',
+  'signUp 201': 'The account was created; the session token is for the dashboard API.',
+  'logIn 200': 'A new session token.',
+  'verifyEmail 200': 'The email address is verified.',
+  'requestPasswordReset 202': 'Accepted; a link is mailed if the address has an account (the answer never says whether it has).',
+  'resetPassword 200': 'The password is changed and every older session ends.',
+  'changePassword 200': 'The password is changed; this new session token replaces the old ones.',
+  'logOutEverywhere 200': 'Every session token issued so far is refused from now on.',
+  'resendVerificationEmail 202': 'A new verification mail is queued (or the address is already verified).',
+  'listApiKeys 200': 'The account’s keys, never their secrets.',
+  'createApiKey 201': 'The key; `key` is the secret, shown in this answer only.',
+  'revokeApiKey 200': 'The revoked key.',
+  'listJobs 200': 'A page of jobs.',
+  'retryJob 200': 'The job, queued again.',
+  'setOrganiserAccess 200': 'The account’s organiser access as it now stands.',
+  'setEventTicketEmails 200': 'The event’s ticket email setting as it now stands.',
+  'addMemberByHand 201': 'The membership added.',
+  'listEvents 200': 'A page of events.',
+  'createEvent 201': 'The event, created as a draft.',
+  'getEvent 200': 'The event.',
+  'updateEvent 200': 'The event as changed.',
+  'deleteEvent 200': 'The event and its registrations are deleted.',
+  'listTracks 200': 'The event’s tracks, in order.',
+  'createTrack 201': 'The track appended.',
+  'updateTrack 200': 'The track as changed.',
+  'getAvailability 200': 'Seats taken and left, per event, track and ticket type.',
+  'getAnalytics 200': 'Counts by status, revenue and seats.',
+  'register 201': 'A free registration confirmed (or awaiting approval), or a paid one pending with the gateway order to pay.',
+  'listRegistrations 200': 'A page of registrations.',
+  'getRegistration 200': 'The registration.',
+  'approveRegistration 200': 'The registration, now confirmed.',
+  'rejectRegistration 200': 'The registration, now rejected.',
+  'cancelRegistration 200': 'The registration, now cancelled.',
+  'refundRegistration 200': 'The registration, now refunded.',
+  'transferRegistration 200': 'The registration, now in the new holder’s name.',
+  'listPromoCodes 200': 'A page of promo codes.',
+  'createPromoCode 201': 'The promo code.',
+  'joinWaitlist 201': 'On the waitlist, at this position.',
+  'listWaitlist 200': 'A page of waitlist entries, in arrival order.',
+  'removeWaitlistEntry 200': 'The entry, now removed.',
+  'lookUpTicket 200': 'The ticket and whether it would be admitted now (nothing changed).',
+  'checkIn 200': 'Nothing changed: already admitted, or an undo of an admission that was not there.',
+  'checkIn 201': 'Admitted (or the admission undone).',
+  'createDoorPass 201': 'The door pass; `url` holds its token and is shown in this answer only.',
+  'listDoorPasses 200': 'The event’s door passes, never their tokens.',
+  'revokeDoorPass 200': 'The door pass, now revoked.',
+  'getDoorRoster 200': 'The whole roster, or the changes since `cursor`.',
+  'syncDoorScans 200': 'What each scan did, in order, and the door’s counts.',
+  'getWebhookConfig 200': 'The webhook configuration, or `data: null`.',
+  'putWebhookConfig 200': 'The webhook configuration; `secret` signs the deliveries.',
+  'deleteWebhookConfig 200': 'The webhook is removed.',
+  'listWebhookDeliveries 200': 'A page of delivery attempts, newest first.',
+  'listPlans 200': 'A page of plans.',
+  'createPlan 201': 'The plan.',
+  'subscribe 201': 'The membership, pending its first payment or mandate authorisation.',
+  'confirmMembershipPayment 200': 'The membership, now active.',
+  'cancelMembership 201': 'The membership as cancelled.',
+  'listMembers 200': 'A page of members with their standing.',
+  'broadcast 200': 'The preview (who would receive it), or the broadcast queued for sending.',
+  'getBroadcast 200': 'The broadcast’s delivery progress.',
+  'sandboxPay 201': 'The sandbox payment, captured or failed.',
+  'sandboxNotifyOrderPaid 200': 'What the paid notification did to the booking.',
+  'sandboxAuthenticateSubscription 200': 'What the mandate authorisation did to the membership.',
+  'sandboxSubscriptionEvent 200': 'What the subscription event did to the membership.',
+  'sandboxMoveClock 200': 'The test-mode clock as it now stands.',
+  'sandboxResetClock 200': 'The test-mode clock, back to the real time.',
+  'sandboxListEmails 200': 'A page of kept mails, newest first.',
+  'receiveRazorpayNotification 200': 'The notification was received; `result` says what it did.',
+  'receiveWhatsAppStatus 200': 'The statuses were received; `applied` counts those that changed a message.',
+  'hostedRegister 201': 'Booked, awaiting approval, or pending payment with the gateway checkout’s fields.',
+  'hostedConfirmPayment 200': 'Where the booking stands after the payment.',
+  'hostedGetOrder 200': 'Where the booking stands.',
+  'hostedSandboxCheckout 200': 'The fields the gateway’s checkout would hand back, or that the payment failed.',
+  'hostedQuote 200': 'What the choice costs, in paise.',
+  'hostedGetTicket 200': 'The ticket, its QR and calendar and wallet links.',
+  'getGstSettings 200': 'The GST settings.',
+  'putGstSettings 200': 'The GST settings as set.',
+  'getGstr1Summary 200': 'The month’s documents summed per supplier.',
+  'getBalance 200': 'The balance, in rupees.',
+  'listLedgerEntries 200': 'A page of ledger entries, newest first.',
+  'checkLedger 200': 'Whether every account’s ledger matches, and each mismatch.',
+  'createPayout 201': 'The payout, queued for the payout gateway.',
+  'listPayouts 200': 'A page of payouts, newest first.',
+  'getPayout 200': 'The payout.',
+  'sandboxSettlePayout 200': 'The payout as settled.',
+  'sweepPayouts 200': 'How many payouts were read back and how many changed.',
+  'listReconciliationOrders 200': 'A page of watched gateway orders.',
+  'runReconciliationSweep 200': 'What the sweep found and did.',
+};
+
+/** status → what an error answer of that status means, for answers whose route gives no description. */
+export const STATUS_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  '304': 'Not modified (If-None-Match matched the ETag).',
+  '400': 'The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input.',
+  '401': 'No credentials, or credentials the service does not accept.',
+  '402': 'The payment is required first, or the gateway refused it.',
+  '403': 'The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key).',
+  '404': 'No such object in this account and mode.',
+  '405': 'The path exists but not with this method; `Allow` lists the methods.',
+  '408': 'The request did not arrive whole in time.',
+  '409': 'The object’s state refuses this now (`code` says why); nothing was changed.',
+  '410': 'The object existed but is gone.',
+  '413': 'The body is larger than this operation accepts.',
+  '415': 'The body is not `application/json`.',
+  '422': 'The request is well formed but cannot be carried out (`code` says why); nothing was changed.',
+  '429': 'Too many requests in this window; `Retry-After` says when to try again.',
+  '500': 'An internal fault; the answer says nothing more, the log has it with the request id.',
+  '502': 'The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done.',
+  '503': 'A dependency (the database, the gateway) is unavailable; try again later.',
+  '504': 'The gateway did not answer in time; the outcome is reconciled later.',
+};
+
+const DEFAULT = 'Default Response';
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+
+/** A usable contact: the mail sender when it is an address a validator accepts, else the service's URL. */
+export function contactFor(mailFrom: string, baseUrl: string): Json {
+  return /^[^\s@<>]+@[^\s@<>.]+(\.[^\s@<>.]+)+$/.test(mailFrom) ? { name: 'API support', email: mailFrom, url: baseUrl } : { name: 'API support', url: baseUrl };
+}
+
+/** Fills in every operation's and answer's description from the tables above. */
+export function describeOperations(doc: Json): void {
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
+    for (const [method, op] of Object.entries(item as Record<string, Json>)) {
+      if (!METHODS.has(method) || !op || typeof op !== 'object') continue;
+      const id = String(op.operationId ?? '');
+      if (!op.description && OPERATION_DESCRIPTIONS[id]) op.description = OPERATION_DESCRIPTIONS[id];
+      for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
+        if (response.description && response.description !== DEFAULT) continue;
+        const text = RESPONSE_DESCRIPTIONS[`${id} ${status}`] ?? (status.startsWith('2') ? undefined : STATUS_DESCRIPTIONS[status]);
+        if (text) response.description = text;
+      }
+    }
+  }
+}
