@@ -14,6 +14,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
+import { every, type Loop } from '../shared/every.js';
 import type { Ids } from '../shared/ids.js';
 import { givesUp, retryDelayMs, type RegisteredHandler } from './jobs.js';
 
@@ -44,9 +45,7 @@ export interface RunnerOptions {
 export class JobRunner {
   readonly #o: Required<RunnerOptions>;
   readonly #workerId: string;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopped = true;
+  #loop: Loop | undefined;
   /** When expired leases are next looked for, by the injected clock. */
   #nextReap = 0;
   /** When each maintenance task is next due, by the injected clock. */
@@ -58,36 +57,28 @@ export class JobRunner {
   }
 
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#schedule(0);
+    if (this.#loop) return;
+    const { pollMs, batchSize, logger } = this.#o;
+    this.#loop = every(
+      pollMs,
+      async () => {
+        await this.maintainIfDue();
+        return this.runOnce();
+      },
+      // A full batch means more may be due: poll again at once.
+      { next: (count) => (count === batchSize ? 0 : pollMs), onError: (err) => logger.error({ err }, 'job poll failed') },
+    );
   }
 
   /** Asks for a poll soon, e.g. after a commit that enqueued work in this process. */
   kick(): void {
-    if (!this.#stopped && this.#running === undefined) this.#schedule(0);
+    this.#loop?.kick();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
-  }
-
-  #schedule(ms: number): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#running = this.maintainIfDue()
-        .then(() => this.runOnce())
-        .catch((err: unknown) => this.#o.logger.error({ err }, 'job poll failed'))
-        .then((count) => {
-          this.#running = undefined;
-          if (!this.#stopped) this.#schedule(count === this.#o.batchSize ? 0 : this.#o.pollMs);
-        });
-    }, ms);
-    this.#timer.unref();
+    const loop = this.#loop;
+    this.#loop = undefined;
+    await loop?.stop();
   }
 
   /**
