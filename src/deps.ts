@@ -12,7 +12,8 @@ import { handleJob, handleJobs, JobRunner, type JobHandlers, type MaintenanceTas
 import { pruneFinishedJobs } from './jobs/dead-jobs.js';
 import { pruneKeptEmails } from './modules/mail/sandbox-mail.js';
 import { getUser } from './modules/accounts/accounts.service.js';
-import { passwordNoticeJob, passwordResetJob, sendPasswordNoticeJob, sendPasswordResetJob, sendVerificationJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
+import { sendPasswordNoticeJob, sendPasswordResetJob, sendVerificationJob } from './modules/accounts/accounts.mails.js';
+import { passwordNoticeJob, passwordResetJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
 import { endUserSessions } from './modules/dashboard/sessions.js';
 import type { Db } from './shared/db-handle.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
