@@ -13,6 +13,12 @@
 //   src/server.ts
 //
 // Nothing in src/ imports from test/ or bench/. Type-only imports count like any other.
+//
+// The modules' table declarations (src/modules/<m>/<m>.tables.ts, src/jobs/jobs.tables.ts) sit
+// next to their module's code but belong to the db layer: src/db/database.ts composes them into
+// `Database`. They are left out of this cruise, and scripts/check-ownership.mjs (in npm test) keeps
+// them at the bottom instead: a tables file imports only kysely and src/db/columns.ts, and only
+// src/db/database.ts and its own module import it.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -71,6 +77,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: 'node_modules' },
+    exclude: { path: ['node_modules', '\\.tables\\.ts$'] },
   },
 };

@@ -13,54 +13,55 @@
 // A query outside the rules must be the statement (or declaration) right after a
 // `// ownership-exception: <why>` comment; the mark covers that one node and nothing after it.
 // Usage: node scripts/check-ownership.mjs [root]   (exit 1 and one line per problem)
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadModule, parseSync } from 'libpg-query';
 import ts from 'typescript';
 
-/** Which module owns which table. A new table gets its line here with its migration. */
-export const OWNERS = {
-  users: 'accounts',
-  email_verifications: 'accounts',
-  password_resets: 'accounts',
-  api_keys: 'keys',
-  events: 'events',
-  seat_counters: 'events',
-  waitlist_entries: 'waitlist',
-  registrations: 'registrations',
-  attendees: 'registrations',
-  promo_codes: 'registrations',
-  plans: 'memberships',
-  memberships: 'memberships',
-  webhook_configs: 'webhooks',
-  webhook_deliveries: 'webhooks',
-  sandbox_clocks: 'accounts',
-  sandbox_subscriptions: 'sandbox',
-  sandbox_orders: 'sandbox',
-  sandbox_payments: 'sandbox',
-  sandbox_emails: 'mail',
-  jobs: 'jobs',
-  broadcasts: 'broadcast',
-  broadcast_recipients: 'broadcast',
-  ledger_entries: 'ledger',
-  payouts: 'payouts',
-  payout_contacts: 'payouts',
-  payout_fund_accounts: 'payouts',
-  dashboard_sessions: 'dashboard',
-  gateway_orders: 'payments',
-  reconcile_lease: 'reconciliation',
-  idempotency_keys: 'idempotency',
-  door_passes: 'checkin',
-  checkin_log: 'checkin',
-  door_sync_scans: 'checkin',
-  whatsapp_messages: 'whatsapp',
-  gst_profiles: 'gst',
-  gst_counters: 'gst',
-  gst_documents: 'gst',
-  door_versions: 'checkin',
-  publishing_requests: 'accounts',
-};
+/**
+ * Which module owns which table, read from the modules' own declarations: each module that owns
+ * tables declares them next to its code in `src/modules/<m>/<m>.tables.ts` (`src/jobs/jobs.tables.ts`
+ * for the queue), in one exported interface named `…Tables` whose properties are the tables it
+ * owns (`src/db/database.ts` only composes those interfaces into `Database`). A new table gets its
+ * line there with its migration.
+ */
+export function tableOwners(root) {
+  const owners = {};
+  const problems = [];
+  for (const file of tableFiles(root)) {
+    const rel = relative(root, file);
+    const mod = moduleOf(rel);
+    const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+    for (const st of sf.statements) {
+      if (!ts.isInterfaceDeclaration(st) || !st.name.text.endsWith('Tables')) continue;
+      for (const member of st.members) {
+        if (!member.name || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) continue;
+        const table = member.name.text;
+        if (owners[table] !== undefined && owners[table] !== mod) problems.push(`${rel}: table ${table} is declared by ${owners[table]} too`);
+        else owners[table] = mod;
+      }
+    }
+  }
+  return { owners, problems };
+}
+
+/** The tables files: `*.tables.ts` directly in a module's folder or in src/jobs/. */
+function tableFiles(root) {
+  const out = [];
+  const modules = join(root, 'src', 'modules');
+  const dirs = [join(root, 'src', 'jobs')];
+  if (existsSync(modules)) for (const m of readdirSync(modules)) dirs.push(join(modules, m));
+  for (const dir of dirs) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
+    for (const name of readdirSync(dir)) if (name.endsWith('.tables.ts')) out.push(join(dir, name));
+  }
+  return out.sort();
+}
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The owners declared in this repository (a fixture tree is checked against them). */
+export const OWNERS = tableOwners(REPO_ROOT).owners;
 
 /** Builder methods whose first argument names a table (or tables, or `table as alias`). */
 const TABLE_METHODS = new Set(['selectFrom', 'updateTable', 'insertInto', 'replaceInto', 'deleteFrom', 'mergeInto', 'innerJoin', 'leftJoin', 'rightJoin', 'fullJoin', 'innerJoinLateral', 'leftJoinLateral', 'crossJoin', 'crossJoinLateral', 'using']);
@@ -194,6 +195,42 @@ function exceptedRanges(sf) {
   return ranges;
 }
 
+/**
+ * The tables files are the lowest layer, wherever they sit: one imports nothing but kysely and
+ * `src/db/columns.ts`, and only `src/db/database.ts` and files of its own module import it (the
+ * dependency check leaves them out, so this is where that is kept). `Database` declares no
+ * table of its own: every table is some module's.
+ */
+function declarationProblems(root, program, paths) {
+  const problems = [];
+  const columns = join(root, 'src', 'db', 'columns.ts');
+  const database = join(root, 'src', 'db', 'database.ts');
+  for (const file of paths) {
+    const sf = program.getSourceFile(file);
+    if (!sf) continue;
+    const rel = relative(root, file);
+    const isTables = file.endsWith('.tables.ts');
+    for (const st of sf.statements) {
+      const spec = (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
+      if (spec === undefined) continue;
+      const line = sf.getLineAndCharacterOfPosition(st.getStart(sf)).line + 1;
+      const target = spec.startsWith('.') ? resolve(dirname(file), spec).replace(/\.js$/, '.ts') : undefined;
+      if (isTables && spec !== 'kysely' && target !== columns) problems.push(`${rel}:${line}: a tables file imports only kysely and src/db/columns.ts, not ${spec}`);
+      if (target?.endsWith('.tables.ts') && file !== database && dirname(target) !== dirname(file)) {
+        problems.push(`${rel}:${line}: imports another module's tables file ${relative(root, target)}; import its types from src/db/database.ts`);
+      }
+    }
+    if (file === database) {
+      for (const st of sf.statements) {
+        if (ts.isInterfaceDeclaration(st) && st.name.text === 'Database') {
+          for (const m of st.members) problems.push(`${rel}: Database declares ${m.name?.getText(sf) ?? 'a member'} itself; a table is declared in its module's *.tables.ts`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
 export async function checkOwnership(root, owners = OWNERS) {
   await loadModule();
   const src = join(root, 'src');
@@ -209,6 +246,7 @@ export async function checkOwnership(root, owners = OWNERS) {
   });
   const checker = program.getTypeChecker();
   const problems = [];
+  problems.push(...tableOwners(root).problems, ...declarationProblems(root, program, paths));
   for (const file of paths) {
     const sf = program.getSourceFile(file);
     if (!sf) continue;
@@ -222,7 +260,7 @@ export async function checkOwnership(root, owners = OWNERS) {
       if (covered(node)) return;
       for (const table of new Set(tables)) {
         const owner = owners[table];
-        if (owner === undefined) problems.push(`${rel}:${lineOf(node)}: table ${table} has no owner in scripts/check-ownership.mjs`);
+        if (owner === undefined) problems.push(`${rel}:${lineOf(node)}: table ${table} is declared by no module (src/modules/<m>/<m>.tables.ts)`);
         else if (owner !== mod) problems.push(`${rel}:${lineOf(node)}: ${mod ?? rel} queries ${table}, which ${owner} owns`);
         else if (!isRepo) problems.push(`${rel}:${lineOf(node)}: query on ${table} outside a repo file`);
       }

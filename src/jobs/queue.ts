@@ -7,142 +7,21 @@
 // dropped silently. A worker that dies leaves its lease to expire: that counts as a
 // failed attempt (so a one-attempt job is never run twice), and the job is retried
 // like any other failure. Handlers must therefore be idempotent.
+//
+// Definitions, handlers' types and enqueueing are in jobs.ts (re-exported here); this file is
+// the worker: JobRunner claims, runs and finishes jobs.
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
+import { every, type Loop } from '../shared/every.js';
 import type { Ids } from '../shared/ids.js';
+import { givesUp, retryDelayMs, type RegisteredHandler } from './jobs.js';
 
-export type JobHandler<P = unknown> = (payload: P, job: { id: string; attempts: number }) => Promise<void>;
+export * from './jobs.js';
 
-/**
- * A handler given every job of its topic in a claimed batch at once, so it can read what
- * they need in one query and write in one statement. It answers each job, in order:
- * undefined when it is done, or the error it failed with (retried like any failure).
- */
-export type JobBatchHandler<P = unknown> = (jobs: readonly { payload: P; id: string; attempts: number }[]) => Promise<readonly unknown[]>;
-
-export type RegisteredHandler = { one: JobHandler } | { many: JobBatchHandler };
-export type JobHandlers = Map<string, RegisteredHandler>;
-
-/**
- * A job topic and the type of its payload, exported by the module that handles it.
- * Enqueueing through a definition checks the payload against that type, and the
- * handler registered for it (`handleJob`) receives the same type.
- */
-export interface JobDefinition<P> {
-  readonly topic: string;
-  /** 0: no limit on attempts; the retry window decides. */
-  readonly maxAttempts: number;
-  /** How long after queueing failures are still retried (default 72 hours). */
-  readonly retryForMs: number;
-  /** Carries the payload type only; never set. */
-  readonly payloadType?: P;
-}
-
-export function defineJob<P>(topic: string, options: { maxAttempts?: number; retryForMs?: number } = {}): JobDefinition<P> {
-  return { topic, maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, retryForMs: options.retryForMs ?? RETRY_WINDOW_MS };
-}
-
-/** Registers the handler of a defined job. The payload was written by `enqueue` with the same definition. */
-export function handleJob<P>(handlers: JobHandlers, def: JobDefinition<P>, handler: JobHandler<P>): void {
-  handlers.set(def.topic, { one: handler as JobHandler });
-}
-
-/** Registers a handler that takes a claimed batch's jobs of this topic together. */
-export function handleJobs<P>(handlers: JobHandlers, def: JobDefinition<P>, handler: JobBatchHandler<P>): void {
-  handlers.set(def.topic, { many: handler as JobBatchHandler });
-}
-
-export interface EnqueueOptions {
-  runAt?: Date;
-  maxAttempts?: number;
-  retryForMs?: number;
-}
-
-/** No limit on the number of attempts: a job is retried until its window has passed. */
-const DEFAULT_MAX_ATTEMPTS = 0;
-/** Failures are retried for at least this long after a job was queued. */
-export const RETRY_WINDOW_MS = 72 * 3_600_000;
-/** The longest wait between two attempts. */
-export const MAX_RETRY_DELAY_MS = 3_600_000;
 /** How often a worker looks for jobs whose worker died (their lease expired). */
 const REAP_EVERY_MS = 5_000;
-
-/** A job as the values of its row, for a caller that inserts it inside a larger statement. */
-export interface JobRow {
-  id: string;
-  topic: string;
-  /** JSON text. */
-  payload: string;
-  maxAttempts: number;
-  /** Undefined: the default window (72 hours). */
-  retryForMs?: number | undefined;
-}
-
-export function jobRow<P>(deps: { ids: Ids }, def: JobDefinition<P>, payload: P, options: { maxAttempts?: number; retryForMs?: number } = {}): JobRow {
-  const retryForMs = options.retryForMs ?? def.retryForMs;
-  return {
-    id: deps.ids.make('job'),
-    topic: def.topic,
-    payload: JSON.stringify(payload),
-    maxAttempts: options.maxAttempts ?? def.maxAttempts,
-    ...(retryForMs !== RETRY_WINDOW_MS ? { retryForMs } : {}),
-  };
-}
-
-/** Queues one job in the caller's transaction (the outbox row commits with the change or not at all). */
-export async function enqueue<P>(
-  db: Kysely<Database>,
-  deps: { clock: Clock; ids: Ids },
-  def: JobDefinition<P>,
-  payload: P,
-  options: EnqueueOptions = {},
-): Promise<string> {
-  const row = jobRow(deps, def, payload, options);
-  const now = deps.clock.now();
-  await insertJobs(db, [row], options.runAt ?? now, now);
-  return row.id;
-}
-
-export async function enqueueRows(db: Kysely<Database>, deps: { clock: Clock }, rows: readonly JobRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const now = deps.clock.now();
-  await insertJobs(db, rows, now, now);
-}
-
-async function insertJobs(db: Kysely<Database>, rows: readonly JobRow[], runAt: Date, now: Date): Promise<void> {
-  await db
-    .insertInto('jobs')
-    .values(
-      rows.map((r) => ({
-        id: r.id,
-        topic: r.topic,
-        payload: r.payload,
-        run_at: runAt,
-        max_attempts: r.maxAttempts,
-        created_at: now,
-        locked_until: null,
-        locked_by: null,
-        last_error: null,
-        finished_at: null,
-        retry_until: r.retryForMs === undefined ? null : new Date(now.getTime() + r.retryForMs),
-      })),
-    )
-    .execute();
-}
-
-/** Delay before attempt n+1 after n failures: 1 s, 2 s, 4 s … capped at one hour. */
-export function retryDelayMs(failedAttempts: number): number {
-  return Math.min(1000 * 2 ** Math.min(40, Math.max(0, failedAttempts - 1)), MAX_RETRY_DELAY_MS);
-}
-
-/** Whether a job that just failed its `attempts`-th attempt is parked instead of retried. */
-export function givesUp(job: { attempts: number; max_attempts: number; created_at: Date; retry_until: Date | null }, now: Date): boolean {
-  if (job.max_attempts > 0 && job.attempts >= job.max_attempts) return true;
-  const until = job.retry_until ?? new Date(job.created_at.getTime() + RETRY_WINDOW_MS);
-  return now.getTime() >= until.getTime();
-}
 
 /** Periodic upkeep the workers run (pruning tables that only grow). */
 export interface MaintenanceTask {
@@ -166,9 +45,7 @@ export interface RunnerOptions {
 export class JobRunner {
   readonly #o: Required<RunnerOptions>;
   readonly #workerId: string;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopped = true;
+  #loop: Loop | undefined;
   /** When expired leases are next looked for, by the injected clock. */
   #nextReap = 0;
   /** When each maintenance task is next due, by the injected clock. */
@@ -180,36 +57,28 @@ export class JobRunner {
   }
 
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#schedule(0);
+    if (this.#loop) return;
+    const { pollMs, batchSize, logger } = this.#o;
+    this.#loop = every(
+      pollMs,
+      async () => {
+        await this.maintainIfDue();
+        return this.runOnce();
+      },
+      // A full batch means more may be due: poll again at once.
+      { next: (count) => (count === batchSize ? 0 : pollMs), onError: (err) => logger.error({ err }, 'job poll failed') },
+    );
   }
 
   /** Asks for a poll soon, e.g. after a commit that enqueued work in this process. */
   kick(): void {
-    if (!this.#stopped && this.#running === undefined) this.#schedule(0);
+    this.#loop?.kick();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
-  }
-
-  #schedule(ms: number): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#running = this.maintainIfDue()
-        .then(() => this.runOnce())
-        .catch((err: unknown) => this.#o.logger.error({ err }, 'job poll failed'))
-        .then((count) => {
-          this.#running = undefined;
-          if (!this.#stopped) this.#schedule(count === this.#o.batchSize ? 0 : this.#o.pollMs);
-        });
-    }, ms);
-    this.#timer.unref();
+    const loop = this.#loop;
+    this.#loop = undefined;
+    await loop?.stop();
   }
 
   /**

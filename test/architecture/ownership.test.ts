@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 // @ts-expect-error a plain .mjs script without types
-import { checkOwnership } from '../../scripts/check-ownership.mjs';
+import { checkOwnership, OWNERS as OWNERS_ } from '../../scripts/check-ownership.mjs';
 
 const check = checkOwnership as (root: string) => Promise<string[]>;
+const OWNERS = OWNERS_ as Record<string, string>;
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'ownership-'));
@@ -126,5 +127,53 @@ describe('stray queries fail the check, however they are written', () => {
   test('a CTE’s name is not a table, its body is read', async () => {
     const text = `${header}export const f = (db: any) => sql\`with picked as (select * from registrations) select * from picked join events e on true\`.execute(db);\n`;
     assert.deepEqual(await problems('src/modules/events/events.repo.ts', text), ['src/modules/events/events.repo.ts:2: events queries registrations, which registrations owns']);
+  });
+});
+
+describe('each module declares its tables next to its code', () => {
+  test('the owner list is read from the modules’ *.tables.ts files', () => {
+    assert.equal(OWNERS.registrations, 'registrations');
+    assert.equal(OWNERS.seat_counters, 'events');
+    assert.equal(OWNERS.jobs, 'jobs');
+    assert.equal(OWNERS.sandbox_clocks, 'accounts');
+  });
+
+  test('a table declared by two modules', async () => {
+    const tables = (name: string, table: string) => `export interface ${name}Tables {\n  ${table}: { id: string };\n}\n`;
+    const root = tree({ 'src/modules/a/a.tables.ts': tables('A', 'things'), 'src/modules/b/b.tables.ts': tables('B', 'things') });
+    try {
+      assert.deepEqual(await check(root), ['src/modules/b/b.tables.ts: table things is declared by a too']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a table Database declares itself', async () => {
+    const text = "export interface Database {\n  things: { id: string };\n}\n";
+    assert.deepEqual(await problems('src/db/database.ts', text), [
+      "src/db/database.ts: Database declares things itself; a table is declared in its module's *.tables.ts",
+    ]);
+  });
+
+  test('a tables file importing anything but kysely and the column types', async () => {
+    const text = "import type { Mode } from '../../db/columns.js';\nimport type { Thing } from './tickets.service.js';\nexport interface TicketsTables {\n  tickets: { mode: Mode; thing: Thing };\n}\n";
+    assert.deepEqual(await problems('src/modules/tickets/tickets.tables.ts', text), [
+      'src/modules/tickets/tickets.tables.ts:2: a tables file imports only kysely and src/db/columns.ts, not ./tickets.service.js',
+    ]);
+  });
+
+  test('another module importing a tables file directly', async () => {
+    const root = tree({
+      'src/modules/events/events.tables.ts': 'export interface EventsTables {}\nexport type Status = string;\n',
+      'src/modules/events/events.repo.ts': "import type { Status } from './events.tables.js';\nexport const s: Status = 'x';\n",
+      'src/modules/tickets/tickets.service.ts': "import type { Status } from '../events/events.tables.js';\nexport const s: Status = 'x';\n",
+    });
+    try {
+      assert.deepEqual(await check(root), [
+        "src/modules/tickets/tickets.service.ts:1: imports another module's tables file src/modules/events/events.tables.ts; import its types from src/db/database.ts",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { attendeeToken } from '../../src/shared/attendee-token.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -31,7 +32,7 @@ describe('the attendee’s own page', () => {
     await rzp.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, ...(body === undefined ? {} : { body }) });
+  const api = keyApi(() => server.url, () => org.key);
   const page = async (token: string) => {
     const r = await fetch(`${server.url}/t/${token}`);
     return { status: r.status, html: await r.text(), csp: r.headers.get('content-security-policy') };

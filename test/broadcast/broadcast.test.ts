@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi, organiserWithEvent } from '../helpers/factories.js';
 import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -12,8 +13,7 @@ describe('broadcast (test mode)', () => {
 
   before(async () => {
     server = await startServer({ env: { BROADCAST_MAX_RECIPIENTS: '8' } });
-    org = await organiser(server.url);
-    eventId = (await api('POST', '/api/v1/events', { title: 'Broadcast night', description: 'x', startDate: '2026-12-20', maxTeamSize: 2, tracks: [{ title: 'A' }] })).body.data.id;
+    ({ org, eventId } = await organiserWithEvent(server.url, { title: 'Broadcast night', maxTeamSize: 2, tracks: [{ title: 'A' }] }));
     for (let i = 0; i < 4; i++) {
       const p = { name: `Person ${i}`, email: uniqueEmail(`b${i}`) };
       people.push(p);
@@ -99,12 +99,12 @@ describe('broadcast (test mode)', () => {
     });
     assert.notEqual(deliberate.body.broadcastId, r.body.broadcastId);
     assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, before + 10);
-    const other = (await api('POST', '/api/v1/events', { title: 'Other', description: 'x', startDate: '2026-12-20' })).body.data.id;
+    const other = await createEvent(api, { title: 'Other' });
     assert.equal((await api('GET', `/api/v1/events/${other}/broadcasts/${r.body.broadcastId}`)).status, 404);
   });
 
   it('answers 413 above BROADCAST_MAX_RECIPIENTS', async () => {
-    const big = (await api('POST', '/api/v1/events', { title: 'Big', description: 'x', startDate: '2026-12-20' })).body.data.id;
+    const big = await createEvent(api, { title: 'Big' });
     for (let i = 0; i < 9; i++) await api('POST', `/api/v1/events/${big}/register`, { name: `P${i}`, email: uniqueEmail('big') });
     const r = await api('POST', `/api/v1/events/${big}/broadcast`, { subject: 's', message: 'm' });
     assert.equal(r.status, 413);
@@ -133,7 +133,7 @@ describe('broadcast (live mode, through SMTP)', () => {
     org = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: staffEmail });
     await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
-    const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+    const api = keyApi(() => server.url, () => org.key);
     eventId = (await api('POST', '/api/v1/events', { title: 'Live <b>night</b>', description: 'x', startDate: '2026-12-20', maxTeamSize: 2 })).body.data.id;
     await api('PATCH', `/api/v1/events/${eventId}`, { status: 'published' });
     for (let i = 0; i < 3; i++) {

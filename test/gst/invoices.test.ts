@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { financialYear } from '../../src/modules/gst/tax.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { field, pdfText } from '../helpers/pdf.js';
 import { gatewayEnv, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
@@ -42,13 +43,8 @@ describe('GST documents for paid bookings', () => {
     await rzp?.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
-  async function liveEvent(fields: Record<string, unknown>): Promise<string> {
-    const r = await api('POST', '/api/v1/events', { title: 'Hamlet', description: 'x', startDate: '2026-12-20', price: 999, ...fields });
-    assert.equal(r.status, 201, r.text);
-    assert.equal((await api('PATCH', `/api/v1/events/${r.body.data.id}`, { status: 'published' })).status, 200);
-    return r.body.data.id;
-  }
+  const api = keyApi(() => server.url, () => org.key);
+  const liveEvent = (fields: Record<string, unknown>) => createEvent(api, { title: 'Hamlet', price: 999, ...fields }, { publish: true });
   async function step1(eventId: string, extra: Record<string, unknown> = {}) {
     const r = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Rao', email: uniqueEmail('buyer'), ...extra });
     assert.equal(r.status, 201, r.text);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { field, pdfText } from '../helpers/pdf.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -20,7 +21,7 @@ describe('GST settings', () => {
   after(async () => {
     await server?.close();
   });
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => org.key);
   const put = (body: Record<string, unknown>, key = org.key) => api('PUT', '/api/v1/gst/settings', { legalName: 'Org LLP', address: 'Bengaluru', ...body }, key);
 
   it('reads as unregistered until set; a GSTIN sets the state; test and live keep their own', async () => {

@@ -1,4 +1,6 @@
-// Data-layer factories for states the API cannot reach yet.
+// Test data: data-layer factories for states the API cannot reach yet, and scenarios made
+// through the HTTP API (a caller with a key, an organiser with an event, a paid booking).
+import { call, organiser, uniqueEmail, type Account, type KeyInfo, type Reply } from './http.js';
 import type { TestServer } from './server.js';
 import { insertRegistration } from '../../src/modules/registrations/registrations.service.js';
 import { randomIds } from '../../src/shared/ids.js';
@@ -50,4 +52,63 @@ export async function addRegistration(
     if (!claimed) throw new Error('factory registration does not fit the capacity');
   }
   return id;
+}
+
+// ---------------------------------------------------------------- scenarios through the HTTP API
+
+/** A caller holding one API key: `api(method, path, body?, key?)` (another key for one call). */
+export type Api = (method: string, path: string, body?: unknown, key?: string) => Promise<Reply>;
+
+/**
+ * Calls with one key. The address and key may be given as functions, read at each call, for a
+ * test that makes its server and organiser in `before`.
+ */
+export function keyApi(baseUrl: string | (() => string), key: string | (() => string)): Api {
+  const read = (v: string | (() => string)) => (typeof v === 'function' ? v() : v);
+  return (method, path, body, otherKey) => call(read(baseUrl), method, path, { key: otherKey ?? read(key), body });
+}
+
+/** What an event needs when the test does not care: a title, a description and a date. */
+export const EVENT_DEFAULTS = { title: 'Event', description: 'x', startDate: '2026-12-20' } as const;
+
+/** Creates an event (201 checked), published when asked; answers its id. */
+export async function createEvent(api: Api, fields: Record<string, unknown> = {}, options: { publish?: boolean } = {}): Promise<string> {
+  const r = await api('POST', '/api/v1/events', { ...EVENT_DEFAULTS, ...fields });
+  if (r.status !== 201) throw new Error(`event creation failed: ${r.status} ${r.text}`);
+  const id = r.body.data.id as string;
+  if (options.publish) {
+    const p = await api('PATCH', `/api/v1/events/${id}`, { status: 'published' });
+    if (p.status !== 200) throw new Error(`publishing failed: ${p.status} ${p.text}`);
+  }
+  return id;
+}
+
+/** An organiser with a full key in `mode`, its `api`, and one event made with `fields`. */
+export async function organiserWithEvent(
+  baseUrl: string,
+  fields: Record<string, unknown> = {},
+  options: { mode?: 'test' | 'live'; publish?: boolean } = {},
+): Promise<{ org: Account & KeyInfo; api: Api; eventId: string }> {
+  const org = await organiser(baseUrl, options.mode ?? 'test');
+  const api = keyApi(baseUrl, org.key);
+  return { org, api, eventId: await createEvent(api, fields, { publish: options.publish }) };
+}
+
+/**
+ * A paid booking in test mode: step 1, paid at the sandbox gateway, step 2 (each answer
+ * checked). Answers the ids the three steps gave.
+ */
+export async function paidBooking(
+  api: Api,
+  eventId: string,
+  buyer: Record<string, unknown> = {},
+): Promise<{ registrationId: string; orderId: string; paymentId: string }> {
+  const step1 = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer'), ...buyer });
+  if (step1.status !== 201 || !step1.body.orderId) throw new Error(`step 1 failed: ${step1.status} ${step1.text}`);
+  const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: step1.body.orderId, outcome: 'success' });
+  if (pay.status !== 201) throw new Error(`sandbox payment failed: ${pay.status} ${pay.text}`);
+  const ids = { registrationId: step1.body.registrationId as string, orderId: step1.body.orderId as string, paymentId: pay.body.paymentId as string };
+  const step2 = await api('POST', `/api/v1/events/${eventId}/register`, ids);
+  if (step2.status !== 200) throw new Error(`step 2 failed: ${step2.status} ${step2.text}`);
+  return ids;
 }

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -31,12 +32,8 @@ describe('event deletion and money in flight', () => {
     await rzp.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
-  async function liveEvent(): Promise<string> {
-    const id = (await api('POST', '/api/v1/events', { title: 'Live', description: 'x', startDate: '2026-12-20', price: 500, capacity: 10 })).body.data.id;
-    assert.equal((await api('PATCH', `/api/v1/events/${id}`, { status: 'published' })).status, 200);
-    return id;
-  }
+  const api = keyApi(() => server.url, () => org.key);
+  const liveEvent = () => createEvent(api, { title: 'Live', price: 500, capacity: 10 }, { publish: true });
   const step1 = async (eventId: string) => {
     const r = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer') });
     assert.equal(r.status, 201, r.text);

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
-import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('promo code limits', () => {
@@ -19,12 +20,8 @@ describe('promo code limits', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
-  async function event(fields: Record<string, unknown> = {}): Promise<string> {
-    const r = await api('POST', '/api/v1/events', { title: 'Gig', description: 'Music', startDate: '2026-12-20', price: 1000, ...fields });
-    assert.equal(r.status, 201, r.text);
-    return r.body.data.id;
-  }
+  const api = keyApi(() => server.url, () => org.key);
+  const event = (fields: Record<string, unknown> = {}) => createEvent(api, { title: 'Gig', description: 'Music', price: 1000, ...fields });
   const promo = async (eventId: string, body: Record<string, unknown>) => assert.equal((await api('POST', `/api/v1/events/${eventId}/promo-codes`, body)).status, 201);
   const register = (eventId: string, extra: Record<string, unknown> = {}) =>
     api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Rao', email: uniqueEmail('promo'), ...extra });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { watchScans } from '../helpers/scan-watch.js';
 import { MAX_EMAIL_LENGTH } from '../../src/modules/mail/email-check.js';
@@ -25,7 +26,7 @@ describe('trust and safety in registrations and events', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => org.key);
   async function event(fields: Record<string, unknown> = {}, key = org.key): Promise<string> {
     const r = await api('POST', '/api/v1/events', { title: 'Gig', description: 'Music', startDate: '2026-12-20', ...fields }, key);
     assert.equal(r.status, 201, r.text);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const MINUTE = 60_000;
@@ -24,7 +25,7 @@ describe('unpaid bookings hold nothing for long', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => org.key);
   async function paidEvent(fields: Record<string, unknown> = {}) {
     const r = await api('POST', '/api/v1/events', { title: 'Gig', description: 'Music', startDate: '2026-12-20', price: 1000, ...fields });
     assert.equal(r.status, 201, r.text);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('ledger and payouts in test mode', () => {
@@ -32,15 +33,10 @@ describe('ledger and payouts in test mode', () => {
 
   /** A paid test-mode booking at `price` rupees, confirmed through the sandbox gateway. */
   async function sale(org: KeyInfo, price: number): Promise<{ eventId: string; registrationId: string }> {
-    const ev = await api(org, 'POST', '/api/v1/events', { title: 'Paid', description: 'x', startDate: '2026-12-20', price });
-    assert.equal(ev.status, 201, ev.text);
-    const eventId = ev.body.data.id;
-    const s1 = await api(org, 'POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer') });
-    assert.equal(s1.status, 201, s1.text);
-    const pay = await api(org, 'POST', '/api/v1/sandbox/payments', { orderId: s1.body.orderId, outcome: 'success' });
-    const s2 = await api(org, 'POST', `/api/v1/events/${eventId}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId: pay.body.paymentId });
-    assert.equal(s2.status, 200, s2.text);
-    return { eventId, registrationId: s1.body.registrationId };
+    const orgApi = keyApi(server.url, org.key);
+    const eventId = await createEvent(orgApi, { title: 'Paid', price });
+    const { registrationId } = await paidBooking(orgApi, eventId);
+    return { eventId, registrationId };
   }
   /** Moves this account's test-mode clock a week on (past any clearing days); sessions are unaffected. */
   const clear = async (org: KeyInfo) => assert.equal((await api(org, 'POST', '/api/v1/sandbox/clock', { advanceDays: 7 })).status, 200);

@@ -2,7 +2,8 @@
 // the tables that only grow are pruned by the workers on a schedule of the injected clock.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('pages and pruning', () => {
@@ -17,7 +18,7 @@ describe('pages and pruning', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
 
   /** Reads every page of a list with the given page size; checks the page fields. */
   async function readAll(path: string, limit: number): Promise<{ ids: string[]; pages: number; count: number }> {

@@ -8,6 +8,7 @@ import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
 import { attendeeTokenMatches, attendeeTokenRegistration } from '../../src/shared/attendee-token.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
@@ -35,13 +36,13 @@ describe('the ticket mail, as the buyer reads it', () => {
     await rzp.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
-  async function liveEvent(fields: Record<string, unknown>): Promise<string> {
-    const r = await api('POST', '/api/v1/events', { title: 'Monsoon Meetup', description: 'Talks', location: 'Hall 3, Bengaluru', startDate: '2026-12-12T10:00+05:30', endDate: '2026-12-12T17:30+05:30', maxTeamSize: 3, ...fields });
-    assert.equal(r.status, 201, r.text);
-    assert.equal((await api('PATCH', `/api/v1/events/${r.body.data.id}`, { status: 'published' })).status, 200);
-    return r.body.data.id;
-  }
+  const api = keyApi(() => server.url, () => org.key);
+  const liveEvent = (fields: Record<string, unknown>) =>
+    createEvent(
+      api,
+      { title: 'Monsoon Meetup', description: 'Talks', location: 'Hall 3, Bengaluru', startDate: '2026-12-12T10:00+05:30', endDate: '2026-12-12T17:30+05:30', maxTeamSize: 3, ...fields },
+      { publish: true },
+    );
   async function mailTo(email: string): Promise<ParsedMail> {
     await drainJobs(server, async () => smtp.messages.some((m) => m.envelopeTo.includes(email)));
     return smtp.messages.find((m) => m.envelopeTo.includes(email))!;

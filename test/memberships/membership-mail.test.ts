@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ParsedMail } from 'mailparser';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { gatewayEnv, paymentCapturedEvent, signWebhook, startRazorpayEmulator, subscriptionEvent, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
@@ -35,7 +36,7 @@ describe('membership mails (live, over SMTP)', () => {
     await rzp.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
   const mailsTo = (email: string, subject: RegExp) => smtp.messages.filter((m) => m.envelopeTo.includes(email) && subject.test(m.subject ?? ''));
   async function waitFor(email: string, subject: RegExp, n = 1): Promise<ParsedMail[]> {
     await drainJobs(server, async () => mailsTo(email, subject).length >= n);
@@ -126,7 +127,7 @@ describe('membership mails in test mode', () => {
 
   it('keeps the confirmation and the receipts for GET /api/v1/sandbox/emails; a staff-added member gets the id too', async () => {
     const org = await organiser(server.url);
-    const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+    const api = keyApi(() => server.url, () => org.key);
     const kept = async () => (await api('GET', '/api/v1/sandbox/emails')).body.data as { to: string[]; subject: string; text: string }[];
     const planId = (await api('POST', '/api/v1/memberships/plans', { name: 'Sandbox club', amount: 100, period: 'monthly' })).body.data.id;
     const email = uniqueEmail('sbx');

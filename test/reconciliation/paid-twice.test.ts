@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { gatewayEnv, orderPaidEvent, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -33,7 +34,7 @@ describe('an order is paid at most once', () => {
     await rzp.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
   const paymentOf = (id: unknown) => rzp.payments.get(String(id))!;
   /** The gateway's paid notification for one payment, signed as Razorpay signs it. */
   async function notifyPaid(payment: Record<string, unknown>) {
@@ -107,9 +108,7 @@ describe('an order is paid at most once', () => {
   });
 
   it('refunds a second payment of a booking’s order when its notification arrives; the booking keeps the first', async () => {
-    const created = await api('POST', '/api/v1/events', { title: 'Workshop', description: 'x', startDate: '2027-01-20', price: 500, capacity: 10 });
-    const eventId = created.body.data.id;
-    assert.equal((await api('PATCH', `/api/v1/events/${eventId}`, { status: 'published' })).status, 200);
+    const eventId = await createEvent(api, { title: 'Workshop', startDate: '2027-01-20', price: 500, capacity: 10 }, { publish: true });
     const s = (await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer') })).body;
     const first = rzp.pay(s.orderId);
     assert.equal((await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.registrationId, orderId: s.orderId, paymentId: first.id })).status, 200);

@@ -3,7 +3,8 @@
 // lapsing on the clock and passing on, the organiser's queue and removal, the webhook.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 
@@ -16,7 +17,7 @@ describe('waitlist with timed offers', () => {
   });
   after(async () => server.close());
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, ...(body === undefined ? {} : { body }) });
+  const api = keyApi(() => server.url, () => org.key);
   const offerMails = async (email: string) => {
     const r = await api('GET', '/api/v1/sandbox/emails?limit=1000');
     return (r.body.data as any[]).filter((m) => m.to.includes(email) && /held for you/.test(m.subject));

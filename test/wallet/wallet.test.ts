@@ -11,6 +11,7 @@ import { importSPKI, jwtVerify } from 'jose';
 import { GOOGLE_SAVE_URL } from '../../src/modules/wallet/google-wallet.js';
 import { walletLinks } from '../../src/shared/wallet-links.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { cmsVerifies, ISSUER_ID, makeWalletKeys, PASS_TYPE_ID, SA_EMAIL, signatureSubjects, TEAM_ID, unzip, type WalletKeys } from '../helpers/wallet-keys.js';
 
@@ -22,7 +23,7 @@ describe('wallet passes', () => {
   let org: Account & KeyInfo;
   let eventId: string;
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, ...(body === undefined ? {} : { body }) });
+  const api = keyApi(() => server.url, () => org.key);
   /** A confirmed booking's id and its wallet links, as the page and mail get them. */
   const book = async (name = 'Asha Rao') => {
     const r = await api('POST', `/api/v1/events/${eventId}/register`, { name, email: uniqueEmail('w') });

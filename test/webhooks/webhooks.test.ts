@@ -5,6 +5,7 @@ import { deliver } from '../../src/modules/webhooks/delivery.js';
 import { DELIVERY_TIMEOUT_MS, deliveryJob } from '../../src/modules/webhooks/webhooks.service.js';
 import { seal } from '../../src/shared/secret-box.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
@@ -93,7 +94,7 @@ describe('webhook delivery', () => {
     await receiver.close();
     await server.close();
   });
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
   async function event(fields: Record<string, unknown> = {}) {
     return (await api('POST', '/api/v1/events', { title: 'Hooked', description: 'x', startDate: '2026-12-20', ...fields })).body.data.id as string;
   }

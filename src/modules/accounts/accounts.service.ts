@@ -1,4 +1,5 @@
-// Accounts: signup, login, email verification, staff, organiser access. HTTP-free.
+// Accounts: signup, login, email verification, password reset and change, staff, organiser
+// access. HTTP-free. The mails these send are in accounts.mails.ts.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../shared/pg-errors.js';
@@ -6,11 +7,9 @@ import type { Database } from '../../db/database.js';
 import { defineJob, enqueue } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import { type AppError, appError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../shared/errors.js';
-import { escapeHtml } from '../../shared/html.js';
 import type { Ids } from '../../shared/ids.js';
 import type { LimitWindow, RateLimiter, RateLimitResult } from '../../shared/rate-limit.js';
 import type { Db } from '../../shared/db-handle.js';
-import type { Mailer } from '../mail/mailer.js';
 import * as repo from './accounts.repo.js';
 import { deviceCookieValue, knownDevice } from './devices.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
@@ -65,7 +64,8 @@ export function normaliseEmail(email: string): string {
   return e;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** How tokens are kept: only their hash is stored. */
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export interface SessionAnswer {
   userId: string;
@@ -225,40 +225,6 @@ export async function resendVerification(deps: AccountDeps, userId: string): Pro
   deps.jobs?.kick();
 }
 
-/**
- * The verification mail job. The token is made here, when the mail is sent, so the
- * plain token only ever exists in the mail; a retried job makes a new one.
- */
-export async function sendVerificationJob(
-  deps: { db: Kysely<Database>; clock: Clock; ids: Ids; baseUrl: string; mailer: Mailer },
-  payload: { userId: string },
-): Promise<void> {
-  const user = await repo.findUserById(deps.db, payload.userId);
-  if (!user || isEmailVerified(user)) return; // deleted, or verified meanwhile
-  const token = deps.ids.secret(32);
-  const now = deps.clock.now();
-  await repo.insertVerification(deps.db, { tokenHash: sha256(token), userId: user.id, email: user.email, createdAt: now, expiresAt: new Date(now.getTime() + VERIFICATION_TTL_MS) });
-  await deps.mailer.send(renderVerificationMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, token }));
-}
-
-export function renderVerificationMail(m: { baseUrl: string; name: string; email: string; token: string }) {
-  const link = `${m.baseUrl}/auth/verify?token=${encodeURIComponent(m.token)}`;
-  const text = [
-    `Hello ${m.name},`,
-    '',
-    `Open this link and sign in to confirm that ${m.email} is your address:`,
-    '',
-    link,
-    '',
-    'The link works once and expires in 48 hours. If you did not create an account, ignore this mail.',
-  ].join('\n');
-  const html =
-    `<p>Hello ${escapeHtml(m.name)},</p><p>Open this link and sign in to confirm that ${escapeHtml(m.email)} is your address:</p>` +
-    `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
-    '<p>The link works once and expires in 48 hours. If you did not create an account, ignore this mail.</p>';
-  return { to: m.email, subject: 'Confirm your email address', text, html };
-}
-
 // ---------------------------------------------------------------- password reset and change
 
 /** Ends every session of the account but the dashboard session `keep`; answers the new session epoch. */
@@ -349,49 +315,6 @@ export async function changePassword(
 /** POST /auth/logout-everywhere: ends every session of the account, idTokens and dashboard alike. */
 export async function logoutEverywhere(deps: AccountDeps, userId: string): Promise<void> {
   await deps.db.transaction().execute((trx) => endSessions(deps, trx, userId));
-}
-
-type MailDeps = { db: Kysely<Database>; clock: Clock; ids: Ids; baseUrl: string; mailer: Mailer };
-
-/** The reset mail job. As with verification, the token is made when the mail is sent and exists only in it. */
-export async function sendPasswordResetJob(deps: MailDeps, payload: { userId: string; reason: 'forgot' | 'locked' }): Promise<void> {
-  const user = await repo.findUserById(deps.db, payload.userId);
-  if (!user) return;
-  const token = deps.ids.secret(32);
-  const now = deps.clock.now();
-  await repo.insertPasswordReset(deps.db, { tokenHash: sha256(token), userId: user.id, email: user.email, createdAt: now, expiresAt: new Date(now.getTime() + RESET_TTL_MS) });
-  await deps.mailer.send(renderPasswordResetMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, token, reason: payload.reason }));
-}
-
-export function renderPasswordResetMail(m: { baseUrl: string; name: string; email: string; token: string; reason: 'forgot' | 'locked' }) {
-  const link = `${m.baseUrl}/auth/password/reset?token=${encodeURIComponent(m.token)}`;
-  const why =
-    m.reason === 'locked'
-      ? 'Someone tried many wrong passwords for your account, so signing in to it now needs a new password. Open this link to set one:'
-      : 'Someone (we hope you) asked to reset the password of your account. Open this link to set a new one:';
-  const after = 'The link works once and expires in 60 minutes. Setting a new password signs out every session of the account. If you did not ask for this, you can ignore this mail: your password stays as it is.';
-  const text = [`Hello ${m.name},`, '', why, '', link, '', after].join('\n');
-  const html =
-    `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(why)}</p>` +
-    `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(after)}</p>`;
-  return { to: m.email, subject: m.reason === 'locked' ? 'Sign-in to your account is locked: set a new password' : 'Reset your password', text, html };
-}
-
-export async function sendPasswordNoticeJob(deps: MailDeps, payload: { userId: string; what: 'reset' | 'changed' }): Promise<void> {
-  const user = await repo.findUserById(deps.db, payload.userId);
-  if (!user) return;
-  await deps.mailer.send(renderPasswordNoticeMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, what: payload.what }));
-}
-
-export function renderPasswordNoticeMail(m: { baseUrl: string; name: string; email: string; what: 'reset' | 'changed' }) {
-  const forgot = `${m.baseUrl}/dashboard/password/forgot`;
-  const said =
-    m.what === 'reset'
-      ? 'The password of your account was set with a reset link just now, and every session of the account was signed out.'
-      : 'The password of your account was changed just now, and every other session of the account was signed out.';
-  const text = [`Hello ${m.name},`, '', said, '', `If this was not you, set a new password at once: ${forgot}`].join('\n');
-  const html = `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(said)}</p><p>If this was not you, set a new password at once: <a href="${escapeHtml(forgot)}">${escapeHtml(forgot)}</a></p>`;
-  return { to: m.email, subject: 'Your password was changed', text, html };
 }
 
 export async function getUser(db: Kysely<Database>, userId: string) {

@@ -15,6 +15,7 @@ import type { Mode, PayoutStatus } from '../../db/database.js';
 import { defineJob, enqueue } from '../../jobs/queue.js';
 import { assertOwned, type KeyPrincipal } from '../../shared/auth.js';
 import { badRequest, conflict, notFound, unavailable } from '../../shared/errors.js';
+import { every, type Loop } from '../../shared/every.js';
 import type { Ids } from '../../shared/ids.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import * as accounts from '../accounts/accounts.service.js';
@@ -203,25 +204,21 @@ export async function sweepStuckPayouts(deps: PayoutDeps, limit = 100): Promise<
   return { checked: stuck.length, changed };
 }
 
-/** Runs the sweep every `everyMs` on a worker instance; stopped on shutdown. */
+/** Runs the sweep every `everyMs` on a worker instance (the first after one period); stopped on shutdown. */
 export class PayoutSweeper {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
+  #loop: Loop | undefined;
   constructor(private readonly deps: PayoutDeps) {}
   start(everyMs = 5 * 60_000): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => {
-      if (this.#running) return;
-      this.#running = sweepStuckPayouts(this.deps)
-        .catch((err: unknown) => this.deps.logger.error({ err }, 'payout sweep failed'))
-        .finally(() => (this.#running = undefined));
-    }, everyMs);
-    this.#timer.unref();
+    if (this.#loop) return;
+    this.#loop = every(everyMs, () => sweepStuckPayouts(this.deps), {
+      firstAfterMs: everyMs,
+      onError: (err) => this.deps.logger.error({ err }, 'payout sweep failed'),
+    });
   }
   async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
+    const loop = this.#loop;
+    this.#loop = undefined;
+    await loop?.stop();
   }
 }
 

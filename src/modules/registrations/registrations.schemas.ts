@@ -1,7 +1,11 @@
-// Request schemas that more than one module's routes take: the answers to an event's
-// questions (the API's registration and the hosted page's JSON call). Kept out of the routes
-// file so other modules' routes can use them.
+// The registrations API's schemas: the answers to an event's questions (also taken by the
+// hosted page's JSON call), a registration as the API shows it (also the dashboard's), and the
+// requests and answers of registrations.routes.ts. Kept out of the routes file so other
+// modules can use them.
 import { Type } from 'typebox';
+import { Nullable } from '../../shared/schemas.js';
+import { Billing, BillingInput } from '../gst/gst.schemas.js';
+import { Channels } from '../whatsapp/channels.schema.js';
 import { MAX_ANSWER_LENGTH } from './answers.js';
 
 /** Answers keyed by question name; any name, `__proto__` and `constructor` included. */
@@ -13,3 +17,132 @@ export const CustomFieldAnswers = Type.Record(
     description: `Answers keyed by the event’s customFields names (at most 50; text at most ${MAX_ANSWER_LENGTH} characters). Any name works, \`constructor\` and \`__proto__\` included.`,
   },
 );
+
+export const Registration = Type.Object({
+  id: Type.String({ description: 'The registration id; also the QR payload until a transfer.' }),
+  eventId: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('cancelled'), Type.Literal('refunded')]),
+  pendingReason: Nullable(Type.Union([Type.Literal('payment'), Type.Literal('approval')], { description: 'Why a pending registration waits.' })),
+  name: Type.String(),
+  email: Type.String(),
+  phone: Nullable(Type.String({ description: 'E.164, as normalised at registration.' })),
+  whatsappOptIn: Type.Boolean({ description: 'The buyer asked for the ticket over WhatsApp at `phone`.' }),
+  channels: Channels,
+  ticketType: Type.String({ description: 'A tier name, or General for the base price.' }),
+  subEventId: Nullable(Type.String({ description: 'Track index as a decimal string.' })),
+  quantity: Type.Integer({ description: 'Seats held: 1 + team members.' }),
+  amount: Type.Number({ description: 'Rupees, after any promo code.' }),
+  currency: Type.String(),
+  platformFee: Type.Number({ description: 'Rupees; recorded at confirmation (0 in test mode and for free tickets).' }),
+  gatewayFee: Type.Number({ description: 'Rupees; recorded at confirmation.' }),
+  customFields: Type.Record(Type.String(), Type.Unknown(), { description: 'Answers keyed by question name.' }),
+  teamMembers: Type.Array(
+    Type.Object({ id: Type.String({ description: 'The member’s own ticket id (their QR).' }), name: Type.String(), email: Type.String(), checkedIn: Type.Boolean() }),
+  ),
+  promoCode: Nullable(Type.String()),
+  billing: Billing,
+  ticketCode: Nullable(Type.String({ description: 'Set by a transfer: the QR payload from then on.' })),
+  checkedIn: Type.Boolean(),
+  checkedInAt: Nullable(Type.String({ format: 'date-time' })),
+  createdAt: Type.String({ format: 'date-time' }),
+  confirmedAt: Nullable(Type.String({ format: 'date-time' })),
+});
+
+export const RegisterBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+    phone: Type.Optional(Type.String({ maxLength: 32, description: 'E.164 (`+919812345678`) or a 10-digit Indian mobile number (given +91); spaces, hyphens, dots and brackets ignored. Stored in E.164; anything else is 400 `invalid_phone`. Empty means none.' })),
+    whatsappOptIn: Type.Optional(
+      Type.Boolean({
+        description: 'The buyer agrees to get the ticket over WhatsApp at `phone` (the consent is stored with the booking; ask for it in words that name the business and WhatsApp). Needs `phone` (400 `phone_required`). When the service has WhatsApp configured, a confirmed live booking then also gets its primary ticket as a WhatsApp template message (the QR as header image; name, event and date as parameters), sent by a durable job with the mail’s retry rules; its delivery shows in `channels`. Test mode sends none, as it sends no mail.',
+      }),
+    ),
+    customFields: Type.Optional(CustomFieldAnswers),
+    teamMembers: Type.Optional(
+      Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false }), {
+        maxItems: 99,
+        description: 'Team events only (maxTeamSize ≥ 2). Each member gets a ticket with its own id.',
+      }),
+    ),
+    promoCode: Type.Optional(Type.String({ maxLength: 40 })),
+    membershipId: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email).',
+      }),
+    ),
+    ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name from specialPrices; omitted means General at the base price.' })),
+    subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index as a decimal string: books that track at its price and capacity.' })),
+    billing: Type.Optional(BillingInput),
+    waitlistOffer: Type.Optional(
+      Type.String({
+        maxLength: 120,
+        description:
+          'The token of a waitlist offer (the `offer` of the offer mail’s link): books the one seat the offer holds, for its track and tier, even while sold out. 409 `offer_not_valid` once it lapsed or was used; 400 `offer_mismatch` for another choice or with team members.',
+      }),
+    ),
+    registrationId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
+    orderId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
+    paymentId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Free event, or paid step 1: name and email (required) and the optional fields. Paid step 2: exactly registrationId, orderId and paymentId; any other field (such as signature) is refused with 400.',
+  },
+);
+
+export const RegisterAnswer = Type.Union([
+  Type.Object(
+    {
+      success: Type.Literal(true),
+      registrationId: Type.String(),
+      status: Type.Union([Type.Literal('confirmed'), Type.Literal('pending')], { description: '`pending` when the event requires approval.' }),
+      ticketIds: Type.Array(Type.String(), { description: 'One per person, the primary’s (the registration id) first.' }),
+    },
+    { title: 'FreeRegistration', description: 'Free: confirmed in one call (or pending approval). No orderId.' },
+  ),
+  Type.Object(
+    {
+      success: Type.Literal(true),
+      registrationId: Type.String(),
+      orderId: Type.String(),
+      amount: Type.Integer({ description: 'Paise; pass unchanged to the gateway checkout.' }),
+      currency: Type.String(),
+      key: Type.String({ description: 'The gateway’s public key, safe in a browser.' }),
+    },
+    { title: 'PaymentOrder', description: 'Paid step 1: open the gateway checkout with key and orderId.' },
+  ),
+]);
+
+export const Step2Answer = Type.Object(
+  {
+    success: Type.Literal(true),
+    registrationId: Type.String(),
+    status: Type.Literal('confirmed'),
+    orderId: Type.String(),
+    paymentId: Type.String(),
+  },
+  { title: 'Confirmation', description: 'The only truth about a paid registration. Repeating step 2 with the same ids answers the same.' },
+);
+
+export const EventParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+export const RegParams = Type.Object({ id: Type.String({ maxLength: 100 }), registrationId: Type.String({ maxLength: 100 }) });
+export const RegAnswer = Type.Object({ success: Type.Literal(true), data: Registration });
+
+export const PromoCode = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  discountPercent: Nullable(Type.Integer()),
+  discountAmount: Nullable(Type.Number({ description: 'Rupees off the booking total.' })),
+  validFrom: Nullable(Type.String({ format: 'date-time' })),
+  validUntil: Nullable(Type.String({ format: 'date-time' })),
+  maxUses: Nullable(Type.Integer()),
+  uses: Type.Integer({ description: 'Confirmed bookings that used the code.' }),
+  usesReserved: Type.Integer({
+    description: 'Uses held by bookings still waiting for payment or approval. `uses + usesReserved` never exceeds maxUses; a reservation is released when its booking is cancelled, rejected or expires unpaid.',
+  }),
+  createdAt: Type.String({ format: 'date-time' }),
+});

@@ -59,6 +59,30 @@ function receiptLine(b: TicketMailInput['booking'], timeZone: string): string | 
   return `${formatMoney(b.amountPaise, b.currency)} received${on} for booking ${b.id}${payment}. This is a receipt, not a tax invoice.`;
 }
 
+/** The mail's table: what, when, where, which ticket, for whom, and what was paid. */
+function detailLines(input: TicketMailInput, when: string, receipt: string | undefined): [string, string][] {
+  const b = input.booking;
+  return [
+    ['Event', input.event.title],
+    ['Date', when],
+    ['Venue', input.event.location ?? 'to be announced'],
+    ['Ticket', input.trackTitle ? `${input.ticketType} · ${input.trackTitle}` : input.ticketType],
+    ['Name', input.holder.name],
+    ['Ticket id', input.ticketId],
+    [b.amountPaise === 0 ? 'Amount' : 'Amount paid', amountLine(b, input.isTeamMember === true)],
+    ...(receipt ? ([['Receipt', receipt]] as [string, string][]) : []),
+  ];
+}
+
+/** The event.ics file; the ticket goes out even should it fail (the QR is what admits). */
+function calendarFile(entry: Omit<Parameters<typeof ticketCalendar>[0], 'uid' | 'now'>, input: TicketMailInput): string | undefined {
+  try {
+    return ticketCalendar({ ...entry, uid: input.ticketId, now: input.now });
+  } catch {
+    return undefined;
+  }
+}
+
 export function renderTicketMail(input: TicketMailInput): OutgoingMail {
   const png = ticketQrPng(input.ticketId);
   const cid = `qr-${input.ticketId}@ticket`;
@@ -67,16 +91,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
   const teamMember = input.isTeamMember === true;
   const b = input.booking;
   const receipt = teamMember ? undefined : receiptLine(b, input.timeZone);
-  const lines: [string, string][] = [
-    ['Event', input.event.title],
-    ['Date', when],
-    ['Venue', input.event.location ?? 'to be announced'],
-    ['Ticket', input.trackTitle ? `${input.ticketType} · ${input.trackTitle}` : input.ticketType],
-    ['Name', input.holder.name],
-    ['Ticket id', input.ticketId],
-    [b.amountPaise === 0 ? 'Amount' : 'Amount paid', amountLine(b, teamMember)],
-    ...(receipt ? ([['Receipt', receipt]] as [string, string][]) : []),
-  ];
+  const lines = detailLines(input, when, receipt);
   const intro = teamMember ? 'You are on a team booking. This is your own ticket.' : 'Your booking is confirmed.';
   const entry = {
     title: input.event.title,
@@ -86,13 +101,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
       .filter((x) => x)
       .join('\n'),
   };
-  // The ticket goes out even should the calendar file fail (the QR is what admits).
-  let ics: string | undefined;
-  try {
-    ics = ticketCalendar({ ...entry, uid: input.ticketId, now: input.now });
-  } catch {
-    ics = undefined;
-  }
+  const ics = calendarFile(entry, input);
   const google = googleCalendarUrl(entry, input.timeZone);
   const text = [
     `Hello ${input.holder.name},`,

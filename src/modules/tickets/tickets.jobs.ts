@@ -10,7 +10,7 @@ import { findUsersById } from '../accounts/accounts.service.js';
 import { findEventsById } from '../events/events.service.js';
 import { renderDocumentPdf } from '../gst/document.pdf.js';
 import { documentTitle } from '../gst/document.view.js';
-import { saleDocumentsOf } from '../gst/gst.service.js';
+import { saleDocumentsOf, type GstDocument } from '../gst/gst.service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { recordSandboxMail, type SandboxMail } from '../mail/sandbox-mail.js';
 import { attendeePageUrl, attendeeToken } from '../../shared/attendee-token.js';
@@ -77,50 +77,11 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
     await new Promise((r) => setImmediate(r));
     // The primary's QR is the registration id, or its ticketCode after a transfer.
     const ticketId = attendee.idx === 0 ? (reg.ticket_code ?? reg.id) : attendee.id;
-    const track = reg.sub_event_id === null ? undefined : event.tracks[reg.sub_event_id];
     try {
-      // Not after a transfer: the document names the buyer who paid, not the new holder.
-      const document = attendee.idx === 0 && reg.ticket_code === null ? invoices.get(reg.id) : undefined;
-      const invoice = document && { title: documentTitle(document), number: document.number, pdf: await renderDocumentPdf(document) };
-      const mail = renderTicketMail({
-        event: { title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location },
-        timeZone: deps.config.eventTimeZone,
-        holder: { name: attendee.name, email: attendee.email },
-        ticketId,
-        ticketType: reg.ticket_type,
-        trackTitle: track?.title ?? null,
-        trackDate: track?.date ?? null,
-        organiserName: organisers.get(event.account_id)?.name,
-        baseUrl: deps.config.baseUrl,
-        isTeamMember: attendee.idx > 0,
-        booking: {
-          id: reg.id,
-          quantity: reg.quantity,
-          amountPaise: Number(reg.amount_paise),
-          currency: reg.currency,
-          paymentId: reg.payment_id,
-          confirmedAt: reg.confirmed_at,
-        },
-        // The booking's own page (§18), for its primary only: it may transfer or cancel the booking.
-        wallet: attendee.idx === 0 ? walletLinks(deps.config, reg) : undefined,
-        attendeeUrl: attendee.idx === 0 ? attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id)) : undefined,
-        now: deps.clock.now(),
-        invoice,
-      });
+      const mail = await ticketMailFor(deps, holder, event, ticketId, organisers.get(event.account_id)?.name, invoices.get(reg.id));
       if (reg.mode === 'test') {
         // A retried job keeps one copy: the id is the same each time.
-        kept.push({
-          index,
-          mail: {
-            id: `${payload.attendeeId}:${ticketId}`,
-            accountId: reg.account_id,
-            recipients: [mail.to],
-            subject: mail.subject,
-            text: mail.text,
-            attachments: (mail.attachments ?? []).map((a) => a.filename),
-            createdAt: deps.clock.now(),
-          },
-        });
+        kept.push({ index, mail: sandboxCopy(`${payload.attendeeId}:${ticketId}`, reg.account_id, mail, deps.clock.now()) });
       } else {
         sends.push(
           deps.mailer.send(mail).then(
@@ -145,4 +106,52 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
     }
   }
   return outcomes;
+}
+
+type EventRow = Awaited<ReturnType<typeof findEventsById>>[number];
+
+/** One holder's ticket mail: the event and booking in words, the QR, the wallet and page links, and the primary's invoice. */
+async function ticketMailFor(
+  deps: TicketJobDeps,
+  holder: TicketHolder,
+  event: EventRow,
+  ticketId: string,
+  organiserName: string | undefined,
+  saleDocument: GstDocument | undefined,
+) {
+  const { attendee, booking: reg } = holder;
+  const track = reg.sub_event_id === null ? undefined : event.tracks[reg.sub_event_id];
+  // Not after a transfer: the document names the buyer who paid, not the new holder.
+  const document = attendee.idx === 0 && reg.ticket_code === null ? saleDocument : undefined;
+  const invoice = document && { title: documentTitle(document), number: document.number, pdf: await renderDocumentPdf(document) };
+  return renderTicketMail({
+    event: { title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location },
+    timeZone: deps.config.eventTimeZone,
+    holder: { name: attendee.name, email: attendee.email },
+    ticketId,
+    ticketType: reg.ticket_type,
+    trackTitle: track?.title ?? null,
+    trackDate: track?.date ?? null,
+    organiserName,
+    baseUrl: deps.config.baseUrl,
+    isTeamMember: attendee.idx > 0,
+    booking: {
+      id: reg.id,
+      quantity: reg.quantity,
+      amountPaise: Number(reg.amount_paise),
+      currency: reg.currency,
+      paymentId: reg.payment_id,
+      confirmedAt: reg.confirmed_at,
+    },
+    // The booking's own page (§18), for its primary only: it may transfer or cancel the booking.
+    wallet: attendee.idx === 0 ? walletLinks(deps.config, reg) : undefined,
+    attendeeUrl: attendee.idx === 0 ? attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id)) : undefined,
+    now: deps.clock.now(),
+    invoice,
+  });
+}
+
+/** The copy test mode keeps of a mail it does not send. */
+function sandboxCopy(id: string, accountId: string, mail: Awaited<ReturnType<typeof renderTicketMail>>, now: Date): SandboxMail {
+  return { id, accountId, recipients: [mail.to], subject: mail.subject, text: mail.text, attachments: (mail.attachments ?? []).map((a) => a.filename), createdAt: now };
 }

@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../../../shared/errors.js';
 import { broadcast } from '../../broadcast/broadcast.service.js';
 import * as events from '../../events/events.service.js';
 import * as actions from '../../registrations/actions.service.js';
-import { presentRegistration } from '../../registrations/registrations.routes.js';
+import { presentRegistration } from '../../registrations/registrations.present.js';
 import * as registrations from '../../registrations/registrations.service.js';
 import { Form } from '../form.js';
 import * as registrationViews from '../views/registrations.js';

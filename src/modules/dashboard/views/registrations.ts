@@ -1,6 +1,6 @@
 // An event's registration screens: the searched list, one registration with its
 // actions, and the broadcast form with its preview.
-import type { presentRegistration } from '../../registrations/registrations.routes.js';
+import type { presentRegistration } from '../../registrations/registrations.present.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, when } from '../layout.js';
 import { eventTabs, trackNumber, type EventView } from './events.js';

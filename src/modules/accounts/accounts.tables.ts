@@ -1,0 +1,65 @@
+// The accounts module's tables: their row types, and in AccountsTables the tables it owns (only its
+// repo files query them; scripts/check-ownership.mjs reads the owner list from here).
+import type { ColumnType, Generated } from 'kysely';
+import type { Timestamp } from '../../db/columns.js';
+
+/** The tables the accounts module owns. */
+export interface AccountsTables {
+  sandbox_clocks: SandboxClocksTable;
+  users: UsersTable;
+  email_verifications: EmailVerificationsTable;
+  password_resets: PasswordResetsTable;
+  publishing_requests: PublishingRequestsTable;
+}
+
+/** A request for publishing access (§17): pending until staff grant or decline it. */
+export interface PublishingRequestsTable {
+  id: string;
+  user_id: string;
+  message: string;
+  status: 'pending' | 'granted' | 'declined';
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  decided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  name: string;
+  phone: string | null;
+  is_organizer: Generated<boolean>;
+  can_publish: Generated<boolean>;
+  created_at: Timestamp;
+  /** Null until the address is proved by the verification mail. */
+  email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** idTokens carry the epoch they were issued in; a reset, a change or "sign out everywhere" raises it. */
+  session_epoch: Generated<number>;
+  /** Set after too many failed sign-ins from everywhere; only the password reset link lifts it. */
+  login_locked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface EmailVerificationsTable {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface SandboxClocksTable {
+  account_id: string;
+  offset_ms: number;
+}

@@ -1,0 +1,48 @@
+// The checkin module's tables: their row types, and in CheckinTables the tables it owns (only its
+// repo files query them; scripts/check-ownership.mjs reads the owner list from here).
+import type { Generated } from 'kysely';
+import type { Timestamp, Json } from '../../db/columns.js';
+
+/** The tables the checkin module owns. */
+export interface CheckinTables {
+  door_passes: DoorPassesTable;
+  checkin_log: CheckinLogTable;
+  door_sync_scans: DoorSyncScansTable;
+  door_versions: DoorVersionsTable;
+}
+
+export interface DoorPassesTable {
+  id: string;
+  event_id: string;
+  label: string;
+  token_hash: string;
+  created_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface CheckinLogTable {
+  id: Generated<string>;
+  event_id: string;
+  attendee_id: string;
+  action: 'admit' | 'undo';
+  actor: string;
+  at: Timestamp;
+}
+
+export interface DoorSyncScansTable {
+  event_id: string;
+  device_id: string;
+  seq: number;
+  result: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+/** Per event, how many door-affecting changes have committed (migration 0021): the rosters' staleness check. */
+export interface DoorVersionsTable {
+  event_id: string;
+  version: number;
+  /** Some instance holds a roster of the event: its changes are notified. */
+  watched: Generated<boolean>;
+}

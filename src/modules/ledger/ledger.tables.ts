@@ -1,0 +1,36 @@
+// The ledger module's tables: their row types, and in LedgerTables the tables it owns (only its
+// repo files query them; scripts/check-ownership.mjs reads the owner list from here).
+import type { ColumnType, Generated } from 'kysely';
+import type { Timestamp, Mode } from '../../db/columns.js';
+
+/** The tables the ledger module owns. */
+export interface LedgerTables {
+  ledger_entries: LedgerEntriesTable;
+}
+
+export type LedgerKind =
+  | 'ticket_sale'
+  | 'platform_fee'
+  | 'gateway_fee'
+  | 'ticket_refund'
+  | 'platform_fee_reversal'
+  | 'membership_payment'
+  | 'payout_hold'
+  | 'payout_credit';
+
+export type LedgerSource = 'registration' | 'membership' | 'payout';
+
+export interface LedgerEntriesTable {
+  seq: Generated<string>;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  kind: LedgerKind;
+  amount_paise: ColumnType<string, number, never>;
+  source_type: LedgerSource;
+  source_id: string;
+  ref: Generated<string>;
+  /** The capture this entry's money came with (pending until it clears); null: counts at once. */
+  captured_at: Timestamp | null;
+  created_at: Timestamp;
+}

@@ -1,0 +1,45 @@
+// A registration as the API (and the dashboard) shows it: the `Registration` schema's shape.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, RegistrationsTable } from '../../db/database.js';
+import { paiseToRupees } from '../../shared/money.js';
+import { channelsFor, type Channel } from '../whatsapp/whatsapp.service.js';
+import * as registrations from './registrations.service.js';
+
+export type Row = Selectable<RegistrationsTable>;
+type AttendeeRow = Pick<registrations.AttendeeRow, 'id' | 'idx' | 'name' | 'email' | 'checked_in_at'>;
+
+export function presentRegistration(r: Row, attendees: readonly AttendeeRow[], channels: readonly Channel[] = []) {
+  const primary = attendees.find((a) => a.idx === 0);
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    status: r.status,
+    pendingReason: r.pending_reason,
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    whatsappOptIn: r.whatsapp_opt_in,
+    channels: [...channels],
+    ticketType: r.ticket_type,
+    subEventId: r.sub_event_id === null ? null : String(r.sub_event_id),
+    quantity: r.quantity,
+    amount: paiseToRupees(Number(r.amount_paise)),
+    currency: r.currency,
+    platformFee: paiseToRupees(Number(r.platform_fee_paise)),
+    gatewayFee: paiseToRupees(Number(r.gateway_fee_paise)),
+    customFields: r.custom_fields,
+    teamMembers: attendees.filter((a) => a.idx > 0).map((a) => ({ id: a.id, name: a.name, email: a.email, checkedIn: a.checked_in_at !== null })),
+    promoCode: r.promo_code,
+    billing: !r.billing ? null : { gstin: r.billing.gstin, name: r.billing.name, address: r.billing.address, state: r.billing.stateCode },
+    ticketCode: r.ticket_code,
+    checkedIn: (primary?.checked_in_at ?? null) !== null,
+    checkedInAt: primary?.checked_in_at?.toISOString() ?? null,
+    createdAt: r.created_at.toISOString(),
+    confirmedAt: r.confirmed_at?.toISOString() ?? null,
+  };
+}
+
+export async function presentOne(db: Kysely<Database>, r: Row) {
+  const [people, channels] = await Promise.all([registrations.attendeesOf(db, [r.id]), channelsFor(db, [r.id])]);
+  return presentRegistration(r, people.get(r.id) ?? [], channels.get(r.id));
+}
