@@ -4,6 +4,7 @@ import type { presentRegistration } from '../../registrations/registrations.rout
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, when } from '../layout.js';
 import { eventTabs, type EventView } from './events.js';
+import { registrationsDownload } from './exports.js';
 
 export type RegistrationView = ReturnType<typeof presentRegistration>;
 
@@ -23,6 +24,7 @@ export function registrationsPage(
     (s) => html`<option${search.status === s ? html` selected` : ''}>${s}</option>`,
   )}</select></div>
 <div class="fit"><button>Search</button></div></div></form>
+${registrationsDownload(e.id, search)}
 ${
   list.length === 0
     ? html`<p>No registrations${search.q || search.status ? ' match' : ' yet'}.</p>`
