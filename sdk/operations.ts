@@ -222,6 +222,14 @@ export function operations(client: Client<paths>) {
     getCreditNote: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/credit-note'], 'get'>) => client.GET('/api/v1/events/{id}/registrations/{registrationId}/credit-note', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/credit-note'], 'get'>])),
     /** A month’s documents summed for GSTR-1 (`GET /api/v1/gst/gstr1`) */
     getGstr1Summary: (...init: Init<paths['/api/v1/gst/gstr1'], 'get'>) => client.GET('/api/v1/gst/gstr1', ...(init as [MaybeOptionalInit<paths['/api/v1/gst/gstr1'], 'get'>])),
+    /** The event’s registrations as a CSV file (`GET /api/v1/events/{id}/registrations/export`) */
+    exportRegistrations: (...init: Init<paths['/api/v1/events/{id}/registrations/export'], 'get'>) => client.GET('/api/v1/events/{id}/registrations/export', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/export'], 'get'>])),
+    /** The members as a CSV file (`GET /api/v1/memberships/members/export`) */
+    exportMembers: (...init: Init<paths['/api/v1/memberships/members/export'], 'get'>) => client.GET('/api/v1/memberships/members/export', ...(init as [MaybeOptionalInit<paths['/api/v1/memberships/members/export'], 'get'>])),
+    /** The ledger as a CSV file (`GET /api/v1/ledger/export`) */
+    exportLedger: (...init: Init<paths['/api/v1/ledger/export'], 'get'>) => client.GET('/api/v1/ledger/export', ...(init as [MaybeOptionalInit<paths['/api/v1/ledger/export'], 'get'>])),
+    /** The GST documents (tax invoices, bills of supply, credit notes) as a CSV file (`GET /api/v1/gst/documents/export`) */
+    exportGstDocuments: (...init: Init<paths['/api/v1/gst/documents/export'], 'get'>) => client.GET('/api/v1/gst/documents/export', ...(init as [MaybeOptionalInit<paths['/api/v1/gst/documents/export'], 'get'>])),
     /** The session account's balance: available and pending, in rupees (`GET /dashboard/api/balance`) */
     getBalance: (...init: Init<paths['/dashboard/api/balance'], 'get'>) => client.GET('/dashboard/api/balance', ...(init as [MaybeOptionalInit<paths['/dashboard/api/balance'], 'get'>])),
     /** The session account's ledger entries, newest first, a page at a time (`GET /dashboard/api/ledger`) */

@@ -742,6 +742,34 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events/{id}/registrations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event’s registrations as a CSV file
+         * @description One record per booking, oldest first: `registration_id`, `status`, `pending_reason`, `name`, `email`, `phone`, `ticket_type` (the tier, or General), `track_number` (the track counted from 1, as people count; the API’s `subEventId` is one less) and `track` (its title), `quantity` (people on the booking), `team_members` (`Name <email>` of each member after the booker, separated by `; `), `amount` (rupees paid, after any promo code) and `currency`, `promo_code`, `invoice_number` (the tax invoice or bill of supply, for a GST-registered organiser) and `credit_note_number`, `checked_in` (the booker is in) with `checked_in_at`, `people_checked_in` (how many on the booking are in), `ticket_code` (set by a transfer), `booked_at`, `confirmed_at`, `cancelled_at`; then one column per question the event asks, headed by its label (`label [name]` when two questions share a label), and `other_answers`: answers to questions the event no longer asks, as JSON.
+         *
+         *     Filters (all optional, combined): `status`; `ticketType` (a tier name, or General); `subEventId` (a track index as the API writes it, 0-based); `checkedIn` (`true`: someone on the booking is in; `false`: nobody is); `q` (part of a name or email, or a whole registration id, as the dashboard’s search). An event of another mode is 404, of another account 403, as for the list.
+         *
+         *     The file is CSV as RFC 4180 writes it: UTF-8 with a byte order mark (so Excel reads ₹ and names in every script as they are), a header row, records separated by CRLF, and a field that holds a comma, a double quote, a CR or an LF in double quotes with its quotes doubled. It is sent as `text/csv; charset=utf-8` with `Content-Disposition: attachment; filename="…"` and streamed as it is read, so any number of rows downloads in constant memory.
+         *
+         *     No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.
+         *
+         *     Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.
+         */
+        get: operations["exportRegistrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/{id}/tracks": {
         parameters: {
             query?: never;
@@ -838,6 +866,32 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gst/documents/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The GST documents (tax invoices, bills of supply, credit notes) as a CSV file
+         * @description Every document of the key’s account and mode issued on days `from` to `to` (India time, both inclusive, either optional), in number order within each supplier GSTIN and series: `number`, `kind` (tax_invoice, bill_of_supply or credit_note), `date`, `issued_at`, `financial_year`, `supplier_gstin`, `supplier_name`, `recipient_name`, `recipient_email`, `recipient_gstin`, `recipient_address`, `recipient_state` and `place_of_supply` (`29-Karnataka`), `supply_type` (intra_state or inter_state), `sac`, `description`, `quantity`, `rate_percent`, `taxable_value`, `cgst`, `sgst`, `utgst`, `igst`, `total` (rupees, as on the document: a credit note’s are the amounts it credits, not negative), `original_number` and `original_date` (a credit note’s invoice), `reason`, `event_id`, `registration_id`, `payment_id`, `test_mode`. 400 `invalid_date` for a day that does not exist or `from` after `to`.
+         *
+         *     The file is CSV as RFC 4180 writes it: UTF-8 with a byte order mark (so Excel reads ₹ and names in every script as they are), a header row, records separated by CRLF, and a field that holds a comma, a double quote, a CR or an LF in double quotes with its quotes doubled. It is sent as `text/csv; charset=utf-8` with `Content-Disposition: attachment; filename="…"` and streamed as it is read, so any number of rows downloads in constant memory.
+         *
+         *     No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.
+         *
+         *     Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.
+         */
+        get: operations["exportGstDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gst/gstr1": {
         parameters: {
             query?: never;
@@ -881,6 +935,32 @@ export type paths = {
          *     Not tax advice: confirm your settings and each event’s tax category with your tax adviser.
          */
         put: operations["putGstSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ledger as a CSV file
+         * @description The ledger entries of the key’s account and mode (test mode: the sandbox ledger), in the order they were written, created on days `from` to `to` (India time, both inclusive, either optional): `entry_id`, `created_at`, `kind` (ticket_sale, platform_fee, gateway_fee, ticket_refund, platform_fee_reversal, membership_payment, payout_hold, payout_credit) and `description` (the same in words), `credit` or `debit` (rupees without a sign, the other left empty, as on a bank statement: the balance is the sum of credits less the sum of debits), `currency`, `source_type` (registration, membership or payout) and `source_id`, `payment_id` (a membership payment’s), `captured_at`, `available_from` and `state` (`available` or `pending` when the file is made, by `PAYOUT_CLEARING_DAYS`). 400 `invalid_date` for a day that does not exist or `from` after `to`.
+         *
+         *     The file is CSV as RFC 4180 writes it: UTF-8 with a byte order mark (so Excel reads ₹ and names in every script as they are), a header row, records separated by CRLF, and a field that holds a comma, a double quote, a CR or an LF in double quotes with its quotes doubled. It is sent as `text/csv; charset=utf-8` with `Content-Disposition: attachment; filename="…"` and streamed as it is read, so any number of rows downloads in constant memory.
+         *
+         *     No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.
+         *
+         *     Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.
+         */
+        get: operations["exportLedger"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -960,6 +1040,32 @@ export type paths = {
          * @description Pass `email` (and optionally `planId`) to check one person’s `goodStanding`. Full keys only. Oldest first, in pages: `limit` (default 100, at most 1,000), then `startingAfter=<nextCursor>` while `hasMore`; `count` is the total matching the filter.
          */
         get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/memberships/members/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members as a CSV file
+         * @description Every membership of the key’s account and mode, oldest first (only one plan’s with `planId`): `membership_id`, `name`, `email`, `phone`, `plan_id`, `plan` (its name), `plan_kind` (`fixed_term` or `recurring`), `state` (as the API’s `displayStatus`: pending_authorisation, active, past_due, cancelling, ended or expired) and `good_standing`, both computed when the file is made (test mode: on the account’s sandbox clock), `status` (the stored state), `valid_until`, `cancel_at_period_end`, `ended_at`, `source` (`api` or `manual`), `subscription_id`, `joined_at`.
+         *
+         *     The file is CSV as RFC 4180 writes it: UTF-8 with a byte order mark (so Excel reads ₹ and names in every script as they are), a header row, records separated by CRLF, and a field that holds a comma, a double quote, a CR or an LF in double quotes with its quotes doubled. It is sent as `text/csv; charset=utf-8` with `Content-Disposition: attachment; filename="…"` and streamed as it is read, so any number of rows downloads in constant memory.
+         *
+         *     No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.
+         *
+         *     Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.
+         */
+        get: operations["exportMembers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9880,6 +9986,123 @@ export interface operations {
             };
         };
     };
+    exportRegistrations: {
+        parameters: {
+            query?: {
+                checkedIn?: "true" | "false";
+                /** @description Part of a name or email, or a whole registration id. */
+                q?: string;
+                status?: "pending" | "confirmed" | "cancelled" | "refunded";
+                /** @description A track index (0, 1, 2 …). */
+                subEventId?: string;
+                /** @description A tier name, or General. */
+                ticketType?: string;
+            };
+            header?: never;
+            path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registrations, one record per booking. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time). */
+                    "content-disposition"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listTracks: {
         parameters: {
             query?: never;
@@ -11054,6 +11277,103 @@ export interface operations {
             };
         };
     };
+    exportGstDocuments: {
+        parameters: {
+            query?: {
+                /** @description First day of issue (YYYY-MM-DD, India time, inclusive). */
+                from?: string;
+                /** @description Last day of issue (YYYY-MM-DD, India time, inclusive). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents, one record each. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time). */
+                    "content-disposition"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getGstr1Summary: {
         parameters: {
             query: {
@@ -11538,6 +11858,103 @@ export interface operations {
             };
             /** @description Content-Type is not application/json. */
             415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportLedger: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, India time, inclusive). */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD, India time, inclusive). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ledger entries, one record each. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time). */
+                    "content-disposition"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -12222,6 +12639,100 @@ export interface operations {
                 };
             };
             /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportMembers: {
+        parameters: {
+            query?: {
+                planId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members, one record per membership. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time). */
+                    "content-disposition"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

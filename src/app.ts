@@ -30,6 +30,7 @@ import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { walletRoutes } from './modules/wallet/wallet.routes.js';
 import { whatsappWebhookRoutes } from './modules/whatsapp/whatsapp-webhook.routes.js';
 import { gstRoutes } from './modules/gst/gst.routes.js';
+import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
@@ -178,6 +179,7 @@ export async function buildApp(deps: Deps): Promise<App> {
         { name: 'broadcast', description: 'Email the event’s own attendees' },
         { name: 'memberships', description: 'Plans, members, mandates and standing' },
         { name: 'gst', description: 'GST settings, tax invoices, bills of supply and credit notes, and the GSTR-1 summary' },
+        { name: 'exports', description: 'CSV files of registrations, members, the ledger and GST documents' },
         { name: 'webhooks', description: 'Signed notifications to the organiser’s server' },
         { name: 'sandbox', description: 'Test keys only: play the buyer and the gateway; read the mails test mode kept' },
         { name: 'gateway', description: 'Notifications from the payment gateway and the WhatsApp Cloud API' },
@@ -238,6 +240,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(walletRoutes(deps));
   await app.register(checkoutRoutes(deps));
   await app.register(gstRoutes(deps));
+  await app.register(exportsRoutes({ db: deps.db, clock: deps.clock, ledger: deps.payoutDeps }));
   await app.register(ledgerRoutes(deps));
   await app.register(payoutsRoutes(deps));
   await app.register(dashboardRoutes(deps));

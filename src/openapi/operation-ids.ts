@@ -120,6 +120,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/events/{id}/registrations/{registrationId}/invoice': 'getInvoice',
   'GET /api/v1/events/{id}/registrations/{registrationId}/credit-note': 'getCreditNote',
   'GET /api/v1/gst/gstr1': 'getGstr1Summary',
+  'GET /api/v1/events/{id}/registrations/export': 'exportRegistrations',
+  'GET /api/v1/memberships/members/export': 'exportMembers',
+  'GET /api/v1/ledger/export': 'exportLedger',
+  'GET /api/v1/gst/documents/export': 'exportGstDocuments',
 };
 
 /** `/api/v1/events/:id` → `/api/v1/events/{id}` (the document's spelling). */

@@ -9,6 +9,7 @@ import { parseForm, type FormBody } from './form.js';
 import { backTo, pageContext, pathOf, sentence } from './page-context.js';
 import { accountPages } from './pages/account.routes.js';
 import { eventPages } from './pages/events.routes.js';
+import { exportPages } from './pages/exports.routes.js';
 import { waitlistPages } from './pages/waitlist.routes.js';
 import { moneyPages } from './pages/money.routes.js';
 import { registrationPages } from './pages/registrations.routes.js';
@@ -98,6 +99,7 @@ export const dashboardRoutes =
     eventPages(app, ctx);
     waitlistPages(app, ctx);
     registrationPages(app, ctx);
+    exportPages(app, ctx);
     membershipPages(app, ctx);
     moneyPages(app, ctx);
     developerPages(app, ctx);

@@ -73,3 +73,34 @@ export function findById(db: Db, ids: readonly string[]): Promise<DocumentRow[]>
   if (ids.length === 0) return Promise.resolve([]);
   return db.selectFrom('gst_documents').selectAll().where('id', '=', sql<string>`any(${[...ids]}::text[])`).execute();
 }
+
+/** The numbers of these bookings' documents (invoice or bill of supply, and credit note). */
+export function numbersOf(db: Db, registrationIds: readonly string[]) {
+  if (registrationIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('gst_documents')
+    .select(['registration_id', 'role', 'number'])
+    .where('registration_id', '=', sql<string>`any(${[...registrationIds]}::text[])`)
+    .execute();
+}
+
+/** Where an export of documents stands: the last document's place in number order. */
+export interface DocumentPosition {
+  gstin: string;
+  series: string;
+  fy: string;
+  seq: number;
+}
+
+/**
+ * One page of an account's documents in a mode for an export, in number order (supplier
+ * GSTIN, series, financial year, number: the unique gst_documents_number serves it), issued
+ * on days `from` ≤ day ≤ `to` (India time; either may be absent), after `after`.
+ */
+export function exportPage(db: Db, accountId: string, mode: Mode, days: { from?: string | undefined; to?: string | undefined }, after: DocumentPosition | undefined, limit: number) {
+  let q = db.selectFrom('gst_documents').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+  if (days.from !== undefined) q = q.where('issued_on', '>=', days.from);
+  if (days.to !== undefined) q = q.where('issued_on', '<=', days.to);
+  if (after !== undefined) q = q.where(sql<boolean>`(gstin, series, fy, seq) > (${after.gstin}, ${after.series}, ${after.fy}, ${after.seq})`);
+  return q.orderBy('gstin').orderBy('series').orderBy('fy').orderBy('seq').limit(limit).execute();
+}

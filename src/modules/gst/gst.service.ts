@@ -248,3 +248,32 @@ export async function gstr1(db: Kysely<Database>, p: KeyPrincipal, month: string
   );
   return { month, mode: p.mode, from: range.from, to: range.to, suppliers };
 }
+
+/** The document numbers of these bookings, by registration id: `invoice` (or bill of supply) and `creditNote`. */
+export async function documentNumbersOf(db: Kysely<Database>, registrationIds: readonly string[]): Promise<Map<string, { invoice: string | null; creditNote: string | null }>> {
+  const out = new Map<string, { invoice: string | null; creditNote: string | null }>();
+  for (const r of await repo.numbersOf(db, registrationIds)) {
+    const entry = out.get(r.registration_id) ?? { invoice: null, creditNote: null };
+    if (r.role === 'sale') entry.invoice = r.number;
+    else entry.creditNote = r.number;
+    out.set(r.registration_id, entry);
+  }
+  return out;
+}
+
+/**
+ * The documents of the key's account and mode for an export, in number order (per supplier
+ * GSTIN and series), issued on days `from` ≤ day ≤ `to` in India time: `batchSize` at a
+ * time, each batch read when the reader asks for it.
+ */
+export async function* exportDocuments(db: Kysely<Database>, p: KeyPrincipal, days: { from?: string | undefined; to?: string | undefined }, batchSize: number) {
+  let after: repo.DocumentPosition | undefined;
+  for (;;) {
+    const rows = await repo.exportPage(db, p.userId, p.mode, days, after, batchSize);
+    if (rows.length === 0) return;
+    yield rows.map((r) => r.doc as GstDocument);
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { gstin: last.gstin, series: last.series, fy: last.fy, seq: last.seq };
+  }
+}

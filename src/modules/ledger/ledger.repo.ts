@@ -1,8 +1,10 @@
 // Queries on ledger_entries, taking db or trx. Inserts never update: a repeat of
 // the same (kind, source, ref) writes nothing.
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, LedgerKind, LedgerSource, Mode } from '../../db/database.js';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database, LedgerEntriesTable, LedgerKind, LedgerSource, Mode } from '../../db/database.js';
+
+export type LedgerRow = Selectable<LedgerEntriesTable>;
 
 export interface NewEntry {
   accountId: string;
@@ -63,6 +65,18 @@ export function page(db: Kysely<Database>, accountId: string, mode: Mode, limit:
   let q = db.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
   if (before !== undefined) q = q.where('seq', '<', before);
   return q.orderBy('seq', 'desc').limit(limit + 1).execute();
+}
+
+/**
+ * One page of an account's entries in a mode for an export, oldest first (by seq, the order
+ * they were written): at most `limit` after `afterSeq`, created in [from, to) when given.
+ */
+export function exportPage(db: Kysely<Database>, accountId: string, mode: Mode, range: { from?: Date | undefined; to?: Date | undefined }, afterSeq: string | undefined, limit: number) {
+  let q = db.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+  if (range.from !== undefined) q = q.where('created_at', '>=', range.from);
+  if (range.to !== undefined) q = q.where('created_at', '<', range.to);
+  if (afterSeq !== undefined) q = q.where('seq', '>', afterSeq);
+  return q.orderBy('seq').limit(limit).execute();
 }
 
 /** Ledger totals per account, mode and source type (for the recomputation check). */

@@ -155,16 +155,8 @@ export function parseCursor(value: string | undefined, field = 'startingAfter'):
   return value;
 }
 
-export async function listEntries(
-  deps: LedgerDeps,
-  accountId: string,
-  mode: Mode,
-  limit: number,
-  startingAfter: string | undefined,
-): Promise<{ items: EntryView[]; hasMore: boolean; nextCursor: string | null }> {
-  const rows = await repo.page(deps.db, accountId, mode, limit, parseCursor(startingAfter));
-  const hasMore = rows.length > limit;
-  const items = rows.slice(0, limit).map((r) => ({
+function entryView(deps: LedgerDeps, r: repo.LedgerRow): EntryView {
+  return {
     id: r.id,
     kind: r.kind,
     amountPaise: Number(r.amount_paise),
@@ -175,8 +167,35 @@ export async function listEntries(
     availableFrom: r.captured_at ? addWorkingDays(r.captured_at, deps.clearingDays) : r.created_at,
     createdAt: r.created_at,
     cursor: String(r.seq),
-  }));
+  };
+}
+
+export async function listEntries(
+  deps: LedgerDeps,
+  accountId: string,
+  mode: Mode,
+  limit: number,
+  startingAfter: string | undefined,
+): Promise<{ items: EntryView[]; hasMore: boolean; nextCursor: string | null }> {
+  const rows = await repo.page(deps.db, accountId, mode, limit, parseCursor(startingAfter));
+  const hasMore = rows.length > limit;
+  const items = rows.slice(0, limit).map((r) => entryView(deps, r));
   return { items, hasMore, nextCursor: hasMore ? items[items.length - 1]!.cursor : null };
+}
+
+/**
+ * An account's entries in a mode for an export, oldest first, created in [from, to) when
+ * given: `batchSize` at a time, each batch read when the reader asks for it.
+ */
+export async function* exportEntries(deps: LedgerDeps, accountId: string, mode: Mode, range: { from?: Date | undefined; to?: Date | undefined }, batchSize: number) {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await repo.exportPage(deps.db, accountId, mode, range, after, batchSize);
+    if (rows.length === 0) return;
+    yield rows.map((r) => entryView(deps, r));
+    if (rows.length < batchSize) return;
+    after = String(rows[rows.length - 1]!.seq);
+  }
 }
 
 // ---------------------------------------------------------------- recomputation check

@@ -1,5 +1,5 @@
 // Plans and memberships: the queries of the memberships module.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { MembershipsTable, Mode, PlansTable } from '../../db/database.js';
 import type { Db } from '../../shared/db-handle.js';
 import type { KeysetPosition } from '../../shared/keyset-cursor.js';
@@ -183,4 +183,25 @@ export async function countMembers(db: Db, accountId: string, mode: Mode, filter
 /** All of them (the dashboard's members screen). */
 export function listMembersWithKind(db: Db, accountId: string, mode: Mode, filter: MemberFilter) {
   return membersWithKind(db, accountId, mode, filter).execute();
+}
+
+export type MemberExportRow = Awaited<ReturnType<typeof exportPage>>[number];
+
+/**
+ * One page of an account's members in a mode for an export, oldest first (created_at, then
+ * id; the index memberships_account_order serves it), with their plan's name and kind: at
+ * most `limit` after the membership `after`.
+ */
+export function exportPage(db: Db, accountId: string, mode: Mode, filter: { planId?: string | undefined }, after: string | undefined, limit: number) {
+  let q = db
+    .selectFrom('memberships as m')
+    .innerJoin('plans as pl', 'pl.id', 'm.plan_id')
+    .selectAll('m')
+    .select(['pl.name as plan_name', 'pl.kind as plan_kind'])
+    .where('m.account_id', '=', accountId)
+    .where('m.mode', '=', mode);
+  if (filter.planId !== undefined) q = q.where('m.plan_id', '=', filter.planId);
+  // The cursor is the last membership's id: its (created_at, id) read here, to the microsecond.
+  if (after !== undefined) q = q.where(sql<boolean>`(m.created_at, m.id) > (select c.created_at, c.id from memberships c where c.id = ${after})`);
+  return q.orderBy('m.created_at').orderBy('m.id').limit(limit).execute();
 }

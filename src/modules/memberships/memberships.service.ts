@@ -20,7 +20,7 @@ import * as repo from './memberships.repo.js';
 import type { MembershipRow, PlanRow } from './memberships.repo.js';
 import { computeStanding } from './standing.js';
 
-export type { MembershipRow, PlanRow } from './memberships.repo.js';
+export type { MemberExportRow, MembershipRow, PlanRow } from './memberships.repo.js';
 
 export interface MembershipDeps {
   db: Kysely<Database>;
@@ -163,4 +163,19 @@ export async function addManualMember(
   });
   deps.kickJobs();
   return { membership, kind: plan.kind };
+}
+
+/**
+ * The key's account's members in its mode for an export, oldest first, with plan name and
+ * kind: `batchSize` at a time, each batch read when the reader asks for it.
+ */
+export async function* exportMembers(db: Db, p: KeyPrincipal, filter: { planId?: string | undefined }, batchSize: number) {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await repo.exportPage(db, p.userId, p.mode, filter, after, batchSize);
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batchSize) return;
+    after = rows[rows.length - 1]!.id;
+  }
 }

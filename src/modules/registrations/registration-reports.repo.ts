@@ -80,3 +80,40 @@ export async function doorCounts(db: Kysely<Database>, eventId: string) {
     .executeTakeFirstOrThrow();
   return { expected: Number(row.expected), arrived: Number(row.arrived) };
 }
+
+/** Which of an event's bookings an export takes (all when empty). */
+export interface ExportFilter {
+  status?: RegistrationsTable['status'] | undefined;
+  ticketType?: string | undefined;
+  /** A track index (0-based, as the API numbers tracks). */
+  subEventId?: number | undefined;
+  /** Bookings someone on which is in (true), or nobody on which is in (false). */
+  checkedIn?: boolean | undefined;
+  /** Part of a name or email, or a whole registration id (the dashboard's search). */
+  q?: string | undefined;
+}
+
+/**
+ * One page of an export, oldest first: at most `limit` bookings after the booking `after`
+ * (by created_at, then id; the index registrations_event_order serves it).
+ */
+export function exportPage(db: Kysely<Database>, eventId: string, filter: ExportFilter, after: string | undefined, limit: number) {
+  let q = db.selectFrom('registrations as r').selectAll('r').where('r.event_id', '=', eventId);
+  if (filter.status !== undefined) q = q.where('r.status', '=', filter.status);
+  if (filter.ticketType !== undefined) q = q.where('r.ticket_type', '=', filter.ticketType);
+  if (filter.subEventId !== undefined) q = q.where('r.sub_event_id', '=', filter.subEventId);
+  if (filter.checkedIn !== undefined) {
+    const someoneIn = sql<boolean>`exists (select 1 from attendees a where a.registration_id = r.id and a.checked_in_at is not null)`;
+    q = q.where(filter.checkedIn ? someoneIn : sql<boolean>`not ${someoneIn}`);
+  }
+  const text = filter.q?.trim();
+  if (text) {
+    const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb('r.id', '=', text), eb(eb.fn('lower', ['r.name']), 'like', like), eb(eb.fn('lower', ['r.email']), 'like', like)]));
+  }
+  if (after !== undefined) {
+    // The cursor is the last booking's id: its (created_at, id) read here, to the microsecond.
+    q = q.where(sql<boolean>`(r.created_at, r.id) > (select c.created_at, c.id from registrations c where c.id = ${after})`);
+  }
+  return q.orderBy('r.created_at').orderBy('r.id').limit(limit).execute();
+}

@@ -107,3 +107,21 @@ export function findByOrder(db: Db, eventId: string, orderId: string) {
 export async function findBooking(db: Db, id: string) {
   return (await repo.findRegistrationsById(db, [id]))[0];
 }
+
+export type { ExportFilter as RegistrationExportFilter } from './registration-reports.repo.js';
+
+/**
+ * An event's bookings for an export, oldest first, `batchSize` at a time with their people:
+ * each batch is read when the reader asks for it (keyset pages, no transaction held between
+ * them), so an export of any size holds one batch in memory.
+ */
+export async function* exportBatches(db: Kysely<Database>, eventId: string, filter: reports.ExportFilter, batchSize: number) {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await reports.exportPage(db, eventId, filter, after, batchSize);
+    if (rows.length === 0) return;
+    yield { rows, people: await attendeesOf(db, rows.map((r) => r.id)) };
+    if (rows.length < batchSize) return;
+    after = rows[rows.length - 1]!.id;
+  }
+}

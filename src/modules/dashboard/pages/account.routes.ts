@@ -10,6 +10,7 @@ import * as sessions from '../sessions.js';
 import * as gst from '../../gst/gst.service.js';
 import { html as markup } from '../html.js';
 import { gstSettingsCard } from '../views/gst.js';
+import { gstDocumentsDownload } from '../views/exports.js';
 import { accountPage, forgotPage, loginPage, resetPage, signupPage, verifyPage } from '../views/account.js';
 import { backTo, PAGE, PUBLIC_PAGE, safeNext, sentence, type PageContext } from '../page-context.js';
 
@@ -164,7 +165,7 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
   });
 
   app.get('/dashboard/account', PAGE, async (req, reply) =>
-    show(req, reply, 'account', 'Account', async (v) => markup`${accountPage(v.csrf, { email: v.email, verified: v.emailVerified })}${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}`),
+    show(req, reply, 'account', 'Account', async (v) => markup`${accountPage(v.csrf, { email: v.email, verified: v.emailVerified })}${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}${gstDocumentsDownload(v.mode)}`),
   );
 
   app.post('/dashboard/account/gst', PAGE, async (req, reply) => {

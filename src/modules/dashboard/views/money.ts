@@ -8,6 +8,7 @@ import { canMove, type PayoutRow, type SandboxOutcome } from '../../payouts/payo
 import { UPI_ID_MAX } from '../../payouts/upi.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, tabs, when } from '../layout.js';
+import { ledgerDownload } from './exports.js';
 
 export function moneyTabs(current: 'balance' | 'ledger'): Html {
   return tabs(
@@ -150,6 +151,7 @@ function source(e: EntryView): Html {
 export function ledgerPage(mode: Mode, entries: EntryView[], now: Date, pages: { next: string | null; first: boolean }): Html {
   return html`${moneyTabs('ledger')}
 <p>Every change to the ${mode}-mode balance, newest first. Entries are never changed or deleted; the balance is their sum.</p>
+${ledgerDownload(mode)}
 ${
   entries.length === 0
     ? html`<p class="muted">No entries${pages.first ? ' yet: a paid booking, a membership payment or a withdrawal writes the first' : ' on this page'}.</p>`

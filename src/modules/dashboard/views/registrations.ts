@@ -4,6 +4,7 @@ import type { presentRegistration } from '../../registrations/registrations.pres
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, when } from '../layout.js';
 import { eventTabs, trackNumber, type EventView } from './events.js';
+import { registrationsDownload } from './exports.js';
 
 export type RegistrationView = ReturnType<typeof presentRegistration>;
 
@@ -52,6 +53,7 @@ ${
   )}</select></div>
 <div><label for="r-checkin">Check-in</label><select id="r-checkin" name="checkin"><option value="">any</option><option value="in"${search.checkin === 'in' ? html` selected` : ''}>checked in</option><option value="out"${search.checkin === 'out' ? html` selected` : ''}>not checked in</option></select></div>
 <div class="fit"><button>Search</button></div></div></form>
+${registrationsDownload(e.id, search)}
 ${
   list.length === 0
     ? html`<p>No registrations${filtered ? ' match' : ' yet'}.</p>`

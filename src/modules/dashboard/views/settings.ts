@@ -5,6 +5,7 @@ import type { presentPlan } from '../../memberships/plans.service.js';
 import type { listDeliveries, getConfig } from '../../webhooks/webhooks.service.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, when } from '../layout.js';
+import { membersDownload } from './exports.js';
 
 type PlanView = ReturnType<typeof presentPlan>;
 type MemberView = ReturnType<typeof presentMembership>;
@@ -42,6 +43,7 @@ ${
   )}</select></div>
 <div><label for="m-email">Email</label><input id="m-email" name="email" type="search" maxlength="254" value="${filter.email}"></div>
 <div class="fit"><button>Show</button></div></div></form>
+${membersDownload(filter.planId)}
 ${
   members.length > 0
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Plan</th><th scope="col">Standing</th><th scope="col">Valid until</th><th scope="col">Source</th></tr></thead>
