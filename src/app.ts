@@ -91,20 +91,14 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.removeContentTypeParser('text/plain');
   parseJson(app);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Every answer carries its request id and its framing policy: only the hosted checkout
+  // (/e/*, /embed/*) may be framed, by any site; every other answer, JSON included, may not.
+  // The policy is worked out once per route (onRoute below), and set before the handler runs,
+  // so a page that sets its own policy replaces it. One hook, no promise.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-  });
-
-  // Only the hosted checkout (/e/*, /embed/*) may be framed, by any site; every other
-  // answer, JSON included, may not. Pages that set their own policy keep it.
-  app.addHook('onSend', async (req, reply) => {
-    if (reply.hasHeader('content-security-policy')) return;
-    const path = req.url;
-    if (path.startsWith('/e/') || path.startsWith('/embed/')) {
-      reply.header('content-security-policy', 'frame-ancestors *');
-    } else {
-      reply.header('content-security-policy', "frame-ancestors 'none'").header('x-frame-options', 'DENY');
-    }
+    reply.headers(req.routeOptions.config.frameHeaders ?? framingOf(req.url));
+    done();
   });
 
   // A second router that knows every path and method, so a known path with the
@@ -122,6 +116,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     // A caller nobody has identified gets a small body; a route may ask for less.
     if (rule.kind === 'public') route.bodyLimit = Math.min(route.bodyLimit ?? PUBLIC_BODY_LIMIT, PUBLIC_BODY_LIMIT);
     const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+    route.config = { ...(route.config as object), frameHeaders: framingOf(route.url) } as typeof route.config;
     for (const m of Array.isArray(route.method) ? route.method : [route.method]) {
       rules.set(`${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, rule);
       routeTable.push({ method: m, url: route.url, rule, hidden });
@@ -234,6 +229,21 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(reconciliationRoutes(deps));
 
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The framing headers of the route's answers (worked out once, when the route is added). */
+    frameHeaders?: Readonly<Record<string, string>>;
+  }
+}
+
+const FRAMEABLE = Object.freeze({ 'content-security-policy': 'frame-ancestors *' });
+const NOT_FRAMEABLE = Object.freeze({ 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' });
+
+/** Only the hosted checkout may be framed. */
+function framingOf(path: string): Readonly<Record<string, string>> {
+  return path.startsWith('/e/') || path.startsWith('/embed/') ? FRAMEABLE : NOT_FRAMEABLE;
 }
 
 /**
