@@ -53,7 +53,12 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 /** An idle keep-alive connection is closed after this; longer than a load balancer's usual 60 s. */
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
-export async function buildApp(deps: Deps): Promise<App> {
+export interface BuildOptions {
+  /** Called on the new app before anything else is added (server.ts: the tracing hook, when tracing is on). */
+  instrument?(app: FastifyInstance): void;
+}
+
+export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<App> {
   // Request ids: a random prefix per process and a counter, so no randomness is spent per request.
   const idPrefix = deps.ids.make('req', 6);
   let seq = 0;
@@ -86,6 +91,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     trustProxy: trustProxy(deps.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.server.maxConnections = maxConnections;
+  options.instrument?.(app as unknown as FastifyInstance);
 
   // Only JSON bodies are accepted; anything else is 415. JSON text must be Unicode (json-body.ts).
   app.removeContentTypeParser('text/plain');
