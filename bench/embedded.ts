@@ -162,6 +162,20 @@ async function drive(pool: Pool, seconds: number, path: string, headers: Record<
   return { load1, ok, errors, timeouts, done: latencies.length, rps: ok / elapsed, over500, ...latencySummary(latencies) };
 }
 
+/** The service's event-loop delay since the last scrape (ms), from its /metrics (prom-client's default metrics). */
+async function loopDelay(url: string): Promise<{ max?: number; p99?: number }> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const read = (name: string) => {
+      const m = new RegExp(`^${name} ([0-9.eE+-]+)$`, 'm').exec(text);
+      return m ? Number(m[1]) * 1000 : undefined;
+    };
+    return { max: read('nodejs_eventloop_lag_max_seconds'), p99: read('nodejs_eventloop_lag_p99_seconds') };
+  } catch {
+    return {};
+  }
+}
+
 /** The embedded server's PostgreSQL version, read in the first embedded run. */
 let embeddedVersion = '';
 
@@ -211,9 +225,13 @@ async function run(embedded: boolean): Promise<Run> {
     // and this load generator.
     const databaseCpu = () => (postmaster ? serverProcesses(postmaster) : processesNamed('postgres')).reduce((s, p) => s + cpuSeconds(p), 0);
     const cpuBefore = { service: cpuSeconds(service.child.pid!), database: databaseCpu(), load: process.cpuUsage() };
+    // The service's event-loop delay during the load (prom-client's monitorEventLoopDelay
+    // histogram, which each scrape reads and resets): a scrape before starts it afresh.
+    await loopDelay(service.url);
     const sampler = setInterval(sample, 250);
     const result = await drive(pool, seconds, `/api/v1/events/${hot}/register`, headers, seq);
     clearInterval(sampler);
+    const loop = await loopDelay(service.url);
     sample();
     const loadUsage = process.cpuUsage(cpuBefore.load);
     const cpu = {
@@ -262,6 +280,8 @@ async function run(embedded: boolean): Promise<Run> {
       extra: {
         timeouts: result.timeouts,
         over500: result.over500,
+        loopMax: loop.max,
+        loopP99: loop.p99,
         acknowledged: result.ok,
         stored,
         startup: service.startupMs,
@@ -326,11 +346,13 @@ export async function embeddedBench(): Promise<{ section: Section; right: boolea
         workers
           ? "background workers on, so each registration's ticket mail is rendered and stored by the service's own worker, which shares the process with the requests"
           : '**background workers off (BENCH_WORKERS=false)**'
-      }; only RATE_LIMIT_PER_MINUTE is raised, since every request carries the same key) on an empty DATA_DIR. ${CONNECTIONS} keep-alive connections register for one hot event (free, no capacity limit) for ${seconds} s after a ${warmupSeconds} s warm-up on another event. Embedded: the PostgreSQL server the service runs itself (fsync and synchronous_commit on, Unix socket in DATA_DIR). PostgreSQL: the machine's shared server. Start-up is from spawning the process to the first 200 from \`/readyz\` (initdb included for the embedded database; the TypeScript build is not). Service RSS is the peak during the load. The database's memory is the embedded server's processes' peak PSS (each shared page counted once, shared buffers included) and their summed RSS (a shared page counted in every process that touched it); the shared server's is not counted. CPU per registration is CPU time during the load divided by the registrations acknowledged (the shared server's is every postgres process on the machine). Mails: the ticket mail jobs still queued when the load stopped, and the seconds until none was left (given up after ${DRAIN_LIMIT_S} s).`,
+      }; only RATE_LIMIT_PER_MINUTE is raised, since every request carries the same key) on an empty DATA_DIR. ${CONNECTIONS} keep-alive connections register for one hot event (free, no capacity limit) for ${seconds} s after a ${warmupSeconds} s warm-up on another event. Embedded: the PostgreSQL server the service runs itself (fsync and synchronous_commit on, Unix socket in DATA_DIR). PostgreSQL: the machine's shared server. Start-up is from spawning the process to the first 200 from \`/readyz\` (initdb included for the embedded database; the TypeScript build is not). Service RSS is the peak during the load. Event-loop delay: the service's own \`monitorEventLoopDelay\` histogram (prom-client's default metrics, read from \`/metrics\` before and after the load), its p99 and its maximum during the load. The database's memory is the embedded server's processes' peak PSS (each shared page counted once, shared buffers included) and their summed RSS (a shared page counted in every process that touched it); the shared server's is not counted. CPU per registration is CPU time during the load divided by the registrations acknowledged (the shared server's is every postgres process on the machine). Mails: the ticket mail jobs still queued when the load stopped, and the seconds until none was left (given up after ${DRAIN_LIMIT_S} s).`,
       series,
       columns: [
         { key: 'timeouts', label: 'timeouts', digits: 0 },
         { key: 'over500', label: '> 500 ms', digits: 0 },
+        { key: 'loopP99', label: 'event-loop delay p99 ms', digits: 1, missing: 'not read' },
+        { key: 'loopMax', label: 'event-loop delay max ms', digits: 0, missing: 'not read' },
         { key: 'startup', label: 'start-up ms', digits: 0 },
         { key: 'rss', label: 'service RSS MB', digits: 0 },
         { key: 'dbPss', label: 'database PSS MB', digits: 0, missing: 'not counted' },

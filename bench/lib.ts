@@ -148,6 +148,8 @@ export async function startService(databaseUrl: string, extra: Record<string, st
     RATE_LIMIT_PER_MINUTE: '1000000',
     EMAIL_DNS_CHECK: 'false',
     LOG_LEVEL: 'warn',
+    // The service's default pool (the test helper's own default is smaller).
+    DATABASE_POOL_SIZE: '20',
     ...extra,
   }, 30_000, nodeArgs);
 }

@@ -25,9 +25,10 @@ export const REGISTER_NAMES = {
 };
 
 export const REGISTER_TARGETS: Target[] = [
-  { label: 'One hot event against the naive route', subject: REGISTER_NAMES.hot, ceiling: REGISTER_NAMES.naiveHot, figure: 'rps', compare: 'atLeast', value: 1, unit: '', digits: 2 },
-  { label: 'Ticket drop against the naive route', subject: REGISTER_NAMES.drop, ceiling: REGISTER_NAMES.naiveDrop, figure: 'rps', compare: 'atLeast', value: 1, unit: '', digits: 2 },
-  { label: 'Spread over many events against the naive route', subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.naiveSpread, figure: 'rps', compare: 'atLeast', value: 0.6, unit: '', digits: 2 },
+  { label: 'One hot event against the naive route', subject: REGISTER_NAMES.hot, ceiling: REGISTER_NAMES.naiveHot, figure: 'rps', compare: 'atLeast', value: 1.5, unit: '', digits: 2 },
+  { label: 'Ticket drop against the naive route', subject: REGISTER_NAMES.drop, ceiling: REGISTER_NAMES.naiveDrop, figure: 'rps', compare: 'atLeast', value: 1.5, unit: '', digits: 2 },
+  { label: 'Spread over many events against the naive route', subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.naiveSpread, figure: 'rps', compare: 'atLeast', value: 1, unit: '', digits: 2 },
+  { label: 'p99, spread over many events, against the naive route', subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.naiveSpread, figure: 'p99', compare: 'atMost', value: 1, unit: '', digits: 2 },
   { label: 'p99, one hot event', subject: REGISTER_NAMES.hot, figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 },
   { label: 'p99, ticket drop', subject: REGISTER_NAMES.drop, figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 },
   { label: 'p99, spread over many events', subject: REGISTER_NAMES.spread, figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 },
@@ -146,6 +147,7 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
         comparisons: [
           { subject: REGISTER_NAMES.hot, ceiling: REGISTER_NAMES.naiveHot },
           { subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.naiveSpread },
+          { subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.naiveSpread, figure: 'p99' },
           { subject: REGISTER_NAMES.drop, ceiling: REGISTER_NAMES.naiveDrop },
         ],
         targets: REGISTER_TARGETS,

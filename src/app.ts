@@ -59,7 +59,12 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 /** An idle keep-alive connection is closed after this; longer than a load balancer's usual 60 s. */
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
-export async function buildApp(deps: Deps): Promise<App> {
+export interface BuildOptions {
+  /** Called on the new app before anything else is added (server.ts: the tracing hook, when tracing is on). */
+  instrument?(app: FastifyInstance): void;
+}
+
+export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<App> {
   // Request ids: a random prefix per process and a counter, so no randomness is spent per request.
   const idPrefix = deps.ids.make('req', 6);
   let seq = 0;
@@ -92,25 +97,20 @@ export async function buildApp(deps: Deps): Promise<App> {
     trustProxy: trustProxy(deps.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.server.maxConnections = maxConnections;
+  options.instrument?.(app as unknown as FastifyInstance);
 
   // Only JSON bodies are accepted; anything else is 415. JSON text must be Unicode (json-body.ts).
   app.removeContentTypeParser('text/plain');
   parseJson(app);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Every answer carries its request id and its framing policy: only the hosted checkout
+  // (/e/*, /embed/*) may be framed, by any site; every other answer, JSON included, may not.
+  // The policy is worked out once per route (onRoute below), and set before the handler runs,
+  // so a page that sets its own policy replaces it. One hook, no promise.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-  });
-
-  // Only the hosted checkout (/e/*, /embed/*) may be framed, by any site; every other
-  // answer, JSON included, may not. Pages that set their own policy keep it.
-  app.addHook('onSend', async (req, reply) => {
-    if (reply.hasHeader('content-security-policy')) return;
-    const path = req.url;
-    if (path.startsWith('/e/') || path.startsWith('/embed/')) {
-      reply.header('content-security-policy', 'frame-ancestors *');
-    } else {
-      reply.header('content-security-policy', "frame-ancestors 'none'").header('x-frame-options', 'DENY');
-    }
+    reply.headers(req.routeOptions.config.frameHeaders ?? framingOf(req.url));
+    done();
   });
 
   // A second router that knows every path and method, so a known path with the
@@ -128,6 +128,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     // A caller nobody has identified gets a small body; a route may ask for less.
     if (rule.kind === 'public') route.bodyLimit = Math.min(route.bodyLimit ?? PUBLIC_BODY_LIMIT, PUBLIC_BODY_LIMIT);
     const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+    route.config = { ...(route.config as object), frameHeaders: framingOf(route.url) } as typeof route.config;
     for (const m of Array.isArray(route.method) ? route.method : [route.method]) {
       rules.set(`${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, rule);
       routeTable.push({ method: m, url: route.url, rule, hidden });
@@ -247,6 +248,21 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(reconciliationRoutes(deps));
 
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The framing headers of the route's answers (worked out once, when the route is added). */
+    frameHeaders?: Readonly<Record<string, string>>;
+  }
+}
+
+const FRAMEABLE = Object.freeze({ 'content-security-policy': 'frame-ancestors *' });
+const NOT_FRAMEABLE = Object.freeze({ 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' });
+
+/** Only the hosted checkout may be framed. */
+function framingOf(path: string): Readonly<Record<string, string>> {
+  return path.startsWith('/e/') || path.startsWith('/embed/') ? FRAMEABLE : NOT_FRAMEABLE;
 }
 
 /**

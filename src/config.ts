@@ -35,6 +35,8 @@ export interface Config {
   readonly staffEmails: readonly string[];
   /** When set, GET /metrics needs `Authorization: Bearer <it>`. */
   readonly metricsToken: string | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP over HTTP, protobuf); unset, no tracing code is even loaded. */
+  readonly otelEndpoint: string | undefined;
   readonly webhookAllowPrivateUrls: boolean;
   readonly dnsServers: readonly string[];
   readonly emailDnsCheck: boolean;
@@ -261,6 +263,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey: createHash('sha256').update(secretsKeyText).digest(),
     staffEmails: Object.freeze(staffEmails),
     metricsToken: str(env, 'METRICS_TOKEN'),
+    otelEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     dnsServers: Object.freeze(dnsServers),
     emailDnsCheck: bool(env, 'EMAIL_DNS_CHECK', true),

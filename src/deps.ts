@@ -27,6 +27,7 @@ import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
 import { membershipConfirmationJob, membershipPaymentJob, sendConfirmationMail, sendPaymentMail } from './modules/memberships/membership-mail.jobs.js';
 import { FreeBookings } from './modules/registrations/free-bookings.js';
+import { EventReads } from './modules/events/event-reads.js';
 import type { RegisterDeps } from './modules/registrations/register.service.js';
 import { refundJob, refundPaymentJob } from './modules/registrations/registrations.jobs.js';
 import { settleEventPayments } from './modules/registrations/actions.service.js';
@@ -176,6 +177,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     hasGoodStanding: (accountId, mode, email) => hasGoodStanding({ db, clock }, accountId, mode, email),
     kickJobs: () => jobs.kick(),
     freeBookings: new FreeBookings(db, clock),
+    eventReads: new EventReads(db),
     soldOutMemoryMs: config.soldOutMemoryMs,
     sendsWhatsApp: config.whatsapp.sender !== undefined,
     secretsKey: config.secretsKey,

@@ -37,10 +37,13 @@ async function main(): Promise<void> {
     embedded = startEmbedded({ dataDir: config.dataDir, ...embeddedLogging(logger) });
     embedded.catch(() => {}); // createDeps awaits it and reports a failure
   }
+  // Traces only when asked for: without the setting no OpenTelemetry module is loaded. Started
+  // before the service's modules load, so the HTTP and pg instrumentations see them.
+  const tracing = config.otelEndpoint ? (await import('./modules/ops/tracing.js')).startTracing(config.otelEndpoint) : undefined;
   // Loading the service's modules takes about a second, as long as creating the database.
   const [{ createDeps }, { buildApp }, { countUsers }] = await Promise.all([import('./deps.js'), import('./app.js'), import('./modules/accounts/accounts.service.js')]);
   const deps = await createDeps(config, { logger, ...(embedded ? { embedded } : {}) });
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, tracing ? { instrument: (a) => tracing.traceRoutes(a) } : {});
   await app.listen({ port: config.port, host: config.host });
   if (config.workers) {
     deps.jobs.start();
@@ -69,6 +72,7 @@ async function main(): Promise<void> {
       await app.close();
       clearInterval(idle);
       await deps.close();
+      await tracing?.shutdown().catch(() => {});
       process.exit(0);
     } catch (err) {
       deps.logger.error({ err }, 'shutdown failed');

@@ -98,8 +98,10 @@ function drain(body: IncomingMessage): Promise<void> {
 }
 
 export function registerErrorHandling(app: FastifyInstance, methodsFor: (path: string) => string[]): void {
-  app.addHook('onSend', async (req, reply) => {
-    if (reply.statusCode === 413 && !req.raw.complete && !req.raw.destroyed) await drain(req.raw);
+  // Callback style: no promise on the answers (nearly all) that are not a 413.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (reply.statusCode === 413 && !req.raw.complete && !req.raw.destroyed) void drain(req.raw).then(() => done(null, payload));
+    else done(null, payload);
   });
 
   app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {

@@ -105,6 +105,46 @@ describe('seats under concurrency across two processes', () => {
     assert.equal(a.body.data.taken, sold, 'the seat counter agrees with the tickets');
   });
 
+  it('books many events at once, some selling out, each booking getting its own event’s answer and none oversold', async () => {
+    // Free bookings of different events that queue behind a statement in flight are written
+    // together, each claiming its own counter (free-bookings.ts): a full event refuses only its
+    // own bookings, and the two processes lock shared counters in one order (no deadlock).
+    const org = await organiser(procs[0]!.url);
+    const capacities = [0, 3, 0, 5, 1, 0, 2, 0, 4, 0, 1, 0];
+    const ids: string[] = [];
+    for (const [i, capacity] of capacities.entries()) ids.push(await newEvent(org.key, { title: `Spread ${i}`, capacity, maxTeamSize: 2 }));
+    // One of them is full before the rush.
+    assert.equal((await fire(ids[4]!, org.key, 1, () => ({})))[0]!.status, 201);
+    const n = 360;
+    const team = (i: number) => i % 7 === 3;
+    const answers = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        call(procs[i % 2]!.url, 'POST', `/api/v1/events/${ids[i % ids.length]}/register`, {
+          key: org.key,
+          body: { name: `P${i}`, email: uniqueEmail(`s${i}`), ...(team(i) ? { teamMembers: [{ name: `M${i}`, email: uniqueEmail(`s${i}m`) }] } : {}) },
+        }),
+      ),
+    );
+    assert.ok(answers.every((a) => a.status === 201 || a.status === 409), `unexpected statuses: ${[...new Set(answers.map((a) => `${a.status} ${a.text.slice(0, 80)}`))].join(' | ')}`);
+    for (const [e, capacity] of capacities.entries()) {
+      const mine = answers.map((a, i) => ({ a, i })).filter(({ i }) => i % ids.length === e);
+      const seats = mine.reduce((t, { a, i }) => t + (a.status === 201 ? (team(i) ? 2 : 1) : 0), 0) + (e === 4 ? 1 : 0);
+      const list = await call(procs[(e + 1) % 2]!.url, 'GET', `/api/v1/events/${ids[e]}/registrations?limit=100`, { key: org.key });
+      const stored = list.body.data.reduce((t: number, r: any) => t + 1 + r.teamMembers.length, 0);
+      const availability = await call(procs[e % 2]!.url, 'GET', `/api/v1/events/${ids[e]}/availability`, { key: org.key });
+      assert.equal(stored, seats, `event ${e}: every seat acknowledged is a stored ticket, none for a refusal`);
+      assert.equal(availability.body.data.taken, seats, `event ${e}: the counter agrees with the tickets`);
+      if (capacity === 0) {
+        assert.ok(mine.every(({ a }) => a.status === 201), `event ${e} has no limit: every booking confirmed`);
+      } else {
+        assert.ok(seats <= capacity, `event ${e}: sold ${seats} of ${capacity}`);
+        // A single is refused only when not one seat was left; a team only when fewer than two were.
+        const refusedSingle = mine.some(({ a, i }) => a.status === 409 && !team(i));
+        if (refusedSingle) assert.equal(seats, capacity, `event ${e}: a single refused while seats were left (${seats} of ${capacity})`);
+      }
+    }
+  });
+
   it('confirms paid registrations racing for the last seats without overselling, refunding the losers', async () => {
     const org = await organiser(procs[0]!.url);
     const eventId = await newEvent(org.key, { title: 'Paid drop', capacity: 10, price: 99 });

@@ -1,6 +1,6 @@
-// Free bookings of one seat counter that queue behind the statement in flight are written
-// together, in one statement; a group that cannot be written whole is written one by one,
-// so each booking gets the answer it would have had alone.
+// Free bookings that queue behind the statement in flight are written together, in one
+// statement, whatever their events; a group fails per booking, never as a whole, so each
+// booking gets the answer it would have had alone.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
@@ -102,34 +102,72 @@ describe('free bookings written together', () => {
     assert.deepEqual(s.fields[0], { note: 'it\'s {quoted}, "really"' }, 'array-borne JSON arrives intact');
   });
 
-  it('when the group has not room for all, writes each alone in order: the ones that fit are booked, the rest refused', async () => {
+  it('when the counter has not room for all, books in order while it has room and refuses the rest, in the same statement', async () => {
     const ev = await event(3);
     const { db, statements } = counting();
     const fb = new FreeBookings(db, server.clock);
     const [a, b, c] = [booking(ev, 1), booking(ev, 2), booking(ev, 1)];
     const results = await Promise.all([fb.book(a), fb.book(b), fb.book(c)]);
-    // a alone (1 seat), then b + c (3 more) do not fit together; alone, b takes the last 2, c finds none.
+    // a alone (1 seat), then b and c together: b takes the last 2, c finds none.
     assert.deepEqual(results, [true, true, false]);
-    assert.equal(statements(), 4, 'a; b and c together, refused; b alone; c alone');
+    assert.equal(statements(), 2, 'a; b and c together');
     const s = await stored(ev.id);
     assert.deepEqual(s.ids, [a.row.id, b.row.id].sort());
     assert.deepEqual([s.people, s.taken], [3, 3], 'nothing of the refused booking is left behind');
   });
 
+  it('tries again a smaller booking refused behind a larger one, so it gets the answer it would have had alone', async () => {
+    const ev = await event(3);
+    const { db, statements } = counting();
+    const fb = new FreeBookings(db, server.clock);
+    const [a, big, small, same] = [booking(ev, 1), booking(ev, 3), booking(ev, 2), booking(ev, 3)];
+    const results = await Promise.all([fb.book(a), fb.book(big), fb.book(small), fb.book(same)]);
+    // a alone; then big (3 of the 2 left) is refused and everything after it on the counter with
+    // it; small (2) is tried again alone and fits; same (3) cannot fit where big did not.
+    assert.deepEqual(results, [true, false, true, false]);
+    assert.equal(statements(), 3, 'a; big, small and same together; small again');
+    const s = await stored(ev.id);
+    assert.deepEqual(s.ids, [a.row.id, small.row.id].sort());
+    assert.deepEqual([s.people, s.taken], [3, 3]);
+  });
+
+  it('writes bookings of many events in one statement, each claiming its own counter; a full event refuses only its own', async () => {
+    const open = await Promise.all(Array.from({ length: 6 }, () => event(0)));
+    const tight = await event(2);
+    const { db, statements } = counting();
+    const fb = new FreeBookings(db, server.clock);
+    const first = booking(open[0]!, 1);
+    const rest = [...open.map((e) => booking(e, 2)), booking(tight, 1), booking(tight, 1), booking(tight, 1), ...open.map((e) => booking(e, 1))];
+    const results = await Promise.all([fb.book(first), ...rest.map((b) => fb.book(b))]);
+    assert.equal(statements(), 2, 'the first alone, then every other event together');
+    const refused = rest.filter((_, i) => results[i + 1] === false);
+    assert.deepEqual(refused.map((b) => b.row.id), [rest[8]!.row.id], 'only the third booking of the event of 2 seats is refused');
+    for (const e of open) {
+      const s = await stored(e.id);
+      const seats = [first, ...rest].filter((b) => b.row.event_id === e.id).reduce((t, b) => t + b.row.quantity, 0);
+      assert.deepEqual([s.people, s.taken], [seats, seats], `event ${e.id}: people and counter agree`);
+    }
+    const t = await stored(tight.id);
+    assert.deepEqual([t.ids.length, t.people, t.taken], [2, 2, 2]);
+  });
+
   it('when one row of a group is refused, the others are still booked and only that booking fails', async () => {
     const ev = await event(0);
+    const other = await event(0);
     const fb = new FreeBookings(server.deps.db, server.clock);
     const first = booking(ev, 1);
-    const good = booking(ev, 2);
+    const good = [booking(ev, 2), booking(other, 1), booking(ev, 1), booking(other, 2)];
     const clash = booking(ev, 1, first.row.id); // the same id as a booking already stored
-    const settled = await Promise.allSettled([fb.book(first), fb.book(good), fb.book(clash)]);
+    const settled = await Promise.allSettled([fb.book(first), fb.book(good[0]!), fb.book(good[1]!), fb.book(clash), fb.book(good[2]!), fb.book(good[3]!)]);
     assert.deepEqual(
       settled.map((r) => r.status),
-      ['fulfilled', 'fulfilled', 'rejected'],
+      ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
     );
-    assert.equal((settled[1] as PromiseFulfilledResult<boolean>).value, true);
+    assert.ok(settled.every((r) => r.status === 'rejected' || r.value === true));
     const s = await stored(ev.id);
-    assert.deepEqual(s.ids, [first.row.id, good.row.id].sort());
-    assert.deepEqual([s.people, s.taken], [3, 3], 'the refused booking took no seat');
+    assert.deepEqual(s.ids, [first.row.id, good[0]!.row.id, good[2]!.row.id].sort());
+    assert.deepEqual([s.people, s.taken], [4, 4], 'the refused booking took no seat');
+    const o = await stored(other.id);
+    assert.deepEqual([o.ids.length, o.people, o.taken], [2, 3, 3]);
   });
 });

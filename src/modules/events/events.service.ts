@@ -14,6 +14,7 @@ import { applyInput, parseTrackIndex, refuseDateField, type EventFields, type Ev
 import { presentEvent } from './events.present.js';
 import { waitlistFor } from './policies.js';
 import * as repo from './events.repo.js';
+import type { EventReads } from './event-reads.js';
 import type { EventRow } from './events.repo.js';
 import { syncSeatCounters, usageFor, usageForMany } from './seats.service.js';
 import { pageOf } from '../../shared/paging.js';
@@ -104,9 +105,9 @@ export async function loadOwnedEvent(db: Kysely<Database>, p: KeyPrincipal, id: 
   return row!;
 }
 
-/** For registration: the owned event and the seats taken on its own counter. */
-export async function loadOwnedEventWithTaken(db: Kysely<Database>, p: KeyPrincipal, id: string): Promise<EventRow & { seats_taken: number }> {
-  const row = await repo.findEventWithTaken(db, id);
+/** For registration: the owned event and the seats taken on its own counter (read with others asked for at the same time). */
+export async function loadOwnedEventWithTaken(reads: EventReads, p: KeyPrincipal, id: string): Promise<EventRow & { seats_taken: number }> {
+  const row = await reads.read(id);
   assertOwned(p, row && { accountId: row.account_id, mode: row.mode });
   return { ...row!, seats_taken: Number(row!.seats_taken ?? 0) };
 }

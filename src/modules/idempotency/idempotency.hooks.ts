@@ -7,7 +7,7 @@
 // kept: a refusal (4xx) or a failure (5xx) changed nothing, so its retry runs again — and a
 // refused request leaves no row behind. A request whose process died frees its key after a minute.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
@@ -46,9 +46,29 @@ export function fingerprint(req: Pick<FastifyRequest, 'method' | 'url' | 'body'>
 /** Whether an answer of this status is kept for replay: only one that did something. */
 export const keepsAnswer = (status: number) => status < 400;
 
+/** Whether a route takes `Idempotency-Key`: a POST under /api/v1 that a key may call. */
+export function takesIdempotencyKey(route: { method: string | string[]; url: string; config?: unknown }): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const auth = (route.config as { auth?: { kind?: string; keys?: boolean } } | undefined)?.auth;
+  return methods.includes('POST') && route.url.startsWith('/api/v1/') && (auth?.kind === 'key' || (auth?.kind === 'door' && auth.keys === true));
+}
+
+type Hook = (...args: never[]) => unknown;
+const withHook = (existing: Hook | Hook[] | undefined, hook: Hook): Hook[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
+
+/**
+ * Installs the hooks on the routes that take the header only (no other route runs them),
+ * so it is called before the routes are registered.
+ */
 export function installIdempotency(app: FastifyInstance, deps: { db: Kysely<Database>; clock: Clock }): void {
-  app.addHook('preHandler', async (req, reply) => {
-    if (req.method !== 'POST' || !req.url.startsWith('/api/v1/')) return;
+  app.addHook('onRoute', (route) => {
+    if (!takesIdempotencyKey(route)) return;
+    route.preHandler = withHook(route.preHandler as Hook | Hook[] | undefined, preHandler as Hook) as typeof route.preHandler;
+    route.onSend = withHook(route.onSend as Hook | Hook[] | undefined, onSend as Hook) as typeof route.onSend;
+  });
+
+  async function preHandler(req: FastifyRequest, reply: FastifyReply) {
+    if (req.method !== 'POST') return;
     const header = req.headers[IDEMPOTENCY_HEADER];
     const p = req.principal;
     if (header === undefined || p?.kind !== 'key') return;
@@ -70,9 +90,9 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Kysely<Data
       return reply.send(row.response_body ?? '');
     }
     throw appError('idempotency_key_in_flight', undefined, {}, { 'retry-after': '1' });
-  });
+  }
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  async function onSend(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const claim = req.idempotency;
     if (!claim) return payload;
     req.idempotency = undefined;
@@ -84,7 +104,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Kysely<Data
       await repo.release(deps.db, claim);
     }
     return payload;
-  });
+  }
 }
 
 /** Forgets answers older than 24 hours (a maintenance task). */

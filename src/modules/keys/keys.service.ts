@@ -86,8 +86,20 @@ export async function revokeKey(deps: { db: Kysely<Database>; clock: Clock; keyC
 export const KEY_CACHE_MS = 3000;
 const KEY_CACHE_MAX = 10_000;
 
+/** A key's "last used" is written at most this often (per key and process). */
+export const KEY_TOUCH_MS = 60_000;
+
 export class KeyCache {
   readonly #entries = new Map<string, { row: KeyRow; until: number }>();
+  /** Lookups under way, by hash: requests that miss at the same moment share one. */
+  readonly #loading = new Map<string, Promise<KeyRow | undefined>>();
+  /** When this process last wrote each key's last use. */
+  readonly #touched = new Map<string, number>();
+  /** Raised by every forget: a lookup that began before it does not fill the cache. */
+  #generation = 0;
+  get generation(): number {
+    return this.#generation;
+  }
   get(hash: string, now: number): KeyRow | undefined {
     const e = this.#entries.get(hash);
     if (!e) return undefined;
@@ -97,12 +109,35 @@ export class KeyCache {
     }
     return e.row;
   }
-  set(hash: string, row: KeyRow, now: number): void {
+  set(hash: string, row: KeyRow, now: number, generation = this.#generation): void {
+    if (generation !== this.#generation) return;
     if (this.#entries.size >= KEY_CACHE_MAX) this.#entries.clear();
     this.#entries.set(hash, { row, until: now + KEY_CACHE_MS });
   }
   forget(keyId: string): void {
+    this.#generation++;
+    this.#loading.clear();
     for (const [hash, e] of this.#entries) if (e.row.id === keyId) this.#entries.delete(hash);
+  }
+  /** The lookup of `hash` under way, or a new one started with `load`. */
+  load(hash: string, load: () => Promise<KeyRow | undefined>): Promise<KeyRow | undefined> {
+    let p = this.#loading.get(hash);
+    if (!p) {
+      const loading = load().finally(() => {
+        if (this.#loading.get(hash) === loading) this.#loading.delete(hash);
+      });
+      this.#loading.set(hash, loading);
+      p = loading;
+    }
+    return p;
+  }
+  /** Whether the key's last use is due to be written (and, if so, counts it as written now). */
+  touchDue(keyId: string, now: number): boolean {
+    const last = this.#touched.get(keyId);
+    if (last !== undefined && now - last < KEY_TOUCH_MS && now >= last) return false;
+    if (this.#touched.size >= KEY_CACHE_MAX) this.#touched.clear();
+    this.#touched.set(keyId, now);
+    return true;
   }
 }
 
@@ -112,13 +147,17 @@ export async function findKey(db: Kysely<Database>, keyCache: KeyCache, presente
   const hash = hashKey(presented);
   const cached = keyCache.get(hash, now);
   if (cached) return cached;
-  const row = await repo.findKeyByHash(db, hash);
-  if (row) {
-    keyCache.set(hash, row, now);
-    // Only on a cache miss: the dashboard's "last used" is accurate to a few seconds.
-    if (row.revoked_at === null) await repo.touchKey(db, row.id, new Date(now));
-  }
-  return row;
+  return keyCache.load(hash, async () => {
+    const generation = keyCache.generation;
+    const row = await repo.findKeyByHash(db, hash);
+    if (row) {
+      keyCache.set(hash, row, now, generation);
+      // The dashboard's "last used" is accurate to a minute: written at most once a minute
+      // per key by each process (and by the database's own condition across processes).
+      if (row.revoked_at === null && keyCache.touchDue(row.id, now)) await repo.touchKey(db, row.id, new Date(now));
+    }
+    return row;
+  });
 }
 
 export const isPinnedOrigin = repo.isPinnedOrigin;

@@ -100,7 +100,8 @@ export function createMetrics(deps: MetricsDeps): Metrics {
 
 /** Counts every answer by its route template (never the raw path: ids would explode the labels). */
 export function countRequests(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     metrics.observe(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 }

@@ -1,7 +1,7 @@
 // The one-statement free booking on the registrations and attendees tables: the hot path
-// of a ticket drop, in a repo file of its own. One statement books one or several free
-// bookings of the same event and seat counter (free-bookings.ts gathers them), so a hot
-// counter row is locked, and a commit flushed, once for all of them.
+// of a ticket drop and of a busy sale, in a repo file of its own. One statement books one or
+// several free bookings, of one event or of many (free-bookings.ts gathers them), so each
+// seat counter row is locked, and a commit flushed, once for all of them.
 import { sql, type Insertable } from 'kysely';
 import type { Mode, RegistrationsTable } from '../../db/database.js';
 import type { JobRow } from '../../jobs/queue.js';
@@ -19,47 +19,65 @@ export interface FreeBooking {
   webhookType: string;
 }
 
-/** Bookings that one statement can write together: the same event, account, mode, seat counter and webhook type. */
-export function batchKey(b: FreeBooking): string {
-  return `${b.row.event_id}\u0000${b.scope}\u0000${b.row.account_id}\u0000${b.row.mode}\u0000${b.webhookType}`;
+/** The seat counter a booking claims. */
+export function counterKey(b: FreeBooking): string {
+  return `${b.row.event_id}\u0000${b.scope}`;
 }
 
 /**
- * Claims `sum(quantity)` seats on one seat counter and writes every booking, its people
- * and its jobs in one statement, so the counter row is locked only for that statement and
- * its commit. Each booking is stored as made (created and confirmed at its row's
- * `created_at`); the jobs are due at `now`. All or nothing: when the counter has not room
- * for all of them, nothing is written and false is returned. The rows travel as arrays
- * (`unnest`), so the statement's text, and its prepared plan, is the same for any number
- * of bookings.
+ * Writes free bookings, of any events and seat counters, in one statement; answers the ids
+ * of those written. Each booking claims its own counter: the counters are locked in one
+ * order (event, scope), so statements of other processes that share some of them wait
+ * rather than deadlock; per counter, the bookings are taken in the order given while the
+ * counter has room (capacity 0: no limit), and the first that does not fit and every one
+ * after it on that counter are not written (nothing of theirs: no seat, no row, no job).
+ * Each booking is stored as made (created and confirmed at its row's `created_at`); the
+ * jobs are due at `now`. A row refused by the database (a duplicate id) fails the whole
+ * statement, and nothing is written. The rows travel as arrays (`unnest`), so the
+ * statement's text, and its prepared plan, is the same for any number of bookings.
  */
-// ownership-exception: the common free booking is the hot path of a ticket drop; claiming the event's seat counter, reading the webhook configuration and writing the jobs in the same statement keeps the counter row locked for one statement only.
-export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[], now: Date): Promise<boolean> {
-  const first = bookings[0];
-  if (!first) return true;
-  for (const b of bookings) if (batchKey(b) !== batchKey(first)) throw new Error('bookFreeTogether: bookings of different counters');
-  const total = bookings.reduce((s, b) => s + b.row.quantity, 0);
+// ownership-exception: the common free booking is the hot path of a ticket drop; claiming the events' seat counters, reading the webhook configuration and writing the jobs in the same statement keeps each counter row locked for one statement only.
+export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[], now: Date): Promise<Set<string>> {
+  if (bookings.length === 0) return new Set();
   const rows = bookings.map((b) => b.row);
+  const col = <T>(f: (b: FreeBooking) => T) => bookings.map(f);
   const people = bookings.flatMap((b) => b.people.map((a) => ({ ...a, registrationId: b.row.id })));
-  const jobs = bookings.flatMap((b) => b.jobs);
-  const hooks = bookings.map((b) => b.webhookJob);
-  const written = await sql<{ n: number }>`
-    with claim as (
-      update seat_counters set taken = taken + ${total}::int
-      where event_id = ${first.row.event_id} and scope = ${first.scope} and (capacity = 0 or taken + ${total}::int <= capacity)
-      returning scope
+  const jobs = bookings.flatMap((b) => b.jobs.map((j) => ({ ...j, registrationId: b.row.id })));
+  const written = await sql<{ id: string }>`
+    with b as (
+      select * from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.event_id)}::text[], ${rows.map((r) => r.account_id)}::text[],
+        ${rows.map((r) => r.mode)}::text[], ${col((b) => b.scope)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.email)}::text[],
+        ${rows.map((r) => r.phone ?? null)}::text[], ${rows.map((r) => r.whatsapp_opt_in ?? false)}::boolean[], ${rows.map((r) => r.ticket_type)}::text[],
+        ${rows.map((r) => r.sub_event_id ?? null)}::int[], ${rows.map((r) => r.quantity)}::int[], ${rows.map((r) => r.custom_fields)}::text[],
+        ${rows.map((r) => r.created_at)}::timestamptz[], ${col((b) => b.webhookType)}::text[])
+        with ordinality as b(id, event_id, account_id, mode, scope, name, email, phone, whatsapp_opt_in, ticket_type, sub_event_id, quantity,
+          custom_fields, created_at, webhook_type, ord)
+    ),
+    locked as materialized (
+      select c.event_id, c.scope, c.capacity, c.taken from seat_counters c
+      where (c.event_id, c.scope) in (select event_id, scope from b)
+      order by c.event_id, c.scope
+      for update
+    ),
+    granted as materialized (
+      select q.ord, q.event_id, q.scope, q.quantity
+      from (select ord, event_id, scope, quantity, sum(quantity) over (partition by event_id, scope order by ord) as upto from b) q
+      join locked l on l.event_id = q.event_id and l.scope = q.scope
+      where l.capacity = 0 or l.taken + q.upto <= l.capacity
+    ),
+    claim as (
+      update seat_counters c set taken = c.taken + g.n
+      from (select event_id, scope, sum(quantity)::int as n from granted group by event_id, scope) g
+      where c.event_id = g.event_id and c.scope = g.scope and (c.capacity = 0 or c.taken + g.n <= c.capacity)
+      returning c.event_id, c.scope
     ),
     booking as (
       insert into registrations (id, event_id, account_id, mode, status, name, email, phone, whatsapp_opt_in, ticket_type, sub_event_id, quantity,
         amount_paise, custom_fields, promo_code, created_at, confirmed_at)
-      select b.id, ${first.row.event_id}, ${first.row.account_id}, ${first.row.mode}, 'confirmed', b.name, b.email, b.phone, b.whatsapp_opt_in,
+      select b.id, b.event_id, b.account_id, b.mode, 'confirmed', b.name, b.email, b.phone, b.whatsapp_opt_in,
         b.ticket_type, b.sub_event_id, b.quantity, 0, b.custom_fields::jsonb, null, b.created_at, b.created_at
-      from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.email)}::text[],
-        ${rows.map((r) => r.phone ?? null)}::text[], ${rows.map((r) => r.whatsapp_opt_in ?? false)}::boolean[], ${rows.map((r) => r.ticket_type)}::text[],
-        ${rows.map((r) => r.sub_event_id ?? null)}::int[], ${rows.map((r) => r.quantity)}::int[], ${rows.map((r) => r.custom_fields)}::text[],
-        ${rows.map((r) => r.created_at)}::timestamptz[])
-        as b(id, name, email, phone, whatsapp_opt_in, ticket_type, sub_event_id, quantity, custom_fields, created_at)
-      where exists (select 1 from claim)
+      from b join granted g on g.ord = b.ord join claim c on c.event_id = b.event_id and c.scope = b.scope
+      order by b.event_id, b.ord
       returning id
     ),
     people as (
@@ -67,24 +85,24 @@ export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[],
       select v.id, v.registration_id, v.idx, v.name, v.email
       from unnest(${people.map((a) => a.id)}::text[], ${people.map((a) => a.registrationId)}::text[], ${people.map((a) => a.idx)}::int[],
         ${people.map((a) => a.name)}::text[], ${people.map((a) => a.email)}::text[]) as v(id, registration_id, idx, name, email)
-      where exists (select 1 from claim)
+      join booking on booking.id = v.registration_id
     ),
     work as (
       insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
       select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
-      from unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.topic)}::text[], ${jobs.map((j) => j.payload)}::text[],
-        ${jobs.map((j) => j.maxAttempts)}::int[]) as v(id, topic, payload, max_attempts)
-      where exists (select 1 from claim)
+      from unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.registrationId)}::text[], ${jobs.map((j) => j.topic)}::text[],
+        ${jobs.map((j) => j.payload)}::text[], ${jobs.map((j) => j.maxAttempts)}::int[]) as v(id, registration_id, topic, payload, max_attempts)
+      join booking on booking.id = v.registration_id
     ),
     hook as (
       insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
       select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
-      from unnest(${hooks.map((j) => j.id)}::text[], ${hooks.map((j) => j.topic)}::text[], ${hooks.map((j) => j.payload)}::text[],
-        ${hooks.map((j) => j.maxAttempts)}::int[]) as v(id, topic, payload, max_attempts)
-      join webhook_configs w on w.account_id = ${first.row.account_id} and w.mode = ${first.row.mode} and w.enabled
-        and w.events @> ${JSON.stringify([first.webhookType])}::jsonb
-      where exists (select 1 from claim)
+      from unnest(${col((b) => b.webhookJob.id)}::text[], ${col((b) => b.row.id)}::text[], ${col((b) => b.webhookJob.topic)}::text[],
+        ${col((b) => b.webhookJob.payload)}::text[], ${col((b) => b.webhookJob.maxAttempts)}::int[]) as v(id, registration_id, topic, payload, max_attempts)
+      join booking on booking.id = v.registration_id
+      join b on b.id = v.registration_id
+      join webhook_configs w on w.account_id = b.account_id and w.mode = b.mode and w.enabled and w.events @> jsonb_build_array(b.webhook_type)
     )
-    select count(*)::int as n from booking`.execute(db);
-  return written.rows[0]?.n === bookings.length;
+    select id from booking`.execute(db);
+  return new Set(written.rows.map((r) => r.id));
 }

@@ -1,16 +1,22 @@
-// Free bookings of one seat counter, written together. Every free booking of a counter
-// takes that counter's row lock until its commit is on disk, so bookings of one hot event
-// go one commit at a time however many connections wait. Here, in each service process,
-// a booking of a counter with no statement in flight is written at once, alone; bookings
-// that arrive while one is in flight wait for it and are then written together, in one
-// statement and one commit. Nothing waits on a timer: a lone booking pays nothing, and
-// under a rush each commit carries everything that queued behind the one before.
+// Free bookings, written together. Every free booking takes its seat counter's row lock
+// until its commit is on disk, and every commit is a flush, so bookings written one by one
+// pay a statement, a lock and a flush each: a hot event goes one commit at a time however
+// many connections wait, and traffic spread over many events pays a commit per booking.
+// Here, in each service process, a booking that finds no statement in flight is written at
+// once, alone; bookings that arrive while one is in flight wait for it and are then written
+// together, whatever their events, in one statement and one commit (each claims its own
+// counter). Nothing waits on a timer: a lone booking pays nothing, and under a rush each
+// commit carries everything that queued behind the one before.
 //
-// A group is all or nothing (free-booking.repo.ts). When it cannot be written whole (the
-// counter has not room for all of it, or any row is refused), each of its bookings is
-// written again alone, so each gets the answer it would have had on its own.
+// A group fails per booking, never as a whole (free-booking.repo.ts): a counter without
+// room refuses its own bookings from the first that does not fit, in order, and the others
+// of the statement are written. A booking refused that way behind a larger one refused on the
+// same counter may still fit alone, and is tried again. When the
+// database refuses the statement (a row it will not take), the group is split in halves,
+// each written on its own, down to the one booking at fault; so each booking gets the answer
+// it would have had alone.
 import type { Clock } from '../../shared/clock.js';
-import { batchKey, bookFreeTogether, type FreeBooking } from './free-booking.repo.js';
+import { bookFreeTogether, counterKey, type FreeBooking } from './free-booking.repo.js';
 import type { Db } from './registrations.repo.js';
 
 /** Most bookings one statement carries. */
@@ -24,8 +30,8 @@ interface Waiting {
 export class FreeBookings {
   readonly #db: Db;
   readonly #clock: Clock;
-  /** Per counter: the bookings waiting for the statement in flight (present while one is). */
-  readonly #queues = new Map<string, Waiting[]>();
+  /** The bookings waiting for the statement in flight (present while one is). */
+  #queue: Waiting[] | undefined;
 
   constructor(db: Db, clock: Clock) {
     this.#db = db;
@@ -36,18 +42,16 @@ export class FreeBookings {
   book(booking: FreeBooking): Promise<boolean> {
     return new Promise((resolve, reject) => {
       const waiting: Waiting = { booking, settle: (r) => (r.ok ? resolve(r.written) : reject(r.error)) };
-      const key = batchKey(booking);
-      const queue = this.#queues.get(key);
-      if (queue) {
-        queue.push(waiting);
+      if (this.#queue) {
+        this.#queue.push(waiting);
         return;
       }
-      this.#queues.set(key, []);
-      void this.#drain(key, [waiting]);
+      this.#queue = [];
+      void this.#drain([waiting]);
     });
   }
 
-  async #drain(key: string, group: Waiting[]): Promise<void> {
+  async #drain(group: Waiting[]): Promise<void> {
     for (;;) {
       try {
         await this.#write(group);
@@ -55,9 +59,9 @@ export class FreeBookings {
         // #write answers every booking itself; should anything still escape, no booking is left waiting.
         for (const w of group) w.settle({ ok: false, error });
       }
-      const queue = this.#queues.get(key)!;
+      const queue = this.#queue!;
       if (queue.length === 0) {
-        this.#queues.delete(key);
+        this.#queue = undefined;
         return;
       }
       group = queue.splice(0, MAX_GROUP);
@@ -65,24 +69,35 @@ export class FreeBookings {
   }
 
   async #write(group: Waiting[]): Promise<void> {
-    const now = this.#clock.now();
-    if (group.length > 1) {
-      try {
-        if (await bookFreeTogether(this.#db, group.map((w) => w.booking), now)) {
-          for (const w of group) w.settle({ ok: true, written: true });
-          return;
-        }
-      } catch {
-        // some row was refused: each booking alone gets its own answer
+    let written: Set<string>;
+    try {
+      written = await bookFreeTogether(this.#db, group.map((w) => w.booking), this.#clock.now());
+    } catch (error) {
+      if (group.length === 1) {
+        group[0]!.settle({ ok: false, error });
+        return;
       }
+      // Some row was refused: each half on its own (in order, so the first come are the first served).
+      const half = Math.ceil(group.length / 2);
+      await this.#write(group.slice(0, half));
+      await this.#write(group.slice(half));
+      return;
     }
-    // Alone (in order, so the first come are the first served when seats run out).
+    // Per counter, the first booking refused had no room; a later one asking fewer seats than
+    // that one may still fit, and is tried again (those asking as many or more cannot).
+    const firstRefused = new Map<string, number>();
+    const again: Waiting[] = [];
     for (const w of group) {
-      try {
-        w.settle({ ok: true, written: await bookFreeTogether(this.#db, [w.booking], now) });
-      } catch (error) {
-        w.settle({ ok: false, error });
+      if (written.has(w.booking.row.id)) {
+        w.settle({ ok: true, written: true });
+        continue;
       }
+      const key = counterKey(w.booking);
+      const first = firstRefused.get(key);
+      if (first === undefined) firstRefused.set(key, w.booking.row.quantity);
+      if (first !== undefined && w.booking.row.quantity < first) again.push(w);
+      else w.settle({ ok: true, written: false });
     }
+    if (again.length > 0) await this.#write(again);
   }
 }

@@ -6,6 +6,7 @@ import type { Database, Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import type { PaymentGateway } from '../payments/gateway.js';
+import type { EventReads } from '../events/event-reads.js';
 import type { FreeBookings } from './free-bookings.js';
 
 export interface RegisterDeps {
@@ -17,8 +18,10 @@ export interface RegisterDeps {
   hasGoodStanding(accountId: string, mode: Mode, email: string): Promise<boolean>;
   /** Called after a commit that enqueued jobs, so a local worker picks them up at once. */
   kickJobs(): void;
-  /** Writes one-statement free bookings, those of one seat counter together under a rush. */
+  /** Writes one-statement free bookings, those asked for while one statement is in flight together. */
   freeBookings: FreeBookings;
+  /** Reads the events bookings are for, those asked for while one read is in flight together. */
+  eventReads: EventReads;
   /** SOLD_OUT_MEMORY_MS: how long an event found full is refused without a read. */
   soldOutMemoryMs: number;
   /** WhatsApp is configured: confirmations of live bookings that opted in queue a WhatsApp ticket. */

@@ -189,7 +189,7 @@ async function offerFor(deps: RegisterDeps, eventId: string, input: RegisterInpu
 
 export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: string, input: RegisterInput, context: RequestContext = {}): Promise<RegisterResult> {
   if (input.waitlistOffer === undefined && events.isMarkedSoldOut(eventId, p.userId, p.mode, deps.clock.now())) throw soldOut();
-  const event = await events.loadOwnedEventWithTaken(deps.db, p, eventId);
+  const event = await events.loadOwnedEventWithTaken(deps.eventReads, p, eventId);
   // A checkout key does not see a live draft at all.
   if (p.keyClass === 'checkout' && event.mode === 'live' && event.status !== 'published') throw notFound('no such event', 'event_not_found');
   if (event.mode === 'live' && event.status !== 'published') {
