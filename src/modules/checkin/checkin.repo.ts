@@ -2,6 +2,7 @@
 // (attendees, registrations) and events: a scan must not wait on several round trips.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, Mode, RegistrationStatus } from '../../db/database.js';
+import { admissibleSql } from './entry-rule.js';
 
 /** One row per person on the scanned booking, the booking's columns repeated. */
 export interface FastRow {
@@ -91,7 +92,7 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
     chosen as (
       select p.id, t.n, t.actor, t.at from t join attendees p on p.registration_id = t.id
       where t.event_id = ${eventId} and t.account_id = t.caller_account and t.mode = t.caller_mode
-        and t.status = 'confirmed' and not (t.scanned_idx = 0 and t.ticket_code is not null)
+        and ${admissibleSql('t')}
         and p.checked_in_at is null
         and case
           when t.member_index is not null then p.idx = t.member_index and (t.scanned_idx = 0 or t.scanned_idx = t.member_index)
