@@ -59,6 +59,7 @@ export const OWNERS = {
   gst_counters: 'gst',
   gst_documents: 'gst',
   door_versions: 'checkin',
+  audit_log: 'audit',
 };
 
 /** Builder methods whose first argument names a table (or tables, or `table as alias`). */

@@ -26,6 +26,7 @@ import { walletRoutes } from './modules/wallet/wallet.routes.js';
 import { whatsappWebhookRoutes } from './modules/whatsapp/whatsapp-webhook.routes.js';
 import { gstRoutes } from './modules/gst/gst.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
@@ -229,6 +230,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(checkoutRoutes(deps));
   await app.register(gstRoutes(deps));
   await app.register(ledgerRoutes(deps));
+  await app.register(auditRoutes({ db: deps.db, describeKeys: keys.prefixesOf }));
   await app.register(payoutsRoutes(deps));
   await app.register(dashboardRoutes(deps));
   await app.register(reconciliationRoutes(deps));

@@ -607,6 +607,26 @@ export interface ReconcileLeaseTable {
   until: Timestamp;
 }
 
+/** Who made a change the audit log records. */
+export type AuditActorKind = 'user' | 'key' | 'door_pass' | 'staff' | 'attendee' | 'system';
+
+/** The audit log (migration 0051): append-only, the database refuses UPDATE and DELETE. */
+export interface AuditLogTable {
+  id: string;
+  seq: Generated<string>;
+  account_id: string;
+  mode: Mode;
+  actor_kind: AuditActorKind;
+  actor_id: string;
+  actor_display: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  before: unknown | null;
+  after: unknown | null;
+  at: Date;
+}
+
 export interface Database {
   ledger_entries: LedgerEntriesTable;
   payouts: PayoutsTable;
@@ -646,4 +666,5 @@ export interface Database {
   gst_counters: GstCountersTable;
   gst_documents: GstDocumentsTable;
   waitlist_entries: WaitlistEntriesTable;
+  audit_log: AuditLogTable;
 }

@@ -18,6 +18,7 @@ export const NAMED_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   WebhookConfig: ['getWebhookConfig', '200', 'data', 'anyOf:0'],
   DoorPass: ['listDoorPasses', '200', 'data', 'items'],
   ApiKey: ['listApiKeys', '200', 'data', 'items'],
+  AuditEntry: ['listAuditLog', '200', 'data', 'items'],
 };
 
 function find(doc: Json, path: readonly string[]): Json | undefined {

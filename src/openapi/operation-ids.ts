@@ -27,6 +27,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /admin/api/events/{eventId}/ticket-emails': 'setEventTicketEmails',
   'POST /admin/api/memberships': 'addMemberByHand',
   'GET /api/v1/events': 'listEvents',
+  'GET /api/v1/audit-log': 'listAuditLog',
   'POST /api/v1/events': 'createEvent',
   'GET /api/v1/events/{id}': 'getEvent',
   'PATCH /api/v1/events/{id}': 'updateEvent',

@@ -1,4 +1,5 @@
 // Accounts: signup, login, email verification, staff, organiser access. HTTP-free.
+import * as audit from '../audit/audit.service.js';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../shared/pg-errors.js';
@@ -404,9 +405,21 @@ export const findUser = (db: Kysely<Database>, userId: string) => repo.findUserB
 export const findUsersById = (db: Kysely<Database>, ids: readonly string[]) => repo.findUsersById(db, ids);
 export const findUserByEmail = (db: Kysely<Database>, email: string) => repo.findUserByEmail(db, email.trim().toLowerCase());
 
-export async function setOrganiserAccess(db: Kysely<Database>, userId: string, canPublish: boolean) {
-  if (!(await repo.setCanPublish(db, userId, canPublish))) throw notFound('no such account', 'account_not_found');
-  return getUser(db, userId);
+/** Staff grant or remove publishing; the audit log of the account gets the change with the staff member. */
+export async function setOrganiserAccess(
+  deps: { db: Kysely<Database>; clock: Clock; ids: Ids },
+  staff: { userId: string; email: string; isStaff: boolean },
+  userId: string,
+  canPublish: boolean,
+) {
+  const before = await repo.findUserById(deps.db, userId);
+  if (!before) throw notFound('no such account', 'account_not_found');
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.setCanPublish(trx, userId, canPublish))) throw notFound('no such account', 'account_not_found');
+    const action = canPublish ? 'account.organiser_access_grant' : 'account.organiser_access_remove';
+    await audit.recordChange(trx, deps, { accountId: userId, mode: 'live', actor: audit.actorOfSession(staff, true), action, target: { type: 'account', id: userId }, before: { canPublish: before.can_publish }, after: { canPublish } });
+  });
+  return getUser(deps.db, userId);
 }
 
 export const countUsers = repo.countUsers;

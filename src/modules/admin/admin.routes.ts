@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import { sessionPrincipal } from '../../shared/auth.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { EventDeps } from '../events/events.service.js';
 import type { JobRunner } from '../../jobs/queue.js';
@@ -29,7 +31,7 @@ const Job = Type.Object({
 
 // Platform staff only: organiser access, an event's ticket mail, members added by hand.
 export const adminRoutes =
-  (deps: { db: Kysely<Database>; clock: Clock; membershipDeps: MembershipDeps; eventDeps: EventDeps; jobs: JobRunner }): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; clock: Clock; ids: Ids; membershipDeps: MembershipDeps; eventDeps: EventDeps; jobs: JobRunner }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/admin/api/jobs',
@@ -93,7 +95,7 @@ export const adminRoutes =
         },
       },
       async (req) => {
-        const user = await accounts.setOrganiserAccess(deps.db, req.params.userId, req.body.canPublish);
+        const user = await accounts.setOrganiserAccess(deps, sessionPrincipal(req), req.params.userId, req.body.canPublish);
         req.log.info({ staff: req.principal?.userId, userId: user.id, canPublish: user.can_publish }, 'organiser access changed');
         return { success: true as const, data: { userId: user.id, canPublish: user.can_publish } };
       },
