@@ -54,6 +54,9 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 /** An idle keep-alive connection is closed after this; longer than a load balancer's usual 60 s. */
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
+/** How the audit log shows its actors: keys by their prefix, the organiser in the dashboard by email. */
+const auditDescribers = { keys: keys.prefixesOf, users: accounts.emailsOf };
+
 export async function buildApp(deps: Deps): Promise<App> {
   // Request ids: a random prefix per process and a counter, so no randomness is spent per request.
   const idPrefix = deps.ids.make('req', 6);
@@ -230,7 +233,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(checkoutRoutes(deps));
   await app.register(gstRoutes(deps));
   await app.register(ledgerRoutes(deps));
-  await app.register(auditRoutes({ db: deps.db, describeKeys: keys.prefixesOf }));
+  await app.register(auditRoutes({ db: deps.db, describe: auditDescribers }));
   await app.register(payoutsRoutes(deps));
   await app.register(dashboardRoutes(deps));
   await app.register(reconciliationRoutes(deps));

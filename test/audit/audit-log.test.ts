@@ -48,6 +48,16 @@ describe('the audit log', () => {
     assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${b}/refund`)).status, 200);
     const t = await api('POST', `/api/v1/events/${id}/registrations/${c}/transfer`, { name: 'Ravi Kumar', email: uniqueEmail('t') });
     assert.equal(t.status, 200, t.text);
+    const d = await book();
+    assert.equal((await api('POST', `/api/v1/events/${id}/check-in`, { registrationId: d })).status, 201);
+    assert.equal((await api('POST', `/api/v1/events/${id}/check-in`, { registrationId: d, undo: true })).status, 201);
+    const pass = await api('POST', `/api/v1/events/${id}/door-passes`, { label: 'Gate A' });
+    assert.equal(pass.status, 201, pass.text);
+    const token = String(pass.body.data?.url ?? pass.body.url).split('/door/')[1]!;
+    assert.equal((await api('DELETE', `/api/v1/events/${id}/door-passes/${pass.body.data?.id ?? pass.body.id}`)).status, 200);
+    const preview = await api('POST', `/api/v1/events/${id}/broadcast`, { subject: 'Doors open at 9', message: 'See you there' });
+    const sent = await api('POST', `/api/v1/events/${id}/broadcast`, { subject: 'Doors open at 9', message: 'See you there', dryRun: false, confirmedRecipientCount: preview.body.recipientCount ?? preview.body.data?.recipientCount });
+    assert.ok(sent.status === 200 || sent.status === 201, sent.text);
     const spare = await createKey(server.url, org.token);
     assert.equal((await call(server.url, 'DELETE', `/dashboard/api/keys/${spare.keyId}`, { token: org.token })).status, 200);
 
@@ -61,6 +71,8 @@ describe('the audit log', () => {
       `registration.cancel registration:${a}`,
       `registration.refund registration:${b}`,
       `registration.transfer registration:${c}`,
+      `checkin.admit attendee:${d}`,
+      `checkin.undo attendee:${d}`,
       `key.create key:${spare.keyId}`,
       `key.revoke key:${spare.keyId}`,
     ];
@@ -74,6 +86,10 @@ describe('the audit log', () => {
     assert.deepEqual(byAction('event.publish').after, { status: 'published' });
     assert.deepEqual(byAction('registration.refund').after, { status: 'refunded', refund: 500, kept: 0 });
     assert.equal(byAction('registration.transfer').after.holder.name, 'Ravi Kumar');
+    assert.deepEqual(byAction('checkin.admit').actor, { kind: 'key', id: org.keyId, display: org.key.slice(0, 12) });
+    assert.deepEqual([byAction('checkin.undo').before, byAction('checkin.undo').after], [{ checkedIn: true }, { checkedIn: false }]);
+    for (const action of ['door_pass.create', 'door_pass.revoke', 'broadcast.send']) assert.equal(byAction(action)?.actor.kind, 'key', action);
+    assert.ok(!JSON.stringify(entries).includes(token), 'no door pass token');
     assert.equal(byAction('event.create').at, server.clock.now().toISOString(), 'time from the injected clock');
 
     // Filter by target, and pages.

@@ -403,6 +403,10 @@ export async function getUser(db: Kysely<Database>, userId: string) {
 
 export const findUser = (db: Kysely<Database>, userId: string) => repo.findUserById(db, userId);
 export const findUsersById = (db: Kysely<Database>, ids: readonly string[]) => repo.findUsersById(db, ids);
+/** User ids → emails (the audit log shows the organiser acting in the dashboard by them). */
+export async function emailsOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  return new Map((await repo.findUsersById(db, ids)).map((u) => [u.id, u.email]));
+}
 export const findUserByEmail = (db: Kysely<Database>, email: string) => repo.findUserByEmail(db, email.trim().toLowerCase());
 
 /** Staff grant or remove publishing; the audit log of the account gets the change with the staff member. */

@@ -29,3 +29,4 @@ export function listEntries(db: Db, f: AuditFilter): Promise<AuditRow[]> {
   if (f.beforeSeq !== undefined) q = q.where('seq', '<', f.beforeSeq);
   return q.orderBy('seq', 'desc').limit(f.limit).execute();
 }
+

@@ -27,7 +27,7 @@ export const AuditEntry = Type.Object(
 );
 
 export const auditRoutes =
-  (deps: { db: Kysely<Database>; describeKeys: audit.DescribeKeys }): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; describe: { keys: audit.DescribeKeys; users: audit.DescribeUsers } }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/v1/audit-log',
@@ -51,7 +51,7 @@ export const auditRoutes =
       },
       async (req) => {
         const p = keyPrincipal(req);
-        const page = await audit.listChanges(deps.db, deps.describeKeys, {
+        const page = await audit.listChanges(deps.db, deps.describe, {
           accountId: p.userId,
           mode: p.mode,
           targetType: req.query.targetType,

@@ -105,6 +105,8 @@ export interface AuditEntryView {
 
 /** Key ids → their display prefixes (the keys module's, injected). */
 export type DescribeKeys = (db: Db, keyIds: readonly string[]) => Promise<Map<string, string>>;
+/** User ids → their emails (the accounts module's, injected): the organiser acting in the dashboard. */
+export type DescribeUsers = (db: Db, userIds: readonly string[]) => Promise<Map<string, string>>;
 
 export function parseCursor(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -115,18 +117,21 @@ export function parseCursor(value: string | undefined): string | undefined {
 /** One page of an account's log in one mode, newest first, filtered by target and action. */
 export async function listChanges(
   db: Db,
-  describeKeys: DescribeKeys,
+  describe: { keys: DescribeKeys; users: DescribeUsers },
   f: Omit<repo.AuditFilter, 'beforeSeq' | 'limit'> & { startingAfter?: string | undefined; limit: number },
 ): Promise<{ items: AuditEntryView[]; hasMore: boolean; nextCursor: string | null }> {
   const rows = await repo.listEntries(db, { ...f, beforeSeq: parseCursor(f.startingAfter), limit: f.limit + 1 });
   const page = pageOf(rows, f.limit, (r) => String(r.seq));
-  const prefixes = await describeKeys(db, [...new Set(page.items.filter((r) => r.actor_kind === 'key').map((r) => r.actor_id))]);
+  const ids = (kind: string) => [...new Set(page.items.filter((r) => r.actor_kind === kind).map((r) => r.actor_id))];
+  const prefixes = await describe.keys(db, ids('key'));
+  const emails = await describe.users(db, ids('user'));
+  const display = (r: repo.AuditRow) => (r.actor_kind === 'key' ? prefixes.get(r.actor_id) : r.actor_kind === 'user' ? emails.get(r.actor_id) : undefined) ?? r.actor_display;
   return {
     ...page,
     items: page.items.map((r) => ({
       id: r.id,
       at: r.at.toISOString(),
-      actor: { kind: r.actor_kind, id: r.actor_id, display: r.actor_kind === 'key' ? (prefixes.get(r.actor_id) ?? r.actor_display) : r.actor_display },
+      actor: { kind: r.actor_kind, id: r.actor_id, display: display(r) },
       action: r.action,
       target: { type: r.target_type, id: r.target_id },
       before: r.before,
