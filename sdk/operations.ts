@@ -236,6 +236,8 @@ export function operations(client: Client<paths>) {
     listLedgerEntries: (...init: Init<paths['/dashboard/api/ledger'], 'get'>) => client.GET('/dashboard/api/ledger', ...(init as [MaybeOptionalInit<paths['/dashboard/api/ledger'], 'get'>])),
     /** Recompute every account’s money from registrations, refunds and payouts and compare it with the ledger (`GET /admin/api/ledger/check`) */
     checkLedger: (...init: Init<paths['/admin/api/ledger/check'], 'get'>) => client.GET('/admin/api/ledger/check', ...(init as [MaybeOptionalInit<paths['/admin/api/ledger/check'], 'get'>])),
+    /** This account's audit log in the key's mode, newest first, a page at a time (`GET /api/v1/audit-log`) */
+    listAuditLog: (...init: Init<paths['/api/v1/audit-log'], 'get'>) => client.GET('/api/v1/audit-log', ...(init as [MaybeOptionalInit<paths['/api/v1/audit-log'], 'get'>])),
     /** Withdraw available balance to a UPI id (`POST /dashboard/api/payouts`) */
     createPayout: (...init: Init<paths['/dashboard/api/payouts'], 'post'>) => client.POST('/dashboard/api/payouts', ...(init as [MaybeOptionalInit<paths['/dashboard/api/payouts'], 'post'>])),
     /** The session account's payouts, newest first, a page at a time (`GET /dashboard/api/payouts`) */

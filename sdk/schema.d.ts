@@ -240,6 +240,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This account's audit log in the key's mode, newest first, a page at a time
+         * @description Every change made by a person (the organiser in the dashboard, staff), an API key, a door pass or the attendee on their own page — events, tracks, bookings (approve, reject, cancel, refund, transfer, forced deletion), check-in admits and undos, door passes, keys, the webhook configuration, plans and memberships, payouts, broadcasts, staff grants — with its actor, time, target and a short before/after. Appended by the change itself in its transaction; the database refuses to change or delete an entry. Secrets (keys, signing secrets, password hashes, tokens) never appear in before/after. At most `limit` entries (default 100, at most 1,000); read on with `startingAfter=<nextCursor>`. Filter by `targetType`, `targetId` and `action`.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events": {
         parameters: {
             query?: never;
@@ -2343,6 +2363,30 @@ export type components = {
         AudienceChanged: components["schemas"]["Error"] & {
             /** @description Recipients the audience has now. */
             recipientCount?: number;
+        };
+        AuditEntry: {
+            /** @description `<target>.<verb>`, e.g. `event.publish`, `registration.refund`, `key.revoke`. */
+            action: string;
+            actor: {
+                /** @description How to show it: an email, a key’s prefix, a door pass. */
+                display: string;
+                /** @description The user, key, door pass or registration id; for `system`, the reason. */
+                id: string;
+                /** @description `user` is the organiser in the dashboard (or with a session), `key` an API key, `door_pass` a door pass, `staff` the platform’s staff, `attendee` the booking’s holder on their own page, `system` the service itself. */
+                kind: "user" | "key" | "door_pass" | "staff" | "attendee" | "system";
+            };
+            /** @description What it became, or null. */
+            after: unknown;
+            /** Format: date-time */
+            at: string;
+            /** @description What the target was (a short object), or null. */
+            before: unknown;
+            id: string;
+            target: {
+                id: string;
+                /** @description `event`, `track`, `registration`, `attendee`, `key`, `webhook_config`, `door_pass`, `plan`, `membership`, `payout`, `broadcast`, `account`. */
+                type: string;
+            };
         };
         Availability: {
             /** @description The event’s (or, with subEventId, the track’s) capacity; 0 unlimited. */
@@ -4637,6 +4681,115 @@ export interface operations {
             };
             /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
             409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this action. */
+                action?: string;
+                /** @description Items per page, 1 to 1000 (default 100). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                startingAfter?: string;
+                /** @description Only entries about this target. */
+                targetId?: string;
+                /** @description Only entries about targets of this type. */
+                targetType?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        /** @description More items follow; read them with `startingAfter=<nextCursor>`. */
+                        hasMore: boolean;
+                        /** @description Cursor of the last item on this page when hasMore, else null. */
+                        nextCursor: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

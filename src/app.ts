@@ -32,6 +32,7 @@ import { whatsappWebhookRoutes } from './modules/whatsapp/whatsapp-webhook.route
 import { gstRoutes } from './modules/gst/gst.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
@@ -58,6 +59,9 @@ export const PUBLIC_BODY_LIMIT = 64 * 1024;
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** An idle keep-alive connection is closed after this; longer than a load balancer's usual 60 s. */
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/** How the audit log shows its actors: keys by their prefix, the organiser in the dashboard by email. */
+const auditDescribers = { keys: keys.prefixesOf, users: accounts.emailsOf };
 
 export interface BuildOptions {
   /** Called on the new app before anything else is added (server.ts: the tracing hook, when tracing is on). */
@@ -243,6 +247,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(gstRoutes(deps));
   await app.register(exportsRoutes({ db: deps.db, clock: deps.clock, ledger: deps.payoutDeps }));
   await app.register(ledgerRoutes(deps));
+  await app.register(auditRoutes({ db: deps.db, describe: auditDescribers }));
   await app.register(payoutsRoutes(deps));
   await app.register(dashboardRoutes(deps));
   await app.register(reconciliationRoutes(deps));

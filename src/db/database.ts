@@ -3,6 +3,7 @@
 // owns). Every row type is re-exported here, so `import type { … } from '…/db/database.js'` works
 // for any of them.
 import type { AccountsTables } from '../modules/accounts/accounts.tables.js';
+import type { AuditTables } from '../modules/audit/audit.tables.js';
 import type { BroadcastTables } from '../modules/broadcast/broadcast.tables.js';
 import type { CheckinTables } from '../modules/checkin/checkin.tables.js';
 import type { DashboardTables } from '../modules/dashboard/dashboard.tables.js';
@@ -25,6 +26,7 @@ import type { WhatsAppTables } from '../modules/whatsapp/whatsapp.tables.js';
 
 export type { Json, Mode, Timestamp } from './columns.js';
 export type * from '../modules/accounts/accounts.tables.js';
+export type * from '../modules/audit/audit.tables.js';
 export type * from '../modules/broadcast/broadcast.tables.js';
 export type * from '../modules/checkin/checkin.tables.js';
 export type * from '../modules/dashboard/dashboard.tables.js';
@@ -48,6 +50,7 @@ export type * from '../modules/whatsapp/whatsapp.tables.js';
 /** Every table; declared only by the modules (no table is added here). */
 export interface Database
   extends AccountsTables,
+    AuditTables,
     BroadcastTables,
     CheckinTables,
     DashboardTables,

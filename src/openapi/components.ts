@@ -32,6 +32,7 @@ export const NAMED_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   FixedTermPlanInput: ['createPlan', 'request', 'oneOf:1'],
   PercentPromoCodeInput: ['createPromoCode', 'request', 'oneOf:0'],
   AmountPromoCodeInput: ['createPromoCode', 'request', 'oneOf:1'],
+  AuditEntry: ['listAuditLog', '200', 'data', 'items'],
 };
 
 function find(doc: Json, path: readonly string[]): Json | undefined {

@@ -144,5 +144,16 @@ describe('getting started', () => {
     const more = await call(server.url, 'POST', '/dashboard/api/publishing-access', { token: account.token, body: { message: 'And again.' } });
     assert.equal(more.status, 409);
     assert.equal(more.body.code, 'already_can_publish');
+
+    // Both decisions are in the account's audit log (live mode), with the staff member as actor.
+    const log = await call(server.url, 'GET', '/api/v1/audit-log?targetType=account', { key: live.key });
+    assert.equal(log.status, 200, log.text);
+    const decisions = (log.body.data as { action: string; actor: { kind: string; display: string }; after: Record<string, unknown> }[])
+      .filter((e) => e.action.startsWith('account.publishing_request_'))
+      .map((e) => [e.action, e.actor.kind, e.actor.display, e.after.publishingRequest]);
+    assert.deepEqual(decisions, [
+      ['account.publishing_request_grant', 'staff', staffEmail, 'granted'],
+      ['account.publishing_request_decline', 'staff', staffEmail, 'declined'],
+    ]);
   });
 });

@@ -423,6 +423,12 @@ describe('events', () => {
       assert.equal(last.status, 200, last.text);
       assert.deepEqual(last.body.data.map((t: any) => t.title), ['A', 'B', 'C']);
       assert.equal((await call(server.url, 'DELETE', `/api/v1/events/${id}/tracks/3`, { key: org.key })).status, 404);
+      const removal = await call(server.url, 'GET', `/api/v1/audit-log?action=track.delete&targetId=${encodeURIComponent(`${id}/3`)}`, { key: org.key });
+      assert.deepEqual(
+        removal.body.data.map((e: any) => [e.action, e.actor.kind, e.before.title]),
+        [['track.delete', 'key', 'D']],
+        'the removal is in the audit log, with the track as it was',
+      );
 
       // The booking on C is cancelled: it still names C, so C stays.
       assert.equal((await call(server.url, 'POST', `/api/v1/events/${id}/registrations/${booked.body.registrationId}/cancel`, { key: org.key })).status, 200);

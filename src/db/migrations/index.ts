@@ -22,6 +22,7 @@ import * as m0021 from './0021_door_versions.js';
 import * as m0035 from './0035_whatsapp.js';
 import * as m0040 from './0040_gst.js';
 import * as m0050 from './0050_waitlist.js';
+import * as m0051 from './0051_audit_log.js';
 import * as m0053 from './0053_publishing_requests.js';
 import * as m0055 from './0055_export_order.js';
 
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0035_whatsapp': m0035,
   '0040_gst': m0040,
   '0050_waitlist': m0050,
+  '0051_audit_log': m0051,
   '0053_publishing_requests': m0053,
   '0055_export_order': m0055,
 };

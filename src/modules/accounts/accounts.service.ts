@@ -1,5 +1,6 @@
 // Accounts: signup, login, email verification, password reset and change, staff, organiser
 // access. HTTP-free. The mails these send are in accounts.mails.ts.
+import * as audit from '../audit/audit.service.js';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../shared/pg-errors.js';
@@ -325,11 +326,27 @@ export async function getUser(db: Kysely<Database>, userId: string) {
 
 export const findUser = (db: Kysely<Database>, userId: string) => repo.findUserById(db, userId);
 export const findUsersById = (db: Kysely<Database>, ids: readonly string[]) => repo.findUsersById(db, ids);
+/** User ids → emails (the audit log shows the organiser acting in the dashboard by them). */
+export async function emailsOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  return new Map((await repo.findUsersById(db, ids)).map((u) => [u.id, u.email]));
+}
 export const findUserByEmail = (db: Kysely<Database>, email: string) => repo.findUserByEmail(db, email.trim().toLowerCase());
 
-export async function setOrganiserAccess(db: Kysely<Database>, userId: string, canPublish: boolean) {
-  if (!(await repo.setCanPublish(db, userId, canPublish))) throw notFound('no such account', 'account_not_found');
-  return getUser(db, userId);
+/** Staff grant or remove publishing; the audit log of the account gets the change with the staff member. */
+export async function setOrganiserAccess(
+  deps: { db: Kysely<Database>; clock: Clock; ids: Ids },
+  staff: { userId: string; email: string; isStaff: boolean },
+  userId: string,
+  canPublish: boolean,
+) {
+  const before = await repo.findUserById(deps.db, userId);
+  if (!before) throw notFound('no such account', 'account_not_found');
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.setCanPublish(trx, userId, canPublish))) throw notFound('no such account', 'account_not_found');
+    const action = canPublish ? 'account.organiser_access_grant' : 'account.organiser_access_remove';
+    await audit.recordChange(trx, deps, { accountId: userId, mode: 'live', actor: audit.actorOfSession(staff, true), action, target: { type: 'account', id: userId }, before: { canPublish: before.can_publish }, after: { canPublish } });
+  });
+  return getUser(deps.db, userId);
 }
 
 export const countUsers = repo.countUsers;

@@ -12,6 +12,7 @@ import type { Ids } from '../../shared/ids.js';
 import { pageOf } from '../../shared/paging.js';
 import { isUniqueViolation } from '../../shared/pg-errors.js';
 import type { Mailer } from '../mail/mailer.js';
+import * as audit from '../audit/audit.service.js';
 import * as repo from './accounts.repo.js';
 import { getUser, isEmailVerified } from './accounts.service.js';
 import * as requests from './publishing.repo.js';
@@ -94,12 +95,28 @@ export async function listRequests(db: Kysely<Database>, q: { status: RequestSta
  * decline needs a reason, which the organiser reads. The mail is queued with the decision.
  * 404 for no such request, 409 for one decided already.
  */
-export async function decideRequest(deps: Deps, staffUserId: string, requestId: string, decision: { grant: true } | { grant: false; reason: string }): Promise<PublishingRequestRow> {
+export async function decideRequest(
+  deps: Deps,
+  staff: { userId: string; email: string; isStaff: boolean },
+  requestId: string,
+  decision: { grant: true } | { grant: false; reason: string },
+): Promise<PublishingRequestRow> {
+  const staffUserId = staff.userId;
   const reason = decision.grant ? null : text(decision.reason, 'reason', REASON_MAX);
   const decided = await deps.db.transaction().execute(async (trx) => {
     const row = await requests.decideRequest(trx, requestId, { status: decision.grant ? 'granted' : 'declined', reason, decidedBy: staffUserId, at: deps.clock.now() });
     if (!row) return undefined;
     if (decision.grant) await repo.setCanPublish(trx, row.user_id, true);
+    const action = decision.grant ? 'account.publishing_request_grant' : 'account.publishing_request_decline';
+    await audit.recordChange(trx, deps, {
+      accountId: row.user_id,
+      mode: 'live',
+      actor: audit.actorOfSession(staff, true),
+      action,
+      target: { type: 'account', id: row.user_id },
+      before: { publishingRequest: 'pending' },
+      after: decision.grant ? { publishingRequest: 'granted', canPublish: true } : { publishingRequest: 'declined', reason },
+    });
     await enqueue(trx, deps, publishingDecisionJob, { requestId: row.id });
     return row;
   });

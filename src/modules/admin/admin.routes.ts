@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
+import { sessionPrincipal } from '../../shared/auth.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { EventDeps } from '../events/events.service.js';
 import type { JobRunner } from '../../jobs/queue.js';
@@ -96,7 +97,7 @@ export const adminRoutes =
         },
       },
       async (req) => {
-        const user = await accounts.setOrganiserAccess(deps.db, req.params.userId, req.body.canPublish);
+        const user = await accounts.setOrganiserAccess(deps, sessionPrincipal(req), req.params.userId, req.body.canPublish);
         req.log.info({ staff: req.principal?.userId, userId: user.id, canPublish: user.can_publish }, 'organiser access changed');
         return { success: true as const, data: { userId: user.id, canPublish: user.can_publish } };
       },
@@ -143,7 +144,7 @@ export const adminRoutes =
       },
       async (req) => {
         const staff = req.principal!.userId;
-        const row = await publishing.decideRequest({ ...deps, jobs: deps.jobs }, staff, req.params.id, { grant: true });
+        const row = await publishing.decideRequest({ ...deps, jobs: deps.jobs }, sessionPrincipal(req), req.params.id, { grant: true });
         req.log.info({ staff, requestId: row.id, userId: row.user_id }, 'publishing access granted');
         return { success: true as const, data: publishing.presentRequest(row) };
       },
@@ -164,7 +165,7 @@ export const adminRoutes =
       },
       async (req) => {
         const staff = req.principal!.userId;
-        const row = await publishing.decideRequest({ ...deps, jobs: deps.jobs }, staff, req.params.id, { grant: false, reason: req.body.reason });
+        const row = await publishing.decideRequest({ ...deps, jobs: deps.jobs }, sessionPrincipal(req), req.params.id, { grant: false, reason: req.body.reason });
         req.log.info({ staff, requestId: row.id, userId: row.user_id }, 'publishing access declined');
         return { success: true as const, data: publishing.presentRequest(row) };
       },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOfKey } from '../audit/audit.service.js';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
@@ -104,7 +105,7 @@ export const broadcastRoutes =
           throw badRequest('invalid_header', 'Idempotency-Key is 1 to 200 visible ASCII characters');
         }
         const event = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
-        return broadcast({ db: deps.db, clock: deps.clock, ids: deps.ids, jobs: deps.jobs, maxRecipients: deps.config.broadcastMaxRecipients }, event, { ...req.body, idempotencyKey: key });
+        return broadcast({ db: deps.db, clock: deps.clock, ids: deps.ids, jobs: deps.jobs, maxRecipients: deps.config.broadcastMaxRecipients }, event, { ...req.body, idempotencyKey: key }, actorOfKey(keyPrincipal(req)));
       },
     );
 

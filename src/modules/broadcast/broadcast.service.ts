@@ -6,6 +6,7 @@
 // (retried for 72 hours through an SMTP outage). The broadcast id is derived from
 // the event, the audience and the text (and an Idempotency-Key when given), so a
 // repeated request is the same broadcast and nobody is mailed twice.
+import * as audit from '../audit/audit.service.js';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
@@ -69,7 +70,7 @@ export function composeMail(event: Pick<EventRow, 'title'>, to: string, subject:
   return { to, subject, text: `${message}\n\n--\nYou receive this because you registered for ${event.title}.`, html };
 }
 
-export async function broadcast(deps: BroadcastDeps, event: EventRow, input: BroadcastInput) {
+export async function broadcast(deps: BroadcastDeps, event: EventRow, input: BroadcastInput, actor?: audit.AuditActor) {
   const subject = input.subject.trim();
   if (subject === '') throw badRequest('invalid_subject', 'subject must not be empty');
   if (input.message.trim() === '') throw badRequest('invalid_message', 'message must not be empty');
@@ -100,7 +101,7 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
   const now = deps.clock.now();
   const test = event.mode === 'test';
   await deps.db.transaction().execute(async (trx) => {
-    await repo.insertBroadcast(trx, {
+    const inserted = await repo.insertBroadcast(trx, {
       id: broadcastId,
       event_id: event.id,
       account_id: event.account_id,
@@ -112,6 +113,10 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
       recipient_count: list.length,
       created_at: now,
     });
+    // A retry of the same broadcast (same id) records nothing again.
+    if (inserted && actor) {
+      await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor, action: 'broadcast.send', target: { type: 'broadcast', id: broadcastId }, after: { eventId: event.id, subject, audience: trackIndex === undefined ? audience : `${audience}:track ${trackIndex}`, recipients: list.length } });
+    }
     const added = await repo.addRecipients(
       trx,
       broadcastId,

@@ -2,6 +2,7 @@
 // (attendees, registrations) and events: a scan must not wait on several round trips.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, Mode, RegistrationStatus } from '../../db/database.js';
+import { admissibleSql } from './entry-rule.js';
 
 /** One row per person on the scanned booking, the booking's columns repeated. */
 export interface FastRow {
@@ -67,6 +68,24 @@ const bump = (eventId: string, changes: RawBuilder<unknown>) => sql`bump as (
     told as (select pg_notify('door', event_id || ' ' || version) from bump where watched)`;
 
 /**
+ * The audit log's entries of the door's admits and undos, composed into the statement that
+ * makes them so each commits with its change: one per person in the statement's `changed`
+ * (`id`, `actor`, `at`), for the event's account and mode. The door's actor strings become
+ * the log's actors: `dashboard` (the organiser), `key:<id>`, `pass:<id>`.
+ */
+// ownership-exception: the audit entry of an admit or undo is written by the statement that makes the change (the audit module owns the table; the door's hot path cannot take another round trip).
+function auditedDoorChanges(eventId: string, undo: boolean) {
+  const state = (inside: boolean) => JSON.stringify({ checkedIn: inside });
+  return sql`insert into audit_log (id, account_id, mode, actor_kind, actor_id, actor_display, action, target_type, target_id, before, after, at)
+    select 'aud_' || replace(gen_random_uuid()::text, '-', ''), e.account_id, e.mode,
+      case when c.actor = 'dashboard' then 'user' when c.actor like 'pass:%' then 'door_pass' else 'key' end,
+      case when c.actor = 'dashboard' then e.account_id when c.actor like 'pass:%' then substr(c.actor, 6) when c.actor like 'key:%' then substr(c.actor, 5) else c.actor end,
+      case when c.actor like 'pass:%' then 'door pass' else c.actor end,
+      ${undo ? 'checkin.undo' : 'checkin.admit'}, 'attendee', c.id, ${state(undo)}::jsonb, ${state(!undo)}::jsonb, c.at
+    from changed c join events e on e.id = ${eventId}`;
+}
+
+/**
  * Admits, in one statement, what a group of scans of one event names when its booking is
  * admissible, and reads each scanned booking's people. Each scan is its own conditional
  * update: one refused changes nothing for the others. The people are locked in id order, so
@@ -91,7 +110,7 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
     chosen as (
       select p.id, t.n, t.actor, t.at from t join attendees p on p.registration_id = t.id
       where t.event_id = ${eventId} and t.account_id = t.caller_account and t.mode = t.caller_mode
-        and t.status = 'confirmed' and not (t.scanned_idx = 0 and t.ticket_code is not null)
+        and ${admissibleSql('t')}
         and p.checked_in_at is null
         and case
           when t.member_index is not null then p.idx = t.member_index and (t.scanned_idx = 0 or t.scanned_idx = t.member_index)
@@ -108,6 +127,7 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
       returning p.id, c.n, c.actor, c.at
     ),
     logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, 'admit', actor, at from changed),
+    audited as (${auditedDoorChanges(eventId, false)}),
     ${bump(eventId, sql`(select count(*) from changed)`)}
     select t.n, t.id, t.event_id, t.status, t.ticket_type, t.ticket_code, t.scanned_idx, t.account_id, t.mode, ${PEOPLE},
       c.n as p_changed_n, c.actor as p_changed_by, c.at as p_changed_at, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told
@@ -137,9 +157,10 @@ export async function setPeople(
     changed as (
       update attendees set checked_in_at = ${at}, checked_in_by = ${at === null ? null : actor}
       where id in (select id from chosen) and ${which} and (select f from flag) = 'on'
-      returning id, idx
+      returning id, idx, ${actor}::text as actor, ${now}::timestamptz as at
     ),
     logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, ${at === null ? 'undo' : 'admit'}, ${actor}, ${now} from changed),
+    audited as (${auditedDoorChanges(eventId, at === null)}),
     ${bump(eventId, sql`(select count(*) from changed)`)}
     select idx, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told from changed`.execute(db);
   const first = rows.rows[0];

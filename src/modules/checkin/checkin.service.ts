@@ -27,7 +27,8 @@ export interface CheckinDeps {
   door: DoorRuntime;
 }
 
-export type RefusalReason = 'cancelled' | 'refunded' | 'not_confirmed' | 'transferred';
+import { isRetiredQr, refusalOf, type RefusalReason } from './entry-rule.js';
+export type { RefusalReason };
 
 interface Booking {
   id: string;
@@ -80,7 +81,7 @@ function toScan(rows: FastRow[]): Scan {
     people: rows.map((r) => ({ id: r.p_id, idx: r.p_idx, name: r.p_name, email: r.p_email, checked_in_at: r.p_checked_in_at, checked_in_by: r.p_checked_in_by })),
     only: row.scanned_idx > 0 ? row.scanned_idx : undefined,
     // The booking id stops being a ticket once the booking is transferred.
-    transferred: row.scanned_idx === 0 && row.ticket_code !== null,
+    transferred: isRetiredQr(row.scanned_idx, row.ticket_code),
   };
 }
 
@@ -110,15 +111,7 @@ async function resolveByCode(db: Kysely<Database>, eventId: string, value: strin
 
 /** Why the door refuses a scan, if it does: an old QR of a transferred ticket first, then the booking's status. */
 export function refusal(scan: Scan): RefusalReason | undefined {
-  if (scan.transferred) return 'transferred';
-  switch (scan.booking.status) {
-    case 'confirmed':
-      return undefined;
-    case 'pending':
-      return 'not_confirmed';
-    default:
-      return scan.booking.status;
-  }
+  return refusalOf(scan.booking.status, scan.transferred);
 }
 
 function status(scan: Scan) {

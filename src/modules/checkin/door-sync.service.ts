@@ -3,7 +3,8 @@
 // bookings written since a cursor found by the transactions that wrote them, as PostgreSQL
 // would), else read from the database. Entry is decided by checkin.scan alone.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, RegistrationStatus } from '../../db/database.js';
+import * as entry from './entry-rule.js';
 import { pgCode } from '../../shared/pg-errors.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { AppError, badRequest } from '../../shared/errors.js';
@@ -42,9 +43,8 @@ export interface RosterEntry {
 /** The QR value a person shows: the booking's (its ticketCode after a transfer) for the primary, their own id for a member. */
 const qrValue = (row: checkinRepo.RosterRow) => (row.idx === 0 ? (row.ticket_code ?? row.registration_id!) : row.attendee_id);
 
-export function refusalOf(status: string): checkin.RefusalReason | null {
-  if (status === 'confirmed') return null;
-  return status === 'pending' ? 'not_confirmed' : (status as checkin.RefusalReason);
+export function refusalOf(status: RegistrationStatus): checkin.RefusalReason | null {
+  return entry.refusalOf(status, false) ?? null;
 }
 
 async function buildRoster(db: Kysely<Database>, event: events.EventRow, since: string | null) {

@@ -2,6 +2,7 @@
 // link, and who is asking at the door (the roster and sync are in door-sync.service.ts).
 // Entry is decided by checkin.scan alone; this module only says who is asking and what
 // they may see.
+import * as audit from '../audit/audit.service.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
@@ -47,7 +48,10 @@ export async function createPass(deps: DoorDeps, p: KeyPrincipal, eventId: strin
   // 192 random bits; only its hash is kept.
   const token = randomBytes(24).toString('base64url');
   const row = { id: deps.ids.make('dp', 12), event_id: event.id, label, token_hash: sha256(token), created_by: checkin.actorOf(p), created_at: deps.clock.now(), expires_at: expiresAt };
-  await repo.insertPass(deps.db, row);
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.insertPass(trx, row);
+    await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor: audit.actorOfKey(p), action: 'door_pass.create', target: { type: 'door_pass', id: row.id }, after: { eventId: event.id, label, expiresAt } });
+  });
   return { ...presentPass({ ...row, revoked_at: null }), url: `${deps.config.baseUrl}/door/${token}` };
 }
 
@@ -58,7 +62,12 @@ export async function listPasses(db: Kysely<Database>, p: KeyPrincipal, eventId:
 
 export async function revokePass(deps: DoorDeps, p: KeyPrincipal, eventId: string, passId: string) {
   const event = await events.loadOwnedEvent(deps.db, p, eventId);
-  if (!(await repo.revokePass(deps.db, event.id, passId, deps.clock.now()))) throw notFound('no such door pass for this event', 'door_pass_not_found');
+  const revoked = await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.revokePass(trx, event.id, passId, deps.clock.now()))) return false;
+    await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor: audit.actorOfKey(p), action: 'door_pass.revoke', target: { type: 'door_pass', id: passId }, after: { eventId: event.id, revoked: true } });
+    return true;
+  });
+  if (!revoked) throw notFound('no such door pass for this event', 'door_pass_not_found');
   const pass = (await repo.passesOf(deps.db, event.id)).find((x) => x.id === passId)!;
   return presentPass(pass);
 }

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Mode, RegistrationStatus, TrackDoc } from '../../db/database.js';
 import type { RosterReadRow } from './roster.repo.js';
+import { ADMITTED_STATUS, isRetiredQr } from './entry-rule.js';
 
 export interface RosterPerson {
   id: string;
@@ -184,7 +185,7 @@ export class EventRoster {
     let arrived = 0;
     let expected = 0;
     for (const b of this.#bookings.values()) {
-      if (b.status !== 'confirmed') continue;
+      if (b.status !== ADMITTED_STATUS) continue;
       expected += b.people.length;
       for (const p of b.people) if (p.checkedInAt !== null) arrived++;
     }
@@ -196,7 +197,7 @@ export class EventRoster {
     for (const p of b.people) {
       // A member's own id names that member; the primary's id names the whole booking (and
       // stops being a ticket once the booking is transferred).
-      this.#byValue.set(p.id, { id: b.id, only: p.idx > 0 ? p.idx : undefined, transferred: p.idx === 0 && b.ticketCode !== null });
+      this.#byValue.set(p.id, { id: b.id, only: p.idx > 0 ? p.idx : undefined, transferred: isRetiredQr(p.idx, b.ticketCode) });
       this.#byKey.set(p.key, p.idx === 0 ? (b.ticketCode ?? b.id) : p.id);
     }
     if (b.ticketCode !== null) this.#byValue.set(b.ticketCode, { id: b.id, only: undefined, transferred: false });

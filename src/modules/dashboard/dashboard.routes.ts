@@ -12,6 +12,7 @@ import { eventPages } from './pages/events.routes.js';
 import { exportPages } from './pages/exports.routes.js';
 import { waitlistPages } from './pages/waitlist.routes.js';
 import { moneyPages } from './pages/money.routes.js';
+import { activityPages } from './pages/activity.routes.js';
 import { registrationPages } from './pages/registrations.routes.js';
 import { developerPages, membershipPages, staffPages } from './pages/settings.routes.js';
 import * as sessions from './sessions.js';
@@ -102,6 +103,7 @@ export const dashboardRoutes =
     exportPages(app, ctx);
     membershipPages(app, ctx);
     moneyPages(app, ctx);
+    activityPages(app, ctx);
     developerPages(app, ctx);
     staffPages(app, ctx);
   };

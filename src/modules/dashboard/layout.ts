@@ -4,7 +4,7 @@ import type { DashboardFlash, Mode } from '../../db/database.js';
 import { CSS_URL, JS_URL } from './assets.js';
 import { html, type Html } from './html.js';
 
-export type Section = 'events' | 'memberships' | 'developers' | 'staff' | 'money' | 'account';
+export type Section = 'events' | 'memberships' | 'developers' | 'staff' | 'money' | 'activity' | 'account';
 
 export interface Viewer {
   email: string;
@@ -25,6 +25,7 @@ const NAV: { section: Section; label: string; href: string; staffOnly?: boolean 
   { section: 'memberships', label: 'Memberships', href: '/dashboard/memberships' },
   { section: 'money', label: 'Money', href: '/dashboard/money' },
   { section: 'developers', label: 'Developers', href: '/dashboard/developers' },
+  { section: 'activity', label: 'Activity', href: '/dashboard/activity' },
   { section: 'account', label: 'Account', href: '/dashboard/account' },
   { section: 'staff', label: 'Staff', href: '/dashboard/staff', staffOnly: true },
 ];

@@ -9,6 +9,7 @@ import type { Clock } from '../../shared/clock.js';
 import { conflict, forbidden, notFound, badRequest } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { paiseToRupees } from '../../shared/money.js';
+import * as audit from '../audit/audit.service.js';
 import { computeAvailability } from './availability.js';
 import { applyInput, parseTrackIndex, refuseDateField, type EventFields, type EventInput } from './events.input.js';
 import { presentEvent } from './events.present.js';
@@ -165,6 +166,7 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
           updated_at: now,
         });
         await syncSeatCounters(trx, id, fields, noWaitlistYet);
+        await audit.recordChange(trx, deps, { accountId: p.userId, mode: p.mode, actor: audit.actorOfKey(p), action: 'event.create', target: { type: 'event', id }, after: eventFacts({ ...fields, slug, status: 'draft' }) });
       });
       return (await repo.findEvent(deps.db, id))!;
     } catch (err) {
@@ -260,7 +262,12 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
       status: input.status ?? row.status,
       updated_at: deps.clock.now(),
     });
-    if (u) await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
+    if (u) {
+      await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
+      const change = audit.changedFields(eventFacts(row), eventFacts(u));
+      const action = u.status === 'published' && row.status !== 'published' ? 'event.publish' : 'event.update';
+      await audit.recordChange(trx, deps, { accountId: row.account_id, mode: row.mode, actor: audit.actorOfKey(p), action, target: { type: 'event', id }, ...change });
+    }
     return u;
   });
   if (!updated) throw notFound('no such event', 'event_not_found');
@@ -275,6 +282,25 @@ export function isPaid(e: Prices): boolean {
 }
 
 const rowPrices = (row: EventRow): Prices => ({ price_paise: Number(row.price_paise), special_prices: row.special_prices, tracks: row.tracks });
+
+/** What the audit log keeps of an event (its fields as set, without its seat counts). */
+function eventFacts(e: Pick<EventRow, 'title' | 'status' | 'slug' | 'start_date' | 'end_date' | 'location' | 'capacity' | 'price_paise' | 'requires_approval' | 'max_team_size' | 'tracks' | 'special_prices' | 'tax_category'> & { slug: string }) {
+  return {
+    title: e.title,
+    status: e.status,
+    slug: e.slug,
+    startDate: e.start_date,
+    endDate: e.end_date,
+    location: e.location,
+    capacity: e.capacity,
+    price: Number(e.price_paise) / 100,
+    requiresApproval: e.requires_approval,
+    maxTeamSize: e.max_team_size,
+    tracks: e.tracks.length,
+    tiers: e.special_prices.map((t) => t.name),
+    taxCategory: e.tax_category,
+  };
+}
 
 /**
  * Deleting an event cascades to its bookings, so it waits until none holds money:
@@ -300,7 +326,11 @@ export async function deleteEvent(deps: EventDeps, s: SessionPrincipal, id: stri
       );
     }
   }
-  await repo.deleteEvent(deps.db, id);
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.deleteEvent(trx, id);
+    const actor = audit.actorOfSession(s, row.account_id !== s.userId || forced);
+    await audit.recordChange(trx, deps, { accountId: row.account_id, mode: row.mode, actor, action: forced ? 'event.force_delete' : 'event.delete', target: { type: 'event', id }, before: eventFacts(row) });
+  });
 }
 
 /** Staff: switch the service's own ticket email for one event (any account's). */

@@ -1,6 +1,7 @@
 // Tracks of an event (sessions with their own price and capacity): adding and changing
 // one, with the event's seat counters kept in step.
 import type { KeyPrincipal } from '../../shared/auth.js';
+import * as audit from '../audit/audit.service.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { validateTrack, type TrackInput } from './events.input.js';
 import * as repo from './events.repo.js';
@@ -9,11 +10,14 @@ import { dropTrackCountersFrom, lockSeatCounters, syncSeatCounters } from './sea
 import { loadOwnedEvent, type EventDeps } from './events.service.js';
 
 export async function addTrack(deps: EventDeps, p: KeyPrincipal, id: string, input: TrackInput): Promise<{ index: number; row: EventRow }> {
-  await loadOwnedEvent(deps.db, p, id);
+  const event = await loadOwnedEvent(deps.db, p, id);
   const track = validateTrack(input, '');
   const index = await deps.db.transaction().execute(async (trx) => {
     const i = await repo.appendTrack(trx, id, track, deps.clock.now());
-    if (i !== undefined) await syncSeatCounters(trx, id, (await repo.findEvent(trx, id))!, (t) => deps.waitlist.seatsFreed(t, id));
+    if (i !== undefined) {
+      await syncSeatCounters(trx, id, (await repo.findEvent(trx, id))!, (t) => deps.waitlist.seatsFreed(t, id));
+      await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor: audit.actorOfKey(p), action: 'track.create', target: { type: 'track', id: `${id}/${i}` }, after: { ...track } });
+    }
     return i;
   });
   if (index === undefined) throw notFound('no such event', 'event_not_found');
@@ -27,7 +31,10 @@ export async function patchTrack(deps: EventDeps, p: KeyPrincipal, id: string, i
   const track = validateTrack(input, '', current);
   const updated = await deps.db.transaction().execute(async (trx) => {
     const u = await repo.replaceTrack(trx, id, index, track, deps.clock.now());
-    if (u) await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
+    if (u) {
+      await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
+      await audit.recordChange(trx, deps, { accountId: row.account_id, mode: row.mode, actor: audit.actorOfKey(p), action: 'track.update', target: { type: 'track', id: `${id}/${index}` }, ...audit.changedFields({ ...current }, { ...track }) });
+    }
     return u;
   });
   if (!updated) throw notFound(`no track at index ${index}`, 'track_not_found');
@@ -59,6 +66,7 @@ export async function removeTrack(deps: EventDeps, p: KeyPrincipal, id: string, 
     if (u) {
       await dropTrackCountersFrom(trx, id, u.tracks.length);
       await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
+      await audit.recordChange(trx, deps, { accountId: row.account_id, mode: row.mode, actor: audit.actorOfKey(p), action: 'track.delete', target: { type: 'track', id: `${id}/${index}` }, before: { ...row.tracks[index]! } });
     }
     return u;
   });

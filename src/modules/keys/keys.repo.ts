@@ -56,3 +56,10 @@ export async function touchKey(db: Db, keyId: string, at: Date): Promise<void> {
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(at.getTime() - 60_000))]))
     .execute();
 }
+
+/** The display prefixes of these keys (the audit log shows a key by its prefix). */
+export async function prefixesOf(db: Db, keyIds: readonly string[]): Promise<Map<string, string>> {
+  if (keyIds.length === 0) return new Map();
+  const rows = await db.selectFrom('api_keys').select(['id', 'prefix']).where('id', 'in', [...keyIds]).execute();
+  return new Map(rows.map((r) => [r.id, r.prefix]));
+}

@@ -75,7 +75,7 @@ export const keysRoutes =
         },
       },
       async (req, reply) => {
-        const { row, key } = await keys.createKey(deps, sessionPrincipal(req).userId, {
+        const { row, key } = await keys.createKey(deps, sessionPrincipal(req), {
           name: req.body.name,
           mode: req.body.mode,
           keyClass: req.body.class,
@@ -96,6 +96,6 @@ export const keysRoutes =
           response: { 200: Type.Object({ success: Type.Literal(true), data: Key }), 404: Type.Ref('Error') },
         },
       },
-      async (req) => ({ success: true as const, data: present(await keys.revokeKey(deps, sessionPrincipal(req).userId, req.params.keyId)) }),
+      async (req) => ({ success: true as const, data: present(await keys.revokeKey(deps, sessionPrincipal(req), req.params.keyId)) }),
     );
   };

@@ -7,6 +7,7 @@ import type { Clock } from '../../shared/clock.js';
 import { badRequest, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { requireVerifiedEmail } from '../accounts/accounts.service.js';
+import * as audit from '../audit/audit.service.js';
 import * as repo from './keys.repo.js';
 import type { KeyRow } from './keys.repo.js';
 
@@ -43,9 +44,10 @@ export interface CreateKeyInput {
 
 export async function createKey(
   deps: { db: Kysely<Database>; clock: Clock; ids: Ids },
-  userId: string,
+  s: { userId: string; email: string; isStaff: boolean },
   input: CreateKeyInput,
 ): Promise<{ row: KeyRow; key: string }> {
+  const userId = s.userId;
   if (input.allowedOrigin !== undefined && input.keyClass !== 'checkout') {
     throw badRequest('origin_needs_checkout_key', 'allowedOrigin may only be set on a checkout key; full keys stay on a server');
   }
@@ -65,14 +67,35 @@ export async function createKey(
     revoked_at: null,
     last_used_at: null,
   };
-  await repo.insertKey(deps.db, { ...row, key_hash: hashKey(key) });
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.insertKey(trx, { ...row, key_hash: hashKey(key) });
+    await audit.recordChange(trx, deps, { accountId: userId, mode: row.mode, actor: audit.actorOfSession(s), action: 'key.create', target: { type: 'key', id: row.id }, after: keyFacts(row) });
+  });
   return { row, key };
 }
 
+/** The display prefixes of these keys (the audit log shows keys by them). */
+export const prefixesOf = repo.prefixesOf;
+
 export const listKeys = (db: Kysely<Database>, userId: string) => repo.listKeys(db, userId);
 
-export async function revokeKey(deps: { db: Kysely<Database>; clock: Clock; keyCache: KeyCache }, userId: string, keyId: string): Promise<KeyRow> {
-  const row = await repo.revokeKey(deps.db, userId, keyId, deps.clock.now());
+/** What the audit log keeps of a key: never its hash (a key's secret is never stored). */
+const keyFacts = (row: KeyRow) => ({ name: row.name, mode: row.mode, class: row.class, prefix: row.prefix, allowedOrigin: row.allowed_origin, revokedAt: row.revoked_at });
+
+export async function revokeKey(
+  deps: { db: Kysely<Database>; clock: Clock; ids: Ids; keyCache: KeyCache },
+  s: { userId: string; email: string; isStaff: boolean },
+  keyId: string,
+): Promise<KeyRow> {
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const at = deps.clock.now();
+    const revoked = await repo.revokeKey(trx, s.userId, keyId, at);
+    // Revoking a revoked key changes nothing and records nothing.
+    if (revoked && revoked.revoked_at?.getTime() === at.getTime()) {
+      await audit.recordChange(trx, deps, { accountId: s.userId, mode: revoked.mode, actor: audit.actorOfSession(s), action: 'key.revoke', target: { type: 'key', id: revoked.id }, before: { ...keyFacts(revoked), revokedAt: null }, after: keyFacts(revoked) });
+    }
+    return revoked;
+  });
   if (!row) throw notFound('no such key on this account', 'key_not_found');
   deps.keyCache.forget(row.id);
   return row;

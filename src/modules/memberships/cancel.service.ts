@@ -1,6 +1,7 @@
 // Ending a membership: now, or at the end of the paid period (the member keeps the
 // time paid for). The gateway's mandate is cancelled first; if that fails, nothing
 // changes here.
+import * as audit from '../audit/audit.service.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { nowFor } from '../accounts/account-clock.js';
@@ -29,11 +30,16 @@ export async function cancel(
     }
   }
   const at = deps.clock.now();
-  const updated = await repo.updateMembership(
-    deps.db,
-    m.id,
-    endNow ? { status: 'ended', ended_at: now, pending_order_id: null, updated_at: at } : { cancel_at_period_end: true, pending_order_id: null, updated_at: at },
-  );
+  const updated = await deps.db.transaction().execute(async (trx) => {
+    const u = await repo.updateMembership(
+      trx,
+      m.id,
+      endNow ? { status: 'ended', ended_at: now, pending_order_id: null, updated_at: at } : { cancel_at_period_end: true, pending_order_id: null, updated_at: at },
+    );
+    const after = endNow ? { status: 'ended' } : { status: m.status, endsAt: m.valid_until };
+    await audit.recordChange(trx, deps, { accountId: m.account_id, mode: m.mode, actor: audit.actorOfKey(p), action: 'membership.cancel', target: { type: 'membership', id: m.id }, before: { status: m.status }, after });
+    return u;
+  });
   return {
     membership: updated!,
     alreadyEnded: false,

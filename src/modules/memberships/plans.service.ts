@@ -1,5 +1,6 @@
 // Membership plans: a fixed term paid once, or a recurring mandate whose plan also
 // lives at the gateway.
+import * as audit from '../audit/audit.service.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Db } from '../../shared/db-handle.js';
 import { badRequest, notFound } from '../../shared/errors.js';
@@ -70,7 +71,11 @@ export async function createPlan(deps: MembershipDeps, p: KeyPrincipal, input: P
       throw gatewayFailure(err, 'create the plan');
     }
   }
-  return repo.insertPlan(deps.db, row);
+  return deps.db.transaction().execute(async (trx) => {
+    const plan = await repo.insertPlan(trx, row);
+    await audit.recordChange(trx, deps, { accountId: p.userId, mode: p.mode, actor: audit.actorOfKey(p), action: 'plan.create', target: { type: 'plan', id: row.id }, after: { name, kind, amount: amountPaise / 100, termMonths: row.term_months, period: row.period } });
+    return plan;
+  });
 }
 
 export function listPlans(db: Db, p: KeyPrincipal): Promise<PlanRow[]> {

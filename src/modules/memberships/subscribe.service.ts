@@ -7,9 +7,8 @@ import { assertDeliverable } from '../mail/deliverable.js';
 import { untilCancelledCount, type GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
 import { nowFor } from '../accounts/account-clock.js';
-import * as ledger from '../ledger/ledger.service.js';
 import * as orderChecks from '../payments/order-checks.js';
-import { queueConfirmationMail, queuePaymentMail } from './membership-mail.jobs.js';
+import { applyMembershipPayment } from './membership-payment.js';
 import * as repo from './memberships.repo.js';
 import { loadOwnedMembership, planOf, PLAN_CURRENCY, standingInput, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';
 import { loadOwnedPlan } from './plans.service.js';
@@ -213,10 +212,7 @@ async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentI
       // member's mails: a confirmation when the membership starts, a receipt per charge.
       if (u) {
         const amountPaise = Number(m.pending_amount_paise);
-        if (await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId, grossPaise: amountPaise, capturedAt: paidAt })) {
-          if (m.status !== 'active') await queueConfirmationMail(trx, deps, m.id, paidAt);
-          await queuePaymentMail(trx, deps, { membershipId: m.id, paymentId, amountPaise, paidAt, validUntil: u.valid_until });
-        }
+        await applyMembershipPayment(trx, deps, m, { id: paymentId, amountPaise, paidAt, validUntil: u.valid_until }, m.status !== 'active');
       }
       // The period's payment is recorded with its order, so reconciliation knows it is spoken for.
       if (u && m.pending_order_id !== null) await orderChecks.recordMembershipPayment(trx, m.pending_order_id, paymentId);

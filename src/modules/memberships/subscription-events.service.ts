@@ -3,8 +3,8 @@
 import type { Mode } from '../../db/database.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import { nowFor } from '../accounts/account-clock.js';
-import * as ledger from '../ledger/ledger.service.js';
-import { queueConfirmationMail, queuePaymentMail } from './membership-mail.jobs.js';
+import { queueConfirmationMail } from './membership-mail.jobs.js';
+import { applyMembershipPayment } from './membership-payment.js';
 import * as repo from './memberships.repo.js';
 import { planOf, type MembershipDeps } from './memberships.service.js';
 import { nextSubscriptionState, type SubscriptionEvent } from './subscription-state.js';
@@ -52,8 +52,7 @@ export async function applySubscriptionEvent(
         if (await repo.updateFromStatus(trx, m.id, 'created', values)) await queueConfirmationMail(trx, deps, m.id, now);
         else await repo.updateUnlessEnded(trx, m.id, values);
         if (paid?.captured) {
-          const recorded = await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId: paid.id, grossPaise: paid.amount, capturedAt: now });
-          if (recorded) await queuePaymentMail(trx, deps, { membershipId: m.id, paymentId: paid.id, amountPaise: paid.amount, paidAt: now, validUntil: change.validUntil });
+          await applyMembershipPayment(trx, deps, m, { id: paid.id, amountPaise: paid.amount, paidAt: now, validUntil: change.validUntil });
         }
       });
       return 'applied';

@@ -2,7 +2,7 @@
 // payment that cannot be verified answers, and the one check a payment must pass before
 // anything is bound to it.
 import { AppError, appError, badGateway } from '../../shared/errors.js';
-import { GatewayError, type GatewayPayment, type PaymentGateway } from './gateway.js';
+import { GatewayError, type GatewayPayment, type GatewayRefund, type PaymentGateway } from './gateway.js';
 
 /**
  * A gateway call that failed, as the API answers it (502, nothing changed locally):
@@ -18,6 +18,22 @@ export function gatewayFailure(err: unknown, what: string): AppError {
     return badGateway(`the payment gateway failed to ${what}; nothing changed`);
   }
   throw err;
+}
+
+/**
+ * The one call that gives captured money back at the gateway; every refund comes here:
+ * the organiser's cancel or refund (answer awaited, 502 on failure), the durable refund
+ * jobs (a booking's payment it cannot keep, a stray payment) and the inline refunds of an
+ * event's deletion and of the sweep, which use the jobs' own functions. `idempotencyKey`
+ * makes a repeated refund the same refund at the gateway.
+ */
+export function refundAtGateway(
+  gateway: PaymentGateway,
+  refund: { paymentId: string; amountPaise: number; notes: Record<string, string>; idempotencyKey?: string },
+): Promise<GatewayRefund> {
+  return refund.idempotencyKey === undefined
+    ? gateway.refundPayment(refund.paymentId, refund.amountPaise, refund.notes)
+    : gateway.refundPayment(refund.paymentId, refund.amountPaise, refund.notes, refund.idempotencyKey);
 }
 
 /** 402: the payment cannot be bound to what the caller wants to pay for. */

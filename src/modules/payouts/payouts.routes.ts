@@ -1,5 +1,6 @@
 // Payouts to UPI for the session's account, the sandbox routes that settle test-mode
 // payouts, and the staff sweep of payouts stuck in processing.
+import { actorOfSession } from '../audit/audit.service.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { PayoutDeps } from './payouts.service.js';
@@ -68,7 +69,7 @@ export const payoutsRoutes =
         },
       },
       async (req, reply) => {
-        const p = await payouts.requestPayout(deps.payoutDeps, sessionPrincipal(req).userId, req.query.mode ?? 'live', req.body);
+        const p = await payouts.requestPayout(deps.payoutDeps, sessionPrincipal(req).userId, req.query.mode ?? 'live', req.body, actorOfSession(sessionPrincipal(req)));
         req.log.info({ payoutId: p.id, mode: p.mode, amountPaise: Number(p.amount_paise) }, 'payout requested');
         return reply.code(201).send(present(p));
       },

@@ -9,6 +9,7 @@
 //   except that reversed may follow processed; failed, cancelled and reversed credit
 //   the amount back once (the ledger's unique key makes a second credit impossible);
 // - test mode uses the sandbox payout gateway: no network, states moved by sandbox routes.
+import * as audit from '../audit/audit.service.js';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Mode, PayoutStatus } from '../../db/database.js';
@@ -52,7 +53,7 @@ function notConfigured() {
   return unavailable('payouts_not_configured', 'live payouts are not configured on this service (RAZORPAYX_ACCOUNT_NUMBER with RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)');
 }
 
-export async function requestPayout(deps: PayoutDeps, accountId: string, mode: Mode, input: { amount: number; upiId: string }): Promise<repo.PayoutRow> {
+export async function requestPayout(deps: PayoutDeps, accountId: string, mode: Mode, input: { amount: number; upiId: string }, actor: audit.AuditActor): Promise<repo.PayoutRow> {
   const amountPaise = rupeesToPaise(input.amount, 'amount');
   if (amountPaise < MIN_PAYOUT_PAISE) throw badRequest('amount_below_minimum', `amount must be at least ${MIN_PAYOUT_PAISE / 100} rupees`);
   const upiId = normaliseUpiId(input.upiId);
@@ -80,6 +81,7 @@ export async function requestPayout(deps: PayoutDeps, accountId: string, mode: M
     }
     const row = await repo.insertPayout(trx, { id, accountId, mode, amountPaise, upiId, expectedBy: addWorkingDays(now, PAYOUT_EXPECTED_WORKING_DAYS), at });
     await ledger.recordPayoutHold(trx, { accountId, mode, payoutId: id, amountPaise, at });
+    await audit.recordChange(trx, deps, { accountId, mode, actor, action: 'payout.request', target: { type: 'payout', id }, after: { amount: amountPaise / 100, upiId } });
     if (mode === 'live') {
       // Retried with back-off for days (1 s doubling to 1 h, then hourly): well over 72 hours.
       await enqueue(trx, deps, payoutJob, { payoutId: id });

@@ -35,7 +35,7 @@ import * as registrations from '../registrations/registrations.service.js';
 import * as repo from './reconciliation.repo.js';
 import * as orders from '../payments/order-checks.js';
 import type { OrderRow } from '../payments/order-checks.js';
-import { strayRefundKey } from './stray-payments.js';
+import { refundStrayPayment } from './stray-payments.js';
 
 export interface ReconcileDeps {
   db: Kysely<Database>;
@@ -123,8 +123,8 @@ const live = (p: GatewayPayment) => p.status === 'authorized' || p.status === 'c
 const unrefunded = (p: GatewayPayment) => p.captured && p.amountRefunded < p.amount;
 
 async function refundStray(gateway: PaymentGateway, row: OrderRow, p: GatewayPayment, reason: string, summary: SweepSummary): Promise<void> {
-  // The same key as the notification path's refund job: both finding one stray refund it once.
-  await gateway.refundPayment(p.id, p.amount - p.amountRefunded, { receipt: row.receipt, reason }, strayRefundKey(p.id));
+  // The refund job's own function (the same key): both finding one stray refund it once.
+  await refundStrayPayment(gateway, p, { receipt: row.receipt, reason });
   summary.refunded++;
 }
 

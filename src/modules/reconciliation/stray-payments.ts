@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import * as memberships from '../memberships/memberships.service.js';
 import type { GatewayPayment, PaymentGateway } from '../payments/gateway.js';
+import { refundAtGateway } from '../payments/payments.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as orders from '../payments/order-checks.js';
 
@@ -71,5 +72,14 @@ export async function refundStrayJob(deps: StrayDeps, p: StrayRefundPayload): Pr
   const payment = await gateway.fetchPayment(p.paymentId);
   if (!payment || payment.orderId !== p.orderId || !unrefunded(payment)) return;
   if (await isPaymentKept(deps.db, payment.id)) return;
-  await gateway.refundPayment(payment.id, payment.amount - payment.amountRefunded, { reason: 'not_kept' }, strayRefundKey(payment.id));
+  await refundStrayPayment(gateway, payment, { reason: 'not_kept' });
+}
+
+/**
+ * A stray payment's refund at the gateway: all of what is left of it, under the key of
+ * that payment, so the job and the sweep finding one stray refund it once. The job above
+ * and the sweep's inline refund both come here.
+ */
+export async function refundStrayPayment(gateway: PaymentGateway, payment: GatewayPayment, notes: Record<string, string>): Promise<void> {
+  await refundAtGateway(gateway, { paymentId: payment.id, amountPaise: payment.amount - payment.amountRefunded, notes, idempotencyKey: strayRefundKey(payment.id) });
 }

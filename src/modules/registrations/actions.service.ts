@@ -3,11 +3,12 @@
 // changes (502).
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { type AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
+import * as audit from '../audit/audit.service.js';
 import * as events from '../events/events.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
-import { gatewayFailure } from '../payments/payments.service.js';
+import { gatewayFailure, refundAtGateway } from '../payments/payments.service.js';
 import { unrefundedPaise } from '../payments/refund-amount.js';
-import { applyConfirmation, applyPendingEnd, applyRefund, applyTransfer, freeSeats } from './confirmation.js';
+import { applyBookingEnd, applyConfirmation, applyTransfer } from './confirmation.js';
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
@@ -42,6 +43,7 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
     if (!(await applyConfirmation(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendeeIds))) {
       throw conflict('sold_out', 'no seats left for this booking; it stays pending');
     }
+    await recordChange(trx, deps, reg, { kind: 'key', keyId: p.keyId }, { action: 'approved', registrationId: reg.id });
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
@@ -51,7 +53,9 @@ export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: strin
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
   if (reg.status !== 'pending' || reg.pending_reason !== 'approval') throw conflict('not_awaiting_approval', `this registration is ${reg.status}, not awaiting approval`);
   await deps.db.transaction().execute(async (trx) => {
-    if (await repo.settlePending(trx, reg.id, 'cancelled', deps.clock.now())) await applyPendingEnd(trx, reg);
+    if (!(await repo.settlePending(trx, reg.id, 'cancelled', deps.clock.now()))) return;
+    await applyBookingEnd(trx, deps, { ...reg, status: 'pending' });
+    await recordChange(trx, deps, reg, { kind: 'key', keyId: p.keyId }, { action: 'rejected', registrationId: reg.id });
   });
   return reload(deps.db, reg.id);
 }
@@ -63,15 +67,35 @@ export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: strin
 export type Actor = { kind: 'key'; keyId: string } | { kind: 'attendee'; registrationId: string } | { kind: 'system'; reason: string };
 
 export type BookingChange =
+  | { action: 'approved' | 'rejected'; registrationId: string }
   | { action: 'cancelled' | 'refunded'; registrationId: string; refundPaise: number; keptPaise: number }
   | { action: 'transferred'; registrationId: string; from: { name: string; email: string }; to: { name: string; email: string } };
 
+const VERB: Record<BookingChange['action'], string> = { approved: 'approve', rejected: 'reject', cancelled: 'cancel', refunded: 'refund', transferred: 'transfer' };
+
+/** The audit log's actor for a booking's change. */
+function auditActor(reg: Pick<Row, 'account_id' | 'name'>, actor: Actor): audit.AuditActor {
+  if (actor.kind === 'key') return audit.actorOfKey({ userId: reg.account_id, keyId: actor.keyId });
+  if (actor.kind === 'attendee') return { kind: 'attendee', id: actor.registrationId, display: reg.name };
+  return audit.systemActor(actor.reason);
+}
+
 /**
  * The one place every change to a booking passes, inside its transaction, with who made
- * it. The audit log (product-decisions §17) and the credit note of a refund hook in here;
- * neither exists yet, so it records nothing today.
+ * it: appended to the audit log (product-decisions §17) as `registration.<verb>`.
  */
-async function recordChange(_trx: Db, _actor: Actor, _change: BookingChange): Promise<void> {}
+async function recordChange(trx: Db, deps: Pick<RegisterDeps, 'clock' | 'ids'>, reg: Row, actor: Actor, change: BookingChange): Promise<void> {
+  const { action, registrationId: _id, ...facts } = change;
+  const money = (paise: number) => paise / 100;
+  const after =
+    'refundPaise' in facts
+      ? { status: action, refund: money(facts.refundPaise), kept: money(facts.keptPaise) }
+      : 'to' in facts
+        ? { holder: facts.to }
+        : { status: action === 'approved' ? 'confirmed' : 'cancelled' };
+  const before = 'from' in facts ? { holder: facts.from } : { status: reg.status };
+  await audit.recordChange(trx, deps, { accountId: reg.account_id, mode: reg.mode, actor: auditActor(reg, actor), action: `registration.${VERB[action]}`, target: { type: 'registration', id: reg.id }, before, after });
+}
 
 /**
  * Ends a booking. `cancelled` refunds a paid booking in full; `refunded` is the
@@ -98,18 +122,18 @@ export async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 
     // Should the refund's answer be lost, reconciliation finds the refund and ends the booking.
     if (reg.order_id !== null) await orderChecks.reopenOrderCheck(deps, reg.order_id);
     try {
-      refundId = (await deps.gatewayFor(reg.mode, reg.account_id).refundPayment(reg.payment_id!, refund, { registrationId: reg.id })).id;
+      refundId = (await refundAtGateway(deps.gatewayFor(reg.mode, reg.account_id), { paymentId: reg.payment_id!, amountPaise: refund, notes: { registrationId: reg.id } })).id;
     } catch (err) {
       throw gatewayFailure(err, 'refund the payment');
     }
   }
   await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.endBooking(trx, reg.id, reg.status, to, deps.clock.now(), refundId, amount - refund))) throw changedMeanwhile();
-    if (reg.status === 'confirmed') await freeSeats(trx, deps, reg);
-    if (reg.status === 'pending') await applyPendingEnd(trx, reg);
-    // The refund in the ledger (all of it with the platform-fee reversal and the credit note, or the part refunded), with the change.
-    if (refund > 0) await applyRefund(trx, deps, reg.id, to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded', { refundPaise: refund, amountPaise: amount });
-    await recordChange(trx, actor, { action: to, registrationId: reg.id, refundPaise: refund, keptPaise: amount - refund });
+    // Seats or the promo reservation back; the refund in the ledger (all of it with the
+    // platform-fee reversal and the credit note, or the part refunded), with the change.
+    const reason = to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded';
+    await applyBookingEnd(trx, deps, reg, refund > 0 ? { reason, part: { refundPaise: refund, amountPaise: amount } } : undefined);
+    await recordChange(trx, deps, reg, actor, { action: to, registrationId: reg.id, refundPaise: refund, keptPaise: amount - refund });
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
@@ -137,7 +161,7 @@ export async function transferLoaded(deps: RegisterDeps, reg: Row, input: { name
   await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.transferHolder(trx, reg.id, { name, email, ticketCode, previousCodes, currentCode: reg.ticket_code }))) throw changedMeanwhile();
     await applyTransfer(trx, deps, event, reg.id);
-    await recordChange(trx, actor, { action: 'transferred', registrationId: reg.id, from: { name: reg.name, email: reg.email }, to: { name, email } });
+    await recordChange(trx, deps, reg, actor, { action: 'transferred', registrationId: reg.id, from: { name: reg.name, email: reg.email }, to: { name, email } });
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
@@ -169,11 +193,9 @@ export async function settleEventPayments(deps: RegisterDeps, eventId: string): 
       for (const payment of payments) {
         const amount = unrefundedPaise(payment);
         if (amount === 0) continue;
-        await gateway()
-          .refundPayment(payment.id, amount, { registrationId: reg.id, reason: 'event_deleted' })
-          .catch((err: unknown) => {
-            throw gatewayFailure(err, 'refund the payment');
-          });
+        await refundAtGateway(gateway(), { paymentId: payment.id, amountPaise: amount, notes: { registrationId: reg.id, reason: 'event_deleted' } }).catch((err: unknown) => {
+          throw gatewayFailure(err, 'refund the payment');
+        });
       }
     } else if (reg.payment_id !== null) {
       const payment = await gateway().fetchPayment(reg.payment_id).catch((err: unknown) => {
@@ -181,11 +203,9 @@ export async function settleEventPayments(deps: RegisterDeps, eventId: string): 
       });
       const amount = payment ? unrefundedPaise(payment) : 0;
       if (payment && amount > 0) {
-        const refund = await gateway()
-          .refundPayment(payment.id, amount, { registrationId: reg.id, reason: 'event_deleted' })
-          .catch((err: unknown) => {
-            throw gatewayFailure(err, 'refund the payment');
-          });
+        const refund = await refundAtGateway(gateway(), { paymentId: payment.id, amountPaise: amount, notes: { registrationId: reg.id, reason: 'event_deleted' } }).catch((err: unknown) => {
+          throw gatewayFailure(err, 'refund the payment');
+        });
         await repo.setRefundId(deps.db, reg.id, refund.id);
       } else {
         await repo.setRefundId(deps.db, reg.id, 'refunded_before_deletion');
@@ -201,10 +221,10 @@ export async function settleEventPayments(deps: RegisterDeps, eventId: string): 
  * code's reserved use goes back. A payment that arrives later is refunded like any for a
  * cancelled booking.
  */
-export function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock'>, registrationId: string): Promise<boolean> {
+export function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock' | 'ids'>, registrationId: string): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     const ended = await repo.expireUnpaid(trx, registrationId, deps.clock.now());
-    if (ended) await applyPendingEnd(trx, ended);
+    if (ended) await applyBookingEnd(trx, deps, { ...ended, status: 'pending' });
     return ended !== undefined;
   });
 }
@@ -218,8 +238,7 @@ export async function endRefundedAtGateway(deps: Pick<RegisterDeps, 'db' | 'cloc
   return deps.db.transaction().execute(async (trx) => {
     const reg = await repo.endRefundedPayment(trx, registrationId, refundedPaymentId, deps.clock.now());
     if (!reg) return false;
-    await freeSeats(trx, deps, reg);
-    await applyRefund(trx, deps, reg.id, 'Booking refunded in full');
+    await applyBookingEnd(trx, deps, { ...reg, status: 'confirmed' }, { reason: 'Booking refunded in full' });
     return true;
   });
 }

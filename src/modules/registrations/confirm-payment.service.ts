@@ -11,7 +11,7 @@ import { conflict, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
-import { applyConfirmation, applyPendingEnd } from './confirmation.js';
+import { applyBookingEnd, applyConfirmation } from './confirmation.js';
 import type { RegisterDeps } from './register-deps.js';
 import { soldOut } from './registrations.errors.js';
 import { refundPaymentJob } from './registrations.jobs.js';
@@ -50,7 +50,7 @@ async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment
   // Lost the race for the last seat: cancel, bind the payment, refund it durably.
   await deps.db.transaction().execute(async (trx) => {
     if (await repo.settlePending(trx, reg.id, 'cancelled', now, payment.id)) {
-      await applyPendingEnd(trx, reg);
+      await applyBookingEnd(trx, deps, { ...reg, status: 'pending' });
       await enqueue(trx, deps, refundPaymentJob, { registrationId: reg.id, paymentId: payment.id, amount: Number(reg.amount_paise) });
     }
   });

@@ -5,9 +5,9 @@
 // (from the reservation made when the booking was written; `applyPendingEnd` releases it),
 // for live paid tickets the fees, for paid tickets the ledger's sale entries and, for a
 // GST-registered organiser, the tax invoice (numbered inside this transaction). A
-// transfer re-issues the ticket mail from here too; a refund's effects (the ledger's
-// refund entries, the credit note) are `applyRefund`. A new effect is added here and
-// reaches every path.
+// transfer re-issues the ticket mail from here too; what a booking ending sets off (seats
+// freed, a promo reservation released, the ledger's refund entries, the credit note) is
+// `applyBookingEnd`. A new effect is added here and reaches every path.
 import type { Transaction } from 'kysely';
 import type { BillingDoc, Database, Mode, WebhookEventType } from '../../db/database.js';
 import { enqueueRows, jobRow, type JobRow } from '../../jobs/queue.js';
@@ -125,11 +125,39 @@ export function confirmationEffects(deps: EffectDeps, event: EventFacts, booking
 }
 
 /**
- * The webhook of `effects` as an outbox row, for the one-statement path, which checks
- * the subscription in SQL. The envelope is the one `webhooks.emit` queues.
+ * How the one-statement free booking (free-booking.repo.ts) writes each effect of a
+ * confirmation: `written` in its statement, or `absent`, an effect it cannot write, which
+ * the bookings it takes never have (register.service.ts sends a booking with a promo code,
+ * a price or an approval through `applyConfirmation` instead). Every effect must be named:
+ * the compiler refuses a new one missing here, and test/unit/confirmation-effects.test.ts
+ * checks these names against the effects `applyConfirmation` writes.
  */
-export function webhookJobRow(deps: EffectDeps, effects: ConfirmationEffects): JobRow {
-  return webhooks.deliveryJobRow(deps, effects.webhook);
+export const ONE_STATEMENT_EFFECTS: { readonly [K in keyof ConfirmationEffects]-?: 'written' | 'absent' } = {
+  jobs: 'written',
+  webhook: 'written',
+  promoCode: 'absent',
+  recordsFees: 'absent',
+  recordsSale: 'absent',
+};
+
+/** What the one-statement path writes of `effects`, built from the same effect list as `applyConfirmation`. */
+export interface OneStatementEffects {
+  jobs: JobRow[];
+  /** The webhook as an outbox row; the statement checks the subscription in SQL (the envelope `webhooks.emit` queues). */
+  webhookJob: JobRow;
+  webhookType: WebhookEventType;
+}
+
+/**
+ * The effects of `effects` the one-statement path writes. Throws when an effect it cannot
+ * write is present, so a booking never silently loses one.
+ */
+export function oneStatementEffects(deps: EffectDeps, effects: ConfirmationEffects): OneStatementEffects {
+  for (const [key, how] of Object.entries(ONE_STATEMENT_EFFECTS)) {
+    const value = effects[key as keyof ConfirmationEffects];
+    if (how === 'absent' && value !== null && value !== false) throw new Error(`the one-statement free booking cannot write the effect ${key}`);
+  }
+  return { jobs: effects.jobs, webhookJob: webhooks.deliveryJobRow(deps, effects.webhook), webhookType: effects.webhook.type };
 }
 
 /** Seat scopes a booking holds: the event, its tier, its track, and the paid counter when paid. */
@@ -210,13 +238,44 @@ function saleOf(event: EventFacts, booking: ConfirmedBooking, at: Date): gst.Sal
   };
 }
 
+/** A booking as it was before it ended: what `applyBookingEnd` needs of it. */
+export interface EndingBooking {
+  id: string;
+  /** Its status before it ended: a confirmed booking held seats, a pending one a promo reservation. */
+  status: 'confirmed' | 'pending' | 'cancelled' | 'refunded';
+  event_id: string;
+  ticket_type: string;
+  sub_event_id: number | null;
+  amount_paise: number | string;
+  quantity: number;
+  promo_code: string | null;
+}
+
+/** The refund recorded with an end: all of it unless `part` says less. */
+export interface EndRefund {
+  reason: string;
+  part?: { refundPaise: number; amountPaise: number };
+}
+
 /**
- * What a confirmed paid booking's full refund sets off, inside the transaction that ends
- * it (the organiser's cancel or refund, or reconciliation finding the refund made at the
- * gateway): the ledger's refund entries and, when it had a tax invoice or bill of
- * supply, its credit note. Every refund path calls this.
+ * What a booking ending sets off, defined once, inside the transaction that ended it.
+ * Every way a booking ends comes here: the organiser's reject, cancel and refund, the
+ * attendee's cancellation, a pending booking expiring unpaid or losing the last seat,
+ * reconciliation finding it refunded at the gateway, the event's deletion. A confirmed
+ * booking's seats are freed (and offered to the waitlist); a pending booking's promo
+ * reservation goes back; a refund writes the ledger's refund entries and the credit note.
  */
-export async function applyRefund(
+export async function applyBookingEnd(trx: Transaction<Database>, deps: EffectDeps, booking: EndingBooking, refund?: EndRefund): Promise<void> {
+  if (booking.status === 'confirmed') await freeSeats(trx, deps, booking);
+  if (booking.status === 'pending') await applyPendingEnd(trx, booking);
+  if (refund) await applyRefund(trx, deps, booking.id, refund.reason, refund.part);
+}
+
+/**
+ * What a confirmed paid booking's refund sets off: the ledger's refund entries and, when
+ * it had a tax invoice or bill of supply, its credit note (through `applyBookingEnd`).
+ */
+async function applyRefund(
   trx: Transaction<Database>,
   deps: EffectDeps,
   registrationId: string,
@@ -249,10 +308,10 @@ async function claimBookingSeats(trx: Transaction<Database>, deps: EffectDeps, e
 
 /**
  * A confirmed booking's seats come free (cancelled, refunded, refunded at the gateway):
- * released, and offered to whoever waits for them, in the same transaction. Every path
- * that ends a confirmed booking calls this.
+ * released, and offered to whoever waits for them, in the same transaction (through
+ * `applyBookingEnd`).
  */
-export async function freeSeats(
+async function freeSeats(
   trx: Transaction<Database>,
   deps: EffectDeps,
   booking: { event_id: string; ticket_type: string; sub_event_id: number | null; amount_paise: number | string; quantity: number },
@@ -264,10 +323,10 @@ export async function freeSeats(
 
 /**
  * What a pending booking ending unconfirmed (rejected, cancelled, expired unpaid, lost
- * the race for the last seat) sets off, inside the transaction that ended it: its promo
- * code's reserved use goes back. Every path that ends a pending booking calls this.
+ * the race for the last seat) sets off: its promo code's reserved use goes back (through
+ * `applyBookingEnd`).
  */
-export async function applyPendingEnd(trx: Transaction<Database>, booking: { event_id: string; promo_code: string | null }): Promise<void> {
+async function applyPendingEnd(trx: Transaction<Database>, booking: { event_id: string; promo_code: string | null }): Promise<void> {
   if (booking.promo_code !== null) await promos.releaseReservation(trx, booking.event_id, booking.promo_code);
 }
 

@@ -16,7 +16,7 @@ import { normalisePhone } from '../../shared/phone.js';
 import { isInGoodStanding } from '../memberships/memberships.service.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { validateAnswers } from './answers.js';
-import { applyConfirmation, confirmationEffects, webhookJobRow } from './confirmation.js';
+import { applyConfirmation, confirmationEffects, oneStatementEffects } from './confirmation.js';
 import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';
@@ -257,15 +257,8 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     // The common free booking holds one seat counter: one statement claims it and
     // writes everything the confirmation sets off, for this booking and any that queued
     // behind the counter's last statement. When no seat is left, nothing is written.
-    const effects = confirmationEffects(deps, event, booking, ticketIds);
-    const written = await deps.freeBookings.book({
-      row: { ...booking, status: 'confirmed' },
-      people,
-      scope: events.EVENT_SCOPE,
-      jobs: effects.jobs,
-      webhookJob: webhookJobRow(deps, effects),
-      webhookType: effects.webhook.type,
-    });
+    const effects = oneStatementEffects(deps, confirmationEffects(deps, event, booking, ticketIds));
+    const written = await deps.freeBookings.book({ row: { ...booking, status: 'confirmed' }, people, scope: events.EVENT_SCOPE, ...effects });
     if (!written) {
       // One seat asked and none claimed: the event is full.
       if (quantity === 1 && event.capacity > 0) events.markSoldOut(event, now, deps.soldOutMemoryMs);

@@ -1,6 +1,7 @@
 // The refund job: a payment captured for a booking that cannot keep it (it lost the
 // race for the last seat, or was cancelled before it was paid). Idempotent.
 import { defineJob } from '../../jobs/queue.js';
+import { refundAtGateway } from '../payments/payments.service.js';
 import type { RegisterDeps } from './register-deps.js';
 import * as repo from './registrations.repo.js';
 
@@ -19,6 +20,6 @@ export async function refundJob(deps: Pick<RegisterDeps, 'db' | 'gatewayFor'>, p
   const gateway = deps.gatewayFor(reg.mode, reg.account_id);
   const payment = await gateway.fetchPayment(payload.paymentId);
   if (payment && payment.amountRefunded >= payload.amount) return;
-  const refund = await gateway.refundPayment(payload.paymentId, payload.amount, { registrationId: reg.id, reason: 'sold_out' });
+  const refund = await refundAtGateway(gateway, { paymentId: payload.paymentId, amountPaise: payload.amount, notes: { registrationId: reg.id, reason: 'sold_out' } });
   await repo.setRefundId(deps.db, reg.id, refund.id);
 }

@@ -288,7 +288,7 @@ export function expireUnpaid(db: Db, id: string, now: Date) {
     .where('status', '=', 'pending')
     .where('pending_reason', '=', 'payment')
     .where('payment_id', 'is', null)
-    .returning(['id', 'event_id', 'promo_code'])
+    .returningAll()
     .executeTakeFirst();
 }
 

@@ -15,6 +15,7 @@ import type { Ids } from '../../shared/ids.js';
 import { open, seal } from '../../shared/secret-box.js';
 import { isPublicAddress } from './address-check.js';
 import { deliver, type Resolve } from './delivery.js';
+import * as audit from '../audit/audit.service.js';
 import * as repo from './webhooks.repo.js';
 
 export const EVENT_TYPES: readonly WebhookEventType[] = ['registration.confirmed', 'subscription.authenticated', 'waitlist.offered'];
@@ -81,10 +82,11 @@ export async function getConfig(db: Db, accountId: string, mode: Mode) {
 
 export async function putConfig(
   deps: WebhookDeps,
-  accountId: string,
-  mode: Mode,
+  p: { userId: string; keyId: string; mode: Mode },
   input: { url?: string | undefined; enabled?: boolean | undefined; rotateSecret?: boolean | undefined; events?: string[] | undefined },
 ): Promise<{ data: ReturnType<typeof presentConfig>; secret?: string }> {
+  const accountId = p.userId;
+  const mode = p.mode;
   const existing = await repo.findConfig(deps.db, accountId, mode);
   if (!existing && input.url === undefined) throw badRequest('invalid_request', 'url is required to set up a webhook');
   let events = existing?.events ?? ['registration.confirmed'];
@@ -107,12 +109,24 @@ export async function putConfig(
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  await repo.upsertConfig(deps.db, row);
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.upsertConfig(trx, row);
+    // The signing secret never enters the log: only that it was rotated.
+    const before = existing ? { url: existing.url, enabled: existing.enabled, events: existing.events } : {};
+    const change = audit.changedFields(before, { url, enabled: row.enabled, events, ...(newSecret && existing ? { secretRotatedAt: now.toISOString() } : {}) });
+    await audit.recordChange(trx, deps, { accountId, mode, actor: audit.actorOfKey(p), action: existing ? 'webhook_config.update' : 'webhook_config.create', target: { type: 'webhook_config', id: mode }, before: existing ? change.before : null, after: change.after });
+  });
   return { data: presentConfig({ url, enabled: row.enabled, events }), ...(newSecret ? { secret: newSecret } : {}) };
 }
 
-export async function deleteConfig(db: Db, accountId: string, mode: Mode): Promise<void> {
-  await repo.deleteConfig(db, accountId, mode);
+export async function deleteConfig(deps: { db: Kysely<Database>; clock: Clock; ids: Ids }, p: { userId: string; keyId: string; mode: Mode }): Promise<void> {
+  const existing = await repo.findConfig(deps.db, p.userId, p.mode);
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.deleteConfig(trx, p.userId, p.mode);
+    if (existing) {
+      await audit.recordChange(trx, deps, { accountId: p.userId, mode: p.mode, actor: audit.actorOfKey(p), action: 'webhook_config.delete', target: { type: 'webhook_config', id: p.mode }, before: { url: existing.url, enabled: existing.enabled, events: existing.events } });
+    }
+  });
 }
 
 /** Queues a delivery in the caller's transaction when the account listens for `type`. */

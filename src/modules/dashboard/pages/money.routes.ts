@@ -1,4 +1,5 @@
 // The dashboard's money pages: balance, payouts and the ledger of the dashboard's mode.
+import { actorOfSession } from '../../audit/audit.service.js';
 import type { FastifyInstance } from 'fastify';
 import { sessionPrincipal } from '../../../shared/auth.js';
 import { AppError, notFound } from '../../../shared/errors.js';
@@ -72,7 +73,7 @@ export function moneyPages(app: FastifyInstance, ctx: PageContext): void {
     const input = { amount: f.number('amount', 'Amount'), upiId: f.required('upiId', 'UPI id', UPI_ID_MAX) };
     let payout: payouts.PayoutRow;
     try {
-      payout = await payouts.requestPayout(deps.payoutDeps, p.userId, p.mode, input);
+      payout = await payouts.requestPayout(deps.payoutDeps, p.userId, p.mode, input, actorOfSession(sessionPrincipal(req)));
     } catch (err) {
       // A refusal shows on the page, like every form's; "not configured" is one too, not an outage.
       // The service names the JSON field (upiId); the form's label is "UPI id".

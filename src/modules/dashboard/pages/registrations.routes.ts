@@ -1,4 +1,5 @@
 // The dashboard's registrations of an event (search, detail, actions) and its broadcast.
+import { actorOfKey } from '../../audit/audit.service.js';
 import type { FastifyInstance } from 'fastify';
 import type { KeyPrincipal } from '../../../shared/auth.js';
 import { badRequest, notFound } from '../../../shared/errors.js';
@@ -116,7 +117,7 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
       subEventId: input.subEventId || undefined,
       dryRun: false,
       confirmedRecipientCount: f.integer('confirmedRecipientCount', 'Recipient count'),
-    });
+    }, actorOfKey(org(req)));
     if (r.dryRun) throw new Error('a send answered a preview');
     return done(req, reply, eventPath(req.params.id, '/broadcast'), `Broadcast “${input.subject}” handed to the mail service.`, {
       progress: { done: r.sent, failed: r.failed, total: r.recipientCount },

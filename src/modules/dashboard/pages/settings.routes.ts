@@ -85,7 +85,7 @@ export function developerPages(app: FastifyInstance, ctx: PageContext): void {
     const mode = f.text('mode', 'Mode', 10);
     const keyClass = f.text('class', 'Kind', 10);
     if ((mode !== 'test' && mode !== 'live') || (keyClass !== 'full' && keyClass !== 'checkout')) throw badRequest('invalid_request', 'mode must be test or live, and kind full or checkout');
-    const { row, key } = await keys.createKey(deps, sessionPrincipal(req).userId, {
+    const { row, key } = await keys.createKey(deps, sessionPrincipal(req), {
       name: f.optional('name', 'Name', 100),
       mode,
       keyClass,
@@ -95,14 +95,14 @@ export function developerPages(app: FastifyInstance, ctx: PageContext): void {
   });
 
   app.post<{ Params: { keyId: string } }>('/dashboard/developers/keys/:keyId/revoke', PAGE, async (req, reply) => {
-    const row = await keys.revokeKey(deps, sessionPrincipal(req).userId, req.params.keyId);
+    const row = await keys.revokeKey(deps, sessionPrincipal(req), req.params.keyId);
     return done(req, reply, '/dashboard/developers', `Key “${row.name}” revoked: calls with it are refused.`);
   });
 
   app.post('/dashboard/developers/webhook', PAGE, async (req, reply) => {
     const f = form(req);
     const p = org(req);
-    const r = await webhooks.putConfig(deps, p.userId, p.mode, { url: f.required('url', 'URL', 2000), enabled: f.checked('enabled'), events: f.all('events').slice(0, 10) });
+    const r = await webhooks.putConfig(deps, p, { url: f.required('url', 'URL', 2000), enabled: f.checked('enabled'), events: f.all('events').slice(0, 10) });
     if (r.secret) return showSecret(req, reply, 'Webhook set up. Copy the signing secret now: it is not shown again.', r.secret);
     return done(req, reply, '/dashboard/developers', 'Webhook saved.');
   });
@@ -111,13 +111,13 @@ export function developerPages(app: FastifyInstance, ctx: PageContext): void {
     const p = org(req);
     const current = await webhooks.getConfig(deps.db, p.userId, p.mode);
     if (!current) throw notFound('there is no webhook to rotate', 'webhook_not_found');
-    const r = await webhooks.putConfig(deps, p.userId, p.mode, { rotateSecret: true, enabled: current.enabled });
+    const r = await webhooks.putConfig(deps, p, { rotateSecret: true, enabled: current.enabled });
     return showSecret(req, reply, 'New signing secret made; the old one no longer verifies. Copy it now: it is not shown again.', r.secret!);
   });
 
   app.post('/dashboard/developers/webhook/delete', PAGE, async (req, reply) => {
     const p = org(req);
-    await webhooks.deleteConfig(deps.db, p.userId, p.mode);
+    await webhooks.deleteConfig(deps, p);
     return done(req, reply, '/dashboard/developers', 'Webhook removed.');
   });
 }
@@ -136,11 +136,11 @@ export function staffPages(app: FastifyInstance, ctx: PageContext): void {
   );
 
   app.post<{ Params: { id: string; decision: string } }>('/dashboard/staff/publishing-requests/:id/:decision', STAFF_PAGE, async (req, reply) => {
-    const staff = sessionPrincipal(req).userId;
+    const staff = sessionPrincipal(req);
     const decision = req.params.decision;
     if (decision !== 'grant' && decision !== 'decline') throw notFound('no such action', 'not_found');
     const row = await publishing.decideRequest(deps, staff, req.params.id, decision === 'grant' ? { grant: true } : { grant: false, reason: form(req).required('reason', 'Reason', publishing.REASON_MAX) });
-    req.log.info({ staff, requestId: row.id, userId: row.user_id, decision }, 'publishing request decided');
+    req.log.info({ staff: staff.userId, requestId: row.id, userId: row.user_id, decision }, 'publishing request decided');
     const who = (await accounts.findUser(deps.db, row.user_id))?.email ?? row.user_id;
     return done(req, reply, '/dashboard/staff', decision === 'grant' ? `${who} may now publish live events; they were mailed.` : `The request of ${who} was declined; they were mailed the reason.`);
   });
@@ -151,7 +151,7 @@ export function staffPages(app: FastifyInstance, ctx: PageContext): void {
     const user = who.includes('@') ? await accounts.findUserByEmail(deps.db, who) : await accounts.findUser(deps.db, who);
     if (!user) throw notFound('no account with that email or id', 'account_not_found');
     const canPublish = f.text('canPublish', 'Publishing', 5) === 'true';
-    await accounts.setOrganiserAccess(deps.db, user.id, canPublish);
+    await accounts.setOrganiserAccess(deps, sessionPrincipal(req), user.id, canPublish);
     req.log.info({ staff: sessionPrincipal(req).userId, userId: user.id, canPublish }, 'organiser access changed');
     return done(req, reply, '/dashboard/staff', `${user.email} ${canPublish ? 'may now publish events' : 'may no longer publish events'}.`);
   });

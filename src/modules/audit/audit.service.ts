@@ -1,0 +1,141 @@
+// The audit log (product-decisions §17): every change a person, an API key or a door pass
+// makes is appended here by the state-change function that makes it, inside its
+// transaction, never by a route. Before/after are short and carry no secret: key hashes,
+// signing secrets, password hashes and tokens are dropped by `redact` whoever passes them.
+import type { AuditActorKind, Mode } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Db } from '../../shared/db-handle.js';
+import { badRequest } from '../../shared/errors.js';
+import type { Ids } from '../../shared/ids.js';
+import { pageOf } from '../../shared/paging.js';
+import * as repo from './audit.repo.js';
+
+export interface AuditActor {
+  kind: AuditActorKind;
+  id: string;
+  /** How people see it: an email, a key's prefix, a door pass's label. */
+  display: string;
+}
+
+/** The system itself (an expiry, a sweep): recorded so a change never appears from nowhere. */
+export const systemActor = (reason: string): AuditActor => ({ kind: 'system', id: reason, display: reason });
+
+/**
+ * The actor behind a key principal: the dashboard acts for its signed-in organiser
+ * (`keyId: 'dashboard'`), a door pass as `door:<passId>`, anything else is an API key
+ * (its prefix is shown when the log is read).
+ */
+export function actorOfKey(p: { userId: string; keyId: string }, userDisplay?: string): AuditActor {
+  if (p.keyId === 'dashboard') return { kind: 'user', id: p.userId, display: userDisplay ?? 'dashboard' };
+  if (p.keyId.startsWith('door:')) return { kind: 'door_pass', id: p.keyId.slice(5), display: 'door pass' };
+  return { kind: 'key', id: p.keyId, display: p.keyId };
+}
+
+/** The actor behind a signed-in session: staff act as staff, an organiser as its user. */
+export function actorOfSession(s: { userId: string; email: string; isStaff: boolean }, asStaff = false): AuditActor {
+  return { kind: asStaff && s.isStaff ? 'staff' : 'user', id: s.userId, display: s.email };
+}
+
+export interface AuditChange {
+  accountId: string;
+  mode: Mode;
+  actor: AuditActor;
+  /** What was done, `<target>.<verb>`: `event.publish`, `registration.refund`, `key.revoke`, … */
+  action: string;
+  target: { type: string; id: string };
+  before?: Record<string, unknown> | null | undefined;
+  after?: Record<string, unknown> | null | undefined;
+}
+
+/** Names never kept in before/after, at any depth. */
+const SECRET = /secret|password|hash|token|^key$|signature/i;
+
+/** A copy without secrets (see SECRET) and without undefined values. */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value instanceof Date) return value.toISOString();
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (SECRET.test(k) || v === undefined) continue;
+    out[k] = redact(v);
+  }
+  return out;
+}
+
+/** The fields of `before` and `after` that differ (compared as JSON), so an entry stays short. */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const b: Record<string, unknown> = {};
+  const a: Record<string, unknown> = {};
+  for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(redact(before[k]) ?? null) === JSON.stringify(redact(after[k]) ?? null)) continue;
+    b[k] = before[k] ?? null;
+    a[k] = after[k] ?? null;
+  }
+  return { before: b, after: a };
+}
+
+/** Appends one change, inside the transaction that makes it. */
+export async function recordChange(trx: Db, deps: { clock: Clock; ids: Ids }, change: AuditChange): Promise<void> {
+  await repo.insertEntry(trx, {
+    id: deps.ids.make('aud', 16),
+    account_id: change.accountId,
+    mode: change.mode,
+    actor_kind: change.actor.kind,
+    actor_id: change.actor.id,
+    actor_display: change.actor.display,
+    action: change.action,
+    target_type: change.target.type,
+    target_id: change.target.id,
+    before: change.before == null ? null : JSON.stringify(redact(change.before)),
+    after: change.after == null ? null : JSON.stringify(redact(change.after)),
+    at: deps.clock.now(),
+  });
+}
+
+export interface AuditEntryView {
+  id: string;
+  at: string;
+  actor: AuditActor;
+  action: string;
+  target: { type: string; id: string };
+  before: unknown;
+  after: unknown;
+}
+
+/** Key ids → their display prefixes (the keys module's, injected). */
+export type DescribeKeys = (db: Db, keyIds: readonly string[]) => Promise<Map<string, string>>;
+/** User ids → their emails (the accounts module's, injected): the organiser acting in the dashboard. */
+export type DescribeUsers = (db: Db, userIds: readonly string[]) => Promise<Map<string, string>>;
+
+export function parseCursor(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]{1,18}$/.test(value)) throw badRequest('invalid_cursor', 'startingAfter must be a nextCursor this list gave');
+  return value;
+}
+
+/** One page of an account's log in one mode, newest first, filtered by target and action. */
+export async function listChanges(
+  db: Db,
+  describe: { keys: DescribeKeys; users: DescribeUsers },
+  f: Omit<repo.AuditFilter, 'beforeSeq' | 'limit'> & { startingAfter?: string | undefined; limit: number },
+): Promise<{ items: AuditEntryView[]; hasMore: boolean; nextCursor: string | null }> {
+  const rows = await repo.listEntries(db, { ...f, beforeSeq: parseCursor(f.startingAfter), limit: f.limit + 1 });
+  const page = pageOf(rows, f.limit, (r) => String(r.seq));
+  const ids = (kind: string) => [...new Set(page.items.filter((r) => r.actor_kind === kind).map((r) => r.actor_id))];
+  const prefixes = await describe.keys(db, ids('key'));
+  const emails = await describe.users(db, ids('user'));
+  const display = (r: repo.AuditRow) => (r.actor_kind === 'key' ? prefixes.get(r.actor_id) : r.actor_kind === 'user' ? emails.get(r.actor_id) : undefined) ?? r.actor_display;
+  return {
+    ...page,
+    items: page.items.map((r) => ({
+      id: r.id,
+      at: r.at.toISOString(),
+      actor: { kind: r.actor_kind, id: r.actor_id, display: display(r) },
+      action: r.action,
+      target: { type: r.target_type, id: r.target_id },
+      before: r.before,
+      after: r.after,
+    })),
+  };
+}

@@ -1,0 +1,83 @@
+// One function per state change (issue #23), proved over the source with the TypeScript
+// compiler: each primitive a state change is made of is reached only through that change's
+// one function, and that function is called by every path that makes the change.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { sourceIndex } from './callers.js';
+
+const CONFIRMATION = 'src/modules/registrations/confirmation.ts';
+
+describe('a booking ends through applyBookingEnd', () => {
+  test('its pieces (seats freed, promo reservation released, refund recorded) are private to it', () => {
+    const src = sourceIndex();
+    for (const piece of ['freeSeats', 'applyPendingEnd', 'applyRefund']) {
+      assert.equal(src.exports(CONFIRMATION, piece), false, `${piece} must not be exported`);
+      assert.deepEqual(src.callers(CONFIRMATION, piece), [`${CONFIRMATION}#applyBookingEnd`], piece);
+    }
+  });
+
+  test('the ledger refund entries, the credit note and releasing seats are reached only from it', () => {
+    const src = sourceIndex();
+    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketRefund'), [`${CONFIRMATION}#applyRefund`]);
+    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketPartialRefund'), [`${CONFIRMATION}#applyRefund`]);
+    assert.deepEqual(src.callers('src/modules/gst/gst.service.ts', 'issueCreditNote'), [`${CONFIRMATION}#applyRefund`]);
+    assert.deepEqual(src.callers('src/modules/registrations/promo.service.ts', 'releaseReservation'), [`${CONFIRMATION}#applyPendingEnd`]);
+  });
+
+  test('every way a booking ends calls it: reject, cancel, refund (organiser, attendee, deletion), expiry, the lost last seat, refunded at the gateway', () => {
+    assert.deepEqual(sourceIndex().callers(CONFIRMATION, 'applyBookingEnd'), [
+      'src/modules/registrations/actions.service.ts#endLoaded',
+      'src/modules/registrations/actions.service.ts#endRefundedAtGateway',
+      'src/modules/registrations/actions.service.ts#expireUnpaid',
+      'src/modules/registrations/actions.service.ts#reject',
+      'src/modules/registrations/confirm-payment.service.ts#confirmPaid',
+    ]);
+    // The organiser's cancel and refund, the attendee's cancellation and the event's deletion all end through endLoaded.
+    assert.deepEqual(sourceIndex().callers('src/modules/registrations/actions.service.ts', 'endLoaded'), [
+      'src/modules/attendee/attendee.service.ts#cancelTicket',
+      'src/modules/registrations/actions.service.ts#end',
+      'src/modules/registrations/actions.service.ts#settleEventPayments',
+    ]);
+  });
+});
+
+describe('money is refunded at the gateway through one function', () => {
+  test('refundAtGateway is the only caller of the gateway’s refund', () => {
+    assert.deepEqual(sourceIndex().methodCallers('src/modules/payments/gateway.ts', 'PaymentGateway', 'refundPayment'), ['src/modules/payments/payments.service.ts#refundAtGateway']);
+  });
+
+  test('every refund reaches it: the organiser’s, the event’s deletion, the refund job, the stray refund (job and sweep alike)', () => {
+    assert.deepEqual(sourceIndex().callers('src/modules/payments/payments.service.ts', 'refundAtGateway'), [
+      'src/modules/reconciliation/stray-payments.ts#refundStrayPayment',
+      'src/modules/registrations/actions.service.ts#endLoaded',
+      'src/modules/registrations/actions.service.ts#settleEventPayments',
+      'src/modules/registrations/registrations.jobs.ts#refundJob',
+    ]);
+    assert.deepEqual(sourceIndex().callers('src/modules/reconciliation/stray-payments.ts', 'refundStrayPayment'), [
+      'src/modules/reconciliation/reconcile.service.ts#refundStray',
+      'src/modules/reconciliation/stray-payments.ts#refundStrayJob',
+    ]);
+  });
+});
+
+describe('a membership payment is recorded by applyMembershipPayment', () => {
+  test('the ledger’s membership entry and the payment mail are reached only from it', () => {
+    assert.deepEqual(sourceIndex().callers('src/modules/ledger/ledger.service.ts', 'recordMembershipPayment'), ['src/modules/memberships/membership-payment.ts#applyMembershipPayment']);
+    assert.deepEqual(sourceIndex().callers('src/modules/memberships/membership-mail.jobs.ts', 'queuePaymentMail'), ['src/modules/memberships/membership-payment.ts#applyMembershipPayment']);
+  });
+
+  test('a fixed term’s payment and a subscription’s charge both call it', () => {
+    assert.deepEqual(sourceIndex().callers('src/modules/memberships/membership-payment.ts', 'applyMembershipPayment'), [
+      'src/modules/memberships/subscribe.service.ts#applyTermPayment',
+      'src/modules/memberships/subscription-events.service.ts#applySubscriptionEvent',
+    ]);
+  });
+});
+
+describe('entry at the door is one rule', () => {
+  test('the scan, offline sync and the admit statement all take it from entry-rule.ts', () => {
+    const src = sourceIndex();
+    assert.deepEqual(src.callers('src/modules/checkin/entry-rule.ts', 'refusalOf'), ['src/modules/checkin/checkin.service.ts#refusal', 'src/modules/checkin/door-sync.service.ts#refusalOf']);
+    assert.deepEqual(src.callers('src/modules/checkin/entry-rule.ts', 'admissibleSql'), ['src/modules/checkin/checkin.repo.ts#admitGroup']);
+  });
+});
