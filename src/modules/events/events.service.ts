@@ -8,14 +8,11 @@ import { assertOwned, type KeyPrincipal, type SessionPrincipal } from '../../sha
 import type { Clock } from '../../shared/clock.js';
 import { conflict, forbidden, notFound, badRequest } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
-import { paiseToRupees } from '../../shared/money.js';
-import { computeAvailability } from './availability.js';
-import { applyInput, parseTrackIndex, refuseDateField, type EventFields, type EventInput } from './events.input.js';
+import { applyInput, refuseDateField, type EventFields, type EventInput } from './events.input.js';
 import { presentEvent } from './events.present.js';
-import { waitlistFor } from './policies.js';
 import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';
-import { syncSeatCounters, usageFor, usageForMany } from './seats.service.js';
+import { syncSeatCounters, usageForMany } from './seats.service.js';
 import { pageOf } from '../../shared/paging.js';
 
 export type { EventRow };
@@ -309,44 +306,7 @@ export async function setTicketEmails(deps: EventDeps, eventId: string, enabled:
   return { eventId: r.id, ticketEmailsEnabled: r.ticket_emails_enabled };
 }
 
-// ---------------------------------------------------------------- reading
-
-export async function availability(deps: EventDeps, row: EventRow, subEventId?: string) {
-  let trackIndex: number | undefined;
-  if (subEventId !== undefined) {
-    trackIndex = parseTrackIndex(subEventId, 'subEventId');
-    if (!row.tracks[trackIndex]) throw notFound(`no track at index ${trackIndex}`, 'track_not_found');
-  }
-  const usage = await usageFor(deps.db, row.id);
-  const waitlist = waitlistFor(row, trackIndex ?? null);
-  return {
-    ...computeAvailability(eventShape(row), usage, deps.clock.now(), trackIndex),
-    waitlist: { enabled: waitlist.enabled, offerMinutes: waitlist.offerMinutes, waiting: await deps.waitlist.waitingCount(row.id, trackIndex) },
-  };
-}
-
-export async function analytics(deps: EventDeps, row: EventRow) {
-  const counts = await deps.bookings.counts(row.id);
-  const usage = await usageFor(deps.db, row.id);
-  return {
-    eventId: row.id,
-    eventTitle: row.title,
-    totalRegistrations: counts.total,
-    confirmedCount: counts.confirmed,
-    pendingCount: counts.pending,
-    cancelledCount: counts.cancelled,
-    refundedCount: counts.refunded,
-    checkedInCount: counts.checkedIn,
-    totalRevenue: paiseToRupees(counts.revenuePaise),
-    capacity: row.capacity,
-    seatsTaken: usage.total,
-    fillRate: row.capacity === 0 ? null : Math.round((usage.total / row.capacity) * 10_000) / 10_000,
-  };
-}
-
-function eventShape(row: EventRow) {
-  return { capacity: row.capacity, tiers: row.special_prices, tracks: row.tracks };
-}
+export { analytics, availability } from './events.reading.js';
 
 export const findEvent = repo.findEvent;
 export const findEventsById = repo.findEventsById;
