@@ -5,7 +5,7 @@ import { paiseToRupees } from '../../shared/money.js';
 import { computeAvailability } from './availability.js';
 import { parseTrackIndex } from './events.input.js';
 import type { EventRow } from './events.repo.js';
-import type { EventDeps } from './events.service.js';
+import type { EventDeps } from './events.deps.js';
 import { waitlistFor } from './policies.js';
 import { usageFor } from './seats.service.js';
 
