@@ -2952,6 +2952,8 @@ export type components = {
     parameters: never;
     requestBodies: never;
     headers: {
+        /** @description `attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time). */
+        "Content-Disposition": string;
         /** @description The content’s version; send it as `If-None-Match` to get 304 while it holds. */
         ETag: string;
         /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key`. */
@@ -3986,11 +3988,17 @@ export interface operations {
     listPublishingRequests: {
         parameters: {
             query?: {
-                /** @description Items per page, 1 to 1000 (default 100). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
-                /** @description Default `pending`. */
+                /**
+                 * @description Default `pending`.
+                 * @example pending
+                 */
                 status?: "pending" | "granted" | "declined";
             };
             header?: never;
@@ -3999,7 +4007,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of requests for publishing access, oldest first, each with the account’s facts. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4009,6 +4017,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "pubreq_Kx4Lm9Qz2Vt7",
+                     *           "status": "pending",
+                     *           "message": "We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.",
+                     *           "reason": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "decidedAt": null,
+                     *           "account": {
+                     *             "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *             "email": "asha.rao@example.in",
+                     *             "name": "Asha Rao",
+                     *             "phone": "+919812345678",
+                     *             "emailVerified": true,
+                     *             "canPublish": false,
+                     *             "createdAt": "2026-11-20T10:02:11.000Z",
+                     *             "events": {
+                     *               "test": 2,
+                     *               "live": 0
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: {
@@ -4122,13 +4161,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
+                /** @example pubreq_Kx4Lm9Qz2Vt7 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Tell us which events you will sell and link to a past one."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why, in words the organiser can act on; mailed to them (at most 1000 characters). */
                     reason: string;
@@ -4136,7 +4180,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The request, now declined with its reason. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4146,6 +4190,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "pubreq_Kx4Lm9Qz2Vt7",
+                     *         "status": "declined",
+                     *         "message": "We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.",
+                     *         "reason": "Tell us which events you will sell and link to a past one.",
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "decidedAt": "2026-11-25T09:15:02.311Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */
@@ -4287,14 +4344,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
+                /** @example pubreq_Kx4Lm9Qz2Vt7 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The request, now granted; the account may publish live events. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4304,6 +4361,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "pubreq_Kx4Lm9Qz2Vt7",
+                     *         "status": "granted",
+                     *         "message": "We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.",
+                     *         "reason": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "decidedAt": "2026-11-25T09:15:02.311Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */
@@ -10145,6 +10215,7 @@ export interface operations {
                 checkedIn?: "true" | "false";
                 /** @description Part of a name or email, or a whole registration id. */
                 q?: string;
+                /** @example confirmed */
                 status?: "pending" | "confirmed" | "cancelled" | "refunded";
                 /** @description A track index (0, 1, 2 …). */
                 subEventId?: string;
@@ -10163,8 +10234,7 @@ export interface operations {
             /** @description The registrations, one record per booking. */
             200: {
                 headers: {
-                    /** @description `attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time). */
-                    "content-disposition"?: string;
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -10172,6 +10242,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example registration_id,status,pending_reason,name,email,phone,ticket_type,track_number,track,quantity,team_members,amount,currency,promo_code,invoice_number,credit_note_number,checked_in,checked_in_at,people_checked_in,ticket_code,booked_at,confirmed_at,cancelled_at,Company,other_answers
+                     *     reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a,confirmed,,Rohan Das,rohan@example.in,,General,,,1,,499.00,INR,,TIXI2627-000004,,yes,2027-01-16T09:12:40+05:30,1,,2026-11-25T13:21:24+05:30,2026-11-25T13:21:58+05:30,,Acme,
+                     */
                     "text/csv": string;
                 };
             };
@@ -10291,6 +10365,7 @@ export interface operations {
                      *           "price": 299,
                      *           "capacity": 30,
                      *           "date": "2027-01-16T14:00:00+05:30",
+                     *           "endDate": "2027-01-16T17:00:00+05:30",
                      *           "taken": 0,
                      *           "remaining": 30,
                      *           "waitlist": null
@@ -10414,7 +10489,8 @@ export interface operations {
                  *       "title": "Workshop: PostgreSQL internals",
                  *       "price": 299,
                  *       "capacity": 30,
-                 *       "date": "2027-01-16T14:00:00+05:30"
+                 *       "date": "2027-01-16T14:00:00+05:30",
+                 *       "endDate": "2027-01-16T17:00:00+05:30"
                  *     }
                  */
                 "application/json": {
@@ -10455,6 +10531,7 @@ export interface operations {
                      *         "price": 299,
                      *         "capacity": 30,
                      *         "date": "2027-01-16T14:00:00+05:30",
+                     *         "endDate": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 30,
                      *         "waitlist": null
@@ -10609,14 +10686,17 @@ export interface operations {
             path: {
                 /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
                 id: string;
-                /** @description Zero-based track index */
+                /**
+                 * @description Zero-based track index
+                 * @example 0
+                 */
                 index: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The event’s tracks as they are now, the later ones moved down by one. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -10626,6 +10706,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "index": 0,
+                     *           "title": "Workshop: PostgreSQL internals",
+                     *           "price": 299,
+                     *           "capacity": 30,
+                     *           "date": "2027-01-16T14:00:00+05:30",
+                     *           "endDate": "2027-01-16T17:00:00+05:30",
+                     *           "taken": 0,
+                     *           "remaining": 30,
+                     *           "waitlist": null
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: components["schemas"]["Track"][];
@@ -10787,6 +10886,7 @@ export interface operations {
                      *         "price": 299,
                      *         "capacity": 40,
                      *         "date": "2027-01-16T14:00:00+05:30",
+                     *         "endDate": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 40,
                      *         "waitlist": null
@@ -11433,9 +11533,15 @@ export interface operations {
     exportGstDocuments: {
         parameters: {
             query?: {
-                /** @description First day of issue (YYYY-MM-DD, India time, inclusive). */
+                /**
+                 * @description First day of issue (YYYY-MM-DD, India time, inclusive).
+                 * @example 2026-11-01
+                 */
                 from?: string;
-                /** @description Last day of issue (YYYY-MM-DD, India time, inclusive). */
+                /**
+                 * @description Last day of issue (YYYY-MM-DD, India time, inclusive).
+                 * @example 2026-12-31
+                 */
                 to?: string;
             };
             header?: never;
@@ -11447,8 +11553,7 @@ export interface operations {
             /** @description The documents, one record each. */
             200: {
                 headers: {
-                    /** @description `attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time). */
-                    "content-disposition"?: string;
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11456,6 +11561,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example number,kind,date,issued_at,financial_year,supplier_gstin,supplier_name,recipient_name,recipient_email,recipient_gstin,recipient_address,recipient_state,place_of_supply,supply_type,sac,description,quantity,rate_percent,taxable_value,cgst,sgst,utgst,igst,total,original_number,original_date,reason,event_id,registration_id,payment_id,test_mode
+                     *     TIXI2627-000001,tax_invoice,2026-11-25,2026-11-25T13:21:58+05:30,2026-27,27AAPFU0939F1ZV,Acme Events LLP,Asha Rao,asha@example.in,,,27-Maharashtra,27-Maharashtra,intra_state,9996,"Admission: Pune Tech Summit 2027 (General), 2027-01-16",1,18,422.88,38.06,38.06,0.00,0.00,499.00,,,,ev_Hk2Qz8Lm4Xv7Tb1N,reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a,pay_Ns7Kq2Lm9Xv4Zb1T,yes
+                     */
                     "text/csv": string;
                 };
             };
@@ -12054,9 +12163,15 @@ export interface operations {
     exportLedger: {
         parameters: {
             query?: {
-                /** @description First day (YYYY-MM-DD, India time, inclusive). */
+                /**
+                 * @description First day (YYYY-MM-DD, India time, inclusive).
+                 * @example 2026-11-01
+                 */
                 from?: string;
-                /** @description Last day (YYYY-MM-DD, India time, inclusive). */
+                /**
+                 * @description Last day (YYYY-MM-DD, India time, inclusive).
+                 * @example 2026-12-31
+                 */
                 to?: string;
             };
             header?: never;
@@ -12068,8 +12183,7 @@ export interface operations {
             /** @description The ledger entries, one record each. */
             200: {
                 headers: {
-                    /** @description `attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time). */
-                    "content-disposition"?: string;
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12077,6 +12191,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example entry_id,created_at,kind,description,credit,debit,currency,source_type,source_id,payment_id,captured_at,available_from,state
+                     *     le_cL44snEjfAevTYDH3ql43,2026-11-25T13:21:58+05:30,ticket_sale,Ticket sale,499.00,,INR,registration,reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a,,2026-11-25T13:21:58+05:30,2026-11-27T13:21:58+05:30,pending
+                     *     le_b1uItqgL0i5ljSVoCBpo,2026-11-25T13:25:10+05:30,membership_payment,Membership payment,1200.00,,INR,membership,mem_Tq3Zm8Lx2Kv7Rb9N,pay_Ns7Kq2Lm9Xv4Zb1T,2026-11-25T13:25:10+05:30,2026-11-27T13:25:10+05:30,pending
+                     */
                     "text/csv": string;
                 };
             };
@@ -12862,6 +12981,7 @@ export interface operations {
     exportMembers: {
         parameters: {
             query?: {
+                /** @example plan_Lx9Qm2Kv7Zt4Rb1N */
                 planId?: string;
             };
             header?: never;
@@ -12873,8 +12993,7 @@ export interface operations {
             /** @description The members, one record per membership. */
             200: {
                 headers: {
-                    /** @description `attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time). */
-                    "content-disposition"?: string;
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12882,6 +13001,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example membership_id,name,email,phone,plan_id,plan,plan_kind,state,good_standing,status,valid_until,cancel_at_period_end,ended_at,source,subscription_id,joined_at
+                     *     mem_Tq3Zm8Lx2Kv7Rb9N,Meera Iyer,meera@example.in,'+919812345670,plan_Lx9Qm2Kv7Zt4Rb1N,Annual membership,fixed_term,active,yes,active,2027-11-25T13:21:24+05:30,no,,api,,2026-11-25T13:21:24+05:30
+                     */
                     "text/csv": string;
                 };
             };
@@ -17345,7 +17468,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Whether the account may publish live events, and its latest requests for access, newest first. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -17355,6 +17478,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "canPublish": false,
+                     *       "requests": [
+                     *         {
+                     *           "id": "pubreq_Kx4Lm9Qz2Vt7",
+                     *           "status": "pending",
+                     *           "message": "We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.",
+                     *           "reason": null,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "decidedAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         canPublish: boolean;
                         requests: {
@@ -17423,6 +17562,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "message": "We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999."
+                 *     }
+                 */
                 "application/json": {
                     /** @description A short note for the staff who review it: who you are and what you will sell (at most 1000 characters). */
                     message: string;
@@ -17430,7 +17574,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The request, pending until staff review it. */
             201: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -17440,6 +17584,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "pubreq_Kx4Lm9Qz2Vt7",
+                     *         "status": "pending",
+                     *         "message": "We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.",
+                     *         "reason": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "decidedAt": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */

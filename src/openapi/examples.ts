@@ -42,6 +42,7 @@ export const EX = {
   subscriptionId: 'sub_Rk4Lm9Qx2Zv7Tb1N',
   broadcastId: 'bc_Wq2Lx8Km4Zv7Tb1Nc9Rd',
   payoutId: 'po_Vm3Qx8Lk2Zt7Rb4Nc9Wd1e',
+  publishingRequestId: 'pubreq_Kx4Lm9Qz2Vt7',
   verifyToken: 'meta-verify-token',
   challenge: '1158201444',
 } as const;
@@ -355,7 +356,7 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
       },
     } },
-  createTrack: { requests: { default: { value: { title: 'Workshop: PostgreSQL internals', price: 299, capacity: 30, date: '2027-01-16T14:00:00+05:30' } } }, responses: {
+  createTrack: { requests: { default: { value: { title: 'Workshop: PostgreSQL internals', price: 299, capacity: 30, date: '2027-01-16T14:00:00+05:30', endDate: '2027-01-16T17:00:00+05:30' } } }, responses: {
       '201': {
         success: true,
         data: {
@@ -364,6 +365,7 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           price: 299,
           capacity: 30,
           date: '2027-01-16T14:00:00+05:30',
+          endDate: '2027-01-16T17:00:00+05:30',
           taken: 0,
           remaining: 30,
           waitlist: null,
@@ -380,6 +382,7 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             price: 299,
             capacity: 30,
             date: '2027-01-16T14:00:00+05:30',
+            endDate: '2027-01-16T17:00:00+05:30',
             taken: 0,
             remaining: 30,
             waitlist: null,
@@ -397,10 +400,30 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           price: 299,
           capacity: 40,
           date: '2027-01-16T14:00:00+05:30',
+          endDate: '2027-01-16T17:00:00+05:30',
           taken: 0,
           remaining: 40,
           waitlist: null,
         },
+      },
+    } },
+  removeTrack: { params: { index: '0' }, responses: {
+      '200': {
+        success: true,
+        data: [
+          {
+            index: 0,
+            title: 'Workshop: PostgreSQL internals',
+            price: 299,
+            capacity: 30,
+            date: '2027-01-16T14:00:00+05:30',
+            endDate: '2027-01-16T17:00:00+05:30',
+            taken: 0,
+            remaining: 30,
+            waitlist: null,
+          },
+        ],
+        count: 1,
       },
     } },
   getAvailability: { responses: {
@@ -1415,6 +1438,64 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         success: true,
         data: { checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, orphansFound: 0, settled: 0, errors: 0 },
       },
+    } },
+  getPublishingAccess: { responses: { '200': { success: true, canPublish: false, requests: [{ id: EX.publishingRequestId, status: 'pending', message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.', reason: null, createdAt: '2026-11-25T07:51:24.908Z', decidedAt: null }] } } },
+  requestPublishingAccess: { requests: { default: { value: { message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.' } } }, responses: { '201': { success: true, data: { id: EX.publishingRequestId, status: 'pending', message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.', reason: null, createdAt: '2026-11-25T07:51:24.908Z', decidedAt: null } } } },
+  listPublishingRequests: { params: { status: 'pending', limit: '20' }, responses: {
+      '200': {
+        success: true,
+        data: [
+          {
+            ...{ id: EX.publishingRequestId, status: 'pending', message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.', reason: null, createdAt: '2026-11-25T07:51:24.908Z', decidedAt: null },
+            account: {
+              userId: EX.userId,
+              email: EX.organiserEmail,
+              name: 'Asha Rao',
+              phone: '+919812345678',
+              emailVerified: true,
+              canPublish: false,
+              createdAt: '2026-11-20T10:02:11.000Z',
+              events: { test: 2, live: 0 },
+            },
+          },
+        ],
+        count: 1,
+        hasMore: false,
+        nextCursor: null,
+      },
+    } },
+  grantPublishingRequest: { params: { id: EX.publishingRequestId }, responses: { '200': { success: true, data: { id: EX.publishingRequestId, status: 'granted', message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.', reason: null, createdAt: '2026-11-25T07:51:24.908Z', decidedAt: '2026-11-25T09:15:02.311Z' } } } },
+  declinePublishingRequest: { params: { id: EX.publishingRequestId }, requests: { default: { value: { reason: 'Tell us which events you will sell and link to a past one.' } } }, responses: {
+      '200': { success: true, data: { id: EX.publishingRequestId, status: 'declined', message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.', reason: 'Tell us which events you will sell and link to a past one.', createdAt: '2026-11-25T07:51:24.908Z', decidedAt: '2026-11-25T09:15:02.311Z' } },
+    } },
+  exportRegistrations: { params: { status: 'confirmed' }, responses: {
+      '200': [
+        'registration_id,status,pending_reason,name,email,phone,ticket_type,track_number,track,quantity,team_members,amount,currency,promo_code,invoice_number,credit_note_number,checked_in,checked_in_at,people_checked_in,ticket_code,booked_at,confirmed_at,cancelled_at,Company,other_answers',
+        `${EX.registrationId},confirmed,,Rohan Das,rohan@example.in,,General,,,1,,499.00,INR,,TIXI2627-000004,,yes,2027-01-16T09:12:40+05:30,1,,2026-11-25T13:21:24+05:30,2026-11-25T13:21:58+05:30,,Acme,`,
+        '',
+      ].join('\r\n'),
+    } },
+  exportMembers: { params: { planId: EX.planId }, responses: {
+      '200': [
+        'membership_id,name,email,phone,plan_id,plan,plan_kind,state,good_standing,status,valid_until,cancel_at_period_end,ended_at,source,subscription_id,joined_at',
+        `${EX.membershipId},Meera Iyer,meera@example.in,'+919812345670,${EX.planId},Annual membership,fixed_term,active,yes,active,2027-11-25T13:21:24+05:30,no,,api,,2026-11-25T13:21:24+05:30`,
+        '',
+      ].join('\r\n'),
+    } },
+  exportLedger: { params: { from: '2026-11-01', to: '2026-12-31' }, responses: {
+      '200': [
+        'entry_id,created_at,kind,description,credit,debit,currency,source_type,source_id,payment_id,captured_at,available_from,state',
+        `le_cL44snEjfAevTYDH3ql43,2026-11-25T13:21:58+05:30,ticket_sale,Ticket sale,499.00,,INR,registration,${EX.registrationId},,2026-11-25T13:21:58+05:30,2026-11-27T13:21:58+05:30,pending`,
+        `le_b1uItqgL0i5ljSVoCBpo,2026-11-25T13:25:10+05:30,membership_payment,Membership payment,1200.00,,INR,membership,${EX.membershipId},${EX.paymentId},2026-11-25T13:25:10+05:30,2026-11-27T13:25:10+05:30,pending`,
+        '',
+      ].join('\r\n'),
+    } },
+  exportGstDocuments: { params: { from: '2026-11-01', to: '2026-12-31' }, responses: {
+      '200': [
+        'number,kind,date,issued_at,financial_year,supplier_gstin,supplier_name,recipient_name,recipient_email,recipient_gstin,recipient_address,recipient_state,place_of_supply,supply_type,sac,description,quantity,rate_percent,taxable_value,cgst,sgst,utgst,igst,total,original_number,original_date,reason,event_id,registration_id,payment_id,test_mode',
+        `TIXI2627-000001,tax_invoice,2026-11-25,2026-11-25T13:21:58+05:30,2026-27,27AAPFU0939F1ZV,Acme Events LLP,Asha Rao,asha@example.in,,,27-Maharashtra,27-Maharashtra,intra_state,9996,"Admission: Pune Tech Summit 2027 (General), 2027-01-16",1,18,422.88,38.06,38.06,0.00,0.00,499.00,,,,${EX.eventId},${EX.registrationId},${EX.paymentId},yes`,
+        '',
+      ].join('\r\n'),
     } },
   deleteEvent: { responses: { '200': { success: true, deleted: true, id: EX.eventId } } },
 };

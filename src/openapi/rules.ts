@@ -9,7 +9,8 @@
 //   either-or forms (`oneOf`) (BODY_RULES, checked against the service in rules.test.ts);
 // - `Error.code` lists every code of the catalogue (src/shared/errors.ts); the refusals that
 //   carry more than `{ error, code }` have named shapes (CheckInRefusal, AudienceChanged);
-// - the headers answers carry (X-Request-Id, RateLimit-*, Retry-After, Idempotent-Replayed, ETag).
+// - the headers answers carry (X-Request-Id, RateLimit-*, Retry-After, Idempotent-Replayed, ETag),
+//   and those a route declares itself, each defined once under components.headers.
 import { ERRORS } from '../shared/errors.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../shared/paging.js';
 
@@ -179,13 +180,38 @@ function refusalShapes(byId: Map<string, Json>): void {
   }
 }
 
+/** A header's usual spelling: `content-disposition` → `Content-Disposition`. */
+const spelling = (name: string) => name.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('-');
+
+/**
+ * A header a route declares itself (a download's `Content-Disposition`, …) is moved under
+ * components.headers by its usual spelling, so every header is defined once and referred to;
+ * two routes declaring the same header differently get one entry each (`Name.operationId`).
+ */
+function shareHeader(doc: Json, op: Json, name: string, header: Json): string {
+  const shared = (doc.components.headers ??= {}) as Json;
+  const key = spelling(name);
+  if (shared[key] === undefined) shared[key] = header;
+  if (JSON.stringify(shared[key]) === JSON.stringify(header)) return key;
+  const own = `${key}.${String(op.operationId)}`;
+  shared[own] = header;
+  return own;
+}
+
 function addHeaders(doc: Json, op: Json): void {
   const responses = (op.responses ?? {}) as Record<string, Json>;
   const limited = '429' in responses;
   const idempotent = ((op.parameters ?? []) as Json[]).some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
   const cached = '304' in responses;
   for (const [status, response] of Object.entries(responses)) {
-    const headers: Json = { ...(response.headers ?? {}) };
+    const headers: Json = {};
+    for (const [name, header] of Object.entries<Json>(response.headers ?? {})) {
+      if (header.$ref !== undefined) headers[name] = header;
+      else {
+        const key = shareHeader(doc, op, name, header);
+        headers[spelling(name)] = ref(key);
+      }
+    }
     headers['X-Request-Id'] = ref('X-Request-Id');
     if (limited) for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) headers[h] = ref(h);
     if (status === '429' || (status === '409' && idempotent)) headers['Retry-After'] = ref('Retry-After');
@@ -193,11 +219,11 @@ function addHeaders(doc: Json, op: Json): void {
     if (cached && (status === '200' || status === '304')) headers.ETag = ref('ETag');
     response.headers = headers;
   }
-  void doc;
 }
 
 export function applyRules(doc: Json): void {
   const byId = new Map<string, Json>();
+  doc.components ??= {};
   for (const item of Object.values<Json>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries<Json>(item)) {
       if (!METHODS.has(method) || !op || typeof op !== 'object') continue;

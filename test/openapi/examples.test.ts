@@ -4,7 +4,8 @@
 // need (an organiser, an event, bookings, a plan, a door pass, …), swaps each stand-in id of
 // src/openapi/examples.ts (`EX`) for the object it made, sends each request example as the
 // document gives it (path, query and body), and checks that the answer's status is the one the
-// example documents and that its body validates (ajv) against that status's schema. Every
+// example documents and that its body validates (ajv) against that status's schema (a CSV
+// answer: its type, a download, and the header row of its example). Every
 // answer example in the document must validate against its schema too. An operation without
 // an example, or one the test does not drive, fails here by name.
 // To write a new entry: add the operation's request example and a step here, run this file with
@@ -174,6 +175,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   };
   const ticketToken = (registrationId: string) => attendeeToken(server.deps.config.secretsKey, registrationId, registrationId);
   let newUserToken = '';
+  let applicant: Account;
   const attendeeCsrf = async (token: string, action: string) => {
     const html = await (await fetch(`${server.url}/t/${token}`)).text();
     return new RegExp(`action="/t/[^"]+/${action}">\\s*<input type="hidden" name="csrf" value="([^"]+)"`).exec(html)?.[1] ?? '';
@@ -225,6 +227,15 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     createTrack: {},
     listTracks: {},
     updateTrack: {},
+    // An event of its own with two tracks: the first goes, the second moves down to index 0.
+    removeTrack: {
+      prepare: async () => {
+        const ev = await api('POST', '/api/v1/events', { title: 'Two rooms', description: 'x', startDate: '2027-01-16' });
+        await api('POST', `/api/v1/events/${ev.data.id}/tracks`, { title: 'Morning talks', price: 0, capacity: 50 });
+        await api('POST', `/api/v1/events/${ev.data.id}/tracks`, { title: 'Workshop: PostgreSQL internals', price: 299, capacity: 30, date: '2027-01-16T14:00:00+05:30', endDate: '2027-01-16T17:00:00+05:30' });
+        return { ids: { eventId: ev.data.id } };
+      },
+    },
     getAvailability: {},
     getAnalytics: {},
     putGstSettings: {},
@@ -401,6 +412,30 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     setOrganiserAccess: { prepare: async () => ({ auth: staffAuth(), ids: { userId: org.userId } }) },
     setEventTicketEmails: { prepare: async () => ({ auth: staffAuth() }) },
     addMemberByHand: { prepare: async () => ({ auth: staffAuth() }) },
+    // Publishing access: an account that may not publish yet asks; staff grant one request and decline another.
+    requestPublishingAccess: {
+      prepare: async () => {
+        applicant = await signup(server.url, { name: 'Asha Rao' });
+        return { auth: { token: applicant.token } };
+      },
+      read: (b) => void set('publishingRequestId', b.data.id),
+    },
+    getPublishingAccess: { prepare: async () => ({ auth: { token: applicant.token } }) },
+    listPublishingRequests: { prepare: async () => ({ auth: staffAuth() }) },
+    grantPublishingRequest: { prepare: async () => ({ auth: staffAuth() }) },
+    declinePublishingRequest: {
+      prepare: async () => {
+        const other = await signup(server.url, { name: 'Ravi Kumar' });
+        const r = await call(server.url, 'POST', '/dashboard/api/publishing-access', { token: other.token, body: { message: 'Weekend workshops in Kochi.' } });
+        assert.equal(r.status, 201, r.text);
+        return { auth: staffAuth(), ids: { publishingRequestId: r.body.data.id } };
+      },
+    },
+    // CSV exports (full key): the example event's bookings, the members, the ledger, the GST documents.
+    exportRegistrations: {},
+    exportMembers: {},
+    exportLedger: {},
+    exportGstDocuments: {},
     listJobs: {
       prepare: async () => {
         // A job that gave up: the newest queued one, marked dead.
@@ -543,7 +578,15 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
             if (!validate(parsed)) problems.push(`${where}: the answer does not match its schema: ${ajv.errorsText(validate.errors)}: ${text.slice(0, 300)}`);
           }
         }
-        if (process.env.EXAMPLES_RECORD) recorded[`${id} ${res.status}${requests.length > 1 ? ` ${name}` : ''}`] = { type, body: type === 'application/json' ? unswap(parsed) : text.slice(0, 200) };
+        // A CSV answer: a download (Content-Disposition), with the header row of its example.
+        if (type === 'text/csv' && !recording) {
+          const headerRow = (t: string) => t.replace(/^\uFEFF/, '').split(/\r?\n/)[0];
+          const example = response.content[type].example;
+          if (!/^attachment; filename=".+\.csv"$/.test(res.headers.get('content-disposition') ?? '')) problems.push(`${where}: no Content-Disposition attachment`);
+          if (typeof example !== 'string') problems.push(`${where}: the CSV answer has no example text`);
+          else if (headerRow(text) !== headerRow(example)) problems.push(`${where}: the header row is not the example's: ${headerRow(text)}`);
+        }
+        if (process.env.EXAMPLES_RECORD) recorded[`${id} ${res.status}${requests.length > 1 ? ` ${name}` : ''}`] = { type, body: type === 'application/json' ? unswap(parsed) : unswap(text.slice(0, 1000)) };
         try {
           await step.read?.(parsed, name);
         } catch (e) {

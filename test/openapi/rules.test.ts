@@ -193,6 +193,12 @@ describe('the service’s rules in the OpenAPI document', { timeout: 300_000 }, 
     assert.ok(script.headers.get('etag'));
     assert.ok(declared('getEmbedScript', '200').includes('etag'));
     assert.ok(declared('getEmbedScript', '304').includes('etag'));
+    // A header a route declares itself (a download's Content-Disposition) is declared by reference too.
+    const csv = await fetch(`${server.url}/api/v1/ledger/export`, { headers: { 'x-api-key': org.key } });
+    assert.equal(csv.status, 200, await csv.text());
+    assert.match(csv.headers.get('content-disposition') ?? '', /^attachment; filename=/);
+    assert.ok(declared('exportLedger', '200').includes('content-disposition'));
+    assert.equal(op('exportLedger').responses['200'].headers['Content-Disposition'].$ref, '#/components/headers/Content-Disposition');
     // Every declared header is defined once, under components.headers.
     for (const { op: o } of ops.values()) {
       for (const [status, r] of Object.entries<Json>(o.responses)) {

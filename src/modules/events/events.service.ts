@@ -1,23 +1,19 @@
 // Events and tracks: the rules, HTTP-free. Money in paise inside; rupees only in
 // `presentEvent` and the inputs' validation. What events need to know about bookings
-// and organisers comes in through `EventDeps`, so this module depends on neither.
-import type { Kysely, Transaction } from 'kysely';
+// and organisers comes in through `EventDeps` (events.deps.ts), so this module depends on
+// neither.
+import type { Kysely } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
 import { isUniqueViolation } from '../../shared/pg-errors.js';
 import { assertOwned, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
-import type { Clock } from '../../shared/clock.js';
 import { conflict, forbidden, notFound, badRequest } from '../../shared/errors.js';
-import type { Ids } from '../../shared/ids.js';
-import { paiseToRupees } from '../../shared/money.js';
 import * as audit from '../audit/audit.service.js';
-import { computeAvailability } from './availability.js';
-import { applyInput, parseTrackIndex, refuseDateField, type EventFields, type EventInput } from './events.input.js';
+import { applyInput, refuseDateField, type EventFields, type EventInput } from './events.input.js';
 import { presentEvent } from './events.present.js';
-import { waitlistFor } from './policies.js';
 import * as repo from './events.repo.js';
 import type { EventReads } from './event-reads.js';
 import type { EventRow } from './events.repo.js';
-import { syncSeatCounters, usageFor, usageForMany } from './seats.service.js';
+import { syncSeatCounters, usageForMany } from './seats.service.js';
 import { pageOf } from '../../shared/paging.js';
 
 export type { EventRow };
@@ -42,49 +38,8 @@ export {
 } from './seats.service.js';
 export { policyRefundPaise, selfServiceCutoff, selfServiceOpen, selfServicePolicy, waitlistFor } from './policies.js';
 
-/** Bookings by status on one event, for its analytics. */
-export interface BookingCounts {
-  total: number;
-  confirmed: number;
-  pending: number;
-  cancelled: number;
-  refunded: number;
-  checkedIn: number;
-  revenuePaise: number;
-}
-
-export interface EventDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  ids: Ids;
-  /** What the bookings module answers about an event's bookings. */
-  bookings: {
-    /**
-     * How many bookings hold money not yet settled: a payment in flight (pending with an
-     * order), captured and kept (confirmed paid), or captured and not yet refunded.
-     */
-    paymentsInFlight(eventId: string): Promise<number>;
-    /** Refunds (or ends) every such booking through the usual paths; how many still hold money after. */
-    settlePayments(eventId: string): Promise<number>;
-    counts(eventId: string): Promise<BookingCounts>;
-    /** Whether any booking or waitlist entry names track `index` or a later one (their indexes must then stay). */
-    tracksInUseFrom(eventId: string, index: number): Promise<boolean>;
-  };
-  /** Whether the account may publish live events (test events need no grant). */
-  canPublish(userId: string): Promise<boolean>;
-  /** Whether the service can take live payments (its gateway keys are set): a paid live event is published only then. */
-  livePayments: boolean;
-  /** What the waitlist module answers and does about an event's seats. */
-  waitlist: {
-    /**
-     * Seats may have come free (a capacity changed): offer them to whoever waits, in the
-     * caller's transaction, which holds the event's seat counters.
-     */
-    seatsFreed(trx: Transaction<Database>, eventId: string): Promise<void>;
-    /** How many people wait for this event (or one of its tracks). */
-    waitingCount(eventId: string, trackIndex: number | undefined): Promise<number>;
-  };
-}
+import type { EventDeps } from './events.deps.js';
+export type { BookingCounts, EventDeps } from './events.deps.js';
 
 const jsonOrNull = (v: unknown) => (v === null ? null : JSON.stringify(v));
 /** A new event has nobody waiting. */
@@ -340,44 +295,7 @@ export async function setTicketEmails(deps: EventDeps, eventId: string, enabled:
   return { eventId: r.id, ticketEmailsEnabled: r.ticket_emails_enabled };
 }
 
-// ---------------------------------------------------------------- reading
-
-export async function availability(deps: EventDeps, row: EventRow, subEventId?: string) {
-  let trackIndex: number | undefined;
-  if (subEventId !== undefined) {
-    trackIndex = parseTrackIndex(subEventId, 'subEventId');
-    if (!row.tracks[trackIndex]) throw notFound(`no track at index ${trackIndex}`, 'track_not_found');
-  }
-  const usage = await usageFor(deps.db, row.id);
-  const waitlist = waitlistFor(row, trackIndex ?? null);
-  return {
-    ...computeAvailability(eventShape(row), usage, deps.clock.now(), trackIndex),
-    waitlist: { enabled: waitlist.enabled, offerMinutes: waitlist.offerMinutes, waiting: await deps.waitlist.waitingCount(row.id, trackIndex) },
-  };
-}
-
-export async function analytics(deps: EventDeps, row: EventRow) {
-  const counts = await deps.bookings.counts(row.id);
-  const usage = await usageFor(deps.db, row.id);
-  return {
-    eventId: row.id,
-    eventTitle: row.title,
-    totalRegistrations: counts.total,
-    confirmedCount: counts.confirmed,
-    pendingCount: counts.pending,
-    cancelledCount: counts.cancelled,
-    refundedCount: counts.refunded,
-    checkedInCount: counts.checkedIn,
-    totalRevenue: paiseToRupees(counts.revenuePaise),
-    capacity: row.capacity,
-    seatsTaken: usage.total,
-    fillRate: row.capacity === 0 ? null : Math.round((usage.total / row.capacity) * 10_000) / 10_000,
-  };
-}
-
-function eventShape(row: EventRow) {
-  return { capacity: row.capacity, tiers: row.special_prices, tracks: row.tracks };
-}
+export { analytics, availability } from './events.reading.js';
 
 export const findEvent = repo.findEvent;
 export const findEventsById = repo.findEventsById;

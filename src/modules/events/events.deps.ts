@@ -1,0 +1,50 @@
+// What the events module needs from the service around it: storage, clock and ids, and what
+// the bookings and waitlist modules answer about an event.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+
+/** Bookings by status on one event, for its analytics. */
+export interface BookingCounts {
+  total: number;
+  confirmed: number;
+  pending: number;
+  cancelled: number;
+  refunded: number;
+  checkedIn: number;
+  revenuePaise: number;
+}
+
+export interface EventDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  /** What the bookings module answers about an event's bookings. */
+  bookings: {
+    /**
+     * How many bookings hold money not yet settled: a payment in flight (pending with an
+     * order), captured and kept (confirmed paid), or captured and not yet refunded.
+     */
+    paymentsInFlight(eventId: string): Promise<number>;
+    /** Refunds (or ends) every such booking through the usual paths; how many still hold money after. */
+    settlePayments(eventId: string): Promise<number>;
+    counts(eventId: string): Promise<BookingCounts>;
+    /** Whether any booking or waitlist entry names track `index` or a later one (their indexes must then stay). */
+    tracksInUseFrom(eventId: string, index: number): Promise<boolean>;
+  };
+  /** Whether the account may publish live events (test events need no grant). */
+  canPublish(userId: string): Promise<boolean>;
+  /** Whether the service can take live payments (its gateway keys are set): a paid live event is published only then. */
+  livePayments: boolean;
+  /** What the waitlist module answers and does about an event's seats. */
+  waitlist: {
+    /**
+     * Seats may have come free (a capacity changed): offer them to whoever waits, in the
+     * caller's transaction, which holds the event's seat counters.
+     */
+    seatsFreed(trx: Transaction<Database>, eventId: string): Promise<void>;
+    /** How many people wait for this event (or one of its tracks). */
+    waitingCount(eventId: string, trackIndex: number | undefined): Promise<number>;
+  };
+}
