@@ -4796,13 +4796,19 @@ export interface operations {
             query?: {
                 /** @description Only entries of this action. */
                 action?: string;
-                /** @description Items per page, 1 to 1000 (default 100). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 startingAfter?: string;
                 /** @description Only entries about this target. */
                 targetId?: string;
-                /** @description Only entries about targets of this type. */
+                /**
+                 * @description Only entries about targets of this type.
+                 * @example event
+                 */
                 targetType?: string;
             };
             header?: never;
@@ -4811,7 +4817,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of the audit log of the key’s account and mode, newest first: who changed what, when, and the fields before and after. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4821,6 +4827,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "aud_ArPJUiqzCyWDuiAy3MvV7w",
+                     *           "at": "2026-11-25T09:25:05.205Z",
+                     *           "actor": {
+                     *             "kind": "key",
+                     *             "id": "key_Pq8Xv2LmK7nZ3tRb",
+                     *             "display": "sk_test_haHt"
+                     *           },
+                     *           "action": "event.publish",
+                     *           "target": {
+                     *             "type": "event",
+                     *             "id": "ev_Hk2Qz8Lm4Xv7Tb1N"
+                     *           },
+                     *           "before": {
+                     *             "status": "draft"
+                     *           },
+                     *           "after": {
+                     *             "status": "published"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "aud_ONBR6XAnrSz9j7vnQkKb0A",
+                     *           "at": "2026-11-25T09:25:04.117Z",
+                     *           "actor": {
+                     *             "kind": "key",
+                     *             "id": "key_Pq8Xv2LmK7nZ3tRb",
+                     *             "display": "sk_test_haHt"
+                     *           },
+                     *           "action": "event.update",
+                     *           "target": {
+                     *             "type": "event",
+                     *             "id": "ev_Hk2Qz8Lm4Xv7Tb1N"
+                     *           },
+                     *           "before": {
+                     *             "title": "Pune meetup",
+                     *             "capacity": 80
+                     *           },
+                     *           "after": {
+                     *             "title": "Pune PostgreSQL meetup",
+                     *             "capacity": 120
+                     *           }
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "27"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AuditEntry"][];
                         /** @description More items follow; read them with `startingAfter=<nextCursor>`. */

@@ -399,6 +399,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     },
     getBalance: { prepare: async () => ({ auth: session() }) },
     listLedgerEntries: { prepare: async () => ({ auth: session() }) },
+    listAuditLog: {},
     createPayout: {
       prepare: async () => {
         await api('POST', '/api/v1/sandbox/clock', { advanceDays: 7 });

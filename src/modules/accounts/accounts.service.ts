@@ -1,13 +1,12 @@
 // Accounts: signup, login, email verification, password reset and change, staff, organiser
 // access. HTTP-free. The mails these send are in accounts.mails.ts.
-import * as audit from '../audit/audit.service.js';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../shared/pg-errors.js';
 import type { Database } from '../../db/database.js';
 import { defineJob, enqueue } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
-import { type AppError, appError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../shared/errors.js';
+import { type AppError, appError, badRequest, conflict, forbidden, unauthorized } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import type { LimitWindow, RateLimiter, RateLimitResult } from '../../shared/rate-limit.js';
 import type { Db } from '../../shared/db-handle.js';
@@ -333,20 +332,4 @@ export async function emailsOf(db: Db, ids: readonly string[]): Promise<Map<stri
 export const findUserByEmail = (db: Kysely<Database>, email: string) => repo.findUserByEmail(db, email.trim().toLowerCase());
 
 /** Staff grant or remove publishing; the audit log of the account gets the change with the staff member. */
-export async function setOrganiserAccess(
-  deps: { db: Kysely<Database>; clock: Clock; ids: Ids },
-  staff: { userId: string; email: string; isStaff: boolean },
-  userId: string,
-  canPublish: boolean,
-) {
-  const before = await repo.findUserById(deps.db, userId);
-  if (!before) throw notFound('no such account', 'account_not_found');
-  await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.setCanPublish(trx, userId, canPublish))) throw notFound('no such account', 'account_not_found');
-    const action = canPublish ? 'account.organiser_access_grant' : 'account.organiser_access_remove';
-    await audit.recordChange(trx, deps, { accountId: userId, mode: 'live', actor: audit.actorOfSession(staff, true), action, target: { type: 'account', id: userId }, before: { canPublish: before.can_publish }, after: { canPublish } });
-  });
-  return getUser(deps.db, userId);
-}
-
 export const countUsers = repo.countUsers;

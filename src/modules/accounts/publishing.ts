@@ -156,3 +156,20 @@ export function renderDecisionMail(m: { baseUrl: string; name: string; email: st
     lines.map((l) => (l === events ? `<p><a href="${escapeHtml(events)}">${escapeHtml(events)}</a></p>` : `<p>${escapeHtml(l)}</p>`)).join('');
   return { to: m.email, subject: m.status === 'granted' ? 'You can now publish live events' : 'Your request to publish live events', text, html };
 }
+
+/** Staff grant or withdraw an account's right to publish live events directly (not through a request); recorded in the audit log. */
+export async function setOrganiserAccess(
+  deps: { db: Kysely<Database>; clock: Clock; ids: Ids },
+  staff: { userId: string; email: string; isStaff: boolean },
+  userId: string,
+  canPublish: boolean,
+) {
+  const before = await repo.findUserById(deps.db, userId);
+  if (!before) throw notFound('no such account', 'account_not_found');
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.setCanPublish(trx, userId, canPublish))) throw notFound('no such account', 'account_not_found');
+    const action = canPublish ? 'account.organiser_access_grant' : 'account.organiser_access_remove';
+    await audit.recordChange(trx, deps, { accountId: userId, mode: 'live', actor: audit.actorOfSession(staff, true), action, target: { type: 'account', id: userId }, before: { canPublish: before.can_publish }, after: { canPublish } });
+  });
+  return getUser(deps.db, userId);
+}

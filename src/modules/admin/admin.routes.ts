@@ -8,7 +8,6 @@ import { sessionPrincipal } from '../../shared/auth.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { EventDeps } from '../events/events.service.js';
 import type { JobRunner } from '../../jobs/queue.js';
-import * as accounts from '../accounts/accounts.service.js';
 import * as publishing from '../accounts/publishing.js';
 import { DeclineReason, ReviewedRequest, PublishingRequest } from '../accounts/publishing.schemas.js';
 import * as events from '../events/events.service.js';
@@ -97,7 +96,7 @@ export const adminRoutes =
         },
       },
       async (req) => {
-        const user = await accounts.setOrganiserAccess(deps, sessionPrincipal(req), req.params.userId, req.body.canPublish);
+        const user = await publishing.setOrganiserAccess(deps, sessionPrincipal(req), req.params.userId, req.body.canPublish);
         req.log.info({ staff: req.principal?.userId, userId: user.id, canPublish: user.can_publish }, 'organiser access changed');
         return { success: true as const, data: { userId: user.id, canPublish: user.can_publish } };
       },

@@ -151,7 +151,7 @@ export function staffPages(app: FastifyInstance, ctx: PageContext): void {
     const user = who.includes('@') ? await accounts.findUserByEmail(deps.db, who) : await accounts.findUser(deps.db, who);
     if (!user) throw notFound('no account with that email or id', 'account_not_found');
     const canPublish = f.text('canPublish', 'Publishing', 5) === 'true';
-    await accounts.setOrganiserAccess(deps, sessionPrincipal(req), user.id, canPublish);
+    await publishing.setOrganiserAccess(deps, sessionPrincipal(req), user.id, canPublish);
     req.log.info({ staff: sessionPrincipal(req).userId, userId: user.id, canPublish }, 'organiser access changed');
     return done(req, reply, '/dashboard/staff', `${user.email} ${canPublish ? 'may now publish events' : 'may no longer publish events'}.`);
   });
