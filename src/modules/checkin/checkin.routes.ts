@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Nullable } from '../../shared/schemas.js';
-import type { Deps } from '../../deps.js';
 import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
 import * as checkin from './checkin.service.js';
@@ -29,7 +28,7 @@ const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const E = Type.Ref('Error');
 
 export const checkinRoutes =
-  (deps: Pick<Deps, 'db' | 'clock' | 'door'>): FastifyPluginAsyncTypebox =>
+  (deps: checkin.CheckinDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/v1/events/:id/check-in',
