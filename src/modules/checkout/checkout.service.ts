@@ -3,10 +3,27 @@
 // handler (signature first, then the same verification as step 2), and, in test mode,
 // play the gateway's checkout. Every booking goes through the registration service.
 import { createHmac } from 'node:crypto';
-import type { Deps } from '../../deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Config } from '../../config.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Ids } from '../../shared/ids.js';
+import type { EventDeps } from '../events/events.deps.js';
+import type { KeyCache } from '../keys/keys.service.js';
+import type { RegisterDeps } from '../registrations/register-deps.js';
+import type { WaitlistDeps } from '../waitlist/waitlist.service.js';
 
 /** What the hosted checkout uses of the service. */
-export type CheckoutDeps = Pick<Deps, 'clock' | 'config' | 'db' | 'eventDeps' | 'ids' | 'keyCache' | 'registerDeps' | 'waitlistDeps'>;
+export interface CheckoutDeps {
+  readonly clock: Clock;
+  readonly config: Config;
+  readonly db: Kysely<Database>;
+  readonly eventDeps: EventDeps;
+  readonly ids: Ids;
+  readonly keyCache: KeyCache;
+  readonly registerDeps: RegisterDeps;
+  readonly waitlistDeps: WaitlistDeps;
+}
 import type { KeyPrincipal } from '../../shared/auth.js';
 import { conflict, forbidden, notFound } from '../../shared/errors.js';
 import { paymentNotVerified } from '../payments/payments.service.js';
