@@ -3,7 +3,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
 import { FULL_ONLY, keyPrincipal, type AuthRule, type DoorPrincipal, type KeyPrincipal } from '../../shared/auth.js';
 import { describeError } from '../../shared/error-handler.js';
 import { notFound } from '../../shared/errors.js';
@@ -64,7 +63,7 @@ function doorCaller(req: FastifyRequest): KeyPrincipal | DoorPrincipal {
 }
 
 export const doorRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
+  (deps: doorSync.DoorSyncDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     // ------------------------------------------------------------ passes
 
