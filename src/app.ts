@@ -27,6 +27,7 @@ import { membershipsRoutes } from './modules/memberships/memberships.routes.js';
 import { broadcastRoutes } from './modules/broadcast/broadcast.routes.js';
 import { razorpayWebhookRoutes } from './modules/gateway-events/razorpay-webhook.routes.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
+import { attendeeRoutes } from './modules/attendee/attendee.routes.js';
 import { walletRoutes } from './modules/wallet/wallet.routes.js';
 import { whatsappWebhookRoutes } from './modules/whatsapp/whatsapp-webhook.routes.js';
 import { gstRoutes } from './modules/gst/gst.routes.js';
@@ -244,6 +245,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(whatsappWebhookRoutes(deps));
   await app.register(walletRoutes(deps));
   await app.register(checkoutRoutes(deps));
+  await app.register(attendeeRoutes({ db: deps.db, secretsKey: deps.config.secretsKey, registerDeps: deps.registerDeps, baseUrl: deps.config.baseUrl }));
   await app.register(gstRoutes(deps));
   await app.register(exportsRoutes({ db: deps.db, clock: deps.clock, ledger: deps.payoutDeps }));
   await app.register(ledgerRoutes(deps));

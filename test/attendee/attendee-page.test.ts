@@ -73,6 +73,13 @@ describe('the attendee’s own page', () => {
     assert.equal(shown.status, 200);
     assert.match(shown.csp!, /default-src 'none'/);
     assert.ok(!/<script|style=/.test(shown.html), 'no script, no inline style');
+    // The hosted page's style sheet, at its current version (so it is cached for good).
+    const sheet = /<link rel="stylesheet" href="(\/embed\/page\.css\?v=[0-9a-f]+)">/.exec(shown.html)?.[1];
+    assert.ok(sheet, 'links the hosted page’s style sheet');
+    const css = await fetch(`${server.url}${sheet}`);
+    assert.equal(css.status, 200);
+    assert.match(css.headers.get('content-type')!, /^text\/css/);
+    assert.match(css.headers.get('cache-control')!, /immutable/, 'the version in the link is the sheet’s own');
     assert.match(shown.html, /<img src="data:image\/png;base64,/);
     assert.match(shown.html, /calendar\.google\.com/);
     assert.match(shown.html, /refunded ₹874\.99 of the ₹999\.99 you paid \(the organiser keeps a ₹125 fee\)/, '12.5 % of 99,999 paise is 12,499.875: the fee rounds half up to 12,500');

@@ -9,6 +9,7 @@ import { Type } from 'typebox';
 import { AppError, badRequest, forbidden } from '../../shared/errors.js';
 import { cancelTicket, formTokenMatches, openTicket, transferTicket, type AttendeeDeps, type Change } from './attendee.service.js';
 import { ATTENDEE_CSP, renderDonePage, renderTicketPage } from './attendee.html.js';
+import { loadPageStyle, pageStyleUrl } from '../checkout/assets.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -22,14 +23,19 @@ const FORM_RULES =
 
 export interface AttendeePageDeps extends AttendeeDeps {
   baseUrl: string;
-  css: string;
   /** Wallet buttons (Apple, Google) for this ticket, when configured: list items, or ''. */
   walletLinks?: (ticket: { registrationId: string; token: string }) => string;
   /** The tax invoice's link for this booking, when there is one: a list item, or ''. */
   invoiceLink?: (ticket: { registrationId: string; token: string }) => string;
 }
 
-export async function attendeeRoutes(app: App, deps: AttendeePageDeps): Promise<void> {
+/** The attendee's page and its two forms; the page links the hosted page's style sheet (/embed/page.css). */
+export const attendeeRoutes =
+  (deps: AttendeePageDeps): FastifyPluginAsyncTypebox =>
+  (app) =>
+    attendeePages(app, { ...deps, css: pageStyleUrl(loadPageStyle()) });
+
+async function attendeePages(app: App, deps: AttendeePageDeps & { css: string }): Promise<void> {
   const send = (reply: FastifyReply, body: string) =>
     reply.type('text/html; charset=utf-8').header('content-security-policy', ATTENDEE_CSP).header('cache-control', 'no-store').header('referrer-policy', 'same-origin').header('x-content-type-options', 'nosniff').send(body);
 

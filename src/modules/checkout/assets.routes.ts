@@ -1,38 +1,10 @@
 // The static scripts and style of the hosted page and of host pages (embed.js), with ETags.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Type } from 'typebox';
+import type { Asset, loadCheckoutAssets } from './assets.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
-
-// assets/ sits at the project root: three levels up from src/modules/checkout and from
-// dist/modules/checkout alike.
-const ASSET_DIR = new URL('../../../assets/', import.meta.url);
-
-export interface Asset {
-  body: string;
-  etag: string;
-  version: string;
-  type: string;
-}
-
-/** One file, or several served as one (in this order: the hosted page's script is three). */
-function loadAsset(names: string | readonly string[], type: string): Asset {
-  const body = (typeof names === 'string' ? [names] : names).map((name) => readFileSync(fileURLToPath(new URL(name, ASSET_DIR)), 'utf8')).join('\n');
-  const version = createHash('sha256').update(body).digest('hex').slice(0, 16);
-  return { body, etag: `"${version}"`, version, type };
-}
-
-export function loadCheckoutAssets() {
-  const embedJs = loadAsset('embed.js', 'text/javascript; charset=utf-8');
-  // The form (summary, errors at fields) and the confirmation's ticket first: the page's main part uses both.
-  const pageJs = loadAsset(['checkout-form.js', 'checkout-ticket.js', 'checkout-page.js'], 'text/javascript; charset=utf-8');
-  const pageCss = loadAsset('checkout.css', 'text/css; charset=utf-8');
-  return { embedJs, pageJs, pageCss };
-}
 
 function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset) {
   // A versioned URL never changes; the bare one is revalidated after five minutes.

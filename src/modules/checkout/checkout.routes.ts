@@ -4,13 +4,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CheckoutDeps } from './checkout.service.js';
 import { parseJsonKeepingEveryKey } from '../../shared/json-body.js';
-import { assetRoutes, loadCheckoutAssets } from './assets.routes.js';
+import { assetRoutes } from './assets.routes.js';
+import { loadCheckoutAssets, pageStyleUrl } from './assets.js';
 import type { Assets } from './page.html.js';
 import { checkoutContext } from './page-context.js';
 import { pageCallRoutes } from './page-calls.routes.js';
 import { eventPageRoute, paymentPageRoutes } from './page.routes.js';
 import { ticketRoutes } from './ticket.routes.js';
-import { attendeeRoutes } from '../attendee/attendee.routes.js';
 
 export const checkoutRoutes =
   (deps: CheckoutDeps): FastifyPluginAsyncTypebox =>
@@ -19,7 +19,7 @@ export const checkoutRoutes =
     parseJsonKeepingEveryKey(app);
     const files = loadCheckoutAssets();
     const { pageJs, pageCss } = files;
-    const assets: Assets = { js: `/embed/page.js?v=${pageJs.version}`, css: `/embed/page.css?v=${pageCss.version}` };
+    const assets: Assets = { js: `/embed/page.js?v=${pageJs.version}`, css: pageStyleUrl(pageCss) };
     const ctx = checkoutContext(deps, assets);
 
     // In this order (the OpenAPI document lists them so).
@@ -28,6 +28,4 @@ export const checkoutRoutes =
     pageCallRoutes(app, ctx);
     ticketRoutes(app, ctx);
     await paymentPageRoutes(app, ctx);
-    // The attendee's own page shares the hosted page's style sheet.
-    await attendeeRoutes(app, { db: deps.db, secretsKey: deps.config.secretsKey, registerDeps: deps.registerDeps, baseUrl: deps.config.baseUrl, css: assets.css });
   };

@@ -1,0 +1,40 @@
+// The files under assets/ that the browser side loads: embed.js for host pages, the hosted
+// page's script, and its style sheet, which the attendee's own page (/t/{token}) uses too.
+// Each is read once and named by a content version, so a versioned URL never changes.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+// assets/ sits at the project root: three levels up from src/modules/checkout and from
+// dist/modules/checkout alike.
+const ASSET_DIR = new URL('../../../assets/', import.meta.url);
+
+export interface Asset {
+  body: string;
+  etag: string;
+  version: string;
+  type: string;
+}
+
+/** One file, or several served as one (in this order: the hosted page's script is three). */
+function loadAsset(names: string | readonly string[], type: string): Asset {
+  const body = (typeof names === 'string' ? [names] : names).map((name) => readFileSync(fileURLToPath(new URL(name, ASSET_DIR)), 'utf8')).join('\n');
+  const version = createHash('sha256').update(body).digest('hex').slice(0, 16);
+  return { body, etag: `"${version}"`, version, type };
+}
+
+/** The hosted page's style sheet, served at /embed/page.css. */
+export function loadPageStyle(): Asset {
+  return loadAsset('checkout.css', 'text/css; charset=utf-8');
+}
+
+/** The style sheet's versioned URL, as the hosted page and the attendee page link it. */
+export const pageStyleUrl = (pageCss: Asset): string => `/embed/page.css?v=${pageCss.version}`;
+
+export function loadCheckoutAssets() {
+  const embedJs = loadAsset('embed.js', 'text/javascript; charset=utf-8');
+  // The form (summary, errors at fields) and the confirmation's ticket first: the page's main part uses both.
+  const pageJs = loadAsset(['checkout-form.js', 'checkout-ticket.js', 'checkout-page.js'], 'text/javascript; charset=utf-8');
+  const pageCss = loadPageStyle();
+  return { embedJs, pageJs, pageCss };
+}
