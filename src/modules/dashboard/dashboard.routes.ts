@@ -3,7 +3,7 @@
 // JSON API, and render. Pages are hidden from the OpenAPI document (they are not API).
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { describeError } from '../../shared/error-handler.js';
-import type { Deps } from '../../deps.js';
+import type { DashboardDeps } from './dashboard-deps.js';
 import { forbidden } from '../../shared/errors.js';
 import { parseForm, type FormBody } from './form.js';
 import { backTo, pageContext, pathOf, sentence } from './page-context.js';
@@ -35,7 +35,7 @@ const CSP = [
 ].join('; ');
 
 export const dashboardRoutes =
-  (deps: Deps): FastifyPluginAsync =>
+  (deps: DashboardDeps): FastifyPluginAsync =>
   async (app) => {
     const secret = deps.config.sessionSecret;
 

@@ -3,7 +3,7 @@
 // uses too. One context per dashboard plugin, made by `pageContext(deps)`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardFlash, Mode } from '../../db/database.js';
-import type { Deps } from '../../deps.js';
+import type { DashboardDeps } from './dashboard-deps.js';
 import { sessionPrincipal, type AuthRule, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
 import * as present from '../events/events.present.js';
 import * as events from '../events/events.service.js';
@@ -32,7 +32,7 @@ export function modeOf(req: FastifyRequest, s: SessionPrincipal): Mode {
   return s.emailVerified && sessions.parseCookies(req.headers.cookie).get(sessions.MODE_COOKIE) === 'live' ? 'live' : 'test';
 }
 
-export function pageContext(deps: Deps) {
+export function pageContext(deps: DashboardDeps) {
   const secret = deps.config.sessionSecret;
 
   async function viewer(req: FastifyRequest): Promise<PageViewer> {

@@ -1,0 +1,39 @@
+// What the dashboard's pages use of the service: the fields of the composition's Deps that
+// app.ts hands to dashboardRoutes, spelled with their owners' types (the whole Deps fits).
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import type { JobRunner } from '../../jobs/queue.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Db } from '../../shared/db-handle.js';
+import type { Ids } from '../../shared/ids.js';
+import type { RateLimiter } from '../../shared/rate-limit.js';
+import type { SessionSigner } from '../accounts/sessions.js';
+import type { EventDeps } from '../events/events.deps.js';
+import type { KeyCache } from '../keys/keys.service.js';
+import type { MembershipDeps } from '../memberships/memberships.service.js';
+import type { PayoutDeps } from '../payouts/payouts.service.js';
+import type { RegisterDeps } from '../registrations/register-deps.js';
+import type { WaitlistDeps } from '../waitlist/waitlist.service.js';
+
+export interface DashboardDeps {
+  readonly config: Config;
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly sessions: SessionSigner;
+  /**
+   * Ends a user's dashboard sessions (but `keep`) in the caller's transaction. Optional in the
+   * accounts service's deps, so required here: a password change from the dashboard ends them.
+   */
+  readonly endDashboardSessions: (db: Db, userId: string, keep?: string) => Promise<void>;
+  readonly rateLimiter: RateLimiter;
+  /** Optional in the accounts, publishing and broadcast services' deps; required here so their mails leave at once. */
+  readonly jobs: JobRunner;
+  readonly keyCache: KeyCache;
+  readonly eventDeps: EventDeps;
+  readonly registerDeps: RegisterDeps;
+  readonly membershipDeps: MembershipDeps;
+  readonly waitlistDeps: WaitlistDeps;
+  readonly payoutDeps: PayoutDeps;
+}
