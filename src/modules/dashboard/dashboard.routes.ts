@@ -44,6 +44,14 @@ export const dashboardRoutes =
       done(null, parseForm(body as string));
     });
 
+    // The pages read each query field as one text; a field sent twice (?q=a&q=b) counts once
+    // (its first value), as a form's field does, never as a list the page cannot read.
+    app.addHook('preValidation', async (req) => {
+      const query = req.query as Record<string, unknown> | undefined;
+      if (!query) return;
+      for (const [name, value] of Object.entries(query)) if (Array.isArray(value)) query[name] = value[0];
+    });
+
     app.addHook('onSend', async (req, reply, payload) => {
       reply
         .header('content-security-policy', CSP)
