@@ -4,6 +4,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { embeddedLogging, startEmbedded, type EmbeddedServer } from './db/embedded.js';
+import { listenWithQueues } from './shared/accept-queues.js';
 import { createLogger } from './shared/logger.js';
 
 /**
@@ -44,16 +45,15 @@ async function main(): Promise<void> {
   const [{ createDeps }, { buildApp }, { countUsers }] = await Promise.all([import('./deps.js'), import('./app.js'), import('./modules/accounts/accounts.service.js')]);
   const deps = await createDeps(config, { logger, ...(embedded ? { embedded } : {}) });
   const app = await buildApp(deps, tracing ? { instrument: (a) => tracing.traceRoutes(a) } : {});
-  await app.listen({ port: config.port, host: config.host });
+  const listening = await listenWithQueues(app, { port: config.port, host: config.host });
   if (config.workers) {
     deps.jobs.start();
     deps.payoutSweeper.start();
     deps.reconciler.start();
   }
 
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  deps.logger.info({ port, storage: deps.storage, workers: config.workers }, 'listening');
+  const { port, queues } = listening;
+  deps.logger.info({ port, acceptQueues: queues, storage: deps.storage, workers: config.workers }, 'listening');
   if ((await countUsers(deps.db)) === 0) printWelcome(config, `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
 
   let closing = false;
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       // closed as they turn idle, so the close does not wait on the clients.
       const idle = setInterval(() => app.server.closeIdleConnections(), 100);
       idle.unref();
-      await app.close();
+      await Promise.all([listening.close(), app.close()]);
       clearInterval(idle);
       await deps.close();
       await tracing?.shutdown().catch(() => {});
