@@ -2,7 +2,7 @@
 // callers for a fixed time, on loopback only, with latency
 // percentiles; runs repeated in interleaved rounds; the naive reference routes.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -82,7 +82,7 @@ export const settings = {
 };
 
 /** The naive Fastify + pg routes (bench/naive-server.ts) on their own process. */
-export async function startNaive(databaseUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startNaive(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/naive-server.ts'], {
     env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl },
@@ -94,6 +94,7 @@ export async function startNaive(databaseUrl: string): Promise<{ url: string; st
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -167,4 +168,44 @@ export async function account(url: string): Promise<{ key: string; token: string
     body: JSON.stringify({ mode: 'test', class: 'full' }),
   }).then((r) => r.json() as Promise<{ key: string }>);
   return { key: k.key, token: s.idToken, userId: s.userId };
+}
+
+/** CPU seconds a process has used (user + system), from /proc/<pid>/stat; 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes of this machine with that command name. */
+export function processesNamed(name: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) out.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+/** CPU seconds used meanwhile by some processes, by the database server's (every process named postgres) and by this one. */
+export function cpuMeter(pids: () => number[]): () => { processes: number; database: number; generator: number } {
+  const sum = (ps: number[]) => ps.reduce((s, p) => s + cpuSeconds(p), 0);
+  // A postgres backend that exits during the load takes its CPU with it: counted are those alive at both ends.
+  const before = new Map(processesNamed('postgres').map((p) => [p, cpuSeconds(p)]));
+  const processes = sum(pids());
+  const generator = process.cpuUsage();
+  return () => {
+    let database = 0;
+    for (const p of processesNamed('postgres')) database += cpuSeconds(p) - (before.get(p) ?? 0);
+    const g = process.cpuUsage(generator);
+    return { processes: sum(pids()) - processes, database, generator: (g.user + g.system) / 1e6 };
+  };
 }

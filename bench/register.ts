@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { account, freshDatabase, httpPool, load, request, rounds, settings, startNaive, startService } from './lib.js';
+import { account, cpuMeter, freshDatabase, httpPool, load, request, rounds, settings, startNaive, startService } from './lib.js';
 import { num, renderSection, type Run, type Section, type Target } from './report.js';
 
 const CAPACITY = Number(process.env.BENCH_CAPACITY ?? 500);
@@ -91,35 +91,46 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
       return { ...r, extra: { confirmed: rows, counter, refused, oversold } };
     };
 
+    // Where each answer's CPU goes: the two server processes of the configuration, the
+    // database server, and this load generator, in CPU milliseconds per answer.
+    const servicePids = () => services.map((s) => s.child.pid!);
+    const naivePids = () => naives.map((n) => n.pid);
+    const measured = (pids: () => number[], go: () => Promise<Run>) => async (): Promise<Run> => {
+      const meter = cpuMeter(pids);
+      const r = await go();
+      const cpu = meter();
+      const per = (s: number) => (r.done > 0 ? (s / r.done) * 1000 : undefined);
+      return { ...r, extra: { ...r.extra, cpuServer: per(cpu.processes), cpuDatabase: per(cpu.database), cpuLoad: per(cpu.generator) } };
+    };
     const series = await rounds(runs, [
-      { name: REGISTER_NAMES.naiveHot, run: () => load(CONCURRENCY, seconds, async (i) => (await naive(i, 0)) === 201) },
-      { name: REGISTER_NAMES.hot, run: () => load(CONCURRENCY, seconds, async (i) => (await service(i, hot)) === 201) },
-      { name: REGISTER_NAMES.naiveSpread, run: () => load(CONCURRENCY, seconds, async (i) => (await naive(i, 1 + (i % EVENTS))) === 201) },
-      { name: REGISTER_NAMES.spread, run: () => load(CONCURRENCY, seconds, async (i) => (await service(i, spread[i % EVENTS]!)) === 201) },
+      { name: REGISTER_NAMES.naiveHot, run: measured(naivePids, () => load(CONCURRENCY, seconds, async (i) => (await naive(i, 0)) === 201)) },
+      { name: REGISTER_NAMES.hot, run: measured(servicePids, () => load(CONCURRENCY, seconds, async (i) => (await service(i, hot)) === 201)) },
+      { name: REGISTER_NAMES.naiveSpread, run: measured(naivePids, () => load(CONCURRENCY, seconds, async (i) => (await naive(i, 1 + (i % EVENTS))) === 201)) },
+      { name: REGISTER_NAMES.spread, run: measured(servicePids, () => load(CONCURRENCY, seconds, async (i) => (await service(i, spread[i % EVENTS]!)) === 201)) },
       {
         name: REGISTER_NAMES.naiveDrop,
         run: (round) => {
           const id = EVENTS + 1 + round;
-          return dropRun(
+          return measured(naivePids, () => dropRun(
             (i) => naive(i, id),
             async () => ({
               rows: (await db.query('select count(*)::int as n from ref_registrations where event_id = $1', [id])).rows[0].n as number,
               counter: (await db.query('select taken from ref_events where id = $1', [id])).rows[0].taken as number,
             }),
-          );
+          ))();
         },
       },
       {
         name: REGISTER_NAMES.drop,
         run: (round) => {
           const id = drops[round]!;
-          return dropRun(
+          return measured(servicePids, () => dropRun(
             (i) => service(i, id),
             async () => ({
               rows: (await db.query(`select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`, [id])).rows[0].n as number,
               counter: (await db.query(`select taken from seat_counters where event_id = $1 and scope = 'event'`, [id])).rows[0].taken as number,
             }),
-          );
+          ))();
         },
       },
     ]);
@@ -137,12 +148,15 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
       seatsRight,
       section: {
         title: 'Registration',
-        description: `PostgreSQL. Two service processes (each its default pool of 20 connections, background workers off) and two processes of the naive route of \`bench/naive-server.ts\` (BEGIN; conditional UPDATE of the event's capacity row; INSERT the registration; INSERT its mail job; COMMIT; pool of 20 each, no authentication, its own tables) on the same database. ${CONCURRENCY} concurrent clients over keep-alive connections, split across the two processes of each, free registrations of one person each for ${seconds} s per run. One hot event: no capacity limit. Spread: the requests go round ${num(EVENTS)} events without a limit. Ticket drop: each run on an event of its own with a capacity of ${num(CAPACITY)}; requests go on for the whole run, so once the seats are gone the rest are refused (409, counted as correct answers in requests/s).`,
+        description: `PostgreSQL. Two service processes (each its default pool of 20 connections, background workers off) and two processes of the naive route of \`bench/naive-server.ts\` (BEGIN; conditional UPDATE of the event's capacity row; INSERT the registration; INSERT its mail job; COMMIT; pool of 20 each, no authentication, its own tables) on the same database. ${CONCURRENCY} concurrent clients over keep-alive connections, split across the two processes of each, free registrations of one person each for ${seconds} s per run. One hot event: no capacity limit. Spread: the requests go round ${num(EVENTS)} events without a limit. Ticket drop: each run on an event of its own with a capacity of ${num(CAPACITY)}; requests go on for the whole run, so once the seats are gone the rest are refused (409, counted as correct answers in requests/s). Where the CPU goes, per answer: the configuration's two server processes, the database server (every process named postgres on the machine, so a quiet machine is assumed), and this load generator.`,
         series,
         columns: [
           { key: 'confirmed', label: 'confirmed', digits: 0 },
           { key: 'refused', label: 'refused (409)', digits: 0 },
           { key: 'oversold', label: 'oversold', digits: 0 },
+          { key: 'cpuServer', label: 'CPU ms/answer: server processes', digits: 2 },
+          { key: 'cpuDatabase', label: 'database', digits: 2 },
+          { key: 'cpuLoad', label: 'load generator', digits: 2 },
         ],
         comparisons: [
           { subject: REGISTER_NAMES.hot, ceiling: REGISTER_NAMES.naiveHot },
