@@ -32,11 +32,13 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 // A whole run on both storages spends each slow file where it proves something: the browser tests
 // drive pages (the same HTTP routes run on both storages in their own tests), so they run on the
 // embedded database only; the 100,000-row export memory test measures the service's streaming,
-// not the storage, so it runs on PostgreSQL only. Files named on the command line run on both.
+// not the storage, and the short fuzz run the routes' handling of hostile input (both storages are
+// PostgreSQL servers, which refuse the same bytes), so they run on PostgreSQL only. Files named on
+// the command line run on both.
 const PAGES_ONLY = (f) => f.split(/[\\/]/).includes('browser');
-const STREAMING_ONLY = (f) => /exports[\\/]memory\.test\.ts$/.test(f);
+const POSTGRES_ONLY = (f) => /exports[\\/]memory\.test\.ts$/.test(f) || /fuzz[\\/]fuzz\.test\.ts$/.test(f);
 const both = only.length > 0 || !process.env.TEST_DATABASE_URL;
-const runs = [{ name: 'the embedded database', env: { TEST_DB: 'embedded' }, files: both ? all : all.filter((f) => !STREAMING_ONLY(f)) }];
+const runs = [{ name: 'the embedded database', env: { TEST_DB: 'embedded' }, files: both ? all : all.filter((f) => !POSTGRES_ONLY(f)) }];
 if (process.env.TEST_DATABASE_URL) {
   runs.push({ name: 'PostgreSQL at TEST_DATABASE_URL', env: { TEST_DB: 'postgres' }, files: only.length > 0 ? all : all.filter((f) => !PAGES_ONLY(f)) });
 } else {
