@@ -154,6 +154,7 @@ export const ERRORS = {
   nothing_to_refund: { status: 409, message: 'this registration has no captured payment to refund' },
   promo_code_exists: { status: 409, message: 'this event already has a promo code of this name' },
   registration_changed: { status: 409, message: 'this registration changed meanwhile; read it again' },
+  refund_exceeds_capture: { status: 409, message: 'the refunds of this payment would exceed what it captured' },
   registration_not_pending: { status: 409, message: 'this registration is not pending' },
   sweep_in_progress: { status: 409, message: 'a reconciliation sweep is running; try again shortly' },
   sold_out: { status: 409, message: 'no seats left for this booking' },

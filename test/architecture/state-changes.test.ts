@@ -24,16 +24,26 @@ describe('a booking ends through applyBookingEnd', () => {
     assert.deepEqual(src.callers('src/modules/registrations/promo.service.ts', 'releaseReservation'), [`${CONFIRMATION}#applyPendingEnd`]);
   });
 
-  test('every way a booking ends calls it: reject, cancel, refund (organiser, attendee, deletion), expiry, the lost last seat, refunded at the gateway', () => {
-    assert.deepEqual(sourceIndex().callers(CONFIRMATION, 'applyBookingEnd'), [
+  test('only the lifecycle’s changeBooking calls it, and every path that changes a booking calls changeBooking', () => {
+    const src = sourceIndex();
+    const CHANGE = 'src/modules/registrations/lifecycle/change-booking.ts';
+    assert.deepEqual(src.callers(CONFIRMATION, 'applyBookingEnd'), [`${CHANGE}#completeRefund`, `${CHANGE}#end`, `${CHANGE}#refundedAtGateway`]);
+    assert.deepEqual(src.callers(CONFIRMATION, 'applyTransfer'), [`${CHANGE}#transfer`]);
+    // Those appliers are private to change-booking.ts: reached only through changeBooking's table of them.
+    for (const f of ['completeRefund', 'end', 'refundedAtGateway', 'transfer', 'confirm', 'claimRefund', 'releaseClaim']) assert.equal(src.exports(CHANGE, f), false, f);
+    assert.deepEqual(src.callers('src/modules/registrations/lifecycle/change-booking.ts', 'changeBooking'), [
+      'src/modules/registrations/actions.service.ts#approve',
       'src/modules/registrations/actions.service.ts#endLoaded',
       'src/modules/registrations/actions.service.ts#endRefundedAtGateway',
       'src/modules/registrations/actions.service.ts#expireUnpaid',
       'src/modules/registrations/actions.service.ts#reject',
+      'src/modules/registrations/actions.service.ts#transferLoaded',
       'src/modules/registrations/confirm-payment.service.ts#confirmPaid',
+      'src/modules/registrations/lifecycle/refund-claim.ts#endWithRefund',
+      'src/modules/registrations/lifecycle/refund-claim.ts#finishClaim',
     ]);
     // The organiser's cancel and refund, the attendee's cancellation and the event's deletion all end through endLoaded.
-    assert.deepEqual(sourceIndex().callers('src/modules/registrations/actions.service.ts', 'endLoaded'), [
+    assert.deepEqual(src.callers('src/modules/registrations/actions.service.ts', 'endLoaded'), [
       'src/modules/attendee/attendee.service.ts#cancelTicket',
       'src/modules/registrations/actions.service.ts#end',
       'src/modules/registrations/actions.service.ts#settleEventPayments',
@@ -49,8 +59,8 @@ describe('money is refunded at the gateway through one function', () => {
   test('every refund reaches it: the organiser’s, the event’s deletion, the refund job, the stray refund (job and sweep alike)', () => {
     assert.deepEqual(sourceIndex().callers('src/modules/payments/payments.service.ts', 'refundAtGateway'), [
       'src/modules/reconciliation/stray-payments.ts#refundStrayPayment',
-      'src/modules/registrations/actions.service.ts#endLoaded',
       'src/modules/registrations/actions.service.ts#settleEventPayments',
+      'src/modules/registrations/lifecycle/refund-claim.ts#finishClaim',
       'src/modules/registrations/registrations.jobs.ts#refundJob',
     ]);
     assert.deepEqual(sourceIndex().callers('src/modules/reconciliation/stray-payments.ts', 'refundStrayPayment'), [

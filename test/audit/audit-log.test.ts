@@ -94,7 +94,10 @@ describe('the audit log', () => {
 
     // Filter by target, and pages.
     const one = await log(`?targetType=registration&targetId=${b}`);
-    assert.deepEqual(one.data.map((e) => e.action), ['registration.refund']);
+    // The booking's whole life: written by the key, paid (step 2 by the key), the refund claimed, then made.
+    assert.deepEqual(one.data.map((e) => e.action), ['registration.refund', 'registration.refund_claim', 'registration.pay', 'registration.book']);
+    assert.ok(one.data.every((e) => e.actor.kind === 'key' && e.actor.id === org.keyId), 'each with its actor');
+    assert.deepEqual([one.data[3]!.before, one.data[3]!.after.status, one.data[1]!.after], [null, 'pending', { status: 'refunding', to: 'refunded', refund: 500, kept: 0 }]);
     const first = await log('?limit=2');
     assert.equal(first.data.length, 2);
     assert.equal(first.hasMore, true);

@@ -2,7 +2,6 @@
 // through the HTTP API (a caller with a key, an organiser with an event, a paid booking).
 import { call, organiser, uniqueEmail, type Account, type KeyInfo, type Reply } from './http.js';
 import type { TestServer } from './server.js';
-import { insertRegistration } from '../../src/modules/registrations/registrations.service.js';
 import { randomIds } from '../../src/shared/ids.js';
 import { claimSeats, EVENT_SCOPE, tierScope, trackScope } from '../../src/modules/events/events.service.js';
 
@@ -21,7 +20,8 @@ export async function addRegistration(
   const event = await server.deps.db.selectFrom('events').select(['account_id', 'mode']).where('id', '=', eventId).executeTakeFirstOrThrow();
   const id = randomIds.make('reg', 16);
   const now = server.clock.now();
-  await insertRegistration(server.deps.db, {
+  // Seeds a booking in any state directly (a fixture, not a path the service takes).
+  await server.deps.db.insertInto('registrations').values({
     id,
     event_id: eventId,
     account_id: event.account_id,
@@ -39,7 +39,7 @@ export async function addRegistration(
     ticket_code: null,
     created_at: now,
     confirmed_at: (spec.status ?? 'confirmed') === 'confirmed' ? now : null,
-  });
+  }).execute();
   await server.deps.db
     .insertInto('attendees')
     .values({ id, registration_id: id, idx: 0, name: 'Attendee', email: `${id.toLowerCase()}@example.in`, checked_in_at: spec.checkedIn ? now : null })

@@ -144,15 +144,36 @@ describe('reconciliation of gateway orders', () => {
     assert.deepEqual([listed.body.data[0].orderId, listed.body.data[0].status, listed.body.data[0].outcome, listed.body.data[0].kind], [orphan.id, 'open', 'orphan_refunded', 'registration']);
   });
 
-  it('ends as refunded a confirmed booking whose refund went through at the gateway but whose answer was lost', async () => {
+  it('finishes a claimed refund whose answer was lost: asked again with the same key, the same refund, the booking cancelled once', async () => {
     const eventId = await liveEvent({ capacity: 5 });
     const s = await step1(eventId);
     const payment = rzp.pay(s.orderId);
     assert.equal((await step2(eventId, s, String(payment.id))).status, 200);
     rzp.fail(/POST \/v1\/payments\/.*\/refund/, { dropAnswer: true });
-    assert.equal((await api('POST', `/api/v1/events/${eventId}/registrations/${s.registrationId}/cancel`)).status, 502);
+    const lost = await api('POST', `/api/v1/events/${eventId}/registrations/${s.registrationId}/cancel`);
+    assert.deepEqual([lost.status, lost.body.code], [502, 'gateway_error']);
     assert.equal(rzp.payments.get(String(payment.id))!.status, 'refunded');
-    assert.equal((await registration(eventId, s.registrationId)).status, 'confirmed', 'the service has not heard of the refund');
+    assert.equal((await registration(eventId, s.registrationId)).status, 'refunding', 'the claim stays until the refund is confirmed');
+    const again = await api('POST', `/api/v1/events/${eventId}/registrations/${s.registrationId}/cancel`);
+    assert.deepEqual([again.status, again.body.code], [409, 'registration_changed'], 'a second cancel moves no money while the claim stands');
+
+    const summary = await reconcile();
+    assert.equal(summary.claimsFinished, 1);
+    assert.equal((await registration(eventId, s.registrationId)).status, 'cancelled', 'the change that was claimed');
+    const refunds = rzp.requests.filter((q) => q.method === 'POST' && q.path === `/v1/payments/${payment.id}/refund`);
+    assert.equal(refunds.length, 2, 'asked twice');
+    assert.equal(rzp.payments.get(String(payment.id))!.amount_refunded, 50000, 'refunded once: the same key made the same refund');
+    assert.equal((await api('GET', `/api/v1/events/${eventId}/availability`)).body.data.taken, 0);
+  });
+
+  it('ends as refunded a confirmed booking refunded in the gateway’s own dashboard', async () => {
+    const eventId = await liveEvent({ capacity: 5 });
+    const s = await step1(eventId);
+    const payment = rzp.pay(s.orderId);
+    assert.equal((await step2(eventId, s, String(payment.id))).status, 200);
+    const auth = `Basic ${Buffer.from(`${creds.keyId}:${creds.keySecret}`).toString('base64')}`;
+    const direct = await fetch(`${rzp.url}/v1/payments/${payment.id}/refund`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(direct.status, 200, await direct.text());
 
     const summary = await reconcile();
     assert.equal(summary.endedRefunded, 1);

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
 import { FreeBookings, MAX_GROUP } from '../../src/modules/registrations/free-bookings.js';
-import type { FreeBooking } from '../../src/modules/registrations/free-booking.repo.js';
+import type { FreeBooking } from '../../src/modules/registrations/lifecycle/free-booking.repo.js';
 import { call, organiser } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -47,7 +47,6 @@ describe('free bookings written together', () => {
         event_id: ev.id,
         account_id: ev.account_id,
         mode: ev.mode,
-        status: 'confirmed',
         name: `P ${id}`,
         email: `${id.toLowerCase()}@example.in`,
         phone: null,
@@ -68,6 +67,7 @@ describe('free bookings written together', () => {
       jobs: [],
       webhookJob: { id: `job_${id}`, topic: 'webhook.deliver', payload: '{}', maxAttempts: 1 },
       webhookType: 'registration.confirmed',
+      auditRow: { id: `aud_${id}`, account_id: ev.account_id, mode: ev.mode, actor_kind: 'key', actor_id: 'key_x', actor_display: 'key_x', action: 'registration.book', target_type: 'registration', target_id: id, before: null, after: '{"status":"confirmed"}', at: now },
     };
   }
 

@@ -133,7 +133,7 @@ export async function createDatabase(baseUrl: string, seed: number): Promise<{ u
   return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
 }
 
-const emptySweep = (): Omit<SweepSummary, 'ran'> => ({ checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, orphansFound: 0, settled: 0, errors: 0 });
+const emptySweep = (): Omit<SweepSummary, 'ran'> => ({ checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, claimsFinished: 0, orphansFound: 0, settled: 0, errors: 0 });
 
 export async function runReconciliation(options: RunOptions): Promise<RunFigures> {
   const started = Date.now();

@@ -25,6 +25,7 @@ import * as m0050 from './0050_waitlist.js';
 import * as m0051 from './0051_audit_log.js';
 import * as m0053 from './0053_publishing_requests.js';
 import * as m0055 from './0055_export_order.js';
+import * as m0060 from './0060_booking_lifecycle.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0051_audit_log': m0051,
   '0053_publishing_requests': m0053,
   '0055_export_order': m0055,
+  '0060_booking_lifecycle': m0060,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -77,7 +77,12 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
 
 /** Appends one change, inside the transaction that makes it. */
 export async function recordChange(trx: Db, deps: { clock: Clock; ids: Ids }, change: AuditChange): Promise<void> {
-  await repo.insertEntry(trx, {
+  await repo.insertEntry(trx, entryRow(deps, change));
+}
+
+/** The row one change appends (redacted); the one-statement free booking writes it in its own statement. */
+export function entryRow(deps: { clock: Clock; ids: Ids }, change: AuditChange): AuditEntryRow {
+  return {
     id: deps.ids.make('aud', 16),
     account_id: change.accountId,
     mode: change.mode,
@@ -90,8 +95,10 @@ export async function recordChange(trx: Db, deps: { clock: Clock; ids: Ids }, ch
     before: change.before == null ? null : JSON.stringify(redact(change.before)),
     after: change.after == null ? null : JSON.stringify(redact(change.after)),
     at: deps.clock.now(),
-  });
+  };
 }
+
+export type AuditEntryRow = Omit<repo.AuditRow, 'seq' | 'before' | 'after'> & { before: string | null; after: string | null };
 
 export interface AuditEntryView {
   id: string;

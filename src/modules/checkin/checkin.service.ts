@@ -10,7 +10,7 @@
 // The UPDATE only touches people not yet in, so two devices scanning the same ticket at
 // once, on any instances, cannot both change it: exactly one answer says `changed: true`.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, RegistrationStatus } from '../../db/database.js';
 import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
 import { appError, AppError, badRequest, forbidden, notFound } from '../../shared/errors.js';
@@ -33,7 +33,7 @@ export type { RefusalReason };
 interface Booking {
   id: string;
   event_id: string;
-  status: 'pending' | 'confirmed' | 'cancelled' | 'refunded';
+  status: RegistrationStatus;
   ticket_type: string;
   ticket_code: string | null;
 }

@@ -4,11 +4,12 @@
 // status and compares it with `refusalOf`.
 import { sql, type RawBuilder } from 'kysely';
 import type { RegistrationStatus } from '../../db/database.js';
+import { guardSql, TRANSITIONS } from '../registrations/lifecycle/booking-lifecycle.js';
 
 export type RefusalReason = 'cancelled' | 'refunded' | 'not_confirmed' | 'transferred';
 
-/** The one status a booking is admitted in. */
-export const ADMITTED_STATUS = 'confirmed' satisfies RegistrationStatus;
+/** The one status a booking is admitted in: the lifecycle table's `admit`. */
+export const ADMITTED_STATUS: RegistrationStatus = TRANSITIONS.admit.from[0]!;
 
 /** The booking id (the primary's ticket, index 0) stops being a ticket once the booking is transferred (it has a ticketCode). */
 export function isRetiredQr(scannedIdx: number, ticketCode: string | null): boolean {
@@ -18,8 +19,16 @@ export function isRetiredQr(scannedIdx: number, ticketCode: string | null): bool
 /** Why the door refuses a scan, if it does: an old QR of a transferred ticket first, then the booking's status. */
 export function refusalOf(status: RegistrationStatus, transferred: boolean): RefusalReason | undefined {
   if (transferred) return 'transferred';
-  if (status === ADMITTED_STATUS) return undefined;
-  return status === 'pending' ? 'not_confirmed' : status;
+  if (TRANSITIONS.admit.from.includes(status)) return undefined;
+  switch (status) {
+    case 'cancelled':
+      return 'cancelled';
+    case 'refunded':
+    case 'refunding': // a refund in progress: given back unless the gateway refuses it
+      return 'refunded';
+    default:
+      return 'not_confirmed';
+  }
 }
 
 /**
@@ -28,5 +37,5 @@ export function refusalOf(status: RegistrationStatus, transferred: boolean): Ref
  */
 export function admissibleSql(t: string): RawBuilder<boolean> {
   const col = (c: string) => sql.ref(`${t}.${c}`);
-  return sql<boolean>`${col('status')} = ${sql.lit(ADMITTED_STATUS)} and not (${col('scanned_idx')} = 0 and ${col('ticket_code')} is not null)`;
+  return sql<boolean>`${guardSql('admit', t)} and not (${col('scanned_idx')} = 0 and ${col('ticket_code')} is not null)`;
 }

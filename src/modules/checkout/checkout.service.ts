@@ -4,7 +4,7 @@
 // play the gateway's checkout. Every booking goes through the registration service.
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, RegistrationStatus } from '../../db/database.js';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
@@ -199,7 +199,7 @@ export async function pendingPayment(deps: CheckoutDeps, access: PageAccess, ord
 }
 
 /** Where a booking stands, by its order: the page asks while the buyer pays elsewhere. */
-export async function orderStatus(deps: CheckoutDeps, access: PageAccess, orderId: string): Promise<{ status: 'pending' | 'confirmed' | 'cancelled' | 'refunded' }> {
+export async function orderStatus(deps: CheckoutDeps, access: PageAccess, orderId: string): Promise<{ status: RegistrationStatus }> {
   const reg = await pendingOrder(deps, access, orderId);
   return { status: reg.status };
 }

@@ -2,7 +2,7 @@
 // the sandbox's checkout stand-in for test events.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CustomFieldAnswers } from '../registrations/registrations.schemas.js';
+import { BookingStatus, CustomFieldAnswers } from '../registrations/registrations.schemas.js';
 import * as service from './checkout.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';
 
@@ -114,7 +114,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         params: Type.Object({ slug: Slug.properties.slug, orderId: Type.String({ maxLength: 100 }) }),
         querystring: Type.Object(Access),
         response: {
-          200: Type.Object({ status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('cancelled'), Type.Literal('refunded')]) }),
+          200: Type.Object({ status: BookingStatus }),
           403: E,
           404: E,
         },

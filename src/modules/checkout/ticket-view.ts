@@ -21,7 +21,7 @@ export interface WalletLink {
 }
 
 export interface TicketView {
-  status: 'pending' | 'confirmed' | 'cancelled' | 'refunded';
+  status: 'pending' | 'confirmed' | 'refunding' | 'cancelled' | 'refunded';
   ticket?: {
     ticketId: string;
     /** The QR code of the ticket id, as a PNG data URL. */

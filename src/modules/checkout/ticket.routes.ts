@@ -2,6 +2,7 @@
 // booked, and the buyer's own ticket (QR, what was booked and paid, calendar entry) after.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { BookingStatus } from '../registrations/registrations.schemas.js';
 import { quoteBooking } from '../registrations/quote.service.js';
 import * as service from './checkout.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';
@@ -78,7 +79,7 @@ export function ticketRoutes(app: App, ctx: CheckoutContext): void {
         params: TicketParams,
         response: {
           200: Type.Object({
-            status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('cancelled'), Type.Literal('refunded')]),
+            status: BookingStatus,
             ticket: Type.Optional(
               Type.Object({
                 ticketId: Type.String({ description: 'What the QR encodes: the registration id, or its ticketCode after a transfer.' }),

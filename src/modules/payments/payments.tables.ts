@@ -6,6 +6,18 @@ import type { Timestamp, Mode } from '../../db/columns.js';
 /** The tables the payments module owns. */
 export interface PaymentsTables {
   gateway_orders: GatewayOrdersTable;
+  payment_captures: PaymentCapturesTable;
+}
+
+/** A payment bound to a booking: what it captured, and what has been refunded of it (never more; a CHECK refuses it). */
+export interface PaymentCapturesTable {
+  mode: Mode;
+  payment_id: string;
+  account_id: string;
+  registration_id: string | null;
+  captured_paise: number;
+  refunded_paise: Generated<number>;
+  created_at: Timestamp;
 }
 
 export interface GatewayOrdersTable {

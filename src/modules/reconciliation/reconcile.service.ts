@@ -14,6 +14,8 @@
 //   seat; its promo code's reserved use is released); a payment that comes later is
 //   refunded. Registration orders are due by then even when RECONCILE_AFTER_MINUTES is
 //   longer, and an unpaid one is asked again no later than its window's end.
+// - a refund claimed and left `refunding` (a crash, a gateway that did not answer) is
+//   asked again with its own idempotency key and completed (lifecycle/refund-claim.ts).
 // Every row is asked again with back-off (after, 2×, 4× … at most daily) for a week
 // after creation, paid or not: a second payment of an order already paid (or one whose
 // notification was lost) is found and refunded. A row settles after that week once its
@@ -30,6 +32,7 @@ import * as memberships from '../memberships/memberships.service.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { GatewayPayment, PaymentGateway } from '../payments/gateway.js';
 import { endRefundedAtGateway, expireUnpaid } from '../registrations/actions.service.js';
+import { finishStaleClaims } from '../registrations/lifecycle/refund-claim.js';
 import { confirmFromGateway, type RegisterDeps } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as repo from './reconciliation.repo.js';
@@ -60,8 +63,10 @@ export interface SweepSummary {
   captured: number;
   refunded: number;
   expired: number;
-  /** Confirmed bookings whose payment the gateway had refunded (a lost refund answer), ended as refunded. */
+  /** Confirmed bookings whose payment the gateway had refunded (in its dashboard), ended as refunded. */
   endedRefunded: number;
+  /** Refund claims a crash or an unanswered gateway left `refunding`, completed with their own key. */
+  claimsFinished: number;
   orphansFound: number;
   settled: number;
   errors: number;
@@ -69,7 +74,7 @@ export interface SweepSummary {
 
 /** One sweep over every due order. Safe to call at any time from any instance. */
 export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
-  const summary: SweepSummary = { ran: false, checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, orphansFound: 0, settled: 0, errors: 0 };
+  const summary: SweepSummary = { ran: false, checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, claimsFinished: 0, orphansFound: 0, settled: 0, errors: 0 };
   const holder = deps.ids.make('swp', 9);
   const started = deps.clock.now();
   const lease = (now: Date) => repo.takeLease(deps.db, holder, now, new Date(now.getTime() + LEASE_MS));
@@ -77,6 +82,9 @@ export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
   summary.ran = true;
   const cutoff = new Date(started.getTime() - Math.min(deps.config.reconcile.afterMinutes, deps.config.checkoutWindowMinutes) * 60_000);
   try {
+    const claims = await finishStaleClaims(deps.registerDeps);
+    summary.claimsFinished = claims.completed;
+    summary.errors += claims.failed;
     for (;;) {
       // Each row checked moves its check_after past `started`, so the walk ends.
       const rows = await orders.dueOrders(deps.db, started, cutoff, BATCH);
@@ -173,7 +181,7 @@ async function checkRegistrationOrder(
       summary.captured++;
     }
     if (matches) {
-      const outcome = await confirmFromGateway(deps.registerDeps, row.mode, orderId, p);
+      const outcome = await confirmFromGateway(deps.registerDeps, row.mode, orderId, p, 'reconciliation');
       if (outcome === 'confirmed') summary.confirmed++;
       reg = (await load())!;
     }

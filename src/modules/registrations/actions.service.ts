@@ -1,14 +1,18 @@
-// What an organiser does to a booking after it exists: approve, reject, cancel,
-// refund, transfer. Gateway calls come first; when the gateway fails nothing local
-// changes (502).
+// What an organiser (or the attendee, or the service) does to a booking after it exists:
+// approve, reject, cancel, refund, transfer, expiry, deletion, a refund found at the
+// gateway. Each is a thin use case over the booking lifecycle (lifecycle/): the state
+// change, its effects and its audit entry are `changeBooking`'s; a refund is claimed before
+// the gateway is asked (lifecycle/refund-claim.ts).
 import type { KeyPrincipal } from '../../shared/auth.js';
-import { type AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
+import { badRequest, conflict, notFound } from '../../shared/errors.js';
 import * as audit from '../audit/audit.service.js';
 import * as events from '../events/events.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { gatewayFailure, refundAtGateway } from '../payments/payments.service.js';
+import { canApply, holdsPayment } from './lifecycle/booking-lifecycle.js';
+import { changeBooking, refusal, SeatsGone } from './lifecycle/change-booking.js';
+import { changedMeanwhile, endWithRefund, finishClaim } from './lifecycle/refund-claim.js';
 import { unrefundedPaise } from '../payments/refund-amount.js';
-import { applyBookingEnd, applyConfirmation, applyTransfer } from './confirmation.js';
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
@@ -25,8 +29,17 @@ async function reload(db: Db, id: string): Promise<Row> {
   return (await repo.findRegistration(db, id))!;
 }
 
-function changedMeanwhile(): AppError {
-  return conflict('registration_changed', 'this registration changed meanwhile; read it again');
+/**
+ * Who changed a booking: the organiser (a key, or the dashboard acting through one) or
+ * the attendee from their own page, or the service itself. The audit log's actor.
+ */
+export type Actor = { kind: 'key'; keyId: string } | { kind: 'attendee'; registrationId: string } | { kind: 'system'; reason: string };
+
+/** The audit log's actor for a booking's change. */
+export function auditActor(reg: Pick<Row, 'account_id' | 'name'>, actor: Actor): audit.AuditActor {
+  if (actor.kind === 'key') return audit.actorOfKey({ userId: reg.account_id, keyId: actor.keyId });
+  if (actor.kind === 'attendee') return { kind: 'attendee', id: actor.registrationId, display: reg.name };
+  return audit.systemActor(actor.reason);
 }
 
 export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
@@ -37,14 +50,16 @@ export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: stri
   }
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
-  await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.settlePending(trx, reg.id, 'confirmed', deps.clock.now()))) return;
-    // The approval stays pending when the seats are gone; the organiser may raise capacity.
-    if (!(await applyConfirmation(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise) }, attendeeIds))) {
-      throw conflict('sold_out', 'no seats left for this booking; it stays pending');
-    }
-    await recordChange(trx, deps, reg, { kind: 'key', keyId: p.keyId }, { action: 'approved', registrationId: reg.id });
-  });
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      // The approval stays pending when the seats are gone; the organiser may raise capacity.
+      const moved = await changeBooking(trx, deps, reg, auditActor(reg, { kind: 'key', keyId: p.keyId }), { event: 'approve', eventRow: event, attendeeIds });
+      if (!moved) throw changedMeanwhile();
+    });
+  } catch (err) {
+    if (err instanceof SeatsGone) throw conflict('sold_out', 'no seats left for this booking; it stays pending');
+    throw err;
+  }
   deps.kickJobs();
   return reload(deps.db, reg.id);
 }
@@ -53,48 +68,10 @@ export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: strin
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
   if (reg.status !== 'pending' || reg.pending_reason !== 'approval') throw conflict('not_awaiting_approval', `this registration is ${reg.status}, not awaiting approval`);
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.settlePending(trx, reg.id, 'cancelled', deps.clock.now()))) return;
-    await applyBookingEnd(trx, deps, { ...reg, status: 'pending' });
-    await recordChange(trx, deps, reg, { kind: 'key', keyId: p.keyId }, { action: 'rejected', registrationId: reg.id });
+    const moved = await changeBooking(trx, deps, reg, auditActor(reg, { kind: 'key', keyId: p.keyId }), { event: 'reject' });
+    if (!moved) throw changedMeanwhile();
   });
   return reload(deps.db, reg.id);
-}
-
-/**
- * Who changed a booking: the organiser (a key, or the dashboard acting through one) or
- * the attendee from their own page. Handed to `recordChange`.
- */
-export type Actor = { kind: 'key'; keyId: string } | { kind: 'attendee'; registrationId: string } | { kind: 'system'; reason: string };
-
-export type BookingChange =
-  | { action: 'approved' | 'rejected'; registrationId: string }
-  | { action: 'cancelled' | 'refunded'; registrationId: string; refundPaise: number; keptPaise: number }
-  | { action: 'transferred'; registrationId: string; from: { name: string; email: string }; to: { name: string; email: string } };
-
-const VERB: Record<BookingChange['action'], string> = { approved: 'approve', rejected: 'reject', cancelled: 'cancel', refunded: 'refund', transferred: 'transfer' };
-
-/** The audit log's actor for a booking's change. */
-function auditActor(reg: Pick<Row, 'account_id' | 'name'>, actor: Actor): audit.AuditActor {
-  if (actor.kind === 'key') return audit.actorOfKey({ userId: reg.account_id, keyId: actor.keyId });
-  if (actor.kind === 'attendee') return { kind: 'attendee', id: actor.registrationId, display: reg.name };
-  return audit.systemActor(actor.reason);
-}
-
-/**
- * The one place every change to a booking passes, inside its transaction, with who made
- * it: appended to the audit log (product-decisions §17) as `registration.<verb>`.
- */
-async function recordChange(trx: Db, deps: Pick<RegisterDeps, 'clock' | 'ids'>, reg: Row, actor: Actor, change: BookingChange): Promise<void> {
-  const { action, registrationId: _id, ...facts } = change;
-  const money = (paise: number) => paise / 100;
-  const after =
-    'refundPaise' in facts
-      ? { status: action, refund: money(facts.refundPaise), kept: money(facts.keptPaise) }
-      : 'to' in facts
-        ? { holder: facts.to }
-        : { status: action === 'approved' ? 'confirmed' : 'cancelled' };
-  const before = 'from' in facts ? { holder: facts.from } : { status: reg.status };
-  await audit.recordChange(trx, deps, { accountId: reg.account_id, mode: reg.mode, actor: auditActor(reg, actor), action: `registration.${VERB[action]}`, target: { type: 'registration', id: reg.id }, before, after });
 }
 
 /**
@@ -106,34 +83,19 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
 }
 
 /**
- * Ends a loaded booking: the refund at the gateway first (all of it unless `refundPaise`
- * says less, as an attendee's cancellation policy may), then in one transaction the status,
- * the seats (freed to the waitlist), the ledger and the change's record.
+ * Ends a loaded booking through the lifecycle: a paid one by a claimed refund (all of it
+ * unless `refundPaise` says less, as an attendee's cancellation policy may), anything else
+ * by `cancel`, in one transaction with its seats (freed to the waitlist), ledger and audit entry.
  */
 export async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 'refunded', actor: Actor, refundPaise?: number): Promise<Row> {
   if (reg.status === 'cancelled' || reg.status === 'refunded') throw conflict('already_ended', `this registration is already ${reg.status}`);
-  const paid = reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0;
+  if (reg.status === 'refunding') throw refusal('claim_refund', reg);
+  const paid = reg.status === 'confirmed' && holdsPayment(reg);
   if (to === 'refunded' && !paid) throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
-  const amount = paid ? Number(reg.amount_paise) : 0;
-  const refund = Math.min(refundPaise ?? amount, amount);
-
-  let refundId: string | null = null;
-  if (refund > 0) {
-    // Should the refund's answer be lost, reconciliation finds the refund and ends the booking.
-    if (reg.order_id !== null) await orderChecks.reopenOrderCheck(deps, reg.order_id);
-    try {
-      refundId = (await refundAtGateway(deps.gatewayFor(reg.mode, reg.account_id), { paymentId: reg.payment_id!, amountPaise: refund, notes: { registrationId: reg.id } })).id;
-    } catch (err) {
-      throw gatewayFailure(err, 'refund the payment');
-    }
-  }
+  const who = auditActor(reg, actor);
+  if (paid) return endWithRefund(deps, reg, to, who, refundPaise);
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.endBooking(trx, reg.id, reg.status, to, deps.clock.now(), refundId, amount - refund))) throw changedMeanwhile();
-    // Seats or the promo reservation back; the refund in the ledger (all of it with the
-    // platform-fee reversal and the credit note, or the part refunded), with the change.
-    const reason = to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded';
-    await applyBookingEnd(trx, deps, reg, refund > 0 ? { reason, part: { refundPaise: refund, amountPaise: amount } } : undefined);
-    await recordChange(trx, deps, reg, actor, { action: to, registrationId: reg.id, refundPaise: refund, keptPaise: amount - refund });
+    if (!(await changeBooking(trx, deps, reg, who, { event: 'cancel' }))) throw changedMeanwhile();
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
@@ -157,11 +119,9 @@ export async function transferLoaded(deps: RegisterDeps, reg: Row, input: { name
   const email = await assertDeliverable(deps.checkEmail, input.email);
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const ticketCode = deps.ids.make('tkt', 16);
-  const previousCodes = reg.ticket_code ? [...reg.previous_ticket_codes, reg.ticket_code] : reg.previous_ticket_codes;
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.transferHolder(trx, reg.id, { name, email, ticketCode, previousCodes, currentCode: reg.ticket_code }))) throw changedMeanwhile();
-    await applyTransfer(trx, deps, event, reg.id);
-    await recordChange(trx, deps, reg, actor, { action: 'transferred', registrationId: reg.id, from: { name: reg.name, email: reg.email }, to: { name, email } });
+    const moved = await changeBooking(trx, deps, reg, auditActor(reg, actor), { event: 'transfer', eventRow: event, holder: { name, email, ticketCode } });
+    if (!moved) throw changedMeanwhile();
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
@@ -183,6 +143,9 @@ export async function settleEventPayments(deps: RegisterDeps, eventId: string): 
     const gateway = () => deps.gatewayFor(reg.mode, reg.account_id);
     if (reg.status === 'confirmed') {
       await endLoaded(deps, reg, reg.payment_id === null ? 'cancelled' : 'refunded', DELETION);
+    } else if (reg.status === 'refunding') {
+      // A refund claimed and not finished: asked again with its own key.
+      await finishClaim(deps, reg);
     } else if (reg.status === 'pending') {
       await endLoaded(deps, reg, 'cancelled', DELETION);
       if (reg.order_id === null) continue;
@@ -217,28 +180,25 @@ export async function settleEventPayments(deps: RegisterDeps, eventId: string): 
 
 /**
  * A paid booking left unpaid past its expiry (reconciliation found no payment at the
- * gateway): cancelled. It held no seat (seats are taken at confirmation); its promo
- * code's reserved use goes back. A payment that arrives later is refunded like any for a
- * cancelled booking.
+ * gateway): cancelled by the service. It held no seat (seats are taken at confirmation); its
+ * promo code's reserved use goes back. A payment that arrives later is refunded like any for
+ * a cancelled booking.
  */
-export function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock' | 'ids'>, registrationId: string): Promise<boolean> {
-  return deps.db.transaction().execute(async (trx) => {
-    const ended = await repo.expireUnpaid(trx, registrationId, deps.clock.now());
-    if (ended) await applyBookingEnd(trx, deps, { ...ended, status: 'pending' });
-    return ended !== undefined;
-  });
+export async function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock' | 'ids'>, registrationId: string): Promise<boolean> {
+  const reg = await repo.findRegistration(deps.db, registrationId);
+  if (!reg || !canApply('expire', reg)) return false;
+  const moved = await deps.db.transaction().execute((trx) => changeBooking(trx, deps, reg, audit.systemActor('checkout_window_passed'), { event: 'expire' }));
+  return moved !== undefined;
 }
 
 /**
- * A confirmed booking whose payment the gateway has fully refunded (a refund whose
- * answer was lost, or one made in the gateway's dashboard): ended as refunded, seats
- * freed, and the refund written to the ledger with it.
+ * A confirmed booking whose payment the gateway has fully refunded (a refund made in the
+ * gateway's dashboard): ended as refunded by the service, seats freed, and the refund
+ * written to the ledger with it.
  */
 export async function endRefundedAtGateway(deps: Pick<RegisterDeps, 'db' | 'clock' | 'ids'>, registrationId: string, refundedPaymentId: string): Promise<boolean> {
-  return deps.db.transaction().execute(async (trx) => {
-    const reg = await repo.endRefundedPayment(trx, registrationId, refundedPaymentId, deps.clock.now());
-    if (!reg) return false;
-    await applyBookingEnd(trx, deps, { ...reg, status: 'confirmed' }, { reason: 'Booking refunded in full' });
-    return true;
-  });
+  const reg = await repo.findRegistration(deps.db, registrationId);
+  if (!reg || reg.payment_id !== refundedPaymentId || !canApply('refunded_at_gateway', reg)) return false;
+  const moved = await deps.db.transaction().execute((trx) => changeBooking(trx, deps, reg, audit.systemActor('refunded_at_gateway'), { event: 'refunded_at_gateway', paymentId: refundedPaymentId }));
+  return moved !== undefined;
 }

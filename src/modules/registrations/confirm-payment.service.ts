@@ -11,7 +11,10 @@ import { conflict, notFound } from '../../shared/errors.js';
 import * as events from '../events/events.service.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
-import { applyBookingEnd, applyConfirmation } from './confirmation.js';
+import * as audit from '../audit/audit.service.js';
+import * as captures from '../payments/captures.repo.js';
+import { canApply } from './lifecycle/booking-lifecycle.js';
+import { changeBooking, SeatsGone } from './lifecycle/change-booking.js';
 import type { RegisterDeps } from './register-deps.js';
 import { soldOut } from './registrations.errors.js';
 import { refundPaymentJob } from './registrations.jobs.js';
@@ -25,32 +28,27 @@ export interface Confirmation {
   paymentId: string;
 }
 
-class SoldOut extends Error {}
-
 /**
- * Confirms a pending paid registration against a verified, captured payment.
- * Returns 'confirmed', 'already' (someone else confirmed it first) or 'sold_out'.
+ * Confirms a pending paid registration against a verified, captured payment (`pay`).
+ * Returns 'confirmed', 'already' (someone else settled it first) or 'sold_out' (the seats
+ * went meanwhile: `lose_last_seat` cancels it and a durable job refunds the payment).
  */
-async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment): Promise<'confirmed' | 'already' | 'sold_out'> {
+async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment, actor: audit.AuditActor): Promise<'confirmed' | 'already' | 'sold_out'> {
   const event = (await events.findEvent(deps.db, reg.event_id))!;
-  const now = deps.clock.now();
   const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
+  if (!canApply('pay', reg)) return 'already';
   try {
-    const outcome = await deps.db.transaction().execute(async (trx) => {
-      if (!(await repo.settlePending(trx, reg.id, 'confirmed', now, payment.id))) return 'already' as const;
-      if (!(await applyConfirmation(trx, deps, event, { ...reg, amount_paise: Number(reg.amount_paise), payment_id: payment.id }, attendeeIds))) throw new SoldOut();
-      return 'confirmed' as const;
-    });
-    if (outcome === 'confirmed') deps.kickJobs();
-    return outcome;
+    const moved = await deps.db.transaction().execute((trx) => changeBooking(trx, deps, reg, actor, { event: 'pay', paymentId: payment.id, eventRow: event, attendeeIds }));
+    if (!moved) return 'already';
+    deps.kickJobs();
+    return 'confirmed';
   } catch (err) {
     if (isUniqueViolation(err)) throw paymentNotVerified('this payment is already bound to another registration');
-    if (!(err instanceof SoldOut)) throw err;
+    if (!(err instanceof SeatsGone)) throw err;
   }
   // Lost the race for the last seat: cancel, bind the payment, refund it durably.
   await deps.db.transaction().execute(async (trx) => {
-    if (await repo.settlePending(trx, reg.id, 'cancelled', now, payment.id)) {
-      await applyBookingEnd(trx, deps, { ...reg, status: 'pending' });
+    if (await changeBooking(trx, deps, reg, actor, { event: 'lose_last_seat', paymentId: payment.id })) {
       await enqueue(trx, deps, refundPaymentJob, { registrationId: reg.id, paymentId: payment.id, amount: Number(reg.amount_paise) });
     }
   });
@@ -65,7 +63,10 @@ async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment
 async function refundUnbooked(deps: RegisterDeps, reg: Row, payment: GatewayPayment): Promise<boolean> {
   const bound = await deps.db.transaction().execute(async (trx) => {
     const r = await repo.bindPaymentToEnded(trx, reg.id, payment.id);
-    if (r) await enqueue(trx, deps, refundPaymentJob, { registrationId: reg.id, paymentId: payment.id, amount: payment.amount });
+    if (r) {
+      await captures.recordCapture(trx, { mode: reg.mode, paymentId: payment.id, accountId: reg.account_id, registrationId: reg.id, capturedPaise: payment.amount }, deps.clock.now());
+      await enqueue(trx, deps, refundPaymentJob, { registrationId: reg.id, paymentId: payment.id, amount: payment.amount });
+    }
     return r;
   });
   if (bound) deps.kickJobs();
@@ -115,7 +116,7 @@ export async function confirmStep2(
     { orderId: reg.order_id, amountPaise: Number(reg.amount_paise), currency: reg.currency, paidFor: 'registration' },
     input.paymentId,
   );
-  const outcome = await confirmPaid(deps, reg, payment);
+  const outcome = await confirmPaid(deps, reg, payment, audit.actorOfKey(p));
   if (outcome === 'sold_out') throw soldOut();
   if (outcome === 'already') {
     const now = await loadRegistration(deps.db, event.id, reg.id);
@@ -136,6 +137,7 @@ export async function confirmFromGateway(
   mode: Mode,
   orderId: string,
   payment: GatewayPayment,
+  by: 'gateway_notification' | 'reconciliation' = 'gateway_notification',
 ): Promise<'confirmed' | 'ignored' | 'sold_out'> {
   const reg = await repo.findByOrder(deps.db, orderId, mode);
   if (!reg) return 'ignored';
@@ -146,6 +148,6 @@ export async function confirmFromGateway(
   if (payment.orderId !== orderId || payment.amount !== Number(reg.amount_paise) || payment.currency !== reg.currency || !payment.captured) {
     return 'ignored';
   }
-  const outcome = await confirmPaid(deps, reg, payment);
+  const outcome = await confirmPaid(deps, reg, payment, audit.systemActor(by));
   return outcome === 'already' ? 'ignored' : outcome;
 }

@@ -9,7 +9,7 @@
 // freed, a promo reservation released, the ledger's refund entries, the credit note) is
 // `applyBookingEnd`. A new effect is added here and reaches every path.
 import type { Transaction } from 'kysely';
-import type { BillingDoc, Database, Mode, WebhookEventType } from '../../db/database.js';
+import type { BillingDoc, Database, Mode, RegistrationStatus, WebhookEventType } from '../../db/database.js';
 import { enqueueRows, jobRow, type JobRow } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
@@ -48,7 +48,7 @@ export interface ConfirmedBooking {
   waitlist_entry_id?: string | null | undefined;
 }
 
-type EventFacts = Pick<
+export type EventFacts = Pick<
   events.EventRow,
   | 'id'
   | 'account_id'
@@ -125,7 +125,7 @@ export function confirmationEffects(deps: EffectDeps, event: EventFacts, booking
 }
 
 /**
- * How the one-statement free booking (free-booking.repo.ts) writes each effect of a
+ * How the one-statement free booking (lifecycle/free-booking.repo.ts) writes each effect of a
  * confirmation: `written` in its statement, or `absent`, an effect it cannot write, which
  * the bookings it takes never have (register.service.ts sends a booking with a promo code,
  * a price or an approval through `applyConfirmation` instead). Every effect must be named:
@@ -242,7 +242,7 @@ function saleOf(event: EventFacts, booking: ConfirmedBooking, at: Date): gst.Sal
 export interface EndingBooking {
   id: string;
   /** Its status before it ended: a confirmed booking held seats, a pending one a promo reservation. */
-  status: 'confirmed' | 'pending' | 'cancelled' | 'refunded';
+  status: RegistrationStatus;
   event_id: string;
   ticket_type: string;
   sub_event_id: number | null;

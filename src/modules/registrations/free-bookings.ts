@@ -16,7 +16,7 @@
 // each written on its own, down to the one booking at fault; so each booking gets the answer
 // it would have had alone.
 import type { Clock } from '../../shared/clock.js';
-import { bookFreeTogether, counterKey, type FreeBooking } from './free-booking.repo.js';
+import { bookFreeTogether, counterKey, type FreeBooking } from './lifecycle/free-booking.repo.js';
 import type { Db } from './registrations.repo.js';
 
 /** Most bookings one statement carries. */

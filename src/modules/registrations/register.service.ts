@@ -16,7 +16,10 @@ import { normalisePhone } from '../../shared/phone.js';
 import { isInGoodStanding } from '../memberships/memberships.service.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { validateAnswers } from './answers.js';
+import * as audit from '../audit/audit.service.js';
 import { applyConfirmation, confirmationEffects, oneStatementEffects } from './confirmation.js';
+import { bookedEntry } from './lifecycle/change-booking.js';
+import * as lifecycle from './lifecycle/lifecycle.repo.js';
 import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';
@@ -258,7 +261,8 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     // writes everything the confirmation sets off, for this booking and any that queued
     // behind the counter's last statement. When no seat is left, nothing is written.
     const effects = oneStatementEffects(deps, confirmationEffects(deps, event, booking, ticketIds));
-    const written = await deps.freeBookings.book({ row: { ...booking, status: 'confirmed' }, people, scope: events.EVENT_SCOPE, ...effects });
+    const auditRow = audit.entryRow(deps, bookedEntry({ ...booking, status: 'confirmed' }, audit.actorOfKey(p)));
+    const written = await deps.freeBookings.book({ row: booking, people, scope: events.EVENT_SCOPE, ...effects, auditRow });
     if (!written) {
       // One seat asked and none claimed: the event is full.
       if (quantity === 1 && event.capacity > 0) events.markSoldOut(event, now, deps.soldOutMemoryMs);
@@ -271,14 +275,9 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   if (amountPaise === 0) {
     const awaitingApproval = event.requires_approval;
     await deps.db.transaction().execute(async (trx) => {
-      await repo.insertRegistration(trx, {
-        ...booking,
-        status: awaitingApproval ? 'pending' : 'confirmed',
-        pending_reason: awaitingApproval ? 'approval' : null,
-        confirmed_at: awaitingApproval ? null : now,
-        order_id: null,
-        payment_id: null,
-      });
+      const row = { ...booking, confirmed_at: awaitingApproval ? null : now, order_id: null, payment_id: null };
+      await lifecycle.insertBooking(trx, awaitingApproval ? 'await_approval' : 'book', row);
+      await audit.recordChange(trx, deps, bookedEntry({ ...row, status: awaitingApproval ? 'pending' : 'confirmed' }, audit.actorOfKey(p)));
       await repo.insertAttendees(trx, registrationId, people);
       // Reserved with the booking: a use when confirmed now, held while it awaits approval.
       if (promo) await promos.reserveUse(trx, event.id, promo.code);
@@ -311,16 +310,16 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
     // settled by reconciliation, like one whose promo code's last use went meanwhile.
     await lockPendingRoom(trx, event.id, email, clientAddress);
     await assertPendingRoom(trx, event.id, email, clientAddress);
-    await repo.insertRegistration(trx, {
+    const row = {
       ...booking,
-      status: 'pending',
-      pending_reason: 'payment',
       confirmed_at: null,
       order_id: order.id,
       payment_id: null,
       client_address: clientAddress,
       billing: billing === null ? null : JSON.stringify(billing),
-    });
+    };
+    await lifecycle.insertBooking(trx, 'await_payment', row);
+    await audit.recordChange(trx, deps, bookedEntry({ ...row, status: 'pending' }, audit.actorOfKey(p)));
     await repo.insertAttendees(trx, registrationId, people);
     await orderChecks.attachOrder(trx, registrationId, order.id);
     // The code's use is reserved with the order. Should the last use have gone meanwhile,

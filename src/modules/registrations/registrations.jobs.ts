@@ -4,6 +4,7 @@ import { defineJob } from '../../jobs/queue.js';
 import { refundAtGateway } from '../payments/payments.service.js';
 import type { RegisterDeps } from './register-deps.js';
 import * as repo from './registrations.repo.js';
+import * as captures from '../payments/captures.repo.js';
 
 export interface RefundPayload {
   registrationId: string;
@@ -20,6 +21,9 @@ export async function refundJob(deps: Pick<RegisterDeps, 'db' | 'gatewayFor'>, p
   const gateway = deps.gatewayFor(reg.mode, reg.account_id);
   const payment = await gateway.fetchPayment(payload.paymentId);
   if (payment && payment.amountRefunded >= payload.amount) return;
-  const refund = await refundAtGateway(gateway, { paymentId: payload.paymentId, amountPaise: payload.amount, notes: { registrationId: reg.id, reason: 'sold_out' } });
-  await repo.setRefundId(deps.db, reg.id, refund.id);
+  const refund = await refundAtGateway(gateway, { paymentId: payload.paymentId, amountPaise: payload.amount, notes: { registrationId: reg.id, reason: 'sold_out' }, idempotencyKey: `${reg.id}-x${payload.amount}` });
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.setRefundId(trx, reg.id, refund.id);
+    await captures.refundedInFull(trx, reg.mode, payload.paymentId);
+  });
 }

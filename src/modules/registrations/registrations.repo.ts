@@ -1,6 +1,6 @@
 // Queries on the tables registrations own: registrations and attendees.
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { AttendeesTable, Database, Mode, RegistrationsTable, RegistrationStatus } from '../../db/database.js';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { AttendeesTable, Database, Mode, RegistrationsTable } from '../../db/database.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type RegistrationRow = Selectable<RegistrationsTable>;
@@ -55,6 +55,7 @@ export function withPaymentsInFlight(db: Db, eventId: string): Promise<Registrat
       eb.or([
         eb.and([eb('status', '=', 'pending'), eb('order_id', 'is not', null)]),
         eb.and([eb('status', '=', 'confirmed'), eb('amount_paise', '>', 0)]),
+        eb('status', '=', 'refunding'),
         eb.and([eb('status', '=', 'cancelled'), eb('payment_id', 'is not', null), eb('refund_id', 'is', null)]),
       ]),
     )
@@ -151,9 +152,6 @@ export function attendeesOf(db: Db, registrationIds: readonly string[]): Promise
 
 // ---------------------------------------------------------------- writing
 
-export async function insertRegistration(db: Db, row: Insertable<RegistrationsTable>): Promise<void> {
-  await db.insertInto('registrations').values(row).execute();
-}
 
 export interface NewAttendee {
   id: string;
@@ -169,25 +167,6 @@ export async function insertAttendees(db: Db, registrationId: string, people: re
     .execute();
 }
 
-/**
- * Pending → confirmed or cancelled, once: false when it was not pending any more.
- * A payment given is bound to it (a cancelled one keeps the payment that came too late).
- */
-export async function settlePending(db: Db, id: string, to: 'confirmed' | 'cancelled', now: Date, paymentId?: string): Promise<boolean> {
-  const r = await db
-    .updateTable('registrations')
-    .set({
-      status: to,
-      pending_reason: null,
-      ...(to === 'confirmed' ? { confirmed_at: now } : { cancelled_at: now }),
-      ...(paymentId === undefined ? {} : { payment_id: paymentId }),
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .returning('id')
-    .executeTakeFirst();
-  return r !== undefined;
-}
 
 /** Binds a payment to an ended booking that has none yet; false when it was bound already. */
 export async function bindPaymentToEnded(db: Db, id: string, paymentId: string): Promise<boolean> {
@@ -202,17 +181,6 @@ export async function bindPaymentToEnded(db: Db, id: string, paymentId: string):
   return r !== undefined;
 }
 
-/** Ends a booking still in status `from`; false when it changed meanwhile. */
-export async function endBooking(db: Db, id: string, from: RegistrationStatus, to: 'cancelled' | 'refunded', now: Date, refundId: string | null, keptPaise = 0): Promise<boolean> {
-  const r = await db
-    .updateTable('registrations')
-    .set({ status: to, pending_reason: null, cancelled_at: now, refund_id: refundId, kept_paise: keptPaise })
-    .where('id', '=', id)
-    .where('status', '=', from)
-    .returning('id')
-    .executeTakeFirst();
-  return r !== undefined;
-}
 
 export async function setFees(db: Db, id: string, fees: { platform: number; gateway: number }): Promise<void> {
   await db.updateTable('registrations').set({ platform_fee_paise: fees.platform, gateway_fee_paise: fees.gateway }).where('id', '=', id).execute();
@@ -222,25 +190,6 @@ export async function setRefundId(db: Db, id: string, refundId: string): Promise
   await db.updateTable('registrations').set({ refund_id: refundId }).where('id', '=', id).execute();
 }
 
-/** A confirmed booking's new holder and ticket code; the primary's door state starts again. */
-export async function transferHolder(
-  db: Db,
-  id: string,
-  holder: { name: string; email: string; ticketCode: string; previousCodes: readonly string[]; currentCode: string | null },
-): Promise<boolean> {
-  const r = await db
-    .updateTable('registrations')
-    .set({ name: holder.name, email: holder.email, ticket_code: holder.ticketCode, previous_ticket_codes: JSON.stringify(holder.previousCodes) })
-    .where('id', '=', id)
-    .where('status', '=', 'confirmed')
-    // Two transfers at once: the second finds the code changed and is refused.
-    .where(sql<boolean>`ticket_code is not distinct from ${holder.currentCode}`)
-    .returning('id')
-    .executeTakeFirst();
-  if (!r) return false;
-  await db.updateTable('attendees').set({ name: holder.name, email: holder.email, checked_in_at: null }).where('registration_id', '=', id).where('idx', '=', 0).execute();
-  return true;
-}
 
 /** Sets or clears the door state of people on a booking; returns the indexes it changed. */
 export async function setCheckedIn(db: Db, registrationId: string, indexes: readonly number[], at: Date | null): Promise<number[]> {
@@ -279,27 +228,4 @@ export async function countAwaitingPayment(db: Db, eventId: string, by: { email:
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-/** A pending paid booking with no payment, cancelled once; undefined when it moved meanwhile. */
-export function expireUnpaid(db: Db, id: string, now: Date) {
-  return db
-    .updateTable('registrations')
-    .set({ status: 'cancelled', pending_reason: null, cancelled_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where('pending_reason', '=', 'payment')
-    .where('payment_id', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
-}
 
-/** A confirmed booking of this payment, ended as refunded once; the row, or undefined. */
-export function endRefundedPayment(db: Db, id: string, paymentId: string, now: Date) {
-  return db
-    .updateTable('registrations')
-    .set({ status: 'refunded', pending_reason: null, cancelled_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'confirmed')
-    .where('payment_id', '=', paymentId)
-    .returningAll()
-    .executeTakeFirst();
-}

@@ -7,6 +7,7 @@ import { Nullable } from '../../shared/schemas.js';
 import { Billing, BillingInput } from '../gst/gst.schemas.js';
 import { Channels } from '../whatsapp/channels.schema.js';
 import { MAX_ANSWER_LENGTH } from './answers.js';
+import { BOOKING_STATUSES } from './lifecycle/booking-lifecycle.js';
 
 /** Answers keyed by question name; any name, `__proto__` and `constructor` included. */
 export const CustomFieldAnswers = Type.Record(
@@ -18,10 +19,19 @@ export const CustomFieldAnswers = Type.Record(
   },
 );
 
+/** A booking's status (lifecycle/booking-lifecycle.ts): the table's states. */
+export const BookingStatus = Type.Union(
+  BOOKING_STATUSES.map((s) => Type.Literal(s)),
+  {
+    description:
+      'pending (awaiting payment or approval), confirmed, refunding (a refund claimed and being made at the gateway: it ends cancelled or refunded, or confirmed again when the gateway refuses it), cancelled, refunded. See docs/architecture/booking-lifecycle.md.',
+  },
+);
+
 export const Registration = Type.Object({
   id: Type.String({ description: 'The registration id; also the QR payload until a transfer.' }),
   eventId: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('cancelled'), Type.Literal('refunded')]),
+  status: BookingStatus,
   pendingReason: Nullable(Type.Union([Type.Literal('payment'), Type.Literal('approval')], { description: 'Why a pending registration waits.' })),
   name: Type.String(),
   email: Type.String(),

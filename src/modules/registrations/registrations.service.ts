@@ -17,7 +17,8 @@ export async function eventCounts(db: Kysely<Database>, eventId: string): Promis
   const out: BookingCounts = { total: 0, confirmed: 0, pending: 0, cancelled: 0, refunded: 0, checkedIn: 0, revenuePaise: 0 };
   for (const r of await repo.statusCounts(db, eventId)) {
     out.total += r.n;
-    out[r.status] += r.n;
+    // A refund in progress still counts as confirmed until it completes.
+    out[r.status === 'refunding' ? 'confirmed' : r.status] += r.n;
     if (r.status === 'confirmed') {
       out.checkedIn += r.checkedIn;
       out.revenuePaise += r.amountPaise;
@@ -48,7 +49,6 @@ export const doorProgress = reports.doorCounts;
 export async function paymentsInFlight(db: Db, eventId: string): Promise<number> {
   return (await repo.withPaymentsInFlight(db, eventId)).length;
 }
-export const insertRegistration = repo.insertRegistration;
 export const findRegistration = repo.findRegistration;
 export const findByTicketCode = repo.findByTicketCode;
 export const findByPreviousTicketCode = repo.findByPreviousTicketCode;

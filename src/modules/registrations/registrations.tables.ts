@@ -10,7 +10,20 @@ export interface RegistrationsTables {
   promo_codes: PromoCodesTable;
 }
 
-export type RegistrationStatus = 'pending' | 'confirmed' | 'cancelled' | 'refunded';
+/** `refunding`: a refund's claim while the gateway is asked (lifecycle/booking-lifecycle.ts). */
+export type RegistrationStatus = 'pending' | 'confirmed' | 'refunding' | 'cancelled' | 'refunded';
+
+/** What a refund's claim holds (lifecycle/refund-claim.ts): enough for the sweep to finish it. */
+export interface RefundClaimDoc {
+  /** The status the booking ends in once refunded. */
+  to: 'cancelled' | 'refunded';
+  refundPaise: number;
+  keptPaise: number;
+  /** The gateway's idempotency key: derived from the booking and the change. */
+  key: string;
+  /** Who claimed it, as the audit log names them. */
+  actor: { kind: string; id: string; display: string };
+}
 
 /** The buyer's billing details for the tax invoice (all optional; a GSTIN makes the sale B2B). */
 export interface BillingDoc {
@@ -56,6 +69,9 @@ export interface RegistrationsTable {
   waitlist_entry_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** What the organiser keeps of a captured payment after a cancellation under its policy. */
   kept_paise: ColumnType<number, number | undefined, number>;
+  /** A refund's claim while `refunding` (null otherwise). */
+  claim: ColumnType<RefundClaimDoc | null, string | null | undefined, string | null>;
+  claimed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface AttendeesTable {

@@ -1,14 +1,17 @@
 // The one-statement free booking on the registrations and attendees tables: the hot path
-// of a ticket drop and of a busy sale, in a repo file of its own. One statement books one or
+// of a ticket drop and of a busy sale, in a repo file of its own. It is the lifecycle's
+// `book` (its status is the table's, its audit entry written in the same statement). One statement books one or
 // several free bookings, of one event or of many (free-bookings.ts gathers them), so each
 // seat counter row is locked, and a commit flushed, once for all of them.
 import { sql, type Insertable } from 'kysely';
-import type { Mode, RegistrationsTable } from '../../db/database.js';
-import type { JobRow } from '../../jobs/queue.js';
-import type { Db, NewAttendee } from './registrations.repo.js';
+import type { Mode, RegistrationsTable } from '../../../db/database.js';
+import type { JobRow } from '../../../jobs/queue.js';
+import type { AuditEntryRow } from '../../audit/audit.service.js';
+import type { Db, NewAttendee } from '../registrations.repo.js';
+import { BOOKED_STATUS_SQL } from './lifecycle.repo.js';
 
 export interface FreeBooking {
-  row: Insertable<RegistrationsTable> & { id: string; event_id: string; account_id: string; mode: Mode; quantity: number; created_at: Date };
+  row: Omit<Insertable<RegistrationsTable>, 'status'> & { id: string; event_id: string; account_id: string; mode: Mode; quantity: number; created_at: Date };
   people: readonly NewAttendee[];
   /** The seat counter it claims. */
   scope: string;
@@ -17,6 +20,8 @@ export interface FreeBooking {
   /** A webhook delivery, written only when the account's webhook subscribes to `webhookType`. */
   webhookJob: JobRow;
   webhookType: string;
+  /** The audit log's `registration.book` entry, written with the booking. */
+  auditRow: AuditEntryRow;
 }
 
 /** The seat counter a booking claims. */
@@ -36,7 +41,7 @@ export function counterKey(b: FreeBooking): string {
  * statement, and nothing is written. The rows travel as arrays (`unnest`), so the
  * statement's text, and its prepared plan, is the same for any number of bookings.
  */
-// ownership-exception: the common free booking is the hot path of a ticket drop; claiming the events' seat counters, reading the webhook configuration and writing the jobs in the same statement keeps each counter row locked for one statement only.
+// ownership-exception: the common free booking is the hot path of a ticket drop; claiming the events' seat counters, reading the webhook configuration and writing the jobs and the audit entry in the same statement keeps each counter row locked for one statement only.
 export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[], now: Date): Promise<Set<string>> {
   if (bookings.length === 0) return new Set();
   const rows = bookings.map((b) => b.row);
@@ -74,7 +79,7 @@ export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[],
     booking as (
       insert into registrations (id, event_id, account_id, mode, status, name, email, phone, whatsapp_opt_in, ticket_type, sub_event_id, quantity,
         amount_paise, custom_fields, promo_code, created_at, confirmed_at)
-      select b.id, b.event_id, b.account_id, b.mode, 'confirmed', b.name, b.email, b.phone, b.whatsapp_opt_in,
+      select b.id, b.event_id, b.account_id, b.mode, ${BOOKED_STATUS_SQL}, b.name, b.email, b.phone, b.whatsapp_opt_in,
         b.ticket_type, b.sub_event_id, b.quantity, 0, b.custom_fields::jsonb, null, b.created_at, b.created_at
       from b join granted g on g.ord = b.ord join claim c on c.event_id = b.event_id and c.scope = b.scope
       order by b.event_id, b.ord
@@ -102,6 +107,16 @@ export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[],
       join booking on booking.id = v.registration_id
       join b on b.id = v.registration_id
       join webhook_configs w on w.account_id = b.account_id and w.mode = b.mode and w.enabled and w.events @> jsonb_build_array(b.webhook_type)
+    ),
+    logged as (
+      insert into audit_log (id, account_id, mode, actor_kind, actor_id, actor_display, action, target_type, target_id, before, after, at)
+      select v.id, v.account_id, v.mode, v.actor_kind, v.actor_id, v.actor_display, v.action, v.target_type, v.target_id, null, v.after::jsonb, v.at
+      from unnest(${col((b) => b.auditRow.id)}::text[], ${col((b) => b.auditRow.account_id)}::text[], ${col((b) => b.auditRow.mode)}::text[],
+        ${col((b) => b.auditRow.actor_kind)}::text[], ${col((b) => b.auditRow.actor_id)}::text[], ${col((b) => b.auditRow.actor_display)}::text[],
+        ${col((b) => b.auditRow.action)}::text[], ${col((b) => b.auditRow.target_type)}::text[], ${col((b) => b.auditRow.target_id)}::text[],
+        ${col((b) => b.auditRow.after)}::text[], ${col((b) => b.auditRow.at)}::timestamptz[])
+        as v(id, account_id, mode, actor_kind, actor_id, actor_display, action, target_type, target_id, after, at)
+      join booking on booking.id = v.target_id
     )
     select id from booking`.execute(db);
   return new Set(written.rows.map((r) => r.id));

@@ -1,0 +1,176 @@
+// The one function that changes a booking's state (product-decisions §20). Every path —
+// step 2, the gateway's notification, the sweep, approve, reject, cancel, refund, the
+// attendee's page, transfer, expiry, event deletion, a refund found at the gateway — calls
+// `changeBooking` inside its transaction: it checks the lifecycle table (who may act, from
+// which state), runs the conditional update, writes what the change sets off
+// (confirmation.ts), and appends the audit entry with its actor. Of any number of
+// concurrent changes to one booking exactly one moves the row; the others get undefined.
+import type { Transaction } from 'kysely';
+import type { Database, RefundClaimDoc } from '../../../db/database.js';
+import type { Clock } from '../../../shared/clock.js';
+import { conflict } from '../../../shared/errors.js';
+import type { Ids } from '../../../shared/ids.js';
+import * as audit from '../../audit/audit.service.js';
+import * as captures from '../../payments/captures.repo.js';
+import { applyBookingEnd, applyConfirmation, applyTransfer, type EventFacts } from '../confirmation.js';
+import type { RegistrationRow as Row } from '../registrations.repo.js';
+import { canApply, mayAct, TRANSITIONS, type BookingEvent } from './booking-lifecycle.js';
+import * as repo from './lifecycle.repo.js';
+
+export type ChangeDeps = { clock: Clock; ids: Ids; sendsWhatsApp?: boolean };
+
+/** A change and the facts its effects need. */
+export type BookingChange =
+  | { event: 'pay'; paymentId: string; eventRow: EventFacts; attendeeIds: readonly string[] }
+  | { event: 'approve'; eventRow: EventFacts; attendeeIds: readonly string[] }
+  | { event: 'reject' | 'cancel' | 'expire' }
+  | { event: 'lose_last_seat'; paymentId: string }
+  | { event: 'claim_refund'; claim: RefundClaimDoc }
+  | { event: 'complete_refund'; refundId: string | null }
+  | { event: 'release_claim'; reason: string }
+  | { event: 'refunded_at_gateway'; paymentId: string }
+  | { event: 'transfer'; eventRow: EventFacts; holder: { name: string; email: string; ticketCode: string } };
+
+/** Thrown inside the transaction when a confirmation finds its seats gone: the caller rolls back. */
+export class SeatsGone extends Error {
+  constructor() {
+    super('no seats left for this booking');
+  }
+}
+
+/** 409 for a booking not in a state `event` starts from (a booking mid-refund: `registration_changed`). */
+export function refusal(event: BookingEvent, reg: Pick<Row, 'status'>) {
+  if (reg.status === 'refunding') return conflict('registration_changed', 'a refund of this registration is in progress; read it again shortly');
+  const code = TRANSITIONS[event].refusal;
+  return conflict(code, `this registration is ${reg.status}`);
+}
+
+const rupees = (paise: number) => paise / 100;
+
+/** What one kind of change wrote: the row after it and what the audit entry says. */
+interface Applied {
+  row: Row;
+  after: Record<string, unknown>;
+  before?: Record<string, unknown>;
+  verb?: string;
+}
+
+type Apply<C extends BookingChange> = (trx: Transaction<Database>, deps: ChangeDeps, reg: Row, change: C) => Promise<Applied | undefined>;
+
+const capture = (reg: Row, paymentId: string) => ({ mode: reg.mode, paymentId, accountId: reg.account_id, registrationId: reg.id, capturedPaise: Number(reg.amount_paise) });
+
+/** `pay`, `approve`: confirmed, its payment recorded, everything a confirmation sets off; `SeatsGone` when no seat is left. */
+const confirm: Apply<Extract<BookingChange, { event: 'pay' | 'approve' }>> = async (trx, deps, reg, change) => {
+  const now = deps.clock.now();
+  const row = await repo.moveBooking(trx, reg.id, change.event, reg.status, { pending_reason: null, confirmed_at: now, ...(change.event === 'pay' ? { payment_id: change.paymentId } : {}) });
+  if (!row) return undefined;
+  if (change.event === 'pay') await captures.recordCapture(trx, capture(reg, change.paymentId), now);
+  if (!(await applyConfirmation(trx, deps, change.eventRow, { ...row, amount_paise: Number(row.amount_paise) }, change.attendeeIds))) throw new SeatsGone();
+  return { row, after: { status: row.status, ...(change.event === 'pay' ? { paymentId: change.paymentId, amount: rupees(Number(reg.amount_paise)) } : {}) } };
+};
+
+/** `reject`, `cancel`, `expire`, `lose_last_seat`: ended with no money given back here (a lost seat's payment is refunded by its job). */
+const end: Apply<Extract<BookingChange, { event: 'reject' | 'cancel' | 'expire' | 'lose_last_seat' }>> = async (trx, deps, reg, change) => {
+  const now = deps.clock.now();
+  const bound = change.event === 'lose_last_seat' ? { payment_id: change.paymentId } : {};
+  const row = await repo.moveBooking(trx, reg.id, change.event, reg.status, { pending_reason: null, cancelled_at: now, ...bound });
+  if (!row) return undefined;
+  if (change.event === 'lose_last_seat') await captures.recordCapture(trx, capture(reg, change.paymentId), now);
+  await applyBookingEnd(trx, deps, reg);
+  return { row, after: { status: row.status, ...(change.event === 'cancel' ? { refund: 0, kept: 0 } : {}) } };
+};
+
+/** `claim_refund`: the claim, its refund reserved against the capture (409 when it would exceed it). */
+const claimRefund: Apply<Extract<BookingChange, { event: 'claim_refund' }>> = async (trx, deps, reg, { claim }) => {
+  const now = deps.clock.now();
+  const row = await repo.moveBooking(trx, reg.id, 'claim_refund', reg.status, { claim: JSON.stringify(claim), claimed_at: now });
+  if (!row) return undefined;
+  if (!(await captures.reserveRefund(trx, capture(reg, reg.payment_id!), claim.refundPaise, now))) {
+    throw conflict('refund_exceeds_capture', 'this payment has been refunded already; nothing more can be given back');
+  }
+  return { row, after: { status: row.status, to: claim.to, refund: rupees(claim.refundPaise), kept: rupees(claim.keptPaise) } };
+};
+
+/** `complete_refund`: the claimed end, with seats freed and the refund in the ledger (and the credit note). */
+const completeRefund: Apply<Extract<BookingChange, { event: 'complete_refund' }>> = async (trx, deps, reg, change) => {
+  const claim = reg.claim!;
+  const row = await repo.moveBooking(trx, reg.id, 'complete_refund', reg.status, { cancelled_at: deps.clock.now(), refund_id: change.refundId, kept_paise: claim.keptPaise, claim: null, claimed_at: null }, claim.to);
+  if (!row) return undefined;
+  const reason = claim.to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded';
+  await applyBookingEnd(trx, deps, { ...reg, status: 'confirmed' }, { reason, part: { refundPaise: claim.refundPaise, amountPaise: Number(reg.amount_paise) } });
+  return { row, verb: claim.to === 'cancelled' ? 'cancel' : 'refund', after: { status: row.status, refund: rupees(claim.refundPaise), kept: rupees(claim.keptPaise) } };
+};
+
+/** `release_claim`: the gateway refused; the booking is as it was, the reservation given back. */
+const releaseClaim: Apply<Extract<BookingChange, { event: 'release_claim' }>> = async (trx, _deps, reg, change) => {
+  const row = await repo.moveBooking(trx, reg.id, 'release_claim', reg.status, { claim: null, claimed_at: null });
+  if (!row) return undefined;
+  await captures.releaseRefund(trx, reg.mode, reg.payment_id!, reg.claim!.refundPaise);
+  return { row, after: { status: row.status, reason: change.reason } };
+};
+
+/** `refunded_at_gateway`: refunded in full outside the service. */
+const refundedAtGateway: Apply<Extract<BookingChange, { event: 'refunded_at_gateway' }>> = async (trx, deps, reg, change) => {
+  const row = await repo.moveBooking(trx, reg.id, 'refunded_at_gateway', reg.status, { pending_reason: null, cancelled_at: deps.clock.now() });
+  if (!row) return undefined;
+  await captures.refundedInFull(trx, reg.mode, change.paymentId);
+  await applyBookingEnd(trx, deps, reg, { reason: 'Booking refunded in full' });
+  return { row, after: { status: row.status, refund: rupees(Number(reg.amount_paise)), kept: 0 } };
+};
+
+/** `transfer`: a new holder and ticket code; the ticket mail to them. */
+const transfer: Apply<Extract<BookingChange, { event: 'transfer' }>> = async (trx, deps, reg, { eventRow, holder }) => {
+  const previous = reg.ticket_code ? [...reg.previous_ticket_codes, reg.ticket_code] : reg.previous_ticket_codes;
+  const row = await repo.transferHolder(trx, reg.id, { ...holder, previousCodes: previous, currentCode: reg.ticket_code });
+  if (!row) return undefined;
+  await applyTransfer(trx, deps, eventRow, reg.id);
+  return { row, before: { holder: { name: reg.name, email: reg.email } }, after: { holder: { name: holder.name, email: holder.email } } };
+};
+
+const APPLY: { [E in BookingChange['event']]: Apply<Extract<BookingChange, { event: E }>> } = {
+  pay: confirm,
+  approve: confirm,
+  reject: end,
+  cancel: end,
+  expire: end,
+  lose_last_seat: end,
+  claim_refund: claimRefund,
+  complete_refund: completeRefund,
+  release_claim: releaseClaim,
+  refunded_at_gateway: refundedAtGateway,
+  transfer,
+};
+
+/**
+ * Applies `change` to `reg` (as the caller read it) inside `trx`: the row after it, or
+ * undefined when the booking moved meanwhile (nothing written). Throws the table's 409 when
+ * the booking is not in a state the change starts from, and `SeatsGone` when a confirmation
+ * finds no seat (the caller's transaction must roll back).
+ */
+export async function changeBooking(trx: Transaction<Database>, deps: ChangeDeps, reg: Row, actor: audit.AuditActor, change: BookingChange): Promise<Row | undefined> {
+  if (!mayAct(change.event, actor.kind)) throw new Error(`${actor.kind} may not ${change.event} a booking`);
+  if (!canApply(change.event, reg)) throw refusal(change.event, reg);
+  const applied = await (APPLY[change.event] as Apply<BookingChange>)(trx, deps, reg, change);
+  if (!applied) return undefined;
+  const verb = applied.verb ?? TRANSITIONS[change.event].audit!;
+  await audit.recordChange(trx, deps, entry(reg, actor, verb, applied.before ?? { status: reg.status }, applied.after));
+  return applied.row;
+}
+
+/** The audit entry of a change to `reg`. */
+function entry(reg: Row, actor: audit.AuditActor, verb: string, before: Record<string, unknown>, after: Record<string, unknown>): audit.AuditChange {
+  return { accountId: reg.account_id, mode: reg.mode, actor, action: `registration.${verb}`, target: { type: 'registration', id: reg.id }, before, after };
+}
+
+/** The audit entry of a booking as it is first written (`book`, `await_payment`, `await_approval`). */
+export function bookedEntry(row: Pick<Row, 'id' | 'account_id' | 'mode' | 'status' | 'ticket_type' | 'quantity' | 'amount_paise'>, actor: audit.AuditActor): audit.AuditChange {
+  return {
+    accountId: row.account_id,
+    mode: row.mode,
+    actor,
+    action: 'registration.book',
+    target: { type: 'registration', id: row.id },
+    before: null,
+    after: { status: row.status, ticketType: row.ticket_type, quantity: row.quantity, amount: rupees(Number(row.amount_paise)) },
+  };
+}

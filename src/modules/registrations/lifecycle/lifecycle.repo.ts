@@ -1,0 +1,66 @@
+// The only writes of a booking's status (test/architecture/booking-status-writes.test.ts
+// proves no other file makes one): each a conditional statement whose guard and new status
+// come from the lifecycle table (booking-lifecycle.ts).
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { RegistrationsTable, RegistrationStatus } from '../../../db/database.js';
+import type { Db, RegistrationRow } from '../registrations.repo.js';
+import { guardSql, statusAfter, type BookingEvent } from './booking-lifecycle.js';
+
+/** A booking as it is first written: by `book`, `await_payment` or `await_approval`. */
+export async function insertBooking(db: Db, event: 'book' | 'await_payment' | 'await_approval', row: Omit<Insertable<RegistrationsTable>, 'status' | 'pending_reason'>): Promise<void> {
+  const pending_reason = event === 'await_payment' ? 'payment' : event === 'await_approval' ? 'approval' : null;
+  await db.insertInto('registrations').values({ ...row, status: statusAfter(event, 'pending'), pending_reason }).execute();
+}
+
+/** The columns a move may set besides the status. */
+export type MoveSet = Omit<Updateable<RegistrationsTable>, 'id' | 'status' | 'event_id' | 'account_id' | 'mode'>;
+
+/**
+ * Moves booking `id` by `event`, once: the UPDATE runs only while the row still passes the
+ * event's guard and is still in `from` (the status the caller read), so of any number of
+ * concurrent moves exactly one changes the row. The row after the move, or undefined.
+ */
+export function moveBooking(db: Db, id: string, event: BookingEvent, from: RegistrationStatus, set: MoveSet, claimed?: 'cancelled' | 'refunded'): Promise<RegistrationRow | undefined> {
+  return db
+    .updateTable('registrations')
+    .set({ ...set, status: statusAfter(event, from, claimed) })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .where(guardSql(event))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Claims still `refunding` since before `before`: left by a crash or a gateway that did not answer. */
+export function staleClaims(db: Db, before: Date, limit: number): Promise<RegistrationRow[]> {
+  return db.selectFrom('registrations').selectAll().where('status', '=', 'refunding').where('claimed_at', '<', before).orderBy('claimed_at').limit(limit).execute();
+}
+
+/** The one-statement free booking's status: `book`'s, from the table. */
+export const BOOKED_STATUS_SQL = sql.lit(statusAfter('book', 'pending'));
+
+/**
+ * `transfer`: a confirmed booking's new holder and ticket code, once (two transfers at once:
+ * the second finds the code changed); the primary's door state starts again.
+ */
+export async function transferHolder(
+  db: Db,
+  id: string,
+  holder: { name: string; email: string; ticketCode: string; previousCodes: readonly string[]; currentCode: string | null },
+): Promise<RegistrationRow | undefined> {
+  const r = await db
+    .updateTable('registrations')
+    .set({ name: holder.name, email: holder.email, ticket_code: holder.ticketCode, previous_ticket_codes: JSON.stringify(holder.previousCodes) })
+    .where('id', '=', id)
+    .where(guardSql('transfer'))
+    .where(sql<boolean>`ticket_code is not distinct from ${holder.currentCode}`)
+    .returningAll()
+    .executeTakeFirst();
+  if (!r) return undefined;
+  await db.updateTable('attendees').set({ name: holder.name, email: holder.email, checked_in_at: null }).where('registration_id', '=', id).where('idx', '=', 0).execute();
+  return r;
+}
+
+export function findBooking(db: Db, id: string): Promise<RegistrationRow | undefined> {
+  return db.selectFrom('registrations').selectAll().where('id', '=', id).executeTakeFirst();
+}
