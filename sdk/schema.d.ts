@@ -4692,6 +4692,7 @@ export interface operations {
                      *         "refunded": 0,
                      *         "expired": 0,
                      *         "endedRefunded": 0,
+                     *         "claimsFinished": 0,
                      *         "orphansFound": 0,
                      *         "settled": 0,
                      *         "errors": 0

@@ -1463,7 +1463,7 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   runReconciliationSweep: { responses: {
       '200': {
         success: true,
-        data: { checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, orphansFound: 0, settled: 0, errors: 0 },
+        data: { checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, claimsFinished: 0, orphansFound: 0, settled: 0, errors: 0 },
       },
     } },
   getPublishingAccess: { responses: { '200': { success: true, canPublish: false, requests: [{ id: EX.publishingRequestId, status: 'pending', message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.', reason: null, createdAt: '2026-11-25T07:51:24.908Z', decidedAt: null }] } } },

@@ -62,7 +62,7 @@ const capture = (reg: Row, paymentId: string) => ({ mode: reg.mode, paymentId, a
 /** `pay`, `approve`: confirmed, its payment recorded, everything a confirmation sets off; `SeatsGone` when no seat is left. */
 const confirm: Apply<Extract<BookingChange, { event: 'pay' | 'approve' }>> = async (trx, deps, reg, change) => {
   const now = deps.clock.now();
-  const row = await repo.moveBooking(trx, reg.id, change.event, reg.status, { pending_reason: null, confirmed_at: now, ...(change.event === 'pay' ? { payment_id: change.paymentId } : {}) });
+  const row = await repo.moveBooking(trx, reg, change.event, { pending_reason: null, confirmed_at: now, ...(change.event === 'pay' ? { payment_id: change.paymentId } : {}) });
   if (!row) return undefined;
   if (change.event === 'pay') await captures.recordCapture(trx, capture(reg, change.paymentId), now);
   if (!(await applyConfirmation(trx, deps, change.eventRow, { ...row, amount_paise: Number(row.amount_paise) }, change.attendeeIds))) throw new SeatsGone();
@@ -73,7 +73,7 @@ const confirm: Apply<Extract<BookingChange, { event: 'pay' | 'approve' }>> = asy
 const end: Apply<Extract<BookingChange, { event: 'reject' | 'cancel' | 'expire' | 'lose_last_seat' }>> = async (trx, deps, reg, change) => {
   const now = deps.clock.now();
   const bound = change.event === 'lose_last_seat' ? { payment_id: change.paymentId } : {};
-  const row = await repo.moveBooking(trx, reg.id, change.event, reg.status, { pending_reason: null, cancelled_at: now, ...bound });
+  const row = await repo.moveBooking(trx, reg, change.event, { pending_reason: null, cancelled_at: now, ...bound });
   if (!row) return undefined;
   if (change.event === 'lose_last_seat') await captures.recordCapture(trx, capture(reg, change.paymentId), now);
   await applyBookingEnd(trx, deps, reg);
@@ -83,7 +83,7 @@ const end: Apply<Extract<BookingChange, { event: 'reject' | 'cancel' | 'expire' 
 /** `claim_refund`: the claim, its refund reserved against the capture (409 when it would exceed it). */
 const claimRefund: Apply<Extract<BookingChange, { event: 'claim_refund' }>> = async (trx, deps, reg, { claim }) => {
   const now = deps.clock.now();
-  const row = await repo.moveBooking(trx, reg.id, 'claim_refund', reg.status, { claim: JSON.stringify(claim), claimed_at: now });
+  const row = await repo.moveBooking(trx, reg, 'claim_refund', { claim: JSON.stringify(claim), claimed_at: now });
   if (!row) return undefined;
   if (!(await captures.reserveRefund(trx, capture(reg, reg.payment_id!), claim.refundPaise, now))) {
     throw conflict('refund_exceeds_capture', 'this payment has been refunded already; nothing more can be given back');
@@ -94,7 +94,7 @@ const claimRefund: Apply<Extract<BookingChange, { event: 'claim_refund' }>> = as
 /** `complete_refund`: the claimed end, with seats freed and the refund in the ledger (and the credit note). */
 const completeRefund: Apply<Extract<BookingChange, { event: 'complete_refund' }>> = async (trx, deps, reg, change) => {
   const claim = reg.claim!;
-  const row = await repo.moveBooking(trx, reg.id, 'complete_refund', reg.status, { cancelled_at: deps.clock.now(), refund_id: change.refundId, kept_paise: claim.keptPaise, claim: null, claimed_at: null }, claim.to);
+  const row = await repo.moveBooking(trx, reg, 'complete_refund', { cancelled_at: deps.clock.now(), refund_id: change.refundId, kept_paise: claim.keptPaise, claim: null, claimed_at: null }, claim.to);
   if (!row) return undefined;
   const reason = claim.to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded';
   await applyBookingEnd(trx, deps, { ...reg, status: 'confirmed' }, { reason, part: { refundPaise: claim.refundPaise, amountPaise: Number(reg.amount_paise) } });
@@ -103,7 +103,7 @@ const completeRefund: Apply<Extract<BookingChange, { event: 'complete_refund' }>
 
 /** `release_claim`: the gateway refused; the booking is as it was, the reservation given back. */
 const releaseClaim: Apply<Extract<BookingChange, { event: 'release_claim' }>> = async (trx, _deps, reg, change) => {
-  const row = await repo.moveBooking(trx, reg.id, 'release_claim', reg.status, { claim: null, claimed_at: null });
+  const row = await repo.moveBooking(trx, reg, 'release_claim', { claim: null, claimed_at: null });
   if (!row) return undefined;
   await captures.releaseRefund(trx, reg.mode, reg.payment_id!, reg.claim!.refundPaise);
   return { row, after: { status: row.status, reason: change.reason } };
@@ -111,7 +111,7 @@ const releaseClaim: Apply<Extract<BookingChange, { event: 'release_claim' }>> = 
 
 /** `refunded_at_gateway`: refunded in full outside the service. */
 const refundedAtGateway: Apply<Extract<BookingChange, { event: 'refunded_at_gateway' }>> = async (trx, deps, reg, change) => {
-  const row = await repo.moveBooking(trx, reg.id, 'refunded_at_gateway', reg.status, { pending_reason: null, cancelled_at: deps.clock.now() });
+  const row = await repo.moveBooking(trx, reg, 'refunded_at_gateway', { pending_reason: null, cancelled_at: deps.clock.now() });
   if (!row) return undefined;
   await captures.refundedInFull(trx, reg.mode, change.paymentId);
   await applyBookingEnd(trx, deps, reg, { reason: 'Booking refunded in full' });

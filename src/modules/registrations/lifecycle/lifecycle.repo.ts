@@ -2,7 +2,7 @@
 // proves no other file makes one): each a conditional statement whose guard and new status
 // come from the lifecycle table (booking-lifecycle.ts).
 import { sql, type Insertable, type Updateable } from 'kysely';
-import type { RegistrationsTable, RegistrationStatus } from '../../../db/database.js';
+import type { RegistrationsTable } from '../../../db/database.js';
 import type { Db, RegistrationRow } from '../registrations.repo.js';
 import { guardSql, statusAfter, type BookingEvent } from './booking-lifecycle.js';
 
@@ -16,16 +16,24 @@ export async function insertBooking(db: Db, event: 'book' | 'await_payment' | 'a
 export type MoveSet = Omit<Updateable<RegistrationsTable>, 'id' | 'status' | 'event_id' | 'account_id' | 'mode'>;
 
 /**
- * Moves booking `id` by `event`, once: the UPDATE runs only while the row still passes the
- * event's guard and is still in `from` (the status the caller read), so of any number of
+ * Moves booking `read` by `event`, once: the UPDATE runs only while the row still passes the
+ * event's guard, is still in the status the caller read and still has the ticket code it read
+ * (a transfer meanwhile voids what was decided about the old holder), so of any number of
  * concurrent moves exactly one changes the row. The row after the move, or undefined.
  */
-export function moveBooking(db: Db, id: string, event: BookingEvent, from: RegistrationStatus, set: MoveSet, claimed?: 'cancelled' | 'refunded'): Promise<RegistrationRow | undefined> {
+export function moveBooking(
+  db: Db,
+  read: Pick<RegistrationRow, 'id' | 'status' | 'ticket_code'>,
+  event: BookingEvent,
+  set: MoveSet,
+  claimed?: 'cancelled' | 'refunded',
+): Promise<RegistrationRow | undefined> {
   return db
     .updateTable('registrations')
-    .set({ ...set, status: statusAfter(event, from, claimed) })
-    .where('id', '=', id)
-    .where('status', '=', from)
+    .set({ ...set, status: statusAfter(event, read.status, claimed) })
+    .where('id', '=', read.id)
+    .where('status', '=', read.status)
+    .where(sql<boolean>`ticket_code is not distinct from ${read.ticket_code}`)
     .where(guardSql(event))
     .returningAll()
     .executeTakeFirst();
