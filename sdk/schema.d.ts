@@ -649,7 +649,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a registration
-         * @description Frees its seats; a paid one is refunded in full at the gateway first (502 and no change when the gateway fails).
+         * @description Frees its seats; a paid one is refunded in full. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking and the change: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.
          */
         post: operations["cancelRegistration"];
         delete?: never;
@@ -713,7 +713,7 @@ export type paths = {
         put?: never;
         /**
          * Refund a paid registration in full
-         * @description Refunds at the gateway, marks it refunded and frees its seats. 409 `nothing_to_refund` for a free or unpaid one.
+         * @description Refunds at the gateway, marks it refunded and frees its seats. 409 `nothing_to_refund` for a free or unpaid one. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking and the change: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.
          */
         post: operations["refundRegistration"];
         delete?: never;

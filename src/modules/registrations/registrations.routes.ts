@@ -129,10 +129,10 @@ export const registrationsRoutes =
 
     action('approve', 'Approve a registration awaiting approval', 'Confirms it and claims its seats (409 `sold_out` when none are left; it then stays pending). Approving a confirmed one changes nothing.', (p, e, r) => actions.approve(reg, p, e, r));
     action('reject', 'Reject a registration awaiting approval', 'It ends cancelled.', (p, e, r) => actions.reject(reg, p, e, r));
-    action('cancel', 'Cancel a registration', 'Frees its seats; a paid one is refunded in full at the gateway first (502 and no change when the gateway fails).', (p, e, r) =>
+    action('cancel', 'Cancel a registration', 'Frees its seats; a paid one is refunded in full. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking and the change: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.', (p, e, r) =>
       actions.end(reg, p, e, r, 'cancelled'),
     );
-    action('refund', 'Refund a paid registration in full', 'Refunds at the gateway, marks it refunded and frees its seats. 409 `nothing_to_refund` for a free or unpaid one.', (p, e, r) =>
+    action('refund', 'Refund a paid registration in full', 'Refunds at the gateway, marks it refunded and frees its seats. 409 `nothing_to_refund` for a free or unpaid one. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking and the change: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.', (p, e, r) =>
       actions.end(reg, p, e, r, 'refunded'),
     );
 
