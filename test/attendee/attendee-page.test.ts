@@ -18,13 +18,17 @@ describe('the attendee’s own page', () => {
   let rzp: RazorpayEmulator;
   let server: TestServer;
   let org: Account & KeyInfo;
+  let staff: Account;
+  /** The clock when the sessions were opened (they expire as it moves). */
+  let opened: Date;
   const staffEmail = uniqueEmail('staff');
 
   before(async () => {
     rzp = await startRazorpayEmulator(creds);
     server = await startServer({ env: { ...gatewayEnv(rzp, creds), STAFF_EMAILS: staffEmail, WORKERS: 'false' } });
     org = await organiser(server.url, 'live');
-    const staff = await signup(server.url, { email: staffEmail });
+    staff = await signup(server.url, { email: staffEmail });
+    opened = server.clock.now();
     await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
   });
   after(async () => {
@@ -131,4 +135,29 @@ describe('the attendee’s own page', () => {
     assert.equal(rzp.payments.get(c.paymentId)!.amount_refunded, 0);
     assert.equal((await api('GET', `/api/v1/events/${eventId}/registrations/${c.id}`)).body.data.status, 'confirmed');
   });
+
+  // The service's own ledger recomputation (GET /admin/api/ledger/check) must agree with the
+  // entries a cancellation wrote, whatever the policy kept: a fee (the part refunded, the
+  // platform fee kept) or the whole price (nothing refunded, no refund entry).
+  for (const [refund, kept] of [[{ feePercent: 40 }, 20_000], ['none', 50_000]] as const) {
+    it(`cancels under refund ${JSON.stringify(refund)}: ₹${kept / 100} kept, the rest refunded, and the ledger check agrees`, async () => {
+      server.clock.set(opened);
+      const created = await api('POST', '/api/v1/events', { title: `Keeps ${kept}`, description: 'x', startDate: '2027-06-01T10:00:00+05:30', price: 500, capacity: 5, selfService: { cancel: true, cutoffHours: 48, refund } });
+      assert.equal(created.status, 201, created.text);
+      const eventId = created.body.data.id as string;
+      assert.equal((await api('PATCH', `/api/v1/events/${eventId}`, { status: 'published' })).status, 200);
+      const a = await buy(eventId, 'Devi');
+      const token = attendeeToken(server.deps.config.secretsKey, a.id, a.id);
+      const cancelled = await post(token, 'cancel', { csrf: csrf((await page(token)).html, 'cancel'), confirm: 'yes' });
+      assert.equal(cancelled.status, 200, cancelled.html);
+      assert.equal(rzp.payments.get(a.paymentId)!.amount_refunded, 50_000 - kept);
+      const reg = await server.deps.db.selectFrom('registrations').select(['status', 'kept_paise']).where('id', '=', a.id).executeTakeFirstOrThrow();
+      assert.deepEqual({ status: reg.status, kept: Number(reg.kept_paise) }, { status: 'cancelled', kept });
+      const refunds = await server.deps.db.selectFrom('ledger_entries').select('amount_paise').where('source_id', '=', a.id).where('kind', '=', 'ticket_refund').execute();
+      assert.equal(refunds.reduce((s, e) => s - Number(e.amount_paise), 0), 50_000 - kept);
+      const check = await call(server.url, 'GET', `/admin/api/ledger/check?accountId=${org.userId}`, { token: staff.token });
+      assert.equal(check.status, 200, check.text);
+      assert.deepEqual(check.body.mismatches, [], check.text);
+    });
+  }
 });

@@ -19,6 +19,9 @@
 //   at seeded points — an operator's topology where the sweep runs elsewhere.
 // - The SIGKILL lands while the victim's order create is held at the emulator; the
 //   emulator then carries it out (the order exists, the service never heard).
+// - Racing mode (`racing: true`, RECONCILE_RACING=1; racing.ts) adds groups of concurrent
+//   changes to one booking whose gateway requests are released together: which request of
+//   a group wins is a real race, so only the checks, not every figure, repeat with the seed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +37,7 @@ import { call, createKey, signup, verifyFromMailFiles } from '../helpers/http.js
 import { pick, seededRandom, type Random } from '../helpers/prng.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { signWebhook, startRazorpayEmulator, type EmulatorNotification, type HeldRequest, type Lies, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { emptyRaceFigures, RACE_EVENTS, raceKinds, runRace, type RaceEvent, type RaceFigures, type RaceHarness } from './racing.js';
 
 export interface RunOptions {
   operations: number;
@@ -46,6 +50,10 @@ export interface RunOptions {
   control?: boolean;
   /** A lying gateway (tests of the checks only). */
   lies?: Lies;
+  /** Racing mode (racing.ts): groups of concurrent changes to one booking, released together. */
+  racing?: boolean;
+  /** Racing mode: the share of operations followed by a racing group (default 0.25). */
+  raceRate?: number;
   /** Fail the run unless these minimums hold (default on; the lying-gateway runs are short). */
   minimums?: boolean;
   log?: (line: string) => void;
@@ -57,8 +65,10 @@ export interface MoneyLine {
   product: 'tickets' | 'memberships';
   /** The gateway emulator's captured − refunded, paise. */
   gatewayNet: number;
-  /** What the service holds as confirmed (bookings, membership periods), paise. */
+  /** What the service holds: confirmed bookings and membership periods, and what cancellations kept (keptPaise), paise. */
   serviceGross: number;
+  /** Of serviceGross, what cancellations under a fee-keeping policy kept. */
+  keptPaise: number;
   /** The ledger's sales − refunds, paise. */
   ledgerNet: number;
 }
@@ -66,6 +76,7 @@ export interface MoneyLine {
 export interface RunFigures {
   seed: number;
   control: boolean;
+  racing: boolean;
   operations: number;
   byKind: Record<string, number>;
   faults: Record<string, number>;
@@ -82,6 +93,8 @@ export interface RunFigures {
   sweepTotals: Omit<SweepSummary, 'ran'>;
   /** Interleavings where a request neither finished nor reached the gateway in 60 s (released at once: the run is then not exact). */
   stalls: number;
+  /** Racing mode: the groups raced and how their requests were answered. */
+  races: RaceFigures;
   /** What a lying gateway lied about: payment (or order) ids and their orders. */
   lied: Record<string, { id: string; orderId: string }[]>;
   mismatches: string[];
@@ -140,7 +153,10 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
   const log = options.log ?? (() => {});
   const faultRate = options.faultRate ?? 0.06;
   const control = options.control ?? false;
+  const racing = options.racing ?? false;
   const top = seededRandom(options.seed);
+  // Racing mode draws from a stream of its own: the usual operations are those of the same seed without it.
+  const raceRandom = seededRandom(options.seed ^ 0x7ace);
   const rzp: RazorpayEmulator = await startRazorpayEmulator(creds, { accountNumber: ACCOUNT_NUMBER, seed: options.seed, ...(options.lies ? { lies: options.lies } : {}) });
   const db = await createDatabase(options.databaseUrl, options.seed);
   const dirs: string[] = [];
@@ -186,6 +202,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
   const figures: RunFigures = {
     seed: options.seed,
     control,
+    racing,
     operations: 0,
     byKind: {},
     faults: { service_kills: 0, notifications_late: 0, notifications_twice: 0, notifications_never: 0, notifications_reordered: 0 },
@@ -201,6 +218,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     sweeps: 0,
     sweepTotals: emptySweep(),
     stalls: 0,
+    races: emptyRaceFigures(),
     lied: {},
     mismatches: [],
     seconds: 0,
@@ -278,6 +296,21 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       }
       events.push(info);
     }
+    // Racing mode: events whose attendee page cancels (keeping a fee) and transfers.
+    const raceEvents: RaceEvent[] = [];
+    const feeBasisPoints = new Map<string, number>();
+    for (const e of racing ? RACE_EVENTS : []) {
+      const selfService = { transfer: true, cancel: true, cutoffHours: 1, refund: e.feePercent === 100 ? 'none' : { feePercent: e.feePercent } };
+      const body = { title: e.title, description: 'reconciliation run, racing', startDate: '2027-03-01', price: e.price, capacity: 0, selfService, ...(e.maxTeamSize ? { maxTeamSize: e.maxTeamSize } : {}) };
+      const r = await call(url0, 'POST', '/api/v1/events', { key, body });
+      if (r.status !== 201) throw new Error(`race event: ${r.status} ${r.text}`);
+      const id = r.body.data.id as string;
+      await call(url0, 'PATCH', `/api/v1/events/${id}`, { key, body: { status: 'published' } });
+      await call(url0, 'POST', `/admin/api/events/${id}/ticket-emails`, { token: staff.token, body: { enabled: false } });
+      labels.set(id, e.title.toLowerCase());
+      feeBasisPoints.set(id, Math.round(e.feePercent * 100));
+      raceEvents.push({ id, label: e.title.toLowerCase(), feeBasisPoints: Math.round(e.feePercent * 100) });
+    }
     const plans: string[] = [];
     for (const [i, amount] of [299, 1200].entries()) {
       const r = await call(url0, 'POST', '/api/v1/memberships/plans', { key, body: { name: `Term ${i}`, amount, kind: 'fixed_term', termMonths: 1 + i * 11 } });
@@ -323,6 +356,10 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     const sweepAfter = plan.map(() => top() < 0.04);
     // Mid-run, one process dies while one of its gateway requests is held.
     plan[Math.floor(options.operations / 2)] = 'kill_process';
+    // Racing mode: after which operations a racing group runs, and of which kind.
+    const raceAfter = plan.map(() => racing && raceRandom() < (options.raceRate ?? 0.25));
+    const raceKindsInOrder = raceKinds(raceRandom, raceAfter.filter(Boolean).length);
+    const raceSeeds = raceKindsInOrder.map(() => Math.floor(raceRandom() * 2 ** 31));
 
     /**
      * Runs `tasks` as concurrent requests would, but one step at a time: every gateway
@@ -467,6 +504,38 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
         if (r() < 0.2) await notify(r, body);
       }
     }
+
+    const died = (err: unknown) => ({ status: 0, body: { error: String(err) } as any, headers: new Headers(), text: String(err) });
+    const raceHarness: RaceHarness = {
+      rzp,
+      secretsKey: deps.config.secretsKey,
+      events: raceEvents,
+      urls: () => procs.map((p) => p.url),
+      book: (r, e) => step1(r, {}, { id: e.id, label: e.label, price: 0 }),
+      pay: (orderId) => pay(orderId),
+      api: (url, method, path, body) => api(raceRandom, method, path, body, url),
+      form: (url, path, fields) => call(url, 'POST', path, { raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url } }).catch(died),
+      notify: (url, note) =>
+        call(url, 'POST', '/webhooks/razorpay', {
+          raw: note.body,
+          headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(note.body, WEBHOOK_SECRET), 'x-razorpay-event-id': note.eventId },
+        }).catch(died),
+      notificationsOf: (paymentId) => {
+        pool.push(...rzp.takeNotifications());
+        const mine = pool.filter((n) => n.paymentId === paymentId);
+        pool.splice(0, pool.length, ...pool.filter((n) => n.paymentId !== paymentId));
+        return mine;
+      },
+      ticketCode: async (id) => (await deps.db.selectFrom('registrations').select('ticket_code').where('id', '=', id).executeTakeFirst())?.ticket_code ?? null,
+      email,
+      figures: figures.races,
+      mismatch: (m) => figures.mismatches.push(m),
+      stalled: () => {
+        figures.stalls++;
+        log('stall: a racing group released at once');
+      },
+      ...(process.env.RECONCILE_DIGEST ? { trace: log } : {}),
+    };
 
     async function runOp(kind: Kind, r: Random): Promise<void> {
       switch (kind) {
@@ -615,6 +684,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     }
 
     let seenRequests = rzp.requests.length;
+    let races = 0;
     for (let i = 0; i < plan.length; i++) {
       const kind = plan[i]!;
       const t0 = Date.now();
@@ -623,6 +693,12 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       figures.byKind[kind] = (figures.byKind[kind] ?? 0) + 1;
       clock.advance(1000);
       await work();
+      if (raceAfter[i]) {
+        const n = races++;
+        await runRace(raceHarness, raceKindsInOrder[n]!, seededRandom(raceSeeds[n]!)).catch((err: unknown) => log(`race ${n} (${raceKindsInOrder[n]}) threw: ${String(err)}`));
+        clock.advance(1000);
+        await work();
+      }
       const t1 = Date.now();
       if (sweepAfter[i] && !control) await runSweep();
       if (process.env.RECONCILE_TRACE && Date.now() - t0 > 500) log(`operation ${i} ${kind}: ${t1 - t0} ms, then ${Date.now() - t1} ms of jobs and sweep`);
@@ -654,7 +730,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     }
     log(`sweeps: ${figures.sweeps}; ${Object.entries(figures.sweepTotals).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     await verify(deps.db, rzp, orgAccount.userId, figures, labels);
-    await independentChecks(deps.db, rzp, figures, labels);
+    await independentChecks(deps.db, rzp, figures, labels, feeBasisPoints);
     // The service's own recomputation (GET /admin/api/ledger/check) agrees too.
     const ledgerCheck = await checkLedger(deps.db);
     for (const m of ledgerCheck.mismatches) figures.mismatches.push(`ledger recomputation ${labels.get(m.accountId) ?? 'an account'} ${m.mode} ${m.source}: recomputed ${m.expectedPaise}, ledger ${m.ledgerPaise}`);
@@ -682,6 +758,11 @@ function digest(rzp: RazorpayEmulator): string {
 }
 
 type Db = import('kysely').Kysely<import('../../src/db/database.js').Database>;
+type Registration = import('kysely').Selectable<import('../../src/db/database.js').Database['registrations']>;
+
+/** What the service holds of a booking's money: a confirmed one's price, an ended one's kept fee. */
+const heldBy = (r: Pick<Registration, 'status' | 'amount_paise' | 'kept_paise'>) =>
+  r.status === 'confirmed' ? Number(r.amount_paise) : r.status === 'cancelled' || r.status === 'refunded' ? Number(r.kept_paise) : 0;
 
 async function verify(db: Db, rzp: RazorpayEmulator, accountId: string, figures: RunFigures, labels: Map<string, string>): Promise<void> {
   const miss = (m: string) => figures.mismatches.push(m);
@@ -698,24 +779,30 @@ async function verify(db: Db, rzp: RazorpayEmulator, accountId: string, figures:
   const paidOrders = new Set(captured.map((p) => String(p.order_id)));
   figures.paidAtGateway = regs.filter((r) => Number(r.amount_paise) > 0 && r.order_id !== null && paidOrders.has(r.order_id)).length;
 
-  // 1. Per order: the gateway's captured minus refunded is what the service holds as confirmed.
+  // 1. Per order: the gateway's captured minus refunded is what the service holds: a
+  //    confirmed booking's price, or what an ended one kept (a cancellation's fee).
   for (const order of rzp.orders.values()) {
     const id = String(order.id);
     const net = captured.filter((p) => p.order_id === id).reduce((s, p) => s + Number(p.amount) - Number(p.amount_refunded), 0);
     const reg = regByOrder.get(id);
     const go = goByOrder.get(id);
-    const held = reg ? (reg.status === 'confirmed' ? Number(reg.amount_paise) : 0) : go?.kind === 'membership' && go.payment_id ? Number(go.amount_paise) : 0;
-    if (net !== held) miss(`order ${id}: gateway holds ${net} paise net, the service ${held} (${reg ? `booking ${reg.status}` : go ? `${go.kind} ${go.outcome ?? 'open'}` : 'unknown to the service'})`);
+    const held = reg ? heldBy(reg) : go?.kind === 'membership' && go.payment_id ? Number(go.amount_paise) : 0;
+    if (net !== held) miss(`order ${id}: gateway holds ${net} paise net, the service ${held} (${reg ? `booking ${reg.status}${Number(reg.kept_paise) > 0 ? `, kept ${reg.kept_paise}` : ''}` : go ? `${go.kind} ${go.outcome ?? 'open'}` : 'unknown to the service'})`);
   }
-  // 2. Every captured payment is a confirmed booking or period, or fully refunded.
+  // 2. Every captured payment is a confirmed booking or period, fully refunded, or refunded
+  //    but for what its ended booking kept.
   for (const p of captured) {
     const id = String(p.id);
     const booking = regs.find((r) => r.payment_id === id && r.status === 'confirmed');
     const period = gos.find((g) => g.payment_id === id);
     const refunded = Number(p.amount_refunded) === Number(p.amount);
+    const kept = regs.find((r) => r.payment_id === id && (r.status === 'cancelled' || r.status === 'refunded') && Number(r.kept_paise) > 0);
+    const refundedButKept = kept !== undefined && Number(p.amount) - Number(p.amount_refunded) === Number(kept.kept_paise);
     if ((booking || period) && Number(p.amount_refunded) > 0) miss(`payment ${id} of ${p.order_id}: refunded ${p.amount_refunded} yet confirmed`);
-    if (!booking && !period && !refunded) miss(`payment ${id} of ${p.order_id}: captured ${p.amount}, refunded ${p.amount_refunded}, confirmed nowhere`);
+    if (!booking && !period && !refunded && !refundedButKept) miss(`payment ${id} of ${p.order_id}: captured ${p.amount}, refunded ${p.amount_refunded}, ${kept ? `its booking kept ${kept.kept_paise}` : 'confirmed nowhere'}`);
   }
+  // A refund's claim still open after the last sweep: the sweep must finish every one.
+  for (const r of regs) if (r.status === 'refunding') miss(`booking of order ${r.order_id}: still refunding after the last sweep (claimed at ${r.claimed_at?.toISOString()})`);
   for (const r of regs) {
     if (r.status === 'confirmed' && Number(r.amount_paise) > 0) {
       const p = r.payment_id ? rzp.payments.get(r.payment_id) : undefined;
@@ -762,7 +849,7 @@ const gatewayCharge = (unit: number) => Math.round(unit * 0.03);
  * The money, each side read on its own: the gateway emulator's books, the service's
  * bookings and membership periods, and the ledger's entries as stored.
  */
-async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigures, labels: Map<string, string>): Promise<void> {
+async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigures, labels: Map<string, string>, feeBasisPoints: Map<string, number>): Promise<void> {
   const miss = (m: string) => figures.mismatches.push(m);
   const regs = await db.selectFrom('registrations').selectAll().execute();
   const gos = await db.selectFrom('gateway_orders').selectAll().execute();
@@ -770,14 +857,15 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
   const accountOf = (id: string) => labels.get(id) ?? 'an unlabelled account';
 
   // A. Per account, mode and product: gateway captured − refunded = the service's confirmed
-  //    gross = the ledger's sales − refunds. The gateway's side is what its orders say they
-  //    are for (the order's notes), its account and mode the service's key (one live key here).
+  //    gross with what cancellations kept = the ledger's sales − refunds. The gateway's side
+  //    is what its orders say they are for (the order's notes), its account and mode the
+  //    service's key (one live key here).
   type Key = string;
   const lines = new Map<Key, MoneyLine>();
   const line = (account: string, mode: string, product: 'tickets' | 'memberships') => {
     const k = `${account}|${mode}|${product}`;
     let l = lines.get(k);
-    if (!l) lines.set(k, (l = { account, mode, product, gatewayNet: 0, serviceGross: 0, ledgerNet: 0 }));
+    if (!l) lines.set(k, (l = { account, mode, product, gatewayNet: 0, serviceGross: 0, keptPaise: 0, ledgerNet: 0 }));
     return l;
   };
   const owner = new Map<string, { account: string; mode: string }>();
@@ -791,7 +879,12 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
     const who = owner.get(String(p.order_id)) ?? { account: 'organiser', mode: 'live' };
     line(who.account, who.mode, product).gatewayNet += Number(p.amount) - Number(p.amount_refunded);
   }
-  for (const r of regs) if (r.status === 'confirmed' && Number(r.amount_paise) > 0) line(accountOf(r.account_id), r.mode, 'tickets').serviceGross += Number(r.amount_paise);
+  for (const r of regs) {
+    if (Number(r.amount_paise) === 0) continue;
+    const l = line(accountOf(r.account_id), r.mode, 'tickets');
+    l.serviceGross += heldBy(r);
+    if (r.status !== 'confirmed') l.keptPaise += heldBy(r);
+  }
   for (const g of gos) if (g.kind === 'membership' && g.payment_id !== null) line(accountOf(g.account_id), g.mode, 'memberships').serviceGross += Number(g.amount_paise);
   for (const e of entries) {
     const a = Number(e.amount_paise);
@@ -844,13 +937,28 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
     }
     if (count(es, 'platform_fee') !== 1 || !ok) miss(`${where}: platform fee entry ${platform} follows no ordinal of §9 for ${r.quantity} × ${unit}`);
     const refunds = count(es, 'ticket_refund');
+    // A cancellation under a fee-keeping policy refunds all but the fee and keeps the platform fee (README).
+    const kept = r.status === 'confirmed' ? 0 : Number(r.kept_paise);
     if (refunds > 1) miss(`${where}: ${refunds} refund entries`);
     if (refunds === 1) {
-      if (-sum(es, 'ticket_refund') !== gross) miss(`${where}: refund entry ${-sum(es, 'ticket_refund')}, gross ${gross}`);
-      if (sum(es, 'platform_fee_reversal') !== platform) miss(`${where}: platform fee reversal ${sum(es, 'platform_fee_reversal')}, fee ${platform}`);
+      if (-sum(es, 'ticket_refund') !== gross - kept) miss(`${where}: refund entry ${-sum(es, 'ticket_refund')}, gross ${gross}${kept > 0 ? ` less ${kept} kept` : ''}`);
+      const reversal = kept > 0 ? 0 : platform;
+      if (sum(es, 'platform_fee_reversal') !== reversal) miss(`${where}: platform fee reversal ${sum(es, 'platform_fee_reversal')}, expected ${reversal}${kept > 0 ? ' (a partial refund keeps the platform fee)' : ''}`);
     } else if (count(es, 'platform_fee_reversal') > 0) miss(`${where}: a platform fee reversal without a refund`);
+    // What the gateway refunded of the booking's payment is what the ledger records as refunded:
+    // a refund made twice (two cancels of one booking, each refunding part of it) shows here.
+    const payment = r.payment_id ? rzp.payments.get(r.payment_id) : undefined;
+    if (payment && Number(payment.amount_refunded) !== -sum(es, 'ticket_refund'))
+      miss(`${where}: payment ${r.payment_id} refunded ${payment.amount_refunded} paise at the gateway, the ledger's refunds of it ${-sum(es, 'ticket_refund')}`);
+    // A fee kept is the event's policy fee (rounded half up to the paisa) — and only on an event with such a policy.
+    if (kept > 0) {
+      const bp = feeBasisPoints.get(r.event_id);
+      const fee = bp === undefined ? 0 : Math.floor((gross * bp + 5000) / 10_000);
+      if (kept !== fee) miss(`${where}: kept ${kept} paise, its event's cancellation fee is ${fee}`);
+    }
     if (r.status === 'confirmed' && refunds !== 0) miss(`${where}: confirmed, yet a refund entry`);
-    if (r.status !== 'confirmed' && refunds !== 1) miss(`${where}: sold in the ledger, ended ${r.status}, ${refunds} refund entries`);
+    // Ended: one refund entry, none when the policy kept the whole price.
+    if (r.status !== 'confirmed' && refunds !== (kept === gross ? 0 : 1)) miss(`${where}: sold in the ledger, ended ${r.status}${kept > 0 ? ` keeping ${kept}` : ''}, ${refunds} refund entries`);
   }
   // Memberships: each payment entry carries, in live mode, the gateway's 3 % (and no platform fee).
   for (const [k, es] of bySource) {
@@ -904,12 +1012,13 @@ const rupees = (paise: number) => `₹${(paise / 100).toLocaleString('en-IN', { 
 export function figureLines(f: RunFigures): string[] {
   const faultTotal = Object.values(f.faults).reduce((s, v) => s + v, 0);
   return [
-    `seed ${f.seed}${f.control ? ' (control: no sweep)' : ''}`,
+    `seed ${f.seed}${f.control ? ' (control: no sweep)' : ''}${f.racing ? ' (racing)' : ''}`,
     `operations ${f.operations}: ${Object.entries(f.byKind).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    ...(f.racing ? raceLines(f.races) : []),
     `faults injected ${faultTotal}: ${Object.entries(f.faults).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `gateway orders ${f.orders}, captured payments ${f.payments}, refunded ${f.refunds}; paid bookings paid at the gateway ${f.paidAtGateway}, confirmed ${f.confirmedBookings}; membership periods confirmed ${f.confirmedPeriods}`,
     `payouts requested ${f.payouts.requested}: processed ${f.payouts.processed}, reversed ${f.payouts.reversed}, failed ${f.payouts.failed}; RazorpayX paid out ${rupees(f.payouts.gatewayProcessedPaise)}, ledger ${rupees(f.payouts.ledgerPaise)}`,
-    ...f.money.map((l) => `money ${l.account} ${l.mode} ${l.product}: gateway ${rupees(l.gatewayNet)}, service ${rupees(l.serviceGross)}, ledger ${rupees(l.ledgerNet)}`),
+    ...f.money.map((l) => `money ${l.account} ${l.mode} ${l.product}: gateway ${rupees(l.gatewayNet)}, service ${rupees(l.serviceGross)}${l.keptPaise > 0 ? ` (${rupees(l.keptPaise)} of it kept by cancellations)` : ''}, ledger ${rupees(l.ledgerNet)}`),
     `fee entries checked ${f.feeEntriesChecked}`,
     `sweeps ${f.sweeps}: ${Object.entries(f.sweepTotals).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `stalls ${f.stalls}`,
@@ -919,6 +1028,15 @@ export function figureLines(f: RunFigures): string[] {
   ];
 }
 
+/** Racing mode's lines: the groups are the seed's; how their requests were answered depends on who won. */
+export function raceLines(r: RaceFigures): string[] {
+  return [
+    `racing groups ${r.groups}: ${Object.entries(r.byKind).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `raced requests ${r.requests}, answered: ${Object.entries(r.answers).sort().map(([k, v]) => `${k} × ${v}`).join(', ')}; groups of ending requests where exactly one acted ${r.oneActed}`,
+  ];
+}
+
 export function formatFigures(f: RunFigures): string {
-  return [`RECONCILE_SEED=${f.seed} replays this run`, ...figureLines(f), `took ${f.seconds} s`].join('\n');
+  const replays = f.racing ? `RECONCILE_RACING=1 RECONCILE_SEED=${f.seed} replays this run's operations and racing groups (not which request of a group wins)` : `RECONCILE_SEED=${f.seed} replays this run`;
+  return [replays, ...figureLines(f), `took ${f.seconds} s`].join('\n');
 }

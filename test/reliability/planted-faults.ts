@@ -1,8 +1,9 @@
 // Planted faults: evidence that the reconciliation run's checks guard the money. For each
 // patch under test/reliability/faults/, the working tree is copied to a scratch directory
 // (node_modules symlinked), the patch applied there, and a short reconciliation run made
-// in the copy; the run must end with mismatches (exit non-zero). The working tree itself
-// is never touched.
+// in the copy, in racing mode (racing.ts: fault d, a refund made before its claim, shows
+// only when two requests for one booking overlap); the run must end with mismatches (exit
+// non-zero). The working tree itself is never touched.
 //   node --import tsx test/reliability/planted-faults.ts
 // PLANTED_OPS (default 150) and PLANTED_SEED (default 11) set the runs; PLANTED_JSON=<file>
 // writes the results as JSON. Exits 0 only if every planted fault was caught.
@@ -58,7 +59,7 @@ export async function plantFaults(log: (line: string) => void = console.log): Pr
       const description = /PLANTED FAULT \([a-z]\): (.*)$/m.exec(readFileSync(join(FAULTS, patch), 'utf8'))?.[1] ?? patch;
       log(`planted fault ${patch}: ${description}`);
       const json = join(dir, 'figures.json');
-      const exitCode = await run(dir, { RECONCILE_OPS: String(operations), RECONCILE_SEED: String(seed), RECONCILE_JSON: json });
+      const exitCode = await run(dir, { RECONCILE_OPS: String(operations), RECONCILE_SEED: String(seed), RECONCILE_RACING: '1', RECONCILE_JSON: json });
       let figures: RunFigures | undefined;
       try {
         figures = JSON.parse(readFileSync(json, 'utf8')) as RunFigures;

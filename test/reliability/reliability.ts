@@ -2,18 +2,21 @@
 // of RELIABILITY.md written from them (no figure in that file is written by hand):
 // - the seed-7 run of 300 operations, three times (the figures must match);
 // - a 5,000-operation run with one fresh seed, three times;
+// - racing mode (RECONCILE_RACING=1, racing.ts) for seeds 1, 2 and 3, 300 operations each,
+//   side by side (a race's winner is not the seed's: these are not compared for sameness);
 //   (the three runs of one seed go side by side, each with its own database, emulator and
 //   processes: the same figures from runs that share the machine differently are the proof
 //   that nothing in the outcome depends on timing);
 // - the control run (RECONCILE_CONTROL=1: no sweep anywhere), which must fail;
-// - the planted faults (test/reliability/faults/*.patch), each of which must fail;
+// - the planted faults (test/reliability/faults/*.patch), each of which must fail (in racing mode);
 // - the lying-gateway scenarios, each of which must be reported;
 // - the soak (`npm run soak`: three instances, one killed every 20 s), three runs in a row;
 // - the mutation summary, when package.json has `npm run mutate` (run here).
 // RECONCILE_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
 // names the PostgreSQL server the runs create their databases on. RELIABILITY_SMALL_OPS,
-// RELIABILITY_BIG_OPS and RELIABILITY_OUT override the lengths and the output file (for a
-// trial; the committed file comes from the defaults).
+// RELIABILITY_BIG_OPS, RELIABILITY_RACING_SEEDS (comma-separated) and RELIABILITY_OUT override
+// the lengths, the racing seeds and the output file (for a trial; the committed file comes
+// from the defaults).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -31,6 +34,7 @@ const databaseUrl = process.env.RECONCILE_DATABASE_URL ?? process.env.TEST_DATAB
 const SMALL_OPS = Number(process.env.RELIABILITY_SMALL_OPS ?? 300);
 const SMALL_SEED = 7;
 const BIG_OPS = Number(process.env.RELIABILITY_BIG_OPS ?? 5000);
+const RACING_SEEDS = (process.env.RELIABILITY_RACING_SEEDS ?? '1,2,3').split(',').map(Number);
 const OUT = process.env.RELIABILITY_OUT ?? join(REPO, 'RELIABILITY.md');
 
 const startedAt = new Date();
@@ -78,6 +82,10 @@ const bigSeed = process.env.RELIABILITY_BIG_SEED ? Number(process.env.RELIABILIT
 const bigStarted = Date.now();
 const big: Run[] = await threeOf(bigSeed, BIG_OPS);
 const bigMinutes = Math.round((Date.now() - bigStarted) / 60_000);
+
+const racingRuns: Run[] = await Promise.all(
+  RACING_SEEDS.map((seed) => reconcile(`seed ${seed}, racing`, { RECONCILE_OPS: String(SMALL_OPS), RECONCILE_SEED: String(seed), RECONCILE_RACING: '1' })),
+);
 
 const controlRun = await reconcile('control: no sweep anywhere', { RECONCILE_OPS: String(SMALL_OPS), RECONCILE_SEED: String(SMALL_SEED), RECONCILE_CONTROL: '1' });
 
@@ -161,10 +169,17 @@ function runTable(runs: Run[]): string[] {
     ['membership periods confirmed', (f) => n(f.confirmedPeriods)],
     ['payouts requested / processed / reversed / failed', (f) => `${f.payouts.requested} / ${f.payouts.processed} / ${f.payouts.reversed} / ${f.payouts.failed}`],
     ['RazorpayX paid out / ledger payout entries', (f) => `${rupees(f.payouts.gatewayProcessedPaise)} / ${rupees(f.payouts.ledgerPaise)}`],
+    ...(runs.some((r) => r.figures?.racing)
+      ? ([
+          ['racing groups', (f) => n(f.races.groups)],
+          ['raced requests / groups of ending requests where exactly one acted', (f) => `${n(f.races.requests)} / ${n(f.races.oneActed)}`],
+          ['raced requests answered', (f) => Object.entries(f.races.answers).sort().map(([k, v]) => `${k} × ${v}`).join(', ')],
+        ] as [string, (f: RunFigures) => string][])
+      : []),
     ...(['tickets', 'memberships'] as const).map(
       (p) =>
         [
-          `${p}: gateway captured − refunded / service confirmed / ledger sales − refunds`,
+          `${p}: gateway captured − refunded / service confirmed${p === 'tickets' ? ' (with what cancellations kept)' : ''} / ledger sales − refunds`,
           (f: RunFigures) => {
             const l = f.money.find((m) => m.product === p && m.account === 'organiser' && m.mode === 'live');
             return l ? `${rupees(l.gatewayNet)} / ${rupees(l.serviceGross)} / ${rupees(l.ledgerNet)}` : '—';
@@ -225,7 +240,9 @@ const md: string[] = [
   '',
   'The reconciliation run (`test/reliability/driver.ts`, `npm run reconcile`) checks the service\'s promise — every captured paisa ends in exactly one place, a confirmed booking or membership period, or a full refund — and that the gateway, the service and the ledger tell the same story, under the failures a payment system meets. It starts the Razorpay emulator (with RazorpayX), a fresh PostgreSQL database and two service processes in live mode; draws the operations from the seed (paid bookings paid and confirmed, duplicate step 2s, authorised-only payments, browsers closed after paying, abandoned bookings, organiser cancels and refunds racing step 2, fixed-term memberships, a cancel racing the confirm, repeat subscribes paid twice, promo codes at their limit, event deletions, notifications delivered late, twice, shuffled or never, organiser payouts to UPI settled processed, reversed or failed), and kills one process mid-request. The same seed gives the same operations and the same figures: see the README ("Reliability runs") for how.',
   '',
-  'At the end it checks, each side read on its own: per order and per payment, the gateway\'s captured − refunded against what the service confirmed; seats against confirmed heads; promo uses against their limits; per account, mode and product (tickets, memberships) the gateway\'s captured − refunded = the service\'s confirmed gross = the ledger\'s sales − refunds (entries read as stored); every fee entry against §9 written out independently (platform fee by ordinal, 3 % gateway charge per ticket; the 3 % gateway charge on live membership payments); RazorpayX\'s processed − reversed payouts = the ledger\'s payout entries, and each payout\'s state; the service\'s own ledger recomputation; and minimums that make an idle run fail (at least 30 % of the bookings paid at the gateway confirmed, tickets and memberships both paid, a payout processed, every fault kind fired at least once).',
+  'Racing mode (`RECONCILE_RACING=1`, `test/reliability/racing.ts`) adds, after about one operation in four, a group of concurrent changes to one booking fired at once at both processes, their gateway requests released together: cancels from the attendee\'s page (two or three tabs, sometimes the organiser too), cancel × refund, refund × refund, the attendee\'s cancel under a fee-keeping policy × the organiser\'s refund, step 2 × cancel, the gateway\'s notification × step 2, transfer × cancel. The seed picks the groups, the requests and the processes; which request wins is a real race, so a racing run\'s figures may differ between runs of one seed, and its checks must hold whichever wins. Of each group of ending requests at most one may answer 2xx.',
+  '',
+  'At the end it checks, each side read on its own: per order and per payment, the gateway\'s captured − refunded against what the service confirmed or kept (a cancellation\'s fee); per sold booking, the gateway\'s refunds of its payment against the ledger\'s refund entries (a refund made twice shows here), and a kept fee against its event\'s policy; no refund claim left open; seats against confirmed heads; promo uses against their limits; per account, mode and product (tickets, memberships) the gateway\'s captured − refunded = the service\'s confirmed gross with what cancellations kept = the ledger\'s sales − refunds (entries read as stored); every fee entry against §9 written out independently (platform fee by ordinal, 3 % gateway charge per ticket; the 3 % gateway charge on live membership payments); RazorpayX\'s processed − reversed payouts = the ledger\'s payout entries, and each payout\'s state; the service\'s own ledger recomputation; and minimums that make an idle run fail (at least 30 % of the bookings paid at the gateway confirmed, tickets and memberships both paid, a payout processed, every fault kind fired at least once).',
   '',
   `## Seed ${SMALL_SEED}, ${n(SMALL_OPS)} operations, three times`,
   '',
@@ -257,6 +274,13 @@ const md: string[] = [
   ...faultsTable(big),
   ...mismatchList(big[0]!),
   '',
+  `## Racing mode: seeds ${RACING_SEEDS.join(', ')}, ${n(SMALL_OPS)} operations each`,
+  '',
+  `Commands: ${racingRuns.map((r) => `\`${r.command}\``).join(', ')}, side by side. Which request of a group wins is not the seed's: these figures are one outcome of each seed, and the checks must hold for every outcome.`,
+  '',
+  ...runTable(racingRuns),
+  ...racingRuns.flatMap(mismatchList),
+  '',
   '## Control: no sweep anywhere',
   '',
   `Command: \`${controlRun.command}\`. The service processes never sweep (\`RECONCILE_EVERY_SECONDS=0\`, not even on start) and neither does the driver; the run must end with mismatches, and ${controlRun.figures && controlRun.figures.mismatches.length > 0 && controlRun.exitCode !== 0 ? `it did: **${controlRun.figures.mismatches.length} mismatches**, exit ${controlRun.exitCode}` : `**it did not** (exit ${controlRun.exitCode}, ${controlRun.figures?.mismatches.length ?? 'no'} mismatches)`}.`,
@@ -266,7 +290,7 @@ const md: string[] = [
   '',
   '## Planted faults',
   '',
-  `Each patch under \`test/reliability/faults/\` is applied to a copy of the working tree, where a run of ${n(Number(process.env.PLANTED_OPS ?? 150))} operations (seed ${Number(process.env.PLANTED_SEED ?? 11)}) must fail (\`node --import tsx test/reliability/planted-faults.ts\`).`,
+  `Each patch under \`test/reliability/faults/\` is applied to a copy of the working tree, where a run of ${n(Number(process.env.PLANTED_OPS ?? 150))} operations (seed ${Number(process.env.PLANTED_SEED ?? 11)}) must fail, in racing mode (\`node --import tsx test/reliability/planted-faults.ts\`).`,
   '',
   '| planted fault | exit | mismatches | caught | first mismatch |',
   '|---|---|---|---|---|',
@@ -318,6 +342,7 @@ const ok =
   same(small) &&
   big.every((r) => r.exitCode === 0) &&
   same(big) &&
+  racingRuns.every((r) => r.exitCode === 0) &&
   controlRun.exitCode !== 0 &&
   (controlRun.figures?.mismatches.length ?? 0) > 0 &&
   planted.every((p) => p.caught) &&

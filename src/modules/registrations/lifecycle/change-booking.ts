@@ -97,7 +97,9 @@ const completeRefund: Apply<Extract<BookingChange, { event: 'complete_refund' }>
   const row = await repo.moveBooking(trx, reg, 'complete_refund', { cancelled_at: deps.clock.now(), refund_id: change.refundId, kept_paise: claim.keptPaise, claim: null, claimed_at: null }, claim.to);
   if (!row) return undefined;
   const reason = claim.to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded';
-  await applyBookingEnd(trx, deps, { ...reg, status: 'confirmed' }, { reason, part: { refundPaise: claim.refundPaise, amountPaise: Number(reg.amount_paise) } });
+  // A policy that keeps the whole price (`refund: 'none'`) refunds nothing: no refund entry, no credit note.
+  const refund = claim.refundPaise > 0 ? { reason, part: { refundPaise: claim.refundPaise, amountPaise: Number(reg.amount_paise) } } : undefined;
+  await applyBookingEnd(trx, deps, { ...reg, status: 'confirmed' }, refund);
   return { row, verb: claim.to === 'cancelled' ? 'cancel' : 'refund', after: { status: row.status, refund: rupees(claim.refundPaise), kept: rupees(claim.keptPaise) } };
 };
 
