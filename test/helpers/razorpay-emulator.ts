@@ -39,6 +39,8 @@ export interface RazorpayEmulator {
   contacts: Map<string, Json>;
   fundAccounts: Map<string, Json>;
   payouts: Map<string, Json>;
+  /** Every refund made, in order (a replay of an X-Refund-Idempotency key is not a new one; a lie's phantom is not made). */
+  refunds: Json[];
   /** Moves a payout to a state as the bank would (processed sets a UTR) and returns the `payout.<status>` notification body. */
   settlePayout(payoutId: string, status: 'processed' | 'reversed' | 'failed' | 'cancelled' | 'rejected' | 'queued', options?: { utr?: string; reason?: string }): string;
   /** The buyer completes checkout: a payment for the order, captured (default) or only authorised. */
@@ -216,6 +218,7 @@ export async function startRazorpayEmulator(
     else heldQueue.push(h);
   };
   const refundsByKey = new Map<string, Json>();
+  const refunds: Json[] = [];
   const notified = new Set<string>();
   const collection = (items: Json[]): Json => ({ entity: 'collection', count: items.length, items });
 
@@ -382,7 +385,7 @@ export async function startRazorpayEmulator(
       const phantom = lies.refundsNotMade !== undefined && hashUnit(lieSeed, 'refund', String(p.id)) < lies.refundsNotMade;
       if (phantom) lied.refundsNotMade.add(String(p.id));
       else Object.assign(p, { amount_refunded: refunded, refund_status: refunded === p.amount ? 'full' : 'partial', status: refunded === p.amount ? 'refunded' : 'captured' });
-      return {
+      const refund = {
         id: rid('rfnd'),
         entity: 'refund',
         amount,
@@ -397,6 +400,8 @@ export async function startRazorpayEmulator(
         speed_processed: 'normal',
         speed_requested: 'normal',
       };
+      if (!phantom) refunds.push(refund);
+      return refund;
     }
     if (method === 'POST' && path === '/v1/plans') {
       for (const f of ['period', 'interval', 'item']) if (body[f] === undefined) throw bad(`The ${f} field is required.`, f);
@@ -540,6 +545,7 @@ export async function startRazorpayEmulator(
     contacts,
     fundAccounts,
     payouts,
+    refunds,
     settlePayout(payoutId, status, o = {}) {
       const p = payouts.get(payoutId);
       if (!p) throw new Error(`no payout ${payoutId}`);
