@@ -33,13 +33,18 @@ export interface Confirmation {
  * Returns 'confirmed', 'already' (someone else settled it first) or 'sold_out' (the seats
  * went meanwhile: `lose_last_seat` cancels it and a durable job refunds the payment).
  */
-async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment, actor: audit.AuditActor): Promise<'confirmed' | 'already' | 'sold_out'> {
+async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment, actor: audit.AuditActor): Promise<'confirmed' | 'already' | 'ended_unpaid' | 'sold_out'> {
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
   if (!canApply('pay', reg)) return 'already';
   try {
     const moved = await deps.db.transaction().execute((trx) => changeBooking(trx, deps, reg, actor, { event: 'pay', paymentId: payment.id, eventRow: event, attendeeIds }));
-    if (!moved) return 'already';
+    if (!moved) {
+      // Settled meanwhile. Ended before it was paid (cancelled, expired): nobody keeps this payment.
+      const now = await repo.findRegistration(deps.db, reg.id);
+      if (now && now.status === 'cancelled' && now.payment_id === null && (await refundUnbooked(deps, now, payment))) return 'ended_unpaid';
+      return 'already';
+    }
     deps.kickJobs();
     return 'confirmed';
   } catch (err) {
@@ -118,6 +123,8 @@ export async function confirmStep2(
   );
   const outcome = await confirmPaid(deps, reg, payment, audit.actorOfKey(p));
   if (outcome === 'sold_out') throw soldOut();
+  // Ended by another change while this payment was verified (the organiser's cancel, expiry): refunded by its job.
+  if (outcome === 'ended_unpaid') throw conflict('registration_not_pending', 'this registration ended before this payment confirmed it; the payment is being refunded');
   if (outcome === 'already') {
     const now = await loadRegistration(deps.db, event.id, reg.id);
     if (now.status === 'confirmed' && now.payment_id === input.paymentId) return answer;
@@ -149,5 +156,5 @@ export async function confirmFromGateway(
     return 'ignored';
   }
   const outcome = await confirmPaid(deps, reg, payment, audit.systemActor(by));
-  return outcome === 'already' ? 'ignored' : outcome;
+  return outcome === 'already' || outcome === 'ended_unpaid' ? 'ignored' : outcome;
 }
