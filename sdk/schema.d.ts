@@ -1381,7 +1381,7 @@ export type paths = {
          *
          *     A successful sign-in sets the device cookie `svc_device` (HttpOnly, Secure, SameSite=Lax, a year; signed, nothing stored server-side). A browser that sends it back for the same account is counted on its own (account, device) bucket of the same size, and is not limited by anyone else's failures — neither per address nor the account-wide lock below. A password reset or "sign out everywhere" ends its standing.
          *
-         *     Past 100 failures for one account from all addresses in 15 minutes, sign-in to it is locked until its password is reset: 403 `password_reset_required` (an unknown email answers the same while its counter is over), and a reset link is mailed to the owner once.
+         *     Past 100 failures for one account from all addresses in 15 minutes, sign-in to it is locked until its password is reset: 403 `password_reset_required` (an unknown email answers the same while its counter is over), and a reset link is mailed to the owner once. The reset clears the account's failure count with the lock, so the owner signs in at once and only a fresh run of failures locks it again.
          */
         post: operations["logIn"];
         delete?: never;

@@ -24,6 +24,8 @@ export interface RateLimiter {
   peek(bucket: string, now: Date, window: LimitWindow): Promise<RateLimitResult>;
   /** Takes one count back (an attempt counted up front that turned out not to count). */
   release(bucket: string, now: Date, window: LimitWindow): Promise<void>;
+  /** Forgets the bucket's count in its window (what set off a lock went with the lock). */
+  clear(bucket: string, now: Date, window: LimitWindow): Promise<void>;
 }
 
 const WINDOW_MS = 60_000;
@@ -67,6 +69,10 @@ export class MemoryRateLimiter implements RateLimiter {
   async release(bucket: string, now: Date, window: LimitWindow): Promise<void> {
     const entry = this.#windowed.get(`${window.windowMs}:${bucket}`);
     if (entry && entry.start === windowOf(now, window.windowMs).start && entry.count > 0) entry.count -= 1;
+  }
+
+  async clear(bucket: string, _now: Date, window: LimitWindow): Promise<void> {
+    this.#windowed.delete(`${window.windowMs}:${bucket}`);
   }
 
   #windowedHit(bucket: string, now: Date, window: LimitWindow, add: number): RateLimitResult {
@@ -142,6 +148,14 @@ export class RedisRateLimiter implements RateLimiter {
       await this.#redis.eval(RELEASE_SCRIPT, 1, redisKey(bucket, start, window));
     } catch (err) {
       this.#logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; count not released');
+    }
+  }
+
+  async clear(bucket: string, now: Date, window: LimitWindow): Promise<void> {
+    try {
+      await this.#redis.del(redisKey(bucket, windowOf(now, window.windowMs).start, window));
+    } catch (err) {
+      this.#logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; count not cleared');
     }
   }
 }

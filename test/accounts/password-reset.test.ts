@@ -1,7 +1,10 @@
 // Taking an account back (product-decisions §14): forgot → reset link → new password,
-// the address verified and every session ended; password change; sign out everywhere.
+// the address verified and every session ended; password change; sign out everywhere; a reset
+// lifts the sign-in lock with the failure counters that set it (§20), in process and in Redis.
 import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
 import { call, signup, uniqueEmail } from '../helpers/http.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
@@ -9,6 +12,67 @@ import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new passphrase';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisAnswers(): Promise<boolean> {
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+const redisUp = await redisAnswers();
+const redisSkip = !redisUp && !process.env.TEST_REDIS_URL && `no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run this test (it then never skips)`;
+
+const mailsTo = (smtp: SmtpSink, email: string, subject: RegExp) => smtp.messages.filter((m) => m.envelopeTo.includes(email) && subject.test(m.subject ?? ''));
+const resetMails = (smtp: SmtpSink, email: string) => mailsTo(smtp, email, /password|locked/i).filter((m) => /reset\?token=/.test(m.text ?? ''));
+
+/** Runs jobs until reset mail number `index` to `email` arrived; answers its token. */
+async function resetTokenOf(server: TestServer, smtp: SmtpSink, email: string, index = 0): Promise<string> {
+  await drainJobs(server, async () => resetMails(smtp, email).length > index);
+  const mail = resetMails(smtp, email)[index]!;
+  const m = /https:\/\/tickets\.example\.in\/auth\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail.text ?? '');
+  assert.ok(m, mail.text);
+  return m[1]!;
+}
+
+/**
+ * A botnet locks the account (over 100 failures from as many addresses); the owner resets
+ * the password from the mailed link and signs in at once from anywhere. The reset clears the
+ * account's failure count with the lock, so no second reset mail follows, and the lock comes
+ * back only after a fresh run of 100 failures. The clock never moves: only the reset can
+ * have emptied the counter.
+ */
+async function resetLiftsTheLock(server: TestServer, smtp: SmtpSink): Promise<void> {
+  const a = await signup(server.url);
+  const net = `10.${randomInt(256)}.${randomInt(256)}`; // Redis keeps address counters across runs
+  let n = 0;
+  const login = (password: string) =>
+    call(server.url, 'POST', '/auth/login', { body: { email: a.email, password }, headers: { 'x-forwarded-for': `${net}.${++n}` } });
+  const resetJobs = async () =>
+    (await server.deps.db.selectFrom('jobs').select('payload').where('topic', '=', 'account.password_reset').execute()).filter((j) => (j.payload as { userId: string }).userId === a.userId).length;
+  for (let i = 0; i < 100; i++) assert.equal((await login(`botnet ${i}`)).status, 401, `attempt ${i + 1}`);
+  assert.equal((await login(PASSWORD)).body.code, 'password_reset_required');
+
+  const token = await resetTokenOf(server, smtp, a.email);
+  assert.equal((await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: NEW_PASSWORD } })).status, 200);
+  const owner = await login(NEW_PASSWORD);
+  assert.equal(owner.status, 200, `the owner signs in at once from a fresh address: ${owner.text}`);
+  assert.equal((await login(PASSWORD)).status, 401, 'the old password is gone');
+  await drainJobs(server, async () => mailsTo(smtp, a.email, /^Your password was changed$/).length === 1);
+  assert.equal(await resetJobs(), 1, 'no second reset mail follows the reset');
+  assert.equal(resetMails(smtp, a.email).length, 1);
+
+  // The count starts again from zero: the wrong old password above and 99 more are allowed.
+  for (let i = 0; i < 99; i++) assert.equal((await login(`botnet again ${i}`)).status, 401, `attempt ${i + 2} after the reset`);
+  assert.equal((await login(NEW_PASSWORD)).body.code, 'password_reset_required', 'a fresh run of failures locks it again');
+  assert.equal(await resetJobs(), 2, 'and mails a new link');
+}
 
 describe('password reset, change and sign out everywhere', () => {
   let server: TestServer;
@@ -16,23 +80,15 @@ describe('password reset, change and sign out everywhere', () => {
 
   before(async () => {
     smtp = await startSmtp();
-    server = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in' } });
+    // TRUST_PROXY lets a test speak from many client addresses (X-Forwarded-For).
+    server = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in', TRUST_PROXY: '127.0.0.1' } });
   });
   after(async () => {
     await server.close();
     await smtp.close();
   });
 
-  const mailsTo = (email: string, subject: RegExp) => smtp.messages.filter((m) => m.envelopeTo.includes(email) && subject.test(m.subject ?? ''));
-
-  /** Runs jobs until reset mail number `index` to `email` arrived; answers its token. */
-  async function resetToken(email: string, index = 0): Promise<string> {
-    await drainJobs(server, async () => mailsTo(email, /password|locked/i).filter((m) => /reset\?token=/.test(m.text ?? '')).length > index);
-    const mail = mailsTo(email, /password|locked/i).filter((m) => /reset\?token=/.test(m.text ?? ''))[index]!;
-    const m = /https:\/\/tickets\.example\.in\/auth\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail.text ?? '');
-    assert.ok(m, mail.text);
-    return m[1]!;
-  }
+  const resetToken = (email: string, index = 0) => resetTokenOf(server, smtp, email, index);
 
   const login = (email: string, password: string) => call(server.url, 'POST', '/auth/login', { body: { email, password } });
   const whoami = (token: string) => call(server.url, 'GET', '/dashboard/api/keys', { token });
@@ -97,7 +153,7 @@ describe('password reset, change and sign out everywhere', () => {
     assert.equal(fresh.body.emailVerified, true, 'the mailbox proved the address');
     assert.equal((await whoami(fresh.body.idToken)).status, 200);
 
-    await drainJobs(server, async () => mailsTo(a.email, /^Your password was changed$/).length === 1);
+    await drainJobs(server, async () => mailsTo(smtp, a.email, /^Your password was changed$/).length === 1);
     const again = await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: 'yet another passphrase' } });
     assert.equal(again.status, 400);
     assert.equal(again.body.code, 'invalid_reset_token');
@@ -140,7 +196,7 @@ describe('password reset, change and sign out everywhere', () => {
     for (let i = 0; i < 5; i++) assert.equal((await call(server.url, 'POST', '/auth/password/forgot', { body: { email: a.email } })).status, 202);
     await resetToken(a.email, 2);
     for (let i = 0; i < 5; i++) await server.deps.jobs.runOnce();
-    assert.equal(mailsTo(a.email, /^Reset your password$/).length, 3);
+    assert.equal(mailsTo(smtp, a.email, /^Reset your password$/).length, 3);
   });
 
   it('change password: checks the current one, ends the other sessions, answers a new one, mails a notice', async () => {
@@ -157,7 +213,7 @@ describe('password reset, change and sign out everywhere', () => {
     assert.equal((await whoami(other)).body.code, 'session_ended');
     assert.equal((await whoami(a.token)).body.code, 'session_ended');
     assert.equal((await login(a.email, NEW_PASSWORD)).status, 200);
-    await drainJobs(server, async () => mailsTo(a.email, /^Your password was changed$/).length === 1);
+    await drainJobs(server, async () => mailsTo(smtp, a.email, /^Your password was changed$/).length === 1);
   });
 
   it('the dashboard changes the password keeping its own session and ending the others', async () => {
@@ -204,5 +260,17 @@ describe('password reset, change and sign out everywhere', () => {
     assert.match(out.text, /Every session of the account is signed out/);
     assert.equal((await c.get('/dashboard/events')).status, 303);
     assert.equal((await whoami(token)).body.code, 'session_ended');
+  });
+
+  it('a password reset lifts the sign-in lock at once: the failure count is cleared with it and no second reset mail follows', () => resetLiftsTheLock(server, smtp));
+
+  it('the same with the counters in Redis', { skip: redisSkip }, async () => {
+    if (!redisUp) throw new Error(`TEST_REDIS_URL is set but Redis does not answer at ${REDIS_URL}`);
+    const shared = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in', TRUST_PROXY: '127.0.0.1', REDIS_URL } });
+    try {
+      await resetLiftsTheLock(shared, smtp);
+    } finally {
+      await shared.close();
+    }
   });
 });

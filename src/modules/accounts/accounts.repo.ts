@@ -129,7 +129,7 @@ export function consumePasswordReset(db: Db, tokenHash: string, now: Date) {
 }
 
 export function findPasswordReset(db: Db, tokenHash: string) {
-  return db.selectFrom('password_resets').select(['used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  return db.selectFrom('password_resets').select(['email', 'used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
 /** A reset ends every other reset link of the account. */

@@ -44,6 +44,8 @@ export const VERIFICATION_TTL_MS = 48 * 60 * 60 * 1000;
 export const LOGIN_PAIR_LIMIT: LimitWindow = { limit: 10, windowMs: 15 * 60_000 };
 export const LOGIN_ADDRESS_LIMIT: LimitWindow = { limit: 100, windowMs: 15 * 60_000 };
 export const LOGIN_ACCOUNT_LOCK: LimitWindow = { limit: 100, windowMs: 15 * 60_000 };
+/** The account-wide failure counter that sets the lock (login counts it, a password reset clears it). */
+const accountBucket = (email: string) => `login:account:${sha256(email)}`;
 /** Password reset links: valid 60 minutes, single use; at most 3 mailed per hour per account. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const RESET_MAIL_LIMIT: LimitWindow = { limit: 3, windowMs: 60 * 60_000 };
@@ -137,7 +139,7 @@ export async function login(
       : [
           [`login:pair:${id}:${clientAddress}`, LOGIN_PAIR_LIMIT],
           [`login:address:${clientAddress}`, LOGIN_ADDRESS_LIMIT],
-          [`login:account:${id}`, LOGIN_ACCOUNT_LOCK],
+          [accountBucket(email), LOGIN_ACCOUNT_LOCK],
         ];
   const counted: [string, LimitWindow][] = [];
   for (const [bucket, window] of buckets) {
@@ -251,7 +253,7 @@ export async function forgotPassword(deps: AccountDeps, emailInput: string): Pro
 /**
  * POST /auth/password/reset: uses the token once, sets the password, marks the address
  * verified (the mailbox proved it), lifts a sign-in lock, ends every session of the
- * account and mails a notice — in one transaction.
+ * account and mails a notice — in one transaction, just after clearing the failure count.
  */
 export async function resetPassword(deps: AccountDeps, input: { token: string; password: string }): Promise<void> {
   if (input.password.length < 10) throw badRequest('weak_password', 'password must be at least 10 characters');
@@ -260,6 +262,10 @@ export async function resetPassword(deps: AccountDeps, input: { token: string; p
   const hash = sha256(input.token);
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
+  // The failures that set the lock go with it, or the next sign-in would lock the account again (§20).
+  // Cleared before the lock is lifted: a locked account counts no failures, so none slip in between.
+  const pending = await repo.findPasswordReset(deps.db, hash);
+  if (pending && pending.used_at === null && pending.expires_at > now) await deps.rateLimiter.clear(accountBucket(pending.email), now, LOGIN_ACCOUNT_LOCK);
   const done = await deps.db.transaction().execute(async (trx) => {
     const row = await repo.consumePasswordReset(trx, hash, now);
     if (!row) return false;
