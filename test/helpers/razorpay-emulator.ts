@@ -7,6 +7,10 @@
 // accounts, payouts with the mandatory X-Payout-Idempotency header (same key and body
 // → the same payout; same key, other body → 400), GET of a payout, state changes the
 // test drives, and signed payout notifications.
+// Refunds honour X-Refund-Idempotency as Razorpay documents it (api/refunds/normal-refunds-
+// idempotent): a key of 10 or more of [A-Za-z0-9_-]; the same key and body → the same refund,
+// made once; the same key with another body → 400; the same key while the first is still in
+// flight → 409. Keys are per payment; a refused refund binds no key.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
@@ -66,6 +70,12 @@ export interface RazorpayEmulator {
   gate(on: boolean, match?: RegExp): void;
   /** The next request held by the gate (one already waiting first). */
   nextHeld(): Promise<HeldRequest>;
+  /**
+   * Holds the next refund sent with an X-Refund-Idempotency key in flight: its key is taken (a
+   * duplicate sent now answers 409) and the refund is made only when the test calls release().
+   * `inFlight` resolves once that refund has arrived.
+   */
+  holdNextRefund(): RefundHold;
   /** What the lying modes (options.lies) actually did, by kind: payment or order ids. */
   lied: Record<keyof Lies, Set<string>>;
   /**
@@ -83,6 +93,11 @@ export interface ChaosOptions {
   rate: number;
   /** Only requests whose "METHOD /path" matches (default: all). */
   match?: RegExp;
+}
+
+export interface RefundHold {
+  inFlight: Promise<void>;
+  release(): void;
 }
 
 export interface HeldRequest {
@@ -135,6 +150,11 @@ export function errorBody(description: string, field?: string, code = 'BAD_REQUE
       ...(field ? { field } : {}),
     },
   };
+}
+
+/** Razorpay's error body for an idempotency refusal: source, step and reason "NA". */
+function idempotencyError(description: string): Json {
+  return { error: { code: 'BAD_REQUEST_ERROR', description, source: 'NA', step: 'NA', reason: 'NA', metadata: {} } };
 }
 
 /** JSON with object keys sorted at every level, to compare request bodies. */
@@ -217,7 +237,9 @@ export async function startRazorpayEmulator(
     if (waiter) waiter(h);
     else heldQueue.push(h);
   };
-  const refundsByKey = new Map<string, Json>();
+  /** Refunds by "path key": the request's canonical body, and the refund once made (in flight until then). */
+  const refundKeys = new Map<string, { body: string; refund?: Json }>();
+  const refundHolds: { entered(): void; released: Promise<void> }[] = [];
   const refunds: Json[] = [];
   const notified = new Set<string>();
   const collection = (items: Json[]): Json => ({ entity: 'collection', count: items.length, items });
@@ -238,15 +260,34 @@ export async function startRazorpayEmulator(
     return undefined;
   }
 
-  /** A refund sent again with the same X-Refund-Idempotency key answers the first refund. */
-  function withRefundKey(method: string, path: string, headers: IncomingMessage['headers'], run: () => Json): Json {
-    const key = headers['x-refund-idempotency'];
-    if (method !== 'POST' || !/\/refund$/.test(path) || typeof key !== 'string') return run();
-    const earlier = refundsByKey.get(`${path} ${key}`);
-    if (earlier) return earlier;
-    const refund = run();
-    refundsByKey.set(`${path} ${key}`, refund);
-    return refund;
+  /**
+   * A refund under an X-Refund-Idempotency key: the first is made (after the test lets it go,
+   * when held) and its answer kept; a replay with the same body answers it, another body is a
+   * 400, and a duplicate while the first is in flight a 409. A refund refused frees its key.
+   */
+  async function refundUnderKey(path: string, key: string, body: Json, make: () => Json): Promise<Json> {
+    // Razorpay documents the rule, not its refusal's wording: this description is ours.
+    if (!/^[A-Za-z0-9_-]{10,}$/.test(key)) throw bad('The idempotency key must be at least 10 characters of letters, digits, hyphens and underscores.', 'X-Refund-Idempotency');
+    const id = `${path} ${key}`;
+    const canonical = canonicalJson(body);
+    const seen = refundKeys.get(id);
+    if (seen && !seen.refund) throw new HttpError(409, idempotencyError('A request with the same idempotency key is still being processed. Retry after it completes.'));
+    if (seen && seen.body !== canonical) throw new HttpError(400, idempotencyError('Different request with the same idempotency key has already been processed.'));
+    if (seen) return seen.refund!;
+    const entry: { body: string; refund?: Json } = { body: canonical };
+    refundKeys.set(id, entry);
+    const hold = refundHolds.shift();
+    if (hold) {
+      hold.entered();
+      await hold.released;
+    }
+    try {
+      entry.refund = make();
+      return entry.refund;
+    } catch (err) {
+      refundKeys.delete(id);
+      throw err;
+    }
   }
 
   function amountOf(body: Json, field = 'amount'): number {
@@ -511,14 +552,20 @@ export async function startRazorpayEmulator(
         if (fault) faults[fault]++;
         if (fault === 'error') return send(503, errorBody('We are facing some trouble completing your request at the moment. Please try again shortly.', undefined, 'SERVER_ERROR'));
         if (fault === 'lost_request') return void req.socket.destroy();
-        try {
-          const result = withRefundKey(method, path, req.headers, () => readRoute(method, path, query) ?? route(method, path, body ?? {}, req.headers));
-          if (fault === 'lost_answer' || dropAnswer) return void req.socket.destroy();
-          send(200, result);
-        } catch (err) {
-          if (err instanceof HttpError) send(err.status, err.body);
-          else send(500, errorBody('internal', undefined, 'SERVER_ERROR'));
-        }
+        const make = () => readRoute(method, path, query) ?? route(method, path, body ?? {}, req.headers);
+        const refundKey = req.headers['x-refund-idempotency'];
+        const keyed = method === 'POST' && /^\/v1\/payments\/[^/]+\/refund$/.test(path) && typeof refundKey === 'string';
+        const result = keyed ? refundUnderKey(path, refundKey, body ?? {}, make) : new Promise<Json>((resolve) => resolve(make()));
+        result.then(
+          (json) => {
+            if (fault === 'lost_answer' || dropAnswer) return void req.socket.destroy();
+            send(200, json);
+          },
+          (err: unknown) => {
+            if (err instanceof HttpError) send(err.status, err.body);
+            else send(500, errorBody('internal', undefined, 'SERVER_ERROR'));
+          },
+        );
       };
       const go = () => {
         const delayed = failures.find((f) => f.times > 0 && f.delayMs && f.match.test(`${method} ${path}`));
@@ -614,6 +661,14 @@ export async function startRazorpayEmulator(
     nextHeld() {
       const h = heldQueue.shift();
       return h ? Promise.resolve(h) : new Promise<HeldRequest>((resolve) => heldWaiters.push(resolve));
+    },
+    holdNextRefund() {
+      let release!: () => void;
+      let entered!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const inFlight = new Promise<void>((resolve) => (entered = resolve));
+      refundHolds.push({ entered, released });
+      return { inFlight, release };
     },
     lied,
     takeNotifications() {

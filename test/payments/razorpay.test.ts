@@ -63,6 +63,68 @@ describe('Razorpay adapter', () => {
     assert.deepEqual([after!.status, after!.amountRefunded], ['refunded', 10000]);
   });
 
+  /** A refund sent straight to the emulator, to read Razorpay's status and body. */
+  async function rawRefund(paymentId: string, key: string, body: Record<string, unknown>): Promise<{ status: number; body: { error?: Record<string, unknown> } }> {
+    const r = await fetch(`${rzp.url}/v1/payments/${paymentId}/refund`, {
+      method: 'POST',
+      headers: { authorization: 'Basic ' + Buffer.from(`${creds.keyId}:${creds.keySecret}`).toString('base64'), 'content-type': 'application/json', 'x-refund-idempotency': key },
+      body: JSON.stringify(body),
+    });
+    return { status: r.status, body: (await r.json()) as { error?: Record<string, unknown> } };
+  }
+
+  it('honours X-Refund-Idempotency: the same key and body is the same refund, another body 400, a duplicate in flight 409', async () => {
+    const o = await gw.createOrder({ amount: 10000, currency: 'INR', receipt: 'idem' });
+    const pay = String(rzp.pay(o.id).id);
+    const refunded = () => rzp.payments.get(pay)!.amount_refunded;
+    const first = await gw.refundPayment(pay, 3000, { registrationId: 'reg_7' }, 'cancel_reg_7_k1');
+    assert.deepEqual(await gw.refundPayment(pay, 3000, { registrationId: 'reg_7' }, 'cancel_reg_7_k1'), first);
+    assert.equal(refunded(), 3000, 'one refund for the two calls');
+
+    const different = 'Different request with the same idempotency key has already been processed.';
+    const refused = (status: number, message?: string) => (e: unknown) => e instanceof GatewayError && e.kind === 'rejected' && e.status === status && (message === undefined || e.message === message);
+    await assert.rejects(gw.refundPayment(pay, 4000, { registrationId: 'reg_7' }, 'cancel_reg_7_k1'), refused(400, different));
+    await assert.rejects(gw.refundPayment(pay, 3000, { registrationId: 'reg_8' }, 'cancel_reg_7_k1'), refused(400, different));
+    const raw = await rawRefund(pay, 'cancel_reg_7_k1', { amount: 5000 });
+    assert.equal(raw.status, 400);
+    assert.deepEqual(raw.body, { error: { code: 'BAD_REQUEST_ERROR', description: different, source: 'NA', step: 'NA', reason: 'NA', metadata: {} } });
+    assert.equal(refunded(), 3000);
+
+    const hold = rzp.holdNextRefund();
+    const held = gw.refundPayment(pay, 2000, undefined, 'partial_two_k2');
+    await hold.inFlight;
+    const duplicate = await rawRefund(pay, 'partial_two_k2', { amount: 2000 });
+    assert.equal(duplicate.status, 409);
+    assert.deepEqual([duplicate.body.error?.code, duplicate.body.error?.source], ['BAD_REQUEST_ERROR', 'NA']);
+    await assert.rejects(gw.refundPayment(pay, 2000, undefined, 'partial_two_k2'), refused(409));
+    assert.equal(refunded(), 3000, 'nothing refunded while the first is in flight');
+    hold.release();
+    const made = await held;
+    assert.deepEqual(await gw.refundPayment(pay, 2000, undefined, 'partial_two_k2'), made);
+    assert.equal(refunded(), 5000);
+
+    // A refused refund binds no key; a key shorter than Razorpay's 10 characters is refused.
+    assert.equal((await rawRefund(pay, 'too_much_k3', { amount: 6000 })).status, 400);
+    assert.equal((await rawRefund(pay, 'too_much_k3', { amount: 1000 })).status, 200);
+    assert.equal((await rawRefund(pay, 'short', { amount: 100 })).status, 400);
+    assert.equal(refunded(), 6000);
+  });
+
+  it('sends refund keys as Razorpay takes them, and never makes two keys one', async () => {
+    const o = await gw.createOrder({ amount: 10000, currency: 'INR', receipt: 'keys' });
+    const pay = String(rzp.pay(o.id).id);
+    const keys = ['plain_key_123', 'short', 'reg.1/ä ü', `${'x'.repeat(45)}a`, `${'x'.repeat(45)}b`, 'reg.1/ä_ü'];
+    const sent: string[] = [];
+    for (const key of keys) {
+      await gw.refundPayment(pay, 100, undefined, key);
+      sent.push(String(rzp.requests.at(-1)!.headers['x-refund-idempotency']));
+    }
+    assert.ok(sent.every((k) => /^[A-Za-z0-9_-]{10,40}$/.test(k)), sent.join(' '));
+    assert.equal(sent[0], 'plain_key_123', 'a key Razorpay takes goes as it is');
+    assert.equal(new Set(sent).size, keys.length);
+    assert.equal(rzp.payments.get(pay)!.amount_refunded, 100 * keys.length);
+  });
+
   it('turns timeouts, 5xx, network failures and bad credentials into GatewayErrors', async () => {
     // The emulator holds its answer far past the adapter's timeout: only the adapter's own timer ends the call.
     rzp.fail(/POST \/v1\/orders/, { delayMs: 600_000 });

@@ -2,6 +2,7 @@
 // (razorpay.ts: real HTTP, live keys) and the sandbox (sandbox/sandbox-gateway.ts: test
 // keys; nothing leaves the machine).
 // Amounts are integer paise everywhere here.
+import { createHash } from 'node:crypto';
 
 export interface GatewayOrder {
   id: string;
@@ -58,13 +59,36 @@ export interface PaymentGateway {
   /** null when the gateway does not know the id (Razorpay answers 400 for unknown ids). */
   fetchPayment(paymentId: string): Promise<GatewayPayment | null>;
   capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment>;
-  /** Full refund when amount is omitted. */
-  /** `idempotencyKey`: the same key makes a repeated call the same refund (else the registration id in notes, when given). */
+  /**
+   * Full refund (of what is left) when amount is omitted. Refused (GatewayError 'rejected', 400)
+   * when it would take the payment's refunds past its capture, or the payment is not captured.
+   * `idempotencyKey` (else `refund_<registrationId>` when notes name one, see refundKeyOf): the
+   * same key with the same amount and notes answers the same refund and refunds nothing more;
+   * the same key with another amount or notes is refused (400 "Different request with the same
+   * idempotency key has already been processed."); Razorpay answers a duplicate sent while the
+   * first is still in flight 409 (retry it), the sandbox makes it wait and answers the same refund.
+   * A refused refund binds no key. Keys are per payment.
+   */
   refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>, idempotencyKey?: string): Promise<GatewayRefund>;
   /** Every payment attempt of an order, failed ones included (reconciliation asks this); [] for an unknown order. */
   fetchOrderPayments(orderId: string): Promise<GatewayPayment[]>;
   /** The order created with this receipt, when a create's answer was lost; null when there is none. */
   findOrderByReceipt(receipt: string): Promise<GatewayOrder | null>;
+}
+
+/** The key a refund is made under: the caller's, else one from the registration id in its notes (a retried job's refund is the same refund). */
+export function refundKeyOf(idempotencyKey: string | undefined, notes: Record<string, string> | undefined): string | undefined {
+  return idempotencyKey ?? (notes?.registrationId ? `refund_${notes.registrationId}` : undefined);
+}
+
+/**
+ * A refund key as Razorpay takes it in X-Refund-Idempotency: at least 10 of [A-Za-z0-9_-]
+ * (no maximum is documented; we keep to 40). A key that is one already goes as it is; any
+ * other becomes its readable part and a hash of the whole key, so two keys never become one.
+ */
+export function refundKeyHeader(key: string): string {
+  if (/^[A-Za-z0-9_-]{10,40}$/.test(key)) return key;
+  return `${key.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 23)}_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }
 
 // ------------------------------------------------------------------ subscriptions

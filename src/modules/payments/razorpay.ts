@@ -5,6 +5,8 @@
 import {
   GatewayError,
   gatewayPeriod,
+  refundKeyHeader,
+  refundKeyOf,
   type GatewayOrder,
   type GatewayPayment,
   type GatewayRefund,
@@ -89,9 +91,8 @@ export class RazorpayGateway implements PaymentGateway, SubscriptionGateway {
 
   async refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>, idempotencyKey?: string): Promise<GatewayRefund> {
     const headers: Record<string, string> = {};
-    // The registration id makes a repeated refund (a retried job) the same refund.
-    const key = idempotencyKey ?? (notes?.registrationId ? `refund_${notes.registrationId}` : undefined);
-    if (key) headers['x-refund-idempotency'] = key.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+    const key = refundKeyOf(idempotencyKey, notes);
+    if (key) headers['x-refund-idempotency'] = refundKeyHeader(key);
     const r = await this.#call<Record<string, unknown>>('POST', `/v1/payments/${paymentId}/refund`, { ...(amount === undefined ? {} : { amount }), ...(notes ? { notes } : {}) }, headers);
     return { id: String(r.id), paymentId: String(r.payment_id), amount: Number(r.amount), status: String(r.status) as GatewayRefund['status'] };
   }

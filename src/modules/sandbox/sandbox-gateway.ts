@@ -6,6 +6,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import {
   GatewayError,
+  refundKeyOf,
   type GatewayOrder,
   type GatewayPayment,
   type GatewayRefund,
@@ -13,6 +14,7 @@ import {
   type PaymentGateway,
   type SubscriptionGateway,
 } from '../payments/gateway.js';
+import { isUniqueViolation } from '../../shared/pg-errors.js';
 import * as repo from './sandbox.repo.js';
 
 export const SANDBOX_KEY_ID = 'rzp_test_sandbox';
@@ -26,6 +28,12 @@ export interface SandboxDeps {
 /** Razorpay-like ids: a prefix and 14 characters. */
 function gatewayId(ids: Ids, prefix: string): string {
   return `${prefix}_${ids.secret(12).replace(/[^A-Za-z0-9]/g, 'x').slice(0, 14)}`;
+}
+
+/** A refund's request as Razorpay would receive it (amount and notes when given; notes' keys sorted): a replay under its key must match it. */
+function refundRequest(amount: number | undefined, notes: Record<string, string> | undefined): string {
+  const sorted = notes && Object.fromEntries(Object.entries(notes).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return JSON.stringify({ ...(amount === undefined ? {} : { amount }), ...(sorted ? { notes: sorted } : {}) });
 }
 
 type PaymentRow = { id: string; order_id: string; amount: number; currency: string; status: GatewayPayment['status']; amount_refunded: number };
@@ -91,15 +99,42 @@ export class SandboxGateway implements PaymentGateway {
     return { id: o.id, amount: Number(o.amount), currency: o.currency, receipt: o.receipt, status: o.status as GatewayOrder['status'], notes: (o.notes ?? {}) as Record<string, string> };
   }
 
-  async refundPayment(paymentId: string, amount?: number): Promise<GatewayRefund> {
+  /**
+   * One refund, as the gateway's interface says (X-Refund-Idempotency's rules included): the
+   * refund and the payment's refunded total change in one conditional statement, so no
+   * interleaving of processes refunds more than was captured. A duplicate under the same key
+   * sent while the first is in flight waits for it on the payment's row and answers its refund.
+   */
+  async refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>, idempotencyKey?: string): Promise<GatewayRefund> {
+    if (amount !== undefined && !Number.isInteger(amount)) throw new GatewayError('rejected', 'The amount must be an integer.', 400);
+    if (amount !== undefined && amount <= 0) throw new GatewayError('rejected', 'The refund amount provided is greater than amount captured', 400);
+    const key = refundKeyOf(idempotencyKey, notes) || null;
+    const request = refundRequest(amount, notes);
+    const earlier = key === null ? undefined : await this.#refundUnderKey(paymentId, key, request);
+    if (earlier) return earlier;
+    const refund = { id: gatewayId(this.deps.ids, 'rfnd'), accountId: this.accountId, paymentId, idempotencyKey: key, amount: amount ?? null, notes: notes ?? {}, request, createdAt: this.deps.clock.now() };
+    let made: { id: string; amount: number } | undefined;
+    try {
+      made = await repo.makeRefund(this.deps.db, refund);
+    } catch (err) {
+      // A refund under the same key was made while this one waited: that one answers, below.
+      if (key === null || !isUniqueViolation(err, 'sandbox_refunds_key')) throw err;
+    }
+    if (made) return { id: made.id, paymentId, amount: made.amount, status: 'processed' };
+    const first = key === null ? undefined : await this.#refundUnderKey(paymentId, key, request);
+    if (first) return first;
     const p = await this.fetchPayment(paymentId);
     if (!p) throw new GatewayError('rejected', 'The id provided does not exist', 400);
-    const refund = amount ?? p.amount - p.amountRefunded;
-    if (!p.captured || refund <= 0 || p.amountRefunded + refund > p.amount) {
-      throw new GatewayError('rejected', 'The refund amount provided is greater than amount captured', 400);
-    }
-    await repo.addRefund(this.deps.db, this.accountId, paymentId, refund, p.amountRefunded + refund === p.amount ? 'refunded' : p.status);
-    return { id: gatewayId(this.deps.ids, 'rfnd'), paymentId, amount: refund, status: 'processed' };
+    if (p.captured && p.amountRefunded >= p.amount) throw new GatewayError('rejected', 'The payment has been fully refunded already', 400);
+    throw new GatewayError('rejected', 'The refund amount provided is greater than amount captured', 400);
+  }
+
+  /** The refund made under this key, when the request is the same; a refusal when it is another. */
+  async #refundUnderKey(paymentId: string, key: string, request: string): Promise<GatewayRefund | undefined> {
+    const r = await repo.findRefundByKey(this.deps.db, this.accountId, paymentId, key);
+    if (!r) return undefined;
+    if (r.request !== request) throw new GatewayError('rejected', 'Different request with the same idempotency key has already been processed.', 400, 'BAD_REQUEST_ERROR');
+    return { id: r.id, paymentId: r.payment_id, amount: Number(r.amount), status: 'processed' };
   }
 
   /** The buyer finishing (or failing) the hosted checkout: a payment for the order. */

@@ -1,4 +1,4 @@
-// The sandbox gateway's tables: its orders, payments and subscriptions. (Each test
+// The sandbox gateway's tables: its orders, payments, refunds and subscriptions. (Each test
 // account's clock offset is the accounts module's, the mails test mode keeps the mail module's.)
 import { sql, type Insertable } from 'kysely';
 import type { SandboxOrdersTable, SandboxPaymentsTable } from '../../db/database.js';
@@ -65,13 +65,58 @@ export async function setPaymentStatus(db: Db, accountId: string, paymentId: str
   await db.updateTable('sandbox_payments').set({ status }).where('id', '=', paymentId).where('order_id', 'in', ofAccountOrder(db, accountId)).execute();
 }
 
-export async function addRefund(db: Db, accountId: string, paymentId: string, amount: number, status: SandboxPaymentsTable['status']): Promise<void> {
-  await db
-    .updateTable('sandbox_payments')
-    .set({ amount_refunded: sql`amount_refunded + ${amount}`, status })
-    .where('id', '=', paymentId)
-    .where('order_id', 'in', ofAccountOrder(db, accountId))
-    .execute();
+export interface RefundToMake {
+  id: string;
+  accountId: string;
+  paymentId: string;
+  idempotencyKey: string | null;
+  /** null: all that is left. */
+  amount: number | null;
+  notes: Record<string, string>;
+  request: string;
+  createdAt: Date;
+}
+
+/**
+ * Refunds a captured payment of this account in one statement: the payment's row is locked,
+ * its amount_refunded grows only while it stays within the capture, and the refund row is
+ * written with it (or neither). Concurrent refunds of a payment queue on its row, each judged
+ * against what the ones before it left, in whatever process they run. Answers the refund, or
+ * undefined when refused (unknown payment, not captured, nothing or too much to refund).
+ * Throws a unique violation of `sandbox_refunds_key` when a refund under the same key came first.
+ */
+export async function makeRefund(db: Db, r: RefundToMake): Promise<{ id: string; amount: number } | undefined> {
+  const result = await sql<{ id: string; amount: string }>`
+    with target as (
+      select p.id, coalesce(${r.amount}::bigint, p.amount - p.amount_refunded) as refund
+        from sandbox_payments p
+       where p.id = ${r.paymentId} and p.order_id in (select o.id from sandbox_orders o where o.account_id = ${r.accountId})
+         for update
+    ), claimed as (
+      update sandbox_payments p
+         set amount_refunded = p.amount_refunded + t.refund,
+             status = case when p.amount_refunded + t.refund = p.amount then 'refunded' else p.status end
+        from target t
+       where p.id = t.id and p.status in ('captured', 'refunded') and t.refund > 0 and p.amount_refunded + t.refund <= p.amount
+      returning p.id, t.refund
+    )
+    insert into sandbox_refunds (id, account_id, payment_id, idempotency_key, amount, notes, request, created_at)
+    select ${r.id}::text, ${r.accountId}::text, c.id, ${r.idempotencyKey}::text, c.refund, ${JSON.stringify(r.notes)}::jsonb, ${r.request}::text, ${r.createdAt}::timestamptz
+      from claimed c
+    returning id, amount`.execute(db);
+  const row = result.rows[0];
+  return row ? { id: row.id, amount: Number(row.amount) } : undefined;
+}
+
+/** The refund of this account's payment made under this idempotency key, if any. */
+export function findRefundByKey(db: Db, accountId: string, paymentId: string, idempotencyKey: string) {
+  return db
+    .selectFrom('sandbox_refunds')
+    .select(['id', 'payment_id', 'amount', 'request'])
+    .where('account_id', '=', accountId)
+    .where('payment_id', '=', paymentId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
 }
 
 // ---------------------------------------------------------------- subscriptions

@@ -8,6 +8,7 @@ export interface SandboxTables {
   sandbox_subscriptions: SandboxSubscriptionsTable;
   sandbox_orders: SandboxOrdersTable;
   sandbox_payments: SandboxPaymentsTable;
+  sandbox_refunds: SandboxRefundsTable;
 }
 
 export interface SandboxOrdersTable {
@@ -27,7 +28,21 @@ export interface SandboxPaymentsTable {
   amount: number;
   currency: string;
   status: 'created' | 'authorized' | 'captured' | 'refunded' | 'failed';
+  /** Never above `amount`: refunds add to it in one conditional statement (and a check refuses more). */
   amount_refunded: Generated<number>;
+  created_at: Timestamp;
+}
+
+/** A refund made, with the X-Refund-Idempotency key it was made under (unique per account, payment and key). */
+export interface SandboxRefundsTable {
+  id: string;
+  account_id: string;
+  payment_id: string;
+  idempotency_key: string | null;
+  amount: number;
+  notes: Json<Record<string, string>>;
+  /** The request as sent (amount or none, notes), canonical JSON: a replay under the key must match it. */
+  request: string;
   created_at: Timestamp;
 }
 
