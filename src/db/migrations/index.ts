@@ -26,6 +26,7 @@ import * as m0051 from './0051_audit_log.js';
 import * as m0053 from './0053_publishing_requests.js';
 import * as m0055 from './0055_export_order.js';
 import * as m0060 from './0060_booking_lifecycle.js';
+import * as m0061 from './0061_members_ending_claim.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0053_publishing_requests': m0053,
   '0055_export_order': m0055,
   '0060_booking_lifecycle': m0060,
+  '0061_members_ending_claim': m0061,
 };
 
 export const migrationProvider: MigrationProvider = {
