@@ -26,6 +26,7 @@ import { RazorpayGateway } from './modules/payments/razorpay.js';
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
 import { membershipConfirmationJob, membershipPaymentJob, sendConfirmationMail, sendPaymentMail } from './modules/memberships/membership-mail.jobs.js';
+import { chargeRefundJob, refundChargeJob } from './modules/memberships/charge-refunds.js';
 import { FreeBookings } from './modules/registrations/free-bookings.js';
 import { EventReads } from './modules/events/event-reads.js';
 import type { RegisterDeps } from './modules/registrations/register.service.js';
@@ -242,6 +243,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   });
   handleJob(jobHandlers, refundPaymentJob, (payload) => refundJob(registerDeps, payload));
   handleJob(jobHandlers, strayRefundJob, (payload) => refundStrayJob(registerDeps, payload));
+  handleJob(jobHandlers, chargeRefundJob, (payload) => refundChargeJob(membershipDeps, payload));
   const payoutDeps: PayoutDeps = {
     db,
     clock,

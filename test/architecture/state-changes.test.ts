@@ -56,8 +56,9 @@ describe('money is refunded at the gateway through one function', () => {
     assert.deepEqual(sourceIndex().methodCallers('src/modules/payments/gateway.ts', 'PaymentGateway', 'refundPayment'), ['src/modules/payments/payments.service.ts#refundAtGateway']);
   });
 
-  test('every refund reaches it: the organiser’s, the event’s deletion, the refund job, the stray refund (job and sweep alike)', () => {
+  test('every refund reaches it: the organiser’s, the event’s deletion, the refund job, the stray refund (job and sweep alike), a membership charge no period keeps', () => {
     assert.deepEqual(sourceIndex().callers('src/modules/payments/payments.service.ts', 'refundAtGateway'), [
+      'src/modules/memberships/charge-refunds.ts#refundChargeJob',
       'src/modules/reconciliation/stray-payments.ts#refundStrayPayment',
       'src/modules/registrations/actions.service.ts#settleEventPayments',
       'src/modules/registrations/lifecycle/refund-claim.ts#finishClaim',
@@ -79,7 +80,7 @@ describe('a membership payment is recorded by applyMembershipPayment', () => {
   test('a fixed term’s payment and a subscription’s charge both call it', () => {
     assert.deepEqual(sourceIndex().callers('src/modules/memberships/membership-payment.ts', 'applyMembershipPayment'), [
       'src/modules/memberships/subscribe.service.ts#applyTermPayment',
-      'src/modules/memberships/subscription-events.service.ts#applySubscriptionEvent',
+      'src/modules/memberships/subscription-events.service.ts#applyChange',
     ]);
   });
 });

@@ -49,6 +49,13 @@ export interface RazorpayEmulator {
   settlePayout(payoutId: string, status: 'processed' | 'reversed' | 'failed' | 'cancelled' | 'rejected' | 'queued', options?: { utr?: string; reason?: string }): string;
   /** The buyer completes checkout: a payment for the order, captured (default) or only authorised. */
   pay(orderId: string, options?: { capture?: boolean; amount?: number; method?: string }): Json;
+  /**
+   * The gateway charges a subscription for its next cycle (as it does on its own schedule):
+   * an order and a captured payment of the plan's amount, the subscription `active` with
+   * the cycle's `current_end`; returns the payment and the `subscription.charged`
+   * notification body (with `payload.payment`), for the test to deliver when it chooses.
+   */
+  chargeSubscription(subscriptionId: string): { payment: Json; currentEnd: number; body: string };
   /** The next `times` requests whose "METHOD /path" matches answer this way. */
   fail(match: RegExp, failure: { status?: number; body?: Json; delayMs?: number; dropAnswer?: boolean }, times?: number): void;
   /**
@@ -582,7 +589,7 @@ export async function startRazorpayEmulator(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
 
-  return {
+  const emulator: RazorpayEmulator = {
     url: `http://127.0.0.1:${port}`,
     requests,
     orders,
@@ -643,6 +650,25 @@ export async function startRazorpayEmulator(
       Object.assign(order, { attempts: Number(order.attempts) + 1, status: capture ? 'paid' : 'attempted', ...(capture ? { amount_paid: amount, amount_due: 0 } : {}) });
       return payment;
     },
+    chargeSubscription(subscriptionId) {
+      const sub = subscriptions.get(subscriptionId);
+      if (!sub) throw new Error(`no subscription ${subscriptionId}`);
+      if (['cancelled', 'completed', 'expired'].includes(String(sub.status))) throw new Error(`subscription ${subscriptionId} is ${sub.status}: it is not charged`);
+      const plan = plans.get(String(sub.plan_id))!;
+      const item = plan.item as Json;
+      const start = typeof sub.current_end === 'number' ? sub.current_end : now();
+      const days = plan.period === 'weekly' ? 7 : plan.period === 'yearly' ? 365 : plan.period === 'daily' ? 1 : 30;
+      const currentEnd = start + days * Number(plan.interval ?? 1) * 86_400;
+      const order = { amount: item.amount, amount_due: 0, amount_paid: item.amount, attempts: 0, created_at: now(), currency: item.currency, entity: 'order', id: rid('order'), notes: [], offer_id: null, receipt: null, status: 'created' };
+      orders.set(order.id, order);
+      const payment = emulator.pay(order.id);
+      Object.assign(sub, { status: 'active', current_start: start, current_end: currentEnd, charge_at: currentEnd, paid_count: Number(sub.paid_count) + 1, remaining_count: Number(sub.total_count) - Number(sub.paid_count) - 1 });
+      // Subscription notifications carry the payment with `captured` as the string "1".
+      const body = JSON.parse(subscriptionEvent('charged', sub)) as Json;
+      body.contains = ['subscription', 'payment'];
+      (body.payload as Json).payment = { entity: { ...payment, captured: '1' } };
+      return { payment, currentEnd, body: JSON.stringify(body) };
+    },
     fail(match, failure, times = 1) {
       failures.push({ match, times, ...failure });
     },
@@ -690,6 +716,7 @@ export async function startRazorpayEmulator(
         server.close(() => resolve());
       }),
   };
+  return emulator;
 }
 
 /** Razorpay's webhook signature: lowercase hex HMAC-SHA256 of the exact body bytes. */

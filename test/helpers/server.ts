@@ -69,7 +69,8 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
   return { ...env, ...extra };
 }
 
-async function isolatedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A fresh database on the PostgreSQL server at TEST_DATABASE_URL, for a test whose workers must see no other file's jobs. */
+export async function isolatedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(process.env.TEST_DATABASE_URL!);
   const name = `${base.pathname.slice(1)}_iso_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new URL(base);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MembershipStatus } from '../../src/db/database.js';
-import { isSubscriptionEvent, nextSubscriptionState, SUBSCRIPTION_EVENTS, type SubscriptionEvent } from '../../src/modules/memberships/subscription-state.js';
+import { endingClaimHeld, ENDING_CLAIM_STALE_MS, isSubscriptionEvent, nextSubscriptionState, SUBSCRIPTION_EVENTS, type SubscriptionEvent } from '../../src/modules/memberships/subscription-state.js';
 
 const DAY = 86_400_000;
 const NOW = new Date('2025-01-31T12:00:00.000Z');
@@ -69,5 +69,12 @@ describe('subscription state machine', () => {
   it('cancelled and completed end it now, on the account’s clock', () => {
     assert.deepEqual(next('active', later(3), 'cancelled'), { status: 'ended', endedAt: NOW });
     assert.deepEqual(next('created', null, 'completed'), { status: 'ended', endedAt: NOW });
+  });
+
+  it('a cancel’s claim to end it now holds until it is five minutes old (its process is then taken to have died)', () => {
+    assert.equal(endingClaimHeld(null, NOW), false);
+    assert.equal(endingClaimHeld(NOW, NOW), true);
+    assert.equal(endingClaimHeld(new Date(NOW.getTime() - ENDING_CLAIM_STALE_MS + 1), NOW), true);
+    assert.equal(endingClaimHeld(new Date(NOW.getTime() - ENDING_CLAIM_STALE_MS), NOW), false);
   });
 });

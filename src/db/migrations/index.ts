@@ -27,6 +27,7 @@ import * as m0053 from './0053_publishing_requests.js';
 import * as m0055 from './0055_export_order.js';
 import * as m0060 from './0060_booking_lifecycle.js';
 import * as m0061 from './0061_sandbox_refunds_gwrefund.js';
+import * as m0062 from './0062_members_ending_claim.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0055_export_order': m0055,
   '0060_booking_lifecycle': m0060,
   '0061_sandbox_refunds_gwrefund': m0061,
+  '0062_members_ending_claim': m0062,
 };
 
 export const migrationProvider: MigrationProvider = {

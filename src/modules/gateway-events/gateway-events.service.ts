@@ -5,7 +5,7 @@ import type { Mode } from '../../db/database.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import * as memberships from '../memberships/subscribe.service.js';
-import { applySubscriptionEvent } from '../memberships/subscription-events.service.js';
+import { applySubscriptionEvent, type SubscriptionEventResult } from '../memberships/subscription-events.service.js';
 import type { SubscriptionEvent } from '../memberships/subscription-state.js';
 import { refundIfStray } from '../reconciliation/stray-payments.js';
 import { confirmFromGateway, type RegisterDeps } from '../registrations/register.service.js';
@@ -29,7 +29,10 @@ export async function orderPaid(deps: GatewayEventDeps, mode: Mode, orderId: str
   return (await refundIfStray(deps.registerDeps, mode, orderId, payment)) ? 'refunding' : 'ignored';
 }
 
-/** A subscription moved at the gateway: the membership of that subscription follows. */
+/**
+ * A subscription moved at the gateway: the membership of that subscription follows. A
+ * charge for a membership that ended (or is being ended now) first is refunded (`refunding`).
+ */
 export async function subscriptionChanged(
   deps: GatewayEventDeps,
   mode: Mode,
@@ -37,7 +40,7 @@ export async function subscriptionChanged(
   event: SubscriptionEvent,
   currentEnd?: Date | null,
   payment?: { id: string; amount: number; captured: boolean },
-): Promise<'applied' | 'ignored'> {
+): Promise<SubscriptionEventResult> {
   const result = await applySubscriptionEvent(deps.membershipDeps, mode, subscriptionId, event, currentEnd, payment);
   deps.membershipDeps.kickJobs();
   return result;

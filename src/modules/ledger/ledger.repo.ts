@@ -46,6 +46,12 @@ export async function insertEntries(db: Kysely<Database>, entries: readonly NewE
   return Number(r.numInsertedOrUpdatedRows ?? 0n);
 }
 
+/** Whether the entry (kind, source, ref) was written. */
+export async function hasEntry(db: Kysely<Database>, kind: LedgerKind, sourceType: LedgerSource, sourceId: string, ref: string): Promise<boolean> {
+  const r = await db.selectFrom('ledger_entries').select('id').where('kind', '=', kind).where('source_type', '=', sourceType).where('source_id', '=', sourceId).where('ref', '=', ref).executeTakeFirst();
+  return r !== undefined;
+}
+
 export function entriesOf(db: Kysely<Database>, sourceType: LedgerSource, sourceId: string) {
   return db.selectFrom('ledger_entries').selectAll().where('source_type', '=', sourceType).where('source_id', '=', sourceId).execute();
 }

@@ -76,6 +76,11 @@ export async function recordMembershipPayment(
   return inserted > 0;
 }
 
+/** Whether this payment entered the ledger as a payment of this membership (a term or a charge it keeps). */
+export function hasMembershipPayment(db: Db, membershipId: string, paymentId: string): Promise<boolean> {
+  return repo.hasEntry(db, 'membership_payment', 'membership', membershipId, paymentId);
+}
+
 /** The amount of a new payout, held in the transaction that creates the payout row. */
 export async function recordPayoutHold(trx: Db, input: { accountId: string; mode: Mode; payoutId: string; amountPaise: number; at: Date }): Promise<void> {
   await repo.insertEntries(trx, [

@@ -56,6 +56,16 @@ export function findBySubscription(db: Db, mode: Mode, subscriptionId: string): 
   return db.selectFrom('memberships').selectAll().where('subscription_id', '=', subscriptionId).where('mode', '=', mode).executeTakeFirst();
 }
 
+/** The membership, locked until the transaction ends: what is decided on it cannot be overtaken. */
+export function lockMembership(trx: Db, id: string): Promise<MembershipRow | undefined> {
+  return trx.selectFrom('memberships').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** The gateway refused the cancel: its ending claim goes, if it is still this one. */
+export async function releaseEndingClaim(db: Db, id: string, claimedAt: Date): Promise<void> {
+  await db.updateTable('memberships').set({ ending_claimed_at: null }).where('id', '=', id).where('ending_claimed_at', '=', claimedAt).execute();
+}
+
 export async function insertMembership(db: Db, row: Insertable<MembershipsTable>): Promise<MembershipRow> {
   return db.insertInto('memberships').values(row).returningAll().executeTakeFirstOrThrow();
 }

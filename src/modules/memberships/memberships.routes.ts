@@ -238,12 +238,13 @@ export const membershipsRoutes =
           tags: ['memberships'],
           summary: 'Cancel a membership',
           description:
-            'By default it ends at the end of the paid period (the mandate is cancelled at cycle end at the gateway) and the member keeps the time paid for; `immediate: true` ends it now. A second cancel answers `alreadyEnded: true` and changes nothing. When the gateway refuses or fails, the call answers 502 and the local record is left as it was.',
+            'By default it ends at the end of the paid period (the mandate is cancelled at cycle end at the gateway) and the member keeps the time paid for; `immediate: true` ends it now, and so does a cancel of a membership that has paid nothing yet. It is decided on the membership as it stands when the cancel takes it: a payment or charge recorded first counts as paid. A payment or charge the gateway reports after the membership ended (or while a cancel that ends it now waits for the gateway) pays for no period and is refunded in full. A second cancel answers `alreadyEnded: true` and changes nothing; one made while another that ends the membership now waits for the gateway answers 409 `busy`. When the gateway refuses or fails, the call answers 502 and the local record is left as it was.',
           params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
           body: Type.Optional(Type.Object({ immediate: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
           response: {
             201: Type.Object({ success: Type.Literal(true), data: Membership, message: Type.String(), alreadyEnded: Type.Boolean() }),
             404: E,
+            409: E,
             502: E,
           },
         },

@@ -51,4 +51,6 @@ export interface MembershipsTable {
   /** The receipt of the order or mandate a subscribe is creating right now (one at a time). */
   pending_receipt: ColumnType<string | null, string | null | undefined, string | null>;
   pending_claimed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** A cancel that ends the membership now holds it while the gateway cancels the mandate (charges meanwhile are refunded). */
+  ending_claimed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }

@@ -19,6 +19,14 @@ export interface SubscriptionState {
   validUntil: Date | null;
 }
 
+/** How long a cancel's claim to end a membership now holds: past it, its process is taken to have died. */
+export const ENDING_CLAIM_STALE_MS = 5 * 60_000;
+
+/** Whether a cancel that ends the membership now holds it (claimed, and not so long ago that it died). */
+export function endingClaimHeld(claimedAt: Date | null, now: Date): boolean {
+  return claimedAt !== null && now.getTime() - claimedAt.getTime() < ENDING_CLAIM_STALE_MS;
+}
+
 /** What changes. `authorised` also tells the organiser (subscription.authenticated). */
 export type SubscriptionChange =
   | { status: 'authorised' }

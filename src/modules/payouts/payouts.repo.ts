@@ -46,8 +46,8 @@ export async function updatePayout(
   db: Db,
   id: string,
   set: Partial<Pick<PayoutRow, 'status' | 'gateway_payout_id' | 'gateway_status' | 'utr' | 'failure_reason'>> & { updated_at: Date },
-): Promise<void> {
-  await db.updateTable('payouts').set(set).where('id', '=', id).execute();
+): Promise<PayoutRow | undefined> {
+  return db.updateTable('payouts').set(set).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 export function page(db: Db, accountId: string, mode: Mode, limit: number, before: string | undefined) {

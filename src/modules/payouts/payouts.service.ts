@@ -113,21 +113,31 @@ export async function getPayout(deps: PayoutDeps, accountId: string, mode: Mode,
 
 /**
  * Applies what the gateway (or the sandbox) says about a payout, once: the change is
- * payoutStateChange's (payout-state.ts), and a credit back is written with the move that
- * causes it.
+ * payoutStateChange's (payout-state.ts), decided on the row locked, and a credit back is
+ * written with the move that causes it.
  */
 export async function applyPayoutState(deps: PayoutDeps, payoutId: string, update: StateUpdate): Promise<'applied' | 'ignored'> {
+  return (await applyLocked(deps, payoutId, update, false)).result;
+}
+
+/**
+ * applyPayoutState's transaction, answering the row as it wrote it. `mustMove`: a status the
+ * locked row cannot move to is refused (409 `invalid_payout_transition`) rather than
+ * ignored, and nothing is written.
+ */
+async function applyLocked(deps: PayoutDeps, payoutId: string, update: StateUpdate, mustMove: boolean): Promise<{ result: 'applied' | 'ignored'; row: repo.PayoutRow | undefined }> {
   const at = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     const p = await repo.lockPayout(trx, payoutId);
-    if (!p) return 'ignored';
+    if (!p) return { result: 'ignored', row: undefined };
+    if (mustMove && !canMove(p.status, update.status)) throw conflict('invalid_payout_transition', `a ${p.status} payout cannot become ${update.status}`);
     const change = payoutStateChange(p, update);
     if (change.creditBack) {
       await ledger.recordPayoutCredit(trx, { accountId: p.account_id, mode: p.mode, payoutId: p.id, amountPaise: Number(p.amount_paise), at });
     }
     // An unchanged row is still touched when asked (the sweep), so it is not re-read at once.
-    await repo.updatePayout(trx, p.id, { ...change.set, updated_at: at });
-    return change.changed ? 'applied' : 'ignored';
+    const row = await repo.updatePayout(trx, p.id, { ...change.set, updated_at: at });
+    return { result: change.changed ? 'applied' : 'ignored', row };
   });
 }
 
@@ -233,13 +243,10 @@ export async function settleSandboxPayout(deps: PayoutDeps, p: KeyPrincipal, pay
   const payout = await repo.findPayout(deps.db, payoutId);
   assertOwned(p, payout ? { accountId: payout.account_id, mode: payout.mode } : undefined, 'payout');
   const status: PayoutStatus = outcome === 'process' ? 'processed' : outcome === 'fail' ? 'failed' : outcome === 'reverse' ? 'reversed' : 'cancelled';
-  if (!canMove(payout!.status, status)) throw conflict('invalid_payout_transition', `a ${payout!.status} payout cannot become ${status}`);
-  await applyPayoutState(deps, payoutId, {
-    status,
-    gatewayStatus: status,
-    utr: status === 'processed' ? `SANDBOX${deps.ids.secret(6).replace(/[^A-Za-z0-9]/g, '0').toUpperCase()}` : null,
-    failureReason: status === 'failed' ? 'sandbox: failed on request' : status === 'reversed' ? 'sandbox: returned by the bank' : null,
-  });
-  return (await repo.findPayout(deps.db, payoutId))!;
+  // Decided on the locked row: of two settles at once, the one the state no longer allows is
+  // refused, and the answer is the row this move wrote.
+  const utr = status === 'processed' ? `SANDBOX${deps.ids.secret(6).replace(/[^A-Za-z0-9]/g, '0').toUpperCase()}` : null;
+  const failureReason = status === 'failed' ? 'sandbox: failed on request' : status === 'reversed' ? 'sandbox: returned by the bank' : null;
+  return (await applyLocked(deps, payoutId, { status, gatewayStatus: status, utr, failureReason }, true)).row!;
 }
 
