@@ -7,6 +7,11 @@ export async function clockOffset(db: Db, accountId: string): Promise<number | u
   return row ? Number(row.offset_ms) : undefined;
 }
 
+/** Every test clock's offset, as a sub-query (account_id, offset_ms) for another module's query to join. */
+export function clockOffsets(db: Db) {
+  return db.selectFrom('sandbox_clocks').select(['account_id', 'offset_ms']);
+}
+
 export async function advanceClock(db: Db, accountId: string, ms: number): Promise<void> {
   await db
     .insertInto('sandbox_clocks')

@@ -1,6 +1,8 @@
 // An account's clock: in live mode the service clock; in test mode the service clock plus
 // the account's sandbox offset, moved forward to try renewals and expiry without waiting.
-// Every module that asks what time it is for an account asks here.
+// Every module that asks what time it is for an account asks here, and a test-mode row's
+// times (an offer's expiry) are on its account's clock.
+import { sql, type RawBuilder } from 'kysely';
 import type { Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Db } from '../../shared/db-handle.js';
@@ -14,6 +16,18 @@ export async function nowFor(deps: { db: Db; clock: Clock }, accountId: string, 
   if (mode !== 'test') return now;
   const offset = await repo.clockOffset(deps.db, accountId);
   return offset === undefined ? now : new Date(now.getTime() + offset);
+}
+
+/**
+ * For one query over many accounts' rows (a sweep): the moved test clocks, a sub-query of
+ * (account_id, offset_ms) named `moved_clock`, to join on a test-mode row's account (an account
+ * whose clock was never moved, or was put back, has no row) …
+ */
+export const movedClocks = (db: Db) => repo.clockOffsets(db).as('moved_clock');
+
+/** … and a service-clock time `at` on the clock of the account joined as `moved_clock`. */
+export function onMovedClock(at: Date): RawBuilder<Date> {
+  return sql<Date>`${at}::timestamptz + ${sql.ref('moved_clock.offset_ms')} * interval '1 millisecond'`;
 }
 
 export interface TestClock {

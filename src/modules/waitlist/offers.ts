@@ -6,11 +6,15 @@
 // own row first, as every claim and release takes it), so offers of one event happen one
 // transaction at a time across all processes: a seat freed is offered to exactly one
 // person, in the order people joined (`seq`).
+//
+// A test event's offers run on its account's clock (account-clock.ts): offered and expiring
+// by it, and lapsing when it is moved on past their expiry.
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { enqueue, enqueueRows, jobRow } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
+import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import * as repo from './waitlist.repo.js';
@@ -50,7 +54,7 @@ export async function offerSeats(trx: Transaction<Database>, deps: OfferDeps, ev
     if (!(await events.claimSeats(trx, eventId, entryScopes(entry), 1))) throw new Error(`waitlist: counted room for ${entry.id} but the claim failed`);
   }
   const event = (await events.findEvent(trx, eventId))!;
-  const now = deps.clock.now();
+  const now = await nowFor({ db: trx, clock: deps.clock }, event.account_id, event.mode);
   const offered: EntryRow[] = [];
   const byMinutes = new Map<number, EntryRow[]>();
   for (const entry of chosen) {
@@ -62,8 +66,9 @@ export async function offerSeats(trx: Transaction<Database>, deps: OfferDeps, ev
     const rows = await repo.markOffered(trx, entries.map((e) => e.id), now, expiresAt);
     if (rows.length !== entries.length) throw new Error('waitlist: an entry chosen under the lock was not waiting');
     offered.push(...rows);
-    // The lapse, durable: a worker lets the seat go at expiresAt (the sweep is the safety net).
-    await enqueue(trx, deps, lapseJob, { eventId }, { runAt: expiresAt });
+    // The lapse, durable: a worker lets the seat go at expiresAt, by the service clock (the
+    // sweep is the safety net, and lapses a test offer whose account's clock was moved on).
+    await enqueue(trx, deps, lapseJob, { eventId }, { runAt: new Date(deps.clock.now().getTime() + minutes * 60_000) });
   }
   await enqueueRows(trx, deps, offered.map((e) => jobRow(deps, offerMailJob, { entryId: e.id })));
   for (const e of offered) {
@@ -106,19 +111,22 @@ export async function releaseHolds(trx: Transaction<Database>, deps: OfferDeps, 
   }
 }
 
-/** Offers of one event whose time is up lapse; their seats pass to the next in line. */
+/** Offers of one event whose time is up (on its account's clock) lapse; their seats pass to the next in line. */
 export async function lapseDue(deps: OfferDeps & { db: import('kysely').Kysely<Database> }, eventId: string): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
     await events.lockSeatCounters(trx, eventId);
-    const due = await repo.expiredOffers(trx, eventId, deps.clock.now());
+    const event = await events.findEvent(trx, eventId);
+    if (!event) return 0;
+    const now = await nowFor({ db: trx, clock: deps.clock }, event.account_id, event.mode);
+    const due = await repo.expiredOffers(trx, eventId, now);
     if (due.length === 0) return 0;
-    const ended = await repo.endEntries(trx, due.map((e) => e.id), 'offered', 'lapsed', deps.clock.now());
+    const ended = await repo.endEntries(trx, due.map((e) => e.id), 'offered', 'lapsed', now);
     await releaseHolds(trx, deps, eventId, ended);
     return ended.length;
   });
 }
 
-/** The sweep: every event with a lapsed offer (a safety net under the per-offer jobs). */
+/** The sweep: every event with a lapsed offer, test events by their account's clock (a safety net under the per-offer jobs). */
 export async function lapseAll(deps: OfferDeps & { db: import('kysely').Kysely<Database> }): Promise<number> {
   let n = 0;
   for (const eventId of await repo.eventsWithExpiredOffers(deps.db, deps.clock.now(), 100)) n += await lapseDue(deps, eventId);

@@ -4,6 +4,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { WaitlistEntriesTable } from '../../db/database.js';
 import type { Db } from '../../shared/db-handle.js';
+import { movedClocks, onMovedClock } from '../accounts/account-clock.js';
 
 export type EntryRow = Selectable<WaitlistEntriesTable>;
 
@@ -93,9 +94,17 @@ export function expiredOffers(db: Db, eventId: string, now: Date): Promise<Entry
     .execute();
 }
 
-/** Events with an offer whose time is up (the sweep). */
+/** Events with an offer whose time is up (the sweep): by the service clock, or a test event's by its account's moved clock. */
 export async function eventsWithExpiredOffers(db: Db, now: Date, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('waitlist_entries').select('event_id').distinct().where('status', '=', 'offered').where('expires_at', '<=', now).limit(limit).execute();
+  const byServiceClock = db.selectFrom('waitlist_entries').select('event_id').where('status', '=', 'offered').where('expires_at', '<=', now);
+  const byMovedClock = db
+    .selectFrom('waitlist_entries')
+    .innerJoin(movedClocks(db), 'moved_clock.account_id', 'waitlist_entries.account_id')
+    .select('event_id')
+    .where('mode', '=', 'test')
+    .where('status', '=', 'offered')
+    .where('expires_at', '<=', onMovedClock(now));
+  const rows = await byServiceClock.union(byMovedClock).limit(limit).execute();
   return rows.map((r) => r.event_id);
 }
 

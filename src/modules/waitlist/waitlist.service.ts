@@ -6,6 +6,7 @@ import type { KeyPrincipal } from '../../shared/auth.js';
 import type { Clock } from '../../shared/clock.js';
 import { badRequest, conflict, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
+import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { offerTokenEntry, offerTokenMatches } from './offer-token.js';
@@ -150,7 +151,9 @@ export async function openOffer(deps: Pick<WaitlistDeps, 'db' | 'clock' | 'secre
   if (!entry || entry.event_id !== eventId || !offerTokenMatches(deps.secretsKey, token, entry.id, entry.offered_at)) {
     throw conflict('offer_not_valid', 'this waitlist offer link is not valid for this event');
   }
-  if (entry.status !== 'offered' || entry.expires_at === null || entry.expires_at.getTime() <= deps.clock.now().getTime()) {
+  // A test event's offer runs on its account's clock.
+  const now = await nowFor(deps, entry.account_id, entry.mode);
+  if (entry.status !== 'offered' || entry.expires_at === null || entry.expires_at.getTime() <= now.getTime()) {
     throw conflict('offer_not_valid', entry.status === 'booked' ? 'this offer has been used: the seat is booked' : 'this offer has lapsed and the seat has passed to the next person waiting');
   }
   return { ...entry, scopes: entryScopes(entry) };
