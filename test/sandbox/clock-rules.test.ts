@@ -1,9 +1,12 @@
 // Test mode's clock drives every time rule of test mode (product-decisions §20, §3): moving an
 // account's test clock with POST /api/v1/sandbox/clock lapses its waitlist offers (the seat
-// passes to the next in line), with the service clock standing still.
+// passes to the next in line) and expires its unpaid bookings past CHECKOUT_WINDOW_MINUTES,
+// with the service clock standing still. Times recorded under a clock already moved are on
+// that clock: nothing lapses at once.
 // Times recorded under a clock already moved are on that clock: nothing lapses at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
 import { organiser, uniqueEmail } from '../helpers/http.js';
 import { createEvent, keyApi, type Api } from '../helpers/factories.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
@@ -12,7 +15,8 @@ describe('the sandbox clock drives test mode’s time rules', () => {
   let server: TestServer;
 
   before(async () => {
-    server = await startServer({ env: { WORKERS: 'false' } });
+    // The sweep sees only this server's orders.
+    server = await startServer({ isolatedDatabase: true, env: { WORKERS: 'false' } });
   });
   after(async () => server.close());
 
@@ -55,5 +59,32 @@ describe('the sandbox clock drives test mode’s time rules', () => {
     const booked = await api('POST', `/api/v1/events/${id}/register`, { name: 'W1', email: people[1]!.email, waitlistOffer: token(mail1) });
     assert.equal(booked.status, 201, booked.text);
     assert.deepEqual(await statuses(), ['lapsed', 'booked', 'waiting']);
+  });
+
+  it('expires an unpaid test booking once the account’s clock passes its checkout window; a booking made on the moved clock waits its own window', async () => {
+    const api = await testOrganiser();
+    const id = await createEvent(api, { title: 'Paid', price: 500 });
+    const step1 = async (name: string) => {
+      const r = await api('POST', `/api/v1/events/${id}/register`, { name, email: uniqueEmail(name) });
+      assert.equal(r.status, 201, r.text);
+      assert.ok(r.body.orderId, 'a paid booking waits for its payment');
+      return r.body.registrationId as string;
+    };
+    const status = async (regId: string) => (await api('GET', `/api/v1/events/${id}/registrations/${regId}`)).body.data.status as string;
+
+    const first = await step1('first');
+    await sweep(server.deps);
+    assert.equal(await status(first), 'pending', 'within its window');
+    await advanceDays(api, 1);
+    const summary = await sweep(server.deps);
+    assert.equal(await status(first), 'cancelled', `past CHECKOUT_WINDOW_MINUTES on the account’s clock: ${JSON.stringify(summary)}`);
+    assert.ok(summary.expired >= 1);
+
+    const second = await step1('second');
+    await sweep(server.deps);
+    assert.equal(await status(second), 'pending', 'made a day on, it is not a day old');
+    await advanceDays(api, 1);
+    await sweep(server.deps);
+    assert.equal(await status(second), 'cancelled');
   });
 });

@@ -1,7 +1,7 @@
 // An account's clock: in live mode the service clock; in test mode the service clock plus
 // the account's sandbox offset, moved forward to try renewals and expiry without waiting.
 // Every module that asks what time it is for an account asks here, and a test-mode row's
-// times (an offer's expiry) are on its account's clock.
+// times (an offer's expiry, an order's check time) are on its account's clock.
 import { sql, type RawBuilder } from 'kysely';
 import type { Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
@@ -16,6 +16,13 @@ export async function nowFor(deps: { db: Db; clock: Clock }, accountId: string, 
   if (mode !== 'test') return now;
   const offset = await repo.clockOffset(deps.db, accountId);
   return offset === undefined ? now : new Date(now.getTime() + offset);
+}
+
+/** This account's clock as a Clock (the offset read once): for rules that take a Clock. */
+export async function clockFor(deps: { db: Db; clock: Clock }, accountId: string, mode: Mode): Promise<Clock> {
+  if (mode !== 'test') return deps.clock;
+  const offset = (await repo.clockOffset(deps.db, accountId)) ?? 0;
+  return offset === 0 ? deps.clock : { now: () => new Date(deps.clock.now().getTime() + offset) };
 }
 
 /**

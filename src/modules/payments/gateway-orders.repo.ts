@@ -3,6 +3,7 @@
 // by the reconciliation sweep.
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, GatewayOrdersTable, Mode } from '../../db/database.js';
+import { movedClocks, onMovedClock } from '../accounts/account-clock.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type OrderRow = Selectable<GatewayOrdersTable>;
@@ -35,20 +36,32 @@ export async function reopen(db: Db, orderId: string, now: Date): Promise<void> 
   await db.updateTable('gateway_orders').set({ settled_at: null, check_after: now, checks: 0 }).where('order_id', '=', orderId).execute();
 }
 
-/** Open rows due by `started` and created before `cutoff`, the longest-waiting first. */
+/**
+ * Open rows due by `started` and created before `cutoff`, the longest-waiting first. A test-mode
+ * row is timed on its account's clock: once that clock is moved on, it is due by the moved clock
+ * (the second part, which reads only the open test-mode orders of moved clocks).
+ */
 export function dueOrders(db: Db, started: Date, cutoff: Date, limit: number): Promise<OrderRow[]> {
-  return db
+  const byServiceClock = db.selectFrom('gateway_orders').selectAll().where('settled_at', 'is', null).where('check_after', '<=', started).where('created_at', '<=', cutoff);
+  const byMovedClock = db
     .selectFrom('gateway_orders')
-    .selectAll()
+    .innerJoin(movedClocks(db), 'moved_clock.account_id', 'gateway_orders.account_id')
+    .selectAll('gateway_orders')
+    .where('mode', '=', 'test')
     .where('settled_at', 'is', null)
-    .where('check_after', '<=', started)
-    .where('created_at', '<=', cutoff)
-    // Due at the same instant: oldest order first, so a sweep walks them in one order every time.
-    .orderBy('check_after')
-    .orderBy('created_at')
-    .orderBy('receipt')
-    .limit(limit)
-    .execute();
+    .where((eb) => eb.or([eb('check_after', '>', started), eb('created_at', '>', cutoff)]))
+    .where('check_after', '<=', onMovedClock(started))
+    .where('created_at', '<=', onMovedClock(cutoff));
+  return (
+    byServiceClock
+      .unionAll(byMovedClock)
+      // Due at the same instant: oldest order first, so a sweep walks them in one order every time.
+      .orderBy('check_after')
+      .orderBy('created_at')
+      .orderBy('receipt')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** Asked about again at `checkAfter`. */

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
+import { nowFor } from '../accounts/account-clock.js';
 import * as repo from './gateway-orders.repo.js';
 
 export interface OrderCheckInput {
@@ -17,12 +18,15 @@ export interface OrderCheckInput {
   currency: string;
 }
 
-/** Before the gateway's create call, outside any transaction: it must survive a failed or lost answer. */
+/**
+ * Before the gateway's create call, outside any transaction: it must survive a failed or lost
+ * answer. A test-mode order is timed on its account's clock (its checkout window runs on it).
+ */
 export async function openOrderCheck(deps: { db: Kysely<Database>; clock: Clock }, input: OrderCheckInput): Promise<void> {
   await repo.insertOrderCheck(
     deps.db,
     { receipt: input.receipt, kind: input.kind, mode: input.mode, account_id: input.accountId, amount_paise: input.amount, currency: input.currency },
-    deps.clock.now(),
+    await nowFor(deps, input.accountId, input.mode),
   );
 }
 

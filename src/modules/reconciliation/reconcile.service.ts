@@ -27,6 +27,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
+import { clockFor } from '../accounts/account-clock.js';
 import { confirmFromGateway as confirmMembershipFromGateway } from '../memberships/subscribe.service.js';
 import * as memberships from '../memberships/memberships.service.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
@@ -90,13 +91,15 @@ export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
       const rows = await orders.dueOrders(deps.db, started, cutoff, BATCH);
       for (const row of rows) {
         summary.checked++;
+        // A test-mode order's window, back-off and week run on its account's clock.
+        const rowDeps = { ...deps, clock: await clockFor(deps, row.account_id, row.mode) };
         try {
-          await checkOrder(deps, row, summary);
+          await checkOrder(rowDeps, row, summary);
         } catch (err) {
           summary.errors++;
           const message = err instanceof Error ? err.message : String(err);
           deps.logger.warn({ receipt: row.receipt, orderId: row.order_id, err: message }, 'reconciliation: order check failed; asked again later');
-          await orders.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter: nextCheck(deps, row), lastError: message.slice(0, 500) });
+          await orders.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter: nextCheck(rowDeps, row), lastError: message.slice(0, 500) });
         }
       }
       if (rows.length < BATCH) break;
