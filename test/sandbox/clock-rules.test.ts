@@ -1,12 +1,13 @@
 // Test mode's clock drives every time rule of test mode (product-decisions §20, §3): moving an
 // account's test clock with POST /api/v1/sandbox/clock lapses its waitlist offers (the seat
-// passes to the next in line) and expires its unpaid bookings past CHECKOUT_WINDOW_MINUTES,
-// with the service clock standing still. Times recorded under a clock already moved are on
-// that clock: nothing lapses at once.
+// passes to the next in line), expires its unpaid bookings past CHECKOUT_WINDOW_MINUTES, and
+// closes its attendees' self-service past the cutoff, with the service clock standing still.
 // Times recorded under a clock already moved are on that clock: nothing lapses at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
+import { attendeeToken } from '../../src/shared/attendee-token.js';
+import { formToken } from '../../src/modules/attendee/attendee.service.js';
 import { organiser, uniqueEmail } from '../helpers/http.js';
 import { createEvent, keyApi, type Api } from '../helpers/factories.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
@@ -86,5 +87,39 @@ describe('the sandbox clock drives test mode’s time rules', () => {
     await advanceDays(api, 1);
     await sweep(server.deps);
     assert.equal(await status(second), 'cancelled');
+  });
+
+  it('closes transfer and cancellation on the attendee page when the account’s clock passes the cutoff', async () => {
+    const api = await testOrganiser();
+    const startAt = new Date(server.clock.now().getTime() + 10 * 86_400_000);
+    const id = await createEvent(api, { startDate: startAt.toISOString(), selfService: { transfer: true, cancel: true, cutoffHours: 48 } });
+    const book = async (name: string) => {
+      const r = await api('POST', `/api/v1/events/${id}/register`, { name, email: uniqueEmail(name) });
+      assert.equal(r.status, 201, r.text);
+      return attendeeToken(server.deps.config.secretsKey, r.body.registrationId, r.body.registrationId);
+    };
+    const page = async (token: string) => (await fetch(`${server.url}/t/${token}`)).text();
+    const post = (token: string, action: 'cancel' | 'transfer', fields: Record<string, string>) =>
+      fetch(`${server.url}/t/${token}/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+        body: new URLSearchParams({ csrf: formToken(server.deps.config.secretsKey, token, action), ...fields }).toString(),
+      }).then(async (r) => ({ status: r.status, html: await r.text() }));
+
+    const [a, b] = [await book('asha'), await book('bala')];
+    const open = await page(a);
+    assert.ok(open.includes('Transfer ticket') && open.includes('Cancel booking'), 'ten days before the start, both are offered');
+
+    // Nine days on the account's clock: 24 hours before the start, past the 48-hour cutoff.
+    await advanceDays(api, 9);
+    const closed = await page(a);
+    assert.ok(!closed.includes('Transfer ticket') && !closed.includes('Cancel booking'));
+    assert.match(closed, /Changes from this page closed at .*48 hours before the event/);
+    const cancel = await post(a, 'cancel', { confirm: 'yes' });
+    assert.equal(cancel.status, 409);
+    assert.match(cancel.html, /cancellations closed 48 hours before the event/);
+    const transfer = await post(b, 'transfer', { name: 'Dev', email: uniqueEmail('dev') });
+    assert.equal(transfer.status, 409);
+    assert.match(transfer.html, /transfers closed 48 hours before the event/);
   });
 });
