@@ -119,7 +119,8 @@ export const sandboxRoutes =
         schema: {
           tags: ['sandbox'],
           summary: 'Move this account’s test-mode clock forward',
-          description: 'Affects test-mode memberships: standing, expiry, renewal windows and the periods sandbox charges add. Cumulative; DELETE puts it back to now.',
+          description:
+            'Every time rule of test mode runs on this clock: memberships (standing, expiry, renewal windows and the periods sandbox charges add), ledger clearing, waitlist offers (one past its expiry lapses and its seat passes to the next in line at the lapse sweep, every minute), unpaid bookings (expired past `CHECKOUT_WINDOW_MINUTES` at the next reconciliation sweep) and the attendee page’s self-service cutoff. Times test mode records (an offer’s expiry, an order’s check time) are on this clock. Cumulative; DELETE puts it back to now.',
           body: Type.Object({ advanceDays: Type.Number({ exclusiveMinimum: 0, maximum: 3650 }) }, { additionalProperties: false }),
           response: { 200: TestClock },
         },
