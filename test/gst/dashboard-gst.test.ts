@@ -49,13 +49,15 @@ describe('dashboard GST settings', () => {
     await c.signup(uniqueEmail('gstev'));
     const form = await c.get('/dashboard/events/new');
     assert.match(form.text, /<select id="f-tax" name="taxCategory">/);
-    const base = { _csrf: DashboardClient.csrf(form.text), title: 'Sitar night', description: '', startDate: '2030-01-01T19:00', capacity: '0', price: '450', maxTeamSize: '1' };
+    // A title of this run's own: the database may hold other runs' events.
+    const title = `Sitar night ${uniqueEmail('t').split('@')[0]}`;
+    const base = { _csrf: DashboardClient.csrf(form.text), title, description: '', startDate: '2030-01-01T19:00', capacity: '0', price: '450', maxTeamSize: '1' };
     const bad = await c.post('/dashboard/events', { ...base, taxCategory: 'standard', sac: '12' });
     assert.match((await c.get(bad.location!)).text, /class="flash error"[\s\S]*SAC/);
-    assert.equal(await server.deps.db.selectFrom('events').select('id').where('title', '=', 'Sitar night').executeTakeFirst(), undefined);
+    assert.equal(await server.deps.db.selectFrom('events').select('id').where('title', '=', title).executeTakeFirst(), undefined);
     const made = await c.post('/dashboard/events', { ...base, taxCategory: 'admission_exempt_upto_500', venueState: '27', sac: '999623', supplierGstin: '' });
     assert.equal(made.status, 303, made.text.slice(0, 300));
-    const row = await server.deps.db.selectFrom('events').selectAll().where('title', '=', 'Sitar night').executeTakeFirstOrThrow();
+    const row = await server.deps.db.selectFrom('events').selectAll().where('title', '=', title).executeTakeFirstOrThrow();
     assert.deepEqual([row.tax_category, row.venue_state, row.sac, row.supplier_gstin], ['admission_exempt_upto_500', '27', '999623', null]);
     const edit = await c.get(`${made.location!.replace(/\?.*$/, '')}/setup`);
     assert.match(edit.text, /<option value="admission_exempt_upto_500" selected>/);
