@@ -9,10 +9,9 @@ import { createLogger } from './shared/logger.js';
 
 /**
  * Under a rush V8 lets the old generation grow to about four times what is live before it
- * collects it, mostly garbage that outlived a couple of minor collections; that was ~230 MB
- * of resident memory for a ~40 MB live heap at 1,500 registrations a second. Growing by at
- * most 2× keeps it near 170 MB at about the same speed (BENCHMARKS.md). A value given on
- * the command line or in NODE_OPTIONS wins.
+ * collects it, mostly garbage that outlived a couple of minor collections. Growing by at most
+ * 2× keeps resident memory lower at about the same speed; BENCHMARKS.md holds the measured
+ * resident memory of the last run. A value given on the command line or in NODE_OPTIONS wins.
  */
 function boundHeapGrowth(): void {
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('heap-growing-percent') || a.includes('heap_growing_percent'));
