@@ -121,7 +121,8 @@ export interface HeldRequest {
  * - capturesMisreported: a payment is reported (fetches, captures, notifications) as 100
  *   paise less than it captured;
  * - ordersLost: every notification and fetch of the order and its payments is lost (an
- *   unknown id, an empty list), as if the gateway had misplaced it.
+ *   unknown id, an empty list), as if the gateway had misplaced it; counted as a lie (in
+ *   `lied`) once one of its payments is captured, since only then is money held.
  */
 export interface Lies {
   refundsNotMade?: number;
@@ -420,6 +421,7 @@ export async function startRazorpayEmulator(
       Object.assign(p, { status: 'captured', captured: true, fee: Math.round(Number(p.amount) * 0.02), tax: 0 });
       const order = orders.get(String(p.order_id));
       if (order) Object.assign(order, { status: 'paid', amount_paid: p.amount, amount_due: 0 });
+      if (orderLost(p.order_id)) lied.ordersLost.add(String(p.order_id));
       return reported(p);
     }
     if (method === 'POST' && (m = /^\/v1\/payments\/([^/]+)\/refund$/.exec(path))) {
@@ -646,7 +648,9 @@ export async function startRazorpayEmulator(
         created_at: now(),
       };
       payments.set(String(payment.id), payment);
-      if (orderLost(orderId)) lied.ordersLost.add(orderId);
+      // A lost order is a lie that matters once the gateway holds its money: an authorised
+      // payment nobody can capture moves nothing, and there is nothing to find.
+      if (capture && orderLost(orderId)) lied.ordersLost.add(orderId);
       Object.assign(order, { attempts: Number(order.attempts) + 1, status: capture ? 'paid' : 'attempted', ...(capture ? { amount_paid: amount, amount_due: 0 } : {}) });
       return payment;
     },

@@ -36,6 +36,13 @@ export function refundAtGateway(
     : gateway.refundPayment(refund.paymentId, refund.amountPaise, refund.notes, refund.idempotencyKey);
 }
 
+function checkAgainst(expected: ExpectedPayment, payment: GatewayPayment): void {
+  if (payment.orderId !== expected.orderId) throw paymentNotVerified('this payment belongs to another order');
+  if (payment.amount !== expected.amountPaise || payment.currency !== expected.currency) {
+    throw paymentNotVerified(`the payment amount does not match${expected.paidFor ? ` the ${expected.paidFor}` : ''}`);
+  }
+}
+
 /** 402: the payment cannot be bound to what the caller wants to pay for. */
 export function paymentNotVerified(message: string): AppError {
   return appError('payment_not_verified', message);
@@ -63,16 +70,16 @@ export async function verifyPayment(gateway: PaymentGateway, expected: ExpectedP
     throw gatewayFailure(err, 'verify the payment');
   }
   if (!payment) throw paymentNotVerified('the gateway does not know this payment id');
-  if (payment.orderId !== expected.orderId) throw paymentNotVerified('this payment belongs to another order');
-  if (payment.amount !== expected.amountPaise || payment.currency !== expected.currency) {
-    throw paymentNotVerified(`the payment amount does not match${expected.paidFor ? ` the ${expected.paidFor}` : ''}`);
-  }
+  checkAgainst(expected, payment);
   if (payment.status === 'authorized') {
     try {
       payment = await gateway.capturePayment(payment.id, payment.amount, payment.currency);
     } catch (err) {
       throw gatewayFailure(err, 'capture the payment');
     }
+    // The capture's own answer is checked too: a gateway that captures and reports another
+    // amount must not confirm anything (the sweep refunds what it captured).
+    checkAgainst(expected, payment);
   }
   if (payment.status !== 'captured' || !payment.captured) throw paymentNotVerified(`the payment is ${payment.status}, not captured`);
   return payment;
