@@ -39,6 +39,7 @@
     if (cfg.key) body.key = cfg.key;
     if (cfg.origin) body.origin = cfg.origin;
     if (cfg.offer) body.offer = cfg.offer;
+    if (cfg.preview) body.preview = cfg.preview;
     return body;
   }
 

@@ -1745,7 +1745,7 @@ export type paths = {
          * The hosted checkout page of an event
          * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code. When the event has sessions (tracks) none is chosen for the buyer. An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
          *     Sold out with a waitlist: a form that joins it (`POST /e/{slug}/waitlist`). Opened with `offer` (a waitlist offer’s link): the form books the one seat the offer holds, sold out or not; a lapsed or used offer answers 409 `offer_not_valid` as a page.
          *
@@ -1793,7 +1793,7 @@ export type paths = {
          * Where a booking from the hosted page stands, by its order
          * @description The page asks while the buyer pays in another tab, or after the gateway’s notification confirmed a booking whose checkout was interrupted. Only the status.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
          *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
@@ -1839,7 +1839,7 @@ export type paths = {
          * Confirm a paid booking with the gateway checkout’s handler fields
          * @description The three fields Razorpay’s checkout hands its handler. The booking is found by the order id; the signature must be the HMAC-SHA256 of `<stored order id>|<payment id>` under the key secret (402 `payment_not_verified` otherwise, and nothing changes). Then the payment is verified at the gateway and bound exactly as register step 2 does, with the same refusals (402, 409 `sold_out` with a refund, 502).
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
          *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
@@ -1863,7 +1863,7 @@ export type paths = {
          * The order summary: what a choice on the hosted page costs
          * @description Prices a booking without making it, with the rules of register: the tier’s price wins over the track’s, and the track’s over the event’s; times the people (1 plus the team members); less the promo code, taken off the booking total. Refusals name the field (`field`): 400 `promo_code_invalid` (`promoCode`; unknown, out of date and used up answer alike), 400 `unknown_ticket_type` / 409 `tier_not_on_sale` (`ticketType`), 404 `track_not_found` (`subEventId`), 400 `team_too_large` (`teamMembers`). Availability and membership are checked when booking, not here.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
          *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
@@ -1887,7 +1887,7 @@ export type paths = {
          * Register from the hosted page
          * @description The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers the status, the order to open the gateway’s checkout with, and — for a confirmed or payable booking — `ticket`, the buyer’s own ticket token for the confirmation screen (`GET /e/{slug}/tickets/{ticket}`); never an id or anyone’s personal data. The page never passes the token to the embedding page.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
          *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          *
@@ -1913,7 +1913,7 @@ export type paths = {
          * Test events: the sandbox’s stand-in for the gateway’s checkout
          * @description Pays (`success`) or fails (`failure`) the booking’s sandbox order and answers what Razorpay’s checkout hands its handler, signed with the sandbox’s own secret; the page then confirms through `POST /e/{slug}/payment` like a live one. Test events only (404 otherwise).
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
          *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
@@ -1981,7 +1981,7 @@ export type paths = {
          * Join the waitlist from the sold-out page (a plain form)
          * @description The same rules as `POST /api/v1/events/{id}/waitlist` (409 `seats_available` when not sold out, `waitlist_closed` without a waitlist), for the whole event. Answers an HTML page with the place in the queue; nothing personal.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          */
         post: operations["hostedJoinWaitlist"];
         delete?: never;
@@ -2488,7 +2488,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "track_in_use" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "track_in_use" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -17987,6 +17987,8 @@ export interface operations {
                 offer?: string;
                 /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                 origin?: string;
+                /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                preview?: string;
             };
             header?: never;
             path: {
@@ -18282,6 +18284,8 @@ export interface operations {
                 offer?: string;
                 /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                 origin?: string;
+                /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                preview?: string;
             };
             header?: never;
             path: {
@@ -18506,6 +18510,8 @@ export interface operations {
                     offer?: string;
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
                     razorpay_order_id: string;
                     razorpay_payment_id: string;
                     razorpay_signature: string;
@@ -18710,6 +18716,8 @@ export interface operations {
                     offer?: string;
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
                     promoCode?: string;
                     /** @description People on the booking: 1 plus the team members. */
                     quantity: number;
@@ -18901,6 +18909,8 @@ export interface operations {
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
                     phone?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
                     promoCode?: string;
                     subEventId?: string;
                     teamMembers?: {
@@ -19133,6 +19143,8 @@ export interface operations {
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
                     outcome: "success" | "failure";
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
                 };
             };
         };
@@ -19530,6 +19542,7 @@ export interface operations {
                     email: string;
                     key?: string;
                     name: string;
+                    preview?: string;
                 };
             };
         };

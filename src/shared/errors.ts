@@ -98,6 +98,8 @@ export const ERRORS = {
   checkout_key_required: { status: 403, message: 'a web page may only carry a checkout key' },
   checkout_key_not_allowed: { status: 403, message: 'a checkout key may not do this' },
   origin_not_allowed: { status: 403, message: 'this key may not be used from this origin' },
+  preview_invalid: { status: 403, message: 'this preview link is not valid: open the preview again from the event’s page in the dashboard' },
+  preview_expired: { status: 403, message: 'this preview link has expired: open the preview again from the event’s page in the dashboard' },
   members_only: { status: 403, message: 'this ticket tier is for members in good standing' },
   membership_required: { status: 403, message: 'this ticket tier needs membershipId, a membership in good standing with this email' },
   not_your_object: { status: 403, message: 'this belongs to another account' },

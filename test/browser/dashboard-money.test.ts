@@ -180,7 +180,7 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     assert.match(page.url(), /\/dashboard\/money$/);
   });
 
-  it('previews a published live event’s hosted page in the overview; a test event explains the key', async () => {
+  it('previews a live draft through a preview link, a published live event’s hosted page itself, and a test event through a preview link', async () => {
     // Live mode is still on: a live draft, published once staff grant access.
     await page.getByRole('link', { name: 'Events', exact: true }).click();
     await page.getByRole('link', { name: 'Create an event' }).click();
@@ -190,8 +190,13 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.getByText('Draft created').waitFor();
     liveEventId = decodeURIComponent(/\/dashboard\/events\/([^/?#]+)/.exec(page.url())![1]!);
-    assert.match(await main(), /The preview appears once the event is published/);
-    assert.equal(await page.locator('iframe.embed-preview').count(), 0);
+    // A live draft: shown through its preview link, without taking bookings.
+    assert.match(await main(), /takes no bookings until the event is published/);
+    const draftFrame = await (await page.locator('iframe.embed-preview').elementHandle())!.contentFrame();
+    assert.ok(draftFrame);
+    await draftFrame.waitForSelector('#preview-note');
+    assert.match(draftFrame.url(), /\/e\/kathak-by-the-lake\?preview=/);
+    assert.equal(await draftFrame.locator('#submit').isDisabled(), true, 'a draft takes no bookings');
 
     const staff = await signup(server.url, { email: staffEmail });
     const grant = await call(server.url, 'POST', `/admin/api/accounts/${userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
@@ -215,13 +220,19 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
       'no framing or CSP refusals',
     );
 
-    // The test event (test mode): the snippet carries the key attribute, and no preview.
+    assert.doesNotMatch(frame.url(), /preview=/, 'a published live event is previewed as the public sees it');
+
+    // The test event (test mode): the snippet carries the key attribute, and a preview link shows the page.
     await switchMode('test');
     await page.goto(`${server.url}/dashboard/events/${encodeURIComponent(testEventId)}`);
     const snippet = await text('#embed-snippet');
     assert.match(snippet, /data-svc-event="sandbox-sitar-evening[a-z0-9-]*" data-svc-key="pk_test_…"/);
     assert.match(await main(), /test checkout key/);
-    assert.equal(await page.locator('iframe.embed-preview').count(), 0);
+    assert.match(await main(), /Bookings made in it are test bookings/);
+    const testFrame = await (await page.locator('iframe.embed-preview').elementHandle())!.contentFrame();
+    assert.ok(testFrame);
+    await testFrame.waitForSelector('#register-form');
+    assert.match(testFrame.url(), /\/e\/sandbox-sitar-evening[a-z0-9-]*\?preview=/);
     await page.locator('#embed-snippet').scrollIntoViewIfNeeded();
     await screenshot(page, 'event-overview-test-embed-desktop');
   });

@@ -45,6 +45,14 @@ export class DashboardClient {
     return m[1]!;
   }
 
+  /** Signs in through the form and keeps the session cookie. */
+  async login(email: string, password = 'correct horse battery') {
+    const page = await this.get('/dashboard/login');
+    const r = await this.post('/dashboard/login', { _csrf: DashboardClient.csrf(page.text), email, password });
+    if (r.status !== 303) throw new Error(`sign-in failed: ${r.status} ${r.text.slice(0, 300)}`);
+    return r;
+  }
+
   /** Signs up through the form and keeps the session cookie. */
   async signup(email: string, password = 'correct horse battery', name = 'Dash Organiser') {
     const page = await this.get('/dashboard/signup');

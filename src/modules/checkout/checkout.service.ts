@@ -36,6 +36,7 @@ import { confirmStep2, register, type RegisterInput, type RequestContext } from 
 import * as registrations from '../registrations/registrations.service.js';
 import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
 import { attendeeToken } from '../../shared/attendee-token.js';
+import { previewTokenEvent, previewTokenVerdict } from '../../shared/preview-token.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
 import { offerUntil } from '../waitlist/waitlist.jobs.js';
 
@@ -49,8 +50,13 @@ export interface PageAccess {
    * null when opened on its own.
    */
   origin: string | null;
-  /** The origin the page's key is pinned to: the only site that may frame the page or call it. */
+  /**
+   * The origin the page's key is pinned to: the only site that may frame the page or call it.
+   * `'self'` for a preview: only the service's own pages (the dashboard) may frame or call it.
+   */
   pinnedOrigin: string | null;
+  /** Opened by the organiser's preview link (`preview`): bookable only where test bookings are possible. */
+  preview?: { bookable: boolean };
 }
 
 /** Who made a page call, as the browser told it. */
@@ -84,7 +90,8 @@ function declaredOrigin(origin: string | undefined): string | null {
  * (`assertCallFits`), and the only one the page posts to. The `origin` embed.js declares is
  * never checked against the pin: anyone can write it, so it grants nothing.
  */
-export async function openPage(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined, offer?: string): Promise<PageAccess> {
+export async function openPage(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined, offer?: string, preview?: string): Promise<PageAccess> {
+  if (preview !== undefined && preview !== '') return openPreview(deps, slug, preview);
   if (!SLUG.test(slug)) throw notShown();
   const event = await events.findEventBySlug(deps.db, slug);
   if (!event) throw notShown();
@@ -116,6 +123,27 @@ export async function openPage(deps: CheckoutDeps, slug: string, key: string | u
 }
 
 /**
+ * The organiser's preview link (product-decisions §28): a signed token for one event of one
+ * account, valid for a day on the injected clock; no key or origin needed. A test event's
+ * preview books test bookings, as its account's test checkout key would; a live draft's shows
+ * the page without taking bookings (it takes them once published). Only the service's own
+ * pages may frame the preview or make its calls. A token that does not verify answers the same
+ * 403 whether or not the slug exists, so it reveals no event.
+ */
+async function openPreview(deps: CheckoutDeps, slug: string, token: string): Promise<PageAccess> {
+  const invalid = () => forbidden('preview_invalid');
+  const eventId = previewTokenEvent(token);
+  const event = eventId === undefined ? undefined : await events.findEvent(deps.db, eventId);
+  if (!event || event.slug !== slug) throw invalid();
+  const verdict = previewTokenVerdict(deps.config.secretsKey, token, event.id, event.account_id, deps.clock.now());
+  if (verdict === 'invalid') throw invalid();
+  if (verdict === 'expired') throw forbidden('preview_expired');
+  const principal: KeyPrincipal = { kind: 'key', userId: event.account_id, keyId: 'preview', mode: event.mode, keyClass: 'checkout' };
+  const bookable = event.mode === 'test' || event.status === 'published';
+  return { event, origin: null, pinnedOrigin: "'self'", principal, preview: { bookable } };
+}
+
+/**
  * A pinned page's JSON calls come from the page itself (which only the pinned origin may
  * frame) or from the pinned origin: `Origin` must be one of them, or, where a browser sends
  * no `Origin` (a same-origin GET), `Sec-Fetch-Site: same-origin`. A call with neither, or
@@ -126,12 +154,22 @@ export function assertCallFits(deps: CheckoutDeps, access: PageAccess, from: Cal
   if (pinned === null) return;
   const own = [new URL(deps.config.baseUrl).origin, from.ownOrigin];
   const fits = from.origin !== undefined ? from.origin === pinned || own.includes(from.origin) : from.fetchSite === 'same-origin';
-  if (!fits) throw forbidden('origin_not_allowed', `this key is pinned to ${pinned}: its page's calls come only from that page`);
+  if (!fits) {
+    throw forbidden('origin_not_allowed', pinned === "'self'" ? 'a preview’s calls come only from the preview page itself' : `this key is pinned to ${pinned}: its page's calls come only from that page`);
+  }
 }
 
 /** A page call: the page's access, then the call's source checked against the key's pin. */
-export async function openPageCall(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined, from: CallSource, offer?: string): Promise<PageAccess> {
-  const access = await openPage(deps, slug, key, origin, offer);
+export async function openPageCall(
+  deps: CheckoutDeps,
+  slug: string,
+  key: string | undefined,
+  origin: string | undefined,
+  from: CallSource,
+  offer?: string,
+  preview?: string,
+): Promise<PageAccess> {
+  const access = await openPage(deps, slug, key, origin, offer, preview);
   assertCallFits(deps, access, from);
   return access;
 }

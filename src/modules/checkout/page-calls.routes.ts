@@ -68,8 +68,8 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
       },
     },
     async (req, reply) => {
-      const { key, origin, offer, ...input } = req.body;
-      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer);
+      const { key, origin, offer, preview, ...input } = req.body;
+      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer, preview);
       return reply.code(201).send(await service.registerFromPage(deps, access, { ...input, waitlistOffer: offer }, { clientAddress: req.ip }));
     },
   );
@@ -97,8 +97,8 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
       },
     },
     async (req) => {
-      const { key, origin, offer, ...handler } = req.body;
-      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer);
+      const { key, origin, offer, preview, ...handler } = req.body;
+      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer, preview);
       return service.confirmFromPage(deps, access, handler);
     },
   );
@@ -120,7 +120,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         },
       },
     },
-    async (req) => service.orderStatus(deps, await service.openPageCall(deps, req.params.slug, req.query.key, req.query.origin, callSource(req), req.query.offer), req.params.orderId),
+    async (req) => service.orderStatus(deps, await service.openPageCall(deps, req.params.slug, req.query.key, req.query.origin, callSource(req), req.query.offer, req.query.preview), req.params.orderId),
   );
 
   app.post(
@@ -148,7 +148,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
       },
     },
     async (req) => {
-      const access = await service.openPageCall(deps, req.params.slug, req.body.key, req.body.origin, callSource(req), req.body.offer);
+      const access = await service.openPageCall(deps, req.params.slug, req.body.key, req.body.origin, callSource(req), req.body.offer, req.body.preview);
       return service.sandboxCheckout(deps, access, req.body.orderId, req.body.outcome);
     },
   );

@@ -50,10 +50,15 @@ const OfferField = Type.String({
   maxLength: 120,
   description: 'A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`.',
 });
-export const Access = { key: Type.Optional(KeyField), origin: Type.Optional(OriginField), offer: Type.Optional(OfferField) };
+const PreviewField = Type.String({
+  maxLength: 160,
+  description:
+    'The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls.',
+});
+export const Access = { key: Type.Optional(KeyField), origin: Type.Optional(OriginField), offer: Type.Optional(OfferField), preview: Type.Optional(PreviewField) };
 
 export const PAGE_AUTH =
-  'No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.';
+  'No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.';
 
 /** What the page's JSON calls add to PAGE_AUTH. */
 export const CALL_AUTH =

@@ -164,6 +164,8 @@ export interface PageInput {
   timeZone: string;
   /** Opened from a waitlist offer's link: the seat it holds, and until when. */
   offer?: { token: string; until: string } | undefined;
+  /** Opened by the organiser's preview link: its token rides on every call; a live draft's preview takes no bookings. */
+  preview?: { token: string; bookable: boolean } | undefined;
 }
 
 const paise = (rupees: number) => Math.round(rupees * 100);
@@ -207,6 +209,7 @@ function waitlistForm(p: PageInput): string {
 <h2>Join the waitlist</h2>
 <p class="hint">If a seat comes free, the first in line gets a mail with a link that holds it for them for a while.</p>
 ${p.key ? `<input type="hidden" name="key" value="${h(p.key)}">` : ''}
+${p.preview ? `<input type="hidden" name="preview" value="${h(p.preview.token)}">` : ''}
 <div class="field"><label for="wl-name">Name</label><input id="wl-name" name="name" autocomplete="name" required maxlength="200"></div>
 <div class="field"><label for="wl-email">Email</label><input id="wl-email" name="email" type="email" autocomplete="email" required maxlength="254"></div>
 <button type="submit" id="waitlist-submit">Join the waitlist</button>
@@ -226,6 +229,7 @@ export function renderEventPage(p: PageInput): string {
     prices: priceTable(shown, availability),
     strings: s.script,
     ...(p.offer ? { offer: p.offer.token } : {}),
+    ...(p.preview ? { preview: p.preview.token } : {}),
   };
   const when = formatWhen(shown.startDate, shown.endDate, p.timeZone);
   const facts = [
@@ -249,12 +253,13 @@ ${offered ? '' : team(s, shown)}
 <div class="field"><label for="promo">${h(s.promo)}</label><input id="promo" name="promoCode" maxlength="40" autocomplete="off">${errorSlot('promo')}</div>
 ${summary(s, shown, availability)}
 <div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
-<button type="submit" id="submit">${h(submitLabel(s, shown))}</button>
+<button type="submit" id="submit"${p.preview && !p.preview.bookable ? ' disabled' : ''}>${h(submitLabel(s, shown))}</button>
 </form>`;
   const body = `<main class="page" id="main">
 <header>
 <h1 id="event-title">${h(shown.title)}</h1>
 ${p.mode === 'test' ? `<p class="badge">${h(s.testMode)}</p>` : ''}
+${p.preview ? `<p class="notice" id="preview-note" role="note">${h(p.preview.bookable ? s.previewNote : s.previewDraftNote)}</p>` : ''}
 ${facts ? `<dl class="facts">${facts}</dl>` : ''}
 </header>
 ${shown.description.trim() ? `<section class="description" aria-label="${h(s.about)}">${paragraphs(shown.description)}</section>` : ''}

@@ -31,7 +31,7 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
       },
     },
     async (req, reply) => {
-      const access = await service.openPage(deps, req.params.slug, req.query.key, req.query.origin, req.query.offer);
+      const access = await service.openPage(deps, req.params.slug, req.query.key, req.query.origin, req.query.offer, req.query.preview);
       const offer = req.query.offer === undefined ? undefined : await service.offerOnPage(deps, access, req.query.offer);
       const facts = await service.pageFacts(deps, access.event);
       const page = renderEventPage({
@@ -45,6 +45,7 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
         key: access.event.mode === 'test' ? (req.query.key ?? null) : null,
         timeZone: deps.config.eventTimeZone,
         offer,
+        preview: access.preview && req.query.preview ? { token: req.query.preview, bookable: access.preview.bookable } : undefined,
       });
       return html(reply, page, pageCsp(access.event.mode === 'live', access.pinnedOrigin));
     },
@@ -104,15 +105,20 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
           consumes: ['application/x-www-form-urlencoded'],
           params: Slug,
           body: Type.Object(
-            { key: Type.Optional(Type.String({ maxLength: 100 })), name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) },
+            {
+              key: Type.Optional(Type.String({ maxLength: 100 })),
+              preview: Type.Optional(Type.String({ maxLength: 160 })),
+              name: Type.String({ minLength: 1, maxLength: 200 }),
+              email: Type.String({ minLength: 3, maxLength: 254 }),
+            },
             { additionalProperties: false },
           ),
           response: { 200: Html('On the waitlist.'), ...htmlErrors([400, 403, 404, 409, 413, 415, 429, 500]) } as never,
         },
       },
       async (req, reply) => {
-        const b = req.body as { key?: string; name: string; email: string };
-        const access = await service.openPageCall(deps, (req.params as { slug: string }).slug, b.key, undefined, callSource(req));
+        const b = req.body as { key?: string; preview?: string; name: string; email: string };
+        const access = await service.openPageCall(deps, (req.params as { slug: string }).slug, b.key, undefined, callSource(req), undefined, b.preview);
         const joined = await service.joinFromPage(deps, access, { name: b.name, email: b.email });
         const text = joined.status === 'offered' ? 'A seat is already held for you: look for the offer mail.' : `You are number ${joined.position} on the waitlist. If a seat comes free we will mail you a link that holds it for you.`;
         return html(reply, renderMessagePage(s, assets, 'You are on the waitlist', text), MESSAGE_CSP);

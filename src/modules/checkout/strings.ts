@@ -5,6 +5,8 @@ export const en = {
   locale: 'en-IN',
   pageTitle: (title: string) => `${title} – tickets`,
   testMode: 'Test mode: no real payment is taken and no email leaves the service.',
+  previewNote: 'Preview: this page is shown to you through your preview link. Bookings made here are test bookings; their mails are in the Test inbox of your dashboard.',
+  previewDraftNote: 'Preview of a draft: buyers see this page once the event is published. It takes no bookings until then.',
   date: 'Date',
   venue: 'Venue',
   about: 'About this event',

@@ -56,8 +56,8 @@ export function ticketRoutes(app: App, ctx: CheckoutContext): void {
       },
     },
     async (req) => {
-      const { key, origin, ...input } = req.body;
-      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req));
+      const { key, origin, offer, preview, ...input } = req.body;
+      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer, preview);
       const q = await quoteBooking(deps.db, access.event, input, deps.clock.now());
       return { currency: q.currency, quantity: q.quantity, unitPrice: q.unitPaise, subtotal: q.subtotalPaise, discount: q.discountPaise, total: q.amountPaise };
     },

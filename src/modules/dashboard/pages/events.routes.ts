@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardFlash } from '../../../db/database.js';
 import { sessionPrincipal } from '../../../shared/auth.js';
 import { badRequest } from '../../../shared/errors.js';
+import { previewToken } from '../../../shared/preview-token.js';
 import * as accounts from '../../accounts/accounts.service.js';
 import * as publishing from '../../accounts/publishing.js';
 import * as doorPassesService from '../../checkin/door.service.js';
@@ -62,6 +63,10 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
         livePayments: deps.eventDeps.livePayments,
         trackAvailability,
         baseUrl: deps.config.baseUrl,
+        previewUrl:
+          row.mode === 'test' || row.status !== 'published'
+            ? `/e/${encodeURIComponent(row.slug)}?preview=${encodeURIComponent(previewToken(deps.config.secretsKey, row.id, row.account_id, deps.clock.now()))}`
+            : null,
       });
       return { title: event.title, body: page };
     }, shown);

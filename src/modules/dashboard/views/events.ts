@@ -87,6 +87,8 @@ export interface OverviewData {
   /** Each track's availability, in track order. */
   trackAvailability: (Availability & { waitlist: { waiting: number } })[];
   baseUrl: string;
+  /** A test event's or a live draft's signed preview link (`/e/{slug}?preview=…`), valid for a day; null for a published live event. */
+  previewUrl: string | null;
 }
 
 /** A track as people count it: the API's index 0 is “Track 1”. */
@@ -203,11 +205,15 @@ ${
   !test && e.status === 'published'
     ? html`<p class="muted">The booking page as your visitors see it (<a href="/e/${encodeURIComponent(e.slug)}">open it on its own</a>). Bookings made here are real.</p>
 <iframe class="embed-preview" src="/e/${encodeURIComponent(e.slug)}" title="Preview of the booking page for ${e.title}"></iframe>`
-    : html`<p class="embed-preview-note">${
-        test
-          ? 'No preview here: the page needs your test checkout key, which the service keeps only as a hash. Put the snippet with your key on your page to try it.'
-          : 'The preview appears once the event is published: until then the booking page answers “not found”.'
-      }</p>`
+    : d.previewUrl !== null
+      ? html`<p class="muted" id="preview-about">${
+          test
+            ? html`The booking page as buyers will see it, through a preview link that works for 24 hours without a key or a website of your own. Bookings made in it are test bookings: nothing is charged, and their mails appear in the <a href="/dashboard/test-inbox">Test inbox</a>.`
+            : 'The booking page as buyers will see it once the event is published, through a preview link that works for 24 hours. It takes no bookings until the event is published.'
+        }</p>
+<p><a class="button" id="open-preview" href="${d.previewUrl}" aria-describedby="preview-about">Open the preview</a></p>
+<iframe class="embed-preview" src="${d.previewUrl}" title="Preview of the booking page for ${e.title}"></iframe>`
+      : html`<p class="embed-preview-note">The preview appears once the event is published: until then the booking page answers “not found”.</p>`
 }
 </section>
 
