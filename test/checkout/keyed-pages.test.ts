@@ -80,4 +80,30 @@ describe('keyed hosted pages are framed only by their pinned origin', () => {
     const open = await call(server.url, 'POST', `/e/${ev.slug}/register`, { body: { key: pk, name: 'A', email: uniqueEmail() } });
     assert.equal(open.status, 201, open.text);
   });
+
+  it('takes the sold-out page’s waitlist form from the page itself (Origin: null, Sec-Fetch-Site: same-origin), and links back to the event', async () => {
+    const ev = await paidEvent({ price: 0, capacity: 1, waitlist: { enabled: true } });
+    assert.equal((await api('POST', `/api/v1/events/${ev.id}/register`, { name: 'First', email: uniqueEmail() })).status, 201);
+    const page = await call(server.url, 'GET', `/e/${ev.slug}?key=${pinned}&embed=inline&origin=${encodeURIComponent(EVIL)}`);
+    // The form carries the key, the origin the page posts to (the pin, whatever origin= said) and the embedding.
+    const hidden = Object.fromEntries([...page.text.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+    assert.deepEqual(hidden, { key: pinned, origin: HOST, embed: 'inline' });
+    const join = (headers: Record<string, string>, email = uniqueEmail('wait')) =>
+      call(server.url, 'POST', `/e/${ev.slug}/waitlist`, {
+        raw: new URLSearchParams({ ...hidden, name: 'Meera', email }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      });
+    const back = `/e/${ev.slug}?key=${pinned}&amp;origin=${encodeURIComponent(HOST)}&amp;embed=inline`;
+    // What Chromium sends for a form posted from a page whose referrer policy is no-referrer.
+    const joined = await join({ origin: 'null', 'sec-fetch-site': 'same-origin' });
+    assert.equal(joined.status, 200, joined.text);
+    assert.match(joined.text, /You are number 1 on the waitlist/);
+    assert.ok(joined.text.includes(`href="${back}"`), 'a link back to the event, as the widget had it');
+    const refused: Record<string, string>[] = [{ origin: 'null' }, { origin: 'null', 'sec-fetch-site': 'cross-site' }, { origin: EVIL }, {}];
+    for (const headers of refused) {
+      const r = await join(headers);
+      assert.equal(r.status, 403, JSON.stringify(headers));
+      assert.ok(r.text.includes(`href="${back}"`), `a refusal links back too: ${JSON.stringify(headers)}`);
+    }
+  });
 });

@@ -144,16 +144,20 @@ async function openPreview(deps: CheckoutDeps, slug: string, token: string): Pro
 }
 
 /**
- * A pinned page's JSON calls come from the page itself (which only the pinned origin may
- * frame) or from the pinned origin: `Origin` must be one of them, or, where a browser sends
- * no `Origin` (a same-origin GET), `Sec-Fetch-Site: same-origin`. A call with neither, or
- * from any other site, is refused (403 `origin_not_allowed`).
+ * A pinned page's calls come from the page itself (which only the pinned origin may frame)
+ * or from the pinned origin: `Origin` must be one of them, or, where a browser sends no
+ * `Origin` (a same-origin GET) or an opaque one, `Sec-Fetch-Site: same-origin`. A page's
+ * plain form (the waitlist's) is a navigation, for which a browser sends `Origin: null`
+ * under the page's no-referrer policy; Sec-Fetch-Site, which no page can set, still says
+ * the page itself sent it. A call with neither, or from any other site, is refused (403
+ * `origin_not_allowed`).
  */
 export function assertCallFits(deps: CheckoutDeps, access: PageAccess, from: CallSource): void {
   const pinned = access.pinnedOrigin;
   if (pinned === null) return;
   const own = [new URL(deps.config.baseUrl).origin, from.ownOrigin];
-  const fits = from.origin !== undefined ? from.origin === pinned || own.includes(from.origin) : from.fetchSite === 'same-origin';
+  const opaque = from.origin === undefined || from.origin === 'null';
+  const fits = opaque ? from.fetchSite === 'same-origin' : from.origin === pinned || own.includes(from.origin!);
   if (!fits) {
     throw forbidden('origin_not_allowed', pinned === "'self'" ? 'a preview’s calls come only from the preview page itself' : `this key is pinned to ${pinned}: its page's calls come only from that page`);
   }

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { CallSource, CheckoutDeps } from './checkout.service.js';
 import { AppError } from '../../shared/errors.js';
-import { renderMessagePage, type Assets } from './page.html.js';
+import { renderMessagePage, type Assets, type BackLink } from './page.html.js';
 import { en } from './strings.js';
 
 // checkout.js itself comes only from its own origin; the modal it builds frames, calls and
@@ -43,6 +43,7 @@ const OriginField = Type.String({
   maxLength: 300,
   description: 'The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it.',
 });
+export const EMBEDS = ['inline', 'overlay', 'popup', 'none'] as const;
 export const EmbedField = Type.Union([Type.Literal('inline'), Type.Literal('overlay'), Type.Literal('popup'), Type.Literal('none')], {
   description: 'How embed.js shows the page; `none` (default) is a page of its own.',
 });
@@ -62,7 +63,7 @@ export const PAGE_AUTH =
 
 /** What the page's JSON calls add to PAGE_AUTH. */
 export const CALL_AUTH =
-  'With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.';
+  'With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.';
 
 /** Who made a page call, from the headers a browser sets and a page cannot. */
 export function callSource(req: FastifyRequest): CallSource {
@@ -80,8 +81,11 @@ export type CheckoutContext = ReturnType<typeof checkoutContext>;
 export function checkoutContext(deps: CheckoutDeps, assets: Assets) {
   const s = en;
 
-  /** HTML routes answer errors as a readable page, with the same statuses as JSON would. */
-  function htmlErrorHandler(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
+  /**
+   * HTML routes answer errors as a readable page, with the same statuses as JSON would;
+   * `back`, where the page was reached from another (a form inside the widget), links back to it.
+   */
+  function htmlErrorHandler(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply, back?: BackLink) {
     let status = 500;
     let message: string = s.errorTitle;
     if (err instanceof AppError) {
@@ -101,7 +105,7 @@ export function checkoutContext(deps: CheckoutDeps, assets: Assets) {
       .type('text/html; charset=utf-8')
       .header('content-security-policy', MESSAGE_CSP)
       .header('cache-control', 'no-store')
-      .send(renderMessagePage(s, assets, title, text, status));
+      .send(renderMessagePage(s, assets, title, text, status, back));
   }
 
   const html = (reply: FastifyReply, body: string, csp: string) =>

@@ -58,7 +58,13 @@ ${body}
 `;
 }
 
-export function renderMessagePage(s: Strings, assets: Assets, title: string, message: string, status?: number): string {
+/** A link from a message page back to the page it was reached from. */
+export interface BackLink {
+  href: string;
+  label: string;
+}
+
+export function renderMessagePage(s: Strings, assets: Assets, title: string, message: string, status?: number, back?: BackLink): string {
   return layout(
     s,
     title,
@@ -67,6 +73,7 @@ export function renderMessagePage(s: Strings, assets: Assets, title: string, mes
 <h1>${h(title)}</h1>
 <p>${h(message)}</p>
 ${status !== undefined ? `<p class="muted">HTTP ${status}</p>` : ''}
+${back ? `<p class="actions"><a class="button-link" href="${h(back.href)}">${h(back.label)}</a></p>` : ''}
 </main>`,
   );
 }
@@ -203,13 +210,29 @@ function submitLabel(s: Strings, shown: Shown): string {
   return shown.price > 0 ? s.script.payAmount.replace('{amount}', money(s, shown.price)) : s.register;
 }
 
-/** Sold out with a waitlist: a plain form (no script needed) that takes a name. */
+/** The event's page as the widget opened it (key, origin, embed kept), for a way back to it. */
+export function eventPageHref(slug: string, opened: { key?: string | null | undefined; origin?: string | null | undefined; embed?: string | null | undefined }): string {
+  const q = new URLSearchParams();
+  if (opened.key) q.set('key', opened.key);
+  if (opened.origin) q.set('origin', opened.origin);
+  if (opened.embed && opened.embed !== 'none') q.set('embed', opened.embed);
+  const query = q.toString();
+  return `/e/${encodeURIComponent(slug)}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * Sold out with a waitlist: a plain form (no script needed) that takes a name. It carries
+ * the key, the origin and the embedding the page was opened with, so the answer (or a
+ * refusal) links back to the same page in the same widget.
+ */
 function waitlistForm(p: PageInput): string {
   return `<form id="waitlist-form" method="post" action="/e/${h(encodeURIComponent(p.slug))}/waitlist">
 <h2>Join the waitlist</h2>
 <p class="hint">If a seat comes free, the first in line gets a mail with a link that holds it for them for a while.</p>
 ${p.key ? `<input type="hidden" name="key" value="${h(p.key)}">` : ''}
 ${p.preview ? `<input type="hidden" name="preview" value="${h(p.preview.token)}">` : ''}
+${p.origin ? `<input type="hidden" name="origin" value="${h(p.origin)}">` : ''}
+${p.embed !== 'none' ? `<input type="hidden" name="embed" value="${h(p.embed)}">` : ''}
 <div class="field"><label for="wl-name">Name</label><input id="wl-name" name="name" autocomplete="name" required maxlength="200"></div>
 <div class="field"><label for="wl-email">Email</label><input id="wl-email" name="email" type="email" autocomplete="email" required maxlength="254"></div>
 <button type="submit" id="waitlist-submit">Join the waitlist</button>

@@ -3,8 +3,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import * as service from './checkout.service.js';
-import { renderEventPage, renderMessagePage, renderPaymentPage } from './page.html.js';
-import { Access, callSource, EmbedField, Html, htmlErrors, MESSAGE_CSP, PAGE_AUTH, pageCsp, Slug, type CheckoutContext } from './page-context.js';
+import type { FastifyRequest } from 'fastify';
+import { eventPageHref, renderEventPage, renderMessagePage, renderPaymentPage, type BackLink } from './page.html.js';
+import { Access, callSource, EmbedField, EMBEDS, Html, htmlErrors, MESSAGE_CSP, PAGE_AUTH, pageCsp, Slug, type CheckoutContext } from './page-context.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -89,12 +90,19 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
     form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
+    // The answer, and any refusal, links back to the event's page as the widget had it open.
+    const backToEvent = (req: FastifyRequest): BackLink => {
+      const b = (req.body ?? {}) as { key?: unknown; origin?: unknown; embed?: unknown };
+      const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+      const embed = EMBEDS.find((e) => e === b.embed);
+      return { href: eventPageHref((req.params as { slug: string }).slug, { key: text(b.key), origin: text(b.origin), embed }), label: s.backToEvent };
+    };
     form.post(
       '/e/:slug/waitlist',
       {
         bodyLimit: 16 * 1024,
         config: { auth: { kind: 'public' } },
-        errorHandler: htmlErrorHandler,
+        errorHandler: (err, req, reply) => htmlErrorHandler(err, req, reply, backToEvent(req)),
         schema: {
           tags: ['checkout'],
           summary: 'Join the waitlist from the sold-out page (a plain form)',
@@ -108,6 +116,8 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
             {
               key: Type.Optional(Type.String({ maxLength: 100 })),
               preview: Type.Optional(Type.String({ maxLength: 160 })),
+              origin: Type.Optional(Type.String({ maxLength: 300, description: 'The origin the page was opened for (it grants nothing): the answer’s link back to the event keeps it.' })),
+              embed: Type.Optional(EmbedField),
               name: Type.String({ minLength: 1, maxLength: 200 }),
               email: Type.String({ minLength: 3, maxLength: 254 }),
             },
@@ -117,11 +127,11 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
         },
       },
       async (req, reply) => {
-        const b = req.body as { key?: string; preview?: string; name: string; email: string };
-        const access = await service.openPageCall(deps, (req.params as { slug: string }).slug, b.key, undefined, callSource(req), undefined, b.preview);
+        const b = req.body as { key?: string; origin?: string; preview?: string; name: string; email: string };
+        const access = await service.openPageCall(deps, (req.params as { slug: string }).slug, b.key, b.origin, callSource(req), undefined, b.preview);
         const joined = await service.joinFromPage(deps, access, { name: b.name, email: b.email });
         const text = joined.status === 'offered' ? 'A seat is already held for you: look for the offer mail.' : `You are number ${joined.position} on the waitlist. If a seat comes free we will mail you a link that holds it for you.`;
-        return html(reply, renderMessagePage(s, assets, 'You are on the waitlist', text), MESSAGE_CSP);
+        return html(reply, renderMessagePage(s, assets, 'You are on the waitlist', text, undefined, backToEvent(req)), MESSAGE_CSP);
       },
     );
 

@@ -45,6 +45,7 @@ export const en = {
   notFoundTitle: 'Event not found',
   notFound: 'There is no event here. It may have been taken down, or the link may be wrong.',
   errorTitle: 'Something went wrong',
+  backToEvent: 'Back to the event',
   noScript: 'Registering needs JavaScript. Please turn it on, or open this page in another browser.',
   callbackConfirmed: 'Payment received. You are registered, and your ticket is on its way by email.',
   checkoutTitle: 'Complete your payment',
