@@ -242,6 +242,13 @@
     return [done];
   }
 
+  // The header said the event's dates; above a booking it says the booked session's.
+  function showBookedSession(ticket) {
+    var when = document.getElementById('event-when');
+    if (!when || !ticket.event.when) return;
+    when.textContent = ticket.session ? ticket.session + ': ' + ticket.event.when : ticket.event.when;
+  }
+
   function finished(status) {
     stopPolling();
     if (status === 'pending' || !booking.ticket) {
@@ -252,7 +259,10 @@
       showResult(S.working, [], []);
       call('GET', slugPath + '/tickets/' + encodeURIComponent(booking.ticket)).then(function (r) {
         var parts = [emailLine(S.confirmed)];
-        if (r.ok && r.body.ticket) parts.push(window.SvcTicket(r.body.ticket, S));
+        if (r.ok && r.body.ticket) {
+          parts.push(window.SvcTicket(r.body.ticket, S));
+          showBookedSession(r.body.ticket);
+        }
         showResult(S.confirmedTitle, parts, doneActions());
         result.className = 'result confirmed';
       });

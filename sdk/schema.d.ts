@@ -805,7 +805,7 @@ export type paths = {
         put?: never;
         /**
          * Append a track
-         * @description `date` defaults to the event’s start date (and follows it while unset).
+         * @description A track is a session with its own time: `startsAt` and `endsAt` (date-times with offset; or `date`, which may also be a bare day, and `endDate`). Without them the track runs as the event does (and follows it while unset). A booking on the track is shown, mailed, put in calendars and wallets, and its self-service cutoff counted, by the track’s times.
          */
         post: operations["createTrack"];
         delete?: never;
@@ -2187,7 +2187,7 @@ export type paths = {
         };
         /**
          * The ticket as an Apple Wallet pass (.pkpass)
-         * @description An Apple Wallet event ticket signed with the Pass Type ID certificate (`APPLE_PASS_TYPE_ID`, `APPLE_TEAM_ID`, `APPLE_PASS_CERT`, `APPLE_PASS_KEY`, `APPLE_WWDR_CERT`): a zip of `pass.json`, icons, a logo, `manifest.json` (SHA-1 of each file) and `signature` (detached PKCS#7 of the manifest, WWDR intermediate included). Its QR barcode is the bare ticket id, the same value as the mailed QR, and so is its `serialNumber` (downloading again replaces the pass). Event name, date and time in India time (+05:30, kept as written), venue, holder and ticket type are on it; the primary’s ticket only (team members’ tickets come by mail).
+         * @description An Apple Wallet event ticket signed with the Pass Type ID certificate (`APPLE_PASS_TYPE_ID`, `APPLE_TEAM_ID`, `APPLE_PASS_CERT`, `APPLE_PASS_KEY`, `APPLE_WWDR_CERT`): a zip of `pass.json`, icons, a logo, `manifest.json` (SHA-1 of each file) and `signature` (detached PKCS#7 of the manifest, WWDR intermediate included). Its QR barcode is the bare ticket id, the same value as the mailed QR, and so is its `serialNumber` (downloading again replaces the pass). Event name, the booked session’s date and time (its track’s own, else the event’s) in the event’s time zone (`EVENT_TIME_ZONE`) with its offset written out, venue, holder and ticket type are on it; the primary’s ticket only (team members’ tickets come by mail).
          *
          *     Public: the token in the path is the credential (the attendee page’s: the registration id and a 132-bit MAC over it and the current ticket id). An unknown, altered or retired token (a transfer issues a new ticket id, which retires every earlier link) answers 404; so does a wallet whose settings are absent. A booking that is not confirmed (pending, cancelled, refunded) answers 409 `not_confirmed`. Answers are `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.
          */
@@ -2488,7 +2488,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "track_in_use" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "track_in_use" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -2890,10 +2890,12 @@ export type components = {
             capacity: number;
             date: string | null;
             endDate: string | null;
+            endsAt: string | null;
             /** @description Zero-based position; positional, not stable (removing a track moves the later ones down). Use it as subEventId (a decimal string). People read it plus one: the dashboard calls index 0 “Track 1”. */
             index: number;
             price: number;
             remaining: number | null;
+            startsAt: string | null;
             taken: number;
             title: string;
             waitlist: {
@@ -5261,8 +5263,10 @@ export interface operations {
                         capacity?: number;
                         date?: string | null;
                         endDate?: string | null;
+                        endsAt?: string | null;
                         /** @description Rupees, at most two decimal places. */
                         price?: number;
+                        startsAt?: string | null;
                         title: string;
                         waitlist?: {
                             /** @description Takes names when sold out (default false). */
@@ -5906,8 +5910,10 @@ export interface operations {
                         capacity?: number;
                         date?: string | null;
                         endDate?: string | null;
+                        endsAt?: string | null;
                         /** @description Rupees, at most two decimal places. */
                         price?: number;
+                        startsAt?: string | null;
                         title: string;
                         waitlist?: {
                             /** @description Takes names when sold out (default false). */
@@ -10427,6 +10433,8 @@ export interface operations {
                      *           "capacity": 30,
                      *           "date": "2027-01-16T14:00:00+05:30",
                      *           "endDate": "2027-01-16T17:00:00+05:30",
+                     *           "startsAt": "2027-01-16T14:00:00+05:30",
+                     *           "endsAt": "2027-01-16T17:00:00+05:30",
                      *           "taken": 0,
                      *           "remaining": 30,
                      *           "waitlist": null
@@ -10550,8 +10558,8 @@ export interface operations {
                  *       "title": "Workshop: PostgreSQL internals",
                  *       "price": 299,
                  *       "capacity": 30,
-                 *       "date": "2027-01-16T14:00:00+05:30",
-                 *       "endDate": "2027-01-16T17:00:00+05:30"
+                 *       "startsAt": "2027-01-16T14:00:00+05:30",
+                 *       "endsAt": "2027-01-16T17:00:00+05:30"
                  *     }
                  */
                 "application/json": {
@@ -10559,8 +10567,10 @@ export interface operations {
                     capacity?: number;
                     date?: string | null;
                     endDate?: string | null;
+                    endsAt?: string | null;
                     /** @description Rupees, at most two decimal places. */
                     price?: number;
+                    startsAt?: string | null;
                     title: string;
                     waitlist?: {
                         /** @description Takes names when sold out (default false). */
@@ -10593,6 +10603,8 @@ export interface operations {
                      *         "capacity": 30,
                      *         "date": "2027-01-16T14:00:00+05:30",
                      *         "endDate": "2027-01-16T17:00:00+05:30",
+                     *         "startsAt": "2027-01-16T14:00:00+05:30",
+                     *         "endsAt": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 30,
                      *         "waitlist": null
@@ -10778,6 +10790,8 @@ export interface operations {
                      *           "capacity": 30,
                      *           "date": "2027-01-16T14:00:00+05:30",
                      *           "endDate": "2027-01-16T17:00:00+05:30",
+                     *           "startsAt": "2027-01-16T14:00:00+05:30",
+                     *           "endsAt": "2027-01-16T17:00:00+05:30",
                      *           "taken": 0,
                      *           "remaining": 30,
                      *           "waitlist": null
@@ -10915,8 +10929,10 @@ export interface operations {
                     capacity?: number;
                     date?: string | null;
                     endDate?: string | null;
+                    endsAt?: string | null;
                     /** @description Rupees, at most two decimal places. */
                     price?: number;
+                    startsAt?: string | null;
                     title?: string;
                     waitlist?: {
                         /** @description Takes names when sold out (default false). */
@@ -10948,6 +10964,8 @@ export interface operations {
                      *         "capacity": 40,
                      *         "date": "2027-01-16T14:00:00+05:30",
                      *         "endDate": "2027-01-16T17:00:00+05:30",
+                     *         "startsAt": "2027-01-16T14:00:00+05:30",
+                     *         "endsAt": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 40,
                      *         "waitlist": null

@@ -245,7 +245,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(whatsappWebhookRoutes(deps));
   await app.register(walletRoutes(deps));
   await app.register(checkoutRoutes(deps));
-  await app.register(attendeeRoutes({ db: deps.db, secretsKey: deps.config.secretsKey, registerDeps: deps.registerDeps, baseUrl: deps.config.baseUrl }));
+  await app.register(attendeeRoutes({ db: deps.db, secretsKey: deps.config.secretsKey, registerDeps: deps.registerDeps, baseUrl: deps.config.baseUrl, timeZone: deps.config.eventTimeZone }));
   await app.register(gstRoutes(deps));
   await app.register(exportsRoutes({ db: deps.db, clock: deps.clock, ledger: deps.payoutDeps }));
   await app.register(ledgerRoutes(deps));

@@ -231,7 +231,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const sender = config.whatsapp.sender;
   const whatsappApi = sender ? cloudApi({ apiUrl: config.whatsapp.apiUrl, token: sender.token, phoneNumberId: sender.phoneNumberId }) : undefined;
   handleJob(jobHandlers, whatsappTicketJob, (payload) =>
-    sendWhatsAppTicket({ db, clock, ids, sender, api: whatsappApi, findBooking: (id) => registrations.findRegistration(db, id) }, payload),
+    sendWhatsAppTicket({ db, clock, ids, sender, api: whatsappApi, timeZone: config.eventTimeZone, findBooking: (id) => registrations.findRegistration(db, id) }, payload),
   );
   handleJob(jobHandlers, broadcastMailJob, (payload) => sendBroadcastMail({ db, clock, mailer }, payload));
   // Webhook hosts resolve through DNS_SERVERS when set, like the email check.

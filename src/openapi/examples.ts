@@ -356,7 +356,7 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
       },
     } },
-  createTrack: { requests: { default: { value: { title: 'Workshop: PostgreSQL internals', price: 299, capacity: 30, date: '2027-01-16T14:00:00+05:30', endDate: '2027-01-16T17:00:00+05:30' } } }, responses: {
+  createTrack: { requests: { default: { value: { title: 'Workshop: PostgreSQL internals', price: 299, capacity: 30, startsAt: '2027-01-16T14:00:00+05:30', endsAt: '2027-01-16T17:00:00+05:30' } } }, responses: {
       '201': {
         success: true,
         data: {
@@ -366,6 +366,8 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           capacity: 30,
           date: '2027-01-16T14:00:00+05:30',
           endDate: '2027-01-16T17:00:00+05:30',
+          startsAt: '2027-01-16T14:00:00+05:30',
+          endsAt: '2027-01-16T17:00:00+05:30',
           taken: 0,
           remaining: 30,
           waitlist: null,
@@ -383,6 +385,8 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             capacity: 30,
             date: '2027-01-16T14:00:00+05:30',
             endDate: '2027-01-16T17:00:00+05:30',
+            startsAt: '2027-01-16T14:00:00+05:30',
+            endsAt: '2027-01-16T17:00:00+05:30',
             taken: 0,
             remaining: 30,
             waitlist: null,
@@ -401,6 +405,8 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           capacity: 40,
           date: '2027-01-16T14:00:00+05:30',
           endDate: '2027-01-16T17:00:00+05:30',
+          startsAt: '2027-01-16T14:00:00+05:30',
+          endsAt: '2027-01-16T17:00:00+05:30',
           taken: 0,
           remaining: 40,
           waitlist: null,
@@ -418,6 +424,8 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             capacity: 30,
             date: '2027-01-16T14:00:00+05:30',
             endDate: '2027-01-16T17:00:00+05:30',
+            startsAt: '2027-01-16T14:00:00+05:30',
+            endsAt: '2027-01-16T17:00:00+05:30',
             taken: 0,
             remaining: 30,
             waitlist: null,

@@ -26,6 +26,7 @@ export const ERRORS = {
   unknown_custom_field: { status: 400, message: 'an answer names no custom field of this event' },
   invalid_date: { status: 400, message: 'a date is not valid' },
   use_start_date: { status: 400, message: 'send startDate, not date' },
+  conflicting_fields: { status: 400, message: 'two fields that mean the same thing say different things' },
   invalid_email: { status: 400, message: 'the email address is not valid' },
   undeliverable_email: { status: 400, message: 'the email address cannot receive mail' },
   invalid_event_type: { status: 400, message: 'unknown webhook event type' },

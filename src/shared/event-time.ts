@@ -1,7 +1,8 @@
-// When an event happens, for people: "Sat 12 Dec 2026, 10:00 am – 5:30 pm IST" in the
-// event's time zone, and the same span for calendars (an .ics entry, a Google Calendar
-// link). Events carry no time zone of their own: the service's EVENT_TIME_ZONE applies,
-// India Standard Time unless configured otherwise. Pure.
+// When an event (or one of its sessions) happens, for people: "Sat 12 Dec 2026, 10:00 am –
+// 5:30 pm IST" in the event's time zone, never ISO text; the same span for calendars (an
+// .ics entry, a Google Calendar link) and wallets (date-times with the zone's offset).
+// Events carry no time zone of their own: the service's EVENT_TIME_ZONE applies, India
+// Standard Time unless configured otherwise. Pure, and independent of the machine's zone.
 import { parseEventDate } from './dates.js';
 
 export const DEFAULT_TIME_ZONE = 'Asia/Kolkata';
@@ -72,7 +73,7 @@ export function formatDate(instant: Date, timeZone: string): string {
 }
 
 /** "10:00 am" */
-function clock(instant: Date, timeZone: string): string {
+export function clock(instant: Date, timeZone: string): string {
   const p = parts(instant, timeZone, { hour: 'numeric', minute: '2-digit', hour12: true });
   return `${p.hour}:${p.minute} ${(p.dayPeriod ?? '').toLowerCase()}`.trim();
 }
@@ -122,4 +123,57 @@ export const DEFAULT_ENTRY_MS = 3_600_000;
 export function calendarBounds(span: Exclude<EventSpan, { kind: 'none' }>): { allDay: true; first: string; endExclusive: string } | { allDay: false; start: Date; end: Date } {
   if (span.kind === 'days') return { allDay: true, first: span.first, endExclusive: nextDay(span.last) };
   return { allDay: false, start: span.start, end: span.end ?? new Date(span.start.getTime() + DEFAULT_ENTRY_MS) };
+}
+
+/** "Sun 20 Dec 2026, 4:30 pm IST": one instant for people (a deadline, a cutoff). */
+export function formatInstant(instant: Date, timeZone: string): string {
+  return `${formatDay(dayIn(instant, timeZone))}, ${clock(instant, timeZone)} ${timeZoneLabel(instant, timeZone)}`;
+}
+
+/** The zone's offset from UTC at an instant, in minutes (330 for India). */
+export function offsetMinutes(instant: Date, timeZone: string): number {
+  const p = parts(instant, timeZone, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+/** `2026-12-20T18:30:00+05:30`: the wall-clock time in the zone with its offset written out. */
+export function zonedIso(instant: Date, timeZone: string): string {
+  const offset = offsetMinutes(instant, timeZone);
+  const local = new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 19);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** The instant a calendar day begins in the zone (its local midnight). */
+export function startOfDay(day: string, timeZone: string): Date {
+  const midnightUtc = new Date(`${day}T00:00:00Z`);
+  // The offset at that midnight, found from a guess one offset away (right except within a shift's hour).
+  const guess = new Date(midnightUtc.getTime() - offsetMinutes(midnightUtc, timeZone) * 60_000);
+  return new Date(midnightUtc.getTime() - offsetMinutes(guess, timeZone) * 60_000);
+}
+
+/** When a span begins: its start, or the first day's midnight in the zone; null when nothing is said. */
+export function spanStart(span: EventSpan, timeZone: string): Date | null {
+  if (span.kind === 'none') return null;
+  return span.kind === 'times' ? span.start : startOfDay(span.first, timeZone);
+}
+
+/**
+ * A span for wallets: start and end as date-times with the zone's offset (Google loses
+ * features without one; Apple keeps it with `ignoresTimeZone`), whole days from midnight to
+ * 23:59:59, a start without an end lasting DEFAULT_ENTRY_MS as in calendars; `label` for people.
+ */
+export function walletTimes(span: EventSpan, timeZone: string): { start: string; end: string; dateOnly: boolean; label: string } | undefined {
+  if (span.kind === 'none') return undefined;
+  const label = formatSpan(span, timeZone)!;
+  if (span.kind === 'days') {
+    const start = startOfDay(span.first, timeZone);
+    const end = new Date(startOfDay(nextDay(span.last), timeZone).getTime() - 1_000);
+    return { start: zonedIso(start, timeZone), end: zonedIso(end, timeZone), dateOnly: true, label };
+  }
+  const b = calendarBounds(span);
+  if (b.allDay) throw new Error('unreachable');
+  return { start: zonedIso(b.start, timeZone), end: zonedIso(b.end, timeZone), dateOnly: false, label };
 }

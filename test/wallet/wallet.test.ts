@@ -162,6 +162,36 @@ describe('wallet passes', () => {
     assert.equal(pass.eventTicket.auxiliaryFields[0].value, 'New Holder');
   });
 
+  it('a Day 2 booking’s pass and Google class carry Day 2’s start and end, not the event’s', async () => {
+    const ev = await api('POST', '/api/v1/events', {
+      title: 'Two-day fest',
+      description: 'x',
+      startDate: '2026-12-20T18:30+05:30',
+      endDate: '2026-12-21T21:00+05:30',
+      tracks: [
+        { title: 'Day 1', startsAt: '2026-12-20T18:30+05:30', endsAt: '2026-12-20T21:00+05:30' },
+        { title: 'Day 2', startsAt: '2026-12-21T18:30+05:30', endsAt: '2026-12-21T21:00+05:30' },
+      ],
+    });
+    assert.equal(ev.status, 201, ev.text);
+    const r = await api('POST', `/api/v1/events/${ev.body.data.id}/register`, { name: 'Day Two', email: uniqueEmail('d2'), subEventId: '1' });
+    assert.equal(r.status, 201, r.text);
+    const links = walletLinks(server.deps.config, { id: r.body.registrationId, ticket_code: null });
+    const pass = JSON.parse(unzip(Buffer.from(await (await get(links.applePass!)).arrayBuffer())).get('pass.json')!.toString());
+    assert.equal(pass.eventTicket.secondaryFields[0].value, '2026-12-21T18:30:00+05:30');
+    assert.deepEqual(
+      pass.relevantDates.map((d: { startDate: string; endDate: string }) => [new Date(d.startDate).toISOString(), new Date(d.endDate).toISOString()]),
+      [['2026-12-21T13:00:00.000Z', '2026-12-21T15:30:00.000Z']],
+      'Day 2, 6:30 to 9:00 pm IST',
+    );
+    assert.equal(pass.eventTicket.auxiliaryFields[1].value, 'General · Day 2');
+    const jwt = (await get(links.googleWallet!)).headers.get('location')!.slice(GOOGLE_SAVE_URL.length);
+    const { payload } = await jwtVerify(jwt, await importSPKI(keys.googlePublicPem, 'RS256'), { audience: 'google', issuer: SA_EMAIL });
+    const [cls] = (payload.payload as { eventTicketClasses: any[] }).eventTicketClasses;
+    assert.equal(cls.id, `${ISSUER_ID}.event_${ev.body.data.id}_track_1`, 'each session a class of its own');
+    assert.deepEqual(cls.dateTime, { start: '2026-12-21T18:30:00+05:30', end: '2026-12-21T21:00:00+05:30' });
+  });
+
   it('a cancelled booking’s link answers 409 not_confirmed', async () => {
     const { id, links } = await book();
     assert.equal((await api('POST', `/api/v1/events/${eventId}/registrations/${id}/cancel`)).status, 200);

@@ -1,13 +1,14 @@
 // The attendee's page as HTML: no script, no inline style (its CSP allows neither), the
 // hosted page's style sheet, plain forms that post back to the same page.
 import { escapeHtml as h } from '../../shared/html.js';
+import { formatInstant, formatSpan } from '../../shared/event-time.js';
+import { googleCalendarUrl } from '../tickets/calendar.js';
 import { ticketQrPng } from '../tickets/ticket-mail.js';
 import { formToken, type Ticket } from './attendee.service.js';
 
 export const ATTENDEE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 const rupees = (paise: number) => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: paise % 100 === 0 ? 0 : 2 }).format(paise / 100);
-const ist = (d: Date) => `${new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(d)} IST`;
 
 export function layout(css: string, title: string, body: string): string {
   return `<!doctype html>
@@ -29,24 +30,11 @@ ${body}
 `;
 }
 
-const compact = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-
-/** A Google Calendar link: the whole day for a bare date, else the start and the end (or two hours). */
-export function calendarLink(event: Ticket['event']): string | null {
-  if (event.start_date === null) return null;
-  let dates: string;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(event.start_date)) {
-    const day = event.start_date.replace(/-/g, '');
-    const next = new Date(`${event.start_date}T00:00:00Z`);
-    next.setUTCDate(next.getUTCDate() + 1);
-    dates = `${day}/${next.toISOString().slice(0, 10).replace(/-/g, '')}`;
-  } else {
-    const start = new Date(event.start_date);
-    const end = event.end_date && !/^\d{4}-\d{2}-\d{2}$/.test(event.end_date) ? new Date(event.end_date) : new Date(start.getTime() + 2 * 3_600_000);
-    dates = `${compact(start)}/${compact(end)}`;
-  }
-  const q = new URLSearchParams({ action: 'TEMPLATE', text: event.title, dates, ...(event.location ? { location: event.location } : {}) });
-  return `https://calendar.google.com/calendar/render?${q.toString()}`;
+/** "Add to Google Calendar": the booked session (its track's start and end, or the event's), as in the ticket mail. */
+export function calendarLink(t: Ticket): string | null {
+  const { event, reg, session } = t;
+  const description = `Ticket ${t.ticketId} (${reg.ticket_type}${session.title ? ` · ${session.title}` : ''}).`;
+  return googleCalendarUrl({ title: event.title, span: session.span, location: event.location, description }, t.timeZone) ?? null;
 }
 
 function refundSentence(t: Ticket): string {
@@ -79,9 +67,9 @@ function forms(t: Ticket, token: string, secretsKey: Buffer): string {
 </form></section>`);
   }
   if (t.reg.status === 'confirmed' && (t.policy.transfer || t.policy.cancel) && !t.canTransfer && !t.canCancel && t.cutoff) {
-    parts.push(`<p class="notice">Changes from this page closed at ${h(ist(t.cutoff))}, ${t.policy.cutoffHours} hours before the event. Contact the organiser.</p>`);
+    parts.push(`<p class="notice">Changes from this page closed at ${h(formatInstant(t.cutoff, t.timeZone))}, ${t.policy.cutoffHours} hours before the ${t.session.title === null ? 'event' : 'session'}. Contact the organiser.</p>`);
   } else if (parts.length > 0 && t.cutoff) {
-    parts.push(`<p class="hint">You can change this booking here until ${h(ist(t.cutoff))}.</p>`);
+    parts.push(`<p class="hint">You can change this booking here until ${h(formatInstant(t.cutoff, t.timeZone))}.</p>`);
   }
   return parts.join('\n');
 }
@@ -89,10 +77,10 @@ function forms(t: Ticket, token: string, secretsKey: Buffer): string {
 export function renderTicketPage(input: { css: string; ticket: Ticket; token: string; secretsKey: Buffer; walletLinks: string; invoiceLink: string }): string {
   const { ticket: t } = input;
   const { event, reg } = t;
-  const track = reg.sub_event_id === null ? null : (event.tracks[reg.sub_event_id]?.title ?? null);
+  const track = t.session.title;
   const rows: [string, string][] = [
     ['Event', event.title],
-    ['When', event.start_date ?? 'to be announced'],
+    ['When', formatSpan(t.session.span, t.timeZone) ?? 'to be announced'],
     ['Venue', event.location ?? 'to be announced'],
     ['Ticket', track ? `${reg.ticket_type} · ${track}` : reg.ticket_type],
     ['Name', reg.name],
@@ -103,7 +91,7 @@ export function renderTicketPage(input: { css: string; ticket: Ticket; token: st
     ? `<p class="qr"><img src="data:image/png;base64,${ticketQrPng(t.ticketId).toString('base64')}" alt="QR code of ticket ${h(t.ticketId)}" width="240" height="240"></p>
 <p>Ticket id: <code>${h(t.ticketId)}</code>. Show the QR code at the entrance.</p>`
     : `<p class="notice" role="status">This booking is ${h(reg.status)}.${reg.status === 'cancelled' && Number(reg.amount_paise) > 0 ? ` Refunded: ${h(rupees(Number(reg.amount_paise) - reg.kept_paise))}.` : ''}</p>`;
-  const cal = calendarLink(event);
+  const cal = calendarLink(t);
   const links = confirmed
     ? [cal ? `<li><a href="${h(cal)}" rel="noopener noreferrer" target="_blank">Add to Google Calendar</a></li>` : '', input.walletLinks, input.invoiceLink].filter((x) => x).join('\n')
     : '';

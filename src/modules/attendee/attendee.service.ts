@@ -3,12 +3,14 @@
 // Transfer and cancellation go through the registrations module's own state changes (the
 // organiser's paths: seats freed to the waitlist, refund at the gateway, ledger, change
 // record) with the attendee as actor, where the event's `selfService` policy allows and
-// before its cutoff.
+// before its cutoff, which is counted from the start of the booking's own session (its
+// track's time, or the event's).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { nowFor } from '../accounts/account-clock.js';
 import { conflict, notFound } from '../../shared/errors.js';
+import { formatInstant } from '../../shared/event-time.js';
 import * as events from '../events/events.service.js';
 import { endLoaded, transferLoaded, type Actor } from '../registrations/actions.service.js';
 import type { RegisterDeps } from '../registrations/register.service.js';
@@ -19,6 +21,8 @@ export interface AttendeeDeps {
   db: Kysely<Database>;
   secretsKey: Buffer;
   registerDeps: RegisterDeps;
+  /** The event's time zone (EVENT_TIME_ZONE): whole-day sessions begin at its midnight. */
+  timeZone: string;
 }
 
 export type Ticket = Awaited<ReturnType<typeof openTicket>>;
@@ -34,16 +38,19 @@ export async function openTicket(deps: AttendeeDeps, token: string) {
   const event = await events.findEvent(deps.db, reg.event_id);
   if (!event) throw notShown();
   const policy = events.selfServicePolicy(event.self_service);
+  const session = events.sessionOf(event, reg.sub_event_id, deps.timeZone);
   // A test event's cutoff passes on its account's clock.
   const now = await nowFor(deps.registerDeps, event.account_id, event.mode);
-  const open = events.selfServiceOpen(policy, event.start_at, now);
+  const open = events.selfServiceOpen(policy, session.startsAt, now);
   const paid = reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0 ? Number(reg.amount_paise) : 0;
   return {
     reg,
     event,
     ticketId: reg.ticket_code ?? reg.id,
+    session,
+    timeZone: deps.timeZone,
     policy,
-    cutoff: events.selfServiceCutoff(policy, event.start_at),
+    cutoff: events.selfServiceCutoff(policy, session.startsAt),
     canTransfer: reg.status === 'confirmed' && policy.transfer && open,
     canCancel: reg.status === 'confirmed' && policy.cancel && open,
     paidPaise: paid,
@@ -57,7 +64,7 @@ function assertAllowed(t: Ticket, change: Change): void {
   const allowed = change === 'transfer' ? t.policy.transfer : t.policy.cancel;
   if (!allowed) throw conflict('self_service_not_allowed', `the organiser does not allow ${change === 'transfer' ? 'transfers' : 'cancellations'} from the ticket page; contact them`);
   if (!(change === 'transfer' ? t.canTransfer : t.canCancel)) {
-    throw conflict('self_service_closed', `${change === 'transfer' ? 'transfers' : 'cancellations'} closed ${t.policy.cutoffHours} hours before the event started (at ${t.cutoff!.toISOString()}); contact the organiser`);
+    throw conflict('self_service_closed', `${change === 'transfer' ? 'transfers' : 'cancellations'} closed ${t.policy.cutoffHours} hours before the ${t.session.title === null ? 'event' : 'session'} started (at ${formatInstant(t.cutoff!, t.timeZone)}); contact the organiser`);
   }
 }
 

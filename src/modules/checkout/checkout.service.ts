@@ -279,10 +279,11 @@ export function joinFromPage(deps: CheckoutDeps, access: PageAccess, input: { na
   return waitlist.join(deps.waitlistDeps, access.principal, access.event.id, input);
 }
 
-/** What the page shows about the event: seats by tier and by track, as enforced. */
+/** What the page shows about the event: seats by tier and by track, as enforced, and when each track's session is. */
 export async function pageFacts(deps: CheckoutDeps, event: EventRow) {
   const usage = await events.usageFor(deps.db, event.id);
   const shown = presentEvent(event, usage);
   const availability = await events.availability(deps.eventDeps, event);
-  return { shown, availability };
+  const sessions = event.tracks.map((_, i) => events.sessionOf(event, i, deps.config.eventTimeZone));
+  return { shown, availability, sessions };
 }

@@ -4,6 +4,7 @@
 import { escapeHtml as h } from '../../shared/html.js';
 import { eventSpan, formatSpan } from '../../shared/event-time.js';
 import type { Availability } from '../events/availability.js';
+import type { Session } from '../events/events.service.js';
 import type { pageFacts } from './checkout.service.js';
 import type { Strings } from './strings.js';
 
@@ -95,13 +96,13 @@ function option(name: string, value: string, label: string, price: string, note:
 }
 
 /** Sessions: nothing is chosen for the buyer (a free "whole event" must not win by default over a paid track). */
-function sessionChoices(s: Strings, shown: Shown, timeZone: string): string {
+function sessionChoices(s: Strings, shown: Shown, sessions: Session[], timeZone: string): string {
   if (shown.tracks.length === 0) return '';
   const eventSoldOut = shown.remaining === 0;
   const rows = [
     option('subEventId', '', s.wholeEvent, money(s, shown.price), availabilityNote(s, shown.remaining, eventSoldOut), { id: 'session-none', disabled: eventSoldOut }),
     ...shown.tracks.map((t) =>
-      option('subEventId', String(t.index), t.title, money(s, t.price), [t.date ? formatWhen(t.date, null, timeZone) : '', availabilityNote(s, t.remaining, t.remaining === 0)].filter((x) => x).join(' · '), {
+      option('subEventId', String(t.index), t.title, money(s, t.price), [formatSpan(sessions[t.index]!.span, timeZone) ?? '', availabilityNote(s, t.remaining, t.remaining === 0)].filter((x) => x).join(' · '), {
         id: `session-${t.index}`,
         disabled: t.remaining === 0,
       }),
@@ -256,7 +257,8 @@ export function renderEventPage(p: PageInput): string {
   };
   const when = formatWhen(shown.startDate, shown.endDate, p.timeZone);
   const facts = [
-    when ? `<div><dt>${h(s.date)}</dt><dd><time datetime="${h(shown.startDate ?? '')}">${h(when)}</time></dd></div>` : '',
+    // The confirmation puts the booked session's time here (checkout-page.js).
+    when ? `<div><dt>${h(s.date)}</dt><dd id="event-when"><time datetime="${h(shown.startDate ?? '')}">${h(when)}</time></dd></div>` : '',
     shown.location ? `<div><dt>${h(s.venue)}</dt><dd>${h(shown.location)}</dd></div>` : '',
   ].join('');
   const offered = p.offer !== undefined;
@@ -264,7 +266,7 @@ export function renderEventPage(p: PageInput): string {
   const form = availability.soldOut && !offered
     ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`
     : `<form id="register-form" novalidate>
-${offered ? `<p class="notice" id="offer-held" role="status">A seat is held for you until ${h(p.offer!.until)}. Book it before then; after that it passes to the next person waiting.</p>` : `${sessionChoices(s, shown, p.timeZone)}
+${offered ? `<p class="notice" id="offer-held" role="status">A seat is held for you until ${h(p.offer!.until)}. Book it before then; after that it passes to the next person waiting.</p>` : `${sessionChoices(s, shown, p.facts.sessions, p.timeZone)}
 ${tierChoices(s, shown, availability)}`}
 <fieldset><legend>${h(s.yourDetails)}</legend>
 <div class="field"><label for="name">${h(s.name)}</label><input id="name" name="name" autocomplete="name" required maxlength="200">${errorSlot('name')}</div>

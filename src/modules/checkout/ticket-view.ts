@@ -10,7 +10,7 @@ import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import { attendeeTokenMatches, attendeeTokenRegistration } from '../../shared/attendee-token.js';
 import { googleCalendarUrl, ticketCalendar } from '../tickets/calendar.js';
-import { ticketQrPng, ticketSpan } from '../tickets/ticket-mail.js';
+import { ticketQrPng } from '../tickets/ticket-mail.js';
 import { walletLinks, type WalletLinks } from '../../shared/wallet-links.js';
 
 /** A wallet button the confirmation shows (Apple Wallet, Google Wallet) when the service is configured for it. */
@@ -58,7 +58,7 @@ async function ticketOf(deps: CheckoutDeps, slug: string, token: string) {
   if (!event || event.slug !== slug) throw noTicket();
   const track = reg.sub_event_id === null ? undefined : event.tracks[reg.sub_event_id];
   const timeZone = deps.config.eventTimeZone;
-  const span = ticketSpan({ event: { title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location }, trackDate: track?.date ?? null, timeZone });
+  const span = events.sessionOf(event, reg.sub_event_id, timeZone).span;
   const ticketId = reg.ticket_code ?? reg.id;
   const entry = { title: event.title, span, location: event.location, description: `Ticket ${ticketId} (${reg.ticket_type}${track ? ` · ${track.title}` : ''}).` };
   return { reg, event, track, span, ticketId, entry, timeZone };

@@ -32,6 +32,10 @@ export interface TrackInput {
   date?: string | null;
   /** When it ends: on or after `date` (or the event's start when `date` is unset). */
   endDate?: string | null;
+  /** When the session starts: a date-time with offset, stored as `date` (null: the event's start). */
+  startsAt?: string | null;
+  /** When the session ends: a date-time with offset after the start, stored as `endDate`. */
+  endsAt?: string | null;
   /** The track's own waitlist; null: the event's applies. */
   waitlist?: WaitlistInput | null;
 }
@@ -153,13 +157,37 @@ export function validateCustomFields(fields: CustomFieldInput[]): CustomFieldDoc
   });
 }
 
+/**
+ * One of a track's times from either of its names: `startsAt`/`endsAt` (a date-time with
+ * offset) or `date`/`endDate` (also a bare day, which makes the session whole days). Both
+ * given and different: 400 `conflicting_fields`. Undefined: not sent.
+ */
+function trackTime(plain: string | null | undefined, timed: string | null | undefined, names: [string, string]): string | null | undefined {
+  if (timed !== undefined && timed !== null) {
+    const t = parseEventDate(timed, names[1]);
+    if (t.dateOnly) throw badRequest('invalid_date', `${names[1]} must be a date-time with offset, such as 2026-12-20T18:30:00+05:30 (a bare day goes in ${names[0]})`);
+    if (plain !== undefined && plain !== null && plain.trim() !== t.text) throw badRequest('conflicting_fields', `${names[0]} and ${names[1]} say different things: send one of them`);
+    return t.text;
+  }
+  if (plain !== undefined) return plain === null ? null : parseEventDate(plain, names[0]).text;
+  return timed; // null clears, undefined keeps
+}
+
 export function validateTrack(t: TrackInput, where: string, base?: TrackDoc): TrackDoc {
   const title = t.title !== undefined ? text(t.title, `${where}title`, 200) : base?.title;
   if (title === undefined) throw badRequest('invalid_request', `${where}title is required`);
-  const date = t.date === undefined ? (base?.date ?? null) : t.date === null ? null : parseEventDate(t.date, `${where}date`).text;
-  const endDate = t.endDate === undefined ? (base?.endDate ?? null) : t.endDate === null ? null : parseEventDate(t.endDate, `${where}endDate`).text;
-  if (endDate !== null && date !== null && !endsOnOrAfter(parseEventDate(date, `${where}date`), parseEventDate(endDate, `${where}endDate`))) {
-    throw badRequest('invalid_date', `${where}endDate must be on or after ${where}date`);
+  const givenStart = trackTime(t.date, t.startsAt, [`${where}date`, `${where}startsAt`]);
+  const givenEnd = trackTime(t.endDate, t.endsAt, [`${where}endDate`, `${where}endsAt`]);
+  const date = givenStart === undefined ? (base?.date ?? null) : givenStart;
+  const endDate = givenEnd === undefined ? (base?.endDate ?? null) : givenEnd;
+  if (endDate !== null && date !== null) {
+    const [start, end] = [parseEventDate(date, `${where}date`), parseEventDate(endDate, `${where}endDate`)];
+    if (t.startsAt !== undefined || t.endsAt !== undefined) {
+      // A session given by its times ends after it starts.
+      if (!start.dateOnly && !end.dateOnly ? end.instant.getTime() <= start.instant.getTime() : !endsOnOrAfter(start, end)) {
+        throw badRequest('invalid_date', `${where}endsAt must be after ${where}startsAt`);
+      }
+    } else if (!endsOnOrAfter(start, end)) throw badRequest('invalid_date', `${where}endDate must be on or after ${where}date`);
   }
   const waitlist = t.waitlist === undefined ? (base?.waitlist ?? null) : t.waitlist === null ? null : validateWaitlist(t.waitlist, base?.waitlist, `${where}waitlist`);
   return {

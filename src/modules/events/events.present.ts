@@ -4,9 +4,14 @@ import { paiseToRupees } from '../../shared/money.js';
 import { remainingOf, tightest, type SeatUsage } from './availability.js';
 import type { EventRow } from './events.repo.js';
 import { presentSelfService, presentWaitlist } from './policies.js';
+import { sessionDates } from './sessions.js';
+
+/** A stored date-time as written (with its offset); null for a bare day or nothing. */
+const dateTimeOrNull = (text: string | null) => (text === null || /^\d{4}-\d{2}-\d{2}$/.test(text) ? null : text);
 
 export function presentTrack(row: EventRow, track: TrackDoc, index: number, usage: SeatUsage) {
   const taken = usage.byTrack.get(index) ?? 0;
+  const session = sessionDates(row, track);
   return {
     index,
     title: track.title,
@@ -14,6 +19,8 @@ export function presentTrack(row: EventRow, track: TrackDoc, index: number, usag
     capacity: track.capacity,
     date: track.date ?? row.start_date,
     endDate: track.endDate ?? null,
+    startsAt: dateTimeOrNull(session.start),
+    endsAt: session.start !== null && dateTimeOrNull(session.start) !== null ? dateTimeOrNull(session.end) : null,
     taken,
     remaining: tightest(remainingOf(track.capacity, taken), remainingOf(row.capacity, usage.total)),
     waitlist: track.waitlist ? presentWaitlist(track.waitlist) : null,

@@ -129,7 +129,8 @@ export const eventsRoutes =
         schema: {
           tags: ['tracks'],
           summary: 'Append a track',
-          description: '`date` defaults to the event’s start date (and follows it while unset).',
+          description:
+            'A track is a session with its own time: `startsAt` and `endsAt` (date-times with offset; or `date`, which may also be a bare day, and `endDate`). Without them the track runs as the event does (and follows it while unset). A booking on the track is shown, mailed, put in calendars and wallets, and its self-service cutoff counted, by the track’s times.',
           params: IdParams,
           body: TrackInput,
           response: { 201: Type.Object({ success: Type.Literal(true), data: Track }), ...ownershipErrors },

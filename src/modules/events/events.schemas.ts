@@ -6,7 +6,17 @@ const DateText = Type.String({
   maxLength: 40,
   description: 'A date `YYYY-MM-DD` or an ISO 8601 date-time with offset, e.g. `2026-12-05T18:30:00+05:30`.',
 });
-const TrackEnd = Type.String({ maxLength: 40, description: 'When the track ends, on or after its `date` (null clears it): a date `YYYY-MM-DD` or an ISO 8601 date-time with offset.' });
+const TrackEnd = Type.String({ maxLength: 40, description: 'When the track ends, on or after its `date` (null clears it): a date `YYYY-MM-DD` or an ISO 8601 date-time with offset. The same as `endsAt`.' });
+const TrackDate = Type.String({
+  maxLength: 40,
+  description: 'The track’s start (null: the event’s): a date `YYYY-MM-DD` (the session is that whole day) or an ISO 8601 date-time with offset (the same as `startsAt`).',
+});
+const StartsAt = Type.String({
+  maxLength: 40,
+  description:
+    'When the session starts: an ISO 8601 date-time with offset, e.g. `2026-12-21T18:30:00+05:30` (null: the event’s start). Stored as the track’s `date`; sending both with different values answers 400 `conflicting_fields`.',
+});
+const EndsAt = Type.String({ maxLength: 40, description: 'When the session ends: an ISO 8601 date-time with offset, after `startsAt` (null clears it). Stored as the track’s `endDate`.' });
 const Rupees = Type.Number({ minimum: 0, description: 'Rupees, at most two decimal places.' });
 const Capacity = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Seats; 0 means unlimited.' });
 
@@ -81,8 +91,10 @@ export const TrackInput = Type.Object(
     title: Type.String({ minLength: 1, maxLength: 200 }),
     price: Type.Optional(Rupees),
     capacity: Type.Optional(Capacity),
-    date: Type.Optional(Nullable(DateText)),
+    date: Type.Optional(Nullable(TrackDate)),
     endDate: Type.Optional(Nullable(TrackEnd)),
+    startsAt: Type.Optional(Nullable(StartsAt)),
+    endsAt: Type.Optional(Nullable(EndsAt)),
     waitlist: Type.Optional(Nullable(WaitlistInput)),
   },
   { additionalProperties: false },
@@ -93,8 +105,10 @@ export const TrackPatch = Type.Object(
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     price: Type.Optional(Rupees),
     capacity: Type.Optional(Capacity),
-    date: Type.Optional(Nullable(DateText)),
+    date: Type.Optional(Nullable(TrackDate)),
     endDate: Type.Optional(Nullable(TrackEnd)),
+    startsAt: Type.Optional(Nullable(StartsAt)),
+    endsAt: Type.Optional(Nullable(EndsAt)),
     waitlist: Type.Optional(Nullable(WaitlistInput)),
   },
   { additionalProperties: false },
@@ -179,6 +193,13 @@ export const Track = Type.Object({
   capacity: Type.Integer(),
   date: Nullable(Type.String({ description: 'The track’s date, or the event’s when none was set.' })),
   endDate: Nullable(Type.String({ description: 'When the track ends; null when not given.' })),
+  startsAt: Nullable(
+    Type.String({
+      description:
+        'When the session starts, a date-time with offset: the track’s own, else the event’s start (a track without a date of its own runs as the event does). null when the session is given as whole days (a bare `date`) or no date is known. What the ticket, its mail, calendars, wallets and the self-service cutoff of a booking on this track use.',
+    }),
+  ),
+  endsAt: Nullable(Type.String({ description: 'When the session ends, a date-time with offset (the event’s end for a track without a date of its own); null when not given or given as a day.' })),
   taken: Type.Integer(),
   remaining: Nullable(Type.Integer()),
   waitlist: Nullable(Waitlist),

@@ -37,6 +37,7 @@ export {
   type SeatsFreed,
 } from './seats.service.js';
 export { policyRefundPaise, selfServiceCutoff, selfServiceOpen, selfServicePolicy, waitlistFor } from './policies.js';
+export { sessionCoversDay, sessionDates, sessionOf, type Session } from './sessions.js';
 
 import type { EventDeps } from './events.deps.js';
 export type { BookingCounts, EventDeps } from './events.deps.js';

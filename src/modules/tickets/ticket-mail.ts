@@ -16,8 +16,8 @@ export interface TicketMailInput {
   ticketId: string;
   ticketType: string;
   trackTitle?: string | null | undefined;
-  /** The booked track's own date, which replaces the event's. */
-  trackDate?: string | null | undefined;
+  /** When the booked session happens (events/sessions.ts: the track's own times); absent: the event's dates. */
+  session?: EventSpan | undefined;
   organiserName?: string | undefined;
   baseUrl: string;
   isTeamMember?: boolean | undefined;
@@ -38,9 +38,9 @@ export function ticketQrPng(ticketId: string): Buffer {
   return qrPng(ticketId, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
 }
 
-/** The session's span: a track with its own date keeps that date, otherwise the event's. */
-export function ticketSpan(input: Pick<TicketMailInput, 'event' | 'trackDate' | 'timeZone'>): EventSpan {
-  return input.trackDate ? eventSpan(input.trackDate, null, input.timeZone) : eventSpan(input.event.startDate, input.event.endDate, input.timeZone);
+/** The booked session's span, or the event's. */
+function ticketSpan(input: Pick<TicketMailInput, 'event' | 'session' | 'timeZone'>): EventSpan {
+  return input.session ?? eventSpan(input.event.startDate, input.event.endDate, input.timeZone);
 }
 
 /** "₹998 for 2 people", "free"; a team member's mail says it is part of the booking. */

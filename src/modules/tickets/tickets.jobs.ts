@@ -7,7 +7,7 @@ import type { Database, RegistrationStatus } from '../../db/database.js';
 import { defineJob } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import { findUsersById } from '../accounts/accounts.service.js';
-import { findEventsById } from '../events/events.service.js';
+import { findEventsById, sessionOf } from '../events/events.service.js';
 import { renderDocumentPdf } from '../gst/document.pdf.js';
 import { documentTitle } from '../gst/document.view.js';
 import { saleDocumentsOf, type GstDocument } from '../gst/gst.service.js';
@@ -131,7 +131,7 @@ async function ticketMailFor(
     ticketId,
     ticketType: reg.ticket_type,
     trackTitle: track?.title ?? null,
-    trackDate: track?.date ?? null,
+    session: sessionOf(event, reg.sub_event_id, deps.config.eventTimeZone).span,
     organiserName,
     baseUrl: deps.config.baseUrl,
     isTeamMember: attendee.idx > 0,

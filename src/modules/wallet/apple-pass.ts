@@ -6,7 +6,7 @@
 import { PKPass } from 'passkit-generator';
 import type { ApplePassConfig } from '../../config-channels.js';
 import { bitmapPng } from '../../shared/qr-png.js';
-import { eventTimes } from '../../shared/event-times.js';
+import { walletTimes } from '../../shared/event-time.js';
 import { ticketLabel, type TicketFacts } from './ticket-facts.js';
 
 export const PKPASS_TYPE = 'application/vnd.apple.pkpass';
@@ -42,7 +42,7 @@ function passImages(): Record<string, Buffer> {
 
 /** pass.json of a ticket. */
 export function passJson(apple: Pick<ApplePassConfig, 'passTypeId' | 'teamId'>, facts: TicketFacts): Record<string, unknown> {
-  const times = eventTimes(facts.event.startDate, facts.event.endDate);
+  const times = walletTimes(facts.session, facts.timeZone);
   const when = times
     ? [{ key: 'when', label: 'DATE', value: times.start, dateStyle: 'PKDateStyleMedium', timeStyle: times.dateOnly ? 'PKDateStyleNone' : 'PKDateStyleShort', ignoresTimeZone: true }]
     : [{ key: 'when', label: 'DATE', value: 'To be announced' }];

@@ -5,7 +5,7 @@
 // REST API. The object's barcode is the bare ticket id, as on the mailed QR.
 import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
 import type { GoogleWalletConfig } from '../../config-channels.js';
-import { eventTimes } from '../../shared/event-times.js';
+import { walletTimes } from '../../shared/event-time.js';
 import { ticketLabel, type TicketFacts } from './ticket-facts.js';
 
 export const GOOGLE_SAVE_URL = 'https://pay.google.com/gp/v/save/';
@@ -14,12 +14,20 @@ export const GOOGLE_SAVE_URL = 'https://pay.google.com/gp/v/save/';
 const suffix = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 const text = (value: string) => ({ defaultValue: { language: 'en-IN', value } });
 
+/**
+ * The class a ticket belongs to: one per event, and one per track (a class carries the date
+ * and time Google shows, and each session has its own).
+ */
+function classId(google: Pick<GoogleWalletConfig, 'issuerId'>, facts: TicketFacts): string {
+  return `${google.issuerId}.event_${suffix(facts.event.id)}${facts.trackIndex === null ? '' : `_track_${facts.trackIndex}`}`;
+}
+
 export function eventTicketClass(google: Pick<GoogleWalletConfig, 'issuerId'>, facts: TicketFacts): Record<string, unknown> {
-  const times = eventTimes(facts.event.startDate, facts.event.endDate);
+  const times = walletTimes(facts.session, facts.timeZone);
   return {
-    id: `${google.issuerId}.event_${suffix(facts.event.id)}`,
+    id: classId(google, facts),
     issuerName: facts.organiserName,
-    eventName: text(facts.event.title),
+    eventName: text(facts.trackTitle ? `${facts.event.title} · ${facts.trackTitle}` : facts.event.title),
     reviewStatus: 'UNDER_REVIEW',
     // The service keeps one location text: it is the venue's name (an address too would double the link's share of it).
     ...(facts.event.location ? { venue: { name: text(facts.event.location) } } : {}),
@@ -30,7 +38,7 @@ export function eventTicketClass(google: Pick<GoogleWalletConfig, 'issuerId'>, f
 export function eventTicketObject(google: Pick<GoogleWalletConfig, 'issuerId'>, facts: TicketFacts): Record<string, unknown> {
   return {
     id: `${google.issuerId}.${suffix(facts.ticketId)}`,
-    classId: `${google.issuerId}.event_${suffix(facts.event.id)}`,
+    classId: classId(google, facts),
     state: 'ACTIVE',
     barcode: { type: 'QR_CODE', value: facts.ticketId, alternateText: facts.ticketId },
     ticketHolderName: facts.holderName,

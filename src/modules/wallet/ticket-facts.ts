@@ -1,12 +1,19 @@
 // What a wallet pass shows of one ticket: the bare ticket id (its QR), the holder, the
-// ticket type and track, the event and its organiser.
+// ticket type and track, the event, when the booked session happens, and its organiser.
+import type { EventSpan } from '../../shared/event-time.js';
+
 export interface TicketFacts {
   /** The QR value: the registration id, or its ticket code after a transfer. */
   ticketId: string;
   holderName: string;
   ticketType: string;
   trackTitle: string | null;
-  event: { id: string; title: string; startDate: string | null; endDate: string | null; location: string | null };
+  /** The booked track's index; null for the whole event. */
+  trackIndex: number | null;
+  event: { id: string; title: string; location: string | null };
+  /** When the booked session happens (its track's times, or the event's), and the event's time zone. */
+  session: EventSpan;
+  timeZone: string;
   organiserName: string;
 }
 

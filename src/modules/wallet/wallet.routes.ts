@@ -35,12 +35,16 @@ export async function ticketForToken(deps: WalletDeps, token: string): Promise<T
   const event = await events.findEvent(deps.db, reg.event_id);
   if (!event) throw notFound(NO_TICKET);
   const [organiser] = await findUsersById(deps.db, [event.account_id]);
+  const session = events.sessionOf(event, reg.sub_event_id, deps.config.eventTimeZone);
   return {
     ticketId: primaryTicketId(reg),
     holderName: reg.name,
     ticketType: reg.ticket_type,
-    trackTitle: reg.sub_event_id === null ? null : (event.tracks[reg.sub_event_id]?.title ?? null),
-    event: { id: event.id, title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location },
+    trackTitle: session.title,
+    trackIndex: session.trackIndex,
+    event: { id: event.id, title: event.title, location: event.location },
+    session: session.span,
+    timeZone: deps.config.eventTimeZone,
     organiserName: organiser?.name || 'Tickets',
   };
 }
@@ -61,7 +65,7 @@ export const walletRoutes =
           tags: ['tickets'],
           summary: 'The ticket as an Apple Wallet pass (.pkpass)',
           description: [
-            'An Apple Wallet event ticket signed with the Pass Type ID certificate (`APPLE_PASS_TYPE_ID`, `APPLE_TEAM_ID`, `APPLE_PASS_CERT`, `APPLE_PASS_KEY`, `APPLE_WWDR_CERT`): a zip of `pass.json`, icons, a logo, `manifest.json` (SHA-1 of each file) and `signature` (detached PKCS#7 of the manifest, WWDR intermediate included). Its QR barcode is the bare ticket id, the same value as the mailed QR, and so is its `serialNumber` (downloading again replaces the pass). Event name, date and time in India time (+05:30, kept as written), venue, holder and ticket type are on it; the primary’s ticket only (team members’ tickets come by mail).',
+            'An Apple Wallet event ticket signed with the Pass Type ID certificate (`APPLE_PASS_TYPE_ID`, `APPLE_TEAM_ID`, `APPLE_PASS_CERT`, `APPLE_PASS_KEY`, `APPLE_WWDR_CERT`): a zip of `pass.json`, icons, a logo, `manifest.json` (SHA-1 of each file) and `signature` (detached PKCS#7 of the manifest, WWDR intermediate included). Its QR barcode is the bare ticket id, the same value as the mailed QR, and so is its `serialNumber` (downloading again replaces the pass). Event name, the booked session’s date and time (its track’s own, else the event’s) in the event’s time zone (`EVENT_TIME_ZONE`) with its offset written out, venue, holder and ticket type are on it; the primary’s ticket only (team members’ tickets come by mail).',
             TOKEN_RULES,
           ].join('\n\n'),
           params: Params,

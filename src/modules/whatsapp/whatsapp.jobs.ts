@@ -1,7 +1,8 @@
 // The WhatsApp ticket job: queued in the confirming transaction for a live booking whose
 // buyer gave a phone and opted in, when WhatsApp is configured. It uploads the ticket's QR
 // (the bare ticket id, as in the mail) as the template's header image and sends the
-// template with the holder's name, the event and its date as named body parameters. It
+// template with the holder's name, the event and the booked session's date (its track's, else
+// the event's) in words as named body parameters. It
 // retries as the ticket mail does (the queue's default: back-off from 1 s to 1 h, for 72
 // hours, then a dead job for staff); each refusal is recorded on the ticket's row
 // (`unsent` and Meta's code). A message the Cloud API accepted is never sent again.
@@ -13,7 +14,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
 import { qrPng } from '../../shared/qr-png.js';
-import { eventTimes } from '../../shared/event-times.js';
+import { formatSpan } from '../../shared/event-time.js';
 import { CloudApiError, type CloudApi } from './cloud-api.js';
 import * as repo from './whatsapp.repo.js';
 
@@ -35,6 +36,7 @@ export interface WhatsAppBooking {
   phone: string | null;
   whatsapp_opt_in: boolean;
   ticket_code: string | null;
+  sub_event_id: number | null;
 }
 
 export interface WhatsAppJobDeps {
@@ -44,6 +46,8 @@ export interface WhatsAppJobDeps {
   sender: Config['whatsapp']['sender'];
   /** Undefined when WhatsApp is not configured: the job then does nothing. */
   api: CloudApi | undefined;
+  /** The event's time zone (EVENT_TIME_ZONE), in which the date is said. */
+  timeZone: string;
   findBooking(registrationId: string): Promise<WhatsAppBooking | undefined>;
 }
 
@@ -69,7 +73,7 @@ export async function sendWhatsAppTicket(deps: WhatsAppJobDeps, payload: WhatsAp
       body: [
         { name: 'name', text: reg.name },
         { name: 'event', text: event.title },
-        { name: 'date', text: eventTimes(event.start_date, event.end_date)?.label ?? 'to be announced' },
+        { name: 'date', text: formatSpan(events.sessionOf(event, reg.sub_event_id, deps.timeZone).span, deps.timeZone) ?? 'to be announced' },
       ],
       opaque: row.id,
     }));

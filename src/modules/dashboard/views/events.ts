@@ -94,10 +94,12 @@ export interface OverviewData {
 /** A track as people count it: the API's index 0 is “Track 1”. */
 export const trackNumber = (index: number) => index + 1;
 
-/** A track's times in words: its start (the event's when unset) and, when given, its end. */
-export function trackTimes(t: { date: string | null; endDate: string | null }): string {
-  if (t.date === null) return 'no time set';
-  return t.endDate ? `${when(t.date)} – ${when(t.endDate)}` : when(t.date);
+/** A track's times in words: its session's start (the event's when unset) and, when known, its end. */
+export function trackTimes(t: { date: string | null; endDate: string | null; startsAt: string | null; endsAt: string | null }): string {
+  const start = t.startsAt ?? t.date;
+  const end = t.startsAt === null ? t.endDate : t.endsAt;
+  if (start === null) return 'no time set';
+  return end ? `${when(start)} – ${when(end)}` : when(start);
 }
 
 const paid = (e: EventView) => e.price > 0 || e.specialPrices.some((t) => t.price > 0) || e.tracks.some((t) => t.price > 0);
