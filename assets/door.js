@@ -18,7 +18,13 @@
     invalid_qr: 'Not a ticket of this event',
     member_not_found: 'No such person on this booking',
     member_mismatch: 'This QR belongs to another team member',
+    wrong_session: 'Ticket for another session',
   };
+  // The reason as a sentence; a ticket of another session says which one it is valid for.
+  function reasonText(reason, session) {
+    var text = REASONS[reason] || reason;
+    return reason === 'wrong_session' && session ? text + ': valid for ' + session : text;
+  }
 
   var state = { cursor: null, entries: {}, queue: [], seq: 0, deviceId: null };
   var byKey = {}; // sha256 → { entry, index|null }
@@ -118,6 +124,10 @@
 
   function index() {
     byKey = {};
+    // Old QRs of transferred tickets first: a booking's own keys always win.
+    Object.keys(state.entries).forEach(function (k) {
+      (state.entries[k].retired || []).forEach(function (h) { byKey[h] = { entry: state.entries[k], index: null, retired: true }; });
+    });
     Object.keys(state.entries).forEach(function (k) {
       var entry = state.entries[k];
       byKey[entry.key] = { entry: entry, index: null };
@@ -143,7 +153,13 @@
     $('queue').textContent = q ? q + ' scan' + (q === 1 ? '' : 's') + ' not yet sent' : '';
   }
   function merge(data) {
-    data.entries.forEach(function (e) { state.entries[e.key] = e; });
+    if (data.full) state.entries = {};
+    data.entries.forEach(function (e) {
+      // A transfer gives the booking a new key: its entry under the old one goes.
+      (e.retired || []).forEach(function (h) { delete state.entries[h]; });
+      state.entries[e.key] = e;
+    });
+    if (data.list) state.list = data.list;
     state.cursor = data.cursor;
     index();
     // Scans still queued keep the device's view until the service has answered them.
@@ -219,6 +235,8 @@
           if (r.status === 'already_admitted' || r.status === 'refused') {
             if (s.offline) conflicts.push({ scan: s, result: r });
             if (current && current.seq === s.seq) showAnswer(r);
+          } else if (current && current.seq === s.seq && !current.hit) {
+            showAnswer(r);
           }
         });
         var done = {};
@@ -241,7 +259,7 @@
       var r = c.result;
       var text = r.status === 'already_admitted'
         ? c.scan.label + ': already in' + (r.by ? ' — by ' + r.by : '') + (r.at ? ' at ' + time(r.at) : '')
-        : c.scan.label + ': refused — ' + (REASONS[r.reason] || r.reason);
+        : c.scan.label + ': refused — ' + reasonText(r.reason, r.session);
       ul.appendChild(el('li', { text: text }));
     });
     $('conflicts').hidden = false;
@@ -277,7 +295,7 @@
   }
 
   function describe(entry) {
-    return [entry.ticketType, entry.track].filter(Boolean).join(' · ');
+    return [entry.ticketType, entry.session || entry.track].filter(Boolean).join(' · ');
   }
 
   // A verdict from the service that differs from what the screen showed: it stays.
@@ -287,8 +305,11 @@
     else answerPanel(r, current.name);
   }
   function answerPanel(r, name) {
-    if (r.status === 'already_admitted') panel('warn', 'Already in', [['who', name], ['detail', 'Admitted' + (r.at ? ' at ' + time(r.at) : '') + (r.by ? ' by ' + r.by : '')]], nextButton());
-    else panel('bad', 'Refused', [['who', name], ['detail', REASONS[r.reason] || r.reason]], nextButton());
+    var who = name ? [['who', name]] : [];
+    if (r.status === 'already_admitted') panel('warn', 'Already in', who.concat([['detail', 'Admitted' + (r.at ? ' at ' + time(r.at) : '') + (r.by ? ' by ' + r.by : '')]]), nextButton());
+    else if (r.status === 'admitted') panel('ok', 'Admitted', who, nextButton());
+    else if (r.status === 'refused') panel('bad', 'Refused', who.concat([['detail', reasonText(r.reason, r.session)]]), nextButton());
+    else panel('plain', 'Done', who, nextButton());
   }
 
   function nextBtn() {
@@ -316,8 +337,10 @@
     var index = current.index;
     var targets = targetsOf(entry, index);
     current.name = index === null ? entry.members[0].name + (entry.members.length > 1 ? ' + ' + (entry.members.length - 1) : '') : targets[0].name;
-    if (current.answered) return answerPanel(current.answered, current.name);
-    if (entry.refusal) return panel('bad', 'Refused', [['who', current.name], ['detail', REASONS[entry.refusal]], ['detail', describe(entry)]], nextButton());
+    if (current.answered) return answerPanel(current.answered, hit.retired ? null : current.name);
+    // An old QR of a transferred ticket names nobody: its holder is someone else now.
+    if (hit.retired) return panel('bad', 'Refused', [['detail', REASONS.transferred]], nextButton());
+    if (entry.refusal) return panel('bad', 'Refused', [['who', current.name], ['detail', reasonText(entry.refusal, entry.session)], ['detail', describe(entry)]], nextButton());
     var people = entry.members.length > 1 ? [el('ul', { class: 'people', 'aria-label': 'People on this booking' }, entry.members.map(function (m) { return personRow(hit, m, current.value); }))] : [];
     var allIn = targets.every(function (m) { return m.checkedIn; });
     var someOut = targets.some(function (m) { return !m.checkedIn; });
@@ -356,21 +379,19 @@
     return sha256(value).then(function (key) {
       var hit = byKey[key];
       if (!hit) {
-        if (!online()) {
-          // Not on this device's list: queued for the service to decide.
-          current = { hit: null, index: null, value: value, name: value };
-          var scan = enqueue('admit', null, value, null);
-          current.seq = scan.seq;
-          panel('warn', 'Not on this device’s list', [['detail', 'Queued; the service decides when the network returns.']], nextButton());
-          return;
-        }
-        panel('bad', 'Not a ticket of this event', [['detail', 'No ticket matches what was scanned.']], nextButton());
+        // Not on this device's list (perhaps booked a moment ago): the service decides, now
+        // when online, when the network returns otherwise.
+        current = { hit: null, index: null, value: value, name: null };
+        var scan = enqueue('admit', null, value, null);
+        current.seq = scan.seq;
+        if (online()) panel('plain', 'Checking…', [['detail', 'Not on this device’s list; asking the service.']], nextButton());
+        else panel('warn', 'Not on this device’s list', [['detail', 'Queued; the service decides when the network returns.']], nextButton());
         return;
       }
       current = { hit: hit, index: hit.index, value: value };
       var entry = hit.entry;
       var targets = targetsOf(entry, hit.index);
-      if (entry.refusal) return render();
+      if (entry.refusal || hit.retired) return render();
       if (targets.length === 1 || entry.members.length === 1) {
         var m = targets[0];
         if (m.checkedIn) {
@@ -403,7 +424,7 @@
       found.forEach(function (f) {
         list.appendChild(el('li', {}, [el('button', {
           type: 'button',
-          text: f.m.name + ' · ' + describe(f.entry) + (f.entry.refusal ? ' · ' + REASONS[f.entry.refusal] : f.m.checkedIn ? ' · in' : ''),
+          text: f.m.name + ' · ' + describe(f.entry) + (f.entry.refusal ? ' · ' + reasonText(f.entry.refusal, f.entry.session) : f.m.checkedIn ? ' · in' : ''),
           onclick: function () {
             list.replaceChildren();
             current = { hit: byKey[f.entry.key], index: f.entry.members.length > 1 ? f.m.index : null, value: null };

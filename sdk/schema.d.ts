@@ -446,6 +446,8 @@ export type paths = {
         /**
          * Create a door pass: a link that opens this event’s door screen
          * @description Answers the pass once with `url` (`{BASE_URL}/door/{token}`); the token (192 random bits) is never shown again — only its sha256 is kept. Anyone holding the link may look up, admit and undo at this one event’s door, and sees names, ticket types, tracks and check-in state, never email, phone, answers or money. `expiresAt` (optional) ends it; `DELETE` revokes it at once. The dashboard’s event page creates passes too.
+         *
+         *     `scope` makes it a check-in list: `{ trackIndex }` admits that track’s tickets, `{ date }` the tickets of sessions on that day; whole-event tickets are admitted at every list. A ticket of another session is refused with `reason: wrong_session` and `session` (the session it is valid for). A booking is admitted once per list, so a two-day ticket is admitted on each day’s list. Without `scope` (or null) the pass admits for the whole event, whose admissions are the ones the API’s check-in, exports and analytics show. An unknown `trackIndex` is 404 `track_not_found`.
          */
         post: operations["createDoorPass"];
         delete?: never;
@@ -485,7 +487,9 @@ export type paths = {
          * The door’s roster, or its changes since a cursor
          * @description For the door screen’s offline mode: one entry per booking (every status; a refused one says why), keyed by `sha256(QR value)` in hex — never the ticket ids, so a lost phone mints no tickets. Names, ticket types, tracks and check-in state only: no email, phone, answers or money.
          *
-         *     `since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole event’s.
+         *     `since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole list’s.
+         *
+         *     A pass of a track’s or a day’s list (`list.scope`) sees every booking of the event, with `refusal: wrong_session` on the tickets of other sessions and each member’s check-in state on that list; such a roster is always read from the database. `retired` holds the hashes of old QRs of transferred tickets, so a device offline shows them as transferred.
          *
          *     Limits: the whole event in one answer (no pages; the screen asks for the full roster once, then `since`); `since` at most 2,000 characters, and a cursor the service did not give is 400 `invalid_roster_cursor`. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it), whichever device makes them.
          *
@@ -2447,7 +2451,7 @@ export type components = {
              */
             reason?: "transferred";
             /** @description Why the ticket is not admitted. */
-            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred" | "wrong_session";
         };
         CheckInStatus: {
             admissible: boolean;
@@ -2470,7 +2474,8 @@ export type components = {
             }[];
             /** @description The scanned person (the member for a member’s own QR). */
             name: string;
-            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
+            /** @description `wrong_session` only at a door pass’s track or day list (the API’s check-in admits for the whole event). */
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred" | "wrong_session";
             registrationId: string;
             ticketType: string;
         };
@@ -2481,6 +2486,14 @@ export type components = {
             id: string;
             label: string;
             revokedAt: string | null;
+            /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
+            scope: {
+                /** @description One track (session), 0-based as in `tracks`. */
+                trackIndex: number;
+            } | {
+                /** @description One day (YYYY-MM-DD, in the event’s time zone). */
+                date: string;
+            } | null;
         };
         /** Error */
         Error: {
@@ -7269,6 +7282,14 @@ export interface operations {
                     expiresAt?: string;
                     /** @description Who or where it is for (“Gate A”), shown as who admitted someone. */
                     label: string;
+                    /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
+                    scope?: {
+                        /** @description One track (session), 0-based as in `tracks`. */
+                        trackIndex: number;
+                    } | {
+                        /** @description One day (YYYY-MM-DD, in the event’s time zone). */
+                        date: string;
+                    } | null;
                 };
             };
         };
@@ -7305,6 +7326,14 @@ export interface operations {
                             id: string;
                             label: string;
                             revokedAt: string | null;
+                            /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
+                            scope: {
+                                /** @description One track (session), 0-based as in `tracks`. */
+                                trackIndex: number;
+                            } | {
+                                /** @description One day (YYYY-MM-DD, in the event’s time zone). */
+                                date: string;
+                            } | null;
                             url: string;
                         };
                         /** @enum {boolean} */
@@ -7650,7 +7679,10 @@ export interface operations {
                                     key: string;
                                     name: string;
                                 }[];
-                                refusal: ("cancelled" | "refunded" | "not_confirmed") | null;
+                                refusal: ("cancelled" | "refunded" | "not_confirmed" | "wrong_session") | null;
+                                /** @description sha256 (hex) of the booking’s QR values retired by transfers: the old QRs, shown as “transferred”. */
+                                retired: string[];
+                                session: string | null;
                                 ticketType: string;
                                 track: string | null;
                             }[];
@@ -7659,6 +7691,18 @@ export interface operations {
                                 title: string;
                             };
                             full: boolean;
+                            list: {
+                                /** @description What the door admits for, as people read it. */
+                                label: string;
+                                /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
+                                scope: {
+                                    /** @description One track (session), 0-based as in `tracks`. */
+                                    trackIndex: number;
+                                } | {
+                                    /** @description One day (YYYY-MM-DD, in the event’s time zone). */
+                                    date: string;
+                                } | null;
+                            };
                         };
                         /** @enum {boolean} */
                         success: true;
@@ -7828,6 +7872,7 @@ export interface operations {
                                 /** @description refused: `cancelled`, `refunded`, `not_confirmed`, `transferred`, `ticket_not_found`, `member_not_found`, `member_mismatch` or `invalid_qr`. */
                                 reason?: string;
                                 seq: number;
+                                session?: string | null;
                                 status: "admitted" | "undone" | "already_admitted" | "refused";
                             }[];
                         };

@@ -56,6 +56,9 @@ export interface DoorPrincipal {
   passId: string;
   eventId: string;
   label: string;
+  /** The check-in list it admits for: one track, one day, or (both null) the whole event. */
+  scopeTrackIndex: number | null;
+  scopeDate: string | null;
 }
 
 export type Principal = KeyPrincipal | SessionPrincipal;
@@ -87,7 +90,9 @@ export interface AuthDeps {
   findUser(userId: string): Promise<{ id: string; email: string; email_verified_at: Date | null; session_epoch: number } | undefined>;
   isStaffEmail(email: string): boolean;
   isPinnedOrigin(origin: string): Promise<boolean>;
-  findDoorPass(token: string): Promise<{ id: string; event_id: string; label: string; expires_at: Date | null; revoked_at: Date | null } | undefined>;
+  findDoorPass(
+    token: string,
+  ): Promise<{ id: string; event_id: string; label: string; expires_at: Date | null; revoked_at: Date | null; scope_track_index: number | null; scope_date: string | null } | undefined>;
 }
 
 /** A registered route as buildApp saw it: the matrix tests read this list, not the OpenAPI document. */
@@ -270,7 +275,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (pass.expires_at !== null && pass.expires_at.getTime() <= deps.clock.now().getTime()) throw forbidden('door_pass_expired');
     const eventId = (req.params as { id?: string } | undefined)?.id;
     if (eventId !== undefined && eventId !== pass.event_id) throw forbidden('door_pass_other_event');
-    req.doorPass = { kind: 'door', passId: pass.id, eventId: pass.event_id, label: pass.label };
+    req.doorPass = { kind: 'door', passId: pass.id, eventId: pass.event_id, label: pass.label, scopeTrackIndex: pass.scope_track_index, scopeDate: pass.scope_date };
   }
 
   async function authenticateSession(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean, refusal?: 'session_required') {

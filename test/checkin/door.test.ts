@@ -62,7 +62,7 @@ describe('the door: passes, roster and sync', () => {
   it('creates a pass once with its link, stores only a hash, lists without tokens', async () => {
     const r = await api('POST', `/api/v1/events/${eventId}/door-passes`, { label: 'Gate B' });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(Object.keys(r.body.data).sort(), ['createdAt', 'expiresAt', 'id', 'label', 'revokedAt', 'url']);
+    assert.deepEqual(Object.keys(r.body.data).sort(), ['createdAt', 'expiresAt', 'id', 'label', 'revokedAt', 'scope', 'url']);
     const url = new URL(r.body.data.url);
     assert.equal(url.origin, 'https://tickets.example.in');
     const token = url.pathname.split('/')[2]!;

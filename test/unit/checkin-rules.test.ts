@@ -11,7 +11,7 @@ type Status = Scan['booking']['status'];
 const STATUSES: Status[] = ['pending', 'confirmed', 'cancelled', 'refunded'];
 
 const scan = (status: Status, transferred = false): Scan => ({
-  booking: { id: 'reg_x', event_id: 'ev_x', status, ticket_type: 'General', ticket_code: transferred ? 'tkt_new' : null },
+  booking: { id: 'reg_x', event_id: 'ev_x', status, ticket_type: 'General', ticket_code: transferred ? 'tkt_new' : null, sub_event_id: null },
   people: [{ id: 'att_x', idx: 0, name: 'A', email: 'a@example.in', checked_in_at: null }],
   only: undefined,
   transferred,

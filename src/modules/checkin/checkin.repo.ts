@@ -11,6 +11,7 @@ export interface FastRow {
   status: RegistrationStatus;
   ticket_type: string;
   ticket_code: string | null;
+  sub_event_id: number | null;
   scanned_idx: number;
   account_id: string;
   mode: Mode;
@@ -27,7 +28,7 @@ const PEOPLE = sql`p.id as p_id, p.idx as p_idx, p.name as p_name, p.email as p_
 
 // ownership-exception: a door scan resolves a ticket, its booking and its event in one read; the door is where slowness shows.
 const TICKET = (value: string) => sql`
-  select r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, a.idx as scanned_idx, e.account_id, e.mode
+  select r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, r.sub_event_id, a.idx as scanned_idx, e.account_id, e.mode
   from attendees a join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
   where a.id = ${value}`;
 
@@ -74,8 +75,8 @@ const bump = (eventId: string, changes: RawBuilder<unknown>) => sql`bump as (
  * the log's actors: `dashboard` (the organiser), `key:<id>`, `pass:<id>`.
  */
 // ownership-exception: the audit entry of an admit or undo is written by the statement that makes the change (the audit module owns the table; the door's hot path cannot take another round trip).
-function auditedDoorChanges(eventId: string, undo: boolean) {
-  const state = (inside: boolean) => JSON.stringify({ checkedIn: inside });
+function auditedDoorChanges(eventId: string, undo: boolean, list: string | null = null) {
+  const state = (inside: boolean) => JSON.stringify(list === null ? { checkedIn: inside } : { checkedIn: inside, list });
   return sql`insert into audit_log (id, account_id, mode, actor_kind, actor_id, actor_display, action, target_type, target_id, before, after, at)
     select 'aud_' || replace(gen_random_uuid()::text, '-', ''), e.account_id, e.mode,
       case when c.actor = 'dashboard' then 'user' when c.actor like 'pass:%' then 'door_pass' else 'key' end,
@@ -103,7 +104,7 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
     ),
     t as (
       select i.n, i.member_index, i.caller_account, i.caller_mode, i.actor, i.at,
-        r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, a.idx as scanned_idx, e.account_id, e.mode
+        r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, r.sub_event_id, a.idx as scanned_idx, e.account_id, e.mode
       from i join attendees a on a.id = i.value join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
     ),
     ${FLAG},
@@ -129,7 +130,7 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
     logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, 'admit', actor, at from changed),
     audited as (${auditedDoorChanges(eventId, false)}),
     ${bump(eventId, sql`(select count(*) from changed)`)}
-    select t.n, t.id, t.event_id, t.status, t.ticket_type, t.ticket_code, t.scanned_idx, t.account_id, t.mode, ${PEOPLE},
+    select t.n, t.id, t.event_id, t.status, t.ticket_type, t.ticket_code, t.sub_event_id, t.scanned_idx, t.account_id, t.mode, ${PEOPLE},
       c.n as p_changed_n, c.actor as p_changed_by, c.at as p_changed_at, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told
     from t join attendees p on p.registration_id = t.id left join changed c on c.id = p.id
     order by t.n, p.idx`.execute(db);
@@ -175,6 +176,7 @@ export interface RosterRow {
   ticket_type: string;
   sub_event_id: number | null;
   ticket_code: string | null;
+  previous_ticket_codes: string[] | null;
   attendee_id: string;
   idx: number;
   name: string;
@@ -189,18 +191,83 @@ export interface RosterRow {
  * running then), so no change is missed and few are sent twice.
  */
 // ownership-exception: the door's roster reads bookings and their people in one statement, with the snapshot that bounds them.
-export async function rosterRows(db: Kysely<Database>, eventId: string, since: string | null) {
+export async function rosterRows(db: Kysely<Database>, eventId: string, since: string | null, list: string | null = null) {
+  const listChanged =
+    list === null
+      ? sql`false`
+      : sql`exists (select 1 from door_list_admissions y where y.event_id = r.event_id and y.list = ${list} and y.registration_id = r.id and not pg_visible_in_snapshot(y.door_xid, ${since}::pg_snapshot))`;
   const changed =
     since === null
       ? sql`true`
-      : sql`(not pg_visible_in_snapshot(r.door_xid, ${since}::pg_snapshot) or exists (select 1 from attendees x where x.registration_id = r.id and not pg_visible_in_snapshot(x.door_xid, ${since}::pg_snapshot)))`;
+      : sql`(not pg_visible_in_snapshot(r.door_xid, ${since}::pg_snapshot) or exists (select 1 from attendees x where x.registration_id = r.id and not pg_visible_in_snapshot(x.door_xid, ${since}::pg_snapshot)) or ${listChanged})`;
+  // On a track's or a day's list, who is in is that list's admissions.
+  const state =
+    list === null
+      ? sql`a.checked_in_at, a.checked_in_by`
+      : sql`(select l.checked_in_at from door_list_admissions l where l.event_id = r.event_id and l.list = ${list} and l.attendee_id = a.id) as checked_in_at,
+             (select l.checked_in_by from door_list_admissions l where l.event_id = r.event_id and l.list = ${list} and l.attendee_id = a.id) as checked_in_by`;
   return sql<RosterRow>`
     with c as (select pg_current_snapshot()::text as cursor)
     select c.cursor, x.* from c left join (
-      select r.id as registration_id, r.status, r.ticket_type, r.sub_event_id, r.ticket_code,
-             a.id as attendee_id, a.idx, a.name, a.checked_in_at, a.checked_in_by
+      select r.id as registration_id, r.status, r.ticket_type, r.sub_event_id, r.ticket_code, r.previous_ticket_codes,
+             a.id as attendee_id, a.idx, a.name, ${state}
       from registrations r join attendees a on a.registration_id = r.id
       where r.event_id = ${eventId} and ${changed}
       order by r.created_at, r.id, a.idx
     ) x on true`.execute(db);
+}
+
+// ---------------------------------------------------------------- a track's or a day's list
+
+/** Who of a booking is in on a list (people never admitted there have no row). */
+export function listAdmissions(db: Kysely<Database>, eventId: string, list: string, registrationId: string) {
+  return db
+    .selectFrom('door_list_admissions')
+    .select(['attendee_id', 'checked_in_at', 'checked_in_by'])
+    .where('event_id', '=', eventId)
+    .where('list', '=', list)
+    .where('registration_id', '=', registrationId)
+    .execute();
+}
+
+/**
+ * Admits (at) or undoes (null) these people of a booking on a list, only those not already
+ * so, with the log line and the audit entry in the same statement; answers the indexes
+ * changed. The row's lock decides between two devices: the second finds it changed.
+ */
+// ownership-exception: a list admission reads the booking's people (the registrations module's table) and writes its log and audit entry in one statement.
+export async function setPeopleOnList(
+  db: Kysely<Database>,
+  { eventId, list, registrationId, indexes, at, actor, now }: { eventId: string; list: string; registrationId: string; indexes: readonly number[]; at: Date | null; actor: string; now: Date },
+): Promise<number[]> {
+  if (indexes.length === 0) return [];
+  const change =
+    at === null
+      ? sql`update door_list_admissions l set checked_in_at = null, checked_in_by = null
+          from chosen c where l.event_id = ${eventId} and l.list = ${list} and l.attendee_id = c.id and l.checked_in_at is not null
+          returning l.attendee_id as id, ${actor}::text as actor, ${now}::timestamptz as at`
+      : sql`insert into door_list_admissions as l (event_id, list, attendee_id, registration_id, checked_in_at, checked_in_by)
+          select ${eventId}, ${list}, c.id, ${registrationId}, ${at}::timestamptz, ${actor} from chosen c order by c.id
+          on conflict (event_id, list, attendee_id) do update set checked_in_at = excluded.checked_in_at, checked_in_by = excluded.checked_in_by
+          where l.checked_in_at is null
+          returning l.attendee_id as id, ${actor}::text as actor, ${now}::timestamptz as at`;
+  const rows = await sql<{ idx: number }>`
+    with chosen as (select id, idx from attendees where registration_id = ${registrationId} and idx = any(${[...indexes]}::int[])),
+    changed as (${change}),
+    logged as (insert into checkin_log (event_id, attendee_id, action, actor, at, list) select ${eventId}, id, ${at === null ? 'undo' : 'admit'}, actor, at, ${list} from changed),
+    audited as (${auditedDoorChanges(eventId, at === null, list)})
+    select c.idx from changed x join chosen c on c.id = x.id`.execute(db);
+  return rows.rows.map((r) => r.idx);
+}
+
+/** A list's arrivals and expected people, per track of the confirmed bookings (null: whole-event tickets). */
+// ownership-exception: a list's counts read the bookings and their people with the list's admissions in one statement.
+export async function listCounts(db: Kysely<Database>, eventId: string, list: string, status: RegistrationStatus) {
+  const r = await sql<{ sub_event_id: number | null; expected: number; arrived: number }>`
+    select r.sub_event_id, count(*)::int as expected, count(l.checked_in_at)::int as arrived
+    from registrations r join attendees a on a.registration_id = r.id
+    left join door_list_admissions l on l.event_id = r.event_id and l.list = ${list} and l.attendee_id = a.id
+    where r.event_id = ${eventId} and r.status = ${status}
+    group by r.sub_event_id`.execute(db);
+  return r.rows;
 }

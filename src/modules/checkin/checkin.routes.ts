@@ -5,7 +5,9 @@ import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
 import * as checkin from './checkin.service.js';
 
-const Reason = Type.Union([Type.Literal('cancelled'), Type.Literal('refunded'), Type.Literal('not_confirmed'), Type.Literal('transferred')]);
+const Reason = Type.Union([Type.Literal('cancelled'), Type.Literal('refunded'), Type.Literal('not_confirmed'), Type.Literal('transferred'), Type.Literal('wrong_session')], {
+  description: '`wrong_session` only at a door pass’s track or day list (the API’s check-in admits for the whole event).',
+});
 
 const Status = Type.Object({
   registrationId: Type.String(),

@@ -25,6 +25,7 @@ export interface CheckinDeps {
   db: Kysely<Database>;
   clock: Clock;
   door: DoorRuntime;
+  config: { eventTimeZone: string };
 }
 
 import { isRetiredQr, refusalOf, type RefusalReason } from './entry-rule.js';
@@ -36,6 +37,7 @@ interface Booking {
   status: RegistrationStatus;
   ticket_type: string;
   ticket_code: string | null;
+  sub_event_id: number | null;
 }
 
 interface Person {
@@ -47,7 +49,7 @@ interface Person {
   checked_in_by?: string | null;
 }
 
-interface Scan {
+export interface Scan {
   booking: Booking;
   people: Person[];
   /** The one person a member's own QR (or memberIndex) names; undefined for the whole booking. */
@@ -74,10 +76,10 @@ export function parseQrValue(raw: string): string {
   return value;
 }
 
-function toScan(rows: FastRow[]): Scan {
+export function toScan(rows: FastRow[]): Scan {
   const row = rows[0]!;
   return {
-    booking: { id: row.id, event_id: row.event_id, status: row.status, ticket_type: row.ticket_type, ticket_code: row.ticket_code },
+    booking: { id: row.id, event_id: row.event_id, status: row.status, ticket_type: row.ticket_type, ticket_code: row.ticket_code, sub_event_id: row.sub_event_id },
     people: rows.map((r) => ({ id: r.p_id, idx: r.p_idx, name: r.p_name, email: r.p_email, checked_in_at: r.p_checked_in_at, checked_in_by: r.p_checked_in_by })),
     only: row.scanned_idx > 0 ? row.scanned_idx : undefined,
     // The booking id stops being a ticket once the booking is transferred.
@@ -86,7 +88,7 @@ function toScan(rows: FastRow[]): Scan {
 }
 
 /** The URL's event must be the caller's: another mode's is 404, another account's 403. */
-async function assertEventForScan(db: Kysely<Database>, p: KeyPrincipal, eventId: string, row: FastRow | undefined): Promise<void> {
+export async function assertEventForScan(db: Kysely<Database>, p: KeyPrincipal, eventId: string, row: FastRow | undefined): Promise<void> {
   if (row && row.event_id === eventId) {
     if (row.mode !== p.mode) throw notFound('no such event', 'event_not_found');
     if (row.account_id !== p.userId) throw forbidden('not_your_object', 'this event belongs to another account');
@@ -97,7 +99,7 @@ async function assertEventForScan(db: Kysely<Database>, p: KeyPrincipal, eventId
 }
 
 /** Tickets addressed by ticketCode (after a transfer) or by an old, transferred code. */
-async function resolveByCode(db: Kysely<Database>, eventId: string, value: string): Promise<Scan> {
+export async function resolveByCode(db: Kysely<Database>, eventId: string, value: string): Promise<Scan> {
   let booking: Booking | undefined = await registrations.findByTicketCode(db, value);
   let transferred = false;
   if (!booking) {
@@ -114,8 +116,11 @@ export function refusal(scan: Scan): RefusalReason | undefined {
   return refusalOf(scan.booking.status, scan.transferred);
 }
 
-function status(scan: Scan) {
-  const reason = refusal(scan);
+/** A refusal at the door: the booking's own, or (on a track's or a day's list) another session's ticket. */
+export type DoorRefusal = RefusalReason | 'wrong_session';
+
+export function status(scan: Scan, otherSession = false) {
+  const reason: DoorRefusal | undefined = refusal(scan) ?? (otherSession ? 'wrong_session' : undefined);
   const targets = scan.only === undefined ? scan.people : scan.people.filter((p) => p.idx === scan.only);
   const shown = targets[0] ?? scan.people[0]!;
   return {
@@ -143,13 +148,16 @@ function status(scan: Scan) {
 
 export type CheckInStatus = ReturnType<typeof status>;
 
+/** What a scan answers: whether it changed anyone, and the booking as it left it. */
+export type ScanAnswer = { changed: boolean; alreadyCheckedIn: boolean; data: CheckInStatus };
+
 /** The roster's view of a QR value, as a scan; the caller must own the event (403/404 as the database would say). */
 function fromRoster(roster: EventRoster, p: KeyPrincipal, hit: RosterHit): Scan {
   if (roster.mode !== p.mode) throw notFound('no such event', 'event_not_found');
   if (roster.accountId !== p.userId) throw forbidden('not_your_object', 'this event belongs to another account');
   const b = hit.booking;
   return {
-    booking: { id: b.id, event_id: roster.eventId, status: b.status, ticket_type: b.ticketType, ticket_code: b.ticketCode },
+    booking: { id: b.id, event_id: roster.eventId, status: b.status, ticket_type: b.ticketType, ticket_code: b.ticketCode, sub_event_id: b.subEventId },
     people: b.people.map((x) => ({ id: x.id, idx: x.idx, name: x.name, email: x.email, checked_in_at: x.checkedInAt, checked_in_by: x.checkedInBy })),
     only: hit.only,
     transferred: hit.transferred,
@@ -178,7 +186,7 @@ export async function lookup(deps: CheckinDeps, p: KeyPrincipal, eventId: string
   return answer;
 }
 
-function applyMemberIndex(scan: Scan, memberIndex: number | undefined): void {
+export function applyMemberIndex(scan: Scan, memberIndex: number | undefined): void {
   if (memberIndex === undefined) return;
   if (!scan.people.some((x) => x.idx === memberIndex)) {
     throw notFound(`no person at memberIndex ${memberIndex}; this booking has ${scan.people.length}`, 'member_not_found');
@@ -187,7 +195,7 @@ function applyMemberIndex(scan: Scan, memberIndex: number | undefined): void {
   scan.only = memberIndex;
 }
 
-function refuse(scan: Scan, reason: RefusalReason): AppError {
+export function refuse(scan: Scan, reason: RefusalReason): AppError {
   return appError(reason === 'transferred' ? 'transferred' : 'not_admissible', refusalMessage(reason), {
     refusalReason: reason,
     ...(reason === 'transferred' ? { reason: 'transferred' } : {}),
@@ -207,7 +215,7 @@ export async function scan(
   p: KeyPrincipal,
   eventId: string,
   input: { value: string; memberIndex?: number | undefined; undo?: boolean | undefined; actor?: string | undefined },
-): Promise<{ changed: boolean; alreadyCheckedIn: boolean; data: CheckInStatus }> {
+): Promise<ScanAnswer> {
   const value = parseQrValue(input.value);
   const now = deps.clock.now();
   const memberIndex = input.memberIndex ?? null;

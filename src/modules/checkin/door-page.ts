@@ -29,12 +29,13 @@ function head(title: string, scripts: boolean): string {
 <link rel="stylesheet" href="${url(CSS)}">${scripts ? `<script src="${url(DECODER)}" defer></script><script src="${url(JS)}" defer></script>` : ''}</head>`;
 }
 
-export function doorPage(v: { eventId: string; title: string; label: string }): string {
+export function doorPage(v: { eventId: string; title: string; label: string; list: string }): string {
   return `${head(v.title, true)}
 <body data-event="${escapeHtml(v.eventId)}">
 <header class="top">
 <h1>${escapeHtml(v.title)}</h1>
 <p class="pass">Door pass: <strong>${escapeHtml(v.label)}</strong></p>
+<p class="list" id="list">Admits for: <strong>${escapeHtml(v.list)}</strong></p>
 <p class="counts" aria-live="polite"><span id="arrived">–</span> of <span id="expected">–</span> in</p>
 <p id="net" class="net" role="status">Loading the list…</p>
 </header>

@@ -4,18 +4,21 @@ import type { Database } from '../../db/database.js';
 
 type Db = Kysely<Database>;
 
-export function insertPass(db: Db, row: { id: string; event_id: string; label: string; token_hash: string; created_by: string; created_at: Date; expires_at: Date | null }) {
+export function insertPass(
+  db: Db,
+  row: { id: string; event_id: string; label: string; token_hash: string; created_by: string; created_at: Date; expires_at: Date | null; scope_track_index: number | null; scope_date: string | null },
+) {
   return db.insertInto('door_passes').values(row).execute();
 }
 
 export function passByTokenHash(db: Db, tokenHash: string) {
-  return db.selectFrom('door_passes').select(['id', 'event_id', 'label', 'expires_at', 'revoked_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  return db.selectFrom('door_passes').select(['id', 'event_id', 'label', 'expires_at', 'revoked_at', 'scope_track_index', 'scope_date']).where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
 export function passesOf(db: Db, eventId: string) {
   return db
     .selectFrom('door_passes')
-    .select(['id', 'label', 'created_at', 'expires_at', 'revoked_at'])
+    .select(['id', 'label', 'created_at', 'expires_at', 'revoked_at', 'scope_track_index', 'scope_date'])
     .where('event_id', '=', eventId)
     .orderBy('created_at', 'desc')
     .orderBy('id')

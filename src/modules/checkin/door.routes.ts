@@ -20,9 +20,19 @@ const DOOR: AuthRule = { kind: 'door', keys: true };
 /** Most scans one sync may carry; a device with more sends them in several, in order. */
 export const MAX_SYNC_SCANS = 500;
 
+const Scope = Type.Union(
+  [
+    Type.Object({ trackIndex: Type.Integer({ minimum: 0, maximum: 999, description: 'One track (session), 0-based as in `tracks`.' }) }, { additionalProperties: false }),
+    Type.Object({ date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', maxLength: 10, description: 'One day (YYYY-MM-DD, in the event’s time zone).' }) }, { additionalProperties: false }),
+    Type.Null(),
+  ],
+  { description: 'The check-in list the pass admits for: one track, one day, or (null) the whole event.' },
+);
+
 const Pass = Type.Object({
   id: Type.String(),
   label: Type.String(),
+  scope: Scope,
   createdAt: Type.String({ format: 'date-time' }),
   expiresAt: Nullable(Type.String({ format: 'date-time' })),
   revokedAt: Nullable(Type.String({ format: 'date-time' })),
@@ -41,9 +51,15 @@ const Member = Type.Object({
 
 const Entry = Type.Object({
   key: Type.String({ description: 'sha256 (hex) of the booking’s QR value (its ticketCode after a transfer). Never the id itself.' }),
-  refusal: Nullable(Type.Union([Type.Literal('cancelled'), Type.Literal('refunded'), Type.Literal('not_confirmed')])),
+  refusal: Nullable(
+    Type.Union([Type.Literal('cancelled'), Type.Literal('refunded'), Type.Literal('not_confirmed'), Type.Literal('wrong_session')], {
+      description: '`wrong_session`: on a track’s or a day’s list, a ticket of another session.',
+    }),
+  ),
   ticketType: Type.String(),
   track: Nullable(Type.String()),
+  session: Nullable(Type.String({ description: 'The session the ticket is valid for, as people read it (“Day 2 · Mon 21 Dec 2026, 6:30 – 9:00 pm IST”); null for a whole-event ticket.' })),
+  retired: Type.Array(Type.String(), { description: 'sha256 (hex) of the booking’s QR values retired by transfers: the old QRs, shown as “transferred”.' }),
   members: Type.Array(Member),
 });
 
@@ -56,6 +72,7 @@ const ScanResult = Type.Object({
     Type.String({ description: 'refused: `cancelled`, `refunded`, `not_confirmed`, `transferred`, `ticket_not_found`, `member_not_found`, `member_mismatch` or `invalid_qr`.' }),
   ),
   message: Type.Optional(Type.String()),
+  session: Type.Optional(Nullable(Type.String({ description: 'refused `wrong_session`: the session the ticket is valid for.' }))),
 });
 
 function doorCaller(req: FastifyRequest): KeyPrincipal | DoorPrincipal {
@@ -75,12 +92,13 @@ export const doorRoutes =
           tags: ['check-in'],
           summary: 'Create a door pass: a link that opens this event’s door screen',
           description:
-            'Answers the pass once with `url` (`{BASE_URL}/door/{token}`); the token (192 random bits) is never shown again — only its sha256 is kept. Anyone holding the link may look up, admit and undo at this one event’s door, and sees names, ticket types, tracks and check-in state, never email, phone, answers or money. `expiresAt` (optional) ends it; `DELETE` revokes it at once. The dashboard’s event page creates passes too.',
+            'Answers the pass once with `url` (`{BASE_URL}/door/{token}`); the token (192 random bits) is never shown again — only its sha256 is kept. Anyone holding the link may look up, admit and undo at this one event’s door, and sees names, ticket types, tracks and check-in state, never email, phone, answers or money. `expiresAt` (optional) ends it; `DELETE` revokes it at once. The dashboard’s event page creates passes too.\n\n`scope` makes it a check-in list: `{ trackIndex }` admits that track’s tickets, `{ date }` the tickets of sessions on that day; whole-event tickets are admitted at every list. A ticket of another session is refused with `reason: wrong_session` and `session` (the session it is valid for). A booking is admitted once per list, so a two-day ticket is admitted on each day’s list. Without `scope` (or null) the pass admits for the whole event, whose admissions are the ones the API’s check-in, exports and analytics show. An unknown `trackIndex` is 404 `track_not_found`.',
           params: Params,
           body: Type.Object(
             {
               label: Type.String({ minLength: 1, maxLength: 80, description: 'Who or where it is for (“Gate A”), shown as who admitted someone.' }),
               expiresAt: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+              scope: Type.Optional(Scope),
             },
             { additionalProperties: false },
           ),
@@ -130,7 +148,8 @@ export const doorRoutes =
           summary: 'The door’s roster, or its changes since a cursor',
           description: [
             'For the door screen’s offline mode: one entry per booking (every status; a refused one says why), keyed by `sha256(QR value)` in hex — never the ticket ids, so a lost phone mints no tickets. Names, ticket types, tracks and check-in state only: no email, phone, answers or money.',
-            '`since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole event’s.',
+            '`since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole list’s.',
+            'A pass of a track’s or a day’s list (`list.scope`) sees every booking of the event, with `refusal: wrong_session` on the tickets of other sessions and each member’s check-in state on that list; such a roster is always read from the database. `retired` holds the hashes of old QRs of transferred tickets, so a device offline shows them as transferred.',
             'Limits: the whole event in one answer (no pages; the screen asks for the full roster once, then `since`); `since` at most 2,000 characters, and a cursor the service did not give is 400 `invalid_roster_cursor`. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it), whichever device makes them.',
             'Answered from the instance’s in-memory roster of the event when it is known current (kept so through PostgreSQL LISTEN/NOTIFY and a version counter, README “Architecture”), else read from the database; the answers are the same. A change made through another instance shows once that instance’s notification has arrived (milliseconds); a change made through this one shows at once.',
             'Door pass (`Authorization: DoorPass <token>`, its own event only) or a full key.',
@@ -140,7 +159,14 @@ export const doorRoutes =
           response: {
             200: Type.Object({
               success: Type.Literal(true),
-              data: Type.Object({ event: Type.Object({ id: Type.String(), title: Type.String() }), cursor: Type.String(), full: Type.Boolean(), counts: Counts, entries: Type.Array(Entry) }),
+              data: Type.Object({
+                event: Type.Object({ id: Type.String(), title: Type.String() }),
+                list: Type.Object({ scope: Scope, label: Type.String({ description: 'What the door admits for, as people read it.' }) }),
+                cursor: Type.String(),
+                full: Type.Boolean(),
+                counts: Counts,
+                entries: Type.Array(Entry),
+              }),
             }),
             404: E,
           },
@@ -219,8 +245,8 @@ export const doorRoutes =
       },
       async (req, reply) => {
         const p = req.doorPass!;
-        const event = await door.doorEvent(deps.db, p);
-        return pageHeaders(reply).type('text/html; charset=utf-8').send(doorPage({ eventId: event.id, title: event.title, label: p.label }));
+        const event = await door.doorEvent(deps, p);
+        return pageHeaders(reply).type('text/html; charset=utf-8').send(doorPage({ eventId: event.id, title: event.title, label: p.label, list: event.list }));
       },
     );
 

@@ -9,16 +9,18 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import type { DoorPrincipal, KeyPrincipal } from '../../shared/auth.js';
-import { badRequest, notFound } from '../../shared/errors.js';
+import { appError, badRequest, notFound } from '../../shared/errors.js';
+import { parseEventDate } from '../../shared/dates.js';
 import * as events from '../events/events.service.js';
 import * as checkin from './checkin.service.js';
 import * as repo from './door.repo.js';
+import { listLabel, listOfScope, scopeOfList, WHOLE_EVENT, type DoorList, type DoorScope } from './door-list.js';
 
 export interface DoorDeps {
   db: Kysely<Database>;
   clock: Clock;
   ids: Ids;
-  config: { baseUrl: string };
+  config: { baseUrl: string; eventTimeZone: string };
 }
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -27,18 +29,35 @@ export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex'
 
 export const findPass = (db: Kysely<Database>, token: string) => repo.passByTokenHash(db, sha256(token));
 
-const presentPass = (row: { id: string; label: string; created_at: Date; expires_at: Date | null; revoked_at: Date | null }) => ({
+type PassRow = { id: string; label: string; created_at: Date; expires_at: Date | null; revoked_at: Date | null; scope_track_index: number | null; scope_date: string | null };
+
+/** The list a pass admits for, from its stored scope. */
+export const listOfPass = (row: { scope_track_index: number | null; scope_date: string | null }): DoorList =>
+  row.scope_track_index !== null ? { kind: 'track', trackIndex: row.scope_track_index } : row.scope_date !== null ? { kind: 'date', date: row.scope_date } : WHOLE_EVENT;
+
+const presentPass = (row: PassRow) => ({
   id: row.id,
   label: row.label,
+  scope: scopeOfList(listOfPass(row)),
   createdAt: row.created_at.toISOString(),
   expiresAt: row.expires_at?.toISOString() ?? null,
   revokedAt: row.revoked_at?.toISOString() ?? null,
 });
 
-export async function createPass(deps: DoorDeps, p: KeyPrincipal, eventId: string, input: { label: string; expiresAt?: string | undefined }) {
+/** A pass's scope, checked against the event: a track it has, or a real calendar day. */
+function validScope(scope: DoorScope | undefined, tracks: readonly unknown[]): DoorList {
+  if (scope && 'trackIndex' in scope && !tracks[scope.trackIndex]) {
+    throw appError('track_not_found', `scope.trackIndex ${scope.trackIndex}: this event has ${tracks.length} track${tracks.length === 1 ? '' : 's'}`, { field: 'scope.trackIndex' });
+  }
+  if (scope && 'date' in scope) parseEventDate(scope.date, 'scope.date');
+  return listOfScope(scope);
+}
+
+export async function createPass(deps: DoorDeps, p: KeyPrincipal, eventId: string, input: { label: string; expiresAt?: string | undefined; scope?: DoorScope | undefined }) {
   const event = await events.loadOwnedEvent(deps.db, p, eventId);
   const label = input.label.trim();
   if (label === '') throw badRequest('invalid_field', 'label must not be empty');
+  const list = validScope(input.scope, event.tracks);
   let expiresAt: Date | null = null;
   if (input.expiresAt !== undefined) {
     expiresAt = new Date(input.expiresAt);
@@ -47,10 +66,20 @@ export async function createPass(deps: DoorDeps, p: KeyPrincipal, eventId: strin
   }
   // 192 random bits; only its hash is kept.
   const token = randomBytes(24).toString('base64url');
-  const row = { id: deps.ids.make('dp', 12), event_id: event.id, label, token_hash: sha256(token), created_by: checkin.actorOf(p), created_at: deps.clock.now(), expires_at: expiresAt };
+  const row = {
+    id: deps.ids.make('dp', 12),
+    event_id: event.id,
+    label,
+    token_hash: sha256(token),
+    created_by: checkin.actorOf(p),
+    created_at: deps.clock.now(),
+    expires_at: expiresAt,
+    scope_track_index: list.kind === 'track' ? list.trackIndex : null,
+    scope_date: list.kind === 'date' ? list.date : null,
+  };
   await deps.db.transaction().execute(async (trx) => {
     await repo.insertPass(trx, row);
-    await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor: audit.actorOfKey(p), action: 'door_pass.create', target: { type: 'door_pass', id: row.id }, after: { eventId: event.id, label, expiresAt } });
+    await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor: audit.actorOfKey(p), action: 'door_pass.create', target: { type: 'door_pass', id: row.id }, after: { eventId: event.id, label, expiresAt, scope: scopeOfList(list) } });
   });
   return { ...presentPass({ ...row, revoked_at: null }), url: `${deps.config.baseUrl}/door/${token}` };
 }
@@ -85,12 +114,12 @@ export type DoorCaller = KeyPrincipal | DoorPrincipal;
 export async function doorOf(db: Kysely<Database>, caller: DoorCaller, eventId: string) {
   if (caller.kind === 'key') {
     const event = await events.loadOwnedEvent(db, caller, eventId);
-    return { event, as: caller, actor: checkin.actorOf(caller) };
+    return { event, as: caller, actor: checkin.actorOf(caller), list: WHOLE_EVENT };
   }
   const event = caller.eventId === eventId ? await events.findEvent(db, eventId) : undefined;
   if (!event) throw notFound('no such event', 'event_not_found');
   const as: KeyPrincipal = { kind: 'key', userId: event.account_id, keyId: `door:${caller.passId}`, mode: event.mode, keyClass: 'full' };
-  return { event, as, actor: `pass:${caller.passId}` };
+  return { event, as, actor: `pass:${caller.passId}`, list: listOfPass({ scope_track_index: caller.scopeTrackIndex, scope_date: caller.scopeDate }) };
 }
 
 /** An actor reference as a person reads it: the pass's label (and device), "API key", "Dashboard". */
@@ -111,9 +140,10 @@ export async function actorNames(db: Kysely<Database>, actors: Iterable<string |
   };
 }
 
-/** The event a pass opens (the door page's title). */
-export async function doorEvent(db: Kysely<Database>, p: DoorPrincipal) {
-  const event = await events.findEvent(db, p.eventId);
+/** The event a pass opens and the list it admits for (the door page's heading). */
+export async function doorEvent(deps: Pick<DoorDeps, 'db' | 'config'>, p: DoorPrincipal) {
+  const event = await events.findEvent(deps.db, p.eventId);
   if (!event) throw notFound('no such event', 'event_not_found');
-  return { id: event.id, title: event.title };
+  const list = listOfPass({ scope_track_index: p.scopeTrackIndex, scope_date: p.scopeDate });
+  return { id: event.id, title: event.title, list: listLabel(list, event.tracks, deps.config.eventTimeZone) };
 }

@@ -85,7 +85,7 @@ export async function statusCounts(db: Db, eventId: string) {
   return rows.map((r) => ({ status: r.status, n: Number(r.n), checkedIn: Number(r.checked_in), amountPaise: Number(r.amount ?? 0) }));
 }
 
-const BOOKING_COLUMNS = ['r.id', 'r.event_id', 'r.status', 'r.ticket_type', 'r.ticket_code'] as const;
+const BOOKING_COLUMNS = ['r.id', 'r.event_id', 'r.status', 'r.ticket_type', 'r.ticket_code', 'r.sub_event_id'] as const;
 
 export function findByTicketCode(db: Db, code: string) {
   return db.selectFrom('registrations as r').select(BOOKING_COLUMNS).where('r.ticket_code', '=', code).executeTakeFirst();
