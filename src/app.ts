@@ -45,6 +45,8 @@ import { waitlistRoutes } from './modules/waitlist/waitlist.routes.js';
 import * as dashboardSessions from './modules/dashboard/sessions.js';
 import { IDEMPOTENCY_HEADER, installIdempotency } from './modules/idempotency/idempotency.hooks.js';
 import { assertRouteRule, registerAuth, type AuthRule, type RouteEntry } from './shared/auth.js';
+import { addressMatcher } from './shared/client-address.js';
+import { installConnectionGate, type ConnectionGate } from './shared/connection-gate.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './shared/error-handler.js';
 import { parseJson } from './shared/json-body.js';
 import { ErrorBody, errorResponses } from './shared/schemas.js';
@@ -76,9 +78,10 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   const newRequestId = () => `${idPrefix}-${(++seq).toString(36)}`;
   // Nobody may hold a connection open: the request (headers and body) must arrive within
   // REQUEST_TIMEOUT_MS (then 408 and the connection closes), idle keep-alive connections close
-  // after 72 s, and at most MAX_CONNECTIONS are open at once (more are closed on arrival).
+  // after 72 s, and at most MAX_CONNECTIONS are open at once, MAX_CONNECTIONS_PER_ADDRESS from
+  // one client address (more are closed on arrival, whichever accept queue took them).
   // Node checks the timeouts on a timer, by default every 30 s: check often enough that they hold.
-  const { requestTimeoutMs, maxConnections } = deps.config.http;
+  const { requestTimeoutMs, maxConnections, maxConnectionsPerAddress } = deps.config.http;
   const headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -101,7 +104,15 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxy(deps.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
-  app.server.maxConnections = maxConnections;
+  const proxies = deps.config.trustProxy;
+  const connections = installConnectionGate(app.server, {
+    maxConnections,
+    maxPerAddress: maxConnectionsPerAddress,
+    // Behind proxies a peer is a proxy carrying many clients: a hop count makes every peer one.
+    sharedAddress: proxies === false ? () => false : typeof proxies === 'number' ? () => proxies > 0 : addressMatcher(proxies),
+    registry: deps.metrics.registry,
+  });
+  app.decorate('connections', connections);
   options.instrument?.(app as unknown as FastifyInstance);
 
   // Only JSON bodies are accepted; anything else is 415. JSON text must be Unicode (json-body.ts).
@@ -215,6 +226,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   registerAuth(app, {
     clock: deps.clock,
     rateLimiter: deps.rateLimiter,
+    accountLimitPerMinute: deps.config.rateLimitPerAccountMinute,
     findKey: (presented) => keys.findKey(deps.db, deps.keyCache, presented, deps.clock.now().getTime()),
     verifySession: (token) => deps.sessions.verify(token),
     findCookieSession: (cookieHeader) => dashboardSessions.findSession(deps, cookieHeader),
@@ -258,6 +270,10 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The count of open connections, over every accept queue (connection-gate.ts). */
+    connections: ConnectionGate;
+  }
   interface FastifyContextConfig {
     /** The framing headers of the route's answers (worked out once, when the route is added). */
     frameHeaders?: Readonly<Record<string, string>>;
@@ -315,7 +331,7 @@ function decorateSchema(route: { schema?: object; config?: unknown; url: string;
   // name, which the OpenAPI test refuses.
   schema.operationId = operationIdFor(method, route.url, schema.operationId) ?? operationId(method, route.url);
   const statuses = new Set<number>([500]);
-  // Health checks, the description and the gateway's notifications are never limited.
+  // The gateway's notifications are limited by their bad signatures only (and static assets not at all).
   if (!(rule?.kind === 'public' && rule.rateLimit === false)) statuses.add(429);
   if (schema.body || schema.params || schema.querystring) statuses.add(400);
   if (schema.body) {

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { isLoopbackHost } from './shared/client-address.js';
 import { DEFAULT_TIME_ZONE, isTimeZone } from './shared/event-time.js';
 import { loadWallet, loadWhatsApp, type WalletConfig, type WhatsAppConfig } from './config-channels.js';
 import { ConfigError } from './config-error.js';
@@ -35,12 +36,24 @@ export interface Config {
   readonly staffEmails: readonly string[];
   /** When set, GET /metrics needs `Authorization: Bearer <it>`. */
   readonly metricsToken: string | undefined;
+  /**
+   * METRICS_PUBLIC=true: /metrics may be open to anyone who can reach HOST. Without it, a HOST
+   * other machines can reach and no METRICS_TOKEN stop start-up.
+   */
+  readonly metricsPublic: boolean;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP over HTTP, protobuf); unset, no tracing code is even loaded. */
   readonly otelEndpoint: string | undefined;
   readonly webhookAllowPrivateUrls: boolean;
   readonly dnsServers: readonly string[];
   readonly emailDnsCheck: boolean;
+  /** RATE_LIMIT_PER_MINUTE: requests per minute per key, per session, and per client address without either. */
   readonly rateLimitPerMinute: number;
+  /** RATE_LIMIT_PER_ACCOUNT_MINUTE: requests per minute over all of an account's keys (default 3 × the per-key limit). */
+  readonly rateLimitPerAccountMinute: number;
+  /** SIGNUP_LIMIT_PER_HOUR: sign-ups per client address (an IPv6 client by its /64) per hour. */
+  readonly signupLimitPerHour: number;
+  /** VERIFY_MAIL_LIMIT_PER_HOUR: verification mails per email address per hour, the sign-up's own and resends. */
+  readonly verifyMailLimitPerHour: number;
   readonly broadcastMaxRecipients: number;
   readonly workers: boolean;
   /** JOB_BATCH_SIZE: how many due jobs a worker claims and runs side by side at a time. */
@@ -57,7 +70,16 @@ export interface Config {
   readonly http: {
     /** The whole request (headers and body) must arrive within this; headers within min(10 s, this). */
     readonly requestTimeoutMs: number;
+    /** MAX_CONNECTIONS: open connections at once, whichever accept queue took them. */
     readonly maxConnections: number;
+    /**
+     * MAX_CONNECTIONS_PER_ADDRESS: open connections from one client address (an IPv6 client by
+     * its /64). Not applied to the proxies TRUST_PROXY names, nor to any peer when TRUST_PROXY
+     * is a hop count (every peer is then a proxy carrying many clients).
+     */
+    readonly maxConnectionsPerAddress: number;
+    /** ACCEPT_QUEUES: SO_REUSEPORT sockets listening on the port (1: one plain socket). */
+    readonly acceptQueues: number;
   };
   /**
    * How long a paid booking is payable after step 1; then the reconciliation sweep
@@ -70,6 +92,8 @@ export interface Config {
   readonly databasePoolSize: number;
   /** How often each instance compares its door rosters' versions with the database's (a missed notification). */
   readonly doorRosterCheckMs: number;
+  /** DOOR_ROSTER_MAX_PEOPLE: people held in this instance's in-memory door rosters, all events together (least recently used dropped first). */
+  readonly doorRosterMaxPeople: number;
   readonly reconcile: {
     /** How long an order may stay unpaid before the gateway is asked about it. */
     readonly afterMinutes: number;
@@ -235,6 +259,13 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const trustProxy = parseTrustProxy(str(env, 'TRUST_PROXY'));
+  const metricsToken = str(env, 'METRICS_TOKEN');
+  const metricsPublic = bool(env, 'METRICS_PUBLIC', false);
+  // Open metrics tell anyone who can connect the service's traffic, queues and failures.
+  if (metricsToken === undefined && !metricsPublic && !isLoopbackHost(host)) {
+    throw new ConfigError('METRICS_TOKEN', `must be set when HOST (${host}) is reachable from other machines, so /metrics is not open to them; or set METRICS_PUBLIC=true to serve it to anyone`);
+  }
+  const rateLimitPerMinute = int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000);
   const eventTimeZone = str(env, 'EVENT_TIME_ZONE') ?? DEFAULT_TIME_ZONE;
   if (!isTimeZone(eventTimeZone)) throw new ConfigError('EVENT_TIME_ZONE', `must be an IANA time zone name such as Asia/Kolkata, got "${eventTimeZone}"`);
 
@@ -262,12 +293,16 @@ export function loadConfig(env: Env = process.env): Config {
     // Any text of 32+ characters is hashed to a 32-byte AES key.
     secretsKey: createHash('sha256').update(secretsKeyText).digest(),
     staffEmails: Object.freeze(staffEmails),
-    metricsToken: str(env, 'METRICS_TOKEN'),
+    metricsToken,
+    metricsPublic,
     otelEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     dnsServers: Object.freeze(dnsServers),
     emailDnsCheck: bool(env, 'EMAIL_DNS_CHECK', true),
-    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    rateLimitPerMinute,
+    rateLimitPerAccountMinute: int(env, 'RATE_LIMIT_PER_ACCOUNT_MINUTE', 3 * rateLimitPerMinute, 1, 100_000_000),
+    signupLimitPerHour: int(env, 'SIGNUP_LIMIT_PER_HOUR', 10, 1, 1_000_000),
+    verifyMailLimitPerHour: int(env, 'VERIFY_MAIL_LIMIT_PER_HOUR', 5, 1, 1_000_000),
     broadcastMaxRecipients: int(env, 'BROADCAST_MAX_RECIPIENTS', 2000, 1, 1_000_000),
     workers: bool(env, 'WORKERS', true),
     jobBatchSize: int(env, 'JOB_BATCH_SIZE', 50, 1, 500),
@@ -277,11 +312,14 @@ export function loadConfig(env: Env = process.env): Config {
     http: Object.freeze({
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
       maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+      maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
+      acceptQueues: int(env, 'ACCEPT_QUEUES', 16, 1, 64),
     }),
     checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
     soldOutMemoryMs: int(env, 'SOLD_OUT_MEMORY_MS', 1000, 0, 10_000),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
     doorRosterCheckMs: int(env, 'DOOR_ROSTER_CHECK_MS', 2_000, 20, 600_000),
+    doorRosterMaxPeople: int(env, 'DOOR_ROSTER_MAX_PEOPLE', 500_000, 1, 100_000_000),
     reconcile: Object.freeze({
       afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),
       everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 0, 86_400),

@@ -154,6 +154,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     ownBackend: (pid) => database.ownBackend(pid),
     checkEveryMs: config.doorRosterCheckMs,
   });
+  door.rosters.maxPeople = config.doorRosterMaxPeople;
 
   const razorpay =
     config.razorpay.keyId && config.razorpay.keySecret

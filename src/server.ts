@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const [{ createDeps }, { buildApp }, { countUsers }] = await Promise.all([import('./deps.js'), import('./app.js'), import('./modules/accounts/accounts.service.js')]);
   const deps = await createDeps(config, { logger, ...(embedded ? { embedded } : {}) });
   const app = await buildApp(deps, tracing ? { instrument: (a) => tracing.traceRoutes(a) } : {});
-  const listening = await listenWithQueues(app, { port: config.port, host: config.host });
+  const listening = await listenWithQueues(app, { port: config.port, host: config.host }, config.http.acceptQueues);
   if (config.workers) {
     deps.jobs.start();
     deps.payoutSweeper.start();

@@ -7,7 +7,12 @@
 // embedded default's slowest request). Several sockets bound to the same port with
 // SO_REUSEPORT each accept one connection per turn; the kernel spreads new connections over
 // them, so a burst is taken in a few turns instead of one turn per connection. Every socket
-// hands its connections to the one HTTP server, so nothing else changes.
+// hands its connections to the one HTTP server, so nothing else changes. Handing over skips
+// Node's `server.maxConnections` (checked on the server's own socket only), so the caps on
+// open connections are kept where every connection arrives (connection-gate.ts).
+//
+// Any process of the same user may bind the port with SO_REUSEPORT too and take a share of
+// the connections: run the service as a user of its own (README, "Production").
 //
 // SO_REUSEPORT would let a second process bound the same way share the port silently, where
 // a second instance started by mistake should fail. So the port is first bound plainly for an
@@ -15,7 +20,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
-/** Accept queues per listening address: a burst of 100 new connections is taken in about a dozen turns. */
+/** Accept queues per listening address by default (ACCEPT_QUEUES): a burst of 100 new connections is taken in about a dozen turns. */
 export const ACCEPT_QUEUES = 16;
 
 export interface Listening {

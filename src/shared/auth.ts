@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyClass, Mode } from '../db/database.js';
 import type { Clock } from './clock.js';
 import { appError, forbidden, notFound, unauthorized } from './errors.js';
-import type { RateLimiter } from './rate-limit.js';
+import { addressKey } from './client-address.js';
+import type { LimitWindow, RateLimiter } from './rate-limit.js';
 
 export type AuthRule =
   /** No credentials; rate limited per IP. */
@@ -78,9 +79,14 @@ declare module 'fastify' {
   }
 }
 
+/** The bucket every key of an account counts in (RATE_LIMIT_PER_ACCOUNT_MINUTE), on top of each key's own. */
+export const accountBucket = (userId: string) => `account:${userId}`;
+
 export interface AuthDeps {
   clock: Clock;
   rateLimiter: RateLimiter;
+  /** RATE_LIMIT_PER_ACCOUNT_MINUTE: requests per minute over all of an account's keys. */
+  accountLimitPerMinute: number;
   findKey(presented: string): Promise<
     | { id: string; user_id: string; mode: Mode; class: KeyClass; allowed_origin: string | null; revoked_at: Date | null }
     | undefined
@@ -191,14 +197,14 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const rule: AuthRule | undefined = req.routeOptions.config.auth;
     if (rule === undefined) {
       // Unknown routes (the 404 handler) still count against the caller's IP.
-      await limit(reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${addressKey(req.ip)}`);
       // A registered route without a rule fails closed. buildApp refuses such a route at
       // start-up (assertRouteRule); this is the fallback should one ever slip past.
       if (!req.is404) throw forbidden('route_not_open', 'this route declares no access rule, so it is refused to everyone');
       return;
     }
     if (rule.kind === 'public') {
-      if (rule.rateLimit !== false) await limit(reply, `ip:${req.ip}`);
+      if (rule.rateLimit !== false) await limit(reply, `ip:${addressKey(req.ip)}`);
       return;
     }
     if (rule.kind === 'key') return authenticateKey(req, reply, rule);
@@ -207,15 +213,26 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     return authenticateSession(req, reply, rule.kind === 'staff', rule.kind === 'session' ? rule.refusal : undefined);
   });
 
-  async function limit(reply: FastifyReply, bucket: string): Promise<void> {
-    const r = await deps.rateLimiter.hit(bucket, deps.clock.now());
-    reply
-      .header('ratelimit-limit', String(r.limit))
-      .header('ratelimit-remaining', String(Math.max(0, r.limit - r.count)))
-      .header('ratelimit-reset', String(r.resetSeconds));
+  const accountWindow: LimitWindow = { limit: deps.accountLimitPerMinute, windowMs: 60_000 };
+
+  /**
+   * Counts the request in the bucket's minute (the per-minute limit, or `window`); over the
+   * limit, 429. The RateLimit headers show the limit nearest to refusing (a key's own, or its
+   * account's).
+   */
+  async function limit(reply: FastifyReply, bucket: string, window?: LimitWindow, whose = ''): Promise<void> {
+    const r = await deps.rateLimiter.hit(bucket, deps.clock.now(), window);
+    const remaining = Math.max(0, r.limit - r.count);
+    const shown = reply.getHeader('ratelimit-remaining');
+    if (shown === undefined || remaining < Number(shown)) {
+      reply.header('ratelimit-limit', String(r.limit)).header('ratelimit-remaining', String(remaining)).header('ratelimit-reset', String(r.resetSeconds));
+    }
     if (r.count > r.limit) {
-      throw appError('rate_limited', `rate limit of ${r.limit} requests per minute reached; retry after ${r.resetSeconds} s`, {}, {
+      throw appError('rate_limited', `${whose}rate limit of ${r.limit} requests per minute reached; retry after ${r.resetSeconds} s`, {}, {
         'retry-after': String(r.resetSeconds),
+        'ratelimit-limit': String(r.limit),
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': String(r.resetSeconds),
       });
     }
   }
@@ -223,12 +240,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   async function authenticateKey(req: FastifyRequest, reply: FastifyReply, rule: Extract<AuthRule, { kind: 'key' }>) {
     const presented = req.headers['x-api-key'];
     if (typeof presented !== 'string' || presented === '') {
-      await limit(reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${addressKey(req.ip)}`);
       throw unauthorized('missing_api_key', 'Missing x-api-key header');
     }
     const key = await deps.findKey(presented);
     if (!key) {
-      await limit(reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${addressKey(req.ip)}`);
       throw unauthorized('invalid_api_key', 'API key not recognised');
     }
     const origin = requestOrigin(req);
@@ -241,6 +258,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     }
     await limit(reply, `key:${key.id}`);
     if (key.revoked_at !== null) throw forbidden('api_key_revoked', 'this API key has been revoked');
+    // Every key of the account together: more keys are not more requests. A revoked key's
+    // calls, and those its own limit refused, are not counted against the account.
+    await limit(reply, accountBucket(key.user_id), accountWindow, "the account's ");
     // A request without Origin comes from a server, not a browser, and is allowed:
     // the pin protects the key where it is exposed, in web pages.
     if (key.allowed_origin !== null && origin !== undefined && origin !== key.allowed_origin) {
@@ -262,12 +282,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const token = fromHeader ?? (req.params as { token?: string } | undefined)?.token;
     if (token === undefined && rule.keys && req.headers['x-api-key'] !== undefined) return authenticateKey(req, reply, FULL_ONLY as Extract<AuthRule, { kind: 'key' }>);
     if (token === undefined || token === '') {
-      await limit(reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${addressKey(req.ip)}`);
       throw unauthorized('missing_door_pass', rule.keys ? 'Missing door pass (Authorization: DoorPass <token>) or x-api-key' : undefined);
     }
     const pass = await deps.findDoorPass(token);
     if (!pass) {
-      await limit(reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${addressKey(req.ip)}`);
       throw unauthorized('invalid_door_pass');
     }
     await limit(reply, `door:${pass.id}`);
@@ -281,14 +301,14 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   async function authenticateSession(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean, refusal?: 'session_required') {
     const token = bearerToken(req);
     if (token === undefined) {
-      await limit(reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${addressKey(req.ip)}`);
       throw refusal ? unauthorized(refusal) : unauthorized('missing_session', 'Missing Authorization Bearer token');
     }
     let session: { userId: string; epoch: number };
     try {
       session = await deps.verifySession(token);
     } catch (err) {
-      await limit(reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${addressKey(req.ip)}`);
       throw refusal ? unauthorized(refusal) : err;
     }
     await sessionFor(req, reply, session.userId, staffOnly, undefined, session.epoch, refusal);
@@ -297,7 +317,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   async function authenticateCookie(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean) {
     const session = await deps.findCookieSession(req.headers.cookie);
     if (session === undefined) {
-      await limit(reply, `ip:${req.ip}`);
+      await limit(reply, `ip:${addressKey(req.ip)}`);
       throw unauthorized('missing_session', 'sign in to the dashboard first');
     }
     await sessionFor(req, reply, session.userId, staffOnly, session.sessionId);

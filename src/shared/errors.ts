@@ -171,6 +171,7 @@ export const ERRORS = {
   invalid_payout_transition: { status: 409, message: 'the payout cannot move to this state' },
   tier_not_on_sale: { status: 409, message: 'this ticket tier is not on sale now' },
   job_not_dead: { status: 409, message: 'only a dead job can be retried' },
+  key_limit: { status: 409, message: 'this account has as many keys in this mode as it may; revoke one first' },
   // Not a passing outage but how the service is set up (§17): a retry does not help, so 409, not 503.
   payments_not_configured: { status: 409, message: 'online payments are not available for this event at the moment; please contact the organiser' },
   track_in_use: { status: 409, message: 'this track has bookings or a waitlist; a track can be removed only while nobody has booked it' },
@@ -186,6 +187,7 @@ export const ERRORS = {
   unsupported_media_type: { status: 415, message: 'Content-Type must be application/json' },
   too_many_attempts: { status: 429, message: 'too many attempts; retry later' },
   rate_limited: { status: 429, message: 'rate limit reached; retry later' },
+  too_many_signups: { status: 429, message: 'too many sign-ups from this address; retry later' },
   too_many_pending: { status: 429, message: 'too many bookings on this event are waiting for payment; pay or let one lapse first' },
   // 5xx that say what failed; an unexpected fault is a bare `internal` 500.
   internal: { status: 500, message: 'internal error' },

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 
@@ -29,7 +30,7 @@ describe('the door across two service processes', () => {
     const shared = {
       SESSION_SECRET: 'concurrency-test-session-secret-0123456789',
       SECRETS_KEY: 'concurrency-test-secrets-key-0123456789abcd',
-      RATE_LIMIT_PER_MINUTE: '1000000',
+      ...RAISED_LIMITS,
       EMAIL_DNS_CHECK: 'false',
       WORKERS: 'false',
       DOOR_ROSTER_CHECK_MS: '100',

@@ -13,6 +13,7 @@ import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { call, createKey, signup, uniqueEmail, verifyFromMailFiles } from '../helpers/http.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { gatewayEnv, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 const BOOKINGS = 200;
@@ -31,7 +32,7 @@ describe('invoice numbers under concurrency across two processes', () => {
       ...gatewayEnv(rzp, creds, WEBHOOK_SECRET),
       SESSION_SECRET: 'gst-concurrency-session-secret-0123456789',
       SECRETS_KEY: 'gst-concurrency-secrets-key-0123456789abcde',
-      RATE_LIMIT_PER_MINUTE: '1000000',
+      ...RAISED_LIMITS,
       EMAIL_DNS_CHECK: 'false',
       STAFF_EMAILS: staffEmail,
       RECONCILE_EVERY_SECONDS: '0',

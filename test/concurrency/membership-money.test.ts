@@ -27,6 +27,7 @@ import { call, createKey, signup, uniqueEmail, type Account, type KeyInfo } from
 import { gatewayEnv, orderPaidEvent, paymentCapturedEvent, signWebhook, startRazorpayEmulator, subscriptionEvent, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { isolatedDatabase } from '../helpers/server.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 const creds = { keyId: 'rzp_live_RaceMembers01', keySecret: 'racemembersecret0000001' };
@@ -49,7 +50,7 @@ describe('membership money across two processes', () => {
     const shared = {
       SESSION_SECRET: 'membership-race-session-secret-0123456789',
       SECRETS_KEY: 'membership-race-secrets-key-0123456789abcd',
-      RATE_LIMIT_PER_MINUTE: '1000000',
+      ...RAISED_LIMITS,
       EMAIL_DNS_CHECK: 'false',
       WORKERS: 'false',
       ...gatewayEnv(rzp, creds, WEBHOOK_SECRET),

@@ -21,6 +21,7 @@ import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 import { gatewayEnv, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { isolatedDatabase } from '../helpers/server.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 const creds = { keyId: 'rzp_live_RacePayouts001', keySecret: 'racepayoutssecret000001' };
@@ -42,7 +43,7 @@ describe('payouts across two processes', () => {
     const shared = {
       SESSION_SECRET: 'payout-race-session-secret-0123456789abcd',
       SECRETS_KEY: 'payout-race-secrets-key-0123456789abcdefgh',
-      RATE_LIMIT_PER_MINUTE: '1000000',
+      ...RAISED_LIMITS,
       EMAIL_DNS_CHECK: 'false',
       WORKERS: 'false',
       // Proceeds are available at once: the processes' clocks cannot be moved.

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { call, organiser, uniqueEmail } from '../helpers/http.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 
@@ -19,7 +20,7 @@ describe('seats under concurrency across two processes', () => {
 
   before(async () => {
     // Both processes must sign sessions alike and share the database.
-    const shared = { SESSION_SECRET: 'concurrency-test-session-secret-0123456789', SECRETS_KEY: 'concurrency-test-secrets-key-0123456789abcd', RATE_LIMIT_PER_MINUTE: '1000000', EMAIL_DNS_CHECK: 'false', WORKERS: 'false' };
+    const shared = { SESSION_SECRET: 'concurrency-test-session-secret-0123456789', SECRETS_KEY: 'concurrency-test-secrets-key-0123456789abcd', ...RAISED_LIMITS, EMAIL_DNS_CHECK: 'false', WORKERS: 'false' };
     for (let i = 0; i < 2; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'svc-conc-'));
       dirs.push(dir);

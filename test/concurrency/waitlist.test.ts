@@ -16,9 +16,10 @@ import { createDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { call, organiser, uniqueEmail } from '../helpers/http.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
-const shared = { SESSION_SECRET: 'waitlist-test-session-secret-0123456789ab', SECRETS_KEY: 'waitlist-test-secrets-key-0123456789abcdef', RATE_LIMIT_PER_MINUTE: '1000000', EMAIL_DNS_CHECK: 'false', WORKERS: 'false' };
+const shared = { SESSION_SECRET: 'waitlist-test-session-secret-0123456789ab', SECRETS_KEY: 'waitlist-test-secrets-key-0123456789abcdef', ...RAISED_LIMITS, EMAIL_DNS_CHECK: 'false', WORKERS: 'false' };
 
 describe('waitlist offers across two processes', () => {
   const procs: ServiceProcess[] = [];

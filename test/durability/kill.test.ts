@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { call, organiser } from '../helpers/http.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 const embeddedOnly = onPostgres ? 'about the embedded server (the PostgreSQL pass uses a server the service does not run)' : false;
@@ -71,7 +72,7 @@ describe('durability under SIGKILL', () => {
   });
 
   async function start(dir: string): Promise<ServiceProcess> {
-    const env: Record<string, string> = { DATA_DIR: dir, WORKERS: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', EMAIL_DNS_CHECK: 'false' };
+    const env: Record<string, string> = { DATA_DIR: dir, WORKERS: 'true', LOG_LEVEL: 'warn', ...RAISED_LIMITS, EMAIL_DNS_CHECK: 'false' };
     if (onPostgres) env.DATABASE_URL = process.env.TEST_DATABASE_URL!;
     const s = await startProcess(env);
     services.push(s);

@@ -19,6 +19,7 @@ import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { call, organiser, type Account, type KeyInfo } from '../helpers/http.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const SMALL = 10_000;
 const LARGE = 100_000;
@@ -74,7 +75,7 @@ describe('exports in constant memory', { timeout: 900_000 }, () => {
     await bulkInsert(events.large, 'l', LARGE);
     dataDir = mkdtempSync(join(tmpdir(), 'svc-export-memory-'));
     const databaseUrl = server.deps.config.databaseUrl ?? embeddedDatabaseUrl(server.dataDir);
-    service = await startProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, WORKERS: 'false', RATE_LIMIT_PER_MINUTE: '1000000', EMAIL_DNS_CHECK: 'false' }, 60_000);
+    service = await startProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, WORKERS: 'false', ...RAISED_LIMITS, EMAIL_DNS_CHECK: 'false' }, 60_000);
   });
   after(async () => {
     await service?.stop();

@@ -13,6 +13,7 @@ import { call, createKey, signup, uniqueEmail, type Reply } from './http.js';
 import { startProcess, type ServiceProcess } from './process.js';
 import { gatewayEnv, startRazorpayEmulator, type HeldRequest, type RazorpayEmulator } from './razorpay-emulator.js';
 import { startServer, type TestServer } from './server.js';
+import { RAISED_LIMITS } from './limits.js';
 
 const creds = { keyId: 'rzp_live_BookingRaces01', keySecret: 'bookingracessecret00000' };
 export const WEBHOOK_SECRET = 'booking-races-webhook-secret';
@@ -33,7 +34,7 @@ export async function startBench(): Promise<Bench> {
     SESSION_SECRET: 'booking-races-session-secret-0123456789ab',
     SECRETS_KEY: 'booking-races-secrets-key-0123456789abcdef',
     STAFF_EMAILS: staffEmail,
-    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...RAISED_LIMITS,
     EMAIL_DNS_CHECK: 'false',
     WORKERS: 'false',
     // Requests held at the emulator's gate wait for their rivals: not a gateway timeout.

@@ -2,6 +2,7 @@
 // on a free loopback port, for tests that need several processes or a hard kill.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { RAISED_LIMITS } from './limits.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -30,7 +31,7 @@ export async function startProcess(env: Record<string, string>, timeoutMs = 90_0
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
     // Pools of 10: two or three processes beside the test's own server, and another test file
     // running at the same time, stay under one PostgreSQL server's 100 connections.
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '10', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '10', ...RAISED_LIMITS, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (d: Buffer) => {

@@ -9,7 +9,9 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { createDeps, type Deps } from '../../src/deps.js';
+import { listenWithQueues } from '../../src/shared/accept-queues.js';
 import { ManualClock } from '../../src/shared/clock.js';
+import { RAISED_LIMITS } from './limits.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -18,6 +20,8 @@ export const storage: 'embedded' | 'postgres' = process.env.TEST_DB === 'postgre
 export interface TestServer {
   url: string;
   app: App;
+  /** How many sockets accept connections on the port (ACCEPT_QUEUES; 1 where SO_REUSEPORT is missing). */
+  acceptQueues: number;
   deps: Deps;
   clock: ManualClock;
   dataDir: string;
@@ -57,7 +61,7 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...RAISED_LIMITS,
     EMAIL_DNS_CHECK: 'false',
     WORKERS: 'false',
   };
@@ -106,20 +110,21 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const clock = options.clock ?? new ManualClock(new Date());
   const deps = await createDeps(config, { clock, ...(options.logger ? { logger: options.logger } : {}) });
   const app = await buildApp(deps);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (typeof address !== 'object' || !address) throw new Error('no address');
+  // As `npm start` listens: ACCEPT_QUEUES sockets on the port (connection caps, timeouts and
+  // all are then tested as production has them).
+  const listening = await listenWithQueues(app, { port: 0, host: '127.0.0.1' }, config.http.acceptQueues);
   if (config.workers) deps.jobs.start();
-  const url = `http://127.0.0.1:${address.port}`;
+  const url = `http://127.0.0.1:${listening.port}`;
   const server: TestServer = {
     url,
     app,
+    acceptQueues: listening.queues,
     deps,
     clock,
     dataDir,
     async close() {
       running.delete(url);
-      await app.close();
+      await Promise.all([listening.close(), app.close()]);
       await deps.close();
       await own?.drop();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });

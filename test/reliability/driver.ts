@@ -38,6 +38,7 @@ import { pick, seededRandom, type Random } from '../helpers/prng.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { signWebhook, startRazorpayEmulator, type EmulatorNotification, type HeldRequest, type Lies, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { emptyRaceFigures, RACE_EVENTS, raceKinds, runRace, type RaceEvent, type RaceFigures, type RaceHarness } from './racing.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 export interface RunOptions {
   operations: number;
@@ -168,7 +169,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     DATA_DIR: dir,
     SESSION_SECRET: 'reconcile-run-session-secret-0123456789abcdef',
     SECRETS_KEY: 'reconcile-run-secrets-key-0123456789abcdefgh',
-    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...RAISED_LIMITS,
     EMAIL_DNS_CHECK: 'false',
     LOG_LEVEL: 'error',
     STAFF_EMAILS: staffEmail,

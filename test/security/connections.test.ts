@@ -1,7 +1,9 @@
-// Connections cannot be held open (§14): the request must arrive within REQUEST_TIMEOUT_MS
-// (30 s; headers within 10 s), idle keep-alive connections close after 72 s, and at most
-// MAX_CONNECTIONS are open at once. The tests wait for the server to close the socket; none
-// sleeps or measures time.
+// Connections cannot be held open (§14, §21): the request must arrive within REQUEST_TIMEOUT_MS
+// (30 s; headers within 10 s), idle keep-alive connections close after 72 s, at most
+// MAX_CONNECTIONS are open at once whichever accept queue took them, and at most
+// MAX_CONNECTIONS_PER_ADDRESS from one client address. The test server listens as `npm start`
+// does, on ACCEPT_QUEUES sockets. The tests wait for the server to answer or close each socket;
+// none sleeps or measures time.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -15,10 +17,10 @@ interface Conn {
   received(text: string, times?: number): Promise<void>;
 }
 
-function open(url: string): Promise<Conn> {
+function open(url: string, localAddress?: string): Promise<Conn> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
+    const socket = connect({ port: Number(port), host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) });
     let answer = '';
     const waiting: { text: string; times: number; done: () => void }[] = [];
     const has = (text: string, times: number) => answer.split(text).length > times;
@@ -49,12 +51,83 @@ describe('server limits on connections: the defaults', () => {
     await server.close();
   });
 
-  it('the server carries a 30 s request timeout, 10 s for headers, 72 s keep-alive and 10,000 connections', () => {
+  it('the server carries a 30 s request timeout, 10 s for headers, 72 s keep-alive, 10,000 connections, 256 per address, 16 accept queues', () => {
     const s = server.app.server;
     assert.equal(s.requestTimeout, 30_000);
     assert.equal(s.headersTimeout, 10_000);
     assert.equal(s.keepAliveTimeout, 72_000);
-    assert.equal(s.maxConnections, 10_000);
+    assert.equal(server.deps.config.http.maxConnections, 10_000);
+    assert.equal(server.deps.config.http.maxConnectionsPerAddress, 256);
+    assert.equal(server.deps.config.http.acceptQueues, 16);
+    assert.equal(server.acceptQueues, 16, 'the test server listens as npm start does');
+    // Node's own cap would hold on the main socket only: the gate counts every connection instead.
+    assert.ok(s.maxConnections === undefined || s.maxConnections === null || s.maxConnections === Infinity, String(s.maxConnections));
+  });
+});
+
+/** Opens `n` connections at once and sends a request on each: how many were answered, and how many closed unanswered. */
+async function burst(url: string, n: number, localAddress?: string): Promise<{ answered: Conn[]; refused: number }> {
+  const conns = await Promise.all(Array.from({ length: n }, () => open(url, localAddress)));
+  const outcomes = await Promise.all(
+    conns.map((c) => {
+      c.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      return Promise.race([c.received('\r\n\r\n').then(() => 'answered' as const), c.closed.then((text) => (text === '' ? ('refused' as const) : ('answered' as const)))]);
+    }),
+  );
+  return { answered: conns.filter((_, i) => outcomes[i] === 'answered'), refused: outcomes.filter((o) => o === 'refused').length };
+}
+
+describe('MAX_CONNECTIONS counts every accept queue', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ env: { MAX_CONNECTIONS: '20' } });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('40 keep-alive connections opened at once: 20 are answered and held, 20 closed unanswered, whichever socket took them', { timeout: 30_000 }, async () => {
+    assert.ok(server.acceptQueues > 1, 'the port has several accept queues, as in production');
+    const { answered, refused } = await burst(server.url, 40);
+    try {
+      assert.equal(answered.length, 20, `${answered.length} answered`);
+      assert.equal(refused, 20);
+      assert.equal(server.app.connections.open, 20);
+      // Once one closes, one more may come in.
+      const gone = answered.pop()!;
+      gone.socket.destroy();
+      await gone.closed;
+      while (server.app.connections.open > 19) await new Promise((r) => setImmediate(r));
+      const again = await burst(server.url, 2);
+      assert.equal(again.answered.length, 1);
+      answered.push(...again.answered);
+    } finally {
+      for (const c of answered) c.socket.destroy();
+    }
+  });
+});
+
+describe('MAX_CONNECTIONS_PER_ADDRESS', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ env: { MAX_CONNECTIONS_PER_ADDRESS: '5' } });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('one address holds at most 5 connections; another address is not affected', { timeout: 30_000 }, async () => {
+    const first = await burst(server.url, 10);
+    const second = await burst(server.url, 3, '127.0.0.2');
+    try {
+      assert.equal(first.answered.length, 5);
+      assert.equal(first.refused, 5);
+      assert.equal(second.answered.length, 3, 'another client address has its own count');
+      assert.equal(server.app.connections.openFrom('127.0.0.1'), 5);
+      assert.equal(server.app.connections.openFrom('127.0.0.2'), 3);
+    } finally {
+      for (const c of [...first.answered, ...second.answered]) c.socket.destroy();
+    }
   });
 });
 

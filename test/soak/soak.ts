@@ -26,6 +26,7 @@ import { pick, seededRandom, type Random } from '../helpers/prng.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { createDatabase } from '../reliability/driver.js';
+import { RAISED_LIMITS } from '../helpers/limits.js';
 
 export interface SoakOptions {
   seconds: number;
@@ -124,7 +125,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
     DATA_DIR: dir,
     SESSION_SECRET: 'soak-run-session-secret-0123456789abcdef0123',
     SECRETS_KEY: 'soak-run-secrets-key-0123456789abcdefghijk',
-    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...RAISED_LIMITS,
     EMAIL_DNS_CHECK: 'false',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     LOG_LEVEL: 'error',

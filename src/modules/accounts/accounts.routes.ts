@@ -15,6 +15,7 @@ import { escapeHtml } from '../../shared/html.js';
 import { countEventsByStatus } from '../events/events.service.js';
 import * as accounts from './accounts.service.js';
 import { deviceSetCookie, readDeviceCookie } from './devices.js';
+import { addressKey } from '../../shared/client-address.js';
 
 const EMAIL_VERIFIED = Type.Boolean({
   description:
@@ -72,7 +73,7 @@ export const accountsRoutes =
           tags: ['dashboard'],
           summary: 'Create an account',
           description:
-            'A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until the owner confirms it, signed in to this account (see `GET /auth/verify`), the account has `emailVerified: false`. Test keys work at once.',
+            'A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until the owner confirms it, signed in to this account (see `GET /auth/verify`), the account has `emailVerified: false`. Test keys work at once. One client address (an IPv6 client by its /64) may sign up `SIGNUP_LIMIT_PER_HOUR` times an hour (default 10), then 429 `too_many_signups` with `Retry-After`; one email address gets at most `VERIFY_MAIL_LIMIT_PER_HOUR` verification mails an hour (default 5), this one and resends together.',
           body: Type.Object(
             {
               email: Type.String({ maxLength: 254 }),
@@ -82,10 +83,10 @@ export const accountsRoutes =
             },
             { additionalProperties: false },
           ),
-          response: { 201: Session, 409: Type.Ref('Error') },
+          response: { 201: Session, 409: Type.Ref('Error'), 429: Type.Ref('Error') },
         },
       },
-      async (req, reply) => reply.code(201).send(await accounts.signup(deps, req.body)),
+      async (req, reply) => reply.code(201).send(await accounts.signup(deps, req.body, { clientAddress: addressKey(req.ip) })),
     );
 
     app.post(
@@ -109,7 +110,7 @@ export const accountsRoutes =
         },
       },
       async (req, reply) => {
-        const { device, ...session } = await accounts.login(deps, req.body, req.ip, readDeviceCookie(req.headers.cookie));
+        const { device, ...session } = await accounts.login(deps, req.body, addressKey(req.ip), readDeviceCookie(req.headers.cookie));
         reply.header('set-cookie', deviceSetCookie(device));
         return session;
       },
@@ -234,7 +235,7 @@ export const accountsRoutes =
         schema: {
           tags: ['dashboard'],
           summary: 'Send a new verification mail',
-          description: `Queues a new verification mail to the account's address (earlier links stay valid until they expire). At most ${accounts.RESEND_LIMIT.limit} per hour per account (429 \`too_many_attempts\`); 409 \`email_already_verified\` when there is nothing to verify.`,
+          description: `Queues a new verification mail to the account's address (earlier links stay valid until they expire). At most ${accounts.RESEND_LIMIT.limit} per hour per account, and \`VERIFY_MAIL_LIMIT_PER_HOUR\` (default 5) per email address counting the sign-up's own (429 \`too_many_attempts\`); 409 \`email_already_verified\` when there is nothing to verify.`,
           response: { 202: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(false) }), 409: Type.Ref('Error') },
         },
       },

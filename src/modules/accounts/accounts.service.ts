@@ -23,8 +23,11 @@ export interface AccountDeps {
   rateLimiter: RateLimiter;
   /** Wakes the job workers so the verification mail leaves at once. */
   jobs?: { kick(): void };
-  /** SESSION_SECRET: signs the device cookie. */
-  config: { sessionSecret: string };
+  /**
+   * SESSION_SECRET signs the device cookie; SIGNUP_LIMIT_PER_HOUR and VERIFY_MAIL_LIMIT_PER_HOUR
+   * bound sign-ups per client address and verification mails per email address.
+   */
+  config: { sessionSecret: string; signupLimitPerHour: number; verifyMailLimitPerHour: number };
   /**
    * Deletes the account's dashboard (cookie) sessions but `keep`, in the caller's
    * transaction. The dashboard owns those sessions; the composition root wires this in.
@@ -57,6 +60,16 @@ export const passwordResetJob = defineJob<{ userId: string; reason: 'forgot' | '
 export const passwordNoticeJob = defineJob<{ userId: string; what: 'reset' | 'changed' }>('account.password_notice');
 /** Verification mails a signed-in user may ask for. */
 export const RESEND_LIMIT: LimitWindow = { limit: 3, windowMs: 60 * 60_000 };
+const HOUR_MS = 60 * 60_000;
+/**
+ * Sign-ups per client address (an IPv6 client by its /64) in an hour: each costs a password
+ * hash and mails an address nobody has proved yet.
+ */
+export const signupWindow = (config: AccountDeps['config']): LimitWindow => ({ limit: config.signupLimitPerHour, windowMs: HOUR_MS });
+/** Verification mails to one email address in an hour, the sign-up's own and every resend, whichever account asked. */
+export const verifyMailWindow = (config: AccountDeps['config']): LimitWindow => ({ limit: config.verifyMailLimitPerHour, windowMs: HOUR_MS });
+/** Hashed, so that counters (in Redis too) hold no addresses. */
+const verifyMailBucket = (email: string) => `verify-mail:${sha256(email.toLowerCase())}`;
 
 const EMAIL_SYNTAX = /^[^\s@"<>()\[\],;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
@@ -76,23 +89,36 @@ export interface SessionAnswer {
   emailVerified: boolean;
 }
 
+/**
+ * Sign-up. `clientAddress` (the address key of the caller) is limited to SIGNUP_LIMIT_PER_HOUR
+ * attempts that pass the form's checks, refused with 429 `too_many_signups` beyond.
+ */
 export async function signup(
   deps: AccountDeps,
   input: { email: string; password: string; name: string; phone?: string | undefined },
+  context: { clientAddress?: string } = {},
 ): Promise<SessionAnswer> {
   const email = normaliseEmail(input.email);
   const name = input.name.trim();
   if (name === '') throw badRequest('invalid_name', 'name must not be empty');
   if (input.password.length < 10) throw badRequest('weak_password', 'password must be at least 10 characters');
+  const now = deps.clock.now();
+  if (context.clientAddress !== undefined) {
+    const r = await deps.rateLimiter.hit(`signup:${context.clientAddress}`, now, signupWindow(deps.config));
+    if (r.count > r.limit) throw limited('too_many_signups', r, `at most ${r.limit} sign-ups an hour from one address`);
+  }
   const existing = await repo.findUserByEmail(deps.db, email);
   if (existing) throw conflict('email_taken', 'an account with this email already exists');
   const userId = deps.ids.make('usr', 12);
   const passwordHash = await hashPassword(input.password);
+  // The address's hourly verification mails: past them the account is made without its mail
+  // (a resend once the hour has passed sends one).
+  const mail = await deps.rateLimiter.hit(verifyMailBucket(email), now, verifyMailWindow(deps.config));
   try {
-    // The verification mail is a job committed with the account: it exists exactly when the account does.
+    // The verification mail is a job committed with the account.
     await deps.db.transaction().execute(async (trx) => {
-      await repo.insertUser(trx, { id: userId, email, passwordHash, name, phone: input.phone?.trim() || null, createdAt: deps.clock.now() });
-      await enqueue(trx, deps, verifyEmailJob, { userId });
+      await repo.insertUser(trx, { id: userId, email, passwordHash, name, phone: input.phone?.trim() || null, createdAt: now });
+      if (mail.count <= mail.limit) await enqueue(trx, deps, verifyEmailJob, { userId });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('email_taken', 'an account with this email already exists');
@@ -103,7 +129,11 @@ export async function signup(
 }
 
 function tooManyAttempts(r: RateLimitResult, what: string): AppError {
-  return appError('too_many_attempts', `${what}; retry after ${r.resetSeconds} s`, {}, {
+  return limited('too_many_attempts', r, what);
+}
+
+function limited(code: 'too_many_attempts' | 'too_many_signups', r: RateLimitResult, what: string): AppError {
+  return appError(code, `${what}; retry after ${r.resetSeconds} s`, {}, {
     'retry-after': String(r.resetSeconds),
     'ratelimit-limit': String(r.limit),
     'ratelimit-remaining': '0',
@@ -217,12 +247,21 @@ export async function verifyEmail(deps: { db: Kysely<Database>; clock: Clock }, 
   return { ok: false, code: 'verification_token_expired', message: 'this verification link has expired; sign in and ask for a new one' };
 }
 
-/** POST /auth/verify/resend: a new mail, at most RESEND_LIMIT per hour per account. */
+/**
+ * POST /auth/verify/resend: a new mail, at most RESEND_LIMIT per hour per account and
+ * VERIFY_MAIL_LIMIT_PER_HOUR per email address (the sign-up's mail included).
+ */
 export async function resendVerification(deps: AccountDeps, userId: string): Promise<void> {
   const user = await getUser(deps.db, userId);
   if (isEmailVerified(user)) throw conflict('email_already_verified', 'this email address is already verified');
-  const r = await deps.rateLimiter.hit(`verify-resend:${userId}`, deps.clock.now(), RESEND_LIMIT);
+  const now = deps.clock.now();
+  const r = await deps.rateLimiter.hit(`verify-resend:${userId}`, now, RESEND_LIMIT);
   if (r.count > r.limit) throw tooManyAttempts(r, `at most ${r.limit} verification mails per hour`);
+  const mail = await deps.rateLimiter.hit(verifyMailBucket(user.email), now, verifyMailWindow(deps.config));
+  if (mail.count > mail.limit) {
+    await deps.rateLimiter.release(`verify-resend:${userId}`, now, RESEND_LIMIT);
+    throw tooManyAttempts(mail, `at most ${mail.limit} verification mails per hour to one address`);
+  }
   await enqueue(deps.db, deps, verifyEmailJob, { userId });
   deps.jobs?.kick();
 }

@@ -8,6 +8,11 @@
 // write's commit sends its session, and the version the door's own statements return), and
 // the listener's version checks, which find the notifications it missed. A change read is a
 // delta (the bookings written since the last read's snapshot); a missed one is a whole read.
+//
+// Memory is bounded: the people of every roster held together stay within `maxPeople`
+// (DOOR_ROSTER_MAX_PEOPLE); past it, the rosters asked for least recently are dropped (their
+// doors ask the database until their next scan builds them again). A roster larger than the
+// bound alone is not kept, and not built again until it has been idle for a while.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
@@ -39,6 +44,8 @@ function rosterMetrics(registry: Registry | undefined) {
     }),
     connects: new Counter({ name: 'door_listener_connects_total', help: 'Times the door listener connected and ran LISTEN (the first time, and every reconnect)', registers }),
     rosters: new Gauge({ name: 'door_rosters', help: 'Door rosters held in memory', registers }),
+    people: new Gauge({ name: 'door_roster_people', help: 'People in the door rosters held in memory (at most DOOR_ROSTER_MAX_PEOPLE)', registers }),
+    dropped: new Counter({ name: 'door_rosters_dropped_total', help: 'Door rosters dropped to keep within DOOR_ROSTER_MAX_PEOPLE', registers }),
   };
 }
 
@@ -48,6 +55,13 @@ export class DoorRosters {
   readonly #rosters = new Map<string, EventRoster>();
   readonly #reads = new Set<Promise<void>>();
   readonly metrics: ReturnType<typeof rosterMetrics>;
+  /** People all rosters held may have together (DOOR_ROSTER_MAX_PEOPLE; set by the composition root). */
+  maxPeople = Number.POSITIVE_INFINITY;
+  /** People in each roster held, as of its last read. */
+  readonly #people = new Map<string, number>();
+  #totalPeople = 0;
+  /** Events whose roster alone was over the bound, and when: not built again while they stay asked for. */
+  readonly #tooLarge = new Map<string, number>();
   #listening = false;
   #closed = false;
 
@@ -79,6 +93,11 @@ export class DoorRosters {
    */
   async warm(eventId: string): Promise<void> {
     if (this.#closed || !this.#listening || this.#rosters.has(eventId)) return;
+    const tooLarge = this.#tooLarge.get(eventId);
+    if (tooLarge !== undefined) {
+      if (performance.now() - tooLarge < IDLE_MS) return;
+      this.#tooLarge.delete(eventId);
+    }
     const r = new EventRoster(eventId);
     r.lastUsed = performance.now();
     this.#rosters.set(eventId, r);
@@ -119,7 +138,20 @@ export class DoorRosters {
 
   deleted(eventId: string): void {
     this.#rosters.delete(eventId);
+    this.#totalPeople -= this.#people.get(eventId) ?? 0;
+    this.#people.delete(eventId);
     this.metrics.rosters.set(this.#rosters.size);
+    this.metrics.people.set(this.#totalPeople);
+  }
+
+  /** People in every roster held. */
+  get people(): number {
+    return this.#totalPeople;
+  }
+
+  /** Resolves once no roster read is under way (tests wait on it instead of a clock). */
+  async settled(): Promise<void> {
+    while (this.#reads.size > 0) await Promise.allSettled([...this.#reads]);
   }
 
   held(): string[] {
@@ -168,7 +200,8 @@ export class DoorRosters {
   /** Drops rosters nobody has asked for lately. */
   sweep(): void {
     const now = performance.now();
-    for (const r of [...this.#rosters.values()]) if (now - r.lastUsed > IDLE_MS) this.#rosters.delete(r.eventId);
+    for (const r of [...this.#rosters.values()]) if (now - r.lastUsed > IDLE_MS) this.deleted(r.eventId);
+    for (const [eventId, at] of [...this.#tooLarge]) if (now - at > IDLE_MS) this.#tooLarge.delete(eventId);
     this.metrics.rosters.set(this.#rosters.size);
   }
 
@@ -177,6 +210,38 @@ export class DoorRosters {
     this.#listening = false;
     await Promise.allSettled([...this.#reads]);
     this.#rosters.clear();
+    this.#people.clear();
+    this.#totalPeople = 0;
+  }
+
+  // ------------------------------------------------------------ the bound
+
+  /** Counts the roster's people, then drops rosters, least recently asked for first, until all fit. */
+  #count(r: EventRoster): void {
+    let people = 0;
+    for (const b of r.bookings()) people += b.people.length;
+    this.#totalPeople += people - (this.#people.get(r.eventId) ?? 0);
+    this.#people.set(r.eventId, people);
+    this.metrics.people.set(this.#totalPeople);
+    if (people > this.maxPeople) {
+      // Alone over the bound: never held, and not built again while its doors keep asking.
+      this.#tooLarge.set(r.eventId, performance.now());
+      this.#drop(r.eventId);
+      return;
+    }
+    while (this.#totalPeople > this.maxPeople) {
+      let oldest: EventRoster | undefined;
+      for (const other of this.#rosters.values()) {
+        if (other !== r && this.#people.has(other.eventId) && (oldest === undefined || other.lastUsed < oldest.lastUsed)) oldest = other;
+      }
+      if (oldest === undefined) break;
+      this.#drop(oldest.eventId);
+    }
+  }
+
+  #drop(eventId: string): void {
+    this.metrics.dropped.inc();
+    this.deleted(eventId);
   }
 
   // ------------------------------------------------------------ reads
@@ -207,7 +272,13 @@ export class DoorRosters {
           this.deleted(r.eventId);
           return;
         }
+        const bookings = r.size;
         r.applyRead(rows, Number(head.version), head.cursor, whole);
+        // Recounted when bookings came or went; a delta of admits leaves the count as it was.
+        if (whole || r.size !== bookings || !this.#people.has(r.eventId)) {
+          this.#count(r);
+          if (this.#rosters.get(r.eventId) !== r) return;
+        }
         // Listener down meanwhile: its version check says what comes next.
         if (!r.trusted) return;
         if (r.needFull) {

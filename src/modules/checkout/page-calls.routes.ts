@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { BookingStatus, CustomFieldAnswers } from '../registrations/registrations.schemas.js';
 import * as service from './checkout.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';
+import { addressKey } from '../../shared/client-address.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -70,7 +71,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
     async (req, reply) => {
       const { key, origin, offer, preview, ...input } = req.body;
       const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer, preview);
-      return reply.code(201).send(await service.registerFromPage(deps, access, { ...input, waitlistOffer: offer }, { clientAddress: req.ip }));
+      return reply.code(201).send(await service.registerFromPage(deps, access, { ...input, waitlistOffer: offer }, { clientAddress: addressKey(req.ip) }));
     },
   );
 

@@ -20,6 +20,7 @@ import { toPayment } from '../payments/razorpay.js';
 import { isSubscriptionEvent } from '../memberships/subscription-state.js';
 import { applyPayoutNotification } from '../payouts/payouts.service.js';
 import { orderPaid, subscriptionChanged } from './gateway-events.service.js';
+import { addressKey } from '../../shared/client-address.js';
 
 interface RazorpayPaymentEntity {
   id?: unknown;
@@ -51,7 +52,7 @@ export const razorpayWebhookRoutes =
       const signature = req.headers['x-razorpay-signature'];
       if (secret && typeof signature === 'string' && verifyWebhookSignature(raw, signature, secret)) return;
       // Without a secret no request can be verified: each counts like a bad signature.
-      const r = await deps.rateLimiter.hit(`webhook-bad-signature:${req.ip}`, deps.clock.now(), BAD_SIGNATURES);
+      const r = await deps.rateLimiter.hit(`webhook-bad-signature:${addressKey(req.ip)}`, deps.clock.now(), BAD_SIGNATURES);
       const headers = { 'ratelimit-limit': String(r.limit), 'ratelimit-remaining': String(Math.max(0, r.limit - r.count)), 'ratelimit-reset': String(r.resetSeconds) };
       if (r.count > r.limit) {
         throw appError('rate_limited', `too many badly signed notifications from this address; retry after ${r.resetSeconds} s`, {}, { ...headers, 'retry-after': String(r.resetSeconds) });

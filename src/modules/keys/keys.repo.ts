@@ -1,5 +1,5 @@
-import type { Selectable } from 'kysely';
-import type { ApiKeysTable } from '../../db/database.js';
+import { sql, type Selectable } from 'kysely';
+import type { ApiKeysTable, Mode } from '../../db/database.js';
 import type { Db } from '../../shared/db-handle.js';
 
 /** A key as the service handles it: everything but its hash. */
@@ -9,6 +9,22 @@ const publicColumns = ['id', 'user_id', 'name', 'mode', 'class', 'allowed_origin
 
 export async function insertKey(db: Db, row: KeyRow & { key_hash: string }): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
+}
+
+/** Holds the account's keys of one mode until the transaction ends (the cap on keys in use). */
+export async function lockKeys(db: Db, userId: string, mode: Mode): Promise<void> {
+  await sql`select pg_advisory_xact_lock(8036, hashtext(${`${userId}:${mode}`}))`.execute(db);
+}
+
+export async function countLiveKeys(db: Db, userId: string, mode: Mode): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('mode', '=', mode)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export function listKeys(db: Db, userId: string): Promise<KeyRow[]> {

@@ -57,8 +57,10 @@ export const keysRoutes =
         schema: {
           tags: ['dashboard'],
           summary: 'Create an API key; the key is shown in this answer only',
-          description:
+          description: [
             '`class: full` keys (`sk_…`) may call everything but event deletion and stay on a server. `class: checkout` keys (`pk_…`) may read events, register and subscribe, and may be pinned to one browser origin with `allowedOrigin` (scheme and host, e.g. `https://shop.example.in`). A `live` key needs a verified email address (403 `email_unverified` until the verification mail is opened); test keys work at once.',
+            `An account holds at most ${keys.MAX_LIVE_KEYS_PER_MODE} keys in use (not revoked) per mode: one more answers 409 \`key_limit\` until one is revoked. Each key has its own request limit (\`RATE_LIMIT_PER_MINUTE\`) and all the account's keys together one more (\`RATE_LIMIT_PER_ACCOUNT_MINUTE\`).`,
+          ].join(' '),
           body: Type.Object(
             {
               name: Type.Optional(Type.String({ maxLength: 100 })),
@@ -71,6 +73,7 @@ export const keysRoutes =
           response: {
             201: Type.Object({ success: Type.Literal(true), data: Key, key: Type.String({ description: 'The key. Shown once.' }) }),
             403: Type.Ref('Error'),
+            409: Type.Ref('Error'),
           },
         },
       },

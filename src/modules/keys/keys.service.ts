@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, KeyClass, Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
-import { badRequest, notFound } from '../../shared/errors.js';
+import { badRequest, conflict, notFound } from '../../shared/errors.js';
 import type { Ids } from '../../shared/ids.js';
 import { requireVerifiedEmail } from '../accounts/accounts.service.js';
 import * as audit from '../audit/audit.service.js';
@@ -34,6 +34,12 @@ export function normaliseOrigin(value: string): string {
   }
   return u.origin;
 }
+
+/**
+ * Keys in use (not revoked) an account may hold per mode. Each key has its own request limit
+ * and the account one over them all; the cap keeps the list of keys one can review and revoke.
+ */
+export const MAX_LIVE_KEYS_PER_MODE = 50;
 
 export interface CreateKeyInput {
   name?: string | undefined;
@@ -68,6 +74,11 @@ export async function createKey(
     last_used_at: null,
   };
   await deps.db.transaction().execute(async (trx) => {
+    // Counted and inserted under the account's and mode's lock: concurrent creations cannot pass the cap together.
+    await repo.lockKeys(trx, userId, row.mode);
+    if ((await repo.countLiveKeys(trx, userId, row.mode)) >= MAX_LIVE_KEYS_PER_MODE) {
+      throw conflict('key_limit', `this account has ${MAX_LIVE_KEYS_PER_MODE} ${row.mode} keys in use, as many as it may; revoke one it no longer needs first`, { limit: MAX_LIVE_KEYS_PER_MODE });
+    }
     await repo.insertKey(trx, { ...row, key_hash: hashKey(key) });
     await audit.recordChange(trx, deps, { accountId: userId, mode: row.mode, actor: audit.actorOfSession(s), action: 'key.create', target: { type: 'key', id: row.id }, after: keyFacts(row) });
   });

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ping } from '../../db/connect.js';
@@ -13,12 +13,14 @@ import { errorResponses } from '../../shared/schemas.js';
 export const opsRoutes =
   (deps: { db: Kysely<Database>; storage: Storage; metrics: Metrics; config: Config }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const noLimit = { auth: { kind: 'public', rateLimit: false } } as const;
+    // Open to anyone, so under the per-address limit like every other public route: a health
+    // check pings the database, a scrape reads it three times, and nobody may do either at will.
+    const open = { auth: { kind: 'public' } } as const;
 
     app.get(
       '/healthz',
       {
-        config: noLimit,
+        config: open,
         schema: {
           tags: ['operations'],
           summary: 'Liveness: the process answers',
@@ -31,7 +33,7 @@ export const opsRoutes =
     app.get(
       '/readyz',
       {
-        config: noLimit,
+        config: open,
         schema: {
           tags: ['operations'],
           summary: 'Readiness: the database answers',
@@ -57,7 +59,7 @@ export const opsRoutes =
     app.get(
       '/metrics',
       {
-        config: noLimit,
+        config: open,
         schema: {
           tags: ['operations'],
           summary: 'Metrics in Prometheus text format',
@@ -73,16 +75,36 @@ export const opsRoutes =
       },
     );
 
+    // The document does not change while the service runs: made into bytes once, at the first call.
+    let document: { bytes: Buffer; etag: string } | undefined;
     app.get(
       '/api/v1/openapi.json',
       {
-        config: noLimit,
+        config: open,
         schema: {
           tags: ['operations'],
           summary: 'This API described in OpenAPI 3.1',
-          response: { 200: Type.Object({}, { additionalProperties: true }) },
+          description: 'The same bytes on every call while the service runs, with an `ETag`: `If-None-Match` with it answers 304 without a body.',
+          response: { 200: Type.Object({}, { additionalProperties: true }), 304: { description: 'Not modified (If-None-Match matched the ETag).', type: 'null' } as never },
         },
       },
-      async (_req, reply) => reply.type('application/json').serializer(JSON.stringify).send(app.swagger()),
+      async (req, reply) => {
+        const doc = (document ??= openapiBytes(app.swagger()));
+        reply.header('etag', doc.etag).header('cache-control', 'no-cache');
+        if (matchesEtag(req.headers['if-none-match'], doc.etag)) return reply.code(304).send();
+        return reply.type('application/json').send(doc.bytes);
+      },
     );
   };
+
+function openapiBytes(doc: unknown): { bytes: Buffer; etag: string } {
+  const bytes = Buffer.from(JSON.stringify(doc));
+  return { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"` };
+}
+
+/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly (W/ ignored). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}

@@ -12,6 +12,7 @@ import * as promos from './promo.service.js';
 import { confirmStep2, register, type RegisterDeps } from './register.service.js';
 import * as registrations from './registrations.service.js';
 import { channelsFor } from '../whatsapp/whatsapp.service.js';
+import { addressKey } from '../../shared/client-address.js';
 
 const E = Type.Ref('Error');
 
@@ -68,7 +69,7 @@ export const registrationsRoutes =
           subEventId: body.subEventId,
           billing: body.billing,
           waitlistOffer: body.waitlistOffer,
-        }, { clientAddress: req.ip });
+        }, { clientAddress: addressKey(req.ip) });
         if (r.kind === 'free') return reply.code(201).send({ success: true as const, registrationId: r.registrationId, status: r.status, ticketIds: r.ticketIds });
         return reply.code(201).send({ success: true as const, registrationId: r.registrationId, orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key });
       },

@@ -15,6 +15,7 @@ import { appError, forbidden } from '../../shared/errors.js';
 import { parseSignedJson } from '../../shared/json-body.js';
 import { verifyHubSignature } from './hub-signature.js';
 import { applyStatuses } from './whatsapp.service.js';
+import { addressKey } from '../../shared/client-address.js';
 
 interface HookDeps {
   config: Config;
@@ -36,7 +37,7 @@ export const whatsappWebhookRoutes =
       const secret = deps.config.whatsapp.appSecret;
       const header = req.headers['x-hub-signature-256'];
       if (secret && verifyHubSignature(raw, typeof header === 'string' ? header : undefined, secret)) return;
-      const r = await deps.rateLimiter.hit(`whatsapp-bad-signature:${req.ip}`, deps.clock.now(), BAD_SIGNATURES);
+      const r = await deps.rateLimiter.hit(`whatsapp-bad-signature:${addressKey(req.ip)}`, deps.clock.now(), BAD_SIGNATURES);
       const headers = { 'ratelimit-limit': String(r.limit), 'ratelimit-remaining': String(Math.max(0, r.limit - r.count)), 'ratelimit-reset': String(r.resetSeconds) };
       if (r.count > r.limit) {
         throw appError('rate_limited', `too many badly signed webhooks from this address; retry after ${r.resetSeconds} s`, {}, { ...headers, 'retry-after': String(r.resetSeconds) });

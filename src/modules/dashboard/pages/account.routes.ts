@@ -13,6 +13,7 @@ import { gstSettingsCard } from '../views/gst.js';
 import { gstDocumentsDownload } from '../views/exports.js';
 import { accountPage, forgotPage, loginPage, resetPage, signupPage, verifyPage } from '../views/account.js';
 import { backTo, PAGE, PUBLIC_PAGE, safeNext, sentence, type PageContext } from '../page-context.js';
+import { addressKey } from '../../../shared/client-address.js';
 
 export function accountPages(app: FastifyInstance, ctx: PageContext): void {
   const { deps, html, show, done, form, org, preSession, signIn } = ctx;
@@ -48,7 +49,7 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     // The same sign-in as POST /auth/login, with its limits and the same device cookie.
     let signedIn: Awaited<ReturnType<typeof accounts.login>>;
     try {
-      signedIn = await accounts.login(deps, { email, password }, req.ip, readDeviceCookie(req.headers.cookie));
+      signedIn = await accounts.login(deps, { email, password }, addressKey(req.ip), readDeviceCookie(req.headers.cookie));
     } catch (err) {
       if (err instanceof AppError && err.code === 'too_many_attempts') {
         for (const [h, v] of Object.entries(err.headers)) reply.header(h, v);
@@ -71,8 +72,9 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     const password = f.text('password', 'Password', 1024);
     let userId: string;
     try {
-      ({ userId } = await accounts.signup(deps, { ...v, password, ...(v.phone ? { phone: v.phone } : {}) }));
+      ({ userId } = await accounts.signup(deps, { ...v, password, ...(v.phone ? { phone: v.phone } : {}) }, { clientAddress: addressKey(req.ip) }));
     } catch (err) {
+      if (err instanceof AppError && err.status === 429) for (const [h, value] of Object.entries(err.headers)) reply.header(h, value);
       if (err instanceof AppError && err.status < 500) return html(reply, signupPage(preSession(req, reply), { ...v, error: sentence(err.message) }), err.status);
       throw err;
     }
