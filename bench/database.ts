@@ -20,7 +20,8 @@ interface Queryable {
 export async function readDatabase(db: Queryable): Promise<{ version: string; settings: Record<string, string>; dataDirectory?: string }> {
   const version = String((await db.query('show server_version')).rows[0]!.server_version);
   const r = await db.query('select name, current_setting(name) as value from pg_settings where name = any($1)', [[...SETTINGS]]);
-  const settings = Object.fromEntries(r.rows.map((x) => [String(x.name), String(x.value)]));
+  const values = new Map(r.rows.map((x) => [String(x.name), String(x.value)]));
+  const settings = Object.fromEntries(SETTINGS.filter((n) => values.has(n)).map((n) => [n, values.get(n)!]));
   let dataDirectory: string | undefined;
   try {
     dataDirectory = String((await db.query('show data_directory')).rows[0]!.data_directory);
@@ -52,14 +53,19 @@ function writableBeside(path: string): string | undefined {
   return undefined;
 }
 
-/** Times rewrites of one 8 kB block, each followed by fdatasync (what pg_test_fsync's "one 8kB write" does), for about `seconds`. */
+/**
+ * Times rewrites of the first 8 kB block of a 16 MB file written beforehand (a WAL segment's
+ * size), each followed by fdatasync: what pg_test_fsync's "one 8kB write" does with fdatasync,
+ * for about `seconds`.
+ */
 export function timeFlushes(dir: string, seconds: number, limit = 5000): Omit<Flush, 'directory' | 'pgTestFsync'> {
   const work = mkdtempSync(join(dir, 'bench-flush-'));
   const fd = openSync(join(work, 'block'), 'w');
   try {
-    const block = Buffer.alloc(8192, 0x5a);
-    writeSync(fd, block, 0, block.length, 0);
+    const segment = Buffer.alloc(16 * 1024 * 1024);
+    writeSync(fd, segment, 0, segment.length, 0);
     fdatasyncSync(fd);
+    const block = Buffer.alloc(8192, 0x5a);
     const latencies: number[] = [];
     const started = performance.now();
     while (performance.now() - started < seconds * 1000 && latencies.length < limit) {

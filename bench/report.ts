@@ -271,7 +271,7 @@ export function renderDatabases(databases: DatabaseFacts[]): string[] {
   const names = [...new Set(databases.flatMap((d) => Object.keys(d.settings)))];
   const rows: string[][] = [['version', ...databases.map((d) => d.version)], ...names.map((n) => [`\`${n}\``, ...databases.map((d) => d.settings[n] ?? '—')])];
   rows.push([
-    'flush: one 8 kB block rewritten + fdatasync, median / p99 / max',
+    'flush: an 8 kB block of a 16 MB file rewritten + fdatasync, median / p99 / max',
     ...databases.map((d) => (d.flush ? `${num(d.flush.medianMs, 2)} / ${num(d.flush.p99Ms, 2)} / ${num(d.flush.maxMs, 1)} ms (${num(d.flush.perSecond)} /s, ${num(d.flush.writes)} writes)` : (d.flushMissing ?? 'not measured'))),
   ]);
   rows.push(['measured in', ...databases.map((d) => (d.flush ? `\`${d.flush.directory}\` (the filesystem of \`${d.dataDirectory}\`)` : '—'))]);
