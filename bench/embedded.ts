@@ -14,8 +14,9 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { errors as undiciErrors, Pool } from 'undici';
 import { freePort } from '../test/helpers/process.js';
-import { account, cpuSeconds, freshDatabase, latencySummary, processesNamed, rounds, settings } from './lib.js';
-import { num, renderSection, type Run, type Section, type Target } from './report.js';
+import { databaseFacts } from './database.js';
+import { account, APP, backendsOf, cpuMeter, freshDatabase, latencySummary, rounds, settings, tagged } from './lib.js';
+import { num, renderSection, type DatabaseFacts, type Run, type Section, type Target } from './report.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 /** Runs of each configuration: the slowest request is to stay under 500 ms in each of five. */
@@ -154,8 +155,8 @@ async function loopDelay(url: string): Promise<{ max?: number; p99?: number }> {
   }
 }
 
-/** The embedded server's PostgreSQL version, read in the first embedded run. */
-let embeddedVersion = '';
+/** The embedded server's version, settings and flush time, read in the first embedded run. */
+let embeddedFacts: DatabaseFacts | undefined;
 
 async function run(embedded: boolean): Promise<Run> {
   const { seconds } = settings;
@@ -198,11 +199,11 @@ async function run(embedded: boolean): Promise<Run> {
         if (!database_ || pss_ > database_.pss) database_ = { rss, pss: pss_, processes: pids.length };
       }
     };
-    // CPU seconds each part uses during the measured window: the service, the database
-    // (the embedded server's processes; for the shared server every process named postgres),
-    // and this load generator.
-    const databaseCpu = () => (postmaster ? serverProcesses(postmaster) : processesNamed('postgres')).reduce((s, p) => s + cpuSeconds(p), 0);
-    const cpuBefore = { service: cpuSeconds(service.child.pid!), database: databaseCpu(), load: process.cpuUsage() };
+    // CPU seconds each part uses during the measured window: the service, the database (the
+    // embedded server's own processes; on the shared server the backends of the service's
+    // connections to its database, by pid), and this load generator.
+    const watcher = database ? new pg.Pool({ connectionString: tagged(database.url, APP.driver), max: 1 }) : undefined;
+    const meter = await cpuMeter(() => [service.child.pid!], watcher ? backendsOf(watcher, (name) => name !== APP.driver) : async () => (postmaster ? serverProcesses(postmaster) : []));
     // The service's event-loop delay during the load (prom-client's monitorEventLoopDelay
     // histogram, which each scrape reads and resets): a scrape before starts it afresh.
     await loopDelay(service.url);
@@ -211,17 +212,13 @@ async function run(embedded: boolean): Promise<Run> {
     clearInterval(sampler);
     const loop = await loopDelay(service.url);
     sample();
-    const loadUsage = process.cpuUsage(cpuBefore.load);
-    const cpu = {
-      service: cpuSeconds(service.child.pid!) - cpuBefore.service,
-      database: databaseCpu() - cpuBefore.database,
-      load: (loadUsage.user + loadUsage.system) / 1e6,
-    };
+    const used = await meter();
+    await watcher?.end();
+    const cpu = { service: used.processes, database: used.database, load: used.generator };
 
     // Every acknowledged registration is stored.
     const client = new pg.Client(embedded ? { host: join(dataDir, 'db'), port: 5432, user: 'postgres', database: 'postgres' } : { connectionString: database!.url });
     await client.connect();
-    if (embedded && !embeddedVersion) embeddedVersion = (await client.query('show server_version')).rows[0].server_version as string;
     const stored = (await client.query(`select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`, [hot])).rows[0].n as number;
     const pending = async () => (await client.query(`select count(*)::int as n from jobs where status = 'pending'`)).rows[0].n as number;
     const jobsPending = await pending();
@@ -235,6 +232,8 @@ async function run(embedded: boolean): Promise<Run> {
       }
       await new Promise((r) => setTimeout(r, 250));
     }
+    // After the load and the mails, so the flush test meets a quiet disk.
+    if (embedded && !embeddedFacts) embeddedFacts = await databaseFacts('embedded (first run)', client);
     await client.end();
 
     await pool.close();
@@ -297,7 +296,7 @@ export const EMBEDDED_TARGETS: Target[] = [
 ];
 
 /** Runs both configurations in rounds; the caller builds the service first (`npm run build`). */
-export async function embeddedBench(): Promise<{ section: Section; right: boolean; embeddedVersion: string }> {
+export async function embeddedBench(): Promise<{ section: Section; right: boolean; facts?: DatabaseFacts }> {
   const { seconds } = settings;
   const series = await rounds(EMBEDDED_RUNS, [
     { name: EMBEDDED_NAMES.embedded, run: () => run(true) },
@@ -317,14 +316,14 @@ export async function embeddedBench(): Promise<{ section: Section; right: boolea
   const workers = (process.env.BENCH_WORKERS ?? 'true') !== 'false';
   return {
     right: lost.length === 0 && left.length === 0,
-    embeddedVersion,
+    facts: embeddedFacts,
     section: {
       title: 'Embedded default beside PostgreSQL',
       description: `Each run starts the service as \`npm start\` starts it (\`node dist/server.js\`, one process, its defaults: pool of 20, log level info, ${
         workers
           ? "background workers on, so each registration's ticket mail is rendered and stored by the service's own worker, which shares the process with the requests"
           : '**background workers off (BENCH_WORKERS=false)**'
-      }; only RATE_LIMIT_PER_MINUTE is raised, since every request carries the same key) on an empty DATA_DIR. Each configuration ran ${EMBEDDED_RUNS} times. Right after the service is ready, an account and one hot event (free, no capacity limit) are made, then ${CONNECTIONS} keep-alive connections, all opened at once as the load starts, register for ${seconds} s: no warm-up, so the slowest request includes the service's first seconds (code not yet optimised, 100 new connections to accept). Embedded: the PostgreSQL server the service runs itself (fsync and synchronous_commit on, Unix socket in DATA_DIR). PostgreSQL: the machine's shared server. Start-up is from spawning the process to the first 200 from \`/readyz\` (initdb included for the embedded database; the TypeScript build is not). Service RSS is the peak during the load. Event-loop delay: the service's own \`monitorEventLoopDelay\` histogram (prom-client's default metrics, read from \`/metrics\` before and after the load), its p99 and its maximum during the load. The database's memory is the embedded server's processes' peak PSS (each shared page counted once, shared buffers included) and their summed RSS (a shared page counted in every process that touched it); the shared server's is not counted. CPU per registration is CPU time during the load divided by the registrations acknowledged (the shared server's is every postgres process on the machine). Mails: the ticket mail jobs still queued when the load stopped, and the seconds until none was left (given up after ${DRAIN_LIMIT_S} s).`,
+      }; only RATE_LIMIT_PER_MINUTE is raised, since every request carries the same key) on an empty DATA_DIR. Each configuration ran ${EMBEDDED_RUNS} times. Right after the service is ready, an account and one hot event (free, no capacity limit) are made, then ${CONNECTIONS} keep-alive connections, all opened at once as the load starts, register for ${seconds} s: no warm-up, so the slowest request includes the service's first seconds (code not yet optimised, 100 new connections to accept). Embedded: the PostgreSQL server the service runs itself (Unix socket in DATA_DIR; its settings and flush time are in the header). PostgreSQL: the machine's shared server. Start-up is from spawning the process to the first 200 from \`/readyz\` (initdb included for the embedded database; the TypeScript build is not). Service RSS is the peak during the load. Event-loop delay: the service's own \`monitorEventLoopDelay\` histogram (prom-client's default metrics, read from \`/metrics\` before and after the load), its p99 and its maximum during the load. The database's memory is the embedded server's processes' peak PSS (each shared page counted once, shared buffers included) and their summed RSS (a shared page counted in every process that touched it); the shared server's is not counted. CPU per registration is CPU time during the load divided by the registrations acknowledged; the database's is, embedded, every process of the server the service runs (the postmaster and its children, the WAL writer among them), and on the shared server the backends of the service's own connections to its database, found by pid in \`pg_stat_activity\` (the shared server's WAL writer and other users' backends are not counted). Mails: the ticket mail jobs still queued when the load stopped, and the seconds until none was left (given up after ${DRAIN_LIMIT_S} s).`,
       series,
       columns: [
         { key: 'timeouts', label: 'timeouts', digits: 0 },

@@ -1,8 +1,9 @@
 // Load-driving helpers for the benchmarks: requests from a fixed number of concurrent
 // callers for a fixed time, on loopback only, with latency
-// percentiles; runs repeated in interleaved rounds; the naive reference routes.
+// percentiles; runs repeated in interleaved rounds; the baselines' process and tables; CPU
+// time of the run's own processes and database backends.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -81,16 +82,40 @@ export const settings = {
   warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
 };
 
-/** The naive Fastify + pg routes (bench/naive-server.ts) on their own process. */
-export async function startNaive(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+/** Tags a database URL with an application_name, by which the run's backends are told apart. */
+export function tagged(databaseUrl: string, applicationName: string): string {
+  const u = new URL(databaseUrl);
+  u.searchParams.set('application_name', applicationName);
+  return u.toString();
+}
+
+/** The application_name of each part's connections: the service's, the baselines', this driver's. */
+export const APP = { service: 'bench-service', baseline: 'bench-baseline', driver: 'bench-driver' };
+
+/**
+ * The baselines' tables (bench/baseline-server.ts): the service's schema is never touched, and
+ * none of them has a trigger. ref_events rows are made by the registration bench, ref_tickets by
+ * the door bench.
+ */
+export async function createBaselineTables(db: pg.Pool): Promise<void> {
+  await db.query(`create table ref_events (id int primary key, capacity int not null, taken int not null default 0)`);
+  await db.query(`create table ref_registrations (id bigserial primary key, event_id int not null, name text not null, email text not null, created_at timestamptz not null default now())`);
+  await db.query(`create table ref_jobs (id bigserial primary key, topic text not null, payload jsonb not null, created_at timestamptz not null default now())`);
+  await db.query(
+    `create table ref_tickets (id text primary key, event_id text not null, status text not null, ticket_type text not null, name text not null, email text not null, checked_in_at timestamptz)`,
+  );
+}
+
+/** The baseline routes (bench/baseline-server.ts) on their own process. */
+export async function startBaseline(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/naive-server.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl },
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: tagged(databaseUrl, APP.baseline) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`naive server exited ${code}`)));
+    child.once('exit', (code) => reject(new Error(`baseline server exited ${code}`)));
   });
   return {
     url: `http://127.0.0.1:${port}`,
@@ -142,7 +167,7 @@ export async function freshDatabase(tag: string): Promise<{ url: string; drop():
 
 export async function startService(databaseUrl: string, extra: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServiceProcess> {
   return startProcess({
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: tagged(databaseUrl, APP.service),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')),
     SESSION_SECRET: 'bench-session-secret-0123456789abcdefghij',
     SECRETS_KEY: 'bench-secrets-key-0123456789abcdefghijklmn',
@@ -181,30 +206,54 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
-/** The processes of this machine with that command name. */
-export function processesNamed(name: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) out.push(Number(entry));
-    } catch {
-      // gone
-    }
-  }
-  return out;
+/**
+ * The PostgreSQL backends of the run's connections to its database whose application_name
+ * passes `which` (the service's LISTEN connection names itself "door listener (pid …)"), by pid.
+ */
+export function backendsOf(db: pg.Pool, which: (applicationName: string) => boolean): () => Promise<number[]> {
+  return async () => {
+    const r = await db.query<{ pid: number; application_name: string }>(
+      `select pid, application_name from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+    );
+    return r.rows.filter((x) => which(x.application_name)).map((x) => x.pid);
+  };
 }
 
-/** CPU seconds used meanwhile by some processes, by the database server's (every process named postgres) and by this one. */
-export function cpuMeter(pids: () => number[]): () => { processes: number; database: number; generator: number } {
+/** Backends of the service's processes: its pools and its door listeners. */
+export const serviceBackends = (name: string) => name === APP.service || name.startsWith('door listener');
+export const baselineBackends = (name: string) => name === APP.baseline;
+
+/**
+ * CPU seconds used meanwhile by some processes, by the database backends `backends()` names, and
+ * by this one. The backends are listed and read every half second, so one that connects during
+ * the run counts from its start and one that exits counts up to its last reading; every other
+ * process of the database server (other users' backends, the WAL writer, the checkpointer) is
+ * left out.
+ */
+export async function cpuMeter(pids: () => number[], backends: () => Promise<number[]>): Promise<() => Promise<{ processes: number; database: number; generator: number }>> {
   const sum = (ps: number[]) => ps.reduce((s, p) => s + cpuSeconds(p), 0);
-  // A postgres backend that exits during the load takes its CPU with it: counted are those alive at both ends.
-  const before = new Map(processesNamed('postgres').map((p) => [p, cpuSeconds(p)]));
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const read = async (starting: boolean) => {
+    for (const p of await backends()) {
+      const cpu = cpuSeconds(p);
+      if (!first.has(p)) first.set(p, starting ? cpu : 0);
+      if (cpu > 0) last.set(p, cpu);
+    }
+  };
+  await read(true);
   const processes = sum(pids());
   const generator = process.cpuUsage();
-  return () => {
+  let reading: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    reading = reading.then(() => read(false)).catch(() => {});
+  }, 500);
+  return async () => {
+    clearInterval(timer);
+    await reading;
+    await read(false);
     let database = 0;
-    for (const p of processesNamed('postgres')) database += cpuSeconds(p) - (before.get(p) ?? 0);
+    for (const [p, cpu] of last) database += cpu - (first.get(p) ?? 0);
     const g = process.cpuUsage(generator);
     return { processes: sum(pids()) - processes, database, generator: (g.user + g.system) / 1e6 };
   };

