@@ -1,6 +1,7 @@
-// Rate limits: RATE_LIMIT_PER_MINUTE per key (per IP without one) in fixed one-minute
-// windows; every counted answer carries RateLimit-Limit/Remaining/Reset, a refusal is
-// 429 rate_limited with Retry-After. Kept in process, or in Redis shared by instances.
+// Rate limits: RATE_LIMIT_PER_MINUTE per key (per client address without one, an IPv6 client
+// by its /64) and RATE_LIMIT_PER_ACCOUNT_MINUTE over all of an account's keys, in fixed
+// one-minute windows; every counted answer carries RateLimit-Limit/Remaining/Reset, a refusal
+// is 429 rate_limited with Retry-After. Kept in process, or in Redis shared by instances.
 import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -8,7 +9,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { ManualClock } from '../../src/shared/clock.js';
 import { RedisRateLimiter } from '../../src/shared/rate-limit.js';
-import { call, organiser, type Reply } from '../helpers/http.js';
+import { call, createKey, organiser, type Reply } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const MINUTE = 60_000;
@@ -92,7 +93,7 @@ describe('rate limits in process', () => {
     assert.equal(next.headers.get('ratelimit-remaining'), '4');
   });
 
-  it('counts requests without a key per IP, and never limits health checks', async () => {
+  it('counts requests without a key per IP: health, readiness, metrics and the API description too', async () => {
     server.clock.advance(MINUTE);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -105,11 +106,48 @@ describe('rate limits in process', () => {
     assertLimited(await call(server.url, 'GET', '/api/v1/me', { key: 'sk_test_not_a_key' }), 5, 60);
     assertLimited(await call(server.url, 'GET', '/api/v1/nothing-here'), 5, 60);
 
-    for (let i = 0; i < 10; i++) {
-      const h = await call(server.url, 'GET', '/healthz');
-      assert.equal(h.status, 200);
-      assert.equal(h.headers.get('ratelimit-limit'), null, 'health checks are not counted');
+    // The open routes (a database ping, three aggregate queries, 700 KB of JSON) are no exception.
+    for (const path of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) assertLimited(await call(server.url, 'GET', path), 5, 60);
+    server.clock.advance(MINUTE);
+    for (const path of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) {
+      const r = await call(server.url, 'GET', path);
+      assert.equal(r.status, 200, path);
+      assert.equal(r.headers.get('ratelimit-limit'), '5', `${path} is counted`);
     }
+  });
+
+  it('an account’s keys together get RATE_LIMIT_PER_ACCOUNT_MINUTE (3 × the per-key limit by default): more keys are not more requests', async () => {
+    server.clock.advance(MINUTE);
+    assert.equal(server.deps.config.rateLimitPerAccountMinute, 15);
+    const a = await organiser(server.url);
+    const more = [await createKey(server.url, a.token), await createKey(server.url, a.token, { class: 'checkout' }), await createKey(server.url, a.token)];
+    server.clock.advance(MINUTE); // the session's own five requests a minute
+    const revoked = await createKey(server.url, a.token);
+    assert.equal((await call(server.url, 'DELETE', `/dashboard/api/keys/${revoked.keyId}`, { token: a.token })).status, 200);
+    server.clock.advance(MINUTE);
+    // A revoked key's calls are refused and not counted against the account.
+    for (let i = 0; i < 3; i++) assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: revoked.key })).status, 403);
+    // Three keys of five requests each: the account's fifteen.
+    const keys = [a.key, more[0]!.key, more[1]!.key];
+    const remaining: string[] = [];
+    for (const key of keys) {
+      for (let i = 0; i < 5; i++) {
+        const r = await call(server.url, 'GET', '/api/v1/me', { key });
+        assert.equal(r.status, 200, r.text);
+        remaining.push(r.headers.get('ratelimit-remaining')!);
+      }
+    }
+    // The headers show whichever limit is nearer: the key's own first, the account's at the end.
+    assert.deepEqual(remaining.slice(0, 5), ['4', '3', '2', '1', '0']);
+    assert.deepEqual(remaining.slice(10), ['4', '3', '2', '1', '0']);
+    const fourth = await call(server.url, 'GET', '/api/v1/me', { key: more[2]!.key });
+    assertLimited(fourth, 15, 60);
+    assert.match(fourth.body.error, /account/);
+    // Another account is not affected; the next minute lets the key through.
+    const b = await organiser(server.url);
+    assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: b.key })).status, 200);
+    server.clock.advance(MINUTE);
+    assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: more[2]!.key })).status, 200);
   });
 });
 

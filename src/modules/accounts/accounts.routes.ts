@@ -235,7 +235,7 @@ export const accountsRoutes =
         schema: {
           tags: ['dashboard'],
           summary: 'Send a new verification mail',
-          description: `Queues a new verification mail to the account's address (earlier links stay valid until they expire). At most ${accounts.RESEND_LIMIT.limit} per hour per account, and \`VERIFY_MAIL_LIMIT_PER_HOUR\` (default 5) per email address counting the sign-up's own (429 \`too_many_attempts\`); 409 \`email_already_verified\` when there is nothing to verify.`,
+          description: `Queues a new verification mail to the account's address (earlier links stay valid until they expire). One email address gets at most \`VERIFY_MAIL_LIMIT_PER_HOUR\` verification mails an hour (default 5), the sign-up's own included (429 \`too_many_attempts\` with \`Retry-After\` beyond); 409 \`email_already_verified\` when there is nothing to verify.`,
           response: { 202: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(false) }), 409: Type.Ref('Error') },
         },
       },

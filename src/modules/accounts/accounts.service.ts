@@ -58,8 +58,6 @@ export const CHANGE_LIMIT: LimitWindow = { limit: 10, windowMs: 15 * 60_000 };
 export const passwordResetJob = defineJob<{ userId: string; reason: 'forgot' | 'locked' }>('account.password_reset');
 /** Tells the owner the password was set (`reset`) or changed (`changed`) and every other session ended. */
 export const passwordNoticeJob = defineJob<{ userId: string; what: 'reset' | 'changed' }>('account.password_notice');
-/** Verification mails a signed-in user may ask for. */
-export const RESEND_LIMIT: LimitWindow = { limit: 3, windowMs: 60 * 60_000 };
 const HOUR_MS = 60 * 60_000;
 /**
  * Sign-ups per client address (an IPv6 client by its /64) in an hour: each costs a password
@@ -247,21 +245,12 @@ export async function verifyEmail(deps: { db: Kysely<Database>; clock: Clock }, 
   return { ok: false, code: 'verification_token_expired', message: 'this verification link has expired; sign in and ask for a new one' };
 }
 
-/**
- * POST /auth/verify/resend: a new mail, at most RESEND_LIMIT per hour per account and
- * VERIFY_MAIL_LIMIT_PER_HOUR per email address (the sign-up's mail included).
- */
+/** POST /auth/verify/resend: a new mail, within VERIFY_MAIL_LIMIT_PER_HOUR per email address (the sign-up's mail included). */
 export async function resendVerification(deps: AccountDeps, userId: string): Promise<void> {
   const user = await getUser(deps.db, userId);
   if (isEmailVerified(user)) throw conflict('email_already_verified', 'this email address is already verified');
-  const now = deps.clock.now();
-  const r = await deps.rateLimiter.hit(`verify-resend:${userId}`, now, RESEND_LIMIT);
-  if (r.count > r.limit) throw tooManyAttempts(r, `at most ${r.limit} verification mails per hour`);
-  const mail = await deps.rateLimiter.hit(verifyMailBucket(user.email), now, verifyMailWindow(deps.config));
-  if (mail.count > mail.limit) {
-    await deps.rateLimiter.release(`verify-resend:${userId}`, now, RESEND_LIMIT);
-    throw tooManyAttempts(mail, `at most ${mail.limit} verification mails per hour to one address`);
-  }
+  const r = await deps.rateLimiter.hit(verifyMailBucket(user.email), deps.clock.now(), verifyMailWindow(deps.config));
+  if (r.count > r.limit) throw tooManyAttempts(r, `at most ${r.limit} verification mails per hour to one address, the sign-up's own included`);
   await enqueue(deps.db, deps, verifyEmailJob, { userId });
   deps.jobs?.kick();
 }
