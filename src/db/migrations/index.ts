@@ -30,6 +30,7 @@ import * as m0061 from './0061_sandbox_refunds_gwrefund.js';
 import * as m0062 from './0062_members_ending_claim.js';
 import * as m0063 from './0063_test_orders_clock.js';
 import * as m0065 from './0065_door_lists.js';
+import * as m0067 from './0067_sandbox_mail_bodies.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0062_members_ending_claim': m0062,
   '0063_test_orders_clock': m0063,
   '0065_door_lists': m0065,
+  '0067_sandbox_mail_bodies': m0067,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -21,7 +21,7 @@ import { MailRefusedError, type Mailer, type OutgoingMail } from '../mail/mailer
 import { escapeHtml } from '../../shared/html.js';
 import * as registrations from '../registrations/registrations.service.js';
 import type { Audience } from '../registrations/registrations.service.js';
-import { recordSandboxMail } from '../mail/sandbox-mail.js';
+import { keptCopy, recordSandboxMail } from '../mail/sandbox-mail.js';
 
 export type { Audience };
 
@@ -132,15 +132,7 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
       // Test mode sends nothing: the mails are kept for GET /api/v1/sandbox/emails, once each.
       await recordSandboxMail(
         trx,
-        fresh.map((r) => ({
-          id: `${broadcastId}:${r.email}`,
-          accountId: event.account_id,
-          recipients: [r.email],
-          subject,
-          text: composeMail(event, r.email, subject, input.message).text,
-          attachments: [],
-          createdAt: now,
-        })),
+        fresh.map((r) => keptCopy(`${broadcastId}:${r.email}`, event.account_id, composeMail(event, r.email, subject, input.message), now)),
       );
     } else {
       await enqueueRows(

@@ -24,6 +24,7 @@ a{color:var(--brand)}
 .mode{display:flex;gap:.25rem;align-items:center}
 .mode button[aria-pressed=true]{background:#fff;color:#0d2b45}
 .testbar{background:#fff3cd;color:#5c4400;text-align:center;padding:.25rem;font-size:.9rem}
+.testbar a{color:inherit;text-decoration:underline}
 main{max-width:72rem;margin:0 auto;padding:1rem}
 main:focus{outline:none}
 h1{font-size:1.6rem;margin:.5rem 0 1rem;overflow-wrap:anywhere}
@@ -84,6 +85,10 @@ progress{width:100%;max-width:36rem;height:1.25rem}
 .chart .line{fill:none;stroke:var(--ok);stroke-width:2}
 .chart .axis{stroke:var(--line)}
 .pager{display:flex;gap:1rem;margin:1rem 0}
+.mail-frame{width:100%;max-width:48rem;height:40rem;border:1px solid var(--line);border-radius:8px;background:#fff}
+pre.mail-text{white-space:pre-wrap;overflow-wrap:anywhere;max-width:48rem}
+ul.files{padding-left:1.25rem}
+ul.files a{overflow-wrap:anywhere}
 .testnote{background:#fff3cd;color:#5c4400;border:1px solid #d4a72c;border-radius:6px;padding:.5rem .75rem}
 ul.notes{margin:.5rem 0;padding-left:1.25rem;color:var(--bad)}
 td.debit{color:var(--bad)}

@@ -14,6 +14,7 @@ import { waitlistPages } from './pages/waitlist.routes.js';
 import { moneyPages } from './pages/money.routes.js';
 import { activityPages } from './pages/activity.routes.js';
 import { registrationPages } from './pages/registrations.routes.js';
+import { MAIL_FILE_CSP, MAIL_FRAME_CSP, testInboxPages } from './pages/test-inbox.routes.js';
 import { developerPages, membershipPages, staffPages } from './pages/settings.routes.js';
 import * as sessions from './sessions.js';
 import { errorPage } from './views/account.js';
@@ -53,9 +54,11 @@ export const dashboardRoutes =
     });
 
     app.addHook('onSend', async (req, reply, payload) => {
+      // A test mail's body is framed by the Test inbox; its files are downloads. Each has its own policy.
+      const mail = reply.statusCode < 400 ? req.routeOptions.config.dashboardMail : undefined;
       reply
-        .header('content-security-policy', CSP)
-        .header('x-frame-options', 'DENY')
+        .header('content-security-policy', mail === 'body' ? MAIL_FRAME_CSP : mail === 'file' ? MAIL_FILE_CSP : CSP)
+        .header('x-frame-options', mail === 'body' ? 'SAMEORIGIN' : 'DENY')
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', 'same-origin')
         .header('cross-origin-opener-policy', 'same-origin');
@@ -112,6 +115,7 @@ export const dashboardRoutes =
     membershipPages(app, ctx);
     moneyPages(app, ctx);
     activityPages(app, ctx);
+    testInboxPages(app, ctx);
     developerPages(app, ctx);
     staffPages(app, ctx);
   };

@@ -4,7 +4,7 @@ import type { DashboardFlash, Mode } from '../../db/database.js';
 import { CSS_URL, JS_URL } from './assets.js';
 import { html, type Html } from './html.js';
 
-export type Section = 'events' | 'memberships' | 'developers' | 'staff' | 'money' | 'activity' | 'account';
+export type Section = 'events' | 'memberships' | 'developers' | 'staff' | 'money' | 'activity' | 'test-inbox' | 'account';
 
 export interface Viewer {
   email: string;
@@ -26,6 +26,7 @@ const NAV: { section: Section; label: string; href: string; staffOnly?: boolean 
   { section: 'money', label: 'Money', href: '/dashboard/money' },
   { section: 'developers', label: 'Developers', href: '/dashboard/developers' },
   { section: 'activity', label: 'Activity', href: '/dashboard/activity' },
+  { section: 'test-inbox', label: 'Test inbox', href: '/dashboard/test-inbox' },
   { section: 'account', label: 'Account', href: '/dashboard/account' },
   { section: 'staff', label: 'Staff', href: '/dashboard/staff', staffOnly: true },
 ];
@@ -87,7 +88,7 @@ ${NAV.filter((n) => !n.staffOnly || v.isStaff).map(
 <form method="post" action="/dashboard/logout">${csrfField(v.csrf)}<button>Sign out</button></form>
 </div>
 </header>
-${v.mode === 'test' ? html`<p class="testbar">Test mode: nothing is charged and no mail leaves the service.</p>` : ''}
+${v.mode === 'test' ? html`<p class="testbar">Test mode: nothing is charged and no mail leaves the service; its mails are in the <a href="/dashboard/test-inbox">Test inbox</a>.</p>` : ''}
 <main id="main" tabindex="-1">
 <h1>${title}</h1>
 ${flashBox(v.flash)}

@@ -13,6 +13,10 @@ export interface SandboxMail {
   text: string;
   /** File names. */
   attachments: readonly string[];
+  /** The HTML body as it would be sent, where the mail has one. */
+  html?: string | null | undefined;
+  /** The attachments' bytes, in the order of `attachments`, for the Test inbox. */
+  files?: readonly { filename: string; contentType: string; cid?: string | undefined; content: Buffer }[] | undefined;
   createdAt: Date;
 }
 
@@ -30,11 +34,44 @@ export async function recordSandboxMail(db: Db, mails: SandboxMail | readonly Sa
         subject: m.subject,
         text: m.text,
         attachments: JSON.stringify(m.attachments),
+        html: m.html ?? null,
         created_at: m.createdAt,
       })),
     )
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
+  const files = list.flatMap((m) =>
+    (m.files ?? []).map((f, idx) => ({ email_id: m.id, idx, filename: f.filename, content_type: f.contentType, cid: f.cid ?? null, content: f.content })),
+  );
+  if (files.length > 0) {
+    await db
+      .insertInto('sandbox_email_files')
+      .values(files)
+      .onConflict((oc) => oc.columns(['email_id', 'idx']).doNothing())
+      .execute();
+  }
+}
+
+/** One kept mail of an account, with its HTML body; undefined for another account's or none. */
+export function findEmail(db: Db, accountId: string, id: string) {
+  return db.selectFrom('sandbox_emails').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** A kept mail's attachments without their bytes, in order. */
+export function listFiles(db: Db, emailId: string) {
+  return db.selectFrom('sandbox_email_files').select(['idx', 'filename', 'content_type', 'cid']).where('email_id', '=', emailId).orderBy('idx').execute();
+}
+
+/** One attachment of an account's kept mail, with its bytes. */
+export function findFile(db: Db, accountId: string, emailId: string, idx: number) {
+  return db
+    .selectFrom('sandbox_email_files as f')
+    .innerJoin('sandbox_emails as e', 'e.id', 'f.email_id')
+    .select(['f.filename', 'f.content_type', 'f.content'])
+    .where('f.email_id', '=', emailId)
+    .where('f.idx', '=', idx)
+    .where('e.account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
 /** Newest first. */

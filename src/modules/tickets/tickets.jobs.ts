@@ -12,7 +12,7 @@ import { renderDocumentPdf } from '../gst/document.pdf.js';
 import { documentTitle } from '../gst/document.view.js';
 import { saleDocumentsOf, type GstDocument } from '../gst/gst.service.js';
 import type { Mailer } from '../mail/mailer.js';
-import { recordSandboxMail, type SandboxMail } from '../mail/sandbox-mail.js';
+import { keptCopy, recordSandboxMail, type SandboxMail } from '../mail/sandbox-mail.js';
 import { attendeePageUrl, attendeeToken } from '../../shared/attendee-token.js';
 import { renderTicketMail } from './ticket-mail.js';
 import { walletLinks } from '../../shared/wallet-links.js';
@@ -151,7 +151,7 @@ async function ticketMailFor(
   });
 }
 
-/** The copy test mode keeps of a mail it does not send. */
+/** The copy test mode keeps of a mail it does not send: as it would be sent, attachments included. */
 function sandboxCopy(id: string, accountId: string, mail: Awaited<ReturnType<typeof renderTicketMail>>, now: Date): SandboxMail {
-  return { id, accountId, recipients: [mail.to], subject: mail.subject, text: mail.text, attachments: (mail.attachments ?? []).map((a) => a.filename), createdAt: now };
+  return keptCopy(id, accountId, mail, now);
 }

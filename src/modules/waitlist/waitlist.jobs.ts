@@ -9,7 +9,7 @@ import type { Clock } from '../../shared/clock.js';
 import { escapeHtml as h } from '../../shared/html.js';
 import * as events from '../events/events.service.js';
 import type { Mailer, OutgoingMail } from '../mail/mailer.js';
-import { recordSandboxMail } from '../mail/sandbox-mail.js';
+import { keptCopy, recordSandboxMail } from '../mail/sandbox-mail.js';
 import { offerToken } from './offer-token.js';
 import * as repo from './waitlist.repo.js';
 
@@ -70,15 +70,7 @@ export async function sendOfferMail(deps: OfferMailDeps, payload: { entryId: str
     url: offerUrl(deps.config, event.slug, { id: entry.id, offered_at: entry.offered_at }),
   });
   if (entry.mode === 'test') {
-    await recordSandboxMail(deps.db, {
-      id: `${entry.id}:offer`,
-      accountId: entry.account_id,
-      recipients: [mail.to],
-      subject: mail.subject,
-      text: mail.text,
-      attachments: [],
-      createdAt: deps.clock.now(),
-    });
+    await recordSandboxMail(deps.db, keptCopy(`${entry.id}:offer`, entry.account_id, mail, deps.clock.now()));
     return;
   }
   await deps.mailer.send(mail);
