@@ -38,6 +38,7 @@ import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
 import * as registrations from './modules/registrations/registrations.service.js';
 import { sendTicketJobs, ticketEmailJob } from './modules/tickets/tickets.jobs.js';
+import { bookingMailJob, sendBookingMail } from './modules/tickets/booking-mails.jobs.js';
 import { cloudApi } from './modules/whatsapp/cloud-api.js';
 import { sendWhatsAppTicket, whatsappTicketJob } from './modules/whatsapp/whatsapp.jobs.js';
 import { broadcastMailJob, sendBroadcastMail } from './modules/broadcast/broadcast.service.js';
@@ -226,6 +227,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   handleJob(jobHandlers, passwordNoticeJob, (payload) => sendPasswordNoticeJob({ db, clock, ids, baseUrl: config.baseUrl, mailer }, payload));
   const ticketHolders = (attendeeIds: readonly string[]) => registrations.ticketHolders(db, attendeeIds);
   handleJobs(jobHandlers, ticketEmailJob, (batch) => sendTicketJobs({ db, clock, config, mailer, ticketHolders }, batch));
+  handleJob(jobHandlers, bookingMailJob, (payload, job) => sendBookingMail({ db, clock, config, mailer, findBooking: (id) => registrations.findRegistration(db, id) }, payload, job));
   const memberMailDeps = { db, clock, config, mailer };
   handleJob(jobHandlers, membershipConfirmationJob, (payload, job) => sendConfirmationMail(memberMailDeps, payload, job));
   handleJob(jobHandlers, membershipPaymentJob, (payload, job) => sendPaymentMail(memberMailDeps, payload, job));

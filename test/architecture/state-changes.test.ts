@@ -6,28 +6,35 @@ import { describe, test } from 'node:test';
 import { sourceIndex } from './callers.js';
 
 const CONFIRMATION = 'src/modules/registrations/confirmation.ts';
+const ENDINGS = 'src/modules/registrations/endings.ts';
 
-describe('a booking ends through applyBookingEnd', () => {
-  test('its pieces (seats freed, promo reservation released, refund recorded) are private to it', () => {
+describe('a booking ends through applyBookingEnd (a part refunded through applyPartialRefund)', () => {
+  test('its pieces (seats freed, promo reservation released, refund recorded, the holder’s mail) are private to it', () => {
     const src = sourceIndex();
-    for (const piece of ['freeSeats', 'applyPendingEnd', 'applyRefund']) {
-      assert.equal(src.exports(CONFIRMATION, piece), false, `${piece} must not be exported`);
-      assert.deepEqual(src.callers(CONFIRMATION, piece), [`${CONFIRMATION}#applyBookingEnd`], piece);
+    for (const piece of ['freeSeats', 'applyPendingEnd']) {
+      assert.equal(src.exports(ENDINGS, piece), false, `${piece} must not be exported`);
+      assert.deepEqual(src.callers(ENDINGS, piece), [`${ENDINGS}#applyBookingEnd`], piece);
+    }
+    // A refund's entries and mail are the same whether it ends the booking or gives back a part.
+    for (const piece of ['applyRefund', 'bookingMail']) {
+      assert.equal(src.exports(ENDINGS, piece), false, `${piece} must not be exported`);
+      assert.deepEqual(src.callers(ENDINGS, piece), [`${ENDINGS}#applyBookingEnd`, `${ENDINGS}#applyPartialRefund`], piece);
     }
   });
 
   test('the ledger refund entries, the credit note and releasing seats are reached only from it', () => {
     const src = sourceIndex();
-    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketRefund'), [`${CONFIRMATION}#applyRefund`]);
-    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketPartialRefund'), [`${CONFIRMATION}#applyRefund`]);
-    assert.deepEqual(src.callers('src/modules/gst/gst.service.ts', 'issueCreditNote'), [`${CONFIRMATION}#applyRefund`]);
-    assert.deepEqual(src.callers('src/modules/registrations/promo.service.ts', 'releaseReservation'), [`${CONFIRMATION}#applyPendingEnd`]);
+    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketRefund'), [`${ENDINGS}#applyRefund`]);
+    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketPartialRefund'), [`${ENDINGS}#applyRefund`]);
+    assert.deepEqual(src.callers('src/modules/gst/gst.service.ts', 'issueCreditNote'), [`${ENDINGS}#applyRefund`]);
+    assert.deepEqual(src.callers('src/modules/registrations/promo.service.ts', 'releaseReservation'), [`${ENDINGS}#applyPendingEnd`]);
   });
 
   test('only the lifecycle’s changeBooking calls it, and every path that changes a booking calls changeBooking', () => {
     const src = sourceIndex();
     const CHANGE = 'src/modules/registrations/lifecycle/change-booking.ts';
-    assert.deepEqual(src.callers(CONFIRMATION, 'applyBookingEnd'), [`${CHANGE}#completeRefund`, `${CHANGE}#end`, `${CHANGE}#refundedAtGateway`]);
+    assert.deepEqual(src.callers(ENDINGS, 'applyBookingEnd'), [`${CHANGE}#completeRefund`, `${CHANGE}#end`, `${CHANGE}#refundedAtGateway`]);
+    assert.deepEqual(src.callers(ENDINGS, 'applyPartialRefund'), [`${CHANGE}#completeRefund`]);
     assert.deepEqual(src.callers(CONFIRMATION, 'applyTransfer'), [`${CHANGE}#transfer`]);
     // Those appliers are private to change-booking.ts: reached only through changeBooking's table of them.
     for (const f of ['completeRefund', 'end', 'refundedAtGateway', 'transfer', 'confirm', 'claimRefund', 'releaseClaim']) assert.equal(src.exports(CHANGE, f), false, f);
@@ -39,7 +46,7 @@ describe('a booking ends through applyBookingEnd', () => {
       'src/modules/registrations/actions.service.ts#reject',
       'src/modules/registrations/actions.service.ts#transferLoaded',
       'src/modules/registrations/confirm-payment.service.ts#confirmPaid',
-      'src/modules/registrations/lifecycle/refund-claim.ts#endWithRefund',
+      'src/modules/registrations/lifecycle/refund-claim.ts#claimAndRefund',
       'src/modules/registrations/lifecycle/refund-claim.ts#finishClaim',
     ]);
     // The organiser's cancel and refund, the attendee's cancellation and the event's deletion all end through endLoaded.

@@ -12,6 +12,10 @@ export function findUsersById(db: Db, ids: readonly string[]) {
   return db.selectFrom('users').selectAll().where('id', '=', sql<string>`any(${[...ids]}::text[])`).execute();
 }
 
+export async function setMailSettings(db: Db, userId: string, s: { orgName: string | null; replyTo: string | null }): Promise<void> {
+  await db.updateTable('users').set({ org_name: s.orgName, reply_to: s.replyTo }).where('id', '=', userId).execute();
+}
+
 export function findUserByEmail(db: Db, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }

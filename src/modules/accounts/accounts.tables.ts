@@ -39,6 +39,10 @@ export interface UsersTable {
   session_epoch: Generated<number>;
   /** Set after too many failed sign-ins from everywhere; only the password reset link lifts it. */
   login_locked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The organisation's name the account's mails carry (the sender's display name); null: the person's name. */
+  org_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where a reply to the account's mails goes; null: the account's own address. */
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PasswordResetsTable {

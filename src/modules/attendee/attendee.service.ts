@@ -42,7 +42,10 @@ export async function openTicket(deps: AttendeeDeps, token: string) {
   // A test event's cutoff passes on its account's clock.
   const now = await nowFor(deps.registerDeps, event.account_id, event.mode);
   const open = events.selfServiceOpen(policy, session.startsAt, now);
-  const paid = reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0 ? Number(reg.amount_paise) : 0;
+  const amount = reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0 ? Number(reg.amount_paise) : 0;
+  // What the buyer still has in it (the organiser may have given part back); the policy's fee is on the price.
+  const paid = Math.max(0, amount - reg.refunded_paise);
+  const fee = amount - events.policyRefundPaise(policy, amount);
   return {
     reg,
     event,
@@ -54,7 +57,7 @@ export async function openTicket(deps: AttendeeDeps, token: string) {
     canTransfer: reg.status === 'confirmed' && policy.transfer && open,
     canCancel: reg.status === 'confirmed' && policy.cancel && open,
     paidPaise: paid,
-    refundPaise: events.policyRefundPaise(policy, paid),
+    refundPaise: Math.max(0, paid - fee),
   };
 }
 

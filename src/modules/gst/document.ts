@@ -103,10 +103,17 @@ export function buildSaleDocument(f: SaleFacts): GstDocument {
 }
 
 /**
- * The credit note of a full refund: the original's values and taxes credited in full
- * (a refund returns the GST too), with its own number and date, naming the original.
+ * The credit note of a refund: the original's values and taxes credited in full (a refund
+ * returns the GST too), or, for a part refunded (`refundPaise` less than the original's
+ * total), that part with its tax at the original's rate. Its own number and date, naming the
+ * original.
  */
-export function buildCreditNote(original: GstDocument, c: { number: string; issuedAt: Date; date: string; financialYear: string; reason: string }): GstDocument {
+export function buildCreditNote(
+  original: GstDocument,
+  c: { number: string; issuedAt: Date; date: string; financialYear: string; reason: string; refundPaise?: number | undefined },
+): GstDocument {
+  const part = c.refundPaise !== undefined && c.refundPaise < original.line.totalPaise;
+  const line = part ? { ...original.line, ...splitTax(c.refundPaise!, original.line.ratePercent, original.supplier.stateCode, original.placeOfSupply) } : original.line;
   return {
     ...original,
     kind: 'credit_note',
@@ -114,6 +121,7 @@ export function buildCreditNote(original: GstDocument, c: { number: string; issu
     date: c.date,
     issuedAt: c.issuedAt.toISOString(),
     financialYear: c.financialYear,
+    line,
     exemption: original.exemption,
     original: { kind: original.kind, number: original.number, date: original.date },
     reason: c.reason,

@@ -39,8 +39,14 @@ export async function insertDocument(trx: Transaction<Database>, row: Insertable
   await trx.insertInto('gst_documents').values(row).execute();
 }
 
+/** A booking's document of `role`: its one sale document, or its first credit note. */
 export function findByRegistration(db: Db, registrationId: string, role: 'sale' | 'refund'): Promise<DocumentRow | undefined> {
-  return db.selectFrom('gst_documents').selectAll().where('registration_id', '=', registrationId).where('role', '=', role).executeTakeFirst();
+  return db.selectFrom('gst_documents').selectAll().where('registration_id', '=', registrationId).where('role', '=', role).orderBy('issued_at').orderBy('seq').limit(1).executeTakeFirst();
+}
+
+/** Every document of a booking, oldest first. */
+export function documentsOf(db: Db, registrationId: string): Promise<DocumentRow[]> {
+  return db.selectFrom('gst_documents').selectAll().where('registration_id', '=', registrationId).orderBy('issued_at').orderBy('role', 'desc').orderBy('seq').execute();
 }
 
 export function findSalesOf(db: Db, registrationIds: readonly string[]): Promise<DocumentRow[]> {
@@ -81,6 +87,8 @@ export function numbersOf(db: Db, registrationIds: readonly string[]) {
     .selectFrom('gst_documents')
     .select(['registration_id', 'role', 'number'])
     .where('registration_id', '=', sql<string>`any(${[...registrationIds]}::text[])`)
+    .orderBy('issued_at')
+    .orderBy('seq')
     .execute();
 }
 

@@ -113,7 +113,9 @@ export const gstRoutes =
     );
 
     const Params = Type.Object({ id: Type.String({ maxLength: 100 }), registrationId: Type.String({ maxLength: 100 }) });
-    const FormatQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pdf'), Type.Literal('html')])) }, { additionalProperties: false });
+    const FormatField = Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pdf'), Type.Literal('html')]));
+    const FormatQuery = Type.Object({ format: FormatField }, { additionalProperties: false });
+    const CreditNoteQuery = Type.Object({ format: FormatField, number: Type.Optional(Type.String({ maxLength: 20, description: 'The credit note’s number; the latest when omitted.' })) }, { additionalProperties: false });
     const documentAnswer = {
       description: 'The document, in the format asked for.',
       content: {
@@ -127,12 +129,20 @@ export const gstRoutes =
         `/api/v1/events/:id/registrations/:registrationId/${path}`,
         {
           config: { auth: FULL_ONLY },
-          schema: { tags: ['gst'], summary, description: `${description}\n\n${FORMAT_DESCRIPTION}`, params: Params, querystring: FormatQuery, response: { 200: documentAnswer, 404: E } },
+          schema: {
+            tags: ['gst'],
+            summary,
+            description: `${description}\n\n${FORMAT_DESCRIPTION}`,
+            params: Params,
+            querystring: role === 'sale' ? FormatQuery : CreditNoteQuery,
+            response: { 200: documentAnswer, 404: E },
+          },
         },
         async (req, reply) => {
           const event = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
-          const doc = await gst.loadDocument(deps.db, keyPrincipal(req), event.id, req.params.registrationId, role);
-          return sendDocument(req, reply, doc, req.query.format);
+          const query = req.query as { format?: Format; number?: string };
+          const doc = await gst.loadDocument(deps.db, keyPrincipal(req), event.id, req.params.registrationId, role, role === 'refund' ? query.number : undefined);
+          return sendDocument(req, reply, doc, query.format);
         },
       );
     documentRoute(
@@ -144,8 +154,8 @@ export const gstRoutes =
     documentRoute(
       'credit-note',
       'refund',
-      'The credit note of a refunded booking',
-      'Issued with the refund (or the cancellation that refunds) of a booking that had a tax invoice or bill of supply: its own series, naming the original document, crediting its whole value and tax. 404 `document_not_found` when none was issued.',
+      'A credit note of a refunded booking',
+      'Issued with each refund (or cancellation that refunds) of a booking that had a tax invoice or bill of supply: its own series, naming the original document, crediting what was refunded and its tax — the whole value for a refund in full, the part for a partial refund or a cancellation that kept a fee. A booking refunded in parts has one credit note per part: `number` picks one (the registration’s `documents` list them), otherwise the latest. 404 `document_not_found` when none was issued.',
     );
 
     app.get(

@@ -171,16 +171,22 @@ export async function issueSaleDocument(trx: Transaction<Database>, deps: IssueD
   await insert(trx, deps, { accountId: sale.accountId, mode: sale.mode, gstin, series, fy, seq, role: 'sale', originalId: null, at: sale.at }, doc);
 }
 
-/** The credit note of a refunded booking that had a document, inside the refunding transaction. */
-export async function issueCreditNote(trx: Transaction<Database>, deps: IssueDeps, refund: { registrationId: string; at: Date; reason: string }): Promise<void> {
+/**
+ * The credit note of a refund of a booking that had a document, inside the refunding
+ * transaction: for all of it, or for the part refunded (`refundPaise`); a booking refunded
+ * in parts gets one credit note for each part, never more than its invoice's total in all
+ * (the capture's CHECK bounds the refunds). Answers its number, when one was issued.
+ */
+export async function issueCreditNote(trx: Transaction<Database>, deps: IssueDeps, refund: { registrationId: string; at: Date; reason: string; refundPaise?: number }): Promise<string | undefined> {
   const original = await repo.findByRegistration(trx, refund.registrationId, 'sale');
-  if (!original) return;
+  if (!original) return undefined;
   const profile = await repo.findProfile(trx, original.account_id, original.mode);
   const series = seriesOf(profile?.series_prefix ?? DEFAULT_SERIES_PREFIX, 'credit_note');
   const key = { accountId: original.account_id, mode: original.mode, gstin: original.gstin, series, at: refund.at };
   const { fy, seq, number } = await allocate(trx, key);
-  const doc = buildCreditNote(original.doc as GstDocument, { number, issuedAt: refund.at, date: indiaDay(refund.at), financialYear: fy, reason: refund.reason });
+  const doc = buildCreditNote(original.doc as GstDocument, { number, issuedAt: refund.at, date: indiaDay(refund.at), financialYear: fy, reason: refund.reason, refundPaise: refund.refundPaise });
   await insert(trx, deps, { ...key, fy, seq, role: 'refund', originalId: original.id }, doc);
+  return number;
 }
 
 async function insert(
@@ -217,15 +223,35 @@ async function insert(
 
 /**
  * A booking's document (`sale`: its tax invoice or bill of supply; `refund`: its credit
- * note), of an event the caller has already loaded as its own: 404 `document_not_found`
- * when there is none.
+ * note, the one numbered `number` or else the latest), of an event the caller has already
+ * loaded as its own: 404 `document_not_found` when there is none.
  */
-export async function loadDocument(db: Kysely<Database>, p: KeyPrincipal, eventId: string, registrationId: string, role: 'sale' | 'refund'): Promise<GstDocument> {
-  const row = await repo.findByRegistration(db, registrationId, role);
+export async function loadDocument(db: Kysely<Database>, p: KeyPrincipal, eventId: string, registrationId: string, role: 'sale' | 'refund', number?: string): Promise<GstDocument> {
+  const rows = (await repo.documentsOf(db, registrationId)).filter((r) => r.role === role && (number === undefined || r.number === number));
+  const row = rows[rows.length - 1];
   if (!row || row.event_id !== eventId || row.account_id !== p.userId || row.mode !== p.mode) {
-    throw notFound(role === 'sale' ? 'no tax invoice or bill of supply was issued for this registration' : 'no credit note was issued for this registration', 'document_not_found');
+    throw notFound(role === 'sale' ? 'no tax invoice or bill of supply was issued for this registration' : number === undefined ? 'no credit note was issued for this registration' : `no credit note ${number} was issued for this registration`, 'document_not_found');
   }
   return row.doc as GstDocument;
+}
+
+/** A booking's documents as links show them: kind, number, date and total, oldest first. */
+export interface DocumentRef {
+  role: 'sale' | 'refund';
+  kind: GstDocument['kind'];
+  number: string;
+  date: string;
+  totalPaise: number;
+}
+
+/** The documents issued for a booking (its invoice or bill of supply, then its credit notes), oldest first. */
+export async function documentRefsOf(db: Kysely<Database>, registrationId: string): Promise<DocumentRef[]> {
+  return (await repo.documentsOf(db, registrationId)).map((r) => ({ role: r.role, kind: r.kind, number: r.number, date: r.issued_on, totalPaise: Number(r.total_paise) }));
+}
+
+/** A booking's document numbered `number` (for the mail that attaches it). */
+export async function documentOf(db: Kysely<Database>, registrationId: string, number: string): Promise<GstDocument | undefined> {
+  return (await repo.documentsOf(db, registrationId)).find((r) => r.number === number)?.doc as GstDocument | undefined;
 }
 
 /** The sale documents of these bookings, by registration id (for the ticket mail). */
@@ -255,7 +281,8 @@ export async function documentNumbersOf(db: Kysely<Database>, registrationIds: r
   for (const r of await repo.numbersOf(db, registrationIds)) {
     const entry = out.get(r.registration_id) ?? { invoice: null, creditNote: null };
     if (r.role === 'sale') entry.invoice = r.number;
-    else entry.creditNote = r.number;
+    // Refunded in parts: every credit note, in the order they were issued.
+    else entry.creditNote = entry.creditNote === null ? r.number : `${entry.creditNote} ${r.number}`;
     out.set(r.registration_id, entry);
   }
   return out;

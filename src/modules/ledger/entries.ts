@@ -39,14 +39,16 @@ export function refundLines(grossPaise: number, platformFeePaise: number): Entry
 }
 
 /**
- * The refund of a sale, from the sale's own entries: its gross back and the platform fee
- * it was charged reversed. Nothing when the entries hold no sale (a booking never confirmed).
+ * The last refund of a sale, from the sale's own entries: what is left of its gross back
+ * (all of it, or what earlier partial refunds left) and the platform fee it was charged
+ * reversed. Nothing when the entries hold no sale (a booking never confirmed).
  */
 export function refundOfSale(entries: readonly EntryLine[]): EntryLine[] {
   const sale = entries.find((e) => e.kind === 'ticket_sale');
   if (!sale) return [];
   const platformFee = -(entries.find((e) => e.kind === 'platform_fee')?.amountPaise ?? 0);
-  return refundLines(sale.amountPaise, platformFee);
+  const refundedBefore = -net(entries.filter((e) => e.kind === 'ticket_refund'));
+  return refundLines(Math.max(0, sale.amountPaise - refundedBefore), platformFee);
 }
 
 /** A membership payment (a fixed term or one subscription charge): the gross in, the gateway charge out. */

@@ -102,12 +102,13 @@ export async function recomputedTotals(db: Transaction<Database>, accountId: str
   const r = await sql<{ account_id: string; mode: Mode; source_type: LedgerSource; total: string }>`
     select account_id, mode, 'registration' as source_type, sum(
       amount_paise - platform_fee_paise - gateway_fee_paise
-      -- Refunded: by the organiser, or found refunded at the gateway (a refund whose answer
-      -- was lost, which leaves no refund id); cancelled after confirmation: with its refund —
-      -- all of it and the platform fee back, or, when a policy kept a fee, the rest of the price.
-      + case when status = 'refunded' or (status = 'cancelled' and refund_id is not null)
-          then case when kept_paise > 0 then kept_paise - amount_paise else platform_fee_paise - amount_paise end
-          else 0 end
+      -- Refunded in full: by the organiser, or found refunded at the gateway (a refund whose
+      -- answer was lost, which leaves no refund id), or cancelled after confirmation with all
+      -- of it back: the price and the platform fee back. Otherwise what was given back so far
+      -- (a policy's cancellation keeping a fee, the organiser's partial refunds).
+      + case when (status = 'refunded' or (status = 'cancelled' and refund_id is not null)) and kept_paise = 0
+          then platform_fee_paise - amount_paise
+          else -refunded_paise end
     )::text as total
     from registrations
     where confirmed_at is not null and payment_id is not null and amount_paise > 0

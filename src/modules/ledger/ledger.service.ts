@@ -46,16 +46,17 @@ export async function recordTicketRefund(trx: Db, input: { registrationId: strin
 }
 
 /**
- * A part of a sale refunded (a cancellation whose policy keeps a fee): the refunded part
- * back to the buyer. The platform fee stays charged: the booking was sold and the
- * organiser keeps the rest of its price.
+ * A part of a sale refunded (a cancellation whose policy keeps a fee, or the organiser giving
+ * part back): the refunded part back to the buyer. The platform fee stays charged: the
+ * booking was sold and the organiser keeps the rest of its price. `ref` tells one partial
+ * refund of a booking from another (a repeat with the same ref writes nothing).
  */
-export async function recordTicketPartialRefund(trx: Db, input: { registrationId: string; refundPaise: number; at: Date }): Promise<void> {
+export async function recordTicketPartialRefund(trx: Db, input: { registrationId: string; refundPaise: number; at: Date; ref?: string }): Promise<void> {
   if (!Number.isSafeInteger(input.refundPaise) || input.refundPaise <= 0) throw new RangeError('refundPaise must be a positive whole number of paise');
   const sale = (await repo.entriesOf(trx, 'registration', input.registrationId)).find((e) => e.kind === 'ticket_sale');
   if (!sale) return;
   await repo.insertEntries(trx, [
-    { kind: 'ticket_refund', amountPaise: -input.refundPaise, accountId: sale.account_id, mode: sale.mode, sourceType: 'registration', sourceId: input.registrationId, capturedAt: sale.captured_at, createdAt: input.at },
+    { kind: 'ticket_refund', amountPaise: -input.refundPaise, accountId: sale.account_id, mode: sale.mode, sourceType: 'registration', sourceId: input.registrationId, ref: input.ref ?? '', capturedAt: sale.captured_at, createdAt: input.at },
   ]);
 }
 

@@ -6,6 +6,14 @@ import type { Timestamp, Mode } from '../../db/columns.js';
 /** The tables the ledger module owns. */
 export interface LedgerTables {
   ledger_entries: LedgerEntriesTable;
+  ledger_test_settlements: LedgerTestSettlementsTable;
+}
+
+/** Test mode's "Settle now": captures up to `settled_through` count as cleared, the clock untouched. */
+export interface LedgerTestSettlementsTable {
+  account_id: string;
+  settled_through: Timestamp;
+  settled_at: Timestamp;
 }
 
 export type LedgerKind =

@@ -16,6 +16,13 @@ export interface OutgoingMail {
   text: string;
   html?: string;
   attachments?: MailAttachment[];
+  /**
+   * The sender's display name before MAIL_FROM's address: an organiser's mails carry the
+   * organisation's name (never a person's); the service's own mails none.
+   */
+  fromName?: string | undefined;
+  /** Where a reply goes (the organiser's reply-to setting); none: to MAIL_FROM. */
+  replyTo?: string | undefined;
 }
 
 export interface Mailer {

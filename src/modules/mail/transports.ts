@@ -9,7 +9,9 @@ import { MailRefusedError, type Mailer, type OutgoingMail } from './mailer.js';
 
 function message(from: string, mail: OutgoingMail) {
   return {
-    from,
+    // The display name is quoted and encoded by nodemailer; the address stays MAIL_FROM's.
+    from: mail.fromName ? { name: mail.fromName, address: from } : from,
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     to: mail.to,
     subject: mail.subject,
     text: mail.text,

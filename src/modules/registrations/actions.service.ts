@@ -11,7 +11,7 @@ import { assertDeliverable } from '../mail/deliverable.js';
 import { gatewayFailure, refundAtGateway } from '../payments/payments.service.js';
 import { canApply, holdsPayment } from './lifecycle/booking-lifecycle.js';
 import { changeBooking, refusal, SeatsGone } from './lifecycle/change-booking.js';
-import { changedMeanwhile, endWithRefund, finishClaim } from './lifecycle/refund-claim.js';
+import { changedMeanwhile, endWithRefund, finishClaim, refundPart } from './lifecycle/refund-claim.js';
 import { unrefundedPaise } from '../payments/refund-amount.js';
 import type { RegisterDeps } from './register.service.js';
 import * as repo from './registrations.repo.js';
@@ -99,6 +99,27 @@ export async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 
   });
   deps.kickJobs();
   return reload(deps.db, reg.id);
+}
+
+/** The reason of a partial refund: required, one short paragraph (the buyer's mail and the credit note carry it). */
+const REASON_MAX = 300;
+
+/**
+ * The organiser gives back part of a paid booking (product-decisions §28), which stays
+ * confirmed: `amountPaise` more than 0 and at most what is left to refund (all that is left
+ * ends it refunded), with a reason. Through the lifecycle: claimed, refunded at the gateway
+ * with an idempotency key, completed; a credit note for the part where an invoice exists.
+ */
+export async function refundPartOf(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string, input: { amountPaise: number; reason: string }): Promise<Row> {
+  const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
+  const reason = input.reason.trim().replace(/\s+/g, ' ');
+  if (reason === '') throw badRequest('invalid_field', 'reason must not be empty: the buyer’s mail and the credit note give it', { field: 'reason' });
+  if (reason.length > REASON_MAX) throw badRequest('invalid_field', `reason must be at most ${REASON_MAX} characters`, { field: 'reason' });
+  if (!Number.isSafeInteger(input.amountPaise) || input.amountPaise <= 0) throw badRequest('invalid_amount', 'amount must be more than 0, in rupees with at most two decimals', { field: 'amount' });
+  if (reg.status === 'refunding') throw refusal('claim_refund', reg);
+  if (reg.status !== 'confirmed') throw conflict('already_ended', `this registration is ${reg.status}; nothing more can be refunded`);
+  if (!holdsPayment(reg)) throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
+  return refundPart(deps, reg, auditActor(reg, { kind: 'key', keyId: p.keyId }), input.amountPaise, reason);
 }
 
 export async function transfer(

@@ -5,17 +5,18 @@
 // (from the reservation made when the booking was written; `applyPendingEnd` releases it),
 // for live paid tickets the fees, for paid tickets the ledger's sale entries and, for a
 // GST-registered organiser, the tax invoice (numbered inside this transaction). A
-// transfer re-issues the ticket mail from here too; what a booking ending sets off (seats
-// freed, a promo reservation released, the ledger's refund entries, the credit note) is
-// `applyBookingEnd`. A new effect is added here and reaches every path.
+// transfer re-issues the ticket mail from here too (and tells the giver); what a booking
+// ending or a part refunded sets off is endings.ts's. A new effect is added here and
+// reaches every path.
 import type { Transaction } from 'kysely';
-import type { BillingDoc, Database, Mode, RegistrationStatus, WebhookEventType } from '../../db/database.js';
+import type { BillingDoc, Database, Mode, WebhookEventType } from '../../db/database.js';
 import { enqueueRows, jobRow, type JobRow } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import * as events from '../events/events.service.js';
 import * as gst from '../gst/gst.service.js';
 import * as ledger from '../ledger/ledger.service.js';
+import { bookingMailJob } from '../tickets/booking-mails.jobs.js';
 import { ticketEmailJob } from '../tickets/tickets.jobs.js';
 import { whatsappTicketJob } from '../whatsapp/whatsapp.jobs.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
@@ -238,61 +239,6 @@ function saleOf(event: EventFacts, booking: ConfirmedBooking, at: Date): gst.Sal
   };
 }
 
-/** A booking as it was before it ended: what `applyBookingEnd` needs of it. */
-export interface EndingBooking {
-  id: string;
-  /** Its status before it ended: a confirmed booking held seats, a pending one a promo reservation. */
-  status: RegistrationStatus;
-  event_id: string;
-  ticket_type: string;
-  sub_event_id: number | null;
-  amount_paise: number | string;
-  quantity: number;
-  promo_code: string | null;
-}
-
-/** The refund recorded with an end: all of it unless `part` says less. */
-export interface EndRefund {
-  reason: string;
-  part?: { refundPaise: number; amountPaise: number };
-}
-
-/**
- * What a booking ending sets off, defined once, inside the transaction that ended it.
- * Every way a booking ends comes here: the organiser's reject, cancel and refund, the
- * attendee's cancellation, a pending booking expiring unpaid or losing the last seat,
- * reconciliation finding it refunded at the gateway, the event's deletion. A confirmed
- * booking's seats are freed (and offered to the waitlist); a pending booking's promo
- * reservation goes back; a refund writes the ledger's refund entries and the credit note.
- */
-export async function applyBookingEnd(trx: Transaction<Database>, deps: EffectDeps, booking: EndingBooking, refund?: EndRefund): Promise<void> {
-  if (booking.status === 'confirmed') await freeSeats(trx, deps, booking);
-  if (booking.status === 'pending') await applyPendingEnd(trx, booking);
-  if (refund) await applyRefund(trx, deps, booking.id, refund.reason, refund.part);
-}
-
-/**
- * What a confirmed paid booking's refund sets off: the ledger's refund entries and, when
- * it had a tax invoice or bill of supply, its credit note (through `applyBookingEnd`).
- */
-async function applyRefund(
-  trx: Transaction<Database>,
-  deps: EffectDeps,
-  registrationId: string,
-  reason: string,
-  part?: { refundPaise: number; amountPaise: number },
-): Promise<void> {
-  const at = deps.clock.now();
-  if (part && part.refundPaise < part.amountPaise) {
-    // A cancellation that keeps part of the money (the attendee's policy): the part refunded,
-    // the platform fee kept. No credit note yet: the tax invoice stands for the whole price.
-    await ledger.recordTicketPartialRefund(trx, { registrationId, refundPaise: part.refundPaise, at });
-    return;
-  }
-  await ledger.recordTicketRefund(trx, { registrationId, at });
-  await gst.issueCreditNote(trx, deps, { registrationId, at, reason });
-}
-
 /**
  * The booking's seats: a booking made from a waitlist offer that still holds its seat
  * takes that seat (already counted as taken) and claims only what the hold does not
@@ -307,30 +253,18 @@ async function claimBookingSeats(trx: Transaction<Database>, deps: EffectDeps, e
 }
 
 /**
- * A confirmed booking's seats come free (cancelled, refunded, refunded at the gateway):
- * released, and offered to whoever waits for them, in the same transaction (through
- * `applyBookingEnd`).
+ * A transfer: the new holder's ticket mail (saying who passed it on, and nothing of what the
+ * giver paid) and the giver's mail saying the ticket has gone.
  */
-async function freeSeats(
+export async function applyTransfer(
   trx: Transaction<Database>,
   deps: EffectDeps,
-  booking: { event_id: string; ticket_type: string; sub_event_id: number | null; amount_paise: number | string; quantity: number },
+  event: EventFacts,
+  registrationId: string,
+  giver: { name: string; email: string },
+  holder: { name: string; email: string },
 ): Promise<void> {
-  await events.releaseSeats(trx, booking.event_id, seatScopes(booking), booking.quantity, async (t) => {
-    await waitlist.offerSeats(t, deps, booking.event_id);
-  });
-}
-
-/**
- * What a pending booking ending unconfirmed (rejected, cancelled, expired unpaid, lost
- * the race for the last seat) sets off: its promo code's reserved use goes back (through
- * `applyBookingEnd`).
- */
-async function applyPendingEnd(trx: Transaction<Database>, booking: { event_id: string; promo_code: string | null }): Promise<void> {
-  if (booking.promo_code !== null) await promos.releaseReservation(trx, booking.event_id, booking.promo_code);
-}
-
-/** A transfer re-issues the primary's ticket mail. */
-export async function applyTransfer(trx: Transaction<Database>, deps: EffectDeps, event: EventFacts, registrationId: string): Promise<void> {
-  await enqueueRows(trx, deps, ticketMails(deps, event, [registrationId]));
+  const ticket = event.ticket_emails_enabled ? [jobRow(deps, ticketEmailJob, { attendeeId: registrationId, passedOnBy: giver.name })] : [];
+  const notice = jobRow(deps, bookingMailJob, { registrationId, kind: 'transferred' as const, to: giver, newHolder: holder.name });
+  await enqueueRows(trx, deps, [...ticket, notice]);
 }

@@ -24,6 +24,8 @@ export function presentRegistration(r: Row, attendees: readonly AttendeeRow[], c
     subEventId: r.sub_event_id === null ? null : String(r.sub_event_id),
     quantity: r.quantity,
     amount: paiseToRupees(Number(r.amount_paise)),
+    refunded: paiseToRupees(r.refunded_paise),
+    kept: paiseToRupees(keptPaise(r)),
     currency: r.currency,
     platformFee: paiseToRupees(Number(r.platform_fee_paise)),
     gatewayFee: paiseToRupees(Number(r.gateway_fee_paise)),
@@ -37,6 +39,17 @@ export function presentRegistration(r: Row, attendees: readonly AttendeeRow[], c
     createdAt: r.created_at.toISOString(),
     confirmedAt: r.confirmed_at?.toISOString() ?? null,
   };
+}
+
+/**
+ * What the organiser keeps of a paid booking: all of it while confirmed, less what was given
+ * back; after a cancellation under a fee policy, the fee; after a refund in full, nothing.
+ */
+export function keptPaise(r: Pick<Row, 'amount_paise' | 'refunded_paise' | 'kept_paise' | 'payment_id' | 'status'>): number {
+  if (r.payment_id === null || r.status === 'pending') return 0;
+  // Ended: what its last refund left (a payment that came for a booking already ended is refunded whole).
+  if (r.status === 'cancelled' || r.status === 'refunded') return r.kept_paise;
+  return Math.max(0, Number(r.amount_paise) - r.refunded_paise);
 }
 
 export async function presentOne(db: Kysely<Database>, r: Row) {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
 import { badRequest } from '../../shared/errors.js';
+import { rupeesToPaise } from '../../shared/money.js';
 import { parseJsonKeepingEveryKey } from '../../shared/json-body.js';
 import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
 import { EventParams, PromoCode, RegAnswer, RegParams, Registration, RegisterAnswer, RegisterBody, Step2Answer } from './registrations.schemas.js';
@@ -133,8 +134,43 @@ export const registrationsRoutes =
     action('cancel', 'Cancel a registration', 'Frees its seats; a paid one is refunded in full. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking and the change: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.', (p, e, r) =>
       actions.end(reg, p, e, r, 'cancelled'),
     );
-    action('refund', 'Refund a paid registration in full', 'Refunds at the gateway, marks it refunded and frees its seats. 409 `nothing_to_refund` for a free or unpaid one. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking and the change: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.', (p, e, r) =>
-      actions.end(reg, p, e, r, 'refunded'),
+    app.post(
+      '/api/v1/events/:id/registrations/:registrationId/refund',
+      {
+        config: { auth: FULL_ONLY },
+        // No body is a refund in full, as before partial refunds existed.
+        preValidation: async (req) => {
+          req.body ??= {};
+        },
+        schema: {
+          tags: ['registrations'],
+          summary: 'Refund a paid registration, in full or in part',
+          description: [
+            'Without `amount`: refunds what is left of the payment at the gateway, marks the registration refunded and frees its seats. With `amount` (rupees) and a `reason`: gives back that part; the registration stays confirmed and its ticket still admits (an `amount` equal to all that is left is a refund in full). Never more than was captured: 409 `refund_exceeds_capture` beyond what is left (`amount - refunded` of the registration), also when another refund took it meanwhile. Where the booking has a tax invoice or bill of supply, each refund issues a credit note for the part refunded. The buyer is mailed the amount and when to expect it.',
+            '409 `nothing_to_refund` for a free or unpaid one, `already_ended` for one cancelled or refunded. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking, the change and what was refunded before: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` (or `refund_exceeds_capture`) and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.',
+          ].join('\n\n'),
+          params: RegParams,
+          body: Type.Optional(
+            Type.Object(
+              {
+                amount: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Rupees to give back (at most two decimals); omitted: all that is left.' })),
+                reason: Type.Optional(Type.String({ maxLength: 300, description: 'Why; required with `amount`. The buyer’s mail and the credit note carry it.' })),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+          response: { 200: RegAnswer, 400: E, 404: E, 409: E, 502: E },
+        },
+      },
+      async (req) => {
+        const p = keyPrincipal(req);
+        const body = req.body ?? {};
+        const row =
+          body.amount === undefined
+            ? await actions.end(reg, p, req.params.id, req.params.registrationId, 'refunded')
+            : await actions.refundPartOf(reg, p, req.params.id, req.params.registrationId, { amountPaise: rupeesToPaise(body.amount, 'amount'), reason: body.reason ?? '' });
+        return { success: true as const, data: await presentOne(deps.db, row) };
+      },
     );
 
     app.post(

@@ -41,7 +41,11 @@ export const Registration = Type.Object({
   ticketType: Type.String({ description: 'A tier name, or General for the base price.' }),
   subEventId: Nullable(Type.String({ description: 'Track index as a decimal string.' })),
   quantity: Type.Integer({ description: 'Seats held: 1 + team members.' }),
-  amount: Type.Number({ description: 'Rupees, after any promo code.' }),
+  amount: Type.Number({ description: 'Rupees paid, after any promo code.' }),
+  refunded: Type.Number({ description: 'Rupees given back so far: partial refunds, a cancellation’s refund, a refund in full.' }),
+  kept: Type.Number({
+    description: 'Rupees of the payment the organiser keeps: `amount - refunded` of a paid booking (a cancellation under a fee policy keeps the fee), 0 for a free or unpaid one.',
+  }),
   currency: Type.String(),
   platformFee: Type.Number({ description: 'Rupees; recorded at confirmation (0 in test mode and for free tickets).' }),
   gatewayFee: Type.Number({ description: 'Rupees; recorded at confirmation.' }),

@@ -15,14 +15,16 @@ export type RegistrationStatus = 'pending' | 'confirmed' | 'refunding' | 'cancel
 
 /** What a refund's claim holds (lifecycle/refund-claim.ts): enough for the sweep to finish it. */
 export interface RefundClaimDoc {
-  /** The status the booking ends in once refunded. */
-  to: 'cancelled' | 'refunded';
+  /** The status the booking ends in once refunded: `confirmed` for a part of it given back. */
+  to: 'cancelled' | 'refunded' | 'confirmed';
   refundPaise: number;
   keptPaise: number;
   /** The gateway's idempotency key: derived from the booking and the change. */
   key: string;
   /** Who claimed it, as the audit log names them. */
   actor: { kind: string; id: string; display: string };
+  /** Why, in the organiser's words (a refund asked for with a reason). */
+  reason?: string;
 }
 
 /** The buyer's billing details for the tax invoice (all optional; a GSTIN makes the sale B2B). */
@@ -69,6 +71,8 @@ export interface RegistrationsTable {
   waitlist_entry_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** What the organiser keeps of a captured payment after a cancellation under its policy. */
   kept_paise: ColumnType<number, number | undefined, number>;
+  /** What has been given back of the captured payment so far (partial refunds and the last one). */
+  refunded_paise: ColumnType<number, number | undefined, number>;
   /** A refund's claim while `refunding` (null otherwise). */
   claim: ColumnType<RefundClaimDoc | null, string | null | undefined, string | null>;
   claimed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;

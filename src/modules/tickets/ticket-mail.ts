@@ -1,12 +1,15 @@
 // The ticket email: event, date in the event's time zone, venue, ticket type, what was
-// paid (and a receipt line), the QR code of the bare ticket id (no URL, no JSON) inline
-// and as an attachment, a calendar file (.ics) and the link to the attendee's own page.
+// paid and one tax document (the tax invoice or bill of supply attached, or else a receipt
+// line), the QR code of the bare ticket id (no URL, no JSON) inline and as an attachment, a
+// calendar file (.ics) and the link to the attendee's own page. A ticket passed on says who
+// passed it and nothing of what they paid.
 import { qrPng } from '../../shared/qr-png.js';
 import { ticketCalendar, googleCalendarUrl } from './calendar.js';
 import { escapeHtml } from '../../shared/html.js';
 import { eventSpan, formatDate, formatSpan, type EventSpan } from '../../shared/event-time.js';
 import { formatMoney } from '../../shared/money.js';
 import type { MailAttachment, OutgoingMail } from '../mail/mailer.js';
+import { mailHtml } from '../mail/mail-html.js';
 
 export interface TicketMailInput {
   event: { title: string; startDate: string | null; endDate: string | null; location: string | null };
@@ -18,7 +21,10 @@ export interface TicketMailInput {
   trackTitle?: string | null | undefined;
   /** When the booked session happens (events/sessions.ts: the track's own times); absent: the event's dates. */
   session?: EventSpan | undefined;
-  organiserName?: string | undefined;
+  /** The organisation's name (the From display name and the sign-off) and where replies go. */
+  sender?: { name: string | undefined; replyTo: string | undefined } | undefined;
+  /** A ticket passed on: the giver's name. Its mail shows nothing of the giver's payment. */
+  passedOnBy?: string | undefined;
   baseUrl: string;
   isTeamMember?: boolean | undefined;
   /** What the booking cost and how it was paid. */
@@ -51,7 +57,7 @@ function amountLine(b: TicketMailInput['booking'], teamMember: boolean): string 
   return teamMember ? `paid with the team booking (${total}${people})` : `${total}${people}`;
 }
 
-/** The receipt line of a paid booking, on the buyer's mail only. */
+/** The receipt line of a paid booking without a tax document, on the buyer's mail only. */
 function receiptLine(b: TicketMailInput['booking'], timeZone: string): string | undefined {
   if (b.amountPaise === 0) return undefined;
   const on = b.confirmedAt ? ` on ${formatDate(b.confirmedAt, timeZone)}` : '';
@@ -62,6 +68,8 @@ function receiptLine(b: TicketMailInput['booking'], timeZone: string): string | 
 /** The mail's table: what, when, where, which ticket, for whom, and what was paid. */
 function detailLines(input: TicketMailInput, when: string, receipt: string | undefined): [string, string][] {
   const b = input.booking;
+  // One tax document: the attached invoice (or bill of supply) names itself, else the receipt line.
+  const taxDocument: [string, string][] = input.invoice ? [[input.invoice.title, `${input.invoice.number} (attached)`]] : receipt ? [['Receipt', receipt]] : [];
   return [
     ['Event', input.event.title],
     ['Date', when],
@@ -69,8 +77,8 @@ function detailLines(input: TicketMailInput, when: string, receipt: string | und
     ['Ticket', input.trackTitle ? `${input.ticketType} · ${input.trackTitle}` : input.ticketType],
     ['Name', input.holder.name],
     ['Ticket id', input.ticketId],
-    [b.amountPaise === 0 ? 'Amount' : 'Amount paid', amountLine(b, input.isTeamMember === true)],
-    ...(receipt ? ([['Receipt', receipt]] as [string, string][]) : []),
+    // A ticket passed on shows nothing of what the giver paid.
+    ...(input.passedOnBy === undefined ? ([[b.amountPaise === 0 ? 'Amount' : 'Amount paid', amountLine(b, input.isTeamMember === true)], ...taxDocument] as [string, string][]) : []),
   ];
 }
 
@@ -90,9 +98,14 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
   const when = formatSpan(span, input.timeZone) ?? 'to be announced';
   const teamMember = input.isTeamMember === true;
   const b = input.booking;
-  const receipt = teamMember ? undefined : receiptLine(b, input.timeZone);
+  const receipt = teamMember || input.invoice || input.passedOnBy !== undefined ? undefined : receiptLine(b, input.timeZone);
   const lines = detailLines(input, when, receipt);
-  const intro = teamMember ? 'You are on a team booking. This is your own ticket.' : 'Your booking is confirmed.';
+  const intro = teamMember
+    ? 'You are on a team booking. This is your own ticket.'
+    : input.passedOnBy !== undefined
+      ? `${input.passedOnBy} passed this ticket on to you. It is yours now.`
+      : 'Your booking is confirmed.';
+  const signOff = input.sender?.name;
   const entry = {
     title: input.event.title,
     span,
@@ -115,12 +128,13 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     ...(input.wallet?.applePass ? [`Add to Apple Wallet: ${input.wallet.applePass}`] : []),
     ...(input.wallet?.googleWallet ? [`Save to Google Wallet: ${input.wallet.googleWallet}`] : []),
     ...(ics ? ['', 'Add it to your calendar with the attached event.ics file.', ...(google ? [`Google Calendar: ${google}`] : [])] : []),
-    input.invoice ? `\n${input.invoice.title} ${input.invoice.number} is attached.` : '',
-    input.organiserName ? `\n${input.organiserName}` : '',
+    signOff ? `\n${signOff}` : '',
   ].join('\n');
   const link = (href: string, label: string) => `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif">
-<p>Hello ${escapeHtml(input.holder.name)},</p>
+  const subject = `Your ticket: ${input.event.title}`;
+  const html = mailHtml(
+    subject,
+    `<p>Hello ${escapeHtml(input.holder.name)},</p>
 <p>${escapeHtml(intro)}</p>
 <table>${lines.map(([k, v]) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
 <p><img src="cid:${escapeHtml(cid)}" alt="QR code of ticket ${escapeHtml(input.ticketId)}" width="240" height="240"></p>
@@ -129,11 +143,10 @@ ${input.attendeeUrl ? `<p>${link(input.attendeeUrl, 'Your ticket page')} (transf
 ${input.wallet?.applePass ? `<p>${link(input.wallet.applePass, 'Add to Apple Wallet')}</p>` : ''}
 ${input.wallet?.googleWallet ? `<p>${link(input.wallet.googleWallet, 'Save to Google Wallet')}</p>` : ''}
 ${ics ? `<p>Add it to your calendar: open the attached event.ics${google ? `, or ${link(google, 'add it to Google Calendar')}` : ''}.</p>` : ''}
-${input.invoice ? `<p>${escapeHtml(input.invoice.title)} ${escapeHtml(input.invoice.number)} is attached.</p>` : ''}
-${input.organiserName ? `<p>${escapeHtml(input.organiserName)}</p>` : ''}
-</body></html>`;
+${signOff ? `<p>${escapeHtml(signOff)}</p>` : ''}`,
+  );
   const attachments: MailAttachment[] = [{ filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid }];
   if (input.invoice) attachments.push({ filename: `${input.invoice.number}.pdf`, content: input.invoice.pdf, contentType: 'application/pdf' });
   if (ics) attachments.push({ filename: 'event.ics', content: Buffer.from(ics, 'utf8'), contentType: 'text/calendar; charset=utf-8; method=PUBLISH' });
-  return { to: input.holder.email, subject: `Your ticket: ${input.event.title}`, text, html, attachments };
+  return { to: input.holder.email, subject, text, html, attachments, fromName: input.sender?.name, replyTo: input.sender?.replyTo };
 }

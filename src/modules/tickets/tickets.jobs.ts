@@ -6,7 +6,7 @@ import type { Config } from '../../config.js';
 import type { Database, RegistrationStatus } from '../../db/database.js';
 import { defineJob } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
-import { findUsersById } from '../accounts/accounts.service.js';
+import { mailSendersOf, senderFor, type MailSender } from '../accounts/mail-settings.js';
 import { findEventsById, sessionOf } from '../events/events.service.js';
 import { renderDocumentPdf } from '../gst/document.pdf.js';
 import { documentTitle } from '../gst/document.view.js';
@@ -17,7 +17,8 @@ import { attendeePageUrl, attendeeToken } from '../../shared/attendee-token.js';
 import { renderTicketMail } from './ticket-mail.js';
 import { walletLinks } from '../../shared/wallet-links.js';
 
-export const ticketEmailJob = defineJob<{ attendeeId: string }>('ticket.email');
+/** `passedOnBy`: a transfer's giver, whom the new holder's mail names. */
+export const ticketEmailJob = defineJob<{ attendeeId: string; passedOnBy?: string }>('ticket.email');
 
 /** One person on a booking and the booking's fields the ticket shows. */
 export interface TicketHolder {
@@ -53,10 +54,10 @@ export interface TicketJobDeps {
  * read in one query each, and test-mode mails kept in one statement. Each job gets its
  * own answer (undefined: done; an error: retried).
  */
-export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { payload: { attendeeId: string } }[]): Promise<unknown[]> {
+export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { payload: { attendeeId: string; passedOnBy?: string } }[]): Promise<unknown[]> {
   const holders = await deps.ticketHolders(jobs.map((j) => j.payload.attendeeId));
   const events = new Map((await findEventsById(deps.db, [...new Set([...holders.values()].map((h) => h.booking.event_id))])).map((e) => [e.id, e]));
-  const organisers = new Map((await findUsersById(deps.db, [...new Set([...events.values()].map((e) => e.account_id))])).map((u) => [u.id, u]));
+  const senders = await mailSendersOf(deps.db, [...events.values()].map((e) => e.account_id));
   // The primary's mail carries the booking's tax invoice (or bill of supply), when it has one.
   const invoices = await saleDocumentsOf(deps.db, [...holders.values()].filter((h) => h.attendee.idx === 0).map((h) => h.booking.id));
   const outcomes: unknown[] = jobs.map(() => undefined);
@@ -78,7 +79,8 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
     // The primary's QR is the registration id, or its ticketCode after a transfer.
     const ticketId = attendee.idx === 0 ? (reg.ticket_code ?? reg.id) : attendee.id;
     try {
-      const mail = await ticketMailFor(deps, holder, event, ticketId, organisers.get(event.account_id)?.name, invoices.get(reg.id));
+      const sender = senderFor(senders.get(event.account_id), event.title);
+      const mail = await ticketMailFor(deps, holder, event, ticketId, sender, invoices.get(reg.id), attendee.idx === 0 ? payload.passedOnBy : undefined);
       if (reg.mode === 'test') {
         // A retried job keeps one copy: the id is the same each time.
         kept.push({ index, mail: sandboxCopy(`${payload.attendeeId}:${ticketId}`, reg.account_id, mail, deps.clock.now()) });
@@ -116,8 +118,9 @@ async function ticketMailFor(
   holder: TicketHolder,
   event: EventRow,
   ticketId: string,
-  organiserName: string | undefined,
+  sender: MailSender,
   saleDocument: GstDocument | undefined,
+  passedOnBy: string | undefined,
 ) {
   const { attendee, booking: reg } = holder;
   const track = reg.sub_event_id === null ? undefined : event.tracks[reg.sub_event_id];
@@ -132,7 +135,9 @@ async function ticketMailFor(
     ticketType: reg.ticket_type,
     trackTitle: track?.title ?? null,
     session: sessionOf(event, reg.sub_event_id, deps.config.eventTimeZone).span,
-    organiserName,
+    sender,
+    // A ticket passed on (its code reissued): the new holder sees who passed it, not what they paid.
+    passedOnBy: reg.ticket_code !== null && attendee.idx === 0 ? (passedOnBy ?? 'The previous holder') : undefined,
     baseUrl: deps.config.baseUrl,
     isTeamMember: attendee.idx > 0,
     booking: {

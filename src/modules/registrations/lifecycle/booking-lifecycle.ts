@@ -33,13 +33,17 @@ export type BookingEvent =
   | 'approve'
   | 'reject'
   | 'cancel' // ends a booking holding no captured money (pending, free or unpaid)
-  | 'claim_refund' // the claim before a refund at the gateway (cancel or refund of a paid booking)
-  | 'complete_refund' // the gateway refunded: the claim ends as cancelled or refunded
+  | 'claim_refund' // the claim before a refund at the gateway (cancel, refund or a partial refund of a paid booking)
+  | 'complete_refund' // the gateway refunded: the claim ends as cancelled or refunded, or confirmed again after a partial refund
   | 'release_claim' // the gateway refused the refund: the booking is as it was
   | 'expire' // a paid booking left unpaid past its checkout window
   | 'refunded_at_gateway' // reconciliation found the payment refunded in full at the gateway
   | 'transfer' // a new holder, a new ticket code; the status stays
   | 'admit'; // the door lets its people in; the status stays
+
+/** Where a refund's claim ends: the booking ended (cancelled, refunded), or still confirmed after a part was given back. */
+export type ClaimedStatus = 'cancelled' | 'refunded' | 'confirmed';
+export const CLAIMED_STATUSES = ['cancelled', 'refunded', 'confirmed'] as const satisfies readonly ClaimedStatus[];
 
 /** Who sets an event off, as the audit log names them. */
 export type LifecycleActor = AuditActorKind;
@@ -51,8 +55,8 @@ export interface Transition {
   pendingReason?: PendingReason;
   /** Whether the booking must hold (true) or must not hold (false) a captured payment. */
   paid?: boolean;
-  /** The state it leaves the booking in; `from` means unchanged (transfer, admit), a pair the claim's choice. */
-  to: RegistrationStatus | 'unchanged' | readonly ['cancelled', 'refunded'];
+  /** The state it leaves the booking in; `from` means unchanged (transfer, admit), a list the claim's choice. */
+  to: RegistrationStatus | 'unchanged' | readonly ClaimedStatus[];
   /** Who may set it off. */
   actors: readonly LifecycleActor[];
   /** The audit log's verb (`registration.<verb>`; a completed refund's is its claim's, `cancel` or `refund`); none for the door, whose admits the check-in log records. */
@@ -75,7 +79,7 @@ export const TRANSITIONS: { readonly [E in BookingEvent]: Transition } = {
   reject: { from: ['pending'], pendingReason: 'approval', to: 'cancelled', actors: PEOPLE, audit: 'reject', refusal: 'not_awaiting_approval' },
   cancel: { from: ['pending', 'confirmed'], paid: false, to: 'cancelled', actors: [...PEOPLE, 'attendee', 'system'], audit: 'cancel', refusal: 'already_ended' },
   claim_refund: { from: ['confirmed'], paid: true, to: 'refunding', actors: [...PEOPLE, 'attendee', 'system'], audit: 'refund_claim', refusal: 'already_ended' },
-  complete_refund: { from: ['refunding'], to: ['cancelled', 'refunded'], actors: [...PEOPLE, 'attendee', 'system'], audit: 'refund', refusal: 'registration_changed' },
+  complete_refund: { from: ['refunding'], to: CLAIMED_STATUSES, actors: [...PEOPLE, 'attendee', 'system'], audit: 'refund', refusal: 'registration_changed' },
   release_claim: { from: ['refunding'], to: 'confirmed', actors: [...PEOPLE, 'attendee', 'system'], audit: 'refund_release', refusal: 'registration_changed' },
   expire: { from: ['pending'], pendingReason: 'payment', paid: false, to: 'cancelled', actors: ['system'], audit: 'expire', refusal: 'registration_not_pending' },
   refunded_at_gateway: { from: ['confirmed'], paid: true, to: 'refunded', actors: ['system'], audit: 'refunded_at_gateway', refusal: 'registration_changed' },
@@ -105,7 +109,7 @@ export function mayAct(event: BookingEvent, actor: LifecycleActor): boolean {
 }
 
 /** The state after `event` (for a claim's completion, the status it claimed). */
-export function statusAfter(event: BookingEvent, from: RegistrationStatus, claimed?: 'cancelled' | 'refunded'): RegistrationStatus {
+export function statusAfter(event: BookingEvent, from: RegistrationStatus, claimed?: ClaimedStatus): RegistrationStatus {
   const to = TRANSITIONS[event].to;
   if (to === 'unchanged') return from;
   if (typeof to === 'string') return to;

@@ -12,7 +12,8 @@ import { conflict } from '../../../shared/errors.js';
 import type { Ids } from '../../../shared/ids.js';
 import * as audit from '../../audit/audit.service.js';
 import * as captures from '../../payments/captures.repo.js';
-import { applyBookingEnd, applyConfirmation, applyTransfer, type EventFacts } from '../confirmation.js';
+import { applyConfirmation, applyTransfer, type EventFacts } from '../confirmation.js';
+import { applyBookingEnd, applyPartialRefund, type EndRefund } from '../endings.js';
 import type { RegistrationRow as Row } from '../registrations.repo.js';
 import { canApply, mayAct, TRANSITIONS, type BookingEvent } from './booking-lifecycle.js';
 import * as repo from './lifecycle.repo.js';
@@ -76,7 +77,7 @@ const end: Apply<Extract<BookingChange, { event: 'reject' | 'cancel' | 'expire' 
   const row = await repo.moveBooking(trx, reg, change.event, { pending_reason: null, cancelled_at: now, ...bound });
   if (!row) return undefined;
   if (change.event === 'lose_last_seat') await captures.recordCapture(trx, capture(reg, change.paymentId), now);
-  await applyBookingEnd(trx, deps, reg);
+  await applyBookingEnd(trx, deps, reg, undefined, change.event === 'cancel' ? 'cancelled' : undefined);
   return { row, after: { status: row.status, ...(change.event === 'cancel' ? { refund: 0, kept: 0 } : {}) } };
 };
 
@@ -86,21 +87,33 @@ const claimRefund: Apply<Extract<BookingChange, { event: 'claim_refund' }>> = as
   const row = await repo.moveBooking(trx, reg, 'claim_refund', { claim: JSON.stringify(claim), claimed_at: now });
   if (!row) return undefined;
   if (!(await captures.reserveRefund(trx, capture(reg, reg.payment_id!), claim.refundPaise, now))) {
-    throw conflict('refund_exceeds_capture', 'this payment has been refunded already; nothing more can be given back');
+    throw conflict('refund_exceeds_capture', 'the refunds of this payment would exceed what was captured; read the booking again for what is left to refund');
   }
-  return { row, after: { status: row.status, to: claim.to, refund: rupees(claim.refundPaise), kept: rupees(claim.keptPaise) } };
+  return { row, after: { status: row.status, to: claim.to, refund: rupees(claim.refundPaise), kept: rupees(claim.keptPaise), ...(claim.reason ? { reason: claim.reason } : {}) } };
 };
 
-/** `complete_refund`: the claimed end, with seats freed and the refund in the ledger (and the credit note). */
+/**
+ * `complete_refund`: the claimed end (or, after a partial refund, confirmed again), with what
+ * was given back added up, the refund in the ledger and the credit note, the seats of an
+ * ended booking freed, and the buyer's mail.
+ */
 const completeRefund: Apply<Extract<BookingChange, { event: 'complete_refund' }>> = async (trx, deps, reg, change) => {
   const claim = reg.claim!;
-  const row = await repo.moveBooking(trx, reg, 'complete_refund', { cancelled_at: deps.clock.now(), refund_id: change.refundId, kept_paise: claim.keptPaise, claim: null, claimed_at: null }, claim.to);
+  const refunded = reg.refunded_paise + claim.refundPaise;
+  const partial = claim.to === 'confirmed';
+  const set = partial
+    ? { refunded_paise: refunded, claim: null, claimed_at: null }
+    : { cancelled_at: deps.clock.now(), refund_id: change.refundId, kept_paise: claim.keptPaise, refunded_paise: refunded, claim: null, claimed_at: null };
+  const row = await repo.moveBooking(trx, reg, 'complete_refund', set, claim.to);
   if (!row) return undefined;
-  const reason = claim.to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded';
+  const reason = claim.reason ?? (claim.to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded');
   // A policy that keeps the whole price (`refund: 'none'`) refunds nothing: no refund entry, no credit note.
-  const refund = claim.refundPaise > 0 ? { reason, part: { refundPaise: claim.refundPaise, amountPaise: Number(reg.amount_paise) } } : undefined;
-  await applyBookingEnd(trx, deps, { ...reg, status: 'confirmed' }, refund);
-  return { row, verb: claim.to === 'cancelled' ? 'cancel' : 'refund', after: { status: row.status, refund: rupees(claim.refundPaise), kept: rupees(claim.keptPaise) } };
+  const refund: EndRefund | undefined =
+    claim.refundPaise > 0 ? { reason, refundPaise: claim.refundPaise, amountPaise: Number(reg.amount_paise), refundedBeforePaise: reg.refunded_paise, ref: claim.key } : undefined;
+  if (partial) await applyPartialRefund(trx, deps, reg, refund!);
+  else await applyBookingEnd(trx, deps, { ...reg, status: 'confirmed' }, refund, claim.to as 'cancelled' | 'refunded');
+  const after = { status: row.status, refund: rupees(claim.refundPaise), kept: rupees(claim.keptPaise), ...(partial ? { refundedSoFar: rupees(refunded) } : {}), ...(claim.reason ? { reason: claim.reason } : {}) };
+  return { row, verb: partial ? 'partial_refund' : claim.to === 'cancelled' ? 'cancel' : 'refund', after };
 };
 
 /** `release_claim`: the gateway refused; the booking is as it was, the reservation given back. */
@@ -113,19 +126,21 @@ const releaseClaim: Apply<Extract<BookingChange, { event: 'release_claim' }>> = 
 
 /** `refunded_at_gateway`: refunded in full outside the service. */
 const refundedAtGateway: Apply<Extract<BookingChange, { event: 'refunded_at_gateway' }>> = async (trx, deps, reg, change) => {
-  const row = await repo.moveBooking(trx, reg, 'refunded_at_gateway', { pending_reason: null, cancelled_at: deps.clock.now() });
+  const amount = Number(reg.amount_paise);
+  const row = await repo.moveBooking(trx, reg, 'refunded_at_gateway', { pending_reason: null, cancelled_at: deps.clock.now(), refunded_paise: amount });
   if (!row) return undefined;
   await captures.refundedInFull(trx, reg.mode, change.paymentId);
-  await applyBookingEnd(trx, deps, reg, { reason: 'Booking refunded in full' });
-  return { row, after: { status: row.status, refund: rupees(Number(reg.amount_paise)), kept: 0 } };
+  const left = amount - reg.refunded_paise;
+  await applyBookingEnd(trx, deps, reg, { reason: 'Booking refunded in full', refundPaise: left, amountPaise: amount, refundedBeforePaise: reg.refunded_paise, ref: '' }, 'refunded');
+  return { row, after: { status: row.status, refund: rupees(left), kept: 0 } };
 };
 
-/** `transfer`: a new holder and ticket code; the ticket mail to them. */
+/** `transfer`: a new holder and ticket code (the giver's phone and WhatsApp consent are theirs, not the holder's); the ticket mail to them, a mail to the giver. */
 const transfer: Apply<Extract<BookingChange, { event: 'transfer' }>> = async (trx, deps, reg, { eventRow, holder }) => {
   const previous = reg.ticket_code ? [...reg.previous_ticket_codes, reg.ticket_code] : reg.previous_ticket_codes;
   const row = await repo.transferHolder(trx, reg.id, { ...holder, previousCodes: previous, currentCode: reg.ticket_code });
   if (!row) return undefined;
-  await applyTransfer(trx, deps, eventRow, reg.id);
+  await applyTransfer(trx, deps, eventRow, reg.id, { name: reg.name, email: reg.email }, holder);
   return { row, before: { holder: { name: reg.name, email: reg.email } }, after: { holder: { name: holder.name, email: holder.email } } };
 };
 

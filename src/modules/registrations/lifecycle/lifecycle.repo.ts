@@ -4,7 +4,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { RegistrationsTable } from '../../../db/database.js';
 import type { Db, RegistrationRow } from '../registrations.repo.js';
-import { guardSql, statusAfter, type BookingEvent } from './booking-lifecycle.js';
+import { guardSql, statusAfter, type BookingEvent, type ClaimedStatus } from './booking-lifecycle.js';
 
 /** A booking as it is first written: by `book`, `await_payment` or `await_approval`. */
 export async function insertBooking(db: Db, event: 'book' | 'await_payment' | 'await_approval', row: Omit<Insertable<RegistrationsTable>, 'status' | 'pending_reason'>): Promise<void> {
@@ -26,7 +26,7 @@ export function moveBooking(
   read: Pick<RegistrationRow, 'id' | 'status' | 'ticket_code'>,
   event: BookingEvent,
   set: MoveSet,
-  claimed?: 'cancelled' | 'refunded',
+  claimed?: ClaimedStatus,
 ): Promise<RegistrationRow | undefined> {
   return db
     .updateTable('registrations')
@@ -49,7 +49,8 @@ export const BOOKED_STATUS_SQL = sql.lit(statusAfter('book', 'pending'));
 
 /**
  * `transfer`: a confirmed booking's new holder and ticket code, once (two transfers at once:
- * the second finds the code changed); the primary's door state starts again.
+ * the second finds the code changed); the primary's door state starts again, and the giver's
+ * phone number goes with them.
  */
 export async function transferHolder(
   db: Db,
@@ -58,7 +59,8 @@ export async function transferHolder(
 ): Promise<RegistrationRow | undefined> {
   const r = await db
     .updateTable('registrations')
-    .set({ name: holder.name, email: holder.email, ticket_code: holder.ticketCode, previous_ticket_codes: JSON.stringify(holder.previousCodes) })
+    // The giver's phone and WhatsApp consent leave with them: the new holder gave neither.
+    .set({ name: holder.name, email: holder.email, phone: null, whatsapp_opt_in: false, ticket_code: holder.ticketCode, previous_ticket_codes: JSON.stringify(holder.previousCodes) })
     .where('id', '=', id)
     .where(guardSql('transfer'))
     .where(sql<boolean>`ticket_code is not distinct from ${holder.currentCode}`)

@@ -6,13 +6,16 @@
 // refund gives the claim back (the booking is as it was); one whose outcome is unknown
 // (timeout, network, 5xx, the same key in flight) keeps its claim, and the sweep
 // (`finishStaleClaims`) asks again with the same key, which makes it the same refund.
+import type { RefundClaimDoc } from '../../../db/database.js';
 import { badGateway, conflict, type AppError } from '../../../shared/errors.js';
+import { formatMoney } from '../../../shared/money.js';
 import type { AuditActor } from '../../audit/audit.service.js';
 import { GatewayError } from '../../payments/gateway.js';
 import * as orderChecks from '../../payments/order-checks.js';
 import { gatewayFailure, refundAtGateway } from '../../payments/payments.service.js';
 import type { RegisterDeps } from '../register-deps.js';
 import type { RegistrationRow as Row } from '../registrations.repo.js';
+import type { ClaimedStatus } from './booking-lifecycle.js';
 import { changeBooking } from './change-booking.js';
 import * as repo from './lifecycle.repo.js';
 
@@ -21,20 +24,53 @@ export const STALE_CLAIM_MS = 60_000;
 
 export const changedMeanwhile = (): AppError => conflict('registration_changed', 'this registration changed meanwhile; read it again');
 
-/** The gateway's idempotency key for a booking's refund: the same change always makes the same refund. */
-export function refundKey(registrationId: string, to: 'cancelled' | 'refunded', refundPaise: number): string {
-  return `${registrationId}-${to === 'cancelled' ? 'c' : 'r'}${refundPaise}`;
+/**
+ * The gateway's idempotency key for a booking's refund: the same change always makes the same
+ * refund. What was refunded before is part of it, so a second partial refund of the same
+ * amount is a refund of its own.
+ */
+export function refundKey(registrationId: string, to: ClaimedStatus, refundPaise: number, refundedBeforePaise = 0): string {
+  const tag = to === 'cancelled' ? 'c' : to === 'refunded' ? 'r' : 'p';
+  return refundedBeforePaise === 0 ? `${registrationId}-${tag}${refundPaise}` : `${registrationId}-${tag}${refundedBeforePaise}+${refundPaise}`;
 }
 
+/** What is left to give back of a booking's captured payment. */
+export const refundablePaise = (reg: Pick<Row, 'amount_paise' | 'refunded_paise'>): number => Math.max(0, Number(reg.amount_paise) - reg.refunded_paise);
+
 /**
- * Ends a confirmed paid booking as `to`, giving back `refundPaise` (all of it when not
- * given): the claim, the refund at the gateway, the completion. Throws 409
+ * Ends a confirmed paid booking as `to`, giving back `refundPaise` of what is left (all of it
+ * when not given): the claim, the refund at the gateway, the completion. Throws 409
  * `registration_changed` when another change claimed the booking first.
  */
 export async function endWithRefund(deps: RegisterDeps, reg: Row, to: 'cancelled' | 'refunded', actor: AuditActor, refundPaise?: number): Promise<Row> {
-  const amount = Number(reg.amount_paise);
-  const refund = Math.max(0, Math.min(refundPaise ?? amount, amount));
-  const claim = { to, refundPaise: refund, keptPaise: amount - refund, key: refundKey(reg.id, to, refund), actor };
+  const left = refundablePaise(reg);
+  return claimAndRefund(deps, reg, actor, { to, refundPaise: Math.max(0, Math.min(refundPaise ?? left, left)) });
+}
+
+/**
+ * Gives back part of a confirmed paid booking, which stays confirmed (product-decisions §28):
+ * claimed, refunded at the gateway, completed, like any refund. What is asked must be more
+ * than 0 and less than what is left (all that is left is a refund in full, which ends the
+ * booking): 409 `refund_exceeds_capture` beyond it, here or, when another refund took it
+ * meanwhile, from the capture's CHECK in the claiming transaction.
+ */
+export async function refundPart(deps: RegisterDeps, reg: Row, actor: AuditActor, refundPaise: number, reason: string): Promise<Row> {
+  const left = refundablePaise(reg);
+  if (refundPaise > left) throw conflict('refund_exceeds_capture', `only ${formatMoney(left, reg.currency)} of this booking is left to refund`);
+  if (refundPaise === left) return claimAndRefund(deps, reg, actor, { to: 'refunded', refundPaise, reason });
+  return claimAndRefund(deps, reg, actor, { to: 'confirmed', refundPaise, reason });
+}
+
+async function claimAndRefund(deps: RegisterDeps, reg: Row, actor: AuditActor, ask: { to: ClaimedStatus; refundPaise: number; reason?: string }): Promise<Row> {
+  const before = reg.refunded_paise;
+  const claim: RefundClaimDoc = {
+    to: ask.to,
+    refundPaise: ask.refundPaise,
+    keptPaise: Number(reg.amount_paise) - before - ask.refundPaise,
+    key: refundKey(reg.id, ask.to, ask.refundPaise, before),
+    actor,
+    ...(ask.reason ? { reason: ask.reason } : {}),
+  };
   const claimed = await deps.db.transaction().execute((trx) => changeBooking(trx, deps, reg, actor, { event: 'claim_refund', claim }));
   if (!claimed) throw changedMeanwhile();
   return finishClaim(deps, claimed);
