@@ -98,7 +98,7 @@ export function operations(client: Client<paths>) {
     rejectRegistration: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/reject'], 'post'>) => client.POST('/api/v1/events/{id}/registrations/{registrationId}/reject', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/reject'], 'post'>])),
     /** Cancel a registration (`POST /api/v1/events/{id}/registrations/{registrationId}/cancel`) */
     cancelRegistration: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/cancel'], 'post'>) => client.POST('/api/v1/events/{id}/registrations/{registrationId}/cancel', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/cancel'], 'post'>])),
-    /** Refund a paid registration in full (`POST /api/v1/events/{id}/registrations/{registrationId}/refund`) */
+    /** Refund a paid registration, in full or in part (`POST /api/v1/events/{id}/registrations/{registrationId}/refund`) */
     refundRegistration: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/refund'], 'post'>) => client.POST('/api/v1/events/{id}/registrations/{registrationId}/refund', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/refund'], 'post'>])),
     /** Transfer a confirmed ticket to someone else (`POST /api/v1/events/{id}/registrations/{registrationId}/transfer`) */
     transferRegistration: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/transfer'], 'post'>) => client.POST('/api/v1/events/{id}/registrations/{registrationId}/transfer', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/transfer'], 'post'>])),
@@ -218,7 +218,7 @@ export function operations(client: Client<paths>) {
     putGstSettings: (...init: Init<paths['/api/v1/gst/settings'], 'put'>) => client.PUT('/api/v1/gst/settings', ...(init as [MaybeOptionalInit<paths['/api/v1/gst/settings'], 'put'>])),
     /** The tax invoice (or bill of supply) of a paid booking (`GET /api/v1/events/{id}/registrations/{registrationId}/invoice`) */
     getInvoice: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/invoice'], 'get'>) => client.GET('/api/v1/events/{id}/registrations/{registrationId}/invoice', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/invoice'], 'get'>])),
-    /** The credit note of a refunded booking (`GET /api/v1/events/{id}/registrations/{registrationId}/credit-note`) */
+    /** A credit note of a refunded booking (`GET /api/v1/events/{id}/registrations/{registrationId}/credit-note`) */
     getCreditNote: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/credit-note'], 'get'>) => client.GET('/api/v1/events/{id}/registrations/{registrationId}/credit-note', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/credit-note'], 'get'>])),
     /** A month’s documents summed for GSTR-1 (`GET /api/v1/gst/gstr1`) */
     getGstr1Summary: (...init: Init<paths['/api/v1/gst/gstr1'], 'get'>) => client.GET('/api/v1/gst/gstr1', ...(init as [MaybeOptionalInit<paths['/api/v1/gst/gstr1'], 'get'>])),

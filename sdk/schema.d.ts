@@ -670,8 +670,8 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * The credit note of a refunded booking
-         * @description Issued with the refund (or the cancellation that refunds) of a booking that had a tax invoice or bill of supply: its own series, naming the original document, crediting its whole value and tax. 404 `document_not_found` when none was issued.
+         * A credit note of a refunded booking
+         * @description Issued with each refund (or cancellation that refunds) of a booking that had a tax invoice or bill of supply: its own series, naming the original document, crediting what was refunded and its tax — the whole value for a refund in full, the part for a partial refund or a cancellation that kept a fee. A booking refunded in parts has one credit note per part: `number` picks one (the registration’s `documents` list them), otherwise the latest. 404 `document_not_found` when none was issued.
          *
          *     The format is `?format=json|pdf|html` when given, otherwise chosen from `Accept` (`application/pdf`, `text/html`, `application/json`; the highest q wins, JSON on a tie or without the header). JSON answers `{ success, data }` with amounts in rupees; the PDF (A4, one page) and the HTML page show the same fields. Test-mode documents say "TEST MODE - not a tax document".
          */
@@ -716,8 +716,10 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Refund a paid registration in full
-         * @description Refunds at the gateway, marks it refunded and frees its seats. 409 `nothing_to_refund` for a free or unpaid one. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking and the change: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.
+         * Refund a paid registration, in full or in part
+         * @description Without `amount`: refunds what is left of the payment at the gateway, marks the registration refunded and frees its seats. With `amount` (rupees) and a `reason`: gives back that part; the registration stays confirmed and its ticket still admits (an `amount` equal to all that is left is a refund in full). Never more than was captured: 409 `refund_exceeds_capture` beyond what is left (`amount - refunded` of the registration), also when another refund took it meanwhile. Where the booking has a tax invoice or bill of supply, each refund issues a credit note for the part refunded. The buyer is mailed the amount and when to expect it.
+         *
+         *     409 `nothing_to_refund` for a free or unpaid one, `already_ended` for one cancelled or refunded. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking, the change and what was refunded before: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` (or `refund_exceeds_capture`) and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.
          */
         post: operations["refundRegistration"];
         delete?: never;
@@ -1533,7 +1535,7 @@ export type paths = {
         put?: never;
         /**
          * Send a new verification mail
-         * @description Queues a new verification mail to the account's address (earlier links stay valid until they expire). At most 3 per hour per account, and `VERIFY_MAIL_LIMIT_PER_HOUR` (default 5) per email address counting the sign-up's own (429 `too_many_attempts`); 409 `email_already_verified` when there is nothing to verify.
+         * @description Queues a new verification mail to the account's address (earlier links stay valid until they expire). One email address gets at most `VERIFY_MAIL_LIMIT_PER_HOUR` verification mails an hour (default 5), the sign-up's own included (429 `too_many_attempts` with `Retry-After` beyond); 409 `email_already_verified` when there is nothing to verify.
          */
         post: operations["resendVerificationEmail"];
         delete?: never;
@@ -2760,7 +2762,7 @@ export type components = {
             registrationId: string;
         };
         Registration: {
-            /** @description Rupees, after any promo code. */
+            /** @description Rupees paid, after any promo code. */
             amount: number;
             billing: {
                 address: string | null;
@@ -2797,6 +2799,8 @@ export type components = {
             gatewayFee: number;
             /** @description The registration id; also the QR payload until a transfer. */
             id: string;
+            /** @description Rupees of the payment the organiser keeps: `amount - refunded` of a paid booking (a cancellation under a fee policy keeps the fee), 0 for a free or unpaid one. */
+            kept: number;
             name: string;
             pendingReason: ("payment" | "approval") | null;
             phone: string | null;
@@ -2805,6 +2809,8 @@ export type components = {
             promoCode: string | null;
             /** @description Seats held: 1 + team members. */
             quantity: number;
+            /** @description Rupees given back so far: partial refunds, a cancellation’s refund, a refund in full. */
+            refunded: number;
             /** @description pending (awaiting payment or approval), confirmed, refunding (a refund claimed and being made at the gateway: it ends cancelled or refunded, or confirmed again when the gateway refuses it), cancelled, refunded. See docs/architecture/booking-lifecycle.md. */
             status: "pending" | "confirmed" | "refunding" | "cancelled" | "refunded";
             subEventId: string | null;
@@ -9275,6 +9281,8 @@ export interface operations {
             query?: {
                 /** @example json */
                 format?: "json" | "pdf" | "html";
+                /** @description The credit note’s number; the latest when omitted. */
+                number?: string;
             };
             header?: never;
             path: {
@@ -9736,7 +9744,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Rupees to give back (at most two decimals); omitted: all that is left. */
+                    amount?: number;
+                    /** @description Why; required with `amount`. The buyer’s mail and the credit note carry it. */
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description The registration, now refunded. */
             200: {
@@ -9790,7 +9807,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9849,6 +9866,32 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
