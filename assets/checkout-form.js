@@ -14,7 +14,12 @@
     var P = cfg.prices;
     var submit = document.getElementById('submit');
     var promo = document.getElementById('promo');
+    var promoApply = document.getElementById('promo-apply');
+    var promoStatus = document.getElementById('promo-status');
+    // `applied`: the code the buyer applied (Apply, or Pay with a code typed); the summary and
+    // the booking use it, never a code merely typed.
     var quoted = { key: '', value: null, pending: '' };
+    var applied = '';
     var shownErrors = [];
 
     function money(paise) {
@@ -32,7 +37,10 @@
       var list = document.getElementById('team-list');
       return 1 + (list ? list.querySelectorAll('.member').length : 0);
     }
-    function promoCode() { return promo ? promo.value.trim() : ''; }
+    function typedCode() { return promo ? promo.value.trim() : ''; }
+    function promoCode() { return applied; }
+    function sessionKey(c) { return c.subEventId !== undefined ? c.subEventId : ''; }
+    function say(text) { if (promoStatus) promoStatus.textContent = text; }
 
     /** What is chosen, as the quote call and the register call name it; null while a session is due. */
     function choice() {
@@ -45,12 +53,29 @@
       return c;
     }
 
-    /** The price by the page's own table: the tier's price over the track's over the event's, times the people. */
+    /** A ticket type's price per person in a session, from the page's table (null: not sold there). */
+    function unitPrice(session, ticketType) {
+      var row = own(P.sessions, session) ? P.sessions[session] : null;
+      return row && own(row, ticketType) ? row[ticketType] : null;
+    }
+
+    /** The price by the page's own table (the service's rule, resolved per session and ticket type), times the people. */
     function localPrice(c) {
-      var unit = P.base;
-      if (c.subEventId !== undefined && own(P.tracks, c.subEventId)) unit = P.tracks[c.subEventId].price;
-      if (c.ticketType !== undefined && own(P.tiers, c.ticketType)) unit = P.tiers[c.ticketType];
+      var unit = unitPrice(sessionKey(c), c.ticketType || 'General') || 0;
       return { unitPrice: unit, quantity: c.quantity, subtotal: unit * c.quantity, discount: 0, total: unit * c.quantity };
+    }
+
+    /** The tier list says each ticket type's price in the chosen session (the server wrote the range before a choice). */
+    function showTierPrices() {
+      var session = checked('subEventId');
+      if (hasSessions() && !session) return;
+      var key = session ? session.value : '';
+      var tiers = form.querySelectorAll('input[name="ticketType"]');
+      for (var i = 0; i < tiers.length; i++) {
+        var price = unitPrice(key, tiers[i].value);
+        var span = form.querySelector('label[for="' + tiers[i].id + '"] .option-price');
+        if (span && price !== null) span.textContent = money(price);
+      }
     }
 
     function keyOf(c) { return JSON.stringify([c.subEventId || '', c.ticketType || '', c.quantity, promoCode()]); }
@@ -69,6 +94,7 @@
 
     /** Fills in the summary and the button from what is chosen (and the server's quote, with a code). */
     function refresh() {
+      showTierPrices();
       var c = choice();
       setRow('session', c === null ? S.notChosen : optionName(checked('subEventId')));
       setRow('tier', optionName(checked('ticketType')) || null);
@@ -86,14 +112,21 @@
       setLabel(price.total === 0 ? S.register : S.payAmount.replace('{amount}', money(price.total)));
     }
 
-    /** Asks the service what a promo code takes off; true when the summary is current. */
+    /** What the applied code did, in words, for the status line under the field. */
+    function sayApplied(q) {
+      if (!q) return say('');
+      if (q.discount > 0) say(S.codeApplied.replace('{code}', applied).replace('{amount}', money(q.discount)).replace('{total}', money(q.total)));
+      else say(S.codeTakesNothing.replace('{code}', applied));
+    }
+
+    /** Asks the service what the applied code takes off this choice; true when the summary is current. */
     function requote() {
       var c = choice();
-      if (c === null || promoCode() === '') return Promise.resolve(true);
+      if (c === null || applied === '') return Promise.resolve(true);
       var key = keyOf(c);
       if (quoted.key === key) return Promise.resolve(true);
       quoted.pending = key;
-      var body = { quantity: c.quantity, promoCode: promoCode() };
+      var body = { quantity: c.quantity, promoCode: applied };
       if (c.subEventId !== undefined) body.subEventId = c.subEventId;
       if (c.ticketType !== undefined) body.ticketType = c.ticketType;
       return api.quote(body).then(function (r) {
@@ -101,10 +134,38 @@
         quoted.key = key;
         quoted.value = r.ok ? r.body : null;
         clearError(promo);
-        if (!r.ok) showServerError(r.body || {});
+        if (r.ok) sayApplied(r.body);
+        else {
+          // The code does not hold (any more) for this choice: it is no longer applied.
+          applied = '';
+          say('');
+          showServerError(r.body || {});
+        }
         refresh();
         return r.ok;
       });
+    }
+
+    /** Applies the typed code (or removes an emptied one) and says what it did; resolves true when the summary is current. */
+    function apply() {
+      clearError(promo);
+      var typed = typedCode();
+      if (typed === '') {
+        applied = '';
+        say('');
+        refresh();
+        return Promise.resolve(true);
+      }
+      if (choice() === null) {
+        var session = document.getElementById('session');
+        if (session) showError(session, S.needSession);
+        say(S.codeNeedsSession);
+        focusFirst();
+        return Promise.resolve(false);
+      }
+      applied = typed;
+      quoted.key = '';
+      return requote();
     }
 
     // ------------------------------------------------------------ errors at their fields
@@ -223,12 +284,43 @@
     }
     form.addEventListener('input', dropError);
     form.addEventListener('change', function (e) {
+      if (e.target === promo) return; // a code counts once applied
       if (e.target && (e.target.type === 'radio' || e.target.type === 'checkbox' || e.target.tagName === 'SELECT')) dropError(e);
       refresh();
       requote();
     });
+    if (promo) {
+      promo.addEventListener('input', function () {
+        // Editing an applied code takes it off until it is applied again.
+        if (applied !== '' && typedCode() !== applied) {
+          applied = '';
+          refresh();
+        }
+        if (typedCode() === '') say('');
+        else if (typedCode() !== applied) say(S.codeNotApplied);
+      });
+      promo.addEventListener('keydown', function (e) {
+        // Enter in the code field applies it rather than paying.
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          apply();
+        }
+      });
+    }
+    if (promoApply) promoApply.addEventListener('click', function () { apply(); });
     refresh();
 
-    return { refresh: refresh, requote: requote, validate: validate, showServerError: showServerError, clearErrors: clearErrors, current: function () { var c = choice(); return c !== null && (promoCode() === '' || quoted.key === keyOf(c)); } };
+    return {
+      refresh: refresh,
+      requote: requote,
+      apply: apply,
+      validate: validate,
+      showServerError: showServerError,
+      clearErrors: clearErrors,
+      /** The summary shows what pressing the button books: a typed code applied and priced. */
+      current: function () { var c = choice(); return c !== null && typedCode() === applied && (applied === '' || quoted.key === keyOf(c)); },
+      /** The code the booking carries. */
+      code: promoCode,
+    };
   };
 })();

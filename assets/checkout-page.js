@@ -163,7 +163,7 @@
   function collect() {
     var body = access({ name: value('name'), email: value('email') });
     if (value('phone')) body.phone = value('phone');
-    if (value('promo')) body.promoCode = value('promo');
+    if (F.code()) body.promoCode = F.code();
     var tier = form.querySelector('input[name="ticketType"]:checked');
     if (tier && tier.value !== 'General') body.ticketType = tier.value;
     if (tier && tier.hasAttribute('data-members-only') && value('membership')) body.membershipId = value('membership');
@@ -379,10 +379,14 @@
     e.preventDefault();
     formError.hidden = true;
     if (!F.validate()) return;
-    // A promo code not yet priced: price it first, so the buyer sees the total before paying.
+    // A promo code typed but not applied: apply it first and say what it did, so the buyer
+    // sees the new total before paying (the next press pays it).
     if (!F.current()) {
       busy(true);
-      F.requote().then(function () { busy(false); });
+      F.apply().then(function (ok) {
+        busy(false);
+        if (ok) document.getElementById('promo-status').textContent += ' ' + S.codeChecked;
+      });
       return;
     }
     var body = collect();

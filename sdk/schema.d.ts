@@ -446,8 +446,6 @@ export type paths = {
         /**
          * Create a door pass: a link that opens this event’s door screen
          * @description Answers the pass once with `url` (`{BASE_URL}/door/{token}`); the token (192 random bits) is never shown again — only its sha256 is kept. Anyone holding the link may look up, admit and undo at this one event’s door, and sees names, ticket types, tracks and check-in state, never email, phone, answers or money. `expiresAt` (optional) ends it; `DELETE` revokes it at once. The dashboard’s event page creates passes too.
-         *
-         *     `scope` makes it a check-in list: `{ trackIndex }` admits that track’s tickets, `{ date }` the tickets of sessions on that day; whole-event tickets are admitted at every list. A ticket of another session is refused with `reason: wrong_session` and `session` (the session it is valid for). A booking is admitted once per list, so a two-day ticket is admitted on each day’s list. Without `scope` (or null) the pass admits for the whole event, whose admissions are the ones the API’s check-in, exports and analytics show. An unknown `trackIndex` is 404 `track_not_found`.
          */
         post: operations["createDoorPass"];
         delete?: never;
@@ -487,9 +485,7 @@ export type paths = {
          * The door’s roster, or its changes since a cursor
          * @description For the door screen’s offline mode: one entry per booking (every status; a refused one says why), keyed by `sha256(QR value)` in hex — never the ticket ids, so a lost phone mints no tickets. Names, ticket types, tracks and check-in state only: no email, phone, answers or money.
          *
-         *     `since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole list’s.
-         *
-         *     A pass of a track’s or a day’s list (`list.scope`) sees every booking of the event, with `refusal: wrong_session` on the tickets of other sessions and each member’s check-in state on that list; such a roster is always read from the database. `retired` holds the hashes of old QRs of transferred tickets, so a device offline shows them as transferred.
+         *     `since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole event’s.
          *
          *     Limits: the whole event in one answer (no pages; the screen asks for the full roster once, then `since`); `since` at most 2,000 characters, and a cursor the service did not give is 400 `invalid_roster_cursor`. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it), whichever device makes them.
          *
@@ -569,7 +565,7 @@ export type paths = {
          *
          *     Each person on a confirmed booking is mailed a ticket: the date in words in the event’s time zone (`EVENT_TIME_ZONE`, India Standard Time by default), what was paid (or `free`) and, for the payer, a receipt line, the QR code of the bare ticket id, an `event.ics` calendar file (UID = the ticket id) and the link to the attendee’s own page.
          *
-         *     Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input (`invalid_phone`, `phone_required` for whatsappOptIn without a phone), `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 409 `payments_not_configured` when the service takes no live payments (its message names no setting: buyers may read it); 502 when the gateway fails (nothing changes).
+         *     Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input (`invalid_phone`, `phone_required` for whatsappOptIn without a phone, `track_required` without `subEventId` on an event with tracks that does not sell the whole event — see the event’s `wholeEventOption`), `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 409 `payments_not_configured` when the service takes no live payments (its message names no setting: buyers may read it); 502 when the gateway fails (nothing changes).
          *
          *     Unpaid bookings hold nothing for long: a paid booking is payable for `CHECKOUT_WINDOW_MINUTES` (default 30) after step 1, then the reconciliation sweep cancels it and releases its promo code’s use (a payment that still arrives is refunded in full). At most 3 bookings of an event wait for payment per email, and — for a checkout key — 20 per client address (as the service sees it, after `TRUST_PROXY`); step 1 beyond that answers 429 `too_many_pending`, before any gateway order.
          *
@@ -670,8 +666,8 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * A credit note of a refunded booking
-         * @description Issued with each refund (or cancellation that refunds) of a booking that had a tax invoice or bill of supply: its own series, naming the original document, crediting what was refunded and its tax — the whole value for a refund in full, the part for a partial refund or a cancellation that kept a fee. A booking refunded in parts has one credit note per part: `number` picks one (the registration’s `documents` list them), otherwise the latest. 404 `document_not_found` when none was issued.
+         * The credit note of a refunded booking
+         * @description Issued with the refund (or the cancellation that refunds) of a booking that had a tax invoice or bill of supply: its own series, naming the original document, crediting its whole value and tax. 404 `document_not_found` when none was issued.
          *
          *     The format is `?format=json|pdf|html` when given, otherwise chosen from `Accept` (`application/pdf`, `text/html`, `application/json`; the highest q wins, JSON on a tie or without the header). JSON answers `{ success, data }` with amounts in rupees; the PDF (A4, one page) and the HTML page show the same fields. Test-mode documents say "TEST MODE - not a tax document".
          */
@@ -716,10 +712,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Refund a paid registration, in full or in part
-         * @description Without `amount`: refunds what is left of the payment at the gateway, marks the registration refunded and frees its seats. With `amount` (rupees) and a `reason`: gives back that part; the registration stays confirmed and its ticket still admits (an `amount` equal to all that is left is a refund in full). Never more than was captured: 409 `refund_exceeds_capture` beyond what is left (`amount - refunded` of the registration), also when another refund took it meanwhile. Where the booking has a tax invoice or bill of supply, each refund issues a credit note for the part refunded. The buyer is mailed the amount and when to expect it.
-         *
-         *     409 `nothing_to_refund` for a free or unpaid one, `already_ended` for one cancelled or refunded. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking, the change and what was refunded before: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` (or `refund_exceeds_capture`) and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.
+         * Refund a paid registration in full
+         * @description Refunds at the gateway, marks it refunded and frees its seats. 409 `nothing_to_refund` for a free or unpaid one. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking and the change: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.
          */
         post: operations["refundRegistration"];
         delete?: never;
@@ -1163,7 +1157,7 @@ export type paths = {
         };
         /**
          * This API described in OpenAPI 3.1
-         * @description The same bytes on every call while the service runs, with an `ETag`: `If-None-Match` with it answers 304 without a body.
+         * @description This document: OpenAPI 3.1, every operation the service serves with its security, parameters, bodies, answers and examples.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -1491,7 +1485,7 @@ export type paths = {
         put?: never;
         /**
          * Create an account
-         * @description A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until the owner confirms it, signed in to this account (see `GET /auth/verify`), the account has `emailVerified: false`. Test keys work at once. One client address (an IPv6 client by its /64) may sign up `SIGNUP_LIMIT_PER_HOUR` times an hour (default 10), then 429 `too_many_signups` with `Retry-After`; one email address gets at most `VERIFY_MAIL_LIMIT_PER_HOUR` verification mails an hour (default 5), this one and resends together.
+         * @description A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until the owner confirms it, signed in to this account (see `GET /auth/verify`), the account has `emailVerified: false`. Test keys work at once.
          */
         post: operations["signUp"];
         delete?: never;
@@ -1535,7 +1529,7 @@ export type paths = {
         put?: never;
         /**
          * Send a new verification mail
-         * @description Queues a new verification mail to the account's address (earlier links stay valid until they expire). One email address gets at most `VERIFY_MAIL_LIMIT_PER_HOUR` verification mails an hour (default 5), the sign-up's own included (429 `too_many_attempts` with `Retry-After` beyond); 409 `email_already_verified` when there is nothing to verify.
+         * @description Queues a new verification mail to the account's address (earlier links stay valid until they expire). At most 3 per hour per account (429 `too_many_attempts`); 409 `email_already_verified` when there is nothing to verify.
          */
         post: operations["resendVerificationEmail"];
         delete?: never;
@@ -1579,7 +1573,7 @@ export type paths = {
         put?: never;
         /**
          * Create an API key; the key is shown in this answer only
-         * @description `class: full` keys (`sk_…`) may call everything but event deletion and stay on a server. `class: checkout` keys (`pk_…`) may read events, register and subscribe, and may be pinned to one browser origin with `allowedOrigin` (scheme and host, e.g. `https://shop.example.in`). A `live` key needs a verified email address (403 `email_unverified` until the verification mail is opened); test keys work at once. An account holds at most 50 keys in use (not revoked) per mode: one more answers 409 `key_limit` until one is revoked. Each key has its own request limit (`RATE_LIMIT_PER_MINUTE`) and all the account's keys together one more (`RATE_LIMIT_PER_ACCOUNT_MINUTE`).
+         * @description `class: full` keys (`sk_…`) may call everything but event deletion and stay on a server. `class: checkout` keys (`pk_…`) may read events, register and subscribe, and may be pinned to one browser origin with `allowedOrigin` (scheme and host, e.g. `https://shop.example.in`). A `live` key needs a verified email address (403 `email_unverified` until the verification mail is opened); test keys work at once.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1749,9 +1743,9 @@ export type paths = {
         };
         /**
          * The hosted checkout page of an event
-         * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code. When the event has sessions (tracks) none is chosen for the buyer. An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
+         * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code with an Apply button that says what the code did (a code typed but not applied is applied, and said, on the first press of the button, which then waits for the next). When the event has sessions (tracks) none is chosen for the buyer; each session shows its own time, the whole event is a choice only where the event’s `wholeEventOption` is on, and each ticket type shows its price in the chosen session (before a choice, the range over the sessions on sale). An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — the header then names the booked session and its time; what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
          *
          *     Sold out with a waitlist: a form that joins it (`POST /e/{slug}/waitlist`). Opened with `offer` (a waitlist offer’s link): the form books the one seat the offer holds, sold out or not; a lapsed or used offer answers 409 `offer_not_valid` as a page.
          *
@@ -1799,9 +1793,9 @@ export type paths = {
          * Where a booking from the hosted page stands, by its order
          * @description The page asks while the buyer pays in another tab, or after the gateway’s notification confirmed a booking whose checkout was interrupted. Only the status.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
         get: operations["hostedGetOrder"];
         put?: never;
@@ -1845,9 +1839,9 @@ export type paths = {
          * Confirm a paid booking with the gateway checkout’s handler fields
          * @description The three fields Razorpay’s checkout hands its handler. The booking is found by the order id; the signature must be the HMAC-SHA256 of `<stored order id>|<payment id>` under the key secret (402 `payment_not_verified` otherwise, and nothing changes). Then the payment is verified at the gateway and bound exactly as register step 2 does, with the same refusals (402, 409 `sold_out` with a refund, 502).
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
         post: operations["hostedConfirmPayment"];
         delete?: never;
@@ -1869,9 +1863,9 @@ export type paths = {
          * The order summary: what a choice on the hosted page costs
          * @description Prices a booking without making it, with the rules of register: the tier’s price wins over the track’s, and the track’s over the event’s; times the people (1 plus the team members); less the promo code, taken off the booking total. Refusals name the field (`field`): 400 `promo_code_invalid` (`promoCode`; unknown, out of date and used up answer alike), 400 `unknown_ticket_type` / 409 `tier_not_on_sale` (`ticketType`), 404 `track_not_found` (`subEventId`), 400 `team_too_large` (`teamMembers`). Availability and membership are checked when booking, not here.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
         post: operations["hostedQuote"];
         delete?: never;
@@ -1893,9 +1887,9 @@ export type paths = {
          * Register from the hosted page
          * @description The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers the status, the order to open the gateway’s checkout with, and — for a confirmed or payable booking — `ticket`, the buyer’s own ticket token for the confirmation screen (`GET /e/{slug}/tickets/{ticket}`); never an id or anyone’s personal data. The page never passes the token to the embedding page.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          *
          *     Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.
          */
@@ -1919,9 +1913,9 @@ export type paths = {
          * Test events: the sandbox’s stand-in for the gateway’s checkout
          * @description Pays (`success`) or fails (`failure`) the booking’s sandbox order and answers what Razorpay’s checkout hands its handler, signed with the sandbox’s own secret; the page then confirms through `POST /e/{slug}/payment` like a live one. Test events only (404 otherwise).
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
         post: operations["hostedSandboxCheckout"];
         delete?: never;
@@ -1987,7 +1981,7 @@ export type paths = {
          * Join the waitlist from the sold-out page (a plain form)
          * @description The same rules as `POST /api/v1/events/{id}/waitlist` (409 `seats_available` when not sold out, `waitlist_closed` without a waitlist), for the whole event. Answers an HTML page with the place in the queue; nothing personal.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
          */
         post: operations["hostedJoinWaitlist"];
         delete?: never;
@@ -2453,7 +2447,7 @@ export type components = {
              */
             reason?: "transferred";
             /** @description Why the ticket is not admitted. */
-            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred" | "wrong_session";
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
         };
         CheckInStatus: {
             admissible: boolean;
@@ -2476,8 +2470,7 @@ export type components = {
             }[];
             /** @description The scanned person (the member for a member’s own QR). */
             name: string;
-            /** @description `wrong_session` only at a door pass’s track or day list (the API’s check-in admits for the whole event). */
-            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred" | "wrong_session";
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
             registrationId: string;
             ticketType: string;
         };
@@ -2488,14 +2481,6 @@ export type components = {
             id: string;
             label: string;
             revokedAt: string | null;
-            /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
-            scope: {
-                /** @description One track (session), 0-based as in `tracks`. */
-                trackIndex: number;
-            } | {
-                /** @description One day (YYYY-MM-DD, in the event’s time zone). */
-                date: string;
-            } | null;
         };
         /** Error */
         Error: {
@@ -2503,7 +2488,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -2572,6 +2557,8 @@ export type components = {
                 enabled: boolean;
                 offerMinutes: number;
             };
+            /** @description With tracks: whether the whole event is sold too, at the base price. Without tracks the event itself is sold. */
+            wholeEventOption: boolean;
         };
         /**
          * FixedTermPlanInput
@@ -2762,7 +2749,7 @@ export type components = {
             registrationId: string;
         };
         Registration: {
-            /** @description Rupees paid, after any promo code. */
+            /** @description Rupees, after any promo code. */
             amount: number;
             billing: {
                 address: string | null;
@@ -2799,8 +2786,6 @@ export type components = {
             gatewayFee: number;
             /** @description The registration id; also the QR payload until a transfer. */
             id: string;
-            /** @description Rupees of the payment the organiser keeps: `amount - refunded` of a paid booking (a cancellation under a fee policy keeps the fee), 0 for a free or unpaid one. */
-            kept: number;
             name: string;
             pendingReason: ("payment" | "approval") | null;
             phone: string | null;
@@ -2809,8 +2794,6 @@ export type components = {
             promoCode: string | null;
             /** @description Seats held: 1 + team members. */
             quantity: number;
-            /** @description Rupees given back so far: partial refunds, a cancellation’s refund, a refund in full. */
-            refunded: number;
             /** @description pending (awaiting payment or approval), confirmed, refunding (a refund claimed and being made at the gateway: it ends cancelled or refunded, or confirmed again when the gateway refuses it), cancelled, refunded. See docs/architecture/booking-lifecycle.md. */
             status: "pending" | "confirmed" | "refunding" | "cancelled" | "refunded";
             subEventId: string | null;
@@ -5049,6 +5032,7 @@ export interface operations {
                      *             "cutoffHours": 24,
                      *             "refund": "full"
                      *           },
+                     *           "wholeEventOption": true,
                      *           "createdAt": "2026-11-25T07:51:24.908Z",
                      *           "updatedAt": "2026-11-25T07:51:24.908Z"
                      *         }
@@ -5185,6 +5169,7 @@ export interface operations {
                  *         "cutoffHours": 24,
                  *         "refund": "full"
                  *       },
+                 *       "wholeEventOption": true,
                  *       "waitlist": {
                  *         "enabled": true,
                  *         "offerMinutes": 60
@@ -5308,6 +5293,8 @@ export interface operations {
                          */
                         offerMinutes?: number;
                     };
+                    /** @description With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says. */
+                    wholeEventOption?: boolean;
                 };
             };
         };
@@ -5380,6 +5367,7 @@ export interface operations {
                      *           "cutoffHours": 24,
                      *           "refund": "full"
                      *         },
+                     *         "wholeEventOption": true,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -5595,6 +5583,7 @@ export interface operations {
                      *           "cutoffHours": 24,
                      *           "refund": "full"
                      *         },
+                     *         "wholeEventOption": true,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -5949,6 +5938,8 @@ export interface operations {
                         /** @description How long an offer holds its seat (default 60). */
                         offerMinutes?: number;
                     };
+                    /** @description With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says. */
+                    wholeEventOption?: boolean;
                 };
             };
         };
@@ -6020,6 +6011,7 @@ export interface operations {
                      *           "cutoffHours": 24,
                      *           "refund": "full"
                      *         },
+                     *         "wholeEventOption": true,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -7288,14 +7280,6 @@ export interface operations {
                     expiresAt?: string;
                     /** @description Who or where it is for (“Gate A”), shown as who admitted someone. */
                     label: string;
-                    /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
-                    scope?: {
-                        /** @description One track (session), 0-based as in `tracks`. */
-                        trackIndex: number;
-                    } | {
-                        /** @description One day (YYYY-MM-DD, in the event’s time zone). */
-                        date: string;
-                    } | null;
                 };
             };
         };
@@ -7332,14 +7316,6 @@ export interface operations {
                             id: string;
                             label: string;
                             revokedAt: string | null;
-                            /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
-                            scope: {
-                                /** @description One track (session), 0-based as in `tracks`. */
-                                trackIndex: number;
-                            } | {
-                                /** @description One day (YYYY-MM-DD, in the event’s time zone). */
-                                date: string;
-                            } | null;
                             url: string;
                         };
                         /** @enum {boolean} */
@@ -7685,10 +7661,7 @@ export interface operations {
                                     key: string;
                                     name: string;
                                 }[];
-                                refusal: ("cancelled" | "refunded" | "not_confirmed" | "wrong_session") | null;
-                                /** @description sha256 (hex) of the booking’s QR values retired by transfers: the old QRs, shown as “transferred”. */
-                                retired: string[];
-                                session: string | null;
+                                refusal: ("cancelled" | "refunded" | "not_confirmed") | null;
                                 ticketType: string;
                                 track: string | null;
                             }[];
@@ -7697,18 +7670,6 @@ export interface operations {
                                 title: string;
                             };
                             full: boolean;
-                            list: {
-                                /** @description What the door admits for, as people read it. */
-                                label: string;
-                                /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
-                                scope: {
-                                    /** @description One track (session), 0-based as in `tracks`. */
-                                    trackIndex: number;
-                                } | {
-                                    /** @description One day (YYYY-MM-DD, in the event’s time zone). */
-                                    date: string;
-                                } | null;
-                            };
                         };
                         /** @enum {boolean} */
                         success: true;
@@ -7878,7 +7839,6 @@ export interface operations {
                                 /** @description refused: `cancelled`, `refunded`, `not_confirmed`, `transferred`, `ticket_not_found`, `member_not_found`, `member_mismatch` or `invalid_qr`. */
                                 reason?: string;
                                 seq: number;
-                                session?: string | null;
                                 status: "admitted" | "undone" | "already_admitted" | "refused";
                             }[];
                         };
@@ -9281,8 +9241,6 @@ export interface operations {
             query?: {
                 /** @example json */
                 format?: "json" | "pdf" | "html";
-                /** @description The credit note’s number; the latest when omitted. */
-                number?: string;
             };
             header?: never;
             path: {
@@ -9744,16 +9702,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Rupees to give back (at most two decimals); omitted: all that is left. */
-                    amount?: number;
-                    /** @description Why; required with `amount`. The buyer’s mail and the credit note carry it. */
-                    reason?: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description The registration, now refunded. */
             200: {
@@ -9807,7 +9756,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9866,32 +9815,6 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request body or the audience is too large. */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Content-Type is not application/json. */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -13860,10 +13783,6 @@ export interface operations {
             /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
-                    ETag: components["headers"]["ETag"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -13889,38 +13808,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not modified (If-None-Match matched the ETag). */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Rate limited; see Retry-After. */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -16362,7 +16252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests in this window; `Retry-After` says when to try again. */
+            /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -16949,19 +16839,6 @@ export interface operations {
             };
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
-            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -18139,8 +18016,6 @@ export interface operations {
                 offer?: string;
                 /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                 origin?: string;
-                /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
-                preview?: string;
             };
             header?: never;
             path: {
@@ -18436,8 +18311,6 @@ export interface operations {
                 offer?: string;
                 /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                 origin?: string;
-                /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
-                preview?: string;
             };
             header?: never;
             path: {
@@ -18662,8 +18535,6 @@ export interface operations {
                     offer?: string;
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
-                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
-                    preview?: string;
                     razorpay_order_id: string;
                     razorpay_payment_id: string;
                     razorpay_signature: string;
@@ -18868,8 +18739,6 @@ export interface operations {
                     offer?: string;
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
-                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
-                    preview?: string;
                     promoCode?: string;
                     /** @description People on the booking: 1 plus the team members. */
                     quantity: number;
@@ -19061,8 +18930,6 @@ export interface operations {
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
                     phone?: string;
-                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
-                    preview?: string;
                     promoCode?: string;
                     subEventId?: string;
                     teamMembers?: {
@@ -19295,8 +19162,6 @@ export interface operations {
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
                     outcome: "success" | "failure";
-                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
-                    preview?: string;
                 };
             };
         };
@@ -19692,13 +19557,8 @@ export interface operations {
                  */
                 "application/x-www-form-urlencoded": {
                     email: string;
-                    /** @description How embed.js shows the page; `none` (default) is a page of its own. */
-                    embed?: "inline" | "overlay" | "popup" | "none";
                     key?: string;
                     name: string;
-                    /** @description The origin the page was opened for (it grants nothing): the answer’s link back to the event keeps it. */
-                    origin?: string;
-                    preview?: string;
                 };
             };
         };
@@ -20082,9 +19942,6 @@ export interface operations {
             /** @description The process is running. */
             200: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20100,26 +19957,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20141,9 +19981,6 @@ export interface operations {
             /** @description Prometheus text exposition format 0.0.4 */
             200: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20159,23 +19996,6 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see Retry-After. */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20186,9 +20006,6 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20210,9 +20027,6 @@ export interface operations {
             /** @description The database answers; `storage` names which one. */
             200: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20230,26 +20044,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limited; see Retry-After. */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20260,9 +20057,6 @@ export interface operations {
             /** @description A dependency is not configured or not available. */
             503: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

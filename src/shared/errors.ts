@@ -26,6 +26,7 @@ export const ERRORS = {
   unknown_custom_field: { status: 400, message: 'an answer names no custom field of this event' },
   invalid_date: { status: 400, message: 'a date is not valid' },
   use_start_date: { status: 400, message: 'send startDate, not date' },
+  track_required: { status: 400, message: 'choose a session (subEventId): this event sells its tracks one by one' },
   conflicting_fields: { status: 400, message: 'two fields that mean the same thing say different things' },
   invalid_email: { status: 400, message: 'the email address is not valid' },
   undeliverable_email: { status: 400, message: 'the email address cannot receive mail' },

@@ -111,7 +111,7 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     assert.equal(await submit.innerText(), 'Register', 'a free choice registers');
     await page.keyboard.press('ArrowDown');
 
-    // Details by keyboard; a promo code is priced by the service before anything is paid.
+    // Details by keyboard; a promo code is applied with its button, which says what it did.
     await page.locator('#name').focus();
     await page.keyboard.type('Asha Rao');
     await page.keyboard.press('Tab');
@@ -119,6 +119,11 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     await page.keyboard.type(email);
     await page.locator('#promo').fill('MONSOON');
     await page.keyboard.press('Tab');
+    assert.ok(await page.locator('#sum-discount').isHidden(), 'a typed code changes nothing until applied');
+    assert.equal(await page.locator('#promo-status').innerText(), 'Press Apply to use this code.');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'promo-apply', 'Apply is next to the code');
+    await page.keyboard.press('Enter');
+    await page.locator('#promo-status', { hasText: 'Code MONSOON applied: ₹100 off. Total ₹399.' }).waitFor();
     await page.locator('#sum-discount dd', { hasText: '−₹100 (MONSOON)' }).waitFor();
     assert.equal(await summary(page, 'price'), '₹499');
     assert.equal(await summary(page, 'total'), '₹399');
@@ -175,8 +180,9 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     await page.getByLabel('Full name').fill('Asha Rao');
     await page.getByLabel('Email').fill('asha@example.invalid');
     await page.getByLabel('Promo code (optional)').fill('NOSUCHCODE');
-    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // Enter in the code field applies it, it does not pay
     await page.locator('#promo[aria-invalid="true"]').waitFor();
+    assert.ok(await page.locator('#result').isHidden(), 'nothing was booked');
     assert.match(await page.locator('#promo-error').innerText(), /promo code cannot be used/);
     await page.getByLabel('Promo code (optional)').fill('');
     await page.getByRole('button', { name: 'Pay ₹250' }).click();

@@ -32,6 +32,7 @@ import * as m0063 from './0063_test_orders_clock.js';
 import * as m0065 from './0065_door_lists.js';
 import * as m0067 from './0067_sandbox_mail_bodies.js';
 import * as m0069 from './0069_closing_loops.js';
+import * as m0064 from './0064_whole_event_option.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0065_door_lists': m0065,
   '0067_sandbox_mail_bodies': m0067,
   '0069_closing_loops': m0069,
+  '0064_whole_event_option': m0064,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -285,5 +285,7 @@ export async function pageFacts(deps: CheckoutDeps, event: EventRow) {
   const shown = presentEvent(event, usage);
   const availability = await events.availability(deps.eventDeps, event);
   const sessions = event.tracks.map((_, i) => events.sessionOf(event, i, deps.config.eventTimeZone));
-  return { shown, availability, sessions };
+  // What each session on sale costs with each ticket type: the buyer's form shows the chosen session's.
+  const prices = events.priceTable(event);
+  return { shown, availability, sessions, prices };
 }

@@ -4,7 +4,7 @@
 import { escapeHtml as h } from '../../shared/html.js';
 import { eventSpan, formatSpan } from '../../shared/event-time.js';
 import type { Availability } from '../events/availability.js';
-import type { Session } from '../events/events.service.js';
+import type { PriceRow, Session } from '../events/events.service.js';
 import type { pageFacts } from './checkout.service.js';
 import type { Strings } from './strings.js';
 
@@ -95,12 +95,15 @@ function option(name: string, value: string, label: string, price: string, note:
 </div>`;
 }
 
-/** Sessions: nothing is chosen for the buyer (a free "whole event" must not win by default over a paid track). */
+/**
+ * Sessions: nothing is chosen for the buyer (a free "whole event" must not win by default over a
+ * paid track); the whole event is an option only where the organiser sells it.
+ */
 function sessionChoices(s: Strings, shown: Shown, sessions: Session[], timeZone: string): string {
   if (shown.tracks.length === 0) return '';
   const eventSoldOut = shown.remaining === 0;
   const rows = [
-    option('subEventId', '', s.wholeEvent, money(s, shown.price), availabilityNote(s, shown.remaining, eventSoldOut), { id: 'session-none', disabled: eventSoldOut }),
+    ...(shown.wholeEventOption ? [option('subEventId', '', s.wholeEvent, money(s, shown.price), availabilityNote(s, shown.remaining, eventSoldOut), { id: 'session-none', disabled: eventSoldOut })] : []),
     ...shown.tracks.map((t) =>
       option('subEventId', String(t.index), t.title, money(s, t.price), [formatSpan(sessions[t.index]!.span, timeZone) ?? '', availabilityNote(s, t.remaining, t.remaining === 0)].filter((x) => x).join(' · '), {
         id: `session-${t.index}`,
@@ -111,13 +114,25 @@ function sessionChoices(s: Strings, shown: Shown, sessions: Session[], timeZone:
   return `<fieldset class="choices" id="session" role="radiogroup" aria-describedby="session-error"><legend>${h(s.session)}</legend>${rows.join('\n')}${errorSlot('session')}</fieldset>`;
 }
 
-function tierChoices(s: Strings, shown: Shown, availability: Availability): string {
+/**
+ * A ticket type's price: the one price when every session on sale agrees, else the range (until
+ * a session is chosen, when the page script says the chosen session's).
+ */
+function tierPrice(s: Strings, prices: PriceRow[], ticketType: string): string {
+  const all = prices.map((r) => r.prices.find((p) => p.ticketType === ticketType)?.paise).filter((p): p is number => p !== undefined);
+  if (all.length === 0) return '';
+  const [low, high] = [Math.min(...all), Math.max(...all)];
+  return low === high ? money(s, low / 100) : `${money(s, low / 100)} – ${money(s, high / 100)}`;
+}
+
+function tierChoices(s: Strings, p: PageInput): string {
+  const { availability, prices } = p.facts;
   if (availability.tiers.length === 0) return '';
   const rows = [
-    option('ticketType', 'General', s.general, money(s, shown.price), '', { id: 'tier-general', checked: true, disabled: availability.soldOut }),
+    option('ticketType', 'General', s.general, tierPrice(s, prices, 'General'), '', { id: 'tier-general', checked: true, disabled: availability.soldOut }),
     ...availability.tiers.map((t, i) => {
       const notes = [t.membersOnly ? s.membersOnly : '', !t.onSale ? s.notOnSale : availabilityNote(s, t.remaining, t.soldOut)].filter((x) => x);
-      return option('ticketType', t.name, t.name, money(s, t.price), notes.join(' · '), { id: `tier-${i}`, disabled: t.soldOut || !t.onSale, membersOnly: t.membersOnly });
+      return option('ticketType', t.name, t.name, tierPrice(s, prices, t.name), notes.join(' · '), { id: `tier-${i}`, disabled: t.soldOut || !t.onSale, membersOnly: t.membersOnly });
     }),
   ];
   // Shown by the page script while a members-only tier is chosen: the proof a browser must send.
@@ -176,15 +191,14 @@ export interface PageInput {
   preview?: { token: string; bookable: boolean } | undefined;
 }
 
-const paise = (rupees: number) => Math.round(rupees * 100);
-
-/** The prices the page script sums for the order summary (paise), by session and tier. */
-function priceTable(shown: Shown, availability: Availability) {
+/**
+ * The prices the page script reads for the tier list and the order summary: per person, in
+ * paise, for each session on sale ('' the whole event, else the track's index) and ticket type.
+ */
+function priceConfig(prices: PriceRow[]) {
   return {
     currency: 'INR',
-    base: paise(shown.price),
-    tracks: Object.fromEntries(shown.tracks.map((t) => [String(t.index), { title: t.title, price: paise(t.price) }])),
-    tiers: Object.fromEntries(availability.tiers.map((t) => [t.name, paise(t.price)])),
+    sessions: Object.fromEntries(prices.map((r) => [r.trackIndex === null ? '' : String(r.trackIndex), Object.fromEntries(r.prices.map((x) => [x.ticketType, x.paise]))])),
   };
 }
 
@@ -250,7 +264,7 @@ export function renderEventPage(p: PageInput): string {
     origin: p.origin,
     key: p.key,
     title: shown.title,
-    prices: priceTable(shown, availability),
+    prices: priceConfig(p.facts.prices),
     strings: s.script,
     ...(p.offer ? { offer: p.offer.token } : {}),
     ...(p.preview ? { preview: p.preview.token } : {}),
@@ -267,7 +281,7 @@ export function renderEventPage(p: PageInput): string {
     ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`
     : `<form id="register-form" novalidate>
 ${offered ? `<p class="notice" id="offer-held" role="status">A seat is held for you until ${h(p.offer!.until)}. Book it before then; after that it passes to the next person waiting.</p>` : `${sessionChoices(s, shown, p.facts.sessions, p.timeZone)}
-${tierChoices(s, shown, availability)}`}
+${tierChoices(s, p)}`}
 <fieldset><legend>${h(s.yourDetails)}</legend>
 <div class="field"><label for="name">${h(s.name)}</label><input id="name" name="name" autocomplete="name" required maxlength="200">${errorSlot('name')}</div>
 <div class="field"><label for="email">${h(s.email)}</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="254" aria-describedby="email-hint"><p class="hint" id="email-hint">${h(s.emailHint)}</p>${errorSlot('email')}</div>
@@ -275,7 +289,7 @@ ${tierChoices(s, shown, availability)}`}
 </fieldset>
 ${questions(s, shown)}
 ${offered ? '' : team(s, shown)}
-<div class="field"><label for="promo">${h(s.promo)}</label><input id="promo" name="promoCode" maxlength="40" autocomplete="off">${errorSlot('promo')}</div>
+<div class="field"><label for="promo">${h(s.promo)}</label><div class="promo-row"><input id="promo" name="promoCode" maxlength="40" autocomplete="off"><button type="button" class="secondary" id="promo-apply">${h(s.script.applyCode)}</button></div>${errorSlot('promo')}<p class="hint promo-status" id="promo-status" role="status" aria-live="polite"></p></div>
 ${summary(s, shown, availability)}
 <div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
 <button type="submit" id="submit"${p.preview && !p.preview.bookable ? ' disabled' : ''}>${h(submitLabel(s, shown))}</button>

@@ -56,6 +56,7 @@ export interface EventInput {
   tracks?: TrackInput[];
   waitlist?: WaitlistInput;
   selfService?: SelfServiceInput;
+  wholeEventOption?: boolean;
   status?: 'draft' | 'published';
   date?: unknown;
   taxCategory?: TaxCategory;
@@ -221,6 +222,7 @@ export interface EventFields {
   venue_state: string | null;
   waitlist: WaitlistDoc | null;
   self_service: SelfServiceDoc | null;
+  whole_event_option: boolean;
 }
 
 export function applyInput(base: EventFields, input: EventInput): EventFields {
@@ -253,6 +255,7 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
   if (input.venueState !== undefined) out.venue_state = optionalState(input.venueState, 'venueState');
   if (input.waitlist !== undefined) out.waitlist = validateWaitlist(input.waitlist, base.waitlist);
   if (input.selfService !== undefined) out.self_service = validateSelfService(input.selfService, base.self_service);
+  if (input.wholeEventOption !== undefined) out.whole_event_option = input.wholeEventOption;
   return out;
 }
 

@@ -64,6 +64,7 @@ export function presentEvent(row: EventRow, usage: SeatUsage) {
     venueState: row.venue_state,
     waitlist: presentWaitlist(row.waitlist),
     selfService: presentSelfService(row.self_service),
+    wholeEventOption: row.whole_event_option,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -149,6 +149,10 @@ const eventFields = {
   venueState: Nullable(Type.String({ maxLength: 2, description: 'GST: the state code of the venue (29 Karnataka, 27 Maharashtra, …), the place of supply; null: the supplier’s own state.' })),
   waitlist: WaitlistInput,
   selfService: SelfServiceInput,
+  wholeEventOption: Type.Boolean({
+    description:
+      'With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says.',
+  }),
 };
 
 export const EventCreate = Type.Object(
@@ -168,6 +172,7 @@ export const EventCreate = Type.Object(
     tracks: Type.Optional(eventFields.tracks),
     waitlist: Type.Optional(eventFields.waitlist),
     selfService: Type.Optional(eventFields.selfService),
+    wholeEventOption: Type.Optional(eventFields.wholeEventOption),
     status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Ignored: a new event is always a draft; publish with PATCH.' })),
     date: Type.Optional(eventFields.date),
     taxCategory: Type.Optional(eventFields.taxCategory),
@@ -251,6 +256,7 @@ export const Event = Type.Object({
   venueState: Nullable(Type.String()),
   waitlist: Waitlist,
   selfService: SelfService,
+  wholeEventOption: Type.Boolean({ description: 'With tracks: whether the whole event is sold too, at the base price. Without tracks the event itself is sold.' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });

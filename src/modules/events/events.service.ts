@@ -38,6 +38,7 @@ export {
 } from './seats.service.js';
 export { policyRefundPaise, selfServiceCutoff, selfServiceOpen, selfServicePolicy, waitlistFor } from './policies.js';
 export { sessionCoversDay, sessionDates, sessionOf, type Session } from './sessions.js';
+export { priceTable, unitPricePaise, wholeEventBookable, type PriceRow } from './prices.js';
 
 import type { EventDeps } from './events.deps.js';
 export type { BookingCounts, EventDeps } from './events.deps.js';
@@ -95,6 +96,9 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
       venue_state: null,
       waitlist: null,
       self_service: null,
+      // Omitted through the API: on, as events were before the setting (clients that book
+      // without naming a track keep working); the dashboard creates events with it off.
+      whole_event_option: true,
     },
     input,
   );
@@ -193,6 +197,7 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
       venue_state: row.venue_state,
       waitlist: row.waitlist,
       self_service: row.self_service,
+      whole_event_option: row.whole_event_option,
     },
     input,
   );
@@ -240,7 +245,7 @@ export function isPaid(e: Prices): boolean {
 const rowPrices = (row: EventRow): Prices => ({ price_paise: Number(row.price_paise), special_prices: row.special_prices, tracks: row.tracks });
 
 /** What the audit log keeps of an event (its fields as set, without its seat counts). */
-function eventFacts(e: Pick<EventRow, 'title' | 'status' | 'slug' | 'start_date' | 'end_date' | 'location' | 'capacity' | 'price_paise' | 'requires_approval' | 'max_team_size' | 'tracks' | 'special_prices' | 'tax_category'> & { slug: string }) {
+function eventFacts(e: Pick<EventRow, 'title' | 'status' | 'slug' | 'start_date' | 'end_date' | 'location' | 'capacity' | 'price_paise' | 'requires_approval' | 'max_team_size' | 'tracks' | 'special_prices' | 'tax_category' | 'whole_event_option'> & { slug: string }) {
   return {
     title: e.title,
     status: e.status,
@@ -255,6 +260,7 @@ function eventFacts(e: Pick<EventRow, 'title' | 'status' | 'slug' | 'start_date'
     tracks: e.tracks.length,
     tiers: e.special_prices.map((t) => t.name),
     taxCategory: e.tax_category,
+    wholeEventOption: e.whole_event_option,
   };
 }
 

@@ -80,6 +80,8 @@ export interface EventsTable {
   ticket_emails_enabled: Generated<boolean>;
   waitlist: ColumnType<WaitlistDoc | null, string | null | undefined, string | null>;
   self_service: ColumnType<SelfServiceDoc | null, string | null | undefined, string | null>;
+  /** With tracks: whether the whole event is also sold, at the base price (§28). */
+  whole_event_option: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
   /** GST (§17): how admission to this event is taxed. */

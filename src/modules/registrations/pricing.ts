@@ -1,5 +1,6 @@
 // What a booking costs, in paise. Pure.
 import type { TierDoc, TrackDoc } from '../../db/database.js';
+import { unitPricePaise } from '../events/prices.js';
 
 export interface Discount {
   discount_percent: number | null;
@@ -32,7 +33,7 @@ export interface Price {
 }
 
 export function priceBooking(input: PriceInput): Price {
-  const unitPaise = input.tier?.pricePaise ?? input.track?.pricePaise ?? input.basePaise;
+  const unitPaise = unitPricePaise(input.basePaise, input.track, input.tier);
   const subtotalPaise = unitPaise * input.quantity;
   return { unitPaise, subtotalPaise, amountPaise: input.promo ? applyDiscount(input.promo, subtotalPaise) : subtotalPaise };
 }

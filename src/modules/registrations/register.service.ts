@@ -155,14 +155,25 @@ async function assertMember(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEve
   }
 }
 
-/** The track and the tier asked for, refused when unknown or off sale (members-only is checked by the caller). */
-export function chosenOptions(event: Pick<events.EventRow, 'tracks' | 'special_prices'>, input: Pick<RegisterInput, 'subEventId' | 'ticketType'>, now: Date) {
+/**
+ * The track and the tier asked for, refused when unknown or off sale (members-only is checked
+ * by the caller). Without a track, the whole event must be on sale (no tracks, or the
+ * organiser sells it too); a waitlist offer books what it was made for, whatever changed since.
+ */
+export function chosenOptions(
+  event: Pick<events.EventRow, 'tracks' | 'special_prices' | 'whole_event_option'>,
+  input: Pick<RegisterInput, 'subEventId' | 'ticketType'>,
+  now: Date,
+  options: { offered?: boolean } = {},
+) {
   let subEventId: number | null = null;
   let track: TrackDoc | undefined;
   if (input.subEventId !== undefined) {
     subEventId = events.parseTrackIndex(input.subEventId, 'subEventId');
     track = event.tracks[subEventId];
     if (!track) throw appError('track_not_found', `no track at index ${subEventId}`, { field: 'subEventId' });
+  } else if (!options.offered && !events.wholeEventBookable(event)) {
+    throw badRequest('track_required', 'choose a session: this event sells its sessions (tracks) one by one; send subEventId, a track index', { field: 'subEventId' });
   }
   let tier: TierDoc | undefined;
   if (input.ticketType !== undefined && input.ticketType !== 'General') {
@@ -173,8 +184,8 @@ export function chosenOptions(event: Pick<events.EventRow, 'tracks' | 'special_p
   return { subEventId, track, tier, ticketType: tier?.name ?? 'General' };
 }
 
-async function whatIsBooked(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, input: RegisterInput, email: string, now: Date) {
-  const chosen = chosenOptions(event, input, now);
+async function whatIsBooked(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, input: RegisterInput, email: string, now: Date, offered: boolean) {
+  const chosen = chosenOptions(event, input, now, { offered });
   if (chosen.tier?.membersOnly) await assertMember(deps, p, event, input.membershipId, email, chosen.tier.name);
   return chosen;
 }
@@ -205,7 +216,7 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   const quantity = 1 + members.length;
   const answers = validateAnswers(event.custom_fields, input.customFields ?? {});
   const billing = parseBilling(input.billing);
-  const { subEventId, track, tier, ticketType } = await whatIsBooked(deps, p, event, input, email, now);
+  const { subEventId, track, tier, ticketType } = await whatIsBooked(deps, p, event, input, email, now, offer !== undefined);
   const promo = input.promoCode === undefined ? undefined : await promos.findUsable(deps.db, event.id, input.promoCode, now);
   const { amountPaise } = priceBooking({ basePaise: Number(event.price_paise), track, tier, quantity, promo });
 

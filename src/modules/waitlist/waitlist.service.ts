@@ -44,6 +44,9 @@ function choiceOf(event: events.EventRow, input: Pick<JoinInput, 'subEventId' | 
   if (input.subEventId !== undefined) {
     subEventId = events.parseTrackIndex(input.subEventId, 'subEventId');
     if (!event.tracks[subEventId]) throw notFound(`no track at index ${subEventId}`, 'track_not_found');
+  } else if (!events.wholeEventBookable(event)) {
+    // An offer for the whole event could not be booked: it is not on sale.
+    throw badRequest('track_required', 'choose a session to wait for: this event sells its sessions (tracks) one by one; send subEventId, a track index', { field: 'subEventId' });
   }
   const ticketType = input.ticketType ?? 'General';
   if (ticketType !== 'General' && !event.special_prices.some((t) => t.name === ticketType)) {

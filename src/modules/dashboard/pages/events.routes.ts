@@ -94,7 +94,7 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
     show(req, reply, 'events', 'Event setup', async (v) => {
       const row = await events.loadOwnedEvent(deps.db, v.org, req.params.id);
       const event = await presentEvent(row);
-      return { title: event.title, body: eventViews.setup(v.csrf, event, (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo)) };
+      return { title: event.title, body: eventViews.setup(v.csrf, event, (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo), events.priceTable(row)) };
     }),
   );
 
@@ -227,6 +227,8 @@ function eventInput(f: Form, creating: boolean): events.EventInput {
     price: f.number('price', 'Price', 0),
     maxTeamSize: Math.max(1, f.integer('maxTeamSize', 'Team size', 1)),
     requiresApproval: f.checked('requiresApproval'),
+    // Off unless ticked, new events included: the base price is sold as the whole event only when asked for.
+    wholeEventOption: f.checked('wholeEventOption'),
     ...taxInput(f),
   };
 }

@@ -3,6 +3,7 @@
 // broadcast screens are in registrations.ts.
 import type { Availability } from '../../events/availability.js';
 import type { presentEvent } from '../../events/events.present.js';
+import type { PriceRow } from '../../events/events.service.js';
 import type { presentPromo } from '../../registrations/promo.service.js';
 import { html, type Html } from '../html.js';
 import { eventTaxFields } from './gst.js';
@@ -66,6 +67,8 @@ export function eventForm(csrf: string, action: string, e: EventView | null, sub
 <div><label for="f-team">Team size <span class="hint">1 = individual bookings</span></label><input id="f-team" name="maxTeamSize" type="number" min="1" max="100" step="1" value="${e?.maxTeamSize ?? 1}"></div>
 </div>
 <label class="inline"><input type="checkbox" name="requiresApproval" value="on"${e?.requiresApproval ? html` checked` : ''}> Free registrations wait for my approval</label>
+<label class="inline"><input type="checkbox" name="wholeEventOption" value="on" aria-describedby="f-whole-hint"${e?.wholeEventOption ? html` checked` : ''}> With tracks, also sell the whole event at the price above</label>
+<p class="hint" id="f-whole-hint">Off: every buyer picks a track and pays its price. On: “The whole event” is one more choice, at the event’s price.</p>
 ${eventTaxFields(e)}
 <p><button>${submit}</button></p>
 </form>`;
@@ -225,7 +228,29 @@ ${
 </section>`;
 }
 
-export function setup(csrf: string, e: EventView, promos: PromoView[]): Html {
+/** What a buyer pays per person: every session on sale × every ticket type, and what is not for sale. */
+export function priceTableView(e: EventView, rows: PriceRow[]): Html {
+  const types = [{ name: 'General', membersOnly: false }, ...e.specialPrices];
+  const note =
+    e.tracks.length === 0
+      ? html`<p class="muted">Without tracks, buyers book the event itself.</p>`
+      : e.wholeEventOption
+        ? html`<p class="muted">“The whole event” is on sale at the event’s price, beside each track. Turn it off under Event details to sell the tracks only.</p>`
+        : html`<p class="muted">The whole event is not sold on its own: every buyer picks a track. Turn it on under Event details to sell it at the event’s price.</p>`;
+  return html`<section aria-labelledby="prices-h"><h2 id="prices-h">Prices buyers see</h2>
+<p>What one person pays for each session and ticket type: a tier’s price replaces the track’s, and a track’s replaces the event’s. Promo codes come off these.</p>
+${note}
+<div class="table-wrap"><table class="cards-narrow" id="price-table" aria-labelledby="prices-h">
+<thead><tr><th scope="col">Session</th>${types.map((t) => html`<th scope="col" class="num">${t.name}${t.membersOnly ? ' (members)' : ''}</th>`)}</tr></thead>
+<tbody>${rows.map(
+    (r) => html`<tr><th scope="row" data-label="Session">${r.trackIndex === null ? r.title : `Track ${trackNumber(r.trackIndex)}: ${r.title}`}</th>${r.prices.map(
+      (p, i) => html`<td class="num" data-label="${types[i]?.name ?? p.ticketType}">${p.paise === 0 ? 'Free' : rupees(p.paise / 100)}</td>`,
+    )}</tr>`,
+  )}</tbody></table></div>
+</section>`;
+}
+
+export function setup(csrf: string, e: EventView, promos: PromoView[], prices: PriceRow[]): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   return html`${eventTabs(e, 'setup')}
 <h2>Event details</h2>
@@ -275,6 +300,8 @@ ${
 <label class="inline"><input type="checkbox" name="membersOnly" value="on"> Only for members in good standing</label>
 <p><button>Add tier</button></p></form>
 </section>
+
+${priceTableView(e, prices)}
 
 <section aria-labelledby="q-h"><h2 id="q-h">Questions</h2>
 ${
