@@ -62,7 +62,7 @@
     });
   }
   function save() {
-    return idbPut('state', { cursor: state.cursor, entries: state.entries, queue: state.queue, seq: state.seq, deviceId: state.deviceId });
+    return idbPut('state', { cursor: state.cursor, entries: state.entries, queue: state.queue, seq: state.seq, deviceId: state.deviceId, conflicts: state.conflicts || [], list: state.list || null });
   }
 
   // ------------------------------------------------------------ helpers
@@ -87,6 +87,11 @@
     return new Date(iso).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
   }
   function online() { return navigator.onLine !== false; }
+  // A scanned value as text to show: printable characters, at most 40.
+  function shown(value) {
+    var v = String(value).replace(/[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/g, '?');
+    return 'Code ' + (v.length > 40 ? v.slice(0, 39) + '…' : v);
+  }
   function request(method, path, body) {
     return fetch(api + path, {
       method: method,
@@ -203,7 +208,7 @@
       scan.ticketKey = hit.entry.key;
       if (index !== null) scan.memberIndex = index;
     }
-    scan.label = hit ? (index === null ? hit.entry.members[0].name : targetsOf(hit.entry, index)[0].name) : value;
+    scan.label = hit ? (index === null ? hit.entry.members[0].name : targetsOf(hit.entry, index)[0].name) : shown(value);
     applyLocal(scan);
     state.queue.push(scan);
     counts();
@@ -213,57 +218,90 @@
     return scan;
   }
 
+  // Scans go in order, at most 500 and about 200 kB a call. The service answers each scan on
+  // its own; should it refuse a whole call (a body it cannot read), the scans of that call go
+  // one at a time, and one refused alone is set aside (shown with the conflicts), so one bad
+  // QR never stops the scans after it.
+  var MAX_BATCH = 500, MAX_BATCH_CHARS = 200000;
+  var solo = 0; // scans still to send one at a time
+  function wire(s) {
+    var o = { seq: s.seq, action: s.action, at: s.at };
+    if (s.ticketId !== undefined) o.ticketId = s.ticketId;
+    if (s.ticketKey !== undefined && s.ticketId === undefined) o.ticketKey = s.ticketKey;
+    if (s.memberIndex !== undefined) o.memberIndex = s.memberIndex;
+    return o;
+  }
+  function nextBatch() {
+    if (solo > 0) return state.queue.slice(0, 1);
+    var batch = [], chars = 0;
+    for (var i = 0; i < state.queue.length && batch.length < MAX_BATCH; i++) {
+      var size = JSON.stringify(wire(state.queue[i])).length;
+      if (batch.length && chars + size > MAX_BATCH_CHARS) break;
+      batch.push(state.queue[i]);
+      chars += size;
+    }
+    return batch;
+  }
+  function answered(batch, results) {
+    var conflicts = [];
+    results.forEach(function (r, i) {
+      var s = batch[i];
+      if (r.status === 'already_admitted' || r.status === 'refused') {
+        if (s.offline || r.status === 'refused' && !(current && current.seq === s.seq)) conflicts.push({ scan: s, result: r });
+        if (current && current.seq === s.seq) showAnswer(r);
+      } else if (current && current.seq === s.seq && !current.hit) {
+        showAnswer(r);
+      }
+    });
+    var done = {};
+    batch.forEach(function (s) { done[s.seq] = true; });
+    state.queue = state.queue.filter(function (s) { return !done[s.seq]; });
+    if (conflicts.length) showConflicts(conflicts);
+  }
   function flush() {
     if (flushing || !online() || state.queue.length === 0) return Promise.resolve();
     flushing = true;
-    var batch = state.queue.slice(0, 500);
-    var body = {
-      deviceId: state.deviceId,
-      scans: batch.map(function (s) {
-        var o = { seq: s.seq, action: s.action, at: s.at };
-        if (s.ticketId !== undefined) o.ticketId = s.ticketId;
-        if (s.ticketKey !== undefined && s.ticketId === undefined) o.ticketKey = s.ticketKey;
-        if (s.memberIndex !== undefined) o.memberIndex = s.memberIndex;
-        return o;
-      }),
-    };
-    return request('POST', 'sync', body)
+    var batch = nextBatch();
+    return request('POST', 'sync', { deviceId: state.deviceId, scans: batch.map(wire) })
       .then(function (data) {
-        var conflicts = [];
-        data.results.forEach(function (r, i) {
-          var s = batch[i];
-          if (r.status === 'already_admitted' || r.status === 'refused') {
-            if (s.offline) conflicts.push({ scan: s, result: r });
-            if (current && current.seq === s.seq) showAnswer(r);
-          } else if (current && current.seq === s.seq && !current.hit) {
-            showAnswer(r);
-          }
-        });
-        var done = {};
-        batch.forEach(function (s) { done[s.seq] = true; });
-        state.queue = state.queue.filter(function (s) { return !done[s.seq]; });
-        if (conflicts.length) showConflicts(conflicts);
+        if (solo > 0) solo--;
+        answered(batch, data.results);
         flushing = false;
         return save().then(refresh).then(function () { showNet(); if (state.queue.length) return flush(); });
       })
       .catch(function (err) {
         flushing = false;
+        if (closed(err)) return;
+        if (err.status === 400 || err.status === 413 || err.status === 422) {
+          if (batch.length > 1) {
+            solo = batch.length;
+          } else {
+            // Refused alone: set aside, and the rest go on.
+            solo = Math.max(0, solo - 1);
+            answered(batch, [{ seq: batch[0].seq, status: 'refused', reason: 'invalid_qr' }]);
+          }
+          return save().then(function () { showNet(); return flush(); });
+        }
+        // The network or the service is down: the queue waits, and is sent again shortly.
         showNet();
-        closed(err);
       });
   }
 
+  function conflictText(c) {
+    var r = c.result;
+    return r.status === 'already_admitted'
+      ? c.scan.label + ': already in' + (r.by ? ' — by ' + r.by : '') + (r.at ? ' at ' + time(r.at) : '')
+      : c.scan.label + ': refused — ' + reasonText(r.reason, r.session);
+  }
   function showConflicts(list) {
-    var ul = $('conflict-list');
-    list.forEach(function (c) {
-      var r = c.result;
-      var text = r.status === 'already_admitted'
-        ? c.scan.label + ': already in' + (r.by ? ' — by ' + r.by : '') + (r.at ? ' at ' + time(r.at) : '')
-        : c.scan.label + ': refused — ' + reasonText(r.reason, r.session);
-      ul.appendChild(el('li', { text: text }));
-    });
-    $('conflicts').hidden = false;
+    state.conflicts = (state.conflicts || []).concat(list.map(conflictText)).slice(-50);
+    renderConflicts();
     buzz();
+  }
+  function renderConflicts() {
+    var texts = state.conflicts || [];
+    $('conflict-list').replaceChildren.apply($('conflict-list'), texts.map(function (t) { return el('li', { text: t }); }));
+    $('conflicts').hidden = texts.length === 0;
   }
 
   // ------------------------------------------------------------ the result panel
@@ -435,8 +473,9 @@
     });
   });
   $('conflicts-ok').addEventListener('click', function () {
-    $('conflict-list').replaceChildren();
-    $('conflicts').hidden = true;
+    state.conflicts = [];
+    renderConflicts();
+    save();
   });
 
   // ------------------------------------------------------------ camera
@@ -538,6 +577,7 @@
     }
     index();
     counts();
+    renderConflicts();
     showNet();
     return refresh();
   }).then(function () {
@@ -545,6 +585,7 @@
     showNet();
     flush();
     // The live count: the roster's changes every 10 seconds while the page is seen.
-    setInterval(function () { if (!document.hidden && !flushing) refresh(); }, 10000);
+    // Scans a failed send left queued go again at the same beat.
+    setInterval(function () { if (!document.hidden && !flushing) (state.queue.length ? flush() : refresh()); }, 10000);
   });
 })();

@@ -515,9 +515,11 @@ export type paths = {
          * Apply a device’s scans in order (the door screen’s queue)
          * @description Each scan is decided exactly as `POST /api/v1/events/{id}/check-in` decides it, in the order given, at most 500 per call. A scan names its ticket by `ticketId` (the QR value) or by `ticketKey` (the roster’s key, for a person found by name). `at` is the device’s time of the scan, kept for its own display; the admission is recorded at the service’s time of applying it.
          *
-         *     Idempotent per (`deviceId`, `seq`): a scan seen before answers what it answered the first time and changes nothing. Per scan: `admitted`, `undone`, `already_admitted { by, at }` (someone, perhaps another device, admitted them first) or `refused { reason }` — the conflicts a device shows after coming back online.
+         *     Idempotent per (pass or key, `deviceId`, `seq`): a scan seen before answers what it answered the first time and changes nothing; another pass using the same device id has records of its own, so it cannot answer for that device. Per scan: `admitted`, `undone`, `already_admitted { by, at }` (someone, perhaps another device, admitted them first; `by` names a pass by its label and a device by a short label, never its id) or `refused { reason }` — the conflicts a device shows after coming back online.
          *
-         *     Limits: at most 500 scans per call (400 beyond; send the rest in order in further calls); `deviceId` 1–64 characters of `A-Za-z0-9_-`; `seq` 0–2147483647; `ticketId` at most 500 characters; `memberIndex` 0–1000. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it). Every admit is decided by the database (a conditional update, written together with the admits queued beside it), never by an instance’s memory, so two devices, on any instances, never both admit one person, and an undo always finds the admit it undoes.
+         *     Each scan is checked on its own: a `ticketId` the door cannot read (empty, over 200 characters, control characters) answers `refused { reason: invalid_qr }`, an unknown one `refused { reason: ticket_not_found }`, and the scans after it still apply.
+         *
+         *     Limits: at most 500 scans per call and the request body at most 1 MiB (400 or 413 for the whole call beyond; send the rest in order in further calls); `deviceId` 1–64 characters of `A-Za-z0-9_-`; `seq` 0–2147483647; `memberIndex` 0–1000. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it). Every admit is decided by the database (a conditional update, written together with the admits queued beside it), never by an instance’s memory, so two devices, on any instances, never both admit one person, and an undo always finds the admit it undoes.
          */
         post: operations["syncDoorScans"];
         delete?: never;
@@ -7791,7 +7793,9 @@ export interface operations {
                         memberIndex?: number;
                         /** @description The device’s own increasing number for the scan. */
                         seq: number;
+                        /** @description The QR value as scanned. Whatever it holds, it is answered on its own: one the door cannot read is `refused { reason: invalid_qr }`. */
                         ticketId?: string;
+                        /** @description The roster’s key (sha256 hex) of a person found by name; one the roster does not hold is `refused { reason: ticket_not_found }`. */
                         ticketKey?: string;
                     }[];
                 };

@@ -66,4 +66,11 @@ describe('parseQrValue', () => {
     for (const bad of ['', '   ', 'x'.repeat(201)]) assert.throws(() => parseQrValue(bad), invalidQr(/must be the QR value/), JSON.stringify(bad.slice(0, 10)));
     assert.equal(parseQrValue('x'.repeat(200)), 'x'.repeat(200), '200 is allowed');
   });
+
+  it('refuses control characters, lone surrogates and over-long ids inside a JSON payload as invalid_qr', () => {
+    for (const bad of ['reg_\u0000x', 'reg_\u001bx', 'a\u0085b', 'tkt_\ud800', 'tkt_\udc00x', `{"id":"${'z'.repeat(201)}"}`, `{"id":"reg_\\u0000"}`, 'q'.repeat(5000)]) {
+      assert.throws(() => parseQrValue(bad), (e: any) => e.code === 'invalid_qr', JSON.stringify(bad.slice(0, 12)));
+    }
+    assert.equal(parseQrValue('tkt_\ud83d\ude00'), 'tkt_\ud83d\ude00', 'a whole surrogate pair is text');
+  });
 });

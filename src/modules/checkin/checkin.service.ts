@@ -57,9 +57,19 @@ export interface Scan {
   transferred: boolean;
 }
 
-/** The QR value as scanned: a bare id, or a JSON payload such as {"registrationId":"…"}. */
+/** The longest QR value the door reads: ids and codes are far shorter; anything longer is not a ticket. */
+const MAX_QR_VALUE = 200;
+
+/**
+ * The QR value as scanned: a bare id, or a JSON payload such as {"registrationId":"…"}. A
+ * value the door cannot read (empty, too long, control characters, a lone surrogate) is
+ * 400 `invalid_qr`, which a device's sync answers as that one scan's refusal.
+ */
 export function parseQrValue(raw: string): string {
   const value = raw.trim();
+  // A payload far past any ticket's is refused before it is parsed.
+  if (value.length > 20 * MAX_QR_VALUE) throw badRequest('invalid_qr', 'registrationId must be the QR value');
+  let id: string = value;
   if (value.startsWith('{')) {
     let parsed: unknown;
     try {
@@ -68,12 +78,13 @@ export function parseQrValue(raw: string): string {
       throw badRequest('invalid_qr', 'the QR value looks like JSON but does not parse');
     }
     const obj = parsed as Record<string, unknown>;
-    const id = obj.registrationId ?? obj.ticketCode ?? obj.qr ?? obj.id;
-    if (typeof id !== 'string' || id === '') throw badRequest('invalid_qr', 'the QR JSON carries no registrationId');
-    return id.trim();
+    const found = obj.registrationId ?? obj.ticketCode ?? obj.qr ?? obj.id;
+    if (typeof found !== 'string' || found === '') throw badRequest('invalid_qr', 'the QR JSON carries no registrationId');
+    id = found.trim();
   }
-  if (value === '' || value.length > 200) throw badRequest('invalid_qr', 'registrationId must be the QR value');
-  return value;
+  if (id === '' || id.length > MAX_QR_VALUE) throw badRequest('invalid_qr', 'registrationId must be the QR value');
+  if (/[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(id)) throw badRequest('invalid_qr', 'the QR value holds characters no ticket has');
+  return id;
 }
 
 export function toScan(rows: FastRow[]): Scan {

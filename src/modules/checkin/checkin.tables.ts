@@ -39,6 +39,8 @@ export interface CheckinLogTable {
 
 export interface DoorSyncScansTable {
   event_id: string;
+  /** Who synced it (migration 0065): `pass:<id>`, `key:<id>` or `dashboard`. */
+  holder: string;
   device_id: string;
   seq: number;
   result: Json<Record<string, unknown>>;

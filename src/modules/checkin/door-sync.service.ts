@@ -176,16 +176,20 @@ export interface SyncScan {
   at?: string | undefined;
 }
 
-const REFUSED_CODES = new Set(['not_admissible', 'transferred', 'ticket_not_found', 'member_not_found', 'member_mismatch', 'invalid_qr']);
+const REFUSED_CODES = new Set(['not_admissible', 'transferred', 'ticket_not_found', 'member_not_found', 'member_mismatch', 'invalid_qr', 'invalid_characters']);
 
 /**
- * Applies a device's scans in order, each through checkin.scan; a (device, seq) seen
- * before answers what it answered then and changes nothing.
+ * Applies a device's scans in order, each through checkin.scan, each on its own: a scan the
+ * door cannot read (too long, control characters, no such ticket) is answered `refused` and
+ * the scans after it still apply. A (holder, device, seq) seen before answers what it
+ * answered then and changes nothing.
  */
 export async function sync(deps: DoorSyncDeps, caller: DoorCaller, eventId: string, input: { deviceId: string; scans: SyncScan[] }) {
   const { event, as, actor, list } = await doorOf(deps.db, caller, eventId);
   const j = judgeOf(event, list, deps.config.eventTimeZone);
-  const seen = new Map((await repo.syncedScans(deps.db, event.id, input.deviceId, input.scans.map((s) => s.seq))).map((r) => [r.seq, r.result as unknown as SyncResult]));
+  // A device's scans are its holder's: another pass (or key) using the same device id has records of its own.
+  const holder = caller.kind === 'door' ? actor : checkin.actorOf(caller);
+  const seen = new Map((await repo.syncedScans(deps.db, event.id, holder, input.deviceId, input.scans.map((s) => s.seq))).map((r) => [r.seq, r.result as unknown as SyncResult]));
   let values: Map<string, string> | undefined;
   const results: SyncResult[] = [];
   for (const s of input.scans) {
@@ -210,7 +214,7 @@ export async function sync(deps: DoorSyncDeps, caller: DoorCaller, eventId: stri
       result = await applyScan(deps, as, event.id, s, value, caller.kind === 'door' ? `${actor}/${input.deviceId}` : actor, j.on);
       if (result.status === 'already_admitted') result.by = (await actorNames(deps.db, [result.by]))(result.by);
     }
-    const kept = (await repo.keepSyncedScan(deps.db, { event_id: event.id, device_id: input.deviceId, seq: s.seq, result, created_at: deps.clock.now() })) as unknown as SyncResult;
+    const kept = (await repo.keepSyncedScan(deps.db, { event_id: event.id, holder, device_id: input.deviceId, seq: s.seq, result, created_at: deps.clock.now() })) as unknown as SyncResult;
     seen.set(s.seq, kept);
     results.push(kept);
   }
@@ -231,7 +235,7 @@ async function applyScan(deps: DoorSyncDeps, as: KeyPrincipal, eventId: string, 
     return { seq: s.seq, status: 'already_admitted', by: first?.checkedInBy ?? null, at: first?.checkedInAt ?? null };
   } catch (err) {
     if (err instanceof AppError && REFUSED_CODES.has(err.code)) {
-      const reason = (err.extra?.refusalReason as string | undefined) ?? (err.code === 'not_admissible' ? 'not_admissible' : err.code);
+      const reason = (err.extra?.refusalReason as string | undefined) ?? (err.code === 'invalid_characters' ? 'invalid_qr' : err.code);
       return { seq: s.seq, status: 'refused', reason, message: err.message, ...(reason === 'wrong_session' ? { session: (err.extra?.session as string | null | undefined) ?? null } : {}) };
     }
     throw err;

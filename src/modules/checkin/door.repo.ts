@@ -37,23 +37,24 @@ export function passLabels(db: Db, ids: readonly string[]) {
   return db.selectFrom('door_passes').select(['id', 'label']).where('id', 'in', ids).execute();
 }
 
-export function syncedScans(db: Db, eventId: string, deviceId: string, seqs: readonly number[]) {
+export function syncedScans(db: Db, eventId: string, holder: string, deviceId: string, seqs: readonly number[]) {
   if (seqs.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('door_sync_scans')
     .select(['seq', 'result'])
     .where('event_id', '=', eventId)
+    .where('holder', '=', holder)
     .where('device_id', '=', deviceId)
     .where('seq', 'in', seqs)
     .execute();
 }
 
-/** Keeps the first answer given for (event, device, seq); answers the one kept. */
-export async function keepSyncedScan(db: Db, row: { event_id: string; device_id: string; seq: number; result: Record<string, unknown>; created_at: Date }) {
+/** Keeps the first answer given for (event, holder, device, seq); answers the one kept. */
+export async function keepSyncedScan(db: Db, row: { event_id: string; holder: string; device_id: string; seq: number; result: Record<string, unknown>; created_at: Date }) {
   const inserted = await db
     .insertInto('door_sync_scans')
     .values({ ...row, result: JSON.stringify(row.result) })
-    .onConflict((oc) => oc.columns(['event_id', 'device_id', 'seq']).doNothing())
+    .onConflict((oc) => oc.columns(['event_id', 'holder', 'device_id', 'seq']).doNothing())
     .returning('seq')
     .executeTakeFirst();
   if (inserted) return row.result;
@@ -61,6 +62,7 @@ export async function keepSyncedScan(db: Db, row: { event_id: string; device_id:
     .selectFrom('door_sync_scans')
     .select('result')
     .where('event_id', '=', row.event_id)
+    .where('holder', '=', row.holder)
     .where('device_id', '=', row.device_id)
     .where('seq', '=', row.seq)
     .executeTakeFirstOrThrow();

@@ -122,7 +122,13 @@ export async function doorOf(db: Kysely<Database>, caller: DoorCaller, eventId: 
   return { event, as, actor: `pass:${caller.passId}`, list: listOfPass({ scope_track_index: caller.scopeTrackIndex, scope_date: caller.scopeDate }) };
 }
 
-/** An actor reference as a person reads it: the pass's label (and device), "API key", "Dashboard". */
+/**
+ * A device as other people see it: "device 3f2a", a short hash of its id. Device ids are
+ * never shown, so a pass holder cannot learn another device's id from the roster.
+ */
+export const deviceLabel = (deviceId: string) => `device ${sha256(deviceId).slice(0, 4)}`;
+
+/** An actor reference as a person reads it: the pass's label (and its device's label), "API key", "Dashboard". */
 export async function actorNames(db: Kysely<Database>, actors: Iterable<string | null>): Promise<(actor: string | null) => string | null> {
   const passIds = new Set<string>();
   for (const a of actors) if (a?.startsWith('pass:')) passIds.add(a.slice(5).split('/')[0]!);
@@ -134,7 +140,7 @@ export async function actorNames(db: Kysely<Database>, actors: Iterable<string |
     if (actor.startsWith('pass:')) {
       const [id, device] = actor.slice(5).split('/');
       const label = labels.get(id!) ?? 'Door pass';
-      return device ? `${label} · device ${device}` : label;
+      return device ? `${label} · ${deviceLabel(device)}` : label;
     }
     return actor;
   };
