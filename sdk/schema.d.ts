@@ -1157,7 +1157,7 @@ export type paths = {
         };
         /**
          * This API described in OpenAPI 3.1
-         * @description This document: OpenAPI 3.1, every operation the service serves with its security, parameters, bodies, answers and examples.
+         * @description The same bytes on every call while the service runs, with an `ETag`: `If-None-Match` with it answers 304 without a body.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -1485,7 +1485,7 @@ export type paths = {
         put?: never;
         /**
          * Create an account
-         * @description A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until the owner confirms it, signed in to this account (see `GET /auth/verify`), the account has `emailVerified: false`. Test keys work at once.
+         * @description A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until the owner confirms it, signed in to this account (see `GET /auth/verify`), the account has `emailVerified: false`. Test keys work at once. One client address (an IPv6 client by its /64) may sign up `SIGNUP_LIMIT_PER_HOUR` times an hour (default 10), then 429 `too_many_signups` with `Retry-After`; one email address gets at most `VERIFY_MAIL_LIMIT_PER_HOUR` verification mails an hour (default 5), this one and resends together.
          */
         post: operations["signUp"];
         delete?: never;
@@ -1529,7 +1529,7 @@ export type paths = {
         put?: never;
         /**
          * Send a new verification mail
-         * @description Queues a new verification mail to the account's address (earlier links stay valid until they expire). At most 3 per hour per account (429 `too_many_attempts`); 409 `email_already_verified` when there is nothing to verify.
+         * @description Queues a new verification mail to the account's address (earlier links stay valid until they expire). One email address gets at most `VERIFY_MAIL_LIMIT_PER_HOUR` verification mails an hour (default 5), the sign-up's own included (429 `too_many_attempts` with `Retry-After` beyond); 409 `email_already_verified` when there is nothing to verify.
          */
         post: operations["resendVerificationEmail"];
         delete?: never;
@@ -1573,7 +1573,7 @@ export type paths = {
         put?: never;
         /**
          * Create an API key; the key is shown in this answer only
-         * @description `class: full` keys (`sk_…`) may call everything but event deletion and stay on a server. `class: checkout` keys (`pk_…`) may read events, register and subscribe, and may be pinned to one browser origin with `allowedOrigin` (scheme and host, e.g. `https://shop.example.in`). A `live` key needs a verified email address (403 `email_unverified` until the verification mail is opened); test keys work at once.
+         * @description `class: full` keys (`sk_…`) may call everything but event deletion and stay on a server. `class: checkout` keys (`pk_…`) may read events, register and subscribe, and may be pinned to one browser origin with `allowedOrigin` (scheme and host, e.g. `https://shop.example.in`). A `live` key needs a verified email address (403 `email_unverified` until the verification mail is opened); test keys work at once. An account holds at most 50 keys in use (not revoked) per mode: one more answers 409 `key_limit` until one is revoked. Each key has its own request limit (`RATE_LIMIT_PER_MINUTE`) and all the account's keys together one more (`RATE_LIMIT_PER_ACCOUNT_MINUTE`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -2488,7 +2488,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "track_in_use" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -13754,6 +13754,10 @@ export interface operations {
             /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -13779,9 +13783,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -16223,7 +16256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see Retry-After. */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -16810,6 +16843,19 @@ export interface operations {
             };
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -19913,6 +19959,9 @@ export interface operations {
             /** @description The process is running. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -19928,9 +19977,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -19952,6 +20018,9 @@ export interface operations {
             /** @description Prometheus text exposition format 0.0.4 */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -19967,6 +20036,23 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -19977,6 +20063,9 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -19998,6 +20087,9 @@ export interface operations {
             /** @description The database answers; `storage` names which one. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20015,9 +20107,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20028,6 +20137,9 @@ export interface operations {
             /** @description A dependency is not configured or not available. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
