@@ -515,11 +515,9 @@ export type paths = {
          * Apply a device’s scans in order (the door screen’s queue)
          * @description Each scan is decided exactly as `POST /api/v1/events/{id}/check-in` decides it, in the order given, at most 500 per call. A scan names its ticket by `ticketId` (the QR value) or by `ticketKey` (the roster’s key, for a person found by name). `at` is the device’s time of the scan, kept for its own display; the admission is recorded at the service’s time of applying it.
          *
-         *     Idempotent per (pass or key, `deviceId`, `seq`): a scan seen before answers what it answered the first time and changes nothing; another pass using the same device id has records of its own, so it cannot answer for that device. Per scan: `admitted`, `undone`, `already_admitted { by, at }` (someone, perhaps another device, admitted them first; `by` names a pass by its label and a device by a short label, never its id) or `refused { reason }` — the conflicts a device shows after coming back online.
+         *     Idempotent per (`deviceId`, `seq`): a scan seen before answers what it answered the first time and changes nothing. Per scan: `admitted`, `undone`, `already_admitted { by, at }` (someone, perhaps another device, admitted them first) or `refused { reason }` — the conflicts a device shows after coming back online.
          *
-         *     Each scan is checked on its own: a `ticketId` the door cannot read (empty, over 200 characters, control characters) answers `refused { reason: invalid_qr }`, an unknown one `refused { reason: ticket_not_found }`, and the scans after it still apply.
-         *
-         *     Limits: at most 500 scans per call and the request body at most 1 MiB (400 or 413 for the whole call beyond; send the rest in order in further calls); `deviceId` 1–64 characters of `A-Za-z0-9_-`; `seq` 0–2147483647; `memberIndex` 0–1000. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it). Every admit is decided by the database (a conditional update, written together with the admits queued beside it), never by an instance’s memory, so two devices, on any instances, never both admit one person, and an undo always finds the admit it undoes.
+         *     Limits: at most 500 scans per call (400 beyond; send the rest in order in further calls); `deviceId` 1–64 characters of `A-Za-z0-9_-`; `seq` 0–2147483647; `ticketId` at most 500 characters; `memberIndex` 0–1000. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it). Every admit is decided by the database (a conditional update, written together with the admits queued beside it), never by an instance’s memory, so two devices, on any instances, never both admit one person, and an undo always finds the admit it undoes.
          */
         post: operations["syncDoorScans"];
         delete?: never;
@@ -567,7 +565,7 @@ export type paths = {
          *
          *     Each person on a confirmed booking is mailed a ticket: the date in words in the event’s time zone (`EVENT_TIME_ZONE`, India Standard Time by default), what was paid (or `free`) and, for the payer, a receipt line, the QR code of the bare ticket id, an `event.ics` calendar file (UID = the ticket id) and the link to the attendee’s own page.
          *
-         *     Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input (`invalid_phone`, `phone_required` for whatsappOptIn without a phone, `track_required` without `subEventId` on an event with tracks that does not sell the whole event — see the event’s `wholeEventOption`), `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 409 `payments_not_configured` when the service takes no live payments (its message names no setting: buyers may read it); 502 when the gateway fails (nothing changes).
+         *     Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input (`invalid_phone`, `phone_required` for whatsappOptIn without a phone), `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 409 `payments_not_configured` when the service takes no live payments (its message names no setting: buyers may read it); 502 when the gateway fails (nothing changes).
          *
          *     Unpaid bookings hold nothing for long: a paid booking is payable for `CHECKOUT_WINDOW_MINUTES` (default 30) after step 1, then the reconciliation sweep cancels it and releases its promo code’s use (a payment that still arrives is refunded in full). At most 3 bookings of an event wait for payment per email, and — for a checkout key — 20 per client address (as the service sees it, after `TRUST_PROXY`); step 1 beyond that answers 429 `too_many_pending`, before any gateway order.
          *
@@ -807,7 +805,7 @@ export type paths = {
         put?: never;
         /**
          * Append a track
-         * @description A track is a session with its own time: `startsAt` and `endsAt` (date-times with offset; or `date`, which may also be a bare day, and `endDate`). Without them the track runs as the event does (and follows it while unset). A booking on the track is shown, mailed, put in calendars and wallets, and its self-service cutoff counted, by the track’s times.
+         * @description `date` defaults to the event’s start date (and follows it while unset).
          */
         post: operations["createTrack"];
         delete?: never;
@@ -1159,7 +1157,7 @@ export type paths = {
         };
         /**
          * This API described in OpenAPI 3.1
-         * @description This document: OpenAPI 3.1, every operation the service serves with its security, parameters, bodies, answers and examples.
+         * @description The same bytes on every call while the service runs, with an `ETag`: `If-None-Match` with it answers 304 without a body.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -1487,7 +1485,7 @@ export type paths = {
         put?: never;
         /**
          * Create an account
-         * @description A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until the owner confirms it, signed in to this account (see `GET /auth/verify`), the account has `emailVerified: false`. Test keys work at once.
+         * @description A new account has `isOrganizer: true` and `canPublish: false`. Emails are case-insensitive. A verification mail with a link `{BASE_URL}/auth/verify?token=…` (valid 48 hours, single use) is sent to the address; until the owner confirms it, signed in to this account (see `GET /auth/verify`), the account has `emailVerified: false`. Test keys work at once. One client address (an IPv6 client by its /64) may sign up `SIGNUP_LIMIT_PER_HOUR` times an hour (default 10), then 429 `too_many_signups` with `Retry-After`; one email address gets at most `VERIFY_MAIL_LIMIT_PER_HOUR` verification mails an hour (default 5), this one and resends together.
          */
         post: operations["signUp"];
         delete?: never;
@@ -1531,7 +1529,7 @@ export type paths = {
         put?: never;
         /**
          * Send a new verification mail
-         * @description Queues a new verification mail to the account's address (earlier links stay valid until they expire). At most 3 per hour per account (429 `too_many_attempts`); 409 `email_already_verified` when there is nothing to verify.
+         * @description Queues a new verification mail to the account's address (earlier links stay valid until they expire). One email address gets at most `VERIFY_MAIL_LIMIT_PER_HOUR` verification mails an hour (default 5), the sign-up's own included (429 `too_many_attempts` with `Retry-After` beyond); 409 `email_already_verified` when there is nothing to verify.
          */
         post: operations["resendVerificationEmail"];
         delete?: never;
@@ -1575,7 +1573,7 @@ export type paths = {
         put?: never;
         /**
          * Create an API key; the key is shown in this answer only
-         * @description `class: full` keys (`sk_…`) may call everything but event deletion and stay on a server. `class: checkout` keys (`pk_…`) may read events, register and subscribe, and may be pinned to one browser origin with `allowedOrigin` (scheme and host, e.g. `https://shop.example.in`). A `live` key needs a verified email address (403 `email_unverified` until the verification mail is opened); test keys work at once.
+         * @description `class: full` keys (`sk_…`) may call everything but event deletion and stay on a server. `class: checkout` keys (`pk_…`) may read events, register and subscribe, and may be pinned to one browser origin with `allowedOrigin` (scheme and host, e.g. `https://shop.example.in`). A `live` key needs a verified email address (403 `email_unverified` until the verification mail is opened); test keys work at once. An account holds at most 50 keys in use (not revoked) per mode: one more answers 409 `key_limit` until one is revoked. Each key has its own request limit (`RATE_LIMIT_PER_MINUTE`) and all the account's keys together one more (`RATE_LIMIT_PER_ACCOUNT_MINUTE`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1745,7 +1743,7 @@ export type paths = {
         };
         /**
          * The hosted checkout page of an event
-         * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code with an Apply button that says what the code did (a code typed but not applied is applied, and said, on the first press of the button, which then waits for the next). When the event has sessions (tracks) none is chosen for the buyer; each session shows its own time, the whole event is a choice only where the event’s `wholeEventOption` is on, and each ticket type shows its price in the chosen session (before a choice, the range over the sessions on sale). An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — the header then names the booked session and its time; what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
+         * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code. When the event has sessions (tracks) none is chosen for the buyer. An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
          *
          *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
          *
@@ -2189,7 +2187,7 @@ export type paths = {
         };
         /**
          * The ticket as an Apple Wallet pass (.pkpass)
-         * @description An Apple Wallet event ticket signed with the Pass Type ID certificate (`APPLE_PASS_TYPE_ID`, `APPLE_TEAM_ID`, `APPLE_PASS_CERT`, `APPLE_PASS_KEY`, `APPLE_WWDR_CERT`): a zip of `pass.json`, icons, a logo, `manifest.json` (SHA-1 of each file) and `signature` (detached PKCS#7 of the manifest, WWDR intermediate included). Its QR barcode is the bare ticket id, the same value as the mailed QR, and so is its `serialNumber` (downloading again replaces the pass). Event name, the booked session’s date and time (its track’s own, else the event’s) in the event’s time zone (`EVENT_TIME_ZONE`) with its offset written out, venue, holder and ticket type are on it; the primary’s ticket only (team members’ tickets come by mail).
+         * @description An Apple Wallet event ticket signed with the Pass Type ID certificate (`APPLE_PASS_TYPE_ID`, `APPLE_TEAM_ID`, `APPLE_PASS_CERT`, `APPLE_PASS_KEY`, `APPLE_WWDR_CERT`): a zip of `pass.json`, icons, a logo, `manifest.json` (SHA-1 of each file) and `signature` (detached PKCS#7 of the manifest, WWDR intermediate included). Its QR barcode is the bare ticket id, the same value as the mailed QR, and so is its `serialNumber` (downloading again replaces the pass). Event name, date and time in India time (+05:30, kept as written), venue, holder and ticket type are on it; the primary’s ticket only (team members’ tickets come by mail).
          *
          *     Public: the token in the path is the credential (the attendee page’s: the registration id and a 132-bit MAC over it and the current ticket id). An unknown, altered or retired token (a transfer issues a new ticket id, which retires every earlier link) answers 404; so does a wallet whose settings are absent. A booking that is not confirmed (pending, cancelled, refunded) answers 409 `not_confirmed`. Answers are `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.
          */
@@ -2490,7 +2488,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -2559,8 +2557,6 @@ export type components = {
                 enabled: boolean;
                 offerMinutes: number;
             };
-            /** @description With tracks: whether the whole event is sold too, at the base price. Without tracks the event itself is sold. */
-            wholeEventOption: boolean;
         };
         /**
          * FixedTermPlanInput
@@ -2894,12 +2890,10 @@ export type components = {
             capacity: number;
             date: string | null;
             endDate: string | null;
-            endsAt: string | null;
             /** @description Zero-based position; positional, not stable (removing a track moves the later ones down). Use it as subEventId (a decimal string). People read it plus one: the dashboard calls index 0 “Track 1”. */
             index: number;
             price: number;
             remaining: number | null;
-            startsAt: string | null;
             taken: number;
             title: string;
             waitlist: {
@@ -5034,7 +5028,6 @@ export interface operations {
                      *             "cutoffHours": 24,
                      *             "refund": "full"
                      *           },
-                     *           "wholeEventOption": true,
                      *           "createdAt": "2026-11-25T07:51:24.908Z",
                      *           "updatedAt": "2026-11-25T07:51:24.908Z"
                      *         }
@@ -5171,7 +5164,6 @@ export interface operations {
                  *         "cutoffHours": 24,
                  *         "refund": "full"
                  *       },
-                 *       "wholeEventOption": true,
                  *       "waitlist": {
                  *         "enabled": true,
                  *         "offerMinutes": 60
@@ -5269,10 +5261,8 @@ export interface operations {
                         capacity?: number;
                         date?: string | null;
                         endDate?: string | null;
-                        endsAt?: string | null;
                         /** @description Rupees, at most two decimal places. */
                         price?: number;
-                        startsAt?: string | null;
                         title: string;
                         waitlist?: {
                             /** @description Takes names when sold out (default false). */
@@ -5295,8 +5285,6 @@ export interface operations {
                          */
                         offerMinutes?: number;
                     };
-                    /** @description With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says. */
-                    wholeEventOption?: boolean;
                 };
             };
         };
@@ -5369,7 +5357,6 @@ export interface operations {
                      *           "cutoffHours": 24,
                      *           "refund": "full"
                      *         },
-                     *         "wholeEventOption": true,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -5585,7 +5572,6 @@ export interface operations {
                      *           "cutoffHours": 24,
                      *           "refund": "full"
                      *         },
-                     *         "wholeEventOption": true,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -5920,10 +5906,8 @@ export interface operations {
                         capacity?: number;
                         date?: string | null;
                         endDate?: string | null;
-                        endsAt?: string | null;
                         /** @description Rupees, at most two decimal places. */
                         price?: number;
-                        startsAt?: string | null;
                         title: string;
                         waitlist?: {
                             /** @description Takes names when sold out (default false). */
@@ -5940,8 +5924,6 @@ export interface operations {
                         /** @description How long an offer holds its seat (default 60). */
                         offerMinutes?: number;
                     };
-                    /** @description With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says. */
-                    wholeEventOption?: boolean;
                 };
             };
         };
@@ -6013,7 +5995,6 @@ export interface operations {
                      *           "cutoffHours": 24,
                      *           "refund": "full"
                      *         },
-                     *         "wholeEventOption": true,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -7793,9 +7774,7 @@ export interface operations {
                         memberIndex?: number;
                         /** @description The device’s own increasing number for the scan. */
                         seq: number;
-                        /** @description The QR value as scanned. Whatever it holds, it is answered on its own: one the door cannot read is `refused { reason: invalid_qr }`. */
                         ticketId?: string;
-                        /** @description The roster’s key (sha256 hex) of a person found by name; one the roster does not hold is `refused { reason: ticket_not_found }`. */
                         ticketKey?: string;
                     }[];
                 };
@@ -10448,8 +10427,6 @@ export interface operations {
                      *           "capacity": 30,
                      *           "date": "2027-01-16T14:00:00+05:30",
                      *           "endDate": "2027-01-16T17:00:00+05:30",
-                     *           "startsAt": "2027-01-16T14:00:00+05:30",
-                     *           "endsAt": "2027-01-16T17:00:00+05:30",
                      *           "taken": 0,
                      *           "remaining": 30,
                      *           "waitlist": null
@@ -10573,8 +10550,8 @@ export interface operations {
                  *       "title": "Workshop: PostgreSQL internals",
                  *       "price": 299,
                  *       "capacity": 30,
-                 *       "startsAt": "2027-01-16T14:00:00+05:30",
-                 *       "endsAt": "2027-01-16T17:00:00+05:30"
+                 *       "date": "2027-01-16T14:00:00+05:30",
+                 *       "endDate": "2027-01-16T17:00:00+05:30"
                  *     }
                  */
                 "application/json": {
@@ -10582,10 +10559,8 @@ export interface operations {
                     capacity?: number;
                     date?: string | null;
                     endDate?: string | null;
-                    endsAt?: string | null;
                     /** @description Rupees, at most two decimal places. */
                     price?: number;
-                    startsAt?: string | null;
                     title: string;
                     waitlist?: {
                         /** @description Takes names when sold out (default false). */
@@ -10618,8 +10593,6 @@ export interface operations {
                      *         "capacity": 30,
                      *         "date": "2027-01-16T14:00:00+05:30",
                      *         "endDate": "2027-01-16T17:00:00+05:30",
-                     *         "startsAt": "2027-01-16T14:00:00+05:30",
-                     *         "endsAt": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 30,
                      *         "waitlist": null
@@ -10805,8 +10778,6 @@ export interface operations {
                      *           "capacity": 30,
                      *           "date": "2027-01-16T14:00:00+05:30",
                      *           "endDate": "2027-01-16T17:00:00+05:30",
-                     *           "startsAt": "2027-01-16T14:00:00+05:30",
-                     *           "endsAt": "2027-01-16T17:00:00+05:30",
                      *           "taken": 0,
                      *           "remaining": 30,
                      *           "waitlist": null
@@ -10944,10 +10915,8 @@ export interface operations {
                     capacity?: number;
                     date?: string | null;
                     endDate?: string | null;
-                    endsAt?: string | null;
                     /** @description Rupees, at most two decimal places. */
                     price?: number;
-                    startsAt?: string | null;
                     title?: string;
                     waitlist?: {
                         /** @description Takes names when sold out (default false). */
@@ -10979,8 +10948,6 @@ export interface operations {
                      *         "capacity": 40,
                      *         "date": "2027-01-16T14:00:00+05:30",
                      *         "endDate": "2027-01-16T17:00:00+05:30",
-                     *         "startsAt": "2027-01-16T14:00:00+05:30",
-                     *         "endsAt": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 40,
                      *         "waitlist": null
@@ -13787,6 +13754,10 @@ export interface operations {
             /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -13812,9 +13783,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -16256,7 +16256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see Retry-After. */
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -16843,6 +16843,19 @@ export interface operations {
             };
             /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -19946,6 +19959,9 @@ export interface operations {
             /** @description The process is running. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -19961,9 +19977,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -19985,6 +20018,9 @@ export interface operations {
             /** @description Prometheus text exposition format 0.0.4 */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20000,6 +20036,23 @@ export interface operations {
             /** @description No credentials, or credentials not recognised. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20010,6 +20063,9 @@ export interface operations {
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20031,6 +20087,9 @@ export interface operations {
             /** @description The database answers; `storage` names which one. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20048,9 +20107,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; the request id is in the logs. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -20061,6 +20137,9 @@ export interface operations {
             /** @description A dependency is not configured or not available. */
             503: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

@@ -52,6 +52,15 @@ describe('loadConfig: defaults', () => {
     assert.deepEqual(c.dnsServers, []);
     assert.equal(c.webhookAllowPrivateUrls, false);
     assert.equal(c.dataDir, dataDir);
+    // The third round's limits (§21).
+    assert.equal(c.http.maxConnections, 10_000);
+    assert.equal(c.http.maxConnectionsPerAddress, 256);
+    assert.equal(c.http.acceptQueues, 16);
+    assert.equal(c.rateLimitPerAccountMinute, 1800, '3 × RATE_LIMIT_PER_MINUTE');
+    assert.equal(c.signupLimitPerHour, 10);
+    assert.equal(c.verifyMailLimitPerHour, 5);
+    assert.equal(c.doorRosterMaxPeople, 500_000);
+    assert.equal(c.metricsPublic, false);
     assert.ok(Object.isFrozen(c));
   });
 
@@ -65,6 +74,7 @@ describe('loadConfig: defaults', () => {
       envWith({
         PORT: ' 4000 ',
         HOST: '0.0.0.0',
+        METRICS_TOKEN: 'a-token-for-the-scraper',
         DATABASE_URL: 'postgres://u@db.internal:5432/app',
         REDIS_URL: 'redis://cache:6379',
         SMTP_URL: 'smtp://u:p@mail:587',
@@ -172,6 +182,19 @@ describe('loadConfig: bad values stop start-up with one line naming the variable
     [{ RECONCILE_EVERY_SECONDS: '86401' }, 'RECONCILE_EVERY_SECONDS'],
     [{ DOOR_ROSTER_CHECK_MS: '5' }, 'DOOR_ROSTER_CHECK_MS'],
     [{ DOOR_ROSTER_CHECK_MS: 'often' }, 'DOOR_ROSTER_CHECK_MS'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
+    [{ ACCEPT_QUEUES: '0' }, 'ACCEPT_QUEUES'],
+    [{ ACCEPT_QUEUES: '65' }, 'ACCEPT_QUEUES'],
+    [{ RATE_LIMIT_PER_ACCOUNT_MINUTE: '0' }, 'RATE_LIMIT_PER_ACCOUNT_MINUTE'],
+    [{ SIGNUP_LIMIT_PER_HOUR: '0' }, 'SIGNUP_LIMIT_PER_HOUR'],
+    [{ VERIFY_MAIL_LIMIT_PER_HOUR: 'five' }, 'VERIFY_MAIL_LIMIT_PER_HOUR'],
+    [{ DOOR_ROSTER_MAX_PEOPLE: '0' }, 'DOOR_ROSTER_MAX_PEOPLE'],
+    [{ METRICS_PUBLIC: 'perhaps' }, 'METRICS_PUBLIC'],
+    // Reachable from other machines without a token: /metrics would be open to them.
+    [{ HOST: '0.0.0.0' }, 'METRICS_TOKEN'],
+    [{ HOST: '::' }, 'METRICS_TOKEN'],
+    [{ HOST: '10.0.0.5' }, 'METRICS_TOKEN'],
+    [{ HOST: '0.0.0.0', METRICS_PUBLIC: 'false' }, 'METRICS_TOKEN'],
   ];
   for (const [extra, variable] of bad) {
     it(`${JSON.stringify(extra)} → ConfigError naming ${variable}`, () => {
@@ -188,6 +211,14 @@ describe('loadConfig: bad values stop start-up with one line naming the variable
       );
     });
   }
+
+  it('a HOST other machines reach starts with METRICS_TOKEN or METRICS_PUBLIC=true; a loopback HOST needs neither', () => {
+    assert.equal(loadConfig(envWith({ HOST: '0.0.0.0', METRICS_TOKEN: 'scraper-token' })).metricsToken, 'scraper-token');
+    assert.equal(loadConfig(envWith({ HOST: '0.0.0.0', METRICS_PUBLIC: 'true' })).metricsPublic, true);
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) assert.doesNotThrow(() => loadConfig(envWith({ HOST: host })), host);
+    assert.equal(loadConfig(envWith({ RATE_LIMIT_PER_MINUTE: '100' })).rateLimitPerAccountMinute, 300, 'follows the per-key limit');
+    assert.equal(loadConfig(envWith({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_PER_ACCOUNT_MINUTE: '120' })).rateLimitPerAccountMinute, 120);
+  });
 
   it('does not echo secrets or database passwords in the message', () => {
     for (const [extra, secret] of [

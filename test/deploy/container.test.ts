@@ -22,6 +22,11 @@ test('the Dockerfile: multi-stage on Node 22, production dependencies, non-root,
   assert.ok(args('RUN').some((a) => /npm ci\b.*--omit=dev/.test(a)), 'npm ci --omit=dev in the run stage');
   const users = args('USER');
   assert.ok(users.length > 0 && users.every((u) => u !== 'root' && u !== '0'), 'runs as a non-root user');
+  // A user of its own, made in the run stage: any process of the same user could join the
+  // port's SO_REUSEPORT group and take a share of its connections (README, "Production").
+  assert.ok(users.every((u) => u !== 'node' && u !== '1000'), 'not the image’s shared node user');
+  const user = users.at(-1)!;
+  assert.ok(args('RUN').some((a) => new RegExp(`useradd\\b[^&]*\\b${user}\\b`).test(a)), `the run stage creates ${user}`);
   const copies = runStage.filter((i) => i.getKeyword() === 'COPY').map((i) => i.getTextContent());
   assert.ok(copies.some((a) => /--from=build/.test(a)), 'the compiled service comes from the build stage');
   assert.equal(file.getHEALTHCHECKs().length, 1);
@@ -39,8 +44,18 @@ test('compose.yaml: three identical instances, a proxy in front, one PostgreSQL 
   assert.match(env.DATABASE_URL!, /^postgres:\/\/.*@postgres:5432\//);
   assert.match(env.REDIS_URL!, /^redis:\/\/redis:6379/);
   for (const name of ['SESSION_SECRET', 'SECRETS_KEY', 'TRUST_PROXY', 'BASE_URL']) assert.ok(env[name], `${name} is set for every instance`);
-  // The settings are ones the service accepts.
-  assert.doesNotThrow(() => loadConfig({ ...env, DATA_DIR: '/tmp/compose-config-check' }));
+  // The settings are ones the service accepts, with the image's own (HOST=0.0.0.0: reachable
+  // from other machines, so /metrics must be guarded).
+  const image = Object.fromEntries(
+    DockerfileParser.parse(readFileSync('Dockerfile', 'utf8'))
+      .getInstructions()
+      .filter((i) => i.getKeyword() === 'ENV')
+      .flatMap((i) => (i.getArgumentsContent() ?? '').split(/\s+/).map((kv) => kv.split('=') as [string, string])),
+  );
+  assert.equal(image.HOST, '0.0.0.0');
+  assert.ok(env.METRICS_TOKEN, 'METRICS_TOKEN is set for every instance');
+  assert.doesNotThrow(() => loadConfig({ ...image, ...env, DATA_DIR: '/tmp/compose-config-check' }));
+  assert.throws(() => loadConfig({ ...image, DATA_DIR: '/tmp/compose-config-check' }), /METRICS_TOKEN/, 'the image alone refuses to start with /metrics open');
   for (const [, s] of instances) {
     assert.equal(s.depends_on.postgres.condition, 'service_healthy');
     assert.equal(s.depends_on.redis.condition, 'service_healthy');

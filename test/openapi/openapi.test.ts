@@ -60,6 +60,35 @@ describe('OpenAPI document', () => {
     await server.close();
   });
 
+  it('is served from bytes made once, with an ETag: If-None-Match answers 304 without a body', async () => {
+    const first = await fetch(`${server.url}/api/v1/openapi.json`);
+    const bytes = Buffer.from(await first.arrayBuffer());
+    const etag = first.headers.get('etag');
+    assert.match(etag ?? '', /^"[A-Za-z0-9_-]{27}"$/);
+    // Made once: the next answers are the same bytes, and nothing builds the document again.
+    const swagger = server.app.swagger;
+    (server.app as { swagger: unknown }).swagger = () => {
+      throw new Error('the document was built again');
+    };
+    try {
+      const again = await fetch(`${server.url}/api/v1/openapi.json`);
+      assert.equal(again.status, 200);
+      assert.equal(again.headers.get('etag'), etag);
+      assert.ok(Buffer.from(await again.arrayBuffer()).equals(bytes));
+      for (const tag of [etag!, `W/${etag}`, `"other", ${etag}`, '*']) {
+        const r = await fetch(`${server.url}/api/v1/openapi.json`, { headers: { 'if-none-match': tag } });
+        assert.equal(r.status, 304, tag);
+        assert.equal(await r.text(), '');
+        assert.equal(r.headers.get('etag'), etag);
+      }
+      const stale = await fetch(`${server.url}/api/v1/openapi.json`, { headers: { 'if-none-match': '"an-older-version"' } });
+      assert.equal(stale.status, 200);
+      assert.ok(Buffer.from(await stale.arrayBuffer()).equals(bytes));
+    } finally {
+      (server.app as { swagger: unknown }).swagger = swagger;
+    }
+  });
+
   it('is OpenAPI 3.1.0 with the shared Error schema and both security schemes', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(typeof doc.info?.title, 'string');
