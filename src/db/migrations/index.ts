@@ -29,6 +29,7 @@ import * as m0060 from './0060_booking_lifecycle.js';
 import * as m0061 from './0061_sandbox_refunds_gwrefund.js';
 import * as m0062 from './0062_members_ending_claim.js';
 import * as m0063 from './0063_test_orders_clock.js';
+import * as m0068 from './0068_plan_pages.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0061_sandbox_refunds_gwrefund': m0061,
   '0062_members_ending_claim': m0062,
   '0063_test_orders_clock': m0063,
+  '0068_plan_pages': m0068,
 };
 
 export const migrationProvider: MigrationProvider = {
