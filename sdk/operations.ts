@@ -182,6 +182,8 @@ export function operations(client: Client<paths>) {
     getEmbedScript: (...init: Init<paths['/embed.js'], 'get'>) => client.GET('/embed.js', ...(init as [MaybeOptionalInit<paths['/embed.js'], 'get'>])),
     /** The hosted page’s own script (`GET /embed/page.js`) */
     getHostedPageScript: (...init: Init<paths['/embed/page.js'], 'get'>) => client.GET('/embed/page.js', ...(init as [MaybeOptionalInit<paths['/embed/page.js'], 'get'>])),
+    /** The hosted plan page’s own script (`GET /embed/plan.js`) */
+    getPlanPageScript: (...init: Init<paths['/embed/plan.js'], 'get'>) => client.GET('/embed/plan.js', ...(init as [MaybeOptionalInit<paths['/embed/plan.js'], 'get'>])),
     /** The hosted page’s style sheet (`GET /embed/page.css`) */
     getHostedPageStyle: (...init: Init<paths['/embed/page.css'], 'get'>) => client.GET('/embed/page.css', ...(init as [MaybeOptionalInit<paths['/embed/page.css'], 'get'>])),
     /** The hosted checkout page of an event (`GET /e/{slug}`) */
@@ -206,6 +208,16 @@ export function operations(client: Client<paths>) {
     hostedJoinWaitlist: (...init: Init<paths['/e/{slug}/waitlist'], 'post'>) => client.POST('/e/{slug}/waitlist', ...(init as [MaybeOptionalInit<paths['/e/{slug}/waitlist'], 'post'>])),
     /** Live events: where the gateway’s checkout returns after a redirect (`POST /e/{slug}/callback`) */
     hostedPaymentCallback: (...init: Init<paths['/e/{slug}/callback'], 'post'>) => client.POST('/e/{slug}/callback', ...(init as [MaybeOptionalInit<paths['/e/{slug}/callback'], 'post'>])),
+    /** The hosted page of a membership plan (`GET /m/{slug}`) */
+    openPlanPage: (...init: Init<paths['/m/{slug}'], 'get'>) => client.GET('/m/{slug}', ...(init as [MaybeOptionalInit<paths['/m/{slug}'], 'get'>])),
+    /** Join a plan from its page (a plain form) (`POST /m/{slug}/join`) */
+    joinPlanFromPage: (...init: Init<paths['/m/{slug}/join'], 'post'>) => client.POST('/m/{slug}/join', ...(init as [MaybeOptionalInit<paths['/m/{slug}/join'], 'post'>])),
+    /** Test plans: the sandbox’s stand-in for the gateway’s checkout of a fixed term (`POST /m/{slug}/sandbox-pay`) */
+    planSandboxPay: (...init: Init<paths['/m/{slug}/sandbox-pay'], 'post'>) => client.POST('/m/{slug}/sandbox-pay', ...(init as [MaybeOptionalInit<paths['/m/{slug}/sandbox-pay'], 'post'>])),
+    /** Test plans: the sandbox’s stand-in for the gateway’s mandate page (`POST /m/{slug}/sandbox-mandate`) */
+    planSandboxMandate: (...init: Init<paths['/m/{slug}/sandbox-mandate'], 'post'>) => client.POST('/m/{slug}/sandbox-mandate', ...(init as [MaybeOptionalInit<paths['/m/{slug}/sandbox-mandate'], 'post'>])),
+    /** Live plans: where the gateway’s checkout returns after paying a fixed term (`POST /m/{slug}/callback`) */
+    planPaymentCallback: (...init: Init<paths['/m/{slug}/callback'], 'post'>) => client.POST('/m/{slug}/callback', ...(init as [MaybeOptionalInit<paths['/m/{slug}/callback'], 'post'>])),
     /** The attendee’s own page: the ticket, its QR, calendar link, and the changes the policy allows (`GET /t/{token}`) */
     openAttendeePage: (...init: Init<paths['/t/{token}'], 'get'>) => client.GET('/t/{token}', ...(init as [MaybeOptionalInit<paths['/t/{token}'], 'get'>])),
     /** Transfer the ticket to another person (`POST /t/{token}/transfer`) */

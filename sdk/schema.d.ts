@@ -1999,7 +1999,7 @@ export type paths = {
         };
         /**
          * The embed script for host pages
-         * @description Dependency-free. `[data-svc-event=<slug>]` gets an inline frame of the hosted page; `[data-svc-button=<slug>]` opens it in a `<dialog>` over the page, or in a separate window with `data-svc-mode="popup"`; `data-svc-key` (a pinned `pk_test_` key) shows test events against the sandbox. After a booking it dispatches `svc:registered` on `window` and on the element with `detail: { eventSlug, status }` (`confirmed`, or `pending` while awaiting approval). Messages are accepted only from the service’s origin and from the frame or window it made. Served with an ETag; `?v=<version>` pins a version.
+         * @description Dependency-free. `[data-svc-event=<slug>]` gets an inline frame of the hosted page; `[data-svc-button=<slug>]` opens it in a `<dialog>` over the page, or in a separate window with `data-svc-mode="popup"`; `[data-svc-plan=<slug>]` gets an inline frame of a membership plan’s page (`/m/{slug}`) and `[data-svc-plan-button=<slug>]` opens it like a button; `data-svc-key` (a pinned `pk_test_` key) shows test events and plans against the sandbox. After a booking it dispatches `svc:registered` on `window` and on the element with `detail: { eventSlug, status }` (`confirmed`, or `pending` while awaiting approval); after someone joins a plan, `svc:joined` with `detail: { planSlug, status: "active" }`. Messages are accepted only from the service’s origin and from the frame or window it made. Served with an ETag; `?v=<version>` pins a version.
          */
         get: operations["getEmbedScript"];
         put?: never;
@@ -2050,6 +2050,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/embed/plan.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hosted plan page’s own script
+         * @description Loaded by `/m/{slug}` and its steps; its URL carries its version.
+         */
+        get: operations["getPlanPageScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2064,6 +2084,120 @@ export type paths = {
         get: operations["getLiveness"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/m/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hosted page of a membership plan
+         * @description Server-rendered HTML: the plan’s name, price (“₹1,200 for 12 months”, “₹500 every month”), description, and a form (name, email, phone) that joins it through `POST /m/{slug}/join`. Works without a script and with a keyboard; its script only sizes an embedding frame and posts `{ ns: "svc", v: 1, type }` messages (`ready`, `resize`, `joined { planSlug, status }`, `close`) to the key’s pinned origin (else the declared `origin`), never to `*`.
+         *
+         *     embed.js opens it for `[data-svc-plan=<slug>]` (inline) and `[data-svc-plan-button=<slug>]` (a dialog or a pop-up), and a members-only tier’s “Not a member? Join” link opens it with `from=<event slug>` so that the last step links back to the event.
+         *
+         *     No credentials: a live plan is public. A test plan needs `key`, a test checkout key of its account; without one it answers 404. Rate limited per IP. With a key pinned to an origin, the forms are refused (403 `origin_not_allowed`) unless the browser says they came from the page itself (`Sec-Fetch-Site: same-origin`) or the pinned origin.
+         */
+        get: operations["openPlanPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/m/{slug}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Live plans: where the gateway’s checkout returns after paying a fixed term
+         * @description Razorpay posts `razorpay_payment_id`, `razorpay_order_id` and `razorpay_signature` (or `error[…]` fields) as a form. The signature must be the HMAC-SHA256 of `<order id>|<payment id>` under the key secret, for the order a membership of this plan waits for (402 `payment_not_verified` otherwise, and nothing changes); the payment is then verified and bound as `POST /api/v1/memberships/{id}/confirm` does. The query keeps how the page was opened.
+         *
+         *     No credentials: a live plan is public. A test plan needs `key`, a test checkout key of its account; without one it answers 404. Rate limited per IP. With a key pinned to an origin, the forms are refused (403 `origin_not_allowed`) unless the browser says they came from the page itself (`Sec-Fetch-Site: same-origin`) or the pinned origin.
+         */
+        post: operations["planPaymentCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/m/{slug}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a plan from its page (a plain form)
+         * @description The same rules as `POST /api/v1/memberships/subscribe` with a checkout key of the plan’s account. The answer is the next step as a page: a fixed term’s payment (test plans: the sandbox’s stand-in for the gateway’s checkout; live plans: the gateway’s checkout, which posts back to `POST /m/{slug}/callback`), a recurring plan’s mandate to approve (test plans: the sandbox’s stand-in; live plans: a link to the gateway’s mandate page), or, for an address whose membership needs nothing now, “Already a member”. A membership waiting for its payment or mandate answers that same order or mandate again. The page never shows a membership’s id.
+         *
+         *     A missing name, an address that is not one or cannot receive mail: the form again (400) with the error at its field.
+         *
+         *     No credentials: a live plan is public. A test plan needs `key`, a test checkout key of its account; without one it answers 404. Rate limited per IP. With a key pinned to an origin, the forms are refused (403 `origin_not_allowed`) unless the browser says they came from the page itself (`Sec-Fetch-Site: same-origin`) or the pinned origin.
+         */
+        post: operations["joinPlanFromPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/m/{slug}/sandbox-mandate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test plans: the sandbox’s stand-in for the gateway’s mandate page
+         * @description `approve` plays the gateway’s `subscription.authenticated` for the subscription of this plan’s membership (as `POST /api/v1/sandbox/subscriptions/{id}/authenticate` does): the membership is authorised, in good standing, and its confirmation mail is queued. `decline` changes nothing. Test plans only (404 otherwise).
+         *
+         *     No credentials: a live plan is public. A test plan needs `key`, a test checkout key of its account; without one it answers 404. Rate limited per IP. With a key pinned to an origin, the forms are refused (403 `origin_not_allowed`) unless the browser says they came from the page itself (`Sec-Fetch-Site: same-origin`) or the pinned origin.
+         */
+        post: operations["planSandboxMandate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/m/{slug}/sandbox-pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test plans: the sandbox’s stand-in for the gateway’s checkout of a fixed term
+         * @description Pays (`success`) or fails (`failure`) the sandbox order a membership of this plan waits for; a payment is confirmed as `POST /api/v1/memberships/{id}/confirm` does, and the page says the person is a member (and where the confirmation mail goes). A failure shows the payment again. Test plans only (404 otherwise).
+         *
+         *     No credentials: a live plan is public. A test plan needs `key`, a test checkout key of its account; without one it answers 404. Rate limited per IP. With a key pinned to an origin, the forms are refused (403 `origin_not_allowed`) unless the browser says they came from the page itself (`Sec-Fetch-Site: same-origin`) or the pinned origin.
+         */
+        post: operations["planSandboxPay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2661,6 +2795,8 @@ export type components = {
             mode: "test" | "live";
             name: string;
             period: string | null;
+            /** @description Public: the plan’s hosted page is `/m/{slug}` (a test plan’s needs `?key=<pk_test_…>`), and embed.js opens it for `data-svc-plan="<slug>"`. Made from the name at creation. */
+            slug: string;
             termMonths: number | null;
             /** @description 0 means until cancelled. */
             totalCount: number;
@@ -13177,6 +13313,7 @@ export interface operations {
                      *           "totalCount": 0,
                      *           "mode": "test",
                      *           "gatewayPlanId": null,
+                     *           "slug": "annual-membership",
                      *           "createdAt": "2026-11-25T07:51:24.908Z"
                      *         }
                      *       ],
@@ -13320,6 +13457,7 @@ export interface operations {
                      *         "totalCount": 0,
                      *         "mode": "test",
                      *         "gatewayPlanId": null,
+                     *         "slug": "annual-membership",
                      *         "createdAt": "2026-11-25T07:51:24.908Z"
                      *       }
                      *     }
@@ -19947,6 +20085,87 @@ export interface operations {
             };
         };
     };
+    getPlanPageScript: {
+        parameters: {
+            query?: {
+                /** @description Content version; a matching one is cached for a year. */
+                v?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example /* The hosted plan page’s script. The page works without it (its steps are plain forms) … *\/ */
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getLiveness: {
         parameters: {
             query?: never;
@@ -20002,6 +20221,800 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openPlanPage: {
+        parameters: {
+            query?: {
+                /** @description How embed.js shows the page; `none` (default) is a page of its own. */
+                embed?: "inline" | "overlay" | "popup" | "none";
+                /** @description The slug of the event whose members-only ticket led here: the page links back to it. */
+                from?: string;
+                /**
+                 * @description Test plans: a `pk_test_` checkout key of the plan’s account (the widget’s `data-svc-key`). A key pinned to an origin lets only that origin frame the page and post its forms.
+                 * @example pk_test_TYooMQauvdEDq54NiTphI7jx
+                 */
+                key?: string;
+                /** @description The embedding page’s origin as embed.js declares it: where the page posts its messages when the key has no pin. It grants nothing. */
+                origin?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The plan’s slug (`slug` of the Plan).
+                 * @example annual-membership
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>…</body></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    planPaymentCallback: {
+        parameters: {
+            query?: {
+                /** @description How embed.js shows the page; `none` (default) is a page of its own. */
+                embed?: "inline" | "overlay" | "popup" | "none";
+                /** @description The slug of the event whose members-only ticket led here: the page links back to it. */
+                from?: string;
+                /** @description Test plans: a `pk_test_` checkout key of the plan’s account (the widget’s `data-svc-key`). A key pinned to an origin lets only that origin frame the page and post its forms. */
+                key?: string;
+                /** @description The embedding page’s origin as embed.js declares it: where the page posts its messages when the key has no pin. It grants nothing. */
+                origin?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The plan’s slug (`slug` of the Plan).
+                 * @example annual-membership
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "razorpay_order_id": "order_SbQ2m8KxL4vZ7t",
+                 *       "razorpay_payment_id": "pay_Ns7Kq2Lm9Xv4Zb1T",
+                 *       "razorpay_signature": "5f1c9a2b7e3d4c6f8a0b1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… You are a member …</body></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            502: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    joinPlanFromPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plan’s slug (`slug` of the Plan).
+                 * @example annual-membership
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "name": "Meera Iyer",
+                 *       "email": "meera.iyer@example.in"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    email?: string;
+                    /** @description How embed.js shows the page; `none` (default) is a page of its own. */
+                    embed?: "inline" | "overlay" | "popup" | "none";
+                    /** @description The slug of the event whose members-only ticket led here: the page links back to it. */
+                    from?: string;
+                    /** @description Test plans: a `pk_test_` checkout key of the plan’s account (the widget’s `data-svc-key`). A key pinned to an origin lets only that origin frame the page and post its forms. */
+                    key?: string;
+                    name?: string;
+                    /** @description The embedding page’s origin as embed.js declares it: where the page posts its messages when the key has no pin. It grants nothing. */
+                    origin?: string;
+                    phone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… Sandbox payment … ₹1,200 …</body></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            502: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    planSandboxMandate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plan’s slug (`slug` of the Plan).
+                 * @example annual-membership
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "subscription": "sub_Rk4Lm9Qx2Zv7Tb1N",
+                 *       "outcome": "approve"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /** @description How embed.js shows the page; `none` (default) is a page of its own. */
+                    embed?: "inline" | "overlay" | "popup" | "none";
+                    /** @description The slug of the event whose members-only ticket led here: the page links back to it. */
+                    from?: string;
+                    /** @description Test plans: a `pk_test_` checkout key of the plan’s account (the widget’s `data-svc-key`). A key pinned to an origin lets only that origin frame the page and post its forms. */
+                    key?: string;
+                    /** @description The embedding page’s origin as embed.js declares it: where the page posts its messages when the key has no pin. It grants nothing. */
+                    origin?: string;
+                    outcome: "approve" | "decline";
+                    subscription: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Monthly – membership</title></head><body>… You are a member …</body></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    planSandboxPay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plan’s slug (`slug` of the Plan).
+                 * @example annual-membership
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "order": "order_SbQ2m8KxL4vZ7t",
+                 *       "outcome": "success"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /** @description How embed.js shows the page; `none` (default) is a page of its own. */
+                    embed?: "inline" | "overlay" | "popup" | "none";
+                    /** @description The slug of the event whose members-only ticket led here: the page links back to it. */
+                    from?: string;
+                    /** @description Test plans: a `pk_test_` checkout key of the plan’s account (the widget’s `data-svc-key`). A key pinned to an origin lets only that origin frame the page and post its forms. */
+                    key?: string;
+                    order: string;
+                    /** @description The embedding page’s origin as embed.js declares it: where the page posts its messages when the key has no pin. It grants nothing. */
+                    origin?: string;
+                    outcome: "success" | "failure";
+                };
+            };
+        };
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… You are a member …</body></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such page: an unknown slug, an unpublished live event, or a test event without its key. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page naming the problem. */
+            502: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

@@ -120,7 +120,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   parseJson(app);
 
   // Every answer carries its request id and its framing policy: only the hosted checkout
-  // (/e/*, /embed/*) may be framed, by any site; every other answer, JSON included, may not.
+  // (/e/*, /m/*, /embed/*) may be framed, by any site; every other answer, JSON included, may not.
   // The policy is worked out once per route (onRoute below), and set before the handler runs,
   // so a page that sets its own policy replaces it. One hook, no promise.
   app.addHook('onRequest', (req, reply, done) => {
@@ -285,7 +285,7 @@ const NOT_FRAMEABLE = Object.freeze({ 'content-security-policy': "frame-ancestor
 
 /** Only the hosted checkout may be framed. */
 function framingOf(path: string): Readonly<Record<string, string>> {
-  return path.startsWith('/e/') || path.startsWith('/embed/') ? FRAMEABLE : NOT_FRAMEABLE;
+  return path.startsWith('/e/') || path.startsWith('/m/') || path.startsWith('/embed/') ? FRAMEABLE : NOT_FRAMEABLE;
 }
 
 /**

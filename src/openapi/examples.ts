@@ -38,6 +38,7 @@ export const EX = {
   attendeeToken: 'reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e',
   csrf: 'c1Xk8Lm2Qv7Zt4Rb9Nc3Wd6Hy0Js5FeU2iOa',
   planId: 'plan_Lx9Qm2Kv7Zt4Rb1N',
+  planSlug: 'annual-membership',
   membershipId: 'mem_Tq3Zm8Lx2Kv7Rb9N',
   subscriptionId: 'sub_Rk4Lm9Qx2Zv7Tb1N',
   broadcastId: 'bc_Wq2Lx8Km4Zv7Tb1Nc9Rd',
@@ -1085,6 +1086,7 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           totalCount: 0,
           mode: 'test',
           gatewayPlanId: null,
+          slug: EX.planSlug,
           createdAt: '2026-11-25T07:51:24.908Z',
         },
       },
@@ -1105,6 +1107,7 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             totalCount: 0,
             mode: 'test',
             gatewayPlanId: null,
+            slug: EX.planSlug,
             createdAt: '2026-11-25T07:51:24.908Z',
           },
         ],
@@ -1269,6 +1272,22 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     } },
   hostedJoinWaitlist: { requests: { default: { value: { key: EX.checkoutKey, name: 'Kiran Shah', email: 'kiran.shah@example.in' } } }, responses: {
       '200': '<!doctype html><html lang="en"><head><title>You are on the waitlist</title></head><body>…</body></html>',
+    } },
+  getPlanPageScript: { responses: { '200': '/* The hosted plan page’s script. The page works without it (its steps are plain forms) … */' } },
+  openPlanPage: { params: { slug: EX.planSlug, key: EX.checkoutKey }, responses: {
+      '200': '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>…</body></html>',
+    } },
+  joinPlanFromPage: { params: { slug: EX.planSlug }, requests: { default: { value: { key: EX.checkoutKey, name: 'Meera Iyer', email: 'meera.iyer@example.in' } } }, responses: {
+      '200': '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… Sandbox payment … ₹1,200 …</body></html>',
+    } },
+  planSandboxPay: { params: { slug: EX.planSlug }, requests: { default: { value: { key: EX.checkoutKey, order: EX.orderId, outcome: 'success' } } }, responses: {
+      '200': '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… You are a member …</body></html>',
+    } },
+  planSandboxMandate: { params: { slug: EX.planSlug }, requests: { default: { value: { key: EX.checkoutKey, subscription: EX.subscriptionId, outcome: 'approve' } } }, responses: {
+      '200': '<!doctype html><html lang="en"><head><title>Monthly – membership</title></head><body>… You are a member …</body></html>',
+    } },
+  planPaymentCallback: { params: { slug: EX.planSlug }, requests: { default: { value: { razorpay_order_id: EX.orderId, razorpay_payment_id: EX.paymentId, razorpay_signature: EX.razorpaySignature } } }, responses: {
+      '200': '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… You are a member …</body></html>',
     } },
   hostedPaymentCallback: { requests: { default: { value: { razorpay_order_id: EX.orderId, razorpay_payment_id: EX.paymentId, razorpay_signature: EX.razorpaySignature } } }, responses: { '200': '<!doctype html><html lang="en"><head><title>Payment received</title></head><body>…</body></html>' } },
   openAttendeePage: { responses: {

@@ -35,6 +35,7 @@ type Auth = { key: string } | { token: string } | { door: string } | { none: tru
 const NOT_DRIVEN: Readonly<Record<string, string>> = {
   hostedPaymentCallback: 'live events only (a test event answers 404): the gateway’s redirect back from its own hosted checkout',
   openHostedPaymentPage: 'live events only (a test event answers 404): it opens the gateway’s own checkout page',
+  planPaymentCallback: 'live plans only (a test plan pays through the sandbox’s stand-in): the gateway’s redirect back from its own hosted checkout',
 };
 
 const RAZORPAY_WEBHOOK_SECRET = 'whsec_examples_test';
@@ -71,6 +72,8 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   const real = new Map<string, string>();
   const set = (name: keyof typeof EX, value: string) => real.set(name, value);
   const recorded: Json = {};
+  /** The order the plan page's join made (its sandbox payment pays it). */
+  let planOrderId = '';
 
   before(async () => {
     wallet = makeWalletKeys();
@@ -368,6 +371,22 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     openHostedPaymentPage: {},
     hostedJoinWaitlist: { prepare: async () => ({ ids: { slug: (await api('GET', `/api/v1/events/${soldOutEventId}`)).data.slug } }) },
     hostedPaymentCallback: {},
+    getPlanPageScript: {},
+    openPlanPage: {
+      prepare: async () => {
+        const plan = await api('POST', '/api/v1/memberships/plans', { name: 'Annual membership', amount: 1200, kind: 'fixed_term', termMonths: 12 });
+        set('planSlug', plan.data.slug);
+      },
+    },
+    joinPlanFromPage: { read: (html: string) => void (planOrderId = /name="order" value="([^"]+)"/.exec(html)![1]!) },
+    planSandboxPay: { prepare: async () => ({ ids: { orderId: planOrderId } }) },
+    planSandboxMandate: {
+      prepare: async () => {
+        const plan = await api('POST', '/api/v1/memberships/plans', { name: 'Monthly', amount: 199, period: 'monthly' });
+        const sub = await api('POST', '/api/v1/memberships/subscribe', { planId: plan.data.id, name: 'Kabir', email: uniqueEmail('kabir') });
+        return { ids: { planSlug: plan.data.slug, subscriptionId: sub.subscriptionId } };
+      },
+    },
     openAttendeePage: {},
     attendeeTransfer: {
       prepare: async () => {

@@ -29,10 +29,11 @@ import * as m0060 from './0060_booking_lifecycle.js';
 import * as m0061 from './0061_sandbox_refunds_gwrefund.js';
 import * as m0062 from './0062_members_ending_claim.js';
 import * as m0063 from './0063_test_orders_clock.js';
+import * as m0064 from './0064_whole_event_option.js';
 import * as m0065 from './0065_door_lists.js';
 import * as m0067 from './0067_sandbox_mail_bodies.js';
+import * as m0068 from './0068_plan_pages.js';
 import * as m0069 from './0069_closing_loops.js';
-import * as m0064 from './0064_whole_event_option.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -63,10 +64,11 @@ const migrations: Record<string, Migration> = {
   '0061_sandbox_refunds_gwrefund': m0061,
   '0062_members_ending_claim': m0062,
   '0063_test_orders_clock': m0063,
+  '0064_whole_event_option': m0064,
   '0065_door_lists': m0065,
   '0067_sandbox_mail_bodies': m0067,
+  '0068_plan_pages': m0068,
   '0069_closing_loops': m0069,
-  '0064_whole_event_option': m0064,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -36,5 +36,6 @@ export function loadCheckoutAssets() {
   // The form (summary, errors at fields) and the confirmation's ticket first: the page's main part uses both.
   const pageJs = loadAsset(['checkout-form.js', 'checkout-ticket.js', 'checkout-page.js'], 'text/javascript; charset=utf-8');
   const pageCss = loadPageStyle();
-  return { embedJs, pageJs, pageCss };
+  const planJs = loadAsset('plan-page.js', 'text/javascript; charset=utf-8');
+  return { embedJs, pageJs, pageCss, planJs };
 }

@@ -10,6 +10,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Ids } from '../../shared/ids.js';
 import type { EventDeps } from '../events/events.deps.js';
 import type { KeyCache } from '../keys/keys.service.js';
+import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { RegisterDeps } from '../registrations/register-deps.js';
 import type { WaitlistDeps } from '../waitlist/waitlist.service.js';
 
@@ -21,6 +22,7 @@ export interface CheckoutDeps {
   readonly eventDeps: EventDeps;
   readonly ids: Ids;
   readonly keyCache: KeyCache;
+  readonly membershipDeps: MembershipDeps;
   readonly registerDeps: RegisterDeps;
   readonly waitlistDeps: WaitlistDeps;
 }
@@ -73,7 +75,7 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,79}$/;
 const notShown = () => notFound('no such event', 'event_not_found');
 
 /** The embedding origin embed.js declared: only ever a target for messages. A malformed one is ignored. */
-function declaredOrigin(origin: string | undefined): string | null {
+export function declaredOrigin(origin: string | undefined): string | null {
   if (origin === undefined || origin === '') return null;
   try {
     return keys.normaliseOrigin(origin);
@@ -152,7 +154,7 @@ async function openPreview(deps: CheckoutDeps, slug: string, token: string): Pro
  * the page itself sent it. A call with neither, or from any other site, is refused (403
  * `origin_not_allowed`).
  */
-export function assertCallFits(deps: CheckoutDeps, access: PageAccess, from: CallSource): void {
+export function assertCallFits(deps: CheckoutDeps, access: Pick<PageAccess, 'pinnedOrigin'>, from: CallSource): void {
   const pinned = access.pinnedOrigin;
   if (pinned === null) return;
   const own = [new URL(deps.config.baseUrl).origin, from.ownOrigin];

@@ -17,7 +17,7 @@ export interface Assets {
 
 type Shown = Awaited<ReturnType<typeof pageFacts>>['shown'];
 
-function jsonBlock(id: string, value: unknown): string {
+export function jsonBlock(id: string, value: unknown): string {
   const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
   return `<script type="application/json" id="${id}">${json}</script>`;
 }
@@ -32,7 +32,7 @@ export function formatWhen(startDate: string | null, endDate: string | null, tim
   return formatSpan(eventSpan(startDate, endDate, timeZone), timeZone) ?? '';
 }
 
-function paragraphs(text: string): string {
+export function paragraphs(text: string): string {
   return text
     .split(/\r?\n\s*\r?\n/)
     .map((p) => p.trim())
@@ -41,7 +41,7 @@ function paragraphs(text: string): string {
     .join('\n');
 }
 
-function layout(s: Strings, title: string, assets: Assets, body: string, opts: { bodyClass?: string; head?: string } = {}): string {
+export function layout(s: Strings, title: string, assets: Assets, body: string, opts: { bodyClass?: string; head?: string } = {}): string {
   return `<!doctype html>
 <html lang="${s.lang}">
 <head>

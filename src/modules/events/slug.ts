@@ -1,7 +1,7 @@
 // Event slugs: derived from the title once, at creation.
 import type { Ids } from '../../shared/ids.js';
 
-export function slugify(title: string): string {
+export function slugify(title: string, fallback = 'event'): string {
   const s = title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -10,7 +10,7 @@ export function slugify(title: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .replace(/-+$/g, '');
-  return s === '' ? 'event' : s;
+  return s === '' ? fallback : s;
 }
 
 export function slugSuffix(ids: Ids): string {

@@ -18,6 +18,14 @@ export function findPlan(db: Db, planId: string): Promise<PlanRow | undefined> {
   return db.selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirst();
 }
 
+export function findPlanBySlug(db: Db, slug: string): Promise<PlanRow | undefined> {
+  return db.selectFrom('plans').selectAll().where('slug', '=', slug).executeTakeFirst();
+}
+
+export async function planSlugTaken(db: Db, slug: string): Promise<boolean> {
+  return (await db.selectFrom('plans').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+}
+
 export function listPlans(db: Db, accountId: string, mode: Mode): Promise<PlanRow[]> {
   return db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).orderBy('created_at').orderBy('id').execute();
 }

@@ -33,6 +33,7 @@ const Plan = Type.Object({
   totalCount: Type.Integer({ description: '0 means until cancelled.' }),
   mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
   gatewayPlanId: Nullable(Type.String()),
+  slug: Type.String({ description: 'Public: the plan’s hosted page is `/m/{slug}` (a test plan’s needs `?key=<pk_test_…>`), and embed.js opens it for `data-svc-plan="<slug>"`. Made from the name at creation.' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 

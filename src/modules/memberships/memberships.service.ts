@@ -109,8 +109,11 @@ export async function isInGoodStanding(deps: { db: Db; clock: Clock }, accountId
   return computeStanding(standingInput(m, plan), await nowFor(deps, accountId, mode)).goodStanding;
 }
 
-/** The membership waiting for payment on this gateway order (reconciliation asks). */
+/** The membership waiting for payment on this gateway order (reconciliation and the plan page ask). */
 export const findByPendingOrder = (db: Db, mode: Mode, orderId: string) => repo.findByPendingOrder(db, mode, orderId);
+
+/** The membership of this gateway subscription (the plan page's sandbox mandate asks). */
+export const findBySubscription = (db: Db, mode: Mode, subscriptionId: string) => repo.findBySubscription(db, mode, subscriptionId);
 
 /** Whether some membership's last period was paid with this payment (reconciliation asks). */
 export async function isPaymentBound(db: Db, paymentId: string): Promise<boolean> {

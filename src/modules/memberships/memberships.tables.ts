@@ -7,6 +7,7 @@ import type { Timestamp, Mode } from '../../db/columns.js';
 export interface MembershipsTables {
   plans: PlansTable;
   memberships: MembershipsTable;
+  member_codes: MemberCodesTable;
 }
 
 export type PlanKind = 'fixed_term' | 'recurring';
@@ -25,6 +26,21 @@ export interface PlansTable {
   period: 'weekly' | 'monthly' | 'quarterly' | 'yearly' | null;
   total_count: number;
   gateway_plan_id: string | null;
+  created_at: Timestamp;
+  /** Public: the plan's hosted page is /m/{slug}. */
+  slug: string;
+}
+
+/** A one-time code mailed to a member's address: only its hash is kept. */
+export interface MemberCodesTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  email: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
   created_at: Timestamp;
 }
 

@@ -8,6 +8,9 @@ import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
 import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
 import type { PlanPeriod } from '../payments/gateway.js';
 import { gatewayFailure } from '../payments/payments.service.js';
+import { isUniqueViolation } from '../../shared/pg-errors.js';
+import type { Mode } from '../../db/database.js';
+import { slugify, slugSuffix } from '../events/slug.js';
 import * as repo from './memberships.repo.js';
 import { PLAN_CURRENCY, type MembershipDeps, type PlanRow } from './memberships.service.js';
 
@@ -71,11 +74,40 @@ export async function createPlan(deps: MembershipDeps, p: KeyPrincipal, input: P
       throw gatewayFailure(err, 'create the plan');
     }
   }
-  return deps.db.transaction().execute(async (trx) => {
-    const plan = await repo.insertPlan(trx, row);
-    await audit.recordChange(trx, deps, { accountId: p.userId, mode: p.mode, actor: audit.actorOfKey(p), action: 'plan.create', target: { type: 'plan', id: row.id }, after: { name, kind, amount: amountPaise / 100, termMonths: row.term_months, period: row.period } });
-    return plan;
-  });
+  return insertWithSlug(deps, p, row);
+}
+
+/** Files the plan under a public slug made from its name (with a suffix when the name's is taken), with its audit entry. */
+async function insertWithSlug(deps: MembershipDeps, p: KeyPrincipal, row: Omit<PlanRow, 'slug'>): Promise<PlanRow> {
+  const base = slugify(row.name, 'plan');
+  let slug = (await repo.planSlugTaken(deps.db, base)) ? `${base}-${slugSuffix(deps.ids)}` : base;
+  const facts = { name: row.name, kind: row.kind, amount: Number(row.amount_paise) / 100, termMonths: row.term_months, period: row.period };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await deps.db.transaction().execute(async (trx) => {
+        const plan = await repo.insertPlan(trx, { ...row, slug });
+        await audit.recordChange(trx, deps, { accountId: p.userId, mode: p.mode, actor: audit.actorOfKey(p), action: 'plan.create', target: { type: 'plan', id: row.id }, after: { ...facts, slug } });
+        return plan;
+      });
+    } catch (err) {
+      // Two plans with the same name made at once: the loser takes a suffix.
+      if (attempt < 3 && isUniqueViolation(err, 'plans_slug')) {
+        slug = `${base}-${slugSuffix(deps.ids)}`;
+        continue;
+      }
+      throw err;
+    }
+  }
+}
+
+/** A plan by its public slug (its hosted page, /m/{slug}). */
+export function findPlanBySlug(db: Db, slug: string): Promise<PlanRow | undefined> {
+  return repo.findPlanBySlug(db, slug);
+}
+
+/** An account's plans in a mode, oldest first: the plans a members-only tier's "Join" offers. */
+export function plansOf(db: Db, accountId: string, mode: Mode): Promise<PlanRow[]> {
+  return repo.listPlans(db, accountId, mode);
 }
 
 export function listPlans(db: Db, p: KeyPrincipal): Promise<PlanRow[]> {
@@ -109,6 +141,7 @@ export function presentPlan(r: PlanRow) {
     totalCount: r.total_count,
     mode: r.mode,
     gatewayPlanId: r.gateway_plan_id,
+    slug: r.slug,
     createdAt: r.created_at.toISOString(),
   };
 }
