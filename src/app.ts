@@ -28,6 +28,7 @@ import { broadcastRoutes } from './modules/broadcast/broadcast.routes.js';
 import { razorpayWebhookRoutes } from './modules/gateway-events/razorpay-webhook.routes.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { attendeeRoutes } from './modules/attendee/attendee.routes.js';
+import { mailSettingsRoutes } from './modules/accounts/mail-settings.routes.js';
 import { walletRoutes } from './modules/wallet/wallet.routes.js';
 import { whatsappWebhookRoutes } from './modules/whatsapp/whatsapp-webhook.routes.js';
 import { gstRoutes } from './modules/gst/gst.routes.js';
@@ -243,6 +244,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(accountsRoutes(deps));
   await app.register(keysRoutes(deps));
   await app.register(publishingRoutes(deps));
+  await app.register(mailSettingsRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(eventsRoutes(deps.eventDeps));
   await app.register(registrationsRoutes(deps.registerDeps));

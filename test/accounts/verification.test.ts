@@ -49,7 +49,7 @@ describe('email verification', () => {
     return (await call(server.url, 'GET', '/api/v1/me', { key: k.key })).body;
   };
 
-  it('sign-up mails a link; opening it (GET) shows a page and changes nothing; the owner confirms with their session, once', async () => {
+  it('sign-up mails a link; opening it (GET) without the account’s session leads to the dashboard and changes nothing; the owner confirms with their session, once', async () => {
     const a = await signupAndMail();
     assert.equal((await me(a.idToken)).emailVerified, false);
     const stored = await server.deps.db.selectFrom('email_verifications').selectAll().where('user_id', '=', a.userId).execute();
@@ -57,11 +57,13 @@ describe('email verification', () => {
     assert.notEqual(stored[0]!.token_hash, a.token, 'the token is stored hashed');
     // What a mail scanner does: open the link, even twice. Nothing changes.
     for (let i = 0; i < 2; i++) {
-      const page = await call(server.url, 'GET', `/auth/verify?token=${a.token}`);
-      assert.equal(page.status, 200);
-      assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
-      assert.match(page.text, /Sign in to confirm/);
-      assert.ok(page.text.includes(`href="/dashboard/verify?token=${a.token}"`));
+      const page = await fetch(`${server.url}/auth/verify?token=${a.token}`, { redirect: 'manual' });
+      assert.equal(page.status, 303);
+      assert.equal(page.headers.get('location'), `/dashboard/verify?token=${a.token}`);
+      // …where, without a session, the dashboard asks to sign in first.
+      const dashboard = await fetch(`${server.url}/dashboard/verify?token=${a.token}`, { redirect: 'manual' });
+      assert.equal(dashboard.status, 303);
+      assert.match(dashboard.headers.get('location') ?? '', /^\/dashboard\/login\?next=/);
     }
     assert.equal((await me(a.idToken)).emailVerified, false, 'a GET alone never verifies');
     const row = await server.deps.db.selectFrom('email_verifications').select('used_at').where('user_id', '=', a.userId).executeTakeFirstOrThrow();
@@ -147,7 +149,7 @@ describe('email verification', () => {
     const refused = await grant();
     assert.equal(refused.status, 403);
     assert.equal(refused.body.code, 'staff_only');
-    assert.equal((await call(server.url, 'GET', `/auth/verify?token=${s.token}`)).status, 200);
+    assert.equal((await fetch(`${server.url}/auth/verify?token=${s.token}`)).status, 200, 'followed: the sign-in page');
     assert.equal((await grant()).status, 403, 'opening the link grants nothing');
     assert.equal((await call(server.url, 'POST', '/auth/verify', { token: s.idToken, body: { token: s.token } })).status, 200);
     assert.equal((await grant()).status, 200);

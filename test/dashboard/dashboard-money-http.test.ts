@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, createKey, uniqueEmail } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { formatDate } from '../../src/shared/event-time.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -157,5 +158,56 @@ describe('dashboard money forms over HTTP', () => {
     const bad = await c.get('/dashboard/money/ledger?after=abc');
     assert.equal(bad.status, 400);
     assert.match(bad.text, /cursor/);
+  });
+});
+
+describe('settle now (test) without moving time', () => {
+  let server: TestServer;
+  before(async () => {
+    // Sales clear after three working days, so a fresh test sale is pending.
+    server = await startServer({ env: { PAYOUT_CLEARING_DAYS: '3' } });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  async function sale(key: string, eventId: string): Promise<string> {
+    const step1 = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key, body: { name: 'Buyer', email: uniqueEmail('buyer') } });
+    const pay = await call(server.url, 'POST', '/api/v1/sandbox/payments', { key, body: { orderId: step1.body.orderId, outcome: 'success' } });
+    const step2 = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key, body: { registrationId: step1.body.registrationId, orderId: step1.body.orderId, paymentId: pay.body.paymentId } });
+    assert.equal(step2.status, 200, step2.text);
+    return step1.body.registrationId;
+  }
+
+  it('makes pending test sales available while the account’s clock, and the dates of later test mails, stay as they are', async () => {
+    const c = new DashboardClient(server.url);
+    const email = uniqueEmail('settle');
+    await c.signup(email);
+    const login = await call(server.url, 'POST', '/auth/login', { body: { email, password: PASSWORD } });
+    const userId = login.body.userId as string;
+    const key = (await createKey(server.url, login.body.idToken, { mode: 'test' })).key;
+    const ev = await call(server.url, 'POST', '/api/v1/events', { key, body: { title: 'Paid evening', description: 'A paid test event.', startDate: '2030-05-01', price: 500 } });
+    await sale(key, ev.body.data.id);
+    const balance = async () => (await call(server.url, 'GET', '/dashboard/api/balance?mode=test', { token: login.body.idToken })).body;
+    assert.deepEqual([(await balance()).available, (await balance()).pending], [0, 500]);
+
+    const page = await c.get('/dashboard/money');
+    assert.match(page.text, /Settle now \(test\)/);
+    const r = await c.post('/dashboard/money/settle-now', { _csrf: DashboardClient.csrf(page.text) }, { referer: `${server.url}/dashboard/money` });
+    assert.equal(r.status, 303);
+    const after = await c.get('/dashboard/money');
+    assert.match(after.text, /Test sales settled: ₹500 is available now\./);
+    assert.doesNotMatch(after.text, /clock/);
+    assert.deepEqual([(await balance()).available, (await balance()).pending], [500, 0]);
+
+    // The account's clock did not move: no offset, and the next test booking's mail is dated today.
+    const clock = await server.deps.db.selectFrom('sandbox_clocks').selectAll().where('account_id', '=', userId).execute();
+    assert.deepEqual(clock, []);
+    server.clock.set(new Date(server.clock.now().getTime() + 60_000));
+    const later = await sale(key, ev.body.data.id);
+    assert.deepEqual([(await balance()).available, (await balance()).pending], [500, 500], 'a later sale is pending again');
+    await drainJobs(server, async () => (await call(server.url, 'GET', '/api/v1/sandbox/emails', { key })).body.data.some((m: any) => m.text.includes(later)));
+    const mail = (await call(server.url, 'GET', '/api/v1/sandbox/emails', { key })).body.data.find((m: any) => m.text.includes(later));
+    assert.match(mail.text, new RegExp(`received on ${formatDate(server.clock.now(), 'Asia/Kolkata')} for booking ${later}`));
   });
 });

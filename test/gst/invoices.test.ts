@@ -212,7 +212,7 @@ describe('GST documents for paid bookings', () => {
     assert.equal(other.status, 403);
   });
 
-  it('the ticket mail carries the invoice as a PDF; a transferred ticket’s mail does not', async () => {
+  it('the ticket mail carries the invoice as its one tax document; a transferred ticket’s mail shows none of the giver’s payment', async () => {
     const eventId = await liveEvent({ venueState: '29' });
     const email = uniqueEmail('mailed');
     const s = await step1(eventId, { email });
@@ -229,7 +229,10 @@ describe('GST documents for paid bookings', () => {
     };
     await drainJobs(server, async () => (await mailTo(email)) !== undefined);
     const mail = (await mailTo(email))!;
-    assert.match(mail.text ?? '', new RegExp(`Tax Invoice ${number} is attached`));
+    // One tax document: the invoice attached, no receipt line calling itself "not a tax invoice".
+    assert.match(mail.text ?? '', new RegExp(`^Tax Invoice: ${number} \\(attached\\)$`, 'm'));
+    assert.doesNotMatch(mail.text ?? '', /receipt/i);
+    assert.doesNotMatch(String(mail.html), /receipt/i);
     const pdf = mail.attachments.find((a) => a.contentType === 'application/pdf');
     assert.equal(pdf?.filename, `${number}.pdf`);
     assert.equal(field(pdfText(pdf!.content), 'Invoice number'), number);
@@ -239,5 +242,11 @@ describe('GST documents for paid bookings', () => {
     await drainJobs(server, async () => (await mailTo(newHolder)) !== undefined);
     const transferred = (await mailTo(newHolder))!;
     assert.equal(transferred.attachments.filter((a) => a.contentType === 'application/pdf').length, 0);
+    // The new holder is told who passed the ticket on, and sees nothing of what they paid.
+    assert.match(transferred.text ?? '', /^Asha Rao passed this ticket on to you\. It is yours now\.$/m);
+    for (const leak of [/₹/, /999/, /pay_/, String(payment.id), /Amount paid/, /Receipt/, /Tax Invoice/]) {
+      assert.doesNotMatch(transferred.text ?? '', typeof leak === 'string' ? new RegExp(leak) : leak);
+      assert.doesNotMatch(String(transferred.html), typeof leak === 'string' ? new RegExp(leak) : leak);
+    }
   });
 });

@@ -7,6 +7,7 @@ import type { Clock } from '../../shared/clock.js';
 import { escapeHtml } from '../../shared/html.js';
 import type { Ids } from '../../shared/ids.js';
 import type { Mailer } from '../mail/mailer.js';
+import { mailHtml } from '../mail/mail-html.js';
 import * as repo from './accounts.repo.js';
 import { isEmailVerified, RESET_TTL_MS, sha256, VERIFICATION_TTL_MS } from './accounts.service.js';
 
@@ -33,17 +34,20 @@ export function renderVerificationMail(m: { baseUrl: string; name: string; email
   const text = [
     `Hello ${m.name},`,
     '',
-    `Open this link and sign in to confirm that ${m.email} is your address:`,
+    `Open this link to confirm that ${m.email} is your address (signed in to your account, it confirms at once):`,
     '',
     link,
     '',
     'The link works once and expires in 48 hours. If you did not create an account, ignore this mail.',
   ].join('\n');
-  const html =
-    `<p>Hello ${escapeHtml(m.name)},</p><p>Open this link and sign in to confirm that ${escapeHtml(m.email)} is your address:</p>` +
-    `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
-    '<p>The link works once and expires in 48 hours. If you did not create an account, ignore this mail.</p>';
-  return { to: m.email, subject: 'Confirm your email address', text, html };
+  const subject = 'Confirm your email address';
+  const html = mailHtml(
+    subject,
+    `<p>Hello ${escapeHtml(m.name)},</p><p>Open this link to confirm that ${escapeHtml(m.email)} is your address (signed in to your account, it confirms at once):</p>` +
+      `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
+      '<p>The link works once and expires in 48 hours. If you did not create an account, ignore this mail.</p>',
+  );
+  return { to: m.email, subject, text, html };
 }
 
 /** The reset mail job. As with verification, the token is made when the mail is sent and exists only in it. */
@@ -64,10 +68,9 @@ export function renderPasswordResetMail(m: { baseUrl: string; name: string; emai
       : 'Someone (we hope you) asked to reset the password of your account. Open this link to set a new one:';
   const after = 'The link works once and expires in 60 minutes. Setting a new password signs out every session of the account. If you did not ask for this, you can ignore this mail: your password stays as it is.';
   const text = [`Hello ${m.name},`, '', why, '', link, '', after].join('\n');
-  const html =
-    `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(why)}</p>` +
-    `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(after)}</p>`;
-  return { to: m.email, subject: m.reason === 'locked' ? 'Sign-in to your account is locked: set a new password' : 'Reset your password', text, html };
+  const subject = m.reason === 'locked' ? 'Sign-in to your account is locked: set a new password' : 'Reset your password';
+  const html = mailHtml(subject, `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(why)}</p>` + `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(after)}</p>`);
+  return { to: m.email, subject, text, html };
 }
 
 export async function sendPasswordNoticeJob(deps: MailDeps, payload: { userId: string; what: 'reset' | 'changed' }): Promise<void> {
@@ -83,6 +86,7 @@ export function renderPasswordNoticeMail(m: { baseUrl: string; name: string; ema
       ? 'The password of your account was set with a reset link just now, and every session of the account was signed out.'
       : 'The password of your account was changed just now, and every other session of the account was signed out.';
   const text = [`Hello ${m.name},`, '', said, '', `If this was not you, set a new password at once: ${forgot}`].join('\n');
-  const html = `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(said)}</p><p>If this was not you, set a new password at once: <a href="${escapeHtml(forgot)}">${escapeHtml(forgot)}</a></p>`;
-  return { to: m.email, subject: 'Your password was changed', text, html };
+  const subject = 'Your password was changed';
+  const html = mailHtml(subject, `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(said)}</p><p>If this was not you, set a new password at once: <a href="${escapeHtml(forgot)}">${escapeHtml(forgot)}</a></p>`);
+  return { to: m.email, subject, text, html };
 }

@@ -11,7 +11,6 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../shared/db-handle.js';
 import { ANY_KEY, keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
 import { appError } from '../../shared/errors.js';
-import { escapeHtml } from '../../shared/html.js';
 import { countEventsByStatus } from '../events/events.service.js';
 import * as accounts from './accounts.service.js';
 import { deviceSetCookie, readDeviceCookie } from './devices.js';
@@ -55,13 +54,6 @@ const TOKEN = Type.String({ maxLength: 128, description: 'The token from the ver
 const RESET_TOKEN = Type.String({ maxLength: 128, description: 'The token from the password reset link.' });
 const NEW_PASSWORD = Type.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters.' });
 const OK = Type.Object({ success: Type.Literal(true) });
-const HTML = { 'text/html': { schema: Type.String({ description: 'A small HTML page for a person.' }) } };
-
-function page(title: string, message: string, link?: { href: string; text: string }): string {
-  const more = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${more}</body></html>`;
-}
-
 export const accountsRoutes =
   (deps: { db: Kysely<Database>; clock: Clock; ids: Ids; sessions: SessionSigner; rateLimiter: RateLimiter; jobs: JobRunner; config: Config; endDashboardSessions: (db: Db, userId: string, keep?: string) => Promise<void> }): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -122,20 +114,17 @@ export const accountsRoutes =
         config: { auth: { kind: 'public' } },
         schema: {
           tags: ['dashboard'],
-          summary: 'Open the verification link (HTML page; changes nothing)',
+          summary: 'Open the verification link (leads to the dashboard, which confirms for the signed-in owner)',
           description:
-            'The link of the verification mail. Opening it changes nothing (mail scanners open links): the page offers "Sign in to confirm", which leads to the dashboard, where the signed-in owner of the account confirms with one button. Programs confirm with `POST /auth/verify` and the account\'s idToken.',
+            'The link of the verification mail: 303 to `/dashboard/verify?token=…`. There, signed in to the account the token was issued to, the address is confirmed at once, with no further button; signed out, the dashboard asks to sign in and comes back to confirm. Opening the link without a session of that account changes nothing (mail scanners open links). Programs confirm with `POST /auth/verify` and the account\'s idToken.',
           querystring: Type.Object({ token: Type.Optional(TOKEN) }),
-          response: { 200: { description: 'A page that offers to sign in and confirm.', content: HTML } },
+          response: { 303: { description: 'To the dashboard’s confirmation, which needs the account’s session.', headers: { location: { type: 'string' } } } },
         },
       },
       async (req, reply) => {
-        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+        reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
         const token = req.query.token ?? '';
-        const confirm = `/dashboard/verify?token=${encodeURIComponent(token)}`;
-        return reply
-          .code(200)
-          .send(page('Confirm your email address', 'To confirm that this address is yours, sign in to the account it was given for and press Confirm. Opening this link alone changes nothing.', { href: confirm, text: 'Sign in to confirm' }));
+        return reply.redirect(`/dashboard/verify?token=${encodeURIComponent(token)}`, 303);
       },
     );
 

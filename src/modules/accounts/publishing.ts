@@ -12,6 +12,7 @@ import type { Ids } from '../../shared/ids.js';
 import { pageOf } from '../../shared/paging.js';
 import { isUniqueViolation } from '../../shared/pg-errors.js';
 import type { Mailer } from '../mail/mailer.js';
+import { mailHtml } from '../mail/mail-html.js';
 import * as audit from '../audit/audit.service.js';
 import * as repo from './accounts.repo.js';
 import { getUser, isEmailVerified } from './accounts.service.js';
@@ -151,10 +152,12 @@ export function renderDecisionMail(m: { baseUrl: string; name: string; email: st
           events,
         ];
   const text = [`Hello ${m.name},`, '', ...lines].join('\n');
-  const html =
-    `<p>Hello ${escapeHtml(m.name)},</p>` +
-    lines.map((l) => (l === events ? `<p><a href="${escapeHtml(events)}">${escapeHtml(events)}</a></p>` : `<p>${escapeHtml(l)}</p>`)).join('');
-  return { to: m.email, subject: m.status === 'granted' ? 'You can now publish live events' : 'Your request to publish live events', text, html };
+  const subject = m.status === 'granted' ? 'You can now publish live events' : 'Your request to publish live events';
+  const html = mailHtml(
+    subject,
+    `<p>Hello ${escapeHtml(m.name)},</p>` + lines.map((l) => (l === events ? `<p><a href="${escapeHtml(events)}">${escapeHtml(events)}</a></p>` : `<p>${escapeHtml(l)}</p>`)).join(''),
+  );
+  return { to: m.email, subject, text, html };
 }
 
 /** Staff grant or withdraw an account's right to publish live events directly (not through a request); recorded in the audit log. */

@@ -22,6 +22,8 @@ import { escapeHtml } from '../../shared/html.js';
 import * as registrations from '../registrations/registrations.service.js';
 import type { Audience } from '../registrations/registrations.service.js';
 import { keptCopy, recordSandboxMail } from '../mail/sandbox-mail.js';
+import { mailHtml } from '../mail/mail-html.js';
+import { mailSendersOf, senderFor } from '../accounts/mail-settings.js';
 
 export type { Audience };
 
@@ -65,9 +67,18 @@ export function recipients(db: Kysely<Database>, event: EventRow, audience: Audi
   return registrations.audienceOf(db, event.id, audience, trackIndex);
 }
 
-export function composeMail(event: Pick<EventRow, 'title'>, to: string, subject: string, message: string): OutgoingMail {
-  const html = `<!doctype html><html><body><div style="font-family:sans-serif;white-space:normal">${escapeHtml(message).replace(/\r?\n/g, '<br>\n')}</div><hr><p style="color:#666;font-size:12px">You receive this because you registered for ${escapeHtml(event.title)}.</p></body></html>`;
-  return { to, subject, text: `${message}\n\n--\nYou receive this because you registered for ${event.title}.`, html };
+export function composeMail(
+  event: Pick<EventRow, 'title'>,
+  to: string,
+  subject: string,
+  message: string,
+  sender: { name: string | undefined; replyTo: string | undefined } = { name: undefined, replyTo: undefined },
+): OutgoingMail {
+  const html = mailHtml(
+    subject,
+    `<div style="white-space:normal">${escapeHtml(message).replace(/\r?\n/g, '<br>\n')}</div><hr><p style="color:#666;font-size:12px">You receive this because you registered for ${escapeHtml(event.title)}.</p>`,
+  );
+  return { to, subject, text: `${message}\n\n--\nYou receive this because you registered for ${event.title}.`, html, fromName: sender.name, replyTo: sender.replyTo };
 }
 
 export async function broadcast(deps: BroadcastDeps, event: EventRow, input: BroadcastInput, actor?: audit.AuditActor) {
@@ -169,7 +180,8 @@ export async function sendBroadcastMail(deps: BroadcastMailDeps, payload: { broa
   }
   if (!(await repo.moveRecipient(deps.db, b.id, r.email, 'queued', 'sending', null, deps.clock.now()))) return;
   try {
-    await deps.mailer.send(composeMail({ title: b.event_title }, r.email, b.subject, b.message));
+    const sender = senderFor((await mailSendersOf(deps.db, [b.account_id])).get(b.account_id), b.event_title);
+    await deps.mailer.send(composeMail({ title: b.event_title }, r.email, b.subject, b.message, sender));
   } catch (err) {
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
     if (err instanceof MailRefusedError) {

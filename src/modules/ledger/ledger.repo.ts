@@ -156,3 +156,23 @@ export async function latestCapture(db: Kysely<Database>, accountId: string, mod
   const r = await db.selectFrom('ledger_entries').select((eb) => eb.fn.max('captured_at').as('at')).where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();
   return r?.at ? new Date(r.at as unknown as string) : null;
 }
+
+/** Test mode's "Settle now": captures up to when count as cleared, and since when (null: never settled by hand). */
+export async function testSettlement(db: Kysely<Database>, accountId: string): Promise<{ through: Date; at: Date } | null> {
+  const r = await db.selectFrom('ledger_test_settlements').select(['settled_through', 'settled_at']).where('account_id', '=', accountId).executeTakeFirst();
+  return r ? { through: r.settled_through, at: r.settled_at } : null;
+}
+
+/** Settles test-mode captures up to `through` (never back: a later settlement only moves it on). */
+export async function settleTestThrough(db: Kysely<Database>, accountId: string, through: Date, at: Date): Promise<void> {
+  await db
+    .insertInto('ledger_test_settlements')
+    .values({ account_id: accountId, settled_through: through, settled_at: at })
+    .onConflict((oc) =>
+      oc.column('account_id').doUpdateSet({
+        settled_through: sql`greatest(ledger_test_settlements.settled_through, excluded.settled_through)`,
+        settled_at: sql`excluded.settled_at`,
+      }),
+    )
+    .execute();
+}

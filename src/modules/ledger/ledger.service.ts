@@ -6,7 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, LedgerKind, LedgerSource, Mode } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { badRequest, conflict } from '../../shared/errors.js';
-import { advanceClock, nowFor } from '../accounts/account-clock.js';
+import { nowFor } from '../accounts/account-clock.js';
 import { gatewayFeePaise } from '../payments/fees.js';
 import { membershipLines, refundOfSale, saleLines } from './entries.js';
 import * as repo from './ledger.repo.js';
@@ -116,28 +116,38 @@ export interface Balance {
   pendingPaise: number;
 }
 
+/**
+ * When an entry's capture counts as cleared at `at`: after the clearing days, or, in test
+ * mode, up to the moment "Settle now (test)" settled (the clock is never moved for it).
+ */
+async function clearedCutoff(deps: LedgerDeps, db: Db, accountId: string, mode: Mode, at: Date): Promise<Date> {
+  const cleared = clearedUpTo(at, deps.clearingDays);
+  if (mode !== 'test') return cleared;
+  const settled = await repo.testSettlement(db as Kysely<Database>, accountId);
+  return settled && settled.through > cleared ? settled.through : cleared;
+}
+
 /** Balance from the entries; pass a transaction holding the account's payout lock to act on it. */
 export async function balance(deps: LedgerDeps, db: Db, accountId: string, mode: Mode, now?: Date): Promise<Balance> {
   const at = now ?? (await ledgerNow(deps, accountId, mode));
-  const s = await repo.sums(db, accountId, mode, clearedUpTo(at, deps.clearingDays));
+  const s = await repo.sums(db, accountId, mode, await clearedCutoff(deps, db, accountId, mode, at));
   return { availablePaise: s.available, pendingPaise: s.pending };
 }
 
 /**
- * Test mode's "settle now" (§17): pending test sales become available so a withdrawal can be
- * tried. Entries are immutable and clearing is a matter of time, so this moves the account's
- * test clock (the one `POST /api/v1/sandbox/clock` moves) forward by whole days until the last
- * capture has cleared. Only test mode has such a clock; 409 `settle_nothing_pending` when
+ * Test mode's "settle now" (§17, §28): pending test sales become available so a withdrawal can
+ * be tried. Entries are immutable and clearing is a matter of time, so this records that every
+ * capture up to the latest counts as cleared, without moving the account's clock (which dates
+ * its test mails and orders). Only test mode settles by hand; 409 `settle_nothing_pending` when
  * nothing is pending.
  */
-export async function settleTestSalesNow(deps: LedgerDeps, accountId: string): Promise<{ advancedDays: number; balance: Balance }> {
-  const now = await ledgerNow(deps, accountId, 'test');
+export async function settleTestSalesNow(deps: LedgerDeps, accountId: string): Promise<{ settledPaise: number; balance: Balance }> {
+  const before = await balance(deps, deps.db, accountId, 'test');
   const latest = await repo.latestCapture(deps.db, accountId, 'test');
-  const clears = latest === null ? null : addWorkingDays(latest, deps.clearingDays);
-  if (clears === null || clears <= now) throw conflict('settle_nothing_pending', 'no test-mode sale is pending: everything is available already');
-  const days = Math.ceil((clears.getTime() - now.getTime()) / 86_400_000);
-  await advanceClock(deps, accountId, days);
-  return { advancedDays: days, balance: await balance(deps, deps.db, accountId, 'test') };
+  if (latest === null || before.pendingPaise === 0) throw conflict('settle_nothing_pending', 'no test-mode sale is pending: everything is available already');
+  await repo.settleTestThrough(deps.db, accountId, latest, deps.clock.now());
+  const after = await balance(deps, deps.db, accountId, 'test');
+  return { settledPaise: after.availablePaise - before.availablePaise, balance: after };
 }
 
 export interface EntryView {
@@ -161,7 +171,16 @@ export function parseCursor(value: string | undefined, field = 'startingAfter'):
   return value;
 }
 
-function entryView(deps: LedgerDeps, r: repo.LedgerRow): EntryView {
+/** Test mode's settlement by hand, which makes captures up to it available when it was made. */
+type Settlement = { through: Date; at: Date } | null;
+
+function availableFrom(deps: LedgerDeps, r: repo.LedgerRow, settled: Settlement): Date {
+  if (!r.captured_at) return r.created_at;
+  const cleared = addWorkingDays(r.captured_at, deps.clearingDays);
+  return r.mode === 'test' && settled && r.captured_at <= settled.through && settled.at < cleared ? settled.at : cleared;
+}
+
+function entryView(deps: LedgerDeps, r: repo.LedgerRow, settled: Settlement = null): EntryView {
   return {
     id: r.id,
     kind: r.kind,
@@ -170,7 +189,7 @@ function entryView(deps: LedgerDeps, r: repo.LedgerRow): EntryView {
     sourceId: r.source_id,
     ref: r.ref === '' ? null : r.ref,
     capturedAt: r.captured_at,
-    availableFrom: r.captured_at ? addWorkingDays(r.captured_at, deps.clearingDays) : r.created_at,
+    availableFrom: availableFrom(deps, r, settled),
     createdAt: r.created_at,
     cursor: String(r.seq),
   };
@@ -185,7 +204,8 @@ export async function listEntries(
 ): Promise<{ items: EntryView[]; hasMore: boolean; nextCursor: string | null }> {
   const rows = await repo.page(deps.db, accountId, mode, limit, parseCursor(startingAfter));
   const hasMore = rows.length > limit;
-  const items = rows.slice(0, limit).map((r) => entryView(deps, r));
+  const settled = mode === 'test' ? await repo.testSettlement(deps.db, accountId) : null;
+  const items = rows.slice(0, limit).map((r) => entryView(deps, r, settled));
   return { items, hasMore, nextCursor: hasMore ? items[items.length - 1]!.cursor : null };
 }
 
@@ -195,10 +215,11 @@ export async function listEntries(
  */
 export async function* exportEntries(deps: LedgerDeps, accountId: string, mode: Mode, range: { from?: Date | undefined; to?: Date | undefined }, batchSize: number) {
   let after: string | undefined;
+  const settled = mode === 'test' ? await repo.testSettlement(deps.db, accountId) : null;
   for (;;) {
     const rows = await repo.exportPage(deps.db, accountId, mode, range, after, batchSize);
     if (rows.length === 0) return;
-    yield rows.map((r) => entryView(deps, r));
+    yield rows.map((r) => entryView(deps, r, settled));
     if (rows.length < batchSize) return;
     after = String(rows[rows.length - 1]!.seq);
   }

@@ -8,7 +8,9 @@ import { defineJob } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
 import { escapeHtml as h } from '../../shared/html.js';
 import * as events from '../events/events.service.js';
+import { mailSendersOf, senderFor } from '../accounts/mail-settings.js';
 import type { Mailer, OutgoingMail } from '../mail/mailer.js';
+import { mailHtml } from '../mail/mail-html.js';
 import { keptCopy, recordSandboxMail } from '../mail/sandbox-mail.js';
 import { offerToken } from './offer-token.js';
 import * as repo from './waitlist.repo.js';
@@ -33,7 +35,15 @@ export function offerUrl(config: Pick<Config, 'baseUrl' | 'secretsKey'>, slug: s
   return `${config.baseUrl.replace(/\/+$/, '')}/e/${encodeURIComponent(slug)}?offer=${offerToken(config.secretsKey, entry.id, entry.offered_at)}`;
 }
 
-export function renderOfferMail(input: { name: string; email: string; eventTitle: string; choice: string | null; until: string; url: string }): OutgoingMail {
+export function renderOfferMail(input: {
+  name: string;
+  email: string;
+  eventTitle: string;
+  choice: string | null;
+  until: string;
+  url: string;
+  sender?: { name: string | undefined; replyTo: string | undefined };
+}): OutgoingMail {
   const what = input.choice ? `${input.eventTitle} (${input.choice})` : input.eventTitle;
   const text = [
     `Hello ${input.name},`,
@@ -43,14 +53,17 @@ export function renderOfferMail(input: { name: string; email: string; eventTitle
     `Book it here: ${input.url}`,
     '',
     'After that time the seat passes to the next person waiting.',
+    ...(input.sender?.name ? ['', input.sender.name] : []),
   ].join('\n');
-  const html = `<!doctype html><html><body>
-<p>Hello ${h(input.name)},</p>
+  const subject = `A seat is held for you: ${input.eventTitle}`;
+  const html = mailHtml(
+    subject,
+    `<p>Hello ${h(input.name)},</p>
 <p>A seat at ${h(what)} has come free and is held for you until <strong>${h(input.until)}</strong>.</p>
 <p><a href="${h(input.url)}">Book your seat</a></p>
-<p>After that time the seat passes to the next person waiting.</p>
-</body></html>`;
-  return { to: input.email, subject: `A seat is held for you: ${input.eventTitle}`, text, html };
+<p>After that time the seat passes to the next person waiting.</p>${input.sender?.name ? `\n<p>${h(input.sender.name)}</p>` : ''}`,
+  );
+  return { to: input.email, subject, text, html, fromName: input.sender?.name, replyTo: input.sender?.replyTo };
 }
 
 export async function sendOfferMail(deps: OfferMailDeps, payload: { entryId: string }): Promise<void> {
@@ -68,6 +81,7 @@ export async function sendOfferMail(deps: OfferMailDeps, payload: { entryId: str
     choice,
     until: offerUntil(entry.expires_at),
     url: offerUrl(deps.config, event.slug, { id: entry.id, offered_at: entry.offered_at }),
+    sender: senderFor((await mailSendersOf(deps.db, [event.account_id])).get(event.account_id), event.title),
   });
   if (entry.mode === 'test') {
     await recordSandboxMail(deps.db, keptCopy(`${entry.id}:offer`, entry.account_id, mail, deps.clock.now()));

@@ -1,5 +1,5 @@
 // The dashboard's assets, signing up, in and out, email verification and the test/live switch.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { sessionPrincipal } from '../../../shared/auth.js';
 import { AppError, badRequest, forbidden } from '../../../shared/errors.js';
@@ -84,16 +84,23 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
 
   // ------------------------------------------------------------ email verification
 
-  // The mail's link (GET /auth/verify) leads here; signed out, the 401 leads to sign-in and back.
+  // The mail's link (GET /auth/verify) leads here. Signed in to the account it was sent for, it
+  // confirms at once, with no button to press; signed out, the 401 leads to sign-in and back
+  // here. A mail scanner opening the link has no session, so it changes nothing; a session
+  // of another account is told so. Only the token's own account can be verified by it.
   app.get<{ Querystring: { token?: string } }>('/dashboard/verify', PAGE, async (req, reply) => {
     const token = typeof req.query.token === 'string' && req.query.token.length <= 128 ? req.query.token : undefined;
-    return show(req, reply, 'account', 'Verify your email address', (v) => verifyPage(v.csrf, { email: v.email, verified: v.emailVerified, token }));
+    if (token !== undefined) return confirm(req, reply, token);
+    return show(req, reply, 'account', 'Verify your email address', (v) => verifyPage(v.csrf, { email: v.email, verified: v.emailVerified }));
   });
 
-  // The same confirmation as POST /auth/verify: only for the account the token was issued to.
-  app.post('/dashboard/verify', PAGE, async (req, reply) => {
+  // The same confirmation as POST /auth/verify (a page opened before the link confirmed on opening posts here).
+  app.post('/dashboard/verify', PAGE, async (req, reply) => confirm(req, reply, form(req).text('token', 'Token', 128)));
+
+  async function confirm(req: FastifyRequest, reply: FastifyReply, token: string) {
     const s = sessionPrincipal(req);
-    const outcome = await accounts.verifyEmail(deps, form(req).text('token', 'Token', 128), s.userId);
+    if (s.emailVerified) return done(req, reply, '/dashboard/verify', `${s.email} is verified already.`);
+    const outcome = await accounts.verifyEmail(deps, token, s.userId);
     if (outcome.ok) return done(req, reply, '/dashboard/verify', `Thank you: ${s.email} is verified.`);
     const text =
       outcome.code === 'session_required'
@@ -101,7 +108,7 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
         : sentence(outcome.message);
     await sessions.setFlash(deps.db, s.sessionId!, { kind: 'error', text });
     return reply.redirect('/dashboard/verify', 303);
-  });
+  }
 
   app.post('/dashboard/verify/resend', PAGE, async (req, reply) => {
     const s = sessionPrincipal(req);

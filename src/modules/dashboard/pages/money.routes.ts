@@ -50,13 +50,13 @@ export function moneyPages(app: FastifyInstance, ctx: PageContext): void {
     }),
   );
 
-  // Test mode only: pending test sales become available (the account's test clock moves on).
+  // Test mode only: pending test sales become available (the account's test clock stays where it is).
   app.post('/dashboard/money/settle-now', PAGE, async (req, reply) => {
     const p = org(req);
     if (p.mode !== 'test') throw notFound('only test-mode sales can be settled by hand; live sales clear after the working days', 'not_found');
     const r = await ledger.settleTestSalesNow(deps.payoutDeps, p.userId);
-    req.log.info({ userId: p.userId, advancedDays: r.advancedDays }, 'test sales settled');
-    return done(req, reply, '/dashboard/money', `Test sales settled: ${rupees(paiseToRupees(r.balance.availablePaise))} is available now (your test clock moved ${r.advancedDays} day${r.advancedDays === 1 ? '' : 's'} forward).`);
+    req.log.info({ userId: p.userId, settledPaise: r.settledPaise }, 'test sales settled');
+    return done(req, reply, '/dashboard/money', `Test sales settled: ${rupees(paiseToRupees(r.balance.availablePaise))} is available now.`);
   });
 
   // A ledger row's booking: its own page under its event.

@@ -37,16 +37,7 @@ export function signupPage(csrf: string, v: { email: string; name: string; phone
  * The verification screen: where sign-up lands, what the notice on other pages points to,
  * and — with the mail's token — where the signed-in owner confirms the address.
  */
-export function verifyPage(csrf: string, v: { email: string; verified: boolean; token?: string | undefined }): Html {
-  if (!v.verified && v.token) {
-    return html`<div class="card">
-<p>Confirm that <span class="mono">${v.email}</span> is your address and belongs to this account.</p>
-<form method="post" action="/dashboard/verify">${csrfField(csrf)}<input type="hidden" name="token" value="${v.token}">
-<p><button>Confirm my email address</button></p>
-</form>
-<p>Not your account? <a href="/dashboard/events">Skip</a> and sign out; the link works only for the account it was sent for.</p>
-</div>`;
-  }
+export function verifyPage(csrf: string, v: { email: string; verified: boolean }): Html {
   if (v.verified) {
     return html`<div class="card"><p>Your email address <span class="mono">${v.email}</span> is verified. Live keys and payouts are open to this account.</p>
 <p><a class="button" href="/dashboard/events">Go to your events</a></p></div>`;

@@ -56,8 +56,8 @@ function balanceCards(d: MoneyData, csrf?: string): Html {
 ${d.available < 0 ? html`<p role="note"><strong>The available balance is below zero</strong> after refunds of money already paid out: no withdrawal until it is positive again.</p>` : ''}
 ${
   d.mode === 'test' && d.pending > 0 && csrf !== undefined
-    ? html`<form method="post" action="/dashboard/money/settle-now" class="testnote" data-confirm="Make every pending test sale available now? This moves your test-mode clock forward.">${csrfField(csrf)}
-<p>In test mode you need not wait: <strong>Settle now</strong> makes the pending test sales available (it moves your account’s test-mode clock forward to when they clear), so you can try a withdrawal.</p>
+    ? html`<form method="post" action="/dashboard/money/settle-now" class="testnote" data-confirm="Make every pending test sale available now?">${csrfField(csrf)}
+<p>In test mode you need not wait: <strong>Settle now</strong> makes the pending test sales available at once (your test-mode dates stay as they are), so you can try a withdrawal.</p>
 <button class="secondary">Settle now (test)</button></form>`
     : ''
 }
