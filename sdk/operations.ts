@@ -20,7 +20,7 @@ export function operations(client: Client<paths>) {
     signUp: (...init: Init<paths['/auth/signup'], 'post'>) => client.POST('/auth/signup', ...(init as [MaybeOptionalInit<paths['/auth/signup'], 'post'>])),
     /** Log in and get a session token (`POST /auth/login`) */
     logIn: (...init: Init<paths['/auth/login'], 'post'>) => client.POST('/auth/login', ...(init as [MaybeOptionalInit<paths['/auth/login'], 'post'>])),
-    /** Open the verification link (HTML page; changes nothing) (`GET /auth/verify`) */
+    /** Open the verification link (leads to the dashboard, which confirms for the signed-in owner) (`GET /auth/verify`) */
     openVerificationLink: (...init: Init<paths['/auth/verify'], 'get'>) => client.GET('/auth/verify', ...(init as [MaybeOptionalInit<paths['/auth/verify'], 'get'>])),
     /** Verify the email address with the token of the verification mail (`POST /auth/verify`) */
     verifyEmail: (...init: Init<paths['/auth/verify'], 'post'>) => client.POST('/auth/verify', ...(init as [MaybeOptionalInit<paths['/auth/verify'], 'post'>])),
@@ -48,6 +48,10 @@ export function operations(client: Client<paths>) {
     getPublishingAccess: (...init: Init<paths['/dashboard/api/publishing-access'], 'get'>) => client.GET('/dashboard/api/publishing-access', ...(init as [MaybeOptionalInit<paths['/dashboard/api/publishing-access'], 'get'>])),
     /** Request publishing access (to publish live events) (`POST /dashboard/api/publishing-access`) */
     requestPublishingAccess: (...init: Init<paths['/dashboard/api/publishing-access'], 'post'>) => client.POST('/dashboard/api/publishing-access', ...(init as [MaybeOptionalInit<paths['/dashboard/api/publishing-access'], 'post'>])),
+    /** How the account’s mails to buyers present it (`GET /api/v1/account/mail-settings`) */
+    getAccountMailSettings: (...init: Init<paths['/api/v1/account/mail-settings'], 'get'>) => client.GET('/api/v1/account/mail-settings', ...(init as [MaybeOptionalInit<paths['/api/v1/account/mail-settings'], 'get'>])),
+    /** Set the organisation’s name and reply-to address of the account’s mails (`PUT /api/v1/account/mail-settings`) */
+    putAccountMailSettings: (...init: Init<paths['/api/v1/account/mail-settings'], 'put'>) => client.PUT('/api/v1/account/mail-settings', ...(init as [MaybeOptionalInit<paths['/api/v1/account/mail-settings'], 'put'>])),
     /** Background jobs by status, newest first (dead jobs by default) (`GET /admin/api/jobs`) */
     listJobs: (...init: Init<paths['/admin/api/jobs'], 'get'>) => client.GET('/admin/api/jobs', ...(init as [MaybeOptionalInit<paths['/admin/api/jobs'], 'get'>])),
     /** Put a dead job back in the queue now (`POST /admin/api/jobs/{id}/retry`) */

@@ -240,6 +240,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/mail-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the account’s mails to buyers present it
+         * @description Every mail the account’s buyers get — tickets, refunds, cancellations, transfers, waitlist offers, broadcasts — comes from the service’s sending address (`MAIL_FROM`) under the organisation’s name, and a reply goes to `replyTo`. One setting for test and live mode.
+         */
+        get: operations["getAccountMailSettings"];
+        /**
+         * Set the organisation’s name and reply-to address of the account’s mails
+         * @description Every mail the account’s buyers get — tickets, refunds, cancellations, transfers, waitlist offers, broadcasts — comes from the service’s sending address (`MAIL_FROM`) under the organisation’s name, and a reply goes to `replyTo`. One setting for test and live mode. Replaces both; an empty or null value clears one. 400 `invalid_field` for a name over 100 characters or of more than one line, `invalid_email` for a reply-to that is no email address.
+         */
+        put: operations["putAccountMailSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit-log": {
         parameters: {
             query?: never;
@@ -446,6 +470,8 @@ export type paths = {
         /**
          * Create a door pass: a link that opens this event’s door screen
          * @description Answers the pass once with `url` (`{BASE_URL}/door/{token}`); the token (192 random bits) is never shown again — only its sha256 is kept. Anyone holding the link may look up, admit and undo at this one event’s door, and sees names, ticket types, tracks and check-in state, never email, phone, answers or money. `expiresAt` (optional) ends it; `DELETE` revokes it at once. The dashboard’s event page creates passes too.
+         *
+         *     `scope` makes it a check-in list: `{ trackIndex }` admits that track’s tickets, `{ date }` the tickets of sessions on that day; whole-event tickets are admitted at every list. A ticket of another session is refused with `reason: wrong_session` and `session` (the session it is valid for). A booking is admitted once per list, so a two-day ticket is admitted on each day’s list. Without `scope` (or null) the pass admits for the whole event, whose admissions are the ones the API’s check-in, exports and analytics show. An unknown `trackIndex` is 404 `track_not_found`.
          */
         post: operations["createDoorPass"];
         delete?: never;
@@ -485,7 +511,9 @@ export type paths = {
          * The door’s roster, or its changes since a cursor
          * @description For the door screen’s offline mode: one entry per booking (every status; a refused one says why), keyed by `sha256(QR value)` in hex — never the ticket ids, so a lost phone mints no tickets. Names, ticket types, tracks and check-in state only: no email, phone, answers or money.
          *
-         *     `since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole event’s.
+         *     `since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole list’s.
+         *
+         *     A pass of a track’s or a day’s list (`list.scope`) sees every booking of the event, with `refusal: wrong_session` on the tickets of other sessions and each member’s check-in state on that list; such a roster is always read from the database. `retired` holds the hashes of old QRs of transferred tickets, so a device offline shows them as transferred.
          *
          *     Limits: the whole event in one answer (no pages; the screen asks for the full roster once, then `since`); `since` at most 2,000 characters, and a cursor the service did not give is 400 `invalid_roster_cursor`. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it), whichever device makes them.
          *
@@ -515,9 +543,11 @@ export type paths = {
          * Apply a device’s scans in order (the door screen’s queue)
          * @description Each scan is decided exactly as `POST /api/v1/events/{id}/check-in` decides it, in the order given, at most 500 per call. A scan names its ticket by `ticketId` (the QR value) or by `ticketKey` (the roster’s key, for a person found by name). `at` is the device’s time of the scan, kept for its own display; the admission is recorded at the service’s time of applying it.
          *
-         *     Idempotent per (`deviceId`, `seq`): a scan seen before answers what it answered the first time and changes nothing. Per scan: `admitted`, `undone`, `already_admitted { by, at }` (someone, perhaps another device, admitted them first) or `refused { reason }` — the conflicts a device shows after coming back online.
+         *     Idempotent per (pass or key, `deviceId`, `seq`): a scan seen before answers what it answered the first time and changes nothing; another pass using the same device id has records of its own, so it cannot answer for that device. Per scan: `admitted`, `undone`, `already_admitted { by, at }` (someone, perhaps another device, admitted them first; `by` names a pass by its label and a device by a short label, never its id) or `refused { reason }` — the conflicts a device shows after coming back online.
          *
-         *     Limits: at most 500 scans per call (400 beyond; send the rest in order in further calls); `deviceId` 1–64 characters of `A-Za-z0-9_-`; `seq` 0–2147483647; `ticketId` at most 500 characters; `memberIndex` 0–1000. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it). Every admit is decided by the database (a conditional update, written together with the admits queued beside it), never by an instance’s memory, so two devices, on any instances, never both admit one person, and an undo always finds the admit it undoes.
+         *     Each scan is checked on its own: a `ticketId` the door cannot read (empty, over 200 characters, control characters) answers `refused { reason: invalid_qr }`, an unknown one `refused { reason: ticket_not_found }`, and the scans after it still apply.
+         *
+         *     Limits: at most 500 scans per call and the request body at most 1 MiB (400 or 413 for the whole call beyond; send the rest in order in further calls); `deviceId` 1–64 characters of `A-Za-z0-9_-`; `seq` 0–2147483647; `memberIndex` 0–1000. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it). Every admit is decided by the database (a conditional update, written together with the admits queued beside it), never by an instance’s memory, so two devices, on any instances, never both admit one person, and an undo always finds the admit it undoes.
          */
         post: operations["syncDoorScans"];
         delete?: never;
@@ -565,7 +595,7 @@ export type paths = {
          *
          *     Each person on a confirmed booking is mailed a ticket: the date in words in the event’s time zone (`EVENT_TIME_ZONE`, India Standard Time by default), what was paid (or `free`) and, for the payer, a receipt line, the QR code of the bare ticket id, an `event.ics` calendar file (UID = the ticket id) and the link to the attendee’s own page.
          *
-         *     Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input (`invalid_phone`, `phone_required` for whatsappOptIn without a phone), `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 409 `payments_not_configured` when the service takes no live payments (its message names no setting: buyers may read it); 502 when the gateway fails (nothing changes).
+         *     Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input (`invalid_phone`, `phone_required` for whatsappOptIn without a phone, `track_required` without `subEventId` on an event with tracks that does not sell the whole event — see the event’s `wholeEventOption`), `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 409 `payments_not_configured` when the service takes no live payments (its message names no setting: buyers may read it); 502 when the gateway fails (nothing changes).
          *
          *     Unpaid bookings hold nothing for long: a paid booking is payable for `CHECKOUT_WINDOW_MINUTES` (default 30) after step 1, then the reconciliation sweep cancels it and releases its promo code’s use (a payment that still arrives is refunded in full). At most 3 bookings of an event wait for payment per email, and — for a checkout key — 20 per client address (as the service sees it, after `TRUST_PROXY`); step 1 beyond that answers 429 `too_many_pending`, before any gateway order.
          *
@@ -666,8 +696,8 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * The credit note of a refunded booking
-         * @description Issued with the refund (or the cancellation that refunds) of a booking that had a tax invoice or bill of supply: its own series, naming the original document, crediting its whole value and tax. 404 `document_not_found` when none was issued.
+         * A credit note of a refunded booking
+         * @description Issued with each refund (or cancellation that refunds) of a booking that had a tax invoice or bill of supply: its own series, naming the original document, crediting what was refunded and its tax — the whole value for a refund in full, the part for a partial refund or a cancellation that kept a fee. A booking refunded in parts has one credit note per part: `number` picks one (the registration’s `documents` list them), otherwise the latest. 404 `document_not_found` when none was issued.
          *
          *     The format is `?format=json|pdf|html` when given, otherwise chosen from `Accept` (`application/pdf`, `text/html`, `application/json`; the highest q wins, JSON on a tie or without the header). JSON answers `{ success, data }` with amounts in rupees; the PDF (A4, one page) and the HTML page show the same fields. Test-mode documents say "TEST MODE - not a tax document".
          */
@@ -712,8 +742,10 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Refund a paid registration in full
-         * @description Refunds at the gateway, marks it refunded and frees its seats. 409 `nothing_to_refund` for a free or unpaid one. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking and the change: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.
+         * Refund a paid registration, in full or in part
+         * @description Without `amount`: refunds what is left of the payment at the gateway, marks the registration refunded and frees its seats. With `amount` (rupees) and a `reason`: gives back that part; the registration stays confirmed and its ticket still admits (an `amount` equal to all that is left is a refund in full). Never more than was captured: 409 `refund_exceeds_capture` beyond what is left (`amount - refunded` of the registration), also when another refund took it meanwhile. Where the booking has a tax invoice or bill of supply, each refund issues a credit note for the part refunded. The buyer is mailed the amount and when to expect it.
+         *
+         *     409 `nothing_to_refund` for a free or unpaid one, `already_ended` for one cancelled or refunded. A paid one is claimed first (status `refunding`), then refunded at the gateway with an idempotency key derived from the booking, the change and what was refunded before: of any number of concurrent changes to one booking exactly one acts, the others answer 409 `registration_changed` (or `refund_exceeds_capture`) and move no money. The gateway refusing answers 502 `gateway_refused` and changes nothing; a gateway that does not answer gives 502 `gateway_error` and the booking stays `refunding` until the reconciliation sweep, asking again with the same key, completes it.
          */
         post: operations["refundRegistration"];
         delete?: never;
@@ -805,7 +837,7 @@ export type paths = {
         put?: never;
         /**
          * Append a track
-         * @description `date` defaults to the event’s start date (and follows it while unset).
+         * @description A track is a session with its own time: `startsAt` and `endsAt` (date-times with offset; or `date`, which may also be a bare day, and `endDate`). Without them the track runs as the event does (and follows it while unset). A booking on the track is shown, mailed, put in calendars and wallets, and its self-service cutoff counted, by the track’s times.
          */
         post: operations["createTrack"];
         delete?: never;
@@ -1502,8 +1534,8 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Open the verification link (HTML page; changes nothing)
-         * @description The link of the verification mail. Opening it changes nothing (mail scanners open links): the page offers "Sign in to confirm", which leads to the dashboard, where the signed-in owner of the account confirms with one button. Programs confirm with `POST /auth/verify` and the account's idToken.
+         * Open the verification link (leads to the dashboard, which confirms for the signed-in owner)
+         * @description The link of the verification mail: 303 to `/dashboard/verify?token=…`. There, signed in to the account the token was issued to, the address is confirmed at once, with no further button; signed out, the dashboard asks to sign in and comes back to confirm. Opening the link without a session of that account changes nothing (mail scanners open links). Programs confirm with `POST /auth/verify` and the account's idToken.
          */
         get: operations["openVerificationLink"];
         put?: never;
@@ -1743,9 +1775,9 @@ export type paths = {
         };
         /**
          * The hosted checkout page of an event
-         * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code. When the event has sessions (tracks) none is chosen for the buyer. An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
+         * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code with an Apply button that says what the code did (a code typed but not applied is applied, and said, on the first press of the button, which then waits for the next). When the event has sessions (tracks) none is chosen for the buyer; each session shows its own time, the whole event is a choice only where the event’s `wholeEventOption` is on, and each ticket type shows its price in the chosen session (before a choice, the range over the sessions on sale). An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — the header then names the booked session and its time; what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
          *     Sold out with a waitlist: a form that joins it (`POST /e/{slug}/waitlist`). Opened with `offer` (a waitlist offer’s link): the form books the one seat the offer holds, sold out or not; a lapsed or used offer answers 409 `offer_not_valid` as a page.
          *
@@ -1793,9 +1825,9 @@ export type paths = {
          * Where a booking from the hosted page stands, by its order
          * @description The page asks while the buyer pays in another tab, or after the gateway’s notification confirmed a booking whose checkout was interrupted. Only the status.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
         get: operations["hostedGetOrder"];
         put?: never;
@@ -1839,9 +1871,9 @@ export type paths = {
          * Confirm a paid booking with the gateway checkout’s handler fields
          * @description The three fields Razorpay’s checkout hands its handler. The booking is found by the order id; the signature must be the HMAC-SHA256 of `<stored order id>|<payment id>` under the key secret (402 `payment_not_verified` otherwise, and nothing changes). Then the payment is verified at the gateway and bound exactly as register step 2 does, with the same refusals (402, 409 `sold_out` with a refund, 502).
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
         post: operations["hostedConfirmPayment"];
         delete?: never;
@@ -1863,9 +1895,9 @@ export type paths = {
          * The order summary: what a choice on the hosted page costs
          * @description Prices a booking without making it, with the rules of register: the tier’s price wins over the track’s, and the track’s over the event’s; times the people (1 plus the team members); less the promo code, taken off the booking total. Refusals name the field (`field`): 400 `promo_code_invalid` (`promoCode`; unknown, out of date and used up answer alike), 400 `unknown_ticket_type` / 409 `tier_not_on_sale` (`ticketType`), 404 `track_not_found` (`subEventId`), 400 `team_too_large` (`teamMembers`). Availability and membership are checked when booking, not here.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
         post: operations["hostedQuote"];
         delete?: never;
@@ -1887,9 +1919,9 @@ export type paths = {
          * Register from the hosted page
          * @description The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers the status, the order to open the gateway’s checkout with, and — for a confirmed or payable booking — `ticket`, the buyer’s own ticket token for the confirmation screen (`GET /e/{slug}/tickets/{ticket}`); never an id or anyone’s personal data. The page never passes the token to the embedding page.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          *
          *     Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.
          */
@@ -1913,9 +1945,9 @@ export type paths = {
          * Test events: the sandbox’s stand-in for the gateway’s checkout
          * @description Pays (`success`) or fails (`failure`) the booking’s sandbox order and answers what Razorpay’s checkout hands its handler, signed with the sandbox’s own secret; the page then confirms through `POST /e/{slug}/payment` like a live one. Test events only (404 otherwise).
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
-         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin`, `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
         post: operations["hostedSandboxCheckout"];
         delete?: never;
@@ -1981,7 +2013,7 @@ export type paths = {
          * Join the waitlist from the sold-out page (a plain form)
          * @description The same rules as `POST /api/v1/events/{id}/waitlist` (409 `seats_available` when not sold out, `waitlist_closed` without a waitlist), for the whole event. Answers an HTML page with the place in the queue; nothing personal.
          *
-         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account; without one a test event answers 404. Rate limited per IP.
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          */
         post: operations["hostedJoinWaitlist"];
         delete?: never;
@@ -2321,7 +2353,7 @@ export type paths = {
         };
         /**
          * The ticket as an Apple Wallet pass (.pkpass)
-         * @description An Apple Wallet event ticket signed with the Pass Type ID certificate (`APPLE_PASS_TYPE_ID`, `APPLE_TEAM_ID`, `APPLE_PASS_CERT`, `APPLE_PASS_KEY`, `APPLE_WWDR_CERT`): a zip of `pass.json`, icons, a logo, `manifest.json` (SHA-1 of each file) and `signature` (detached PKCS#7 of the manifest, WWDR intermediate included). Its QR barcode is the bare ticket id, the same value as the mailed QR, and so is its `serialNumber` (downloading again replaces the pass). Event name, date and time in India time (+05:30, kept as written), venue, holder and ticket type are on it; the primary’s ticket only (team members’ tickets come by mail).
+         * @description An Apple Wallet event ticket signed with the Pass Type ID certificate (`APPLE_PASS_TYPE_ID`, `APPLE_TEAM_ID`, `APPLE_PASS_CERT`, `APPLE_PASS_KEY`, `APPLE_WWDR_CERT`): a zip of `pass.json`, icons, a logo, `manifest.json` (SHA-1 of each file) and `signature` (detached PKCS#7 of the manifest, WWDR intermediate included). Its QR barcode is the bare ticket id, the same value as the mailed QR, and so is its `serialNumber` (downloading again replaces the pass). Event name, the booked session’s date and time (its track’s own, else the event’s) in the event’s time zone (`EVENT_TIME_ZONE`) with its offset written out, venue, holder and ticket type are on it; the primary’s ticket only (team members’ tickets come by mail).
          *
          *     Public: the token in the path is the credential (the attendee page’s: the registration id and a 132-bit MAC over it and the current ticket id). An unknown, altered or retired token (a transfer issues a new ticket id, which retires every earlier link) answers 404; so does a wallet whose settings are absent. A booking that is not confirmed (pending, cancelled, refunded) answers 409 `not_confirmed`. Answers are `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.
          */
@@ -2581,7 +2613,7 @@ export type components = {
              */
             reason?: "transferred";
             /** @description Why the ticket is not admitted. */
-            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred" | "wrong_session";
         };
         CheckInStatus: {
             admissible: boolean;
@@ -2604,7 +2636,8 @@ export type components = {
             }[];
             /** @description The scanned person (the member for a member’s own QR). */
             name: string;
-            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred";
+            /** @description `wrong_session` only at a door pass’s track or day list (the API’s check-in admits for the whole event). */
+            refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred" | "wrong_session";
             registrationId: string;
             ticketType: string;
         };
@@ -2615,6 +2648,14 @@ export type components = {
             id: string;
             label: string;
             revokedAt: string | null;
+            /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
+            scope: {
+                /** @description One track (session), 0-based as in `tracks`. */
+                trackIndex: number;
+            } | {
+                /** @description One day (YYYY-MM-DD, in the event’s time zone). */
+                date: string;
+            } | null;
         };
         /** Error */
         Error: {
@@ -2622,7 +2663,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -2691,6 +2732,8 @@ export type components = {
                 enabled: boolean;
                 offerMinutes: number;
             };
+            /** @description With tracks: whether the whole event is sold too, at the base price. Without tracks the event itself is sold. */
+            wholeEventOption: boolean;
         };
         /**
          * FixedTermPlanInput
@@ -2883,7 +2926,7 @@ export type components = {
             registrationId: string;
         };
         Registration: {
-            /** @description Rupees, after any promo code. */
+            /** @description Rupees paid, after any promo code. */
             amount: number;
             billing: {
                 address: string | null;
@@ -2920,6 +2963,8 @@ export type components = {
             gatewayFee: number;
             /** @description The registration id; also the QR payload until a transfer. */
             id: string;
+            /** @description Rupees of the payment the organiser keeps: `amount - refunded` of a paid booking (a cancellation under a fee policy keeps the fee), 0 for a free or unpaid one. */
+            kept: number;
             name: string;
             pendingReason: ("payment" | "approval") | null;
             phone: string | null;
@@ -2928,6 +2973,8 @@ export type components = {
             promoCode: string | null;
             /** @description Seats held: 1 + team members. */
             quantity: number;
+            /** @description Rupees given back so far: partial refunds, a cancellation’s refund, a refund in full. */
+            refunded: number;
             /** @description pending (awaiting payment or approval), confirmed, refunding (a refund claimed and being made at the gateway: it ends cancelled or refunded, or confirmed again when the gateway refuses it), cancelled, refunded. See docs/architecture/booking-lifecycle.md. */
             status: "pending" | "confirmed" | "refunding" | "cancelled" | "refunded";
             subEventId: string | null;
@@ -3026,10 +3073,12 @@ export type components = {
             capacity: number;
             date: string | null;
             endDate: string | null;
+            endsAt: string | null;
             /** @description Zero-based position; positional, not stable (removing a track moves the later ones down). Use it as subEventId (a decimal string). People read it plus one: the dashboard calls index 0 “Track 1”. */
             index: number;
             price: number;
             remaining: number | null;
+            startsAt: string | null;
             taken: number;
             title: string;
             waitlist: {
@@ -3095,6 +3144,7 @@ export type components = {
         ETag: string;
         /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key`. */
         "Idempotent-Replayed": "true";
+        Location: string;
         /** @description Requests allowed in the current one-minute window. */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window. */
@@ -4931,6 +4981,220 @@ export interface operations {
             };
         };
     };
+    getAccountMailSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            organisationName: string | null;
+                            replyTo: string | null;
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAccountMailSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organisationName?: string | null;
+                    replyTo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            organisationName: string | null;
+                            replyTo: string | null;
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAuditLog: {
         parameters: {
             query?: {
@@ -5164,6 +5428,7 @@ export interface operations {
                      *             "cutoffHours": 24,
                      *             "refund": "full"
                      *           },
+                     *           "wholeEventOption": true,
                      *           "createdAt": "2026-11-25T07:51:24.908Z",
                      *           "updatedAt": "2026-11-25T07:51:24.908Z"
                      *         }
@@ -5300,6 +5565,7 @@ export interface operations {
                  *         "cutoffHours": 24,
                  *         "refund": "full"
                  *       },
+                 *       "wholeEventOption": true,
                  *       "waitlist": {
                  *         "enabled": true,
                  *         "offerMinutes": 60
@@ -5397,8 +5663,10 @@ export interface operations {
                         capacity?: number;
                         date?: string | null;
                         endDate?: string | null;
+                        endsAt?: string | null;
                         /** @description Rupees, at most two decimal places. */
                         price?: number;
+                        startsAt?: string | null;
                         title: string;
                         waitlist?: {
                             /** @description Takes names when sold out (default false). */
@@ -5421,6 +5689,8 @@ export interface operations {
                          */
                         offerMinutes?: number;
                     };
+                    /** @description With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says. */
+                    wholeEventOption?: boolean;
                 };
             };
         };
@@ -5493,6 +5763,7 @@ export interface operations {
                      *           "cutoffHours": 24,
                      *           "refund": "full"
                      *         },
+                     *         "wholeEventOption": true,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -5708,6 +5979,7 @@ export interface operations {
                      *           "cutoffHours": 24,
                      *           "refund": "full"
                      *         },
+                     *         "wholeEventOption": true,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -6042,8 +6314,10 @@ export interface operations {
                         capacity?: number;
                         date?: string | null;
                         endDate?: string | null;
+                        endsAt?: string | null;
                         /** @description Rupees, at most two decimal places. */
                         price?: number;
+                        startsAt?: string | null;
                         title: string;
                         waitlist?: {
                             /** @description Takes names when sold out (default false). */
@@ -6060,6 +6334,8 @@ export interface operations {
                         /** @description How long an offer holds its seat (default 60). */
                         offerMinutes?: number;
                     };
+                    /** @description With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says. */
+                    wholeEventOption?: boolean;
                 };
             };
         };
@@ -6131,6 +6407,7 @@ export interface operations {
                      *           "cutoffHours": 24,
                      *           "refund": "full"
                      *         },
+                     *         "wholeEventOption": true,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -7399,6 +7676,14 @@ export interface operations {
                     expiresAt?: string;
                     /** @description Who or where it is for (“Gate A”), shown as who admitted someone. */
                     label: string;
+                    /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
+                    scope?: {
+                        /** @description One track (session), 0-based as in `tracks`. */
+                        trackIndex: number;
+                    } | {
+                        /** @description One day (YYYY-MM-DD, in the event’s time zone). */
+                        date: string;
+                    } | null;
                 };
             };
         };
@@ -7435,6 +7720,14 @@ export interface operations {
                             id: string;
                             label: string;
                             revokedAt: string | null;
+                            /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
+                            scope: {
+                                /** @description One track (session), 0-based as in `tracks`. */
+                                trackIndex: number;
+                            } | {
+                                /** @description One day (YYYY-MM-DD, in the event’s time zone). */
+                                date: string;
+                            } | null;
                             url: string;
                         };
                         /** @enum {boolean} */
@@ -7780,7 +8073,10 @@ export interface operations {
                                     key: string;
                                     name: string;
                                 }[];
-                                refusal: ("cancelled" | "refunded" | "not_confirmed") | null;
+                                refusal: ("cancelled" | "refunded" | "not_confirmed" | "wrong_session") | null;
+                                /** @description sha256 (hex) of the booking’s QR values retired by transfers: the old QRs, shown as “transferred”. */
+                                retired: string[];
+                                session: string | null;
                                 ticketType: string;
                                 track: string | null;
                             }[];
@@ -7789,6 +8085,18 @@ export interface operations {
                                 title: string;
                             };
                             full: boolean;
+                            list: {
+                                /** @description What the door admits for, as people read it. */
+                                label: string;
+                                /** @description The check-in list the pass admits for: one track, one day, or (null) the whole event. */
+                                scope: {
+                                    /** @description One track (session), 0-based as in `tracks`. */
+                                    trackIndex: number;
+                                } | {
+                                    /** @description One day (YYYY-MM-DD, in the event’s time zone). */
+                                    date: string;
+                                } | null;
+                            };
                         };
                         /** @enum {boolean} */
                         success: true;
@@ -7910,7 +8218,9 @@ export interface operations {
                         memberIndex?: number;
                         /** @description The device’s own increasing number for the scan. */
                         seq: number;
+                        /** @description The QR value as scanned. Whatever it holds, it is answered on its own: one the door cannot read is `refused { reason: invalid_qr }`. */
                         ticketId?: string;
+                        /** @description The roster’s key (sha256 hex) of a person found by name; one the roster does not hold is `refused { reason: ticket_not_found }`. */
                         ticketKey?: string;
                     }[];
                 };
@@ -7958,6 +8268,7 @@ export interface operations {
                                 /** @description refused: `cancelled`, `refunded`, `not_confirmed`, `transferred`, `ticket_not_found`, `member_not_found`, `member_mismatch` or `invalid_qr`. */
                                 reason?: string;
                                 seq: number;
+                                session?: string | null;
                                 status: "admitted" | "undone" | "already_admitted" | "refused";
                             }[];
                         };
@@ -9360,6 +9671,8 @@ export interface operations {
             query?: {
                 /** @example json */
                 format?: "json" | "pdf" | "html";
+                /** @description The credit note’s number; the latest when omitted. */
+                number?: string;
             };
             header?: never;
             path: {
@@ -9821,7 +10134,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Rupees to give back (at most two decimals); omitted: all that is left. */
+                    amount?: number;
+                    /** @description Why; required with `amount`. The buyer’s mail and the credit note carry it. */
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description The registration, now refunded. */
             200: {
@@ -9875,7 +10197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9934,6 +10256,32 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10563,6 +10911,8 @@ export interface operations {
                      *           "capacity": 30,
                      *           "date": "2027-01-16T14:00:00+05:30",
                      *           "endDate": "2027-01-16T17:00:00+05:30",
+                     *           "startsAt": "2027-01-16T14:00:00+05:30",
+                     *           "endsAt": "2027-01-16T17:00:00+05:30",
                      *           "taken": 0,
                      *           "remaining": 30,
                      *           "waitlist": null
@@ -10686,8 +11036,8 @@ export interface operations {
                  *       "title": "Workshop: PostgreSQL internals",
                  *       "price": 299,
                  *       "capacity": 30,
-                 *       "date": "2027-01-16T14:00:00+05:30",
-                 *       "endDate": "2027-01-16T17:00:00+05:30"
+                 *       "startsAt": "2027-01-16T14:00:00+05:30",
+                 *       "endsAt": "2027-01-16T17:00:00+05:30"
                  *     }
                  */
                 "application/json": {
@@ -10695,8 +11045,10 @@ export interface operations {
                     capacity?: number;
                     date?: string | null;
                     endDate?: string | null;
+                    endsAt?: string | null;
                     /** @description Rupees, at most two decimal places. */
                     price?: number;
+                    startsAt?: string | null;
                     title: string;
                     waitlist?: {
                         /** @description Takes names when sold out (default false). */
@@ -10729,6 +11081,8 @@ export interface operations {
                      *         "capacity": 30,
                      *         "date": "2027-01-16T14:00:00+05:30",
                      *         "endDate": "2027-01-16T17:00:00+05:30",
+                     *         "startsAt": "2027-01-16T14:00:00+05:30",
+                     *         "endsAt": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 30,
                      *         "waitlist": null
@@ -10914,6 +11268,8 @@ export interface operations {
                      *           "capacity": 30,
                      *           "date": "2027-01-16T14:00:00+05:30",
                      *           "endDate": "2027-01-16T17:00:00+05:30",
+                     *           "startsAt": "2027-01-16T14:00:00+05:30",
+                     *           "endsAt": "2027-01-16T17:00:00+05:30",
                      *           "taken": 0,
                      *           "remaining": 30,
                      *           "waitlist": null
@@ -11051,8 +11407,10 @@ export interface operations {
                     capacity?: number;
                     date?: string | null;
                     endDate?: string | null;
+                    endsAt?: string | null;
                     /** @description Rupees, at most two decimal places. */
                     price?: number;
+                    startsAt?: string | null;
                     title?: string;
                     waitlist?: {
                         /** @description Takes names when sold out (default false). */
@@ -11084,6 +11442,8 @@ export interface operations {
                      *         "capacity": 40,
                      *         "date": "2027-01-16T14:00:00+05:30",
                      *         "endDate": "2027-01-16T17:00:00+05:30",
+                     *         "startsAt": "2027-01-16T14:00:00+05:30",
+                     *         "endsAt": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 40,
                      *         "waitlist": null
@@ -16438,9 +16798,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page that offers to sign in and confirm. */
-            200: {
+            /** @description To the dashboard’s confirmation, which needs the account’s session. */
+            303: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -16448,8 +16809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Confirm your email address</title></head><body>…</body></html> */
-                    "text/html": string;
+                    "application/json": unknown;
                 };
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
@@ -18171,6 +18531,8 @@ export interface operations {
                 offer?: string;
                 /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                 origin?: string;
+                /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                preview?: string;
             };
             header?: never;
             path: {
@@ -18466,6 +18828,8 @@ export interface operations {
                 offer?: string;
                 /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                 origin?: string;
+                /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                preview?: string;
             };
             header?: never;
             path: {
@@ -18690,6 +19054,8 @@ export interface operations {
                     offer?: string;
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
                     razorpay_order_id: string;
                     razorpay_payment_id: string;
                     razorpay_signature: string;
@@ -18894,6 +19260,8 @@ export interface operations {
                     offer?: string;
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
                     promoCode?: string;
                     /** @description People on the booking: 1 plus the team members. */
                     quantity: number;
@@ -19085,6 +19453,8 @@ export interface operations {
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
                     phone?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
                     promoCode?: string;
                     subEventId?: string;
                     teamMembers?: {
@@ -19317,6 +19687,8 @@ export interface operations {
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
                     outcome: "success" | "failure";
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
                 };
             };
         };
@@ -19712,8 +20084,13 @@ export interface operations {
                  */
                 "application/x-www-form-urlencoded": {
                     email: string;
+                    /** @description How embed.js shows the page; `none` (default) is a page of its own. */
+                    embed?: "inline" | "overlay" | "popup" | "none";
                     key?: string;
                     name: string;
+                    /** @description The origin the page was opened for (it grants nothing): the answer’s link back to the event keeps it. */
+                    origin?: string;
+                    preview?: string;
                 };
             };
         };
