@@ -13,6 +13,7 @@ import { ANY_KEY, keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
 import { appError } from '../../shared/errors.js';
 import { countEventsByStatus } from '../events/events.service.js';
 import * as accounts from './accounts.service.js';
+import * as passwords from './password-changes.js';
 import { deviceSetCookie, readDeviceCookie } from './devices.js';
 import { addressKey } from '../../shared/client-address.js';
 
@@ -161,7 +162,7 @@ export const accountsRoutes =
         },
       },
       async (req, reply) => {
-        await accounts.forgotPassword(deps, req.body.email);
+        await passwords.forgotPassword(deps, req.body.email);
         return reply.code(202).send({ success: true as const });
       },
     );
@@ -180,7 +181,7 @@ export const accountsRoutes =
         },
       },
       async (req) => {
-        await accounts.resetPassword(deps, req.body);
+        await passwords.resetPassword(deps, req.body);
         return { success: true as const, emailVerified: true as const };
       },
     );
@@ -197,7 +198,7 @@ export const accountsRoutes =
           response: { 200: Session, 400: Type.Ref('Error'), 403: Type.Ref('Error'), 429: Type.Ref('Error') },
         },
       },
-      async (req) => accounts.changePassword(deps, sessionPrincipal(req).userId, req.body),
+      async (req) => passwords.changePassword(deps, sessionPrincipal(req).userId, req.body),
     );
 
     app.post(
@@ -212,7 +213,7 @@ export const accountsRoutes =
         },
       },
       async (req) => {
-        await accounts.logoutEverywhere(deps, sessionPrincipal(req).userId);
+        await passwords.logoutEverywhere(deps, sessionPrincipal(req).userId);
         return { success: true as const };
       },
     );

@@ -1,5 +1,5 @@
-// Accounts: signup, login, email verification, password reset and change, staff, organiser
-// access. HTTP-free. The mails these send are in accounts.mails.ts.
+// Accounts: signup, login, email verification, staff, organiser access (password reset and
+// change are in password-changes.ts). HTTP-free. The mails these send are in accounts.mails.ts.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../shared/pg-errors.js';
@@ -48,7 +48,7 @@ export const LOGIN_PAIR_LIMIT: LimitWindow = { limit: 10, windowMs: 15 * 60_000 
 export const LOGIN_ADDRESS_LIMIT: LimitWindow = { limit: 100, windowMs: 15 * 60_000 };
 export const LOGIN_ACCOUNT_LOCK: LimitWindow = { limit: 100, windowMs: 15 * 60_000 };
 /** The account-wide failure counter that sets the lock (login counts it, a password reset clears it). */
-const accountBucket = (email: string) => `login:account:${sha256(email)}`;
+export const accountBucket = (email: string) => `login:account:${sha256(email)}`;
 /** Password reset links: valid 60 minutes, single use; at most 3 mailed per hour per account. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const RESET_MAIL_LIMIT: LimitWindow = { limit: 3, windowMs: 60 * 60_000 };
@@ -126,7 +126,7 @@ export async function signup(
   return { userId, ...(await deps.sessions.issue(userId)), emailVerified: false };
 }
 
-function tooManyAttempts(r: RateLimitResult, what: string): AppError {
+export function tooManyAttempts(r: RateLimitResult, what: string): AppError {
   return limited('too_many_attempts', r, what);
 }
 
@@ -220,7 +220,7 @@ export type VerifyOutcome =
   | { ok: true }
   | { ok: false; code: 'invalid_verification_token' | 'verification_token_expired' | 'verification_token_used' | 'session_required'; message: string };
 
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
+export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
 
 /**
  * Uses a verification token (single use, until it expires) and marks its address
@@ -253,102 +253,6 @@ export async function resendVerification(deps: AccountDeps, userId: string): Pro
   if (r.count > r.limit) throw tooManyAttempts(r, `at most ${r.limit} verification mails per hour to one address, the sign-up's own included`);
   await enqueue(deps.db, deps, verifyEmailJob, { userId });
   deps.jobs?.kick();
-}
-
-// ---------------------------------------------------------------- password reset and change
-
-/** Ends every session of the account but the dashboard session `keep`; answers the new session epoch. */
-async function endSessions(deps: AccountDeps, trx: Db, userId: string, keep?: string): Promise<number> {
-  const epoch = await repo.raiseSessionEpoch(trx, userId);
-  await deps.endDashboardSessions?.(trx, userId, keep);
-  return epoch;
-}
-
-/**
- * POST /auth/password/forgot: for an existing account, mails a reset link (at most
- * RESET_MAIL_LIMIT an hour); the caller is told the same whatever the address.
- */
-export async function forgotPassword(deps: AccountDeps, emailInput: string): Promise<void> {
-  const email = normaliseEmail(emailInput);
-  const user = await repo.findUserByEmail(deps.db, email);
-  if (!user) return;
-  const r = await deps.rateLimiter.hit(`password-forgot:${user.id}`, deps.clock.now(), RESET_MAIL_LIMIT);
-  if (r.count > r.limit) return; // said the same way: the earlier mails still work
-  await enqueue(deps.db, deps, passwordResetJob, { userId: user.id, reason: 'forgot' });
-  deps.jobs?.kick();
-}
-
-/**
- * POST /auth/password/reset: uses the token once, sets the password, marks the address
- * verified (the mailbox proved it), lifts a sign-in lock, ends every session of the
- * account and mails a notice — in one transaction, just after clearing the failure count.
- */
-export async function resetPassword(deps: AccountDeps, input: { token: string; password: string }): Promise<void> {
-  if (input.password.length < 10) throw badRequest('weak_password', 'password must be at least 10 characters');
-  const invalid = () => badRequest('invalid_reset_token', 'this password reset link is not valid; ask for a new one');
-  if (!TOKEN_SHAPE.test(input.token)) throw invalid();
-  const hash = sha256(input.token);
-  const passwordHash = await hashPassword(input.password);
-  const now = deps.clock.now();
-  // The failures that set the lock go with it, or the next sign-in would lock the account again (§20).
-  // Cleared before the lock is lifted: a locked account counts no failures, so none slip in between.
-  const pending = await repo.findPasswordReset(deps.db, hash);
-  if (pending && pending.used_at === null && pending.expires_at > now) await deps.rateLimiter.clear(accountBucket(pending.email), now, LOGIN_ACCOUNT_LOCK);
-  const done = await deps.db.transaction().execute(async (trx) => {
-    const row = await repo.consumePasswordReset(trx, hash, now);
-    if (!row) return false;
-    await repo.setPasswordHash(trx, row.user_id, passwordHash);
-    await repo.markEmailVerified(trx, row.user_id, row.email, now);
-    await repo.clearLoginLock(trx, row.user_id);
-    await repo.expirePasswordResets(trx, row.user_id, now);
-    await endSessions(deps, trx, row.user_id);
-    await enqueue(trx, deps, passwordNoticeJob, { userId: row.user_id, what: 'reset' });
-    return true;
-  });
-  if (!done) {
-    const row = await repo.findPasswordReset(deps.db, hash);
-    if (!row) throw invalid();
-    if (row.used_at !== null) throw badRequest('invalid_reset_token', 'this password reset link has already been used; ask for a new one');
-    throw badRequest('invalid_reset_token', 'this password reset link has expired (links work for 60 minutes); ask for a new one');
-  }
-  deps.jobs?.kick();
-}
-
-/**
- * POST /auth/password/change (signed in): checks the current password, sets the new
- * one and ends every other session; answers a new idToken for the caller. A dashboard
- * caller names its own cookie session in `keep`.
- */
-export async function changePassword(
-  deps: AccountDeps,
-  userId: string,
-  input: { currentPassword: string; newPassword: string },
-  keep?: string,
-): Promise<SessionAnswer> {
-  const user = await getUser(deps.db, userId);
-  const now = deps.clock.now();
-  const r = await deps.rateLimiter.hit(`password-change:${userId}`, now, CHANGE_LIMIT);
-  if (r.count > r.limit) {
-    await deps.rateLimiter.release(`password-change:${userId}`, now, CHANGE_LIMIT);
-    throw tooManyAttempts(r, 'too many wrong current passwords');
-  }
-  if (!(await verifyPassword(input.currentPassword, user.password_hash))) throw forbidden('wrong_password', 'the current password is wrong');
-  await deps.rateLimiter.release(`password-change:${userId}`, now, CHANGE_LIMIT);
-  if (input.newPassword.length < 10) throw badRequest('weak_password', 'the new password must be at least 10 characters');
-  const passwordHash = await hashPassword(input.newPassword);
-  const epoch = await deps.db.transaction().execute(async (trx) => {
-    await repo.setPasswordHash(trx, userId, passwordHash);
-    const e = await endSessions(deps, trx, userId, keep);
-    await enqueue(trx, deps, passwordNoticeJob, { userId, what: 'changed' });
-    return e;
-  });
-  deps.jobs?.kick();
-  return { userId, ...(await deps.sessions.issue(userId, epoch)), emailVerified: isEmailVerified(user) };
-}
-
-/** POST /auth/logout-everywhere: ends every session of the account, idTokens and dashboard alike. */
-export async function logoutEverywhere(deps: AccountDeps, userId: string): Promise<void> {
-  await deps.db.transaction().execute((trx) => endSessions(deps, trx, userId));
 }
 
 export async function getUser(db: Kysely<Database>, userId: string) {

@@ -50,12 +50,7 @@ export const opsRoutes =
       },
     );
 
-    const token = deps.config.metricsToken === undefined ? undefined : Buffer.from(`Bearer ${deps.config.metricsToken}`);
-    const allowed = (header: string | undefined) => {
-      if (token === undefined) return true;
-      const given = Buffer.from(header ?? '');
-      return given.length === token.length && timingSafeEqual(given, token);
-    };
+    const allowed = metricsGuard(deps.config.metricsToken);
     app.get(
       '/metrics',
       {
@@ -96,6 +91,16 @@ export const opsRoutes =
       },
     );
   };
+
+/** Whether an Authorization header may read /metrics: anyone without METRICS_TOKEN, else its bearer. */
+function metricsGuard(metricsToken: string | undefined): (header: string | undefined) => boolean {
+  const token = metricsToken === undefined ? undefined : Buffer.from(`Bearer ${metricsToken}`);
+  return (header) => {
+    if (token === undefined) return true;
+    const given = Buffer.from(header ?? '');
+    return given.length === token.length && timingSafeEqual(given, token);
+  };
+}
 
 function openapiBytes(doc: unknown): { bytes: Buffer; etag: string } {
   const bytes = Buffer.from(JSON.stringify(doc));

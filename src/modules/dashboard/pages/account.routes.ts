@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { sessionPrincipal } from '../../../shared/auth.js';
 import { AppError, badRequest, forbidden } from '../../../shared/errors.js';
 import * as accounts from '../../accounts/accounts.service.js';
+import * as passwords from '../../accounts/password-changes.js';
 import { deviceSetCookie, readDeviceCookie } from '../../accounts/devices.js';
 import { ASSETS } from '../assets.js';
 import * as sessions from '../sessions.js';
@@ -130,7 +131,7 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
   app.post('/dashboard/password/forgot', PUBLIC_PAGE, async (req, reply) => {
     const email = form(req).text('email', 'Email', 254);
     try {
-      await accounts.forgotPassword(deps, email);
+      await passwords.forgotPassword(deps, email);
     } catch (err) {
       if (err instanceof AppError && err.status < 500) return html(reply, forgotPage(preSession(req, reply), { email, sent: false, error: sentence(err.message) }), err.status);
       throw err;
@@ -163,7 +164,7 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     const token = f.text('token', 'Token', 128);
     const password = f.text('password', 'Password', 1024);
     try {
-      await accounts.resetPassword(deps, { token, password });
+      await passwords.resetPassword(deps, { token, password });
     } catch (err) {
       if (err instanceof AppError && err.status < 500) return html(reply, resetPage(preSession(req, reply), { token, error: sentence(err.message) }), err.status);
       throw err;
@@ -194,12 +195,12 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     const s = sessionPrincipal(req);
     const f = form(req);
     // The same change as POST /auth/password/change; this session stays, every other one ends.
-    await accounts.changePassword(deps, s.userId, { currentPassword: f.text('currentPassword', 'Current password', 1024), newPassword: f.text('newPassword', 'New password', 1024) }, s.sessionId);
+    await passwords.changePassword(deps, s.userId, { currentPassword: f.text('currentPassword', 'Current password', 1024), newPassword: f.text('newPassword', 'New password', 1024) }, s.sessionId);
     return done(req, reply, '/dashboard/account', 'Your password is changed. Every other session of the account is signed out.');
   });
 
   app.post('/dashboard/logout-everywhere', PAGE, async (req, reply) => {
-    await accounts.logoutEverywhere(deps, sessionPrincipal(req).userId);
+    await passwords.logoutEverywhere(deps, sessionPrincipal(req).userId);
     reply.header('set-cookie', sessions.clearCookie(sessions.SESSION_COOKIE));
     return html(reply, loginPage(preSession(req, reply), { email: '', next: '/dashboard/events', error: null, notice: 'Every session of the account is signed out, this one included.' }));
   });
