@@ -33,12 +33,16 @@
 
   // ------------------------------------------------------------ storage (IndexedDB)
 
-  var dbp = new Promise(function (resolve) {
-    if (!window.indexedDB) return resolve(null);
-    var req = indexedDB.open('door-' + eventId, 1);
-    req.onupgradeneeded = function () { req.result.createObjectStore('kv'); };
-    req.onsuccess = function () { resolve(req.result); };
-    req.onerror = function () { resolve(null); };
+  // One store per pass (named by a hash of it): two links to one event's lists keep
+  // their rosters and queues apart.
+  var dbp = sha256(token).then(function (h) {
+    return new Promise(function (resolve) {
+      if (!window.indexedDB) return resolve(null);
+      var req = indexedDB.open('door-' + eventId + '-' + h.slice(0, 16), 1);
+      req.onupgradeneeded = function () { req.result.createObjectStore('kv'); };
+      req.onsuccess = function () { resolve(req.result); };
+      req.onerror = function () { resolve(null); };
+    });
   });
   function idbGet(k) {
     return dbp.then(function (db) {
@@ -170,13 +174,14 @@
     // Scans still queued keep the device's view until the service has answered them.
     state.queue.forEach(applyLocal);
     counts();
-    if (current && current.hit) {
+    if (current && current.hit && !$('result').hidden) {
       current.hit = byKey[current.hit.entry.key] || current.hit;
       render();
     }
   }
   function refresh() {
-    if (!online()) return Promise.resolve();
+    // Offline, a device that has no roster yet still asks: the service worker may hold one.
+    if (!online() && state.cursor) return Promise.resolve();
     return request('GET', 'roster' + (state.cursor ? '?since=' + encodeURIComponent(state.cursor) : ''))
       .then(function (data) { merge(data); return save(); })
       .catch(function (err) { closed(err); });
@@ -324,12 +329,25 @@
     } catch (e) { /* no sound */ }
   }
 
+  // The verdict takes the camera's place at the top of the screen, in view without scrolling.
   function panel(kind, verdict, lines, extra) {
     var r = $('result');
     r.className = 'result ' + kind;
     r.replaceChildren.apply(r, [el('p', { class: 'verdict', text: verdict })].concat(lines.map(function (l) { return el('p', { class: l[0], text: l[1] }); })).concat(extra || []));
+    var shown = !r.hidden;
     r.hidden = false;
+    $('video').hidden = true;
+    document.body.classList.add('has-verdict');
+    if (!shown) {
+      window.scrollTo(0, 0);
+      r.focus({ preventScroll: true });
+    }
     if (kind === 'bad' || kind === 'warn') buzz();
+  }
+  function clearVerdict() {
+    $('result').hidden = true;
+    document.body.classList.remove('has-verdict');
+    if (scanning.stream) $('video').hidden = false;
   }
 
   function describe(entry) {
@@ -338,6 +356,7 @@
 
   // A verdict from the service that differs from what the screen showed: it stays.
   function showAnswer(r) {
+    if (!current) return;
     current.answered = r;
     if (current.hit) render();
     else answerPanel(r, current.name);
@@ -351,7 +370,8 @@
   }
 
   function nextBtn() {
-    return scanning.wanted ? el('button', { type: 'button', class: 'big', text: 'Scan next', onclick: resume }) : null;
+    if (scanning.wanted) return el('button', { type: 'button', class: 'big next', text: 'Scan next', onclick: resume });
+    return el('button', { type: 'button', class: 'big next', text: 'Next', onclick: function () { clearVerdict(); current = null; $('q').value = ''; $('q').focus(); } });
   }
   function nextButton() {
     return [el('div', { class: 'actions' }, [nextBtn()])];
@@ -378,7 +398,7 @@
     if (current.answered) return answerPanel(current.answered, hit.retired ? null : current.name);
     // An old QR of a transferred ticket names nobody: its holder is someone else now.
     if (hit.retired) return panel('bad', 'Refused', [['detail', REASONS.transferred]], nextButton());
-    if (entry.refusal) return panel('bad', 'Refused', [['who', current.name], ['detail', reasonText(entry.refusal, entry.session)], ['detail', describe(entry)]], nextButton());
+    if (entry.refusal) return panel('bad', 'Refused', [['who', current.name], ['detail', reasonText(entry.refusal, entry.session)], ['detail', entry.refusal === 'wrong_session' ? entry.ticketType : describe(entry)]], nextButton());
     var people = entry.members.length > 1 ? [el('ul', { class: 'people', 'aria-label': 'People on this booking' }, entry.members.map(function (m) { return personRow(hit, m, current.value); }))] : [];
     var allIn = targets.every(function (m) { return m.checkedIn; });
     var someOut = targets.some(function (m) { return !m.checkedIn; });
@@ -487,7 +507,7 @@
     scanning.stream = null;
   }
   function resume() {
-    $('result').hidden = true;
+    clearVerdict();
     if (scanning.stream) {
       scanning.active = true;
       requestAnimationFrame(tick);
@@ -564,6 +584,17 @@
 
   // ------------------------------------------------------------ start
 
+  // The offline shell: the page, its files and the roster kept by /door/sw.js.
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/door/sw.js', { scope: '/door/' }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      var files = Array.prototype.map.call(document.querySelectorAll('script[src], link[rel=stylesheet]'), function (n) { return n.getAttribute('src') || n.getAttribute('href'); });
+      reg.active.postMessage({ type: 'keep', urls: [location.pathname].concat(files), roster: { path: api + 'roster', authorization: 'DoorPass ' + token } });
+      document.body.setAttribute('data-offline-shell', 'ready');
+    }).catch(function () { /* no offline shell: the screen still works online */ });
+  }
+
   window.addEventListener('online', function () { showNet(); flush().then(refresh); });
   window.addEventListener('offline', showNet);
   idbGet('state').then(function (saved) {
@@ -575,6 +606,7 @@
       crypto.getRandomValues(bytes);
       state.deviceId = 'dev-' + Array.prototype.map.call(bytes, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
     }
+    sha256(state.deviceId).then(function (h) { $('device').textContent = 'This phone shows to others as “device ' + h.slice(0, 4) + '”.'; });
     index();
     counts();
     renderConflicts();

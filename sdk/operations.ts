@@ -132,6 +132,8 @@ export function operations(client: Client<paths>) {
     syncDoorScans: (...init: Init<paths['/api/v1/events/{id}/door/sync'], 'post'>) => client.POST('/api/v1/events/{id}/door/sync', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/door/sync'], 'post'>])),
     /** The door screen of a door pass (HTML, for phones) (`GET /door/{token}`) */
     openDoorScreen: (...init: Init<paths['/door/{token}'], 'get'>) => client.GET('/door/{token}', ...(init as [MaybeOptionalInit<paths['/door/{token}'], 'get'>])),
+    /** The door screen’s service worker (its offline shell) (`GET /door/sw.js`) */
+    getDoorServiceWorker: (...init: Init<paths['/door/sw.js'], 'get'>) => client.GET('/door/sw.js', ...(init as [MaybeOptionalInit<paths['/door/sw.js'], 'get'>])),
     /** The door screen’s script, style and QR decoder (`GET /door/assets/{name}`) */
     getDoorAsset: (...init: Init<paths['/door/assets/{name}'], 'get'>) => client.GET('/door/assets/{name}', ...(init as [MaybeOptionalInit<paths['/door/assets/{name}'], 'get'>])),
     /** The webhook configuration of this account and mode (`GET /api/v1/webhooks`) */

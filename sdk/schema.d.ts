@@ -1733,7 +1733,7 @@ export type paths = {
          * The door screen of a door pass (HTML, for phones)
          * @description The link a door pass answers once. Phone-first: camera scanning (the browser’s `BarcodeDetector`, else jsQR served by the service), search by name or ticket code, Admit and Undo, team members one by one, refusals shown large with their reason and who/when for “already in”, and a live arrived/expected count.
          *
-         *     Offline: the roster (`GET …/door/roster`) is kept in the browser’s IndexedDB, keyed by sha256 of each QR value; admits and undos queue on the device and go to `POST …/door/sync` in order when the network returns, and the conflicts the service reports are shown. Reloading the page itself needs the network.
+         *     Offline: the roster (`GET …/door/roster`) is kept in the browser’s IndexedDB, keyed by sha256 of each QR value; admits and undos queue on the device and go to `POST …/door/sync` in order when the network returns, and the conflicts the service reports are shown. A service worker (`/door/sw.js`) keeps the page, its files and the roster, so a reload with no network still opens the screen.
          *
          *     Headers: a `Content-Security-Policy` allowing only this service’s own script and style (no inline ones), `Referrer-Policy: no-referrer` (the token is in the URL), `Cache-Control: no-store`. A revoked or expired pass answers 403 as a page.
          */
@@ -1758,6 +1758,26 @@ export type paths = {
          * @description Versioned names (a hash of the content), cached for good; `If-None-Match` with the ETag answers 304.
          */
         get: operations["getDoorAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/door/sw.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The door screen’s service worker (its offline shell)
+         * @description Registered by the door screen with scope `/door/`: keeps the door page, its script, style and QR decoder, and the last whole roster (under a hash of the pass), so the screen opens again with no network. Pages and the roster are asked for from the network first; a pass refused (401, 403, 404) is forgotten at once. `Cache-Control: no-cache`, so a new version is picked up on the next visit.
+         */
+        get: operations["getDoorServiceWorker"];
         put?: never;
         post?: never;
         delete?: never;
@@ -18487,6 +18507,70 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDoorServiceWorker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Rate limited; see Retry-After. */
             429: {

@@ -62,6 +62,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/events/{id}/door/sync': 'syncDoorScans',
   'GET /door/{token}': 'openDoorScreen',
   'GET /door/assets/{name}': 'getDoorAsset',
+  'GET /door/sw.js': 'getDoorServiceWorker',
   'GET /api/v1/webhooks': 'getWebhookConfig',
   'PUT /api/v1/webhooks': 'putWebhookConfig',
   'DELETE /api/v1/webhooks': 'deleteWebhookConfig',

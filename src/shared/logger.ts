@@ -13,8 +13,8 @@ export function redactPath(url: string): string {
     .split('?')[0]!
     .split('/')
     .map((segment, i, all) => {
-      // A door pass's token is the second segment of /door/{token} (not /door/assets/…).
-      if (i === 2 && all[1] === 'door' && segment !== 'assets') return '[redacted]';
+      // A door pass's token is the second segment of /door/{token} (not /door/assets/… or /door/sw.js).
+      if (i === 2 && all[1] === 'door' && segment !== 'assets' && segment !== 'sw.js') return '[redacted]';
       let decoded = segment;
       try {
         decoded = decodeURIComponent(segment); // "%72eg_…" routes as "reg_…"

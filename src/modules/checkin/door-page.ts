@@ -16,6 +16,9 @@ function asset(stem: string, ext: 'js' | 'css', body: string) {
 }
 
 const read = (name: string) => readFileSync(fileURLToPath(new URL(name, ASSET_DIR)), 'utf8');
+
+/** The service worker (/door/sw.js): a fixed name, as a worker's scope follows its path. */
+export const DOOR_SW = { body: read('door-sw.js'), etag: `"${createHash('sha256').update(read('door-sw.js')).digest('hex').slice(0, 12)}"` };
 const JSQR = readFileSync(createRequire(import.meta.url).resolve('jsqr/dist/jsQR.js'), 'utf8');
 
 export const DOOR_ASSETS = [asset('door', 'js', read('door.js')), asset('door', 'css', read('door.css')), asset('jsqr', 'js', JSQR)] as const;
@@ -29,6 +32,8 @@ function head(title: string, scripts: boolean): string {
 <link rel="stylesheet" href="${url(CSS)}">${scripts ? `<script src="${url(DECODER)}" defer></script><script src="${url(JS)}" defer></script>` : ''}</head>`;
 }
 
+// The verdict sits first in the page: with the camera on it takes the video's place, so the
+// name, the reason, Undo and Next are in view without scrolling on a small phone.
 export function doorPage(v: { eventId: string; title: string; label: string; list: string }): string {
   return `${head(v.title, true)}
 <body data-event="${escapeHtml(v.eventId)}">
@@ -40,7 +45,8 @@ export function doorPage(v: { eventId: string; title: string; label: string; lis
 <p id="net" class="net" role="status">Loading the list…</p>
 </header>
 <main id="main">
-<section class="scan" aria-label="Scan">
+<section id="result" class="result" aria-live="assertive" tabindex="-1" hidden></section>
+<section class="scan" id="scan" aria-label="Scan">
 <button type="button" id="camera" class="big">Scan with camera</button>
 <video id="video" muted playsinline hidden></video>
 <canvas id="frame" hidden></canvas>
@@ -51,13 +57,13 @@ export function doorPage(v: { eventId: string; title: string; label: string; lis
 <div class="search-row"><input id="q" name="q" type="search" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="200"><button type="submit" class="find">Find</button></div>
 </form>
 <ul id="matches" class="matches" aria-label="People found"></ul>
-<section id="result" class="result" aria-live="assertive" hidden></section>
 <section id="conflicts" class="conflicts" hidden aria-labelledby="conflicts-h">
 <h2 id="conflicts-h">Conflicts from the last sync</h2>
 <ul id="conflict-list"></ul>
 <button type="button" id="conflicts-ok" class="secondary">Dismiss</button>
 </section>
 <p id="queue" class="note" role="status"></p>
+<p id="device" class="note"></p>
 </main>
 </body></html>`;
 }

@@ -9,7 +9,7 @@ import { notFound } from '../../shared/errors.js';
 import { Nullable } from '../../shared/schemas.js';
 const Html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 const htmlErrors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, Html('An HTML page naming the problem.')]));
-import { DOOR_ASSETS, doorErrorPage, doorPage } from './door-page.js';
+import { DOOR_ASSETS, DOOR_SW, doorErrorPage, doorPage } from './door-page.js';
 import * as doorSync from './door-sync.service.js';
 import * as door from './door.service.js';
 
@@ -237,7 +237,7 @@ export const doorRoutes =
           summary: 'The door screen of a door pass (HTML, for phones)',
           description: [
             'The link a door pass answers once. Phone-first: camera scanning (the browser’s `BarcodeDetector`, else jsQR served by the service), search by name or ticket code, Admit and Undo, team members one by one, refusals shown large with their reason and who/when for “already in”, and a live arrived/expected count.',
-            'Offline: the roster (`GET …/door/roster`) is kept in the browser’s IndexedDB, keyed by sha256 of each QR value; admits and undos queue on the device and go to `POST …/door/sync` in order when the network returns, and the conflicts the service reports are shown. Reloading the page itself needs the network.',
+            'Offline: the roster (`GET …/door/roster`) is kept in the browser’s IndexedDB, keyed by sha256 of each QR value; admits and undos queue on the device and go to `POST …/door/sync` in order when the network returns, and the conflicts the service reports are shown. A service worker (`/door/sw.js`) keeps the page, its files and the roster, so a reload with no network still opens the screen.',
             'Headers: a `Content-Security-Policy` allowing only this service’s own script and style (no inline ones), `Referrer-Policy: no-referrer` (the token is in the URL), `Cache-Control: no-store`. A revoked or expired pass answers 403 as a page.',
           ].join('\n\n'),
           params: Type.Object({ token: Type.String({ maxLength: 100, description: 'The door pass’s token.' }) }),
@@ -248,6 +248,30 @@ export const doorRoutes =
         const p = req.doorPass!;
         const event = await door.doorEvent(deps, p);
         return pageHeaders(reply).type('text/html; charset=utf-8').send(doorPage({ eventId: event.id, title: event.title, label: p.label, list: event.list }));
+      },
+    );
+
+    app.get(
+      '/door/sw.js',
+      {
+        config: { auth: { kind: 'public' } },
+        schema: {
+          tags: ['check-in'],
+          summary: 'The door screen’s service worker (its offline shell)',
+          description:
+            'Registered by the door screen with scope `/door/`: keeps the door page, its script, style and QR decoder, and the last whole roster (under a hash of the pass), so the screen opens again with no network. Pages and the roster are asked for from the network first; a pass refused (401, 403, 404) is forgotten at once. `Cache-Control: no-cache`, so a new version is picked up on the next visit.',
+          response: { 200: { description: 'The script.', content: { 'text/javascript': { schema: { type: 'string' } } } }, 304: { description: 'Not modified.', type: 'null' } } as never,
+        },
+      },
+      async (req, reply) => {
+        reply
+          .header('etag', DOOR_SW.etag)
+          .header('cache-control', 'no-cache')
+          .header('service-worker-allowed', '/door/')
+          .header('content-security-policy', "default-src 'none'; connect-src 'self'")
+          .header('x-content-type-options', 'nosniff');
+        if (req.headers['if-none-match'] === DOOR_SW.etag) return reply.code(304).send();
+        return reply.type('text/javascript; charset=utf-8').send(DOOR_SW.body);
       },
     );
 
@@ -286,6 +310,8 @@ const CSP = [
   "img-src 'self' data: blob:",
   "media-src 'self' blob: mediastream:",
   "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'none'",
   "form-action 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
