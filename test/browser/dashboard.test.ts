@@ -147,6 +147,8 @@ describe('dashboard in Chromium', { timeout: 300_000 }, () => {
     await page.getByLabel(/^Location/).fill('Bandra, Mumbai');
     await page.getByLabel(/^Capacity/).fill('100');
     await page.getByLabel(/^Price in rupees/).fill('500');
+    // The event gets a track below and is also sold whole, at ₹500 (off unless ticked, §28).
+    await page.getByLabel(/also sell the whole event/).check();
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.getByText('Draft created').waitFor();
     eventId = decodeURIComponent(/\/dashboard\/events\/([^/?#]+)/.exec(page.url())![1]!);

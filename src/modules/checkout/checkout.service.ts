@@ -273,7 +273,7 @@ export async function sandboxCheckout(
 /** A waitlist offer's link on the page: its seat and until when (409 `offer_not_valid` once lapsed or used). */
 export async function offerOnPage(deps: CheckoutDeps, access: PageAccess, token: string): Promise<{ token: string; until: string }> {
   const entry = await waitlist.openOffer({ db: deps.db, clock: deps.clock, secretsKey: deps.config.secretsKey }, access.event.id, token);
-  return { token, until: offerUntil(entry.expires_at!) };
+  return { token, until: offerUntil(entry.expires_at!, deps.config.eventTimeZone) };
 }
 
 /** Joins the waitlist from the sold-out page (the same rules as the API's, as the page's checkout key). */

@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { defineJob } from '../../jobs/queue.js';
 import type { Clock } from '../../shared/clock.js';
+import { formatInstant } from '../../shared/event-time.js';
 import { escapeHtml as h } from '../../shared/html.js';
 import * as events from '../events/events.service.js';
 import { mailSendersOf, senderFor } from '../accounts/mail-settings.js';
@@ -26,9 +27,9 @@ export interface OfferMailDeps {
   mailer: Mailer;
 }
 
-/** When an offer ends, in India time, for people. */
-export function offerUntil(at: Date): string {
-  return `${new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(at)} IST`;
+/** When an offer ends, for people, in the event's time zone: "Sun 20 Dec 2026, 4:30 pm IST". */
+export function offerUntil(at: Date, timeZone: string): string {
+  return formatInstant(at, timeZone);
 }
 
 export function offerUrl(config: Pick<Config, 'baseUrl' | 'secretsKey'>, slug: string, entry: { id: string; offered_at: Date }): string {
@@ -79,7 +80,7 @@ export async function sendOfferMail(deps: OfferMailDeps, payload: { entryId: str
     email: entry.email,
     eventTitle: event.title,
     choice,
-    until: offerUntil(entry.expires_at),
+    until: offerUntil(entry.expires_at, deps.config.eventTimeZone),
     url: offerUrl(deps.config, event.slug, { id: entry.id, offered_at: entry.offered_at }),
     sender: senderFor((await mailSendersOf(deps.db, [event.account_id])).get(event.account_id), event.title),
   });
