@@ -3164,7 +3164,6 @@ export type components = {
         ETag: string;
         /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key`. */
         "Idempotent-Replayed": "true";
-        Location: string;
         /** @description Requests allowed in the current one-minute window. */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window. */
@@ -5020,6 +5019,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "organisationName": "Pune Tech Collective",
+                     *         "replyTo": "hello@punetech.example.in"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             organisationName: string | null;
@@ -5094,6 +5102,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "organisationName": "Pune Tech Collective",
+                 *       "replyTo": "hello@punetech.example.in"
+                 *     }
+                 */
                 "application/json": {
                     organisationName?: string | null;
                     replyTo?: string | null;
@@ -5111,6 +5125,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "organisationName": "Pune Tech Collective",
+                     *         "replyTo": "hello@punetech.example.in"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             organisationName: string | null;
@@ -7574,7 +7597,8 @@ export interface operations {
                      *           "label": "Gate A",
                      *           "createdAt": "2026-11-25T07:51:24.908Z",
                      *           "expiresAt": "2027-01-16T18:29:00.000Z",
-                     *           "revokedAt": null
+                     *           "revokedAt": null,
+                     *           "scope": null
                      *         }
                      *       ]
                      *     }
@@ -7728,6 +7752,7 @@ export interface operations {
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "expiresAt": "2027-01-16T18:29:00.000Z",
                      *         "revokedAt": null,
+                     *         "scope": null,
                      *         "url": "https://tickets.example.in/door/NB_fBzlhnrxyNGajm4z3LT0J1RmH8ZjS"
                      *       }
                      *     }
@@ -7921,7 +7946,8 @@ export interface operations {
                      *         "label": "Gate A",
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "expiresAt": "2027-01-16T18:29:00.000Z",
-                     *         "revokedAt": "2026-11-25T07:51:24.908Z"
+                     *         "revokedAt": "2026-11-25T07:51:24.908Z",
+                     *         "scope": null
                      *       }
                      *     }
                      */
@@ -8046,6 +8072,10 @@ export interface operations {
                      *           "id": "ev_Hk2Qz8Lm4Xv7Tb1N",
                      *           "title": "Pune Tech Summit 2027"
                      *         },
+                     *         "list": {
+                     *           "scope": null,
+                     *           "label": "The whole event"
+                     *         },
                      *         "cursor": "820:820:",
                      *         "full": true,
                      *         "counts": {
@@ -8058,6 +8088,8 @@ export interface operations {
                      *             "refusal": null,
                      *             "ticketType": "General",
                      *             "track": null,
+                     *             "session": null,
+                     *             "retired": [],
                      *             "members": [
                      *               {
                      *                 "index": 0,
@@ -9033,6 +9065,8 @@ export interface operations {
                      *           "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *           "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
                      *           "status": "confirmed",
+                     *           "refunded": 0,
+                     *           "kept": 499,
                      *           "pendingReason": null,
                      *           "name": "Asha Rao",
                      *           "email": "asha@example.in",
@@ -9189,6 +9223,8 @@ export interface operations {
                      *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
                      *         "status": "confirmed",
+                     *         "refunded": 0,
+                     *         "kept": 499,
                      *         "pendingReason": null,
                      *         "name": "Asha Rao",
                      *         "email": "asha@example.in",
@@ -9342,6 +9378,8 @@ export interface operations {
                      *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
                      *         "status": "confirmed",
+                     *         "refunded": 0,
+                     *         "kept": 0,
                      *         "pendingReason": null,
                      *         "name": "Ira",
                      *         "email": "ira.menon@example.in",
@@ -9533,6 +9571,8 @@ export interface operations {
                      *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
                      *         "status": "cancelled",
+                     *         "refunded": 0,
+                     *         "kept": 0,
                      *         "pendingReason": null,
                      *         "name": "Attendee",
                      *         "email": "attendee@example.in",
@@ -10156,6 +10196,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Rupees to give back (at most two decimals); omitted: all that is left. */
                     amount?: number;
@@ -10183,6 +10224,8 @@ export interface operations {
                      *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
                      *         "status": "refunded",
+                     *         "refunded": 499,
+                     *         "kept": 0,
                      *         "pendingReason": null,
                      *         "name": "Dev Mehta",
                      *         "email": "dev.mehta@example.in",
@@ -10402,6 +10445,8 @@ export interface operations {
                      *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
                      *         "status": "cancelled",
+                     *         "refunded": 0,
+                     *         "kept": 0,
                      *         "pendingReason": null,
                      *         "name": "Ira",
                      *         "email": "ira.menon@example.in",
@@ -10606,6 +10651,8 @@ export interface operations {
                      *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
                      *         "status": "confirmed",
+                     *         "refunded": 0,
+                     *         "kept": 499,
                      *         "pendingReason": null,
                      *         "name": "Dev Mehta",
                      *         "email": "dev.mehta@example.in",
@@ -16821,16 +16868,13 @@ export interface operations {
             /** @description To the dashboard’s confirmation, which needs the account’s session. */
             303: {
                 headers: {
-                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
             400: {
@@ -18557,6 +18601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example self.addEventListener('fetch', (event) => { … }); */
                     "text/javascript": string;
                 };
             };

@@ -10,6 +10,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /auth/signup': 'signUp',
   'POST /auth/login': 'logIn',
   'GET /auth/verify': 'openVerificationLink',
+  'GET /api/v1/account/mail-settings': 'getAccountMailSettings',
+  'PUT /api/v1/account/mail-settings': 'putAccountMailSettings',
   'POST /auth/verify': 'verifyEmail',
   'POST /auth/password/forgot': 'requestPasswordReset',
   'POST /auth/password/reset': 'resetPassword',

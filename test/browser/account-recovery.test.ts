@@ -1,6 +1,6 @@
 // Taking an account back in a real browser (product-decisions §14): sign up, the
 // verification mail (received over SMTP) opened while signed out changes nothing and
-// offers "Sign in to confirm"; sign in, confirm; then forgot password, the reset link from
+// asks to sign in; signed in, it confirms at once; then forgot password, the reset link from
 // the mail, a new password, and sign-in with it — the idToken issued before is refused.
 // Screenshots at 1280 and 390 px wide.
 import assert from 'node:assert/strict';

@@ -119,7 +119,7 @@ export const accountsRoutes =
           description:
             'The link of the verification mail: 303 to `/dashboard/verify?token=…`. There, signed in to the account the token was issued to, the address is confirmed at once, with no further button; signed out, the dashboard asks to sign in and comes back to confirm. Opening the link without a session of that account changes nothing (mail scanners open links). Programs confirm with `POST /auth/verify` and the account\'s idToken.',
           querystring: Type.Object({ token: Type.Optional(TOKEN) }),
-          response: { 303: { description: 'To the dashboard’s confirmation, which needs the account’s session.', headers: { location: { type: 'string' } } } },
+          response: { 303: { description: 'To the dashboard’s confirmation, which needs the account’s session.', type: 'null' } } as never,
         },
       },
       async (req, reply) => {
