@@ -48,6 +48,8 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'listPublishingRequests 200': 'A page of requests for publishing access, oldest first, each with the account’s facts.',
   'grantPublishingRequest 200': 'The request, now granted; the account may publish live events.',
   'declinePublishingRequest 200': 'The request, now declined with its reason.',
+  'getAccountMailSettings 200': 'The account’s mail sender settings: the organisation’s name its buyers’ mails come under, and where replies go.',
+  'putAccountMailSettings 200': 'The mail sender settings as they now stand.',
   'setEventTicketEmails 200': 'The event’s ticket email setting as it now stands.',
   'addMemberByHand 201': 'The membership added.',
   'listEvents 200': 'A page of events.',

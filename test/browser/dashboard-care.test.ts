@@ -70,6 +70,8 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
     server = await startServer({ env: { STAFF_EMAILS: staffEmail } });
     browser = await openBrowser();
     page = await browser.newPage();
+    // The overview's buyer-page preview loads Razorpay's checkout script; this machine has no internet.
+    await page.route('https://checkout.razorpay.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
     page.on('console', (m) => {
       if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) consoleErrors.push(`${m.location().url}: ${m.text()}`);
     });

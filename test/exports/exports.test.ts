@@ -383,6 +383,15 @@ describe('CSV exports', { timeout: 120_000 }, () => {
     assert.equal((await csv('/api/v1/memberships/members/export?planId=plan_none')).rows.length, 0);
   });
 
+  it('answers a filter it cannot store (a NUL byte) as JSON 400 before any of the file, on every export', async () => {
+    for (const path of [`/api/v1/events/${eventId}/registrations/export?q=%00`, '/api/v1/memberships/members/export?planId=%00', '/api/v1/memberships/members/export?planId=a%00b']) {
+      const r = await api('GET', path);
+      assert.deepEqual([r.status, r.body.code], [400, 'invalid_characters'], path);
+      assert.match(r.headers.get('content-type') ?? '', /^application\/json/, `${path}: the error is JSON, not a CSV`);
+      assert.equal(r.headers.get('content-disposition'), null, `${path}: no download of an error`);
+    }
+  });
+
   it('keeps to the key’s account and mode, and to full keys', async () => {
     const live = await createKey(server.url, org.token, { mode: 'live' });
     const liveReg = await api('GET', `/api/v1/events/${eventId}/registrations/export`, undefined, live.key);

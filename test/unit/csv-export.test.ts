@@ -54,13 +54,13 @@ describe('csvStream', () => {
     { header: '=b', value: (r) => r.b },
   ];
   it('writes a BOM, the header and CRLF records, and reads back as written (neutralised cells with their quote)', async () => {
-    const out = await text(csvStream(columns, from([{ a: 'x,"y"\r\nz', b: '-1' }])));
+    const out = await text(await csvStream(columns, from([{ a: 'x,"y"\r\nz', b: '-1' }])));
     assert.equal(out, "\ufeffa,'=b\r\n\"x,\"\"y\"\"\r\nz\",'-1\r\n");
   });
   it('round-trips any text through csv-parse', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.record({ a: fc.string({ unit: 'binary' }), b: fc.string({ unit: 'grapheme' }) }), { maxLength: 20 }), async (rows) => {
-        const out = await text(csvStream(columns, from(rows)));
+        const out = await text(await csvStream(columns, from(rows)));
         const [header, ...records] = parse(out, { bom: true }) as string[][];
         assert.deepEqual(header, ['a', "'=b"]);
         assert.deepEqual(records, rows.map((r) => [neutralise(r.a), neutralise(r.b)]));
@@ -73,7 +73,13 @@ describe('csvStream', () => {
       yield { a: '1', b: '2' };
       throw new Error('database went away');
     }
-    await assert.rejects(text(csvStream(columns, failing())), /database went away/);
+    await assert.rejects(text(await csvStream(columns, failing())), /database went away/);
+  });
+  it('fails the call itself, before any byte, when the source fails at its first row', async () => {
+    async function* refused(): AsyncGenerator<{ a: string; b: string }> {
+      throw new Error('invalid byte sequence');
+    }
+    await assert.rejects(csvStream(columns, refused()), /invalid byte sequence/);
   });
 });
 

@@ -63,6 +63,8 @@ export class DoorRosters {
   /** Events whose roster alone was over the bound, and when: not built again while they stay asked for. */
   readonly #tooLarge = new Map<string, number>();
   #listening = false;
+  /** Who waits for LISTEN to be on (`whenListening`). */
+  #listeningWaiters: (() => void)[] = [];
   #closed = false;
 
   constructor(deps: { db: Kysely<Database>; logger: Logger; registry?: Registry }) {
@@ -121,8 +123,16 @@ export class DoorRosters {
   /** LISTEN is on (every roster built from now on hears every change), or off (no roster can be vouched for). */
   listening(on: boolean): void {
     this.#listening = on;
-    if (on) this.metrics.connects.inc();
-    else for (const r of this.#rosters.values()) r.trusted = false;
+    if (on) {
+      this.metrics.connects.inc();
+      for (const resolve of this.#listeningWaiters.splice(0)) resolve();
+    } else for (const r of this.#rosters.values()) r.trusted = false;
+  }
+
+  /** Resolves once LISTEN is on (at once when it is): from then on a scan builds its event's roster. */
+  whenListening(): Promise<void> {
+    if (this.#listening) return Promise.resolve();
+    return new Promise((resolve) => this.#listeningWaiters.push(resolve));
   }
 
   /**

@@ -60,9 +60,14 @@ export function recordOf<T>(columns: readonly Column<T>[], row: T): string[] {
  * The CSV of `rows` as a byte stream: the BOM and the header row, then one record per row.
  * Rows are pulled from the source only as fast as the reader takes the bytes (the
  * stringifier's buffer is the only queue), so memory stays flat however many rows there are.
- * A failure of the source ends the stream with that error.
+ * The first row is read before the stream is handed back, so a source that fails at once (a
+ * query the database refuses, such as a filter with a NUL byte) fails this call and is
+ * answered as a JSON error, not as a download cut short. A later failure of the source ends
+ * the stream with that error.
  */
-export function csvStream<T>(columns: readonly Column<T>[], rows: AsyncIterable<T>): Readable {
+export async function csvStream<T>(columns: readonly Column<T>[], rows: AsyncIterable<T>): Promise<Readable> {
+  const source = rows[Symbol.asyncIterator]();
+  const first = await source.next();
   const out = stringify({
     bom: true,
     header: true,
@@ -70,7 +75,7 @@ export function csvStream<T>(columns: readonly Column<T>[], rows: AsyncIterable<
     record_delimiter: 'windows',
   });
   async function* records() {
-    for await (const row of rows) yield recordOf(columns, row);
+    for (let next = first; !next.done; next = await source.next()) yield recordOf(columns, next.value);
   }
   pipeline(Readable.from(records()), out, () => {
     // The error, if any, reaches the reader through `out`; nothing else to do.

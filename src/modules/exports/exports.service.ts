@@ -181,7 +181,7 @@ export async function registrationsCsv(deps: ExportDeps, p: KeyPrincipal, eventI
       for (const r of batch.rows) yield { r, people: batch.people.get(r.id) ?? [], numbers: numbers.get(r.id) };
     }
   }
-  return { filename: fileName(['registrations', event.slug], p.mode, deps.clock.now()), stream: csvStream(registrationColumns(event), bookings()) };
+  return { filename: fileName(['registrations', event.slug], p.mode, deps.clock.now()), stream: await csvStream(registrationColumns(event), bookings()) };
 }
 
 // ---------------------------------------------------------------- members
@@ -215,7 +215,7 @@ export async function membersCsv(deps: ExportDeps, p: KeyPrincipal, input: { pla
   const now = await nowFor(deps, p.userId, p.mode);
   return {
     filename: fileName(['members'], p.mode, deps.clock.now()),
-    stream: csvStream(memberColumns(now), flatten(memberships.exportMembers(deps.db, p, { planId: input.planId }, EXPORT_BATCH))),
+    stream: await csvStream(memberColumns(now), flatten(memberships.exportMembers(deps.db, p, { planId: input.planId }, EXPORT_BATCH))),
   };
 }
 
@@ -261,7 +261,7 @@ export async function ledgerCsv(deps: ExportDeps, p: KeyPrincipal, range: DayRan
   const now = await ledger.ledgerNow(deps.ledger, p.userId, p.mode);
   return {
     filename: fileName(['ledger', ...rangeParts(days)], p.mode, deps.clock.now()),
-    stream: csvStream(ledgerColumns(now), flatten(ledger.exportEntries(deps.ledger, p.userId, p.mode, instantsOf(days), EXPORT_BATCH))),
+    stream: await csvStream(ledgerColumns(now), flatten(ledger.exportEntries(deps.ledger, p.userId, p.mode, instantsOf(days), EXPORT_BATCH))),
   };
 }
 
@@ -310,6 +310,6 @@ export async function gstDocumentsCsv(deps: ExportDeps, p: KeyPrincipal, range: 
   const days = parseDayRange(range);
   return {
     filename: fileName(['gst-documents', ...rangeParts(days)], p.mode, deps.clock.now()),
-    stream: csvStream(gstDocumentColumns(), flatten(gst.exportDocuments(deps.db, p, days, EXPORT_BATCH))),
+    stream: await csvStream(gstDocumentColumns(), flatten(gst.exportDocuments(deps.db, p, days, EXPORT_BATCH))),
   };
 }
