@@ -3,7 +3,7 @@
 // `wrong_session`, naming the session it is valid for. Pure: the service, the roster and the
 // sync all ask these functions.
 import type { TrackDoc } from '../../db/database.js';
-import { dayIn, eventSpan, formatDay, formatSpan, type EventSpan } from '../../shared/event-time.js';
+import { dayIn, eventSpan, formatDay, formatSpan, nextDay, type EventSpan } from '../../shared/event-time.js';
 
 /** What a door admits for. */
 export type DoorList = { kind: 'event' } | { kind: 'track'; trackIndex: number } | { kind: 'date'; date: string };
@@ -75,6 +75,44 @@ export function sessionText(subEventId: number | null, tracks: readonly TrackDoc
   if (!track) return `Session ${subEventId + 1}`;
   const when = formatSpan(trackSpan(track, timeZone), timeZone);
   return when ? `${track.title} · ${when}` : track.title;
+}
+
+/** At most this many day lists are offered for one event (a festival of a month, not a year). */
+const MAX_DAY_CHOICES = 31;
+
+/** A list an organiser may pick for a door link, as a form value (`event`, `track:<i>`, `date:<day>`) and in words. */
+export interface ListChoice {
+  value: string;
+  label: string;
+}
+
+/**
+ * The lists a door link may admit for, for the dashboard's picker: the whole event, each track
+ * (session), and each calendar day the event or one of its tracks runs on, in order. A single
+ * day with no tracks offers only the whole event.
+ */
+export function listChoices(event: ListEvent, timeZone: string): ListChoice[] {
+  const choices: ListChoice[] = [{ value: 'event', label: 'The whole event' }];
+  event.tracks.forEach((_, i) => choices.push({ value: `track:${i}`, label: sessionText(i, event.tracks, timeZone) ?? `Session ${i + 1}` }));
+  const days = new Set<string>();
+  const spans = [eventSpan(event.startDate, event.endDate, timeZone), ...event.tracks.map((t) => trackSpan(t, timeZone))];
+  for (const span of spans) {
+    const range = daysOf(span, timeZone);
+    if (!range) continue;
+    for (let d = range.first; d <= range.last && days.size < MAX_DAY_CHOICES; d = nextDay(d)) days.add(d);
+  }
+  if (days.size > 1 || event.tracks.length > 0) for (const d of [...days].sort()) choices.push({ value: `date:${d}`, label: formatDay(d) });
+  return choices;
+}
+
+/** The scope a picker's value names; undefined when it names none (the caller refuses it). */
+export function scopeOfChoice(value: string): DoorScope | undefined {
+  if (value === 'event' || value === '') return null;
+  const track = /^track:(\d{1,3})$/.exec(value);
+  if (track) return { trackIndex: Number(track[1]) };
+  const date = /^date:(\d{4}-\d{2}-\d{2})$/.exec(value);
+  if (date) return { date: date[1]! };
+  return undefined;
 }
 
 /** What the door screen says it admits for. */

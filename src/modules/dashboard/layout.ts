@@ -1,6 +1,7 @@
 // The frame every dashboard page shares: landmarks, navigation, the mode switch,
 // sign-out, and the message left by the previous action.
 import type { DashboardFlash, Mode } from '../../db/database.js';
+import { eventSpan, formatSpan } from '../../shared/event-time.js';
 import { CSS_URL, JS_URL } from './assets.js';
 import { html, type Html } from './html.js';
 
@@ -122,6 +123,14 @@ export function when(d: Date | string | null | undefined): string {
   const date = typeof d === 'string' ? new Date(d) : d;
   if (Number.isNaN(date.getTime())) return String(d);
   return date.toLocaleString('en-IN', { timeZone: IST, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * An event's or a session's time in words, by the one formatter buyers see too ("Sun 20 Dec
+ * 2026", "Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST"): a bare day stays a day, never midnight UTC.
+ */
+export function eventWhen(start: string | null, end: string | null = null): string {
+  return formatSpan(eventSpan(start, end, IST), IST) ?? '—';
 }
 
 export function rupees(amount: number): string {

@@ -6,6 +6,7 @@ import { badRequest } from '../../../shared/errors.js';
 import { previewToken } from '../../../shared/preview-token.js';
 import * as accounts from '../../accounts/accounts.service.js';
 import * as publishing from '../../accounts/publishing.js';
+import { listChoices, listLabel, listOfScope, scopeOfChoice } from '../../checkin/door-list.js';
 import * as doorPassesService from '../../checkin/door.service.js';
 import * as events from '../../events/events.service.js';
 import * as tracks from '../../events/tracks.service.js';
@@ -55,7 +56,8 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
         availability,
         analytics,
         door,
-        doorPasses,
+        doorPasses: doorPasses.map((p) => ({ ...p, admitsFor: listLabel(listOfScope(p.scope), row.tracks, deps.config.eventTimeZone) })),
+        doorLists: listChoices({ tracks: row.tracks, startDate: row.start_date, endDate: row.end_date }, deps.config.eventTimeZone),
         salesChart: barChart('sales', 'Tickets sold per day', dailyBars(sales), 'tickets'),
         arrivalsChart: barChart('arrivals', 'Check-in arrivals per 15 minutes', slotBars(arrivals), 'people'),
         canPublish: user.can_publish,
@@ -79,7 +81,10 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
   });
 
   app.post<IdParams>('/dashboard/events/:id/door-passes', PAGE, async (req, reply) => {
-    const created = await doorPassesService.createPass(deps, org(req), req.params.id, { label: form(req).required('label', 'Label', 80) });
+    const f = form(req);
+    const scope = scopeOfChoice(f.optional('scope', 'Admits for', 20) ?? 'event');
+    if (scope === undefined) throw badRequest('invalid_field', 'Admits for: choose the whole event, a session or a day', { field: 'scope' });
+    const created = await doorPassesService.createPass(deps, org(req), req.params.id, { label: f.required('label', 'Label', 80), scope });
     // Shown in this answer only, never through the stored flash: the link is the pass.
     reply.header('cache-control', 'no-store');
     return overviewPage(req, reply, req.params.id, { kind: 'secret', text: `Door link for ${created.label} created. Open it on the door phone; it is shown only now:`, secret: created.url });

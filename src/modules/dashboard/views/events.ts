@@ -8,7 +8,7 @@ import type { presentPromo } from '../../registrations/promo.service.js';
 import { html, type Html } from '../html.js';
 import { eventTaxFields } from './gst.js';
 import { requestAccessBox, type RequestView } from './publishing.js';
-import { badge, csrfField, progressBar, rupees, tabs, when } from '../layout.js';
+import { badge, csrfField, eventWhen, progressBar, rupees, tabs, when } from '../layout.js';
 
 export type EventView = ReturnType<typeof presentEvent>;
 export type PromoView = ReturnType<typeof presentPromo>;
@@ -46,7 +46,7 @@ ${
 <caption class="muted">Newest start date first</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">Starts</th><th scope="col">Status</th><th scope="col" class="num">Seats taken</th><th scope="col" class="num">Price</th></tr></thead>
 <tbody>${list.map(
-        (e) => html`<tr><td data-label="Event"><a href="/dashboard/events/${encodeURIComponent(e.id)}">${e.title}</a></td><td data-label="Starts">${when(e.startDate)}</td><td data-label="Status">${badge(e.status)}</td>
+        (e) => html`<tr><td data-label="Event"><a href="/dashboard/events/${encodeURIComponent(e.id)}">${e.title}</a></td><td data-label="Starts">${eventWhen(e.startDate)}</td><td data-label="Status">${badge(e.status)}</td>
 <td class="num" data-label="Seats taken">${e.taken}${e.capacity > 0 ? ` / ${e.capacity}` : ''}</td><td class="num" data-label="Price">${e.price === 0 ? 'Free' : rupees(e.price)}</td></tr>`,
       )}</tbody></table></div>`
 }`;
@@ -79,7 +79,9 @@ export interface OverviewData {
   availability: Availability;
   analytics: { totalRegistrations: number; confirmedCount: number; pendingCount: number; cancelledCount: number; refundedCount: number; checkedInCount: number; totalRevenue: number; fillRate: number | null };
   door: { expected: number; arrived: number };
-  doorPasses: { id: string; label: string; createdAt: string; expiresAt: string | null; revokedAt: string | null }[];
+  doorPasses: { id: string; label: string; admitsFor: string; createdAt: string; expiresAt: string | null; revokedAt: string | null }[];
+  /** What a new door link may admit for: the whole event, a session, a day (the first is the default). */
+  doorLists: { value: string; label: string }[];
   salesChart: Html;
   arrivalsChart: Html;
   canPublish: boolean;
@@ -102,7 +104,7 @@ export function trackTimes(t: { date: string | null; endDate: string | null; sta
   const start = t.startsAt ?? t.date;
   const end = t.startsAt === null ? t.endDate : t.endsAt;
   if (start === null) return 'no time set';
-  return end ? `${when(start)} – ${when(end)}` : when(start);
+  return eventWhen(start, end);
 }
 
 const paid = (e: EventView) => e.price > 0 || e.specialPrices.some((t) => t.price > 0) || e.tracks.some((t) => t.price > 0);
@@ -124,8 +126,7 @@ export function overview(csrf: string, d: OverviewData): Html {
 <section class="card" aria-labelledby="facts-h"><h2 id="facts-h">Details</h2>
 <dl class="facts">
 <dt>Status</dt><dd>${badge(e.status)} ${e.mode === 'test' ? badge('test') : ''}</dd>
-<dt>Starts</dt><dd>${when(e.startDate)}</dd>
-${e.endDate ? html`<dt>Ends</dt><dd>${when(e.endDate)}</dd>` : ''}
+<dt>When</dt><dd>${eventWhen(e.startDate, e.endDate)}</dd>
 <dt>Location</dt><dd>${e.location ?? '—'}</dd>
 <dt>Price</dt><dd>${e.price === 0 ? 'Free' : rupees(e.price)}</dd>
 <dt>Slug</dt><dd class="mono">${e.slug}</dd>
@@ -158,13 +159,18 @@ ${
 <p class="muted">A door link opens the phone door screen for this event to whoever holds it, without an account: scan, search, admit and undo, also offline. It shows names, ticket types and check-in state, never email, phone or money. The link is shown once.</p>
 <form method="post" action="${base}/door-passes" class="row">${csrfField(csrf)}
 <div><label for="f-pass-label">Label <span class="hint">who or where it is for, e.g. Gate A</span></label><input id="f-pass-label" name="label" maxlength="80" required></div>
+${
+  d.doorLists.length > 1
+    ? html`<div><label for="f-pass-scope">Admits for <span class="hint">a ticket of another session or day is refused</span></label><select id="f-pass-scope" name="scope">${d.doorLists.map((c) => html`<option value="${c.value}">${c.label}</option>`)}</select></div>`
+    : ''
+}
 <div class="fit"><button>Create a door link</button></div>
 </form>
 ${
   d.doorPasses.length > 0
-    ? html`<div class="table-wrap"><table aria-labelledby="passes-h"><thead><tr><th scope="col">Label</th><th scope="col">Created</th><th scope="col">State</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+    ? html`<div class="table-wrap"><table aria-labelledby="passes-h"><thead><tr><th scope="col">Label</th><th scope="col">Admits for</th><th scope="col">Created</th><th scope="col">State</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${d.doorPasses.map(
-        (p) => html`<tr><td>${p.label}</td><td class="nowrap">${when(p.createdAt)}</td><td>${p.revokedAt ? badge('revoked') : p.expiresAt && new Date(p.expiresAt) < new Date() ? badge('expired') : badge('active')}</td>
+        (p) => html`<tr><td>${p.label}</td><td>${p.admitsFor}</td><td class="nowrap">${when(p.createdAt)}</td><td>${p.revokedAt ? badge('revoked') : p.expiresAt && new Date(p.expiresAt) < new Date() ? badge('expired') : badge('active')}</td>
 <td>${p.revokedAt ? '' : html`<form method="post" action="${base}/door-passes/${encodeURIComponent(p.id)}/revoke" data-confirm="Revoke this door link? Whoever holds it is shut out at once.">${csrfField(csrf)}<button class="danger" aria-label="Revoke door link ${p.label}">Revoke</button></form>`}</td></tr>`,
       )}</tbody></table></div>`
     : ''
