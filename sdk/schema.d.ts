@@ -5009,7 +5009,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The account’s mail sender settings: the organisation’s name its buyers’ mails come under, and where replies go. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5115,7 +5115,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The mail sender settings as they now stand. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
