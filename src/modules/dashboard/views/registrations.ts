@@ -120,7 +120,7 @@ ${
 <section class="card" aria-labelledby="act-h"><h2 id="act-h">Actions</h2>
 <div class="actions">
 ${r.status === 'pending' && r.pendingReason === 'approval' ? html`${act('approve', 'Approve', 'Approve this registration?')}${act('reject', 'Reject', 'Reject this registration?', 'secondary')}` : ''}
-${r.status === 'confirmed' && r.amount > 0 ? act('refund', 'Refund', `Refund ${rupees(r.amount)} in full and free the seats?`, 'danger') : ''}
+${r.status === 'confirmed' && r.amount > 0 ? act('refund', 'Refund', `Refund ${rupees(r.amount - r.refunded)}, all that is left, and free the seats?`, 'danger') : ''}
 ${r.status === 'confirmed' || r.status === 'pending' ? act('cancel', 'Cancel registration', r.status === 'confirmed' && r.amount > 0 ? 'Cancel and refund in full?' : 'Cancel this registration?', 'secondary') : ''}
 </div>
 ${r.status === 'cancelled' || r.status === 'refunded' ? html`<p class="muted">This registration has ended.</p>` : ''}
