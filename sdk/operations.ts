@@ -226,6 +226,8 @@ export function operations(client: Client<paths>) {
     planPaymentCallback: (...init: Init<paths['/m/{slug}/callback'], 'post'>) => client.POST('/m/{slug}/callback', ...(init as [MaybeOptionalInit<paths['/m/{slug}/callback'], 'post'>])),
     /** The attendee’s own page: the ticket, its QR, calendar link, and the changes the policy allows (`GET /t/{token}`) */
     openAttendeePage: (...init: Init<paths['/t/{token}'], 'get'>) => client.GET('/t/{token}', ...(init as [MaybeOptionalInit<paths['/t/{token}'], 'get'>])),
+    /** A tax invoice, bill of supply or credit note of the booking, as a PDF (`GET /t/{token}/documents/{number}`) */
+    getAttendeeDocument: (...init: Init<paths['/t/{token}/documents/{number}'], 'get'>) => client.GET('/t/{token}/documents/{number}', ...(init as [MaybeOptionalInit<paths['/t/{token}/documents/{number}'], 'get'>])),
     /** Transfer the ticket to another person (`POST /t/{token}/transfer`) */
     attendeeTransfer: (...init: Init<paths['/t/{token}/transfer'], 'post'>) => client.POST('/t/{token}/transfer', ...(init as [MaybeOptionalInit<paths['/t/{token}/transfer'], 'post'>])),
     /** Cancel the booking under the event’s policy (`POST /t/{token}/cancel`) */

@@ -2305,7 +2305,7 @@ export type paths = {
         };
         /**
          * The attendee’s own page: the ticket, its QR, calendar link, and the changes the policy allows
-         * @description Server-rendered HTML without script. Shows the booking, the QR of the current ticket id, an “Add to Google Calendar” link, the wallet and invoice links where they exist, and, while the event’s `selfService` policy allows and before its cutoff, a transfer form and a cancellation form naming the refund to the paisa.
+         * @description Server-rendered HTML without script. Shows the booking, the QR of the current ticket id, an “Add to Google Calendar” link, the wallet links where they exist, links to the booking’s tax invoice and credit notes (PDFs, authorised by the same token; none for a transferred ticket), and, while the event’s `selfService` policy allows and before its cutoff, a transfer form and a cancellation form naming the refund to the paisa.
          *
          *     No key: the token in the path is the credential (an HMAC over the registration and its current ticket id; nothing stored). A transfer reissues the ticket id, which retires every earlier link. Rate limited per IP.
          */
@@ -2336,6 +2336,28 @@ export type paths = {
          *     A form from the page itself: 403 `cross_origin_refused` unless `Origin` is the service’s own (or, without an `Origin`, `Sec-Fetch-Site: same-origin`), and 403 `csrf_refused` without the page’s form token for this action. Refusals by the policy: 409 `self_service_not_allowed` (the organiser does not allow it), `self_service_closed` (past the cutoff, `cutoffHours` before the start), `not_confirmed`.
          */
         post: operations["attendeeCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/t/{token}/documents/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tax invoice, bill of supply or credit note of the booking, as a PDF
+         * @description The documents the ticket page links (`number` as the page gives it): the booking’s tax invoice or bill of supply and each credit note, as the A4 PDF the organiser’s API serves. 404 for a number that is not this booking’s, and for every document of a transferred ticket (they were issued to the giver).
+         *
+         *     No key: the token in the path is the credential (an HMAC over the registration and its current ticket id; nothing stored). A transfer reissues the ticket id, which retires every earlier link. Rate limited per IP.
+         */
+        get: operations["getAttendeeDocument"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -21923,6 +21945,95 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    getAttendeeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The document’s number, e.g. `TIXI2627-000001`.
+                 * @example TIXI2627-000001
+                 */
+                number: string;
+                /**
+                 * @description The attendee token from the ticket mail: `<registration id>.<mac>`.
+                 * @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (binary: an A4 PDF) */
+                    "application/pdf": string;
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

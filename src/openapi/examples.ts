@@ -36,6 +36,7 @@ export const EX = {
   doorAsset: 'door.7c1e9a4b2f.js',
   ticketKey: '3b8f1c2d4e5a6978a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718',
   attendeeToken: 'reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e',
+  documentNumber: 'TIXI2627-000001',
   csrf: 'c1Xk8Lm2Qv7Zt4Rb9Nc3Wd6Hy0Js5FeU2iOa',
   planId: 'plan_Lx9Qm2Kv7Zt4Rb1N',
   planSlug: 'annual-membership',
@@ -71,6 +72,7 @@ const PARAM_DEFAULTS: Readonly<Record<string, string>> = {
   payoutId: EX.payoutId,
   slug: EX.slug,
   token: EX.attendeeToken,
+  number: EX.documentNumber,
   key: EX.checkoutKey,
   limit: '20',
   mode: 'test',
@@ -1323,6 +1325,7 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       '200': '<!doctype html><html lang="en"><head><title>Booking cancelled</title></head><body>…</body></html>',
     } },
   getApplePass: { responses: { '200': '(binary: a signed .pkpass zip)' } },
+  getAttendeeDocument: { responses: { '200': '(binary: an A4 PDF)' } },
   openGoogleWalletLink: { responses: {  } },
   receiveRazorpayNotification: {
     requests: { default: { value: { entity: 'event', event: 'order.paid', payload: { order: { entity: { id: EX.orderId, amount: 49900, currency: 'INR', status: 'paid', receipt: EX.registrationId } }, payment: { entity: { id: EX.paymentId, order_id: EX.orderId, amount: 49900, currency: 'INR', status: 'captured' } } }, created_at: 1800000000 } } },

@@ -123,6 +123,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /m/{slug}/sandbox-mandate': 'planSandboxMandate',
   'POST /m/{slug}/callback': 'planPaymentCallback',
   'GET /t/{token}': 'openAttendeePage',
+  'GET /t/{token}/documents/{number}': 'getAttendeeDocument',
   'POST /t/{token}/transfer': 'attendeeTransfer',
   'POST /t/{token}/cancel': 'attendeeCancel',
   'GET /api/v1/gst/settings': 'getGstSettings',

@@ -404,6 +404,13 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
       },
     },
     getApplePass: {},
+    getAttendeeDocument: {
+      prepare: async () => {
+        const registrationId = await paidBooking();
+        const invoice = await api('GET', `/api/v1/events/${real.get('eventId')}/registrations/${registrationId}/invoice`);
+        return { ids: { attendeeToken: ticketToken(registrationId), documentNumber: invoice.data.number } };
+      },
+    },
     openGoogleWalletLink: {},
     receiveRazorpayNotification: {
       prepare: async () => {

@@ -4,6 +4,7 @@ import { escapeHtml as h } from '../../shared/html.js';
 import { formatInstant, formatSpan } from '../../shared/event-time.js';
 import { googleCalendarUrl } from '../tickets/calendar.js';
 import { ticketQrPng } from '../tickets/ticket-mail.js';
+import type { DocumentRef } from '../gst/gst.service.js';
 import { formToken, type Ticket } from './attendee.service.js';
 
 export const ATTENDEE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -74,7 +75,19 @@ function forms(t: Ticket, token: string, secretsKey: Buffer): string {
   return parts.join('\n');
 }
 
-export function renderTicketPage(input: { css: string; ticket: Ticket; token: string; secretsKey: Buffer; walletLinks: string; invoiceLink: string }): string {
+const DOCUMENT_KINDS: Record<DocumentRef['kind'], string> = { tax_invoice: 'Tax invoice', bill_of_supply: 'Bill of supply', credit_note: 'Credit note' };
+
+/** The booking's tax documents, each a link to its PDF under this page's token. */
+function documentsSection(token: string, docs: readonly DocumentRef[]): string {
+  if (docs.length === 0) return '';
+  const items = docs.map(
+    (d) => `<li><a href="/t/${h(token)}/documents/${h(encodeURIComponent(d.number))}" type="application/pdf">${h(DOCUMENT_KINDS[d.kind])} ${h(d.number)}</a> (${h(d.date)}, ${h(rupees(d.totalPaise))}, PDF)</li>`,
+  );
+  return `<section aria-labelledby="docs-title"><h2 id="docs-title">Tax documents</h2>
+<ul class="links">${items.join('\n')}</ul></section>`;
+}
+
+export function renderTicketPage(input: { css: string; ticket: Ticket; token: string; secretsKey: Buffer; walletLinks: string; documents: readonly DocumentRef[] }): string {
   const { ticket: t } = input;
   const { event, reg } = t;
   const track = t.session.title;
@@ -93,12 +106,13 @@ export function renderTicketPage(input: { css: string; ticket: Ticket; token: st
     : `<p class="notice" role="status">This booking is ${h(reg.status)}.${reg.status === 'cancelled' && Number(reg.amount_paise) > 0 ? ` Refunded: ${h(rupees(Number(reg.amount_paise) - reg.kept_paise))}.` : ''}</p>`;
   const cal = calendarLink(t);
   const links = confirmed
-    ? [cal ? `<li><a href="${h(cal)}" rel="noopener noreferrer" target="_blank">Add to Google Calendar</a></li>` : '', input.walletLinks, input.invoiceLink].filter((x) => x).join('\n')
+    ? [cal ? `<li><a href="${h(cal)}" rel="noopener noreferrer" target="_blank">Add to Google Calendar</a></li>` : '', input.walletLinks].filter((x) => x).join('\n')
     : '';
   const body = `<h1>Your ticket</h1>
 <dl class="facts">${rows.map(([k, v]) => `<div><dt>${h(k)}</dt><dd>${h(v)}</dd></div>`).join('')}</dl>
 ${qr}
 ${links ? `<ul class="links">${links}</ul>` : ''}
+${documentsSection(input.token, input.documents)}
 ${confirmed ? forms(t, input.token, input.secretsKey) : ''}`;
   return layout(input.css, `Your ticket: ${event.title}`, body);
 }

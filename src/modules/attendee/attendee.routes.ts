@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, badRequest, forbidden } from '../../shared/errors.js';
-import { cancelTicket, formTokenMatches, openTicket, transferTicket, type AttendeeDeps, type Change } from './attendee.service.js';
+import { cancelTicket, formTokenMatches, openTicket, ticketDocumentPdf, ticketDocuments, transferTicket, type AttendeeDeps, type Change } from './attendee.service.js';
 import { ATTENDEE_CSP, renderDonePage, renderTicketPage } from './attendee.html.js';
 import { loadPageStyle, pageStyleUrl } from '../checkout/assets.js';
 
@@ -25,8 +25,6 @@ export interface AttendeePageDeps extends AttendeeDeps {
   baseUrl: string;
   /** Wallet buttons (Apple, Google) for this ticket, when configured: list items, or ''. */
   walletLinks?: (ticket: { registrationId: string; token: string }) => string;
-  /** The tax invoice's link for this booking, when there is one: a list item, or ''. */
-  invoiceLink?: (ticket: { registrationId: string; token: string }) => string;
 }
 
 /** The attendee's page and its two forms; the page links the hosted page's style sheet (/embed/page.css). */
@@ -64,7 +62,7 @@ async function attendeePages(app: App, deps: AttendeePageDeps & { css: string })
         tags: ['attendee'],
         summary: 'The attendee’s own page: the ticket, its QR, calendar link, and the changes the policy allows',
         description: [
-          'Server-rendered HTML without script. Shows the booking, the QR of the current ticket id, an “Add to Google Calendar” link, the wallet and invoice links where they exist, and, while the event’s `selfService` policy allows and before its cutoff, a transfer form and a cancellation form naming the refund to the paisa.',
+          'Server-rendered HTML without script. Shows the booking, the QR of the current ticket id, an “Add to Google Calendar” link, the wallet links where they exist, links to the booking’s tax invoice and credit notes (PDFs, authorised by the same token; none for a transferred ticket), and, while the event’s `selfService` policy allows and before its cutoff, a transfer form and a cancellation form naming the refund to the paisa.',
           AUTH,
         ].join('\n\n'),
         params: Token,
@@ -74,7 +72,30 @@ async function attendeePages(app: App, deps: AttendeePageDeps & { css: string })
     async (req, reply) => {
       const ticket = await openTicket(deps, req.params.token);
       const ref = { registrationId: ticket.reg.id, token: req.params.token };
-      return send(reply, renderTicketPage({ css: deps.css, ticket, token: req.params.token, secretsKey: deps.secretsKey, walletLinks: deps.walletLinks?.(ref) ?? '', invoiceLink: deps.invoiceLink?.(ref) ?? '' }));
+      const documents = await ticketDocuments(deps, ticket);
+      return send(reply, renderTicketPage({ css: deps.css, ticket, token: req.params.token, secretsKey: deps.secretsKey, walletLinks: deps.walletLinks?.(ref) ?? '', documents }));
+    },
+  );
+
+  app.get(
+    '/t/:token/documents/:number',
+    {
+      config: { auth: { kind: 'public' } },
+      schema: {
+        tags: ['attendee'],
+        summary: 'A tax invoice, bill of supply or credit note of the booking, as a PDF',
+        description: [
+          'The documents the ticket page links (`number` as the page gives it): the booking’s tax invoice or bill of supply and each credit note, as the A4 PDF the organiser’s API serves. 404 for a number that is not this booking’s, and for every document of a transferred ticket (they were issued to the giver).',
+          AUTH,
+        ].join('\n\n'),
+        params: Type.Object({ token: Token.properties.token, number: Type.String({ maxLength: 40, description: 'The document’s number, e.g. `TIXI2627-000001`.' }) }),
+        response: { 200: { description: 'The document.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, 404: Type.Ref('Error') } as never,
+      },
+    },
+    async (req, reply) => {
+      const { token, number } = req.params as { token: string; number: string };
+      const file = await ticketDocumentPdf(deps, token, number);
+      return reply.type('application/pdf').header('content-disposition', `inline; filename="${file.fileName}"`).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').send(file.pdf);
     },
   );
 

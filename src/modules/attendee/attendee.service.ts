@@ -12,6 +12,7 @@ import { nowFor } from '../accounts/account-clock.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { formatInstant } from '../../shared/event-time.js';
 import * as events from '../events/events.service.js';
+import * as gst from '../gst/gst.service.js';
 import { endLoaded, transferLoaded, type Actor } from '../registrations/actions.service.js';
 import type { RegisterDeps } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
@@ -59,6 +60,26 @@ export async function openTicket(deps: AttendeeDeps, token: string) {
     paidPaise: paid,
     refundPaise: Math.max(0, paid - fee),
   };
+}
+
+/**
+ * The GST documents the token's holder may open: the booking's invoice and credit notes,
+ * issued to its buyer. A transferred ticket's new holder sees none of them (they carry the
+ * giver's price and name), and the giver's own link was retired by the transfer.
+ */
+export async function ticketDocuments(deps: AttendeeDeps, t: Ticket): Promise<gst.DocumentRef[]> {
+  // A ticket code is only ever set by a transfer (a booking's first ticket id is its own id).
+  if (t.reg.ticket_code !== null || t.reg.previous_ticket_codes.length > 0) return [];
+  return gst.documentRefsOf(deps.db, t.reg.id);
+}
+
+/** One of those documents as a PDF, the token its only credential: 404 for any other number or a transferred ticket. */
+export async function ticketDocumentPdf(deps: AttendeeDeps, token: string, number: string): Promise<{ fileName: string; pdf: Buffer }> {
+  const t = await openTicket(deps, token);
+  const mine = (await ticketDocuments(deps, t)).some((d) => d.number === number);
+  const file = mine ? await gst.documentPdfOf(deps.db, t.reg.id, number) : undefined;
+  if (!file) throw notFound('no such document for this ticket', 'document_not_found');
+  return file;
 }
 
 /** Why a change is refused, said so a person understands it. */

@@ -30,3 +30,17 @@ export function listEntries(db: Db, f: AuditFilter): Promise<AuditRow[]> {
   return q.orderBy('seq', 'desc').limit(f.limit).execute();
 }
 
+
+/** One target's entries, oldest first (a registration's history); `limit` rows at most. */
+export function entriesOfTarget(db: Db, t: { accountId: string; mode: Mode; targetType: string; targetId: string; limit: number }): Promise<AuditRow[]> {
+  return db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('account_id', '=', t.accountId)
+    .where('mode', '=', t.mode)
+    .where('target_type', '=', t.targetType)
+    .where('target_id', '=', t.targetId)
+    .orderBy('seq', 'asc')
+    .limit(t.limit)
+    .execute();
+}

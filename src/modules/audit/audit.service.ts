@@ -146,3 +146,19 @@ export async function listChanges(
     })),
   };
 }
+
+/** One entry of a target's history: when, who (as recorded), what, and what it changed. */
+export interface HistoryEntry {
+  at: Date;
+  actor: AuditActor;
+  action: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** A target's entries oldest first (at most `limit`, 200 by default): what a registration's history is drawn from. */
+export async function historyOf(db: Db, target: { accountId: string; mode: Mode; type: string; id: string }, limit = 200): Promise<HistoryEntry[]> {
+  const rows = await repo.entriesOfTarget(db, { accountId: target.accountId, mode: target.mode, targetType: target.type, targetId: target.id, limit });
+  const obj = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+  return rows.map((r) => ({ at: r.at, actor: { kind: r.actor_kind, id: r.actor_id, display: r.actor_display }, action: r.action, before: obj(r.before), after: obj(r.after) }));
+}

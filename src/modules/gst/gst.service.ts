@@ -13,6 +13,7 @@ import { GSTIN_PROBLEM_TEXT, gstinProblem, isStateCode, normaliseGstin, stateNam
 import type { Ids } from '../../shared/ids.js';
 import { gstr1Summary, monthRange } from './gstr1.js';
 import { buildCreditNote, buildSaleDocument, type GstDocument, type Party } from './document.js';
+import { renderDocumentPdf } from './document.pdf.js';
 import * as repo from './gst.repo.js';
 import { DEFAULT_SERIES_PREFIX, SERIES_PREFIX, documentNumber, financialYear, indiaDay, rateFor, seriesOf } from './tax.js';
 
@@ -252,6 +253,17 @@ export async function documentRefsOf(db: Kysely<Database>, registrationId: strin
 /** A booking's document numbered `number` (for the mail that attaches it). */
 export async function documentOf(db: Kysely<Database>, registrationId: string, number: string): Promise<GstDocument | undefined> {
   return (await repo.documentsOf(db, registrationId)).find((r) => r.number === number)?.doc as GstDocument | undefined;
+}
+
+/**
+ * A booking's document numbered `number` as its PDF (its file name and bytes), for the links
+ * of the dashboard's registration page and the attendee's page, each of which has already
+ * established that the caller may see this booking; undefined when the booking has no
+ * document of that number.
+ */
+export async function documentPdfOf(db: Kysely<Database>, registrationId: string, number: string): Promise<{ fileName: string; pdf: Buffer } | undefined> {
+  const doc = await documentOf(db, registrationId, number);
+  return doc ? { fileName: `${doc.number}.pdf`, pdf: await renderDocumentPdf(doc) } : undefined;
 }
 
 /** The sale documents of these bookings, by registration id (for the ticket mail). */

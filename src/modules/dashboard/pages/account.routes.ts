@@ -178,6 +178,11 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     show(req, reply, 'account', 'Account', async (v) => markup`${accountPage(v.csrf, { email: v.email, verified: v.emailVerified })}${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}${gstDocumentsDownload(v.mode)}`),
   );
 
+  // The GST settings on a page of their own (the account page shows the same card).
+  app.get('/dashboard/account/gst', PAGE, async (req, reply) =>
+    show(req, reply, 'account', 'GST settings', async (v) => markup`${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}${gstDocumentsDownload(v.mode)}<p><a href="/dashboard/account">← Account</a></p>`),
+  );
+
   app.post('/dashboard/account/gst', PAGE, async (req, reply) => {
     const f = form(req);
     // The same settings as PUT /api/v1/gst/settings, in the mode the dashboard shows.
@@ -188,7 +193,8 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
       state: f.optional('state', 'State', 2) ?? null,
       seriesPrefix: f.optional('seriesPrefix', 'Number prefix', 3),
     });
-    return done(req, reply, '/dashboard/account', 'GST settings saved.');
+    // Back to the page the form was on: this one or the account page.
+    return done(req, reply, backTo(req) === '/dashboard/account/gst' ? '/dashboard/account/gst' : '/dashboard/account', 'GST settings saved.');
   });
 
   app.post('/dashboard/password/change', PAGE, async (req, reply) => {

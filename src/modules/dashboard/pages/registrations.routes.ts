@@ -5,6 +5,8 @@ import type { KeyPrincipal } from '../../../shared/auth.js';
 import { badRequest, notFound } from '../../../shared/errors.js';
 import { broadcast } from '../../broadcast/broadcast.service.js';
 import * as events from '../../events/events.service.js';
+import * as gst from '../../gst/gst.service.js';
+import { registrationHistory } from '../../registrations/history.js';
 import * as actions from '../../registrations/actions.service.js';
 import { presentRegistration } from '../../registrations/registrations.present.js';
 import * as registrations from '../../registrations/registrations.service.js';
@@ -54,10 +56,19 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
     show(req, reply, 'events', 'Registration', async (v) => {
       const reg = await actions.loadOwnedRegistration(deps.db, v.org, req.params.id, req.params.rid);
       const event = await presentEvent((await events.findEvent(deps.db, reg.event_id))!);
-      const attendees = (await registrations.attendeesOf(deps.db, [reg.id])).get(reg.id) ?? [];
-      return { title: `${event.title}: registration`, body: registrationViews.registrationDetail(v.csrf, event, presentRegistration(reg, attendees)) };
+      const [people, history, documents] = await Promise.all([registrations.attendeesOf(deps.db, [reg.id]), registrationHistory(deps.db, reg), gst.documentRefsOf(deps.db, reg.id)]);
+      const attendees = people.get(reg.id) ?? [];
+      return { title: `${event.title}: registration`, body: registrationViews.registrationDetail(v.csrf, event, presentRegistration(reg, attendees), { history, documents }) };
     }),
   );
+
+  // A booking's tax invoice, bill of supply or credit note as a PDF, for the organiser who owns it.
+  app.get<RegParams & { Params: { number: string } }>('/dashboard/events/:id/registrations/:rid/documents/:number', PAGE, async (req, reply) => {
+    const reg = await actions.loadOwnedRegistration(deps.db, org(req), req.params.id, req.params.rid);
+    const file = await gst.documentPdfOf(deps.db, reg.id, req.params.number.slice(0, 40));
+    if (!file) throw notFound('no such document for this registration', 'document_not_found');
+    return reply.type('application/pdf').header('content-disposition', `inline; filename="${file.fileName}"`).header('cache-control', 'private, no-store').send(file.pdf);
+  });
 
   const ACTIONS: Record<string, { run: (p: KeyPrincipal, e: string, r: string) => Promise<unknown>; said: string }> = {
     approve: { run: (p, e, r) => actions.approve(deps.registerDeps, p, e, r), said: 'Approved.' },

@@ -1,5 +1,7 @@
 // An event's registration screens: the searched list, one registration with its
 // actions, and the broadcast form with its preview.
+import type { DocumentRef } from '../../gst/gst.service.js';
+import type { HistoryLine } from '../../registrations/history.js';
 import type { presentRegistration } from '../../registrations/registrations.present.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, when } from '../layout.js';
@@ -70,7 +72,16 @@ ${pages.next ? html`<a href="${base}/registrations?${query({ after: pages.next }
 </nav>`;
 }
 
-export function registrationDetail(csrf: string, e: EventView, r: RegistrationView): Html {
+const DOCUMENT_KINDS: Record<DocumentRef['kind'], string> = { tax_invoice: 'Tax invoice', bill_of_supply: 'Bill of supply', credit_note: 'Credit note' };
+
+/** A booking's GST documents as links to their PDFs (`href` gives each one's address). */
+export function documentLinks(docs: readonly DocumentRef[], href: (number: string) => string): Html {
+  return html`<ul class="doc-links">${docs.map(
+    (d) => html`<li><a href="${href(d.number)}" type="application/pdf">${DOCUMENT_KINDS[d.kind]} ${d.number}</a> <span class="muted">${d.date} · ${rupees(d.totalPaise / 100)} · PDF</span></li>`,
+  )}</ul>`;
+}
+
+export function registrationDetail(csrf: string, e: EventView, r: RegistrationView, extra: { history: readonly HistoryLine[]; documents: readonly DocumentRef[] } = { history: [], documents: [] }): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}/registrations/${encodeURIComponent(r.id)}`;
   const act = (action: string, label: string, confirm: string, cls = '') =>
     html`<form method="post" action="${base}/${action}" data-confirm="${confirm}">${csrfField(csrf)}<button${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
@@ -83,6 +94,8 @@ export function registrationDetail(csrf: string, e: EventView, r: RegistrationVi
 <dt>Ticket</dt><dd>${r.ticketType}${r.subEventId !== null ? ` · ${trackLabel(e, Number(r.subEventId))}` : ''}</dd>
 <dt>People</dt><dd>${r.quantity}</dd>
 <dt>Amount</dt><dd>${r.amount === 0 ? 'Free' : rupees(r.amount)}${r.promoCode ? ` (code ${r.promoCode})` : ''}</dd>
+${r.refunded > 0 ? html`<dt>Refunded</dt><dd>${rupees(r.refunded)}</dd>` : ''}
+${r.amount > 0 && (r.refunded > 0 || r.status === 'cancelled' || r.status === 'refunded') ? html`<dt>Kept</dt><dd>${rupees(r.kept)}</dd>` : ''}
 ${r.platformFee + r.gatewayFee > 0 ? html`<dt>Fees</dt><dd>${rupees(r.platformFee)} platform, ${rupees(r.gatewayFee)} gateway</dd>` : ''}
 <dt>Checked in</dt><dd>${r.checkedIn ? when(r.checkedInAt) : 'no'}</dd>
 <dt>Booked</dt><dd>${when(r.createdAt)}</dd>
@@ -91,10 +104,23 @@ ${Object.entries(r.customFields).map(([k, v]) => html`<dt>${e.customFields.find(
 </dl>
 ${r.teamMembers.length > 0 ? html`<h3>Team</h3><ul>${r.teamMembers.map((m) => html`<li>${m.name} · ${m.email}${m.checkedIn ? ' · checked in' : ''}</li>`)}</ul>` : ''}
 </section>
+${
+  extra.documents.length > 0
+    ? html`<section class="card" aria-labelledby="docs-h"><h2 id="docs-h">Tax documents</h2>
+${documentLinks(extra.documents, (n) => `${base}/documents/${encodeURIComponent(n)}`)}</section>`
+    : ''
+}
+<section class="card" aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
+${
+  extra.history.length > 0
+    ? html`<ol class="history">${extra.history.map((h) => html`<li><time datetime="${h.at.toISOString()}">${when(h.at)}</time> · ${h.what} <span class="muted">(${h.by})</span></li>`)}</ol>`
+    : html`<p class="muted">Nothing recorded yet.</p>`
+}
+</section>
 <section class="card" aria-labelledby="act-h"><h2 id="act-h">Actions</h2>
 <div class="actions">
 ${r.status === 'pending' && r.pendingReason === 'approval' ? html`${act('approve', 'Approve', 'Approve this registration?')}${act('reject', 'Reject', 'Reject this registration?', 'secondary')}` : ''}
-${r.status === 'confirmed' && r.amount > 0 ? act('refund', 'Refund', `Refund ${rupees(r.amount)} in full and free the seats?`, 'danger') : ''}
+${r.status === 'confirmed' && r.amount > 0 ? act('refund', 'Refund', `Refund ${rupees(r.amount - r.refunded)}, all that is left, and free the seats?`, 'danger') : ''}
 ${r.status === 'confirmed' || r.status === 'pending' ? act('cancel', 'Cancel registration', r.status === 'confirmed' && r.amount > 0 ? 'Cancel and refund in full?' : 'Cancel this registration?', 'secondary') : ''}
 </div>
 ${r.status === 'cancelled' || r.status === 'refunded' ? html`<p class="muted">This registration has ended.</p>` : ''}
