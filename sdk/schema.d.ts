@@ -2265,7 +2265,7 @@ export type paths = {
         };
         /**
          * Metrics in Prometheus text format
-         * @description Request counts and latency histograms by method, route template and status; the job queue by topic (`jobs_pending`, `jobs_retrying` — mail, webhook and refund deliveries that failed and wait for another try —, `jobs_dead`, `jobs_oldest_pending_age_seconds`); `webhook_delivery_failures_last_hour`; `reconcile_orders` by state and outcome; `db_pool_connections`; and the process figures of prom-client. With `METRICS_TOKEN` set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, it is open, so set it wherever the service is reachable from outside.
+         * @description Request counts and latency histograms by method, route template and status; the job queue by topic (`jobs_pending`, `jobs_retrying` — mail, webhook and refund deliveries that failed and wait for another try —, `jobs_dead`, `jobs_oldest_pending_age_seconds`); `webhook_delivery_failures_last_hour`; `reconcile_orders` by state and outcome; `db_pool_connections`; `email_dns_check_reduced` (1 while the DNS resolver denies `EMAIL_DNS_CANARY` and addresses are checked for syntax and reserved domains only); and the process figures of prom-client. With `METRICS_TOKEN` set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, it is open, so set it wherever the service is reachable from outside.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -2285,7 +2285,7 @@ export type paths = {
         };
         /**
          * Readiness: the database answers
-         * @description Answers 200 when the database answers a query, 503 when it does not: for a load balancer’s readiness probe.
+         * @description Answers 200 when the database answers a query, 503 when it does not: for a load balancer’s readiness probe. `emailCheck` says how email addresses are checked: `dns` in full, `off` with `EMAIL_DNS_CHECK=false`, or `reduced` while the DNS resolver denies `EMAIL_DNS_CANARY` (asked at start and every 5 minutes; a resolver that filters outside names answers “no such domain” for every address, so addresses are then checked for syntax and reserved domains only), with `detail` saying so in a sentence. A reduced check still answers 200: the service is usable.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -21625,7 +21625,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The database answers; `storage` names which one. */
+            /** @description The database answers; `storage` names which one, `emailCheck` how addresses are checked (and `detail` why, when reduced). */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -21638,10 +21638,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "ready",
-                     *       "storage": "embedded"
+                     *       "storage": "embedded",
+                     *       "emailCheck": "dns"
                      *     }
                      */
                     "application/json": {
+                        /** @description While `emailCheck` is `reduced`: what happened and what to change, in a sentence. */
+                        detail?: string;
+                        /** @description How email addresses are checked: `dns` (syntax, reserved domains, then DNS), `off` (`EMAIL_DNS_CHECK=false`: syntax and reserved domains only), `reduced` (the resolver denies `EMAIL_DNS_CANARY`, so it probably filters outside names: syntax and reserved domains only until it answers again). */
+                        emailCheck: "dns" | "off" | "reduced";
                         /** @enum {string} */
                         status: "ready";
                         storage: string;

@@ -46,6 +46,8 @@ export interface Config {
   readonly webhookAllowPrivateUrls: boolean;
   readonly dnsServers: readonly string[];
   readonly emailDnsCheck: boolean;
+  /** EMAIL_DNS_CANARY: a domain known to exist; while the resolver denies it, the email check keeps to syntax and reserved domains. */
+  readonly emailDnsCanary: string;
   /** RATE_LIMIT_PER_MINUTE: requests per minute per key, per session, and per client address without either. */
   readonly rateLimitPerMinute: number;
   /** RATE_LIMIT_PER_ACCOUNT_MINUTE: requests per minute over all of an account's keys (default 3 × the per-key limit). */
@@ -253,6 +255,11 @@ export function loadConfig(env: Env = process.env): Config {
     const m = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::(\d{1,5}))?$/.exec(s);
     if (!m || isIP(m[1] ?? m[2] ?? '') === 0) throw new ConfigError('DNS_SERVERS', `holds "${s}", which is not an IP address with an optional :port`);
   }
+  const emailDnsCanary = (str(env, 'EMAIL_DNS_CANARY') ?? 'gmail.com').toLowerCase().replace(/\.$/, '');
+  // A host name of LDH labels with at least one dot: what the resolver is asked as it is.
+  if (!/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(emailDnsCanary)) {
+    throw new ConfigError('EMAIL_DNS_CANARY', `holds "${emailDnsCanary}", which is not a domain name such as gmail.com`);
+  }
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
@@ -299,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     dnsServers: Object.freeze(dnsServers),
     emailDnsCheck: bool(env, 'EMAIL_DNS_CHECK', true),
+    emailDnsCanary,
     rateLimitPerMinute,
     rateLimitPerAccountMinute: int(env, 'RATE_LIMIT_PER_ACCOUNT_MINUTE', 3 * rateLimitPerMinute, 1, 100_000_000),
     signupLimitPerHour: int(env, 'SIGNUP_LIMIT_PER_HOUR', 10, 1, 1_000_000),

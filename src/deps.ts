@@ -19,7 +19,8 @@ import { endUserSessions } from './modules/dashboard/sessions.js';
 import type { Db } from './shared/db-handle.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import type { EventDeps } from './modules/events/events.service.js';
-import { createEmailChecker } from './modules/mail/email-check.js';
+import { createEmailChecker, createResolver, type DnsResolver } from './modules/mail/email-check.js';
+import { DnsCanary } from './modules/mail/dns-canary.js';
 import type { PaymentGateway } from './modules/payments/gateway.js';
 import { SandboxGateway, SandboxSubscriptions } from './modules/sandbox/sandbox-gateway.js';
 import { RazorpayGateway } from './modules/payments/razorpay.js';
@@ -95,6 +96,8 @@ export interface Deps {
   readonly reconciler: ReconcileRunner;
   /** The door's in-memory rosters, their LISTEN connection, and the admits' group commit. */
   readonly door: DoorRuntime;
+  /** Asks the resolver for EMAIL_DNS_CANARY at start and every 5 minutes; while it is denied the email check keeps to syntax. */
+  readonly emailCanary: DnsCanary;
   close(): Promise<void>;
 }
 
@@ -104,6 +107,8 @@ export interface DepsOverrides {
   logger?: Logger;
   /** The embedded server, already being started (server.ts starts it while the modules load). */
   embedded?: Promise<EmbeddedServer>;
+  /** The resolver the email check and its canary ask (default: one on DNS_SERVERS, else the system's). */
+  resolver?: DnsResolver;
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
@@ -169,7 +174,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     if (!liveGateway) throw notConfigured();
     return liveGateway;
   };
-  const emailChecker = createEmailChecker({ dnsServers: config.dnsServers, dnsCheck: config.emailDnsCheck, clock });
+  const resolver = overrides.resolver ?? createResolver(config.dnsServers);
+  const emailCanary = new DnsCanary({ resolver, domain: config.emailDnsCanary, enabled: config.emailDnsCheck, clock, logger, registry: metrics.registry });
+  const emailChecker = createEmailChecker({ resolver, dnsCheck: config.emailDnsCheck, clock, reduced: () => emailCanary.reduced });
   const checkEmail = (email: string) => emailChecker.check(email);
   const registerDeps: RegisterDeps = {
     db,
@@ -289,7 +296,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     jobHandlers,
     jobs,
     door,
+    emailCanary,
     async close() {
+      await emailCanary.stop();
       await door.close();
       await reconciler.stop();
       await payoutSweeper.stop();

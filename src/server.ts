@@ -41,9 +41,19 @@ async function main(): Promise<void> {
   // before the service's modules load, so the HTTP and pg instrumentations see them.
   const tracing = config.otelEndpoint ? (await import('./modules/ops/tracing.js')).startTracing(config.otelEndpoint) : undefined;
   // Loading the service's modules takes about a second, as long as creating the database.
-  const [{ createDeps }, { buildApp }, { countUsers }] = await Promise.all([import('./deps.js'), import('./app.js'), import('./modules/accounts/accounts.service.js')]);
+  const [{ createDeps }, { buildApp }, { countUsers }, { listeningUrl, startMessage }] = await Promise.all([
+    import('./deps.js'),
+    import('./app.js'),
+    import('./modules/accounts/accounts.service.js'),
+    import('./modules/ops/start-message.js'),
+  ]);
   const deps = await createDeps(config, { logger, ...(embedded ? { embedded } : {}) });
+  // The resolver is asked for EMAIL_DNS_CANARY while the routes load; a denial is logged as a
+  // warning and said in the start-up message.
+  const canary = deps.emailCanary.checkIfDue();
   const app = await buildApp(deps, tracing ? { instrument: (a) => tracing.traceRoutes(a) } : {});
+  await canary;
+  deps.emailCanary.start();
   const listening = await listenWithQueues(app, { port: config.port, host: config.host }, config.http.acceptQueues);
   if (config.workers) {
     deps.jobs.start();
@@ -53,7 +63,10 @@ async function main(): Promise<void> {
 
   const { port, queues } = listening;
   deps.logger.info({ port, acceptQueues: queues, storage: deps.storage, workers: config.workers }, 'listening');
-  if ((await countUsers(deps.db)) === 0) printWelcome(config, `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
+  if ((await countUsers(deps.db)) === 0) {
+    const storage = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
+    process.stdout.write(startMessage({ url: listeningUrl(config.host, port), storage, emailCheckDetail: deps.emailCanary.status().detail }));
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -80,23 +93,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-}
-
-function printWelcome(config: Config, url: string): void {
-  process.stdout.write(`
-The service is running on ${url} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`}).
-No account exists yet. Sign up, then create a test key:
-
-  curl -s ${url}/auth/signup -H 'content-type: application/json' \\
-    -d '{"email":"you@example.in","password":"a long password","name":"Your Name"}'
-
-  curl -s ${url}/dashboard/api/keys -H 'content-type: application/json' \\
-    -H 'authorization: Bearer <idToken from the answer above>' -d '{"mode":"test","class":"full"}'
-
-  curl -s ${url}/api/v1/me -H 'x-api-key: <key from the answer above>'
-
-The API is described at ${url}/api/v1/openapi.json
-`);
 }
 
 main().catch((err: unknown) => {

@@ -81,7 +81,7 @@ const PARAM_DEFAULTS: Readonly<Record<string, string>> = {
 
 export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   getLiveness: { responses: { '200': { status: 'ok' } } },
-  getReadiness: { responses: { '200': { status: 'ready', storage: 'embedded' } } },
+  getReadiness: { responses: { '200': { status: 'ready', storage: 'embedded', emailCheck: 'dns' } } },
   getMetrics: { responses: {
       '200': '# HELP http_requests_total Requests answered, by route and status.\n# TYPE http_requests_total counter\nhttp_requests_total{method="GET",route="/api/v1/events",status="200"} 42\n',
     } },

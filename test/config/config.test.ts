@@ -40,6 +40,7 @@ describe('loadConfig: defaults', () => {
     assert.equal(c.broadcastMaxRecipients, 2000);
     assert.equal(c.workers, true);
     assert.equal(c.emailDnsCheck, true);
+    assert.equal(c.emailDnsCanary, 'gmail.com');
     assert.equal(c.mailFrom, 'tickets@localhost');
     assert.equal(c.razorpay.apiUrl, 'https://api.razorpay.com');
     assert.equal(c.razorpay.keyId, undefined);
@@ -88,6 +89,7 @@ describe('loadConfig: defaults', () => {
         BROADCAST_MAX_RECIPIENTS: '10',
         WORKERS: 'false',
         EMAIL_DNS_CHECK: '0',
+        EMAIL_DNS_CANARY: ' Example.IN. ',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'yes',
         LOG_LEVEL: '',
       }),
@@ -105,6 +107,7 @@ describe('loadConfig: defaults', () => {
     assert.equal(c.broadcastMaxRecipients, 10);
     assert.equal(c.workers, false);
     assert.equal(c.emailDnsCheck, false);
+    assert.equal(c.emailDnsCanary, 'example.in');
     assert.equal(c.webhookAllowPrivateUrls, true);
     assert.equal(c.logLevel, 'info');
   });
@@ -160,6 +163,8 @@ describe('loadConfig: bad values stop start-up with one line naming the variable
     [{ BROADCAST_MAX_RECIPIENTS: '0' }, 'BROADCAST_MAX_RECIPIENTS'],
     [{ WORKERS: 'maybe' }, 'WORKERS'],
     [{ EMAIL_DNS_CHECK: 'perhaps' }, 'EMAIL_DNS_CHECK'],
+    [{ EMAIL_DNS_CANARY: 'gmail' }, 'EMAIL_DNS_CANARY'],
+    [{ EMAIL_DNS_CANARY: 'http://gmail.com' }, 'EMAIL_DNS_CANARY'],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'sometimes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],

@@ -11,6 +11,7 @@ import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { listenWithQueues } from '../../src/shared/accept-queues.js';
 import { ManualClock } from '../../src/shared/clock.js';
+import type { DnsResolver } from '../../src/modules/mail/email-check.js';
 import { RAISED_LIMITS } from './limits.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -47,6 +48,8 @@ export interface StartOptions {
   shareDatabaseWith?: TestServer;
   /** Log here instead of the configured logger (tests that read the log lines). */
   logger?: Logger;
+  /** The resolver the email check and its canary ask (with EMAIL_DNS_CHECK=true). */
+  resolver?: DnsResolver;
 }
 
 const running = new Map<string, TestServer>();
@@ -108,7 +111,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const databaseUrl = own?.url ?? (shared ? (shared.deps.config.databaseUrl ?? embeddedDatabaseUrl(shared.dataDir)) : undefined);
   const config = loadConfig(testEnv(dataDir, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...options.env }));
   const clock = options.clock ?? new ManualClock(new Date());
-  const deps = await createDeps(config, { clock, ...(options.logger ? { logger: options.logger } : {}) });
+  const deps = await createDeps(config, { clock, ...(options.logger ? { logger: options.logger } : {}), ...(options.resolver ? { resolver: options.resolver } : {}) });
+  // As server.ts does at start; later turns are the test's (clock.advance, then emailCanary.checkIfDue()).
+  await deps.emailCanary.checkIfDue();
   const app = await buildApp(deps);
   // As `npm start` listens: ACCEPT_QUEUES sockets on the port (connection caps, timeouts and
   // all are then tested as production has them).

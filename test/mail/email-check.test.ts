@@ -291,7 +291,8 @@ describe('registration refuses undeliverable emails through the configured DNS',
   let server: TestServer;
   before(async () => {
     dns = await startDnsServer(zones);
-    server = await startServer({ env: { EMAIL_DNS_CHECK: 'true', DNS_SERVERS: dns.address } });
+    // The canary is a domain this DNS server knows: it answers NXDOMAIN for every other name.
+    server = await startServer({ env: { EMAIL_DNS_CHECK: 'true', DNS_SERVERS: dns.address, EMAIL_DNS_CANARY: 'good.in' } });
   });
   after(async () => {
     await server.close();

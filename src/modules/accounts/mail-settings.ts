@@ -39,7 +39,7 @@ export async function putMailSettings(db: Kysely<Database>, userId: string, inpu
   let replyTo: string | null = null;
   if (replyText !== '') {
     const v = checkSyntax(replyText);
-    if (!v.ok) throw badRequest('invalid_email', v.reason === 'syntax' ? 'replyTo must be an email address' : `replyTo cannot receive mail: ${v.message}`, { field: 'replyTo' });
+    if (!v.ok) throw badRequest('invalid_email', v.reason === 'syntax' ? 'replyTo must be an email address' : v.message, { field: 'replyTo' });
     replyTo = v.email;
   }
   await repo.setMailSettings(db, userId, { orgName: name === '' ? null : name, replyTo });

@@ -5,10 +5,11 @@ export type CheckEmail = (email: string) => Promise<{ ok: true; email: string } 
 
 /**
  * The address, normalised, when it can receive mail; otherwise 400 `undeliverable_email`
- * naming the field. Only a provably undeliverable address is refused.
+ * naming the field in `field`. Only a provably undeliverable address is refused. The
+ * message is the check's own sentence: buyers read it at the field as it comes.
  */
 export async function assertDeliverable(checkEmail: CheckEmail, email: string, field = 'email'): Promise<string> {
   const r = await checkEmail(email);
-  if (!r.ok) throw badRequest('undeliverable_email', `${field} cannot receive mail: ${r.message}`, { field });
+  if (!r.ok) throw badRequest('undeliverable_email', r.message, { field });
   return r.email;
 }

@@ -13,11 +13,22 @@ export interface EmailChecker {
   check(email: string): Promise<EmailVerdict>;
 }
 
+/** The three lookups the check makes, as node:dns/promises' Resolver answers them (errors carry its codes). */
+export interface DnsResolver {
+  resolveMx(name: string): Promise<Array<{ exchange: string; priority: number }>>;
+  resolve4(name: string): Promise<string[]>;
+  resolve6(name: string): Promise<string[]>;
+}
+
 export interface EmailCheckerOptions {
+  /** The resolver to ask; without it, one built on dnsServers. */
+  resolver?: DnsResolver;
   /** "host:port" (or "[v6]:port"), IP addresses only; empty: the system's resolvers. */
-  dnsServers: readonly string[];
+  dnsServers?: readonly string[];
   /** false keeps only the syntax and reserved-domain checks (EMAIL_DNS_CHECK). */
   dnsCheck: boolean;
+  /** true while the resolver is not to be believed (it denies EMAIL_DNS_CANARY): syntax and reserved domains only. */
+  reduced?: () => boolean;
   /** The most one check waits for DNS, all lookups included. */
   timeoutMs?: number;
   /** How long a definite answer (positive or negative) is kept per domain. */
@@ -43,7 +54,13 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const RESERVED_TLDS = new Set(['invalid', 'example', 'localhost', 'test']);
 
 const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
-const syntaxError = (): Extract<EmailVerdict, { ok: false }> => ({ ok: false, reason: 'syntax', message: 'it is not a valid email address' });
+// Each refusal's message is a sentence a buyer reads at the field (hosted page, plan page,
+// API): what is wrong, and what to do about it.
+const syntaxError = (): Extract<EmailVerdict, { ok: false }> => ({
+  ok: false,
+  reason: 'syntax',
+  message: 'This is not a valid email address, so it cannot receive mail. Please check it for a typing mistake.',
+});
 
 /** The domain's ASCII (A-label) form for DNS, or undefined when it is no host name. */
 function asciiDomain(domain: string): string | undefined {
@@ -71,7 +88,7 @@ function parse(raw: string): Parsed {
   if (ascii === undefined) return syntaxError(); // also address literals: "[192.0.2.1]"
   const tld = ascii.slice(ascii.lastIndexOf('.') + 1);
   if (RESERVED_TLDS.has(tld)) {
-    return { ok: false, reason: 'reserved_domain', message: `${domain} is a reserved domain that never receives mail` };
+    return { ok: false, reason: 'reserved_domain', message: `The domain ${domain} is reserved and never receives mail, so this address cannot receive mail. Please use another address.` };
   }
   // RFC 5321 wants a fully qualified domain; no public TLD takes mail itself, and an
   // all-digit TLD is an IP address written without brackets.
@@ -104,16 +121,22 @@ function parseServers(servers: readonly string[]): string[] {
   return [...servers];
 }
 
+/** A resolver on DNS_SERVERS (the system's when empty) that tries each lookup once, for at most timeoutMs. */
+export function createResolver(dnsServers: readonly string[], timeoutMs = 1500): DnsResolver {
+  // tries: 1 so that one silent server costs one timeout; the check's own deadline bounds the
+  // whole check however c-ares spreads its retries over several servers.
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  if (dnsServers.length > 0) resolver.setServers(parseServers(dnsServers));
+  return resolver;
+}
+
 export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
   const timeoutMs = options.timeoutMs ?? 1500;
   const ttlMs = options.cacheTtlMs ?? 10 * 60_000;
   const maxCached = 10_000;
   const cache = new Map<string, { verdict: DomainVerdict; until: number }>();
   const inFlight = new Map<string, Promise<DomainVerdict | undefined>>();
-  // tries: 1 so that one silent server costs one timeout; the deadline below bounds the
-  // whole check however c-ares spreads its retries over several servers.
-  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-  if (options.dnsServers.length > 0) resolver.setServers(parseServers(options.dnsServers));
+  const resolver = options.resolver ?? createResolver(options.dnsServers ?? [], timeoutMs);
 
   /** undefined when DNS could not tell: that proves nothing. */
   async function lookup(domain: string): Promise<DomainVerdict | undefined> {
@@ -173,18 +196,35 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
       if (!p.ok) return p;
       const accepted: EmailVerdict = { ok: true, email: p.email };
       if (!options.dnsCheck) return accepted;
+      if (options.reduced?.()) {
+        // Refusals cached before the resolver was found out may be its filtering, not the truth.
+        cache.clear();
+        return accepted;
+      }
       const verdict = await domainVerdict(p.ascii);
       if (verdict === undefined || verdict.ok) return accepted;
       const shown = p.domain;
       switch (verdict.reason) {
         case 'null_mx':
-          return { ok: false, reason: 'null_mx', message: `${shown} declares that it accepts no mail (null MX)` };
+          return {
+            ok: false,
+            reason: 'null_mx',
+            message: `The domain ${shown} declares that it accepts no mail (null MX), so this address cannot receive mail. Please use another address.`,
+          };
         case 'no_such_domain':
-          return { ok: false, reason: 'no_such_domain', message: `the domain ${shown} does not exist` };
+          return {
+            ok: false,
+            reason: 'no_such_domain',
+            message: `The domain ${shown} does not exist, so this address cannot receive mail. Please check the part after the @ for a typing mistake.`,
+          };
         case 'no_mail_host':
           // Reported as no_such_domain: for mail the name is as good as absent, and callers
           // branch on the four reasons of the rule.
-          return { ok: false, reason: 'no_such_domain', message: `the domain ${shown} has no mail server (no MX, A or AAAA record)` };
+          return {
+            ok: false,
+            reason: 'no_such_domain',
+            message: `The domain ${shown} has no mail server (no MX, A or AAAA record), so this address cannot receive mail. Please check the part after the @ for a typing mistake.`,
+          };
       }
     },
   };

@@ -7,11 +7,23 @@ import type { Database } from '../../db/database.js';
 import type { Storage } from '../../db/connect.js';
 import type { Metrics } from './metrics.js';
 import type { Config } from '../../config.js';
+import type { EmailCheckStatus } from '../mail/dns-canary.js';
 import { unauthorized, unavailable } from '../../shared/errors.js';
 import { errorResponses } from '../../shared/schemas.js';
 
+// What /readyz answers: the database's storage, and how email addresses are checked now.
+const Readiness = Type.Object({
+  status: Type.Literal('ready'),
+  storage: Type.String(),
+  emailCheck: Type.Union([Type.Literal('dns'), Type.Literal('off'), Type.Literal('reduced')], {
+    description:
+      'How email addresses are checked: `dns` (syntax, reserved domains, then DNS), `off` (`EMAIL_DNS_CHECK=false`: syntax and reserved domains only), `reduced` (the resolver denies `EMAIL_DNS_CANARY`, so it probably filters outside names: syntax and reserved domains only until it answers again).',
+  }),
+  detail: Type.Optional(Type.String({ description: 'While `emailCheck` is `reduced`: what happened and what to change, in a sentence.' })),
+});
+
 export const opsRoutes =
-  (deps: { db: Kysely<Database>; storage: Storage; metrics: Metrics; config: Config }): FastifyPluginAsyncTypebox =>
+  (deps: { db: Kysely<Database>; storage: Storage; metrics: Metrics; config: Config; emailCanary: { status(): EmailCheckStatus } }): FastifyPluginAsyncTypebox =>
   async (app) => {
     // Open to anyone, so under the per-address limit like every other public route: a health
     // check pings the database, a scrape reads it three times, and nobody may do either at will.
@@ -37,7 +49,7 @@ export const opsRoutes =
         schema: {
           tags: ['operations'],
           summary: 'Readiness: the database answers',
-          response: { 200: Type.Object({ status: Type.Literal('ready'), storage: Type.String() }), ...errorResponses([503]) },
+          response: { 200: Readiness, ...errorResponses([503]) },
         },
       },
       async () => {
@@ -46,7 +58,8 @@ export const opsRoutes =
         } catch {
           throw unavailable('database_unavailable', 'the database does not answer');
         }
-        return { status: 'ready' as const, storage: deps.storage };
+        // A reduced email check leaves the service usable: still 200, with the detail.
+        return { status: 'ready' as const, storage: deps.storage, ...deps.emailCanary.status() };
       },
     );
 
@@ -59,7 +72,7 @@ export const opsRoutes =
           tags: ['operations'],
           summary: 'Metrics in Prometheus text format',
           description:
-            'Request counts and latency histograms by method, route template and status; the job queue by topic (`jobs_pending`, `jobs_retrying` — mail, webhook and refund deliveries that failed and wait for another try —, `jobs_dead`, `jobs_oldest_pending_age_seconds`); `webhook_delivery_failures_last_hour`; `reconcile_orders` by state and outcome; `db_pool_connections`; and the process figures of prom-client. With `METRICS_TOKEN` set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, it is open, so set it wherever the service is reachable from outside.',
+            'Request counts and latency histograms by method, route template and status; the job queue by topic (`jobs_pending`, `jobs_retrying` — mail, webhook and refund deliveries that failed and wait for another try —, `jobs_dead`, `jobs_oldest_pending_age_seconds`); `webhook_delivery_failures_last_hour`; `reconcile_orders` by state and outcome; `db_pool_connections`; `email_dns_check_reduced` (1 while the DNS resolver denies `EMAIL_DNS_CANARY` and addresses are checked for syntax and reserved domains only); and the process figures of prom-client. With `METRICS_TOKEN` set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, it is open, so set it wherever the service is reachable from outside.',
           response: { 200: { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorResponses([401]) },
         },
       },
