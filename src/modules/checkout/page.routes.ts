@@ -35,6 +35,7 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
       const access = await service.openPage(deps, req.params.slug, req.query.key, req.query.origin, req.query.offer, req.query.preview);
       const offer = req.query.offer === undefined ? undefined : await service.offerOnPage(deps, access, req.query.offer);
       const facts = await service.pageFacts(deps, access.event);
+      const joinPlans = facts.availability.tiers.some((t) => t.membersOnly) ? await service.joinPlans(deps, access.event) : undefined;
       const page = renderEventPage({
         strings: s,
         assets,
@@ -46,6 +47,7 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
         key: access.event.mode === 'test' ? (req.query.key ?? null) : null,
         timeZone: deps.config.eventTimeZone,
         offer,
+        joinPlans,
         preview: access.preview && req.query.preview ? { token: req.query.preview, bookable: access.preview.bookable } : undefined,
       });
       return html(reply, page, pageCsp(access.event.mode === 'live', access.pinnedOrigin));
