@@ -9,9 +9,15 @@ import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
+const Email = Type.String({ minLength: 3, maxLength: 254, description: 'The address the booking is for: the member’s address.' });
+
 export function memberCodeRoutes(app: App, ctx: CheckoutContext): void {
+  requestCodeRoute(app, ctx);
+  verifyCodeRoute(app, ctx);
+}
+
+function requestCodeRoute(app: App, ctx: CheckoutContext): void {
   const { deps } = ctx;
-  const Email = Type.String({ minLength: 3, maxLength: 254, description: 'The address the booking is for: the member’s address.' });
 
   app.post(
     '/e/:slug/member-code',
@@ -48,6 +54,10 @@ export function memberCodeRoutes(app: App, ctx: CheckoutContext): void {
       return reply.code(202).send({ sent: true as const, expiresInMinutes: MEMBER_CODE_MINUTES });
     },
   );
+}
+
+function verifyCodeRoute(app: App, ctx: CheckoutContext): void {
+  const { deps } = ctx;
 
   app.post(
     '/e/:slug/member-code/verify',

@@ -7,6 +7,7 @@ import type { Availability } from '../events/availability.js';
 import type { PriceRow, Session } from '../events/events.service.js';
 import type { pageFacts } from './checkout.service.js';
 import type { Strings } from './strings.js';
+import { memberProof } from './member-proof.html.js';
 
 export const RAZORPAY_CHECKOUT_JS = 'https://checkout.razorpay.com/v1/checkout.js';
 
@@ -138,39 +139,6 @@ function tierChoices(s: Strings, p: PageInput): string {
   // Shown by the page script while a members-only tier is chosen: the proof a browser must send.
   const proof = availability.tiers.some((t) => t.membersOnly) ? memberProof(s, p) : '';
   return `<fieldset class="choices" id="tier" role="radiogroup" aria-describedby="tier-error"><legend>${h(s.ticket)}</legend>${rows.join('\n')}${errorSlot('tier')}${proof}</fieldset>`;
-}
-
-/** The plan page a "Join" link opens: as this page was opened (key, origin, embedding), and back to this event after. */
-export function planPageLink(planSlug: string, p: Pick<PageInput, 'key' | 'origin' | 'embed' | 'slug'>): string {
-  const q = new URLSearchParams();
-  if (p.key) q.set('key', p.key);
-  if (p.origin) q.set('origin', p.origin);
-  if (p.embed !== 'none') q.set('embed', p.embed);
-  q.set('from', p.slug);
-  return `/m/${encodeURIComponent(planSlug)}?${q}`;
-}
-
-/**
- * A members-only tier's proof: a code mailed to the buyer's address (the page script asks for
- * it and checks it), a membership id for those who have one at hand, and, for those who are
- * not members yet, the plans that make them one.
- */
-function memberProof(s: Strings, p: PageInput): string {
-  const plans = p.joinPlans ?? [];
-  const join =
-    plans.length === 0
-      ? ''
-      : plans.length === 1
-        ? `<p class="join-plan" id="join-plans">${h(s.notMember)} <a href="${h(planPageLink(plans[0]!.slug, p))}">${h(s.joinPlan(plans[0]!.name))}</a></p>`
-        : `<div class="join-plan" id="join-plans"><p>${h(s.notMember)} ${h(s.joinOneOf)}</p><ul>${plans.map((pl) => `<li><a href="${h(planPageLink(pl.slug, p))}">${h(s.joinPlan(pl.name))}</a></li>`).join('')}</ul></div>`;
-  return `<div class="member-proof" id="membership-field" hidden>
-<p class="hint" id="member-code-intro">${h(s.memberCodeIntro)}</p>
-<p><button type="button" class="secondary" id="member-code-send">${h(s.script.sendCode)}</button></p>
-<p class="hint" id="member-code-status" role="status" aria-live="polite"></p>
-<div class="field" id="member-code-entry" hidden><label for="member-code">${h(s.memberCode)}</label><div class="promo-row"><input id="member-code" inputmode="numeric" autocomplete="one-time-code" maxlength="8" aria-describedby="member-code-intro"><button type="button" class="secondary" id="member-code-check">${h(s.script.checkCode)}</button></div>${errorSlot('member-code')}</div>
-<details class="member-id"><summary>${h(s.haveMembershipId)}</summary><div class="field"><label for="membership">${h(s.membershipId)}</label><input id="membership" name="membershipId" maxlength="100" autocomplete="off" aria-describedby="membership-hint"><p class="hint" id="membership-hint">${h(s.membershipHint)}</p>${errorSlot('membership')}</div></details>
-${join}
-</div>`;
 }
 
 function questions(s: Strings, shown: Shown): string {

@@ -141,26 +141,19 @@ function contactPhone(input: RegisterInput): string | null {
 }
 
 /**
- * A members-only tier: with a full key the organiser's server vouches for the email; a
- * checkout key (a browser) must also prove it: with `memberProof`, what a code mailed to this
- * email yielded, or with `membershipId`, a membership in good standing with this email on
- * this account and mode. Either way the email must hold a membership in good standing now.
+ * A members-only tier: with a full key the organiser's server vouches for the email; a checkout
+ * key (a browser) must also prove it, with `memberProof` (a mailed code's) or `membershipId`, and
+ * the email must hold a membership in good standing on this account and mode now.
  */
 async function assertMember(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, input: RegisterInput, email: string, tierName: string) {
   if (p.keyClass === 'checkout') {
+    const proof = input.memberProof;
     const proved =
-      input.memberProof !== undefined
-        ? proofHolds(deps.secretsKey, input.memberProof, { accountId: event.account_id, mode: event.mode, email, now: deps.clock.now() }) && (await deps.hasGoodStanding(event.account_id, event.mode, email))
+      proof !== undefined
+        ? proofHolds(deps.secretsKey, proof, { accountId: event.account_id, mode: event.mode, email, now: deps.clock.now() }) && (await deps.hasGoodStanding(event.account_id, event.mode, email))
         : input.membershipId !== undefined && (await isInGoodStanding(deps, event.account_id, event.mode, input.membershipId, email));
-    if (!proved) {
-      throw forbidden(
-        'membership_required',
-        input.memberProof !== undefined
-          ? `ticketType "${tierName}" is for members: the code's proof has lapsed or was given for another email; ask for a new code`
-          : `ticketType "${tierName}" is for members: prove it with a code mailed to this email, or send membershipId, the id of your membership in good standing with this email`,
-        { field: 'membershipId' },
-      );
-    }
+    const how = proof !== undefined ? 'this proof has lapsed or is for another email; ask for a new code' : 'prove it with a code mailed to this email, or send membershipId, the id of your membership in good standing with this email';
+    if (!proved) throw forbidden('membership_required', `ticketType "${tierName}" is for members: ${how}`, { field: 'membershipId' });
     return;
   }
   if (!(await deps.hasGoodStanding(event.account_id, event.mode, email))) {
