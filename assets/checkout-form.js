@@ -223,7 +223,7 @@
     /** The element a server refusal's `field` names, if the page shows it. */
     function fieldEl(field) {
       if (typeof field !== 'string') return null;
-      var direct = { name: 'name', email: 'email', phone: 'phone', promoCode: 'promo', membershipId: 'membership', ticketType: 'tier', subEventId: 'session', teamMembers: 'team' };
+      var direct = { name: 'name', email: 'email', phone: 'phone', promoCode: 'promo', membershipId: 'member-code', code: 'member-code', ticketType: 'tier', subEventId: 'session', teamMembers: 'team' };
       if (own(direct, field)) return document.getElementById(direct[field]);
       var m = /^teamMembers\[(\d+)\]\.(name|email)$/.exec(field);
       if (m) return document.getElementById('member-' + m[2] + '-' + (Number(m[1]) + 1));
@@ -246,8 +246,15 @@
       var session = document.getElementById('session');
       if (session && !checked('subEventId')) showError(session, S.needSession);
       var tier = checked('ticketType');
-      var membership = document.getElementById('membership');
-      if (membership && tier && tier.hasAttribute('data-members-only') && membership.value.trim() === '') showError(membership, S.needMembership);
+      // A members-only tier: proved by a mailed code (the page script marks the box) or a membership id.
+      var proofBox = document.getElementById('membership-field');
+      if (proofBox && tier && tier.hasAttribute('data-members-only') && !proofBox.hasAttribute('data-proved')) {
+        var membership = document.getElementById('membership');
+        if (!membership || membership.value.trim() === '') {
+          var codeInput = document.getElementById('member-code');
+          showError(codeInput.closest('[hidden]') ? document.getElementById('member-code-send') : codeInput, S.needMembership);
+        }
+      }
       var name = document.getElementById('name');
       if (name.value.trim() === '') showError(name, S.needName);
       var email = document.getElementById('email');

@@ -166,7 +166,10 @@
     if (F.code()) body.promoCode = F.code();
     var tier = form.querySelector('input[name="ticketType"]:checked');
     if (tier && tier.value !== 'General') body.ticketType = tier.value;
-    if (tier && tier.hasAttribute('data-members-only') && value('membership')) body.membershipId = value('membership');
+    if (tier && tier.hasAttribute('data-members-only')) {
+      if (proof.value !== null) body.memberProof = proof.value;
+      else if (value('membership')) body.membershipId = value('membership');
+    }
     var session = form.querySelector('input[name="subEventId"]:checked');
     if (session && session.value !== '') body.subEventId = session.value;
     // Question names are the organiser's: defineProperty keeps "__proto__" an ordinary key.
@@ -364,8 +367,11 @@
     rzp.open();
   }
 
-  // The membership id field shows while a members-only tier is chosen.
+  // ------------------------------------------------------------ members-only proof
+  // Shown while a members-only tier is chosen: a code mailed to the buyer's address proves the
+  // membership; the proof it yields rides with the booking (for that email only).
   var membershipField = document.getElementById('membership-field');
+  var proof = { email: '', value: null };
   if (membershipField) {
     var showProof = function () {
       var chosen = form.querySelector('input[name="ticketType"]:checked');
@@ -373,6 +379,80 @@
     };
     form.addEventListener('change', showProof);
     showProof();
+    var sendCode = document.getElementById('member-code-send');
+    var checkCode = document.getElementById('member-code-check');
+    var codeEntry = document.getElementById('member-code-entry');
+    var codeInput = document.getElementById('member-code');
+    var codeStatus = document.getElementById('member-code-status');
+    var emailInput = document.getElementById('email');
+    var fill = function (text, values) {
+      return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? String(values[k]) : m; });
+    };
+    var forget = function () {
+      if (proof.value === null) return;
+      proof.value = null;
+      membershipField.removeAttribute('data-proved');
+      codeStatus.textContent = '';
+      sendCode.textContent = S.sendCode;
+      sendCode.parentNode.hidden = false;
+    };
+    // A proof holds for the address it was mailed to: another address needs its own.
+    emailInput.addEventListener('input', function () {
+      if (proof.value !== null && emailInput.value.trim().toLowerCase() !== proof.email) forget();
+    });
+    sendCode.addEventListener('click', function () {
+      F.clearErrors();
+      var email = value('email');
+      if (email === '' || !emailInput.validity.valid) {
+        codeStatus.textContent = S.codeNeedsEmail;
+        emailInput.focus();
+        return;
+      }
+      sendCode.disabled = true;
+      call('POST', slugPath + '/member-code', access({ email: email })).then(function (r) {
+        sendCode.disabled = false;
+        if (!r.ok) {
+          codeStatus.textContent = (r.body && r.body.error) || S.networkError;
+          return;
+        }
+        codeStatus.textContent = fill(S.codeSent, { email: email, minutes: r.body.expiresInMinutes });
+        sendCode.textContent = S.sendAgain;
+        codeEntry.hidden = false;
+        codeInput.value = '';
+        codeInput.focus();
+      });
+    });
+    var check = function () {
+      F.clearErrors();
+      var email = value('email');
+      var code = codeInput.value.replace(/\s+/g, '');
+      if (code === '') {
+        F.showServerError({ field: 'code', error: S.codeEmpty });
+        return;
+      }
+      checkCode.disabled = true;
+      call('POST', slugPath + '/member-code/verify', access({ email: email, code: code })).then(function (r) {
+        checkCode.disabled = false;
+        if (!r.ok) {
+          if (!F.showServerError(r.body || {})) codeStatus.textContent = (r.body && r.body.error) || S.networkError;
+          return;
+        }
+        proof.email = email.toLowerCase();
+        proof.value = r.body.proof;
+        membershipField.setAttribute('data-proved', '');
+        codeEntry.hidden = true;
+        sendCode.parentNode.hidden = true;
+        codeStatus.textContent = fill(S.codeProved, { email: email });
+      });
+    };
+    checkCode.addEventListener('click', check);
+    codeInput.addEventListener('keydown', function (e) {
+      // Enter in the code field checks it rather than booking.
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        check();
+      }
+    });
   }
 
   form.addEventListener('submit', function (e) {

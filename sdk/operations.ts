@@ -202,6 +202,10 @@ export function operations(client: Client<paths>) {
     hostedGetOrder: (...init: Init<paths['/e/{slug}/orders/{orderId}'], 'get'>) => client.GET('/e/{slug}/orders/{orderId}', ...(init as [MaybeOptionalInit<paths['/e/{slug}/orders/{orderId}'], 'get'>])),
     /** Test events: the sandbox’s stand-in for the gateway’s checkout (`POST /e/{slug}/sandbox-checkout`) */
     hostedSandboxCheckout: (...init: Init<paths['/e/{slug}/sandbox-checkout'], 'post'>) => client.POST('/e/{slug}/sandbox-checkout', ...(init as [MaybeOptionalInit<paths['/e/{slug}/sandbox-checkout'], 'post'>])),
+    /** Mail a members-only code to the buyer’s address (`POST /e/{slug}/member-code`) */
+    hostedRequestMemberCode: (...init: Init<paths['/e/{slug}/member-code'], 'post'>) => client.POST('/e/{slug}/member-code', ...(init as [MaybeOptionalInit<paths['/e/{slug}/member-code'], 'post'>])),
+    /** Check a members-only code; answers the proof register accepts (`POST /e/{slug}/member-code/verify`) */
+    hostedVerifyMemberCode: (...init: Init<paths['/e/{slug}/member-code/verify'], 'post'>) => client.POST('/e/{slug}/member-code/verify', ...(init as [MaybeOptionalInit<paths['/e/{slug}/member-code/verify'], 'post'>])),
     /** The order summary: what a choice on the hosted page costs (`POST /e/{slug}/quote`) */
     hostedQuote: (...init: Init<paths['/e/{slug}/quote'], 'post'>) => client.POST('/e/{slug}/quote', ...(init as [MaybeOptionalInit<paths['/e/{slug}/quote'], 'post'>])),
     /** The buyer’s own ticket, for the hosted page’s confirmation (`GET /e/{slug}/tickets/{token}`) */

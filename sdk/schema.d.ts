@@ -1795,7 +1795,7 @@ export type paths = {
         };
         /**
          * The hosted checkout page of an event
-         * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code with an Apply button that says what the code did (a code typed but not applied is applied, and said, on the first press of the button, which then waits for the next). When the event has sessions (tracks) none is chosen for the buyer; each session shows its own time, the whole event is a choice only where the event’s `wholeEventOption` is on, and each ticket type shows its price in the chosen session (before a choice, the range over the sessions on sale). An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — the header then names the booked session and its time; what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
+         * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code with an Apply button that says what the code did (a code typed but not applied is applied, and said, on the first press of the button, which then waits for the next). When the event has sessions (tracks) none is chosen for the buyer; each session shows its own time, the whole event is a choice only where the event’s `wholeEventOption` is on, and each ticket type shows its price in the chosen session (before a choice, the range over the sessions on sale). An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). A members-only tier, once chosen, shows “Email me a code” (`POST /e/{slug}/member-code`), the code’s field (`POST /e/{slug}/member-code/verify`, whose proof the booking carries as `memberProof`), “I have my membership id instead”, and “Not a member? Join: <plan>” linking each plan page of the account (`/m/{slug}` with `from` this event). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — the header then names the booked session and its time; what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
          *
          *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
@@ -1828,6 +1828,60 @@ export type paths = {
          * @description Razorpay posts `razorpay_payment_id`, `razorpay_order_id` and `razorpay_signature` (or `error[…]` fields) as a form. The booking is confirmed exactly as `POST /e/{slug}/payment` does, and an HTML page says what happened.
          */
         post: operations["hostedPaymentCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/{slug}/member-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a members-only code to the buyer’s address
+         * @description A members-only tier is proved with a code mailed to the member’s address. This asks for one: if the address holds a membership in good standing on the event’s account and mode, a six-digit code is mailed to it (a durable job; test events keep the mail at `GET /api/v1/sandbox/emails` and in the dashboard’s Test inbox). It works for 10 minutes, once, and for the newest code asked for the address only; only its hash is stored.
+         *
+         *     The answer is the same `202 { sent: true }` for every address, member or not, so it reveals nothing about who is a member; an address without a membership simply gets no mail.
+         *
+         *     Limits: 5 codes per address and 20 per client address each 15 minutes (429 `too_many_attempts` with `Retry-After`, whatever the address). 400 `invalid_email` for something that is not an address.
+         *
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         */
+        post: operations["hostedRequestMemberCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/{slug}/member-code/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a members-only code; answers the proof register accepts
+         * @description Checks the newest code asked for `email` on the event’s account and mode (compared in constant time). A right code is used up and answers `proof`: send it as `memberProof` with register (`POST /e/{slug}/register`, or `POST /api/v1/events/{id}/register` with a checkout key) for the same email, in place of a pasted `membershipId`. A proof is good for 60 minutes on any event of the account in that mode; register still checks that the email holds a membership in good standing.
+         *
+         *     Refusals, with `field: "code"`: 400 `member_code_wrong` (with `triesLeft`), 400 `member_code_expired` (lapsed after 10 minutes, already used, or none asked for), 403 `member_code_tries_used` after 5 wrong tries. An address that holds no membership is answered exactly as a member’s with a wrong code: it was mailed nothing to enter.
+         *
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         */
+        post: operations["hostedVerifyMemberCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1943,7 +1997,7 @@ export type paths = {
          *
          *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          *
-         *     Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.
+         *     Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid memberProof — the page asks for a mailed code — or membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.
          */
         post: operations["hostedRegister"];
         delete?: never;
@@ -2705,7 +2759,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_code_expired" | "member_code_tries_used" | "member_code_wrong" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -2935,6 +2989,8 @@ export type components = {
                 [key: string]: string | number | boolean | null;
             };
             email: string;
+            /** @description For a membersOnly tier booked with a checkout key, in place of membershipId: the `proof` that `POST /e/{slug}/member-code/verify` answered for a code mailed to this email (good for an hour, for this account and mode). The email must still hold a membership in good standing; otherwise 403 `membership_required`. */
+            memberProof?: string;
             /** @description For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email). */
             membershipId?: string;
             name: string;
@@ -18967,6 +19023,320 @@ export interface operations {
             };
         };
     };
+    hostedRequestMemberCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "email": "rohan@example.in"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The address the booking is for: the member’s address. */
+                    email: string;
+                    /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
+                    key?: string;
+                    /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
+                    offer?: string;
+                    /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
+                    origin?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Asked: a member’s address gets a code by mail; the answer is the same for any address. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sent": true,
+                     *       "expiresInMinutes": 10
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description How long a mailed code works. */
+                        expiresInMinutes: number;
+                        /** @enum {boolean} */
+                        sent: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hostedVerifyMemberCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "pk_test_TYooMQauvdEDq54NiTphI7jx",
+                 *       "email": "rohan@example.in",
+                 *       "code": "482913"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The six digits from the mail. */
+                    code: string;
+                    /** @description The address the booking is for: the member’s address. */
+                    email: string;
+                    /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
+                    key?: string;
+                    /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
+                    offer?: string;
+                    /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
+                    origin?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The code was right: the proof register takes as `memberProof`. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "proof": "mpf_eyJhIjoidXNyXzEiLCJtIjoidGVzdCIsImUiOiJyb2hhbkBleGFtcGxlLmluIiwieCI6MTc5NjAwMDAwMDAwMH0.Xq3v9kS2m1bN7cYtR4wPz8uLhJ0aEiDgF5oK6nQsT2U",
+                     *       "expiresAt": "2026-12-01T11:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description Until when register accepts the proof.
+                         */
+                        expiresAt: string;
+                        /** @description Send as `memberProof` with register, for this email. */
+                        proof: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     hostedGetOrder: {
         parameters: {
             query?: {
@@ -19596,7 +19966,9 @@ export interface operations {
                     email: string;
                     /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
                     key?: string;
-                    /** @description Needed for a members-only tier: the id of a membership in good standing with this email (403 `membership_required` otherwise). */
+                    /** @description A members-only tier: the `proof` of `POST /e/{slug}/member-code/verify` for this email, in place of membershipId (403 `membership_required` once lapsed, for another email, or when the membership is no longer in good standing). */
+                    memberProof?: string;
+                    /** @description A members-only tier, without memberProof: the id of a membership in good standing with this email (403 `membership_required` otherwise). */
                     membershipId?: string;
                     name: string;
                     /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */

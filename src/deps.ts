@@ -26,6 +26,7 @@ import { SandboxGateway, SandboxSubscriptions } from './modules/sandbox/sandbox-
 import { RazorpayGateway } from './modules/payments/razorpay.js';
 import type { SubscriptionGateway } from './modules/payments/gateway.js';
 import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
+import { memberCodeMailJob, pruneMemberCodes, sendMemberCodeMail } from './modules/memberships/member-codes.js';
 import { membershipConfirmationJob, membershipPaymentJob, sendConfirmationMail, sendPaymentMail } from './modules/memberships/membership-mail.jobs.js';
 import { chargeRefundJob, refundChargeJob } from './modules/memberships/charge-refunds.js';
 import { FreeBookings } from './modules/registrations/free-bookings.js';
@@ -145,6 +146,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     { name: 'prune sandbox mails', everyMs: 3_600_000, run: (now) => pruneKeptEmails(database.db, now) },
     { name: 'prune finished jobs', everyMs: 3_600_000, run: (now) => pruneFinishedJobs(database.db, now) },
     { name: 'prune idempotency keys', everyMs: 3_600_000, run: (now) => pruneIdempotencyKeys(database.db, now) },
+    // A members-only code lapses after minutes; a day later its row is of no use.
+    { name: 'prune member codes', everyMs: 3_600_000, run: (now) => pruneMemberCodes(database.db, new Date(now.getTime() - 86_400_000)) },
     // Each offer's lapse is a job at its expiry; this sweep is the safety net.
     { name: 'lapse waitlist offers', everyMs: 60_000, run: () => waitlist.lapseAll({ db: database.db, clock, ids }) },
   ];
@@ -238,6 +241,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const memberMailDeps = { db, clock, config, mailer };
   handleJob(jobHandlers, membershipConfirmationJob, (payload, job) => sendConfirmationMail(memberMailDeps, payload, job));
   handleJob(jobHandlers, membershipPaymentJob, (payload, job) => sendPaymentMail(memberMailDeps, payload, job));
+  handleJob(jobHandlers, memberCodeMailJob, (payload, job) => sendMemberCodeMail(memberMailDeps, payload, job));
   const sender = config.whatsapp.sender;
   const whatsappApi = sender ? cloudApi({ apiUrl: config.whatsapp.apiUrl, token: sender.token, phoneNumberId: sender.phoneNumberId }) : undefined;
   handleJob(jobHandlers, whatsappTicketJob, (payload) =>

@@ -108,6 +108,8 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'receiveRazorpayNotification 200': 'The notification was received; `result` says what it did.',
   'receiveWhatsAppStatus 200': 'The statuses were received; `applied` counts those that changed a message.',
   'hostedRegister 201': 'Booked, awaiting approval, or pending payment with the gateway checkout’s fields.',
+  'hostedRequestMemberCode 202': 'Asked: a member’s address gets a code by mail; the answer is the same for any address.',
+  'hostedVerifyMemberCode 200': 'The code was right: the proof register takes as `memberProof`.',
   'hostedConfirmPayment 200': 'Where the booking stands after the payment.',
   'hostedGetOrder 200': 'Where the booking stands.',
   'hostedSandboxCheckout 200': 'The fields the gateway’s checkout would hand back, or that the payment failed.',

@@ -1253,6 +1253,10 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         ticket: 'reg_JNxgg7P0eTWYfL6DBPvVTA.lRt-b3JkTyekK91q6qgDtP',
       },
     } },
+  hostedRequestMemberCode: { requests: { default: { value: { key: EX.checkoutKey, email: 'rohan@example.in' } } }, responses: { '202': { sent: true, expiresInMinutes: 10 } } },
+  hostedVerifyMemberCode: { requests: { default: { value: { key: EX.checkoutKey, email: 'rohan@example.in', code: '482913' } } }, responses: {
+      '200': { proof: 'mpf_eyJhIjoidXNyXzEiLCJtIjoidGVzdCIsImUiOiJyb2hhbkBleGFtcGxlLmluIiwieCI6MTc5NjAwMDAwMDAwMH0.Xq3v9kS2m1bN7cYtR4wPz8uLhJ0aEiDgF5oK6nQsT2U', expiresAt: '2026-12-01T11:00:00.000Z' },
+    } },
   hostedSandboxCheckout: { requests: { default: { value: { key: EX.checkoutKey, orderId: EX.orderId, outcome: 'success' } } }, responses: {
       '200': {
         razorpay_order_id: EX.orderId,

@@ -90,6 +90,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /embed/page.css': 'getHostedPageStyle',
   'GET /e/{slug}': 'openHostedPage',
   'POST /e/{slug}/register': 'hostedRegister',
+  'POST /e/{slug}/member-code': 'hostedRequestMemberCode',
+  'POST /e/{slug}/member-code/verify': 'hostedVerifyMemberCode',
   'POST /e/{slug}/payment': 'hostedConfirmPayment',
   'GET /e/{slug}/orders/{orderId}': 'hostedGetOrder',
   'POST /e/{slug}/sandbox-checkout': 'hostedSandboxCheckout',

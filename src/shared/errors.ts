@@ -58,6 +58,9 @@ export const ERRORS = {
   weak_password: { status: 400, message: 'the password is too short' },
   invalid_characters: { status: 400, message: 'the request holds a character that cannot be stored (a NUL byte or an unpaired UTF-16 surrogate)' },
   invalid_verification_token: { status: 400, message: 'this verification link is not valid' },
+  // A members-only tier's mailed code (product-decisions §28).
+  member_code_wrong: { status: 400, message: 'this is not the code we mailed; check the newest mail and try again' },
+  member_code_expired: { status: 400, message: 'this code has expired or was already used; ask for a new one' },
   verification_token_expired: { status: 400, message: 'this verification link has expired' },
   verification_token_used: { status: 400, message: 'this verification link has already been used' },
   invalid_reset_token: { status: 400, message: 'this password reset link is not valid, has expired or was already used' },
@@ -103,6 +106,7 @@ export const ERRORS = {
   preview_invalid: { status: 403, message: 'this preview link is not valid: open the preview again from the event’s page in the dashboard' },
   preview_expired: { status: 403, message: 'this preview link has expired: open the preview again from the event’s page in the dashboard' },
   members_only: { status: 403, message: 'this ticket tier is for members in good standing' },
+  member_code_tries_used: { status: 403, message: 'too many wrong tries for this code; ask for a new one' },
   membership_required: { status: 403, message: 'this ticket tier needs membershipId, a membership in good standing with this email' },
   not_your_object: { status: 403, message: 'this belongs to another account' },
   organiser_access_required: { status: 403, message: 'publishing needs organiser access' },

@@ -9,6 +9,7 @@ import { loadCheckoutAssets, pageStyleUrl } from './assets.js';
 import type { Assets } from './page.html.js';
 import { checkoutContext } from './page-context.js';
 import { pageCallRoutes } from './page-calls.routes.js';
+import { memberCodeRoutes } from './member-code.routes.js';
 import { eventPageRoute, paymentPageRoutes } from './page.routes.js';
 import { ticketRoutes } from './ticket.routes.js';
 import type { PlanAssets } from './plan-page.html.js';
@@ -29,6 +30,7 @@ export const checkoutRoutes =
     assetRoutes(app, files);
     eventPageRoute(app, ctx);
     pageCallRoutes(app, ctx);
+    memberCodeRoutes(app, ctx);
     ticketRoutes(app, ctx);
     await paymentPageRoutes(app, ctx);
     await planPageRoutes(app, { ...ctx, planAssets });

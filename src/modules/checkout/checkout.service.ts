@@ -11,6 +11,7 @@ import type { Ids } from '../../shared/ids.js';
 import type { EventDeps } from '../events/events.deps.js';
 import type { KeyCache } from '../keys/keys.service.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
+import type { RateLimiter } from '../../shared/rate-limit.js';
 import type { RegisterDeps } from '../registrations/register-deps.js';
 import type { WaitlistDeps } from '../waitlist/waitlist.service.js';
 
@@ -23,6 +24,7 @@ export interface CheckoutDeps {
   readonly ids: Ids;
   readonly keyCache: KeyCache;
   readonly membershipDeps: MembershipDeps;
+  readonly rateLimiter: RateLimiter;
   readonly registerDeps: RegisterDeps;
   readonly waitlistDeps: WaitlistDeps;
 }
@@ -40,6 +42,7 @@ import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
 import { attendeeToken } from '../../shared/attendee-token.js';
 import { previewTokenEvent, previewTokenVerdict } from '../../shared/preview-token.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
+import { plansOf } from '../memberships/plans.service.js';
 import { offerUntil } from '../waitlist/waitlist.jobs.js';
 
 export interface PageAccess {
@@ -290,4 +293,9 @@ export async function pageFacts(deps: CheckoutDeps, event: EventRow) {
   // What each session on sale costs with each ticket type: the buyer's form shows the chosen session's.
   const prices = events.priceTable(event);
   return { shown, availability, sessions, prices };
+}
+
+/** The plans a members-only tier's "Not a member? Join" offers: every plan of the event's account and mode (each membership proves any members-only tier). */
+export async function joinPlans(deps: CheckoutDeps, event: EventRow): Promise<{ name: string; slug: string }[]> {
+  return (await plansOf(deps.db, event.account_id, event.mode)).map((p) => ({ name: p.name, slug: p.slug }));
 }

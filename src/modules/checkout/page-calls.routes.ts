@@ -24,7 +24,7 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
           'The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers the status, the order to open the gateway’s checkout with, and — for a confirmed or payable booking — `ticket`, the buyer’s own ticket token for the confirmation screen (`GET /e/{slug}/tickets/{ticket}`); never an id or anyone’s personal data. The page never passes the token to the embedding page.',
           PAGE_AUTH,
           CALL_AUTH,
-          'Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.',
+          'Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid memberProof — the page asks for a mailed code — or membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.',
         ].join('\n\n'),
         params: Slug,
         body: Type.Object(
@@ -37,7 +37,8 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
             customFields: Type.Optional(CustomFieldAnswers),
             teamMembers: Type.Optional(Type.Array(TeamMember, { maxItems: 99 })),
             promoCode: Type.Optional(Type.String({ maxLength: 40 })),
-            membershipId: Type.Optional(Type.String({ maxLength: 100, description: 'Needed for a members-only tier: the id of a membership in good standing with this email (403 `membership_required` otherwise).' })),
+            membershipId: Type.Optional(Type.String({ maxLength: 100, description: 'A members-only tier, without memberProof: the id of a membership in good standing with this email (403 `membership_required` otherwise).' })),
+            memberProof: Type.Optional(Type.String({ maxLength: 800, description: 'A members-only tier: the `proof` of `POST /e/{slug}/member-code/verify` for this email, in place of membershipId (403 `membership_required` once lapsed, for another email, or when the membership is no longer in good standing).' })),
             ticketType: Type.Optional(Type.String({ maxLength: 80 })),
             subEventId: Type.Optional(Type.String({ maxLength: 10 })),
           },

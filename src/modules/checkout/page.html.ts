@@ -7,6 +7,7 @@ import type { Availability } from '../events/availability.js';
 import type { PriceRow, Session } from '../events/events.service.js';
 import type { pageFacts } from './checkout.service.js';
 import type { Strings } from './strings.js';
+import { memberProof } from './member-proof.html.js';
 
 export const RAZORPAY_CHECKOUT_JS = 'https://checkout.razorpay.com/v1/checkout.js';
 
@@ -136,9 +137,7 @@ function tierChoices(s: Strings, p: PageInput): string {
     }),
   ];
   // Shown by the page script while a members-only tier is chosen: the proof a browser must send.
-  const proof = availability.tiers.some((t) => t.membersOnly)
-    ? `<div class="field" id="membership-field" hidden><label for="membership">${h(s.membershipId)}</label><input id="membership" name="membershipId" maxlength="100" autocomplete="off" aria-describedby="membership-hint"><p class="hint" id="membership-hint">${h(s.membershipHint)}</p>${errorSlot('membership')}</div>`
-    : '';
+  const proof = availability.tiers.some((t) => t.membersOnly) ? memberProof(s, p) : '';
   return `<fieldset class="choices" id="tier" role="radiogroup" aria-describedby="tier-error"><legend>${h(s.ticket)}</legend>${rows.join('\n')}${errorSlot('tier')}${proof}</fieldset>`;
 }
 
@@ -187,6 +186,8 @@ export interface PageInput {
   timeZone: string;
   /** Opened from a waitlist offer's link: the seat it holds, and until when. */
   offer?: { token: string; until: string } | undefined;
+  /** The plans of the event's account and mode: a members-only tier's "Not a member? Join" links to them. */
+  joinPlans?: { name: string; slug: string }[] | undefined;
   /** Opened by the organiser's preview link: its token rides on every call; a live draft's preview takes no bookings. */
   preview?: { token: string; bookable: boolean } | undefined;
 }

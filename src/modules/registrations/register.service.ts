@@ -14,6 +14,7 @@ import { computeAvailability, tierOnSale } from '../events/availability.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { normalisePhone } from '../../shared/phone.js';
 import { isInGoodStanding } from '../memberships/memberships.service.js';
+import { proofHolds } from '../memberships/member-codes.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { validateAnswers } from './answers.js';
 import * as audit from '../audit/audit.service.js';
@@ -43,6 +44,8 @@ export interface RegisterInput {
   promoCode?: string | undefined;
   /** Proof of membership for a membersOnly tier booked with a checkout key. */
   membershipId?: string | undefined;
+  /** Proof of membership from a mailed code (`POST /e/{slug}/member-code/verify`), in place of membershipId. */
+  memberProof?: string | undefined;
   ticketType?: string | undefined;
   subEventId?: string | undefined;
   /** The buyer's details for the tax invoice (§17); a GSTIN makes the sale B2B. */
@@ -137,17 +140,20 @@ function contactPhone(input: RegisterInput): string | null {
   return phone;
 }
 
-/** What: the track and the tier asked for, refused when unknown, off sale or for members only. */
 /**
- * A members-only tier: with a full key the organiser's server vouches for the email; a
- * checkout key (a browser) must also prove it with `membershipId`, a membership in good
- * standing with this email on this account and mode.
+ * A members-only tier: with a full key the organiser's server vouches for the email; a checkout
+ * key (a browser) must also prove it, with `memberProof` (a mailed code's) or `membershipId`, and
+ * the email must hold a membership in good standing on this account and mode now.
  */
-async function assertMember(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, membershipId: string | undefined, email: string, tierName: string) {
+async function assertMember(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, input: RegisterInput, email: string, tierName: string) {
   if (p.keyClass === 'checkout') {
-    if (membershipId === undefined || !(await isInGoodStanding(deps, event.account_id, event.mode, membershipId, email))) {
-      throw forbidden('membership_required', `ticketType "${tierName}" is for members: send membershipId, the id of your membership in good standing with this email`, { field: 'membershipId' });
-    }
+    const proof = input.memberProof;
+    const proved =
+      proof !== undefined
+        ? proofHolds(deps.secretsKey, proof, { accountId: event.account_id, mode: event.mode, email, now: deps.clock.now() }) && (await deps.hasGoodStanding(event.account_id, event.mode, email))
+        : input.membershipId !== undefined && (await isInGoodStanding(deps, event.account_id, event.mode, input.membershipId, email));
+    const how = proof !== undefined ? 'this proof has lapsed or is for another email; ask for a new code' : 'prove it with a code mailed to this email, or send membershipId, the id of your membership in good standing with this email';
+    if (!proved) throw forbidden('membership_required', `ticketType "${tierName}" is for members: ${how}`, { field: 'membershipId' });
     return;
   }
   if (!(await deps.hasGoodStanding(event.account_id, event.mode, email))) {
@@ -186,7 +192,7 @@ export function chosenOptions(
 
 async function whatIsBooked(deps: RegisterDeps, p: KeyPrincipal, event: OwnedEvent, input: RegisterInput, email: string, now: Date, offered: boolean) {
   const chosen = chosenOptions(event, input, now, { offered });
-  if (chosen.tier?.membersOnly) await assertMember(deps, p, event, input.membershipId, email, chosen.tier.name);
+  if (chosen.tier?.membersOnly) await assertMember(deps, p, event, input, email, chosen.tier.name);
   return chosen;
 }
 

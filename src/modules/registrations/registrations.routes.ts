@@ -66,6 +66,7 @@ export const registrationsRoutes =
           teamMembers: body.teamMembers,
           promoCode: body.promoCode,
           membershipId: body.membershipId,
+          memberProof: body.memberProof,
           ticketType: body.ticketType,
           subEventId: body.subEventId,
           billing: body.billing,

@@ -87,6 +87,13 @@ export const RegisterBody = Type.Object(
           'For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email).',
       }),
     ),
+    memberProof: Type.Optional(
+      Type.String({
+        maxLength: 800,
+        description:
+          'For a membersOnly tier booked with a checkout key, in place of membershipId: the `proof` that `POST /e/{slug}/member-code/verify` answered for a code mailed to this email (good for an hour, for this account and mode). The email must still hold a membership in good standing; otherwise 403 `membership_required`.',
+      }),
+    ),
     ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name from specialPrices; omitted means General at the base price.' })),
     subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index as a decimal string: books that track at its price and capacity.' })),
     billing: Type.Optional(BillingInput),
