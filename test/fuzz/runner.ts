@@ -9,7 +9,8 @@
 // emulator), test events, registrations, orders, keys.
 //
 // Checked on every answer: no 5xx, every JSON error is { error, code }, a refused request
-// (4xx) wrote nothing in any table, no request over 1 s, and the event loop never held
+// (4xx) wrote nothing in any table, no request over 1 s (the long run only: a verdict inside
+// `npm test` never rests on wall-clock time), and the event loop never held
 // for more than 50 ms (the server runs in this process).
 import fc from 'fast-check';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -60,6 +61,12 @@ export interface FuzzOptions {
   seed: number;
   /** How many JSON-body routes get the deep-nesting ladder (all when undefined). */
   deepRoutes?: number;
+  /**
+   * Whether a request over MAX_REQUEST_MS is a failure. Only the long run (`npm run fuzz`) sets
+   * it: inside `npm test` the machine is shared with the rest of the suite, and a test's verdict
+   * never rests on wall-clock time; the slowest request is reported either way.
+   */
+  timeBound?: boolean;
   log?: (line: string) => void;
 }
 
@@ -563,7 +570,7 @@ export async function runFuzz(server: TestServer, world: World, options: FuzzOpt
       // 503 payments_not_configured is the documented answer of a payment path the
       // service has no credentials for, not a fault.
       if (a.status >= 500 && !(a.status === 503 && a.json?.code === 'payments_not_configured')) fail('5xx');
-      if (ms > MAX_REQUEST_MS) fail(`took ${ms.toFixed(0)} ms`);
+      if (options.timeBound && ms > MAX_REQUEST_MS) fail(`took ${ms.toFixed(0)} ms`);
       if (a.status >= 400 && /json/.test(a.contentType) && (typeof a.json?.error !== 'string' || typeof a.json?.code !== 'string')) fail('error body is not { error, code }');
       if (a.status >= 400 && a.status < 500) {
         const after = await snap.take();
