@@ -3,7 +3,7 @@
 // event, each session and each day) and sees what each admits for; the buyer's ticket page of a
 // Day 2 booking says Day 2 with its end time and never Day 1's date; at Day 1's gate the ticket is
 // refused naming Day 2, at Day 2's gate it is admitted, and back at Day 1's it is still refused
-// (not "Already in"). Screenshots at 1280 and 390 px, and axe on each screen.
+// (not "Already in"). Screenshots at 1280, 390 and 360 px, and axe on each screen.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,14 +36,19 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
     assert.deepEqual(violations, [], `axe-core: ${what}`);
   }
 
-  /** Screenshots at 1280 and 390 px; at 390 the page is no wider than the phone. */
+  /** Screenshots at 1280, 390 and 360 px; on the phones the page is no wider than the screen. */
   async function shoot(p: Page, name: string) {
     await p.setViewportSize({ width: 1280, height: 900 });
     await screenshot(p, `two-day-${name}-1280`);
-    await p.setViewportSize({ width: 390, height: 844 });
-    const w = await fitsWidth(p);
-    assert.ok(w.fits, `${name} fits 390 px: scrollWidth ${w.scrollWidth} > ${w.width}`);
-    await screenshot(p, `two-day-${name}-390`);
+    for (const [width, height] of [
+      [360, 740],
+      [390, 844],
+    ] as const) {
+      await p.setViewportSize({ width, height });
+      const w = await fitsWidth(p);
+      assert.ok(w.fits, `${name} fits ${width} px: scrollWidth ${w.scrollWidth} > ${w.width}`);
+      await screenshot(p, `two-day-${name}-${width}`);
+    }
     await axe(p, `${name} at 390 px`);
   }
 
