@@ -117,7 +117,7 @@ describe('pages and pruning', () => {
       .values({ id: 'dlv_fresh', account_id: org.userId, mode: 'test', event_id: 'evt_f', type: 'registration.confirmed', url: 'https://example.com/h', status_code: 200, error: null, duration_ms: 1, created_at: server.clock.now() })
       .execute();
     const ran = await server.deps.jobs.maintainIfDue();
-    assert.deepEqual(ran.sort(), ['lapse waitlist offers', 'prune finished jobs', 'prune idempotency keys', 'prune sandbox mails', 'prune webhook deliveries']);
+    assert.deepEqual(ran.sort(), ['lapse waitlist offers', 'prune finished jobs', 'prune idempotency keys', 'prune member codes', 'prune sandbox mails', 'prune webhook deliveries']);
     const deliveries = await api('GET', '/api/v1/webhooks/deliveries');
     assert.deepEqual(deliveries.body.data.map((d: any) => d.id), ['dlv_fresh'], 'only the recent delivery is kept');
     assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, 0);
@@ -127,6 +127,6 @@ describe('pages and pruning', () => {
     server.clock.advance(60_000);
     assert.deepEqual(await server.deps.jobs.maintainIfDue(), ['lapse waitlist offers'], 'the offers every minute');
     server.clock.advance(3_600_000);
-    assert.equal((await server.deps.jobs.maintainIfDue()).length, 5);
+    assert.equal((await server.deps.jobs.maintainIfDue()).length, 6);
   });
 });
