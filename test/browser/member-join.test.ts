@@ -4,11 +4,9 @@
 // with a code mailed to their address — no membership id pasted anywhere. Screenshots at 390
 // and 1280 px, axe-core (WCAG 2.1 A/AA), no console errors, nothing wider than the screen.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { ConsoleMessage, Page } from 'playwright-core';
-import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
+import { assertAccessible, fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
@@ -63,15 +61,7 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
     return { page, errors };
   }
 
-  async function axe(page: Page, what: string) {
-    // Evaluated through the debugging protocol: the pages' CSP admits no injected script.
-    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-    const violations = await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-    });
-    assert.deepEqual(violations, [], `axe-core: ${what}`);
-  }
+  const axe = assertAccessible;
 
   async function fits(page: Page, what: string) {
     const w = await fitsWidth(page);

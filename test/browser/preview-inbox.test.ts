@@ -4,11 +4,9 @@
 // the dashboard's Test inbox, as it would be sent. No checkout key, no host page. Screenshots at
 // 1280 and 390 px, and axe on each screen.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
+import { openBrowser, shootAt, signInToDashboard, type BrowserSession } from '../helpers/browser.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -23,24 +21,7 @@ describe('the preview of a test event, booked from the dashboard and read in the
   const buyer = uniqueEmail('previewbuyer');
   const consoleErrors: string[] = [];
 
-  async function axe(p: Page, what: string) {
-    await p.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-    const violations = await p.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-    });
-    assert.deepEqual(violations, [], `axe-core: ${what}`);
-  }
-
-  async function shoot(p: Page, name: string) {
-    await p.setViewportSize({ width: 1280, height: 900 });
-    await screenshot(p, `preview-inbox-${name}-1280`);
-    await p.setViewportSize({ width: 390, height: 844 });
-    const w = await fitsWidth(p);
-    assert.ok(w.fits, `${name} fits 390 px: scrollWidth ${w.scrollWidth} > ${w.width}`);
-    await screenshot(p, `preview-inbox-${name}-390`);
-    await axe(p, `${name} at 390 px`);
-  }
+  const shoot = (p: Page, name: string) => shootAt(p, `preview-inbox-${name}`);
 
   before(async () => {
     server = await startServer();
@@ -64,13 +45,7 @@ describe('the preview of a test event, booked from the dashboard and read in the
   });
 
   it('opens the preview from the overview and books a paid ticket through the sandbox payment', async () => {
-    await page.goto(`${server.url}/dashboard/login`);
-    await page.getByLabel('Email').fill(org.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Test', exact: true }).click();
-    await page.locator('.mode button[value=test][aria-pressed=true]').waitFor();
+    await signInToDashboard(page, server.url, org.email, PASSWORD, 'test');
     await page.goto(`${server.url}/dashboard/events/${eventId}`);
     const preview = page.getByRole('link', { name: 'Open the preview' });
     const href = (await preview.getAttribute('href'))!;

@@ -4,12 +4,10 @@
 // the same documents; and the GST settings page (/dashboard/account/gst) saves its form from
 // the keyboard. Each page is checked with axe-core and photographed at 1280 and 390 px.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { attendeeToken } from '../../src/shared/attendee-token.js';
-import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
+import { assertAccessible, fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
 import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -33,15 +31,7 @@ describe('a registration’s history in Chromium', { timeout: 180_000 }, () => {
 
   const api = keyApi(() => server.url, () => org.key);
 
-  async function axe(): Promise<void> {
-    // Evaluated through the debugging protocol: the pages' CSP admits no injected script.
-    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-    const violations = await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-    });
-    assert.deepEqual(violations, [], 'axe-core finds no WCAG 2.1 A/AA violations');
-  }
+  const axe = () => assertAccessible(page, page.url());
 
   async function shoot(name: string): Promise<void> {
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -5,12 +5,10 @@
 // refused naming Day 2, at Day 2's gate it is admitted, and back at Day 1's it is still refused
 // (not "Already in"). Screenshots at 1280, 390 and 360 px, and axe on each screen.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { attendeeToken } from '../../src/shared/attendee-token.js';
-import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
+import { openBrowser, shootAt, signInToDashboard, type BrowserSession } from '../helpers/browser.js';
 import { call, organiser, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -27,30 +25,11 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
 
   const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
 
-  async function axe(p: Page, what: string) {
-    await p.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-    const violations = await p.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-    });
-    assert.deepEqual(violations, [], `axe-core: ${what}`);
-  }
-
-  /** Screenshots at 1280, 390 and 360 px; on the phones the page is no wider than the screen. */
-  async function shoot(p: Page, name: string) {
-    await p.setViewportSize({ width: 1280, height: 900 });
-    await screenshot(p, `two-day-${name}-1280`);
-    for (const [width, height] of [
+  const shoot = (p: Page, name: string) =>
+    shootAt(p, `two-day-${name}`, [
       [360, 740],
       [390, 844],
-    ] as const) {
-      await p.setViewportSize({ width, height });
-      const w = await fitsWidth(p);
-      assert.ok(w.fits, `${name} fits ${width} px: scrollWidth ${w.scrollWidth} > ${w.width}`);
-      await screenshot(p, `two-day-${name}-${width}`);
-    }
-    await axe(p, `${name} at 390 px`);
-  }
+    ]);
 
   before(async () => {
     server = await startServer();
@@ -80,13 +59,7 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
   });
 
   it('the organiser makes a door link for each day from the overview, and sees what each admits for', async () => {
-    await page.goto(`${server.url}/dashboard/login`);
-    await page.getByLabel('Email').fill(org.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Test', exact: true }).click();
-    await page.locator('.mode button[value=test][aria-pressed=true]').waitFor();
+    await signInToDashboard(page, server.url, org.email, PASSWORD, 'test');
     for (const [label, day] of [
       ['Day 1 gate', 'Sun 20 Dec 2026'],
       ['Day 2 gate', 'Mon 21 Dec 2026'],

@@ -1,7 +1,9 @@
 // Debian's Chromium driven by playwright-core (pinned to the version that expects it), and
 // a host page server on another loopback origin than the service, so that origin checks
 // are really exercised.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +69,44 @@ export async function screenshot(page: Page, name: string): Promise<void> {
       if (attempt >= 3 || !/Unable to capture screenshot/.test(String(err))) throw err;
     }
   }
+}
+
+/**
+ * axe-core on the page as it stands: no WCAG 2.1 A/AA violation. Evaluated through the debugging
+ * protocol, since the pages' CSP admits no injected script.
+ */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, [], `axe-core: ${what}`);
+}
+
+/** Screenshots `${name}-1280` and one per phone width (390 by default), each phone width checked for sideways scrolling; axe at the last. */
+export async function shootAt(page: Page, name: string, phones: readonly (readonly [number, number])[] = [[390, 844]]): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(page, `${name}-1280`);
+  for (const [width, height] of phones) {
+    await page.setViewportSize({ width, height });
+    const w = await fitsWidth(page);
+    assert.ok(w.fits, `${name} fits ${width} px: scrollWidth ${w.scrollWidth} > ${w.width}`);
+    await screenshot(page, `${name}-${width}`);
+  }
+  await assertAccessible(page, `${name} at ${phones.at(-1)![0]} px`);
+}
+
+/** Signs in to the dashboard through its form and, with `mode`, switches to that mode. */
+export async function signInToDashboard(page: Page, baseUrl: string, email: string, password: string, mode?: 'test' | 'live'): Promise<void> {
+  await page.goto(`${baseUrl}/dashboard/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
+  if (mode === undefined) return;
+  await page.getByRole('button', { name: mode === 'test' ? 'Test' : 'Live', exact: true }).click();
+  await page.locator(`.mode button[value=${mode}][aria-pressed=true]`).waitFor();
 }
 
 /** True when the page is no wider than the viewport (no horizontal scroll). */
