@@ -126,6 +126,23 @@ describe('the door across two service processes', () => {
     for (const p of [A, B]) await until('every ticket in', () => lookup(p, ev, tickets[29]!), (r) => r.body.data.checkedIn === true);
   });
 
+  it('an instance takes its own admits into its roster as it answers them, without reading the roster again', async () => {
+    const ev = await newEvent();
+    const tickets = await Promise.all(Array.from({ length: 40 }, () => book(ev)));
+    await fromItsRoster(A, ev, tickets[0]!);
+    const reads = async () => (await metric(A, 'door_roster_refreshes_total', '{cause="change"}')) + (await metric(A, 'door_roster_refreshes_total', '{cause="version"}'));
+    const before = await reads();
+    // Forty admits at once: several statements, each heard back as a notification too.
+    const answers = await Promise.all(tickets.map((t) => admit(A, ev, t)));
+    assert.deepEqual(answers.map((r) => r.status), tickets.map(() => 201));
+    for (const t of tickets) {
+      const counted = await fromRoster(A);
+      const r = await lookup(A, ev, t);
+      assert.deepEqual([r.body.data.checkedIn, await fromRoster(A)], [true, counted + 1], `${t} in, from the roster`);
+    }
+    assert.equal(await reads(), before, 'no roster read for the instance’s own admits');
+  });
+
   it('undo wins over the admit it undoes, on the other instance', async () => {
     const ev = await newEvent();
     const tickets = await Promise.all(Array.from({ length: 8 }, () => book(ev)));

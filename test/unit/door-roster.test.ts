@@ -82,6 +82,25 @@ describe('door roster', () => {
     assert.deepEqual([r.version, r.wanted, r.current], [5, 7, false]);
   });
 
+  it('moves over its own writes taken in out of order, or ahead of a read, and stops at a version that is not its own', () => {
+    const r = new EventRoster('ev_1');
+    r.applyRead([row('reg_a', 0), row('reg_b', 0), row('reg_c', 0)], 4, '1:1:', true);
+    const at = new Date('2026-12-20T10:00:00Z');
+    // Two of this instance's statements answered in the other order: 6 waits for 5.
+    r.applyCheckIns(6, 202, [{ registrationId: 'reg_b', idx: 0, at, by: 'key:k1' }]);
+    assert.deepEqual([r.version, r.current], [4, false]);
+    r.applyCheckIns(5, 201, [{ registrationId: 'reg_a', idx: 0, at, by: 'key:k1' }]);
+    assert.deepEqual([r.version, r.wanted, r.current], [6, 6, true]);
+    // 7 is another instance's change; this instance's 8 is taken in but the version stops at 6.
+    r.wanted = 7;
+    r.applyCheckIns(8, 204, [{ registrationId: 'reg_c', idx: 0, at, by: 'key:k1' }]);
+    assert.deepEqual([r.version, r.wanted, r.current], [6, 8, false]);
+    // The read that brings 7 (made before 8 committed) moves the version over 8 too, and keeps 8's admit.
+    r.applyRead([row('reg_a', 0, { checked_in_at: at }), row('reg_c', 0, { name: 'Seven' })], 7, '3:3:', false);
+    assert.deepEqual([r.version, r.current], [8, true]);
+    assert.equal(r.hit('reg_c')!.booking.people[0]!.checkedInAt, at);
+  });
+
   it('lists the bookings a cursor has not seen: written after it or still running then', () => {
     const r = new EventRoster('ev_1');
     r.applyRead([row('reg_old', 0, { r_xid: '90', a_xid: '90' }), row('reg_running', 0, { r_xid: '95', a_xid: '95' }), row('reg_person', 0, { r_xid: '90', a_xid: '130' }), row('reg_new', 0, { r_xid: '120', a_xid: '120' })], 1, '1:1:', true);

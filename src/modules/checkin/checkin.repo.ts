@@ -105,7 +105,8 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
     t as (
       select i.n, i.member_index, i.caller_account, i.caller_mode, i.actor, i.at,
         r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, r.sub_event_id, a.idx as scanned_idx, e.account_id, e.mode
-      from i join attendees a on a.id = i.value join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
+      from i cross join lateral (select a.idx, a.registration_id from attendees a where a.id = i.value limit 1) a
+        join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
     ),
     ${FLAG},
     chosen as (
@@ -132,7 +133,7 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
     ${bump(eventId, sql`(select count(*) from changed)`)}
     select t.n, t.id, t.event_id, t.status, t.ticket_type, t.ticket_code, t.sub_event_id, t.scanned_idx, t.account_id, t.mode, ${PEOPLE},
       c.n as p_changed_n, c.actor as p_changed_by, c.at as p_changed_at, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told
-    from t join attendees p on p.registration_id = t.id left join changed c on c.id = p.id
+    from t cross join lateral (select * from attendees p where p.registration_id = t.id offset 0) p left join changed c on c.id = p.id
     order by t.n, p.idx`.execute(db);
 }
 

@@ -86,6 +86,8 @@ export class EventRoster {
   readonly #bookings = new Map<string, RosterBooking>();
   readonly #byValue = new Map<string, { id: string; only: number | undefined; transferred: boolean }>();
   readonly #byKey = new Map<string, string>();
+  /** Versions of this instance's own admits and undos taken in ahead of `version` (`applyCheckIns`). */
+  readonly #ownAhead = new Set<number>();
 
   constructor(readonly eventId: string) {}
 
@@ -149,11 +151,12 @@ export class EventRoster {
     }
     this.version = Math.max(this.version, version);
     this.cursor = cursor;
+    this.#advance();
   }
 
   /**
    * Takes in this instance's own admits or undos, committed as `version` by transaction `xid`.
-   * When the roster stood at the version before, it now stands at this one.
+   * When the roster stood at the version before (or comes to, by a read), it now stands at this one.
    */
   applyCheckIns(version: number, xid: number, changes: readonly { registrationId: string; idx: number; at: Date | null; by: string | null }[]): void {
     for (const c of changes) {
@@ -168,8 +171,20 @@ export class EventRoster {
       const b = this.#bookings.get(c.registrationId);
       if (b && b.v < version) b.v = version;
     }
-    if (this.version === version - 1) this.version = version;
+    if (version > this.version) this.#ownAhead.add(version);
+    this.#advance();
     this.wanted = Math.max(this.wanted, version);
+  }
+
+  /**
+   * Moves the version over this instance's own writes that follow it: their changes are in
+   * already (a read that predates one keeps it, `old.v > version`), and a version between
+   * that is not one of them (another instance's change, a booking) stops the move until read.
+   */
+  #advance(): void {
+    if (this.version < 0) return;
+    while (this.#ownAhead.has(this.version + 1)) this.version++;
+    for (const v of this.#ownAhead) if (v <= this.version) this.#ownAhead.delete(v);
   }
 
   /** Bookings as stored (every status), in the order they were first read; those written since `since` only, when given. */

@@ -63,6 +63,8 @@ export class DoorRosters {
   /** Events whose roster alone was over the bound, and when: not built again while they stay asked for. */
   readonly #tooLarge = new Map<string, number>();
   #listening = false;
+  /** Events with this instance's door statements in flight, and how many (`writing`). */
+  readonly #writing = new Map<string, number>();
   /** Who waits for LISTEN to be on (`whenListening`). */
   #listeningWaiters: (() => void)[] = [];
   #closed = false;
@@ -143,7 +145,25 @@ export class DoorRosters {
     const r = this.#rosters.get(eventId);
     if (!r || version <= r.version) return;
     r.wanted = Math.max(r.wanted, version);
-    if (readNow && r.trusted && r.version >= 0) this.#refresh(r, 'change');
+    // While this instance's own admits of the event are being written, the notification is
+    // most likely theirs, heard before their answer: `wrote` takes them in without a read, and
+    // the end of the writing reads whatever is still missing.
+    if (readNow && r.trusted && r.version >= 0 && !this.#writing.has(eventId)) this.#refresh(r, 'change');
+  }
+
+  /**
+   * This instance's door statements of the event in flight (admits.ts): one starts (+1) or
+   * ends (-1). When the last ends, a change heard meanwhile that they did not bring is read.
+   */
+  writing(eventId: string, delta: 1 | -1): void {
+    const n = (this.#writing.get(eventId) ?? 0) + delta;
+    if (n > 0) {
+      this.#writing.set(eventId, n);
+      return;
+    }
+    this.#writing.delete(eventId);
+    const r = this.#rosters.get(eventId);
+    if (r && !r.current && r.trusted && r.version >= 0) this.#refresh(r, 'change');
   }
 
   deleted(eventId: string): void {
@@ -188,7 +208,7 @@ export class DoorRosters {
       if (missed.includes(r.eventId)) {
         r.needFull = true;
         this.#refresh(r, 'version');
-      } else if (r.version >= 0 && r.version < r.wanted) {
+      } else if (r.version >= 0 && r.version < r.wanted && !this.#writing.has(r.eventId)) {
         this.#refresh(r, 'change');
       }
     }
