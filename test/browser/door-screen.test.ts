@@ -36,9 +36,13 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
     const viewport = page.viewportSize()!;
     const scrollY = await page.evaluate(() => window.scrollY);
     for (const [name, locator] of Object.entries(what)) {
-      // Waits for it to be shown (the screen may be drawing the verdict again), then measures it.
-      await locator.waitFor({ state: 'visible' });
-      const box = await locator.boundingBox();
+      // Waits for it to be shown, then measures it; the screen may draw the verdict again in
+      // between (the roster's sync), so a node gone before it is measured is found again.
+      let box: Awaited<ReturnType<typeof locator.boundingBox>> = null;
+      for (let attempt = 0; attempt < 5 && box === null; attempt++) {
+        await locator.waitFor({ state: 'visible' });
+        box = await locator.boundingBox();
+      }
       assert.ok(box, `${name} is shown`);
       assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `${name} in view at ${viewport.width}×${viewport.height} (top ${box.y}, bottom ${box.y + box.height}, scrolled ${scrollY})`);
     }
