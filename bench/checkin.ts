@@ -59,7 +59,7 @@ async function seed(db: pg.Pool, eventId: string, accountId: string, prefix: str
 export async function doorBench(): Promise<Section> {
   const { seconds, runs, warmupSeconds } = settings;
   const database = await freshDatabase('checkin');
-  const service = await startService(database.url, { WORKERS: 'false' });
+  const service = await startService(database.url, { WORKERS: 'false' }, (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const db = new pg.Pool({ connectionString: tagged(database.url, APP.driver), max: 4 });
   await createBaselineTables(db);
   const baseline = await startBaseline(database.url);
