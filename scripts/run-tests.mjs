@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: type-checks, then runs every test file with Node's test runner on the
-// embedded database (the PostgreSQL server the service runs in its DATA_DIR), and again on
-// the PostgreSQL server at TEST_DATABASE_URL when it is set.
+// `npm test`: checks that RELIABILITY.md is current (below), type-checks, then runs every test
+// file with Node's test runner on the embedded database (the PostgreSQL server the service runs
+// in its DATA_DIR), and again on the PostgreSQL server at TEST_DATABASE_URL when it is set.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkReliability } from './check-reliability.mjs';
 
 function find(dir) {
   const out = [];
@@ -21,10 +22,21 @@ const only = process.argv.slice(2);
 const all = only.length > 0 ? only : find('test');
 // A whole run that finds fewer test files than the floor kept in the repository fails: a
 // moved folder or a broken pattern must not pass by running less. Raise the floor with new files.
-const { minTestFiles } = JSON.parse(readFileSync(new URL('./test-floor.json', import.meta.url), 'utf8'));
+const { minTestFiles, reliabilityCheck } = JSON.parse(readFileSync(new URL('./test-floor.json', import.meta.url), 'utf8'));
 if (only.length === 0 && all.length < minTestFiles) {
   console.error(`found ${all.length} test files under test/, fewer than the floor of ${minTestFiles} in scripts/test-floor.json`);
   process.exit(1);
+}
+// A whole run first checks that RELIABILITY.md ran on the money paths' current code
+// (scripts/check-reliability.mjs). While `reliabilityCheck` in scripts/test-floor.json is false
+// the verdict is printed and does not fail the run.
+if (only.length === 0) {
+  const { ok, message } = checkReliability();
+  if (ok) console.log(message);
+  else if (reliabilityCheck === true) {
+    console.error(message);
+    process.exit(1);
+  } else console.log(`${message}\n(not failing the run: reliabilityCheck is off in scripts/test-floor.json)`);
 }
 const tsc = spawnSync('npx', ['tsc', '-p', 'test/tsconfig.json'], { stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);

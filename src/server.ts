@@ -8,10 +8,11 @@ import { listenWithQueues } from './shared/accept-queues.js';
 import { createLogger } from './shared/logger.js';
 
 /**
- * Under a rush V8 lets the old generation grow to about four times what is live before it
+ * Under a rush V8 lets the old generation grow to several times what is live before it
  * collects it, mostly garbage that outlived a couple of minor collections. Growing by at most
- * 2× keeps resident memory lower at about the same speed; BENCHMARKS.md holds the measured
- * resident memory of the last run. A value given on the command line or in NODE_OPTIONS wins.
+ * 2× (the flag's 100 %, a setting) keeps resident memory lower; BENCHMARKS.md holds the
+ * measured resident memory of the last run. A value given on the command line or in
+ * NODE_OPTIONS wins.
  */
 function boundHeapGrowth(): void {
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('heap-growing-percent') || a.includes('heap_growing_percent'));
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   // Traces only when asked for: without the setting no OpenTelemetry module is loaded. Started
   // before the service's modules load, so the HTTP and pg instrumentations see them.
   const tracing = config.otelEndpoint ? (await import('./modules/ops/tracing.js')).startTracing(config.otelEndpoint) : undefined;
-  // Loading the service's modules takes about a second, as long as creating the database.
+  // The service's modules load while the embedded database is created and started.
   const [{ createDeps }, { buildApp }, { countUsers }, { listeningUrl, startMessage }] = await Promise.all([
     import('./deps.js'),
     import('./app.js'),

@@ -2,9 +2,9 @@
 // socket accepts one connection per turn of the event loop (libuv pull request 3696;
 // nodejs/performance issue 95). Under a rush a turn carries every request that is ready, so
 // when a hundred buyers open their connections at once, the last of them waits a hundred
-// turns before its request is even read: more than a second on a busy 2-core machine, while
-// the requests already accepted are answered in tens of milliseconds (BENCHMARKS.md, the
-// embedded default's slowest request). Several sockets bound to the same port with
+// turns before its request is even read, long after the requests already accepted were
+// answered (it showed as the embedded default's slowest request; BENCHMARKS.md holds that
+// figure as it is now). Several sockets bound to the same port with
 // SO_REUSEPORT each accept one connection per turn; the kernel spreads new connections over
 // them, so a burst is taken in a few turns instead of one turn per connection. Every socket
 // hands its connections to the one HTTP server, so nothing else changes. Handing over skips

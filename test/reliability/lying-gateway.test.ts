@@ -2,9 +2,11 @@
 // report the lie. Three lies, each in a short run of its own (emulator options used only
 // by tests, never a switch in the service): a refund acknowledged and never made; a
 // capture reported as another amount; every notification and fetch of some orders lost.
-// Every lie is named by a mismatch, not one of each kind: a check that catches some refunds
-// never made and misses others would let money go missing. (This found a capture answered with
-// another amount being taken as paid.) A lost order counts as a lie once money is captured on it.
+// Every lie is named by a mismatch, not one of each kind: the emulator lists every payment (or
+// order) it lied about, and each must appear, by its payment or order id, in a mismatch; a check
+// that catches some refunds never made and misses others would let money go missing. (This found
+// a capture answered with another amount being taken as paid.) A lost order counts as a lie once
+// money is captured on it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Lies } from '../helpers/razorpay-emulator.js';
