@@ -5,8 +5,10 @@
 // Here, in each service process, a booking that finds no statement in flight is written at
 // once, alone; bookings that arrive while one is in flight wait for it and are then written
 // together, whatever their events, in one statement and one commit (each claims its own
-// counter). Nothing waits on a timer: a lone booking pays nothing, and under a rush each
-// commit carries everything that queued behind the one before.
+// counter). The next statement is sent as soon as the last one's answer arrives, before its
+// bookings are answered, so the database writes one group while the process answers the
+// other. Nothing waits on a timer: a lone booking pays nothing, and under a rush each commit
+// carries everything that queued behind the one before.
 //
 // A group fails per booking, never as a whole (free-booking.repo.ts): a counter without
 // room refuses its own bookings from the first that does not fit, in order, and the others
@@ -52,35 +54,46 @@ export class FreeBookings {
   }
 
   async #drain(group: Waiting[]): Promise<void> {
+    let written = this.#answered(group);
     for (;;) {
-      try {
-        await this.#write(group);
-      } catch (error) {
-        // #write answers every booking itself; should anything still escape, no booking is left waiting.
-        for (const w of group) w.settle({ ok: false, error });
-      }
+      const answer = await written;
+      // The next statement starts before this group is answered: the database writes it
+      // while this process answers the last one.
       const queue = this.#queue!;
-      if (queue.length === 0) {
-        this.#queue = undefined;
-        return;
-      }
-      group = queue.splice(0, MAX_GROUP);
+      const more = queue.length > 0;
+      if (more) written = this.#answered(queue.splice(0, MAX_GROUP));
+      else this.#queue = undefined;
+      answer();
+      if (!more) return;
     }
   }
 
-  async #write(group: Waiting[]): Promise<void> {
+  /** Writes the group; resolves (never rejects) to what answers its bookings. */
+  async #answered(group: Waiting[]): Promise<() => void> {
+    const answers = new Map<Waiting, () => void>();
+    try {
+      await this.#write(group, answers);
+    } catch (error) {
+      // #write gives every booking its answer; should anything still escape, no booking is left waiting.
+      return () => group.forEach((w) => (answers.get(w) ?? (() => w.settle({ ok: false, error })))());
+    }
+    return () => answers.forEach((a) => a());
+  }
+
+  /** Writes the group, putting each booking's answer in `answers`. */
+  async #write(group: Waiting[], answers: Map<Waiting, () => void>): Promise<void> {
     let written: Set<string>;
     try {
       written = await bookFreeTogether(this.#db, group.map((w) => w.booking), this.#clock.now());
     } catch (error) {
       if (group.length === 1) {
-        group[0]!.settle({ ok: false, error });
+        answers.set(group[0]!, () => group[0]!.settle({ ok: false, error }));
         return;
       }
       // Some row was refused: each half on its own (in order, so the first come are the first served).
       const half = Math.ceil(group.length / 2);
-      await this.#write(group.slice(0, half));
-      await this.#write(group.slice(half));
+      await this.#write(group.slice(0, half), answers);
+      await this.#write(group.slice(half), answers);
       return;
     }
     // Per counter, the first booking refused had no room; a later one asking fewer seats than
@@ -89,15 +102,15 @@ export class FreeBookings {
     const again: Waiting[] = [];
     for (const w of group) {
       if (written.has(w.booking.row.id)) {
-        w.settle({ ok: true, written: true });
+        answers.set(w, () => w.settle({ ok: true, written: true }));
         continue;
       }
       const key = counterKey(w.booking);
       const first = firstRefused.get(key);
       if (first === undefined) firstRefused.set(key, w.booking.row.quantity);
       if (first !== undefined && w.booking.row.quantity < first) again.push(w);
-      else w.settle({ ok: true, written: false });
+      else answers.set(w, () => w.settle({ ok: true, written: false }));
     }
-    if (again.length > 0) await this.#write(again);
+    if (again.length > 0) await this.#write(again, answers);
   }
 }
