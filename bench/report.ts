@@ -55,6 +55,9 @@ export interface Comparison {
   subject: string;
   ceiling: string;
   figure?: string;
+  /** The figure's unit and decimals (default: /s and 0 for rps, ms and 1 otherwise). */
+  unit?: string;
+  digits?: number;
   /** Said beside the figure: what either side answers without the database, or what the ceiling is. */
   note?: string;
 }
@@ -247,8 +250,8 @@ export function renderSection(section: Section): string {
   if (section.comparisons.length > 0) {
     for (const c of section.comparisons) {
       const figure = c.figure ?? 'rps';
-      const unit = figure === 'rps' ? '/s' : 'ms';
-      const digits = figure === 'rps' ? 0 : 1;
+      const unit = c.unit ?? (figure === 'rps' ? '/s' : 'ms');
+      const digits = c.digits ?? (figure === 'rps' ? 0 : 1);
       const s = summarise(seriesNamed(section, c.subject).runs.map((r) => figureOf(r, figure)));
       const k = summarise(seriesNamed(section, c.ceiling).runs.map((r) => figureOf(r, figure)));
       lines.push(`- ${c.subject}: ${fmtSummary(s, unit, digits)} against ${c.ceiling}: ${fmtSummary(k, unit, digits)}: **${fmtRatio(ratio(s, k))}** (${figure}, from the medians)${c.note ? `. ${c.note}` : ''}.`);

@@ -139,11 +139,11 @@ describe('the generated file', () => {
     assert.ok(md.includes('- Admits against one prepared UPDATE (at least 1.20×): **not met**: 1.00× from the medians'), md);
   });
 
-  it('judges registrations against the one-statement baseline as product decisions §22 asks: hot ≥ 2×, spread ≥ 1× with p99 at or below', () => {
+  it('judges registrations against the one-statement baseline as product decisions §22 asks: hot ≥ 2×, the drop sold out ≥ 1.5× sooner, spread ≥ 1× with p99 at or below', () => {
     const against = REGISTER_TARGETS.filter((t) => t.ceiling).map((t) => [t.subject, t.ceiling, t.figure, t.compare, t.value]);
     assert.deepEqual(against, [
       [REGISTER_NAMES.hot, REGISTER_NAMES.oneHot, 'rps', 'atLeast', 2],
-      [REGISTER_NAMES.drop, REGISTER_NAMES.oneDrop, 'rps', 'atLeast', 1.5],
+      [REGISTER_NAMES.drop, REGISTER_NAMES.oneDrop, 'sellRate', 'atLeast', 1.5],
       [REGISTER_NAMES.spread, REGISTER_NAMES.oneSpread, 'rps', 'atLeast', 1],
       [REGISTER_NAMES.spread, REGISTER_NAMES.oneSpread, 'p99', 'atMost', 1],
     ]);
