@@ -19,7 +19,7 @@
     if (extra) for (var k in extra) msg[k] = extra[k];
     try {
       target.postMessage(msg, cfg.origin);
-    } catch (err) {
+    } catch (_err) {
       /* the embedder went away */
     }
   }
@@ -260,7 +260,7 @@
     } else {
       // The ticket itself: QR, what was booked and paid, the calendar (checkout-ticket.js).
       showResult(S.working, [], []);
-      call('GET', slugPath + '/tickets/' + encodeURIComponent(booking.ticket)).then(function (r) {
+      void call('GET', slugPath + '/tickets/' + encodeURIComponent(booking.ticket)).then(function (r) {
         var parts = [emailLine(S.confirmed)];
         if (r.ok && r.body.ticket) {
           parts.push(window.SvcTicket(r.body.ticket, S));
@@ -286,7 +286,7 @@
     booking.polling = setInterval(function () {
       if (++rounds > 120) return stopPolling();
       var q = new URLSearchParams(access({}));
-      call('GET', '/e/' + encodeURIComponent(cfg.slug) + '/orders/' + encodeURIComponent(booking.order.orderId) + '?' + q.toString()).then(function (r) {
+      void call('GET', '/e/' + encodeURIComponent(cfg.slug) + '/orders/' + encodeURIComponent(booking.order.orderId) + '?' + q.toString()).then(function (r) {
         if (r.ok && r.body.status === 'confirmed') finished('confirmed');
       });
     }, 5000);
@@ -309,7 +309,7 @@
 
   function confirmPayment(fields) {
     showResult(S.working, [], []);
-    call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/payment', access({
+    void call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/payment', access({
       razorpay_order_id: fields.razorpay_order_id,
       razorpay_payment_id: fields.razorpay_payment_id,
       razorpay_signature: fields.razorpay_signature,
@@ -325,7 +325,7 @@
     amount.appendChild(el('strong', null, money(order.amount, order.currency)));
     var act = function (outcome) {
       return function () {
-        call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/sandbox-checkout', access({ orderId: order.orderId, outcome: outcome })).then(function (r) {
+        void call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/sandbox-checkout', access({ orderId: order.orderId, outcome: outcome })).then(function (r) {
           if (!r.ok) return paymentPending(r.body && r.body.error);
           if (r.body.failed) return paymentPending(S.sandboxFailed);
           confirmPayment(r.body);
@@ -409,7 +409,7 @@
         return;
       }
       sendCode.disabled = true;
-      call('POST', slugPath + '/member-code', access({ email: email })).then(function (r) {
+      void call('POST', slugPath + '/member-code', access({ email: email })).then(function (r) {
         sendCode.disabled = false;
         if (!r.ok) {
           codeStatus.textContent = (r.body && r.body.error) || S.networkError;
@@ -431,7 +431,7 @@
         return;
       }
       checkCode.disabled = true;
-      call('POST', slugPath + '/member-code/verify', access({ email: email, code: code })).then(function (r) {
+      void call('POST', slugPath + '/member-code/verify', access({ email: email, code: code })).then(function (r) {
         checkCode.disabled = false;
         if (!r.ok) {
           if (!F.showServerError(r.body || {})) codeStatus.textContent = (r.body && r.body.error) || S.networkError;
@@ -474,7 +474,7 @@
     booking.email = body.email;
     booking.phone = body.phone || '';
     busy(true);
-    call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/register', body).then(function (r) {
+    void call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/register', body).then(function (r) {
       busy(false);
       if (!r.ok) {
         if (r.body && F.showServerError(r.body)) return;

@@ -219,7 +219,7 @@
     counts();
     save();
     showNet();
-    flush();
+    void flush();
     return scan;
   }
 
@@ -326,7 +326,7 @@
       g.connect(ctx.destination);
       o.start();
       o.stop(ctx.currentTime + 0.35);
-    } catch (e) { /* no sound */ }
+    } catch (_e) { /* no sound */ }
   }
 
   // The verdict takes the camera's place at the top of the screen, in view without scrolling.
@@ -595,7 +595,7 @@
     }).catch(function () { /* no offline shell: the screen still works online */ });
   }
 
-  window.addEventListener('online', function () { showNet(); flush().then(refresh); });
+  window.addEventListener('online', function () { showNet(); void flush().then(refresh); });
   window.addEventListener('offline', showNet);
   idbGet('state').then(function (saved) {
     if (saved && saved.deviceId) {
@@ -615,9 +615,9 @@
   }).then(function () {
     document.body.setAttribute('data-ready', 'true');
     showNet();
-    flush();
+    void flush();
     // The live count: the roster's changes every 10 seconds while the page is seen.
     // Scans a failed send left queued go again at the same beat.
-    setInterval(function () { if (!document.hidden && !flushing) (state.queue.length ? flush() : refresh()); }, 10000);
+    setInterval(function () { if (!document.hidden && !flushing) void (state.queue.length ? flush() : refresh()); }, 10000);
   });
 })();

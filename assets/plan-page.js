@@ -21,7 +21,7 @@
     if (extra) for (var k in extra) msg[k] = extra[k];
     try {
       target.postMessage(msg, cfg.origin);
-    } catch (err) {
+    } catch (_err) {
       /* the embedder went away */
     }
   }

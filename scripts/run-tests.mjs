@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: checks that RELIABILITY.md is current (below), type-checks, then runs every test
+// `npm test`: checks that RELIABILITY.md is current (below), lints, type-checks, then runs every test
 // file with Node's test runner on the embedded database (the PostgreSQL server the service runs
 // in its DATA_DIR), and again on the PostgreSQL server at TEST_DATABASE_URL when it is set.
 import { spawnSync } from 'node:child_process';
@@ -37,6 +37,11 @@ if (only.length === 0) {
     console.error(message);
     process.exit(1);
   } else console.log(`${message}\n(not failing the run: reliabilityCheck is off in scripts/test-floor.json)`);
+}
+// The linter (Biome, biome.json): unused imports and variables, promises left floating.
+if (only.length === 0) {
+  const lint = spawnSync('npx', ['biome', 'lint', '.'], { stdio: 'inherit' });
+  if (lint.status !== 0) process.exit(lint.status ?? 1);
 }
 const tsc = spawnSync('npx', ['tsc', '-p', 'test/tsconfig.json'], { stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);

@@ -87,7 +87,7 @@ export function parseJson(app: FastifyInstance): void {
       done(deep, undefined);
       return;
     }
-    parse(req, body as string, (err, value) => {
+    void parse(req, body as string, (err, value) => {
       if (err) done(err, undefined);
       else {
         const refused = unpairedSurrogate(body as string, value);
