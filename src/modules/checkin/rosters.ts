@@ -9,15 +9,23 @@
 // the listener's version checks, which find the notifications it missed. A change read is a
 // delta (the bookings written since the last read's snapshot); a missed one is a whole read.
 //
+// A whole read (the build, and a rebuild after a missed notification) is taken in slices with
+// the event loop let run between them (roster-build.ts), so other requests go on being answered
+// meanwhile, the event's own by the database: the roster is not current until complete. Its
+// snapshot is the cursor, so the delta read after it brings in what changed during the build.
+// One whole read per event at a time.
+//
 // Memory is bounded: the people of every roster held together stay within `maxPeople`
 // (DOOR_ROSTER_MAX_PEOPLE); past it, the rosters asked for least recently are dropped (their
 // doors ask the database until their next scan builds them again). A roster larger than the
-// bound alone is not kept, and not built again until it has been idle for a while.
+// bound alone is not built (its size is read first), and not tried again until it has been
+// idle for a while.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Database } from '../../db/database.js';
 import { EventRoster } from './roster.js';
+import { readWhole } from './roster-build.js';
 import { readRoster, watch } from './roster.repo.js';
 
 /** A roster nobody asked for in this long is dropped. */
@@ -57,6 +65,12 @@ export class DoorRosters {
   readonly metrics: ReturnType<typeof rosterMetrics>;
   /** People all rosters held may have together (DOOR_ROSTER_MAX_PEOPLE; set by the composition root). */
   maxPeople = Number.POSITIVE_INFINITY;
+  /** People a whole read fetches per page (taken in as one slice, or several when it takes long). */
+  pageRows = 2_000;
+  /** Runs between two slices of a whole read: lets the event loop answer what waits (tests hold a build here). */
+  betweenSlices: (eventId: string) => Promise<void> = () => new Promise((resolve) => setImmediate(resolve));
+  /** Events whose whole read is under way (one at a time per event, even for a roster just dropped). */
+  readonly #wholeReads = new Set<string>();
   /** People in each roster held, as of its last read. */
   readonly #people = new Map<string, number>();
   #totalPeople = 0;
@@ -94,7 +108,7 @@ export class DoorRosters {
    * answered request rather than a write landing later; the read runs on its own.
    */
   async warm(eventId: string): Promise<void> {
-    if (this.#closed || !this.#listening || this.#rosters.has(eventId)) return;
+    if (this.#closed || !this.#listening || this.#rosters.has(eventId) || this.#wholeReads.has(eventId)) return;
     const tooLarge = this.#tooLarge.get(eventId);
     if (tooLarge !== undefined) {
       if (performance.now() - tooLarge < IDLE_MS) return;
@@ -228,15 +242,12 @@ export class DoorRosters {
 
   /** Counts the roster's people, then drops rosters, least recently asked for first, until all fit. */
   #count(r: EventRoster): void {
-    let people = 0;
-    for (const b of r.bookings()) people += b.people.length;
+    const people = r.people;
     this.#totalPeople += people - (this.#people.get(r.eventId) ?? 0);
     this.#people.set(r.eventId, people);
     this.metrics.people.set(this.#totalPeople);
     if (people > this.maxPeople) {
-      // Alone over the bound: never held, and not built again while its doors keep asking.
-      this.#tooLarge.set(r.eventId, performance.now());
-      this.#drop(r.eventId);
+      this.#tooLargeAlone(r.eventId);
       return;
     }
     while (this.#totalPeople > this.maxPeople) {
@@ -247,6 +258,12 @@ export class DoorRosters {
       if (oldest === undefined) break;
       this.#drop(oldest.eventId);
     }
+  }
+
+  /** Alone over the bound: never held, and not built again while its doors keep asking. */
+  #tooLargeAlone(eventId: string): void {
+    this.#tooLarge.set(eventId, performance.now());
+    this.#drop(eventId);
   }
 
   #drop(eventId: string): void {
@@ -276,16 +293,16 @@ export class DoorRosters {
         this.metrics.refreshes.inc({ cause: r.version < 0 ? 'build' : cause });
         r.needFull = false;
         const before = r.version;
-        const rows = await readRoster(this.#db, r.eventId, whole ? null : r.cursor);
-        const head = rows[0];
-        if (!head || head.ev_account_id === null) {
-          this.deleted(r.eventId);
-          return;
-        }
-        const bookings = r.size;
-        r.applyRead(rows, Number(head.version), head.cursor, whole);
-        // Recounted when bookings came or went; a delta of admits leaves the count as it was.
-        if (whole || r.size !== bookings || !this.#people.has(r.eventId)) {
+        if (whole) {
+          if (!(await this.#readWhole(r))) return;
+        } else {
+          const rows = await readRoster(this.#db, r.eventId, r.cursor);
+          const head = rows[0];
+          if (!head || head.ev_account_id === null) {
+            this.deleted(r.eventId);
+            return;
+          }
+          r.applyRead(rows, Number(head.version), head.cursor, false);
           this.#count(r);
           if (this.#rosters.get(r.eventId) !== r) return;
         }
@@ -305,5 +322,29 @@ export class DoorRosters {
       if (!this.#closed) this.#logger.warn({ err, eventId: r.eventId }, 'door roster read failed; the roster is dropped');
       if (this.#rosters.get(r.eventId) === r) this.deleted(r.eventId);
     }
+  }
+
+  /** Reads the event whole and puts it in the roster's place; false when the roster is no longer held (the event gone, the roster dropped or too large alone). */
+  async #readWhole(r: EventRoster): Promise<boolean> {
+    const held = () => !this.#closed && this.#rosters.get(r.eventId) === r;
+    this.#wholeReads.add(r.eventId);
+    try {
+      const build = await readWhole(this.#db, r.eventId, {
+        pageRows: this.pageRows,
+        betweenSlices: () => this.betweenSlices(r.eventId),
+        held,
+        start: (head) => {
+          if (head.ev_account_id === null) this.deleted(r.eventId);
+          else if (head.people > this.maxPeople) this.#tooLargeAlone(r.eventId);
+          return held();
+        },
+      });
+      if (!build || !held()) return false;
+      r.finishWhole(build);
+    } finally {
+      this.#wholeReads.delete(r.eventId);
+    }
+    this.#count(r);
+    return this.#rosters.get(r.eventId) === r;
   }
 }
