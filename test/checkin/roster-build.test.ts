@@ -1,14 +1,13 @@
-// A door roster is built in slices (src/modules/checkin/rosters.ts): between two slices the
-// event loop answers other requests, the event's own lookups are answered by the database until
-// the roster is complete, a change made while it is being built is in it once it answers, and
-// an event has one build at a time. The build is held between slices by the rosters' own hook,
-// so no timing decides anything here.
+// A door roster is built page by page in a worker thread (src/modules/checkin/rosters.ts,
+// roster-build.ts): meanwhile the event's own lookups are answered by the database, a change made
+// while it is being built is in it once it answers, and an event has one build at a time. The
+// build is held between pages by the rosters' own hook, so no timing decides anything here.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-describe('the door roster is built in slices', () => {
+describe('the door roster is built page by page', () => {
   let server: TestServer;
   let org: Awaited<ReturnType<typeof organiser>>;
 
@@ -52,21 +51,21 @@ describe('the door roster is built in slices', () => {
   }
   const look = (eventId: string, value: string) => api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${encodeURIComponent(value)}`);
 
-  /** Holds every build at its `at`-th slice until released; counts the slices. */
+  /** Holds every build at its `at`-th page until released; counts the pages. */
   function holdAt(at: number) {
-    let slices = 0;
+    let pages = 0;
     let reached!: () => void;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (reached = resolve));
     const go = new Promise<void>((resolve) => (release = resolve));
-    rosters().betweenSlices = async () => {
-      slices++;
-      if (slices === at) {
+    rosters().betweenPages = async () => {
+      pages++;
+      if (pages === at) {
         reached();
         await go;
       }
     };
-    return { held, release, slices: () => slices };
+    return { held, release, pages: () => pages };
   }
 
   it('answers the event from the database while its roster is half built, and takes in what changed meanwhile', { timeout: 60_000 }, async () => {
@@ -86,7 +85,7 @@ describe('the door roster is built in slices', () => {
       assert.equal(meanwhile.status, 200, meanwhile.text);
       assert.equal(meanwhile.body.data.memberIndex, 2);
       assert.deepEqual([await lookups('database'), await lookups('roster')], [fromDb + 1, fromMemory], 'answered by the database');
-      assert.equal(hold.slices(), 2, 'the build waits at its second slice');
+      assert.equal(hold.pages(), 2, 'the build waits after its second page');
 
       // Changed while the build reads an older snapshot: a cancel, and an admit of this instance's own.
       assert.equal((await api('POST', `/api/v1/events/${e.eventId}/registrations/${e.singles[3]}/cancel`)).status, 200);
@@ -95,8 +94,8 @@ describe('the door roster is built in slices', () => {
       hold.release();
     }
     await rosters().settled();
-    // Seven people, two a page: four slices at least.
-    assert.ok(hold.slices() >= 4, `${hold.slices()} slices`);
+    // Seven people, two a page: four pages.
+    assert.equal(hold.pages(), 4);
 
     const before = await lookups('roster');
     const cancelled = await look(e.eventId, e.singles[3]!);
@@ -136,7 +135,7 @@ describe('the door roster is built in slices', () => {
     await rosters().settled();
     assert.equal(rosters().held().includes(e.eventId), false, 'the dropped roster’s build stopped without putting it back');
     // The next scan builds it.
-    rosters().betweenSlices = () => new Promise((resolve) => setImmediate(resolve));
+    rosters().betweenPages = () => new Promise((resolve) => setImmediate(resolve));
     assert.equal((await look(e.eventId, e.singles[2]!)).status, 200);
     await rosters().settled();
     assert.ok(rosters().held().includes(e.eventId));

@@ -1,6 +1,6 @@
 // The in-memory door roster's own rules (src/modules/checkin/roster.ts): what a QR value
 // names, which bookings a cursor has not seen, and that a read older than this instance's
-// own write never undoes it; a whole read taken in slice by slice.
+// own write never undoes it; a whole read taken page by page.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EventRoster, parseSnapshot, RosterBuild, sha256, visibleIn } from '../../src/modules/checkin/roster.js';
@@ -18,14 +18,14 @@ function row(reg: string, idx: number, over: Partial<RosterPersonRow> = {}): Ros
     sub_event_id: null,
     ticket_code: null,
     previous_ticket_codes: [],
-    r_xid: '100',
+    r_xid: 100,
     attendee_id: idx === 0 ? reg : `${reg}_m${idx}`,
     idx,
     name: `${reg} ${idx}`,
     email: `${reg}${idx}@example.in`,
     checked_in_at: null,
     checked_in_by: null,
-    a_xid: '100',
+    a_xid: 100,
     ...over,
   };
 }
@@ -84,7 +84,7 @@ describe('door roster', () => {
 
   it('lists the bookings a cursor has not seen: written after it or still running then', () => {
     const r = new EventRoster('ev_1');
-    r.applyRead([row('reg_old', 0, { r_xid: '90', a_xid: '90' }), row('reg_running', 0, { r_xid: '95', a_xid: '95' }), row('reg_person', 0, { r_xid: '90', a_xid: '130' }), row('reg_new', 0, { r_xid: '120', a_xid: '120' })], 1, '1:1:', true);
+    r.applyRead([row('reg_old', 0, { r_xid: 90, a_xid: 90 }), row('reg_running', 0, { r_xid: 95, a_xid: 95 }), row('reg_person', 0, { r_xid: 90, a_xid: 130 }), row('reg_new', 0, { r_xid: 120, a_xid: 120 })], 1, '1:1:', true);
     const since = parseSnapshot('92:110:95')!;
     assert.deepEqual([...r.bookings(since)].map((b) => b.id), ['reg_running', 'reg_person', 'reg_new']);
     assert.equal([...r.bookings()].length, 4);
@@ -93,17 +93,17 @@ describe('door roster', () => {
   const head = (version: number, bookings: number, people: number): RosterHead => ({ ...base, ev_tracks: null, cursor: `${version}:${version}:`, version, bookings, people });
   const everything = (r: EventRoster) => [...r.bookings()].map((b) => [b.id, b.status, b.ticketCode, b.people.map((p) => [p.id, p.idx, p.name, p.checkedInAt?.toISOString() ?? null, p.checkedInBy])]);
 
-  it('a whole read taken in slices, a booking split between them, holds what one read holds', () => {
+  it('a whole read taken page by page (a booking split between pages) holds what one read holds', () => {
     const rows = [row('reg_a', 0), row('reg_a', 1), row('reg_a', 2), row('reg_b', 0, { ticket_code: 'tkt_b', previous_ticket_codes: ['tkt_b0'] }), row('reg_c', 0, { status: 'cancelled' })];
     const whole = new EventRoster('ev_1');
     whole.applyRead(rows, 2, '2:2:', true);
     const sliced = new EventRoster('ev_1');
     const build = new RosterBuild(head(2, 3, 5));
     build.add(rows.slice(0, 2));
-    build.add(rows, 2, 4);
+    build.add(rows.slice(2, 4));
     assert.equal(sliced.version, -1, 'nothing is taken in before the build is complete');
     build.add(rows.slice(4));
-    sliced.finishWhole(build);
+    sliced.finishWhole(build.done());
     assert.deepEqual(everything(sliced), everything(whole));
     assert.deepEqual([sliced.version, sliced.cursor, sliced.size, sliced.people, sliced.accountId], [2, '2:2:', 3, 5, 'usr_1']);
     assert.equal(sliced.hit('reg_a_m2')!.only, 2);
@@ -121,7 +121,7 @@ describe('door roster', () => {
     // Read at version 4, before the admit committed; reg_gone was deleted meanwhile.
     const build = new RosterBuild(head(4, 2, 2));
     build.add([row('reg_a', 0, { name: 'Renamed' }), row('reg_b', 0)]);
-    r.finishWhole(build);
+    r.finishWhole(build.done());
     assert.equal(r.hit('reg_gone'), undefined);
     assert.equal(r.hit('reg_a')!.booking.people[0]!.name, 'Renamed');
     assert.deepEqual(r.hit('reg_b')!.booking.people[0]!.checkedInAt, at, 'the newer admit stays');
@@ -134,7 +134,7 @@ describe('door roster', () => {
     const r = new EventRoster('ev_1');
     r.applyRead([row('reg_a', 0), row('reg_b', 0), row('reg_b', 1)], 1, '1:1:', true);
     const at = new Date('2026-12-20T11:00:00Z');
-    r.applyRead([row('reg_a', 0, { checked_in_at: at, checked_in_by: 'key:k1', r_xid: '150', a_xid: '150' })], 2, '2:2:', false);
+    r.applyRead([row('reg_a', 0, { checked_in_at: at, checked_in_by: 'key:k1', r_xid: 150, a_xid: 150 })], 2, '2:2:', false);
     assert.deepEqual(
       [...r.bookings()].map((b) => b.id),
       ['reg_a', 'reg_b'],

@@ -1,19 +1,20 @@
-// A whole read of an event's door roster, taken in slice by slice (rosters.ts decides when): the
-// event's people are fetched in pages, all in one snapshot (roster.repo.ts), and each page taken
-// in as one slice, or several when it would hold the event loop longer than SLICE_MS, with the
-// event loop let run between slices. The rows go into a store of their own, which becomes the
-// roster's only once complete (EventRoster.finishWhole): a roster being built answers nothing.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { readRosterPages, type RosterHead, type RosterPersonRow } from './roster.repo.js';
-import { Store, type RosterBooking } from './roster-store.js';
+// A whole read of an event's door roster (rosters.ts decides when). It runs in a worker thread
+// (roster-worker.ts) with a connection of its own: the event's people are fetched in pages, all
+// in one snapshot (roster.repo.ts), and taken into a store of their own, so neither the rows'
+// parsing nor their garbage touches the thread that answers requests. After each page the worker
+// waits for this thread's word to go on (`between`, then `held`); once complete, it hands the
+// store over (its buffers moved, not copied), and the store becomes the roster's
+// (EventRoster.finishWhole): a roster being built answers nothing meanwhile.
+import { Worker } from 'node:worker_threads';
+import type pg from 'pg';
+import type { RosterHead, RosterPersonRow } from './roster.repo.js';
+import { Store, type RosterBooking, type StoreParts } from './roster-store.js';
 
-/** How long a slice may hold the event loop, give or take a few rows. */
-const SLICE_MS = 10;
-/** Rows taken in between two looks at the clock. */
-const SLICE_STEP = 64;
-
-const xidOf = (text: string | null) => (text === null ? 0 : Number(text));
+/** A whole read, complete: the event as read, and its bookings. */
+export interface WholeRead {
+  head: RosterHead;
+  store: Store;
+}
 
 /** Rows of one booking after another (a booking's people together, by index) as bookings read at `version`. */
 export class Grouper {
@@ -24,9 +25,8 @@ export class Grouper {
     readonly take: (b: RosterBooking) => void,
   ) {}
 
-  add(rows: readonly RosterPersonRow[], from = 0, to = rows.length): void {
-    for (let i = from; i < to; i++) {
-      const r = rows[i]!;
+  add(rows: readonly RosterPersonRow[]): void {
+    for (const r of rows) {
       if (this.#current?.id !== r.registration_id) {
         if (this.#current) this.take(this.#current);
         this.#current = {
@@ -36,12 +36,12 @@ export class Grouper {
           subEventId: r.sub_event_id,
           ticketCode: r.ticket_code,
           previousCodes: r.previous_ticket_codes ?? [],
-          xid: xidOf(r.r_xid),
+          xid: r.r_xid ?? 0,
           people: [],
           v: this.version,
         };
       }
-      this.#current.people.push({ id: r.attendee_id, idx: r.idx, name: r.name, email: r.email, checkedInAt: r.checked_in_at, checkedInBy: r.checked_in_by, xid: xidOf(r.a_xid) });
+      this.#current.people.push({ id: r.attendee_id ?? r.registration_id, idx: r.idx, name: r.name, email: r.email, checkedInAt: r.checked_in_at, checkedInBy: r.checked_in_by, xid: r.a_xid ?? 0 });
     }
   }
 
@@ -52,7 +52,7 @@ export class Grouper {
 }
 
 /**
- * A whole read being taken in, slice by slice, into a store of its own; the roster answers from
+ * A whole read being taken in, page by page, into a store of its own; the roster answers from
  * its old store (or nothing) until `EventRoster.finishWhole` puts this one in its place.
  */
 export class RosterBuild {
@@ -64,60 +64,65 @@ export class RosterBuild {
     this.#rows = new Grouper(head.version, (b) => this.#store.add(b));
   }
 
-  /** People taken in so far. */
-  get people(): number {
-    return this.#store.people;
+  /** A page of the read's rows, in its order (a booking's people may go on in the next page). */
+  add(rows: readonly RosterPersonRow[]): void {
+    this.#rows.add(rows);
   }
 
-  /** Rows `from` to `to` of a page of the read, in its order (a booking's people may go on in the next). */
-  add(rows: readonly RosterPersonRow[], from = 0, to = rows.length): void {
-    this.#rows.add(rows, from, to);
-  }
-
-  done(): Store {
+  done(): WholeRead {
     this.#rows.end();
     this.#store.text.trim();
-    return this.#store;
+    return { head: this.head, store: this.#store };
   }
 }
 
-export interface WholeRead {
+/** What the worker is given. */
+export interface WorkerInput {
+  connection: pg.ClientConfig;
+  eventId: string;
   pageRows: number;
-  /** Lets the event loop run between two slices. */
-  betweenSlices(): Promise<void>;
-  /** Whether the read is still wanted (checked after each slice). */
+}
+
+/** What the worker says: the head (answer whether to read on), a page taken in (answer whether to go on), the end. */
+export type WorkerMessage =
+  | { kind: 'head'; head: RosterHead }
+  | { kind: 'page' }
+  | { kind: 'done'; head: RosterHead; parts: StoreParts }
+  | { kind: 'stopped' }
+  | { kind: 'failed'; message: string };
+
+export interface WholeReadOptions {
+  connection: pg.ClientConfig;
+  pageRows: number;
+  /** Runs after each page before the worker goes on (the event loop's turn; tests hold the read here). */
+  between(): Promise<void>;
+  /** Whether the read is still wanted. */
   held(): boolean;
   /** Whether to read on, once the event's head is known (its size among it). */
   start(head: RosterHead): boolean;
 }
 
-/** The event's roster read whole, complete; undefined when `start` or `held` stopped it. */
-export async function readWhole(db: Kysely<Database>, eventId: string, o: WholeRead): Promise<RosterBuild | undefined> {
-  let build: RosterBuild | undefined;
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-    return false;
-  };
-  await readRosterPages(db, eventId, o.pageRows, {
-    head: (head) => {
-      if (!o.start(head)) return stop();
-      build = new RosterBuild(head);
-      return true;
-    },
-    page: async (rows) => {
-      for (let i = 0; i < rows.length; ) {
-        const started = performance.now();
-        do {
-          const to = Math.min(i + SLICE_STEP, rows.length);
-          build!.add(rows, i, to);
-          i = to;
-        } while (i < rows.length && performance.now() - started < SLICE_MS);
-        await o.betweenSlices();
-        if (!o.held()) return stop();
-      }
-      return true;
-    },
+// Under tsx (development, tests) the worker runs from its TypeScript source.
+const WORKER = new URL(import.meta.url.endsWith('.ts') ? './roster-worker.ts' : './roster-worker.js', import.meta.url);
+
+/** The event's roster read whole in a worker thread; undefined when `start` or `held` stopped it. */
+export function readWhole(eventId: string, o: WholeReadOptions): Promise<WholeRead | undefined> {
+  const input: WorkerInput = { connection: o.connection, eventId, pageRows: o.pageRows };
+  const worker = new Worker(WORKER, { workerData: input });
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (f: () => void) => {
+      if (!settled) f();
+      settled = true;
+    };
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.kind === 'head') worker.postMessage(o.start(m.head) && o.held());
+      else if (m.kind === 'page') void o.between().then(() => worker.postMessage(o.held()), (err: unknown) => settle(() => reject(err)));
+      else if (m.kind === 'done') settle(() => resolve({ head: m.head, store: Store.from(m.parts) }));
+      else if (m.kind === 'stopped') settle(() => resolve(undefined));
+      else settle(() => reject(new Error(m.message)));
+    });
+    worker.on('error', (err) => settle(() => reject(err)));
+    worker.on('exit', (code) => settle(() => reject(new Error(`the roster worker exited (${code}) before it was done`))));
   });
-  return stopped ? undefined : build;
 }

@@ -37,6 +37,19 @@ export class TextArena {
     this.#bytes = Buffer.allocUnsafeSlow(Math.max(capacity, 16));
   }
 
+  /** What the arena holds, to be sent to another thread (its buffer transferred, not copied). */
+  parts(): ArenaParts {
+    return { bytes: this.#bytes, end: this.#end, waste: this.waste };
+  }
+
+  static from(parts: ArenaParts): TextArena {
+    const arena = new TextArena(16);
+    arena.#bytes = Buffer.from(parts.bytes.buffer, parts.bytes.byteOffset, parts.bytes.byteLength);
+    arena.#end = parts.end;
+    arena.waste = parts.waste;
+    return arena;
+  }
+
   get bytes(): number {
     return this.#end;
   }
@@ -140,6 +153,12 @@ export class TextArena {
   }
 }
 
+export interface ArenaParts {
+  bytes: Uint8Array;
+  end: number;
+  waste: number;
+}
+
 const varintSize = (v: number) => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : 4);
 
 /**
@@ -163,6 +182,18 @@ export class SlotTable {
 
   get size(): number {
     return this.#size;
+  }
+
+  parts(): TableParts {
+    return { places: this.#places, bits: this.#bits, size: this.#size };
+  }
+
+  static from(hashOf: (slot: number) => number, parts: TableParts): SlotTable {
+    const table = new SlotTable(hashOf);
+    table.#places = parts.places;
+    table.#bits = parts.bits;
+    table.#size = parts.size;
+    return table;
   }
 
   #home(hash: number): number {
@@ -220,6 +251,12 @@ export class SlotTable {
   }
 }
 
+export interface TableParts {
+  places: Int32Array;
+  bits: number;
+  size: number;
+}
+
 /** Strings that repeat (statuses, ticket types, who admitted), each kept once and named by a number. */
 export class Interned {
   readonly #ids = new Map<string, number>();
@@ -237,5 +274,15 @@ export class Interned {
 
   string(n: number): string {
     return this.#strings[n]!;
+  }
+
+  get all(): readonly string[] {
+    return this.#strings;
+  }
+
+  static from(strings: readonly string[]): Interned {
+    const interned = new Interned();
+    for (const s of strings) interned.id(s);
+    return interned;
   }
 }

@@ -5,7 +5,7 @@
 // people, is made as an object only when asked for (`read`).
 import { hash } from 'node:crypto';
 import type { RegistrationStatus } from '../../db/database.js';
-import { grown, hashText, Interned, SlotTable, TextArena } from './roster-columns.js';
+import { grown, hashText, Interned, SlotTable, TextArena, type ArenaParts, type TableParts } from './roster-columns.js';
 
 export interface RosterPerson {
   id: string;
@@ -35,8 +35,26 @@ export interface RosterBooking {
 export const qrValueOf = (booking: Pick<RosterBooking, 'id' | 'ticketCode'>, person: Pick<RosterPerson, 'id' | 'idx'>) =>
   person.idx === 0 ? (booking.ticketCode ?? booking.id) : person.id;
 
-/** The first 32 bits of sha256(QR value), by which a roster key is found. */
-const keyHash = (qr: string) => hash('sha256', qr, 'buffer').readInt32BE(0);
+/** The first 32 bits of sha256(QR value), by which a roster key is found (read from its one-byte string: no Buffer made). */
+function keyHash(qr: string): number {
+  const d = hash('sha256', qr, 'binary');
+  return (d.charCodeAt(0) << 24) | (d.charCodeAt(1) << 16) | (d.charCodeAt(2) << 8) | d.charCodeAt(3);
+}
+
+const COLUMNS = ['bText', 'bStatus', 'bType', 'bSub', 'bXid', 'bV', 'bFirst', 'bCount', 'pBooking', 'pIdx', 'pAt', 'pBy', 'pXid', 'pText', 'pIdHash', 'pKeyHash'] as const;
+
+/** A store as plain data (typed arrays, strings, numbers), as a worker thread sends it. */
+export interface StoreParts {
+  counts: number[];
+  columns: { [C in (typeof COLUMNS)[number]]: Store[C] };
+  text: ArenaParts;
+  kinds: readonly string[];
+  actors: readonly string[];
+  byId: TableParts;
+  byKey: TableParts;
+  codes: [string, number][];
+  oddIds: [string, number][];
+}
 
 /**
  * The bookings and people of one read, in slots. A booking's people are consecutive slots, in
@@ -44,9 +62,9 @@ const keyHash = (qr: string) => hash('sha256', qr, 'buffer').readInt32BE(0);
  * is changed where it stands; otherwise its slots and text are left behind and it is added anew.
  */
 export class Store {
-  readonly kinds = new Interned();
-  readonly actors = new Interned();
-  readonly text: TextArena;
+  kinds = new Interned();
+  actors = new Interned();
+  text: TextArena;
   /** Bookings and people held (slots left behind not counted). */
   bookings = 0;
   people = 0;
@@ -76,13 +94,13 @@ export class Store {
   pKeyHash: Int32Array;
 
   /** People by their own id (the QR value of a member; the booking's id for the primary). */
-  readonly byId: SlotTable;
+  byId: SlotTable;
   /** People by sha256 of the QR value they show (the door screen's roster key). */
-  readonly byKey: SlotTable;
+  byKey: SlotTable;
   /** Ticket codes, current and previous (few: transferred bookings only): slot × 2, + 1 when previous. */
-  readonly codes = new Map<string, number>();
+  codes = new Map<string, number>();
   /** Bookings whose id is not their primary's id (none the service makes today). */
-  readonly oddIds = new Map<string, number>();
+  oddIds = new Map<string, number>();
 
   constructor(bookings: number, people: number) {
     this.text = new TextArena(people * 40);
@@ -104,6 +122,38 @@ export class Store {
     this.pKeyHash = new Int32Array(people);
     this.byId = new SlotTable((p) => this.pIdHash[p]!, people);
     this.byKey = new SlotTable((p) => this.pKeyHash[p]!, people);
+  }
+
+  /** The store as plain parts, to be sent to another thread: `transfer` moves its buffers instead of copying them. */
+  parts(): { parts: StoreParts; transfer: ArrayBuffer[] } {
+    const columns = Object.fromEntries(COLUMNS.map((c) => [c, this[c]])) as StoreParts['columns'];
+    const parts: StoreParts = {
+      counts: [this.bookings, this.people, this.bookingSlots, this.personSlots],
+      columns,
+      text: this.text.parts(),
+      kinds: this.kinds.all,
+      actors: this.actors.all,
+      byId: this.byId.parts(),
+      byKey: this.byKey.parts(),
+      codes: [...this.codes],
+      oddIds: [...this.oddIds],
+    };
+    const transfer = [...COLUMNS.map((c) => this[c].buffer), parts.text.bytes.buffer, parts.byId.places.buffer, parts.byKey.places.buffer] as ArrayBuffer[];
+    return { parts, transfer };
+  }
+
+  static from(parts: StoreParts): Store {
+    const s = new Store(0, 0);
+    Object.assign(s, parts.columns);
+    [s.bookings, s.people, s.bookingSlots, s.personSlots] = parts.counts as [number, number, number, number];
+    s.text = TextArena.from(parts.text);
+    s.kinds = Interned.from(parts.kinds);
+    s.actors = Interned.from(parts.actors);
+    s.byId = SlotTable.from((p) => s.pIdHash[p]!, parts.byId);
+    s.byKey = SlotTable.from((p) => s.pKeyHash[p]!, parts.byKey);
+    s.codes = new Map(parts.codes);
+    s.oddIds = new Map(parts.oddIds);
+    return s;
   }
 
   #roomForBookings(n: number): void {
@@ -180,7 +230,7 @@ export class Store {
       this.pBooking[p] = slot;
       this.pIdx[p] = person.idx;
       this.pText[p] = this.text.add([sameId ? null : person.id, person.name, person.email]);
-      this.#setPerson(p, person);
+      this.setPerson(p, person);
       this.pIdHash[p] = hashText(person.id);
       this.pKeyHash[p] = keyHash(qrValueOf(b, person));
       this.byId.add(p);
@@ -201,7 +251,8 @@ export class Store {
     this.bV[slot] = b.v;
   }
 
-  #setPerson(p: number, person: RosterPerson): void {
+  /** The person at slot `p` as admitted (or not) by transaction `xid`. */
+  setPerson(p: number, person: Pick<RosterPerson, 'checkedInAt' | 'checkedInBy' | 'xid'>): void {
     this.pAt[p] = person.checkedInAt === null ? Number.NaN : person.checkedInAt.getTime();
     this.pBy[p] = person.checkedInAt === null || person.checkedInBy === null ? -1 : this.actors.id(person.checkedInBy);
     this.pXid[p] = person.xid;
@@ -236,7 +287,7 @@ export class Store {
     }
     this.#setBooking(slot, b);
     const first = this.bFirst[slot]!;
-    b.people.forEach((person, i) => this.#setPerson(first + i, person));
+    b.people.forEach((person, i) => this.setPerson(first + i, person));
   }
 
   #sameText(slot: number, b: RosterBooking): boolean {
@@ -291,11 +342,5 @@ export class Store {
     const first = this.bFirst[slot]!;
     for (let p = first; p < first + this.bCount[slot]!; p++) if (this.pIdx[p] === idx) return p;
     return -1;
-  }
-
-  admit(p: number, at: Date | null, by: string | null, xid: number): void {
-    this.pAt[p] = at === null ? Number.NaN : at.getTime();
-    this.pBy[p] = at === null || by === null ? -1 : this.actors.id(by);
-    this.pXid[p] = xid;
   }
 }

@@ -4,8 +4,8 @@
 // current; nothing here reads the database.
 //
 // It is compact (roster-store.ts): no object per booking or person; the booking a scan names,
-// with its people, is made when asked for. A whole read is taken in slice by slice into a store
-// of its own (roster-build.ts), which becomes the roster's only once complete.
+// with its people, is made when asked for. A whole read fills a store of its own in a worker
+// thread (roster-build.ts), which becomes the roster's only once complete.
 //
 // Every booking carries `v`, the event's version its state was read or written at, so a
 // read that started before one of this instance's own writes never overwrites it.
@@ -14,10 +14,10 @@ import type { Mode, TrackDoc } from '../../db/database.js';
 import type { RosterHead, RosterPersonRow, RosterReadRow } from './roster.repo.js';
 import { ADMITTED_STATUS, isRetiredQr } from './entry-rule.js';
 import { hashText } from './roster-columns.js';
-import { Grouper, RosterBuild } from './roster-build.js';
+import { Grouper, RosterBuild, type WholeRead } from './roster-build.js';
 import { Store, type RosterBooking } from './roster-store.js';
 
-export { RosterBuild } from './roster-build.js';
+export { RosterBuild, type WholeRead } from './roster-build.js';
 export { qrValueOf, type RosterBooking, type RosterPerson } from './roster-store.js';
 
 /** What a QR value names: a booking, perhaps one person on it, perhaps an old (transferred) code. */
@@ -122,7 +122,7 @@ export class EventRoster {
       const head: RosterHead = { ...first, version, cursor, bookings: new Set(people.map((r) => r.registration_id)).size, people: people.length };
       const build = new RosterBuild(head);
       build.add(people);
-      this.finishWhole(build);
+      this.finishWhole(build.done());
       return;
     }
     this.#takeHead(first);
@@ -143,9 +143,9 @@ export class EventRoster {
    * Puts a whole read, complete, in the place of what the roster held: the bookings it did not
    * see are gone, except this instance's own writes newer than the read, which stay.
    */
-  finishWhole(build: RosterBuild): void {
-    const fresh = build.done();
-    const { version, cursor } = build.head;
+  finishWhole(read: WholeRead): void {
+    const fresh = read.store;
+    const { version, cursor } = read.head;
     const old = this.#store;
     for (let slot = 0; slot < old.bookingSlots; slot++) {
       if (!old.live(slot) || old.bV[slot]! <= version) continue;
@@ -155,7 +155,7 @@ export class EventRoster {
       else fresh.replace(at, b);
     }
     this.#store = fresh;
-    this.#takeHead(build.head);
+    this.#takeHead(read.head);
     this.version = Math.max(this.version, version);
     this.cursor = cursor;
   }
@@ -178,7 +178,7 @@ export class EventRoster {
       const slot = slots[i]!;
       if (slot < 0 || s.bV[slot]! > version) return;
       const p = s.personAt(slot, c.idx);
-      if (p >= 0) s.admit(p, c.at, c.by, xid);
+      if (p >= 0) s.setPerson(p, { checkedInAt: c.at, checkedInBy: c.by, xid });
     });
     for (const slot of slots) if (slot >= 0 && s.bV[slot]! < version) s.bV[slot] = version;
     if (this.version === version - 1) this.version = version;

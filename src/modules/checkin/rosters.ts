@@ -9,11 +9,11 @@
 // the listener's version checks, which find the notifications it missed. A change read is a
 // delta (the bookings written since the last read's snapshot); a missed one is a whole read.
 //
-// A whole read (the build, and a rebuild after a missed notification) is taken in slices with
-// the event loop let run between them (roster-build.ts), so other requests go on being answered
-// meanwhile, the event's own by the database: the roster is not current until complete. Its
-// snapshot is the cursor, so the delta read after it brings in what changed during the build.
-// One whole read per event at a time.
+// A whole read (the build, and a rebuild after a missed notification) runs in a worker thread,
+// page by page (roster-build.ts), so the thread answering requests never holds on it: other
+// requests go on meanwhile, the event's own answered by the database, since the roster is not
+// current until complete. Its snapshot is the cursor, so the delta read after it brings in what
+// changed during the build. One whole read per event at a time.
 //
 // Memory is bounded: the people of every roster held together stay within `maxPeople`
 // (DOOR_ROSTER_MAX_PEOPLE); past it, the rosters asked for least recently are dropped (their
@@ -21,6 +21,7 @@
 // bound alone is not built (its size is read first), and not tried again until it has been
 // idle for a while.
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Database } from '../../db/database.js';
@@ -58,17 +59,17 @@ function rosterMetrics(registry: Registry | undefined) {
 }
 
 export class DoorRosters {
-  readonly #db: Kysely<Database>;
-  readonly #logger: Logger;
+  /** The pool, the database as a connection of its own (a whole read's worker opens one), the log. */
+  readonly #deps: { db: Kysely<Database>; connection: pg.ClientConfig; logger: Logger };
   readonly #rosters = new Map<string, EventRoster>();
   readonly #reads = new Set<Promise<void>>();
   readonly metrics: ReturnType<typeof rosterMetrics>;
   /** People all rosters held may have together (DOOR_ROSTER_MAX_PEOPLE; set by the composition root). */
   maxPeople = Number.POSITIVE_INFINITY;
-  /** People a whole read fetches per page (taken in as one slice, or several when it takes long). */
+  /** People a whole read fetches per page. */
   pageRows = 2_000;
-  /** Runs between two slices of a whole read: lets the event loop answer what waits (tests hold a build here). */
-  betweenSlices: (eventId: string) => Promise<void> = () => new Promise((resolve) => setImmediate(resolve));
+  /** Runs after each page of a whole read before its worker goes on (tests hold a build here). */
+  betweenPages: (eventId: string) => Promise<void> = () => new Promise((resolve) => setImmediate(resolve));
   /** Events whose whole read is under way (one at a time per event, even for a roster just dropped). */
   readonly #wholeReads = new Set<string>();
   /** People in each roster held, as of its last read. */
@@ -81,9 +82,8 @@ export class DoorRosters {
   #listeningWaiters: (() => void)[] = [];
   #closed = false;
 
-  constructor(deps: { db: Kysely<Database>; logger: Logger; registry?: Registry }) {
-    this.#db = deps.db;
-    this.#logger = deps.logger;
+  constructor(deps: { db: Kysely<Database>; connection: pg.ClientConfig; logger: Logger; registry?: Registry }) {
+    this.#deps = deps;
     this.metrics = rosterMetrics(deps.registry);
   }
 
@@ -121,9 +121,9 @@ export class DoorRosters {
     // No read may start before the event is watched.
     r.refreshing = true;
     try {
-      await watch(this.#db, eventId);
+      await watch(this.#deps.db, eventId);
     } catch (err) {
-      this.#logger.warn({ err, eventId }, 'door roster could not be started; the door asks the database');
+      this.#deps.logger.warn({ err, eventId }, 'door roster could not be started; the door asks the database');
       this.deleted(eventId);
       return;
     } finally {
@@ -256,17 +256,14 @@ export class DoorRosters {
         if (other !== r && this.#people.has(other.eventId) && (oldest === undefined || other.lastUsed < oldest.lastUsed)) oldest = other;
       }
       if (oldest === undefined) break;
-      this.#drop(oldest.eventId);
+      this.metrics.dropped.inc();
+      this.deleted(oldest.eventId);
     }
   }
 
   /** Alone over the bound: never held, and not built again while its doors keep asking. */
   #tooLargeAlone(eventId: string): void {
     this.#tooLarge.set(eventId, performance.now());
-    this.#drop(eventId);
-  }
-
-  #drop(eventId: string): void {
     this.metrics.dropped.inc();
     this.deleted(eventId);
   }
@@ -296,7 +293,7 @@ export class DoorRosters {
         if (whole) {
           if (!(await this.#readWhole(r))) return;
         } else {
-          const rows = await readRoster(this.#db, r.eventId, r.cursor);
+          const rows = await readRoster(this.#deps.db, r.eventId, r.cursor);
           const head = rows[0];
           if (!head || head.ev_account_id === null) {
             this.deleted(r.eventId);
@@ -319,7 +316,7 @@ export class DoorRosters {
       }
     } catch (err) {
       // The next scan of the event builds it again.
-      if (!this.#closed) this.#logger.warn({ err, eventId: r.eventId }, 'door roster read failed; the roster is dropped');
+      if (!this.#closed) this.#deps.logger.warn({ err, eventId: r.eventId }, 'door roster read failed; the roster is dropped');
       if (this.#rosters.get(r.eventId) === r) this.deleted(r.eventId);
     }
   }
@@ -329,9 +326,10 @@ export class DoorRosters {
     const held = () => !this.#closed && this.#rosters.get(r.eventId) === r;
     this.#wholeReads.add(r.eventId);
     try {
-      const build = await readWhole(this.#db, r.eventId, {
+      const read = await readWhole(r.eventId, {
+        connection: this.#deps.connection,
         pageRows: this.pageRows,
-        betweenSlices: () => this.betweenSlices(r.eventId),
+        between: () => this.betweenPages(r.eventId),
         held,
         start: (head) => {
           if (head.ev_account_id === null) this.deleted(r.eventId);
@@ -339,8 +337,8 @@ export class DoorRosters {
           return held();
         },
       });
-      if (!build || !held()) return false;
-      r.finishWhole(build);
+      if (!read || !held()) return false;
+      r.finishWhole(read);
     } finally {
       this.#wholeReads.delete(r.eventId);
     }
