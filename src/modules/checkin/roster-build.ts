@@ -115,14 +115,24 @@ export function readWhole(eventId: string, o: WholeReadOptions): Promise<WholeRe
       if (!settled) f();
       settled = true;
     };
+    // A worker left waiting would hold its transaction open: one that failed is ended.
+    const fail = (err: unknown) =>
+      settle(() => {
+        reject(err);
+        void worker.terminate();
+      });
     worker.on('message', (m: WorkerMessage) => {
-      if (m.kind === 'head') worker.postMessage(o.start(m.head) && o.held());
-      else if (m.kind === 'page') void o.between().then(() => worker.postMessage(o.held()), (err: unknown) => settle(() => reject(err)));
-      else if (m.kind === 'done') settle(() => resolve({ head: m.head, store: Store.from(m.parts) }));
-      else if (m.kind === 'stopped') settle(() => resolve(undefined));
-      else settle(() => reject(new Error(m.message)));
+      try {
+        if (m.kind === 'head') worker.postMessage(o.start(m.head) && o.held());
+        else if (m.kind === 'page') void o.between().then(() => worker.postMessage(o.held()), fail);
+        else if (m.kind === 'done') settle(() => resolve({ head: m.head, store: Store.from(m.parts) }));
+        else if (m.kind === 'stopped') settle(() => resolve(undefined));
+        else fail(new Error(m.message));
+      } catch (err) {
+        fail(err);
+      }
     });
-    worker.on('error', (err) => settle(() => reject(err)));
-    worker.on('exit', (code) => settle(() => reject(new Error(`the roster worker exited (${code}) before it was done`))));
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the roster worker exited (${code}) before it was done`)));
   });
 }
