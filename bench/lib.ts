@@ -11,8 +11,8 @@ import { Pool } from 'undici';
 import { freePort, startProcess, type ServiceProcess } from '../test/helpers/process.js';
 import type { Run, Series } from './report.js';
 
-/** Runs one request after another on each of `concurrency` callers for `seconds` (or until `limit` requests have started). */
-export async function load(concurrency: number, seconds: number, one: (i: number) => Promise<boolean>, limit = Number.POSITIVE_INFINITY): Promise<Run> {
+/** Runs one request after another on each of `concurrency` callers for `seconds` (or until `limit` requests have started, or `stop()` holds). */
+export async function load(concurrency: number, seconds: number, one: (i: number) => Promise<boolean>, limit = Number.POSITIVE_INFINITY, stop: () => boolean = () => false): Promise<Run> {
   const latencies: number[] = [];
   let next = 0;
   let ok = 0;
@@ -22,7 +22,7 @@ export async function load(concurrency: number, seconds: number, one: (i: number
   const end = started + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end && next < limit) {
+      while (performance.now() < end && next < limit && !stop()) {
         const i = next++;
         const t = performance.now();
         let good = false;

@@ -1,14 +1,14 @@
 // The in-memory door roster's own rules (src/modules/checkin/roster.ts): what a QR value
 // names, which bookings a cursor has not seen, and that a read older than this instance's
-// own write never undoes it.
+// own write never undoes it; a whole read taken page by page.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EventRoster, parseSnapshot, sha256, visibleIn } from '../../src/modules/checkin/roster.js';
-import type { RosterReadRow } from '../../src/modules/checkin/roster.repo.js';
+import { EventRoster, parseSnapshot, RosterBuild, sha256, visibleIn } from '../../src/modules/checkin/roster.js';
+import type { RosterHead, RosterPersonRow, RosterReadRow } from '../../src/modules/checkin/roster.repo.js';
 
 const base = { cursor: '', version: 0, ev_account_id: 'usr_1', ev_mode: 'test', ev_title: 'Gig', ev_tracks: [{ title: 'Main hall' }] } as const;
 
-function row(reg: string, idx: number, over: Partial<RosterReadRow> = {}): RosterReadRow {
+function row(reg: string, idx: number, over: Partial<RosterPersonRow> = {}): RosterReadRow & RosterPersonRow {
   return {
     ...base,
     ev_tracks: base.ev_tracks as never,
@@ -18,14 +18,14 @@ function row(reg: string, idx: number, over: Partial<RosterReadRow> = {}): Roste
     sub_event_id: null,
     ticket_code: null,
     previous_ticket_codes: [],
-    r_xid: '100',
+    r_xid: 100,
     attendee_id: idx === 0 ? reg : `${reg}_m${idx}`,
     idx,
     name: `${reg} ${idx}`,
     email: `${reg}${idx}@example.in`,
     checked_in_at: null,
     checked_in_by: null,
-    a_xid: '100',
+    a_xid: 100,
     ...over,
   };
 }
@@ -75,7 +75,7 @@ describe('door roster', () => {
     assert.equal(r.current, true);
     // A read made before the admit committed (version 4) arrives late: reg_a stays admitted.
     r.applyRead([row('reg_a', 0), row('reg_b', 0, { name: 'Renamed' })], 4, '2:2:', false);
-    assert.equal(r.hit('reg_a')!.booking.people[0]!.checkedInAt, at);
+    assert.deepEqual(r.hit('reg_a')!.booking.people[0]!.checkedInAt, at);
     assert.equal(r.hit('reg_b')!.booking.people[0]!.name, 'Renamed');
     // An admit at 7 while the roster stands at 5: 6 is unknown, so it is not current.
     r.applyCheckIns(7, 210, [{ registrationId: 'reg_b', idx: 0, at, by: 'key:k1' }]);
@@ -103,9 +103,75 @@ describe('door roster', () => {
 
   it('lists the bookings a cursor has not seen: written after it or still running then', () => {
     const r = new EventRoster('ev_1');
-    r.applyRead([row('reg_old', 0, { r_xid: '90', a_xid: '90' }), row('reg_running', 0, { r_xid: '95', a_xid: '95' }), row('reg_person', 0, { r_xid: '90', a_xid: '130' }), row('reg_new', 0, { r_xid: '120', a_xid: '120' })], 1, '1:1:', true);
+    r.applyRead([row('reg_old', 0, { r_xid: 90, a_xid: 90 }), row('reg_running', 0, { r_xid: 95, a_xid: 95 }), row('reg_person', 0, { r_xid: 90, a_xid: 130 }), row('reg_new', 0, { r_xid: 120, a_xid: 120 })], 1, '1:1:', true);
     const since = parseSnapshot('92:110:95')!;
     assert.deepEqual([...r.bookings(since)].map((b) => b.id), ['reg_running', 'reg_person', 'reg_new']);
     assert.equal([...r.bookings()].length, 4);
+  });
+
+  const head = (version: number, bookings: number, people: number): RosterHead => ({ ...base, ev_tracks: null, cursor: `${version}:${version}:`, version, bookings, people });
+  const everything = (r: EventRoster) => [...r.bookings()].map((b) => [b.id, b.status, b.ticketCode, b.people.map((p) => [p.id, p.idx, p.name, p.checkedInAt?.toISOString() ?? null, p.checkedInBy])]);
+
+  it('a whole read taken page by page (a booking split between pages) holds what one read holds', () => {
+    const rows = [row('reg_a', 0), row('reg_a', 1), row('reg_a', 2), row('reg_b', 0, { ticket_code: 'tkt_b', previous_ticket_codes: ['tkt_b0'] }), row('reg_c', 0, { status: 'cancelled' })];
+    const whole = new EventRoster('ev_1');
+    whole.applyRead(rows, 2, '2:2:', true);
+    const sliced = new EventRoster('ev_1');
+    const build = new RosterBuild(head(2, 3, 5));
+    build.add(rows.slice(0, 2));
+    build.add(rows.slice(2, 4));
+    assert.equal(sliced.version, -1, 'nothing is taken in before the build is complete');
+    build.add(rows.slice(4));
+    sliced.finishWhole(build.done());
+    assert.deepEqual(everything(sliced), everything(whole));
+    assert.deepEqual([sliced.version, sliced.cursor, sliced.size, sliced.people, sliced.accountId], [2, '2:2:', 3, 5, 'usr_1']);
+    assert.equal(sliced.hit('reg_a_m2')!.only, 2);
+    assert.equal(sliced.hit('tkt_b0')!.transferred, true);
+    assert.equal(sliced.valueOfKey(sha256('tkt_b')), 'tkt_b');
+    assert.equal(sliced.valueOfKey(sha256('reg_b')), undefined, 'the retired QR is no roster key');
+    assert.equal(sliced.valueOfKey('not a key'), undefined);
+  });
+
+  it('a whole read replacing a roster keeps this instance’s newer writes and drops what it did not see', () => {
+    const r = new EventRoster('ev_1');
+    r.applyRead([row('reg_a', 0), row('reg_b', 0), row('reg_gone', 0)], 4, '1:1:', true);
+    const at = new Date('2026-12-20T10:00:00Z');
+    r.applyCheckIns(5, 200, [{ registrationId: 'reg_b', idx: 0, at, by: 'pass:p1' }]);
+    // Read at version 4, before the admit committed; reg_gone was deleted meanwhile.
+    const build = new RosterBuild(head(4, 2, 2));
+    build.add([row('reg_a', 0, { name: 'Renamed' }), row('reg_b', 0)]);
+    r.finishWhole(build.done());
+    assert.equal(r.hit('reg_gone'), undefined);
+    assert.equal(r.hit('reg_a')!.booking.people[0]!.name, 'Renamed');
+    assert.deepEqual(r.hit('reg_b')!.booking.people[0]!.checkedInAt, at, 'the newer admit stays');
+    assert.equal(r.hit('reg_b')!.booking.people[0]!.checkedInBy, 'pass:p1');
+    assert.deepEqual([r.version, r.size, r.people], [5, 2, 2]);
+    assert.deepEqual(r.counts(), { arrived: 1, expected: 2 });
+  });
+
+  it('a delta changes a booking where it stands, or anew when its QR values or people change', () => {
+    const r = new EventRoster('ev_1');
+    r.applyRead([row('reg_a', 0), row('reg_b', 0), row('reg_b', 1)], 1, '1:1:', true);
+    const at = new Date('2026-12-20T11:00:00Z');
+    r.applyRead([row('reg_a', 0, { checked_in_at: at, checked_in_by: 'key:k1', r_xid: 150, a_xid: 150 })], 2, '2:2:', false);
+    assert.deepEqual(
+      [...r.bookings()].map((b) => b.id),
+      ['reg_a', 'reg_b'],
+      'an admit changes the booking where it stands',
+    );
+    assert.deepEqual(r.hit('reg_a')!.booking.people[0]!.checkedInAt, at);
+    // A transfer: the primary's QR becomes the new code; a member leaves the booking.
+    r.applyRead([row('reg_b', 0, { ticket_code: 'tkt_t', previous_ticket_codes: [] })], 3, '3:3:', false);
+    assert.equal(r.hit('reg_b_m1'), undefined);
+    assert.equal(r.hit('reg_b')!.transferred, true);
+    assert.equal(r.hit('tkt_t')!.booking.people.length, 1);
+    assert.equal(r.valueOfKey(sha256('reg_b')), undefined);
+    assert.equal(r.valueOfKey(sha256('tkt_t')), 'tkt_t');
+    assert.deepEqual([r.size, r.people], [2, 2]);
+    assert.deepEqual(r.counts(), { arrived: 1, expected: 2 });
+    // A whole read without reg_b forgets its codes too.
+    r.applyRead([row('reg_a', 0)], 4, '4:4:', true);
+    assert.equal(r.hit('tkt_t'), undefined);
+    assert.deepEqual([r.size, r.people], [1, 1]);
   });
 });

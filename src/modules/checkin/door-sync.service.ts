@@ -16,7 +16,7 @@ import { countsOnList, scanOnList, type OnList } from './list-scan.js';
 import type { DoorRuntime } from './door-runtime.js';
 import * as repo from './door.repo.js';
 import { actorNames, doorOf, sha256, type DoorCaller, type DoorDeps } from './door.service.js';
-import { parseSnapshot, type EventRoster, type Snapshot } from './roster.js';
+import { parseSnapshot, qrValueOf, type EventRoster, type Snapshot } from './roster.js';
 import { isScoped, listKey, listLabel, scopeOfList, sessionText, validOn, WHOLE_EVENT, type DoorList, type ListEvent } from './door-list.js';
 
 export interface DoorSyncDeps extends DoorDeps {
@@ -118,7 +118,7 @@ async function entriesInMemory(db: Kysely<Database>, roster: EventRoster, since:
   const bookings = [...roster.bookings(since)];
   const name = await actorNames(db, bookings.flatMap((b) => b.people.map((p) => p.checkedInBy)));
   return bookings.map((b) => ({
-    key: b.people[0]!.key,
+    key: sha256(qrValueOf(b, b.people[0]!)),
     refusal: entryRefusal(j, b.status, b.subEventId),
     ticketType: b.ticketType,
     track: b.subEventId === null ? null : (roster.tracks[b.subEventId]?.title ?? null),
@@ -126,7 +126,7 @@ async function entriesInMemory(db: Kysely<Database>, roster: EventRoster, since:
     retired: retiredKeys(b.id, b.ticketCode, b.previousCodes),
     members: b.people.map((p) => ({
       index: p.idx,
-      key: p.key,
+      key: sha256(qrValueOf(b, p)),
       name: p.name,
       checkedIn: p.checkedInAt !== null,
       checkedInAt: p.checkedInAt?.toISOString() ?? null,

@@ -3,37 +3,22 @@
 // become admits, and the door screen's roster, without the database. rosters.ts keeps it
 // current; nothing here reads the database.
 //
+// It is compact (roster-store.ts): no object per booking or person; the booking a scan names,
+// with its people, is made when asked for. A whole read fills a store of its own in a worker
+// thread (roster-build.ts), which becomes the roster's only once complete.
+//
 // Every booking carries `v`, the event's version its state was read or written at, so a
 // read that started before one of this instance's own writes never overwrites it.
 import { createHash } from 'node:crypto';
-import type { Mode, RegistrationStatus, TrackDoc } from '../../db/database.js';
-import type { RosterReadRow } from './roster.repo.js';
+import type { Mode, TrackDoc } from '../../db/database.js';
+import type { RosterHead, RosterPersonRow, RosterReadRow } from './roster.repo.js';
 import { ADMITTED_STATUS, isRetiredQr } from './entry-rule.js';
+import { hashText } from './roster-columns.js';
+import { Grouper, RosterBuild, type WholeRead } from './roster-build.js';
+import { Store, type RosterBooking } from './roster-store.js';
 
-export interface RosterPerson {
-  id: string;
-  idx: number;
-  name: string;
-  email: string;
-  checkedInAt: Date | null;
-  checkedInBy: string | null;
-  /** The transaction that last wrote this person (0: before the door kept track). */
-  xid: number;
-  /** sha256 (hex) of the QR value that names this person (the booking's for the primary). */
-  key: string;
-}
-
-export interface RosterBooking {
-  id: string;
-  status: RegistrationStatus;
-  ticketType: string;
-  subEventId: number | null;
-  ticketCode: string | null;
-  previousCodes: string[];
-  xid: number;
-  people: RosterPerson[];
-  v: number;
-}
+export { RosterBuild, type WholeRead } from './roster-build.js';
+export { qrValueOf, type RosterBooking, type RosterPerson } from './roster-store.js';
 
 /** What a QR value names: a booking, perhaps one person on it, perhaps an old (transferred) code. */
 export interface RosterHit {
@@ -64,7 +49,7 @@ export const visibleIn = (xid: number, s: Snapshot) => xid < s.xmin || (xid < s.
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-const xidOf = (text: string | null) => (text === null ? 0 : Number(text));
+const ROSTER_KEY = /^[0-9a-f]{64}$/;
 
 export class EventRoster {
   accountId = '';
@@ -83,16 +68,20 @@ export class EventRoster {
   needFull = false;
   refreshing = false;
   lastUsed = 0;
-  readonly #bookings = new Map<string, RosterBooking>();
-  readonly #byValue = new Map<string, { id: string; only: number | undefined; transferred: boolean }>();
-  readonly #byKey = new Map<string, string>();
+  #store = new Store(0, 0);
   /** Versions of this instance's own admits and undos taken in ahead of `version` (`applyCheckIns`). */
   readonly #ownAhead = new Set<number>();
 
   constructor(readonly eventId: string) {}
 
+  /** Bookings held. */
   get size(): number {
-    return this.#bookings.size;
+    return this.#store.bookings;
+  }
+
+  /** People held. */
+  get people(): number {
+    return this.#store.people;
   }
 
   /** Current: built, vouched for, and no change known that it has not taken in. */
@@ -101,57 +90,85 @@ export class EventRoster {
   }
 
   hit(value: string): RosterHit | undefined {
-    const at = this.#byValue.get(value);
-    const booking = at && this.#bookings.get(at.id);
-    return booking ? { booking, only: at.only, transferred: at.transferred } : undefined;
+    const s = this.#store;
+    const code = s.codes.get(value);
+    if (code !== undefined) return { booking: s.read(code >> 1), only: undefined, transferred: (code & 1) === 1 };
+    const p = s.byId.find(hashText(value), (q) => s.personId(q) === value);
+    if (p < 0) return undefined;
+    const booking = s.read(s.pBooking[p]!);
+    const idx = s.pIdx[p]!;
+    // A member's own id names that member; the primary's id names the whole booking (and
+    // stops being a ticket once the booking is transferred).
+    return { booking, only: idx > 0 ? idx : undefined, transferred: isRetiredQr(idx, booking.ticketCode) };
   }
 
   /** The QR value a roster key (sha256 of it) stands for. */
   valueOfKey(key: string): string | undefined {
-    return this.#byKey.get(key);
+    if (!ROSTER_KEY.test(key)) return undefined;
+    const s = this.#store;
+    let value: string | undefined;
+    s.byKey.find(Number.parseInt(key.slice(0, 8), 16) | 0, (p) => {
+      const qr = s.qrOf(p);
+      if (sha256(qr) !== key) return false;
+      value = qr;
+      return true;
+    });
+    return value;
   }
 
   /** Takes in a read made at `version`: every booking it holds, or (whole) the event's every booking. */
   applyRead(rows: readonly RosterReadRow[], version: number, cursor: string, whole: boolean): void {
     const first = rows[0]!;
-    this.accountId = first.ev_account_id;
-    this.mode = first.ev_mode;
-    this.title = first.ev_title;
-    this.tracks = first.ev_tracks ?? [];
-    const read = new Map<string, RosterBooking>();
-    for (const r of rows) {
-      if (r.registration_id === null) continue;
-      let b = read.get(r.registration_id);
-      if (!b) {
-        b = {
-          id: r.registration_id,
-          status: r.status,
-          ticketType: r.ticket_type,
-          subEventId: r.sub_event_id,
-          ticketCode: r.ticket_code,
-          previousCodes: r.previous_ticket_codes ?? [],
-          xid: xidOf(r.r_xid),
-          people: [],
-          v: version,
-        };
-        read.set(b.id, b);
-      }
-      const qr = r.idx === 0 ? (r.ticket_code ?? r.registration_id) : r.attendee_id;
-      b.people.push({ id: r.attendee_id, idx: r.idx, name: r.name, email: r.email, checkedInAt: r.checked_in_at, checkedInBy: r.checked_in_by, xid: xidOf(r.a_xid), key: sha256(qr) });
-    }
+    const people = rows.filter((r): r is RosterReadRow & RosterPersonRow => r.registration_id !== null);
     if (whole) {
-      for (const old of [...this.#bookings.values()]) if (!read.has(old.id) && old.v <= version) this.#remove(old);
+      const head: RosterHead = { ...first, version, cursor, bookings: new Set(people.map((r) => r.registration_id)).size, people: people.length };
+      const build = new RosterBuild(head);
+      build.add(people);
+      this.finishWhole(build.done());
+      return;
     }
-    for (const b of read.values()) {
-      const old = this.#bookings.get(b.id);
+    this.#takeHead(first);
+    const s = this.#store;
+    const rowsOf = new Grouper(version, (b) => {
+      const slot = s.slotOf(b.id);
       // A write of this instance's own, newer than the read, stays.
-      if (old && old.v > version) continue;
-      if (old) this.#remove(old);
-      this.#add(b);
-    }
+      if (slot < 0) s.add(b);
+      else if (s.bV[slot]! <= version) s.replace(slot, b);
+    });
+    rowsOf.add(people);
+    rowsOf.end();
     this.version = Math.max(this.version, version);
     this.cursor = cursor;
     this.#advance();
+  }
+
+  /**
+   * Puts a whole read, complete, in the place of what the roster held: the bookings it did not
+   * see are gone, except this instance's own writes newer than the read, which stay.
+   */
+  finishWhole(read: WholeRead): void {
+    const fresh = read.store;
+    const { version, cursor } = read.head;
+    const old = this.#store;
+    for (let slot = 0; slot < old.bookingSlots; slot++) {
+      if (!old.live(slot) || old.bV[slot]! <= version) continue;
+      const b = old.read(slot);
+      const at = fresh.slotOf(b.id);
+      if (at < 0) fresh.add(b);
+      else fresh.replace(at, b);
+    }
+    this.#store = fresh;
+    this.#takeHead(read.head);
+    this.version = Math.max(this.version, version);
+    this.cursor = cursor;
+    this.#advance();
+  }
+
+  #takeHead(head: Pick<RosterHead, 'ev_account_id' | 'ev_mode' | 'ev_title' | 'ev_tracks'>): void {
+    this.accountId = head.ev_account_id ?? '';
+    this.mode = head.ev_mode;
+    this.title = head.ev_title;
+    this.tracks = head.ev_tracks ?? [];
   }
 
   /**
@@ -159,18 +176,15 @@ export class EventRoster {
    * When the roster stood at the version before (or comes to, by a read), it now stands at this one.
    */
   applyCheckIns(version: number, xid: number, changes: readonly { registrationId: string; idx: number; at: Date | null; by: string | null }[]): void {
-    for (const c of changes) {
-      const b = this.#bookings.get(c.registrationId);
-      const person = b?.people.find((x) => x.idx === c.idx);
-      if (!b || !person || b.v > version) continue;
-      person.checkedInAt = c.at;
-      person.checkedInBy = c.at === null ? null : c.by;
-      person.xid = xid;
-    }
-    for (const c of changes) {
-      const b = this.#bookings.get(c.registrationId);
-      if (b && b.v < version) b.v = version;
-    }
+    const s = this.#store;
+    const slots = changes.map((c) => s.slotOf(c.registrationId));
+    changes.forEach((c, i) => {
+      const slot = slots[i]!;
+      if (slot < 0 || s.bV[slot]! > version) return;
+      const p = s.personAt(slot, c.idx);
+      if (p >= 0) s.setPerson(p, { checkedInAt: c.at, checkedInBy: c.by, xid });
+    });
+    for (const slot of slots) if (slot >= 0 && s.bV[slot]! < version) s.bV[slot] = version;
     if (version > this.version) this.#ownAhead.add(version);
     this.#advance();
     this.wanted = Math.max(this.wanted, version);
@@ -178,8 +192,8 @@ export class EventRoster {
 
   /**
    * Moves the version over this instance's own writes that follow it: their changes are in
-   * already (a read that predates one keeps it, `old.v > version`), and a version between
-   * that is not one of them (another instance's change, a booking) stops the move until read.
+   * already (a read that predates one keeps it, `bV > version`), and a version between that is
+   * not one of them (another instance's change, a booking) stops the move until read.
    */
   #advance(): void {
     if (this.version < 0) return;
@@ -187,45 +201,37 @@ export class EventRoster {
     for (const v of this.#ownAhead) if (v <= this.version) this.#ownAhead.delete(v);
   }
 
-  /** Bookings as stored (every status), in the order they were first read; those written since `since` only, when given. */
+  /** Bookings as stored (every status), in the order they were read; those written since `since` only, when given. */
   *bookings(since?: Snapshot): Iterable<RosterBooking> {
-    for (const b of this.#bookings.values()) {
-      if (since && visibleIn(b.xid, since) && b.people.every((p) => visibleIn(p.xid, since))) continue;
-      yield b;
+    const s = this.#store;
+    for (let slot = 0; slot < s.bookingSlots; slot++) {
+      if (!s.live(slot)) continue;
+      if (since && this.#seenBy(slot, since)) continue;
+      yield s.read(slot);
     }
+  }
+
+  #seenBy(slot: number, since: Snapshot): boolean {
+    const s = this.#store;
+    if (!visibleIn(s.bXid[slot]!, since)) return false;
+    const first = s.bFirst[slot]!;
+    for (let p = first; p < first + s.bCount[slot]!; p++) if (!visibleIn(s.pXid[p]!, since)) return false;
+    return true;
   }
 
   /** People of confirmed bookings expected, and in. */
   counts(): { arrived: number; expected: number } {
+    const s = this.#store;
+    const admitted = s.kinds.id(ADMITTED_STATUS);
     let arrived = 0;
     let expected = 0;
-    for (const b of this.#bookings.values()) {
-      if (b.status !== ADMITTED_STATUS) continue;
-      expected += b.people.length;
-      for (const p of b.people) if (p.checkedInAt !== null) arrived++;
+    for (let slot = 0; slot < s.bookingSlots; slot++) {
+      if (s.bStatus[slot] !== admitted || !s.live(slot)) continue;
+      const first = s.bFirst[slot]!;
+      const n = s.bCount[slot]!;
+      expected += n;
+      for (let p = first; p < first + n; p++) if (!Number.isNaN(s.pAt[p]!)) arrived++;
     }
     return { arrived, expected };
-  }
-
-  #add(b: RosterBooking): void {
-    this.#bookings.set(b.id, b);
-    for (const p of b.people) {
-      // A member's own id names that member; the primary's id names the whole booking (and
-      // stops being a ticket once the booking is transferred).
-      this.#byValue.set(p.id, { id: b.id, only: p.idx > 0 ? p.idx : undefined, transferred: isRetiredQr(p.idx, b.ticketCode) });
-      this.#byKey.set(p.key, p.idx === 0 ? (b.ticketCode ?? b.id) : p.id);
-    }
-    if (b.ticketCode !== null) this.#byValue.set(b.ticketCode, { id: b.id, only: undefined, transferred: false });
-    for (const code of b.previousCodes) this.#byValue.set(code, { id: b.id, only: undefined, transferred: true });
-  }
-
-  #remove(b: RosterBooking): void {
-    this.#bookings.delete(b.id);
-    for (const p of b.people) {
-      this.#byValue.delete(p.id);
-      this.#byKey.delete(p.key);
-    }
-    if (b.ticketCode !== null) this.#byValue.delete(b.ticketCode);
-    for (const code of b.previousCodes) this.#byValue.delete(code);
   }
 }

@@ -9,15 +9,24 @@
 // the listener's version checks, which find the notifications it missed. A change read is a
 // delta (the bookings written since the last read's snapshot); a missed one is a whole read.
 //
+// A whole read (the build, and a rebuild after a missed notification) runs in a worker thread,
+// page by page (roster-build.ts), so the thread answering requests never holds on it: other
+// requests go on meanwhile, the event's own answered by the database, since the roster is not
+// current until complete. Its snapshot is the cursor, so the delta read after it brings in what
+// changed during the build. One whole read per event at a time.
+//
 // Memory is bounded: the people of every roster held together stay within `maxPeople`
 // (DOOR_ROSTER_MAX_PEOPLE); past it, the rosters asked for least recently are dropped (their
 // doors ask the database until their next scan builds them again). A roster larger than the
-// bound alone is not kept, and not built again until it has been idle for a while.
+// bound alone is not built (its size is read first), and not tried again until it has been
+// idle for a while.
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Database } from '../../db/database.js';
 import { EventRoster } from './roster.js';
+import { readWhole } from './roster-build.js';
 import { readRoster, watch } from './roster.repo.js';
 
 /** A roster nobody asked for in this long is dropped. */
@@ -50,13 +59,19 @@ function rosterMetrics(registry: Registry | undefined) {
 }
 
 export class DoorRosters {
-  readonly #db: Kysely<Database>;
-  readonly #logger: Logger;
+  /** The pool, the database as a connection of its own (a whole read's worker opens one), the log. */
+  readonly #deps: { db: Kysely<Database>; connection: pg.ClientConfig; logger: Logger };
   readonly #rosters = new Map<string, EventRoster>();
   readonly #reads = new Set<Promise<void>>();
   readonly metrics: ReturnType<typeof rosterMetrics>;
   /** People all rosters held may have together (DOOR_ROSTER_MAX_PEOPLE; set by the composition root). */
   maxPeople = Number.POSITIVE_INFINITY;
+  /** People a whole read fetches per page. */
+  pageRows = 2_000;
+  /** Runs after each page of a whole read before its worker goes on (tests hold a build here). */
+  betweenPages: (eventId: string) => Promise<void> = () => new Promise((resolve) => setImmediate(resolve));
+  /** Events whose whole read is under way (one at a time per event, even for a roster just dropped). */
+  readonly #wholeReads = new Set<string>();
   /** People in each roster held, as of its last read. */
   readonly #people = new Map<string, number>();
   #totalPeople = 0;
@@ -69,9 +84,8 @@ export class DoorRosters {
   #listeningWaiters: (() => void)[] = [];
   #closed = false;
 
-  constructor(deps: { db: Kysely<Database>; logger: Logger; registry?: Registry }) {
-    this.#db = deps.db;
-    this.#logger = deps.logger;
+  constructor(deps: { db: Kysely<Database>; connection: pg.ClientConfig; logger: Logger; registry?: Registry }) {
+    this.#deps = deps;
     this.metrics = rosterMetrics(deps.registry);
   }
 
@@ -96,7 +110,7 @@ export class DoorRosters {
    * answered request rather than a write landing later; the read runs on its own.
    */
   async warm(eventId: string): Promise<void> {
-    if (this.#closed || !this.#listening || this.#rosters.has(eventId)) return;
+    if (this.#closed || !this.#listening || this.#rosters.has(eventId) || this.#wholeReads.has(eventId)) return;
     const tooLarge = this.#tooLarge.get(eventId);
     if (tooLarge !== undefined) {
       if (performance.now() - tooLarge < IDLE_MS) return;
@@ -109,9 +123,9 @@ export class DoorRosters {
     // No read may start before the event is watched.
     r.refreshing = true;
     try {
-      await watch(this.#db, eventId);
+      await watch(this.#deps.db, eventId);
     } catch (err) {
-      this.#logger.warn({ err, eventId }, 'door roster could not be started; the door asks the database');
+      this.#deps.logger.warn({ err, eventId }, 'door roster could not be started; the door asks the database');
       this.deleted(eventId);
       return;
     } finally {
@@ -248,15 +262,12 @@ export class DoorRosters {
 
   /** Counts the roster's people, then drops rosters, least recently asked for first, until all fit. */
   #count(r: EventRoster): void {
-    let people = 0;
-    for (const b of r.bookings()) people += b.people.length;
+    const people = r.people;
     this.#totalPeople += people - (this.#people.get(r.eventId) ?? 0);
     this.#people.set(r.eventId, people);
     this.metrics.people.set(this.#totalPeople);
     if (people > this.maxPeople) {
-      // Alone over the bound: never held, and not built again while its doors keep asking.
-      this.#tooLarge.set(r.eventId, performance.now());
-      this.#drop(r.eventId);
+      this.#tooLargeAlone(r.eventId);
       return;
     }
     while (this.#totalPeople > this.maxPeople) {
@@ -265,11 +276,14 @@ export class DoorRosters {
         if (other !== r && this.#people.has(other.eventId) && (oldest === undefined || other.lastUsed < oldest.lastUsed)) oldest = other;
       }
       if (oldest === undefined) break;
-      this.#drop(oldest.eventId);
+      this.metrics.dropped.inc();
+      this.deleted(oldest.eventId);
     }
   }
 
-  #drop(eventId: string): void {
+  /** Alone over the bound: never held, and not built again while its doors keep asking. */
+  #tooLargeAlone(eventId: string): void {
+    this.#tooLarge.set(eventId, performance.now());
     this.metrics.dropped.inc();
     this.deleted(eventId);
   }
@@ -296,16 +310,16 @@ export class DoorRosters {
         this.metrics.refreshes.inc({ cause: r.version < 0 ? 'build' : cause });
         r.needFull = false;
         const before = r.version;
-        const rows = await readRoster(this.#db, r.eventId, whole ? null : r.cursor);
-        const head = rows[0];
-        if (!head || head.ev_account_id === null) {
-          this.deleted(r.eventId);
-          return;
-        }
-        const bookings = r.size;
-        r.applyRead(rows, Number(head.version), head.cursor, whole);
-        // Recounted when bookings came or went; a delta of admits leaves the count as it was.
-        if (whole || r.size !== bookings || !this.#people.has(r.eventId)) {
+        if (whole) {
+          if (!(await this.#readWhole(r))) return;
+        } else {
+          const rows = await readRoster(this.#deps.db, r.eventId, r.cursor);
+          const head = rows[0];
+          if (!head || head.ev_account_id === null) {
+            this.deleted(r.eventId);
+            return;
+          }
+          r.applyRead(rows, Number(head.version), head.cursor, false);
           this.#count(r);
           if (this.#rosters.get(r.eventId) !== r) return;
         }
@@ -322,8 +336,33 @@ export class DoorRosters {
       }
     } catch (err) {
       // The next scan of the event builds it again.
-      if (!this.#closed) this.#logger.warn({ err, eventId: r.eventId }, 'door roster read failed; the roster is dropped');
+      if (!this.#closed) this.#deps.logger.warn({ err, eventId: r.eventId }, 'door roster read failed; the roster is dropped');
       if (this.#rosters.get(r.eventId) === r) this.deleted(r.eventId);
     }
+  }
+
+  /** Reads the event whole and puts it in the roster's place; false when the roster is no longer held (the event gone, the roster dropped or too large alone). */
+  async #readWhole(r: EventRoster): Promise<boolean> {
+    const held = () => !this.#closed && this.#rosters.get(r.eventId) === r;
+    this.#wholeReads.add(r.eventId);
+    try {
+      const read = await readWhole(r.eventId, {
+        connection: this.#deps.connection,
+        pageRows: this.pageRows,
+        between: () => this.betweenPages(r.eventId),
+        held,
+        start: (head) => {
+          if (head.ev_account_id === null) this.deleted(r.eventId);
+          else if (head.people > this.maxPeople) this.#tooLargeAlone(r.eventId);
+          return held();
+        },
+      });
+      if (!read || !held()) return false;
+      r.finishWhole(read);
+    } finally {
+      this.#wholeReads.delete(r.eventId);
+    }
+    this.#count(r);
+    return this.#rosters.get(r.eventId) === r;
   }
 }
