@@ -5,7 +5,7 @@
 // answers them from its in-memory roster once built; the baseline with one prepared SELECT),
 // admits of distinct tickets (the service group-commits them; the baseline runs one prepared
 // conditional UPDATE each), and a mix of admits with 5 % re-scans; the bare Fastify route as the
-// ceiling of HTTP alone. The targets (product decisions §15, §22) are stated in DOOR_TARGETS and
+// ceiling of HTTP alone. The targets (docs/decisions/15-the-door.md, docs/decisions/22-figures-and-evidence.md) are stated in DOOR_TARGETS and
 // judged by report.ts in the same run. `npm run bench` runs this with the others and writes
 // BENCHMARKS.md; `npm run bench:checkin` runs it alone and prints its section.
 import pg from 'pg';
@@ -30,7 +30,7 @@ export const DOOR_NAMES = {
 const ROSTER =
   "The service answers lookups from the event's roster in its memory, built by the first scan (the warm-up here), without the database; the baseline reads the database for each";
 
-/** Product decisions §15 and §22: lookups ≥ 1.5× one prepared SELECT, admits ≥ 1.2× one prepared UPDATE, p99 at or below theirs. */
+/** docs/decisions/15-the-door.md and docs/decisions/22-figures-and-evidence.md: lookups ≥ 1.5× one prepared SELECT, admits ≥ 1.2× one prepared UPDATE, p99 at or below theirs. */
 export const DOOR_TARGETS: Target[] = [
   { label: 'Lookups (the service from its in-memory roster) against one prepared SELECT', subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.baselineLookups, figure: 'rps', compare: 'atLeast', value: 1.5, unit: '', digits: 2 },
   { label: 'Admits against one prepared UPDATE', subject: DOOR_NAMES.admits, ceiling: DOOR_NAMES.baselineAdmits, figure: 'rps', compare: 'atLeast', value: 1.2, unit: '', digits: 2 },

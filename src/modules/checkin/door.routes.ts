@@ -1,4 +1,4 @@
-// The door (decisions §15): door passes (full key), the roster and sync (a door pass or
+// The door (docs/decisions/15-the-door.md): door passes (full key), the roster and sync (a door pass or
 // a full key), and the door screen itself with its own script, style and QR decoder.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
