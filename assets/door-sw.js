@@ -1,4 +1,4 @@
-// The door screen's offline shell (decisions §28): a service worker at /door/sw.js keeps the
+// The door screen's offline shell (docs/decisions/28-a-persons-day.md): a service worker at /door/sw.js keeps the
 // door page, its script, style and QR decoder, and the last whole roster, so a reload with
 // no network still opens the screen (whose own queue and roster live in IndexedDB).
 // Pages are asked for from the network first and kept; a refused pass (401, 403, 404) is

@@ -1,4 +1,4 @@
-// The door screen (decisions §15). The roster lives in IndexedDB keyed by
+// The door screen (docs/decisions/15-the-door.md). The roster lives in IndexedDB keyed by
 // sha256(QR value); every admit and undo goes into a queue on the device and is sent
 // to POST …/door/sync in order, at once when online, when the network returns
 // otherwise. The service decides; what it answered differently from what the screen

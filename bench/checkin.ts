@@ -7,8 +7,8 @@
 // conditional UPDATE each), and a mix of admits with 5 % re-scans; the bare Fastify route as the
 // ceiling of HTTP alone; the first scan of a large event (its roster built while lookups of
 // another event go on, whose worst latency shows any stall); the service's RSS at the end. The
-// targets (product decisions §15, §22) are stated in DOOR_TARGETS and judged by report.ts in the
-// same run. `npm run bench` runs this with the others and writes
+// targets (docs/decisions/15-the-door.md, docs/decisions/22-figures-and-evidence.md) are stated in
+// DOOR_TARGETS and judged by report.ts in the same run. `npm run bench` runs this with the others and writes
 // BENCHMARKS.md; `npm run bench:checkin` runs it alone and prints its section.
 import pg from 'pg';
 import { readFileSync } from 'node:fs';
@@ -45,8 +45,9 @@ const ROSTER =
   "The service answers lookups from the event's roster in its memory, built by the first scan (the warm-up here), without the database; the baseline reads the database for each";
 
 /**
- * Product decisions §15 and §22: lookups ≥ 1.5× one prepared SELECT, admits ≥ 1.2× one prepared UPDATE, p99 at or below
- * theirs; the first scan of a 150,000-person event stalls no other request (the worst under 100 ms); RSS under 300 MB.
+ * docs/decisions/15-the-door.md and docs/decisions/22-figures-and-evidence.md: lookups ≥ 1.5× one prepared SELECT, admits
+ * ≥ 1.2× one prepared UPDATE, p99 at or below theirs; the first scan of a 150,000-person event stalls no other request (the
+ * worst under 100 ms); RSS under 300 MB.
  */
 export const DOOR_TARGETS: Target[] = [
   { label: 'Lookups (the service from its in-memory roster) against one prepared SELECT', subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.baselineLookups, figure: 'rps', compare: 'atLeast', value: 1.5, unit: '', digits: 2 },

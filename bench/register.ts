@@ -42,7 +42,7 @@ export const REGISTER_NAMES = {
 export const DROP_MEMORY =
   "Most of a drop's answers are 409s: once a service process has read the event full it refuses for one second from its sold-out memory, without the database; the baseline asks the database for every one";
 
-/** Product decisions §22, against the one-statement route. */
+/** docs/decisions/22-figures-and-evidence.md, against the one-statement route. */
 export const REGISTER_TARGETS: Target[] = [
   { label: `One hot event against the ${BASELINES.one}`, subject: REGISTER_NAMES.hot, ceiling: REGISTER_NAMES.oneHot, figure: 'rps', compare: 'atLeast', value: 2, unit: '', digits: 2 },
   {

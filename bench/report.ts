@@ -307,7 +307,7 @@ export function renderReport(header: Header, sections: Section[]): string {
   const lines = [
     '# Benchmarks',
     '',
-    `Written in one run by \`${header.command}\`; nothing in this file is written by hand. Each configuration ran ${header.runs} times (or as many as its section says) for ${num(header.seconds)} s each, rounds interleaved (a ceiling and the configurations compared with it take turns), on one machine with the load generator on it. Each figure is the median of the runs with their min and max; a ratio is the ratio of the medians. How to read them: the README's performance notes.`,
+    `Written in one run by \`${header.command}\`; nothing in this file is written by hand. Each configuration ran ${header.runs} times (or as many as its section says) for ${num(header.seconds)} s each, rounds interleaved (a ceiling and the configurations compared with it take turns), on one machine with the load generator on it. Each figure is the median of the runs with their min and max; a ratio is the ratio of the medians. How to read them: docs/architecture/performance.md.`,
     '',
     '| | |',
     '|---|---|',

@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** The code that decides money (product decisions §22). */
+/** The code that decides money (docs/decisions/22-figures-and-evidence.md). */
 export const MONEY_PATHS = ['payments', 'registrations', 'ledger', 'payouts', 'memberships', 'reconciliation', 'gst'].map((m) => `src/modules/${m}/`);
 
 const COMMIT_ROW = /^\|\s*commit\s*\|\s*`([0-9a-f]{7,40})`(.*)\|\s*$/;

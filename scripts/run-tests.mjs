@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: checks that RELIABILITY.md is current (below), lints, type-checks, then runs every test
+// `npm test`: checks that RELIABILITY.md and the docs are current (below), lints, type-checks, then runs every test
 // file with Node's test runner on the embedded database (the PostgreSQL server the service runs
 // in its DATA_DIR), and again on the PostgreSQL server at TEST_DATABASE_URL when it is set.
 import { spawnSync } from 'node:child_process';
@@ -22,7 +22,7 @@ const only = process.argv.slice(2);
 const all = only.length > 0 ? only : find('test');
 // A whole run that finds fewer test files than the floor kept in the repository fails: a
 // moved folder or a broken pattern must not pass by running less. Raise the floor with new files.
-const { minTestFiles, reliabilityCheck } = JSON.parse(readFileSync(new URL('./test-floor.json', import.meta.url), 'utf8'));
+const { minTestFiles, reliabilityCheck, docsCheck } = JSON.parse(readFileSync(new URL('./test-floor.json', import.meta.url), 'utf8'));
 if (only.length === 0 && all.length < minTestFiles) {
   console.error(`found ${all.length} test files under test/, fewer than the floor of ${minTestFiles} in scripts/test-floor.json`);
   process.exit(1);
@@ -37,6 +37,16 @@ if (only.length === 0) {
     console.error(message);
     process.exit(1);
   } else console.log(`${message}\n(not failing the run: reliabilityCheck is off in scripts/test-floor.json)`);
+}
+// A whole run checks the docs (scripts/check-docs.mjs): the generated reference pages are what
+// `npm run docs` writes now, and no relative link in README.md or docs/ points at nothing. It
+// fails the run while `docsCheck` in scripts/test-floor.json is true, as it is.
+if (only.length === 0) {
+  const docs = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-docs.mjs'], { stdio: 'inherit' });
+  if (docs.status !== 0) {
+    if (docsCheck !== false) process.exit(docs.status ?? 1);
+    console.log('(not failing the run: docsCheck is off in scripts/test-floor.json)');
+  }
 }
 // The linter (Biome, biome.json): unused imports and variables, promises left floating.
 if (only.length === 0) {

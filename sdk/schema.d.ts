@@ -517,7 +517,7 @@ export type paths = {
          *
          *     Limits: the whole event in one answer (no pages; the screen asks for the full roster once, then `since`); `since` at most 2,000 characters, and a cursor the service did not give is 400 `invalid_roster_cursor`. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it), whichever device makes them.
          *
-         *     Answered from the instance’s in-memory roster of the event when it is known current (kept so through PostgreSQL LISTEN/NOTIFY and a version counter, README “Architecture”), else read from the database; the answers are the same. A change made through another instance shows once that instance’s notification has arrived (milliseconds); a change made through this one shows at once.
+         *     Answered from the instance’s in-memory roster of the event when it is known current (kept so through PostgreSQL LISTEN/NOTIFY and a version counter, docs/architecture/door-fast-path.md), else read from the database; the answers are the same. A change made through another instance shows once that instance’s notification has arrived (milliseconds); a change made through this one shows at once.
          *
          *     Door pass (`Authorization: DoorPass <token>`, its own event only) or a full key.
          */

@@ -1,4 +1,4 @@
-// Verifies a webhook delivery the way the README says: `X-Service-Signature: sha256=<hex
+// Verifies a webhook delivery the way docs/guides/webhooks.md says: `X-Service-Signature: sha256=<hex
 // HMAC-SHA256 of "<timestamp>.<raw body>">` with the webhook's secret, and a timestamp
 // (`X-Service-Timestamp`, unix seconds) no older than the tolerance.
 import { createHmac, timingSafeEqual } from 'node:crypto';

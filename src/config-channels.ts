@@ -1,4 +1,4 @@
-// The settings of the ticket's other channels (product-decisions §16): Apple and Google
+// The settings of the ticket's other channels (docs/decisions/16-the-buyers-ticket.md): Apple and Google
 // Wallet passes and WhatsApp. loadConfig calls these with its env; each group is all set or
 // all absent, and a bad value stops start-up with one line naming the variable.
 //

@@ -12,7 +12,7 @@
 // open connections are kept where every connection arrives (connection-gate.ts).
 //
 // Any process of the same user may bind the port with SO_REUSEPORT too and take a share of
-// the connections: run the service as a user of its own (README, "Production").
+// the connections: run the service as a user of its own (docs/operations/production.md).
 //
 // SO_REUSEPORT would let a second process bound the same way share the port silently, where
 // a second instance started by mistake should fail. So the port is first bound plainly for an

@@ -1,4 +1,4 @@
-// The attendee's own page is reached by a token in the ticket mail (product-decisions §18):
+// The attendee's own page is reached by a token in the ticket mail (docs/decisions/18-waitlist-and-attendee-page.md):
 // `<registration id>.<mac>`, the mac being 22 base64url characters (132 bits) of
 // HMAC-SHA256(SECRETS_KEY, registration id, ticket id). Nothing is stored: the service
 // recomputes the mac to check a token. The ticket id (the entry credential) is an input of

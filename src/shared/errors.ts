@@ -58,7 +58,7 @@ export const ERRORS = {
   weak_password: { status: 400, message: 'the password is too short' },
   invalid_characters: { status: 400, message: 'the request holds a character that cannot be stored (a NUL byte or an unpaired UTF-16 surrogate)' },
   invalid_verification_token: { status: 400, message: 'this verification link is not valid' },
-  // A members-only tier's mailed code (product-decisions §28).
+  // A members-only tier's mailed code (docs/decisions/28-a-persons-day.md).
   member_code_wrong: { status: 400, message: 'this is not the code we mailed; check the newest mail and try again' },
   member_code_expired: { status: 400, message: 'this code has expired or was already used; ask for a new one' },
   verification_token_expired: { status: 400, message: 'this verification link has expired' },
@@ -177,7 +177,7 @@ export const ERRORS = {
   tier_not_on_sale: { status: 409, message: 'this ticket tier is not on sale now' },
   job_not_dead: { status: 409, message: 'only a dead job can be retried' },
   key_limit: { status: 409, message: 'this account has as many keys in this mode as it may; revoke one first' },
-  // Not a passing outage but how the service is set up (§17): a retry does not help, so 409, not 503.
+  // Not a passing outage but how the service is set up (docs/decisions/17-the-organisers-office.md): a retry does not help, so 409, not 503.
   payments_not_configured: { status: 409, message: 'online payments are not available for this event at the moment; please contact the organiser' },
   track_in_use: { status: 409, message: 'this track has bookings or a waitlist; a track can be removed only while nobody has booked it' },
   publishing_request_pending: { status: 409, message: 'a request for publishing access is already waiting for review' },

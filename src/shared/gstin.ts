@@ -1,4 +1,4 @@
-// GSTINs and GST state codes (shared/reference/gst-invoicing.md §8). Pure.
+// GSTINs and GST state codes (docs/guides/gst.md). Pure.
 // A GSTIN is the state code (2 digits), the holder's PAN (5 letters, 4 digits, 1 letter),
 // the entity number (1–9, then A–Z), 'Z' and a check character: Luhn mod 36 over
 // "0–9A–Z", the first 14 characters weighted 1, 2, 1, 2…

@@ -1,4 +1,4 @@
-// A preview of an event's hosted page (product-decisions §28): the dashboard gives its
+// A preview of an event's hosted page (docs/decisions/28-a-persons-day.md): the dashboard gives its
 // organiser `/e/{slug}?preview=<token>`, which opens a draft or test event's page without a
 // checkout key or a site of their own. The token is `<event id>.<expiry, unix seconds>.<mac>`,
 // the mac being 22 base64url characters (132 bits) of HMAC-SHA256(SECRETS_KEY) over the event,

@@ -1,4 +1,4 @@
-// Getting started without waiting (product-decisions §17): a brand-new account sells itself
+// Getting started without waiting (docs/decisions/17-the-organisers-office.md): a brand-new account sells itself
 // a test ticket end to end with no staff anywhere; publishing access for live events is asked
 // for with a message, reviewed by staff with the account's facts, granted or declined with a
 // reason, and the organiser is mailed either way.

@@ -1,4 +1,4 @@
-// Sign-in under attack (product-decisions §11, §14): failed logins limited per (account,
+// Sign-in under attack (docs/decisions/11-trust-and-safety.md, docs/decisions/14-trust-and-safety-second-round.md): failed logins limited per (account,
 // client address) with a device cookie that keeps the owner's browser out of others'
 // limits, an account-wide lock that needs the reset link, the same answer and work for a
 // wrong password and an unknown email, and old scrypt hashes upgraded on login.

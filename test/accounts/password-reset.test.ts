@@ -1,6 +1,6 @@
-// Taking an account back (product-decisions §14): forgot → reset link → new password,
+// Taking an account back (docs/decisions/14-trust-and-safety-second-round.md): forgot → reset link → new password,
 // the address verified and every session ended; password change; sign out everywhere; a reset
-// lifts the sign-in lock with the failure counters that set it (§20), in process and in Redis.
+// lifts the sign-in lock with the failure counters that set it (docs/decisions/20-booking-lifecycle.md), in process and in Redis.
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Verified email (product-decisions §11, §14): the sign-up mail's link, confirmed only with
+// Verified email (docs/decisions/11-trust-and-safety.md, docs/decisions/14-trust-and-safety-second-round.md): the sign-up mail's link, confirmed only with
 // the account's own session (a GET changes nothing), single use, expiry, resend limits,
 // and what an unverified address cannot do (live keys, staff rights).
 import assert from 'node:assert/strict';

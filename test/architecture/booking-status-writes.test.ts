@@ -1,4 +1,4 @@
-// No booking status is written outside the lifecycle module (product-decisions §20): every
+// No booking status is written outside the lifecycle module (docs/decisions/20-booking-lifecycle.md): every
 // statement that writes `registrations.status` — a Kysely insert or an update that sets
 // `status`, or SQL text that inserts into or updates registrations — stands in
 // src/modules/registrations/lifecycle/. The finder is parsed with the TypeScript compiler,

@@ -1,4 +1,4 @@
-// The audit log (product-decisions §17): a scripted organiser day over HTTP shows each
+// The audit log (docs/decisions/17-the-organisers-office.md): a scripted organiser day over HTTP shows each
 // change with its actor, the list pages and filters by target, secrets never appear, and
 // the database refuses to change or delete an entry.
 import assert from 'node:assert/strict';

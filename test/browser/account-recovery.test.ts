@@ -1,4 +1,4 @@
-// Taking an account back in a real browser (product-decisions §14): sign up, the
+// Taking an account back in a real browser (docs/decisions/14-trust-and-safety-second-round.md): sign up, the
 // verification mail (received over SMTP) opened while signed out changes nothing and
 // asks to sign in; signed in, it confirms at once; then forgot password, the reset link from
 // the mail, a new password, and sign-in with it — the idToken issued before is refused.

@@ -1,4 +1,4 @@
-// The buyer's ticket in Chromium (product-decisions §16): on a 390 px page nothing is chosen
+// The buyer's ticket in Chromium (docs/decisions/16-the-buyers-ticket.md): on a 390 px page nothing is chosen
 // for the buyer, errors show at their fields, the order summary and the button follow the
 // choice ("Register" / "Pay ₹X", a promo code priced by the service), the sandbox payment
 // confirms, and the confirmation shows what was booked and paid, the ticket's QR and a

@@ -1,4 +1,4 @@
-// The dashboard's care items (product-decisions §17) in Chromium: a test event publishes
+// The dashboard's care items (docs/decisions/17-the-organisers-office.md) in Chromium: a test event publishes
 // without the grant; tracks are numbered from 1 with their times, removable while nobody
 // booked them (refused otherwise); availability per track; registrations filtered by track,
 // tier and check-in; lists become cards at 390 px with no horizontal overflow; ledger rows

@@ -147,13 +147,13 @@ describe('dashboard in Chromium', { timeout: 300_000 }, () => {
     await page.getByLabel(/^Location/).fill('Bandra, Mumbai');
     await page.getByLabel(/^Capacity/).fill('100');
     await page.getByLabel(/^Price in rupees/).fill('500');
-    // The event gets a track below and is also sold whole, at ₹500 (off unless ticked, §28).
+    // The event gets a track below and is also sold whole, at ₹500 (off unless ticked, docs/decisions/28-a-persons-day.md).
     await page.getByLabel(/also sell the whole event/).check();
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.getByText('Draft created').waitFor();
     eventId = decodeURIComponent(/\/dashboard\/events\/([^/?#]+)/.exec(page.url())![1]!);
     assert.match(await page.getByRole('heading', { level: 1 }).innerText(), /Monsoon Jazz Night/);
-    // A test event publishes without the grant (§17); the grant below is for live events.
+    // A test event publishes without the grant (docs/decisions/17-the-organisers-office.md); the grant below is for live events.
     assert.match(await page.locator('main').innerText(), /A test event publishes at once/);
 
     await page.getByRole('link', { name: 'Setup' }).click();

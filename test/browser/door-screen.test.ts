@@ -1,4 +1,4 @@
-// The door screen of a day's list (decisions §28) in Chromium at 390 and 360 px, as a
+// The door screen of a day's list (docs/decisions/28-a-persons-day.md) in Chromium at 390 and 360 px, as a
 // volunteer at Day 2's gate: the fake camera shows a Day 2 ticket; the verdict (name, reason,
 // Undo, Next) is in view without scrolling at 360 × 740 with the camera on; offline, the
 // screen refuses a Day 1 ticket naming its session and shows a transferred ticket's old QR as

@@ -1,4 +1,4 @@
-// The door screen never jams (decisions §21), in Chromium: offline, the fake camera reads a
+// The door screen never jams (docs/decisions/21-trust-and-safety-third-round.md), in Chromium: offline, the fake camera reads a
 // QR with a long payload that is no ticket (600 digits) and a volunteer admits a guest by
 // name; back online, the odd scan is set aside and shown, the guest's admit reaches the
 // service, and later scans keep syncing.

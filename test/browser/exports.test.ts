@@ -1,4 +1,4 @@
-// The dashboard's CSV downloads in Chromium (§17): each screen's button downloads a file
+// The dashboard's CSV downloads in Chromium (docs/decisions/17-the-organisers-office.md): each screen's button downloads a file
 // that csv-parse reads back with every cell intact and no formula (a name with a comma,
 // quotes and a line break, Indian scripts and ₹, `=HYPERLINK(…)` and `-2+3` shown as text);
 // each screen checked with axe-core and photographed at 1280 and 390 px.

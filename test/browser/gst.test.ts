@@ -1,4 +1,4 @@
-// GST in Chromium (§17): the dashboard's GST settings filled in with the keyboard, the
+// GST in Chromium (docs/decisions/17-the-organisers-office.md): the dashboard's GST settings filled in with the keyboard, the
 // event form's tax fields, and a tax invoice's HTML page — each checked with axe-core and
 // photographed at 1280 and 390 px (no sideways scrolling on a phone).
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// A buyer who is not a member yet, on a 390 px phone (product-decisions §28): the members-only
+// A buyer who is not a member yet, on a 390 px phone (docs/decisions/28-a-persons-day.md): the members-only
 // tier's "Not a member? Join" opens the plan's page, the buyer joins (test mode: the sandbox's
 // stand-in for the gateway's checkout), goes back to the event and books the members-only tier
 // with a code mailed to their address — no membership id pasted anywhere. Screenshots at 390

@@ -1,4 +1,4 @@
-// An organiser with no website of their own (decisions §28), in Chromium: from the event's
+// An organiser with no website of their own (docs/decisions/28-a-persons-day.md), in Chromium: from the event's
 // overview in the dashboard they open the signed preview of their test event's booking page,
 // book a paid ticket through the sandbox payment as a buyer would, and read the ticket mail in
 // the dashboard's Test inbox, as it would be sent. No checkout key, no host page. Screenshots at

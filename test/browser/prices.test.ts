@@ -1,4 +1,4 @@
-// Prices before buyers see them (product-decisions §28) in Chromium at 390 and 360 px: the
+// Prices before buyers see them (docs/decisions/28-a-persons-day.md) in Chromium at 390 and 360 px: the
 // buyer's form of a two-day event that sells its days one by one shows no "whole event", and
 // each ticket type's price in the chosen day; a promo code typed and left unapplied is applied
 // on the first press of Pay and said (not charged silently); the confirmation's header names

@@ -1,4 +1,4 @@
-// A registration's history and tax documents in Chromium (§28): the dashboard's registration
+// A registration's history and tax documents in Chromium (docs/decisions/28-a-persons-day.md): the dashboard's registration
 // page of a paid booking refunded in part and then transferred shows its history in order and
 // links its tax invoice and credit note, whose link opens a PDF; the attendee's page links
 // the same documents; and the GST settings page (/dashboard/account/gst) saves its form from

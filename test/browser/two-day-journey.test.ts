@@ -1,4 +1,4 @@
-// A two-day event from the dashboard to Day 2's gate (decisions §28), in Chromium: the
+// A two-day event from the dashboard to Day 2's gate (docs/decisions/28-a-persons-day.md), in Chromium: the
 // organiser makes one door link per day from the event's overview (the picker offers the whole
 // event, each session and each day) and sees what each admits for; the buyer's ticket page of a
 // Day 2 booking says Day 2 with its end time and never Day 1's date; at Day 1's gate the ticket is

@@ -1,4 +1,4 @@
-// The check-in list rule (decisions §28), pure: which session's tickets a track's or a day's
+// The check-in list rule (docs/decisions/28-a-persons-day.md), pure: which session's tickets a track's or a day's
 // list admits, a track's day in the event's time zone, and the session as people read it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Check-in lists (decisions §28), through HTTP: a door pass for one day or one track admits
+// Check-in lists (docs/decisions/28-a-persons-day.md), through HTTP: a door pass for one day or one track admits
 // that session's tickets once per list, refuses another session's with `wrong_session`
 // naming the session it is valid for, admits a whole-event ticket on each day, and shows
 // the old QR of a transferred ticket as transferred (the roster carries its hash).

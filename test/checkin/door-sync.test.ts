@@ -1,4 +1,4 @@
-// Door sync never jams (decisions §21), through HTTP: each scan of a batch is answered on its
+// Door sync never jams (docs/decisions/21-trust-and-safety-third-round.md), through HTTP: each scan of a batch is answered on its
 // own, so a scan the door cannot read (too long, control characters, unknown) is refused and
 // every other scan still applies; sync records are a pass's own, so another pass holder
 // cannot answer for a device by using its id; and nobody is shown a device's id.

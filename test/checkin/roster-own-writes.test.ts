@@ -1,4 +1,4 @@
-// The door roster and this instance's own admits (rosters.ts `writing`, decisions §15, §22):
+// The door roster and this instance's own admits (rosters.ts `writing`, docs/decisions/15-the-door.md, docs/decisions/22-figures-and-evidence.md):
 // while the process's own admitting statement of an event is in flight, the notification of
 // its commit is not read from the database (the statement's answer brings the change in), and
 // once the statement ends, a change it did not bring is read.

@@ -1,4 +1,4 @@
-// Keyed hosted pages are framed only by their pinned origin (product-decisions §14), and
+// Keyed hosted pages are framed only by their pinned origin (docs/decisions/14-trust-and-safety-second-round.md), and
 // their calls are refused from anywhere else, whatever `origin=` declares.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// A members-only tier proved by a code mailed to the member's address (product-decisions §28):
+// A members-only tier proved by a code mailed to the member's address (docs/decisions/28-a-persons-day.md):
 // asked for and checked on the hosted page, answered alike for members and others, short-lived,
 // tried at most five times; its proof is what register takes in place of a pasted membershipId.
 import assert from 'node:assert/strict';

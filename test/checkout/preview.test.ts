@@ -1,4 +1,4 @@
-// The organiser's preview of a hosted page (product-decisions §28): an event's dashboard page
+// The organiser's preview of a hosted page (docs/decisions/28-a-persons-day.md): an event's dashboard page
 // links `/e/{slug}?preview=<token>`, signed for that event of that account and valid for a day
 // on the injected clock. It opens a test event's page without a key or a site; bookings made
 // there are test bookings through the sandbox. A tampered, foreign or expired token answers a

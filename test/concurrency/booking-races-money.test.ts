@@ -1,4 +1,4 @@
-// Changes that move money racing over one paid booking (product-decisions §20), through two
+// Changes that move money racing over one paid booking (docs/decisions/20-booking-lifecycle.md), through two
 // service processes on one database, the gateway the Razorpay emulator in live mode (and, for
 // the headline case, the sandbox gateway in test mode). Found from outside: four concurrent
 // cancels of one ₹500 test-mode booking under a 50 % fee policy made refunds of ₹750 at the

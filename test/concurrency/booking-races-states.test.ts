@@ -1,4 +1,4 @@
-// Changes of a booking's state racing with each other (product-decisions §20), through two
+// Changes of a booking's state racing with each other (docs/decisions/20-booking-lifecycle.md), through two
 // service processes on one database, live mode at the Razorpay emulator: a paid booking's
 // step 2 against the organiser's cancel, against the gateway's signed notification, and
 // against the sweep expiring it unpaid; an approval against a rejection. Of concurrent

@@ -1,4 +1,4 @@
-// The door across two service processes on one database (decisions §15, speed): each
+// The door across two service processes on one database (docs/decisions/15-the-door.md, speed): each
 // answers lookups from its own in-memory roster, kept current by LISTEN/NOTIFY and a version
 // counter, and admits through the database in groups. On the embedded pass the first process
 // runs the embedded server and the second reaches it through its socket; on the PostgreSQL

@@ -1,5 +1,5 @@
 // Membership money under races, through two service processes on one database, live mode
-// against the Razorpay emulator (product-decisions §20: money cannot exceed what was
+// against the Razorpay emulator (docs/decisions/20-booking-lifecycle.md: money cannot exceed what was
 // captured; memberships keep the rule for their own state). Every captured payment ends in
 // exactly one place: a period the member got (one ledger entry) or a full refund (once).
 // - a fixed-term payment reported four times at once (order.paid, payment.captured and the

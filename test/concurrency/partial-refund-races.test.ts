@@ -1,4 +1,4 @@
-// Partial refunds racing over one paid booking (product-decisions §20, §28), through two service
+// Partial refunds racing over one paid booking (docs/decisions/20-booking-lifecycle.md, docs/decisions/28-a-persons-day.md), through two service
 // processes on one database, the gateway the Razorpay emulator in live mode. Unlike a cancel,
 // several partial refunds of one booking may each act, one after another; what must hold under
 // any interleaving is that the gateway never gives back more than it captured, that every

@@ -1,4 +1,4 @@
-// loadConfig(env) (product-decisions §1): defaults, refusals of bad values with one line
+// loadConfig(env) (docs/decisions/01-running-it.md): defaults, refusals of bad values with one line
 // naming the variable, generated secrets kept in DATA_DIR; and the process refusing
 // to start on a bad value.
 import assert from 'node:assert/strict';
@@ -53,7 +53,7 @@ describe('loadConfig: defaults', () => {
     assert.deepEqual(c.dnsServers, []);
     assert.equal(c.webhookAllowPrivateUrls, false);
     assert.equal(c.dataDir, dataDir);
-    // The third round's limits (§21).
+    // The third round's limits (docs/decisions/21-trust-and-safety-third-round.md).
     assert.equal(c.http.maxConnections, 10_000);
     assert.equal(c.http.maxConnectionsPerAddress, 256);
     assert.equal(c.http.acceptQueues, 16);

@@ -1,4 +1,4 @@
-// The Test inbox (product-decisions §28): the account's test-mode mails as they would be sent,
+// The Test inbox (docs/decisions/28-a-persons-day.md): the account's test-mode mails as they would be sent,
 // in the dashboard — the HTML body in a sandboxed frame with a policy that runs no script, the
 // QR code shown inline, the attachments downloadable — and only the account's own.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The container files (product-decisions §19), read by parsers of their formats since no
+// The container files (docs/decisions/19-developers-and-operators.md), read by parsers of their formats since no
 // Docker engine runs here: the Dockerfile builds in one stage and runs from another as a
 // non-root user with production dependencies and a health check; compose.yaml runs three
 // identical instances behind a proxy on one PostgreSQL and one Redis.
@@ -23,7 +23,7 @@ test('the Dockerfile: multi-stage on Node 22, production dependencies, non-root,
   const users = args('USER');
   assert.ok(users.length > 0 && users.every((u) => u !== 'root' && u !== '0'), 'runs as a non-root user');
   // A user of its own, made in the run stage: any process of the same user could join the
-  // port's SO_REUSEPORT group and take a share of its connections (README, "Production").
+  // port's SO_REUSEPORT group and take a share of its connections (docs/operations/production.md).
   assert.ok(users.every((u) => u !== 'node' && u !== '1000'), 'not the image’s shared node user');
   const user = users.at(-1)!;
   assert.ok(args('RUN').some((a) => new RegExp(`useradd\\b[^&]*\\b${user}\\b`).test(a)), `the run stage creates ${user}`);

@@ -66,7 +66,7 @@ describe('events', () => {
       assert.deepEqual(e.tracks, []);
       assert.deepEqual(e.customFields, [{ name: 'company', label: 'Company', type: 'text', required: true, options: null }]);
       assert.deepEqual(e.specialPrices, [{ name: 'Early bird', price: 299, capacity: 20, membersOnly: false, availableFrom: null, availableUntil: null, sac: null }]);
-      // GST (§17): standard 18 % unless the organiser says otherwise; the rest unset.
+      // GST (docs/decisions/17-the-organisers-office.md): standard 18 % unless the organiser says otherwise; the rest unset.
       assert.deepEqual([e.taxCategory, e.supplierGstin, e.sac, e.venueState], ['standard', null, null, null]);
       assert.ok(Date.parse(e.createdAt) > 0 && Date.parse(e.updatedAt) > 0);
     });

@@ -1,4 +1,4 @@
-// Prices before buyers see them (product-decisions §28): the base price is a "whole event"
+// Prices before buyers see them (docs/decisions/28-a-persons-day.md): the base price is a "whole event"
 // option only when the organiser turns it on (the dashboard makes events with it off; the API
 // keeps it on when not told, as before); the setup page shows the price of every session ×
 // tier; the hosted page lists only the sessions on sale and each tier's price for them.

@@ -1,4 +1,4 @@
-// A track is a session with its own time (product-decisions §28): `startsAt`/`endsAt` on
+// A track is a session with its own time (docs/decisions/28-a-persons-day.md): `startsAt`/`endsAt` on
 // tracks (`date` still accepted), and a Day 2 booking of a two-day event says Day 2 with its
 // end everywhere it is shown: the attendee page, the ticket mail, the confirmation's ticket,
 // the .ics and Google Calendar link, and the self-service cutoff (which follows Day 2's start).

@@ -1,4 +1,4 @@
-// CSV exports (§17) through HTTP: every file read back with csv-parse has every cell as it
+// CSV exports (docs/decisions/17-the-organisers-office.md) through HTTP: every file read back with csv-parse has every cell as it
 // was given — names with commas, quotes, line breaks and any script, answers beginning with
 // a formula character shown with a leading ' — behind a byte order mark, with CRLF records;
 // the filters, the key's mode and account, and the dashboard's downloads answering the same.

@@ -1,4 +1,4 @@
-// Exports stream in constant memory (§17): a service process exports an event of 10,000
+// Exports stream in constant memory (docs/decisions/17-the-organisers-office.md): a service process exports an event of 10,000
 // registrations and one of 100,000 (bulk-inserted into the database, about 1 KB of answers
 // each), and its peak resident memory while sending the second is within 40 MB of its peak
 // while sending the first. An export that gathered its rows or its text before sending needs

@@ -1,4 +1,4 @@
-// GST on the dashboard (§17): the account page's settings form (the API's rules, in the
+// GST on the dashboard (docs/decisions/17-the-organisers-office.md): the account page's settings form (the API's rules, in the
 // mode the dashboard shows) and the event form's tax fields.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// GST documents end to end (§17): a registered organiser's paid bookings, paid through the
+// GST documents end to end (docs/decisions/17-the-organisers-office.md): a registered organiser's paid bookings, paid through the
 // Razorpay emulator, get tax invoices whose PDF — read back with pdftotext — shows every
 // rule 46 field with the right tax split; exempt tickets get bills of supply; a refund gets
 // a credit note naming its invoice; every confirmation path issues exactly one.

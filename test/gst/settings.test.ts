@@ -1,4 +1,4 @@
-// GST settings (§17) through the API: checked GSTINs and states, per account and mode;
+// GST settings (docs/decisions/17-the-organisers-office.md) through the API: checked GSTINs and states, per account and mode;
 // the events' tax fields and the buyer's billing details refused when wrong; test mode's
 // own series and "TEST MODE" documents; the GSTR-1 summary route.
 import assert from 'node:assert/strict';

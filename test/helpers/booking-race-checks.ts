@@ -15,7 +15,7 @@ export const REFUND = /^registration\.refund$/;
 export const TRANSFER = /^registration\.transfer$/;
 export const APPROVE = /^registration\.approve$/;
 export const REJECT = /^registration\.reject$/;
-/** §20 names no verb for these yet: a paid confirmation, and the sweep's expiry of an unpaid booking. */
+/** docs/decisions/20-booking-lifecycle.md names no verb for these yet: a paid confirmation, and the sweep's expiry of an unpaid booking. */
 export const CONFIRM = /^registration\.(confirm|pay)/;
 export const EXPIRE = /^registration\.(expire|cancel)/;
 

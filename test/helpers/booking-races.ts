@@ -1,4 +1,4 @@
-// Races over one booking (product-decisions §20) across two service processes on one
+// Races over one booking (docs/decisions/20-booking-lifecycle.md) across two service processes on one
 // database: live-mode payments at the Razorpay emulator, so every refund the gateway made
 // can be counted, or test-mode payments at the sandbox gateway. An in-process instance on the same database (its clock injected)
 // owns the database, signs accounts up, runs the jobs and the reconciliation sweep; the

@@ -153,7 +153,7 @@ export interface HostPages {
 
 /**
  * Serves `/page?html=<base64url body>` as a host page with a strict CSP: only its own
- * nonce'd script, and the lines the README tells a host to add for the service.
+ * nonce'd script, and the lines docs/guides/hosted-checkout-and-embed.md tells a host to add for the service.
  */
 export async function startHostPages(serviceOrigin: string): Promise<HostPages> {
   const server: Server = createServer((req, res) => {
@@ -166,7 +166,7 @@ export async function startHostPages(serviceOrigin: string): Promise<HostPages> 
     const body = Buffer.from(url.searchParams.get('html') ?? '', 'base64url').toString('utf8').replaceAll('NONCE', nonce);
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      // The host's own nonce'd script, and the two lines the README asks a host to add; no styles
+      // The host's own nonce'd script, and the two lines docs/guides/hosted-checkout-and-embed.md asks a host to add; no styles
       // at all, so anything embed.js tried to inject would be reported as a violation.
       'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}' ${serviceOrigin}; frame-src ${serviceOrigin}`,
     });

@@ -109,7 +109,7 @@ export async function verifyFromMailFiles(baseUrl: string, dataDirs: readonly st
         if (!text.toLowerCase().includes(email.toLowerCase())) continue;
         const token = /\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
         if (!token) continue;
-        // Confirming needs the account's own session (product-decisions §14).
+        // Confirming needs the account's own session (docs/decisions/14-trust-and-safety-second-round.md).
         const login = await call(baseUrl, 'POST', '/auth/login', { body: { email, password: 'correct horse battery' } });
         const r = await call(baseUrl, 'POST', '/auth/verify', { token: login.body.idToken, body: { token } });
         if (r.status !== 200) throw new Error(`verification failed: ${r.status} ${r.text}`);

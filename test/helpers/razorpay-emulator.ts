@@ -1,9 +1,9 @@
 // A local emulator of Razorpay's REST API on loopback, honouring the documented
-// shapes, error bodies and statuses (../shared/reference/razorpay-api.md): basic auth
+// shapes, error bodies and statuses (https://razorpay.com/docs/api/): basic auth
 // (401), unknown ids (400 "The id provided does not exist"), amounts in paise (min 100),
 // empty notes as [], 200 with the bare entity. Test controls play the buyer (pay an
 // order) and inject failures (5xx, 4xx, delays) into the next requests.
-// RazorpayX Payouts too (../shared/reference/razorpayx-payouts.md): contacts, vpa fund
+// RazorpayX Payouts too (https://razorpay.com/docs/api/x/payouts/): contacts, vpa fund
 // accounts, payouts with the mandatory X-Payout-Idempotency header (same key and body
 // → the same payout; same key, other body → 400), GET of a payout, state changes the
 // test drives, and signed payout notifications.

@@ -1,4 +1,4 @@
-// Stand-ins for the wallets' credentials, made per test run (shared/reference/wallet-passes.md):
+// Stand-ins for the wallets' credentials, made per test run (docs/guides/tickets-wallet-and-whatsapp.md):
 // a root CA, a WWDR-like intermediate it signs, and a Pass Type ID certificate the
 // intermediate signs (UID = the Pass Type ID, OU = the team), made with openssl; and a Google
 // service account's RSA key in its JSON key file, made with node:crypto. A real iPhone

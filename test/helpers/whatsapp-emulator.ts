@@ -1,5 +1,5 @@
-// A local emulator of the WhatsApp Cloud API on loopback (../shared/reference/
-// whatsapp-cloud-api.md): `POST /{version}/{phone-number-id}/media` (multipart; PNG or JPEG
+// A local emulator of the WhatsApp Cloud API on loopback (docs/guides/tickets-wallet-and-whatsapp.md,
+// which links Meta's reference): `POST /{version}/{phone-number-id}/media` (multipart; PNG or JPEG
 // of at most 5 MB whose bytes match its type, else 131053) and `/messages` (templates only).
 // It refuses as Meta does, with Meta's error shape: a missing or wrong Bearer token 401 code
 // 190; an unknown phone number id or a malformed `to` 400 code 100; a template unknown in

@@ -1,4 +1,4 @@
-// Idempotency keys (product-decisions §19): a POST under /api/v1 with Idempotency-Key acts
+// Idempotency keys (docs/decisions/19-developers-and-operators.md): a POST under /api/v1 with Idempotency-Key acts
 // once, on one instance or several; replays answer the stored answer; another request under
 // the same key is 422; a request still running is 409; 5xx answers are not kept; keys live
 // 24 hours by the injected clock.

@@ -1,4 +1,4 @@
-// Event deletion never drops money (product-decisions §12): while any booking has a
+// Event deletion never drops money (docs/decisions/12-money-integrity.md): while any booking has a
 // payment in flight or captured and not refunded the delete answers 409; staff with
 // force=true refund them first, each refund in the ledger, and the ledger check holds.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Promo codes never exceed maxUses (product-decisions §12): a use is reserved with the
+// Promo codes never exceed maxUses (docs/decisions/12-money-integrity.md): a use is reserved with the
 // booking's order at step 1, becomes a use at confirmation, and goes back when the
 // booking ends unpaid (cancelled, rejected, expired by reconciliation).
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Trust and safety in registrations and events (product-decisions §11): bounded, linear
+// Trust and safety in registrations and events (docs/decisions/11-trust-and-safety.md): bounded, linear
 // input checks; question names that behave like any other; members-only tiers need proof
 // from a browser; checkout keys read only published events; lists are pages.
 import assert from 'node:assert/strict';

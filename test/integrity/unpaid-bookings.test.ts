@@ -1,4 +1,4 @@
-// Unpaid bookings hold nothing for long (product-decisions §14): a paid booking is payable
+// Unpaid bookings hold nothing for long (docs/decisions/14-trust-and-safety-second-round.md): a paid booking is payable
 // for CHECKOUT_WINDOW_MINUTES, then cancelled with its promo use released; at most 3 per
 // email and 20 per client address wait for payment at once per event; unknown, expired and
 // used-up promo codes answer alike.

@@ -1,4 +1,4 @@
-// Jobs are never silently dropped (product-decisions §12): a failing job is retried with
+// Jobs are never silently dropped (docs/decisions/12-money-integrity.md): a failing job is retried with
 // capped back-off for at least 72 hours, then parked as dead, listed for staff and
 // retried on demand. A job whose worker died counts as an attempt. The clock is moved,
 // never slept on.

@@ -1,4 +1,4 @@
-// API keys (product-decisions §2, interface-spec Authentication): creation through the
+// API keys (docs/decisions/02-accounts-sessions-and-keys.md, the OpenAPI document's security schemes): creation through the
 // dashboard, storage as sha256 only, revocation, and origin pinning with CORS.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';

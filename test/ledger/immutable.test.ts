@@ -1,4 +1,4 @@
-// The ledger cannot be rewritten (§14): the database refuses UPDATE, DELETE and TRUNCATE on
+// The ledger cannot be rewritten (docs/decisions/14-trust-and-safety-second-round.md): the database refuses UPDATE, DELETE and TRUNCATE on
 // ledger entries, whoever sends them; appending, and a repeated append, still work.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 // Live payouts end to end: the RazorpayX adapter against the emulator, the durable send
 // job across timeouts and 5xx, refusals, notifications in any order, the sweep, and the
-// ledger of a live sale with the fees of §9.
+// ledger of a live sale with the fees of docs/decisions/09-money-and-fees.md.
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Lists are pages (product-decisions §11) in memberships, webhooks and the sandbox, and
+// Lists are pages (docs/decisions/11-trust-and-safety.md) in memberships, webhooks and the sandbox, and
 // the tables that only grow are pruned by the workers on a schedule of the injected clock.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

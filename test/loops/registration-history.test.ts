@@ -1,4 +1,4 @@
-// A registration keeps its history (product-decisions §28, "Closing every loop"): the
+// A registration keeps its history (docs/decisions/28-a-persons-day.md, "Closing every loop"): the
 // dashboard's registration page lists the booking's events in order from the audit log
 // (booked, paid, a partial refund with its amount and reason, a cancellation with what was
 // kept, a transfer from whom to whom) and says what was refunded and kept rather than the

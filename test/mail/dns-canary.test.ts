@@ -1,4 +1,4 @@
-// A resolver that filters outside names answers "no such domain" for everything (§28,
+// A resolver that filters outside names answers "no such domain" for everything (docs/decisions/28-a-persons-day.md,
 // addresses). The service asks it for EMAIL_DNS_CANARY at start and every 5 minutes by the
 // injected clock; while it is denied, addresses are checked for syntax and reserved domains
 // only, and /readyz, the log and a metric say so. SERVFAIL proves nothing and changes nothing.

@@ -1,4 +1,4 @@
-// What the ticket mail tells the buyer (product-decisions §16), read back over SMTP with a
+// What the ticket mail tells the buyer (docs/decisions/16-the-buyers-ticket.md), read back over SMTP with a
 // mail parser: the date in words in the event's time zone, what was paid (or "free"), a
 // receipt line, an .ics attachment a calendar parser accepts (UID = the ticket id, the
 // venue, a one-hour alarm) and the link to the attendee's own page.

@@ -1,4 +1,4 @@
-// The member's mails (product-decisions §16): a confirmation when a membership starts
+// The member's mails (docs/decisions/16-the-buyers-ticket.md): a confirmation when a membership starts
 // (plan, period and the membership id) and a payment-received mail per charge, sent by
 // durable jobs. The id in the confirmation is what admits a members-only registration made
 // with a checkout key. And a payment for a membership order no longer expected is refunded

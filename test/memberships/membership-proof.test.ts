@@ -1,4 +1,4 @@
-// Members-only proof stays secret (product-decisions §14): a checkout key never learns the
+// Members-only proof stays secret (docs/decisions/14-trust-and-safety-second-round.md): a checkout key never learns the
 // id of a membership that already exists, the proof members-only tiers accept.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

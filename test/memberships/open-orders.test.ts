@@ -1,6 +1,6 @@
 // A repeat subscribe never takes an open payment away, checkout keys never read
 // personal data, and only captured, unrefunded money in the plan's currency activates a
-// membership (product-decisions §8, §11).
+// membership (docs/decisions/08-memberships.md, docs/decisions/11-trust-and-safety.md).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
@@ -85,7 +85,7 @@ describe('memberships: open orders, checkout keys, payment checks', () => {
     assert.equal(again.status, 200, again.text);
     assert.deepEqual(leaks(again.text), []);
     // The id of an existing membership is the proof members-only tiers accept: a browser that
-    // knows only the email learns that it exists, nothing more (product-decisions §14).
+    // knows only the email learns that it exists, nothing more (docs/decisions/14-trust-and-safety-second-round.md).
     assert.deepEqual(again.body, { success: true, existing: true });
 
     const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: created.body.orderId, outcome: 'success' }, checkout.key);

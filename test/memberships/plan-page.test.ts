@@ -1,4 +1,4 @@
-// The hosted plan page (/m/{slug}, product-decisions §28): a person joins a plan without an
+// The hosted plan page (/m/{slug}, docs/decisions/28-a-persons-day.md): a person joins a plan without an
 // API key — a fixed term paid through the sandbox's checkout stand-in (test) or Razorpay's
 // checkout posting back (live), a recurring plan by approving its mandate — through the
 // same subscribe and confirm as the API. The page never shows a membership's id.

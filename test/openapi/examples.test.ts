@@ -1,5 +1,5 @@
 // Every documented example is sent to a real server and its answer checked against the
-// document (product-decisions §19): a typed client that builds a request the document allows
+// document (docs/decisions/19-developers-and-operators.md): a typed client that builds a request the document allows
 // must not get a refusal the document did not foresee. The test sets up what the examples
 // need (an organiser, an event, bookings, a plan, a door pass, …), swaps each stand-in id of
 // src/openapi/examples.ts (`EX`) for the object it made, sends each request example as the

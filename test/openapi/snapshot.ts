@@ -1,4 +1,4 @@
-// The OpenAPI snapshot and the SDK made from it (product-decisions §19).
+// The OpenAPI snapshot and the SDK made from it (docs/decisions/19-developers-and-operators.md).
 // `npm run openapi` starts the service on an empty database, writes the document it serves
 // to openapi/openapi.json (the snapshot the breaking-change check compares with) and
 // regenerates the SDK's types, sdk/schema.d.ts, with openapi-typescript. Commit both with the

@@ -1,4 +1,4 @@
-// GET /metrics (product-decisions §19): Prometheus text that a parser of the format reads,
+// GET /metrics (docs/decisions/19-developers-and-operators.md): Prometheus text that a parser of the format reads,
 // guarded by METRICS_TOKEN, whose figures move with the traffic and the queue.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// The start-up message (§28, trying it without a website): the dashboard's address comes
+// The start-up message (docs/decisions/28-a-persons-day.md, trying it without a website): the dashboard's address comes
 // first, then the curl route, then the API document; a reduced email check is said too.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

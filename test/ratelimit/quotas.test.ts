@@ -1,4 +1,4 @@
-// Quotas an account or a client cannot outgrow (decisions §21), with the service's defaults:
+// Quotas an account or a client cannot outgrow (docs/decisions/21-trust-and-safety-third-round.md), with the service's defaults:
 // 50 keys in use per account and mode (409 key_limit), 10 sign-ups per client address an
 // hour (429 too_many_signups), 5 verification mails per email address an hour with resends
 // (429 too_many_attempts), the door's in-memory rosters within DOOR_ROSTER_MAX_PEOPLE (least

@@ -1,4 +1,4 @@
-// An order is paid at most once (product-decisions §12, §16): a second captured payment
+// An order is paid at most once (docs/decisions/12-money-integrity.md, docs/decisions/16-the-buyers-ticket.md): a second captured payment
 // of an order already paid, or a payment for a booking or membership that ended before it
 // was paid, is refunded in full — at once when its notification arrives, and by the
 // sweep when the notification is lost, even after the order's first payment settled it.

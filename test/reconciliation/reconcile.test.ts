@@ -1,4 +1,4 @@
-// Reconciliation over HTTP (product-decisions §12): money the gateway captured ends in a
+// Reconciliation over HTTP (docs/decisions/12-money-integrity.md): money the gateway captured ends in a
 // confirmed booking or membership period, or a full refund, without the browser coming
 // back or the gateway's notification arriving. The sweep is called directly, with the
 // server's ManualClock moved past RECONCILE_AFTER_MINUTES.

@@ -1,4 +1,4 @@
-// The booking lifecycle is one table (product-decisions §20): every state × event pair is
+// The booking lifecycle is one table (docs/decisions/20-booking-lifecycle.md): every state × event pair is
 // derived from it, and the SQL guard of every conditional update (and of the door's admit
 // and the one-statement free booking's status) is evaluated by PostgreSQL over every state
 // and must agree with `canApply`. The docs' state diagram is the one the table draws.

@@ -1,4 +1,4 @@
-// Partial refunds (product-decisions §28): the organiser gives back part of a paid booking with
+// Partial refunds (docs/decisions/28-a-persons-day.md): the organiser gives back part of a paid booking with
 // a reason, through the booking lifecycle (claim → gateway with an idempotency key → complete);
 // the booking stays confirmed, never more than the capture is given back, the ledger and a
 // partial credit note follow each part, and the buyer is mailed the amount and when to expect

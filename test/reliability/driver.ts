@@ -834,7 +834,7 @@ async function verify(db: Db, rzp: RazorpayEmulator, accountId: string, figures:
   }
 }
 
-// §9, written out here on its own (not the service's fees.ts): per paid ticket, a
+// The fees of docs/decisions/09-money-and-fees.md, written out here on its own (not the service's fees.ts): per paid ticket, a
 // percentage by the ticket's ordinal among the event's paid tickets, held between 3 and
 // 75 rupees; the gateway's 3 % of the price, per ticket.
 const PLATFORM_BANDS: [number, number][] = [
@@ -899,7 +899,7 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
       miss(`${l.account} ${l.mode} ${l.product}: gateway captured − refunded ${l.gatewayNet} paise, service confirmed ${l.serviceGross}, ledger sales − refunds ${l.ledgerNet}`);
   }
 
-  // B. Fees from §9, entry by entry.
+  // B. Fees from docs/decisions/09-money-and-fees.md, entry by entry.
   const bySource = new Map<string, typeof entries>();
   for (const e of entries) {
     const k = `${e.source_type}:${e.source_id}`;
@@ -938,7 +938,7 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
     }
     if (count(es, 'platform_fee') !== 1 || !ok) miss(`${where}: platform fee entry ${platform} follows no ordinal of §9 for ${r.quantity} × ${unit}`);
     const refunds = count(es, 'ticket_refund');
-    // A cancellation under a fee-keeping policy refunds all but the fee and keeps the platform fee (README).
+    // A cancellation under a fee-keeping policy refunds all but the fee and keeps the platform fee (docs/guides/attendee-page.md).
     const kept = r.status === 'confirmed' ? 0 : Number(r.kept_paise);
     if (refunds > 1) miss(`${where}: ${refunds} refund entries`);
     if (refunds === 1) {

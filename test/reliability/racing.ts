@@ -20,7 +20,7 @@ export type RaceKind = (typeof RACE_KINDS)[number];
 
 /**
  * Kinds whose every request ends the booking: of any number of them, at most one may act
- * (product-decisions §20); the others answer 409 and move no money.
+ * (docs/decisions/20-booking-lifecycle.md); the others answer 409 and move no money.
  */
 const ENDING: readonly RaceKind[] = ['cancel_cancel', 'cancel_refund', 'refund_refund', 'attendee_cancel_refund'];
 

@@ -1,4 +1,4 @@
-// Test mode's clock drives every time rule of test mode (product-decisions §20, §3): moving an
+// Test mode's clock drives every time rule of test mode (docs/decisions/20-booking-lifecycle.md, docs/decisions/03-modes-and-the-sandbox.md): moving an
 // account's test clock with POST /api/v1/sandbox/clock lapses its waitlist offers (the seat
 // passes to the next in line), expires its unpaid bookings past CHECKOUT_WINDOW_MINUTES, and
 // closes its attendees' self-service past the cutoff, with the service clock standing still.

@@ -1,4 +1,4 @@
-// Parsing is bounded before it starts (§14): nesting deeper than 64 levels is refused by a
+// Parsing is bounded before it starts (docs/decisions/14-trust-and-safety-second-round.md): nesting deeper than 64 levels is refused by a
 // linear scan before JSON.parse; the gateway webhook checks its signature over the raw bytes
 // before it parses anything, and limits badly signed requests per address; routes without
 // credentials take at most 64 KiB.

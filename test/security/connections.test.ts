@@ -1,4 +1,4 @@
-// Connections cannot be held open (§14, §21): the request must arrive within REQUEST_TIMEOUT_MS
+// Connections cannot be held open (docs/decisions/14-trust-and-safety-second-round.md, docs/decisions/21-trust-and-safety-third-round.md): the request must arrive within REQUEST_TIMEOUT_MS
 // (30 s; headers within 10 s), idle keep-alive connections close after 72 s, at most
 // MAX_CONNECTIONS are open at once whichever accept queue took them, and at most
 // MAX_CONNECTIONS_PER_ADDRESS from one client address. The test server listens as `npm start`

@@ -1,4 +1,4 @@
-// The dashboard keeps the API's rules (§14): an unverified account cannot act in live mode
+// The dashboard keeps the API's rules (docs/decisions/14-trust-and-safety-second-round.md): an unverified account cannot act in live mode
 // there; checkout keys cannot drive sandbox subscription events; a `next` with control
 // characters never reaches a Location header; a CORS preflight logs no error.
 import assert from 'node:assert/strict';

@@ -1,17 +1,17 @@
-// The soak (product-decisions §19, "three instances under fire"): three service processes on
+// The soak (docs/decisions/19-developers-and-operators.md, "three instances under fire"): three service processes on
 // one PostgreSQL database and one Redis, mixed load for a while (free and paid registrations,
 // payments and their notifications through the Razorpay emulator, door scans, broadcasts),
 // one instance killed with SIGKILL every KILL_EVERY seconds and started again on its own
-// DATA_DIR, then §19's invariants checked from each side's own records:
+// DATA_DIR, then the invariants of docs/decisions/19-developers-and-operators.md checked from each side's own records:
 // - no acknowledged booking lost: every 201 is a stored, confirmed booking;
 // - no seat oversold: per event, confirmed heads ≤ capacity, and the seat counter agrees;
 // - no ticket admitted twice: at most one admit answer `changed: true` per ticket, and every
 //   ticket the door admitted is stored as checked in;
 // - no payment confirmed twice: per gateway order at most one captured payment kept
 //   (captured − refunded), and it is the payment of the booking the service confirmed;
-// - no broadcast mail twice: per broadcast and recipient at most one mail (the README's
+// - no broadcast mail twice: per broadcast and recipient at most one mail (docs/operations/background-work.md:
 //   "at most once"), and every recipient of an acknowledged send gets one;
-// - ticket mails and webhooks within the README's guarantees: every confirmed booking's
+// - ticket mails and webhooks within the guarantees of docs/operations/background-work.md: every confirmed booking's
 //   ticket mail is sent (retried until sent: at least once), every `registration.confirmed`
 //   webhook is delivered or recorded as failed (one attempt: at most once), and no job is left
 //   pending once the workers have drained.

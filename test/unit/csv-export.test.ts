@@ -1,4 +1,4 @@
-// The exports' CSV rules (§17), pure: which cells are neutralised, how values become text,
+// The exports' CSV rules (docs/decisions/17-the-organisers-office.md), pure: which cells are neutralised, how values become text,
 // and that any text survives a round trip through csv-stringify and csv-parse.
 import assert from 'node:assert/strict';
 import { buffer } from 'node:stream/consumers';

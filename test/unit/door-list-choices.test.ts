@@ -1,4 +1,4 @@
-// The door link picker's lists (decisions §28): the whole event, each session, each day the
+// The door link picker's lists (docs/decisions/28-a-persons-day.md): the whole event, each session, each day the
 // event or a session runs on; and the form's value read back as an API scope.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// The pure GST rules (§17, shared/reference/gst-invoicing.md): GSTIN check characters, the
+// The pure GST rules (docs/decisions/17-the-organisers-office.md, docs/guides/gst.md): GSTIN check characters, the
 // tax split of a tax-inclusive price, rates by category, financial years, document numbers,
 // the GSTR-1 summary, and how an invoice answer's format is chosen.
 import assert from 'node:assert/strict';

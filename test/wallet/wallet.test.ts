@@ -1,4 +1,4 @@
-// Wallet passes (product-decisions §16), over HTTP against a real server whose settings are
+// Wallet passes (docs/decisions/16-the-buyers-ticket.md), over HTTP against a real server whose settings are
 // stand-in credentials this test makes (helpers/wallet-keys.ts): the .pkpass's signature
 // verifies with openssl against the test's root through the WWDR-like intermediate it
 // carries, its manifest hashes every file, pass.json says the ticket; the Google link's JWT

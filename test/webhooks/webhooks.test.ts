@@ -10,7 +10,7 @@ import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 
-/** What a receiver does: the README's verification helper, in test form. */
+/** What a receiver does: the verification helper of docs/guides/webhooks.md, in test form. */
 function verify(secret: string, headers: Record<string, string | string[] | undefined>, rawBody: string, nowSeconds: number): boolean {
   const timestamp = Number(headers['x-service-timestamp']);
   const given = String(headers['x-service-signature'] ?? '').replace(/^sha256=/, '');

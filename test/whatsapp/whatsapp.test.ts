@@ -1,4 +1,4 @@
-// WhatsApp tickets (product-decisions §16), over HTTP against a real server and the Cloud
+// WhatsApp tickets (docs/decisions/16-the-buyers-ticket.md), over HTTP against a real server and the Cloud
 // API emulator (helpers/whatsapp-emulator.ts) on loopback: the ticket goes out as the
 // template with the QR as its header image and name, event and date as parameters; the
 // emulator's signed status webhooks show on the registration; a badly signed webhook is

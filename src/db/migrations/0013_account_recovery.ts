@@ -1,4 +1,4 @@
-// Taking an account back (product-decisions §14): password reset tokens, a session
+// Taking an account back (docs/decisions/14-trust-and-safety-second-round.md): password reset tokens, a session
 // epoch that ends every idToken issued before it, and the lock an account gets after
 // too many failed sign-ins from everywhere (only the reset link lifts it).
 import { sql, type Kysely } from 'kysely';

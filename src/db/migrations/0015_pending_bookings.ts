@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 // Unpaid bookings are capped per email and per client address on each event
-// (product-decisions §14): a paid booking records the address it was made from, as the
+// (docs/decisions/14-trust-and-safety-second-round.md): a paid booking records the address it was made from, as the
 // service saw it, and the bookings awaiting payment are found by a partial index.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('registrations').addColumn('client_address', 'text').execute();

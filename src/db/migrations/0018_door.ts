@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// The door (decisions §15): passes that open one event's door, who admitted or undid
+// The door (docs/decisions/15-the-door.md): passes that open one event's door, who admitted or undid
 // each person, the devices' synced scans, and a change marker for the offline roster.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Idempotency keys (product-decisions §19): one row per (account, mode, key) holding the
+// Idempotency keys (docs/decisions/19-developers-and-operators.md): one row per (account, mode, key) holding the
 // request's fingerprint while it runs and the answer once it has one, kept 24 hours.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// The door's in-memory rosters (decisions §15, speed): every change that affects what the
+// The door's in-memory rosters (docs/decisions/15-the-door.md, speed): every change that affects what the
 // door shows or decides raises the event's version; once some instance holds a roster of the
 // event (`watched`), the change is also announced, at commit, on the `door` channel
 // (`<event id> <version>`), and to the writing session as a NOTICE (`door_changed <event id>

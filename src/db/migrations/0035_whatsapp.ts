@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// WhatsApp tickets (product-decisions §16): the buyer's consent is stored with the booking
+// WhatsApp tickets (docs/decisions/16-the-buyers-ticket.md): the buyer's consent is stored with the booking
 // (the Cloud API records none), and each ticket sent over WhatsApp has one row holding the
 // Cloud API's message id and the latest delivery status its webhooks reported.
 export async function up(db: Kysely<unknown>): Promise<void> {

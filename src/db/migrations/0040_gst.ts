@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// GST (product-decisions §17): the organiser's tax settings per account and mode, the
+// GST (docs/decisions/17-the-organisers-office.md): the organiser's tax settings per account and mode, the
 // events' tax facts, the buyer's billing details, and the documents issued (tax
 // invoices, bills of supply, credit notes) with the counters their numbers come from.
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Waitlists and the attendee's own page (product-decisions §18). An event (and a track,
+// Waitlists and the attendee's own page (docs/decisions/18-waitlist-and-attendee-page.md). An event (and a track,
 // inside its JSON) carries `waitlist`; an event carries its `self_service` policy. A
 // waitlist entry in `offered` holds one seat on the event's counters until it lapses;
 // a booking made from the offer names it (`registrations.waitlist_entry_id`) and takes

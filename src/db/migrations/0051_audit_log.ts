@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// The audit log (product-decisions §17): one row per change a person, an API key or a door
+// The audit log (docs/decisions/17-the-organisers-office.md): one row per change a person, an API key or a door
 // pass made, with the actor, the time, the target and a short before/after. Like the
 // ledger (0014) it cannot be rewritten: the database refuses UPDATE, DELETE and TRUNCATE.
 // `seq` orders it (newest first) for keyset pages. No foreign keys: a deleted event or

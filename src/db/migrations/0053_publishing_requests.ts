@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Requests for publishing access (product-decisions §17, getting started): an organiser asks
+// Requests for publishing access (docs/decisions/17-the-organisers-office.md, getting started): an organiser asks
 // with a short message, platform staff grant or decline it with a reason. At most one request
 // of an account is pending at a time; decided ones stay as its history.
 export async function up(db: Kysely<unknown>): Promise<void> {

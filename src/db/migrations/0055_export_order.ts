@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Exports (product-decisions §17) read an event's registrations and an account's
+// Exports (docs/decisions/17-the-organisers-office.md) read an event's registrations and an account's
 // memberships in (created_at, id) order a page at a time; these indexes let each page start
 // where the last ended instead of sorting the whole event or account again. The ledger
 // (account, mode, seq) and GST documents (their unique number) already have theirs.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// One lifecycle per booking (product-decisions §20):
+// One lifecycle per booking (docs/decisions/20-booking-lifecycle.md):
 // - `refunding`: the claim a refund holds while the gateway is asked, with what it claimed
 //   (`claim`: the status it ends in, the amounts, the idempotency key, who) and when
 //   (`claimed_at`, which the sweep reads to finish a claim a crash left behind);

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// The sandbox gateway's refunds (product-decisions §20): each refund a row with the idempotency
+// The sandbox gateway's refunds (docs/decisions/20-booking-lifecycle.md): each refund a row with the idempotency
 // key it was made under (unique per account, payment and key, as Razorpay's X-Refund-Idempotency
 // binds a key), written in the same statement that adds it to the payment's amount_refunded.
 // The payment's refunded total can no longer pass its capture: the refund statement refuses it,

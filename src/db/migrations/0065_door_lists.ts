@@ -1,13 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 
-// Check-in lists (decisions §28): a door pass admits for the whole event, one track or one
+// Check-in lists (docs/decisions/28-a-persons-day.md): a door pass admits for the whole event, one track or one
 // day. The whole event's admissions stay on the people themselves (attendees.checked_in_at);
 // a track's or a day's are kept per list here, so a two-day ticket is admitted once on each
 // day. `door_xid` marks the transaction that last wrote a row, as on the bookings, so a
 // roster read `since` a cursor finds the admissions made after it; an undo keeps the row
 // with `checked_in_at` null for the same reason.
 //
-// A device's synced scans (decisions §21) are kept per holder — the pass, or the key — as well
+// A device's synced scans (docs/decisions/21-trust-and-safety-third-round.md) are kept per holder — the pass, or the key — as well
 // as per device and sequence number, so one pass holder sending scans under another's device
 // id cannot answer for that device. Scans synced before keep an empty holder: no caller
 // matches it, so a device replaying one has it decided again (an admit answers

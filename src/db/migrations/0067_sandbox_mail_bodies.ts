@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// The Test inbox (product-decisions §28) shows test-mode mails as they would be sent: the HTML
+// The Test inbox (docs/decisions/28-a-persons-day.md) shows test-mode mails as they would be sent: the HTML
 // body beside the text, and each attachment's bytes, so the dashboard can render the mail and
 // offer its files. Mails kept before this have neither: the inbox shows their text.
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Memberships for buyers (product-decisions §28). A plan has a public slug: its hosted page
+// Memberships for buyers (docs/decisions/28-a-persons-day.md). A plan has a public slug: its hosted page
 // is /m/{slug}. Plans made before get one from their name and a few characters of their id.
 // `member_codes` holds the one-time codes that prove a buyer holds a member's address for a
 // members-only tier: only a hash of each code, when it lapses, how many wrong tries it has

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Closing every loop (product-decisions §28):
+// Closing every loop (docs/decisions/28-a-persons-day.md):
 // - `registrations.refunded_paise`: what has been given back of a booking so far, so a
 //   partial refund keeps it confirmed and the next refund knows what is left; filled from
 //   `payment_captures` for bookings refunded before.

@@ -39,7 +39,7 @@ export interface AccountDeps {
 export const verifyEmailJob = defineJob<{ userId: string }>('account.verify_email');
 export const VERIFICATION_TTL_MS = 48 * 60 * 60 * 1000;
 /**
- * Failed sign-ins (product-decisions §14): per (account, client address) — or per
+ * Failed sign-ins (docs/decisions/14-trust-and-safety-second-round.md): per (account, client address) — or per
  * (account, device) for a browser that signed in to it before — 10 in 15 minutes; per
  * client address over any accounts 100; per account from everywhere 100, past which
  * sign-in needs the password reset link. An account is its email, known or not.

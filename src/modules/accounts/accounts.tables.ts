@@ -12,7 +12,7 @@ export interface AccountsTables {
   publishing_requests: PublishingRequestsTable;
 }
 
-/** A request for publishing access (§17): pending until staff grant or decline it. */
+/** A request for publishing access (docs/decisions/17-the-organisers-office.md): pending until staff grant or decline it. */
 export interface PublishingRequestsTable {
   id: string;
   user_id: string;

@@ -1,4 +1,4 @@
-// The device cookie (product-decisions §14): a browser that has signed in to an account
+// The device cookie (docs/decisions/14-trust-and-safety-second-round.md): a browser that has signed in to an account
 // carries `svc_device`, and is then not limited by anyone else's failed sign-ins. Nothing
 // is stored server-side: each entry is `nonce.expiry.mac`, the mac an HMAC under
 // SESSION_SECRET of the account id, its session epoch (so a password reset or "sign out

@@ -1,4 +1,4 @@
-// How an organiser's mails to buyers present them (product-decisions §28): the organisation's
+// How an organiser's mails to buyers present them (docs/decisions/28-a-persons-day.md): the organisation's
 // name as the sender's display name and sign-off (never a person's name), and the address a
 // reply goes to. An account setting, the same in test and live mode.
 import type { Kysely } from 'kysely';

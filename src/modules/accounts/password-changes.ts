@@ -55,7 +55,7 @@ export async function resetPassword(deps: AccountDeps, input: { token: string; p
   const hash = sha256(input.token);
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
-  // The failures that set the lock go with it, or the next sign-in would lock the account again (§20).
+  // The failures that set the lock go with it, or the next sign-in would lock the account again (docs/decisions/20-booking-lifecycle.md).
   // Cleared before the lock is lifted: a locked account counts no failures, so none slip in between.
   const pending = await repo.findPasswordReset(deps.db, hash);
   if (pending && pending.used_at === null && pending.expires_at > now) await deps.rateLimiter.clear(accountBucket(pending.email), now, LOGIN_ACCOUNT_LOCK);

@@ -1,4 +1,4 @@
-// Getting started (product-decisions §17): an organiser asks for publishing access with a
+// Getting started (docs/decisions/17-the-organisers-office.md): an organiser asks for publishing access with a
 // short message; platform staff see the request with the account's facts and grant or
 // decline it with a reason; either way the organiser is mailed (a durable job). Test events
 // need no grant at all, so nobody waits for this to try the service.

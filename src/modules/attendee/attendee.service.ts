@@ -1,4 +1,4 @@
-// The attendee's own page (product-decisions §18), HTTP-free: the token in its path is the
+// The attendee's own page (docs/decisions/18-waitlist-and-attendee-page.md), HTTP-free: the token in its path is the
 // only credential (`tickets/attendee-token.ts`: nothing stored, retired by a transfer).
 // Transfer and cancellation go through the registrations module's own state changes (the
 // organiser's paths: seats freed to the waitlist, refund at the gateway, ledger, change

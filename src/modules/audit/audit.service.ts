@@ -1,4 +1,4 @@
-// The audit log (product-decisions §17): every change a person, an API key or a door pass
+// The audit log (docs/decisions/17-the-organisers-office.md): every change a person, an API key or a door pass
 // makes is appended here by the state-change function that makes it, inside its
 // transaction, never by a route. Before/after are short and carry no secret: key hashes,
 // signing secrets, password hashes and tokens are dropped by `redact` whoever passes them.

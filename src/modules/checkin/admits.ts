@@ -1,4 +1,4 @@
-// Admits written together (decisions §15, §22, speed). An admit is a conditional UPDATE that
+// Admits written together (docs/decisions/15-the-door.md, docs/decisions/22-figures-and-evidence.md, speed). An admit is a conditional UPDATE that
 // waits for its commit to be on disk, and the event's version row is locked until then; so in
 // each service process, an event's admit with no statement in flight is written at once,
 // alone, and the admits that arrive while one is in flight (the few milliseconds of a

@@ -1,4 +1,4 @@
-// Check-in lists (decisions §28): a door admits for the whole event, one track (session), or
+// Check-in lists (docs/decisions/28-a-persons-day.md): a door admits for the whole event, one track (session), or
 // one day. A booking is admitted once per list; a ticket of another session is refused with
 // `wrong_session`, naming the session it is valid for. Pure: the service, the roster and the
 // sync all ask these functions.

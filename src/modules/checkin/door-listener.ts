@@ -1,4 +1,4 @@
-// The door's one LISTEN connection per instance (decisions §15, speed): a pg client of its
+// The door's one LISTEN connection per instance (docs/decisions/15-the-door.md, speed): a pg client of its
 // own, outside the pool, that hears the `door` channel (`<event id> <version>`, or
 // `<event id> deleted`) and tells the rosters. When it drops, no roster is vouched for (the
 // door asks the database) until it is back: it reconnects with back-off, runs LISTEN, and

@@ -1,4 +1,4 @@
-// What makes the door fast in one service instance (decisions §15, speed): the in-memory
+// What makes the door fast in one service instance (docs/decisions/15-the-door.md, speed): the in-memory
 // rosters, the LISTEN connection that keeps them current, and the admits' group commit.
 // Built once by createDeps; closed with it.
 import type { Kysely } from 'kysely';

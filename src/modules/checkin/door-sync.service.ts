@@ -1,4 +1,4 @@
-// The door screen's roster and the sync of a device's queued scans (decisions §15). The
+// The door screen's roster and the sync of a device's queued scans (docs/decisions/15-the-door.md). The
 // roster is answered from the event's in-memory roster when it is known current (its
 // bookings written since a cursor found by the transactions that wrote them, as PostgreSQL
 // would), else read from the database. Entry is decided by checkin.scan alone.

@@ -1,4 +1,4 @@
-// The door (decisions §15): door passes (full key), the roster and sync (a door pass or
+// The door (docs/decisions/15-the-door.md): door passes (full key), the roster and sync (a door pass or
 // a full key), and the door screen itself with its own script, style and QR decoder.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -151,7 +151,7 @@ export const doorRoutes =
             '`since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole list’s.',
             'A pass of a track’s or a day’s list (`list.scope`) sees every booking of the event, with `refusal: wrong_session` on the tickets of other sessions and each member’s check-in state on that list; such a roster is always read from the database. `retired` holds the hashes of old QRs of transferred tickets, so a device offline shows them as transferred.',
             'Limits: the whole event in one answer (no pages; the screen asks for the full roster once, then `since`); `since` at most 2,000 characters, and a cursor the service did not give is 400 `invalid_roster_cursor`. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it), whichever device makes them.',
-            'Answered from the instance’s in-memory roster of the event when it is known current (kept so through PostgreSQL LISTEN/NOTIFY and a version counter, README “Architecture”), else read from the database; the answers are the same. A change made through another instance shows once that instance’s notification has arrived (milliseconds); a change made through this one shows at once.',
+            'Answered from the instance’s in-memory roster of the event when it is known current (kept so through PostgreSQL LISTEN/NOTIFY and a version counter, docs/architecture/door-fast-path.md), else read from the database; the answers are the same. A change made through another instance shows once that instance’s notification has arrived (milliseconds); a change made through this one shows at once.',
             'Door pass (`Authorization: DoorPass <token>`, its own event only) or a full key.',
           ].join('\n\n'),
           params: Params,

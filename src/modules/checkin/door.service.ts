@@ -1,4 +1,4 @@
-// The door (decisions §15): passes that open one event's door to anyone holding the
+// The door (docs/decisions/15-the-door.md): passes that open one event's door to anyone holding the
 // link, and who is asking at the door (the roster and sync are in door-sync.service.ts).
 // Entry is decided by checkin.scan alone; this module only says who is asking and what
 // they may see.

@@ -1,4 +1,4 @@
-// A scan at a track's or a day's door (decisions §28): the booking's own refusals first
+// A scan at a track's or a day's door (docs/decisions/28-a-persons-day.md): the booking's own refusals first
 // (checkin.service's rules), then whether its session is the list's; admitted once per list.
 import { appError } from '../../shared/errors.js';
 import type { KeyPrincipal } from '../../shared/auth.js';

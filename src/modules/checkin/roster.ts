@@ -1,4 +1,4 @@
-// One event's door roster in memory (decisions §15, speed): every booking with its people,
+// One event's door roster in memory (docs/decisions/15-the-door.md, speed): every booking with its people,
 // indexed by the QR values a scan may carry. It answers lookups, the refusals that can never
 // become admits, and the door screen's roster, without the database. rosters.ts keeps it
 // current; nothing here reads the database.

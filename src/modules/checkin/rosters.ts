@@ -1,4 +1,4 @@
-// This instance's door rosters, one per event, kept current (decisions §15, speed).
+// This instance's door rosters, one per event, kept current (docs/decisions/15-the-door.md, speed).
 //
 // A roster is built on the first scan of its event after the caller proved it may work that
 // door, and answers only while it is known current: built, vouched for by the listener (which

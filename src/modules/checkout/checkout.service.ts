@@ -128,7 +128,7 @@ export async function openPage(deps: CheckoutDeps, slug: string, key: string | u
 }
 
 /**
- * The organiser's preview link (product-decisions §28): a signed token for one event of one
+ * The organiser's preview link (docs/decisions/28-a-persons-day.md): a signed token for one event of one
  * account, valid for a day on the injected clock; no key or origin needed. A test event's
  * preview books test bookings, as its account's test checkout key would; a live draft's shows
  * the page without taking bookings (it takes them once published). Only the service's own

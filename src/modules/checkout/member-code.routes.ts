@@ -1,5 +1,5 @@
 // The hosted page's proof of membership for a members-only tier: a code mailed to the
-// member's address (product-decisions §28), asked for and checked by the page's script.
+// member's address (docs/decisions/28-a-persons-day.md), asked for and checked by the page's script.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { addressKey } from '../../shared/client-address.js';

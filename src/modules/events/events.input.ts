@@ -84,7 +84,7 @@ function optionalInstant(value: string | null | undefined, field: string): strin
   return parseEventDate(value, field).instant.toISOString();
 }
 
-// ---------------------------------------------------------------- GST (§17)
+// ---------------------------------------------------------------- GST (docs/decisions/17-the-organisers-office.md)
 
 /** A SAC: services codes begin with 99; 4 digits (the heading) or 6. */
 const SAC = /^99[0-9]{2}([0-9]{2})?$/;

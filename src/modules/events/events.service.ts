@@ -202,7 +202,7 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
     input,
   );
   const publishing = input.status === 'published' && row.status !== 'published';
-  // Test events are never public, so they publish without the grant (§17).
+  // Test events are never public, so they publish without the grant (docs/decisions/17-the-organisers-office.md).
   if (publishing && row.mode === 'live' && !(await deps.canPublish(p.userId))) {
     throw forbidden('organiser_access_required', 'publishing a live event needs organiser access on this account (canPublish is false): ask for it with “Request publishing access” on the dashboard; test events publish without it');
   }

@@ -16,7 +16,7 @@ export interface TierDoc {
   membersOnly: boolean;
   availableFrom: string | null;
   availableUntil: string | null;
-  /** The SAC the organiser chose for this tier (GST, §17); null: the event's. */
+  /** The SAC the organiser chose for this tier (GST, docs/decisions/17-the-organisers-office.md); null: the event's. */
   sac?: string | null;
 }
 
@@ -80,11 +80,11 @@ export interface EventsTable {
   ticket_emails_enabled: Generated<boolean>;
   waitlist: ColumnType<WaitlistDoc | null, string | null | undefined, string | null>;
   self_service: ColumnType<SelfServiceDoc | null, string | null | undefined, string | null>;
-  /** With tracks: whether the whole event is also sold, at the base price (§28). */
+  /** With tracks: whether the whole event is also sold, at the base price (docs/decisions/28-a-persons-day.md). */
   whole_event_option: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
-  /** GST (§17): how admission to this event is taxed. */
+  /** GST (docs/decisions/17-the-organisers-office.md): how admission to this event is taxed. */
   tax_category: ColumnType<TaxCategory, TaxCategory | undefined, TaxCategory>;
   /** The GSTIN that supplies this event when it is not the account's (a casual registration in the event's state). */
   supplier_gstin: ColumnType<string | null, string | null | undefined, string | null>;

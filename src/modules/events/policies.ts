@@ -1,4 +1,4 @@
-// An event's waitlist and self-service settings (product-decisions §18): the organiser's
+// An event's waitlist and self-service settings (docs/decisions/18-waitlist-and-attendee-page.md): the organiser's
 // input checked into the stored shape, what the API shows, and the pure rules read from
 // them (which waitlist applies to a choice, whether the attendee's page may still change a
 // booking, and the refund a cancellation gives, to the paisa).

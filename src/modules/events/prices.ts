@@ -1,4 +1,4 @@
-// What each choice of an event costs (product-decisions §28, "prices before buyers see them"):
+// What each choice of an event costs (docs/decisions/28-a-persons-day.md, "prices before buyers see them"):
 // the one rule for a person's price (a tier's price over the track's over the event's base
 // price), which sessions are on sale (the whole event only when the organiser turns it on,
 // or when there are no tracks), and every session × tier price that results, for the

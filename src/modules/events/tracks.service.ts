@@ -42,7 +42,7 @@ export async function patchTrack(deps: EventDeps, p: KeyPrincipal, id: string, i
 }
 
 /**
- * Removes a track while nobody has booked it (§17). Tracks are addressed by position, and
+ * Removes a track while nobody has booked it (docs/decisions/17-the-organisers-office.md). Tracks are addressed by position, and
  * bookings, waitlist entries, tickets and the door name theirs by index; so a track goes only
  * while no booking (of any status) or waitlist entry names it or a later track, whose indexes
  * would otherwise move under them: 409 `track_in_use`. The later tracks' indexes go down by one.

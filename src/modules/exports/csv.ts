@@ -1,4 +1,4 @@
-// CSV as the exports write it (product-decisions §17): RFC 4180 (CRLF between records, a
+// CSV as the exports write it (docs/decisions/17-the-organisers-office.md): RFC 4180 (CRLF between records, a
 // field holding a comma, quote, CR or LF in double quotes, quotes doubled) by csv-stringify,
 // UTF-8 with a byte order mark, and no cell a spreadsheet would run as a formula.
 import { Readable, pipeline } from 'node:stream';

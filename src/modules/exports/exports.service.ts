@@ -1,4 +1,4 @@
-// Exports (product-decisions §17): an event's registrations, the members, the ledger and
+// Exports (docs/decisions/17-the-organisers-office.md): an event's registrations, the members, the ledger and
 // the GST documents of the caller's account and mode as CSV, streamed. HTTP-free: each
 // export checks its input, then answers a file name and a byte stream that reads the
 // owners' rows a batch at a time (keyset pages through their own services) as the

@@ -1,7 +1,7 @@
 // What a GST document says, built from the facts of a sale or a refund. Pure: the number,
 // the dates and every party come in; the document is stored as built and never changed.
 // Rule 46 (tax invoice), rule 49 (bill of supply), rule 53 (credit note):
-// shared/reference/gst-invoicing.md §4–§5.
+// docs/guides/gst.md.
 import type { GstDocumentKind } from '../../db/database.js';
 import { splitTax, type TaxSplit } from './tax.js';
 

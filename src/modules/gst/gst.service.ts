@@ -1,4 +1,4 @@
-// GST (product-decisions §17): the organiser's settings, and the documents issued for
+// GST (docs/decisions/17-the-organisers-office.md): the organiser's settings, and the documents issued for
 // confirmed paid bookings and their refunds. HTTP-free. Documents are issued inside the
 // transaction that confirms (or refunds) the booking, numbered from a counter row locked
 // there, so every path that confirms issues exactly one and no number is skipped or

@@ -1,5 +1,5 @@
 // A month's documents summed the way GSTR-1 asks for them, per supplier GSTIN
-// (shared/reference/gst-invoicing.md §9). Pure. Amounts are summed in paise and answered
+// (docs/guides/gst.md). Pure. Amounts are summed in paise and answered
 // in rupees.
 // - b2b (table 4): invoices to a buyer who gave a GSTIN, by recipient GSTIN;
 // - b2cl (table 5): inter-state invoices to unregistered buyers above ₹1 lakh, one by one;

@@ -1,5 +1,5 @@
 // The GST arithmetic of a ticket sale and the shape of document numbers. Pure.
-// shared/reference/gst-invoicing.md §2–§4: prices are tax-inclusive; each tax is
+// docs/guides/gst.md: prices are tax-inclusive; each tax is
 // price × rate ⁄ (100 + total rate), rounded half-up to the paisa; the taxable value takes
 // the remainder. Intra-state supplies split the rate into CGST and SGST (UTGST in a union
 // territory without a legislature); inter-state ones charge IGST.

@@ -1,4 +1,4 @@
-// Idempotency keys (product-decisions §19, Stripe's rules): a POST under /api/v1 that
+// Idempotency keys (docs/decisions/19-developers-and-operators.md, Stripe's rules): a POST under /api/v1 that
 // carries `Idempotency-Key` acts once. The same key with the same request replays the
 // stored answer with `Idempotent-Replayed: true`; with another request it is 422
 // `idempotency_key_reused`; while the first is still running, 409

@@ -1,7 +1,7 @@
 // What each money event writes to the ledger, as signed paise. Pure: the service
 // adds ids and times. Credits to the organiser are positive, debits negative.
 //
-// Refund policy (README, "Ledger and payouts"): a full refund returns the gross to the
+// Refund policy (docs/guides/ledger-and-payouts.md): a full refund returns the gross to the
 // buyer (a debit of the gross) and gives the organiser back the platform fee (the
 // service keeps no fee on a sale that did not happen); the gateway charge is not
 // given back, because Razorpay keeps its fee on a refunded payment.

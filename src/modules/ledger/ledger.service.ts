@@ -135,7 +135,7 @@ export async function balance(deps: LedgerDeps, db: Db, accountId: string, mode:
 }
 
 /**
- * Test mode's "settle now" (§17, §28): pending test sales become available so a withdrawal can
+ * Test mode's "settle now" (docs/decisions/17-the-organisers-office.md, docs/decisions/28-a-persons-day.md): pending test sales become available so a withdrawal can
  * be tried. Entries are immutable and clearing is a matter of time, so this records that every
  * capture up to the latest counts as cleared, without moving the account's clock (which dates
  * its test mails and orders). Only test mode settles by hand; 409 `settle_nothing_pending` when

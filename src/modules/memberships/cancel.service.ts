@@ -1,6 +1,6 @@
 // Ending a membership: now, or at the end of the paid period (the member keeps the
 // time paid for). It is decided on the membership row locked, so a payment or a charge
-// that lands first is seen (§20): a fixed term is decided and ended in one transaction.
+// that lands first is seen (docs/decisions/20-booking-lifecycle.md): a fixed term is decided and ended in one transaction.
 // A mandate is cancelled at the gateway first; one that ends now is claimed
 // (`ending_claimed_at`) in the deciding transaction, before the gateway is asked, and a
 // charge reported while the claim holds or after the end gets no period, so it is refunded

@@ -1,6 +1,6 @@
 // A subscription charge that no period keeps: the gateway charged the mandate before it
 // saw the cancel, and the charge's notification found the membership ended, or held by a
-// cancel that ends it now. No period follows, so the money goes back in full (§11, §12).
+// cancel that ends it now. No period follows, so the money goes back in full (docs/decisions/11-trust-and-safety.md, docs/decisions/12-money-integrity.md).
 // The refund is reserved in payment_captures (whose CHECK refuses refunds above a capture)
 // and queued in the transaction that decides it, with the membership row locked, so a
 // charge is either kept (its ledger entry) or refunded, never both; a repeated

@@ -1,4 +1,4 @@
-// Members-only tiers proved by a code mailed to the member's address (product-decisions §28).
+// Members-only tiers proved by a code mailed to the member's address (docs/decisions/28-a-persons-day.md).
 // Asking for a code answers alike for every address: a row is stored for each request, with
 // the hash of a secret nobody holds, and the mail job alone decides whether the address holds
 // a membership in good standing; only then does it draw the code, store its hash over the

@@ -1,4 +1,4 @@
-// The member's mails (product-decisions §16): a confirmation when a membership starts
+// The member's mails (docs/decisions/16-the-buyers-ticket.md): a confirmation when a membership starts
 // (the plan, the period, and the membership id that members-only tickets ask for), and a
 // payment-received mail for every charge. Pure rendering; the jobs send them.
 import { escapeHtml } from '../../shared/html.js';

@@ -180,7 +180,7 @@ export const membershipsRoutes =
                 ? { orderId: r.order.id, amount: r.order.amount, currency: r.order.currency, keyId: r.keyId }
                 : {};
           // A browser holding a checkout key learns only that the membership exists: its id
-          // is the proof members-only tiers accept (product-decisions §14).
+          // is the proof members-only tiers accept (docs/decisions/14-trust-and-safety-second-round.md).
           if (p.keyClass !== 'full') return reply.code(200).send({ success: true as const, existing: true as const });
           return reply.code(200).send({
             success: true as const,

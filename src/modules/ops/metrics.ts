@@ -1,4 +1,4 @@
-// Metrics in Prometheus's text format (product-decisions §19), with prom-client: request
+// Metrics in Prometheus's text format (docs/decisions/19-developers-and-operators.md), with prom-client: request
 // counts and latency by route and status (counted in one onResponse hook), and, read when
 // scraped, the job queue by topic (depth, oldest waiting job, jobs retrying after a failed
 // delivery, dead jobs), webhook delivery failures, the reconciliation sweep's orders by

@@ -105,7 +105,7 @@ export async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 
 const REASON_MAX = 300;
 
 /**
- * The organiser gives back part of a paid booking (product-decisions §28), which stays
+ * The organiser gives back part of a paid booking (docs/decisions/28-a-persons-day.md), which stays
  * confirmed: `amountPaise` more than 0 and at most what is left to refund (all that is left
  * ends it refunded), with a reason. Through the lifecycle: claimed, refunded at the gateway
  * with an idempotency key, completed; a credit note for the part where an invoice exists.

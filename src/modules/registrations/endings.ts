@@ -1,5 +1,5 @@
-// What a booking ending sets off, and a part of it refunded, defined once (product-decisions
-// §20, §28): seats freed (and offered to the waitlist), a pending booking's promo reservation
+// What a booking ending sets off, and a part of it refunded, defined once
+// (docs/decisions/20-booking-lifecycle.md, docs/decisions/28-a-persons-day.md): seats freed (and offered to the waitlist), a pending booking's promo reservation
 // released, the ledger's refund entries, the credit note, and the holder's mail saying what
 // happened and, for a refund, how much and when to expect it. Every way a booking ends comes
 // through `applyBookingEnd`, every partial refund through `applyPartialRefund`, both from the

@@ -1,4 +1,4 @@
-// A booking's history (product-decisions §28): what happened to it, in order, said in
+// A booking's history (docs/decisions/28-a-persons-day.md): what happened to it, in order, said in
 // words, drawn from the audit entries the lifecycle writes with each change
 // (lifecycle/change-booking.ts): booked, paid, approved, refunds in part with their reason,
 // a cancellation with what was refunded and kept, a transfer from whom to whom. Nothing is

@@ -48,7 +48,7 @@ export interface RegisterInput {
   memberProof?: string | undefined;
   ticketType?: string | undefined;
   subEventId?: string | undefined;
-  /** The buyer's details for the tax invoice (§17); a GSTIN makes the sale B2B. */
+  /** The buyer's details for the tax invoice (docs/decisions/17-the-organisers-office.md); a GSTIN makes the sale B2B. */
   billing?: BillingInput | undefined;
   /** The token of a waitlist offer: books the seat it holds (one seat, its choice), sold out or not. */
   waitlistOffer?: string | undefined;
@@ -87,7 +87,7 @@ export interface RequestContext {
 }
 
 /**
- * Unpaid bookings hold nothing for long (product-decisions §14): besides the checkout
+ * Unpaid bookings hold nothing for long (docs/decisions/14-trust-and-safety-second-round.md): besides the checkout
  * window, at most this many bookings of one event wait for payment at once per email,
  * and per client address when a browser books (a checkout key or the hosted page; a full
  * key's address is the organiser's own server).

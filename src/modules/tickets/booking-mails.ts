@@ -1,4 +1,4 @@
-// The mails that close a booking's loops (product-decisions §28): to its holder when it is
+// The mails that close a booking's loops (docs/decisions/28-a-persons-day.md): to its holder when it is
 // cancelled, refunded in full or in part (how much, and when the money arrives), and to the
 // giver when a ticket is passed on. Pure: the job (booking-mails.jobs.ts) gathers the facts.
 import { escapeHtml as h } from '../../shared/html.js';

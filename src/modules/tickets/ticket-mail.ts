@@ -35,7 +35,7 @@ export interface TicketMailInput {
   wallet?: { applePass?: string; googleWallet?: string } | undefined;
   /** When the mail is made (the calendar file's DTSTAMP). */
   now: Date;
-  /** The booking's GST document (§17), attached as a PDF to the primary's mail. */
+  /** The booking's GST document (docs/decisions/17-the-organisers-office.md), attached as a PDF to the primary's mail. */
   invoice?: { title: string; number: string; pdf: Buffer } | undefined;
 }
 

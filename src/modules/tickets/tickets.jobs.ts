@@ -148,7 +148,7 @@ async function ticketMailFor(
       paymentId: reg.payment_id,
       confirmedAt: reg.confirmed_at,
     },
-    // The booking's own page (§18), for its primary only: it may transfer or cancel the booking.
+    // The booking's own page (docs/decisions/18-waitlist-and-attendee-page.md), for its primary only: it may transfer or cancel the booking.
     wallet: attendee.idx === 0 ? walletLinks(deps.config, reg) : undefined,
     attendeeUrl: attendee.idx === 0 ? attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id)) : undefined,
     now: deps.clock.now(),

@@ -1,4 +1,4 @@
-// The Apple Wallet event ticket (shared/reference/wallet-passes.md): pass.json, icons and a
+// The Apple Wallet event ticket (docs/guides/tickets-wallet-and-whatsapp.md): pass.json, icons and a
 // logo, a manifest of their SHA-1 hashes and a detached PKCS#7 signature of the manifest by
 // the Pass Type ID certificate with Apple's WWDR intermediate, zipped by passkit-generator.
 // The barcode is the bare ticket id, the same value as the mailed QR; `serialNumber` is the

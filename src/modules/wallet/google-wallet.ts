@@ -1,4 +1,4 @@
-// "Save to Google Wallet" (shared/reference/wallet-passes.md): a link
+// "Save to Google Wallet" (docs/guides/tickets-wallet-and-whatsapp.md): a link
 // `https://pay.google.com/gp/v/save/<jwt>` whose JWT, signed RS256 with the service
 // account's key, carries the event's EventTicketClass and the ticket's EventTicketObject in
 // full ("fat" JWT): Google creates both on save, so the service makes no call to Google's

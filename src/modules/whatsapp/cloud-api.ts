@@ -1,4 +1,4 @@
-// The WhatsApp Cloud API calls a ticket needs (shared/reference/whatsapp-cloud-api.md):
+// The WhatsApp Cloud API calls a ticket needs (docs/guides/tickets-wallet-and-whatsapp.md):
 // upload the QR as media (`POST /{phone-number-id}/media`, multipart) and send the
 // template with that media id as its header image (`POST /{phone-number-id}/messages`).
 // Bearer auth with the system user's token, a timeout, no redirects. A refusal becomes a

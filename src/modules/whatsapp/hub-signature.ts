@@ -1,4 +1,4 @@
-// Meta's webhook signature (shared/reference/whatsapp-cloud-api.md): X-Hub-Signature-256 is
+// Meta's webhook signature (docs/guides/tickets-wallet-and-whatsapp.md): X-Hub-Signature-256 is
 // `sha256=` and the hex HMAC-SHA256 of the raw body with the app secret. Meta escapes
 // non-ASCII as \uXXXX, so the bytes as received are hashed, never re-serialised JSON, and
 // the comparison takes constant time.

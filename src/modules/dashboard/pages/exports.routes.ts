@@ -1,4 +1,4 @@
-// The dashboard's CSV downloads (§17): the same files as the API's exports, for the
+// The dashboard's CSV downloads (docs/decisions/17-the-organisers-office.md): the same files as the API's exports, for the
 // signed-in organiser in the mode the dashboard shows (the session cookie; GET only, they
 // change nothing). A refusal (an unknown event, a day that does not exist) is the
 // dashboard's error page.

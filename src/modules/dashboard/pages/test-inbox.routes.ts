@@ -1,4 +1,4 @@
-// The Test inbox (product-decisions §28): the account's test-mode mails as they would be sent.
+// The Test inbox (docs/decisions/28-a-persons-day.md): the account's test-mode mails as they would be sent.
 // Each route reads only the signed-in account's own mails; another account's answers 404.
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../../shared/errors.js';

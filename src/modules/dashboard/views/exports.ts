@@ -1,4 +1,4 @@
-// The dashboard's download buttons for the CSV exports (§17). Each is a plain link or a GET
+// The dashboard's download buttons for the CSV exports (docs/decisions/17-the-organisers-office.md). Each is a plain link or a GET
 // form to a dashboard route that answers the same file as the API, in the dashboard's mode.
 import type { Mode } from '../../../db/database.js';
 import { html, type Html } from '../html.js';

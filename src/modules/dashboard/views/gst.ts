@@ -1,4 +1,4 @@
-// GST on the dashboard (§17): the account's settings card (account page) and the tax
+// GST on the dashboard (docs/decisions/17-the-organisers-office.md): the account's settings card (account page) and the tax
 // fields of the event form.
 import type { Mode } from '../../../db/database.js';
 import { GST_STATES } from '../../../shared/gstin.js';

@@ -1,4 +1,4 @@
-// A booking's lifecycle as one pure table (product-decisions §20), shaped like
+// A booking's lifecycle as one pure table (docs/decisions/20-booking-lifecycle.md), shaped like
 // payouts/payout-state.ts: the states, the events that move a booking between them, the
 // guard each event needs and who may set it off. `changeBooking` (change-booking.ts) is the
 // one function that applies a row of it; the one-statement free booking and the door's admit

@@ -1,4 +1,4 @@
-// The one function that changes a booking's state (product-decisions §20). Every path —
+// The one function that changes a booking's state (docs/decisions/20-booking-lifecycle.md). Every path —
 // step 2, the gateway's notification, the sweep, approve, reject, cancel, refund, the
 // attendee's page, transfer, expiry, event deletion, a refund found at the gateway — calls
 // `changeBooking` inside its transaction: it checks the lifecycle table (who may act, from

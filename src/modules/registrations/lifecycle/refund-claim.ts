@@ -1,4 +1,4 @@
-// Claim before effect (product-decisions §20): a change that gives money back first claims
+// Claim before effect (docs/decisions/20-booking-lifecycle.md): a change that gives money back first claims
 // the booking in a committed step of its own (`refunding`, with the amounts, the gateway's
 // idempotency key and who asked), then asks the gateway with that key, then completes. Of
 // any number of concurrent requests for one booking, across processes, only the one whose
@@ -48,7 +48,7 @@ export async function endWithRefund(deps: RegisterDeps, reg: Row, to: 'cancelled
 }
 
 /**
- * Gives back part of a confirmed paid booking, which stays confirmed (product-decisions §28):
+ * Gives back part of a confirmed paid booking, which stays confirmed (docs/decisions/28-a-persons-day.md):
  * claimed, refunded at the gateway, completed, like any refund. What is asked must be more
  * than 0 and less than what is left (all that is left is a refund in full, which ends the
  * booking): 409 `refund_exceeds_capture` beyond it, here or, when another refund took it
