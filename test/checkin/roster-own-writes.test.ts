@@ -50,7 +50,7 @@ describe('the door roster and its own instance’s admits', () => {
     rosters().writing(eventId, -1);
     await rosters().settled();
     assert.equal(await reads(), before, 'the answer brought the change: nothing to read');
-    assert.equal(rosters().current(eventId)?.hit(registrationId)?.booking.people[0]!.checkedInAt, at);
+    assert.equal(rosters().current(eventId)?.hit(registrationId)?.booking.people[0]!.checkedInAt?.getTime(), at.getTime());
 
     // A change of someone else's, heard while a statement is in flight, is read when it ends.
     rosters().writing(eventId, 1);

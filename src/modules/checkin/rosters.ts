@@ -23,9 +23,10 @@
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Database } from '../../db/database.js';
 import { EventRoster } from './roster.js';
+import { rosterMetrics } from './roster-metrics.js';
 import { readWhole } from './roster-build.js';
 import { readRoster, watch } from './roster.repo.js';
 
@@ -39,23 +40,6 @@ export interface RosterChange {
   idx: number;
   at: Date | null;
   by: string | null;
-}
-
-function rosterMetrics(registry: Registry | undefined) {
-  const registers = registry ? [registry] : [];
-  return {
-    lookups: new Counter({ name: 'door_lookups_total', help: 'Door lookups and refusals, by what answered them: the in-memory roster or the database', labelNames: ['from'], registers }),
-    refreshes: new Counter({
-      name: 'door_roster_refreshes_total',
-      help: 'Roster reads, by cause: build (first scan), change (a notification or this instance’s own write), version (the version check found a missed notification)',
-      labelNames: ['cause'],
-      registers,
-    }),
-    connects: new Counter({ name: 'door_listener_connects_total', help: 'Times the door listener connected and ran LISTEN (the first time, and every reconnect)', registers }),
-    rosters: new Gauge({ name: 'door_rosters', help: 'Door rosters held in memory', registers }),
-    people: new Gauge({ name: 'door_roster_people', help: 'People in the door rosters held in memory (at most DOOR_ROSTER_MAX_PEOPLE)', registers }),
-    dropped: new Counter({ name: 'door_rosters_dropped_total', help: 'Door rosters dropped to keep within DOOR_ROSTER_MAX_PEOPLE', registers }),
-  };
 }
 
 export class DoorRosters {
@@ -159,16 +143,12 @@ export class DoorRosters {
     const r = this.#rosters.get(eventId);
     if (!r || version <= r.version) return;
     r.wanted = Math.max(r.wanted, version);
-    // While this instance's own admits of the event are being written, the notification is
-    // most likely theirs, heard before their answer: `wrote` takes them in without a read, and
-    // the end of the writing reads whatever is still missing.
+    // While this instance's own admits of the event are written, the notification is likely theirs,
+    // heard before their answer (`wrote` takes them in); `writing`'s end reads anything else.
     if (readNow && r.trusted && r.version >= 0 && !this.#writing.has(eventId)) this.#refresh(r, 'change');
   }
 
-  /**
-   * This instance's door statements of the event in flight (admits.ts): one starts (+1) or
-   * ends (-1). When the last ends, a change heard meanwhile that they did not bring is read.
-   */
+  /** This instance's door statements of the event in flight (admits.ts) start (+1) or end (-1); the last to end reads what they did not bring. */
   writing(eventId: string, delta: 1 | -1): void {
     const n = (this.#writing.get(eventId) ?? 0) + delta;
     if (n > 0) {
