@@ -11,7 +11,8 @@
 // - the planted faults (test/reliability/faults/*.patch), each of which must fail (in racing mode);
 // - the lying-gateway scenarios, each of which must be reported;
 // - the soak (`npm run soak`: three instances, one killed every 20 s), three runs in a row;
-// - the mutation summary, when package.json has `npm run mutate` (run here).
+// - the mutation summary of the code that decides money (`mutate` in stryker.config.json), when
+//   package.json has `npm run mutate` (run here).
 // RECONCILE_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
 // names the PostgreSQL server the runs create their databases on. RELIABILITY_SMALL_OPS,
 // RELIABILITY_BIG_OPS, RELIABILITY_RACING_SEEDS (comma-separated) and RELIABILITY_OUT override
@@ -132,7 +133,15 @@ if (scripts.mutate) {
   const summaryFile = join(REPO, '.tmp/mutation/summary.json');
   if (existsSync(summaryFile)) {
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Record<string, unknown>;
-    mutation = [`\`npm run mutate\` (exit ${code}), from \`.tmp/mutation/summary.json\`:`, '', '| | |', '|---|---|'];
+    const mutated = (JSON.parse(readFileSync(join(REPO, 'stryker.config.json'), 'utf8')) as { mutate: string[] }).mutate;
+    mutation = [
+      `The code that decides money (product-decisions §22), as \`mutate\` in stryker.config.json lists it: ${mutated.map((f) => `\`${f}\``).join(', ')}.`,
+      '',
+      `\`npm run mutate\` (exit ${code}), from \`.tmp/mutation/summary.json\`:`,
+      '',
+      '| | |',
+      '|---|---|',
+    ];
     const cell = (v: unknown) => (typeof v === 'object' && v !== null ? '`' + JSON.stringify(v) + '`' : String(v));
     for (const [k, v] of Object.entries(summary)) {
       if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k2, v2] of Object.entries(v)) mutation.push(`| ${k} ${k2} | ${cell(v2)} |`);
