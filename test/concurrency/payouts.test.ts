@@ -1,5 +1,5 @@
-// Payouts under races, through two service processes on one database (product-decisions
-// docs/decisions/12-money-integrity.md, docs/decisions/20-booking-lifecycle.md): a payout's amount is held once, and credited back at most once, only by a
+// Payouts under races, through two service processes on one database
+// (docs/decisions/12-money-integrity.md, docs/decisions/20-booking-lifecycle.md): a payout's amount is held once, and credited back at most once, only by a
 // move to failed, cancelled or reversed; a payout is never both paid (processed) and
 // credited back unless the bank reversed it; two withdrawals at once never take more than
 // the available balance. Live payouts go through RazorpayX (the emulator) and its

@@ -142,6 +142,21 @@ describe('ledger arithmetic and the refund policy', () => {
     assert.deepEqual(refundOfSale([{ kind: 'gateway_fee', amountPaise: -1500 }, { kind: 'platform_fee', amountPaise: -2250 }]), []);
     assert.deepEqual(refundOfSale(membershipLines(100000, 3000)), []);
   });
+
+  it('the last refund after partial ones gives back what they left of the gross, and reverses the platform fee', () => {
+    const sale = saleLines(50000, 2250, 1500);
+    const part = (amountPaise: number) => ({ kind: 'ticket_refund' as const, amountPaise: -amountPaise });
+    assert.deepEqual(refundOfSale([...sale, part(20000)]), [
+      { kind: 'ticket_refund', amountPaise: -30000 },
+      { kind: 'platform_fee_reversal', amountPaise: 2250 },
+    ]);
+    assert.deepEqual(refundOfSale([part(10000), ...sale, part(20000)]), [
+      { kind: 'ticket_refund', amountPaise: -20000 },
+      { kind: 'platform_fee_reversal', amountPaise: 2250 },
+    ]);
+    // Every paisa given back in parts: only the fee is left to reverse.
+    assert.deepEqual(refundOfSale([...sale, part(30000), part(20000)]), [{ kind: 'platform_fee_reversal', amountPaise: 2250 }]);
+  });
 });
 
 describe('payout states', () => {

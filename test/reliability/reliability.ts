@@ -11,7 +11,8 @@
 // - the planted faults (test/reliability/faults/*.patch), each of which must fail (in racing mode);
 // - the lying-gateway scenarios, in which every lie must be reported;
 // - the soak (`npm run soak`: three instances, one killed every 20 s), three runs in a row;
-// - the mutation summary, when package.json has `npm run mutate` (run here).
+// - the mutation summary of the code that decides money (`mutate` in stryker.config.json), when
+//   package.json has `npm run mutate` (run here).
 // RECONCILE_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
 // names the PostgreSQL server the runs create their databases on. RELIABILITY_SMALL_OPS,
 // RELIABILITY_BIG_OPS, RELIABILITY_RACING_SEEDS (comma-separated) and RELIABILITY_OUT override
@@ -132,7 +133,15 @@ if (scripts.mutate) {
   const summaryFile = join(REPO, '.tmp/mutation/summary.json');
   if (existsSync(summaryFile)) {
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Record<string, unknown>;
-    mutation = [`\`npm run mutate\` (exit ${code}), from \`.tmp/mutation/summary.json\`:`, '', '| | |', '|---|---|'];
+    const mutated = (JSON.parse(readFileSync(join(REPO, 'stryker.config.json'), 'utf8')) as { mutate: string[] }).mutate;
+    mutation = [
+      `The code that decides money (docs/decisions/22-figures-and-evidence.md), as \`mutate\` in stryker.config.json lists it: ${mutated.map((f) => `\`${f}\``).join(', ')}.`,
+      '',
+      `\`npm run mutate\` (exit ${code}), from \`.tmp/mutation/summary.json\`:`,
+      '',
+      '| | |',
+      '|---|---|',
+    ];
     const cell = (v: unknown) => (typeof v === 'object' && v !== null ? '`' + JSON.stringify(v) + '`' : String(v));
     for (const [k, v] of Object.entries(summary)) {
       if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k2, v2] of Object.entries(v)) mutation.push(`| ${k} ${k2} | ${cell(v2)} |`);
@@ -306,7 +315,7 @@ const md: string[] = [
   '',
   '## Three instances under fire (the soak)',
   '',
-  `Command: \`npm run soak\` (exit ${soakCode}): three service processes on one PostgreSQL database and one Redis, mixed load for ${Number(process.env.SOAK_SECONDS ?? 180)} s (free and paid registrations, payments and their notifications through the emulator, door scans, broadcasts) with one instance killed (SIGKILL) and started again every ${Number(process.env.SOAK_KILL_EVERY_SECONDS ?? 20)} s, three runs in a row; then the invariants of product-decisions §19 (\`test/soak/soak.ts\` lists them), each read from the side that keeps it.`,
+  `Command: \`npm run soak\` (exit ${soakCode}): three service processes on one PostgreSQL database and one Redis, mixed load for ${Number(process.env.SOAK_SECONDS ?? 180)} s (free and paid registrations, payments and their notifications through the emulator, door scans, broadcasts) with one instance killed (SIGKILL) and started again every ${Number(process.env.SOAK_KILL_EVERY_SECONDS ?? 20)} s, three runs in a row; then the invariants of docs/decisions/19-developers-and-operators.md (\`test/soak/soak.ts\` lists them), each read from the side that keeps it.`,
   '',
   ...(soak.length === 0
     ? ['**No soak figures** (the soak crashed before writing them).']

@@ -7,8 +7,8 @@ import { buildCreditNote, buildSaleDocument, type SaleFacts } from '../../src/mo
 import { pdfSafe } from '../../src/modules/gst/document.pdf.js';
 import { humanDate, rupees } from '../../src/modules/gst/document.view.js';
 import { negotiate } from '../../src/modules/gst/gst.routes.js';
-import { gstr1Summary, monthRange } from '../../src/modules/gst/gstr1.js';
-import { documentNumber, financialYear, indiaDay, rateFor, seriesOf, splitTax } from '../../src/modules/gst/tax.js';
+import { B2CL_LIMIT_PAISE, gstr1Summary, isB2cl, monthRange } from '../../src/modules/gst/gstr1.js';
+import { DEFAULT_SERIES_PREFIX, documentNumber, financialYear, indiaDay, rateFor, SERIES_PREFIX, seriesOf, splitTax } from '../../src/modules/gst/tax.js';
 import { gstinCheckCharacter, gstinProblem, isUtgstTerritory, isValidGstin } from '../../src/shared/gstin.js';
 
 describe('GSTIN', () => {
@@ -72,6 +72,9 @@ describe('splitTax: each tax = price × rate ⁄ (100 + total rate), half-up to 
 
   it('rate 0 (exempt): no tax, the whole price taxable value', () => {
     assert.deepEqual(splitTax(50_000, 0, '29', '27'), { totalPaise: 50_000, taxablePaise: 50_000, cgstPaise: 0, sgstPaise: 0, utgstPaise: 0, igstPaise: 0 });
+    for (const [supplier, place] of [['29', '29'], ['04', '04']] as const) {
+      assert.deepEqual(splitTax(50_000, 0, supplier, place), { totalPaise: 50_000, taxablePaise: 50_000, cgstPaise: 0, sgstPaise: 0, utgstPaise: 0, igstPaise: 0 }, `${supplier}→${place}`);
+    }
   });
 });
 
@@ -102,16 +105,24 @@ describe('financial years and numbers', () => {
   it('numbers are series, years, sequence: at most 16 characters', () => {
     assert.equal(seriesOf('TIX', 'tax_invoice'), 'TIXI');
     assert.equal(seriesOf('A', 'credit_note'), 'AC');
+    assert.equal(seriesOf('TIX', 'bill_of_supply'), 'TIXB');
     assert.equal(documentNumber('TIXI', '2026-27', 1), 'TIXI2627-000001');
     assert.equal(documentNumber('TIXB', '2026-27', 9_999_999), 'TIXB2627-9999999');
     assert.equal(documentNumber('TIXB', '2026-27', 9_999_999).length, 16);
     assert.throws(() => documentNumber('TIXB', '2026-27', 10_000_000), /exhausted/);
   });
 
+  it('a series prefix is 1 to 3 capital letters or digits; without one an organiser numbers TIXI…', () => {
+    for (const ok of ['TIX', 'A', 'A1', '2B7']) assert.equal(SERIES_PREFIX.test(ok), true, ok);
+    for (const bad of ['', 'TIXI', 'tix', 'T-X', ' TIX', 'TIX ', 'ATIXA']) assert.equal(SERIES_PREFIX.test(bad), false, bad);
+    assert.equal(SERIES_PREFIX.test(DEFAULT_SERIES_PREFIX), true);
+    assert.equal(documentNumber(seriesOf(DEFAULT_SERIES_PREFIX, 'tax_invoice'), '2026-27', 1), 'TIXI2627-000001');
+  });
+
   it('months are India-time day ranges', () => {
     assert.deepEqual(monthRange('2026-12'), { from: '2026-12-01', to: '2027-01-01' });
     assert.deepEqual(monthRange('2027-02'), { from: '2027-02-01', to: '2027-03-01' });
-    for (const bad of ['2026-13', '2026-1', '26-01', '2026-00', '']) assert.equal(monthRange(bad), undefined, bad);
+    for (const bad of ['2026-13', '2026-1', '26-01', '2026-00', '', '2026-123', '2026-12-01', 'x2026-12', '12026-12']) assert.equal(monthRange(bad), undefined, bad);
   });
 
   it('formats rupees with Indian grouping and dates for people', () => {
@@ -205,5 +216,122 @@ describe('negotiate: the invoice answer’s format from Accept', () => {
     assert.equal(negotiate('application/*;q=0.2, text/html;q=0.1'), 'json');
     assert.equal(negotiate('application/pdf;q=0, text/plain'), 'json');
     assert.equal(negotiate('image/png'), 'json');
+  });
+});
+
+describe('GSTR-1: which table a document goes to', () => {
+  const registered = { name: 'Co', email: 'c@x.in', gstin: '07AAACH7409R1Z3', address: 'Delhi', stateCode: '07' };
+  const note = (of: ReturnType<typeof sale>, number: string, refundPaise?: number) =>
+    buildCreditNote(of, { number, issuedAt: new Date('2026-12-06T10:00:00Z'), date: '2026-12-06', financialYear: '2026-27', reason: 'refund', refundPaise });
+
+  it('B2CL is a tax invoice to an unregistered buyer in another state above ₹1 lakh, and nothing else', () => {
+    assert.equal(B2CL_LIMIT_PAISE, 1_00_000_00);
+    assert.equal(isB2cl(sale({ placeOfSupply: '27', amountPaise: 1_00_000_01 })), true);
+    assert.equal(isB2cl(sale({ placeOfSupply: '27', amountPaise: 1_00_000_00 })), false, 'exactly ₹1 lakh is not above it');
+    assert.equal(isB2cl(sale({ placeOfSupply: '29', amountPaise: 2_00_000_00 })), false, 'within the state');
+    assert.equal(isB2cl(sale({ placeOfSupply: '27', amountPaise: 2_00_000_00, buyer: registered })), false, 'a registered buyer is B2B');
+    assert.equal(isB2cl(sale({ placeOfSupply: '27', amountPaise: 2_00_000_00, kind: 'bill_of_supply', rate: 0 })), false, 'a bill of supply is exempt');
+  });
+
+  it('reports an invoice of exactly ₹1 lakh across states with B2CS, one above it with B2CL', () => {
+    const at = sale({ placeOfSupply: '27', amountPaise: 1_00_000_00 });
+    const above = sale({ placeOfSupply: '27', amountPaise: 1_00_000_01 });
+    const intra = sale({ placeOfSupply: '29', amountPaise: 2_00_000_00 });
+    const [s] = gstr1Summary([item(at), item(above), item(intra)]);
+    assert.deepEqual(s!.b2cl.map((i) => i.number), [above.number]);
+    assert.deepEqual(
+      s!.b2cs.map((r) => [r.placeOfSupply, r.value]),
+      [
+        ['27', 100_000],
+        ['29', 200_000],
+      ],
+    );
+  });
+
+  it('lists every invoice to one registered buyer under its GSTIN', () => {
+    const one = sale({ buyer: registered, placeOfSupply: '27' });
+    const two = sale({ buyer: registered, placeOfSupply: '27', amountPaise: 236_00 });
+    const [s] = gstr1Summary([item(one), item(two)]);
+    assert.deepEqual(s!.b2b.map((b) => [b.recipientGstin, b.invoices.map((i) => [i.number, i.value, i.igst])]), [['07AAACH7409R1Z3', [[one.number, 118, 18], [two.number, 236, 36]]]]);
+  });
+
+  it('sums UTGST in a union territory without a legislature', () => {
+    const chandigarh = { legalName: 'UT Events', address: 'Chandigarh', gstin: '04AABCU9603R1ZV', stateCode: '04' };
+    const a = sale({ supplier: chandigarh, placeOfSupply: '04' });
+    const b = sale({ supplier: chandigarh, placeOfSupply: '04' });
+    const [s] = gstr1Summary([item(a), item(b)]);
+    assert.deepEqual(s!.b2cs, [{ placeOfSupply: '04', supplyType: 'intra_state', rate: 18, value: 236, taxableValue: 200, igst: 0, cgst: 18, sgst: 0, utgst: 18 }]);
+    assert.deepEqual(s!.totals, { value: 236, taxableValue: 200, igst: 0, cgst: 18, sgst: 0, utgst: 18 });
+  });
+
+  it('reports a credit note where its invoice was: a part refund of a B2CL invoice is still cdnur, naming the invoice and its date', () => {
+    const large = sale({ placeOfSupply: '27', amountPaise: 2_36_000_00 });
+    const part = note(large, 'TIXC2627-000011', 1_18_00);
+    const [s] = gstr1Summary([item(part, large)]);
+    assert.deepEqual(
+      s!.creditNotes.unregistered.map((c) => [c.number, c.date, c.originalNumber, c.originalDate, c.recipientGstin, c.value, c.igst]),
+      [['TIXC2627-000011', '2026-12-06', large.number, '2026-12-05', null, 118, 18]],
+    );
+    assert.deepEqual(s!.b2cs, []);
+    assert.deepEqual(s!.totals, { value: -118, taxableValue: -100, igst: -18, cgst: 0, sgst: 0, utgst: 0 });
+  });
+
+  it('nets a credit note of a small invoice from B2CS, and names the original of a registered buyer’s note', () => {
+    const small = sale({ placeOfSupply: '27' });
+    const b2b = sale({ buyer: registered, placeOfSupply: '27' });
+    const [s] = gstr1Summary([item(note(small, 'TIXC2627-000012'), small), item(note(b2b, 'TIXC2627-000013'), b2b)]);
+    assert.deepEqual(s!.b2cs, [{ placeOfSupply: '27', supplyType: 'inter_state', rate: 18, value: -118, taxableValue: -100, igst: -18, cgst: 0, sgst: 0, utgst: 0 }]);
+    assert.deepEqual(
+      s!.creditNotes.registered.map((c) => [c.number, c.originalNumber, c.originalDate, c.recipientGstin]),
+      [['TIXC2627-000013', b2b.number, '2026-12-05', '07AAACH7409R1Z3']],
+    );
+  });
+
+  it('keeps exempt supplies apart by supply type and by whether the buyer is registered, net of their credit notes', () => {
+    const exemptSale = (over: Partial<SaleFacts>) => sale({ kind: 'bill_of_supply', rate: 0, amountPaise: 400_00, ...over });
+    const a = exemptSale({ number: 'TIXB2627-000001' });
+    const b = exemptSale({ number: 'TIXB2627-000002', buyer: registered });
+    const c = exemptSale({ number: 'TIXB2627-000003', placeOfSupply: '27' });
+    const refunded = exemptSale({ number: 'TIXB2627-000004' });
+    const [s] = gstr1Summary([item(a), item(b), item(c), item(refunded), item(note(refunded, 'TIXC2627-000014'), refunded)]);
+    assert.deepEqual(s!.exempt, [
+      { supplyType: 'intra_state', recipient: 'unregistered', value: 400 },
+      { supplyType: 'intra_state', recipient: 'registered', value: 400 },
+      { supplyType: 'inter_state', recipient: 'unregistered', value: 400 },
+    ]);
+  });
+
+  it('counts people in the SAC summary, net of credit notes, B2B and B2C apart', () => {
+    const three = sale({ quantity: 3, amountPaise: 354_00 });
+    const two = sale({ quantity: 2, amountPaise: 236_00 });
+    const firm = sale({ quantity: 4, amountPaise: 472_00, buyer: registered });
+    const [s] = gstr1Summary([item(three), item(two), item(note(two, 'TIXC2627-000015'), two), item(firm)]);
+    assert.deepEqual(
+      s!.sac.map((r) => [r.sac, r.rate, r.recipient, r.quantity, r.value, r.taxableValue]),
+      [
+        ['999622', 18, 'b2c', 3, 354, 300],
+        ['999622', 18, 'b2b', 4, 472, 400],
+      ],
+    );
+  });
+
+  it('gives each series’ lowest and highest number, whatever order the documents come in', () => {
+    const docs = [sale(), sale(), sale()];
+    const [s] = gstr1Summary([item(docs[1]!), item(docs[2]!), item(docs[0]!)]);
+    assert.deepEqual(s!.documents, [{ series: 'TIXI', kind: 'tax_invoice', from: docs[0]!.number, to: docs[2]!.number, issued: 3, cancelled: 0 }]);
+  });
+
+  it('answers one summary per supplier GSTIN, in GSTIN order', () => {
+    const mumbai = { legalName: 'Org LLP', address: 'Mumbai', gstin: '27AAPFU0939F1ZV', stateCode: '27' };
+    const chennai = { legalName: 'Org LLP', address: 'Chennai', gstin: '33AAACT2727Q1Z3', stateCode: '33' };
+    const out = gstr1Summary([item(sale({ supplier: chennai, placeOfSupply: '33' })), item(sale()), item(sale({ supplier: mumbai, placeOfSupply: '27' }))]);
+    assert.deepEqual(
+      out.map((x) => [x.gstin, x.totals.value]),
+      [
+        ['27AAPFU0939F1ZV', 118],
+        ['29AAGCR4375J1ZU', 118],
+        ['33AAACT2727Q1Z3', 118],
+      ],
+    );
   });
 });

@@ -1,9 +1,10 @@
-// Rupees at the API edge, integer paise inside: the conversion and its refusals.
+// Rupees at the API edge, integer paise inside: the conversion and its refusals, and amounts
+// written for people.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../src/shared/errors.js';
-import { MAX_RUPEES, paiseToRupees, rupeesToPaise } from '../../src/shared/money.js';
+import { formatMoney, MAX_RUPEES, paiseToRupees, rupeesToPaise } from '../../src/shared/money.js';
 
 function refused(value: number, message: string): void {
   assert.throws(
@@ -44,6 +45,13 @@ describe('rupeesToPaise', () => {
     assert.equal(rupeesToPaise(MAX_RUPEES - 0.01, 'price'), 999_999_999);
   });
 
+  it('allows floating point a millionth of a paisa, and not a hair more', () => {
+    // 1e-8 rupees is exactly 1e-6 paise in floating point: within the tolerance, it rounds to 0.
+    assert.equal(rupeesToPaise(1e-8, 'price'), 0);
+    assert.equal(rupeesToPaise(1 + 1e-8, 'price'), 100);
+    refused(1.1e-8, 'price must have at most two decimal places');
+  });
+
   it('names the field it was given in every refusal', () => {
     assert.throws(() => rupeesToPaise(-1, 'tiers[2].price'), (err: unknown) => err instanceof AppError && err.message.startsWith('tiers[2].price must'));
     assert.throws(() => rupeesToPaise(0.001, 'amount'), (err: unknown) => err instanceof AppError && err.message.startsWith('amount must'));
@@ -66,5 +74,27 @@ describe('paiseToRupees', () => {
     assert.equal(paiseToRupees(0), 0);
     assert.equal(paiseToRupees(1234.6), 12.35);
     assert.equal(paiseToRupees(1234.4), 12.34);
+  });
+});
+
+describe('formatMoney', () => {
+  it('writes whole rupees without paise and other amounts with two decimals', () => {
+    assert.equal(formatMoney(49900), '₹499');
+    assert.equal(formatMoney(0), '₹0');
+    assert.equal(formatMoney(124950), '₹1,249.50');
+    assert.equal(formatMoney(1), '₹0.01');
+    assert.equal(formatMoney(50), '₹0.50');
+    assert.equal(formatMoney(-5050), '-₹50.50', 'a negative balance');
+  });
+
+  it('groups digits the Indian way, in lakhs and crores', () => {
+    assert.equal(formatMoney(100_000_00), '₹1,00,000');
+    assert.equal(formatMoney(12_345_678_90), '₹1,23,45,678.90');
+  });
+
+  it('writes the currency it is given, rupees by default', () => {
+    assert.equal(formatMoney(49900, 'INR'), '₹499');
+    assert.equal(formatMoney(49900, 'USD'), '$499');
+    assert.equal(formatMoney(124950, 'EUR'), '€1,249.50');
   });
 });

@@ -48,8 +48,8 @@ function share(total: number, num: number, den: number): number {
  * legislature; inter-state into IGST.
  */
 export function splitTax(totalPaise: number, rate: number, supplierState: string, placeOfSupply: string): TaxSplit {
+  // At rate 0 (a bill of supply) every share below rounds to 0 paise: the whole price is the taxable value.
   const out: TaxSplit = { totalPaise, taxablePaise: totalPaise, cgstPaise: 0, sgstPaise: 0, utgstPaise: 0, igstPaise: 0 };
-  if (rate === 0) return out;
   if (supplierState === placeOfSupply) {
     const half = share(totalPaise, rate, 2 * (100 + rate));
     out.cgstPaise = half;

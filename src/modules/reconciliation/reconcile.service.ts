@@ -22,6 +22,7 @@
 // order's money has ended in one place and nothing waits for it.
 // One instance sweeps at a time: a lease on `reconcile_lease`, taken with one
 // conditional UPDATE, renewed between batches and released at the end.
+// What the sweep decides is pure, in decisions.ts; this file reads, asks the gateway and acts.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
@@ -40,6 +41,20 @@ import * as repo from './reconciliation.repo.js';
 import * as orders from '../payments/order-checks.js';
 import type { OrderRow } from '../payments/order-checks.js';
 import { refundStrayPayment } from './stray-payments.js';
+import {
+  capturesFor,
+  checkAfterOf,
+  dueBefore,
+  isLive,
+  isUnrefunded,
+  membershipVerdict,
+  nextCheckAt,
+  paymentFate,
+  paysFor,
+  paysForPeriod,
+  registrationVerdict,
+  settlesNow,
+} from './decisions.js';
 
 export interface ReconcileDeps {
   db: Kysely<Database>;
@@ -51,8 +66,6 @@ export interface ReconcileDeps {
   config: { reconcile: { afterMinutes: number }; checkoutWindowMinutes: number };
 }
 
-export const WATCH_MS = 7 * 86_400_000;
-const MAX_BACKOFF_MS = 86_400_000;
 const LEASE_MS = 5 * 60_000;
 const BATCH = 100;
 
@@ -81,7 +94,7 @@ export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
   const lease = (now: Date) => repo.takeLease(deps.db, holder, now, new Date(now.getTime() + LEASE_MS));
   if (!(await lease(started))) return summary;
   summary.ran = true;
-  const cutoff = new Date(started.getTime() - Math.min(deps.config.reconcile.afterMinutes, deps.config.checkoutWindowMinutes) * 60_000);
+  const cutoff = dueBefore(started, deps.config.reconcile.afterMinutes, deps.config.checkoutWindowMinutes);
   try {
     const claims = await finishStaleClaims(deps.registerDeps);
     summary.claimsFinished = claims.completed;
@@ -112,26 +125,20 @@ export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
 }
 
 function nextCheck(deps: ReconcileDeps, row: OrderRow): Date {
-  const base = Math.max(60_000, deps.config.reconcile.afterMinutes * 60_000);
-  const delay = Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(row.checks, 20));
-  return new Date(deps.clock.now().getTime() + delay);
+  return nextCheckAt(deps.clock.now(), deps.config.reconcile.afterMinutes, row.checks);
 }
 
 async function settle(deps: ReconcileDeps, row: OrderRow, outcome: string, summary: SweepSummary): Promise<void> {
   // Watched for a week whatever its outcome: a second payment may still come for it.
-  if (deps.clock.now().getTime() - row.created_at.getTime() < WATCH_MS && outcome !== 'no_order') return later(deps, row, outcome);
+  if (!settlesNow(deps.clock.now(), row.created_at, outcome)) return later(deps, row, outcome);
   await orders.settle(deps.db, row.receipt, { at: deps.clock.now(), outcome, checks: row.checks + 1 });
   summary.settled++;
 }
 
 async function later(deps: ReconcileDeps, row: OrderRow, outcome: string | null, notAfter?: Date): Promise<void> {
-  const next = nextCheck(deps, row);
-  const checkAfter = notAfter !== undefined && notAfter < next ? notAfter : next;
+  const checkAfter = checkAfterOf(nextCheck(deps, row), notAfter);
   await orders.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter, outcome, lastError: null });
 }
-
-const live = (p: GatewayPayment) => p.status === 'authorized' || p.status === 'captured';
-const unrefunded = (p: GatewayPayment) => p.captured && p.amountRefunded < p.amount;
 
 async function refundStray(gateway: PaymentGateway, row: OrderRow, p: GatewayPayment, reason: string, summary: SweepSummary): Promise<void> {
   // The refund job's own function (the same key): both finding one stray refund it once.
@@ -169,17 +176,17 @@ async function checkRegistrationOrder(
 ): Promise<void> {
   const load = () => registrations.findByGatewayOrder(deps.db, orderId, row.mode);
   let awaitingRefund = false;
-  for (let p of payments.filter(live)) {
+  for (let p of payments.filter(isLive)) {
     let reg = await load();
     if (!reg) {
       // An order no booking holds (its create answer was lost): nothing may keep its money.
-      if (unrefunded(p)) await refundStray(gateway, row, p, 'orphaned_order', summary);
+      if (isUnrefunded(p)) await refundStray(gateway, row, p, 'orphaned_order', summary);
       continue;
     }
-    const matches = p.amount === Number(reg.amount_paise) && p.currency === reg.currency;
+    const matches = paysFor(p, reg);
     if (p.status === 'authorized') {
       // Capture only what a booking still waits for; any other authorisation lapses at the gateway.
-      if (reg.status !== 'pending' || !matches) continue;
+      if (!capturesFor(p, reg)) continue;
       p = await gateway.capturePayment(p.id, p.amount, p.currency);
       summary.captured++;
     }
@@ -188,37 +195,30 @@ async function checkRegistrationOrder(
       if (outcome === 'confirmed') summary.confirmed++;
       reg = (await load())!;
     }
-    if (reg.payment_id === p.id) {
-      // Bound to its booking: kept if confirmed, or the part a cancellation policy kept;
-      // otherwise its refund job is on the way.
-      if (reg.status !== 'confirmed' && p.captured && p.amount - p.amountRefunded > reg.kept_paise) awaitingRefund = true;
-    } else if (unrefunded(p)) {
-      await refundStray(gateway, row, p, 'not_for_this_booking', summary);
-    }
+    const fate = paymentFate(p, reg);
+    if (fate === 'refund_pending') awaitingRefund = true;
+    else if (fate === 'stray') await refundStray(gateway, row, p, 'not_for_this_booking', summary);
   }
   const reg = await load();
-  if (!reg) return settle(deps, row, payments.some((p) => p.captured) ? 'orphan_refunded' : 'orphaned', summary);
-  if (awaitingRefund) return later(deps, row, 'refund_pending');
-  if (reg.status === 'confirmed') {
-    const kept = payments.find((p) => p.id === reg.payment_id);
-    if (kept && kept.amountRefunded >= kept.amount && (await endRefundedAtGateway(deps.registerDeps, reg.id, kept.id))) {
-      summary.endedRefunded++;
-      return settle(deps, row, 'refunded_at_gateway', summary);
-    }
-    return settle(deps, row, 'confirmed', summary);
+  const verdict = registrationVerdict({ booking: reg, payments, awaitingRefund, createdAt: row.created_at, ageMs: age, checkoutWindowMinutes: deps.config.checkoutWindowMinutes });
+  switch (verdict.act) {
+    case 'end_refunded':
+      if (await endRefundedAtGateway(deps.registerDeps, reg!.id, verdict.paymentId)) {
+        summary.endedRefunded++;
+        return settle(deps, row, 'refunded_at_gateway', summary);
+      }
+      return settle(deps, row, 'confirmed', summary);
+    case 'expire':
+      if (await expireUnpaid(deps.registerDeps, reg!.id)) {
+        summary.expired++;
+        return later(deps, row, 'expired');
+      }
+      return later(deps, row, 'unpaid', verdict.notAfter);
+    case 'settle':
+      return settle(deps, row, verdict.outcome, summary);
+    case 'later':
+      return later(deps, row, verdict.outcome, verdict.notAfter);
   }
-  if (reg.status === 'pending') {
-    const windowMs = deps.config.checkoutWindowMinutes * 60_000;
-    if (age >= windowMs && (await expireUnpaid(deps.registerDeps, reg.id))) {
-      summary.expired++;
-      return later(deps, row, 'expired');
-    }
-    return later(deps, row, 'unpaid', new Date(row.created_at.getTime() + windowMs));
-  }
-  // Cancelled or refunded: whatever was captured has been refunded. A payment may still
-  // come for a booking cancelled unpaid; it is watched for a week.
-  if (reg.payment_id !== null || age >= WATCH_MS) return settle(deps, row, reg.status, summary);
-  return later(deps, row, reg.status);
 }
 
 async function checkMembershipOrder(
@@ -235,26 +235,25 @@ async function checkMembershipOrder(
     if ((await orders.recordedPayment(deps.db, row.receipt)) === paymentId) return true;
     return memberships.isPaymentBound(deps.db, paymentId);
   };
-  for (let p of payments.filter(live)) {
+  for (let p of payments.filter(isLive)) {
     if (await spokenFor(p.id)) continue;
-    const m = await expecting();
-    const matches = m !== undefined && p.amount === Number(m.pending_amount_paise) && p.currency === 'INR';
+    const matches = paysForPeriod(p, await expecting());
     if (p.status === 'authorized') {
       if (!matches) continue;
       p = await gateway.capturePayment(p.id, p.amount, p.currency);
       summary.captured++;
     }
     if (matches && (await confirmMembershipFromGateway(deps.membershipDeps, row.mode, orderId, p)) === 'confirmed') summary.confirmed++;
-    if (!(await spokenFor(p.id)) && unrefunded(p)) {
+    if (!(await spokenFor(p.id)) && isUnrefunded(p)) {
       // Captured for an order no membership waits for any more (cancelled, replaced by a
       // newer order, another amount): nobody keeps money for a period they do not get.
       await refundStray(gateway, row, p, 'not_for_this_membership', summary);
     }
   }
-  if ((await orders.recordedPayment(deps.db, row.receipt)) !== null) return settle(deps, row, 'confirmed', summary);
-  if ((await expecting()) !== undefined && age < WATCH_MS) return later(deps, row, 'unpaid');
-  if (age < WATCH_MS && !payments.some((p) => p.captured)) return later(deps, row, 'not_expected');
-  return settle(deps, row, payments.some((p) => p.captured) ? 'refunded' : 'unpaid', summary);
+  const recorded = (await orders.recordedPayment(deps.db, row.receipt)) !== null;
+  const expected = !recorded && (await expecting()) !== undefined;
+  const verdict = membershipVerdict({ recorded, expected, anyCaptured: payments.some((p) => p.captured), ageMs: age });
+  return verdict.act === 'settle' ? settle(deps, row, verdict.outcome, summary) : later(deps, row, verdict.outcome);
 }
 
 export async function listOrderChecks(

@@ -15,6 +15,7 @@ import type { GatewayPayment, PaymentGateway } from '../payments/gateway.js';
 import { refundAtGateway } from '../payments/payments.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as orders from '../payments/order-checks.js';
+import { leftToRefund, refundableOn, strayRefundKey } from './decisions.js';
 
 export interface StrayRefundPayload {
   mode: Mode;
@@ -33,9 +34,6 @@ export interface StrayDeps {
   kickJobs(): void;
 }
 
-/** The gateway's idempotency key for a stray payment's refund: a retried or repeated refund is the same refund. */
-export const strayRefundKey = (paymentId: string) => `stray_${paymentId}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
-
 /** Whether a booking (in any state: an ended one carries its own refund) or a membership period holds this payment. */
 export async function isPaymentKept(db: Kysely<Database>, paymentId: string): Promise<boolean> {
   if ((await registrations.findBookingIdByPayment(db, paymentId)) !== undefined) return true;
@@ -43,15 +41,13 @@ export async function isPaymentKept(db: Kysely<Database>, paymentId: string): Pr
   return memberships.isPaymentBound(db, paymentId);
 }
 
-const unrefunded = (p: GatewayPayment) => p.captured && p.amountRefunded < p.amount;
-
 /**
  * A paid notification that neither a booking nor a membership took: when the payment is
  * captured money on one of our orders and nothing keeps it, its refund is queued and the
  * order is watched again. True when a refund was queued.
  */
 export async function refundIfStray(deps: StrayDeps, mode: Mode, orderId: string, payment: GatewayPayment): Promise<boolean> {
-  if (!unrefunded(payment) || payment.orderId !== orderId) return false;
+  if (!refundableOn(payment, orderId)) return false;
   const order = await orders.findByOrderId(deps.db, orderId);
   if (!order || order.mode !== mode) return false;
   if (await isPaymentKept(deps.db, payment.id)) return false;
@@ -70,7 +66,7 @@ export async function refundIfStray(deps: StrayDeps, mode: Mode, orderId: string
 export async function refundStrayJob(deps: StrayDeps, p: StrayRefundPayload): Promise<void> {
   const gateway = deps.gatewayFor(p.mode, p.accountId);
   const payment = await gateway.fetchPayment(p.paymentId);
-  if (!payment || payment.orderId !== p.orderId || !unrefunded(payment)) return;
+  if (!payment || !refundableOn(payment, p.orderId)) return;
   if (await isPaymentKept(deps.db, payment.id)) return;
   await refundStrayPayment(gateway, payment, { reason: 'not_kept' });
 }
@@ -81,5 +77,5 @@ export async function refundStrayJob(deps: StrayDeps, p: StrayRefundPayload): Pr
  * and the sweep's inline refund both come here.
  */
 export async function refundStrayPayment(gateway: PaymentGateway, payment: GatewayPayment, notes: Record<string, string>): Promise<void> {
-  await refundAtGateway(gateway, { paymentId: payment.id, amountPaise: payment.amount - payment.amountRefunded, notes, idempotencyKey: strayRefundKey(payment.id) });
+  await refundAtGateway(gateway, { paymentId: payment.id, amountPaise: leftToRefund(payment), notes, idempotencyKey: strayRefundKey(payment.id) });
 }

@@ -113,8 +113,9 @@ export function statusAfter(event: BookingEvent, from: RegistrationStatus, claim
   const to = TRANSITIONS[event].to;
   if (to === 'unchanged') return from;
   if (typeof to === 'string') return to;
-  if (claimed === undefined || !to.includes(claimed)) throw new Error(`${event} needs the status its claim chose`);
-  return claimed;
+  const chosen = to.find((s) => s === claimed);
+  if (chosen === undefined) throw new Error(`${event} needs the status its claim chose`);
+  return chosen;
 }
 
 /**

@@ -17,6 +17,7 @@ import type { RegisterDeps } from '../register-deps.js';
 import type { RegistrationRow as Row } from '../registrations.repo.js';
 import type { ClaimedStatus } from './booking-lifecycle.js';
 import { changeBooking } from './change-booking.js';
+import { endingRefundPaise, keptPaise, partRefundOutcome, refundablePaise, refundKey } from './refund-amounts.js';
 import * as repo from './lifecycle.repo.js';
 
 /** A claim older than this is the sweep's to finish: its request crashed or gave up. */
@@ -25,26 +26,13 @@ export const STALE_CLAIM_MS = 60_000;
 export const changedMeanwhile = (): AppError => conflict('registration_changed', 'this registration changed meanwhile; read it again');
 
 /**
- * The gateway's idempotency key for a booking's refund: the same change always makes the same
- * refund. What was refunded before is part of it, so a second partial refund of the same
- * amount is a refund of its own.
- */
-export function refundKey(registrationId: string, to: ClaimedStatus, refundPaise: number, refundedBeforePaise = 0): string {
-  const tag = to === 'cancelled' ? 'c' : to === 'refunded' ? 'r' : 'p';
-  return refundedBeforePaise === 0 ? `${registrationId}-${tag}${refundPaise}` : `${registrationId}-${tag}${refundedBeforePaise}+${refundPaise}`;
-}
-
-/** What is left to give back of a booking's captured payment. */
-export const refundablePaise = (reg: Pick<Row, 'amount_paise' | 'refunded_paise'>): number => Math.max(0, Number(reg.amount_paise) - reg.refunded_paise);
-
-/**
  * Ends a confirmed paid booking as `to`, giving back `refundPaise` of what is left (all of it
  * when not given): the claim, the refund at the gateway, the completion. Throws 409
  * `registration_changed` when another change claimed the booking first.
  */
 export async function endWithRefund(deps: RegisterDeps, reg: Row, to: 'cancelled' | 'refunded', actor: AuditActor, refundPaise?: number): Promise<Row> {
   const left = refundablePaise(reg);
-  return claimAndRefund(deps, reg, actor, { to, refundPaise: Math.max(0, Math.min(refundPaise ?? left, left)) });
+  return claimAndRefund(deps, reg, actor, { to, refundPaise: endingRefundPaise(left, refundPaise) });
 }
 
 /**
@@ -56,9 +44,9 @@ export async function endWithRefund(deps: RegisterDeps, reg: Row, to: 'cancelled
  */
 export async function refundPart(deps: RegisterDeps, reg: Row, actor: AuditActor, refundPaise: number, reason: string): Promise<Row> {
   const left = refundablePaise(reg);
-  if (refundPaise > left) throw conflict('refund_exceeds_capture', `only ${formatMoney(left, reg.currency)} of this booking is left to refund`);
-  if (refundPaise === left) return claimAndRefund(deps, reg, actor, { to: 'refunded', refundPaise, reason });
-  return claimAndRefund(deps, reg, actor, { to: 'confirmed', refundPaise, reason });
+  const to = partRefundOutcome(left, refundPaise);
+  if (to === 'exceeds') throw conflict('refund_exceeds_capture', `only ${formatMoney(left, reg.currency)} of this booking is left to refund`);
+  return claimAndRefund(deps, reg, actor, { to, refundPaise, reason });
 }
 
 async function claimAndRefund(deps: RegisterDeps, reg: Row, actor: AuditActor, ask: { to: ClaimedStatus; refundPaise: number; reason?: string }): Promise<Row> {
@@ -66,7 +54,7 @@ async function claimAndRefund(deps: RegisterDeps, reg: Row, actor: AuditActor, a
   const claim: RefundClaimDoc = {
     to: ask.to,
     refundPaise: ask.refundPaise,
-    keptPaise: Number(reg.amount_paise) - before - ask.refundPaise,
+    keptPaise: keptPaise(reg.amount_paise, before, ask.refundPaise),
     key: refundKey(reg.id, ask.to, ask.refundPaise, before),
     actor,
     ...(ask.reason ? { reason: ask.reason } : {}),
