@@ -165,6 +165,7 @@ export async function freshDatabase(tag: string): Promise<{ url: string; drop():
   };
 }
 
+/** The service as `npm start` runs it (`node dist/server.js`: build first, `npm run build`), on `databaseUrl`. */
 export async function startService(databaseUrl: string, extra: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServiceProcess> {
   return startProcess({
     DATABASE_URL: tagged(databaseUrl, APP.service),
@@ -177,7 +178,7 @@ export async function startService(databaseUrl: string, extra: Record<string, st
     // The service's default pool (the test helper's own default is smaller).
     DATABASE_POOL_SIZE: '20',
     ...extra,
-  }, 30_000, nodeArgs);
+  }, 30_000, nodeArgs, ['dist/server.js']);
 }
 
 export async function account(url: string): Promise<{ key: string; token: string; userId: string }> {

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { account, APP, backendsOf, baselineBackends, cpuMeter, createBaselineTables, freshDatabase, httpPool, load, request, rounds, serviceBackends, settings, startBaseline, startService, tagged } from './lib.js';
+import { build } from './embedded.js';
 import { num, renderSection, type Run, type Section, type Target } from './report.js';
 
 const CAPACITY = Number(process.env.BENCH_CAPACITY ?? 2000);
@@ -203,7 +204,7 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
       seatsRight,
       section: {
         title: 'Registration',
-        description: `PostgreSQL. Two service processes (each its default pool of 20 connections, background workers off) and two processes of the baseline routes of \`bench/baseline-server.ts\` (pool of 20 each, no authentication, on tables of their own without triggers: \`ref_events\`, \`ref_registrations\`, \`ref_jobs\`) on the same database. "${BASELINES.one}" is one named prepared statement per request, a CTE that takes a seat on the event's capacity row if there is room and inserts the registration and its mail job (201, or 409 when full); "${BASELINES.steps}" makes the same writes in five round trips (BEGIN; UPDATE; INSERT; INSERT; COMMIT). Both commit each request on its own, with the database's durability settings (see the header). ${CONCURRENCY} concurrent clients over keep-alive connections, split across the two processes of each, free registrations of one person each for ${seconds} s per run. One hot event: no capacity limit. Spread: the requests go round ${num(EVENTS)} events without a limit. Ticket drop: each run on an event of its own with a capacity of ${num(CAPACITY)}, and ${num(DROP_REQUESTS)} requests fired as fast as the clients go (not for a fixed time); the drop's figure is how soon it sold out: the seconds from the first request to the last confirmed booking, and the seats sold per second until then. Once the seats are gone the rest are refused (409, counted as correct answers in requests/s); the service gives most of those 409s from its one-second sold-out memory, without the database. Where the CPU goes, per answer: the configuration's two server processes, the database (the PostgreSQL backends of those processes' own connections, found by pid in \`pg_stat_activity\`; the server's other processes, the WAL writer among them, are not counted), and this load generator.`,
+        description: `PostgreSQL. Two service processes, run as \`npm start\` runs them (\`node dist/server.js\`; each its default pool of 20 connections, background workers off) and two processes of the baseline routes of \`bench/baseline-server.ts\` (pool of 20 each, no authentication, on tables of their own without triggers: \`ref_events\`, \`ref_registrations\`, \`ref_jobs\`) on the same database. "${BASELINES.one}" is one named prepared statement per request, a CTE that takes a seat on the event's capacity row if there is room and inserts the registration and its mail job (201, or 409 when full); "${BASELINES.steps}" makes the same writes in five round trips (BEGIN; UPDATE; INSERT; INSERT; COMMIT). Both commit each request on its own, with the database's durability settings (see the header). ${CONCURRENCY} concurrent clients over keep-alive connections, split across the two processes of each, free registrations of one person each for ${seconds} s per run. One hot event: no capacity limit. Spread: the requests go round ${num(EVENTS)} events without a limit. Ticket drop: each run on an event of its own with a capacity of ${num(CAPACITY)}, and ${num(DROP_REQUESTS)} requests fired as fast as the clients go (not for a fixed time); the drop's figure is how soon it sold out: the seconds from the first request to the last confirmed booking, and the seats sold per second until then. Once the seats are gone the rest are refused (409, counted as correct answers in requests/s); the service gives most of those 409s from its one-second sold-out memory, without the database. Where the CPU goes, per answer: the configuration's two server processes, the database (the PostgreSQL backends of those processes' own connections, found by pid in \`pg_stat_activity\`; the server's other processes, the WAL writer among them, are not counted), and this load generator.`,
         series,
         columns: [
           { key: 'confirmed', label: 'confirmed', digits: 0 },
@@ -239,6 +240,7 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
 }
 
 if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) {
+  build();
   registerBench()
     .then(({ section, seatsRight }) => {
       console.log(renderSection(section));

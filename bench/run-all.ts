@@ -71,9 +71,10 @@ async function main(): Promise<void> {
   const sections: Section[] = [];
   let right = true;
   let embedded: DatabaseFacts | undefined;
+  // Every section runs the service as npm start does, from dist/.
+  build();
   if (only.includes('embedded')) {
     console.log('\n=== embedded default beside PostgreSQL ===');
-    build();
     const e = await embeddedBench();
     sections.push(e.section);
     embedded = e.facts;
