@@ -30,7 +30,7 @@ after(() => {
 const envWith = (extra: Record<string, string> = {}, dataDir = tempDir()) => ({ DATA_DIR: dataDir, ...extra });
 
 describe('loadConfig: defaults', () => {
-  it('follows product-decisions §1 when nothing is set', () => {
+  it('follows docs/decisions/01-running-it.md when nothing is set', () => {
     const dataDir = tempDir();
     const c = loadConfig({ DATA_DIR: dataDir });
     assert.equal(c.port, 3000);
