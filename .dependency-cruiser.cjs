@@ -5,8 +5,10 @@
 // The allowed direction, lowest first; a layer imports only from the layers below it:
 //
 //   src/db                       table types, connection, the embedded server, migrations
-//   src/shared, src/jobs,        errors, auth hook, clock, ids, money, … ; the job queue;
-//   src/config.ts                the only reader of process.env
+//   src/lib, src/jobs,           primitives (errors, clock, ids, money, dates, event times, …);
+//   src/config.ts                the job queue; the only reader of process.env
+//   src/http                     HTTP plumbing: the auth hook, error handler, body parsing,
+//                                rate limits, accept queues, paging fields, shared schemas
 //   src/modules/*                the features; among themselves no cycles (file or folder)
 //                                and no routes file importing another module's routes file
 //   src/app.ts, src/deps.ts,     composition: the only code that knows every module
@@ -31,7 +33,7 @@ module.exports = {
     },
     {
       name: 'no-circular-folders',
-      comment: 'A folder (a module, or shared/db/jobs) that reaches itself through another folder.',
+      comment: 'A folder (a module, or lib/http/db/jobs) that reaches itself through another folder.',
       severity: 'error',
       scope: 'folder',
       from: { path: '^src/' },
@@ -59,18 +61,25 @@ module.exports = {
       to: { path: '^src/(app|deps|server)\\.ts$' },
     },
     {
-      name: 'shared-below-modules',
-      comment: 'shared/, jobs/, db/ and config.ts know no module and no composition.',
+      name: 'below-modules',
+      comment: 'lib/, http/, jobs/, db/ and config.ts know no module and no composition.',
       severity: 'error',
-      from: { path: '^src/(shared/|jobs/|db/|config\\.ts$)' },
+      from: { path: '^src/(lib/|http/|jobs/|db/|config\\.ts$)' },
       to: { path: '^src/(modules/|(app|deps|server)\\.ts$)' },
     },
     {
-      name: 'db-below-shared',
+      name: 'db-lowest',
       comment: 'db/ (table types, connection, migrations) is the lowest layer.',
       severity: 'error',
       from: { path: '^src/db/' },
-      to: { path: '^src/(shared|jobs)/' },
+      to: { path: '^src/(lib|http|jobs)/' },
+    },
+    {
+      name: 'lib-below-http',
+      comment: 'lib/ holds primitives that know nothing of HTTP: it never imports http/.',
+      severity: 'error',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/http/' },
     },
   ],
   options: {

@@ -3,7 +3,7 @@
 // (stryker.config.json lists the files it mutates and the unit test files it runs), then
 // a summary from Stryker's JSON report: `.tmp/mutation/summary.json` and a table.
 // Exits non-zero when the mutation score is below the floor, `thresholds.break` in
-// stryker.config.json. Extra arguments go to `stryker run` (e.g. `-- --mutate src/shared/money.ts`).
+// stryker.config.json. Extra arguments go to `stryker run` (e.g. `-- --mutate src/lib/money.ts`).
 //
 // Score as Stryker counts it: (killed + timeout) / (killed + timeout + survived + noCoverage).
 // Mutants that do not compile or crash the runner, and those disabled by a

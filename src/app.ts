@@ -45,12 +45,12 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.js';
 import * as dashboardSessions from './modules/dashboard/sessions.js';
 import { IDEMPOTENCY_HEADER, installIdempotency } from './modules/idempotency/idempotency.hooks.js';
-import { assertRouteRule, registerAuth, type AuthRule, type RouteEntry } from './shared/auth.js';
-import { addressMatcher } from './shared/client-address.js';
-import { installConnectionGate, type ConnectionGate } from './shared/connection-gate.js';
-import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './shared/error-handler.js';
-import { parseJson } from './shared/json-body.js';
-import { ErrorBody, errorResponses } from './shared/schemas.js';
+import { assertRouteRule, registerAuth, type AuthRule, type RouteEntry } from './http/auth.js';
+import { addressMatcher } from './http/client-address.js';
+import { installConnectionGate, type ConnectionGate } from './http/connection-gate.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.js';
+import { parseJson } from './http/json-body.js';
+import { ErrorBody, errorResponses } from './http/schemas.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 

@@ -26,7 +26,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       [
         ['ACCEPT_QUEUES'],
         '`16`',
-        '`SO_REUSEPORT` sockets accepting connections on the port (`1`: one plain socket). Several take a burst of new connections in a few turns of the event loop instead of one turn per connection (`src/shared/accept-queues.ts`)',
+        '`SO_REUSEPORT` sockets accepting connections on the port (`1`: one plain socket). Several take a burst of new connections in a few turns of the event loop instead of one turn per connection (`src/http/accept-queues.ts`)',
       ],
       [
         ['BASE_URL'],

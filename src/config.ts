@@ -4,8 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { isLoopbackHost } from './shared/client-address.js';
-import { DEFAULT_TIME_ZONE, isTimeZone } from './shared/event-time.js';
+import { isLoopbackHost } from './http/client-address.js';
+import { DEFAULT_TIME_ZONE, isTimeZone } from './lib/event-time.js';
 import { loadWallet, loadWhatsApp, type WalletConfig, type WhatsAppConfig } from './config-channels.js';
 import { ConfigError } from './config-error.js';
 

@@ -3,7 +3,7 @@
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { createLogger } from './shared/logger.js';
+import { createLogger } from './lib/logger.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import { embeddedLogging, type EmbeddedServer } from './db/embedded.js';
@@ -16,7 +16,7 @@ import { publishingDecisionJob, sendPublishingDecisionJob } from './modules/acco
 import { sendPasswordNoticeJob, sendPasswordResetJob, sendVerificationJob } from './modules/accounts/accounts.mails.js';
 import { passwordNoticeJob, passwordResetJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
 import { endUserSessions } from './modules/dashboard/sessions.js';
-import type { Db } from './shared/db-handle.js';
+import type { Db } from './lib/db-handle.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import type { EventDeps } from './modules/events/events.service.js';
 import { createEmailChecker, createResolver, type DnsResolver } from './modules/mail/email-check.js';
@@ -34,7 +34,7 @@ import { EventReads } from './modules/events/event-reads.js';
 import type { RegisterDeps } from './modules/registrations/register.service.js';
 import { refundJob, refundPaymentJob } from './modules/registrations/registrations.jobs.js';
 import { settleEventPayments } from './modules/registrations/actions.service.js';
-import { conflict } from './shared/errors.js';
+import { conflict } from './lib/errors.js';
 import { KeyCache } from './modules/keys/keys.service.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
@@ -48,14 +48,14 @@ import { deliveryJob, pruneDeliveries, webhookDeliveryJob } from './modules/webh
 import { payoutJob, PayoutSweeper, sendPayoutJob, type PayoutDeps } from './modules/payouts/payouts.service.js';
 import { RazorpayXPayouts } from './modules/payouts/razorpayx.js';
 import { serversResolve } from './modules/webhooks/delivery.js';
-import { systemClock, type Clock } from './shared/clock.js';
-import { randomIds, type Ids } from './shared/ids.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { randomIds, type Ids } from './lib/ids.js';
 import { ReconcileRunner } from './modules/reconciliation/reconcile.runner.js';
 import { pruneIdempotencyKeys } from './modules/idempotency/idempotency.hooks.js';
 import { createMetrics, type Metrics } from './modules/ops/metrics.js';
 import { startDoorRuntime, type DoorRuntime } from './modules/checkin/door-runtime.js';
 import { refundStrayJob, strayRefundJob } from './modules/reconciliation/stray-payments.js';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './shared/rate-limit.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import * as waitlist from './modules/waitlist/waitlist.service.js';
 import { lapseJob, offerMailJob, sendOfferMail } from './modules/waitlist/waitlist.jobs.js';
 

@@ -4,8 +4,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { embeddedLogging, startEmbedded, type EmbeddedServer } from './db/embedded.js';
-import { listenWithQueues } from './shared/accept-queues.js';
-import { createLogger } from './shared/logger.js';
+import { listenWithQueues } from './http/accept-queues.js';
+import { createLogger } from './lib/logger.js';
 
 /**
  * Under a rush V8 lets the old generation grow to several times what is live before it

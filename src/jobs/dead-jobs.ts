@@ -2,9 +2,9 @@
 // status, newest first, in pages; a dead job put back in the queue on demand.
 import type { Kysely } from 'kysely';
 import type { Database, JobStatus } from '../db/database.js';
-import type { Clock } from '../shared/clock.js';
-import { appError, notFound } from '../shared/errors.js';
-import { decodeCursor, pageOf } from '../shared/keyset-cursor.js';
+import type { Clock } from '../lib/clock.js';
+import { appError, notFound } from '../lib/errors.js';
+import { decodeCursor, pageOf } from '../lib/keyset-cursor.js';
 import { RETRY_WINDOW_MS } from './queue.js';
 
 export interface JobView {

@@ -3,8 +3,8 @@
 // retry policy (capped back-off within a retry window).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import type { Clock } from '../shared/clock.js';
-import type { Ids } from '../shared/ids.js';
+import type { Clock } from '../lib/clock.js';
+import type { Ids } from '../lib/ids.js';
 
 export type JobHandler<P = unknown> = (payload: P, job: { id: string; attempts: number }) => Promise<void>;
 

@@ -13,9 +13,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
-import type { Clock } from '../shared/clock.js';
-import { every, type Loop } from '../shared/every.js';
-import type { Ids } from '../shared/ids.js';
+import type { Clock } from '../lib/clock.js';
+import { every, type Loop } from '../lib/every.js';
+import type { Ids } from '../lib/ids.js';
 import { givesUp, retryDelayMs, type RegisteredHandler } from './jobs.js';
 
 export * from './jobs.js';

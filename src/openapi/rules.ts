@@ -7,12 +7,12 @@
 //   client then cannot send it;
 // - fields the service requires in code, the defaults it applies, and bodies that come in
 //   either-or forms (`oneOf`) (BODY_RULES, checked against the service in rules.test.ts);
-// - `Error.code` lists every code of the catalogue (src/shared/errors.ts); the refusals that
+// - `Error.code` lists every code of the catalogue (src/lib/errors.ts); the refusals that
 //   carry more than `{ error, code }` have named shapes (CheckInRefusal, AudienceChanged);
 // - the headers answers carry (X-Request-Id, RateLimit-*, Retry-After, Idempotent-Replayed, ETag),
 //   and those a route declares itself, each defined once under components.headers.
-import { ERRORS } from '../shared/errors.js';
-import { PAGE_DEFAULT, PAGE_MAX } from '../shared/paging.js';
+import { ERRORS } from '../lib/errors.js';
+import { PAGE_DEFAULT, PAGE_MAX } from '../http/paging.js';
 
 type Json = Record<string, any>;
 

@@ -1,6 +1,6 @@
 // Dependencies point one way (.dependency-cruiser.cjs): no file or folder cycles, no routes
 // file importing another module's routes, nothing of test/ or bench/ in src/, and the layers
-// db ← shared, jobs, config ← modules ← app, deps, server. The real tree has no violation
+// db ← lib, jobs, config ← http ← modules ← app, deps, server. The real tree has no violation
 // beyond the known ones in .dependency-cruiser-known.json, and that list can only shrink: a
 // listed violation that is gone fails the test until its entry is removed. Small trees with one
 // violation each prove that every rule fires.
@@ -90,10 +90,10 @@ describe('each rule fires on a tree that breaks it', () => {
   it('a cycle between two files', () => {
     assert.deepEqual(
       violationsOf({
-        'src/shared/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
-        'src/shared/b.ts': "import type { a } from './a.js';\nexport const b: typeof a | 1 = 1;\n",
+        'src/lib/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
+        'src/lib/b.ts': "import type { a } from './a.js';\nexport const b: typeof a | 1 = 1;\n",
       }),
-      ['no-circular: src/shared/a.ts ⇄ src/shared/b.ts'],
+      ['no-circular: src/lib/a.ts ⇄ src/lib/b.ts'],
     );
   });
 
@@ -124,28 +124,31 @@ describe('each rule fires on a tree that breaks it', () => {
   it('src importing from test/ or bench/', () => {
     assert.deepEqual(
       violationsOf({
-        'src/shared/a.ts': "import { h } from '../../test/helpers/h.js';\nimport { b } from '../../bench/b.js';\nexport const a = [h, b];\n",
+        'src/lib/a.ts': "import { h } from '../../test/helpers/h.js';\nimport { b } from '../../bench/b.js';\nexport const a = [h, b];\n",
         'test/helpers/h.ts': "export const h = 1;\n",
         'bench/b.ts': "export const b = 1;\n",
       }),
-      ['src-not-to-test-or-bench: src/shared/a.ts → bench/b.ts', 'src-not-to-test-or-bench: src/shared/a.ts → test/helpers/h.ts'],
+      ['src-not-to-test-or-bench: src/lib/a.ts → bench/b.ts', 'src-not-to-test-or-bench: src/lib/a.ts → test/helpers/h.ts'],
     );
   });
 
-  it('a layer importing one above it: a module the composition (even a type), shared a module, db shared', () => {
+  it('a layer importing one above it: a module the composition (even a type), lib a module, lib http, db lib', () => {
     assert.deepEqual(
       violationsOf({
         'src/deps.ts': "export interface Deps { n: number }\n",
         'src/modules/one/one.routes.ts': "import type { Deps } from '../../deps.js';\nexport const r = (d: Deps) => d.n;\n",
         'src/modules/one/one.service.ts': ok,
-        'src/shared/clock.ts': "import { x } from '../modules/one/one.service.js';\nexport const c = x;\n",
-        'src/shared/errors.ts': ok,
-        'src/db/pg.ts': "import { x } from '../shared/errors.js';\nexport const p = x;\n",
+        'src/lib/clock.ts': "import { x } from '../modules/one/one.service.js';\nexport const c = x;\n",
+        'src/lib/errors.ts': ok,
+        'src/lib/html.ts': "import { q } from '../http/paging.js';\nexport const h = q;\n",
+        'src/http/paging.ts': ok,
+        'src/db/pg.ts': "import { x } from '../lib/errors.js';\nexport const p = x;\n",
       }),
       [
-        'db-below-shared: src/db/pg.ts → src/shared/errors.ts',
+        'below-modules: src/lib/clock.ts → src/modules/one/one.service.ts',
+        'db-lowest: src/db/pg.ts → src/lib/errors.ts',
+        'lib-below-http: src/lib/html.ts → src/http/paging.ts',
         'modules-below-composition: src/modules/one/one.routes.ts → src/deps.ts',
-        'shared-below-modules: src/shared/clock.ts → src/modules/one/one.service.ts',
       ],
     );
   });

@@ -5,7 +5,7 @@
 // changes refused with a clear message after the cutoff.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { attendeeToken } from '../../src/shared/attendee-token.js';
+import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { keyApi } from '../helpers/factories.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { attendeeToken } from '../../src/shared/attendee-token.js';
+import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { assertAccessible, fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
 import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { redactPath } from '../../src/shared/logger.js';
+import { redactPath } from '../../src/lib/logger.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { PREVIEW_TTL_MS, previewToken } from '../../src/shared/preview-token.js';
+import { PREVIEW_TTL_MS, previewToken } from '../../src/lib/preview-token.js';
 
 describe('previews of the hosted page from the dashboard', () => {
   let server: TestServer;

@@ -20,7 +20,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { ManualClock } from '../../src/shared/clock.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { addMonths } from '../../src/modules/memberships/standing.js';
 import { call, createKey, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';

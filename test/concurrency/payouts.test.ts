@@ -14,7 +14,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { ManualClock } from '../../src/shared/clock.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { call, createKey, signup, type Account, type KeyInfo, uniqueEmail } from '../helpers/http.js';
 import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';

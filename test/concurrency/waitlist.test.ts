@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { ManualClock } from '../../src/shared/clock.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { call, organiser, uniqueEmail } from '../helpers/http.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';

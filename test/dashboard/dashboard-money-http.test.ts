@@ -9,7 +9,7 @@ import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, createKey, uniqueEmail } from '../helpers/http.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
-import { formatDate } from '../../src/shared/event-time.js';
+import { formatDate } from '../../src/lib/event-time.js';
 
 const PASSWORD = 'correct horse battery';
 

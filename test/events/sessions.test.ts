@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import ICAL from 'ical.js';
 import { formToken } from '../../src/modules/attendee/attendee.service.js';
-import { attendeeToken } from '../../src/shared/attendee-token.js';
+import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';

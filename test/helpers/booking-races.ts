@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
-import { attendeeToken } from '../../src/shared/attendee-token.js';
+import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { call, createKey, signup, uniqueEmail, type Reply } from './http.js';
 import { startProcess, type ServiceProcess } from './process.js';
 import { gatewayEnv, startRazorpayEmulator, type HeldRequest, type RazorpayEmulator } from './razorpay-emulator.js';

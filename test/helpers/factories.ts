@@ -2,7 +2,7 @@
 // through the HTTP API (a caller with a key, an organiser with an event, a paid booking).
 import { call, organiser, uniqueEmail, type Account, type KeyInfo, type Reply } from './http.js';
 import type { TestServer } from './server.js';
-import { randomIds } from '../../src/shared/ids.js';
+import { randomIds } from '../../src/lib/ids.js';
 import { claimSeats, EVENT_SCOPE, tierScope, trackScope } from '../../src/modules/events/events.service.js';
 
 export async function addRegistration(

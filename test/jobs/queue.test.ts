@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { defineJob, enqueue, handleJob, handleJobs, JobRunner, retryDelayMs } from '../../src/jobs/queue.js';
-import { randomIds } from '../../src/shared/ids.js';
+import { randomIds } from '../../src/lib/ids.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('retryDelayMs', () => {

@@ -9,7 +9,7 @@
 // GST settings page with its form, not a 405. Test mode, sandbox payments.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { attendeeToken } from '../../src/shared/attendee-token.js';
+import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../src/shared/clock.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { checkSyntax, createEmailChecker, type EmailVerdict } from '../../src/modules/mail/email-check.js';
 import { startDnsServer, type DnsServer, type Zone } from '../helpers/dns-server.js';
 import { call, organiser } from '../helpers/http.js';

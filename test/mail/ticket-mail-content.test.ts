@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
-import { attendeeTokenMatches, attendeeTokenRegistration } from '../../src/shared/attendee-token.js';
+import { attendeeTokenMatches, attendeeTokenRegistration } from '../../src/lib/attendee-token.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { createEvent, keyApi } from '../helpers/factories.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';

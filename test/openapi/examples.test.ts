@@ -19,7 +19,7 @@ import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { EX } from '../../src/openapi/examples.js';
-import { attendeeToken } from '../../src/shared/attendee-token.js';
+import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { addRegistration } from '../helpers/factories.js';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { ERRORS } from '../../src/shared/errors.js';
+import { ERRORS } from '../../src/lib/errors.js';
 import { EVENT_TYPES } from '../../src/modules/webhooks/webhooks.service.js';
 import { addRegistration } from '../helpers/factories.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';

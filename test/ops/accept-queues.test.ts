@@ -1,4 +1,4 @@
-// Several accept queues on one port (src/shared/accept-queues.ts): libuv accepts one
+// Several accept queues on one port (src/http/accept-queues.ts): libuv accepts one
 // connection per listening socket per turn of the event loop, so a burst of new connections
 // that arrives while the loop is busy is taken one turn per connection with one socket, and
 // one turn per queue with several. Counted in turns of the loop, not in time: the loop is
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { listenWithQueues } from '../../src/shared/accept-queues.js';
+import { listenWithQueues } from '../../src/http/accept-queues.js';
 import { freePort } from '../helpers/process.js';
 
 const BURST = 64;

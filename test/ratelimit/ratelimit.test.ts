@@ -7,8 +7,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { ManualClock } from '../../src/shared/clock.js';
-import { RedisRateLimiter } from '../../src/shared/rate-limit.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { RedisRateLimiter } from '../../src/http/rate-limit.js';
 import { call, createKey, organiser, type Reply } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

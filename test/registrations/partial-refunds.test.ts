@@ -144,7 +144,7 @@ describe('partial refunds of a paid booking', () => {
   it('the attendee’s cancellation under a 10 % fee after a part was given back: the fee kept on the price, the rest refunded', async () => {
     const b = await paid({ selfService: { cancel: true, refund: { feePercent: 10 } } });
     assert.equal((await refund(b, { amount: 300, reason: 'Late start' })).status, 200);
-    const { attendeeToken } = await import('../../src/shared/attendee-token.js');
+    const { attendeeToken } = await import('../../src/lib/attendee-token.js');
     const token = attendeeToken(server.deps.config.secretsKey, b.registrationId, b.registrationId);
     const page = await fetch(`${server.url}/t/${token}`).then((r) => r.text());
     assert.match(page, /You will be refunded ₹1,050 of the ₹1,200/);

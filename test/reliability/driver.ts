@@ -32,7 +32,7 @@ import { createDeps } from '../../src/deps.js';
 import { EVENT_SCOPE, PAID_SCOPE, tierScope } from '../../src/modules/events/events.service.js';
 import { checkLedger } from '../../src/modules/ledger/ledger.service.js';
 import { sweep, type SweepSummary } from '../../src/modules/reconciliation/reconcile.service.js';
-import { ManualClock } from '../../src/shared/clock.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { call, createKey, signup, verifyFromMailFiles } from '../helpers/http.js';
 import { pick, seededRandom, type Random } from '../helpers/prng.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';

@@ -9,7 +9,7 @@
 // gets it. What it does not fix: which request of a group wins. The money checks must hold
 // whichever does; figures that depend on the winner (what a partial cancel kept, how many
 // requests answered 409) may differ between two runs of one seed.
-import { attendeeToken } from '../../src/shared/attendee-token.js';
+import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { formToken } from '../../src/modules/attendee/attendee.service.js';
 import type { Reply } from '../helpers/http.js';
 import { pick, type Random } from '../helpers/prng.js';

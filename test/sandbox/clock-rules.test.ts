@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
-import { attendeeToken } from '../../src/shared/attendee-token.js';
+import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { formToken } from '../../src/modules/attendee/attendee.service.js';
 import { organiser, uniqueEmail } from '../helpers/http.js';
 import { createEvent, keyApi, type Api } from '../helpers/factories.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
-import { jsonTooDeep, MAX_JSON_DEPTH } from '../../src/shared/json-body.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../../src/http/json-body.js';
 import { call, organiser, type Account, type KeyInfo } from '../helpers/http.js';
 import { signWebhook } from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';

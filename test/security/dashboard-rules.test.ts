@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
-import { createLogger } from '../../src/shared/logger.js';
+import { createLogger } from '../../src/lib/logger.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, createKey, organiser, uniqueEmail } from '../helpers/http.js';
 import { startServer, testEnv, type TestServer } from '../helpers/server.js';

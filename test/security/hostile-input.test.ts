@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { createLogger, redactPath } from '../../src/shared/logger.js';
+import { createLogger, redactPath } from '../../src/lib/logger.js';
 import { checkSyntax, MAX_EMAIL_LENGTH } from '../../src/modules/mail/email-check.js';
 import { embeddedIPv4, isPublicAddress } from '../../src/modules/webhooks/address-check.js';
 import { validateUrl } from '../../src/modules/webhooks/webhooks.service.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CustomFieldDoc } from '../../src/db/database.js';
 import { validateAnswers } from '../../src/modules/registrations/answers.js';
-import { AppError } from '../../src/shared/errors.js';
+import { AppError } from '../../src/lib/errors.js';
 
 const field = (f: Partial<CustomFieldDoc> & { name: string }): CustomFieldDoc => ({ label: f.name, type: 'text', required: false, options: null, ...f });
 const refusal = (code: string) => (err: unknown) => err instanceof AppError && err.status === 400 && err.code === code;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { attendeePageUrl, attendeeToken, attendeeTokenMatches, attendeeTokenRegistration } from '../../src/shared/attendee-token.js';
+import { attendeePageUrl, attendeeToken, attendeeTokenMatches, attendeeTokenRegistration } from '../../src/lib/attendee-token.js';
 
 const key = Buffer.alloc(32, 7);
 const other = Buffer.alloc(32, 8);

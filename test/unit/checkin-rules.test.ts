@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQrValue, refusal, refusalMessage, type RefusalReason } from '../../src/modules/checkin/checkin.service.js';
 import { refusalOf } from '../../src/modules/checkin/door-sync.service.js';
-import { AppError } from '../../src/shared/errors.js';
+import { AppError } from '../../src/lib/errors.js';
 
 type Scan = Parameters<typeof refusal>[0];
 type Status = Scan['booking']['status'];

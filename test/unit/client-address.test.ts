@@ -1,11 +1,11 @@
-// Who a client is for every per-address limit (src/shared/client-address.ts): an IPv4 address
+// Who a client is for every per-address limit (src/http/client-address.ts): an IPv4 address
 // is one client, an IPv6 client is its /64, an IPv4 address written as IPv6 is the IPv4 address.
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { addressKey, addressMatcher, isLoopbackHost } from '../../src/shared/client-address.js';
-import { ConnectionGate } from '../../src/shared/connection-gate.js';
+import { addressKey, addressMatcher, isLoopbackHost } from '../../src/http/client-address.js';
+import { ConnectionGate } from '../../src/http/connection-gate.js';
 
 describe('addressKey', () => {
   it('an IPv4 address is its own key', () => {

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
 import { confirmationEffects, ONE_STATEMENT_EFFECTS, oneStatementEffects, type ConfirmedBooking } from '../../src/modules/registrations/confirmation.js';
-import { ManualClock } from '../../src/shared/clock.js';
-import { randomIds } from '../../src/shared/ids.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { randomIds } from '../../src/lib/ids.js';
 
 const deps = { clock: new ManualClock(new Date('2026-11-01T10:00:00Z')), ids: randomIds };
 const event = {

@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { cellText, csvStream, istTimestamp, neutralise, rupeesText, type Column } from '../../src/modules/exports/csv.js';
 import { instantsOf, parseDayRange } from '../../src/modules/exports/exports.service.js';
-import { AppError } from '../../src/shared/errors.js';
+import { AppError } from '../../src/lib/errors.js';
 
 /** The bytes as written (TextDecoder would drop the BOM). */
 const text = async (stream: Readable) => (await buffer(stream)).toString('utf8');

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import ICAL from 'ical.js';
-import { eventSpan, formatSpan, formatDate, isTimeZone, DEFAULT_TIME_ZONE } from '../../src/shared/event-time.js';
-import { formatMoney } from '../../src/shared/money.js';
+import { eventSpan, formatSpan, formatDate, isTimeZone, DEFAULT_TIME_ZONE } from '../../src/lib/event-time.js';
+import { formatMoney } from '../../src/lib/money.js';
 import { googleCalendarUrl, ticketCalendar } from '../../src/modules/tickets/calendar.js';
 
 const IST = DEFAULT_TIME_ZONE;

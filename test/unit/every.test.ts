@@ -1,9 +1,9 @@
-// The one periodic loop (src/shared/every.ts), driven by injected timers: nothing waits on the
+// The one periodic loop (src/lib/every.ts), driven by injected timers: nothing waits on the
 // wall clock. A fake timer list holds what is scheduled; `fire()` runs the due callback and lets
 // the run it started settle.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { every, type Timers } from '../../src/shared/every.js';
+import { every, type Timers } from '../../src/lib/every.js';
 
 class FakeTimers implements Timers {
   pending = new Map<number, { fn: () => void; ms: number }>();

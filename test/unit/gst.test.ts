@@ -9,7 +9,7 @@ import { humanDate, rupees } from '../../src/modules/gst/document.view.js';
 import { negotiate } from '../../src/modules/gst/gst.routes.js';
 import { B2CL_LIMIT_PAISE, gstr1Summary, isB2cl, monthRange } from '../../src/modules/gst/gstr1.js';
 import { DEFAULT_SERIES_PREFIX, documentNumber, financialYear, indiaDay, rateFor, SERIES_PREFIX, seriesOf, splitTax } from '../../src/modules/gst/tax.js';
-import { gstinCheckCharacter, gstinProblem, isUtgstTerritory, isValidGstin } from '../../src/shared/gstin.js';
+import { gstinCheckCharacter, gstinProblem, isUtgstTerritory, isValidGstin } from '../../src/lib/gstin.js';
 
 describe('GSTIN', () => {
   it('accepts numbers whose check character is right', () => {

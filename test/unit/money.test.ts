@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { AppError } from '../../src/shared/errors.js';
-import { formatMoney, MAX_RUPEES, paiseToRupees, rupeesToPaise } from '../../src/shared/money.js';
+import { AppError } from '../../src/lib/errors.js';
+import { formatMoney, MAX_RUPEES, paiseToRupees, rupeesToPaise } from '../../src/lib/money.js';
 
 function refused(value: number, message: string): void {
   assert.throws(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normalisePhone } from '../../src/shared/phone.js';
+import { normalisePhone } from '../../src/lib/phone.js';
 
 describe('phone numbers', () => {
   it('takes E.164 and 10-digit Indian mobiles as people write them, and gives E.164', () => {

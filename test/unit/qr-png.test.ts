@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
-import { bitmapPng, qrPng } from '../../src/shared/qr-png.js';
+import { bitmapPng, qrPng } from '../../src/lib/qr-png.js';
 import { ticketQrPng } from '../../src/modules/tickets/ticket-mail.js';
 import { decodeQr } from '../helpers/qr.js';
 

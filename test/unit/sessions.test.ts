@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sessionCoversDay, sessionDates, sessionOf } from '../../src/modules/events/sessions.js';
-import { eventSpan, formatInstant, formatSpan, offsetMinutes, startOfDay, walletTimes, zonedIso } from '../../src/shared/event-time.js';
+import { eventSpan, formatInstant, formatSpan, offsetMinutes, startOfDay, walletTimes, zonedIso } from '../../src/lib/event-time.js';
 import { googleCalendarUrl } from '../../src/modules/tickets/calendar.js';
 
 const IST = 'Asia/Kolkata';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { GatewayPayment, PaymentGateway } from '../../src/modules/payments/gateway.js';
 import { verifyPayment } from '../../src/modules/payments/payments.service.js';
-import { AppError } from '../../src/shared/errors.js';
+import { AppError } from '../../src/lib/errors.js';
 
 function gatewayAnswering(fetched: GatewayPayment, captured: GatewayPayment): PaymentGateway & { captures: number } {
   const g = {

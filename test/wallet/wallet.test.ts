@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { importSPKI, jwtVerify } from 'jose';
 import { GOOGLE_SAVE_URL } from '../../src/modules/wallet/google-wallet.js';
-import { walletLinks } from '../../src/shared/wallet-links.js';
+import { walletLinks } from '../../src/lib/wallet-links.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';

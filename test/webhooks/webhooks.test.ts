@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { deliver } from '../../src/modules/webhooks/delivery.js';
 import { DELIVERY_TIMEOUT_MS, deliveryJob } from '../../src/modules/webhooks/webhooks.service.js';
-import { seal } from '../../src/shared/secret-box.js';
+import { seal } from '../../src/lib/secret-box.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { keyApi } from '../helpers/factories.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';

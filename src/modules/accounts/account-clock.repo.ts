@@ -1,6 +1,6 @@
 // Each test account's clock offset (the table keeps its sandbox_ name from when the sandbox
 // owned it).
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 
 export async function clockOffset(db: Db, accountId: string): Promise<number | undefined> {
   const row = await db.selectFrom('sandbox_clocks').select('offset_ms').where('account_id', '=', accountId).executeTakeFirst();

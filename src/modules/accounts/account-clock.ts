@@ -4,8 +4,8 @@
 // times (an offer's expiry, an order's check time) are on its account's clock.
 import { sql, type RawBuilder } from 'kysely';
 import type { Mode } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Db } from '../../lib/db-handle.js';
 import * as repo from './account-clock.repo.js';
 
 const DAY_MS = 86_400_000;

@@ -3,9 +3,9 @@
 // plain token only ever exists in the mail; a retried job makes a new one.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import { escapeHtml } from '../../shared/html.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import { escapeHtml } from '../../lib/html.js';
+import type { Ids } from '../../lib/ids.js';
 import type { Mailer } from '../mail/mailer.js';
 import { mailHtml } from '../mail/mail-html.js';
 import * as repo from './accounts.repo.js';

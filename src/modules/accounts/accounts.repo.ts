@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 
 export type UserRow = Awaited<ReturnType<typeof findUserById>>;
 

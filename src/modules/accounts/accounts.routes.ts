@@ -2,20 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import type { SessionSigner } from './sessions.js';
-import type { RateLimiter } from '../../shared/rate-limit.js';
+import type { RateLimiter } from '../../http/rate-limit.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../shared/db-handle.js';
-import { ANY_KEY, keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
-import { appError } from '../../shared/errors.js';
+import type { Db } from '../../lib/db-handle.js';
+import { ANY_KEY, keyPrincipal, sessionPrincipal } from '../../http/auth.js';
+import { appError } from '../../lib/errors.js';
 import { countEventsByStatus } from '../events/events.service.js';
 import * as accounts from './accounts.service.js';
 import * as passwords from './password-changes.js';
 import { deviceSetCookie, readDeviceCookie } from './devices.js';
-import { addressKey } from '../../shared/client-address.js';
+import { addressKey } from '../../http/client-address.js';
 
 const EMAIL_VERIFIED = Type.Boolean({
   description:

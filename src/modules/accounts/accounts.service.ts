@@ -2,14 +2,14 @@
 // change are in password-changes.ts). HTTP-free. The mails these send are in accounts.mails.ts.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../shared/pg-errors.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Database } from '../../db/database.js';
 import { defineJob, enqueue } from '../../jobs/queue.js';
-import type { Clock } from '../../shared/clock.js';
-import { type AppError, appError, badRequest, conflict, forbidden, unauthorized } from '../../shared/errors.js';
-import type { Ids } from '../../shared/ids.js';
-import type { LimitWindow, RateLimiter, RateLimitResult } from '../../shared/rate-limit.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Clock } from '../../lib/clock.js';
+import { type AppError, appError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.js';
+import type { Ids } from '../../lib/ids.js';
+import type { LimitWindow, RateLimiter, RateLimitResult } from '../../http/rate-limit.js';
+import type { Db } from '../../lib/db-handle.js';
 import * as repo from './accounts.repo.js';
 import { deviceCookieValue, knownDevice } from './devices.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';

@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/database.js';
-import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { Nullable } from '../../shared/schemas.js';
+import { FULL_ONLY, keyPrincipal } from '../../http/auth.js';
+import { Nullable } from '../../http/schemas.js';
 import { getMailSettings, putMailSettings } from './mail-settings.js';
 
 const MailSettings = Type.Object({

@@ -3,8 +3,8 @@
 // reply goes to. An account setting, the same in test and live mode.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { badRequest } from '../../shared/errors.js';
-import type { Db } from '../../shared/db-handle.js';
+import { badRequest } from '../../lib/errors.js';
+import type { Db } from '../../lib/db-handle.js';
 import { checkSyntax } from '../mail/email-check.js';
 import * as repo from './accounts.repo.js';
 

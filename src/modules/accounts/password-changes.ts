@@ -1,8 +1,8 @@
 // Password reset and change, and ending an account's sessions: the account's credentials
 // after sign-up. HTTP-free; the mails they send are in accounts.mails.ts.
 import { enqueue } from '../../jobs/queue.js';
-import { badRequest, forbidden } from '../../shared/errors.js';
-import type { Db } from '../../shared/db-handle.js';
+import { badRequest, forbidden } from '../../lib/errors.js';
+import type { Db } from '../../lib/db-handle.js';
 import * as repo from './accounts.repo.js';
 import {
   accountBucket,

@@ -1,5 +1,5 @@
 // Queries on publishing_requests, taking db or trx.
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 
 export type PublishingRequestRow = NonNullable<Awaited<ReturnType<typeof findRequest>>>;
 

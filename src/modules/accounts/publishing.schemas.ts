@@ -1,6 +1,6 @@
 // The API's shapes for requests for publishing access (organiser and staff routes share them).
 import { Type } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 import { MESSAGE_MAX, REASON_MAX } from './publishing.js';
 
 export const PublishingRequest = Type.Object({

@@ -5,12 +5,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { defineJob, enqueue } from '../../jobs/queue.js';
-import type { Clock } from '../../shared/clock.js';
-import { badRequest, conflict, notFound } from '../../shared/errors.js';
-import { escapeHtml } from '../../shared/html.js';
-import type { Ids } from '../../shared/ids.js';
-import { pageOf } from '../../shared/paging.js';
-import { isUniqueViolation } from '../../shared/pg-errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { escapeHtml } from '../../lib/html.js';
+import type { Ids } from '../../lib/ids.js';
+import { pageOf } from '../../http/paging.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import { mailHtml } from '../mail/mail-html.js';
 import * as audit from '../audit/audit.service.js';

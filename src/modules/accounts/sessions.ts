@@ -1,8 +1,8 @@
 // Dashboard session tokens: HS256 JWTs signed with SESSION_SECRET, checked against
 // the injected clock so expiry can be tested without waiting.
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Clock } from '../../shared/clock.js';
-import { unauthorized } from '../../shared/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { unauthorized } from '../../lib/errors.js';
 
 const ISSUER = 'ticketing-service';
 const AUDIENCE = 'dashboard';

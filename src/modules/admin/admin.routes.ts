@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
-import { sessionPrincipal } from '../../shared/auth.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
+import { sessionPrincipal } from '../../http/auth.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { EventDeps } from '../events/events.service.js';
 import type { JobRunner } from '../../jobs/queue.js';
@@ -14,8 +14,7 @@ import * as events from '../events/events.service.js';
 import * as memberships from '../memberships/memberships.service.js';
 import { Membership } from '../memberships/memberships.schemas.js';
 import { listJobs, retryJob } from '../../jobs/dead-jobs.js';
-// The paging helper lives in the ledger module for now (it is moving to src/shared/).
-import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../http/paging.js';
 
 const Job = Type.Object({
   id: Type.String(),

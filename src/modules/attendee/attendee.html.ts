@@ -1,7 +1,7 @@
 // The attendee's page as HTML: no script, no inline style (its CSP allows neither), the
 // hosted page's style sheet, plain forms that post back to the same page.
-import { escapeHtml as h } from '../../shared/html.js';
-import { formatInstant, formatSpan } from '../../shared/event-time.js';
+import { escapeHtml as h } from '../../lib/html.js';
+import { formatInstant, formatSpan } from '../../lib/event-time.js';
 import { googleCalendarUrl } from '../tickets/calendar.js';
 import { ticketQrPng } from '../tickets/ticket-mail.js';
 import type { DocumentRef } from '../gst/gst.service.js';

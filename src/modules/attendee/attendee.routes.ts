@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError, badRequest, forbidden } from '../../shared/errors.js';
+import { AppError, badRequest, forbidden } from '../../lib/errors.js';
 import { cancelTicket, formTokenMatches, openTicket, ticketDocumentPdf, ticketDocuments, transferTicket, type AttendeeDeps, type Change } from './attendee.service.js';
 import { ATTENDEE_CSP, renderDonePage, renderTicketPage } from './attendee.html.js';
 import { loadPageStyle, pageStyleUrl } from '../checkout/assets.js';

@@ -9,14 +9,14 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { nowFor } from '../accounts/account-clock.js';
-import { conflict, notFound } from '../../shared/errors.js';
-import { formatInstant } from '../../shared/event-time.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import { formatInstant } from '../../lib/event-time.js';
 import * as events from '../events/events.service.js';
 import * as gst from '../gst/gst.service.js';
 import { endLoaded, transferLoaded, type Actor } from '../registrations/actions.service.js';
 import type { RegisterDeps } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
-import { attendeeTokenMatches, attendeeTokenRegistration } from '../../shared/attendee-token.js';
+import { attendeeTokenMatches, attendeeTokenRegistration } from '../../lib/attendee-token.js';
 
 export interface AttendeeDeps {
   db: Kysely<Database>;

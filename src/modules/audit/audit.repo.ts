@@ -1,7 +1,7 @@
 // The audit log's queries (the table is append-only: the database refuses UPDATE and DELETE).
 import type { Insertable, Selectable } from 'kysely';
 import type { AuditLogTable, Mode } from '../../db/database.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 
 export type AuditRow = Selectable<AuditLogTable>;
 

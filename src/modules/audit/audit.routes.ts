@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { FULL_ONLY, keyPrincipal } from '../../http/auth.js';
+import { PageFields, PageQuery, parseLimit } from '../../http/paging.js';
 import * as audit from './audit.service.js';
 
 export const AUDIT_DESCRIPTION =

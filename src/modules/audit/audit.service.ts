@@ -3,11 +3,11 @@
 // transaction, never by a route. Before/after are short and carry no secret: key hashes,
 // signing secrets, password hashes and tokens are dropped by `redact` whoever passes them.
 import type { AuditActorKind, Mode } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Db } from '../../shared/db-handle.js';
-import { badRequest } from '../../shared/errors.js';
-import type { Ids } from '../../shared/ids.js';
-import { pageOf } from '../../shared/paging.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Db } from '../../lib/db-handle.js';
+import { badRequest } from '../../lib/errors.js';
+import type { Ids } from '../../lib/ids.js';
+import { pageOf } from '../../http/paging.js';
 import * as repo from './audit.repo.js';
 
 export interface AuditActor {

@@ -2,7 +2,7 @@
 // person is mailed at most once per broadcast however often the request or its jobs run.
 import { type Insertable, sql } from 'kysely';
 import type { BroadcastRecipientStatus, BroadcastsTable } from '../../db/database.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 
 /** Files a broadcast once: false when it was filed before (a repeated request). */
 export async function insertBroadcast(db: Db, row: Insertable<BroadcastsTable>): Promise<boolean> {

@@ -3,12 +3,12 @@ import { actorOfKey } from '../audit/audit.service.js';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import type { Config } from '../../config.js';
-import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { badRequest } from '../../shared/errors.js';
+import { FULL_ONLY, keyPrincipal } from '../../http/auth.js';
+import { badRequest } from '../../lib/errors.js';
 import * as events from '../events/events.service.js';
 import { broadcast, broadcastProgress, REFUSED_FIELDS } from './broadcast.service.js';
 

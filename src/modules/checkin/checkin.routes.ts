@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
-import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { badRequest } from '../../shared/errors.js';
+import { Nullable } from '../../http/schemas.js';
+import { FULL_ONLY, keyPrincipal } from '../../http/auth.js';
+import { badRequest } from '../../lib/errors.js';
 import * as checkin from './checkin.service.js';
 
 const Reason = Type.Union([Type.Literal('cancelled'), Type.Literal('refunded'), Type.Literal('not_confirmed'), Type.Literal('transferred'), Type.Literal('wrong_session')], {

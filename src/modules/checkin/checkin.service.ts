@@ -11,9 +11,9 @@
 // once, on any instances, cannot both change it: exactly one answer says `changed: true`.
 import type { Kysely } from 'kysely';
 import type { Database, RegistrationStatus } from '../../db/database.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import type { Clock } from '../../shared/clock.js';
-import { appError, AppError, badRequest, forbidden, notFound } from '../../shared/errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import type { Clock } from '../../lib/clock.js';
+import { appError, AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as repo from './checkin.repo.js';

@@ -3,7 +3,7 @@
 // `wrong_session`, naming the session it is valid for. Pure: the service, the roster and the
 // sync all ask these functions.
 import type { TrackDoc } from '../../db/database.js';
-import { dayIn, eventSpan, formatDay, formatSpan, nextDay, type EventSpan } from '../../shared/event-time.js';
+import { dayIn, eventSpan, formatDay, formatSpan, nextDay, type EventSpan } from '../../lib/event-time.js';
 
 /** What a door admits for. */
 export type DoorList = { kind: 'event' } | { kind: 'track'; trackIndex: number } | { kind: 'date'; date: string };

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { escapeHtml } from '../../shared/html.js';
+import { escapeHtml } from '../../lib/html.js';
 
 // assets/ sits at the project root: three levels up from src/modules/checkin and dist/modules/checkin alike.
 const ASSET_DIR = new URL('../../../assets/', import.meta.url);

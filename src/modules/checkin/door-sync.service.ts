@@ -5,9 +5,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, RegistrationStatus, TrackDoc } from '../../db/database.js';
 import * as entry from './entry-rule.js';
-import { pgCode } from '../../shared/pg-errors.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import { AppError, badRequest } from '../../shared/errors.js';
+import { pgCode } from '../../lib/pg-errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import { AppError, badRequest } from '../../lib/errors.js';
 import type * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as checkin from './checkin.service.js';

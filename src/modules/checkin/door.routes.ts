@@ -3,10 +3,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { FULL_ONLY, keyPrincipal, type AuthRule, type DoorPrincipal, type KeyPrincipal } from '../../shared/auth.js';
-import { describeError } from '../../shared/error-handler.js';
-import { notFound } from '../../shared/errors.js';
-import { Nullable } from '../../shared/schemas.js';
+import { FULL_ONLY, keyPrincipal, type AuthRule, type DoorPrincipal, type KeyPrincipal } from '../../http/auth.js';
+import { describeError } from '../../http/error-handler.js';
+import { notFound } from '../../lib/errors.js';
+import { Nullable } from '../../http/schemas.js';
 const Html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 const htmlErrors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, Html('An HTML page naming the problem.')]));
 import { DOOR_ASSETS, DOOR_SW, doorErrorPage, doorPage } from './door-page.js';

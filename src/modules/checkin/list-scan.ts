@@ -1,7 +1,7 @@
 // A scan at a track's or a day's door (docs/decisions/28-a-persons-day.md): the booking's own refusals first
 // (checkin.service's rules), then whether its session is the list's; admitted once per list.
-import { appError } from '../../shared/errors.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
+import { appError } from '../../lib/errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
 import * as checkin from './checkin.service.js';
 import type { CheckinDeps, Scan, ScanAnswer } from './checkin.service.js';
 import * as repo from './checkin.repo.js';

@@ -3,7 +3,7 @@
 // (embed.js for host pages, the page's own script and style) with ETags.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CheckoutDeps } from './checkout.service.js';
-import { parseJsonKeepingEveryKey } from '../../shared/json-body.js';
+import { parseJsonKeepingEveryKey } from '../../http/json-body.js';
 import { assetRoutes } from './assets.routes.js';
 import { loadCheckoutAssets, pageStyleUrl } from './assets.js';
 import type { Assets } from './page.html.js';

@@ -6,12 +6,12 @@ import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, RegistrationStatus } from '../../db/database.js';
 import type { Config } from '../../config.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import type { EventDeps } from '../events/events.deps.js';
 import type { KeyCache } from '../keys/keys.service.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
-import type { RateLimiter } from '../../shared/rate-limit.js';
+import type { RateLimiter } from '../../http/rate-limit.js';
 import type { RegisterDeps } from '../registrations/register-deps.js';
 import type { WaitlistDeps } from '../waitlist/waitlist.service.js';
 
@@ -28,8 +28,8 @@ export interface CheckoutDeps {
   readonly registerDeps: RegisterDeps;
   readonly waitlistDeps: WaitlistDeps;
 }
-import type { KeyPrincipal } from '../../shared/auth.js';
-import { conflict, forbidden, notFound } from '../../shared/errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { paymentNotVerified } from '../payments/payments.service.js';
 import { presentEvent } from '../events/events.present.js';
 import * as events from '../events/events.service.js';
@@ -39,8 +39,8 @@ import { SandboxGateway } from '../sandbox/sandbox-gateway.js';
 import { confirmStep2, register, type RegisterInput, type RequestContext } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
-import { attendeeToken } from '../../shared/attendee-token.js';
-import { previewTokenEvent, previewTokenVerdict } from '../../shared/preview-token.js';
+import { attendeeToken } from '../../lib/attendee-token.js';
+import { previewTokenEvent, previewTokenVerdict } from '../../lib/preview-token.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
 import { plansOf } from '../memberships/plans.service.js';
 import { offerUntil } from '../waitlist/waitlist.jobs.js';

@@ -2,7 +2,7 @@
 // member's address (docs/decisions/28-a-persons-day.md), asked for and checked by the page's script.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { addressKey } from '../../shared/client-address.js';
+import { addressKey } from '../../http/client-address.js';
 import { MEMBER_CODE_MINUTES, MEMBER_CODE_TRIES, MEMBER_PROOF_MINUTES, requestMemberCode, verifyMemberCode } from '../memberships/member-codes.js';
 import * as service from './checkout.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';

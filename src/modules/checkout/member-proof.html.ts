@@ -1,7 +1,7 @@
 // A members-only tier's proof on the hosted event page (docs/decisions/28-a-persons-day.md): a code mailed to
 // the buyer's address, the membership id for those who have it at hand, and the plans to join.
 // The error slots are those page.html.ts's fields have; the page script fills them.
-import { escapeHtml as h } from '../../shared/html.js';
+import { escapeHtml as h } from '../../lib/html.js';
 import type { Strings } from './strings.js';
 
 /** What of the event page the proof needs: how it was opened, and the plans to join. */

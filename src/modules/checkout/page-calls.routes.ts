@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { BookingStatus, CustomFieldAnswers } from '../registrations/registrations.schemas.js';
 import * as service from './checkout.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';
-import { addressKey } from '../../shared/client-address.js';
+import { addressKey } from '../../http/client-address.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 

@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { CallSource, CheckoutDeps } from './checkout.service.js';
-import { AppError } from '../../shared/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { renderMessagePage, type Assets, type BackLink } from './page.html.js';
 import { en } from './strings.js';
 

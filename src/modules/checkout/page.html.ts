@@ -1,8 +1,8 @@
 // Server-rendered HTML of the hosted checkout. Every value from the database goes
 // through escapeHtml; the page's configuration travels in a JSON data block (not
 // executed, so the CSP needs no inline script), with `<` escaped.
-import { escapeHtml as h } from '../../shared/html.js';
-import { eventSpan, formatSpan } from '../../shared/event-time.js';
+import { escapeHtml as h } from '../../lib/html.js';
+import { eventSpan, formatSpan } from '../../lib/event-time.js';
 import type { Availability } from '../events/availability.js';
 import type { PriceRow, Session } from '../events/events.service.js';
 import type { pageFacts } from './checkout.service.js';

@@ -1,8 +1,8 @@
 // Server-rendered HTML of the hosted plan page (/m/{slug}) and the steps after it: plain
 // forms, so joining works without a script. The page's small script (plan-page.js) only
 // sizes an embedding frame, tells the host page, and opens the live gateway's checkout.
-import { escapeHtml as h } from '../../shared/html.js';
-import { formatMoney } from '../../shared/money.js';
+import { escapeHtml as h } from '../../lib/html.js';
+import { formatMoney } from '../../lib/money.js';
 import type { PlanRow } from '../memberships/memberships.service.js';
 import { planPrice } from '../memberships/membership-mail.js';
 import { eventPageHref, jsonBlock, layout, paragraphs, RAZORPAY_CHECKOUT_JS, type Assets } from './page.html.js';

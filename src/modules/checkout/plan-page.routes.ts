@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AppError } from '../../shared/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { Carried, JoinErrors, PlanAssets, PlanPageBase } from './plan-page.html.js';
 import { planPageHref, renderJoined, renderLivePay, renderMandate, renderPlanPage, renderSandboxPay } from './plan-page.html.js';
 import * as plans from './plan-page.service.js';

@@ -2,8 +2,8 @@
 // API's subscribe (subscribe.service.ts) as the plan's account's checkout would call it;
 // paying a fixed term and approving a mandate are the gateway's own steps (in test mode,
 // the sandbox's stand-ins), confirmed exactly as the API confirms them.
-import type { KeyPrincipal } from '../../shared/auth.js';
-import { conflict, forbidden, notFound } from '../../shared/errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import * as keys from '../keys/keys.service.js';
 import { findByPendingOrder, findBySubscription, type PlanRow } from '../memberships/memberships.service.js';
 import { findPlanBySlug } from '../memberships/plans.service.js';

@@ -4,14 +4,14 @@
 // mail, `/t/{token}`): it names the registration and is checked against its current
 // ticket id, so a transfer retires it. Nothing here is reachable by the ticket id itself.
 import type { CheckoutDeps } from './checkout.service.js';
-import { notFound } from '../../shared/errors.js';
-import { formatSpan } from '../../shared/event-time.js';
+import { notFound } from '../../lib/errors.js';
+import { formatSpan } from '../../lib/event-time.js';
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
-import { attendeeTokenMatches, attendeeTokenRegistration } from '../../shared/attendee-token.js';
+import { attendeeTokenMatches, attendeeTokenRegistration } from '../../lib/attendee-token.js';
 import { googleCalendarUrl, ticketCalendar } from '../tickets/calendar.js';
 import { ticketQrPng } from '../tickets/ticket-mail.js';
-import { walletLinks, type WalletLinks } from '../../shared/wallet-links.js';
+import { walletLinks, type WalletLinks } from '../../lib/wallet-links.js';
 
 /** A wallet button the confirmation shows (Apple Wallet, Google Wallet) when the service is configured for it. */
 export interface WalletLink {

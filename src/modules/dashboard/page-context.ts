@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardFlash, Mode } from '../../db/database.js';
 import type { DashboardDeps } from './dashboard-deps.js';
-import { sessionPrincipal, type AuthRule, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
+import { sessionPrincipal, type AuthRule, type KeyPrincipal, type SessionPrincipal } from '../../http/auth.js';
 import * as present from '../events/events.present.js';
 import * as events from '../events/events.service.js';
 import { Html } from './html.js';

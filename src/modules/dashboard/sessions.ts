@@ -5,8 +5,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DashboardFlash, Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Db } from '../../lib/db-handle.js';
 import { SESSION_TTL_SECONDS } from '../accounts/sessions.js';
 import * as repo from './dashboard.repo.js';
 

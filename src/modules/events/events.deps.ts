@@ -2,8 +2,8 @@
 // the bookings and waitlist modules answer about an event.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 
 /** Bookings by status on one event, for its analytics. */
 export interface BookingCounts {

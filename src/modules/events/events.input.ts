@@ -1,10 +1,10 @@
 // What an organiser sends for an event, a tier, a question or a track, checked and
 // turned into the stored shape. Pure: throws AppError on bad input.
 import type { CustomFieldDoc, SelfServiceDoc, TaxCategory, TierDoc, TrackDoc, WaitlistDoc } from '../../db/database.js';
-import { endsOnOrAfter, parseEventDate } from '../../shared/dates.js';
-import { badRequest } from '../../shared/errors.js';
-import { GSTIN_PROBLEM_TEXT, gstinProblem, isStateCode, normaliseGstin } from '../../shared/gstin.js';
-import { rupeesToPaise } from '../../shared/money.js';
+import { endsOnOrAfter, parseEventDate } from '../../lib/dates.js';
+import { badRequest } from '../../lib/errors.js';
+import { GSTIN_PROBLEM_TEXT, gstinProblem, isStateCode, normaliseGstin } from '../../lib/gstin.js';
+import { rupeesToPaise } from '../../lib/money.js';
 import { validateSelfService, validateWaitlist, type SelfServiceInput, type WaitlistInput } from './policies.js';
 
 export interface TierInput {

@@ -1,6 +1,6 @@
 // The API's view of an event and its tracks: money in rupees, with seats taken and remaining.
 import type { TrackDoc } from '../../db/database.js';
-import { paiseToRupees } from '../../shared/money.js';
+import { paiseToRupees } from '../../lib/money.js';
 import { remainingOf, tightest, type SeatUsage } from './availability.js';
 import type { EventRow } from './events.repo.js';
 import { presentSelfService, presentWaitlist } from './policies.js';

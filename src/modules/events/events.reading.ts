@@ -1,7 +1,7 @@
 // Reading an event's figures: seats taken and left (per track and tier, with its waitlist)
 // and the bookings' counts and revenue.
-import { notFound } from '../../shared/errors.js';
-import { paiseToRupees } from '../../shared/money.js';
+import { notFound } from '../../lib/errors.js';
+import { paiseToRupees } from '../../lib/money.js';
 import { computeAvailability } from './availability.js';
 import { parseTrackIndex } from './events.input.js';
 import type { EventRow } from './events.repo.js';

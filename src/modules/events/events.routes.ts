@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ANY_KEY, FULL_ONLY, keyPrincipal, sessionPrincipal } from '../../shared/auth.js';
+import { ANY_KEY, FULL_ONLY, keyPrincipal, sessionPrincipal } from '../../http/auth.js';
 import { Analytics, Availability, Event, EventCreate, EventPatch, Track, TrackInput, TrackPatch } from './events.schemas.js';
 import { presentEvent } from './events.present.js';
 import * as events from './events.service.js';
 import * as tracks from './tracks.service.js';
-import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../http/paging.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });
 const TrackParams = Type.Object({ id: Type.String({ maxLength: 100 }), index: Type.String({ maxLength: 10, description: 'Zero-based track index' }) });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 
 
 const DateText = Type.String({

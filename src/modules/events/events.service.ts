@@ -4,9 +4,9 @@
 // neither.
 import type { Kysely } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
-import { isUniqueViolation } from '../../shared/pg-errors.js';
-import { assertOwned, type KeyPrincipal, type SessionPrincipal } from '../../shared/auth.js';
-import { conflict, forbidden, notFound, badRequest } from '../../shared/errors.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
+import { assertOwned, type KeyPrincipal, type SessionPrincipal } from '../../http/auth.js';
+import { conflict, forbidden, notFound, badRequest } from '../../lib/errors.js';
 import * as audit from '../audit/audit.service.js';
 import { applyInput, refuseDateField, type EventFields, type EventInput } from './events.input.js';
 import { presentEvent } from './events.present.js';
@@ -14,7 +14,7 @@ import * as repo from './events.repo.js';
 import type { EventReads } from './event-reads.js';
 import type { EventRow } from './events.repo.js';
 import { syncSeatCounters, usageForMany } from './seats.service.js';
-import { pageOf } from '../../shared/paging.js';
+import { pageOf } from '../../http/paging.js';
 
 export type { EventRow };
 export type { CustomFieldInput, EventInput, TierInput, TrackInput } from './events.input.js';

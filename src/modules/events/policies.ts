@@ -3,7 +3,7 @@
 // them (which waitlist applies to a choice, whether the attendee's page may still change a
 // booking, and the refund a cancellation gives, to the paisa).
 import type { SelfServiceDoc, WaitlistDoc } from '../../db/database.js';
-import { badRequest } from '../../shared/errors.js';
+import { badRequest } from '../../lib/errors.js';
 
 export const DEFAULT_OFFER_MINUTES = 60;
 export const DEFAULT_CUTOFF_HOURS = 24;

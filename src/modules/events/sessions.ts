@@ -4,7 +4,7 @@
 // time (the confirmation, the ticket mail, the attendee page, calendars, wallets, the
 // self-service cutoff, door lists) asks here. Pure.
 import type { TrackDoc } from './events.tables.js';
-import { dayIn, eventSpan, spanStart, type EventSpan } from '../../shared/event-time.js';
+import { dayIn, eventSpan, spanStart, type EventSpan } from '../../lib/event-time.js';
 
 /** The event fields a session is read from. */
 export interface SessionSource {

@@ -1,5 +1,5 @@
 // Event slugs: derived from the title once, at creation.
-import type { Ids } from '../../shared/ids.js';
+import type { Ids } from '../../lib/ids.js';
 
 export function slugify(title: string, fallback = 'event'): string {
   const s = title

@@ -1,8 +1,8 @@
 // Tracks of an event (sessions with their own price and capacity): adding and changing
 // one, with the event's seat counters kept in step.
-import type { KeyPrincipal } from '../../shared/auth.js';
+import type { KeyPrincipal } from '../../http/auth.js';
 import * as audit from '../audit/audit.service.js';
-import { conflict, notFound } from '../../shared/errors.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import { validateTrack, type TrackInput } from './events.input.js';
 import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';

@@ -2,7 +2,7 @@
 // dashboard's download buttons call the same service (dashboard/pages/exports.routes.ts).
 // One function per group of routes: an event's registrations, the members, the money.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
+import { FULL_ONLY, keyPrincipal } from '../../http/auth.js';
 import { sendCsv } from './csv-reply.js';
 import { gstDocumentsExport, ledgerExport, membersExport, registrationsExport } from './exports.schemas.js';
 import * as exportsService from './exports.service.js';

@@ -6,10 +6,10 @@
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, LedgerKind, Mode } from '../../db/database.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import type { Clock } from '../../shared/clock.js';
-import { badRequest } from '../../shared/errors.js';
-import { stateName } from '../../shared/gstin.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest } from '../../lib/errors.js';
+import { stateName } from '../../lib/gstin.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import * as gst from '../gst/gst.service.js';

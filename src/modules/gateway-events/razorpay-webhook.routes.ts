@@ -9,18 +9,18 @@ import type { Config } from '../../config.js';
 import type { RegisterDeps } from '../registrations/register.service.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { PayoutDeps } from '../payouts/payouts.service.js';
-import type { RateLimiter } from '../../shared/rate-limit.js';
-import type { Clock } from '../../shared/clock.js';
-import { appError } from '../../shared/errors.js';
-import { parseSignedJson } from '../../shared/json-body.js';
-import { BAD_SIGNATURES } from '../../shared/rate-limit.js';
+import type { RateLimiter } from '../../http/rate-limit.js';
+import type { Clock } from '../../lib/clock.js';
+import { appError } from '../../lib/errors.js';
+import { parseSignedJson } from '../../http/json-body.js';
+import { BAD_SIGNATURES } from '../../http/rate-limit.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { verifyWebhookSignature } from '../payments/razorpay-signature.js';
 import { toPayment } from '../payments/razorpay.js';
 import { isSubscriptionEvent } from '../memberships/subscription-state.js';
 import { applyPayoutNotification } from '../payouts/payouts.service.js';
 import { orderPaid, subscriptionChanged } from './gateway-events.service.js';
-import { addressKey } from '../../shared/client-address.js';
+import { addressKey } from '../../http/client-address.js';
 
 interface RazorpayPaymentEntity {
   id?: unknown;

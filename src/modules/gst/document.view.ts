@@ -1,7 +1,7 @@
 // A GST document as people read it: the same sections and lines for the HTML page and the
 // PDF, so both always show every field rule 46 (or 49, or 53) asks for.
-import { escapeHtml } from '../../shared/html.js';
-import { isUtgstTerritory, stateName } from '../../shared/gstin.js';
+import { escapeHtml } from '../../lib/html.js';
+import { isUtgstTerritory, stateName } from '../../lib/gstin.js';
 import { KIND_TITLE, type GstDocument } from './document.js';
 
 export interface Section {

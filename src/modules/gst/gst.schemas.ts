@@ -1,7 +1,7 @@
 // The GST routes' schemas, and the buyer's billing details that registration takes.
 import { Type } from 'typebox';
-import { STATE_CODES } from '../../shared/gstin.js';
-import { Nullable } from '../../shared/schemas.js';
+import { STATE_CODES } from '../../lib/gstin.js';
+import { Nullable } from '../../http/schemas.js';
 
 const StateCode = Type.String({ maxLength: 2, description: `A two-digit GST state code: ${STATE_CODES.join(', ')}.` });
 

@@ -6,11 +6,11 @@
 // own settings and series, and its documents say TEST MODE.
 import type { Kysely, Transaction } from 'kysely';
 import type { BillingDoc, Database, Mode, TaxCategory } from '../../db/database.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import type { Clock } from '../../shared/clock.js';
-import { badRequest, notFound } from '../../shared/errors.js';
-import { GSTIN_PROBLEM_TEXT, gstinProblem, isStateCode, normaliseGstin, stateName } from '../../shared/gstin.js';
-import type { Ids } from '../../shared/ids.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { GSTIN_PROBLEM_TEXT, gstinProblem, isStateCode, normaliseGstin, stateName } from '../../lib/gstin.js';
+import type { Ids } from '../../lib/ids.js';
 import { gstr1Summary, monthRange } from './gstr1.js';
 import { buildCreditNote, buildSaleDocument, type GstDocument, type Party } from './document.js';
 import { renderDocumentPdf } from './document.pdf.js';

@@ -8,7 +8,7 @@
 // - exempt (table 8): bills of supply, net of their credit notes (which carry no tax);
 // - sac (table 12): by SAC and rate, B2B and B2C apart, net of credit notes;
 // - documents (table 13): each series' first and last number in the month and how many.
-import { paiseToRupees } from '../../shared/money.js';
+import { paiseToRupees } from '../../lib/money.js';
 import type { GstDocument } from './document.js';
 
 export const B2CL_LIMIT_PAISE = 100_000_00;

@@ -4,7 +4,7 @@
 // the remainder. Intra-state supplies split the rate into CGST and SGST (UTGST in a union
 // territory without a legislature); inter-state ones charge IGST.
 import type { GstDocumentKind, TaxCategory } from '../../db/database.js';
-import { isUtgstTerritory } from '../../shared/gstin.js';
+import { isUtgstTerritory } from '../../lib/gstin.js';
 
 /** Admission of ₹500 or less per person is exempt under this category (entry 81 of 12/2017-CT(Rate)). */
 export const EXEMPT_LIMIT_PAISE = 50_000;

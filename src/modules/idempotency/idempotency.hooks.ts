@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import { appError, badRequest } from '../../shared/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { appError, badRequest } from '../../lib/errors.js';
 import * as repo from './idempotency.repo.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

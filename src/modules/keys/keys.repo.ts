@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { ApiKeysTable, Mode } from '../../db/database.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 
 /** A key as the service handles it: everything but its hash. */
 export type KeyRow = Omit<Selectable<ApiKeysTable>, 'key_hash'>;

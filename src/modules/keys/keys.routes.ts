@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import type { KeyCache } from './keys.service.js';
-import { sessionPrincipal } from '../../shared/auth.js';
+import { sessionPrincipal } from '../../http/auth.js';
 import * as keys from './keys.service.js';
 
 const Key = Type.Object({

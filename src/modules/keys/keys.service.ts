@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, KeyClass, Mode } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import { badRequest, conflict, notFound } from '../../shared/errors.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import type { Ids } from '../../lib/ids.js';
 import { requireVerifiedEmail } from '../accounts/accounts.service.js';
 import * as audit from '../audit/audit.service.js';
 import * as repo from './keys.repo.js';

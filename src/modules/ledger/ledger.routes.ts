@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { sessionPrincipal } from '../../shared/auth.js';
-import { paiseToRupees } from '../../shared/money.js';
+import { sessionPrincipal } from '../../http/auth.js';
+import { paiseToRupees } from '../../lib/money.js';
 import * as ledger from './ledger.service.js';
-import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../http/paging.js';
 import { ModeQuery } from './paging.js';
 
 const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);

@@ -4,8 +4,8 @@
 // and every write is idempotent, so the ledger cannot disagree with the rows it follows.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, LedgerKind, LedgerSource, Mode } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import { badRequest, conflict } from '../../shared/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, conflict } from '../../lib/errors.js';
 import { nowFor } from '../accounts/account-clock.js';
 import { gatewayFeePaise } from '../payments/fees.js';
 import { membershipLines, refundOfSale, saleLines } from './entries.js';
@@ -163,7 +163,7 @@ export interface EntryView {
   cursor: string;
 }
 
-export { PAGE_DEFAULT, PAGE_MAX } from '../../shared/paging.js';
+export { PAGE_DEFAULT, PAGE_MAX } from '../../http/paging.js';
 
 export function parseCursor(value: string | undefined, field = 'startingAfter'): string | undefined {
   if (value === undefined) return undefined;

@@ -1,4 +1,4 @@
-// The ledger and payout lists' mode parameter (page parameters are in shared/paging.ts).
+// The ledger and payout lists' mode parameter (page parameters are in http/paging.ts).
 import { Type } from 'typebox';
 
 export const ModeQuery = Type.Optional(

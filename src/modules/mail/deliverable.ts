@@ -1,4 +1,4 @@
-import { badRequest } from '../../shared/errors.js';
+import { badRequest } from '../../lib/errors.js';
 
 /** The deliverability check as the services receive it (see email-check.ts). */
 export type CheckEmail = (email: string) => Promise<{ ok: true; email: string } | { ok: false; message: string }>;

@@ -7,8 +7,8 @@
 // about the resolver's answers, so they leave the mode as it was.
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
-import type { Clock } from '../../shared/clock.js';
-import { every, type Loop, type Timers } from '../../shared/every.js';
+import type { Clock } from '../../lib/clock.js';
+import { every, type Loop, type Timers } from '../../lib/every.js';
 import type { DnsResolver } from './email-check.js';
 
 /** What one canary lookup says about the resolver. */

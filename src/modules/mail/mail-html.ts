@@ -1,7 +1,7 @@
 // Every mail's HTML is a whole document: a language (mail clients and screen readers read it
 // in the right voice) and a title (shown by clients that open the mail in a tab, and by the
 // test inbox), around the body each mail writes.
-import { escapeHtml } from '../../shared/html.js';
+import { escapeHtml } from '../../lib/html.js';
 
 /** The language every mail is written in. */
 export const MAIL_LANG = 'en-IN';

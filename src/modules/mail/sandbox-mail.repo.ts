@@ -1,7 +1,7 @@
 // The test-mode mail sink: mails that test mode keeps instead of sending, and their pages.
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, SandboxEmailsTable } from '../../db/database.js';
-import type { KeysetPosition } from '../../shared/keyset-cursor.js';
+import type { KeysetPosition } from '../../lib/keyset-cursor.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

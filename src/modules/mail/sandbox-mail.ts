@@ -1,9 +1,9 @@
 // The mails test mode keeps instead of sending: kept by the ticket and broadcast jobs,
 // paged by the sandbox's API, pruned by the workers.
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 import type { OutgoingMail } from './mailer.js';
 import * as repo from './sandbox-mail.repo.js';
-import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
+import { decodeCursor, pageOf } from '../../lib/keyset-cursor.js';
 
 export { recordSandboxMail, type SandboxMail } from './sandbox-mail.repo.js';
 

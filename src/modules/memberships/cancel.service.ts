@@ -6,9 +6,9 @@
 // charge reported while the claim holds or after the end gets no period, so it is refunded
 // (charge-refunds.ts). If the gateway refuses, the claim goes and nothing else changes here.
 import * as audit from '../audit/audit.service.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import type { Db } from '../../shared/db-handle.js';
-import { appError } from '../../shared/errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import type { Db } from '../../lib/db-handle.js';
+import { appError } from '../../lib/errors.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as repo from './memberships.repo.js';

@@ -8,9 +8,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
 import { defineJob, enqueue } from '../../jobs/queue.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Db } from '../../shared/db-handle.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Db } from '../../lib/db-handle.js';
+import type { Ids } from '../../lib/ids.js';
 import * as ledger from '../ledger/ledger.service.js';
 import * as captures from '../payments/captures.repo.js';
 import type { PaymentGateway } from '../payments/gateway.js';

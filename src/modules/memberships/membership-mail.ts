@@ -1,9 +1,9 @@
 // The member's mails (docs/decisions/16-the-buyers-ticket.md): a confirmation when a membership starts
 // (the plan, the period, and the membership id that members-only tickets ask for), and a
 // payment-received mail for every charge. Pure rendering; the jobs send them.
-import { escapeHtml } from '../../shared/html.js';
-import { formatDate } from '../../shared/event-time.js';
-import { formatMoney } from '../../shared/money.js';
+import { escapeHtml } from '../../lib/html.js';
+import { formatDate } from '../../lib/event-time.js';
+import { formatMoney } from '../../lib/money.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import type { PlanRow } from './memberships.repo.js';
 

@@ -2,11 +2,11 @@
 // gateway's notification, reconciliation) and a subscription's charge both come here, in
 // the transaction that applies the payment to the membership.
 import type { Mode } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import * as ledger from '../ledger/ledger.service.js';
 import { queueConfirmationMail, queuePaymentMail } from './membership-mail.jobs.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 
 /**
  * The payment enters the ledger (gross, and the gateway's charge in live mode) and the

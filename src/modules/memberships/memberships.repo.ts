@@ -1,8 +1,8 @@
 // Plans and memberships: the queries of the memberships module.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { MemberCodesTable, MembershipsTable, Mode, PlansTable } from '../../db/database.js';
-import type { Db } from '../../shared/db-handle.js';
-import type { KeysetPosition } from '../../shared/keyset-cursor.js';
+import type { Db } from '../../lib/db-handle.js';
+import type { KeysetPosition } from '../../lib/keyset-cursor.js';
 
 export type PlanRow = Selectable<PlansTable>;
 export type MembershipRow = Selectable<MembershipsTable>;

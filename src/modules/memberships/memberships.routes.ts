@@ -1,17 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import type { MembershipDeps } from './memberships.service.js';
-import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
+import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../http/auth.js';
 import { nowFor } from '../accounts/account-clock.js';
 import { cancel } from './cancel.service.js';
 import * as memberships from './memberships.service.js';
 import { createPlan, pagePlans, presentPlan } from './plans.service.js';
-// The paging helper lives in the ledger module for now (it is moving to src/shared/).
-import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { PageFields, PageQuery, parseLimit } from '../../http/paging.js';
 
 const StartingAfter = Type.Optional(Type.String({ maxLength: 600, description: 'The `nextCursor` of the previous page.' }));
 const PageOf = <T extends TSchema>(item: T) =>

@@ -1,7 +1,7 @@
 // A membership as the API shows it: the memberships routes answer with it, and so does the
 // staff's manual add (admin/). Kept out of the routes file so other modules' routes can use it.
 import { Type } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 
 export const Membership = Type.Object({
   id: Type.String(),

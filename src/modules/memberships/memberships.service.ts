@@ -6,12 +6,12 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database, Mode } from '../../db/database.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Db } from '../../shared/db-handle.js';
-import { appError, badRequest, notFound } from '../../shared/errors.js';
-import type { Ids } from '../../shared/ids.js';
-import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Db } from '../../lib/db-handle.js';
+import { appError, badRequest, notFound } from '../../lib/errors.js';
+import type { Ids } from '../../lib/ids.js';
+import { decodeCursor, pageOf } from '../../lib/keyset-cursor.js';
 import { assertDeliverable, type CheckEmail } from '../mail/deliverable.js';
 import type { PaymentGateway, SubscriptionGateway } from '../payments/gateway.js';
 import { nowFor } from '../accounts/account-clock.js';

@@ -1,14 +1,14 @@
 // Membership plans: a fixed term paid once, or a recurring mandate whose plan also
 // lives at the gateway.
 import * as audit from '../audit/audit.service.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import type { Db } from '../../shared/db-handle.js';
-import { badRequest, notFound } from '../../shared/errors.js';
-import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
-import { decodeCursor, pageOf } from '../../shared/keyset-cursor.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import type { Db } from '../../lib/db-handle.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { paiseToRupees, rupeesToPaise } from '../../lib/money.js';
+import { decodeCursor, pageOf } from '../../lib/keyset-cursor.js';
 import type { PlanPeriod } from '../payments/gateway.js';
 import { gatewayFailure } from '../payments/payments.service.js';
-import { isUniqueViolation } from '../../shared/pg-errors.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Mode } from '../../db/database.js';
 import { slugify, slugSuffix } from '../events/slug.js';
 import * as repo from './memberships.repo.js';

@@ -1,8 +1,8 @@
 // Joining a plan and paying for a fixed term: a recurring plan starts a mandate at the
 // gateway; a fixed term opens an order, paid by step 2 or the gateway's notification.
-import { isUniqueViolation } from '../../shared/pg-errors.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import { appError, badRequest } from '../../shared/errors.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import { appError, badRequest } from '../../lib/errors.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { untilCancelledCount, type GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';

@@ -4,7 +4,7 @@
 // charges, a cancel in between) each start from what the one before them did: a period's
 // end never moves back, and a charge is kept with its period or refunded, never both.
 import type { Mode } from '../../db/database.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 import * as ledger from '../ledger/ledger.service.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import { nowFor } from '../accounts/account-clock.js';

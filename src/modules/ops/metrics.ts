@@ -10,7 +10,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { PoolUse } from '../../db/connect.js';
 import type { Database } from '../../db/database.js';
 import { topicStats } from '../../jobs/dead-jobs.js';
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import { outcomeCounts } from '../payments/order-checks.js';
 import { countFailedDeliveriesSince } from '../webhooks/webhooks.service.js';
 

@@ -8,8 +8,8 @@ import type { Storage } from '../../db/connect.js';
 import type { Metrics } from './metrics.js';
 import type { Config } from '../../config.js';
 import type { EmailCheckStatus } from '../mail/dns-canary.js';
-import { unauthorized, unavailable } from '../../shared/errors.js';
-import { errorResponses } from '../../shared/schemas.js';
+import { unauthorized, unavailable } from '../../lib/errors.js';
+import { errorResponses } from '../../http/schemas.js';
 
 // What /readyz answers: the database's storage, and how email addresses are checked now.
 const Readiness = Type.Object({

@@ -12,7 +12,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { FastifyInstance } from 'fastify';
-import { redactPath } from '../../shared/logger.js';
+import { redactPath } from '../../lib/logger.js';
 
 export interface Tracing {
   /** Names each request's span after its route template and records the route (`http.route`). */

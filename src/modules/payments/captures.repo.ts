@@ -5,8 +5,8 @@
 // is asked, and given back only when the gateway refused it.
 import { sql } from 'kysely';
 import type { Mode } from '../../db/database.js';
-import type { Db } from '../../shared/db-handle.js';
-import { pgCode } from '../../shared/pg-errors.js';
+import type { Db } from '../../lib/db-handle.js';
+import { pgCode } from '../../lib/pg-errors.js';
 
 export interface Capture {
   mode: Mode;

@@ -4,7 +4,7 @@
 // the payment its period was confirmed with. The reconciliation sweep settles it.
 import type { Kysely } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as repo from './gateway-orders.repo.js';
 

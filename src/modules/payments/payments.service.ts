@@ -1,7 +1,7 @@
 // What every paying module says about a payment: how a gateway failure answers, how a
 // payment that cannot be verified answers, and the one check a payment must pass before
 // anything is bound to it.
-import { AppError, appError, badGateway } from '../../shared/errors.js';
+import { AppError, appError, badGateway } from '../../lib/errors.js';
 import { GatewayError, type GatewayPayment, type GatewayRefund, type PaymentGateway } from './gateway.js';
 
 /**

@@ -3,7 +3,7 @@
 // and the others' turns pass without work. RECONCILE_EVERY_SECONDS=0: this instance
 // never sweeps on its own, not even on start (the sweep runs elsewhere, or on demand
 // through POST /admin/api/reconciliation/sweep).
-import { every, type Loop } from '../../shared/every.js';
+import { every, type Loop } from '../../lib/every.js';
 import { sweep, type ReconcileDeps } from './reconcile.service.js';
 
 export class ReconcileRunner {

@@ -26,8 +26,8 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import { clockFor } from '../accounts/account-clock.js';
 import { confirmFromGateway as confirmMembershipFromGateway } from '../memberships/subscribe.service.js';
 import * as memberships from '../memberships/memberships.service.js';

@@ -1,8 +1,8 @@
 // Staff views of reconciliation: the orders it watches and a sweep on demand.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageQuery, parseLimit } from '../../shared/paging.js';
-import { conflict } from '../../shared/errors.js';
+import { PageQuery, parseLimit } from '../../http/paging.js';
+import { conflict } from '../../lib/errors.js';
 import { listOrderChecks, sweep, type ReconcileDeps } from './reconcile.service.js';
 
 const SweepSummary = Type.Object({

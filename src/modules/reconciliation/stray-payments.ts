@@ -6,8 +6,8 @@
 // found too). An order is paid at most once.
 import type { Mode } from '../../db/database.js';
 import { enqueue, defineJob } from '../../jobs/queue.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import * as memberships from '../memberships/memberships.service.js';

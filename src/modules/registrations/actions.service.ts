@@ -3,8 +3,8 @@
 // gateway. Each is a thin use case over the booking lifecycle (lifecycle/): the state
 // change, its effects and its audit entry are `changeBooking`'s; a refund is claimed before
 // the gateway is asked (lifecycle/refund-claim.ts).
-import type { KeyPrincipal } from '../../shared/auth.js';
-import { badRequest, conflict, notFound } from '../../shared/errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import * as audit from '../audit/audit.service.js';
 import * as events from '../events/events.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';

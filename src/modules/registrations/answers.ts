@@ -3,7 +3,7 @@
 // are read through own-property checks only and written with `defineProperty`, so a
 // name never reaches an object's prototype.
 import type { CustomFieldDoc } from '../../db/database.js';
-import { badRequest } from '../../shared/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { checkSyntax } from '../mail/email-check.js';
 
 /** The longest text answer kept, in characters (the schema says the same). */

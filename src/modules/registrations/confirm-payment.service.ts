@@ -3,11 +3,11 @@
 // `confirmPaid`. Seats are claimed at confirmation; a confirmation that loses the race
 // for the last seat is cancelled, and the payment already taken is refunded by a
 // durable job. A payment for a booking cancelled before it was paid is refunded too.
-import { isUniqueViolation } from '../../shared/pg-errors.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Mode } from '../../db/database.js';
 import { enqueue } from '../../jobs/queue.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import { conflict, notFound } from '../../shared/errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import * as events from '../events/events.service.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';

@@ -7,8 +7,8 @@
 import type { Transaction } from 'kysely';
 import type { Database, RegistrationStatus } from '../../db/database.js';
 import { enqueueRows, jobRow, type JobRow } from '../../jobs/queue.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import * as events from '../events/events.service.js';
 import * as gst from '../gst/gst.service.js';
 import * as ledger from '../ledger/ledger.service.js';

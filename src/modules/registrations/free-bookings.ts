@@ -17,7 +17,7 @@
 // database refuses the statement (a row it will not take), the group is split in halves,
 // each written on its own, down to the one booking at fault; so each booking gets the answer
 // it would have had alone.
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import { bookFreeTogether, counterKey, type FreeBooking } from './lifecycle/free-booking.repo.js';
 import type { Db } from './registrations.repo.js';
 

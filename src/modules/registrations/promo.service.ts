@@ -1,13 +1,13 @@
 // Promo codes: per event, case-insensitive, percent or amount off the booking total.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../shared/pg-errors.js';
-import type { Clock } from '../../shared/clock.js';
-import { parseEventDate } from '../../shared/dates.js';
-import { badRequest, conflict } from '../../shared/errors.js';
-import type { Ids } from '../../shared/ids.js';
-import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
-import { pageOf } from '../../shared/paging.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { parseEventDate } from '../../lib/dates.js';
+import { badRequest, conflict } from '../../lib/errors.js';
+import type { Ids } from '../../lib/ids.js';
+import { paiseToRupees, rupeesToPaise } from '../../lib/money.js';
+import { pageOf } from '../../http/paging.js';
 import * as repo from './promo.repo.js';
 import type { PromoRow } from './promo.repo.js';
 

@@ -3,7 +3,7 @@
 // people, less a promo code) and the same refusals for a code or a choice, nothing written.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { badRequest } from '../../shared/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import type { EventRow } from '../events/events.service.js';
 import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';

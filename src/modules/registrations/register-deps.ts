@@ -3,8 +3,8 @@
 // importing register.service.ts (which re-exports it for callers outside the module).
 import type { Kysely } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import type { EventReads } from '../events/event-reads.js';
 import type { FreeBookings } from './free-bookings.js';

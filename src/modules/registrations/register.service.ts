@@ -6,13 +6,13 @@
 //   later by step 2 or the gateway's notification (confirm-payment.service.ts).
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { BillingDoc, Database, TierDoc, TrackDoc } from '../../db/database.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import { appError, badRequest, conflict, forbidden, notFound } from '../../shared/errors.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import { appError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import * as events from '../events/events.service.js';
 import * as gst from '../gst/gst.service.js';
 import { computeAvailability, tierOnSale } from '../events/availability.js';
 import { assertDeliverable } from '../mail/deliverable.js';
-import { normalisePhone } from '../../shared/phone.js';
+import { normalisePhone } from '../../lib/phone.js';
 import { isInGoodStanding } from '../memberships/memberships.service.js';
 import { proofHolds } from '../memberships/member-codes.js';
 import { gatewayFailure } from '../payments/payments.service.js';

@@ -1,7 +1,7 @@
 // A registration as the API (and the dashboard) shows it: the `Registration` schema's shape.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RegistrationsTable } from '../../db/database.js';
-import { paiseToRupees } from '../../shared/money.js';
+import { paiseToRupees } from '../../lib/money.js';
 import { channelsFor, type Channel } from '../whatsapp/whatsapp.service.js';
 import * as registrations from './registrations.service.js';
 

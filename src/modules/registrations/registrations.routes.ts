@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { badRequest } from '../../shared/errors.js';
-import { rupeesToPaise } from '../../shared/money.js';
-import { parseJsonKeepingEveryKey } from '../../shared/json-body.js';
-import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../http/auth.js';
+import { badRequest } from '../../lib/errors.js';
+import { rupeesToPaise } from '../../lib/money.js';
+import { parseJsonKeepingEveryKey } from '../../http/json-body.js';
+import { PageFields, PageQuery, parseLimit } from '../../http/paging.js';
 import { EventParams, PromoCode, RegAnswer, RegParams, Registration, RegisterAnswer, RegisterBody, Step2Answer } from './registrations.schemas.js';
 import { presentOne, presentRegistration, type Row } from './registrations.present.js';
 import * as events from '../events/events.service.js';
@@ -13,7 +13,7 @@ import * as promos from './promo.service.js';
 import { confirmStep2, register, type RegisterDeps } from './register.service.js';
 import * as registrations from './registrations.service.js';
 import { channelsFor } from '../whatsapp/whatsapp.service.js';
-import { addressKey } from '../../shared/client-address.js';
+import { addressKey } from '../../http/client-address.js';
 
 const E = Type.Ref('Error');
 

@@ -3,7 +3,7 @@
 // requests and answers of registrations.routes.ts. Kept out of the routes file so other
 // modules can use them.
 import { Type } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 import { Billing, BillingInput } from '../gst/gst.schemas.js';
 import { Channels } from '../whatsapp/channels.schema.js';
 import { MAX_ANSWER_LENGTH } from './answers.js';

@@ -2,7 +2,7 @@
 // paid notification, move a sandbox subscription. Notifications go through the same
 // dispatcher as Razorpay's, so test mode confirms exactly as live mode does.
 import type { Config } from '../../config.js';
-import { notFound } from '../../shared/errors.js';
+import { notFound } from '../../lib/errors.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import { orderPaid, subscriptionChanged, type GatewayEventDeps, type OrderPaidResult } from '../gateway-events/gateway-events.service.js';
 import { SandboxGateway, SandboxSubscriptions, type SandboxDeps } from './sandbox-gateway.js';

@@ -2,8 +2,8 @@
 // tables and the sandbox routes play the buyer and the gateway. Nothing leaves the machine.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import {
   GatewayError,
   refundKeyOf,
@@ -14,7 +14,7 @@ import {
   type PaymentGateway,
   type SubscriptionGateway,
 } from '../payments/gateway.js';
-import { isUniqueViolation } from '../../shared/pg-errors.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
 import * as repo from './sandbox.repo.js';
 
 export const SANDBOX_KEY_ID = 'rzp_test_sandbox';

@@ -2,7 +2,7 @@
 // account's clock offset is the accounts module's, the mails test mode keeps the mail module's.)
 import { sql, type Insertable } from 'kysely';
 import type { SandboxOrdersTable, SandboxPaymentsTable } from '../../db/database.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 
 // ---------------------------------------------------------------- orders and payments
 

@@ -2,9 +2,8 @@
 // clock and read the mails test mode kept. Live keys get 403.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { keyPrincipal } from '../../shared/auth.js';
-// The paging helper lives in the ledger module for now (it is moving to src/shared/).
-import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { keyPrincipal } from '../../http/auth.js';
+import { PageFields, PageQuery, parseLimit } from '../../http/paging.js';
 import { notifyOrderPaid, payOrder, playSubscriptionEvent, type SandboxPlayDeps } from './checkout.service.js';
 import { advanceClock, resetClock } from '../accounts/account-clock.js';
 import { pageKeptEmails } from '../mail/sandbox-mail.js';

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { defineJob } from '../../jobs/queue.js';
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import { mailSendersOf, senderFor } from '../accounts/mail-settings.js';
 import { findEventsById } from '../events/events.service.js';
 import { renderDocumentPdf } from '../gst/document.pdf.js';

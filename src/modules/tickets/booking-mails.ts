@@ -1,8 +1,8 @@
 // The mails that close a booking's loops (docs/decisions/28-a-persons-day.md): to its holder when it is
 // cancelled, refunded in full or in part (how much, and when the money arrives), and to the
 // giver when a ticket is passed on. Pure: the job (booking-mails.jobs.ts) gathers the facts.
-import { escapeHtml as h } from '../../shared/html.js';
-import { formatMoney } from '../../shared/money.js';
+import { escapeHtml as h } from '../../lib/html.js';
+import { formatMoney } from '../../lib/money.js';
 import type { MailAttachment, OutgoingMail } from '../mail/mailer.js';
 import { mailHtml } from '../mail/mail-html.js';
 

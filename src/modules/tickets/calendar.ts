@@ -3,7 +3,7 @@
 // the buyer's calendar; the venue; a reminder an hour before), and the same entry as a
 // Google Calendar link.
 import { createEvent, type DateArray, type EventAttributes } from 'ics';
-import { calendarBounds, type EventSpan } from '../../shared/event-time.js';
+import { calendarBounds, type EventSpan } from '../../lib/event-time.js';
 
 export interface CalendarEntry {
   /** The ticket id: the entry's UID. */

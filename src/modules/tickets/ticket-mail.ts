@@ -3,11 +3,11 @@
 // line), the QR code of the bare ticket id (no URL, no JSON) inline and as an attachment, a
 // calendar file (.ics) and the link to the attendee's own page. A ticket passed on says who
 // passed it and nothing of what they paid.
-import { qrPng } from '../../shared/qr-png.js';
+import { qrPng } from '../../lib/qr-png.js';
 import { ticketCalendar, googleCalendarUrl } from './calendar.js';
-import { escapeHtml } from '../../shared/html.js';
-import { eventSpan, formatDate, formatSpan, type EventSpan } from '../../shared/event-time.js';
-import { formatMoney } from '../../shared/money.js';
+import { escapeHtml } from '../../lib/html.js';
+import { eventSpan, formatDate, formatSpan, type EventSpan } from '../../lib/event-time.js';
+import { formatMoney } from '../../lib/money.js';
 import type { MailAttachment, OutgoingMail } from '../mail/mailer.js';
 import { mailHtml } from '../mail/mail-html.js';
 

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database, RegistrationStatus } from '../../db/database.js';
 import { defineJob } from '../../jobs/queue.js';
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import { mailSendersOf, senderFor, type MailSender } from '../accounts/mail-settings.js';
 import { findEventsById, sessionOf } from '../events/events.service.js';
 import { renderDocumentPdf } from '../gst/document.pdf.js';
@@ -13,9 +13,9 @@ import { documentTitle } from '../gst/document.view.js';
 import { saleDocumentsOf, type GstDocument } from '../gst/gst.service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { keptCopy, recordSandboxMail, type SandboxMail } from '../mail/sandbox-mail.js';
-import { attendeePageUrl, attendeeToken } from '../../shared/attendee-token.js';
+import { attendeePageUrl, attendeeToken } from '../../lib/attendee-token.js';
 import { renderTicketMail } from './ticket-mail.js';
-import { walletLinks } from '../../shared/wallet-links.js';
+import { walletLinks } from '../../lib/wallet-links.js';
 
 /** `passedOnBy`: a transfer's giver, whom the new holder's mail names. */
 export const ticketEmailJob = defineJob<{ attendeeId: string; passedOnBy?: string }>('ticket.email');

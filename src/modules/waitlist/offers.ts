@@ -12,8 +12,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { enqueue, enqueueRows, jobRow } from '../../jobs/queue.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import * as webhooks from '../webhooks/webhooks.service.js';

@@ -3,7 +3,7 @@
 // `offered` row holds one seat on the event's counters until it is booked or lapses.
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { WaitlistEntriesTable } from '../../db/database.js';
-import type { Db } from '../../shared/db-handle.js';
+import type { Db } from '../../lib/db-handle.js';
 import { movedClocks, onMovedClock } from '../accounts/account-clock.js';
 
 export type EntryRow = Selectable<WaitlistEntriesTable>;

@@ -2,9 +2,9 @@
 // organiser's queue (full keys): read it, take someone off it.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
-import { Nullable } from '../../shared/schemas.js';
+import { ANY_KEY, FULL_ONLY, keyPrincipal } from '../../http/auth.js';
+import { PageFields, PageQuery, parseLimit } from '../../http/paging.js';
+import { Nullable } from '../../http/schemas.js';
 import * as waitlist from './waitlist.service.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });

@@ -2,10 +2,10 @@
 // the organiser's view and removal of entries, and opening an offer's link.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { KeyPrincipal } from '../../shared/auth.js';
-import type { Clock } from '../../shared/clock.js';
-import { badRequest, conflict, notFound } from '../../shared/errors.js';
-import type { Ids } from '../../shared/ids.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import type { Ids } from '../../lib/ids.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';

@@ -5,8 +5,8 @@
 // ticket id too, so a pass downloaded again replaces the one on the phone.
 import { PKPass } from 'passkit-generator';
 import type { ApplePassConfig } from '../../config-channels.js';
-import { bitmapPng } from '../../shared/qr-png.js';
-import { walletTimes } from '../../shared/event-time.js';
+import { bitmapPng } from '../../lib/qr-png.js';
+import { walletTimes } from '../../lib/event-time.js';
 import { ticketLabel, type TicketFacts } from './ticket-facts.js';
 
 export const PKPASS_TYPE = 'application/vnd.apple.pkpass';

@@ -5,7 +5,7 @@
 // REST API. The object's barcode is the bare ticket id, as on the mailed QR.
 import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
 import type { GoogleWalletConfig } from '../../config-channels.js';
-import { walletTimes } from '../../shared/event-time.js';
+import { walletTimes } from '../../lib/event-time.js';
 import { ticketLabel, type TicketFacts } from './ticket-facts.js';
 
 export const GOOGLE_SAVE_URL = 'https://pay.google.com/gp/v/save/';

@@ -1,6 +1,6 @@
 // What a wallet pass shows of one ticket: the bare ticket id (its QR), the holder, the
 // ticket type and track, the event, when the booked session happens, and its organiser.
-import type { EventSpan } from '../../shared/event-time.js';
+import type { EventSpan } from '../../lib/event-time.js';
 
 export interface TicketFacts {
   /** The QR value: the registration id, or its ticket code after a transfer. */

@@ -7,16 +7,16 @@ import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import { conflict, notFound } from '../../shared/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import { findUsersById } from '../accounts/accounts.service.js';
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
-import { attendeeTokenMatches, attendeeTokenRegistration } from '../../shared/attendee-token.js';
+import { attendeeTokenMatches, attendeeTokenRegistration } from '../../lib/attendee-token.js';
 import { buildApplePass, PKPASS_TYPE } from './apple-pass.js';
 import { googleSaveUrl } from './google-wallet.js';
 import type { TicketFacts } from './ticket-facts.js';
-import { primaryTicketId } from '../../shared/wallet-links.js';
+import { primaryTicketId } from '../../lib/wallet-links.js';
 
 interface WalletDeps {
   db: Kysely<Database>;

@@ -1,8 +1,8 @@
 // Webhook configurations (one per account and mode) and the record of deliveries.
 import type { Insertable } from 'kysely';
 import type { Mode, WebhookConfigsTable, WebhookDeliveriesTable } from '../../db/database.js';
-import type { Db } from '../../shared/db-handle.js';
-import type { KeysetPosition } from '../../shared/keyset-cursor.js';
+import type { Db } from '../../lib/db-handle.js';
+import type { KeysetPosition } from '../../lib/keyset-cursor.js';
 
 export function findConfig(db: Db, accountId: string, mode: Mode) {
   return db.selectFrom('webhook_configs').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();

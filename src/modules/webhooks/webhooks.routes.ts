@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
-// The paging helper lives in the ledger module for now (it is moving to src/shared/).
-import { PageFields, PageQuery, parseLimit } from '../../shared/paging.js';
+import { Nullable } from '../../http/schemas.js';
+import { PageFields, PageQuery, parseLimit } from '../../http/paging.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import type { Config } from '../../config.js';
-import { FULL_ONLY, keyPrincipal } from '../../shared/auth.js';
-import { badRequest } from '../../shared/errors.js';
+import { FULL_ONLY, keyPrincipal } from '../../http/auth.js';
+import { badRequest } from '../../lib/errors.js';
 import * as webhooks from './webhooks.service.js';
 
 const Config = Type.Object({

@@ -1,6 +1,6 @@
 // `channels` of a registration's API answer: where its ticket went besides mail.
 import { Type } from 'typebox';
-import { Nullable } from '../../shared/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 import { STATUS_ORDER } from './whatsapp.repo.js';
 
 export const Channels = Type.Array(

@@ -9,13 +9,13 @@ import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
-import { BAD_SIGNATURES, type RateLimiter } from '../../shared/rate-limit.js';
-import { appError, forbidden } from '../../shared/errors.js';
-import { parseSignedJson } from '../../shared/json-body.js';
+import type { Clock } from '../../lib/clock.js';
+import { BAD_SIGNATURES, type RateLimiter } from '../../http/rate-limit.js';
+import { appError, forbidden } from '../../lib/errors.js';
+import { parseSignedJson } from '../../http/json-body.js';
 import { verifyHubSignature } from './hub-signature.js';
 import { applyStatuses } from './whatsapp.service.js';
-import { addressKey } from '../../shared/client-address.js';
+import { addressKey } from '../../http/client-address.js';
 
 interface HookDeps {
   config: Config;

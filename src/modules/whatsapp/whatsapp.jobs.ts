@@ -10,11 +10,11 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database, Mode, RegistrationStatus } from '../../db/database.js';
 import { defineJob } from '../../jobs/queue.js';
-import type { Clock } from '../../shared/clock.js';
-import type { Ids } from '../../shared/ids.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
 import * as events from '../events/events.service.js';
-import { qrPng } from '../../shared/qr-png.js';
-import { formatSpan } from '../../shared/event-time.js';
+import { qrPng } from '../../lib/qr-png.js';
+import { formatSpan } from '../../lib/event-time.js';
 import { CloudApiError, type CloudApi } from './cloud-api.js';
 import * as repo from './whatsapp.repo.js';
 

@@ -1,9 +1,9 @@
 // The dashboard's event pages: the list, creating, the overview and the setup forms.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardFlash } from '../../../db/database.js';
-import { sessionPrincipal } from '../../../shared/auth.js';
-import { badRequest } from '../../../shared/errors.js';
-import { previewToken } from '../../../shared/preview-token.js';
+import { sessionPrincipal } from '../../../http/auth.js';
+import { badRequest } from '../../../lib/errors.js';
+import { previewToken } from '../../../lib/preview-token.js';
 import * as accounts from '../../accounts/accounts.service.js';
 import * as publishing from '../../accounts/publishing.js';
 import { listChoices, listLabel, listOfScope, scopeOfChoice } from '../../checkin/door-list.js';

@@ -1,8 +1,8 @@
 // The dashboard's registrations of an event (search, detail, actions) and its broadcast.
 import { actorOfKey } from '../../audit/audit.service.js';
 import type { FastifyInstance } from 'fastify';
-import type { KeyPrincipal } from '../../../shared/auth.js';
-import { badRequest, notFound } from '../../../shared/errors.js';
+import type { KeyPrincipal } from '../../../http/auth.js';
+import { badRequest, notFound } from '../../../lib/errors.js';
 import { broadcast } from '../../broadcast/broadcast.service.js';
 import * as events from '../../events/events.service.js';
 import * as gst from '../../gst/gst.service.js';

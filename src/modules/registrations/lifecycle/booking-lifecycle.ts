@@ -5,7 +5,7 @@
 // take their SQL guards from here too (`guardSql`), and test/registrations/lifecycle.test.ts
 // evaluates every state × event pair in PostgreSQL against `canApply`.
 import { sql, type RawBuilder } from 'kysely';
-import type { CodeWithStatus } from '../../../shared/errors.js';
+import type { CodeWithStatus } from '../../../lib/errors.js';
 import type { AuditActorKind, RegistrationStatus } from '../../../db/database.js';
 
 /** Every status a booking can be in; `refunding` is the claim a refund holds while the gateway is asked. */

@@ -7,9 +7,9 @@
 // concurrent changes to one booking exactly one moves the row; the others get undefined.
 import type { Transaction } from 'kysely';
 import type { Database, RefundClaimDoc } from '../../../db/database.js';
-import type { Clock } from '../../../shared/clock.js';
-import { conflict } from '../../../shared/errors.js';
-import type { Ids } from '../../../shared/ids.js';
+import type { Clock } from '../../../lib/clock.js';
+import { conflict } from '../../../lib/errors.js';
+import type { Ids } from '../../../lib/ids.js';
 import * as audit from '../../audit/audit.service.js';
 import * as captures from '../../payments/captures.repo.js';
 import { applyConfirmation, applyTransfer, type EventFacts } from '../confirmation.js';

@@ -7,8 +7,8 @@
 // (timeout, network, 5xx, the same key in flight) keeps its claim, and the sweep
 // (`finishStaleClaims`) asks again with the same key, which makes it the same refund.
 import type { RefundClaimDoc } from '../../../db/database.js';
-import { badGateway, conflict, type AppError } from '../../../shared/errors.js';
-import { formatMoney } from '../../../shared/money.js';
+import { badGateway, conflict, type AppError } from '../../../lib/errors.js';
+import { formatMoney } from '../../../lib/money.js';
 import type { AuditActor } from '../../audit/audit.service.js';
 import { GatewayError } from '../../payments/gateway.js';
 import * as orderChecks from '../../payments/order-checks.js';

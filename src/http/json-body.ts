@@ -5,7 +5,7 @@
 // inside text (a silent change). Bytes on the wire cannot carry one (the UTF-8 decoder
 // replaces them), so only such an escape can, and the check runs only when the text has one.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { appError, type AppError } from './errors.js';
+import { appError, type AppError } from '../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

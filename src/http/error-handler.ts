@@ -5,8 +5,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { mapPgError } from './pg-errors.js';
-import { AppError, ERRORS, type ErrorCode } from './errors.js';
+import { mapPgError } from '../lib/pg-errors.js';
+import { AppError, ERRORS, type ErrorCode } from '../lib/errors.js';
 
 export interface Mapped {
   status: number;

@@ -2,7 +2,7 @@
 // `startingAfter` (a previous page's `nextCursor`); answers carry `hasMore` and
 // `nextCursor`. One definition for every list's query and answer fields.
 import { Type } from 'typebox';
-import { badRequest } from './errors.js';
+import { badRequest } from '../lib/errors.js';
 
 export const PAGE_DEFAULT = 100;
 export const PAGE_MAX = 1000;

@@ -4,8 +4,8 @@
 // Object-level checks (account and mode) go through `assertOwned`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyClass, Mode } from '../db/database.js';
-import type { Clock } from './clock.js';
-import { appError, forbidden, notFound, unauthorized } from './errors.js';
+import type { Clock } from '../lib/clock.js';
+import { appError, forbidden, notFound, unauthorized } from '../lib/errors.js';
 import { addressKey } from './client-address.js';
 import type { LimitWindow, RateLimiter } from './rate-limit.js';
 
