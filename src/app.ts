@@ -3,7 +3,8 @@
 import swagger from '@fastify/swagger';
 import { nameSchemas } from './openapi/components.js';
 import { contactFor, describeOperations } from './openapi/descriptions.js';
-import { addExamples } from './openapi/examples.js';
+import { EXAMPLES } from './openapi/examples.js';
+import { addExamples, type OperationExamples } from './http/examples.js';
 import { applyRules } from './openapi/rules.js';
 import { addWebhooks } from './openapi/webhooks.js';
 import { operationIdFor } from './openapi/operation-ids.js';
@@ -136,6 +137,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   const noop = () => {};
   // Each operation's declared rule, published in the OpenAPI document as `x-auth`.
   const rules = new Map<string, AuthRule>();
+  // Each operation's examples: its route's own (config.examples), else the table's.
+  const examples = new Map<string, OperationExamples>(Object.entries(EXAMPLES));
   // Every route with its rule, as Fastify registered it (the authorisation matrix reads it).
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -161,6 +164,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       }
     }
     decorateSchema(route);
+    const own = (route.config as { examples?: OperationExamples } | undefined)?.examples;
+    const id = (route.schema as { operationId?: string } | undefined)?.operationId;
+    if (own && id) examples.set(id, own);
   });
   const methodsFor = (path: string) =>
     ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', path) !== null);
@@ -216,7 +222,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       }
       describeOperations(openapiObject as Record<string, unknown>);
       applyRules(openapiObject as Record<string, unknown>);
-      addExamples(openapiObject as Record<string, unknown>);
+      addExamples(openapiObject as Record<string, unknown>, examples);
       addWebhooks(openapiObject as Record<string, unknown>);
       nameSchemas(openapiObject as Record<string, unknown>);
       return openapiObject as never;

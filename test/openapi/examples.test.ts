@@ -2,7 +2,7 @@
 // document (docs/decisions/19-developers-and-operators.md): a typed client that builds a request the document allows
 // must not get a refusal the document did not foresee. The test sets up what the examples
 // need (an organiser, an event, bookings, a plan, a door pass, …), swaps each stand-in id of
-// src/openapi/examples.ts (`EX`) for the object it made, sends each request example as the
+// src/http/examples.ts (`EX`) for the object it made, sends each request example as the
 // document gives it (path, query and body), and checks that the answer's status is the one the
 // example documents and that its body validates (ajv) against that status's schema (a CSV
 // answer: its type, a download, and the header row of its example). Every
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { EX } from '../../src/openapi/examples.js';
+import { EX } from '../../src/http/examples.js';
 import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { addRegistration } from '../helpers/factories.js';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
@@ -509,7 +509,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
       if (withExample.length === 0 && success.some(([, r]) => r.content)) missing.push(`${id}: success answer`);
       for (const p of op.parameters ?? []) if (p.in === 'path' && p.example === undefined) missing.push(`${id}: path parameter ${p.name}`);
     }
-    assert.deepEqual(missing, [], 'examples missing from src/openapi/examples.ts');
+    assert.deepEqual(missing, [], 'examples missing (each operation keeps its own in its route config.examples)');
   });
 
   it('every answer example validates against its documented schema', () => {
