@@ -29,7 +29,7 @@ describe('events', () => {
       org = await organiser(server.url);
     });
 
-    it('creates a draft in the key’s mode with every §4 field', async () => {
+    it('creates a draft in the key’s mode with every field of docs/decisions/04-events.md', async () => {
       const r = await post(org.key, {
         ...base,
         endDate: '2026-12-06',

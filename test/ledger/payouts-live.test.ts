@@ -85,7 +85,7 @@ describe('live payouts through RazorpayX', () => {
     return org;
   }
 
-  it('a paid sale shows up in pending, then available, with the fees of §9 taken', async () => {
+  it('a paid sale shows up in pending, then available, with the fees of docs/decisions/09-money-and-fees.md taken', async () => {
     const org = await liveOrganiser();
     await liveSale(org, 500);
     // ₹500 less 4.5 % platform fee (₹22.50) less 3 % gateway charge (₹15).

@@ -926,7 +926,7 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
     const unit = Math.floor(gross / r.quantity);
     const platform = -sum(es, 'platform_fee');
     const gateway = -sum(es, 'gateway_fee');
-    if (count(es, 'gateway_fee') !== 1 || gateway !== gatewayCharge(unit) * r.quantity) miss(`${where}: gateway charge entry ${gateway}, §9 says ${gatewayCharge(unit) * r.quantity} (3 % of ${unit} × ${r.quantity})`);
+    if (count(es, 'gateway_fee') !== 1 || gateway !== gatewayCharge(unit) * r.quantity) miss(`${where}: gateway charge entry ${gateway}, the fee rules (docs/decisions/09-money-and-fees.md) say ${gatewayCharge(unit) * r.quantity} (3 % of ${unit} × ${r.quantity})`);
     // The ordinal depends on the event's sales before this one: some run of ordinals from 1
     // to every paid ticket the event ever had must give the entry's platform fee.
     const maxOrdinal = ticketsPerEvent.get(r.event_id) ?? r.quantity;
@@ -936,7 +936,7 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
       for (let i = 1; i <= r.quantity; i++) f += platformFeeAt(unit, before + i);
       ok = f === platform;
     }
-    if (count(es, 'platform_fee') !== 1 || !ok) miss(`${where}: platform fee entry ${platform} follows no ordinal of §9 for ${r.quantity} × ${unit}`);
+    if (count(es, 'platform_fee') !== 1 || !ok) miss(`${where}: platform fee entry ${platform} follows no ordinal of the fee rules (docs/decisions/09-money-and-fees.md) for ${r.quantity} × ${unit}`);
     const refunds = count(es, 'ticket_refund');
     // A cancellation under a fee-keeping policy refunds all but the fee and keeps the platform fee (docs/guides/attendee-page.md).
     const kept = r.status === 'confirmed' ? 0 : Number(r.kept_paise);
@@ -973,7 +973,7 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
       const where = `membership payment ${ref} (${mode})`;
       if (count(group, 'membership_payment') !== 1) miss(`${where}: ${count(group, 'membership_payment')} payment entries`);
       const expected = mode === 'live' ? gatewayCharge(gross) : 0;
-      if (-sum(group, 'gateway_fee') !== expected) miss(`${where}: gateway charge entry ${-sum(group, 'gateway_fee')}, §9 and the README say ${expected} (3 % of ${gross} in live mode)`);
+      if (-sum(group, 'gateway_fee') !== expected) miss(`${where}: gateway charge entry ${-sum(group, 'gateway_fee')}, the fee rules (docs/decisions/09-money-and-fees.md) say ${expected} (3 % of ${gross} in live mode)`);
       if (count(group, 'platform_fee') > 0) miss(`${where}: a platform fee on a membership`);
     }
   }

@@ -117,7 +117,7 @@ describe('the generated file', () => {
     assert.doesNotMatch(renderReport(header, []), /other work was running/);
   });
 
-  it('judges the door as product decisions §15 and §22 ask: lookups ≥ 1.5× one SELECT, admits ≥ 1.2× one UPDATE, p99 at or below; no request stalled by a first scan; RSS under 300 MB', () => {
+  it('judges the door as docs/decisions/15-the-door.md and 22-figures-and-evidence.md ask: lookups ≥ 1.5× one SELECT, admits ≥ 1.2× one UPDATE, p99 at or below; no request stalled by a first scan; RSS under 300 MB', () => {
     const wanted = DOOR_TARGETS.map((t) => [t.subject, t.ceiling, t.figure, t.compare, t.value]);
     assert.deepEqual(wanted, [
       [DOOR_NAMES.lookups, DOOR_NAMES.baselineLookups, 'rps', 'atLeast', 1.5],
@@ -143,7 +143,7 @@ describe('the generated file', () => {
     assert.ok(md.includes('- The worst other request while the first scan of a 150,000-person event builds its roster (under 100 ms): met: 80 ms median'), md);
   });
 
-  it('judges registrations against the one-statement baseline as product decisions §22 asks: hot ≥ 2×, the drop sold out ≥ 1.5× sooner, spread ≥ 1× with p99 at or below', () => {
+  it('judges registrations against the one-statement baseline as docs/decisions/22-figures-and-evidence.md asks: hot ≥ 2×, the drop sold out ≥ 1.5× sooner, spread ≥ 1× with p99 at or below', () => {
     const against = REGISTER_TARGETS.filter((t) => t.ceiling).map((t) => [t.subject, t.ceiling, t.figure, t.compare, t.value]);
     assert.deepEqual(against, [
       [REGISTER_NAMES.hot, REGISTER_NAMES.oneHot, 'rps', 'atLeast', 2],
