@@ -22,7 +22,7 @@ import ts from 'typescript';
 /**
  * Which module owns which table, read from the modules' own declarations: each module that owns
  * tables declares them next to its code in `src/modules/<m>/<m>.tables.ts` (`src/jobs/jobs.tables.ts`
- * for the queue), in one exported interface named `…Tables` whose properties are the tables it
+ * for the queue, `src/dashboard/dashboard.tables.ts` for the dashboard), in one exported interface named `…Tables` whose properties are the tables it
  * owns (`src/db/database.ts` only composes those interfaces into `Database`). A new table gets its
  * line there with its migration.
  */
@@ -50,7 +50,7 @@ export function tableOwners(root) {
 function tableFiles(root) {
   const out = [];
   const modules = join(root, 'src', 'modules');
-  const dirs = [join(root, 'src', 'jobs')];
+  const dirs = [join(root, 'src', 'jobs'), join(root, 'src', 'dashboard')];
   if (existsSync(modules)) for (const m of readdirSync(modules)) dirs.push(join(modules, m));
   for (const dir of dirs) {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
@@ -77,12 +77,13 @@ function files(dir) {
   return out;
 }
 
-/** The module a file belongs to: `src/modules/<m>/…` → m, `src/jobs/…` → jobs, else undefined. */
+/** The module a file belongs to: `src/modules/<m>/…` → m, `src/jobs/…` → jobs, `src/dashboard/…` → dashboard, else undefined. */
 function moduleOf(rel) {
   const parts = rel.split(sep);
   if (parts[0] !== 'src') return undefined;
   if (parts[1] === 'modules') return parts[2];
   if (parts[1] === 'jobs') return 'jobs';
+  if (parts[1] === 'dashboard') return 'dashboard';
   return undefined;
 }
 

@@ -15,7 +15,7 @@ import { getUser } from './modules/accounts/accounts.service.js';
 import { publishingDecisionJob, sendPublishingDecisionJob } from './modules/accounts/publishing.js';
 import { sendPasswordNoticeJob, sendPasswordResetJob, sendVerificationJob } from './modules/accounts/accounts.mails.js';
 import { passwordNoticeJob, passwordResetJob, verifyEmailJob } from './modules/accounts/accounts.service.js';
-import { endUserSessions } from './modules/dashboard/sessions.js';
+import { endUserSessions } from './dashboard/sessions.js';
 import type { Db } from './lib/db-handle.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import type { EventDeps } from './modules/events/events.service.js';

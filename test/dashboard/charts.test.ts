@@ -2,7 +2,7 @@
 // the numbers told to screen readers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { barChart, dailyBars, niceMax, slotBars } from '../../src/modules/dashboard/charts.js';
+import { barChart, dailyBars, niceMax, slotBars } from '../../src/dashboard/charts.js';
 
 describe('dashboard charts', () => {
   it('fills the days between sales with zeros', () => {

@@ -1,9 +1,9 @@
 // The dashboard's activity screen: the audit log of the dashboard's mode, through the same
 // service function as GET /api/v1/audit-log.
 import type { FastifyInstance } from 'fastify';
-import * as accounts from '../../accounts/accounts.service.js';
-import * as audit from '../../audit/audit.service.js';
-import * as keys from '../../keys/keys.service.js';
+import * as accounts from '../../modules/accounts/accounts.service.js';
+import * as audit from '../../modules/audit/audit.service.js';
+import * as keys from '../../modules/keys/keys.service.js';
 import { activityPage } from '../views/activity.js';
 import { PAGE, PAGE_SIZE, type PageContext } from '../page-context.js';
 

@@ -1,6 +1,6 @@
 // Publishing access (docs/decisions/17-the-organisers-office.md, getting started): the organiser's "Request publishing access" box
 // and the staff's queue of requests with each account's facts, grant and decline.
-import type { presentRequest } from '../../accounts/publishing.js';
+import type { presentRequest } from '../../modules/accounts/publishing.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, when } from '../layout.js';
 

@@ -1,15 +1,15 @@
 // The dashboard's registrations of an event (search, detail, actions) and its broadcast.
-import { actorOfKey } from '../../audit/audit.service.js';
+import { actorOfKey } from '../../modules/audit/audit.service.js';
 import type { FastifyInstance } from 'fastify';
-import type { KeyPrincipal } from '../../../http/auth.js';
-import { badRequest, notFound } from '../../../lib/errors.js';
-import { broadcast } from '../../broadcast/broadcast.service.js';
-import * as events from '../../events/events.service.js';
-import * as gst from '../../gst/gst.service.js';
-import { registrationHistory } from '../../registrations/history.js';
-import * as actions from '../../registrations/actions.service.js';
-import { presentRegistration } from '../../registrations/registrations.present.js';
-import * as registrations from '../../registrations/registrations.service.js';
+import type { KeyPrincipal } from '../../http/auth.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { broadcast } from '../../modules/broadcast/broadcast.service.js';
+import * as events from '../../modules/events/events.service.js';
+import * as gst from '../../modules/gst/gst.service.js';
+import { registrationHistory } from '../../modules/registrations/history.js';
+import * as actions from '../../modules/registrations/actions.service.js';
+import { presentRegistration } from '../../modules/registrations/registrations.present.js';
+import * as registrations from '../../modules/registrations/registrations.service.js';
 import { Form } from '../form.js';
 import * as registrationViews from '../views/registrations.js';
 import { PAGE, PAGE_SIZE, type IdParams, type PageContext, type RegParams } from '../page-context.js';

@@ -2,9 +2,9 @@
 // services' own; these handlers read forms, call the same service functions as the
 // JSON API, and render. Pages are hidden from the OpenAPI document (they are not API).
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
-import { describeError } from '../../http/error-handler.js';
+import { describeError } from '../http/error-handler.js';
 import type { DashboardDeps } from './dashboard-deps.js';
-import { forbidden } from '../../lib/errors.js';
+import { forbidden } from '../lib/errors.js';
 import { parseForm, type FormBody } from './form.js';
 import { backTo, pageContext, pathOf, sentence } from './page-context.js';
 import { accountPages } from './pages/account.routes.js';

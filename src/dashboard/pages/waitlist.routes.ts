@@ -1,9 +1,9 @@
 // The dashboard's waitlist screen: settings (waitlist and the attendee page's policy) and
 // the queue, with removal.
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from '../../../lib/errors.js';
-import * as events from '../../events/events.service.js';
-import * as waitlist from '../../waitlist/waitlist.service.js';
+import { badRequest } from '../../lib/errors.js';
+import * as events from '../../modules/events/events.service.js';
+import * as waitlist from '../../modules/waitlist/waitlist.service.js';
 import { PAGE, type IdParams, type PageContext } from '../page-context.js';
 import { waitlistScreen } from '../views/waitlist.js';
 

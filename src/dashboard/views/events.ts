@@ -1,10 +1,10 @@
 // Event screens: list, create and edit, overview (availability, analytics, door,
 // charts, embed), setup (tracks, tiers, questions, promo codes); the registration and
 // broadcast screens are in registrations.ts.
-import type { Availability } from '../../events/availability.js';
-import type { presentEvent } from '../../events/events.present.js';
-import type { PriceRow } from '../../events/events.service.js';
-import type { presentPromo } from '../../registrations/promo.service.js';
+import type { Availability } from '../../modules/events/availability.js';
+import type { presentEvent } from '../../modules/events/events.present.js';
+import type { PriceRow } from '../../modules/events/events.service.js';
+import type { presentPromo } from '../../modules/registrations/promo.service.js';
 import { html, type Html } from '../html.js';
 import { eventTaxFields } from './gst.js';
 import { requestAccessBox, type RequestView } from './publishing.js';

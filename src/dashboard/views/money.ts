@@ -2,10 +2,10 @@
 // payouts (and, in test mode, the sandbox payout gateway's settle buttons), and the
 // ledger entries a page at a time. Every number comes from the ledger and payouts
 // services; nothing here decides what may be paid out.
-import type { LedgerKind, Mode } from '../../../db/database.js';
-import type { EntryView } from '../../ledger/ledger.service.js';
-import { canMove, type PayoutRow, type SandboxOutcome } from '../../payouts/payouts.service.js';
-import { UPI_ID_MAX } from '../../payouts/upi.js';
+import type { LedgerKind, Mode } from '../../db/database.js';
+import type { EntryView } from '../../modules/ledger/ledger.service.js';
+import { canMove, type PayoutRow, type SandboxOutcome } from '../../modules/payouts/payouts.service.js';
+import { UPI_ID_MAX } from '../../modules/payouts/upi.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, tabs, when } from '../layout.js';
 import { ledgerDownload } from './exports.js';

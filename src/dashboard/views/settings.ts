@@ -1,8 +1,8 @@
 // Memberships, developers (keys, webhook, deliveries) and staff screens.
-import type { KeyRow } from '../../keys/keys.service.js';
-import type { presentMembership } from '../../memberships/memberships.service.js';
-import type { presentPlan } from '../../memberships/plans.service.js';
-import type { listDeliveries, getConfig } from '../../webhooks/webhooks.service.js';
+import type { KeyRow } from '../../modules/keys/keys.service.js';
+import type { presentMembership } from '../../modules/memberships/memberships.service.js';
+import type { presentPlan } from '../../modules/memberships/plans.service.js';
+import type { listDeliveries, getConfig } from '../../modules/webhooks/webhooks.service.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, when } from '../layout.js';
 import { membersDownload } from './exports.js';

@@ -1,20 +1,20 @@
 // The dashboard's assets, signing up, in and out, email verification and the test/live switch.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { sessionPrincipal } from '../../../http/auth.js';
-import { AppError, badRequest, forbidden } from '../../../lib/errors.js';
-import * as accounts from '../../accounts/accounts.service.js';
-import * as passwords from '../../accounts/password-changes.js';
-import { deviceSetCookie, readDeviceCookie } from '../../accounts/devices.js';
+import { sessionPrincipal } from '../../http/auth.js';
+import { AppError, badRequest, forbidden } from '../../lib/errors.js';
+import * as accounts from '../../modules/accounts/accounts.service.js';
+import * as passwords from '../../modules/accounts/password-changes.js';
+import { deviceSetCookie, readDeviceCookie } from '../../modules/accounts/devices.js';
 import { ASSETS } from '../assets.js';
 import * as sessions from '../sessions.js';
-import * as gst from '../../gst/gst.service.js';
+import * as gst from '../../modules/gst/gst.service.js';
 import { html as markup } from '../html.js';
 import { gstSettingsCard } from '../views/gst.js';
 import { gstDocumentsDownload } from '../views/exports.js';
 import { accountPage, forgotPage, loginPage, resetPage, signupPage, verifyPage } from '../views/account.js';
 import { backTo, PAGE, PUBLIC_PAGE, safeNext, sentence, type PageContext } from '../page-context.js';
-import { addressKey } from '../../../http/client-address.js';
+import { addressKey } from '../../http/client-address.js';
 
 export function accountPages(app: FastifyInstance, ctx: PageContext): void {
   const { deps, html, show, done, form, org, preSession, signIn } = ctx;

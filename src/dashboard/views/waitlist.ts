@@ -3,7 +3,7 @@
 import { html, type Html } from '../html.js';
 import { csrfField, when } from '../layout.js';
 import { eventTabs, type EventView } from './events.js';
-import type { presentEntry } from '../../waitlist/waitlist.service.js';
+import type { presentEntry } from '../../modules/waitlist/waitlist.service.js';
 
 type Entry = ReturnType<typeof presentEntry>;
 type Policy = { transfer: boolean; cancel: boolean; cutoffHours: number; refund: 'full' | 'none' | { feePercent: number } };

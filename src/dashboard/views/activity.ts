@@ -1,7 +1,7 @@
 // The dashboard's activity screen: the account's audit log in the dashboard's mode, newest
 // first, filtered by what it is about.
-import type { Mode } from '../../../db/database.js';
-import type { AuditEntryView } from '../../audit/audit.service.js';
+import type { Mode } from '../../db/database.js';
+import type { AuditEntryView } from '../../modules/audit/audit.service.js';
 import { html, type Html } from '../html.js';
 import { when } from '../layout.js';
 

@@ -4,10 +4,10 @@
 // of the session under SESSION_SECRET, so a page on another site cannot forge one.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DashboardFlash, Database } from '../../db/database.js';
-import type { Clock } from '../../lib/clock.js';
-import type { Db } from '../../lib/db-handle.js';
-import { SESSION_TTL_SECONDS } from '../accounts/sessions.js';
+import type { DashboardFlash, Database } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
+import type { Db } from '../lib/db-handle.js';
+import { SESSION_TTL_SECONDS } from '../modules/accounts/sessions.js';
 import * as repo from './dashboard.repo.js';
 
 export const SESSION_COOKIE = 'svc_session';

@@ -1,6 +1,6 @@
 // Queries on dashboard_sessions, taking db or trx.
-import type { Database } from '../../db/database.js';
-import type { Db } from '../../lib/db-handle.js';
+import type { Database } from '../db/database.js';
+import type { Db } from '../lib/db-handle.js';
 import type { Insertable } from 'kysely';
 
 export async function insertSession(db: Db, row: Insertable<Database['dashboard_sessions']>): Promise<void> {

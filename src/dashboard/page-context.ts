@@ -2,11 +2,11 @@
 // redirecting with a flash, reading the form, and the pure helpers the error handler
 // uses too. One context per dashboard plugin, made by `pageContext(deps)`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DashboardFlash, Mode } from '../../db/database.js';
+import type { DashboardFlash, Mode } from '../db/database.js';
 import type { DashboardDeps } from './dashboard-deps.js';
-import { sessionPrincipal, type AuthRule, type KeyPrincipal, type SessionPrincipal } from '../../http/auth.js';
-import * as present from '../events/events.present.js';
-import * as events from '../events/events.service.js';
+import { sessionPrincipal, type AuthRule, type KeyPrincipal, type SessionPrincipal } from '../http/auth.js';
+import * as present from '../modules/events/events.present.js';
+import * as events from '../modules/events/events.service.js';
 import { Html } from './html.js';
 import { Form, type FormBody } from './form.js';
 import { layout, type Section, type Viewer } from './layout.js';

@@ -1,7 +1,7 @@
 // The frame every dashboard page shares: landmarks, navigation, the mode switch,
 // sign-out, and the message left by the previous action.
-import type { DashboardFlash, Mode } from '../../db/database.js';
-import { eventSpan, formatSpan } from '../../lib/event-time.js';
+import type { DashboardFlash, Mode } from '../db/database.js';
+import { eventSpan, formatSpan } from '../lib/event-time.js';
 import { CSS_URL, JS_URL } from './assets.js';
 import { html, type Html } from './html.js';
 

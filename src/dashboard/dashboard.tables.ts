@@ -1,7 +1,7 @@
 // The dashboard module's tables: their row types, and in DashboardTables the tables it owns (only its
 // repo files query them; scripts/check-ownership.mjs reads the owner list from here).
 import type { ColumnType } from 'kysely';
-import type { Timestamp } from '../../db/columns.js';
+import type { Timestamp } from '../db/columns.js';
 
 /** The tables the dashboard module owns. */
 export interface DashboardTables {

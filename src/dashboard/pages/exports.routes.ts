@@ -3,8 +3,8 @@
 // change nothing). A refusal (an unknown event, a day that does not exist) is the
 // dashboard's error page.
 import type { FastifyInstance } from 'fastify';
-import { sendCsv } from '../../exports/csv-reply.js';
-import * as exportsService from '../../exports/exports.service.js';
+import { sendCsv } from '../../modules/exports/csv-reply.js';
+import * as exportsService from '../../modules/exports/exports.service.js';
 import { PAGE, type IdParams, type PageContext } from '../page-context.js';
 
 const STATUSES = new Set(['pending', 'confirmed', 'cancelled', 'refunded']);

@@ -1,20 +1,20 @@
 // What the dashboard's pages use of the service: the fields of the composition's Deps that
 // app.ts hands to dashboardRoutes, spelled with their owners' types (the whole Deps fits).
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config.js';
-import type { Database } from '../../db/database.js';
-import type { JobRunner } from '../../jobs/queue.js';
-import type { Clock } from '../../lib/clock.js';
-import type { Db } from '../../lib/db-handle.js';
-import type { Ids } from '../../lib/ids.js';
-import type { RateLimiter } from '../../http/rate-limit.js';
-import type { SessionSigner } from '../accounts/sessions.js';
-import type { EventDeps } from '../events/events.deps.js';
-import type { KeyCache } from '../keys/keys.service.js';
-import type { MembershipDeps } from '../memberships/memberships.service.js';
-import type { PayoutDeps } from '../payouts/payouts.service.js';
-import type { RegisterDeps } from '../registrations/register-deps.js';
-import type { WaitlistDeps } from '../waitlist/waitlist.service.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { JobRunner } from '../jobs/queue.js';
+import type { Clock } from '../lib/clock.js';
+import type { Db } from '../lib/db-handle.js';
+import type { Ids } from '../lib/ids.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import type { SessionSigner } from '../modules/accounts/sessions.js';
+import type { EventDeps } from '../modules/events/events.deps.js';
+import type { KeyCache } from '../modules/keys/keys.service.js';
+import type { MembershipDeps } from '../modules/memberships/memberships.service.js';
+import type { PayoutDeps } from '../modules/payouts/payouts.service.js';
+import type { RegisterDeps } from '../modules/registrations/register-deps.js';
+import type { WaitlistDeps } from '../modules/waitlist/waitlist.service.js';
 
 export interface DashboardDeps {
   readonly config: Config;

@@ -1,7 +1,7 @@
 // HTML by tagged template: every interpolated value is escaped unless it is already
 // `Html` (a fragment built the same way). Templates are TypeScript, so the compiler
 // checks every field a page reads, and nothing needs copying at build time.
-import { escapeHtml } from '../../lib/html.js';
+import { escapeHtml } from '../lib/html.js';
 
 export class Html {
   constructor(readonly value: string) {}

@@ -1,14 +1,14 @@
 // The dashboard's money pages: balance, payouts and the ledger of the dashboard's mode.
-import { actorOfSession } from '../../audit/audit.service.js';
+import { actorOfSession } from '../../modules/audit/audit.service.js';
 import type { FastifyInstance } from 'fastify';
-import { sessionPrincipal } from '../../../http/auth.js';
-import { AppError, notFound } from '../../../lib/errors.js';
-import * as accounts from '../../accounts/accounts.service.js';
-import * as ledger from '../../ledger/ledger.service.js';
-import * as payouts from '../../payouts/payouts.service.js';
-import * as registrations from '../../registrations/registrations.service.js';
-import { UPI_ID_MAX } from '../../payouts/upi.js';
-import { paiseToRupees } from '../../../lib/money.js';
+import { sessionPrincipal } from '../../http/auth.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import * as accounts from '../../modules/accounts/accounts.service.js';
+import * as ledger from '../../modules/ledger/ledger.service.js';
+import * as payouts from '../../modules/payouts/payouts.service.js';
+import * as registrations from '../../modules/registrations/registrations.service.js';
+import { UPI_ID_MAX } from '../../modules/payouts/upi.js';
+import { paiseToRupees } from '../../lib/money.js';
 import { rupees, when } from '../layout.js';
 import * as sessions from '../sessions.js';
 import { ledgerPage, moneyPage } from '../views/money.js';

@@ -1,6 +1,6 @@
 // Reading urlencoded form bodies: every field has a maximum length, numbers are
 // numbers or a 400 naming the field, and times without an offset are India time.
-import { badRequest } from '../../lib/errors.js';
+import { badRequest } from '../lib/errors.js';
 
 export type FormBody = Record<string, string | string[]>;
 

@@ -1,18 +1,18 @@
 // The dashboard's memberships, developers (keys and webhook) and staff pages.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import * as publishing from '../../accounts/publishing.js';
+import * as publishing from '../../modules/accounts/publishing.js';
 import { html } from '../html.js';
 import { staffRequests } from '../views/publishing.js';
-import type { DashboardFlash } from '../../../db/database.js';
-import { sessionPrincipal } from '../../../http/auth.js';
-import { badRequest, notFound } from '../../../lib/errors.js';
-import * as accounts from '../../accounts/accounts.service.js';
-import * as events from '../../events/events.service.js';
-import * as keys from '../../keys/keys.service.js';
-import * as memberships from '../../memberships/memberships.service.js';
-import * as plans from '../../memberships/plans.service.js';
-import { nowFor } from '../../accounts/account-clock.js';
-import * as webhooks from '../../webhooks/webhooks.service.js';
+import type { DashboardFlash } from '../../db/database.js';
+import { sessionPrincipal } from '../../http/auth.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import * as accounts from '../../modules/accounts/accounts.service.js';
+import * as events from '../../modules/events/events.service.js';
+import * as keys from '../../modules/keys/keys.service.js';
+import * as memberships from '../../modules/memberships/memberships.service.js';
+import * as plans from '../../modules/memberships/plans.service.js';
+import { nowFor } from '../../modules/accounts/account-clock.js';
+import * as webhooks from '../../modules/webhooks/webhooks.service.js';
 import { developersPage, membershipsPage, staffPage } from '../views/settings.js';
 import { PAGE, STAFF_PAGE, type PageContext } from '../page-context.js';
 

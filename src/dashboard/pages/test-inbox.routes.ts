@@ -1,8 +1,8 @@
 // The Test inbox (docs/decisions/28-a-persons-day.md): the account's test-mode mails as they would be sent.
 // Each route reads only the signed-in account's own mails; another account's answers 404.
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../../lib/errors.js';
-import * as sandboxMail from '../../mail/sandbox-mail.js';
+import { notFound } from '../../lib/errors.js';
+import * as sandboxMail from '../../modules/mail/sandbox-mail.js';
 import { framedMailHtml, inboxPage, mailPage } from '../views/test-inbox.js';
 import { PAGE, PAGE_SIZE, type PageContext } from '../page-context.js';
 

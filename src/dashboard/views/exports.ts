@@ -1,6 +1,6 @@
 // The dashboard's download buttons for the CSV exports (docs/decisions/17-the-organisers-office.md). Each is a plain link or a GET
 // form to a dashboard route that answers the same file as the API, in the dashboard's mode.
-import type { Mode } from '../../../db/database.js';
+import type { Mode } from '../../db/database.js';
 import { html, type Html } from '../html.js';
 
 const FORMAT_HINT = 'CSV (UTF-8) for Excel, LibreOffice or Google Sheets';

@@ -1,7 +1,7 @@
 // GST on the dashboard (docs/decisions/17-the-organisers-office.md): the account's settings card (account page) and the tax
 // fields of the event form.
-import type { Mode } from '../../../db/database.js';
-import { GST_STATES } from '../../../lib/gstin.js';
+import type { Mode } from '../../db/database.js';
+import { GST_STATES } from '../../lib/gstin.js';
 import { html, type Html } from '../html.js';
 import { csrfField } from '../layout.js';
 
