@@ -47,6 +47,38 @@ export function handleJobs<P>(handlers: JobHandlers, def: JobDefinition<P>, hand
   handlers.set(def.topic, { many: handler as JobBatchHandler });
 }
 
+/** A module's handler for one topic, registered with the workers by the composition root. */
+export type JobRegistration = (handlers: JobHandlers) => void;
+
+/** The handler of a topic, one job at a time. */
+export const onJob =
+  <P>(def: JobDefinition<P>, handler: JobHandler<P>): JobRegistration =>
+  (handlers) =>
+    handleJob(handlers, def, handler);
+
+/** The handler of a topic, given a claimed batch's jobs of it together. */
+export const onJobBatch =
+  <P>(def: JobDefinition<P>, handler: JobBatchHandler<P>): JobRegistration =>
+  (handlers) =>
+    handleJobs(handlers, def, handler);
+
+/** Periodic upkeep the workers run (by the injected clock), such as pruning a table that only grows. */
+export interface MaintenanceTask {
+  name: string;
+  everyMs: number;
+  run(now: Date): Promise<unknown>;
+}
+
+/**
+ * What a module hands the background workers: its job handlers and its periodic upkeep. Each
+ * module that has background work exports one function answering this (`<m>.work.ts`); the
+ * composition root (src/deps.ts) lists them and registers what they answer.
+ */
+export interface ModuleWork {
+  readonly jobs: readonly JobRegistration[];
+  readonly maintenance?: readonly MaintenanceTask[];
+}
+
 export interface EnqueueOptions {
   runAt?: Date;
   maxAttempts?: number;

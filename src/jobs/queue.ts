@@ -16,7 +16,7 @@ import type { Database } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { every, type Loop } from '../lib/every.js';
 import type { Ids } from '../lib/ids.js';
-import { givesUp, retryDelayMs, type RegisteredHandler } from './jobs.js';
+import { givesUp, retryDelayMs, type MaintenanceTask, type RegisteredHandler } from './jobs.js';
 
 export * from './jobs.js';
 
@@ -24,11 +24,7 @@ export * from './jobs.js';
 const REAP_EVERY_MS = 5_000;
 
 /** Periodic upkeep the workers run (pruning tables that only grow). */
-export interface MaintenanceTask {
-  name: string;
-  everyMs: number;
-  run(now: Date): Promise<unknown>;
-}
+export type { MaintenanceTask } from './jobs.js';
 
 export interface RunnerOptions {
   db: Kysely<Database>;
