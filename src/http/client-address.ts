@@ -63,3 +63,15 @@ export function isLoopbackHost(host: string): boolean {
   if (!ipaddr.isValid(bare)) return false;
   return ipaddr.process(bare).range() === 'loopback';
 }
+
+/**
+ * TRUST_PROXY as Fastify takes it: the proxies' addresses/CIDRs, or a hop count (the
+ * nearest `hops` addresses, the socket's first, are proxies). Fastify itself treats a
+ * bare number as "trust nothing", so the count is given as a function. config.ts
+ * refuses "trust everything".
+ */
+export function trustProxy(setting: false | number | readonly string[]): false | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === false || setting === 0) return false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return [...setting];
+}

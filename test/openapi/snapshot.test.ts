@@ -7,7 +7,7 @@ import { before, describe, it } from 'node:test';
 import { apiCompare } from 'api-smart-diff';
 import { NAMED_SCHEMAS } from '../../src/openapi/components.js';
 import { OPERATION_IDS } from '../../src/openapi/operation-ids.js';
-import { operationId } from '../../src/app.js';
+import { operationId } from '../../src/openapi/route-docs.js';
 import { readSnapshot, SDK_OPERATIONS, SDK_TYPES, sdkOperations, sdkTypes, servedDocument } from './snapshot.js';
 
 type Json = Record<string, any>;
