@@ -10,8 +10,8 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.js';
+import { type Env, str } from './config-read.js';
 
-type Env = Record<string, string | undefined>;
 
 export interface ApplePassConfig {
   readonly passTypeId: string;
@@ -43,11 +43,6 @@ export interface WhatsAppConfig {
   readonly appSecret: string | undefined;
   /** Answers Meta's subscribe handshake; without it none is answered. */
   readonly verifyToken: string | undefined;
-}
-
-function str(env: Env, name: string): string | undefined {
-  const v = env[name];
-  return v === undefined || v.trim() === '' ? undefined : v.trim();
 }
 
 /** All of `names` or none: the values, or undefined when none is set. */

@@ -1,13 +1,14 @@
 // The only reader of process.env. Every variable is parsed
 // here; a bad value stops start-up with one line naming the variable.
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { isLoopbackHost } from './http/client-address.js';
 import { DEFAULT_TIME_ZONE, isTimeZone } from './lib/event-time.js';
 import { loadWallet, loadWhatsApp, type WalletConfig, type WhatsAppConfig } from './config-channels.js';
 import { ConfigError } from './config-error.js';
+import { bool, type Env, int, parseTrustProxy, persistentSecret, str, url } from './config-read.js';
 
 export interface Config {
   readonly port: number;
@@ -110,106 +111,6 @@ export interface Config {
 
 export { ConfigError };
 
-type Env = Record<string, string | undefined>;
-
-function str(env: Env, name: string): string | undefined {
-  const v = env[name];
-  return v === undefined || v.trim() === '' ? undefined : v.trim();
-}
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  if (!/^\d+$/.test(v)) throw new ConfigError(name, `must be a whole number, got "${v}"`);
-  const n = Number(v);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  if (/^(true|1|yes)$/i.test(v)) return true;
-  if (/^(false|0|no)$/i.test(v)) return false;
-  throw new ConfigError(name, `must be true or false, got "${v}"`);
-}
-
-function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
-  const v = str(env, name);
-  if (v === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(v);
-  } catch {
-    throw new ConfigError(name, `must be a URL (${protocols.join(', ')})`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
-  }
-  return v.replace(/\/+$/, '');
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-/** A secret from the environment, or one generated once and kept in DATA_DIR. */
-function persistentSecret(env: Env, name: string, dataDir: string, file: string, minLength: number): string {
-  const v = str(env, name);
-  if (v !== undefined) {
-    if (v.length < minLength) throw new ConfigError(name, `must be at least ${minLength} characters`);
-    return v;
-  }
-  const path = join(dataDir, file);
-  const kept = () => {
-    const text = readFileSync(path, 'utf8').trim();
-    // An empty or short file (edited by hand, or cut short by a crash) must not become a weak key.
-    if (text.length < minLength) throw new ConfigError(name, `kept in ${path} is shorter than ${minLength} characters; delete the file or set ${name}`);
-    return text;
-  };
-  if (existsSync(path)) return kept();
-  const generated = randomBytes(32).toString('base64url');
-  // wx: two instances starting together on one DATA_DIR keep the first one's secret.
-  try {
-    writeFileSync(path, generated + '\n', { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError('DATA_DIR', `cannot keep ${file}: ${(err as Error).message}`);
-    // The first instance may not have written it yet: wait for it, briefly.
-    for (let i = 0; i < 50 && readFileSync(path, 'utf8').trim().length < minLength; i++) sleepSync(10);
-    return kept();
-  }
-  return generated;
-}
-
-/**
- * TRUST_PROXY: a hop count, or a comma list of proxy addresses/CIDRs. `true` would take
- * any client's X-Forwarded-For as its address (rate limits and logs spoofed at will), so
- * it is refused rather than guessed at.
- */
-function parseTrustProxy(v: string | undefined): false | number | readonly string[] {
-  if (v === undefined || /^(false|no|0)$/i.test(v)) return false;
-  if (/^(true|yes|all|\*)$/i.test(v)) {
-    throw new ConfigError('TRUST_PROXY', `must be a number of proxy hops or a comma list of proxy addresses or CIDRs, not "${v}": trusting every X-Forwarded-For lets any client choose its address`);
-  }
-  if (/^\d+$/.test(v)) {
-    const n = Number(v);
-    if (n > 100) throw new ConfigError('TRUST_PROXY', `must be between 0 and 100 hops, got ${n}`);
-    return n;
-  }
-  const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
-  for (const e of entries) {
-    const [address, bits, ...rest] = e.split('/');
-    const family = isIP(address ?? '');
-    const maxBits = family === 4 ? 32 : 128;
-    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
-    if (family === 0 || !bitsOk || rest.length > 0) {
-      throw new ConfigError('TRUST_PROXY', `holds "${e}", which is neither a number of hops nor an IP address or CIDR`);
-    }
-  }
-  if (entries.length === 0) throw new ConfigError('TRUST_PROXY', 'must be a number of proxy hops or a comma list of proxy addresses or CIDRs');
-  return Object.freeze(entries);
-}
-
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '127.0.0.1';
@@ -221,31 +122,49 @@ export function loadConfig(env: Env = process.env): Config {
   } catch (err) {
     throw new ConfigError('DATA_DIR', `cannot be created: ${(err as Error).message}`);
   }
-  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  const eventTimeZone = str(env, 'EVENT_TIME_ZONE') ?? DEFAULT_TIME_ZONE;
+  if (!isTimeZone(eventTimeZone)) throw new ConfigError('EVENT_TIME_ZONE', `must be an IANA time zone name such as Asia/Kolkata, got "${eventTimeZone}"`);
+
+  return Object.freeze({
+    port,
+    host,
+    baseUrl,
+    databaseUrl,
+    dataDir,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    ...mailSettings(env),
+    ...paymentSettings(env),
+    ...accessSettings(env, host, dataDir),
+    ...limitSettings(env),
+    otelEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
+    webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    workers: bool(env, 'WORKERS', true),
+    jobBatchSize: int(env, 'JOB_BATCH_SIZE', 50, 1, 500),
+    logLevel,
+    eventTimeZone,
+    trustProxy: parseTrustProxy(str(env, 'TRUST_PROXY')),
+    checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
+    soldOutMemoryMs: int(env, 'SOLD_OUT_MEMORY_MS', 1000, 0, 10_000),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
+    doorRosterCheckMs: int(env, 'DOOR_ROSTER_CHECK_MS', 2_000, 20, 600_000),
+    doorRosterMaxPeople: int(env, 'DOOR_ROSTER_MAX_PEOPLE', 500_000, 1, 100_000_000),
+    reconcile: Object.freeze({
+      afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),
+      everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 0, 86_400),
+    }),
+    wallet: loadWallet(env),
+    whatsapp: loadWhatsApp(env, url(env, 'WHATSAPP_API_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v25.0'),
+  });
+}
+
+/** Mail: SMTP, the sender, and how addresses are checked (DNS_SERVERS, EMAIL_DNS_CHECK, EMAIL_DNS_CANARY). */
+function mailSettings(env: Env): Pick<Config, 'smtpUrl' | 'mailFrom' | 'dnsServers' | 'emailDnsCheck' | 'emailDnsCanary'> {
   const mailFrom = str(env, 'MAIL_FROM') ?? 'tickets@localhost';
   if (!/^[^\s@<>]+@[^\s@<>]+$/.test(mailFrom)) throw new ConfigError('MAIL_FROM', 'must be an email address');
-  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
-
-  const keyId = str(env, 'RAZORPAY_KEY_ID');
-  const keySecret = str(env, 'RAZORPAY_KEY_SECRET');
-  if ((keyId === undefined) !== (keySecret === undefined)) {
-    throw new ConfigError(keyId ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID', 'must be set together with its pair');
-  }
-  const apiUrl = url(env, 'RAZORPAY_API_URL', ['http:', 'https:']) ?? 'https://api.razorpay.com';
-
-  const razorpayxAccountNumber = str(env, 'RAZORPAYX_ACCOUNT_NUMBER');
-  if (razorpayxAccountNumber !== undefined && !/^[A-Za-z0-9]{4,40}$/.test(razorpayxAccountNumber)) {
-    throw new ConfigError('RAZORPAYX_ACCOUNT_NUMBER', 'must be 4 to 40 letters or digits');
-  }
-
-  const secretsKeyText = persistentSecret(env, 'SECRETS_KEY', dataDir, 'secrets-key', 32);
-  const staffEmails = (str(env, 'STAFF_EMAILS') ?? '')
-    .split(',')
-    .map((e) => e.trim().toLowerCase())
-    .filter((e) => e !== '');
-  for (const e of staffEmails) {
-    if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ConfigError('STAFF_EMAILS', `holds "${e}", which is not an email address`);
-  }
   const dnsServers = (str(env, 'DNS_SERVERS') ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -260,79 +179,81 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(emailDnsCanary)) {
     throw new ConfigError('EMAIL_DNS_CANARY', `holds "${emailDnsCanary}", which is not a domain name such as gmail.com`);
   }
-  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
-  }
-
-  const trustProxy = parseTrustProxy(str(env, 'TRUST_PROXY'));
-  const metricsToken = str(env, 'METRICS_TOKEN');
-  const metricsPublic = bool(env, 'METRICS_PUBLIC', false);
-  // Open metrics tell anyone who can connect the service's traffic, queues and failures.
-  if (metricsToken === undefined && !metricsPublic && !isLoopbackHost(host)) {
-    throw new ConfigError('METRICS_TOKEN', `must be set when HOST (${host}) is reachable from other machines, so /metrics is not open to them; or set METRICS_PUBLIC=true to serve it to anyone`);
-  }
-  const rateLimitPerMinute = int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000);
-  const eventTimeZone = str(env, 'EVENT_TIME_ZONE') ?? DEFAULT_TIME_ZONE;
-  if (!isTimeZone(eventTimeZone)) throw new ConfigError('EVENT_TIME_ZONE', `must be an IANA time zone name such as Asia/Kolkata, got "${eventTimeZone}"`);
-
-  return Object.freeze({
-    port,
-    host,
-    baseUrl,
-    databaseUrl,
-    dataDir,
-    smtpUrl,
+  return {
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom,
-    redisUrl,
+    dnsServers: Object.freeze(dnsServers),
+    emailDnsCheck: bool(env, 'EMAIL_DNS_CHECK', true),
+    emailDnsCanary,
+  };
+}
+
+/** Razorpay (payments, refunds, subscriptions) and RazorpayX (payouts). */
+function paymentSettings(env: Env): Pick<Config, 'razorpay' | 'payouts'> {
+  const keyId = str(env, 'RAZORPAY_KEY_ID');
+  const keySecret = str(env, 'RAZORPAY_KEY_SECRET');
+  if ((keyId === undefined) !== (keySecret === undefined)) {
+    throw new ConfigError(keyId ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID', 'must be set together with its pair');
+  }
+  const razorpayxAccountNumber = str(env, 'RAZORPAYX_ACCOUNT_NUMBER');
+  if (razorpayxAccountNumber !== undefined && !/^[A-Za-z0-9]{4,40}$/.test(razorpayxAccountNumber)) {
+    throw new ConfigError('RAZORPAYX_ACCOUNT_NUMBER', 'must be 4 to 40 letters or digits');
+  }
+  return {
     razorpay: Object.freeze({
       keyId,
       keySecret,
       webhookSecret: str(env, 'RAZORPAY_WEBHOOK_SECRET'),
-      apiUrl,
+      apiUrl: url(env, 'RAZORPAY_API_URL', ['http:', 'https:']) ?? 'https://api.razorpay.com',
       timeoutMs: int(env, 'RAZORPAY_TIMEOUT_MS', 10_000, 100, 120_000),
     }),
     payouts: Object.freeze({
       razorpayxAccountNumber,
       clearingDays: int(env, 'PAYOUT_CLEARING_DAYS', 2, 0, 60),
     }),
+  };
+}
+
+/** Secrets (kept in DATA_DIR when not given), staff, and who may read /metrics. */
+function accessSettings(env: Env, host: string, dataDir: string): Pick<Config, 'sessionSecret' | 'secretsKey' | 'staffEmails' | 'metricsToken' | 'metricsPublic'> {
+  const secretsKeyText = persistentSecret(env, 'SECRETS_KEY', dataDir, 'secrets-key', 32);
+  const staffEmails = (str(env, 'STAFF_EMAILS') ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '');
+  for (const e of staffEmails) {
+    if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ConfigError('STAFF_EMAILS', `holds "${e}", which is not an email address`);
+  }
+  const metricsToken = str(env, 'METRICS_TOKEN');
+  const metricsPublic = bool(env, 'METRICS_PUBLIC', false);
+  // Open metrics tell anyone who can connect the service's traffic, queues and failures.
+  if (metricsToken === undefined && !metricsPublic && !isLoopbackHost(host)) {
+    throw new ConfigError('METRICS_TOKEN', `must be set when HOST (${host}) is reachable from other machines, so /metrics is not open to them; or set METRICS_PUBLIC=true to serve it to anyone`);
+  }
+  return {
     sessionSecret: persistentSecret(env, 'SESSION_SECRET', dataDir, 'session-secret', 32),
     // Any text of 32+ characters is hashed to a 32-byte AES key.
     secretsKey: createHash('sha256').update(secretsKeyText).digest(),
     staffEmails: Object.freeze(staffEmails),
     metricsToken,
     metricsPublic,
-    otelEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
-    webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
-    dnsServers: Object.freeze(dnsServers),
-    emailDnsCheck: bool(env, 'EMAIL_DNS_CHECK', true),
-    emailDnsCanary,
+  };
+}
+
+/** Request limits and the HTTP server's timeouts and connection caps. */
+function limitSettings(env: Env): Pick<Config, 'rateLimitPerMinute' | 'rateLimitPerAccountMinute' | 'signupLimitPerHour' | 'verifyMailLimitPerHour' | 'broadcastMaxRecipients' | 'http'> {
+  const rateLimitPerMinute = int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000);
+  return {
     rateLimitPerMinute,
     rateLimitPerAccountMinute: int(env, 'RATE_LIMIT_PER_ACCOUNT_MINUTE', 3 * rateLimitPerMinute, 1, 100_000_000),
     signupLimitPerHour: int(env, 'SIGNUP_LIMIT_PER_HOUR', 10, 1, 1_000_000),
     verifyMailLimitPerHour: int(env, 'VERIFY_MAIL_LIMIT_PER_HOUR', 5, 1, 1_000_000),
     broadcastMaxRecipients: int(env, 'BROADCAST_MAX_RECIPIENTS', 2000, 1, 1_000_000),
-    workers: bool(env, 'WORKERS', true),
-    jobBatchSize: int(env, 'JOB_BATCH_SIZE', 50, 1, 500),
-    logLevel,
-    eventTimeZone,
-    trustProxy,
     http: Object.freeze({
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
       maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
       maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
       acceptQueues: int(env, 'ACCEPT_QUEUES', 16, 1, 64),
     }),
-    checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
-    soldOutMemoryMs: int(env, 'SOLD_OUT_MEMORY_MS', 1000, 0, 10_000),
-    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
-    doorRosterCheckMs: int(env, 'DOOR_ROSTER_CHECK_MS', 2_000, 20, 600_000),
-    doorRosterMaxPeople: int(env, 'DOOR_ROSTER_MAX_PEOPLE', 500_000, 1, 100_000_000),
-    reconcile: Object.freeze({
-      afterMinutes: int(env, 'RECONCILE_AFTER_MINUTES', 30, 0, 10_080),
-      everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 0, 86_400),
-    }),
-    wallet: loadWallet(env),
-    whatsapp: loadWhatsApp(env, url(env, 'WHATSAPP_API_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v25.0'),
-  });
+  };
 }
