@@ -15,6 +15,8 @@ import * as registrations from '../../modules/registrations/registrations.servic
 import { barChart, dailyBars, slotBars } from '../charts.js';
 import { Form } from '../form.js';
 import * as eventViews from '../views/events.js';
+import { doorFragment, overview } from '../views/event-overview.js';
+import { setup } from '../views/event-setup.js';
 import { backTo, PAGE, type IdParams, type PageContext } from '../page-context.js';
 
 export function eventPages(app: FastifyInstance, ctx: PageContext): void {
@@ -51,7 +53,7 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
         publishing.requestsOf(deps.db, v.s.userId),
         Promise.all(row.tracks.map((_, i) => events.availability(deps.eventDeps, row, String(i)))),
       ]);
-      const page = eventViews.overview(v.csrf, {
+      const page = overview(v.csrf, {
         event,
         availability,
         analytics,
@@ -77,7 +79,7 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
 
   app.get<IdParams>('/dashboard/events/:id/door', PAGE, async (req, reply) => {
     const row = await events.loadOwnedEvent(deps.db, org(req), req.params.id);
-    return html(reply, eventViews.doorFragment(await registrations.doorProgress(deps.db, row.id)).value);
+    return html(reply, doorFragment(await registrations.doorProgress(deps.db, row.id)).value);
   });
 
   app.post<IdParams>('/dashboard/events/:id/door-passes', PAGE, async (req, reply) => {
@@ -99,7 +101,7 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
     show(req, reply, 'events', 'Event setup', async (v) => {
       const row = await events.loadOwnedEvent(deps.db, v.org, req.params.id);
       const event = await presentEvent(row);
-      return { title: event.title, body: eventViews.setup(v.csrf, event, (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo), events.priceTable(row)) };
+      return { title: event.title, body: setup(v.csrf, event, (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo), events.priceTable(row)) };
     }),
   );
 
