@@ -44,20 +44,8 @@ export function counterKey(b: FreeBooking): string {
 // ownership-exception: the common free booking is the hot path of a ticket drop; claiming the events' seat counters, reading the webhook configuration and writing the jobs and the audit entry in the same statement keeps each counter row locked for one statement only.
 export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[], now: Date): Promise<Set<string>> {
   if (bookings.length === 0) return new Set();
-  const rows = bookings.map((b) => b.row);
-  const col = <T>(f: (b: FreeBooking) => T) => bookings.map(f);
-  const people = bookings.flatMap((b) => b.people.map((a) => ({ ...a, registrationId: b.row.id })));
-  const jobs = bookings.flatMap((b) => b.jobs.map((j) => ({ ...j, registrationId: b.row.id })));
   const written = await sql<{ id: string }>`
-    with b as (
-      select * from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.event_id)}::text[], ${rows.map((r) => r.account_id)}::text[],
-        ${rows.map((r) => r.mode)}::text[], ${col((b) => b.scope)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.email)}::text[],
-        ${rows.map((r) => r.phone ?? null)}::text[], ${rows.map((r) => r.whatsapp_opt_in ?? false)}::boolean[], ${rows.map((r) => r.ticket_type)}::text[],
-        ${rows.map((r) => r.sub_event_id ?? null)}::int[], ${rows.map((r) => r.quantity)}::int[], ${rows.map((r) => r.custom_fields)}::text[],
-        ${rows.map((r) => r.created_at)}::timestamptz[], ${col((b) => b.webhookType)}::text[])
-        with ordinality as b(id, event_id, account_id, mode, scope, name, email, phone, whatsapp_opt_in, ticket_type, sub_event_id, quantity,
-          custom_fields, created_at, webhook_type, ord)
-    ),
+    with b as (${bookingsGiven(bookings)}),
     locked as materialized (
       select c.event_id, c.scope, c.capacity, c.taken from seat_counters c
       where (c.event_id, c.scope) in (select event_id, scope from b)
@@ -87,37 +75,67 @@ export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[],
     ),
     people as (
       insert into attendees (id, registration_id, idx, name, email)
-      select v.id, v.registration_id, v.idx, v.name, v.email
-      from unnest(${people.map((a) => a.id)}::text[], ${people.map((a) => a.registrationId)}::text[], ${people.map((a) => a.idx)}::int[],
-        ${people.map((a) => a.name)}::text[], ${people.map((a) => a.email)}::text[]) as v(id, registration_id, idx, name, email)
-      join booking on booking.id = v.registration_id
+      select v.id, v.registration_id, v.idx, v.name, v.email from (${peopleOf(bookings)}) v join booking on booking.id = v.registration_id
     ),
     work as (
       insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
       select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
-      from unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.registrationId)}::text[], ${jobs.map((j) => j.topic)}::text[],
-        ${jobs.map((j) => j.payload)}::text[], ${jobs.map((j) => j.maxAttempts)}::int[]) as v(id, registration_id, topic, payload, max_attempts)
-      join booking on booking.id = v.registration_id
+      from (${jobsOf(bookings)}) v join booking on booking.id = v.registration_id
     ),
     hook as (
       insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
       select v.id, v.topic, v.payload::jsonb, ${now}::timestamptz, v.max_attempts, ${now}::timestamptz
-      from unnest(${col((b) => b.webhookJob.id)}::text[], ${col((b) => b.row.id)}::text[], ${col((b) => b.webhookJob.topic)}::text[],
-        ${col((b) => b.webhookJob.payload)}::text[], ${col((b) => b.webhookJob.maxAttempts)}::int[]) as v(id, registration_id, topic, payload, max_attempts)
-      join booking on booking.id = v.registration_id
-      join b on b.id = v.registration_id
+      from (${webhookJobsOf(bookings)}) v join booking on booking.id = v.registration_id join b on b.id = v.registration_id
       join webhook_configs w on w.account_id = b.account_id and w.mode = b.mode and w.enabled and w.events @> jsonb_build_array(b.webhook_type)
     ),
     logged as (
       insert into audit_log (id, account_id, mode, actor_kind, actor_id, actor_display, action, target_type, target_id, before, after, at)
       select v.id, v.account_id, v.mode, v.actor_kind, v.actor_id, v.actor_display, v.action, v.target_type, v.target_id, null, v.after::jsonb, v.at
-      from unnest(${col((b) => b.auditRow.id)}::text[], ${col((b) => b.auditRow.account_id)}::text[], ${col((b) => b.auditRow.mode)}::text[],
-        ${col((b) => b.auditRow.actor_kind)}::text[], ${col((b) => b.auditRow.actor_id)}::text[], ${col((b) => b.auditRow.actor_display)}::text[],
-        ${col((b) => b.auditRow.action)}::text[], ${col((b) => b.auditRow.target_type)}::text[], ${col((b) => b.auditRow.target_id)}::text[],
-        ${col((b) => b.auditRow.after)}::text[], ${col((b) => b.auditRow.at)}::timestamptz[])
-        as v(id, account_id, mode, actor_kind, actor_id, actor_display, action, target_type, target_id, after, at)
-      join booking on booking.id = v.target_id
+      from (${auditEntriesOf(bookings)}) v join booking on booking.id = v.target_id
     )
     select id from booking`.execute(db);
   return new Set(written.rows.map((r) => r.id));
+}
+
+/** The bookings as a table `b` (one row each, in the order given: `ord`). */
+function bookingsGiven(bookings: readonly FreeBooking[]) {
+  const rows = bookings.map((b) => b.row);
+  return sql`select * from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.event_id)}::text[], ${rows.map((r) => r.account_id)}::text[],
+        ${rows.map((r) => r.mode)}::text[], ${bookings.map((b) => b.scope)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.email)}::text[],
+        ${rows.map((r) => r.phone ?? null)}::text[], ${rows.map((r) => r.whatsapp_opt_in ?? false)}::boolean[], ${rows.map((r) => r.ticket_type)}::text[],
+        ${rows.map((r) => r.sub_event_id ?? null)}::int[], ${rows.map((r) => r.quantity)}::int[], ${rows.map((r) => r.custom_fields)}::text[],
+        ${rows.map((r) => r.created_at)}::timestamptz[], ${bookings.map((b) => b.webhookType)}::text[])
+        with ordinality as b(id, event_id, account_id, mode, scope, name, email, phone, whatsapp_opt_in, ticket_type, sub_event_id, quantity,
+          custom_fields, created_at, webhook_type, ord)`;
+}
+
+/** The bookings' people, as rows `v`. */
+function peopleOf(bookings: readonly FreeBooking[]) {
+  const people = bookings.flatMap((b) => b.people.map((a) => ({ ...a, registrationId: b.row.id })));
+  return sql`select * from unnest(${people.map((a) => a.id)}::text[], ${people.map((a) => a.registrationId)}::text[], ${people.map((a) => a.idx)}::int[],
+        ${people.map((a) => a.name)}::text[], ${people.map((a) => a.email)}::text[]) as v(id, registration_id, idx, name, email)`;
+}
+
+/** The bookings' outbox rows, as rows `v`. */
+function jobsOf(bookings: readonly FreeBooking[]) {
+  const jobs = bookings.flatMap((b) => b.jobs.map((j) => ({ ...j, registrationId: b.row.id })));
+  return sql`select * from unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.registrationId)}::text[], ${jobs.map((j) => j.topic)}::text[],
+        ${jobs.map((j) => j.payload)}::text[], ${jobs.map((j) => j.maxAttempts)}::int[]) as v(id, registration_id, topic, payload, max_attempts)`;
+}
+
+/** Each booking's webhook delivery (written only when its account's webhook subscribes to its type), as rows `v`. */
+function webhookJobsOf(bookings: readonly FreeBooking[]) {
+  const col = <T>(f: (b: FreeBooking) => T) => bookings.map(f);
+  return sql`select * from unnest(${col((b) => b.webhookJob.id)}::text[], ${col((b) => b.row.id)}::text[], ${col((b) => b.webhookJob.topic)}::text[],
+        ${col((b) => b.webhookJob.payload)}::text[], ${col((b) => b.webhookJob.maxAttempts)}::int[]) as v(id, registration_id, topic, payload, max_attempts)`;
+}
+
+/** Each booking's `registration.book` audit entry, as rows `v`. */
+function auditEntriesOf(bookings: readonly FreeBooking[]) {
+  const col = <T>(f: (b: FreeBooking) => T) => bookings.map(f);
+  return sql`select * from unnest(${col((b) => b.auditRow.id)}::text[], ${col((b) => b.auditRow.account_id)}::text[], ${col((b) => b.auditRow.mode)}::text[],
+        ${col((b) => b.auditRow.actor_kind)}::text[], ${col((b) => b.auditRow.actor_id)}::text[], ${col((b) => b.auditRow.actor_display)}::text[],
+        ${col((b) => b.auditRow.action)}::text[], ${col((b) => b.auditRow.target_type)}::text[], ${col((b) => b.auditRow.target_id)}::text[],
+        ${col((b) => b.auditRow.after)}::text[], ${col((b) => b.auditRow.at)}::timestamptz[])
+        as v(id, account_id, mode, actor_kind, actor_id, actor_display, action, target_type, target_id, after, at)`;
 }
