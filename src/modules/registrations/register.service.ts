@@ -1,11 +1,11 @@
-// Registering, step 1. The rules, HTTP-free:
+// Registering, step 1. The rules, HTTP-free: who books what, at what price, whether there is
+// room; then one of the writers (register-writes.ts) writes it:
 // - a free booking on one seat counter confirms in one statement that claims the seat
 //   and writes the booking, its people and its jobs; other free bookings in one
 //   transaction that claims the seats;
 // - a paid booking files a gateway order, then a pending registration; it is confirmed
 //   later by step 2 or the gateway's notification (confirm-payment.service.ts).
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { BillingDoc, Database, TierDoc, TrackDoc } from '../../db/database.js';
+import type { BillingDoc, TierDoc, TrackDoc } from '../../db/database.js';
 import type { KeyPrincipal } from '../../http/auth.js';
 import { appError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import * as events from '../events/events.service.js';
@@ -15,19 +15,13 @@ import { assertDeliverable } from '../mail/deliverable.js';
 import { normalisePhone } from '../../lib/phone.js';
 import { isInGoodStanding } from '../memberships/memberships.service.js';
 import { proofHolds } from '../memberships/member-codes.js';
-import { gatewayFailure } from '../payments/payments.service.js';
 import { validateAnswers } from './answers.js';
-import * as audit from '../audit/audit.service.js';
-import { applyConfirmation, confirmationEffects, oneStatementEffects } from './confirmation.js';
-import { bookedEntry } from './lifecycle/change-booking.js';
-import * as lifecycle from './lifecycle/lifecycle.repo.js';
 import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';
 import type { RegisterDeps } from './register-deps.js';
-import * as repo from './registrations.repo.js';
-import * as orderChecks from '../payments/order-checks.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
+import { type Booking, bookFree, bookInOneStatement, bookPaid, type NewBooking, type RegisterResult } from './register-writes.js';
 
 // Callers outside this module confirm paid bookings through these.
 export { confirmFromGateway, confirmStep2, type Confirmation } from './confirm-payment.service.js';
@@ -75,41 +69,14 @@ export function parseBilling(input: BillingInput | undefined): BillingDoc | null
   return { gstin, name, address, stateCode: state ?? (gstin === null ? null : gstin.slice(0, 2)) };
 }
 
-export type RegisterResult =
-  | { kind: 'free'; registrationId: string; status: 'confirmed' | 'pending'; ticketIds: string[] }
-  | { kind: 'order'; registrationId: string; orderId: string; amount: number; currency: string; key: string };
+export type { RegisterResult } from './register-writes.js';
+export { PENDING_PER_ADDRESS, PENDING_PER_EMAIL } from './register-writes.js';
 
 type OwnedEvent = events.EventRow & { seats_taken: number };
 
 /** Where a request came from, as the service sees it (Fastify's request.ip, after TRUST_PROXY). */
 export interface RequestContext {
   clientAddress?: string | undefined;
-}
-
-/**
- * Unpaid bookings hold nothing for long (docs/decisions/14-trust-and-safety-second-round.md): besides the checkout
- * window, at most this many bookings of one event wait for payment at once per email,
- * and per client address when a browser books (a checkout key or the hosted page; a full
- * key's address is the organiser's own server).
- */
-export const PENDING_PER_EMAIL = 3;
-export const PENDING_PER_ADDRESS = 20;
-
-const tooManyPending = (what: string, max: number) =>
-  appError('too_many_pending', `at most ${max} bookings of this event may wait for payment ${what} at once; pay one, or wait until an unpaid one lapses`);
-
-async function assertPendingRoom(db: Kysely<Database> | Transaction<Database>, eventId: string, email: string, clientAddress: string | null): Promise<void> {
-  if ((await repo.countAwaitingPayment(db, eventId, { email })) >= PENDING_PER_EMAIL) throw tooManyPending('for one email', PENDING_PER_EMAIL);
-  if (clientAddress !== null && (await repo.countAwaitingPayment(db, eventId, { clientAddress })) >= PENDING_PER_ADDRESS) {
-    throw tooManyPending('from one address', PENDING_PER_ADDRESS);
-  }
-}
-
-/** Serialises the writers of one event's unpaid bookings for this email and address (sorted keys: no deadlock). */
-async function lockPendingRoom(trx: Transaction<Database>, eventId: string, email: string, clientAddress: string | null): Promise<void> {
-  await sql`set local lock_timeout = '5s'`.execute(trx);
-  const keys = [`pending-email:${eventId}:${email.toLowerCase()}`, ...(clientAddress === null ? [] : [`pending-addr:${eventId}:${clientAddress}`])].sort();
-  for (const k of keys) await sql`select pg_advisory_xact_lock(8015, hashtext(${k}))`.execute(trx);
 }
 
 /** Who: the primary and the team, with trimmed names and deliverable emails. */
@@ -228,27 +195,10 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
 
   const scopes = events.scopesFor(ticketType, subEventId);
   const oneStatement = amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo && !offer;
-  // Sold out as last read: refuse without another round trip (the claim still enforces).
-  // An offer's seat is held for it, so it is never refused here.
-  if (!offer && event.capacity > 0 && event.seats_taken + quantity > event.capacity) {
-    if (event.seats_taken >= event.capacity) events.markSoldOut(event, now, deps.soldOutMemoryMs);
-    throw soldOut();
-  }
-  if (!oneStatement && !offer) {
-    // Fail early when already sold out (and before any gateway order); the claim at
-    // confirmation is what enforces.
-    const availability = computeAvailability(
-      { capacity: event.capacity, tiers: event.special_prices, tracks: event.tracks },
-      await events.usageFor(deps.db, event.id),
-      now,
-      subEventId ?? undefined,
-    );
-    const tierLeft = ticketType === 'General' ? availability.remaining : availability.tiers.find((t) => t.name === ticketType)!.remaining;
-    if (tierLeft !== null && tierLeft < quantity) throw soldOut();
-  }
+  await assertRoom(deps, event, { offered: offer !== undefined, oneStatement, quantity, ticketType, subEventId, now });
 
   const registrationId = deps.ids.make('reg', 16);
-  const booking = {
+  const booking: NewBooking = {
     id: registrationId,
     event_id: event.id,
     account_id: event.account_id,
@@ -273,75 +223,34 @@ export async function register(deps: RegisterDeps, p: KeyPrincipal, eventId: str
   const people = [{ id: registrationId, idx: 0, name, email }, ...members.map((m, i) => ({ id: deps.ids.make('tkt', 16), idx: i + 1, ...m }))];
   const ticketIds = people.map((a) => a.id);
 
-  if (oneStatement) {
-    // The common free booking holds one seat counter: one statement claims it and
-    // writes everything the confirmation sets off, for this booking and any that queued
-    // behind the counter's last statement. When no seat is left, nothing is written.
-    const effects = oneStatementEffects(deps, confirmationEffects(deps, event, booking, ticketIds));
-    const auditRow = audit.entryRow(deps, bookedEntry({ ...booking, status: 'confirmed' }, audit.actorOfKey(p)));
-    const written = await deps.freeBookings.book({ row: booking, people, scope: events.EVENT_SCOPE, ...effects, auditRow });
-    if (!written) {
-      // One seat asked and none claimed: the event is full.
-      if (quantity === 1 && event.capacity > 0) events.markSoldOut(event, now, deps.soldOutMemoryMs);
-      throw soldOut();
-    }
-    deps.kickJobs();
-    return { kind: 'free', registrationId, status: 'confirmed', ticketIds };
-  }
+  const b: Booking = { deps, p, event, booking, people, ticketIds, quantity, promo, now };
+  if (oneStatement) return bookInOneStatement(b);
+  if (amountPaise === 0) return bookFree(b);
+  return bookPaid(b, { email, billing, clientAddress: p.keyClass === 'checkout' ? (context.clientAddress ?? null) : null });
+}
 
-  if (amountPaise === 0) {
-    const awaitingApproval = event.requires_approval;
-    await deps.db.transaction().execute(async (trx) => {
-      const row = { ...booking, confirmed_at: awaitingApproval ? null : now, order_id: null, payment_id: null };
-      await lifecycle.insertBooking(trx, awaitingApproval ? 'await_approval' : 'book', row);
-      await audit.recordChange(trx, deps, bookedEntry({ ...row, status: awaitingApproval ? 'pending' : 'confirmed' }, audit.actorOfKey(p)));
-      await repo.insertAttendees(trx, registrationId, people);
-      // Reserved with the booking: a use when confirmed now, held while it awaits approval.
-      if (promo) await promos.reserveUse(trx, event.id, promo.code);
-      if (!awaitingApproval && !(await applyConfirmation(trx, deps, event, booking, ticketIds))) throw soldOut();
-    });
-    if (!awaitingApproval) deps.kickJobs();
-    return { kind: 'free', registrationId, status: awaitingApproval ? 'pending' : 'confirmed', ticketIds };
+/** Refuses a booking the event has no room for, as last read (the claim is what enforces). */
+async function assertRoom(
+  deps: RegisterDeps,
+  event: OwnedEvent,
+  { offered, oneStatement, quantity, ticketType, subEventId, now }: { offered: boolean; oneStatement: boolean; quantity: number; ticketType: string; subEventId: number | null; now: Date },
+): Promise<void> {
+  // Sold out as last read: refuse without another round trip (the claim still enforces).
+  // An offer's seat is held for it, so it is never refused here.
+  if (!offered && event.capacity > 0 && event.seats_taken + quantity > event.capacity) {
+    if (event.seats_taken >= event.capacity) events.markSoldOut(event, now, deps.soldOutMemoryMs);
+    throw soldOut();
   }
-
-  // Paid: the order first (outside any transaction), then the pending registration.
-  const clientAddress = p.keyClass === 'checkout' ? (context.clientAddress ?? null) : null;
-  // Refused before any gateway order; checked again under locks where the booking is written.
-  await assertPendingRoom(deps.db, event.id, email, clientAddress);
-  const gateway = deps.gatewayFor(event.mode, event.account_id);
-  // Written before the call: an order whose answer is lost is found by its receipt.
-  await orderChecks.openOrderCheck(deps, { receipt: registrationId, kind: 'registration', mode: event.mode, accountId: event.account_id, amount: amountPaise, currency: event.currency });
-  let order;
-  try {
-    order = await gateway.createOrder({
-      amount: amountPaise,
-      currency: event.currency,
-      receipt: registrationId.slice(0, 40),
-      notes: { registrationId, eventId: event.id },
-    });
-  } catch (err) {
-    throw gatewayFailure(err, 'create the order');
+  if (!oneStatement && !offered) {
+    // Fail early when already sold out (and before any gateway order); the claim at
+    // confirmation is what enforces.
+    const availability = computeAvailability(
+      { capacity: event.capacity, tiers: event.special_prices, tracks: event.tracks },
+      await events.usageFor(deps.db, event.id),
+      now,
+      subEventId ?? undefined,
+    );
+    const tierLeft = ticketType === 'General' ? availability.remaining : availability.tiers.find((t) => t.name === ticketType)!.remaining;
+    if (tierLeft !== null && tierLeft < quantity) throw soldOut();
   }
-  await deps.db.transaction().execute(async (trx) => {
-    // Refused here (a race past the early check), the order is held by no booking and
-    // settled by reconciliation, like one whose promo code's last use went meanwhile.
-    await lockPendingRoom(trx, event.id, email, clientAddress);
-    await assertPendingRoom(trx, event.id, email, clientAddress);
-    const row = {
-      ...booking,
-      confirmed_at: null,
-      order_id: order.id,
-      payment_id: null,
-      client_address: clientAddress,
-      billing: billing === null ? null : JSON.stringify(billing),
-    };
-    await lifecycle.insertBooking(trx, 'await_payment', row);
-    await audit.recordChange(trx, deps, bookedEntry({ ...row, status: 'pending' }, audit.actorOfKey(p)));
-    await repo.insertAttendees(trx, registrationId, people);
-    await orderChecks.attachOrder(trx, registrationId, order.id);
-    // The code's use is reserved with the order. Should the last use have gone meanwhile,
-    // nothing is written and the order, held by no booking, is settled by reconciliation.
-    if (promo) await promos.reserveUse(trx, event.id, promo.code);
-  });
-  return { kind: 'order', registrationId, orderId: order.id, amount: amountPaise, currency: event.currency, key: gateway.keyId };
 }
