@@ -930,19 +930,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
       },
     } },
-  putWebhookConfig: { requests: { default: { value: { url: 'https://hooks.example.in/tickets', events: ['registration.confirmed', 'waitlist.offered'] } } }, responses: {
-      '200': {
-        success: true,
-        data: { url: 'https://hooks.example.in/tickets', enabled: true, secretSet: true, events: ['registration.confirmed'] },
-        secret: 'whsec_4c7ljgITvVO1Ya78kQQ5sfr1xochYNdKGyj-LyM1KUc',
-      },
-    } },
-  getWebhookConfig: { responses: {
-      '200': {
-        success: true,
-        data: { url: 'https://hooks.example.in/tickets', enabled: true, secretSet: true, events: ['registration.confirmed'] },
-      },
-    } },
   listAuditLog: { params: { targetType: 'event', limit: '2' }, responses: {
       '200': {
         success: true,
@@ -970,8 +957,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         nextCursor: '27',
       },
     } },
-  listWebhookDeliveries: { params: { limit: '20' }, responses: { '200': { success: true, data: [], count: 0, hasMore: false, nextCursor: null } } },
-  deleteWebhookConfig: { responses: { '200': { success: true, data: null } } },
   createPlan: { requests: { default: { value: { name: 'Annual membership', amount: 1200, kind: 'fixed_term', termMonths: 12, description: 'Entry to every meetup for a year.' } } }, responses: {
       '201': {
         success: true,
