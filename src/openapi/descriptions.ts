@@ -17,8 +17,6 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   getRegistration: 'One registration of the event with its attendees, answers, payment state and check-ins.',
   listDoorPasses: 'The event’s door passes, newest first: label, expiry and revocation. The token is shown once, when the pass is made.',
   sandboxResetClock: 'Puts this account’s test-mode clock back to the real time (offset 0). Test keys only.',
-  listPayouts: 'The signed-in account’s payouts in the mode chosen, newest first, a page at a time (`cursor`).',
-  getPayout: 'One payout of the signed-in account: amount, UPI id, status, UTR and the expected date.',
 };
 
 /** `operationId status` → description of a success answer whose route gives none. */
@@ -107,16 +105,6 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'getGstSettings 200': 'The GST settings.',
   'putGstSettings 200': 'The GST settings as set.',
   'getGstr1Summary 200': 'The month’s documents summed per supplier.',
-  'getBalance 200': 'The balance, in rupees.',
-  'listLedgerEntries 200': 'A page of ledger entries, newest first.',
-  'checkLedger 200': 'Whether every account’s ledger matches, and each mismatch.',
-  'createPayout 201': 'The payout, queued for the payout gateway.',
-  'listPayouts 200': 'A page of payouts, newest first.',
-  'getPayout 200': 'The payout.',
-  'sandboxSettlePayout 200': 'The payout as settled.',
-  'sweepPayouts 200': 'How many payouts were read back and how many changed.',
-  'listReconciliationOrders 200': 'A page of watched gateway orders.',
-  'runReconciliationSweep 200': 'What the sweep found and did.',
 };
 
 /** status → what an error answer of that status means, for answers whose route gives no description. */
