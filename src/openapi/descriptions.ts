@@ -16,7 +16,6 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   listTracks: 'The event’s bookable tracks (sessions) in their order; a track is addressed by its index.',
   getRegistration: 'One registration of the event with its attendees, answers, payment state and check-ins.',
   listDoorPasses: 'The event’s door passes, newest first: label, expiry and revocation. The token is shown once, when the pass is made.',
-  sandboxResetClock: 'Puts this account’s test-mode clock back to the real time (offset 0). Test keys only.',
 };
 
 /** `operationId status` → description of a success answer whose route gives none. */
@@ -85,13 +84,8 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'listMembers 200': 'A page of members with their standing.',
   'broadcast 200': 'The preview (who would receive it), or the broadcast queued for sending.',
   'getBroadcast 200': 'The broadcast’s delivery progress.',
-  'sandboxPay 201': 'The sandbox payment, captured or failed.',
-  'sandboxNotifyOrderPaid 200': 'What the paid notification did to the booking.',
   'sandboxAuthenticateSubscription 200': 'What the mandate authorisation did to the membership.',
   'sandboxSubscriptionEvent 200': 'What the subscription event did to the membership.',
-  'sandboxMoveClock 200': 'The test-mode clock as it now stands.',
-  'sandboxResetClock 200': 'The test-mode clock, back to the real time.',
-  'sandboxListEmails 200': 'A page of kept mails, newest first.',
   'receiveRazorpayNotification 200': 'The notification was received; `result` says what it did.',
   'receiveWhatsAppStatus 200': 'The statuses were received; `applied` counts those that changed a message.',
   'hostedRegister 201': 'Booked, awaiting approval, or pending payment with the gateway checkout’s fields.',

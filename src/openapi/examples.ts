@@ -435,7 +435,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       '200 step2': { success: true, registrationId: EX.registrationId, status: 'confirmed', orderId: EX.orderId, paymentId: EX.paymentId },
     },
   },
-  sandboxPay: { requests: { default: { value: { orderId: EX.orderId, outcome: 'success' } } }, responses: { '201': { success: true, paymentId: EX.paymentId, status: 'captured' } } },
   listRegistrations: { params: { limit: '20' }, responses: {
       '200': {
         success: true,
@@ -754,7 +753,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   getGstr1Summary: { params: { month: '2027-01' }, responses: {
       '200': { success: true, data: { month: '2027-01', mode: 'test', from: '2027-01-01', to: '2027-02-01', suppliers: [] } },
     } },
-  sandboxNotifyOrderPaid: { responses: { '200': { success: true, paymentId: EX.paymentId, result: 'confirmed' } } },
   lookUpTicket: { params: { registrationId: EX.registrationId }, responses: {
       '200': {
         success: true,
@@ -1073,28 +1071,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
         message: 'the membership ends at the end of the paid period, 2027-11-25T07:51:24.908Z',
         alreadyEnded: false,
-      },
-    } },
-  sandboxAuthenticateSubscription: { responses: { '200': { success: true, result: 'applied' } } },
-  sandboxSubscriptionEvent: { params: { action: 'charge' }, responses: { '200': { success: true, result: 'applied' } } },
-  sandboxMoveClock: { requests: { default: { value: { advanceDays: 7 } } }, responses: { '200': { success: true, now: '2026-12-02T07:51:24.908Z', offsetDays: 7 } } },
-  sandboxResetClock: { responses: { '200': { success: true, now: '2026-11-25T07:51:24.908Z', offsetDays: 0 } } },
-  sandboxListEmails: { params: { limit: '20' }, responses: {
-      '200': {
-        success: true,
-        count: 2,
-        hasMore: false,
-        nextCursor: null,
-        data: [
-          {
-            id: 'bc_Wq2Lx8Km4Zv7Tb1Nc9Rd:attendee@example.in',
-            to: ['attendee@example.in'],
-            subject: 'Doors open at 9:30',
-            text: 'See you at Hall B. Bring your ticket QR.\n\n--\nYou receive this because you registered for Broadcast meetup.',
-            attachments: [],
-            createdAt: '2026-11-25T07:51:24.908Z',
-          },
-        ],
       },
     } },
   getEmbedScript: { responses: { '200': '/* Ticket checkout embed. Paste into any page: <div data-svc-event="my-event"></div> … */' } },
