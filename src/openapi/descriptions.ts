@@ -96,9 +96,6 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'hostedSandboxCheckout 200': 'The fields the gateway’s checkout would hand back, or that the payment failed.',
   'hostedQuote 200': 'What the choice costs, in paise.',
   'hostedGetTicket 200': 'The ticket, its QR and calendar and wallet links.',
-  'getGstSettings 200': 'The GST settings.',
-  'putGstSettings 200': 'The GST settings as set.',
-  'getGstr1Summary 200': 'The month’s documents summed per supplier.',
 };
 
 /** status → what an error answer of that status means, for answers whose route gives no description. */

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { buildCreditNote, buildSaleDocument, type SaleFacts } from '../../src/modules/gst/document.js';
 import { pdfSafe } from '../../src/modules/gst/document.pdf.js';
 import { humanDate, rupees } from '../../src/modules/gst/document.view.js';
-import { negotiate } from '../../src/modules/gst/gst.routes.js';
+import { negotiate } from '../../src/modules/gst/routes/gst-shared.js';
 import { B2CL_LIMIT_PAISE, gstr1Summary, isB2cl, monthRange } from '../../src/modules/gst/gstr1.js';
 import { DEFAULT_SERIES_PREFIX, documentNumber, financialYear, indiaDay, rateFor, SERIES_PREFIX, seriesOf, splitTax } from '../../src/modules/gst/tax.js';
 import { gstinCheckCharacter, gstinProblem, isUtgstTerritory, isValidGstin } from '../../src/lib/gstin.js';
