@@ -1165,34 +1165,5 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   declinePublishingRequest: { params: { id: EX.publishingRequestId }, requests: { default: { value: { reason: 'Tell us which events you will sell and link to a past one.' } } }, responses: {
       '200': { success: true, data: { id: EX.publishingRequestId, status: 'declined', message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.', reason: 'Tell us which events you will sell and link to a past one.', createdAt: '2026-11-25T07:51:24.908Z', decidedAt: '2026-11-25T09:15:02.311Z' } },
     } },
-  exportRegistrations: { params: { status: 'confirmed' }, responses: {
-      '200': [
-        'registration_id,status,pending_reason,name,email,phone,ticket_type,track_number,track,quantity,team_members,amount,currency,promo_code,invoice_number,credit_note_number,checked_in,checked_in_at,people_checked_in,ticket_code,booked_at,confirmed_at,cancelled_at,Company,other_answers',
-        `${EX.registrationId},confirmed,,Rohan Das,rohan@example.in,,General,,,1,,499.00,INR,,TIXI2627-000004,,yes,2027-01-16T09:12:40+05:30,1,,2026-11-25T13:21:24+05:30,2026-11-25T13:21:58+05:30,,Acme,`,
-        '',
-      ].join('\r\n'),
-    } },
-  exportMembers: { params: { planId: EX.planId }, responses: {
-      '200': [
-        'membership_id,name,email,phone,plan_id,plan,plan_kind,state,good_standing,status,valid_until,cancel_at_period_end,ended_at,source,subscription_id,joined_at',
-        `${EX.membershipId},Meera Iyer,meera@example.in,'+919812345670,${EX.planId},Annual membership,fixed_term,active,yes,active,2027-11-25T13:21:24+05:30,no,,api,,2026-11-25T13:21:24+05:30`,
-        '',
-      ].join('\r\n'),
-    } },
-  exportLedger: { params: { from: '2026-11-01', to: '2026-12-31' }, responses: {
-      '200': [
-        'entry_id,created_at,kind,description,credit,debit,currency,source_type,source_id,payment_id,captured_at,available_from,state',
-        `le_cL44snEjfAevTYDH3ql43,2026-11-25T13:21:58+05:30,ticket_sale,Ticket sale,499.00,,INR,registration,${EX.registrationId},,2026-11-25T13:21:58+05:30,2026-11-27T13:21:58+05:30,pending`,
-        `le_b1uItqgL0i5ljSVoCBpo,2026-11-25T13:25:10+05:30,membership_payment,Membership payment,1200.00,,INR,membership,${EX.membershipId},${EX.paymentId},2026-11-25T13:25:10+05:30,2026-11-27T13:25:10+05:30,pending`,
-        '',
-      ].join('\r\n'),
-    } },
-  exportGstDocuments: { params: { from: '2026-11-01', to: '2026-12-31' }, responses: {
-      '200': [
-        'number,kind,date,issued_at,financial_year,supplier_gstin,supplier_name,recipient_name,recipient_email,recipient_gstin,recipient_address,recipient_state,place_of_supply,supply_type,sac,description,quantity,rate_percent,taxable_value,cgst,sgst,utgst,igst,total,original_number,original_date,reason,event_id,registration_id,payment_id,test_mode',
-        `TIXI2627-000001,tax_invoice,2026-11-25,2026-11-25T13:21:58+05:30,2026-27,27AAPFU0939F1ZV,Acme Events LLP,Asha Rao,asha@example.in,,,27-Maharashtra,27-Maharashtra,intra_state,9996,"Admission: Pune Tech Summit 2027 (General), 2027-01-16",1,18,422.88,38.06,38.06,0.00,0.00,499.00,,,,${EX.eventId},${EX.registrationId},${EX.paymentId},yes`,
-        '',
-      ].join('\r\n'),
-    } },
   deleteEvent: { responses: { '200': { success: true, deleted: true, id: EX.eventId } } },
 };

@@ -1,5 +1,6 @@
 // What every route's OpenAPI entry must say, filled in as the route is added: its operationId
-// (the route's own, else the table's, else a path-shaped fallback the OpenAPI test refuses),
+// (the route's own, else the table's; a documented route with neither stops the service from
+// starting, so no path-shaped name reaches the document),
 // its security, the Idempotency-Key header of the API's POSTs, and its error answers.
 import type { AuthRule } from '../http/auth.js';
 import { errorResponses } from '../http/schemas.js';
@@ -33,9 +34,9 @@ export function decorateSchema(route: { schema?: object; config?: unknown; url: 
     };
   }
   const method = Array.isArray(route.method) ? route.method[0]! : route.method;
-  // The table's name (src/openapi/operation-ids.ts); a route missing from it gets a path-shaped
-  // name, which the OpenAPI test refuses.
-  schema.operationId = operationIdFor(method, route.url, schema.operationId) ?? operationId(method, route.url);
+  const named = operationIdFor(method, route.url, schema.operationId);
+  if (named === undefined) throw new Error(`${method} ${route.url} has no operationId: give its schema one (src/http/operation.ts)`);
+  schema.operationId = named;
   const statuses = new Set<number>([500]);
   // The gateway's notifications are limited by their bad signatures only (and static assets not at all).
   if (!(rule?.kind === 'public' && rule.rateLimit === false)) statuses.add(429);
@@ -62,16 +63,4 @@ export function decorateSchema(route: { schema?: object; config?: unknown; url: 
   for (const [status, s] of Object.entries(errorResponses([...statuses]))) {
     response[status] ??= s;
   }
-}
-
-/** `POST /api/v1/events/:id/tracks` → `postEventsByIdTracks`: the fallback the OpenAPI test refuses. */
-export function operationId(method: string, url: string): string {
-  const words = url
-    .replace(/^\/api\/v1\//, '/')
-    .split('/')
-    .filter((p) => p !== '')
-    .flatMap((p) => (p.startsWith(':') ? ['By', p.slice(1)] : p.split(/[^A-Za-z0-9]+/)))
-    .filter((p) => p !== '')
-    .map((p) => p[0]!.toUpperCase() + p.slice(1));
-  return method.toLowerCase() + words.join('');
 }
