@@ -86,8 +86,6 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'getBroadcast 200': 'The broadcast’s delivery progress.',
   'sandboxAuthenticateSubscription 200': 'What the mandate authorisation did to the membership.',
   'sandboxSubscriptionEvent 200': 'What the subscription event did to the membership.',
-  'receiveRazorpayNotification 200': 'The notification was received; `result` says what it did.',
-  'receiveWhatsAppStatus 200': 'The statuses were received; `applied` counts those that changed a message.',
   'hostedRegister 201': 'Booked, awaiting approval, or pending payment with the gateway checkout’s fields.',
   'hostedRequestMemberCode 202': 'Asked: a member’s address gets a code by mail; the answer is the same for any address.',
   'hostedVerifyMemberCode 200': 'The code was right: the proof register takes as `memberProof`.',

@@ -1058,22 +1058,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   getApplePass: { responses: { '200': '(binary: a signed .pkpass zip)' } },
   getAttendeeDocument: { responses: { '200': '(binary: an A4 PDF)' } },
   openGoogleWalletLink: { responses: {  } },
-  receiveRazorpayNotification: {
-    requests: { default: { value: { entity: 'event', event: 'order.paid', payload: { order: { entity: { id: EX.orderId, amount: 49900, currency: 'INR', status: 'paid', receipt: EX.registrationId } }, payment: { entity: { id: EX.paymentId, order_id: EX.orderId, amount: 49900, currency: 'INR', status: 'captured' } } }, created_at: 1800000000 } } },
-    responses: { '200': { received: true, result: 'ignored' } },
-  },
-  verifyWhatsAppWebhook: { params: { 'hub.mode': 'subscribe', 'hub.verify_token': EX.verifyToken, 'hub.challenge': EX.challenge }, responses: { '200': EX.challenge } },
-  receiveWhatsAppStatus: {
-    requests: {
-      default: {
-        value: {
-          object: 'whatsapp_business_account',
-          entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', statuses: [{ id: 'wamid.HBgMOTE5ODEyMzQ1Njc4FQIAERgSQUFBQUFBQUFBQUFBQUFBQUFBAA==', status: 'delivered', timestamp: '1800000000', recipient_id: '919812345678' }] } }] }],
-        },
-      },
-    },
-    responses: { '200': { received: true, applied: 0 } },
-  },
   setOrganiserAccess: { requests: { default: { value: { canPublish: true } } }, responses: { '200': { success: true, data: { userId: EX.userId, canPublish: true } } } },
   setEventTicketEmails: { requests: { default: { value: { enabled: true } } }, responses: { '200': { success: true, data: { eventId: EX.eventId, ticketEmailsEnabled: true } } } },
   addMemberByHand: { requests: { default: { value: { planId: EX.planId, name: 'Kavya Nair', email: 'kavya@example.in', validUntil: '2027-12-31' } } }, responses: {

@@ -1,3 +1,4 @@
+// What the gst operations share: the deps type, schemas and helpers of routes/.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';

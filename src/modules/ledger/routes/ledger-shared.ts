@@ -1,3 +1,4 @@
+// What the ledger operations share: the deps type, schemas and helpers of routes/.
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';

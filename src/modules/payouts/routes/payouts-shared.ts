@@ -1,3 +1,4 @@
+// What the payouts operations share: the deps type, schemas and helpers of routes/.
 import { Type } from 'typebox';
 import type { PayoutDeps } from '../payouts.service.js';
 import { paiseToRupees } from '../../../lib/money.js';

@@ -1,3 +1,4 @@
+// What the reconciliation operations share: the deps type, schemas and helpers of routes/.
 import { Type } from 'typebox';
 import { type ReconcileDeps } from '../reconcile.service.js';
 

@@ -1,3 +1,4 @@
+// What the sandbox operations share: the deps type, schemas and helpers of routes/.
 import { Type } from 'typebox';
 import { type SandboxPlayDeps } from '../checkout.service.js';
 

@@ -1,3 +1,4 @@
+// What the webhooks operations share: the deps type, schemas and helpers of routes/.
 import { Type, type TSchema } from 'typebox';
 import { PageFields } from '../../../http/paging.js';
 import type { Kysely } from 'kysely';
