@@ -582,46 +582,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
       },
     } },
-  joinWaitlist: { requests: { default: { value: { name: 'Kiran Shah', email: 'kiran@example.in' } } }, responses: { '201': { success: true, status: 'waiting', position: 1 } } },
-  listWaitlist: { params: { limit: '20' }, responses: {
-      '200': {
-        success: true,
-        data: [
-          {
-            id: EX.entryId,
-            name: 'Kiran Shah',
-            email: 'kiran@example.in',
-            ticketType: 'General',
-            subEventId: null,
-            status: 'waiting',
-            offeredAt: null,
-            expiresAt: null,
-            registrationId: null,
-            createdAt: '2026-11-25T07:51:24.908Z',
-          },
-        ],
-        count: 1,
-        hasMore: false,
-        nextCursor: null,
-      },
-    } },
-  removeWaitlistEntry: { responses: {
-      '200': {
-        success: true,
-        data: {
-          id: EX.entryId,
-          name: 'Kiran Shah',
-          email: 'kiran@example.in',
-          ticketType: 'General',
-          subEventId: null,
-          status: 'removed',
-          offeredAt: null,
-          expiresAt: null,
-          registrationId: null,
-          createdAt: '2026-11-25T07:51:24.908Z',
-        },
-      },
-    } },
   broadcast: {
     requests: {
       preview: { summary: 'Preview: who would receive it (nothing is sent)', value: { subject: 'Doors open at 9:30', message: 'See you at Hall B. Bring your ticket QR.', audience: 'confirmed' } },
