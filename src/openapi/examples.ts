@@ -474,42 +474,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       '200': { success: true, data: { month: '2027-01', mode: 'test', from: '2027-01-01', to: '2027-02-01', suppliers: [] } },
     } },
   sandboxNotifyOrderPaid: { responses: { '200': { success: true, paymentId: EX.paymentId, result: 'confirmed' } } },
-  lookUpTicket: { params: { registrationId: EX.registrationId }, responses: {
-      '200': {
-        success: true,
-        data: {
-          registrationId: EX.registrationId,
-          name: 'Attendee',
-          email: 'attendee@example.in',
-          ticketType: 'General',
-          admissible: true,
-          checkedIn: false,
-          arrived: 0,
-          expected: 1,
-          memberIndex: null,
-          members: [{ index: 0, id: EX.registrationId, name: 'Attendee', checkedIn: false, checkedInAt: null }],
-        },
-      },
-    } },
-  checkIn: { requests: { default: { value: { registrationId: EX.registrationId } } }, responses: {
-      '201': {
-        success: true,
-        changed: true,
-        alreadyCheckedIn: false,
-        data: {
-          registrationId: EX.registrationId,
-          name: 'Attendee',
-          email: 'attendee@example.in',
-          ticketType: 'General',
-          admissible: true,
-          checkedIn: true,
-          arrived: 1,
-          expected: 1,
-          memberIndex: null,
-          members: [{ index: 0, id: EX.registrationId, name: 'Attendee', checkedIn: true, checkedInAt: '2026-11-25T07:51:24.908Z' }],
-        },
-      },
-    } },
   createDoorPass: { requests: { default: { value: { label: 'Gate A', expiresAt: '2027-01-16T23:59:00+05:30' } } }, responses: {
       '201': {
         success: true,

@@ -41,8 +41,6 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/events/{id}/registrations/{registrationId}/transfer': 'transferRegistration',
   'GET /api/v1/events/{id}/promo-codes': 'listPromoCodes',
   'POST /api/v1/events/{id}/promo-codes': 'createPromoCode',
-  'GET /api/v1/events/{id}/check-in': 'lookUpTicket',
-  'POST /api/v1/events/{id}/check-in': 'checkIn',
   'POST /api/v1/events/{id}/door-passes': 'createDoorPass',
   'GET /api/v1/events/{id}/door-passes': 'listDoorPasses',
   'DELETE /api/v1/events/{id}/door-passes/{passId}': 'revokeDoorPass',
