@@ -149,6 +149,8 @@ export const Step2Answer = Type.Object(
   { title: 'Confirmation', description: 'The only truth about a paid registration. Repeating step 2 with the same ids answers the same.' },
 );
 
+/** An error answer (the document's `Error`). */
+export const E = Type.Ref('Error');
 export const EventParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 export const RegParams = Type.Object({ id: Type.String({ maxLength: 100 }), registrationId: Type.String({ maxLength: 100 }) });
 export const RegAnswer = Type.Object({ success: Type.Literal(true), data: Registration });
