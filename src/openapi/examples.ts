@@ -4,18 +4,6 @@
 import { EX, type OperationExamples } from '../http/examples.js';
 
 export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
-  getLiveness: { responses: { '200': { status: 'ok' } } },
-  getReadiness: { responses: { '200': { status: 'ready', storage: 'embedded', emailCheck: 'dns' } } },
-  getMetrics: { responses: {
-      '200': '# HELP http_requests_total Requests answered, by route and status.\n# TYPE http_requests_total counter\nhttp_requests_total{method="GET",route="/api/v1/events",status="200"} 42\n',
-    } },
-  getOpenApiDocument: { responses: {
-      '200': {
-        openapi: '3.1.0',
-        info: { title: 'Event Ticketing and Memberships API', version: '1.0.0' },
-        paths: { '/api/v1/events': { get: { operationId: 'listEvents' } } },
-      },
-    } },
   signUp: { requests: { default: { value: { email: EX.organiserEmail, password: EX.password, name: 'Asha Rao', phone: '+919812345678' } } }, responses: {
       '201': {
         userId: EX.userId,

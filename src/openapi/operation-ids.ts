@@ -3,10 +3,7 @@
 // `operationId` in its schema instead; a route with neither is refused at start-up
 // (`assertOperationIds`), so no generated path-shaped name reaches the document.
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
-  'GET /healthz': 'getLiveness',
-  'GET /readyz': 'getReadiness',
   'GET /metrics': 'getMetrics',
-  'GET /api/v1/openapi.json': 'getOpenApiDocument',
   'POST /auth/signup': 'signUp',
   'POST /auth/login': 'logIn',
   'GET /auth/verify': 'openVerificationLink',
