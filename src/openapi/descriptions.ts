@@ -50,7 +50,6 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'createTrack 201': 'The track appended.',
   'updateTrack 200': 'The track as changed.',
   'removeTrack 200': 'The event’s tracks as they are now, the later ones moved down by one.',
-  'listAuditLog 200': 'A page of the audit log of the key’s account and mode, newest first: who changed what, when, and the fields before and after.',
   'getAvailability 200': 'Seats taken and left, per event, track and ticket type.',
   'getAnalytics 200': 'Counts by status, revenue and seats.',
   'register 201': 'A free registration confirmed (or awaiting approval), or a paid one pending with the gateway order to pay.',

@@ -931,33 +931,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         data: { url: 'https://hooks.example.in/tickets', enabled: true, secretSet: true, events: ['registration.confirmed'] },
       },
     } },
-  listAuditLog: { params: { targetType: 'event', limit: '2' }, responses: {
-      '200': {
-        success: true,
-        data: [
-          {
-            id: 'aud_ArPJUiqzCyWDuiAy3MvV7w',
-            at: '2026-11-25T09:25:05.205Z',
-            actor: { kind: 'key', id: EX.keyId, display: 'sk_test_haHt' },
-            action: 'event.publish',
-            target: { type: 'event', id: EX.eventId },
-            before: { status: 'draft' },
-            after: { status: 'published' },
-          },
-          {
-            id: 'aud_ONBR6XAnrSz9j7vnQkKb0A',
-            at: '2026-11-25T09:25:04.117Z',
-            actor: { kind: 'key', id: EX.keyId, display: 'sk_test_haHt' },
-            action: 'event.update',
-            target: { type: 'event', id: EX.eventId },
-            before: { title: 'Pune meetup', capacity: 80 },
-            after: { title: 'Pune PostgreSQL meetup', capacity: 120 },
-          },
-        ],
-        hasMore: true,
-        nextCursor: '27',
-      },
-    } },
   listWebhookDeliveries: { params: { limit: '20' }, responses: { '200': { success: true, data: [], count: 0, hasMore: false, nextCursor: null } } },
   deleteWebhookConfig: { responses: { '200': { success: true, data: null } } },
   createPlan: { requests: { default: { value: { name: 'Annual membership', amount: 1200, kind: 'fixed_term', termMonths: 12, description: 'Entry to every meetup for a year.' } } }, responses: {

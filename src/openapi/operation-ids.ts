@@ -28,7 +28,6 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /dashboard/api/publishing-access': 'getPublishingAccess',
   'POST /dashboard/api/publishing-access': 'requestPublishingAccess',
   'GET /api/v1/events': 'listEvents',
-  'GET /api/v1/audit-log': 'listAuditLog',
   'POST /api/v1/events': 'createEvent',
   'GET /api/v1/events/{id}': 'getEvent',
   'PATCH /api/v1/events/{id}': 'updateEvent',
