@@ -83,8 +83,6 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'confirmMembershipPayment 200': 'The membership, now active.',
   'cancelMembership 201': 'The membership as cancelled.',
   'listMembers 200': 'A page of members with their standing.',
-  'broadcast 200': 'The preview (who would receive it), or the broadcast queued for sending.',
-  'getBroadcast 200': 'The broadcast’s delivery progress.',
   'sandboxPay 201': 'The sandbox payment, captured or failed.',
   'sandboxNotifyOrderPaid 200': 'What the paid notification did to the booking.',
   'sandboxAuthenticateSubscription 200': 'What the mandate authorisation did to the membership.',

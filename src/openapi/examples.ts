@@ -891,33 +891,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
       },
     } },
-  broadcast: {
-    requests: {
-      preview: { summary: 'Preview: who would receive it (nothing is sent)', value: { subject: 'Doors open at 9:30', message: 'See you at Hall B. Bring your ticket QR.', audience: 'confirmed' } },
-      send: { summary: 'Send it, confirming the recipient count the preview gave', value: { subject: 'Doors open at 9:30', message: 'See you at Hall B. Bring your ticket QR.', audience: 'confirmed', dryRun: false, confirmedRecipientCount: 2 } },
-    },
-    responses: {
-      '200 preview': { dryRun: true, recipientCount: 2, sampleRecipients: [{ name: 'Attendee', email: 'attendee@example.in' }] },
-      '200 send': { dryRun: false, sent: 2, failed: 0, recipientCount: 2, broadcastId: EX.broadcastId },
-    },
-  },
-  getBroadcast: { responses: {
-      '200': {
-        success: true,
-        data: {
-          broadcastId: EX.broadcastId,
-          eventId: EX.eventId,
-          subject: 'Doors open at 9:30',
-          audience: 'confirmed',
-          recipientCount: 2,
-          queued: 0,
-          delivered: 2,
-          failed: 0,
-          done: true,
-          createdAt: '2026-11-25T07:51:24.908Z',
-        },
-      },
-    } },
   putWebhookConfig: { requests: { default: { value: { url: 'https://hooks.example.in/tickets', events: ['registration.confirmed', 'waitlist.offered'] } } }, responses: {
       '200': {
         success: true,

@@ -68,8 +68,6 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/memberships/{id}/confirm': 'confirmMembershipPayment',
   'POST /api/v1/memberships/{id}/cancel': 'cancelMembership',
   'GET /api/v1/memberships/members': 'listMembers',
-  'POST /api/v1/events/{id}/broadcast': 'broadcast',
-  'GET /api/v1/events/{id}/broadcasts/{broadcastId}': 'getBroadcast',
   'POST /api/v1/sandbox/payments': 'sandboxPay',
   'POST /api/v1/sandbox/orders/{orderId}/paid': 'sandboxNotifyOrderPaid',
   'POST /api/v1/sandbox/subscriptions/{subscriptionId}/authenticate': 'sandboxAuthenticateSubscription',
