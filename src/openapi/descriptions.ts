@@ -7,10 +7,6 @@ type Json = Record<string, unknown>;
 
 /** operationId → description, for routes whose schema gives none. */
 export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  getLiveness: 'Answers 200 while the process runs, without touching the database or Redis: for a process supervisor’s liveness probe.',
-  getReadiness:
-    'Answers 200 when the database answers a query, 503 when it does not: for a load balancer’s readiness probe. `emailCheck` says how email addresses are checked: `dns` in full, `off` with `EMAIL_DNS_CHECK=false`, or `reduced` while the DNS resolver denies `EMAIL_DNS_CANARY` (asked at start and every 5 minutes; a resolver that filters outside names answers “no such domain” for every address, so addresses are then checked for syntax and reserved domains only), with `detail` saying so in a sentence. A reduced check still answers 200: the service is usable.',
-  getOpenApiDocument: 'This document: OpenAPI 3.1, every operation the service serves with its security, parameters, bodies, answers and examples.',
   getMe: 'The account, mode and key class behind the `x-api-key` of this request. A checkout key sees only what a browser may see.',
   setOrganiserAccess: 'Platform staff grant or withdraw an account’s right to publish live events (`canPublish`).',
   listDoorPasses: 'The event’s door passes, newest first: label, expiry and revocation. The token is shown once, when the pass is made.',
@@ -18,9 +14,6 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
 /** `operationId status` → description of a success answer whose route gives none. */
 export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  'getLiveness 200': 'The process is running.',
-  'getReadiness 200': 'The database answers; `storage` names which one, `emailCheck` how addresses are checked (and `detail` why, when reduced).',
-  'getOpenApiDocument 200': 'The OpenAPI 3.1 document.',
   'signUp 201': 'The account was created; the session token is for the dashboard API.',
   'logIn 200': 'A new session token.',
   'verifyEmail 200': 'The email address is verified.',
@@ -41,7 +34,6 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'putAccountMailSettings 200': 'The mail sender settings as they now stand.',
   'setEventTicketEmails 200': 'The event’s ticket email setting as it now stands.',
   'addMemberByHand 201': 'The membership added.',
-  'listAuditLog 200': 'A page of the audit log of the key’s account and mode, newest first: who changed what, when, and the fields before and after.',
   'createDoorPass 201': 'The door pass; `url` holds its token and is shown in this answer only.',
   'listDoorPasses 200': 'The event’s door passes, never their tokens.',
   'revokeDoorPass 200': 'The door pass, now revoked.',
@@ -53,8 +45,6 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'confirmMembershipPayment 200': 'The membership, now active.',
   'cancelMembership 201': 'The membership as cancelled.',
   'listMembers 200': 'A page of members with their standing.',
-  'broadcast 200': 'The preview (who would receive it), or the broadcast queued for sending.',
-  'getBroadcast 200': 'The broadcast’s delivery progress.',
   'sandboxAuthenticateSubscription 200': 'What the mandate authorisation did to the membership.',
   'sandboxSubscriptionEvent 200': 'What the subscription event did to the membership.',
   'hostedRegister 201': 'Booked, awaiting approval, or pending payment with the gateway checkout’s fields.',

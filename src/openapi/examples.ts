@@ -4,18 +4,6 @@
 import { EX, type OperationExamples } from '../http/examples.js';
 
 export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
-  getLiveness: { responses: { '200': { status: 'ok' } } },
-  getReadiness: { responses: { '200': { status: 'ready', storage: 'embedded', emailCheck: 'dns' } } },
-  getMetrics: { responses: {
-      '200': '# HELP http_requests_total Requests answered, by route and status.\n# TYPE http_requests_total counter\nhttp_requests_total{method="GET",route="/api/v1/events",status="200"} 42\n',
-    } },
-  getOpenApiDocument: { responses: {
-      '200': {
-        openapi: '3.1.0',
-        info: { title: 'Event Ticketing and Memberships API', version: '1.0.0' },
-        paths: { '/api/v1/events': { get: { operationId: 'listEvents' } } },
-      },
-    } },
   signUp: { requests: { default: { value: { email: EX.organiserEmail, password: EX.password, name: 'Asha Rao', phone: '+919812345678' } } }, responses: {
       '201': {
         userId: EX.userId,
@@ -140,60 +128,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           revokedAt: '2026-11-25T07:51:24.908Z',
           scope: null,
         },
-      },
-    } },
-  broadcast: {
-    requests: {
-      preview: { summary: 'Preview: who would receive it (nothing is sent)', value: { subject: 'Doors open at 9:30', message: 'See you at Hall B. Bring your ticket QR.', audience: 'confirmed' } },
-      send: { summary: 'Send it, confirming the recipient count the preview gave', value: { subject: 'Doors open at 9:30', message: 'See you at Hall B. Bring your ticket QR.', audience: 'confirmed', dryRun: false, confirmedRecipientCount: 2 } },
-    },
-    responses: {
-      '200 preview': { dryRun: true, recipientCount: 2, sampleRecipients: [{ name: 'Attendee', email: 'attendee@example.in' }] },
-      '200 send': { dryRun: false, sent: 2, failed: 0, recipientCount: 2, broadcastId: EX.broadcastId },
-    },
-  },
-  getBroadcast: { responses: {
-      '200': {
-        success: true,
-        data: {
-          broadcastId: EX.broadcastId,
-          eventId: EX.eventId,
-          subject: 'Doors open at 9:30',
-          audience: 'confirmed',
-          recipientCount: 2,
-          queued: 0,
-          delivered: 2,
-          failed: 0,
-          done: true,
-          createdAt: '2026-11-25T07:51:24.908Z',
-        },
-      },
-    } },
-  listAuditLog: { params: { targetType: 'event', limit: '2' }, responses: {
-      '200': {
-        success: true,
-        data: [
-          {
-            id: 'aud_ArPJUiqzCyWDuiAy3MvV7w',
-            at: '2026-11-25T09:25:05.205Z',
-            actor: { kind: 'key', id: EX.keyId, display: 'sk_test_haHt' },
-            action: 'event.publish',
-            target: { type: 'event', id: EX.eventId },
-            before: { status: 'draft' },
-            after: { status: 'published' },
-          },
-          {
-            id: 'aud_ONBR6XAnrSz9j7vnQkKb0A',
-            at: '2026-11-25T09:25:04.117Z',
-            actor: { kind: 'key', id: EX.keyId, display: 'sk_test_haHt' },
-            action: 'event.update',
-            target: { type: 'event', id: EX.eventId },
-            before: { title: 'Pune meetup', capacity: 80 },
-            after: { title: 'Pune PostgreSQL meetup', capacity: 120 },
-          },
-        ],
-        hasMore: true,
-        nextCursor: '27',
       },
     } },
   createPlan: { requests: { default: { value: { name: 'Annual membership', amount: 1200, kind: 'fixed_term', termMonths: 12, description: 'Entry to every meetup for a year.' } } }, responses: {
