@@ -9,7 +9,6 @@ type Json = Record<string, unknown>;
 export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   getMe: 'The account, mode and key class behind the `x-api-key` of this request. A checkout key sees only what a browser may see.',
   setOrganiserAccess: 'Platform staff grant or withdraw an account’s right to publish live events (`canPublish`).',
-  listDoorPasses: 'The event’s door passes, newest first: label, expiry and revocation. The token is shown once, when the pass is made.',
 };
 
 /** `operationId status` → description of a success answer whose route gives none. */
@@ -34,11 +33,6 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'putAccountMailSettings 200': 'The mail sender settings as they now stand.',
   'setEventTicketEmails 200': 'The event’s ticket email setting as it now stands.',
   'addMemberByHand 201': 'The membership added.',
-  'createDoorPass 201': 'The door pass; `url` holds its token and is shown in this answer only.',
-  'listDoorPasses 200': 'The event’s door passes, never their tokens.',
-  'revokeDoorPass 200': 'The door pass, now revoked.',
-  'getDoorRoster 200': 'The whole roster, or the changes since `cursor`.',
-  'syncDoorScans 200': 'What each scan did, in order, and the door’s counts.',
   'listPlans 200': 'A page of plans.',
   'createPlan 201': 'The plan.',
   'subscribe 201': 'The membership, pending its first payment or mandate authorisation.',

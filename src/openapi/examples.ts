@@ -26,7 +26,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     requests: { default: { value: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' } } },
     responses: { '200': { success: true, data: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' } } },
   },
-  getDoorServiceWorker: { responses: { '200': "self.addEventListener('fetch', (event) => { … });" } },
   verifyEmail: { requests: { default: { value: { token: EX.verificationToken } } }, responses: { '200': { success: true, emailVerified: true } } },
   resendVerificationEmail: { responses: { '202': { success: true, emailVerified: false } } },
   requestPasswordReset: { requests: { default: { value: { email: EX.organiserEmail } } }, responses: { '202': { success: true } } },
@@ -56,78 +55,6 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         isOrganizer: true,
         canPublish: true,
         events: { total: 0, draft: 0, published: 0 },
-      },
-    } },
-  createDoorPass: { requests: { default: { value: { label: 'Gate A', expiresAt: '2027-01-16T23:59:00+05:30' } } }, responses: {
-      '201': {
-        success: true,
-        data: {
-          id: EX.passId,
-          label: 'Gate A',
-          createdAt: '2026-11-25T07:51:24.908Z',
-          expiresAt: '2027-01-16T18:29:00.000Z',
-          revokedAt: null,
-          scope: null,
-          url: 'https://tickets.example.in/door/NB_fBzlhnrxyNGajm4z3LT0J1RmH8ZjS',
-        },
-      },
-    } },
-  listDoorPasses: { responses: {
-      '200': {
-        success: true,
-        data: [{ id: EX.passId, label: 'Gate A', createdAt: '2026-11-25T07:51:24.908Z', expiresAt: '2027-01-16T18:29:00.000Z', revokedAt: null, scope: null }],
-      },
-    } },
-  openDoorScreen: { params: { token: EX.doorToken }, responses: {
-      '200': '<!doctype html><html lang="en-IN"><head><title>Door: Pune Tech Summit 2027</title></head><body>…</body></html>',
-    } },
-  getDoorAsset: { params: { name: EX.doorAsset }, responses: { '200': '(function webpackUniversalModuleDefinition(root, factory) { … })' } },
-  getDoorRoster: { responses: {
-      '200': {
-        success: true,
-        data: {
-          event: { id: EX.eventId, title: 'Pune Tech Summit 2027' },
-          list: { scope: null, label: 'The whole event' },
-          cursor: '820:820:',
-          full: true,
-          counts: { arrived: 0, expected: 1 },
-          entries: [
-            {
-              key: 'ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf',
-              refusal: null,
-              ticketType: 'General',
-              track: null,
-              session: null,
-              retired: [],
-              members: [
-                {
-                  index: 0,
-                  key: 'ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf',
-                  name: 'Closed the tab',
-                  checkedIn: false,
-                  checkedInAt: null,
-                  checkedInBy: null,
-                },
-              ],
-            },
-          ],
-        },
-      },
-    } },
-  syncDoorScans: { requests: { default: { value: { deviceId: 'gate-a-phone', scans: [{ seq: 1, ticketId: EX.registrationId, action: 'admit' }] } } }, responses: {
-      '200': { success: true, data: { results: [{ seq: 1, status: 'admitted' }], counts: { arrived: 1, expected: 2 } } },
-    } },
-  revokeDoorPass: { responses: {
-      '200': {
-        success: true,
-        data: {
-          id: EX.passId,
-          label: 'Gate A',
-          createdAt: '2026-11-25T07:51:24.908Z',
-          expiresAt: '2027-01-16T18:29:00.000Z',
-          revokedAt: '2026-11-25T07:51:24.908Z',
-          scope: null,
-        },
       },
     } },
   createPlan: { requests: { default: { value: { name: 'Annual membership', amount: 1200, kind: 'fixed_term', termMonths: 12, description: 'Entry to every meetup for a year.' } } }, responses: {
