@@ -1,5 +1,6 @@
+import { EXAMPLE_REGISTRATION } from './registration-example.js';
 import { FULL_ONLY, keyPrincipal } from '../../../http/auth.js';
-import { EX, type OperationExamples } from '../../../http/examples.js';
+import { type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import * as actions from '../actions.service.js';
 import type { RegisterDeps } from '../register.service.js';
@@ -9,35 +10,7 @@ import { E, RegAnswer, RegParams } from '../registrations.schemas.js';
 const examples: OperationExamples = { responses: {
       '200': {
         success: true,
-        data: {
-          id: EX.registrationId,
-          eventId: EX.eventId,
-          status: 'confirmed',
-          refunded: 0,
-          kept: 0,
-          pendingReason: null,
-          name: 'Ira',
-          email: 'ira.menon@example.in',
-          phone: null,
-          whatsappOptIn: false,
-          channels: [],
-          ticketType: 'General',
-          subEventId: null,
-          quantity: 1,
-          amount: 0,
-          currency: 'INR',
-          platformFee: 0,
-          gatewayFee: 0,
-          customFields: {},
-          teamMembers: [],
-          promoCode: null,
-          billing: null,
-          ticketCode: null,
-          checkedIn: false,
-          checkedInAt: null,
-          createdAt: '2026-11-25T07:51:24.908Z',
-          confirmedAt: '2026-11-25T07:51:24.908Z',
-        },
+        data: { ...EXAMPLE_REGISTRATION },
       },
     } };
 

@@ -1,0 +1,32 @@
+// The registration the operations' examples show, each changing what its operation changes.
+import { EX } from '../../../http/examples.js';
+
+export const EXAMPLE_REGISTRATION = {
+  id: EX.registrationId,
+  eventId: EX.eventId,
+  status: 'confirmed',
+  refunded: 0,
+  kept: 0,
+  pendingReason: null,
+  name: 'Ira',
+  email: 'ira.menon@example.in',
+  phone: null,
+  whatsappOptIn: false,
+  channels: [],
+  ticketType: 'General',
+  subEventId: null,
+  quantity: 1,
+  amount: 0,
+  currency: 'INR',
+  platformFee: 0,
+  gatewayFee: 0,
+  customFields: {},
+  teamMembers: [],
+  promoCode: null,
+  billing: null,
+  ticketCode: null,
+  checkedIn: false,
+  checkedInAt: null,
+  createdAt: '2026-11-25T07:51:24.908Z',
+  confirmedAt: '2026-11-25T07:51:24.908Z',
+};
