@@ -94,6 +94,13 @@ export async function organiserWithEvent(
   return { org, api, eventId: await createEvent(api, fields, { publish: options.publish }) };
 }
 
+/** Pays a sandbox order (201 checked) with `outcome`; answers the payment's id. */
+export async function payInSandbox(api: Api, orderId: string, outcome: 'success' | 'failure' = 'success', key?: string): Promise<string> {
+  const pay = await api('POST', '/api/v1/sandbox/payments', { orderId, outcome }, key);
+  if (pay.status !== 201) throw new Error(`sandbox payment failed: ${pay.status} ${pay.text}`);
+  return pay.body.paymentId as string;
+}
+
 /**
  * A paid booking in test mode: step 1, paid at the sandbox gateway, step 2 (each answer
  * checked). Answers the ids the three steps gave.
@@ -105,9 +112,8 @@ export async function paidBooking(
 ): Promise<{ registrationId: string; orderId: string; paymentId: string }> {
   const step1 = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer'), ...buyer });
   if (step1.status !== 201 || !step1.body.orderId) throw new Error(`step 1 failed: ${step1.status} ${step1.text}`);
-  const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: step1.body.orderId, outcome: 'success' });
-  if (pay.status !== 201) throw new Error(`sandbox payment failed: ${pay.status} ${pay.text}`);
-  const ids = { registrationId: step1.body.registrationId as string, orderId: step1.body.orderId as string, paymentId: pay.body.paymentId as string };
+  const paymentId = await payInSandbox(api, step1.body.orderId as string);
+  const ids = { registrationId: step1.body.registrationId as string, orderId: step1.body.orderId as string, paymentId };
   const step2 = await api('POST', `/api/v1/events/${eventId}/register`, ids);
   if (step2.status !== 200) throw new Error(`step 2 failed: ${step2.status} ${step2.text}`);
   return ids;

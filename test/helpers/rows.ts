@@ -1,0 +1,110 @@
+// Named fixtures that read (and, where a test needs a state the API cannot reach, set) rows of
+// the service's tables. A test outside a module's own folder reaches that module's tables only
+// through these (scripts/check-fixtures.mjs checks it), so what each test looks at has a name.
+import type { Selectable } from 'kysely';
+import type { Database } from '../../src/db/database.js';
+import { drainJobs, type TestServer } from './server.js';
+
+type Row<T extends keyof Database> = Selectable<Database[T]>;
+const dbOf = (server: Pick<TestServer, 'deps'>) => server.deps.db;
+
+// ---------------------------------------------------------------- the job queue
+
+/** The jobs waiting to run, of one topic or of all. */
+export async function pendingJobs(server: Pick<TestServer, 'deps'>, topic?: string, dueBy?: Date): Promise<Row<'jobs'>[]> {
+  let q = dbOf(server).selectFrom('jobs').selectAll().where('status', '=', 'pending');
+  if (topic) q = q.where('topic', '=', topic);
+  if (dueBy) q = q.where('run_at', '<=', dueBy);
+  return q.execute();
+}
+
+/**
+ * Runs jobs until none of `topic` (or none at all) is pending; with `due`, only jobs due by the
+ * server's clock count (a later retry may wait).
+ */
+export async function runJobs(server: TestServer, options: { topic?: string; due?: boolean } = {}): Promise<void> {
+  await drainJobs(server, async () => (await pendingJobs(server, options.topic, options.due ? server.clock.now() : undefined)).length === 0);
+}
+
+/** Every job of one topic, oldest first; with `payload`, those whose payload contains it. */
+export async function jobsOf(server: Pick<TestServer, 'deps'>, topic: string, payload?: Record<string, unknown>): Promise<Row<'jobs'>[]> {
+  let q = dbOf(server).selectFrom('jobs').selectAll().where('topic', '=', topic);
+  if (payload) q = q.where('payload', '@>', JSON.stringify(payload) as never);
+  return q.orderBy('created_at').execute();
+}
+
+/** Every job whose payload contains `payload`, whatever its topic. */
+export async function jobsWith(server: Pick<TestServer, 'deps'>, payload: Record<string, unknown>): Promise<Row<'jobs'>[]> {
+  return dbOf(server).selectFrom('jobs').selectAll().where('payload', '@>', JSON.stringify(payload) as never).execute();
+}
+
+// ---------------------------------------------------------------- bookings and money
+
+/** A booking's row. */
+export async function registrationRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'registrations'>> {
+  return dbOf(server).selectFrom('registrations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The ledger entries written for one source (a booking, membership or payout id), oldest first. */
+export async function ledgerOf(server: Pick<TestServer, 'deps'>, sourceId: string): Promise<Row<'ledger_entries'>[]> {
+  return dbOf(server).selectFrom('ledger_entries').selectAll().where('source_id', '=', sourceId).orderBy('seq').execute();
+}
+
+/** Every ledger entry of an account, oldest first. */
+export async function accountLedger(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'ledger_entries'>[]> {
+  return dbOf(server).selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).orderBy('seq').execute();
+}
+
+/** A payment at the sandbox gateway. */
+export async function sandboxPaymentRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'sandbox_payments'>> {
+  return dbOf(server).selectFrom('sandbox_payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** A payout's row. */
+export async function payoutRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'payouts'>> {
+  return dbOf(server).selectFrom('payouts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** A membership's row. */
+export async function membershipRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'memberships'>> {
+  return dbOf(server).selectFrom('memberships').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The GST documents of one booking, in the order issued. */
+export async function gstDocumentsOf(server: Pick<TestServer, 'deps'>, registrationId: string): Promise<Row<'gst_documents'>[]> {
+  return dbOf(server).selectFrom('gst_documents').selectAll().where('registration_id', '=', registrationId).orderBy('issued_at').execute();
+}
+
+// ---------------------------------------------------------------- events
+
+/** An event's row. */
+export async function eventRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'events'>> {
+  return dbOf(server).selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/**
+ * Marks an event published without the API's checks (a state the API refuses to reach, as when
+ * the account's keys or publishing access went away after it was published).
+ */
+export async function forcePublished(server: Pick<TestServer, 'deps'>, eventId: string): Promise<void> {
+  await dbOf(server).updateTable('events').set({ status: 'published' }).where('id', '=', eventId).execute();
+}
+
+// ---------------------------------------------------------------- accounts
+
+/** The account (user) with this email, or undefined. */
+export async function userByEmail(server: Pick<TestServer, 'deps'>, email: string): Promise<Row<'users'> | undefined> {
+  return dbOf(server).selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+/** An account's API keys. */
+export async function apiKeysOf(server: Pick<TestServer, 'deps'>, userId: string): Promise<Row<'api_keys'>[]> {
+  return dbOf(server).selectFrom('api_keys').selectAll().where('user_id', '=', userId).execute();
+}
+
+/** An account's dashboard sessions. */
+export async function dashboardSessionsOf(server: Pick<TestServer, 'deps'>, userId?: string): Promise<Row<'dashboard_sessions'>[]> {
+  let q = dbOf(server).selectFrom('dashboard_sessions').selectAll();
+  if (userId) q = q.where('user_id', '=', userId);
+  return q.execute();
+}
