@@ -7,7 +7,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, signup, uniqueEmail } from '../helpers/http.js';
-import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, createEventData, keyApi, payInSandbox } from '../helpers/factories.js';
+import { forcePublished, runJobs } from '../helpers/rows.js';
 
 describe('getting started', () => {
   let server: TestServer;
@@ -24,7 +26,7 @@ describe('getting started', () => {
 
   /** The mails the service wrote for `to` (the file sink under DATA_DIR), after running due jobs. */
   async function mailsTo(to: string): Promise<string[]> {
-    await drainJobs(server, async () => (await server.deps.db.selectFrom('jobs').select('id').where('status', '=', 'pending').where('topic', '=', 'account.publishing_decision').execute()).length === 0);
+    await runJobs(server, { topic: 'account.publishing_decision' });
     const dir = join(server.dataDir, 'mail');
     if (!existsSync(dir)) return [];
     return readdirSync(dir)
@@ -36,19 +38,16 @@ describe('getting started', () => {
     // No verification, no grant: a new account and its test key.
     const account = await signup(server.url, { verified: false });
     const { key } = await createKey(server.url, account.token, { mode: 'test', class: 'full' });
-    const created = await call(server.url, 'POST', '/api/v1/events', { key, body: { title: 'First Workshop', description: 'Trying it out.', startDate: '2030-02-01', price: 750, capacity: 20 } });
-    assert.equal(created.status, 201, created.text);
-    const id = created.body.data.id;
-    const published = await call(server.url, 'PATCH', `/api/v1/events/${id}`, { key, body: { status: 'published' } });
-    assert.equal(published.status, 200, published.text);
-    assert.equal(published.body.data.status, 'published');
+    const api = keyApi(server.url, key);
+    const published = await createEventData(api, { title: 'First Workshop', description: 'Trying it out.', startDate: '2030-02-01', price: 750, capacity: 20 }, { publish: true });
+    assert.equal(published.status, 'published');
+    const id = published.id;
 
     const step1 = await call(server.url, 'POST', `/api/v1/events/${id}/register`, { key, body: { name: 'Meera Iyer', email: 'meera@example.in' } });
     assert.equal(step1.status, 201, step1.text);
     assert.equal(step1.body.amount, 75_000);
-    const pay = await call(server.url, 'POST', '/api/v1/sandbox/payments', { key, body: { orderId: step1.body.orderId, outcome: 'success' } });
-    assert.equal(pay.status, 201, pay.text);
-    const step2 = await call(server.url, 'POST', `/api/v1/events/${id}/register`, { key, body: { registrationId: step1.body.registrationId, orderId: step1.body.orderId, paymentId: pay.body.paymentId } });
+    const paymentId = await payInSandbox(api, step1.body.orderId);
+    const step2 = await call(server.url, 'POST', `/api/v1/events/${id}/register`, { key, body: { registrationId: step1.body.registrationId, orderId: step1.body.orderId, paymentId } });
     assert.equal(step2.status, 200, step2.text);
     const reg = await call(server.url, 'GET', `/api/v1/events/${id}/registrations/${step1.body.registrationId}`, { key });
     assert.equal(reg.body.data?.status ?? reg.body.status, 'confirmed');
@@ -64,13 +63,13 @@ describe('getting started', () => {
     const account = await signup(server.url);
     const live = await createKey(server.url, account.token, { mode: 'live' });
     assert.equal((await call(server.url, 'POST', `/admin/api/accounts/${account.userId}/organiser-access`, { token: staffToken, body: { canPublish: true } })).status, 200);
-    const ev = (await call(server.url, 'POST', '/api/v1/events', { key: live.key, body: { title: 'Paid Live Gig', description: 'x', startDate: '2030-05-01', price: 300 } })).body.data;
+    const ev = await createEventData(keyApi(server.url, live.key), { title: 'Paid Live Gig', startDate: '2030-05-01', price: 300 });
     const refused = await call(server.url, 'PATCH', `/api/v1/events/${ev.id}`, { key: live.key, body: { status: 'published' } });
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, 'payments_not_configured');
     assert.doesNotMatch(refused.body.error, /RAZORPAY|KEY_ID|KEY_SECRET/);
     // Published before the keys went away: the hosted page's booking answers a buyer in plain words.
-    await server.deps.db.updateTable('events').set({ status: 'published' }).where('id', '=', ev.id).execute();
+    await forcePublished(server, ev.id);
     const booking = await call(server.url, 'POST', `/e/${ev.slug}/register`, { body: { name: 'Buyer', email: uniqueEmail('buyer') }, headers: { origin: server.url } });
     assert.equal(booking.status, 409, booking.text);
     assert.equal(booking.body.code, 'payments_not_configured');
@@ -82,7 +81,7 @@ describe('getting started', () => {
   it('asks for publishing access; staff see it with the account’s facts and decline it with a reason; the organiser is mailed', async () => {
     const account = await signup(server.url, { name: 'Kavya Organiser' });
     const live = await createKey(server.url, account.token, { mode: 'live' });
-    const ev = (await call(server.url, 'POST', '/api/v1/events', { key: live.key, body: { title: 'Free Meetup', description: 'x', startDate: '2030-03-01' } })).body.data.id;
+    const ev = await createEvent(keyApi(server.url, live.key), { title: 'Free Meetup', startDate: '2030-03-01' });
     assert.equal((await call(server.url, 'PATCH', `/api/v1/events/${ev}`, { key: live.key, body: { status: 'published' } })).status, 403, 'a live event needs the grant');
 
     assert.equal((await call(server.url, 'POST', '/dashboard/api/publishing-access', { token: account.token, body: { message: '' } })).status, 400);
@@ -135,7 +134,7 @@ describe('getting started', () => {
     const granted = await call(server.url, 'POST', `/admin/api/publishing-requests/${second.body.data.id}/grant`, { token: staffToken });
     assert.equal(granted.status, 200, granted.text);
     assert.equal(granted.body.data.status, 'granted');
-    const ev = (await call(server.url, 'POST', '/api/v1/events', { key: live.key, body: { title: 'Pune Workshop', description: 'x', startDate: '2030-04-01' } })).body.data.id;
+    const ev = await createEvent(keyApi(server.url, live.key), { title: 'Pune Workshop', startDate: '2030-04-01' });
     assert.equal((await call(server.url, 'PATCH', `/api/v1/events/${ev}`, { key: live.key, body: { status: 'published' } })).status, 200);
 
     const mails = await mailsTo(account.email);

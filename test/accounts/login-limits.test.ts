@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import { passwordChecks } from '../../src/modules/accounts/passwords.js';
 import { call, signup, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { jobsOf } from '../helpers/rows.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -94,8 +95,7 @@ describe('login limits', () => {
     assert.equal((await login(a.email, PASSWORD, from())).body.code, 'password_reset_required', 'the lock outlasts the window');
     const row = await server.deps.db.selectFrom('users').select('login_locked_at').where('id', '=', a.userId).executeTakeFirstOrThrow();
     assert.ok(row.login_locked_at);
-    const jobs = await server.deps.db.selectFrom('jobs').select('payload').where('topic', '=', 'account.password_reset').execute();
-    assert.equal(jobs.filter((j) => (j.payload as { userId: string }).userId === a.userId).length, 1, 'the reset link is mailed once');
+    assert.equal((await jobsOf(server, 'account.password_reset', { userId: a.userId })).length, 1, 'the reset link is mailed once');
     // The owner's own browser is not locked out by the botnet.
     assert.equal((await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD }, headers: { 'x-forwarded-for': from(), cookie: ownerDevice } })).status, 200);
   });

@@ -9,6 +9,7 @@ import { call, signup, uniqueEmail } from '../helpers/http.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
+import { dashboardSessionsOf, jobsOf } from '../helpers/rows.js';
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new passphrase';
@@ -55,7 +56,7 @@ async function resetLiftsTheLock(server: TestServer, smtp: SmtpSink): Promise<vo
   const login = (password: string) =>
     call(server.url, 'POST', '/auth/login', { body: { email: a.email, password }, headers: { 'x-forwarded-for': `${net}.${++n}` } });
   const resetJobs = async () =>
-    (await server.deps.db.selectFrom('jobs').select('payload').where('topic', '=', 'account.password_reset').execute()).filter((j) => (j.payload as { userId: string }).userId === a.userId).length;
+    (await jobsOf(server, 'account.password_reset', { userId: a.userId })).length;
   for (let i = 0; i < 100; i++) assert.equal((await login(`botnet ${i}`)).status, 401, `attempt ${i + 1}`);
   assert.equal((await login(PASSWORD)).body.code, 'password_reset_required');
 
@@ -144,7 +145,7 @@ describe('password reset, change and sign out everywhere', () => {
       assert.equal(refused.status, 401);
       assert.equal(refused.body.code, 'session_ended');
     }
-    const sessions = await server.deps.db.selectFrom('dashboard_sessions').select('id_hash').where('user_id', '=', a.userId).execute();
+    const sessions = await dashboardSessionsOf(server, a.userId);
     assert.equal(sessions.length, 0, 'dashboard sessions deleted');
     assert.equal((await dash.get('/dashboard/events')).status, 303, 'the dashboard cookie signs in no more');
     assert.equal((await login(a.email, PASSWORD)).status, 401, 'the old password is gone');

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { call, createKey, signup, uniqueEmail } from '../helpers/http.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
+import { apiKeysOf } from '../helpers/rows.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -138,7 +139,7 @@ describe('email verification', () => {
       assert.equal(r.body.code, 'email_unverified');
     }
     assert.equal((await call(server.url, 'POST', '/dashboard/api/keys', { token: a.token, body: { mode: 'test', class: 'full' } })).status, 201);
-    const rows = await server.deps.db.selectFrom('api_keys').select('mode').where('user_id', '=', a.userId).execute();
+    const rows = await apiKeysOf(server, a.userId);
     assert.deepEqual(rows.map((r) => r.mode), ['test']);
   });
 

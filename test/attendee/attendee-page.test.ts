@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { ledgerOf, registrationRow } from '../helpers/rows.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const creds = { keyId: 'rzp_live_EmulatorKey01', keySecret: 'emulatorsecret000000000' };
@@ -55,19 +56,10 @@ describe('the attendee’s own page', () => {
   }
 
   it('transfers and cancels within the policy, refunding its amount to the paisa, and refuses both after the cutoff', async () => {
-    const created = await api('POST', '/api/v1/events', {
-      title: 'Self service',
-      description: 'x',
-      startDate: START,
-      price: 999.99,
-      capacity: 3,
-      waitlist: { enabled: true },
-      selfService: { transfer: true, cancel: true, cutoffHours: 48, refund: { feePercent: 12.5 } },
-    });
-    assert.equal(created.status, 201, created.text);
-    assert.deepEqual(created.body.data.selfService, { transfer: true, cancel: true, cutoffHours: 48, refund: { feePercent: 12.5 } });
-    const eventId = created.body.data.id as string;
-    assert.equal((await api('PATCH', `/api/v1/events/${eventId}`, { status: 'published' })).status, 200);
+    const selfService = { transfer: true, cancel: true, cutoffHours: 48, refund: { feePercent: 12.5 } };
+    const fields = { title: 'Self service', startDate: START, price: 999.99, capacity: 3, waitlist: { enabled: true }, selfService };
+    const eventId = await createEvent(api, fields, { publish: true });
+    assert.deepEqual((await api('GET', `/api/v1/events/${eventId}`)).body.data.selfService, selfService);
     const [a, b, c] = [await buy(eventId, 'Asha'), await buy(eventId, 'Bala'), await buy(eventId, 'Chitra')];
     assert.equal((await api('POST', `/api/v1/events/${eventId}/waitlist`, { name: 'Waiting', email: uniqueEmail('waiting') })).status, 201);
     server.clock.set(new Date('2026-12-01T00:00:00Z'));
@@ -110,7 +102,7 @@ describe('the attendee’s own page', () => {
     assert.equal(rzp.payments.get(b.paymentId)!.amount_refunded, 87_499);
     const regB = (await api('GET', `/api/v1/events/${eventId}/registrations/${b.id}`)).body.data;
     assert.equal(regB.status, 'cancelled');
-    const entries = await server.deps.db.selectFrom('ledger_entries').select(['kind', 'amount_paise']).where('source_id', '=', b.id).execute();
+    const entries = await ledgerOf(server, b.id);
     assert.deepEqual(entries.filter((e) => e.kind === 'ticket_refund').map((e) => Number(e.amount_paise)), [-87_499]);
     assert.ok(!entries.some((e) => e.kind === 'platform_fee_reversal'), 'a partial refund keeps the platform fee');
     const queue = (await api('GET', `/api/v1/events/${eventId}/waitlist`)).body.data;
@@ -142,18 +134,16 @@ describe('the attendee’s own page', () => {
   for (const [refund, kept] of [[{ feePercent: 40 }, 20_000], ['none', 50_000]] as const) {
     it(`cancels under refund ${JSON.stringify(refund)}: ₹${kept / 100} kept, the rest refunded, and the ledger check agrees`, async () => {
       server.clock.set(opened);
-      const created = await api('POST', '/api/v1/events', { title: `Keeps ${kept}`, description: 'x', startDate: '2027-06-01T10:00:00+05:30', price: 500, capacity: 5, selfService: { cancel: true, cutoffHours: 48, refund } });
-      assert.equal(created.status, 201, created.text);
-      const eventId = created.body.data.id as string;
-      assert.equal((await api('PATCH', `/api/v1/events/${eventId}`, { status: 'published' })).status, 200);
+      const fields = { title: `Keeps ${kept}`, startDate: '2027-06-01T10:00:00+05:30', price: 500, capacity: 5, selfService: { cancel: true, cutoffHours: 48, refund } };
+      const eventId = await createEvent(api, fields, { publish: true });
       const a = await buy(eventId, 'Devi');
       const token = attendeeToken(server.deps.config.secretsKey, a.id, a.id);
       const cancelled = await post(token, 'cancel', { csrf: csrf((await page(token)).html, 'cancel'), confirm: 'yes' });
       assert.equal(cancelled.status, 200, cancelled.html);
       assert.equal(rzp.payments.get(a.paymentId)!.amount_refunded, 50_000 - kept);
-      const reg = await server.deps.db.selectFrom('registrations').select(['status', 'kept_paise']).where('id', '=', a.id).executeTakeFirstOrThrow();
+      const reg = await registrationRow(server, a.id);
       assert.deepEqual({ status: reg.status, kept: Number(reg.kept_paise) }, { status: 'cancelled', kept });
-      const refunds = await server.deps.db.selectFrom('ledger_entries').select('amount_paise').where('source_id', '=', a.id).where('kind', '=', 'ticket_refund').execute();
+      const refunds = (await ledgerOf(server, a.id)).filter((e) => e.kind === 'ticket_refund');
       assert.equal(refunds.reduce((s, e) => s - Number(e.amount_paise), 0), 50_000 - kept);
       const check = await call(server.url, 'GET', `/admin/api/ledger/check?accountId=${org.userId}`, { token: staff.token });
       assert.equal(check.status, 200, check.text);

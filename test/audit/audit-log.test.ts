@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 
 describe('the audit log', () => {
   let server: TestServer;
@@ -21,7 +22,7 @@ describe('the audit log', () => {
   after(async () => {
     await server.close();
   });
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => org.key);
   const log = async (query = '', key = org.key) => {
     const r = await api('GET', `/api/v1/audit-log${query}`, undefined, key);
     assert.equal(r.status, 200, r.text);
@@ -29,17 +30,15 @@ describe('the audit log', () => {
   };
 
   it('shows every action of an organiser day with its actor, newest first', async () => {
-    const ev = await api('POST', '/api/v1/events', { title: 'Workshop', description: 'A day', startDate: '2026-12-20', price: 500, capacity: 10 });
-    assert.equal(ev.status, 201, ev.text);
-    const id = ev.body.data.id as string;
+    const id = await createEvent(api, { title: 'Workshop', description: 'A day', price: 500, capacity: 10 });
     assert.equal((await api('POST', `/api/v1/events/${id}/tracks`, { title: 'Morning', price: 500, capacity: 5 })).status, 201);
     assert.equal((await api('PATCH', `/api/v1/events/${id}/tracks/0`, { title: 'Morning session' })).status, 200);
     assert.equal((await api('PATCH', `/api/v1/events/${id}`, { status: 'published' })).status, 200);
     const book = async () => {
       const s1 = await api('POST', `/api/v1/events/${id}/register`, { name: 'Meera Iyer', email: uniqueEmail('b'), subEventId: '0' });
       assert.equal(s1.status, 201, s1.text);
-      const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: s1.body.orderId, outcome: 'success' });
-      const s2 = await api('POST', `/api/v1/events/${id}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId: pay.body.paymentId });
+      const paymentId = await payInSandbox(api, s1.body.orderId);
+      const s2 = await api('POST', `/api/v1/events/${id}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId });
       assert.equal(s2.status, 200, s2.text);
       return s1.body.registrationId as string;
     };

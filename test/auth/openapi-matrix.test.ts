@@ -11,6 +11,8 @@ import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, createKey, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { userByEmail } from '../helpers/rows.js';
 
 type Rule =
   | { kind: 'public'; rateLimit?: boolean }
@@ -61,7 +63,7 @@ describe('authorisation matrix over every registered route', () => {
     stranger = await createKey(server.url, other.token, { mode: 'test', class: 'full' });
     plain = await signup(server.url);
     unverifiedStaff = await signup(server.url, { email: staffEmail, verified: false });
-    eventId = (await call(server.url, 'POST', '/api/v1/events', { key: keys['full:test']!.key, body: { title: 'Matrix', description: 'x', startDate: '2026-12-01' } })).body.data.id;
+    eventId = await createEvent(keyApi(server.url, keys['full:test']!.key), { title: 'Matrix', startDate: '2026-12-01' });
     const doc = (await call(server.url, 'GET', '/api/v1/openapi.json')).body;
     documented = doc.paths;
     for (const r of server.app.routeTable) {
@@ -75,7 +77,7 @@ describe('authorisation matrix over every registered route', () => {
     await plainCookie.signup(plainEmail);
     staffCookie = new DashboardClient(server.url);
     await staffCookie.signup(staffCookieEmail);
-    const staffUser = await server.deps.db.selectFrom('users').select(['id', 'email']).where('email', '=', staffCookieEmail.toLowerCase()).executeTakeFirstOrThrow();
+    const staffUser = (await userByEmail(server, staffCookieEmail))!;
     await markEmailVerified(server.deps.db, staffUser.id, staffUser.email, server.clock.now());
     unverifiedStaffCookie = new DashboardClient(server.url);
     await unverifiedStaffCookie.signup(unverifiedStaffCookieEmail);

@@ -33,9 +33,7 @@ describe('broadcast (test mode)', () => {
     await server.close();
   });
 
-  function api(method: string, path: string, body?: unknown, key?: string) {
-    return call(server.url, method, path, { key: key ?? org.key, body });
-  }
+  const api = keyApi(() => server.url, () => org.key);
   const send = (body: Record<string, unknown>) => api('POST', `/api/v1/events/${eventId}/broadcast`, { subject: 'Doors at 7', message: 'Hello', ...body });
 
   it('previews by default with the count and at most five samples', async () => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { orderPaidEvent, signWebhook, startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { checkoutSignature, verifyCheckoutSignature } from '../../src/modules/checkout/signature.js';
 
@@ -56,12 +57,8 @@ describe('hosted checkout over HTTP', () => {
     await rzp.close();
   });
 
-  async function event(org: Account & KeyInfo, fields: Record<string, unknown> = {}, publish = false) {
-    const r = await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Chai & Code', description: 'x', startDate: '2026-12-20', ...fields } });
-    assert.equal(r.status, 201, r.text);
-    if (publish) assert.equal((await call(server.url, 'PATCH', `/api/v1/events/${r.body.data.id}`, { key: org.key, body: { status: 'published' } })).status, 200);
-    return { id: r.body.data.id as string, slug: r.body.data.slug as string };
-  }
+  const event = (org: Account & KeyInfo, fields: Record<string, unknown> = {}, publish = false) =>
+    createEventData(keyApi(server.url, org.key), { title: 'Chai & Code', ...fields }, { publish });
   const page = (slug: string, query = '') => call(server.url, 'GET', `/e/${slug}${query}`);
   const testAccess = { key: '', origin: HOST };
   // The page's own call: a browser sends the page's origin, the service's.

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const HOST = 'https://shop.example.in';
@@ -26,11 +26,7 @@ describe('keyed hosted pages are framed only by their pinned origin', () => {
   });
 
   const api = keyApi(() => server.url, () => org.key);
-  async function paidEvent(fields: Record<string, unknown> = {}) {
-    const r = await api('POST', '/api/v1/events', { title: 'Gig', description: 'Music', startDate: '2026-12-20', price: 1000, ...fields });
-    assert.equal(r.status, 201, r.text);
-    return { id: r.body.data.id as string, slug: r.body.data.slug as string };
-  }
+  const paidEvent = (fields: Record<string, unknown> = {}) => createEventData(api, { title: 'Gig', description: 'Music', price: 1000, ...fields });
 
   const frameAncestors = (r: { headers: Headers }) => /frame-ancestors ([^;]*)/.exec(r.headers.get('content-security-policy') ?? '')?.[1];
 

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { memberCodesOf, runJobs } from '../helpers/rows.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 
 describe('members-only tiers proved by a mailed code', () => {
   let server: TestServer;
@@ -19,10 +21,9 @@ describe('members-only tiers proved by a mailed code', () => {
     server = await startServer({ isolatedDatabase: true, env: { TRUST_PROXY: '127.0.0.1' } });
     org = await organiser(server.url, 'test');
     pk = (await createKey(server.url, org.token, { mode: 'test', class: 'checkout' })).key;
-    const e = await api('POST', '/api/v1/events', { title: 'Members’ evening', description: 'Talks.', startDate: '2026-12-20', price: 500, specialPrices: [{ name: 'Members', price: 100, membersOnly: true }] });
-    assert.equal(e.status, 201, e.text);
-    eventId = e.body.data.id;
-    slug = e.body.data.slug;
+    const e = await createEventData(api, { title: 'Members’ evening', description: 'Talks.', price: 500, specialPrices: [{ name: 'Members', price: 100, membersOnly: true }] });
+    eventId = e.id;
+    slug = e.slug;
     const p = await api('POST', '/api/v1/memberships/plans', { name: 'Annual', amount: 1200, kind: 'fixed_term', termMonths: 12 });
     planSlug = p.body.data.slug;
   });
@@ -30,9 +31,7 @@ describe('members-only tiers proved by a mailed code', () => {
     await server?.close();
   });
 
-  function api(method: string, path: string, body?: unknown, key = org.key) {
-    return call(server.url, method, path, { key, body });
-  }
+  const api = keyApi(() => server.url, () => org.key);
   // Each test speaks from an address of its own, so the per-address limit is its alone.
   const from = (addr: string) => ({ 'x-forwarded-for': addr });
   const page = (path: string, body: Record<string, unknown>, addr = `10.9.0.${++n}`) => call(server.url, 'POST', `/e/${slug}${path}`, { body: { key: pk, ...body }, headers: from(addr) });
@@ -68,7 +67,7 @@ describe('members-only tiers proved by a mailed code', () => {
     assert.doesNotMatch(mail.text, new RegExp(m.membershipId), 'the mail proves by the code, not the id');
 
     // Only the hash is kept.
-    const rows = await server.deps.db.selectFrom('member_codes').selectAll().where('email', '=', m.email).execute();
+    const rows = await memberCodesOf(server, m.email);
     assert.equal(rows.length, 1);
     assert.notEqual(rows[0]!.code_hash, code);
     assert.doesNotMatch(rows[0]!.code_hash, new RegExp(code));
@@ -150,7 +149,7 @@ describe('members-only tiers proved by a mailed code', () => {
     const [a, b] = [await page('/member-code', { email: m.email }), await page('/member-code', { email: stranger })];
     assert.deepEqual([a.status, a.text], [b.status, b.text]);
     await mailedCode(m.email);
-    await drainJobs(server, async () => (await server.deps.db.selectFrom('jobs').select('id').where('topic', '=', 'membership.code_email').where('status', '=', 'pending').execute()).length === 0);
+    await runJobs(server, { topic: 'membership.code_email' });
     assert.equal((await mails(stranger)).length, 0, 'a non-member is mailed nothing');
     const trail = async (email: string) => {
       const out: string[] = [];

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import ICAL from 'ical.js';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 import { decodeQr } from '../helpers/qr.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -18,25 +19,21 @@ describe('hosted page: quote and ticket', () => {
     server = await startServer();
     org = await organiser(server.url, 'test');
     pk = (await createKey(server.url, org.token, { mode: 'test', class: 'checkout' })).key;
-    const r = await call(server.url, 'POST', '/api/v1/events', {
-      key: org.key,
-      body: {
-        title: 'Quote fest',
-        description: 'x',
-        startDate: '2026-12-12T10:00+05:30',
-        endDate: '2026-12-12T17:30+05:30',
-        location: 'Pune',
-        price: 100,
-        maxTeamSize: 4,
-        tracks: [{ title: 'Masterclass', price: 499 }],
-        specialPrices: [{ name: 'Student', price: 50 }],
-      },
+    ev = await createEventData(keyApi(server.url, org.key), {
+      title: 'Quote fest',
+      startDate: '2026-12-12T10:00+05:30',
+      endDate: '2026-12-12T17:30+05:30',
+      location: 'Pune',
+      price: 100,
+      maxTeamSize: 4,
+      tracks: [{ title: 'Masterclass', price: 499 }],
+      specialPrices: [{ name: 'Student', price: 50 }],
     });
-    ev = r.body.data;
     await call(server.url, 'POST', `/api/v1/events/${ev.id}/promo-codes`, { key: org.key, body: { code: 'TENOFF', discountPercent: 10 } });
   });
   after(async () => server.close());
 
+  // fixture-exception: the hosted page's own calls (the checkout key in the body), this file's subject
   const page = (method: string, path: string, body?: Record<string, unknown>) => call(server.url, method, `/e/${ev.slug}${path}`, { body: body && { key: pk, ...body } });
 
   it('prices a choice as a booking would: tier over track over event, times the people, less the code', async () => {
@@ -91,8 +88,7 @@ describe('hosted page: quote and ticket', () => {
   });
 
   it('answers 404 for a made-up token, another event’s token, and a token retired by a transfer', async () => {
-    const free = await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Other', description: 'x', startDate: '2026-12-20' } });
-    const other = free.body.data as { id: string; slug: string };
+    const other = await createEventData(keyApi(server.url, org.key), { title: 'Other' });
     const booked = await call(server.url, 'POST', `/e/${other.slug}/register`, { body: { key: pk, name: 'B', email: uniqueEmail('b') } });
     const token = booked.body.ticket as string;
     assert.equal((await call(server.url, 'GET', `/e/${other.slug}/tickets/${token}`)).status, 200);

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { eventTitled } from '../helpers/rows.js';
 
 describe('dashboard GST settings', () => {
   let server: TestServer;
@@ -54,10 +55,10 @@ describe('dashboard GST settings', () => {
     const base = { _csrf: DashboardClient.csrf(form.text), title, description: '', startDate: '2030-01-01T19:00', capacity: '0', price: '450', maxTeamSize: '1' };
     const bad = await c.post('/dashboard/events', { ...base, taxCategory: 'standard', sac: '12' });
     assert.match((await c.get(bad.location!)).text, /class="flash error"[\s\S]*SAC/);
-    assert.equal(await server.deps.db.selectFrom('events').select('id').where('title', '=', title).executeTakeFirst(), undefined);
+    assert.equal(await eventTitled(server, title), undefined);
     const made = await c.post('/dashboard/events', { ...base, taxCategory: 'admission_exempt_upto_500', venueState: '27', sac: '999623', supplierGstin: '' });
     assert.equal(made.status, 303, made.text.slice(0, 300));
-    const row = await server.deps.db.selectFrom('events').selectAll().where('title', '=', title).executeTakeFirstOrThrow();
+    const row = (await eventTitled(server, title))!;
     assert.deepEqual([row.tax_category, row.venue_state, row.sac, row.supplier_gstin], ['admission_exempt_upto_500', '27', '999623', null]);
     const edit = await c.get(`${made.location!.replace(/\?.*$/, '')}/setup`);
     assert.match(edit.text, /<option value="admission_exempt_upto_500" selected>/);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 import { field, pdfText } from '../helpers/pdf.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -66,6 +66,7 @@ describe('GST settings', () => {
 
   it('checks the events’ tax fields', async () => {
     const base = { title: 'T', description: 'x', startDate: '2026-12-01' };
+    // fixture-exception: the event's tax fields, as creation takes and answers them, are the subject
     const ok = await api('POST', '/api/v1/events', { ...base, taxCategory: 'premium_sporting', supplierGstin: MH.toLowerCase(), sac: '999652', venueState: '27', specialPrices: [{ name: 'VIP', price: 10, sac: '9996' }] });
     assert.equal(ok.status, 201, ok.text);
     assert.deepEqual([ok.body.data.taxCategory, ok.body.data.supplierGstin, ok.body.data.sac, ok.body.data.venueState, ok.body.data.specialPrices[0].sac], ['premium_sporting', MH, '999652', '27', '9996']);
@@ -79,6 +80,7 @@ describe('GST settings', () => {
       [{ venueState: '00' }, 'invalid_state'],
       [{ specialPrices: [{ name: 'X', price: 1, sac: '8888' }] }, 'invalid_sac'],
     ] as const) {
+      // fixture-exception: creation's refusals are the subject
       const r = await api('POST', '/api/v1/events', { ...base, ...body });
       assert.equal(r.status, 400, JSON.stringify(body));
       if (code !== 'invalid_request') assert.equal(r.body.code, code, JSON.stringify(body));
@@ -87,9 +89,9 @@ describe('GST settings', () => {
 
   it('test mode: its own series, documents marked TEST MODE, the buyer’s GSTIN checked; GSTR-1 of the month', async () => {
     const t = await organiser(server.url, 'test');
-    const tapi = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: t.key, body });
+    const tapi = keyApi(server.url, t.key);
     assert.equal((await tapi('PUT', '/api/v1/gst/settings', { gstin: KA, legalName: 'Trial LLP', address: 'Mysuru' })).status, 200);
-    const ev = (await tapi('POST', '/api/v1/events', { title: 'Trial', description: 'x', startDate: '2026-12-01', price: 1180, venueState: '27' })).body.data.id;
+    const ev = await createEvent(tapi, { title: 'Trial', startDate: '2026-12-01', price: 1180, venueState: '27' });
     const bad = await tapi('POST', `/api/v1/events/${ev}/register`, { name: 'B', email: uniqueEmail('b'), billing: { gstin: '07AAACH7409R1Z4' } });
     assert.deepEqual([bad.status, bad.body.code], [400, 'invalid_gstin']);
     const mismatch = await tapi('POST', `/api/v1/events/${ev}/register`, { name: 'B', email: uniqueEmail('b'), billing: { gstin: '07AAACH7409R1Z3', state: '29' } });
@@ -98,8 +100,8 @@ describe('GST settings', () => {
     for (const billing of [undefined, { gstin: '07AAACH7409R1Z3', name: 'Co Ltd', address: 'Delhi' }]) {
       const s = await tapi('POST', `/api/v1/events/${ev}/register`, { name: 'Buyer', email: uniqueEmail('b'), ...(billing ? { billing } : {}) });
       assert.equal(s.status, 201, s.text);
-      const paid = await tapi('POST', '/api/v1/sandbox/payments', { orderId: s.body.orderId, outcome: 'success' });
-      assert.equal((await tapi('POST', `/api/v1/events/${ev}/register`, { registrationId: s.body.registrationId, orderId: s.body.orderId, paymentId: paid.body.paymentId })).status, 200);
+      const paymentId = await payInSandbox(tapi, s.body.orderId);
+      assert.equal((await tapi('POST', `/api/v1/events/${ev}/register`, { registrationId: s.body.registrationId, orderId: s.body.orderId, paymentId })).status, 200);
       regs.push(s.body.registrationId);
     }
     const res = await fetch(`${server.url}/api/v1/events/${ev}/registrations/${regs[0]}/invoice?format=pdf`, { headers: { 'x-api-key': t.key } });

@@ -56,8 +56,11 @@ export async function addRegistration(
 
 // ---------------------------------------------------------------- scenarios through the HTTP API
 
-/** A caller holding one API key: `api(method, path, body?, key?)` (another key for one call). */
-export type Api = (method: string, path: string, body?: unknown, key?: string) => Promise<Reply>;
+/**
+ * A caller holding one API key: `api(method, path, body?, key?)`, where the fourth argument is
+ * another key for one call, or `{ key?, headers? }` to send headers too.
+ */
+export type Api = (method: string, path: string, body?: unknown, key?: string | { key?: string; headers?: Record<string, string> }) => Promise<Reply>;
 
 /**
  * Calls with one key. The address and key may be given as functions, read at each call, for a
@@ -65,22 +68,41 @@ export type Api = (method: string, path: string, body?: unknown, key?: string) =
  */
 export function keyApi(baseUrl: string | (() => string), key: string | (() => string)): Api {
   const read = (v: string | (() => string)) => (typeof v === 'function' ? v() : v);
-  return (method, path, body, otherKey) => call(read(baseUrl), method, path, { key: otherKey ?? read(key), body });
+  return (method, path, body, other) => {
+    const options = typeof other === 'string' ? { key: other } : (other ?? {});
+    return call(read(baseUrl), method, path, { key: options.key ?? read(key), body, headers: options.headers });
+  };
+}
+
+/** A caller that checks each answer is a success (below 300) and answers its body. */
+export function okApi(api: Api): (...args: Parameters<Api>) => Promise<any> {
+  return async (method, path, body, key) => {
+    const r = await api(method, path, body, key);
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+    return r.body;
+  };
 }
 
 /** What an event needs when the test does not care: a title, a description and a date. */
 export const EVENT_DEFAULTS = { title: 'Event', description: 'x', startDate: '2026-12-20' } as const;
 
-/** Creates an event (201 checked), published when asked; answers its id. */
-export async function createEvent(api: Api, fields: Record<string, unknown> = {}, options: { publish?: boolean } = {}): Promise<string> {
+/** The event as the API answers it (id, slug, status and every field). */
+export type EventData = { id: string; slug: string; [field: string]: any };
+
+/** Creates an event (201 checked), published when asked; answers it as the API served it. */
+export async function createEventData(api: Api, fields: Record<string, unknown> = {}, options: { publish?: boolean } = {}): Promise<EventData> {
   const r = await api('POST', '/api/v1/events', { ...EVENT_DEFAULTS, ...fields });
   if (r.status !== 201) throw new Error(`event creation failed: ${r.status} ${r.text}`);
-  const id = r.body.data.id as string;
-  if (options.publish) {
-    const p = await api('PATCH', `/api/v1/events/${id}`, { status: 'published' });
-    if (p.status !== 200) throw new Error(`publishing failed: ${p.status} ${p.text}`);
-  }
-  return id;
+  const data = r.body.data as EventData;
+  if (!options.publish) return data;
+  const p = await api('PATCH', `/api/v1/events/${data.id}`, { status: 'published' });
+  if (p.status !== 200) throw new Error(`publishing failed: ${p.status} ${p.text}`);
+  return p.body.data as EventData;
+}
+
+/** Creates an event (201 checked), published when asked; answers its id. */
+export async function createEvent(api: Api, fields: Record<string, unknown> = {}, options: { publish?: boolean } = {}): Promise<string> {
+  return (await createEventData(api, fields, options)).id;
 }
 
 /** An organiser with a full key in `mode`, its `api`, and one event made with `fields`. */

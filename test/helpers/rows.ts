@@ -82,6 +82,17 @@ export async function eventRow(server: Pick<TestServer, 'deps'>, id: string): Pr
   return dbOf(server).selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+/** An event's seat counter for one scope (`event`, `tier:<name>`, `track:<n>`): how many seats are taken. */
+export async function seatsTaken(server: Pick<TestServer, 'deps'>, eventId: string, scope = 'event'): Promise<number> {
+  const row = await dbOf(server).selectFrom('seat_counters').select('taken').where('event_id', '=', eventId).where('scope', '=', scope).executeTakeFirstOrThrow();
+  return Number(row.taken);
+}
+
+/** The event with this title, or undefined (titles of a run's own: the database may hold other runs'). */
+export async function eventTitled(server: Pick<TestServer, 'deps'>, title: string): Promise<Row<'events'> | undefined> {
+  return dbOf(server).selectFrom('events').selectAll().where('title', '=', title).executeTakeFirst();
+}
+
 /**
  * Marks an event published without the API's checks (a state the API refuses to reach, as when
  * the account's keys or publishing access went away after it was published).
@@ -107,4 +118,44 @@ export async function dashboardSessionsOf(server: Pick<TestServer, 'deps'>, user
   let q = dbOf(server).selectFrom('dashboard_sessions').selectAll();
   if (userId) q = q.where('user_id', '=', userId);
   return q.execute();
+}
+
+// ---------------------------------------------------------------- memberships
+
+/** The member codes issued to an email (only their hashes are stored). */
+export async function memberCodesOf(server: Pick<TestServer, 'deps'>, email: string): Promise<Row<'member_codes'>[]> {
+  return dbOf(server).selectFrom('member_codes').selectAll().where('email', '=', email).execute();
+}
+
+// ---------------------------------------------------------------- the sandbox gateway
+
+/** A subscription at the sandbox gateway. */
+export async function sandboxSubscriptionRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'sandbox_subscriptions'>> {
+  return dbOf(server).selectFrom('sandbox_subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Moves a sandbox subscription to a status the gateway reached on its own (a state no call of ours sets). */
+export async function setSandboxSubscriptionStatus(server: Pick<TestServer, 'deps'>, id: string, status: Row<'sandbox_subscriptions'>['status']): Promise<void> {
+  await dbOf(server).updateTable('sandbox_subscriptions').set({ status }).where('id', '=', id).execute();
+}
+
+/** The orders the sandbox gateway was asked for by an account. */
+export async function sandboxOrdersOf(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'sandbox_orders'>[]> {
+  return dbOf(server).selectFrom('sandbox_orders').selectAll().where('account_id', '=', accountId).execute();
+}
+
+/** Seeds a payment at the sandbox gateway in a state its API does not make (uncaptured, or in another currency). */
+export async function seedSandboxPayment(
+  server: Pick<TestServer, 'deps' | 'clock'>,
+  payment: { id: string; orderId: string; amount: number; status: Row<'sandbox_payments'>['status']; currency: string },
+): Promise<void> {
+  const { id, orderId, amount, status, currency } = payment;
+  await dbOf(server).insertInto('sandbox_payments').values({ id, order_id: orderId, amount, currency, status, created_at: server.clock.now() }).execute();
+}
+
+/** Marks the newest job dead, as if it had given up (a state only many failed attempts reach); answers its id. */
+export async function markNewestJobDead(server: Pick<TestServer, 'deps'>): Promise<string> {
+  const job = await dbOf(server).selectFrom('jobs').select('id').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  await dbOf(server).updateTable('jobs').set({ status: 'dead' }).where('id', '=', job.id).execute();
+  return job.id;
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ParsedMail } from 'mailparser';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { gatewayEnv, paymentCapturedEvent, signWebhook, startRazorpayEmulator, subscriptionEvent, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
@@ -67,9 +67,7 @@ describe('membership mails (live, over SMTP)', () => {
     assert.match(receipt!.text!, new RegExp(`^Payment: ${payment.id}$`, 'm'));
 
     // The id from the mail is the proof a browser's checkout key must give.
-    const created = await api('POST', '/api/v1/events', { title: 'Members night', description: 'x', startDate: '2026-12-12', price: 500, specialPrices: [{ name: 'Members', price: 0, membersOnly: true }] });
-    const eventId = created.body.data.id;
-    assert.equal((await api('PATCH', `/api/v1/events/${eventId}`, { status: 'published' })).status, 200);
+    const eventId = await createEvent(api, { title: 'Members night', startDate: '2026-12-12', price: 500, specialPrices: [{ name: 'Members', price: 0, membersOnly: true }] }, { publish: true });
     const pk = await createKey(server.url, org.token, { mode: 'live', class: 'checkout' });
     const book = (membershipId?: string) =>
       call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: pk.key, body: { name: 'Meera Iyer', email, ticketType: 'Members', ...(membershipId ? { membershipId } : {}) } });

@@ -2,8 +2,9 @@
 // id of a membership that already exists, the proof members-only tiers accept.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { keyApi } from '../helpers/factories.js';
 
 describe('members-only proof stays secret', () => {
   let server: TestServer;
@@ -19,7 +20,7 @@ describe('members-only proof stays secret', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => org.key);
 
   it('answers a checkout key’s subscribe for an existing membership with existing: true only; a full key still sees it', async () => {
     const planId = (await api('POST', '/api/v1/memberships/plans', { name: 'Annual', amount: 1200, kind: 'fixed_term', termMonths: 12 })).body.data.id;

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
+import { sandboxSubscriptionRow, setSandboxSubscriptionStatus } from '../helpers/rows.js';
 
 describe('memberships', () => {
   let server: TestServer;
@@ -18,7 +20,7 @@ describe('memberships', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => org.key);
   async function plan(fields: Record<string, unknown>, key = org.key): Promise<string> {
     const r = await api('POST', '/api/v1/memberships/plans', { name: 'Club', amount: 500, ...fields }, key);
     assert.equal(r.status, 201, r.text);
@@ -109,7 +111,7 @@ describe('memberships', () => {
       assert.equal(c.status, 201, c.text);
       assert.equal(c.body.alreadyEnded, false);
       assert.deepEqual([c.body.data.displayStatus, c.body.data.goodStanding, c.body.data.cancelAtPeriodEnd], ['cancelling', true, true]);
-      const sub = await server.deps.db.selectFrom('sandbox_subscriptions').selectAll().where('id', '=', s.body.subscriptionId).executeTakeFirstOrThrow();
+      const sub = await sandboxSubscriptionRow(server, s.body.subscriptionId);
       assert.equal(sub.cancel_at_cycle_end, true, 'the gateway was asked to cancel at cycle end');
 
       await advance(40);
@@ -143,7 +145,7 @@ describe('memberships', () => {
       const s = await subscribe(planId, email);
       await sandbox(s.body.subscriptionId, 'authenticate');
       await sandbox(s.body.subscriptionId, 'charge');
-      await server.deps.db.updateTable('sandbox_subscriptions').set({ status: 'completed' }).where('id', '=', s.body.subscriptionId).execute();
+      await setSandboxSubscriptionStatus(server, s.body.subscriptionId, 'completed');
       const before = await server.deps.db.selectFrom('memberships').selectAll().where('id', '=', s.body.membershipId).executeTakeFirstOrThrow();
       const c = await api('POST', `/api/v1/memberships/${s.body.membershipId}/cancel`, {});
       assert.equal(c.status, 502, c.text);
@@ -190,8 +192,7 @@ describe('memberships', () => {
 
   describe('fixed terms', () => {
     async function payTerm(membershipId: string, orderId: string) {
-      const p = await api('POST', '/api/v1/sandbox/payments', { orderId, outcome: 'success' });
-      return api('POST', `/api/v1/memberships/${membershipId}/confirm`, { orderId, paymentId: p.body.paymentId });
+      return api('POST', `/api/v1/memberships/${membershipId}/confirm`, { orderId, paymentId: await payInSandbox(api, orderId) });
     }
 
     it('pays by order, expires on the test clock (still active in storage), and renews in the window', async () => {
@@ -262,9 +263,7 @@ describe('memberships', () => {
     it('lets staff add a member by hand, who may then book a members-only tier', async () => {
       const planId = await plan({ kind: 'fixed_term', termMonths: 12 });
       const email = uniqueEmail('vip');
-      const eventId = (
-        await api('POST', '/api/v1/events', { title: 'Members night', description: 'x', startDate: '2026-12-24', specialPrices: [{ name: 'Members', price: 0, membersOnly: true }] })
-      ).body.data.id;
+      const eventId = await createEvent(api, { title: 'Members night', startDate: '2026-12-24', specialPrices: [{ name: 'Members', price: 0, membersOnly: true }] });
       const refused = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'V', email, ticketType: 'Members' });
       assert.equal(refused.status, 403);
 

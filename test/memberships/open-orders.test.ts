@@ -3,8 +3,10 @@
 // membership (docs/decisions/08-memberships.md, docs/decisions/11-trust-and-safety.md).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { keyApi, payInSandbox } from '../helpers/factories.js';
+import { sandboxOrdersOf, seedSandboxPayment } from '../helpers/rows.js';
 
 describe('memberships: open orders, checkout keys, payment checks', () => {
   let server: TestServer;
@@ -20,14 +22,14 @@ describe('memberships: open orders, checkout keys, payment checks', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => org.key);
   async function plan(fields: Record<string, unknown>): Promise<string> {
     const r = await api('POST', '/api/v1/memberships/plans', { name: 'Club', amount: 500, ...fields });
     assert.equal(r.status, 201, r.text);
     return r.body.data.id;
   }
   const row = (id: string) => server.deps.db.selectFrom('memberships').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const sandboxPay = async (orderId: string) => (await api('POST', '/api/v1/sandbox/payments', { orderId, outcome: 'success' })).body.paymentId as string;
+  const sandboxPay = (orderId: string) => payInSandbox(api, orderId);
 
   it('answers a repeat fixed-term subscribe with the same open order and changes nothing; paying that order then confirms', async () => {
     const planId = await plan({ kind: 'fixed_term', termMonths: 12 });
@@ -68,7 +70,7 @@ describe('memberships: open orders, checkout keys, payment checks', () => {
     assert.equal(new Set(replies.map((r) => r.body.orderId)).size, 1, 'one order for all');
     const rows = await server.deps.db.selectFrom('memberships').select('id').where('plan_id', '=', planId).execute();
     assert.equal(rows.length, 1);
-    const forPlan = (await server.deps.db.selectFrom('sandbox_orders').select(['id', 'notes']).where('account_id', '=', org.userId).execute()).filter((o) => (o.notes as Record<string, string>).email === email);
+    const forPlan = (await sandboxOrdersOf(server, org.userId)).filter((o) => (o.notes as Record<string, string>).email === email);
     assert.equal(forPlan.length, 1, 'the gateway was asked for one order');
   });
 
@@ -88,6 +90,7 @@ describe('memberships: open orders, checkout keys, payment checks', () => {
     // knows only the email learns that it exists, nothing more (docs/decisions/14-trust-and-safety-second-round.md).
     assert.deepEqual(again.body, { success: true, existing: true });
 
+    // fixture-exception: the sandbox payment's answer to a checkout key is the subject
     const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: created.body.orderId, outcome: 'success' }, checkout.key);
     assert.equal(pay.status, 201);
     assert.deepEqual(leaks(pay.text), []);
@@ -145,8 +148,7 @@ describe('memberships: open orders, checkout keys, payment checks', () => {
     const r1 = await confirm(refunded);
     assert.deepEqual([r1.status, r1.body.code], [402, 'payment_not_verified']);
 
-    const insert = (id: string, fields: { status: 'created' | 'captured'; currency: string }) =>
-      server.deps.db.insertInto('sandbox_payments').values({ id, order_id: orderId, amount, currency: fields.currency, status: fields.status, created_at: server.clock.now() }).execute();
+    const insert = (id: string, fields: { status: 'created' | 'captured'; currency: string }) => seedSandboxPayment(server, { id, orderId, amount, ...fields });
     const created = `pay_created${Date.now()}`;
     await insert(created, { status: 'created', currency: 'INR' });
     const r2 = await confirm(created);
@@ -173,6 +175,7 @@ describe('memberships: open orders, checkout keys, payment checks', () => {
     const paid = await api('POST', `/api/v1/sandbox/orders/${s.body.orderId}/paid`, undefined, other.key);
     assert.equal(paid.status, 404, paid.text);
     assert.ok(!paid.text.includes(paymentId), 'the payment id is not shown to another account');
+    // fixture-exception: another account's refusal is the subject
     assert.equal((await api('POST', '/api/v1/sandbox/payments', { orderId: s.body.orderId, outcome: 'success' }, other.key)).status, 404);
     const confirmOther = await api('POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, { orderId: s.body.orderId, paymentId }, other.key);
     assert.equal(confirmOther.status, 403);

@@ -6,8 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo, type Reply } from '../helpers/http.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
-import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 import { checkoutSignature } from '../../src/modules/checkout/signature.js';
+import { keyApi } from '../helpers/factories.js';
+import { runJobs } from '../helpers/rows.js';
 
 const HOST = 'https://club.example.in';
 const creds = { keyId: 'rzp_live_EmulatorKey01', keySecret: 'emulatorsecret000000000' };
@@ -42,7 +44,7 @@ describe('the hosted plan page', () => {
     await rzp?.close();
   });
 
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => org.key);
   const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = { origin: server.url }) =>
     call(server.url, 'POST', path, { raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
   async function plan(fields: Record<string, unknown>, key = org.key): Promise<{ id: string; slug: string }> {
@@ -107,7 +109,7 @@ describe('the hosted plan page', () => {
     const m = await member(email);
     assert.equal(m.goodStanding, true);
     assert.equal(m.name, 'Asha Rao');
-    await drainJobs(server, async () => (await server.deps.db.selectFrom('jobs').select('id').where('status', '=', 'pending').where('run_at', '<=', server.clock.now()).execute()).length === 0);
+    await runJobs(server, { due: true });
     const mails = (await api('GET', '/api/v1/sandbox/emails?limit=100')).body.data as { to: string[]; subject: string }[];
     assert.ok(mails.some((x) => x.to.includes(email) && x.subject === 'Your membership: Annual'), 'the confirmation mail');
     // Active, outside its renewal window: nothing to pay.

@@ -20,7 +20,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { EX } from '../../src/http/examples.js';
 import { attendeeToken } from '../../src/lib/attendee-token.js';
-import { addRegistration } from '../helpers/factories.js';
+import { addRegistration, createEvent, keyApi, okApi, payInSandbox } from '../helpers/factories.js';
+import { markNewestJobDead } from '../helpers/rows.js';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { makeWalletKeys, type WalletKeys } from '../helpers/wallet-keys.js';
@@ -112,11 +113,9 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
 
   // ---- helpers -------------------------------------------------------------------------
 
-  const api = async (method: string, path: string, body?: unknown, key = org.key) => {
-    const r = await call(server.url, method, path, { key, ...(body === undefined ? {} : { body }) });
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
-    return r.body;
-  };
+  const keyed = keyApi(() => server.url, () => org.key);
+  /** Calls with the organiser's key, checks the answer is a success and answers its body. */
+  const api = okApi(keyed);
   /** Mail bodies the service wrote to DATA_DIR/mail, after running the queued jobs. */
   const mailText = async (to: string, pattern: RegExp): Promise<string> => {
     const find = () => {
@@ -165,15 +164,15 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   let broadcastEventId = '';
   const freeRegistration = async (status: 'confirmed' | 'pending' = 'confirmed') => addRegistration(server, freeEventId, { status });
   const approvalRegistration = async () => {
-    const ev = await api('POST', '/api/v1/events', { title: 'Approval meetup', description: 'x', startDate: '2027-02-01', requiresApproval: true });
-    const r = await api('POST', `/api/v1/events/${ev.data.id}/register`, { name: 'Ira', email: uniqueEmail('ira') });
-    return { eventId: ev.data.id as string, registrationId: r.registrationId as string };
+    const eventId = await createEvent(keyed, { title: 'Approval meetup', startDate: '2027-02-01', requiresApproval: true });
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Ira', email: uniqueEmail('ira') });
+    return { eventId, registrationId: r.registrationId as string };
   };
   /** A paid booking on the example event, paid in the sandbox and confirmed. */
   const paidBooking = async () => {
     const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, { name: 'Buyer', email: uniqueEmail('buyer') });
-    const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: s1.orderId, outcome: 'success' });
-    await api('POST', `/api/v1/events/${real.get('eventId')}/register`, { registrationId: s1.registrationId, orderId: s1.orderId, paymentId: pay.paymentId });
+    const paymentId = await payInSandbox(keyed, s1.orderId);
+    await api('POST', `/api/v1/events/${real.get('eventId')}/register`, { registrationId: s1.registrationId, orderId: s1.orderId, paymentId });
     return s1.registrationId as string;
   };
   const ticketToken = (registrationId: string) => attendeeToken(server.deps.config.secretsKey, registrationId, registrationId);
@@ -223,7 +222,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
       read: async (b) => {
         set('eventId', b.data.id);
         set('slug', b.data.slug);
-        freeEventId = (await api('POST', '/api/v1/events', { title: 'Free meetup', description: 'x', startDate: '2027-02-01', selfService: { transfer: true, cancel: true } })).data.id;
+        freeEventId = await createEvent(keyed, { title: 'Free meetup', startDate: '2027-02-01', selfService: { transfer: true, cancel: true } });
       },
     },
     listEvents: {},
@@ -235,10 +234,10 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     // An event of its own with two tracks: the first goes, the second moves down to index 0.
     removeTrack: {
       prepare: async () => {
-        const ev = await api('POST', '/api/v1/events', { title: 'Two rooms', description: 'x', startDate: '2027-01-16' });
-        await api('POST', `/api/v1/events/${ev.data.id}/tracks`, { title: 'Morning talks', price: 0, capacity: 50 });
-        await api('POST', `/api/v1/events/${ev.data.id}/tracks`, { title: 'Workshop: PostgreSQL internals', price: 299, capacity: 30, date: '2027-01-16T14:00:00+05:30', endDate: '2027-01-16T17:00:00+05:30' });
-        return { ids: { eventId: ev.data.id } };
+        const eventId = await createEvent(keyed, { title: 'Two rooms', startDate: '2027-01-16' });
+        await api('POST', `/api/v1/events/${eventId}/tracks`, { title: 'Morning talks', price: 0, capacity: 50 });
+        await api('POST', `/api/v1/events/${eventId}/tracks`, { title: 'Workshop: PostgreSQL internals', price: 299, capacity: 30, date: '2027-01-16T14:00:00+05:30', endDate: '2027-01-16T17:00:00+05:30' });
+        return { ids: { eventId } };
       },
     },
     getAvailability: {},
@@ -274,7 +273,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     sandboxNotifyOrderPaid: {
       prepare: async () => {
         const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, { name: 'Closed the tab', email: uniqueEmail('tab') });
-        await api('POST', '/api/v1/sandbox/payments', { orderId: s1.orderId, outcome: 'success' });
+        await payInSandbox(keyed, s1.orderId);
         return { ids: { orderId: s1.orderId } };
       },
     },
@@ -298,8 +297,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     revokeDoorPass: {},
     joinWaitlist: {
       prepare: async () => {
-        const ev = await api('POST', '/api/v1/events', { title: 'Tiny room', description: 'x', startDate: '2027-02-01', capacity: 1, waitlist: { enabled: true } });
-        soldOutEventId = ev.data.id;
+        soldOutEventId = await createEvent(keyed, { title: 'Tiny room', startDate: '2027-02-01', capacity: 1, waitlist: { enabled: true } });
         await addRegistration(server, soldOutEventId);
         await api('PATCH', `/api/v1/events/${soldOutEventId}`, { status: 'published' });
         set('entryId', '');
@@ -313,11 +311,10 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     removeWaitlistEntry: { prepare: async () => ({ ids: { eventId: soldOutEventId } }) },
     broadcast: {
       prepare: async () => {
-        const ev = await api('POST', '/api/v1/events', { title: 'Broadcast meetup', description: 'x', startDate: '2027-02-01' });
-        await addRegistration(server, ev.data.id);
-        await addRegistration(server, ev.data.id);
-        broadcastEventId = ev.data.id;
-        return { ids: { eventId: ev.data.id } };
+        broadcastEventId = await createEvent(keyed, { title: 'Broadcast meetup', startDate: '2027-02-01' });
+        await addRegistration(server, broadcastEventId);
+        await addRegistration(server, broadcastEventId);
+        return { ids: { eventId: broadcastEventId } };
       },
       read: (b, name) => {
         if (name === 'send') set('broadcastId', b.broadcastId);
@@ -333,8 +330,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     subscribe: { read: (b) => void (set('membershipId', b.membershipId), set('orderId', b.orderId)) },
     confirmMembershipPayment: {
       prepare: async () => {
-        const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: real.get('orderId'), outcome: 'success' });
-        return { ids: { paymentId: pay.paymentId } };
+        return { ids: { paymentId: await payInSandbox(keyed, real.get('orderId')!) } };
       },
     },
     listMembers: {},
@@ -418,9 +414,9 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     receiveRazorpayNotification: {
       prepare: async () => {
         const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, { name: 'Webhook buyer', email: uniqueEmail('hook') });
-        const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: s1.orderId, outcome: 'success' });
+        const paymentId = await payInSandbox(keyed, s1.orderId);
         return {
-          ids: { orderId: s1.orderId, paymentId: pay.paymentId, registrationId: s1.registrationId },
+          ids: { orderId: s1.orderId, paymentId, registrationId: s1.registrationId },
           headers: (body) => ({ 'x-razorpay-signature': createHmac('sha256', RAZORPAY_WEBHOOK_SECRET).update(body).digest('hex') }),
         };
       },
@@ -472,9 +468,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     listJobs: {
       prepare: async () => {
         // A job that gave up: the newest queued one, marked dead.
-        const job = await server.deps.db.selectFrom('jobs').select('id').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
-        await server.deps.db.updateTable('jobs').set({ status: 'dead' }).where('id', '=', job.id).execute();
-        set('jobId', job.id);
+        set('jobId', await markNewestJobDead(server));
         return { auth: staffAuth() };
       },
     },

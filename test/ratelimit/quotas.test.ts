@@ -6,13 +6,14 @@
 // server runs behind one trusted proxy hop here, so a test can speak from any address.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
 import { MAX_LIVE_KEYS_PER_MODE } from '../../src/modules/keys/keys.service.js';
 import { LOGIN_PAIR_LIMIT } from '../../src/modules/accounts/accounts.service.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { DEFAULT_LIMITS } from '../helpers/limits.js';
 import { call, createKey, organiser, signup, uniqueEmail, type Reply } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { apiKeysOf, jobsOf, userByEmail } from '../helpers/rows.js';
 
 const HOUR = 3_600_000;
 const PASSWORD = 'correct horse battery';
@@ -54,7 +55,7 @@ describe('quotas with the default limits', () => {
     assertRefused(over, 409, 'key_limit');
     assert.equal(over.body.limit, MAX_LIVE_KEYS_PER_MODE);
     // Nothing was written by the refusal.
-    const count = async () => Number((await server.deps.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', org.userId).executeTakeFirstOrThrow()).n);
+    const count = async () => (await apiKeysOf(server, org.userId)).length;
     assert.equal(await count(), MAX_LIVE_KEYS_PER_MODE);
     // The dashboard's form keeps the same cap.
     const dash = new DashboardClient(server.url);
@@ -72,7 +73,7 @@ describe('quotas with the default limits', () => {
     const race = await Promise.all(Array.from({ length: 8 }, () => call(server.url, 'POST', '/dashboard/api/keys', { token: org.token, body: { mode: 'test', class: 'full' } })));
     assert.deepEqual(race.map((r) => r.status).sort(), [201, 201, 201, 409, 409, 409, 409, 409]);
     for (const r of race.filter((x) => x.status === 409)) assert.equal(r.body.code, 'key_limit');
-    const live = await server.deps.db.selectFrom('api_keys').select('id').where('user_id', '=', org.userId).where('mode', '=', 'test').where('revoked_at', 'is', null).execute();
+    const live = (await apiKeysOf(server, org.userId)).filter((k) => k.mode === 'test' && k.revoked_at === null);
     assert.equal(live.length, MAX_LIVE_KEYS_PER_MODE);
   });
 
@@ -94,7 +95,7 @@ describe('quotas with the default limits', () => {
     // A refused sign-up made no account.
     const emailRefused = body();
     assert.equal((await call(server.url, 'POST', '/auth/signup', { body: emailRefused, headers: from(addresses[5]!) })).status, 429);
-    assert.equal(await server.deps.db.selectFrom('users').select('id').where('email', '=', emailRefused.email).executeTakeFirst(), undefined);
+    assert.equal(await userByEmail(server, emailRefused.email), undefined);
     // Another /64 of the same /48 is another client; IPv4 clients are counted alone.
     assert.equal((await call(server.url, 'POST', '/auth/signup', { body: body(), headers: from('2001:db8:5:7::1') })).status, 201);
     // The next hour lets the address in again.
@@ -117,7 +118,7 @@ describe('quotas with the default limits', () => {
     const token = r.body.idToken as string;
     for (let i = 0; i < 4; i++) assert.equal((await call(server.url, 'POST', '/auth/verify/resend', { token })).status, 202);
     assertRefused(await call(server.url, 'POST', '/auth/verify/resend', { token }), 429, 'too_many_attempts');
-    const jobs = await server.deps.db.selectFrom('jobs').select('id').where('topic', '=', 'account.verify_email').where(sql<string>`payload->>'userId'`, '=', r.body.userId).execute();
+    const jobs = await jobsOf(server, 'account.verify_email', { userId: r.body.userId });
     assert.equal(jobs.length, 5, 'five mails queued, no sixth');
     server.clock.advance(HOUR);
     assert.equal((await call(server.url, 'POST', '/auth/verify/resend', { token })).status, 202);
@@ -173,10 +174,9 @@ describe('every per-address limit counts an IPv6 client by its /64', () => {
     server.clock.advance(60_000);
     const org = await organiser(server.url);
     const pk = await createKey(server.url, org.token, { class: 'checkout' });
-    const ev = await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Paid night', description: 'x', startDate: '2027-02-01', price: 100 } });
-    assert.equal(ev.status, 201, ev.text);
+    const eventId = await createEvent(keyApi(server.url, org.key), { title: 'Paid night', startDate: '2027-02-01', price: 100 });
     const book = (address: string) =>
-      call(server.url, 'POST', `/api/v1/events/${ev.body.data.id}/register`, { key: pk.key, body: { name: 'Buyer', email: uniqueEmail('pending') }, headers: from(address) });
+      call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: pk.key, body: { name: 'Buyer', email: uniqueEmail('pending') }, headers: from(address) });
     const addresses = inOne64('2001:db8:dd:1', 21);
     for (const [i, address] of addresses.slice(0, 20).entries()) {
       if (i % 5 === 0) server.clock.advance(60_000); // the key's five requests a minute
@@ -203,12 +203,11 @@ describe('door rosters in memory stay within DOOR_ROSTER_MAX_PEOPLE', () => {
 
   /** An event with one team booking of `people` people; answers the event and the booking. */
   async function teamEvent(people: number): Promise<{ eventId: string; registrationId: string }> {
-    const ev = await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Team day', description: 'x', startDate: '2027-03-01', maxTeamSize: 10 } });
-    assert.equal(ev.status, 201, ev.text);
+    const eventId = await createEvent(keyApi(server.url, org.key), { title: 'Team day', startDate: '2027-03-01', maxTeamSize: 10 });
     const teamMembers = Array.from({ length: people - 1 }, (_, i) => ({ name: `Member ${i + 1}`, email: uniqueEmail(`m${i}`) }));
-    const r = await call(server.url, 'POST', `/api/v1/events/${ev.body.data.id}/register`, { key: org.key, body: { name: 'Lead', email: uniqueEmail('lead'), teamMembers } });
+    const r = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'Lead', email: uniqueEmail('lead'), teamMembers } });
     assert.equal(r.status, 201, r.text);
-    return { eventId: ev.body.data.id, registrationId: r.body.registrationId };
+    return { eventId, registrationId: r.body.registrationId };
   }
   const rosters = () => server.deps.door.rosters;
   /** A door lookup of the booking, then every roster read it set off. */

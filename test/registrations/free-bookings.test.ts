@@ -7,8 +7,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
 import { FreeBookings, MAX_GROUP } from '../../src/modules/registrations/free-bookings.js';
 import type { FreeBooking } from '../../src/modules/registrations/lifecycle/free-booking.repo.js';
-import { call, organiser } from '../helpers/http.js';
+import { organiser } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { eventRow, seatsTaken } from '../helpers/rows.js';
 
 describe('free bookings written together', () => {
   let server: TestServer;
@@ -33,9 +35,7 @@ describe('free bookings written together', () => {
   }
 
   async function event(capacity: number): Promise<{ id: string; account_id: string; mode: 'test' | 'live' }> {
-    const r = await call(server.url, 'POST', '/api/v1/events', { key, body: { title: 'Drop', description: 'x', startDate: '2026-12-31', capacity, maxTeamSize: 3 } });
-    assert.equal(r.status, 201);
-    return server.deps.db.selectFrom('events').select(['id', 'account_id', 'mode']).where('id', '=', r.body.data.id).executeTakeFirstOrThrow();
+    return eventRow(server, await createEvent(keyApi(server.url, key), { title: 'Drop', startDate: '2026-12-31', capacity, maxTeamSize: 3 }));
   }
 
   let seq = 0;
@@ -82,8 +82,8 @@ describe('free bookings written together', () => {
         regs.map((r) => r.id).concat(['none']),
       )
       .execute();
-    const taken = await server.deps.db.selectFrom('seat_counters').select('taken').where('event_id', '=', eventId).where('scope', '=', 'event').executeTakeFirstOrThrow();
-    return { ids: regs.map((r) => r.id), people: people.length, taken: taken.taken, fields: regs.map((r) => r.custom_fields) };
+    const taken = await seatsTaken(server, eventId);
+    return { ids: regs.map((r) => r.id), people: people.length, taken, fields: regs.map((r) => r.custom_fields) };
   }
 
   it('writes a rush in a few statements: the first alone, the rest together, at most MAX_GROUP a statement', async () => {

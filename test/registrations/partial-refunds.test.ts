@@ -11,6 +11,7 @@ import { createEvent, keyApi } from '../helpers/factories.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
+import { gstDocumentsOf, ledgerOf } from '../helpers/rows.js';
 
 const creds = { keyId: 'rzp_live_PartialRefunds1', keySecret: 'partialrefundssecret001' };
 const KA = '29AAGCR4375J1ZU';
@@ -52,8 +53,7 @@ describe('partial refunds of a paid booking', () => {
   const refund = (b: { eventId: string; registrationId: string }, body?: unknown) => api('POST', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/refund`, body);
   const read = async (b: { eventId: string; registrationId: string }) => (await api('GET', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}`)).body.data;
   const gatewayRefunds = (paymentId: string) => rzp.refunds.filter((r) => r.payment_id === paymentId).map((r) => Number(r.amount));
-  const ledgerOf = async (registrationId: string) =>
-    (await server.deps.db.selectFrom('ledger_entries').select(['kind', 'amount_paise']).where('source_id', '=', registrationId).orderBy('seq').execute()).map((e) => [e.kind, Number(e.amount_paise)]);
+  const ledgerRows = async (registrationId: string) => (await ledgerOf(server, registrationId)).map((e) => [e.kind, Number(e.amount_paise)]);
   async function mailsTo(email: string, n: number): Promise<ParsedMail[]> {
     await drainJobs(server, async () => smtp.messages.filter((m) => m.envelopeTo.includes(email)).length >= n).catch((err) => {
       throw new Error(`${err}: ${smtp.messages.filter((m) => m.envelopeTo.includes(email)).map((m) => m.subject).join("; ")}`);
@@ -69,7 +69,7 @@ describe('partial refunds of a paid booking', () => {
     assert.deepEqual(gatewayRefunds(b.paymentId), [50000]);
     const key = rzp.requests.find((q) => q.method === 'POST' && q.path === `/v1/payments/${b.paymentId}/refund`)?.headers['x-refund-idempotency'];
     assert.ok(key, 'the refund is asked with an idempotency key');
-    assert.deepEqual((await ledgerOf(b.registrationId)).filter(([k]) => k === 'ticket_refund'), [['ticket_refund', -50000]]);
+    assert.deepEqual((await ledgerRows(b.registrationId)).filter(([k]) => k === 'ticket_refund'), [['ticket_refund', -50000]]);
 
     const note = await api('GET', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/credit-note`);
     assert.equal(note.status, 200, note.text);
@@ -107,14 +107,14 @@ describe('partial refunds of a paid booking', () => {
     assert.equal(rest.status, 200, rest.text);
     assert.deepEqual([rest.body.data.status, rest.body.data.refunded, rest.body.data.kept], ['refunded', 1500, 0]);
     assert.deepEqual(gatewayRefunds(b.paymentId), [60000, 60000, 30000]);
-    const ledger = await ledgerOf(b.registrationId);
+    const ledger = await ledgerRows(b.registrationId);
     assert.deepEqual(ledger.filter(([k]) => k === 'ticket_refund').map(([, a]) => a), [-60000, -60000, -30000]);
     assert.equal(ledger.filter(([k]) => k === 'platform_fee_reversal').length, 1);
     const sum = ledger.reduce((s, [, a]) => s + (a as number), 0);
     const gatewayFee = -(ledger.find(([k]) => k === 'gateway_fee')?.[1] as number);
     assert.equal(sum, -gatewayFee, 'refunded in full: the organiser is left with the gateway’s charge only');
     // Three credit notes, one per refund, that add up to the invoice.
-    const docs = await server.deps.db.selectFrom('gst_documents').select(['role', 'total_paise']).where('registration_id', '=', b.registrationId).orderBy('issued_at').execute();
+    const docs = await gstDocumentsOf(server, b.registrationId);
     assert.deepEqual(docs.map((d) => [d.role, Number(d.total_paise)]), [['sale', 150000], ['refund', 60000], ['refund', 60000], ['refund', 30000]]);
     assert.equal((await refund(b, { amount: 1, reason: 'x' })).body.code, 'already_ended');
   });

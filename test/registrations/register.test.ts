@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
+import { forcePublished, jobsWith, sandboxPaymentRow } from '../helpers/rows.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 
 describe('registration', () => {
@@ -18,20 +19,12 @@ describe('registration', () => {
   });
 
   const api = keyApi(() => server.url, () => org.key);
-  async function event(fields: Record<string, unknown> = {}, key = org.key): Promise<string> {
-    const r = await api('POST', '/api/v1/events', { title: 'Gig', description: 'Music', startDate: '2026-12-20', ...fields }, key);
-    assert.equal(r.status, 201, r.text);
-    return r.body.data.id;
-  }
+  const event = (fields: Record<string, unknown> = {}, key = org.key) => createEvent(keyApi(server.url, key), { title: 'Gig', description: 'Music', ...fields });
   const person = (tag = 'p') => ({ name: 'Meera Iyer', email: uniqueEmail(tag) });
   const register = (eventId: string, body: Record<string, unknown>, key = org.key) => api('POST', `/api/v1/events/${eventId}/register`, body, key);
   const registration = async (eventId: string, id: string) => (await api('GET', `/api/v1/events/${eventId}/registrations/${id}`)).body.data;
   const availability = async (eventId: string, q = '') => (await api('GET', `/api/v1/events/${eventId}/availability${q}`)).body.data;
-  async function pay(orderId: string, outcome: 'success' | 'failure' = 'success'): Promise<string> {
-    const r = await api('POST', '/api/v1/sandbox/payments', { orderId, outcome });
-    assert.equal(r.status, 201, r.text);
-    return r.body.paymentId;
-  }
+  const pay = (orderId: string, outcome: 'success' | 'failure' = 'success') => payInSandbox(api, orderId, outcome);
   async function paidStep1(eventId: string, extra: Record<string, unknown> = {}) {
     const r = await register(eventId, { ...person(), ...extra });
     assert.equal(r.status, 201, r.text);
@@ -129,7 +122,7 @@ describe('registration', () => {
       assert.equal(again.status, 200);
       assert.deepEqual(again.body, r.body);
       assert.equal((await availability(id)).taken, 1);
-      const jobs = await server.deps.db.selectFrom('jobs').select('id').where('payload', '@>', JSON.stringify({ attendeeId: s1.registrationId }) as never).execute();
+      const jobs = await jobsWith(server, { attendeeId: s1.registrationId });
       assert.equal(jobs.length, 1, 'one ticket mail queued');
       const reg = await registration(id, s1.registrationId);
       assert.equal(reg.status, 'confirmed');
@@ -189,10 +182,8 @@ describe('registration', () => {
       assert.equal(lost.body.code, 'sold_out');
       assert.equal((await registration(id, b.registrationId)).status, 'cancelled');
       assert.equal((await availability(id)).taken, 1);
-      const refunded = async () =>
-        (await server.deps.db.selectFrom('sandbox_payments').select('status').where('id', '=', pb).executeTakeFirstOrThrow()).status === 'refunded';
-      await drainJobs(server, refunded);
-      const payment = await server.deps.db.selectFrom('sandbox_payments').selectAll().where('id', '=', pb).executeTakeFirstOrThrow();
+      await drainJobs(server, async () => (await sandboxPaymentRow(server, pb)).status === 'refunded');
+      const payment = await sandboxPaymentRow(server, pb);
       assert.equal(payment.status, 'refunded');
       assert.equal(Number(payment.amount_refunded), 25000);
       const again = await register(id, { registrationId: b.registrationId, orderId: b.orderId, paymentId: pb });
@@ -207,8 +198,7 @@ describe('registration', () => {
       const late = await register(id, { registrationId: s1.registrationId, orderId: s1.orderId, paymentId });
       assert.equal(late.status, 409);
       assert.match(late.body.error, /refunded/);
-      const refunded = async () => (await server.deps.db.selectFrom('sandbox_payments').select('status').where('id', '=', paymentId).executeTakeFirstOrThrow()).status === 'refunded';
-      await drainJobs(server, refunded);
+      await drainJobs(server, async () => (await sandboxPaymentRow(server, paymentId)).status === 'refunded');
       assert.equal((await registration(id, s1.registrationId)).status, 'cancelled');
       // The notification for the same payment changes nothing more.
       assert.equal((await api('POST', `/api/v1/sandbox/orders/${s1.orderId}/paid`)).body.result, 'ignored');
@@ -245,7 +235,7 @@ describe('registration', () => {
       assert.equal(publish.status, 409, 'a paid live event is not published while the service takes no live payments');
       assert.equal(publish.body.code, 'payments_not_configured');
       // As if the keys were taken away after it was published.
-      await server.deps.db.updateTable('events').set({ status: 'published' }).where('id', '=', id).execute();
+      await forcePublished(server, id);
       const r = await register(id, person(), live.key);
       assert.equal(r.status, 409);
       assert.equal(r.body.code, 'payments_not_configured');
@@ -374,8 +364,7 @@ describe('registration', () => {
       assert.equal(c.status, 200, c.text);
       assert.equal(c.body.data.status, 'cancelled');
       assert.equal((await availability(id)).remaining, 1);
-      const payment = await server.deps.db.selectFrom('sandbox_payments').selectAll().where('id', '=', paymentId).executeTakeFirstOrThrow();
-      assert.equal(payment.status, 'refunded');
+      assert.equal((await sandboxPaymentRow(server, paymentId)).status, 'refunded');
       assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${s1.registrationId}/cancel`)).status, 409);
     });
 

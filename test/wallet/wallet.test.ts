@@ -11,7 +11,7 @@ import { importSPKI, jwtVerify } from 'jose';
 import { GOOGLE_SAVE_URL } from '../../src/modules/wallet/google-wallet.js';
 import { walletLinks } from '../../src/lib/wallet-links.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { cmsVerifies, ISSUER_ID, makeWalletKeys, PASS_TYPE_ID, SA_EMAIL, signatureSubjects, TEAM_ID, unzip, type WalletKeys } from '../helpers/wallet-keys.js';
 
@@ -37,9 +37,7 @@ describe('wallet passes', () => {
     keys = makeWalletKeys();
     server = await startServer({ env: { ...keys.env, BASE_URL } });
     org = await organiser(server.url);
-    const ev = await api('POST', '/api/v1/events', { title: 'Pune Tech Summit', description: 'x', startDate: '2026-12-05T10:00:00+05:30', endDate: '2026-12-05T17:30:00+05:30', location: 'Hall A, Pune' });
-    assert.equal(ev.status, 201, ev.text);
-    eventId = ev.body.data.id;
+    eventId = await createEvent(api, { title: 'Pune Tech Summit', startDate: '2026-12-05T10:00:00+05:30', endDate: '2026-12-05T17:30:00+05:30', location: 'Hall A, Pune' });
   });
   after(async () => {
     await server?.close();
@@ -163,9 +161,8 @@ describe('wallet passes', () => {
   });
 
   it('a Day 2 booking’s pass and Google class carry Day 2’s start and end, not the event’s', async () => {
-    const ev = await api('POST', '/api/v1/events', {
+    const twoDays = await createEvent(api, {
       title: 'Two-day fest',
-      description: 'x',
       startDate: '2026-12-20T18:30+05:30',
       endDate: '2026-12-21T21:00+05:30',
       tracks: [
@@ -173,8 +170,7 @@ describe('wallet passes', () => {
         { title: 'Day 2', startsAt: '2026-12-21T18:30+05:30', endsAt: '2026-12-21T21:00+05:30' },
       ],
     });
-    assert.equal(ev.status, 201, ev.text);
-    const r = await api('POST', `/api/v1/events/${ev.body.data.id}/register`, { name: 'Day Two', email: uniqueEmail('d2'), subEventId: '1' });
+    const r = await api('POST', `/api/v1/events/${twoDays}/register`, { name: 'Day Two', email: uniqueEmail('d2'), subEventId: '1' });
     assert.equal(r.status, 201, r.text);
     const links = walletLinks(server.deps.config, { id: r.body.registrationId, ticket_code: null });
     const pass = JSON.parse(unzip(Buffer.from(await (await get(links.applePass!)).arrayBuffer())).get('pass.json')!.toString());
@@ -188,7 +184,7 @@ describe('wallet passes', () => {
     const jwt = (await get(links.googleWallet!)).headers.get('location')!.slice(GOOGLE_SAVE_URL.length);
     const { payload } = await jwtVerify(jwt, await importSPKI(keys.googlePublicPem, 'RS256'), { audience: 'google', issuer: SA_EMAIL });
     const [cls] = (payload.payload as { eventTicketClasses: any[] }).eventTicketClasses;
-    assert.equal(cls.id, `${ISSUER_ID}.event_${ev.body.data.id}_track_1`, 'each session a class of its own');
+    assert.equal(cls.id, `${ISSUER_ID}.event_${twoDays}_track_1`, 'each session a class of its own');
     assert.deepEqual(cls.dateTime, { start: '2026-12-21T18:30:00+05:30', end: '2026-12-21T21:00:00+05:30' });
   });
 
@@ -211,8 +207,8 @@ describe('wallet passes without settings', () => {
 
   it('offers no links, and the routes answer 404 wallet_not_configured even for a good token', async () => {
     const org = await organiser(server.url);
-    const ev = await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'No wallet', description: 'x', startDate: '2026-12-05' } });
-    const r = await call(server.url, 'POST', `/api/v1/events/${ev.body.data.id}/register`, { key: org.key, body: { name: 'N', email: uniqueEmail('n') } });
+    const noWallet = await createEvent(keyApi(server.url, org.key), { title: 'No wallet', startDate: '2026-12-05' });
+    const r = await call(server.url, 'POST', `/api/v1/events/${noWallet}/register`, { key: org.key, body: { name: 'N', email: uniqueEmail('n') } });
     const registration = { id: r.body.registrationId as string, ticket_code: null };
     assert.deepEqual(walletLinks(server.deps.config, registration), {});
     // A good token, made as if the links had been offered.
