@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
 import { call, createKey, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 
 const PASSWORD = 'a long enough password';
 
@@ -45,9 +46,7 @@ describe('dashboard activity screen in Chromium', { timeout: 180_000 }, () => {
     const made = await createKey(server.url, login.body.idToken, { mode: 'test', class: 'full' });
     key = made.key;
     keyPrefix = key.slice(0, 12);
-    const ev = await call(server.url, 'POST', '/api/v1/events', { key, body: { title: 'Kathak Workshop', description: 'Audit', startDate: '2030-03-14T18:30:00+05:30', capacity: 20 } });
-    assert.equal(ev.status, 201, ev.text);
-    eventId = ev.body.data.id;
+    eventId = await createEvent(keyApi(server.url, key), { title: 'Kathak Workshop', description: 'Audit', startDate: '2030-03-14T18:30:00+05:30', capacity: 20 });
     assert.equal((await call(server.url, 'PATCH', `/api/v1/events/${eventId}`, { key, body: { title: 'Kathak Workshop, Day 1' } })).status, 200);
 
     await page.getByRole('link', { name: 'Activity' }).click();

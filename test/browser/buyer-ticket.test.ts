@@ -10,10 +10,11 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import ICAL from 'ical.js';
 import type { ConsoleMessage, Page } from 'playwright-core';
-import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { fitsWidth, hostPage, hostUrl, launchBrowser, screenshot, startHostPages, type Browser, type HostPages } from '../helpers/browser.js';
 import { decodeQr } from '../helpers/qr.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 
 describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
   let server: TestServer;
@@ -35,7 +36,7 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     await server?.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
 
   async function open(url: string, width: number): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.context.newPage();
@@ -64,7 +65,7 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
   const describedBy = (page: Page, selector: string) => page.locator(selector).getAttribute('aria-describedby');
 
   it('390 px: summary, errors at fields, a paid test booking, the QR and a valid .ics', async () => {
-    const created = await api('POST', '/api/v1/events', {
+    const ev = await createEventData(api, {
       title: 'Monsoon Meetup',
       description: 'Talks and chai.',
       startDate: '2026-12-12T10:00+05:30',
@@ -73,8 +74,6 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
       price: 0,
       tracks: [{ title: 'Workshop', price: 499, capacity: 20 }],
     });
-    assert.equal(created.status, 201, created.text);
-    const ev = created.body.data as { id: string; slug: string };
     assert.equal((await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'MONSOON', discountAmount: 100 })).status, 201);
     const { page, errors } = await open(`${server.url}/e/${ev.slug}?key=${pk}`, 390);
 
@@ -173,7 +172,7 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
   });
 
   it('a refusal from the service shows at its field; 1280 px screenshot of the summary', async () => {
-    const ev = (await api('POST', '/api/v1/events', { title: 'Jazz night', description: 'x', startDate: '2026-12-19', price: 250 })).body.data as { slug: string };
+    const ev = await createEventData(api, { title: 'Jazz night', startDate: '2026-12-19', price: 250 });
     const { page, errors } = await open(`${server.url}/e/${ev.slug}?key=${pk}`, 1280);
     assert.equal(await page.locator('#submit').innerText(), 'Pay ₹250');
     assert.equal(await summary(page, 'total'), '₹250');
@@ -199,7 +198,7 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
   });
 
   it('an empty [data-svc-button] shows a clickable “Get tickets”, by mouse and by keyboard', async () => {
-    const ev = (await api('POST', '/api/v1/events', { title: 'Open mic', description: 'x', startDate: '2026-12-26' })).body.data as { slug: string };
+    const ev = await createEventData(api, { title: 'Open mic', startDate: '2026-12-26' });
     const { page, errors } = await open(hostUrl(host, hostPage(server.url, `<div id="empty" data-svc-button="${ev.slug}" data-svc-key="${pk}"></div>`)), 390);
     const button = page.getByRole('button', { name: 'Get tickets' });
     await button.waitFor();

@@ -10,6 +10,7 @@ import { hostPage, hostUrl, launchBrowser, SCREENSHOTS, startHostPages, WAIT_MS,
 import { startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { checkoutSignature } from '../../src/modules/checkout/signature.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 
 const creds = { keyId: 'rzp_live_EmulatorKey01', keySecret: 'emulatorsecret000000000' };
 const CHECKOUT_JS = 'https://checkout.razorpay.com/v1/checkout.js';
@@ -51,15 +52,8 @@ describe('embedded checkout in Chromium', { timeout: 240_000 }, () => {
     await rzp?.close();
   });
 
-  async function event(org: Account & KeyInfo, fields: Record<string, unknown>, publish = false): Promise<{ id: string; slug: string }> {
-    const r = await call(server.url, 'POST', '/api/v1/events', {
-      key: org.key,
-      body: { title: 'Monsoon Meetup', description: 'Talks and chai.\n\nBring a friend.', startDate: '2026-12-20', location: 'Bengaluru', ...fields },
-    });
-    assert.equal(r.status, 201, r.text);
-    if (publish) assert.equal((await call(server.url, 'PATCH', `/api/v1/events/${r.body.data.id}`, { key: org.key, body: { status: 'published' } })).status, 200);
-    return { id: r.body.data.id, slug: r.body.data.slug };
-  }
+  const event = (org: Account & KeyInfo, fields: Record<string, unknown>, publish = false) =>
+    createEventData(keyApi(server.url, org.key), { title: 'Monsoon Meetup', description: 'Talks and chai.\n\nBring a friend.', location: 'Bengaluru', ...fields }, { publish });
 
   /** A fresh page; console errors (from the host and every frame) are collected. */
   async function open(url: string): Promise<{ page: Page; errors: string[] }> {

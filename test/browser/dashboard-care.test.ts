@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
 import { call, createKey, signup, uniqueEmail, type Account } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -55,13 +56,13 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
     await p.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
   }
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => key);
 
   async function paid(body: Record<string, unknown>): Promise<string> {
     const s1 = await api('POST', `/api/v1/events/${eventId}/register`, body);
     assert.equal(s1.status, 201, s1.text);
-    const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: s1.body.orderId, outcome: 'success' });
-    const s2 = await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId: pay.body.paymentId });
+    const paymentId = await payInSandbox(api, s1.body.orderId);
+    const s2 = await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId });
     assert.equal(s2.status, 200, s2.text);
     return s1.body.registrationId;
   }
@@ -77,7 +78,7 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
     });
     org = await signup(server.url, { name: 'Asha Organiser' });
     key = (await createKey(server.url, org.token, { mode: 'test' })).key;
-    const created = await api('POST', '/api/v1/events', {
+    eventId = await createEvent(api, {
       title: 'Monsoon Tech Day',
       description: 'Talks and workshops.',
       startDate: '2030-07-11T09:30:00+05:30',
@@ -89,8 +90,6 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
         { title: 'Afternoon workshop', capacity: 20, price: 600, date: '2030-07-11T14:00:00+05:30', endDate: '2030-07-11T17:00:00+05:30' },
       ],
     });
-    assert.equal(created.status, 201, created.text);
-    eventId = created.body.data.id;
     const first = await paid({ name: 'Ravi Kumar', email: 'ravi@example.in', subEventId: '0' });
     await paid({ name: 'Lata Menon', email: 'lata@example.in', subEventId: '0', ticketType: 'Student' });
     await paid({ name: 'Arjun Das', email: 'arjun@example.in', subEventId: '1' });
@@ -202,10 +201,10 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
 
   it('asks for publishing access from a live event; staff decline it with a reason from their screen', async () => {
     const liveKey = (await createKey(server.url, org.token, { mode: 'live' })).key;
-    const ev = await call(server.url, 'POST', '/api/v1/events', { key: liveKey, body: { title: 'Live Meetup', description: 'x', startDate: '2030-08-01' } });
+    const liveEventId = await createEvent(keyApi(server.url, liveKey), { title: 'Live Meetup', startDate: '2030-08-01' });
     await page.getByRole('button', { name: 'Live', exact: true }).click();
     await page.locator('.mode button[value=live][aria-pressed=true]').waitFor();
-    await page.goto(`${server.url}/dashboard/events/${ev.body.data.id}`);
+    await page.goto(`${server.url}/dashboard/events/${liveEventId}`);
     assert.equal(await page.getByRole('button', { name: 'Publish', exact: true }).count(), 0);
     await page.getByLabel(/A short note for the staff/).focus();
     await page.keyboard.type('I run the Monsoon Tech Day in Kochi.');

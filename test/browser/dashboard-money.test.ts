@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
 import { call, createKey, signup, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 
 const PASSWORD = 'a long enough password';
 const CHECKOUT_JS = 'https://checkout.razorpay.com/**';
@@ -67,21 +68,9 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     assert.equal(login.status, 200, login.text);
     userId = login.body.userId;
     key = (await createKey(server.url, login.body.idToken, { mode: 'test', class: 'full' })).key;
-    const ev = await call(server.url, 'POST', '/api/v1/events', {
-      key,
-      body: { title: 'Sandbox Sitar Evening', description: 'Test sale.', startDate: '2030-03-14T18:30:00+05:30', price: 500, capacity: 50 },
-    });
-    assert.equal(ev.status, 201, ev.text);
-    testEventId = ev.body.data.id;
-    const step1 = await call(server.url, 'POST', `/api/v1/events/${testEventId}/register`, { key, body: { name: 'Ravi Kumar', email: 'ravi@example.in' } });
-    assert.equal(step1.status, 201, step1.text);
-    const pay = await call(server.url, 'POST', '/api/v1/sandbox/payments', { key, body: { orderId: step1.body.orderId, outcome: 'success' } });
-    assert.equal(pay.status, 201, pay.text);
-    const step2 = await call(server.url, 'POST', `/api/v1/events/${testEventId}/register`, {
-      key,
-      body: { registrationId: step1.body.registrationId, orderId: step1.body.orderId, paymentId: pay.body.paymentId },
-    });
-    assert.equal(step2.status, 200, step2.text);
+    const api = keyApi(server.url, key);
+    testEventId = await createEvent(api, { title: 'Sandbox Sitar Evening', description: 'Test sale.', startDate: '2030-03-14T18:30:00+05:30', price: 500, capacity: 50 });
+    await paidBooking(api, testEventId, { name: 'Ravi Kumar', email: 'ravi@example.in' });
 
     await page.getByRole('link', { name: 'Money' }).click();
     await page.getByRole('heading', { name: 'Money', level: 1 }).waitFor();

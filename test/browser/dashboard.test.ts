@@ -12,6 +12,7 @@ import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../help
 import { call, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { startSmtp, verificationLink, verificationMails, type SmtpSink } from '../helpers/smtp.js';
+import { keyApi, paidBooking } from '../helpers/factories.js';
 
 const PASSWORD = 'a long enough password';
 
@@ -211,18 +212,8 @@ describe('dashboard in Chromium', { timeout: 300_000 }, () => {
   });
 
   it('shows a registration made through the API and refunds it from the dashboard', async () => {
-    const book = async (name: string, email: string) => {
-      const step1 = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key, body: { name, email, customFields: { city: 'Pune' } } });
-      assert.equal(step1.status, 201, step1.text);
-      const pay = await call(server.url, 'POST', '/api/v1/sandbox/payments', { key, body: { orderId: step1.body.orderId, outcome: 'success' } });
-      assert.equal(pay.status, 201, pay.text);
-      const step2 = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, {
-        key,
-        body: { registrationId: step1.body.registrationId, orderId: step1.body.orderId, paymentId: pay.body.paymentId },
-      });
-      assert.equal(step2.status, 200, step2.text);
-      return step1.body.registrationId as string;
-    };
+    const book = async (name: string, email: string) =>
+      (await paidBooking(keyApi(server.url, key), eventId, { name, email, customFields: { city: 'Pune' } })).registrationId;
     const refundMe = await book('Ravi Kumar', 'ravi@example.in');
     const stays = await book('Meera Iyer', 'meera@example.in');
     const admitted = await call(server.url, 'POST', `/api/v1/events/${eventId}/check-in`, { key, body: { registrationId: stays } });

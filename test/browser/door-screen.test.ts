@@ -16,6 +16,8 @@ import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../help
 import { y4mOf } from '../helpers/fake-camera.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { doorListAdmissionsOf } from '../helpers/rows.js';
 
 describe('the door screen of a day’s list, on a small phone and offline', { timeout: 300_000 }, () => {
   let server: TestServer;
@@ -28,7 +30,7 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
   const people: Record<string, string> = {};
   let oldQr = '';
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
   const verdict = () => page.locator('#result .verdict');
 
   /** Every one of these is wholly inside the viewport: seen without scrolling. */
@@ -60,9 +62,8 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
   before(async () => {
     server = await startServer({ env: { BASE_URL: 'https://tickets.example.in' } });
     org = await organiser(server.url);
-    const ev = await api('POST', '/api/v1/events', {
+    eventId = await createEvent(api, {
       title: 'Winter Music Festival, Bengaluru',
-      description: 'x',
       startDate: '2026-12-20',
       endDate: '2026-12-21',
       tracks: [
@@ -70,8 +71,6 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
         { title: 'Day 2', date: '2026-12-21T18:30:00+05:30', endDate: '2026-12-21T21:00:00+05:30', capacity: 50 },
       ],
     });
-    assert.equal(ev.status, 201, ev.text);
-    eventId = ev.body.data.id;
     people['Asha Second'] = await book('Asha Second', 1);
     people['Bela First'] = await book('Bela First', 0);
     people['Cara Whole'] = await book('Cara Whole', null);
@@ -171,12 +170,7 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
 
     await page.context().setOffline(false);
     await page.locator('#queue', { hasText: /^$/ }).waitFor({ state: 'attached' });
-    const admitted = await server.deps.db
-      .selectFrom('door_list_admissions')
-      .select('checked_in_at')
-      .where('attendee_id', '=', people['Cara Whole']!)
-      .where('list', '=', 'date:2026-12-21')
-      .executeTakeFirst();
+    const admitted = (await doorListAdmissionsOf(server, people['Cara Whole']!)).find((a) => a.list === 'date:2026-12-21');
     assert.ok(admitted?.checked_in_at, 'the admit queued before the reload reached the service');
   });
 

@@ -11,9 +11,10 @@ import type { Page } from 'playwright-core';
 import { qrPng } from '../../src/lib/qr-png.js';
 import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
 import { y4mOf } from '../helpers/fake-camera.js';
-import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { decodeQr } from '../helpers/qr.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 
 const JUNK = '1234567890'.repeat(60);
 
@@ -27,7 +28,7 @@ describe('the door screen keeps syncing past a bad scan', { timeout: 240_000 }, 
   let token = '';
   const people: Record<string, string> = {};
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
   const isIn = async (name: string) => (await api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${people[name]}`)).body.data.checkedIn as boolean;
   async function admitByName(name: string) {
     await page.getByLabel('Search by name or ticket code').fill(name);
@@ -40,8 +41,7 @@ describe('the door screen keeps syncing past a bad scan', { timeout: 240_000 }, 
   before(async () => {
     server = await startServer({ env: { BASE_URL: 'https://tickets.example.in' } });
     org = await organiser(server.url);
-    const ev = await api('POST', '/api/v1/events', { title: 'Rain Check', description: 'x', startDate: '2026-12-20' });
-    eventId = ev.body.data.id;
+    eventId = await createEvent(api, { title: 'Rain Check' });
     for (const name of ['Ira Good', 'Jai Later']) {
       const r = await api('POST', `/api/v1/events/${eventId}/register`, { name, email: uniqueEmail('sync') });
       assert.equal(r.status, 201, r.text);

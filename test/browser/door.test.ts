@@ -18,6 +18,7 @@ import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../hel
 import { decodeQr } from '../helpers/qr.js';
 import { y4mOf } from '../helpers/fake-camera.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 
 const PHONE = '+919812345678';
 
@@ -33,16 +34,12 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
   const people: Record<string, { id: string; email: string }> = {};
   const fetched: string[] = [];
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
 
   async function book(name: string): Promise<{ id: string; email: string }> {
     const email = uniqueEmail('door');
-    const s1 = await api('POST', `/api/v1/events/${eventId}/register`, { name, email, phone: PHONE });
-    assert.equal(s1.status, 201, s1.text);
-    const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: s1.body.orderId, outcome: 'success' });
-    const s2 = await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId: pay.body.paymentId });
-    assert.ok(s2.status < 300, s2.text);
-    return { id: s1.body.registrationId, email };
+    const { registrationId } = await paidBooking(api, eventId, { name, email, phone: PHONE });
+    return { id: registrationId, email };
   }
 
   const verdict = () => page.locator('#result .verdict');
@@ -55,8 +52,7 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
   before(async () => {
     server = await startServer({ isolatedDatabase: true, env: { BASE_URL: 'https://tickets.example.in' } });
     org = await organiser(server.url);
-    const ev = await api('POST', '/api/v1/events', { title: 'Monsoon Meetup', description: 'x', startDate: '2026-12-20', price: 499 });
-    eventId = ev.body.data.id;
+    eventId = await createEvent(api, { title: 'Monsoon Meetup', price: 499 });
     for (const name of ['Asha Scanned', 'Bela Offline', 'Chitra Refunded', 'Dev Elsewhere', 'Esha Later']) people[name] = await book(name);
     const p = await api('POST', `/api/v1/events/${eventId}/door-passes`, { label: 'Gate A' });
     assert.equal(p.status, 201, p.text);

@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { hostPage, hostUrl, launchBrowser, screenshot, startHostPages, type Browser, type HostPages } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 
 describe('the waitlist inside the embed, with a pinned key, in Chromium', { timeout: 240_000 }, () => {
   let server: TestServer;
@@ -29,12 +30,10 @@ describe('the waitlist inside the embed, with a pinned key, in Chromium', { time
     await server?.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, ...(body === undefined ? {} : { body }) });
+  const api = keyApi(() => server.url, () => org.key);
 
   async function soldOutEvent(): Promise<{ id: string; slug: string }> {
-    const r = await api('POST', '/api/v1/events', { title: 'Tiny Room', description: 'One seat.', startDate: '2026-12-20', capacity: 1, waitlist: { enabled: true, offerMinutes: 60 } });
-    assert.equal(r.status, 201, r.text);
-    const { id, slug } = r.body.data;
+    const { id, slug } = await createEventData(api, { title: 'Tiny Room', description: 'One seat.', capacity: 1, waitlist: { enabled: true, offerMinutes: 60 } });
     assert.equal((await api('POST', `/api/v1/events/${id}/register`, { name: 'First', email: uniqueEmail('first') })).status, 201);
     return { id, slug };
   }

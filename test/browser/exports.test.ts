@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
 import { call, createKey, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi, paidBooking, payInSandbox } from '../helpers/factories.js';
 
 const PASSWORD = 'a long enough password';
 const HYPERLINK = '=HYPERLINK("http://evil.example/","Click")';
@@ -22,7 +23,7 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
   let key = '';
   let eventId = '';
   const email = uniqueEmail('exports');
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => key);
 
   before(async () => {
     server = await startServer();
@@ -72,22 +73,11 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
     const login = await call(server.url, 'POST', '/auth/login', { body: { email, password: PASSWORD } });
     key = (await createKey(server.url, login.body.idToken, { mode: 'test', class: 'full' })).key;
 
-    const ev = await api('POST', '/api/v1/events', {
-      title: 'Kathakali evening',
-      description: 'x',
-      startDate: '2026-12-20',
-      price: 500,
-      customFields: [{ name: 'city', label: 'City', type: 'text' }],
-    });
-    assert.equal(ev.status, 201, ev.text);
-    eventId = ev.body.data.id;
+    eventId = await createEvent(api, { title: 'Kathakali evening', price: 500, customFields: [{ name: 'city', label: 'City', type: 'text' }] });
     assert.equal((await api('PUT', '/api/v1/gst/settings', { gstin: '29AAGCR4375J1ZU', legalName: 'Kalamandalam Arts', address: 'Cheruthuruthy, Thrissur' })).status, 200);
     const names = ['Nair, "Unni"\nKrishnan', HYPERLINK, '-2+3', 'ശ്രീലക്ഷ്മി ₹500'];
     for (const [i, name] of names.entries()) {
-      const s = await api('POST', `/api/v1/events/${eventId}/register`, { name, email: uniqueEmail('guest'), customFields: { city: i === 1 ? '@Kochi' : 'Kochi, Kerala' } });
-      assert.equal(s.status, 201, s.text);
-      const p = await api('POST', '/api/v1/sandbox/payments', { orderId: s.body.orderId, outcome: 'success' });
-      assert.equal((await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.body.registrationId, orderId: s.body.orderId, paymentId: p.body.paymentId })).status, 200);
+      await paidBooking(api, eventId, { name, email: uniqueEmail('guest'), customFields: { city: i === 1 ? '@Kochi' : 'Kochi, Kerala' } });
     }
 
     await page.goto(`${server.url}/dashboard/events/${eventId}/registrations`);
@@ -120,8 +110,8 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
   it('downloads the members, the ledger and the GST documents from their screens', async () => {
     const plan = await api('POST', '/api/v1/memberships/plans', { name: 'Rasika, annual', amount: 1200, kind: 'fixed_term', termMonths: 12 });
     const s = await api('POST', '/api/v1/memberships/subscribe', { planId: plan.body.data.id, name: '+Member “Menon”', email: uniqueEmail('member') });
-    const p = await api('POST', '/api/v1/sandbox/payments', { orderId: s.body.orderId, outcome: 'success' });
-    assert.equal((await api('POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, { orderId: s.body.orderId, paymentId: p.body.paymentId })).status, 200);
+    const paymentId = await payInSandbox(api, s.body.orderId);
+    assert.equal((await api('POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, { orderId: s.body.orderId, paymentId })).status, 200);
 
     await page.getByRole('link', { name: 'Memberships' }).click();
     await page.getByRole('heading', { name: 'Members', exact: true }).waitFor();

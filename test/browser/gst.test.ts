@@ -7,8 +7,9 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
-import { call, organiser, uniqueEmail } from '../helpers/http.js';
+import { organiser, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 
 describe('GST screens in Chromium', { timeout: 180_000 }, () => {
   let server: TestServer;
@@ -83,16 +84,14 @@ describe('GST screens in Chromium', { timeout: 180_000 }, () => {
 
   it('shows a tax invoice as an accessible HTML page', async () => {
     const org = await organiser(server.url, 'test');
-    const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+    const api = keyApi(() => server.url, () => org.key);
     await api('PUT', '/api/v1/gst/settings', { gstin: '29AAGCR4375J1ZU', legalName: 'Rangashankara Arts LLP', address: '36/2 8th Cross, JP Nagar, Bengaluru 560078' });
-    const ev = (await api('POST', '/api/v1/events', { title: 'Hamlet', description: 'x', startDate: '2026-12-20', price: 999, venueState: '29', sac: '999622' })).body.data.id;
-    const s = await api('POST', `/api/v1/events/${ev}/register`, { name: 'Asha Rao', email: uniqueEmail('buyer') });
-    const paid = await api('POST', '/api/v1/sandbox/payments', { orderId: s.body.orderId, outcome: 'success' });
-    assert.equal((await api('POST', `/api/v1/events/${ev}/register`, { registrationId: s.body.registrationId, orderId: s.body.orderId, paymentId: paid.body.paymentId })).status, 200);
+    const ev = await createEvent(api, { title: 'Hamlet', price: 999, venueState: '29', sac: '999622' });
+    const { registrationId } = await paidBooking(api, ev, { name: 'Asha Rao', email: uniqueEmail('buyer') });
     const invoicePage = await browser.newPage();
     await invoicePage.setExtraHTTPHeaders({ 'x-api-key': org.key });
     page = invoicePage;
-    await page.goto(`${server.url}/api/v1/events/${ev}/registrations/${s.body.registrationId}/invoice`);
+    await page.goto(`${server.url}/api/v1/events/${ev}/registrations/${registrationId}/invoice`);
     await page.getByRole('heading', { name: 'Tax Invoice', level: 1 }).waitFor();
     assert.equal(await page.getByRole('row', { name: /CGST @ 9%/ }).innerText().then((t) => t.replace(/\s+/g, ' ').trim()), 'CGST @ 9% INR 76.19');
     await axe();

@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { assertAccessible, fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
-import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 
 const creds = { keyId: 'rzp_live_EmulatorKey01', keySecret: 'emulatorsecret000000000' };
 
@@ -22,7 +23,7 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
   let ev: { id: string; slug: string };
   let planSlug = '';
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
 
   before(async () => {
     rzp = await startRazorpayEmulator(creds);
@@ -33,7 +34,7 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
     const plan = await api('POST', '/api/v1/memberships/plans', { name: 'Friends of the Hall', amount: 500, kind: 'fixed_term', termMonths: 12, description: 'Members’ prices at every concert.' });
     assert.equal(plan.status, 201, plan.text);
     planSlug = plan.body.data.slug;
-    const created = await api('POST', '/api/v1/events', {
+    ev = await createEventData(api, {
       title: 'Chamber evening',
       description: 'A string quartet.',
       startDate: '2026-12-20T18:30+05:30',
@@ -41,8 +42,6 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
       price: 400,
       specialPrices: [{ name: 'Members', price: 150, membersOnly: true }],
     });
-    assert.equal(created.status, 201, created.text);
-    ev = created.body.data;
   });
   after(async () => {
     await browser?.close();

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { openBrowser, shootAt, signInToDashboard, type BrowserSession } from '../helpers/browser.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -26,12 +27,7 @@ describe('the preview of a test event, booked from the dashboard and read in the
   before(async () => {
     server = await startServer();
     org = await organiser(server.url);
-    const ev = await call(server.url, 'POST', '/api/v1/events', {
-      key: org.key,
-      body: { title: 'Kochi Design Meetup', description: 'An evening of talks.', startDate: '2026-12-12T18:00+05:30', endDate: '2026-12-12T20:30+05:30', price: 250, capacity: 40 },
-    });
-    assert.equal(ev.status, 201, ev.text);
-    eventId = ev.body.data.id;
+    eventId = await createEvent(keyApi(server.url, org.key), { title: 'Kochi Design Meetup', description: 'An evening of talks.', startDate: '2026-12-12T18:00+05:30', endDate: '2026-12-12T20:30+05:30', price: 250, capacity: 40 });
     browser = await openBrowser();
     page = await browser.newPage();
     await page.route('https://checkout.razorpay.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));

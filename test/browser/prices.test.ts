@@ -10,8 +10,9 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
-import { call, createKey, signup, uniqueEmail, type Account } from '../helpers/http.js';
+import { createKey, signup, uniqueEmail, type Account } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 
 const PASSWORD = 'correct horse battery';
 const WIDTHS = [390, 360] as const;
@@ -24,7 +25,7 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
   let pk = '';
   let ev: { id: string; slug: string };
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => key);
 
   before(async () => {
     server = await startServer();
@@ -32,7 +33,7 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
     org = await signup(server.url, { name: 'Asha Organiser' });
     key = (await createKey(server.url, org.token, { mode: 'test' })).key;
     pk = (await createKey(server.url, org.token, { mode: 'test', class: 'checkout' })).key;
-    const created = await api('POST', '/api/v1/events', {
+    ev = await createEventData(api, {
       title: 'Two-day fest',
       description: 'Music on two evenings.',
       startDate: '2026-12-20T18:30+05:30',
@@ -46,8 +47,6 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
       ],
       specialPrices: [{ name: 'Student', price: 500 }],
     });
-    assert.equal(created.status, 201, created.text);
-    ev = created.body.data;
     assert.equal((await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'TENOFF', discountPercent: 10 })).status, 201);
   });
   after(async () => {

@@ -9,8 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { openBrowser, shootAt, signInToDashboard, type BrowserSession } from '../helpers/browser.js';
-import { call, organiser, type Account, type KeyInfo } from '../helpers/http.js';
+import { organiser, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { doorListAdmissionsOf } from '../helpers/rows.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -23,7 +25,7 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
   let registrationId = '';
   const links: Record<string, string> = {};
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
 
   const shoot = (p: Page, name: string) =>
     shootAt(p, `two-day-${name}`, [
@@ -34,7 +36,7 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
   before(async () => {
     server = await startServer();
     org = await organiser(server.url);
-    const ev = await api('POST', '/api/v1/events', {
+    eventId = await createEvent(api, {
       title: 'Winter Music Festival, Bengaluru',
       description: 'Two evenings of music.',
       startDate: '2026-12-20',
@@ -44,8 +46,6 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
         { title: 'Day 2', startsAt: '2026-12-21T18:30+05:30', endsAt: '2026-12-21T21:00+05:30', capacity: 50 },
       ],
     });
-    assert.equal(ev.status, 201, ev.text);
-    eventId = ev.body.data.id;
     const r = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Second', email: 'asha.second@example.in', subEventId: '1' });
     assert.equal(r.status, 201, r.text);
     registrationId = r.body.registrationId;
@@ -121,7 +121,7 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
     await page.getByRole('button', { name: 'Admit', exact: true }).click();
     await verdict().filter({ hasText: 'Admitted' }).waitFor();
     await shoot(page, 'day2-gate-admitted');
-    const lists = await server.deps.db.selectFrom('door_list_admissions').select(['list', 'checked_in_at']).where('attendee_id', '=', registrationId).execute();
+    const lists = await doorListAdmissionsOf(server, registrationId);
     assert.deepEqual(lists.map((l) => [l.list, l.checked_in_at !== null]), [['date:2026-12-21', true]], 'admitted on Day 2’s list only');
 
     await atGate('Day 1 gate');

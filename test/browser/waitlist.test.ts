@@ -8,8 +8,10 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { fitsWidth, openBrowser, screenshot, WAIT_MS, type BrowserSession } from '../helpers/browser.js';
-import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { createEventData, keyApi, paidBooking } from '../helpers/factories.js';
+import { runJobs as runDueJobs } from '../helpers/rows.js';
 
 describe('waitlist and the attendee page in Chromium', { timeout: 240_000 }, () => {
   let server: TestServer;
@@ -28,9 +30,9 @@ describe('waitlist and the attendee page in Chromium', { timeout: 240_000 }, () 
     await server?.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, ...(body === undefined ? {} : { body }) });
+  const api = keyApi(() => server.url, () => org.key);
   const mails = async () => (await api('GET', '/api/v1/sandbox/emails?limit=1000')).body.data as { to: string[]; subject: string; text: string }[];
-  const runJobs = () => drainJobs(server, async () => (await server.deps.db.selectFrom('jobs').select('id').where('status', '=', 'pending').where('run_at', '<=', server.clock.now()).execute()).length === 0);
+  const runJobs = () => runDueJobs(server, { due: true });
   const local = (url: string) => server.url + new URL(url).pathname + new URL(url).search;
 
   async function axe(page: Page, what: string) {
@@ -43,14 +45,11 @@ describe('waitlist and the attendee page in Chromium', { timeout: 240_000 }, () 
   }
 
   async function paidSeat(eventId: string): Promise<string> {
-    const s = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Holder', email: uniqueEmail('holder') });
-    const p = await api('POST', '/api/v1/sandbox/payments', { orderId: s.body.orderId, outcome: 'success' });
-    assert.equal((await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.body.registrationId, orderId: s.body.orderId, paymentId: p.body.paymentId })).status, 200);
-    return s.body.registrationId;
+    return (await paidBooking(api, eventId, { name: 'Holder', email: uniqueEmail('holder') })).registrationId;
   }
 
   it('joins, books from the offer, and transfers from the ticket page', async () => {
-    const created = await api('POST', '/api/v1/events', {
+    const { id, slug } = await createEventData(api, {
       title: 'Sold Out Sessions',
       description: 'A small room.',
       startDate: '2026-12-20',
@@ -60,7 +59,6 @@ describe('waitlist and the attendee page in Chromium', { timeout: 240_000 }, () 
       waitlist: { enabled: true, offerMinutes: 60 },
       selfService: { transfer: true, cancel: true, cutoffHours: 24, refund: 'full' },
     });
-    const { id, slug } = created.body.data;
     const holder = await paidSeat(id);
 
     const page = await browser.newPage();

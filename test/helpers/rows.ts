@@ -159,3 +159,10 @@ export async function markNewestJobDead(server: Pick<TestServer, 'deps'>): Promi
   await dbOf(server).updateTable('jobs').set({ status: 'dead' }).where('id', '=', job.id).execute();
   return job.id;
 }
+
+// ---------------------------------------------------------------- the door
+
+/** The door lists a person (attendee) was admitted on, or expected at: `{ list, checked_in_at }` per list. */
+export async function doorListAdmissionsOf(server: Pick<TestServer, 'deps'>, attendeeId: string): Promise<Row<'door_list_admissions'>[]> {
+  return dbOf(server).selectFrom('door_list_admissions').selectAll().where('attendee_id', '=', attendeeId).execute();
+}
