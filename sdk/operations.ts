@@ -68,6 +68,14 @@ export function operations(client: Client<paths>) {
     setEventTicketEmails: (...init: Init<paths['/admin/api/events/{eventId}/ticket-emails'], 'post'>) => client.POST('/admin/api/events/{eventId}/ticket-emails', ...(init as [MaybeOptionalInit<paths['/admin/api/events/{eventId}/ticket-emails'], 'post'>])),
     /** Add a member by hand (source: manual) (`POST /admin/api/memberships`) */
     addMemberByHand: (...init: Init<paths['/admin/api/memberships'], 'post'>) => client.POST('/admin/api/memberships', ...(init as [MaybeOptionalInit<paths['/admin/api/memberships'], 'post'>])),
+    /** The account’s seating plans, oldest first (`GET /api/v1/seating-plans`) */
+    listSeatingPlans: (...init: Init<paths['/api/v1/seating-plans'], 'get'>) => client.GET('/api/v1/seating-plans', ...(init as [MaybeOptionalInit<paths['/api/v1/seating-plans'], 'get'>])),
+    /** Make a seating plan from a grid or a list of seats (`POST /api/v1/seating-plans`) */
+    createSeatingPlan: (...init: Init<paths['/api/v1/seating-plans'], 'post'>) => client.POST('/api/v1/seating-plans', ...(init as [MaybeOptionalInit<paths['/api/v1/seating-plans'], 'post'>])),
+    /** One seating plan, with every seat (`GET /api/v1/seating-plans/{id}`) */
+    getSeatingPlan: (...init: Init<paths['/api/v1/seating-plans/{id}'], 'get'>) => client.GET('/api/v1/seating-plans/{id}', ...(init as [MaybeOptionalInit<paths['/api/v1/seating-plans/{id}'], 'get'>])),
+    /** Rename a seating plan or replace its seats (`PUT /api/v1/seating-plans/{id}`) */
+    updateSeatingPlan: (...init: Init<paths['/api/v1/seating-plans/{id}'], 'put'>) => client.PUT('/api/v1/seating-plans/{id}', ...(init as [MaybeOptionalInit<paths['/api/v1/seating-plans/{id}'], 'put'>])),
     /** This account's events in the key's mode, one page at a time (`GET /api/v1/events`) */
     listEvents: (...init: Init<paths['/api/v1/events'], 'get'>) => client.GET('/api/v1/events', ...(init as [MaybeOptionalInit<paths['/api/v1/events'], 'get'>])),
     /** Create an event (always a draft, in the key’s mode) (`POST /api/v1/events`) */

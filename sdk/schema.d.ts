@@ -1344,6 +1344,56 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/seating-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s seating plans, oldest first
+         * @description Each plan without its seats (read one plan for them). Paged like every list. Test and live keys see the same plans.
+         */
+        get: operations["listSeatingPlans"];
+        put?: never;
+        /**
+         * Make a seating plan from a grid or a list of seats
+         * @description A plan is made from `grid` (sections of rows × seats: row letters without I and O, aisles after given seat numbers, seat 1 at the left or right, straight or curved rows) or from `layout` (the seats themselves, as imported or as read and edited). `stage` defaults to the middle in front of the first row, at the smallest `y`: best available counts nearness from it. At most 60,000 seats; seat ids must be unique. Plans belong to the account: its test and live keys see the same plans.
+         */
+        post: operations["createSeatingPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/seating-plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One seating plan, with every seat
+         * @description The plan’s seats with their places, categories and marks, its stage, and how many seats each category has (blocked ones aside). Another account’s plan answers 404.
+         */
+        get: operations["getSeatingPlan"];
+        /**
+         * Rename a seating plan or replace its seats
+         * @description Send `name`, and `grid` or `layout` to replace the seats: read the plan, change its seats (rename, block, mark accessible, move) and send them back as `layout`. A seat keeps its id across edits.
+         *
+         *     A plan is made from `grid` (sections of rows × seats: row letters without I and O, aisles after given seat numbers, seat 1 at the left or right, straight or curved rows) or from `layout` (the seats themselves, as imported or as read and edited). `stage` defaults to the middle in front of the first row, at the smallest `y`: best available counts nearness from it. At most 60,000 seats; seat ids must be unique. Plans belong to the account: its test and live keys see the same plans.
+         */
+        put: operations["updateSeatingPlan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -2759,7 +2809,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_code_expired" | "member_code_tries_used" | "member_code_wrong" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_seating_plan" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_code_expired" | "member_code_tries_used" | "member_code_wrong" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -15628,6 +15678,1167 @@ export interface operations {
             };
             /** @description The Idempotency-Key was used with another request. */
             422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSeatingPlans: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Items per page, 1 to 1000 (default 100).
+                 * @example 20
+                 */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of seating plans. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "seatplan_Hq7Lm2Xv9Kt4Zb1R",
+                     *           "name": "Rangashankara main hall",
+                     *           "seatCount": 6,
+                     *           "createdAt": "2026-11-25T07:51:24.908Z",
+                     *           "updatedAt": "2026-11-25T07:51:24.908Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            seatCount: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** @description More items follow; read them with `startingAfter=<nextCursor>`. */
+                        hasMore: boolean;
+                        /** @description Cursor of the last item on this page when hasMore, else null. */
+                        nextCursor: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSeatingPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Rangashankara main hall",
+                 *       "grid": {
+                 *         "sections": [
+                 *           {
+                 *             "name": "Stalls",
+                 *             "rows": 2,
+                 *             "seatsPerRow": 3,
+                 *             "category": [
+                 *               "Gold",
+                 *               "Silver"
+                 *             ],
+                 *             "aisleAfter": [
+                 *               2
+                 *             ],
+                 *             "accessible": [
+                 *               {
+                 *                 "row": "A",
+                 *                 "seats": [
+                 *                   1
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Sections of rows × seats, generated. */
+                    grid: {
+                        sections: {
+                            accessible?: {
+                                row: string;
+                                seats: number[];
+                            }[];
+                            /** @description Seat numbers after which an aisle runs. */
+                            aisleAfter?: number[];
+                            /** @description One category, or one per row from the front (the last repeats). */
+                            category: string | string[];
+                            /** @description 0 for straight rows; more bends the row ends towards the stage. */
+                            curve?: number;
+                            /** @description The first row’s letter (default A); I and O are skipped. */
+                            firstRow?: string;
+                            name: string;
+                            /** @description Where seat 1 is, seen from the stage (default left). */
+                            numbering?: "left-to-right" | "right-to-left";
+                            origin?: {
+                                x: number;
+                                y: number;
+                            };
+                            rows: number;
+                            seatsPerRow: number;
+                        }[];
+                        stage?: {
+                            x: number;
+                            y: number;
+                        };
+                    };
+                    name: string;
+                } | {
+                    /** @description Every seat given (an import, or a plan as read and edited: rename, block, mark accessible). */
+                    layout: {
+                        seats: {
+                            accessible?: boolean;
+                            blocked?: boolean;
+                            category: string;
+                            id?: string;
+                            label?: string;
+                            number: number;
+                            row: string;
+                            section: string;
+                            x: number;
+                            y: number;
+                        }[];
+                        stage?: {
+                            x: number;
+                            y: number;
+                        };
+                    };
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The plan, with every seat. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "seatplan_Hq7Lm2Xv9Kt4Zb1R",
+                     *         "name": "Rangashankara main hall",
+                     *         "seatCount": 6,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z",
+                     *         "categories": [
+                     *           {
+                     *             "name": "Gold",
+                     *             "seats": 3
+                     *           },
+                     *           {
+                     *             "name": "Silver",
+                     *             "seats": 3
+                     *           }
+                     *         ],
+                     *         "stage": {
+                     *           "x": 1.5,
+                     *           "y": -1
+                     *         },
+                     *         "seats": [
+                     *           {
+                     *             "id": "Stalls-A-1",
+                     *             "section": "Stalls",
+                     *             "row": "A",
+                     *             "number": 1,
+                     *             "label": "Row A, seat 1",
+                     *             "x": 0,
+                     *             "y": 0,
+                     *             "category": "Gold",
+                     *             "accessible": true,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-A-2",
+                     *             "section": "Stalls",
+                     *             "row": "A",
+                     *             "number": 2,
+                     *             "label": "Row A, seat 2",
+                     *             "x": 1,
+                     *             "y": 0,
+                     *             "category": "Gold",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-A-3",
+                     *             "section": "Stalls",
+                     *             "row": "A",
+                     *             "number": 3,
+                     *             "label": "Row A, seat 3",
+                     *             "x": 3,
+                     *             "y": 0,
+                     *             "category": "Gold",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-B-1",
+                     *             "section": "Stalls",
+                     *             "row": "B",
+                     *             "number": 1,
+                     *             "label": "Row B, seat 1",
+                     *             "x": 0,
+                     *             "y": 1,
+                     *             "category": "Silver",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-B-2",
+                     *             "section": "Stalls",
+                     *             "row": "B",
+                     *             "number": 2,
+                     *             "label": "Row B, seat 2",
+                     *             "x": 1,
+                     *             "y": 1,
+                     *             "category": "Silver",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-B-3",
+                     *             "section": "Stalls",
+                     *             "row": "B",
+                     *             "number": 3,
+                     *             "label": "Row B, seat 3",
+                     *             "x": 3,
+                     *             "y": 1,
+                     *             "category": "Silver",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            categories: {
+                                name: string;
+                                /** @description Seats that are not blocked. */
+                                seats: number;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            seatCount: number;
+                            seats: {
+                                accessible: boolean;
+                                /** @description Never sold (a pillar, a camera platform, house seats). */
+                                blocked: boolean;
+                                /** @description The price category; an event maps each to a tier. */
+                                category: string;
+                                /** @description Stable across edits: `<section>-<row>-<number>` unless the import named it. */
+                                id: string;
+                                /** @description What a person reads, e.g. "Row C, seat 12". */
+                                label: string;
+                                number: number;
+                                row: string;
+                                section: string;
+                                x: number;
+                                y: number;
+                            }[];
+                            stage: {
+                                x: number;
+                                y: number;
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state changed or conflicts with the request. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSeatingPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Seating plan id
+                 * @example seatplan_Hq7Lm2Xv9Kt4Zb1R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan, with every seat. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "seatplan_Hq7Lm2Xv9Kt4Zb1R",
+                     *         "name": "Rangashankara main hall",
+                     *         "seatCount": 6,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z",
+                     *         "categories": [
+                     *           {
+                     *             "name": "Gold",
+                     *             "seats": 3
+                     *           },
+                     *           {
+                     *             "name": "Silver",
+                     *             "seats": 3
+                     *           }
+                     *         ],
+                     *         "stage": {
+                     *           "x": 1.5,
+                     *           "y": -1
+                     *         },
+                     *         "seats": [
+                     *           {
+                     *             "id": "Stalls-A-1",
+                     *             "section": "Stalls",
+                     *             "row": "A",
+                     *             "number": 1,
+                     *             "label": "Row A, seat 1",
+                     *             "x": 0,
+                     *             "y": 0,
+                     *             "category": "Gold",
+                     *             "accessible": true,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-A-2",
+                     *             "section": "Stalls",
+                     *             "row": "A",
+                     *             "number": 2,
+                     *             "label": "Row A, seat 2",
+                     *             "x": 1,
+                     *             "y": 0,
+                     *             "category": "Gold",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-A-3",
+                     *             "section": "Stalls",
+                     *             "row": "A",
+                     *             "number": 3,
+                     *             "label": "Row A, seat 3",
+                     *             "x": 3,
+                     *             "y": 0,
+                     *             "category": "Gold",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-B-1",
+                     *             "section": "Stalls",
+                     *             "row": "B",
+                     *             "number": 1,
+                     *             "label": "Row B, seat 1",
+                     *             "x": 0,
+                     *             "y": 1,
+                     *             "category": "Silver",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-B-2",
+                     *             "section": "Stalls",
+                     *             "row": "B",
+                     *             "number": 2,
+                     *             "label": "Row B, seat 2",
+                     *             "x": 1,
+                     *             "y": 1,
+                     *             "category": "Silver",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-B-3",
+                     *             "section": "Stalls",
+                     *             "row": "B",
+                     *             "number": 3,
+                     *             "label": "Row B, seat 3",
+                     *             "x": 3,
+                     *             "y": 1,
+                     *             "category": "Silver",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            categories: {
+                                name: string;
+                                /** @description Seats that are not blocked. */
+                                seats: number;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            seatCount: number;
+                            seats: {
+                                accessible: boolean;
+                                /** @description Never sold (a pillar, a camera platform, house seats). */
+                                blocked: boolean;
+                                /** @description The price category; an event maps each to a tier. */
+                                category: string;
+                                /** @description Stable across edits: `<section>-<row>-<number>` unless the import named it. */
+                                id: string;
+                                /** @description What a person reads, e.g. "Row C, seat 12". */
+                                label: string;
+                                number: number;
+                                row: string;
+                                section: string;
+                                x: number;
+                                y: number;
+                            }[];
+                            stage: {
+                                x: number;
+                                y: number;
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSeatingPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Seating plan id
+                 * @example seatplan_Hq7Lm2Xv9Kt4Zb1R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Main hall, camera at B3",
+                 *       "layout": {
+                 *         "seats": [
+                 *           {
+                 *             "id": "Stalls-A-1",
+                 *             "section": "Stalls",
+                 *             "row": "A",
+                 *             "number": 1,
+                 *             "label": "Row A, seat 1",
+                 *             "x": 0,
+                 *             "y": 0,
+                 *             "category": "Gold",
+                 *             "accessible": true,
+                 *             "blocked": false
+                 *           },
+                 *           {
+                 *             "id": "Stalls-A-2",
+                 *             "section": "Stalls",
+                 *             "row": "A",
+                 *             "number": 2,
+                 *             "label": "Row A, seat 2",
+                 *             "x": 1,
+                 *             "y": 0,
+                 *             "category": "Gold",
+                 *             "accessible": false,
+                 *             "blocked": false
+                 *           },
+                 *           {
+                 *             "id": "Stalls-A-3",
+                 *             "section": "Stalls",
+                 *             "row": "A",
+                 *             "number": 3,
+                 *             "label": "Row A, seat 3",
+                 *             "x": 3,
+                 *             "y": 0,
+                 *             "category": "Gold",
+                 *             "accessible": false,
+                 *             "blocked": false
+                 *           },
+                 *           {
+                 *             "id": "Stalls-B-1",
+                 *             "section": "Stalls",
+                 *             "row": "B",
+                 *             "number": 1,
+                 *             "label": "Row B, seat 1",
+                 *             "x": 0,
+                 *             "y": 1,
+                 *             "category": "Silver",
+                 *             "accessible": false,
+                 *             "blocked": false
+                 *           },
+                 *           {
+                 *             "id": "Stalls-B-2",
+                 *             "section": "Stalls",
+                 *             "row": "B",
+                 *             "number": 2,
+                 *             "label": "Row B, seat 2",
+                 *             "x": 1,
+                 *             "y": 1,
+                 *             "category": "Silver",
+                 *             "accessible": false,
+                 *             "blocked": false
+                 *           },
+                 *           {
+                 *             "id": "Stalls-B-3",
+                 *             "section": "Stalls",
+                 *             "row": "B",
+                 *             "number": 3,
+                 *             "label": "Row B, seat 3",
+                 *             "x": 3,
+                 *             "y": 1,
+                 *             "category": "Silver",
+                 *             "accessible": false,
+                 *             "blocked": true
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Sections of rows × seats, generated. */
+                    grid: {
+                        sections: {
+                            accessible?: {
+                                row: string;
+                                seats: number[];
+                            }[];
+                            /** @description Seat numbers after which an aisle runs. */
+                            aisleAfter?: number[];
+                            /** @description One category, or one per row from the front (the last repeats). */
+                            category: string | string[];
+                            /** @description 0 for straight rows; more bends the row ends towards the stage. */
+                            curve?: number;
+                            /** @description The first row’s letter (default A); I and O are skipped. */
+                            firstRow?: string;
+                            name: string;
+                            /** @description Where seat 1 is, seen from the stage (default left). */
+                            numbering?: "left-to-right" | "right-to-left";
+                            origin?: {
+                                x: number;
+                                y: number;
+                            };
+                            rows: number;
+                            seatsPerRow: number;
+                        }[];
+                        stage?: {
+                            x: number;
+                            y: number;
+                        };
+                    };
+                    name?: string;
+                } | {
+                    /** @description Every seat given (an import, or a plan as read and edited: rename, block, mark accessible). */
+                    layout: {
+                        seats: {
+                            accessible?: boolean;
+                            blocked?: boolean;
+                            category: string;
+                            id?: string;
+                            label?: string;
+                            number: number;
+                            row: string;
+                            section: string;
+                            x: number;
+                            y: number;
+                        }[];
+                        stage?: {
+                            x: number;
+                            y: number;
+                        };
+                    };
+                    name?: string;
+                } | {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The plan as it now stands. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "seatplan_Hq7Lm2Xv9Kt4Zb1R",
+                     *         "name": "Main hall, camera at B3",
+                     *         "seatCount": 6,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "updatedAt": "2026-11-25T07:51:24.908Z",
+                     *         "categories": [
+                     *           {
+                     *             "name": "Gold",
+                     *             "seats": 3
+                     *           },
+                     *           {
+                     *             "name": "Silver",
+                     *             "seats": 2
+                     *           }
+                     *         ],
+                     *         "stage": {
+                     *           "x": 1.5,
+                     *           "y": -1
+                     *         },
+                     *         "seats": [
+                     *           {
+                     *             "id": "Stalls-A-1",
+                     *             "section": "Stalls",
+                     *             "row": "A",
+                     *             "number": 1,
+                     *             "label": "Row A, seat 1",
+                     *             "x": 0,
+                     *             "y": 0,
+                     *             "category": "Gold",
+                     *             "accessible": true,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-A-2",
+                     *             "section": "Stalls",
+                     *             "row": "A",
+                     *             "number": 2,
+                     *             "label": "Row A, seat 2",
+                     *             "x": 1,
+                     *             "y": 0,
+                     *             "category": "Gold",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-A-3",
+                     *             "section": "Stalls",
+                     *             "row": "A",
+                     *             "number": 3,
+                     *             "label": "Row A, seat 3",
+                     *             "x": 3,
+                     *             "y": 0,
+                     *             "category": "Gold",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-B-1",
+                     *             "section": "Stalls",
+                     *             "row": "B",
+                     *             "number": 1,
+                     *             "label": "Row B, seat 1",
+                     *             "x": 0,
+                     *             "y": 1,
+                     *             "category": "Silver",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-B-2",
+                     *             "section": "Stalls",
+                     *             "row": "B",
+                     *             "number": 2,
+                     *             "label": "Row B, seat 2",
+                     *             "x": 1,
+                     *             "y": 1,
+                     *             "category": "Silver",
+                     *             "accessible": false,
+                     *             "blocked": false
+                     *           },
+                     *           {
+                     *             "id": "Stalls-B-3",
+                     *             "section": "Stalls",
+                     *             "row": "B",
+                     *             "number": 3,
+                     *             "label": "Row B, seat 3",
+                     *             "x": 3,
+                     *             "y": 1,
+                     *             "category": "Silver",
+                     *             "accessible": false,
+                     *             "blocked": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            categories: {
+                                name: string;
+                                /** @description Seats that are not blocked. */
+                                seats: number;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            seatCount: number;
+                            seats: {
+                                accessible: boolean;
+                                /** @description Never sold (a pillar, a camera platform, house seats). */
+                                blocked: boolean;
+                                /** @description The price category; an event maps each to a tier. */
+                                category: string;
+                                /** @description Stable across edits: `<section>-<row>-<number>` unless the import named it. */
+                                id: string;
+                                /** @description What a person reads, e.g. "Row C, seat 12". */
+                                label: string;
+                                number: number;
+                                row: string;
+                                section: string;
+                                x: number;
+                                y: number;
+                            }[];
+                            stage: {
+                                x: number;
+                                y: number;
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

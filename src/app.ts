@@ -42,6 +42,7 @@ import { countRequests } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.js';
+import { seatingRoutes } from './modules/seating/seating.routes.js';
 import * as dashboardSessions from './dashboard/sessions.js';
 import { installIdempotency } from './modules/idempotency/idempotency.hooks.js';
 import { assertRouteRule, registerAuth, type AuthRule, type RouteEntry } from './http/auth.js';
@@ -213,6 +214,7 @@ async function registerModules(app: App, deps: Deps): Promise<void> {
     publishingRoutes(deps),
     mailSettingsRoutes(deps),
     adminRoutes(deps),
+    seatingRoutes(deps),
     eventsRoutes(deps.eventDeps),
     registrationsRoutes(deps.registerDeps),
     waitlistRoutes(deps.waitlistDeps),

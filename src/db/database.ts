@@ -20,6 +20,7 @@ import type { PayoutsTables } from '../modules/payouts/payouts.tables.js';
 import type { ReconciliationTables } from '../modules/reconciliation/reconciliation.tables.js';
 import type { RegistrationsTables } from '../modules/registrations/registrations.tables.js';
 import type { SandboxTables } from '../modules/sandbox/sandbox.tables.js';
+import type { SeatingTables } from '../modules/seating/seating.tables.js';
 import type { WaitlistTables } from '../modules/waitlist/waitlist.tables.js';
 import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.js';
 import type { WhatsAppTables } from '../modules/whatsapp/whatsapp.tables.js';
@@ -43,6 +44,7 @@ export type * from '../modules/payouts/payouts.tables.js';
 export type * from '../modules/reconciliation/reconciliation.tables.js';
 export type * from '../modules/registrations/registrations.tables.js';
 export type * from '../modules/sandbox/sandbox.tables.js';
+export type * from '../modules/seating/seating.tables.js';
 export type * from '../modules/waitlist/waitlist.tables.js';
 export type * from '../modules/webhooks/webhooks.tables.js';
 export type * from '../modules/whatsapp/whatsapp.tables.js';
@@ -67,6 +69,7 @@ export interface Database
     ReconciliationTables,
     RegistrationsTables,
     SandboxTables,
+    SeatingTables,
     WaitlistTables,
     WebhooksTables,
     WhatsAppTables {}

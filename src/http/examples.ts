@@ -41,6 +41,7 @@ export const EX = {
   csrf: 'c1Xk8Lm2Qv7Zt4Rb9Nc3Wd6Hy0Js5FeU2iOa',
   planId: 'plan_Lx9Qm2Kv7Zt4Rb1N',
   planSlug: 'annual-membership',
+  seatingPlanId: 'seatplan_Hq7Lm2Xv9Kt4Zb1R',
   membershipId: 'mem_Tq3Zm8Lx2Kv7Rb9N',
   subscriptionId: 'sub_Rk4Lm9Qx2Zv7Tb1N',
   broadcastId: 'bc_Wq2Lx8Km4Zv7Tb1Nc9Rd',

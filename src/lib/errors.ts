@@ -22,6 +22,7 @@ export const ERRORS = {
   amount_above_recurring_limit: { status: 400, message: 'a recurring plan may charge at most 15,000 rupees per period' },
   confirmation_required: { status: 400, message: 'confirm the recipient count of the preview to send' },
   invalid_custom_field: { status: 400, message: 'a custom field definition is not valid' },
+  invalid_seating_plan: { status: 400, message: 'the seating plan is not valid' },
   missing_custom_field: { status: 400, message: 'a required custom field has no answer' },
   unknown_custom_field: { status: 400, message: 'an answer names no custom field of this event' },
   invalid_date: { status: 400, message: 'a date is not valid' },

@@ -25,6 +25,7 @@ const TAGS = [
   { name: 'tracks', description: 'Bookable sessions inside an event, addressed by index' },
   { name: 'registrations', description: 'Bookings and their attendees' },
   { name: 'waitlist', description: 'Waitlists of sold-out events: joining, the queue, timed offers' },
+  { name: 'seating', description: 'Reserved seating: an account’s reusable seating plans (sections, rows, seats, categories)' },
   { name: 'attendee', description: 'The attendee’s own page /t/{token}: the ticket, and transfer or cancellation under the event’s policy' },
   { name: 'check-in', description: 'Door: look up and admit tickets' },
   { name: 'broadcast', description: 'Email the event’s own attendees' },

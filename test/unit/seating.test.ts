@@ -4,8 +4,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { bestAvailable, leavesSingle, seatRuns, type SeatRuns } from '../../src/modules/seating/best-available.js';
-import { checkLayout, generatePlan, PlanError, rowLabels, type Seat } from '../../src/modules/seating/plan.js';
+import {
+  bestAvailable,
+  leavesSingle,
+  seatRuns,
+  type SeatRuns,
+} from '../../src/modules/seating/best-available.js';
+import {
+  checkLayout,
+  generatePlan,
+  PlanError,
+  rowLabels,
+  type Seat,
+} from '../../src/modules/seating/plan.js';
 
 describe('the grid generator', () => {
   it('labels rows A to Z without I and O, then AA', () => {
@@ -15,43 +26,105 @@ describe('the grid generator', () => {
   });
 
   it('makes rows of seats front to back, with an aisle gap, numbered either way', () => {
-    const plan = generatePlan([{ name: 'Stalls', rows: 2, seatsPerRow: 6, category: ['Gold', 'Silver'], aisleAfter: [3] }]);
+    const plan = generatePlan([
+      { name: 'Stalls', rows: 2, seatsPerRow: 6, category: ['Gold', 'Silver'], aisleAfter: [3] },
+    ]);
     assert.equal(plan.seats.length, 12);
     const rowA = plan.seats.filter((s) => s.row === 'A');
-    assert.deepEqual(rowA.map((s) => s.number), [1, 2, 3, 4, 5, 6]);
-    assert.deepEqual(rowA.map((s) => s.x), [0, 1, 2, 4, 5, 6], 'a gap after seat 3');
+    assert.deepEqual(
+      rowA.map((s) => s.number),
+      [1, 2, 3, 4, 5, 6],
+    );
+    assert.deepEqual(
+      rowA.map((s) => s.x),
+      [0, 1, 2, 4, 5, 6],
+      'a gap after seat 3',
+    );
     assert.deepEqual([...new Set(plan.seats.map((s) => `${s.row}:${s.category}`))], ['A:Gold', 'B:Silver']);
     assert.equal(plan.seats[0]!.label, 'Row A, seat 1');
     assert.deepEqual(plan.stage, { x: 3, y: -1 }, 'centred in front of row A');
-    const rtl = generatePlan([{ name: 'Balcony', rows: 1, seatsPerRow: 4, category: 'Silver', numbering: 'right-to-left', aisleAfter: [2] }]);
-    assert.deepEqual(rtl.seats.map((s) => [s.number, s.x]), [[4, 0], [3, 1], [2, 3], [1, 4]], 'seat 1 at the right, the aisle between 3 and 2');
+    const rtl = generatePlan([
+      {
+        name: 'Balcony',
+        rows: 1,
+        seatsPerRow: 4,
+        category: 'Silver',
+        numbering: 'right-to-left',
+        aisleAfter: [2],
+      },
+    ]);
+    assert.deepEqual(
+      rtl.seats.map((s) => [s.number, s.x]),
+      [
+        [4, 0],
+        [3, 1],
+        [2, 3],
+        [1, 4],
+      ],
+      'seat 1 at the right, the aisle between 3 and 2',
+    );
   });
 
   it('bends curved rows towards the stage at their ends, and marks accessible seats', () => {
-    const plan = generatePlan([{ name: 'Arena', rows: 1, seatsPerRow: 5, category: 'Gold', curve: 1, accessible: [{ row: 'A', seats: [1, 5] }] }]);
+    const plan = generatePlan([
+      {
+        name: 'Arena',
+        rows: 1,
+        seatsPerRow: 5,
+        category: 'Gold',
+        curve: 1,
+        accessible: [{ row: 'A', seats: [1, 5] }],
+      },
+    ]);
     const ys = plan.seats.map((s) => s.y);
     assert.ok(ys[0]! < ys[2]! && ys[4]! < ys[2]!, 'the ends are nearer the stage than the middle');
-    assert.deepEqual(plan.seats.filter((s) => s.accessible).map((s) => s.number), [1, 5]);
+    assert.deepEqual(
+      plan.seats.filter((s) => s.accessible).map((s) => s.number),
+      [1, 5],
+    );
   });
 
   it('refuses a plan with no seats, twice the same seat, or a seat without a place', () => {
     assert.throws(() => checkLayout({ stage: { x: 0, y: 0 }, seats: [] }), PlanError);
     const seat = generatePlan([{ name: 'S', rows: 1, seatsPerRow: 1, category: 'G' }]).seats[0]!;
     assert.throws(() => checkLayout({ stage: { x: 0, y: 0 }, seats: [seat, seat] }), /twice/);
-    assert.throws(() => checkLayout({ stage: { x: 0, y: 0 }, seats: [{ ...seat, x: Number.NaN }] }), /x and y/);
+    assert.throws(
+      () => checkLayout({ stage: { x: 0, y: 0 }, seats: [{ ...seat, x: Number.NaN }] }),
+      /x and y/,
+    );
   });
 });
 
 describe('best available, by example', () => {
-  const plan = generatePlan([{ name: 'Hall', rows: 3, seatsPerRow: 8, category: 'Gold', aisleAfter: [4], accessible: [{ row: 'C', seats: [1, 2] }] }]);
+  const plan = generatePlan([
+    {
+      name: 'Hall',
+      rows: 3,
+      seatsPerRow: 8,
+      category: 'Gold',
+      aisleAfter: [4],
+      accessible: [{ row: 'C', seats: [1, 2] }],
+    },
+  ]);
   const runs = seatRuns(plan.seats, plan.stage);
   const id = (row: string, n: number) => `Hall-${row}-${n}`;
 
   it('picks adjacent seats in the front row, nearest the stage, never across the aisle', () => {
-    assert.deepEqual(bestAvailable(runs, new Set(), { category: 'Gold', quantity: 2 }), [id('A', 3), id('A', 4)]);
+    assert.deepEqual(bestAvailable(runs, new Set(), { category: 'Gold', quantity: 2 }), [
+      id('A', 3),
+      id('A', 4),
+    ]);
     const four = bestAvailable(runs, new Set(), { category: 'Gold', quantity: 4 })!;
-    assert.deepEqual(four, [1, 2, 3, 4].map((n) => id('A', n)), 'one side of the aisle (the first of two as near)');
-    assert.equal(bestAvailable(runs, new Set(), { category: 'Gold', quantity: 5 }), undefined, 'no run of five: not split');
+    assert.deepEqual(
+      four,
+      [1, 2, 3, 4].map((n) => id('A', n)),
+      'one side of the aisle (the first of two as near)',
+    );
+    assert.equal(
+      bestAvailable(runs, new Set(), { category: 'Gold', quantity: 5 }),
+      undefined,
+      'no run of five: not split',
+    );
   });
 
   it('moves back a row rather than leave a single seat between taken ones', () => {
@@ -97,7 +170,15 @@ const planArb = fc
   })
   .map(({ sections, marks }) => {
     const layout = generatePlan(
-      sections.map((s, i) => ({ name: `S${i}`, rows: s.rows, seatsPerRow: s.seatsPerRow, category: s.categories, aisleAfter: s.aisle ? [s.aisle] : [], curve: s.curve, origin: { x: i * 20, y: 0 } })),
+      sections.map((s, i) => ({
+        name: `S${i}`,
+        rows: s.rows,
+        seatsPerRow: s.seatsPerRow,
+        category: s.categories,
+        aisleAfter: s.aisle ? [s.aisle] : [],
+        curve: s.curve,
+        origin: { x: i * 20, y: 0 },
+      })),
     );
     const seats: Seat[] = layout.seats.map((s) => ({ ...s }));
     const taken = new Set<string>();
@@ -110,16 +191,25 @@ const planArb = fc
     return { runs: seatRuns(seats, layout.stage), seats, taken };
   });
 
-const requestArb = fc.record({ category: fc.constantFrom('Gold', 'Silver'), quantity: fc.integer({ min: 1, max: 6 }), accessible: fc.boolean() });
+const requestArb = fc.record({
+  category: fc.constantFrom('Gold', 'Silver'),
+  quantity: fc.integer({ min: 1, max: 6 }),
+  accessible: fc.boolean(),
+});
 
 /** Every window of `quantity` seats in one run that would do, with whether it leaves a single seat. */
-function windows(runs: SeatRuns, taken: ReadonlySet<string>, r: { category: string; quantity: number; accessible: boolean }) {
+function windows(
+  runs: SeatRuns,
+  taken: ReadonlySet<string>,
+  r: { category: string; quantity: number; accessible: boolean },
+) {
   const free = (s: Seat) => !s.blocked && !taken.has(s.id);
   const out: { ids: string[]; single: boolean }[] = [];
   for (const run of runs.runs) {
     for (let i = 0; i + r.quantity <= run.length; i++) {
       const g = run.slice(i, i + r.quantity);
-      if (g.every((s) => free(s) && s.category === r.category && s.accessible === r.accessible)) out.push({ ids: g.map((s) => s.id), single: leavesSingle(run, i, r.quantity, free) });
+      if (g.every((s) => free(s) && s.category === r.category && s.accessible === r.accessible))
+        out.push({ ids: g.map((s) => s.id), single: leavesSingle(run, i, r.quantity, free) });
     }
   }
   return out;
@@ -151,7 +241,11 @@ describe('best available, as properties over random plans', () => {
         const got = bestAvailable(runs, taken, r);
         const all = windows(runs, taken, r);
         assert.equal(got !== undefined, all.length > 0);
-        if (got) assert.ok(all.some((w) => JSON.stringify(w.ids) === JSON.stringify(got)), 'one of the adjacent blocks');
+        if (got)
+          assert.ok(
+            all.some((w) => JSON.stringify(w.ids) === JSON.stringify(got)),
+            'one of the adjacent blocks',
+          );
       }),
       { numRuns: 400 },
     );

@@ -34,6 +34,7 @@ import * as m0065 from './0065_door_lists.js';
 import * as m0067 from './0067_sandbox_mail_bodies.js';
 import * as m0068 from './0068_plan_pages.js';
 import * as m0069 from './0069_closing_loops.js';
+import * as m0070 from './0070_seating_plans.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0067_sandbox_mail_bodies': m0067,
   '0068_plan_pages': m0068,
   '0069_closing_loops': m0069,
+  '0070_seating_plans': m0070,
 };
 
 export const migrationProvider: MigrationProvider = {

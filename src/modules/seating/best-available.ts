@@ -1,4 +1,5 @@
-// Best available: which seats to hold for "n seats in category C" (decisions §23). Pure: it reads
+// Best available: which seats to hold for "n seats in category C"
+// (docs/decisions/23-reserved-seating.md). Pure: it reads
 // a plan's seats and which are unavailable (sold, held or blocked) and answers seat ids.
 //
 // - Only adjacent seats in one row: a row splits into runs at its aisles (a gap wider than one
@@ -59,7 +60,11 @@ interface Choice {
  * The seats to hold for `request`, or undefined when no run has that many adjacent seats free.
  * `unavailable` holds the ids of sold and held seats; blocked seats are never chosen.
  */
-export function bestAvailable(plan: SeatRuns, unavailable: ReadonlySet<string>, request: BestAvailableRequest): string[] | undefined {
+export function bestAvailable(
+  plan: SeatRuns,
+  unavailable: ReadonlySet<string>,
+  request: BestAvailableRequest,
+): string[] | undefined {
   const { quantity, category } = request;
   const wantAccessible = request.accessible === true;
   if (!Number.isInteger(quantity) || quantity < 1) return undefined;
@@ -70,7 +75,11 @@ export function bestAvailable(plan: SeatRuns, unavailable: ReadonlySet<string>, 
     for (let start = 0; start + quantity <= run.length; start++) {
       const group = run.slice(start, start + quantity);
       if (!group.every(fits)) continue;
-      const choice: Choice = { seats: group, distance: distanceToStage(group, plan.stage), leavesSingle: leavesSingle(run, start, quantity, free) };
+      const choice: Choice = {
+        seats: group,
+        distance: distanceToStage(group, plan.stage),
+        leavesSingle: leavesSingle(run, start, quantity, free),
+      };
       if (!best || better(choice, best)) best = choice;
     }
   }
@@ -78,7 +87,12 @@ export function bestAvailable(plan: SeatRuns, unavailable: ReadonlySet<string>, 
 }
 
 /** Whether taking run[start, start + quantity) leaves one free seat with no free neighbour, between taken ones. */
-export function leavesSingle(run: readonly Seat[], start: number, quantity: number, free: (s: Seat) => boolean): boolean {
+export function leavesSingle(
+  run: readonly Seat[],
+  start: number,
+  quantity: number,
+  free: (s: Seat) => boolean,
+): boolean {
   const end = start + quantity;
   const open = (i: number) => i >= 0 && i < run.length && (i < start || i >= end) && free(run[i]!);
   const taken = (i: number) => i >= 0 && i < run.length && !open(i);

@@ -1,6 +1,7 @@
 // Seating plans as data: seats with a place (x, y), a category and two marks (accessible,
 // blocked), and where the stage is. Plans are made by the grid generator below or imported as
-// JSON; both come out as the same seat list. Pure: no database, no clock (decisions §23).
+// JSON; both come out as the same seat list. Pure: no database, no clock
+// (docs/decisions/23-reserved-seating.md).
 
 /** One seat of a plan. `id` is stable across edits (section, row and number). */
 export interface Seat {
@@ -64,20 +65,27 @@ export function rowLabels(first: string, count: number): string[] {
   return out;
 }
 
-/** A plan the caller asked for that cannot exist (the routes answer 400 `invalid_plan`). */
+/** A plan the caller asked for that cannot exist (the routes answer 400 `invalid_seating_plan`). */
 export class PlanError extends Error {}
 
 /** Builds the seats of a grid: each section's rows front to back, seats across with aisles. */
-export function generatePlan(sections: readonly GridSection[], stage?: { x: number; y: number }): SeatingPlanLayout {
+export function generatePlan(
+  sections: readonly GridSection[],
+  stage?: { x: number; y: number },
+): SeatingPlanLayout {
   const seats: Seat[] = [];
   for (const s of sections) {
-    if (s.rows < 1 || s.seatsPerRow < 1) throw new PlanError(`section ${s.name}: rows and seatsPerRow must be at least 1`);
+    if (s.rows < 1 || s.seatsPerRow < 1)
+      throw new PlanError(`section ${s.name}: rows and seatsPerRow must be at least 1`);
     const labels = rowLabels(s.firstRow ?? 'A', s.rows);
     const origin = s.origin ?? { x: 0, y: 0 };
     const aisles = new Set(s.aisleAfter ?? []);
     const mid = (s.seatsPerRow - 1) / 2;
     for (const [r, row] of labels.entries()) {
-      const category = typeof s.category === 'string' ? s.category : (s.category[Math.min(r, s.category.length - 1)] ?? 'General');
+      const category =
+        typeof s.category === 'string'
+          ? s.category
+          : (s.category[Math.min(r, s.category.length - 1)] ?? 'General');
       const accessible = new Set(s.accessible?.find((a) => a.row === row)?.seats ?? []);
       let column = 0;
       for (let i = 0; i < s.seatsPerRow; i++) {
@@ -122,7 +130,8 @@ export function checkLayout(layout: SeatingPlanLayout): SeatingPlanLayout {
   for (const s of layout.seats) {
     if (ids.has(s.id)) throw new PlanError(`seat ${s.id} appears twice`);
     ids.add(s.id);
-    if (!Number.isFinite(s.x) || !Number.isFinite(s.y)) throw new PlanError(`seat ${s.id}: x and y must be numbers`);
+    if (!Number.isFinite(s.x) || !Number.isFinite(s.y))
+      throw new PlanError(`seat ${s.id}: x and y must be numbers`);
   }
   return layout;
 }

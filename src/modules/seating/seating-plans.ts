@@ -1,0 +1,129 @@
+// An account's seating plans: made from a grid or imported as a seat list, read, listed and
+// replaced (docs/decisions/23-reserved-seating.md). A plan is layout, not money: the account's test and live keys see the
+// same plans, so a plan drawn while trying the service out is the one its live events use.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import type { Ids } from '../../lib/ids.js';
+import { decodeCursor, pageOf } from '../../lib/keyset-cursor.js';
+import {
+  checkLayout,
+  generatePlan,
+  type GridSection,
+  PlanError,
+  type Seat,
+  type SeatingPlanLayout,
+  stageInFront,
+} from './plan.js';
+import * as repo from './seating.repo.js';
+
+export interface SeatingDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+}
+
+/** A seat as an import gives it: the id and label may be left out (made from section, row and number). */
+export interface ImportedSeat {
+  id?: string;
+  section: string;
+  row: string;
+  number: number;
+  label?: string;
+  x: number;
+  y: number;
+  category: string;
+  accessible?: boolean;
+  blocked?: boolean;
+}
+
+/** What a plan is made from: a grid, or a seat list (an import, or the plan as read and edited). */
+export type PlanSource =
+  | { grid: { sections: GridSection[]; stage?: { x: number; y: number } } }
+  | { layout: { seats: ImportedSeat[]; stage?: { x: number; y: number } } };
+
+/** The layout a source makes; 400 `invalid_seating_plan` says what is wrong with it. */
+export function layoutFrom(source: PlanSource): SeatingPlanLayout {
+  try {
+    if ('grid' in source) return generatePlan(source.grid.sections, source.grid.stage);
+    const seats: Seat[] = source.layout.seats.map((s) => ({
+      id: s.id ?? `${s.section}-${s.row}-${s.number}`,
+      section: s.section,
+      row: s.row,
+      number: s.number,
+      label: s.label ?? `Row ${s.row}, seat ${s.number}`,
+      x: s.x,
+      y: s.y,
+      category: s.category,
+      accessible: s.accessible ?? false,
+      blocked: s.blocked ?? false,
+    }));
+    return checkLayout({ seats, stage: source.layout.stage ?? stageInFront(seats) });
+  } catch (err) {
+    if (err instanceof PlanError) throw badRequest('invalid_seating_plan', err.message);
+    throw err;
+  }
+}
+
+export async function createPlan(
+  deps: SeatingDeps,
+  accountId: string,
+  input: { name: string } & PlanSource,
+): Promise<repo.SeatingPlanRow> {
+  const layout = layoutFrom(input);
+  return repo.insertPlan(deps.db, {
+    id: deps.ids.make('seatplan', 16),
+    accountId,
+    name: input.name,
+    layout,
+    at: deps.clock.now(),
+  });
+}
+
+export async function getPlan(
+  db: Kysely<Database>,
+  accountId: string,
+  id: string,
+): Promise<repo.SeatingPlanRow> {
+  const plan = await repo.findPlan(db, accountId, id);
+  if (!plan) throw notFound('no such seating plan');
+  return plan;
+}
+
+export async function listPlans(
+  db: Kysely<Database>,
+  accountId: string,
+  page: { limit: number; startingAfter?: string },
+) {
+  const rows = await repo.listPlans(db, accountId, page.limit, decodeCursor(page.startingAfter));
+  return pageOf(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }));
+}
+
+/**
+ * Replaces a plan's name, its seats, or both. No event uses a plan yet in this version, so no sold
+ * seat can be lost; when events take plans, this refuses (409) a layout without a seat sold on one.
+ */
+export async function replacePlan(
+  deps: SeatingDeps,
+  accountId: string,
+  id: string,
+  input: { name?: string } & Partial<PlanSource>,
+): Promise<repo.SeatingPlanRow> {
+  const current = await getPlan(deps.db, accountId, id);
+  const layout = 'grid' in input || 'layout' in input ? layoutFrom(input as PlanSource) : current.layout;
+  const updated = await repo.updatePlan(deps.db, accountId, id, {
+    name: input.name ?? current.name,
+    layout,
+    at: deps.clock.now(),
+  });
+  if (!updated) throw notFound('no such seating plan');
+  return updated;
+}
+
+/** The categories of a layout and how many seats each has (blocked ones aside). */
+export function categoriesOf(layout: SeatingPlanLayout): { name: string; seats: number }[] {
+  const counts = new Map<string, number>();
+  for (const s of layout.seats) if (!s.blocked) counts.set(s.category, (counts.get(s.category) ?? 0) + 1);
+  return [...counts].map(([name, seats]) => ({ name, seats }));
+}
