@@ -108,3 +108,25 @@ export async function dashboardSessionsOf(server: Pick<TestServer, 'deps'>, user
   if (userId) q = q.where('user_id', '=', userId);
   return q.execute();
 }
+
+// ---- fx-door
+
+/** The confirmed bookings of one event. */
+export async function confirmedBookingsOf(server: Pick<TestServer, 'deps'>, eventId: string): Promise<Row<'registrations'>[]> {
+  return dbOf(server).selectFrom('registrations').selectAll().where('event_id', '=', eventId).where('status', '=', 'confirmed').execute();
+}
+
+/** An account's payouts, newest first. */
+export async function payoutsOf(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'payouts'>[]> {
+  return dbOf(server).selectFrom('payouts').selectAll().where('account_id', '=', accountId).orderBy('seq', 'desc').execute();
+}
+
+/** An account's sandbox clocks (none while its clock was never moved). */
+export async function sandboxClocksOf(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'sandbox_clocks'>[]> {
+  return dbOf(server).selectFrom('sandbox_clocks').selectAll().where('account_id', '=', accountId).execute();
+}
+
+/** Every booking of one event, whatever its state. */
+export async function registrationsOf(server: Pick<TestServer, 'deps'>, eventId: string): Promise<Row<'registrations'>[]> {
+  return dbOf(server).selectFrom('registrations').selectAll().where('event_id', '=', eventId).execute();
+}
