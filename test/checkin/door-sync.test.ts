@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { passApi } from '../helpers/door-pass.js';
+import { passApi } from '../helpers/callers.js';
 import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

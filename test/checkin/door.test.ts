@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { passApi } from '../helpers/door-pass.js';
+import { passApi } from '../helpers/callers.js';
 import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 import { dashboardSessionsOf } from '../helpers/rows.js';
 import { startServer, type TestServer } from '../helpers/server.js';
