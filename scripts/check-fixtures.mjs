@@ -13,9 +13,8 @@
 // A finding on the line after a `// fixture-exception: <why>` comment is the test's own subject
 // (a test of that very call), and is not counted.
 // It reads the text (a test file is our own code, written one way), not the syntax tree.
-// Usage: node scripts/check-fixtures.mjs [root]   (one line per finding; exit 1 when any);
-// `--write-known` rewrites test/architecture/fixtures-known.json from the findings instead.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// Usage: node scripts/check-fixtures.mjs [root]   (one line per finding; exit 1 when any)
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OWNERS } from './check-ownership.mjs';
@@ -85,24 +84,8 @@ export function checkFixtures(root = REPO_ROOT, owners = OWNERS) {
   return findings;
 }
 
-/** Writes test/architecture/fixtures-known.json from today's findings (after moving files onto the fixtures). */
-function writeKnown(root, findings) {
-  const counts = {};
-  for (const f of findings) {
-    const key = f.replace(/:\d+: /, ': ');
-    counts[key] = (counts[key] ?? 0) + 1;
-  }
-  const path = join(root, 'test/architecture/fixtures-known.json');
-  const comment = JSON.parse(readFileSync(path, 'utf8')).comment;
-  writeFileSync(path, `${JSON.stringify({ comment, findings: counts }, null, 2)}\n`);
-}
-
-// Usage: node scripts/check-fixtures.mjs [--write-known] [root]
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const write = process.argv.includes('--write-known');
-  const root = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? REPO_ROOT;
-  const findings = checkFixtures(root);
-  if (write) writeKnown(root, findings);
-  else for (const f of findings) console.log(f);
-  process.exitCode = findings.length && !write ? 1 : 0;
+  const findings = checkFixtures(process.argv[2] ?? REPO_ROOT);
+  for (const f of findings) console.log(f);
+  process.exitCode = findings.length ? 1 : 0;
 }

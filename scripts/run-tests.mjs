@@ -48,10 +48,16 @@ if (only.length === 0) {
     console.log('(not failing the run: docsCheck is off in scripts/test-floor.json)');
   }
 }
-// The linter (Biome, biome.json): unused imports and variables, promises left floating.
+// The linter and the formatter (Biome, biome.json): unused imports and variables, promises left
+// floating; and every file shaped as `npm run format` shapes it (this checks, it does not write).
 if (only.length === 0) {
   const lint = spawnSync('npx', ['biome', 'lint', '.'], { stdio: 'inherit' });
   if (lint.status !== 0) process.exit(lint.status ?? 1);
+  const format = spawnSync('npx', ['biome', 'format', '.'], { stdio: 'inherit' });
+  if (format.status !== 0) {
+    console.error('files are not formatted: run `npm run format`');
+    process.exit(format.status ?? 1);
+  }
 }
 const tsc = spawnSync('npx', ['tsc', '-p', 'test/tsconfig.json'], { stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);

@@ -1,9 +1,8 @@
 // Test fixtures that compose: a test states its "given" through the named fixtures in
-// test/helpers/ (scripts/check-fixtures.mjs). The tree passes; the test files not yet moved onto
-// the fixtures are listed in test/architecture/fixtures-known.json, a list that only shrinks (a
-// new finding fails, and so does an entry that no longer holds); and every rule is shown to fire.
+// test/helpers/ (scripts/check-fixtures.mjs). The tree has no finding, and every rule is shown to
+// fire on a planted file.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -12,17 +11,8 @@ import { checkFixtures as checkFixtures_ } from '../../scripts/check-fixtures.mj
 
 const checkFixtures = checkFixtures_ as (root?: string, owners?: Record<string, string>) => string[];
 
-/** A finding without its line number: `file: rule[: what]`. */
-const withoutLine = (finding: string) => finding.replace(/:\d+: /, ': ');
-
-test('the test files use the named fixtures (the known stragglers aside, a list that only shrinks)', () => {
-  const known: Record<string, number> = JSON.parse(readFileSync(join(process.cwd(), 'test/architecture/fixtures-known.json'), 'utf8')).findings;
-  const found: Record<string, number> = {};
-  for (const f of checkFixtures()) found[withoutLine(f)] = (found[withoutLine(f)] ?? 0) + 1;
-  const grown = Object.entries(found).filter(([k, n]) => n > (known[k] ?? 0));
-  const stale = Object.entries(known).filter(([k, n]) => (found[k] ?? 0) < n);
-  assert.deepEqual(grown, [], 'new findings: use the fixtures in test/helpers/ (factories.ts, rows.ts)');
-  assert.deepEqual(stale, [], 'fewer findings than test/architecture/fixtures-known.json lists: lower or remove the entries');
+test('every test file states its given through the named fixtures', () => {
+  assert.deepEqual(checkFixtures(), [], 'use the fixtures in test/helpers/ (factories.ts, rows.ts, callers.ts), or mark a call that is the test’s own subject');
 });
 
 describe('each rule fires on a planted test file', () => {

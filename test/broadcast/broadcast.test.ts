@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { createEvent, keyApi, organiserWithEvent } from '../helpers/factories.js';
+import { pendingJobs } from '../helpers/rows.js';
 import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -132,8 +133,7 @@ describe('broadcast (live mode, through SMTP)', () => {
     const staff = await signup(server.url, { email: staffEmail });
     await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
     const api = keyApi(() => server.url, () => org.key);
-    eventId = (await api('POST', '/api/v1/events', { title: 'Live <b>night</b>', description: 'x', startDate: '2026-12-20', maxTeamSize: 2 })).body.data.id;
-    await api('PATCH', `/api/v1/events/${eventId}`, { status: 'published' });
+    eventId = await createEvent(api, { title: 'Live <b>night</b>', maxTeamSize: 2 }, { publish: true });
     for (let i = 0; i < 3; i++) {
       const email = uniqueEmail(`live${i}`);
       attendees.push(email);
@@ -200,7 +200,7 @@ describe('broadcast (live mode, through SMTP)', () => {
     for (let i = 0; i < 3; i++) await server.deps.jobs.runOnce();
     let p = await progress(r.body.broadcastId);
     assert.deepEqual([p.queued, p.delivered, p.failed], [4, 0, 0], 'still queued, retried later');
-    const jobs = await server.deps.db.selectFrom('jobs').select(['status', 'attempts', 'last_error']).where('topic', '=', 'broadcast.mail').where('status', '=', 'pending').execute();
+    const jobs = await pendingJobs(server, 'broadcast.mail');
     assert.ok(jobs.length >= 4 && jobs.every((j) => j.attempts >= 1 && j.last_error !== null));
     smtp = await startSmtp(smtp.port);
     server.clock.advance(10 * 60_000);

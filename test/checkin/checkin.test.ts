@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('door check-in', () => {
@@ -17,11 +18,8 @@ describe('door check-in', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
-  async function event(fields: Record<string, unknown> = {}): Promise<string> {
-    const r = await api('POST', '/api/v1/events', { title: 'Door', description: 'x', startDate: '2026-12-20', ...fields });
-    return r.body.data.id;
-  }
+  const api = keyApi(() => server.url, () => org.key);
+  const event = (fields: Record<string, unknown> = {}) => createEvent(api, { title: 'Door', ...fields });
   const person = (tag = 'p') => ({ name: `Guest ${tag}`, email: uniqueEmail(tag) });
   async function book(eventId: string, members = 0): Promise<{ id: string; ticketIds: string[] }> {
     const r = await api('POST', `/api/v1/events/${eventId}/register`, {
@@ -111,12 +109,11 @@ describe('door check-in', () => {
     await api('POST', `/api/v1/events/${teamEvent}/registrations/${cancelled.id}/cancel`);
     const paidEvent = await event({ price: 100 });
     const s1 = (await api('POST', `/api/v1/events/${paidEvent}/register`, person())).body;
-    const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: s1.orderId, outcome: 'success' });
+    await payInSandbox(api, s1.orderId);
     const refunded = (await api('POST', `/api/v1/events/${paidEvent}/register`, person())).body;
-    const pay2 = await api('POST', '/api/v1/sandbox/payments', { orderId: refunded.orderId, outcome: 'success' });
-    await api('POST', `/api/v1/events/${paidEvent}/register`, { registrationId: refunded.registrationId, orderId: refunded.orderId, paymentId: pay2.body.paymentId });
+    const pay2 = await payInSandbox(api, refunded.orderId);
+    await api('POST', `/api/v1/events/${paidEvent}/register`, { registrationId: refunded.registrationId, orderId: refunded.orderId, paymentId: pay2 });
     assert.equal((await api('POST', `/api/v1/events/${paidEvent}/registrations/${refunded.registrationId}/refund`)).status, 200);
-    void pay;
 
     for (const [eventId, id, reason] of [
       [teamEvent, cancelled.id, 'cancelled'],

@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { passApi } from '../helpers/callers.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { confirmedBookingsOf } from '../helpers/rows.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -18,9 +21,8 @@ describe('check-in lists: a door for one day or one session', () => {
   before(async () => {
     server = await startServer();
     org = await organiser(server.url);
-    const r = await api('POST', '/api/v1/events', {
+    eventId = await createEvent(api, {
       title: 'Two-day festival',
-      description: 'x',
       startDate: '2026-12-20',
       endDate: '2026-12-21',
       tracks: [
@@ -28,15 +30,13 @@ describe('check-in lists: a door for one day or one session', () => {
         { title: 'Day 2', date: '2026-12-21T18:30:00+05:30', endDate: '2026-12-21T21:00:00+05:30', capacity: 50 },
       ],
     });
-    assert.equal(r.status, 201, r.text);
-    eventId = r.body.data.id;
   });
   after(async () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
-  const asPass = (method: string, path: string, token: string, body?: unknown) => call(server.url, method, path, { body, headers: { authorization: `DoorPass ${token}` } });
+  const api = keyApi(() => server.url, () => org.key);
+  const asPass = passApi(() => server.url);
 
   /** A free booking of one track (or the whole event), confirmed at once. */
   async function book(track: number | null, name = 'Guest'): Promise<string> {
@@ -129,7 +129,7 @@ describe('check-in lists: a door for one day or one session', () => {
     assert.deepEqual([entry(d2).refusal, entry(d2).session], ['wrong_session', 'Day 2 · Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST']);
     assert.deepEqual([entry(whole).refusal, entry(whole).session, entry(whole).members[0].checkedIn], [null, null, false]);
     // Day 1's list expects Day 1 and whole-event tickets; its arrivals are its own.
-    const day1People = (await server.deps.db.selectFrom('registrations').select(['sub_event_id']).where('event_id', '=', eventId).where('status', '=', 'confirmed').execute()).filter(
+    const day1People = (await confirmedBookingsOf(server, eventId)).filter(
       (x) => x.sub_event_id !== 1,
     ).length;
     const arrivedOnDay1 = await server.deps.db.selectFrom('door_list_admissions').select('attendee_id').where('list', '=', 'date:2026-12-20').where('checked_in_at', 'is not', null).execute();

@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { passApi } from '../helpers/callers.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -18,17 +20,15 @@ describe('door sync: one bad scan never stops the others', () => {
   before(async () => {
     server = await startServer();
     org = await organiser(server.url);
-    const r = await api('POST', '/api/v1/events', { title: 'Sync night', description: 'x', startDate: '2026-12-20' });
-    assert.equal(r.status, 201, r.text);
-    eventId = r.body.data.id;
+    eventId = await createEvent(api, { title: 'Sync night' });
   });
   after(async () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
-  const sync = (token: string, deviceId: string, scans: unknown[]) =>
-    call(server.url, 'POST', `/api/v1/events/${eventId}/door/sync`, { body: { deviceId, scans }, headers: { authorization: `DoorPass ${token}` } });
+  const api = keyApi(() => server.url, () => org.key);
+  const asPass = passApi(() => server.url);
+  const sync = (token: string, deviceId: string, scans: unknown[]) => asPass('POST', `/api/v1/events/${eventId}/door/sync`, token, { deviceId, scans });
   async function book(name = 'Guest'): Promise<string> {
     const r = await api('POST', `/api/v1/events/${eventId}/register`, { name, email: uniqueEmail('sync') });
     assert.equal(r.status, 201, r.text);
@@ -126,7 +126,7 @@ describe('door sync: one bad scan never stops the others', () => {
     const other = await pass('Gate T');
     const t = await book('Wen');
     assert.equal((await sync(gate, 'secret-device-4242', [{ seq: 1, ticketId: t, action: 'admit' }])).body.data.results[0].status, 'admitted');
-    const roster = await call(server.url, 'GET', `/api/v1/events/${eventId}/door/roster`, { headers: { authorization: `DoorPass ${other}` } });
+    const roster = await asPass('GET', `/api/v1/events/${eventId}/door/roster`, other);
     assert.equal(roster.status, 200, roster.text);
     assert.ok(!roster.text.includes('secret-device-4242'), 'no device id in the roster');
     const entry = roster.body.data.entries.find((e: any) => e.key === sha256(t));

@@ -4,6 +4,9 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { passApi } from '../helpers/callers.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
+import { dashboardSessionsOf } from '../helpers/rows.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { redactPath } from '../../src/lib/logger.js';
 
@@ -25,14 +28,9 @@ describe('the door: passes, roster and sync', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
-  const asPass = (method: string, path: string, token: string, body?: unknown) =>
-    call(server.url, method, path, { body, headers: { authorization: `DoorPass ${token}` } });
-  async function event(fields: Record<string, unknown> = {}, key = org.key): Promise<string> {
-    const r = await api('POST', '/api/v1/events', { title: 'Door night', description: 'x', startDate: '2026-12-20', ...fields }, key);
-    assert.equal(r.status, 201, r.text);
-    return r.body.data.id;
-  }
+  const api = keyApi(() => server.url, () => org.key);
+  const asPass = passApi(() => server.url);
+  const event = (fields: Record<string, unknown> = {}, key = org.key) => createEvent(keyApi(server.url, key), { title: 'Door night', ...fields });
   /** A paid booking, confirmed through the sandbox: it has an email, a phone and money. */
   async function book(ev: string, members = 0): Promise<{ id: string; ticketIds: string[]; email: string }> {
     const email = uniqueEmail('guest');
@@ -45,8 +43,8 @@ describe('the door: passes, roster and sync', () => {
     assert.equal(s1.status, 201, s1.text);
     const id: string = s1.body.registrationId;
     if (s1.body.orderId) {
-      const pay = await api('POST', '/api/v1/sandbox/payments', { orderId: s1.body.orderId, outcome: 'success' });
-      const s2 = await api('POST', `/api/v1/events/${ev}/register`, { registrationId: id, orderId: s1.body.orderId, paymentId: pay.body.paymentId });
+      const paymentId = await payInSandbox(api, s1.body.orderId);
+      const s2 = await api('POST', `/api/v1/events/${ev}/register`, { registrationId: id, orderId: s1.body.orderId, paymentId });
       assert.ok(s2.status < 300, s2.text);
     }
     const look = await api('GET', `/api/v1/events/${ev}/check-in?registrationId=${id}`);
@@ -264,7 +262,7 @@ describe('the door: passes, roster and sync', () => {
     assert.equal(created.res.headers.get('cache-control'), 'no-store');
     const link = /https:\/\/tickets\.example\.in(\/door\/[A-Za-z0-9_-]+)/.exec(created.text);
     assert.ok(link, 'the link is shown once');
-    const flashes = await server.deps.db.selectFrom('dashboard_sessions').select('flash').execute();
+    const flashes = await dashboardSessionsOf(server);
     assert.ok(!flashes.some((f) => JSON.stringify(f.flash ?? '').includes(link[1]!)), 'stored nowhere readable');
     assert.equal((await call(server.url, 'GET', link[1]!)).status, 200);
     const again = await c.get(eventPage);

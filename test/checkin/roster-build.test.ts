@@ -4,7 +4,8 @@
 // build is held between pages by the rosters' own hook, so no timing decides anything here.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, organiser } from '../helpers/http.js';
+import { organiser } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('the door roster is built page by page', () => {
@@ -19,7 +20,7 @@ describe('the door roster is built page by page', () => {
     await server.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
   const rosters = () => server.deps.door.rosters;
   async function lookups(from: 'roster' | 'database'): Promise<number> {
     const values = (await rosters().metrics.lookups.get()).values;
@@ -29,9 +30,7 @@ describe('the door roster is built page by page', () => {
 
   /** An event with a team booking of three and `singles` bookings of one: seven people or more. */
   async function event(singles: number): Promise<{ eventId: string; team: string; member: string; singles: string[] }> {
-    const ev = await api('POST', '/api/v1/events', { title: 'Slices', description: 'x', startDate: '2027-02-01', maxTeamSize: 4 });
-    assert.equal(ev.status, 201, ev.text);
-    const eventId = ev.body.data.id as string;
+    const eventId = await createEvent(api, { title: 'Slices', startDate: '2027-02-01', maxTeamSize: 4 });
     const team = await api('POST', `/api/v1/events/${eventId}/register`, {
       name: 'Lead',
       email: `lead-${eventId}@example.in`,

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, uniqueEmail } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('the door roster and its own instance’s admits', () => {
@@ -25,9 +26,7 @@ describe('the door roster and its own instance’s admits', () => {
   };
 
   it('takes in a notified change of its own statement from the statement’s answer, and reads one it did not bring after the statement ends', async () => {
-    const ev = await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Door', description: 'x', startDate: '2027-03-01' } });
-    assert.equal(ev.status, 201, ev.text);
-    const eventId: string = ev.body.data.id;
+    const eventId = await createEvent(keyApi(server.url, org.key), { title: 'Door', startDate: '2027-03-01' });
     const booked = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'Guest', email: uniqueEmail('door') } });
     assert.equal(booked.status, 201, booked.text);
     const registrationId: string = booked.body.registrationId;

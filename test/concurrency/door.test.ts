@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
 
@@ -55,9 +56,10 @@ describe('the door across two service processes', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  const api = (p: ServiceProcess, method: string, path: string, body?: unknown) => call(p.url, method, path, { key: org.key, body });
-  const lookup = (p: ServiceProcess, ev: string, id: string) => api(p, 'GET', `/api/v1/events/${ev}/check-in?registrationId=${id}`);
-  const admit = (p: ServiceProcess, ev: string, id: string, extra: Record<string, unknown> = {}) => api(p, 'POST', `/api/v1/events/${ev}/check-in`, { registrationId: id, ...extra });
+  const apiAt = (p: ServiceProcess) => keyApi(p.url, org.key);
+  const apiA = keyApi(() => A.url, () => org.key);
+  const lookup = (p: ServiceProcess, ev: string, id: string) => apiAt(p)('GET', `/api/v1/events/${ev}/check-in?registrationId=${id}`);
+  const admit = (p: ServiceProcess, ev: string, id: string, extra: Record<string, unknown> = {}) => apiAt(p)('POST', `/api/v1/events/${ev}/check-in`, { registrationId: id, ...extra });
 
   /** A counter of the instance's /metrics (0 when it has not been counted yet). */
   async function metric(p: ServiceProcess, name: string, labels = ''): Promise<number> {
@@ -91,17 +93,13 @@ describe('the door across two service processes', () => {
     ).then((x) => x.r);
   }
 
-  async function newEvent(fields: Record<string, unknown> = {}): Promise<string> {
-    const r = await api(A, 'POST', '/api/v1/events', { title: 'Two doors', description: 'x', startDate: '2026-12-31', ...fields });
-    assert.equal(r.status, 201, r.text);
-    return r.body.data.id;
-  }
+  const newEvent = (fields: Record<string, unknown> = {}) => createEvent(apiA, { title: 'Two doors', startDate: '2026-12-31', ...fields });
   async function book(ev: string, paid = false): Promise<string> {
-    const s1 = await api(A, 'POST', `/api/v1/events/${ev}/register`, { name: 'Door Guest', email: uniqueEmail('door') });
+    const s1 = await apiA('POST', `/api/v1/events/${ev}/register`, { name: 'Door Guest', email: uniqueEmail('door') });
     assert.equal(s1.status, 201, s1.text);
     if (paid) {
-      const pay = await api(A, 'POST', '/api/v1/sandbox/payments', { orderId: s1.body.orderId, outcome: 'success' });
-      const s2 = await api(A, 'POST', `/api/v1/events/${ev}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId: pay.body.paymentId });
+      const paymentId = await payInSandbox(apiA, s1.body.orderId);
+      const s2 = await apiA('POST', `/api/v1/events/${ev}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId });
       assert.ok(s2.status < 300, s2.text);
     }
     return s1.body.registrationId;
@@ -174,7 +172,7 @@ describe('the door across two service processes', () => {
     const missedAtA = await metric(A, 'door_roster_refreshes_total', '{cause="version"}');
     const [changes, missed, connects] = [await metric(B, 'door_roster_refreshes_total', '{cause="change"}'), await metric(B, 'door_roster_refreshes_total', '{cause="version"}'), await metric(B, 'door_listener_connects_total')];
 
-    assert.equal((await api(A, 'POST', `/api/v1/events/${ev}/registrations/${t}/refund`)).status, 200);
+    assert.equal((await apiA('POST', `/api/v1/events/${ev}/registrations/${t}/refund`)).status, 200);
     // The instance that refunded knew before it answered (its commit's NOTICE): no stale answer there.
     assert.equal((await lookup(A, ev, t)).body.data.refusalReason, 'refunded');
     assert.equal(await metric(A, 'door_roster_refreshes_total', '{cause="version"}'), missedAtA, 'A never had to find its own change by the version check');
@@ -203,7 +201,7 @@ describe('the door across two service processes', () => {
     try {
       const ended = await admin.query(`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = $1`, [`door listener (pid ${B.child.pid})`]);
       assert.deepEqual(ended.rows, [{ ok: true }]);
-      assert.equal((await api(A, 'POST', `/api/v1/events/${ev}/registrations/${t}/refund`)).status, 200);
+      assert.equal((await apiA('POST', `/api/v1/events/${ev}/registrations/${t}/refund`)).status, 200);
     } finally {
       B.child.kill('SIGCONT');
     }

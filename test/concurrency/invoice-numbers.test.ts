@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { call, createKey, signup, uniqueEmail, verifyFromMailFiles } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { gatewayEnv, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
@@ -64,9 +65,7 @@ describe('invoice numbers under concurrency across two processes', () => {
     await call(url0, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
     const put = await call(url0, 'PUT', '/api/v1/gst/settings', { key, body: { gstin: '29AAGCR4375J1ZU', legalName: 'Race Events LLP', address: 'Bengaluru' } });
     assert.equal(put.status, 200, put.text);
-    const created = await call(url0, 'POST', '/api/v1/events', { key, body: { title: 'Rush', description: 'x', startDate: '2027-01-10', price: 250, venueState: '29' } });
-    const eventId = created.body.data.id as string;
-    assert.equal((await call(url0, 'PATCH', `/api/v1/events/${eventId}`, { key, body: { status: 'published' } })).status, 200);
+    const eventId = await createEvent(keyApi(url0, key), { title: 'Rush', startDate: '2027-01-10', price: 250, venueState: '29' }, { publish: true });
     // The ticket mails render QR codes: not what this test measures.
     await call(url0, 'POST', `/admin/api/events/${eventId}/ticket-emails`, { token: staff.token, body: { enabled: false } });
 

@@ -27,6 +27,8 @@ import { call, createKey, signup, uniqueEmail, type Account, type KeyInfo } from
 import { gatewayEnv, orderPaidEvent, paymentCapturedEvent, signWebhook, startRazorpayEmulator, subscriptionEvent, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { isolatedDatabase } from '../helpers/server.js';
+import { keyApi } from '../helpers/factories.js';
+import { ledgerOf, membershipRow, pendingJobs } from '../helpers/rows.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
@@ -79,7 +81,10 @@ describe('membership money across two processes', () => {
     await rzp?.close();
   });
 
-  const api = (i: number, method: string, path: string, body?: unknown) => call(procs[i % 2]!.url, method, path, { key: org.key, ...(body === undefined ? {} : { body }) });
+  /** The caller at process `i` (of two, in turn). */
+  const apiAt = (i: number) => keyApi(procs[i % 2]!.url, org.key);
+  /** The worker's storage, as the named fixtures read it. */
+  const workerStore = () => ({ deps: worker });
   const notify = async (i: number, body: string) => {
     const r = await call(procs[i % 2]!.url, 'POST', '/webhooks/razorpay', { raw: body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET) } });
     assert.equal(r.status, 200, r.text);
@@ -94,39 +99,36 @@ describe('membership money across two processes', () => {
     for (let round = 0; round < 30; round++) {
       clock.set(new Date(Date.now() + round * 60_000));
       for (let i = 0; i < 500 && (await worker.jobs.runOnce()) > 0; i++);
-      const pending = await worker.db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
-      if (Number(pending.n) === 0) return;
+      if ((await pendingJobs(workerStore())).length === 0) return;
     }
     assert.fail('jobs still pending after 30 rounds');
   };
-  const membership = (id: string) => worker.db.selectFrom('memberships').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const membership = (id: string) => membershipRow(workerStore(), id);
   /** The payments the ledger holds for a membership. */
   const ledgerPayments = async (id: string) =>
-    (await worker.db.selectFrom('ledger_entries').select(['ref', 'amount_paise']).where('source_type', '=', 'membership').where('source_id', '=', id).where('kind', '=', 'membership_payment').execute()).map(
-      (e) => e.ref,
-    );
+    (await ledgerOf(workerStore(), id)).filter((e) => e.source_type === 'membership' && e.kind === 'membership_payment').map((e) => e.ref);
   const refunded = (paymentId: unknown) => Number(rzp.payments.get(String(paymentId))!.amount_refunded);
   /** The refunds asked of the gateway for a payment, one per idempotency key (a retry repeats its key). */
   const refundKeys = (paymentId: unknown) => new Set(rzp.requests.filter((r) => r.method === 'POST' && r.path === `/v1/payments/${paymentId}/refund`).map((r) => r.headers['x-refund-idempotency'])).size;
 
   async function fixedTermPlan(): Promise<string> {
-    const r = await api(0, 'POST', '/api/v1/memberships/plans', { name: 'Annual', amount: 1200, kind: 'fixed_term', termMonths: 12 });
+    const r = await apiAt(0)('POST', '/api/v1/memberships/plans', { name: 'Annual', amount: 1200, kind: 'fixed_term', termMonths: 12 });
     assert.equal(r.status, 201, r.text);
     return r.body.data.id;
   }
   async function recurringPlan(): Promise<string> {
-    const r = await api(0, 'POST', '/api/v1/memberships/plans', { name: 'Monthly', amount: 299, period: 'monthly' });
+    const r = await apiAt(0)('POST', '/api/v1/memberships/plans', { name: 'Monthly', amount: 299, period: 'monthly' });
     assert.equal(r.status, 201, r.text);
     return r.body.data.id;
   }
   async function fixedTermMember(planId: string, i: number) {
-    const s = await api(i, 'POST', '/api/v1/memberships/subscribe', { planId, name: `Member ${i}`, email: uniqueEmail(`ft${i}`) });
+    const s = await apiAt(i)('POST', '/api/v1/memberships/subscribe', { planId, name: `Member ${i}`, email: uniqueEmail(`ft${i}`) });
     assert.equal(s.status, 201, s.text);
     return { id: s.body.membershipId as string, orderId: s.body.orderId as string };
   }
   /** A recurring member whose mandate is approved; `charged` charges applied before the race. */
   async function mandate(planId: string, i: number, charged = 0) {
-    const s = await api(i, 'POST', '/api/v1/memberships/subscribe', { planId, name: `Member ${i}`, email: uniqueEmail(`rc${i}`) });
+    const s = await apiAt(i)('POST', '/api/v1/memberships/subscribe', { planId, name: `Member ${i}`, email: uniqueEmail(`rc${i}`) });
     assert.equal(s.status, 201, s.text);
     const subscriptionId = s.body.subscriptionId as string;
     assert.equal(await notify(i, subscriptionEvent('authenticated', rzp.subscriptions.get(subscriptionId)!, { status: 'authenticated' })), 'applied');
@@ -170,7 +172,7 @@ describe('membership money across two processes', () => {
     const started = new Date();
     const answers = await Promise.all(
       cases.flatMap((c) => {
-        const confirm = (i: number) => api(i, 'POST', `/api/v1/memberships/${c.id}/confirm`, { orderId: c.orderId, paymentId: c.payment.id });
+        const confirm = (i: number) => apiAt(i)('POST', `/api/v1/memberships/${c.id}/confirm`, { orderId: c.orderId, paymentId: c.payment.id });
         return [notify(c.i, orderPaidEvent(rzp.orders.get(c.orderId)!, c.payment)), notify(c.i + 1, paymentCapturedEvent(c.payment)), confirm(c.i), confirm(c.i + 1)];
       }),
     );
@@ -221,7 +223,7 @@ describe('membership money across two processes', () => {
     const cases = await Promise.all(range(16).map((i) => fixedTermMember(planId, i)));
     const paid = cases.map((c) => ({ ...c, payment: rzp.pay(c.orderId) }));
     const answers = await Promise.all(
-      paid.flatMap((c, i) => [api(i, 'POST', `/api/v1/memberships/${c.id}/cancel`, {}), notify(i + 1, orderPaidEvent(rzp.orders.get(c.orderId)!, c.payment))]),
+      paid.flatMap((c, i) => [apiAt(i)('POST', `/api/v1/memberships/${c.id}/cancel`, {}), notify(i + 1, orderPaidEvent(rzp.orders.get(c.orderId)!, c.payment))]),
     );
     for (const a of answers) if (typeof a !== 'string') assert.equal(a.status, 201, a.text);
     await work();
@@ -245,7 +247,7 @@ describe('membership money across two processes', () => {
     rzp.gate(true, new RegExp(`^POST /v1/subscriptions/${m.subscriptionId}/cancel$`));
     try {
       // Nothing is paid yet, so the cancel ends the mandate now; the gateway charged just before.
-      const cancelling = api(0, 'POST', `/api/v1/memberships/${m.id}/cancel`, {});
+      const cancelling = apiAt(0)('POST', `/api/v1/memberships/${m.id}/cancel`, {});
       const held = await rzp.nextHeld();
       const charge = rzp.chargeSubscription(m.subscriptionId);
       await notify(1, charge.body);
@@ -265,7 +267,7 @@ describe('membership money across two processes', () => {
     const planId = await recurringPlan();
     const m = await mandate(planId, 1, 1);
     const charge = rzp.chargeSubscription(m.subscriptionId);
-    const c = await api(0, 'POST', `/api/v1/memberships/${m.id}/cancel`, { immediate: true });
+    const c = await apiAt(0)('POST', `/api/v1/memberships/${m.id}/cancel`, { immediate: true });
     assert.equal(c.status, 201, c.text);
     assert.equal(c.body.data.displayStatus, 'ended');
     await notify(1, subscriptionEvent('cancelled', rzp.subscriptions.get(m.subscriptionId)!));
@@ -281,7 +283,7 @@ describe('membership money across two processes', () => {
     const members = await Promise.all(range(12).map((i) => mandate(planId, i, i % 3 === 0 ? 0 : 1)));
     const charges = members.map((m) => rzp.chargeSubscription(m.subscriptionId));
     const answers = await Promise.all(
-      members.flatMap((m, i) => [api(i, 'POST', `/api/v1/memberships/${m.id}/cancel`, i % 2 === 0 ? { immediate: true } : {}), notify(i + 1, charges[i]!.body)]),
+      members.flatMap((m, i) => [apiAt(i)('POST', `/api/v1/memberships/${m.id}/cancel`, i % 2 === 0 ? { immediate: true } : {}), notify(i + 1, charges[i]!.body)]),
     );
     for (const a of answers) if (typeof a !== 'string') assert.equal(a.status, 201, a.text);
     // The gateway tells of what it cancelled at once (an immediate cancel, or one of an unpaid mandate).

@@ -21,6 +21,7 @@ import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 import { gatewayEnv, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { isolatedDatabase } from '../helpers/server.js';
+import { ledgerOf, payoutRow, pendingJobs } from '../helpers/rows.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
@@ -98,22 +99,22 @@ describe('payouts across two processes', () => {
     for (let round = 0; round < 30; round++) {
       clock.set(new Date(Date.now() + round * 60_000));
       for (let i = 0; i < 500 && (await worker.jobs.runOnce()) > 0; i++);
-      const pending = await worker.db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
-      if (Number(pending.n) === 0) return;
+      if ((await pendingJobs(workerStore())).length === 0) return;
     }
     assert.fail('jobs still pending after 30 rounds');
   };
-  const payoutRow = (id: string) => worker.db.selectFrom('payouts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  /** The worker's storage, as the named fixtures read it. */
+  const workerStore = () => ({ deps: worker });
   /** The payout's ledger entries by kind: one hold, and a credit only with a move that credits back. */
   const entries = async (payoutId: string) => {
-    const rows = await worker.db.selectFrom('ledger_entries').select(['kind', 'amount_paise']).where('source_type', '=', 'payout').where('source_id', '=', payoutId).execute();
+    const rows = (await ledgerOf(workerStore(), payoutId)).filter((r) => r.source_type === 'payout');
     return { holds: rows.filter((r) => r.kind === 'payout_hold').length, credits: rows.filter((r) => r.kind === 'payout_credit').length };
   };
   const creditsBack = (status: string) => status === 'failed' || status === 'cancelled' || status === 'reversed';
 
   /** A payout's state, its ledger entries and the balance agree: held once, credited once exactly when its state credits back. */
   async function assertPayoutAgrees(payoutId: string, what: string) {
-    const row = await payoutRow(payoutId);
+    const row = await payoutRow(workerStore(), payoutId);
     const e = await entries(payoutId);
     assert.equal(e.holds, 1, `${what}: held ${e.holds} times`);
     assert.equal(e.credits, creditsBack(row.status) ? 1 : 0, `${what}: ${row.status} with ${e.credits} credits back`);

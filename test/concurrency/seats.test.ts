@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { call, organiser, uniqueEmail } from '../helpers/http.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
 
@@ -43,11 +44,7 @@ describe('seats under concurrency across two processes', () => {
     );
   }
 
-  async function newEvent(key: string, body: Record<string, unknown>): Promise<string> {
-    const created = await call(procs[0]!.url, 'POST', '/api/v1/events', { key, body: { description: 'x', startDate: '2026-12-31', ...body } });
-    assert.equal(created.status, 201, created.text);
-    return created.body.data.id as string;
-  }
+  const newEvent = (key: string, body: Record<string, unknown>) => createEvent(keyApi(procs[0]!.url, key), { startDate: '2026-12-31', ...body });
 
   it('sells exactly the capacity of the event, of a tier and of a track, and refuses the rest with 409', async () => {
     const org = await organiser(procs[0]!.url);
@@ -153,8 +150,7 @@ describe('seats under concurrency across two processes', () => {
     assert.ok(step1.every((s) => s.status === 201));
     const paid = await Promise.all(
       step1.map(async (s, i) => {
-        const p = await call(procs[i % 2]!.url, 'POST', '/api/v1/sandbox/payments', { key: org.key, body: { orderId: s.body.orderId, outcome: 'success' } });
-        return { ...s.body, paymentId: p.body.paymentId };
+        return { ...s.body, paymentId: await payInSandbox(keyApi(procs[i % 2]!.url, org.key), s.body.orderId) };
       }),
     );
     const step2 = await Promise.all(

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { userByEmail } from '../helpers/rows.js';
 import { startSmtp, verificationLink, verificationMails, type SmtpSink } from '../helpers/smtp.js';
 
 describe('dashboard over HTTP', () => {
@@ -279,7 +280,7 @@ describe('dashboard over HTTP', () => {
     const c = new DashboardClient(server.url);
     const email = uniqueEmail('secrets');
     await c.signup(email);
-    const userId = (await server.deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const userId = (await userByEmail(server, email))!.id;
     const page = await c.get('/dashboard/developers');
     const r = await c.post('/dashboard/developers/keys', { _csrf: DashboardClient.csrf(page.text), mode: 'test', class: 'full', name: 'Server' }, { referer: `${server.url}/dashboard/developers` });
     assert.equal(r.status, 200, 'the key is in the answer itself, not behind a redirect');

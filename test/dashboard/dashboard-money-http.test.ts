@@ -8,6 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, createKey, uniqueEmail } from '../helpers/http.js';
+import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
+import { payoutsOf, sandboxClocksOf } from '../helpers/rows.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { formatDate } from '../../src/lib/event-time.js';
 
@@ -32,20 +34,12 @@ describe('dashboard money forms over HTTP', () => {
     // Live mode in the dashboard needs a verified address, as with the API.
     await markEmailVerified(server.deps.db, login.body.userId, email, server.clock.now());
     const key = (await createKey(server.url, login.body.idToken, { mode: 'test' })).key;
-    const ev = await call(server.url, 'POST', '/api/v1/events', { key, body: { title: 'Paid evening', description: 'A paid test event.', startDate: '2030-05-01', price: 500 } });
-    assert.equal(ev.status, 201, ev.text);
-    const step1 = await call(server.url, 'POST', `/api/v1/events/${ev.body.data.id}/register`, { key, body: { name: 'Buyer', email: 'buyer@example.in' } });
-    const pay = await call(server.url, 'POST', '/api/v1/sandbox/payments', { key, body: { orderId: step1.body.orderId, outcome: 'success' } });
-    const step2 = await call(server.url, 'POST', `/api/v1/events/${ev.body.data.id}/register`, {
-      key,
-      body: { registrationId: step1.body.registrationId, orderId: step1.body.orderId, paymentId: pay.body.paymentId },
-    });
-    assert.equal(step2.status, 200, step2.text);
+    const api = keyApi(server.url, key);
+    const eventId = await createEvent(api, { title: 'Paid evening', description: 'A paid test event.', startDate: '2030-05-01', price: 500 });
+    await paidBooking(api, eventId, { name: 'Buyer', email: 'buyer@example.in' });
     return { c, userId: login.body.userId, key };
   }
 
-  const payoutsOf = async (userId: string) =>
-    server.deps.db.selectFrom('payouts').select(['id', 'status', 'mode']).where('account_id', '=', userId).orderBy('seq', 'desc').execute();
 
   it('the withdrawal form refuses another site’s post and a missing or foreign token, and holds nothing', async () => {
     const { c, userId } = await organiserWithSale();
@@ -63,7 +57,7 @@ describe('dashboard money forms over HTTP', () => {
     const other = await organiserWithSale();
     const otherToken = DashboardClient.csrf((await other.c.get('/dashboard/money')).text);
     assert.equal((await c.post('/dashboard/money/payouts', { ...fields, _csrf: otherToken })).status, 403, 'another session’s token');
-    assert.deepEqual(await payoutsOf(userId), []);
+    assert.deepEqual(await payoutsOf(server, userId), []);
     assert.match((await c.get('/dashboard/money')).text, /id="bal-available">₹500</);
 
     const ok = await c.post('/dashboard/money/payouts', fields, { referer: `${server.url}/dashboard/money` });
@@ -72,38 +66,38 @@ describe('dashboard money forms over HTTP', () => {
     const after = await c.get('/dashboard/money');
     assert.match(after.text, /Test withdrawal of ₹200 to asha@okaxis sent to the sandbox payout gateway\./);
     assert.match(after.text, /id="bal-available">₹300</);
-    assert.equal((await payoutsOf(userId)).length, 1);
+    assert.equal((await payoutsOf(server, userId)).length, 1);
   });
 
   it('the settle forms refuse a forged post, and work only in test mode', async () => {
     const { c, userId } = await organiserWithSale();
     const token = DashboardClient.csrf((await c.get('/dashboard/money')).text);
     await c.post('/dashboard/money/payouts', { _csrf: token, amount: '150', upiId: 'asha@okaxis' });
-    const [payout] = await payoutsOf(userId);
+    const [payout] = await payoutsOf(server, userId);
     assert.equal(payout!.status, 'processing');
     const path = `/dashboard/money/payouts/${payout!.id}/process`;
 
     assert.equal((await c.post(path, { _csrf: token }, { origin: 'http://attacker.example' })).status, 403);
     assert.equal((await c.post(path, {})).status, 403);
-    assert.equal((await payoutsOf(userId))[0]!.status, 'processing', 'a refused post changes nothing');
+    assert.equal((await payoutsOf(server, userId))[0]!.status, 'processing', 'a refused post changes nothing');
 
     // Live mode: the sandbox buttons do not apply (the test payout is not touched either).
     await c.post('/dashboard/mode', { _csrf: token, mode: 'live' });
     const live = await c.post(path, { _csrf: token }, { referer: `${server.url}/dashboard/money` });
     assert.equal(live.status, 303);
     assert.match((await c.get('/dashboard/money')).text, /Only test-mode payouts are settled by hand\./);
-    assert.equal((await payoutsOf(userId))[0]!.status, 'processing');
+    assert.equal((await payoutsOf(server, userId))[0]!.status, 'processing');
     await c.post('/dashboard/mode', { _csrf: token, mode: 'test' });
 
     const ok = await c.post(path, { _csrf: token });
     assert.equal(ok.status, 303);
     assert.match((await c.get('/dashboard/money')).text, /is now processed \(UTR SANDBOX/);
-    assert.equal((await payoutsOf(userId))[0]!.status, 'processed');
+    assert.equal((await payoutsOf(server, userId))[0]!.status, 'processed');
     const again = await c.post(`/dashboard/money/payouts/${payout!.id}/fail`, { _csrf: token }, { referer: `${server.url}/dashboard/money` });
     assert.equal(again.status, 303);
     assert.match((await c.get('/dashboard/money')).text, /A processed payout cannot become failed\./);
     assert.equal((await c.post(`/dashboard/money/payouts/${payout!.id}/explode`, { _csrf: token })).status, 303, 'an unknown action is refused like any form');
-    assert.equal((await payoutsOf(userId))[0]!.status, 'processed');
+    assert.equal((await payoutsOf(server, userId))[0]!.status, 'processed');
   });
 
   it('shows the payouts service’s refusals as the page’s message', async () => {
@@ -128,7 +122,7 @@ describe('dashboard money forms over HTTP', () => {
     const livePage = await c.get('/dashboard/money');
     assert.doesNotMatch(livePage.text, /Settle \(test\)/);
     assert.match(await refusal({ amount: '150', upiId: 'asha@okaxis' }), /^Live payouts are not configured on this service/);
-    assert.deepEqual(await payoutsOf(userId), []);
+    assert.deepEqual(await payoutsOf(server, userId), []);
   });
 
   it('settles test sales now only in test mode, and says so when nothing is pending', async () => {
@@ -171,13 +165,7 @@ describe('settle now (test) without moving time', () => {
     await server.close();
   });
 
-  async function sale(key: string, eventId: string): Promise<string> {
-    const step1 = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key, body: { name: 'Buyer', email: uniqueEmail('buyer') } });
-    const pay = await call(server.url, 'POST', '/api/v1/sandbox/payments', { key, body: { orderId: step1.body.orderId, outcome: 'success' } });
-    const step2 = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key, body: { registrationId: step1.body.registrationId, orderId: step1.body.orderId, paymentId: pay.body.paymentId } });
-    assert.equal(step2.status, 200, step2.text);
-    return step1.body.registrationId;
-  }
+  const sale = async (key: string, eventId: string) => (await paidBooking(keyApi(server.url, key), eventId)).registrationId;
 
   it('makes pending test sales available while the account’s clock, and the dates of later test mails, stay as they are', async () => {
     const c = new DashboardClient(server.url);
@@ -186,8 +174,8 @@ describe('settle now (test) without moving time', () => {
     const login = await call(server.url, 'POST', '/auth/login', { body: { email, password: PASSWORD } });
     const userId = login.body.userId as string;
     const key = (await createKey(server.url, login.body.idToken, { mode: 'test' })).key;
-    const ev = await call(server.url, 'POST', '/api/v1/events', { key, body: { title: 'Paid evening', description: 'A paid test event.', startDate: '2030-05-01', price: 500 } });
-    await sale(key, ev.body.data.id);
+    const eventId = await createEvent(keyApi(server.url, key), { title: 'Paid evening', description: 'A paid test event.', startDate: '2030-05-01', price: 500 });
+    await sale(key, eventId);
     const balance = async () => (await call(server.url, 'GET', '/dashboard/api/balance?mode=test', { token: login.body.idToken })).body;
     assert.deepEqual([(await balance()).available, (await balance()).pending], [0, 500]);
 
@@ -201,10 +189,10 @@ describe('settle now (test) without moving time', () => {
     assert.deepEqual([(await balance()).available, (await balance()).pending], [500, 0]);
 
     // The account's clock did not move: no offset, and the next test booking's mail is dated today.
-    const clock = await server.deps.db.selectFrom('sandbox_clocks').selectAll().where('account_id', '=', userId).execute();
+    const clock = await sandboxClocksOf(server, userId);
     assert.deepEqual(clock, []);
     server.clock.set(new Date(server.clock.now().getTime() + 60_000));
-    const later = await sale(key, ev.body.data.id);
+    const later = await sale(key, eventId);
     assert.deepEqual([(await balance()).available, (await balance()).pending], [500, 500], 'a later sale is pending again');
     await drainJobs(server, async () => (await call(server.url, 'GET', '/api/v1/sandbox/emails', { key })).body.data.some((m: any) => m.text.includes(later)));
     const mail = (await call(server.url, 'GET', '/api/v1/sandbox/emails', { key })).body.data.find((m: any) => m.text.includes(later));

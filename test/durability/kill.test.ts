@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { call, organiser } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
 
@@ -85,12 +86,7 @@ describe('durability under SIGKILL', () => {
    */
   async function loadThenKill(service: ServiceProcess, min: number, kill: () => void) {
     const org = await organiser(service.url);
-    const created = await call(service.url, 'POST', '/api/v1/events', {
-      key: org.key,
-      body: { title: 'Kill mid-load', description: 'x', startDate: '2026-12-31', capacity: 0 },
-    });
-    assert.equal(created.status, 201);
-    const eventId = created.body.data.id as string;
+    const eventId = await createEvent(keyApi(service.url, org.key), { title: 'Kill mid-load', startDate: '2026-12-31', capacity: 0 });
     const acknowledged: string[] = [];
     let killed = false;
     let n = 0;

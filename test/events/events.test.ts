@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addRegistration } from '../helpers/factories.js';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { registrationsOf } from '../helpers/rows.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const base = { title: 'Bengaluru JS Meetup', description: 'Talks and chai', startDate: '2026-12-05' };
@@ -316,7 +317,7 @@ describe('events', () => {
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(r.body, { success: true, deleted: true, id });
       assert.equal((await call(server.url, 'GET', `/api/v1/events/${id}`, { key: org.key })).status, 404);
-      const left = await server.deps.db.selectFrom('registrations').select('id').where('event_id', '=', id).execute();
+      const left = await registrationsOf(server, id);
       assert.equal(left.length, 0);
     });
 

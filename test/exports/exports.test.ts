@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi, paidBooking, payInSandbox } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -36,7 +37,7 @@ async function download(url: string, init: RequestInit = {}): Promise<CsvFile> {
 describe('CSV exports', { timeout: 120_000 }, () => {
   let server: TestServer;
   let org: Account & KeyInfo;
-  const api = (method: string, path: string, body?: unknown, key = org.key) => call(server.url, method, path, { key, body });
+  const api = keyApi(() => server.url, () => org.key);
   const csv = (path: string, key = org.key) => download(server.url + path, { headers: { 'x-api-key': key } });
 
   let eventId: string;
@@ -52,10 +53,8 @@ describe('CSV exports', { timeout: 120_000 }, () => {
 
     // A free team event with tracks, a tier and questions of every kind (two share a label,
     // one label begins with "=").
-    const ev = await api('POST', '/api/v1/events', {
+    eventId = await createEvent(api, {
       title: 'Export night',
-      description: 'x',
-      startDate: '2026-12-20',
       capacity: 100,
       maxTeamSize: 3,
       tracks: [{ title: 'Workshop, Room "A"' }, { title: 'कार्यशाला · தமிழ்' }],
@@ -70,8 +69,7 @@ describe('CSV exports', { timeout: 120_000 }, () => {
         { name: 'city2', label: 'City', type: 'text' },
       ],
     });
-    assert.equal(ev.status, 201, ev.text);
-    eventId = ev.body.data.id;
+    const ev = await api('GET', `/api/v1/events/${eventId}`);
     slug = ev.body.data.slug;
     const book = async (body: Record<string, unknown>) => {
       const r = await api('POST', `/api/v1/events/${eventId}/register`, { email: uniqueEmail('guest'), ...body });
@@ -99,16 +97,8 @@ describe('CSV exports', { timeout: 120_000 }, () => {
 
     // A paid event of a GST-registered organiser (test mode): two paid bookings, one refunded.
     assert.equal((await api('PUT', '/api/v1/gst/settings', { gstin: '29AAGCR4375J1ZU', legalName: 'Rangashankara Arts, "LLP"', address: '36/2 8th Cross,\nJP Nagar, Bengaluru' })).status, 200);
-    const paid = await api('POST', '/api/v1/events', { title: 'Paid = night', description: 'x', startDate: '2026-12-20', price: 999, venueState: '27' });
-    paidEventId = paid.body.data.id;
-    const buy = async (name: string) => {
-      const s = await api('POST', `/api/v1/events/${paidEventId}/register`, { name, email: uniqueEmail('buyer') });
-      assert.equal(s.status, 201, s.text);
-      const p = await api('POST', '/api/v1/sandbox/payments', { orderId: s.body.orderId, outcome: 'success' });
-      const c = await api('POST', `/api/v1/events/${paidEventId}/register`, { registrationId: s.body.registrationId, orderId: s.body.orderId, paymentId: p.body.paymentId });
-      assert.equal(c.status, 200, c.text);
-      return s.body.registrationId as string;
-    };
+    paidEventId = await createEvent(api, { title: 'Paid = night', price: 999, venueState: '27' });
+    const buy = async (name: string) => (await paidBooking(api, paidEventId, { name, email: uniqueEmail('buyer') })).registrationId;
     invoiced = { sold: await buy('Meera Iyer'), refunded: await buy('+Plus Buyer') };
     assert.equal((await api('POST', `/api/v1/events/${paidEventId}/registrations/${invoiced.refunded}/refund`)).status, 200);
 
@@ -117,8 +107,8 @@ describe('CSV exports', { timeout: 120_000 }, () => {
     assert.equal(plan.status, 201, plan.text);
     const s = await api('POST', '/api/v1/memberships/subscribe', { planId: plan.body.data.id, name: '@Member Name', email: uniqueEmail('member') });
     assert.equal(s.status, 201, s.text);
-    const p = await api('POST', '/api/v1/sandbox/payments', { orderId: s.body.orderId, outcome: 'success' });
-    assert.equal((await api('POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, { orderId: s.body.orderId, paymentId: p.body.paymentId })).status, 200);
+    const paymentId = await payInSandbox(api, s.body.orderId);
+    assert.equal((await api('POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, { orderId: s.body.orderId, paymentId })).status, 200);
   });
   after(async () => {
     await server?.close();

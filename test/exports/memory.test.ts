@@ -16,7 +16,8 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse';
 import { sql } from 'kysely';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
-import { call, organiser, type Account, type KeyInfo } from '../helpers/http.js';
+import { organiser, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
@@ -64,12 +65,10 @@ describe('exports in constant memory', { timeout: 900_000 }, () => {
     server = await startServer({ isolatedDatabase: true });
     org = await organiser(server.url, 'test');
     for (const which of ['small', 'large'] as const) {
-      const r = await call(server.url, 'POST', '/api/v1/events', {
-        key: org.key,
-        body: { title: `Bulk ${which}`, description: 'x', startDate: '2026-12-20', customFields: [{ name: 'org', label: 'Organisation' }, { name: 'size', label: 'Size' }, { name: 'about', label: 'About you' }] },
+      events[which] = await createEvent(keyApi(server.url, org.key), {
+        title: `Bulk ${which}`,
+        customFields: [{ name: 'org', label: 'Organisation' }, { name: 'size', label: 'Size' }, { name: 'about', label: 'About you' }],
       });
-      assert.equal(r.status, 201, r.text);
-      events[which] = r.body.data.id;
     }
     await bulkInsert(events.small, 's', SMALL);
     await bulkInsert(events.large, 'l', LARGE);

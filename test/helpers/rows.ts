@@ -166,3 +166,100 @@ export async function markNewestJobDead(server: Pick<TestServer, 'deps'>): Promi
 export async function doorListAdmissionsOf(server: Pick<TestServer, 'deps'>, attendeeId: string): Promise<Row<'door_list_admissions'>[]> {
   return dbOf(server).selectFrom('door_list_admissions').selectAll().where('attendee_id', '=', attendeeId).execute();
 }
+
+// ---- fx-door
+
+/** The confirmed bookings of one event. */
+export async function confirmedBookingsOf(server: Pick<TestServer, 'deps'>, eventId: string): Promise<Row<'registrations'>[]> {
+  return dbOf(server).selectFrom('registrations').selectAll().where('event_id', '=', eventId).where('status', '=', 'confirmed').execute();
+}
+
+/** An account's payouts, newest first. */
+export async function payoutsOf(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'payouts'>[]> {
+  return dbOf(server).selectFrom('payouts').selectAll().where('account_id', '=', accountId).orderBy('seq', 'desc').execute();
+}
+
+/** An account's sandbox clocks (none while its clock was never moved). */
+export async function sandboxClocksOf(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'sandbox_clocks'>[]> {
+  return dbOf(server).selectFrom('sandbox_clocks').selectAll().where('account_id', '=', accountId).execute();
+}
+
+/** Every booking of one event, whatever its state. */
+export async function registrationsOf(server: Pick<TestServer, 'deps'>, eventId: string): Promise<Row<'registrations'>[]> {
+  return dbOf(server).selectFrom('registrations').selectAll().where('event_id', '=', eventId).execute();
+}
+
+/**
+ * Seeds webhook delivery log entries of an account (test mode, answered 200), as if that many
+ * had been sent: a log the API fills only by sending.
+ */
+export async function addWebhookDeliveries(
+  server: Pick<TestServer, 'deps'>,
+  accountId: string,
+  deliveries: { id: string; createdAt: Date; eventId?: string }[],
+): Promise<void> {
+  await dbOf(server)
+    .insertInto('webhook_deliveries')
+    .values(
+      deliveries.map((d) => ({
+        id: d.id,
+        account_id: accountId,
+        mode: 'test' as const,
+        event_id: d.eventId ?? `evt_${d.id}`,
+        type: 'registration.confirmed',
+        url: 'https://example.com/h',
+        status_code: 200,
+        error: null,
+        duration_ms: 5,
+        created_at: d.createdAt,
+      })),
+    )
+    .execute();
+}
+
+/** Seeds a job that ran and finished at `at` (of a topic no handler knows). */
+export async function addFinishedJob(server: Pick<TestServer, 'deps'>, id: string, topic: string, at: Date): Promise<void> {
+  await dbOf(server)
+    .insertInto('jobs')
+    .values({ id, topic, payload: '{}', status: 'done', run_at: at, max_attempts: 0, created_at: at, finished_at: at, locked_until: null, locked_by: null, last_error: null })
+    .execute();
+}
+
+/** A job's row, or undefined once it is gone. */
+export async function jobRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'jobs'> | undefined> {
+  return dbOf(server).selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Seeds a gateway order the service made and nobody expects any more (as a subscribe that lost
+ * its claim leaves it), due for its check now.
+ */
+export async function addGatewayOrder(
+  server: Pick<TestServer, 'deps' | 'clock'>,
+  order: { receipt: string; kind: 'registration' | 'membership'; mode: 'test' | 'live'; accountId: string; amountPaise: number; orderId: string },
+): Promise<void> {
+  const now = server.clock.now();
+  await dbOf(server)
+    .insertInto('gateway_orders')
+    .values({
+      receipt: order.receipt,
+      kind: order.kind,
+      mode: order.mode,
+      account_id: order.accountId,
+      amount_paise: order.amountPaise,
+      currency: 'INR',
+      order_id: order.orderId,
+      payment_id: null,
+      created_at: now,
+      check_after: now,
+      settled_at: null,
+      outcome: null,
+      last_error: null,
+    })
+    .execute();
+}
+
+/** Every job in the queue, whatever its topic and state. */
+export async function everyJob(server: Pick<TestServer, 'deps'>): Promise<Row<'jobs'>[]> {
+  return dbOf(server).selectFrom('jobs').selectAll().execute();
+}

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('Idempotency-Key on POST /api/v1', () => {
@@ -147,27 +148,27 @@ describe('Idempotency-Key and gateway failures', () => {
   });
 
   it('a request still running is 409; its 502 is not kept, so the retry runs again and books once', async () => {
-    const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => call(server.url, method, path, { key: org.key, body, headers });
-    const eventId = (await api('POST', '/api/v1/events', { title: 'Paid', description: 'x', startDate: '2027-02-01', price: 300 })).body.data.id;
-    assert.equal((await api('PATCH', `/api/v1/events/${eventId}`, { status: 'published' })).status, 200);
+    const eventId = await createEvent(keyApi(server.url, org.key), { title: 'Paid', startDate: '2027-02-01', price: 300 }, { publish: true });
+    /** A booking's step 1 sent with an idempotency key. */
+    const registerOnce = (key: string, body: unknown) => call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body, headers: { 'idempotency-key': key } });
     const key = randomUUID();
     const body = { name: 'Meera', email: uniqueEmail('meera') };
     // The gateway holds the order's answer far past the service's timeout.
     rzp.fail(/POST \/v1\/orders/, { delayMs: 600_000 });
     const seen = rzp.requests.length;
-    const running = api('POST', `/api/v1/events/${eventId}/register`, body, { 'idempotency-key': key });
+    const running = registerOnce(key, body);
     // Wait until the first request is at the gateway (an event, not a timer race).
     while (!rzp.requests.slice(seen).some((q) => q.method === 'POST' && q.path === '/v1/orders')) await new Promise((r) => setImmediate(r));
-    const duplicate = await api('POST', `/api/v1/events/${eventId}/register`, body, { 'idempotency-key': key });
+    const duplicate = await registerOnce(key, body);
     assert.equal(duplicate.status, 409, duplicate.text);
     assert.equal(duplicate.body.code, 'idempotency_key_in_flight');
     assert.ok(duplicate.headers.get('retry-after'));
     const first = await running;
     assert.equal(first.status, 502, first.text);
-    const retried = await api('POST', `/api/v1/events/${eventId}/register`, body, { 'idempotency-key': key });
+    const retried = await registerOnce(key, body);
     assert.equal(retried.status, 201, retried.text);
     assert.equal(retried.headers.get('idempotent-replayed'), null, 'the 502 was not kept: the retry ran');
-    const replay = await api('POST', `/api/v1/events/${eventId}/register`, body, { 'idempotency-key': key });
+    const replay = await registerOnce(key, body);
     assert.deepEqual([replay.status, replay.body.orderId], [201, retried.body.orderId]);
   });
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
 import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { createEvent, keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('promo code limits', () => {
@@ -25,11 +25,7 @@ describe('promo code limits', () => {
   const promo = async (eventId: string, body: Record<string, unknown>) => assert.equal((await api('POST', `/api/v1/events/${eventId}/promo-codes`, body)).status, 201);
   const register = (eventId: string, extra: Record<string, unknown> = {}) =>
     api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Rao', email: uniqueEmail('promo'), ...extra });
-  async function pay(orderId: string): Promise<string> {
-    const r = await api('POST', '/api/v1/sandbox/payments', { orderId, outcome: 'success' });
-    assert.equal(r.status, 201, r.text);
-    return r.body.paymentId;
-  }
+  const pay = (orderId: string) => payInSandbox(api, orderId);
   const codeState = async (eventId: string, code: string) => {
     const p = (await api('GET', `/api/v1/events/${eventId}/promo-codes`)).body.data.find((x: any) => x.code === code);
     return { uses: p.uses, usesReserved: p.usesReserved };

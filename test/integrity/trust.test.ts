@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { watchScans } from '../helpers/scan-watch.js';
 import { MAX_EMAIL_LENGTH } from '../../src/modules/mail/email-check.js';
@@ -27,11 +27,7 @@ describe('trust and safety in registrations and events', () => {
   });
 
   const api = keyApi(() => server.url, () => org.key);
-  async function event(fields: Record<string, unknown> = {}, key = org.key): Promise<string> {
-    const r = await api('POST', '/api/v1/events', { title: 'Gig', description: 'Music', startDate: '2026-12-20', ...fields }, key);
-    assert.equal(r.status, 201, r.text);
-    return r.body.data.id;
-  }
+  const event = (fields: Record<string, unknown> = {}, key = org.key) => createEvent(keyApi(server.url, key), { title: 'Gig', description: 'Music', ...fields });
 
   it('checks an email answer without scanning past its length cap and bounds every answer’s length', async () => {
     const id = await event({ customFields: [{ name: 'work', type: 'email' }, { name: 'note' }] });
@@ -96,6 +92,7 @@ describe('trust and safety in registrations and events', () => {
       assert.equal(track.status, 400, `${JSON.stringify(s)}: ${track.text}`);
       assert.equal(track.body.code, 'invalid_json');
       assert.match(track.body.error, /surrogate/);
+      // fixture-exception: the creation's refusal of a lone surrogate is the subject
       const created = await api('POST', '/api/v1/events', { title: s, description: 'x', startDate: '2026-12-20' });
       assert.equal(created.status, 400, 'Fastify’s own parser too');
       // The registration routes keep __proto__ keys with a parser of their own; keys are checked too.
@@ -105,6 +102,7 @@ describe('trust and safety in registrations and events', () => {
       const key = await api('POST', `/api/v1/events/${id}/register`, { name: 'A', email: uniqueEmail(), customFields: { [s]: 'x' } });
       assert.equal(key.body.code, 'invalid_json');
     }
+    // fixture-exception: the creation's refusal of a deeply nested body is the subject
     const deep = await call(server.url, 'POST', '/api/v1/events', {
       key: org.key,
       raw: `${'['.repeat(200_000)}"\\ud800"${']'.repeat(200_000)}`,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
 import { call, createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const MINUTE = 60_000;
@@ -27,9 +27,8 @@ describe('unpaid bookings hold nothing for long', () => {
 
   const api = keyApi(() => server.url, () => org.key);
   async function paidEvent(fields: Record<string, unknown> = {}) {
-    const r = await api('POST', '/api/v1/events', { title: 'Gig', description: 'Music', startDate: '2026-12-20', price: 1000, ...fields });
-    assert.equal(r.status, 201, r.text);
-    return { id: r.body.data.id as string, slug: r.body.data.slug as string };
+    const id = await createEvent(api, { title: 'Gig', description: 'Music', price: 1000, ...fields });
+    return { id, slug: (await api('GET', `/api/v1/events/${id}`)).body.data.slug as string };
   }
   /** The hosted page's own call, as the page (served from the service) makes it. */
   const fromPage = (slug: string, body: Record<string, unknown>, key = pk) =>

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { addFinishedJob, addWebhookDeliveries, jobRow } from '../helpers/rows.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('pages and pruning', () => {
@@ -71,23 +72,11 @@ describe('pages and pruning', () => {
 
   it('pages webhook deliveries (the last 100 by default) and the sandbox mails', async () => {
     const now = server.clock.now().getTime();
-    await server.deps.db
-      .insertInto('webhook_deliveries')
-      .values(
-        Array.from({ length: 130 }, (_, i) => ({
-          id: `dlv_page${String(i).padStart(3, '0')}`,
-          account_id: org.userId,
-          mode: 'test' as const,
-          event_id: `evt_${i}`,
-          type: 'registration.confirmed',
-          url: 'https://example.com/h',
-          status_code: 200,
-          error: null,
-          duration_ms: 5,
-          created_at: new Date(now - i * 1000),
-        })),
-      )
-      .execute();
+    await addWebhookDeliveries(
+      server,
+      org.userId,
+      Array.from({ length: 130 }, (_, i) => ({ id: `dlv_page${String(i).padStart(3, '0')}`, eventId: `evt_${i}`, createdAt: new Date(now - i * 1000) })),
+    );
     const first = await api('GET', '/api/v1/webhooks/deliveries');
     assert.equal(first.status, 200, first.text);
     assert.deepEqual([first.body.data.length, first.body.hasMore, first.body.count], [100, true, 130]);
@@ -97,7 +86,7 @@ describe('pages and pruning', () => {
     const paged = await readAll('/api/v1/webhooks/deliveries', 40);
     assert.deepEqual([paged.ids.length, paged.pages], [130, 4]);
 
-    const eventId = (await api('POST', '/api/v1/events', { title: 'Mails', description: 'x', startDate: '2026-12-20' })).body.data.id;
+    const eventId = await createEvent(api, { title: 'Mails' });
     for (let i = 0; i < 3; i++) await api('POST', `/api/v1/events/${eventId}/register`, { name: `P${i}`, email: uniqueEmail('p') });
     assert.equal((await api('POST', `/api/v1/events/${eventId}/broadcast`, { subject: 's', message: 'm', dryRun: false, confirmedRecipientCount: 3 })).status, 200);
     const mails = await readAll('/api/v1/sandbox/emails', 2);
@@ -107,21 +96,15 @@ describe('pages and pruning', () => {
   it('prunes webhook deliveries, sandbox mails and finished jobs older than their retention, on the workers\' schedule', async () => {
     const old = server.clock.now();
     // Finished jobs: one done long ago.
-    await server.deps.db
-      .insertInto('jobs')
-      .values({ id: 'job_oldone', topic: 'test.prune', payload: '{}', status: 'done', run_at: old, max_attempts: 0, created_at: old, finished_at: old, locked_until: null, locked_by: null, last_error: null })
-      .execute();
+    await addFinishedJob(server, 'job_oldone', 'test.prune', old);
     server.clock.advance(31 * 86_400_000);
-    await server.deps.db
-      .insertInto('webhook_deliveries')
-      .values({ id: 'dlv_fresh', account_id: org.userId, mode: 'test', event_id: 'evt_f', type: 'registration.confirmed', url: 'https://example.com/h', status_code: 200, error: null, duration_ms: 1, created_at: server.clock.now() })
-      .execute();
+    await addWebhookDeliveries(server, org.userId, [{ id: 'dlv_fresh', eventId: 'evt_f', createdAt: server.clock.now() }]);
     const ran = await server.deps.jobs.maintainIfDue();
     assert.deepEqual(ran.sort(), ['lapse waitlist offers', 'prune finished jobs', 'prune idempotency keys', 'prune member codes', 'prune sandbox mails', 'prune webhook deliveries']);
     const deliveries = await api('GET', '/api/v1/webhooks/deliveries');
     assert.deepEqual(deliveries.body.data.map((d: any) => d.id), ['dlv_fresh'], 'only the recent delivery is kept');
     assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, 0);
-    assert.equal(await server.deps.db.selectFrom('jobs').select('id').where('id', '=', 'job_oldone').executeTakeFirst(), undefined);
+    assert.equal(await jobRow(server, 'job_oldone'), undefined);
     // Hourly: not again until the clock has moved on.
     assert.deepEqual(await server.deps.jobs.maintainIfDue(), []);
     server.clock.advance(60_000);

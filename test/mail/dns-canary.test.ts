@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { canaryAnswer, reducedAfter, type CanaryAnswer, type LookupOutcome } from '../../src/modules/mail/dns-canary.js';
 import type { DnsResolver } from '../../src/modules/mail/email-check.js';
 import { call, createKey, organiser, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const MINUTE = 60_000;
@@ -80,10 +81,9 @@ describe('the email check while the resolver filters outside names', () => {
   async function setUp(server: TestServer) {
     org = await organiser(server.url);
     pk = (await createKey(server.url, org.token, { mode: 'test', class: 'checkout' })).key;
-    const ev = await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Canary', description: 'x', startDate: '2026-12-01' } });
-    assert.equal(ev.status, 201, ev.text);
-    eventId = ev.body.data.id;
-    slug = ev.body.data.slug;
+    const api = keyApi(server.url, org.key);
+    eventId = await createEvent(api, { title: 'Canary', startDate: '2026-12-01' });
+    slug = (await api('GET', `/api/v1/events/${eventId}`)).body.data.slug;
   }
   const register = (server: TestServer, email: string) => call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email } });
   const fromPage = (server: TestServer, email: string) =>

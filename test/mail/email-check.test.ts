@@ -4,6 +4,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { checkSyntax, createEmailChecker, type EmailVerdict } from '../../src/modules/mail/email-check.js';
 import { startDnsServer, type DnsServer, type Zone } from '../helpers/dns-server.js';
 import { call, organiser } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const MX = 15;
@@ -301,7 +302,7 @@ describe('registration refuses undeliverable emails through the configured DNS',
 
   it('answers 400 for NXDOMAIN and null MX, and accepts a good domain and a DNS timeout', async () => {
     const org = await organiser(server.url);
-    const eventId = (await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'DNS', description: 'x', startDate: '2026-12-01' } })).body.data.id;
+    const eventId = await createEvent(keyApi(server.url, org.key), { title: 'DNS', startDate: '2026-12-01' });
     const reg = (email: string) => call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email } });
     for (const email of ['x@nosuch.in', 'x@nullmx.in']) {
       const r = await reg(email);

@@ -7,6 +7,8 @@ import { MailRefusedError } from '../../src/modules/mail/mailer.js';
 import { createMailer } from '../../src/modules/mail/transports.js';
 import { renderTicketMail } from '../../src/modules/tickets/ticket-mail.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { jobsOf } from '../helpers/rows.js';
 import { decodeQr } from '../helpers/qr.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startSmtp, type SmtpSink } from '../helpers/smtp.js';
@@ -76,8 +78,7 @@ describe('ticket emails over SMTP (live mode)', () => {
     org = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: staffEmail });
     await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
-    eventId = (await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Live gig', description: 'x', startDate: '2026-12-05', location: 'Bandra', maxTeamSize: 3 } })).body.data.id;
-    await call(server.url, 'PATCH', `/api/v1/events/${eventId}`, { key: org.key, body: { status: 'published' } });
+    eventId = await createEvent(keyApi(server.url, org.key), { title: 'Live gig', startDate: '2026-12-05', location: 'Bandra', maxTeamSize: 3 }, { publish: true });
   });
   after(async () => {
     await server.close();
@@ -116,7 +117,8 @@ describe('ticket emails over SMTP (live mode)', () => {
     const r = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'Outage', email: uniqueEmail('outage') } });
     assert.equal(r.status, 201);
     await server.deps.jobs.runOnce();
-    const job = await server.deps.db.selectFrom('jobs').selectAll().where('topic', '=', 'ticket.email').where('payload', '@>', JSON.stringify({ attendeeId: r.body.registrationId }) as never).executeTakeFirstOrThrow();
+    const [job] = await jobsOf(server, 'ticket.email', { attendeeId: r.body.registrationId });
+    assert.ok(job, 'the ticket mail is queued');
     assert.equal(job.status, 'pending');
     assert.ok(job.attempts >= 1 && job.last_error, 'the failure is recorded and the job waits to retry');
     smtp = await startSmtp(port);
@@ -149,7 +151,7 @@ describe('ticket emails in test mode', () => {
 
   it('keeps the mail for GET /api/v1/sandbox/emails instead of sending it', async () => {
     const org = await organiser(server.url);
-    const eventId = (await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Sandbox gig', description: 'x', startDate: '2026-12-05' } })).body.data.id;
+    const eventId = await createEvent(keyApi(server.url, org.key), { title: 'Sandbox gig', startDate: '2026-12-05' });
     const email = uniqueEmail('sbx');
     const r = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'S', email } });
     await drainJobs(server, async () => (await call(server.url, 'GET', '/api/v1/sandbox/emails', { key: org.key })).body.count > 0);

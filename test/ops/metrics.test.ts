@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 // @ts-expect-error no types are published for this parser
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 interface Family {
@@ -62,9 +63,7 @@ describe('GET /metrics', () => {
   });
 
   it('shows the queue by topic and the age of its oldest job on the service’s clock; the pool’s use', async () => {
-    const r = await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Free', description: 'x', startDate: '2027-02-01', capacity: 10 } });
-    const eventId = r.body.data.id;
-    assert.equal((await call(server.url, 'PATCH', `/api/v1/events/${eventId}`, { key: org.key, body: { status: 'published' } })).status, 200);
+    const eventId = await createEvent(keyApi(server.url, org.key), { title: 'Free', startDate: '2027-02-01', capacity: 10 }, { publish: true });
     // This server runs no workers: the ticket mail waits in the queue.
     assert.equal((await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'A', email: uniqueEmail('a') } })).status, 201);
     server.clock.advance(90_000);

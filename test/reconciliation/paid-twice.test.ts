@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { createEvent, keyApi } from '../helpers/factories.js';
+import { accountLedger } from '../helpers/rows.js';
 import { gatewayEnv, orderPaidEvent, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -62,7 +63,7 @@ describe('an order is paid at most once', () => {
     return r.body as { membershipId: string; orderId: string };
   }
   const membershipLedger = async () =>
-    (await server.deps.db.selectFrom('ledger_entries').select(['kind', 'amount_paise']).where('account_id', '=', org.userId).execute()).filter((e) => String(e.kind).startsWith('membership'));
+    (await accountLedger(server, org.userId)).filter((e) => String(e.kind).startsWith('membership'));
 
   it('refunds a second payment of a membership order already paid when its notification arrives; the member keeps one period', async () => {
     const planId = await fixedTermPlan();

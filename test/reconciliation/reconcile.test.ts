@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { createEvent, keyApi } from '../helpers/factories.js';
+import { addGatewayOrder } from '../helpers/rows.js';
 import { startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -223,10 +224,7 @@ describe('reconciliation of gateway orders', () => {
     const paid = rzp.pay(first.body.orderId);
     // An order nobody expects any more (made by a subscribe that lost its claim): its payment goes back.
     const orphan = await server.deps.membershipDeps.gatewayFor('live', org.userId).createOrder({ amount: 70000, currency: 'INR', receipt: `rcpt_orphan_${Date.now()}` });
-    await server.deps.db
-      .insertInto('gateway_orders')
-      .values({ receipt: String(orphan.receipt), kind: 'membership', mode: 'live', account_id: org.userId, amount_paise: 70000, currency: 'INR', order_id: orphan.id, payment_id: null, created_at: server.clock.now(), check_after: server.clock.now(), settled_at: null, outcome: null, last_error: null })
-      .execute();
+    await addGatewayOrder(server, { receipt: String(orphan.receipt), kind: 'membership', mode: 'live', accountId: org.userId, amountPaise: 70000, orderId: orphan.id });
     const stray = rzp.pay(orphan.id);
     await reconcile();
     const member = (await api('GET', `/api/v1/memberships/members?email=${encodeURIComponent(email)}`)).body.data[0];

@@ -10,7 +10,8 @@ import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { formToken } from '../../src/modules/attendee/attendee.service.js';
 import { organiser, uniqueEmail } from '../helpers/http.js';
 import { createEvent, keyApi, type Api } from '../helpers/factories.js';
-import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { runJobs } from '../helpers/rows.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('the sandbox clock drives test mode’s time rules', () => {
   let server: TestServer;
@@ -27,7 +28,6 @@ describe('the sandbox clock drives test mode’s time rules', () => {
     const r = await api('POST', '/api/v1/sandbox/clock', { advanceDays: days });
     assert.equal(r.status, 200, r.text);
   };
-  const runJobs = () => drainJobs(server, async () => (await server.deps.db.selectFrom('jobs').select('id').where('status', '=', 'pending').where('run_at', '<=', server.clock.now()).execute()).length === 0);
 
   it('lapses a waitlist offer by the account’s clock and passes the seat to the next in line; an offer made on the moved clock holds', async () => {
     const api = await testOrganiser();
@@ -36,7 +36,7 @@ describe('the sandbox clock drives test mode’s time rules', () => {
     const people = [0, 1, 2].map((i) => ({ name: `W${i}`, email: uniqueEmail(`w${i}`) }));
     for (const p of people) assert.equal((await api('POST', `/api/v1/events/${id}/waitlist`, p)).status, 201);
     assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${holder}/cancel`)).status, 200);
-    await runJobs();
+    await runJobs(server, { due: true });
     const mails = async (email: string) => ((await api('GET', '/api/v1/sandbox/emails?limit=1000')).body.data as any[]).filter((m) => m.to.includes(email) && /held for you/.test(m.subject));
     const token = (mail: any) => /\?offer=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
     const statuses = async () => ((await api('GET', `/api/v1/events/${id}/waitlist`)).body.data as any[]).map((e) => e.status);
@@ -50,13 +50,13 @@ describe('the sandbox clock drives test mode’s time rules', () => {
     assert.deepEqual([late.status, late.body.code], [409, 'offer_not_valid'], 'the offer lapsed on the account’s clock');
     // The lapse sweep (the safety net under each offer's own lapse job) passes the seat on.
     assert.ok((await server.deps.jobs.maintainIfDue()).includes('lapse waitlist offers'));
-    await runJobs();
+    await runJobs(server, { due: true });
     assert.deepEqual(await statuses(), ['lapsed', 'offered', 'waiting'], 'the seat passed to the next in line');
     const [mail1] = await mails(people[1]!.email);
     assert.ok(mail1, 'W1 got the offer');
 
     // W1's offer was made on the moved clock: it runs a minute from then, so it still holds.
-    await runJobs();
+    await runJobs(server, { due: true });
     const booked = await api('POST', `/api/v1/events/${id}/register`, { name: 'W1', email: people[1]!.email, waitlistOffer: token(mail1) });
     assert.equal(booked.status, 201, booked.text);
     assert.deepEqual(await statuses(), ['lapsed', 'booked', 'waiting']);

@@ -12,7 +12,8 @@ import { loadConfig } from '../../src/config.js';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { DashboardClient } from '../helpers/dashboard.js';
-import { call, createKey, organiser, uniqueEmail } from '../helpers/http.js';
+import { createKey, organiser, uniqueEmail } from '../helpers/http.js';
+import { keyApi } from '../helpers/factories.js';
 import { startServer, testEnv, type TestServer } from '../helpers/server.js';
 
 describe('the dashboard keeps the API’s rules', () => {
@@ -73,19 +74,20 @@ describe('the dashboard keeps the API’s rules', () => {
   it('a checkout key may approve a sandbox mandate but not charge, halt or cancel a subscription', async () => {
     const org = await organiser(server.url);
     const checkout = await createKey(server.url, org.token, { class: 'checkout' });
-    const api = (method: string, path: string, key: string, body?: unknown) => call(server.url, method, path, { key, ...(body === undefined ? {} : { body }) });
-    const plan = await api('POST', '/api/v1/memberships/plans', org.key, { name: 'Monthly club', amount: 500, period: 'monthly' });
+    const asOrg = keyApi(server.url, org.key);
+    const asCheckout = keyApi(server.url, checkout.key);
+    const plan = await asOrg('POST', '/api/v1/memberships/plans', { name: 'Monthly club', amount: 500, period: 'monthly' });
     assert.equal(plan.status, 201, plan.text);
-    const sub = await api('POST', '/api/v1/memberships/subscribe', checkout.key, { planId: plan.body.data.id, name: 'Member', email: uniqueEmail('member'), phone: '+919876543210' });
+    const sub = await asCheckout('POST', '/api/v1/memberships/subscribe', { planId: plan.body.data.id, name: 'Member', email: uniqueEmail('member'), phone: '+919876543210' });
     assert.equal(sub.status, 201, sub.text);
     const id = sub.body.subscriptionId as string;
 
-    assert.equal((await api('POST', `/api/v1/sandbox/subscriptions/${id}/authenticate`, checkout.key)).status, 200);
+    assert.equal((await asCheckout('POST', `/api/v1/sandbox/subscriptions/${id}/authenticate`)).status, 200);
     for (const action of ['charge', 'halt', 'cancel']) {
-      const r = await api('POST', `/api/v1/sandbox/subscriptions/${id}/${action}`, checkout.key);
+      const r = await asCheckout('POST', `/api/v1/sandbox/subscriptions/${id}/${action}`);
       assert.deepEqual([r.status, r.body.code], [403, 'checkout_key_not_allowed'], `${action}: ${r.text}`);
     }
-    const charged = await api('POST', `/api/v1/sandbox/subscriptions/${id}/charge`, org.key);
+    const charged = await asOrg('POST', `/api/v1/sandbox/subscriptions/${id}/charge`);
     assert.deepEqual([charged.status, charged.body.result], [200, 'applied'], charged.text);
   });
 

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
-import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { runJobs as runJobsOf } from '../helpers/rows.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 
 describe('waitlist with timed offers', () => {
@@ -24,9 +25,11 @@ describe('waitlist with timed offers', () => {
   };
   const offerToken = (mail: any) => /\?offer=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
   const entries = async (eventId: string) => (await api('GET', `/api/v1/events/${eventId}/waitlist`)).body.data as any[];
-  const runJobs = () => drainJobs(server, async () => (await server.deps.db.selectFrom('jobs').select('id').where('status', '=', 'pending').where('run_at', '<=', server.clock.now()).execute()).length === 0);
+  /** Runs the jobs due by the server's clock. */
+  const runJobs = () => runJobsOf(server, { due: true });
 
   it('takes names only when sold out, offers a freed seat to the first in line and holds it, and passes a lapsed offer on', async () => {
+    // fixture-exception: the creation's answer carrying the waitlist policy is checked here
     const created = await api('POST', '/api/v1/events', { title: 'Waitlisted', description: 'x', startDate: '2026-12-31', capacity: 2, waitlist: { enabled: true, offerMinutes: 30 } });
     assert.equal(created.status, 201, created.text);
     assert.deepEqual(created.body.data.waitlist, { enabled: true, offerMinutes: 30 });
@@ -83,13 +86,7 @@ describe('waitlist with timed offers', () => {
   });
 
   it('offers seats a raised capacity adds, and a track waits on its own', async () => {
-    const created = await api('POST', '/api/v1/events', {
-      title: 'Tracks wait',
-      description: 'x',
-      startDate: '2026-12-31',
-      tracks: [{ title: 'Workshop', capacity: 1, waitlist: { enabled: true, offerMinutes: 10 } }],
-    });
-    const id = created.body.data.id as string;
+    const id = await createEvent(api, { title: 'Tracks wait', startDate: '2026-12-31', tracks: [{ title: 'Workshop', capacity: 1, waitlist: { enabled: true, offerMinutes: 10 } }] });
     assert.equal((await api('POST', `/api/v1/events/${id}/register`, { name: 'A', email: uniqueEmail('a'), subEventId: '0' })).status, 201);
     const closed = await api('POST', `/api/v1/events/${id}/waitlist`, { name: 'E', email: uniqueEmail('e') });
     assert.equal(closed.body.code, 'waitlist_closed', 'only the track takes a waitlist');
@@ -104,7 +101,7 @@ describe('waitlist with timed offers', () => {
   });
 
   it('shows the organiser the queue and the policy settings in the dashboard, and removes an entry', async () => {
-    const id = (await api('POST', '/api/v1/events', { title: 'Dash queue', description: 'x', startDate: '2026-12-31', capacity: 1, waitlist: { enabled: true } })).body.data.id as string;
+    const id = await createEvent(api, { title: 'Dash queue', startDate: '2026-12-31', capacity: 1, waitlist: { enabled: true } });
     await api('POST', `/api/v1/events/${id}/register`, { name: 'Holder', email: uniqueEmail('holder') });
     await api('POST', `/api/v1/events/${id}/waitlist`, { name: 'Queued <i>Person</i>', email: uniqueEmail('queued') });
     const c = new DashboardClient(server.url);

@@ -5,7 +5,7 @@ import { deliver } from '../../src/modules/webhooks/delivery.js';
 import { DELIVERY_TIMEOUT_MS, deliveryJob } from '../../src/modules/webhooks/webhooks.service.js';
 import { seal } from '../../src/lib/secret-box.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
@@ -29,31 +29,31 @@ describe('webhook configuration', () => {
   after(async () => {
     await server.close();
   });
-  const api = (method: string, path: string, body?: unknown) => call(server.url, method, '/api/v1/webhooks' + path, { key: org.key, body });
+  const api = keyApi(() => server.url, () => org.key);
 
   it('returns the secret once, never on read, and rotates it', async () => {
-    assert.deepEqual((await api('GET', '')).body, { success: true, data: null });
-    assert.equal((await api('PUT', '', { enabled: true })).status, 400, 'url needed the first time');
-    const created = await api('PUT', '', { url: 'https://hooks.example.in/ticketing' });
+    assert.deepEqual((await api('GET', '/api/v1/webhooks')).body, { success: true, data: null });
+    assert.equal((await api('PUT', '/api/v1/webhooks', { enabled: true })).status, 400, 'url needed the first time');
+    const created = await api('PUT', '/api/v1/webhooks', { url: 'https://hooks.example.in/ticketing' });
     assert.equal(created.status, 200, created.text);
     assert.match(created.body.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(created.body.data, { url: 'https://hooks.example.in/ticketing', enabled: true, secretSet: true, events: ['registration.confirmed'] });
-    const read = await api('GET', '');
+    const read = await api('GET', '/api/v1/webhooks');
     assert.equal('secret' in read.body, false);
     assert.equal(read.text.includes(created.body.secret), false);
     assert.equal(read.body.data.secretSet, true);
-    const toggled = await api('PUT', '', { enabled: false });
+    const toggled = await api('PUT', '/api/v1/webhooks', { enabled: false });
     assert.equal(toggled.body.data.enabled, false);
     assert.equal(toggled.body.data.url, 'https://hooks.example.in/ticketing', 'pausing keeps the configuration');
     assert.equal('secret' in toggled.body, false);
-    const rotated = await api('PUT', '', { rotateSecret: true, events: ['registration.confirmed', 'subscription.authenticated'] });
+    const rotated = await api('PUT', '/api/v1/webhooks', { rotateSecret: true, events: ['registration.confirmed', 'subscription.authenticated'] });
     assert.match(rotated.body.secret, /^whsec_/);
     assert.notEqual(rotated.body.secret, created.body.secret);
     assert.deepEqual(rotated.body.data.events, ['registration.confirmed', 'subscription.authenticated']);
     const row = await server.deps.db.selectFrom('webhook_configs').selectAll().where('account_id', '=', org.userId).executeTakeFirstOrThrow();
     assert.equal(JSON.stringify(row).includes(rotated.body.secret), false, 'stored sealed, never in clear');
-    assert.deepEqual((await api('DELETE', '')).body, { success: true, data: null });
-    assert.equal((await api('GET', '')).body.data, null);
+    assert.deepEqual((await api('DELETE', '/api/v1/webhooks')).body, { success: true, data: null });
+    assert.equal((await api('GET', '/api/v1/webhooks')).body.data, null);
   });
 
   it('refuses a caller-supplied secret, bad URLs and unknown event types with 400', async () => {
@@ -67,14 +67,14 @@ describe('webhook configuration', () => {
       { url: 'https://hooks.example.in/x', events: ['payment.succeeded'] },
       { url: 'https://hooks.example.in/x', events: ['registration.checked_in'] },
     ]) {
-      const r = await api('PUT', '', body);
+      const r = await api('PUT', '/api/v1/webhooks', body);
       assert.equal(r.status, 400, JSON.stringify(body));
     }
-    assert.equal((await api('GET', '')).body.data, null, 'nothing stored');
+    assert.equal((await api('GET', '/api/v1/webhooks')).body.data, null, 'nothing stored');
   });
 
   it('scopes the configuration to the key’s mode', async () => {
-    await api('PUT', '', { url: 'https://hooks.example.in/test' });
+    await api('PUT', '/api/v1/webhooks', { url: 'https://hooks.example.in/test' });
     const live = await call(server.url, 'POST', '/dashboard/api/keys', { token: org.token, body: { mode: 'live', class: 'full' } });
     const r = await call(server.url, 'GET', '/api/v1/webhooks', { key: live.body.key });
     assert.equal(r.body.data, null);
@@ -95,9 +95,7 @@ describe('webhook delivery', () => {
     await server.close();
   });
   const api = keyApi(() => server.url, () => org.key);
-  async function event(fields: Record<string, unknown> = {}) {
-    return (await api('POST', '/api/v1/events', { title: 'Hooked', description: 'x', startDate: '2026-12-20', ...fields })).body.data.id as string;
-  }
+  const event = (fields: Record<string, unknown> = {}) => createEvent(api, { title: 'Hooked', ...fields });
   async function deliveries() {
     return (await api('GET', '/api/v1/webhooks/deliveries')).body.data as any[];
   }
@@ -267,7 +265,7 @@ describe('webhook delivery refusals with private URLs not allowed', () => {
       // Port 443: other ports are refused when the URL is configured.
       const put = await call(server.url, 'PUT', '/api/v1/webhooks', { key: org.key, body: { url: `https://${host}/hook` } });
       assert.equal(put.status, 200, 'the name looks public when configured');
-      const eventId = (await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'x', description: 'y', startDate: '2026-12-01' } })).body.data.id;
+      const eventId = await createEvent(keyApi(server.url, org.key), { title: 'x', description: 'y', startDate: '2026-12-01' });
       await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email: uniqueEmail('n') } });
       const list = async () => (await call(server.url, 'GET', '/api/v1/webhooks/deliveries', { key: org.key })).body.data as any[];
       await drainJobs(server, async () => (await list()).some((d) => d.url.includes(host)));
@@ -296,7 +294,7 @@ describe('webhook delivery refusals with private URLs not allowed', () => {
         })
         .onConflict((oc) => oc.columns(['account_id', 'mode']).doUpdateSet({ url: `https://${host}:${receiver.port}/hook` }))
         .execute();
-      const eventId = (await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'x', description: 'y', startDate: '2026-12-01' } })).body.data.id;
+      const eventId = await createEvent(keyApi(server.url, org.key), { title: 'x', description: 'y', startDate: '2026-12-01' });
       await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email: uniqueEmail('n') } });
       const list = async () => (await call(server.url, 'GET', '/api/v1/webhooks/deliveries', { key: org.key })).body.data as any[];
       await drainJobs(server, async () => (await list()).some((d) => d.url.includes(host)));

@@ -9,6 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { ticketEmailJob } from '../../src/modules/tickets/tickets.jobs.js';
 import { whatsappTicketJob } from '../../src/modules/whatsapp/whatsapp.jobs.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { createEvent, keyApi } from '../helpers/factories.js';
+import { everyJob, jobsOf, runJobs } from '../helpers/rows.js';
 import { decodeQr } from '../helpers/qr.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { hubSign, startWhatsAppEmulator, type WhatsAppEmulator } from '../helpers/whatsapp-emulator.js';
@@ -32,10 +34,8 @@ async function liveEvent(server: TestServer, staffEmail: string, mode: 'test' | 
   const org = await organiser(server.url, mode);
   const staff = await signup(server.url, { email: staffEmail });
   await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
-  const ev = await call(server.url, 'POST', '/api/v1/events', { key: org.key, body: { title: 'Live gig — Pune', description: 'x', startDate: '2026-12-12T10:00:00+05:30', location: 'Bandra' } });
-  assert.equal(ev.status, 201, ev.text);
-  if (mode === 'live') assert.equal((await call(server.url, 'PATCH', `/api/v1/events/${ev.body.data.id}`, { key: org.key, body: { status: 'published' } })).status, 200);
-  return { org, eventId: ev.body.data.id };
+  const fields = { title: 'Live gig — Pune', startDate: '2026-12-12T10:00:00+05:30', location: 'Bandra' };
+  return { org, eventId: await createEvent(keyApi(server.url, org.key), fields, { publish: mode === 'live' }) };
 }
 
 describe('WhatsApp tickets', () => {
@@ -47,8 +47,7 @@ describe('WhatsApp tickets', () => {
 
   const register = (body: Record<string, unknown>) => call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { email: uniqueEmail('wa'), ...body } });
   const registration = async (id: string) => (await call(server.url, 'GET', `/api/v1/events/${eventId}/registrations/${id}`, { key: org.key })).body.data;
-  const job = (registrationId: string) =>
-    server.deps.db.selectFrom('jobs').selectAll().where('topic', '=', whatsappTicketJob.topic).where('payload', '@>', JSON.stringify({ registrationId }) as never).executeTakeFirst();
+  const job = async (registrationId: string) => (await jobsOf(server, whatsappTicketJob.topic, { registrationId }))[0];
   const messageTo = (to: string) => emulator.messages.find((m) => m.to === to);
   /** A booking that opted in, and its message once the job has sent it. */
   const sent = async (phone: string, name = 'Asha Rao') => {
@@ -222,8 +221,8 @@ describe('WhatsApp without settings', () => {
     const { org, eventId } = await liveEvent(server, staffEmail);
     const r = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email: uniqueEmail('n'), phone: '9000000007', whatsappOptIn: true } });
     assert.equal(r.status, 201, r.text);
-    await drainJobs(server, async () => (await server.deps.db.selectFrom('jobs').select('id').where('status', '=', 'pending').execute()).length === 0);
-    const jobs = await server.deps.db.selectFrom('jobs').select(['topic', 'status']).execute();
+    await runJobs(server);
+    const jobs = (await everyJob(server)).map((j) => ({ topic: j.topic, status: j.status }));
     assert.ok(jobs.every((j) => j.status === 'done' && j.topic !== whatsappTicketJob.topic), JSON.stringify(jobs));
     assert.equal(emulator.calls.length, 0);
     const reg = (await call(server.url, 'GET', `/api/v1/events/${eventId}/registrations/${r.body.registrationId}`, { key: org.key })).body.data;
