@@ -8,7 +8,6 @@ type Json = Record<string, unknown>;
 /** operationId → description, for routes whose schema gives none. */
 export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   getMe: 'The account, mode and key class behind the `x-api-key` of this request. A checkout key sees only what a browser may see.',
-  setOrganiserAccess: 'Platform staff grant or withdraw an account’s right to publish live events (`canPublish`).',
 };
 
 /** `operationId status` → description of a success answer whose route gives none. */
@@ -21,26 +20,10 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'changePassword 200': 'The password is changed; this new session token replaces the old ones.',
   'logOutEverywhere 200': 'Every session token issued so far is refused from now on.',
   'resendVerificationEmail 202': 'A new verification mail is queued (or the address is already verified).',
-  'listJobs 200': 'A page of jobs.',
-  'retryJob 200': 'The job, queued again.',
-  'setOrganiserAccess 200': 'The account’s organiser access as it now stands.',
   'getPublishingAccess 200': 'Whether the account may publish live events, and its latest requests for access, newest first.',
   'requestPublishingAccess 201': 'The request, pending until staff review it.',
-  'listPublishingRequests 200': 'A page of requests for publishing access, oldest first, each with the account’s facts.',
-  'grantPublishingRequest 200': 'The request, now granted; the account may publish live events.',
-  'declinePublishingRequest 200': 'The request, now declined with its reason.',
   'getAccountMailSettings 200': 'The account’s mail sender settings: the organisation’s name its buyers’ mails come under, and where replies go.',
   'putAccountMailSettings 200': 'The mail sender settings as they now stand.',
-  'setEventTicketEmails 200': 'The event’s ticket email setting as it now stands.',
-  'addMemberByHand 201': 'The membership added.',
-  'listPlans 200': 'A page of plans.',
-  'createPlan 201': 'The plan.',
-  'subscribe 201': 'The membership, pending its first payment or mandate authorisation.',
-  'confirmMembershipPayment 200': 'The membership, now active.',
-  'cancelMembership 201': 'The membership as cancelled.',
-  'listMembers 200': 'A page of members with their standing.',
-  'sandboxAuthenticateSubscription 200': 'What the mandate authorisation did to the membership.',
-  'sandboxSubscriptionEvent 200': 'What the subscription event did to the membership.',
   'hostedRegister 201': 'Booked, awaiting approval, or pending payment with the gateway checkout’s fields.',
   'hostedRequestMemberCode 202': 'Asked: a member’s address gets a code by mail; the answer is the same for any address.',
   'hostedVerifyMemberCode 200': 'The code was right: the proof register takes as `memberProof`.',

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { keyPrincipal } from '../../../http/auth.js';
 import { playSubscriptionEvent } from '../checkout.service.js';
 import { type OperationExamples } from '../../../http/examples.js';
-import { type Operation } from '../../../http/operation.js';
+import { answer, type Operation } from '../../../http/operation.js';
 import { SandboxRouteDeps, SubscriptionResult } from './sandbox-shared.js';
 
 const examples: OperationExamples = { responses: { '200': { success: true, result: 'applied' } } };
@@ -19,7 +19,7 @@ export const sandboxAuthenticateSubscription: Operation<SandboxRouteDeps> = (app
         description:
           '`subscription.authenticated`: the member approved the mandate; the organiser’s webhook fires when subscribed to it. A checkout key may call this (it is the buyer’s step); charge, halt and cancel need a full key.',
         params: Type.Object({ subscriptionId: Type.String({ maxLength: 100 }) }),
-        response: SubscriptionResult,
+        response: { ...SubscriptionResult, 200: answer(SubscriptionResult[200], 'What the mandate authorisation did to the membership.') },
       },
     },
     async (req) => {

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { keyPrincipal } from '../../../http/auth.js';
 import { playSubscriptionEvent } from '../checkout.service.js';
 import { type OperationExamples } from '../../../http/examples.js';
-import { type Operation } from '../../../http/operation.js';
+import { answer, type Operation } from '../../../http/operation.js';
 import { SandboxRouteDeps, SubscriptionResult } from './sandbox-shared.js';
 
 const examples: OperationExamples = {
@@ -25,7 +25,7 @@ export const sandboxSubscriptionEvent: Operation<SandboxRouteDeps> = (app, deps)
           subscriptionId: Type.String({ maxLength: 100 }),
           action: Type.Union([Type.Literal('charge'), Type.Literal('halt'), Type.Literal('cancel')]),
         }),
-        response: SubscriptionResult,
+        response: { ...SubscriptionResult, 200: answer(SubscriptionResult[200], 'What the subscription event did to the membership.') },
       },
     },
     async (req) => {
