@@ -6,7 +6,9 @@
 (function () {
   'use strict';
 
-  function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+  function own(o, k) {
+    return Object.prototype.hasOwnProperty.call(o, k);
+  }
 
   /** `api`: { quote(body) → Promise<{ ok, status, body }> } — the page's call to POST /e/{slug}/quote. */
   window.SvcForm = function (form, cfg, api) {
@@ -25,22 +27,39 @@
     function money(paise) {
       if (paise === 0) return S.free;
       var whole = paise % 100 === 0;
-      return new Intl.NumberFormat('en-IN', { style: 'currency', currency: P.currency || 'INR', minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 }).format(paise / 100);
+      return new Intl.NumberFormat('en-IN', {
+        style: 'currency',
+        currency: P.currency || 'INR',
+        minimumFractionDigits: whole ? 0 : 2,
+        maximumFractionDigits: 2,
+      }).format(paise / 100);
     }
-    function checked(name) { return form.querySelector('input[name="' + name + '"]:checked'); }
+    function checked(name) {
+      return form.querySelector('input[name="' + name + '"]:checked');
+    }
     function optionName(input) {
       var label = input && form.querySelector('label[for="' + input.id + '"] .option-name');
       return label ? label.textContent : '';
     }
-    function hasSessions() { return form.querySelector('input[name="subEventId"]') !== null; }
+    function hasSessions() {
+      return form.querySelector('input[name="subEventId"]') !== null;
+    }
     function quantity() {
       var list = document.getElementById('team-list');
       return 1 + (list ? list.querySelectorAll('.member').length : 0);
     }
-    function typedCode() { return promo ? promo.value.trim() : ''; }
-    function promoCode() { return applied; }
-    function sessionKey(c) { return c.subEventId !== undefined ? c.subEventId : ''; }
-    function say(text) { if (promoStatus) promoStatus.textContent = text; }
+    function typedCode() {
+      return promo ? promo.value.trim() : '';
+    }
+    function promoCode() {
+      return applied;
+    }
+    function sessionKey(c) {
+      return c.subEventId !== undefined ? c.subEventId : '';
+    }
+    function say(text) {
+      if (promoStatus) promoStatus.textContent = text;
+    }
 
     /** What is chosen, as the quote call and the register call name it; null while a session is due. */
     function choice() {
@@ -62,7 +81,13 @@
     /** The price by the page's own table (the service's rule, resolved per session and ticket type), times the people. */
     function localPrice(c) {
       var unit = unitPrice(sessionKey(c), c.ticketType || 'General') || 0;
-      return { unitPrice: unit, quantity: c.quantity, subtotal: unit * c.quantity, discount: 0, total: unit * c.quantity };
+      return {
+        unitPrice: unit,
+        quantity: c.quantity,
+        subtotal: unit * c.quantity,
+        discount: 0,
+        total: unit * c.quantity,
+      };
     }
 
     /** The tier list says each ticket type's price in the chosen session (the server wrote the range before a choice). */
@@ -78,7 +103,9 @@
       }
     }
 
-    function keyOf(c) { return JSON.stringify([c.subEventId || '', c.ticketType || '', c.quantity, promoCode()]); }
+    function keyOf(c) {
+      return JSON.stringify([c.subEventId || '', c.ticketType || '', c.quantity, promoCode()]);
+    }
 
     function setRow(id, value) {
       var row = document.getElementById('sum-' + id);
@@ -105,9 +132,20 @@
         setRow('total', '—');
         return setLabel(S.chooseSession);
       }
-      var price = promoCode() !== '' && quoted.key === keyOf(c) && quoted.value ? quoted.value : localPrice(c);
-      setRow('price', price.quantity > 1 ? S.perPerson.replace('{amount}', money(price.unitPrice)).replace('{n}', String(price.quantity)) : money(price.unitPrice));
-      setRow('discount', price.discount > 0 ? S.discountCode.replace('{amount}', money(price.discount)).replace('{code}', promoCode()) : null);
+      var price =
+        promoCode() !== '' && quoted.key === keyOf(c) && quoted.value ? quoted.value : localPrice(c);
+      setRow(
+        'price',
+        price.quantity > 1
+          ? S.perPerson.replace('{amount}', money(price.unitPrice)).replace('{n}', String(price.quantity))
+          : money(price.unitPrice),
+      );
+      setRow(
+        'discount',
+        price.discount > 0
+          ? S.discountCode.replace('{amount}', money(price.discount)).replace('{code}', promoCode())
+          : null,
+      );
       setRow('total', money(price.total));
       setLabel(price.total === 0 ? S.register : S.payAmount.replace('{amount}', money(price.total)));
     }
@@ -115,7 +153,13 @@
     /** What the applied code did, in words, for the status line under the field. */
     function sayApplied(q) {
       if (!q) return say('');
-      if (q.discount > 0) say(S.codeApplied.replace('{code}', applied).replace('{amount}', money(q.discount)).replace('{total}', money(q.total)));
+      if (q.discount > 0)
+        say(
+          S.codeApplied
+            .replace('{code}', applied)
+            .replace('{amount}', money(q.discount))
+            .replace('{total}', money(q.total)),
+        );
       else say(S.codeTakesNothing.replace('{code}', applied));
     }
 
@@ -181,7 +225,9 @@
       return slot;
     }
     function describedBy(el, id, on) {
-      var ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter(function (x) { return x && x !== id; });
+      var ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter(function (x) {
+        return x && x !== id;
+      });
       if (on) ids.push(id);
       if (ids.length) el.setAttribute('aria-describedby', ids.join(' '));
       else el.removeAttribute('aria-describedby');
@@ -216,14 +262,25 @@
 
     function questionEl(name) {
       var fields = form.querySelectorAll('[data-field]');
-      for (var i = 0; i < fields.length; i++) if (fields[i].getAttribute('data-field') === name) return fields[i];
+      for (var i = 0; i < fields.length; i++)
+        if (fields[i].getAttribute('data-field') === name) return fields[i];
       return null;
     }
 
     /** The element a server refusal's `field` names, if the page shows it. */
     function fieldEl(field) {
       if (typeof field !== 'string') return null;
-      var direct = { name: 'name', email: 'email', phone: 'phone', promoCode: 'promo', membershipId: 'member-code', code: 'member-code', ticketType: 'tier', subEventId: 'session', teamMembers: 'team' };
+      var direct = {
+        name: 'name',
+        email: 'email',
+        phone: 'phone',
+        promoCode: 'promo',
+        membershipId: 'member-code',
+        code: 'member-code',
+        ticketType: 'tier',
+        subEventId: 'session',
+        teamMembers: 'team',
+      };
       if (own(direct, field)) return document.getElementById(direct[field]);
       var m = /^teamMembers\[(\d+)\]\.(name|email)$/.exec(field);
       if (m) return document.getElementById('member-' + m[2] + '-' + (Number(m[1]) + 1));
@@ -248,11 +305,19 @@
       var tier = checked('ticketType');
       // A members-only tier: proved by a mailed code (the page script marks the box) or a membership id.
       var proofBox = document.getElementById('membership-field');
-      if (proofBox && tier && tier.hasAttribute('data-members-only') && !proofBox.hasAttribute('data-proved')) {
+      if (
+        proofBox &&
+        tier &&
+        tier.hasAttribute('data-members-only') &&
+        !proofBox.hasAttribute('data-proved')
+      ) {
         var membership = document.getElementById('membership');
         if (!membership || membership.value.trim() === '') {
           var codeInput = document.getElementById('member-code');
-          showError(codeInput.closest('[hidden]') ? document.getElementById('member-code-send') : codeInput, S.needMembership);
+          showError(
+            codeInput.closest('[hidden]') ? document.getElementById('member-code-send') : codeInput,
+            S.needMembership,
+          );
         }
       }
       var name = document.getElementById('name');
@@ -277,7 +342,8 @@
       for (var j = 0; j < members.length; j++) {
         var mi = members[j];
         if (mi.getAttribute('data-member') === 'name' && mi.value.trim() === '') showError(mi, S.needName);
-        if (mi.getAttribute('data-member') === 'email' && (mi.value.trim() === '' || !mi.validity.valid)) showError(mi, S.needEmail);
+        if (mi.getAttribute('data-member') === 'email' && (mi.value.trim() === '' || !mi.validity.valid))
+          showError(mi, S.needEmail);
       }
       focusFirst();
       return shownErrors.length === 0;
@@ -286,13 +352,18 @@
     // A field drops its error as the buyer fixes it: a text field while typing (not on blur,
     // which would move the button away from a click already under way), a choice when made.
     function dropError(e) {
-      var el = e.target && e.target.closest ? e.target.closest('fieldset[role="radiogroup"]') || e.target : null;
+      var el =
+        e.target && e.target.closest ? e.target.closest('fieldset[role="radiogroup"]') || e.target : null;
       if (el && el.getAttribute('aria-invalid') === 'true') clearError(el);
     }
     form.addEventListener('input', dropError);
     form.addEventListener('change', function (e) {
       if (e.target === promo) return; // a code counts once applied
-      if (e.target && (e.target.type === 'radio' || e.target.type === 'checkbox' || e.target.tagName === 'SELECT')) dropError(e);
+      if (
+        e.target &&
+        (e.target.type === 'radio' || e.target.type === 'checkbox' || e.target.tagName === 'SELECT')
+      )
+        dropError(e);
       refresh();
       requote();
     });
@@ -314,7 +385,10 @@
         }
       });
     }
-    if (promoApply) promoApply.addEventListener('click', function () { apply(); });
+    if (promoApply)
+      promoApply.addEventListener('click', function () {
+        apply();
+      });
     refresh();
 
     return {
@@ -325,7 +399,10 @@
       showServerError: showServerError,
       clearErrors: clearErrors,
       /** The summary shows what pressing the button books: a typed code applied and priced. */
-      current: function () { var c = choice(); return c !== null && typedCode() === applied && (applied === '' || quoted.key === keyOf(c)); },
+      current: function () {
+        var c = choice();
+        return c !== null && typedCode() === applied && (applied === '' || quoted.key === keyOf(c));
+      },
       /** The code the booking carries. */
       code: promoCode,
     };

@@ -32,7 +32,9 @@
   }
 
   function money(paise, currency) {
-    return new Intl.NumberFormat('en-IN', { style: 'currency', currency: currency || 'INR' }).format(paise / 100);
+    return new Intl.NumberFormat('en-IN', { style: 'currency', currency: currency || 'INR' }).format(
+      paise / 100,
+    );
   }
 
   function access(body) {
@@ -44,7 +46,12 @@
   }
 
   function call(method, path, body) {
-    var init = { method: method, headers: { accept: 'application/json' }, credentials: 'omit', cache: 'no-store' };
+    var init = {
+      method: method,
+      headers: { accept: 'application/json' },
+      credentials: 'omit',
+      cache: 'no-store',
+    };
     if (body) {
       init.headers['content-type'] = 'application/json';
       init.body = JSON.stringify(body);
@@ -52,11 +59,17 @@
     return fetch(path, init).then(
       function (res) {
         return res.json().then(
-          function (json) { return { ok: res.ok, status: res.status, body: json }; },
-          function () { return { ok: false, status: res.status, body: { error: S.networkError } }; }
+          function (json) {
+            return { ok: res.ok, status: res.status, body: json };
+          },
+          function () {
+            return { ok: false, status: res.status, body: { error: S.networkError } };
+          },
         );
       },
-      function () { return { ok: false, status: 0, body: { error: S.networkError } }; }
+      function () {
+        return { ok: false, status: 0, body: { error: S.networkError } };
+      },
     );
   }
 
@@ -102,7 +115,9 @@
   var slugPath = '/e/' + encodeURIComponent(cfg.slug);
   // The summary, the button's label and the errors at their fields (checkout-form.js).
   var F = window.SvcForm(form, cfg, {
-    quote: function (body) { return call('POST', slugPath + '/quote', access(body)); },
+    quote: function (body) {
+      return call('POST', slugPath + '/quote', access(body));
+    },
   });
 
   // ------------------------------------------------------------ team members
@@ -132,10 +147,26 @@
       var row = el('div', { class: 'member' });
       var nameField = el('div', { class: 'field' });
       nameField.appendChild(el('label'));
-      nameField.appendChild(el('input', { type: 'text', required: '', maxlength: '200', autocomplete: 'off', 'data-member': 'name' }));
+      nameField.appendChild(
+        el('input', {
+          type: 'text',
+          required: '',
+          maxlength: '200',
+          autocomplete: 'off',
+          'data-member': 'name',
+        }),
+      );
       var emailField = el('div', { class: 'field' });
       emailField.appendChild(el('label'));
-      emailField.appendChild(el('input', { type: 'email', required: '', maxlength: '254', autocomplete: 'off', 'data-member': 'email' }));
+      emailField.appendChild(
+        el('input', {
+          type: 'email',
+          required: '',
+          maxlength: '254',
+          autocomplete: 'off',
+          'data-member': 'email',
+        }),
+      );
       var remove = el('button', { type: 'button', class: 'secondary' });
       remove.addEventListener('click', function () {
         row.parentNode.removeChild(row);
@@ -181,10 +212,20 @@
       var name = f.getAttribute('data-field');
       var type = f.getAttribute('data-type');
       if (type === 'checkbox') {
-        Object.defineProperty(answers, name, { value: f.checked, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(answers, name, {
+          value: f.checked,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         any = true;
       } else if (f.value.trim() !== '') {
-        Object.defineProperty(answers, name, { value: type === 'number' ? Number(f.value) : f.value.trim(), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(answers, name, {
+          value: type === 'number' ? Number(f.value) : f.value.trim(),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         any = true;
       }
     }
@@ -193,7 +234,10 @@
       var members = [];
       var rows = teamList.querySelectorAll('.member');
       for (var j = 0; j < rows.length; j++) {
-        members.push({ name: rows[j].querySelector('[data-member="name"]').value.trim(), email: rows[j].querySelector('[data-member="email"]').value.trim() });
+        members.push({
+          name: rows[j].querySelector('[data-member="name"]').value.trim(),
+          email: rows[j].querySelector('[data-member="email"]').value.trim(),
+        });
       }
       if (members.length > 0) body.teamMembers = members;
     }
@@ -255,7 +299,11 @@
   function finished(status) {
     stopPolling();
     if (status === 'pending' || !booking.ticket) {
-      showResult(status === 'pending' ? S.pendingTitle : S.confirmedTitle, [status === 'pending' ? emailLine(S.pending, S.pendingAfter) : emailLine(S.confirmed)], doneActions());
+      showResult(
+        status === 'pending' ? S.pendingTitle : S.confirmedTitle,
+        [status === 'pending' ? emailLine(S.pending, S.pendingAfter) : emailLine(S.confirmed)],
+        doneActions(),
+      );
       result.className = 'result ' + (status === 'pending' ? 'pending' : 'confirmed');
     } else {
       // The ticket itself: QR, what was booked and paid, the calendar (checkout-ticket.js).
@@ -286,7 +334,15 @@
     booking.polling = setInterval(function () {
       if (++rounds > 120) return stopPolling();
       var q = new URLSearchParams(access({}));
-      void call('GET', '/e/' + encodeURIComponent(cfg.slug) + '/orders/' + encodeURIComponent(booking.order.orderId) + '?' + q.toString()).then(function (r) {
+      void call(
+        'GET',
+        '/e/' +
+          encodeURIComponent(cfg.slug) +
+          '/orders/' +
+          encodeURIComponent(booking.order.orderId) +
+          '?' +
+          q.toString(),
+      ).then(function (r) {
         if (r.ok && r.body.status === 'confirmed') finished('confirmed');
       });
     }, 5000);
@@ -296,10 +352,22 @@
     var parts = [el('p', null, S.paymentPending)];
     if (reason) parts.push(el('p', { class: 'error' }, S.paymentFailed + ' ' + reason));
     var retry = el('button', { type: 'button', id: 'retry-payment' }, S.retry);
-    retry.addEventListener('click', function () { pay(booking.order); });
+    retry.addEventListener('click', function () {
+      pay(booking.order);
+    });
     var actions = [retry];
     if (cfg.mode === 'live') {
-      var elsewhere = el('a', { href: '/e/' + encodeURIComponent(cfg.slug) + '/pay?order=' + encodeURIComponent(booking.order.orderId), target: '_blank', rel: 'noopener', class: 'secondary-link' }, S.openElsewhere);
+      var elsewhere = el(
+        'a',
+        {
+          href:
+            '/e/' + encodeURIComponent(cfg.slug) + '/pay?order=' + encodeURIComponent(booking.order.orderId),
+          target: '_blank',
+          rel: 'noopener',
+          class: 'secondary-link',
+        },
+        S.openElsewhere,
+      );
       actions.push(elsewhere);
     }
     showResult(S.paymentPendingTitle, parts, actions);
@@ -309,11 +377,15 @@
 
   function confirmPayment(fields) {
     showResult(S.working, [], []);
-    void call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/payment', access({
-      razorpay_order_id: fields.razorpay_order_id,
-      razorpay_payment_id: fields.razorpay_payment_id,
-      razorpay_signature: fields.razorpay_signature,
-    })).then(function (r) {
+    void call(
+      'POST',
+      '/e/' + encodeURIComponent(cfg.slug) + '/payment',
+      access({
+        razorpay_order_id: fields.razorpay_order_id,
+        razorpay_payment_id: fields.razorpay_payment_id,
+        razorpay_signature: fields.razorpay_signature,
+      }),
+    ).then(function (r) {
       if (r.ok) finished('confirmed');
       else paymentPending(r.body && r.body.error);
     });
@@ -325,7 +397,11 @@
     amount.appendChild(el('strong', null, money(order.amount, order.currency)));
     var act = function (outcome) {
       return function () {
-        void call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/sandbox-checkout', access({ orderId: order.orderId, outcome: outcome })).then(function (r) {
+        void call(
+          'POST',
+          '/e/' + encodeURIComponent(cfg.slug) + '/sandbox-checkout',
+          access({ orderId: order.orderId, outcome: outcome }),
+        ).then(function (r) {
           if (!r.ok) return paymentPending(r.body && r.body.error);
           if (r.body.failed) return paymentPending(S.sandboxFailed);
           confirmPayment(r.body);
@@ -337,7 +413,9 @@
     var fail = el('button', { type: 'button', id: 'sandbox-fail', class: 'secondary' }, S.sandboxFail);
     fail.addEventListener('click', act('failure'));
     var cancel = el('button', { type: 'button', id: 'sandbox-cancel', class: 'secondary' }, S.sandboxCancel);
-    cancel.addEventListener('click', function () { paymentPending(); });
+    cancel.addEventListener('click', function () {
+      paymentPending();
+    });
     showResult(S.sandboxTitle, [intro, amount], [ok, fail, cancel]);
     result.className = 'result sandbox';
   }
@@ -356,7 +434,9 @@
       prefill: { name: booking.name, email: booking.email, contact: booking.phone },
       handler: confirmPayment,
       modal: {
-        ondismiss: function () { paymentPending(failure); },
+        ondismiss: function () {
+          paymentPending(failure);
+        },
       },
     });
     if (typeof rzp.on === 'function') {
@@ -386,7 +466,9 @@
     var codeStatus = document.getElementById('member-code-status');
     var emailInput = document.getElementById('email');
     var fill = function (text, values) {
-      return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? String(values[k]) : m; });
+      return text.replace(/\{(\w+)\}/g, function (m, k) {
+        return values[k] !== undefined ? String(values[k]) : m;
+      });
     };
     var forget = function () {
       if (proof.value === null) return;
@@ -431,19 +513,22 @@
         return;
       }
       checkCode.disabled = true;
-      void call('POST', slugPath + '/member-code/verify', access({ email: email, code: code })).then(function (r) {
-        checkCode.disabled = false;
-        if (!r.ok) {
-          if (!F.showServerError(r.body || {})) codeStatus.textContent = (r.body && r.body.error) || S.networkError;
-          return;
-        }
-        proof.email = email.toLowerCase();
-        proof.value = r.body.proof;
-        membershipField.setAttribute('data-proved', '');
-        codeEntry.hidden = true;
-        sendCode.parentNode.hidden = true;
-        codeStatus.textContent = fill(S.codeProved, { email: email });
-      });
+      void call('POST', slugPath + '/member-code/verify', access({ email: email, code: code })).then(
+        function (r) {
+          checkCode.disabled = false;
+          if (!r.ok) {
+            if (!F.showServerError(r.body || {}))
+              codeStatus.textContent = (r.body && r.body.error) || S.networkError;
+            return;
+          }
+          proof.email = email.toLowerCase();
+          proof.value = r.body.proof;
+          membershipField.setAttribute('data-proved', '');
+          codeEntry.hidden = true;
+          sendCode.parentNode.hidden = true;
+          codeStatus.textContent = fill(S.codeProved, { email: email });
+        },
+      );
     };
     checkCode.addEventListener('click', check);
     codeInput.addEventListener('keydown', function (e) {

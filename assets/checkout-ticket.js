@@ -16,7 +16,12 @@
 
   function money(paise, currency) {
     var whole = paise % 100 === 0;
-    return new Intl.NumberFormat('en-IN', { style: 'currency', currency: currency || 'INR', minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 }).format(paise / 100);
+    return new Intl.NumberFormat('en-IN', {
+      style: 'currency',
+      currency: currency || 'INR',
+      minimumFractionDigits: whole ? 0 : 2,
+      maximumFractionDigits: 2,
+    }).format(paise / 100);
   }
 
   /** The nodes that show `ticket` (the `ticket` member of the answer), in the page's strings. */
@@ -53,16 +58,47 @@
 
     if (ticket.calendarUrl || ticket.googleCalendarUrl) {
       var cal = el('div', { class: 'actions calendar', role: 'group', 'aria-label': S.calendarLabel });
-      if (ticket.calendarUrl) cal.appendChild(el('a', { href: ticket.calendarUrl, download: '', class: 'button-link', id: 'add-to-calendar' }, S.addToCalendar));
-      if (ticket.googleCalendarUrl) cal.appendChild(el('a', { href: ticket.googleCalendarUrl, target: '_blank', rel: 'noopener', class: 'secondary-link', id: 'google-calendar' }, S.googleCalendar));
+      if (ticket.calendarUrl)
+        cal.appendChild(
+          el(
+            'a',
+            { href: ticket.calendarUrl, download: '', class: 'button-link', id: 'add-to-calendar' },
+            S.addToCalendar,
+          ),
+        );
+      if (ticket.googleCalendarUrl)
+        cal.appendChild(
+          el(
+            'a',
+            {
+              href: ticket.googleCalendarUrl,
+              target: '_blank',
+              rel: 'noopener',
+              class: 'secondary-link',
+              id: 'google-calendar',
+            },
+            S.googleCalendar,
+          ),
+        );
       box.appendChild(cal);
     }
 
     // Wallet passes (Apple Wallet, Google Wallet) appear here when the service is configured for them.
-    var wallet = el('div', { class: 'actions wallet', id: 'wallet-buttons', role: 'group', 'aria-label': S.walletLabel });
+    var wallet = el('div', {
+      class: 'actions wallet',
+      id: 'wallet-buttons',
+      role: 'group',
+      'aria-label': S.walletLabel,
+    });
     var links = ticket.wallet || [];
     for (var i = 0; i < links.length; i++) {
-      wallet.appendChild(el('a', { href: links[i].url, class: 'button-link wallet-' + links[i].kind, rel: 'noopener' }, links[i].label));
+      wallet.appendChild(
+        el(
+          'a',
+          { href: links[i].url, class: 'button-link wallet-' + links[i].kind, rel: 'noopener' },
+          links[i].label,
+        ),
+      );
     }
     wallet.hidden = links.length === 0;
     box.appendChild(wallet);

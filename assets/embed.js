@@ -72,7 +72,16 @@
     // A first height until the page reports its own.
     css(f, { height: '480px', overflow: 'hidden' });
     el.appendChild(f);
-    views.push({ el: el, slug: slug, plan: plan, kind: 'inline', frame: f, source: function () { return f.contentWindow; } });
+    views.push({
+      el: el,
+      slug: slug,
+      plan: plan,
+      kind: 'inline',
+      frame: f,
+      source: function () {
+        return f.contentWindow;
+      },
+    });
   }
 
   function forget(view) {
@@ -84,23 +93,58 @@
     var d = document.createElement('dialog');
     d.setAttribute('aria-label', titleOf(el, page));
     css(d, {
-      padding: '0', border: '0', 'border-radius': '10px', width: 'min(40rem, calc(100vw - 1rem))', height: 'min(52rem, calc(100dvh - 1rem))',
-      'max-width': '100vw', 'max-height': '100dvh', overflow: 'hidden', background: '#fff', 'box-shadow': '0 10px 40px rgba(0,0,0,.35)',
+      padding: '0',
+      border: '0',
+      'border-radius': '10px',
+      width: 'min(40rem, calc(100vw - 1rem))',
+      height: 'min(52rem, calc(100dvh - 1rem))',
+      'max-width': '100vw',
+      'max-height': '100dvh',
+      overflow: 'hidden',
+      background: '#fff',
+      'box-shadow': '0 10px 40px rgba(0,0,0,.35)',
     });
     var bar = document.createElement('div');
-    css(bar, { display: 'flex', 'justify-content': 'flex-end', height: '2.75rem', 'border-bottom': '1px solid #ddd', background: '#fff' });
+    css(bar, {
+      display: 'flex',
+      'justify-content': 'flex-end',
+      height: '2.75rem',
+      'border-bottom': '1px solid #ddd',
+      background: '#fff',
+    });
     var close = document.createElement('button');
     close.type = 'button';
     close.textContent = '\u00d7';
     close.setAttribute('aria-label', 'Close');
-    css(close, { 'font-size': '1.75rem', 'line-height': '1', width: '2.75rem', height: '2.75rem', border: '0', background: 'transparent', cursor: 'pointer', color: '#222' });
-    close.addEventListener('click', function () { d.close(); });
+    css(close, {
+      'font-size': '1.75rem',
+      'line-height': '1',
+      width: '2.75rem',
+      height: '2.75rem',
+      border: '0',
+      background: 'transparent',
+      cursor: 'pointer',
+      color: '#222',
+    });
+    close.addEventListener('click', function () {
+      d.close();
+    });
     bar.appendChild(close);
     var f = frameFor(page, 'overlay', key, titleOf(el, page));
     css(f, { height: 'calc(100% - 2.75rem)' });
     d.appendChild(bar);
     d.appendChild(f);
-    var view = { el: el, slug: page.slug, plan: page.plan, kind: 'overlay', frame: f, dialog: d, source: function () { return f.contentWindow; } };
+    var view = {
+      el: el,
+      slug: page.slug,
+      plan: page.plan,
+      kind: 'overlay',
+      frame: f,
+      dialog: d,
+      source: function () {
+        return f.contentWindow;
+      },
+    };
     d.addEventListener('close', function () {
       forget(view);
       if (d.parentNode) d.parentNode.removeChild(d);
@@ -112,9 +156,22 @@
   }
 
   function popup(el, page, key) {
-    var w = window.open(pageUrl(page, 'popup', key), 'svc_' + (page.plan ? 'plan_' : '') + page.slug.replace(/[^A-Za-z0-9]/g, '_'), 'popup,width=520,height=760');
+    var w = window.open(
+      pageUrl(page, 'popup', key),
+      'svc_' + (page.plan ? 'plan_' : '') + page.slug.replace(/[^A-Za-z0-9]/g, '_'),
+      'popup,width=520,height=760',
+    );
     if (!w) return false;
-    var view = { el: el, slug: page.slug, plan: page.plan, kind: 'popup', win: w, source: function () { return w; } };
+    var view = {
+      el: el,
+      slug: page.slug,
+      plan: page.plan,
+      kind: 'popup',
+      win: w,
+      source: function () {
+        return w;
+      },
+    };
     views.push(view);
     var timer = setInterval(function () {
       if (w.closed) {
@@ -138,8 +195,15 @@
       el.textContent = el.getAttribute('data-svc-label') || (plan ? 'Become a member' : 'Get tickets');
       if (el.tagName !== 'BUTTON' && el.tagName !== 'A') {
         css(el, {
-          display: 'inline-block', padding: '.7em 1.2em', 'border-radius': '8px', background: '#3b3bb3', color: '#fff',
-          'font-weight': '600', 'line-height': '1.2', cursor: 'pointer', 'user-select': 'none',
+          display: 'inline-block',
+          padding: '.7em 1.2em',
+          'border-radius': '8px',
+          background: '#3b3bb3',
+          color: '#fff',
+          'font-weight': '600',
+          'line-height': '1.2',
+          cursor: 'pointer',
+          'user-select': 'none',
         });
       }
     }
@@ -183,7 +247,8 @@
       var h = Number(d.height);
       if (h > 0 && h < 100000) view.frame.style.setProperty('height', Math.ceil(h) + 'px');
     } else if (d.type === 'registered' && !view.plan) {
-      if (d.status === 'confirmed' || d.status === 'pending') tell(view, 'svc:registered', { eventSlug: view.slug, status: d.status });
+      if (d.status === 'confirmed' || d.status === 'pending')
+        tell(view, 'svc:registered', { eventSlug: view.slug, status: d.status });
     } else if (d.type === 'joined' && view.plan) {
       if (d.status === 'active') tell(view, 'svc:joined', { planSlug: view.slug, status: d.status });
     } else if (d.type === 'close') {
@@ -206,6 +271,9 @@
   }
 
   window.SvcCheckout = { scan: scan };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', function () { scan(); });
+  if (document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', function () {
+      scan();
+    });
   else scan();
 })();

@@ -18,7 +18,10 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 
-const db = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 20) });
+const db = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.POOL_SIZE ?? 20),
+});
 const app = Fastify({ logger: false });
 
 const register: Omit<pg.QueryConfig, 'values'> = {
@@ -33,49 +36,67 @@ const register: Omit<pg.QueryConfig, 'values'> = {
          select id from reg`,
 };
 
-app.post<{ Params: { id: string }; Body: { name: string; email: string } }>('/events/:id/register', async (req, reply) => {
-  const r = await db.query({ ...register, values: [Number(req.params.id), req.body.name, req.body.email] });
-  if (r.rowCount !== 1) return reply.code(409).send({ error: 'sold out', code: 'sold_out' });
-  return reply.code(201).send({ success: true, data: { id: String(r.rows[0].id) } });
-});
+app.post<{ Params: { id: string }; Body: { name: string; email: string } }>(
+  '/events/:id/register',
+  async (req, reply) => {
+    const r = await db.query({ ...register, values: [Number(req.params.id), req.body.name, req.body.email] });
+    if (r.rowCount !== 1) return reply.code(409).send({ error: 'sold out', code: 'sold_out' });
+    return reply.code(201).send({ success: true, data: { id: String(r.rows[0].id) } });
+  },
+);
 
 const steps = {
-  seat: { name: 'ref_steps_seat', text: 'update ref_events set taken = taken + 1 where id = $1 and (capacity = 0 or taken < capacity) returning id' },
-  registration: { name: 'ref_steps_registration', text: 'insert into ref_registrations (event_id, name, email) values ($1, $2, $3) returning id' },
+  seat: {
+    name: 'ref_steps_seat',
+    text: 'update ref_events set taken = taken + 1 where id = $1 and (capacity = 0 or taken < capacity) returning id',
+  },
+  registration: {
+    name: 'ref_steps_registration',
+    text: 'insert into ref_registrations (event_id, name, email) values ($1, $2, $3) returning id',
+  },
   job: { name: 'ref_steps_job', text: `insert into ref_jobs (topic, payload) values ('ticket.email', $1)` },
 };
 
-app.post<{ Params: { id: string }; Body: { name: string; email: string } }>('/events/:id/register-steps', async (req, reply) => {
-  const c = await db.connect();
-  try {
-    await c.query('begin');
-    const seat = await c.query({ ...steps.seat, values: [Number(req.params.id)] });
-    if (seat.rowCount !== 1) {
-      await c.query('rollback');
-      return reply.code(409).send({ error: 'sold out', code: 'sold_out' });
+app.post<{ Params: { id: string }; Body: { name: string; email: string } }>(
+  '/events/:id/register-steps',
+  async (req, reply) => {
+    const c = await db.connect();
+    try {
+      await c.query('begin');
+      const seat = await c.query({ ...steps.seat, values: [Number(req.params.id)] });
+      if (seat.rowCount !== 1) {
+        await c.query('rollback');
+        return reply.code(409).send({ error: 'sold out', code: 'sold_out' });
+      }
+      const r = await c.query({
+        ...steps.registration,
+        values: [Number(req.params.id), req.body.name, req.body.email],
+      });
+      await c.query({ ...steps.job, values: [JSON.stringify({ registrationId: r.rows[0].id })] });
+      await c.query('commit');
+      return reply.code(201).send({ success: true, data: { id: String(r.rows[0].id) } });
+    } catch (err) {
+      await c.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      c.release();
     }
-    const r = await c.query({ ...steps.registration, values: [Number(req.params.id), req.body.name, req.body.email] });
-    await c.query({ ...steps.job, values: [JSON.stringify({ registrationId: r.rows[0].id })] });
-    await c.query('commit');
-    return reply.code(201).send({ success: true, data: { id: String(r.rows[0].id) } });
-  } catch (err) {
-    await c.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    c.release();
-  }
-});
+  },
+);
 
 const lookup = {
   name: 'ref_lookup',
   text: 'select id, status, ticket_type, name, checked_in_at from ref_tickets where id = $1 and event_id = $2',
 };
 
-app.get<{ Params: { id: string }; Querystring: { registrationId: string } }>('/events/:id/check-in', async (req, reply) => {
-  const r = await db.query({ ...lookup, values: [req.query.registrationId, req.params.id] });
-  if (r.rowCount === 0) return reply.code(404).send({ error: 'not found', code: 'not_found' });
-  return { success: true, data: r.rows[0] };
-});
+app.get<{ Params: { id: string }; Querystring: { registrationId: string } }>(
+  '/events/:id/check-in',
+  async (req, reply) => {
+    const r = await db.query({ ...lookup, values: [req.query.registrationId, req.params.id] });
+    if (r.rowCount === 0) return reply.code(404).send({ error: 'not found', code: 'not_found' });
+    return { success: true, data: r.rows[0] };
+  },
+);
 
 // The UPDATE's own WHERE decides the admit, so of two scans of one ticket at once exactly one
 // admits (the second, after waiting on the row lock, re-reads it and finds it in). When nothing
@@ -93,19 +114,26 @@ const admit = {
          where id = $1 and event_id = $2 and not exists (select 1 from admitted)`,
 };
 
-app.post<{ Params: { id: string }; Body: { registrationId: string } }>('/events/:id/check-in', async (req, reply) => {
-  const r = await db.query({ ...admit, values: [req.body.registrationId, req.params.id] });
-  if (r.rowCount === 0) return reply.code(404).send({ error: 'not found', code: 'not_found' });
-  const { admitted, ...ticket } = r.rows[0];
-  if (admitted) return reply.code(201).send({ success: true, data: ticket });
-  if (ticket.status !== 'confirmed') return reply.code(409).send({ error: 'not admissible', code: 'not_admissible' });
-  return reply.code(200).send({ success: true, data: ticket });
-});
+app.post<{ Params: { id: string }; Body: { registrationId: string } }>(
+  '/events/:id/check-in',
+  async (req, reply) => {
+    const r = await db.query({ ...admit, values: [req.body.registrationId, req.params.id] });
+    if (r.rowCount === 0) return reply.code(404).send({ error: 'not found', code: 'not_found' });
+    const { admitted, ...ticket } = r.rows[0];
+    if (admitted) return reply.code(201).send({ success: true, data: ticket });
+    if (ticket.status !== 'confirmed')
+      return reply.code(409).send({ error: 'not admissible', code: 'not_admissible' });
+    return reply.code(200).send({ success: true, data: ticket });
+  },
+);
 
 app.get('/', async () => ({ success: true, data: { ok: true } }));
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
-  void app.close().then(() => db.end()).then(() => process.exit(0));
+  void app
+    .close()
+    .then(() => db.end())
+    .then(() => process.exit(0));
 });

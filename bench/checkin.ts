@@ -16,7 +16,24 @@ import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { account, APP, backendsOf, baselineBackends, cpuMeter, createBaselineTables, freshDatabase, httpPool, load, request, rounds, serviceBackends, settings, startBaseline, startService, tagged } from './lib.js';
+import {
+  account,
+  APP,
+  backendsOf,
+  baselineBackends,
+  cpuMeter,
+  createBaselineTables,
+  freshDatabase,
+  httpPool,
+  load,
+  request,
+  rounds,
+  serviceBackends,
+  settings,
+  startBaseline,
+  startService,
+  tagged,
+} from './lib.js';
 import { build } from './embedded.js';
 import { renderSection, type Run, type Section, type Target } from './report.js';
 
@@ -51,16 +68,75 @@ const ROSTER =
  * worst under 100 ms); RSS under 300 MB.
  */
 export const DOOR_TARGETS: Target[] = [
-  { label: 'Lookups (the service from its in-memory roster) against one prepared SELECT', subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.baselineLookups, figure: 'rps', compare: 'atLeast', value: 1.5, unit: '', digits: 2 },
-  { label: 'Admits against one prepared UPDATE', subject: DOOR_NAMES.admits, ceiling: DOOR_NAMES.baselineAdmits, figure: 'rps', compare: 'atLeast', value: 1.2, unit: '', digits: 2 },
-  { label: "Lookups' p99 (the service from its in-memory roster) against one prepared SELECT's", subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.baselineLookups, figure: 'p99', compare: 'atMost', value: 1, unit: '', digits: 2 },
-  { label: "Admits' p99 against one prepared UPDATE's", subject: DOOR_NAMES.admits, ceiling: DOOR_NAMES.baselineAdmits, figure: 'p99', compare: 'atMost', value: 1, unit: '', digits: 2 },
-  { label: `The worst other request while the first scan of a ${people(FIRST_SCAN_PEOPLE)}-person event builds its roster`, subject: DOOR_NAMES.firstScan, figure: 'max', compare: 'below', value: 100, unit: 'ms', digits: 0 },
-  { label: "The service process's RSS at the end of the door section", subject: DOOR_NAMES.rss, figure: 'rssMB', compare: 'below', value: 300, unit: 'MB', digits: 0 },
+  {
+    label: 'Lookups (the service from its in-memory roster) against one prepared SELECT',
+    subject: DOOR_NAMES.lookups,
+    ceiling: DOOR_NAMES.baselineLookups,
+    figure: 'rps',
+    compare: 'atLeast',
+    value: 1.5,
+    unit: '',
+    digits: 2,
+  },
+  {
+    label: 'Admits against one prepared UPDATE',
+    subject: DOOR_NAMES.admits,
+    ceiling: DOOR_NAMES.baselineAdmits,
+    figure: 'rps',
+    compare: 'atLeast',
+    value: 1.2,
+    unit: '',
+    digits: 2,
+  },
+  {
+    label: "Lookups' p99 (the service from its in-memory roster) against one prepared SELECT's",
+    subject: DOOR_NAMES.lookups,
+    ceiling: DOOR_NAMES.baselineLookups,
+    figure: 'p99',
+    compare: 'atMost',
+    value: 1,
+    unit: '',
+    digits: 2,
+  },
+  {
+    label: "Admits' p99 against one prepared UPDATE's",
+    subject: DOOR_NAMES.admits,
+    ceiling: DOOR_NAMES.baselineAdmits,
+    figure: 'p99',
+    compare: 'atMost',
+    value: 1,
+    unit: '',
+    digits: 2,
+  },
+  {
+    label: `The worst other request while the first scan of a ${people(FIRST_SCAN_PEOPLE)}-person event builds its roster`,
+    subject: DOOR_NAMES.firstScan,
+    figure: 'max',
+    compare: 'below',
+    value: 100,
+    unit: 'ms',
+    digits: 0,
+  },
+  {
+    label: "The service process's RSS at the end of the door section",
+    subject: DOOR_NAMES.rss,
+    figure: 'rssMB',
+    compare: 'below',
+    value: 300,
+    unit: 'MB',
+    digits: 0,
+  },
 ];
 
 /** The event's tickets in the service's tables, and (`baseline`) the same tickets in the baseline's ref_tickets. */
-async function seed(db: pg.Pool, eventId: string, accountId: string, prefix: string, count = TICKETS, baseline = true): Promise<string[]> {
+async function seed(
+  db: pg.Pool,
+  eventId: string,
+  accountId: string,
+  prefix: string,
+  count = TICKETS,
+  baseline = true,
+): Promise<string[]> {
   const width = Math.max(6, String(count).length);
   await db.query(
     `insert into registrations (id, event_id, account_id, mode, status, name, email, ticket_type, quantity, amount_paise, created_at, confirmed_at)
@@ -68,8 +144,14 @@ async function seed(db: pg.Pool, eventId: string, accountId: string, prefix: str
      from generate_series(1, $4) g`,
     [prefix, eventId, accountId, count, width],
   );
-  await db.query(`insert into attendees (id, registration_id, idx, name, email) select id, id, 0, name, email from registrations where event_id = $1`, [eventId]);
-  await db.query(`update seat_counters set taken = $2 where event_id = $1 and scope = 'event'`, [eventId, count]);
+  await db.query(
+    `insert into attendees (id, registration_id, idx, name, email) select id, id, 0, name, email from registrations where event_id = $1`,
+    [eventId],
+  );
+  await db.query(`update seat_counters set taken = $2 where event_id = $1 and scope = 'event'`, [
+    eventId,
+    count,
+  ]);
   if (baseline) {
     await db.query(
       `insert into ref_tickets (id, event_id, status, ticket_type, name, email)
@@ -89,7 +171,11 @@ function rssMB(pid: number): number {
 export async function doorBench(): Promise<Section> {
   const { seconds, runs, warmupSeconds } = settings;
   const database = await freshDatabase('checkin');
-  const service = await startService(database.url, { WORKERS: 'false' }, (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  const service = await startService(
+    database.url,
+    { WORKERS: 'false' },
+    (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  );
   const db = new pg.Pool({ connectionString: tagged(database.url, APP.driver), max: 4 });
   await createBaselineTables(db);
   const baseline = await startBaseline(database.url);
@@ -111,7 +197,11 @@ export async function doorBench(): Promise<Section> {
     // Lookups read one event's tickets; every admitting run gets an event of its own, whose
     // tickets the service admits in its tables and the baseline in its own.
     const lookup = await event('Lookups');
-    const fresh = { admits: [] as Awaited<ReturnType<typeof event>>[], mix: [] as Awaited<ReturnType<typeof event>>[], first: [] as Awaited<ReturnType<typeof event>>[] };
+    const fresh = {
+      admits: [] as Awaited<ReturnType<typeof event>>[],
+      mix: [] as Awaited<ReturnType<typeof event>>[],
+      first: [] as Awaited<ReturnType<typeof event>>[],
+    };
     for (let r = 0; r < runs; r++) {
       fresh.admits.push(await event('Admits'));
       fresh.mix.push(await event('Mix'));
@@ -122,22 +212,43 @@ export async function doorBench(): Promise<Section> {
     const svc = httpPool(service.url, CONCURRENCY);
     const ref = httpPool(baseline.url, CONCURRENCY);
     const headers = { 'x-api-key': key };
-    const lookupPath = (i: number) => `/events/${lookup.id}/check-in?registrationId=${lookup.tickets[(i * 7919) % TICKETS]}`;
-    await load(CONCURRENCY, warmupSeconds, async (i) => (await request(svc, 'GET', `/api/v1${lookupPath(i)}`, headers)).status === 200);
-    await load(CONCURRENCY, warmupSeconds, async (i) => (await request(ref, 'GET', lookupPath(i), {})).status === 200);
+    const lookupPath = (i: number) =>
+      `/events/${lookup.id}/check-in?registrationId=${lookup.tickets[(i * 7919) % TICKETS]}`;
+    await load(
+      CONCURRENCY,
+      warmupSeconds,
+      async (i) => (await request(svc, 'GET', `/api/v1${lookupPath(i)}`, headers)).status === 200,
+    );
+    await load(
+      CONCURRENCY,
+      warmupSeconds,
+      async (i) => (await request(ref, 'GET', lookupPath(i), {})).status === 200,
+    );
     await load(CONCURRENCY, warmupSeconds, async () => (await request(ref, 'GET', '/', {})).status === 200);
 
     // CPU per answer: the one server process, the PostgreSQL backends of its own connections
     // (by pid), and this load generator.
-    const measured = (pid: number, backends: () => Promise<number[]>, go: (round: number) => Promise<Run>) => async (round: number): Promise<Run> => {
-      const meter = await cpuMeter(() => [pid], backends);
-      const r = await go(round);
-      const cpu = await meter();
-      const per = (s: number) => (r.done > 0 ? (s / r.done) * 1000 : undefined);
-      return { ...r, extra: { ...r.extra, cpuServer: per(cpu.processes), cpuDatabase: per(cpu.database), cpuLoad: per(cpu.generator) } };
-    };
-    const ofService = (go: (round: number) => Promise<Run>) => measured(service.child.pid!, backendsOf(db, serviceBackends), go);
-    const ofBaseline = (go: (round: number) => Promise<Run>) => measured(baseline.pid, backendsOf(db, baselineBackends), go);
+    const measured =
+      (pid: number, backends: () => Promise<number[]>, go: (round: number) => Promise<Run>) =>
+      async (round: number): Promise<Run> => {
+        const meter = await cpuMeter(() => [pid], backends);
+        const r = await go(round);
+        const cpu = await meter();
+        const per = (s: number) => (r.done > 0 ? (s / r.done) * 1000 : undefined);
+        return {
+          ...r,
+          extra: {
+            ...r.extra,
+            cpuServer: per(cpu.processes),
+            cpuDatabase: per(cpu.database),
+            cpuLoad: per(cpu.generator),
+          },
+        };
+      };
+    const ofService = (go: (round: number) => Promise<Run>) =>
+      measured(service.child.pid!, backendsOf(db, serviceBackends), go);
+    const ofBaseline = (go: (round: number) => Promise<Run>) =>
+      measured(baseline.pid, backendsOf(db, baselineBackends), go);
     // How many of the event's tickets are in, in the service's tables or the baseline's.
     const admitted = async (side: 'service' | 'baseline', eventId: string) =>
       (
@@ -148,27 +259,43 @@ export async function doorBench(): Promise<Section> {
           [eventId],
         )
       ).rows[0].n as number;
-    const admits = (side: 'service' | 'baseline', pool: typeof svc, path: (eventId: string) => string, h: Record<string, string>) => async (round: number): Promise<Run> => {
-      const e = fresh.admits[round]!;
-      const r = await load(CONCURRENCY, seconds, async (i) => (await request(pool, 'POST', path(e.id), h, { registrationId: e.tickets[i] })).status === 201, TICKETS);
-      return { ...r, extra: { created: r.done - r.errors, admitted: await admitted(side, e.id) } };
-    };
+    const admits =
+      (
+        side: 'service' | 'baseline',
+        pool: typeof svc,
+        path: (eventId: string) => string,
+        h: Record<string, string>,
+      ) =>
+      async (round: number): Promise<Run> => {
+        const e = fresh.admits[round]!;
+        const r = await load(
+          CONCURRENCY,
+          seconds,
+          async (i) =>
+            (await request(pool, 'POST', path(e.id), h, { registrationId: e.tickets[i] })).status === 201,
+          TICKETS,
+        );
+        return { ...r, extra: { created: r.done - r.errors, admitted: await admitted(side, e.id) } };
+      };
     // 95 % first scans, 5 % re-scans of a ticket admitted earlier in the run.
-    const mix = (pool: typeof svc, path: (eventId: string) => string, h: Record<string, string>) => (round: number) => {
-      const e = fresh.mix[round]!;
-      let firstScans = 0;
-      return load(
-        CONCURRENCY,
-        seconds,
-        async (i) => {
-          const rescan = i % 20 === 19 && firstScans > 0;
-          const ticket = rescan ? e.tickets[(i * 31) % firstScans]! : e.tickets[Math.min(firstScans++, TICKETS - 1)]!;
-          const r = await request(pool, 'POST', path(e.id), h, { registrationId: ticket });
-          return r.status === 201 || r.status === 200;
-        },
-        Math.floor(TICKETS / 0.95),
-      );
-    };
+    const mix =
+      (pool: typeof svc, path: (eventId: string) => string, h: Record<string, string>) => (round: number) => {
+        const e = fresh.mix[round]!;
+        let firstScans = 0;
+        return load(
+          CONCURRENCY,
+          seconds,
+          async (i) => {
+            const rescan = i % 20 === 19 && firstScans > 0;
+            const ticket = rescan
+              ? e.tickets[(i * 31) % firstScans]!
+              : e.tickets[Math.min(firstScans++, TICKETS - 1)]!;
+            const r = await request(pool, 'POST', path(e.id), h, { registrationId: ticket });
+            return r.status === 201 || r.status === 200;
+          },
+          Math.floor(TICKETS / 0.95),
+        );
+      };
     // The first scan of an event of its own: lookups of the warm event go on meanwhile, and the
     // worst of them is the stall. The build's end is seen from the database (its transaction's
     // cursor, roster.repo.ts, is gone), so nothing asks the service itself how it is doing.
@@ -182,10 +309,21 @@ export async function doorBench(): Promise<Section> {
     const firstScan = async (round: number): Promise<Run> => {
       const e = fresh.first[round]!;
       let finished = false;
-      const others = load(FIRST_SCAN_CONCURRENCY, FIRST_SCAN_LIMIT_S + 10, async (i) => (await request(svc, 'GET', `/api/v1${lookupPath(i)}`, headers)).status === 200, Number.POSITIVE_INFINITY, () => finished);
+      const others = load(
+        FIRST_SCAN_CONCURRENCY,
+        FIRST_SCAN_LIMIT_S + 10,
+        async (i) => (await request(svc, 'GET', `/api/v1${lookupPath(i)}`, headers)).status === 200,
+        Number.POSITIVE_INFINITY,
+        () => finished,
+      );
       await sleep(250);
       const started = performance.now();
-      const first = await request(svc, 'GET', `/api/v1/events/${e.id}/check-in?registrationId=${e.tickets[0]}`, headers);
+      const first = await request(
+        svc,
+        'GET',
+        `/api/v1/events/${e.id}/check-in?registrationId=${e.tickets[0]}`,
+        headers,
+      );
       const firstMs = performance.now() - started;
       let seen = false;
       let buildMs = Number.NaN;
@@ -202,16 +340,48 @@ export async function doorBench(): Promise<Section> {
       await sleep(250);
       finished = true;
       const r = await others;
-      const after = await request(svc, 'GET', `/api/v1/events/${e.id}/check-in?registrationId=${e.tickets[e.tickets.length - 1]}`, headers);
-      return { ...r, errors: r.errors + (first.status === 200 ? 0 : 1) + (after.status === 200 ? 0 : 1), extra: { ...r.extra, buildMs, firstMs } };
+      const after = await request(
+        svc,
+        'GET',
+        `/api/v1/events/${e.id}/check-in?registrationId=${e.tickets[e.tickets.length - 1]}`,
+        headers,
+      );
+      return {
+        ...r,
+        errors: r.errors + (first.status === 200 ? 0 : 1) + (after.status === 200 ? 0 : 1),
+        extra: { ...r.extra, buildMs, firstMs },
+      };
     };
     const servicePath = (id: string) => `/api/v1/events/${id}/check-in`;
     const baselinePath = (id: string) => `/events/${id}/check-in`;
 
     const series = await rounds(runs, [
-      { name: DOOR_NAMES.bare, run: ofBaseline(() => load(CONCURRENCY, seconds, async () => (await request(ref, 'GET', '/', {})).status === 200)) },
-      { name: DOOR_NAMES.baselineLookups, run: ofBaseline(() => load(CONCURRENCY, seconds, async (i) => (await request(ref, 'GET', lookupPath(i), {})).status === 200)) },
-      { name: DOOR_NAMES.lookups, run: ofService(() => load(CONCURRENCY, seconds, async (i) => (await request(svc, 'GET', `/api/v1${lookupPath(i)}`, headers)).status === 200)) },
+      {
+        name: DOOR_NAMES.bare,
+        run: ofBaseline(() =>
+          load(CONCURRENCY, seconds, async () => (await request(ref, 'GET', '/', {})).status === 200),
+        ),
+      },
+      {
+        name: DOOR_NAMES.baselineLookups,
+        run: ofBaseline(() =>
+          load(
+            CONCURRENCY,
+            seconds,
+            async (i) => (await request(ref, 'GET', lookupPath(i), {})).status === 200,
+          ),
+        ),
+      },
+      {
+        name: DOOR_NAMES.lookups,
+        run: ofService(() =>
+          load(
+            CONCURRENCY,
+            seconds,
+            async (i) => (await request(svc, 'GET', `/api/v1${lookupPath(i)}`, headers)).status === 200,
+          ),
+        ),
+      },
       { name: DOOR_NAMES.baselineAdmits, run: ofBaseline(admits('baseline', ref, baselinePath, {})) },
       { name: DOOR_NAMES.admits, run: ofService(admits('service', svc, servicePath, headers)) },
       { name: DOOR_NAMES.baselineMix, run: ofBaseline(mix(ref, baselinePath, {})) },
@@ -221,7 +391,21 @@ export async function doorBench(): Promise<Section> {
     await svc.close();
     await ref.close();
     // One reading, after every run of the section.
-    series.push({ name: DOOR_NAMES.rss, runs: [{ rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, max: Number.NaN, done: 0, errors: 0, load1: loadavg()[0]!, extra: { rssMB: rssMB(service.child.pid!) } }] });
+    series.push({
+      name: DOOR_NAMES.rss,
+      runs: [
+        {
+          rps: Number.NaN,
+          p50: Number.NaN,
+          p99: Number.NaN,
+          max: Number.NaN,
+          done: 0,
+          errors: 0,
+          load1: loadavg()[0]!,
+          extra: { rssMB: rssMB(service.child.pid!) },
+        },
+      ],
+    });
     const builds = series.find((x) => x.name === DOOR_NAMES.firstScan)!.runs;
     const unbuilt = builds.filter((r) => !Number.isFinite(r.extra?.buildMs ?? Number.NaN)).length;
     const firstScanNote =
@@ -230,7 +414,9 @@ export async function doorBench(): Promise<Section> {
         : `**First scan**: in ${unbuilt} of ${builds.length} runs the roster was not built within ${FIRST_SCAN_LIMIT_S} s.`;
 
     // Each admit answered 201 put exactly one ticket in.
-    const admitRuns = series.filter((x) => x.name === DOOR_NAMES.admits || x.name === DOOR_NAMES.baselineAdmits).flatMap((x) => x.runs.map((r, i) => ({ name: x.name, i, x: r.extra! })));
+    const admitRuns = series
+      .filter((x) => x.name === DOOR_NAMES.admits || x.name === DOOR_NAMES.baselineAdmits)
+      .flatMap((x) => x.runs.map((r, i) => ({ name: x.name, i, x: r.extra! })));
     const off = admitRuns.filter(({ x }) => x.created !== x.admitted);
     const admitNote =
       off.length === 0
@@ -254,7 +440,11 @@ export async function doorBench(): Promise<Section> {
       comparisons: [
         { subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.baselineLookups, note: ROSTER },
         { subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.baselineLookups, figure: 'p99', note: ROSTER },
-        { subject: DOOR_NAMES.lookups, ceiling: DOOR_NAMES.bare, note: 'The service answers lookups from its in-memory roster; the bare route answers a constant' },
+        {
+          subject: DOOR_NAMES.lookups,
+          ceiling: DOOR_NAMES.bare,
+          note: 'The service answers lookups from its in-memory roster; the bare route answers a constant',
+        },
         { subject: DOOR_NAMES.admits, ceiling: DOOR_NAMES.baselineAdmits },
         { subject: DOOR_NAMES.admits, ceiling: DOOR_NAMES.baselineAdmits, figure: 'p99' },
         { subject: DOOR_NAMES.mix, ceiling: DOOR_NAMES.baselineMix },

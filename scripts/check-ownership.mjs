@@ -38,7 +38,8 @@ export function tableOwners(root) {
       for (const member of st.members) {
         if (!member.name || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) continue;
         const table = member.name.text;
-        if (owners[table] !== undefined && owners[table] !== mod) problems.push(`${rel}: table ${table} is declared by ${owners[table]} too`);
+        if (owners[table] !== undefined && owners[table] !== mod)
+          problems.push(`${rel}: table ${table} is declared by ${owners[table]} too`);
         else owners[table] = mod;
       }
     }
@@ -64,7 +65,23 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OWNERS = tableOwners(REPO_ROOT).owners;
 
 /** Builder methods whose first argument names a table (or tables, or `table as alias`). */
-const TABLE_METHODS = new Set(['selectFrom', 'updateTable', 'insertInto', 'replaceInto', 'deleteFrom', 'mergeInto', 'innerJoin', 'leftJoin', 'rightJoin', 'fullJoin', 'innerJoinLateral', 'leftJoinLateral', 'crossJoin', 'crossJoinLateral', 'using']);
+const TABLE_METHODS = new Set([
+  'selectFrom',
+  'updateTable',
+  'insertInto',
+  'replaceInto',
+  'deleteFrom',
+  'mergeInto',
+  'innerJoin',
+  'leftJoin',
+  'rightJoin',
+  'fullJoin',
+  'innerJoinLateral',
+  'leftJoinLateral',
+  'crossJoin',
+  'crossJoinLateral',
+  'using',
+]);
 const MARK = /\/\/\s*ownership-exception:\s*\S/;
 
 function files(dir) {
@@ -90,7 +107,8 @@ function moduleOf(rel) {
 /** The string literal values an expression can only be, or undefined when it can be anything else. */
 function literalValues(checker, node) {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
-  if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression?.(node)) return literalValues(checker, node.expression);
+  if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression?.(node))
+    return literalValues(checker, node.expression);
   const type = checker.getTypeAtLocation(node);
   const parts = type.isUnion() ? type.types : [type];
   const values = [];
@@ -104,7 +122,10 @@ function literalValues(checker, node) {
 /** `sql` as a tag or receiver: the identifier `sql` (imported from kysely). */
 const isSqlTag = (node) => ts.isIdentifier(node) && node.text === 'sql';
 const sqlHelper = (node, name) =>
-  ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && isSqlTag(node.expression.expression) && node.expression.name.text === name;
+  ts.isCallExpression(node) &&
+  ts.isPropertyAccessExpression(node.expression) &&
+  isSqlTag(node.expression.expression) &&
+  node.expression.name.text === name;
 
 /**
  * A `sql` template as SQL text: nested `sql` fragments and `sql.raw` of constants inlined,
@@ -121,8 +142,15 @@ function templateText(checker, template, counter, unresolved) {
 }
 
 function substitution(checker, expr, counter, unresolved) {
-  if (ts.isTaggedTemplateExpression(expr) && isSqlTag(expr.tag)) return templateText(checker, expr.template, counter, unresolved);
-  if (sqlHelper(expr, 'raw') || sqlHelper(expr, 'table') || sqlHelper(expr, 'id') || sqlHelper(expr, 'ref') || sqlHelper(expr, 'lit')) {
+  if (ts.isTaggedTemplateExpression(expr) && isSqlTag(expr.tag))
+    return templateText(checker, expr.template, counter, unresolved);
+  if (
+    sqlHelper(expr, 'raw') ||
+    sqlHelper(expr, 'table') ||
+    sqlHelper(expr, 'id') ||
+    sqlHelper(expr, 'ref') ||
+    sqlHelper(expr, 'lit')
+  ) {
     const helper = expr.expression.name.text;
     const values = expr.arguments[0] ? literalValues(checker, expr.arguments[0]) : undefined;
     if (!values || values.length !== 1) {
@@ -131,7 +159,10 @@ function substitution(checker, expr, counter, unresolved) {
     }
     if (helper === 'raw') return values[0];
     if (helper === 'lit') return `'${values[0].replaceAll("'", "''")}'`;
-    return values[0].split('.').map((p) => `"${p}"`).join('.');
+    return values[0]
+      .split('.')
+      .map((p) => `"${p}"`)
+      .join('.');
   }
   if (sqlHelper(expr, 'join')) return `$${++counter.n}`;
   // A variable holding a `sql` fragment: its own template is checked where it is written;
@@ -147,7 +178,8 @@ function relations(tree) {
     if (Array.isArray(v)) return v.forEach(walk);
     if (v === null || typeof v !== 'object') return;
     if (v.RangeVar && typeof v.RangeVar.relname === 'string') rels.add(v.RangeVar.relname);
-    if (v.CommonTableExpr && typeof v.CommonTableExpr.ctename === 'string') ctes.add(v.CommonTableExpr.ctename);
+    if (v.CommonTableExpr && typeof v.CommonTableExpr.ctename === 'string')
+      ctes.add(v.CommonTableExpr.ctename);
     for (const k of Object.keys(v)) walk(v[k]);
   };
   walk(tree);
@@ -186,7 +218,10 @@ function exceptedRanges(sf) {
   const visit = (node) => {
     const text = sf.text;
     for (const c of ts.getLeadingCommentRanges(text, node.pos) ?? []) {
-      if (MARK.test(text.slice(c.pos, c.end)) && (ts.isStatement(node) || ts.isClassElement(node) || ts.isVariableStatement(node))) {
+      if (
+        MARK.test(text.slice(c.pos, c.end)) &&
+        (ts.isStatement(node) || ts.isClassElement(node) || ts.isVariableStatement(node))
+      ) {
         ranges.push([node.getStart(sf), node.end]);
       }
     }
@@ -212,19 +247,30 @@ function declarationProblems(root, program, paths) {
     const rel = relative(root, file);
     const isTables = file.endsWith('.tables.ts');
     for (const st of sf.statements) {
-      const spec = (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
+      const spec =
+        (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) &&
+        st.moduleSpecifier &&
+        ts.isStringLiteral(st.moduleSpecifier)
+          ? st.moduleSpecifier.text
+          : undefined;
       if (spec === undefined) continue;
       const line = sf.getLineAndCharacterOfPosition(st.getStart(sf)).line + 1;
       const target = spec.startsWith('.') ? resolve(dirname(file), spec).replace(/\.js$/, '.ts') : undefined;
-      if (isTables && spec !== 'kysely' && target !== columns) problems.push(`${rel}:${line}: a tables file imports only kysely and src/db/columns.ts, not ${spec}`);
+      if (isTables && spec !== 'kysely' && target !== columns)
+        problems.push(`${rel}:${line}: a tables file imports only kysely and src/db/columns.ts, not ${spec}`);
       if (target?.endsWith('.tables.ts') && file !== database && dirname(target) !== dirname(file)) {
-        problems.push(`${rel}:${line}: imports another module's tables file ${relative(root, target)}; import its types from src/db/database.ts`);
+        problems.push(
+          `${rel}:${line}: imports another module's tables file ${relative(root, target)}; import its types from src/db/database.ts`,
+        );
       }
     }
     if (file === database) {
       for (const st of sf.statements) {
         if (ts.isInterfaceDeclaration(st) && st.name.text === 'Database') {
-          for (const m of st.members) problems.push(`${rel}: Database declares ${m.name?.getText(sf) ?? 'a member'} itself; a table is declared in its module's *.tables.ts`);
+          for (const m of st.members)
+            problems.push(
+              `${rel}: Database declares ${m.name?.getText(sf) ?? 'a member'} itself; a table is declared in its module's *.tables.ts`,
+            );
         }
       }
     }
@@ -261,8 +307,12 @@ export async function checkOwnership(root, owners = OWNERS) {
       if (covered(node)) return;
       for (const table of new Set(tables)) {
         const owner = owners[table];
-        if (owner === undefined) problems.push(`${rel}:${lineOf(node)}: table ${table} is declared by no module (src/modules/<m>/<m>.tables.ts)`);
-        else if (owner !== mod) problems.push(`${rel}:${lineOf(node)}: ${mod ?? rel} queries ${table}, which ${owner} owns`);
+        if (owner === undefined)
+          problems.push(
+            `${rel}:${lineOf(node)}: table ${table} is declared by no module (src/modules/<m>/<m>.tables.ts)`,
+          );
+        else if (owner !== mod)
+          problems.push(`${rel}:${lineOf(node)}: ${mod ?? rel} queries ${table}, which ${owner} owns`);
         else if (!isRepo) problems.push(`${rel}:${lineOf(node)}: query on ${table} outside a repo file`);
       }
     };
@@ -272,7 +322,12 @@ export async function checkOwnership(root, owners = OWNERS) {
     // CTE names declared by the builder's `with` in this file are not tables.
     const cteNames = new Set();
     const collectCtes = (node) => {
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && /^with(Recursive)?$/.test(node.expression.name.text) && node.arguments[0]) {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        /^with(Recursive)?$/.test(node.expression.name.text) &&
+        node.arguments[0]
+      ) {
         for (const v of literalValues(checker, node.arguments[0]) ?? []) cteNames.add(v.split('(')[0].trim());
       }
       ts.forEachChild(node, collectCtes);
@@ -289,11 +344,21 @@ export async function checkOwnership(root, owners = OWNERS) {
             // A sub-query (`eb.selectFrom(...).as('x')`) is a call: its own calls are visited.
             if (ts.isCallExpression(a) || ts.isTaggedTemplateExpression(a)) continue;
             const values = literalValues(checker, a);
-            if (!values) fail(a, `the table of ${method}(${a.getText(sf)}) is not a constant the check can read`);
-            else report(a, values.map((v) => v.split(/\s+as\s+/i)[0].trim()).filter((t) => !cteNames.has(t)));
+            if (!values)
+              fail(a, `the table of ${method}(${a.getText(sf)}) is not a constant the check can read`);
+            else
+              report(
+                a,
+                values.map((v) => v.split(/\s+as\s+/i)[0].trim()).filter((t) => !cteNames.has(t)),
+              );
           }
         }
-        if (sqlHelper(node, 'table') || (method === 'table' && ts.isPropertyAccessExpression(node.expression.expression) && node.expression.expression.name.text === 'dynamic')) {
+        if (
+          sqlHelper(node, 'table') ||
+          (method === 'table' &&
+            ts.isPropertyAccessExpression(node.expression.expression) &&
+            node.expression.expression.name.text === 'dynamic')
+        ) {
           const values = arg ? literalValues(checker, arg) : undefined;
           if (!values) fail(node, `the table of ${node.getText(sf)} is not a constant the check can read`);
           else report(node, values);
@@ -301,23 +366,34 @@ export async function checkOwnership(root, owners = OWNERS) {
         if (sqlHelper(node, 'raw') && !(node.parent && ts.isTemplateSpan(node.parent))) {
           const values = arg ? literalValues(checker, arg) : undefined;
           if (!values) fail(node, `sql.raw of a value the check cannot read`);
-          else for (const v of values) {
-            const tables = sqlTables(v);
-            if (tables === undefined) fail(node, 'sql.raw text that PostgreSQL’s parser cannot read');
-            else report(node, tables);
-          }
+          else
+            for (const v of values) {
+              const tables = sqlTables(v);
+              if (tables === undefined) fail(node, 'sql.raw text that PostgreSQL’s parser cannot read');
+              else report(node, tables);
+            }
         }
       }
       if (ts.isTaggedTemplateExpression(node) && isSqlTag(node.tag)) {
         // Nested fragments are read as part of their outermost template.
-        const nested = node.parent && ts.isTemplateSpan(node.parent) && ts.isTemplateExpression(node.parent.parent) && ts.isTaggedTemplateExpression(node.parent.parent.parent) && isSqlTag(node.parent.parent.parent.tag);
+        const nested =
+          node.parent &&
+          ts.isTemplateSpan(node.parent) &&
+          ts.isTemplateExpression(node.parent.parent) &&
+          ts.isTaggedTemplateExpression(node.parent.parent.parent) &&
+          isSqlTag(node.parent.parent.parent.tag);
         if (!nested) {
           const unresolved = [];
           const text = templateText(checker, node.template, { n: 0 }, unresolved);
-          for (const u of unresolved) fail(node, `${u} inside a sql template is not a constant the check can read`);
+          for (const u of unresolved)
+            fail(node, `${u} inside a sql template is not a constant the check can read`);
           const tables = sqlTables(text);
           if (tables === undefined) fail(node, 'a sql template that PostgreSQL’s parser cannot read');
-          else report(node, tables.filter((t) => !cteNames.has(t)));
+          else
+            report(
+              node,
+              tables.filter((t) => !cteNames.has(t)),
+            );
         }
         return; // its substitutions were read with it
       }
@@ -332,7 +408,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const problems = await checkOwnership(process.argv[2] ?? process.cwd());
   for (const p of problems) console.log(p);
   if (problems.length > 0) {
-    console.log(`${problems.length} problem${problems.length === 1 ? '' : 's'}: queries outside their owner's repo, or that the check cannot read`);
+    console.log(
+      `${problems.length} problem${problems.length === 1 ? '' : 's'}: queries outside their owner's repo, or that the check cannot read`,
+    );
     process.exit(1);
   }
   console.log("table ownership: every query is in its owner's repo");

@@ -17,7 +17,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The code that decides money (docs/decisions/22-figures-and-evidence.md). */
-export const MONEY_PATHS = ['payments', 'registrations', 'ledger', 'payouts', 'memberships', 'reconciliation', 'gst'].map((m) => `src/modules/${m}/`);
+export const MONEY_PATHS = [
+  'payments',
+  'registrations',
+  'ledger',
+  'payouts',
+  'memberships',
+  'reconciliation',
+  'gst',
+].map((m) => `src/modules/${m}/`);
 
 const COMMIT_ROW = /^\|\s*commit\s*\|\s*`([0-9a-f]{7,40})`(.*)\|\s*$/;
 
@@ -37,18 +45,27 @@ function tryGit(cwd, ...args) {
 export function checkReliability(cwd = process.cwd()) {
   const fail = (message) => ({ ok: false, message });
   const root = tryGit(cwd, 'rev-parse', '--show-toplevel');
-  if (!root) return fail(`${cwd} is not in a git work tree: the RELIABILITY.md check compares commits, so it needs the repository with its history.`);
+  if (!root)
+    return fail(
+      `${cwd} is not in a git work tree: the RELIABILITY.md check compares commits, so it needs the repository with its history.`,
+    );
 
   const file = join(root, 'RELIABILITY.md');
-  if (!existsSync(file)) return fail('RELIABILITY.md is missing: run `npm run reliability` and commit the file it writes.');
+  if (!existsSync(file))
+    return fail('RELIABILITY.md is missing: run `npm run reliability` and commit the file it writes.');
   const rows = readFileSync(file, 'utf8')
     .split('\n')
     .map((line) => COMMIT_ROW.exec(line))
     .filter((m) => m !== null);
-  if (rows.length !== 1) return fail(`RELIABILITY.md has ${rows.length} \`| commit | \`<sha>\` |\` rows, not one: it is not a file \`npm run reliability\` wrote.`);
+  if (rows.length !== 1)
+    return fail(
+      `RELIABILITY.md has ${rows.length} \`| commit | \`<sha>\` |\` rows, not one: it is not a file \`npm run reliability\` wrote.`,
+    );
   const [, named, rest] = rows[0];
   if (/uncommitted/.test(rest)) {
-    return fail(`RELIABILITY.md ran on commit ${named} with uncommitted changes, so it shows no commit's code: run \`npm run reliability\` on a clean checkout and commit the file it writes.`);
+    return fail(
+      `RELIABILITY.md ran on commit ${named} with uncommitted changes, so it shows no commit's code: run \`npm run reliability\` on a clean checkout and commit the file it writes.`,
+    );
   }
 
   const sha = tryGit(root, 'rev-parse', '--verify', '--quiet', `${named}^{commit}`);
@@ -58,12 +75,16 @@ export function checkReliability(cwd = process.cwd()) {
         `RELIABILITY.md names commit ${named}, which this clone does not have: the clone is shallow, so whether the money paths changed since cannot be told. Fetch the whole history (\`git fetch --unshallow\`) and run the check again.`,
       );
     }
-    return fail(`RELIABILITY.md names commit ${named}, which is not in this repository: run \`npm run reliability\` on this code and commit the file it writes.`);
+    return fail(
+      `RELIABILITY.md names commit ${named}, which is not in this repository: run \`npm run reliability\` on this code and commit the file it writes.`,
+    );
   }
 
   const missing = MONEY_PATHS.filter((p) => !tryGit(root, 'ls-tree', '--name-only', 'HEAD', '--', p));
   if (missing.length > 0) {
-    return fail(`these money paths are not in HEAD: ${missing.join(', ')}. If the code moved, update MONEY_PATHS in scripts/check-reliability.mjs.`);
+    return fail(
+      `these money paths are not in HEAD: ${missing.join(', ')}. If the code moved, update MONEY_PATHS in scripts/check-reliability.mjs.`,
+    );
   }
 
   const changed = git(root, 'diff', '--name-only', '--no-renames', sha, 'HEAD', '--', ...MONEY_PATHS)
@@ -79,7 +100,10 @@ export function checkReliability(cwd = process.cwd()) {
       ].join('\n'),
     );
   }
-  return { ok: true, message: `RELIABILITY.md is current: it ran on commit ${short}, and no file under ${MONEY_PATHS.join(', ')} changed since.` };
+  return {
+    ok: true,
+    message: `RELIABILITY.md is current: it ran on commit ${short}, and no file under ${MONEY_PATHS.join(', ')} changed since.`,
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -26,7 +26,11 @@ rmSync(summaryFile, { force: true });
 mkdirSync(dirname(reportFile), { recursive: true });
 
 const started = process.hrtime.bigint();
-const run = spawnSync(process.execPath, [join(dirname(corePackage), 'bin', 'stryker.js'), 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
+const run = spawnSync(
+  process.execPath,
+  [join(dirname(corePackage), 'bin', 'stryker.js'), 'run', ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
 const durationSeconds = Math.round(Number(process.hrtime.bigint() - started) / 1e8) / 10;
 
 let report;
@@ -37,7 +41,15 @@ try {
   process.exit(run.status || 1);
 }
 
-const KEYS = { Killed: 'killed', Survived: 'survived', Timeout: 'timeout', NoCoverage: 'noCoverage', CompileError: 'errors', RuntimeError: 'errors', Ignored: 'ignored' };
+const KEYS = {
+  Killed: 'killed',
+  Survived: 'survived',
+  Timeout: 'timeout',
+  NoCoverage: 'noCoverage',
+  CompileError: 'errors',
+  RuntimeError: 'errors',
+  Ignored: 'ignored',
+};
 const empty = () => ({ killed: 0, survived: 0, timeout: 0, noCoverage: 0, errors: 0, ignored: 0 });
 const score = (c) => {
   const valid = c.killed + c.timeout + c.survived + c.noCoverage;
@@ -55,15 +67,32 @@ for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) =
     c[key]++;
     totals[key]++;
     if (m.status === 'Survived' || m.status === 'NoCoverage') {
-      survivors.push({ file, line: m.location.start.line, status: m.status, mutator: m.mutatorName, replacement: m.replacement ?? null });
+      survivors.push({
+        file,
+        line: m.location.start.line,
+        status: m.status,
+        mutator: m.mutatorName,
+        replacement: m.replacement ?? null,
+      });
     }
   }
-  files.push({ file, score: score(c), killed: c.killed, survived: c.survived, timeout: c.timeout, noCoverage: c.noCoverage, total: c.killed + c.survived + c.timeout + c.noCoverage, ignored: c.ignored, errors: c.errors });
+  files.push({
+    file,
+    score: score(c),
+    killed: c.killed,
+    survived: c.survived,
+    timeout: c.timeout,
+    noCoverage: c.noCoverage,
+    total: c.killed + c.survived + c.timeout + c.noCoverage,
+    ignored: c.ignored,
+    errors: c.errors,
+  });
 }
 
 const summary = {
   tool: `StrykerJS ${version}`,
-  scoreDefinition: '(killed + timeout) / (killed + timeout + survived + noCoverage); total counts those valid mutants; ignored (disabled with a reason) and errors (compile or runtime errors) are not counted',
+  scoreDefinition:
+    '(killed + timeout) / (killed + timeout + survived + noCoverage); total counts those valid mutants; ignored (disabled with a reason) and errors (compile or runtime errors) are not counted',
   floor,
   files,
   score: score(totals),
@@ -81,12 +110,18 @@ writeFileSync(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
 
 const pad = (v, n, left = false) => (left ? String(v).padEnd(n) : String(v).padStart(n));
 const width = Math.max(...files.map((f) => f.file.length), 'all files'.length);
-const line = (name, r) => `${pad(name, width, true)}  ${pad(r.score.toFixed(2), 7)}  ${pad(r.killed, 6)}  ${pad(r.timeout, 7)}  ${pad(r.survived, 8)}  ${pad(r.noCoverage, 10)}  ${pad(r.total, 5)}`;
+const line = (name, r) =>
+  `${pad(name, width, true)}  ${pad(r.score.toFixed(2), 7)}  ${pad(r.killed, 6)}  ${pad(r.timeout, 7)}  ${pad(r.survived, 8)}  ${pad(r.noCoverage, 10)}  ${pad(r.total, 5)}`;
 console.log(`\n${summary.tool}, ${durationSeconds} s: mutation score per file (floor ${floor} %)`);
-console.log(`${pad('file', width, true)}  ${pad('score', 7)}  ${pad('killed', 6)}  ${pad('timeout', 7)}  ${pad('survived', 8)}  ${pad('noCoverage', 10)}  ${pad('total', 5)}`);
+console.log(
+  `${pad('file', width, true)}  ${pad('score', 7)}  ${pad('killed', 6)}  ${pad('timeout', 7)}  ${pad('survived', 8)}  ${pad('noCoverage', 10)}  ${pad('total', 5)}`,
+);
 for (const f of files) console.log(line(f.file, f));
 console.log(line('all files', summary));
-for (const s of survivors) console.log(`  ${s.status.toLowerCase()}: ${s.file}:${s.line} ${s.mutator}${s.replacement === null ? '' : ` → ${s.replacement.replace(/\s+/g, ' ').slice(0, 60)}`}`);
+for (const s of survivors)
+  console.log(
+    `  ${s.status.toLowerCase()}: ${s.file}:${s.line} ${s.mutator}${s.replacement === null ? '' : ` → ${s.replacement.replace(/\s+/g, ' ').slice(0, 60)}`}`,
+  );
 console.log(`summary: ${summaryFile}`);
 
 if (summary.score < floor) {

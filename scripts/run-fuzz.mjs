@@ -20,10 +20,14 @@ if (seeds.some((s) => !Number.isSafeInteger(s))) {
 const results = [];
 for (const seed of seeds) {
   console.log(`\n=== fuzz run with FUZZ_SEED=${seed} ===`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/fuzz/fuzz.test.ts'], {
-    stdio: 'inherit',
-    env: { FUZZ_REQUESTS: '10000', FUZZ_LONG: '1', ...process.env, FUZZ_SEED: String(seed) },
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/fuzz/fuzz.test.ts'],
+    {
+      stdio: 'inherit',
+      env: { FUZZ_REQUESTS: '10000', FUZZ_LONG: '1', ...process.env, FUZZ_SEED: String(seed) },
+    },
+  );
   results.push({ seed, ok: r.status === 0 });
 }
 console.log(`\nfuzz: ${results.map((r) => `seed ${r.seed} ${r.ok ? 'passed' : 'FAILED'}`).join(', ')}`);

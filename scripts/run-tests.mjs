@@ -22,9 +22,13 @@ const only = process.argv.slice(2);
 const all = only.length > 0 ? only : find('test');
 // A whole run that finds fewer test files than the floor kept in the repository fails: a
 // moved folder or a broken pattern must not pass by running less. Raise the floor with new files.
-const { minTestFiles, minTestsRun, reliabilityCheck, docsCheck } = JSON.parse(readFileSync(new URL('./test-floor.json', import.meta.url), 'utf8'));
+const { minTestFiles, minTestsRun, reliabilityCheck, docsCheck } = JSON.parse(
+  readFileSync(new URL('./test-floor.json', import.meta.url), 'utf8'),
+);
 if (only.length === 0 && all.length < minTestFiles) {
-  console.error(`found ${all.length} test files under test/, fewer than the floor of ${minTestFiles} in scripts/test-floor.json`);
+  console.error(
+    `found ${all.length} test files under test/, fewer than the floor of ${minTestFiles} in scripts/test-floor.json`,
+  );
   process.exit(1);
 }
 // A whole run first checks that RELIABILITY.md ran on the money paths' current code
@@ -42,7 +46,9 @@ if (only.length === 0) {
 // `npm run docs` writes now, and no relative link in README.md or docs/ points at nothing. It
 // fails the run while `docsCheck` in scripts/test-floor.json is true, as it is.
 if (only.length === 0) {
-  const docs = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-docs.mjs'], { stdio: 'inherit' });
+  const docs = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-docs.mjs'], {
+    stdio: 'inherit',
+  });
   if (docs.status !== 0) {
     if (docsCheck !== false) process.exit(docs.status ?? 1);
     console.log('(not failing the run: docsCheck is off in scripts/test-floor.json)');
@@ -71,9 +77,21 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 const PAGES_ONLY = (f) => f.split(/[\\/]/).includes('browser');
 const POSTGRES_ONLY = (f) => /exports[\\/]memory\.test\.ts$/.test(f) || /fuzz[\\/]fuzz\.test\.ts$/.test(f);
 const both = only.length > 0 || !process.env.TEST_DATABASE_URL;
-const runs = [{ name: 'the embedded database', storage: 'embedded', env: { TEST_DB: 'embedded' }, files: both ? all : all.filter((f) => !POSTGRES_ONLY(f)) }];
+const runs = [
+  {
+    name: 'the embedded database',
+    storage: 'embedded',
+    env: { TEST_DB: 'embedded' },
+    files: both ? all : all.filter((f) => !POSTGRES_ONLY(f)),
+  },
+];
 if (process.env.TEST_DATABASE_URL) {
-  runs.push({ name: 'PostgreSQL at TEST_DATABASE_URL', storage: 'postgres', env: { TEST_DB: 'postgres' }, files: only.length > 0 ? all : all.filter((f) => !PAGES_ONLY(f)) });
+  runs.push({
+    name: 'PostgreSQL at TEST_DATABASE_URL',
+    storage: 'postgres',
+    env: { TEST_DB: 'postgres' },
+    files: only.length > 0 ? all : all.filter((f) => !PAGES_ONLY(f)),
+  });
 } else {
   console.log('TEST_DATABASE_URL is not set: the PostgreSQL pass is skipped.');
 }
@@ -81,7 +99,9 @@ if (process.env.TEST_DATABASE_URL) {
 // One empty embedded cluster per run, copied into each in-process test server's fresh DATA_DIR.
 const template = mkdtempSync(join(tmpdir(), 'svc-template-'));
 chmodSync(template, 0o711);
-const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/embedded-template.ts', template], { stdio: 'inherit' });
+const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/embedded-template.ts', template], {
+  stdio: 'inherit',
+});
 if (made.status !== 0) process.exit(made.status ?? 1);
 runs[0].env.TEST_EMBEDDED_TEMPLATE = join(template, 'db');
 
@@ -97,16 +117,33 @@ for (const run of runs) {
   const tap = join(template, `${run.storage}.tap`);
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...run.files],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=2',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...run.files,
+    ],
     { stdio: 'inherit', env: { ...process.env, ...run.env } },
   );
   if (r.status !== 0) failed = true;
-  const totals = Object.fromEntries([...readFileSync(tap, 'utf8').matchAll(/^# (tests|skipped|todo) (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  const totals = Object.fromEntries(
+    [...readFileSync(tap, 'utf8').matchAll(/^# (tests|skipped|todo) (\d+)$/gm)].map((m) => [
+      m[1],
+      Number(m[2]),
+    ]),
+  );
   const ran = (totals.tests ?? 0) - (totals.skipped ?? 0) - (totals.todo ?? 0);
   const floor = minTestsRun?.[run.storage] ?? 0;
   console.log(`${ran} tests ran on ${run.name}${only.length === 0 ? ` (floor ${floor})` : ''}`);
   if (only.length === 0 && ran < floor) {
-    console.error(`${ran} tests ran on ${run.name}, fewer than the floor of ${floor} in scripts/test-floor.json`);
+    console.error(
+      `${ran} tests ran on ${run.name}, fewer than the floor of ${floor} in scripts/test-floor.json`,
+    );
     failed = true;
   }
 }

@@ -52,7 +52,13 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './ht
 import { parseJson } from './http/json-body.js';
 import { ErrorBody } from './http/schemas.js';
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const BODY_LIMIT = 1024 * 1024;
@@ -95,7 +101,10 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   const routes = watchRoutes(app);
 
   app.addSchema(ErrorBody);
-  await app.register(swagger, openApiOptions({ config: deps.config, rules: routes.rules, examples: routes.examples }));
+  await app.register(
+    swagger,
+    openApiOptions({ config: deps.config, rules: routes.rules, examples: routes.examples }),
+  );
   registerAuth(app, {
     clock: deps.clock,
     rateLimiter: deps.rateLimiter,
@@ -135,7 +144,11 @@ function createFastify(deps: Deps, newRequestId: () => string): App {
     bodyLimit: BODY_LIMIT,
     requestTimeout: requestTimeoutMs,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    http: { requestTimeout: requestTimeoutMs, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeout / 4)) },
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeout / 4)),
+    },
     // A caller's x-request-id is kept when it is sane; otherwise we make one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -159,7 +172,12 @@ function gateConnections(app: App, deps: Deps): ConnectionGate {
     maxConnections: deps.config.http.maxConnections,
     maxPerAddress: deps.config.http.maxConnectionsPerAddress,
     // Behind proxies a peer is a proxy carrying many clients: a hop count makes every peer one.
-    sharedAddress: proxies === false ? () => false : typeof proxies === 'number' ? () => proxies > 0 : addressMatcher(proxies),
+    sharedAddress:
+      proxies === false
+        ? () => false
+        : typeof proxies === 'number'
+          ? () => proxies > 0
+          : addressMatcher(proxies),
     registry: deps.metrics.registry,
   });
 }
@@ -182,7 +200,8 @@ function watchRoutes(app: App) {
   app.addHook('onRoute', (route) => {
     const rule = assertRouteRule(route);
     // A caller nobody has identified gets a small body; a route may ask for less.
-    if (rule.kind === 'public') route.bodyLimit = Math.min(route.bodyLimit ?? PUBLIC_BODY_LIMIT, PUBLIC_BODY_LIMIT);
+    if (rule.kind === 'public')
+      route.bodyLimit = Math.min(route.bodyLimit ?? PUBLIC_BODY_LIMIT, PUBLIC_BODY_LIMIT);
     const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
     route.config = { ...(route.config as object), frameHeaders: framingOf(route.url) } as typeof route.config;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -201,7 +220,8 @@ function watchRoutes(app: App) {
     const id = (route.schema as { operationId?: string } | undefined)?.operationId;
     if (own && id) examples.set(id, own);
   });
-  const methodsFor = (path: string) => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', path) !== null);
+  const methodsFor = (path: string) =>
+    ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', path) !== null);
   return { rules, examples, methodsFor };
 }
 
@@ -228,7 +248,13 @@ async function registerModules(app: App, deps: Deps): Promise<void> {
     whatsappWebhookRoutes(deps),
     walletRoutes(deps),
     checkoutRoutes(deps),
-    attendeeRoutes({ db: deps.db, secretsKey: deps.config.secretsKey, registerDeps: deps.registerDeps, baseUrl: deps.config.baseUrl, timeZone: deps.config.eventTimeZone }),
+    attendeeRoutes({
+      db: deps.db,
+      secretsKey: deps.config.secretsKey,
+      registerDeps: deps.registerDeps,
+      baseUrl: deps.config.baseUrl,
+      timeZone: deps.config.eventTimeZone,
+    }),
     gstRoutes(deps),
     exportsRoutes({ db: deps.db, clock: deps.clock, ledger: deps.payoutDeps }),
     ledgerRoutes(deps),
@@ -246,4 +272,3 @@ declare module 'fastify' {
     connections: ConnectionGate;
   }
 }
-

@@ -50,7 +50,13 @@ function sleepSync(ms: number): void {
 }
 
 /** A secret from the environment, or one generated once and kept in DATA_DIR. */
-export function persistentSecret(env: Env, name: string, dataDir: string, file: string, minLength: number): string {
+export function persistentSecret(
+  env: Env,
+  name: string,
+  dataDir: string,
+  file: string,
+  minLength: number,
+): string {
   const v = str(env, name);
   if (v !== undefined) {
     if (v.length < minLength) throw new ConfigError(name, `must be at least ${minLength} characters`);
@@ -60,7 +66,11 @@ export function persistentSecret(env: Env, name: string, dataDir: string, file: 
   const kept = () => {
     const text = readFileSync(path, 'utf8').trim();
     // An empty or short file (edited by hand, or cut short by a crash) must not become a weak key.
-    if (text.length < minLength) throw new ConfigError(name, `kept in ${path} is shorter than ${minLength} characters; delete the file or set ${name}`);
+    if (text.length < minLength)
+      throw new ConfigError(
+        name,
+        `kept in ${path} is shorter than ${minLength} characters; delete the file or set ${name}`,
+      );
     return text;
   };
   if (existsSync(path)) return kept();
@@ -69,7 +79,8 @@ export function persistentSecret(env: Env, name: string, dataDir: string, file: 
   try {
     writeFileSync(path, generated + '\n', { mode: 0o600, flag: 'wx' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError('DATA_DIR', `cannot keep ${file}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new ConfigError('DATA_DIR', `cannot keep ${file}: ${(err as Error).message}`);
     // The first instance may not have written it yet: wait for it, briefly.
     for (let i = 0; i < 50 && readFileSync(path, 'utf8').trim().length < minLength; i++) sleepSync(10);
     return kept();
@@ -85,24 +96,36 @@ export function persistentSecret(env: Env, name: string, dataDir: string, file: 
 export function parseTrustProxy(v: string | undefined): false | number | readonly string[] {
   if (v === undefined || /^(false|no|0)$/i.test(v)) return false;
   if (/^(true|yes|all|\*)$/i.test(v)) {
-    throw new ConfigError('TRUST_PROXY', `must be a number of proxy hops or a comma list of proxy addresses or CIDRs, not "${v}": trusting every X-Forwarded-For lets any client choose its address`);
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be a number of proxy hops or a comma list of proxy addresses or CIDRs, not "${v}": trusting every X-Forwarded-For lets any client choose its address`,
+    );
   }
   if (/^\d+$/.test(v)) {
     const n = Number(v);
     if (n > 100) throw new ConfigError('TRUST_PROXY', `must be between 0 and 100 hops, got ${n}`);
     return n;
   }
-  const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   for (const e of entries) {
     const [address, bits, ...rest] = e.split('/');
     const family = isIP(address ?? '');
     const maxBits = family === 4 ? 32 : 128;
     const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
     if (family === 0 || !bitsOk || rest.length > 0) {
-      throw new ConfigError('TRUST_PROXY', `holds "${e}", which is neither a number of hops nor an IP address or CIDR`);
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `holds "${e}", which is neither a number of hops nor an IP address or CIDR`,
+      );
     }
   }
-  if (entries.length === 0) throw new ConfigError('TRUST_PROXY', 'must be a number of proxy hops or a comma list of proxy addresses or CIDRs');
+  if (entries.length === 0)
+    throw new ConfigError(
+      'TRUST_PROXY',
+      'must be a number of proxy hops or a comma list of proxy addresses or CIDRs',
+    );
   return Object.freeze(entries);
 }
-

@@ -127,7 +127,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
   }
   const eventTimeZone = str(env, 'EVENT_TIME_ZONE') ?? DEFAULT_TIME_ZONE;
-  if (!isTimeZone(eventTimeZone)) throw new ConfigError('EVENT_TIME_ZONE', `must be an IANA time zone name such as Asia/Kolkata, got "${eventTimeZone}"`);
+  if (!isTimeZone(eventTimeZone))
+    throw new ConfigError(
+      'EVENT_TIME_ZONE',
+      `must be an IANA time zone name such as Asia/Kolkata, got "${eventTimeZone}"`,
+    );
 
   return Object.freeze({
     port,
@@ -157,12 +161,17 @@ export function loadConfig(env: Env = process.env): Config {
       everySeconds: int(env, 'RECONCILE_EVERY_SECONDS', 300, 0, 86_400),
     }),
     wallet: loadWallet(env),
-    whatsapp: loadWhatsApp(env, url(env, 'WHATSAPP_API_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v25.0'),
+    whatsapp: loadWhatsApp(
+      env,
+      url(env, 'WHATSAPP_API_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v25.0',
+    ),
   });
 }
 
 /** Mail: SMTP, the sender, and how addresses are checked (DNS_SERVERS, EMAIL_DNS_CHECK, EMAIL_DNS_CANARY). */
-function mailSettings(env: Env): Pick<Config, 'smtpUrl' | 'mailFrom' | 'dnsServers' | 'emailDnsCheck' | 'emailDnsCanary'> {
+function mailSettings(
+  env: Env,
+): Pick<Config, 'smtpUrl' | 'mailFrom' | 'dnsServers' | 'emailDnsCheck' | 'emailDnsCanary'> {
   const mailFrom = str(env, 'MAIL_FROM') ?? 'tickets@localhost';
   if (!/^[^\s@<>]+@[^\s@<>]+$/.test(mailFrom)) throw new ConfigError('MAIL_FROM', 'must be an email address');
   const dnsServers = (str(env, 'DNS_SERVERS') ?? '')
@@ -172,12 +181,20 @@ function mailSettings(env: Env): Pick<Config, 'smtpUrl' | 'mailFrom' | 'dnsServe
   for (const s of dnsServers) {
     // Node's resolver takes addresses, not names: an IPv4 address or a bracketed IPv6 one, with an optional port.
     const m = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::(\d{1,5}))?$/.exec(s);
-    if (!m || isIP(m[1] ?? m[2] ?? '') === 0) throw new ConfigError('DNS_SERVERS', `holds "${s}", which is not an IP address with an optional :port`);
+    if (!m || isIP(m[1] ?? m[2] ?? '') === 0)
+      throw new ConfigError('DNS_SERVERS', `holds "${s}", which is not an IP address with an optional :port`);
   }
   const emailDnsCanary = (str(env, 'EMAIL_DNS_CANARY') ?? 'gmail.com').toLowerCase().replace(/\.$/, '');
   // A host name of LDH labels with at least one dot: what the resolver is asked as it is.
-  if (!/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(emailDnsCanary)) {
-    throw new ConfigError('EMAIL_DNS_CANARY', `holds "${emailDnsCanary}", which is not a domain name such as gmail.com`);
+  if (
+    !/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(
+      emailDnsCanary,
+    )
+  ) {
+    throw new ConfigError(
+      'EMAIL_DNS_CANARY',
+      `holds "${emailDnsCanary}", which is not a domain name such as gmail.com`,
+    );
   }
   return {
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
@@ -193,7 +210,10 @@ function paymentSettings(env: Env): Pick<Config, 'razorpay' | 'payouts'> {
   const keyId = str(env, 'RAZORPAY_KEY_ID');
   const keySecret = str(env, 'RAZORPAY_KEY_SECRET');
   if ((keyId === undefined) !== (keySecret === undefined)) {
-    throw new ConfigError(keyId ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID', 'must be set together with its pair');
+    throw new ConfigError(
+      keyId ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID',
+      'must be set together with its pair',
+    );
   }
   const razorpayxAccountNumber = str(env, 'RAZORPAYX_ACCOUNT_NUMBER');
   if (razorpayxAccountNumber !== undefined && !/^[A-Za-z0-9]{4,40}$/.test(razorpayxAccountNumber)) {
@@ -215,20 +235,28 @@ function paymentSettings(env: Env): Pick<Config, 'razorpay' | 'payouts'> {
 }
 
 /** Secrets (kept in DATA_DIR when not given), staff, and who may read /metrics. */
-function accessSettings(env: Env, host: string, dataDir: string): Pick<Config, 'sessionSecret' | 'secretsKey' | 'staffEmails' | 'metricsToken' | 'metricsPublic'> {
+function accessSettings(
+  env: Env,
+  host: string,
+  dataDir: string,
+): Pick<Config, 'sessionSecret' | 'secretsKey' | 'staffEmails' | 'metricsToken' | 'metricsPublic'> {
   const secretsKeyText = persistentSecret(env, 'SECRETS_KEY', dataDir, 'secrets-key', 32);
   const staffEmails = (str(env, 'STAFF_EMAILS') ?? '')
     .split(',')
     .map((e) => e.trim().toLowerCase())
     .filter((e) => e !== '');
   for (const e of staffEmails) {
-    if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ConfigError('STAFF_EMAILS', `holds "${e}", which is not an email address`);
+    if (!/^[^\s@]+@[^\s@]+$/.test(e))
+      throw new ConfigError('STAFF_EMAILS', `holds "${e}", which is not an email address`);
   }
   const metricsToken = str(env, 'METRICS_TOKEN');
   const metricsPublic = bool(env, 'METRICS_PUBLIC', false);
   // Open metrics tell anyone who can connect the service's traffic, queues and failures.
   if (metricsToken === undefined && !metricsPublic && !isLoopbackHost(host)) {
-    throw new ConfigError('METRICS_TOKEN', `must be set when HOST (${host}) is reachable from other machines, so /metrics is not open to them; or set METRICS_PUBLIC=true to serve it to anyone`);
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      `must be set when HOST (${host}) is reachable from other machines, so /metrics is not open to them; or set METRICS_PUBLIC=true to serve it to anyone`,
+    );
   }
   return {
     sessionSecret: persistentSecret(env, 'SESSION_SECRET', dataDir, 'session-secret', 32),
@@ -241,11 +269,27 @@ function accessSettings(env: Env, host: string, dataDir: string): Pick<Config, '
 }
 
 /** Request limits and the HTTP server's timeouts and connection caps. */
-function limitSettings(env: Env): Pick<Config, 'rateLimitPerMinute' | 'rateLimitPerAccountMinute' | 'signupLimitPerHour' | 'verifyMailLimitPerHour' | 'broadcastMaxRecipients' | 'http'> {
+function limitSettings(
+  env: Env,
+): Pick<
+  Config,
+  | 'rateLimitPerMinute'
+  | 'rateLimitPerAccountMinute'
+  | 'signupLimitPerHour'
+  | 'verifyMailLimitPerHour'
+  | 'broadcastMaxRecipients'
+  | 'http'
+> {
   const rateLimitPerMinute = int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000);
   return {
     rateLimitPerMinute,
-    rateLimitPerAccountMinute: int(env, 'RATE_LIMIT_PER_ACCOUNT_MINUTE', 3 * rateLimitPerMinute, 1, 100_000_000),
+    rateLimitPerAccountMinute: int(
+      env,
+      'RATE_LIMIT_PER_ACCOUNT_MINUTE',
+      3 * rateLimitPerMinute,
+      1,
+      100_000_000,
+    ),
     signupLimitPerHour: int(env, 'SIGNUP_LIMIT_PER_HOUR', 10, 1, 1_000_000),
     verifyMailLimitPerHour: int(env, 'VERIFY_MAIL_LIMIT_PER_HOUR', 5, 1, 1_000_000),
     broadcastMaxRecipients: int(env, 'BROADCAST_MAX_RECIPIENTS', 2000, 1, 1_000_000),

@@ -121,13 +121,38 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const door = doorRuntime(config, database, logger, metrics);
   const gateways = paymentGateways(config, { db, clock, ids });
   const resolver = overrides.resolver ?? createResolver(config.dnsServers);
-  const emailCanary = new DnsCanary({ resolver, domain: config.emailDnsCanary, enabled: config.emailDnsCheck, clock, logger, registry: metrics.registry });
-  const emailChecker = createEmailChecker({ resolver, dnsCheck: config.emailDnsCheck, clock, reduced: () => emailCanary.reduced });
+  const emailCanary = new DnsCanary({
+    resolver,
+    domain: config.emailDnsCanary,
+    enabled: config.emailDnsCheck,
+    clock,
+    logger,
+    registry: metrics.registry,
+  });
+  const emailChecker = createEmailChecker({
+    resolver,
+    dnsCheck: config.emailDnsCheck,
+    clock,
+    reduced: () => emailCanary.reduced,
+  });
   // The job runner is made below, from what the modules register; until then nothing kicks it.
   let jobs: JobRunner | undefined;
-  const shared: SharedParts = { config, db, clock, ids, logger, gateways, checkEmail: (email) => emailChecker.check(email), kickJobs: () => jobs?.kick() };
+  const shared: SharedParts = {
+    config,
+    db,
+    clock,
+    ids,
+    logger,
+    gateways,
+    checkEmail: (email) => emailChecker.check(email),
+    kickJobs: () => jobs?.kick(),
+  };
   const parts = moduleParts(shared);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, dataDir: config.dataDir });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    mailFrom: config.mailFrom,
+    dataDir: config.dataDir,
+  });
   const work = moduleWork({ ...shared, ...parts, mailer });
   const jobHandlers: JobHandlers = new Map();
   for (const w of work) for (const register of w.jobs) register(jobHandlers);
@@ -136,10 +161,29 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     { name: 'prune finished jobs', everyMs: 3_600_000, run: (now: Date) => pruneFinishedJobs(db, now) },
     ...work.flatMap((w) => w.maintenance ?? []),
   ];
-  jobs = new JobRunner({ db, clock, ids, logger, handlers: jobHandlers, maintenance, batchSize: config.jobBatchSize });
+  jobs = new JobRunner({
+    db,
+    clock,
+    ids,
+    logger,
+    handlers: jobHandlers,
+    maintenance,
+    batchSize: config.jobBatchSize,
+  });
   const runner = jobs;
   const payoutSweeper = new PayoutSweeper(parts.payoutDeps);
-  const reconciler = new ReconcileRunner({ db, clock, ids, logger, registerDeps: parts.registerDeps, membershipDeps: parts.membershipDeps, config }, config.reconcile.everySeconds);
+  const reconciler = new ReconcileRunner(
+    {
+      db,
+      clock,
+      ids,
+      logger,
+      registerDeps: parts.registerDeps,
+      membershipDeps: parts.membershipDeps,
+      config,
+    },
+    config.reconcile.everySeconds,
+  );
 
   return {
     keyCache: new KeyCache(),
@@ -177,7 +221,12 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
 }
 
 /** The door's in-memory rosters, their LISTEN connection on the database, and the admits' group commit. */
-function doorRuntime(config: Config, database: Awaited<ReturnType<typeof connectDatabase>>, logger: Logger, metrics: Metrics): DoorRuntime {
+function doorRuntime(
+  config: Config,
+  database: Awaited<ReturnType<typeof connectDatabase>>,
+  logger: Logger,
+  metrics: Metrics,
+): DoorRuntime {
   const door = startDoorRuntime({
     db: database.db,
     logger,
@@ -192,8 +241,12 @@ function doorRuntime(config: Config, database: Awaited<ReturnType<typeof connect
 }
 
 /** The rate limiter: in Redis when REDIS_URL is set (shared by every instance), else in memory. */
-async function rateLimits(config: Config, logger: Logger): Promise<{ redis: Redis | undefined; rateLimiter: RateLimiter }> {
-  if (!config.redisUrl) return { redis: undefined, rateLimiter: new MemoryRateLimiter(config.rateLimitPerMinute) };
+async function rateLimits(
+  config: Config,
+  logger: Logger,
+): Promise<{ redis: Redis | undefined; rateLimiter: RateLimiter }> {
+  if (!config.redisUrl)
+    return { redis: undefined, rateLimiter: new MemoryRateLimiter(config.rateLimitPerMinute) };
   const redis = new Redis(config.redisUrl, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -203,7 +256,9 @@ async function rateLimits(config: Config, logger: Logger): Promise<{ redis: Redi
   redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
   // Start counting from the first request; if Redis is down, start anyway and
   // let the limiter allow requests until it is back (ioredis keeps reconnecting).
-  await redis.connect().catch((err: Error) => logger.warn({ err: err.message }, 'redis unavailable at start'));
+  await redis
+    .connect()
+    .catch((err: Error) => logger.warn({ err: err.message }, 'redis unavailable at start'));
   return { redis, rateLimiter: new RedisRateLimiter(redis, config.rateLimitPerMinute, logger) };
 }
 
@@ -219,7 +274,12 @@ interface Gateways {
 function paymentGateways(config: Config, base: { db: Kysely<Database>; clock: Clock; ids: Ids }): Gateways {
   const razorpay =
     config.razorpay.keyId && config.razorpay.keySecret
-      ? new RazorpayGateway({ apiUrl: config.razorpay.apiUrl, keyId: config.razorpay.keyId, keySecret: config.razorpay.keySecret, timeoutMs: config.razorpay.timeoutMs })
+      ? new RazorpayGateway({
+          apiUrl: config.razorpay.apiUrl,
+          keyId: config.razorpay.keyId,
+          keySecret: config.razorpay.keySecret,
+          timeoutMs: config.razorpay.timeoutMs,
+        })
       : undefined;
   const notConfigured = () => conflict('payments_not_configured');
   return {
@@ -251,7 +311,9 @@ interface SharedParts {
 }
 
 /** Each module's slice of the dependencies. */
-function moduleParts(p: SharedParts): Pick<Deps, 'registerDeps' | 'eventDeps' | 'waitlistDeps' | 'membershipDeps' | 'payoutDeps'> {
+function moduleParts(
+  p: SharedParts,
+): Pick<Deps, 'registerDeps' | 'eventDeps' | 'waitlistDeps' | 'membershipDeps' | 'payoutDeps'> {
   const { config, db, clock, ids, logger, checkEmail, kickJobs } = p;
   const { gatewayFor, subscriptionsFor } = p.gateways;
   const registerDeps: RegisterDeps = {
@@ -277,7 +339,8 @@ function moduleParts(p: SharedParts): Pick<Deps, 'registerDeps' | 'eventDeps' | 
       settlePayments: (eventId) => settleEventPayments(registerDeps, eventId),
       counts: (eventId) => registrations.eventCounts(db, eventId),
       tracksInUseFrom: async (eventId, index) =>
-        (await registrations.anyBookingOnTracksFrom(db, eventId, index)) || (await waitlist.anyEntryOnTracksFrom(db, eventId, index)),
+        (await registrations.anyBookingOnTracksFrom(db, eventId, index)) ||
+        (await waitlist.anyEntryOnTracksFrom(db, eventId, index)),
     },
     canPublish: async (userId) => (await getUser(db, userId)).can_publish,
     livePayments: p.gateways.liveGateway !== undefined,
@@ -290,7 +353,13 @@ function moduleParts(p: SharedParts): Pick<Deps, 'registerDeps' | 'eventDeps' | 
   };
   const razorpayx =
     config.payouts.razorpayxAccountNumber && config.razorpay.keyId && config.razorpay.keySecret
-      ? new RazorpayXPayouts({ apiUrl: config.razorpay.apiUrl, keyId: config.razorpay.keyId, keySecret: config.razorpay.keySecret, accountNumber: config.payouts.razorpayxAccountNumber, timeoutMs: config.razorpay.timeoutMs })
+      ? new RazorpayXPayouts({
+          apiUrl: config.razorpay.apiUrl,
+          keyId: config.razorpay.keyId,
+          keySecret: config.razorpay.keySecret,
+          accountNumber: config.payouts.razorpayxAccountNumber,
+          timeoutMs: config.razorpay.timeoutMs,
+        })
       : undefined;
   return {
     registerDeps,

@@ -15,7 +15,9 @@ import { createLogger } from './lib/logger.js';
  * NODE_OPTIONS wins.
  */
 function boundHeapGrowth(): void {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('heap-growing-percent') || a.includes('heap_growing_percent'));
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some(
+    (a) => a.includes('heap-growing-percent') || a.includes('heap_growing_percent'),
+  );
   if (!given) setFlagsFromString('--heap-growing-percent=100');
 }
 
@@ -40,7 +42,9 @@ async function main(): Promise<void> {
   }
   // Traces only when asked for: without the setting no OpenTelemetry module is loaded. Started
   // before the service's modules load, so the HTTP and pg instrumentations see them.
-  const tracing = config.otelEndpoint ? (await import('./modules/ops/tracing.js')).startTracing(config.otelEndpoint) : undefined;
+  const tracing = config.otelEndpoint
+    ? (await import('./modules/ops/tracing.js')).startTracing(config.otelEndpoint)
+    : undefined;
   // The service's modules load while the embedded database is created and started.
   const [{ createDeps }, { buildApp }, { countUsers }, { listeningUrl, startMessage }] = await Promise.all([
     import('./deps.js'),
@@ -55,7 +59,11 @@ async function main(): Promise<void> {
   const app = await buildApp(deps, tracing ? { instrument: (a) => tracing.traceRoutes(a) } : {});
   await canary;
   deps.emailCanary.start();
-  const listening = await listenWithQueues(app, { port: config.port, host: config.host }, config.http.acceptQueues);
+  const listening = await listenWithQueues(
+    app,
+    { port: config.port, host: config.host },
+    config.http.acceptQueues,
+  );
   if (config.workers) {
     deps.jobs.start();
     deps.payoutSweeper.start();
@@ -63,10 +71,19 @@ async function main(): Promise<void> {
   }
 
   const { port, queues } = listening;
-  deps.logger.info({ port, acceptQueues: queues, storage: deps.storage, workers: config.workers }, 'listening');
+  deps.logger.info(
+    { port, acceptQueues: queues, storage: deps.storage, workers: config.workers },
+    'listening',
+  );
   if ((await countUsers(deps.db)) === 0) {
     const storage = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
-    process.stdout.write(startMessage({ url: listeningUrl(config.host, port), storage, emailCheckDetail: deps.emailCanary.status().detail }));
+    process.stdout.write(
+      startMessage({
+        url: listeningUrl(config.host, port),
+        storage,
+        emailCheckDetail: deps.emailCanary.status().detail,
+      }),
+    );
   }
 
   let closing = false;

@@ -163,7 +163,12 @@ Array.prototype.forEach.call(document.querySelectorAll('[data-poll]'), function 
 
 function asset(body: string, ext: 'css' | 'js') {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { name: `app.${hash}.${ext}`, body, etag: `"${hash}"`, type: ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8' };
+  return {
+    name: `app.${hash}.${ext}`,
+    body,
+    etag: `"${hash}"`,
+    type: ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+  };
 }
 
 export const ASSETS = [asset(CSS, 'css'), asset(JS, 'js')] as const;

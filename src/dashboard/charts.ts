@@ -11,17 +11,26 @@ const IST_OFFSET_MS = 330 * 60_000;
 const DAY_MS = 86_400_000;
 const SLOT_MS = 15 * 60_000;
 
-const dayLabel = (day: number) => new Date(day * DAY_MS).toLocaleDateString('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayLabel = (day: number) =>
+  new Date(day * DAY_MS).toLocaleDateString('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const slotLabel = (slot: number) => new Date(slot * SLOT_MS + IST_OFFSET_MS).toISOString().slice(11, 16);
 
 /** Days (IST) from the first sale to the last, gaps filled with 0; at most the last `max` days. */
 export function dailyBars(rows: readonly { day: number; tickets: number }[], max = 60): Bar[] {
-  return fill(rows.map((r) => ({ key: r.day, value: r.tickets })), max, dayLabel);
+  return fill(
+    rows.map((r) => ({ key: r.day, value: r.tickets })),
+    max,
+    dayLabel,
+  );
 }
 
 /** 15-minute slots (labelled in IST) from the first arrival to the last; at most the last `max` slots. */
 export function slotBars(rows: readonly { slot: number; arrivals: number }[], max = 96): Bar[] {
-  return fill(rows.map((r) => ({ key: r.slot, value: r.arrivals })), max, slotLabel);
+  return fill(
+    rows.map((r) => ({ key: r.slot, value: r.arrivals })),
+    max,
+    slotLabel,
+  );
 }
 
 function fill(rows: { key: number; value: number }[], max: number, label: (k: number) => string): Bar[] {
@@ -59,7 +68,9 @@ export function barChart(id: string, title: string, bars: readonly Bar[], unit: 
   const y = (v: number) => top + plotH - (v / max) * plotH;
   const grid = [];
   for (let v = 0; v <= max; v += step) {
-    grid.push(html`<line class="axis" x1="${left}" x2="${W - 10}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`);
+    grid.push(
+      html`<line class="axis" x1="${left}" x2="${W - 10}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`,
+    );
   }
   const every = Math.ceil(bars.length / 8);
   const total = bars.reduce((s, b) => s + b.value, 0);

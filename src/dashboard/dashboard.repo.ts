@@ -8,7 +8,12 @@ export async function insertSession(db: Db, row: Insertable<Database['dashboard_
 }
 
 export function findLiveSession(db: Db, idHash: string, now: Date) {
-  return db.selectFrom('dashboard_sessions').select(['id_hash', 'user_id']).where('id_hash', '=', idHash).where('expires_at', '>', now).executeTakeFirst();
+  return db
+    .selectFrom('dashboard_sessions')
+    .select(['id_hash', 'user_id'])
+    .where('id_hash', '=', idHash)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
 }
 
 export async function deleteSession(db: Db, idHash: string): Promise<void> {
@@ -16,7 +21,11 @@ export async function deleteSession(db: Db, idHash: string): Promise<void> {
 }
 
 export async function deleteExpired(db: Db, userId: string, now: Date): Promise<void> {
-  await db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
+  await db
+    .deleteFrom('dashboard_sessions')
+    .where('user_id', '=', userId)
+    .where('expires_at', '<=', now)
+    .execute();
 }
 
 export async function setFlash(db: Db, idHash: string, flash: string | null): Promise<void> {
@@ -24,7 +33,15 @@ export async function setFlash(db: Db, idHash: string, flash: string | null): Pr
 }
 
 export async function findFlash(db: Db, idHash: string) {
-  return (await db.selectFrom('dashboard_sessions').select('flash').where('id_hash', '=', idHash).executeTakeFirst())?.flash ?? null;
+  return (
+    (
+      await db
+        .selectFrom('dashboard_sessions')
+        .select('flash')
+        .where('id_hash', '=', idHash)
+        .executeTakeFirst()
+    )?.flash ?? null
+  );
 }
 
 /** Every session of the user but `keep`. */

@@ -41,9 +41,13 @@ export const dashboardRoutes =
     const secret = deps.config.sessionSecret;
 
     // Forms post urlencoded bodies; only the dashboard accepts them.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
-      done(null, parseForm(body as string));
-    });
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+      (_req, body, done) => {
+        done(null, parseForm(body as string));
+      },
+    );
 
     // The pages read each query field as one text; a field sent twice (?q=a&q=b) counts once
     // (its first value), as a form's field does, never as a list the page cannot read.
@@ -57,7 +61,10 @@ export const dashboardRoutes =
       // A test mail's body is framed by the Test inbox; its files are downloads. Each has its own policy.
       const mail = reply.statusCode < 400 ? req.routeOptions.config.dashboardMail : undefined;
       reply
-        .header('content-security-policy', mail === 'body' ? MAIL_FRAME_CSP : mail === 'file' ? MAIL_FILE_CSP : CSP)
+        .header(
+          'content-security-policy',
+          mail === 'body' ? MAIL_FRAME_CSP : mail === 'file' ? MAIL_FILE_CSP : CSP,
+        )
         .header('x-frame-options', mail === 'body' ? 'SAMEORIGIN' : 'DENY')
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', 'same-origin')
@@ -74,24 +81,40 @@ export const dashboardRoutes =
       const site = req.headers['sec-fetch-site'];
       const origin = req.headers.origin;
       const own = new Set([`${req.protocol}://${req.host}`, new URL(deps.config.baseUrl).origin]);
-      const crossSite = (typeof site === 'string' && site !== 'same-origin' && site !== 'none') || (typeof origin === 'string' && !own.has(origin));
+      const crossSite =
+        (typeof site === 'string' && site !== 'same-origin' && site !== 'none') ||
+        (typeof origin === 'string' && !own.has(origin));
       const body = (req.body ?? {}) as FormBody;
-      const binding = req.principal?.kind === 'session' ? req.principal.sessionId : sessions.parseCookies(req.headers.cookie).get(sessions.PRE_SESSION_COOKIE);
+      const binding =
+        req.principal?.kind === 'session'
+          ? req.principal.sessionId
+          : sessions.parseCookies(req.headers.cookie).get(sessions.PRE_SESSION_COOKIE);
       if (crossSite || !sessions.csrfValid(secret, binding, body._csrf)) {
-        throw forbidden('csrf_refused', 'This form came from another site or has expired. Reload the page and try again.');
+        throw forbidden(
+          'csrf_refused',
+          'This form came from another site or has expired. Reload the page and try again.',
+        );
       }
     });
 
     app.setErrorHandler(async (err: FastifyError | Error, req, reply) => {
       // Forms: an oversized or non-form body reads as the form's own refusal.
       const fe = err as FastifyError;
-      const e = describeError(err) ?? { status: 500, code: 'internal' as const, message: 'internal error', headers: {} };
+      const e = describeError(err) ?? {
+        status: 500,
+        code: 'internal' as const,
+        message: 'internal error',
+        headers: {},
+      };
       if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e.message = 'the form is too large';
-      if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') e.message = 'forms must be sent as application/x-www-form-urlencoded';
+      if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+        e.message = 'forms must be sent as application/x-www-form-urlencoded';
       // The services point API callers at POST /auth/verify/resend; a person here has a button for it.
-      if (e.code === 'email_unverified') e.message = `${e.message.split(':')[0]}: open the link in the verification mail, or use “Send the mail again” on this page`;
+      if (e.code === 'email_unverified')
+        e.message = `${e.message.split(':')[0]}: open the link in the verification mail, or use “Send the mail again” on this page`;
       for (const [h, v] of Object.entries(e.headers)) reply.header(h, v);
-      if (e.status === 401) return reply.redirect(`/dashboard/login?next=${encodeURIComponent(pathOf(req))}`, 303);
+      if (e.status === 401)
+        return reply.redirect(`/dashboard/login?next=${encodeURIComponent(pathOf(req))}`, 303);
       if (e.status >= 500) req.log.error({ err, reqId: req.id }, 'dashboard error');
       const sessionId = req.principal?.kind === 'session' ? req.principal.sessionId : undefined;
       // A refused action goes back to the page it came from, which shows why.
@@ -102,7 +125,13 @@ export const dashboardRoutes =
       return reply
         .code(e.status)
         .type('text/html; charset=utf-8')
-        .send(errorPage(e.status, e.status >= 500 ? 'Something went wrong on our side. Please try again.' : sentence(e.message), backTo(req)));
+        .send(
+          errorPage(
+            e.status,
+            e.status >= 500 ? 'Something went wrong on our side. Please try again.' : sentence(e.message),
+            backTo(req),
+          ),
+        );
     });
 
     // The pages, in one encapsulation context with the hooks and error handler above.

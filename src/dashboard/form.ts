@@ -45,7 +45,8 @@ export class Form {
 
   integer(name: string, label: string, fallback?: number): number {
     const n = this.number(name, label, fallback);
-    if (!Number.isInteger(n) || n < 0) throw badRequest('invalid_field', `${label} must be a whole number, 0 or more`);
+    if (!Number.isInteger(n) || n < 0)
+      throw badRequest('invalid_field', `${label} must be a whole number, 0 or more`);
     return n;
   }
 

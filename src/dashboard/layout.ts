@@ -5,7 +5,15 @@ import { eventSpan, formatSpan } from '../lib/event-time.js';
 import { CSS_URL, JS_URL } from './assets.js';
 import { html, type Html } from './html.js';
 
-export type Section = 'events' | 'memberships' | 'developers' | 'staff' | 'money' | 'activity' | 'test-inbox' | 'account';
+export type Section =
+  | 'events'
+  | 'memberships'
+  | 'developers'
+  | 'staff'
+  | 'money'
+  | 'activity'
+  | 'test-inbox'
+  | 'account';
 
 export interface Viewer {
   email: string;
@@ -76,7 +84,8 @@ export function layout(v: Viewer, section: Section, title: string, body: Html): 
 <a class="brand" href="/dashboard/events">Ticketing</a>
 <nav aria-label="Main"><ul>
 ${NAV.filter((n) => !n.staffOnly || v.isStaff).map(
-  (n) => html`<li><a href="${n.href}"${n.section === section ? html` aria-current="page"` : ''}>${n.label}</a></li>`,
+  (n) =>
+    html`<li><a href="${n.href}"${n.section === section ? html` aria-current="page"` : ''}>${n.label}</a></li>`,
 )}
 </ul></nav>
 <div class="who">
@@ -122,7 +131,14 @@ export function when(d: Date | string | null | undefined): string {
   if (d === null || d === undefined) return '—';
   const date = typeof d === 'string' ? new Date(d) : d;
   if (Number.isNaN(date.getTime())) return String(d);
-  return date.toLocaleString('en-IN', { timeZone: IST, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return date.toLocaleString('en-IN', {
+    timeZone: IST,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 }
 
 /**

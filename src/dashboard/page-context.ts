@@ -14,8 +14,14 @@ import * as sessions from './sessions.js';
 
 export const PAGE_SIZE = 50;
 
-export const PAGE: { config: { auth: AuthRule }; schema: { hide: true } } = { config: { auth: { kind: 'cookie' } }, schema: { hide: true } };
-export const STAFF_PAGE: typeof PAGE = { config: { auth: { kind: 'cookie', staff: true } }, schema: { hide: true } };
+export const PAGE: { config: { auth: AuthRule }; schema: { hide: true } } = {
+  config: { auth: { kind: 'cookie' } },
+  schema: { hide: true },
+};
+export const STAFF_PAGE: typeof PAGE = {
+  config: { auth: { kind: 'cookie', staff: true } },
+  schema: { hide: true },
+};
 export const PUBLIC_PAGE: typeof PAGE = { config: { auth: { kind: 'public' } }, schema: { hide: true } };
 
 export type IdParams = { Params: { id: string } };
@@ -29,7 +35,9 @@ export type PageContext = ReturnType<typeof pageContext>;
  * gives live keys only to one. An unverified account's live cookie (set by hand) reads as test.
  */
 export function modeOf(req: FastifyRequest, s: SessionPrincipal): Mode {
-  return s.emailVerified && sessions.parseCookies(req.headers.cookie).get(sessions.MODE_COOKIE) === 'live' ? 'live' : 'test';
+  return s.emailVerified && sessions.parseCookies(req.headers.cookie).get(sessions.MODE_COOKIE) === 'live'
+    ? 'live'
+    : 'test';
 }
 
 export function pageContext(deps: DashboardDeps) {
@@ -54,7 +62,8 @@ export function pageContext(deps: DashboardDeps) {
     };
   }
 
-  const html = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
+  const html = (reply: FastifyReply, body: string, status = 200) =>
+    reply.code(status).type('text/html; charset=utf-8').send(body);
   /**
    * A full page; `build` may name the page after what it shows (an event's title).
    * `shown` is a message for this answer only — a secret shown once goes here, never
@@ -72,9 +81,17 @@ export function pageContext(deps: DashboardDeps) {
     const built = await build(v);
     // A message for this answer only leaves the stored one for the next page.
     v.flash = shown ?? (await sessions.takeFlash(deps.db, v.s.sessionId!));
-    return built instanceof Html ? html(reply, layout(v, section, title, built)) : html(reply, layout(v, section, built.title, built.body));
+    return built instanceof Html
+      ? html(reply, layout(v, section, title, built))
+      : html(reply, layout(v, section, built.title, built.body));
   };
-  const done = async (req: FastifyRequest, reply: FastifyReply, to: string, text: string, extra: { progress?: { done: number; failed: number; total: number } } = {}) => {
+  const done = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    to: string,
+    text: string,
+    extra: { progress?: { done: number; failed: number; total: number } } = {},
+  ) => {
     await sessions.setFlash(deps.db, sessionPrincipal(req).sessionId!, { kind: 'ok', text, ...extra });
     return reply.redirect(to, 303);
   };
@@ -83,7 +100,8 @@ export function pageContext(deps: DashboardDeps) {
     const s = sessionPrincipal(req);
     return { kind: 'key', userId: s.userId, keyId: 'dashboard', mode: modeOf(req, s), keyClass: 'full' };
   };
-  const presentEvent = async (row: events.EventRow) => present.presentEvent(row, await events.usageFor(deps.db, row.id));
+  const presentEvent = async (row: events.EventRow) =>
+    present.presentEvent(row, await events.usageFor(deps.db, row.id));
   const eventPath = (id: string, rest = '') => `/dashboard/events/${encodeURIComponent(id)}${rest}`;
 
   function preSession(req: FastifyRequest, reply: FastifyReply): string {
@@ -99,7 +117,11 @@ export function pageContext(deps: DashboardDeps) {
   async function signIn(reply: FastifyReply, userId: string, next: string, alsoSet: string[] = []) {
     await sessions.sweepExpired(deps, userId);
     const { token, maxAgeSeconds } = await sessions.startSession(deps, userId);
-    reply.header('set-cookie', [sessions.cookie(sessions.SESSION_COOKIE, token, maxAgeSeconds), sessions.clearCookie(sessions.PRE_SESSION_COOKIE), ...alsoSet]);
+    reply.header('set-cookie', [
+      sessions.cookie(sessions.SESSION_COOKIE, token, maxAgeSeconds),
+      sessions.clearCookie(sessions.PRE_SESSION_COOKIE),
+      ...alsoSet,
+    ]);
     return reply.redirect(next, 303);
   }
 
@@ -108,7 +130,8 @@ export function pageContext(deps: DashboardDeps) {
 
 // ---------------------------------------------------------------- pure helpers
 
-export const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? '' : '.');
+export const sentence = (message: string) =>
+  message.charAt(0).toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? '' : '.');
 
 export function pathOf(req: FastifyRequest): string {
   return req.method === 'GET' ? req.url : '/dashboard/events';
@@ -118,7 +141,9 @@ export function pathOf(req: FastifyRequest): string {
 export function safeNext(next: string | undefined): string {
   // Printable ASCII only, without backslashes: control characters (CR, LF: a header split) and
   // anything Node refuses in a Location header never reach one (paths we make are %-encoded).
-  return typeof next === 'string' && /^\/dashboard(\/[!-[\]-~]*)?$/.test(next) && !next.startsWith('//') ? next : '/dashboard/events';
+  return typeof next === 'string' && /^\/dashboard(\/[!-[\]-~]*)?$/.test(next) && !next.startsWith('//')
+    ? next
+    : '/dashboard/events';
 }
 
 export function backTo(req: FastifyRequest): string | null {

@@ -43,14 +43,26 @@ export interface SessionDeps {
   clock: Clock;
 }
 
-export async function startSession(deps: SessionDeps, userId: string): Promise<{ token: string; maxAgeSeconds: number }> {
+export async function startSession(
+  deps: SessionDeps,
+  userId: string,
+): Promise<{ token: string; maxAgeSeconds: number }> {
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
-  await repo.insertSession(deps.db, { id_hash: hashToken(token), user_id: userId, flash: null, created_at: now, expires_at: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000) });
+  await repo.insertSession(deps.db, {
+    id_hash: hashToken(token),
+    user_id: userId,
+    flash: null,
+    created_at: now,
+    expires_at: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000),
+  });
   return { token, maxAgeSeconds: SESSION_TTL_SECONDS };
 }
 
-export async function findSession(deps: SessionDeps, cookieHeader: string | undefined): Promise<{ userId: string; sessionId: string } | undefined> {
+export async function findSession(
+  deps: SessionDeps,
+  cookieHeader: string | undefined,
+): Promise<{ userId: string; sessionId: string } | undefined> {
   const token = parseCookies(cookieHeader).get(SESSION_COOKIE);
   if (token === undefined || !TOKEN_SHAPE.test(token)) return undefined;
   const row = await repo.findLiveSession(deps.db, hashToken(token), deps.clock.now());
@@ -75,7 +87,11 @@ export async function sweepExpired(deps: SessionDeps, userId: string): Promise<v
  * A message for the next page this session sees. Never a secret: a secret shown once is
  * shown in the answer to the form that made it and stored nowhere readable.
  */
-export async function setFlash(db: Kysely<Database>, sessionId: string, flash: Omit<DashboardFlash, 'secret'> & { secret?: never }): Promise<void> {
+export async function setFlash(
+  db: Kysely<Database>,
+  sessionId: string,
+  flash: Omit<DashboardFlash, 'secret'> & { secret?: never },
+): Promise<void> {
   await repo.setFlash(db, sessionId, JSON.stringify(flash));
 }
 

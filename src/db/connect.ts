@@ -63,7 +63,10 @@ function statementName(text: string): string | undefined {
 
 function prepareStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown) => {
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (
+    text: unknown,
+    values?: unknown,
+  ) => {
     if (typeof text === 'string') {
       const name = statementName(text);
       if (name !== undefined) return query({ name, text, values });
@@ -84,8 +87,14 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
     await migrate(db);
     return { db, storage: 'postgres', pool, connection, onNotice, ownBackend, close: () => db.destroy() };
   }
-  const server = await (options.embedded ?? startEmbedded({ dataDir: config.dataDir, ...options.embeddedLogging }));
-  const connection = { host: server.socketDir, port: server.port, user: server.user, database: server.database };
+  const server = await (options.embedded ??
+    startEmbedded({ dataDir: config.dataDir, ...options.embeddedLogging }));
+  const connection = {
+    host: server.socketDir,
+    port: server.port,
+    user: server.user,
+    database: server.database,
+  };
   const pool = createPool(connection, notices, backends, config.databasePoolSize);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
@@ -109,7 +118,12 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
   };
 }
 
-function createPool(connection: pg.PoolConfig, notices: readonly ((message: string) => void)[], backends: Set<number>, max: number): pg.Pool {
+function createPool(
+  connection: pg.PoolConfig,
+  notices: readonly ((message: string) => void)[],
+  backends: Set<number>,
+  max: number,
+): pg.Pool {
   const pool = new pg.Pool({ ...connection, max });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});

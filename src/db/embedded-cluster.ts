@@ -1,6 +1,17 @@
 // The embedded server's cluster: the binaries of the installed package, and creating the
 // data directory (owned by the server's user, made in a scratch directory and renamed into place).
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { arch, platform } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { collect, rootHint, spawnAs, type RunAs } from './embedded-process.js';
@@ -16,7 +27,9 @@ export async function binaries(): Promise<Binaries> {
   try {
     mod = (await import(name)) as { initdb: string; postgres: string };
   } catch {
-    throw new Error(`the embedded database has no binaries for ${platform()}-${arch()} (package ${name} is not installed); set DATABASE_URL to use a PostgreSQL server`);
+    throw new Error(
+      `the embedded database has no binaries for ${platform()}-${arch()} (package ${name} is not installed); set DATABASE_URL to use a PostgreSQL server`,
+    );
   }
   hydrateSymlinks(resolve(dirname(mod.postgres), '..'));
   return { initdb: mod.initdb, postgres: mod.postgres };
@@ -67,16 +80,30 @@ export async function initialise(bin: Binaries, dbDir: string, as: RunAs | undef
   // leave them off): with them, every first change of a page's hint bits after a checkpoint is
   // written to the WAL as a full page, which a hot seat-counter table pays for on every commit
   // burst. They detect corruption; they do not make a commit more durable.
-  const child = spawnAs(as, bin.initdb, ['-D', scratch, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-data-checksums']);
+  const child = spawnAs(as, bin.initdb, [
+    '-D',
+    scratch,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--locale=C',
+    '--no-data-checksums',
+  ]);
   child.stdin?.end();
   const out = collect(child);
   let code: number | null;
   try {
     code = await out.exit;
   } catch (err) {
-    throw new Error(`the embedded database could not be initialised: ${(err as Error).message}${rootHint(as)}`);
+    throw new Error(
+      `the embedded database could not be initialised: ${(err as Error).message}${rootHint(as)}`,
+    );
   }
-  if (code !== 0) throw new Error(`the embedded database could not be initialised (initdb exited ${code}): ${out.text().trim().split('\n').slice(-3).join(' ')}${rootHint(as)}`);
+  if (code !== 0)
+    throw new Error(
+      `the embedded database could not be initialised (initdb exited ${code}): ${out.text().trim().split('\n').slice(-3).join(' ')}${rootHint(as)}`,
+    );
   if (existsSync(dbDir)) rmdirSync(dbDir); // empty (checked by the caller)
   renameSync(scratch, dbDir);
 }

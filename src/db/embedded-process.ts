@@ -19,7 +19,8 @@ export function runAs(): RunAs | undefined {
   try {
     const uid = Number(execFileSync('id', ['-u', ROOT_FALLBACK_USER], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', ROOT_FALLBACK_USER], { encoding: 'utf8' }).trim());
-    if (!Number.isInteger(uid) || !Number.isInteger(gid) || uid === 0) throw new Error('not an unprivileged user');
+    if (!Number.isInteger(uid) || !Number.isInteger(gid) || uid === 0)
+      throw new Error('not an unprivileged user');
     return { uid, gid, name: ROOT_FALLBACK_USER };
   } catch {
     throw new Error(
@@ -34,7 +35,12 @@ export function rootHint(as: RunAs | undefined): string {
     : '';
 }
 
-export function spawnAs(as: RunAs | undefined, file: string, args: string[], options: { detached?: boolean } = {}): ChildProcess {
+export function spawnAs(
+  as: RunAs | undefined,
+  file: string,
+  args: string[],
+  options: { detached?: boolean } = {},
+): ChildProcess {
   return spawn(file, args, {
     stdio: ['pipe', 'ignore', 'pipe'],
     detached: options.detached ?? false,
@@ -126,14 +132,21 @@ export async function clearStaleServer(dbDir: string): Promise<void> {
   if (ours === true) {
     const watchdog = parentOf(pid);
     const owner = commandOf(watchdog) === 'sh' ? parentOf(watchdog!) : undefined;
-    if (owner === undefined) stop = true; // no watchdog: an orphan
+    if (owner === undefined)
+      stop = true; // no watchdog: an orphan
     else if (owner !== 1 && commandOf(owner) === commandOf(process.pid)) {
-      throw new Error(`the embedded database in ${dbDir} is in use by another process (${owner}): is another instance of the service running on this DATA_DIR?`);
+      throw new Error(
+        `the embedded database in ${dbDir} is in use by another process (${owner}): is another instance of the service running on this DATA_DIR?`,
+      );
     }
   }
   if (stop) process.kill(pid, 'SIGINT'); // fast shutdown
   if (await waitForExit(pid, 15_000)) return;
-  if (ours === undefined) throw new Error(`the embedded database in ${dbDir} is still running (postmaster ${pid}): is another instance of the service running on this DATA_DIR?`);
+  if (ours === undefined)
+    throw new Error(
+      `the embedded database in ${dbDir} is still running (postmaster ${pid}): is another instance of the service running on this DATA_DIR?`,
+    );
   process.kill(pid, 'SIGQUIT'); // immediate shutdown: crash recovery at the next start; nothing acknowledged is lost
-  if (!(await waitForExit(pid, 5_000))) throw new Error(`the embedded database left running in ${dbDir} (postmaster ${pid}) does not stop`);
+  if (!(await waitForExit(pid, 5_000)))
+    throw new Error(`the embedded database left running in ${dbDir} (postmaster ${pid}) does not stop`);
 }

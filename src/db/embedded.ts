@@ -39,7 +39,9 @@ export interface EmbeddedOptions {
 export type EmbeddedLogLevel = 'debug' | 'info' | 'error';
 
 /** The server's log lines and an unexpected exit, in the service's log. */
-export function embeddedLogging(logger: { [L in EmbeddedLogLevel]: (obj: object, msg: string) => void }): Pick<EmbeddedOptions, 'log' | 'onUnexpectedExit'> {
+export function embeddedLogging(
+  logger: { [L in EmbeddedLogLevel]: (obj: object, msg: string) => void },
+): Pick<EmbeddedOptions, 'log' | 'onUnexpectedExit'> {
   return {
     log: (level, line) => logger[level]({ line }, 'embedded database'),
     onUnexpectedExit: (code) => logger.error({ code }, 'the embedded database stopped unexpectedly'),
@@ -90,7 +92,8 @@ function serverSettings(socketDir: string): string[] {
 function socketDirOf(dbDir: string): string {
   if (join(dbDir, `.s.PGSQL.${PORT}`).length <= SOCKET_PATH_MAX) return dbDir;
   const short = join(tmpdir(), `svc-pg-${createHash('sha256').update(dbDir).digest('hex').slice(0, 16)}`);
-  if (join(short, `.s.PGSQL.${PORT}`).length > SOCKET_PATH_MAX) throw new Error(`no socket path short enough for the embedded database (TMPDIR ${tmpdir()} is too long)`);
+  if (join(short, `.s.PGSQL.${PORT}`).length > SOCKET_PATH_MAX)
+    throw new Error(`no socket path short enough for the embedded database (TMPDIR ${tmpdir()} is too long)`);
   return short;
 }
 
@@ -102,7 +105,6 @@ function socketDirOf(dbDir: string): string {
 export function embeddedDatabaseUrl(dataDir: string): string {
   return `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDirOf(join(resolve(dataDir), 'db')))}`;
 }
-
 
 /**
  * The server runs under a small shell watchdog that holds a pipe from the service: when the
@@ -124,10 +126,18 @@ kill "$reader" 2>/dev/null
 exit "$status"
 `;
 
-async function waitReady(socketDir: string, child: ChildProcess, out: { text(): string }, ms: number): Promise<void> {
+async function waitReady(
+  socketDir: string,
+  child: ChildProcess,
+  out: { text(): string },
+  ms: number,
+): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the embedded database did not start: ${out.text().trim().split('\n').slice(-3).join(' ')}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `the embedded database did not start: ${out.text().trim().split('\n').slice(-3).join(' ')}`,
+      );
     const client = new pg.Client({ host: socketDir, port: PORT, user: 'postgres', database: 'postgres' });
     try {
       await client.connect();
@@ -138,7 +148,10 @@ async function waitReady(socketDir: string, child: ChildProcess, out: { text(): 
     } finally {
       await client.end().catch(() => {});
     }
-    if (Date.now() > deadline) throw new Error(`the embedded database did not accept connections within ${ms / 1000} s: ${out.text().trim().split('\n').slice(-3).join(' ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the embedded database did not accept connections within ${ms / 1000} s: ${out.text().trim().split('\n').slice(-3).join(' ')}`,
+      );
     await sleep(20);
   }
 }
@@ -155,7 +168,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 
   const initialised = existsSync(join(dbDir, 'PG_VERSION'));
   if (existsSync(dbDir) && !initialised && readdirSync(dbDir).length > 0) {
-    throw new Error(`${dbDir} holds files but no PostgreSQL cluster; move it aside so the embedded database can be created there`);
+    throw new Error(
+      `${dbDir} holds files but no PostgreSQL cluster; move it aside so the embedded database can be created there`,
+    );
   }
   if (initialised) {
     const version = readFileSync(join(dbDir, 'PG_VERSION'), 'utf8').trim();
@@ -165,7 +180,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       );
     }
     if (as && statSync(dbDir).uid !== as.uid) {
-      throw new Error(`${dbDir} belongs to uid ${statSync(dbDir).uid}, but as root the embedded database runs as "${as.name}" (uid ${as.uid}); run the service as the user that owns it`);
+      throw new Error(
+        `${dbDir} belongs to uid ${statSync(dbDir).uid}, but as root the embedded database runs as "${as.name}" (uid ${as.uid}); run the service as the user that owns it`,
+      );
     }
     reachable(dbDir, as);
     await clearStaleServer(dbDir);
@@ -175,7 +192,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 
   const socketDir = socketDirOf(dbDir);
   if (socketDir !== dbDir) ownDir(socketDir, as);
-  const child = spawnAs(as, '/bin/sh', ['-c', WATCHDOG, bin.postgres, '-D', dbDir, ...serverSettings(socketDir)], { detached: true });
+  const child = spawnAs(
+    as,
+    '/bin/sh',
+    ['-c', WATCHDOG, bin.postgres, '-D', dbDir, ...serverSettings(socketDir)],
+    { detached: true },
+  );
   const out = collect(child);
   let stopping = false;
   let level: EmbeddedLogLevel = 'info';
@@ -189,7 +211,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       // Expected: refusals of the readiness probe while the server starts, and the end of
       // connections whose goodbye the shutdown overtook (the reason of any unplanned shutdown
       // is logged before it, at its own level).
-      const expected = /the database system is (starting up|shutting down)|terminating connection due to administrator command/.test(line);
+      const expected =
+        /the database system is (starting up|shutting down)|terminating connection due to administrator command/.test(
+          line,
+        );
       options.log?.(expected ? 'debug' : level, line);
     }
   });

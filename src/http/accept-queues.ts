@@ -60,7 +60,11 @@ async function ensureFree(port: number, host: string): Promise<void> {
  * cannot share a port (no SO_REUSEPORT, Node.js before 22.12), the app listens as usual
  * with one.
  */
-export async function listenWithQueues(app: FastifyInstance, options: { port: number; host: string }, queues = ACCEPT_QUEUES): Promise<Listening> {
+export async function listenWithQueues(
+  app: FastifyInstance,
+  options: { port: number; host: string },
+  queues = ACCEPT_QUEUES,
+): Promise<Listening> {
   if (queues <= 1) {
     await app.listen(options);
     return one(app);
@@ -70,7 +74,11 @@ export async function listenWithQueues(app: FastifyInstance, options: { port: nu
     await app.listen({ ...options, reusePort: true } as typeof options);
   } catch (err) {
     // A platform without SO_REUSEPORT refuses the option: listen as usual.
-    if ((err as NodeJS.ErrnoException).code !== 'ENOTSUP' && (err as NodeJS.ErrnoException).code !== 'EOPNOTSUPP') throw err;
+    if (
+      (err as NodeJS.ErrnoException).code !== 'ENOTSUP' &&
+      (err as NodeJS.ErrnoException).code !== 'EOPNOTSUPP'
+    )
+      throw err;
     await app.listen(options);
     return one(app);
   }

@@ -88,17 +88,39 @@ export interface AuthDeps {
   /** RATE_LIMIT_PER_ACCOUNT_MINUTE: requests per minute over all of an account's keys. */
   accountLimitPerMinute: number;
   findKey(presented: string): Promise<
-    | { id: string; user_id: string; mode: Mode; class: KeyClass; allowed_origin: string | null; revoked_at: Date | null }
+    | {
+        id: string;
+        user_id: string;
+        mode: Mode;
+        class: KeyClass;
+        allowed_origin: string | null;
+        revoked_at: Date | null;
+      }
     | undefined
   >;
   verifySession(token: string): Promise<{ userId: string; epoch: number }>;
-  findCookieSession(cookieHeader: string | undefined): Promise<{ userId: string; sessionId: string } | undefined>;
-  findUser(userId: string): Promise<{ id: string; email: string; email_verified_at: Date | null; session_epoch: number } | undefined>;
+  findCookieSession(
+    cookieHeader: string | undefined,
+  ): Promise<{ userId: string; sessionId: string } | undefined>;
+  findUser(
+    userId: string,
+  ): Promise<
+    { id: string; email: string; email_verified_at: Date | null; session_epoch: number } | undefined
+  >;
   isStaffEmail(email: string): boolean;
   isPinnedOrigin(origin: string): Promise<boolean>;
-  findDoorPass(
-    token: string,
-  ): Promise<{ id: string; event_id: string; label: string; expires_at: Date | null; revoked_at: Date | null; scope_track_index: number | null; scope_date: string | null } | undefined>;
+  findDoorPass(token: string): Promise<
+    | {
+        id: string;
+        event_id: string;
+        label: string;
+        expires_at: Date | null;
+        revoked_at: Date | null;
+        scope_track_index: number | null;
+        scope_date: string | null;
+      }
+    | undefined
+  >;
 }
 
 /** A registered route as buildApp saw it: the matrix tests read this list, not the OpenAPI document. */
@@ -117,11 +139,17 @@ const RULE_KINDS = new Set(['public', 'key', 'session', 'staff', 'cookie', 'door
  * Start-up check of a route's declared rule: a route without one (or with one the
  * hook does not know) is refused when it is registered, so the app never starts with it.
  */
-export function assertRouteRule(route: { method: string | string[]; url: string; config?: unknown }): AuthRule {
+export function assertRouteRule(route: {
+  method: string | string[];
+  url: string;
+  config?: unknown;
+}): AuthRule {
   const rule = (route.config as { auth?: AuthRule } | undefined)?.auth;
   const where = `${Array.isArray(route.method) ? route.method.join(',') : route.method} ${route.url}`;
   if (rule === undefined || rule === null || typeof rule !== 'object' || !RULE_KINDS.has(rule.kind)) {
-    throw new Error(`route ${where} declares no access rule (config.auth); every route must say who may call it`);
+    throw new Error(
+      `route ${where} declares no access rule (config.auth); every route must say who may call it`,
+    );
   }
   if (rule.kind === 'key' && (!Array.isArray(rule.classes) || rule.classes.length === 0)) {
     throw new Error(`route ${where}: a key rule must name at least one key class`);
@@ -147,13 +175,19 @@ export function sessionPrincipal(req: FastifyRequest): SessionPrincipal {
  */
 const NOT_FOUND = { event: 'event_not_found', payout: 'payout_not_found' } as const;
 
-export function assertOwned(p: KeyPrincipal, obj: { accountId: string; mode: Mode } | undefined, what: keyof typeof NOT_FOUND = 'event'): void {
+export function assertOwned(
+  p: KeyPrincipal,
+  obj: { accountId: string; mode: Mode } | undefined,
+  what: keyof typeof NOT_FOUND = 'event',
+): void {
   if (!obj || obj.mode !== p.mode) throw notFound(`no such ${what}`, NOT_FOUND[what]);
-  if (obj.accountId !== p.userId) throw forbidden('not_your_object', `this ${what} belongs to another account`);
+  if (obj.accountId !== p.userId)
+    throw forbidden('not_your_object', `this ${what} belongs to another account`);
 }
 
 const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, x-request-id, idempotency-key';
-const CORS_EXPOSED_HEADERS = 'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, idempotent-replayed';
+const CORS_EXPOSED_HEADERS =
+  'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, idempotent-replayed';
 
 function bearerToken(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
@@ -176,22 +210,26 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   // Preflights carry no key. They are allowed for an origin that some live
   // (unrevoked) checkout key is pinned to; the real request is then checked
   // against its own key. Full keys never get CORS.
-  app.options('/api/v1/*', { config: { auth: { kind: 'public' } }, schema: { hide: true } }, async (req, reply) => {
-    const origin = requestOrigin(req);
-    if (origin === undefined || !(await deps.isPinnedOrigin(origin))) {
-      throw forbidden('origin_not_allowed', 'no checkout key is pinned to this origin');
-    }
-    // Returned, not only sent: an async handler that sends and returns nothing has Fastify
-    // send a second time, which logged ERR_HTTP_HEADERS_SENT on every preflight.
-    return reply
-      .header('access-control-allow-origin', origin)
-      .header('vary', 'Origin')
-      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-      .header('access-control-allow-headers', CORS_ALLOWED_HEADERS)
-      .header('access-control-max-age', '600')
-      .code(204)
-      .send();
-  });
+  app.options(
+    '/api/v1/*',
+    { config: { auth: { kind: 'public' } }, schema: { hide: true } },
+    async (req, reply) => {
+      const origin = requestOrigin(req);
+      if (origin === undefined || !(await deps.isPinnedOrigin(origin))) {
+        throw forbidden('origin_not_allowed', 'no checkout key is pinned to this origin');
+      }
+      // Returned, not only sent: an async handler that sends and returns nothing has Fastify
+      // send a second time, which logged ERR_HTTP_HEADERS_SENT on every preflight.
+      return reply
+        .header('access-control-allow-origin', origin)
+        .header('vary', 'Origin')
+        .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+        .header('access-control-allow-headers', CORS_ALLOWED_HEADERS)
+        .header('access-control-max-age', '600')
+        .code(204)
+        .send();
+    },
+  );
 
   app.addHook('onRequest', async (req, reply) => {
     const rule: AuthRule | undefined = req.routeOptions.config.auth;
@@ -200,7 +238,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       await limit(reply, `ip:${addressKey(req.ip)}`);
       // A registered route without a rule fails closed. buildApp refuses such a route at
       // start-up (assertRouteRule); this is the fallback should one ever slip past.
-      if (!req.is404) throw forbidden('route_not_open', 'this route declares no access rule, so it is refused to everyone');
+      if (!req.is404)
+        throw forbidden('route_not_open', 'this route declares no access rule, so it is refused to everyone');
       return;
     }
     if (rule.kind === 'public') {
@@ -210,7 +249,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (rule.kind === 'key') return authenticateKey(req, reply, rule);
     if (rule.kind === 'cookie') return authenticateCookie(req, reply, rule.staff === true);
     if (rule.kind === 'door') return authenticateDoor(req, reply, rule);
-    return authenticateSession(req, reply, rule.kind === 'staff', rule.kind === 'session' ? rule.refusal : undefined);
+    return authenticateSession(
+      req,
+      reply,
+      rule.kind === 'staff',
+      rule.kind === 'session' ? rule.refusal : undefined,
+    );
   });
 
   const accountWindow: LimitWindow = { limit: deps.accountLimitPerMinute, windowMs: 60_000 };
@@ -225,19 +269,31 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const remaining = Math.max(0, r.limit - r.count);
     const shown = reply.getHeader('ratelimit-remaining');
     if (shown === undefined || remaining < Number(shown)) {
-      reply.header('ratelimit-limit', String(r.limit)).header('ratelimit-remaining', String(remaining)).header('ratelimit-reset', String(r.resetSeconds));
+      reply
+        .header('ratelimit-limit', String(r.limit))
+        .header('ratelimit-remaining', String(remaining))
+        .header('ratelimit-reset', String(r.resetSeconds));
     }
     if (r.count > r.limit) {
-      throw appError('rate_limited', `${whose}rate limit of ${r.limit} requests per minute reached; retry after ${r.resetSeconds} s`, {}, {
-        'retry-after': String(r.resetSeconds),
-        'ratelimit-limit': String(r.limit),
-        'ratelimit-remaining': '0',
-        'ratelimit-reset': String(r.resetSeconds),
-      });
+      throw appError(
+        'rate_limited',
+        `${whose}rate limit of ${r.limit} requests per minute reached; retry after ${r.resetSeconds} s`,
+        {},
+        {
+          'retry-after': String(r.resetSeconds),
+          'ratelimit-limit': String(r.limit),
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': String(r.resetSeconds),
+        },
+      );
     }
   }
 
-  async function authenticateKey(req: FastifyRequest, reply: FastifyReply, rule: Extract<AuthRule, { kind: 'key' }>) {
+  async function authenticateKey(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    rule: Extract<AuthRule, { kind: 'key' }>,
+  ) {
     const presented = req.headers['x-api-key'];
     if (typeof presented !== 'string' || presented === '') {
       await limit(reply, `ip:${addressKey(req.ip)}`);
@@ -267,23 +323,37 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       throw forbidden('origin_not_allowed', `this key is pinned to ${key.allowed_origin}`);
     }
     if (!rule.classes.includes(key.class)) {
-      throw forbidden('checkout_key_not_allowed', 'a checkout key cannot call this endpoint; use a full key on your server');
+      throw forbidden(
+        'checkout_key_not_allowed',
+        'a checkout key cannot call this endpoint; use a full key on your server',
+      );
     }
     if (rule.modes && !rule.modes.includes(key.mode)) {
-      throw forbidden(rule.modes[0] === 'test' ? 'test_mode_only' : 'live_mode_only', `this endpoint is for ${rule.modes.join(' or ')} keys only`);
+      throw forbidden(
+        rule.modes[0] === 'test' ? 'test_mode_only' : 'live_mode_only',
+        `this endpoint is for ${rule.modes.join(' or ')} keys only`,
+      );
     }
     req.principal = { kind: 'key', userId: key.user_id, keyId: key.id, mode: key.mode, keyClass: key.class };
   }
 
   // A pass is read on every request (no cache), so a revoked one stops at once.
-  async function authenticateDoor(req: FastifyRequest, reply: FastifyReply, rule: Extract<AuthRule, { kind: 'door' }>) {
+  async function authenticateDoor(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    rule: Extract<AuthRule, { kind: 'door' }>,
+  ) {
     const h = req.headers.authorization;
     const fromHeader = typeof h === 'string' ? /^DoorPass\s+(\S+)\s*$/i.exec(h)?.[1] : undefined;
     const token = fromHeader ?? (req.params as { token?: string } | undefined)?.token;
-    if (token === undefined && rule.keys && req.headers['x-api-key'] !== undefined) return authenticateKey(req, reply, FULL_ONLY as Extract<AuthRule, { kind: 'key' }>);
+    if (token === undefined && rule.keys && req.headers['x-api-key'] !== undefined)
+      return authenticateKey(req, reply, FULL_ONLY as Extract<AuthRule, { kind: 'key' }>);
     if (token === undefined || token === '') {
       await limit(reply, `ip:${addressKey(req.ip)}`);
-      throw unauthorized('missing_door_pass', rule.keys ? 'Missing door pass (Authorization: DoorPass <token>) or x-api-key' : undefined);
+      throw unauthorized(
+        'missing_door_pass',
+        rule.keys ? 'Missing door pass (Authorization: DoorPass <token>) or x-api-key' : undefined,
+      );
     }
     const pass = await deps.findDoorPass(token);
     if (!pass) {
@@ -292,17 +362,32 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     }
     await limit(reply, `door:${pass.id}`);
     if (pass.revoked_at !== null) throw forbidden('door_pass_revoked');
-    if (pass.expires_at !== null && pass.expires_at.getTime() <= deps.clock.now().getTime()) throw forbidden('door_pass_expired');
+    if (pass.expires_at !== null && pass.expires_at.getTime() <= deps.clock.now().getTime())
+      throw forbidden('door_pass_expired');
     const eventId = (req.params as { id?: string } | undefined)?.id;
     if (eventId !== undefined && eventId !== pass.event_id) throw forbidden('door_pass_other_event');
-    req.doorPass = { kind: 'door', passId: pass.id, eventId: pass.event_id, label: pass.label, scopeTrackIndex: pass.scope_track_index, scopeDate: pass.scope_date };
+    req.doorPass = {
+      kind: 'door',
+      passId: pass.id,
+      eventId: pass.event_id,
+      label: pass.label,
+      scopeTrackIndex: pass.scope_track_index,
+      scopeDate: pass.scope_date,
+    };
   }
 
-  async function authenticateSession(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean, refusal?: 'session_required') {
+  async function authenticateSession(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    staffOnly: boolean,
+    refusal?: 'session_required',
+  ) {
     const token = bearerToken(req);
     if (token === undefined) {
       await limit(reply, `ip:${addressKey(req.ip)}`);
-      throw refusal ? unauthorized(refusal) : unauthorized('missing_session', 'Missing Authorization Bearer token');
+      throw refusal
+        ? unauthorized(refusal)
+        : unauthorized('missing_session', 'Missing Authorization Bearer token');
     }
     let session: { userId: string; epoch: number };
     try {
@@ -323,19 +408,43 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     await sessionFor(req, reply, session.userId, staffOnly, session.sessionId);
   }
 
-  async function sessionFor(req: FastifyRequest, reply: FastifyReply, userId: string, staffOnly: boolean, sessionId?: string, epoch?: number, refusal?: 'session_required') {
+  async function sessionFor(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    staffOnly: boolean,
+    sessionId?: string,
+    epoch?: number,
+    refusal?: 'session_required',
+  ) {
     await limit(reply, `user:${userId}`);
     const user = await deps.findUser(userId);
-    if (!user) throw refusal ? unauthorized(refusal) : unauthorized('invalid_session', 'the account of this session no longer exists');
+    if (!user)
+      throw refusal
+        ? unauthorized(refusal)
+        : unauthorized('invalid_session', 'the account of this session no longer exists');
     // A password reset or change, or "sign out everywhere", raised the epoch: older idTokens are refused.
-    if (epoch !== undefined && epoch !== user.session_epoch) throw refusal ? unauthorized(refusal) : unauthorized('session_ended');
+    if (epoch !== undefined && epoch !== user.session_epoch)
+      throw refusal ? unauthorized(refusal) : unauthorized('session_ended');
     // STAFF_EMAILS names addresses; an address nobody has proved grants nothing.
     const emailVerified = user.email_verified_at !== null;
     const isStaff = emailVerified && deps.isStaffEmail(user.email);
     if (staffOnly && !isStaff) {
       // Said to every unverified account alike, so it tells nobody whether STAFF_EMAILS names their address.
-      throw forbidden('staff_only', emailVerified ? 'only platform staff may do this' : 'only platform staff may do this, and staff rights need a verified email address: open the link in the verification mail first');
+      throw forbidden(
+        'staff_only',
+        emailVerified
+          ? 'only platform staff may do this'
+          : 'only platform staff may do this, and staff rights need a verified email address: open the link in the verification mail first',
+      );
     }
-    req.principal = { kind: 'session', userId: user.id, email: user.email, isStaff, emailVerified, ...(sessionId === undefined ? {} : { sessionId }) };
+    req.principal = {
+      kind: 'session',
+      userId: user.id,
+      email: user.email,
+      isStaff,
+      emailVerified,
+      ...(sessionId === undefined ? {} : { sessionId }),
+    };
   }
 }

@@ -70,7 +70,9 @@ export function isLoopbackHost(host: string): boolean {
  * bare number as "trust nothing", so the count is given as a function. config.ts
  * refuses "trust everything".
  */
-export function trustProxy(setting: false | number | readonly string[]): false | string[] | ((address: string, hop: number) => boolean) {
+export function trustProxy(
+  setting: false | number | readonly string[],
+): false | string[] | ((address: string, hop: number) => boolean) {
   if (setting === false || setting === 0) return false;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return [...setting];

@@ -35,10 +35,23 @@ export class ConnectionGate {
     if (options.registry) {
       const registers = [options.registry];
       // The app of the latest buildApp on these deps is the one counted (tests build more than one).
-      for (const name of ['http_connections_open', 'http_connections_refused_total']) options.registry.removeSingleMetric(name);
+      for (const name of ['http_connections_open', 'http_connections_refused_total'])
+        options.registry.removeSingleMetric(name);
       const gate = this;
-      new Gauge({ name: 'http_connections_open', help: 'Connections open now, whichever accept queue took them', registers, collect() { this.set(gate.open); } });
-      this.#refused = new Counter({ name: 'http_connections_refused_total', help: 'Connections closed on arrival, by the cap they met: total (MAX_CONNECTIONS) or address (MAX_CONNECTIONS_PER_ADDRESS)', labelNames: ['reason'], registers });
+      new Gauge({
+        name: 'http_connections_open',
+        help: 'Connections open now, whichever accept queue took them',
+        registers,
+        collect() {
+          this.set(gate.open);
+        },
+      });
+      this.#refused = new Counter({
+        name: 'http_connections_refused_total',
+        help: 'Connections closed on arrival, by the cap they met: total (MAX_CONNECTIONS) or address (MAX_CONNECTIONS_PER_ADDRESS)',
+        labelNames: ['reason'],
+        registers,
+      });
     }
   }
 

@@ -16,10 +16,22 @@ export interface Mapped {
 }
 
 const FRAMEWORK_CODES: Record<string, { status: number; code: ErrorCode; message?: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Content-Type must be application/json' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Content-Type must be application/json',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'request body is too large' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'body is empty but Content-Type is application/json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'payload_too_large',
+    message: 'request body is too large',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'invalid_json',
+    message: 'body is empty but Content-Type is application/json',
+  },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', message: 'body is not valid JSON' },
   FST_ERR_CTP_INVALID_TYPE: { status: 415, code: 'unsupported_media_type' },
   FST_ERR_CTP_INVALID_HEADER: { status: 400, code: 'invalid_header' },
@@ -51,7 +63,9 @@ function mapError(err: FastifyError | Error): Omit<Mapped, 'headers'> | undefine
       message = `${where}${first.instancePath.replace(/\//g, '.')} is missing required field "${String((first.params as { missingProperty?: string }).missingProperty)}"`;
     } else if (first?.keyword === 'enum' || first?.keyword === 'anyOf' || first?.keyword === 'const') {
       const allowed = (first.params as { allowedValues?: unknown[] }).allowedValues;
-      message = allowed ? `${path} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : `${path} has a value that is not allowed`;
+      message = allowed
+        ? `${path} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`
+        : `${path} has a value that is not allowed`;
     }
     return { status: 400, code: 'invalid_request', message };
   }
@@ -100,7 +114,8 @@ function drain(body: IncomingMessage): Promise<void> {
 export function registerErrorHandling(app: FastifyInstance, methodsFor: (path: string) => string[]): void {
   // Callback style: no promise on the answers (nearly all) that are not a 413.
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (reply.statusCode === 413 && !req.raw.complete && !req.raw.destroyed) void drain(req.raw).then(() => done(null, payload));
+    if (reply.statusCode === 413 && !req.raw.complete && !req.raw.destroyed)
+      void drain(req.raw).then(() => done(null, payload));
     else done(null, payload);
   });
 
@@ -126,7 +141,10 @@ export function registerErrorHandling(app: FastifyInstance, methodsFor: (path: s
     const allowed = methodsFor(path).filter((m) => m !== req.method);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return reply.code(405).send({ error: `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`, code: 'method_not_allowed' });
+      return reply.code(405).send({
+        error: `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+        code: 'method_not_allowed',
+      });
     }
     return reply.code(404).send({ error: `no route ${req.method} ${path}`, code: 'not_found' });
   });
@@ -136,7 +154,11 @@ export function registerErrorHandling(app: FastifyInstance, methodsFor: (path: s
 // parameter over the router's length limit) bypass the error handler; without this
 // they would answer in Fastify's own shape and without a request id.
 const ROUTING_CODES: Record<string, { status: number; code: ErrorCode; message: string }> = {
-  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url', message: 'the URL path has an invalid percent-escape' },
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: 'invalid_url',
+    message: 'the URL path has an invalid percent-escape',
+  },
   FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: 'a path parameter is too long' },
 };
 
@@ -160,7 +182,11 @@ export function clientErrorHandler(newRequestId: () => string, logger: Logger) {
     // A reset connection has no one left to answer.
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const code: ErrorCode =
-      err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'bad_http_request';
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'request_timeout'
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? 'headers_too_large'
+          : 'bad_http_request';
     const { status, message } = ERRORS[code];
     const id = newRequestId();
     logger.debug({ err, reqId: id }, `client error: ${code}`);

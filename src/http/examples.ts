@@ -91,8 +91,13 @@ export function addExamples(doc: Json, examples: ReadonlyMap<string, OperationEx
       const ex = examples.get(String(op.operationId));
       for (const p of (op.parameters ?? []) as Json[]) {
         const name = String(p.name);
-        const value = ex?.params?.[name] ?? (p.in === 'path' || name === 'idempotency-key' ? PARAM_DEFAULTS[name] : undefined);
-        const numeric = ['integer', 'number'].includes(String((p.schema as Json | undefined)?.type)) && value !== undefined && /^[0-9]+$/.test(value);
+        const value =
+          ex?.params?.[name] ??
+          (p.in === 'path' || name === 'idempotency-key' ? PARAM_DEFAULTS[name] : undefined);
+        const numeric =
+          ['integer', 'number'].includes(String((p.schema as Json | undefined)?.type)) &&
+          value !== undefined &&
+          /^[0-9]+$/.test(value);
         if (value !== undefined && p.example === undefined) p.example = numeric ? Number(value) : value;
       }
       if (!ex) continue;
@@ -101,7 +106,13 @@ export function addExamples(doc: Json, examples: ReadonlyMap<string, OperationEx
         const media = Object.values(body)[0]!;
         const named = Object.entries(ex.requests);
         if (named.length === 1 && named[0]![0] === 'default') media.example = named[0]![1].value;
-        else media.examples = Object.fromEntries(named.map(([name, e]) => [name, { ...(e.summary ? { summary: e.summary } : {}), value: e.value }]));
+        else
+          media.examples = Object.fromEntries(
+            named.map(([name, e]) => [
+              name,
+              { ...(e.summary ? { summary: e.summary } : {}), value: e.value },
+            ]),
+          );
       }
       const responses = (op.responses ?? {}) as Record<string, Json>;
       for (const [key, value] of Object.entries(ex.responses)) {

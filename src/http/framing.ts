@@ -8,10 +8,14 @@ declare module 'fastify' {
 }
 
 const FRAMEABLE = Object.freeze({ 'content-security-policy': 'frame-ancestors *' });
-const NOT_FRAMEABLE = Object.freeze({ 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' });
+const NOT_FRAMEABLE = Object.freeze({
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+});
 
 /** Only the hosted checkout may be framed. */
 export function framingOf(path: string): Readonly<Record<string, string>> {
-  return path.startsWith('/e/') || path.startsWith('/m/') || path.startsWith('/embed/') ? FRAMEABLE : NOT_FRAMEABLE;
+  return path.startsWith('/e/') || path.startsWith('/m/') || path.startsWith('/embed/')
+    ? FRAMEABLE
+    : NOT_FRAMEABLE;
 }
-

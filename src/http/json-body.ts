@@ -46,7 +46,9 @@ export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
 
 /** The refusal of a body nested too deep, or null. Runs before any JSON.parse. */
 export function tooDeep(text: string): AppError | null {
-  return jsonTooDeep(text) ? appError('invalid_json', `body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep`) : null;
+  return jsonTooDeep(text)
+    ? appError('invalid_json', `body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep`)
+    : null;
 }
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
@@ -74,7 +76,10 @@ export function hasUnpairedSurrogate(value: unknown): boolean {
 
 function unpairedSurrogate(text: string, value: unknown): AppError | null {
   if (!SURROGATE_ESCAPE.test(text) || !hasUnpairedSurrogate(value)) return null;
-  return appError('invalid_json', 'body has a string with an unpaired UTF-16 surrogate (a \\ud800–\\udfff escape without its pair), which is not Unicode text');
+  return appError(
+    'invalid_json',
+    'body has a string with an unpaired UTF-16 surrogate (a \\ud800–\\udfff escape without its pair), which is not Unicode text',
+  );
 }
 
 /** Fastify's own JSON parser (it refuses `__proto__` and `constructor.prototype` keys), with the check above. */
@@ -131,22 +136,29 @@ export function parseJsonKeepingEveryKey(app: FastifyInstance): void {
  * anything reads them (it throws to refuse: a body whose signature does not hold is never
  * parsed); then the raw text is kept on `req.rawBody` and parsed with the checks above.
  */
-export function parseSignedJson(app: FastifyInstance, check: (req: FastifyRequest, raw: Buffer) => Promise<void>): void {
+export function parseSignedJson(
+  app: FastifyInstance,
+  check: (req: FastifyRequest, raw: Buffer) => Promise<void>,
+): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, body: Buffer) => {
-    await check(req, body);
-    const text = body.toString('utf8');
-    req.rawBody = text;
-    const deep = tooDeep(text);
-    if (deep) throw deep;
-    let value: unknown;
-    try {
-      value = JSON.parse(text) as unknown;
-    } catch {
-      throw appError('invalid_json', 'body is not valid JSON');
-    }
-    const refused = unpairedSurrogate(text, value);
-    if (refused) throw refused;
-    return value;
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    async (req: FastifyRequest, body: Buffer) => {
+      await check(req, body);
+      const text = body.toString('utf8');
+      req.rawBody = text;
+      const deep = tooDeep(text);
+      if (deep) throw deep;
+      let value: unknown;
+      try {
+        value = JSON.parse(text) as unknown;
+      } catch {
+        throw appError('invalid_json', 'body is not valid JSON');
+      }
+      const refused = unpairedSurrogate(text, value);
+      if (refused) throw refused;
+      return value;
+    },
+  );
 }

@@ -37,4 +37,7 @@ export const routes =
  * An answer's schema with the sentence the document shows for it (the answer's description;
  * @fastify/swagger's `x-response-description`, which it takes out of the schema itself).
  */
-export const answer = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, 'x-response-description': description });
+export const answer = <T extends TSchema>(schema: T, description: string): T => ({
+  ...schema,
+  'x-response-description': description,
+});

@@ -83,7 +83,8 @@ export class MemoryRateLimiter implements RateLimiter {
       if (add === 0) return { count: 0, limit: window.limit, resetSeconds };
       if (this.#windowed.size >= MAX_WINDOWED_BUCKETS) {
         // Bounded memory: drop the counters whose window has passed, or all if none has.
-        for (const [k, e] of this.#windowed) if (e.start + window.windowMs <= now.getTime()) this.#windowed.delete(k);
+        for (const [k, e] of this.#windowed)
+          if (e.start + window.windowMs <= now.getTime()) this.#windowed.delete(k);
         if (this.#windowed.size >= MAX_WINDOWED_BUCKETS) this.#windowed.clear();
       }
       entry = { start, count: 0 };
@@ -122,7 +123,12 @@ export class RedisRateLimiter implements RateLimiter {
     const limit = window?.limit ?? this.#limit;
     const { start, resetSeconds } = windowOf(now, windowMs);
     try {
-      const count = (await this.#redis.eval(INCR_SCRIPT, 1, redisKey(bucket, start, window), String(windowMs + 1000))) as number;
+      const count = (await this.#redis.eval(
+        INCR_SCRIPT,
+        1,
+        redisKey(bucket, start, window),
+        String(windowMs + 1000),
+      )) as number;
       return { count, limit, resetSeconds };
     } catch (err) {
       // Redis down must not take the API down: let the request through and say so.

@@ -6,7 +6,10 @@ export const ErrorBody = Type.Object(
     error: Type.String({ description: 'A human sentence naming the problem.' }),
     code: Type.String({ description: 'A stable snake_case word clients can branch on.' }),
     field: Type.Optional(
-      Type.String({ description: 'When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`.' }),
+      Type.String({
+        description:
+          'When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`.',
+      }),
     ),
   },
   { additionalProperties: true, $id: 'Error', title: 'Error' },
@@ -44,4 +47,5 @@ export const Success = Type.Literal(true);
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 /** A list answer: `{ success: true, data: [item…], count }`. */
-export const ListOf = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), count: Type.Integer() });
+export const ListOf = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), count: Type.Integer() });

@@ -20,7 +20,18 @@ export interface JobView {
   retryUntil: string;
 }
 
-type JobRowFull = { id: string; topic: string; status: JobStatus; attempts: number; max_attempts: number; last_error: string | null; created_at: Date; run_at: Date; finished_at: Date | null; retry_until: Date | null };
+type JobRowFull = {
+  id: string;
+  topic: string;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  last_error: string | null;
+  created_at: Date;
+  run_at: Date;
+  finished_at: Date | null;
+  retry_until: Date | null;
+};
 
 function present(r: JobRowFull): JobView {
   return {
@@ -37,22 +48,59 @@ function present(r: JobRowFull): JobView {
   };
 }
 
-const columns = ['id', 'topic', 'status', 'attempts', 'max_attempts', 'last_error', 'created_at', 'run_at', 'finished_at', 'retry_until'] as const;
+const columns = [
+  'id',
+  'topic',
+  'status',
+  'attempts',
+  'max_attempts',
+  'last_error',
+  'created_at',
+  'run_at',
+  'finished_at',
+  'retry_until',
+] as const;
 
 /** Jobs in one status, newest first; the payload is not shown (it may hold personal data). */
-export async function listJobs(db: Kysely<Database>, q: { status: JobStatus; limit: number; startingAfter?: string | undefined }) {
+export async function listJobs(
+  db: Kysely<Database>,
+  q: { status: JobStatus; limit: number; startingAfter?: string | undefined },
+) {
   const after = decodeCursor(q.startingAfter);
   let query = db.selectFrom('jobs').select(columns).where('status', '=', q.status);
-  if (after) query = query.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit + 1).execute();
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', after.at),
+        eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)]),
+      ]),
+    );
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
   const page = pageOf(rows, q.limit, (r) => ({ at: r.created_at, id: r.id }));
-  const total = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n')).where('status', '=', q.status).executeTakeFirstOrThrow();
-  return { data: page.items.map(present), count: Number(total.n), hasMore: page.hasMore, nextCursor: page.nextCursor };
+  const total = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', '=', q.status)
+    .executeTakeFirstOrThrow();
+  return {
+    data: page.items.map(present),
+    count: Number(total.n),
+    hasMore: page.hasMore,
+    nextCursor: page.nextCursor,
+  };
 }
 
 /** How many jobs are parked as dead (the dashboard's warning). */
 export async function countDeadJobs(db: Kysely<Database>): Promise<number> {
-  const r = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n')).where('status', '=', 'dead').executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', '=', 'dead')
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -64,7 +112,15 @@ export async function retryJob(db: Kysely<Database>, clock: Clock, id: string): 
   const now = clock.now();
   const row = await db
     .updateTable('jobs')
-    .set({ status: 'pending', attempts: 0, run_at: now, retry_until: new Date(now.getTime() + RETRY_WINDOW_MS), finished_at: null, locked_until: null, locked_by: null })
+    .set({
+      status: 'pending',
+      attempts: 0,
+      run_at: now,
+      retry_until: new Date(now.getTime() + RETRY_WINDOW_MS),
+      finished_at: null,
+      locked_until: null,
+      locked_by: null,
+    })
     .where('id', '=', id)
     .where('status', '=', 'dead')
     .returning(columns)
@@ -90,7 +146,14 @@ export async function pruneFinishedJobs(db: Kysely<Database>, now: Date, batch =
     for (;;) {
       const r = await db
         .deleteFrom('jobs')
-        .where('id', 'in', (qb) => qb.selectFrom('jobs').select('id').where('status', '=', status).where('finished_at', '<', before).limit(batch))
+        .where('id', 'in', (qb) =>
+          qb
+            .selectFrom('jobs')
+            .select('id')
+            .where('status', '=', status)
+            .where('finished_at', '<', before)
+            .limit(batch),
+        )
         .executeTakeFirst();
       const n = Number(r.numDeletedRows);
       total += n;
@@ -116,12 +179,21 @@ export async function topicStats(db: Kysely<Database>): Promise<TopicStats[]> {
     .select((eb) => [
       'topic',
       eb.fn.countAll<number>().filterWhere('status', '=', 'pending').as('pending'),
-      eb.fn.countAll<number>().filterWhere((w) => w.and([w('status', '=', 'pending'), w('attempts', '>', 0)])).as('retrying'),
+      eb.fn
+        .countAll<number>()
+        .filterWhere((w) => w.and([w('status', '=', 'pending'), w('attempts', '>', 0)]))
+        .as('retrying'),
       eb.fn.countAll<number>().filterWhere('status', '=', 'dead').as('dead'),
       eb.fn.min('created_at').filterWhere('status', '=', 'pending').as('oldest'),
     ])
     .where('status', 'in', ['pending', 'dead'])
     .groupBy('topic')
     .execute();
-  return rows.map((r) => ({ topic: r.topic, pending: Number(r.pending), retrying: Number(r.retrying), dead: Number(r.dead), oldestPendingAt: r.oldest === null ? null : new Date(r.oldest as unknown as string | Date) }));
+  return rows.map((r) => ({
+    topic: r.topic,
+    pending: Number(r.pending),
+    retrying: Number(r.retrying),
+    dead: Number(r.dead),
+    oldestPendingAt: r.oldest === null ? null : new Date(r.oldest as unknown as string | Date),
+  }));
 }

@@ -13,7 +13,9 @@ export type JobHandler<P = unknown> = (payload: P, job: { id: string; attempts: 
  * they need in one query and write in one statement. It answers each job, in order:
  * undefined when it is done, or the error it failed with (retried like any failure).
  */
-export type JobBatchHandler<P = unknown> = (jobs: readonly { payload: P; id: string; attempts: number }[]) => Promise<readonly unknown[]>;
+export type JobBatchHandler<P = unknown> = (
+  jobs: readonly { payload: P; id: string; attempts: number }[],
+) => Promise<readonly unknown[]>;
 
 export type RegisteredHandler = { one: JobHandler } | { many: JobBatchHandler };
 export type JobHandlers = Map<string, RegisteredHandler>;
@@ -33,8 +35,15 @@ export interface JobDefinition<P> {
   readonly payloadType?: P;
 }
 
-export function defineJob<P>(topic: string, options: { maxAttempts?: number; retryForMs?: number } = {}): JobDefinition<P> {
-  return { topic, maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, retryForMs: options.retryForMs ?? RETRY_WINDOW_MS };
+export function defineJob<P>(
+  topic: string,
+  options: { maxAttempts?: number; retryForMs?: number } = {},
+): JobDefinition<P> {
+  return {
+    topic,
+    maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    retryForMs: options.retryForMs ?? RETRY_WINDOW_MS,
+  };
 }
 
 /** Registers the handler of a defined job. The payload was written by `enqueue` with the same definition. */
@@ -43,7 +52,11 @@ export function handleJob<P>(handlers: JobHandlers, def: JobDefinition<P>, handl
 }
 
 /** Registers a handler that takes a claimed batch's jobs of this topic together. */
-export function handleJobs<P>(handlers: JobHandlers, def: JobDefinition<P>, handler: JobBatchHandler<P>): void {
+export function handleJobs<P>(
+  handlers: JobHandlers,
+  def: JobDefinition<P>,
+  handler: JobBatchHandler<P>,
+): void {
   handlers.set(def.topic, { many: handler as JobBatchHandler });
 }
 
@@ -103,7 +116,12 @@ export interface JobRow {
   retryForMs?: number | undefined;
 }
 
-export function jobRow<P>(deps: { ids: Ids }, def: JobDefinition<P>, payload: P, options: { maxAttempts?: number; retryForMs?: number } = {}): JobRow {
+export function jobRow<P>(
+  deps: { ids: Ids },
+  def: JobDefinition<P>,
+  payload: P,
+  options: { maxAttempts?: number; retryForMs?: number } = {},
+): JobRow {
   const retryForMs = options.retryForMs ?? def.retryForMs;
   return {
     id: deps.ids.make('job'),
@@ -128,13 +146,22 @@ export async function enqueue<P>(
   return row.id;
 }
 
-export async function enqueueRows(db: Kysely<Database>, deps: { clock: Clock }, rows: readonly JobRow[]): Promise<void> {
+export async function enqueueRows(
+  db: Kysely<Database>,
+  deps: { clock: Clock },
+  rows: readonly JobRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   const now = deps.clock.now();
   await insertJobs(db, rows, now, now);
 }
 
-async function insertJobs(db: Kysely<Database>, rows: readonly JobRow[], runAt: Date, now: Date): Promise<void> {
+async function insertJobs(
+  db: Kysely<Database>,
+  rows: readonly JobRow[],
+  runAt: Date,
+  now: Date,
+): Promise<void> {
   await db
     .insertInto('jobs')
     .values(
@@ -161,7 +188,10 @@ export function retryDelayMs(failedAttempts: number): number {
 }
 
 /** Whether a job that just failed its `attempts`-th attempt is parked instead of retried. */
-export function givesUp(job: { attempts: number; max_attempts: number; created_at: Date; retry_until: Date | null }, now: Date): boolean {
+export function givesUp(
+  job: { attempts: number; max_attempts: number; created_at: Date; retry_until: Date | null },
+  now: Date,
+): boolean {
   if (job.max_attempts > 0 && job.attempts >= job.max_attempts) return true;
   const until = job.retry_until ?? new Date(job.created_at.getTime() + RETRY_WINDOW_MS);
   return now.getTime() >= until.getTime();

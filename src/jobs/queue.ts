@@ -62,7 +62,10 @@ export class JobRunner {
         return this.runOnce();
       },
       // A full batch means more may be due: poll again at once.
-      { next: (count) => (count === batchSize ? 0 : pollMs), onError: (err) => logger.error({ err }, 'job poll failed') },
+      {
+        next: (count) => (count === batchSize ? 0 : pollMs),
+        onError: (err) => logger.error({ err }, 'job poll failed'),
+      },
     );
   }
 
@@ -93,7 +96,10 @@ export class JobRunner {
         await task.run(now);
         ran.push(task.name);
       } catch (err) {
-        this.#o.logger.warn({ task: task.name, err: err instanceof Error ? err.message : String(err) }, 'maintenance failed');
+        this.#o.logger.warn(
+          { task: task.name, err: err instanceof Error ? err.message : String(err) },
+          'maintenance failed',
+        );
       }
     }
     return ran;
@@ -128,7 +134,11 @@ export class JobRunner {
         .where('status', '=', 'pending')
         .where('locked_until', '=', job.locked_until)
         .executeTakeFirst();
-      if (r.numUpdatedRows > 0n) this.#o.logger.warn({ jobId: job.id, topic: job.topic, attempts: job.attempts, dead }, 'job lease expired');
+      if (r.numUpdatedRows > 0n)
+        this.#o.logger.warn(
+          { jobId: job.id, topic: job.topic, attempts: job.attempts, dead },
+          'job lease expired',
+        );
     }
     return expired.length;
   }
@@ -171,7 +181,10 @@ export class JobRunner {
     const fail = async (job: Claimed, err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       const final = givesUp(job, clock.now());
-      logger.warn({ jobId: job.id, topic: job.topic, attempts: job.attempts, final, err: message }, final ? 'job failed; parked as dead' : 'job failed; retried later');
+      logger.warn(
+        { jobId: job.id, topic: job.topic, attempts: job.attempts, final, err: message },
+        final ? 'job failed; parked as dead' : 'job failed; retried later',
+      );
       await db
         .updateTable('jobs')
         .set({
@@ -194,15 +207,20 @@ export class JobRunner {
     await Promise.all(
       [...byTopic].map(async ([topic, jobs]) => {
         const handler = handlers.get(topic);
-        if (!handler) return Promise.all(jobs.map((job) => fail(job, new Error(`no handler for topic ${topic}`))));
+        if (!handler)
+          return Promise.all(jobs.map((job) => fail(job, new Error(`no handler for topic ${topic}`))));
         if ('many' in handler) {
           let outcomes: readonly unknown[];
           try {
-            outcomes = await handler.many(jobs.map((j) => ({ payload: j.payload, id: j.id, attempts: j.attempts })));
+            outcomes = await handler.many(
+              jobs.map((j) => ({ payload: j.payload, id: j.id, attempts: j.attempts })),
+            );
           } catch (err) {
             outcomes = jobs.map(() => err ?? new Error('the batch failed'));
           }
-          return Promise.all(jobs.map((job, i) => (outcomes[i] === undefined ? done.push(job.id) : fail(job, outcomes[i]))));
+          return Promise.all(
+            jobs.map((job, i) => (outcomes[i] === undefined ? done.push(job.id) : fail(job, outcomes[i]))),
+          );
         }
         return Promise.all(
           jobs.map(async (job) => {

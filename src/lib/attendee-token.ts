@@ -10,7 +10,10 @@ const MAC_CHARS = 22;
 const SHAPE = /^(reg_[A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{22})$/;
 
 function mac(secretsKey: Buffer, registrationId: string, ticketId: string): string {
-  return createHmac('sha256', secretsKey).update(`attendee-page\0${registrationId}\0${ticketId}`).digest('base64url').slice(0, MAC_CHARS);
+  return createHmac('sha256', secretsKey)
+    .update(`attendee-page\0${registrationId}\0${ticketId}`)
+    .digest('base64url')
+    .slice(0, MAC_CHARS);
 }
 
 /** The token for a registration's current ticket id. */
@@ -24,7 +27,12 @@ export function attendeeTokenRegistration(token: string): string | undefined {
 }
 
 /** True when the token was made for this registration and its current ticket id (constant-time). */
-export function attendeeTokenMatches(secretsKey: Buffer, token: string, registrationId: string, ticketId: string | null): boolean {
+export function attendeeTokenMatches(
+  secretsKey: Buffer,
+  token: string,
+  registrationId: string,
+  ticketId: string | null,
+): boolean {
   const m = SHAPE.exec(token);
   if (!m || m[1] !== registrationId || ticketId === null) return false;
   const want = Buffer.from(mac(secretsKey, registrationId, ticketId));

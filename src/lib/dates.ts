@@ -31,14 +31,26 @@ export function parseEventDate(value: string, field: string): EventDate {
   }
   const t = DATE_TIME.exec(text);
   if (t) {
-    const [y, m, day, hh, mm, ss] = [Number(t[1]), Number(t[2]), Number(t[3]), Number(t[4]), Number(t[5]), Number(t[6] ?? 0)];
-    if (!validDay(y, m, day) || hh > 23 || mm > 59 || ss > 59) throw badRequest('invalid_date', `${field} is not a real date and time`);
+    const [y, m, day, hh, mm, ss] = [
+      Number(t[1]),
+      Number(t[2]),
+      Number(t[3]),
+      Number(t[4]),
+      Number(t[5]),
+      Number(t[6] ?? 0),
+    ];
+    if (!validDay(y, m, day) || hh > 23 || mm > 59 || ss > 59)
+      throw badRequest('invalid_date', `${field} is not a real date and time`);
     const instant = new Date(text);
-    if (Number.isNaN(instant.getTime())) throw badRequest('invalid_date', `${field} is not a valid date-time`);
+    if (Number.isNaN(instant.getTime()))
+      throw badRequest('invalid_date', `${field} is not a valid date-time`);
     const day2 = new Date(instant.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
     return { text, instant, day: day2, dateOnly: false };
   }
-  throw badRequest('invalid_date', `${field} must be a date YYYY-MM-DD or an ISO 8601 date-time with offset, such as 2026-12-05T18:30:00+05:30`);
+  throw badRequest(
+    'invalid_date',
+    `${field} must be a date YYYY-MM-DD or an ISO 8601 date-time with offset, such as 2026-12-05T18:30:00+05:30`,
+  );
 }
 
 /** End on or after start: by calendar day when either is a bare date, by instant otherwise. */

@@ -19,7 +19,10 @@ export const ERRORS = {
   invalid_content_length: { status: 400, message: 'Content-Length does not match the body' },
   invalid_url: { status: 400, message: 'the URL path has an invalid percent-escape' },
   invalid_amount: { status: 400, message: 'the amount is not valid' },
-  amount_above_recurring_limit: { status: 400, message: 'a recurring plan may charge at most 15,000 rupees per period' },
+  amount_above_recurring_limit: {
+    status: 400,
+    message: 'a recurring plan may charge at most 15,000 rupees per period',
+  },
   confirmation_required: { status: 400, message: 'confirm the recipient count of the preview to send' },
   invalid_custom_field: { status: 400, message: 'a custom field definition is not valid' },
   invalid_seating_plan: { status: 400, message: 'the seating plan is not valid' },
@@ -27,7 +30,10 @@ export const ERRORS = {
   unknown_custom_field: { status: 400, message: 'an answer names no custom field of this event' },
   invalid_date: { status: 400, message: 'a date is not valid' },
   use_start_date: { status: 400, message: 'send startDate, not date' },
-  track_required: { status: 400, message: 'choose a session (subEventId): this event sells its tracks one by one' },
+  track_required: {
+    status: 400,
+    message: 'choose a session (subEventId): this event sells its tracks one by one',
+  },
   conflicting_fields: { status: 400, message: 'two fields that mean the same thing say different things' },
   invalid_email: { status: 400, message: 'the email address is not valid' },
   undeliverable_email: { status: 400, message: 'the email address cannot receive mail' },
@@ -45,7 +51,10 @@ export const ERRORS = {
   promo_code_invalid: { status: 400, message: 'this promo code cannot be used for this booking' },
   invalid_qr: { status: 400, message: 'the scanned value is not a ticket' },
   invalid_signature: { status: 400, message: 'the signature does not match the body' },
-  invalid_phone: { status: 400, message: 'phone is an E.164 number (+919812345678) or a 10-digit Indian mobile number' },
+  invalid_phone: {
+    status: 400,
+    message: 'phone is an E.164 number (+919812345678) or a 10-digit Indian mobile number',
+  },
   phone_required: { status: 400, message: 'whatsappOptIn needs a phone number' },
   invalid_tier: { status: 400, message: 'a ticket tier is not valid' },
   unknown_ticket_type: { status: 400, message: 'no ticket tier of this name' },
@@ -54,17 +63,33 @@ export const ERRORS = {
   member_mismatch: { status: 400, message: 'the ticket does not belong to this person' },
   not_a_team_event: { status: 400, message: 'this event takes no team members' },
   team_too_large: { status: 400, message: 'the team is larger than this event allows' },
-  recipients_not_accepted: { status: 400, message: 'a broadcast goes to an audience, never to a list of addresses' },
+  recipients_not_accepted: {
+    status: 400,
+    message: 'a broadcast goes to an audience, never to a list of addresses',
+  },
   secret_not_accepted: { status: 400, message: 'the service generates the signing secret' },
   weak_password: { status: 400, message: 'the password is too short' },
-  invalid_characters: { status: 400, message: 'the request holds a character that cannot be stored (a NUL byte or an unpaired UTF-16 surrogate)' },
+  invalid_characters: {
+    status: 400,
+    message:
+      'the request holds a character that cannot be stored (a NUL byte or an unpaired UTF-16 surrogate)',
+  },
   invalid_verification_token: { status: 400, message: 'this verification link is not valid' },
   // A members-only tier's mailed code (docs/decisions/28-a-persons-day.md).
-  member_code_wrong: { status: 400, message: 'this is not the code we mailed; check the newest mail and try again' },
-  member_code_expired: { status: 400, message: 'this code has expired or was already used; ask for a new one' },
+  member_code_wrong: {
+    status: 400,
+    message: 'this is not the code we mailed; check the newest mail and try again',
+  },
+  member_code_expired: {
+    status: 400,
+    message: 'this code has expired or was already used; ask for a new one',
+  },
   verification_token_expired: { status: 400, message: 'this verification link has expired' },
   verification_token_used: { status: 400, message: 'this verification link has already been used' },
-  invalid_reset_token: { status: 400, message: 'this password reset link is not valid, has expired or was already used' },
+  invalid_reset_token: {
+    status: 400,
+    message: 'this password reset link is not valid, has expired or was already used',
+  },
   invalid_mode: { status: 400, message: 'mode is test or live' },
   invalid_status: { status: 400, message: 'not a registration status' },
   invalid_audience: { status: 400, message: 'not a broadcast audience' },
@@ -91,7 +116,10 @@ export const ERRORS = {
   invalid_credentials: { status: 401, message: 'wrong email or password' },
   invalid_metrics_token: { status: 401, message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' },
   session_required: { status: 401, message: 'sign in to the account this link was sent for, then confirm' },
-  session_ended: { status: 401, message: 'this session was ended (password reset or changed, or signed out everywhere); sign in again' },
+  session_ended: {
+    status: 401,
+    message: 'this session was ended (password reset or changed, or signed out everywhere); sign in again',
+  },
   missing_door_pass: { status: 401, message: 'missing door pass (Authorization: DoorPass <token>)' },
   invalid_door_pass: { status: 401, message: 'this door pass is not recognised' },
   // 402: a payment that cannot be bound.
@@ -104,24 +132,46 @@ export const ERRORS = {
   checkout_key_required: { status: 403, message: 'a web page may only carry a checkout key' },
   checkout_key_not_allowed: { status: 403, message: 'a checkout key may not do this' },
   origin_not_allowed: { status: 403, message: 'this key may not be used from this origin' },
-  preview_invalid: { status: 403, message: 'this preview link is not valid: open the preview again from the event’s page in the dashboard' },
-  preview_expired: { status: 403, message: 'this preview link has expired: open the preview again from the event’s page in the dashboard' },
+  preview_invalid: {
+    status: 403,
+    message: 'this preview link is not valid: open the preview again from the event’s page in the dashboard',
+  },
+  preview_expired: {
+    status: 403,
+    message: 'this preview link has expired: open the preview again from the event’s page in the dashboard',
+  },
   members_only: { status: 403, message: 'this ticket tier is for members in good standing' },
   member_code_tries_used: { status: 403, message: 'too many wrong tries for this code; ask for a new one' },
-  membership_required: { status: 403, message: 'this ticket tier needs membershipId, a membership in good standing with this email' },
+  membership_required: {
+    status: 403,
+    message: 'this ticket tier needs membershipId, a membership in good standing with this email',
+  },
   not_your_object: { status: 403, message: 'this belongs to another account' },
   organiser_access_required: { status: 403, message: 'publishing needs organiser access' },
   staff_only: { status: 403, message: 'only platform staff may do this' },
-  csrf_refused: { status: 403, message: 'this form was not sent from the dashboard; reload the page and try again' },
+  csrf_refused: {
+    status: 403,
+    message: 'this form was not sent from the dashboard; reload the page and try again',
+  },
   cross_origin_refused: { status: 403, message: 'this form must be sent from the ticket page itself' },
   email_unverified: { status: 403, message: 'verify your email address first' },
   wrong_password: { status: 403, message: 'the current password is wrong' },
-  password_reset_required: { status: 403, message: 'sign-in to this account is locked after too many failed attempts; use the password reset link mailed to its address' },
+  password_reset_required: {
+    status: 403,
+    message:
+      'sign-in to this account is locked after too many failed attempts; use the password reset link mailed to its address',
+  },
   test_mode_only: { status: 403, message: 'this endpoint is for test keys only' },
   live_mode_only: { status: 403, message: 'this endpoint is for live keys only' },
-  route_not_open: { status: 403, message: 'this route declares no access rule, so it is refused to everyone' },
+  route_not_open: {
+    status: 403,
+    message: 'this route declares no access rule, so it is refused to everyone',
+  },
   signature_not_verified: { status: 403, message: 'X-Hub-Signature-256 does not match the body' },
-  verify_token_mismatch: { status: 403, message: 'hub.verify_token is not this service’s WHATSAPP_VERIFY_TOKEN' },
+  verify_token_mismatch: {
+    status: 403,
+    message: 'hub.verify_token is not this service’s WHATSAPP_VERIFY_TOKEN',
+  },
   // 404
   not_found: { status: 404, message: 'not found' },
   account_not_found: { status: 404, message: 'no such account' },
@@ -144,7 +194,10 @@ export const ERRORS = {
   door_pass_not_found: { status: 404, message: 'no such door pass for this event' },
   wallet_not_configured: { status: 404, message: 'this wallet’s passes are not configured on this service' },
   waitlist_entry_not_found: { status: 404, message: 'no such waitlist entry for this event' },
-  ticket_page_not_found: { status: 404, message: 'this link is not valid: the ticket was transferred, or the link was mistyped' },
+  ticket_page_not_found: {
+    status: 404,
+    message: 'this link is not valid: the ticket was transferred, or the link was mistyped',
+  },
   // 405, 409, 413, 414, 415, 422, 429
   method_not_allowed: { status: 405, message: 'this method is not allowed on this path' },
   already_ended: { status: 409, message: 'this registration has already ended' },
@@ -154,7 +207,10 @@ export const ERRORS = {
   email_taken: { status: 409, message: 'an account with this email exists' },
   event_not_published: { status: 409, message: 'this event is not published' },
   has_paid_registrations: { status: 409, message: 'this event has paid registrations' },
-  has_payments_in_flight: { status: 409, message: 'bookings of this event hold payments in flight or captured and not refunded' },
+  has_payments_in_flight: {
+    status: 409,
+    message: 'bookings of this event hold payments in flight or captured and not refunded',
+  },
   not_a_paid_registration: { status: 409, message: 'this registration has no payment to confirm' },
   not_awaiting_approval: { status: 409, message: 'this registration is not awaiting approval' },
   not_confirmed: { status: 409, message: 'this registration is not confirmed' },
@@ -163,7 +219,10 @@ export const ERRORS = {
   nothing_to_refund: { status: 409, message: 'this registration has no captured payment to refund' },
   promo_code_exists: { status: 409, message: 'this event already has a promo code of this name' },
   registration_changed: { status: 409, message: 'this registration changed meanwhile; read it again' },
-  refund_exceeds_capture: { status: 409, message: 'the refunds of this payment would exceed what it captured' },
+  refund_exceeds_capture: {
+    status: 409,
+    message: 'the refunds of this payment would exceed what it captured',
+  },
   registration_not_pending: { status: 409, message: 'this registration is not pending' },
   sweep_in_progress: { status: 409, message: 'a reconciliation sweep is running; try again shortly' },
   sold_out: { status: 409, message: 'no seats left for this booking' },
@@ -172,20 +231,38 @@ export const ERRORS = {
   waitlist_entry_ended: { status: 409, message: 'this waitlist entry has already ended' },
   offer_not_valid: { status: 409, message: 'this waitlist offer has lapsed or been used' },
   self_service_closed: { status: 409, message: 'this change is no longer possible from the ticket page' },
-  self_service_not_allowed: { status: 409, message: 'the organiser does not allow this change from the ticket page' },
+  self_service_not_allowed: {
+    status: 409,
+    message: 'the organiser does not allow this change from the ticket page',
+  },
   insufficient_balance: { status: 409, message: 'the amount is more than the available balance' },
   invalid_payout_transition: { status: 409, message: 'the payout cannot move to this state' },
   tier_not_on_sale: { status: 409, message: 'this ticket tier is not on sale now' },
   job_not_dead: { status: 409, message: 'only a dead job can be retried' },
-  key_limit: { status: 409, message: 'this account has as many keys in this mode as it may; revoke one first' },
+  key_limit: {
+    status: 409,
+    message: 'this account has as many keys in this mode as it may; revoke one first',
+  },
   // Not a passing outage but how the service is set up (docs/decisions/17-the-organisers-office.md): a retry does not help, so 409, not 503.
-  payments_not_configured: { status: 409, message: 'online payments are not available for this event at the moment; please contact the organiser' },
-  track_in_use: { status: 409, message: 'this track has bookings or a waitlist; a track can be removed only while nobody has booked it' },
-  publishing_request_pending: { status: 409, message: 'a request for publishing access is already waiting for review' },
+  payments_not_configured: {
+    status: 409,
+    message: 'online payments are not available for this event at the moment; please contact the organiser',
+  },
+  track_in_use: {
+    status: 409,
+    message: 'this track has bookings or a waitlist; a track can be removed only while nobody has booked it',
+  },
+  publishing_request_pending: {
+    status: 409,
+    message: 'a request for publishing access is already waiting for review',
+  },
   already_can_publish: { status: 409, message: 'this account may already publish events' },
   publishing_request_decided: { status: 409, message: 'this request has already been decided' },
   settle_nothing_pending: { status: 409, message: 'no test-mode sale is pending' },
-  idempotency_key_in_flight: { status: 409, message: 'a request with this Idempotency-Key is still being processed; retry shortly' },
+  idempotency_key_in_flight: {
+    status: 409,
+    message: 'a request with this Idempotency-Key is still being processed; retry shortly',
+  },
   idempotency_key_reused: { status: 422, message: 'this Idempotency-Key was used with another request' },
   payload_too_large: { status: 413, message: 'request body is too large' },
   too_many_recipients: { status: 413, message: 'too many recipients for one broadcast' },
@@ -194,19 +271,30 @@ export const ERRORS = {
   too_many_attempts: { status: 429, message: 'too many attempts; retry later' },
   rate_limited: { status: 429, message: 'rate limit reached; retry later' },
   too_many_signups: { status: 429, message: 'too many sign-ups from this address; retry later' },
-  too_many_pending: { status: 429, message: 'too many bookings on this event are waiting for payment; pay or let one lapse first' },
+  too_many_pending: {
+    status: 429,
+    message: 'too many bookings on this event are waiting for payment; pay or let one lapse first',
+  },
   // 5xx that say what failed; an unexpected fault is a bare `internal` 500.
   internal: { status: 500, message: 'internal error' },
   gateway_error: { status: 502, message: 'the payment gateway failed; nothing changed' },
   gateway_refused: { status: 502, message: 'the payment gateway refused; nothing changed' },
   database_unavailable: { status: 503, message: 'the database does not answer' },
-  payouts_not_configured: { status: 503, message: 'live payouts are not configured on this service (RAZORPAYX_ACCOUNT_NUMBER)' },
-  webhooks_not_configured: { status: 503, message: 'gateway notifications are not configured on this service' },
+  payouts_not_configured: {
+    status: 503,
+    message: 'live payouts are not configured on this service (RAZORPAYX_ACCOUNT_NUMBER)',
+  },
+  webhooks_not_configured: {
+    status: 503,
+    message: 'gateway notifications are not configured on this service',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;
 /** The codes whose catalogue status is S. */
-export type CodeWithStatus<S extends number> = { [K in ErrorCode]: (typeof ERRORS)[K]['status'] extends S ? K : never }[ErrorCode];
+export type CodeWithStatus<S extends number> = {
+  [K in ErrorCode]: (typeof ERRORS)[K]['status'] extends S ? K : never;
+}[ErrorCode];
 
 export class AppError extends Error {
   readonly status: number;
@@ -214,7 +302,12 @@ export class AppError extends Error {
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(message ?? ERRORS[code].message);
     this.name = 'AppError';
     this.status = ERRORS[code].status;
@@ -225,12 +318,21 @@ export class AppError extends Error {
 }
 
 /** Any catalogued refusal; the helpers below narrow the code to one status. */
-export const appError = (code: ErrorCode, message?: string, extra?: Record<string, unknown>, headers?: Record<string, string>) =>
-  new AppError(code, message, extra, headers);
-export const badRequest = (code: CodeWithStatus<400>, message?: string, extra?: Record<string, unknown>) => new AppError(code, message, extra);
+export const appError = (
+  code: ErrorCode,
+  message?: string,
+  extra?: Record<string, unknown>,
+  headers?: Record<string, string>,
+) => new AppError(code, message, extra, headers);
+export const badRequest = (code: CodeWithStatus<400>, message?: string, extra?: Record<string, unknown>) =>
+  new AppError(code, message, extra);
 export const unauthorized = (code: CodeWithStatus<401>, message?: string) => new AppError(code, message);
-export const forbidden = (code: CodeWithStatus<403>, message?: string, extra?: Record<string, unknown>) => new AppError(code, message, extra);
-export const notFound = (message?: string, code: CodeWithStatus<404> = 'not_found') => new AppError(code, message);
-export const conflict = (code: CodeWithStatus<409>, message?: string, extra?: Record<string, unknown>) => new AppError(code, message, extra);
-export const badGateway = (message?: string, code: CodeWithStatus<502> = 'gateway_error') => new AppError(code, message);
+export const forbidden = (code: CodeWithStatus<403>, message?: string, extra?: Record<string, unknown>) =>
+  new AppError(code, message, extra);
+export const notFound = (message?: string, code: CodeWithStatus<404> = 'not_found') =>
+  new AppError(code, message);
+export const conflict = (code: CodeWithStatus<409>, message?: string, extra?: Record<string, unknown>) =>
+  new AppError(code, message, extra);
+export const badGateway = (message?: string, code: CodeWithStatus<502> = 'gateway_error') =>
+  new AppError(code, message);
 export const unavailable = (code: CodeWithStatus<503>, message?: string) => new AppError(code, message);

@@ -37,7 +37,11 @@ export function eventSpan(startDate: string | null, endDate: string | null, time
     const last = end === undefined ? first : end.dateOnly ? end.text : dayIn(end.instant, timeZone);
     return { kind: 'days', first, last: last < first ? first : last };
   }
-  return { kind: 'times', start: start.instant, end: end && end.instant.getTime() > start.instant.getTime() ? end.instant : null };
+  return {
+    kind: 'times',
+    start: start.instant,
+    end: end && end.instant.getTime() > start.instant.getTime() ? end.instant : null,
+  };
 }
 
 function safeParse(text: string) {
@@ -56,13 +60,19 @@ export function dayIn(instant: Date, timeZone: string): string {
 
 function parts(instant: Date, timeZone: string, options: Intl.DateTimeFormatOptions): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of new Intl.DateTimeFormat('en-IN', { ...options, timeZone }).formatToParts(instant)) out[part.type] = part.value;
+  for (const part of new Intl.DateTimeFormat('en-IN', { ...options, timeZone }).formatToParts(instant))
+    out[part.type] = part.value;
   return out;
 }
 
 /** "Sat 12 Dec 2026" for a bare calendar day. */
 export function formatDay(day: string): string {
-  const p = parts(new Date(`${day}T12:00:00Z`), 'UTC', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+  const p = parts(new Date(`${day}T12:00:00Z`), 'UTC', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  });
   return `${p.weekday} ${p.day} ${p.month} ${p.year}`;
 }
 
@@ -93,14 +103,19 @@ export function formatSpan(span: EventSpan, timeZone: string): string | undefine
     case 'none':
       return undefined;
     case 'days':
-      return span.first === span.last ? formatDay(span.first) : `${formatDay(span.first)} – ${formatDay(span.last)}`;
+      return span.first === span.last
+        ? formatDay(span.first)
+        : `${formatDay(span.first)} – ${formatDay(span.last)}`;
     case 'times': {
       const startDay = dayIn(span.start, timeZone);
       const start = `${formatDay(startDay)}, ${clock(span.start, timeZone)}`;
       const label = timeZoneLabel(span.start, timeZone);
       if (span.end === null) return `${start} ${label}`;
       const endDay = dayIn(span.end, timeZone);
-      const end = endDay === startDay ? clock(span.end, timeZone) : `${formatDay(endDay)}, ${clock(span.end, timeZone)}`;
+      const end =
+        endDay === startDay
+          ? clock(span.end, timeZone)
+          : `${formatDay(endDay)}, ${clock(span.end, timeZone)}`;
       return `${start} – ${end} ${label}`;
     }
   }
@@ -120,9 +135,15 @@ export function nextDay(day: string): string {
 export const DEFAULT_ENTRY_MS = 3_600_000;
 
 /** The calendar entry's bounds: whole days (end exclusive) or instants (UTC). */
-export function calendarBounds(span: Exclude<EventSpan, { kind: 'none' }>): { allDay: true; first: string; endExclusive: string } | { allDay: false; start: Date; end: Date } {
+export function calendarBounds(
+  span: Exclude<EventSpan, { kind: 'none' }>,
+): { allDay: true; first: string; endExclusive: string } | { allDay: false; start: Date; end: Date } {
   if (span.kind === 'days') return { allDay: true, first: span.first, endExclusive: nextDay(span.last) };
-  return { allDay: false, start: span.start, end: span.end ?? new Date(span.start.getTime() + DEFAULT_ENTRY_MS) };
+  return {
+    allDay: false,
+    start: span.start,
+    end: span.end ?? new Date(span.start.getTime() + DEFAULT_ENTRY_MS),
+  };
 }
 
 /** "Sun 20 Dec 2026, 4:30 pm IST": one instant for people (a deadline, a cutoff). */
@@ -132,8 +153,23 @@ export function formatInstant(instant: Date, timeZone: string): string {
 
 /** The zone's offset from UTC at an instant, in minutes (330 for India). */
 export function offsetMinutes(instant: Date, timeZone: string): number {
-  const p = parts(instant, timeZone, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const p = parts(instant, timeZone, {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+  const asUtc = Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
   return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
 }
 
@@ -165,7 +201,10 @@ export function spanStart(span: EventSpan, timeZone: string): Date | null {
  * features without one; Apple keeps it with `ignoresTimeZone`), whole days from midnight to
  * 23:59:59, a start without an end lasting DEFAULT_ENTRY_MS as in calendars; `label` for people.
  */
-export function walletTimes(span: EventSpan, timeZone: string): { start: string; end: string; dateOnly: boolean; label: string } | undefined {
+export function walletTimes(
+  span: EventSpan,
+  timeZone: string,
+): { start: string; end: string; dateOnly: boolean; label: string } | undefined {
   if (span.kind === 'none') return undefined;
   const label = formatSpan(span, timeZone)!;
   if (span.kind === 'days') {

@@ -103,7 +103,8 @@ export function normaliseGstin(text: string): string {
 }
 
 export const GSTIN_PROBLEM_TEXT: Record<GstinProblem, string> = {
-  format: 'is not a GSTIN: 15 characters, a 2-digit state code, a PAN, an entity number, Z and a check character',
+  format:
+    'is not a GSTIN: 15 characters, a 2-digit state code, a PAN, an entity number, Z and a check character',
   state: 'does not start with a GST state code',
   check: 'has a wrong check character (a typing mistake?)',
 };

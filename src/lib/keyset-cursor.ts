@@ -26,5 +26,9 @@ export function pageOf<T>(rows: readonly T[], limit: number, position: (row: T) 
   const items = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const last = items[items.length - 1];
-  return { items, hasMore, nextCursor: hasMore && last !== undefined ? encodeCursor(position(last).at, position(last).id) : null };
+  return {
+    items,
+    hasMore,
+    nextCursor: hasMore && last !== undefined ? encodeCursor(position(last).at, position(last).id) : null,
+  };
 }

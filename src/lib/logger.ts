@@ -41,7 +41,14 @@ export function createLogger(config: Config, destination?: NodeJS.WritableStream
     },
     // Keys and tokens never reach the log, whatever a serializer adds later.
     redact: {
-      paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.password', '*.idToken', '*.key'],
+      paths: [
+        'req.headers["x-api-key"]',
+        'req.headers.authorization',
+        'req.headers.cookie',
+        '*.password',
+        '*.idToken',
+        '*.key',
+      ],
       censor: '[redacted]',
     },
   };

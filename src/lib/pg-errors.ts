@@ -27,7 +27,10 @@ export function mapPgError(err: unknown): AppError | undefined {
       return appError('busy', 'the resource is busy; retry shortly', {}, { 'Retry-After': '1' });
     case '22021': // character_not_in_repertoire: a NUL byte in text
     case '22P05': // untranslatable_character: an unpaired surrogate escape in JSON
-      return appError('invalid_characters', 'the request holds a character that cannot be stored (a NUL byte or an unpaired UTF-16 surrogate)');
+      return appError(
+        'invalid_characters',
+        'the request holds a character that cannot be stored (a NUL byte or an unpaired UTF-16 surrogate)',
+      );
     default:
       return undefined;
   }

@@ -12,7 +12,10 @@ const MAC_CHARS = 22;
 const SHAPE = /^(ev_[A-Za-z0-9_-]{1,64})\.(\d{1,12})\.([A-Za-z0-9_-]{22})$/;
 
 function mac(secretsKey: Buffer, eventId: string, accountId: string, expires: number): string {
-  return createHmac('sha256', secretsKey).update(`event-preview\0${eventId}\0${accountId}\0${expires}`).digest('base64url').slice(0, MAC_CHARS);
+  return createHmac('sha256', secretsKey)
+    .update(`event-preview\0${eventId}\0${accountId}\0${expires}`)
+    .digest('base64url')
+    .slice(0, MAC_CHARS);
 }
 
 /** A token for this event of this account, valid for PREVIEW_TTL_MS from `now`. */
@@ -30,7 +33,13 @@ export function previewTokenEvent(token: string): string | undefined {
  * `valid` when the token was made for this event of this account and has not expired at `now`;
  * `expired` when it was made for them but its day is over; `invalid` otherwise (constant-time).
  */
-export function previewTokenVerdict(secretsKey: Buffer, token: string, eventId: string, accountId: string, now: Date): 'valid' | 'expired' | 'invalid' {
+export function previewTokenVerdict(
+  secretsKey: Buffer,
+  token: string,
+  eventId: string,
+  accountId: string,
+  now: Date,
+): 'valid' | 'expired' | 'invalid' {
   const m = SHAPE.exec(token);
   if (!m || m[1] !== eventId) return 'invalid';
   const expires = Number(m[2]);

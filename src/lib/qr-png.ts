@@ -45,7 +45,12 @@ export function bitmapPng(cells: number, scale: number, dark: (row: number, col:
   header[8] = 1; // bit depth
   header[9] = 0; // greyscale
   // compression, filter method, interlace: 0
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }
 
 /** The QR code of `text` as a PNG. */
@@ -54,5 +59,10 @@ export function qrPng(text: string, options: QrPngOptions): Buffer {
   const cells = modules.size + 2 * options.margin;
   const scale = Math.max(1, Math.floor(options.width / cells));
   const m = options.margin;
-  return bitmapPng(cells, scale, (r, c) => r >= m && c >= m && r < m + modules.size && c < m + modules.size && modules.get(r - m, c - m) === 1);
+  return bitmapPng(
+    cells,
+    scale,
+    (r, c) =>
+      r >= m && c >= m && r < m + modules.size && c < m + modules.size && modules.get(r - m, c - m) === 1,
+  );
 }

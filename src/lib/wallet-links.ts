@@ -35,7 +35,13 @@ export function walletLinksForToken(config: WalletSettings, token: string): Wall
 }
 
 /** The links of a registration's (primary) ticket; `{}` when no wallet is configured. */
-export function walletLinks(config: WalletSettings & { secretsKey: Buffer }, registration: { id: string; ticket_code: string | null }): WalletLinks {
+export function walletLinks(
+  config: WalletSettings & { secretsKey: Buffer },
+  registration: { id: string; ticket_code: string | null },
+): WalletLinks {
   if (!config.wallet.apple && !config.wallet.google) return {};
-  return walletLinksForToken(config, attendeeToken(config.secretsKey, registration.id, primaryTicketId(registration)));
+  return walletLinksForToken(
+    config,
+    attendeeToken(config.secretsKey, registration.id, primaryTicketId(registration)),
+  );
 }

@@ -40,13 +40,21 @@ function find(doc: Json, path: readonly string[]): Json | undefined {
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
     for (const op of Object.values(item) as Json[]) {
       if (op?.operationId !== operationId) continue;
-      let node = (status === 'request' ? op.requestBody : ((op.responses as Json | undefined)?.[status!] as Json | undefined)) as Json | undefined;
-      node = ((node?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+      let node = (
+        status === 'request'
+          ? op.requestBody
+          : ((op.responses as Json | undefined)?.[status!] as Json | undefined)
+      ) as Json | undefined;
+      node = ((node?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as
+        | Json
+        | undefined;
       for (const step of steps) {
         if (!node) return undefined;
         if (step === 'items') node = node.items as Json | undefined;
-        else if (step.startsWith('anyOf:')) node = (node.anyOf as Json[] | undefined)?.[Number(step.slice(6))];
-        else if (step.startsWith('oneOf:')) node = (node.oneOf as Json[] | undefined)?.[Number(step.slice(6))];
+        else if (step.startsWith('anyOf:'))
+          node = (node.anyOf as Json[] | undefined)?.[Number(step.slice(6))];
+        else if (step.startsWith('oneOf:'))
+          node = (node.oneOf as Json[] | undefined)?.[Number(step.slice(6))];
         else node = (node.properties as Json | undefined)?.[step] as Json | undefined;
       }
       return node;
@@ -56,7 +64,10 @@ function find(doc: Json, path: readonly string[]): Json | undefined {
 }
 
 /** Replaces every copy of a named schema in the document by a `$ref` to `components.schemas`. */
-export function nameSchemas(doc: Json, named: Readonly<Record<string, readonly string[]>> = NAMED_SCHEMAS): void {
+export function nameSchemas(
+  doc: Json,
+  named: Readonly<Record<string, readonly string[]>> = NAMED_SCHEMAS,
+): void {
   const found = new Map<string, string>(); // canonical JSON → name
   const schemas = ((doc.components ??= {}) as Json).schemas as Json | undefined;
   const out: Json = schemas ?? {};

@@ -7,7 +7,8 @@ type Json = Record<string, unknown>;
 
 /** operationId → description, for routes whose schema gives none. */
 export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  getMe: 'The account, mode and key class behind the `x-api-key` of this request. A checkout key sees only what a browser may see.',
+  getMe:
+    'The account, mode and key class behind the `x-api-key` of this request. A checkout key sees only what a browser may see.',
 };
 
 /** `operationId status` → description of a success answer whose route gives none. */
@@ -15,21 +16,26 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'signUp 201': 'The account was created; the session token is for the dashboard API.',
   'logIn 200': 'A new session token.',
   'verifyEmail 200': 'The email address is verified.',
-  'requestPasswordReset 202': 'Accepted; a link is mailed if the address has an account (the answer never says whether it has).',
+  'requestPasswordReset 202':
+    'Accepted; a link is mailed if the address has an account (the answer never says whether it has).',
   'resetPassword 200': 'The password is changed and every older session ends.',
   'changePassword 200': 'The password is changed; this new session token replaces the old ones.',
   'logOutEverywhere 200': 'Every session token issued so far is refused from now on.',
   'resendVerificationEmail 202': 'A new verification mail is queued (or the address is already verified).',
-  'getPublishingAccess 200': 'Whether the account may publish live events, and its latest requests for access, newest first.',
+  'getPublishingAccess 200':
+    'Whether the account may publish live events, and its latest requests for access, newest first.',
   'requestPublishingAccess 201': 'The request, pending until staff review it.',
-  'getAccountMailSettings 200': 'The account’s mail sender settings: the organisation’s name its buyers’ mails come under, and where replies go.',
+  'getAccountMailSettings 200':
+    'The account’s mail sender settings: the organisation’s name its buyers’ mails come under, and where replies go.',
   'putAccountMailSettings 200': 'The mail sender settings as they now stand.',
   'hostedRegister 201': 'Booked, awaiting approval, or pending payment with the gateway checkout’s fields.',
-  'hostedRequestMemberCode 202': 'Asked: a member’s address gets a code by mail; the answer is the same for any address.',
+  'hostedRequestMemberCode 202':
+    'Asked: a member’s address gets a code by mail; the answer is the same for any address.',
   'hostedVerifyMemberCode 200': 'The code was right: the proof register takes as `memberProof`.',
   'hostedConfirmPayment 200': 'Where the booking stands after the payment.',
   'hostedGetOrder 200': 'Where the booking stands.',
-  'hostedSandboxCheckout 200': 'The fields the gateway’s checkout would hand back, or that the payment failed.',
+  'hostedSandboxCheckout 200':
+    'The fields the gateway’s checkout would hand back, or that the payment failed.',
   'hostedQuote 200': 'What the choice costs, in paise.',
   'hostedGetTicket 200': 'The ticket, its QR and calendar and wallet links.',
 };
@@ -37,10 +43,12 @@ export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
 /** status → what an error answer of that status means, for answers whose route gives no description. */
 export const STATUS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   '304': 'Not modified (If-None-Match matched the ETag).',
-  '400': 'The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input.',
+  '400':
+    'The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input.',
   '401': 'No credentials, or credentials the service does not accept.',
   '402': 'The payment is required first, or the gateway refused it.',
-  '403': 'The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key).',
+  '403':
+    'The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key).',
   '404': 'No such object in this account and mode.',
   '405': 'The path exists but not with this method; `Allow` lists the methods.',
   '408': 'The request did not arrive whole in time.',
@@ -51,7 +59,8 @@ export const STATUS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   '422': 'The request is well formed but cannot be carried out (`code` says why); nothing was changed.',
   '429': 'Too many requests in this window; `Retry-After` says when to try again.',
   '500': 'An internal fault; the answer says nothing more, the log has it with the request id.',
-  '502': 'The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done.',
+  '502':
+    'The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done.',
   '503': 'A dependency (the database, the gateway) is unavailable; try again later.',
   '504': 'The gateway did not answer in time; the outcome is reconciled later.',
 };
@@ -61,7 +70,9 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'optio
 
 /** A usable contact: the mail sender when it is an address a validator accepts, else the service's URL. */
 export function contactFor(mailFrom: string, baseUrl: string): Json {
-  return /^[^\s@<>]+@[^\s@<>.]+(\.[^\s@<>.]+)+$/.test(mailFrom) ? { name: 'API support', email: mailFrom, url: baseUrl } : { name: 'API support', url: baseUrl };
+  return /^[^\s@<>]+@[^\s@<>.]+(\.[^\s@<>.]+)+$/.test(mailFrom)
+    ? { name: 'API support', email: mailFrom, url: baseUrl }
+    : { name: 'API support', url: baseUrl };
 }
 
 /** Fills in every operation's and answer's description from the tables above. */
@@ -73,7 +84,9 @@ export function describeOperations(doc: Json): void {
       if (!op.description && OPERATION_DESCRIPTIONS[id]) op.description = OPERATION_DESCRIPTIONS[id];
       for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
         if (response.description && response.description !== DEFAULT) continue;
-        const text = RESPONSE_DESCRIPTIONS[`${id} ${status}`] ?? (status.startsWith('2') ? undefined : STATUS_DESCRIPTIONS[status]);
+        const text =
+          RESPONSE_DESCRIPTIONS[`${id} ${status}`] ??
+          (status.startsWith('2') ? undefined : STATUS_DESCRIPTIONS[status]);
         if (text) response.description = text;
       }
     }

@@ -12,9 +12,25 @@ import { applyRules } from './rules.js';
 import { addWebhooks } from './webhooks.js';
 
 const SECURITY_SCHEMES = {
-  apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'sk_… full key or pk_… checkout key' },
-  session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'idToken from POST /auth/login' },
-  doorPass: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`DoorPass <token>`: the token of a door pass URL (`/door/{token}`); opens one event’s door only' },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'sk_… full key or pk_… checkout key',
+  },
+  session: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'idToken from POST /auth/login',
+  },
+  doorPass: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      '`DoorPass <token>`: the token of a door pass URL (`/door/{token}`); opens one event’s door only',
+  },
 } as const;
 
 const TAGS = [
@@ -25,23 +41,48 @@ const TAGS = [
   { name: 'tracks', description: 'Bookable sessions inside an event, addressed by index' },
   { name: 'registrations', description: 'Bookings and their attendees' },
   { name: 'waitlist', description: 'Waitlists of sold-out events: joining, the queue, timed offers' },
-  { name: 'seating', description: 'Reserved seating: an account’s reusable seating plans (sections, rows, seats, categories)' },
-  { name: 'attendee', description: 'The attendee’s own page /t/{token}: the ticket, and transfer or cancellation under the event’s policy' },
+  {
+    name: 'seating',
+    description: 'Reserved seating: an account’s reusable seating plans (sections, rows, seats, categories)',
+  },
+  {
+    name: 'attendee',
+    description:
+      'The attendee’s own page /t/{token}: the ticket, and transfer or cancellation under the event’s policy',
+  },
   { name: 'check-in', description: 'Door: look up and admit tickets' },
   { name: 'broadcast', description: 'Email the event’s own attendees' },
   { name: 'memberships', description: 'Plans, members, mandates and standing' },
-  { name: 'gst', description: 'GST settings, tax invoices, bills of supply and credit notes, and the GSTR-1 summary' },
+  {
+    name: 'gst',
+    description: 'GST settings, tax invoices, bills of supply and credit notes, and the GSTR-1 summary',
+  },
   { name: 'exports', description: 'CSV files of registrations, members, the ledger and GST documents' },
   { name: 'webhooks', description: 'Signed notifications to the organiser’s server' },
-  { name: 'sandbox', description: 'Test keys only: play the buyer and the gateway; read the mails test mode kept' },
+  {
+    name: 'sandbox',
+    description: 'Test keys only: play the buyer and the gateway; read the mails test mode kept',
+  },
   { name: 'gateway', description: 'Notifications from the payment gateway and the WhatsApp Cloud API' },
-  { name: 'tickets', description: 'The attendee’s ticket in Apple Wallet and Google Wallet (the attendee page’s token is the credential)' },
-  { name: 'checkout', description: 'The browser side: embed.js, the hosted event page and the JSON calls it makes (no key for live events)' },
+  {
+    name: 'tickets',
+    description:
+      'The attendee’s ticket in Apple Wallet and Google Wallet (the attendee page’s token is the credential)',
+  },
+  {
+    name: 'checkout',
+    description:
+      'The browser side: embed.js, the hosted event page and the JSON calls it makes (no key for live events)',
+  },
   { name: 'operations', description: 'Health and the API description' },
 ];
 
 /** The @fastify/swagger options: the document's frame, and the transform that completes it. */
-export function openApiOptions(o: { config: Pick<Config, 'mailFrom' | 'baseUrl'>; rules: ReadonlyMap<string, AuthRule>; examples: ReadonlyMap<string, OperationExamples> }): SwaggerOptions {
+export function openApiOptions(o: {
+  config: Pick<Config, 'mailFrom' | 'baseUrl'>;
+  rules: ReadonlyMap<string, AuthRule>;
+  examples: ReadonlyMap<string, OperationExamples>;
+}): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -57,7 +98,8 @@ export function openApiOptions(o: { config: Pick<Config, 'mailFrom' | 'baseUrl'>
       tags: TAGS,
     },
     transformObject: (documentObject) => {
-      const openapiObject = (documentObject as { openapiObject: { paths?: Record<string, unknown> } }).openapiObject;
+      const openapiObject = (documentObject as { openapiObject: { paths?: Record<string, unknown> } })
+        .openapiObject;
       for (const [path, item] of Object.entries(openapiObject.paths ?? {})) {
         for (const [method, op] of Object.entries(item as Record<string, Record<string, unknown>>)) {
           const rule = o.rules.get(`${method} ${path}`);

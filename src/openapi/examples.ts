@@ -4,45 +4,89 @@
 import { EX, type OperationExamples } from '../http/examples.js';
 
 export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
-  signUp: { requests: { default: { value: { email: EX.organiserEmail, password: EX.password, name: 'Asha Rao', phone: '+919812345678' } } }, responses: {
+  signUp: {
+    requests: {
+      default: {
+        value: { email: EX.organiserEmail, password: EX.password, name: 'Asha Rao', phone: '+919812345678' },
+      },
+    },
+    responses: {
       '201': {
         userId: EX.userId,
-        idToken: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I',
+        idToken:
+          'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I',
         expiresAt: '2026-11-25T19:51:24.000Z',
         emailVerified: false,
       },
-    } },
-  logIn: { requests: { default: { value: { email: EX.organiserEmail, password: EX.password } } }, responses: {
-      '200': {
-        userId: EX.userId,
-        idToken: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I',
-        expiresAt: '2026-11-25T19:51:24.000Z',
-        emailVerified: false,
-      },
-    } },
-  openVerificationLink: { params: { token: EX.verificationToken }, responses: {} },
-  getAccountMailSettings: { responses: { '200': { success: true, data: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' } } } },
-  putAccountMailSettings: {
-    requests: { default: { value: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' } } },
-    responses: { '200': { success: true, data: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' } } },
+    },
   },
-  verifyEmail: { requests: { default: { value: { token: EX.verificationToken } } }, responses: { '200': { success: true, emailVerified: true } } },
-  resendVerificationEmail: { responses: { '202': { success: true, emailVerified: false } } },
-  requestPasswordReset: { requests: { default: { value: { email: EX.organiserEmail } } }, responses: { '202': { success: true } } },
-  openPasswordResetLink: { params: { token: EX.resetToken }, responses: {
-      '200': '<!doctype html><html lang="en-IN"><head><title>Set a new password</title></head><body><form method="post">…</form></body></html>',
-    } },
-  resetPassword: { requests: { default: { value: { token: EX.resetToken, password: EX.newPassword } } }, responses: { '200': { success: true, emailVerified: true } } },
-  changePassword: { requests: { default: { value: { currentPassword: EX.newPassword, newPassword: EX.changedPassword } } }, responses: {
+  logIn: {
+    requests: { default: { value: { email: EX.organiserEmail, password: EX.password } } },
+    responses: {
       '200': {
         userId: EX.userId,
-        idToken: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6Miwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.3yWEjOQb75IJ3FJFXg-Na0ueuDL3xg7V3YsJpw8hEkI',
+        idToken:
+          'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I',
+        expiresAt: '2026-11-25T19:51:24.000Z',
+        emailVerified: false,
+      },
+    },
+  },
+  openVerificationLink: { params: { token: EX.verificationToken }, responses: {} },
+  getAccountMailSettings: {
+    responses: {
+      '200': {
+        success: true,
+        data: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' },
+      },
+    },
+  },
+  putAccountMailSettings: {
+    requests: {
+      default: { value: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' } },
+    },
+    responses: {
+      '200': {
+        success: true,
+        data: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' },
+      },
+    },
+  },
+  verifyEmail: {
+    requests: { default: { value: { token: EX.verificationToken } } },
+    responses: { '200': { success: true, emailVerified: true } },
+  },
+  resendVerificationEmail: { responses: { '202': { success: true, emailVerified: false } } },
+  requestPasswordReset: {
+    requests: { default: { value: { email: EX.organiserEmail } } },
+    responses: { '202': { success: true } },
+  },
+  openPasswordResetLink: {
+    params: { token: EX.resetToken },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en-IN"><head><title>Set a new password</title></head><body><form method="post">…</form></body></html>',
+    },
+  },
+  resetPassword: {
+    requests: { default: { value: { token: EX.resetToken, password: EX.newPassword } } },
+    responses: { '200': { success: true, emailVerified: true } },
+  },
+  changePassword: {
+    requests: { default: { value: { currentPassword: EX.newPassword, newPassword: EX.changedPassword } } },
+    responses: {
+      '200': {
+        userId: EX.userId,
+        idToken:
+          'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6Miwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.3yWEjOQb75IJ3FJFXg-Na0ueuDL3xg7V3YsJpw8hEkI',
         expiresAt: '2026-11-25T19:51:24.000Z',
         emailVerified: true,
       },
-    } },
+    },
+  },
   logOutEverywhere: { responses: { '200': { success: true } } },
-  getMe: { responses: {
+  getMe: {
+    responses: {
       '200': {
         userId: EX.userId,
         apiKeyId: EX.keyId,
@@ -56,15 +100,57 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         canPublish: true,
         events: { total: 0, draft: 0, published: 0 },
       },
-    } },
-  getEmbedScript: { responses: { '200': '/* Ticket checkout embed. Paste into any page: <div data-svc-event="my-event"></div> … */' } },
-  getHostedPageScript: { responses: { '200': '/* The hosted page’s form: the order summary and the button’s label as the buyer chooses … */' } },
-  getHostedPageStyle: { responses: { '200': '/* The hosted checkout page. */\n*, *::before, *::after { box-sizing: border-box; }' } },
-  openHostedPage: { params: { key: EX.checkoutKey }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Pune Tech Summit 2027</title></head><body>…</body></html>',
-    } },
-  hostedQuote: { requests: { default: { value: { key: EX.checkoutKey, quantity: 2, ticketType: 'Student', promoCode: 'EARLYBIRD' } } }, responses: { '200': { currency: 'INR', quantity: 2, unitPrice: 19900, subtotal: 39800, discount: 7960, total: 31840 } } },
-  hostedRegister: { requests: { default: { value: { key: EX.checkoutKey, name: 'Rohan Das', email: 'rohan@example.in', customFields: { company: 'Acme' } } } }, responses: {
+    },
+  },
+  getEmbedScript: {
+    responses: {
+      '200': '/* Ticket checkout embed. Paste into any page: <div data-svc-event="my-event"></div> … */',
+    },
+  },
+  getHostedPageScript: {
+    responses: {
+      '200': '/* The hosted page’s form: the order summary and the button’s label as the buyer chooses … */',
+    },
+  },
+  getHostedPageStyle: {
+    responses: {
+      '200': '/* The hosted checkout page. */\n*, *::before, *::after { box-sizing: border-box; }',
+    },
+  },
+  openHostedPage: {
+    params: { key: EX.checkoutKey },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Pune Tech Summit 2027</title></head><body>…</body></html>',
+    },
+  },
+  hostedQuote: {
+    requests: {
+      default: { value: { key: EX.checkoutKey, quantity: 2, ticketType: 'Student', promoCode: 'EARLYBIRD' } },
+    },
+    responses: {
+      '200': {
+        currency: 'INR',
+        quantity: 2,
+        unitPrice: 19900,
+        subtotal: 39800,
+        discount: 7960,
+        total: 31840,
+      },
+    },
+  },
+  hostedRegister: {
+    requests: {
+      default: {
+        value: {
+          key: EX.checkoutKey,
+          name: 'Rohan Das',
+          email: 'rohan@example.in',
+          customFields: { company: 'Acme' },
+        },
+      },
+    },
+    responses: {
       '201': {
         status: 'payment_required',
         orderId: EX.orderId,
@@ -73,37 +159,67 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         key: 'rzp_test_sandbox',
         ticket: 'reg_JNxgg7P0eTWYfL6DBPvVTA.lRt-b3JkTyekK91q6qgDtP',
       },
-    } },
-  hostedRequestMemberCode: { requests: { default: { value: { key: EX.checkoutKey, email: 'rohan@example.in' } } }, responses: { '202': { sent: true, expiresInMinutes: 10 } } },
-  hostedVerifyMemberCode: { requests: { default: { value: { key: EX.checkoutKey, email: 'rohan@example.in', code: '482913' } } }, responses: {
-      '200': { proof: 'mpf_eyJhIjoidXNyXzEiLCJtIjoidGVzdCIsImUiOiJyb2hhbkBleGFtcGxlLmluIiwieCI6MTc5NjAwMDAwMDAwMH0.Xq3v9kS2m1bN7cYtR4wPz8uLhJ0aEiDgF5oK6nQsT2U', expiresAt: '2026-12-01T11:00:00.000Z' },
-    } },
-  hostedSandboxCheckout: { requests: { default: { value: { key: EX.checkoutKey, orderId: EX.orderId, outcome: 'success' } } }, responses: {
+    },
+  },
+  hostedRequestMemberCode: {
+    requests: { default: { value: { key: EX.checkoutKey, email: 'rohan@example.in' } } },
+    responses: { '202': { sent: true, expiresInMinutes: 10 } },
+  },
+  hostedVerifyMemberCode: {
+    requests: { default: { value: { key: EX.checkoutKey, email: 'rohan@example.in', code: '482913' } } },
+    responses: {
+      '200': {
+        proof:
+          'mpf_eyJhIjoidXNyXzEiLCJtIjoidGVzdCIsImUiOiJyb2hhbkBleGFtcGxlLmluIiwieCI6MTc5NjAwMDAwMDAwMH0.Xq3v9kS2m1bN7cYtR4wPz8uLhJ0aEiDgF5oK6nQsT2U',
+        expiresAt: '2026-12-01T11:00:00.000Z',
+      },
+    },
+  },
+  hostedSandboxCheckout: {
+    requests: { default: { value: { key: EX.checkoutKey, orderId: EX.orderId, outcome: 'success' } } },
+    responses: {
       '200': {
         razorpay_order_id: EX.orderId,
         razorpay_payment_id: EX.paymentId,
         razorpay_signature: 'e2856ab8064af5ae3b3ea88035f1b9caf6d09ca83fd8d10f4192ecc7f2d77a85',
       },
-    } },
+    },
+  },
   hostedConfirmPayment: {
-    requests: { default: { value: { key: EX.checkoutKey, razorpay_order_id: EX.orderId, razorpay_payment_id: EX.paymentId, razorpay_signature: EX.razorpaySignature } } },
+    requests: {
+      default: {
+        value: {
+          key: EX.checkoutKey,
+          razorpay_order_id: EX.orderId,
+          razorpay_payment_id: EX.paymentId,
+          razorpay_signature: EX.razorpaySignature,
+        },
+      },
+    },
     responses: { '200': { status: 'confirmed' } },
   },
   hostedGetOrder: { params: { key: EX.checkoutKey }, responses: { '200': { status: 'confirmed' } } },
-  hostedGetTicket: { responses: {
+  hostedGetTicket: {
+    responses: {
       '200': {
         status: 'confirmed',
         ticket: {
           ticketId: EX.registrationId,
           qr: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAT8AAAE/AQAAAAAY3fkG',
-          event: { title: 'Pune Tech Summit 2027', when: 'Sat 16 Jan 2027, 10:00 am – 5:30 pm IST', location: 'Hall B, Pune' },
+          event: {
+            title: 'Pune Tech Summit 2027',
+            when: 'Sat 16 Jan 2027, 10:00 am – 5:30 pm IST',
+            location: 'Hall B, Pune',
+          },
           session: null,
           ticketType: 'General',
           quantity: 1,
           amount: 49900,
           currency: 'INR',
-          calendarUrl: '/e/pune-tech-summit-2027/tickets/reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e/calendar.ics',
-          googleCalendarUrl: 'https://calendar.google.com/calendar/render?action=TEMPLATE&text=Pune+Tech+Summit+2027&dates=20270116T043000Z%2F20270116T120000Z&details=Ticket+reg_JNxgg7P0eTWYfL6DBPvVTA+%28General%29.&ctz=Asia%2FKolkata&location=Hall+B%2C+Pune',
+          calendarUrl:
+            '/e/pune-tech-summit-2027/tickets/reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a.Xy7Lq2Mz9Kv4Tb1Nc8Rd5e/calendar.ics',
+          googleCalendarUrl:
+            'https://calendar.google.com/calendar/render?action=TEMPLATE&text=Pune+Tech+Summit+2027&dates=20270116T043000Z%2F20270116T120000Z&details=Ticket+reg_JNxgg7P0eTWYfL6DBPvVTA+%28General%29.&ctz=Asia%2FKolkata&location=Hall+B%2C+Pune',
           wallet: [
             {
               kind: 'apple',
@@ -113,45 +229,162 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           ],
         },
       },
-    } },
-  hostedGetTicketCalendar: { responses: {
-      '200': 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ticketing-service//tickets//EN\r\nBEGIN:VEVENT\r\nSUMMARY:Pune Tech Summit 2027\r\nDTSTART:20270116T043000Z\r\nDTEND:20270116T120000Z\r\nLOCATION:Hall B, Pune\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
-    } },
-  openHostedPaymentPage: { params: { order: EX.orderId }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Pay for Pune Tech Summit 2027</title></head><body>…</body></html>',
-    } },
-  hostedJoinWaitlist: { requests: { default: { value: { key: EX.checkoutKey, name: 'Kiran Shah', email: 'kiran.shah@example.in' } } }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>You are on the waitlist</title></head><body>…</body></html>',
-    } },
-  getPlanPageScript: { responses: { '200': '/* The hosted plan page’s script. The page works without it (its steps are plain forms) … */' } },
-  openPlanPage: { params: { slug: EX.planSlug, key: EX.checkoutKey }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>…</body></html>',
-    } },
-  joinPlanFromPage: { params: { slug: EX.planSlug }, requests: { default: { value: { key: EX.checkoutKey, name: 'Meera Iyer', email: 'meera.iyer@example.in' } } }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… Sandbox payment … ₹1,200 …</body></html>',
-    } },
-  planSandboxPay: { params: { slug: EX.planSlug }, requests: { default: { value: { key: EX.checkoutKey, order: EX.orderId, outcome: 'success' } } }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… You are a member …</body></html>',
-    } },
-  planSandboxMandate: { params: { slug: EX.planSlug }, requests: { default: { value: { key: EX.checkoutKey, subscription: EX.subscriptionId, outcome: 'approve' } } }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Monthly – membership</title></head><body>… You are a member …</body></html>',
-    } },
-  planPaymentCallback: { params: { slug: EX.planSlug }, requests: { default: { value: { razorpay_order_id: EX.orderId, razorpay_payment_id: EX.paymentId, razorpay_signature: EX.razorpaySignature } } }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… You are a member …</body></html>',
-    } },
-  hostedPaymentCallback: { requests: { default: { value: { razorpay_order_id: EX.orderId, razorpay_payment_id: EX.paymentId, razorpay_signature: EX.razorpaySignature } } }, responses: { '200': '<!doctype html><html lang="en"><head><title>Payment received</title></head><body>…</body></html>' } },
-  openAttendeePage: { responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Your ticket: Pune Tech Summit 2027</title></head><body>…</body></html>',
-    } },
-  attendeeTransfer: { requests: { default: { value: { csrf: EX.csrf, name: 'Dev Mehta', email: 'dev@example.in' } } }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Ticket transferred</title></head><body>…</body></html>',
-    } },
-  attendeeCancel: { requests: { default: { value: { csrf: EX.csrf, confirm: 'yes' } } }, responses: {
-      '200': '<!doctype html><html lang="en"><head><title>Booking cancelled</title></head><body>…</body></html>',
-    } },
+    },
+  },
+  hostedGetTicketCalendar: {
+    responses: {
+      '200':
+        'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ticketing-service//tickets//EN\r\nBEGIN:VEVENT\r\nSUMMARY:Pune Tech Summit 2027\r\nDTSTART:20270116T043000Z\r\nDTEND:20270116T120000Z\r\nLOCATION:Hall B, Pune\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+    },
+  },
+  openHostedPaymentPage: {
+    params: { order: EX.orderId },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Pay for Pune Tech Summit 2027</title></head><body>…</body></html>',
+    },
+  },
+  hostedJoinWaitlist: {
+    requests: {
+      default: { value: { key: EX.checkoutKey, name: 'Kiran Shah', email: 'kiran.shah@example.in' } },
+    },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>You are on the waitlist</title></head><body>…</body></html>',
+    },
+  },
+  getPlanPageScript: {
+    responses: {
+      '200': '/* The hosted plan page’s script. The page works without it (its steps are plain forms) … */',
+    },
+  },
+  openPlanPage: {
+    params: { slug: EX.planSlug, key: EX.checkoutKey },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>…</body></html>',
+    },
+  },
+  joinPlanFromPage: {
+    params: { slug: EX.planSlug },
+    requests: {
+      default: { value: { key: EX.checkoutKey, name: 'Meera Iyer', email: 'meera.iyer@example.in' } },
+    },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… Sandbox payment … ₹1,200 …</body></html>',
+    },
+  },
+  planSandboxPay: {
+    params: { slug: EX.planSlug },
+    requests: { default: { value: { key: EX.checkoutKey, order: EX.orderId, outcome: 'success' } } },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… You are a member …</body></html>',
+    },
+  },
+  planSandboxMandate: {
+    params: { slug: EX.planSlug },
+    requests: {
+      default: { value: { key: EX.checkoutKey, subscription: EX.subscriptionId, outcome: 'approve' } },
+    },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Monthly – membership</title></head><body>… You are a member …</body></html>',
+    },
+  },
+  planPaymentCallback: {
+    params: { slug: EX.planSlug },
+    requests: {
+      default: {
+        value: {
+          razorpay_order_id: EX.orderId,
+          razorpay_payment_id: EX.paymentId,
+          razorpay_signature: EX.razorpaySignature,
+        },
+      },
+    },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Annual membership – membership</title></head><body>… You are a member …</body></html>',
+    },
+  },
+  hostedPaymentCallback: {
+    requests: {
+      default: {
+        value: {
+          razorpay_order_id: EX.orderId,
+          razorpay_payment_id: EX.paymentId,
+          razorpay_signature: EX.razorpaySignature,
+        },
+      },
+    },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Payment received</title></head><body>…</body></html>',
+    },
+  },
+  openAttendeePage: {
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Your ticket: Pune Tech Summit 2027</title></head><body>…</body></html>',
+    },
+  },
+  attendeeTransfer: {
+    requests: { default: { value: { csrf: EX.csrf, name: 'Dev Mehta', email: 'dev@example.in' } } },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Ticket transferred</title></head><body>…</body></html>',
+    },
+  },
+  attendeeCancel: {
+    requests: { default: { value: { csrf: EX.csrf, confirm: 'yes' } } },
+    responses: {
+      '200':
+        '<!doctype html><html lang="en"><head><title>Booking cancelled</title></head><body>…</body></html>',
+    },
+  },
   getApplePass: { responses: { '200': '(binary: a signed .pkpass zip)' } },
   getAttendeeDocument: { responses: { '200': '(binary: an A4 PDF)' } },
-  openGoogleWalletLink: { responses: {  } },
-  getPublishingAccess: { responses: { '200': { success: true, canPublish: false, requests: [{ id: EX.publishingRequestId, status: 'pending', message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.', reason: null, createdAt: '2026-11-25T07:51:24.908Z', decidedAt: null }] } } },
-  requestPublishingAccess: { requests: { default: { value: { message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.' } } }, responses: { '201': { success: true, data: { id: EX.publishingRequestId, status: 'pending', message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.', reason: null, createdAt: '2026-11-25T07:51:24.908Z', decidedAt: null } } } },
+  openGoogleWalletLink: { responses: {} },
+  getPublishingAccess: {
+    responses: {
+      '200': {
+        success: true,
+        canPublish: false,
+        requests: [
+          {
+            id: EX.publishingRequestId,
+            status: 'pending',
+            message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.',
+            reason: null,
+            createdAt: '2026-11-25T07:51:24.908Z',
+            decidedAt: null,
+          },
+        ],
+      },
+    },
+  },
+  requestPublishingAccess: {
+    requests: {
+      default: {
+        value: {
+          message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.',
+        },
+      },
+    },
+    responses: {
+      '201': {
+        success: true,
+        data: {
+          id: EX.publishingRequestId,
+          status: 'pending',
+          message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.',
+          reason: null,
+          createdAt: '2026-11-25T07:51:24.908Z',
+          decidedAt: null,
+        },
+      },
+    },
+  },
 };

@@ -8,7 +8,12 @@ import { IDEMPOTENCY_HEADER } from '../modules/idempotency/idempotency.hooks.js'
 import { operationIdFor } from './operation-ids.js';
 
 /** Fills in what every route's OpenAPI entry must say: security and error answers. */
-export function decorateSchema(route: { schema?: object; config?: unknown; url: string; method: string | string[] }): void {
+export function decorateSchema(route: {
+  schema?: object;
+  config?: unknown;
+  url: string;
+  method: string | string[];
+}): void {
   const rule = (route.config as { auth?: AuthRule } | undefined)?.auth;
   if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
   const schema = route.schema as {
@@ -35,7 +40,8 @@ export function decorateSchema(route: { schema?: object; config?: unknown; url: 
   }
   const method = Array.isArray(route.method) ? route.method[0]! : route.method;
   const named = operationIdFor(method, route.url, schema.operationId);
-  if (named === undefined) throw new Error(`${method} ${route.url} has no operationId: give its schema one (src/http/operation.ts)`);
+  if (named === undefined)
+    throw new Error(`${method} ${route.url} has no operationId: give its schema one (src/http/operation.ts)`);
   schema.operationId = named;
   const statuses = new Set<number>([500]);
   // The gateway's notifications are limited by their bad signatures only (and static assets not at all).

@@ -21,7 +21,11 @@ const ERROR_REF = '#/components/schemas/Error';
 
 /** A declared-but-refused body field: no type, and a description that says it is refused. */
 const isRefused = (schema: Json): boolean =>
-  schema.type === undefined && schema.anyOf === undefined && schema.oneOf === undefined && schema.$ref === undefined && /^(Refused|Not an input)/.test(String(schema.description ?? ''));
+  schema.type === undefined &&
+  schema.anyOf === undefined &&
+  schema.oneOf === undefined &&
+  schema.$ref === undefined &&
+  /^(Refused|Not an input)/.test(String(schema.description ?? ''));
 
 interface Variant {
   title: string;
@@ -62,15 +66,35 @@ export const BODY_RULES: Readonly<Record<string, BodyRule>> = {
   },
   register: {
     oneOf: [
-      { title: 'RegisterBooking', description: 'A booking: free in one call, or step 1 of a paid one.', omit: ['registrationId', 'orderId', 'paymentId'], required: ['name', 'email'] },
-      { title: 'RegisterPayment', description: 'Step 2 of a paid booking: exactly these three fields.', pick: ['registrationId', 'orderId', 'paymentId'], required: ['registrationId', 'orderId', 'paymentId'] },
+      {
+        title: 'RegisterBooking',
+        description: 'A booking: free in one call, or step 1 of a paid one.',
+        omit: ['registrationId', 'orderId', 'paymentId'],
+        required: ['name', 'email'],
+      },
+      {
+        title: 'RegisterPayment',
+        description: 'Step 2 of a paid booking: exactly these three fields.',
+        pick: ['registrationId', 'orderId', 'paymentId'],
+        required: ['registrationId', 'orderId', 'paymentId'],
+      },
     ],
   },
   checkIn: {
     defaults: { undo: false },
     oneOf: [
-      { title: 'CheckInByRegistrationId', description: 'The scanned QR value as `registrationId`.', omit: ['qr'], required: ['registrationId'] },
-      { title: 'CheckInByQr', description: 'The scanned QR value as `qr` (an alias).', omit: ['registrationId'], required: ['qr'] },
+      {
+        title: 'CheckInByRegistrationId',
+        description: 'The scanned QR value as `registrationId`.',
+        omit: ['qr'],
+        required: ['registrationId'],
+      },
+      {
+        title: 'CheckInByQr',
+        description: 'The scanned QR value as `qr` (an alias).',
+        omit: ['registrationId'],
+        required: ['qr'],
+      },
     ],
   },
   createPlan: {
@@ -93,8 +117,18 @@ export const BODY_RULES: Readonly<Record<string, BodyRule>> = {
   },
   createPromoCode: {
     oneOf: [
-      { title: 'PercentPromoCodeInput', description: 'A percentage off.', omit: ['discountAmount'], required: ['code', 'discountPercent'] },
-      { title: 'AmountPromoCodeInput', description: 'A fixed amount off, in rupees.', omit: ['discountPercent'], required: ['code', 'discountAmount'] },
+      {
+        title: 'PercentPromoCodeInput',
+        description: 'A percentage off.',
+        omit: ['discountAmount'],
+        required: ['code', 'discountPercent'],
+      },
+      {
+        title: 'AmountPromoCodeInput',
+        description: 'A fixed amount off, in rupees.',
+        omit: ['discountPercent'],
+        required: ['code', 'discountAmount'],
+      },
     ],
   },
   putWebhookConfig: { defaults: { enabled: true, rotateSecret: false } },
@@ -104,13 +138,27 @@ export const BODY_RULES: Readonly<Record<string, BodyRule>> = {
 
 /** Header objects every answer may carry, by name. */
 const HEADERS: Readonly<Record<string, Json>> = {
-  'X-Request-Id': { description: 'The request’s id, also in the service’s log lines: quote it when asking about a request. A sane `X-Request-Id` sent by the caller is kept.', schema: { type: 'string' } },
-  'RateLimit-Limit': { description: 'Requests allowed in the current one-minute window.', schema: { type: 'integer' } },
+  'X-Request-Id': {
+    description:
+      'The request’s id, also in the service’s log lines: quote it when asking about a request. A sane `X-Request-Id` sent by the caller is kept.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Limit': {
+    description: 'Requests allowed in the current one-minute window.',
+    schema: { type: 'integer' },
+  },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
-  'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
-  ETag: { description: 'The content’s version; send it as `If-None-Match` to get 304 while it holds.', schema: { type: 'string' } },
+  'Idempotent-Replayed': {
+    description:
+      '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  ETag: {
+    description: 'The content’s version; send it as `If-None-Match` to get 304 while it holds.',
+    schema: { type: 'string' },
+  },
 };
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -122,14 +170,23 @@ function variantSchema(body: Json, v: Variant): Json {
     if (v.omit?.includes(name)) continue;
     properties[name] = v.narrow?.[name] ?? schema;
   }
-  return { title: v.title, description: v.description, type: 'object', required: [...v.required], properties, additionalProperties: false };
+  return {
+    title: v.title,
+    description: v.description,
+    type: 'object',
+    required: [...v.required],
+    properties,
+    additionalProperties: false,
+  };
 }
 
 function setDefault(schema: Json, path: string, value: unknown): void {
   const steps = path.split('.');
   let node: Json | undefined = schema;
   for (const step of steps) {
-    const objectForm: Json | undefined = node?.properties ? node : (node?.anyOf as Json[] | undefined)?.find((s) => s.properties);
+    const objectForm: Json | undefined = node?.properties
+      ? node
+      : (node?.anyOf as Json[] | undefined)?.find((s) => s.properties);
     node = objectForm?.properties?.[step];
   }
   if (!node) throw new Error(`BODY_RULES: no field ${path}`);
@@ -151,37 +208,56 @@ function applyBodyRule(op: Json, rule: BodyRule): void {
 /** The 409 refusal shapes: Error plus the fields those refusals carry. */
 function refusalShapes(byId: Map<string, Json>): void {
   const checkIn = byId.get('checkIn');
-  const status = byId.get('lookUpTicket')?.responses?.['200']?.content?.['application/json']?.schema?.properties?.data;
+  const status =
+    byId.get('lookUpTicket')?.responses?.['200']?.content?.['application/json']?.schema?.properties?.data;
   if (checkIn?.responses?.['409'] && status) {
     checkIn.responses['409'].content['application/json'].schema = {
       title: 'CheckInRefusal',
-      description: '`not_admissible` and `transferred` carry why (`refusalReason`) and the ticket as the door sees it (`data`); other 409s are a plain Error.',
+      description:
+        '`not_admissible` and `transferred` carry why (`refusalReason`) and the ticket as the door sees it (`data`); other 409s are a plain Error.',
       allOf: [
         { $ref: ERROR_REF },
         {
           type: 'object',
           properties: {
-            refusalReason: { ...status.properties.refusalReason, description: 'Why the ticket is not admitted.' },
+            refusalReason: {
+              ...status.properties.refusalReason,
+              description: 'Why the ticket is not admitted.',
+            },
             reason: { type: 'string', enum: ['transferred'], description: 'Set for a transferred ticket.' },
             data: status,
           },
         },
       ],
     };
-    checkIn.responses['409'].description = 'Not admitted (`not_admissible`, `transferred`: see `refusalReason` and `data`), or another conflict.';
+    checkIn.responses['409'].description =
+      'Not admitted (`not_admissible`, `transferred`: see `refusalReason` and `data`), or another conflict.';
   }
   const broadcast = byId.get('broadcast');
   if (broadcast?.responses?.['409']) {
     broadcast.responses['409'].content['application/json'].schema = {
       title: 'AudienceChanged',
-      description: '`audience_changed`: the audience moved since the preview; `recipientCount` is the count now (preview again, or send with it).',
-      allOf: [{ $ref: ERROR_REF }, { type: 'object', properties: { recipientCount: { type: 'integer', minimum: 0, description: 'Recipients the audience has now.' } } }],
+      description:
+        '`audience_changed`: the audience moved since the preview; `recipientCount` is the count now (preview again, or send with it).',
+      allOf: [
+        { $ref: ERROR_REF },
+        {
+          type: 'object',
+          properties: {
+            recipientCount: { type: 'integer', minimum: 0, description: 'Recipients the audience has now.' },
+          },
+        },
+      ],
     };
   }
 }
 
 /** A header's usual spelling: `content-disposition` → `Content-Disposition`. */
-const spelling = (name: string) => name.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('-');
+const spelling = (name: string) =>
+  name
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('-');
 
 /**
  * A header a route declares itself (a download's `Content-Disposition`, …) is moved under
@@ -201,7 +277,9 @@ function shareHeader(doc: Json, op: Json, name: string, header: Json): string {
 function addHeaders(doc: Json, op: Json): void {
   const responses = (op.responses ?? {}) as Record<string, Json>;
   const limited = '429' in responses;
-  const idempotent = ((op.parameters ?? []) as Json[]).some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
+  const idempotent = ((op.parameters ?? []) as Json[]).some(
+    (p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key',
+  );
   const cached = '304' in responses;
   for (const [status, response] of Object.entries(responses)) {
     const headers: Json = {};
@@ -213,7 +291,8 @@ function addHeaders(doc: Json, op: Json): void {
       }
     }
     headers['X-Request-Id'] = ref('X-Request-Id');
-    if (limited) for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) headers[h] = ref(h);
+    if (limited)
+      for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) headers[h] = ref(h);
     if (status === '429' || (status === '409' && idempotent)) headers['Retry-After'] = ref('Retry-After');
     if (idempotent && status.startsWith('2')) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
     if (cached && (status === '200' || status === '304')) headers.ETag = ref('ETag');
@@ -237,7 +316,8 @@ export function applyRules(doc: Json): void {
       for (const media of Object.values<Json>(op.requestBody?.content ?? {})) {
         const properties = media.schema?.properties as Json | undefined;
         if (!properties) continue;
-        for (const [name, schema] of Object.entries<Json>(properties)) if (isRefused(schema)) delete properties[name];
+        for (const [name, schema] of Object.entries<Json>(properties))
+          if (isRefused(schema)) delete properties[name];
       }
       addHeaders(doc, op);
     }
@@ -250,5 +330,6 @@ export function applyRules(doc: Json): void {
   const components = (doc.components ??= {}) as Json;
   components.headers = { ...(components.headers ?? {}), ...HEADERS };
   const error = components.schemas?.Error as Json | undefined;
-  if (error?.properties?.code) error.properties.code = { ...error.properties.code, enum: Object.keys(ERRORS).sort() };
+  if (error?.properties?.code)
+    error.properties.code = { ...error.properties.code, enum: Object.keys(ERRORS).sort() };
 }

@@ -6,7 +6,10 @@
 type Json = Record<string, unknown>;
 
 const str = (description: string, extra: Json = {}): Json => ({ type: 'string', description, ...extra });
-const nullableStr = (description: string): Json => ({ anyOf: [{ type: 'string' }, { type: 'null' }], description });
+const nullableStr = (description: string): Json => ({
+  anyOf: [{ type: 'string' }, { type: 'null' }],
+  description,
+});
 
 const envelope = (type: string, data: Json, description: string): Json => ({
   type: 'object',
@@ -14,7 +17,9 @@ const envelope = (type: string, data: Json, description: string): Json => ({
   required: ['id', 'type', 'createdAt', 'mode', 'data'],
   additionalProperties: false,
   properties: {
-    id: str('The event id (`evt_…`), the same on a retried delivery: deduplicate on it. Also in `X-Service-Event-Id`.'),
+    id: str(
+      'The event id (`evt_…`), the same on a retried delivery: deduplicate on it. Also in `X-Service-Event-Id`.',
+    ),
     type: { type: 'string', enum: [type] },
     createdAt: str('When the change happened (ISO 8601).', { format: 'date-time' }),
     mode: { type: 'string', enum: ['test', 'live'] },
@@ -22,7 +27,12 @@ const envelope = (type: string, data: Json, description: string): Json => ({
   },
 });
 
-const obj = (properties: Json): Json => ({ type: 'object', required: Object.keys(properties), additionalProperties: false, properties });
+const obj = (properties: Json): Json => ({
+  type: 'object',
+  required: Object.keys(properties),
+  additionalProperties: false,
+  properties,
+});
 
 export const WEBHOOK_PAYLOADS: Readonly<Record<string, Json>> = {
   RegistrationConfirmedWebhook: envelope(
@@ -68,16 +78,37 @@ export const WEBHOOK_PAYLOADS: Readonly<Record<string, Json>> = {
       ticketType: str('The tier waited for (`General` for the base price).'),
       subEventId: nullableStr('The track index waited for, as text, or null.'),
       offeredAt: str('When the seat was offered (ISO 8601).', { format: 'date-time' }),
-      expiresAt: str('When the offer lapses and passes to the next in line (ISO 8601).', { format: 'date-time' }),
+      expiresAt: str('When the offer lapses and passes to the next in line (ISO 8601).', {
+        format: 'date-time',
+      }),
     }),
     'A seat came free and was offered (and held) for the first in line.',
   ),
 };
 
 const SIGNATURE_HEADERS: Json[] = [
-  { name: 'X-Service-Signature', in: 'header', required: true, description: '`sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the webhook’s secret (sdk/webhooks.ts verifies it).', schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' } },
-  { name: 'X-Service-Timestamp', in: 'header', required: true, description: 'Unix seconds when the delivery was signed; refuse one too far from your clock.', schema: { type: 'string', pattern: '^[0-9]+$' } },
-  { name: 'X-Service-Event-Id', in: 'header', required: true, description: 'The payload’s `id`.', schema: { type: 'string' } },
+  {
+    name: 'X-Service-Signature',
+    in: 'header',
+    required: true,
+    description:
+      '`sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the webhook’s secret (sdk/webhooks.ts verifies it).',
+    schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+  },
+  {
+    name: 'X-Service-Timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds when the delivery was signed; refuse one too far from your clock.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'X-Service-Event-Id',
+    in: 'header',
+    required: true,
+    description: 'The payload’s `id`.',
+    schema: { type: 'string' },
+  },
 ];
 
 /** Adds `webhooks` (one entry per event type) and the payload schemas to the document. */
@@ -96,8 +127,16 @@ export function addWebhooks(doc: Json): void {
         tags: ['webhooks'],
         security: [],
         parameters: SIGNATURE_HEADERS,
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
-        responses: { '200': { description: 'Any 2xx acknowledges the delivery; the answer’s body is never read. Anything else, or no answer within 5 seconds, is recorded as a failed attempt.' } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+        },
+        responses: {
+          '200': {
+            description:
+              'Any 2xx acknowledges the delivery; the answer’s body is never read. Anything else, or no answer within 5 seconds, is recorded as a failed attempt.',
+          },
+        },
       },
     };
   }

@@ -24,7 +24,12 @@ describe('accounts: signup and login', () => {
   it('signup answers 201 { userId, idToken, expiresAt, emailVerified: false } with a 12-hour session', async () => {
     const email = uniqueEmail('signup');
     const before = server.clock.now().getTime();
-    const r = await post('/auth/signup', { email, password: PASSWORD, name: 'Asha Rao', phone: '+91 98765 43210' });
+    const r = await post('/auth/signup', {
+      email,
+      password: PASSWORD,
+      name: 'Asha Rao',
+      phone: '+91 98765 43210',
+    });
     assert.equal(r.status, 201, r.text);
     assert.deepEqual(Object.keys(r.body).sort(), ['emailVerified', 'expiresAt', 'idToken', 'userId']);
     assert.equal(r.body.emailVerified, false);
@@ -46,7 +51,11 @@ describe('accounts: signup and login', () => {
     const email = uniqueEmail('taken');
     assert.equal((await post('/auth/signup', { email, password: PASSWORD, name: 'First' })).status, 201);
     for (const again of [email, email.toUpperCase(), `  ${email.replace(/^./, (c) => c.toUpperCase())}  `]) {
-      const r = await post('/auth/signup', { email: again, password: 'another long password', name: 'Second' });
+      const r = await post('/auth/signup', {
+        email: again,
+        password: 'another long password',
+        name: 'Second',
+      });
       assert.equal(r.status, 409, again);
       assert.equal(r.body.code, 'email_taken');
       assert.equal(typeof r.body.error, 'string');
@@ -55,15 +64,27 @@ describe('accounts: signup and login', () => {
 
   it('simultaneous signups with one email (in any case) create one account; the rest are 409', async () => {
     const email = uniqueEmail('race');
-    const variants = [email, email.toUpperCase(), email, ` ${email}`, email.replace(/^./, (c) => c.toUpperCase())];
-    const replies = await Promise.all(variants.map((e) => post('/auth/signup', { email: e, password: PASSWORD, name: 'Racer' })));
+    const variants = [
+      email,
+      email.toUpperCase(),
+      email,
+      ` ${email}`,
+      email.replace(/^./, (c) => c.toUpperCase()),
+    ];
+    const replies = await Promise.all(
+      variants.map((e) => post('/auth/signup', { email: e, password: PASSWORD, name: 'Racer' })),
+    );
     assert.deepEqual(
       replies.map((r) => r.status).sort(),
       [201, 409, 409, 409, 409],
       replies.map((r) => r.text).join('\n'),
     );
     for (const r of replies) if (r.status === 409) assert.equal(r.body.code, 'email_taken');
-    const rows = await server.deps.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).execute();
+    const rows = await server.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email.toLowerCase())
+      .execute();
     assert.equal(rows.length, 1);
   });
 
@@ -74,11 +95,22 @@ describe('accounts: signup and login', () => {
       assert.equal(typeof r.body.code, 'string');
       assert.match(r.body.error, /password/);
     }
-    assert.equal((await post('/auth/signup', { email: uniqueEmail('pw'), password: '1234567890', name: 'Ten' })).status, 201);
+    assert.equal(
+      (await post('/auth/signup', { email: uniqueEmail('pw'), password: '1234567890', name: 'Ten' })).status,
+      201,
+    );
   });
 
   it('400 for an email that is not an address', async () => {
-    for (const email of ['', 'not-an-email', 'a@b', 'two@@example.in', 'space in@example.in', 'x@example.in.', '@example.in']) {
+    for (const email of [
+      '',
+      'not-an-email',
+      'a@b',
+      'two@@example.in',
+      'space in@example.in',
+      'x@example.in.',
+      '@example.in',
+    ]) {
       const r = await post('/auth/signup', { email, password: PASSWORD, name: 'Bad Email' });
       assert.equal(r.status, 400, JSON.stringify(email));
       assert.equal(r.body.code, 'invalid_email', email);
@@ -89,11 +121,18 @@ describe('accounts: signup and login', () => {
     const missingName = await post('/auth/signup', { email: uniqueEmail('noname'), password: PASSWORD });
     assert.equal(missingName.status, 400);
     assert.match(missingName.body.error, /name/);
-    const blank = await post('/auth/signup', { email: uniqueEmail('blank'), password: PASSWORD, name: '   ' });
+    const blank = await post('/auth/signup', {
+      email: uniqueEmail('blank'),
+      password: PASSWORD,
+      name: '   ',
+    });
     assert.equal(blank.status, 400);
     assert.match(blank.body.error, /name/);
     assert.equal((await post('/auth/signup', { password: PASSWORD, name: 'No Email' })).status, 400);
-    assert.equal((await post('/auth/signup', { email: uniqueEmail('nopw'), name: 'No Password' })).status, 400);
+    assert.equal(
+      (await post('/auth/signup', { email: uniqueEmail('nopw'), name: 'No Password' })).status,
+      400,
+    );
   });
 
   it('login answers 200 with a fresh session, email case-insensitive', async () => {
@@ -104,7 +143,10 @@ describe('accounts: signup and login', () => {
       assert.deepEqual(Object.keys(r.body).sort(), ['emailVerified', 'expiresAt', 'idToken', 'userId']);
       assert.equal(r.body.userId, a.userId);
       assert.equal(r.body.emailVerified, true);
-      assert.equal((await call(server.url, 'GET', '/dashboard/api/keys', { token: r.body.idToken })).status, 200);
+      assert.equal(
+        (await call(server.url, 'GET', '/dashboard/api/keys', { token: r.body.idToken })).status,
+        200,
+      );
     }
   });
 
@@ -131,7 +173,9 @@ describe('accounts: signup and login', () => {
     assert.equal(rows.length, 2);
     const salts: string[] = [];
     for (const row of rows) {
-      const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(row.password_hash);
+      const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(
+        row.password_hash,
+      );
       assert.ok(m, `hash format: ${row.password_hash}`);
       const [, mem, t, p, salt, hash] = m;
       // OWASP's argon2id minimum: 19 MiB, 2 passes, 1 lane; salt of 128 bits, hash of 256.
@@ -188,7 +232,9 @@ describe('accounts: session tokens', () => {
     const a = await signup(server.url);
     const b = await signup(server.url);
     const [header, , signature] = a.token.split('.');
-    const payload = Buffer.from(JSON.stringify({ ...decodeJwt(a.token), sub: b.userId })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ ...decodeJwt(a.token), sub: b.userId })).toString(
+      'base64url',
+    );
     const r = await keys(`${header}.${payload}.${signature}`);
     assert.equal(r.status, 401);
     assert.equal(r.body.code, 'invalid_session');
@@ -219,7 +265,12 @@ describe('accounts: session tokens', () => {
   });
 
   it('a missing Authorization header is 401 "Missing Authorization Bearer token"', async () => {
-    for (const headers of [{}, { authorization: '' }, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: '' },
+      { authorization: 'Basic dXNlcjpwYXNz' },
+      { authorization: 'Bearer' },
+    ] as Record<string, string>[]) {
       const r = await keys(undefined, headers);
       assert.equal(r.status, 401, JSON.stringify(headers));
       assert.equal(r.body.error, 'Missing Authorization Bearer token');
@@ -238,7 +289,9 @@ describe('accounts: session tokens', () => {
     assert.equal(r.body.code, 'session_expired');
     assert.notEqual(r.body.code, 'invalid_session');
     // Logging in again gives a token valid at the new time.
-    const again = await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD } });
+    const again = await call(server.url, 'POST', '/auth/login', {
+      body: { email: a.email, password: PASSWORD },
+    });
     assert.equal(again.status, 200);
     assert.equal((await keys(again.body.idToken)).status, 200);
   });
@@ -251,7 +304,9 @@ describe('accounts: staff grant organiser access', () => {
   before(async () => {
     staffEmail = uniqueEmail('staff');
     // Staff emails are matched case-insensitively.
-    server = await startServer({ env: { STAFF_EMAILS: `someone-else@example.in, ${staffEmail.toUpperCase()}` } });
+    server = await startServer({
+      env: { STAFF_EMAILS: `someone-else@example.in, ${staffEmail.toUpperCase()}` },
+    });
     const a = await signup(server.url, { email: staffEmail });
     staff = { userId: a.userId, token: a.token };
   });
@@ -260,7 +315,10 @@ describe('accounts: staff grant organiser access', () => {
   });
 
   const access = (userId: string, body: unknown, options: { token?: string; key?: string } = {}) =>
-    call(server.url, 'POST', `/admin/api/accounts/${encodeURIComponent(userId)}/organiser-access`, { ...options, body });
+    call(server.url, 'POST', `/admin/api/accounts/${encodeURIComponent(userId)}/organiser-access`, {
+      ...options,
+      body,
+    });
 
   it('staff grant and then revoke publishing; GET /api/v1/me follows', async () => {
     const user = await signup(server.url);
@@ -314,7 +372,9 @@ describe('accounts: staff grant organiser access', () => {
     // A second instance on the same database, without STAFF_EMAILS.
     const other = await startServer({ shareDatabaseWith: server });
     try {
-      const login = await call(other.url, 'POST', '/auth/login', { body: { email: staffEmail, password: PASSWORD } });
+      const login = await call(other.url, 'POST', '/auth/login', {
+        body: { email: staffEmail, password: PASSWORD },
+      });
       assert.equal(login.status, 200, 'the account is on the shared database');
       const r = await call(other.url, 'POST', `/admin/api/accounts/${staff.userId}/organiser-access`, {
         token: login.body.idToken,

@@ -27,7 +27,10 @@ describe('login limits', () => {
   let n = 0;
   const from = () => `198.51.100.${++n}`;
   const login = (email: string, password: string, ip: string) =>
-    call(server.url, 'POST', '/auth/login', { body: { email, password }, headers: { 'x-forwarded-for': ip } });
+    call(server.url, 'POST', '/auth/login', {
+      body: { email, password },
+      headers: { 'x-forwarded-for': ip },
+    });
 
   const deviceOf = (r: { headers: Headers }) => {
     const c = r.headers.getSetCookie().find((x) => x.startsWith('svc_device='));
@@ -38,7 +41,8 @@ describe('login limits', () => {
   it('10 failed logins per (account, address) in 15 minutes: then 429 for that address only, even with the right password', async () => {
     const a = await signup(server.url);
     const attacker = from();
-    for (let i = 0; i < 10; i++) assert.equal((await login(a.email, `wrong password ${i}`, attacker)).status, 401, `attempt ${i + 1}`);
+    for (let i = 0; i < 10; i++)
+      assert.equal((await login(a.email, `wrong password ${i}`, attacker)).status, 401, `attempt ${i + 1}`);
     const limited = await login(a.email, PASSWORD, attacker);
     assert.equal(limited.status, 429);
     assert.equal(limited.body.code, 'too_many_attempts');
@@ -53,7 +57,7 @@ describe('login limits', () => {
     assert.equal((await login(a.email, PASSWORD, attacker)).status, 200);
   });
 
-  it('a browser that signed in before carries svc_device and is not limited by others\' failures from its address', async () => {
+  it("a browser that signed in before carries svc_device and is not limited by others' failures from its address", async () => {
     const a = await signup(server.url);
     const office = from();
     const first = await login(a.email, PASSWORD, office);
@@ -69,35 +73,91 @@ describe('login limits', () => {
     for (let i = 0; i < 10; i++) assert.equal((await login(a.email, `guess ${i}`, office)).status, 401);
     assert.equal((await login(a.email, PASSWORD, office)).status, 429);
     // The owner's browser still signs in from there.
-    const owner = await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD }, headers: { 'x-forwarded-for': office, cookie: device } });
+    const owner = await call(server.url, 'POST', '/auth/login', {
+      body: { email: a.email, password: PASSWORD },
+      headers: { 'x-forwarded-for': office, cookie: device },
+    });
     assert.equal(owner.status, 200, owner.text);
     // A forged or another account's device cookie is no standing.
     const forged = device.replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A'));
-    assert.equal((await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD }, headers: { 'x-forwarded-for': office, cookie: forged } })).status, 429);
+    assert.equal(
+      (
+        await call(server.url, 'POST', '/auth/login', {
+          body: { email: a.email, password: PASSWORD },
+          headers: { 'x-forwarded-for': office, cookie: forged },
+        })
+      ).status,
+      429,
+    );
     const b = await signup(server.url);
     const bDevice = deviceOf(await login(b.email, PASSWORD, from())).split(';')[0]!;
-    assert.equal((await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD }, headers: { 'x-forwarded-for': office, cookie: bDevice } })).status, 429);
+    assert.equal(
+      (
+        await call(server.url, 'POST', '/auth/login', {
+          body: { email: a.email, password: PASSWORD },
+          headers: { 'x-forwarded-for': office, cookie: bDevice },
+        })
+      ).status,
+      429,
+    );
     // The cookie itself is limited on its own bucket.
     for (let i = 0; i < 10; i++) {
-      assert.equal((await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: `typo ${i}` }, headers: { 'x-forwarded-for': from(), cookie: device } })).status, 401);
+      assert.equal(
+        (
+          await call(server.url, 'POST', '/auth/login', {
+            body: { email: a.email, password: `typo ${i}` },
+            headers: { 'x-forwarded-for': from(), cookie: device },
+          })
+        ).status,
+        401,
+      );
     }
-    assert.equal((await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD }, headers: { 'x-forwarded-for': from(), cookie: device } })).status, 429);
+    assert.equal(
+      (
+        await call(server.url, 'POST', '/auth/login', {
+          body: { email: a.email, password: PASSWORD },
+          headers: { 'x-forwarded-for': from(), cookie: device },
+        })
+      ).status,
+      429,
+    );
   });
 
   it('past 100 failures for one account from all addresses, sign-in needs the reset link, mailed once', async () => {
     const a = await signup(server.url);
     const ownerDevice = deviceOf(await login(a.email, PASSWORD, from())).split(';')[0]!;
-    for (let i = 0; i < 100; i++) assert.equal((await login(a.email, `botnet ${i}`, from())).status, 401, `attempt ${i + 1}`);
+    for (let i = 0; i < 100; i++)
+      assert.equal((await login(a.email, `botnet ${i}`, from())).status, 401, `attempt ${i + 1}`);
     const locked = await login(a.email, PASSWORD, from());
     assert.equal(locked.status, 403);
     assert.equal(locked.body.code, 'password_reset_required');
     server.clock.advance(60 * 60_000);
-    assert.equal((await login(a.email, PASSWORD, from())).body.code, 'password_reset_required', 'the lock outlasts the window');
-    const row = await server.deps.db.selectFrom('users').select('login_locked_at').where('id', '=', a.userId).executeTakeFirstOrThrow();
+    assert.equal(
+      (await login(a.email, PASSWORD, from())).body.code,
+      'password_reset_required',
+      'the lock outlasts the window',
+    );
+    const row = await server.deps.db
+      .selectFrom('users')
+      .select('login_locked_at')
+      .where('id', '=', a.userId)
+      .executeTakeFirstOrThrow();
     assert.ok(row.login_locked_at);
-    assert.equal((await jobsOf(server, 'account.password_reset', { userId: a.userId })).length, 1, 'the reset link is mailed once');
+    assert.equal(
+      (await jobsOf(server, 'account.password_reset', { userId: a.userId })).length,
+      1,
+      'the reset link is mailed once',
+    );
     // The owner's own browser is not locked out by the botnet.
-    assert.equal((await call(server.url, 'POST', '/auth/login', { body: { email: a.email, password: PASSWORD }, headers: { 'x-forwarded-for': from(), cookie: ownerDevice } })).status, 200);
+    assert.equal(
+      (
+        await call(server.url, 'POST', '/auth/login', {
+          body: { email: a.email, password: PASSWORD },
+          headers: { 'x-forwarded-for': from(), cookie: ownerDevice },
+        })
+      ).status,
+      200,
+    );
   });
 
   it('an unknown email is limited the same way, so the limit tells nothing either', async () => {
@@ -122,7 +182,11 @@ describe('login limits', () => {
     const limited = await login(uniqueEmail('spray'), 'password spray', ip);
     assert.equal(limited.status, 429);
     assert.equal(limited.headers.get('ratelimit-limit'), '100');
-    assert.equal((await login(uniqueEmail('spray'), 'password spray', from())).status, 401, 'another address is not limited');
+    assert.equal(
+      (await login(uniqueEmail('spray'), 'password spray', from())).status,
+      401,
+      'another address is not limited',
+    );
   });
 
   it('concurrent guesses cannot overtake the limit', async () => {
@@ -144,10 +208,17 @@ describe('login limits', () => {
       assert.equal(u.status, 401);
       assert.deepEqual(w.body, u.body);
       assert.deepEqual(u.body, { error: 'email or password is wrong', code: 'invalid_credentials' });
-      assert.deepEqual([...w.headers.keys()].filter((h) => h !== 'date' && h !== 'x-request-id').sort(), [...u.headers.keys()].filter((h) => h !== 'date' && h !== 'x-request-id').sort());
+      assert.deepEqual(
+        [...w.headers.keys()].filter((h) => h !== 'date' && h !== 'x-request-id').sort(),
+        [...u.headers.keys()].filter((h) => h !== 'date' && h !== 'x-request-id').sort(),
+      );
       // Skipping the check for an unknown email is what would make it answer faster.
       assert.equal(afterWrong - before, 1, 'one argon2id check for a wrong password');
-      assert.equal(passwordChecks.count - afterWrong, 1, 'one argon2id check (of a dummy hash) for an unknown email');
+      assert.equal(
+        passwordChecks.count - afterWrong,
+        1,
+        'one argon2id check (of a dummy hash) for an unknown email',
+      );
     }
   });
 
@@ -156,9 +227,18 @@ describe('login limits', () => {
     const salt = randomBytes(16);
     const hash = (await promisify(scrypt)(PASSWORD, salt, 32)) as Buffer; // N=16384, r=8, p=1 defaults
     const old = ['scrypt', 16384, 8, 1, salt.toString('base64url'), hash.toString('base64url')].join('$');
-    await server.deps.db.updateTable('users').set({ password_hash: old }).where('id', '=', a.userId).execute();
+    await server.deps.db
+      .updateTable('users')
+      .set({ password_hash: old })
+      .where('id', '=', a.userId)
+      .execute();
     assert.equal((await login(a.email, 'not the password', from())).status, 401);
-    const row = () => server.deps.db.selectFrom('users').select('password_hash').where('id', '=', a.userId).executeTakeFirstOrThrow();
+    const row = () =>
+      server.deps.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', a.userId)
+        .executeTakeFirstOrThrow();
     assert.equal((await row()).password_hash, old, 'a failed login changes nothing');
     assert.equal((await login(a.email, PASSWORD, from())).status, 200);
     assert.match((await row()).password_hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
@@ -168,7 +248,13 @@ describe('login limits', () => {
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 async function redisAnswers(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
+  const r = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: 1000,
+    retryStrategy: () => null,
+  });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -180,26 +266,44 @@ async function redisAnswers(): Promise<boolean> {
   }
 }
 const redisUp = await redisAnswers();
-const redisSkip = !redisUp && !process.env.TEST_REDIS_URL && `no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run these tests (they then never skip)`;
+const redisSkip =
+  !redisUp &&
+  !process.env.TEST_REDIS_URL &&
+  `no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run these tests (they then never skip)`;
 
 describe('login limits shared through Redis', { skip: redisSkip }, () => {
   it('two instances count one (account, address) limit, and honour each other’s device cookies', async () => {
     if (!redisUp) throw new Error(`TEST_REDIS_URL is set but Redis does not answer at ${REDIS_URL}`);
-    const env = { TRUST_PROXY: '127.0.0.1', REDIS_URL, SESSION_SECRET: randomBytes(32).toString('base64url') };
+    const env = {
+      TRUST_PROXY: '127.0.0.1',
+      REDIS_URL,
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+    };
     const one = await startServer({ env });
     const two = await startServer({ env, shareDatabaseWith: one });
     try {
       const a = await signup(one.url);
       const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
       const at = (s: TestServer, password: string, cookie?: string) =>
-        call(s.url, 'POST', '/auth/login', { body: { email: a.email, password }, headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) } });
+        call(s.url, 'POST', '/auth/login', {
+          body: { email: a.email, password },
+          headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) },
+        });
       const owner = await at(two, PASSWORD);
       assert.equal(owner.status, 200);
-      const device = owner.headers.getSetCookie().find((c) => c.startsWith('svc_device='))!.split(';')[0]!;
-      for (let i = 0; i < 10; i++) assert.equal((await at(i % 2 ? one : two, `guess ${i}`)).status, 401, `attempt ${i + 1}`);
+      const device = owner.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('svc_device='))!
+        .split(';')[0]!;
+      for (let i = 0; i < 10; i++)
+        assert.equal((await at(i % 2 ? one : two, `guess ${i}`)).status, 401, `attempt ${i + 1}`);
       assert.equal((await at(one, PASSWORD)).status, 429);
       assert.equal((await at(two, PASSWORD)).status, 429);
-      assert.equal((await at(one, PASSWORD, device)).status, 200, 'the device cookie of one instance stands on the other');
+      assert.equal(
+        (await at(one, PASSWORD, device)).status,
+        200,
+        'the device cookie of one instance stands on the other',
+      );
     } finally {
       await two.close();
       await one.close();

@@ -43,7 +43,11 @@ describe('GET /api/v1/me', () => {
   it('answers a checkout key with the account id and key facts only: nothing personal', async () => {
     const account = await signup(server.url, { name: 'Asha Rao' });
     for (const mode of ['test', 'live'] as const) {
-      const k = await createKey(server.url, account.token, { mode, class: 'checkout', allowedOrigin: 'https://shop.organiser.in' });
+      const k = await createKey(server.url, account.token, {
+        mode,
+        class: 'checkout',
+        allowedOrigin: 'https://shop.organiser.in',
+      });
       const r = await call(server.url, 'GET', '/api/v1/me', { key: k.key });
       assert.equal(r.status, 200);
       assert.deepEqual(r.body, { userId: account.userId, apiKeyId: k.keyId, mode, class: 'checkout' });

@@ -16,7 +16,13 @@ const NEW_PASSWORD = 'a brand new passphrase';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function redisAnswers(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
+  const r = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: 1000,
+    retryStrategy: () => null,
+  });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -28,16 +34,23 @@ async function redisAnswers(): Promise<boolean> {
   }
 }
 const redisUp = await redisAnswers();
-const redisSkip = !redisUp && !process.env.TEST_REDIS_URL && `no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run this test (it then never skips)`;
+const redisSkip =
+  !redisUp &&
+  !process.env.TEST_REDIS_URL &&
+  `no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run this test (it then never skips)`;
 
-const mailsTo = (smtp: SmtpSink, email: string, subject: RegExp) => smtp.messages.filter((m) => m.envelopeTo.includes(email) && subject.test(m.subject ?? ''));
-const resetMails = (smtp: SmtpSink, email: string) => mailsTo(smtp, email, /password|locked/i).filter((m) => /reset\?token=/.test(m.text ?? ''));
+const mailsTo = (smtp: SmtpSink, email: string, subject: RegExp) =>
+  smtp.messages.filter((m) => m.envelopeTo.includes(email) && subject.test(m.subject ?? ''));
+const resetMails = (smtp: SmtpSink, email: string) =>
+  mailsTo(smtp, email, /password|locked/i).filter((m) => /reset\?token=/.test(m.text ?? ''));
 
 /** Runs jobs until reset mail number `index` to `email` arrived; answers its token. */
 async function resetTokenOf(server: TestServer, smtp: SmtpSink, email: string, index = 0): Promise<string> {
   await drainJobs(server, async () => resetMails(smtp, email).length > index);
   const mail = resetMails(smtp, email)[index]!;
-  const m = /https:\/\/tickets\.example\.in\/auth\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail.text ?? '');
+  const m = /https:\/\/tickets\.example\.in\/auth\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(
+    mail.text ?? '',
+  );
   assert.ok(m, mail.text);
   return m[1]!;
 }
@@ -54,14 +67,20 @@ async function resetLiftsTheLock(server: TestServer, smtp: SmtpSink): Promise<vo
   const net = `10.${randomInt(256)}.${randomInt(256)}`; // Redis keeps address counters across runs
   let n = 0;
   const login = (password: string) =>
-    call(server.url, 'POST', '/auth/login', { body: { email: a.email, password }, headers: { 'x-forwarded-for': `${net}.${++n}` } });
-  const resetJobs = async () =>
-    (await jobsOf(server, 'account.password_reset', { userId: a.userId })).length;
+    call(server.url, 'POST', '/auth/login', {
+      body: { email: a.email, password },
+      headers: { 'x-forwarded-for': `${net}.${++n}` },
+    });
+  const resetJobs = async () => (await jobsOf(server, 'account.password_reset', { userId: a.userId })).length;
   for (let i = 0; i < 100; i++) assert.equal((await login(`botnet ${i}`)).status, 401, `attempt ${i + 1}`);
   assert.equal((await login(PASSWORD)).body.code, 'password_reset_required');
 
   const token = await resetTokenOf(server, smtp, a.email);
-  assert.equal((await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: NEW_PASSWORD } })).status, 200);
+  assert.equal(
+    (await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: NEW_PASSWORD } }))
+      .status,
+    200,
+  );
   const owner = await login(NEW_PASSWORD);
   assert.equal(owner.status, 200, `the owner signs in at once from a fresh address: ${owner.text}`);
   assert.equal((await login(PASSWORD)).status, 401, 'the old password is gone');
@@ -70,8 +89,13 @@ async function resetLiftsTheLock(server: TestServer, smtp: SmtpSink): Promise<vo
   assert.equal(resetMails(smtp, a.email).length, 1);
 
   // The count starts again from zero: the wrong old password above and 99 more are allowed.
-  for (let i = 0; i < 99; i++) assert.equal((await login(`botnet again ${i}`)).status, 401, `attempt ${i + 2} after the reset`);
-  assert.equal((await login(NEW_PASSWORD)).body.code, 'password_reset_required', 'a fresh run of failures locks it again');
+  for (let i = 0; i < 99; i++)
+    assert.equal((await login(`botnet again ${i}`)).status, 401, `attempt ${i + 2} after the reset`);
+  assert.equal(
+    (await login(NEW_PASSWORD)).body.code,
+    'password_reset_required',
+    'a fresh run of failures locks it again',
+  );
   assert.equal(await resetJobs(), 2, 'and mails a new link');
 }
 
@@ -82,7 +106,10 @@ describe('password reset, change and sign out everywhere', () => {
   before(async () => {
     smtp = await startSmtp();
     // TRUST_PROXY lets a test speak from many client addresses (X-Forwarded-For).
-    server = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in', TRUST_PROXY: '127.0.0.1' } });
+    server = await startServer({
+      isolatedDatabase: true,
+      env: { SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in', TRUST_PROXY: '127.0.0.1' },
+    });
   });
   after(async () => {
     await server.close();
@@ -91,14 +118,19 @@ describe('password reset, change and sign out everywhere', () => {
 
   const resetToken = (email: string, index = 0) => resetTokenOf(server, smtp, email, index);
 
-  const login = (email: string, password: string) => call(server.url, 'POST', '/auth/login', { body: { email, password } });
+  const login = (email: string, password: string) =>
+    call(server.url, 'POST', '/auth/login', { body: { email, password } });
   const whoami = (token: string) => call(server.url, 'GET', '/dashboard/api/keys', { token });
 
   it('forgot answers 202 the same way for an existing and an unknown address, and mails only the account', async () => {
     const a = await signup(server.url, { verified: false });
-    const known = await call(server.url, 'POST', '/auth/password/forgot', { body: { email: a.email.toUpperCase() } });
+    const known = await call(server.url, 'POST', '/auth/password/forgot', {
+      body: { email: a.email.toUpperCase() },
+    });
     const unknownEmail = uniqueEmail('nobody');
-    const unknown = await call(server.url, 'POST', '/auth/password/forgot', { body: { email: unknownEmail } });
+    const unknown = await call(server.url, 'POST', '/auth/password/forgot', {
+      body: { email: unknownEmail },
+    });
     assert.equal(known.status, 202);
     assert.equal(unknown.status, 202);
     assert.deepEqual(known.body, unknown.body);
@@ -106,12 +138,18 @@ describe('password reset, change and sign out everywhere', () => {
     const token = await resetToken(a.email);
     for (let i = 0; i < 5; i++) await server.deps.jobs.runOnce();
     assert.equal(smtp.messages.filter((m) => m.envelopeTo.includes(unknownEmail)).length, 0);
-    const rows = await server.deps.db.selectFrom('password_resets').selectAll().where('user_id', '=', a.userId).execute();
+    const rows = await server.deps.db
+      .selectFrom('password_resets')
+      .selectAll()
+      .where('user_id', '=', a.userId)
+      .execute();
     assert.equal(rows.length, 1);
     assert.notEqual(rows[0]!.token_hash, token, 'stored hashed');
     assert.ok(!JSON.stringify(rows).includes(token));
     assert.equal(rows[0]!.expires_at.getTime() - rows[0]!.created_at.getTime(), 60 * 60_000);
-    const long = await call(server.url, 'POST', '/auth/password/forgot', { body: { email: 'x'.repeat(300) + '@example.in' } });
+    const long = await call(server.url, 'POST', '/auth/password/forgot', {
+      body: { email: 'x'.repeat(300) + '@example.in' },
+    });
     assert.equal(long.status, 400);
   });
 
@@ -119,7 +157,17 @@ describe('password reset, change and sign out everywhere', () => {
     const a = await signup(server.url, { verified: false });
     const dash = new DashboardClient(server.url);
     const page = await dash.get('/dashboard/login');
-    assert.equal((await dash.post('/dashboard/login', { _csrf: DashboardClient.csrf(page.text), email: a.email, password: PASSWORD, next: '/dashboard/events' })).status, 303);
+    assert.equal(
+      (
+        await dash.post('/dashboard/login', {
+          _csrf: DashboardClient.csrf(page.text),
+          email: a.email,
+          password: PASSWORD,
+          next: '/dashboard/events',
+        })
+      ).status,
+      303,
+    );
     assert.equal((await dash.get('/dashboard/events')).status, 200);
     const second = (await login(a.email, PASSWORD)).body.idToken as string;
     assert.equal((await whoami(a.token)).status, 200);
@@ -134,9 +182,13 @@ describe('password reset, change and sign out everywhere', () => {
     assert.ok(formText.includes(`name="token" value="${token}"`));
     assert.equal((await login(a.email, PASSWORD)).status, 200);
 
-    const weak = await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: 'short' } });
+    const weak = await call(server.url, 'POST', '/auth/password/reset', {
+      body: { token, password: 'short' },
+    });
     assert.equal(weak.status, 400);
-    const r = await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: NEW_PASSWORD } });
+    const r = await call(server.url, 'POST', '/auth/password/reset', {
+      body: { token, password: NEW_PASSWORD },
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { success: true, emailVerified: true });
 
@@ -155,7 +207,9 @@ describe('password reset, change and sign out everywhere', () => {
     assert.equal((await whoami(fresh.body.idToken)).status, 200);
 
     await drainJobs(server, async () => mailsTo(smtp, a.email, /^Your password was changed$/).length === 1);
-    const again = await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: 'yet another passphrase' } });
+    const again = await call(server.url, 'POST', '/auth/password/reset', {
+      body: { token, password: 'yet another passphrase' },
+    });
     assert.equal(again.status, 400);
     assert.equal(again.body.code, 'invalid_reset_token');
     assert.match(again.body.error, /already been used/);
@@ -166,24 +220,41 @@ describe('password reset, change and sign out everywhere', () => {
     await call(server.url, 'POST', '/auth/password/forgot', { body: { email: a.email } });
     const token = await resetToken(a.email);
     server.clock.advance(60 * 60_000 + 1000);
-    const r = await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: NEW_PASSWORD } });
+    const r = await call(server.url, 'POST', '/auth/password/reset', {
+      body: { token, password: NEW_PASSWORD },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'invalid_reset_token');
     assert.match(r.body.error, /expired/);
     assert.equal((await login(a.email, PASSWORD)).status, 200);
-    const unknown = await call(server.url, 'POST', '/auth/password/reset', { body: { token: 'A'.repeat(43), password: NEW_PASSWORD } });
+    const unknown = await call(server.url, 'POST', '/auth/password/reset', {
+      body: { token: 'A'.repeat(43), password: NEW_PASSWORD },
+    });
     assert.equal(unknown.body.code, 'invalid_reset_token');
   });
 
   it('the mailbox owner takes back an account someone pre-registered with their address', async () => {
     const victim = uniqueEmail('victim');
-    const squatter = await call(server.url, 'POST', '/auth/signup', { body: { email: victim, password: 'the squatter password', name: 'Squatter' } });
+    const squatter = await call(server.url, 'POST', '/auth/signup', {
+      body: { email: victim, password: 'the squatter password', name: 'Squatter' },
+    });
     assert.equal(squatter.status, 201);
     // The owner cannot sign up; they ask for a reset instead.
-    assert.equal((await call(server.url, 'POST', '/auth/signup', { body: { email: victim, password: PASSWORD, name: 'Owner' } })).status, 409);
+    assert.equal(
+      (
+        await call(server.url, 'POST', '/auth/signup', {
+          body: { email: victim, password: PASSWORD, name: 'Owner' },
+        })
+      ).status,
+      409,
+    );
     await call(server.url, 'POST', '/auth/password/forgot', { body: { email: victim } });
     const token = await resetToken(victim);
-    assert.equal((await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: PASSWORD } })).status, 200);
+    assert.equal(
+      (await call(server.url, 'POST', '/auth/password/reset', { body: { token, password: PASSWORD } }))
+        .status,
+      200,
+    );
     assert.equal((await whoami(squatter.body.idToken)).body.code, 'session_ended');
     assert.equal((await login(victim, 'the squatter password')).status, 401);
     const owner = await login(victim, PASSWORD);
@@ -194,7 +265,11 @@ describe('password reset, change and sign out everywhere', () => {
 
   it('at most 3 reset mails an hour per account, answered alike', async () => {
     const a = await signup(server.url);
-    for (let i = 0; i < 5; i++) assert.equal((await call(server.url, 'POST', '/auth/password/forgot', { body: { email: a.email } })).status, 202);
+    for (let i = 0; i < 5; i++)
+      assert.equal(
+        (await call(server.url, 'POST', '/auth/password/forgot', { body: { email: a.email } })).status,
+        202,
+      );
     await resetToken(a.email, 2);
     for (let i = 0; i < 5; i++) await server.deps.jobs.runOnce();
     assert.equal(mailsTo(smtp, a.email, /^Reset your password$/).length, 3);
@@ -203,11 +278,24 @@ describe('password reset, change and sign out everywhere', () => {
   it('change password: checks the current one, ends the other sessions, answers a new one, mails a notice', async () => {
     const a = await signup(server.url);
     const other = (await login(a.email, PASSWORD)).body.idToken as string;
-    const wrong = await call(server.url, 'POST', '/auth/password/change', { token: a.token, body: { currentPassword: 'not it at all', newPassword: NEW_PASSWORD } });
+    const wrong = await call(server.url, 'POST', '/auth/password/change', {
+      token: a.token,
+      body: { currentPassword: 'not it at all', newPassword: NEW_PASSWORD },
+    });
     assert.equal(wrong.status, 403);
     assert.equal(wrong.body.code, 'wrong_password');
-    assert.equal((await call(server.url, 'POST', '/auth/password/change', { body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } })).status, 401);
-    const r = await call(server.url, 'POST', '/auth/password/change', { token: a.token, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } });
+    assert.equal(
+      (
+        await call(server.url, 'POST', '/auth/password/change', {
+          body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+        })
+      ).status,
+      401,
+    );
+    const r = await call(server.url, 'POST', '/auth/password/change', {
+      token: a.token,
+      body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+    });
     assert.equal(r.status, 200, r.text);
     assert.equal(typeof r.body.idToken, 'string');
     assert.equal((await whoami(r.body.idToken)).status, 200, 'the caller stays signed in with the new token');
@@ -223,12 +311,21 @@ describe('password reset, change and sign out everywhere', () => {
     await c.signup(email);
     const elsewhere = new DashboardClient(server.url);
     const lp = await elsewhere.get('/dashboard/login');
-    await elsewhere.post('/dashboard/login', { _csrf: DashboardClient.csrf(lp.text), email, password: PASSWORD, next: '/dashboard/events' });
+    await elsewhere.post('/dashboard/login', {
+      _csrf: DashboardClient.csrf(lp.text),
+      email,
+      password: PASSWORD,
+      next: '/dashboard/events',
+    });
     const api = (await login(email, PASSWORD)).body.idToken as string;
     const page = await c.get('/dashboard/account');
     assert.equal(page.status, 200);
     assert.match(page.text, /Change your password/);
-    const r = await c.post('/dashboard/password/change', { _csrf: DashboardClient.csrf(page.text), currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, { referer: `${server.url}/dashboard/account` });
+    const r = await c.post(
+      '/dashboard/password/change',
+      { _csrf: DashboardClient.csrf(page.text), currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+      { referer: `${server.url}/dashboard/account` },
+    );
     assert.equal(r.status, 303);
     assert.match((await c.get('/dashboard/account')).text, /Your password is changed/);
     assert.equal((await elsewhere.get('/dashboard/events')).status, 303, 'the other browser is signed out');
@@ -241,14 +338,23 @@ describe('password reset, change and sign out everywhere', () => {
     const other = (await login(a.email, PASSWORD)).body.idToken as string;
     const dash = new DashboardClient(server.url);
     const lp = await dash.get('/dashboard/login');
-    await dash.post('/dashboard/login', { _csrf: DashboardClient.csrf(lp.text), email: a.email, password: PASSWORD, next: '/dashboard/events' });
+    await dash.post('/dashboard/login', {
+      _csrf: DashboardClient.csrf(lp.text),
+      email: a.email,
+      password: PASSWORD,
+      next: '/dashboard/events',
+    });
     assert.equal((await dash.get('/dashboard/events')).status, 200);
     const r = await call(server.url, 'POST', '/auth/logout-everywhere', { token: a.token });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, { success: true });
     for (const t of [a.token, other]) assert.equal((await whoami(t)).body.code, 'session_ended');
     assert.equal((await dash.get('/dashboard/events')).status, 303);
-    assert.equal((await whoami((await login(a.email, PASSWORD)).body.idToken)).status, 200, 'signing in again works');
+    assert.equal(
+      (await whoami((await login(a.email, PASSWORD)).body.idToken)).status,
+      200,
+      'signing in again works',
+    );
 
     // The dashboard's button does the same, its own session included.
     const email = uniqueEmail('everywhere');
@@ -263,11 +369,20 @@ describe('password reset, change and sign out everywhere', () => {
     assert.equal((await whoami(token)).body.code, 'session_ended');
   });
 
-  it('a password reset lifts the sign-in lock at once: the failure count is cleared with it and no second reset mail follows', () => resetLiftsTheLock(server, smtp));
+  it('a password reset lifts the sign-in lock at once: the failure count is cleared with it and no second reset mail follows', () =>
+    resetLiftsTheLock(server, smtp));
 
   it('the same with the counters in Redis', { skip: redisSkip }, async () => {
     if (!redisUp) throw new Error(`TEST_REDIS_URL is set but Redis does not answer at ${REDIS_URL}`);
-    const shared = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in', TRUST_PROXY: '127.0.0.1', REDIS_URL } });
+    const shared = await startServer({
+      isolatedDatabase: true,
+      env: {
+        SMTP_URL: smtp.url,
+        BASE_URL: 'https://tickets.example.in',
+        TRUST_PROXY: '127.0.0.1',
+        REDIS_URL,
+      },
+    });
     try {
       await resetLiftsTheLock(shared, smtp);
     } finally {

@@ -22,19 +22,34 @@ function files(dir: string): string[] {
 export function statusWrites(fileName: string, source: string): string[] {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.ES2022, true);
   const found: string[] = [];
-  const at = (n: ts.Node, what: string) => found.push(`${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}: ${what}`);
+  const at = (n: ts.Node, what: string) =>
+    found.push(`${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}: ${what}`);
   const isCall = (n: ts.Node, method: string): n is ts.CallExpression =>
-    ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === method && n.arguments.length > 0 && ts.isStringLiteralLike(n.arguments[0]!) && n.arguments[0].text === 'registrations';
+    ts.isCallExpression(n) &&
+    ts.isPropertyAccessExpression(n.expression) &&
+    n.expression.name.text === method &&
+    n.arguments.length > 0 &&
+    ts.isStringLiteralLike(n.arguments[0]!) &&
+    n.arguments[0].text === 'registrations';
   // The chain a call stands in: `db.updateTable('registrations').set({...}).where(...)` from its outermost call.
   const chainOf = (n: ts.Node): ts.Node => {
     let top = n;
-    while (top.parent && (ts.isPropertyAccessExpression(top.parent) || (ts.isCallExpression(top.parent) && top.parent.expression === top))) top = top.parent;
+    while (
+      top.parent &&
+      (ts.isPropertyAccessExpression(top.parent) ||
+        (ts.isCallExpression(top.parent) && top.parent.expression === top))
+    )
+      top = top.parent;
     return top;
   };
   const setsStatus = (chain: ts.Node): boolean => {
     let hit = false;
     const visit = (n: ts.Node) => {
-      if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && ['set', 'values'].includes(n.expression.name.text)) {
+      if (
+        ts.isCallExpression(n) &&
+        ts.isPropertyAccessExpression(n.expression) &&
+        ['set', 'values'].includes(n.expression.name.text)
+      ) {
         for (const arg of n.arguments) if (mentionsStatus(arg)) hit = true;
       }
       ts.forEachChild(n, visit);
@@ -44,7 +59,13 @@ export function statusWrites(fileName: string, source: string): string[] {
   };
   const mentionsStatus = (n: ts.Node): boolean => {
     // An object literal with a `status` key, or anything spread or passed whose type we cannot see: counted as a write.
-    if (ts.isObjectLiteralExpression(n)) return n.properties.some((p) => (p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === 'status') || ts.isSpreadAssignment(p) || ts.isShorthandPropertyAssignment(p) && p.name.text === 'status');
+    if (ts.isObjectLiteralExpression(n))
+      return n.properties.some(
+        (p) =>
+          (p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === 'status') ||
+          ts.isSpreadAssignment(p) ||
+          (ts.isShorthandPropertyAssignment(p) && p.name.text === 'status'),
+      );
     return !ts.isArrowFunction(n);
   };
   const visit = (n: ts.Node) => {
@@ -53,7 +74,8 @@ export function statusWrites(fileName: string, source: string): string[] {
     if (ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n) || ts.isStringLiteral(n)) {
       const text = n.getText(sf).toLowerCase();
       if (/insert\s+into\s+registrations\b/.test(text)) at(n, 'SQL insert into registrations');
-      if (/update\s+registrations\b[\s\S]*?\bset\b[\s\S]*?\bstatus\s*=/.test(text)) at(n, 'SQL update of registrations.status');
+      if (/update\s+registrations\b[\s\S]*?\bset\b[\s\S]*?\bstatus\s*=/.test(text))
+        at(n, 'SQL update of registrations.status');
     }
     ts.forEachChild(n, visit);
   };
@@ -72,7 +94,11 @@ describe('a booking’s status is written only by the lifecycle module', () => {
     ];
     for (const code of planted) assert.equal(statusWrites('planted.ts', code).length, 1, code);
     // Writes that leave the status alone are not counted.
-    for (const code of [`db.updateTable('registrations').set({ refund_id: r }).execute();`, `db.updateTable('attendees').set({ status: 'x' }).execute();`, 'sql`select status from registrations`']) {
+    for (const code of [
+      `db.updateTable('registrations').set({ refund_id: r }).execute();`,
+      `db.updateTable('attendees').set({ status: 'x' }).execute();`,
+      'sql`select status from registrations`',
+    ]) {
       assert.deepEqual(statusWrites('planted.ts', code), [], code);
     }
   });

@@ -45,7 +45,13 @@ export function sourceIndex(root = process.cwd()): SourceIndex {
   const enclosing = (node: ts.Node): string => {
     for (let n: ts.Node | undefined = node.parent; n; n = n.parent) {
       if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && n.name) return n.name.getText();
-      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer))) return n.name.text;
+      if (
+        ts.isVariableDeclaration(n) &&
+        ts.isIdentifier(n.name) &&
+        n.initializer &&
+        (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer))
+      )
+        return n.name.text;
     }
     return '<top level>';
   };
@@ -60,10 +66,17 @@ export function sourceIndex(root = process.cwd()): SourceIndex {
     for (const sf of program.getSourceFiles()) {
       if (sf.isDeclarationFile || !paths.includes(sf.fileName) || !sf.text.includes(name)) continue;
       const visit = (node: ts.Node): void => {
-        if (ts.isIdentifier(node) && node.text === name && !ts.isImportSpecifier(node.parent) && !ts.isExportSpecifier(node.parent)) {
+        if (
+          ts.isIdentifier(node) &&
+          node.text === name &&
+          !ts.isImportSpecifier(node.parent) &&
+          !ts.isExportSpecifier(node.parent)
+        ) {
           const symbol = checker.getSymbolAtLocation(node);
-          const isDeclaration = (node.parent as ts.NamedDeclaration).name === node && !ts.isPropertyAccessExpression(node.parent);
-          if (symbol && !isDeclaration && canonical(symbol) === target) out.push(`${rel(sf.fileName)}#${enclosing(node)}`);
+          const isDeclaration =
+            (node.parent as ts.NamedDeclaration).name === node && !ts.isPropertyAccessExpression(node.parent);
+          if (symbol && !isDeclaration && canonical(symbol) === target)
+            out.push(`${rel(sf.fileName)}#${enclosing(node)}`);
         }
         ts.forEachChild(node, visit);
       };
@@ -74,7 +87,9 @@ export function sourceIndex(root = process.cwd()): SourceIndex {
   const symbolOf = (file: string, name: string): ts.Symbol => {
     const sf = program.getSourceFile(join(root, file));
     if (!sf) throw new Error(`no source file ${file}`);
-    const found = checker.getSymbolsInScope(sf, ts.SymbolFlags.Function | ts.SymbolFlags.Variable).find((s) => s.name === name && s.declarations?.some((d) => d.getSourceFile() === sf));
+    const found = checker
+      .getSymbolsInScope(sf, ts.SymbolFlags.Function | ts.SymbolFlags.Variable)
+      .find((s) => s.name === name && s.declarations?.some((d) => d.getSourceFile() === sf));
     if (!found) throw new Error(`${file} declares no ${name}`);
     return canonical(found);
   };
@@ -83,8 +98,13 @@ export function sourceIndex(root = process.cwd()): SourceIndex {
     methodCallers: (file, type, method) => {
       const sf = program.getSourceFile(join(root, file));
       if (!sf) throw new Error(`no source file ${file}`);
-      const decl = sf.statements.find((st): st is ts.InterfaceDeclaration | ts.ClassDeclaration => (ts.isInterfaceDeclaration(st) || ts.isClassDeclaration(st)) && st.name?.text === type);
-      const memberDecl = decl?.members.find((m) => m.name !== undefined && ts.isIdentifier(m.name) && m.name.text === method);
+      const decl = sf.statements.find(
+        (st): st is ts.InterfaceDeclaration | ts.ClassDeclaration =>
+          (ts.isInterfaceDeclaration(st) || ts.isClassDeclaration(st)) && st.name?.text === type,
+      );
+      const memberDecl = decl?.members.find(
+        (m) => m.name !== undefined && ts.isIdentifier(m.name) && m.name.text === method,
+      );
       const member = memberDecl?.name && checker.getSymbolAtLocation(memberDecl.name);
       if (!member) throw new Error(`${file} declares no ${type}.${method}`);
       return [...new Set(usesOf(member, method))].sort();

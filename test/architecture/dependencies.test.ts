@@ -40,8 +40,15 @@ const describeViolation = (v: Violation) =>
 
 /** The violations dependency-cruiser finds under `root`'s src/, as "rule: from → to". */
 function violations(root: string): string[] {
-  const run = spawnSync(process.execPath, [CLI, 'src', '--config', CONFIG, '--output-type', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  assert.ok(run.stdout.startsWith('{'), `dependency-cruiser did not run (it needs Node 22 or later; this is ${process.version}):\n${run.stderr}`);
+  const run = spawnSync(process.execPath, [CLI, 'src', '--config', CONFIG, '--output-type', 'json'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  assert.ok(
+    run.stdout.startsWith('{'),
+    `dependency-cruiser did not run (it needs Node 22 or later; this is ${process.version}):\n${run.stderr}`,
+  );
   const found = (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
   return [...new Set(found.map(describeViolation))].sort();
 }
@@ -67,7 +74,9 @@ function violationsOf(files: Record<string, string>): string[] {
 }
 
 describe('dependencies of the real tree', () => {
-  const known: Known[] = JSON.parse(readFileSync(join(ROOT, '.dependency-cruiser-known.json'), 'utf8')).violations;
+  const known: Known[] = JSON.parse(
+    readFileSync(join(ROOT, '.dependency-cruiser-known.json'), 'utf8'),
+  ).violations;
   const listed = known.map((k) => k.violation);
 
   it('the allow-list names each known violation once, with a reason', () => {
@@ -79,13 +88,17 @@ describe('dependencies of the real tree', () => {
     const found = violations(ROOT);
     const unknown = found.filter((v) => !listed.includes(v));
     const gone = listed.filter((v) => !found.includes(v));
-    assert.deepEqual(unknown, [], 'new violations of .dependency-cruiser.cjs: fix them (the list only shrinks)');
+    assert.deepEqual(
+      unknown,
+      [],
+      'new violations of .dependency-cruiser.cjs: fix them (the list only shrinks)',
+    );
     assert.deepEqual(gone, [], 'fixed: remove these entries from .dependency-cruiser-known.json');
   });
 });
 
 describe('each rule fires on a tree that breaks it', () => {
-  const ok = "export const x = 1;\n";
+  const ok = 'export const x = 1;\n';
 
   it('a cycle between two files', () => {
     assert.deepEqual(
@@ -100,22 +113,27 @@ describe('each rule fires on a tree that breaks it', () => {
   it('a cycle between two modules through different files', () => {
     assert.deepEqual(
       violationsOf({
-        'src/modules/one/one.service.ts': "import { two } from '../two/two.repo.js';\nexport const one = () => two;\n",
+        'src/modules/one/one.service.ts':
+          "import { two } from '../two/two.repo.js';\nexport const one = () => two;\n",
         'src/modules/one/one.repo.ts': ok,
         'src/modules/two/two.service.ts': "import { x } from '../one/one.repo.js';\nexport const s = x;\n",
-        'src/modules/two/two.repo.ts': "export const two = 2;\n",
+        'src/modules/two/two.repo.ts': 'export const two = 2;\n',
         'src/modules/two/index.ts': "import { s } from './two.service.js';\nexport default s;\n",
       }),
-      ['no-circular-folders: src/modules/one → src/modules/two', 'no-circular-folders: src/modules/two → src/modules/one'],
+      [
+        'no-circular-folders: src/modules/one → src/modules/two',
+        'no-circular-folders: src/modules/two → src/modules/one',
+      ],
     );
   });
 
   it('a routes file importing another module’s routes file (its own module’s is fine)', () => {
     assert.deepEqual(
       violationsOf({
-        'src/modules/one/one.routes.ts': "import { Two } from '../two/two.routes.js';\nimport { x } from './extra.routes.js';\nexport const r = [Two, x];\n",
+        'src/modules/one/one.routes.ts':
+          "import { Two } from '../two/two.routes.js';\nimport { x } from './extra.routes.js';\nexport const r = [Two, x];\n",
         'src/modules/one/extra.routes.ts': ok,
-        'src/modules/two/two.routes.ts': "export const Two = 2;\n",
+        'src/modules/two/two.routes.ts': 'export const Two = 2;\n',
       }),
       ['no-routes-to-other-routes: src/modules/one/one.routes.ts → src/modules/two/two.routes.ts'],
     );
@@ -124,19 +142,24 @@ describe('each rule fires on a tree that breaks it', () => {
   it('src importing from test/ or bench/', () => {
     assert.deepEqual(
       violationsOf({
-        'src/lib/a.ts': "import { h } from '../../test/helpers/h.js';\nimport { b } from '../../bench/b.js';\nexport const a = [h, b];\n",
-        'test/helpers/h.ts': "export const h = 1;\n",
-        'bench/b.ts': "export const b = 1;\n",
+        'src/lib/a.ts':
+          "import { h } from '../../test/helpers/h.js';\nimport { b } from '../../bench/b.js';\nexport const a = [h, b];\n",
+        'test/helpers/h.ts': 'export const h = 1;\n',
+        'bench/b.ts': 'export const b = 1;\n',
       }),
-      ['src-not-to-test-or-bench: src/lib/a.ts → bench/b.ts', 'src-not-to-test-or-bench: src/lib/a.ts → test/helpers/h.ts'],
+      [
+        'src-not-to-test-or-bench: src/lib/a.ts → bench/b.ts',
+        'src-not-to-test-or-bench: src/lib/a.ts → test/helpers/h.ts',
+      ],
     );
   });
 
   it('a layer importing one above it: a module the composition (even a type) or the dashboard, lib a module, lib http, db lib', () => {
     assert.deepEqual(
       violationsOf({
-        'src/deps.ts': "export interface Deps { n: number }\n",
-        'src/modules/one/one.routes.ts': "import type { Deps } from '../../deps.js';\nexport const r = (d: Deps) => d.n;\n",
+        'src/deps.ts': 'export interface Deps { n: number }\n',
+        'src/modules/one/one.routes.ts':
+          "import type { Deps } from '../../deps.js';\nexport const r = (d: Deps) => d.n;\n",
         'src/modules/one/one.service.ts': ok,
         'src/modules/one/one.view.ts': "import { p } from '../../dashboard/page.js';\nexport const v = p;\n",
         'src/dashboard/page.ts': ok,

@@ -12,7 +12,11 @@ import { checkFixtures as checkFixtures_ } from '../../scripts/check-fixtures.mj
 const checkFixtures = checkFixtures_ as (root?: string, owners?: Record<string, string>) => string[];
 
 test('every test file states its given through the named fixtures', () => {
-  assert.deepEqual(checkFixtures(), [], 'use the fixtures in test/helpers/ (factories.ts, rows.ts, callers.ts), or mark a call that is the test’s own subject');
+  assert.deepEqual(
+    checkFixtures(),
+    [],
+    'use the fixtures in test/helpers/ (factories.ts, rows.ts, callers.ts), or mark a call that is the test’s own subject',
+  );
 });
 
 describe('each rule fires on a planted test file', () => {
@@ -28,7 +32,8 @@ describe('each rule fires on a planted test file', () => {
   };
 
   test('a local (method, path) caller', () => {
-    const text = 'const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key, body });\n';
+    const text =
+      'const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key, body });\n';
     assert.deepEqual(planted('test/x/a.test.ts', text), ['test/x/a.test.ts:1: local-api']);
   });
 
@@ -46,14 +51,17 @@ describe('each rule fires on a planted test file', () => {
 
   test('another module’s table, but not the folder’s own', () => {
     const text = "const rows = await server.deps.db.selectFrom('registrations').selectAll().execute();\n";
-    assert.deepEqual(planted('test/x/a.test.ts', text), ['test/x/a.test.ts:1: foreign-table: registrations (registrations)']);
+    assert.deepEqual(planted('test/x/a.test.ts', text), [
+      'test/x/a.test.ts:1: foreign-table: registrations (registrations)',
+    ]);
     assert.deepEqual(planted('test/registrations/a.test.ts', text), []);
     const split = "await db\n  .updateTable(\n    'jobs')\n  .set({ status: 'dead' });\n";
     assert.deepEqual(planted('test/x/a.test.ts', split), ['test/x/a.test.ts:2: foreign-table: jobs (jobs)']);
   });
 
   test('a marked exception is the test’s own subject and is not counted', () => {
-    const text = "// fixture-exception: the endpoint's own refusal is the subject\nawait api('POST', '/api/v1/sandbox/payments', { orderId }, other.key);\n";
+    const text =
+      "// fixture-exception: the endpoint's own refusal is the subject\nawait api('POST', '/api/v1/sandbox/payments', { orderId }, other.key);\n";
     assert.deepEqual(planted('test/x/a.test.ts', text), []);
   });
 });

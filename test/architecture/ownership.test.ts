@@ -41,30 +41,46 @@ test('every query in src/ is in the repo of the module that owns its table', asy
 
 describe('stray queries fail the check, however they are written', () => {
   test('another module’s table through the builder', async () => {
-    assert.deepEqual(await problems(REPO, "export const f = (db: any) => db.selectFrom('registrations').selectAll().execute();\n"), [
-      `${REPO}:1: tickets queries registrations, which registrations owns`,
-    ]);
+    assert.deepEqual(
+      await problems(
+        REPO,
+        "export const f = (db: any) => db.selectFrom('registrations').selectAll().execute();\n",
+      ),
+      [`${REPO}:1: tickets queries registrations, which registrations owns`],
+    );
   });
 
   test('a table name in double quotes', async () => {
-    assert.deepEqual(await problems(REPO, 'export const f = (db: any) => db.selectFrom("registrations").selectAll().execute();\n'), [
-      `${REPO}:1: tickets queries registrations, which registrations owns`,
-    ]);
+    assert.deepEqual(
+      await problems(
+        REPO,
+        'export const f = (db: any) => db.selectFrom("registrations").selectAll().execute();\n',
+      ),
+      [`${REPO}:1: tickets queries registrations, which registrations owns`],
+    );
   });
 
   test('a call split across lines', async () => {
-    const text = "export const f = (db: any) =>\n  db\n    .selectFrom(\n      'registrations'\n    )\n    .selectAll()\n    .execute();\n";
-    assert.deepEqual(await problems(REPO, text), [`${REPO}:4: tickets queries registrations, which registrations owns`]);
+    const text =
+      "export const f = (db: any) =>\n  db\n    .selectFrom(\n      'registrations'\n    )\n    .selectAll()\n    .execute();\n";
+    assert.deepEqual(await problems(REPO, text), [
+      `${REPO}:4: tickets queries registrations, which registrations owns`,
+    ]);
   });
 
   test('a table name held in a constant', async () => {
-    const text = "const TABLE = 'registrations';\nexport const f = (db: any) => db.updateTable(TABLE).set({ x: 1 }).execute();\n";
-    assert.deepEqual(await problems(REPO, text), [`${REPO}:2: tickets queries registrations, which registrations owns`]);
+    const text =
+      "const TABLE = 'registrations';\nexport const f = (db: any) => db.updateTable(TABLE).set({ x: 1 }).execute();\n";
+    assert.deepEqual(await problems(REPO, text), [
+      `${REPO}:2: tickets queries registrations, which registrations owns`,
+    ]);
   });
 
   test('a table name the check cannot resolve fails closed', async () => {
     const text = 'export const f = (db: any, table: string) => db.deleteFrom(table).execute();\n';
-    assert.deepEqual(await problems(REPO, text), [`${REPO}:1: the table of deleteFrom(table) is not a constant the check can read`]);
+    assert.deepEqual(await problems(REPO, text), [
+      `${REPO}:1: the table of deleteFrom(table) is not a constant the check can read`,
+    ]);
   });
 
   test('sql.table() and sql.raw()', async () => {
@@ -100,12 +116,16 @@ describe('stray queries fail the check, however they are written', () => {
 
   test('a nested sql fragment is read with its template', async () => {
     const text = `${header}export const f = (db: any) => sql\`select * from events e \${sql\`join registrations r on r.event_id = e.id\`}\`.execute(db);\n`;
-    assert.deepEqual(await problems('src/modules/events/events.repo.ts', text), ['src/modules/events/events.repo.ts:2: events queries registrations, which registrations owns']);
+    assert.deepEqual(await problems('src/modules/events/events.repo.ts', text), [
+      'src/modules/events/events.repo.ts:2: events queries registrations, which registrations owns',
+    ]);
   });
 
   test('a query outside a repo file, raw SQL included', async () => {
     const text = `${header}export const f = (db: any) => sql\`select * from events\`.execute(db);\n`;
-    assert.deepEqual(await problems('src/modules/events/events.service.ts', text), ['src/modules/events/events.service.ts:2: query on events outside a repo file']);
+    assert.deepEqual(await problems('src/modules/events/events.service.ts', text), [
+      'src/modules/events/events.service.ts:2: query on events outside a repo file',
+    ]);
   });
 
   test('a marked exception covers its one declaration and nothing after it', async () => {
@@ -126,7 +146,9 @@ describe('stray queries fail the check, however they are written', () => {
 
   test('a CTE’s name is not a table, its body is read', async () => {
     const text = `${header}export const f = (db: any) => sql\`with picked as (select * from registrations) select * from picked join events e on true\`.execute(db);\n`;
-    assert.deepEqual(await problems('src/modules/events/events.repo.ts', text), ['src/modules/events/events.repo.ts:2: events queries registrations, which registrations owns']);
+    assert.deepEqual(await problems('src/modules/events/events.repo.ts', text), [
+      'src/modules/events/events.repo.ts:2: events queries registrations, which registrations owns',
+    ]);
   });
 });
 
@@ -139,8 +161,12 @@ describe('each module declares its tables next to its code', () => {
   });
 
   test('a table declared by two modules', async () => {
-    const tables = (name: string, table: string) => `export interface ${name}Tables {\n  ${table}: { id: string };\n}\n`;
-    const root = tree({ 'src/modules/a/a.tables.ts': tables('A', 'things'), 'src/modules/b/b.tables.ts': tables('B', 'things') });
+    const tables = (name: string, table: string) =>
+      `export interface ${name}Tables {\n  ${table}: { id: string };\n}\n`;
+    const root = tree({
+      'src/modules/a/a.tables.ts': tables('A', 'things'),
+      'src/modules/b/b.tables.ts': tables('B', 'things'),
+    });
     try {
       assert.deepEqual(await check(root), ['src/modules/b/b.tables.ts: table things is declared by a too']);
     } finally {
@@ -149,14 +175,15 @@ describe('each module declares its tables next to its code', () => {
   });
 
   test('a table Database declares itself', async () => {
-    const text = "export interface Database {\n  things: { id: string };\n}\n";
+    const text = 'export interface Database {\n  things: { id: string };\n}\n';
     assert.deepEqual(await problems('src/db/database.ts', text), [
       "src/db/database.ts: Database declares things itself; a table is declared in its module's *.tables.ts",
     ]);
   });
 
   test('a tables file importing anything but kysely and the column types', async () => {
-    const text = "import type { Mode } from '../../db/columns.js';\nimport type { Thing } from './tickets.service.js';\nexport interface TicketsTables {\n  tickets: { mode: Mode; thing: Thing };\n}\n";
+    const text =
+      "import type { Mode } from '../../db/columns.js';\nimport type { Thing } from './tickets.service.js';\nexport interface TicketsTables {\n  tickets: { mode: Mode; thing: Thing };\n}\n";
     assert.deepEqual(await problems('src/modules/tickets/tickets.tables.ts', text), [
       'src/modules/tickets/tickets.tables.ts:2: a tables file imports only kysely and src/db/columns.ts, not ./tickets.service.js',
     ]);
@@ -164,9 +191,12 @@ describe('each module declares its tables next to its code', () => {
 
   test('another module importing a tables file directly', async () => {
     const root = tree({
-      'src/modules/events/events.tables.ts': 'export interface EventsTables {}\nexport type Status = string;\n',
-      'src/modules/events/events.repo.ts': "import type { Status } from './events.tables.js';\nexport const s: Status = 'x';\n",
-      'src/modules/tickets/tickets.service.ts': "import type { Status } from '../events/events.tables.js';\nexport const s: Status = 'x';\n",
+      'src/modules/events/events.tables.ts':
+        'export interface EventsTables {}\nexport type Status = string;\n',
+      'src/modules/events/events.repo.ts':
+        "import type { Status } from './events.tables.js';\nexport const s: Status = 'x';\n",
+      'src/modules/tickets/tickets.service.ts':
+        "import type { Status } from '../events/events.tables.js';\nexport const s: Status = 'x';\n",
     });
     try {
       assert.deepEqual(await check(root), [

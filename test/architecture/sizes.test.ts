@@ -63,7 +63,13 @@ function codeLines(sf: ts.SourceFile): Set<number> {
 type FunctionNode = ts.FunctionLikeDeclaration & { body: ts.Node };
 
 const isFunction = (n: ts.Node): n is FunctionNode =>
-  (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n)) &&
+  (ts.isFunctionDeclaration(n) ||
+    ts.isMethodDeclaration(n) ||
+    ts.isArrowFunction(n) ||
+    ts.isFunctionExpression(n) ||
+    ts.isConstructorDeclaration(n) ||
+    ts.isGetAccessor(n) ||
+    ts.isSetAccessor(n)) &&
   n.body !== undefined;
 
 /** A name a reader can find the function by: its own, its variable's or property's, or the call it is passed to. */
@@ -72,11 +78,15 @@ function nameOf(fn: FunctionNode, sf: ts.SourceFile): string {
   if (ts.isConstructorDeclaration(fn)) return 'constructor';
   if (isFunction(fn.parent) && fn.parent.body === fn) return '(returned function)';
   const parent = fn.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText(sf);
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name.getText(sf);
   if (ts.isCallExpression(parent)) {
     const callee = parent.expression.getText(sf).replace(/\s+/g, '');
     const first = parent.arguments[0];
-    const label = first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first)) ? `'${first.text}'` : '';
+    const label =
+      first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))
+        ? `'${first.text}'`
+        : '';
     return `${callee}(${label}) callback`;
   }
   return '(anonymous)';
@@ -95,7 +105,8 @@ export function offences(root: string): Offence[] {
     if (exempt(rel)) continue;
     const text = readFileSync(file, 'utf8');
     const total = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-    if (total > MAX_FILE_LINES && !longByNature(rel)) out.push({ key: `file ${rel.split(sep).join('/')}`, lines: total });
+    if (total > MAX_FILE_LINES && !longByNature(rel))
+      out.push({ key: `file ${rel.split(sep).join('/')}`, lines: total });
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
     const code = codeLines(sf);
     const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line;
@@ -114,7 +125,8 @@ export function offences(root: string): Offence[] {
       };
       inner(fn.body);
       const name = outer ? `${outer} › ${nameOf(fn, sf)}` : nameOf(fn, sf);
-      if (own.size > MAX_FUNCTION_LINES) out.push({ key: `function ${rel.split(sep).join('/')}: ${name}`, lines: own.size });
+      if (own.size > MAX_FUNCTION_LINES)
+        out.push({ key: `function ${rel.split(sep).join('/')}: ${name}`, lines: own.size });
       return name;
     };
     const visit = (node: ts.Node, outer: string | undefined) => {
@@ -135,7 +147,8 @@ interface Known {
   why: string;
 }
 
-const known = (JSON.parse(readFileSync(join(ROOT, '.sizes-known.json'), 'utf8')) as { offences: Known[] }).offences;
+const known = (JSON.parse(readFileSync(join(ROOT, '.sizes-known.json'), 'utf8')) as { offences: Known[] })
+  .offences;
 
 describe('small pieces', () => {
   const found = offences(ROOT);
@@ -143,7 +156,11 @@ describe('small pieces', () => {
   test(`no file over ${MAX_FILE_LINES} lines and no function over ${MAX_FUNCTION_LINES} lines of logic, beyond the known ones`, () => {
     const allowed = new Set(known.map((k) => k.offence));
     const fresh = found.filter((o) => !allowed.has(o.key)).map((o) => `${o.key} (${o.lines} lines)`);
-    assert.deepEqual(fresh, [], 'split these, moving code (a new offender is never added to .sizes-known.json)');
+    assert.deepEqual(
+      fresh,
+      [],
+      'split these, moving code (a new offender is never added to .sizes-known.json)',
+    );
   });
 
   test('every entry of .sizes-known.json still offends (the list only shrinks)', () => {
@@ -153,7 +170,8 @@ describe('small pieces', () => {
   });
 
   test('the measure: code lines count; comments, blank lines and inner functions do not', () => {
-    const lines = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i)).join('\n');
+    const lines = (n: number, make: (i: number) => string) =>
+      Array.from({ length: n }, (_, i) => make(i)).join('\n');
     const root = mkdtempSync(join(tmpdir(), 'sizes-'));
     try {
       const write = (path: string, text: string) => {
@@ -163,9 +181,15 @@ describe('small pieces', () => {
       // 61 lines of logic: one over.
       write('src/a.ts', `export function long() {\n${lines(59, (i) => `  const v${i} = ${i};`)}\n}\n`);
       // 60 lines of logic padded with comments and blank lines: within.
-      write('src/b.ts', `export function padded() {\n${lines(58, (i) => `  const v${i} = ${i};\n  // why ${i}\n\n  /* more */`)}\n}\n`);
+      write(
+        'src/b.ts',
+        `export function padded() {\n${lines(58, (i) => `  const v${i} = ${i};\n  // why ${i}\n\n  /* more */`)}\n}\n`,
+      );
       // An outer function of few lines holding a long inner one: only the inner offends.
-      write('src/c.ts', `export function outer() {\n  const x = 1;\n  return (y: number) => {\n${lines(61, (i) => `    const v${i} = ${i} + y;`)}\n  };\n}\n`);
+      write(
+        'src/c.ts',
+        `export function outer() {\n  const x = 1;\n  return (y: number) => {\n${lines(61, (i) => `    const v${i} = ${i} + y;`)}\n  };\n}\n`,
+      );
       // A long file, and the same length as table types and as a migration: only the first.
       const long = lines(351, (i) => `export const v${i} = ${i};`) + '\n';
       write('src/d.ts', long);
@@ -176,7 +200,12 @@ describe('small pieces', () => {
       write('src/openapi/z.ts', long);
       assert.deepEqual(
         offences(root).map((o) => `${o.key} (${o.lines})`),
-        ['function src/a.ts: long (61 lines)', 'function src/c.ts: outer › (anonymous) (63 lines)', 'file src/d.ts (351 lines)', 'file src/openapi/z.ts (351 lines)'].map((s) => s.replace(' lines)', ')')),
+        [
+          'function src/a.ts: long (61 lines)',
+          'function src/c.ts: outer › (anonymous) (63 lines)',
+          'file src/d.ts (351 lines)',
+          'file src/openapi/z.ts (351 lines)',
+        ].map((s) => s.replace(' lines)', ')')),
       );
     } finally {
       rmSync(root, { recursive: true, force: true });

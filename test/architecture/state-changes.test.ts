@@ -18,26 +18,51 @@ describe('a booking ends through applyBookingEnd (a part refunded through applyP
     // A refund's entries and mail are the same whether it ends the booking or gives back a part.
     for (const piece of ['applyRefund', 'bookingMail']) {
       assert.equal(src.exports(ENDINGS, piece), false, `${piece} must not be exported`);
-      assert.deepEqual(src.callers(ENDINGS, piece), [`${ENDINGS}#applyBookingEnd`, `${ENDINGS}#applyPartialRefund`], piece);
+      assert.deepEqual(
+        src.callers(ENDINGS, piece),
+        [`${ENDINGS}#applyBookingEnd`, `${ENDINGS}#applyPartialRefund`],
+        piece,
+      );
     }
   });
 
   test('the ledger refund entries, the credit note and releasing seats are reached only from it', () => {
     const src = sourceIndex();
-    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketRefund'), [`${ENDINGS}#applyRefund`]);
-    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketPartialRefund'), [`${ENDINGS}#applyRefund`]);
-    assert.deepEqual(src.callers('src/modules/gst/gst.service.ts', 'issueCreditNote'), [`${ENDINGS}#applyRefund`]);
-    assert.deepEqual(src.callers('src/modules/registrations/promo.service.ts', 'releaseReservation'), [`${ENDINGS}#applyPendingEnd`]);
+    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketRefund'), [
+      `${ENDINGS}#applyRefund`,
+    ]);
+    assert.deepEqual(src.callers('src/modules/ledger/ledger.service.ts', 'recordTicketPartialRefund'), [
+      `${ENDINGS}#applyRefund`,
+    ]);
+    assert.deepEqual(src.callers('src/modules/gst/gst.service.ts', 'issueCreditNote'), [
+      `${ENDINGS}#applyRefund`,
+    ]);
+    assert.deepEqual(src.callers('src/modules/registrations/promo.service.ts', 'releaseReservation'), [
+      `${ENDINGS}#applyPendingEnd`,
+    ]);
   });
 
   test('only the lifecycle’s changeBooking calls it, and every path that changes a booking calls changeBooking', () => {
     const src = sourceIndex();
     const CHANGE = 'src/modules/registrations/lifecycle/change-booking.ts';
-    assert.deepEqual(src.callers(ENDINGS, 'applyBookingEnd'), [`${CHANGE}#completeRefund`, `${CHANGE}#end`, `${CHANGE}#refundedAtGateway`]);
+    assert.deepEqual(src.callers(ENDINGS, 'applyBookingEnd'), [
+      `${CHANGE}#completeRefund`,
+      `${CHANGE}#end`,
+      `${CHANGE}#refundedAtGateway`,
+    ]);
     assert.deepEqual(src.callers(ENDINGS, 'applyPartialRefund'), [`${CHANGE}#completeRefund`]);
     assert.deepEqual(src.callers(CONFIRMATION, 'applyTransfer'), [`${CHANGE}#transfer`]);
     // Those appliers are private to change-booking.ts: reached only through changeBooking's table of them.
-    for (const f of ['completeRefund', 'end', 'refundedAtGateway', 'transfer', 'confirm', 'claimRefund', 'releaseClaim']) assert.equal(src.exports(CHANGE, f), false, f);
+    for (const f of [
+      'completeRefund',
+      'end',
+      'refundedAtGateway',
+      'transfer',
+      'confirm',
+      'claimRefund',
+      'releaseClaim',
+    ])
+      assert.equal(src.exports(CHANGE, f), false, f);
     assert.deepEqual(src.callers('src/modules/registrations/lifecycle/change-booking.ts', 'changeBooking'), [
       'src/modules/registrations/actions.service.ts#approve',
       'src/modules/registrations/actions.service.ts#endLoaded',
@@ -60,7 +85,10 @@ describe('a booking ends through applyBookingEnd (a part refunded through applyP
 
 describe('money is refunded at the gateway through one function', () => {
   test('refundAtGateway is the only caller of the gateway’s refund', () => {
-    assert.deepEqual(sourceIndex().methodCallers('src/modules/payments/gateway.ts', 'PaymentGateway', 'refundPayment'), ['src/modules/payments/payments.service.ts#refundAtGateway']);
+    assert.deepEqual(
+      sourceIndex().methodCallers('src/modules/payments/gateway.ts', 'PaymentGateway', 'refundPayment'),
+      ['src/modules/payments/payments.service.ts#refundAtGateway'],
+    );
   });
 
   test('every refund reaches it: the organiser’s, the event’s deletion, the refund job, the stray refund (job and sweep alike), a membership charge no period keeps', () => {
@@ -71,31 +99,48 @@ describe('money is refunded at the gateway through one function', () => {
       'src/modules/registrations/lifecycle/refund-claim.ts#finishClaim',
       'src/modules/registrations/registrations.jobs.ts#refundJob',
     ]);
-    assert.deepEqual(sourceIndex().callers('src/modules/reconciliation/stray-payments.ts', 'refundStrayPayment'), [
-      'src/modules/reconciliation/reconcile.service.ts#refundStray',
-      'src/modules/reconciliation/stray-payments.ts#refundStrayJob',
-    ]);
+    assert.deepEqual(
+      sourceIndex().callers('src/modules/reconciliation/stray-payments.ts', 'refundStrayPayment'),
+      [
+        'src/modules/reconciliation/reconcile.service.ts#refundStray',
+        'src/modules/reconciliation/stray-payments.ts#refundStrayJob',
+      ],
+    );
   });
 });
 
 describe('a membership payment is recorded by applyMembershipPayment', () => {
   test('the ledger’s membership entry and the payment mail are reached only from it', () => {
-    assert.deepEqual(sourceIndex().callers('src/modules/ledger/ledger.service.ts', 'recordMembershipPayment'), ['src/modules/memberships/membership-payment.ts#applyMembershipPayment']);
-    assert.deepEqual(sourceIndex().callers('src/modules/memberships/membership-mail.jobs.ts', 'queuePaymentMail'), ['src/modules/memberships/membership-payment.ts#applyMembershipPayment']);
+    assert.deepEqual(
+      sourceIndex().callers('src/modules/ledger/ledger.service.ts', 'recordMembershipPayment'),
+      ['src/modules/memberships/membership-payment.ts#applyMembershipPayment'],
+    );
+    assert.deepEqual(
+      sourceIndex().callers('src/modules/memberships/membership-mail.jobs.ts', 'queuePaymentMail'),
+      ['src/modules/memberships/membership-payment.ts#applyMembershipPayment'],
+    );
   });
 
   test('a fixed term’s payment and a subscription’s charge both call it', () => {
-    assert.deepEqual(sourceIndex().callers('src/modules/memberships/membership-payment.ts', 'applyMembershipPayment'), [
-      'src/modules/memberships/subscribe.service.ts#applyTermPayment',
-      'src/modules/memberships/subscription-events.service.ts#applyChange',
-    ]);
+    assert.deepEqual(
+      sourceIndex().callers('src/modules/memberships/membership-payment.ts', 'applyMembershipPayment'),
+      [
+        'src/modules/memberships/subscribe.service.ts#applyTermPayment',
+        'src/modules/memberships/subscription-events.service.ts#applyChange',
+      ],
+    );
   });
 });
 
 describe('entry at the door is one rule', () => {
   test('the scan, offline sync and the admit statement all take it from entry-rule.ts', () => {
     const src = sourceIndex();
-    assert.deepEqual(src.callers('src/modules/checkin/entry-rule.ts', 'refusalOf'), ['src/modules/checkin/checkin.service.ts#refusal', 'src/modules/checkin/door-sync.service.ts#refusalOf']);
-    assert.deepEqual(src.callers('src/modules/checkin/entry-rule.ts', 'admissibleSql'), ['src/modules/checkin/checkin.repo.ts#admitGroup']);
+    assert.deepEqual(src.callers('src/modules/checkin/entry-rule.ts', 'refusalOf'), [
+      'src/modules/checkin/checkin.service.ts#refusal',
+      'src/modules/checkin/door-sync.service.ts#refusalOf',
+    ]);
+    assert.deepEqual(src.callers('src/modules/checkin/entry-rule.ts', 'admissibleSql'), [
+      'src/modules/checkin/checkin.repo.ts#admitGroup',
+    ]);
   });
 });

@@ -22,7 +22,8 @@ const PER_MINUTE = 2;
 /** Through the one proxy hop the server trusts. */
 const from = (address: string) => ({ 'x-forwarded-for': address });
 /** The `n`th /64 of the documentation prefix, and an address `host` inside it. */
-const in64 = (n: number, host: number) => `2001:db8:${n.toString(16)}:${(n * 3).toString(16)}:${host.toString(16)}:${(host * 5).toString(16)}:0:1`;
+const in64 = (n: number, host: number) =>
+  `2001:db8:${n.toString(16)}:${(n * 3).toString(16)}:${host.toString(16)}:${(host * 5).toString(16)}:0:1`;
 
 describe('per-address limits over every registered route', () => {
   let server: TestServer;
@@ -30,12 +31,15 @@ describe('per-address limits over every registered route', () => {
   let documented: Record<string, Record<string, any>> = {};
 
   before(async () => {
-    server = await startServer({ env: { ...DEFAULT_LIMITS, RATE_LIMIT_PER_MINUTE: String(PER_MINUTE), TRUST_PROXY: '1' } });
+    server = await startServer({
+      env: { ...DEFAULT_LIMITS, RATE_LIMIT_PER_MINUTE: String(PER_MINUTE), TRUST_PROXY: '1' },
+    });
     for (const r of server.app.routeTable) {
       if (r.method === 'HEAD') continue;
       routes.push({ method: r.method, path: r.url, rule: r.rule as Rule, hidden: r.hidden });
     }
-    documented = (await call(server.url, 'GET', '/api/v1/openapi.json', { headers: from(in64(0xffff, 1)) })).body.paths;
+    documented = (await call(server.url, 'GET', '/api/v1/openapi.json', { headers: from(in64(0xffff, 1)) }))
+      .body.paths;
     // The limit counts fixed minutes of the injected clock, which stands still from here on.
     server.clock.advance(60_000 - (server.clock.now().getTime() % 60_000));
   });
@@ -62,8 +66,11 @@ describe('per-address limits over every registered route', () => {
     }
     return { status: res.status, headers: res.headers, text, body };
   };
-  const limited = (r: Route) => (r.rule.kind === 'public' && (r.rule as { rateLimit?: boolean }).rateLimit !== false) || r.rule.kind === 'key';
-  const exempt = (r: Route) => r.rule.kind === 'public' && (r.rule as { rateLimit?: boolean }).rateLimit === false;
+  const limited = (r: Route) =>
+    (r.rule.kind === 'public' && (r.rule as { rateLimit?: boolean }).rateLimit !== false) ||
+    r.rule.kind === 'key';
+  const exempt = (r: Route) =>
+    r.rule.kind === 'public' && (r.rule as { rateLimit?: boolean }).rateLimit === false;
 
   it('a public route or a key route without a key: 429 rate_limited with Retry-After past the budget of a /64, whichever address of it asks; another /64 is served', async () => {
     const checked = routes.filter(limited);
@@ -76,10 +83,15 @@ describe('per-address limits over every registered route', () => {
         assert.ok(ok.status < 500, `${where}: ${ok.status}`);
       }
       const over = await send(r, in64(i + 1, PER_MINUTE + 1));
-      assert.equal(over.status, 429, `${where}: the /64 is past its budget (${over.status} ${over.text.slice(0, 120)})`);
+      assert.equal(
+        over.status,
+        429,
+        `${where}: the /64 is past its budget (${over.status} ${over.text.slice(0, 120)})`,
+      );
       assert.ok(Number(over.headers.get('retry-after')) > 0, `${where}: Retry-After`);
       assert.equal(over.headers.get('ratelimit-remaining'), '0', where);
-      if (over.body && typeof over.body === 'object') assert.deepEqual([typeof over.body.error, over.body.code], ['string', 'rate_limited'], where);
+      if (over.body && typeof over.body === 'object')
+        assert.deepEqual([typeof over.body.error, over.body.code], ['string', 'rate_limited'], where);
       const other = await send(r, in64(i + 1 + 0x8000, 1));
       assert.notEqual(other.status, 429, `${where}: another /64 is not affected`);
     }

@@ -19,7 +19,8 @@ describe('authorisation matrix', () => {
     await server.close();
   });
 
-  const get = (path: string, options: Parameters<typeof call>[3] = {}) => call(server.url, 'GET', path, options);
+  const get = (path: string, options: Parameters<typeof call>[3] = {}) =>
+    call(server.url, 'GET', path, options);
 
   it('missing x-api-key: 401', async () => {
     const r = await get(`/api/v1/events/${eventId}`);
@@ -38,19 +39,31 @@ describe('authorisation matrix', () => {
   it('revoked key: 403, at once', async () => {
     const k = await createKey(server.url, owner.token);
     assert.equal((await get('/api/v1/me', { key: k.key })).status, 200);
-    assert.equal((await call(server.url, 'DELETE', `/dashboard/api/keys/${k.keyId}`, { token: owner.token })).status, 200);
+    assert.equal(
+      (await call(server.url, 'DELETE', `/dashboard/api/keys/${k.keyId}`, { token: owner.token })).status,
+      200,
+    );
     const r = await get('/api/v1/me', { key: k.key });
     assert.equal(r.status, 403);
     assert.equal(r.body.code, 'api_key_revoked');
   });
 
   it('wrong origin for a pinned checkout key: 403', async () => {
-    const k = await createKey(server.url, owner.token, { class: 'checkout', allowedOrigin: 'https://tickets.organiser.in' });
-    const wrong = await get(`/api/v1/events/${eventId}`, { key: k.key, headers: { origin: 'https://evil.example.com' } });
+    const k = await createKey(server.url, owner.token, {
+      class: 'checkout',
+      allowedOrigin: 'https://tickets.organiser.in',
+    });
+    const wrong = await get(`/api/v1/events/${eventId}`, {
+      key: k.key,
+      headers: { origin: 'https://evil.example.com' },
+    });
     assert.equal(wrong.status, 403);
     assert.equal(wrong.body.code, 'origin_not_allowed');
     assert.equal(wrong.headers.get('access-control-allow-origin'), null);
-    const right = await get(`/api/v1/events/${eventId}`, { key: k.key, headers: { origin: 'https://tickets.organiser.in' } });
+    const right = await get(`/api/v1/events/${eventId}`, {
+      key: k.key,
+      headers: { origin: 'https://tickets.organiser.in' },
+    });
     assert.equal(right.status, 200);
     assert.equal(right.headers.get('access-control-allow-origin'), 'https://tickets.organiser.in');
   });
@@ -88,8 +101,14 @@ describe('authorisation matrix', () => {
 
   it('publishing a live event without organiser access: 403', async () => {
     const live = await createKey(server.url, owner.token, { mode: 'live' });
-    const liveEvent = await createEvent(keyApi(server.url, live.key), { title: 'Live', startDate: '2026-12-01' });
-    const r = await call(server.url, 'PATCH', `/api/v1/events/${liveEvent}`, { key: live.key, body: { status: 'published' } });
+    const liveEvent = await createEvent(keyApi(server.url, live.key), {
+      title: 'Live',
+      startDate: '2026-12-01',
+    });
+    const r = await call(server.url, 'PATCH', `/api/v1/events/${liveEvent}`, {
+      key: live.key,
+      body: { status: 'published' },
+    });
     assert.equal(r.status, 403);
     assert.equal(r.body.code, 'organiser_access_required');
   });
@@ -98,6 +117,14 @@ describe('authorisation matrix', () => {
     assert.equal((await get('/dashboard/api/keys', { key: owner.key })).status, 401);
     assert.equal((await get('/dashboard/api/keys', { token: owner.token })).status, 200);
     const user = await signup(server.url);
-    assert.equal((await call(server.url, 'POST', `/admin/api/accounts/${user.userId}/organiser-access`, { token: user.token, body: { canPublish: true } })).status, 403);
+    assert.equal(
+      (
+        await call(server.url, 'POST', `/admin/api/accounts/${user.userId}/organiser-access`, {
+          token: user.token,
+          body: { canPublish: true },
+        })
+      ).status,
+      403,
+    );
   });
 });

@@ -22,7 +22,8 @@ type Rule =
   | { kind: 'cookie'; staff?: boolean }
   | { kind: 'door'; keys?: boolean };
 /** A door rule with `keys` also takes a full key: the key checks apply to it as to `{ kind: 'key', classes: ['full'] }`. */
-const asKeyRule = (r: Rule): Extract<Rule, { kind: 'key' }> | undefined => (r.kind === 'key' ? r : r.kind === 'door' && r.keys ? { kind: 'key', classes: ['full'] } : undefined);
+const asKeyRule = (r: Rule): Extract<Rule, { kind: 'key' }> | undefined =>
+  r.kind === 'key' ? r : r.kind === 'door' && r.keys ? { kind: 'key', classes: ['full'] } : undefined;
 interface Op {
   method: string;
   /** The OpenAPI form, `/api/v1/events/{id}`. */
@@ -52,24 +53,40 @@ describe('authorisation matrix over every registered route', () => {
   const unverifiedStaffCookieEmail = uniqueEmail('staffu');
 
   before(async () => {
-    server = await startServer({ env: { STAFF_EMAILS: [staffEmail, staffCookieEmail, unverifiedStaffCookieEmail].join(',') } });
+    server = await startServer({
+      env: { STAFF_EMAILS: [staffEmail, staffCookieEmail, unverifiedStaffCookieEmail].join(',') },
+    });
     owner = await signup(server.url);
     for (const mode of ['test', 'live'] as const) {
-      for (const cls of ['full', 'checkout'] as const) keys[`${cls}:${mode}`] = await createKey(server.url, owner.token, { mode, class: cls });
+      for (const cls of ['full', 'checkout'] as const)
+        keys[`${cls}:${mode}`] = await createKey(server.url, owner.token, { mode, class: cls });
     }
     revoked = await createKey(server.url, owner.token, { mode: 'test', class: 'full' });
-    assert.equal((await call(server.url, 'DELETE', `/dashboard/api/keys/${revoked.keyId}`, { token: owner.token })).status, 200);
+    assert.equal(
+      (await call(server.url, 'DELETE', `/dashboard/api/keys/${revoked.keyId}`, { token: owner.token }))
+        .status,
+      200,
+    );
     const other = await signup(server.url);
     stranger = await createKey(server.url, other.token, { mode: 'test', class: 'full' });
     plain = await signup(server.url);
     unverifiedStaff = await signup(server.url, { email: staffEmail, verified: false });
-    eventId = await createEvent(keyApi(server.url, keys['full:test']!.key), { title: 'Matrix', startDate: '2026-12-01' });
+    eventId = await createEvent(keyApi(server.url, keys['full:test']!.key), {
+      title: 'Matrix',
+      startDate: '2026-12-01',
+    });
     const doc = (await call(server.url, 'GET', '/api/v1/openapi.json')).body;
     documented = doc.paths;
     for (const r of server.app.routeTable) {
       if (r.method === 'HEAD') continue; // GET's twin, same rule
       const path = r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-      ops.push({ method: r.method, path, rule: r.rule as Rule, hidden: r.hidden, op: doc.paths[path]?.[r.method.toLowerCase()] });
+      ops.push({
+        method: r.method,
+        path,
+        rule: r.rule as Rule,
+        hidden: r.hidden,
+        op: doc.paths[path]?.[r.method.toLowerCase()],
+      });
     }
     // Dashboard cookies: an organiser, a staff member, and a staff address not yet verified.
     plainCookie = new DashboardClient(server.url);
@@ -86,15 +103,28 @@ describe('authorisation matrix over every registered route', () => {
     await server.close();
   });
 
-  const url = (path: string) => path.replace(/\{id\}/g, eventId).replace(/\{[A-Za-z0-9_]+\}/g, 'x_unknown').replace(/\*$/, 'events');
-  const bodyOf = (o: Op) => (o.op?.requestBody || (o.rule.kind !== 'cookie' && o.method !== 'GET' && o.method !== 'DELETE' && o.method !== 'OPTIONS') ? { body: {} } : {});
-  const send = (o: Op, options: Parameters<typeof call>[3] = {}) => call(server.url, o.method, url(o.path), { ...bodyOf(o), ...options });
+  const url = (path: string) =>
+    path
+      .replace(/\{id\}/g, eventId)
+      .replace(/\{[A-Za-z0-9_]+\}/g, 'x_unknown')
+      .replace(/\*$/, 'events');
+  const bodyOf = (o: Op) =>
+    o.op?.requestBody ||
+    (o.rule.kind !== 'cookie' && o.method !== 'GET' && o.method !== 'DELETE' && o.method !== 'OPTIONS')
+      ? { body: {} }
+      : {};
+  const send = (o: Op, options: Parameters<typeof call>[3] = {}) =>
+    call(server.url, o.method, url(o.path), { ...bodyOf(o), ...options });
   /** A dashboard page as a browser sends it (urlencoded form, our own Origin), redirects not followed. */
   const page = async (o: Op, headers: Record<string, string>, fields: Record<string, string> = {}) => {
     const res = await fetch(server.url + url(o.path), {
       method: o.method,
       redirect: 'manual',
-      headers: { origin: server.url, ...(o.method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers },
+      headers: {
+        origin: server.url,
+        ...(o.method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...headers,
+      },
       ...(o.method === 'POST' ? { body: new URLSearchParams(fields).toString() } : {}),
     });
     const text = await res.text();
@@ -106,21 +136,31 @@ describe('authorisation matrix over every registered route', () => {
     }
     return { status: res.status, headers: res.headers, text, body };
   };
-  const sendPage = (o: Op, cookie: string, fields: Record<string, string> = {}) => page(o, cookie === '' ? {} : { cookie }, fields);
+  const sendPage = (o: Op, cookie: string, fields: Record<string, string> = {}) =>
+    page(o, cookie === '' ? {} : { cookie }, fields);
   const shape = (r: { body: any }) => {
     assert.equal(typeof r.body?.error, 'string');
     assert.equal(typeof r.body?.code, 'string');
   };
   // Public routes never refuse for want of credentials; these refusals are about something else
   // (a webhook's signature is over its body, and Meta's handshake token is a setting the service checks).
-  const NOT_AUTH = new Set(['csrf_refused', 'origin_not_allowed', 'checkout_key_required', 'signature_not_verified', 'verify_token_mismatch']);
+  const NOT_AUTH = new Set([
+    'csrf_refused',
+    'origin_not_allowed',
+    'checkout_key_required',
+    'signature_not_verified',
+    'verify_token_mismatch',
+  ]);
 
   it('every registered route declares a rule the matrix knows, and the document says the same', () => {
     assert.ok(ops.length > 100, `${ops.length} routes`);
     assert.ok(ops.filter((o) => o.hidden).length > 40, 'the dashboard pages are in the matrix');
     for (const o of ops) {
       assert.ok(o.rule, `${o.method} ${o.path} has no rule`);
-      assert.ok(['public', 'key', 'session', 'staff', 'cookie', 'door'].includes(o.rule.kind), `${o.method} ${o.path}: unknown rule ${JSON.stringify(o.rule)}`);
+      assert.ok(
+        ['public', 'key', 'session', 'staff', 'cookie', 'door'].includes(o.rule.kind),
+        `${o.method} ${o.path}: unknown rule ${JSON.stringify(o.rule)}`,
+      );
       if (o.rule.kind === 'key') assert.ok(o.rule.classes.length > 0);
       if (o.hidden) {
         assert.equal(o.op, undefined, `${o.method} ${o.path} is hidden but documented`);
@@ -133,24 +173,39 @@ describe('authorisation matrix over every registered route', () => {
       const security = JSON.stringify(o.op.security ?? []);
       if (o.rule.kind === 'key') assert.equal(security, '[{"apiKey":[]}]', `${o.method} ${o.path}`);
       else if (o.rule.kind === 'public') assert.equal(security, '[]', `${o.method} ${o.path}`);
-      else if (o.rule.kind === 'door') assert.equal(security, o.rule.keys ? '[{"doorPass":[]},{"apiKey":[]}]' : '[{"doorPass":[]}]', `${o.method} ${o.path}`);
+      else if (o.rule.kind === 'door')
+        assert.equal(
+          security,
+          o.rule.keys ? '[{"doorPass":[]},{"apiKey":[]}]' : '[{"doorPass":[]}]',
+          `${o.method} ${o.path}`,
+        );
       else assert.equal(security, '[{"session":[]}]', `${o.method} ${o.path}`);
     }
     // And nothing is documented that is not registered.
     for (const [path, item] of Object.entries(documented)) {
       for (const method of Object.keys(item)) {
-        assert.ok(ops.some((o) => o.path === path && o.method === method.toUpperCase()), `${method} ${path} documented but not registered`);
+        assert.ok(
+          ops.some((o) => o.path === path && o.method === method.toUpperCase()),
+          `${method} ${path} documented but not registered`,
+        );
       }
     }
   });
 
   it('no credentials: 401 wherever a key or session is needed (a dashboard page sends to sign-in); public routes never 401/403', async () => {
     for (const o of ops) {
-      const r = o.rule.kind === 'cookie' || (o.hidden && o.path.startsWith('/dashboard')) ? await sendPage(o, '') : await send(o);
+      const r =
+        o.rule.kind === 'cookie' || (o.hidden && o.path.startsWith('/dashboard'))
+          ? await sendPage(o, '')
+          : await send(o);
       const where = `${o.method} ${o.path}: ${r.status} ${r.text.slice(0, 120)}`;
       if (o.rule.kind === 'public') {
         assert.ok(r.status < 500, where);
-        assert.ok(r.status !== 401 && (r.status !== 403 || NOT_AUTH.has(r.body?.code) || /csrf|another site/i.test(r.text)), where);
+        assert.ok(
+          r.status !== 401 &&
+            (r.status !== 403 || NOT_AUTH.has(r.body?.code) || /csrf|another site/i.test(r.text)),
+          where,
+        );
         continue;
       }
       if (o.rule.kind === 'cookie') {
@@ -162,7 +217,15 @@ describe('authorisation matrix over every registered route', () => {
       // The door screen carries its pass in its path and answers as a page.
       if (o.path.includes('{token}')) continue;
       shape(r);
-      assert.equal(r.body.code, o.rule.kind === 'key' ? 'missing_api_key' : o.rule.kind === 'door' ? 'missing_door_pass' : ((o.rule as { refusal?: string }).refusal ?? 'missing_session'), where);
+      assert.equal(
+        r.body.code,
+        o.rule.kind === 'key'
+          ? 'missing_api_key'
+          : o.rule.kind === 'door'
+            ? 'missing_door_pass'
+            : ((o.rule as { refusal?: string }).refusal ?? 'missing_session'),
+        where,
+      );
     }
   });
 
@@ -196,7 +259,12 @@ describe('authorisation matrix over every registered route', () => {
         const r = await sendPage(o, who.cookieHeader());
         assert.equal(r.status, 403, `${o.method} ${o.path}: ${r.status}`);
       }
-      if (o.method === 'GET') assert.equal((await sendPage(o, staffCookie.cookieHeader())).status, 200, `${o.method} ${o.path} as staff`);
+      if (o.method === 'GET')
+        assert.equal(
+          (await sendPage(o, staffCookie.cookieHeader())).status,
+          200,
+          `${o.method} ${o.path} as staff`,
+        );
     }
   });
 
@@ -205,9 +273,15 @@ describe('authorisation matrix over every registered route', () => {
       if (o.rule.kind === 'door') {
         const bogus = await send(o, { headers: { authorization: 'DoorPass ' + 'Q'.repeat(32) } });
         assert.equal(bogus.status, 401, `${o.method} ${o.path}`);
-        if (!o.path.includes('{token}')) assert.equal(bogus.body.code, 'invalid_door_pass', `${o.method} ${o.path}`);
-        assert.equal((await send(o, { token: owner.token })).status, 401, `${o.method} ${o.path} with a session instead of a pass`);
-        if (o.rule.keys) assert.equal((await send(o, { key: 'sk_test_' + 'Q'.repeat(32) })).body.code, 'invalid_api_key');
+        if (!o.path.includes('{token}'))
+          assert.equal(bogus.body.code, 'invalid_door_pass', `${o.method} ${o.path}`);
+        assert.equal(
+          (await send(o, { token: owner.token })).status,
+          401,
+          `${o.method} ${o.path} with a session instead of a pass`,
+        );
+        if (o.rule.keys)
+          assert.equal((await send(o, { key: 'sk_test_' + 'Q'.repeat(32) })).body.code, 'invalid_api_key');
       } else if (o.rule.kind === 'key') {
         const r = await send(o, { key: 'sk_test_' + 'Q'.repeat(32) });
         assert.equal(r.status, 401, `${o.method} ${o.path}`);
@@ -223,7 +297,11 @@ describe('authorisation matrix over every registered route', () => {
         assert.equal(asKey.status, 401, `${o.method} ${o.path} with a key instead of a session`);
         assert.equal(asKey.body.code, refusal ?? 'missing_session');
         const asCookie = await send(o, { headers: { cookie: staffCookie.cookieHeader() } });
-        assert.equal(asCookie.status, 401, `${o.method} ${o.path} with the dashboard cookie instead of a token`);
+        assert.equal(
+          asCookie.status,
+          401,
+          `${o.method} ${o.path} with the dashboard cookie instead of a token`,
+        );
       }
     }
   });
@@ -251,7 +329,13 @@ describe('authorisation matrix over every registered route', () => {
           assert.equal(r.body.code, `${rule.modes[0]}_mode_only`, where);
         } else {
           // Allowed through the door: whatever it answers, it is not an authentication refusal.
-          assert.ok(r.status !== 401 && !['api_key_revoked', 'checkout_key_not_allowed', 'test_mode_only', 'live_mode_only'].includes(r.body?.code), where);
+          assert.ok(
+            r.status !== 401 &&
+              !['api_key_revoked', 'checkout_key_not_allowed', 'test_mode_only', 'live_mode_only'].includes(
+                r.body?.code,
+              ),
+            where,
+          );
           assert.ok(r.status < 500, where);
         }
       }
@@ -259,10 +343,19 @@ describe('authorisation matrix over every registered route', () => {
   });
 
   it("another account's event: 403; another mode's: 404 (reads of an event)", async () => {
-    const eventReads = ops.filter((o) => asKeyRule(o.rule) && o.method === 'GET' && o.path.startsWith('/api/v1/events/{id}') && !/\{(?!id\})/.test(o.path));
+    const eventReads = ops.filter(
+      (o) =>
+        asKeyRule(o.rule) &&
+        o.method === 'GET' &&
+        o.path.startsWith('/api/v1/events/{id}') &&
+        !/\{(?!id\})/.test(o.path),
+    );
     assert.ok(eventReads.length >= 3);
     for (const o of eventReads) {
-      const mine = await send(o, { key: keys['full:test']!.key, ...(o.path.endsWith('/check-in') ? {} : {}) });
+      const mine = await send(o, {
+        key: keys['full:test']!.key,
+        ...(o.path.endsWith('/check-in') ? {} : {}),
+      });
       const theirs = await send(o, { key: stranger.key });
       const otherMode = await send(o, { key: keys['full:live']!.key });
       const where = `${o.method} ${o.path}: mine ${mine.status}, theirs ${theirs.status} ${theirs.text.slice(0, 100)}, other mode ${otherMode.status}`;
@@ -285,7 +378,10 @@ describe('authorisation matrix over every registered route', () => {
   it('live-only actions need a verified email: an unverified account gets 403 email_unverified', async () => {
     const unverified = await signup(server.url, { verified: false });
     for (const cls of ['full', 'checkout']) {
-      const r = await call(server.url, 'POST', '/dashboard/api/keys', { token: unverified.token, body: { mode: 'live', class: cls } });
+      const r = await call(server.url, 'POST', '/dashboard/api/keys', {
+        token: unverified.token,
+        body: { mode: 'live', class: cls },
+      });
       assert.equal(r.status, 403);
       assert.equal(r.body.code, 'email_unverified');
     }
@@ -305,8 +401,20 @@ describe('a route without an access rule is refused', () => {
     const app = await buildApp(server.deps);
     try {
       assert.throws(() => app.get('/no-rule', async () => ({ open: true })), /declares no access rule/);
-      assert.throws(() => app.post('/odd-rule', { config: { auth: { kind: 'everyone' } as never } }, async () => ({ open: true })), /declares no access rule/);
-      assert.throws(() => app.get('/no-classes', { config: { auth: { kind: 'key', classes: [] } } }, async () => ({ open: true })), /at least one key class/);
+      assert.throws(
+        () =>
+          app.post('/odd-rule', { config: { auth: { kind: 'everyone' } as never } }, async () => ({
+            open: true,
+          })),
+        /declares no access rule/,
+      );
+      assert.throws(
+        () =>
+          app.get('/no-classes', { config: { auth: { kind: 'key', classes: [] } } }, async () => ({
+            open: true,
+          })),
+        /at least one key class/,
+      );
     } finally {
       await app.close();
     }
@@ -330,7 +438,11 @@ describe('a route without an access rule is refused', () => {
       });
       await app.ready();
       for (const method of ['GET', 'POST'] as const) {
-        const r = await app.inject({ method, url: '/stripped', ...(method === 'POST' ? { payload: {} } : {}) });
+        const r = await app.inject({
+          method,
+          url: '/stripped',
+          ...(method === 'POST' ? { payload: {} } : {}),
+        });
         assert.equal(r.statusCode, 403, `${method}: ${r.body}`);
         assert.equal(r.json().code, 'route_not_open');
       }

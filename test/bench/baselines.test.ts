@@ -4,7 +4,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { APP, backendsOf, baselineBackends, cpuMeter, createBaselineTables, startBaseline, tagged } from '../../bench/lib.js';
+import {
+  APP,
+  backendsOf,
+  baselineBackends,
+  cpuMeter,
+  createBaselineTables,
+  startBaseline,
+  tagged,
+} from '../../bench/lib.js';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -13,7 +21,11 @@ describe('the benchmark baselines', () => {
   let db: pg.Pool;
   let baseline: Awaited<ReturnType<typeof startBaseline>>;
   const post = async (path: string, body: unknown) => {
-    const r = await fetch(`${baseline.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(`${baseline.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: r.status, body: (await r.json()) as { data?: Record<string, unknown>; code?: string } };
   };
 
@@ -41,22 +53,38 @@ describe('the benchmark baselines', () => {
   for (const route of ['register', 'register-steps']) {
     it(`${route}: sells exactly the capacity under concurrent requests, each sale with its mail job; 409 once full`, async () => {
       const event = route === 'register' ? 1 : 2;
-      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(`/events/${event}/${route}`, { name: `P ${i}`, email: `p${i}@example.in` })));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          post(`/events/${event}/${route}`, { name: `P ${i}`, email: `p${i}@example.in` }),
+        ),
+      );
       const statuses = answers.map((a) => a.status).sort();
       assert.deepEqual(statuses, [201, 201, 201, ...Array(9).fill(409)]);
       assert.ok(answers.filter((a) => a.status === 409).every((a) => a.body.code === 'sold_out'));
       const ids = answers.filter((a) => a.status === 201).map((a) => a.body.data!.id);
-      const rows = await db.query('select id::text from ref_registrations where event_id = $1 order by id', [event]);
+      const rows = await db.query('select id::text from ref_registrations where event_id = $1 order by id', [
+        event,
+      ]);
       assert.deepEqual(rows.rows.map((r) => r.id).sort(), [...ids].sort());
-      const jobs = await db.query(`select payload->>'registrationId' as id from ref_jobs where payload->>'registrationId' = any($1)`, [ids.map(String)]);
+      const jobs = await db.query(
+        `select payload->>'registrationId' as id from ref_jobs where payload->>'registrationId' = any($1)`,
+        [ids.map(String)],
+      );
       assert.equal(jobs.rowCount, 3, 'one mail job per registration, in the same commit');
       assert.equal((await db.query('select taken from ref_events where id = $1', [event])).rows[0].taken, 3);
     });
   }
 
   it('register: an event without a limit takes every booking', async () => {
-    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => post('/events/3/register', { name: `Q ${i}`, email: `q${i}@example.in` })));
-    assert.deepEqual(answers.map((a) => a.status), [201, 201, 201, 201, 201]);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        post('/events/3/register', { name: `Q ${i}`, email: `q${i}@example.in` }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [201, 201, 201, 201, 201],
+    );
   });
 
   it('lookup: 200 with the ticket, 404 for another event or an unknown ticket', async () => {
@@ -70,13 +98,20 @@ describe('the benchmark baselines', () => {
   });
 
   it('admit: of many scans of one ticket at once exactly one admits (201), the rest say already in (200)', async () => {
-    const answers = await Promise.all(Array.from({ length: 16 }, () => post('/events/ev_1/check-in', { registrationId: 'reg_a' })));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => post('/events/ev_1/check-in', { registrationId: 'reg_a' })),
+    );
     const statuses = answers.map((a) => a.status);
     assert.equal(statuses.filter((s) => s === 201).length, 1, statuses.join(','));
     assert.equal(statuses.filter((s) => s === 200).length, 15, statuses.join(','));
     const admitted = answers.find((a) => a.status === 201)!.body.data!;
-    const stored = (await db.query('select checked_in_at from ref_tickets where id = $1', ['reg_a'])).rows[0].checked_in_at as Date;
-    assert.equal(new Date(admitted.checked_in_at as string).getTime(), stored.getTime(), 'the admit that answered 201 is the one stored');
+    const stored = (await db.query('select checked_in_at from ref_tickets where id = $1', ['reg_a'])).rows[0]
+      .checked_in_at as Date;
+    assert.equal(
+      new Date(admitted.checked_in_at as string).getTime(),
+      stored.getTime(),
+      'the admit that answered 201 is the one stored',
+    );
     const again = await post('/events/ev_1/check-in', { registrationId: 'reg_a' });
     assert.equal(again.status, 200);
     assert.equal(new Date(again.body.data!.checked_in_at as string).getTime(), stored.getTime());
@@ -86,22 +121,36 @@ describe('the benchmark baselines', () => {
     const cancelled = await post('/events/ev_1/check-in', { registrationId: 'reg_b' });
     assert.equal(cancelled.status, 409);
     assert.equal(cancelled.body.code, 'not_admissible');
-    assert.equal((await db.query('select checked_in_at from ref_tickets where id = $1', ['reg_b'])).rows[0].checked_in_at, null);
+    assert.equal(
+      (await db.query('select checked_in_at from ref_tickets where id = $1', ['reg_b'])).rows[0]
+        .checked_in_at,
+      null,
+    );
     assert.equal((await post('/events/ev_1/check-in', { registrationId: 'reg_zz' })).status, 404);
     assert.equal((await post('/events/ev_2/check-in', { registrationId: 'reg_a' })).status, 404);
   });
 
   it("the CPU meter counts the baseline's own backends, by pid, and not the driver's", async () => {
-    await Promise.all(Array.from({ length: 4 }, () => fetch(`${baseline.url}/events/ev_1/check-in?registrationId=reg_a`).then((r) => r.text())));
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        fetch(`${baseline.url}/events/ev_1/check-in?registrationId=reg_a`).then((r) => r.text()),
+      ),
+    );
     const list = backendsOf(db, baselineBackends);
     const pids = await list();
     assert.ok(pids.length > 0, 'the baseline pool has backends');
-    const named = await db.query(`select pid, application_name from pg_stat_activity where pid = any($1)`, [pids]);
-    assert.ok(named.rows.every((r) => r.application_name === APP.baseline), JSON.stringify(named.rows));
+    const named = await db.query(`select pid, application_name from pg_stat_activity where pid = any($1)`, [
+      pids,
+    ]);
+    assert.ok(
+      named.rows.every((r) => r.application_name === APP.baseline),
+      JSON.stringify(named.rows),
+    );
     const driver = await db.query('select pg_backend_pid() as pid');
     assert.ok(!pids.includes(driver.rows[0].pid));
     const meter = await cpuMeter(() => [baseline.pid], list);
-    for (let i = 0; i < 200; i++) await fetch(`${baseline.url}/events/ev_1/check-in?registrationId=reg_a`).then((r) => r.text());
+    for (let i = 0; i < 200; i++)
+      await fetch(`${baseline.url}/events/ev_1/check-in?registrationId=reg_a`).then((r) => r.text());
     const used = await meter();
     assert.ok(used.processes > 0, 'the baseline process used CPU');
     assert.ok(used.database >= 0);

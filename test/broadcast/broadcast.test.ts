@@ -14,7 +14,11 @@ describe('broadcast (test mode)', () => {
 
   before(async () => {
     server = await startServer({ env: { BROADCAST_MAX_RECIPIENTS: '8' } });
-    ({ org, eventId } = await organiserWithEvent(server.url, { title: 'Broadcast night', maxTeamSize: 2, tracks: [{ title: 'A' }] }));
+    ({ org, eventId } = await organiserWithEvent(server.url, {
+      title: 'Broadcast night',
+      maxTeamSize: 2,
+      tracks: [{ title: 'A' }],
+    }));
     for (let i = 0; i < 4; i++) {
       const p = { name: `Person ${i}`, email: uniqueEmail(`b${i}`) };
       people.push(p);
@@ -27,15 +31,20 @@ describe('broadcast (test mode)', () => {
       if (i === 0) body.subEventId = '0';
       const r = await api('POST', `/api/v1/events/${eventId}/register`, body);
       assert.equal(r.status, 201, r.text);
-      if (i === 1) await api('POST', `/api/v1/events/${eventId}/check-in`, { registrationId: r.body.registrationId });
+      if (i === 1)
+        await api('POST', `/api/v1/events/${eventId}/check-in`, { registrationId: r.body.registrationId });
     }
   });
   after(async () => {
     await server.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
-  const send = (body: Record<string, unknown>) => api('POST', `/api/v1/events/${eventId}/broadcast`, { subject: 'Doors at 7', message: 'Hello', ...body });
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
+  const send = (body: Record<string, unknown>) =>
+    api('POST', `/api/v1/events/${eventId}/broadcast`, { subject: 'Doors at 7', message: 'Hello', ...body });
 
   it('previews by default with the count and at most five samples', async () => {
     const r = await send({});
@@ -75,26 +84,56 @@ describe('broadcast (test mode)', () => {
     const r = await send({ dryRun: false, confirmedRecipientCount: 5, message: 'Line one\nLine two <b>' });
     assert.equal(r.status, 200, r.text);
     assert.match(r.body.broadcastId, /^bc_/);
-    assert.deepEqual(r.body, { dryRun: false, sent: 5, failed: 0, recipientCount: 5, broadcastId: r.body.broadcastId });
+    assert.deepEqual(r.body, {
+      dryRun: false,
+      sent: 5,
+      failed: 0,
+      recipientCount: 5,
+      broadcastId: r.body.broadcastId,
+    });
     const mails = (await api('GET', '/api/v1/sandbox/emails')).body.data.slice(0, 5);
     assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, before + 5);
-    assert.deepEqual(mails.map((m: any) => m.to.length), [1, 1, 1, 1, 1], 'one mail per recipient');
+    assert.deepEqual(
+      mails.map((m: any) => m.to.length),
+      [1, 1, 1, 1, 1],
+      'one mail per recipient',
+    );
     assert.deepEqual(new Set(mails.map((m: any) => m.to[0])), new Set(people.map((p) => p.email)));
-    assert.ok(mails.every((m: any) => m.subject === 'Doors at 7' && m.text.startsWith('Line one\nLine two <b>')));
+    assert.ok(
+      mails.every((m: any) => m.subject === 'Doors at 7' && m.text.startsWith('Line one\nLine two <b>')),
+    );
 
     // A retried request is the same broadcast: nobody gets a second copy.
-    const again = await send({ dryRun: false, confirmedRecipientCount: 5, message: 'Line one\nLine two <b>' });
+    const again = await send({
+      dryRun: false,
+      confirmedRecipientCount: 5,
+      message: 'Line one\nLine two <b>',
+    });
     assert.equal(again.status, 200);
     assert.equal(again.body.broadcastId, r.body.broadcastId);
     assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, before + 5);
     const progress = await api('GET', `/api/v1/events/${eventId}/broadcasts/${r.body.broadcastId}`);
     assert.equal(progress.status, 200, progress.text);
-    assert.deepEqual([progress.body.data.recipientCount, progress.body.data.delivered, progress.body.data.queued, progress.body.data.failed, progress.body.data.done], [5, 5, 0, 0, true]);
+    assert.deepEqual(
+      [
+        progress.body.data.recipientCount,
+        progress.body.data.delivered,
+        progress.body.data.queued,
+        progress.body.data.failed,
+        progress.body.data.done,
+      ],
+      [5, 5, 0, 0, true],
+    );
     // A new Idempotency-Key makes a deliberate repeat a new broadcast.
     const deliberate = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, {
       key: org.key,
       headers: { 'idempotency-key': 'second-time' },
-      body: { subject: 'Doors at 7', message: 'Line one\nLine two <b>', dryRun: false, confirmedRecipientCount: 5 },
+      body: {
+        subject: 'Doors at 7',
+        message: 'Line one\nLine two <b>',
+        dryRun: false,
+        confirmedRecipientCount: 5,
+      },
     });
     assert.notEqual(deliberate.body.broadcastId, r.body.broadcastId);
     assert.equal((await api('GET', '/api/v1/sandbox/emails')).body.count, before + 10);
@@ -104,15 +143,24 @@ describe('broadcast (test mode)', () => {
 
   it('answers 413 above BROADCAST_MAX_RECIPIENTS', async () => {
     const big = await createEvent(api, { title: 'Big' });
-    for (let i = 0; i < 9; i++) await api('POST', `/api/v1/events/${big}/register`, { name: `P${i}`, email: uniqueEmail('big') });
+    for (let i = 0; i < 9; i++)
+      await api('POST', `/api/v1/events/${big}/register`, { name: `P${i}`, email: uniqueEmail('big') });
     const r = await api('POST', `/api/v1/events/${big}/broadcast`, { subject: 's', message: 'm' });
     assert.equal(r.status, 413);
     assert.equal(r.body.code, 'too_many_recipients');
   });
 
   it('is for full keys only', async () => {
-    const checkout = await call(server.url, 'POST', '/dashboard/api/keys', { token: org.token, body: { mode: 'test', class: 'checkout' } });
-    const r = await api('POST', `/api/v1/events/${eventId}/broadcast`, { subject: 's', message: 'm' }, checkout.body.key);
+    const checkout = await call(server.url, 'POST', '/dashboard/api/keys', {
+      token: org.token,
+      body: { mode: 'test', class: 'checkout' },
+    });
+    const r = await api(
+      'POST',
+      `/api/v1/events/${eventId}/broadcast`,
+      { subject: 's', message: 'm' },
+      checkout.body.key,
+    );
     assert.equal(r.status, 403);
   });
 });
@@ -128,11 +176,20 @@ describe('broadcast (live mode, through SMTP)', () => {
   before(async () => {
     smtp = await startSmtp();
     // Its own database: the broadcast jobs must run with this server's SMTP settings.
-    server = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail } });
+    server = await startServer({
+      isolatedDatabase: true,
+      env: { SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail },
+    });
     org = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: staffEmail });
-    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
-    const api = keyApi(() => server.url, () => org.key);
+    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
+    const api = keyApi(
+      () => server.url,
+      () => org.key,
+    );
     eventId = await createEvent(api, { title: 'Live <b>night</b>', maxTeamSize: 2 }, { publish: true });
     for (let i = 0; i < 3; i++) {
       const email = uniqueEmail(`live${i}`);
@@ -152,8 +209,13 @@ describe('broadcast (live mode, through SMTP)', () => {
   });
 
   const sendNow = (subject: string, message = 'm') =>
-    call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, { key: org.key, body: { subject, message, dryRun: false, confirmedRecipientCount: 4 } });
-  const progress = async (broadcastId: string) => (await call(server.url, 'GET', `/api/v1/events/${eventId}/broadcasts/${broadcastId}`, { key: org.key })).body.data;
+    call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, {
+      key: org.key,
+      body: { subject, message, dryRun: false, confirmedRecipientCount: 4 },
+    });
+  const progress = async (broadcastId: string) =>
+    (await call(server.url, 'GET', `/api/v1/events/${eventId}/broadcasts/${broadcastId}`, { key: org.key }))
+      .body.data;
   /** Runs the mail jobs (moving the clock over their back-off) until no mail is queued. */
   async function deliver(broadcastId: string) {
     for (let i = 0; i < 40 && !(await progress(broadcastId)).done; i++) {
@@ -164,12 +226,25 @@ describe('broadcast (live mode, through SMTP)', () => {
   }
 
   it('queues one mail per attendee in the request and delivers each, addressed to that attendee alone, with text and escaped HTML', async () => {
-    const preview = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, { key: org.key, body: { subject: 'Gate change', message: 'Use gate 2.\n<script>x</script>' } });
+    const preview = await call(server.url, 'POST', `/api/v1/events/${eventId}/broadcast`, {
+      key: org.key,
+      body: { subject: 'Gate change', message: 'Use gate 2.\n<script>x</script>' },
+    });
     assert.equal(preview.body.recipientCount, 4);
     const r = await sendNow('Gate change', 'Use gate 2.\n<script>x</script>');
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body, { dryRun: false, sent: 4, failed: 0, recipientCount: 4, broadcastId: r.body.broadcastId });
-    assert.equal(smtp.messages.filter((m) => m.subject === 'Gate change').length, 0, 'nothing is sent inside the request');
+    assert.deepEqual(r.body, {
+      dryRun: false,
+      sent: 4,
+      failed: 0,
+      recipientCount: 4,
+      broadcastId: r.body.broadcastId,
+    });
+    assert.equal(
+      smtp.messages.filter((m) => m.subject === 'Gate change').length,
+      0,
+      'nothing is sent inside the request',
+    );
     assert.deepEqual((await progress(r.body.broadcastId)).queued, 4);
     const p = await deliver(r.body.broadcastId);
     assert.deepEqual([p.delivered, p.failed, p.queued, p.done], [4, 0, 0, true]);
@@ -214,7 +289,12 @@ describe('broadcast (live mode, through SMTP)', () => {
   it('never mails twice a recipient whose attempt stopped mid-send (a crash), and refuses nobody else', async () => {
     const r = await sendNow('Crash mid-send');
     // A worker marked this recipient as being sent and died before recording the result.
-    await server.deps.db.updateTable('broadcast_recipients').set({ status: 'sending' }).where('broadcast_id', '=', r.body.broadcastId).where('email', '=', attendees[0]!).execute();
+    await server.deps.db
+      .updateTable('broadcast_recipients')
+      .set({ status: 'sending' })
+      .where('broadcast_id', '=', r.body.broadcastId)
+      .where('email', '=', attendees[0]!)
+      .execute();
     const p = await deliver(r.body.broadcastId);
     assert.deepEqual([p.delivered, p.failed, p.queued], [3, 1, 0]);
     const mails = smtp.messages.filter((m) => m.subject === 'Crash mid-send');

@@ -23,7 +23,10 @@ describe('account recovery in Chromium', { timeout: 180_000 }, () => {
 
   before(async () => {
     smtp = await startSmtp();
-    server = await startServer({ isolatedDatabase: true, env: { SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in' } });
+    server = await startServer({
+      isolatedDatabase: true,
+      env: { SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in' },
+    });
     browser = await openBrowser();
     page = await browser.newPage();
   });
@@ -47,9 +50,12 @@ describe('account recovery in Chromium', { timeout: 180_000 }, () => {
   const local = (link: URL) => server.url + link.pathname + link.search;
 
   async function resetLink(): Promise<URL> {
-    const resets = () => smtp.messages.filter((m) => m.envelopeTo.includes(email) && m.subject === 'Reset your password');
+    const resets = () =>
+      smtp.messages.filter((m) => m.envelopeTo.includes(email) && m.subject === 'Reset your password');
     await drainJobs(server, async () => resets().length > 0);
-    const m = /(https:\/\/tickets\.example\.in\/auth\/password\/reset\?token=[A-Za-z0-9_-]+)/.exec(resets()[0]!.text ?? '');
+    const m = /(https:\/\/tickets\.example\.in\/auth\/password\/reset\?token=[A-Za-z0-9_-]+)/.exec(
+      resets()[0]!.text ?? '',
+    );
     assert.ok(m, resets()[0]!.text);
     return new URL(m[1]!);
   }
@@ -126,7 +132,12 @@ describe('account recovery in Chromium', { timeout: 180_000 }, () => {
     assert.equal(refused.status, 401);
     assert.equal(refused.body.code, 'session_ended');
     const fresh = await call(server.url, 'POST', '/auth/login', { body: { email, password: NEW_PASSWORD } });
-    assert.equal((await call(server.url, 'GET', '/dashboard/api/keys', { token: fresh.body.idToken })).status, 200);
-    await drainJobs(server, async () => smtp.messages.some((m) => m.envelopeTo.includes(email) && m.subject === 'Your password was changed'));
+    assert.equal(
+      (await call(server.url, 'GET', '/dashboard/api/keys', { token: fresh.body.idToken })).status,
+      200,
+    );
+    await drainJobs(server, async () =>
+      smtp.messages.some((m) => m.envelopeTo.includes(email) && m.subject === 'Your password was changed'),
+    );
   });
 });

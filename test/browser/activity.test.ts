@@ -42,12 +42,27 @@ describe('dashboard activity screen in Chromium', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/dashboard\/verify/);
 
-    const login = await call(server.url, 'POST', '/auth/login', { body: { email: organiser, password: PASSWORD } });
+    const login = await call(server.url, 'POST', '/auth/login', {
+      body: { email: organiser, password: PASSWORD },
+    });
     const made = await createKey(server.url, login.body.idToken, { mode: 'test', class: 'full' });
     key = made.key;
     keyPrefix = key.slice(0, 12);
-    eventId = await createEvent(keyApi(server.url, key), { title: 'Kathak Workshop', description: 'Audit', startDate: '2030-03-14T18:30:00+05:30', capacity: 20 });
-    assert.equal((await call(server.url, 'PATCH', `/api/v1/events/${eventId}`, { key, body: { title: 'Kathak Workshop, Day 1' } })).status, 200);
+    eventId = await createEvent(keyApi(server.url, key), {
+      title: 'Kathak Workshop',
+      description: 'Audit',
+      startDate: '2030-03-14T18:30:00+05:30',
+      capacity: 20,
+    });
+    assert.equal(
+      (
+        await call(server.url, 'PATCH', `/api/v1/events/${eventId}`, {
+          key,
+          body: { title: 'Kathak Workshop, Day 1' },
+        })
+      ).status,
+      200,
+    );
 
     await page.getByRole('link', { name: 'Activity' }).click();
     await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
@@ -55,9 +70,17 @@ describe('dashboard activity screen in Chromium', { timeout: 180_000 }, () => {
     const rows = page.locator('main tbody tr');
     assert.equal(await rows.count(), 3, await page.locator('main').innerText());
     // Newest first: the key's edit, the key's create, the organiser's key creation.
-    assert.match(await rows.nth(0).innerText(), new RegExp(`API key\\s+${keyPrefix}[\\s\\S]*event\\.update[\\s\\S]*title: Kathak Workshop → Kathak Workshop, Day 1`));
+    assert.match(
+      await rows.nth(0).innerText(),
+      new RegExp(
+        `API key\\s+${keyPrefix}[\\s\\S]*event\\.update[\\s\\S]*title: Kathak Workshop → Kathak Workshop, Day 1`,
+      ),
+    );
     assert.match(await rows.nth(1).innerText(), /event\.create/);
-    assert.match(await rows.nth(2).innerText(), new RegExp(`Organiser\\s+${organiser.replace(/[.]/g, '\\.')}[\\s\\S]*key\\.create`));
+    assert.match(
+      await rows.nth(2).innerText(),
+      new RegExp(`Organiser\\s+${organiser.replace(/[.]/g, '\\.')}[\\s\\S]*key\\.create`),
+    );
     assert.doesNotMatch(await page.locator('main').innerText(), new RegExp(key));
     await screenshot(page, 'activity-desktop');
 
@@ -66,7 +89,10 @@ describe('dashboard activity screen in Chromium', { timeout: 180_000 }, () => {
     await page.waitForURL(/targetId=/);
     assert.equal(await page.locator('main tbody tr').count(), 2);
     assert.equal(await page.getByLabel('Id').inputValue(), eventId);
-    assert.deepEqual(consoleErrors.filter((e) => !e.includes('/favicon.ico')), []);
+    assert.deepEqual(
+      consoleErrors.filter((e) => !e.includes('/favicon.ico')),
+      [],
+    );
   });
 
   it('fits a 390 px phone screen without horizontal scrolling', async () => {

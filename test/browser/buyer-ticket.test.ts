@@ -11,7 +11,16 @@ import { after, before, describe, it } from 'node:test';
 import ICAL from 'ical.js';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { fitsWidth, hostPage, hostUrl, launchBrowser, screenshot, startHostPages, type Browser, type HostPages } from '../helpers/browser.js';
+import {
+  fitsWidth,
+  hostPage,
+  hostUrl,
+  launchBrowser,
+  screenshot,
+  startHostPages,
+  type Browser,
+  type HostPages,
+} from '../helpers/browser.js';
 import { decodeQr } from '../helpers/qr.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createEventData, keyApi } from '../helpers/factories.js';
@@ -28,7 +37,9 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     host = await startHostPages(server.url);
     browser = await launchBrowser();
     org = await organiser(server.url, 'test');
-    pk = (await createKey(server.url, org.token, { mode: 'test', class: 'checkout', allowedOrigin: host.origin })).key;
+    pk = (
+      await createKey(server.url, org.token, { mode: 'test', class: 'checkout', allowedOrigin: host.origin })
+    ).key;
   });
   after(async () => {
     await browser?.close();
@@ -36,7 +47,10 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     await server?.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
 
   async function open(url: string, width: number): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.context.newPage();
@@ -54,15 +68,20 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     // Evaluated through the debugging protocol: the page's CSP admits no injected script.
     await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
     return page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      const r = await (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map(
+        (v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+      );
     });
   }
 
   /** Console errors but the browser's own note that a standalone page has no favicon. */
   const real = (errors: string[]) => errors.filter((e) => !/favicon\.ico/.test(e));
   const summary = (page: Page, row: string) => page.locator(`#sum-${row} dd`).innerText();
-  const describedBy = (page: Page, selector: string) => page.locator(selector).getAttribute('aria-describedby');
+  const describedBy = (page: Page, selector: string) =>
+    page.locator(selector).getAttribute('aria-describedby');
 
   it('390 px: summary, errors at fields, a paid test booking, the QR and a valid .ics', async () => {
     const ev = await createEventData(api, {
@@ -74,7 +93,11 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
       price: 0,
       tracks: [{ title: 'Workshop', price: 499, capacity: 20 }],
     });
-    assert.equal((await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'MONSOON', discountAmount: 100 })).status, 201);
+    assert.equal(
+      (await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'MONSOON', discountAmount: 100 }))
+        .status,
+      201,
+    );
     const { page, errors } = await open(`${server.url}/e/${ev.slug}?key=${pk}`, 390);
 
     // Nothing is chosen for the buyer: not the free "whole event" over the ₹499 workshop.
@@ -90,11 +113,18 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     assert.equal(await page.locator('#session-error').innerText(), 'Choose a session.');
     for (const id of ['name', 'email']) {
       assert.equal(await page.locator(`#${id}`).getAttribute('aria-invalid'), 'true', id);
-      assert.ok((await describedBy(page, `#${id}`))!.split(' ').includes(`${id}-error`), `${id} is described by its error`);
+      assert.ok(
+        (await describedBy(page, `#${id}`))!.split(' ').includes(`${id}-error`),
+        `${id} is described by its error`,
+      );
       assert.ok(await page.locator(`#${id}-error`).isVisible());
     }
     assert.ok(await page.locator('#form-error').isHidden(), 'no error at the bottom of the form');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'session-none', 'focus moves to the first field in error');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.id),
+      'session-none',
+      'focus moves to the first field in error',
+    );
     await screenshot(page, 'buyer-errors-390');
     assert.deepEqual(await axe(page), [], 'axe-core: the form with its errors');
 
@@ -104,7 +134,11 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     assert.equal(await summary(page, 'session'), 'Workshop');
     assert.equal(await summary(page, 'total'), '₹499');
     assert.equal(await submit.innerText(), 'Pay ₹499');
-    assert.equal(await page.locator('#session').getAttribute('aria-invalid'), null, 'a choice clears its error');
+    assert.equal(
+      await page.locator('#session').getAttribute('aria-invalid'),
+      null,
+      'a choice clears its error',
+    );
     await page.keyboard.press('ArrowUp');
     assert.equal(await summary(page, 'total'), 'Free');
     assert.equal(await submit.innerText(), 'Register', 'a free choice registers');
@@ -120,7 +154,11 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     await page.keyboard.press('Tab');
     assert.ok(await page.locator('#sum-discount').isHidden(), 'a typed code changes nothing until applied');
     assert.equal(await page.locator('#promo-status').innerText(), 'Press Apply to use this code.');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'promo-apply', 'Apply is next to the code');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.id),
+      'promo-apply',
+      'Apply is next to the code',
+    );
     await page.keyboard.press('Enter');
     await page.locator('#promo-status', { hasText: 'Code MONSOON applied: ₹100 off. Total ₹399.' }).waitFor();
     await page.locator('#sum-discount dd', { hasText: '−₹100 (MONSOON)' }).waitFor();
@@ -138,20 +176,41 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('heading', { name: 'You are registered' }).waitFor();
     await page.locator('#ticket-qr').waitFor();
 
-    const regs = (await api('GET', `/api/v1/events/${ev.id}/registrations`)).body.data as { id: string; status: string; amount: number }[];
-    assert.deepEqual(regs.map((r) => [r.status, r.amount]), [['confirmed', 399]]);
+    const regs = (await api('GET', `/api/v1/events/${ev.id}/registrations`)).body.data as {
+      id: string;
+      status: string;
+      amount: number;
+    }[];
+    assert.deepEqual(
+      regs.map((r) => [r.status, r.amount]),
+      [['confirmed', 399]],
+    );
     const ticketId = regs[0]!.id;
     const src = (await page.locator('#ticket-qr').getAttribute('src'))!;
     assert.ok(src.startsWith('data:image/png;base64,'));
-    assert.equal(decodeQr(Buffer.from(src.split(',')[1]!, 'base64')), ticketId, 'the QR on screen is the ticket id');
+    assert.equal(
+      decodeQr(Buffer.from(src.split(',')[1]!, 'base64')),
+      ticketId,
+      'the QR on screen is the ticket id',
+    );
     const booked = await page.locator('.booked').innerText();
-    for (const part of ['Monsoon Meetup', 'Sat 12 Dec 2026, 10:00 am – 5:30 pm IST', 'Hall 3, Bengaluru', 'Workshop', '₹399']) assert.ok(booked.includes(part), `${part} in ${booked}`);
+    for (const part of [
+      'Monsoon Meetup',
+      'Sat 12 Dec 2026, 10:00 am – 5:30 pm IST',
+      'Hall 3, Bengaluru',
+      'Workshop',
+      '₹399',
+    ])
+      assert.ok(booked.includes(part), `${part} in ${booked}`);
     assert.equal((await fitsWidth(page)).fits, true);
     await screenshot(page, 'buyer-confirmed-390');
     assert.deepEqual(await axe(page), [], 'axe-core: the confirmation');
 
     // "Add to calendar": a file a calendar parser reads, UID = the ticket id, with a reminder.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Add to calendar (.ics)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Add to calendar (.ics)' }).click(),
+    ]);
     assert.match(download.suggestedFilename(), /\.ics$/);
     const ics = readFileSync((await download.path())!, 'utf8');
     const vevent = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')!;
@@ -160,7 +219,9 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     assert.equal(entry.location, 'Hall 3, Bengaluru');
     assert.equal(entry.startDate.toJSDate().toISOString(), '2026-12-12T04:30:00.000Z');
     assert.equal(String(vevent.getFirstSubcomponent('valarm')!.getFirstPropertyValue('trigger')), '-PT1H');
-    const google = new URL((await page.getByRole('link', { name: 'Add to Google Calendar' }).getAttribute('href'))!);
+    const google = new URL(
+      (await page.getByRole('link', { name: 'Add to Google Calendar' }).getAttribute('href'))!,
+    );
     assert.equal(google.hostname, 'calendar.google.com');
     assert.equal(google.searchParams.get('dates'), '20261212T043000Z/20261212T120000Z');
     assert.ok(await page.locator('#wallet-buttons').isHidden(), 'no wallet buttons without wallet settings');
@@ -193,13 +254,22 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     await screenshot(page, 'buyer-field-error-1280');
     assert.deepEqual(await axe(page), []);
     // The only console errors are the browser's notes on the refused (400) calls.
-    assert.deepEqual(real(errors).filter((e) => !/status of 400/.test(e)), []);
+    assert.deepEqual(
+      real(errors).filter((e) => !/status of 400/.test(e)),
+      [],
+    );
     await page.close();
   });
 
   it('an empty [data-svc-button] shows a clickable “Get tickets”, by mouse and by keyboard', async () => {
     const ev = await createEventData(api, { title: 'Open mic', startDate: '2026-12-26' });
-    const { page, errors } = await open(hostUrl(host, hostPage(server.url, `<div id="empty" data-svc-button="${ev.slug}" data-svc-key="${pk}"></div>`)), 390);
+    const { page, errors } = await open(
+      hostUrl(
+        host,
+        hostPage(server.url, `<div id="empty" data-svc-button="${ev.slug}" data-svc-key="${pk}"></div>`),
+      ),
+      390,
+    );
     const button = page.getByRole('button', { name: 'Get tickets' });
     await button.waitFor();
     const box = (await button.boundingBox())!;
@@ -211,7 +281,11 @@ describe('the buyer’s ticket in Chromium', { timeout: 240_000 }, () => {
     await page.locator('dialog[open] iframe').waitFor();
     const frame = (await page.locator('dialog[open] iframe').elementHandle())!.contentFrame();
     await (await frame)!.locator('#register-form').waitFor();
-    assert.deepEqual(await page.evaluate(() => (window as any).__violations), [], 'no CSP violation on the host page');
+    assert.deepEqual(
+      await page.evaluate(() => (window as any).__violations),
+      [],
+      'no CSP violation on the host page',
+    );
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -30,8 +30,12 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
   async function axe(p: Page, what: string) {
     await p.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
     const violations = await p.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      const r = await (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map(
+        (v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+      );
     });
     assert.deepEqual(violations, [], `axe-core: ${what}`);
   }
@@ -56,13 +60,20 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
     await p.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
   }
 
-  const api = keyApi(() => server.url, () => key);
+  const api = keyApi(
+    () => server.url,
+    () => key,
+  );
 
   async function paid(body: Record<string, unknown>): Promise<string> {
     const s1 = await api('POST', `/api/v1/events/${eventId}/register`, body);
     assert.equal(s1.status, 201, s1.text);
     const paymentId = await payInSandbox(api, s1.body.orderId);
-    const s2 = await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId });
+    const s2 = await api('POST', `/api/v1/events/${eventId}/register`, {
+      registrationId: s1.body.registrationId,
+      orderId: s1.body.orderId,
+      paymentId,
+    });
     assert.equal(s2.status, 200, s2.text);
     return s1.body.registrationId;
   }
@@ -72,9 +83,12 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
     browser = await openBrowser();
     page = await browser.newPage();
     // The overview's buyer-page preview loads Razorpay's checkout script; this machine has no internet.
-    await page.route('https://checkout.razorpay.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+    await page.route('https://checkout.razorpay.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }),
+    );
     page.on('console', (m) => {
-      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) consoleErrors.push(`${m.location().url}: ${m.text()}`);
+      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico'))
+        consoleErrors.push(`${m.location().url}: ${m.text()}`);
     });
     org = await signup(server.url, { name: 'Asha Organiser' });
     key = (await createKey(server.url, org.token, { mode: 'test' })).key;
@@ -86,8 +100,20 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
       capacity: 100,
       specialPrices: [{ name: 'Student', price: 200 }],
       tracks: [
-        { title: 'Morning talks', capacity: 40, price: 400, date: '2030-07-11T09:30:00+05:30', endDate: '2030-07-11T12:30:00+05:30' },
-        { title: 'Afternoon workshop', capacity: 20, price: 600, date: '2030-07-11T14:00:00+05:30', endDate: '2030-07-11T17:00:00+05:30' },
+        {
+          title: 'Morning talks',
+          capacity: 40,
+          price: 400,
+          date: '2030-07-11T09:30:00+05:30',
+          endDate: '2030-07-11T12:30:00+05:30',
+        },
+        {
+          title: 'Afternoon workshop',
+          capacity: 20,
+          price: 600,
+          date: '2030-07-11T14:00:00+05:30',
+          endDate: '2030-07-11T17:00:00+05:30',
+        },
       ],
     });
     const first = await paid({ name: 'Ravi Kumar', email: 'ravi@example.in', subEventId: '0' });
@@ -126,13 +152,19 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
     assert.equal(await page.getByText(/Track 0/).count(), 0);
     await page.getByLabel('New track title').focus();
     await page.keyboard.type('Evening panel');
-    await page.getByLabel(/^Starts/).last().fill('2030-07-11T18:00');
+    await page
+      .getByLabel(/^Starts/)
+      .last()
+      .fill('2030-07-11T18:00');
     await page.getByLabel(/^Ends/).last().fill('2030-07-11T19:30');
     await page.getByRole('button', { name: 'Add track' }).focus();
     await page.keyboard.press('Enter');
     await page.getByText('Track added.').waitFor();
     await page.getByRole('heading', { name: 'Track 3: Evening panel' }).waitFor();
-    assert.match(await page.getByRole('group', { name: 'Track 3: Evening panel' }).innerText(), /6:00 pm – 7:30 pm IST/);
+    assert.match(
+      await page.getByRole('group', { name: 'Track 3: Evening panel' }).innerText(),
+      /6:00 pm – 7:30 pm IST/,
+    );
     await shoot(page, 'setup');
 
     // The confirm dialog is accepted (openBrowser accepts every dialog).
@@ -154,7 +186,8 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
 
   it('filters registrations by track, tier and check-in; the list is cards at 390 px', async () => {
     await page.goto(`${server.url}/dashboard/events/${eventId}/registrations`);
-    const names = async () => (await page.locator('main table tbody tr td[data-label=Name]').allInnerTexts()).sort();
+    const names = async () =>
+      (await page.locator('main table tbody tr td[data-label=Name]').allInnerTexts()).sort();
     assert.deepEqual(await names(), ['Arjun Das', 'Lata Menon', 'Ravi Kumar']);
     await page.getByLabel('Track').selectOption({ label: 'Track 1: Morning talks' });
     await page.getByRole('button', { name: 'Search' }).click();
@@ -172,13 +205,24 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
 
     await page.goto(`${server.url}/dashboard/events/${eventId}/registrations`);
     await page.setViewportSize({ width: 390, height: 844 });
-    assert.equal(await page.locator('main table tbody tr').first().evaluate((el) => getComputedStyle(el).display), 'block', 'a row is a card');
+    assert.equal(
+      await page
+        .locator('main table tbody tr')
+        .first()
+        .evaluate((el) => getComputedStyle(el).display),
+      'block',
+      'a row is a card',
+    );
     await shoot(page, 'registrations');
   });
 
   it('links ledger rows to their booking, and settles pending test sales now so a withdrawal can be tried', async () => {
     await page.goto(`${server.url}/dashboard/money/ledger`);
-    assert.doesNotMatch(await page.locator('main table').innerText(), /reg_/, 'no raw registration id is shown');
+    assert.doesNotMatch(
+      await page.locator('main table').innerText(),
+      /reg_/,
+      'no raw registration id is shown',
+    );
     await shoot(page, 'ledger');
     await page.getByRole('link', { name: 'Booking' }).first().click();
     await page.waitForURL(new RegExp(`/dashboard/events/${eventId}/registrations/reg_`));
@@ -191,7 +235,11 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
     await page.getByText(/Test sales settled/).waitFor();
     assert.equal((await page.locator('#bal-available').innerText()).trim(), '₹1,200');
     assert.equal((await page.locator('#bal-pending').innerText()).trim(), '₹0');
-    assert.equal(await page.getByRole('button', { name: 'Settle now (test)' }).count(), 0, 'nothing left to settle');
+    assert.equal(
+      await page.getByRole('button', { name: 'Settle now (test)' }).count(),
+      0,
+      'nothing left to settle',
+    );
     await page.getByLabel(/^Amount in rupees/).fill('500');
     await page.getByLabel(/^UPI id/).fill('asha@okaxis');
     await page.getByRole('button', { name: 'Withdraw (test)' }).click();
@@ -201,7 +249,10 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
 
   it('asks for publishing access from a live event; staff decline it with a reason from their screen', async () => {
     const liveKey = (await createKey(server.url, org.token, { mode: 'live' })).key;
-    const liveEventId = await createEvent(keyApi(server.url, liveKey), { title: 'Live Meetup', startDate: '2030-08-01' });
+    const liveEventId = await createEvent(keyApi(server.url, liveKey), {
+      title: 'Live Meetup',
+      startDate: '2030-08-01',
+    });
     await page.getByRole('button', { name: 'Live', exact: true }).click();
     await page.locator('.mode button[value=live][aria-pressed=true]').waitFor();
     await page.goto(`${server.url}/dashboard/events/${liveEventId}`);
@@ -235,8 +286,16 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
   it('follows a dark colour scheme (CSS only) and stays accessible', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(`${server.url}/dashboard/events`);
-    assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(13, 17, 23)');
-    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('main .card, main table')!).backgroundColor), 'rgb(22, 27, 34)');
+    assert.equal(
+      await page.evaluate(() => getComputedStyle(document.body).backgroundColor),
+      'rgb(13, 17, 23)',
+    );
+    assert.equal(
+      await page.evaluate(
+        () => getComputedStyle(document.querySelector('main .card, main table')!).backgroundColor,
+      ),
+      'rgb(22, 27, 34)',
+    );
     await axe(page, 'events list, dark');
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await page.locator('.mode button[value=test][aria-pressed=true]').waitFor();
@@ -244,7 +303,10 @@ describe('dashboard care in Chromium', { timeout: 300_000 }, () => {
     await axe(page, 'event overview, dark');
     await shoot(page, 'overview-dark');
     await page.emulateMedia({ colorScheme: 'light' });
-    assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(246, 248, 250)');
+    assert.equal(
+      await page.evaluate(() => getComputedStyle(document.body).backgroundColor),
+      'rgb(246, 248, 250)',
+    );
     assert.deepEqual(consoleErrors, []);
   });
 });

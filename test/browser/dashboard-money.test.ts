@@ -32,7 +32,8 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
   /** The header's mode switch; waits for the page it lands on. */
   async function switchMode(mode: 'test' | 'live') {
     const name = mode === 'test' ? 'Test' : 'Live';
-    if ((await page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed')) === 'true') return;
+    if ((await page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed')) === 'true')
+      return;
     await page.getByRole('button', { name, exact: true }).click();
     await page.locator(`.mode button[value=${mode}][aria-pressed=true]`).waitFor();
   }
@@ -44,7 +45,9 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     browser = await openBrowser();
     page = await browser.newPage();
     // The live hosted page loads Razorpay's checkout.js; no network here, and none needed.
-    await page.route(CHECKOUT_JS, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+    await page.route(CHECKOUT_JS, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }),
+    );
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(`${m.location().url}: ${m.text()}`);
     });
@@ -64,12 +67,20 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     // A new account lands on the verification screen; the money screens work before it.
     await page.waitForURL(/\/dashboard\/verify/);
 
-    const login = await call(server.url, 'POST', '/auth/login', { body: { email: organiser, password: PASSWORD } });
+    const login = await call(server.url, 'POST', '/auth/login', {
+      body: { email: organiser, password: PASSWORD },
+    });
     assert.equal(login.status, 200, login.text);
     userId = login.body.userId;
     key = (await createKey(server.url, login.body.idToken, { mode: 'test', class: 'full' })).key;
     const api = keyApi(server.url, key);
-    testEventId = await createEvent(api, { title: 'Sandbox Sitar Evening', description: 'Test sale.', startDate: '2030-03-14T18:30:00+05:30', price: 500, capacity: 50 });
+    testEventId = await createEvent(api, {
+      title: 'Sandbox Sitar Evening',
+      description: 'Test sale.',
+      startDate: '2030-03-14T18:30:00+05:30',
+      price: 500,
+      capacity: 50,
+    });
     await paidBooking(api, testEventId, { name: 'Ravi Kumar', email: 'ravi@example.in' });
 
     await page.getByRole('link', { name: 'Money' }).click();
@@ -112,7 +123,9 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'wd-upi');
     await page.keyboard.type('Asha@OKAXIS');
     await page.keyboard.press('Enter');
-    await page.getByText('Test withdrawal of ₹200 to asha@okaxis sent to the sandbox payout gateway.').waitFor();
+    await page
+      .getByText('Test withdrawal of ₹200 to asha@okaxis sent to the sandbox payout gateway.')
+      .waitFor();
     assert.equal(await text('#bal-available'), '₹300');
     const row = page.locator('tbody tr').first();
     assert.match(await row.innerText(), /₹200[\s\S]*asha@okaxis[\s\S]*processing/);
@@ -125,14 +138,22 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     const processed = await page.locator('tbody tr').first().innerText();
     assert.match(processed, /processed/);
     assert.match(processed, /SANDBOX[A-Z0-9]+/, 'the UTR is shown');
-    assert.equal(await page.getByRole('button', { name: /^Fail test payout/ }).count(), 0, 'a processed payout cannot fail');
+    assert.equal(
+      await page.getByRole('button', { name: /^Fail test payout/ }).count(),
+      0,
+      'a processed payout cannot fail',
+    );
     await screenshot(page, 'money-processed-desktop');
 
     await page.getByRole('button', { name: /^Reverse test payout/ }).click();
     await page.getByText(/is now reversed/).waitFor();
     assert.match(await page.locator('tbody tr').first().innerText(), /reversed[\s\S]*returned by the bank/);
     assert.equal(await text('#bal-available'), '₹500', 'a reversed payout is credited back');
-    assert.equal(await page.getByRole('button', { name: /test payout/ }).count(), 0, 'nothing left to settle');
+    assert.equal(
+      await page.getByRole('button', { name: /test payout/ }).count(),
+      0,
+      'nothing left to settle',
+    );
   });
 
   it('lists the ledger entries newest first with their source', async () => {
@@ -144,8 +165,14 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     assert.match(rows[0]!, /Withdrawal returned[\s\S]*₹200[\s\S]*Withdrawal/);
     assert.match(rows[1]!, /Withdrawal[\s\S]*−₹200[\s\S]*Withdrawal/);
     assert.match(rows[2]!, /Ticket sale[\s\S]*₹500[\s\S]*Booking[\s\S]*available/);
-    assert.match((await page.locator('tbody tr').nth(0).getByRole('link', { name: 'Withdrawal' }).getAttribute('href'))!, /^\/dashboard\/money#payout-po_/);
-    assert.match((await page.locator('tbody tr').nth(2).getByRole('link', { name: 'Booking' }).getAttribute('href'))!, /^\/dashboard\/registrations\/reg_/);
+    assert.match(
+      (await page.locator('tbody tr').nth(0).getByRole('link', { name: 'Withdrawal' }).getAttribute('href'))!,
+      /^\/dashboard\/money#payout-po_/,
+    );
+    assert.match(
+      (await page.locator('tbody tr').nth(2).getByRole('link', { name: 'Booking' }).getAttribute('href'))!,
+      /^\/dashboard\/registrations\/reg_/,
+    );
     await screenshot(page, 'money-ledger-desktop');
   });
 
@@ -159,13 +186,20 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     await page.getByRole('link', { name: 'Balance and withdrawals' }).click();
     assert.equal(await text('#bal-available'), '₹0');
     assert.match(await main(), /Live payouts are not configured/);
-    assert.equal(await page.getByRole('button', { name: /test payout/ }).count(), 0, 'no sandbox buttons in live mode');
+    assert.equal(
+      await page.getByRole('button', { name: /test payout/ }).count(),
+      0,
+      'no sandbox buttons in live mode',
+    );
     await screenshot(page, 'money-live-desktop');
 
     await page.getByLabel(/^Amount in rupees/).fill('150');
     await page.getByLabel(/^UPI id/).fill('asha@okaxis');
     await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
-    assert.match(await page.getByRole('alert').innerText(), /Live payouts are not configured on this service/);
+    assert.match(
+      await page.getByRole('alert').innerText(),
+      /Live payouts are not configured on this service/,
+    );
     assert.match(page.url(), /\/dashboard\/money$/);
   });
 
@@ -188,14 +222,20 @@ describe('dashboard money screens in Chromium', { timeout: 180_000 }, () => {
     assert.equal(await draftFrame.locator('#submit').isDisabled(), true, 'a draft takes no bookings');
 
     const staff = await signup(server.url, { email: staffEmail });
-    const grant = await call(server.url, 'POST', `/admin/api/accounts/${userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    const grant = await call(server.url, 'POST', `/admin/api/accounts/${userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
     assert.equal(grant.status, 200, grant.text);
     await page.reload();
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByText('Published.').waitFor();
 
     const iframe = page.locator('iframe.embed-preview');
-    assert.match((await iframe.getAttribute('title')) ?? '', /Preview of the booking page for Kathak by the Lake/);
+    assert.match(
+      (await iframe.getAttribute('title')) ?? '',
+      /Preview of the booking page for Kathak by the Lake/,
+    );
     const frame = await (await iframe.elementHandle())!.contentFrame();
     assert.ok(frame, 'the iframe has a document');
     await frame.waitForSelector('#register-form');

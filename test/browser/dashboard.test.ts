@@ -37,7 +37,10 @@ describe('dashboard in Chromium', { timeout: 300_000 }, () => {
   before(async () => {
     smtp = await startSmtp();
     // Its own database, so its verification mails are its own jobs, sent to this sink.
-    server = await startServer({ isolatedDatabase: true, env: { STAFF_EMAILS: staff, SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in' } });
+    server = await startServer({
+      isolatedDatabase: true,
+      env: { STAFF_EMAILS: staff, SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in' },
+    });
     browser = await openBrowser();
     page = await browser.newPage();
     // Another origin on the same site (same host, another port): SameSite=Lax lets the
@@ -111,7 +114,11 @@ describe('dashboard in Chromium', { timeout: 300_000 }, () => {
     assert.equal(await page.getByRole('button', { name: /Confirm/ }).count(), 0, 'nothing more to press');
     await page.getByRole('link', { name: 'Go to your events' }).click();
     await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
-    assert.equal(await page.getByText('Your email address is not verified yet.').count(), 0, 'the notice is gone');
+    assert.equal(
+      await page.getByText('Your email address is not verified yet.').count(),
+      0,
+      'the notice is gone',
+    );
     await shoot('events-empty');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -184,7 +191,11 @@ describe('dashboard in Chromium', { timeout: 300_000 }, () => {
     await staffPage.getByLabel(/^Password/).fill(PASSWORD);
     await staffPage.getByRole('button', { name: 'Create account' }).click();
     await staffPage.getByRole('heading', { name: 'Verify your email address', level: 1 }).waitFor();
-    assert.equal(await staffPage.getByRole('link', { name: 'Staff' }).count(), 0, 'no Staff link before the address is verified');
+    assert.equal(
+      await staffPage.getByRole('link', { name: 'Staff' }).count(),
+      0,
+      'no Staff link before the address is verified',
+    );
     const refused = await staffPage.goto(`${server.url}/dashboard/staff`);
     assert.equal(refused?.status(), 403);
     assert.match(await staffPage.locator('main').innerText(), /staff rights need a verified email address/);
@@ -213,10 +224,14 @@ describe('dashboard in Chromium', { timeout: 300_000 }, () => {
 
   it('shows a registration made through the API and refunds it from the dashboard', async () => {
     const book = async (name: string, email: string) =>
-      (await paidBooking(keyApi(server.url, key), eventId, { name, email, customFields: { city: 'Pune' } })).registrationId;
+      (await paidBooking(keyApi(server.url, key), eventId, { name, email, customFields: { city: 'Pune' } }))
+        .registrationId;
     const refundMe = await book('Ravi Kumar', 'ravi@example.in');
     const stays = await book('Meera Iyer', 'meera@example.in');
-    const admitted = await call(server.url, 'POST', `/api/v1/events/${eventId}/check-in`, { key, body: { registrationId: stays } });
+    const admitted = await call(server.url, 'POST', `/api/v1/events/${eventId}/check-in`, {
+      key,
+      body: { registrationId: stays },
+    });
     assert.equal(admitted.status, 201, admitted.text);
 
     await page.getByRole('link', { name: 'Registrations' }).click();
@@ -300,7 +315,11 @@ describe('dashboard in Chromium', { timeout: 300_000 }, () => {
     await p.getByLabel(/^Password/).fill(PASSWORD);
     await p.getByRole('button', { name: 'Create account' }).click();
     await p.getByRole('heading', { name: 'Verify your email address', level: 1 }).waitFor();
-    for (const [name, path] of [['verify-sent', '/dashboard/verify'], ['events-unverified', '/dashboard/events'], ['developers-unverified', '/dashboard/developers']] as const) {
+    for (const [name, path] of [
+      ['verify-sent', '/dashboard/verify'],
+      ['events-unverified', '/dashboard/events'],
+      ['developers-unverified', '/dashboard/developers'],
+    ] as const) {
       await p.goto(server.url + path);
       const w = await fitsWidth(p);
       assert.ok(w.fits, `${name} is ${w.scrollWidth} px wide at ${w.width} px`);

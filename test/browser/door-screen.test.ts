@@ -30,7 +30,10 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
   const people: Record<string, string> = {};
   let oldQr = '';
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   const verdict = () => page.locator('#result .verdict');
 
   /** Every one of these is wholly inside the viewport: seen without scrolling. */
@@ -46,11 +49,18 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
         box = await locator.boundingBox();
       }
       assert.ok(box, `${name} is shown`);
-      assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `${name} in view at ${viewport.width}×${viewport.height} (top ${box.y}, bottom ${box.y + box.height}, scrolled ${scrollY})`);
+      assert.ok(
+        box.y >= 0 && box.y + box.height <= viewport.height,
+        `${name} in view at ${viewport.width}×${viewport.height} (top ${box.y}, bottom ${box.y + box.height}, scrolled ${scrollY})`,
+      );
     }
   }
   async function book(name: string, track: number | null): Promise<string> {
-    const r = await api('POST', `/api/v1/events/${eventId}/register`, { name, email: uniqueEmail('screen'), ...(track === null ? {} : { subEventId: String(track) }) });
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+      name,
+      email: uniqueEmail('screen'),
+      ...(track === null ? {} : { subEventId: String(track) }),
+    });
     assert.equal(r.status, 201, r.text);
     return r.body.registrationId;
   }
@@ -67,24 +77,44 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
       startDate: '2026-12-20',
       endDate: '2026-12-21',
       tracks: [
-        { title: 'Day 1', date: '2026-12-20T18:30:00+05:30', endDate: '2026-12-20T21:00:00+05:30', capacity: 50 },
-        { title: 'Day 2', date: '2026-12-21T18:30:00+05:30', endDate: '2026-12-21T21:00:00+05:30', capacity: 50 },
+        {
+          title: 'Day 1',
+          date: '2026-12-20T18:30:00+05:30',
+          endDate: '2026-12-20T21:00:00+05:30',
+          capacity: 50,
+        },
+        {
+          title: 'Day 2',
+          date: '2026-12-21T18:30:00+05:30',
+          endDate: '2026-12-21T21:00:00+05:30',
+          capacity: 50,
+        },
       ],
     });
     people['Asha Second'] = await book('Asha Second', 1);
     people['Bela First'] = await book('Bela First', 0);
     people['Cara Whole'] = await book('Cara Whole', null);
     oldQr = await book('Old Holder', 1);
-    const t = await api('POST', `/api/v1/events/${eventId}/registrations/${oldQr}/transfer`, { name: 'New Holder', email: uniqueEmail('new') });
+    const t = await api('POST', `/api/v1/events/${eventId}/registrations/${oldQr}/transfer`, {
+      name: 'New Holder',
+      email: uniqueEmail('new'),
+    });
     assert.equal(t.status, 200, t.text);
-    const p = await api('POST', `/api/v1/events/${eventId}/door-passes`, { label: 'Day 2 gate', scope: { date: '2026-12-21' } });
+    const p = await api('POST', `/api/v1/events/${eventId}/door-passes`, {
+      label: 'Day 2 gate',
+      scope: { date: '2026-12-21' },
+    });
     assert.equal(p.status, 201, p.text);
     token = new URL(p.body.data.url).pathname.split('/')[2]!;
 
     dir = mkdtempSync(join(tmpdir(), 'door-screen-'));
     const video = join(dir, 'ticket.y4m');
     writeFileSync(video, y4mOf(ticketQrPng(people['Asha Second']!)));
-    browser = await openBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
+    browser = await openBrowser([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
     page = await browser.newPage();
     await page.context().grantPermissions(['camera'], { origin: server.url });
   });
@@ -102,8 +132,16 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
     assert.equal(await page.locator('#list').innerText(), 'Admits for: Mon 21 Dec 2026');
     await page.getByRole('button', { name: 'Scan with camera' }).click();
     await verdict().filter({ hasText: 'Admitted' }).waitFor({ timeout: 20_000 });
-    await inView({ verdict: verdict(), name: page.locator('#result .who', { hasText: 'Asha Second' }), Undo: page.getByRole('button', { name: 'Undo' }), Next: page.getByRole('button', { name: 'Scan next' }) });
-    assert.ok((await page.locator('#result').innerText()).includes('Day 2 · Mon 21 Dec 2026'), 'the session it is valid for');
+    await inView({
+      verdict: verdict(),
+      name: page.locator('#result .who', { hasText: 'Asha Second' }),
+      Undo: page.getByRole('button', { name: 'Undo' }),
+      Next: page.getByRole('button', { name: 'Scan next' }),
+    });
+    assert.ok(
+      (await page.locator('#result').innerText()).includes('Day 2 · Mon 21 Dec 2026'),
+      'the session it is valid for',
+    );
     await screenshot(page, 'door-list-admitted-390');
 
     await page.setViewportSize({ width: 360, height: 740 });
@@ -120,13 +158,17 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
     await screenshot(page, 'door-list-already-in-360');
     await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
     const violations = await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      const r = await (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map(
+        (v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+      );
     });
     assert.deepEqual(violations, [], 'axe-core finds no WCAG 2.1 A/AA violations');
     // The service worker has kept the page, its files and the roster.
     await page.locator('body[data-offline-shell=ready]').waitFor({ state: 'attached' });
-    await page.waitForFunction(async () => ((await (await caches.open('door-shell-v1')).keys()).length >= 5));
+    await page.waitForFunction(async () => (await (await caches.open('door-shell-v1')).keys()).length >= 5);
   });
 
   it('offline, the list’s rules come from the roster: another day’s ticket names its session; an old QR says transferred', async () => {
@@ -136,12 +178,23 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
     await page.getByRole('button', { name: /^Bela First ·/ }).click();
     await verdict().filter({ hasText: 'Refused' }).waitFor();
     const refused = await page.locator('#result').innerText();
-    assert.ok(refused.includes('Ticket for another session: valid for Day 1 · Sun 20 Dec 2026, 6:30 pm – 9:00 pm IST'), refused);
-    await inView({ verdict: verdict(), name: page.locator('#result .who', { hasText: 'Bela First' }), Next: page.getByRole('button', { name: 'Scan next' }) });
+    assert.ok(
+      refused.includes(
+        'Ticket for another session: valid for Day 1 · Sun 20 Dec 2026, 6:30 pm – 9:00 pm IST',
+      ),
+      refused,
+    );
+    await inView({
+      verdict: verdict(),
+      name: page.locator('#result .who', { hasText: 'Bela First' }),
+      Next: page.getByRole('button', { name: 'Scan next' }),
+    });
     await screenshot(page, 'door-list-wrong-session-offline-360');
 
     await find(oldQr);
-    await page.locator('#result .detail', { hasText: 'Ticket transferred: scan the new holder’s QR' }).waitFor();
+    await page
+      .locator('#result .detail', { hasText: 'Ticket transferred: scan the new holder’s QR' })
+      .waitFor();
     const text = await page.locator('#result').innerText();
     assert.ok(!text.includes('Holder'), `the old QR names nobody: ${text}`);
     await screenshot(page, 'door-list-transferred-offline-360');
@@ -154,7 +207,16 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
     await page.getByRole('button', { name: 'Admit', exact: true }).click();
     await verdict().filter({ hasText: 'Admitted' }).waitFor();
     await page.locator('#queue', { hasText: '1 scan not yet sent' }).waitFor();
-    assert.equal(await page.evaluate(() => fetch('/healthz').then(() => 'reached', () => 'offline')), 'offline', 'the network is really gone');
+    assert.equal(
+      await page.evaluate(() =>
+        fetch('/healthz').then(
+          () => 'reached',
+          () => 'offline',
+        ),
+      ),
+      'offline',
+      'the network is really gone',
+    );
 
     const reloaded = await page.reload();
     assert.ok(reloaded?.fromServiceWorker(), 'the page came from the service worker');
@@ -170,7 +232,9 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
 
     await page.context().setOffline(false);
     await page.locator('#queue', { hasText: /^$/ }).waitFor({ state: 'attached' });
-    const admitted = (await doorListAdmissionsOf(server, people['Cara Whole']!)).find((a) => a.list === 'date:2026-12-21');
+    const admitted = (await doorListAdmissionsOf(server, people['Cara Whole']!)).find(
+      (a) => a.list === 'date:2026-12-21',
+    );
     assert.ok(admitted?.checked_in_at, 'the admit queued before the reload reached the service');
   });
 
@@ -185,11 +249,17 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
     assert.match(page1.headers.get('content-security-policy') ?? '', /worker-src 'self'/);
 
     const passes = await api('GET', `/api/v1/events/${eventId}/door-passes`);
-    assert.equal((await api('DELETE', `/api/v1/events/${eventId}/door-passes/${passes.body.data[0].id}`)).status, 200);
+    assert.equal(
+      (await api('DELETE', `/api/v1/events/${eventId}/door-passes/${passes.body.data[0].id}`)).status,
+      200,
+    );
     const r = await page.reload();
     assert.equal(r?.status(), 403);
     await page.getByRole('heading', { name: 'This door link does not work' }).waitFor();
-    const kept = await page.evaluate(async (path) => !!(await (await caches.open('door-shell-v1')).match(path)), `/door/${token}`);
+    const kept = await page.evaluate(
+      async (path) => !!(await (await caches.open('door-shell-v1')).match(path)),
+      `/door/${token}`,
+    );
     assert.equal(kept, false, 'the revoked page is no longer kept');
   });
 });

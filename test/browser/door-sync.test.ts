@@ -28,8 +28,13 @@ describe('the door screen keeps syncing past a bad scan', { timeout: 240_000 }, 
   let token = '';
   const people: Record<string, string> = {};
 
-  const api = keyApi(() => server.url, () => org.key);
-  const isIn = async (name: string) => (await api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${people[name]}`)).body.data.checkedIn as boolean;
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
+  const isIn = async (name: string) =>
+    (await api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${people[name]}`)).body.data
+      .checkedIn as boolean;
   async function admitByName(name: string) {
     await page.getByLabel('Search by name or ticket code').fill(name);
     await page.getByRole('button', { name: 'Find' }).click();
@@ -56,7 +61,11 @@ describe('the door screen keeps syncing past a bad scan', { timeout: 240_000 }, 
     assert.equal(decodeQr(png), JUNK);
     const video = join(dir, 'junk.y4m');
     writeFileSync(video, y4mOf(png));
-    browser = await openBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
+    browser = await openBrowser([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
     page = await browser.newPage();
     await page.context().grantPermissions(['camera'], { origin: server.url });
     await page.setViewportSize({ width: 390, height: 844 });
@@ -75,7 +84,10 @@ describe('the door screen keeps syncing past a bad scan', { timeout: 240_000 }, 
     await page.locator('#net', { hasText: 'Offline' }).waitFor();
 
     await page.getByRole('button', { name: 'Scan with camera' }).click();
-    await page.locator('#result .verdict').filter({ hasText: 'Not on this device’s list' }).waitFor({ timeout: 20_000 });
+    await page
+      .locator('#result .verdict')
+      .filter({ hasText: 'Not on this device’s list' })
+      .waitFor({ timeout: 20_000 });
     await admitByName('Ira Good');
     await page.locator('#queue', { hasText: '2 scans not yet sent' }).waitFor();
     await screenshot(page, 'door-bad-scan-offline-390');

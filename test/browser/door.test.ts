@@ -34,7 +34,10 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
   const people: Record<string, { id: string; email: string }> = {};
   const fetched: string[] = [];
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
 
   async function book(name: string): Promise<{ id: string; email: string }> {
     const email = uniqueEmail('door');
@@ -53,7 +56,8 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
     server = await startServer({ isolatedDatabase: true, env: { BASE_URL: 'https://tickets.example.in' } });
     org = await organiser(server.url);
     eventId = await createEvent(api, { title: 'Monsoon Meetup', price: 499 });
-    for (const name of ['Asha Scanned', 'Bela Offline', 'Chitra Refunded', 'Dev Elsewhere', 'Esha Later']) people[name] = await book(name);
+    for (const name of ['Asha Scanned', 'Bela Offline', 'Chitra Refunded', 'Dev Elsewhere', 'Esha Later'])
+      people[name] = await book(name);
     const p = await api('POST', `/api/v1/events/${eventId}/door-passes`, { label: 'Gate A' });
     assert.equal(p.status, 201, p.text);
     passId = p.body.data.id;
@@ -65,7 +69,11 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
     assert.equal(decodeQr(png), people['Asha Scanned']!.id);
     const video = join(dir, 'ticket.y4m');
     writeFileSync(video, y4mOf(png));
-    browser = await openBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
+    browser = await openBrowser([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
     page = await browser.newPage();
     await page.context().grantPermissions(['camera'], { origin: server.url });
     page.on('response', async (r) => {
@@ -87,26 +95,42 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
     await screenshot(page, 'door-ready-390');
     await page.getByRole('button', { name: 'Scan with camera' }).click();
     await verdict().filter({ hasText: 'Admitted' }).waitFor({ timeout: 20_000 });
-    assert.equal(await page.locator('body').getAttribute('data-decoder'), 'jsqr', 'headless Chromium on Linux has no BarcodeDetector: the shipped decoder read the frame');
+    assert.equal(
+      await page.locator('body').getAttribute('data-decoder'),
+      'jsqr',
+      'headless Chromium on Linux has no BarcodeDetector: the shipped decoder read the frame',
+    );
     assert.ok((await page.locator('#result').innerText()).includes('Asha Scanned'));
     await page.locator('#arrived', { hasText: '1' }).waitFor();
     await page.locator('#net', { hasText: /^Online$/ }).waitFor();
-    const look = await api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${people['Asha Scanned']!.id}`);
+    const look = await api(
+      'GET',
+      `/api/v1/events/${eventId}/check-in?registrationId=${people['Asha Scanned']!.id}`,
+    );
     assert.equal(look.body.data.checkedIn, true, 'the service admitted her');
     await screenshot(page, 'door-admitted-390');
 
     await page.getByRole('button', { name: 'Scan next' }).click();
     await verdict().filter({ hasText: 'Already in' }).waitFor({ timeout: 20_000 });
     const text = await page.locator('#result').innerText();
-    const at = new Date(look.body.data.members[0].checkedInAt).toLocaleTimeString('en-IN', { timeZone: 'Asia/Kolkata', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    const at = new Date(look.body.data.members[0].checkedInAt).toLocaleTimeString('en-IN', {
+      timeZone: 'Asia/Kolkata',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     assert.ok(text.includes(`Admitted at ${at}`), text);
     assert.ok(text.includes('Gate A'), text);
     await screenshot(page, 'door-already-in-390');
     // axe-core, evaluated through the debugging protocol (the page's CSP admits no injected script).
     await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
     const violations = await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      const r = await (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map(
+        (v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+      );
     });
     assert.deepEqual(violations, [], 'axe-core finds no WCAG 2.1 A/AA violations');
     assert.ok((await fitsWidth(page)).fits, 'no sideways scrolling at 390 px');
@@ -116,10 +140,17 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
     await page.context().setOffline(true);
     await page.locator('#net', { hasText: 'Offline' }).waitFor();
     // Meanwhile, through the API: Chitra is refunded; a second device admits Dev.
-    assert.equal((await api('POST', `/api/v1/events/${eventId}/registrations/${people['Chitra Refunded']!.id}/refund`)).status, 200);
+    assert.equal(
+      (await api('POST', `/api/v1/events/${eventId}/registrations/${people['Chitra Refunded']!.id}/refund`))
+        .status,
+      200,
+    );
     const other = await call(server.url, 'POST', `/api/v1/events/${eventId}/door/sync`, {
       headers: { authorization: `DoorPass ${token}` },
-      body: { deviceId: 'phone-2', scans: [{ seq: 1, ticketId: people['Dev Elsewhere']!.id, action: 'admit' }] },
+      body: {
+        deviceId: 'phone-2',
+        scans: [{ seq: 1, ticketId: people['Dev Elsewhere']!.id, action: 'admit' }],
+      },
     });
     assert.equal(other.body.data.results[0].status, 'admitted');
 
@@ -138,11 +169,20 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
     const conflicts = await page.locator('#conflict-list li').allInnerTexts();
     assert.equal(conflicts.length, 2, conflicts.join('\n'));
     assert.match(conflicts[0]!, /^Chitra Refunded: refused — Booking refunded$/);
-    assert.match(conflicts[1]!, new RegExp(`^Dev Elsewhere: already in — by Gate A · device ${createHash('sha256').update('phone-2').digest('hex').slice(0, 4)} at \\d\\d:\\d\\d:\\d\\d`));
+    assert.match(
+      conflicts[1]!,
+      new RegExp(
+        `^Dev Elsewhere: already in — by Gate A · device ${createHash('sha256').update('phone-2').digest('hex').slice(0, 4)} at \\d\\d:\\d\\d:\\d\\d`,
+      ),
+    );
     await screenshot(page, 'door-conflicts-390');
 
     const roster = await api('GET', `/api/v1/events/${eventId}/door/roster`);
-    assert.deepEqual(roster.body.data.counts, { arrived: 3, expected: 4 }, 'Asha, Bela, Dev in; Chitra refunded');
+    assert.deepEqual(
+      roster.body.data.counts,
+      { arrived: 3, expected: 4 },
+      'Asha, Bela, Dev in; Chitra refunded',
+    );
     await page.locator('#arrived', { hasText: /^3$/ }).waitFor();
     await page.locator('#expected', { hasText: /^4$/ }).waitFor();
     const analytics = await api('GET', `/api/v1/events/${eventId}/analytics`);
@@ -156,7 +196,8 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
       assert.ok(!shown.includes(p.email), `an email address: ${p.email}`);
       assert.ok(!shown.includes(p.id), 'a ticket id');
     }
-    for (const secret of ['9812345678', '₹', 'paise', 'amount', '"email"', '"phone"']) assert.ok(!shown.includes(secret), `shows ${secret}`);
+    for (const secret of ['9812345678', '₹', 'paise', 'amount', '"email"', '"phone"'])
+      assert.ok(!shown.includes(secret), `shows ${secret}`);
     // The price as a number of its own (not three digits inside a hash, a time's milliseconds or a cursor).
     assert.doesNotMatch(shown, /(?<![\w.:])499(?!\w)/, 'shows the price');
   });
@@ -174,7 +215,10 @@ describe('the door screen in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Admit', exact: true }).click();
     await page.getByRole('heading', { name: 'This door link does not work' }).waitFor();
     assert.match(await page.locator('main').innerText(), /revoked/);
-    const look = await api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${people['Esha Later']!.id}`);
+    const look = await api(
+      'GET',
+      `/api/v1/events/${eventId}/check-in?registrationId=${people['Esha Later']!.id}`,
+    );
     assert.equal(look.body.data.checkedIn, false, 'nothing admitted after the revocation');
     await screenshot(page, 'door-revoked-390');
     const r = await page.goto(`${server.url}/door/${token}`);

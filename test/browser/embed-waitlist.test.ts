@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { hostPage, hostUrl, launchBrowser, screenshot, startHostPages, type Browser, type HostPages } from '../helpers/browser.js';
+import {
+  hostPage,
+  hostUrl,
+  launchBrowser,
+  screenshot,
+  startHostPages,
+  type Browser,
+  type HostPages,
+} from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createEventData, keyApi } from '../helpers/factories.js';
 
@@ -22,7 +30,9 @@ describe('the waitlist inside the embed, with a pinned key, in Chromium', { time
     host = await startHostPages(server.url);
     browser = await launchBrowser();
     org = await organiser(server.url, 'test');
-    pk = (await createKey(server.url, org.token, { mode: 'test', class: 'checkout', allowedOrigin: host.origin })).key;
+    pk = (
+      await createKey(server.url, org.token, { mode: 'test', class: 'checkout', allowedOrigin: host.origin })
+    ).key;
   });
   after(async () => {
     await browser?.close();
@@ -30,11 +40,23 @@ describe('the waitlist inside the embed, with a pinned key, in Chromium', { time
     await server?.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
 
   async function soldOutEvent(): Promise<{ id: string; slug: string }> {
-    const { id, slug } = await createEventData(api, { title: 'Tiny Room', description: 'One seat.', capacity: 1, waitlist: { enabled: true, offerMinutes: 60 } });
-    assert.equal((await api('POST', `/api/v1/events/${id}/register`, { name: 'First', email: uniqueEmail('first') })).status, 201);
+    const { id, slug } = await createEventData(api, {
+      title: 'Tiny Room',
+      description: 'One seat.',
+      capacity: 1,
+      waitlist: { enabled: true, offerMinutes: 60 },
+    });
+    assert.equal(
+      (await api('POST', `/api/v1/events/${id}/register`, { name: 'First', email: uniqueEmail('first') }))
+        .status,
+      201,
+    );
     return { id, slug };
   }
 
@@ -49,7 +71,9 @@ describe('the waitlist inside the embed, with a pinned key, in Chromium', { time
       const ev = await soldOutEvent();
       const page = await browser.context.newPage();
       await page.setViewportSize({ width, height: 800 });
-      await page.goto(hostUrl(host, hostPage(server.url, `<div data-svc-event="${ev.slug}" data-svc-key="${pk}"></div>`)));
+      await page.goto(
+        hostUrl(host, hostPage(server.url, `<div data-svc-event="${ev.slug}" data-svc-key="${pk}"></div>`)),
+      );
       const frame = await frameOf(page);
       await frame.locator('#sold-out').waitFor();
       const email = uniqueEmail('wait');
@@ -60,7 +84,10 @@ describe('the waitlist inside the embed, with a pinned key, in Chromium', { time
       assert.match(await frame.locator('main').innerText(), /number 1 on the waitlist/);
       await screenshot(page, `embed-waitlist-joined-${width}`);
       const queue = (await api('GET', `/api/v1/events/${ev.id}/waitlist`)).body.data as { email: string }[];
-      assert.deepEqual(queue.map((e) => e.email), [email]);
+      assert.deepEqual(
+        queue.map((e) => e.email),
+        [email],
+      );
       await page.close();
     });
   }
@@ -69,12 +96,17 @@ describe('the waitlist inside the embed, with a pinned key, in Chromium', { time
     const ev = await soldOutEvent();
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.goto(hostUrl(host, hostPage(server.url, `<div data-svc-event="${ev.slug}" data-svc-key="${pk}"></div>`)));
+    await page.goto(
+      hostUrl(host, hostPage(server.url, `<div data-svc-event="${ev.slug}" data-svc-key="${pk}"></div>`)),
+    );
     const frame = await frameOf(page);
     await frame.locator('#sold-out').waitFor();
     // A seat comes free while the form is open: the join is refused (seats_available).
     const regs = (await api('GET', `/api/v1/events/${ev.id}/registrations`)).body.data as { id: string }[];
-    assert.equal((await api('POST', `/api/v1/events/${ev.id}/registrations/${regs[0]!.id}/cancel`)).status, 200);
+    assert.equal(
+      (await api('POST', `/api/v1/events/${ev.id}/registrations/${regs[0]!.id}/cancel`)).status,
+      200,
+    );
     await frame.getByLabel('Name', { exact: true }).fill('Ravi');
     await frame.getByLabel('Email').fill(uniqueEmail('ravi'));
     await frame.getByRole('button', { name: 'Join the waitlist' }).click();

@@ -23,7 +23,10 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
   let key = '';
   let eventId = '';
   const email = uniqueEmail('exports');
-  const api = keyApi(() => server.url, () => key);
+  const api = keyApi(
+    () => server.url,
+    () => key,
+  );
 
   before(async () => {
     server = await startServer();
@@ -39,8 +42,12 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
     // Evaluated through the debugging protocol: the pages' CSP admits no injected script.
     await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
     const violations = await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      const r = await (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map(
+        (v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+      );
     });
     assert.deepEqual(violations, [], 'axe-core finds no WCAG 2.1 A/AA violations');
   }
@@ -56,7 +63,9 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
   }
 
   /** Clicks a download control and reads the file it saves. */
-  async function download(control: ReturnType<Page['getByRole']>): Promise<{ filename: string; header: string[]; rows: string[][]; bytes: Buffer }> {
+  async function download(
+    control: ReturnType<Page['getByRole']>,
+  ): Promise<{ filename: string; header: string[]; rows: string[][]; bytes: Buffer }> {
     const [file] = await Promise.all([page.waitForEvent('download'), control.click()]);
     const bytes = readFileSync((await file.path())!);
     const [header = [], ...rows] = parse(bytes, { bom: true }) as string[][];
@@ -73,11 +82,28 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
     const login = await call(server.url, 'POST', '/auth/login', { body: { email, password: PASSWORD } });
     key = (await createKey(server.url, login.body.idToken, { mode: 'test', class: 'full' })).key;
 
-    eventId = await createEvent(api, { title: 'Kathakali evening', price: 500, customFields: [{ name: 'city', label: 'City', type: 'text' }] });
-    assert.equal((await api('PUT', '/api/v1/gst/settings', { gstin: '29AAGCR4375J1ZU', legalName: 'Kalamandalam Arts', address: 'Cheruthuruthy, Thrissur' })).status, 200);
+    eventId = await createEvent(api, {
+      title: 'Kathakali evening',
+      price: 500,
+      customFields: [{ name: 'city', label: 'City', type: 'text' }],
+    });
+    assert.equal(
+      (
+        await api('PUT', '/api/v1/gst/settings', {
+          gstin: '29AAGCR4375J1ZU',
+          legalName: 'Kalamandalam Arts',
+          address: 'Cheruthuruthy, Thrissur',
+        })
+      ).status,
+      200,
+    );
     const names = ['Nair, "Unni"\nKrishnan', HYPERLINK, '-2+3', 'ശ്രീലക്ഷ്മി ₹500'];
     for (const [i, name] of names.entries()) {
-      await paidBooking(api, eventId, { name, email: uniqueEmail('guest'), customFields: { city: i === 1 ? '@Kochi' : 'Kochi, Kerala' } });
+      await paidBooking(api, eventId, {
+        name,
+        email: uniqueEmail('guest'),
+        customFields: { city: i === 1 ? '@Kochi' : 'Kochi, Kerala' },
+      });
     }
 
     await page.goto(`${server.url}/dashboard/events/${eventId}/registrations`);
@@ -89,13 +115,19 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
     const city = f.header.indexOf('City');
     const invoice = f.header.indexOf('invoice_number');
     // Booked at the same instant (the test clock stands still): in id order, so compared as sets.
-    assert.deepEqual(f.rows.map((r) => [r[name], r[city]]).sort(), [
-      ['Nair, "Unni"\nKrishnan', 'Kochi, Kerala'],
-      [`'${HYPERLINK}`, "'@Kochi"],
-      ["'-2+3", 'Kochi, Kerala'],
-      ['ശ്രീലക്ഷ്മി ₹500', 'Kochi, Kerala'],
-    ].sort());
-    assert.ok(f.rows.every((r) => /^TIXI\d{4}-\d{6}$/.test(r[invoice]!)), 'each paid booking names its invoice');
+    assert.deepEqual(
+      f.rows.map((r) => [r[name], r[city]]).sort(),
+      [
+        ['Nair, "Unni"\nKrishnan', 'Kochi, Kerala'],
+        [`'${HYPERLINK}`, "'@Kochi"],
+        ["'-2+3", 'Kochi, Kerala'],
+        ['ശ്രീലക്ഷ്മി ₹500', 'Kochi, Kerala'],
+      ].sort(),
+    );
+    assert.ok(
+      f.rows.every((r) => /^TIXI\d{4}-\d{6}$/.test(r[invoice]!)),
+      'each paid booking names its invoice',
+    );
     for (const cell of f.rows.flat()) assert.doesNotMatch(cell, /^[=+\-@\t\r]/);
     await axe();
     await shoot('registrations');
@@ -108,18 +140,40 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
   });
 
   it('downloads the members, the ledger and the GST documents from their screens', async () => {
-    const plan = await api('POST', '/api/v1/memberships/plans', { name: 'Rasika, annual', amount: 1200, kind: 'fixed_term', termMonths: 12 });
-    const s = await api('POST', '/api/v1/memberships/subscribe', { planId: plan.body.data.id, name: '+Member “Menon”', email: uniqueEmail('member') });
+    const plan = await api('POST', '/api/v1/memberships/plans', {
+      name: 'Rasika, annual',
+      amount: 1200,
+      kind: 'fixed_term',
+      termMonths: 12,
+    });
+    const s = await api('POST', '/api/v1/memberships/subscribe', {
+      planId: plan.body.data.id,
+      name: '+Member “Menon”',
+      email: uniqueEmail('member'),
+    });
     const paymentId = await payInSandbox(api, s.body.orderId);
-    assert.equal((await api('POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, { orderId: s.body.orderId, paymentId })).status, 200);
+    assert.equal(
+      (
+        await api('POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, {
+          orderId: s.body.orderId,
+          paymentId,
+        })
+      ).status,
+      200,
+    );
 
     await page.getByRole('link', { name: 'Memberships' }).click();
     await page.getByRole('heading', { name: 'Members', exact: true }).waitFor();
     const members = await download(page.getByRole('link', { name: 'Download members (CSV)' }));
     assert.match(members.filename, /^members-test-\d{4}-\d{2}-\d{2}\.csv$/);
-    assert.deepEqual(members.rows.map((r) => [r[members.header.indexOf('name')], r[members.header.indexOf('plan')], r[members.header.indexOf('state')]]), [
-      ["'+Member “Menon”", 'Rasika, annual', 'active'],
-    ]);
+    assert.deepEqual(
+      members.rows.map((r) => [
+        r[members.header.indexOf('name')],
+        r[members.header.indexOf('plan')],
+        r[members.header.indexOf('state')],
+      ]),
+      [["'+Member “Menon”", 'Rasika, annual', 'active']],
+    );
     await axe();
     await shoot('members');
 
@@ -128,7 +182,13 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
     const ledger = await download(page.getByRole('button', { name: 'Download CSV' }));
     assert.match(ledger.filename, /^ledger-test-\d{4}-\d{2}-\d{2}\.csv$/);
     const credit = ledger.header.indexOf('credit');
-    assert.deepEqual(ledger.rows.map((r) => r[credit]).sort(), ['1200.00', '500.00', '500.00', '500.00', '500.00']);
+    assert.deepEqual(ledger.rows.map((r) => r[credit]).sort(), [
+      '1200.00',
+      '500.00',
+      '500.00',
+      '500.00',
+      '500.00',
+    ]);
     // A range that holds nothing, typed into the date fields.
     await page.getByLabel(/^From/).fill('2020-01-01');
     await page.getByLabel(/^To/).fill('2020-01-31');
@@ -143,8 +203,17 @@ describe('CSV downloads in Chromium', { timeout: 240_000 }, () => {
     const docs = await download(page.getByRole('button', { name: 'Download CSV' }));
     assert.match(docs.filename, /^gst-documents-test-\d{4}-\d{2}-\d{2}\.csv$/);
     const recipient = docs.header.indexOf('recipient_name');
-    assert.deepEqual(docs.rows.map((r) => r[recipient]).sort(), ['Nair, "Unni"\nKrishnan', "'-2+3", `'${HYPERLINK}`, 'ശ്രീലക്ഷ്മി ₹500'].sort());
-    assert.ok(docs.rows.every((r) => r[docs.header.indexOf('total')] === '500.00' && r[docs.header.indexOf('place_of_supply')] === '29-Karnataka'));
+    assert.deepEqual(
+      docs.rows.map((r) => r[recipient]).sort(),
+      ['Nair, "Unni"\nKrishnan', "'-2+3", `'${HYPERLINK}`, 'ശ്രീലക്ഷ്മി ₹500'].sort(),
+    );
+    assert.ok(
+      docs.rows.every(
+        (r) =>
+          r[docs.header.indexOf('total')] === '500.00' &&
+          r[docs.header.indexOf('place_of_supply')] === '29-Karnataka',
+      ),
+    );
     await axe();
     await shoot('gst-documents');
   });

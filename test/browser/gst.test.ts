@@ -30,8 +30,12 @@ describe('GST screens in Chromium', { timeout: 180_000 }, () => {
     // Evaluated through the debugging protocol: the pages' CSP admits no injected script.
     await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
     const violations = await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      const r = await (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map(
+        (v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+      );
     });
     assert.deepEqual(violations, [], 'axe-core finds no WCAG 2.1 A/AA violations');
   }
@@ -84,8 +88,15 @@ describe('GST screens in Chromium', { timeout: 180_000 }, () => {
 
   it('shows a tax invoice as an accessible HTML page', async () => {
     const org = await organiser(server.url, 'test');
-    const api = keyApi(() => server.url, () => org.key);
-    await api('PUT', '/api/v1/gst/settings', { gstin: '29AAGCR4375J1ZU', legalName: 'Rangashankara Arts LLP', address: '36/2 8th Cross, JP Nagar, Bengaluru 560078' });
+    const api = keyApi(
+      () => server.url,
+      () => org.key,
+    );
+    await api('PUT', '/api/v1/gst/settings', {
+      gstin: '29AAGCR4375J1ZU',
+      legalName: 'Rangashankara Arts LLP',
+      address: '36/2 8th Cross, JP Nagar, Bengaluru 560078',
+    });
     const ev = await createEvent(api, { title: 'Hamlet', price: 999, venueState: '29', sac: '999622' });
     const { registrationId } = await paidBooking(api, ev, { name: 'Asha Rao', email: uniqueEmail('buyer') });
     const invoicePage = await browser.newPage();
@@ -93,7 +104,13 @@ describe('GST screens in Chromium', { timeout: 180_000 }, () => {
     page = invoicePage;
     await page.goto(`${server.url}/api/v1/events/${ev}/registrations/${registrationId}/invoice`);
     await page.getByRole('heading', { name: 'Tax Invoice', level: 1 }).waitFor();
-    assert.equal(await page.getByRole('row', { name: /CGST @ 9%/ }).innerText().then((t) => t.replace(/\s+/g, ' ').trim()), 'CGST @ 9% INR 76.19');
+    assert.equal(
+      await page
+        .getByRole('row', { name: /CGST @ 9%/ })
+        .innerText()
+        .then((t) => t.replace(/\s+/g, ' ').trim()),
+      'CGST @ 9% INR 76.19',
+    );
     await axe();
     await shoot('invoice');
   });

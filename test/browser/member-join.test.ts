@@ -6,7 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ConsoleMessage, Page } from 'playwright-core';
-import { assertAccessible, fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
+import {
+  assertAccessible,
+  fitsWidth,
+  openBrowser,
+  screenshot,
+  type BrowserSession,
+} from '../helpers/browser.js';
 import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { gatewayEnv, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
@@ -23,7 +29,10 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
   let ev: { id: string; slug: string };
   let planSlug = '';
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
 
   before(async () => {
     rzp = await startRazorpayEmulator(creds);
@@ -31,7 +40,13 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
     browser = await openBrowser();
     org = await organiser(server.url, 'test');
     pk = (await createKey(server.url, org.token, { mode: 'test', class: 'checkout' })).key;
-    const plan = await api('POST', '/api/v1/memberships/plans', { name: 'Friends of the Hall', amount: 500, kind: 'fixed_term', termMonths: 12, description: 'Members’ prices at every concert.' });
+    const plan = await api('POST', '/api/v1/memberships/plans', {
+      name: 'Friends of the Hall',
+      amount: 500,
+      kind: 'fixed_term',
+      termMonths: 12,
+      description: 'Members’ prices at every concert.',
+    });
     assert.equal(plan.status, 201, plan.text);
     planSlug = plan.body.data.slug;
     ev = await createEventData(api, {
@@ -54,7 +69,8 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
     await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
     const errors: string[] = [];
     page.on('console', (m: ConsoleMessage) => {
-      if (m.type() === 'error' && !/favicon\.ico/.test(m.location().url)) errors.push(`${m.location().url}: ${m.text()}`);
+      if (m.type() === 'error' && !/favicon\.ico/.test(m.location().url))
+        errors.push(`${m.location().url}: ${m.text()}`);
     });
     page.on('pageerror', (e) => errors.push(String(e)));
     return { page, errors };
@@ -69,7 +85,13 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
 
   /** The newest code mailed to `email` (test mode keeps the mail), once the mail job ran. */
   async function mailedCode(email: string): Promise<string> {
-    const codes = async () => ((await api('GET', '/api/v1/sandbox/emails?limit=100')).body.data as { to: string[]; subject: string }[]).filter((m) => m.to.includes(email) && /members-only code/.test(m.subject));
+    const codes = async () =>
+      (
+        (await api('GET', '/api/v1/sandbox/emails?limit=100')).body.data as {
+          to: string[];
+          subject: string;
+        }[]
+      ).filter((m) => m.to.includes(email) && /members-only code/.test(m.subject));
     await drainJobs(server, async () => (await codes()).length > 0);
     return /(\d{6})$/.exec((await codes())[0]!.subject)![1]!;
   }
@@ -78,7 +100,10 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
     const { page, errors } = await open(390);
     const email = uniqueEmail('meera');
     await page.goto(`${server.url}/e/${ev.slug}?key=${pk}`);
-    assert.ok(await page.locator('#membership-field').isHidden(), 'nothing about membership until a members-only tier is chosen');
+    assert.ok(
+      await page.locator('#membership-field').isHidden(),
+      'nothing about membership until a members-only tier is chosen',
+    );
     await page.locator('label[for="tier-0"]').click();
     await page.locator('#membership-field').waitFor();
     const join = page.getByRole('link', { name: 'Join: Friends of the Hall' });
@@ -111,7 +136,9 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
     await page.locator('#submit').click();
     await page.locator('#member-code-send-error', { hasText: 'ask for a code' }).waitFor();
     await page.getByRole('button', { name: 'Email me a code' }).click();
-    await page.locator('#member-code-status', { hasText: `If ${email} holds a membership, a code is on its way` }).waitFor();
+    await page
+      .locator('#member-code-status', { hasText: `If ${email} holds a membership, a code is on its way` })
+      .waitFor();
     const code = await mailedCode(email);
     // A wrong code first: said at the field, with the tries left.
     await page.getByLabel('Code from the mail').fill(code === '000000' ? '111111' : '000000');
@@ -132,13 +159,25 @@ describe('joining a plan and booking its members-only tier, in Chromium', { time
     await page.getByRole('heading', { name: 'You are registered' }).waitFor();
     await screenshot(page, 'member-join-booked-390');
     await axe(page, 'the confirmation at 390 px');
-    const regs = (await api('GET', `/api/v1/events/${ev.id}/registrations`)).body.data as { email: string; ticketType: string; status: string }[];
+    const regs = (await api('GET', `/api/v1/events/${ev.id}/registrations`)).body.data as {
+      email: string;
+      ticketType: string;
+      status: string;
+    }[];
     assert.deepEqual(
       regs.filter((r) => r.email === email).map((r) => [r.ticketType, r.status]),
       [['Members', 'confirmed']],
     );
     // The one wrong code was refused with its 400, which Chromium logs; nothing else.
-    assert.deepEqual(errors.filter((e) => !/\/member-code\/verify: Failed to load resource: the server responded with a status of 400/.test(e)), []);
+    assert.deepEqual(
+      errors.filter(
+        (e) =>
+          !/\/member-code\/verify: Failed to load resource: the server responded with a status of 400/.test(
+            e,
+          ),
+      ),
+      [],
+    );
     assert.equal(errors.length, 1);
     await page.close();
   });

@@ -13,7 +13,9 @@ import { createEvent, keyApi } from '../helpers/factories.js';
 
 const PASSWORD = 'correct horse battery';
 
-describe('the preview of a test event, booked from the dashboard and read in the Test inbox, in Chromium', { timeout: 300_000 }, () => {
+describe('the preview of a test event, booked from the dashboard and read in the Test inbox, in Chromium', {
+  timeout: 300_000,
+}, () => {
   let server: TestServer;
   let org: Account & KeyInfo;
   let browser: BrowserSession;
@@ -27,12 +29,22 @@ describe('the preview of a test event, booked from the dashboard and read in the
   before(async () => {
     server = await startServer();
     org = await organiser(server.url);
-    eventId = await createEvent(keyApi(server.url, org.key), { title: 'Kochi Design Meetup', description: 'An evening of talks.', startDate: '2026-12-12T18:00+05:30', endDate: '2026-12-12T20:30+05:30', price: 250, capacity: 40 });
+    eventId = await createEvent(keyApi(server.url, org.key), {
+      title: 'Kochi Design Meetup',
+      description: 'An evening of talks.',
+      startDate: '2026-12-12T18:00+05:30',
+      endDate: '2026-12-12T20:30+05:30',
+      price: 250,
+      capacity: 40,
+    });
     browser = await openBrowser();
     page = await browser.newPage();
-    await page.route('https://checkout.razorpay.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+    await page.route('https://checkout.razorpay.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }),
+    );
     page.on('console', (m) => {
-      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) consoleErrors.push(`${m.location().url}: ${m.text()}`);
+      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico'))
+        consoleErrors.push(`${m.location().url}: ${m.text()}`);
     });
   });
   after(async () => {
@@ -48,7 +60,10 @@ describe('the preview of a test event, booked from the dashboard and read in the
     assert.match(href, /^\/e\/kochi-design-meetup\?preview=/, 'a signed link, no key');
     await page.goto(server.url + href);
     await page.getByRole('heading', { name: 'Kochi Design Meetup' }).first().waitFor();
-    assert.match(await page.locator('body').innerText(), /Preview: this page is shown to you through your preview link/);
+    assert.match(
+      await page.locator('body').innerText(),
+      /Preview: this page is shown to you through your preview link/,
+    );
     await shoot(page, 'page');
 
     await page.setViewportSize({ width: 390, height: 844 });

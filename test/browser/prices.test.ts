@@ -25,7 +25,10 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
   let pk = '';
   let ev: { id: string; slug: string };
 
-  const api = keyApi(() => server.url, () => key);
+  const api = keyApi(
+    () => server.url,
+    () => key,
+  );
 
   before(async () => {
     server = await startServer();
@@ -47,7 +50,11 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
       ],
       specialPrices: [{ name: 'Student', price: 500 }],
     });
-    assert.equal((await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'TENOFF', discountPercent: 10 })).status, 201);
+    assert.equal(
+      (await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'TENOFF', discountPercent: 10 }))
+        .status,
+      201,
+    );
   });
   after(async () => {
     await browser?.close();
@@ -59,7 +66,8 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
     await page.setViewportSize({ width, height: 740 });
     const errors: string[] = [];
     page.on('console', (m: ConsoleMessage) => {
-      if (m.type() === 'error' && !/favicon\.ico/.test(m.location().url)) errors.push(`${m.location().url}: ${m.text()}`);
+      if (m.type() === 'error' && !/favicon\.ico/.test(m.location().url))
+        errors.push(`${m.location().url}: ${m.text()}`);
     });
     page.on('pageerror', (e) => errors.push(String(e)));
     return { page, errors };
@@ -69,8 +77,12 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
     // Evaluated through the debugging protocol: the pages' CSP admits no injected script.
     await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
     const violations = await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      const r = await (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map(
+        (v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+      );
     });
     assert.deepEqual(violations, [], `axe-core: ${what}`);
   }
@@ -83,8 +95,15 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
       const { page, errors } = await open(width);
       await page.goto(`${server.url}/e/${ev.slug}?key=${pk}`);
       assert.equal(await page.locator('#session-none').count(), 0, 'the whole event is not sold');
-      assert.equal(await priceOf(page, 'tier-general'), '₹1,200 – ₹1,800', 'before a day is chosen: the range');
-      assert.match(await page.locator('label[for="session-1"]').innerText(), /Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST/);
+      assert.equal(
+        await priceOf(page, 'tier-general'),
+        '₹1,200 – ₹1,800',
+        'before a day is chosen: the range',
+      );
+      assert.match(
+        await page.locator('label[for="session-1"]').innerText(),
+        /Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST/,
+      );
 
       await page.locator('label[for="session-1"]').click();
       assert.equal(await priceOf(page, 'tier-general'), '₹1,800', 'General in Day 2');
@@ -98,13 +117,22 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
       await page.getByLabel('Email').fill(uniqueEmail(`asha${width}`));
       await page.getByLabel('Promo code (optional)').fill('TENOFF');
       const submit = page.locator('#submit');
-      assert.equal(await submit.innerText(), 'Pay ₹1,800', 'a typed code does not change the price by itself');
+      assert.equal(
+        await submit.innerText(),
+        'Pay ₹1,800',
+        'a typed code does not change the price by itself',
+      );
       await submit.click();
       // The first press applies the code and says so; nothing is paid yet.
-      await page.locator('#promo-status', { hasText: 'Code TENOFF applied: ₹180 off. Total ₹1,620.' }).waitFor();
+      await page
+        .locator('#promo-status', { hasText: 'Code TENOFF applied: ₹180 off. Total ₹1,620.' })
+        .waitFor();
       assert.match(await page.locator('#promo-status').innerText(), /press the button again/);
       assert.equal(await submit.innerText(), 'Pay ₹1,620');
-      assert.ok(await page.locator('#result').isHidden(), 'nothing booked on the press that applied the code');
+      assert.ok(
+        await page.locator('#result').isHidden(),
+        'nothing booked on the press that applied the code',
+      );
       assert.equal(await summary(page, 'discount'), '−₹180 (TENOFF)');
       const w = await fitsWidth(page);
       assert.ok(w.fits, `the form fits ${width} px: ${w.scrollWidth} > ${w.width}`);
@@ -117,9 +145,15 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
       await page.getByRole('button', { name: 'Pay successfully' }).click();
       await page.getByRole('heading', { name: 'You are registered' }).waitFor();
       await page.locator('#ticket-qr').waitFor();
-      assert.equal(await page.locator('#event-when').innerText(), 'Day 2: Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST', 'the header names the booked day');
+      assert.equal(
+        await page.locator('#event-when').innerText(),
+        'Day 2: Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST',
+        'the header names the booked day',
+      );
       assert.match(await page.locator('.booked').innerText(), /Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST/);
-      const google = new URL((await page.getByRole('link', { name: 'Add to Google Calendar' }).getAttribute('href'))!);
+      const google = new URL(
+        (await page.getByRole('link', { name: 'Add to Google Calendar' }).getAttribute('href'))!,
+      );
       assert.equal(google.searchParams.get('dates'), '20261221T130000Z/20261221T153000Z');
       assert.ok((await fitsWidth(page)).fits);
       await screenshot(page, `prices-buyer-confirmed-${width}`);
@@ -139,20 +173,28 @@ describe('prices before buyers see them, in Chromium', { timeout: 300_000 }, () 
     await page.goto(`${server.url}/dashboard/events/${ev.id}/setup`);
     const table = page.getByRole('table', { name: 'Prices buyers see' });
     await table.waitFor();
-    assert.deepEqual(await table.locator('tbody tr').allInnerTexts().then((rows) => rows.map((r) => r.replace(/\s+/g, ' ').trim())), [
-      'Track 1: Day 1 ₹1,200 ₹500',
-      'Track 2: Day 2 ₹1,800 ₹500',
-    ]);
+    assert.deepEqual(
+      await table
+        .locator('tbody tr')
+        .allInnerTexts()
+        .then((rows) => rows.map((r) => r.replace(/\s+/g, ' ').trim())),
+      ['Track 1: Day 1 ₹1,200 ₹500', 'Track 2: Day 2 ₹1,800 ₹500'],
+    );
     await screenshot(page, 'prices-setup-1280');
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 740 });
       const w = await fitsWidth(page);
       assert.ok(w.fits, `setup fits ${width} px: ${w.scrollWidth} > ${w.width}`);
       // Under 600 px each row is a card whose cells are labelled by their column.
-      const card = await table.locator('tbody tr').nth(1).evaluate((tr) => ({
-        display: getComputedStyle(tr).display,
-        cells: [...tr.querySelectorAll('td')].map((td) => `${getComputedStyle(td, '::before').content.replace(/"/g, '')} ${td.textContent}`),
-      }));
+      const card = await table
+        .locator('tbody tr')
+        .nth(1)
+        .evaluate((tr) => ({
+          display: getComputedStyle(tr).display,
+          cells: [...tr.querySelectorAll('td')].map(
+            (td) => `${getComputedStyle(td, '::before').content.replace(/"/g, '')} ${td.textContent}`,
+          ),
+        }));
       assert.deepEqual(card, { display: 'block', cells: ['General ₹1,800', 'Student ₹500'] });
       await table.scrollIntoViewIfNeeded();
       await screenshot(page, `prices-setup-${width}`);

@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { attendeeToken } from '../../src/lib/attendee-token.js';
-import { assertAccessible, fitsWidth, openBrowser, screenshot, type BrowserSession } from '../helpers/browser.js';
+import {
+  assertAccessible,
+  fitsWidth,
+  openBrowser,
+  screenshot,
+  type BrowserSession,
+} from '../helpers/browser.js';
 import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -29,7 +35,10 @@ describe('a registration’s history in Chromium', { timeout: 180_000 }, () => {
     await server?.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
 
   const axe = () => assertAccessible(page, page.url());
 
@@ -70,9 +79,26 @@ describe('a registration’s history in Chromium', { timeout: 180_000 }, () => {
   });
 
   it('shows the history and links the invoice and credit note on the registration page and the attendee page', async () => {
-    const eventId = await createEvent(api, { title: 'Hamlet', price: 1500, venueState: '29', startDate: '2030-05-01' });
-    const b = await paidBooking(api, eventId, { name: 'Asha Rao', email: uniqueEmail('asha'), phone: '+919812345678' });
-    assert.equal((await api('POST', `/api/v1/events/${eventId}/registrations/${b.registrationId}/refund`, { amount: 300, reason: 'The second act was cut' })).status, 200);
+    const eventId = await createEvent(api, {
+      title: 'Hamlet',
+      price: 1500,
+      venueState: '29',
+      startDate: '2030-05-01',
+    });
+    const b = await paidBooking(api, eventId, {
+      name: 'Asha Rao',
+      email: uniqueEmail('asha'),
+      phone: '+919812345678',
+    });
+    assert.equal(
+      (
+        await api('POST', `/api/v1/events/${eventId}/registrations/${b.registrationId}/refund`, {
+          amount: 300,
+          reason: 'The second act was cut',
+        })
+      ).status,
+      200,
+    );
     const token = attendeeToken(server.deps.config.secretsKey, b.registrationId, b.registrationId);
 
     // The attendee's page before the transfer: their invoice and credit note.
@@ -82,7 +108,15 @@ describe('a registration’s history in Chromium', { timeout: 180_000 }, () => {
     await axe();
     await shoot('attendee');
 
-    assert.equal((await api('POST', `/api/v1/events/${eventId}/registrations/${b.registrationId}/transfer`, { name: 'Ravi Kumar', email: uniqueEmail('ravi') })).status, 200);
+    assert.equal(
+      (
+        await api('POST', `/api/v1/events/${eventId}/registrations/${b.registrationId}/transfer`, {
+          name: 'Ravi Kumar',
+          email: uniqueEmail('ravi'),
+        })
+      ).status,
+      200,
+    );
     await page.goto(`${server.url}/dashboard/events/${eventId}/registrations/${b.registrationId}`);
     const history = page.getByRole('region', { name: 'History' }).getByRole('listitem');
     assert.equal(await history.count(), 4);

@@ -25,7 +25,10 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
   let registrationId = '';
   const links: Record<string, string> = {};
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
 
   const shoot = (p: Page, name: string) =>
     shootAt(p, `two-day-${name}`, [
@@ -42,16 +45,32 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
       startDate: '2026-12-20',
       endDate: '2026-12-21',
       tracks: [
-        { title: 'Day 1', startsAt: '2026-12-20T18:30+05:30', endsAt: '2026-12-20T21:00+05:30', capacity: 50 },
-        { title: 'Day 2', startsAt: '2026-12-21T18:30+05:30', endsAt: '2026-12-21T21:00+05:30', capacity: 50 },
+        {
+          title: 'Day 1',
+          startsAt: '2026-12-20T18:30+05:30',
+          endsAt: '2026-12-20T21:00+05:30',
+          capacity: 50,
+        },
+        {
+          title: 'Day 2',
+          startsAt: '2026-12-21T18:30+05:30',
+          endsAt: '2026-12-21T21:00+05:30',
+          capacity: 50,
+        },
       ],
     });
-    const r = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Second', email: 'asha.second@example.in', subEventId: '1' });
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+      name: 'Asha Second',
+      email: 'asha.second@example.in',
+      subEventId: '1',
+    });
     assert.equal(r.status, 201, r.text);
     registrationId = r.body.registrationId;
     browser = await openBrowser();
     page = await browser.newPage();
-    await page.route('https://checkout.razorpay.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+    await page.route('https://checkout.razorpay.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }),
+    );
   });
   after(async () => {
     await browser?.close();
@@ -67,7 +86,13 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
       await page.goto(`${server.url}/dashboard/events/${eventId}`);
       const picker = page.getByLabel(/Admits for/);
       const offered = await picker.locator('option').allInnerTexts();
-      assert.deepEqual(offered, ['The whole event', 'Day 1 · Sun 20 Dec 2026, 6:30 pm – 9:00 pm IST', 'Day 2 · Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST', 'Sun 20 Dec 2026', 'Mon 21 Dec 2026']);
+      assert.deepEqual(offered, [
+        'The whole event',
+        'Day 1 · Sun 20 Dec 2026, 6:30 pm – 9:00 pm IST',
+        'Day 2 · Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST',
+        'Sun 20 Dec 2026',
+        'Mon 21 Dec 2026',
+      ]);
       await page.getByLabel(/^Label/).fill(label);
       await picker.focus();
       await picker.selectOption({ label: day });
@@ -80,14 +105,22 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
     // The event's days in words, as buyers read them: bare days stay days (not 5:30 am, UTC midnight in India).
     assert.match(await page.locator('.facts').innerText(), /When\s+Sun 20 Dec 2026 – Mon 21 Dec 2026/);
     const rows = await page.locator('table[aria-labelledby=passes-h] tbody tr').allInnerTexts();
-    assert.ok(rows.some((r) => r.includes('Day 1 gate') && r.includes('Sun 20 Dec 2026')), rows.join('\n'));
-    assert.ok(rows.some((r) => r.includes('Day 2 gate') && r.includes('Mon 21 Dec 2026')), rows.join('\n'));
+    assert.ok(
+      rows.some((r) => r.includes('Day 1 gate') && r.includes('Sun 20 Dec 2026')),
+      rows.join('\n'),
+    );
+    assert.ok(
+      rows.some((r) => r.includes('Day 2 gate') && r.includes('Mon 21 Dec 2026')),
+      rows.join('\n'),
+    );
     await shoot(page, 'door-links');
   });
 
   it('the Day 2 ticket’s page says Day 2, with its end time, and nowhere Day 1’s date', async () => {
     const reg = (await api('GET', `/api/v1/events/${eventId}/registrations/${registrationId}`)).body.data;
-    await page.goto(`${server.url}/t/${attendeeToken(server.deps.config.secretsKey, reg.id, reg.ticketCode ?? reg.id)}`);
+    await page.goto(
+      `${server.url}/t/${attendeeToken(server.deps.config.secretsKey, reg.id, reg.ticketCode ?? reg.id)}`,
+    );
     const text = await page.locator('main').innerText();
     assert.ok(text.includes('Day 2'), text);
     assert.ok(text.includes('Mon 21 Dec 2026'), text);
@@ -122,10 +155,17 @@ describe('a two-day event from the dashboard to Day 2’s gate, in Chromium', { 
     await verdict().filter({ hasText: 'Admitted' }).waitFor();
     await shoot(page, 'day2-gate-admitted');
     const lists = await doorListAdmissionsOf(server, registrationId);
-    assert.deepEqual(lists.map((l) => [l.list, l.checked_in_at !== null]), [['date:2026-12-21', true]], 'admitted on Day 2’s list only');
+    assert.deepEqual(
+      lists.map((l) => [l.list, l.checked_in_at !== null]),
+      [['date:2026-12-21', true]],
+      'admitted on Day 2’s list only',
+    );
 
     await atGate('Day 1 gate');
     await verdict().filter({ hasText: 'Refused' }).waitFor();
-    assert.ok(!(await page.locator('#result').innerText()).includes('Already in'), 'Day 1’s list never saw this ticket admitted');
+    assert.ok(
+      !(await page.locator('#result').innerText()).includes('Already in'),
+      'Day 1’s list never saw this ticket admitted',
+    );
   });
 });

@@ -30,16 +30,28 @@ describe('waitlist and the attendee page in Chromium', { timeout: 240_000 }, () 
     await server?.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
-  const mails = async () => (await api('GET', '/api/v1/sandbox/emails?limit=1000')).body.data as { to: string[]; subject: string; text: string }[];
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
+  const mails = async () =>
+    (await api('GET', '/api/v1/sandbox/emails?limit=1000')).body.data as {
+      to: string[];
+      subject: string;
+      text: string;
+    }[];
   const runJobs = () => runDueJobs(server, { due: true });
   const local = (url: string) => server.url + new URL(url).pathname + new URL(url).search;
 
   async function axe(page: Page, what: string) {
     await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
     const violations = await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      const r = await (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map(
+        (v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+      );
     });
     assert.deepEqual(violations, [], `axe-core: ${what}`);
   }

@@ -18,7 +18,10 @@ describe('door check-in', () => {
     await server.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   const event = (fields: Record<string, unknown> = {}) => createEvent(api, { title: 'Door', ...fields });
   const person = (tag = 'p') => ({ name: `Guest ${tag}`, email: uniqueEmail(tag) });
   async function book(eventId: string, members = 0): Promise<{ id: string; ticketIds: string[] }> {
@@ -29,8 +32,10 @@ describe('door check-in', () => {
     assert.equal(r.status, 201, r.text);
     return { id: r.body.registrationId, ticketIds: r.body.ticketIds };
   }
-  const look = (eventId: string, value: string) => api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${encodeURIComponent(value)}`);
-  const admit = (eventId: string, body: Record<string, unknown>) => api('POST', `/api/v1/events/${eventId}/check-in`, body);
+  const look = (eventId: string, value: string) =>
+    api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${encodeURIComponent(value)}`);
+  const admit = (eventId: string, body: Record<string, unknown>) =>
+    api('POST', `/api/v1/events/${eventId}/check-in`, body);
 
   it('looks up without admitting', async () => {
     const { id } = await book(teamEvent);
@@ -50,7 +55,10 @@ describe('door check-in', () => {
     const { id } = await book(teamEvent);
     const first = await admit(teamEvent, { registrationId: id });
     assert.equal(first.status, 201, first.text);
-    assert.deepEqual([first.body.changed, first.body.alreadyCheckedIn, first.body.data.checkedIn], [true, false, true]);
+    assert.deepEqual(
+      [first.body.changed, first.body.alreadyCheckedIn, first.body.data.checkedIn],
+      [true, false, true],
+    );
     const at = first.body.data.members[0].checkedInAt;
     assert.ok(at);
     server.clock.advance(60_000);
@@ -70,29 +78,48 @@ describe('door check-in', () => {
   it('admits team members by index and by their own id; the booking QR admits everyone left', async () => {
     const { id, ticketIds } = await book(teamEvent, 2);
     const look0 = await look(teamEvent, id);
-    assert.deepEqual(look0.body.data.members.map((m: any) => [m.index, m.id]), [[0, id], [1, ticketIds[1]], [2, ticketIds[2]]]);
+    assert.deepEqual(
+      look0.body.data.members.map((m: any) => [m.index, m.id]),
+      [
+        [0, id],
+        [1, ticketIds[1]],
+        [2, ticketIds[2]],
+      ],
+    );
     assert.equal(look0.body.data.expected, 3);
 
     const one = await admit(teamEvent, { registrationId: id, memberIndex: 1 });
     assert.equal(one.status, 201);
-    assert.deepEqual(one.body.data.members.map((m: any) => m.checkedIn), [false, true, false]);
+    assert.deepEqual(
+      one.body.data.members.map((m: any) => m.checkedIn),
+      [false, true, false],
+    );
     assert.equal(one.body.data.arrived, 1);
 
     const own = await admit(teamEvent, { registrationId: ticketIds[2] });
     assert.equal(own.status, 201);
     assert.equal(own.body.data.name, 'Guest m1');
-    assert.deepEqual(own.body.data.members.map((m: any) => m.checkedIn), [false, true, true]);
+    assert.deepEqual(
+      own.body.data.members.map((m: any) => m.checkedIn),
+      [false, true, true],
+    );
     const ownAgain = await admit(teamEvent, { registrationId: ticketIds[2] });
     assert.deepEqual([ownAgain.status, ownAgain.body.alreadyCheckedIn], [200, true]);
 
     const rest = await admit(teamEvent, { registrationId: id });
     assert.equal(rest.status, 201);
     assert.equal(rest.body.alreadyCheckedIn, false);
-    assert.deepEqual([rest.body.data.arrived, rest.body.data.expected, rest.body.data.checkedIn], [3, 3, true]);
+    assert.deepEqual(
+      [rest.body.data.arrived, rest.body.data.expected, rest.body.data.checkedIn],
+      [3, 3, true],
+    );
     assert.equal((await admit(teamEvent, { registrationId: id, memberIndex: 7 })).status, 404);
     assert.equal((await admit(teamEvent, { registrationId: ticketIds[1], memberIndex: 2 })).status, 400);
     const reg = await api('GET', `/api/v1/events/${teamEvent}/registrations/${id}`);
-    assert.deepEqual(reg.body.data.teamMembers.map((m: any) => m.checkedIn), [true, true]);
+    assert.deepEqual(
+      reg.body.data.teamMembers.map((m: any) => m.checkedIn),
+      [true, true],
+    );
   });
 
   it('accepts a JSON payload as the QR value', async () => {
@@ -112,8 +139,16 @@ describe('door check-in', () => {
     await payInSandbox(api, s1.orderId);
     const refunded = (await api('POST', `/api/v1/events/${paidEvent}/register`, person())).body;
     const pay2 = await payInSandbox(api, refunded.orderId);
-    await api('POST', `/api/v1/events/${paidEvent}/register`, { registrationId: refunded.registrationId, orderId: refunded.orderId, paymentId: pay2 });
-    assert.equal((await api('POST', `/api/v1/events/${paidEvent}/registrations/${refunded.registrationId}/refund`)).status, 200);
+    await api('POST', `/api/v1/events/${paidEvent}/register`, {
+      registrationId: refunded.registrationId,
+      orderId: refunded.orderId,
+      paymentId: pay2,
+    });
+    assert.equal(
+      (await api('POST', `/api/v1/events/${paidEvent}/registrations/${refunded.registrationId}/refund`))
+        .status,
+      200,
+    );
 
     for (const [eventId, id, reason] of [
       [teamEvent, cancelled.id, 'cancelled'],
@@ -132,7 +167,10 @@ describe('door check-in', () => {
 
   it('refuses the old QR of a transferred ticket with reason transferred and admits the new one', async () => {
     const { id } = await book(teamEvent);
-    const t = await api('POST', `/api/v1/events/${teamEvent}/registrations/${id}/transfer`, { name: 'New Holder', email: uniqueEmail('new') });
+    const t = await api('POST', `/api/v1/events/${teamEvent}/registrations/${id}/transfer`, {
+      name: 'New Holder',
+      email: uniqueEmail('new'),
+    });
     const code = t.body.data.ticketCode;
     const old = await admit(teamEvent, { registrationId: id });
     assert.equal(old.status, 409);
@@ -141,7 +179,10 @@ describe('door check-in', () => {
     assert.equal(fresh.status, 201);
     assert.equal(fresh.body.data.name, 'New Holder');
     // A second transfer makes the first code an old QR too.
-    const t2 = await api('POST', `/api/v1/events/${teamEvent}/registrations/${id}/transfer`, { name: 'Third', email: uniqueEmail('third') });
+    const t2 = await api('POST', `/api/v1/events/${teamEvent}/registrations/${id}/transfer`, {
+      name: 'Third',
+      email: uniqueEmail('third'),
+    });
     assert.equal((await admit(teamEvent, { registrationId: code })).body.reason, 'transferred');
     assert.equal((await look(teamEvent, t2.body.data.ticketCode)).body.data.name, 'Third');
   });
@@ -157,7 +198,9 @@ describe('door check-in', () => {
   it('admits a ticket scanned by two devices at the same moment exactly once', async () => {
     for (let round = 0; round < 5; round++) {
       const { id } = await book(teamEvent, 1);
-      const answers = await Promise.all(Array.from({ length: 6 }, () => admit(teamEvent, { registrationId: id })));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => admit(teamEvent, { registrationId: id })),
+      );
       assert.equal(answers.filter((a) => a.body.changed === true).length, 1);
       assert.equal(answers.filter((a) => a.status === 201).length, 1);
       assert.ok(answers.every((a) => a.status === 201 || (a.status === 200 && a.body.alreadyCheckedIn)));
@@ -169,8 +212,23 @@ describe('door check-in', () => {
     const a = await book(eventId);
     await book(eventId);
     const checkout = await createKey(server.url, org.token, { class: 'checkout' });
-    assert.equal((await call(server.url, 'GET', `/api/v1/events/${eventId}/check-in?registrationId=${a.id}`, { key: checkout.key })).status, 403);
-    assert.equal((await call(server.url, 'POST', `/api/v1/events/${eventId}/check-in`, { key: checkout.key, body: { registrationId: a.id } })).status, 403);
+    assert.equal(
+      (
+        await call(server.url, 'GET', `/api/v1/events/${eventId}/check-in?registrationId=${a.id}`, {
+          key: checkout.key,
+        })
+      ).status,
+      403,
+    );
+    assert.equal(
+      (
+        await call(server.url, 'POST', `/api/v1/events/${eventId}/check-in`, {
+          key: checkout.key,
+          body: { registrationId: a.id },
+        })
+      ).status,
+      403,
+    );
     await admit(eventId, { registrationId: a.id });
     assert.equal((await api('GET', `/api/v1/events/${eventId}/analytics`)).body.checkedInCount, 1);
     await admit(eventId, { registrationId: a.id, undo: true });

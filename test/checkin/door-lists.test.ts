@@ -26,8 +26,18 @@ describe('check-in lists: a door for one day or one session', () => {
       startDate: '2026-12-20',
       endDate: '2026-12-21',
       tracks: [
-        { title: 'Day 1', date: '2026-12-20T18:30:00+05:30', endDate: '2026-12-20T21:00:00+05:30', capacity: 50 },
-        { title: 'Day 2', date: '2026-12-21T18:30:00+05:30', endDate: '2026-12-21T21:00:00+05:30', capacity: 50 },
+        {
+          title: 'Day 1',
+          date: '2026-12-20T18:30:00+05:30',
+          endDate: '2026-12-20T21:00:00+05:30',
+          capacity: 50,
+        },
+        {
+          title: 'Day 2',
+          date: '2026-12-21T18:30:00+05:30',
+          endDate: '2026-12-21T21:00:00+05:30',
+          capacity: 50,
+        },
       ],
     });
   });
@@ -35,24 +45,49 @@ describe('check-in lists: a door for one day or one session', () => {
     await server.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   const asPass = passApi(() => server.url);
 
   /** A free booking of one track (or the whole event), confirmed at once. */
   async function book(track: number | null, name = 'Guest'): Promise<string> {
-    const r = await api('POST', `/api/v1/events/${eventId}/register`, { name, email: uniqueEmail('list'), ...(track === null ? {} : { subEventId: String(track) }) });
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+      name,
+      email: uniqueEmail('list'),
+      ...(track === null ? {} : { subEventId: String(track) }),
+    });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.status, 'confirmed', r.text);
     return r.body.registrationId;
   }
-  async function pass(label: string, scope?: unknown): Promise<{ id: string; token: string; scope: unknown }> {
-    const r = await api('POST', `/api/v1/events/${eventId}/door-passes`, { label, ...(scope === undefined ? {} : { scope }) });
+  async function pass(
+    label: string,
+    scope?: unknown,
+  ): Promise<{ id: string; token: string; scope: unknown }> {
+    const r = await api('POST', `/api/v1/events/${eventId}/door-passes`, {
+      label,
+      ...(scope === undefined ? {} : { scope }),
+    });
     assert.equal(r.status, 201, r.text);
-    return { id: r.body.data.id, token: new URL(r.body.data.url).pathname.split('/')[2]!, scope: r.body.data.scope };
+    return {
+      id: r.body.data.id,
+      token: new URL(r.body.data.url).pathname.split('/')[2]!,
+      scope: r.body.data.scope,
+    };
   }
   let seq = 0;
-  async function scan(token: string, ticketId: string, action: 'admit' | 'undo' = 'admit', deviceId = 'phone-1') {
-    const r = await asPass('POST', `/api/v1/events/${eventId}/door/sync`, token, { deviceId, scans: [{ seq: ++seq, ticketId, action }] });
+  async function scan(
+    token: string,
+    ticketId: string,
+    action: 'admit' | 'undo' = 'admit',
+    deviceId = 'phone-1',
+  ) {
+    const r = await asPass('POST', `/api/v1/events/${eventId}/door/sync`, token, {
+      deviceId,
+      scans: [{ seq: ++seq, ticketId, action }],
+    });
     assert.equal(r.status, 200, r.text);
     return { ...r.body.data.results[0], counts: r.body.data.counts };
   }
@@ -88,7 +123,10 @@ describe('check-in lists: a door for one day or one session', () => {
     // The whole event's list (the API's check-in) is its own: nobody is in there yet.
     const look = await api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${ticket}`);
     assert.equal(look.body.data.checkedIn, false);
-    assert.equal((await api('POST', `/api/v1/events/${eventId}/check-in`, { registrationId: ticket })).status, 201);
+    assert.equal(
+      (await api('POST', `/api/v1/events/${eventId}/check-in`, { registrationId: ticket })).status,
+      201,
+    );
   });
 
   it('a whole-event ticket is admitted once on each day; undo on one day leaves the other', async () => {
@@ -101,7 +139,12 @@ describe('check-in lists: a door for one day or one session', () => {
     assert.equal((await scan(day1.token, ticket, 'undo')).status, 'undone');
     assert.equal((await scan(day2.token, ticket)).status, 'already_admitted');
     assert.equal((await scan(day1.token, ticket)).status, 'admitted');
-    const log = await server.deps.db.selectFrom('checkin_log').select(['action', 'list']).where('attendee_id', '=', ticket).orderBy('id').execute();
+    const log = await server.deps.db
+      .selectFrom('checkin_log')
+      .select(['action', 'list'])
+      .where('attendee_id', '=', ticket)
+      .orderBy('id')
+      .execute();
     assert.deepEqual(
       log.map((l) => `${l.action} ${l.list}`),
       ['admit date:2026-12-20', 'admit date:2026-12-21', 'undo date:2026-12-20', 'admit date:2026-12-20'],
@@ -111,7 +154,10 @@ describe('check-in lists: a door for one day or one session', () => {
   it('two devices admitting one ticket on one list at once: exactly one admits', async () => {
     const day2 = await pass('Race', { date: '2026-12-21' });
     const ticket = await book(1, 'Rae Race');
-    const [a, b] = await Promise.all([scan(day2.token, ticket, 'admit', 'race-a'), scan(day2.token, ticket, 'admit', 'race-b')]);
+    const [a, b] = await Promise.all([
+      scan(day2.token, ticket, 'admit', 'race-a'),
+      scan(day2.token, ticket, 'admit', 'race-b'),
+    ]);
     assert.deepEqual([a.status, b.status].sort(), ['admitted', 'already_admitted']);
   });
 
@@ -126,13 +172,24 @@ describe('check-in lists: a door for one day or one session', () => {
     assert.deepEqual(r.body.data.list, { scope: { date: '2026-12-20' }, label: 'Sun 20 Dec 2026' });
     const entry = (id: string) => r.body.data.entries.find((e: any) => e.key === sha256(id));
     assert.deepEqual([entry(d1).refusal, entry(d1).members[0].checkedIn], [null, true]);
-    assert.deepEqual([entry(d2).refusal, entry(d2).session], ['wrong_session', 'Day 2 · Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST']);
-    assert.deepEqual([entry(whole).refusal, entry(whole).session, entry(whole).members[0].checkedIn], [null, null, false]);
+    assert.deepEqual(
+      [entry(d2).refusal, entry(d2).session],
+      ['wrong_session', 'Day 2 · Mon 21 Dec 2026, 6:30 pm – 9:00 pm IST'],
+    );
+    assert.deepEqual(
+      [entry(whole).refusal, entry(whole).session, entry(whole).members[0].checkedIn],
+      [null, null, false],
+    );
     // Day 1's list expects Day 1 and whole-event tickets; its arrivals are its own.
     const day1People = (await confirmedBookingsOf(server, eventId)).filter(
       (x) => x.sub_event_id !== 1,
     ).length;
-    const arrivedOnDay1 = await server.deps.db.selectFrom('door_list_admissions').select('attendee_id').where('list', '=', 'date:2026-12-20').where('checked_in_at', 'is not', null).execute();
+    const arrivedOnDay1 = await server.deps.db
+      .selectFrom('door_list_admissions')
+      .select('attendee_id')
+      .where('list', '=', 'date:2026-12-20')
+      .where('checked_in_at', 'is not', null)
+      .execute();
     assert.deepEqual(r.body.data.counts, { expected: day1People, arrived: arrivedOnDay1.length });
     // Changes since a cursor include an admission on this list.
     const cursor = r.body.data.cursor;
@@ -141,20 +198,29 @@ describe('check-in lists: a door for one day or one session', () => {
     const changed = since.body.data.entries.map((e: any) => e.key);
     assert.ok(changed.includes(sha256(whole)), 'the admitted booking');
     assert.ok(!changed.includes(sha256(d2)), 'not an unchanged one');
-    assert.equal(since.body.data.entries.find((e: any) => e.key === sha256(whole)).members[0].checkedIn, true);
+    assert.equal(
+      since.body.data.entries.find((e: any) => e.key === sha256(whole)).members[0].checkedIn,
+      true,
+    );
     // The door page says which list it admits for.
     const page = await call(server.url, 'GET', `/door/${day1.token}`);
     assert.match(page.text, /Admits for: <strong>Sun 20 Dec 2026<\/strong>/);
     const wholePass = await pass('Main gate');
     assert.equal(wholePass.scope, null);
-    assert.match((await call(server.url, 'GET', `/door/${wholePass.token}`)).text, /Admits for: <strong>Whole event<\/strong>/);
+    assert.match(
+      (await call(server.url, 'GET', `/door/${wholePass.token}`)).text,
+      /Admits for: <strong>Whole event<\/strong>/,
+    );
   });
 
   it('a transferred ticket’s old QR is refused as transferred, and the roster carries its hash only', async () => {
     const day2 = await pass('T D2', { date: '2026-12-21' });
     const main = await pass('T main');
     const id = await book(1, 'Old Holder');
-    const t = await api('POST', `/api/v1/events/${eventId}/registrations/${id}/transfer`, { name: 'New Holder', email: uniqueEmail('new') });
+    const t = await api('POST', `/api/v1/events/${eventId}/registrations/${id}/transfer`, {
+      name: 'New Holder',
+      email: uniqueEmail('new'),
+    });
     assert.equal(t.status, 200, t.text);
     const code: string = t.body.data.ticketCode;
     for (const p of [day2, main]) {
@@ -163,11 +229,17 @@ describe('check-in lists: a door for one day or one session', () => {
       const roster = await asPass('GET', `/api/v1/events/${eventId}/door/roster`, p.token);
       const entry = roster.body.data.entries.find((e: any) => e.key === sha256(code));
       assert.deepEqual(entry.retired, [sha256(id)]);
-      assert.ok(!roster.body.data.entries.some((e: any) => e.key === sha256(id)), 'no entry under the old QR');
+      assert.ok(
+        !roster.body.data.entries.some((e: any) => e.key === sha256(id)),
+        'no entry under the old QR',
+      );
       assert.ok(!roster.text.includes(id) && !roster.text.includes(code), 'hashes only');
     }
     // A second transfer retires the first code too.
-    const t2 = await api('POST', `/api/v1/events/${eventId}/registrations/${id}/transfer`, { name: 'Third Holder', email: uniqueEmail('third') });
+    const t2 = await api('POST', `/api/v1/events/${eventId}/registrations/${id}/transfer`, {
+      name: 'Third Holder',
+      email: uniqueEmail('third'),
+    });
     const roster = await asPass('GET', `/api/v1/events/${eventId}/door/roster`, main.token);
     const entry = roster.body.data.entries.find((e: any) => e.key === sha256(t2.body.data.ticketCode));
     assert.deepEqual(new Set(entry.retired), new Set([sha256(id), sha256(code)]));
@@ -175,8 +247,12 @@ describe('check-in lists: a door for one day or one session', () => {
   });
 
   it('checks the scope when a pass is made', async () => {
-    const bad = async (scope: unknown) => api('POST', `/api/v1/events/${eventId}/door-passes`, { label: 'x', scope });
-    assert.deepEqual([(await bad({ trackIndex: 5 })).status, (await bad({ trackIndex: 5 })).body.code], [404, 'track_not_found']);
+    const bad = async (scope: unknown) =>
+      api('POST', `/api/v1/events/${eventId}/door-passes`, { label: 'x', scope });
+    assert.deepEqual(
+      [(await bad({ trackIndex: 5 })).status, (await bad({ trackIndex: 5 })).body.code],
+      [404, 'track_not_found'],
+    );
     assert.equal((await bad({ date: '2026-02-30' })).status, 400);
     assert.equal((await bad({ date: 'tomorrow' })).status, 400);
     assert.equal((await bad({ date: '2026-12-20', trackIndex: 0 })).status, 400);

@@ -26,9 +26,13 @@ describe('door sync: one bad scan never stops the others', () => {
     await server.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   const asPass = passApi(() => server.url);
-  const sync = (token: string, deviceId: string, scans: unknown[]) => asPass('POST', `/api/v1/events/${eventId}/door/sync`, token, { deviceId, scans });
+  const sync = (token: string, deviceId: string, scans: unknown[]) =>
+    asPass('POST', `/api/v1/events/${eventId}/door/sync`, token, { deviceId, scans });
   async function book(name = 'Guest'): Promise<string> {
     const r = await api('POST', `/api/v1/events/${eventId}/register`, { name, email: uniqueEmail('sync') });
     assert.equal(r.status, 201, r.text);
@@ -39,7 +43,9 @@ describe('door sync: one bad scan never stops the others', () => {
     assert.equal(r.status, 201, r.text);
     return new URL(r.body.data.url).pathname.split('/')[2]!;
   }
-  const isIn = async (id: string) => (await api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${id}`)).body.data.checkedIn as boolean;
+  const isIn = async (id: string) =>
+    (await api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${id}`)).body.data
+      .checkedIn as boolean;
 
   it('a batch with unreadable and unknown scans applies every good scan and refuses each bad one', async () => {
     const token = await pass('Gate A');
@@ -80,8 +86,14 @@ describe('door sync: one bad scan never stops the others', () => {
     );
     assert.deepEqual([await isIn(a), await isIn(b), await isIn(c)], [false, true, true]);
     // The same batch again answers the same and changes nothing.
-    const again = await sync(token, 'phone-1', [{ seq: 3, ticketId: `${b}\u0000`, action: 'admit' }, { seq: 14, ticketId: a, action: 'undo' }]);
-    assert.deepEqual(again.body.data.results.map((x: any) => x.status), ['refused', 'undone']);
+    const again = await sync(token, 'phone-1', [
+      { seq: 3, ticketId: `${b}\u0000`, action: 'admit' },
+      { seq: 14, ticketId: a, action: 'undo' },
+    ]);
+    assert.deepEqual(
+      again.body.data.results.map((x: any) => x.status),
+      ['refused', 'undone'],
+    );
   });
 
   it('keeps a sane limit on the whole batch', async () => {
@@ -107,7 +119,11 @@ describe('door sync: one bad scan never stops the others', () => {
     const v = await sync(victim, 'victim-phone', [{ seq: 1, ticketId: t, action: 'admit' }]);
     assert.deepEqual(v.body.data.results, [{ seq: 1, status: 'admitted' }], 'the victim’s own scan applies');
     assert.equal(await isIn(t), true);
-    const log = await server.deps.db.selectFrom('checkin_log').select('actor').where('attendee_id', '=', t).execute();
+    const log = await server.deps.db
+      .selectFrom('checkin_log')
+      .select('actor')
+      .where('attendee_id', '=', t)
+      .execute();
     assert.equal(log.length, 1);
   });
 
@@ -115,9 +131,15 @@ describe('door sync: one bad scan never stops the others', () => {
     const p1 = await pass('Race 1');
     const p2 = await pass('Race 2');
     const [t1, t2] = [await book('Uma'), await book('Vik')];
-    const [r1, r2] = await Promise.all([sync(p1, 'same-device', [{ seq: 7, ticketId: t1, action: 'admit' }]), sync(p2, 'same-device', [{ seq: 7, ticketId: t2, action: 'admit' }])]);
+    const [r1, r2] = await Promise.all([
+      sync(p1, 'same-device', [{ seq: 7, ticketId: t1, action: 'admit' }]),
+      sync(p2, 'same-device', [{ seq: 7, ticketId: t2, action: 'admit' }]),
+    ]);
     assert.deepEqual([r1.status, r2.status], [200, 200]);
-    assert.deepEqual([r1.body.data.results[0].status, r2.body.data.results[0].status], ['admitted', 'admitted']);
+    assert.deepEqual(
+      [r1.body.data.results[0].status, r2.body.data.results[0].status],
+      ['admitted', 'admitted'],
+    );
     assert.deepEqual([await isIn(t1), await isIn(t2)], [true, true]);
   });
 
@@ -125,7 +147,11 @@ describe('door sync: one bad scan never stops the others', () => {
     const gate = await pass('Gate S');
     const other = await pass('Gate T');
     const t = await book('Wen');
-    assert.equal((await sync(gate, 'secret-device-4242', [{ seq: 1, ticketId: t, action: 'admit' }])).body.data.results[0].status, 'admitted');
+    assert.equal(
+      (await sync(gate, 'secret-device-4242', [{ seq: 1, ticketId: t, action: 'admit' }])).body.data
+        .results[0].status,
+      'admitted',
+    );
     const roster = await asPass('GET', `/api/v1/events/${eventId}/door/roster`, other);
     assert.equal(roster.status, 200, roster.text);
     assert.ok(!roster.text.includes('secret-device-4242'), 'no device id in the roster');

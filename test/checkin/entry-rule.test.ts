@@ -20,15 +20,28 @@ describe('the door decides entry by one rule, in TypeScript and in SQL', () => {
   });
 
   it('the admit statement’s condition admits exactly what refusalOf admits', async () => {
-    const cases = STATUSES.flatMap((status) => [0, 1].flatMap((idx) => [null, 'tkt_new'].map((code) => ({ status, idx, code }))));
-    const rows = await sql<{ status: RegistrationStatus; scanned_idx: number; ticket_code: string | null; admitted: boolean }>`
+    const cases = STATUSES.flatMap((status) =>
+      [0, 1].flatMap((idx) => [null, 'tkt_new'].map((code) => ({ status, idx, code }))),
+    );
+    const rows = await sql<{
+      status: RegistrationStatus;
+      scanned_idx: number;
+      ticket_code: string | null;
+      admitted: boolean;
+    }>`
       select t.status, t.scanned_idx, t.ticket_code, (${admissibleSql('t')}) as admitted
-      from unnest(${cases.map((c) => c.status)}::text[], ${cases.map((c) => c.idx)}::int[], ${cases.map((c) => c.code)}::text[]) as t(status, scanned_idx, ticket_code)`.execute(server.deps.db);
+      from unnest(${cases.map((c) => c.status)}::text[], ${cases.map((c) => c.idx)}::int[], ${cases.map((c) => c.code)}::text[]) as t(status, scanned_idx, ticket_code)`.execute(
+      server.deps.db,
+    );
     assert.equal(rows.rows.length, cases.length);
     for (const r of rows.rows) {
       const expected = refusalOf(r.status, isRetiredQr(r.scanned_idx, r.ticket_code)) === undefined;
       assert.equal(r.admitted, expected, `${r.status}, index ${r.scanned_idx}, ticket code ${r.ticket_code}`);
     }
-    assert.equal(rows.rows.filter((r) => r.admitted).length, 3, 'a confirmed booking, except its retired booking-id QR');
+    assert.equal(
+      rows.rows.filter((r) => r.admitted).length,
+      3,
+      'a confirmed booking, except its retired booking-id QR',
+    );
   });
 });

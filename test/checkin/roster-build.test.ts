@@ -20,16 +20,22 @@ describe('the door roster is built page by page', () => {
     await server.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   const rosters = () => server.deps.door.rosters;
   async function lookups(from: 'roster' | 'database'): Promise<number> {
     const values = (await rosters().metrics.lookups.get()).values;
     return values.find((v) => v.labels.from === from)?.value ?? 0;
   }
-  const builds = async () => (await rosters().metrics.refreshes.get()).values.find((v) => v.labels.cause === 'build')?.value ?? 0;
+  const builds = async () =>
+    (await rosters().metrics.refreshes.get()).values.find((v) => v.labels.cause === 'build')?.value ?? 0;
 
   /** An event with a team booking of three and `singles` bookings of one: seven people or more. */
-  async function event(singles: number): Promise<{ eventId: string; team: string; member: string; singles: string[] }> {
+  async function event(
+    singles: number,
+  ): Promise<{ eventId: string; team: string; member: string; singles: string[] }> {
     const eventId = await createEvent(api, { title: 'Slices', startDate: '2027-02-01', maxTeamSize: 4 });
     const team = await api('POST', `/api/v1/events/${eventId}/register`, {
       name: 'Lead',
@@ -42,13 +48,17 @@ describe('the door roster is built page by page', () => {
     assert.equal(team.status, 201, team.text);
     const ids: string[] = [];
     for (let i = 0; i < singles; i++) {
-      const r = await api('POST', `/api/v1/events/${eventId}/register`, { name: `Guest ${i}`, email: `g${i}-${eventId}@example.in` });
+      const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+        name: `Guest ${i}`,
+        email: `g${i}-${eventId}@example.in`,
+      });
       assert.equal(r.status, 201, r.text);
       ids.push(r.body.registrationId);
     }
     return { eventId, team: team.body.registrationId, member: team.body.ticketIds[2], singles: ids };
   }
-  const look = (eventId: string, value: string) => api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${encodeURIComponent(value)}`);
+  const look = (eventId: string, value: string) =>
+    api('GET', `/api/v1/events/${eventId}/check-in?registrationId=${encodeURIComponent(value)}`);
 
   /** Holds every build at its `at`-th page until released; counts the pages. */
   function holdAt(at: number) {
@@ -67,7 +77,9 @@ describe('the door roster is built page by page', () => {
     return { held, release, pages: () => pages };
   }
 
-  it('answers the event from the database while its roster is half built, and takes in what changed meanwhile', { timeout: 60_000 }, async () => {
+  it('answers the event from the database while its roster is half built, and takes in what changed meanwhile', {
+    timeout: 60_000,
+  }, async () => {
     const e = await event(5);
     await rosters().whenListening();
     rosters().pageRows = 2;
@@ -83,12 +95,22 @@ describe('the door roster is built page by page', () => {
       const meanwhile = await look(e.eventId, e.member);
       assert.equal(meanwhile.status, 200, meanwhile.text);
       assert.equal(meanwhile.body.data.memberIndex, 2);
-      assert.deepEqual([await lookups('database'), await lookups('roster')], [fromDb + 1, fromMemory], 'answered by the database');
+      assert.deepEqual(
+        [await lookups('database'), await lookups('roster')],
+        [fromDb + 1, fromMemory],
+        'answered by the database',
+      );
       assert.equal(hold.pages(), 2, 'the build waits after its second page');
 
       // Changed while the build reads an older snapshot: a cancel, and an admit of this instance's own.
-      assert.equal((await api('POST', `/api/v1/events/${e.eventId}/registrations/${e.singles[3]}/cancel`)).status, 200);
-      assert.equal((await api('POST', `/api/v1/events/${e.eventId}/check-in`, { registrationId: e.singles[4] })).status, 201);
+      assert.equal(
+        (await api('POST', `/api/v1/events/${e.eventId}/registrations/${e.singles[3]}/cancel`)).status,
+        200,
+      );
+      assert.equal(
+        (await api('POST', `/api/v1/events/${e.eventId}/check-in`, { registrationId: e.singles[4] })).status,
+        201,
+      );
     } finally {
       hold.release();
     }
@@ -114,7 +136,9 @@ describe('the door roster is built page by page', () => {
     assert.equal(await lookups('roster'), before + 3, 'now answered by the roster');
   });
 
-  it('builds one roster per event at a time: a roster dropped while being built is not built again until that build has stopped', { timeout: 60_000 }, async () => {
+  it('builds one roster per event at a time: a roster dropped while being built is not built again until that build has stopped', {
+    timeout: 60_000,
+  }, async () => {
     const e = await event(3);
     await rosters().whenListening();
     rosters().pageRows = 2;
@@ -132,7 +156,11 @@ describe('the door roster is built page by page', () => {
       hold.release();
     }
     await rosters().settled();
-    assert.equal(rosters().held().includes(e.eventId), false, 'the dropped roster’s build stopped without putting it back');
+    assert.equal(
+      rosters().held().includes(e.eventId),
+      false,
+      'the dropped roster’s build stopped without putting it back',
+    );
     // The next scan builds it.
     rosters().betweenPages = () => new Promise((resolve) => setImmediate(resolve));
     assert.equal((await look(e.eventId, e.singles[2]!)).status, 200);

@@ -26,12 +26,23 @@ describe('the door roster and its own instance’s admits', () => {
   };
 
   it('takes in a notified change of its own statement from the statement’s answer, and reads one it did not bring after the statement ends', async () => {
-    const eventId = await createEvent(keyApi(server.url, org.key), { title: 'Door', startDate: '2027-03-01' });
-    const booked = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'Guest', email: uniqueEmail('door') } });
+    const eventId = await createEvent(keyApi(server.url, org.key), {
+      title: 'Door',
+      startDate: '2027-03-01',
+    });
+    const booked = await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, {
+      key: org.key,
+      body: { name: 'Guest', email: uniqueEmail('door') },
+    });
     assert.equal(booked.status, 201, booked.text);
     const registrationId: string = booked.body.registrationId;
     await rosters().whenListening();
-    const look = await call(server.url, 'GET', `/api/v1/events/${eventId}/check-in?registrationId=${registrationId}`, { key: org.key });
+    const look = await call(
+      server.url,
+      'GET',
+      `/api/v1/events/${eventId}/check-in?registrationId=${registrationId}`,
+      { key: org.key },
+    );
     assert.equal(look.status, 200, look.text);
     await rosters().settled();
     const roster = rosters().current(eventId)!;
@@ -49,7 +60,10 @@ describe('the door roster and its own instance’s admits', () => {
     rosters().writing(eventId, -1);
     await rosters().settled();
     assert.equal(await reads(), before, 'the answer brought the change: nothing to read');
-    assert.equal(rosters().current(eventId)?.hit(registrationId)?.booking.people[0]!.checkedInAt?.getTime(), at.getTime());
+    assert.equal(
+      rosters().current(eventId)?.hit(registrationId)?.booking.people[0]!.checkedInAt?.getTime(),
+      at.getTime(),
+    );
 
     // A change of someone else's, heard while a statement is in flight, is read when it ends.
     rosters().writing(eventId, 1);

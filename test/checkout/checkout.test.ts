@@ -4,8 +4,22 @@
 // gateway's notification for a booking whose browser was closed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { orderPaidEvent, signWebhook, startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
+import {
+  call,
+  createKey,
+  organiser,
+  signup,
+  uniqueEmail,
+  type Account,
+  type KeyInfo,
+} from '../helpers/http.js';
+import {
+  orderPaidEvent,
+  signWebhook,
+  startRazorpayEmulator,
+  type RazorpayEmulator,
+  gatewayEnv,
+} from '../helpers/razorpay-emulator.js';
 import { createEventData, keyApi } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { checkoutSignature, verifyCheckoutSignature } from '../../src/modules/checkout/signature.js';
@@ -47,10 +61,15 @@ describe('hosted checkout over HTTP', () => {
       },
     });
     testOrg = await organiser(server.url, 'test');
-    pk = (await createKey(server.url, testOrg.token, { mode: 'test', class: 'checkout', allowedOrigin: HOST })).key;
+    pk = (
+      await createKey(server.url, testOrg.token, { mode: 'test', class: 'checkout', allowedOrigin: HOST })
+    ).key;
     liveOrg = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: staffEmail });
-    await call(server.url, 'POST', `/admin/api/accounts/${liveOrg.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    await call(server.url, 'POST', `/admin/api/accounts/${liveOrg.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
   });
   after(async () => {
     await server.close();
@@ -62,7 +81,8 @@ describe('hosted checkout over HTTP', () => {
   const page = (slug: string, query = '') => call(server.url, 'GET', `/e/${slug}${query}`);
   const testAccess = { key: '', origin: HOST };
   // The page's own call: a browser sends the page's origin, the service's.
-  const registerOn = (slug: string, body: Record<string, unknown>) => call(server.url, 'POST', `/e/${slug}/register`, { body, headers: { origin: server.url } });
+  const registerOn = (slug: string, body: Record<string, unknown>) =>
+    call(server.url, 'POST', `/e/${slug}/register`, { body, headers: { origin: server.url } });
 
   it('frames: /e/* and /embed/* by anyone, everything else by no one', async () => {
     const live = await event(liveOrg, {}, true);
@@ -71,18 +91,32 @@ describe('hosted checkout over HTTP', () => {
     assert.match(r.headers.get('content-type')!, /^text\/html/);
     const csp = r.headers.get('content-security-policy')!;
     assert.match(csp, /frame-ancestors \*/);
-    assert.match(csp, /script-src 'self' https:\/\/checkout\.razorpay\.com(;|$)/, 'live pages allow Razorpay’s checkout and nothing else');
+    assert.match(
+      csp,
+      /script-src 'self' https:\/\/checkout\.razorpay\.com(;|$)/,
+      'live pages allow Razorpay’s checkout and nothing else',
+    );
     assert.doesNotMatch(/script-src [^;]*/.exec(csp)![0], /unsafe-inline|unsafe-eval/);
     assert.equal(r.headers.get('set-cookie'), null, 'no cookies');
-    assert.match(r.text, /<script src="https:\/\/checkout\.razorpay\.com\/v1\/checkout\.js" defer><\/script>/);
+    assert.match(
+      r.text,
+      /<script src="https:\/\/checkout\.razorpay\.com\/v1\/checkout\.js" defer><\/script>/,
+    );
 
     const test = await event(testOrg);
     const t = await page(test.slug, `?key=${pk}&origin=${encodeURIComponent(HOST)}`);
     assert.equal(t.status, 200);
-    assert.match(t.headers.get('content-security-policy')!, /script-src 'self'; style-src 'self';/, 'test pages: our own script and style only');
+    assert.match(
+      t.headers.get('content-security-policy')!,
+      /script-src 'self'; style-src 'self';/,
+      'test pages: our own script and style only',
+    );
     assert.doesNotMatch(t.text, /razorpay/i, 'no gateway script in test mode');
 
-    assert.match((await call(server.url, 'GET', '/embed/page.js')).headers.get('content-security-policy')!, /frame-ancestors \*/);
+    assert.match(
+      (await call(server.url, 'GET', '/embed/page.js')).headers.get('content-security-policy')!,
+      /frame-ancestors \*/,
+    );
     assert.match((await page('no-such-event')).headers.get('content-security-policy')!, /frame-ancestors \*/);
     for (const path of ['/api/v1/me', '/healthz', '/api/v1/openapi.json', '/embed.js', '/nowhere']) {
       const x = await call(server.url, 'GET', path);
@@ -117,11 +151,21 @@ describe('hosted checkout over HTTP', () => {
     assert.equal(shown.status, 200);
     assert.match(shown.headers.get('content-security-policy')!, new RegExp(`frame-ancestors ${HOST}$`));
     // The declared origin grants nothing: the pin alone decides who may frame the page.
-    const claimed = await page(test.slug, `?key=${pk}&origin=${encodeURIComponent('https://evil.example.in')}`);
+    const claimed = await page(
+      test.slug,
+      `?key=${pk}&origin=${encodeURIComponent('https://evil.example.in')}`,
+    );
     assert.equal(claimed.status, 200);
     assert.match(claimed.headers.get('content-security-policy')!, new RegExp(`frame-ancestors ${HOST}$`));
-    assert.match((await page(test.slug, `?key=${pk}`)).headers.get('content-security-policy')!, new RegExp(`frame-ancestors ${HOST}$`));
-    assert.equal((await page(test.slug, `?key=${testOrg.key}`)).status, 403, 'a full key never goes in a page');
+    assert.match(
+      (await page(test.slug, `?key=${pk}`)).headers.get('content-security-policy')!,
+      new RegExp(`frame-ancestors ${HOST}$`),
+    );
+    assert.equal(
+      (await page(test.slug, `?key=${testOrg.key}`)).status,
+      403,
+      'a full key never goes in a page',
+    );
     const other = await organiser(server.url, 'test');
     const otherPk = (await createKey(server.url, other.token, { mode: 'test', class: 'checkout' })).key;
     assert.equal((await page(test.slug, `?key=${otherPk}`)).status, 404, 'another account’s key');
@@ -142,7 +186,15 @@ describe('hosted checkout over HTTP', () => {
   });
 
   it('escapes what organisers wrote', async () => {
-    const live = await event(liveOrg, { title: '<script>alert(1)</script> & "more"', description: '<img src=x onerror=alert(1)>', location: '<b>Pune</b>' }, true);
+    const live = await event(
+      liveOrg,
+      {
+        title: '<script>alert(1)</script> & "more"',
+        description: '<img src=x onerror=alert(1)>',
+        location: '<b>Pune</b>',
+      },
+      true,
+    );
     const r = await page(live.slug);
     assert.equal(r.status, 200);
     assert.doesNotMatch(r.text, /<script>alert|<img src=x|<b>Pune/);
@@ -160,7 +212,14 @@ describe('hosted checkout over HTTP', () => {
     assert.deepEqual(r.body, { status: 'pending' });
     const paid = await event(testOrg, { price: 100 });
     const p = await registerOn(paid.slug, { ...access, name: 'Meera', email: uniqueEmail('meera') });
-    assert.deepEqual(Object.keys(p.body).sort(), ['amount', 'currency', 'key', 'orderId', 'status', 'ticket']);
+    assert.deepEqual(Object.keys(p.body).sort(), [
+      'amount',
+      'currency',
+      'key',
+      'orderId',
+      'status',
+      'ticket',
+    ]);
     assert.equal(p.body.status, 'payment_required');
     // The token for the confirmation screen: the booking's id with a MAC, never the ticket id alone.
     assert.match(p.body.ticket, /^reg_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
@@ -168,11 +227,18 @@ describe('hosted checkout over HTTP', () => {
     const bad = await registerOn(paid.slug, { ...access, name: 'Meera', email: 'nobody@invalid' });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'undeliverable_email');
-    const unknown = await registerOn(paid.slug, { ...access, name: 'Meera', email: uniqueEmail(), registrationId: 'reg_x' });
+    const unknown = await registerOn(paid.slug, {
+      ...access,
+      name: 'Meera',
+      email: uniqueEmail(),
+      registrationId: 'reg_x',
+    });
     assert.equal(unknown.status, 400, 'unknown fields are refused');
     // The sandbox stand-in is for test events only.
     const live = await event(liveOrg, { price: 100 }, true);
-    const s = await call(server.url, 'POST', `/e/${live.slug}/sandbox-checkout`, { body: { orderId: 'order_x', outcome: 'success' } });
+    const s = await call(server.url, 'POST', `/e/${live.slug}/sandbox-checkout`, {
+      body: { orderId: 'order_x', outcome: 'success' },
+    });
     assert.equal(s.status, 404);
   });
 
@@ -193,8 +259,15 @@ describe('hosted checkout over HTTP', () => {
 
     const payment = rzp.pay(orderId);
     const form = (fields: Record<string, string>) =>
-      call(server.url, 'POST', `/e/${live.slug}/callback`, { raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    const forged = await form({ razorpay_order_id: orderId, razorpay_payment_id: String(payment.id), razorpay_signature: checkoutSignature(orderId, String(payment.id), 'guess') });
+      call(server.url, 'POST', `/e/${live.slug}/callback`, {
+        raw: new URLSearchParams(fields).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    const forged = await form({
+      razorpay_order_id: orderId,
+      razorpay_payment_id: String(payment.id),
+      razorpay_signature: checkoutSignature(orderId, String(payment.id), 'guess'),
+    });
     assert.equal(forged.status, 402);
     assert.match(forged.headers.get('content-type')!, /^text\/html/);
     const status = () => call(server.url, 'GET', `/e/${live.slug}/orders/${orderId}`);
@@ -202,13 +275,21 @@ describe('hosted checkout over HTTP', () => {
     const failed = await form({ 'error[code]': 'BAD_REQUEST_ERROR', 'error[description]': 'Payment failed' });
     assert.equal(failed.status, 200);
     assert.match(failed.text, /Payment not completed/);
-    const ok = await form({ razorpay_order_id: orderId, razorpay_payment_id: String(payment.id), razorpay_signature: checkoutSignature(orderId, String(payment.id), creds.keySecret) });
+    const ok = await form({
+      razorpay_order_id: orderId,
+      razorpay_payment_id: String(payment.id),
+      razorpay_signature: checkoutSignature(orderId, String(payment.id), creds.keySecret),
+    });
     assert.equal(ok.status, 200, ok.text);
     assert.match(ok.text, /You are registered/);
     assert.deepEqual((await status()).body, { status: 'confirmed' });
     // The handler's fields a second time change nothing and answer the same.
     const again = await call(server.url, 'POST', `/e/${live.slug}/payment`, {
-      body: { razorpay_order_id: orderId, razorpay_payment_id: String(payment.id), razorpay_signature: checkoutSignature(orderId, String(payment.id), creds.keySecret) },
+      body: {
+        razorpay_order_id: orderId,
+        razorpay_payment_id: String(payment.id),
+        razorpay_signature: checkoutSignature(orderId, String(payment.id), creds.keySecret),
+      },
     });
     assert.deepEqual([again.status, again.body], [200, { status: 'confirmed' }]);
   });
@@ -219,14 +300,26 @@ describe('hosted checkout over HTTP', () => {
     const orderId = step1.body.orderId as string;
     const payment = rzp.pay(orderId);
     const body = orderPaidEvent(rzp.orders.get(orderId)!, payment);
-    const n = await call(server.url, 'POST', '/webhooks/razorpay', { raw: body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET) } });
+    const n = await call(server.url, 'POST', '/webhooks/razorpay', {
+      raw: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET),
+      },
+    });
     assert.equal(n.status, 200, n.text);
-    assert.deepEqual((await call(server.url, 'GET', `/e/${live.slug}/orders/${orderId}`)).body, { status: 'confirmed' });
+    assert.deepEqual((await call(server.url, 'GET', `/e/${live.slug}/orders/${orderId}`)).body, {
+      status: 'confirmed',
+    });
     // The signature binds the stored order: a valid signature for another order is refused.
     const other = await registerOn(live.slug, { name: 'Other', email: uniqueEmail('other') });
     const p2 = rzp.pay(other.body.orderId);
     const swapped = await call(server.url, 'POST', `/e/${live.slug}/payment`, {
-      body: { razorpay_order_id: other.body.orderId, razorpay_payment_id: String(p2.id), razorpay_signature: checkoutSignature(orderId, String(p2.id), creds.keySecret) },
+      body: {
+        razorpay_order_id: other.body.orderId,
+        razorpay_payment_id: String(p2.id),
+        razorpay_signature: checkoutSignature(orderId, String(p2.id), creds.keySecret),
+      },
     });
     assert.equal(swapped.status, 402);
     assert.equal(swapped.body.code, 'payment_not_verified');

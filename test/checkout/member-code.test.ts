@@ -21,33 +21,56 @@ describe('members-only tiers proved by a mailed code', () => {
     server = await startServer({ isolatedDatabase: true, env: { TRUST_PROXY: '127.0.0.1' } });
     org = await organiser(server.url, 'test');
     pk = (await createKey(server.url, org.token, { mode: 'test', class: 'checkout' })).key;
-    const e = await createEventData(api, { title: 'Members’ evening', description: 'Talks.', price: 500, specialPrices: [{ name: 'Members', price: 100, membersOnly: true }] });
+    const e = await createEventData(api, {
+      title: 'Members’ evening',
+      description: 'Talks.',
+      price: 500,
+      specialPrices: [{ name: 'Members', price: 100, membersOnly: true }],
+    });
     eventId = e.id;
     slug = e.slug;
-    const p = await api('POST', '/api/v1/memberships/plans', { name: 'Annual', amount: 1200, kind: 'fixed_term', termMonths: 12 });
+    const p = await api('POST', '/api/v1/memberships/plans', {
+      name: 'Annual',
+      amount: 1200,
+      kind: 'fixed_term',
+      termMonths: 12,
+    });
     planSlug = p.body.data.slug;
   });
   after(async () => {
     await server?.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   // Each test speaks from an address of its own, so the per-address limit is its alone.
   const from = (addr: string) => ({ 'x-forwarded-for': addr });
-  const page = (path: string, body: Record<string, unknown>, addr = `10.9.0.${++n}`) => call(server.url, 'POST', `/e/${slug}${path}`, { body: { key: pk, ...body }, headers: from(addr) });
+  const page = (path: string, body: Record<string, unknown>, addr = `10.9.0.${++n}`) =>
+    call(server.url, 'POST', `/e/${slug}${path}`, { body: { key: pk, ...body }, headers: from(addr) });
 
   async function member(): Promise<{ email: string; membershipId: string }> {
-    const planId = (await api('GET', '/api/v1/memberships/plans')).body.data.find((p: { slug: string }) => p.slug === planSlug).id;
+    const planId = (await api('GET', '/api/v1/memberships/plans')).body.data.find(
+      (p: { slug: string }) => p.slug === planSlug,
+    ).id;
     const email = uniqueEmail('member');
     const s = await api('POST', '/api/v1/memberships/subscribe', { planId, name: 'Member', email });
     assert.equal(s.status, 201, s.text);
-    assert.equal((await api('POST', `/api/v1/sandbox/orders/${s.body.orderId}/paid`)).body.result, 'confirmed');
+    assert.equal(
+      (await api('POST', `/api/v1/sandbox/orders/${s.body.orderId}/paid`)).body.result,
+      'confirmed',
+    );
     return { email, membershipId: s.body.membershipId };
   }
 
   type Mail = { to: string[]; subject: string; text: string };
-  const mails = async (email: string) => ((await api('GET', '/api/v1/sandbox/emails?limit=100')).body.data as Mail[]).filter((m) => m.to.includes(email));
-  const codeMails = async (email: string) => (await mails(email)).filter((m) => /members-only code/.test(m.subject));
+  const mails = async (email: string) =>
+    ((await api('GET', '/api/v1/sandbox/emails?limit=100')).body.data as Mail[]).filter((m) =>
+      m.to.includes(email),
+    );
+  const codeMails = async (email: string) =>
+    (await mails(email)).filter((m) => /members-only code/.test(m.subject));
   /** Runs the mail jobs until `count` code mails reached the address; answers the newest code. */
   async function mailedCode(email: string, count = 1): Promise<string> {
     await drainJobs(server, async () => (await codeMails(email)).length >= count);
@@ -82,9 +105,19 @@ describe('members-only tiers proved by a mailed code', () => {
     assert.equal(booked.status, 201, booked.text);
     assert.equal(booked.body.status, 'payment_required');
     assert.equal(booked.body.amount, 10000);
-    const byId = await api('POST', `/api/v1/events/${eventId}/register`, { ...person(m.email), membershipId: m.membershipId }, pk);
+    const byId = await api(
+      'POST',
+      `/api/v1/events/${eventId}/register`,
+      { ...person(m.email), membershipId: m.membershipId },
+      pk,
+    );
     assert.equal(byId.status, 201, byId.text);
-    const byProofApi = await api('POST', `/api/v1/events/${eventId}/register`, { ...person(m.email), memberProof: ok.body.proof }, pk);
+    const byProofApi = await api(
+      'POST',
+      `/api/v1/events/${eventId}/register`,
+      { ...person(m.email), memberProof: ok.body.proof },
+      pk,
+    );
     assert.equal(byProofApi.status, 201, byProofApi.text);
 
     // A code works once.
@@ -96,7 +129,8 @@ describe('members-only tiers proved by a mailed code', () => {
   it('refuses a proof for another email, a forged one and a lapsed one (403 membership_required)', async () => {
     const m = await member();
     await page('/member-code', { email: m.email });
-    const proof = (await page('/member-code/verify', { email: m.email, code: await mailedCode(m.email) })).body.proof as string;
+    const proof = (await page('/member-code/verify', { email: m.email, code: await mailedCode(m.email) }))
+      .body.proof as string;
     const other = await page('/register', { ...person(uniqueEmail('other')), memberProof: proof });
     assert.equal(other.status, 403);
     assert.equal(other.body.code, 'membership_required');
@@ -115,7 +149,10 @@ describe('members-only tiers proved by a mailed code', () => {
     const m = await member();
     await page('/member-code', { email: m.email });
     const code = await mailedCode(m.email);
-    const wrong = await page('/member-code/verify', { email: m.email, code: code === '000000' ? '111111' : '000000' });
+    const wrong = await page('/member-code/verify', {
+      email: m.email,
+      code: code === '000000' ? '111111' : '000000',
+    });
     assert.equal(wrong.status, 400);
     assert.equal(wrong.body.code, 'member_code_wrong');
     assert.equal(wrong.body.field, 'code');
@@ -136,8 +173,15 @@ describe('members-only tiers proved by a mailed code', () => {
     const code = await mailedCode(m.email);
     const bad = code === '000000' ? '111111' : '000000';
     const answers: string[] = [];
-    for (let i = 0; i < 5; i++) answers.push((await page('/member-code/verify', { email: m.email, code: bad })).body.code);
-    assert.deepEqual(answers, ['member_code_wrong', 'member_code_wrong', 'member_code_wrong', 'member_code_wrong', 'member_code_tries_used']);
+    for (let i = 0; i < 5; i++)
+      answers.push((await page('/member-code/verify', { email: m.email, code: bad })).body.code);
+    assert.deepEqual(answers, [
+      'member_code_wrong',
+      'member_code_wrong',
+      'member_code_wrong',
+      'member_code_wrong',
+      'member_code_tries_used',
+    ]);
     const right = await page('/member-code/verify', { email: m.email, code });
     assert.equal(right.status, 403);
     assert.equal(right.body.code, 'member_code_tries_used');
@@ -146,7 +190,10 @@ describe('members-only tiers proved by a mailed code', () => {
   it('answers a member and a non-member alike: same asking answer, same refusals, same tries; only the member gets mail', async () => {
     const m = await member();
     const stranger = uniqueEmail('stranger');
-    const [a, b] = [await page('/member-code', { email: m.email }), await page('/member-code', { email: stranger })];
+    const [a, b] = [
+      await page('/member-code', { email: m.email }),
+      await page('/member-code', { email: stranger }),
+    ];
     assert.deepEqual([a.status, a.text], [b.status, b.text]);
     await mailedCode(m.email);
     await runJobs(server, { topic: 'membership.code_email' });
@@ -167,23 +214,33 @@ describe('members-only tiers proved by a mailed code', () => {
   it('limits codes per address and per client address (429 with Retry-After), the same for anyone', async () => {
     const stranger = uniqueEmail('flood');
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await page('/member-code', { email: stranger }, `10.8.${i}.1`)).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await page('/member-code', { email: stranger }, `10.8.${i}.1`)).status);
     assert.deepEqual(statuses, [202, 202, 202, 202, 202, 429]);
     const limited = await page('/member-code', { email: stranger }, '10.8.9.1');
     assert.equal(limited.body.code, 'too_many_attempts');
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
     const addr = '10.7.0.1';
     const byAddr: number[] = [];
-    for (let i = 0; i < 21; i++) byAddr.push((await page('/member-code', { email: uniqueEmail(`a${i}`) }, addr)).status);
+    for (let i = 0; i < 21; i++)
+      byAddr.push((await page('/member-code', { email: uniqueEmail(`a${i}`) }, addr)).status);
     assert.deepEqual([byAddr.slice(0, 20).every((s) => s === 202), byAddr[20]], [true, 429]);
-    assert.equal((await page('/member-code', { email: uniqueEmail('b') }, '10.7.0.2')).status, 202, 'another address is served');
+    assert.equal(
+      (await page('/member-code', { email: uniqueEmail('b') }, '10.7.0.2')).status,
+      202,
+      'another address is served',
+    );
     server.clock.advance(15 * 60_000);
     assert.equal((await page('/member-code', { email: stranger }, '10.8.10.1')).status, 202, 'a new window');
   });
 
   it('refuses what is not an address (400) and a test event without its key (404)', async () => {
     assert.equal((await page('/member-code', { email: 'not-an-address' })).body.code, 'invalid_email');
-    assert.equal((await call(server.url, 'POST', `/e/${slug}/member-code`, { body: { email: uniqueEmail('x') } })).status, 404);
+    assert.equal(
+      (await call(server.url, 'POST', `/e/${slug}/member-code`, { body: { email: uniqueEmail('x') } }))
+        .status,
+      404,
+    );
   });
 
   it('shows the code flow and a “Not a member? Join” link to the plan’s page beside a members-only tier', async () => {
@@ -193,6 +250,10 @@ describe('members-only tiers proved by a mailed code', () => {
     assert.match(html, new RegExp(`href="/m/${planSlug}\\?key=${pk}&amp;from=${slug}"`));
     const plan = await call(server.url, 'GET', `/m/${planSlug}?key=${pk}&from=${slug}`);
     assert.equal(plan.status, 200);
-    assert.match(plan.text, new RegExp(`href="/e/${slug}\\?key=${pk}"`), 'the plan page links back to the event');
+    assert.match(
+      plan.text,
+      new RegExp(`href="/e/${slug}\\?key=${pk}"`),
+      'the plan page links back to the event',
+    );
   });
 });

@@ -20,6 +20,10 @@ describe('the payment page’s order id', () => {
       const r = await call(server.url, 'GET', `/e/some-event/pay?order=${order}`);
       assert.equal(r.status, 400, `order=${order}: ${r.status}`);
     }
-    assert.equal((await call(server.url, 'GET', '/e/some-event/pay?order=order_ABC123')).status, 404, 'a well-formed id of no event is 404');
+    assert.equal(
+      (await call(server.url, 'GET', '/e/some-event/pay?order=order_ABC123')).status,
+      404,
+      'a well-formed id of no event is 404',
+    );
   });
 });

@@ -45,22 +45,38 @@ describe('previews of the hosted page from the dashboard', () => {
     assert.ok(href, 'the overview links a preview');
     const slug = /^\/e\/([a-z0-9-]+)\?preview=/.exec(href)?.[1];
     assert.ok(slug, href);
-    return { id, slug, href, token: new URL(href, server.url).searchParams.get('preview')!, overview: overview.text };
+    return {
+      id,
+      slug,
+      href,
+      token: new URL(href, server.url).searchParams.get('preview')!,
+      overview: overview.text,
+    };
   }
 
-  const config = (html: string) => JSON.parse(/<script type="application\/json" id="svc-config">(.*?)<\/script>/s.exec(html)![1]!);
-  const frameAncestors = (r: { headers: Headers }) => /frame-ancestors ([^;]*)/.exec(r.headers.get('content-security-policy') ?? '')?.[1];
+  const config = (html: string) =>
+    JSON.parse(/<script type="application\/json" id="svc-config">(.*?)<\/script>/s.exec(html)![1]!);
+  const frameAncestors = (r: { headers: Headers }) =>
+    /frame-ancestors ([^;]*)/.exec(r.headers.get('content-security-policy') ?? '')?.[1];
 
   it('links a preview from a test event’s overview instead of “No preview here”; the link opens the page that 404s without it', async () => {
     const ev = await eventWithPreview(owner);
     assert.doesNotMatch(ev.overview, /No preview here/);
     assert.match(ev.overview, /<iframe class="embed-preview" src="\/e\/[a-z0-9-]+\?preview=/);
-    assert.equal((await call(server.url, 'GET', `/e/${ev.slug}`)).status, 404, 'without the link a test event is not shown');
+    assert.equal(
+      (await call(server.url, 'GET', `/e/${ev.slug}`)).status,
+      404,
+      'without the link a test event is not shown',
+    );
     const page = await call(server.url, 'GET', ev.href);
     assert.equal(page.status, 200, page.text.slice(0, 300));
     assert.match(page.text, /Sitar at Dusk/);
     assert.match(page.text, /id="preview-note"/);
-    assert.equal(frameAncestors(page), "'self'", 'only the service’s own pages (the dashboard) frame a preview');
+    assert.equal(
+      frameAncestors(page),
+      "'self'",
+      'only the service’s own pages (the dashboard) frame a preview',
+    );
     assert.equal(config(page.text).preview, ev.token, 'the page’s calls carry the token');
     assert.equal(config(page.text).key, null, 'no key is needed or shown');
   });
@@ -69,17 +85,34 @@ describe('previews of the hosted page from the dashboard', () => {
     const ev = await eventWithPreview(owner);
     const headers = { origin: server.url };
     const buyer = uniqueEmail('buyer');
-    const r = await call(server.url, 'POST', `/e/${ev.slug}/register`, { body: { preview: ev.token, name: 'Asha Rao', email: buyer }, headers });
+    const r = await call(server.url, 'POST', `/e/${ev.slug}/register`, {
+      body: { preview: ev.token, name: 'Asha Rao', email: buyer },
+      headers,
+    });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.status, 'payment_required');
     assert.equal(r.body.amount, 25000);
-    const quote = await call(server.url, 'POST', `/e/${ev.slug}/quote`, { body: { preview: ev.token, quantity: 1 }, headers });
+    const quote = await call(server.url, 'POST', `/e/${ev.slug}/quote`, {
+      body: { preview: ev.token, quantity: 1 },
+      headers,
+    });
     assert.deepEqual([quote.status, quote.body.total], [200, 25000]);
-    const status = await call(server.url, 'GET', `/e/${ev.slug}/orders/${r.body.orderId}?preview=${encodeURIComponent(ev.token)}`, { headers });
+    const status = await call(
+      server.url,
+      'GET',
+      `/e/${ev.slug}/orders/${r.body.orderId}?preview=${encodeURIComponent(ev.token)}`,
+      { headers },
+    );
     assert.deepEqual([status.status, status.body.status], [200, 'pending']);
-    const paid = await call(server.url, 'POST', `/e/${ev.slug}/sandbox-checkout`, { body: { preview: ev.token, orderId: r.body.orderId, outcome: 'success' }, headers });
+    const paid = await call(server.url, 'POST', `/e/${ev.slug}/sandbox-checkout`, {
+      body: { preview: ev.token, orderId: r.body.orderId, outcome: 'success' },
+      headers,
+    });
     assert.equal(paid.status, 200, paid.text);
-    const confirmed = await call(server.url, 'POST', `/e/${ev.slug}/payment`, { body: { preview: ev.token, ...paid.body }, headers });
+    const confirmed = await call(server.url, 'POST', `/e/${ev.slug}/payment`, {
+      body: { preview: ev.token, ...paid.body },
+      headers,
+    });
     assert.deepEqual([confirmed.status, confirmed.body.status], [200, 'confirmed'], confirmed.text);
     const list = await owner.get(`/dashboard/events/${ev.id}/registrations`);
     assert.match(list.text, new RegExp(buyer.replace(/[.+]/g, '\\$&')));
@@ -88,8 +121,15 @@ describe('previews of the hosted page from the dashboard', () => {
 
   it('refuses the preview’s calls from another site', async () => {
     const ev = await eventWithPreview(owner);
-    for (const headers of [{ origin: 'https://evil.example.net' }, { 'sec-fetch-site': 'cross-site' }, {}] as Record<string, string>[]) {
-      const r = await call(server.url, 'POST', `/e/${ev.slug}/register`, { body: { preview: ev.token, name: 'A', email: uniqueEmail() }, headers });
+    for (const headers of [
+      { origin: 'https://evil.example.net' },
+      { 'sec-fetch-site': 'cross-site' },
+      {},
+    ] as Record<string, string>[]) {
+      const r = await call(server.url, 'POST', `/e/${ev.slug}/register`, {
+        body: { preview: ev.token, name: 'A', email: uniqueEmail() },
+        headers,
+      });
       assert.deepEqual([r.status, r.body.code], [403, 'origin_not_allowed'], JSON.stringify(headers));
     }
   });
@@ -104,7 +144,12 @@ describe('previews of the hosted page from the dashboard', () => {
     await stranger.signup(uniqueEmail('stranger'));
     const strangers = await eventWithPreview(stranger);
     // Made with the service's own secret for the right event, but for another account.
-    const wrongAccount = previewToken(server.deps.config.secretsKey, ev.id, 'usr_someone_else', server.clock.now());
+    const wrongAccount = previewToken(
+      server.deps.config.secretsKey,
+      ev.id,
+      'usr_someone_else',
+      server.clock.now(),
+    );
     const cases: [string, string][] = [
       [ev.slug, flipped],
       [ev.slug, longer],
@@ -121,7 +166,10 @@ describe('previews of the hosted page from the dashboard', () => {
       assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
       assert.match(r.text, /This preview link is not valid|this preview link is not valid/);
       assert.match(r.text, /open the preview again from the event’s page in the dashboard/);
-      const call403 = await call(server.url, 'POST', `/e/${slug}/register`, { body: { preview: token, name: 'A', email: uniqueEmail() }, headers: { origin: server.url } });
+      const call403 = await call(server.url, 'POST', `/e/${slug}/register`, {
+        body: { preview: token, name: 'A', email: uniqueEmail() },
+        headers: { origin: server.url },
+      });
       assert.deepEqual([call403.status, call403.body.code], [403, 'preview_invalid'], `${slug} ${token}`);
     }
     // The stranger's own link still works: it was only refused for another event.
@@ -136,7 +184,10 @@ describe('previews of the hosted page from the dashboard', () => {
     const late = await call(server.url, 'GET', ev.href);
     assert.equal(late.status, 403);
     assert.match(late.text, /this preview link has expired/i);
-    const r = await call(server.url, 'POST', `/e/${ev.slug}/register`, { body: { preview: ev.token, name: 'A', email: uniqueEmail() }, headers: { origin: server.url } });
+    const r = await call(server.url, 'POST', `/e/${ev.slug}/register`, {
+      body: { preview: ev.token, name: 'A', email: uniqueEmail() },
+      headers: { origin: server.url },
+    });
     assert.deepEqual([r.status, r.body.code], [403, 'preview_expired']);
     await owner.login(ownerEmail); // the day outlived the session too
     const again = await owner.get(`/dashboard/events/${ev.id}`);

@@ -51,7 +51,11 @@ describe('money-moving changes racing over one paid booking, across two processe
    * answers in the service, nothing to hold) three times as they come. Fails listing every
    * rule any round broke.
    */
-  async function raceOverPaidBooking(fields: Record<string, unknown>, racers: (org: Organiser, b: Booking) => Promise<Racer[]>, options: { expect?: Expect; mode?: 'live' | 'test' } = {}) {
+  async function raceOverPaidBooking(
+    fields: Record<string, unknown>,
+    racers: (org: Organiser, b: Booking) => Promise<Racer[]>,
+    options: { expect?: Expect; mode?: 'live' | 'test' } = {},
+  ) {
     const { expect, mode = 'live' } = options;
     const org = await newOrganiser(bench, mode);
     const eventId = await newEvent(bench, org, { price: PRICE / 100, ...fields });
@@ -60,17 +64,32 @@ describe('money-moving changes racing over one paid booking, across two processe
       const b = await book(bench, org, eventId);
       const rs = await racers(org, b);
       const auditBefore = await auditIds(org, b);
-      const answers = await race(bench.rzp, rs, held ? new RegExp(`^POST /v1/payments/${b.paymentId}/refund$`) : undefined);
+      const answers = await race(
+        bench.rzp,
+        rs,
+        held ? new RegExp(`^POST /v1/payments/${b.paymentId}/refund$`) : undefined,
+      );
       await settle(bench);
       const label = held ? 'refunds held at the gateway' : 'as they come';
-      problems.push(...(await raceProblems(bench, org, b, { label, racers: rs, answers, auditBefore, capturedPaise: PRICE, expect })));
+      problems.push(
+        ...(await raceProblems(bench, org, b, {
+          label,
+          racers: rs,
+          answers,
+          auditBefore,
+          capturedPaise: PRICE,
+          expect,
+        })),
+      );
     }
     assert.deepEqual(problems, [], `\n${problems.join('\n')}`);
   }
 
   const sixCancels = async (org: Organiser, b: Booking) => {
     const form = await attendeeCancelForm(bench, org, b);
-    return [0, 1, 2].map((i) => organiserAction(org, b, i, 'cancel', cancelled)).concat([3, 4, 5].map((i) => attendeeCancel(bench, form, i, attendeeCancelled)));
+    return [0, 1, 2]
+      .map((i) => organiserAction(org, b, i, 'cancel', cancelled))
+      .concat([3, 4, 5].map((i) => attendeeCancel(bench, form, i, attendeeCancelled)));
   };
 
   it('six cancels of one paid booking at once, three by the organiser and three from the attendee’s page under a 50 % fee: one acts, one refund', async () => {
@@ -82,27 +101,50 @@ describe('money-moving changes racing over one paid booking, across two processe
   });
 
   it('cancel × cancel by the organiser: one refund', async () => {
-    await raceOverPaidBooking({}, async (org, b) => [organiserAction(org, b, 0, 'cancel', cancelled), organiserAction(org, b, 1, 'cancel', cancelled)]);
+    await raceOverPaidBooking({}, async (org, b) => [
+      organiserAction(org, b, 0, 'cancel', cancelled),
+      organiserAction(org, b, 1, 'cancel', cancelled),
+    ]);
   });
 
   it('cancel × refund by the organiser: one refund, the winner’s status', async () => {
-    await raceOverPaidBooking({}, async (org, b) => [organiserAction(org, b, 0, 'cancel', cancelled), organiserAction(org, b, 1, 'refund', refunded)]);
+    await raceOverPaidBooking({}, async (org, b) => [
+      organiserAction(org, b, 0, 'cancel', cancelled),
+      organiserAction(org, b, 1, 'refund', refunded),
+    ]);
   });
 
   it('refund × refund by the organiser: one refund', async () => {
-    await raceOverPaidBooking({}, async (org, b) => [organiserAction(org, b, 0, 'refund', refunded), organiserAction(org, b, 1, 'refund', refunded)]);
+    await raceOverPaidBooking({}, async (org, b) => [
+      organiserAction(org, b, 0, 'refund', refunded),
+      organiserAction(org, b, 1, 'refund', refunded),
+    ]);
   });
 
   it('the attendee’s cancel under a 50 % fee × the organiser’s refund: the winner’s amount, once', async () => {
-    await raceOverPaidBooking(FEE_POLICY, async (org, b) => [attendeeCancel(bench, await attendeeCancelForm(bench, org, b), 0, attendeeCancelled), organiserAction(org, b, 1, 'refund', refunded)]);
+    await raceOverPaidBooking(FEE_POLICY, async (org, b) => [
+      attendeeCancel(bench, await attendeeCancelForm(bench, org, b), 0, attendeeCancelled),
+      organiserAction(org, b, 1, 'refund', refunded),
+    ]);
   });
 
   it('transfer × cancel: one acts, or the transfer and then the cancel of the transferred ticket', async () => {
     // A transfer keeps the booking confirmed, so a cancel after it is a change of its own.
-    const expect: Expect = (acted) => (acted.length === 1 ? acted[0]!.effect : acted.length === 2 ? { status: 'cancelled', refundPaise: PRICE, audit: [TRANSFER, CANCEL] } : undefined);
+    const expect: Expect = (acted) =>
+      acted.length === 1
+        ? acted[0]!.effect
+        : acted.length === 2
+          ? { status: 'cancelled', refundPaise: PRICE, audit: [TRANSFER, CANCEL] }
+          : undefined;
     await raceOverPaidBooking(
       {},
-      async (org, b) => [organiserAction(org, b, 0, 'transfer', transferred, { name: 'New Holder', email: uniqueEmail('holder') }), organiserAction(org, b, 1, 'cancel', cancelled)],
+      async (org, b) => [
+        organiserAction(org, b, 0, 'transfer', transferred, {
+          name: 'New Holder',
+          email: uniqueEmail('holder'),
+        }),
+        organiserAction(org, b, 1, 'cancel', cancelled),
+      ],
       { expect },
     );
   });

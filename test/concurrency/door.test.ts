@@ -39,12 +39,24 @@ describe('the door across two service processes', () => {
     for (let i = 0; i < 2; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'svc-door-'));
       dirs.push(dir);
-      const databaseUrl = onPostgres ? process.env.TEST_DATABASE_URL : i === 0 ? undefined : embeddedDatabaseUrl(dirs[0]!);
+      const databaseUrl = onPostgres
+        ? process.env.TEST_DATABASE_URL
+        : i === 0
+          ? undefined
+          : embeddedDatabaseUrl(dirs[0]!);
       if (onPostgres && !databaseUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-      procs.push(await startProcess({ ...shared, DATA_DIR: dir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+      procs.push(
+        await startProcess({
+          ...shared,
+          DATA_DIR: dir,
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        }),
+      );
     }
     [A, B] = procs as [ServiceProcess, ServiceProcess];
-    admin = new pg.Client({ connectionString: onPostgres ? process.env.TEST_DATABASE_URL : embeddedDatabaseUrl(dirs[0]!) });
+    admin = new pg.Client({
+      connectionString: onPostgres ? process.env.TEST_DATABASE_URL : embeddedDatabaseUrl(dirs[0]!),
+    });
     await admin.connect();
     org = await organiser(A.url);
   });
@@ -57,9 +69,14 @@ describe('the door across two service processes', () => {
   });
 
   const apiAt = (p: ServiceProcess) => keyApi(p.url, org.key);
-  const apiA = keyApi(() => A.url, () => org.key);
-  const lookup = (p: ServiceProcess, ev: string, id: string) => apiAt(p)('GET', `/api/v1/events/${ev}/check-in?registrationId=${id}`);
-  const admit = (p: ServiceProcess, ev: string, id: string, extra: Record<string, unknown> = {}) => apiAt(p)('POST', `/api/v1/events/${ev}/check-in`, { registrationId: id, ...extra });
+  const apiA = keyApi(
+    () => A.url,
+    () => org.key,
+  );
+  const lookup = (p: ServiceProcess, ev: string, id: string) =>
+    apiAt(p)('GET', `/api/v1/events/${ev}/check-in?registrationId=${id}`);
+  const admit = (p: ServiceProcess, ev: string, id: string, extra: Record<string, unknown> = {}) =>
+    apiAt(p)('POST', `/api/v1/events/${ev}/check-in`, { registrationId: id, ...extra });
 
   /** A counter of the instance's /metrics (0 when it has not been counted yet). */
   async function metric(p: ServiceProcess, name: string, labels = ''): Promise<number> {
@@ -70,7 +87,12 @@ describe('the door across two service processes', () => {
   const fromRoster = (p: ServiceProcess) => metric(p, 'door_lookups_total', '{from="roster"}');
 
   /** Asks until `done` holds of the answer, a bounded number of times. */
-  async function until<T>(what: string, ask: () => Promise<T>, done: (v: T) => boolean, attempts = 300): Promise<T> {
+  async function until<T>(
+    what: string,
+    ask: () => Promise<T>,
+    done: (v: T) => boolean,
+    attempts = 300,
+  ): Promise<T> {
     let last: T | undefined;
     for (let i = 0; i < attempts; i++) {
       last = await ask();
@@ -81,7 +103,12 @@ describe('the door across two service processes', () => {
   }
 
   /** A lookup at `p` answered from its roster (the first lookups build it, from the database). */
-  async function fromItsRoster(p: ServiceProcess, ev: string, id: string, done: (r: any) => boolean = () => true) {
+  async function fromItsRoster(
+    p: ServiceProcess,
+    ev: string,
+    id: string,
+    done: (r: any) => boolean = () => true,
+  ) {
     return until(
       `a lookup of ${id} from the roster`,
       async () => {
@@ -93,13 +120,21 @@ describe('the door across two service processes', () => {
     ).then((x) => x.r);
   }
 
-  const newEvent = (fields: Record<string, unknown> = {}) => createEvent(apiA, { title: 'Two doors', startDate: '2026-12-31', ...fields });
+  const newEvent = (fields: Record<string, unknown> = {}) =>
+    createEvent(apiA, { title: 'Two doors', startDate: '2026-12-31', ...fields });
   async function book(ev: string, paid = false): Promise<string> {
-    const s1 = await apiA('POST', `/api/v1/events/${ev}/register`, { name: 'Door Guest', email: uniqueEmail('door') });
+    const s1 = await apiA('POST', `/api/v1/events/${ev}/register`, {
+      name: 'Door Guest',
+      email: uniqueEmail('door'),
+    });
     assert.equal(s1.status, 201, s1.text);
     if (paid) {
       const paymentId = await payInSandbox(apiA, s1.body.orderId);
-      const s2 = await apiA('POST', `/api/v1/events/${ev}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId });
+      const s2 = await apiA('POST', `/api/v1/events/${ev}/register`, {
+        registrationId: s1.body.registrationId,
+        orderId: s1.body.orderId,
+        paymentId,
+      });
       assert.ok(s2.status < 300, s2.text);
     }
     return s1.body.registrationId;
@@ -111,32 +146,52 @@ describe('the door across two service processes', () => {
     await fromItsRoster(A, ev, tickets[0]!);
     await fromItsRoster(B, ev, tickets[0]!);
     // Every ticket four times at once, twice at each instance: 120 admits racing.
-    const answers = await Promise.all(tickets.flatMap((t) => [A, B, A, B].map(async (p) => ({ t, r: await admit(p, ev, t) }))));
+    const answers = await Promise.all(
+      tickets.flatMap((t) => [A, B, A, B].map(async (p) => ({ t, r: await admit(p, ev, t) }))),
+    );
     for (const t of tickets) {
       const mine = answers.filter((a) => a.t === t).map((a) => a.r);
-      assert.deepEqual(mine.map((r) => r.status).sort(), [200, 200, 200, 201], `${t}: ${mine.map((r) => r.text).join(' | ')}`);
+      assert.deepEqual(
+        mine.map((r) => r.status).sort(),
+        [200, 200, 200, 201],
+        `${t}: ${mine.map((r) => r.text).join(' | ')}`,
+      );
       assert.equal(mine.filter((r) => r.body.changed).length, 1);
       assert.ok(mine.every((r) => r.body.data.checkedIn));
       const log = await admin.query(`select action from checkin_log where attendee_id = $1`, [t]);
       assert.deepEqual(log.rows, [{ action: 'admit' }], `${t} is admitted once`);
     }
     // Both rosters come to show every ticket in.
-    for (const p of [A, B]) await until('every ticket in', () => lookup(p, ev, tickets[29]!), (r) => r.body.data.checkedIn === true);
+    for (const p of [A, B])
+      await until(
+        'every ticket in',
+        () => lookup(p, ev, tickets[29]!),
+        (r) => r.body.data.checkedIn === true,
+      );
   });
 
   it('an instance takes its own admits into its roster as it answers them, without reading the roster again', async () => {
     const ev = await newEvent();
     const tickets = await Promise.all(Array.from({ length: 40 }, () => book(ev)));
     await fromItsRoster(A, ev, tickets[0]!);
-    const reads = async () => (await metric(A, 'door_roster_refreshes_total', '{cause="change"}')) + (await metric(A, 'door_roster_refreshes_total', '{cause="version"}'));
+    const reads = async () =>
+      (await metric(A, 'door_roster_refreshes_total', '{cause="change"}')) +
+      (await metric(A, 'door_roster_refreshes_total', '{cause="version"}'));
     const before = await reads();
     // Forty admits at once: several statements, each heard back as a notification too.
     const answers = await Promise.all(tickets.map((t) => admit(A, ev, t)));
-    assert.deepEqual(answers.map((r) => r.status), tickets.map(() => 201));
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      tickets.map(() => 201),
+    );
     for (const t of tickets) {
       const counted = await fromRoster(A);
       const r = await lookup(A, ev, t);
-      assert.deepEqual([r.body.data.checkedIn, await fromRoster(A)], [true, counted + 1], `${t} in, from the roster`);
+      assert.deepEqual(
+        [r.body.data.checkedIn, await fromRoster(A)],
+        [true, counted + 1],
+        `${t} in, from the roster`,
+      );
     }
     assert.equal(await reads(), before, 'no roster read for the instance’s own admits');
   });
@@ -150,12 +205,23 @@ describe('the door across two service processes', () => {
       assert.equal((await admit(A, ev, t)).status, 201);
       // B may not have heard of the admit yet: the undo is decided by the database.
       const undo = await admit(B, ev, t, { undo: true });
-      assert.deepEqual([undo.status, undo.body.changed, undo.body.data.checkedIn], [201, true, false], undo.text);
+      assert.deepEqual(
+        [undo.status, undo.body.changed, undo.body.data.checkedIn],
+        [201, true, false],
+        undo.text,
+      );
       // The instance that undid it answers so at once; the other once it has heard.
       assert.equal((await lookup(B, ev, t)).body.data.checkedIn, false);
-      await until('A hears of the undo', () => lookup(A, ev, t), (r) => r.body.data.checkedIn === false);
+      await until(
+        'A hears of the undo',
+        () => lookup(A, ev, t),
+        (r) => r.body.data.checkedIn === false,
+      );
     }
-    const rows = await admin.query(`select a.checked_in_at, array_agg(l.action order by l.id) as log from attendees a join checkin_log l on l.attendee_id = a.id where a.id = any($1) group by a.id, a.checked_in_at`, [tickets]);
+    const rows = await admin.query(
+      `select a.checked_in_at, array_agg(l.action order by l.id) as log from attendees a join checkin_log l on l.attendee_id = a.id where a.id = any($1) group by a.id, a.checked_in_at`,
+      [tickets],
+    );
     assert.equal(rows.rows.length, tickets.length);
     for (const r of rows.rows) assert.deepEqual([r.checked_in_at, r.log], [null, ['admit', 'undo']]);
     // And the ticket can be admitted again, once.
@@ -170,12 +236,20 @@ describe('the door across two service processes', () => {
     assert.equal(shown.body.data.admissible, true);
     await fromItsRoster(A, ev, t);
     const missedAtA = await metric(A, 'door_roster_refreshes_total', '{cause="version"}');
-    const [changes, missed, connects] = [await metric(B, 'door_roster_refreshes_total', '{cause="change"}'), await metric(B, 'door_roster_refreshes_total', '{cause="version"}'), await metric(B, 'door_listener_connects_total')];
+    const [changes, missed, connects] = [
+      await metric(B, 'door_roster_refreshes_total', '{cause="change"}'),
+      await metric(B, 'door_roster_refreshes_total', '{cause="version"}'),
+      await metric(B, 'door_listener_connects_total'),
+    ];
 
     assert.equal((await apiA('POST', `/api/v1/events/${ev}/registrations/${t}/refund`)).status, 200);
     // The instance that refunded knew before it answered (its commit's NOTICE): no stale answer there.
     assert.equal((await lookup(A, ev, t)).body.data.refusalReason, 'refunded');
-    assert.equal(await metric(A, 'door_roster_refreshes_total', '{cause="version"}'), missedAtA, 'A never had to find its own change by the version check');
+    assert.equal(
+      await metric(A, 'door_roster_refreshes_total', '{cause="version"}'),
+      missedAtA,
+      'A never had to find its own change by the version check',
+    );
     const scan = await admit(B, ev, t);
     assert.deepEqual([scan.status, scan.body.refusalReason], [409, 'refunded'], scan.text);
     const look = await fromItsRoster(B, ev, t, (r) => r.body.data.refusalReason === 'refunded');
@@ -194,12 +268,18 @@ describe('the door across two service processes', () => {
     const ev = await newEvent({ price: 250 });
     const t = await book(ev, true);
     await fromItsRoster(B, ev, t);
-    const [missed, connects] = [await metric(B, 'door_roster_refreshes_total', '{cause="version"}'), await metric(B, 'door_listener_connects_total')];
+    const [missed, connects] = [
+      await metric(B, 'door_roster_refreshes_total', '{cause="version"}'),
+      await metric(B, 'door_listener_connects_total'),
+    ];
     // B is held still while its LISTEN connection is ended and the refund commits: it cannot
     // hear the notification, nor reconnect before it is sent.
     B.child.kill('SIGSTOP');
     try {
-      const ended = await admin.query(`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = $1`, [`door listener (pid ${B.child.pid})`]);
+      const ended = await admin.query(
+        `select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = $1`,
+        [`door listener (pid ${B.child.pid})`],
+      );
       assert.deepEqual(ended.rows, [{ ok: true }]);
       assert.equal((await apiA('POST', `/api/v1/events/${ev}/registrations/${t}/refund`)).status, 200);
     } finally {
@@ -207,20 +287,32 @@ describe('the door across two service processes', () => {
     }
     await fromItsRoster(B, ev, t, (r) => r.body.data.refusalReason === 'refunded');
     assert.ok((await metric(B, 'door_listener_connects_total')) > connects, 'reconnected');
-    assert.ok((await metric(B, 'door_roster_refreshes_total', '{cause="version"}')) > missed, 'rebuilt because its version was behind');
+    assert.ok(
+      (await metric(B, 'door_roster_refreshes_total', '{cause="version"}')) > missed,
+      'rebuilt because its version was behind',
+    );
   });
 
   it('a notification lost on a live connection is found by the periodic version check', async () => {
     const ev = await newEvent();
     const t = await book(ev);
     await fromItsRoster(B, ev, t);
-    const [missed, connects] = [await metric(B, 'door_roster_refreshes_total', '{cause="version"}'), await metric(B, 'door_listener_connects_total')];
+    const [missed, connects] = [
+      await metric(B, 'door_roster_refreshes_total', '{cause="version"}'),
+      await metric(B, 'door_listener_connects_total'),
+    ];
     // A change whose notification never comes: written with the triggers off, the version
     // raised by hand.
     await admin.query('begin');
     await admin.query(`set local session_replication_role = replica`);
-    await admin.query(`update attendees set checked_in_at = now(), checked_in_by = 'dashboard' where id = $1`, [t]);
-    await admin.query(`insert into door_versions (event_id, version) values ($1, 1) on conflict (event_id) do update set version = door_versions.version + 1`, [ev]);
+    await admin.query(
+      `update attendees set checked_in_at = now(), checked_in_by = 'dashboard' where id = $1`,
+      [t],
+    );
+    await admin.query(
+      `insert into door_versions (event_id, version) values ($1, 1) on conflict (event_id) do update set version = door_versions.version + 1`,
+      [ev],
+    );
     await admin.query('commit');
     const seen = await fromItsRoster(B, ev, t, (r) => r.body.data.checkedIn === true);
     assert.equal(seen.body.data.members[0].checkedInAt !== null, true);
@@ -233,7 +325,9 @@ describe('the door across two service processes', () => {
     const open = await newEvent();
     await fromItsRoster(B, open, await book(open));
     const heard: string[] = [];
-    const listener = new pg.Client({ connectionString: onPostgres ? process.env.TEST_DATABASE_URL : embeddedDatabaseUrl(dirs[0]!) });
+    const listener = new pg.Client({
+      connectionString: onPostgres ? process.env.TEST_DATABASE_URL : embeddedDatabaseUrl(dirs[0]!),
+    });
     await listener.connect();
     try {
       // Other test files may share the database: only these two events count.
@@ -245,10 +339,24 @@ describe('the door across two service processes', () => {
       await book(quiet);
       await book(open);
       // Notifications arrive in commit order: had the first booking been announced, it would be first.
-      await until('the open event’s notification', async () => heard.slice(), (h) => h.includes(open));
+      await until(
+        'the open event’s notification',
+        async () => heard.slice(),
+        (h) => h.includes(open),
+      );
       assert.deepEqual(heard, [open]);
-      const versions = await admin.query(`select event_id, version > 0 as bumped, watched from door_versions where event_id = any($1) order by watched`, [[quiet, open]]);
-      assert.deepEqual(versions.rows, [{ event_id: quiet, bumped: true, watched: false }, { event_id: open, bumped: true, watched: true }], 'the version counts every change either way');
+      const versions = await admin.query(
+        `select event_id, version > 0 as bumped, watched from door_versions where event_id = any($1) order by watched`,
+        [[quiet, open]],
+      );
+      assert.deepEqual(
+        versions.rows,
+        [
+          { event_id: quiet, bumped: true, watched: false },
+          { event_id: open, bumped: true, watched: true },
+        ],
+        'the version counts every change either way',
+      );
     } finally {
       await listener.end();
     }
@@ -260,6 +368,10 @@ describe('the door across two service processes', () => {
     await fromItsRoster(B, ev, t);
     const del = await call(A.url, 'DELETE', `/api/v1/events/${ev}`, { token: org.token });
     assert.equal(del.status, 200, del.text);
-    await until('B forgets the event', () => lookup(B, ev, t), (r) => r.status === 404);
+    await until(
+      'B forgets the event',
+      () => lookup(B, ev, t),
+      (r) => r.status === 404,
+    );
   });
 });

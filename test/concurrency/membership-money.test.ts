@@ -24,7 +24,15 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { addMonths } from '../../src/modules/memberships/standing.js';
 import { call, createKey, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { gatewayEnv, orderPaidEvent, paymentCapturedEvent, signWebhook, startRazorpayEmulator, subscriptionEvent, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import {
+  gatewayEnv,
+  orderPaidEvent,
+  paymentCapturedEvent,
+  signWebhook,
+  startRazorpayEmulator,
+  subscriptionEvent,
+  type RazorpayEmulator,
+} from '../helpers/razorpay-emulator.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { isolatedDatabase } from '../helpers/server.js';
 import { keyApi } from '../helpers/factories.js';
@@ -62,11 +70,22 @@ describe('membership money across two processes', () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-mem-'));
       dirs.push(dir);
       const databaseUrl = database ? database.url : i === 0 ? undefined : embeddedDatabaseUrl(dirs[0]!);
-      procs.push(await startProcess({ ...shared, DATA_DIR: dir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+      procs.push(
+        await startProcess({
+          ...shared,
+          DATA_DIR: dir,
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        }),
+      );
     }
     const dir = mkdtempSync(join(tmpdir(), 'svc-mem-worker-'));
     dirs.push(dir);
-    const env = { ...shared, DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: database ? database.url : embeddedDatabaseUrl(dirs[0]!) };
+    const env = {
+      ...shared,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: database ? database.url : embeddedDatabaseUrl(dirs[0]!),
+    };
     worker = await createDeps(loadConfig(env), { clock, logger: pino({ level: 'silent' }) });
     // A live key needs a verified address: test setup marks it as opening the mail's link does.
     const account = await signup(procs[0]!.url);
@@ -86,7 +105,13 @@ describe('membership money across two processes', () => {
   /** The worker's storage, as the named fixtures read it. */
   const workerStore = () => ({ deps: worker });
   const notify = async (i: number, body: string) => {
-    const r = await call(procs[i % 2]!.url, 'POST', '/webhooks/razorpay', { raw: body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET) } });
+    const r = await call(procs[i % 2]!.url, 'POST', '/webhooks/razorpay', {
+      raw: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET),
+      },
+    });
     assert.equal(r.status, 200, r.text);
     return r.body.result as string;
   };
@@ -106,32 +131,64 @@ describe('membership money across two processes', () => {
   const membership = (id: string) => membershipRow(workerStore(), id);
   /** The payments the ledger holds for a membership. */
   const ledgerPayments = async (id: string) =>
-    (await ledgerOf(workerStore(), id)).filter((e) => e.source_type === 'membership' && e.kind === 'membership_payment').map((e) => e.ref);
+    (await ledgerOf(workerStore(), id))
+      .filter((e) => e.source_type === 'membership' && e.kind === 'membership_payment')
+      .map((e) => e.ref);
   const refunded = (paymentId: unknown) => Number(rzp.payments.get(String(paymentId))!.amount_refunded);
   /** The refunds asked of the gateway for a payment, one per idempotency key (a retry repeats its key). */
-  const refundKeys = (paymentId: unknown) => new Set(rzp.requests.filter((r) => r.method === 'POST' && r.path === `/v1/payments/${paymentId}/refund`).map((r) => r.headers['x-refund-idempotency'])).size;
+  const refundKeys = (paymentId: unknown) =>
+    new Set(
+      rzp.requests
+        .filter((r) => r.method === 'POST' && r.path === `/v1/payments/${paymentId}/refund`)
+        .map((r) => r.headers['x-refund-idempotency']),
+    ).size;
 
   async function fixedTermPlan(): Promise<string> {
-    const r = await apiAt(0)('POST', '/api/v1/memberships/plans', { name: 'Annual', amount: 1200, kind: 'fixed_term', termMonths: 12 });
+    const r = await apiAt(0)('POST', '/api/v1/memberships/plans', {
+      name: 'Annual',
+      amount: 1200,
+      kind: 'fixed_term',
+      termMonths: 12,
+    });
     assert.equal(r.status, 201, r.text);
     return r.body.data.id;
   }
   async function recurringPlan(): Promise<string> {
-    const r = await apiAt(0)('POST', '/api/v1/memberships/plans', { name: 'Monthly', amount: 299, period: 'monthly' });
+    const r = await apiAt(0)('POST', '/api/v1/memberships/plans', {
+      name: 'Monthly',
+      amount: 299,
+      period: 'monthly',
+    });
     assert.equal(r.status, 201, r.text);
     return r.body.data.id;
   }
   async function fixedTermMember(planId: string, i: number) {
-    const s = await apiAt(i)('POST', '/api/v1/memberships/subscribe', { planId, name: `Member ${i}`, email: uniqueEmail(`ft${i}`) });
+    const s = await apiAt(i)('POST', '/api/v1/memberships/subscribe', {
+      planId,
+      name: `Member ${i}`,
+      email: uniqueEmail(`ft${i}`),
+    });
     assert.equal(s.status, 201, s.text);
     return { id: s.body.membershipId as string, orderId: s.body.orderId as string };
   }
   /** A recurring member whose mandate is approved; `charged` charges applied before the race. */
   async function mandate(planId: string, i: number, charged = 0) {
-    const s = await apiAt(i)('POST', '/api/v1/memberships/subscribe', { planId, name: `Member ${i}`, email: uniqueEmail(`rc${i}`) });
+    const s = await apiAt(i)('POST', '/api/v1/memberships/subscribe', {
+      planId,
+      name: `Member ${i}`,
+      email: uniqueEmail(`rc${i}`),
+    });
     assert.equal(s.status, 201, s.text);
     const subscriptionId = s.body.subscriptionId as string;
-    assert.equal(await notify(i, subscriptionEvent('authenticated', rzp.subscriptions.get(subscriptionId)!, { status: 'authenticated' })), 'applied');
+    assert.equal(
+      await notify(
+        i,
+        subscriptionEvent('authenticated', rzp.subscriptions.get(subscriptionId)!, {
+          status: 'authenticated',
+        }),
+      ),
+      'applied',
+    );
     const charges: string[] = [];
     for (let c = 0; c < charged; c++) {
       const charge = rzp.chargeSubscription(subscriptionId);
@@ -145,7 +202,11 @@ describe('membership money across two processes', () => {
    * A recurring charge ended in exactly one place: kept (one ledger entry, not refunded, the
    * period it paid for granted) or refunded in full (no ledger entry).
    */
-  async function assertChargeAgrees(membershipId: string, charge: { payment: Record<string, unknown>; currentEnd: number }, what: string) {
+  async function assertChargeAgrees(
+    membershipId: string,
+    charge: { payment: Record<string, unknown>; currentEnd: number },
+    what: string,
+  ) {
     const id = String(charge.payment.id);
     const kept = (await ledgerPayments(membershipId)).filter((r) => r === id).length;
     const back = refunded(id);
@@ -154,9 +215,16 @@ describe('membership money across two processes', () => {
     assert.ok(refundKeys(id) <= 1, `${what}: the charge was refunded under ${refundKeys(id)} keys`);
     if (kept === 1) {
       assert.equal(back, 0, `${what}: the charge is in the ledger and was refunded too`);
-      assert.ok(m.valid_until !== null && m.valid_until.getTime() >= charge.currentEnd * 1000, `${what}: the charge is kept but its period was not granted (valid until ${m.valid_until?.toISOString()})`);
+      assert.ok(
+        m.valid_until !== null && m.valid_until.getTime() >= charge.currentEnd * 1000,
+        `${what}: the charge is kept but its period was not granted (valid until ${m.valid_until?.toISOString()})`,
+      );
     } else {
-      assert.equal(back, Number(charge.payment.amount), `${what}: captured money is neither in the ledger nor refunded (membership ${m.status}, refunded ${back})`);
+      assert.equal(
+        back,
+        Number(charge.payment.amount),
+        `${what}: captured money is neither in the ledger nor refunded (membership ${m.status}, refunded ${back})`,
+      );
     }
     return { kept: kept === 1, membership: m };
   }
@@ -172,13 +240,23 @@ describe('membership money across two processes', () => {
     const started = new Date();
     const answers = await Promise.all(
       cases.flatMap((c) => {
-        const confirm = (i: number) => apiAt(i)('POST', `/api/v1/memberships/${c.id}/confirm`, { orderId: c.orderId, paymentId: c.payment.id });
-        return [notify(c.i, orderPaidEvent(rzp.orders.get(c.orderId)!, c.payment)), notify(c.i + 1, paymentCapturedEvent(c.payment)), confirm(c.i), confirm(c.i + 1)];
+        const confirm = (i: number) =>
+          apiAt(i)('POST', `/api/v1/memberships/${c.id}/confirm`, {
+            orderId: c.orderId,
+            paymentId: c.payment.id,
+          });
+        return [
+          notify(c.i, orderPaidEvent(rzp.orders.get(c.orderId)!, c.payment)),
+          notify(c.i + 1, paymentCapturedEvent(c.payment)),
+          confirm(c.i),
+          confirm(c.i + 1),
+        ];
       }),
     );
     const finished = new Date();
     for (const a of answers) {
-      if (typeof a === 'string') assert.ok(a === 'confirmed' || a === 'ignored', `a notification answered ${a}`);
+      if (typeof a === 'string')
+        assert.ok(a === 'confirmed' || a === 'ignored', `a notification answered ${a}`);
       else assert.equal(a.status, 200, a.text);
     }
     await work();
@@ -186,8 +264,16 @@ describe('membership money across two processes', () => {
       const m = await membership(c.id);
       assert.equal(m.status, 'active');
       // One term of twelve months from the payment, not two.
-      assert.ok(m.valid_until!.getTime() >= addMonths(started, 12).getTime() - 1000 && m.valid_until!.getTime() <= addMonths(finished, 12).getTime() + 1000, `one term: ${m.valid_until!.toISOString()}`);
-      assert.deepEqual(await ledgerPayments(c.id), [String(c.payment.id)], 'one ledger entry for the payment');
+      assert.ok(
+        m.valid_until!.getTime() >= addMonths(started, 12).getTime() - 1000 &&
+          m.valid_until!.getTime() <= addMonths(finished, 12).getTime() + 1000,
+        `one term: ${m.valid_until!.toISOString()}`,
+      );
+      assert.deepEqual(
+        await ledgerPayments(c.id),
+        [String(c.payment.id)],
+        'one ledger entry for the payment',
+      );
       assert.equal(refunded(c.payment.id), 0, 'the payment that pays the term is never refunded');
     }
   });
@@ -223,7 +309,10 @@ describe('membership money across two processes', () => {
     const cases = await Promise.all(range(16).map((i) => fixedTermMember(planId, i)));
     const paid = cases.map((c) => ({ ...c, payment: rzp.pay(c.orderId) }));
     const answers = await Promise.all(
-      paid.flatMap((c, i) => [apiAt(i)('POST', `/api/v1/memberships/${c.id}/cancel`, {}), notify(i + 1, orderPaidEvent(rzp.orders.get(c.orderId)!, c.payment))]),
+      paid.flatMap((c, i) => [
+        apiAt(i)('POST', `/api/v1/memberships/${c.id}/cancel`, {}),
+        notify(i + 1, orderPaidEvent(rzp.orders.get(c.orderId)!, c.payment)),
+      ]),
     );
     for (const a of answers) if (typeof a !== 'string') assert.equal(a.status, 201, a.text);
     await work();
@@ -232,10 +321,19 @@ describe('membership money across two processes', () => {
       const m = await membership(c.id);
       if (kept === 1) {
         assert.equal(refunded(c.payment.id), 0, 'kept and refunded');
-        assert.ok(m.status === 'active' && m.cancel_at_period_end && m.valid_until!.getTime() > Date.now() + 300 * DAY, `paid for a term the member does not get: ${m.status}, valid until ${m.valid_until?.toISOString()}`);
+        assert.ok(
+          m.status === 'active' &&
+            m.cancel_at_period_end &&
+            m.valid_until!.getTime() > Date.now() + 300 * DAY,
+          `paid for a term the member does not get: ${m.status}, valid until ${m.valid_until?.toISOString()}`,
+        );
       } else {
         assert.equal(kept, 0);
-        assert.equal(refunded(c.payment.id), Number(c.payment.amount), 'captured money neither kept nor refunded');
+        assert.equal(
+          refunded(c.payment.id),
+          Number(c.payment.amount),
+          'captured money neither kept nor refunded',
+        );
         assert.equal(m.status, 'ended');
       }
     }
@@ -257,7 +355,11 @@ describe('membership money across two processes', () => {
       await notify(1, subscriptionEvent('cancelled', rzp.subscriptions.get(m.subscriptionId)!));
       await work();
       const { kept, membership: after } = await assertChargeAgrees(m.id, charge, 'the first charge');
-      if (kept) assert.ok(after.status !== 'ended' && after.cancel_at_period_end, `kept a charge, but the membership is ${after.status}`);
+      if (kept)
+        assert.ok(
+          after.status !== 'ended' && after.cancel_at_period_end,
+          `kept a charge, but the membership is ${after.status}`,
+        );
     } finally {
       rzp.gate(false);
     }
@@ -283,7 +385,10 @@ describe('membership money across two processes', () => {
     const members = await Promise.all(range(12).map((i) => mandate(planId, i, i % 3 === 0 ? 0 : 1)));
     const charges = members.map((m) => rzp.chargeSubscription(m.subscriptionId));
     const answers = await Promise.all(
-      members.flatMap((m, i) => [apiAt(i)('POST', `/api/v1/memberships/${m.id}/cancel`, i % 2 === 0 ? { immediate: true } : {}), notify(i + 1, charges[i]!.body)]),
+      members.flatMap((m, i) => [
+        apiAt(i)('POST', `/api/v1/memberships/${m.id}/cancel`, i % 2 === 0 ? { immediate: true } : {}),
+        notify(i + 1, charges[i]!.body),
+      ]),
     );
     for (const a of answers) if (typeof a !== 'string') assert.equal(a.status, 201, a.text);
     // The gateway tells of what it cancelled at once (an immediate cancel, or one of an unpaid mandate).
@@ -294,20 +399,43 @@ describe('membership money across two processes', () => {
     await work();
     for (const [i, m] of members.entries()) {
       const { kept, membership: after } = await assertChargeAgrees(m.id, charges[i]!, `member ${i}`);
-      if (kept && i % 2 === 1) assert.ok(after.status !== 'ended', `member ${i}: a default cancel ended a membership whose kept charge paid for time ahead`);
+      if (kept && i % 2 === 1)
+        assert.ok(
+          after.status !== 'ended',
+          `member ${i}: a default cancel ended a membership whose kept charge paid for time ahead`,
+        );
     }
   });
 
   it('two charges of one subscription delivered at once, each twice: both kept once, the later period’s end wins', async () => {
     const planId = await recurringPlan();
     const members = await Promise.all(range(10).map((i) => mandate(planId, i)));
-    const pairs = members.map((m) => ({ m, first: rzp.chargeSubscription(m.subscriptionId), second: rzp.chargeSubscription(m.subscriptionId) }));
-    await Promise.all(pairs.flatMap(({ first, second }, i) => [notify(i, first.body), notify(i + 1, second.body), notify(i + 1, first.body), notify(i, second.body)]));
+    const pairs = members.map((m) => ({
+      m,
+      first: rzp.chargeSubscription(m.subscriptionId),
+      second: rzp.chargeSubscription(m.subscriptionId),
+    }));
+    await Promise.all(
+      pairs.flatMap(({ first, second }, i) => [
+        notify(i, first.body),
+        notify(i + 1, second.body),
+        notify(i + 1, first.body),
+        notify(i, second.body),
+      ]),
+    );
     await work();
     for (const { m, first, second } of pairs) {
-      assert.deepEqual((await ledgerPayments(m.id)).sort(), [String(first.payment.id), String(second.payment.id)].sort(), 'each charge once');
+      assert.deepEqual(
+        (await ledgerPayments(m.id)).sort(),
+        [String(first.payment.id), String(second.payment.id)].sort(),
+        'each charge once',
+      );
       const after = await membership(m.id);
-      assert.equal(after.valid_until!.getTime(), second.currentEnd * 1000, 'valid until the later charge’s period end');
+      assert.equal(
+        after.valid_until!.getTime(),
+        second.currentEnd * 1000,
+        'valid until the later charge’s period end',
+      );
       assert.equal(refunded(first.payment.id) + refunded(second.payment.id), 0);
     }
   });

@@ -9,7 +9,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { STATE_CODES } from '../helpers/booking-race-checks.js';
-import { auditIds, book, newEvent, newOrganiser, organiserAction, race, settle, startBench, type Answer, type Bench, type Booking, type Organiser, type Racer } from '../helpers/booking-races.js';
+import {
+  auditIds,
+  book,
+  newEvent,
+  newOrganiser,
+  organiserAction,
+  race,
+  settle,
+  startBench,
+  type Answer,
+  type Bench,
+  type Booking,
+  type Organiser,
+  type Racer,
+} from '../helpers/booking-races.js';
 import { call } from '../helpers/http.js';
 
 const PRICE = 50_000;
@@ -27,39 +41,85 @@ describe('partial refunds racing over one paid booking, across two processes', (
   });
 
   const partial = (org: Organiser, b: Booking, i: number, rupees: number): Racer =>
-    organiserAction(org, b, i, 'refund', { status: 'confirmed', refundPaise: paise(rupees), audit: [] }, { amount: rupees, reason: `part ${i}` });
-  const whole = (org: Organiser, b: Booking, i: number): Racer => organiserAction(org, b, i, 'refund', { status: 'refunded', refundPaise: -1, audit: [] });
+    organiserAction(
+      org,
+      b,
+      i,
+      'refund',
+      { status: 'confirmed', refundPaise: paise(rupees), audit: [] },
+      { amount: rupees, reason: `part ${i}` },
+    );
+  const whole = (org: Organiser, b: Booking, i: number): Racer =>
+    organiserAction(org, b, i, 'refund', { status: 'refunded', refundPaise: -1, audit: [] });
 
   /** Every rule the race over `b` broke. */
-  async function problemsOf(org: Organiser, b: Booking, racers: Racer[], answers: Answer[], auditBefore: Set<string>, label: string): Promise<string[]> {
+  async function problemsOf(
+    org: Organiser,
+    b: Booking,
+    racers: Racer[],
+    answers: Answer[],
+    auditBefore: Set<string>,
+    label: string,
+  ): Promise<string[]> {
     const problems: string[] = [];
     for (const [i, a] of answers.entries()) {
-      if (a.status === 409 ? !LOSER_CODES.has(a.code ?? '') : a.status < 200 || a.status >= 300) problems.push(`${racers[i]!.name} answered ${a.status} ${a.code ?? ''}: ${a.text}`);
+      if (a.status === 409 ? !LOSER_CODES.has(a.code ?? '') : a.status < 200 || a.status >= 300)
+        problems.push(`${racers[i]!.name} answered ${a.status} ${a.code ?? ''}: ${a.text}`);
     }
     const acted = racers.filter((_, i) => answers[i]!.status >= 200 && answers[i]!.status < 300);
     if (acted.length === 0) problems.push('no racer acted');
-    const gateway = bench.rzp.refunds.filter((r) => r.payment_id === b.paymentId).map((r) => Number(r.amount));
-    if (sum(gateway) > PRICE) problems.push(`the gateway refunded ${sum(gateway)} paise of a ${PRICE} paise capture`);
-    if (gateway.length !== acted.length) problems.push(`the gateway made ${gateway.length} refunds (${gateway.join(' + ')}) for ${acted.length} racers that acted`);
+    const gateway = bench.rzp.refunds
+      .filter((r) => r.payment_id === b.paymentId)
+      .map((r) => Number(r.amount));
+    if (sum(gateway) > PRICE)
+      problems.push(`the gateway refunded ${sum(gateway)} paise of a ${PRICE} paise capture`);
+    if (gateway.length !== acted.length)
+      problems.push(
+        `the gateway made ${gateway.length} refunds (${gateway.join(' + ')}) for ${acted.length} racers that acted`,
+      );
     // A partial racer that acted gave back exactly its amount.
     for (const r of acted.filter((x) => x.effect.refundPaise > 0)) {
-      if (!gateway.includes(r.effect.refundPaise)) problems.push(`${r.name} acted but the gateway holds no refund of ${r.effect.refundPaise} paise`);
+      if (!gateway.includes(r.effect.refundPaise))
+        problems.push(`${r.name} acted but the gateway holds no refund of ${r.effect.refundPaise} paise`);
     }
-    const reg = (await org.api(1, 'GET', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}`)).body.data;
-    if (paise(reg.refunded) !== sum(gateway)) problems.push(`the registration shows ${reg.refunded} refunded, the gateway ${sum(gateway) / 100}`);
+    const reg = (await org.api(1, 'GET', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}`))
+      .body.data;
+    if (paise(reg.refunded) !== sum(gateway))
+      problems.push(`the registration shows ${reg.refunded} refunded, the gateway ${sum(gateway) / 100}`);
     const wholeActed = acted.some((r) => r.effect.refundPaise < 0) || sum(gateway) === PRICE;
     const wantStatus = wholeActed ? 'refunded' : 'confirmed';
     if (reg.status !== wantStatus) problems.push(`the booking ended ${reg.status}, not ${wantStatus}`);
-    const ledger = ((await call(bench.procs[0]!.url, 'GET', `/dashboard/api/ledger?mode=${org.mode}&limit=1000`, { token: org.token })).body.data as any[]).filter((e) => e.source.id === b.registrationId);
+    const ledger = (
+      (
+        await call(bench.procs[0]!.url, 'GET', `/dashboard/api/ledger?mode=${org.mode}&limit=1000`, {
+          token: org.token,
+        })
+      ).body.data as any[]
+    ).filter((e) => e.source.id === b.registrationId);
     const ledgerRefunds = ledger.filter((e) => e.kind === 'ticket_refund').map((e) => -paise(e.amount));
-    if (ledgerRefunds.length !== gateway.length || sum(ledgerRefunds) !== sum(gateway)) problems.push(`the ledger holds refunds [${ledgerRefunds.join(', ')}], the gateway [${gateway.join(', ')}]`);
-    const entries = ((await org.api(0, 'GET', `/api/v1/audit-log?targetId=${b.registrationId}`)).body.data as any[]).filter((e) => !auditBefore.has(e.id));
+    if (ledgerRefunds.length !== gateway.length || sum(ledgerRefunds) !== sum(gateway))
+      problems.push(
+        `the ledger holds refunds [${ledgerRefunds.join(', ')}], the gateway [${gateway.join(', ')}]`,
+      );
+    const entries = (
+      (await org.api(0, 'GET', `/api/v1/audit-log?targetId=${b.registrationId}`)).body.data as any[]
+    ).filter((e) => !auditBefore.has(e.id));
     const actions = entries.map((e) => e.action as string);
-    const completed = actions.filter((a) => a === 'registration.partial_refund' || a === 'registration.refund').length;
-    if (completed !== gateway.length) problems.push(`the audit log holds [${actions.join(', ')}]: ${completed} completed refunds for ${gateway.length} at the gateway`);
-    const open = actions.filter((a) => a === 'registration.refund_claim').length - actions.filter((a) => a === 'registration.refund_release').length;
-    if (open !== completed) problems.push(`the audit log holds ${open} claims not given back for ${completed} completed refunds`);
-    const said = racers.map((r, i) => `${r.name} → ${answers[i]!.status}${answers[i]!.code ? ` ${answers[i]!.code}` : ''}`).join('; ');
+    const completed = actions.filter(
+      (a) => a === 'registration.partial_refund' || a === 'registration.refund',
+    ).length;
+    if (completed !== gateway.length)
+      problems.push(
+        `the audit log holds [${actions.join(', ')}]: ${completed} completed refunds for ${gateway.length} at the gateway`,
+      );
+    const open =
+      actions.filter((a) => a === 'registration.refund_claim').length -
+      actions.filter((a) => a === 'registration.refund_release').length;
+    if (open !== completed)
+      problems.push(`the audit log holds ${open} claims not given back for ${completed} completed refunds`);
+    const said = racers
+      .map((r, i) => `${r.name} → ${answers[i]!.status}${answers[i]!.code ? ` ${answers[i]!.code}` : ''}`)
+      .join('; ');
     return problems.map((p) => `[${label}] ${p}   (answers: ${said})`);
   }
 
@@ -71,9 +131,22 @@ describe('partial refunds racing over one paid booking, across two processes', (
       const b = await book(bench, org, eventId);
       const rs = racers(org, b);
       const auditBefore = await auditIds(org, b);
-      const answers = await race(bench.rzp, rs, held ? new RegExp(`^POST /v1/payments/${b.paymentId}/refund$`) : undefined);
+      const answers = await race(
+        bench.rzp,
+        rs,
+        held ? new RegExp(`^POST /v1/payments/${b.paymentId}/refund$`) : undefined,
+      );
       await settle(bench);
-      problems.push(...(await problemsOf(org, b, rs, answers, auditBefore, held ? 'refunds held at the gateway' : 'as they come')));
+      problems.push(
+        ...(await problemsOf(
+          org,
+          b,
+          rs,
+          answers,
+          auditBefore,
+          held ? 'refunds held at the gateway' : 'as they come',
+        )),
+      );
     }
     assert.deepEqual(problems, [], `\n${problems.join('\n')}`);
   }

@@ -18,7 +18,12 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { markEmailVerified } from '../../src/modules/accounts/accounts.repo.js';
 import { call, createKey, signup, type Account, type KeyInfo, uniqueEmail } from '../helpers/http.js';
 import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
-import { gatewayEnv, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import {
+  gatewayEnv,
+  signWebhook,
+  startRazorpayEmulator,
+  type RazorpayEmulator,
+} from '../helpers/razorpay-emulator.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { isolatedDatabase } from '../helpers/server.js';
 import { ledgerOf, payoutRow, pendingJobs } from '../helpers/rows.js';
@@ -57,11 +62,22 @@ describe('payouts across two processes', () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-pay-'));
       dirs.push(dir);
       const databaseUrl = database ? database.url : i === 0 ? undefined : embeddedDatabaseUrl(dirs[0]!);
-      procs.push(await startProcess({ ...shared, DATA_DIR: dir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+      procs.push(
+        await startProcess({
+          ...shared,
+          DATA_DIR: dir,
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        }),
+      );
     }
     const dir = mkdtempSync(join(tmpdir(), 'svc-pay-worker-'));
     dirs.push(dir);
-    const env = { ...shared, DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: database ? database.url : embeddedDatabaseUrl(dirs[0]!) };
+    const env = {
+      ...shared,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: database ? database.url : embeddedDatabaseUrl(dirs[0]!),
+    };
     worker = await createDeps(loadConfig(env), { clock, logger: pino({ level: 'silent' }) });
   });
   after(async () => {
@@ -79,14 +95,21 @@ describe('payouts across two processes', () => {
     await markEmailVerified(worker.db, account.userId, account.email.toLowerCase(), new Date());
     return { ...account, ...(await createKey(procs[0]!.url, account.token, { mode })) };
   }
-  const dash = (i: number, org: Account, method: string, path: string, body?: unknown) => call(procs[i % 2]!.url, method, path, { token: org.token, ...(body === undefined ? {} : { body }) });
+  const dash = (i: number, org: Account, method: string, path: string, body?: unknown) =>
+    call(procs[i % 2]!.url, method, path, { token: org.token, ...(body === undefined ? {} : { body }) });
   const available = async (org: Account, mode: 'test' | 'live') => {
     const r = await dash(0, org, 'GET', `/dashboard/api/balance?mode=${mode}`);
     assert.equal(r.status, 200, r.text);
     return r.body.available as number;
   };
   const notify = async (i: number, body: string) => {
-    const r = await call(procs[i % 2]!.url, 'POST', '/webhooks/razorpay', { raw: body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET) } });
+    const r = await call(procs[i % 2]!.url, 'POST', '/webhooks/razorpay', {
+      raw: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET),
+      },
+    });
     assert.equal(r.status, 200, r.text);
     return r.body.result as string;
   };
@@ -108,16 +131,24 @@ describe('payouts across two processes', () => {
   /** The payout's ledger entries by kind: one hold, and a credit only with a move that credits back. */
   const entries = async (payoutId: string) => {
     const rows = (await ledgerOf(workerStore(), payoutId)).filter((r) => r.source_type === 'payout');
-    return { holds: rows.filter((r) => r.kind === 'payout_hold').length, credits: rows.filter((r) => r.kind === 'payout_credit').length };
+    return {
+      holds: rows.filter((r) => r.kind === 'payout_hold').length,
+      credits: rows.filter((r) => r.kind === 'payout_credit').length,
+    };
   };
-  const creditsBack = (status: string) => status === 'failed' || status === 'cancelled' || status === 'reversed';
+  const creditsBack = (status: string) =>
+    status === 'failed' || status === 'cancelled' || status === 'reversed';
 
   /** A payout's state, its ledger entries and the balance agree: held once, credited once exactly when its state credits back. */
   async function assertPayoutAgrees(payoutId: string, what: string) {
     const row = await payoutRow(workerStore(), payoutId);
     const e = await entries(payoutId);
     assert.equal(e.holds, 1, `${what}: held ${e.holds} times`);
-    assert.equal(e.credits, creditsBack(row.status) ? 1 : 0, `${what}: ${row.status} with ${e.credits} credits back`);
+    assert.equal(
+      e.credits,
+      creditsBack(row.status) ? 1 : 0,
+      `${what}: ${row.status} with ${e.credits} credits back`,
+    );
     return row;
   }
 
@@ -127,11 +158,21 @@ describe('payouts across two processes', () => {
     const eventId = await createEvent(api, { title: 'Paid', price: 1000 });
     await paidBooking(api, eventId);
     assert.equal(await available(org, 'test'), 1000);
-    const answers = await Promise.all(range(24).map((i) => dash(i, org, 'POST', '/dashboard/api/payouts?mode=test', { amount: 100, upiId: 'organiser@okaxis' })));
+    const answers = await Promise.all(
+      range(24).map((i) =>
+        dash(i, org, 'POST', '/dashboard/api/payouts?mode=test', { amount: 100, upiId: 'organiser@okaxis' }),
+      ),
+    );
     const accepted = answers.filter((a) => a.status === 201);
-    for (const a of answers) assert.ok(a.status === 201 || (a.status === 409 && (a.body.code === 'insufficient_balance' || a.body.code === 'busy')), `${a.status} ${a.text}`);
+    for (const a of answers)
+      assert.ok(
+        a.status === 201 ||
+          (a.status === 409 && (a.body.code === 'insufficient_balance' || a.body.code === 'busy')),
+        `${a.status} ${a.text}`,
+      );
     assert.ok(accepted.length <= 10, `${accepted.length} withdrawals of 100 from a balance of 1000`);
-    if (answers.every((a) => a.body.code !== 'busy')) assert.equal(accepted.length, 10, 'every withdrawal that fitted was accepted');
+    if (answers.every((a) => a.body.code !== 'busy'))
+      assert.equal(accepted.length, 10, 'every withdrawal that fitted was accepted');
     assert.equal(await available(org, 'test'), 1000 - 100 * accepted.length);
     for (const a of accepted) assert.deepEqual(await entries(a.body.id), { holds: 1, credits: 0 });
   });
@@ -143,12 +184,16 @@ describe('payouts across two processes', () => {
     await paidBooking(api, eventId);
     const payouts: string[] = [];
     for (let i = 0; i < 16; i++) {
-      const p = await dash(i, org, 'POST', '/dashboard/api/payouts?mode=test', { amount: 100, upiId: 'organiser@okaxis' });
+      const p = await dash(i, org, 'POST', '/dashboard/api/payouts?mode=test', {
+        amount: 100,
+        upiId: 'organiser@okaxis',
+      });
       assert.equal(p.status, 201, p.text);
       payouts.push(p.body.id);
     }
     const rivals = ['cancel', 'fail', 'reverse', 'cancel'] as const;
-    const settle = (i: number, id: string, outcome: string) => call(procs[i % 2]!.url, 'POST', `/api/v1/sandbox/payouts/${id}/${outcome}`, { key: org.key });
+    const settle = (i: number, id: string, outcome: string) =>
+      call(procs[i % 2]!.url, 'POST', `/api/v1/sandbox/payouts/${id}/${outcome}`, { key: org.key });
     const answers = await Promise.all(
       payouts.map(async (id, i) => {
         const rival = rivals[i % 4]!;
@@ -160,13 +205,25 @@ describe('payouts across two processes', () => {
     let paidOut = 0;
     for (const a of answers) {
       const row = await assertPayoutAgrees(a.id, `payout ${a.id} (process vs ${a.rival})`);
-      for (const [outcome, r] of [['process', a.process], [a.rival, a.other]] as const) {
-        assert.ok(r.status === 200 || (r.status === 409 && r.body.code === 'invalid_payout_transition'), `${outcome}: ${r.status} ${r.text}`);
+      for (const [outcome, r] of [
+        ['process', a.process],
+        [a.rival, a.other],
+      ] as const) {
+        assert.ok(
+          r.status === 200 || (r.status === 409 && r.body.code === 'invalid_payout_transition'),
+          `${outcome}: ${r.status} ${r.text}`,
+        );
         // An answer of 200 says the move asked for was made.
-        if (r.status === 200) assert.equal(r.body.status, want[outcome], `${outcome} answered 200 with a ${r.body.status} payout`);
+        if (r.status === 200)
+          assert.equal(
+            r.body.status,
+            want[outcome],
+            `${outcome} answered 200 with a ${r.body.status} payout`,
+          );
       }
       // Both moves may succeed only as processed, then reversed.
-      if (a.process.status === 200 && a.other.status === 200) assert.deepEqual([a.rival, row.status], ['reverse', 'reversed']);
+      if (a.process.status === 200 && a.other.status === 200)
+        assert.deepEqual([a.rival, row.status], ['reverse', 'reversed']);
       assert.ok(a.process.status === 200 || a.other.status === 200, 'one of them was made');
       if (!creditsBack(row.status)) paidOut += 100;
     }
@@ -176,17 +233,31 @@ describe('payouts across two processes', () => {
   it('live: processed racing reversed, failed or cancelled notifications on both processes, each delivered twice — credited back once exactly when the final state says so', async () => {
     const org = await organiser('live');
     // Live proceeds: a fixed-term membership paid at the gateway (₹5,000 less the 3 % gateway charge).
-    const plan = await call(procs[0]!.url, 'POST', '/api/v1/memberships/plans', { key: org.key, body: { name: 'Patron', amount: 5000, kind: 'fixed_term', termMonths: 12 } });
-    const s = await call(procs[0]!.url, 'POST', '/api/v1/memberships/subscribe', { key: org.key, body: { planId: plan.body.data.id, name: 'Patron', email: uniqueEmail('patron') } });
+    const plan = await call(procs[0]!.url, 'POST', '/api/v1/memberships/plans', {
+      key: org.key,
+      body: { name: 'Patron', amount: 5000, kind: 'fixed_term', termMonths: 12 },
+    });
+    const s = await call(procs[0]!.url, 'POST', '/api/v1/memberships/subscribe', {
+      key: org.key,
+      body: { planId: plan.body.data.id, name: 'Patron', email: uniqueEmail('patron') },
+    });
     const payment = rzp.pay(s.body.orderId);
-    const confirmed = await call(procs[1]!.url, 'POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, { key: org.key, body: { orderId: s.body.orderId, paymentId: payment.id } });
+    const confirmed = await call(
+      procs[1]!.url,
+      'POST',
+      `/api/v1/memberships/${s.body.membershipId}/confirm`,
+      { key: org.key, body: { orderId: s.body.orderId, paymentId: payment.id } },
+    );
     assert.equal(confirmed.status, 200, confirmed.text);
     const start = await available(org, 'live');
     assert.equal(start, 4850);
 
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {
-      const p = await dash(i, org, 'POST', '/dashboard/api/payouts', { amount: 100, upiId: 'organiser@okaxis' });
+      const p = await dash(i, org, 'POST', '/dashboard/api/payouts', {
+        amount: 100,
+        upiId: 'organiser@okaxis',
+      });
       assert.equal(p.status, 201, p.text);
       ids.push(p.body.id);
     }
@@ -201,7 +272,14 @@ describe('payouts across two processes', () => {
       const rival = rzp.settlePayout(g, rivals[i % 3]!);
       return { id, rival: rivals[i % 3]!, processed, other: rival };
     });
-    await Promise.all(races.flatMap((r, i) => [notify(i, r.processed), notify(i + 1, r.other), notify(i + 1, r.processed), notify(i, r.other)]));
+    await Promise.all(
+      races.flatMap((r, i) => [
+        notify(i, r.processed),
+        notify(i + 1, r.other),
+        notify(i + 1, r.processed),
+        notify(i, r.other),
+      ]),
+    );
     let paidOut = 0;
     for (const r of races) {
       const row = await assertPayoutAgrees(r.id, `payout ${r.id} (processed vs ${r.rival})`);

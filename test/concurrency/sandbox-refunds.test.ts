@@ -28,7 +28,10 @@ describe('sandbox refunds across two connection pools', () => {
     b = await startServer({ shareDatabaseWith: a });
     dbUrl = a.deps.config.databaseUrl ?? embeddedDatabaseUrl(a.dataDir);
     accountId = `acct_${a.deps.ids.secret(9)}`;
-    gws = [new SandboxGateway({ db: a.deps.db, clock: a.clock, ids: a.deps.ids }, accountId), new SandboxGateway({ db: b.deps.db, clock: b.clock, ids: b.deps.ids }, accountId)];
+    gws = [
+      new SandboxGateway({ db: a.deps.db, clock: a.clock, ids: a.deps.ids }, accountId),
+      new SandboxGateway({ db: b.deps.db, clock: b.clock, ids: b.deps.ids }, accountId),
+    ];
   });
   after(async () => {
     await b?.close();
@@ -98,7 +101,10 @@ describe('sandbox refunds across two connection pools', () => {
     const made = settled.filter((s) => s.status === 'fulfilled').map((s) => s.value);
     const refused = settled.filter((s) => s.status === 'rejected').map((s) => s.reason as unknown);
     const payment = await gws[0].fetchPayment(paymentId);
-    assert.ok(payment!.amountRefunded <= CAPTURE, `refunded ${payment!.amountRefunded} of a ${CAPTURE} capture`);
+    assert.ok(
+      payment!.amountRefunded <= CAPTURE,
+      `refunded ${payment!.amountRefunded} of a ${CAPTURE} capture`,
+    );
     assert.deepEqual([made.length, refused.length], [5, 3]);
     assert.ok(refused.every(rejected), String(refused.find((e) => !rejected(e))));
     assert.equal(new Set(made.map((r) => r.id)).size, 5, 'five refunds, each its own');
@@ -114,15 +120,26 @@ describe('sandbox refunds across two connection pools', () => {
     await hold.waiters(2);
     await hold.release();
     assert.deepEqual([(await part).amount, (await rest).amount], [10000, CAPTURE - 10000]);
-    assert.deepEqual([(await gws[1].fetchPayment(paymentId))!.amountRefunded, (await gws[1].fetchPayment(paymentId))!.status], [CAPTURE, 'refunded']);
-    await assert.rejects(gws[0].refundPayment(paymentId), (e: unknown) => rejected(e) && /fully refunded already/.test((e as Error).message));
+    assert.deepEqual(
+      [
+        (await gws[1].fetchPayment(paymentId))!.amountRefunded,
+        (await gws[1].fetchPayment(paymentId))!.status,
+      ],
+      [CAPTURE, 'refunded'],
+    );
+    await assert.rejects(
+      gws[0].refundPayment(paymentId),
+      (e: unknown) => rejected(e) && /fully refunded already/.test((e as Error).message),
+    );
   });
 
   it('never refunds more than the capture in a free-running race of uneven refunds', async () => {
     const random = seededRandom(20);
     const paymentId = await capturedPayment();
     const amounts = Array.from({ length: 24 }, () => 100 * (20 + Math.floor(random() * 80)));
-    const settled = await Promise.allSettled(amounts.map((amount, i) => gws[i % 2]!.refundPayment(paymentId, amount)));
+    const settled = await Promise.allSettled(
+      amounts.map((amount, i) => gws[i % 2]!.refundPayment(paymentId, amount)),
+    );
     const made = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.amount] : []));
     assert.ok(settled.every((s) => s.status === 'fulfilled' || rejected(s.reason)));
     const payment = await gws[1].fetchPayment(paymentId);
@@ -139,23 +156,44 @@ describe('sandbox refunds across two connection pools', () => {
     const failed = await gws[0].pay(order.id, 'failure');
     await assert.rejects(gws[0].refundPayment(failed!.id, 100), rejected);
     await assert.rejects(gws[0].refundPayment('pay_AAAAAAAAAAAAAA'), rejected);
-    const other = new SandboxGateway({ db: b.deps.db, clock: b.clock, ids: b.deps.ids }, `acct_${a.deps.ids.secret(9)}`);
+    const other = new SandboxGateway(
+      { db: b.deps.db, clock: b.clock, ids: b.deps.ids },
+      `acct_${a.deps.ids.secret(9)}`,
+    );
     const paymentId = await capturedPayment();
     await assert.rejects(other.refundPayment(paymentId, 100), rejected);
     await assert.rejects(gws[0].refundPayment(paymentId, 0), rejected);
     await assert.rejects(gws[0].refundPayment(paymentId, CAPTURE + 1), rejected);
     assert.equal((await gws[0].fetchPayment(paymentId))!.amountRefunded, 0);
     // The database itself refuses a refunded total past the capture, however it is written.
-    await assert.rejects(query('update sandbox_payments set amount_refunded = amount + 1 where id = $1', [paymentId]), (e: unknown) => (e as { code?: string }).code === '23514');
+    await assert.rejects(
+      query('update sandbox_payments set amount_refunded = amount + 1 where id = $1', [paymentId]),
+      (e: unknown) => (e as { code?: string }).code === '23514',
+    );
   });
 
   describe('X-Refund-Idempotency', () => {
-    const refundRows = async (paymentId: string) => (await query<{ n: number }>('select count(*)::int as n from sandbox_refunds where payment_id = $1', [paymentId]))[0]!.n;
+    const refundRows = async (paymentId: string) =>
+      (
+        await query<{ n: number }>('select count(*)::int as n from sandbox_refunds where payment_id = $1', [
+          paymentId,
+        ])
+      )[0]!.n;
 
     it('answers the same refund for the same key and body, from either pool, and refunds once', async () => {
       const paymentId = await capturedPayment();
-      const first = await gws[0].refundPayment(paymentId, 20000, { registrationId: 'reg_1' }, 'cancel_reg_1_a');
-      const again = await gws[1].refundPayment(paymentId, 20000, { registrationId: 'reg_1' }, 'cancel_reg_1_a');
+      const first = await gws[0].refundPayment(
+        paymentId,
+        20000,
+        { registrationId: 'reg_1' },
+        'cancel_reg_1_a',
+      );
+      const again = await gws[1].refundPayment(
+        paymentId,
+        20000,
+        { registrationId: 'reg_1' },
+        'cancel_reg_1_a',
+      );
       assert.deepEqual(again, first);
       assert.equal((await gws[0].fetchPayment(paymentId))!.amountRefunded, 20000);
       assert.equal(await refundRows(paymentId), 1);
@@ -163,7 +201,10 @@ describe('sandbox refunds across two connection pools', () => {
       const rest = await gws[1].refundPayment(paymentId, undefined, undefined, 'rest_of_pay_1');
       assert.equal(rest.amount, CAPTURE - 20000);
       assert.deepEqual(await gws[0].refundPayment(paymentId, undefined, undefined, 'rest_of_pay_1'), rest);
-      assert.deepEqual(await gws[1].refundPayment(paymentId, 20000, { registrationId: 'reg_1' }, 'cancel_reg_1_a'), first);
+      assert.deepEqual(
+        await gws[1].refundPayment(paymentId, 20000, { registrationId: 'reg_1' }, 'cancel_reg_1_a'),
+        first,
+      );
       assert.equal((await gws[0].fetchPayment(paymentId))!.amountRefunded, CAPTURE);
       assert.equal(await refundRows(paymentId), 2);
     });
@@ -171,11 +212,23 @@ describe('sandbox refunds across two connection pools', () => {
     it('refuses the same key with another amount or other notes (400) and refunds nothing more', async () => {
       const paymentId = await capturedPayment();
       await gws[0].refundPayment(paymentId, 10000, { reason: 'fee' }, 'fee_policy_key_1');
-      const mismatch = (e: unknown) => rejected(e) && (e as GatewayError).message === 'Different request with the same idempotency key has already been processed.';
-      await assert.rejects(gws[1].refundPayment(paymentId, 12000, { reason: 'fee' }, 'fee_policy_key_1'), mismatch);
-      await assert.rejects(gws[1].refundPayment(paymentId, 10000, { reason: 'other' }, 'fee_policy_key_1'), mismatch);
+      const mismatch = (e: unknown) =>
+        rejected(e) &&
+        (e as GatewayError).message ===
+          'Different request with the same idempotency key has already been processed.';
+      await assert.rejects(
+        gws[1].refundPayment(paymentId, 12000, { reason: 'fee' }, 'fee_policy_key_1'),
+        mismatch,
+      );
+      await assert.rejects(
+        gws[1].refundPayment(paymentId, 10000, { reason: 'other' }, 'fee_policy_key_1'),
+        mismatch,
+      );
       await assert.rejects(gws[0].refundPayment(paymentId, 10000, undefined, 'fee_policy_key_1'), mismatch);
-      await assert.rejects(gws[0].refundPayment(paymentId, undefined, { reason: 'fee' }, 'fee_policy_key_1'), mismatch);
+      await assert.rejects(
+        gws[0].refundPayment(paymentId, undefined, { reason: 'fee' }, 'fee_policy_key_1'),
+        mismatch,
+      );
       // The same notes in another key order are the same body.
       await gws[0].refundPayment(paymentId, 5000, { a: '1', b: '2' }, 'ordered_notes_key');
       await gws[1].refundPayment(paymentId, 5000, { b: '2', a: '1' }, 'ordered_notes_key');
@@ -194,7 +247,10 @@ describe('sandbox refunds across two connection pools', () => {
 
     it('keeps no key for a refused refund: the key may carry a corrected request', async () => {
       const paymentId = await capturedPayment();
-      await assert.rejects(gws[0].refundPayment(paymentId, CAPTURE + 100, undefined, 'corrected_key_1'), rejected);
+      await assert.rejects(
+        gws[0].refundPayment(paymentId, CAPTURE + 100, undefined, 'corrected_key_1'),
+        rejected,
+      );
       const r = await gws[0].refundPayment(paymentId, CAPTURE, undefined, 'corrected_key_1');
       assert.equal(r.amount, CAPTURE);
     });
@@ -202,7 +258,9 @@ describe('sandbox refunds across two connection pools', () => {
     it('makes a duplicate sent while the first is in flight wait for it, then answer the same refund', async () => {
       const paymentId = await capturedPayment();
       const hold = await holdPayment(paymentId);
-      const sent = [0, 1, 0, 1].map((i) => gws[i]!.refundPayment(paymentId, 15000, { registrationId: 'reg_9' }, 'cancel_reg_9_x'));
+      const sent = [0, 1, 0, 1].map((i) =>
+        gws[i]!.refundPayment(paymentId, 15000, { registrationId: 'reg_9' }, 'cancel_reg_9_x'),
+      );
       await hold.waiters(4);
       await hold.release();
       const answers = await Promise.all(sent);

@@ -21,13 +21,29 @@ describe('seats under concurrency across two processes', () => {
 
   before(async () => {
     // Both processes must sign sessions alike and share the database.
-    const shared = { SESSION_SECRET: 'concurrency-test-session-secret-0123456789', SECRETS_KEY: 'concurrency-test-secrets-key-0123456789abcd', ...RAISED_LIMITS, EMAIL_DNS_CHECK: 'false', WORKERS: 'false' };
+    const shared = {
+      SESSION_SECRET: 'concurrency-test-session-secret-0123456789',
+      SECRETS_KEY: 'concurrency-test-secrets-key-0123456789abcd',
+      ...RAISED_LIMITS,
+      EMAIL_DNS_CHECK: 'false',
+      WORKERS: 'false',
+    };
     for (let i = 0; i < 2; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'svc-conc-'));
       dirs.push(dir);
-      const databaseUrl = onPostgres ? process.env.TEST_DATABASE_URL : i === 0 ? undefined : embeddedDatabaseUrl(dirs[0]!);
+      const databaseUrl = onPostgres
+        ? process.env.TEST_DATABASE_URL
+        : i === 0
+          ? undefined
+          : embeddedDatabaseUrl(dirs[0]!);
       if (onPostgres && !databaseUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-      procs.push(await startProcess({ ...shared, DATA_DIR: dir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+      procs.push(
+        await startProcess({
+          ...shared,
+          DATA_DIR: dir,
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        }),
+      );
     }
   });
   after(async () => {
@@ -39,12 +55,16 @@ describe('seats under concurrency across two processes', () => {
   async function fire(eventId: string, key: string, n: number, body: (i: number) => Record<string, unknown>) {
     return Promise.all(
       Array.from({ length: n }, (_, i) =>
-        call(procs[i % 2]!.url, 'POST', `/api/v1/events/${eventId}/register`, { key, body: { name: `P${i}`, email: uniqueEmail(`c${i}`), ...body(i) } }),
+        call(procs[i % 2]!.url, 'POST', `/api/v1/events/${eventId}/register`, {
+          key,
+          body: { name: `P${i}`, email: uniqueEmail(`c${i}`), ...body(i) },
+        }),
       ),
     );
   }
 
-  const newEvent = (key: string, body: Record<string, unknown>) => createEvent(keyApi(procs[0]!.url, key), { startDate: '2026-12-31', ...body });
+  const newEvent = (key: string, body: Record<string, unknown>) =>
+    createEvent(keyApi(procs[0]!.url, key), { startDate: '2026-12-31', ...body });
 
   it('sells exactly the capacity of the event, of a tier and of a track, and refuses the rest with 409', async () => {
     const org = await organiser(procs[0]!.url);
@@ -56,16 +76,23 @@ describe('seats under concurrency across two processes', () => {
       tracks: [{ title: 'Workshop', capacity: 5 }],
     });
     // Three crowds at once: general, the tier and the track, 360 requests for 40 seats.
-    const answers = await fire(eventId, org.key, 360, (i) => (i % 3 === 1 ? { ticketType: 'Front row' } : i % 3 === 2 ? { subEventId: '0' } : {}));
+    const answers = await fire(eventId, org.key, 360, (i) =>
+      i % 3 === 1 ? { ticketType: 'Front row' } : i % 3 === 2 ? { subEventId: '0' } : {},
+    );
     const statuses = answers.map((a) => a.status);
-    assert.ok(statuses.every((s) => s === 201 || s === 409), `unexpected statuses: ${[...new Set(statuses)].join(',')}`);
+    assert.ok(
+      statuses.every((s) => s === 201 || s === 409),
+      `unexpected statuses: ${[...new Set(statuses)].join(',')}`,
+    );
     const byKind = (k: number) => answers.filter((a, i) => i % 3 === k && a.status === 201).length;
     // Which crowd got the event's last seats depends on timing; the limits never bend.
     assert.ok(byKind(1) <= 7, `the tier sold ${byKind(1)} of 7`);
     assert.ok(byKind(2) <= 5, `the track sold ${byKind(2)} of 5`);
     assert.equal(byKind(0) + byKind(1) + byKind(2), 40, 'the event sold exactly its capacity');
 
-    const list = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/registrations`, { key: org.key });
+    const list = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/registrations`, {
+      key: org.key,
+    });
     const confirmed = list.body.data.filter((r: any) => r.status === 'confirmed');
     assert.equal(confirmed.length, 40);
     assert.equal(list.body.count, 40, 'refused registrations leave nothing behind');
@@ -75,8 +102,14 @@ describe('seats under concurrency across two processes', () => {
 
   it('sells exactly a tier’s and a track’s capacity when the event itself is unlimited', async () => {
     const org = await organiser(procs[0]!.url);
-    const eventId = await newEvent(org.key, { title: 'Tier drop', specialPrices: [{ name: 'Front row', price: 0, capacity: 7 }], tracks: [{ title: 'Workshop', capacity: 5 }] });
-    const answers = await fire(eventId, org.key, 240, (i) => (i % 2 === 0 ? { ticketType: 'Front row' } : { subEventId: '0' }));
+    const eventId = await newEvent(org.key, {
+      title: 'Tier drop',
+      specialPrices: [{ name: 'Front row', price: 0, capacity: 7 }],
+      tracks: [{ title: 'Workshop', capacity: 5 }],
+    });
+    const answers = await fire(eventId, org.key, 240, (i) =>
+      i % 2 === 0 ? { ticketType: 'Front row' } : { subEventId: '0' },
+    );
     assert.equal(answers.filter((a, i) => i % 2 === 0 && a.status === 201).length, 7);
     assert.equal(answers.filter((a, i) => i % 2 === 1 && a.status === 201).length, 5);
     assert.ok(answers.every((a) => a.status === 201 || a.status === 409));
@@ -89,14 +122,26 @@ describe('seats under concurrency across two processes', () => {
     const eventId = await newEvent(org.key, { title: 'Team drop', capacity: 41, maxTeamSize: 3 });
     const size = (i: number) => 1 + (i % 3);
     const answers = await fire(eventId, org.key, 300, (i) => ({
-      teamMembers: Array.from({ length: size(i) - 1 }, (_, m) => ({ name: `M${i}.${m}`, email: uniqueEmail(`t${i}m${m}`) })),
+      teamMembers: Array.from({ length: size(i) - 1 }, (_, m) => ({
+        name: `M${i}.${m}`,
+        email: uniqueEmail(`t${i}m${m}`),
+      })),
     }));
-    assert.ok(answers.every((a) => a.status === 201 || a.status === 409), `unexpected statuses: ${[...new Set(answers.map((a) => a.status))].join(',')}`);
+    assert.ok(
+      answers.every((a) => a.status === 201 || a.status === 409),
+      `unexpected statuses: ${[...new Set(answers.map((a) => a.status))].join(',')}`,
+    );
     const sold = answers.reduce((n, a, i) => n + (a.status === 201 ? size(i) : 0), 0);
     assert.ok(sold <= 41, `sold ${sold} seats of 41`);
     assert.ok(sold >= 39, `only ${sold} of 41 seats sold while singles were still asking`);
-    const list = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/registrations?limit=100`, { key: org.key });
-    assert.equal(list.body.count, answers.filter((a) => a.status === 201).length, 'one stored booking per acknowledgement, none for a refusal');
+    const list = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/registrations?limit=100`, {
+      key: org.key,
+    });
+    assert.equal(
+      list.body.count,
+      answers.filter((a) => a.status === 201).length,
+      'one stored booking per acknowledgement, none for a refusal',
+    );
     const tickets = list.body.data.reduce((n: number, r: any) => n + 1 + r.teamMembers.length, 0);
     assert.equal(tickets, sold, 'every seat sold is a stored ticket');
     const a = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/availability`, { key: org.key });
@@ -110,7 +155,8 @@ describe('seats under concurrency across two processes', () => {
     const org = await organiser(procs[0]!.url);
     const capacities = [0, 3, 0, 5, 1, 0, 2, 0, 4, 0, 1, 0];
     const ids: string[] = [];
-    for (const [i, capacity] of capacities.entries()) ids.push(await newEvent(org.key, { title: `Spread ${i}`, capacity, maxTeamSize: 2 }));
+    for (const [i, capacity] of capacities.entries())
+      ids.push(await newEvent(org.key, { title: `Spread ${i}`, capacity, maxTeamSize: 2 }));
     // One of them is full before the rush.
     assert.equal((await fire(ids[4]!, org.key, 1, () => ({})))[0]!.status, 201);
     const n = 360;
@@ -119,26 +165,53 @@ describe('seats under concurrency across two processes', () => {
       Array.from({ length: n }, (_, i) =>
         call(procs[i % 2]!.url, 'POST', `/api/v1/events/${ids[i % ids.length]}/register`, {
           key: org.key,
-          body: { name: `P${i}`, email: uniqueEmail(`s${i}`), ...(team(i) ? { teamMembers: [{ name: `M${i}`, email: uniqueEmail(`s${i}m`) }] } : {}) },
+          body: {
+            name: `P${i}`,
+            email: uniqueEmail(`s${i}`),
+            ...(team(i) ? { teamMembers: [{ name: `M${i}`, email: uniqueEmail(`s${i}m`) }] } : {}),
+          },
         }),
       ),
     );
-    assert.ok(answers.every((a) => a.status === 201 || a.status === 409), `unexpected statuses: ${[...new Set(answers.map((a) => `${a.status} ${a.text.slice(0, 80)}`))].join(' | ')}`);
+    assert.ok(
+      answers.every((a) => a.status === 201 || a.status === 409),
+      `unexpected statuses: ${[...new Set(answers.map((a) => `${a.status} ${a.text.slice(0, 80)}`))].join(' | ')}`,
+    );
     for (const [e, capacity] of capacities.entries()) {
       const mine = answers.map((a, i) => ({ a, i })).filter(({ i }) => i % ids.length === e);
-      const seats = mine.reduce((t, { a, i }) => t + (a.status === 201 ? (team(i) ? 2 : 1) : 0), 0) + (e === 4 ? 1 : 0);
-      const list = await call(procs[(e + 1) % 2]!.url, 'GET', `/api/v1/events/${ids[e]}/registrations?limit=100`, { key: org.key });
+      const seats =
+        mine.reduce((t, { a, i }) => t + (a.status === 201 ? (team(i) ? 2 : 1) : 0), 0) + (e === 4 ? 1 : 0);
+      const list = await call(
+        procs[(e + 1) % 2]!.url,
+        'GET',
+        `/api/v1/events/${ids[e]}/registrations?limit=100`,
+        { key: org.key },
+      );
       const stored = list.body.data.reduce((t: number, r: any) => t + 1 + r.teamMembers.length, 0);
-      const availability = await call(procs[e % 2]!.url, 'GET', `/api/v1/events/${ids[e]}/availability`, { key: org.key });
-      assert.equal(stored, seats, `event ${e}: every seat acknowledged is a stored ticket, none for a refusal`);
+      const availability = await call(procs[e % 2]!.url, 'GET', `/api/v1/events/${ids[e]}/availability`, {
+        key: org.key,
+      });
+      assert.equal(
+        stored,
+        seats,
+        `event ${e}: every seat acknowledged is a stored ticket, none for a refusal`,
+      );
       assert.equal(availability.body.data.taken, seats, `event ${e}: the counter agrees with the tickets`);
       if (capacity === 0) {
-        assert.ok(mine.every(({ a }) => a.status === 201), `event ${e} has no limit: every booking confirmed`);
+        assert.ok(
+          mine.every(({ a }) => a.status === 201),
+          `event ${e} has no limit: every booking confirmed`,
+        );
       } else {
         assert.ok(seats <= capacity, `event ${e}: sold ${seats} of ${capacity}`);
         // A single is refused only when not one seat was left; a team only when fewer than two were.
         const refusedSingle = mine.some(({ a, i }) => a.status === 409 && !team(i));
-        if (refusedSingle) assert.equal(seats, capacity, `event ${e}: a single refused while seats were left (${seats} of ${capacity})`);
+        if (refusedSingle)
+          assert.equal(
+            seats,
+            capacity,
+            `event ${e}: a single refused while seats were left (${seats} of ${capacity})`,
+          );
       }
     }
   });
@@ -150,7 +223,10 @@ describe('seats under concurrency across two processes', () => {
     assert.ok(step1.every((s) => s.status === 201));
     const paid = await Promise.all(
       step1.map(async (s, i) => {
-        return { ...s.body, paymentId: await payInSandbox(keyApi(procs[i % 2]!.url, org.key), s.body.orderId) };
+        return {
+          ...s.body,
+          paymentId: await payInSandbox(keyApi(procs[i % 2]!.url, org.key), s.body.orderId),
+        };
       }),
     );
     const step2 = await Promise.all(
@@ -163,7 +239,9 @@ describe('seats under concurrency across two processes', () => {
     );
     assert.equal(step2.filter((r) => r.status === 200).length, 10);
     assert.equal(step2.filter((r) => r.status === 409).length, 50);
-    const list = await call(procs[0]!.url, 'GET', `/api/v1/events/${eventId}/registrations`, { key: org.key });
+    const list = await call(procs[0]!.url, 'GET', `/api/v1/events/${eventId}/registrations`, {
+      key: org.key,
+    });
     assert.equal(list.body.data.filter((r: any) => r.status === 'confirmed').length, 10);
     assert.equal(list.body.data.filter((r: any) => r.status === 'cancelled').length, 50);
   });

@@ -20,7 +20,13 @@ import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
-const shared = { SESSION_SECRET: 'waitlist-test-session-secret-0123456789ab', SECRETS_KEY: 'waitlist-test-secrets-key-0123456789abcdef', ...RAISED_LIMITS, EMAIL_DNS_CHECK: 'false', WORKERS: 'false' };
+const shared = {
+  SESSION_SECRET: 'waitlist-test-session-secret-0123456789ab',
+  SECRETS_KEY: 'waitlist-test-secrets-key-0123456789abcdef',
+  ...RAISED_LIMITS,
+  EMAIL_DNS_CHECK: 'false',
+  WORKERS: 'false',
+};
 
 describe('waitlist offers across two processes', () => {
   const procs: ServiceProcess[] = [];
@@ -32,12 +38,27 @@ describe('waitlist offers across two processes', () => {
     for (let i = 0; i < 2; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'svc-wl-'));
       dirs.push(dir);
-      const databaseUrl = onPostgres ? process.env.TEST_DATABASE_URL : i === 0 ? undefined : embeddedDatabaseUrl(dirs[0]!);
-      procs.push(await startProcess({ ...shared, DATA_DIR: dir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+      const databaseUrl = onPostgres
+        ? process.env.TEST_DATABASE_URL
+        : i === 0
+          ? undefined
+          : embeddedDatabaseUrl(dirs[0]!);
+      procs.push(
+        await startProcess({
+          ...shared,
+          DATA_DIR: dir,
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        }),
+      );
     }
     const dir = mkdtempSync(join(tmpdir(), 'svc-wl-worker-'));
     dirs.push(dir);
-    const env = { ...shared, DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: onPostgres ? process.env.TEST_DATABASE_URL! : embeddedDatabaseUrl(dirs[0]!) };
+    const env = {
+      ...shared,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: onPostgres ? process.env.TEST_DATABASE_URL! : embeddedDatabaseUrl(dirs[0]!),
+    };
     worker = await createDeps(loadConfig(env), { clock, logger: pino({ level: 'silent' }) });
   });
   after(async () => {
@@ -54,37 +75,73 @@ describe('waitlist offers across two processes', () => {
     const org = await organiser(procs[0]!.url);
     /** The caller at process `i` (of two, in turn). */
     const apiAt = (i: number) => keyApi(procs[i % 2]!.url, org.key);
-    const id = await createEvent(apiAt(0), { title: 'Race for returns', startDate: '2026-12-31', capacity: 5, waitlist: { enabled: true, offerMinutes: 60 } });
+    const id = await createEvent(apiAt(0), {
+      title: 'Race for returns',
+      startDate: '2026-12-31',
+      capacity: 5,
+      waitlist: { enabled: true, offerMinutes: 60 },
+    });
     const holders: string[] = [];
-    for (let i = 0; i < 5; i++) holders.push((await apiAt(i)('POST', `/api/v1/events/${id}/register`, { name: `H${i}`, email: uniqueEmail(`h${i}`) })).body.registrationId);
+    for (let i = 0; i < 5; i++)
+      holders.push(
+        (
+          await apiAt(i)('POST', `/api/v1/events/${id}/register`, {
+            name: `H${i}`,
+            email: uniqueEmail(`h${i}`),
+          })
+        ).body.registrationId,
+      );
     const people = Array.from({ length: 20 }, (_, i) => ({ name: `W${i}`, email: uniqueEmail(`w${i}`) }));
     for (const [i, p] of people.entries()) {
-      const j = await apiAt(i)("POST", `/api/v1/events/${id}/waitlist`, p);
+      const j = await apiAt(i)('POST', `/api/v1/events/${id}/waitlist`, p);
       assert.equal(j.body.position, i + 1, j.text);
     }
 
     // Five cancellations at once, on both processes, with buyers trying for the seats meanwhile.
     const cancels = holders.map((r, i) => apiAt(i)('POST', `/api/v1/events/${id}/registrations/${r}/cancel`));
-    const snipers = Array.from({ length: 10 }, (_, i) => apiAt(i)('POST', `/api/v1/events/${id}/register`, { name: `S${i}`, email: uniqueEmail(`s${i}`) }));
+    const snipers = Array.from({ length: 10 }, (_, i) =>
+      apiAt(i)('POST', `/api/v1/events/${id}/register`, { name: `S${i}`, email: uniqueEmail(`s${i}`) }),
+    );
     const [cancelled, sniped] = [await Promise.all(cancels), await Promise.all(snipers)];
     assert.ok(cancelled.every((c) => c.status === 200));
-    assert.ok(sniped.every((s) => s.status === 409), `a freed seat was sold past the waitlist: ${sniped.map((s) => s.status).join(',')}`);
+    assert.ok(
+      sniped.every((s) => s.status === 409),
+      `a freed seat was sold past the waitlist: ${sniped.map((s) => s.status).join(',')}`,
+    );
     const list = async () => (await apiAt(1)('GET', `/api/v1/events/${id}/waitlist`)).body.data as any[];
     let entries = await list();
-    assert.deepEqual(entries.map((e) => e.status), [...Array(5).fill('offered'), ...Array(15).fill('waiting')], 'exactly the first five hold offers');
+    assert.deepEqual(
+      entries.map((e) => e.status),
+      [...Array(5).fill('offered'), ...Array(15).fill('waiting')],
+      'exactly the first five hold offers',
+    );
     let avail = (await apiAt(0)('GET', `/api/v1/events/${id}/availability`)).body.data;
-    assert.deepEqual([avail.taken, avail.remaining, avail.waitlist.waiting], [5, 0, 15], 'each offer holds a seat');
+    assert.deepEqual(
+      [avail.taken, avail.remaining, avail.waitlist.waiting],
+      [5, 0, 15],
+      'each offer holds a seat',
+    );
 
     // The worker's clock reads now: the offer mails queued by the processes are due.
     clock.set(new Date());
     await work();
-    const mails = (await apiAt(0)('GET', '/api/v1/sandbox/emails?limit=1000')).body.data.filter((m: any) => /held for you/.test(m.subject));
+    const mails = (await apiAt(0)('GET', '/api/v1/sandbox/emails?limit=1000')).body.data.filter((m: any) =>
+      /held for you/.test(m.subject),
+    );
     assert.equal(mails.length, 5, 'one offer mail per offer');
-    const tokenFor = (email: string) => /\?offer=([A-Za-z0-9_.-]+)/.exec(mails.find((m: any) => m.to.includes(email)).text)![1]!;
+    const tokenFor = (email: string) =>
+      /\?offer=([A-Za-z0-9_.-]+)/.exec(mails.find((m: any) => m.to.includes(email)).text)![1]!;
 
     // Three book from their offers (on both processes) while others still try for a seat.
-    const bookings = [0, 1, 2].map((i) => apiAt(i)('POST', `/api/v1/events/${id}/register`, { ...people[i], waitlistOffer: tokenFor(people[i]!.email) }));
-    const more = Array.from({ length: 6 }, (_, i) => apiAt(i)('POST', `/api/v1/events/${id}/register`, { name: `T${i}`, email: uniqueEmail(`t${i}`) }));
+    const bookings = [0, 1, 2].map((i) =>
+      apiAt(i)('POST', `/api/v1/events/${id}/register`, {
+        ...people[i],
+        waitlistOffer: tokenFor(people[i]!.email),
+      }),
+    );
+    const more = Array.from({ length: 6 }, (_, i) =>
+      apiAt(i)('POST', `/api/v1/events/${id}/register`, { name: `T${i}`, email: uniqueEmail(`t${i}`) }),
+    );
     assert.ok((await Promise.all(bookings)).every((b) => b.status === 201));
     assert.ok((await Promise.all(more)).every((b) => b.status === 409));
 

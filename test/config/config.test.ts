@@ -27,7 +27,10 @@ after(() => {
 });
 
 /** An env with only DATA_DIR set, plus what the test adds. */
-const envWith = (extra: Record<string, string> = {}, dataDir = tempDir()) => ({ DATA_DIR: dataDir, ...extra });
+const envWith = (extra: Record<string, string> = {}, dataDir = tempDir()) => ({
+  DATA_DIR: dataDir,
+  ...extra,
+});
 
 describe('loadConfig: defaults', () => {
   it('follows docs/decisions/01-running-it.md when nothing is set', () => {
@@ -67,7 +70,10 @@ describe('loadConfig: defaults', () => {
 
   it('BASE_URL defaults to the chosen PORT; a given BASE_URL loses its trailing slash', () => {
     assert.equal(loadConfig(envWith({ PORT: '8080' })).baseUrl, 'http://localhost:8080');
-    assert.equal(loadConfig(envWith({ BASE_URL: 'https://tickets.example.in/' })).baseUrl, 'https://tickets.example.in');
+    assert.equal(
+      loadConfig(envWith({ BASE_URL: 'https://tickets.example.in/' })).baseUrl,
+      'https://tickets.example.in',
+    );
   });
 
   it('reads given values, trimmed; empty means unset', () => {
@@ -218,11 +224,23 @@ describe('loadConfig: bad values stop start-up with one line naming the variable
   }
 
   it('a HOST other machines reach starts with METRICS_TOKEN or METRICS_PUBLIC=true; a loopback HOST needs neither', () => {
-    assert.equal(loadConfig(envWith({ HOST: '0.0.0.0', METRICS_TOKEN: 'scraper-token' })).metricsToken, 'scraper-token');
+    assert.equal(
+      loadConfig(envWith({ HOST: '0.0.0.0', METRICS_TOKEN: 'scraper-token' })).metricsToken,
+      'scraper-token',
+    );
     assert.equal(loadConfig(envWith({ HOST: '0.0.0.0', METRICS_PUBLIC: 'true' })).metricsPublic, true);
-    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) assert.doesNotThrow(() => loadConfig(envWith({ HOST: host })), host);
-    assert.equal(loadConfig(envWith({ RATE_LIMIT_PER_MINUTE: '100' })).rateLimitPerAccountMinute, 300, 'follows the per-key limit');
-    assert.equal(loadConfig(envWith({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_PER_ACCOUNT_MINUTE: '120' })).rateLimitPerAccountMinute, 120);
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost'])
+      assert.doesNotThrow(() => loadConfig(envWith({ HOST: host })), host);
+    assert.equal(
+      loadConfig(envWith({ RATE_LIMIT_PER_MINUTE: '100' })).rateLimitPerAccountMinute,
+      300,
+      'follows the per-key limit',
+    );
+    assert.equal(
+      loadConfig(envWith({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_PER_ACCOUNT_MINUTE: '120' }))
+        .rateLimitPerAccountMinute,
+      120,
+    );
   });
 
   it('does not echo secrets or database passwords in the message', () => {
@@ -277,7 +295,10 @@ describe('loadConfig: generated secrets', () => {
         writeFileSync(join(dir, file), content);
         assert.throws(
           () => loadConfig({ DATA_DIR: dir }),
-          (err: unknown) => err instanceof ConfigError && new RegExp(`\\b${variable}\\b`).test(err.message) && !err.message.includes('\n'),
+          (err: unknown) =>
+            err instanceof ConfigError &&
+            new RegExp(`\\b${variable}\\b`).test(err.message) &&
+            !err.message.includes('\n'),
           `${file} holding ${JSON.stringify(content)}`,
         );
       }
@@ -314,12 +335,23 @@ describe('loadConfig: generated secrets', () => {
 });
 
 describe('the process with a bad configuration', () => {
-  function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const childEnv: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'warn', DATA_DIR: tempDir(), ...env };
+  function run(
+    env: Record<string, string>,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const childEnv: Record<string, string | undefined> = {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: tempDir(),
+      ...env,
+    };
     // The child is a service, not a test file.
     delete childEnv.NODE_TEST_CONTEXT;
     return new Promise((resolvePromise, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: REPO, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        cwd: REPO,
+        env: childEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -11,7 +11,10 @@ describe('dashboard charts', () => {
       { day, tickets: 3 },
       { day: day + 3, tickets: 1 },
     ]);
-    assert.deepEqual(bars.map((b) => b.value), [3, 0, 0, 1]);
+    assert.deepEqual(
+      bars.map((b) => b.value),
+      [3, 0, 0, 1],
+    );
     assert.equal(bars[0]!.label, '10 Jul');
   });
 
@@ -23,7 +26,13 @@ describe('dashboard charts', () => {
       { slot: slot + 1, arrivals: 2 },
     ]);
     assert.equal(bars.length, 96);
-    assert.deepEqual(bars.slice(-2).map((b) => [b.label, b.value]), [['19:00', 4], ['19:15', 2]]);
+    assert.deepEqual(
+      bars.slice(-2).map((b) => [b.label, b.value]),
+      [
+        ['19:00', 4],
+        ['19:15', 2],
+      ],
+    );
   });
 
   it('chooses round axis steps', () => {

@@ -17,7 +17,16 @@ describe('dashboard over HTTP', () => {
     smtp = await startSmtp();
     // Its own database: the verification mails are this server's jobs, sent to this sink.
     // Private webhook URLs allowed, so a webhook (and its secret) can be made without DNS.
-    server = await startServer({ isolatedDatabase: true, env: { STAFF_EMAILS: staffEmail, SMTP_URL: smtp.url, BASE_URL: 'https://tickets.example.in', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VERIFY_MAIL_LIMIT_PER_HOUR: '' } });
+    server = await startServer({
+      isolatedDatabase: true,
+      env: {
+        STAFF_EMAILS: staffEmail,
+        SMTP_URL: smtp.url,
+        BASE_URL: 'https://tickets.example.in',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        VERIFY_MAIL_LIMIT_PER_HOUR: '',
+      },
+    });
   });
   after(async () => {
     await server.close();
@@ -61,10 +70,20 @@ describe('dashboard over HTTP', () => {
     const c = new DashboardClient(server.url);
     await c.signup(uniqueEmail('twice'));
     const page = await c.get('/dashboard/events/new');
-    const made = await c.post('/dashboard/events', { _csrf: DashboardClient.csrf(page.text), title: 'Twice', description: '', startDate: '2030-01-01T10:00', capacity: '0', price: '0', maxTeamSize: '1' });
+    const made = await c.post('/dashboard/events', {
+      _csrf: DashboardClient.csrf(page.text),
+      title: 'Twice',
+      description: '',
+      startDate: '2030-01-01T10:00',
+      capacity: '0',
+      price: '0',
+      maxTeamSize: '1',
+    });
     const id = /\/dashboard\/events\/(ev_[A-Za-z0-9_-]+)/.exec(made.location ?? '')?.[1];
     assert.ok(id, `an event was made: ${made.status} ${made.location}`);
-    const list = await c.get(`/dashboard/events/${id}/registrations?q=%3C4-%22_6Y%23d&q=45J3z%3D&status=confirmed&status=x&checkin=in&checkin=out`);
+    const list = await c.get(
+      `/dashboard/events/${id}/registrations?q=%3C4-%22_6Y%23d&q=45J3z%3D&status=confirmed&status=x&checkin=in&checkin=out`,
+    );
     assert.equal(list.status, 200, list.text.slice(0, 300));
     assert.match(list.text, /value="&lt;4-&quot;_6Y#d"/, 'the first value is the search shown');
   });
@@ -75,7 +94,8 @@ describe('dashboard over HTTP', () => {
     assert.equal(r.location, '/dashboard/verify', 'sign-up lands on the verification screen');
     const set = r.res.headers.getSetCookie().find((s) => s.startsWith('svc_session='));
     assert.ok(set, 'a session cookie');
-    for (const flag of ['HttpOnly', 'Secure', 'SameSite=Lax', 'Path=/dashboard']) assert.ok(set.split('; ').includes(flag), `${flag} in ${set}`);
+    for (const flag of ['HttpOnly', 'Secure', 'SameSite=Lax', 'Path=/dashboard'])
+      assert.ok(set.split('; ').includes(flag), `${flag} in ${set}`);
     const events = await c.get('/dashboard/events');
     assert.equal(events.status, 200);
     assert.match(events.text, /<h1>Events<\/h1>/);
@@ -86,7 +106,15 @@ describe('dashboard over HTTP', () => {
     await c.signup(uniqueEmail('csrf'));
     const page = await c.get('/dashboard/events/new');
     const token = DashboardClient.csrf(page.text);
-    const fields = { _csrf: token, title: 'Forged', description: '', startDate: '2030-01-01T10:00', capacity: '0', price: '0', maxTeamSize: '1' };
+    const fields = {
+      _csrf: token,
+      title: 'Forged',
+      description: '',
+      startDate: '2030-01-01T10:00',
+      capacity: '0',
+      price: '0',
+      maxTeamSize: '1',
+    };
 
     const crossOrigin = await c.post('/dashboard/events', fields, { origin: 'http://attacker.example' });
     assert.equal(crossOrigin.status, 403);
@@ -114,9 +142,18 @@ describe('dashboard over HTTP', () => {
     const b = new DashboardClient(server.url);
     const page = await b.get('/dashboard/login');
     const stranger = new DashboardClient(server.url);
-    const r = await stranger.post('/dashboard/login', { _csrf: DashboardClient.csrf(page.text), email, password: 'correct horse battery' });
+    const r = await stranger.post('/dashboard/login', {
+      _csrf: DashboardClient.csrf(page.text),
+      email,
+      password: 'correct horse battery',
+    });
     assert.equal(r.status, 403, 'a token lifted from someone else’s page does not sign in');
-    const own = await b.post('/dashboard/login', { _csrf: DashboardClient.csrf(page.text), email, password: 'correct horse battery', next: '/dashboard/developers' });
+    const own = await b.post('/dashboard/login', {
+      _csrf: DashboardClient.csrf(page.text),
+      email,
+      password: 'correct horse battery',
+      next: '/dashboard/developers',
+    });
     assert.equal(own.status, 303);
     assert.equal(own.location, '/dashboard/developers');
   });
@@ -128,7 +165,12 @@ describe('dashboard over HTTP', () => {
     const page = await c.get('/dashboard/login');
     for (const next of ['https://attacker.example/', '//attacker.example', '/dashboard\\..\\x']) {
       const p = await c.get('/dashboard/login');
-      const r = await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(p.text), email, password: 'correct horse battery', next });
+      const r = await c.post('/dashboard/login', {
+        _csrf: DashboardClient.csrf(p.text),
+        email,
+        password: 'correct horse battery',
+        next,
+      });
       assert.equal(r.location, '/dashboard/events', next);
     }
     assert.ok(page.status === 200);
@@ -143,7 +185,10 @@ describe('dashboard over HTTP', () => {
     assert.equal(r.status, 200);
     assert.match(r.text, /signed out/);
     assert.ok(r.res.headers.getSetCookie().some((s) => s.startsWith('svc_session=;') && /Max-Age=0/.test(s)));
-    const replay = await fetch(`${server.url}/dashboard/events`, { redirect: 'manual', headers: { cookie: stolen } });
+    const replay = await fetch(`${server.url}/dashboard/events`, {
+      redirect: 'manual',
+      headers: { cookie: stolen },
+    });
     assert.equal(replay.status, 303, 'the replayed cookie is sent to sign in');
   });
 
@@ -154,12 +199,24 @@ describe('dashboard over HTTP', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
       const p = await c.get('/dashboard/login');
-      statuses.push((await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(p.text), email, password: 'wrong password!' })).status);
+      statuses.push(
+        (
+          await c.post('/dashboard/login', {
+            _csrf: DashboardClient.csrf(p.text),
+            email,
+            password: 'wrong password!',
+          })
+        ).status,
+      );
     }
     assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
     assert.equal(statuses[10], 429);
     const p = await c.get('/dashboard/login');
-    const right = await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(p.text), email, password: 'correct horse battery' });
+    const right = await c.post('/dashboard/login', {
+      _csrf: DashboardClient.csrf(p.text),
+      email,
+      password: 'correct horse battery',
+    });
     assert.equal(right.status, 429, 'even the right password waits');
     assert.ok(Number(right.res.headers.get('retry-after')) >= 1);
   });
@@ -167,7 +224,11 @@ describe('dashboard over HTTP', () => {
   it('answers a wrong password and an unknown email alike', async () => {
     const c = new DashboardClient(server.url);
     const p = await c.get('/dashboard/login');
-    const unknown = await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(p.text), email: uniqueEmail('nobody'), password: 'whatever123' });
+    const unknown = await c.post('/dashboard/login', {
+      _csrf: DashboardClient.csrf(p.text),
+      email: uniqueEmail('nobody'),
+      password: 'whatever123',
+    });
     assert.equal(unknown.status, 401);
     assert.match(unknown.text, /Email or password is wrong/);
   });
@@ -205,7 +266,11 @@ describe('dashboard over HTTP', () => {
     for (const path of ['/dashboard/events', '/dashboard/memberships', '/dashboard/developers']) {
       const p = await c.get(path);
       assert.match(p.text, /Your email address is not verified yet/, path);
-      assert.match(p.text, /<form method="post" action="\/dashboard\/verify\/resend"><input type="hidden" name="_csrf" value="[^"]+"><button class="secondary">Send the mail again<\/button><\/form>/, path);
+      assert.match(
+        p.text,
+        /<form method="post" action="\/dashboard\/verify\/resend"><input type="hidden" name="_csrf" value="[^"]+"><button class="secondary">Send the mail again<\/button><\/form>/,
+        path,
+      );
     }
     assert.match((await c.get('/dashboard/developers')).text, /live keys need a verified email address/);
 
@@ -237,9 +302,14 @@ describe('dashboard over HTTP', () => {
     const refused = await c.post('/dashboard/verify/resend', { _csrf: csrf }, referer);
     assert.equal(refused.status, 303);
     assert.ok(Number(refused.res.headers.get('retry-after')) > 0);
-    assert.match((await c.get('/dashboard/events')).text, /At most 5 verification mails per hour to one address/);
+    assert.match(
+      (await c.get('/dashboard/events')).text,
+      /At most 5 verification mails per hour to one address/,
+    );
     // The API's resend counts against the same limit.
-    const login = await call(server.url, 'POST', '/auth/login', { body: { email, password: 'correct horse battery' } });
+    const login = await call(server.url, 'POST', '/auth/login', {
+      body: { email, password: 'correct horse battery' },
+    });
     const api = await call(server.url, 'POST', '/auth/verify/resend', { token: login.body.idToken });
     assert.equal(api.status, 429);
     assert.equal(verificationMails(smtp, email).length, 5);
@@ -270,7 +340,10 @@ describe('dashboard over HTTP', () => {
     const stranger = new DashboardClient(server.url);
     const away = await stranger.get(`/dashboard/verify?token=${token}`);
     assert.equal(away.status, 303);
-    assert.equal(away.location, `/dashboard/login?next=${encodeURIComponent(`/dashboard/verify?token=${token}`)}`);
+    assert.equal(
+      away.location,
+      `/dashboard/login?next=${encodeURIComponent(`/dashboard/verify?token=${token}`)}`,
+    );
     // A forged form (no CSRF token) with the right session changes nothing either.
     assert.equal((await squatter.post('/dashboard/verify', { token })).status, 403);
     assert.match((await squatter.get('/dashboard/verify')).text, /We sent a mail to/);
@@ -282,25 +355,54 @@ describe('dashboard over HTTP', () => {
     await c.signup(email);
     const userId = (await userByEmail(server, email))!.id;
     const page = await c.get('/dashboard/developers');
-    const r = await c.post('/dashboard/developers/keys', { _csrf: DashboardClient.csrf(page.text), mode: 'test', class: 'full', name: 'Server' }, { referer: `${server.url}/dashboard/developers` });
+    const r = await c.post(
+      '/dashboard/developers/keys',
+      { _csrf: DashboardClient.csrf(page.text), mode: 'test', class: 'full', name: 'Server' },
+      { referer: `${server.url}/dashboard/developers` },
+    );
     assert.equal(r.status, 200, 'the key is in the answer itself, not behind a redirect');
     assert.equal(r.res.headers.get('cache-control'), 'no-store');
-    const key = /<code class="secret-value" id="shown-once">(sk_test_[A-Za-z0-9_-]+)<\/code>/.exec(r.text)?.[1];
+    const key = /<code class="secret-value" id="shown-once">(sk_test_[A-Za-z0-9_-]+)<\/code>/.exec(
+      r.text,
+    )?.[1];
     assert.ok(key, 'the key is shown');
-    const rows = await server.deps.db.selectFrom('dashboard_sessions').select('flash').where('user_id', '=', userId).execute();
+    const rows = await server.deps.db
+      .selectFrom('dashboard_sessions')
+      .select('flash')
+      .where('user_id', '=', userId)
+      .execute();
     assert.ok(!JSON.stringify(rows).includes(key), 'no session row holds the key');
     assert.ok(!(await c.get('/dashboard/developers')).text.includes(key), 'not shown again');
     assert.equal((await call(server.url, 'GET', '/api/v1/me', { key })).status, 200);
     // The webhook signing secret, made and rotated, likewise.
-    const made = await c.post('/dashboard/developers/webhook', { _csrf: DashboardClient.csrf(page.text), url: 'http://127.0.0.1:9/ticketing', enabled: 'on', events: 'registration.confirmed' }, { referer: `${server.url}/dashboard/developers` });
+    const made = await c.post(
+      '/dashboard/developers/webhook',
+      {
+        _csrf: DashboardClient.csrf(page.text),
+        url: 'http://127.0.0.1:9/ticketing',
+        enabled: 'on',
+        events: 'registration.confirmed',
+      },
+      { referer: `${server.url}/dashboard/developers` },
+    );
     assert.equal(made.status, 200, made.text.slice(0, 300));
     const secret = /id="shown-once">([^<]+)<\/code>/.exec(made.text)?.[1];
     assert.ok(secret, 'the signing secret is shown');
-    const rotated = await c.post('/dashboard/developers/webhook/rotate', { _csrf: DashboardClient.csrf(page.text) }, { referer: `${server.url}/dashboard/developers` });
+    const rotated = await c.post(
+      '/dashboard/developers/webhook/rotate',
+      { _csrf: DashboardClient.csrf(page.text) },
+      { referer: `${server.url}/dashboard/developers` },
+    );
     assert.equal(rotated.status, 200);
     const secret2 = /id="shown-once">([^<]+)<\/code>/.exec(rotated.text)?.[1];
     assert.ok(secret2 && secret2 !== secret, 'the new secret is shown');
-    const stored = JSON.stringify(await server.deps.db.selectFrom('dashboard_sessions').select('flash').where('user_id', '=', userId).execute());
+    const stored = JSON.stringify(
+      await server.deps.db
+        .selectFrom('dashboard_sessions')
+        .select('flash')
+        .where('user_id', '=', userId)
+        .execute(),
+    );
     assert.ok(!stored.includes(secret) && !stored.includes(secret2), 'no session row holds a signing secret');
     assert.ok(!(await c.get('/dashboard/developers')).text.includes(secret2));
   });
@@ -309,10 +411,17 @@ describe('dashboard over HTTP', () => {
     const c = new DashboardClient(server.url);
     await c.signup(uniqueEmail('livekey'));
     const page = await c.get('/dashboard/developers');
-    const r = await c.post('/dashboard/developers/keys', { _csrf: DashboardClient.csrf(page.text), mode: 'live', class: 'full', name: 'Live' }, { referer: `${server.url}/dashboard/developers` });
+    const r = await c.post(
+      '/dashboard/developers/keys',
+      { _csrf: DashboardClient.csrf(page.text), mode: 'live', class: 'full', name: 'Live' },
+      { referer: `${server.url}/dashboard/developers` },
+    );
     assert.equal(r.status, 303);
     const shown = await c.get('/dashboard/developers');
-    assert.match(shown.text, /Verify your email address before you create a live key: open the link in the verification mail, or use “Send the mail again” on this page\./);
+    assert.match(
+      shown.text,
+      /Verify your email address before you create a live key: open the link in the verification mail, or use “Send the mail again” on this page\./,
+    );
     assert.doesNotMatch(shown.text, /sk_live_/);
   });
 

@@ -16,14 +16,20 @@ describe('dashboard flash messages and refused page views', () => {
     await server.close();
   });
 
-  const sessionRows = async () => JSON.stringify(await server.deps.db.selectFrom('dashboard_sessions').selectAll().orderBy('id_hash').execute());
+  const sessionRows = async () =>
+    JSON.stringify(
+      await server.deps.db.selectFrom('dashboard_sessions').selectAll().orderBy('id_hash').execute(),
+    );
 
   it('a 404 page leaves the flash for the next page that renders, and writes nothing', async () => {
     const c = new DashboardClient(server.url);
     await c.signup(uniqueEmail('flash'));
     const csrf = DashboardClient.csrf((await c.get('/dashboard/events')).text);
     // A refused form action leaves its reason for the next page.
-    const refused = await c.post('/dashboard/events/ev_nosuchevent000/publish', { _csrf: csrf, status: 'published' });
+    const refused = await c.post('/dashboard/events/ev_nosuchevent000/publish', {
+      _csrf: csrf,
+      status: 'published',
+    });
     assert.equal(refused.status, 303);
 
     const rows = await sessionRows();
@@ -53,7 +59,9 @@ describe('dashboard registration actions', () => {
     await c.signup(uniqueEmail('acts'));
     const csrf = DashboardClient.csrf((await c.get('/dashboard/events')).text);
     for (const action of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
-      const r = await c.post(`/dashboard/events/ev_nosuchevent000/registrations/reg_x/${action}`, { _csrf: csrf });
+      const r = await c.post(`/dashboard/events/ev_nosuchevent000/registrations/reg_x/${action}`, {
+        _csrf: csrf,
+      });
       assert.ok(r.status < 500, `${action}: ${r.status}`);
     }
   });

@@ -37,13 +37,24 @@ describe('the Test inbox', () => {
 
   it('shows the ticket mail of a booking made from the preview, with its HTML body, QR code and files', async () => {
     const form = await owner.get('/dashboard/events/new');
-    const made = await owner.post('/dashboard/events', { _csrf: DashboardClient.csrf(form.text), title: 'Inbox Evening', description: 'x', startDate: '2030-11-02T18:00', capacity: '10', price: '0', maxTeamSize: '1' });
+    const made = await owner.post('/dashboard/events', {
+      _csrf: DashboardClient.csrf(form.text),
+      title: 'Inbox Evening',
+      description: 'x',
+      startDate: '2030-11-02T18:00',
+      capacity: '10',
+      price: '0',
+      maxTeamSize: '1',
+    });
     const eventId = /\/dashboard\/events\/(ev_[A-Za-z0-9_-]+)/.exec(made.location ?? '')![1]!;
     const overview = await owner.get(`/dashboard/events/${eventId}`);
     const href = /id="open-preview" href="([^"]+)"/.exec(overview.text)![1]!.replaceAll('&amp;', '&');
     const slug = /^\/e\/([a-z0-9-]+)\?/.exec(href)![1]!;
     const preview = new URL(href, server.url).searchParams.get('preview')!;
-    const booked = await call(server.url, 'POST', `/e/${slug}/register`, { body: { preview, name: 'Asha Rao', email: buyer }, headers: { origin: server.url } });
+    const booked = await call(server.url, 'POST', `/e/${slug}/register`, {
+      body: { preview, name: 'Asha Rao', email: buyer },
+      headers: { origin: server.url },
+    });
     assert.deepEqual([booked.status, booked.body.status], [201, 'confirmed'], booked.text);
     await drainJobs(server, async () => /id="inbox"/.test((await owner.get('/dashboard/test-inbox')).text));
 
@@ -57,12 +68,23 @@ describe('the Test inbox', () => {
 
     const page = await owner.get(link);
     assert.equal(page.status, 200);
-    assert.match(page.text, /<iframe class="mail-frame" id="mail-frame" sandbox="allow-popups allow-popups-to-escape-sandbox" src="\/dashboard\/test-inbox\/[^"]+\/body"/);
+    assert.match(
+      page.text,
+      /<iframe class="mail-frame" id="mail-frame" sandbox="allow-popups allow-popups-to-escape-sandbox" src="\/dashboard\/test-inbox\/[^"]+\/body"/,
+    );
     assert.doesNotMatch(page.text.replace(/sandbox="[^"]*"/, ''), /allow-scripts|allow-same-origin/);
     assert.match(page.text, /Plain text version/);
-    const files = [...page.text.matchAll(/<a href="(\/dashboard\/test-inbox\/[^"]+\/files\/\d+)" download="([^"]+)"/g)].map((m) => ({ href: m[1]!, name: m[2]! }));
-    assert.ok(files.some((f) => /\.png$/.test(f.name)), JSON.stringify(files));
-    assert.ok(files.some((f) => /\.ics$/.test(f.name)), JSON.stringify(files));
+    const files = [
+      ...page.text.matchAll(/<a href="(\/dashboard\/test-inbox\/[^"]+\/files\/\d+)" download="([^"]+)"/g),
+    ].map((m) => ({ href: m[1]!, name: m[2]! }));
+    assert.ok(
+      files.some((f) => /\.png$/.test(f.name)),
+      JSON.stringify(files),
+    );
+    assert.ok(
+      files.some((f) => /\.ics$/.test(f.name)),
+      JSON.stringify(files),
+    );
 
     const body = await owner.get(`${link}/body`);
     assert.equal(body.status, 200);
@@ -115,10 +137,19 @@ describe('the Test inbox', () => {
   });
 
   it('answers 404 for an unknown mail or file, and a plain page for a bad index', async () => {
-    for (const path of ['/dashboard/test-inbox/nope', '/dashboard/test-inbox/nope/body', `/dashboard/test-inbox/${encodeURIComponent(mailId)}/files/99`, `/dashboard/test-inbox/${encodeURIComponent(mailId)}/files/x`]) {
+    for (const path of [
+      '/dashboard/test-inbox/nope',
+      '/dashboard/test-inbox/nope/body',
+      `/dashboard/test-inbox/${encodeURIComponent(mailId)}/files/99`,
+      `/dashboard/test-inbox/${encodeURIComponent(mailId)}/files/x`,
+    ]) {
       const r = await owner.get(path);
       assert.equal(r.status, 404, path);
-      assert.equal(r.res.headers.get('x-frame-options'), 'DENY', `${path}: an error page is a dashboard page`);
+      assert.equal(
+        r.res.headers.get('x-frame-options'),
+        'DENY',
+        `${path}: an error page is a dashboard page`,
+      );
     }
   });
 });

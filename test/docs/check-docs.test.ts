@@ -117,9 +117,7 @@ describe('the configuration page is drawn from the code', () => {
   it('lists each setting with its default, the values the code accepts and its meaning', async () => {
     const root = tree({
       'src/config.ts': READS,
-      'src/config-settings.ts': settings(
-        "[['PORT', 'HOST'], '`3000` / `127.0.0.1`', 'where it listens']",
-      ),
+      'src/config-settings.ts': settings("[['PORT', 'HOST'], '`3000` / `127.0.0.1`', 'where it listens']"),
     });
     const page: string = await configurationPage(root);
     assert.match(
@@ -131,9 +129,7 @@ describe('the configuration page is drawn from the code', () => {
   it('refuses a setting the code reads that has no description, and one described that nothing reads', async () => {
     const root = tree({
       'src/config.ts': READS,
-      'src/config-settings.ts': settings(
-        "[['PORT', 'HOSTNAME'], '`3000`', 'where it listens']",
-      ),
+      'src/config-settings.ts': settings("[['PORT', 'HOSTNAME'], '`3000`', 'where it listens']"),
     });
     await assert.rejects(configurationPage(root), (err: Error) => {
       assert.match(err.message, /describes HOSTNAME, which no code under src\/ reads/);
@@ -148,9 +144,7 @@ describe('the configuration page is drawn from the code', () => {
   it('refuses a written default that disagrees with the literal default in the code', async () => {
     const root = tree({
       'src/config.ts': READS,
-      'src/config-settings.ts': settings(
-        "[['PORT', 'HOST'], '`8080` / `127.0.0.1`', 'where it listens']",
-      ),
+      'src/config-settings.ts': settings("[['PORT', 'HOST'], '`8080` / `127.0.0.1`', 'where it listens']"),
     });
     await assert.rejects(
       configurationPage(root),

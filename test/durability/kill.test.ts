@@ -13,7 +13,9 @@ import { startProcess, type ServiceProcess } from '../helpers/process.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
-const embeddedOnly = onPostgres ? 'about the embedded server (the PostgreSQL pass uses a server the service does not run)' : false;
+const embeddedOnly = onPostgres
+  ? 'about the embedded server (the PostgreSQL pass uses a server the service does not run)'
+  : false;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -73,7 +75,13 @@ describe('durability under SIGKILL', () => {
   });
 
   async function start(dir: string): Promise<ServiceProcess> {
-    const env: Record<string, string> = { DATA_DIR: dir, WORKERS: 'true', LOG_LEVEL: 'warn', ...RAISED_LIMITS, EMAIL_DNS_CHECK: 'false' };
+    const env: Record<string, string> = {
+      DATA_DIR: dir,
+      WORKERS: 'true',
+      LOG_LEVEL: 'warn',
+      ...RAISED_LIMITS,
+      EMAIL_DNS_CHECK: 'false',
+    };
     if (onPostgres) env.DATABASE_URL = process.env.TEST_DATABASE_URL!;
     const s = await startProcess(env);
     services.push(s);
@@ -86,7 +94,11 @@ describe('durability under SIGKILL', () => {
    */
   async function loadThenKill(service: ServiceProcess, min: number, kill: () => void) {
     const org = await organiser(service.url);
-    const eventId = await createEvent(keyApi(service.url, org.key), { title: 'Kill mid-load', startDate: '2026-12-31', capacity: 0 });
+    const eventId = await createEvent(keyApi(service.url, org.key), {
+      title: 'Kill mid-load',
+      startDate: '2026-12-31',
+      capacity: 0,
+    });
     const acknowledged: string[] = [];
     let killed = false;
     let n = 0;
@@ -96,7 +108,10 @@ describe('durability under SIGKILL', () => {
         while (!killed) {
           const i = n++;
           try {
-            const r = await call(service.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: `P${i}`, email: `p${i}@example.in` } });
+            const r = await call(service.url, 'POST', `/api/v1/events/${eventId}/register`, {
+              key: org.key,
+              body: { name: `P${i}`, email: `p${i}@example.in` },
+            });
             if (r.status === 201) acknowledged.push(r.body.registrationId as string);
             else if (!killed) assert.fail(`registration answered ${r.status}`);
           } catch (err) {
@@ -116,12 +131,23 @@ describe('durability under SIGKILL', () => {
     return { key: org.key, eventId, acknowledged };
   }
 
-  async function assertAllStored(service: ServiceProcess, key: string, eventId: string, acknowledged: string[]) {
-    const list = await call(service.url, 'GET', `/api/v1/events/${eventId}/registrations?limit=1000`, { key });
+  async function assertAllStored(
+    service: ServiceProcess,
+    key: string,
+    eventId: string,
+    acknowledged: string[],
+  ) {
+    const list = await call(service.url, 'GET', `/api/v1/events/${eventId}/registrations?limit=1000`, {
+      key,
+    });
     assert.equal(list.status, 200);
     const stored = new Map((list.body.data as { id: string; status: string }[]).map((r) => [r.id, r.status]));
     const missing = acknowledged.filter((id) => stored.get(id) !== 'confirmed');
-    assert.deepEqual(missing, [], `every one of ${acknowledged.length} acknowledged registrations is stored and confirmed`);
+    assert.deepEqual(
+      missing,
+      [],
+      `every one of ${acknowledged.length} acknowledged registrations is stored and confirmed`,
+    );
   }
 
   it('finds every acknowledged registration after a SIGKILL of the service mid-load', async () => {
@@ -129,7 +155,9 @@ describe('durability under SIGKILL', () => {
     dirs.push(dir);
     const service = await start(dir);
     const postmaster = onPostgres ? undefined : postmasterOf(dir);
-    const { key, eventId, acknowledged } = await loadThenKill(service, 300, () => service.child.kill('SIGKILL'));
+    const { key, eventId, acknowledged } = await loadThenKill(service, 300, () =>
+      service.child.kill('SIGKILL'),
+    );
     if (postmaster !== undefined) {
       // The watchdog saw the service's pipe close and asked the server to shut down.
       assert.ok(await gone(postmaster, 20_000), 'the embedded server stopped when its service died');
@@ -145,7 +173,9 @@ describe('durability under SIGKILL', () => {
     }
   });
 
-  it('recovers every acknowledged registration from the WAL after the service and its server are both killed mid-load', { skip: embeddedOnly }, async () => {
+  it('recovers every acknowledged registration from the WAL after the service and its server are both killed mid-load', {
+    skip: embeddedOnly,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
     dirs.push(dir);
     const service = await start(dir);
@@ -158,7 +188,9 @@ describe('durability under SIGKILL', () => {
     await assertAllStored(again, key, eventId, acknowledged);
   });
 
-  it('stops a server left running without its service and watchdog, then starts on the same data', { skip: embeddedOnly }, async () => {
+  it('stops a server left running without its service and watchdog, then starts on the same data', {
+    skip: embeddedOnly,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-orphan-'));
     dirs.push(dir);
     const service = await start(dir);

@@ -16,7 +16,12 @@ import { startServer, storage, type TestServer } from '../helpers/server.js';
 
 const FLUSHING = ['fsync', 'synchronous_commit', 'full_page_writes'] as const;
 
-describe('the embedded server flushes every commit to disk', { skip: storage === 'postgres' ? 'about the embedded server (the PostgreSQL pass uses a server the service does not run)' : false }, () => {
+describe('the embedded server flushes every commit to disk', {
+  skip:
+    storage === 'postgres'
+      ? 'about the embedded server (the PostgreSQL pass uses a server the service does not run)'
+      : false,
+}, () => {
   let dir: string;
   let service: ServiceProcess;
   let server: TestServer;
@@ -51,7 +56,13 @@ describe('the embedded server flushes every commit to disk', { skip: storage ===
 
   it("shows them on through the service's own connections too, where a session could have turned them off", async () => {
     const { rows } = await sql<{ name: string; setting: string }>`
-      select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes')`.execute(server.deps.db);
-    assert.deepEqual(Object.fromEntries(rows.map((r) => [r.name, r.setting])), { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' });
+      select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes')`.execute(
+      server.deps.db,
+    );
+    assert.deepEqual(Object.fromEntries(rows.map((r) => [r.name, r.setting])), {
+      fsync: 'on',
+      synchronous_commit: 'on',
+      full_page_writes: 'on',
+    });
   });
 });

@@ -13,17 +13,28 @@ describe('graceful shutdown', () => {
   it('answers the request in flight, then exits 0 on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-term-'));
     const env: Record<string, string> = { DATA_DIR: dir, WORKERS: 'true', LOG_LEVEL: 'warn' };
-    if (process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+    if (process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_URL)
+      env.DATABASE_URL = process.env.TEST_DATABASE_URL;
     const service = await startProcess(env);
-    const postmaster = env.DATABASE_URL ? undefined : Number(readFileSync(join(dir, 'db', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const postmaster = env.DATABASE_URL
+      ? undefined
+      : Number(readFileSync(join(dir, 'db', 'postmaster.pid'), 'utf8').split('\n')[0]);
     try {
       // In flight by construction, not by a sleep: the request asks for "100 Continue", and
       // the server sends it once it has read the request's headers and taken it on; only then
       // does the signal go, and only then the body.
-      const body = JSON.stringify({ email: `term-${randomUUID()}@example.in`, password: 'a long password', name: 'T' });
+      const body = JSON.stringify({
+        email: `term-${randomUUID()}@example.in`,
+        password: 'a long password',
+        name: 'T',
+      });
       const req = request(`${service.url}/auth/signup`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), expect: '100-continue' },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          expect: '100-continue',
+        },
       });
       const inFlight = new Promise<IncomingMessage>((resolve, reject) => {
         req.on('response', resolve);

@@ -13,7 +13,11 @@ import { startServer, type TestServer } from '../helpers/server.js';
 const STACK_LINE = /\bat .*\.(ts|js|mjs|cjs):\d+/;
 
 /** The one error shape: status, JSON, `{ error: string, code }`, a request id, nothing of the framework's. */
-function assertError(r: { status: number; body: any; headers: Headers; text: string }, status: number, code: string): void {
+function assertError(
+  r: { status: number; body: any; headers: Headers; text: string },
+  status: number,
+  code: string,
+): void {
   assert.equal(r.status, status, r.text);
   assert.match(r.headers.get('content-type') ?? '', /^application\/json\b/, `${status} ${code} answers JSON`);
   assert.equal(typeof r.body, 'object', r.text);
@@ -21,13 +25,17 @@ function assertError(r: { status: number; body: any; headers: Headers; text: str
   assert.ok(r.body.error.length > 0);
   assert.equal(r.body.code, code, r.text);
   // Fastify's own error shape carries these; ours never does.
-  for (const leak of ['stack', 'statusCode', 'message']) assert.ok(!(leak in r.body), `no "${leak}" in ${r.text}`);
+  for (const leak of ['stack', 'statusCode', 'message'])
+    assert.ok(!(leak in r.body), `no "${leak}" in ${r.text}`);
   assert.ok(!STACK_LINE.test(r.text), `no stack trace in ${r.text}`);
   assert.ok(r.headers.get('x-request-id'), `a request id on the ${status} answer`);
 }
 
 /** Sends bytes as they are, for what fetch will not send; reads the answer until the server closes. */
-function rawHttp(baseUrl: string, request: string): Promise<{ status: number; body: any; headers: Headers; text: string }> {
+function rawHttp(
+  baseUrl: string,
+  request: string,
+): Promise<{ status: number; body: any; headers: Headers; text: string }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.end(request));
@@ -67,7 +75,11 @@ describe('framework failures answer { error, code }', () => {
     await server.close();
   });
   const post = (path: string, raw: string | Blob | undefined, contentType?: string): Promise<Reply> =>
-    fetch(server.url + path, { method: 'POST', body: raw, headers: contentType ? { 'content-type': contentType } : {} }).then(async (res) => {
+    fetch(server.url + path, {
+      method: 'POST',
+      body: raw,
+      headers: contentType ? { 'content-type': contentType } : {},
+    }).then(async (res) => {
       const text = await res.text();
       let body: unknown = text;
       try {
@@ -83,13 +95,19 @@ describe('framework failures answer { error, code }', () => {
     assertError(wrongType, 400, 'invalid_request');
     assert.match(wrongType.body.error, /email/);
     // No coercion: a number is not a string, "5" is not 5.
-    assertError(await call(server.url, 'POST', '/auth/login', { body: { email: 'a@b.in', password: 12345678 } }), 400, 'invalid_request');
+    assertError(
+      await call(server.url, 'POST', '/auth/login', { body: { email: 'a@b.in', password: 12345678 } }),
+      400,
+      'invalid_request',
+    );
 
     const missing = await call(server.url, 'POST', '/auth/login', { body: { email: 'a@b.in' } });
     assertError(missing, 400, 'invalid_request');
     assert.match(missing.body.error, /password/);
 
-    const unknown = await call(server.url, 'POST', '/auth/login', { body: { email: 'a@b.in', password: 'x', admin: true } });
+    const unknown = await call(server.url, 'POST', '/auth/login', {
+      body: { email: 'a@b.in', password: 'x', admin: true },
+    });
     assertError(unknown, 400, 'invalid_request');
     assert.match(unknown.body.error, /admin/);
 
@@ -99,7 +117,10 @@ describe('framework failures answer { error, code }', () => {
 
     // The same on a route behind a session: an enum value that is not allowed.
     const account = await signup(server.url);
-    const badEnum = await call(server.url, 'POST', '/dashboard/api/keys', { token: account.token, body: { mode: 'prod', class: 'full' } });
+    const badEnum = await call(server.url, 'POST', '/dashboard/api/keys', {
+      token: account.token,
+      body: { mode: 'prod', class: 'full' },
+    });
     assertError(badEnum, 400, 'invalid_request');
     assert.match(badEnum.body.error, /mode/);
   });
@@ -107,9 +128,16 @@ describe('framework failures answer { error, code }', () => {
   it('malformed JSON and an empty body declared as JSON → 400 invalid_json', async () => {
     const broken = await post('/auth/login', '{"email": ', 'application/json');
     assertError(broken, 400, 'invalid_json');
-    assert.ok(!/Unexpected|position/i.test(broken.body.error), `the parser's own message stays inside: ${broken.body.error}`);
+    assert.ok(
+      !/Unexpected|position/i.test(broken.body.error),
+      `the parser's own message stays inside: ${broken.body.error}`,
+    );
     assertError(await post('/auth/login', '', 'application/json'), 400, 'invalid_json');
-    assertError(await post('/auth/login', '{"email":"a@b.in",}', 'application/json; charset=utf-8'), 400, 'invalid_json');
+    assertError(
+      await post('/auth/login', '{"email":"a@b.in",}', 'application/json; charset=utf-8'),
+      400,
+      'invalid_json',
+    );
   });
 
   it('unknown route → 404 not_found', async () => {
@@ -143,9 +171,21 @@ describe('framework failures answer { error, code }', () => {
   });
 
   it('a body that is not JSON → 415 unsupported_media_type', async () => {
-    assertError(await post('/auth/login', 'email=a@b.in&password=x', 'application/x-www-form-urlencoded'), 415, 'unsupported_media_type');
-    assertError(await post('/auth/login', '{"email":"a@b.in","password":"x"}', 'text/plain'), 415, 'unsupported_media_type');
-    assertError(await post('/auth/login', '--x--', 'multipart/form-data; boundary=x'), 415, 'unsupported_media_type');
+    assertError(
+      await post('/auth/login', 'email=a@b.in&password=x', 'application/x-www-form-urlencoded'),
+      415,
+      'unsupported_media_type',
+    );
+    assertError(
+      await post('/auth/login', '{"email":"a@b.in","password":"x"}', 'text/plain'),
+      415,
+      'unsupported_media_type',
+    );
+    assertError(
+      await post('/auth/login', '--x--', 'multipart/form-data; boundary=x'),
+      415,
+      'unsupported_media_type',
+    );
     // A body with no Content-Type at all (fetch sends an untyped Blob without one).
     assertError(await post('/auth/login', new Blob(['{"email":"a@b.in"}'])), 415, 'unsupported_media_type');
   });
@@ -159,7 +199,10 @@ describe('framework failures answer { error, code }', () => {
   it('what the HTTP parser refuses → 400 bad_http_request, 431 headers_too_large', async () => {
     assertError(await rawHttp(server.url, 'NOT HTTP AT ALL\r\n\r\n'), 400, 'bad_http_request');
     assertError(
-      await rawHttp(server.url, `GET /healthz HTTP/1.1\r\nHost: t\r\nX-Filler: ${'f'.repeat(20_000)}\r\nConnection: close\r\n\r\n`),
+      await rawHttp(
+        server.url,
+        `GET /healthz HTTP/1.1\r\nHost: t\r\nX-Filler: ${'f'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+      ),
       431,
       'headers_too_large',
     );
@@ -218,22 +261,34 @@ describe('unexpected faults', () => {
     await server.deps.db.destroy();
 
     // The key is still cached, so the fault happens in the route's handler ...
-    const inHandler = await call(server.url, 'GET', '/api/v1/me', { key: org.key, headers: { 'x-request-id': 'fault-1' } });
+    const inHandler = await call(server.url, 'GET', '/api/v1/me', {
+      key: org.key,
+      headers: { 'x-request-id': 'fault-1' },
+    });
     // ... and with the cache emptied, in the auth hook's key lookup.
     server.deps.keyCache.forget(org.keyId);
-    const inHook = await call(server.url, 'GET', '/api/v1/me', { key: org.key, headers: { 'x-request-id': 'fault-2' } });
+    const inHook = await call(server.url, 'GET', '/api/v1/me', {
+      key: org.key,
+      headers: { 'x-request-id': 'fault-2' },
+    });
 
     for (const [r, id] of [
       [inHandler, 'fault-1'],
       [inHook, 'fault-2'],
     ] as const) {
       assert.equal(r.status, 500, r.text);
-      assert.deepEqual(r.body, { error: 'internal error', code: 'internal' }, 'nothing of the fault in the answer');
+      assert.deepEqual(
+        r.body,
+        { error: 'internal error', code: 'internal' },
+        'nothing of the fault in the answer',
+      );
       assert.match(r.headers.get('content-type') ?? '', /^application\/json\b/);
       assert.equal(r.headers.get('x-request-id'), id);
       assert.ok(!STACK_LINE.test(r.text));
 
-      const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'internal error' && l.reqId === id);
+      const logged = lines
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.msg === 'internal error' && l.reqId === id);
       assert.equal(logged.length, 1, `one log line for ${id}`);
       assert.equal(logged[0].level, 50, 'logged as an error');
       assert.equal(typeof logged[0].err?.message, 'string', 'the log has the fault');

@@ -33,11 +33,17 @@ describe('event reads for bookings', () => {
   it('reads the events asked for at the same time in two statements, each caller its own', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await call(server.url, 'POST', '/api/v1/events', { key, body: { title: `E${i}`, description: 'x', startDate: '2026-12-31', capacity: 10 + i } });
+      const r = await call(server.url, 'POST', '/api/v1/events', {
+        key,
+        body: { title: `E${i}`, description: 'x', startDate: '2026-12-31', capacity: 10 + i },
+      });
       assert.equal(r.status, 201);
       ids.push(r.body.data.id);
     }
-    await call(server.url, 'POST', `/api/v1/events/${ids[2]}/register`, { key, body: { name: 'A', email: 'a@example.in' } });
+    await call(server.url, 'POST', `/api/v1/events/${ids[2]}/register`, {
+      key,
+      body: { name: 'A', email: 'a@example.in' },
+    });
     const { db, statements } = counting();
     const reads = new EventReads(db);
     const asked = [...ids, 'evt_none', ...ids, ...ids];

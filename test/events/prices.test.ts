@@ -28,7 +28,14 @@ const FEST = {
 function priceTable(html: string): string[][] {
   const table = /<table[^>]*id="price-table"[^>]*>([\s\S]*?)<\/table>/.exec(html)?.[1];
   assert.ok(table, 'the setup page has the price table');
-  return [...table!.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').trim()));
+  return [...table!.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) =>
+    [...r[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) =>
+      c[1]!
+        .replace(/<[^>]+>/g, '')
+        .replace(/&amp;/g, '&')
+        .trim(),
+    ),
+  );
 }
 
 describe('prices before buyers see them', () => {
@@ -43,8 +50,16 @@ describe('prices before buyers see them', () => {
   });
   after(async () => server.close());
 
-  const api = keyApi(() => server.url, () => org.key);
-  const register = (eventId: string, extra: Record<string, unknown> = {}) => api('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer'), ...extra });
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
+  const register = (eventId: string, extra: Record<string, unknown> = {}) =>
+    api('POST', `/api/v1/events/${eventId}/register`, {
+      name: 'Buyer',
+      email: uniqueEmail('buyer'),
+      ...extra,
+    });
 
   it('through the API the whole event stays on sale unless turned off; off, a booking must name its session', async () => {
     const created = await api('POST', '/api/v1/events', FEST);
@@ -59,12 +74,27 @@ describe('prices before buyers see them', () => {
     assert.equal(off.status, 200, off.text);
     assert.equal(off.body.data.wholeEventOption, false);
     const refused = await register(ev.id);
-    assert.deepEqual([refused.status, refused.body.code, refused.body.field], [400, 'track_required', 'subEventId'], refused.text);
+    assert.deepEqual(
+      [refused.status, refused.body.code, refused.body.field],
+      [400, 'track_required', 'subEventId'],
+      refused.text,
+    );
     assert.equal(typeof refused.body.error, 'string');
     const quote = await call(server.url, 'POST', `/e/${ev.slug}/quote`, { body: { key: pk, quantity: 1 } });
-    assert.deepEqual([quote.status, quote.body.code, quote.body.field], [400, 'track_required', 'subEventId'], quote.text);
-    const wait = await api('POST', `/api/v1/events/${ev.id}/waitlist`, { name: 'W', email: uniqueEmail('w') });
-    assert.deepEqual([wait.status, wait.body.code], [400, 'track_required'], 'no waiting for what is not sold');
+    assert.deepEqual(
+      [quote.status, quote.body.code, quote.body.field],
+      [400, 'track_required', 'subEventId'],
+      quote.text,
+    );
+    const wait = await api('POST', `/api/v1/events/${ev.id}/waitlist`, {
+      name: 'W',
+      email: uniqueEmail('w'),
+    });
+    assert.deepEqual(
+      [wait.status, wait.body.code],
+      [400, 'track_required'],
+      'no waiting for what is not sold',
+    );
     const day2 = await register(ev.id, { subEventId: '1' });
     assert.equal(day2.status, 201, day2.text);
     assert.equal(day2.body.amount, 180_000);
@@ -81,11 +111,30 @@ describe('prices before buyers see them', () => {
     assert.doesNotMatch(off, /id="session-none"/, 'no “whole event” option');
     assert.match(off, /id="session-0"/);
     // Until a session is chosen, a tier says the range over the sessions on sale (the script says the chosen one's).
-    assert.match(off, /<label for="tier-general"><span class="option-name">General<\/span> <span class="option-price">₹1,200 – ₹1,800<\/span>/);
-    assert.match(off, /<label for="tier-0"><span class="option-name">Student<\/span> <span class="option-price">₹500<\/span>/);
-    const config = JSON.parse(/<script type="application\/json" id="svc-config">([^<]*)<\/script>/.exec(off)![1]!.replace(/\\u003c/g, '<').replace(/\\u003e/g, '>').replace(/\\u0026/g, '&'));
-    assert.deepEqual(config.prices, { currency: 'INR', sessions: { '0': { General: 120_000, Student: 50_000 }, '1': { General: 180_000, Student: 50_000 } } });
-    assert.match(off, /<button type="button" class="secondary" id="promo-apply">Apply<\/button>/, 'a promo code has an Apply button');
+    assert.match(
+      off,
+      /<label for="tier-general"><span class="option-name">General<\/span> <span class="option-price">₹1,200 – ₹1,800<\/span>/,
+    );
+    assert.match(
+      off,
+      /<label for="tier-0"><span class="option-name">Student<\/span> <span class="option-price">₹500<\/span>/,
+    );
+    const config = JSON.parse(
+      /<script type="application\/json" id="svc-config">([^<]*)<\/script>/
+        .exec(off)![1]!
+        .replace(/\\u003c/g, '<')
+        .replace(/\\u003e/g, '>')
+        .replace(/\\u0026/g, '&'),
+    );
+    assert.deepEqual(config.prices, {
+      currency: 'INR',
+      sessions: { '0': { General: 120_000, Student: 50_000 }, '1': { General: 180_000, Student: 50_000 } },
+    });
+    assert.match(
+      off,
+      /<button type="button" class="secondary" id="promo-apply">Apply<\/button>/,
+      'a promo code has an Apply button',
+    );
 
     assert.equal((await api('PATCH', `/api/v1/events/${ev.id}`, { wholeEventOption: true })).status, 200);
     const on = await page();
@@ -99,9 +148,21 @@ describe('prices before buyers see them', () => {
     await c.signup(uniqueEmail('prices'));
     const form = await c.get('/dashboard/events/new');
     assert.match(form.text, /name="wholeEventOption"/, 'the setting is on the form');
-    assert.doesNotMatch(form.text, /name="wholeEventOption" value="on"[^>]* checked/, 'and off for a new event');
+    assert.doesNotMatch(
+      form.text,
+      /name="wholeEventOption" value="on"[^>]* checked/,
+      'and off for a new event',
+    );
     const csrf = DashboardClient.csrf(form.text);
-    const made = await c.post('/dashboard/events', { _csrf: csrf, title: 'Dash fest', description: '', startDate: '2026-12-20T18:30', capacity: '0', price: '1500', maxTeamSize: '1' });
+    const made = await c.post('/dashboard/events', {
+      _csrf: csrf,
+      title: 'Dash fest',
+      description: '',
+      startDate: '2026-12-20T18:30',
+      capacity: '0',
+      price: '1500',
+      maxTeamSize: '1',
+    });
     const id = /\/dashboard\/events\/(ev_[A-Za-z0-9_-]+)/.exec(made.location ?? '')?.[1];
     assert.ok(id, `an event was made: ${made.status} ${made.text.slice(0, 200)}`);
     const base = `/dashboard/events/${id}`;
@@ -109,9 +170,24 @@ describe('prices before buyers see them', () => {
       ['Day 1', '1200', '2026-12-20T18:30'],
       ['Day 2', '1800', '2026-12-21T18:30'],
     ] as const) {
-      assert.equal((await c.post(`${base}/tracks`, { _csrf: csrf, title, price, capacity: '0', date: start, endDate: start.replace('18:30', '21:00') })).status, 303);
+      assert.equal(
+        (
+          await c.post(`${base}/tracks`, {
+            _csrf: csrf,
+            title,
+            price,
+            capacity: '0',
+            date: start,
+            endDate: start.replace('18:30', '21:00'),
+          })
+        ).status,
+        303,
+      );
     }
-    assert.equal((await c.post(`${base}/tiers`, { _csrf: csrf, name: 'Student', price: '500', capacity: '0' })).status, 303);
+    assert.equal(
+      (await c.post(`${base}/tiers`, { _csrf: csrf, name: 'Student', price: '500', capacity: '0' })).status,
+      303,
+    );
 
     const setup = await c.get(`${base}/setup`);
     assert.equal(setup.status, 200);
@@ -123,7 +199,16 @@ describe('prices before buyers see them', () => {
     assert.match(setup.text, /The whole event is not sold on its own/);
 
     // Turned on in Event details: the base price becomes a session of its own.
-    const saved = await c.post(base, { _csrf: csrf, title: 'Dash fest', description: '', startDate: '2026-12-20T18:30', capacity: '0', price: '1500', maxTeamSize: '1', wholeEventOption: 'on' });
+    const saved = await c.post(base, {
+      _csrf: csrf,
+      title: 'Dash fest',
+      description: '',
+      startDate: '2026-12-20T18:30',
+      capacity: '0',
+      price: '1500',
+      maxTeamSize: '1',
+      wholeEventOption: 'on',
+    });
     assert.equal(saved.status, 303, saved.text.slice(0, 300));
     const after = await c.get(`${base}/setup`);
     assert.deepEqual(priceTable(after.text).slice(1), [

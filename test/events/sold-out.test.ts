@@ -7,8 +7,16 @@ describe('sold-out marks', () => {
     const marks = new SoldOutMarks();
     marks.mark('ev_1', 'usr_a', 'test', 1000);
     assert.equal(marks.isSoldOut('ev_1', 'usr_a', 'test', 1000), true);
-    assert.equal(marks.isSoldOut('ev_1', 'usr_b', 'test', 1000), false, 'another account goes to the database (403)');
-    assert.equal(marks.isSoldOut('ev_1', 'usr_a', 'live', 1000), false, 'another mode goes to the database (404)');
+    assert.equal(
+      marks.isSoldOut('ev_1', 'usr_b', 'test', 1000),
+      false,
+      'another account goes to the database (403)',
+    );
+    assert.equal(
+      marks.isSoldOut('ev_1', 'usr_a', 'live', 1000),
+      false,
+      'another mode goes to the database (404)',
+    );
     assert.equal(marks.isSoldOut('ev_2', 'usr_a', 'test', 1000), false);
     assert.equal(marks.isSoldOut('ev_1', 'usr_a', 'test', 1000 + SOLD_OUT_MARK_MS), false, 'expired');
     marks.mark('ev_1', 'usr_a', 'test', 5000);

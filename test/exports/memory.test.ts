@@ -29,7 +29,8 @@ const ALLOWED_GROWTH_KB = 40 * 1024;
 const WARM_UPS = 3;
 
 const status = (pid: number) => readFileSync(`/proc/${pid}/status`, 'utf8');
-const kb = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status(pid))![1]);
+const kb = (pid: number, field: 'VmHWM' | 'VmRSS') =>
+  Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status(pid))![1]);
 /** Forgets the process's peak resident size: VmHWM restarts from the current size. */
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5');
 
@@ -67,14 +68,27 @@ describe('exports in constant memory', { timeout: 900_000 }, () => {
     for (const which of ['small', 'large'] as const) {
       events[which] = await createEvent(keyApi(server.url, org.key), {
         title: `Bulk ${which}`,
-        customFields: [{ name: 'org', label: 'Organisation' }, { name: 'size', label: 'Size' }, { name: 'about', label: 'About you' }],
+        customFields: [
+          { name: 'org', label: 'Organisation' },
+          { name: 'size', label: 'Size' },
+          { name: 'about', label: 'About you' },
+        ],
       });
     }
     await bulkInsert(events.small, 's', SMALL);
     await bulkInsert(events.large, 'l', LARGE);
     dataDir = mkdtempSync(join(tmpdir(), 'svc-export-memory-'));
     const databaseUrl = server.deps.config.databaseUrl ?? embeddedDatabaseUrl(server.dataDir);
-    service = await startProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, WORKERS: 'false', ...RAISED_LIMITS, EMAIL_DNS_CHECK: 'false' }, 60_000);
+    service = await startProcess(
+      {
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        WORKERS: 'false',
+        ...RAISED_LIMITS,
+        EMAIL_DNS_CHECK: 'false',
+      },
+      60_000,
+    );
   });
   after(async () => {
     await service?.stop();
@@ -84,7 +98,9 @@ describe('exports in constant memory', { timeout: 900_000 }, () => {
 
   /** Downloads an event's export from the service process, reading it as it arrives; the bookings' ids in file order. */
   async function exportIds(eventId: string): Promise<string[]> {
-    const res = await fetch(`${service.url}/api/v1/events/${eventId}/registrations/export`, { headers: { 'x-api-key': org.key } });
+    const res = await fetch(`${service.url}/api/v1/events/${eventId}/registrations/export`, {
+      headers: { 'x-api-key': org.key },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
     const ids: string[] = [];
@@ -98,7 +114,11 @@ describe('exports in constant memory', { timeout: 900_000 }, () => {
       ids.push(cells[0]!);
       if (ids.length === 1) {
         assert.deepEqual(
-          [cells[header.indexOf('name')], cells[header.indexOf('Organisation')], cells[header.indexOf('Size')]],
+          [
+            cells[header.indexOf('name')],
+            cells[header.indexOf('Organisation')],
+            cells[header.indexOf('Size')],
+          ],
           ['Attendee 1, "Bulk" =1', 'Org 1\nनमस्ते', "'-1"],
         );
       }
@@ -106,17 +126,23 @@ describe('exports in constant memory', { timeout: 900_000 }, () => {
     return ids;
   }
 
-  const expectedIds = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `reg_${tag}${String(i + 1).padStart(7, '0')}`);
+  const expectedIds = (tag: string, n: number) =>
+    Array.from({ length: n }, (_, i) => `reg_${tag}${String(i + 1).padStart(7, '0')}`);
 
   it(`exports ${LARGE.toLocaleString('en-IN')} registrations whole, with no more memory than ${SMALL.toLocaleString('en-IN')} take`, async () => {
     const pid = service.child.pid!;
     // Warm up: the first exports compile the code and let the garbage collector settle on
     // the heap's working size (it grows the heap in steps while garbage accumulates).
-    for (let i = 0; i < WARM_UPS; i++) assert.deepEqual(await exportIds(events.small), expectedIds('s', SMALL));
+    for (let i = 0; i < WARM_UPS; i++)
+      assert.deepEqual(await exportIds(events.small), expectedIds('s', SMALL));
 
     resetPeak(pid);
     const beforeSmall = kb(pid, 'VmRSS');
-    assert.deepEqual(await exportIds(events.small), expectedIds('s', SMALL), 'every booking once, oldest first');
+    assert.deepEqual(
+      await exportIds(events.small),
+      expectedIds('s', SMALL),
+      'every booking once, oldest first',
+    );
     const peakSmall = kb(pid, 'VmHWM');
 
     resetPeak(pid);
@@ -124,10 +150,17 @@ describe('exports in constant memory', { timeout: 900_000 }, () => {
     const ids = await exportIds(events.large);
     const peakLarge = kb(pid, 'VmHWM');
     assert.equal(ids.length, LARGE);
-    assert.deepEqual(ids, expectedIds('l', LARGE), 'every booking once, oldest first (bookings created in the same microsecond by id)');
+    assert.deepEqual(
+      ids,
+      expectedIds('l', LARGE),
+      'every booking once, oldest first (bookings created in the same microsecond by id)',
+    );
 
     const figures = { beforeSmall, peakSmall, beforeLarge, peakLarge, growthKb: peakLarge - peakSmall };
     console.log(`service memory (kB): ${JSON.stringify(figures)}`);
-    assert.ok(peakLarge - peakSmall <= ALLOWED_GROWTH_KB, `the peak grew by ${peakLarge - peakSmall} kB for ${LARGE - SMALL} more rows: ${JSON.stringify(figures)}`);
+    assert.ok(
+      peakLarge - peakSmall <= ALLOWED_GROWTH_KB,
+      `the peak grew by ${peakLarge - peakSmall} kB for ${LARGE - SMALL} more rows: ${JSON.stringify(figures)}`,
+    );
   });
 });

@@ -14,7 +14,10 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 1500);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(1, 2 ** 31 - 1);
 const LONG = process.env.FUZZ_LONG === '1';
 // The deep-nesting ladder goes to this many JSON routes (a seeded choice), or to all of them.
-const DEEP = process.env.FUZZ_DEEP_ROUTES === 'all' ? undefined : Number(process.env.FUZZ_DEEP_ROUTES ?? (LONG ? 12 : 3));
+const DEEP =
+  process.env.FUZZ_DEEP_ROUTES === 'all'
+    ? undefined
+    : Number(process.env.FUZZ_DEEP_ROUTES ?? (LONG ? 12 : 3));
 const creds = { keyId: 'rzp_live_FuzzEmulatorKey', keySecret: 'fuzzemulatorsecret00000' };
 const WEBHOOK_SECRET = 'fuzz-webhook-secret';
 
@@ -33,12 +36,23 @@ describe('fuzz every registered route', () => {
   before(async () => {
     const staffEmail = uniqueEmail('fuzzstaff');
     rzp = await startRazorpayEmulator(creds);
-    server = await startServer({ isolatedDatabase: true, env: { ...gatewayEnv(rzp, creds, WEBHOOK_SECRET), STAFF_EMAILS: staffEmail } });
-    console.log(`fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${REQUESTS} requests${DEEP === undefined ? ', deep nesting on every JSON route' : `, deep nesting on ${DEEP} JSON routes`}`);
+    server = await startServer({
+      isolatedDatabase: true,
+      env: { ...gatewayEnv(rzp, creds, WEBHOOK_SECRET), STAFF_EMAILS: staffEmail },
+    });
+    console.log(
+      `fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${REQUESTS} requests${DEEP === undefined ? ', deep nesting on every JSON route' : `, deep nesting on ${DEEP} JSON routes`}`,
+    );
     report = await runFuzz(
       server,
       { rzp, keySecret: creds.keySecret, webhookSecret: WEBHOOK_SECRET, staffEmail },
-      { requests: REQUESTS, seed: SEED, timeBound: LONG, ...(DEEP === undefined ? {} : { deepRoutes: DEEP }), ...(process.env.FUZZ_VERBOSE ? { log: (l: string) => console.log(l) } : {}) },
+      {
+        requests: REQUESTS,
+        seed: SEED,
+        timeBound: LONG,
+        ...(DEEP === undefined ? {} : { deepRoutes: DEEP }),
+        ...(process.env.FUZZ_VERBOSE ? { log: (l: string) => console.log(l) } : {}),
+      },
     );
     console.log(
       `fuzz: seed ${SEED}: ${report.requests} requests ${JSON.stringify(report.groups)}, ${report.routesReached}/${report.routesRegistered} routes reached, ` +
@@ -52,26 +66,37 @@ describe('fuzz every registered route', () => {
     await rzp?.close();
   });
 
-  const isKnown = (f: Failure) => KNOWN.some((k) => k.operation.test(f.operation) && k.problem.test(f.problem));
+  const isKnown = (f: Failure) =>
+    KNOWN.some((k) => k.operation.test(f.operation) && k.problem.test(f.problem));
   const summary = (fs: Failure[]) => {
     const byKind = new Map<string, Failure[]>();
     for (const f of fs) {
       const kind = `${f.operation} — ${f.problem.replace(/\d+ ms|: .*/g, '')}`;
       byKind.set(kind, [...(byKind.get(kind) ?? []), f]);
     }
-    return [...byKind.entries()].map(([k, x]) => `${k} (${x.length}×)\n    e.g. ${x[0]!.request.slice(0, 400)}\n    → ${x[0]!.answer}\n    ${x[0]!.problem}`).join('\n');
+    return [...byKind.entries()]
+      .map(
+        ([k, x]) =>
+          `${k} (${x.length}×)\n    e.g. ${x[0]!.request.slice(0, 400)}\n    → ${x[0]!.answer}\n    ${x[0]!.problem}`,
+      )
+      .join('\n');
   };
 
   it(`sends the requests asked for to every registered route (seed ${SEED})`, () => {
     assert.ok(report.requests >= REQUESTS, `${report.requests} requests`);
     assert.equal(report.routesReached, report.routesRegistered);
-    for (const g of ['api', 'checkout', 'dashboard', 'staff', 'webhook', 'deep']) assert.ok((report.groups[g] ?? 0) > 0, `no ${g} requests`);
+    for (const g of ['api', 'checkout', 'dashboard', 'staff', 'webhook', 'deep'])
+      assert.ok((report.groups[g] ?? 0) > 0, `no ${g} requests`);
     assert.ok(report.tablesWatched >= 27, `${report.tablesWatched} tables watched`);
   });
 
   it(`no 5xx, every error { error, code }, nothing written by a refusal in any table${LONG ? ', no request over 1 s' : ''}`, () => {
     const unknown = report.failures.filter((f) => !isKnown(f) && !/event loop/.test(f.problem));
-    assert.equal(unknown.length, 0, `fuzz failures (seed ${SEED}, replay with FUZZ_SEED=${SEED}):\n${summary(unknown)}`);
+    assert.equal(
+      unknown.length,
+      0,
+      `fuzz failures (seed ${SEED}, replay with FUZZ_SEED=${SEED}):\n${summary(unknown)}`,
+    );
   });
 
   it(`holds the event loop for at most ${MAX_LOOP_DELAY_MS} ms`, () => {

@@ -37,7 +37,10 @@ export async function snapshotter(db: Kysely<any>): Promise<Snapshotter> {
   }
   const tables = [...byTable.keys()].sort();
   const parts = tables.map((t) => {
-    const row = `row(${byTable.get(t)!.map((c) => `x.${ident(c)}`).join(', ')})::text`;
+    const row = `row(${byTable
+      .get(t)!
+      .map((c) => `x.${ident(c)}`)
+      .join(', ')})::text`;
     return `select '${t.replace(/'/g, "''")}' as t, count(*)::text || ':' || coalesce(sum(hashtextextended(${row}, 0)), 0)::text as v from ${ident(t)} x`;
   });
   const query = sql.raw<{ t: string; v: string }>(parts.join(' union all '));

@@ -11,7 +11,12 @@ import { financialYear } from '../../src/modules/gst/tax.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { createEvent, keyApi } from '../helpers/factories.js';
 import { field, pdfText } from '../helpers/pdf.js';
-import { gatewayEnv, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import {
+  gatewayEnv,
+  signWebhook,
+  startRazorpayEmulator,
+  type RazorpayEmulator,
+} from '../helpers/razorpay-emulator.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 
 const creds = { keyId: 'rzp_live_GstEmulatorKey1', keySecret: 'gstemulatorsecret000000' };
@@ -29,11 +34,21 @@ describe('GST documents for paid bookings', () => {
 
   before(async () => {
     rzp = await startRazorpayEmulator(creds);
-    server = await startServer({ isolatedDatabase: true, env: { ...gatewayEnv(rzp, creds, WEBHOOK_SECRET), STAFF_EMAILS: 'gst-staff@example.in' } });
+    server = await startServer({
+      isolatedDatabase: true,
+      env: { ...gatewayEnv(rzp, creds, WEBHOOK_SECRET), STAFF_EMAILS: 'gst-staff@example.in' },
+    });
     org = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: 'gst-staff@example.in' });
-    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
-    const settings = await api('PUT', '/api/v1/gst/settings', { gstin: KA, legalName: 'Rangashankara Arts LLP', address: '36/2 8th Cross, JP Nagar, Bengaluru 560078' });
+    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
+    const settings = await api('PUT', '/api/v1/gst/settings', {
+      gstin: KA,
+      legalName: 'Rangashankara Arts LLP',
+      address: '36/2 8th Cross, JP Nagar, Bengaluru 560078',
+    });
     assert.equal(settings.status, 200, settings.text);
     const fy = financialYear(server.clock.now());
     fyCode = fy.slice(2, 4) + fy.slice(5, 7);
@@ -43,29 +58,45 @@ describe('GST documents for paid bookings', () => {
     await rzp?.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
-  const liveEvent = (fields: Record<string, unknown>) => createEvent(api, { title: 'Hamlet', price: 999, ...fields }, { publish: true });
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
+  const liveEvent = (fields: Record<string, unknown>) =>
+    createEvent(api, { title: 'Hamlet', price: 999, ...fields }, { publish: true });
   async function step1(eventId: string, extra: Record<string, unknown> = {}) {
-    const r = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Rao', email: uniqueEmail('buyer'), ...extra });
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+      name: 'Asha Rao',
+      email: uniqueEmail('buyer'),
+      ...extra,
+    });
     assert.equal(r.status, 201, r.text);
     return r.body as { registrationId: string; orderId: string };
   }
   async function book(eventId: string, extra: Record<string, unknown> = {}): Promise<string> {
     const s = await step1(eventId, extra);
     const payment = rzp.pay(s.orderId);
-    const r = await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.registrationId, orderId: s.orderId, paymentId: payment.id });
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+      registrationId: s.registrationId,
+      orderId: s.orderId,
+      paymentId: payment.id,
+    });
     assert.equal(r.status, 200, r.text);
     return s.registrationId;
   }
   async function pdfOf(eventId: string, registrationId: string, which = 'invoice'): Promise<string> {
-    const res = await fetch(`${server.url}/api/v1/events/${eventId}/registrations/${registrationId}/${which}`, { headers: { 'x-api-key': org.key, accept: 'application/pdf' } });
+    const res = await fetch(
+      `${server.url}/api/v1/events/${eventId}/registrations/${registrationId}/${which}`,
+      { headers: { 'x-api-key': org.key, accept: 'application/pdf' } },
+    );
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/pdf');
     const bytes = Buffer.from(await res.arrayBuffer());
     assert.equal(bytes.subarray(0, 5).toString(), '%PDF-');
     return pdfText(bytes);
   }
-  const json = async (eventId: string, registrationId: string, which = 'invoice') => api('GET', `/api/v1/events/${eventId}/registrations/${registrationId}/${which}`);
+  const json = async (eventId: string, registrationId: string, which = 'invoice') =>
+    api('GET', `/api/v1/events/${eventId}/registrations/${registrationId}/${which}`);
 
   it('an intra-state booking: a tax invoice with every rule 46 field and CGST + SGST', async () => {
     const eventId = await liveEvent({ venueState: '29', sac: '999622' });
@@ -101,7 +132,13 @@ describe('GST documents for paid bookings', () => {
 
   it('an inter-state booking with the buyer’s GSTIN: IGST, and the buyer’s GSTIN and state on it (B2B)', async () => {
     const eventId = await liveEvent({ venueState: '27' });
-    const reg = await book(eventId, { billing: { gstin: BUYER.toLowerCase(), name: 'Hindustan Co Ltd', address: '1 Parliament St, New Delhi' } });
+    const reg = await book(eventId, {
+      billing: {
+        gstin: BUYER.toLowerCase(),
+        name: 'Hindustan Co Ltd',
+        address: '1 Parliament St, New Delhi',
+      },
+    });
     const text = await pdfOf(eventId, reg);
     assert.equal(field(text, 'Place of supply'), 'Maharashtra (27)');
     assert.equal(field(text, 'Taxable value'), 'INR 846.61');
@@ -113,11 +150,22 @@ describe('GST documents for paid bookings', () => {
     assert.equal(field(text, 'Address', 'Recipient'), '1 Parliament St, New Delhi');
     assert.equal(field(text, 'State', 'Recipient'), 'Delhi (07)');
     const read = await api('GET', `/api/v1/events/${eventId}/registrations/${reg}`);
-    assert.deepEqual(read.body.data.billing, { gstin: BUYER, name: 'Hindustan Co Ltd', address: '1 Parliament St, New Delhi', state: '07' });
+    assert.deepEqual(read.body.data.billing, {
+      gstin: BUYER,
+      name: 'Hindustan Co Ltd',
+      address: '1 Parliament St, New Delhi',
+      state: '07',
+    });
   });
 
   it('an event of a casual registration in a union territory: its own GSTIN and series, CGST + UTGST', async () => {
-    const eventId = await liveEvent({ supplierGstin: CH, venueState: '04', taxCategory: 'premium_sporting', price: 2800, specialPrices: [{ name: 'Stand', price: 1400, sac: '999652' }] });
+    const eventId = await liveEvent({
+      supplierGstin: CH,
+      venueState: '04',
+      taxCategory: 'premium_sporting',
+      price: 2800,
+      specialPrices: [{ name: 'Stand', price: 1400, sac: '999652' }],
+    });
     const reg = await book(eventId, { ticketType: 'Stand' });
     const text = await pdfOf(eventId, reg);
     assert.equal(field(text, 'GSTIN', 'Supplier'), CH);
@@ -132,7 +180,12 @@ describe('GST documents for paid bookings', () => {
   });
 
   it('exempt admission at ₹500 or less per person: a bill of supply; above, a tax invoice on the whole price', async () => {
-    const eventId = await liveEvent({ venueState: '29', taxCategory: 'admission_exempt_upto_500', price: 500, specialPrices: [{ name: 'Premium', price: 501 }] });
+    const eventId = await liveEvent({
+      venueState: '29',
+      taxCategory: 'admission_exempt_upto_500',
+      price: 500,
+      specialPrices: [{ name: 'Premium', price: 501 }],
+    });
     const cheap = await pdfOf(eventId, await book(eventId));
     assert.match(cheap, /^\s*Bill of Supply\s*$/m);
     assert.match(field(cheap, 'Bill number')!, new RegExp(`^TIXB${fyCode}-\\d{6}$`));
@@ -141,7 +194,15 @@ describe('GST documents for paid bookings', () => {
     assert.match(field(cheap, 'Exemption')!, /12\/2017-Central Tax \(Rate\), entry 81/);
     const dear = await json(eventId, await book(eventId, { ticketType: 'Premium' }));
     assert.equal(dear.body.data.kind, 'tax_invoice');
-    assert.deepEqual([dear.body.data.line.rate, dear.body.data.line.cgst, dear.body.data.line.sgst, dear.body.data.line.taxableValue], [18, 38.21, 38.21, 424.58]);
+    assert.deepEqual(
+      [
+        dear.body.data.line.rate,
+        dear.body.data.line.cgst,
+        dear.body.data.line.sgst,
+        dear.body.data.line.taxableValue,
+      ],
+      [18, 38.21, 38.21, 424.58],
+    );
   });
 
   it('a refund issues a credit note from its own series naming the invoice; a cancel of a paid booking too', async () => {
@@ -150,16 +211,26 @@ describe('GST documents for paid bookings', () => {
       const reg = await book(eventId);
       const invoice = (await json(eventId, reg)).body.data;
       assert.equal((await json(eventId, reg, 'credit-note')).status, 404, 'none before the refund');
-      assert.equal((await api('POST', `/api/v1/events/${eventId}/registrations/${reg}/${action}`)).status, 200);
+      assert.equal(
+        (await api('POST', `/api/v1/events/${eventId}/registrations/${reg}/${action}`)).status,
+        200,
+      );
       const text = await pdfOf(eventId, reg, 'credit-note');
       assert.match(text, /^\s*Credit Note\s*$/m);
       assert.match(field(text, 'Credit note number')!, new RegExp(`^TIXC${fyCode}-\\d{6}$`));
-      assert.equal(field(text, 'Original document'), `Tax Invoice ${invoice.number} dated ${field(await pdfOf(eventId, reg), 'Date')}`);
+      assert.equal(
+        field(text, 'Original document'),
+        `Tax Invoice ${invoice.number} dated ${field(await pdfOf(eventId, reg), 'Date')}`,
+      );
       assert.equal(field(text, 'CGST @ 9%'), 'INR 76.19');
       assert.equal(field(text, 'Total credited (tax inclusive)'), 'INR 999.00');
       const note = (await json(eventId, reg, 'credit-note')).body.data;
       assert.deepEqual(note.original, { kind: 'tax_invoice', number: invoice.number, date: invoice.date });
-      assert.equal((await json(eventId, reg)).body.data.number, invoice.number, 'the invoice itself is unchanged');
+      assert.equal(
+        (await json(eventId, reg)).body.data.number,
+        invoice.number,
+        'the invoice itself is unchanged',
+      );
     }
   });
 
@@ -168,33 +239,57 @@ describe('GST documents for paid bookings', () => {
     const s = await step1(eventId);
     const payment = rzp.pay(s.orderId);
     for (const n of rzp.takeNotifications()) {
-      const r = await call(server.url, 'POST', '/webhooks/razorpay', { raw: n.body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(n.body, WEBHOOK_SECRET) } });
+      const r = await call(server.url, 'POST', '/webhooks/razorpay', {
+        raw: n.body,
+        headers: {
+          'content-type': 'application/json',
+          'x-razorpay-signature': signWebhook(n.body, WEBHOOK_SECRET),
+        },
+      });
       assert.equal(r.status, 200, r.text);
     }
     const first = await json(eventId, s.registrationId);
     assert.equal(first.status, 200, first.text);
     assert.equal(first.body.data.paymentId, payment.id);
-    const again = await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.registrationId, orderId: s.orderId, paymentId: payment.id });
+    const again = await api('POST', `/api/v1/events/${eventId}/register`, {
+      registrationId: s.registrationId,
+      orderId: s.orderId,
+      paymentId: payment.id,
+    });
     assert.equal(again.status, 200);
-    const docs = await server.deps.db.selectFrom('gst_documents').select('number').where('registration_id', '=', s.registrationId).execute();
-    assert.deepEqual(docs.map((d) => d.number), [first.body.data.number]);
+    const docs = await server.deps.db
+      .selectFrom('gst_documents')
+      .select('number')
+      .where('registration_id', '=', s.registrationId)
+      .execute();
+    assert.deepEqual(
+      docs.map((d) => d.number),
+      [first.body.data.number],
+    );
   });
 
   it('answers HTML and JSON too: by ?format= or by Accept', async () => {
     const eventId = await liveEvent({ venueState: '29' });
     const reg = await book(eventId);
     const base = `${server.url}/api/v1/events/${eventId}/registrations/${reg}/invoice`;
-    const html = await fetch(`${base}?format=html`, { headers: { 'x-api-key': org.key, accept: 'application/pdf' } });
+    const html = await fetch(`${base}?format=html`, {
+      headers: { 'x-api-key': org.key, accept: 'application/pdf' },
+    });
     assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
     const page = await html.text();
     assert.match(page, /<h1>Tax Invoice<\/h1>/);
     assert.match(page, /<th scope="row">CGST @ 9%<\/th><td>INR 76.19<\/td>/);
     assert.doesNotMatch(page, /<script|style=/);
-    const browser = await fetch(base, { headers: { 'x-api-key': org.key, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const browser = await fetch(base, {
+      headers: { 'x-api-key': org.key, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
     assert.match(browser.headers.get('content-type') ?? '', /^text\/html/);
     const plain = await api('GET', `/api/v1/events/${eventId}/registrations/${reg}/invoice`);
     assert.equal(plain.body.data.line.total, 999);
-    assert.equal((await api('GET', `/api/v1/events/${eventId}/registrations/${reg}/invoice?format=xml`)).status, 400);
+    assert.equal(
+      (await api('GET', `/api/v1/events/${eventId}/registrations/${reg}/invoice?format=xml`)).status,
+      400,
+    );
   });
 
   it('no document for a free booking, an event taxed none, or another account; 404 document_not_found', async () => {
@@ -208,7 +303,9 @@ describe('GST documents for paid bookings', () => {
     const taxed = await liveEvent({ venueState: '29' });
     const reg = await book(taxed);
     const stranger = await organiser(server.url, 'live');
-    const other = await call(server.url, 'GET', `/api/v1/events/${taxed}/registrations/${reg}/invoice`, { key: stranger.key });
+    const other = await call(server.url, 'GET', `/api/v1/events/${taxed}/registrations/${reg}/invoice`, {
+      key: stranger.key,
+    });
     assert.equal(other.status, 403);
   });
 
@@ -217,7 +314,16 @@ describe('GST documents for paid bookings', () => {
     const email = uniqueEmail('mailed');
     const s = await step1(eventId, { email });
     const payment = rzp.pay(s.orderId);
-    assert.equal((await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.registrationId, orderId: s.orderId, paymentId: payment.id })).status, 200);
+    assert.equal(
+      (
+        await api('POST', `/api/v1/events/${eventId}/register`, {
+          registrationId: s.registrationId,
+          orderId: s.orderId,
+          paymentId: payment.id,
+        })
+      ).status,
+      200,
+    );
     const number = (await json(eventId, s.registrationId)).body.data.number;
     const mailTo = async (to: string): Promise<ParsedMail | undefined> => {
       const dir = join(server.dataDir, 'mail');
@@ -238,7 +344,15 @@ describe('GST documents for paid bookings', () => {
     assert.equal(field(pdfText(pdf!.content), 'Invoice number'), number);
 
     const newHolder = uniqueEmail('newholder');
-    assert.equal((await api('POST', `/api/v1/events/${eventId}/registrations/${s.registrationId}/transfer`, { name: 'New Holder', email: newHolder })).status, 200);
+    assert.equal(
+      (
+        await api('POST', `/api/v1/events/${eventId}/registrations/${s.registrationId}/transfer`, {
+          name: 'New Holder',
+          email: newHolder,
+        })
+      ).status,
+      200,
+    );
     await drainJobs(server, async () => (await mailTo(newHolder)) !== undefined);
     const transferred = (await mailTo(newHolder))!;
     assert.equal(transferred.attachments.filter((a) => a.contentType === 'application/pdf').length, 0);

@@ -11,7 +11,12 @@ import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
 import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { call, createKey, signup, uniqueEmail, type Reply } from './http.js';
 import { startProcess, type ServiceProcess } from './process.js';
-import { gatewayEnv, startRazorpayEmulator, type HeldRequest, type RazorpayEmulator } from './razorpay-emulator.js';
+import {
+  gatewayEnv,
+  startRazorpayEmulator,
+  type HeldRequest,
+  type RazorpayEmulator,
+} from './razorpay-emulator.js';
 import { startServer, type TestServer } from './server.js';
 import { RAISED_LIMITS } from './limits.js';
 
@@ -43,7 +48,9 @@ export async function startBench(): Promise<Bench> {
   const hub = await startServer({ isolatedDatabase: true, env: shared });
   const databaseUrl = hub.deps.config.databaseUrl ?? embeddedDatabaseUrl(hub.dataDir);
   const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'svc-races-')));
-  const procs = await Promise.all(dirs.map((dir) => startProcess({ ...shared, DATA_DIR: dir, DATABASE_URL: databaseUrl })));
+  const procs = await Promise.all(
+    dirs.map((dir) => startProcess({ ...shared, DATA_DIR: dir, DATABASE_URL: databaseUrl })),
+  );
   const staffToken = (await signup(hub.url, { email: staffEmail })).token;
   return {
     rzp,
@@ -74,19 +81,40 @@ export interface Organiser {
 export async function newOrganiser(bench: Bench, mode: 'live' | 'test' = 'live'): Promise<Organiser> {
   const account = await signup(bench.hub.url);
   const { key } = await createKey(bench.hub.url, account.token, { mode });
-  const grant = await call(bench.hub.url, 'POST', `/admin/api/accounts/${account.userId}/organiser-access`, { token: bench.staffToken, body: { canPublish: true } });
+  const grant = await call(bench.hub.url, 'POST', `/admin/api/accounts/${account.userId}/organiser-access`, {
+    token: bench.staffToken,
+    body: { canPublish: true },
+  });
   if (grant.status !== 200) throw new Error(`grant failed: ${grant.status} ${grant.text}`);
-  return { mode, userId: account.userId, token: account.token, key, api: (i, method, path, body) => call(bench.procs[i % 2]!.url, method, path, { key, body }) };
+  return {
+    mode,
+    userId: account.userId,
+    token: account.token,
+    key,
+    api: (i, method, path, body) => call(bench.procs[i % 2]!.url, method, path, { key, body }),
+  };
 }
 
 /** A published event in the organiser's mode (ticket mails off: not what these tests measure). */
-export async function newEvent(bench: Bench, org: Organiser, fields: Record<string, unknown>): Promise<string> {
-  const created = await org.api(0, 'POST', '/api/v1/events', { title: 'Race', description: 'x', startDate: '2027-03-20T10:00:00+05:30', ...fields });
+export async function newEvent(
+  bench: Bench,
+  org: Organiser,
+  fields: Record<string, unknown>,
+): Promise<string> {
+  const created = await org.api(0, 'POST', '/api/v1/events', {
+    title: 'Race',
+    description: 'x',
+    startDate: '2027-03-20T10:00:00+05:30',
+    ...fields,
+  });
   if (created.status !== 201) throw new Error(`event: ${created.status} ${created.text}`);
   const id = created.body.data.id as string;
   const published = await org.api(1, 'PATCH', `/api/v1/events/${id}`, { status: 'published' });
   if (published.status !== 200) throw new Error(`publish: ${published.status} ${published.text}`);
-  await call(bench.hub.url, 'POST', `/admin/api/events/${id}/ticket-emails`, { token: bench.staffToken, body: { enabled: false } });
+  await call(bench.hub.url, 'POST', `/admin/api/events/${id}/ticket-emails`, {
+    token: bench.staffToken,
+    body: { enabled: false },
+  });
   return id;
 }
 
@@ -98,25 +126,47 @@ export interface Booking {
 }
 
 /** Step 1, then (for a paid event) the buyer pays at the emulator or the sandbox, then step 2 unless `confirm: false`. */
-export async function book(bench: Bench, org: Organiser, eventId: string, options: { pay?: boolean; confirm?: boolean } = {}): Promise<Booking> {
-  const s = await org.api(0, 'POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer') });
+export async function book(
+  bench: Bench,
+  org: Organiser,
+  eventId: string,
+  options: { pay?: boolean; confirm?: boolean } = {},
+): Promise<Booking> {
+  const s = await org.api(0, 'POST', `/api/v1/events/${eventId}/register`, {
+    name: 'Buyer',
+    email: uniqueEmail('buyer'),
+  });
   if (s.status !== 201) throw new Error(`step 1: ${s.status} ${s.text}`);
   const b: Booking = { eventId, registrationId: s.body.registrationId, orderId: s.body.orderId };
   if (!b.orderId || options.pay === false) return b;
   if (org.mode === 'live') b.paymentId = String(bench.rzp.pay(b.orderId).id);
-  else b.paymentId = (await org.api(1, 'POST', '/api/v1/sandbox/payments', { orderId: b.orderId, outcome: 'success' })).body.paymentId as string;
+  else
+    b.paymentId = (
+      await org.api(1, 'POST', '/api/v1/sandbox/payments', { orderId: b.orderId, outcome: 'success' })
+    ).body.paymentId as string;
   if (options.confirm === false) return b;
-  const c = await org.api(1, 'POST', `/api/v1/events/${eventId}/register`, { registrationId: b.registrationId, orderId: b.orderId, paymentId: b.paymentId });
+  const c = await org.api(1, 'POST', `/api/v1/events/${eventId}/register`, {
+    registrationId: b.registrationId,
+    orderId: b.orderId,
+    paymentId: b.paymentId,
+  });
   if (c.status !== 200) throw new Error(`step 2: ${c.status} ${c.text}`);
   return b;
 }
 
 /** The attendee's page link (as the ticket mail gives it) and the page's cancel form token. */
-export async function attendeeCancelForm(bench: Bench, org: Organiser, b: Booking): Promise<{ token: string; csrf: string }> {
-  const reg = (await org.api(0, 'GET', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}`)).body.data;
+export async function attendeeCancelForm(
+  bench: Bench,
+  org: Organiser,
+  b: Booking,
+): Promise<{ token: string; csrf: string }> {
+  const reg = (await org.api(0, 'GET', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}`)).body
+    .data;
   const token = attendeeToken(bench.hub.deps.config.secretsKey, reg.id, reg.ticketCode ?? reg.id);
   const html = await (await fetch(`${bench.procs[0]!.url}/t/${token}`)).text();
-  const csrf = /action="\/t\/[^"]+\/cancel">\s*<input type="hidden" name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  const csrf = /action="\/t\/[^"]+\/cancel">\s*<input type="hidden" name="csrf" value="([^"]+)"/.exec(
+    html,
+  )?.[1];
   if (!csrf) throw new Error('the ticket page shows no cancel form');
   return { token, csrf };
 }
@@ -142,21 +192,53 @@ export interface Racer {
   run(): Promise<Answer>;
 }
 
-const answer = (r: Reply): Answer => ({ status: r.status, code: typeof r.body === 'object' ? r.body?.code : undefined, text: r.text.slice(0, 300) });
+const answer = (r: Reply): Answer => ({
+  status: r.status,
+  code: typeof r.body === 'object' ? r.body?.code : undefined,
+  text: r.text.slice(0, 300),
+});
 
 /** The organiser's POST …/registrations/{id}/{action} on process `i % 2`. */
-export function organiserAction(org: Organiser, b: Booking, i: number, action: string, effect: Effect, body?: unknown): Racer {
-  return { name: `organiser ${action} #${i}`, effect, run: async () => answer(await org.api(i, 'POST', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/${action}`, body)) };
+export function organiserAction(
+  org: Organiser,
+  b: Booking,
+  i: number,
+  action: string,
+  effect: Effect,
+  body?: unknown,
+): Racer {
+  return {
+    name: `organiser ${action} #${i}`,
+    effect,
+    run: async () =>
+      answer(
+        await org.api(
+          i,
+          'POST',
+          `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/${action}`,
+          body,
+        ),
+      ),
+  };
 }
 
 /** The attendee's cancel form, posted from the page to process `i % 2`. */
-export function attendeeCancel(bench: Bench, form: { token: string; csrf: string }, i: number, effect: Effect): Racer {
+export function attendeeCancel(
+  bench: Bench,
+  form: { token: string; csrf: string },
+  i: number,
+  effect: Effect,
+): Racer {
   const url = bench.procs[i % 2]!.url;
   return {
     name: `attendee cancel #${i}`,
     effect,
     run: async () => {
-      const r = await fetch(`${url}/t/${form.token}/cancel`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url }, body: new URLSearchParams({ csrf: form.csrf, confirm: 'yes' }).toString() });
+      const r = await fetch(`${url}/t/${form.token}/cancel`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
+        body: new URLSearchParams({ csrf: form.csrf, confirm: 'yes' }).toString(),
+      });
       return { status: r.status, text: (await r.text()).replace(/\s+/g, ' ').slice(-300) };
     },
   };
@@ -165,7 +247,11 @@ export function attendeeCancel(bench: Bench, form: { token: string; csrf: string
 /** Step 2 on process `i % 2`. */
 export function step2(org: Organiser, b: Booking, i: number, effect: Effect): Racer {
   const body = { registrationId: b.registrationId, orderId: b.orderId, paymentId: b.paymentId };
-  return { name: `step 2 #${i}`, effect, run: async () => answer(await org.api(i, 'POST', `/api/v1/events/${b.eventId}/register`, body)) };
+  return {
+    name: `step 2 #${i}`,
+    effect,
+    run: async () => answer(await org.api(i, 'POST', `/api/v1/events/${b.eventId}/register`, body)),
+  };
 }
 
 /**
@@ -212,5 +298,9 @@ export async function settle(bench: Bench): Promise<void> {
 
 /** The booking's audit entries (ids), to tell the race's own apart. */
 export async function auditIds(org: Organiser, b: Booking): Promise<Set<string>> {
-  return new Set(((await org.api(1, 'GET', `/api/v1/audit-log?targetId=${b.registrationId}`)).body.data as any[]).map((e) => e.id));
+  return new Set(
+    ((await org.api(1, 'GET', `/api/v1/audit-log?targetId=${b.registrationId}`)).body.data as any[]).map(
+      (e) => e.id,
+    ),
+  );
 }

@@ -39,11 +39,19 @@ export interface BrowserSession {
 
 /** One browser; Playwright gives each launch a fresh, temporary profile directory. `args` adds switches (a fake camera). */
 export async function openBrowser(args: readonly string[] = []): Promise<BrowserSession> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...ARGS, ...args] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...ARGS, ...args],
+  });
   const contexts: BrowserContext[] = [];
   return {
     async newPage() {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        locale: 'en-IN',
+        timezoneId: 'Asia/Kolkata',
+      });
       contexts.push(context);
       const page = await context.newPage();
       page.setDefaultTimeout(WAIT_MS);
@@ -78,14 +86,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function assertAccessible(page: Page, what: string): Promise<void> {
   await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
   const violations = await page.evaluate(async () => {
-    const r = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    const r = await (window as any).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
     return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
   });
   assert.deepEqual(violations, [], `axe-core: ${what}`);
 }
 
 /** Screenshots `${name}-1280` and one per phone width (390 by default), each phone width checked for sideways scrolling; axe at the last. */
-export async function shootAt(page: Page, name: string, phones: readonly (readonly [number, number])[] = [[390, 844]]): Promise<void> {
+export async function shootAt(
+  page: Page,
+  name: string,
+  phones: readonly (readonly [number, number])[] = [[390, 844]],
+): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
   await screenshot(page, `${name}-1280`);
   for (const [width, height] of phones) {
@@ -98,7 +112,13 @@ export async function shootAt(page: Page, name: string, phones: readonly (readon
 }
 
 /** Signs in to the dashboard through its form and, with `mode`, switches to that mode. */
-export async function signInToDashboard(page: Page, baseUrl: string, email: string, password: string, mode?: 'test' | 'live'): Promise<void> {
+export async function signInToDashboard(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  password: string,
+  mode?: 'test' | 'live',
+): Promise<void> {
   await page.goto(`${baseUrl}/dashboard/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
@@ -124,7 +144,8 @@ export interface Browser {
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does)`);
   const userDataDir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -163,7 +184,9 @@ export async function startHostPages(serviceOrigin: string): Promise<HostPages> 
       return;
     }
     const nonce = Math.random().toString(36).slice(2);
-    const body = Buffer.from(url.searchParams.get('html') ?? '', 'base64url').toString('utf8').replaceAll('NONCE', nonce);
+    const body = Buffer.from(url.searchParams.get('html') ?? '', 'base64url')
+      .toString('utf8')
+      .replaceAll('NONCE', nonce);
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       // The host's own nonce'd script, and the two lines docs/guides/hosted-checkout-and-embed.md asks a host to add; no styles

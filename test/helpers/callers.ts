@@ -9,7 +9,8 @@ export type PassApi = (method: string, path: string, token: string, body?: unkno
 
 /** A door device's caller (`DoorPass <token>`); the address may be a function, read at each call. */
 export function passApi(baseUrl: string | (() => string)): PassApi {
-  return (method, path, token, body) => call(read(baseUrl), method, path, { body, headers: { authorization: `DoorPass ${token}` } });
+  return (method, path, token, body) =>
+    call(read(baseUrl), method, path, { body, headers: { authorization: `DoorPass ${token}` } });
 }
 
 /** Calls with a session's bearer token: `dash(method, path, body?)`. */

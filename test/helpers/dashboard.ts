@@ -20,18 +20,27 @@ export class DashboardClient {
   }
 
   async get(path: string, headers: Record<string, string> = {}) {
-    const res = await fetch(this.baseUrl + path, { redirect: 'manual', headers: { cookie: this.cookieHeader(), ...headers } });
+    const res = await fetch(this.baseUrl + path, {
+      redirect: 'manual',
+      headers: { cookie: this.cookieHeader(), ...headers },
+    });
     this.remember(res);
     return { res, status: res.status, text: await res.text(), location: res.headers.get('location') };
   }
 
   async post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
     const body = new URLSearchParams();
-    for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+    for (const [k, v] of Object.entries(fields))
+      for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
     const res = await fetch(this.baseUrl + path, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader(), origin: this.baseUrl, ...headers },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: this.cookieHeader(),
+        origin: this.baseUrl,
+        ...headers,
+      },
       body: body.toString(),
     });
     this.remember(res);
@@ -48,7 +57,11 @@ export class DashboardClient {
   /** Signs in through the form and keeps the session cookie. */
   async login(email: string, password = 'correct horse battery') {
     const page = await this.get('/dashboard/login');
-    const r = await this.post('/dashboard/login', { _csrf: DashboardClient.csrf(page.text), email, password });
+    const r = await this.post('/dashboard/login', {
+      _csrf: DashboardClient.csrf(page.text),
+      email,
+      password,
+    });
     if (r.status !== 303) throw new Error(`sign-in failed: ${r.status} ${r.text.slice(0, 300)}`);
     return r;
   }
@@ -56,7 +69,12 @@ export class DashboardClient {
   /** Signs up through the form and keeps the session cookie. */
   async signup(email: string, password = 'correct horse battery', name = 'Dash Organiser') {
     const page = await this.get('/dashboard/signup');
-    const r = await this.post('/dashboard/signup', { _csrf: DashboardClient.csrf(page.text), name, email, password });
+    const r = await this.post('/dashboard/signup', {
+      _csrf: DashboardClient.csrf(page.text),
+      name,
+      email,
+      password,
+    });
     if (r.status !== 303) throw new Error(`signup failed: ${r.status} ${r.text.slice(0, 300)}`);
     return r;
   }

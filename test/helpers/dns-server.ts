@@ -25,7 +25,10 @@ export interface DnsServer {
 function encodeName(name: string): Buffer {
   if (name === '' || name === '.') return Buffer.from([0]);
   const parts = name.replace(/\.$/, '').split('.');
-  return Buffer.concat([...parts.map((p) => Buffer.concat([Buffer.from([p.length]), Buffer.from(p)])), Buffer.from([0])]);
+  return Buffer.concat([
+    ...parts.map((p) => Buffer.concat([Buffer.from([p.length]), Buffer.from(p)])),
+    Buffer.from([0]),
+  ]);
 }
 
 function readName(msg: Buffer, offset: number): { name: string; end: number } {
@@ -63,11 +66,15 @@ export async function startDnsServer(zones: Record<string, Zone>): Promise<DnsSe
     const question = msg.subarray(12, end + 4);
     let rcode = 0;
     const answers: Buffer[] = [];
-    if (!zone) rcode = 3; // NXDOMAIN
+    if (!zone)
+      rcode = 3; // NXDOMAIN
     else if (zone.servfail || failAll) rcode = 2;
     else if (type === 15) {
       for (const mx of zone.mx ?? []) {
-        const rdata = Buffer.concat([Buffer.from([mx.priority >> 8, mx.priority & 255]), encodeName(mx.exchange)]);
+        const rdata = Buffer.concat([
+          Buffer.from([mx.priority >> 8, mx.priority & 255]),
+          encodeName(mx.exchange),
+        ]);
         answers.push(record(15, rdata));
       }
     } else if (type === 1) {
@@ -80,7 +87,9 @@ export async function startDnsServer(zones: Record<string, Zone>): Promise<DnsSe
     header.writeUInt16BE(0x8400 | 0x0100 | rcode, 2); // response, authoritative, RD echoed
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(answers.length, 6);
-    return new Promise<void>((resolve) => socket.send(Buffer.concat([header, question, ...answers]), rinfo.port, rinfo.address, () => resolve()));
+    return new Promise<void>((resolve) =>
+      socket.send(Buffer.concat([header, question, ...answers]), rinfo.port, rinfo.address, () => resolve()),
+    );
   };
   socket.on('message', (msg, rinfo) => {
     const { name, end } = readName(msg, 12);

@@ -17,32 +17,46 @@ export async function addRegistration(
     checkedIn?: boolean;
   } = {},
 ): Promise<string> {
-  const event = await server.deps.db.selectFrom('events').select(['account_id', 'mode']).where('id', '=', eventId).executeTakeFirstOrThrow();
+  const event = await server.deps.db
+    .selectFrom('events')
+    .select(['account_id', 'mode'])
+    .where('id', '=', eventId)
+    .executeTakeFirstOrThrow();
   const id = randomIds.make('reg', 16);
   const now = server.clock.now();
   // Seeds a booking in any state directly (a fixture, not a path the service takes).
-  await server.deps.db.insertInto('registrations').values({
-    id,
-    event_id: eventId,
-    account_id: event.account_id,
-    mode: event.mode,
-    status: spec.status ?? 'confirmed',
-    name: 'Attendee',
-    email: `${id.toLowerCase()}@example.in`,
-    phone: null,
-    ticket_type: spec.ticketType ?? 'General',
-    sub_event_id: spec.subEventId ?? null,
-    quantity: spec.quantity ?? 1,
-    amount_paise: spec.amountPaise ?? 0,
-    custom_fields: '{}',
-    promo_code: null,
-    ticket_code: null,
-    created_at: now,
-    confirmed_at: (spec.status ?? 'confirmed') === 'confirmed' ? now : null,
-  }).execute();
+  await server.deps.db
+    .insertInto('registrations')
+    .values({
+      id,
+      event_id: eventId,
+      account_id: event.account_id,
+      mode: event.mode,
+      status: spec.status ?? 'confirmed',
+      name: 'Attendee',
+      email: `${id.toLowerCase()}@example.in`,
+      phone: null,
+      ticket_type: spec.ticketType ?? 'General',
+      sub_event_id: spec.subEventId ?? null,
+      quantity: spec.quantity ?? 1,
+      amount_paise: spec.amountPaise ?? 0,
+      custom_fields: '{}',
+      promo_code: null,
+      ticket_code: null,
+      created_at: now,
+      confirmed_at: (spec.status ?? 'confirmed') === 'confirmed' ? now : null,
+    })
+    .execute();
   await server.deps.db
     .insertInto('attendees')
-    .values({ id, registration_id: id, idx: 0, name: 'Attendee', email: `${id.toLowerCase()}@example.in`, checked_in_at: spec.checkedIn ? now : null })
+    .values({
+      id,
+      registration_id: id,
+      idx: 0,
+      name: 'Attendee',
+      email: `${id.toLowerCase()}@example.in`,
+      checked_in_at: spec.checkedIn ? now : null,
+    })
     .execute();
   if ((spec.status ?? 'confirmed') === 'confirmed') {
     const scopes = [EVENT_SCOPE];
@@ -60,7 +74,12 @@ export async function addRegistration(
  * A caller holding one API key: `api(method, path, body?, key?)`, where the fourth argument is
  * another key for one call, or `{ key?, headers? }` to send headers too.
  */
-export type Api = (method: string, path: string, body?: unknown, key?: string | { key?: string; headers?: Record<string, string> }) => Promise<Reply>;
+export type Api = (
+  method: string,
+  path: string,
+  body?: unknown,
+  key?: string | { key?: string; headers?: Record<string, string> },
+) => Promise<Reply>;
 
 /**
  * Calls with one key. The address and key may be given as functions, read at each call, for a
@@ -70,7 +89,11 @@ export function keyApi(baseUrl: string | (() => string), key: string | (() => st
   const read = (v: string | (() => string)) => (typeof v === 'function' ? v() : v);
   return (method, path, body, other) => {
     const options = typeof other === 'string' ? { key: other } : (other ?? {});
-    return call(read(baseUrl), method, path, { key: options.key ?? read(key), body, headers: options.headers });
+    return call(read(baseUrl), method, path, {
+      key: options.key ?? read(key),
+      body,
+      headers: options.headers,
+    });
   };
 }
 
@@ -90,7 +113,11 @@ export const EVENT_DEFAULTS = { title: 'Event', description: 'x', startDate: '20
 export type EventData = { id: string; slug: string; [field: string]: any };
 
 /** Creates an event (201 checked), published when asked; answers it as the API served it. */
-export async function createEventData(api: Api, fields: Record<string, unknown> = {}, options: { publish?: boolean } = {}): Promise<EventData> {
+export async function createEventData(
+  api: Api,
+  fields: Record<string, unknown> = {},
+  options: { publish?: boolean } = {},
+): Promise<EventData> {
   const r = await api('POST', '/api/v1/events', { ...EVENT_DEFAULTS, ...fields });
   if (r.status !== 201) throw new Error(`event creation failed: ${r.status} ${r.text}`);
   const data = r.body.data as EventData;
@@ -101,7 +128,11 @@ export async function createEventData(api: Api, fields: Record<string, unknown> 
 }
 
 /** Creates an event (201 checked), published when asked; answers its id. */
-export async function createEvent(api: Api, fields: Record<string, unknown> = {}, options: { publish?: boolean } = {}): Promise<string> {
+export async function createEvent(
+  api: Api,
+  fields: Record<string, unknown> = {},
+  options: { publish?: boolean } = {},
+): Promise<string> {
   return (await createEventData(api, fields, options)).id;
 }
 
@@ -117,7 +148,12 @@ export async function organiserWithEvent(
 }
 
 /** Pays a sandbox order (201 checked) with `outcome`; answers the payment's id. */
-export async function payInSandbox(api: Api, orderId: string, outcome: 'success' | 'failure' = 'success', key?: string): Promise<string> {
+export async function payInSandbox(
+  api: Api,
+  orderId: string,
+  outcome: 'success' | 'failure' = 'success',
+  key?: string,
+): Promise<string> {
   const pay = await api('POST', '/api/v1/sandbox/payments', { orderId, outcome }, key);
   if (pay.status !== 201) throw new Error(`sandbox payment failed: ${pay.status} ${pay.text}`);
   return pay.body.paymentId as string;
@@ -132,10 +168,19 @@ export async function paidBooking(
   eventId: string,
   buyer: Record<string, unknown> = {},
 ): Promise<{ registrationId: string; orderId: string; paymentId: string }> {
-  const step1 = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer'), ...buyer });
-  if (step1.status !== 201 || !step1.body.orderId) throw new Error(`step 1 failed: ${step1.status} ${step1.text}`);
+  const step1 = await api('POST', `/api/v1/events/${eventId}/register`, {
+    name: 'Buyer',
+    email: uniqueEmail('buyer'),
+    ...buyer,
+  });
+  if (step1.status !== 201 || !step1.body.orderId)
+    throw new Error(`step 1 failed: ${step1.status} ${step1.text}`);
   const paymentId = await payInSandbox(api, step1.body.orderId as string);
-  const ids = { registrationId: step1.body.registrationId as string, orderId: step1.body.orderId as string, paymentId };
+  const ids = {
+    registrationId: step1.body.registrationId as string,
+    orderId: step1.body.orderId as string,
+    paymentId,
+  };
   const step2 = await api('POST', `/api/v1/events/${eventId}/register`, ids);
   if (step2.status !== 200) throw new Error(`step 2 failed: ${step2.status} ${step2.text}`);
   return ids;

@@ -17,5 +17,10 @@ export function y4mOf(png: Buffer, width = 640, height = 480): Buffer {
     }
   }
   const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
-  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`), Buffer.from('FRAME\n'), y, chroma]);
+  return Buffer.concat([
+    Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`),
+    Buffer.from('FRAME\n'),
+    y,
+    chroma,
+  ]);
 }

@@ -21,7 +21,12 @@ export interface CallOptions {
   raw?: string;
 }
 
-export async function call<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers['x-api-key'] = options.key;
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
@@ -57,14 +62,18 @@ export interface Account {
  * been opened) unless `verified: false`, when the server runs in this process; a
  * server in another process leaves it unverified.
  */
-export async function signup(baseUrl: string, overrides: { email?: string; name?: string; verified?: boolean } = {}): Promise<Account> {
+export async function signup(
+  baseUrl: string,
+  overrides: { email?: string; name?: string; verified?: boolean } = {},
+): Promise<Account> {
   const email = overrides.email ?? uniqueEmail();
   const r = await call(baseUrl, 'POST', '/auth/signup', {
     body: { email, password: 'correct horse battery', name: overrides.name ?? 'Test Organiser' },
   });
   if (r.status !== 201) throw new Error(`signup failed: ${r.status} ${r.text}`);
   const server = overrides.verified === false ? undefined : serverAt(baseUrl);
-  if (server) await markEmailVerified(server.deps.db, r.body.userId, email.trim().toLowerCase(), server.clock.now());
+  if (server)
+    await markEmailVerified(server.deps.db, r.body.userId, email.trim().toLowerCase(), server.clock.now());
   return { userId: r.body.userId, email, token: r.body.idToken };
 }
 
@@ -80,7 +89,11 @@ export async function createKey(
 ): Promise<KeyInfo> {
   const r = await call(baseUrl, 'POST', '/dashboard/api/keys', {
     token,
-    body: { mode: spec.mode ?? 'test', class: spec.class ?? 'full', ...(spec.allowedOrigin ? { allowedOrigin: spec.allowedOrigin } : {}) },
+    body: {
+      mode: spec.mode ?? 'test',
+      class: spec.class ?? 'full',
+      ...(spec.allowedOrigin ? { allowedOrigin: spec.allowedOrigin } : {}),
+    },
   });
   if (r.status !== 201) throw new Error(`key creation failed: ${r.status} ${r.text}`);
   return { key: r.body.key, keyId: r.body.data.id };
@@ -98,19 +111,28 @@ export async function organiser(baseUrl: string, mode: 'test' | 'live' = 'test')
  * (any of `dataDirs`, since any instance's worker may send it) and confirms its token
  * signed in to the account (the default test password).
  */
-export async function verifyFromMailFiles(baseUrl: string, dataDirs: readonly string[], email: string, tries = 200): Promise<void> {
+export async function verifyFromMailFiles(
+  baseUrl: string,
+  dataDirs: readonly string[],
+  email: string,
+  tries = 200,
+): Promise<void> {
   for (let i = 0; i < tries; i++) {
     for (const dir of dataDirs) {
       const mailDir = join(dir, 'mail');
       if (!existsSync(mailDir)) continue;
       for (const name of readdirSync(mailDir).filter((n) => n.endsWith('.eml'))) {
         // Quoted-printable soft line breaks and "=" escapes undone, enough to read the link.
-        const text = readFileSync(join(mailDir, name), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+        const text = readFileSync(join(mailDir, name), 'utf8')
+          .replace(/=\r?\n/g, '')
+          .replace(/=3D/gi, '=');
         if (!text.toLowerCase().includes(email.toLowerCase())) continue;
         const token = /\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
         if (!token) continue;
         // Confirming needs the account's own session (docs/decisions/14-trust-and-safety-second-round.md).
-        const login = await call(baseUrl, 'POST', '/auth/login', { body: { email, password: 'correct horse battery' } });
+        const login = await call(baseUrl, 'POST', '/auth/login', {
+          body: { email, password: 'correct horse battery' },
+        });
         const r = await call(baseUrl, 'POST', '/auth/verify', { token: login.body.idToken, body: { token } });
         if (r.status !== 200) throw new Error(`verification failed: ${r.status} ${r.text}`);
         return;

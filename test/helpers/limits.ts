@@ -9,4 +9,6 @@ export const RAISED_LIMITS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Env for startServer that leaves every raised limit at the service's default (an empty value is unset). */
-export const DEFAULT_LIMITS: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(Object.keys(RAISED_LIMITS).map((k) => [k, ''])));
+export const DEFAULT_LIMITS: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(Object.keys(RAISED_LIMITS).map((k) => [k, ''])),
+);

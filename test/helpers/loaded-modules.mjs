@@ -7,5 +7,6 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const Module = require('node:module');
 process.on('exit', () => {
-  if (process.env.LOADED_MODULES_FILE) writeFileSync(process.env.LOADED_MODULES_FILE, JSON.stringify(Object.keys(Module._cache)));
+  if (process.env.LOADED_MODULES_FILE)
+    writeFileSync(process.env.LOADED_MODULES_FILE, JSON.stringify(Object.keys(Module._cache)));
 });

@@ -12,4 +12,5 @@ export function seededRandom(seed: number): Random {
   };
 }
 
-export const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+export const pick = <T>(random: Random, items: readonly T[]): T =>
+  items[Math.floor(random() * items.length)]!;

@@ -25,13 +25,26 @@ export interface ServiceProcess {
 
 // Starting under tsx takes 25 to 33 s on the shared 2-core machine when it is busy: 30 s was
 // too short a wait to tell a service that cannot start from a slow machine.
-export async function startProcess(env: Record<string, string>, timeoutMs = 90_000, nodeArgs: string[] = [], entry: string[] = ['--import', 'tsx', 'src/server.ts']): Promise<ServiceProcess> {
+export async function startProcess(
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+  nodeArgs: string[] = [],
+  entry: string[] = ['--import', 'tsx', 'src/server.ts'],
+): Promise<ServiceProcess> {
   const port = await freePort();
   let errors = '';
   const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     // Pools of 10: two or three processes beside the test's own server, and another test file
     // running at the same time, stay under one PostgreSQL server's 100 connections.
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '10', ...RAISED_LIMITS, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      DATABASE_POOL_SIZE: '10',
+      ...RAISED_LIMITS,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (d: Buffer) => {

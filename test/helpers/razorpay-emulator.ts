@@ -46,7 +46,11 @@ export interface RazorpayEmulator {
   /** Every refund made, in order (a replay of an X-Refund-Idempotency key is not a new one; a lie's phantom is not made). */
   refunds: Json[];
   /** Moves a payout to a state as the bank would (processed sets a UTR) and returns the `payout.<status>` notification body. */
-  settlePayout(payoutId: string, status: 'processed' | 'reversed' | 'failed' | 'cancelled' | 'rejected' | 'queued', options?: { utr?: string; reason?: string }): string;
+  settlePayout(
+    payoutId: string,
+    status: 'processed' | 'reversed' | 'failed' | 'cancelled' | 'rejected' | 'queued',
+    options?: { utr?: string; reason?: string },
+  ): string;
   /** The buyer completes checkout: a payment for the order, captured (default) or only authorised. */
   pay(orderId: string, options?: { capture?: boolean; amount?: number; method?: string }): Json;
   /**
@@ -57,7 +61,11 @@ export interface RazorpayEmulator {
    */
   chargeSubscription(subscriptionId: string): { payment: Json; currentEnd: number; body: string };
   /** The next `times` requests whose "METHOD /path" matches answer this way. */
-  fail(match: RegExp, failure: { status?: number; body?: Json; delayMs?: number; dropAnswer?: boolean }, times?: number): void;
+  fail(
+    match: RegExp,
+    failure: { status?: number; body?: Json; delayMs?: number; dropAnswer?: boolean },
+    times?: number,
+  ): void;
   /**
    * Seeded faults on every API request from now on (reconciliation runs): with
    * probability `rate` a request fails — 503 before doing anything, the connection
@@ -143,8 +151,14 @@ export interface EmulatorNotification {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const randomId = (prefix: string) => `${prefix}_${randomBytes(10).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(14, 'x').slice(0, 14)}`;
-const notes = (n: unknown) => (n && typeof n === 'object' && !Array.isArray(n) && Object.keys(n).length > 0 ? n : []);
+const randomId = (prefix: string) =>
+  `${prefix}_${randomBytes(10)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .padEnd(14, 'x')
+    .slice(0, 14)}`;
+const notes = (n: unknown) =>
+  n && typeof n === 'object' && !Array.isArray(n) && Object.keys(n).length > 0 ? n : [];
 
 export function errorBody(description: string, field?: string, code = 'BAD_REQUEST_ERROR'): Json {
   return {
@@ -162,7 +176,9 @@ export function errorBody(description: string, field?: string, code = 'BAD_REQUE
 
 /** Razorpay's error body for an idempotency refusal: source, step and reason "NA". */
 function idempotencyError(description: string): Json {
-  return { error: { code: 'BAD_REQUEST_ERROR', description, source: 'NA', step: 'NA', reason: 'NA', metadata: {} } };
+  return {
+    error: { code: 'BAD_REQUEST_ERROR', description, source: 'NA', step: 'NA', reason: 'NA', metadata: {} },
+  };
 }
 
 /** JSON with object keys sorted at every level, to compare request bodies. */
@@ -199,12 +215,22 @@ export async function startRazorpayEmulator(
   } = {},
 ): Promise<RazorpayEmulator> {
   let counter = 0;
-  const rid = options.seed === undefined ? randomId : (prefix: string) => `${prefix}_${(++counter).toString(36).padStart(14, '0')}`;
+  const rid =
+    options.seed === undefined
+      ? randomId
+      : (prefix: string) => `${prefix}_${(++counter).toString(36).padStart(14, '0')}`;
   const lies = options.lies ?? {};
-  const lied: Record<keyof Lies, Set<string>> = { refundsNotMade: new Set(), capturesMisreported: new Set(), ordersLost: new Set() };
+  const lied: Record<keyof Lies, Set<string>> = {
+    refundsNotMade: new Set(),
+    capturesMisreported: new Set(),
+    ordersLost: new Set(),
+  };
   const lieSeed = options.seed ?? 0;
-  const orderLost = (orderId: unknown) => lies.ordersLost !== undefined && hashUnit(lieSeed, 'lost', String(orderId)) < lies.ordersLost;
-  const misreported = (paymentId: unknown) => lies.capturesMisreported !== undefined && hashUnit(lieSeed, 'amount', String(paymentId)) < lies.capturesMisreported;
+  const orderLost = (orderId: unknown) =>
+    lies.ordersLost !== undefined && hashUnit(lieSeed, 'lost', String(orderId)) < lies.ordersLost;
+  const misreported = (paymentId: unknown) =>
+    lies.capturesMisreported !== undefined &&
+    hashUnit(lieSeed, 'amount', String(paymentId)) < lies.capturesMisreported;
   /** A payment as the gateway reports it (the lie about its amount, when lying). */
   const reported = (p: Json): Json => {
     if (!misreported(p.id) || !(p.status === 'captured' || p.status === 'refunded')) return p;
@@ -221,7 +247,8 @@ export async function startRazorpayEmulator(
   const fundAccounts = new Map<string, Json>();
   const payouts = new Map<string, Json>();
   const payoutKeys = new Map<string, { body: string; payoutId: string }>();
-  const expectedAuth = 'Basic ' + Buffer.from(`${credentials.keyId}:${credentials.keySecret}`).toString('base64');
+  const expectedAuth =
+    'Basic ' + Buffer.from(`${credentials.keyId}:${credentials.keySecret}`).toString('base64');
 
   // ---- reconciliation additions: order payments, receipt lookup, refund idempotency,
   // random faults and notifications held for the test to deliver.
@@ -257,8 +284,15 @@ export async function startRazorpayEmulator(
     let m: RegExpExecArray | null;
     if (method === 'GET' && path === '/v1/orders') {
       const receipt = query.get('receipt');
-      const items = [...orders.values()].filter((o) => (receipt === null || o.receipt === receipt) && !orderLost(o.id)).reverse();
-      return collection(items.slice(Number(query.get('skip') ?? 0), Number(query.get('skip') ?? 0) + Math.min(100, Number(query.get('count') ?? 10))));
+      const items = [...orders.values()]
+        .filter((o) => (receipt === null || o.receipt === receipt) && !orderLost(o.id))
+        .reverse();
+      return collection(
+        items.slice(
+          Number(query.get('skip') ?? 0),
+          Number(query.get('skip') ?? 0) + Math.min(100, Number(query.get('count') ?? 10)),
+        ),
+      );
     }
     if (method === 'GET' && (m = /^\/v1\/orders\/([^/]+)\/payments$/.exec(path))) {
       if (!orders.has(m[1]!)) throw unknownId();
@@ -275,12 +309,26 @@ export async function startRazorpayEmulator(
    */
   async function refundUnderKey(path: string, key: string, body: Json, make: () => Json): Promise<Json> {
     // Razorpay documents the rule, not its refusal's wording: this description is ours.
-    if (!/^[A-Za-z0-9_-]{10,}$/.test(key)) throw bad('The idempotency key must be at least 10 characters of letters, digits, hyphens and underscores.', 'X-Refund-Idempotency');
+    if (!/^[A-Za-z0-9_-]{10,}$/.test(key))
+      throw bad(
+        'The idempotency key must be at least 10 characters of letters, digits, hyphens and underscores.',
+        'X-Refund-Idempotency',
+      );
     const id = `${path} ${key}`;
     const canonical = canonicalJson(body);
     const seen = refundKeys.get(id);
-    if (seen && !seen.refund) throw new HttpError(409, idempotencyError('A request with the same idempotency key is still being processed. Retry after it completes.'));
-    if (seen && seen.body !== canonical) throw new HttpError(400, idempotencyError('Different request with the same idempotency key has already been processed.'));
+    if (seen && !seen.refund)
+      throw new HttpError(
+        409,
+        idempotencyError(
+          'A request with the same idempotency key is still being processed. Retry after it completes.',
+        ),
+      );
+    if (seen && seen.body !== canonical)
+      throw new HttpError(
+        400,
+        idempotencyError('Different request with the same idempotency key has already been processed.'),
+      );
     if (seen) return seen.refund!;
     const entry: { body: string; refund?: Json } = { body: canonical };
     refundKeys.set(id, entry);
@@ -311,10 +359,30 @@ export async function startRazorpayEmulator(
     if (method === 'POST' && path === '/v1/contacts') {
       const name = body.name;
       if (typeof name !== 'string') throw bad('The name field is required.', 'name');
-      if (name.length < 3 || name.length > 50 || !/^[a-zA-Z0-9 ’\-_/().]+$/.test(name) || /[’\-_/()]$/.test(name)) throw bad('The name format is invalid.', 'name');
-      if (body.type !== undefined && !['vendor', 'customer', 'employee', 'self'].includes(String(body.type))) throw bad(`Invalid type: ${body.type}`, 'type');
-      if (typeof body.reference_id === 'string' && body.reference_id.length > 40) throw bad('The reference id may not be greater than 40 characters.', 'reference_id');
-      const contact = { id: rid('cont'), entity: 'contact', name, contact: body.contact ?? null, email: body.email ?? null, type: body.type ?? null, reference_id: body.reference_id ?? null, batch_id: null, active: true, notes: notes(body.notes), created_at: now() };
+      if (
+        name.length < 3 ||
+        name.length > 50 ||
+        !/^[a-zA-Z0-9 ’\-_/().]+$/.test(name) ||
+        /[’\-_/()]$/.test(name)
+      )
+        throw bad('The name format is invalid.', 'name');
+      if (body.type !== undefined && !['vendor', 'customer', 'employee', 'self'].includes(String(body.type)))
+        throw bad(`Invalid type: ${body.type}`, 'type');
+      if (typeof body.reference_id === 'string' && body.reference_id.length > 40)
+        throw bad('The reference id may not be greater than 40 characters.', 'reference_id');
+      const contact = {
+        id: rid('cont'),
+        entity: 'contact',
+        name,
+        contact: body.contact ?? null,
+        email: body.email ?? null,
+        type: body.type ?? null,
+        reference_id: body.reference_id ?? null,
+        batch_id: null,
+        active: true,
+        notes: notes(body.notes),
+        created_at: now(),
+      };
       contacts.set(contact.id, contact);
       return contact;
     }
@@ -322,31 +390,54 @@ export async function startRazorpayEmulator(
       if (!contacts.has(String(body.contact_id))) throw unknownId();
       if (body.account_type !== 'vpa') throw bad('The selected account type is invalid.', 'account_type');
       const address = (body.vpa as Json | undefined)?.address;
-      if (typeof address !== 'string' || address.length < 3 || address.length > 100 || !/^[a-zA-Z0-9.\-]+@[a-zA-Z0-9.\-]+$/.test(address)) throw bad('Invalid VPA. Please enter a valid Virtual Payment Address', 'vpa');
+      if (
+        typeof address !== 'string' ||
+        address.length < 3 ||
+        address.length > 100 ||
+        !/^[a-zA-Z0-9.\-]+@[a-zA-Z0-9.\-]+$/.test(address)
+      )
+        throw bad('Invalid VPA. Please enter a valid Virtual Payment Address', 'vpa');
       const [username, handle] = address.split('@');
-      const fa = { id: rid('fa'), entity: 'fund_account', contact_id: body.contact_id, account_type: 'vpa', vpa: { username, handle, address }, active: true, batch_id: null, created_at: now() };
+      const fa = {
+        id: rid('fa'),
+        entity: 'fund_account',
+        contact_id: body.contact_id,
+        account_type: 'vpa',
+        vpa: { username, handle, address },
+        active: true,
+        batch_id: null,
+        created_at: now(),
+      };
       fundAccounts.set(fa.id, fa);
       return fa;
     }
     if (method === 'POST' && path === '/v1/payouts') {
       const key = headers['x-payout-idempotency'];
-      if (typeof key !== 'string' || key === '') throw bad('Idempotency key is missing. Include idempotency header and key in the request.', 'X-Payout-Idempotency');
-      if (!/^[A-Za-z0-9 _-]{4,36}$/.test(key)) throw bad('The idempotency key format is invalid.', 'X-Payout-Idempotency');
+      if (typeof key !== 'string' || key === '')
+        throw bad(
+          'Idempotency key is missing. Include idempotency header and key in the request.',
+          'X-Payout-Idempotency',
+        );
+      if (!/^[A-Za-z0-9 _-]{4,36}$/.test(key))
+        throw bad('The idempotency key format is invalid.', 'X-Payout-Idempotency');
       const canonical = canonicalJson(body);
       const seen = payoutKeys.get(key);
       if (seen) {
         if (seen.body !== canonical) throw bad('Different request body sent for the same Idempotency Header');
         return payouts.get(seen.payoutId)!;
       }
-      if (options.accountNumber !== undefined && body.account_number !== options.accountNumber) throw bad('The account number is invalid.', 'account_number');
+      if (options.accountNumber !== undefined && body.account_number !== options.accountNumber)
+        throw bad('The account number is invalid.', 'account_number');
       if (!fundAccounts.has(String(body.fund_account_id))) throw unknownId();
       const amount = amountOf(body);
       if (amount < 100) throw bad('The amount must be at least INR 1.00', 'amount');
       if (body.currency !== 'INR') throw bad('The currency field is required.', 'currency');
       if (body.mode !== 'UPI') throw bad('The selected mode is invalid.', 'mode');
       if (typeof body.purpose !== 'string') throw bad('The purpose field is required.', 'purpose');
-      if (typeof body.narration === 'string' && !/^[A-Za-z0-9 ]{0,30}$/.test(body.narration)) throw bad('The narration format is invalid.', 'narration');
-      if (typeof body.reference_id === 'string' && body.reference_id.length > 40) throw bad('The reference id may not be greater than 40 characters.', 'reference_id');
+      if (typeof body.narration === 'string' && !/^[A-Za-z0-9 ]{0,30}$/.test(body.narration))
+        throw bad('The narration format is invalid.', 'narration');
+      if (typeof body.reference_id === 'string' && body.reference_id.length > 40)
+        throw bad('The reference id may not be greater than 40 characters.', 'reference_id');
       const payout = {
         id: rid('pout'),
         entity: 'payout',
@@ -381,7 +472,8 @@ export async function startRazorpayEmulator(
     if (method === 'POST' && path === '/v1/orders') {
       const amount = amountOf(body);
       if (amount < 100) throw bad('The amount must be at least INR 1.00', 'amount');
-      if (typeof body.receipt === 'string' && body.receipt.length > 40) throw bad('The receipt may not be greater than 40 characters.', 'receipt');
+      if (typeof body.receipt === 'string' && body.receipt.length > 40)
+        throw bad('The receipt may not be greater than 40 characters.', 'receipt');
       const order = {
         amount,
         amount_due: amount,
@@ -415,10 +507,17 @@ export async function startRazorpayEmulator(
       if (!p) throw unknownId();
       const amount = amountOf(body);
       if (p.status === 'captured') throw bad('This payment has already been captured');
-      if (p.status !== 'authorized') throw bad('Only payments which have been authorized and not yet captured can be captured');
+      if (p.status !== 'authorized')
+        throw bad('Only payments which have been authorized and not yet captured can be captured');
       if (amount !== p.amount) throw bad('Capture amount must be equal to the amount authorized', 'amount');
-      if ((body.currency ?? 'INR') !== p.currency) throw bad('Capture request currency must be same as payment currency', 'currency');
-      Object.assign(p, { status: 'captured', captured: true, fee: Math.round(Number(p.amount) * 0.02), tax: 0 });
+      if ((body.currency ?? 'INR') !== p.currency)
+        throw bad('Capture request currency must be same as payment currency', 'currency');
+      Object.assign(p, {
+        status: 'captured',
+        captured: true,
+        fee: Math.round(Number(p.amount) * 0.02),
+        tax: 0,
+      });
       const order = orders.get(String(p.order_id));
       if (order) Object.assign(order, { status: 'paid', amount_paid: p.amount, amount_due: 0 });
       if (orderLost(p.order_id)) lied.ordersLost.add(String(p.order_id));
@@ -430,11 +529,18 @@ export async function startRazorpayEmulator(
       const left = Number(p.amount) - Number(p.amount_refunded);
       if (p.status === 'refunded' || left <= 0) throw bad('The payment has been fully refunded already');
       const amount = body.amount === undefined ? left : amountOf(body);
-      if (p.status !== 'captured' || amount > left) throw bad('The refund amount provided is greater than amount captured', 'amount');
+      if (p.status !== 'captured' || amount > left)
+        throw bad('The refund amount provided is greater than amount captured', 'amount');
       const refunded = Number(p.amount_refunded) + amount;
-      const phantom = lies.refundsNotMade !== undefined && hashUnit(lieSeed, 'refund', String(p.id)) < lies.refundsNotMade;
+      const phantom =
+        lies.refundsNotMade !== undefined && hashUnit(lieSeed, 'refund', String(p.id)) < lies.refundsNotMade;
       if (phantom) lied.refundsNotMade.add(String(p.id));
-      else Object.assign(p, { amount_refunded: refunded, refund_status: refunded === p.amount ? 'full' : 'partial', status: refunded === p.amount ? 'refunded' : 'captured' });
+      else
+        Object.assign(p, {
+          amount_refunded: refunded,
+          refund_status: refunded === p.amount ? 'full' : 'partial',
+          status: refunded === p.amount ? 'refunded' : 'captured',
+        });
       const refund = {
         id: rid('rfnd'),
         entity: 'refund',
@@ -454,8 +560,10 @@ export async function startRazorpayEmulator(
       return refund;
     }
     if (method === 'POST' && path === '/v1/plans') {
-      for (const f of ['period', 'interval', 'item']) if (body[f] === undefined) throw bad(`The ${f} field is required.`, f);
-      if (!['daily', 'weekly', 'monthly', 'yearly'].includes(String(body.period))) throw bad('Invalid argument for period passed', 'period');
+      for (const f of ['period', 'interval', 'item'])
+        if (body[f] === undefined) throw bad(`The ${f} field is required.`, f);
+      if (!['daily', 'weekly', 'monthly', 'yearly'].includes(String(body.period)))
+        throw bad('Invalid argument for period passed', 'period');
       const item = body.item as Json;
       if (!item.name) throw bad('The name field is required.', 'name');
       const amount = amountOf(item);
@@ -465,7 +573,16 @@ export async function startRazorpayEmulator(
         entity: 'plan',
         interval: body.interval,
         period: body.period,
-        item: { id: rid('item'), active: true, name: item.name, description: item.description ?? null, amount, unit_amount: amount, currency: item.currency ?? 'INR', type: 'plan' },
+        item: {
+          id: rid('item'),
+          active: true,
+          name: item.name,
+          description: item.description ?? null,
+          amount,
+          unit_amount: amount,
+          currency: item.currency ?? 'INR',
+          type: 'plan',
+        },
         notes: notes(body.notes),
         created_at: now(),
       };
@@ -514,8 +631,12 @@ export async function startRazorpayEmulator(
     if (method === 'POST' && (m = /^\/v1\/subscriptions\/([^/]+)\/cancel$/.exec(path))) {
       const s = subscriptions.get(m[1]!);
       if (!s) throw unknownId();
-      if (['cancelled', 'completed', 'expired'].includes(String(s.status))) throw bad(`Subscription is not cancellable in ${s.status} status.`, 'status');
-      const atEnd = body.cancel_at_cycle_end === true || body.cancel_at_cycle_end === 1 || body.cancel_at_cycle_end === '1';
+      if (['cancelled', 'completed', 'expired'].includes(String(s.status)))
+        throw bad(`Subscription is not cancellable in ${s.status} status.`, 'status');
+      const atEnd =
+        body.cancel_at_cycle_end === true ||
+        body.cancel_at_cycle_end === 1 ||
+        body.cancel_at_cycle_end === '1';
       if (atEnd) {
         // Per reports the entity comes back apparently unchanged; the cancel is kept internally.
         s.cancel_at_cycle_end = true;
@@ -552,19 +673,46 @@ export async function startRazorpayEmulator(
         const dropAnswer = failure?.dropAnswer === true;
         if (failure) {
           failure.times--;
-          if (failure.status) return send(failure.status, failure.body ?? errorBody('We are facing some trouble completing your request at the moment. Please try again shortly.', undefined, 'SERVER_ERROR'));
+          if (failure.status)
+            return send(
+              failure.status,
+              failure.body ??
+                errorBody(
+                  'We are facing some trouble completing your request at the moment. Please try again shortly.',
+                  undefined,
+                  'SERVER_ERROR',
+                ),
+            );
         }
         if (req.headers.authorization !== expectedAuth) {
-          return send(401, errorBody(req.headers.authorization ? 'Authentication failed' : 'Please provide your api key for authentication purposes.'));
+          return send(
+            401,
+            errorBody(
+              req.headers.authorization
+                ? 'Authentication failed'
+                : 'Please provide your api key for authentication purposes.',
+            ),
+          );
         }
         const fault = decideFault(`${method} ${path}`);
         if (fault) faults[fault]++;
-        if (fault === 'error') return send(503, errorBody('We are facing some trouble completing your request at the moment. Please try again shortly.', undefined, 'SERVER_ERROR'));
+        if (fault === 'error')
+          return send(
+            503,
+            errorBody(
+              'We are facing some trouble completing your request at the moment. Please try again shortly.',
+              undefined,
+              'SERVER_ERROR',
+            ),
+          );
         if (fault === 'lost_request') return void req.socket.destroy();
         const make = () => readRoute(method, path, query) ?? route(method, path, body ?? {}, req.headers);
         const refundKey = req.headers['x-refund-idempotency'];
-        const keyed = method === 'POST' && /^\/v1\/payments\/[^/]+\/refund$/.test(path) && typeof refundKey === 'string';
-        const result = keyed ? refundUnderKey(path, refundKey, body ?? {}, make) : new Promise<Json>((resolve) => resolve(make()));
+        const keyed =
+          method === 'POST' && /^\/v1\/payments\/[^/]+\/refund$/.test(path) && typeof refundKey === 'string';
+        const result = keyed
+          ? refundUnderKey(path, refundKey, body ?? {}, make)
+          : new Promise<Json>((resolve) => resolve(make()));
         result.then(
           (json) => {
             if (fault === 'lost_answer' || dropAnswer) return void req.socket.destroy();
@@ -583,7 +731,8 @@ export async function startRazorpayEmulator(
           setTimeout(answer, delayed.delayMs).unref();
         } else answer();
       };
-      if (gated && (gateMatch === undefined || gateMatch.test(`${method} ${path}`))) hold({ method, path, release: go });
+      if (gated && (gateMatch === undefined || gateMatch.test(`${method} ${path}`)))
+        hold({ method, path, release: go });
       else go();
     });
   });
@@ -605,13 +754,24 @@ export async function startRazorpayEmulator(
     settlePayout(payoutId, status, o = {}) {
       const p = payouts.get(payoutId);
       if (!p) throw new Error(`no payout ${payoutId}`);
-      const utr = status === 'processed' ? (o.utr ?? (p.utr as string | null) ?? (options.seed === undefined ? `UTR${randomBytes(6).toString('hex').toUpperCase()}` : rid('UTR'))) : p.utr;
+      const utr =
+        status === 'processed'
+          ? (o.utr ??
+            (p.utr as string | null) ??
+            (options.seed === undefined ? `UTR${randomBytes(6).toString('hex').toUpperCase()}` : rid('UTR')))
+          : p.utr;
       const failed = ['reversed', 'failed', 'cancelled', 'rejected'].includes(status);
       Object.assign(p, {
         status,
         utr,
         failure_reason: failed ? (o.reason ?? `payout ${status}`) : null,
-        status_details: failed ? { description: o.reason ?? `payout ${status}`, source: 'beneficiary_bank', reason: `payout_${status}` } : { description: null, source: null, reason: `payout_${status}` },
+        status_details: failed
+          ? {
+              description: o.reason ?? `payout ${status}`,
+              source: 'beneficiary_bank',
+              reason: `payout_${status}`,
+            }
+          : { description: null, source: null, reason: `payout_${status}` },
       });
       return payoutEvent(`payout.${status}`, p);
     },
@@ -651,22 +811,48 @@ export async function startRazorpayEmulator(
       // A lost order is a lie that matters once the gateway holds its money: an authorised
       // payment nobody can capture moves nothing, and there is nothing to find.
       if (capture && orderLost(orderId)) lied.ordersLost.add(orderId);
-      Object.assign(order, { attempts: Number(order.attempts) + 1, status: capture ? 'paid' : 'attempted', ...(capture ? { amount_paid: amount, amount_due: 0 } : {}) });
+      Object.assign(order, {
+        attempts: Number(order.attempts) + 1,
+        status: capture ? 'paid' : 'attempted',
+        ...(capture ? { amount_paid: amount, amount_due: 0 } : {}),
+      });
       return payment;
     },
     chargeSubscription(subscriptionId) {
       const sub = subscriptions.get(subscriptionId);
       if (!sub) throw new Error(`no subscription ${subscriptionId}`);
-      if (['cancelled', 'completed', 'expired'].includes(String(sub.status))) throw new Error(`subscription ${subscriptionId} is ${sub.status}: it is not charged`);
+      if (['cancelled', 'completed', 'expired'].includes(String(sub.status)))
+        throw new Error(`subscription ${subscriptionId} is ${sub.status}: it is not charged`);
       const plan = plans.get(String(sub.plan_id))!;
       const item = plan.item as Json;
       const start = typeof sub.current_end === 'number' ? sub.current_end : now();
-      const days = plan.period === 'weekly' ? 7 : plan.period === 'yearly' ? 365 : plan.period === 'daily' ? 1 : 30;
+      const days =
+        plan.period === 'weekly' ? 7 : plan.period === 'yearly' ? 365 : plan.period === 'daily' ? 1 : 30;
       const currentEnd = start + days * Number(plan.interval ?? 1) * 86_400;
-      const order = { amount: item.amount, amount_due: 0, amount_paid: item.amount, attempts: 0, created_at: now(), currency: item.currency, entity: 'order', id: rid('order'), notes: [], offer_id: null, receipt: null, status: 'created' };
+      const order = {
+        amount: item.amount,
+        amount_due: 0,
+        amount_paid: item.amount,
+        attempts: 0,
+        created_at: now(),
+        currency: item.currency,
+        entity: 'order',
+        id: rid('order'),
+        notes: [],
+        offer_id: null,
+        receipt: null,
+        status: 'created',
+      };
       orders.set(order.id, order);
       const payment = emulator.pay(order.id);
-      Object.assign(sub, { status: 'active', current_start: start, current_end: currentEnd, charge_at: currentEnd, paid_count: Number(sub.paid_count) + 1, remaining_count: Number(sub.total_count) - Number(sub.paid_count) - 1 });
+      Object.assign(sub, {
+        status: 'active',
+        current_start: start,
+        current_end: currentEnd,
+        charge_at: currentEnd,
+        paid_count: Number(sub.paid_count) + 1,
+        remaining_count: Number(sub.total_count) - Number(sub.paid_count) - 1,
+      });
       // Subscription notifications carry the payment with `captured` as the string "1".
       const body = JSON.parse(subscriptionEvent('charged', sub)) as Json;
       body.contains = ['subscription', 'payment'];
@@ -708,9 +894,26 @@ export async function startRazorpayEmulator(
         notified.add(String(p.id));
         if (orderLost(p.order_id)) continue;
         const order = orders.get(String(p.order_id));
-        const snapshot = { ...reported(p), status: 'captured', captured: true, amount_refunded: 0, refund_status: null };
-        if (order) out.push({ eventId: rid('evt'), event: 'order.paid', paymentId: String(p.id), body: orderPaidEvent({ ...order, status: 'paid' }, snapshot) });
-        out.push({ eventId: rid('evt'), event: 'payment.captured', paymentId: String(p.id), body: paymentCapturedEvent(snapshot) });
+        const snapshot = {
+          ...reported(p),
+          status: 'captured',
+          captured: true,
+          amount_refunded: 0,
+          refund_status: null,
+        };
+        if (order)
+          out.push({
+            eventId: rid('evt'),
+            event: 'order.paid',
+            paymentId: String(p.id),
+            body: orderPaidEvent({ ...order, status: 'paid' }, snapshot),
+          });
+        out.push({
+          eventId: rid('evt'),
+          event: 'payment.captured',
+          paymentId: String(p.id),
+          body: paymentCapturedEvent(snapshot),
+        });
       }
       return out;
     },
@@ -729,7 +932,11 @@ export function signWebhook(body: string, secret: string): string {
 }
 
 /** An `order.paid` notification shaped like Razorpay's documented sample. */
-export function orderPaidEvent(order: Json, payment: Json, options: { capturedAsString?: boolean } = {}): string {
+export function orderPaidEvent(
+  order: Json,
+  payment: Json,
+  options: { capturedAsString?: boolean } = {},
+): string {
   const p = options.capturedAsString ? { ...payment, captured: '1' } : payment;
   return JSON.stringify({
     entity: 'event',
@@ -776,7 +983,11 @@ export function payoutEvent(event: string, payout: Json): string {
 }
 
 /** The service's settings for talking to this emulator as its live gateway. */
-export function gatewayEnv(rzp: RazorpayEmulator, creds: { keyId: string; keySecret: string }, webhookSecret?: string): Record<string, string> {
+export function gatewayEnv(
+  rzp: RazorpayEmulator,
+  creds: { keyId: string; keySecret: string },
+  webhookSecret?: string,
+): Record<string, string> {
   return {
     RAZORPAY_KEY_ID: creds.keyId,
     RAZORPAY_KEY_SECRET: creds.keySecret,

@@ -11,7 +11,11 @@ const dbOf = (server: Pick<TestServer, 'deps'>) => server.deps.db;
 // ---------------------------------------------------------------- the job queue
 
 /** The jobs waiting to run, of one topic or of all. */
-export async function pendingJobs(server: Pick<TestServer, 'deps'>, topic?: string, dueBy?: Date): Promise<Row<'jobs'>[]> {
+export async function pendingJobs(
+  server: Pick<TestServer, 'deps'>,
+  topic?: string,
+  dueBy?: Date,
+): Promise<Row<'jobs'>[]> {
   let q = dbOf(server).selectFrom('jobs').selectAll().where('status', '=', 'pending');
   if (topic) q = q.where('topic', '=', topic);
   if (dueBy) q = q.where('run_at', '<=', dueBy);
@@ -22,42 +26,86 @@ export async function pendingJobs(server: Pick<TestServer, 'deps'>, topic?: stri
  * Runs jobs until none of `topic` (or none at all) is pending; with `due`, only jobs due by the
  * server's clock count (a later retry may wait).
  */
-export async function runJobs(server: TestServer, options: { topic?: string; due?: boolean } = {}): Promise<void> {
-  await drainJobs(server, async () => (await pendingJobs(server, options.topic, options.due ? server.clock.now() : undefined)).length === 0);
+export async function runJobs(
+  server: TestServer,
+  options: { topic?: string; due?: boolean } = {},
+): Promise<void> {
+  await drainJobs(
+    server,
+    async () =>
+      (await pendingJobs(server, options.topic, options.due ? server.clock.now() : undefined)).length === 0,
+  );
 }
 
 /** Every job of one topic, oldest first; with `payload`, those whose payload contains it. */
-export async function jobsOf(server: Pick<TestServer, 'deps'>, topic: string, payload?: Record<string, unknown>): Promise<Row<'jobs'>[]> {
+export async function jobsOf(
+  server: Pick<TestServer, 'deps'>,
+  topic: string,
+  payload?: Record<string, unknown>,
+): Promise<Row<'jobs'>[]> {
   let q = dbOf(server).selectFrom('jobs').selectAll().where('topic', '=', topic);
   if (payload) q = q.where('payload', '@>', JSON.stringify(payload) as never);
   return q.orderBy('created_at').execute();
 }
 
 /** Every job whose payload contains `payload`, whatever its topic. */
-export async function jobsWith(server: Pick<TestServer, 'deps'>, payload: Record<string, unknown>): Promise<Row<'jobs'>[]> {
-  return dbOf(server).selectFrom('jobs').selectAll().where('payload', '@>', JSON.stringify(payload) as never).execute();
+export async function jobsWith(
+  server: Pick<TestServer, 'deps'>,
+  payload: Record<string, unknown>,
+): Promise<Row<'jobs'>[]> {
+  return dbOf(server)
+    .selectFrom('jobs')
+    .selectAll()
+    .where('payload', '@>', JSON.stringify(payload) as never)
+    .execute();
 }
 
 // ---------------------------------------------------------------- bookings and money
 
 /** A booking's row. */
-export async function registrationRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'registrations'>> {
+export async function registrationRow(
+  server: Pick<TestServer, 'deps'>,
+  id: string,
+): Promise<Row<'registrations'>> {
   return dbOf(server).selectFrom('registrations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 /** The ledger entries written for one source (a booking, membership or payout id), oldest first. */
-export async function ledgerOf(server: Pick<TestServer, 'deps'>, sourceId: string): Promise<Row<'ledger_entries'>[]> {
-  return dbOf(server).selectFrom('ledger_entries').selectAll().where('source_id', '=', sourceId).orderBy('seq').execute();
+export async function ledgerOf(
+  server: Pick<TestServer, 'deps'>,
+  sourceId: string,
+): Promise<Row<'ledger_entries'>[]> {
+  return dbOf(server)
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('source_id', '=', sourceId)
+    .orderBy('seq')
+    .execute();
 }
 
 /** Every ledger entry of an account, oldest first. */
-export async function accountLedger(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'ledger_entries'>[]> {
-  return dbOf(server).selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).orderBy('seq').execute();
+export async function accountLedger(
+  server: Pick<TestServer, 'deps'>,
+  accountId: string,
+): Promise<Row<'ledger_entries'>[]> {
+  return dbOf(server)
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('seq')
+    .execute();
 }
 
 /** A payment at the sandbox gateway. */
-export async function sandboxPaymentRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'sandbox_payments'>> {
-  return dbOf(server).selectFrom('sandbox_payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+export async function sandboxPaymentRow(
+  server: Pick<TestServer, 'deps'>,
+  id: string,
+): Promise<Row<'sandbox_payments'>> {
+  return dbOf(server)
+    .selectFrom('sandbox_payments')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
 /** A payout's row. */
@@ -66,13 +114,24 @@ export async function payoutRow(server: Pick<TestServer, 'deps'>, id: string): P
 }
 
 /** A membership's row. */
-export async function membershipRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'memberships'>> {
+export async function membershipRow(
+  server: Pick<TestServer, 'deps'>,
+  id: string,
+): Promise<Row<'memberships'>> {
   return dbOf(server).selectFrom('memberships').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 /** The GST documents of one booking, in the order issued. */
-export async function gstDocumentsOf(server: Pick<TestServer, 'deps'>, registrationId: string): Promise<Row<'gst_documents'>[]> {
-  return dbOf(server).selectFrom('gst_documents').selectAll().where('registration_id', '=', registrationId).orderBy('issued_at').execute();
+export async function gstDocumentsOf(
+  server: Pick<TestServer, 'deps'>,
+  registrationId: string,
+): Promise<Row<'gst_documents'>[]> {
+  return dbOf(server)
+    .selectFrom('gst_documents')
+    .selectAll()
+    .where('registration_id', '=', registrationId)
+    .orderBy('issued_at')
+    .execute();
 }
 
 // ---------------------------------------------------------------- events
@@ -83,13 +142,25 @@ export async function eventRow(server: Pick<TestServer, 'deps'>, id: string): Pr
 }
 
 /** An event's seat counter for one scope (`event`, `tier:<name>`, `track:<n>`): how many seats are taken. */
-export async function seatsTaken(server: Pick<TestServer, 'deps'>, eventId: string, scope = 'event'): Promise<number> {
-  const row = await dbOf(server).selectFrom('seat_counters').select('taken').where('event_id', '=', eventId).where('scope', '=', scope).executeTakeFirstOrThrow();
+export async function seatsTaken(
+  server: Pick<TestServer, 'deps'>,
+  eventId: string,
+  scope = 'event',
+): Promise<number> {
+  const row = await dbOf(server)
+    .selectFrom('seat_counters')
+    .select('taken')
+    .where('event_id', '=', eventId)
+    .where('scope', '=', scope)
+    .executeTakeFirstOrThrow();
   return Number(row.taken);
 }
 
 /** The event with this title, or undefined (titles of a run's own: the database may hold other runs'). */
-export async function eventTitled(server: Pick<TestServer, 'deps'>, title: string): Promise<Row<'events'> | undefined> {
+export async function eventTitled(
+  server: Pick<TestServer, 'deps'>,
+  title: string,
+): Promise<Row<'events'> | undefined> {
   return dbOf(server).selectFrom('events').selectAll().where('title', '=', title).executeTakeFirst();
 }
 
@@ -104,17 +175,30 @@ export async function forcePublished(server: Pick<TestServer, 'deps'>, eventId: 
 // ---------------------------------------------------------------- accounts
 
 /** The account (user) with this email, or undefined. */
-export async function userByEmail(server: Pick<TestServer, 'deps'>, email: string): Promise<Row<'users'> | undefined> {
-  return dbOf(server).selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+export async function userByEmail(
+  server: Pick<TestServer, 'deps'>,
+  email: string,
+): Promise<Row<'users'> | undefined> {
+  return dbOf(server)
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 /** An account's API keys. */
-export async function apiKeysOf(server: Pick<TestServer, 'deps'>, userId: string): Promise<Row<'api_keys'>[]> {
+export async function apiKeysOf(
+  server: Pick<TestServer, 'deps'>,
+  userId: string,
+): Promise<Row<'api_keys'>[]> {
   return dbOf(server).selectFrom('api_keys').selectAll().where('user_id', '=', userId).execute();
 }
 
 /** An account's dashboard sessions. */
-export async function dashboardSessionsOf(server: Pick<TestServer, 'deps'>, userId?: string): Promise<Row<'dashboard_sessions'>[]> {
+export async function dashboardSessionsOf(
+  server: Pick<TestServer, 'deps'>,
+  userId?: string,
+): Promise<Row<'dashboard_sessions'>[]> {
   let q = dbOf(server).selectFrom('dashboard_sessions').selectAll();
   if (userId) q = q.where('user_id', '=', userId);
   return q.execute();
@@ -123,39 +207,69 @@ export async function dashboardSessionsOf(server: Pick<TestServer, 'deps'>, user
 // ---------------------------------------------------------------- memberships
 
 /** The member codes issued to an email (only their hashes are stored). */
-export async function memberCodesOf(server: Pick<TestServer, 'deps'>, email: string): Promise<Row<'member_codes'>[]> {
+export async function memberCodesOf(
+  server: Pick<TestServer, 'deps'>,
+  email: string,
+): Promise<Row<'member_codes'>[]> {
   return dbOf(server).selectFrom('member_codes').selectAll().where('email', '=', email).execute();
 }
 
 // ---------------------------------------------------------------- the sandbox gateway
 
 /** A subscription at the sandbox gateway. */
-export async function sandboxSubscriptionRow(server: Pick<TestServer, 'deps'>, id: string): Promise<Row<'sandbox_subscriptions'>> {
-  return dbOf(server).selectFrom('sandbox_subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+export async function sandboxSubscriptionRow(
+  server: Pick<TestServer, 'deps'>,
+  id: string,
+): Promise<Row<'sandbox_subscriptions'>> {
+  return dbOf(server)
+    .selectFrom('sandbox_subscriptions')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
 /** Moves a sandbox subscription to a status the gateway reached on its own (a state no call of ours sets). */
-export async function setSandboxSubscriptionStatus(server: Pick<TestServer, 'deps'>, id: string, status: Row<'sandbox_subscriptions'>['status']): Promise<void> {
+export async function setSandboxSubscriptionStatus(
+  server: Pick<TestServer, 'deps'>,
+  id: string,
+  status: Row<'sandbox_subscriptions'>['status'],
+): Promise<void> {
   await dbOf(server).updateTable('sandbox_subscriptions').set({ status }).where('id', '=', id).execute();
 }
 
 /** The orders the sandbox gateway was asked for by an account. */
-export async function sandboxOrdersOf(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'sandbox_orders'>[]> {
+export async function sandboxOrdersOf(
+  server: Pick<TestServer, 'deps'>,
+  accountId: string,
+): Promise<Row<'sandbox_orders'>[]> {
   return dbOf(server).selectFrom('sandbox_orders').selectAll().where('account_id', '=', accountId).execute();
 }
 
 /** Seeds a payment at the sandbox gateway in a state its API does not make (uncaptured, or in another currency). */
 export async function seedSandboxPayment(
   server: Pick<TestServer, 'deps' | 'clock'>,
-  payment: { id: string; orderId: string; amount: number; status: Row<'sandbox_payments'>['status']; currency: string },
+  payment: {
+    id: string;
+    orderId: string;
+    amount: number;
+    status: Row<'sandbox_payments'>['status'];
+    currency: string;
+  },
 ): Promise<void> {
   const { id, orderId, amount, status, currency } = payment;
-  await dbOf(server).insertInto('sandbox_payments').values({ id, order_id: orderId, amount, currency, status, created_at: server.clock.now() }).execute();
+  await dbOf(server)
+    .insertInto('sandbox_payments')
+    .values({ id, order_id: orderId, amount, currency, status, created_at: server.clock.now() })
+    .execute();
 }
 
 /** Marks the newest job dead, as if it had given up (a state only many failed attempts reach); answers its id. */
 export async function markNewestJobDead(server: Pick<TestServer, 'deps'>): Promise<string> {
-  const job = await dbOf(server).selectFrom('jobs').select('id').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  const job = await dbOf(server)
+    .selectFrom('jobs')
+    .select('id')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow();
   await dbOf(server).updateTable('jobs').set({ status: 'dead' }).where('id', '=', job.id).execute();
   return job.id;
 }
@@ -163,29 +277,58 @@ export async function markNewestJobDead(server: Pick<TestServer, 'deps'>): Promi
 // ---------------------------------------------------------------- the door
 
 /** The door lists a person (attendee) was admitted on, or expected at: `{ list, checked_in_at }` per list. */
-export async function doorListAdmissionsOf(server: Pick<TestServer, 'deps'>, attendeeId: string): Promise<Row<'door_list_admissions'>[]> {
-  return dbOf(server).selectFrom('door_list_admissions').selectAll().where('attendee_id', '=', attendeeId).execute();
+export async function doorListAdmissionsOf(
+  server: Pick<TestServer, 'deps'>,
+  attendeeId: string,
+): Promise<Row<'door_list_admissions'>[]> {
+  return dbOf(server)
+    .selectFrom('door_list_admissions')
+    .selectAll()
+    .where('attendee_id', '=', attendeeId)
+    .execute();
 }
 
 // ---- fx-door
 
 /** The confirmed bookings of one event. */
-export async function confirmedBookingsOf(server: Pick<TestServer, 'deps'>, eventId: string): Promise<Row<'registrations'>[]> {
-  return dbOf(server).selectFrom('registrations').selectAll().where('event_id', '=', eventId).where('status', '=', 'confirmed').execute();
+export async function confirmedBookingsOf(
+  server: Pick<TestServer, 'deps'>,
+  eventId: string,
+): Promise<Row<'registrations'>[]> {
+  return dbOf(server)
+    .selectFrom('registrations')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'confirmed')
+    .execute();
 }
 
 /** An account's payouts, newest first. */
-export async function payoutsOf(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'payouts'>[]> {
-  return dbOf(server).selectFrom('payouts').selectAll().where('account_id', '=', accountId).orderBy('seq', 'desc').execute();
+export async function payoutsOf(
+  server: Pick<TestServer, 'deps'>,
+  accountId: string,
+): Promise<Row<'payouts'>[]> {
+  return dbOf(server)
+    .selectFrom('payouts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('seq', 'desc')
+    .execute();
 }
 
 /** An account's sandbox clocks (none while its clock was never moved). */
-export async function sandboxClocksOf(server: Pick<TestServer, 'deps'>, accountId: string): Promise<Row<'sandbox_clocks'>[]> {
+export async function sandboxClocksOf(
+  server: Pick<TestServer, 'deps'>,
+  accountId: string,
+): Promise<Row<'sandbox_clocks'>[]> {
   return dbOf(server).selectFrom('sandbox_clocks').selectAll().where('account_id', '=', accountId).execute();
 }
 
 /** Every booking of one event, whatever its state. */
-export async function registrationsOf(server: Pick<TestServer, 'deps'>, eventId: string): Promise<Row<'registrations'>[]> {
+export async function registrationsOf(
+  server: Pick<TestServer, 'deps'>,
+  eventId: string,
+): Promise<Row<'registrations'>[]> {
   return dbOf(server).selectFrom('registrations').selectAll().where('event_id', '=', eventId).execute();
 }
 
@@ -218,10 +361,27 @@ export async function addWebhookDeliveries(
 }
 
 /** Seeds a job that ran and finished at `at` (of a topic no handler knows). */
-export async function addFinishedJob(server: Pick<TestServer, 'deps'>, id: string, topic: string, at: Date): Promise<void> {
+export async function addFinishedJob(
+  server: Pick<TestServer, 'deps'>,
+  id: string,
+  topic: string,
+  at: Date,
+): Promise<void> {
   await dbOf(server)
     .insertInto('jobs')
-    .values({ id, topic, payload: '{}', status: 'done', run_at: at, max_attempts: 0, created_at: at, finished_at: at, locked_until: null, locked_by: null, last_error: null })
+    .values({
+      id,
+      topic,
+      payload: '{}',
+      status: 'done',
+      run_at: at,
+      max_attempts: 0,
+      created_at: at,
+      finished_at: at,
+      locked_until: null,
+      locked_by: null,
+      last_error: null,
+    })
     .execute();
 }
 
@@ -236,7 +396,14 @@ export async function jobRow(server: Pick<TestServer, 'deps'>, id: string): Prom
  */
 export async function addGatewayOrder(
   server: Pick<TestServer, 'deps' | 'clock'>,
-  order: { receipt: string; kind: 'registration' | 'membership'; mode: 'test' | 'live'; accountId: string; amountPaise: number; orderId: string },
+  order: {
+    receipt: string;
+    kind: 'registration' | 'membership';
+    mode: 'test' | 'live';
+    accountId: string;
+    amountPaise: number;
+    orderId: string;
+  },
 ): Promise<void> {
   const now = server.clock.now();
   await dbOf(server)

@@ -24,7 +24,11 @@ export function watchScans(): ScanWatch {
   };
   const restore: (() => void)[] = [];
   let steps = 0;
-  const wrap = <T extends object>(target: T, name: string, record: (self: unknown, args: unknown[]) => void) => {
+  const wrap = <T extends object>(
+    target: T,
+    name: string,
+    record: (self: unknown, args: unknown[]) => void,
+  ) => {
     const original = (target as Record<string, unknown>)[name] as (...a: unknown[]) => unknown;
     (target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
       record(this, args);
@@ -35,7 +39,8 @@ export function watchScans(): ScanWatch {
     });
   };
   wrap(RegExp.prototype, 'exec', (_self, args) => note(args[0]));
-  for (const m of STRING_METHODS) wrap(String.prototype, m, (self) => note(typeof self === 'string' ? self : String(self)));
+  for (const m of STRING_METHODS)
+    wrap(String.prototype, m, (self) => note(typeof self === 'string' ? self : String(self)));
   wrap(Buffer, 'byteLength', (_self, args) => note(args[0]));
   for (const m of ['charCodeAt', 'codePointAt', 'charAt']) wrap(String.prototype, m, () => void steps++);
   return {

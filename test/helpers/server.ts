@@ -108,10 +108,18 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   }
   const own = storage === 'postgres' && options.isolatedDatabase ? await isolatedDatabase() : undefined;
   const shared = options.shareDatabaseWith;
-  const databaseUrl = own?.url ?? (shared ? (shared.deps.config.databaseUrl ?? embeddedDatabaseUrl(shared.dataDir)) : undefined);
-  const config = loadConfig(testEnv(dataDir, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...options.env }));
+  const databaseUrl =
+    own?.url ??
+    (shared ? (shared.deps.config.databaseUrl ?? embeddedDatabaseUrl(shared.dataDir)) : undefined);
+  const config = loadConfig(
+    testEnv(dataDir, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...options.env }),
+  );
   const clock = options.clock ?? new ManualClock(new Date());
-  const deps = await createDeps(config, { clock, ...(options.logger ? { logger: options.logger } : {}), ...(options.resolver ? { resolver: options.resolver } : {}) });
+  const deps = await createDeps(config, {
+    clock,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+  });
   // As server.ts does at start; later turns are the test's (clock.advance, then emailCanary.checkIfDue()).
   await deps.emailCanary.checkIfDue();
   const app = await buildApp(deps);
@@ -143,7 +151,11 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
  * Runs due jobs until `done()` holds. On PostgreSQL the jobs table is shared with
  * other test files, so a batch may hold other work; keep going, a bounded number of times.
  */
-export async function drainJobs(server: TestServer, done: () => Promise<boolean>, rounds = 100): Promise<void> {
+export async function drainJobs(
+  server: TestServer,
+  done: () => Promise<boolean>,
+  rounds = 100,
+): Promise<void> {
   for (let i = 0; i < rounds; i++) {
     if (await done()) return;
     await server.deps.jobs.runOnce();

@@ -46,7 +46,12 @@ export const verificationMails = (smtp: SmtpSink, email: string) =>
  * Runs the server's jobs until verification mail number `index` (0 is the sign-up's) to
  * `email` has arrived over SMTP, and answers the link it carries.
  */
-export async function verificationLink(server: TestServer, smtp: SmtpSink, email: string, index = 0): Promise<URL> {
+export async function verificationLink(
+  server: TestServer,
+  smtp: SmtpSink,
+  email: string,
+  index = 0,
+): Promise<URL> {
   await drainJobs(server, async () => verificationMails(smtp, email).length > index);
   const mail = verificationMails(smtp, email)[index]!;
   const m = /(https?:\/\/\S+\/auth\/verify\?token=[A-Za-z0-9_-]+)/.exec(mail.text ?? '');

@@ -29,33 +29,104 @@ export interface WalletKeys {
   close(): void;
 }
 
-const openssl = (dir: string, ...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+const openssl = (dir: string, ...args: string[]) =>
+  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
 
 /** A key and a certificate for `subject`, signed by `ca` (or self-signed), with the extensions given. */
 function issue(dir: string, name: string, subject: string, extensions: string, ca?: string): void {
   writeFileSync(join(dir, `${name}.ext`), extensions);
   if (!ca) {
-    openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '3650', '-subj', subject, '-extensions', 'v3', '-config', `${name}.ext`);
+    openssl(
+      dir,
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '3650',
+      '-subj',
+      subject,
+      '-extensions',
+      'v3',
+      '-config',
+      `${name}.ext`,
+    );
     return;
   }
-  openssl(dir, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
-  openssl(dir, 'x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-days', '365', '-out', `${name}.pem`, '-extfile', `${name}.ext`, '-extensions', 'v3');
+  openssl(
+    dir,
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.csr`,
+    '-subj',
+    subject,
+  );
+  openssl(
+    dir,
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    `${ca}.pem`,
+    '-CAkey',
+    `${ca}.key`,
+    '-CAcreateserial',
+    '-days',
+    '365',
+    '-out',
+    `${name}.pem`,
+    '-extfile',
+    `${name}.ext`,
+    '-extensions',
+    'v3',
+  );
 }
 
-const CA_EXT = '[req]\ndistinguished_name=dn\n[dn]\n[v3]\nbasicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n';
-const LEAF_EXT = '[v3]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n';
+const CA_EXT =
+  '[req]\ndistinguished_name=dn\n[dn]\n[v3]\nbasicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n';
+const LEAF_EXT =
+  '[v3]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n';
 
 export function makeWalletKeys(): WalletKeys {
   const dir = mkdtempSync(join(tmpdir(), 'wallet-keys-'));
   issue(dir, 'root', '/CN=Test Apple Root CA/O=Test', CA_EXT);
-  issue(dir, 'wwdr', '/CN=Test Worldwide Developer Relations G4/OU=G4/O=Test', CA_EXT.replace('[req]\ndistinguished_name=dn\n[dn]\n', '') + 'authorityKeyIdentifier=keyid\n', 'root');
-  issue(dir, 'pass', `/UID=${PASS_TYPE_ID}/CN=Pass Type ID: ${PASS_TYPE_ID}/OU=${TEAM_ID}/O=Test`, LEAF_EXT, 'wwdr');
+  issue(
+    dir,
+    'wwdr',
+    '/CN=Test Worldwide Developer Relations G4/OU=G4/O=Test',
+    CA_EXT.replace('[req]\ndistinguished_name=dn\n[dn]\n', '') + 'authorityKeyIdentifier=keyid\n',
+    'root',
+  );
+  issue(
+    dir,
+    'pass',
+    `/UID=${PASS_TYPE_ID}/CN=Pass Type ID: ${PASS_TYPE_ID}/OU=${TEAM_ID}/O=Test`,
+    LEAF_EXT,
+    'wwdr',
+  );
   const read = (f: string) => readFileSync(join(dir, f), 'utf8');
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const saFile = join(dir, 'service-account.json');
   writeFileSync(
     saFile,
-    JSON.stringify({ type: 'service_account', project_id: 'tickets-test', private_key_id: 'k1', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), client_email: SA_EMAIL }),
+    JSON.stringify({
+      type: 'service_account',
+      project_id: 'tickets-test',
+      private_key_id: 'k1',
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      client_email: SA_EMAIL,
+    }),
   );
   const keys: WalletKeys = {
     dir,
@@ -110,7 +181,27 @@ export function cmsVerifies(signature: Buffer, content: Buffer, rootPem: string)
     writeFileSync(join(dir, 'signature'), signature);
     writeFileSync(join(dir, 'content'), content);
     writeFileSync(join(dir, 'root.pem'), rootPem);
-    const r = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', 'signature', '-content', 'content', '-CAfile', 'root.pem', '-purpose', 'any', '-out', '/dev/null'], { cwd: dir });
+    const r = spawnSync(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        'signature',
+        '-content',
+        'content',
+        '-CAfile',
+        'root.pem',
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ],
+      { cwd: dir },
+    );
     return r.status === 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -119,6 +210,11 @@ export function cmsVerifies(signature: Buffer, content: Buffer, rootPem: string)
 
 /** The certificates inside a DER PKCS#7 signature, as openssl prints their subjects. */
 export function signatureSubjects(signature: Buffer): string[] {
-  const out = execFileSync('openssl', ['pkcs7', '-inform', 'DER', '-print_certs', '-noout'], { input: signature }).toString();
-  return out.split('\n').filter((l) => l.startsWith('subject=')).map((l) => l.slice(8).trim());
+  const out = execFileSync('openssl', ['pkcs7', '-inform', 'DER', '-print_certs', '-noout'], {
+    input: signature,
+  }).toString();
+  return out
+    .split('\n')
+    .filter((l) => l.startsWith('subject='))
+    .map((l) => l.slice(8).trim());
 }

@@ -56,11 +56,27 @@ export interface WhatsAppEmulator {
   /** Makes a media id older than 30 days. */
   expireMedia(id: string): void;
   /** A status webhook body as Meta sends it (non-ASCII escaped). */
-  statusBody(items: readonly { wamid: string; status: StatusName; at?: number; errorCode?: number; recipient?: string; opaque?: string }[]): string;
+  statusBody(
+    items: readonly {
+      wamid: string;
+      status: StatusName;
+      at?: number;
+      errorCode?: number;
+      recipient?: string;
+      opaque?: string;
+    }[],
+  ): string;
   /** POSTs a body to the webhook URL, signed with the app secret (or `signature` as given); redelivers a non-2xx up to `attempts` times. */
-  deliver(body: string, options?: { signature?: string | null; attempts?: number }): Promise<{ status: number; body: any }[]>;
+  deliver(
+    body: string,
+    options?: { signature?: string | null; attempts?: number },
+  ): Promise<{ status: number; body: any }[]>;
   /** Sends the statuses of an accepted message, one webhook each, in the order given. */
-  sendStatuses(wamid: string, statuses: readonly StatusName[], options?: { errorCode?: number; at?: number }): Promise<number[]>;
+  sendStatuses(
+    wamid: string,
+    statuses: readonly StatusName[],
+    options?: { errorCode?: number; at?: number },
+  ): Promise<number[]>;
   /** Where status webhooks go from now on. */
   setWebhook(url: string): void;
   /** Meta's subscribe handshake against the webhook URL. */
@@ -92,15 +108,20 @@ class MetaError extends Error {
 
 /** JSON as Meta sends it: every non-ASCII character as \uXXXX. */
 export function metaJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
-export const hubSign = (raw: string, secret: string) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+export const hubSign = (raw: string, secret: string) =>
+  `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 /** `to` as Meta takes it: `+`, spaces, `-` and brackets allowed, 8 to 15 digits. */
 function recipientDigits(to: unknown): string {
   const bare = typeof to === 'string' ? to.replace(/[\s()-]/g, '') : '';
-  if (!/^\+?[1-9]\d{7,14}$/.test(bare)) throw new MetaError(400, 100, '(#100) Invalid parameter: to is not a phone number');
+  if (!/^\+?[1-9]\d{7,14}$/.test(bare))
+    throw new MetaError(400, 100, '(#100) Invalid parameter: to is not a phone number');
   return bare.replace(/^\+/, '');
 }
 
@@ -112,28 +133,53 @@ export async function startWhatsAppEmulator(options: WhatsAppEmulatorOptions): P
   let seq = 0;
   let webhookUrl = options.webhookUrl;
 
-  function checkTemplate(t: Json | undefined): { spec: TemplateSpec; image: SentMessage['image']; params: Record<string, string> } {
+  function checkTemplate(t: Json | undefined): {
+    spec: TemplateSpec;
+    image: SentMessage['image'];
+    params: Record<string, string>;
+  } {
     const language = (t?.language as Json | undefined)?.code;
     const spec = options.templates.find((s) => s.name === t?.name && s.language === language);
-    if (!spec) throw new MetaError(404, 132001, `(#132001) Template name does not exist in the translation: ${String(t?.name)} (${String(language)})`);
+    if (!spec)
+      throw new MetaError(
+        404,
+        132001,
+        `(#132001) Template name does not exist in the translation: ${String(t?.name)} (${String(language)})`,
+      );
     const components = Array.isArray(t?.components) ? (t.components as Json[]) : [];
     const header = components.filter((c) => c.type === 'header');
     const body = components.filter((c) => c.type === 'body');
     const headerParams = (header[0]?.parameters as Json[] | undefined) ?? [];
     const bodyParams = (body[0]?.parameters as Json[] | undefined) ?? [];
     const wantHeader = spec.header === 'image' ? 1 : 0;
-    if (header.length > 1 || body.length > 1 || headerParams.length !== wantHeader || bodyParams.length !== spec.body.length) {
-      throw new MetaError(400, 132000, `(#132000) Number of parameters does not match the expected number of params (header ${wantHeader}, body ${spec.body.length})`);
+    if (
+      header.length > 1 ||
+      body.length > 1 ||
+      headerParams.length !== wantHeader ||
+      bodyParams.length !== spec.body.length
+    ) {
+      throw new MetaError(
+        400,
+        132000,
+        `(#132000) Number of parameters does not match the expected number of params (header ${wantHeader}, body ${spec.body.length})`,
+      );
     }
     let image: SentMessage['image'] = {};
     if (wantHeader) {
       const p = headerParams[0]!;
       const img = p.image as Json | undefined;
-      if (p.type !== 'image' || !img) throw new MetaError(400, 132012, '(#132012) Parameter format does not match format in the created template: header is an image');
-      if ((img.id === undefined) === (img.link === undefined)) throw new MetaError(400, 131053, '(#131053) Media upload error: give exactly one of link and id');
+      if (p.type !== 'image' || !img)
+        throw new MetaError(
+          400,
+          132012,
+          '(#132012) Parameter format does not match format in the created template: header is an image',
+        );
+      if ((img.id === undefined) === (img.link === undefined))
+        throw new MetaError(400, 131053, '(#131053) Media upload error: give exactly one of link and id');
       if (img.id !== undefined) {
         const m = media.get(String(img.id));
-        if (!m || Date.now() - m.at > MEDIA_TTL_MS) throw new MetaError(400, 131053, '(#131053) Media upload error: unknown or expired media id');
+        if (!m || Date.now() - m.at > MEDIA_TTL_MS)
+          throw new MetaError(400, 131053, '(#131053) Media upload error: unknown or expired media id');
       }
       image = img.id !== undefined ? { id: String(img.id) } : { link: String(img.link) };
     }
@@ -141,8 +187,19 @@ export async function startWhatsAppEmulator(options: WhatsAppEmulatorOptions): P
     spec.body.forEach((name, i) => {
       const p = bodyParams[i]!;
       const text = p.text;
-      if (p.type !== 'text' || p.parameter_name !== name || typeof text !== 'string' || text === '' || /[\n\t]| {5}/.test(text) || text.length > 1024) {
-        throw new MetaError(400, 132012, `(#132012) Parameter format does not match format in the created template: body parameter ${i + 1} is {{${name}}} text`);
+      if (
+        p.type !== 'text' ||
+        p.parameter_name !== name ||
+        typeof text !== 'string' ||
+        text === '' ||
+        /[\n\t]| {5}/.test(text) ||
+        text.length > 1024
+      ) {
+        throw new MetaError(
+          400,
+          132012,
+          `(#132012) Parameter format does not match format in the created template: body parameter ${i + 1} is {{${name}}} text`,
+        );
       }
       params[name] = text;
     });
@@ -150,9 +207,15 @@ export async function startWhatsAppEmulator(options: WhatsAppEmulatorOptions): P
   }
 
   function send(body: Json): Json {
-    if (body.messaging_product !== 'whatsapp') throw new MetaError(400, 100, '(#100) The parameter messaging_product is required');
+    if (body.messaging_product !== 'whatsapp')
+      throw new MetaError(400, 100, '(#100) The parameter messaging_product is required');
     const digits = recipientDigits(body.to);
-    if (body.type !== 'template') throw new MetaError(400, 131047, '(#131047) Re-engagement message: more than 24 hours since the customer last replied');
+    if (body.type !== 'template')
+      throw new MetaError(
+        400,
+        131047,
+        '(#131047) Re-engagement message: more than 24 hours since the customer last replied',
+      );
     const { spec, image, params } = checkTemplate(body.template as Json | undefined);
     const refusal = refusals.get(digits);
     if (refusal && refusal.times > 0) {
@@ -160,27 +223,52 @@ export async function startWhatsAppEmulator(options: WhatsAppEmulatorOptions): P
       throw new MetaError(refusal.status, refusal.code, `(#${refusal.code}) refused as scripted`);
     }
     const wamid = `wamid.HBgM${Buffer.from(`${digits}:${++seq}`).toString('base64url')}`;
-    const opaque = typeof body.biz_opaque_callback_data === 'string' ? body.biz_opaque_callback_data : undefined;
-    messages.push({ wamid, to: String(body.to), template: spec.name, language: spec.language, image, params, opaque });
-    return { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: digits }], messages: [{ id: wamid, message_status: 'accepted' }] };
+    const opaque =
+      typeof body.biz_opaque_callback_data === 'string' ? body.biz_opaque_callback_data : undefined;
+    messages.push({
+      wamid,
+      to: String(body.to),
+      template: spec.name,
+      language: spec.language,
+      image,
+      params,
+      opaque,
+    });
+    return {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: body.to, wa_id: digits }],
+      messages: [{ id: wamid, message_status: 'accepted' }],
+    };
   }
 
   async function upload(req: IncomingMessage, raw: Buffer): Promise<Json> {
     let form: FormData;
     try {
-      form = await new Response(new Uint8Array(raw), { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
+      form = await new Response(new Uint8Array(raw), {
+        headers: { 'content-type': String(req.headers['content-type']) },
+      }).formData();
     } catch {
       throw new MetaError(400, 100, '(#100) the body is not multipart/form-data');
     }
-    if (form.get('messaging_product') !== 'whatsapp') throw new MetaError(400, 100, '(#100) The parameter messaging_product is required');
+    if (form.get('messaging_product') !== 'whatsapp')
+      throw new MetaError(400, 100, '(#100) The parameter messaging_product is required');
     const file = form.get('file');
     if (!(file instanceof Blob)) throw new MetaError(400, 100, '(#100) The parameter file is required');
     const bytes = Buffer.from(await file.arrayBuffer());
     const isPng = bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8;
     const type = file.type;
-    if (!['image/png', 'image/jpeg'].includes(type) || (type === 'image/png' ? !isPng : !isJpeg) || bytes.length > 5 * 1024 * 1024 || (form.get('type') ?? type) !== type) {
-      throw new MetaError(400, 131053, '(#131053) Media upload error: a PNG or JPEG of at most 5 MB whose bytes match its MIME type');
+    if (
+      !['image/png', 'image/jpeg'].includes(type) ||
+      (type === 'image/png' ? !isPng : !isJpeg) ||
+      bytes.length > 5 * 1024 * 1024 ||
+      (form.get('type') ?? type) !== type
+    ) {
+      throw new MetaError(
+        400,
+        131053,
+        '(#131053) Media upload error: a PNG or JPEG of at most 5 MB whose bytes match its MIME type',
+      );
     }
     const id = String(1_000_000_000_000 + ++seq);
     media.set(id, { type, bytes, at: Date.now() });
@@ -195,9 +283,16 @@ export async function startWhatsAppEmulator(options: WhatsAppEmulatorOptions): P
     };
     try {
       const m = /^\/(v\d+\.\d+)\/([^/]+)\/(messages|media)$/.exec(path);
-      if (req.method !== 'POST' || !m) throw new MetaError(400, 100, `(#100) Unknown path components: ${path}`);
-      if (req.headers.authorization !== `Bearer ${options.token}`) throw new MetaError(401, 190, '(#190) Invalid OAuth access token - Cannot parse access token');
-      if (m[2] !== options.phoneNumberId) throw new MetaError(400, 100, `(#100) Unsupported post request. Object with ID '${m[2]}' does not exist`);
+      if (req.method !== 'POST' || !m)
+        throw new MetaError(400, 100, `(#100) Unknown path components: ${path}`);
+      if (req.headers.authorization !== `Bearer ${options.token}`)
+        throw new MetaError(401, 190, '(#190) Invalid OAuth access token - Cannot parse access token');
+      if (m[2] !== options.phoneNumberId)
+        throw new MetaError(
+          400,
+          100,
+          `(#100) Unsupported post request. Object with ID '${m[2]}' does not exist`,
+        );
       if (m[3] === 'media') return reply(200, await upload(req, raw));
       let body: Json;
       try {
@@ -208,7 +303,19 @@ export async function startWhatsAppEmulator(options: WhatsAppEmulatorOptions): P
       return reply(200, send(body));
     } catch (err) {
       if (!(err instanceof MetaError)) throw err;
-      reply(err.status, { error: { message: err.message, type: 'OAuthException', code: err.code, error_data: { messaging_product: 'whatsapp', details: err.message }, fbtrace_id: `A${seq}` } }, err.code);
+      reply(
+        err.status,
+        {
+          error: {
+            message: err.message,
+            type: 'OAuthException',
+            code: err.code,
+            error_data: { messaging_product: 'whatsapp', details: err.message },
+            fbtrace_id: `A${seq}`,
+          },
+        },
+        err.code,
+      );
     }
   }
 
@@ -241,9 +348,24 @@ export async function startWhatsAppEmulator(options: WhatsAppEmulatorOptions): P
                     status: s.status,
                     timestamp: String(s.at ?? Math.floor(Date.now() / 1000)),
                     recipient_id: s.recipient ?? message?.to.replace(/\D/g, '') ?? '0',
-                    ...((s.opaque ?? message?.opaque) !== undefined ? { biz_opaque_callback_data: s.opaque ?? message?.opaque } : {}),
+                    ...((s.opaque ?? message?.opaque) !== undefined
+                      ? { biz_opaque_callback_data: s.opaque ?? message?.opaque }
+                      : {}),
                     pricing: { billable: true, pricing_model: 'PMP', category: 'utility', type: 'regular' },
-                    ...(s.status === 'failed' ? { errors: [{ code: s.errorCode ?? 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable — the number is not on WhatsApp.' } }] } : {}),
+                    ...(s.status === 'failed'
+                      ? {
+                          errors: [
+                            {
+                              code: s.errorCode ?? 131026,
+                              title: 'Message undeliverable',
+                              message: 'Message undeliverable',
+                              error_data: {
+                                details: 'Message Undeliverable — the number is not on WhatsApp.',
+                              },
+                            },
+                          ],
+                        }
+                      : {}),
                   };
                 }),
               },
@@ -258,7 +380,14 @@ export async function startWhatsAppEmulator(options: WhatsAppEmulatorOptions): P
     const signature = o.signature === undefined ? hubSign(body, options.appSecret) : o.signature;
     const out: { status: number; body: any }[] = [];
     for (let i = 0; i < (o.attempts ?? 1); i++) {
-      const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-hub-signature-256': signature }) }, body });
+      const res = await fetch(webhookUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(signature === null ? {} : { 'x-hub-signature-256': signature }),
+        },
+        body,
+      });
       const text = await res.text();
       let parsed: unknown = text;
       try {
@@ -291,12 +420,17 @@ export async function startWhatsAppEmulator(options: WhatsAppEmulatorOptions): P
     },
     async sendStatuses(wamid, statuses, o = {}) {
       const out: number[] = [];
-      for (const status of statuses) out.push((await deliver(statusBody([{ wamid, status, ...o }])))[0]!.status);
+      for (const status of statuses)
+        out.push((await deliver(statusBody([{ wamid, status, ...o }])))[0]!.status);
       return out;
     },
     async handshake(verifyToken, challenge) {
       const url = new URL(webhookUrl!);
-      url.search = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.verify_token': verifyToken, 'hub.challenge': challenge }).toString();
+      url.search = new URLSearchParams({
+        'hub.mode': 'subscribe',
+        'hub.verify_token': verifyToken,
+        'hub.challenge': challenge,
+      }).toString();
       const res = await fetch(url);
       return { status: res.status, text: await res.text() };
     },

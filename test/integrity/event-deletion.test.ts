@@ -25,22 +25,34 @@ describe('event deletion and money in flight', () => {
     });
     org = await organiser(server.url, 'live');
     staff = await signup(server.url, { email: staffEmail });
-    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
   });
   after(async () => {
     await server.close();
     await rzp.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   const liveEvent = () => createEvent(api, { title: 'Live', price: 500, capacity: 10 }, { publish: true });
   const step1 = async (eventId: string) => {
-    const r = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer') });
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+      name: 'Buyer',
+      email: uniqueEmail('buyer'),
+    });
     assert.equal(r.status, 201, r.text);
     return r.body as { registrationId: string; orderId: string };
   };
-  const del = (eventId: string, token: string, force = false) => call(server.url, 'DELETE', `/api/v1/events/${eventId}${force ? '?force=true' : ''}`, { token });
-  const ledgerCheck = async () => (await call(server.url, 'GET', `/admin/api/ledger/check?accountId=${org.userId}`, { token: staff.token })).body;
+  const del = (eventId: string, token: string, force = false) =>
+    call(server.url, 'DELETE', `/api/v1/events/${eventId}${force ? '?force=true' : ''}`, { token });
+  const ledgerCheck = async () =>
+    (await call(server.url, 'GET', `/admin/api/ledger/check?accountId=${org.userId}`, { token: staff.token }))
+      .body;
 
   it('refuses while a booking waits for its payment, with or without a payment captured at the gateway', async () => {
     const id = await liveEvent();
@@ -56,10 +68,17 @@ describe('event deletion and money in flight', () => {
   it('refuses while a booking cancelled before it was paid still waits for its refund', async () => {
     const id = await liveEvent();
     const s = await step1(id);
-    assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${s.registrationId}/cancel`)).status, 200);
+    assert.equal(
+      (await api('POST', `/api/v1/events/${id}/registrations/${s.registrationId}/cancel`)).status,
+      200,
+    );
     const payment = rzp.pay(s.orderId);
     // Paid after the cancel: bound and queued for refund; the job has not run yet.
-    const late = await api('POST', `/api/v1/events/${id}/register`, { registrationId: s.registrationId, orderId: s.orderId, paymentId: payment.id });
+    const late = await api('POST', `/api/v1/events/${id}/register`, {
+      registrationId: s.registrationId,
+      orderId: s.orderId,
+      paymentId: payment.id,
+    });
     assert.equal(late.status, 409);
     assert.equal((await del(id, org.token)).status, 409);
   });
@@ -68,7 +87,11 @@ describe('event deletion and money in flight', () => {
     const id = await liveEvent();
     const confirmed = await step1(id);
     const paid = rzp.pay(confirmed.orderId);
-    const s2 = await api('POST', `/api/v1/events/${id}/register`, { registrationId: confirmed.registrationId, orderId: confirmed.orderId, paymentId: paid.id });
+    const s2 = await api('POST', `/api/v1/events/${id}/register`, {
+      registrationId: confirmed.registrationId,
+      orderId: confirmed.orderId,
+      paymentId: paid.id,
+    });
     assert.equal(s2.status, 200, s2.text);
     const inFlight = await step1(id);
     const captured = rzp.pay(inFlight.orderId); // captured, step 2 never sent
@@ -82,8 +105,12 @@ describe('event deletion and money in flight', () => {
       const now = rzp.payments.get(String(p.id))!;
       assert.equal(now.amount_refunded, now.amount, `payment ${p.id} refunded in full`);
     }
-    const entries = (await call(server.url, 'GET', '/dashboard/api/ledger?mode=live', { token: org.token })).body.data as { kind: string }[];
-    assert.ok(entries.some((e) => e.kind === 'ticket_refund'), 'the refund is in the ledger');
+    const entries = (await call(server.url, 'GET', '/dashboard/api/ledger?mode=live', { token: org.token }))
+      .body.data as { kind: string }[];
+    assert.ok(
+      entries.some((e) => e.kind === 'ticket_refund'),
+      'the refund is in the ledger',
+    );
     const check = await ledgerCheck();
     assert.equal(check.ok, true, JSON.stringify(check.mismatches));
   });

@@ -20,14 +20,25 @@ describe('promo code limits', () => {
     await server.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
-  const event = (fields: Record<string, unknown> = {}) => createEvent(api, { title: 'Gig', description: 'Music', price: 1000, ...fields });
-  const promo = async (eventId: string, body: Record<string, unknown>) => assert.equal((await api('POST', `/api/v1/events/${eventId}/promo-codes`, body)).status, 201);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
+  const event = (fields: Record<string, unknown> = {}) =>
+    createEvent(api, { title: 'Gig', description: 'Music', price: 1000, ...fields });
+  const promo = async (eventId: string, body: Record<string, unknown>) =>
+    assert.equal((await api('POST', `/api/v1/events/${eventId}/promo-codes`, body)).status, 201);
   const register = (eventId: string, extra: Record<string, unknown> = {}) =>
-    api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Rao', email: uniqueEmail('promo'), ...extra });
+    api('POST', `/api/v1/events/${eventId}/register`, {
+      name: 'Asha Rao',
+      email: uniqueEmail('promo'),
+      ...extra,
+    });
   const pay = (orderId: string) => payInSandbox(api, orderId);
   const codeState = async (eventId: string, code: string) => {
-    const p = (await api('GET', `/api/v1/events/${eventId}/promo-codes`)).body.data.find((x: any) => x.code === code);
+    const p = (await api('GET', `/api/v1/events/${eventId}/promo-codes`)).body.data.find(
+      (x: any) => x.code === code,
+    );
     return { uses: p.uses, usesReserved: p.usesReserved };
   };
 
@@ -44,7 +55,11 @@ describe('promo code limits', () => {
     }
     assert.deepEqual(await codeState(id, 'ONCE'), { uses: 0, usesReserved: 1 });
     const paymentId = await pay(first.body.orderId);
-    const step2 = await api('POST', `/api/v1/events/${id}/register`, { registrationId: first.body.registrationId, orderId: first.body.orderId, paymentId });
+    const step2 = await api('POST', `/api/v1/events/${id}/register`, {
+      registrationId: first.body.registrationId,
+      orderId: first.body.orderId,
+      paymentId,
+    });
     assert.equal(step2.status, 200, step2.text);
     assert.deepEqual(await codeState(id, 'ONCE'), { uses: 1, usesReserved: 0 });
   });
@@ -57,7 +72,11 @@ describe('promo code limits', () => {
     assert.ok(paid.filter((r) => r.status !== 201).every((r) => r.body.code === 'promo_code_invalid'));
     for (const r of paid.filter((x) => x.status === 201)) {
       const paymentId = await pay(r.body.orderId);
-      const s2 = await api('POST', `/api/v1/events/${id}/register`, { registrationId: r.body.registrationId, orderId: r.body.orderId, paymentId });
+      const s2 = await api('POST', `/api/v1/events/${id}/register`, {
+        registrationId: r.body.registrationId,
+        orderId: r.body.orderId,
+        paymentId,
+      });
       assert.equal(s2.status, 200, 'nobody who paid the discounted price is refused');
     }
     assert.deepEqual(await codeState(id, 'THREE'), { uses: 3, usesReserved: 0 });
@@ -74,7 +93,10 @@ describe('promo code limits', () => {
     const a = await register(id, { promoCode: 'BACK' });
     assert.equal(a.status, 201);
     assert.equal((await register(id, { promoCode: 'BACK' })).status, 400);
-    assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${a.body.registrationId}/cancel`)).status, 200);
+    assert.equal(
+      (await api('POST', `/api/v1/events/${id}/registrations/${a.body.registrationId}/cancel`)).status,
+      200,
+    );
     assert.deepEqual(await codeState(id, 'BACK'), { uses: 0, usesReserved: 0 });
 
     // Expired unpaid by the reconciliation sweep a day after step 1.
@@ -92,10 +114,16 @@ describe('promo code limits', () => {
     const c = await register(approval, { promoCode: 'VIP' });
     assert.equal(c.body.status, 'pending');
     assert.equal((await register(approval, { promoCode: 'VIP' })).status, 400);
-    assert.equal((await api('POST', `/api/v1/events/${approval}/registrations/${c.body.registrationId}/reject`)).status, 200);
+    assert.equal(
+      (await api('POST', `/api/v1/events/${approval}/registrations/${c.body.registrationId}/reject`)).status,
+      200,
+    );
     const d = await register(approval, { promoCode: 'VIP' });
     assert.equal(d.status, 201);
-    assert.equal((await api('POST', `/api/v1/events/${approval}/registrations/${d.body.registrationId}/approve`)).status, 200);
+    assert.equal(
+      (await api('POST', `/api/v1/events/${approval}/registrations/${d.body.registrationId}/approve`)).status,
+      200,
+    );
     assert.deepEqual(await codeState(approval, 'VIP'), { uses: 1, usesReserved: 0 });
   });
 });

@@ -25,22 +25,39 @@ describe('unpaid bookings hold nothing for long', () => {
     await server.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   async function paidEvent(fields: Record<string, unknown> = {}) {
     const id = await createEvent(api, { title: 'Gig', description: 'Music', price: 1000, ...fields });
     return { id, slug: (await api('GET', `/api/v1/events/${id}`)).body.data.slug as string };
   }
   /** The hosted page's own call, as the page (served from the service) makes it. */
   const fromPage = (slug: string, body: Record<string, unknown>, key = pk) =>
-    call(server.url, 'POST', `/e/${slug}/register`, { body: { key, ...body }, headers: { origin: server.url } });
+    call(server.url, 'POST', `/e/${slug}/register`, {
+      body: { key, ...body },
+      headers: { origin: server.url },
+    });
   const codeState = async (eventId: string, code: string) => {
-    const p = (await api('GET', `/api/v1/events/${eventId}/promo-codes`)).body.data.find((x: any) => x.code === code);
+    const p = (await api('GET', `/api/v1/events/${eventId}/promo-codes`)).body.data.find(
+      (x: any) => x.code === code,
+    );
     return { uses: p.uses, usesReserved: p.usesReserved };
   };
 
   it('three unpaid bookings that used up a maxUses:3 code give it back once the window passes; a 4th for the email is 429', async () => {
     const ev = await paidEvent();
-    assert.equal((await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'SQUAT', discountPercent: 50, maxUses: 3 })).status, 201);
+    assert.equal(
+      (
+        await api('POST', `/api/v1/events/${ev.id}/promo-codes`, {
+          code: 'SQUAT',
+          discountPercent: 50,
+          maxUses: 3,
+        })
+      ).status,
+      201,
+    );
     const squatter = uniqueEmail('squatter');
     for (let i = 0; i < 3; i++) {
       const r = await fromPage(ev.slug, { name: 'Squatter', email: squatter, promoCode: 'SQUAT' });
@@ -53,7 +70,12 @@ describe('unpaid bookings hold nothing for long', () => {
     const fourth = await fromPage(ev.slug, { name: 'Squatter', email: squatter.toUpperCase() });
     assert.equal(fourth.status, 429, fourth.text);
     assert.equal(fourth.body.code, 'too_many_pending');
-    const viaApi = await api('POST', `/api/v1/events/${ev.id}/register`, { name: 'Squatter', email: squatter }, pk);
+    const viaApi = await api(
+      'POST',
+      `/api/v1/events/${ev.id}/register`,
+      { name: 'Squatter', email: squatter },
+      pk,
+    );
     assert.deepEqual([viaApi.status, viaApi.body.code], [429, 'too_many_pending']);
 
     // A real buyer meanwhile: the code is used up, said like any invalid code.
@@ -70,13 +92,22 @@ describe('unpaid bookings hold nothing for long', () => {
     const summary = await sweep(server.deps);
     assert.ok(summary.expired >= 3, JSON.stringify(summary));
     assert.deepEqual(await codeState(ev.id, 'SQUAT'), { uses: 0, usesReserved: 0 });
-    const regs = (await api('GET', `/api/v1/events/${ev.id}/registrations`)).body.data.filter((r: any) => r.email === squatter);
-    assert.deepEqual(regs.map((r: any) => r.status), ['cancelled', 'cancelled', 'cancelled']);
+    const regs = (await api('GET', `/api/v1/events/${ev.id}/registrations`)).body.data.filter(
+      (r: any) => r.email === squatter,
+    );
+    assert.deepEqual(
+      regs.map((r: any) => r.status),
+      ['cancelled', 'cancelled', 'cancelled'],
+    );
 
     const again = await fromPage(ev.slug, { name: 'Buyer', email: uniqueEmail('buyer'), promoCode: 'SQUAT' });
     assert.equal(again.status, 201, again.text);
     assert.equal(again.body.amount, 50000, 'the code applies again');
-    assert.equal((await fromPage(ev.slug, { name: 'Squatter', email: squatter })).status, 201, 'the email may book again');
+    assert.equal(
+      (await fromPage(ev.slug, { name: 'Squatter', email: squatter })).status,
+      201,
+      'the email may book again',
+    );
   });
 
   it('holds at most 20 unpaid bookings per client address per event from browsers; a full key is not limited by address', async () => {
@@ -87,9 +118,21 @@ describe('unpaid bookings hold nothing for long', () => {
     }
     const over = await fromPage(ev.slug, { name: 'Bot', email: uniqueEmail('bot') });
     assert.deepEqual([over.status, over.body.code], [429, 'too_many_pending']);
-    const overApi = await api('POST', `/api/v1/events/${ev.id}/register`, { name: 'Bot', email: uniqueEmail('bot') }, pk);
-    assert.deepEqual([overApi.status, overApi.body.code], [429, 'too_many_pending'], 'a checkout key on the API alike');
-    const server2server = await api('POST', `/api/v1/events/${ev.id}/register`, { name: 'Guest', email: uniqueEmail('guest') });
+    const overApi = await api(
+      'POST',
+      `/api/v1/events/${ev.id}/register`,
+      { name: 'Bot', email: uniqueEmail('bot') },
+      pk,
+    );
+    assert.deepEqual(
+      [overApi.status, overApi.body.code],
+      [429, 'too_many_pending'],
+      'a checkout key on the API alike',
+    );
+    const server2server = await api('POST', `/api/v1/events/${ev.id}/register`, {
+      name: 'Guest',
+      email: uniqueEmail('guest'),
+    });
     assert.equal(server2server.status, 201, 'the organiser’s server books for many buyers from one address');
     // Another event is counted on its own.
     const other = await paidEvent();
@@ -99,23 +142,48 @@ describe('unpaid bookings hold nothing for long', () => {
   it('lets no burst of parallel step 1s for one email past the cap', async () => {
     const ev = await paidEvent();
     const email = uniqueEmail('burst');
-    const replies = await Promise.all(Array.from({ length: 8 }, () => fromPage(ev.slug, { name: 'Burst', email })));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () => fromPage(ev.slug, { name: 'Burst', email })),
+    );
     assert.equal(replies.filter((r) => r.status === 201).length, 3, replies.map((r) => r.status).join(','));
-    for (const r of replies.filter((x) => x.status !== 201)) assert.deepEqual([r.status, r.body.code], [429, 'too_many_pending']);
-    const waiting = (await api('GET', `/api/v1/events/${ev.id}/registrations`)).body.data.filter((r: any) => r.email === email && r.status === 'pending');
+    for (const r of replies.filter((x) => x.status !== 201))
+      assert.deepEqual([r.status, r.body.code], [429, 'too_many_pending']);
+    const waiting = (await api('GET', `/api/v1/events/${ev.id}/registrations`)).body.data.filter(
+      (r: any) => r.email === email && r.status === 'pending',
+    );
     assert.equal(waiting.length, 3, 'no booking was written past the cap');
   });
 
   it('answers unknown, expired and used-up codes with the same 400 promo_code_invalid and sentence', async () => {
     const ev = await paidEvent();
-    await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'OLD', discountPercent: 10, validUntil: '2020-01-01T00:00:00Z' });
-    await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'LATER', discountPercent: 10, validFrom: '2099-01-01T00:00:00Z' });
-    await api('POST', `/api/v1/events/${ev.id}/promo-codes`, { code: 'ONE', discountPercent: 10, maxUses: 1 });
-    assert.equal((await fromPage(ev.slug, { name: 'A', email: uniqueEmail(), promoCode: 'ONE' })).status, 201);
+    await api('POST', `/api/v1/events/${ev.id}/promo-codes`, {
+      code: 'OLD',
+      discountPercent: 10,
+      validUntil: '2020-01-01T00:00:00Z',
+    });
+    await api('POST', `/api/v1/events/${ev.id}/promo-codes`, {
+      code: 'LATER',
+      discountPercent: 10,
+      validFrom: '2099-01-01T00:00:00Z',
+    });
+    await api('POST', `/api/v1/events/${ev.id}/promo-codes`, {
+      code: 'ONE',
+      discountPercent: 10,
+      maxUses: 1,
+    });
+    assert.equal(
+      (await fromPage(ev.slug, { name: 'A', email: uniqueEmail(), promoCode: 'ONE' })).status,
+      201,
+    );
     const answers = [];
     for (const promoCode of ['NOPE', 'OLD', 'LATER', 'ONE']) {
       for (const key of [pk, org.key]) {
-        const r = await api('POST', `/api/v1/events/${ev.id}/register`, { name: 'B', email: uniqueEmail(), promoCode }, key);
+        const r = await api(
+          'POST',
+          `/api/v1/events/${ev.id}/register`,
+          { name: 'B', email: uniqueEmail(), promoCode },
+          key,
+        );
         answers.push({ status: r.status, body: r.body });
       }
       const page = await fromPage(ev.slug, { name: 'B', email: uniqueEmail(), promoCode });
@@ -124,6 +192,10 @@ describe('unpaid bookings hold nothing for long', () => {
     for (const a of answers) assert.deepEqual(a, answers[0]);
     assert.equal(answers[0]!.status, 400);
     assert.equal(answers[0]!.body.code, 'promo_code_invalid');
-    assert.doesNotMatch(answers[0]!.body.error, /NOPE|used up|expired|unknown/i, 'the sentence names no reason and echoes no code');
+    assert.doesNotMatch(
+      answers[0]!.body.error,
+      /NOPE|used up|expired|unknown/i,
+      'the sentence names no reason and echoes no code',
+    );
   });
 });

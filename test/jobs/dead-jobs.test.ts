@@ -14,7 +14,8 @@ describe('dead jobs', () => {
   const staffEmail = uniqueEmail('staff');
   let n = 0;
   const topic = () => `test.dead.${process.pid}.${Date.now()}.${++n}`;
-  const job = (id: string) => server.deps.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const job = (id: string) =>
+    server.deps.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   before(async () => {
     server = await startServer({ isolatedDatabase: true, env: { STAFF_EMAILS: staffEmail } });
@@ -54,8 +55,12 @@ describe('dead jobs', () => {
     assert.match(row.last_error ?? '', /smtp down/);
 
     // Staff see it, in pages.
-    const login = async (email: string) => (await call(server.url, 'POST', '/auth/login', { body: { email, password: 'correct horse battery' } })).body.idToken as string;
-    const forbidden = await call(server.url, 'GET', '/admin/api/jobs?status=dead', { token: await login(other.email) });
+    const login = async (email: string) =>
+      (await call(server.url, 'POST', '/auth/login', { body: { email, password: 'correct horse battery' } }))
+        .body.idToken as string;
+    const forbidden = await call(server.url, 'GET', '/admin/api/jobs?status=dead', {
+      token: await login(other.email),
+    });
     assert.equal(forbidden.status, 403);
     const token = await login(staffEmail);
     const list = await call(server.url, 'GET', '/admin/api/jobs?status=dead&limit=1', { token });
@@ -67,7 +72,10 @@ describe('dead jobs', () => {
     assert.equal(list.body.hasMore, false);
     assert.equal(list.body.nextCursor, null);
     assert.equal((await call(server.url, 'GET', '/admin/api/jobs?limit=1001', { token })).status, 400);
-    assert.equal((await call(server.url, 'GET', '/admin/api/jobs?startingAfter=nonsense', { token })).status, 400);
+    assert.equal(
+      (await call(server.url, 'GET', '/admin/api/jobs?startingAfter=nonsense', { token })).status,
+      400,
+    );
 
     // Retried on demand: runs at once and succeeds now that the cause is gone.
     healthy = true;
@@ -91,11 +99,20 @@ describe('dead jobs', () => {
       server.clock.advance(1);
     }
     for (let i = 0; i < 5; i++) await server.deps.jobs.runOnce();
-    const token = (await call(server.url, 'POST', '/auth/login', { body: { email: staffEmail, password: 'correct horse battery' } })).body.idToken as string;
+    const token = (
+      await call(server.url, 'POST', '/auth/login', {
+        body: { email: staffEmail, password: 'correct horse battery' },
+      })
+    ).body.idToken as string;
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 10; page++) {
-      const r: any = await call(server.url, 'GET', `/admin/api/jobs?status=dead&limit=2${cursor ? `&startingAfter=${cursor}` : ''}`, { token });
+      const r: any = await call(
+        server.url,
+        'GET',
+        `/admin/api/jobs?status=dead&limit=2${cursor ? `&startingAfter=${cursor}` : ''}`,
+        { token },
+      );
       assert.equal(r.status, 200, r.text);
       assert.ok(r.body.data.length <= 2);
       seen.push(...r.body.data.map((j: any) => j.id));
@@ -116,7 +133,11 @@ describe('dead jobs', () => {
     // A worker claimed it (attempt 1) and died before finishing.
     await server.deps.db
       .updateTable('jobs')
-      .set({ locked_by: 'wrk_dead', locked_until: new Date(server.clock.now().getTime() + 60_000), attempts: 1 })
+      .set({
+        locked_by: 'wrk_dead',
+        locked_until: new Date(server.clock.now().getTime() + 60_000),
+        attempts: 1,
+      })
       .where('id', '=', id)
       .execute();
     server.clock.advance(61_000);
@@ -140,13 +161,18 @@ describe('dead jobs', () => {
       // Every claim dies: a lease that expires without a finish.
       await server.deps.db
         .updateTable('jobs')
-        .set({ locked_by: 'wrk_dead', locked_until: new Date(server.clock.now().getTime() + 60_000), attempts: row.attempts + 1 })
+        .set({
+          locked_by: 'wrk_dead',
+          locked_until: new Date(server.clock.now().getTime() + 60_000),
+          attempts: row.attempts + 1,
+        })
         .where('id', '=', id)
         .execute();
       server.clock.advance(61_000);
       await server.deps.jobs.reapExpiredLeases(server.clock.now());
       const next = await job(id);
-      if (next.status === 'pending') server.clock.advance(Math.max(0, next.run_at.getTime() - server.clock.now().getTime()));
+      if (next.status === 'pending')
+        server.clock.advance(Math.max(0, next.run_at.getTime() - server.clock.now().getTime()));
     }
     assert.equal((await job(id)).status, 'dead');
   });

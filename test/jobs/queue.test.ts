@@ -17,7 +17,8 @@ describe('durable job queue', () => {
   // Jobs of other test files may share the table on PostgreSQL: every test uses its own topic.
   let n = 0;
   const topic = () => `test.${process.pid}.${Date.now()}.${++n}`;
-  const job = (id: string) => server.deps.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const job = (id: string) =>
+    server.deps.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const drain = async (until: () => Promise<boolean>) => {
     for (let i = 0; i < 100 && !(await until()); i++) await server.deps.jobs.runOnce();
   };
@@ -41,7 +42,9 @@ describe('durable job queue', () => {
         throw new Error('abort');
       }),
     );
-    const id = await server.deps.db.transaction().execute((trx) => enqueue(trx, server.deps, defineJob(t), { n: 'committed' }));
+    const id = await server.deps.db
+      .transaction()
+      .execute((trx) => enqueue(trx, server.deps, defineJob(t), { n: 'committed' }));
     await drain(async () => (await job(id)).status === 'done');
     await server.deps.jobs.runOnce();
     assert.deepEqual(seen, [{ n: 'committed' }]);
@@ -49,7 +52,11 @@ describe('durable job queue', () => {
     assert.equal(row.status, 'done');
     assert.equal(row.attempts, 1);
     assert.ok(row.finished_at);
-    assert.equal((await server.deps.db.selectFrom('jobs').select('id').where('topic', '=', t).execute()).length, 1, 'the rolled-back job never existed');
+    assert.equal(
+      (await server.deps.db.selectFrom('jobs').select('id').where('topic', '=', t).execute()).length,
+      1,
+      'the rolled-back job never existed',
+    );
   });
 
   it('hands a batch handler every claimed job of its topic at once, and settles each job by its own answer', async () => {
@@ -60,7 +67,8 @@ describe('durable job queue', () => {
       return jobs.map((j) => (j.payload.n === 3 ? new Error('three refused') : undefined));
     });
     const ids: string[] = [];
-    for (let i = 1; i <= 5; i++) ids.push(await enqueue(server.deps.db, server.deps, defineJob<{ n: number }>(t), { n: i }));
+    for (let i = 1; i <= 5; i++)
+      ids.push(await enqueue(server.deps.db, server.deps, defineJob<{ n: number }>(t), { n: i }));
     await drain(async () => calls.length > 0);
     assert.equal(calls.length, 1, 'one call for the five jobs');
     assert.deepEqual([...calls[0]!].sort(), [1, 2, 3, 4, 5]);
@@ -70,7 +78,11 @@ describe('durable job queue', () => {
       ['done', 'done', 'pending', 'done', 'done'],
     );
     assert.equal(rows[2]!.last_error, 'three refused');
-    assert.equal(rows[2]!.run_at.getTime() - server.clock.now().getTime(), 1000, 'the refused job waits its back-off');
+    assert.equal(
+      rows[2]!.run_at.getTime() - server.clock.now().getTime(),
+      1000,
+      'the refused job waits its back-off',
+    );
     server.clock.advance(1000);
     await drain(async () => calls.length > 1);
     assert.deepEqual(calls[1], [3], 'only the refused job runs again');
@@ -115,14 +127,18 @@ describe('durable job queue', () => {
     // A worker that claimed the job and then died: a lease in the future, never finished.
     await server.deps.db
       .updateTable('jobs')
-      .set({ locked_by: 'wrk_dead', locked_until: new Date(server.clock.now().getTime() + 60_000), attempts: 1 })
+      .set({
+        locked_by: 'wrk_dead',
+        locked_until: new Date(server.clock.now().getTime() + 60_000),
+        attempts: 1,
+      })
       .where('id', '=', id)
       .execute();
     await server.deps.jobs.runOnce();
     assert.equal(runs, 0, 'the lease is still held');
     server.clock.advance(61_000);
     await server.deps.jobs.runOnce();
-    assert.equal(runs, 0, 'the dead worker\'s attempt counts: the job waits its back-off');
+    assert.equal(runs, 0, "the dead worker's attempt counts: the job waits its back-off");
     assert.match((await job(id)).last_error ?? '', /lease expired/);
     server.clock.advance(1_000);
     await drain(async () => (await job(id)).status === 'done');
@@ -139,11 +155,23 @@ describe('durable job queue', () => {
     });
     for (let i = 0; i < 60; i++) await enqueue(server.deps.db, server.deps, defineJob(t), { i });
     const runners = [0, 1, 2].map(
-      () => new JobRunner({ db: server.deps.db, clock: server.clock, ids: randomIds, logger: server.deps.logger, handlers: server.deps.jobHandlers, batchSize: 7 }),
+      () =>
+        new JobRunner({
+          db: server.deps.db,
+          clock: server.clock,
+          ids: randomIds,
+          logger: server.deps.logger,
+          handlers: server.deps.jobHandlers,
+          batchSize: 7,
+        }),
     );
-    for (let round = 0; round < 20 && runs.size < 60; round++) await Promise.all(runners.map((r) => r.runOnce()));
+    for (let round = 0; round < 20 && runs.size < 60; round++)
+      await Promise.all(runners.map((r) => r.runOnce()));
     assert.equal(runs.size, 60);
-    assert.ok([...runs.values()].every((c) => c === 1), 'no job ran twice');
+    assert.ok(
+      [...runs.values()].every((c) => c === 1),
+      'no job ran twice',
+    );
   });
 
   it('runs jobs due at the same instant in the order they were enqueued (JOB_BATCH_SIZE=1: one at a time)', async () => {
@@ -159,8 +187,17 @@ describe('durable job queue', () => {
     // One instant for all of them: the injected clock stands still, so run_at and created_at tie.
     for (let i = 0; i < 12; i++) await enqueue(server.deps.db, server.deps, defineJob(t), { i });
     // Rewriting the first half moves their rows behind the others in the table: table order is not enqueue order.
-    await sql`update jobs set last_error = null where topic = ${t} and (payload->>'i')::int < 6`.execute(server.deps.db);
-    const one = new JobRunner({ db: server.deps.db, clock: server.clock, ids: randomIds, logger: server.deps.logger, handlers: server.deps.jobHandlers, batchSize: 1 });
+    await sql`update jobs set last_error = null where topic = ${t} and (payload->>'i')::int < 6`.execute(
+      server.deps.db,
+    );
+    const one = new JobRunner({
+      db: server.deps.db,
+      clock: server.clock,
+      ids: randomIds,
+      logger: server.deps.logger,
+      handlers: server.deps.jobHandlers,
+      batchSize: 1,
+    });
     for (let k = 0; k < 12; k++) assert.equal(await one.runOnce(), 1);
     assert.deepEqual(order, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });

@@ -20,7 +20,8 @@ describe('API keys', () => {
     await server.close();
   });
 
-  const create = (body: Record<string, unknown>, token = owner.token) => call(server.url, 'POST', '/dashboard/api/keys', { token, body });
+  const create = (body: Record<string, unknown>, token = owner.token) =>
+    call(server.url, 'POST', '/dashboard/api/keys', { token, body });
   const me = (key?: string, headers: Record<string, string> = {}) =>
     call(server.url, 'GET', '/api/v1/me', { ...(key === undefined ? {} : { key }), headers });
 
@@ -67,7 +68,12 @@ describe('API keys', () => {
     });
 
     it('refuses a bad mode, class or unknown field with 400', async () => {
-      for (const body of [{ mode: 'prod', class: 'full' }, { mode: 'test', class: 'admin' }, { class: 'full' }, { mode: 'test', class: 'full', scope: 'all' }]) {
+      for (const body of [
+        { mode: 'prod', class: 'full' },
+        { mode: 'test', class: 'admin' },
+        { class: 'full' },
+        { mode: 'test', class: 'full', scope: 'all' },
+      ]) {
         const r = await create(body);
         assert.equal(r.status, 400, JSON.stringify(body));
       }
@@ -75,8 +81,15 @@ describe('API keys', () => {
 
     it('needs a session: no token is 401, an API key is 401', async () => {
       const k = await createKey(server.url, owner.token);
-      assert.equal((await call(server.url, 'POST', '/dashboard/api/keys', { body: { mode: 'test', class: 'full' } })).status, 401);
-      const withKey = await call(server.url, 'POST', '/dashboard/api/keys', { key: k.key, body: { mode: 'test', class: 'full' } });
+      assert.equal(
+        (await call(server.url, 'POST', '/dashboard/api/keys', { body: { mode: 'test', class: 'full' } }))
+          .status,
+        401,
+      );
+      const withKey = await call(server.url, 'POST', '/dashboard/api/keys', {
+        key: k.key,
+        body: { mode: 'test', class: 'full' },
+      });
       assert.equal(withKey.status, 401);
       assert.equal(withKey.body.error, 'Missing Authorization Bearer token');
       assert.equal((await call(server.url, 'GET', '/dashboard/api/keys', { key: k.key })).status, 401);
@@ -87,7 +100,10 @@ describe('API keys', () => {
     it('the key is shown once: the list has its prefix but never the key', async () => {
       const account = await signup(server.url);
       const made = [];
-      for (const spec of [{ mode: 'test', class: 'full' }, { mode: 'live', class: 'checkout', allowedOrigin: uniqueOrigin() }] as const) {
+      for (const spec of [
+        { mode: 'test', class: 'full' },
+        { mode: 'live', class: 'checkout', allowedOrigin: uniqueOrigin() },
+      ] as const) {
         const r = await create(spec, account.token);
         assert.equal(r.status, 201);
         made.push({ key: r.body.key as string, data: r.body.data });
@@ -113,7 +129,11 @@ describe('API keys', () => {
       const keys = [
         await createKey(server.url, account.token, { mode: 'test', class: 'full' }),
         await createKey(server.url, account.token, { mode: 'live', class: 'full' }),
-        await createKey(server.url, account.token, { mode: 'test', class: 'checkout', allowedOrigin: uniqueOrigin() }),
+        await createKey(server.url, account.token, {
+          mode: 'test',
+          class: 'checkout',
+          allowedOrigin: uniqueOrigin(),
+        }),
       ];
       // Every row, not only this account's: no column anywhere may hold the key.
       const rows = await server.deps.db.selectFrom('api_keys').selectAll().execute();
@@ -156,13 +176,15 @@ describe('API keys', () => {
       const after = await me(k.key);
       assert.equal(after.status, 403);
       assert.equal(after.body.code, 'api_key_revoked');
-      const listed = (await call(server.url, 'GET', '/dashboard/api/keys', { token: owner.token })).body.data.find(
-        (d: { id: string }) => d.id === k.keyId,
-      );
+      const listed = (
+        await call(server.url, 'GET', '/dashboard/api/keys', { token: owner.token })
+      ).body.data.find((d: { id: string }) => d.id === k.keyId);
       assert.equal(listed.revokedAt, r.body.data.revokedAt);
 
       server.clock.advance(60_000);
-      const again = await call(server.url, 'DELETE', `/dashboard/api/keys/${k.keyId}`, { token: owner.token });
+      const again = await call(server.url, 'DELETE', `/dashboard/api/keys/${k.keyId}`, {
+        token: owner.token,
+      });
       assert.equal(again.status, 200);
       assert.equal(again.body.data.revokedAt, r.body.data.revokedAt);
       assert.equal((await me(k.key)).status, 403);
@@ -175,7 +197,9 @@ describe('API keys', () => {
       assert.equal(r.status, 404);
       assert.equal(r.body.code, 'key_not_found');
       assert.equal((await me(k.key)).status, 200);
-      const unknown = await call(server.url, 'DELETE', '/dashboard/api/keys/key_nosuchkey', { token: owner.token });
+      const unknown = await call(server.url, 'DELETE', '/dashboard/api/keys/key_nosuchkey', {
+        token: owner.token,
+      });
       assert.equal(unknown.status, 404);
     });
 
@@ -183,7 +207,13 @@ describe('API keys', () => {
       const real = await createKey(server.url, owner.token);
       // Same shape as a real key, one character changed; and things that are not keys at all.
       const altered = real.key.slice(0, -1) + (real.key.endsWith('A') ? 'B' : 'A');
-      for (const key of [altered, 'sk_test_' + 'x'.repeat(32), 'pk_live_' + 'y'.repeat(32), 'nonsense', real.key.slice(0, 12)]) {
+      for (const key of [
+        altered,
+        'sk_test_' + 'x'.repeat(32),
+        'pk_live_' + 'y'.repeat(32),
+        'nonsense',
+        real.key.slice(0, 12),
+      ]) {
         const r = await me(key);
         assert.equal(r.status, 401, key);
         assert.equal(r.body.code, 'invalid_api_key', key);
@@ -226,7 +256,11 @@ describe('API keys', () => {
 
     it('is normalised to its origin: a trailing slash and upper case are dropped, a port kept', async () => {
       const base = uniqueOrigin();
-      const r = await create({ mode: 'test', class: 'checkout', allowedOrigin: `${base.toUpperCase().replace('HTTPS', 'https')}/` });
+      const r = await create({
+        mode: 'test',
+        class: 'checkout',
+        allowedOrigin: `${base.toUpperCase().replace('HTTPS', 'https')}/`,
+      });
       assert.equal(r.status, 201, r.text);
       assert.equal(r.body.data.allowedOrigin, base);
       const withPort = await create({ mode: 'test', class: 'checkout', allowedOrigin: `${base}:8443` });
@@ -243,7 +277,11 @@ describe('API keys', () => {
     });
 
     it('another Origin is 403 origin_not_allowed with no CORS headers', async () => {
-      for (const other of ['https://evil.example.com', `${origin}:8443`, origin.replace('https://', 'http://')]) {
+      for (const other of [
+        'https://evil.example.com',
+        `${origin}:8443`,
+        origin.replace('https://', 'http://'),
+      ]) {
         const r = await me(pinned.key, { origin: other });
         assert.equal(r.status, 403, other);
         assert.equal(r.body.code, 'origin_not_allowed');
@@ -257,7 +295,11 @@ describe('API keys', () => {
       assert.equal(r.body.code, 'origin_not_allowed');
       assert.equal(r.headers.get('access-control-allow-origin'), null);
       const preflight = await call(server.url, 'OPTIONS', '/api/v1/me', {
-        headers: { origin: 'null', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+        headers: {
+          origin: 'null',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'x-api-key',
+        },
       });
       assert.equal(preflight.status, 403);
       assert.equal(preflight.headers.get('access-control-allow-origin'), null);
@@ -284,7 +326,11 @@ describe('API keys', () => {
 
     it('a preflight from the pinned origin is 204 and allows x-api-key', async () => {
       const r = await call(server.url, 'OPTIONS', '/api/v1/me', {
-        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+        headers: {
+          origin,
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'x-api-key',
+        },
       });
       assert.equal(r.status, 204, r.text);
       assert.equal(r.headers.get('access-control-allow-origin'), origin);
@@ -296,12 +342,18 @@ describe('API keys', () => {
     it('a preflight from any other origin is 403 with no allow-origin header', async () => {
       for (const other of ['https://evil.example.com', uniqueOrigin()]) {
         const r = await call(server.url, 'OPTIONS', '/api/v1/me', {
-          headers: { origin: other, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+          headers: {
+            origin: other,
+            'access-control-request-method': 'GET',
+            'access-control-request-headers': 'x-api-key',
+          },
         });
         assert.equal(r.status, 403, other);
         assert.equal(r.headers.get('access-control-allow-origin'), null);
       }
-      const noOrigin = await call(server.url, 'OPTIONS', '/api/v1/me', { headers: { 'access-control-request-method': 'GET' } });
+      const noOrigin = await call(server.url, 'OPTIONS', '/api/v1/me', {
+        headers: { 'access-control-request-method': 'GET' },
+      });
       assert.equal(noOrigin.status, 403);
       assert.equal(noOrigin.headers.get('access-control-allow-origin'), null);
     });
@@ -326,9 +378,18 @@ describe('API keys', () => {
       const own = uniqueOrigin();
       const k = await createKey(server.url, owner.token, { class: 'checkout', allowedOrigin: own });
       const preflight = () =>
-        call(server.url, 'OPTIONS', '/api/v1/me', { headers: { origin: own, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' } });
+        call(server.url, 'OPTIONS', '/api/v1/me', {
+          headers: {
+            origin: own,
+            'access-control-request-method': 'GET',
+            'access-control-request-headers': 'x-api-key',
+          },
+        });
       assert.equal((await preflight()).status, 204);
-      assert.equal((await call(server.url, 'DELETE', `/dashboard/api/keys/${k.keyId}`, { token: owner.token })).status, 200);
+      assert.equal(
+        (await call(server.url, 'DELETE', `/dashboard/api/keys/${k.keyId}`, { token: owner.token })).status,
+        200,
+      );
       const r = await preflight();
       assert.equal(r.status, 403);
       assert.equal(r.headers.get('access-control-allow-origin'), null);

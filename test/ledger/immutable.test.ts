@@ -15,15 +15,33 @@ describe('ledger entries are append-only in the database', () => {
   before(async () => {
     server = await startServer();
     account = await signup(server.url);
-    const entry = { accountId: account.userId, mode: 'live' as const, kind: 'ticket_sale' as const, amountPaise: 50_000, sourceType: 'registration' as const, sourceId, capturedAt: server.clock.now(), createdAt: server.clock.now() };
+    const entry = {
+      accountId: account.userId,
+      mode: 'live' as const,
+      kind: 'ticket_sale' as const,
+      amountPaise: 50_000,
+      sourceType: 'registration' as const,
+      sourceId,
+      capturedAt: server.clock.now(),
+      createdAt: server.clock.now(),
+    };
     assert.equal(await insertEntries(server.deps.db, [entry]), 1);
-    assert.equal(await insertEntries(server.deps.db, [entry]), 0, 'a repeat writes nothing, and is not refused');
+    assert.equal(
+      await insertEntries(server.deps.db, [entry]),
+      0,
+      'a repeat writes nothing, and is not refused',
+    );
   });
   after(async () => {
     await server.close();
   });
 
-  const amount = async () => (await sql<{ amount_paise: string }>`select amount_paise from ledger_entries where source_id = ${sourceId}`.execute(server.deps.db)).rows.map((r) => Number(r.amount_paise));
+  const amount = async () =>
+    (
+      await sql<{
+        amount_paise: string;
+      }>`select amount_paise from ledger_entries where source_id = ${sourceId}`.execute(server.deps.db)
+    ).rows.map((r) => Number(r.amount_paise));
   const refused = async (statement: ReturnType<typeof sql>) => {
     await assert.rejects(statement.execute(server.deps.db), (err: Error & { code?: string }) => {
       assert.equal(err.code, '23001', err.message);

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { errorBody, signWebhook, startRazorpayEmulator, type RazorpayEmulator, gatewayEnv } from '../helpers/razorpay-emulator.js';
+import {
+  errorBody,
+  signWebhook,
+  startRazorpayEmulator,
+  type RazorpayEmulator,
+  gatewayEnv,
+} from '../helpers/razorpay-emulator.js';
 import { tokenApi } from '../helpers/callers.js';
 import { createEvent, keyApi } from '../helpers/factories.js';
 import { payoutRow } from '../helpers/rows.js';
@@ -44,25 +50,44 @@ describe('live payouts through RazorpayX', () => {
   type Org = Account & KeyInfo & { password: string };
   async function liveOrganiser(): Promise<Org> {
     const org = await organiser(server.url, 'live');
-    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
     // Test setup: mark the address verified directly in the database.
     await sql`update users set email_verified_at = now() where id = ${org.userId}`.execute(server.deps.db);
     return { ...org, password: 'correct horse battery' };
   }
   /** Sessions last 12 hours: after moving the clock by days, sign in again. */
   async function relogin(org: Org): Promise<void> {
-    const r = await call(server.url, 'POST', '/auth/login', { body: { email: org.email, password: org.password } });
+    const r = await call(server.url, 'POST', '/auth/login', {
+      body: { email: org.email, password: org.password },
+    });
     assert.equal(r.status, 200, r.text);
     org.token = r.body.idToken;
-    staff.token = (await call(server.url, 'POST', '/auth/login', { body: { email: staff.email, password: 'correct horse battery' } })).body.idToken;
+    staff.token = (
+      await call(server.url, 'POST', '/auth/login', {
+        body: { email: staff.email, password: 'correct horse battery' },
+      })
+    ).body.idToken;
   }
   /** An organiser's key, and its dashboard session. */
   const api = (org: KeyInfo) => keyApi(server.url, org.key);
   const dash = (org: Account) => tokenApi(server.url, org.token);
-  const balance = async (org: Account) => (await dash(org)('GET', '/dashboard/api/balance')).body as { available: number; pending: number };
-  const notify = (body: string) => call(server.url, 'POST', '/webhooks/razorpay', { raw: body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET) } });
+  const balance = async (org: Account) =>
+    (await dash(org)('GET', '/dashboard/api/balance')).body as { available: number; pending: number };
+  const notify = (body: string) =>
+    call(server.url, 'POST', '/webhooks/razorpay', {
+      raw: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET),
+      },
+    });
   const gatewayPayoutsFor = (id: string) => [...rzp.payouts.values()].filter((p) => p.reference_id === id);
-  const sent = async (id: string) => (await payoutRow(server, id)).gateway_payout_id !== null || (await payoutRow(server, id)).status !== 'processing';
+  const sent = async (id: string) =>
+    (await payoutRow(server, id)).gateway_payout_id !== null ||
+    (await payoutRow(server, id)).status !== 'processing';
   /** Runs jobs until the payouts are sent; the clock moves on so a retry (a slow machine's timeout) comes due. */
   const drainSent = (...ids: string[]) =>
     drainJobs(server, async () => {
@@ -72,9 +97,16 @@ describe('live payouts through RazorpayX', () => {
 
   async function liveSale(org: Org, price: number): Promise<{ eventId: string; registrationId: string }> {
     const eventId = await createEvent(api(org), { title: 'Live', price }, { publish: true });
-    const s1 = await api(org)('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer') });
+    const s1 = await api(org)('POST', `/api/v1/events/${eventId}/register`, {
+      name: 'Buyer',
+      email: uniqueEmail('buyer'),
+    });
     const payment = rzp.pay(s1.body.orderId);
-    const s2 = await api(org)('POST', `/api/v1/events/${eventId}/register`, { registrationId: s1.body.registrationId, orderId: s1.body.orderId, paymentId: String(payment.id) });
+    const s2 = await api(org)('POST', `/api/v1/events/${eventId}/register`, {
+      registrationId: s1.body.registrationId,
+      orderId: s1.body.orderId,
+      paymentId: String(payment.id),
+    });
     assert.equal(s2.status, 200, s2.text);
     return { eventId, registrationId: s1.body.registrationId };
   }
@@ -91,8 +123,14 @@ describe('live payouts through RazorpayX', () => {
     await liveSale(org, 500);
     // ₹500 less 4.5 % platform fee (₹22.50) less 3 % gateway charge (₹15).
     assert.deepEqual(await balance(org), { available: 0, pending: 462.5, currency: 'INR', mode: 'live' });
-    const entries = (await dash(org)('GET', '/dashboard/api/ledger')).body.data.map((e: { kind: string; amount: number }) => [e.kind, e.amount]);
-    assert.deepEqual(entries.sort(), [['gateway_fee', -15], ['platform_fee', -22.5], ['ticket_sale', 500]]);
+    const entries = (await dash(org)('GET', '/dashboard/api/ledger')).body.data.map(
+      (e: { kind: string; amount: number }) => [e.kind, e.amount],
+    );
+    assert.deepEqual(entries.sort(), [
+      ['gateway_fee', -15],
+      ['platform_fee', -22.5],
+      ['ticket_sale', 500],
+    ]);
     server.clock.advance(7 * DAY);
     await relogin(org);
     assert.deepEqual(await balance(org), { available: 462.5, pending: 0, currency: 'INR', mode: 'live' });
@@ -106,8 +144,13 @@ describe('live payouts through RazorpayX', () => {
     await drainSent(a.body.id);
     const [gp] = gatewayPayoutsFor(a.body.id);
     assert.ok(gp);
-    assert.deepEqual([gp.amount, gp.mode, gp.purpose, gp.currency, gp.status], [10000, 'UPI', 'payout', 'INR', 'processing']);
-    const req = rzp.requests.find((r) => r.method === 'POST' && r.path === '/v1/payouts' && r.body?.reference_id === a.body.id)!;
+    assert.deepEqual(
+      [gp.amount, gp.mode, gp.purpose, gp.currency, gp.status],
+      [10000, 'UPI', 'payout', 'INR', 'processing'],
+    );
+    const req = rzp.requests.find(
+      (r) => r.method === 'POST' && r.path === '/v1/payouts' && r.body?.reference_id === a.body.id,
+    )!;
     assert.equal(req.headers['x-payout-idempotency'], a.body.id);
     assert.equal(req.body!.account_number, ACCOUNT_NUMBER);
     const fa = rzp.fundAccounts.get(String(gp.fund_account_id))!;
@@ -120,8 +163,16 @@ describe('live payouts through RazorpayX', () => {
     const fundAccountsBefore = rzp.fundAccounts.size;
     const b = await dash(org)('POST', '/dashboard/api/payouts', { amount: 100, upiId: 'organiser@okaxis' });
     await drainSent(b.body.id);
-    assert.equal(gatewayPayoutsFor(b.body.id)[0]!.fund_account_id, gp.fund_account_id, 'the fund account is reused for the same UPI id');
-    assert.deepEqual([contactsOf(), rzp.fundAccounts.size], [contactsBefore, fundAccountsBefore], 'no new contact or fund account');
+    assert.equal(
+      gatewayPayoutsFor(b.body.id)[0]!.fund_account_id,
+      gp.fund_account_id,
+      'the fund account is reused for the same UPI id',
+    );
+    assert.deepEqual(
+      [contactsOf(), rzp.fundAccounts.size],
+      [contactsBefore, fundAccountsBefore],
+      'no new contact or fund account',
+    );
   });
 
   it('a timeout and a 5xx are retried with the same key and body: exactly one payout at the gateway', async () => {
@@ -129,7 +180,11 @@ describe('live payouts through RazorpayX', () => {
     const a = await dash(org)('POST', '/dashboard/api/payouts', { amount: 150, upiId: 'timeout@okaxis' });
     // The payout request is held at the emulator until the service has given up on it
     // (RAZORPAY_TIMEOUT_MS); released, it is carried out, and its answer goes nowhere.
-    const payoutAsked = () => rzp.requests.some((r) => r.method === 'POST' && r.path === '/v1/payouts' && r.headers['x-payout-idempotency'] === a.body.id);
+    const payoutAsked = () =>
+      rzp.requests.some(
+        (r) =>
+          r.method === 'POST' && r.path === '/v1/payouts' && r.headers['x-payout-idempotency'] === a.body.id,
+      );
     rzp.gate(true, /^POST \/v1\/payouts$/);
     try {
       await drainJobs(server, async () => payoutAsked() || (server.clock.advance(5_000), false));
@@ -147,9 +202,15 @@ describe('live payouts through RazorpayX', () => {
       server.clock.advance(10_000);
       return sent(a.body.id);
     });
-    const attempts = rzp.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payouts' && r.headers['x-payout-idempotency'] === a.body.id);
+    const attempts = rzp.requests.filter(
+      (r) =>
+        r.method === 'POST' && r.path === '/v1/payouts' && r.headers['x-payout-idempotency'] === a.body.id,
+    );
     assert.ok(attempts.length >= 3, `retried (${attempts.length} requests)`);
-    assert.ok(attempts.every((r) => JSON.stringify(r.body) === JSON.stringify(attempts[0]!.body)), 'the same body every time');
+    assert.ok(
+      attempts.every((r) => JSON.stringify(r.body) === JSON.stringify(attempts[0]!.body)),
+      'the same body every time',
+    );
     assert.equal(gatewayPayoutsFor(a.body.id).length, 1, 'exactly one payout');
     assert.equal((await payoutRow(server, a.body.id)).gateway_payout_id, gatewayPayoutsFor(a.body.id)[0]!.id);
   });
@@ -157,7 +218,10 @@ describe('live payouts through RazorpayX', () => {
   it('a 4xx refusal fails the payout and credits it back', async () => {
     const org = await funded();
     const before = (await balance(org)).available;
-    rzp.fail(/POST \/v1\/fund_accounts/, { status: 400, body: errorBody('Invalid VPA. Please enter a valid Virtual Payment Address', 'vpa') });
+    rzp.fail(/POST \/v1\/fund_accounts/, {
+      status: 400,
+      body: errorBody('Invalid VPA. Please enter a valid Virtual Payment Address', 'vpa'),
+    });
     const a = await dash(org)('POST', '/dashboard/api/payouts', { amount: 200, upiId: 'closed@okaxis' });
     assert.equal((await balance(org)).available, before - 200);
     await drainSent(a.body.id);
@@ -202,11 +266,27 @@ describe('live payouts through RazorpayX', () => {
     assert.equal((await balance(org)).available, start);
 
     const list = await dash(org)('GET', '/dashboard/api/payouts');
-    assert.deepEqual(list.body.data.map((p: { id: string; status: string }) => [p.id, p.status]), [[b.body.id, 'failed'], [a.body.id, 'reversed']]);
+    assert.deepEqual(
+      list.body.data.map((p: { id: string; status: string }) => [p.id, p.status]),
+      [
+        [b.body.id, 'failed'],
+        [a.body.id, 'reversed'],
+      ],
+    );
     assert.equal(list.body.data[1].utr, 'UTR000111222333');
-    const unknown = await notify(JSON.stringify({ entity: 'event', event: 'payout.processed', contains: ['payout'], payload: { payout: { entity: { id: 'pout_Unknown0000000', status: 'processed' } } } }));
+    const unknown = await notify(
+      JSON.stringify({
+        entity: 'event',
+        event: 'payout.processed',
+        contains: ['payout'],
+        payload: { payout: { entity: { id: 'pout_Unknown0000000', status: 'processed' } } },
+      }),
+    );
     assert.deepEqual([unknown.status, unknown.body.result], [200, 'ignored']);
-    const forged = await call(server.url, 'POST', '/webhooks/razorpay', { raw: processed, headers: { 'content-type': 'application/json', 'x-razorpay-signature': 'f'.repeat(64) } });
+    const forged = await call(server.url, 'POST', '/webhooks/razorpay', {
+      raw: processed,
+      headers: { 'content-type': 'application/json', 'x-razorpay-signature': 'f'.repeat(64) },
+    });
     assert.equal(forged.status, 400);
   });
 
@@ -232,10 +312,16 @@ describe('live payouts through RazorpayX', () => {
     await relogin(org);
     const p = await dash(org)('POST', '/dashboard/api/payouts', { amount: 900, upiId: 'organiser@okaxis' });
     assert.equal(p.status, 201, p.text);
-    assert.equal((await api(org)('POST', `/api/v1/events/${s.eventId}/registrations/${s.registrationId}/refund`)).status, 200);
+    assert.equal(
+      (await api(org)('POST', `/api/v1/events/${s.eventId}/registrations/${s.registrationId}/refund`)).status,
+      200,
+    );
     // 925 − 900 − 1000 + 45 (platform fee reversed; the gateway charge is not).
     assert.equal((await balance(org)).available, -930);
-    const blocked = await dash(org)('POST', '/dashboard/api/payouts', { amount: 100, upiId: 'organiser@okaxis' });
+    const blocked = await dash(org)('POST', '/dashboard/api/payouts', {
+      amount: 100,
+      upiId: 'organiser@okaxis',
+    });
     assert.deepEqual([blocked.status, blocked.body.code], [409, 'insufficient_balance']);
     await drainSent(p.body.id);
     const check = await call(server.url, 'GET', '/admin/api/ledger/check', { token: staff.token });
@@ -247,9 +333,20 @@ describe('live payouts through RazorpayX', () => {
   it('a sandbox route cannot move a live payout', async () => {
     const org = await funded();
     const p = await dash(org)('POST', '/dashboard/api/payouts', { amount: 100, upiId: 'organiser@okaxis' });
-    const testKey = (await call(server.url, 'POST', '/dashboard/api/keys', { token: org.token, body: { mode: 'test', class: 'full' } })).body.key;
-    const r = await call(server.url, 'POST', `/api/v1/sandbox/payouts/${p.body.id}/process`, { key: testKey });
+    const testKey = (
+      await call(server.url, 'POST', '/dashboard/api/keys', {
+        token: org.token,
+        body: { mode: 'test', class: 'full' },
+      })
+    ).body.key;
+    const r = await call(server.url, 'POST', `/api/v1/sandbox/payouts/${p.body.id}/process`, {
+      key: testKey,
+    });
     assert.equal(r.status, 404);
-    assert.equal((await call(server.url, 'POST', `/api/v1/sandbox/payouts/${p.body.id}/process`, { key: org.key })).body.code, 'test_mode_only');
+    assert.equal(
+      (await call(server.url, 'POST', `/api/v1/sandbox/payouts/${p.body.id}/process`, { key: org.key })).body
+        .code,
+      'test_mode_only',
+    );
   });
 });

@@ -2,7 +2,13 @@
 // payout state moves, UPI ids.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { membershipLines, net, refundLines, refundOfSale, saleLines } from '../../src/modules/ledger/entries.js';
+import {
+  membershipLines,
+  net,
+  refundLines,
+  refundOfSale,
+  saleLines,
+} from '../../src/modules/ledger/entries.js';
 import { addWorkingDays, clearedUpTo, istWeekday } from '../../src/modules/ledger/working-days.js';
 import { canMove, creditsBack, statusFor } from '../../src/modules/payouts/payout-state.js';
 import { isUpiId, normaliseUpiId } from '../../src/modules/payouts/upi.js';
@@ -20,27 +26,74 @@ describe('working days (Monday to Friday, India time)', () => {
   });
 
   it('adds working days at the same time of day, skipping the weekend', () => {
-    assert.equal(addWorkingDays(ist('2026-03-02'), 2).getTime(), ist('2026-03-04').getTime(), 'Monday + 2 = Wednesday');
-    assert.equal(addWorkingDays(ist('2026-03-05'), 2).getTime(), ist('2026-03-09').getTime(), 'Thursday + 2 = Monday');
-    assert.equal(addWorkingDays(ist('2026-03-06'), 1).getTime(), ist('2026-03-09').getTime(), 'Friday + 1 = Monday');
+    assert.equal(
+      addWorkingDays(ist('2026-03-02'), 2).getTime(),
+      ist('2026-03-04').getTime(),
+      'Monday + 2 = Wednesday',
+    );
+    assert.equal(
+      addWorkingDays(ist('2026-03-05'), 2).getTime(),
+      ist('2026-03-09').getTime(),
+      'Thursday + 2 = Monday',
+    );
+    assert.equal(
+      addWorkingDays(ist('2026-03-06'), 1).getTime(),
+      ist('2026-03-09').getTime(),
+      'Friday + 1 = Monday',
+    );
     assert.equal(addWorkingDays(ist('2026-03-06'), 5).getTime(), ist('2026-03-13').getTime(), 'a week');
   });
 
   it('counts a weekend capture from Monday 00:00', () => {
-    assert.equal(addWorkingDays(ist('2026-03-07', '15:00'), 2).getTime(), ist('2026-03-11', '00:00').getTime(), 'Saturday + 2 = Wednesday 00:00');
-    assert.equal(addWorkingDays(ist('2026-03-08', '23:59'), 1).getTime(), ist('2026-03-10', '00:00').getTime(), 'Sunday + 1 = Tuesday 00:00');
+    assert.equal(
+      addWorkingDays(ist('2026-03-07', '15:00'), 2).getTime(),
+      ist('2026-03-11', '00:00').getTime(),
+      'Saturday + 2 = Wednesday 00:00',
+    );
+    assert.equal(
+      addWorkingDays(ist('2026-03-08', '23:59'), 1).getTime(),
+      ist('2026-03-10', '00:00').getTime(),
+      'Sunday + 1 = Tuesday 00:00',
+    );
   });
 
   it('counts working days in India time around midnight UTC and before 1970', () => {
     // Friday 23:30 India time is Friday 18:00Z; Monday 04:00 India time is Sunday 22:30Z.
-    assert.equal(addWorkingDays(ist('2026-03-06', '23:30'), 1).getTime(), ist('2026-03-09', '23:30').getTime(), 'late Friday + 1 = Monday');
-    assert.equal(addWorkingDays(ist('2026-03-09', '04:00'), 1).getTime(), ist('2026-03-10', '04:00').getTime(), 'early Monday + 1 = Tuesday');
-    assert.equal(addWorkingDays(ist('2026-03-07', '00:00'), 1).getTime(), ist('2026-03-10', '00:00').getTime(), 'Saturday 00:00 + 1 = Tuesday 00:00');
+    assert.equal(
+      addWorkingDays(ist('2026-03-06', '23:30'), 1).getTime(),
+      ist('2026-03-09', '23:30').getTime(),
+      'late Friday + 1 = Monday',
+    );
+    assert.equal(
+      addWorkingDays(ist('2026-03-09', '04:00'), 1).getTime(),
+      ist('2026-03-10', '04:00').getTime(),
+      'early Monday + 1 = Tuesday',
+    );
+    assert.equal(
+      addWorkingDays(ist('2026-03-07', '00:00'), 1).getTime(),
+      ist('2026-03-10', '00:00').getTime(),
+      'Saturday 00:00 + 1 = Tuesday 00:00',
+    );
     // 1969-12-27 was a Saturday: times before the epoch are negative.
     assert.equal(istWeekday(ist('1969-12-27', '12:00')), 6);
-    assert.equal(addWorkingDays(ist('1969-12-27', '12:00'), 1).getTime(), ist('1969-12-30', '00:00').getTime(), 'Saturday + 1 = Tuesday 00:00, before 1970');
-    assert.equal(addWorkingDays(ist('1969-12-28', '00:00'), 2).getTime(), ist('1969-12-31', '00:00').getTime());
-    for (const [date, day] of [['2026-03-01', 0], ['2026-03-02', 1], ['2026-03-03', 2], ['2026-03-04', 3], ['2026-03-05', 4], ['2026-03-06', 5], ['2026-03-07', 6]] as const) {
+    assert.equal(
+      addWorkingDays(ist('1969-12-27', '12:00'), 1).getTime(),
+      ist('1969-12-30', '00:00').getTime(),
+      'Saturday + 1 = Tuesday 00:00, before 1970',
+    );
+    assert.equal(
+      addWorkingDays(ist('1969-12-28', '00:00'), 2).getTime(),
+      ist('1969-12-31', '00:00').getTime(),
+    );
+    for (const [date, day] of [
+      ['2026-03-01', 0],
+      ['2026-03-02', 1],
+      ['2026-03-03', 2],
+      ['2026-03-04', 3],
+      ['2026-03-05', 4],
+      ['2026-03-06', 5],
+      ['2026-03-07', 6],
+    ] as const) {
       assert.equal(istWeekday(ist(date, '00:10')), day, `${date} just after midnight`);
       assert.equal(istWeekday(ist(date, '23:50')), day, `${date} just before midnight`);
     }
@@ -60,8 +113,14 @@ describe('working days (Monday to Friday, India time)', () => {
       for (let h = 0; h < 24 * 21; h += 5) {
         const now = new Date(start + h * 3_600_000 + 17 * 60_000);
         const cut = clearedUpTo(now, days);
-        assert.ok(addWorkingDays(cut, days).getTime() <= now.getTime(), `cut clears (days ${days}, ${now.toISOString()})`);
-        assert.ok(addWorkingDays(new Date(cut.getTime() + 1), days).getTime() > now.getTime(), `1 ms later does not (days ${days}, ${now.toISOString()})`);
+        assert.ok(
+          addWorkingDays(cut, days).getTime() <= now.getTime(),
+          `cut clears (days ${days}, ${now.toISOString()})`,
+        );
+        assert.ok(
+          addWorkingDays(new Date(cut.getTime() + 1), days).getTime() > now.getTime(),
+          `1 ms later does not (days ${days}, ${now.toISOString()})`,
+        );
       }
     }
     const now = new Date();
@@ -106,7 +165,10 @@ describe('ledger arithmetic and the refund policy', () => {
   it('refuses amounts that are not whole, non-negative paise, naming the argument', () => {
     assert.throws(() => saleLines(100.5, 0, 0), RangeError);
     assert.throws(() => refundLines(-1, 0), RangeError);
-    const refusal = (name: string) => ({ name: 'RangeError', message: `${name} must be a whole number of paise, 0 or more` });
+    const refusal = (name: string) => ({
+      name: 'RangeError',
+      message: `${name} must be a whole number of paise, 0 or more`,
+    });
     assert.throws(() => saleLines(-1, 0, 0), refusal('grossPaise'));
     assert.throws(() => saleLines(100, -1, 0), refusal('platformFeePaise'));
     assert.throws(() => saleLines(100, 0, 0.5), refusal('gatewayFeePaise'));
@@ -139,7 +201,13 @@ describe('ledger arithmetic and the refund policy', () => {
     assert.deepEqual(refundOfSale(saleLines(20000, 0, 0)), [{ kind: 'ticket_refund', amountPaise: -20000 }]);
     // Other entries of the same source (a membership's, a gateway charge alone) are no sale.
     assert.deepEqual(refundOfSale([]), []);
-    assert.deepEqual(refundOfSale([{ kind: 'gateway_fee', amountPaise: -1500 }, { kind: 'platform_fee', amountPaise: -2250 }]), []);
+    assert.deepEqual(
+      refundOfSale([
+        { kind: 'gateway_fee', amountPaise: -1500 },
+        { kind: 'platform_fee', amountPaise: -2250 },
+      ]),
+      [],
+    );
     assert.deepEqual(refundOfSale(membershipLines(100000, 3000)), []);
   });
 
@@ -155,13 +223,16 @@ describe('ledger arithmetic and the refund policy', () => {
       { kind: 'platform_fee_reversal', amountPaise: 2250 },
     ]);
     // Every paisa given back in parts: only the fee is left to reverse.
-    assert.deepEqual(refundOfSale([...sale, part(30000), part(20000)]), [{ kind: 'platform_fee_reversal', amountPaise: 2250 }]);
+    assert.deepEqual(refundOfSale([...sale, part(30000), part(20000)]), [
+      { kind: 'platform_fee_reversal', amountPaise: 2250 },
+    ]);
   });
 });
 
 describe('payout states', () => {
   it('maps gateway statuses', () => {
-    for (const s of ['queued', 'pending', 'scheduled', 'processing', 'initiated']) assert.equal(statusFor(s), 'processing');
+    for (const s of ['queued', 'pending', 'scheduled', 'processing', 'initiated'])
+      assert.equal(statusFor(s), 'processing');
     assert.equal(statusFor('processed'), 'processed');
     assert.equal(statusFor('rejected'), 'failed');
     assert.equal(statusFor('failed'), 'failed');
@@ -177,14 +248,31 @@ describe('payout states', () => {
     assert.ok(!canMove('reversed', 'processed'));
     assert.ok(!canMove('failed', 'processed'));
     assert.ok(!canMove('processing', 'processing'));
-    assert.deepEqual(['processed', 'failed', 'cancelled', 'reversed'].filter((s) => creditsBack(s as never)), ['failed', 'cancelled', 'reversed']);
+    assert.deepEqual(
+      ['processed', 'failed', 'cancelled', 'reversed'].filter((s) => creditsBack(s as never)),
+      ['failed', 'cancelled', 'reversed'],
+    );
   });
 });
 
 describe('UPI ids', () => {
   it('takes name@handle with letters, digits, dot and hyphen', () => {
-    for (const ok of ['asha@okaxis', 'asha.rao-1@ybl', '9876543210@paytm', 'a@b1']) assert.ok(isUpiId(ok), ok);
-    for (const bad of ['', 'asha', '@okaxis', 'asha@', 'asha@@okaxis', 'a@b@c', 'asha rao@okaxis', 'asha@1bank', 'asha_x@okaxis', 'x'.repeat(98) + '@ab', 'asha@o']) assert.ok(!isUpiId(bad), bad);
+    for (const ok of ['asha@okaxis', 'asha.rao-1@ybl', '9876543210@paytm', 'a@b1'])
+      assert.ok(isUpiId(ok), ok);
+    for (const bad of [
+      '',
+      'asha',
+      '@okaxis',
+      'asha@',
+      'asha@@okaxis',
+      'a@b@c',
+      'asha rao@okaxis',
+      'asha@1bank',
+      'asha_x@okaxis',
+      'x'.repeat(98) + '@ab',
+      'asha@o',
+    ])
+      assert.ok(!isUpiId(bad), bad);
     assert.equal(normaliseUpiId(' Asha@OkAxis '), 'asha@okaxis');
     assert.throws(() => normaliseUpiId('nope'), /UPI id/);
   });
@@ -202,7 +290,10 @@ describe('UPI ids', () => {
     assert.deepEqual(counted('a'.repeat(100_000) + '@'), { ok: false, steps: 0, longest: 0 });
     for (const value of ['a'.repeat(97) + '@ab', 'a.'.repeat(48) + '@ab', '-'.repeat(96) + '@a.b']) {
       const { steps, longest } = counted(value);
-      assert.ok(steps <= value.length * 2 && longest <= value.length, `${steps} steps, ${longest} characters for ${value.length}`);
+      assert.ok(
+        steps <= value.length * 2 && longest <= value.length,
+        `${steps} steps, ${longest} characters for ${value.length}`,
+      );
     }
   });
 });

@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { canaryAnswer, reducedAfter, type CanaryAnswer, type LookupOutcome } from '../../src/modules/mail/dns-canary.js';
+import {
+  canaryAnswer,
+  reducedAfter,
+  type CanaryAnswer,
+  type LookupOutcome,
+} from '../../src/modules/mail/dns-canary.js';
 import type { DnsResolver } from '../../src/modules/mail/email-check.js';
 import { call, createKey, organiser, type Account, type KeyInfo } from '../helpers/http.js';
 import { createEvent, keyApi } from '../helpers/factories.js';
@@ -53,7 +58,8 @@ class FakeResolver implements DnsResolver {
   };
   #answer<T>(name: string, pick: (z: { mx?: string[]; a?: string[] }) => T[] | undefined): Promise<T[]> {
     this.asked.push(name);
-    const fail = (code: string) => Promise.reject(Object.assign(new Error(`query ${code} ${name}`), { code }));
+    const fail = (code: string) =>
+      Promise.reject(Object.assign(new Error(`query ${code} ${name}`), { code }));
     if (this.behaviour === 'servfail') return fail('ESERVFAIL');
     const zone = this.behaviour === 'deny' ? undefined : this.#zones[name];
     if (!zone) return fail('ENOTFOUND');
@@ -85,9 +91,16 @@ describe('the email check while the resolver filters outside names', () => {
     eventId = await createEvent(api, { title: 'Canary', startDate: '2026-12-01' });
     slug = (await api('GET', `/api/v1/events/${eventId}`)).body.data.slug;
   }
-  const register = (server: TestServer, email: string) => call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email } });
+  const register = (server: TestServer, email: string) =>
+    call(server.url, 'POST', `/api/v1/events/${eventId}/register`, {
+      key: org.key,
+      body: { name: 'N', email },
+    });
   const fromPage = (server: TestServer, email: string) =>
-    call(server.url, 'POST', `/e/${slug}/register`, { body: { key: pk, name: 'N', email }, headers: { origin: server.url } });
+    call(server.url, 'POST', `/e/${slug}/register`, {
+      body: { key: pk, name: 'N', email },
+      headers: { origin: server.url },
+    });
   const readiness = async (server: TestServer) => {
     const r = await call(server.url, 'GET', '/readyz');
     assert.equal(r.status, 200, 'a reduced check leaves the service usable');
@@ -166,11 +179,18 @@ describe('the email check while the resolver filters outside names', () => {
     });
 
     it('keeps the full check: a domain that does not exist is refused with a sentence, on the API and the hosted page', async () => {
-      assert.deepEqual(await readiness(server), { status: 'ready', storage: server.deps.storage, emailCheck: 'dns' });
+      assert.deepEqual(await readiness(server), {
+        status: 'ready',
+        storage: server.deps.storage,
+        emailCheck: 'dns',
+      });
       assert.equal(await gauge(server), 0);
       for (const r of [await register(server, 'asha@nosuch.in'), await fromPage(server, 'asha@nosuch.in')]) {
         assert.deepEqual([r.status, r.body.code, r.body.field], [400, 'undeliverable_email', 'email']);
-        assert.equal(r.body.error, 'The domain nosuch.in does not exist, so this address cannot receive mail. Please check the part after the @ for a typing mistake.');
+        assert.equal(
+          r.body.error,
+          'The domain nosuch.in does not exist, so this address cannot receive mail. Please check the part after the @ for a typing mistake.',
+        );
       }
       assert.equal((await register(server, 'asha@good.in')).status, 201);
     });
@@ -196,16 +216,28 @@ describe('the email check while the resolver filters outside names', () => {
       await nextTurn(server);
       assert.equal((await readiness(server)).emailCheck, 'reduced', 'a denial reduces it');
       assert.equal((await register(server, 'asha@gmail.com')).status, 201);
-      assert.equal((await register(server, 'ravi@nosuch.in')).status, 201, 'no DNS refusal while reduced, not even one cached before');
+      assert.equal(
+        (await register(server, 'ravi@nosuch.in')).status,
+        201,
+        'no DNS refusal while reduced, not even one cached before',
+      );
 
       resolver.behaviour = 'servfail';
       await nextTurn(server);
-      assert.equal((await readiness(server)).emailCheck, 'reduced', 'SERVFAIL does not end the reduced mode either');
+      assert.equal(
+        (await readiness(server)).emailCheck,
+        'reduced',
+        'SERVFAIL does not end the reduced mode either',
+      );
       assert.equal(await gauge(server), 1);
 
       resolver.behaviour = 'truth';
       await nextTurn(server);
-      assert.equal((await readiness(server)).emailCheck, 'dns', 'the canary answered: the full check is back');
+      assert.equal(
+        (await readiness(server)).emailCheck,
+        'dns',
+        'the canary answered: the full check is back',
+      );
       assert.equal(await gauge(server), 0);
       assert.equal((await register(server, 'mira@nosuch.in')).status, 400);
     });

@@ -18,7 +18,12 @@ const zones: Record<string, Zone> = {
   'nomail.in': {}, // the name exists, with no MX, A or AAAA
   'nullmx.in': { mx: [{ priority: 0, exchange: '.' }] },
   'dotmx10.in': { mx: [{ priority: 10, exchange: '.' }] },
-  'nullplus.in': { mx: [{ priority: 0, exchange: '.' }, { priority: 10, exchange: 'mx.nullplus.in' }] },
+  'nullplus.in': {
+    mx: [
+      { priority: 0, exchange: '.' },
+      { priority: 10, exchange: 'mx.nullplus.in' },
+    ],
+  },
   'xn--mnchen-3ya.in': { mx: [{ priority: 10, exchange: 'mx.xn--mnchen-3ya.in' }] }, // münchen.in
   'servfail.in': { servfail: true },
   'slow.in': { silent: true },
@@ -67,7 +72,8 @@ describe('email deliverability check', () => {
       timeoutMs: TIMEOUT_MS,
       ...(o.cacheTtlMs === undefined ? {} : { cacheTtlMs: o.cacheTtlMs }),
     });
-  const asked = (name: string, type?: number) => dns.queries.filter((q) => q.name === name && (type === undefined || q.type === type)).length;
+  const asked = (name: string, type?: number) =>
+    dns.queries.filter((q) => q.name === name && (type === undefined || q.type === type)).length;
 
   const badSyntax = [
     '',
@@ -118,7 +124,14 @@ describe('email deliverability check', () => {
   });
 
   it('refuses only the TLDs the rule names: example.com and .local are left to DNS', () => {
-    for (const email of ['a@example.com', 'a@example.net', 'a@example.org', 'a@testing.in', 'a@test.in', 'a@printer.local']) {
+    for (const email of [
+      'a@example.com',
+      'a@example.net',
+      'a@example.org',
+      'a@testing.in',
+      'a@test.in',
+      'a@printer.local',
+    ]) {
       assert.equal(refusal(checkSyntax(email)), 'accepted', email);
     }
   });
@@ -192,8 +205,16 @@ describe('email deliverability check', () => {
     const slow = await startDnsServer({ 'slow.in': { silent: true } });
     try {
       t.mock.timers.enable({ apis: ['setTimeout'] });
-      const c = createEmailChecker({ dnsServers: [slow.address], dnsCheck: true, clock: new ManualClock(), timeoutMs: DEADLINE_MS });
-      for (const [n, email] of [[1, 'x@slow.in'], [2, 'y@slow.in']] as const) {
+      const c = createEmailChecker({
+        dnsServers: [slow.address],
+        dnsCheck: true,
+        clock: new ManualClock(),
+        timeoutMs: DEADLINE_MS,
+      });
+      for (const [n, email] of [
+        [1, 'x@slow.in'],
+        [2, 'y@slow.in'],
+      ] as const) {
         const check = settles(c.check(email));
         await until(() => slow.queries.length === n, `query ${n} was sent (a timeout is not cached)`);
         t.mock.timers.tick(DEADLINE_MS - 1);
@@ -216,7 +237,12 @@ describe('email deliverability check', () => {
     const silent = await Promise.all([1, 2, 3].map(() => startDnsServer({ 'slow.in': { silent: true } })));
     try {
       t.mock.timers.enable({ apis: ['setTimeout'] });
-      const c = createEmailChecker({ dnsServers: silent.map((s) => s.address), dnsCheck: true, clock: new ManualClock(), timeoutMs: DEADLINE_MS });
+      const c = createEmailChecker({
+        dnsServers: silent.map((s) => s.address),
+        dnsCheck: true,
+        clock: new ManualClock(),
+        timeoutMs: DEADLINE_MS,
+      });
       const check = settles(c.check('x@slow.in'));
       await until(() => silent.some((s) => s.queries.length > 0), 'a server was asked');
       t.mock.timers.tick(DEADLINE_MS);
@@ -279,7 +305,8 @@ describe('email deliverability check', () => {
   });
 
   it('refuses a DNS server that is not an IP address when it is built, not on first use', () => {
-    const build = (s: string) => () => createEmailChecker({ dnsServers: [s], dnsCheck: true, clock: new ManualClock() });
+    const build = (s: string) => () =>
+      createEmailChecker({ dnsServers: [s], dnsCheck: true, clock: new ManualClock() });
     assert.throws(build('dns.example.in:53'), /DNS_SERVERS holds "dns\.example\.in:53"/);
     assert.doesNotThrow(build('127.0.0.1:5353'));
     assert.doesNotThrow(build('[::1]:5353'));
@@ -293,7 +320,9 @@ describe('registration refuses undeliverable emails through the configured DNS',
   before(async () => {
     dns = await startDnsServer(zones);
     // The canary is a domain this DNS server knows: it answers NXDOMAIN for every other name.
-    server = await startServer({ env: { EMAIL_DNS_CHECK: 'true', DNS_SERVERS: dns.address, EMAIL_DNS_CANARY: 'good.in' } });
+    server = await startServer({
+      env: { EMAIL_DNS_CHECK: 'true', DNS_SERVERS: dns.address, EMAIL_DNS_CANARY: 'good.in' },
+    });
   });
   after(async () => {
     await server.close();
@@ -303,7 +332,11 @@ describe('registration refuses undeliverable emails through the configured DNS',
   it('answers 400 for NXDOMAIN and null MX, and accepts a good domain and a DNS timeout', async () => {
     const org = await organiser(server.url);
     const eventId = await createEvent(keyApi(server.url, org.key), { title: 'DNS', startDate: '2026-12-01' });
-    const reg = (email: string) => call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email } });
+    const reg = (email: string) =>
+      call(server.url, 'POST', `/api/v1/events/${eventId}/register`, {
+        key: org.key,
+        body: { name: 'N', email },
+      });
     for (const email of ['x@nosuch.in', 'x@nullmx.in']) {
       const r = await reg(email);
       assert.equal(r.status, 400, email);

@@ -25,10 +25,21 @@ describe('the ticket mail, as the buyer reads it', () => {
   before(async () => {
     rzp = await startRazorpayEmulator(creds);
     smtp = await startSmtp();
-    server = await startServer({ isolatedDatabase: true, env: { ...gatewayEnv(rzp, creds), SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail, BASE_URL: 'https://tickets.example.in' } });
+    server = await startServer({
+      isolatedDatabase: true,
+      env: {
+        ...gatewayEnv(rzp, creds),
+        SMTP_URL: smtp.url,
+        STAFF_EMAILS: staffEmail,
+        BASE_URL: 'https://tickets.example.in',
+      },
+    });
     org = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: staffEmail });
-    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
   });
   after(async () => {
     await server.close();
@@ -36,11 +47,22 @@ describe('the ticket mail, as the buyer reads it', () => {
     await rzp.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   const liveEvent = (fields: Record<string, unknown>) =>
     createEvent(
       api,
-      { title: 'Monsoon Meetup', description: 'Talks', location: 'Hall 3, Bengaluru', startDate: '2026-12-12T10:00+05:30', endDate: '2026-12-12T17:30+05:30', maxTeamSize: 3, ...fields },
+      {
+        title: 'Monsoon Meetup',
+        description: 'Talks',
+        location: 'Hall 3, Bengaluru',
+        startDate: '2026-12-12T10:00+05:30',
+        endDate: '2026-12-12T17:30+05:30',
+        maxTeamSize: 3,
+        ...fields,
+      },
       { publish: true },
     );
   async function mailTo(email: string): Promise<ParsedMail> {
@@ -51,7 +73,9 @@ describe('the ticket mail, as the buyer reads it', () => {
     const file = mail.attachments.find((a) => a.filename === 'event.ics');
     assert.ok(file, 'an .ics attachment');
     assert.match(file!.contentType, /^text\/calendar/);
-    const vevent = new ICAL.Component(ICAL.parse(file!.content.toString('utf8'))).getFirstSubcomponent('vevent')!;
+    const vevent = new ICAL.Component(ICAL.parse(file!.content.toString('utf8'))).getFirstSubcomponent(
+      'vevent',
+    )!;
     return { vevent, event: new ICAL.Event(vevent) };
   }
 
@@ -59,9 +83,19 @@ describe('the ticket mail, as the buyer reads it', () => {
     const eventId = await liveEvent({ price: 499 });
     const buyer = uniqueEmail('buyer');
     const member = uniqueEmail('member');
-    const s = (await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Rao', email: buyer, teamMembers: [{ name: 'Ravi Rao', email: member }] })).body;
+    const s = (
+      await api('POST', `/api/v1/events/${eventId}/register`, {
+        name: 'Asha Rao',
+        email: buyer,
+        teamMembers: [{ name: 'Ravi Rao', email: member }],
+      })
+    ).body;
     const payment = rzp.pay(s.orderId);
-    const confirmed = await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.registrationId, orderId: s.orderId, paymentId: payment.id });
+    const confirmed = await api('POST', `/api/v1/events/${eventId}/register`, {
+      registrationId: s.registrationId,
+      orderId: s.orderId,
+      paymentId: payment.id,
+    });
     assert.equal(confirmed.status, 200, confirmed.text);
 
     const mail = await mailTo(buyer);
@@ -69,7 +103,13 @@ describe('the ticket mail, as the buyer reads it', () => {
     assert.match(text, /^Date: Sat 12 Dec 2026, 10:00 am – 5:30 pm IST$/m);
     assert.doesNotMatch(text, /2026-12-12T/, 'no machine timestamps');
     assert.match(text, /^Amount paid: ₹998 for 2 people$/m);
-    assert.match(text, new RegExp(`^Receipt: ₹998 received on \\d+ \\w+ 20\\d\\d for booking ${s.registrationId}, payment ${payment.id}\\.`, 'm'));
+    assert.match(
+      text,
+      new RegExp(
+        `^Receipt: ₹998 received on \\d+ \\w+ 20\\d\\d for booking ${s.registrationId}, payment ${payment.id}\\.`,
+        'm',
+      ),
+    );
     assert.ok(String(mail.html).includes('Sat 12 Dec 2026, 10:00 am – 5:30 pm IST'));
 
     const { vevent, event } = calendarOf(mail);
@@ -80,18 +120,26 @@ describe('the ticket mail, as the buyer reads it', () => {
     assert.equal(event.endDate.toJSDate().toISOString(), '2026-12-12T12:00:00.000Z');
     assert.equal(String(vevent.getFirstSubcomponent('valarm')!.getFirstPropertyValue('trigger')), '-PT1H');
 
-    const link = /^Your ticket page \(transfer or cancel where the organiser allows\): (https:\/\/tickets\.example\.in\/t\/(\S+))$/m.exec(text);
+    const link =
+      /^Your ticket page \(transfer or cancel where the organiser allows\): (https:\/\/tickets\.example\.in\/t\/(\S+))$/m.exec(
+        text,
+      );
     assert.ok(link, text);
     const token = link![2]!;
     assert.equal(attendeeTokenRegistration(token), s.registrationId);
-    assert.ok(attendeeTokenMatches(server.deps.config.secretsKey, token, s.registrationId, s.registrationId), 'a token for this booking and its current ticket id');
+    assert.ok(
+      attendeeTokenMatches(server.deps.config.secretsKey, token, s.registrationId, s.registrationId),
+      'a token for this booking and its current ticket id',
+    );
     assert.notEqual(token, s.registrationId, 'the link is not the ticket id');
 
     // The team member's own ticket: the amount as part of the booking, no receipt, their own UID.
     const theirs = await mailTo(member);
     assert.match(theirs.text!, /^Amount paid: paid with the team booking \(₹998 for 2 people\)$/m);
     assert.doesNotMatch(theirs.text!, /^Receipt:/m);
-    const ticketIds = (await api('GET', `/api/v1/events/${eventId}/registrations/${s.registrationId}`)).body.data.teamMembers.map((m: { id: string }) => m.id);
+    const ticketIds = (
+      await api('GET', `/api/v1/events/${eventId}/registrations/${s.registrationId}`)
+    ).body.data.teamMembers.map((m: { id: string }) => m.id);
     assert.equal(calendarOf(theirs).event.uid, ticketIds[0]);
   });
 

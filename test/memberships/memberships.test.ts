@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import {
+  call,
+  createKey,
+  organiser,
+  signup,
+  uniqueEmail,
+  type Account,
+  type KeyInfo,
+} from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 import { sandboxSubscriptionRow, setSandboxSubscriptionStatus } from '../helpers/rows.js';
@@ -12,7 +20,10 @@ describe('memberships', () => {
   const staffEmail = uniqueEmail('staff');
 
   before(async () => {
-    server = await startServer({ isolatedDatabase: true, env: { STAFF_EMAILS: staffEmail, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    server = await startServer({
+      isolatedDatabase: true,
+      env: { STAFF_EMAILS: staffEmail, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    });
     org = await organiser(server.url);
     staff = await signup(server.url, { email: staffEmail });
   });
@@ -20,30 +31,48 @@ describe('memberships', () => {
     await server.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   async function plan(fields: Record<string, unknown>, key = org.key): Promise<string> {
     const r = await api('POST', '/api/v1/memberships/plans', { name: 'Club', amount: 500, ...fields }, key);
     assert.equal(r.status, 201, r.text);
     return r.body.data.id;
   }
-  const subscribe = (planId: string, email: string, key = org.key) => api('POST', '/api/v1/memberships/subscribe', { planId, name: 'Member', email }, key);
+  const subscribe = (planId: string, email: string, key = org.key) =>
+    api('POST', '/api/v1/memberships/subscribe', { planId, name: 'Member', email }, key);
   const member = async (email: string, planId?: string) => {
-    const r = await api('GET', `/api/v1/memberships/members?email=${encodeURIComponent(email)}${planId ? `&planId=${planId}` : ''}`);
+    const r = await api(
+      'GET',
+      `/api/v1/memberships/members?email=${encodeURIComponent(email)}${planId ? `&planId=${planId}` : ''}`,
+    );
     assert.equal(r.status, 200, r.text);
     return r.body.data[0];
   };
-  const sandbox = (subscriptionId: string, action: string) => api('POST', `/api/v1/sandbox/subscriptions/${subscriptionId}/${action}`);
+  const sandbox = (subscriptionId: string, action: string) =>
+    api('POST', `/api/v1/sandbox/subscriptions/${subscriptionId}/${action}`);
   const advance = (days: number) => api('POST', '/api/v1/sandbox/clock', { advanceDays: days });
 
   describe('plans', () => {
     it('creates recurring (default) and fixed-term plans scoped to account and mode', async () => {
-      const r = await api('POST', '/api/v1/memberships/plans', { name: 'Monthly', amount: 299.99, period: 'quarterly', description: 'Gym' });
+      const r = await api('POST', '/api/v1/memberships/plans', {
+        name: 'Monthly',
+        amount: 299.99,
+        period: 'quarterly',
+        description: 'Gym',
+      });
       assert.equal(r.status, 201, r.text);
       assert.equal(r.body.data.kind, 'recurring');
       assert.equal(r.body.data.amount, 299.99);
       assert.equal(r.body.data.totalCount, 0);
       assert.match(r.body.data.gatewayPlanId, /^plan_/);
-      const f = await api('POST', '/api/v1/memberships/plans', { name: 'Annual', amount: 1000, kind: 'fixed_term', termMonths: 12 });
+      const f = await api('POST', '/api/v1/memberships/plans', {
+        name: 'Annual',
+        amount: 1000,
+        kind: 'fixed_term',
+        termMonths: 12,
+      });
       assert.equal(f.status, 201);
       assert.equal(f.body.data.termMonths, 12);
       const list = await api('GET', '/api/v1/memberships/plans');
@@ -51,19 +80,29 @@ describe('memberships', () => {
       const live = await createKey(server.url, org.token, { mode: 'live' });
       assert.equal((await api('GET', '/api/v1/memberships/plans', undefined, live.key)).body.count, 0);
       const other = await organiser(server.url);
-      assert.equal((await subscribe(r.body.data.id, uniqueEmail(), other.key)).status, 404, 'a plan of another account');
+      assert.equal(
+        (await subscribe(r.body.data.id, uniqueEmail(), other.key)).status,
+        404,
+        'a plan of another account',
+      );
     });
 
     const refusals: [string, Record<string, unknown>][] = [
       ['a name over 80 characters', { name: 'x'.repeat(81), amount: 10, period: 'monthly' }],
-      ['a description over 500 characters', { name: 'x', amount: 10, period: 'monthly', description: 'y'.repeat(501) }],
+      [
+        'a description over 500 characters',
+        { name: 'x', amount: 10, period: 'monthly', description: 'y'.repeat(501) },
+      ],
       ['three decimals', { name: 'x', amount: 10.001, period: 'monthly' }],
       ['a recurring plan without period', { name: 'x', amount: 10 }],
       ['termMonths on a recurring plan', { name: 'x', amount: 10, period: 'monthly', termMonths: 3 }],
       ['a fixed term without termMonths', { name: 'x', amount: 10, kind: 'fixed_term' }],
       ['termMonths 0', { name: 'x', amount: 10, kind: 'fixed_term', termMonths: 0 }],
       ['termMonths 121', { name: 'x', amount: 10, kind: 'fixed_term', termMonths: 121 }],
-      ['period on a fixed term', { name: 'x', amount: 10, kind: 'fixed_term', termMonths: 1, period: 'monthly' }],
+      [
+        'period on a fixed term',
+        { name: 'x', amount: 10, kind: 'fixed_term', termMonths: 1, period: 'monthly' },
+      ],
       ['a recurring amount above 15,000', { name: 'x', amount: 15000.01, period: 'monthly' }],
       ['an unknown period', { name: 'x', amount: 10, period: 'daily' }],
     ];
@@ -74,8 +113,22 @@ describe('memberships', () => {
       });
     }
     it('accepts a recurring amount of exactly 15,000 and a fixed term above it', async () => {
-      assert.equal((await api('POST', '/api/v1/memberships/plans', { name: 'x', amount: 15000, period: 'yearly' })).status, 201);
-      assert.equal((await api('POST', '/api/v1/memberships/plans', { name: 'x', amount: 50000, kind: 'fixed_term', termMonths: 12 })).status, 201);
+      assert.equal(
+        (await api('POST', '/api/v1/memberships/plans', { name: 'x', amount: 15000, period: 'yearly' }))
+          .status,
+        201,
+      );
+      assert.equal(
+        (
+          await api('POST', '/api/v1/memberships/plans', {
+            name: 'x',
+            amount: 50000,
+            kind: 'fixed_term',
+            termMonths: 12,
+          })
+        ).status,
+        201,
+      );
     });
   });
 
@@ -91,7 +144,10 @@ describe('memberships', () => {
       assert.equal(s.body.keyId, 'rzp_test_sandbox');
       assert.ok(s.body.authorisationUrl);
       let m = await member(email);
-      assert.deepEqual([m.status, m.displayStatus, m.goodStanding], ['created', 'pending_authorisation', false]);
+      assert.deepEqual(
+        [m.status, m.displayStatus, m.goodStanding],
+        ['created', 'pending_authorisation', false],
+      );
 
       const again = await subscribe(planId, email);
       assert.equal(again.status, 200, 'the same email on the same plan returns the existing membership');
@@ -100,7 +156,11 @@ describe('memberships', () => {
       assert.equal((await sandbox(s.body.subscriptionId, 'authenticate')).body.result, 'applied');
       m = await member(email);
       assert.deepEqual([m.status, m.goodStanding], ['authorised', true]);
-      assert.equal((await sandbox(s.body.subscriptionId, 'authenticate')).body.result, 'ignored', 'idempotent');
+      assert.equal(
+        (await sandbox(s.body.subscriptionId, 'authenticate')).body.result,
+        'ignored',
+        'idempotent',
+      );
 
       await sandbox(s.body.subscriptionId, 'charge');
       m = await member(email);
@@ -110,13 +170,20 @@ describe('memberships', () => {
       const c = await api('POST', `/api/v1/memberships/${s.body.membershipId}/cancel`, {});
       assert.equal(c.status, 201, c.text);
       assert.equal(c.body.alreadyEnded, false);
-      assert.deepEqual([c.body.data.displayStatus, c.body.data.goodStanding, c.body.data.cancelAtPeriodEnd], ['cancelling', true, true]);
+      assert.deepEqual(
+        [c.body.data.displayStatus, c.body.data.goodStanding, c.body.data.cancelAtPeriodEnd],
+        ['cancelling', true, true],
+      );
       const sub = await sandboxSubscriptionRow(server, s.body.subscriptionId);
       assert.equal(sub.cancel_at_cycle_end, true, 'the gateway was asked to cancel at cycle end');
 
       await advance(40);
       m = await member(email);
-      assert.deepEqual([m.displayStatus, m.goodStanding], ['ended', false], 'the member kept the time paid, then it ended');
+      assert.deepEqual(
+        [m.displayStatus, m.goodStanding],
+        ['ended', false],
+        'the member kept the time paid, then it ended',
+      );
       const twice = await api('POST', `/api/v1/memberships/${s.body.membershipId}/cancel`, {});
       assert.equal(twice.status, 201);
       assert.equal(twice.body.alreadyEnded, true);
@@ -131,11 +198,24 @@ describe('memberships', () => {
       await sandbox(s.body.subscriptionId, 'charge');
       const c = await api('POST', `/api/v1/memberships/${s.body.membershipId}/cancel`, { immediate: true });
       assert.equal(c.status, 201);
-      assert.deepEqual([c.body.data.status, c.body.data.displayStatus, c.body.data.goodStanding], ['ended', 'ended', false]);
-      const row = await server.deps.db.selectFrom('memberships').selectAll().where('id', '=', s.body.membershipId).executeTakeFirstOrThrow();
-      const again = await api('POST', `/api/v1/memberships/${s.body.membershipId}/cancel`, { immediate: true });
+      assert.deepEqual(
+        [c.body.data.status, c.body.data.displayStatus, c.body.data.goodStanding],
+        ['ended', 'ended', false],
+      );
+      const row = await server.deps.db
+        .selectFrom('memberships')
+        .selectAll()
+        .where('id', '=', s.body.membershipId)
+        .executeTakeFirstOrThrow();
+      const again = await api('POST', `/api/v1/memberships/${s.body.membershipId}/cancel`, {
+        immediate: true,
+      });
       assert.equal(again.body.alreadyEnded, true);
-      const after = await server.deps.db.selectFrom('memberships').selectAll().where('id', '=', s.body.membershipId).executeTakeFirstOrThrow();
+      const after = await server.deps.db
+        .selectFrom('memberships')
+        .selectAll()
+        .where('id', '=', s.body.membershipId)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(after, row, 'no change');
     });
 
@@ -146,10 +226,18 @@ describe('memberships', () => {
       await sandbox(s.body.subscriptionId, 'authenticate');
       await sandbox(s.body.subscriptionId, 'charge');
       await setSandboxSubscriptionStatus(server, s.body.subscriptionId, 'completed');
-      const before = await server.deps.db.selectFrom('memberships').selectAll().where('id', '=', s.body.membershipId).executeTakeFirstOrThrow();
+      const before = await server.deps.db
+        .selectFrom('memberships')
+        .selectAll()
+        .where('id', '=', s.body.membershipId)
+        .executeTakeFirstOrThrow();
       const c = await api('POST', `/api/v1/memberships/${s.body.membershipId}/cancel`, {});
       assert.equal(c.status, 502, c.text);
-      const after = await server.deps.db.selectFrom('memberships').selectAll().where('id', '=', s.body.membershipId).executeTakeFirstOrThrow();
+      const after = await server.deps.db
+        .selectFrom('memberships')
+        .selectAll()
+        .where('id', '=', s.body.membershipId)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(after, before);
     });
 
@@ -174,7 +262,10 @@ describe('memberships', () => {
       const { startReceiver } = await import('../helpers/webhook-receiver.js');
       const receiver = await startReceiver();
       try {
-        await api('PUT', '/api/v1/webhooks', { url: `${receiver.url}/m`, events: ['subscription.authenticated'] });
+        await api('PUT', '/api/v1/webhooks', {
+          url: `${receiver.url}/m`,
+          events: ['subscription.authenticated'],
+        });
         const planId = await plan({ period: 'monthly' });
         const s = await subscribe(planId, uniqueEmail('hook'));
         await sandbox(s.body.subscriptionId, 'authenticate');
@@ -192,7 +283,10 @@ describe('memberships', () => {
 
   describe('fixed terms', () => {
     async function payTerm(membershipId: string, orderId: string) {
-      return api('POST', `/api/v1/memberships/${membershipId}/confirm`, { orderId, paymentId: await payInSandbox(api, orderId) });
+      return api('POST', `/api/v1/memberships/${membershipId}/confirm`, {
+        orderId,
+        paymentId: await payInSandbox(api, orderId),
+      });
     }
 
     it('pays by order, expires on the test clock (still active in storage), and renews in the window', async () => {
@@ -205,7 +299,10 @@ describe('memberships', () => {
       assert.equal(s.body.keyId, 'rzp_test_sandbox');
       assert.equal((await member(email)).displayStatus, 'pending_authorisation');
 
-      const forged = await api('POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, { orderId: s.body.orderId, paymentId: 'pay_forged' });
+      const forged = await api('POST', `/api/v1/memberships/${s.body.membershipId}/confirm`, {
+        orderId: s.body.orderId,
+        paymentId: 'pay_forged',
+      });
       assert.equal(forged.status, 402);
       const c = await payTerm(s.body.membershipId, s.body.orderId);
       assert.equal(c.status, 200, c.text);
@@ -227,14 +324,20 @@ describe('memberships', () => {
 
       await advance(200);
       const expired = await member(email);
-      assert.deepEqual([expired.status, expired.displayStatus, expired.goodStanding], ['active', 'expired', false]);
+      assert.deepEqual(
+        [expired.status, expired.displayStatus, expired.goodStanding],
+        ['active', 'expired', false],
+      );
 
       const late = await subscribe(planId, email);
       assert.equal(late.status, 201);
       await payTerm(s.body.membershipId, late.body.orderId);
       const back = await member(email);
       const now = await api('POST', '/api/v1/sandbox/clock', { advanceDays: 0.0001 });
-      assert.ok(Math.abs(Date.parse(back.validUntil) - Date.parse(now.body.now)) > 80 * 86_400_000, 'after expiry: from the payment');
+      assert.ok(
+        Math.abs(Date.parse(back.validUntil) - Date.parse(now.body.now)) > 80 * 86_400_000,
+        'after expiry: from the payment',
+      );
       assert.equal(back.goodStanding, true);
       await api('DELETE', '/api/v1/sandbox/clock');
     });
@@ -246,7 +349,10 @@ describe('memberships', () => {
       const r = await api('POST', `/api/v1/sandbox/orders/${s.body.orderId}/paid`);
       assert.equal(r.body.result, 'confirmed');
       assert.equal((await member(email)).goodStanding, true);
-      assert.equal((await api('POST', `/api/v1/sandbox/orders/${s.body.orderId}/paid`)).body.result, 'ignored');
+      assert.equal(
+        (await api('POST', `/api/v1/sandbox/orders/${s.body.orderId}/paid`)).body.result,
+        'ignored',
+      );
     });
 
     it('refuses an undeliverable email with 400, and lets a checkout key subscribe but not list members', async () => {
@@ -255,7 +361,17 @@ describe('memberships', () => {
       const checkout = await createKey(server.url, org.token, { class: 'checkout' });
       assert.equal((await subscribe(planId, uniqueEmail('co'), checkout.key)).status, 201);
       assert.equal((await api('GET', '/api/v1/memberships/members', undefined, checkout.key)).status, 403);
-      assert.equal((await api('POST', '/api/v1/memberships/plans', { name: 'x', amount: 1, period: 'monthly' }, checkout.key)).status, 403);
+      assert.equal(
+        (
+          await api(
+            'POST',
+            '/api/v1/memberships/plans',
+            { name: 'x', amount: 1, period: 'monthly' },
+            checkout.key,
+          )
+        ).status,
+        403,
+      );
     });
   });
 
@@ -263,23 +379,53 @@ describe('memberships', () => {
     it('lets staff add a member by hand, who may then book a members-only tier', async () => {
       const planId = await plan({ kind: 'fixed_term', termMonths: 12 });
       const email = uniqueEmail('vip');
-      const eventId = await createEvent(api, { title: 'Members night', startDate: '2026-12-24', specialPrices: [{ name: 'Members', price: 0, membersOnly: true }] });
-      const refused = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'V', email, ticketType: 'Members' });
+      const eventId = await createEvent(api, {
+        title: 'Members night',
+        startDate: '2026-12-24',
+        specialPrices: [{ name: 'Members', price: 0, membersOnly: true }],
+      });
+      const refused = await api('POST', `/api/v1/events/${eventId}/register`, {
+        name: 'V',
+        email,
+        ticketType: 'Members',
+      });
       assert.equal(refused.status, 403);
 
-      const notStaff = await call(server.url, 'POST', '/admin/api/memberships', { token: org.token, body: { planId, name: 'V', email, validUntil: '2099-01-01' } });
+      const notStaff = await call(server.url, 'POST', '/admin/api/memberships', {
+        token: org.token,
+        body: { planId, name: 'V', email, validUntil: '2099-01-01' },
+      });
       assert.equal(notStaff.status, 403);
-      const added = await call(server.url, 'POST', '/admin/api/memberships', { token: staff.token, body: { planId, name: 'V', email, validUntil: '2099-01-01' } });
+      const added = await call(server.url, 'POST', '/admin/api/memberships', {
+        token: staff.token,
+        body: { planId, name: 'V', email, validUntil: '2099-01-01' },
+      });
       assert.equal(added.status, 201, added.text);
       assert.deepEqual([added.body.data.source, added.body.data.goodStanding], ['manual', true]);
       assert.equal((await member(email)).source, 'manual');
 
-      const ok = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'V', email, ticketType: 'Members' });
+      const ok = await api('POST', `/api/v1/events/${eventId}/register`, {
+        name: 'V',
+        email,
+        ticketType: 'Members',
+      });
       assert.equal(ok.status, 201, ok.text);
       const lapsed = uniqueEmail('lapsed');
-      await call(server.url, 'POST', '/admin/api/memberships', { token: staff.token, body: { planId, name: 'L', email: lapsed, validUntil: '2020-01-01' } });
+      await call(server.url, 'POST', '/admin/api/memberships', {
+        token: staff.token,
+        body: { planId, name: 'L', email: lapsed, validUntil: '2020-01-01' },
+      });
       assert.equal((await member(lapsed)).displayStatus, 'expired');
-      assert.equal((await api('POST', `/api/v1/events/${eventId}/register`, { name: 'L', email: lapsed, ticketType: 'Members' })).status, 403);
+      assert.equal(
+        (
+          await api('POST', `/api/v1/events/${eventId}/register`, {
+            name: 'L',
+            email: lapsed,
+            ticketType: 'Members',
+          })
+        ).status,
+        403,
+      );
     });
   });
 });

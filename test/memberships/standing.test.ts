@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MembershipStatus, PlanKind } from '../../src/db/database.js';
-import { addMonths, computeStanding, inRenewalWindow, periodEnd, renewedUntil, type StandingInput } from '../../src/modules/memberships/standing.js';
+import {
+  addMonths,
+  computeStanding,
+  inRenewalWindow,
+  periodEnd,
+  renewedUntil,
+  type StandingInput,
+} from '../../src/modules/memberships/standing.js';
 
 const DAY = 86_400_000;
 const NOW = new Date('2025-06-15T10:00:00.000Z');
@@ -16,46 +23,112 @@ function member(kind: PlanKind, status: MembershipStatus, over: Partial<Standing
 describe('computeStanding', () => {
   it('ended: stored as ended, or an end time that has come, whatever else the row says', () => {
     for (const kind of ['fixed_term', 'recurring'] as const) {
-      assert.deepEqual(computeStanding(member(kind, 'ended', { validUntil: later(30) }), NOW), { goodStanding: false, displayStatus: 'ended' });
-      assert.deepEqual(computeStanding(member(kind, 'active', { validUntil: later(30), endedAt: NOW }), NOW), { goodStanding: false, displayStatus: 'ended' });
+      assert.deepEqual(computeStanding(member(kind, 'ended', { validUntil: later(30) }), NOW), {
+        goodStanding: false,
+        displayStatus: 'ended',
+      });
+      assert.deepEqual(
+        computeStanding(member(kind, 'active', { validUntil: later(30), endedAt: NOW }), NOW),
+        { goodStanding: false, displayStatus: 'ended' },
+      );
     }
     // An end time still ahead does not end it yet.
-    assert.deepEqual(computeStanding(member('recurring', 'active', { validUntil: later(30), endedAt: later(1) }), NOW), { goodStanding: true, displayStatus: 'active' });
+    assert.deepEqual(
+      computeStanding(member('recurring', 'active', { validUntil: later(30), endedAt: later(1) }), NOW),
+      { goodStanding: true, displayStatus: 'active' },
+    );
   });
 
   it('pending_authorisation: a mandate not yet approved, or a fixed term not yet paid', () => {
-    assert.deepEqual(computeStanding(member('recurring', 'created'), NOW), { goodStanding: false, displayStatus: 'pending_authorisation' });
-    assert.deepEqual(computeStanding(member('fixed_term', 'pending_payment'), NOW), { goodStanding: false, displayStatus: 'pending_authorisation' });
+    assert.deepEqual(computeStanding(member('recurring', 'created'), NOW), {
+      goodStanding: false,
+      displayStatus: 'pending_authorisation',
+    });
+    assert.deepEqual(computeStanding(member('fixed_term', 'pending_payment'), NOW), {
+      goodStanding: false,
+      displayStatus: 'pending_authorisation',
+    });
   });
 
   it('past_due: halted, or a recurring active membership whose paid period has run out', () => {
-    assert.deepEqual(computeStanding(member('recurring', 'halted', { validUntil: later(10) }), NOW), { goodStanding: false, displayStatus: 'past_due' });
-    assert.deepEqual(computeStanding(member('recurring', 'active', { validUntil: later(-1) }), NOW), { goodStanding: false, displayStatus: 'past_due' });
-    assert.deepEqual(computeStanding(member('recurring', 'active', { validUntil: NOW }), NOW), { goodStanding: false, displayStatus: 'past_due' }, 'the end instant itself is past');
+    assert.deepEqual(computeStanding(member('recurring', 'halted', { validUntil: later(10) }), NOW), {
+      goodStanding: false,
+      displayStatus: 'past_due',
+    });
+    assert.deepEqual(computeStanding(member('recurring', 'active', { validUntil: later(-1) }), NOW), {
+      goodStanding: false,
+      displayStatus: 'past_due',
+    });
+    assert.deepEqual(
+      computeStanding(member('recurring', 'active', { validUntil: NOW }), NOW),
+      { goodStanding: false, displayStatus: 'past_due' },
+      'the end instant itself is past',
+    );
   });
 
   it('active: a paid-up fixed term; a recurring mandate authorised (not yet charged) or paid up', () => {
-    assert.deepEqual(computeStanding(member('fixed_term', 'active', { validUntil: later(1) }), NOW), { goodStanding: true, displayStatus: 'active' });
-    assert.deepEqual(computeStanding(member('recurring', 'authorised'), NOW), { goodStanding: true, displayStatus: 'active' });
-    assert.deepEqual(computeStanding(member('recurring', 'active', { validUntil: later(1) }), NOW), { goodStanding: true, displayStatus: 'active' });
-    assert.deepEqual(computeStanding(member('recurring', 'active'), NOW), { goodStanding: true, displayStatus: 'active' }, 'active before a period end is known');
-    assert.deepEqual(computeStanding(member('recurring', 'authorised', { validUntil: later(-1) }), NOW), { goodStanding: true, displayStatus: 'active' }, 'only an active mandate falls past due');
+    assert.deepEqual(computeStanding(member('fixed_term', 'active', { validUntil: later(1) }), NOW), {
+      goodStanding: true,
+      displayStatus: 'active',
+    });
+    assert.deepEqual(computeStanding(member('recurring', 'authorised'), NOW), {
+      goodStanding: true,
+      displayStatus: 'active',
+    });
+    assert.deepEqual(computeStanding(member('recurring', 'active', { validUntil: later(1) }), NOW), {
+      goodStanding: true,
+      displayStatus: 'active',
+    });
+    assert.deepEqual(
+      computeStanding(member('recurring', 'active'), NOW),
+      { goodStanding: true, displayStatus: 'active' },
+      'active before a period end is known',
+    );
+    assert.deepEqual(
+      computeStanding(member('recurring', 'authorised', { validUntil: later(-1) }), NOW),
+      { goodStanding: true, displayStatus: 'active' },
+      'only an active mandate falls past due',
+    );
   });
 
   it('expired: a fixed term past its end stays active in storage and reads as expired', () => {
-    assert.deepEqual(computeStanding(member('fixed_term', 'active', { validUntil: later(-1) }), NOW), { goodStanding: false, displayStatus: 'expired' });
-    assert.deepEqual(computeStanding(member('fixed_term', 'active', { validUntil: NOW }), NOW), { goodStanding: false, displayStatus: 'expired' });
+    assert.deepEqual(computeStanding(member('fixed_term', 'active', { validUntil: later(-1) }), NOW), {
+      goodStanding: false,
+      displayStatus: 'expired',
+    });
+    assert.deepEqual(computeStanding(member('fixed_term', 'active', { validUntil: NOW }), NOW), {
+      goodStanding: false,
+      displayStatus: 'expired',
+    });
   });
 
   it('cancelling: cancelled at period end, still inside the paid period, keeps good standing', () => {
-    assert.deepEqual(computeStanding(member('fixed_term', 'active', { validUntil: later(5), cancelAtPeriodEnd: true }), NOW), { goodStanding: true, displayStatus: 'cancelling' });
-    assert.deepEqual(computeStanding(member('recurring', 'active', { validUntil: later(5), cancelAtPeriodEnd: true }), NOW), { goodStanding: true, displayStatus: 'cancelling' });
-    assert.deepEqual(computeStanding(member('recurring', 'authorised', { cancelAtPeriodEnd: true }), NOW), { goodStanding: true, displayStatus: 'cancelling' });
+    assert.deepEqual(
+      computeStanding(member('fixed_term', 'active', { validUntil: later(5), cancelAtPeriodEnd: true }), NOW),
+      { goodStanding: true, displayStatus: 'cancelling' },
+    );
+    assert.deepEqual(
+      computeStanding(member('recurring', 'active', { validUntil: later(5), cancelAtPeriodEnd: true }), NOW),
+      { goodStanding: true, displayStatus: 'cancelling' },
+    );
+    assert.deepEqual(computeStanding(member('recurring', 'authorised', { cancelAtPeriodEnd: true }), NOW), {
+      goodStanding: true,
+      displayStatus: 'cancelling',
+    });
   });
 
   it('a cancel-at-period-end membership reads as ended once the period is over', () => {
-    assert.deepEqual(computeStanding(member('fixed_term', 'active', { validUntil: later(-1), cancelAtPeriodEnd: true }), NOW), { goodStanding: false, displayStatus: 'ended' });
-    assert.deepEqual(computeStanding(member('recurring', 'active', { validUntil: later(-1), cancelAtPeriodEnd: true }), NOW), { goodStanding: false, displayStatus: 'ended' });
+    assert.deepEqual(
+      computeStanding(
+        member('fixed_term', 'active', { validUntil: later(-1), cancelAtPeriodEnd: true }),
+        NOW,
+      ),
+      { goodStanding: false, displayStatus: 'ended' },
+    );
+    assert.deepEqual(
+      computeStanding(member('recurring', 'active', { validUntil: later(-1), cancelAtPeriodEnd: true }), NOW),
+      { goodStanding: false, displayStatus: 'ended' },
+    );
   });
 });
 
@@ -63,7 +136,11 @@ describe('inRenewalWindow', () => {
   it('is open without an end, within the last 30 days, and after expiry; closed before', () => {
     assert.equal(inRenewalWindow(null, NOW), true);
     assert.equal(inRenewalWindow(later(30), NOW), true, 'exactly 30 days left');
-    assert.equal(inRenewalWindow(new Date(later(30).getTime() + 1), NOW), false, '30 days and a millisecond left');
+    assert.equal(
+      inRenewalWindow(new Date(later(30).getTime() + 1), NOW),
+      false,
+      '30 days and a millisecond left',
+    );
     assert.equal(inRenewalWindow(later(90), NOW), false);
     assert.equal(inRenewalWindow(later(1), NOW), true);
     assert.equal(inRenewalWindow(later(-10), NOW), true, 'expired');
@@ -79,7 +156,10 @@ describe('addMonths', () => {
   });
 
   it('crosses year ends, keeps the day when it exists and the time of day', () => {
-    assert.equal(addMonths(new Date('2024-12-31T18:30:00.000Z'), 2).toISOString(), '2025-02-28T18:30:00.000Z');
+    assert.equal(
+      addMonths(new Date('2024-12-31T18:30:00.000Z'), 2).toISOString(),
+      '2025-02-28T18:30:00.000Z',
+    );
     assert.equal(addMonths(utc('2024-11-15'), 3).toISOString(), '2025-02-15T00:00:00.000Z');
     assert.equal(addMonths(utc('2025-01-30'), 12).toISOString(), '2026-01-30T00:00:00.000Z');
   });

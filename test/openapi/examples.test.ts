@@ -22,7 +22,15 @@ import { EX } from '../../src/http/examples.js';
 import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { addRegistration, createEvent, keyApi, okApi, payInSandbox } from '../helpers/factories.js';
 import { markNewestJobDead } from '../helpers/rows.js';
-import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import {
+  call,
+  createKey,
+  organiser,
+  signup,
+  uniqueEmail,
+  type Account,
+  type KeyInfo,
+} from '../helpers/http.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { makeWalletKeys, type WalletKeys } from '../helpers/wallet-keys.js';
 
@@ -34,9 +42,12 @@ type Auth = { key: string } | { token: string } | { door: string } | { none: tru
  * Keep it short: each is still checked for an example, and its answer examples against the schema.
  */
 const NOT_DRIVEN: Readonly<Record<string, string>> = {
-  hostedPaymentCallback: 'live events only (a test event answers 404): the gateway’s redirect back from its own hosted checkout',
-  openHostedPaymentPage: 'live events only (a test event answers 404): it opens the gateway’s own checkout page',
-  planPaymentCallback: 'live plans only (a test plan pays through the sandbox’s stand-in): the gateway’s redirect back from its own hosted checkout',
+  hostedPaymentCallback:
+    'live events only (a test event answers 404): the gateway’s redirect back from its own hosted checkout',
+  openHostedPaymentPage:
+    'live events only (a test event answers 404): it opens the gateway’s own checkout page',
+  planPaymentCallback:
+    'live plans only (a test plan pays through the sandbox’s stand-in): the gateway’s redirect back from its own hosted checkout',
 };
 
 const RAZORPAY_WEBHOOK_SECRET = 'whsec_examples_test';
@@ -101,7 +112,15 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     staff = await signup(server.url, { email: staffEmail });
     org = await organiser(server.url);
     // Publishing needs the platform's grant (setOrganiserAccess, sent again below as its example).
-    assert.equal((await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } })).status, 200);
+    assert.equal(
+      (
+        await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, {
+          token: staff.token,
+          body: { canPublish: true },
+        })
+      ).status,
+      200,
+    );
     checkout = await createKey(server.url, org.token, { mode: 'test', class: 'checkout' });
     set('apiKey', org.key);
     set('checkoutKey', checkout.key);
@@ -113,7 +132,10 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
 
   // ---- helpers -------------------------------------------------------------------------
 
-  const keyed = keyApi(() => server.url, () => org.key);
+  const keyed = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   /** Calls with the organiser's key, checks the answer is a success and answers its body. */
   const api = okApi(keyed);
   /** Mail bodies the service wrote to DATA_DIR/mail, after running the queued jobs. */
@@ -121,9 +143,15 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     const find = () => {
       const dir = join(server.dataDir, 'mail');
       if (!existsSync(dir)) return undefined;
-      for (const name of readdirSync(dir).filter((n) => n.endsWith('.eml')).sort().reverse()) {
-        const text = readFileSync(join(dir, name), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
-        if (text.toLowerCase().includes(to.toLowerCase()) && pattern.test(text)) return pattern.exec(text)![1];
+      for (const name of readdirSync(dir)
+        .filter((n) => n.endsWith('.eml'))
+        .sort()
+        .reverse()) {
+        const text = readFileSync(join(dir, name), 'utf8')
+          .replace(/=\r?\n/g, '')
+          .replace(/=3D/gi, '=');
+        if (text.toLowerCase().includes(to.toLowerCase()) && pattern.test(text))
+          return pattern.exec(text)![1];
       }
       return undefined;
     };
@@ -136,18 +164,21 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
       return value;
     }
     if (Array.isArray(value)) return value.map((v) => swap(v, ids));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v, ids)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v, ids)]));
     return value;
   };
   /** The real values written back as their stand-ins, so a recorded answer reads as an example. */
   const unswap = (value: unknown): unknown => {
     if (typeof value === 'string') {
       let out = value;
-      for (const [name, v] of [...real].sort((a, b) => b[1].length - a[1].length)) if (v.length >= 6) out = out.split(v).join((EX as Record<string, string>)[name]!);
+      for (const [name, v] of [...real].sort((a, b) => b[1].length - a[1].length))
+        if (v.length >= 6) out = out.split(v).join((EX as Record<string, string>)[name]!);
       return out;
     }
     if (Array.isArray(value)) return value.map(unswap);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unswap(v)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unswap(v)]));
     return value;
   };
   const compiled = new Map<string, ReturnType<Ajv2020['compile']>>();
@@ -162,25 +193,45 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   let freeEventId = '';
   let soldOutEventId = '';
   let broadcastEventId = '';
-  const freeRegistration = async (status: 'confirmed' | 'pending' = 'confirmed') => addRegistration(server, freeEventId, { status });
+  const freeRegistration = async (status: 'confirmed' | 'pending' = 'confirmed') =>
+    addRegistration(server, freeEventId, { status });
   const approvalRegistration = async () => {
-    const eventId = await createEvent(keyed, { title: 'Approval meetup', startDate: '2027-02-01', requiresApproval: true });
-    const r = await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Ira', email: uniqueEmail('ira') });
+    const eventId = await createEvent(keyed, {
+      title: 'Approval meetup',
+      startDate: '2027-02-01',
+      requiresApproval: true,
+    });
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+      name: 'Ira',
+      email: uniqueEmail('ira'),
+    });
     return { eventId, registrationId: r.registrationId as string };
   };
   /** A paid booking on the example event, paid in the sandbox and confirmed. */
   const paidBooking = async () => {
-    const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, { name: 'Buyer', email: uniqueEmail('buyer') });
+    const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, {
+      name: 'Buyer',
+      email: uniqueEmail('buyer'),
+    });
     const paymentId = await payInSandbox(keyed, s1.orderId);
-    await api('POST', `/api/v1/events/${real.get('eventId')}/register`, { registrationId: s1.registrationId, orderId: s1.orderId, paymentId });
+    await api('POST', `/api/v1/events/${real.get('eventId')}/register`, {
+      registrationId: s1.registrationId,
+      orderId: s1.orderId,
+      paymentId,
+    });
     return s1.registrationId as string;
   };
-  const ticketToken = (registrationId: string) => attendeeToken(server.deps.config.secretsKey, registrationId, registrationId);
+  const ticketToken = (registrationId: string) =>
+    attendeeToken(server.deps.config.secretsKey, registrationId, registrationId);
   let newUserToken = '';
   let applicant: Account;
   const attendeeCsrf = async (token: string, action: string) => {
     const html = await (await fetch(`${server.url}/t/${token}`)).text();
-    return new RegExp(`action="/t/[^"]+/${action}">\\s*<input type="hidden" name="csrf" value="([^"]+)"`).exec(html)?.[1] ?? '';
+    return (
+      new RegExp(`action="/t/[^"]+/${action}">\\s*<input type="hidden" name="csrf" value="([^"]+)"`).exec(
+        html,
+      )?.[1] ?? ''
+    );
   };
   /** A form posted from the service's own page. */
   const sameSite = () => ({ 'sec-fetch-site': 'same-origin' });
@@ -196,17 +247,27 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     logIn: { read: (b) => void (newUserToken = b.idToken) },
     resendVerificationEmail: { prepare: async () => ({ auth: { token: newUserToken } }) },
     openVerificationLink: {
-      prepare: async () => void set('verificationToken', await mailText(EX.organiserEmail, /\/auth\/verify\?token=([A-Za-z0-9_-]+)/)),
+      prepare: async () =>
+        void set(
+          'verificationToken',
+          await mailText(EX.organiserEmail, /\/auth\/verify\?token=([A-Za-z0-9_-]+)/),
+        ),
     },
     verifyEmail: { prepare: async () => ({ auth: { token: newUserToken } }) },
     requestPasswordReset: {},
     openPasswordResetLink: {
-      prepare: async () => void set('resetToken', await mailText(EX.organiserEmail, /\/auth\/password\/reset\?token=([A-Za-z0-9_-]+)/)),
+      prepare: async () =>
+        void set(
+          'resetToken',
+          await mailText(EX.organiserEmail, /\/auth\/password\/reset\?token=([A-Za-z0-9_-]+)/),
+        ),
     },
     resetPassword: {},
     changePassword: {
       prepare: async () => {
-        const login = await call(server.url, 'POST', '/auth/login', { body: { email: EX.organiserEmail, password: EX.newPassword } });
+        const login = await call(server.url, 'POST', '/auth/login', {
+          body: { email: EX.organiserEmail, password: EX.newPassword },
+        });
         return { auth: { token: login.body.idToken } };
       },
       read: (b) => void (newUserToken = b.idToken),
@@ -222,7 +283,11 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
       read: async (b) => {
         set('eventId', b.data.id);
         set('slug', b.data.slug);
-        freeEventId = await createEvent(keyed, { title: 'Free meetup', startDate: '2027-02-01', selfService: { transfer: true, cancel: true } });
+        freeEventId = await createEvent(keyed, {
+          title: 'Free meetup',
+          startDate: '2027-02-01',
+          selfService: { transfer: true, cancel: true },
+        });
       },
     },
     listEvents: {},
@@ -235,8 +300,18 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     removeTrack: {
       prepare: async () => {
         const eventId = await createEvent(keyed, { title: 'Two rooms', startDate: '2027-01-16' });
-        await api('POST', `/api/v1/events/${eventId}/tracks`, { title: 'Morning talks', price: 0, capacity: 50 });
-        await api('POST', `/api/v1/events/${eventId}/tracks`, { title: 'Workshop: PostgreSQL internals', price: 299, capacity: 30, date: '2027-01-16T14:00:00+05:30', endDate: '2027-01-16T17:00:00+05:30' });
+        await api('POST', `/api/v1/events/${eventId}/tracks`, {
+          title: 'Morning talks',
+          price: 0,
+          capacity: 50,
+        });
+        await api('POST', `/api/v1/events/${eventId}/tracks`, {
+          title: 'Workshop: PostgreSQL internals',
+          price: 299,
+          capacity: 30,
+          date: '2027-01-16T14:00:00+05:30',
+          endDate: '2027-01-16T17:00:00+05:30',
+        });
         return { ids: { eventId } };
       },
     },
@@ -247,7 +322,9 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     createPromoCode: { read: (b) => void set('promoId', b.data.id) },
     listPromoCodes: {},
     // A paid booking's two steps, with the sandbox's payment between them.
-    'register#step1': { read: (b) => void (set('registrationId', b.registrationId), set('orderId', b.orderId)) },
+    'register#step1': {
+      read: (b) => void (set('registrationId', b.registrationId), set('orderId', b.orderId)),
+    },
     sandboxPay: { read: (b) => void set('paymentId', b.paymentId) },
     'register#step2': {},
     listRegistrations: {},
@@ -266,19 +343,28 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
         return { ids: { eventId, registrationId } };
       },
     },
-    cancelRegistration: { prepare: async () => ({ ids: { eventId: freeEventId, registrationId: await freeRegistration() } }) },
+    cancelRegistration: {
+      prepare: async () => ({ ids: { eventId: freeEventId, registrationId: await freeRegistration() } }),
+    },
     refundRegistration: {},
     getCreditNote: {},
     getGstr1Summary: {},
     sandboxNotifyOrderPaid: {
       prepare: async () => {
-        const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, { name: 'Closed the tab', email: uniqueEmail('tab') });
+        const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, {
+          name: 'Closed the tab',
+          email: uniqueEmail('tab'),
+        });
         await payInSandbox(keyed, s1.orderId);
         return { ids: { orderId: s1.orderId } };
       },
     },
-    lookUpTicket: { prepare: async () => ({ ids: { eventId: freeEventId, registrationId: await freeRegistration() } }) },
-    checkIn: { prepare: async () => ({ ids: { eventId: freeEventId, registrationId: await freeRegistration() } }) },
+    lookUpTicket: {
+      prepare: async () => ({ ids: { eventId: freeEventId, registrationId: await freeRegistration() } }),
+    },
+    checkIn: {
+      prepare: async () => ({ ids: { eventId: freeEventId, registrationId: await freeRegistration() } }),
+    },
     createDoorPass: {
       read: async (b) => {
         set('passId', b.data.id);
@@ -293,11 +379,21 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     getDoorAsset: {},
     getDoorServiceWorker: {},
     getDoorRoster: { prepare: async () => ({ auth: { door: real.get('doorToken')! } }) },
-    syncDoorScans: { prepare: async () => ({ auth: { door: real.get('doorToken')! }, ids: { registrationId: await paidBooking() } }) },
+    syncDoorScans: {
+      prepare: async () => ({
+        auth: { door: real.get('doorToken')! },
+        ids: { registrationId: await paidBooking() },
+      }),
+    },
     revokeDoorPass: {},
     joinWaitlist: {
       prepare: async () => {
-        soldOutEventId = await createEvent(keyed, { title: 'Tiny room', startDate: '2027-02-01', capacity: 1, waitlist: { enabled: true } });
+        soldOutEventId = await createEvent(keyed, {
+          title: 'Tiny room',
+          startDate: '2027-02-01',
+          capacity: 1,
+          waitlist: { enabled: true },
+        });
         await addRegistration(server, soldOutEventId);
         await api('PATCH', `/api/v1/events/${soldOutEventId}`, { status: 'published' });
         set('entryId', '');
@@ -341,8 +437,17 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     cancelMembership: {},
     sandboxAuthenticateSubscription: {
       prepare: async () => {
-        const plan = await api('POST', '/api/v1/memberships/plans', { name: 'Monthly', amount: 199, kind: 'recurring', period: 'monthly' });
-        const sub = await api('POST', '/api/v1/memberships/subscribe', { planId: plan.data.id, name: 'Zoya', email: uniqueEmail('zoya') });
+        const plan = await api('POST', '/api/v1/memberships/plans', {
+          name: 'Monthly',
+          amount: 199,
+          kind: 'recurring',
+          period: 'monthly',
+        });
+        const sub = await api('POST', '/api/v1/memberships/subscribe', {
+          planId: plan.data.id,
+          name: 'Zoya',
+          email: uniqueEmail('zoya'),
+        });
         set('subscriptionId', sub.subscriptionId);
       },
     },
@@ -375,21 +480,40 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     hostedGetTicket: {},
     hostedGetTicketCalendar: {},
     openHostedPaymentPage: {},
-    hostedJoinWaitlist: { prepare: async () => ({ ids: { slug: (await api('GET', `/api/v1/events/${soldOutEventId}`)).data.slug } }) },
+    hostedJoinWaitlist: {
+      prepare: async () => ({
+        ids: { slug: (await api('GET', `/api/v1/events/${soldOutEventId}`)).data.slug },
+      }),
+    },
     hostedPaymentCallback: {},
     getPlanPageScript: {},
     openPlanPage: {
       prepare: async () => {
-        const plan = await api('POST', '/api/v1/memberships/plans', { name: 'Annual membership', amount: 1200, kind: 'fixed_term', termMonths: 12 });
+        const plan = await api('POST', '/api/v1/memberships/plans', {
+          name: 'Annual membership',
+          amount: 1200,
+          kind: 'fixed_term',
+          termMonths: 12,
+        });
         set('planSlug', plan.data.slug);
       },
     },
-    joinPlanFromPage: { read: (html: string) => void (planOrderId = /name="order" value="([^"]+)"/.exec(html)![1]!) },
+    joinPlanFromPage: {
+      read: (html: string) => void (planOrderId = /name="order" value="([^"]+)"/.exec(html)![1]!),
+    },
     planSandboxPay: { prepare: async () => ({ ids: { orderId: planOrderId } }) },
     planSandboxMandate: {
       prepare: async () => {
-        const plan = await api('POST', '/api/v1/memberships/plans', { name: 'Monthly', amount: 199, period: 'monthly' });
-        const sub = await api('POST', '/api/v1/memberships/subscribe', { planId: plan.data.id, name: 'Kabir', email: uniqueEmail('kabir') });
+        const plan = await api('POST', '/api/v1/memberships/plans', {
+          name: 'Monthly',
+          amount: 199,
+          period: 'monthly',
+        });
+        const sub = await api('POST', '/api/v1/memberships/subscribe', {
+          planId: plan.data.id,
+          name: 'Kabir',
+          email: uniqueEmail('kabir'),
+        });
         return { ids: { planSlug: plan.data.slug, subscriptionId: sub.subscriptionId } };
       },
     },
@@ -397,37 +521,55 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     attendeeTransfer: {
       prepare: async () => {
         const token = ticketToken(await paidBooking());
-        return { ids: { attendeeToken: token, csrf: await attendeeCsrf(token, 'transfer') }, headers: sameSite };
+        return {
+          ids: { attendeeToken: token, csrf: await attendeeCsrf(token, 'transfer') },
+          headers: sameSite,
+        };
       },
     },
     attendeeCancel: {
       prepare: async () => {
         const token = ticketToken(await freeRegistration());
-        return { ids: { attendeeToken: token, csrf: await attendeeCsrf(token, 'cancel') }, headers: sameSite };
+        return {
+          ids: { attendeeToken: token, csrf: await attendeeCsrf(token, 'cancel') },
+          headers: sameSite,
+        };
       },
     },
     getApplePass: {},
     getAttendeeDocument: {
       prepare: async () => {
         const registrationId = await paidBooking();
-        const invoice = await api('GET', `/api/v1/events/${real.get('eventId')}/registrations/${registrationId}/invoice`);
+        const invoice = await api(
+          'GET',
+          `/api/v1/events/${real.get('eventId')}/registrations/${registrationId}/invoice`,
+        );
         return { ids: { attendeeToken: ticketToken(registrationId), documentNumber: invoice.data.number } };
       },
     },
     openGoogleWalletLink: {},
     receiveRazorpayNotification: {
       prepare: async () => {
-        const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, { name: 'Webhook buyer', email: uniqueEmail('hook') });
+        const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, {
+          name: 'Webhook buyer',
+          email: uniqueEmail('hook'),
+        });
         const paymentId = await payInSandbox(keyed, s1.orderId);
         return {
           ids: { orderId: s1.orderId, paymentId, registrationId: s1.registrationId },
-          headers: (body) => ({ 'x-razorpay-signature': createHmac('sha256', RAZORPAY_WEBHOOK_SECRET).update(body).digest('hex') }),
+          headers: (body) => ({
+            'x-razorpay-signature': createHmac('sha256', RAZORPAY_WEBHOOK_SECRET).update(body).digest('hex'),
+          }),
         };
       },
     },
     verifyWhatsAppWebhook: {},
     receiveWhatsAppStatus: {
-      prepare: async () => ({ headers: (body) => ({ 'x-hub-signature-256': `sha256=${createHmac('sha256', WHATSAPP_APP_SECRET).update(body).digest('hex')}` }) }),
+      prepare: async () => ({
+        headers: (body) => ({
+          'x-hub-signature-256': `sha256=${createHmac('sha256', WHATSAPP_APP_SECRET).update(body).digest('hex')}`,
+        }),
+      }),
     },
     getBalance: { prepare: async () => ({ auth: session() }) },
     listLedgerEntries: { prepare: async () => ({ auth: session() }) },
@@ -459,7 +601,10 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     declinePublishingRequest: {
       prepare: async () => {
         const other = await signup(server.url, { name: 'Ravi Kumar' });
-        const r = await call(server.url, 'POST', '/dashboard/api/publishing-access', { token: other.token, body: { message: 'Weekend workshops in Kochi.' } });
+        const r = await call(server.url, 'POST', '/dashboard/api/publishing-access', {
+          token: other.token,
+          body: { message: 'Weekend workshops in Kochi.' },
+        });
         assert.equal(r.status, 201, r.text);
         return { auth: staffAuth(), ids: { publishingRequestId: r.body.data.id } };
       },
@@ -489,7 +634,8 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   const operations = () => {
     const out = new Map<string, { method: string; path: string; op: Json }>();
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
-      for (const [method, op] of Object.entries<Json>(item)) if (METHODS.includes(method)) out.set(op.operationId, { method, path, op });
+      for (const [method, op] of Object.entries<Json>(item))
+        if (METHODS.includes(method)) out.set(op.operationId, { method, path, op });
     }
     return out;
   };
@@ -502,12 +648,20 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
         if (media.example === undefined && media.examples === undefined) missing.push(`${id}: request body`);
       }
       const success = Object.entries<Json>(op.responses).filter(([s]) => /^[23]/.test(s));
-      const withExample = success.filter(([, r]) => Object.values<Json>(r.content ?? {}).some((m) => m.example !== undefined || m.examples !== undefined));
+      const withExample = success.filter(([, r]) =>
+        Object.values<Json>(r.content ?? {}).some((m) => m.example !== undefined || m.examples !== undefined),
+      );
       // An answer with no body (a redirect, 304) needs none.
-      if (withExample.length === 0 && success.some(([, r]) => r.content)) missing.push(`${id}: success answer`);
-      for (const p of op.parameters ?? []) if (p.in === 'path' && p.example === undefined) missing.push(`${id}: path parameter ${p.name}`);
+      if (withExample.length === 0 && success.some(([, r]) => r.content))
+        missing.push(`${id}: success answer`);
+      for (const p of op.parameters ?? [])
+        if (p.in === 'path' && p.example === undefined) missing.push(`${id}: path parameter ${p.name}`);
     }
-    assert.deepEqual(missing, [], 'examples missing (each operation keeps its own in its route config.examples)');
+    assert.deepEqual(
+      missing,
+      [],
+      'examples missing (each operation keeps its own in its route config.examples)',
+    );
   });
 
   it('every answer example validates against its documented schema', () => {
@@ -516,7 +670,10 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
       for (const [status, response] of Object.entries<Json>(op.responses)) {
         const media = response.content?.['application/json'];
         if (!media?.schema) continue;
-        const examples = media.example !== undefined ? [['example', media.example]] : Object.entries<Json>(media.examples ?? {}).map(([n, e]) => [n, e.value]);
+        const examples =
+          media.example !== undefined
+            ? [['example', media.example]]
+            : Object.entries<Json>(media.examples ?? {}).map(([n, e]) => [n, e.value]);
         const validate = validator(media.schema);
         for (const [name, value] of examples) {
           if (!validate(value)) bad.push(`${id} ${status} ${name}: ${ajv.errorsText(validate.errors)}`);
@@ -525,8 +682,12 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
       const body = op.requestBody?.content?.['application/json'];
       if (body?.schema) {
         const validate = validator(body.schema);
-        const examples = body.example !== undefined ? [['example', body.example]] : Object.entries<Json>(body.examples ?? {}).map(([n, e]) => [n, e.value]);
-        for (const [name, value] of examples) if (!validate(value)) bad.push(`${id} request ${name}: ${ajv.errorsText(validate.errors)}`);
+        const examples =
+          body.example !== undefined
+            ? [['example', body.example]]
+            : Object.entries<Json>(body.examples ?? {}).map(([n, e]) => [n, e.value]);
+        for (const [name, value] of examples)
+          if (!validate(value)) bad.push(`${id} request ${name}: ${ajv.errorsText(validate.errors)}`);
       }
     }
     assert.deepEqual(bad, []);
@@ -537,7 +698,11 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     const problems: string[] = [];
     const driven = new Set(Object.keys(STEPS).map((k) => k.split('#')[0]!));
     const undriven = [...ops.keys()].filter((id) => !driven.has(id) && !(id in NOT_DRIVEN));
-    assert.deepEqual(undriven, [], 'operations the examples test does not drive: add a step (or, with a reason, to NOT_DRIVEN)');
+    assert.deepEqual(
+      undriven,
+      [],
+      'operations the examples test does not drive: add a step (or, with a reason, to NOT_DRIVEN)',
+    );
     for (const [key, step] of Object.entries(STEPS)) {
       // `operationId#name` sends only the request example of that name.
       const [id, only] = key.split('#') as [string, string | undefined];
@@ -568,28 +733,55 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
       }
       if (query.size > 0) url += `?${query}`;
       const media = op.requestBody ? Object.entries<Json>(op.requestBody.content)[0]! : undefined;
-      const requests: [string, unknown][] = !media ? [['default', undefined]] : media[1].example !== undefined ? [['default', media[1].example]] : Object.entries<Json>(media[1].examples ?? {}).map(([n, e]) => [n, e.value]);
+      const requests: [string, unknown][] = !media
+        ? [['default', undefined]]
+        : media[1].example !== undefined
+          ? [['default', media[1].example]]
+          : Object.entries<Json>(media[1].examples ?? {}).map(([n, e]) => [n, e.value]);
       for (const [name, example] of requests.filter(([n]) => only === undefined || n === only)) {
         const headers: Record<string, string> = {};
-        const auth: Auth = particular.auth ?? (op['x-auth'].kind === 'key' || op['x-auth'].kind === 'door' ? { key: org.key } : { none: true });
+        const auth: Auth =
+          particular.auth ??
+          (op['x-auth'].kind === 'key' || op['x-auth'].kind === 'door' ? { key: org.key } : { none: true });
         if ('key' in auth) headers['x-api-key'] = auth.key;
         if ('token' in auth) headers.authorization = `Bearer ${auth.token}`;
         if ('door' in auth) headers.authorization = `DoorPass ${auth.door}`;
         let body: string | undefined;
         if (media) {
           const value = swap(example, ids) as Record<string, string>;
-          body = media[0] === 'application/x-www-form-urlencoded' ? new URLSearchParams(value).toString() : JSON.stringify(value);
+          body =
+            media[0] === 'application/x-www-form-urlencoded'
+              ? new URLSearchParams(value).toString()
+              : JSON.stringify(value);
           headers['content-type'] = media[0];
         }
         Object.assign(headers, particular.headers?.(body ?? '') ?? {});
-        const res = await fetch(server.url + url, { method: method.toUpperCase(), headers, body, redirect: 'manual' });
+        const res = await fetch(server.url + url, {
+          method: method.toUpperCase(),
+          headers,
+          body,
+          redirect: 'manual',
+        });
         const text = await res.text();
         const where = `${id}${requests.length > 1 ? ` (${name})` : ''}: ${method.toUpperCase()} ${url} → ${res.status}`;
         // The status the example documents: the answer example of the same name, else the first success with an example.
-        const documented = Object.entries<Json>(op.responses).filter(([, r]) => Object.values<Json>(r.content ?? {}).some((m) => m.example !== undefined || m.examples?.[name] !== undefined));
-        const expected = particular.expect ?? Number(documented.find(([, r]) => Object.values<Json>(r.content ?? {}).some((m) => m.examples?.[name] !== undefined))?.[0] ?? documented.find(([s]) => /^[23]/.test(s))?.[0] ?? Object.keys(op.responses).find((s) => /^[23]/.test(s)));
+        const documented = Object.entries<Json>(op.responses).filter(([, r]) =>
+          Object.values<Json>(r.content ?? {}).some(
+            (m) => m.example !== undefined || m.examples?.[name] !== undefined,
+          ),
+        );
+        const expected =
+          particular.expect ??
+          Number(
+            documented.find(([, r]) =>
+              Object.values<Json>(r.content ?? {}).some((m) => m.examples?.[name] !== undefined),
+            )?.[0] ??
+              documented.find(([s]) => /^[23]/.test(s))?.[0] ??
+              Object.keys(op.responses).find((s) => /^[23]/.test(s)),
+          );
         // Recording answers for the table: any success of an operation that has none yet.
-        const recording = process.env.EXAMPLES_RECORD !== undefined && documented.length === 0 && res.status < 400;
+        const recording =
+          process.env.EXAMPLES_RECORD !== undefined && documented.length === 0 && res.status < 400;
         if (res.status !== expected && !recording) {
           problems.push(`${where}, the example documents ${expected}: ${text.slice(0, 300)}`);
           continue;
@@ -598,7 +790,9 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
         const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
         const schema = response.content?.[type]?.schema;
         if (response.content && !response.content[type]) {
-          problems.push(`${where}: content-type ${type} is not documented (${Object.keys(response.content).join(', ')})`);
+          problems.push(
+            `${where}: content-type ${type} is not documented (${Object.keys(response.content).join(', ')})`,
+          );
           continue;
         }
         let parsed: unknown = text;
@@ -606,18 +800,27 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
           parsed = JSON.parse(text);
           if (schema) {
             const validate = validator(schema);
-            if (!validate(parsed)) problems.push(`${where}: the answer does not match its schema: ${ajv.errorsText(validate.errors)}: ${text.slice(0, 300)}`);
+            if (!validate(parsed))
+              problems.push(
+                `${where}: the answer does not match its schema: ${ajv.errorsText(validate.errors)}: ${text.slice(0, 300)}`,
+              );
           }
         }
         // A CSV answer: a download (Content-Disposition), with the header row of its example.
         if (type === 'text/csv' && !recording) {
           const headerRow = (t: string) => t.replace(/^\uFEFF/, '').split(/\r?\n/)[0];
           const example = response.content[type].example;
-          if (!/^attachment; filename=".+\.csv"$/.test(res.headers.get('content-disposition') ?? '')) problems.push(`${where}: no Content-Disposition attachment`);
+          if (!/^attachment; filename=".+\.csv"$/.test(res.headers.get('content-disposition') ?? ''))
+            problems.push(`${where}: no Content-Disposition attachment`);
           if (typeof example !== 'string') problems.push(`${where}: the CSV answer has no example text`);
-          else if (headerRow(text) !== headerRow(example)) problems.push(`${where}: the header row is not the example's: ${headerRow(text)}`);
+          else if (headerRow(text) !== headerRow(example))
+            problems.push(`${where}: the header row is not the example's: ${headerRow(text)}`);
         }
-        if (process.env.EXAMPLES_RECORD) recorded[`${id} ${res.status}${requests.length > 1 ? ` ${name}` : ''}`] = { type, body: type === 'application/json' ? unswap(parsed) : unswap(text.slice(0, 1000)) };
+        if (process.env.EXAMPLES_RECORD)
+          recorded[`${id} ${res.status}${requests.length > 1 ? ` ${name}` : ''}`] = {
+            type,
+            body: type === 'application/json' ? unswap(parsed) : unswap(text.slice(0, 1000)),
+          };
         try {
           await step.read?.(parsed, name);
         } catch (e) {
@@ -625,7 +828,8 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
         }
       }
     }
-    if (process.env.EXAMPLES_RECORD) writeFileSync(process.env.EXAMPLES_RECORD, JSON.stringify(recorded, null, 2));
+    if (process.env.EXAMPLES_RECORD)
+      writeFileSync(process.env.EXAMPLES_RECORD, JSON.stringify(recorded, null, 2));
     assert.deepEqual(problems, []);
   });
 });

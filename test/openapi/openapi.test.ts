@@ -81,7 +81,9 @@ describe('OpenAPI document', () => {
         assert.equal(await r.text(), '');
         assert.equal(r.headers.get('etag'), etag);
       }
-      const stale = await fetch(`${server.url}/api/v1/openapi.json`, { headers: { 'if-none-match': '"an-older-version"' } });
+      const stale = await fetch(`${server.url}/api/v1/openapi.json`, {
+        headers: { 'if-none-match': '"an-older-version"' },
+      });
       assert.equal(stale.status, 200);
       assert.ok(Buffer.from(await stale.arrayBuffer()).equals(bytes));
     } finally {
@@ -111,14 +113,22 @@ describe('OpenAPI document', () => {
   it('has one operation for every route the service serves, and none it does not serve', () => {
     const served = servedRoutes(server.app.printRoutes({ commonPrefix: false }));
     // The tree reader must have read something real.
-    for (const known of ['GET /api/v1/me', 'POST /auth/login', 'GET /api/v1/events/{id}', 'DELETE /dashboard/api/keys/{keyId}']) {
+    for (const known of [
+      'GET /api/v1/me',
+      'POST /auth/login',
+      'GET /api/v1/events/{id}',
+      'DELETE /dashboard/api/keys/{keyId}',
+    ]) {
       assert.ok(served.has(known), `route tree lists ${known}`);
     }
     const documented = new Set(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`));
     assert.deepEqual([...served].filter((r) => !documented.has(r)).sort(), [], 'served but not documented');
     assert.deepEqual([...documented].filter((r) => !served.has(r)).sort(), [], 'documented but not served');
     for (const o of operations) {
-      assert.ok((METHODS as readonly string[]).includes(o.method), `${o.method} ${o.path}: no OPTIONS/HEAD operations`);
+      assert.ok(
+        (METHODS as readonly string[]).includes(o.method),
+        `${o.method} ${o.path}: no OPTIONS/HEAD operations`,
+      );
     }
   });
 
@@ -131,7 +141,10 @@ describe('OpenAPI document', () => {
       ids.add(op.operationId);
       const statuses = Object.keys(op.responses ?? {});
       // A redirect is the success of a route that only sends the browser on (GET /t/{token}/google-wallet, GET /auth/verify).
-      assert.ok(statuses.some((s) => /^(2\d\d|30[23])$/.test(s)), `${where} documents success`);
+      assert.ok(
+        statuses.some((s) => /^(2\d\d|30[23])$/.test(s)),
+        `${where} documents success`,
+      );
       assert.ok(statuses.includes('500'), `${where} documents 500`);
       // The hosted checkout's HTML pages answer their errors as readable pages.
       const htmlPage = Object.keys(op.responses['200']?.content ?? {}).includes('text/html');
@@ -142,22 +155,36 @@ describe('OpenAPI document', () => {
         const types = Object.keys(content ?? {});
         if (htmlPage && types.length === 1 && types[0] === 'text/html') continue;
         const isPage = htmlPage || Object.values<any>(op.responses).some((r) => r.content?.['text/html']);
-        assert.deepEqual(types.filter((t) => !(isPage && t === 'text/html')), ['application/json'], `${where} ${status} is JSON`);
+        assert.deepEqual(
+          types.filter((t) => !(isPage && t === 'text/html')),
+          ['application/json'],
+          `${where} ${status} is JSON`,
+        );
         // The shared Error schema, or a named refusal shape built on it (CheckInRefusal: allOf Error + its fields).
         const ref = content['application/json'].schema?.$ref as string | undefined;
-        const named = ref?.startsWith('#/components/schemas/') ? doc.components.schemas[ref.slice('#/components/schemas/'.length)] : undefined;
-        assert.ok(ref === ERROR_REF || named?.allOf?.some((s: { $ref?: string }) => s.$ref === ERROR_REF), `${where} ${status} uses the shared Error schema`);
+        const named = ref?.startsWith('#/components/schemas/')
+          ? doc.components.schemas[ref.slice('#/components/schemas/'.length)]
+          : undefined;
+        assert.ok(
+          ref === ERROR_REF || named?.allOf?.some((s: { $ref?: string }) => s.$ref === ERROR_REF),
+          `${where} ${status} uses the shared Error schema`,
+        );
         assert.ok(op.responses[status].description, `${where} ${status} has a description`);
       }
       if (op.requestBody) {
-        for (const s of ['400', '413', '415']) assert.ok(statuses.includes(s), `${where} takes a body, so documents ${s}`);
+        for (const s of ['400', '413', '415'])
+          assert.ok(statuses.includes(s), `${where} takes a body, so documents ${s}`);
       }
     }
     assert.ok(doc.paths['/readyz'].get.responses['503'], '/readyz documents its 503');
     // The browser side: the hosted page (HTML), embed.js, and the JSON calls the page makes.
     assert.deepEqual(Object.keys(doc.paths['/e/{slug}'].get.responses['200'].content), ['text/html']);
     assert.deepEqual(Object.keys(doc.paths['/embed.js'].get.responses['200'].content), ['text/javascript']);
-    for (const [path, method] of [['/e/{slug}/register', 'post'], ['/e/{slug}/payment', 'post'], ['/e/{slug}/orders/{orderId}', 'get']] as const) {
+    for (const [path, method] of [
+      ['/e/{slug}/register', 'post'],
+      ['/e/{slug}/payment', 'post'],
+      ['/e/{slug}/orders/{orderId}', 'get'],
+    ] as const) {
       assert.deepEqual(doc.paths[path][method].security, [], `${path} is public (live events need no key)`);
       assert.match(doc.paths[path][method].description, /test event needs `key`/);
     }
@@ -168,16 +195,26 @@ describe('OpenAPI document', () => {
     for (const { method, path, op } of operations) {
       const where = `${method.toUpperCase()} ${path}`;
       assert.ok(Array.isArray(op.security), `${where} states its security`);
-      for (const req of op.security) for (const name of Object.keys(req)) assert.ok(schemes.includes(name), `${where}: ${name} is defined`);
+      for (const req of op.security)
+        for (const name of Object.keys(req))
+          assert.ok(schemes.includes(name), `${where}: ${name} is defined`);
       const names = op.security.flatMap((s: object) => Object.keys(s));
       const statuses = Object.keys(op.responses);
 
       // Call it without credentials: what the service answers must match what the document says.
       const url = path.replace(/\{[^}]+\}/g, 'x');
-      const r = await call(server.url, method.toUpperCase(), url, method === 'get' || method === 'delete' ? {} : { body: {} });
+      const r = await call(
+        server.url,
+        method.toUpperCase(),
+        url,
+        method === 'get' || method === 'delete' ? {} : { body: {} },
+      );
       if (names.includes('doorPass')) {
         // A door pass, perhaps or a full key: the door's routes; the screen's own token is its path.
-        assert.ok(names.every((n: string) => n === 'doorPass' || n === 'apiKey'), where);
+        assert.ok(
+          names.every((n: string) => n === 'doorPass' || n === 'apiKey'),
+          where,
+        );
         assert.equal(r.status, 401, `${where} refuses a call without a pass: ${r.text.slice(0, 200)}`);
         if (!path.includes('{token}')) assert.equal(r.body.code, 'missing_door_pass', where);
         for (const s of ['401', '403']) assert.ok(statuses.includes(s), `${where} documents ${s}`);
@@ -194,10 +231,17 @@ describe('OpenAPI document', () => {
         assert.ok(statuses.includes('401'), `${where} documents 401`);
       } else {
         assert.deepEqual(op.security, [], `${where} is public`);
-        assert.ok(!['missing_api_key', 'missing_session'].includes(r.body?.code), `${where} is documented public but asks for credentials: ${r.text}`);
+        assert.ok(
+          !['missing_api_key', 'missing_session'].includes(r.body?.code),
+          `${where} is documented public but asks for credentials: ${r.text}`,
+        );
       }
       const counted = r.headers.get('ratelimit-limit') !== null;
-      assert.equal(statuses.includes('429'), counted, `${where}: 429 documented ${statuses.includes('429')}, rate limited ${counted}`);
+      assert.equal(
+        statuses.includes('429'),
+        counted,
+        `${where}: 429 documented ${statuses.includes('429')}, rate limited ${counted}`,
+      );
     }
   });
 
@@ -209,17 +253,26 @@ describe('OpenAPI document', () => {
       const r = spawnSync(join(ROOT, 'node_modules/.bin/redocly'), ['lint', file, '--format=json'], {
         cwd: ROOT,
         encoding: 'utf8',
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        env: {
+          ...process.env,
+          REDOCLY_TELEMETRY: 'off',
+          REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+          NO_COLOR: '1',
+        },
         timeout: 120_000,
       });
       assert.equal(r.error, undefined, `redocly did not run: ${r.error?.message}`);
-      let report: { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+      let report: {
+        totals: { errors: number; warnings: number };
+        problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+      };
       try {
         report = JSON.parse(r.stdout);
       } catch {
         assert.fail(`redocly gave no JSON report (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
       }
-      const explain = (p: (typeof report.problems)[number]) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`;
+      const explain = (p: (typeof report.problems)[number]) =>
+        `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`;
       for (const w of report.problems.filter((p) => p.severity !== 'error')) t.diagnostic(explain(w));
       const errors = report.problems.filter((p) => p.severity === 'error');
       assert.deepEqual(errors.map(explain), [], 'Redocly errors');

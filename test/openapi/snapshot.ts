@@ -16,7 +16,11 @@ type Json = Record<string, unknown>;
 
 /** What depends on where the service runs is written as the defaults say. */
 export function normalise(doc: Json): Json {
-  return { ...doc, servers: [{ url: 'http://localhost:3000' }], info: { ...(doc.info as Json), contact: { name: 'API support', url: 'http://localhost:3000' } } };
+  return {
+    ...doc,
+    servers: [{ url: 'http://localhost:3000' }],
+    info: { ...(doc.info as Json), contact: { name: 'API support', url: 'http://localhost:3000' } },
+  };
 }
 
 export async function servedDocument(): Promise<Json> {
@@ -48,7 +52,9 @@ export function sdkOperations(doc: Json): string {
       const id = String(op.operationId);
       const summary = String(op.summary ?? '').replace(/\*\//g, '* /');
       lines.push(`    /** ${summary} (\`${method.toUpperCase()} ${path}\`) */`);
-      lines.push(`    ${id}: (...init: Init<paths['${path}'], '${method}'>) => client.${method.toUpperCase()}('${path}', ...(init as [MaybeOptionalInit<paths['${path}'], '${method}'>])),`);
+      lines.push(
+        `    ${id}: (...init: Init<paths['${path}'], '${method}'>) => client.${method.toUpperCase()}('${path}', ...(init as [MaybeOptionalInit<paths['${path}'], '${method}'>])),`,
+      );
     }
   }
   return [
@@ -56,7 +62,7 @@ export function sdkOperations(doc: Json): string {
     "import type { Client, MaybeOptionalInit } from 'openapi-fetch';",
     "import type { paths } from './schema.js';",
     '',
-    '/** The call\'s options: optional when the operation needs no parameter and no body. */',
+    "/** The call's options: optional when the operation needs no parameter and no body. */",
     'type Init<P, M extends keyof P> = undefined extends MaybeOptionalInit<P, M> ? [init?: MaybeOptionalInit<P, M>] : [init: MaybeOptionalInit<P, M>];',
     '',
     '/** Every operation of the API as a method named by its operationId. */',

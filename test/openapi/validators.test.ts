@@ -44,9 +44,14 @@ describe('four OpenAPI validators on the served document', { timeout: 300_000 },
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       for (const [method, op] of Object.entries<Json>(item)) {
         const where = `${op.operationId} (${method.toUpperCase()} ${path})`;
-        if (typeof op.description !== 'string' || op.description.trim() === '') missing.push(`${where}: operation description`);
+        if (typeof op.description !== 'string' || op.description.trim() === '')
+          missing.push(`${where}: operation description`);
         for (const [status, response] of Object.entries<Json>(op.responses)) {
-          if (typeof response.description !== 'string' || response.description.trim() === '' || response.description === 'Default Response') {
+          if (
+            typeof response.description !== 'string' ||
+            response.description.trim() === '' ||
+            response.description === 'Default Response'
+          ) {
             missing.push(`${where} ${status}: answer description (add it to src/openapi/descriptions.ts)`);
           }
         }
@@ -76,9 +81,12 @@ describe('four OpenAPI validators on the served document', { timeout: 300_000 },
     const spectral = new Spectral();
     spectral.setRuleset(oas as never);
     const results = await spectral.run(new Document(JSON.stringify(doc), Parsers.Json));
-    const explain = (r: (typeof results)[number]) => `${['error', 'warn', 'info', 'hint'][r.severity]} ${String(r.code)} at ${r.path.join('.')}: ${r.message}`;
+    const explain = (r: (typeof results)[number]) =>
+      `${['error', 'warn', 'info', 'hint'][r.severity]} ${String(r.code)} at ${r.path.join('.')}: ${r.message}`;
     // Severity 0 is error; an example that does not match its schema is a warning in spectral:oas.
-    const bad = results.filter((r) => r.severity === 0 || ABOUT_DESCRIPTIONS.test(String(r.code)) || /example/i.test(String(r.code)));
+    const bad = results.filter(
+      (r) => r.severity === 0 || ABOUT_DESCRIPTIONS.test(String(r.code)) || /example/i.test(String(r.code)),
+    );
     assert.deepEqual(bad.map(explain), []);
   });
 
@@ -88,22 +96,41 @@ describe('four OpenAPI validators on the served document', { timeout: 300_000 },
       const file = join(dir, 'openapi.json');
       writeFileSync(file, JSON.stringify(doc, null, 2));
       const config = join(dir, 'redocly.yaml');
-      writeFileSync(config, 'extends:\n  - recommended\nrules:\n  operation-description: error\n  info-contact: error\n  no-invalid-media-type-examples: error\n');
-      const r = spawnSync(join(ROOT, 'node_modules/.bin/redocly'), ['lint', file, `--config=${config}`, '--format=json'], {
-        cwd: dir,
-        encoding: 'utf8',
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-        timeout: 120_000,
-      });
+      writeFileSync(
+        config,
+        'extends:\n  - recommended\nrules:\n  operation-description: error\n  info-contact: error\n  no-invalid-media-type-examples: error\n',
+      );
+      const r = spawnSync(
+        join(ROOT, 'node_modules/.bin/redocly'),
+        ['lint', file, `--config=${config}`, '--format=json'],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            REDOCLY_TELEMETRY: 'off',
+            REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+            NO_COLOR: '1',
+          },
+          timeout: 120_000,
+        },
+      );
       assert.equal(r.error, undefined, `redocly did not run: ${r.error?.message}`);
-      let report: { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+      let report: {
+        totals: { errors: number };
+        problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+      };
       try {
         report = JSON.parse(r.stdout);
       } catch {
         assert.fail(`redocly gave no JSON report (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
       }
-      const explain = (p: (typeof report.problems)[number]) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`;
-      const bad = report.problems.filter((p) => p.severity === 'error' || ABOUT_DESCRIPTIONS.test(p.ruleId) || ABOUT_DESCRIPTIONS.test(p.message));
+      const explain = (p: (typeof report.problems)[number]) =>
+        `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`;
+      const bad = report.problems.filter(
+        (p) =>
+          p.severity === 'error' || ABOUT_DESCRIPTIONS.test(p.ruleId) || ABOUT_DESCRIPTIONS.test(p.message),
+      );
       for (const p of report.problems.filter((x) => !bad.includes(x))) t.diagnostic(explain(p));
       assert.deepEqual(bad.map(explain), []);
       assert.equal(report.totals.errors, 0);

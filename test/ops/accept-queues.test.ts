@@ -18,7 +18,8 @@ import { freePort } from '../helpers/process.js';
 const BURST = 64;
 // Node.js takes `reusePort` from 22.12 (and 23.1); before, the service listens with one queue.
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-const reusePort = major > 22 || (major === 22 && minor >= 12) ? false : 'Node.js before 22.12 cannot share a port';
+const reusePort =
+  major > 22 || (major === 22 && minor >= 12) ? false : 'Node.js before 22.12 cannot share a port';
 
 // Opens BURST connections, writes the marker file once the kernel has completed all of them,
 // then sends a request on each and prints the statuses.
@@ -44,12 +45,17 @@ function holdUntil(file: string): void {
 }
 
 /** Connections the HTTP server is handed in the first turn after a burst that queued while the loop was held. */
-async function acceptedInOneTurn(a: FastifyInstance, port: number): Promise<{ firstTurn: number; statuses: string[] }> {
+async function acceptedInOneTurn(
+  a: FastifyInstance,
+  port: number,
+): Promise<{ firstTurn: number; statuses: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'accept-'));
   const marker = join(dir, 'open');
   let accepted = 0;
   a.server.on('connection', () => accepted++);
-  const child = spawn(process.execPath, ['-e', CLIENT, String(port), marker, String(BURST)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', CLIENT, String(port), marker, String(BURST)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -90,7 +96,9 @@ describe('accept queues', () => {
     }
   });
 
-  it('with sixteen queues, a queued burst is accepted many connections per turn, and every one is answered', { skip: reusePort }, async () => {
+  it('with sixteen queues, a queued burst is accepted many connections per turn, and every one is answered', {
+    skip: reusePort,
+  }, async () => {
     const a = app();
     const listening = await listenWithQueues(a, { port: 0, host: '127.0.0.1' });
     try {

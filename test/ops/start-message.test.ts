@@ -17,7 +17,11 @@ describe('the start-up message', () => {
   });
 
   it('adds the reduced email check’s detail as a warning', () => {
-    const text = startMessage({ url: 'http://127.0.0.1:3000', storage: 'PostgreSQL', emailCheckDetail: 'The DNS resolver says gmail.com does not exist.' });
+    const text = startMessage({
+      url: 'http://127.0.0.1:3000',
+      storage: 'PostgreSQL',
+      emailCheckDetail: 'The DNS resolver says gmail.com does not exist.',
+    });
     assert.match(text, /\nWarning: The DNS resolver says gmail\.com does not exist\.\n$/);
   });
 

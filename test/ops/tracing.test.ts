@@ -50,32 +50,66 @@ describe('OpenTelemetry traces', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  async function start(env: Record<string, string>): Promise<{ proc: ServiceProcess; modules: () => string[] }> {
+  async function start(
+    env: Record<string, string>,
+  ): Promise<{ proc: ServiceProcess; modules: () => string[] }> {
     const dir = mkdtempSync(join(tmpdir(), 'svc-otel-'));
     dirs.push(dir);
     const file = join(dir, 'modules.json');
-    const database: Record<string, string> = onPostgres ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {};
-    const proc = await startProcess({ DATA_DIR: dir, WORKERS: 'false', EMAIL_DNS_CHECK: 'false', LOADED_MODULES_FILE: file, ...database, ...env }, 60_000, PRELOAD);
+    const database: Record<string, string> = onPostgres
+      ? { DATABASE_URL: process.env.TEST_DATABASE_URL! }
+      : {};
+    const proc = await startProcess(
+      {
+        DATA_DIR: dir,
+        WORKERS: 'false',
+        EMAIL_DNS_CHECK: 'false',
+        LOADED_MODULES_FILE: file,
+        ...database,
+        ...env,
+      },
+      60_000,
+      PRELOAD,
+    );
     procs.push(proc);
     return { proc, modules: () => JSON.parse(readFileSync(file, 'utf8')) as string[] };
   }
 
   it('sends a span for a request, named after its route, with its statements as child spans', async () => {
-    const { proc, modules } = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '100' });
+    const { proc, modules } = await start({
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
     assert.equal((await fetch(`${proc.url}/readyz`)).status, 200);
-    assert.equal((await fetch(`${proc.url}/api/v1/events/reg_secret123/registrations/reg_secret456?registrationId=reg_q`)).status, 401);
+    assert.equal(
+      (
+        await fetch(
+          `${proc.url}/api/v1/events/reg_secret123/registrations/reg_secret456?registrationId=reg_q`,
+        )
+      ).status,
+      401,
+    );
     // The batch goes out within its delay; SIGTERM flushes whatever is left.
     await proc.stop();
     const traces = otlp.exports.filter((e) => e.path === '/v1/traces');
     assert.ok(traces.length > 0, 'an export reached the receiver');
-    assert.ok(traces.every((e) => e.type === 'application/x-protobuf'), 'as protobuf');
+    assert.ok(
+      traces.every((e) => e.type === 'application/x-protobuf'),
+      'as protobuf',
+    );
     const body = Buffer.concat(traces.map((e) => e.body)).toString('latin1');
     assert.ok(body.includes('GET /readyz'), 'a span named after the route');
     assert.ok(body.includes('http.route'), 'with the route recorded');
     assert.ok(/postgresql|pg\.query|select 1/i.test(body), 'the request’s statement as a span of its own');
     assert.ok(body.includes('ticketing-service'), 'under the service’s name');
-    assert.ok(!body.includes('reg_secret') && !body.includes('reg_q'), 'ids and query strings never reach a span');
-    assert.ok(modules().some((m) => m.includes('/@opentelemetry/sdk-node/')), 'the tracing modules were loaded');
+    assert.ok(
+      !body.includes('reg_secret') && !body.includes('reg_q'),
+      'ids and query strings never reach a span',
+    );
+    assert.ok(
+      modules().some((m) => m.includes('/@opentelemetry/sdk-node/')),
+      'the tracing modules were loaded',
+    );
   });
 
   it('loads no OpenTelemetry module without OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
@@ -83,8 +117,13 @@ describe('OpenTelemetry traces', () => {
     assert.equal((await fetch(`${proc.url}/readyz`)).status, 200);
     await proc.stop();
     const loaded = modules();
-    assert.ok(loaded.some((m) => m.includes('/node_modules/pg/')), 'the list is of the packages it loaded');
-    const tracingCode = (m: string) => (m.includes('/@opentelemetry/') && !m.includes('/@opentelemetry/api/')) || m.includes('-in-the-middle/');
+    assert.ok(
+      loaded.some((m) => m.includes('/node_modules/pg/')),
+      'the list is of the packages it loaded',
+    );
+    const tracingCode = (m: string) =>
+      (m.includes('/@opentelemetry/') && !m.includes('/@opentelemetry/api/')) ||
+      m.includes('-in-the-middle/');
     assert.deepEqual(loaded.filter(tracingCode), []);
   });
 });

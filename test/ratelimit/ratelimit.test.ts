@@ -42,7 +42,13 @@ function assertLimited(r: Reply, limit: number, resetSeconds: number): void {
 }
 
 async function redisAnswers(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
+  const r = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: 1000,
+    retryStrategy: () => null,
+  });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -72,7 +78,11 @@ describe('rate limits in process', () => {
       const r = await call(server.url, 'GET', '/api/v1/me', { key: a.key });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.headers.get('ratelimit-limit'), '5');
-      assert.equal(r.headers.get('ratelimit-reset'), '60', 'seconds to the end of the window (the clock stands 0.1 s in)');
+      assert.equal(
+        r.headers.get('ratelimit-reset'),
+        '60',
+        'seconds to the end of the window (the clock stands 0.1 s in)',
+      );
       remaining.push(r.headers.get('ratelimit-remaining')!);
     }
     assert.deepEqual(remaining, ['4', '3', '2', '1', '0']);
@@ -97,17 +107,30 @@ describe('rate limits in process', () => {
     server.clock.advance(MINUTE);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      statuses.push((await call(server.url, 'POST', '/auth/login', { body: { email: 'nobody@example.in', password: 'wrong password' } })).status);
+      statuses.push(
+        (
+          await call(server.url, 'POST', '/auth/login', {
+            body: { email: 'nobody@example.in', password: 'wrong password' },
+          })
+        ).status,
+      );
     }
     assert.deepEqual(statuses, [401, 401, 401, 401, 401]);
-    assertLimited(await call(server.url, 'POST', '/auth/login', { body: { email: 'nobody@example.in', password: 'wrong password' } }), 5, 60);
+    assertLimited(
+      await call(server.url, 'POST', '/auth/login', {
+        body: { email: 'nobody@example.in', password: 'wrong password' },
+      }),
+      5,
+      60,
+    );
     // The IP bucket holds every request without a key: an unknown key, no key, an unknown route.
     assertLimited(await call(server.url, 'GET', '/api/v1/me'), 5, 60);
     assertLimited(await call(server.url, 'GET', '/api/v1/me', { key: 'sk_test_not_a_key' }), 5, 60);
     assertLimited(await call(server.url, 'GET', '/api/v1/nothing-here'), 5, 60);
 
     // The open routes (a database ping, three aggregate queries, 700 KB of JSON) are no exception.
-    for (const path of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) assertLimited(await call(server.url, 'GET', path), 5, 60);
+    for (const path of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json'])
+      assertLimited(await call(server.url, 'GET', path), 5, 60);
     server.clock.advance(MINUTE);
     for (const path of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) {
       const r = await call(server.url, 'GET', path);
@@ -120,13 +143,21 @@ describe('rate limits in process', () => {
     server.clock.advance(MINUTE);
     assert.equal(server.deps.config.rateLimitPerAccountMinute, 15);
     const a = await organiser(server.url);
-    const more = [await createKey(server.url, a.token), await createKey(server.url, a.token, { class: 'checkout' }), await createKey(server.url, a.token)];
+    const more = [
+      await createKey(server.url, a.token),
+      await createKey(server.url, a.token, { class: 'checkout' }),
+      await createKey(server.url, a.token),
+    ];
     server.clock.advance(MINUTE); // the session's own five requests a minute
     const revoked = await createKey(server.url, a.token);
-    assert.equal((await call(server.url, 'DELETE', `/dashboard/api/keys/${revoked.keyId}`, { token: a.token })).status, 200);
+    assert.equal(
+      (await call(server.url, 'DELETE', `/dashboard/api/keys/${revoked.keyId}`, { token: a.token })).status,
+      200,
+    );
     server.clock.advance(MINUTE);
     // A revoked key's calls are refused and not counted against the account.
-    for (let i = 0; i < 3; i++) assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: revoked.key })).status, 403);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: revoked.key })).status, 403);
     // Three keys of five requests each: the account's fifteen.
     const keys = [a.key, more[0]!.key, more[1]!.key];
     const remaining: string[] = [];
@@ -153,7 +184,10 @@ describe('rate limits in process', () => {
 
 const redisUp = await redisAnswers();
 // CI sets TEST_REDIS_URL: there a missing Redis fails these tests, it never skips them.
-const redisSkip = !redisUp && !process.env.TEST_REDIS_URL && `no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run these tests (they then never skip)`;
+const redisSkip =
+  !redisUp &&
+  !process.env.TEST_REDIS_URL &&
+  `no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run these tests (they then never skip)`;
 
 describe('rate limits shared through Redis', { skip: redisSkip }, () => {
   before(() => {
@@ -214,7 +248,11 @@ describe('rate limits shared through Redis', { skip: redisSkip }, () => {
       for (const r of answers.slice(6)) assertLimited(r, 6, 60);
 
       clock.advance(MINUTE);
-      assert.equal((await call(two.url, 'GET', '/api/v1/me')).headers.get('ratelimit-remaining'), '5', 'the next window');
+      assert.equal(
+        (await call(two.url, 'GET', '/api/v1/me')).headers.get('ratelimit-remaining'),
+        '5',
+        'the next window',
+      );
     } finally {
       await one.close();
       await two.close();
@@ -227,9 +265,14 @@ describe('rate limits shared through Redis', { skip: redisSkip }, () => {
     const redis = new Redis(REDIS_URL);
     try {
       const org = await organiser(server.url);
-      for (let i = 0; i < 6; i++) assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: org.key })).status, 200);
+      for (let i = 0; i < 6; i++)
+        assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: org.key })).status, 200);
       assertLimited(await call(server.url, 'GET', '/api/v1/me', { key: org.key }), 6, 60);
-      assert.equal(await redis.get(`ratelimit:key:${org.keyId}:${windowStart(clock)}`), '7', 'the count lives in Redis');
+      assert.equal(
+        await redis.get(`ratelimit:key:${org.keyId}:${windowStart(clock)}`),
+        '7',
+        'the count lives in Redis',
+      );
     } finally {
       redis.disconnect();
       await server.close();
@@ -252,12 +295,20 @@ describe('rate limits shared through Redis', { skip: redisSkip }, () => {
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
       const redis = new Redis(REDIS_URL);
       try {
-        assert.equal(await redis.get(`ratelimit:key:${org.keyId}:${windowStart(clock)}`), '8', 'the count lives in Redis');
+        assert.equal(
+          await redis.get(`ratelimit:key:${org.keyId}:${windowStart(clock)}`),
+          '8',
+          'the count lives in Redis',
+        );
       } finally {
         redis.disconnect();
       }
       clock.advance(MINUTE);
-      assert.equal((await call(two.url, 'GET', '/api/v1/me', { key: org.key })).status, 200, 'the next window');
+      assert.equal(
+        (await call(two.url, 'GET', '/api/v1/me', { key: org.key })).status,
+        200,
+        'the next window',
+      );
     } finally {
       await two.close();
       await one.close();
@@ -268,10 +319,13 @@ describe('rate limits shared through Redis', { skip: redisSkip }, () => {
 describe('rate limits when Redis is down', () => {
   it('let requests through rather than failing the API', async () => {
     // Port 1: nothing listens; the limiter logs and allows.
-    const server = await startServer({ env: { RATE_LIMIT_PER_MINUTE: '2', REDIS_URL: 'redis://127.0.0.1:1' } });
+    const server = await startServer({
+      env: { RATE_LIMIT_PER_MINUTE: '2', REDIS_URL: 'redis://127.0.0.1:1' },
+    });
     try {
       const org = await organiser(server.url);
-      for (let i = 0; i < 4; i++) assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: org.key })).status, 200);
+      for (let i = 0; i < 4; i++)
+        assert.equal((await call(server.url, 'GET', '/api/v1/me', { key: org.key })).status, 200);
     } finally {
       await server.close();
     }

@@ -8,7 +8,13 @@ import { sweep } from '../../src/modules/reconciliation/reconcile.service.js';
 import { call, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { createEvent, keyApi } from '../helpers/factories.js';
 import { accountLedger } from '../helpers/rows.js';
-import { gatewayEnv, orderPaidEvent, signWebhook, startRazorpayEmulator, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
+import {
+  gatewayEnv,
+  orderPaidEvent,
+  signWebhook,
+  startRazorpayEmulator,
+  type RazorpayEmulator,
+} from '../helpers/razorpay-emulator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const creds = { keyId: 'rzp_live_PaidTwice0001', keySecret: 'paidtwicesecret00000001' };
@@ -24,18 +30,28 @@ describe('an order is paid at most once', () => {
     rzp = await startRazorpayEmulator(creds);
     server = await startServer({
       isolatedDatabase: true,
-      env: { ...gatewayEnv(rzp, creds, WEBHOOK_SECRET), STAFF_EMAILS: staffEmail, RECONCILE_AFTER_MINUTES: '30' },
+      env: {
+        ...gatewayEnv(rzp, creds, WEBHOOK_SECRET),
+        STAFF_EMAILS: staffEmail,
+        RECONCILE_AFTER_MINUTES: '30',
+      },
     });
     org = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: staffEmail });
-    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
   });
   after(async () => {
     await server.close();
     await rzp.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   const paymentOf = (id: unknown) => rzp.payments.get(String(id))!;
   /** The gateway's paid notification for one payment, signed as Razorpay signs it. */
   async function notifyPaid(payment: Record<string, unknown>) {
@@ -43,7 +59,10 @@ describe('an order is paid at most once', () => {
     const body = orderPaidEvent({ ...order, status: 'paid' }, { ...payment });
     const r = await call(server.url, 'POST', '/webhooks/razorpay', {
       raw: body,
-      headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET) },
+      headers: {
+        'content-type': 'application/json',
+        'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET),
+      },
     });
     assert.equal(r.status, 200, r.text);
     return r.body.result as string;
@@ -53,12 +72,21 @@ describe('an order is paid at most once', () => {
     for (let i = 0; i < 20 && (await server.deps.jobs.runOnce()) > 0; i++);
   }
   async function fixedTermPlan(): Promise<string> {
-    const r = await api('POST', '/api/v1/memberships/plans', { name: 'Annual', amount: 1200, kind: 'fixed_term', termMonths: 12 });
+    const r = await api('POST', '/api/v1/memberships/plans', {
+      name: 'Annual',
+      amount: 1200,
+      kind: 'fixed_term',
+      termMonths: 12,
+    });
     assert.equal(r.status, 201, r.text);
     return r.body.data.id;
   }
   async function subscribe(planId: string) {
-    const r = await api('POST', '/api/v1/memberships/subscribe', { planId, name: 'Member', email: uniqueEmail('member') });
+    const r = await api('POST', '/api/v1/memberships/subscribe', {
+      planId,
+      name: 'Member',
+      email: uniqueEmail('member'),
+    });
     assert.equal(r.status, 201, r.text);
     return r.body as { membershipId: string; orderId: string };
   }
@@ -69,19 +97,29 @@ describe('an order is paid at most once', () => {
     const planId = await fixedTermPlan();
     const s = await subscribe(planId);
     const first = rzp.pay(s.orderId);
-    const confirmed = await api('POST', `/api/v1/memberships/${s.membershipId}/confirm`, { orderId: s.orderId, paymentId: first.id });
+    const confirmed = await api('POST', `/api/v1/memberships/${s.membershipId}/confirm`, {
+      orderId: s.orderId,
+      paymentId: first.id,
+    });
     assert.equal(confirmed.status, 200, confirmed.text);
     const validUntil = confirmed.body.data.validUntil;
     const ledgerBefore = await membershipLedger();
 
     // The buyer pays the same order again (a second tab, a retried UPI collect).
     const second = rzp.pay(s.orderId);
-    assert.equal(await notifyPaid(first), 'ignored', 'the first payment is the period’s: a repeat notification changes nothing');
+    assert.equal(
+      await notifyPaid(first),
+      'ignored',
+      'the first payment is the period’s: a repeat notification changes nothing',
+    );
     assert.equal(await notifyPaid(second), 'refunding');
     await runJobs();
     assert.equal(paymentOf(second.id).amount_refunded, 120000, 'the second payment is refunded in full');
     assert.equal(paymentOf(first.id).amount_refunded, 0, 'the period’s payment is kept');
-    const members = (await api('GET', `/api/v1/memberships/members?planId=${planId}`)).body.data as { id: string; validUntil: string }[];
+    const members = (await api('GET', `/api/v1/memberships/members?planId=${planId}`)).body.data as {
+      id: string;
+      validUntil: string;
+    }[];
     assert.equal(members.find((x) => x.id === s.membershipId)!.validUntil, validUntil, 'one period, not two');
     assert.deepEqual(await membershipLedger(), ledgerBefore, 'the ledger holds one membership payment');
     // Delivered again: refunded once, never twice.
@@ -94,7 +132,15 @@ describe('an order is paid at most once', () => {
     const planId = await fixedTermPlan();
     const s = await subscribe(planId);
     const first = rzp.pay(s.orderId);
-    assert.equal((await api('POST', `/api/v1/memberships/${s.membershipId}/confirm`, { orderId: s.orderId, paymentId: first.id })).status, 200);
+    assert.equal(
+      (
+        await api('POST', `/api/v1/memberships/${s.membershipId}/confirm`, {
+          orderId: s.orderId,
+          paymentId: first.id,
+        })
+      ).status,
+      200,
+    );
     server.clock.advance(31 * 60_000);
     await sweep(server.deps);
     // Paid again after the sweep saw the order confirmed; the notification never comes.
@@ -109,10 +155,25 @@ describe('an order is paid at most once', () => {
   });
 
   it('refunds a second payment of a booking’s order when its notification arrives; the booking keeps the first', async () => {
-    const eventId = await createEvent(api, { title: 'Workshop', startDate: '2027-01-20', price: 500, capacity: 10 }, { publish: true });
-    const s = (await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer') })).body;
+    const eventId = await createEvent(
+      api,
+      { title: 'Workshop', startDate: '2027-01-20', price: 500, capacity: 10 },
+      { publish: true },
+    );
+    const s = (
+      await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Buyer', email: uniqueEmail('buyer') })
+    ).body;
     const first = rzp.pay(s.orderId);
-    assert.equal((await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.registrationId, orderId: s.orderId, paymentId: first.id })).status, 200);
+    assert.equal(
+      (
+        await api('POST', `/api/v1/events/${eventId}/register`, {
+          registrationId: s.registrationId,
+          orderId: s.orderId,
+          paymentId: first.id,
+        })
+      ).status,
+      200,
+    );
     const second = rzp.pay(s.orderId);
     assert.equal(await notifyPaid(second), 'refunding');
     await runJobs();

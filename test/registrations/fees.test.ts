@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bookingFees, gatewayFeePaise, platformFeePaise, platformFeeRate } from '../../src/modules/payments/fees.js';
+import {
+  bookingFees,
+  gatewayFeePaise,
+  platformFeePaise,
+  platformFeeRate,
+} from '../../src/modules/payments/fees.js';
 
 describe('fees: 4.5 / 3.5 / 2.5 / 1.75 % by paid-ticket ordinal, held to ₹3–₹75, plus 3 % gateway', () => {
   it('chooses the percentage by how many paid tickets the event sold before', () => {

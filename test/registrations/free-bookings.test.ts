@@ -35,11 +35,23 @@ describe('free bookings written together', () => {
   }
 
   async function event(capacity: number): Promise<{ id: string; account_id: string; mode: 'test' | 'live' }> {
-    return eventRow(server, await createEvent(keyApi(server.url, key), { title: 'Drop', startDate: '2026-12-31', capacity, maxTeamSize: 3 }));
+    return eventRow(
+      server,
+      await createEvent(keyApi(server.url, key), {
+        title: 'Drop',
+        startDate: '2026-12-31',
+        capacity,
+        maxTeamSize: 3,
+      }),
+    );
   }
 
   let seq = 0;
-  function booking(ev: { id: string; account_id: string; mode: 'test' | 'live' }, quantity: number, id = `reg_fb${++seq}x${Date.now()}`): FreeBooking {
+  function booking(
+    ev: { id: string; account_id: string; mode: 'test' | 'live' },
+    quantity: number,
+    id = `reg_fb${++seq}x${Date.now()}`,
+  ): FreeBooking {
     const now = server.clock.now();
     return {
       row: {
@@ -62,28 +74,52 @@ describe('free bookings written together', () => {
         refund_id: null,
         cancelled_at: null,
       },
-      people: Array.from({ length: quantity }, (_, i) => ({ id: i === 0 ? id : `${id}_m${i}`, idx: i, name: `P${i}`, email: `m${i}.${id.toLowerCase()}@example.in` })),
+      people: Array.from({ length: quantity }, (_, i) => ({
+        id: i === 0 ? id : `${id}_m${i}`,
+        idx: i,
+        name: `P${i}`,
+        email: `m${i}.${id.toLowerCase()}@example.in`,
+      })),
       scope: 'event',
       jobs: [],
       webhookJob: { id: `job_${id}`, topic: 'webhook.deliver', payload: '{}', maxAttempts: 1 },
       webhookType: 'registration.confirmed',
-      auditRow: { id: `aud_${id}`, account_id: ev.account_id, mode: ev.mode, actor_kind: 'key', actor_id: 'key_x', actor_display: 'key_x', action: 'registration.book', target_type: 'registration', target_id: id, before: null, after: '{"status":"confirmed"}', at: now },
+      auditRow: {
+        id: `aud_${id}`,
+        account_id: ev.account_id,
+        mode: ev.mode,
+        actor_kind: 'key',
+        actor_id: 'key_x',
+        actor_display: 'key_x',
+        action: 'registration.book',
+        target_type: 'registration',
+        target_id: id,
+        before: null,
+        after: '{"status":"confirmed"}',
+        at: now,
+      },
     };
   }
 
   async function stored(eventId: string) {
-    const regs = await server.deps.db.selectFrom('registrations').select(['id', 'quantity', 'custom_fields']).where('event_id', '=', eventId).orderBy('id').execute();
+    const regs = await server.deps.db
+      .selectFrom('registrations')
+      .select(['id', 'quantity', 'custom_fields'])
+      .where('event_id', '=', eventId)
+      .orderBy('id')
+      .execute();
     const people = await server.deps.db
       .selectFrom('attendees')
       .select('id')
-      .where(
-        'registration_id',
-        'in',
-        regs.map((r) => r.id).concat(['none']),
-      )
+      .where('registration_id', 'in', regs.map((r) => r.id).concat(['none']))
       .execute();
     const taken = await seatsTaken(server, eventId);
-    return { ids: regs.map((r) => r.id), people: people.length, taken, fields: regs.map((r) => r.custom_fields) };
+    return {
+      ids: regs.map((r) => r.id),
+      people: people.length,
+      taken,
+      fields: regs.map((r) => r.custom_fields),
+    };
   }
 
   it('writes a rush in a few statements: the first alone, the rest together, at most MAX_GROUP a statement', async () => {
@@ -137,14 +173,26 @@ describe('free bookings written together', () => {
     const { db, statements } = counting();
     const fb = new FreeBookings(db, server.clock);
     const first = booking(open[0]!, 1);
-    const rest = [...open.map((e) => booking(e, 2)), booking(tight, 1), booking(tight, 1), booking(tight, 1), ...open.map((e) => booking(e, 1))];
+    const rest = [
+      ...open.map((e) => booking(e, 2)),
+      booking(tight, 1),
+      booking(tight, 1),
+      booking(tight, 1),
+      ...open.map((e) => booking(e, 1)),
+    ];
     const results = await Promise.all([fb.book(first), ...rest.map((b) => fb.book(b))]);
     assert.equal(statements(), 2, 'the first alone, then every other event together');
     const refused = rest.filter((_, i) => results[i + 1] === false);
-    assert.deepEqual(refused.map((b) => b.row.id), [rest[8]!.row.id], 'only the third booking of the event of 2 seats is refused');
+    assert.deepEqual(
+      refused.map((b) => b.row.id),
+      [rest[8]!.row.id],
+      'only the third booking of the event of 2 seats is refused',
+    );
     for (const e of open) {
       const s = await stored(e.id);
-      const seats = [first, ...rest].filter((b) => b.row.event_id === e.id).reduce((t, b) => t + b.row.quantity, 0);
+      const seats = [first, ...rest]
+        .filter((b) => b.row.event_id === e.id)
+        .reduce((t, b) => t + b.row.quantity, 0);
       assert.deepEqual([s.people, s.taken], [seats, seats], `event ${e.id}: people and counter agree`);
     }
     const t = await stored(tight.id);
@@ -158,7 +206,14 @@ describe('free bookings written together', () => {
     const first = booking(ev, 1);
     const good = [booking(ev, 2), booking(other, 1), booking(ev, 1), booking(other, 2)];
     const clash = booking(ev, 1, first.row.id); // the same id as a booking already stored
-    const settled = await Promise.allSettled([fb.book(first), fb.book(good[0]!), fb.book(good[1]!), fb.book(clash), fb.book(good[2]!), fb.book(good[3]!)]);
+    const settled = await Promise.allSettled([
+      fb.book(first),
+      fb.book(good[0]!),
+      fb.book(good[1]!),
+      fb.book(clash),
+      fb.book(good[2]!),
+      fb.book(good[3]!),
+    ]);
     assert.deepEqual(
       settled.map((r) => r.status),
       ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'],

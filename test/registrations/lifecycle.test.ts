@@ -49,11 +49,21 @@ describe('the booking lifecycle table', () => {
   });
 
   it('moves a paid booking only through a claim: cancel never ends one, and only a claim completes or releases', () => {
-    const paid: BookingState = { status: 'confirmed', pending_reason: null, payment_id: 'pay_X', amount_paise: 50000 };
+    const paid: BookingState = {
+      status: 'confirmed',
+      pending_reason: null,
+      payment_id: 'pay_X',
+      amount_paise: 50000,
+    };
     assert.equal(canApply('cancel', paid), false, 'a paid booking is not cancelled without its refund');
     assert.equal(canApply('claim_refund', paid), true);
     const claimed: BookingState = { ...paid, status: 'refunding' };
-    for (const e of BOOKING_EVENTS) assert.equal(canApply(e, claimed), e === 'complete_refund' || e === 'release_claim', `${e} on a claimed booking`);
+    for (const e of BOOKING_EVENTS)
+      assert.equal(
+        canApply(e, claimed),
+        e === 'complete_refund' || e === 'release_claim',
+        `${e} on a claimed booking`,
+      );
     assert.equal(statusAfter('complete_refund', 'refunding', 'cancelled'), 'cancelled');
     assert.equal(statusAfter('release_claim', 'refunding'), 'confirmed');
     assert.throws(() => statusAfter('complete_refund', 'refunding'));
@@ -61,7 +71,10 @@ describe('the booking lifecycle table', () => {
 
   it('draws the state diagram the docs show', () => {
     const doc = readFileSync('docs/architecture/booking-lifecycle.md', 'utf8');
-    assert.ok(doc.includes(stateDiagram()), 'docs/architecture/booking-lifecycle.md holds stateDiagram() as the table draws it; paste it again');
+    assert.ok(
+      doc.includes(stateDiagram()),
+      'docs/architecture/booking-lifecycle.md holds stateDiagram() as the table draws it; paste it again',
+    );
   });
 });
 
@@ -95,7 +108,8 @@ describe('the lifecycle’s SQL guards agree with the table, in PostgreSQL', () 
 
   it('the door admits the statuses the table’s admit starts from, and the free booking writes book’s status', async () => {
     assert.deepEqual([ADMITTED_STATUS], [...TRANSITIONS.admit.from]);
-    for (const status of BOOKING_STATUSES) assert.equal(refusalOf(status, false) === undefined, TRANSITIONS.admit.from.includes(status), status);
+    for (const status of BOOKING_STATUSES)
+      assert.equal(refusalOf(status, false) === undefined, TRANSITIONS.admit.from.includes(status), status);
     assert.equal(refusalOf('refunding', false), 'refunded', 'a ticket being refunded is not admitted');
     assert.equal(statusAfter('book', 'pending'), 'confirmed');
   });

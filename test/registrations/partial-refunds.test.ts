@@ -26,11 +26,21 @@ describe('partial refunds of a paid booking', () => {
   before(async () => {
     rzp = await startRazorpayEmulator(creds);
     smtp = await startSmtp();
-    server = await startServer({ isolatedDatabase: true, env: { ...gatewayEnv(rzp, creds), SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail } });
+    server = await startServer({
+      isolatedDatabase: true,
+      env: { ...gatewayEnv(rzp, creds), SMTP_URL: smtp.url, STAFF_EMAILS: staffEmail },
+    });
     org = await organiser(server.url, 'live');
     const staff = await signup(server.url, { email: staffEmail });
-    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
-    const gst = await api('PUT', '/api/v1/gst/settings', { gstin: KA, legalName: 'Rangashankara Arts LLP', address: '36/2 8th Cross, Bengaluru' });
+    await call(server.url, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
+    const gst = await api('PUT', '/api/v1/gst/settings', {
+      gstin: KA,
+      legalName: 'Rangashankara Arts LLP',
+      address: '36/2 8th Cross, Bengaluru',
+    });
     assert.equal(gst.status, 200, gst.text);
   });
   after(async () => {
@@ -39,24 +49,48 @@ describe('partial refunds of a paid booking', () => {
     await rzp?.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
 
   async function paid(fields: Record<string, unknown> = {}) {
-    const eventId = await createEvent(api, { title: 'Hamlet', price: 1500, venueState: '29', ...fields }, { publish: true });
+    const eventId = await createEvent(
+      api,
+      { title: 'Hamlet', price: 1500, venueState: '29', ...fields },
+      { publish: true },
+    );
     const buyer = uniqueEmail('buyer');
-    const s = (await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Rao', email: buyer })).body;
+    const s = (await api('POST', `/api/v1/events/${eventId}/register`, { name: 'Asha Rao', email: buyer }))
+      .body;
     const payment = rzp.pay(s.orderId);
-    const c = await api('POST', `/api/v1/events/${eventId}/register`, { registrationId: s.registrationId, orderId: s.orderId, paymentId: payment.id });
+    const c = await api('POST', `/api/v1/events/${eventId}/register`, {
+      registrationId: s.registrationId,
+      orderId: s.orderId,
+      paymentId: payment.id,
+    });
     assert.equal(c.status, 200, c.text);
     return { eventId, registrationId: s.registrationId as string, paymentId: String(payment.id), buyer };
   }
-  const refund = (b: { eventId: string; registrationId: string }, body?: unknown) => api('POST', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/refund`, body);
-  const read = async (b: { eventId: string; registrationId: string }) => (await api('GET', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}`)).body.data;
-  const gatewayRefunds = (paymentId: string) => rzp.refunds.filter((r) => r.payment_id === paymentId).map((r) => Number(r.amount));
-  const ledgerRows = async (registrationId: string) => (await ledgerOf(server, registrationId)).map((e) => [e.kind, Number(e.amount_paise)]);
+  const refund = (b: { eventId: string; registrationId: string }, body?: unknown) =>
+    api('POST', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/refund`, body);
+  const read = async (b: { eventId: string; registrationId: string }) =>
+    (await api('GET', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}`)).body.data;
+  const gatewayRefunds = (paymentId: string) =>
+    rzp.refunds.filter((r) => r.payment_id === paymentId).map((r) => Number(r.amount));
+  const ledgerRows = async (registrationId: string) =>
+    (await ledgerOf(server, registrationId)).map((e) => [e.kind, Number(e.amount_paise)]);
   async function mailsTo(email: string, n: number): Promise<ParsedMail[]> {
-    await drainJobs(server, async () => smtp.messages.filter((m) => m.envelopeTo.includes(email)).length >= n).catch((err) => {
-      throw new Error(`${err}: ${smtp.messages.filter((m) => m.envelopeTo.includes(email)).map((m) => m.subject).join("; ")}`);
+    await drainJobs(
+      server,
+      async () => smtp.messages.filter((m) => m.envelopeTo.includes(email)).length >= n,
+    ).catch((err) => {
+      throw new Error(
+        `${err}: ${smtp.messages
+          .filter((m) => m.envelopeTo.includes(email))
+          .map((m) => m.subject)
+          .join('; ')}`,
+      );
     });
     return smtp.messages.filter((m) => m.envelopeTo.includes(email));
   }
@@ -65,21 +99,37 @@ describe('partial refunds of a paid booking', () => {
     const b = await paid();
     const r = await refund(b, { amount: 500, reason: 'The second act was cancelled' });
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual([r.body.data.status, r.body.data.amount, r.body.data.refunded, r.body.data.kept], ['confirmed', 1500, 500, 1000]);
+    assert.deepEqual(
+      [r.body.data.status, r.body.data.amount, r.body.data.refunded, r.body.data.kept],
+      ['confirmed', 1500, 500, 1000],
+    );
     assert.deepEqual(gatewayRefunds(b.paymentId), [50000]);
-    const key = rzp.requests.find((q) => q.method === 'POST' && q.path === `/v1/payments/${b.paymentId}/refund`)?.headers['x-refund-idempotency'];
+    const key = rzp.requests.find(
+      (q) => q.method === 'POST' && q.path === `/v1/payments/${b.paymentId}/refund`,
+    )?.headers['x-refund-idempotency'];
     assert.ok(key, 'the refund is asked with an idempotency key');
-    assert.deepEqual((await ledgerRows(b.registrationId)).filter(([k]) => k === 'ticket_refund'), [['ticket_refund', -50000]]);
+    assert.deepEqual(
+      (await ledgerRows(b.registrationId)).filter(([k]) => k === 'ticket_refund'),
+      [['ticket_refund', -50000]],
+    );
 
-    const note = await api('GET', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/credit-note`);
+    const note = await api(
+      'GET',
+      `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/credit-note`,
+    );
     assert.equal(note.status, 200, note.text);
     assert.equal(note.body.data.kind, 'credit_note');
     assert.equal(note.body.data.line.total, 500, 'the credit note credits the part refunded');
     assert.equal(note.body.data.reason, 'The second act was cancelled');
     // ₹500 at 18 % within the state: CGST and SGST each 500 × 9 / 118 = 38.14.
-    assert.deepEqual([note.body.data.line.cgst, note.body.data.line.sgst, note.body.data.line.taxableValue], [38.14, 38.14, 423.72]);
+    assert.deepEqual(
+      [note.body.data.line.cgst, note.body.data.line.sgst, note.body.data.line.taxableValue],
+      [38.14, 38.14, 423.72],
+    );
 
-    const audit = (await api('GET', `/api/v1/audit-log?targetId=${b.registrationId}`)).body.data.map((e: any) => e.action);
+    const audit = (await api('GET', `/api/v1/audit-log?targetId=${b.registrationId}`)).body.data.map(
+      (e: any) => e.action,
+    );
     assert.ok(audit.includes('registration.partial_refund'), audit.join(', '));
 
     const mail = (await mailsTo(b.buyer, 2)).find((m) => /refunded/.test(m.subject ?? ''))!;
@@ -88,7 +138,10 @@ describe('partial refunds of a paid booking', () => {
     assert.match(mail.text!, /₹500 of your booking for Hamlet is refunded: The second act was cancelled/);
     assert.match(mail.text!, /stays confirmed/);
     assert.match(mail.text!, /within 5 to 7 working days/);
-    assert.ok(mail.attachments.some((a) => a.filename === `${note.body.data.number}.pdf`), 'the credit note is attached');
+    assert.ok(
+      mail.attachments.some((a) => a.filename === `${note.body.data.number}.pdf`),
+      'the credit note is attached',
+    );
     assert.match(String(mail.html), /<html lang="en-IN">/);
     assert.match(String(mail.html), /<title>Part of your booking is refunded: Hamlet<\/title>/);
   });
@@ -105,17 +158,31 @@ describe('partial refunds of a paid booking', () => {
     assert.equal((await refund(b, { amount: 600, reason: 'Seat moved again' })).status, 200);
     const rest = await refund(b);
     assert.equal(rest.status, 200, rest.text);
-    assert.deepEqual([rest.body.data.status, rest.body.data.refunded, rest.body.data.kept], ['refunded', 1500, 0]);
+    assert.deepEqual(
+      [rest.body.data.status, rest.body.data.refunded, rest.body.data.kept],
+      ['refunded', 1500, 0],
+    );
     assert.deepEqual(gatewayRefunds(b.paymentId), [60000, 60000, 30000]);
     const ledger = await ledgerRows(b.registrationId);
-    assert.deepEqual(ledger.filter(([k]) => k === 'ticket_refund').map(([, a]) => a), [-60000, -60000, -30000]);
+    assert.deepEqual(
+      ledger.filter(([k]) => k === 'ticket_refund').map(([, a]) => a),
+      [-60000, -60000, -30000],
+    );
     assert.equal(ledger.filter(([k]) => k === 'platform_fee_reversal').length, 1);
     const sum = ledger.reduce((s, [, a]) => s + (a as number), 0);
     const gatewayFee = -(ledger.find(([k]) => k === 'gateway_fee')?.[1] as number);
     assert.equal(sum, -gatewayFee, 'refunded in full: the organiser is left with the gateway’s charge only');
     // Three credit notes, one per refund, that add up to the invoice.
     const docs = await gstDocumentsOf(server, b.registrationId);
-    assert.deepEqual(docs.map((d) => [d.role, Number(d.total_paise)]), [['sale', 150000], ['refund', 60000], ['refund', 60000], ['refund', 30000]]);
+    assert.deepEqual(
+      docs.map((d) => [d.role, Number(d.total_paise)]),
+      [
+        ['sale', 150000],
+        ['refund', 60000],
+        ['refund', 60000],
+        ['refund', 30000],
+      ],
+    );
     assert.equal((await refund(b, { amount: 1, reason: 'x' })).body.code, 'already_ended');
   });
 
@@ -135,7 +202,9 @@ describe('partial refunds of a paid booking', () => {
     }
     assert.deepEqual(gatewayRefunds(b.paymentId), []);
     const free = await createEvent(api, { title: 'Free talk' }, { publish: true });
-    const f = (await api('POST', `/api/v1/events/${free}/register`, { name: 'Ravi', email: uniqueEmail('free') })).body;
+    const f = (
+      await api('POST', `/api/v1/events/${free}/register`, { name: 'Ravi', email: uniqueEmail('free') })
+    ).body;
     const r = await refund({ eventId: free, registrationId: f.registrationId }, { amount: 10, reason: 'x' });
     assert.equal(r.status, 409);
     assert.equal(r.body.code, 'nothing_to_refund');
@@ -148,8 +217,14 @@ describe('partial refunds of a paid booking', () => {
     const token = attendeeToken(server.deps.config.secretsKey, b.registrationId, b.registrationId);
     const page = await fetch(`${server.url}/t/${token}`).then((r) => r.text());
     assert.match(page, /You will be refunded ₹1,050 of the ₹1,200/);
-    const csrf = /action="\/t\/[^"]+\/cancel">\s*<input type="hidden" name="csrf" value="([^"]+)"/.exec(page)![1]!;
-    const done = await fetch(`${server.url}/t/${token}/cancel`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url }, body: new URLSearchParams({ csrf, confirm: 'yes' }).toString() });
+    const csrf = /action="\/t\/[^"]+\/cancel">\s*<input type="hidden" name="csrf" value="([^"]+)"/.exec(
+      page,
+    )![1]!;
+    const done = await fetch(`${server.url}/t/${token}/cancel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+      body: new URLSearchParams({ csrf, confirm: 'yes' }).toString(),
+    });
     assert.equal(done.status, 200);
     const after = await read(b);
     assert.deepEqual([after.status, after.refunded, after.kept], ['cancelled', 1350, 150]);

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, createKey, organiser, signup, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import {
+  call,
+  createKey,
+  organiser,
+  signup,
+  uniqueEmail,
+  type Account,
+  type KeyInfo,
+} from '../helpers/http.js';
 import { createEvent, keyApi, payInSandbox } from '../helpers/factories.js';
 import { forcePublished, jobsWith, sandboxPaymentRow } from '../helpers/rows.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
@@ -18,17 +26,31 @@ describe('registration', () => {
     await server.close();
   });
 
-  const api = keyApi(() => server.url, () => org.key);
-  const event = (fields: Record<string, unknown> = {}, key = org.key) => createEvent(keyApi(server.url, key), { title: 'Gig', description: 'Music', ...fields });
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
+  const event = (fields: Record<string, unknown> = {}, key = org.key) =>
+    createEvent(keyApi(server.url, key), { title: 'Gig', description: 'Music', ...fields });
   const person = (tag = 'p') => ({ name: 'Meera Iyer', email: uniqueEmail(tag) });
-  const register = (eventId: string, body: Record<string, unknown>, key = org.key) => api('POST', `/api/v1/events/${eventId}/register`, body, key);
-  const registration = async (eventId: string, id: string) => (await api('GET', `/api/v1/events/${eventId}/registrations/${id}`)).body.data;
-  const availability = async (eventId: string, q = '') => (await api('GET', `/api/v1/events/${eventId}/availability${q}`)).body.data;
-  const pay = (orderId: string, outcome: 'success' | 'failure' = 'success') => payInSandbox(api, orderId, outcome);
+  const register = (eventId: string, body: Record<string, unknown>, key = org.key) =>
+    api('POST', `/api/v1/events/${eventId}/register`, body, key);
+  const registration = async (eventId: string, id: string) =>
+    (await api('GET', `/api/v1/events/${eventId}/registrations/${id}`)).body.data;
+  const availability = async (eventId: string, q = '') =>
+    (await api('GET', `/api/v1/events/${eventId}/availability${q}`)).body.data;
+  const pay = (orderId: string, outcome: 'success' | 'failure' = 'success') =>
+    payInSandbox(api, orderId, outcome);
   async function paidStep1(eventId: string, extra: Record<string, unknown> = {}) {
     const r = await register(eventId, { ...person(), ...extra });
     assert.equal(r.status, 201, r.text);
-    return r.body as { registrationId: string; orderId: string; amount: number; currency: string; key: string };
+    return r.body as {
+      registrationId: string;
+      orderId: string;
+      amount: number;
+      currency: string;
+      key: string;
+    };
   }
 
   describe('free events', () => {
@@ -66,7 +88,10 @@ describe('registration', () => {
       assert.equal(first.status, 201);
       assert.equal((await register(id, person())).status, 409);
       assert.equal((await register(id, person())).status, 409);
-      assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${first.body.registrationId}/cancel`)).status, 200);
+      assert.equal(
+        (await api('POST', `/api/v1/events/${id}/registrations/${first.body.registrationId}/cancel`)).status,
+        200,
+      );
       assert.equal((await register(id, person())).status, 201, 'the freed seat is sold');
       assert.equal((await register(id, person())).status, 409);
       assert.equal((await api('PATCH', `/api/v1/events/${id}`, { capacity: 2 })).status, 200);
@@ -117,7 +142,13 @@ describe('registration', () => {
       const body = { registrationId: s1.registrationId, orderId: s1.orderId, paymentId };
       const r = await register(id, body);
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body, { success: true, registrationId: s1.registrationId, status: 'confirmed', orderId: s1.orderId, paymentId });
+      assert.deepEqual(r.body, {
+        success: true,
+        registrationId: s1.registrationId,
+        status: 'confirmed',
+        orderId: s1.orderId,
+        paymentId,
+      });
       const again = await register(id, body);
       assert.equal(again.status, 200);
       assert.deepEqual(again.body, r.body);
@@ -162,12 +193,24 @@ describe('registration', () => {
         assert.equal(r.body.code, 'payment_not_verified');
       }
       assert.equal((await registration(id, a.registrationId)).status, 'pending');
-      assert.equal((await register(id, { registrationId: b.registrationId, orderId: b.orderId, paymentId: paidForB })).status, 200);
+      assert.equal(
+        (await register(id, { registrationId: b.registrationId, orderId: b.orderId, paymentId: paidForB }))
+          .status,
+        200,
+      );
       const payA = await pay(a.orderId);
       // B's payment is now bound to B: A cannot use it.
-      const stolen = await register(id, { registrationId: a.registrationId, orderId: a.orderId, paymentId: paidForB });
+      const stolen = await register(id, {
+        registrationId: a.registrationId,
+        orderId: a.orderId,
+        paymentId: paidForB,
+      });
       assert.equal(stolen.status, 402);
-      assert.equal((await register(id, { registrationId: a.registrationId, orderId: a.orderId, paymentId: payA })).status, 200);
+      assert.equal(
+        (await register(id, { registrationId: a.registrationId, orderId: a.orderId, paymentId: payA }))
+          .status,
+        200,
+      );
     });
 
     it('loses the race for the last seat with 409: cancelled, and the payment refunded', async () => {
@@ -176,8 +219,15 @@ describe('registration', () => {
       const b = await paidStep1(id);
       const pa = await pay(a.orderId);
       const pb = await pay(b.orderId);
-      assert.equal((await register(id, { registrationId: a.registrationId, orderId: a.orderId, paymentId: pa })).status, 200);
-      const lost = await register(id, { registrationId: b.registrationId, orderId: b.orderId, paymentId: pb });
+      assert.equal(
+        (await register(id, { registrationId: a.registrationId, orderId: a.orderId, paymentId: pa })).status,
+        200,
+      );
+      const lost = await register(id, {
+        registrationId: b.registrationId,
+        orderId: b.orderId,
+        paymentId: pb,
+      });
       assert.equal(lost.status, 409);
       assert.equal(lost.body.code, 'sold_out');
       assert.equal((await registration(id, b.registrationId)).status, 'cancelled');
@@ -186,14 +236,21 @@ describe('registration', () => {
       const payment = await sandboxPaymentRow(server, pb);
       assert.equal(payment.status, 'refunded');
       assert.equal(Number(payment.amount_refunded), 25000);
-      const again = await register(id, { registrationId: b.registrationId, orderId: b.orderId, paymentId: pb });
+      const again = await register(id, {
+        registrationId: b.registrationId,
+        orderId: b.orderId,
+        paymentId: pb,
+      });
       assert.equal(again.status, 409, 'a repeat answers the same');
     });
 
     it('refunds a payment that arrives after the organiser cancelled the booking', async () => {
       const id = await event({ price: 120 });
       const s1 = await paidStep1(id);
-      assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${s1.registrationId}/cancel`)).status, 200);
+      assert.equal(
+        (await api('POST', `/api/v1/events/${id}/registrations/${s1.registrationId}/cancel`)).status,
+        200,
+      );
       const paymentId = await pay(s1.orderId);
       const late = await register(id, { registrationId: s1.registrationId, orderId: s1.orderId, paymentId });
       assert.equal(late.status, 409);
@@ -210,13 +267,22 @@ describe('registration', () => {
       const first = await api('POST', `/api/v1/sandbox/orders/${s1.orderId}/paid`);
       assert.equal(first.status, 200, first.text);
       assert.equal(first.body.result, 'confirmed');
-      const again = await Promise.all([1, 2, 3].map(() => api('POST', `/api/v1/sandbox/orders/${s1.orderId}/paid`)));
-      assert.deepEqual(again.map((a) => a.body.result), ['ignored', 'ignored', 'ignored']);
+      const again = await Promise.all(
+        [1, 2, 3].map(() => api('POST', `/api/v1/sandbox/orders/${s1.orderId}/paid`)),
+      );
+      assert.deepEqual(
+        again.map((a) => a.body.result),
+        ['ignored', 'ignored', 'ignored'],
+      );
       assert.equal((await availability(id)).taken, 1);
       const reg = await registration(id, s1.registrationId);
       assert.equal(reg.status, 'confirmed');
       // The browser comes back later with step 2: same truth.
-      const s2 = await register(id, { registrationId: s1.registrationId, orderId: s1.orderId, paymentId: first.body.paymentId });
+      const s2 = await register(id, {
+        registrationId: s1.registrationId,
+        orderId: s1.orderId,
+        paymentId: first.body.paymentId,
+      });
       assert.equal(s2.status, 200);
     });
 
@@ -224,29 +290,52 @@ describe('registration', () => {
       const account = await signup(server.url, { email: uniqueEmail('live') });
       const live = await createKey(server.url, account.token, { mode: 'live' });
       const staff = await signup(server.url, { email: staffEmail }).catch(async () => {
-        const r = await call(server.url, 'POST', '/auth/login', { body: { email: staffEmail, password: 'correct horse battery' } });
+        const r = await call(server.url, 'POST', '/auth/login', {
+          body: { email: staffEmail, password: 'correct horse battery' },
+        });
         return { token: r.body.idToken } as Account;
       });
-      await call(server.url, 'POST', `/admin/api/accounts/${account.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+      await call(server.url, 'POST', `/admin/api/accounts/${account.userId}/organiser-access`, {
+        token: staff.token,
+        body: { canPublish: true },
+      });
       const id = await event({ price: 100 }, live.key);
       const draft = await register(id, person(), live.key);
       assert.equal(draft.status, 409, 'a live draft takes no registrations');
       const publish = await api('PATCH', `/api/v1/events/${id}`, { status: 'published' }, live.key);
-      assert.equal(publish.status, 409, 'a paid live event is not published while the service takes no live payments');
+      assert.equal(
+        publish.status,
+        409,
+        'a paid live event is not published while the service takes no live payments',
+      );
       assert.equal(publish.body.code, 'payments_not_configured');
       // As if the keys were taken away after it was published.
       await forcePublished(server, id);
       const r = await register(id, person(), live.key);
       assert.equal(r.status, 409);
       assert.equal(r.body.code, 'payments_not_configured');
-      assert.doesNotMatch(r.body.error, /RAZORPAY|KEY_ID|KEY_SECRET|configured/i, 'a buyer may read it: no setting is named');
-      assert.equal((await api('GET', `/api/v1/events/${id}/registrations`, undefined, live.key)).body.count, 0);
+      assert.doesNotMatch(
+        r.body.error,
+        /RAZORPAY|KEY_ID|KEY_SECRET|configured/i,
+        'a buyer may read it: no setting is named',
+      );
+      assert.equal(
+        (await api('GET', `/api/v1/events/${id}/registrations`, undefined, live.key)).body.count,
+        0,
+      );
     });
   });
 
   describe('tiers, tracks, promo codes, questions and teams', () => {
     it('charges the tier price and enforces the tier capacity', async () => {
-      const id = await event({ price: 100, capacity: 10, specialPrices: [{ name: 'Free pass', price: 0, capacity: 1 }, { name: 'VIP', price: 900 }] });
+      const id = await event({
+        price: 100,
+        capacity: 10,
+        specialPrices: [
+          { name: 'Free pass', price: 0, capacity: 1 },
+          { name: 'VIP', price: 900 },
+        ],
+      });
       const vip = await paidStep1(id, { ticketType: 'VIP' });
       assert.equal(vip.amount, 90000);
       const free = await register(id, { ...person(), ticketType: 'Free pass' });
@@ -269,7 +358,13 @@ describe('registration', () => {
     });
 
     it('books a track at its price and capacity with subEventId', async () => {
-      const id = await event({ price: 500, tracks: [{ title: 'Morning', price: 0, capacity: 1 }, { title: 'Evening', price: 200 }] });
+      const id = await event({
+        price: 500,
+        tracks: [
+          { title: 'Morning', price: 0, capacity: 1 },
+          { title: 'Evening', price: 200 },
+        ],
+      });
       const morning = await register(id, { ...person(), subEventId: '0' });
       assert.equal(morning.status, 201);
       assert.equal(morning.body.status, 'confirmed', 'the track is free');
@@ -289,7 +384,11 @@ describe('registration', () => {
       assert.equal((await mk({ code: 'FLAT', discountAmount: 250.5 })).status, 201);
       assert.equal((await mk({ code: 'ALL', discountPercent: 100, maxUses: 1 })).status, 201);
       assert.equal((await mk({ code: 'LATER', discountPercent: 50, validFrom: '2099-01-01' })).status, 201);
-      assert.equal((await mk({ code: 'tenoff', discountPercent: 5 })).status, 409, 'codes are case-insensitive');
+      assert.equal(
+        (await mk({ code: 'tenoff', discountPercent: 5 })).status,
+        409,
+        'codes are case-insensitive',
+      );
       assert.equal((await mk({ code: 'BOTH', discountPercent: 5, discountAmount: 5 })).status, 400);
 
       assert.equal((await paidStep1(id, { promoCode: 'tenoff' })).amount, 90000);
@@ -319,10 +418,19 @@ describe('registration', () => {
         { company: 'A', size: 'XL' },
         { company: 'A', age: 'ten' },
       ];
-      for (const customFields of bad) assert.equal((await register(id, { ...person(), customFields })).status, 400, JSON.stringify(customFields));
+      for (const customFields of bad)
+        assert.equal(
+          (await register(id, { ...person(), customFields })).status,
+          400,
+          JSON.stringify(customFields),
+        );
       const ok = await register(id, { ...person(), customFields: { company: 'A', size: 'S', age: 30 } });
       assert.equal(ok.status, 201);
-      assert.deepEqual((await registration(id, ok.body.registrationId)).customFields, { company: 'A', size: 'S', age: 30 });
+      assert.deepEqual((await registration(id, ok.body.registrationId)).customFields, {
+        company: 'A',
+        size: 'S',
+        age: 30,
+      });
       assert.equal((await api('GET', `/api/v1/events/${id}/registrations`)).body.count, 1);
     });
 
@@ -334,19 +442,46 @@ describe('registration', () => {
       assert.equal(new Set(r.body.ticketIds).size, 3);
       const reg = await registration(id, r.body.registrationId);
       assert.equal(reg.quantity, 3);
-      assert.deepEqual(reg.teamMembers.map((m: any) => m.id), r.body.ticketIds.slice(1));
-      assert.ok(reg.teamMembers.every((m: any) => /^tkt_[A-Za-z0-9_-]{22}$/.test(m.id) && m.checkedIn === false));
+      assert.deepEqual(
+        reg.teamMembers.map((m: any) => m.id),
+        r.body.ticketIds.slice(1),
+      );
+      assert.ok(
+        reg.teamMembers.every((m: any) => /^tkt_[A-Za-z0-9_-]{22}$/.test(m.id) && m.checkedIn === false),
+      );
       assert.equal((await availability(id)).taken, 3);
-      assert.equal((await register(id, { ...person(), teamMembers: [person()] })).status, 409, 'two seats do not fit in one');
-      assert.equal((await register(id, { ...person(), teamMembers: [person(), person(), person()] })).status, 400, 'team too large');
-      assert.equal((await register(id, { ...person(), teamMembers: [{ name: 'X', email: 'not-an-email' }] })).status, 400);
+      assert.equal(
+        (await register(id, { ...person(), teamMembers: [person()] })).status,
+        409,
+        'two seats do not fit in one',
+      );
+      assert.equal(
+        (await register(id, { ...person(), teamMembers: [person(), person(), person()] })).status,
+        400,
+        'team too large',
+      );
+      assert.equal(
+        (await register(id, { ...person(), teamMembers: [{ name: 'X', email: 'not-an-email' }] })).status,
+        400,
+      );
       const solo = await event();
-      assert.equal((await register(solo, { ...person(), teamMembers: [person()] })).status, 400, 'not a team event');
+      assert.equal(
+        (await register(solo, { ...person(), teamMembers: [person()] })).status,
+        400,
+        'not a team event',
+      );
     });
 
     it('refuses an email that cannot receive mail with 400', async () => {
       const id = await event();
-      for (const email of ['nobody', 'a@b', 'x@example.invalid', 'x@host.test', 'x@foo.localhost', 'x@site.example']) {
+      for (const email of [
+        'nobody',
+        'a@b',
+        'x@example.invalid',
+        'x@host.test',
+        'x@foo.localhost',
+        'x@site.example',
+      ]) {
         const r = await register(id, { name: 'X', email });
         assert.equal(r.status, 400, email);
       }
@@ -365,7 +500,10 @@ describe('registration', () => {
       assert.equal(c.body.data.status, 'cancelled');
       assert.equal((await availability(id)).remaining, 1);
       assert.equal((await sandboxPaymentRow(server, paymentId)).status, 'refunded');
-      assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${s1.registrationId}/cancel`)).status, 409);
+      assert.equal(
+        (await api('POST', `/api/v1/events/${id}/registrations/${s1.registrationId}/cancel`)).status,
+        409,
+      );
     });
 
     it('refunds a paid booking: refunded, seats freed; a free one has nothing to refund', async () => {
@@ -379,19 +517,31 @@ describe('registration', () => {
       assert.equal((await availability(id)).taken, 0);
       const freeEvent = await event();
       const f = await register(freeEvent, person());
-      assert.equal((await api('POST', `/api/v1/events/${freeEvent}/registrations/${f.body.registrationId}/refund`)).status, 409);
+      assert.equal(
+        (await api('POST', `/api/v1/events/${freeEvent}/registrations/${f.body.registrationId}/refund`))
+          .status,
+        409,
+      );
     });
 
     it('transfers a ticket: a new ticketCode and the new holder', async () => {
       const id = await event();
       const r = await register(id, person());
       const newHolder = { name: 'Ravi Kumar', email: uniqueEmail('ravi') };
-      const t = await api('POST', `/api/v1/events/${id}/registrations/${r.body.registrationId}/transfer`, newHolder);
+      const t = await api(
+        'POST',
+        `/api/v1/events/${id}/registrations/${r.body.registrationId}/transfer`,
+        newHolder,
+      );
       assert.equal(t.status, 200, t.text);
       assert.match(t.body.data.ticketCode, /^tkt_[A-Za-z0-9_-]{22}$/);
       assert.equal(t.body.data.name, 'Ravi Kumar');
       assert.equal(t.body.data.email, newHolder.email);
-      const t2 = await api('POST', `/api/v1/events/${id}/registrations/${r.body.registrationId}/transfer`, person());
+      const t2 = await api(
+        'POST',
+        `/api/v1/events/${id}/registrations/${r.body.registrationId}/transfer`,
+        person(),
+      );
       assert.notEqual(t2.body.data.ticketCode, t.body.data.ticketCode);
     });
 
@@ -400,12 +550,25 @@ describe('registration', () => {
       const checkout = await createKey(server.url, org.token, { class: 'checkout' });
       const r = await register(id, person(), checkout.key);
       assert.equal(r.status, 201);
-      for (const path of [`/api/v1/events/${id}/registrations`, `/api/v1/events/${id}/registrations/${r.body.registrationId}`]) {
+      for (const path of [
+        `/api/v1/events/${id}/registrations`,
+        `/api/v1/events/${id}/registrations/${r.body.registrationId}`,
+      ]) {
         const denied = await api('GET', path, undefined, checkout.key);
         assert.equal(denied.status, 403);
         assert.equal(denied.body.code, 'checkout_key_not_allowed');
       }
-      assert.equal((await api('POST', `/api/v1/events/${id}/registrations/${r.body.registrationId}/cancel`, undefined, checkout.key)).status, 403);
+      assert.equal(
+        (
+          await api(
+            'POST',
+            `/api/v1/events/${id}/registrations/${r.body.registrationId}/cancel`,
+            undefined,
+            checkout.key,
+          )
+        ).status,
+        403,
+      );
     });
   });
 });

@@ -36,8 +36,23 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { call, createKey, signup, verifyFromMailFiles } from '../helpers/http.js';
 import { pick, seededRandom, type Random } from '../helpers/prng.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
-import { signWebhook, startRazorpayEmulator, type EmulatorNotification, type HeldRequest, type Lies, type RazorpayEmulator } from '../helpers/razorpay-emulator.js';
-import { emptyRaceFigures, RACE_EVENTS, raceKinds, runRace, type RaceEvent, type RaceFigures, type RaceHarness } from './racing.js';
+import {
+  signWebhook,
+  startRazorpayEmulator,
+  type EmulatorNotification,
+  type HeldRequest,
+  type Lies,
+  type RazorpayEmulator,
+} from '../helpers/razorpay-emulator.js';
+import {
+  emptyRaceFigures,
+  RACE_EVENTS,
+  raceKinds,
+  runRace,
+  type RaceEvent,
+  type RaceFigures,
+  type RaceHarness,
+} from './racing.js';
 import { RAISED_LIMITS } from '../helpers/limits.js';
 
 export interface RunOptions {
@@ -87,7 +102,14 @@ export interface RunFigures {
   paidAtGateway: number;
   confirmedBookings: number;
   confirmedPeriods: number;
-  payouts: { requested: number; processed: number; reversed: number; failed: number; gatewayProcessedPaise: number; ledgerPaise: number };
+  payouts: {
+    requested: number;
+    processed: number;
+    reversed: number;
+    failed: number;
+    gatewayProcessedPaise: number;
+    ledgerPaise: number;
+  };
   money: MoneyLine[];
   feeEntriesChecked: number;
   sweeps: number;
@@ -127,7 +149,10 @@ type Kind =
   | 'settle_payout'
   | 'kill_process';
 
-export async function createDatabase(baseUrl: string, seed: number): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createDatabase(
+  baseUrl: string,
+  seed: number,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(baseUrl);
   const name = `${base.pathname.slice(1) || 'svc'}_reconcile_${seed}_${process.pid}_${Date.now()}`;
   const admin = new URL(base);
@@ -147,7 +172,18 @@ export async function createDatabase(baseUrl: string, seed: number): Promise<{ u
   return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
 }
 
-const emptySweep = (): Omit<SweepSummary, 'ran'> => ({ checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, claimsFinished: 0, orphansFound: 0, settled: 0, errors: 0 });
+const emptySweep = (): Omit<SweepSummary, 'ran'> => ({
+  checked: 0,
+  confirmed: 0,
+  captured: 0,
+  refunded: 0,
+  expired: 0,
+  endedRefunded: 0,
+  claimsFinished: 0,
+  orphansFound: 0,
+  settled: 0,
+  errors: 0,
+});
 
 export async function runReconciliation(options: RunOptions): Promise<RunFigures> {
   const started = Date.now();
@@ -158,7 +194,11 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
   const top = seededRandom(options.seed);
   // Racing mode draws from a stream of its own: the usual operations are those of the same seed without it.
   const raceRandom = seededRandom(options.seed ^ 0x7ace);
-  const rzp: RazorpayEmulator = await startRazorpayEmulator(creds, { accountNumber: ACCOUNT_NUMBER, seed: options.seed, ...(options.lies ? { lies: options.lies } : {}) });
+  const rzp: RazorpayEmulator = await startRazorpayEmulator(creds, {
+    accountNumber: ACCOUNT_NUMBER,
+    seed: options.seed,
+    ...(options.lies ? { lies: options.lies } : {}),
+  });
   const db = await createDatabase(options.databaseUrl, options.seed);
   const dirs: string[] = [];
   let emails = 0;
@@ -206,7 +246,13 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     racing,
     operations: 0,
     byKind: {},
-    faults: { service_kills: 0, notifications_late: 0, notifications_twice: 0, notifications_never: 0, notifications_reordered: 0 },
+    faults: {
+      service_kills: 0,
+      notifications_late: 0,
+      notifications_twice: 0,
+      notifications_never: 0,
+      notifications_reordered: 0,
+    },
     orders: 0,
     payments: 0,
     refunds: 0,
@@ -237,7 +283,8 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
   const runSweep = async () => {
     const s = await sweep(deps);
     figures.sweeps++;
-    for (const k of Object.keys(figures.sweepTotals) as (keyof typeof figures.sweepTotals)[]) figures.sweepTotals[k] += s[k];
+    for (const k of Object.keys(figures.sweepTotals) as (keyof typeof figures.sweepTotals)[])
+      figures.sweepTotals[k] += s[k];
     await work();
   };
   try {
@@ -250,7 +297,10 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     await work();
     for (const a of [staff, orgAccount]) await verifyFromMailFiles(url0, dirs, a.email);
     const { key } = await createKey(url0, orgAccount.token, { mode: 'live' });
-    await call(url0, 'POST', `/admin/api/accounts/${orgAccount.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    await call(url0, 'POST', `/admin/api/accounts/${orgAccount.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
     const labels = new Map<string, string>([
       [orgAccount.userId, 'organiser'],
       [staff.userId, 'staff'],
@@ -282,17 +332,31 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       const tier = top() < 0.3 ? { name: 'VIP', price: price * 2, capacity: 4 } : undefined;
       const r = await call(url0, 'POST', '/api/v1/events', {
         key,
-        body: { title: `Run ${i}`, description: 'reconciliation run', startDate: '2027-03-01', price, capacity, ...(team ? { maxTeamSize: 3 } : {}), ...(tier ? { specialPrices: [tier] } : {}) },
+        body: {
+          title: `Run ${i}`,
+          description: 'reconciliation run',
+          startDate: '2027-03-01',
+          price,
+          capacity,
+          ...(team ? { maxTeamSize: 3 } : {}),
+          ...(tier ? { specialPrices: [tier] } : {}),
+        },
       });
       if (r.status !== 201) throw new Error(`event: ${r.status} ${r.text}`);
       const id = r.body.data.id as string;
       await call(url0, 'PATCH', `/api/v1/events/${id}`, { key, body: { status: 'published' } });
       // Ticket mail renders QR codes: not what this run measures.
-      await call(url0, 'POST', `/admin/api/events/${id}/ticket-emails`, { token: staff.token, body: { enabled: false } });
+      await call(url0, 'POST', `/admin/api/events/${id}/ticket-emails`, {
+        token: staff.token,
+        body: { enabled: false },
+      });
       const info: EventInfo = { id, label: `event ${i}`, price, ...(tier ? { tier: tier.name } : {}) };
       labels.set(id, info.label);
       if (i % 3 === 0) {
-        await call(url0, 'POST', `/api/v1/events/${id}/promo-codes`, { key, body: { code: `LIMIT${i}`, discountPercent: 20, maxUses: 2 } });
+        await call(url0, 'POST', `/api/v1/events/${id}/promo-codes`, {
+          key,
+          body: { code: `LIMIT${i}`, discountPercent: 20, maxUses: 2 },
+        });
         info.promo = `LIMIT${i}`;
       }
       events.push(info);
@@ -301,20 +365,39 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     const raceEvents: RaceEvent[] = [];
     const feeBasisPoints = new Map<string, number>();
     for (const e of racing ? RACE_EVENTS : []) {
-      const selfService = { transfer: true, cancel: true, cutoffHours: 1, refund: e.feePercent === 100 ? 'none' : { feePercent: e.feePercent } };
-      const body = { title: e.title, description: 'reconciliation run, racing', startDate: '2027-03-01', price: e.price, capacity: 0, selfService, ...(e.maxTeamSize ? { maxTeamSize: e.maxTeamSize } : {}) };
+      const selfService = {
+        transfer: true,
+        cancel: true,
+        cutoffHours: 1,
+        refund: e.feePercent === 100 ? 'none' : { feePercent: e.feePercent },
+      };
+      const body = {
+        title: e.title,
+        description: 'reconciliation run, racing',
+        startDate: '2027-03-01',
+        price: e.price,
+        capacity: 0,
+        selfService,
+        ...(e.maxTeamSize ? { maxTeamSize: e.maxTeamSize } : {}),
+      };
       const r = await call(url0, 'POST', '/api/v1/events', { key, body });
       if (r.status !== 201) throw new Error(`race event: ${r.status} ${r.text}`);
       const id = r.body.data.id as string;
       await call(url0, 'PATCH', `/api/v1/events/${id}`, { key, body: { status: 'published' } });
-      await call(url0, 'POST', `/admin/api/events/${id}/ticket-emails`, { token: staff.token, body: { enabled: false } });
+      await call(url0, 'POST', `/admin/api/events/${id}/ticket-emails`, {
+        token: staff.token,
+        body: { enabled: false },
+      });
       labels.set(id, e.title.toLowerCase());
       feeBasisPoints.set(id, Math.round(e.feePercent * 100));
       raceEvents.push({ id, label: e.title.toLowerCase(), feeBasisPoints: Math.round(e.feePercent * 100) });
     }
     const plans: string[] = [];
     for (const [i, amount] of [299, 1200].entries()) {
-      const r = await call(url0, 'POST', '/api/v1/memberships/plans', { key, body: { name: `Term ${i}`, amount, kind: 'fixed_term', termMonths: 1 + i * 11 } });
+      const r = await call(url0, 'POST', '/api/v1/memberships/plans', {
+        key,
+        body: { name: `Term ${i}`, amount, kind: 'fixed_term', termMonths: 1 + i * 11 },
+      });
       if (r.status !== 201) throw new Error(`plan: ${r.status} ${r.text}`);
       plans.push(r.body.data.id);
     }
@@ -393,7 +476,11 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
               figures.stalls++;
               log(`stall: released every held request (the run is not exact from here)`);
               rzp.gate(false);
-              for (const i of notStarted.splice(0)) done[i] = tasks[i]!(rs[i]!).then(() => undefined, () => undefined);
+              for (const i of notStarted.splice(0))
+                done[i] = tasks[i]!(rs[i]!).then(
+                  () => undefined,
+                  () => undefined,
+                );
               await Promise.all(done);
               return;
             }
@@ -408,7 +495,10 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           const choice = Math.floor(r() * (notStarted.length + held.length));
           if (choice < notStarted.length) {
             const i = notStarted.splice(choice, 1)[0]!;
-            done[i] = tasks[i]!(rs[i]!).then(() => undefined, () => undefined);
+            done[i] = tasks[i]!(rs[i]!).then(
+              () => undefined,
+              () => undefined,
+            );
             running = i;
           } else {
             const { h, task } = held.splice(choice - notStarted.length, 1)[0]!;
@@ -422,29 +512,68 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     }
 
     const liveEvents = () => events.filter((e) => !deletedEvents.has(e.id));
-    async function step1(r: Random, extra: Record<string, unknown> = {}, event = pick(r, liveEvents()), url = anyUrl(r)) {
+    async function step1(
+      r: Random,
+      extra: Record<string, unknown> = {},
+      event = pick(r, liveEvents()),
+      url = anyUrl(r),
+    ) {
       const team = r() < 0.25 ? [{ name: 'Friend', email: email('friend') }] : [];
       const body: Record<string, unknown> = { name: 'Buyer', email: email('buyer'), ...extra };
       if (event.tier && r() < 0.3) body.ticketType = event.tier;
-      let s = await api(r, 'POST', `/api/v1/events/${event.id}/register`, { ...body, ...(team.length > 0 ? { teamMembers: team } : {}) }, url);
+      let s = await api(
+        r,
+        'POST',
+        `/api/v1/events/${event.id}/register`,
+        { ...body, ...(team.length > 0 ? { teamMembers: team } : {}) },
+        url,
+      );
       // Not a team event: book alone.
-      if (s.status === 400 && team.length > 0) s = await api(r, 'POST', `/api/v1/events/${event.id}/register`, body, url);
+      if (s.status === 400 && team.length > 0)
+        s = await api(r, 'POST', `/api/v1/events/${event.id}/register`, body, url);
       if (s.status !== 201) {
-        if (process.env.RECONCILE_DIGEST) log(`step 1 refused on ${event.label}: ${s.status} ${s.body?.code ?? s.text.slice(0, 80)}`);
+        if (process.env.RECONCILE_DIGEST)
+          log(`step 1 refused on ${event.label}: ${s.status} ${s.body?.code ?? s.text.slice(0, 80)}`);
         return undefined;
       }
       knownBookings.push({ eventId: event.id, registrationId: s.body.registrationId });
-      return { eventId: event.id, registrationId: s.body.registrationId as string, orderId: s.body.orderId as string };
+      return {
+        eventId: event.id,
+        registrationId: s.body.registrationId as string,
+        orderId: s.body.orderId as string,
+      };
     }
-    const step2 = async (r: Random, b: { eventId: string; registrationId: string; orderId: string }, paymentId: string) => {
-      let a = await api(r, 'POST', `/api/v1/events/${b.eventId}/register`, { registrationId: b.registrationId, orderId: b.orderId, paymentId });
+    const step2 = async (
+      r: Random,
+      b: { eventId: string; registrationId: string; orderId: string },
+      paymentId: string,
+    ) => {
+      let a = await api(r, 'POST', `/api/v1/events/${b.eventId}/register`, {
+        registrationId: b.registrationId,
+        orderId: b.orderId,
+        paymentId,
+      });
       // A client that saw a gateway failure sometimes tries again, sometimes gives up.
-      if ((a.status === 502 || a.status === 0) && r() < 0.5) a = await api(r, 'POST', `/api/v1/events/${b.eventId}/register`, { registrationId: b.registrationId, orderId: b.orderId, paymentId });
+      if ((a.status === 502 || a.status === 0) && r() < 0.5)
+        a = await api(r, 'POST', `/api/v1/events/${b.eventId}/register`, {
+          registrationId: b.registrationId,
+          orderId: b.orderId,
+          paymentId,
+        });
       return a;
     };
-    const organiserEnd = async (r: Random, b: { eventId: string; registrationId: string }, action: 'cancel' | 'refund') => {
-      const a = await api(r, 'POST', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/${action}`);
-      if ((a.status === 502 || a.status === 0) && r() < 0.5) await api(r, 'POST', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/${action}`);
+    const organiserEnd = async (
+      r: Random,
+      b: { eventId: string; registrationId: string },
+      action: 'cancel' | 'refund',
+    ) => {
+      const a = await api(
+        r,
+        'POST',
+        `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/${action}`,
+      );
+      if ((a.status === 502 || a.status === 0) && r() < 0.5)
+        await api(r, 'POST', `/api/v1/events/${b.eventId}/registrations/${b.registrationId}/${action}`);
     };
     const pay = (orderId: string | undefined, capture = true) => {
       if (!orderId) return undefined;
@@ -460,13 +589,24 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       return s.body as { membershipId: string; orderId?: string };
     }
     const confirm = async (r: Random, s: { membershipId: string; orderId?: string }, paymentId: string) => {
-      const a = await api(r, 'POST', `/api/v1/memberships/${s.membershipId}/confirm`, { orderId: s.orderId, paymentId });
-      if ((a.status === 502 || a.status === 0) && r() < 0.5) await api(r, 'POST', `/api/v1/memberships/${s.membershipId}/confirm`, { orderId: s.orderId, paymentId });
+      const a = await api(r, 'POST', `/api/v1/memberships/${s.membershipId}/confirm`, {
+        orderId: s.orderId,
+        paymentId,
+      });
+      if ((a.status === 502 || a.status === 0) && r() < 0.5)
+        await api(r, 'POST', `/api/v1/memberships/${s.membershipId}/confirm`, {
+          orderId: s.orderId,
+          paymentId,
+        });
     };
     const notify = async (r: Random, body: string, eventId?: string) => {
       await call(anyUrl(r), 'POST', '/webhooks/razorpay', {
         raw: body,
-        headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET), ...(eventId ? { 'x-razorpay-event-id': eventId } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET),
+          ...(eventId ? { 'x-razorpay-event-id': eventId } : {}),
+        },
       }).catch(() => undefined);
     };
     async function deliver(r: Random, all: boolean) {
@@ -498,7 +638,8 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     }
     /** The bank's word on a payout, told to the service by a signed notification (sometimes twice). */
     async function settlePayout(r: Random, payoutId: string, outcome: 'processed' | 'reversed' | 'failed') {
-      const steps: ('processed' | 'reversed' | 'failed')[] = outcome === 'reversed' ? ['processed', 'reversed'] : [outcome];
+      const steps: ('processed' | 'reversed' | 'failed')[] =
+        outcome === 'reversed' ? ['processed', 'reversed'] : [outcome];
       for (const s of steps) {
         const body = rzp.settlePayout(payoutId, s);
         await notify(r, body);
@@ -506,7 +647,12 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       }
     }
 
-    const died = (err: unknown) => ({ status: 0, body: { error: String(err) } as any, headers: new Headers(), text: String(err) });
+    const died = (err: unknown) => ({
+      status: 0,
+      body: { error: String(err) } as any,
+      headers: new Headers(),
+      text: String(err),
+    });
     const raceHarness: RaceHarness = {
       rzp,
       secretsKey: deps.config.secretsKey,
@@ -515,11 +661,19 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       book: (r, e) => step1(r, {}, { id: e.id, label: e.label, price: 0 }),
       pay: (orderId) => pay(orderId),
       api: (url, method, path, body) => api(raceRandom, method, path, body, url),
-      form: (url, path, fields) => call(url, 'POST', path, { raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url } }).catch(died),
+      form: (url, path, fields) =>
+        call(url, 'POST', path, {
+          raw: new URLSearchParams(fields).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
+        }).catch(died),
       notify: (url, note) =>
         call(url, 'POST', '/webhooks/razorpay', {
           raw: note.body,
-          headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(note.body, WEBHOOK_SECRET), 'x-razorpay-event-id': note.eventId },
+          headers: {
+            'content-type': 'application/json',
+            'x-razorpay-signature': signWebhook(note.body, WEBHOOK_SECRET),
+            'x-razorpay-event-id': note.eventId,
+          },
         }).catch(died),
       notificationsOf: (paymentId) => {
         pool.push(...rzp.takeNotifications());
@@ -527,7 +681,14 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
         pool.splice(0, pool.length, ...pool.filter((n) => n.paymentId !== paymentId));
         return mine;
       },
-      ticketCode: async (id) => (await deps.db.selectFrom('registrations').select('ticket_code').where('id', '=', id).executeTakeFirst())?.ticket_code ?? null,
+      ticketCode: async (id) =>
+        (
+          await deps.db
+            .selectFrom('registrations')
+            .select('ticket_code')
+            .where('id', '=', id)
+            .executeTakeFirst()
+        )?.ticket_code ?? null,
       email,
       figures: figures.races,
       mismatch: (m) => figures.mismatches.push(m),
@@ -560,7 +721,8 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
         case 'book_duplicate_step2': {
           const b = await step1(r);
           const p = b && pay(b.orderId);
-          if (b && p) await concurrently(r, [(x) => step2(x, b, p), (x) => step2(x, b, p), (x) => step2(x, b, p)]);
+          if (b && p)
+            await concurrently(r, [(x) => step2(x, b, p), (x) => step2(x, b, p), (x) => step2(x, b, p)]);
           return;
         }
         case 'book_authorised': {
@@ -602,7 +764,10 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           const s = await subscribe(r);
           const p = pay(s?.orderId);
           if (!s || !p) return;
-          await concurrently(r, [(x) => confirm(x, s, p), (x) => api(x, 'POST', `/api/v1/memberships/${s.membershipId}/cancel`, { immediate: true })]);
+          await concurrently(r, [
+            (x) => confirm(x, s, p),
+            (x) => api(x, 'POST', `/api/v1/memberships/${s.membershipId}/cancel`, { immediate: true }),
+          ]);
           return;
         }
         case 'deliver_notifications':
@@ -614,7 +779,12 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           if (withPromo.length === 0) return;
           const event = pick(r, withPromo);
           const bookings: Awaited<ReturnType<typeof step1>>[] = [];
-          await concurrently(r, [0, 1, 2].map((i) => async (x: Random) => (bookings[i] = await step1(x, { promoCode: event.promo }, event))));
+          await concurrently(
+            r,
+            [0, 1, 2].map(
+              (i) => async (x: Random) => (bookings[i] = await step1(x, { promoCode: event.promo }, event)),
+            ),
+          );
           await concurrently(
             r,
             bookings.map((b) => async (x: Random) => {
@@ -646,14 +816,22 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           const event = pick(r, candidates);
           // The organiser (refused while paid bookings stand), or staff with force=true.
           const asStaff = r() < 0.5;
-          const a = await call(anyUrl(r), 'DELETE', `/api/v1/events/${event.id}${asStaff ? '?force=true' : ''}`, { token: asStaff ? staff.token : orgAccount.token }).catch(() => undefined);
+          const a = await call(
+            anyUrl(r),
+            'DELETE',
+            `/api/v1/events/${event.id}${asStaff ? '?force=true' : ''}`,
+            { token: asStaff ? staff.token : orgAccount.token },
+          ).catch(() => undefined);
           if (a && (a.status === 200 || a.status === 204)) deletedEvents.add(event.id);
           return;
         }
         case 'payout': {
           // The organiser withdraws part of the available balance to UPI (live, RazorpayX).
           const amount = pick(r, [100, 150, 250, 400]);
-          const a = await call(anyUrl(r), 'POST', '/dashboard/api/payouts', { token: orgAccount.token, body: { amount, upiId: pick(r, ['organiser@okaxis', 'organiser@ybl']) } }).catch(() => undefined);
+          const a = await call(anyUrl(r), 'POST', '/dashboard/api/payouts', {
+            token: orgAccount.token,
+            body: { amount, upiId: pick(r, ['organiser@okaxis', 'organiser@ybl']) },
+          }).catch(() => undefined);
           if (a?.status === 201) figures.payouts.requested++;
           return;
         }
@@ -661,7 +839,11 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           const open = [...rzp.payouts.values()].filter((p) => p.status === 'processing');
           if (open.length === 0) return;
           const x = r();
-          await settlePayout(r, String(pick(r, open).id), x < 0.6 ? 'processed' : x < 0.8 ? 'reversed' : 'failed');
+          await settlePayout(
+            r,
+            String(pick(r, open).id),
+            x < 0.6 ? 'processed' : x < 0.8 ? 'reversed' : 'failed',
+          );
           return;
         }
         case 'kill_process': {
@@ -677,7 +859,9 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
           heldOrDone?.release();
           await attempt;
           figures.faults.service_kills!++;
-          log(`killed one service process (SIGKILL) with ${heldOrDone ? `${heldOrDone.method} ${heldOrDone.path}` : 'no request'} held at the gateway; restarting it`);
+          log(
+            `killed one service process (SIGKILL) with ${heldOrDone ? `${heldOrDone.method} ${heldOrDone.path}` : 'no request'} held at the gateway; restarting it`,
+          );
           procs[1] = await startProcess(env(newDir()), 180_000);
           return;
         }
@@ -689,25 +873,36 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     for (let i = 0; i < plan.length; i++) {
       const kind = plan[i]!;
       const t0 = Date.now();
-      await runOp(kind, seededRandom(opSeeds[i]!)).catch((err: unknown) => log(`operation ${i} (${kind}) threw: ${String(err)}`));
+      await runOp(kind, seededRandom(opSeeds[i]!)).catch((err: unknown) =>
+        log(`operation ${i} (${kind}) threw: ${String(err)}`),
+      );
       figures.operations++;
       figures.byKind[kind] = (figures.byKind[kind] ?? 0) + 1;
       clock.advance(1000);
       await work();
       if (raceAfter[i]) {
         const n = races++;
-        await runRace(raceHarness, raceKindsInOrder[n]!, seededRandom(raceSeeds[n]!)).catch((err: unknown) => log(`race ${n} (${raceKindsInOrder[n]}) threw: ${String(err)}`));
+        await runRace(raceHarness, raceKindsInOrder[n]!, seededRandom(raceSeeds[n]!)).catch((err: unknown) =>
+          log(`race ${n} (${raceKindsInOrder[n]}) threw: ${String(err)}`),
+        );
         clock.advance(1000);
         await work();
       }
       const t1 = Date.now();
       if (sweepAfter[i] && !control) await runSweep();
-      if (process.env.RECONCILE_TRACE && Date.now() - t0 > 500) log(`operation ${i} ${kind}: ${t1 - t0} ms, then ${Date.now() - t1} ms of jobs and sweep`);
+      if (process.env.RECONCILE_TRACE && Date.now() - t0 > 500)
+        log(`operation ${i} ${kind}: ${t1 - t0} ms, then ${Date.now() - t1} ms of jobs and sweep`);
       // RECONCILE_DIGEST=1: what the gateway holds after each operation, to find where two runs of one seed part.
       if (process.env.RECONCILE_DIGEST) {
         log(`digest ${i} ${kind}: ${digest(rzp)}`);
         // RECONCILE_DIGEST=2: and every gateway request the operation made, in order.
-        if (process.env.RECONCILE_DIGEST === '2') log(`requests ${i}: ${rzp.requests.slice(seenRequests).map((q) => `${q.method} ${q.path}`).join(' | ')}`);
+        if (process.env.RECONCILE_DIGEST === '2')
+          log(
+            `requests ${i}: ${rzp.requests
+              .slice(seenRequests)
+              .map((q) => `${q.method} ${q.path}`)
+              .join(' | ')}`,
+          );
         seenRequests = rzp.requests.length;
       }
       if (figures.operations % 500 === 0) log(`${figures.operations} operations`);
@@ -719,7 +914,8 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
     for (const [k, v] of Object.entries(rzp.faults)) figures.faults[`gateway_${k}`] = v;
     await work();
     const endRandom = seededRandom(options.seed + 2);
-    for (const p of [...rzp.payouts.values()].filter((x) => x.status === 'processing')) await settlePayout(endRandom, String(p.id), 'processed');
+    for (const p of [...rzp.payouts.values()].filter((x) => x.status === 'processing'))
+      await settlePayout(endRandom, String(p.id), 'processed');
     for (const p of procs) await p.stop('SIGTERM');
 
     // Hours ahead: every open order is due, every refund job's back-off has passed.
@@ -729,14 +925,26 @@ export async function runReconciliation(options: RunOptions): Promise<RunFigures
       await work();
       clock.advance(6 * 3_600_000);
     }
-    log(`sweeps: ${figures.sweeps}; ${Object.entries(figures.sweepTotals).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    log(
+      `sweeps: ${figures.sweeps}; ${Object.entries(figures.sweepTotals)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
     await verify(deps.db, rzp, orgAccount.userId, figures, labels);
     await independentChecks(deps.db, rzp, figures, labels, feeBasisPoints);
     // The service's own recomputation (GET /admin/api/ledger/check) agrees too.
     const ledgerCheck = await checkLedger(deps.db);
-    for (const m of ledgerCheck.mismatches) figures.mismatches.push(`ledger recomputation ${labels.get(m.accountId) ?? 'an account'} ${m.mode} ${m.source}: recomputed ${m.expectedPaise}, ledger ${m.ledgerPaise}`);
+    for (const m of ledgerCheck.mismatches)
+      figures.mismatches.push(
+        `ledger recomputation ${labels.get(m.accountId) ?? 'an account'} ${m.mode} ${m.source}: recomputed ${m.expectedPaise}, ledger ${m.ledgerPaise}`,
+      );
     if (options.minimums ?? true) minimums(figures);
-    for (const [k, ids] of Object.entries(rzp.lied)) if (ids.size > 0) figures.lied[k] = [...ids].map((id) => ({ id, orderId: String(rzp.payments.get(id)?.order_id ?? id) }));
+    for (const [k, ids] of Object.entries(rzp.lied))
+      if (ids.size > 0)
+        figures.lied[k] = [...ids].map((id) => ({
+          id,
+          orderId: String(rzp.payments.get(id)?.order_id ?? id),
+        }));
   } finally {
     for (const p of procs) await p.stop('SIGKILL');
     await deps.close().catch(() => undefined);
@@ -753,7 +961,10 @@ function digest(rzp: RazorpayEmulator): string {
   const by = (m: Map<string, Record<string, unknown>>, field: string) => {
     const c: Record<string, number> = {};
     for (const v of m.values()) c[String(v[field])] = (c[String(v[field])] ?? 0) + 1;
-    return Object.entries(c).sort().map(([k, n]) => `${k}=${n}`).join(',');
+    return Object.entries(c)
+      .sort()
+      .map(([k, n]) => `${k}=${n}`)
+      .join(',');
   };
   return `orders ${by(rzp.orders, 'status')} payments ${by(rzp.payments, 'status')} requests ${rzp.requests.length} faults ${JSON.stringify(rzp.faults)}`;
 }
@@ -763,32 +974,53 @@ type Registration = import('kysely').Selectable<import('../../src/db/database.js
 
 /** What the service holds of a booking's money: a confirmed one's price, an ended one's kept fee. */
 const heldBy = (r: Pick<Registration, 'status' | 'amount_paise' | 'kept_paise'>) =>
-  r.status === 'confirmed' ? Number(r.amount_paise) : r.status === 'cancelled' || r.status === 'refunded' ? Number(r.kept_paise) : 0;
+  r.status === 'confirmed'
+    ? Number(r.amount_paise)
+    : r.status === 'cancelled' || r.status === 'refunded'
+      ? Number(r.kept_paise)
+      : 0;
 
-async function verify(db: Db, rzp: RazorpayEmulator, accountId: string, figures: RunFigures, labels: Map<string, string>): Promise<void> {
+async function verify(
+  db: Db,
+  rzp: RazorpayEmulator,
+  accountId: string,
+  figures: RunFigures,
+  labels: Map<string, string>,
+): Promise<void> {
   const miss = (m: string) => figures.mismatches.push(m);
   const regs = await db.selectFrom('registrations').selectAll().where('account_id', '=', accountId).execute();
   const gos = await db.selectFrom('gateway_orders').selectAll().where('account_id', '=', accountId).execute();
   const regByOrder = new Map(regs.filter((r) => r.order_id).map((r) => [r.order_id!, r]));
   const goByOrder = new Map(gos.filter((g) => g.order_id).map((g) => [g.order_id!, g]));
-  const captured = [...rzp.payments.values()].filter((p) => p.status === 'captured' || p.status === 'refunded');
+  const captured = [...rzp.payments.values()].filter(
+    (p) => p.status === 'captured' || p.status === 'refunded',
+  );
   figures.orders = rzp.orders.size;
   figures.payments = captured.length;
   figures.refunds = captured.filter((p) => Number(p.amount_refunded) > 0).length;
-  figures.confirmedBookings = regs.filter((r) => r.status === 'confirmed' && Number(r.amount_paise) > 0).length;
+  figures.confirmedBookings = regs.filter(
+    (r) => r.status === 'confirmed' && Number(r.amount_paise) > 0,
+  ).length;
   figures.confirmedPeriods = gos.filter((g) => g.kind === 'membership' && g.payment_id !== null).length;
   const paidOrders = new Set(captured.map((p) => String(p.order_id)));
-  figures.paidAtGateway = regs.filter((r) => Number(r.amount_paise) > 0 && r.order_id !== null && paidOrders.has(r.order_id)).length;
+  figures.paidAtGateway = regs.filter(
+    (r) => Number(r.amount_paise) > 0 && r.order_id !== null && paidOrders.has(r.order_id),
+  ).length;
 
   // 1. Per order: the gateway's captured minus refunded is what the service holds: a
   //    confirmed booking's price, or what an ended one kept (a cancellation's fee).
   for (const order of rzp.orders.values()) {
     const id = String(order.id);
-    const net = captured.filter((p) => p.order_id === id).reduce((s, p) => s + Number(p.amount) - Number(p.amount_refunded), 0);
+    const net = captured
+      .filter((p) => p.order_id === id)
+      .reduce((s, p) => s + Number(p.amount) - Number(p.amount_refunded), 0);
     const reg = regByOrder.get(id);
     const go = goByOrder.get(id);
     const held = reg ? heldBy(reg) : go?.kind === 'membership' && go.payment_id ? Number(go.amount_paise) : 0;
-    if (net !== held) miss(`order ${id}: gateway holds ${net} paise net, the service ${held} (${reg ? `booking ${reg.status}${Number(reg.kept_paise) > 0 ? `, kept ${reg.kept_paise}` : ''}` : go ? `${go.kind} ${go.outcome ?? 'open'}` : 'unknown to the service'})`);
+    if (net !== held)
+      miss(
+        `order ${id}: gateway holds ${net} paise net, the service ${held} (${reg ? `booking ${reg.status}${Number(reg.kept_paise) > 0 ? `, kept ${reg.kept_paise}` : ''}` : go ? `${go.kind} ${go.outcome ?? 'open'}` : 'unknown to the service'})`,
+      );
   }
   // 2. Every captured payment is a confirmed booking or period, fully refunded, or refunded
   //    but for what its ended booking kept.
@@ -797,40 +1029,71 @@ async function verify(db: Db, rzp: RazorpayEmulator, accountId: string, figures:
     const booking = regs.find((r) => r.payment_id === id && r.status === 'confirmed');
     const period = gos.find((g) => g.payment_id === id);
     const refunded = Number(p.amount_refunded) === Number(p.amount);
-    const kept = regs.find((r) => r.payment_id === id && (r.status === 'cancelled' || r.status === 'refunded') && Number(r.kept_paise) > 0);
-    const refundedButKept = kept !== undefined && Number(p.amount) - Number(p.amount_refunded) === Number(kept.kept_paise);
-    if ((booking || period) && Number(p.amount_refunded) > 0) miss(`payment ${id} of ${p.order_id}: refunded ${p.amount_refunded} yet confirmed`);
-    if (!booking && !period && !refunded && !refundedButKept) miss(`payment ${id} of ${p.order_id}: captured ${p.amount}, refunded ${p.amount_refunded}, ${kept ? `its booking kept ${kept.kept_paise}` : 'confirmed nowhere'}`);
+    const kept = regs.find(
+      (r) =>
+        r.payment_id === id &&
+        (r.status === 'cancelled' || r.status === 'refunded') &&
+        Number(r.kept_paise) > 0,
+    );
+    const refundedButKept =
+      kept !== undefined && Number(p.amount) - Number(p.amount_refunded) === Number(kept.kept_paise);
+    if ((booking || period) && Number(p.amount_refunded) > 0)
+      miss(`payment ${id} of ${p.order_id}: refunded ${p.amount_refunded} yet confirmed`);
+    if (!booking && !period && !refunded && !refundedButKept)
+      miss(
+        `payment ${id} of ${p.order_id}: captured ${p.amount}, refunded ${p.amount_refunded}, ${kept ? `its booking kept ${kept.kept_paise}` : 'confirmed nowhere'}`,
+      );
   }
   // A refund's claim still open after the last sweep: the sweep must finish every one.
-  for (const r of regs) if (r.status === 'refunding') miss(`booking of order ${r.order_id}: still refunding after the last sweep (claimed at ${r.claimed_at?.toISOString()})`);
+  for (const r of regs)
+    if (r.status === 'refunding')
+      miss(
+        `booking of order ${r.order_id}: still refunding after the last sweep (claimed at ${r.claimed_at?.toISOString()})`,
+      );
   for (const r of regs) {
     if (r.status === 'confirmed' && Number(r.amount_paise) > 0) {
       const p = r.payment_id ? rzp.payments.get(r.payment_id) : undefined;
-      if (!p || p.status !== 'captured' || Number(p.amount_refunded) !== 0) miss(`booking of order ${r.order_id}: confirmed without a captured, unrefunded payment`);
+      if (!p || p.status !== 'captured' || Number(p.amount_refunded) !== 0)
+        miss(`booking of order ${r.order_id}: confirmed without a captured, unrefunded payment`);
     }
   }
   // 3. Seats taken equal confirmed head counts.
-  const counters = await db.selectFrom('seat_counters').innerJoin('events', 'events.id', 'seat_counters.event_id').select(['seat_counters.event_id', 'scope', 'taken', 'seat_counters.capacity']).where('events.account_id', '=', accountId).execute();
+  const counters = await db
+    .selectFrom('seat_counters')
+    .innerJoin('events', 'events.id', 'seat_counters.event_id')
+    .select(['seat_counters.event_id', 'scope', 'taken', 'seat_counters.capacity'])
+    .where('events.account_id', '=', accountId)
+    .execute();
   for (const c of counters) {
     const holders = regs.filter(
       (r) =>
         r.event_id === c.event_id &&
         r.status === 'confirmed' &&
-        (c.scope === EVENT_SCOPE || (c.scope === PAID_SCOPE && Number(r.amount_paise) > 0) || c.scope === tierScope(r.ticket_type)),
+        (c.scope === EVENT_SCOPE ||
+          (c.scope === PAID_SCOPE && Number(r.amount_paise) > 0) ||
+          c.scope === tierScope(r.ticket_type)),
     );
     const heads = holders.reduce((s, r) => s + r.quantity, 0);
     const ev = labels.get(c.event_id) ?? 'an event';
     if (heads !== c.taken) miss(`${ev} ${c.scope}: ${c.taken} seats taken, ${heads} confirmed heads`);
-    if (c.capacity > 0 && c.taken > c.capacity) miss(`${ev} ${c.scope}: ${c.taken} taken over capacity ${c.capacity}`);
+    if (c.capacity > 0 && c.taken > c.capacity)
+      miss(`${ev} ${c.scope}: ${c.taken} taken over capacity ${c.capacity}`);
   }
   // 4. Promo uses never exceed their limits, nor do the bookings that hold the discount.
-  const promos = await db.selectFrom('promo_codes').innerJoin('events', 'events.id', 'promo_codes.event_id').select(['promo_codes.code', 'uses', 'max_uses']).where('events.account_id', '=', accountId).execute();
+  const promos = await db
+    .selectFrom('promo_codes')
+    .innerJoin('events', 'events.id', 'promo_codes.event_id')
+    .select(['promo_codes.code', 'uses', 'max_uses'])
+    .where('events.account_id', '=', accountId)
+    .execute();
   for (const p of promos) {
     if (p.max_uses === null) continue;
     if (p.uses > p.max_uses) miss(`promo ${p.code}: ${p.uses} uses over its limit of ${p.max_uses}`);
-    const holders = regs.filter((r) => r.promo_code === p.code && (r.status === 'confirmed' || r.status === 'pending')).length;
-    if (holders > p.max_uses) miss(`promo ${p.code}: ${holders} bookings hold it, over its limit of ${p.max_uses}`);
+    const holders = regs.filter(
+      (r) => r.promo_code === p.code && (r.status === 'confirmed' || r.status === 'pending'),
+    ).length;
+    if (holders > p.max_uses)
+      miss(`promo ${p.code}: ${holders} bookings hold it, over its limit of ${p.max_uses}`);
   }
 }
 
@@ -843,14 +1106,21 @@ const PLATFORM_BANDS: [number, number][] = [
   [2000, 0.025],
   [Infinity, 0.0175],
 ];
-const platformFeeAt = (unit: number, ordinal: number) => Math.min(7500, Math.max(300, Math.round(unit * PLATFORM_BANDS.find(([upTo]) => ordinal <= upTo)![1])));
+const platformFeeAt = (unit: number, ordinal: number) =>
+  Math.min(7500, Math.max(300, Math.round(unit * PLATFORM_BANDS.find(([upTo]) => ordinal <= upTo)![1])));
 const gatewayCharge = (unit: number) => Math.round(unit * 0.03);
 
 /**
  * The money, each side read on its own: the gateway emulator's books, the service's
  * bookings and membership periods, and the ledger's entries as stored.
  */
-async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigures, labels: Map<string, string>, feeBasisPoints: Map<string, number>): Promise<void> {
+async function independentChecks(
+  db: Db,
+  rzp: RazorpayEmulator,
+  figures: RunFigures,
+  labels: Map<string, string>,
+  feeBasisPoints: Map<string, number>,
+): Promise<void> {
   const miss = (m: string) => figures.mismatches.push(m);
   const regs = await db.selectFrom('registrations').selectAll().execute();
   const gos = await db.selectFrom('gateway_orders').selectAll().execute();
@@ -866,11 +1136,16 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
   const line = (account: string, mode: string, product: 'tickets' | 'memberships') => {
     const k = `${account}|${mode}|${product}`;
     let l = lines.get(k);
-    if (!l) lines.set(k, (l = { account, mode, product, gatewayNet: 0, serviceGross: 0, keptPaise: 0, ledgerNet: 0 }));
+    if (!l)
+      lines.set(
+        k,
+        (l = { account, mode, product, gatewayNet: 0, serviceGross: 0, keptPaise: 0, ledgerNet: 0 }),
+      );
     return l;
   };
   const owner = new Map<string, { account: string; mode: string }>();
-  for (const g of gos) if (g.order_id) owner.set(g.order_id, { account: accountOf(g.account_id), mode: g.mode });
+  for (const g of gos)
+    if (g.order_id) owner.set(g.order_id, { account: accountOf(g.account_id), mode: g.mode });
   for (const p of rzp.payments.values()) {
     if (!(p.status === 'captured' || p.status === 'refunded')) continue;
     const order = rzp.orders.get(String(p.order_id));
@@ -886,17 +1161,24 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
     l.serviceGross += heldBy(r);
     if (r.status !== 'confirmed') l.keptPaise += heldBy(r);
   }
-  for (const g of gos) if (g.kind === 'membership' && g.payment_id !== null) line(accountOf(g.account_id), g.mode, 'memberships').serviceGross += Number(g.amount_paise);
+  for (const g of gos)
+    if (g.kind === 'membership' && g.payment_id !== null)
+      line(accountOf(g.account_id), g.mode, 'memberships').serviceGross += Number(g.amount_paise);
   for (const e of entries) {
     const a = Number(e.amount_paise);
-    if (e.kind === 'ticket_sale' || e.kind === 'ticket_refund') line(accountOf(e.account_id), e.mode, 'tickets').ledgerNet += a;
+    if (e.kind === 'ticket_sale' || e.kind === 'ticket_refund')
+      line(accountOf(e.account_id), e.mode, 'tickets').ledgerNet += a;
     if (e.kind === 'membership_payment') line(accountOf(e.account_id), e.mode, 'memberships').ledgerNet += a;
   }
   for (const l of ['tickets', 'memberships'] as const) line('organiser', 'live', l);
-  figures.money = [...lines.values()].sort((a, b) => `${a.account}${a.mode}${a.product}`.localeCompare(`${b.account}${b.mode}${b.product}`));
+  figures.money = [...lines.values()].sort((a, b) =>
+    `${a.account}${a.mode}${a.product}`.localeCompare(`${b.account}${b.mode}${b.product}`),
+  );
   for (const l of figures.money) {
     if (l.gatewayNet !== l.serviceGross || l.gatewayNet !== l.ledgerNet)
-      miss(`${l.account} ${l.mode} ${l.product}: gateway captured − refunded ${l.gatewayNet} paise, service confirmed ${l.serviceGross}, ledger sales − refunds ${l.ledgerNet}`);
+      miss(
+        `${l.account} ${l.mode} ${l.product}: gateway captured − refunded ${l.gatewayNet} paise, service confirmed ${l.serviceGross}, ledger sales − refunds ${l.ledgerNet}`,
+      );
   }
 
   // B. Fees from docs/decisions/09-money-and-fees.md, entry by entry.
@@ -905,28 +1187,36 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
     const k = `${e.source_type}:${e.source_id}`;
     bySource.set(k, [...(bySource.get(k) ?? []), e]);
   }
-  const sum = (es: typeof entries, kind: string) => es.filter((e) => e.kind === kind).reduce((s, e) => s + Number(e.amount_paise), 0);
+  const sum = (es: typeof entries, kind: string) =>
+    es.filter((e) => e.kind === kind).reduce((s, e) => s + Number(e.amount_paise), 0);
   const count = (es: typeof entries, kind: string) => es.filter((e) => e.kind === kind).length;
   // Paid tickets per event, ever booked: an upper bound on any ticket's ordinal.
   const ticketsPerEvent = new Map<string, number>();
-  for (const r of regs) if (Number(r.amount_paise) > 0) ticketsPerEvent.set(r.event_id, (ticketsPerEvent.get(r.event_id) ?? 0) + r.quantity);
+  for (const r of regs)
+    if (Number(r.amount_paise) > 0)
+      ticketsPerEvent.set(r.event_id, (ticketsPerEvent.get(r.event_id) ?? 0) + r.quantity);
   for (const r of regs) {
     const es = bySource.get(`registration:${r.id}`) ?? [];
     const gross = Number(r.amount_paise);
     const where = `booking of order ${r.order_id ?? '(none)'} (${labels.get(r.event_id) ?? 'an event'}, ${r.status})`;
     const sold = count(es, 'ticket_sale');
-    if (r.status === 'confirmed' && gross > 0 && r.mode === 'live' && sold !== 1) miss(`${where}: ${sold} sale entries, expected 1`);
+    if (r.status === 'confirmed' && gross > 0 && r.mode === 'live' && sold !== 1)
+      miss(`${where}: ${sold} sale entries, expected 1`);
     if (es.length === 0) continue;
     figures.feeEntriesChecked++;
     if (sold !== 1) {
       miss(`${where}: ${es.length} ledger entries but ${sold} sale entries`);
       continue;
     }
-    if (sum(es, 'ticket_sale') !== gross) miss(`${where}: sale entry ${sum(es, 'ticket_sale')}, booking gross ${gross}`);
+    if (sum(es, 'ticket_sale') !== gross)
+      miss(`${where}: sale entry ${sum(es, 'ticket_sale')}, booking gross ${gross}`);
     const unit = Math.floor(gross / r.quantity);
     const platform = -sum(es, 'platform_fee');
     const gateway = -sum(es, 'gateway_fee');
-    if (count(es, 'gateway_fee') !== 1 || gateway !== gatewayCharge(unit) * r.quantity) miss(`${where}: gateway charge entry ${gateway}, the fee rules (docs/decisions/09-money-and-fees.md) say ${gatewayCharge(unit) * r.quantity} (3 % of ${unit} × ${r.quantity})`);
+    if (count(es, 'gateway_fee') !== 1 || gateway !== gatewayCharge(unit) * r.quantity)
+      miss(
+        `${where}: gateway charge entry ${gateway}, the fee rules (docs/decisions/09-money-and-fees.md) say ${gatewayCharge(unit) * r.quantity} (3 % of ${unit} × ${r.quantity})`,
+      );
     // The ordinal depends on the event's sales before this one: some run of ordinals from 1
     // to every paid ticket the event ever had must give the entry's platform fee.
     const maxOrdinal = ticketsPerEvent.get(r.event_id) ?? r.quantity;
@@ -936,21 +1226,33 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
       for (let i = 1; i <= r.quantity; i++) f += platformFeeAt(unit, before + i);
       ok = f === platform;
     }
-    if (count(es, 'platform_fee') !== 1 || !ok) miss(`${where}: platform fee entry ${platform} follows no ordinal of the fee rules (docs/decisions/09-money-and-fees.md) for ${r.quantity} × ${unit}`);
+    if (count(es, 'platform_fee') !== 1 || !ok)
+      miss(
+        `${where}: platform fee entry ${platform} follows no ordinal of the fee rules (docs/decisions/09-money-and-fees.md) for ${r.quantity} × ${unit}`,
+      );
     const refunds = count(es, 'ticket_refund');
     // A cancellation under a fee-keeping policy refunds all but the fee and keeps the platform fee (docs/guides/attendee-page.md).
     const kept = r.status === 'confirmed' ? 0 : Number(r.kept_paise);
     if (refunds > 1) miss(`${where}: ${refunds} refund entries`);
     if (refunds === 1) {
-      if (-sum(es, 'ticket_refund') !== gross - kept) miss(`${where}: refund entry ${-sum(es, 'ticket_refund')}, gross ${gross}${kept > 0 ? ` less ${kept} kept` : ''}`);
+      if (-sum(es, 'ticket_refund') !== gross - kept)
+        miss(
+          `${where}: refund entry ${-sum(es, 'ticket_refund')}, gross ${gross}${kept > 0 ? ` less ${kept} kept` : ''}`,
+        );
       const reversal = kept > 0 ? 0 : platform;
-      if (sum(es, 'platform_fee_reversal') !== reversal) miss(`${where}: platform fee reversal ${sum(es, 'platform_fee_reversal')}, expected ${reversal}${kept > 0 ? ' (a partial refund keeps the platform fee)' : ''}`);
-    } else if (count(es, 'platform_fee_reversal') > 0) miss(`${where}: a platform fee reversal without a refund`);
+      if (sum(es, 'platform_fee_reversal') !== reversal)
+        miss(
+          `${where}: platform fee reversal ${sum(es, 'platform_fee_reversal')}, expected ${reversal}${kept > 0 ? ' (a partial refund keeps the platform fee)' : ''}`,
+        );
+    } else if (count(es, 'platform_fee_reversal') > 0)
+      miss(`${where}: a platform fee reversal without a refund`);
     // What the gateway refunded of the booking's payment is what the ledger records as refunded:
     // a refund made twice (two cancels of one booking, each refunding part of it) shows here.
     const payment = r.payment_id ? rzp.payments.get(r.payment_id) : undefined;
     if (payment && Number(payment.amount_refunded) !== -sum(es, 'ticket_refund'))
-      miss(`${where}: payment ${r.payment_id} refunded ${payment.amount_refunded} paise at the gateway, the ledger's refunds of it ${-sum(es, 'ticket_refund')}`);
+      miss(
+        `${where}: payment ${r.payment_id} refunded ${payment.amount_refunded} paise at the gateway, the ledger's refunds of it ${-sum(es, 'ticket_refund')}`,
+      );
     // A fee kept is the event's policy fee (rounded half up to the paisa) — and only on an event with such a policy.
     if (kept > 0) {
       const bp = feeBasisPoints.get(r.event_id);
@@ -959,7 +1261,10 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
     }
     if (r.status === 'confirmed' && refunds !== 0) miss(`${where}: confirmed, yet a refund entry`);
     // Ended: one refund entry, none when the policy kept the whole price.
-    if (r.status !== 'confirmed' && refunds !== (kept === gross ? 0 : 1)) miss(`${where}: sold in the ledger, ended ${r.status}${kept > 0 ? ` keeping ${kept}` : ''}, ${refunds} refund entries`);
+    if (r.status !== 'confirmed' && refunds !== (kept === gross ? 0 : 1))
+      miss(
+        `${where}: sold in the ledger, ended ${r.status}${kept > 0 ? ` keeping ${kept}` : ''}, ${refunds} refund entries`,
+      );
   }
   // Memberships: each payment entry carries, in live mode, the gateway's 3 % (and no platform fee).
   for (const [k, es] of bySource) {
@@ -971,9 +1276,13 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
       const mode = group[0]!.mode;
       figures.feeEntriesChecked++;
       const where = `membership payment ${ref} (${mode})`;
-      if (count(group, 'membership_payment') !== 1) miss(`${where}: ${count(group, 'membership_payment')} payment entries`);
+      if (count(group, 'membership_payment') !== 1)
+        miss(`${where}: ${count(group, 'membership_payment')} payment entries`);
       const expected = mode === 'live' ? gatewayCharge(gross) : 0;
-      if (-sum(group, 'gateway_fee') !== expected) miss(`${where}: gateway charge entry ${-sum(group, 'gateway_fee')}, the fee rules (docs/decisions/09-money-and-fees.md) say ${expected} (3 % of ${gross} in live mode)`);
+      if (-sum(group, 'gateway_fee') !== expected)
+        miss(
+          `${where}: gateway charge entry ${-sum(group, 'gateway_fee')}, the fee rules (docs/decisions/09-money-and-fees.md) say ${expected} (3 % of ${gross} in live mode)`,
+        );
       if (count(group, 'platform_fee') > 0) miss(`${where}: a platform fee on a membership`);
     }
   }
@@ -983,45 +1292,76 @@ async function independentChecks(db: Db, rzp: RazorpayEmulator, figures: RunFigu
   figures.payouts.processed = gatewayPayouts.filter((p) => p.status === 'processed').length;
   figures.payouts.reversed = gatewayPayouts.filter((p) => p.status === 'reversed').length;
   figures.payouts.failed = gatewayPayouts.filter((p) => p.status === 'failed').length;
-  figures.payouts.gatewayProcessedPaise = gatewayPayouts.filter((p) => p.status === 'processed').reduce((s, p) => s + Number(p.amount), 0);
-  figures.payouts.ledgerPaise = -entries.filter((e) => e.kind === 'payout_hold' || e.kind === 'payout_credit').reduce((s, e) => s + Number(e.amount_paise), 0);
+  figures.payouts.gatewayProcessedPaise = gatewayPayouts
+    .filter((p) => p.status === 'processed')
+    .reduce((s, p) => s + Number(p.amount), 0);
+  figures.payouts.ledgerPaise = -entries
+    .filter((e) => e.kind === 'payout_hold' || e.kind === 'payout_credit')
+    .reduce((s, e) => s + Number(e.amount_paise), 0);
   if (figures.payouts.gatewayProcessedPaise !== figures.payouts.ledgerPaise)
-    miss(`payouts: RazorpayX processed − reversed ${figures.payouts.gatewayProcessedPaise} paise, the ledger's payout entries ${figures.payouts.ledgerPaise}`);
+    miss(
+      `payouts: RazorpayX processed − reversed ${figures.payouts.gatewayProcessedPaise} paise, the ledger's payout entries ${figures.payouts.ledgerPaise}`,
+    );
   const payoutRows = await db.selectFrom('payouts').selectAll().execute();
   for (const gp of gatewayPayouts) {
     const row = payoutRows.find((p) => p.id === gp.reference_id);
     if (!row) miss(`payout ${gp.id}: at RazorpayX, unknown to the service`);
-    else if (row.status !== gp.status) miss(`payout ${gp.id}: RazorpayX says ${gp.status}, the service ${row.status}`);
+    else if (row.status !== gp.status)
+      miss(`payout ${gp.id}: RazorpayX says ${gp.status}, the service ${row.status}`);
   }
 }
 
 /** An empty or idle run proves nothing: these make it fail. */
 function minimums(f: RunFigures): void {
   const miss = (m: string) => f.mismatches.push(`minimum: ${m}`);
-  if (f.paidAtGateway === 0 || f.confirmedBookings < 0.3 * f.paidAtGateway) miss(`${f.confirmedBookings} of ${f.paidAtGateway} paid bookings paid at the gateway ended confirmed (at least 30 % wanted)`);
+  if (f.paidAtGateway === 0 || f.confirmedBookings < 0.3 * f.paidAtGateway)
+    miss(
+      `${f.confirmedBookings} of ${f.paidAtGateway} paid bookings paid at the gateway ended confirmed (at least 30 % wanted)`,
+    );
   if (f.confirmedBookings === 0) miss('no paid booking confirmed');
   if (f.confirmedPeriods === 0) miss('no membership period paid');
   if (f.payouts.processed === 0) miss('no payout processed');
-  for (const k of ['gateway_error', 'gateway_lost_request', 'gateway_lost_answer', 'notifications_never', 'notifications_late', 'notifications_twice', 'notifications_reordered', 'service_kills']) {
+  for (const k of [
+    'gateway_error',
+    'gateway_lost_request',
+    'gateway_lost_answer',
+    'notifications_never',
+    'notifications_late',
+    'notifications_twice',
+    'notifications_reordered',
+    'service_kills',
+  ]) {
     if (!f.faults[k]) miss(`no fault of kind ${k} fired`);
   }
 }
 
-const rupees = (paise: number) => `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const rupees = (paise: number) =>
+  `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** Every figure of a run that the seed fixes (the time taken is not one of them). */
 export function figureLines(f: RunFigures): string[] {
   const faultTotal = Object.values(f.faults).reduce((s, v) => s + v, 0);
   return [
     `seed ${f.seed}${f.control ? ' (control: no sweep)' : ''}${f.racing ? ' (racing)' : ''}`,
-    `operations ${f.operations}: ${Object.entries(f.byKind).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `operations ${f.operations}: ${Object.entries(f.byKind)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
     ...(f.racing ? raceLines(f.races) : []),
-    `faults injected ${faultTotal}: ${Object.entries(f.faults).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `faults injected ${faultTotal}: ${Object.entries(f.faults)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
     `gateway orders ${f.orders}, captured payments ${f.payments}, refunded ${f.refunds}; paid bookings paid at the gateway ${f.paidAtGateway}, confirmed ${f.confirmedBookings}; membership periods confirmed ${f.confirmedPeriods}`,
     `payouts requested ${f.payouts.requested}: processed ${f.payouts.processed}, reversed ${f.payouts.reversed}, failed ${f.payouts.failed}; RazorpayX paid out ${rupees(f.payouts.gatewayProcessedPaise)}, ledger ${rupees(f.payouts.ledgerPaise)}`,
-    ...f.money.map((l) => `money ${l.account} ${l.mode} ${l.product}: gateway ${rupees(l.gatewayNet)}, service ${rupees(l.serviceGross)}${l.keptPaise > 0 ? ` (${rupees(l.keptPaise)} of it kept by cancellations)` : ''}, ledger ${rupees(l.ledgerNet)}`),
+    ...f.money.map(
+      (l) =>
+        `money ${l.account} ${l.mode} ${l.product}: gateway ${rupees(l.gatewayNet)}, service ${rupees(l.serviceGross)}${l.keptPaise > 0 ? ` (${rupees(l.keptPaise)} of it kept by cancellations)` : ''}, ledger ${rupees(l.ledgerNet)}`,
+    ),
     `fee entries checked ${f.feeEntriesChecked}`,
-    `sweeps ${f.sweeps}: ${Object.entries(f.sweepTotals).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `sweeps ${f.sweeps}: ${Object.entries(f.sweepTotals)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
     `stalls ${f.stalls}`,
     `mismatches ${f.mismatches.length}`,
     ...f.mismatches.slice(0, 50).map((m) => `  - ${m}`),
@@ -1032,12 +1372,20 @@ export function figureLines(f: RunFigures): string[] {
 /** Racing mode's lines: the groups are the seed's; how their requests were answered depends on who won. */
 export function raceLines(r: RaceFigures): string[] {
   return [
-    `racing groups ${r.groups}: ${Object.entries(r.byKind).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `raced requests ${r.requests}, answered: ${Object.entries(r.answers).sort().map(([k, v]) => `${k} × ${v}`).join(', ')}; groups of ending requests where exactly one acted ${r.oneActed}`,
+    `racing groups ${r.groups}: ${Object.entries(r.byKind)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    `raced requests ${r.requests}, answered: ${Object.entries(r.answers)
+      .sort()
+      .map(([k, v]) => `${k} × ${v}`)
+      .join(', ')}; groups of ending requests where exactly one acted ${r.oneActed}`,
   ];
 }
 
 export function formatFigures(f: RunFigures): string {
-  const replays = f.racing ? `RECONCILE_RACING=1 RECONCILE_SEED=${f.seed} replays this run's operations and racing groups (not which request of a group wins)` : `RECONCILE_SEED=${f.seed} replays this run`;
+  const replays = f.racing
+    ? `RECONCILE_RACING=1 RECONCILE_SEED=${f.seed} replays this run's operations and racing groups (not which request of a group wins)`
+    : `RECONCILE_SEED=${f.seed} replays this run`;
   return [replays, ...figureLines(f), `took ${f.seconds} s`].join('\n');
 }

@@ -10,6 +10,9 @@ test('every planted-fault patch applies to the current tree', () => {
   const patches = readdirSync('test/reliability/faults').filter((n) => n.endsWith('.patch'));
   assert.ok(patches.length >= 4, 'the four planted faults');
   for (const p of patches) {
-    assert.doesNotThrow(() => execFileSync('git', ['apply', '--check', `test/reliability/faults/${p}`], { stdio: 'pipe' }), `${p} applies`);
+    assert.doesNotThrow(
+      () => execFileSync('git', ['apply', '--check', `test/reliability/faults/${p}`], { stdio: 'pipe' }),
+      `${p} applies`,
+    );
   }
 });

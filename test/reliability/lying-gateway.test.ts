@@ -21,14 +21,28 @@ const cases: [keyof Lies, string][] = [
   ['ordersLost', 'every notification and fetch of an order lost'],
 ];
 
-describe('the reconciliation run against a lying gateway', { skip: onPostgres ? false : 'two service processes on one database: PostgreSQL only (TEST_DB=postgres)' }, () => {
+describe('the reconciliation run against a lying gateway', {
+  skip: onPostgres ? false : 'two service processes on one database: PostgreSQL only (TEST_DB=postgres)',
+}, () => {
   for (const [lie, what] of cases) {
     it(`reports ${what}`, { timeout: 300_000 }, async () => {
-      const figures = await runReconciliation({ operations: 40, seed: 3, databaseUrl: databaseUrl!, lies: { [lie]: 0.5 }, minimums: false });
+      const figures = await runReconciliation({
+        operations: 40,
+        seed: 3,
+        databaseUrl: databaseUrl!,
+        lies: { [lie]: 0.5 },
+        minimums: false,
+      });
       const lied = figures.lied[lie] ?? [];
       assert.ok(lied.length > 0, `the emulator never lied (${lie}): ${formatFigures(figures)}`);
-      const unreported = lied.filter((l) => !figures.mismatches.some((m) => m.includes(l.id) || m.includes(l.orderId)));
-      assert.deepEqual(unreported, [], `no mismatch names these lies (${lied.length - unreported.length} of ${lied.length} named):\n${formatFigures(figures)}`);
+      const unreported = lied.filter(
+        (l) => !figures.mismatches.some((m) => m.includes(l.id) || m.includes(l.orderId)),
+      );
+      assert.deepEqual(
+        unreported,
+        [],
+        `no mismatch names these lies (${lied.length - unreported.length} of ${lied.length} named):\n${formatFigures(figures)}`,
+      );
     });
   }
 });

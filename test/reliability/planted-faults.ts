@@ -8,7 +8,16 @@
 // PLANTED_OPS (default 150) and PLANTED_SEED (default 11) set the runs; PLANTED_JSON=<file>
 // writes the results as JSON. Exits 0 only if every planted fault was caught.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +39,12 @@ export interface PlantedResult {
 
 function copyTree(to: string): void {
   // Tracked files and new ones not ignored: the working tree as it is now.
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter(Boolean);
   for (const f of files) {
     mkdirSync(dirname(join(to, f)), { recursive: true });
     try {
@@ -44,22 +58,34 @@ function copyTree(to: string): void {
 
 function run(cwd: string, env: Record<string, string>): Promise<number | null> {
   return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/reliability/reconcile-run.ts'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/reliability/reconcile-run.ts'], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.on('exit', (code) => res(code));
   });
 }
 
 export async function plantFaults(log: (line: string) => void = console.log): Promise<PlantedResult[]> {
   const results: PlantedResult[] = [];
-  for (const patch of readdirSync(FAULTS).filter((f) => f.endsWith('.patch')).sort()) {
+  for (const patch of readdirSync(FAULTS)
+    .filter((f) => f.endsWith('.patch'))
+    .sort()) {
     const dir = mkdtempSync(join(tmpdir(), 'svc-planted-'));
     try {
       copyTree(dir);
       execFileSync('git', ['apply', join(FAULTS, patch)], { cwd: dir });
-      const description = /PLANTED FAULT \([a-z]\): (.*)$/m.exec(readFileSync(join(FAULTS, patch), 'utf8'))?.[1] ?? patch;
+      const description =
+        /PLANTED FAULT \([a-z]\): (.*)$/m.exec(readFileSync(join(FAULTS, patch), 'utf8'))?.[1] ?? patch;
       log(`planted fault ${patch}: ${description}`);
       const json = join(dir, 'figures.json');
-      const exitCode = await run(dir, { RECONCILE_OPS: String(operations), RECONCILE_SEED: String(seed), RECONCILE_RACING: '1', RECONCILE_JSON: json });
+      const exitCode = await run(dir, {
+        RECONCILE_OPS: String(operations),
+        RECONCILE_SEED: String(seed),
+        RECONCILE_RACING: '1',
+        RECONCILE_JSON: json,
+      });
       let figures: RunFigures | undefined;
       try {
         figures = JSON.parse(readFileSync(json, 'utf8')) as RunFigures;
@@ -68,7 +94,14 @@ export async function plantFaults(log: (line: string) => void = console.log): Pr
       }
       const mismatches = figures?.mismatches.length ?? 0;
       const caught = exitCode !== 0 && mismatches > 0;
-      results.push({ fault: patch.replace(/\.patch$/, ''), description, exitCode, mismatches, firstMismatches: figures?.mismatches.slice(0, 5) ?? [], caught });
+      results.push({
+        fault: patch.replace(/\.patch$/, ''),
+        description,
+        exitCode,
+        mismatches,
+        firstMismatches: figures?.mismatches.slice(0, 5) ?? [],
+        caught,
+      });
       log(`  ${caught ? 'caught' : 'NOT CAUGHT'}: exit ${exitCode}, ${mismatches} mismatches`);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -15,14 +15,27 @@ import type { Reply } from '../helpers/http.js';
 import { pick, type Random } from '../helpers/prng.js';
 import type { EmulatorNotification, HeldRequest, RazorpayEmulator } from '../helpers/razorpay-emulator.js';
 
-export const RACE_KINDS = ['cancel_cancel', 'cancel_refund', 'refund_refund', 'attendee_cancel_refund', 'step2_cancel', 'notification_step2', 'transfer_cancel'] as const;
+export const RACE_KINDS = [
+  'cancel_cancel',
+  'cancel_refund',
+  'refund_refund',
+  'attendee_cancel_refund',
+  'step2_cancel',
+  'notification_step2',
+  'transfer_cancel',
+] as const;
 export type RaceKind = (typeof RACE_KINDS)[number];
 
 /**
  * Kinds whose every request ends the booking: of any number of them, at most one may act
  * (docs/decisions/20-booking-lifecycle.md); the others answer 409 and move no money.
  */
-const ENDING: readonly RaceKind[] = ['cancel_cancel', 'cancel_refund', 'refund_refund', 'attendee_cancel_refund'];
+const ENDING: readonly RaceKind[] = [
+  'cancel_cancel',
+  'cancel_refund',
+  'refund_refund',
+  'attendee_cancel_refund',
+];
 
 export interface RaceFigures {
   groups: number;
@@ -34,7 +47,13 @@ export interface RaceFigures {
   oneActed: number;
 }
 
-export const emptyRaceFigures = (): RaceFigures => ({ groups: 0, byKind: {}, requests: 0, answers: {}, oneActed: 0 });
+export const emptyRaceFigures = (): RaceFigures => ({
+  groups: 0,
+  byKind: {},
+  requests: 0,
+  answers: {},
+  oneActed: 0,
+});
 
 /**
  * The events racing bookings are made on: the attendee's page may cancel and transfer. A
@@ -42,7 +61,12 @@ export const emptyRaceFigures = (): RaceFigures => ({ groups: 0, byKind: {}, req
  * its capture and the gateway would carry out a double refund rather than refuse it; on the
  * third it keeps the whole price (`refund: 'none'`, a fee of 100 %).
  */
-export const RACE_EVENTS: readonly { title: string; price: number; feePercent: number; maxTeamSize?: number }[] = [
+export const RACE_EVENTS: readonly {
+  title: string;
+  price: number;
+  feePercent: number;
+  maxTeamSize?: number;
+}[] = [
   { title: 'Race 0', price: 999, feePercent: 62.5, maxTeamSize: 3 },
   { title: 'Race 1', price: 250, feePercent: 70 },
   { title: 'Race 2', price: 120, feePercent: 100 },
@@ -102,7 +126,11 @@ export function raceKinds(r: Random, count: number): RaceKind[] {
  * still running waits there, releases them all together, so the requests of a group reach
  * the gateway side by side and in whichever order they arrive.
  */
-export async function releasedTogether<T>(rzp: RazorpayEmulator, tasks: (() => Promise<T>)[], stalled: () => void): Promise<T[]> {
+export async function releasedTogether<T>(
+  rzp: RazorpayEmulator,
+  tasks: (() => Promise<T>)[],
+  stalled: () => void,
+): Promise<T[]> {
   const results: T[] = [];
   const held: HeldRequest[] = [];
   let running = tasks.length;
@@ -130,7 +158,10 @@ export async function releasedTogether<T>(rzp: RazorpayEmulator, tasks: (() => P
     while (running > 0) {
       if (held.length > 0 && held.length >= running) for (const h of held.splice(0)) h.release();
       let timer: NodeJS.Timeout | undefined;
-      const moved = await Promise.race([new Promise<true>((res) => (wake = () => res(true))), new Promise<false>((res) => (timer = setTimeout(() => res(false), 60_000)))]);
+      const moved = await Promise.race([
+        new Promise<true>((res) => (wake = () => res(true))),
+        new Promise<false>((res) => (timer = setTimeout(() => res(false), 60_000))),
+      ]);
       clearTimeout(timer);
       if (!moved) {
         stalled();
@@ -160,7 +191,12 @@ const PAGE_REFUSALS: [RegExp, string][] = [
 
 /** An answer by status and code: a JSON error's `code`, or the refusal an HTML error page words. */
 function answerOf(a: Reply): string {
-  const code = a.body && typeof a.body === 'object' ? (a.body as { code?: string }).code : a.status >= 400 ? (PAGE_REFUSALS.find(([re]) => re.test(a.text))?.[1] ?? 'page') : undefined;
+  const code =
+    a.body && typeof a.body === 'object'
+      ? (a.body as { code?: string }).code
+      : a.status >= 400
+        ? (PAGE_REFUSALS.find(([re]) => re.test(a.text))?.[1] ?? 'page')
+        : undefined;
   return code ? `${a.status} ${code}` : String(a.status);
 }
 
@@ -172,7 +208,12 @@ export async function runRace(h: RaceHarness, kind: RaceKind, r: Random): Promis
   const b = await h.book(r, event);
   if (!b) return;
   const base = `/api/v1/events/${b.eventId}/registrations/${b.registrationId}`;
-  const step2 = (url: string, paymentId: string) => h.api(url, 'POST', `/api/v1/events/${b.eventId}/register`, { registrationId: b.registrationId, orderId: b.orderId, paymentId });
+  const step2 = (url: string, paymentId: string) =>
+    h.api(url, 'POST', `/api/v1/events/${b.eventId}/register`, {
+      registrationId: b.registrationId,
+      orderId: b.orderId,
+      paymentId,
+    });
   const paymentId = h.pay(b.orderId);
   if (!paymentId) return;
   const pendingKinds: readonly RaceKind[] = ['step2_cancel', 'notification_step2'];
@@ -181,13 +222,21 @@ export async function runRace(h: RaceHarness, kind: RaceKind, r: Random): Promis
   if (!pendingKinds.includes(kind)) await step2(pick(r, h.urls()), paymentId);
 
   // The attendee's page as opened before the race: its link and form tokens.
-  const token = attendeeToken(h.secretsKey, b.registrationId, (await h.ticketCode(b.registrationId)) ?? b.registrationId);
+  const token = attendeeToken(
+    h.secretsKey,
+    b.registrationId,
+    (await h.ticketCode(b.registrationId)) ?? b.registrationId,
+  );
   type Request = [label: string, send: (url: string) => Promise<Reply>];
   const attendee = (action: 'cancel' | 'transfer', fields: Record<string, string>): Request => [
     `attendee ${action}`,
-    (url) => h.form(url, `/t/${token}/${action}`, { csrf: formToken(h.secretsKey, token, action), ...fields }),
+    (url) =>
+      h.form(url, `/t/${token}/${action}`, { csrf: formToken(h.secretsKey, token, action), ...fields }),
   ];
-  const organiser = (action: 'cancel' | 'refund' | 'transfer', body?: unknown): Request => [`organiser ${action}`, (url) => h.api(url, 'POST', `${base}/${action}`, body)];
+  const organiser = (action: 'cancel' | 'refund' | 'transfer', body?: unknown): Request => [
+    `organiser ${action}`,
+    (url) => h.api(url, 'POST', `${base}/${action}`, body),
+  ];
   const cancel = attendee('cancel', { confirm: 'yes' });
   const transferTo = { name: 'New Holder', email: h.email('holder') };
 
@@ -217,7 +266,8 @@ export async function runRace(h: RaceHarness, kind: RaceKind, r: Random): Promis
       requests.push(['step 2', (url) => step2(url, paymentId)]);
       // order.paid, payment.captured, or both: each races step 2.
       const chosen = notes.filter(() => r() < 0.7);
-      for (const note of chosen.length > 0 ? chosen : notes.slice(0, 1)) requests.push([note.event, (url) => h.notify(url, note)]);
+      for (const note of chosen.length > 0 ? chosen : notes.slice(0, 1))
+        requests.push([note.event, (url) => h.notify(url, note)]);
       break;
     }
     case 'transfer_cancel':
@@ -234,11 +284,17 @@ export async function runRace(h: RaceHarness, kind: RaceKind, r: Random): Promis
   const first = Math.floor(r() * urls.length);
   const answers = await releasedTogether(
     h.rzp,
-    requests.map(([, send], i) => () => send(urls[(first + i) % urls.length]!)),
+    requests.map(
+      ([, send], i) =>
+        () =>
+          send(urls[(first + i) % urls.length]!),
+    ),
     h.stalled,
   );
 
-  h.trace?.(`race ${kind} on ${event.label}, order ${b.orderId}: ${answers.map((a, i) => `${requests[i]![0]} → ${answerOf(a)}`).join(', ')}`);
+  h.trace?.(
+    `race ${kind} on ${event.label}, order ${b.orderId}: ${answers.map((a, i) => `${requests[i]![0]} → ${answerOf(a)}`).join(', ')}`,
+  );
   const f = h.figures;
   f.groups++;
   f.byKind[kind] = (f.byKind[kind] ?? 0) + 1;
@@ -247,6 +303,9 @@ export async function runRace(h: RaceHarness, kind: RaceKind, r: Random): Promis
   if (ENDING.includes(kind)) {
     const acted = answers.filter(ok).length;
     if (acted === 1) f.oneActed++;
-    if (acted > 1) h.mismatch(`race ${kind} on the booking of order ${b.orderId}: ${acted} of ${answers.length} requests ended it (${answers.map(answerOf).join(', ')}); at most one may`);
+    if (acted > 1)
+      h.mismatch(
+        `race ${kind} on the booking of order ${b.orderId}: ${acted} of ${answers.length} requests ended it (${answers.map(answerOf).join(', ')}); at most one may`,
+      );
   }
 }

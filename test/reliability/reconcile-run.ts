@@ -9,14 +9,28 @@
 import { writeFileSync } from 'node:fs';
 import { formatFigures, runReconciliation } from './driver.js';
 
-const seed = process.env.RECONCILE_SEED ? Number(process.env.RECONCILE_SEED) : Math.floor(Math.random() * 2 ** 31);
+const seed = process.env.RECONCILE_SEED
+  ? Number(process.env.RECONCILE_SEED)
+  : Math.floor(Math.random() * 2 ** 31);
 const operations = Number(process.env.RECONCILE_OPS ?? 5000);
 const control = /^(1|true|yes)$/i.test(process.env.RECONCILE_CONTROL ?? '');
 const racing = /^(1|true|yes)$/i.test(process.env.RECONCILE_RACING ?? '');
-const databaseUrl = process.env.RECONCILE_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const databaseUrl =
+  process.env.RECONCILE_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
 
-console.log(`reconciliation run: ${operations} operations, seed ${seed}${control ? ', control (no sweep anywhere)' : ''}${racing ? ', racing' : ''}`);
-const figures = await runReconciliation({ operations, seed, databaseUrl, control, racing, log: (line) => console.log(`  ${line}`) });
+console.log(
+  `reconciliation run: ${operations} operations, seed ${seed}${control ? ', control (no sweep anywhere)' : ''}${racing ? ', racing' : ''}`,
+);
+const figures = await runReconciliation({
+  operations,
+  seed,
+  databaseUrl,
+  control,
+  racing,
+  log: (line) => console.log(`  ${line}`),
+});
 console.log(formatFigures(figures));
 if (process.env.RECONCILE_JSON) writeFileSync(process.env.RECONCILE_JSON, JSON.stringify(figures, null, 2));
 process.exit(figures.mismatches.length === 0 ? 0 : 1);

@@ -31,7 +31,10 @@ import type { SoakFigures } from '../soak/soak.js';
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TMP = join(REPO, '.tmp/reliability');
 mkdirSync(TMP, { recursive: true });
-const databaseUrl = process.env.RECONCILE_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const databaseUrl =
+  process.env.RECONCILE_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
 const SMALL_OPS = Number(process.env.RELIABILITY_SMALL_OPS ?? 300);
 const SMALL_SEED = 7;
 const BIG_OPS = Number(process.env.RELIABILITY_BIG_OPS ?? 5000);
@@ -54,7 +57,9 @@ interface Run {
 let runNo = 0;
 function reconcile(label: string, env: Record<string, string>): Promise<Run> {
   const json = join(TMP, `run-${++runNo}.json`);
-  const command = `${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} npm run reconcile`;
+  const command = `${Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')} npm run reconcile`;
   console.log(`\n== ${label}: ${command}`);
   return new Promise((res) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/reliability/reconcile-run.ts'], {
@@ -76,19 +81,35 @@ function reconcile(label: string, env: Record<string, string>): Promise<Run> {
 
 // ---------------------------------------------------------------- the runs
 const threeOf = (seed: number, ops: number) =>
-  Promise.all([1, 2, 3].map((i) => reconcile(`seed ${seed}, run ${i} of 3`, { RECONCILE_OPS: String(ops), RECONCILE_SEED: String(seed) })));
+  Promise.all(
+    [1, 2, 3].map((i) =>
+      reconcile(`seed ${seed}, run ${i} of 3`, { RECONCILE_OPS: String(ops), RECONCILE_SEED: String(seed) }),
+    ),
+  );
 const small: Run[] = await threeOf(SMALL_SEED, SMALL_OPS);
 
-const bigSeed = process.env.RELIABILITY_BIG_SEED ? Number(process.env.RELIABILITY_BIG_SEED) : Math.floor(Math.random() * 2 ** 31);
+const bigSeed = process.env.RELIABILITY_BIG_SEED
+  ? Number(process.env.RELIABILITY_BIG_SEED)
+  : Math.floor(Math.random() * 2 ** 31);
 const bigStarted = Date.now();
 const big: Run[] = await threeOf(bigSeed, BIG_OPS);
 const bigMinutes = Math.round((Date.now() - bigStarted) / 60_000);
 
 const racingRuns: Run[] = await Promise.all(
-  RACING_SEEDS.map((seed) => reconcile(`seed ${seed}, racing`, { RECONCILE_OPS: String(SMALL_OPS), RECONCILE_SEED: String(seed), RECONCILE_RACING: '1' })),
+  RACING_SEEDS.map((seed) =>
+    reconcile(`seed ${seed}, racing`, {
+      RECONCILE_OPS: String(SMALL_OPS),
+      RECONCILE_SEED: String(seed),
+      RECONCILE_RACING: '1',
+    }),
+  ),
 );
 
-const controlRun = await reconcile('control: no sweep anywhere', { RECONCILE_OPS: String(SMALL_OPS), RECONCILE_SEED: String(SMALL_SEED), RECONCILE_CONTROL: '1' });
+const controlRun = await reconcile('control: no sweep anywhere', {
+  RECONCILE_OPS: String(SMALL_OPS),
+  RECONCILE_SEED: String(SMALL_SEED),
+  RECONCILE_CONTROL: '1',
+});
 
 console.log('\n== planted faults');
 const planted: PlantedResult[] = await plantFaults();
@@ -99,14 +120,36 @@ const lyingCases: [keyof Lies, string][] = [
   ['capturesMisreported', 'reports a capture of another amount'],
   ['ordersLost', 'loses every notification and fetch for some orders'],
 ];
-const lying: { lie: string; what: string; lies: number; reported: number; mismatches: number; example: string | undefined }[] = [];
+const lying: {
+  lie: string;
+  what: string;
+  lies: number;
+  reported: number;
+  mismatches: number;
+  example: string | undefined;
+}[] = [];
 for (const [lie, what] of lyingCases) {
-  const f = await runReconciliation({ operations: 40, seed: 3, databaseUrl, lies: { [lie]: 0.5 }, minimums: false });
+  const f = await runReconciliation({
+    operations: 40,
+    seed: 3,
+    databaseUrl,
+    lies: { [lie]: 0.5 },
+    minimums: false,
+  });
   const lied = f.lied[lie] ?? [];
   const reported = lied.filter((l) => f.mismatches.some((m) => m.includes(l.id) || m.includes(l.orderId)));
   const example = f.mismatches.find((m) => lied.some((l) => m.includes(l.id) || m.includes(l.orderId)));
-  lying.push({ lie, what, lies: lied.length, reported: reported.length, mismatches: f.mismatches.length, example });
-  console.log(`  ${lie}: ${lied.length} lies, ${reported.length} reported, ${f.mismatches.length} mismatches`);
+  lying.push({
+    lie,
+    what,
+    lies: lied.length,
+    reported: reported.length,
+    mismatches: f.mismatches.length,
+    example,
+  });
+  console.log(
+    `  ${lie}: ${lied.length} lies, ${reported.length} reported, ${f.mismatches.length} mismatches`,
+  );
 }
 
 console.log('\n== npm run soak');
@@ -126,14 +169,20 @@ try {
 }
 
 let mutation: string[] = ['not run: package.json has no `mutate` script.'];
-const scripts = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+const scripts =
+  (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts?: Record<string, string> })
+    .scripts ?? {};
 if (scripts.mutate) {
   console.log('\n== npm run mutate');
-  const code = await new Promise<number | null>((res) => spawn('npm', ['run', 'mutate'], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] }).on('exit', res));
+  const code = await new Promise<number | null>((res) =>
+    spawn('npm', ['run', 'mutate'], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] }).on('exit', res),
+  );
   const summaryFile = join(REPO, '.tmp/mutation/summary.json');
   if (existsSync(summaryFile)) {
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Record<string, unknown>;
-    const mutated = (JSON.parse(readFileSync(join(REPO, 'stryker.config.json'), 'utf8')) as { mutate: string[] }).mutate;
+    const mutated = (
+      JSON.parse(readFileSync(join(REPO, 'stryker.config.json'), 'utf8')) as { mutate: string[] }
+    ).mutate;
     mutation = [
       `The code that decides money (docs/decisions/22-figures-and-evidence.md), as \`mutate\` in stryker.config.json lists it: ${mutated.map((f) => `\`${f}\``).join(', ')}.`,
       '',
@@ -142,9 +191,11 @@ if (scripts.mutate) {
       '| | |',
       '|---|---|',
     ];
-    const cell = (v: unknown) => (typeof v === 'object' && v !== null ? '`' + JSON.stringify(v) + '`' : String(v));
+    const cell = (v: unknown) =>
+      typeof v === 'object' && v !== null ? '`' + JSON.stringify(v) + '`' : String(v);
     for (const [k, v] of Object.entries(summary)) {
-      if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k2, v2] of Object.entries(v)) mutation.push(`| ${k} ${k2} | ${cell(v2)} |`);
+      if (v && typeof v === 'object' && !Array.isArray(v))
+        for (const [k2, v2] of Object.entries(v)) mutation.push(`| ${k} ${k2} | ${cell(v2)} |`);
       else mutation.push(`| ${k} | ${cell(v)} |`);
     }
   } else mutation = [`\`npm run mutate\` ran (exit ${code}) but wrote no \`.tmp/mutation/summary.json\`.`];
@@ -153,9 +204,15 @@ const loadAfter = loadavg();
 const finishedAt = new Date();
 
 // ---------------------------------------------------------------- the report
-const same = (runs: Run[]) => runs.length > 1 && runs.every((r) => r.figures && JSON.stringify(figureLines(r.figures)) === JSON.stringify(figureLines(runs[0]!.figures!)));
+const same = (runs: Run[]) =>
+  runs.length > 1 &&
+  runs.every(
+    (r) =>
+      r.figures && JSON.stringify(figureLines(r.figures)) === JSON.stringify(figureLines(runs[0]!.figures!)),
+  );
 const n = (v: number) => v.toLocaleString('en-IN');
-const rupees = (paise: number) => `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const rupees = (paise: number) =>
+  `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const faultTotal = (f: RunFigures) => Object.values(f.faults).reduce((s, v) => s + v, 0);
 const FAULT_NAMES: Record<string, string> = {
   gateway_error: 'gateway answered 503 before doing anything',
@@ -174,15 +231,34 @@ function runTable(runs: Run[]): string[] {
     ['faults injected (each counted once, by kind below)', (f) => n(faultTotal(f))],
     ['gateway orders', (f) => n(f.orders)],
     ['captured payments / of them refunded', (f) => `${n(f.payments)} / ${n(f.refunds)}`],
-    ['paid bookings paid at the gateway / confirmed', (f) => `${n(f.paidAtGateway)} / ${n(f.confirmedBookings)}`],
+    [
+      'paid bookings paid at the gateway / confirmed',
+      (f) => `${n(f.paidAtGateway)} / ${n(f.confirmedBookings)}`,
+    ],
     ['membership periods confirmed', (f) => n(f.confirmedPeriods)],
-    ['payouts requested / processed / reversed / failed', (f) => `${f.payouts.requested} / ${f.payouts.processed} / ${f.payouts.reversed} / ${f.payouts.failed}`],
-    ['RazorpayX paid out / ledger payout entries', (f) => `${rupees(f.payouts.gatewayProcessedPaise)} / ${rupees(f.payouts.ledgerPaise)}`],
+    [
+      'payouts requested / processed / reversed / failed',
+      (f) => `${f.payouts.requested} / ${f.payouts.processed} / ${f.payouts.reversed} / ${f.payouts.failed}`,
+    ],
+    [
+      'RazorpayX paid out / ledger payout entries',
+      (f) => `${rupees(f.payouts.gatewayProcessedPaise)} / ${rupees(f.payouts.ledgerPaise)}`,
+    ],
     ...(runs.some((r) => r.figures?.racing)
       ? ([
           ['racing groups', (f) => n(f.races.groups)],
-          ['raced requests / groups of ending requests where exactly one acted', (f) => `${n(f.races.requests)} / ${n(f.races.oneActed)}`],
-          ['raced requests answered', (f) => Object.entries(f.races.answers).sort().map(([k, v]) => `${k} × ${v}`).join(', ')],
+          [
+            'raced requests / groups of ending requests where exactly one acted',
+            (f) => `${n(f.races.requests)} / ${n(f.races.oneActed)}`,
+          ],
+          [
+            'raced requests answered',
+            (f) =>
+              Object.entries(f.races.answers)
+                .sort()
+                .map(([k, v]) => `${k} × ${v}`)
+                .join(', '),
+          ],
         ] as [string, (f: RunFigures) => string][])
       : []),
     ...(['tickets', 'memberships'] as const).map(
@@ -195,8 +271,15 @@ function runTable(runs: Run[]): string[] {
           },
         ] as [string, (f: RunFigures) => string],
     ),
-    ['ledger fee entries checked against the fee rules (docs/decisions/09-money-and-fees.md)', (f) => n(f.feeEntriesChecked)],
-    ['sweeps (orders checked, confirmed, refunded, orphans found)', (f) => `${f.sweeps} (${n(f.sweepTotals.checked)}, ${f.sweepTotals.confirmed}, ${f.sweepTotals.refunded}, ${f.sweepTotals.orphansFound})`],
+    [
+      'ledger fee entries checked against the fee rules (docs/decisions/09-money-and-fees.md)',
+      (f) => n(f.feeEntriesChecked),
+    ],
+    [
+      'sweeps (orders checked, confirmed, refunded, orphans found)',
+      (f) =>
+        `${f.sweeps} (${n(f.sweepTotals.checked)}, ${f.sweepTotals.confirmed}, ${f.sweepTotals.refunded}, ${f.sweepTotals.orphansFound})`,
+    ],
     ['stalls (interleavings released early)', (f) => String(f.stalls)],
     ['**mismatches**', (f) => `**${f.mismatches.length}**`],
     ['exit code', () => ''],
@@ -204,7 +287,9 @@ function runTable(runs: Run[]): string[] {
   ];
   const out = [`| | ${runs.map((r) => r.label).join(' | ')} |`, `|---|${runs.map(() => '---|').join('')}`];
   for (const [name, get] of rows) {
-    out.push(`| ${name} | ${runs.map((r) => (name === 'exit code' ? String(r.exitCode) : r.figures ? get(r.figures) : 'no figures (the run crashed)')).join(' | ')} |`);
+    out.push(
+      `| ${name} | ${runs.map((r) => (name === 'exit code' ? String(r.exitCode) : r.figures ? get(r.figures) : 'no figures (the run crashed)')).join(' | ')} |`,
+    );
   }
   return out;
 }
@@ -212,21 +297,40 @@ function runTable(runs: Run[]): string[] {
 function faultsTable(runs: Run[]): string[] {
   const f = runs.find((r) => r.figures)?.figures;
   if (!f) return [];
-  return ['| fault | what | count |', '|---|---|---|', ...Object.entries(f.faults).sort().map(([k, v]) => `| \`${k}\` | ${FAULT_NAMES[k] ?? k} | ${n(v)} |`)];
+  return [
+    '| fault | what | count |',
+    '|---|---|---|',
+    ...Object.entries(f.faults)
+      .sort()
+      .map(([k, v]) => `| \`${k}\` | ${FAULT_NAMES[k] ?? k} | ${n(v)} |`),
+  ];
 }
 
 function kinds(runs: Run[]): string {
   const f = runs.find((r) => r.figures)?.figures;
-  return f ? Object.entries(f.byKind).sort().map(([k, v]) => `${k} ${n(v)}`).join(', ') : '—';
+  return f
+    ? Object.entries(f.byKind)
+        .sort()
+        .map(([k, v]) => `${k} ${n(v)}`)
+        .join(', ')
+    : '—';
 }
 
 function mismatchList(r: Run): string[] {
   const m = r.figures?.mismatches ?? [];
-  return m.length === 0 ? [] : ['', `Mismatches of ${r.label}${m.length > 20 ? ` (first 20 of ${m.length})` : ''}:`, '', ...m.slice(0, 20).map((x) => `- ${x}`)];
+  return m.length === 0
+    ? []
+    : [
+        '',
+        `Mismatches of ${r.label}${m.length > 20 ? ` (first 20 of ${m.length})` : ''}:`,
+        '',
+        ...m.slice(0, 20).map((x) => `- ${x}`),
+      ];
 }
 
 function sameness(runs: Run[]): string {
-  if (same(runs)) return `The ${runs.length} runs printed the same figures, line for line (every figure but the time taken).`;
+  if (same(runs))
+    return `The ${runs.length} runs printed the same figures, line for line (every figure but the time taken).`;
   const lines = runs.map((r) => (r.figures ? figureLines(r.figures) : []));
   const differing = lines[0]!.filter((l, i) => lines.some((x) => x[i] !== l)).length;
   return `**The runs did not print the same figures** (${differing} lines differ): the run is not fully reproducible on this machine.`;
@@ -247,11 +351,11 @@ const md: string[] = [
   '',
   '## What a run does',
   '',
-  'The reconciliation run (`test/reliability/driver.ts`, `npm run reconcile`) checks the service\'s promise — every captured paisa ends in exactly one place, a confirmed booking or membership period, or a full refund — and that the gateway, the service and the ledger tell the same story, under the failures a payment system meets. It starts the Razorpay emulator (with RazorpayX), a fresh PostgreSQL database and two service processes in live mode; draws the operations from the seed (paid bookings paid and confirmed, duplicate step 2s, authorised-only payments, browsers closed after paying, abandoned bookings, organiser cancels and refunds racing step 2, fixed-term memberships, a cancel racing the confirm, repeat subscribes paid twice, promo codes at their limit, event deletions, notifications delivered late, twice, shuffled or never, organiser payouts to UPI settled processed, reversed or failed), and kills one process mid-request. The same seed gives the same operations and the same figures: see docs/operations/reliability-runs.md for how.',
+  "The reconciliation run (`test/reliability/driver.ts`, `npm run reconcile`) checks the service's promise — every captured paisa ends in exactly one place, a confirmed booking or membership period, or a full refund — and that the gateway, the service and the ledger tell the same story, under the failures a payment system meets. It starts the Razorpay emulator (with RazorpayX), a fresh PostgreSQL database and two service processes in live mode; draws the operations from the seed (paid bookings paid and confirmed, duplicate step 2s, authorised-only payments, browsers closed after paying, abandoned bookings, organiser cancels and refunds racing step 2, fixed-term memberships, a cancel racing the confirm, repeat subscribes paid twice, promo codes at their limit, event deletions, notifications delivered late, twice, shuffled or never, organiser payouts to UPI settled processed, reversed or failed), and kills one process mid-request. The same seed gives the same operations and the same figures: see docs/operations/reliability-runs.md for how.",
   '',
-  'Racing mode (`RECONCILE_RACING=1`, `test/reliability/racing.ts`) adds, after about one operation in four, a group of concurrent changes to one booking fired at once at both processes, their gateway requests released together: cancels from the attendee\'s page (two or three tabs, sometimes the organiser too), cancel × refund, refund × refund, the attendee\'s cancel under a fee-keeping policy × the organiser\'s refund, step 2 × cancel, the gateway\'s notification × step 2, transfer × cancel. The seed picks the groups, the requests and the processes; which request wins is a real race, so a racing run\'s figures may differ between runs of one seed, and its checks must hold whichever wins. Of each group of ending requests at most one may answer 2xx.',
+  "Racing mode (`RECONCILE_RACING=1`, `test/reliability/racing.ts`) adds, after about one operation in four, a group of concurrent changes to one booking fired at once at both processes, their gateway requests released together: cancels from the attendee's page (two or three tabs, sometimes the organiser too), cancel × refund, refund × refund, the attendee's cancel under a fee-keeping policy × the organiser's refund, step 2 × cancel, the gateway's notification × step 2, transfer × cancel. The seed picks the groups, the requests and the processes; which request wins is a real race, so a racing run's figures may differ between runs of one seed, and its checks must hold whichever wins. Of each group of ending requests at most one may answer 2xx.",
   '',
-  'At the end it checks, each side read on its own: per order and per payment, the gateway\'s captured − refunded against what the service confirmed or kept (a cancellation\'s fee); per sold booking, the gateway\'s refunds of its payment against the ledger\'s refund entries (a refund made twice shows here), and a kept fee against its event\'s policy; no refund claim left open; seats against confirmed heads; promo uses against their limits; per account, mode and product (tickets, memberships) the gateway\'s captured − refunded = the service\'s confirmed gross with what cancellations kept = the ledger\'s sales − refunds (entries read as stored); every fee entry against the fee rules (docs/decisions/09-money-and-fees.md) written out independently (platform fee by ordinal, 3 % gateway charge per ticket; the 3 % gateway charge on live membership payments); RazorpayX\'s processed − reversed payouts = the ledger\'s payout entries, and each payout\'s state; the service\'s own ledger recomputation; and minimums that make an idle run fail (at least 30 % of the bookings paid at the gateway confirmed, tickets and memberships both paid, a payout processed, every fault kind fired at least once).',
+  "At the end it checks, each side read on its own: per order and per payment, the gateway's captured − refunded against what the service confirmed or kept (a cancellation's fee); per sold booking, the gateway's refunds of its payment against the ledger's refund entries (a refund made twice shows here), and a kept fee against its event's policy; no refund claim left open; seats against confirmed heads; promo uses against their limits; per account, mode and product (tickets, memberships) the gateway's captured − refunded = the service's confirmed gross with what cancellations kept = the ledger's sales − refunds (entries read as stored); every fee entry against the fee rules (docs/decisions/09-money-and-fees.md) written out independently (platform fee by ordinal, 3 % gateway charge per ticket; the 3 % gateway charge on live membership payments); RazorpayX's processed − reversed payouts = the ledger's payout entries, and each payout's state; the service's own ledger recomputation; and minimums that make an idle run fail (at least 30 % of the bookings paid at the gateway confirmed, tickets and memberships both paid, a payout processed, every fault kind fired at least once).",
   '',
   `## Seed ${SMALL_SEED}, ${n(SMALL_OPS)} operations, three times`,
   '',
@@ -303,7 +407,10 @@ const md: string[] = [
   '',
   '| planted fault | exit | mismatches | caught | first mismatch |',
   '|---|---|---|---|---|',
-  ...planted.map((p) => `| ${p.description} (\`${p.fault}\`) | ${p.exitCode} | ${p.mismatches} | ${p.caught ? 'yes' : '**no**'} | ${(p.firstMismatches[0] ?? '').replace(/\|/g, '\\|')} |`),
+  ...planted.map(
+    (p) =>
+      `| ${p.description} (\`${p.fault}\`) | ${p.exitCode} | ${p.mismatches} | ${p.caught ? 'yes' : '**no**'} | ${(p.firstMismatches[0] ?? '').replace(/\|/g, '\\|')} |`,
+  ),
   '',
   '## A lying gateway',
   '',
@@ -311,7 +418,10 @@ const md: string[] = [
   '',
   '| the gateway | lies told | reported by a mismatch | mismatches | example |',
   '|---|---|---|---|---|',
-  ...lying.map((l) => `| ${l.what} | ${l.lies} | ${l.reported} | ${l.mismatches} | ${(l.example ?? '—').replace(/\|/g, '\\|')} |`),
+  ...lying.map(
+    (l) =>
+      `| ${l.what} | ${l.lies} | ${l.reported} | ${l.mismatches} | ${(l.example ?? '—').replace(/\|/g, '\\|')} |`,
+  ),
   '',
   '## Three instances under fire (the soak)',
   '',
@@ -325,18 +435,34 @@ const md: string[] = [
         ...(
           [
             ['instances killed', (x: SoakFigures) => n(x.kills)],
-            ['bookings acknowledged: free / paid', (x: SoakFigures) => `${n(x.acknowledged.free)} / ${n(x.acknowledged.paid)}`],
-            ['requests refused or failed (killed instance, full event)', (x: SoakFigures) => n(x.refusedOrFailed)],
-            ['door admits / re-scans answered "already in"', (x: SoakFigures) => `${n(x.admits)} / ${n(x.rescans)}`],
+            [
+              'bookings acknowledged: free / paid',
+              (x: SoakFigures) => `${n(x.acknowledged.free)} / ${n(x.acknowledged.paid)}`,
+            ],
+            [
+              'requests refused or failed (killed instance, full event)',
+              (x: SoakFigures) => n(x.refusedOrFailed),
+            ],
+            [
+              'door admits / re-scans answered "already in"',
+              (x: SoakFigures) => `${n(x.admits)} / ${n(x.rescans)}`,
+            ],
             ['broadcasts / their mails', (x: SoakFigures) => `${n(x.broadcasts)} / ${n(x.broadcastMails)}`],
             ['confirmed bookings with their ticket mail', (x: SoakFigures) => n(x.ticketMails)],
-            ['webhooks delivered / recorded failed (a worker killed mid-delivery)', (x: SoakFigures) => `${n(x.webhooksDelivered)} / ${n(x.webhooksFailed)}`],
+            [
+              'webhooks delivered / recorded failed (a worker killed mid-delivery)',
+              (x: SoakFigures) => `${n(x.webhooksDelivered)} / ${n(x.webhooksFailed)}`,
+            ],
             ['gateway notifications delivered', (x: SoakFigures) => n(x.notificationsDelivered)],
             ['seconds until every job had run after the load', (x: SoakFigures) => n(x.drainSeconds)],
             ['**invariants broken**', (x: SoakFigures) => `**${x.violations.length}**`],
           ] as [string, (x: SoakFigures) => string][]
         ).map(([name, get]) => `| ${name} | ${soak.map(get).join(' | ')} |`),
-        ...soak.flatMap((x, i) => (x.violations.length === 0 ? [] : ['', `Broken in run ${i + 1}:`, '', ...x.violations.slice(0, 20).map((v) => `- ${v}`)])),
+        ...soak.flatMap((x, i) =>
+          x.violations.length === 0
+            ? []
+            : ['', `Broken in run ${i + 1}:`, '', ...x.violations.slice(0, 20).map((v) => `- ${v}`)],
+        ),
       ]),
   '',
   '## Mutation testing',

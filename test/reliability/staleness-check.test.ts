@@ -33,7 +33,12 @@ after(() => {
 });
 
 function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', args, {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }).trim();
 }
 
 function write(dir: string, path: string, text: string): void {
@@ -48,7 +53,17 @@ function commit(dir: string, message: string): string {
 }
 
 function reliabilityMd(sha: string, note = ''): string {
-  return ['# Reliability', '', '| | |', '|---|---|', '| machine | test |', `| commit | \`${sha}\`${note} |`, '', '## What a run does', ''].join('\n');
+  return [
+    '# Reliability',
+    '',
+    '| | |',
+    '|---|---|',
+    '| machine | test |',
+    `| commit | \`${sha}\`${note} |`,
+    '',
+    '## What a run does',
+    '',
+  ].join('\n');
 }
 
 /** A repository whose first commit (A) holds files in every money path and one outside them. */
@@ -84,8 +99,16 @@ describe('the RELIABILITY.md staleness check', () => {
     commit(dir, 'B');
     const { status, output } = check(dir);
     assert.equal(status, 1, output);
-    assert.match(output, /RELIABILITY\.md is stale: it ran on commit [0-9a-f]{12}, and 3 files of the money paths changed/);
-    for (const f of ['src/modules/payments/x.ts', 'src/modules/gst/gst.service.ts', 'src/modules/ledger/ledger.service.ts']) assert.ok(output.includes(`  ${f}\n`), `${f} is listed:\n${output}`);
+    assert.match(
+      output,
+      /RELIABILITY\.md is stale: it ran on commit [0-9a-f]{12}, and 3 files of the money paths changed/,
+    );
+    for (const f of [
+      'src/modules/payments/x.ts',
+      'src/modules/gst/gst.service.ts',
+      'src/modules/ledger/ledger.service.ts',
+    ])
+      assert.ok(output.includes(`  ${f}\n`), `${f} is listed:\n${output}`);
     assert.ok(!output.includes('README.md\n'), output);
   });
 
@@ -135,7 +158,10 @@ describe('the RELIABILITY.md staleness check', () => {
     commit(dir, 'B');
     const { status, output } = check(dir);
     assert.equal(status, 1, output);
-    assert.match(output, /names commit 4ad475f4a2bc2e6a9878850c3be3c8d956b92bcc, which is not in this repository/);
+    assert.match(
+      output,
+      /names commit 4ad475f4a2bc2e6a9878850c3be3c8d956b92bcc, which is not in this repository/,
+    );
   });
 
   it('fails on a shallow clone that lacks the commit, saying the clone is shallow', () => {
@@ -166,12 +192,20 @@ describe('the RELIABILITY.md staleness check', () => {
   it("on a copy of this repository's money paths and RELIABILITY.md: a planted change to a money file fails it", () => {
     const dir = mkdtempSync(join(tmpdir(), 'reliability-check-copy-'));
     dirs.push(dir);
-    const tree = execFileSync('git', ['archive', '--format=tar', 'HEAD', '--', 'src/modules', 'RELIABILITY.md'], { cwd: REPO, env, maxBuffer: 1 << 28 });
+    const tree = execFileSync(
+      'git',
+      ['archive', '--format=tar', 'HEAD', '--', 'src/modules', 'RELIABILITY.md'],
+      { cwd: REPO, env, maxBuffer: 1 << 28 },
+    );
     execFileSync('tar', ['-x', '-C', dir], { input: tree });
     git(dir, 'init', '-q');
     const a = commit(dir, 'A');
     const real = readFileSync(join(dir, 'RELIABILITY.md'), 'utf8');
-    assert.equal(real.match(new RegExp(COMMIT_ROW.source, 'gm'))?.length, 1, "this repository's RELIABILITY.md has one commit row");
+    assert.equal(
+      real.match(new RegExp(COMMIT_ROW.source, 'gm'))?.length,
+      1,
+      "this repository's RELIABILITY.md has one commit row",
+    );
     write(dir, 'RELIABILITY.md', real.replace(COMMIT_ROW, `| commit | \`${a}\` |`));
     commit(dir, 'the reliability run of A');
     assert.equal(check(dir).status, 0, check(dir).output);
@@ -185,7 +219,10 @@ describe('the RELIABILITY.md staleness check', () => {
     commit(dir, 'a planted change to a money file');
     const { status, output } = check(dir);
     assert.equal(status, 1, output);
-    assert.match(output, /RELIABILITY\.md is stale: it ran on commit [0-9a-f]{12}, and 1 file of the money paths changed/);
+    assert.match(
+      output,
+      /RELIABILITY\.md is stale: it ran on commit [0-9a-f]{12}, and 1 file of the money paths changed/,
+    );
     assert.ok(output.includes('  src/modules/payments/fees.ts\n'), output);
   });
 });

@@ -24,12 +24,31 @@ describe('the SDK', { timeout: 120_000 }, () => {
 
   it('verifies a webhook delivery as the service signs it, and refuses a changed body or an old timestamp', () => {
     const secret = 'whsec_example';
-    const body = JSON.stringify({ id: 'evt_1', type: 'registration.confirmed', createdAt: '2026-11-25T00:00:00Z', mode: 'test', data: {} });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'registration.confirmed',
+      createdAt: '2026-11-25T00:00:00Z',
+      mode: 'test',
+      data: {},
+    });
     const ts = 1_790_000_000;
     const signature = `sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`;
     const now = new Date(ts * 1000 + 60_000);
-    assert.equal(verifyWebhook(body, { signature, timestamp: String(ts) }, secret, { now }).type, 'registration.confirmed');
-    assert.throws(() => verifyWebhook(body.replace('evt_1', 'evt_2'), { signature, timestamp: String(ts) }, secret, { now }), /does not verify/);
-    assert.throws(() => verifyWebhook(body, { signature, timestamp: String(ts) }, secret, { now: new Date(ts * 1000 + 600_000) }), /tolerance/);
+    assert.equal(
+      verifyWebhook(body, { signature, timestamp: String(ts) }, secret, { now }).type,
+      'registration.confirmed',
+    );
+    assert.throws(
+      () =>
+        verifyWebhook(body.replace('evt_1', 'evt_2'), { signature, timestamp: String(ts) }, secret, { now }),
+      /does not verify/,
+    );
+    assert.throws(
+      () =>
+        verifyWebhook(body, { signature, timestamp: String(ts) }, secret, {
+          now: new Date(ts * 1000 + 600_000),
+        }),
+      /tolerance/,
+    );
   });
 });

@@ -49,9 +49,11 @@ describe('over-limit bodies', () => {
     const size = 3 * 1024 * 1024;
     const piece = Buffer.alloc(64 * 1024, 'a');
     const chunks: Buffer[] = [];
-    for (let i = 0; i < size; i += piece.length) chunks.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
+    for (let i = 0; i < size; i += piece.length)
+      chunks.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
     chunks.push(Buffer.from('0\r\n\r\n'));
-    const head = 'POST /auth/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const head =
+      'POST /auth/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
     const answer = await rawRequest(server.url, head, Buffer.concat(chunks));
     assert.match(answer, /^HTTP\/1\.1 413 /, answer.slice(0, 200));
     assert.equal(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).code, 'payload_too_large');
@@ -80,7 +82,9 @@ describe('over-limit bodies, client that reads only after sending everything', (
       socket.on('error', (err) => (error ??= err.message));
       socket.on('close', () => resolve({ answer, ...(error ? { error } : {}) }));
       socket.on('connect', async () => {
-        socket.write(`POST /auth/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`);
+        socket.write(
+          `POST /auth/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+        );
         const piece = Buffer.alloc(64 * 1024, 'a');
         for (let i = 0; i < size && !socket.destroyed && error === undefined; i += piece.length) {
           if (!socket.write(piece)) await new Promise((r) => socket.once('drain', r).once('error', r));

@@ -18,7 +18,10 @@ const objects = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(le
  * Runs `fn` while watching JSON.parse: answers whether it was ever handed text that starts
  * with `prefix` (the bodies below; the test's own answers start otherwise).
  */
-async function watchingJsonParse<T>(prefix: string, fn: () => Promise<T>): Promise<{ result: T; parsed: boolean }> {
+async function watchingJsonParse<T>(
+  prefix: string,
+  fn: () => Promise<T>,
+): Promise<{ result: T; parsed: boolean }> {
   const original = JSON.parse;
   let parsed = false;
   JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
@@ -45,14 +48,22 @@ describe('the nesting scan', () => {
   it('does not count brackets inside strings, escaped quotes included', () => {
     assert.equal(jsonTooDeep(JSON.stringify({ a: '['.repeat(1000) })), false);
     assert.equal(jsonTooDeep(JSON.stringify({ a: '"' + '{'.repeat(1000) + '\\' })), false);
-    assert.equal(jsonTooDeep(`["\\\\", ${nested(MAX_JSON_DEPTH)}]`), true, 'an escaped backslash ends before the quote');
+    assert.equal(
+      jsonTooDeep(`["\\\\", ${nested(MAX_JSON_DEPTH)}]`),
+      true,
+      'an escaped backslash ends before the quote',
+    );
     assert.equal(jsonTooDeep(`["\\"${'['.repeat(100)}"]`), false, 'an escaped quote does not end the string');
   });
 
   it('scans a million levels, and a megabyte of escapes, in one pass', () => {
     assert.equal(jsonTooDeep(nested(1_000_000)), true);
     assert.equal(jsonTooDeep(`"${'\\"'.repeat(500_000)}"`), false);
-    assert.equal(jsonTooDeep(']'.repeat(500_000) + '['.repeat(500_000)), false, 'text that closes more than it opened is refused by JSON.parse at once');
+    assert.equal(
+      jsonTooDeep(']'.repeat(500_000) + '['.repeat(500_000)),
+      false,
+      'text that closes more than it opened is refused by JSON.parse at once',
+    );
   });
 });
 
@@ -85,7 +96,11 @@ describe('bounded parsing over HTTP', () => {
     assert.deepEqual([result.webhook.status, result.webhook.body.code], [413, 'payload_too_large']);
     assert.deepEqual([result.login.status, result.login.body.code], [413, 'payload_too_large']);
     assert.deepEqual([result.noKey.status, result.noKey.body.code], [401, 'missing_api_key']);
-    assert.deepEqual([result.withKey.status, result.withKey.body.code], [400, 'invalid_json'], result.withKey.text);
+    assert.deepEqual(
+      [result.withKey.status, result.withKey.body.code],
+      [400, 'invalid_json'],
+      result.withKey.text,
+    );
     assert.match(result.withKey.body.error, /64 levels/);
     assert.equal(parsed, false, 'JSON.parse was handed the body');
   });
@@ -98,7 +113,8 @@ describe('bounded parsing over HTTP', () => {
       // A route whose parser keeps every key (answers to an event's questions).
       register: await post('/api/v1/events/ev_nosuchevent/register', deep, { 'x-api-key': org.key }),
     }));
-    for (const r of Object.values(result)) assert.deepEqual([r.status, r.body.code], [400, 'invalid_json'], r.text);
+    for (const r of Object.values(result))
+      assert.deepEqual([r.status, r.body.code], [400, 'invalid_json'], r.text);
     assert.equal(parsed, false);
     // 64 levels are parsed, and refused by the schema instead.
     const ok = await post('/api/v1/events', nested(MAX_JSON_DEPTH), { 'x-api-key': org.key });
@@ -107,7 +123,9 @@ describe('bounded parsing over HTTP', () => {
   });
 
   it('an unpaired surrogate escape is still refused', async () => {
-    const r = await post('/api/v1/events', JSON.stringify({ title: 'x' }).replace('"x"', '"\\ud800"'), { 'x-api-key': org.key });
+    const r = await post('/api/v1/events', JSON.stringify({ title: 'x' }).replace('"x"', '"\\ud800"'), {
+      'x-api-key': org.key,
+    });
     assert.deepEqual([r.status, r.body.code], [400, 'invalid_json'], r.text);
     assert.match(r.body.error, /surrogate/);
   });
@@ -116,24 +134,35 @@ describe('bounded parsing over HTTP', () => {
     const big = JSON.stringify({ email: 'a@example.in', password: 'x'.repeat(70 * 1024) });
     const login = await post('/auth/login', big);
     assert.deepEqual([login.status, login.body.code], [413, 'payload_too_large']);
-    const small = await post('/auth/login', JSON.stringify({ email: 'nobody@example.in', password: 'x'.repeat(60 * 1024) }));
+    const small = await post(
+      '/auth/login',
+      JSON.stringify({ email: 'nobody@example.in', password: 'x'.repeat(60 * 1024) }),
+    );
     assert.notEqual(small.status, 413);
-    const keyed = await post('/api/v1/events', JSON.stringify({ title: 'x'.repeat(200 * 1024) }), { 'x-api-key': org.key });
+    const keyed = await post('/api/v1/events', JSON.stringify({ title: 'x'.repeat(200 * 1024) }), {
+      'x-api-key': org.key,
+    });
     assert.equal(keyed.status, 400, keyed.text);
     assert.notEqual(keyed.body.code, 'payload_too_large');
   });
 
   it('the webhook checks the signature over the raw bytes before parsing anything', async () => {
     const deep = nested(MAX_JSON_DEPTH + 1);
-    const { result: unsigned, parsed } = await watchingJsonParse('[[[[', () => post('/webhooks/razorpay', deep, { 'x-razorpay-signature': signWebhook('other', WEBHOOK_SECRET) }));
+    const { result: unsigned, parsed } = await watchingJsonParse('[[[[', () =>
+      post('/webhooks/razorpay', deep, { 'x-razorpay-signature': signWebhook('other', WEBHOOK_SECRET) }),
+    );
     assert.deepEqual([unsigned.status, unsigned.body.code], [400, 'invalid_signature']);
     assert.equal(parsed, false, 'a badly signed body was parsed');
     // A correctly signed body is then held to the same depth rule.
-    const signed = await post('/webhooks/razorpay', deep, { 'x-razorpay-signature': signWebhook(deep, WEBHOOK_SECRET) });
+    const signed = await post('/webhooks/razorpay', deep, {
+      'x-razorpay-signature': signWebhook(deep, WEBHOOK_SECRET),
+    });
     assert.deepEqual([signed.status, signed.body.code], [400, 'invalid_json']);
     // The bytes signed are the bytes received: non-ASCII text is not re-encoded before the check.
     const body = JSON.stringify({ event: 'payment.failed', payload: { note: 'दिल्ली ₹' } });
-    const good = await post('/webhooks/razorpay', body, { 'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET) });
+    const good = await post('/webhooks/razorpay', body, {
+      'x-razorpay-signature': signWebhook(body, WEBHOOK_SECRET),
+    });
     assert.deepEqual([good.status, good.body.result], [200, 'ignored'], good.text);
   });
 });
@@ -148,7 +177,10 @@ describe('badly signed webhooks are limited per address, correctly signed ones n
   });
 
   const notify = (body: string, signature: string) =>
-    call(server.url, 'POST', '/webhooks/razorpay', { raw: body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature } });
+    call(server.url, 'POST', '/webhooks/razorpay', {
+      raw: body,
+      headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature },
+    });
 
   it('20 bad signatures a minute answer 400, the next 429; signed notifications pass throughout', async () => {
     // Start at the beginning of a window, so the whole run is inside one.

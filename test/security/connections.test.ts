@@ -20,15 +20,20 @@ interface Conn {
 function open(url: string, localAddress?: string): Promise<Conn> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect({ port: Number(port), host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) });
+    const socket = connect({
+      port: Number(port),
+      host: '127.0.0.1',
+      ...(localAddress ? { localAddress } : {}),
+    });
     let answer = '';
     const waiting: { text: string; times: number; done: () => void }[] = [];
     const has = (text: string, times: number) => answer.split(text).length > times;
     const closed = new Promise<string>((r) => socket.on('close', () => r(answer)));
     socket.on('data', (d) => {
       answer += d.toString('latin1');
-      for (const w of waiting.splice(0)) if (has(w.text, w.times)) w.done();
-      else waiting.push(w);
+      for (const w of waiting.splice(0))
+        if (has(w.text, w.times)) w.done();
+        else waiting.push(w);
     });
     socket.on('error', () => {});
     socket.once('error', reject);
@@ -36,7 +41,8 @@ function open(url: string, localAddress?: string): Promise<Conn> {
       resolve({
         socket,
         closed,
-        received: (text, times = 1) => (has(text, times) ? Promise.resolve() : new Promise((done) => waiting.push({ text, times, done }))),
+        received: (text, times = 1) =>
+          has(text, times) ? Promise.resolve() : new Promise((done) => waiting.push({ text, times, done })),
       }),
     );
   });
@@ -61,20 +67,33 @@ describe('server limits on connections: the defaults', () => {
     assert.equal(server.deps.config.http.acceptQueues, 16);
     assert.equal(server.acceptQueues, 16, 'the test server listens as npm start does');
     // Node's own cap would hold on the main socket only: the gate counts every connection instead.
-    assert.ok(s.maxConnections === undefined || s.maxConnections === null || s.maxConnections === Infinity, String(s.maxConnections));
+    assert.ok(
+      s.maxConnections === undefined || s.maxConnections === null || s.maxConnections === Infinity,
+      String(s.maxConnections),
+    );
   });
 });
 
 /** Opens `n` connections at once and sends a request on each: how many were answered, and how many closed unanswered. */
-async function burst(url: string, n: number, localAddress?: string): Promise<{ answered: Conn[]; refused: number }> {
+async function burst(
+  url: string,
+  n: number,
+  localAddress?: string,
+): Promise<{ answered: Conn[]; refused: number }> {
   const conns = await Promise.all(Array.from({ length: n }, () => open(url, localAddress)));
   const outcomes = await Promise.all(
     conns.map((c) => {
       c.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-      return Promise.race([c.received('\r\n\r\n').then(() => 'answered' as const), c.closed.then((text) => (text === '' ? ('refused' as const) : ('answered' as const)))]);
+      return Promise.race([
+        c.received('\r\n\r\n').then(() => 'answered' as const),
+        c.closed.then((text) => (text === '' ? ('refused' as const) : ('answered' as const))),
+      ]);
     }),
   );
-  return { answered: conns.filter((_, i) => outcomes[i] === 'answered'), refused: outcomes.filter((o) => o === 'refused').length };
+  return {
+    answered: conns.filter((_, i) => outcomes[i] === 'answered'),
+    refused: outcomes.filter((o) => o === 'refused').length,
+  };
 }
 
 describe('MAX_CONNECTIONS counts every accept queue', () => {
@@ -86,7 +105,9 @@ describe('MAX_CONNECTIONS counts every accept queue', () => {
     await server.close();
   });
 
-  it('40 keep-alive connections opened at once: 20 are answered and held, 20 closed unanswered, whichever socket took them', { timeout: 30_000 }, async () => {
+  it('40 keep-alive connections opened at once: 20 are answered and held, 20 closed unanswered, whichever socket took them', {
+    timeout: 30_000,
+  }, async () => {
     assert.ok(server.acceptQueues > 1, 'the port has several accept queues, as in production');
     const { answered, refused } = await burst(server.url, 40);
     try {
@@ -116,7 +137,9 @@ describe('MAX_CONNECTIONS_PER_ADDRESS', () => {
     await server.close();
   });
 
-  it('one address holds at most 5 connections; another address is not affected', { timeout: 30_000 }, async () => {
+  it('one address holds at most 5 connections; another address is not affected', {
+    timeout: 30_000,
+  }, async () => {
     const first = await burst(server.url, 10);
     const second = await burst(server.url, 3, '127.0.0.2');
     try {
@@ -140,22 +163,30 @@ describe('server limits on connections, configured small', () => {
     await server.close();
   });
 
-  it('Content-Length: 100 and then one byte: the server answers 408 and closes the connection', { timeout: 20_000 }, async () => {
+  it('Content-Length: 100 and then one byte: the server answers 408 and closes the connection', {
+    timeout: 20_000,
+  }, async () => {
     const c = await open(server.url);
-    c.socket.write('POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+    c.socket.write(
+      'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    );
     const answer = await c.closed;
     assert.match(answer, /^HTTP\/1\.1 408 /, answer);
     assert.equal(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).code, 'request_timeout');
   });
 
-  it('headers that never end: the server answers 408 and closes the connection', { timeout: 20_000 }, async () => {
+  it('headers that never end: the server answers 408 and closes the connection', {
+    timeout: 20_000,
+  }, async () => {
     const c = await open(server.url);
     c.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
     const answer = await c.closed;
     assert.match(answer, /^HTTP\/1\.1 408 /, answer);
   });
 
-  it('at most MAX_CONNECTIONS are open at once: one more is closed unanswered', { timeout: 20_000 }, async () => {
+  it('at most MAX_CONNECTIONS are open at once: one more is closed unanswered', {
+    timeout: 20_000,
+  }, async () => {
     const held: Conn[] = [];
     for (let i = 0; i < 3; i++) {
       const c = await open(server.url);

@@ -36,9 +36,24 @@ describe('the dashboard keeps the API’s rules', () => {
     await server.close();
   });
 
-  const userIdOf = async (email: string) => (await sql<{ id: string }>`select id from users where email = ${email}`.execute(server.deps.db)).rows[0]!.id;
-  const modesOf = async (userId: string) => (await sql<{ mode: string }>`select mode from events where account_id = ${userId} order by mode`.execute(server.deps.db)).rows.map((r) => r.mode);
-  const eventFields = (csrf: string, title: string) => ({ _csrf: csrf, title, description: '', startDate: '2030-01-01T10:00', capacity: '0', price: '0', maxTeamSize: '1' });
+  const userIdOf = async (email: string) =>
+    (await sql<{ id: string }>`select id from users where email = ${email}`.execute(server.deps.db)).rows[0]!
+      .id;
+  const modesOf = async (userId: string) =>
+    (
+      await sql<{ mode: string }>`select mode from events where account_id = ${userId} order by mode`.execute(
+        server.deps.db,
+      )
+    ).rows.map((r) => r.mode);
+  const eventFields = (csrf: string, title: string) => ({
+    _csrf: csrf,
+    title,
+    description: '',
+    startDate: '2030-01-01T10:00',
+    capacity: '0',
+    price: '0',
+    maxTeamSize: '1',
+  });
 
   it('an unverified account cannot switch to live mode, nor create a live event with a live mode cookie', async () => {
     const c = new DashboardClient(server.url);
@@ -76,9 +91,18 @@ describe('the dashboard keeps the API’s rules', () => {
     const checkout = await createKey(server.url, org.token, { class: 'checkout' });
     const asOrg = keyApi(server.url, org.key);
     const asCheckout = keyApi(server.url, checkout.key);
-    const plan = await asOrg('POST', '/api/v1/memberships/plans', { name: 'Monthly club', amount: 500, period: 'monthly' });
+    const plan = await asOrg('POST', '/api/v1/memberships/plans', {
+      name: 'Monthly club',
+      amount: 500,
+      period: 'monthly',
+    });
     assert.equal(plan.status, 201, plan.text);
-    const sub = await asCheckout('POST', '/api/v1/memberships/subscribe', { planId: plan.body.data.id, name: 'Member', email: uniqueEmail('member'), phone: '+919876543210' });
+    const sub = await asCheckout('POST', '/api/v1/memberships/subscribe', {
+      planId: plan.body.data.id,
+      name: 'Member',
+      email: uniqueEmail('member'),
+      phone: '+919876543210',
+    });
     assert.equal(sub.status, 201, sub.text);
     const id = sub.body.subscriptionId as string;
 
@@ -100,7 +124,12 @@ describe('the dashboard keeps the API’s rules', () => {
       const page = await c.get(`/dashboard/login?next=${encodeURIComponent(next)}`);
       assert.equal(page.status, 200);
       assert.doesNotMatch(page.text, /Set-Cookie: svc_session=forged/);
-      const r = await c.post('/dashboard/login', { _csrf: DashboardClient.csrf(page.text), email, password: 'a long password here', next });
+      const r = await c.post('/dashboard/login', {
+        _csrf: DashboardClient.csrf(page.text),
+        email,
+        password: 'a long password here',
+        next,
+      });
       assert.equal(r.status, 303, `${JSON.stringify(next)}: ${r.status} ${r.text.slice(0, 200)}`);
       assert.equal(r.location, '/dashboard/events');
     }
@@ -111,7 +140,14 @@ describe('the dashboard keeps the API’s rules', () => {
     await createKey(server.url, org.token, { class: 'checkout', allowedOrigin: 'https://shop.example.in' });
     const from = lines.length;
     const preflight = (origin: string) =>
-      fetch(`${server.url}/api/v1/events`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' } });
+      fetch(`${server.url}/api/v1/events`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'x-api-key',
+        },
+      });
     const allowed = await preflight('https://shop.example.in');
     assert.equal(allowed.status, 204);
     assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://shop.example.in');

@@ -44,7 +44,13 @@ describe('email syntax: only plain local@domain', () => {
     assert.equal(longest.length, 254);
     assert.equal(checkSyntax(longest).ok, true);
     assert.equal(checkSyntax(`a${longest}`).ok, false);
-    for (const hostile of ['a'.repeat(1 << 20) + '@good.in', 'a.'.repeat(1 << 19) + '@good.in', '"' + '\\"'.repeat(1 << 19), 'a@' + 'b.'.repeat(1 << 19) + '!', '\u0661'.repeat(1 << 20)]) {
+    for (const hostile of [
+      'a'.repeat(1 << 20) + '@good.in',
+      'a.'.repeat(1 << 19) + '@good.in',
+      '"' + '\\"'.repeat(1 << 19),
+      'a@' + 'b.'.repeat(1 << 19) + '!',
+      '\u0661'.repeat(1 << 20),
+    ]) {
       // Work counted, not timed: no regular expression and no string scan reads more than
       // the length cap (MAX_EMAIL_LENGTH + 64 UTF-16 units), so no input costs more.
       const watch = watchScans();
@@ -69,7 +75,20 @@ describe('email syntax: only plain local@domain', () => {
 });
 
 describe('webhook addresses in every IPv6 spelling', () => {
-  const loopback = ['::7f00:1', '::ffff:0:7f00:1', '::ffff:7f00:1', '0:0:0:0:0:ffff:127.0.0.1', '0:0:0:0:0:0:127.0.0.1', '::0:7f00:1', '0::ffff:7f00:1', '0000:0000:0000:0000:0000:FFFF:7F00:0001', '::ffff:0:127.0.0.1', '0:0:0:0:0:0:0:1', '64:ff9b::7f00:1', '2002:7f00:1::'];
+  const loopback = [
+    '::7f00:1',
+    '::ffff:0:7f00:1',
+    '::ffff:7f00:1',
+    '0:0:0:0:0:ffff:127.0.0.1',
+    '0:0:0:0:0:0:127.0.0.1',
+    '::0:7f00:1',
+    '0::ffff:7f00:1',
+    '0000:0000:0000:0000:0000:FFFF:7F00:0001',
+    '::ffff:0:127.0.0.1',
+    '0:0:0:0:0:0:0:1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::',
+  ];
   for (const ip of loopback) {
     it(`${ip} is loopback`, () => {
       assert.equal(isPublicAddress(ip), false);
@@ -77,17 +96,40 @@ describe('webhook addresses in every IPv6 spelling', () => {
     });
   }
   it('private and metadata addresses hidden the same ways are refused', () => {
-    for (const ip of ['::a9fe:a9fe', '::ffff:0:a9fe:a9fe', '0:0:0:0:0:ffff:169.254.169.254', '::a00:1', '::ffff:0:c0a8:101', '0:0:0:0:0:0:0:0']) {
+    for (const ip of [
+      '::a9fe:a9fe',
+      '::ffff:0:a9fe:a9fe',
+      '0:0:0:0:0:ffff:169.254.169.254',
+      '::a00:1',
+      '::ffff:0:c0a8:101',
+      '0:0:0:0:0:0:0:0',
+    ]) {
       assert.equal(isPublicAddress(ip), false, ip);
     }
-    for (const ip of ['::ffff:8.8.8.8', '0:0:0:0:0:ffff:808:808', '2606:4700:4700::1111']) assert.equal(isPublicAddress(ip), true, ip);
+    for (const ip of ['::ffff:8.8.8.8', '0:0:0:0:0:ffff:808:808', '2606:4700:4700::1111'])
+      assert.equal(isPublicAddress(ip), true, ip);
   });
   it('a configured URL is refused for those hosts and for ports other than 80 and 443', () => {
-    for (const bad of ['https://[::7f00:1]/x', 'https://[::ffff:0:7f00:1]/x', 'https://[0:0:0:0:0:ffff:127.0.0.1]/x', 'https://hooks.example.in:8443/x', 'https://hooks.example.in:25/x', 'https://hooks.example.in:6379/x']) {
+    for (const bad of [
+      'https://[::7f00:1]/x',
+      'https://[::ffff:0:7f00:1]/x',
+      'https://[0:0:0:0:0:ffff:127.0.0.1]/x',
+      'https://hooks.example.in:8443/x',
+      'https://hooks.example.in:25/x',
+      'https://hooks.example.in:6379/x',
+    ]) {
       assert.throws(() => validateUrl(bad, false), /url/, bad);
     }
-    for (const good of ['https://hooks.example.in/x', 'https://hooks.example.in:443/x', 'https://hooks.example.in:80/x']) assert.doesNotThrow(() => validateUrl(good, false), good);
-    assert.doesNotThrow(() => validateUrl('http://127.0.0.1:9999/x', true), 'WEBHOOK_ALLOW_PRIVATE_URLS=true allows any port');
+    for (const good of [
+      'https://hooks.example.in/x',
+      'https://hooks.example.in:443/x',
+      'https://hooks.example.in:80/x',
+    ])
+      assert.doesNotThrow(() => validateUrl(good, false), good);
+    assert.doesNotThrow(
+      () => validateUrl('http://127.0.0.1:9999/x', true),
+      'WEBHOOK_ALLOW_PRIVATE_URLS=true allows any port',
+    );
   });
 });
 
@@ -96,14 +138,24 @@ describe('TRUST_PROXY', () => {
   const load = (v: string) => loadConfig(testEnv(dir, { TRUST_PROXY: v }));
   it('"true" (trust every X-Forwarded-For) is a config error naming the variable', () => {
     for (const v of ['true', 'TRUE', 'yes', '*', 'all']) {
-      assert.throws(() => load(v), (err: Error) => err instanceof ConfigError && /^TRUST_PROXY /.test(err.message), v);
+      assert.throws(
+        () => load(v),
+        (err: Error) => err instanceof ConfigError && /^TRUST_PROXY /.test(err.message),
+        v,
+      );
     }
-    for (const v of ['10.0.0.0/33', 'proxy.internal', '1.2.3.4/8/9', 'maybe']) assert.throws(() => load(v), /TRUST_PROXY/, v);
+    for (const v of ['10.0.0.0/33', 'proxy.internal', '1.2.3.4/8/9', 'maybe'])
+      assert.throws(() => load(v), /TRUST_PROXY/, v);
   });
   it('takes a hop count or a list of addresses and CIDRs', () => {
     assert.equal(load('2').trustProxy, 2);
     assert.equal(load('false').trustProxy, false);
-    assert.deepEqual(load('10.0.0.0/8, 192.168.1.7,::1, fd00::/8').trustProxy, ['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8']);
+    assert.deepEqual(load('10.0.0.0/8, 192.168.1.7,::1, fd00::/8').trustProxy, [
+      '10.0.0.0/8',
+      '192.168.1.7',
+      '::1',
+      'fd00::/8',
+    ]);
   });
 
   async function bucketsSeen(trust: string): Promise<number> {
@@ -112,7 +164,9 @@ describe('TRUST_PROXY', () => {
     try {
       let limited = 0;
       for (let i = 0; i < 4; i++) {
-        const r = await call(server.url, 'GET', '/api/v1/me', { headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+        const r = await call(server.url, 'GET', '/api/v1/me', {
+          headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        });
         if (r.status === 429) limited++;
       }
       return limited;
@@ -152,13 +206,21 @@ describe('ticket ids are kept out of the logs', () => {
     const ids = ['reg_AbC-123_xyzXYZ0987654', 'tkt_ZZtop-77_abcdefghijkl'];
     for (const id of ids) {
       await call(server.url, 'GET', `/api/v1/events/ev_x/registrations/${id}`, { key: org.key });
-      await call(server.url, 'GET', `/api/v1/events/ev_x/registrations/${encodeURIComponent(id).replace('r', '%72').replace('t', '%74')}`, { key: org.key });
+      await call(
+        server.url,
+        'GET',
+        `/api/v1/events/ev_x/registrations/${encodeURIComponent(id).replace('r', '%72').replace('t', '%74')}`,
+        { key: org.key },
+      );
       await call(server.url, 'GET', `/api/v1/events/ev_x/check-in?registrationId=${id}`, { key: org.key });
     }
     const text = lines.join('');
     assert.ok(text.includes('/registrations/reg_[redacted]'), text.slice(0, 2000));
     for (const id of ids) assert.ok(!text.includes(id.slice(4)), `${id} in the log`);
-    assert.equal(redactPath('/api/v1/events/ev_1/registrations/reg_abc/transfer?x=1'), '/api/v1/events/ev_1/registrations/reg_[redacted]/transfer');
+    assert.equal(
+      redactPath('/api/v1/events/ev_1/registrations/reg_abc/transfer?x=1'),
+      '/api/v1/events/ev_1/registrations/reg_[redacted]/transfer',
+    );
     assert.equal(redactPath('/api/v1/events/ev_1'), '/api/v1/events/ev_1');
   });
 });

@@ -7,7 +7,9 @@ import { runSoak } from './soak.js';
 const onPostgres = process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_URL;
 
 describe('three instances under fire (short soak)', { timeout: 600_000 }, () => {
-  it('keeps every invariant with one instance killed every 10 s for 30 s', { skip: onPostgres ? false : 'needs the shared PostgreSQL server (the PostgreSQL pass)' }, async () => {
+  it('keeps every invariant with one instance killed every 10 s for 30 s', {
+    skip: onPostgres ? false : 'needs the shared PostgreSQL server (the PostgreSQL pass)',
+  }, async () => {
     const f = await runSoak({
       seconds: 30,
       killEverySeconds: 10,
@@ -20,6 +22,9 @@ describe('three instances under fire (short soak)', { timeout: 600_000 }, () => 
     // A soak that did nothing proves nothing.
     assert.ok(f.kills >= 2, `${f.kills} kills`);
     assert.ok(f.acknowledged.free > 20 && f.acknowledged.paid > 5, JSON.stringify(f.acknowledged));
-    assert.ok(f.admits > 5 && f.ticketMails > 20, JSON.stringify({ admits: f.admits, ticketMails: f.ticketMails }));
+    assert.ok(
+      f.admits > 5 && f.ticketMails > 20,
+      JSON.stringify({ admits: f.admits, ticketMails: f.ticketMails }),
+    );
   });
 });

@@ -72,7 +72,9 @@ function mails(dirs: readonly string[]): { to: string; subject: string }[] {
       continue;
     }
     for (const name of names) {
-      const head = readFileSync(join(dir, 'mail', name), 'utf8').split(/\r?\n\r?\n/, 1)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+      const head = readFileSync(join(dir, 'mail', name), 'utf8')
+        .split(/\r?\n\r?\n/, 1)[0]!
+        .replace(/\r?\n[ \t]+/g, ' ');
       const to = /^To: (.*)$/im.exec(head)?.[1]?.trim().toLowerCase() ?? '';
       const subject = /^Subject: (.*)$/im.exec(head)?.[1]?.trim() ?? '';
       out.push({ to: /<([^>]+)>/.exec(to)?.[1] ?? to, subject });
@@ -92,7 +94,11 @@ async function receiver(): Promise<{ server: Server; url: string; deliveries: st
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const address = server.address();
-  return { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`, deliveries };
+  return {
+    server,
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`,
+    deliveries,
+  };
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
@@ -146,7 +152,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
     const org = await signup(url0, { email: 'organiser@example.in' });
     for (const a of [staff, org]) await verifyFromMailFiles(url0, dirs, a.email);
     const { key } = await createKey(url0, org.token, { mode: 'live' });
-    await call(url0, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, { token: staff.token, body: { canPublish: true } });
+    await call(url0, 'POST', `/admin/api/accounts/${org.userId}/organiser-access`, {
+      token: staff.token,
+      body: { canPublish: true },
+    });
     const hooked = await call(url0, 'PUT', '/api/v1/webhooks', { key, body: { url: hook.url } });
     if (hooked.status !== 200) throw new Error(`webhook: ${hooked.status} ${hooked.text}`);
     const events: { id: string; price: number; capacity: number }[] = [];
@@ -157,7 +166,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
       [250, 300],
       [499, 40],
     ] as const) {
-      const r = await call(url0, 'POST', '/api/v1/events', { key, body: { title: `Soak ${events.length}`, description: 'soak', startDate: '2027-03-01', price, capacity } });
+      const r = await call(url0, 'POST', '/api/v1/events', {
+        key,
+        body: {
+          title: `Soak ${events.length}`,
+          description: 'soak',
+          startDate: '2027-03-01',
+          price,
+          capacity,
+        },
+      });
       if (r.status !== 201) throw new Error(`event: ${r.status} ${r.text}`);
       await call(url0, 'PATCH', `/api/v1/events/${r.body.data.id}`, { key, body: { status: 'published' } });
       events.push({ id: r.body.data.id, price, capacity });
@@ -173,7 +191,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
         return undefined;
       }
     };
-    const booked = new Map<string, { eventId: string; email: string; paid: boolean; orderId?: string; paymentId?: string }>();
+    const booked = new Map<
+      string,
+      { eventId: string; email: string; paid: boolean; orderId?: string; paymentId?: string }
+    >();
     const admitted = new Map<string, number>();
     const broadcastsSent: { subject: string; recipients: number }[] = [];
     let seq = 0;
@@ -185,7 +206,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
       for (const note of rzp.takeNotifications()) {
         const sent = await call(anyUrl(r), 'POST', '/webhooks/razorpay', {
           raw: note.body,
-          headers: { 'content-type': 'application/json', 'x-razorpay-signature': signWebhook(note.body, WEBHOOK_SECRET), ...(note.eventId ? { 'x-razorpay-event-id': note.eventId } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            'x-razorpay-signature': signWebhook(note.body, WEBHOOK_SECRET),
+            ...(note.eventId ? { 'x-razorpay-event-id': note.eventId } : {}),
+          },
         }).catch(() => undefined);
         if (sent?.status === 200) f.notificationsDelivered++;
       }
@@ -194,7 +219,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
     async function one(r: Random): Promise<void> {
       const x = r();
       if (x < 0.45) {
-        const ev = pick(r, events.filter((e) => e.price === 0));
+        const ev = pick(
+          r,
+          events.filter((e) => e.price === 0),
+        );
         const email = `free-${++seq}@example.in`;
         const a = await api(r, 'POST', `/api/v1/events/${ev.id}/register`, { name: 'Soak Buyer', email });
         if (a?.status === 201) {
@@ -202,16 +230,29 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
           f.acknowledged.free++;
         } else f.refusedOrFailed++;
       } else if (x < 0.7) {
-        const ev = pick(r, events.filter((e) => e.price > 0));
+        const ev = pick(
+          r,
+          events.filter((e) => e.price > 0),
+        );
         const email = `paid-${++seq}@example.in`;
         const s = await api(r, 'POST', `/api/v1/events/${ev.id}/register`, { name: 'Soak Payer', email });
         if (s?.status !== 201) return void f.refusedOrFailed++;
         const payment = String(rzp.pay(s.body.orderId).id);
         // Half the buyers' browsers come back for step 2; the rest rely on the notification.
         if (r() < 0.5) {
-          const a = await api(r, 'POST', `/api/v1/events/${ev.id}/register`, { registrationId: s.body.registrationId, orderId: s.body.orderId, paymentId: payment });
+          const a = await api(r, 'POST', `/api/v1/events/${ev.id}/register`, {
+            registrationId: s.body.registrationId,
+            orderId: s.body.orderId,
+            paymentId: payment,
+          });
           if (a?.status === 200 || a?.status === 201) {
-            booked.set(s.body.registrationId, { eventId: ev.id, email, paid: true, orderId: s.body.orderId, paymentId: payment });
+            booked.set(s.body.registrationId, {
+              eventId: ev.id,
+              email,
+              paid: true,
+              orderId: s.body.orderId,
+              paymentId: payment,
+            });
             f.acknowledged.paid++;
           }
         }
@@ -232,9 +273,18 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
         nextBroadcast = Date.now() + BROADCAST_EVERY_MS;
         const ev = pick(r, events);
         const subject = `Soak news ${++seq}`;
-        const preview = await api(r, 'POST', `/api/v1/events/${ev.id}/broadcast`, { subject, message: 'Doors open at ten.', dryRun: true });
+        const preview = await api(r, 'POST', `/api/v1/events/${ev.id}/broadcast`, {
+          subject,
+          message: 'Doors open at ten.',
+          dryRun: true,
+        });
         if (preview?.status !== 200 && preview?.status !== 201) return;
-        const sent = await api(r, 'POST', `/api/v1/events/${ev.id}/broadcast`, { subject, message: 'Doors open at ten.', dryRun: false, confirmedRecipientCount: preview.body.recipientCount });
+        const sent = await api(r, 'POST', `/api/v1/events/${ev.id}/broadcast`, {
+          subject,
+          message: 'Doors open at ten.',
+          dryRun: false,
+          confirmedRecipientCount: preview.body.recipientCount,
+        });
         if (sent?.status === 200 || sent?.status === 201) {
           broadcastsSent.push({ subject, recipients: Number(sent.body.sent) });
           f.broadcasts++;
@@ -259,7 +309,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
         procs[i] = undefined;
         await victim.stop('SIGKILL');
         f.kills++;
-        log(`killed instance ${i} (SIGKILL) after ${Math.round((Date.now() - started) / 1000)} s; starting it again`);
+        log(
+          `killed instance ${i} (SIGKILL) after ${Math.round((Date.now() - started) / 1000)} s; starting it again`,
+        );
         restarts.push(
           startProcess(env(dirs[i]!), 120_000).then((p) => {
             procs[i] = p;
@@ -282,13 +334,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
     const r = seededRandom(seed + 9);
     for (let i = 0; i < 1200; i++) {
       await notifyAll(r);
-      const pending = await client.query<{ n: string }>(`select count(*) as n from jobs where status = 'pending'`);
+      const pending = await client.query<{ n: string }>(
+        `select count(*) as n from jobs where status = 'pending'`,
+      );
       if (Number(pending.rows[0]!.n) === 0) break;
       // Waiting on the workers (observable state, bounded): lease expiries of killed workers included.
       await new Promise((res) => setTimeout(res, 500));
     }
     f.drainSeconds = Math.round((Date.now() - drainStarted) / 1000);
-    await checkInvariants(client, rzp, { booked, admitted, broadcastsSent, events, dirs, hook: hook.deliveries }, f);
+    await checkInvariants(
+      client,
+      rzp,
+      { booked, admitted, broadcastsSent, events, dirs, hook: hook.deliveries },
+      f,
+    );
   } finally {
     for (const p of procs) await p?.stop('SIGKILL');
     await client.end().catch(() => undefined);
@@ -302,7 +361,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 }
 
 interface Seen {
-  booked: Map<string, { eventId: string; email: string; paid: boolean; orderId?: string; paymentId?: string }>;
+  booked: Map<
+    string,
+    { eventId: string; email: string; paid: boolean; orderId?: string; paymentId?: string }
+  >;
   admitted: Map<string, number>;
   broadcastsSent: { subject: string; recipients: number }[];
   events: { id: string; price: number; capacity: number }[];
@@ -310,46 +372,85 @@ interface Seen {
   hook: string[];
 }
 
-async function checkInvariants(client: pg.Client, rzp: RazorpayEmulator, seen: Seen, f: SoakFigures): Promise<void> {
+async function checkInvariants(
+  client: pg.Client,
+  rzp: RazorpayEmulator,
+  seen: Seen,
+  f: SoakFigures,
+): Promise<void> {
   const bad = (m: string) => f.violations.push(m);
   const regs = new Map(
-    (await client.query<{ id: string; status: string; event_id: string; payment_id: string | null; order_id: string | null; email: string }>('select id, status, event_id, payment_id, order_id, email from registrations')).rows.map((row) => [row.id, row]),
+    (
+      await client.query<{
+        id: string;
+        status: string;
+        event_id: string;
+        payment_id: string | null;
+        order_id: string | null;
+        email: string;
+      }>('select id, status, event_id, payment_id, order_id, email from registrations')
+    ).rows.map((row) => [row.id, row]),
   );
   for (const [id, b] of seen.booked) {
     const row = regs.get(id);
     if (!row) bad(`acknowledged booking ${id} is not stored`);
     else if (row.status !== 'confirmed') bad(`acknowledged booking ${id} is ${row.status}`);
-    else if (b.paid && row.payment_id !== b.paymentId) bad(`booking ${id} confirmed with payment ${row.payment_id}, the buyer paid ${b.paymentId}`);
+    else if (b.paid && row.payment_id !== b.paymentId)
+      bad(`booking ${id} confirmed with payment ${row.payment_id}, the buyer paid ${b.paymentId}`);
   }
-  const heads = await client.query<{ event_id: string; n: string }>(`select r.event_id, count(*) as n from attendees a join registrations r on r.id = a.registration_id where r.status = 'confirmed' group by r.event_id`);
-  const counters = new Map((await client.query<{ event_id: string; taken: number }>(`select event_id, taken from seat_counters where scope = 'event'`)).rows.map((c) => [c.event_id, Number(c.taken)]));
+  const heads = await client.query<{ event_id: string; n: string }>(
+    `select r.event_id, count(*) as n from attendees a join registrations r on r.id = a.registration_id where r.status = 'confirmed' group by r.event_id`,
+  );
+  const counters = new Map(
+    (
+      await client.query<{ event_id: string; taken: number }>(
+        `select event_id, taken from seat_counters where scope = 'event'`,
+      )
+    ).rows.map((c) => [c.event_id, Number(c.taken)]),
+  );
   for (const ev of seen.events) {
     const n = Number(heads.rows.find((h) => h.event_id === ev.id)?.n ?? 0);
-    if (ev.capacity > 0 && n > ev.capacity) bad(`event ${ev.id}: ${n} confirmed heads over a capacity of ${ev.capacity}`);
+    if (ev.capacity > 0 && n > ev.capacity)
+      bad(`event ${ev.id}: ${n} confirmed heads over a capacity of ${ev.capacity}`);
     const counted = counters.get(ev.id);
-    if (counted !== undefined && ev.capacity > 0 && counted < n) bad(`event ${ev.id}: seat counter ${counted} below ${n} confirmed heads`);
+    if (counted !== undefined && ev.capacity > 0 && counted < n)
+      bad(`event ${ev.id}: seat counter ${counted} below ${n} confirmed heads`);
   }
   for (const [id, n] of seen.admitted) if (n > 1) bad(`ticket ${id} admitted ${n} times`);
   const checkedIn = new Set(
-    (await client.query<{ registration_id: string }>('select distinct registration_id from attendees where checked_in_at is not null')).rows.map((row) => row.registration_id),
+    (
+      await client.query<{ registration_id: string }>(
+        'select distinct registration_id from attendees where checked_in_at is not null',
+      )
+    ).rows.map((row) => row.registration_id),
   );
-  for (const id of seen.admitted.keys()) if (!checkedIn.has(id)) bad(`ticket ${id} was admitted at the door but is not stored as checked in`);
+  for (const id of seen.admitted.keys())
+    if (!checkedIn.has(id)) bad(`ticket ${id} was admitted at the door but is not stored as checked in`);
   // Payments: per gateway order at most one captured payment kept.
   const keptByOrder = new Map<string, string[]>();
   for (const p of rzp.payments.values()) {
     const kept = p.status === 'captured' && Number(p.amount_refunded ?? 0) < Number(p.amount);
-    if (kept) keptByOrder.set(String(p.order_id), [...(keptByOrder.get(String(p.order_id)) ?? []), String(p.id)]);
+    if (kept)
+      keptByOrder.set(String(p.order_id), [...(keptByOrder.get(String(p.order_id)) ?? []), String(p.id)]);
   }
-  for (const [order, kept] of keptByOrder) if (kept.length > 1) bad(`order ${order} keeps ${kept.length} captured payments`);
+  for (const [order, kept] of keptByOrder)
+    if (kept.length > 1) bad(`order ${order} keeps ${kept.length} captured payments`);
   for (const row of regs.values()) {
     if (row.status !== 'confirmed' || row.order_id === null) continue;
     const kept = keptByOrder.get(row.order_id) ?? [];
-    if (kept.length !== 1 || kept[0] !== row.payment_id) bad(`booking ${row.id} confirmed with ${row.payment_id}; the gateway keeps [${kept.join(', ')}] for its order`);
+    if (kept.length !== 1 || kept[0] !== row.payment_id)
+      bad(
+        `booking ${row.id} confirmed with ${row.payment_id}; the gateway keeps [${kept.join(', ')}] for its order`,
+      );
   }
   // Mail: broadcast at most once per recipient, ticket mail at least once per confirmed booking.
   const all = mails(seen.dirs);
   const failedRecipients = new Map(
-    (await client.query<{ subject: string; n: string }>(`select b.subject, count(*) as n from broadcast_recipients r join broadcasts b on b.id = r.broadcast_id where r.status = 'failed' group by b.subject`)).rows.map((row) => [row.subject, Number(row.n)]),
+    (
+      await client.query<{ subject: string; n: string }>(
+        `select b.subject, count(*) as n from broadcast_recipients r join broadcasts b on b.id = r.broadcast_id where r.status = 'failed' group by b.subject`,
+      )
+    ).rows.map((row) => [row.subject, Number(row.n)]),
   );
   for (const b of seen.broadcastsSent) {
     const to = all.filter((m) => m.subject === b.subject).map((m) => m.to);
@@ -358,7 +459,10 @@ async function checkInvariants(client: pg.Client, rzp: RazorpayEmulator, seen: S
     if (twice.length > 0) bad(`broadcast "${b.subject}" mailed ${twice[0]} more than once`);
     // At most once: a worker killed mid-send leaves its recipient failed rather than mailing twice.
     const failed = failedRecipients.get(b.subject) ?? 0;
-    if (new Set(to).size + failed < b.recipients) bad(`broadcast "${b.subject}" acknowledged ${b.recipients} recipients, mailed ${new Set(to).size}, ${failed} recorded failed`);
+    if (new Set(to).size + failed < b.recipients)
+      bad(
+        `broadcast "${b.subject}" acknowledged ${b.recipients} recipients, mailed ${new Set(to).size}, ${failed} recorded failed`,
+      );
   }
   const ticketMailsTo = new Set(all.filter((m) => !m.subject.startsWith('Soak news')).map((m) => m.to));
   for (const row of regs.values()) {
@@ -368,14 +472,21 @@ async function checkInvariants(client: pg.Client, rzp: RazorpayEmulator, seen: S
   }
   // Webhooks: one attempt each, recorded; a receiver never sees one event twice.
   const twice = seen.hook.filter((id, i) => seen.hook.indexOf(id) !== i);
-  if (twice.length > 0) bad(`webhook event ${twice[0]} delivered ${seen.hook.filter((x) => x === twice[0]).length} times`);
+  if (twice.length > 0)
+    bad(`webhook event ${twice[0]} delivered ${seen.hook.filter((x) => x === twice[0]).length} times`);
   f.webhooksDelivered = new Set(seen.hook).size;
-  const jobs = await client.query<{ topic: string; status: string; n: string }>(`select topic, status, count(*) as n from jobs group by topic, status`);
+  const jobs = await client.query<{ topic: string; status: string; n: string }>(
+    `select topic, status, count(*) as n from jobs group by topic, status`,
+  );
   for (const j of jobs.rows) {
     if (j.status === 'pending') bad(`${j.n} ${j.topic} jobs still pending after the drain`);
-    if (j.status === 'dead' && /^(ticket|account)\./.test(j.topic)) bad(`${j.n} ${j.topic} jobs dead (mail is retried until sent)`);
+    if (j.status === 'dead' && /^(ticket|account)\./.test(j.topic))
+      bad(`${j.n} ${j.topic} jobs dead (mail is retried until sent)`);
     if (j.status === 'dead' && /webhook/.test(j.topic)) f.webhooksFailed += Number(j.n);
   }
   const confirmedCount = [...regs.values()].filter((row) => row.status === 'confirmed').length;
-  if (f.webhooksDelivered + f.webhooksFailed < confirmedCount) bad(`${confirmedCount} bookings confirmed, ${f.webhooksDelivered} webhooks delivered and ${f.webhooksFailed} recorded failed`);
+  if (f.webhooksDelivered + f.webhooksFailed < confirmedCount)
+    bad(
+      `${confirmedCount} bookings confirmed, ${f.webhooksDelivered} webhooks delivered and ${f.webhooksFailed} recorded failed`,
+    );
 }

@@ -1,12 +1,35 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TierDoc, TrackDoc } from '../../src/db/database.js';
-import { computeAvailability, remainingOf, tierOnSale, tightest, type SeatUsage } from '../../src/modules/events/availability.js';
+import {
+  computeAvailability,
+  remainingOf,
+  tierOnSale,
+  tightest,
+  type SeatUsage,
+} from '../../src/modules/events/availability.js';
 
 const NOW = new Date('2030-01-10T10:00:00Z');
-const tier = (t: Partial<TierDoc> & { name: string }): TierDoc => ({ pricePaise: 100_00, capacity: 0, membersOnly: false, availableFrom: null, availableUntil: null, ...t });
-const track = (t: Partial<TrackDoc>): TrackDoc => ({ title: 'Track', pricePaise: 0, capacity: 0, date: null, ...t });
-const usage = (total: number, byTier: [string, number][] = [], byTrack: [number, number][] = []): SeatUsage => ({ total, byTier: new Map(byTier), byTrack: new Map(byTrack) });
+const tier = (t: Partial<TierDoc> & { name: string }): TierDoc => ({
+  pricePaise: 100_00,
+  capacity: 0,
+  membersOnly: false,
+  availableFrom: null,
+  availableUntil: null,
+  ...t,
+});
+const track = (t: Partial<TrackDoc>): TrackDoc => ({
+  title: 'Track',
+  pricePaise: 0,
+  capacity: 0,
+  date: null,
+  ...t,
+});
+const usage = (
+  total: number,
+  byTier: [string, number][] = [],
+  byTrack: [number, number][] = [],
+): SeatUsage => ({ total, byTier: new Map(byTier), byTrack: new Map(byTrack) });
 
 describe('capacity arithmetic', () => {
   it('treats capacity 0 as unlimited and never goes below zero', () => {
@@ -28,12 +51,21 @@ describe('capacity arithmetic', () => {
     assert.equal(tierOnSale({ availableFrom: null, availableUntil: null }, NOW), true);
     assert.equal(tierOnSale({ availableFrom: '2030-01-11T00:00:00Z', availableUntil: null }, NOW), false);
     assert.equal(tierOnSale({ availableFrom: null, availableUntil: '2030-01-09T00:00:00Z' }, NOW), false);
-    assert.equal(tierOnSale({ availableFrom: '2030-01-01T00:00:00Z', availableUntil: '2030-02-01T00:00:00Z' }, NOW), true);
+    assert.equal(
+      tierOnSale({ availableFrom: '2030-01-01T00:00:00Z', availableUntil: '2030-02-01T00:00:00Z' }, NOW),
+      true,
+    );
     // Both ends of the window are inside it.
     assert.equal(tierOnSale({ availableFrom: NOW.toISOString(), availableUntil: null }, NOW), true);
     assert.equal(tierOnSale({ availableFrom: null, availableUntil: NOW.toISOString() }, NOW), true);
-    assert.equal(tierOnSale({ availableFrom: null, availableUntil: new Date(NOW.getTime() - 1).toISOString() }, NOW), false);
-    assert.equal(tierOnSale({ availableFrom: new Date(NOW.getTime() + 1).toISOString(), availableUntil: null }, NOW), false);
+    assert.equal(
+      tierOnSale({ availableFrom: null, availableUntil: new Date(NOW.getTime() - 1).toISOString() }, NOW),
+      false,
+    );
+    assert.equal(
+      tierOnSale({ availableFrom: new Date(NOW.getTime() + 1).toISOString(), availableUntil: null }, NOW),
+      false,
+    );
   });
 });
 
@@ -53,8 +85,19 @@ describe('computeAvailability', () => {
   });
 
   it('holds a tier to the tighter of its own capacity and the event’s', () => {
-    const tiers = [tier({ name: 'VIP', capacity: 10 }), tier({ name: 'Early', capacity: 50 }), tier({ name: 'Open' })];
-    const a = computeAvailability({ capacity: 100, tiers, tracks: [] }, usage(90, [['VIP', 4], ['Early', 45]]), NOW);
+    const tiers = [
+      tier({ name: 'VIP', capacity: 10 }),
+      tier({ name: 'Early', capacity: 50 }),
+      tier({ name: 'Open' }),
+    ];
+    const a = computeAvailability(
+      { capacity: 100, tiers, tracks: [] },
+      usage(90, [
+        ['VIP', 4],
+        ['Early', 45],
+      ]),
+      NOW,
+    );
     const by = new Map(a.tiers.map((t) => [t.name, t]));
     assert.equal(by.get('VIP')!.remaining, 6, 'the tier’s own 6 left is tighter than the event’s 10');
     assert.equal(by.get('Early')!.remaining, 5);
@@ -64,7 +107,10 @@ describe('computeAvailability', () => {
   });
 
   it('marks a tier sold out when either limit is reached, and reports whether it is on sale', () => {
-    const tiers = [tier({ name: 'VIP', capacity: 4 }), tier({ name: 'Later', availableFrom: '2030-02-01T00:00:00Z' })];
+    const tiers = [
+      tier({ name: 'VIP', capacity: 4 }),
+      tier({ name: 'Later', availableFrom: '2030-02-01T00:00:00Z' }),
+    ];
     const a = computeAvailability({ capacity: 100, tiers, tracks: [] }, usage(10, [['VIP', 4]]), NOW);
     assert.equal(a.tiers[0]!.soldOut, true);
     assert.equal(a.tiers[1]!.soldOut, false);
@@ -84,6 +130,9 @@ describe('computeAvailability', () => {
   });
 
   it('refuses a track index that does not exist', () => {
-    assert.throws(() => computeAvailability({ capacity: 0, tiers: [], tracks: [] }, usage(0), NOW, 2), { name: 'RangeError', message: 'no track 2' });
+    assert.throws(() => computeAvailability({ capacity: 0, tiers: [], tracks: [] }, usage(0), NOW, 2), {
+      name: 'RangeError',
+      message: 'no track 2',
+    });
   });
 });

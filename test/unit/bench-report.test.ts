@@ -6,9 +6,32 @@ import { DOOR_NAMES, DOOR_TARGETS } from '../../bench/checkin.js';
 import { EMBEDDED_NAMES, EMBEDDED_TARGETS } from '../../bench/embedded.js';
 import { REGISTER_NAMES, REGISTER_TARGETS } from '../../bench/register.js';
 import { parsePgTestFsync } from '../../bench/database.js';
-import { fmtRatio, fmtSummary, meets, ratio, renderDatabases, renderReport, renderSection, summarise, verdict, type DatabaseFacts, type Run, type Section, type Target } from '../../bench/report.js';
+import {
+  fmtRatio,
+  fmtSummary,
+  meets,
+  ratio,
+  renderDatabases,
+  renderReport,
+  renderSection,
+  summarise,
+  verdict,
+  type DatabaseFacts,
+  type Run,
+  type Section,
+  type Target,
+} from '../../bench/report.js';
 
-const run = (rps: number, p99 = 50, extra?: Run['extra']): Run => ({ rps, p50: p99 / 2, p99, max: p99 * 2, done: rps * 10, errors: 0, load1: 0.5, ...(extra ? { extra } : {}) });
+const run = (rps: number, p99 = 50, extra?: Run['extra']): Run => ({
+  rps,
+  p50: p99 / 2,
+  p99,
+  max: p99 * 2,
+  done: rps * 10,
+  errors: 0,
+  load1: 0.5,
+  ...(extra ? { extra } : {}),
+});
 
 const section = (targets: Target[] = []): Section => ({
   title: 'Door',
@@ -25,7 +48,11 @@ describe('summaries of repeated runs', () => {
   it('takes the median, min and max', () => {
     assert.deepEqual(summarise([1955, 1627, 1808]), { median: 1808, min: 1627, max: 1955, n: 3 });
     assert.equal(summarise([4, 1, 3, 2]).median, 2.5, 'an even count takes the mean of the middle two');
-    assert.deepEqual(summarise([5, undefined, Number.NaN, 7, 6]), { median: 6, min: 5, max: 7, n: 3 }, 'runs without the figure are left out');
+    assert.deepEqual(
+      summarise([5, undefined, Number.NaN, 7, 6]),
+      { median: 6, min: 5, max: 7, n: 3 },
+      'runs without the figure are left out',
+    );
     assert.equal(summarise([]).n, 0);
   });
 
@@ -55,29 +82,73 @@ describe('verdicts against the targets', () => {
   });
 
   it('says met or not met from the medians, with the runs that meet it', () => {
-    const t: Target = { label: 'Lookups against the naive route', subject: 'service', ceiling: 'naive', figure: 'rps', compare: 'atLeast', value: 1.5, unit: '', digits: 2 };
+    const t: Target = {
+      label: 'Lookups against the naive route',
+      subject: 'service',
+      ceiling: 'naive',
+      figure: 'rps',
+      compare: 'atLeast',
+      value: 1.5,
+      unit: '',
+      digits: 2,
+    };
     // Medians 1500 / 1000 = 1.50; per round 1.50, 1.42, 1.44.
-    assert.equal(verdict(section([t]), t), '- Lookups against the naive route (at least 1.50×): met: 1.50× from the medians (service / naive, rps); 1 of 3 runs meet it (1.50×, 1.42×, 1.44×).');
+    assert.equal(
+      verdict(section([t]), t),
+      '- Lookups against the naive route (at least 1.50×): met: 1.50× from the medians (service / naive, rps); 1 of 3 runs meet it (1.50×, 1.42×, 1.44×).',
+    );
     const harder = { ...t, value: 1.6 };
-    assert.match(verdict(section([harder]), harder), /: \*\*not met\*\*: 1\.50× from the medians .* 0 of 3 runs meet it/);
+    assert.match(
+      verdict(section([harder]), harder),
+      /: \*\*not met\*\*: 1\.50× from the medians .* 0 of 3 runs meet it/,
+    );
   });
 
   it('judges an absolute target on the median, and counts every run', () => {
-    const t: Target = { label: 'p99', subject: 'service', figure: 'p99', compare: 'below', value: 100, unit: 'ms', digits: 1 };
-    assert.equal(verdict(section([t]), t), '- p99 (under 100.0 ms): met: 30.0 ms median (service, p99); 3 of 3 runs meet it (30.0 ms, 90.0 ms, 20.0 ms).');
+    const t: Target = {
+      label: 'p99',
+      subject: 'service',
+      figure: 'p99',
+      compare: 'below',
+      value: 100,
+      unit: 'ms',
+      digits: 1,
+    };
+    assert.equal(
+      verdict(section([t]), t),
+      '- p99 (under 100.0 ms): met: 30.0 ms median (service, p99); 3 of 3 runs meet it (30.0 ms, 90.0 ms, 20.0 ms).',
+    );
     const strict = { ...t, value: 25 };
-    assert.match(verdict(section([strict]), strict), /\*\*not met\*\*: 30\.0 ms median .* 1 of 3 runs meet it/);
+    assert.match(
+      verdict(section([strict]), strict),
+      /\*\*not met\*\*: 30\.0 ms median .* 1 of 3 runs meet it/,
+    );
   });
 
   it('refuses a target naming a series that was not run', () => {
-    const t: Target = { label: 'x', subject: 'nobody', figure: 'rps', compare: 'atLeast', value: 1, unit: '', digits: 0 };
+    const t: Target = {
+      label: 'x',
+      subject: 'nobody',
+      figure: 'rps',
+      compare: 'atLeast',
+      value: 1,
+      unit: '',
+      digits: 0,
+    };
     assert.throws(() => verdict(section([t]), t), /no series named "nobody"/);
   });
 });
 
 describe('the generated file', () => {
   const header = {
-    machine: { cpu: 'Test CPU', cores: 2, memoryBytes: 4 * 2 ** 30, os: 'Debian', node: 'v22.0.0', postgres: '18.1 (the shared server)' },
+    machine: {
+      cpu: 'Test CPU',
+      cores: 2,
+      memoryBytes: 4 * 2 ** 30,
+      os: 'Debian',
+      node: 'v22.0.0',
+      postgres: '18.1 (the shared server)',
+    },
     startedAt: new Date('2026-11-25T02:00:00Z'),
     finishedAt: new Date('2026-11-25T02:12:30Z'),
     commit: 'abc123',
@@ -89,13 +160,37 @@ describe('the generated file', () => {
   };
 
   it('shows every run, the medians with min and max, the ratio and the machine', () => {
-    const t: Target = { label: 'Lookups', subject: 'service', ceiling: 'naive', figure: 'rps', compare: 'atLeast', value: 1.5, unit: '', digits: 2 };
+    const t: Target = {
+      label: 'Lookups',
+      subject: 'service',
+      ceiling: 'naive',
+      figure: 'rps',
+      compare: 'atLeast',
+      value: 1.5,
+      unit: '',
+      digits: 2,
+    };
     const md = renderReport(header, [section([t])]);
-    for (const s of ['Test CPU, 2 cores', '4.0 GiB', 'v22.0.0', '18.1 (the shared server)', 'abc123', '2026-11-25T02:00:00Z', '12.5 min', '0.40 / 0.60 / 0.70', '1.90 / 1.20 / 0.90', '`BENCH_SECONDS=10 npm run bench`']) {
+    for (const s of [
+      'Test CPU, 2 cores',
+      '4.0 GiB',
+      'v22.0.0',
+      '18.1 (the shared server)',
+      'abc123',
+      '2026-11-25T02:00:00Z',
+      '12.5 min',
+      '0.40 / 0.60 / 0.70',
+      '1.90 / 1.20 / 0.90',
+      '`BENCH_SECONDS=10 npm run bench`',
+    ]) {
       assert.ok(md.includes(s), `the header shows ${s}`);
     }
     assert.ok(md.includes('| service | 1,500 (min 1,300, max 1,700) |'), 'the median row');
-    assert.ok(md.includes('- service: 1,500 /s (min 1,300, max 1,700) against naive: 1,000 /s (min 900, max 1,200): **1.50×**'));
+    assert.ok(
+      md.includes(
+        '- service: 1,500 /s (min 1,300, max 1,700) against naive: 1,000 /s (min 900, max 1,200): **1.50×**',
+      ),
+    );
     // Six runs, one row each, the slow ones included.
     assert.equal(md.split('\n').filter((l) => /^\| (naive|service) \| \d \|/.test(l)).length, 6);
     assert.ok(md.includes('| service | 2 | 1,700 | 45.0 | 90.0 | 180 |'));
@@ -105,7 +200,11 @@ describe('the generated file', () => {
   it('shows a missing per-run figure as the section says, never as NaN', () => {
     const s = section();
     s.columns = [{ key: 'drain', label: 'mails sent after s', digits: 0, missing: 'not within 300 s' }];
-    s.series[1]!.runs = [run(1500, 30, { drain: 20 }), run(1700, 90, { drain: undefined }), run(1300, 20, { drain: 30 })];
+    s.series[1]!.runs = [
+      run(1500, 30, { drain: 20 }),
+      run(1700, 90, { drain: undefined }),
+      run(1300, 20, { drain: 30 }),
+    ];
     const md = renderSection(s);
     assert.ok(md.includes('not within 300 s'));
     assert.ok(md.includes('25 (min 20, max 30)'), 'the summary is over the runs that have it');
@@ -113,7 +212,10 @@ describe('the generated file', () => {
   });
 
   it('says when the machine was busy before the run', () => {
-    assert.match(renderReport({ ...header, loadBefore: [3.2, 2, 1] }, []), /other work was running, and the figures are lower for it/);
+    assert.match(
+      renderReport({ ...header, loadBefore: [3.2, 2, 1] }, []),
+      /other work was running, and the figures are lower for it/,
+    );
     assert.doesNotMatch(renderReport(header, []), /other work was running/);
   });
 
@@ -132,19 +234,54 @@ describe('the generated file', () => {
     const s: Section = {
       title: 'Door check-in',
       description: 'd',
-      series: Object.values(DOOR_NAMES).map((name) => ({ name, runs: [name === DOOR_NAMES.lookups ? run(1600, 60) : name === DOOR_NAMES.firstScan ? run(500, 40) : run(1000, 50)] })),
+      series: Object.values(DOOR_NAMES).map((name) => ({
+        name,
+        runs: [
+          name === DOOR_NAMES.lookups
+            ? run(1600, 60)
+            : name === DOOR_NAMES.firstScan
+              ? run(500, 40)
+              : run(1000, 50),
+        ],
+      })),
       comparisons: [],
       targets: DOOR_TARGETS,
     };
     const md = renderSection(s);
-    assert.ok(md.includes('- Lookups (the service from its in-memory roster) against one prepared SELECT (at least 1.50×): met: 1.60× from the medians'), md);
-    assert.ok(md.includes("- Lookups' p99 (the service from its in-memory roster) against one prepared SELECT's (at most 1.00×): **not met**: 1.20× from the medians"), md);
-    assert.ok(md.includes('- Admits against one prepared UPDATE (at least 1.20×): **not met**: 1.00× from the medians'), md);
-    assert.ok(md.includes('- The worst other request while the first scan of a 150,000-person event builds its roster (under 100 ms): met: 80 ms median'), md);
+    assert.ok(
+      md.includes(
+        '- Lookups (the service from its in-memory roster) against one prepared SELECT (at least 1.50×): met: 1.60× from the medians',
+      ),
+      md,
+    );
+    assert.ok(
+      md.includes(
+        "- Lookups' p99 (the service from its in-memory roster) against one prepared SELECT's (at most 1.00×): **not met**: 1.20× from the medians",
+      ),
+      md,
+    );
+    assert.ok(
+      md.includes(
+        '- Admits against one prepared UPDATE (at least 1.20×): **not met**: 1.00× from the medians',
+      ),
+      md,
+    );
+    assert.ok(
+      md.includes(
+        '- The worst other request while the first scan of a 150,000-person event builds its roster (under 100 ms): met: 80 ms median',
+      ),
+      md,
+    );
   });
 
   it('judges registrations against the one-statement baseline as docs/decisions/22-figures-and-evidence.md asks: hot ≥ 2×, the drop sold out ≥ 1.5× sooner, spread ≥ 1× with p99 at or below', () => {
-    const against = REGISTER_TARGETS.filter((t) => t.ceiling).map((t) => [t.subject, t.ceiling, t.figure, t.compare, t.value]);
+    const against = REGISTER_TARGETS.filter((t) => t.ceiling).map((t) => [
+      t.subject,
+      t.ceiling,
+      t.figure,
+      t.compare,
+      t.value,
+    ]);
     assert.deepEqual(against, [
       [REGISTER_NAMES.hot, REGISTER_NAMES.oneHot, 'rps', 'atLeast', 2],
       [REGISTER_NAMES.drop, REGISTER_NAMES.oneDrop, 'sellRate', 'atLeast', 1.5],
@@ -155,7 +292,8 @@ describe('the generated file', () => {
 
   it('names the baseline in every figure and says where the service answers from memory', () => {
     for (const names of [REGISTER_NAMES, DOOR_NAMES]) {
-      for (const name of Object.values(names)) assert.match(name, /^(service|baseline, [^:]+|bare Fastify route)/, name);
+      for (const name of Object.values(names))
+        assert.match(name, /^(service|baseline, [^:]+|bare Fastify route)/, name);
     }
     for (const t of [...REGISTER_TARGETS, ...DOOR_TARGETS]) {
       if (!t.ceiling) continue;
@@ -170,7 +308,9 @@ describe('the generated file', () => {
   it("writes a comparison's note beside its figure", () => {
     const s = section();
     s.comparisons = [{ subject: 'service', ceiling: 'naive', note: 'The service answers from memory' }];
-    assert.ok(renderSection(s).includes('**1.50×** (rps, from the medians). The service answers from memory.'));
+    assert.ok(
+      renderSection(s).includes('**1.50×** (rps, from the medians). The service answers from memory.'),
+    );
   });
 
   it('has targets in the bench code that name configurations the benches run', () => {
@@ -189,7 +329,10 @@ describe('the generated file', () => {
       const s: Section = {
         title: 't',
         description: 'd',
-        series: all.map((name) => ({ name, runs: [run(1000, 50, { rss: 180, startup: 2000 }), run(1100, 60, { rss: 190, startup: 2100 })] })),
+        series: all.map((name) => ({
+          name,
+          runs: [run(1000, 50, { rss: 180, startup: 2000 }), run(1100, 60, { rss: 190, startup: 2100 })],
+        })),
         comparisons: [],
         targets,
       };
@@ -227,17 +370,45 @@ Compare file sync methods using two 8kB writes:
   });
 
   it('shows each setting, the flush time and where it was measured, one column per database', () => {
-    const settings = { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', wal_sync_method: 'fdatasync', shared_buffers: '128MB' };
+    const settings = {
+      fsync: 'on',
+      synchronous_commit: 'on',
+      full_page_writes: 'on',
+      wal_sync_method: 'fdatasync',
+      shared_buffers: '128MB',
+    };
     const shared: DatabaseFacts = {
       name: 'shared server',
       version: '15.20',
       settings,
       dataDirectory: '/var/lib/postgresql/15/main',
-      flush: { directory: '/tmp', writes: 900, perSecond: 900, medianMs: 1.05, p99Ms: 3.2, maxMs: 7.9, pgTestFsync: { command: 'pg_test_fsync -s 1', methods: parsePgTestFsync(output) } },
+      flush: {
+        directory: '/tmp',
+        writes: 900,
+        perSecond: 900,
+        medianMs: 1.05,
+        p99Ms: 3.2,
+        maxMs: 7.9,
+        pgTestFsync: { command: 'pg_test_fsync -s 1', methods: parsePgTestFsync(output) },
+      },
     };
-    const embedded: DatabaseFacts = { name: 'embedded (first run)', version: '17.2', settings: { ...settings, shared_buffers: '16MB' }, flushMissing: 'not measured: the data directory could not be read' };
+    const embedded: DatabaseFacts = {
+      name: 'embedded (first run)',
+      version: '17.2',
+      settings: { ...settings, shared_buffers: '16MB' },
+      flushMissing: 'not measured: the data directory could not be read',
+    };
     const md = renderDatabases([shared, embedded]).join('\n');
-    for (const s of ['| setting | shared server | embedded (first run) |', '| `fsync` | on | on |', '| `wal_sync_method` | fdatasync | fdatasync |', '| `shared_buffers` | 128MB | 16MB |', '1.05 / 3.20 / 7.9 ms (900 /s, 900 writes)', 'not measured: the data directory could not be read', '`/tmp` (the filesystem of `/var/lib/postgresql/15/main`)', '| `pg_test_fsync -s 1`, one 8 kB write, fdatasync | 1,110 µs/op (901 /s) | — |']) {
+    for (const s of [
+      '| setting | shared server | embedded (first run) |',
+      '| `fsync` | on | on |',
+      '| `wal_sync_method` | fdatasync | fdatasync |',
+      '| `shared_buffers` | 128MB | 16MB |',
+      '1.05 / 3.20 / 7.9 ms (900 /s, 900 writes)',
+      'not measured: the data directory could not be read',
+      '`/tmp` (the filesystem of `/var/lib/postgresql/15/main`)',
+      '| `pg_test_fsync -s 1`, one 8 kB write, fdatasync | 1,110 µs/op (901 /s) | — |',
+    ]) {
       assert.ok(md.includes(s), `${s}\n${md}`);
     }
     assert.doesNotMatch(md, /NaN|undefined/);
@@ -246,8 +417,17 @@ Compare file sync methods using two 8kB writes:
 
   it('puts them in the report header', () => {
     const header = {
-      machine: { cpu: 'Test CPU', cores: 2, memoryBytes: 4 * 2 ** 30, os: 'Debian', node: 'v22.0.0', postgres: '15.20 (the shared server)' },
-      databases: [{ name: 'shared server', version: '15.20', settings: { fsync: 'on' }, flushMissing: 'not measured' }],
+      machine: {
+        cpu: 'Test CPU',
+        cores: 2,
+        memoryBytes: 4 * 2 ** 30,
+        os: 'Debian',
+        node: 'v22.0.0',
+        postgres: '15.20 (the shared server)',
+      },
+      databases: [
+        { name: 'shared server', version: '15.20', settings: { fsync: 'on' }, flushMissing: 'not measured' },
+      ],
       startedAt: new Date('2026-11-25T02:00:00Z'),
       finishedAt: new Date('2026-11-25T02:12:30Z'),
       commit: 'abc123',

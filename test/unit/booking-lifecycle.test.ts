@@ -42,18 +42,99 @@ const EXPECTED: Record<BookingEvent, Row> = {
   book: { from: [], to: 'confirmed', who: buyer, audit: 'book', refusal: 'registration_changed' },
   await_payment: { from: [], to: 'pending', who: buyer, audit: 'book', refusal: 'registration_changed' },
   await_approval: { from: [], to: 'pending', who: buyer, audit: 'book', refusal: 'registration_changed' },
-  pay: { from: ['pending'], wait: 'payment', to: 'confirmed', who: buyer, audit: 'pay', refusal: 'registration_not_pending' },
-  lose_last_seat: { from: ['pending'], wait: 'payment', to: 'cancelled', who: buyer, audit: 'sold_out', refusal: 'registration_not_pending' },
-  approve: { from: ['pending'], wait: 'approval', to: 'confirmed', who: people, audit: 'approve', refusal: 'not_awaiting_approval' },
-  reject: { from: ['pending'], wait: 'approval', to: 'cancelled', who: people, audit: 'reject', refusal: 'not_awaiting_approval' },
-  cancel: { from: ['pending', 'confirmed'], paid: false, to: 'cancelled', who: anyone, audit: 'cancel', refusal: 'already_ended' },
-  claim_refund: { from: ['confirmed'], paid: true, to: 'refunding', who: anyone, audit: 'refund_claim', refusal: 'already_ended' },
-  complete_refund: { from: ['refunding'], to: 'claimed', who: anyone, audit: 'refund', refusal: 'registration_changed' },
-  release_claim: { from: ['refunding'], to: 'confirmed', who: anyone, audit: 'refund_release', refusal: 'registration_changed' },
-  expire: { from: ['pending'], wait: 'payment', paid: false, to: 'cancelled', who: ['system'], audit: 'expire', refusal: 'registration_not_pending' },
-  refunded_at_gateway: { from: ['confirmed'], paid: true, to: 'refunded', who: ['system'], audit: 'refunded_at_gateway', refusal: 'registration_changed' },
-  transfer: { from: ['confirmed'], to: 'unchanged', who: [...people, 'attendee'], audit: 'transfer', refusal: 'not_confirmed' },
-  admit: { from: ['confirmed'], to: 'unchanged', who: ['user', 'key', 'door_pass', 'staff'], audit: undefined, refusal: 'not_confirmed' },
+  pay: {
+    from: ['pending'],
+    wait: 'payment',
+    to: 'confirmed',
+    who: buyer,
+    audit: 'pay',
+    refusal: 'registration_not_pending',
+  },
+  lose_last_seat: {
+    from: ['pending'],
+    wait: 'payment',
+    to: 'cancelled',
+    who: buyer,
+    audit: 'sold_out',
+    refusal: 'registration_not_pending',
+  },
+  approve: {
+    from: ['pending'],
+    wait: 'approval',
+    to: 'confirmed',
+    who: people,
+    audit: 'approve',
+    refusal: 'not_awaiting_approval',
+  },
+  reject: {
+    from: ['pending'],
+    wait: 'approval',
+    to: 'cancelled',
+    who: people,
+    audit: 'reject',
+    refusal: 'not_awaiting_approval',
+  },
+  cancel: {
+    from: ['pending', 'confirmed'],
+    paid: false,
+    to: 'cancelled',
+    who: anyone,
+    audit: 'cancel',
+    refusal: 'already_ended',
+  },
+  claim_refund: {
+    from: ['confirmed'],
+    paid: true,
+    to: 'refunding',
+    who: anyone,
+    audit: 'refund_claim',
+    refusal: 'already_ended',
+  },
+  complete_refund: {
+    from: ['refunding'],
+    to: 'claimed',
+    who: anyone,
+    audit: 'refund',
+    refusal: 'registration_changed',
+  },
+  release_claim: {
+    from: ['refunding'],
+    to: 'confirmed',
+    who: anyone,
+    audit: 'refund_release',
+    refusal: 'registration_changed',
+  },
+  expire: {
+    from: ['pending'],
+    wait: 'payment',
+    paid: false,
+    to: 'cancelled',
+    who: ['system'],
+    audit: 'expire',
+    refusal: 'registration_not_pending',
+  },
+  refunded_at_gateway: {
+    from: ['confirmed'],
+    paid: true,
+    to: 'refunded',
+    who: ['system'],
+    audit: 'refunded_at_gateway',
+    refusal: 'registration_changed',
+  },
+  transfer: {
+    from: ['confirmed'],
+    to: 'unchanged',
+    who: [...people, 'attendee'],
+    audit: 'transfer',
+    refusal: 'not_confirmed',
+  },
+  admit: {
+    from: ['confirmed'],
+    to: 'unchanged',
+    who: ['user', 'key', 'door_pass', 'staff'],
+    audit: undefined,
+    refusal: 'not_confirmed',
+  },
 };
 
 /** Every state a booking can be in: each status, each wait, no money, an unpaid amount, a captured payment (as a number and as PostgreSQL's numeric text). */
@@ -65,7 +146,9 @@ const MONEY = [
   { payment_id: 'pay_X', amount_paise: '1' },
 ];
 const STATES: BookingState[] = BOOKING_STATUSES.flatMap((status) =>
-  (['payment', 'approval', null] as const).flatMap((pending_reason) => MONEY.map((money) => ({ status, pending_reason, ...money }))),
+  (['payment', 'approval', null] as const).flatMap((pending_reason) =>
+    MONEY.map((money) => ({ status, pending_reason, ...money })),
+  ),
 );
 const captured = (s: BookingState) => s.payment_id !== null && Number(s.amount_paise) > 0;
 
@@ -93,10 +176,15 @@ describe('the booking lifecycle table', () => {
   });
 
   it('lets each event be set off by exactly the actors the docs name', () => {
-    for (const e of BOOKING_EVENTS) for (const a of ACTORS) assert.equal(mayAct(e, a), EXPECTED[e].who.includes(a), `${a} ${e}`);
+    for (const e of BOOKING_EVENTS)
+      for (const a of ACTORS) assert.equal(mayAct(e, a), EXPECTED[e].who.includes(a), `${a} ${e}`);
     // The rules behind the table, in words.
     assert.equal(mayAct('expire', 'key'), false, 'only the service expires an unpaid booking');
-    assert.equal(mayAct('refunded_at_gateway', 'staff'), false, 'only the sweep ends a booking refunded at the gateway');
+    assert.equal(
+      mayAct('refunded_at_gateway', 'staff'),
+      false,
+      'only the sweep ends a booking refunded at the gateway',
+    );
     assert.equal(mayAct('approve', 'attendee'), false, 'an attendee cancels but never approves');
     assert.equal(mayAct('admit', 'door_pass'), true);
     assert.equal(mayAct('admit', 'attendee'), false);
@@ -106,31 +194,58 @@ describe('the booking lifecycle table', () => {
     for (const e of BOOKING_EVENTS) {
       const x = EXPECTED[e];
       for (const s of STATES) {
-        const expected = x.from.includes(s.status) && (x.wait === undefined || s.pending_reason === x.wait) && (x.paid === undefined || captured(s) === x.paid);
+        const expected =
+          x.from.includes(s.status) &&
+          (x.wait === undefined || s.pending_reason === x.wait) &&
+          (x.paid === undefined || captured(s) === x.paid);
         assert.equal(canApply(e, s), expected, `${e} on ${JSON.stringify(s)}`);
       }
     }
   });
 
   it('moves money only through a claim: a paid booking is never cancelled outright', () => {
-    const paid: BookingState = { status: 'confirmed', pending_reason: null, payment_id: 'pay_X', amount_paise: 50000 };
+    const paid: BookingState = {
+      status: 'confirmed',
+      pending_reason: null,
+      payment_id: 'pay_X',
+      amount_paise: 50000,
+    };
     assert.equal(canApply('cancel', paid), false);
     assert.equal(canApply('claim_refund', paid), true);
     assert.equal(canApply('refunded_at_gateway', paid), true);
-    const free: BookingState = { status: 'confirmed', pending_reason: null, payment_id: null, amount_paise: 0 };
+    const free: BookingState = {
+      status: 'confirmed',
+      pending_reason: null,
+      payment_id: null,
+      amount_paise: 0,
+    };
     assert.equal(canApply('cancel', free), true);
     assert.equal(canApply('claim_refund', free), false, 'nothing captured, nothing to claim');
     const claimed: BookingState = { ...paid, status: 'refunding' };
-    for (const e of BOOKING_EVENTS) assert.equal(canApply(e, claimed), e === 'complete_refund' || e === 'release_claim', e);
-    const unpaid: BookingState = { status: 'pending', pending_reason: 'payment', payment_id: null, amount_paise: 50000 };
+    for (const e of BOOKING_EVENTS)
+      assert.equal(canApply(e, claimed), e === 'complete_refund' || e === 'release_claim', e);
+    const unpaid: BookingState = {
+      status: 'pending',
+      pending_reason: 'payment',
+      payment_id: null,
+      amount_paise: 50000,
+    };
     assert.equal(canApply('expire', unpaid), true);
-    assert.equal(canApply('expire', { ...unpaid, payment_id: 'pay_X' }), false, 'a booking whose payment came is not expired');
+    assert.equal(
+      canApply('expire', { ...unpaid, payment_id: 'pay_X' }),
+      false,
+      'a booking whose payment came is not expired',
+    );
     assert.equal(canApply('approve', unpaid), false, 'a booking waiting for its payment is not approved');
   });
 
   it('holds a payment only with a payment id and more than 0 paise', () => {
     assert.equal(holdsPayment({ payment_id: 'pay_X', amount_paise: 1 }), true);
-    assert.equal(holdsPayment({ payment_id: 'pay_X', amount_paise: '49900' }), true, 'numeric columns arrive as text');
+    assert.equal(
+      holdsPayment({ payment_id: 'pay_X', amount_paise: '49900' }),
+      true,
+      'numeric columns arrive as text',
+    );
     assert.equal(holdsPayment({ payment_id: 'pay_X', amount_paise: 0 }), false);
     assert.equal(holdsPayment({ payment_id: 'pay_X', amount_paise: '0' }), false);
     assert.equal(holdsPayment({ payment_id: null, amount_paise: 49900 }), false);
@@ -140,13 +255,22 @@ describe('the booking lifecycle table', () => {
     for (const e of BOOKING_EVENTS) {
       const to = EXPECTED[e].to;
       if (to === 'claimed') {
-        for (const c of ['cancelled', 'refunded', 'confirmed'] as const) assert.equal(statusAfter(e, 'refunding', c), c, `${e} → ${c}`);
-        assert.throws(() => statusAfter(e, 'refunding'), /^Error: complete_refund needs the status its claim chose$/);
-        assert.throws(() => statusAfter(e, 'refunding', 'refunding' as never), /needs the status its claim chose/, 'a claim cannot end in a status it may not choose');
+        for (const c of ['cancelled', 'refunded', 'confirmed'] as const)
+          assert.equal(statusAfter(e, 'refunding', c), c, `${e} → ${c}`);
+        assert.throws(
+          () => statusAfter(e, 'refunding'),
+          /^Error: complete_refund needs the status its claim chose$/,
+        );
+        assert.throws(
+          () => statusAfter(e, 'refunding', 'refunding' as never),
+          /needs the status its claim chose/,
+          'a claim cannot end in a status it may not choose',
+        );
       } else if (to === 'unchanged') {
         for (const from of BOOKING_STATUSES) assert.equal(statusAfter(e, from), from, `${e} from ${from}`);
       } else {
-        for (const from of ['pending', 'confirmed'] as const) assert.equal(statusAfter(e, from, 'cancelled'), to, `${e} from ${from}`);
+        for (const from of ['pending', 'confirmed'] as const)
+          assert.equal(statusAfter(e, from, 'cancelled'), to, `${e} from ${from}`);
       }
     }
   });
@@ -159,14 +283,27 @@ describe('guardSql: the condition of each conditional update, from the table', (
   };
 
   it('is false for the events that write the row, which has no state to guard', () => {
-    for (const e of ['book', 'await_payment', 'await_approval'] as const) assert.deepEqual(compiled(e, 'r'), ['false', []], e);
+    for (const e of ['book', 'await_payment', 'await_approval'] as const)
+      assert.deepEqual(compiled(e, 'r'), ['false', []], e);
   });
 
   it('checks the status, then the wait, then whether a payment is held', () => {
-    assert.deepEqual(compiled('pay', 'r'), ['("r"."status" = any($1::text[]) and "r"."pending_reason" is not distinct from $2::text)', [['pending'], 'payment']]);
-    assert.deepEqual(compiled('approve', 'r'), ['("r"."status" = any($1::text[]) and "r"."pending_reason" is not distinct from $2::text)', [['pending'], 'approval']]);
-    assert.deepEqual(compiled('claim_refund', 'r'), ['("r"."status" = any($1::text[]) and ("r"."payment_id" is not null and "r"."amount_paise" > 0))', [['confirmed']]]);
-    assert.deepEqual(compiled('cancel', 'r'), ['("r"."status" = any($1::text[]) and not ("r"."payment_id" is not null and "r"."amount_paise" > 0))', [['pending', 'confirmed']]]);
+    assert.deepEqual(compiled('pay', 'r'), [
+      '("r"."status" = any($1::text[]) and "r"."pending_reason" is not distinct from $2::text)',
+      [['pending'], 'payment'],
+    ]);
+    assert.deepEqual(compiled('approve', 'r'), [
+      '("r"."status" = any($1::text[]) and "r"."pending_reason" is not distinct from $2::text)',
+      [['pending'], 'approval'],
+    ]);
+    assert.deepEqual(compiled('claim_refund', 'r'), [
+      '("r"."status" = any($1::text[]) and ("r"."payment_id" is not null and "r"."amount_paise" > 0))',
+      [['confirmed']],
+    ]);
+    assert.deepEqual(compiled('cancel', 'r'), [
+      '("r"."status" = any($1::text[]) and not ("r"."payment_id" is not null and "r"."amount_paise" > 0))',
+      [['pending', 'confirmed']],
+    ]);
     assert.deepEqual(compiled('expire', 'r'), [
       '("r"."status" = any($1::text[]) and "r"."pending_reason" is not distinct from $2::text and not ("r"."payment_id" is not null and "r"."amount_paise" > 0))',
       [['pending'], 'payment'],
@@ -176,7 +313,10 @@ describe('guardSql: the condition of each conditional update, from the table', (
 
   it('names the bare columns when no table alias is given', () => {
     assert.deepEqual(compiled('admit'), ['("status" = any($1::text[]))', [['confirmed']]]);
-    assert.deepEqual(compiled('refunded_at_gateway'), ['("status" = any($1::text[]) and ("payment_id" is not null and "amount_paise" > 0))', [['confirmed']]]);
+    assert.deepEqual(compiled('refunded_at_gateway'), [
+      '("status" = any($1::text[]) and ("payment_id" is not null and "amount_paise" > 0))',
+      [['confirmed']],
+    ]);
   });
 });
 

@@ -2,7 +2,12 @@
 // and how a scanned QR value is read.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseQrValue, refusal, refusalMessage, type RefusalReason } from '../../src/modules/checkin/checkin.service.js';
+import {
+  parseQrValue,
+  refusal,
+  refusalMessage,
+  type RefusalReason,
+} from '../../src/modules/checkin/checkin.service.js';
 import { refusalOf } from '../../src/modules/checkin/door-sync.service.js';
 import { AppError } from '../../src/lib/errors.js';
 
@@ -11,7 +16,14 @@ type Status = Scan['booking']['status'];
 const STATUSES: Status[] = ['pending', 'confirmed', 'cancelled', 'refunded'];
 
 const scan = (status: Status, transferred = false): Scan => ({
-  booking: { id: 'reg_x', event_id: 'ev_x', status, ticket_type: 'General', ticket_code: transferred ? 'tkt_new' : null, sub_event_id: null },
+  booking: {
+    id: 'reg_x',
+    event_id: 'ev_x',
+    status,
+    ticket_type: 'General',
+    ticket_code: transferred ? 'tkt_new' : null,
+    sub_event_id: null,
+  },
   people: [{ id: 'att_x', idx: 0, name: 'A', email: 'a@example.in', checked_in_at: null }],
   only: undefined,
   transferred,
@@ -20,7 +32,12 @@ const scan = (status: Status, transferred = false): Scan => ({
 describe('check-in refusal rules', () => {
   it('admits a confirmed booking and refuses every other status with its own reason', () => {
     const reasons = Object.fromEntries(STATUSES.map((s) => [s, refusal(scan(s)) ?? 'admitted']));
-    assert.deepEqual(reasons, { pending: 'not_confirmed', confirmed: 'admitted', cancelled: 'cancelled', refunded: 'refunded' });
+    assert.deepEqual(reasons, {
+      pending: 'not_confirmed',
+      confirmed: 'admitted',
+      cancelled: 'cancelled',
+      refunded: 'refunded',
+    });
   });
 
   it('refuses the old QR of a transferred ticket whatever the booking’s status', () => {
@@ -40,7 +57,8 @@ describe('check-in refusal rules', () => {
   });
 });
 
-const invalidQr = (message: RegExp) => (err: unknown) => err instanceof AppError && err.status === 400 && err.code === 'invalid_qr' && message.test(err.message);
+const invalidQr = (message: RegExp) => (err: unknown) =>
+  err instanceof AppError && err.status === 400 && err.code === 'invalid_qr' && message.test(err.message);
 
 describe('parseQrValue', () => {
   it('takes a bare id, trimmed', () => {
@@ -57,19 +75,43 @@ describe('parseQrValue', () => {
 
   it('refuses JSON that does not parse, or that carries no id as a non-empty string', () => {
     assert.throws(() => parseQrValue('{"registrationId":'), invalidQr(/does not parse/));
-    for (const bad of ['{}', '{"registrationId":""}', '{"registrationId":42}', '{"other":"reg_1"}', '{"registrationId":null,"id":7}']) {
+    for (const bad of [
+      '{}',
+      '{"registrationId":""}',
+      '{"registrationId":42}',
+      '{"other":"reg_1"}',
+      '{"registrationId":null,"id":7}',
+    ]) {
       assert.throws(() => parseQrValue(bad), invalidQr(/carries no registrationId/), bad);
     }
   });
 
   it('refuses an empty value and one longer than 200 characters', () => {
-    for (const bad of ['', '   ', 'x'.repeat(201)]) assert.throws(() => parseQrValue(bad), invalidQr(/must be the QR value/), JSON.stringify(bad.slice(0, 10)));
+    for (const bad of ['', '   ', 'x'.repeat(201)])
+      assert.throws(
+        () => parseQrValue(bad),
+        invalidQr(/must be the QR value/),
+        JSON.stringify(bad.slice(0, 10)),
+      );
     assert.equal(parseQrValue('x'.repeat(200)), 'x'.repeat(200), '200 is allowed');
   });
 
   it('refuses control characters, lone surrogates and over-long ids inside a JSON payload as invalid_qr', () => {
-    for (const bad of ['reg_\u0000x', 'reg_\u001bx', 'a\u0085b', 'tkt_\ud800', 'tkt_\udc00x', `{"id":"${'z'.repeat(201)}"}`, `{"id":"reg_\\u0000"}`, 'q'.repeat(5000)]) {
-      assert.throws(() => parseQrValue(bad), (e: any) => e.code === 'invalid_qr', JSON.stringify(bad.slice(0, 12)));
+    for (const bad of [
+      'reg_\u0000x',
+      'reg_\u001bx',
+      'a\u0085b',
+      'tkt_\ud800',
+      'tkt_\udc00x',
+      `{"id":"${'z'.repeat(201)}"}`,
+      `{"id":"reg_\\u0000"}`,
+      'q'.repeat(5000),
+    ]) {
+      assert.throws(
+        () => parseQrValue(bad),
+        (e: any) => e.code === 'invalid_qr',
+        JSON.stringify(bad.slice(0, 12)),
+      );
     }
     assert.equal(parseQrValue('tkt_\ud83d\ude00'), 'tkt_\ud83d\ude00', 'a whole surrogate pair is text');
   });

@@ -56,8 +56,10 @@ describe('addressMatcher (the proxies TRUST_PROXY names)', () => {
 
 describe('isLoopbackHost (HOST that no other machine can reach)', () => {
   it('127.0.0.0/8, ::1 and localhost are; any other address is not', () => {
-    for (const h of ['127.0.0.1', '127.4.5.6', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1']) assert.equal(isLoopbackHost(h), true, h);
-    for (const h of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'example.in', '2001:db8::1']) assert.equal(isLoopbackHost(h), false, h);
+    for (const h of ['127.0.0.1', '127.4.5.6', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1'])
+      assert.equal(isLoopbackHost(h), true, h);
+    for (const h of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'example.in', '2001:db8::1'])
+      assert.equal(isLoopbackHost(h), false, h);
   });
 });
 
@@ -86,7 +88,11 @@ describe('ConnectionGate', () => {
     assert.equal(arrive(gate, '2001:db8:1:3::1').admitted, true, 'the next /64');
     assert.equal(arrive(gate, '198.51.100.4').admitted, true);
     assert.equal(arrive(gate, '::ffff:198.51.100.4').admitted, true);
-    assert.equal(arrive(gate, '198.51.100.4').admitted, false, 'the IPv4 client, however written, has had its two');
+    assert.equal(
+      arrive(gate, '198.51.100.4').admitted,
+      false,
+      'the IPv4 client, however written, has had its two',
+    );
     assert.equal(gate.open, 5);
   });
 
@@ -112,7 +118,11 @@ describe('ConnectionGate', () => {
   });
 
   it('proxies are held to the total only', () => {
-    const gate = new ConnectionGate({ maxConnections: 3, maxPerAddress: 1, sharedAddress: addressMatcher(['10.0.0.1']) });
+    const gate = new ConnectionGate({
+      maxConnections: 3,
+      maxPerAddress: 1,
+      sharedAddress: addressMatcher(['10.0.0.1']),
+    });
     for (let i = 0; i < 3; i++) assert.equal(arrive(gate, '10.0.0.1').admitted, true);
     assert.equal(arrive(gate, '10.0.0.1').admitted, false);
   });

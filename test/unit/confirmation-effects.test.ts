@@ -6,18 +6,44 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
-import { confirmationEffects, ONE_STATEMENT_EFFECTS, oneStatementEffects, type ConfirmedBooking } from '../../src/modules/registrations/confirmation.js';
+import {
+  confirmationEffects,
+  ONE_STATEMENT_EFFECTS,
+  oneStatementEffects,
+  type ConfirmedBooking,
+} from '../../src/modules/registrations/confirmation.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { randomIds } from '../../src/lib/ids.js';
 
 const deps = { clock: new ManualClock(new Date('2026-11-01T10:00:00Z')), ids: randomIds };
 const event = {
-  id: 'ev_1', account_id: 'usr_1', mode: 'test' as const, title: 'Meetup', slug: 'meetup', ticket_emails_enabled: true, start_date: new Date('2026-12-01T10:00:00Z'),
-  special_prices: [], tracks: [], tax_category: 'none' as const, supplier_gstin: null, sac: null, venue_state: null,
+  id: 'ev_1',
+  account_id: 'usr_1',
+  mode: 'test' as const,
+  title: 'Meetup',
+  slug: 'meetup',
+  ticket_emails_enabled: true,
+  start_date: new Date('2026-12-01T10:00:00Z'),
+  special_prices: [],
+  tracks: [],
+  tax_category: 'none' as const,
+  supplier_gstin: null,
+  sac: null,
+  venue_state: null,
 } as unknown as Parameters<typeof confirmationEffects>[1];
 const booking: ConfirmedBooking = {
-  id: 'reg_1', mode: 'test', name: 'Asha', email: 'asha@example.in', phone: null, whatsapp_opt_in: false, ticket_type: 'General', sub_event_id: null,
-  quantity: 1, amount_paise: 0, currency: 'INR', promo_code: null,
+  id: 'reg_1',
+  mode: 'test',
+  name: 'Asha',
+  email: 'asha@example.in',
+  phone: null,
+  whatsapp_opt_in: false,
+  ticket_type: 'General',
+  sub_event_id: null,
+  quantity: 1,
+  amount_paise: 0,
+  currency: 'INR',
+  promo_code: null,
 };
 
 /** The `effects.<name>` that applyConfirmation reads, found in its source by the compiler. */
@@ -27,7 +53,13 @@ function effectsWrittenByApplyConfirmation(): string[] {
   const found = new Set<string>();
   const visit = (node: ts.Node, inside: boolean): void => {
     const here = inside || (ts.isFunctionDeclaration(node) && node.name?.text === 'applyConfirmation');
-    if (here && ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'effects') found.add(node.name.text);
+    if (
+      here &&
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'effects'
+    )
+      found.add(node.name.text);
     ts.forEachChild(node, (c) => visit(c, here));
   };
   visit(sf, false);
@@ -36,7 +68,10 @@ function effectsWrittenByApplyConfirmation(): string[] {
 
 describe('the one-statement free booking and applyConfirmation share one effect list', () => {
   it('every effect a confirmation has is named for the one-statement path', () => {
-    assert.deepEqual(Object.keys(confirmationEffects(deps, event, booking, ['reg_1'])).sort(), Object.keys(ONE_STATEMENT_EFFECTS).sort());
+    assert.deepEqual(
+      Object.keys(confirmationEffects(deps, event, booking, ['reg_1'])).sort(),
+      Object.keys(ONE_STATEMENT_EFFECTS).sort(),
+    );
   });
 
   it('applyConfirmation writes every effect of the list, no more and no fewer', () => {
@@ -53,8 +88,15 @@ describe('the one-statement free booking and applyConfirmation share one effect 
   });
 
   it('refuses a booking carrying an effect the statement cannot write (a promo use, fees, a sale)', () => {
-    for (const b of [{ ...booking, promo_code: 'EARLY' }, { ...booking, amount_paise: 50_000 }, { ...booking, mode: 'live' as const, amount_paise: 50_000 }]) {
-      assert.throws(() => oneStatementEffects(deps, confirmationEffects(deps, event, b, ['reg_1'])), /one-statement free booking cannot write the effect/);
+    for (const b of [
+      { ...booking, promo_code: 'EARLY' },
+      { ...booking, amount_paise: 50_000 },
+      { ...booking, mode: 'live' as const, amount_paise: 50_000 },
+    ]) {
+      assert.throws(
+        () => oneStatementEffects(deps, confirmationEffects(deps, event, b, ['reg_1'])),
+        /one-statement free booking cannot write the effect/,
+      );
     }
   });
 });

@@ -6,7 +6,14 @@ import type { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
-import { cellText, csvStream, istTimestamp, neutralise, rupeesText, type Column } from '../../src/modules/exports/csv.js';
+import {
+  cellText,
+  csvStream,
+  istTimestamp,
+  neutralise,
+  rupeesText,
+  type Column,
+} from '../../src/modules/exports/csv.js';
 import { instantsOf, parseDayRange } from '../../src/modules/exports/exports.service.js';
 import { AppError } from '../../src/lib/errors.js';
 
@@ -19,11 +26,18 @@ async function* from<T>(items: readonly T[]) {
 
 describe('neutralise', () => {
   it('puts a quote before a cell beginning with =, +, -, @, tab or CR, and leaves every other cell alone', () => {
-    for (const c of ['=1+1', '+91', '-2+3', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x","y")']) assert.equal(neutralise(c), `'${c}`);
-    for (const c of ['', 'Asha', ' =1', "'=1", '1-2', 'a=b', '\nx', '₹999', 'सुब्रमण्यम्']) assert.equal(neutralise(c), c);
+    for (const c of ['=1+1', '+91', '-2+3', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x","y")'])
+      assert.equal(neutralise(c), `'${c}`);
+    for (const c of ['', 'Asha', ' =1', "'=1", '1-2', 'a=b', '\nx', '₹999', 'सुब्रमण्यम्'])
+      assert.equal(neutralise(c), c);
   });
   it('never leaves a cell that begins with a formula character', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => !/^[=+\-@\t\r]/.test(neutralise(s)) && (neutralise(s) === s || neutralise(s) === `'${s}`)));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        (s) => !/^[=+\-@\t\r]/.test(neutralise(s)) && (neutralise(s) === s || neutralise(s) === `'${s}`),
+      ),
+    );
   });
 });
 
@@ -44,7 +58,12 @@ describe('cells', () => {
     assert.equal(rupeesText(99900), '999.00');
     assert.equal(rupeesText(100_000_000_01), '100000000.01');
     assert.equal(rupeesText(-1500), '-15.00');
-    fc.assert(fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (p) => BigInt(rupeesText(p).replace('.', '')) === BigInt(p)));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        (p) => BigInt(rupeesText(p).replace('.', '')) === BigInt(p),
+      ),
+    );
   });
 });
 
@@ -55,16 +74,24 @@ describe('csvStream', () => {
   ];
   it('writes a BOM, the header and CRLF records, and reads back as written (neutralised cells with their quote)', async () => {
     const out = await text(await csvStream(columns, from([{ a: 'x,"y"\r\nz', b: '-1' }])));
-    assert.equal(out, "\ufeffa,'=b\r\n\"x,\"\"y\"\"\r\nz\",'-1\r\n");
+    assert.equal(out, '\ufeffa,\'=b\r\n"x,""y""\r\nz",\'-1\r\n');
   });
   it('round-trips any text through csv-parse', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ a: fc.string({ unit: 'binary' }), b: fc.string({ unit: 'grapheme' }) }), { maxLength: 20 }), async (rows) => {
-        const out = await text(await csvStream(columns, from(rows)));
-        const [header, ...records] = parse(out, { bom: true }) as string[][];
-        assert.deepEqual(header, ['a', "'=b"]);
-        assert.deepEqual(records, rows.map((r) => [neutralise(r.a), neutralise(r.b)]));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ a: fc.string({ unit: 'binary' }), b: fc.string({ unit: 'grapheme' }) }), {
+          maxLength: 20,
+        }),
+        async (rows) => {
+          const out = await text(await csvStream(columns, from(rows)));
+          const [header, ...records] = parse(out, { bom: true }) as string[][];
+          assert.deepEqual(header, ['a', "'=b"]);
+          assert.deepEqual(
+            records,
+            rows.map((r) => [neutralise(r.a), neutralise(r.b)]),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -86,9 +113,21 @@ describe('csvStream', () => {
 describe('day ranges', () => {
   it('takes real days in order, and covers them in India time', () => {
     assert.deepEqual(parseDayRange({}), { from: undefined, to: undefined });
-    assert.deepEqual(instantsOf({ from: '2026-04-01', to: '2026-04-30' }), { from: new Date('2026-03-31T18:30:00Z'), to: new Date('2026-04-30T18:30:00Z') });
-    for (const bad of [{ from: '2026-02-30' }, { to: '2026-13-01' }, { from: '2026-4-1' }, { from: '2026-04-02', to: '2026-04-01' }]) {
-      assert.throws(() => parseDayRange(bad), (e: unknown) => e instanceof AppError && e.code === 'invalid_date', JSON.stringify(bad));
+    assert.deepEqual(instantsOf({ from: '2026-04-01', to: '2026-04-30' }), {
+      from: new Date('2026-03-31T18:30:00Z'),
+      to: new Date('2026-04-30T18:30:00Z'),
+    });
+    for (const bad of [
+      { from: '2026-02-30' },
+      { to: '2026-13-01' },
+      { from: '2026-4-1' },
+      { from: '2026-04-02', to: '2026-04-01' },
+    ]) {
+      assert.throws(
+        () => parseDayRange(bad),
+        (e: unknown) => e instanceof AppError && e.code === 'invalid_date',
+        JSON.stringify(bad),
+      );
     }
   });
 });

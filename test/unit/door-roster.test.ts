@@ -3,10 +3,23 @@
 // own write never undoes it; a whole read taken page by page.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EventRoster, parseSnapshot, RosterBuild, sha256, visibleIn } from '../../src/modules/checkin/roster.js';
+import {
+  EventRoster,
+  parseSnapshot,
+  RosterBuild,
+  sha256,
+  visibleIn,
+} from '../../src/modules/checkin/roster.js';
 import type { RosterHead, RosterPersonRow, RosterReadRow } from '../../src/modules/checkin/roster.repo.js';
 
-const base = { cursor: '', version: 0, ev_account_id: 'usr_1', ev_mode: 'test', ev_title: 'Gig', ev_tracks: [{ title: 'Main hall' }] } as const;
+const base = {
+  cursor: '',
+  version: 0,
+  ev_account_id: 'usr_1',
+  ev_mode: 'test',
+  ev_title: 'Gig',
+  ev_tracks: [{ title: 'Main hall' }],
+} as const;
 
 function row(reg: string, idx: number, over: Partial<RosterPersonRow> = {}): RosterReadRow & RosterPersonRow {
   return {
@@ -33,7 +46,17 @@ function row(reg: string, idx: number, over: Partial<RosterPersonRow> = {}): Ros
 describe('door roster', () => {
   it('reads pg snapshots and decides visibility as PostgreSQL does', () => {
     const s = parseSnapshot('100:110:102,105')!;
-    assert.deepEqual([visibleIn(99, s), visibleIn(101, s), visibleIn(102, s), visibleIn(105, s), visibleIn(110, s), visibleIn(120, s)], [true, true, false, false, false, false]);
+    assert.deepEqual(
+      [
+        visibleIn(99, s),
+        visibleIn(101, s),
+        visibleIn(102, s),
+        visibleIn(105, s),
+        visibleIn(110, s),
+        visibleIn(120, s),
+      ],
+      [true, true, false, false, false, false],
+    );
     assert.equal(parseSnapshot('110:100:'), undefined);
     assert.equal(parseSnapshot('x'), undefined);
     assert.deepEqual([...parseSnapshot('5:5:')!.running], []);
@@ -41,7 +64,16 @@ describe('door roster', () => {
 
   it('finds a booking by its id, a member by theirs, a transferred ticket by its new and old codes', () => {
     const r = new EventRoster('ev_1');
-    r.applyRead([row('reg_a', 0), row('reg_a', 1), row('reg_b', 0, { ticket_code: 'tkt_new', previous_ticket_codes: ['tkt_old'] })], 3, '1:1:', true);
+    r.applyRead(
+      [
+        row('reg_a', 0),
+        row('reg_a', 1),
+        row('reg_b', 0, { ticket_code: 'tkt_new', previous_ticket_codes: ['tkt_old'] }),
+      ],
+      3,
+      '1:1:',
+      true,
+    );
     assert.deepEqual([r.hit('reg_a')!.only, r.hit('reg_a')!.transferred], [undefined, false]);
     assert.equal(r.hit('reg_a_m1')!.only, 1);
     assert.equal(r.hit('reg_b')!.transferred, true, 'the booking id stops being a ticket after a transfer');
@@ -57,7 +89,12 @@ describe('door roster', () => {
   it('a later read replaces a booking and its codes; a whole read drops what is gone', () => {
     const r = new EventRoster('ev_1');
     r.applyRead([row('reg_a', 0), row('reg_b', 0)], 1, '1:1:', true);
-    r.applyRead([row('reg_a', 0, { status: 'refunded', ticket_code: 'tkt_2', previous_ticket_codes: [] })], 2, '2:2:', false);
+    r.applyRead(
+      [row('reg_a', 0, { status: 'refunded', ticket_code: 'tkt_2', previous_ticket_codes: [] })],
+      2,
+      '2:2:',
+      false,
+    );
     assert.equal(r.hit('reg_a')!.booking.status, 'refunded');
     assert.ok(r.hit('tkt_2'));
     assert.deepEqual(r.counts(), { arrived: 0, expected: 1 });
@@ -96,24 +133,61 @@ describe('door roster', () => {
     r.applyCheckIns(8, 204, [{ registrationId: 'reg_c', idx: 0, at, by: 'key:k1' }]);
     assert.deepEqual([r.version, r.wanted, r.current], [6, 8, false]);
     // The read that brings 7 (made before 8 committed) moves the version over 8 too, and keeps 8's admit.
-    r.applyRead([row('reg_a', 0, { checked_in_at: at }), row('reg_c', 0, { name: 'Seven' })], 7, '3:3:', false);
+    r.applyRead(
+      [row('reg_a', 0, { checked_in_at: at }), row('reg_c', 0, { name: 'Seven' })],
+      7,
+      '3:3:',
+      false,
+    );
     assert.deepEqual([r.version, r.current], [8, true]);
     assert.equal(r.hit('reg_c')!.booking.people[0]!.checkedInAt?.getTime(), at.getTime());
   });
 
   it('lists the bookings a cursor has not seen: written after it or still running then', () => {
     const r = new EventRoster('ev_1');
-    r.applyRead([row('reg_old', 0, { r_xid: 90, a_xid: 90 }), row('reg_running', 0, { r_xid: 95, a_xid: 95 }), row('reg_person', 0, { r_xid: 90, a_xid: 130 }), row('reg_new', 0, { r_xid: 120, a_xid: 120 })], 1, '1:1:', true);
+    r.applyRead(
+      [
+        row('reg_old', 0, { r_xid: 90, a_xid: 90 }),
+        row('reg_running', 0, { r_xid: 95, a_xid: 95 }),
+        row('reg_person', 0, { r_xid: 90, a_xid: 130 }),
+        row('reg_new', 0, { r_xid: 120, a_xid: 120 }),
+      ],
+      1,
+      '1:1:',
+      true,
+    );
     const since = parseSnapshot('92:110:95')!;
-    assert.deepEqual([...r.bookings(since)].map((b) => b.id), ['reg_running', 'reg_person', 'reg_new']);
+    assert.deepEqual(
+      [...r.bookings(since)].map((b) => b.id),
+      ['reg_running', 'reg_person', 'reg_new'],
+    );
     assert.equal([...r.bookings()].length, 4);
   });
 
-  const head = (version: number, bookings: number, people: number): RosterHead => ({ ...base, ev_tracks: null, cursor: `${version}:${version}:`, version, bookings, people });
-  const everything = (r: EventRoster) => [...r.bookings()].map((b) => [b.id, b.status, b.ticketCode, b.people.map((p) => [p.id, p.idx, p.name, p.checkedInAt?.toISOString() ?? null, p.checkedInBy])]);
+  const head = (version: number, bookings: number, people: number): RosterHead => ({
+    ...base,
+    ev_tracks: null,
+    cursor: `${version}:${version}:`,
+    version,
+    bookings,
+    people,
+  });
+  const everything = (r: EventRoster) =>
+    [...r.bookings()].map((b) => [
+      b.id,
+      b.status,
+      b.ticketCode,
+      b.people.map((p) => [p.id, p.idx, p.name, p.checkedInAt?.toISOString() ?? null, p.checkedInBy]),
+    ]);
 
   it('a whole read taken page by page (a booking split between pages) holds what one read holds', () => {
-    const rows = [row('reg_a', 0), row('reg_a', 1), row('reg_a', 2), row('reg_b', 0, { ticket_code: 'tkt_b', previous_ticket_codes: ['tkt_b0'] }), row('reg_c', 0, { status: 'cancelled' })];
+    const rows = [
+      row('reg_a', 0),
+      row('reg_a', 1),
+      row('reg_a', 2),
+      row('reg_b', 0, { ticket_code: 'tkt_b', previous_ticket_codes: ['tkt_b0'] }),
+      row('reg_c', 0, { status: 'cancelled' }),
+    ];
     const whole = new EventRoster('ev_1');
     whole.applyRead(rows, 2, '2:2:', true);
     const sliced = new EventRoster('ev_1');
@@ -124,7 +198,10 @@ describe('door roster', () => {
     build.add(rows.slice(4));
     sliced.finishWhole(build.done());
     assert.deepEqual(everything(sliced), everything(whole));
-    assert.deepEqual([sliced.version, sliced.cursor, sliced.size, sliced.people, sliced.accountId], [2, '2:2:', 3, 5, 'usr_1']);
+    assert.deepEqual(
+      [sliced.version, sliced.cursor, sliced.size, sliced.people, sliced.accountId],
+      [2, '2:2:', 3, 5, 'usr_1'],
+    );
     assert.equal(sliced.hit('reg_a_m2')!.only, 2);
     assert.equal(sliced.hit('tkt_b0')!.transferred, true);
     assert.equal(sliced.valueOfKey(sha256('tkt_b')), 'tkt_b');
@@ -153,7 +230,12 @@ describe('door roster', () => {
     const r = new EventRoster('ev_1');
     r.applyRead([row('reg_a', 0), row('reg_b', 0), row('reg_b', 1)], 1, '1:1:', true);
     const at = new Date('2026-12-20T11:00:00Z');
-    r.applyRead([row('reg_a', 0, { checked_in_at: at, checked_in_by: 'key:k1', r_xid: 150, a_xid: 150 })], 2, '2:2:', false);
+    r.applyRead(
+      [row('reg_a', 0, { checked_in_at: at, checked_in_by: 'key:k1', r_xid: 150, a_xid: 150 })],
+      2,
+      '2:2:',
+      false,
+    );
     assert.deepEqual(
       [...r.bookings()].map((b) => b.id),
       ['reg_a', 'reg_b'],

@@ -3,7 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import ICAL from 'ical.js';
-import { eventSpan, formatSpan, formatDate, isTimeZone, DEFAULT_TIME_ZONE } from '../../src/lib/event-time.js';
+import {
+  eventSpan,
+  formatSpan,
+  formatDate,
+  isTimeZone,
+  DEFAULT_TIME_ZONE,
+} from '../../src/lib/event-time.js';
 import { formatMoney } from '../../src/lib/money.js';
 import { googleCalendarUrl, ticketCalendar } from '../../src/modules/tickets/calendar.js';
 
@@ -16,7 +22,10 @@ describe('event times for people', () => {
   });
 
   it('converts a date-time written in another offset into the event’s zone', () => {
-    assert.equal(formatSpan(eventSpan('2026-12-12T04:30:00Z', null, IST), IST), 'Sat 12 Dec 2026, 10:00 am IST');
+    assert.equal(
+      formatSpan(eventSpan('2026-12-12T04:30:00Z', null, IST), IST),
+      'Sat 12 Dec 2026, 10:00 am IST',
+    );
   });
 
   it('names both days when a span crosses midnight', () => {
@@ -26,7 +35,10 @@ describe('event times for people', () => {
 
   it('shows bare dates as whole days, without a time or zone', () => {
     assert.equal(formatSpan(eventSpan('2026-12-12', null, IST), IST), 'Sat 12 Dec 2026');
-    assert.equal(formatSpan(eventSpan('2026-12-12', '2026-12-13', IST), IST), 'Sat 12 Dec 2026 – Sun 13 Dec 2026');
+    assert.equal(
+      formatSpan(eventSpan('2026-12-12', '2026-12-13', IST), IST),
+      'Sat 12 Dec 2026 – Sun 13 Dec 2026',
+    );
     assert.equal(formatSpan(eventSpan(null, null, IST), IST), undefined);
   });
 
@@ -55,7 +67,14 @@ describe('calendar entries', () => {
 
   it('writes RFC 5545 that ical.js reads back: UID = ticket id, times, location, a one-hour alarm', () => {
     const span = eventSpan('2026-12-12T10:00+05:30', '2026-12-12T17:30+05:30', IST);
-    const ics = ticketCalendar({ uid: 'reg_ticket123', title: 'Monsoon; Meetup, 2026', span, location: 'Hall 3, Bengaluru', description: 'Ticket reg_ticket123\nSee you', now })!;
+    const ics = ticketCalendar({
+      uid: 'reg_ticket123',
+      title: 'Monsoon; Meetup, 2026',
+      span,
+      location: 'Hall 3, Bengaluru',
+      description: 'Ticket reg_ticket123\nSee you',
+      now,
+    })!;
     assert.match(ics, /\r\n/, 'lines end with CRLF');
     const { comp, vevent, event } = parse(ics);
     assert.equal(comp.getFirstPropertyValue('version'), '2.0');
@@ -72,23 +91,66 @@ describe('calendar entries', () => {
   });
 
   it('writes whole days as DATE values with an exclusive end, and a timed start without end as one hour', () => {
-    const days = parse(ticketCalendar({ uid: 'reg_a', title: 'Fest', span: eventSpan('2026-12-12', '2026-12-13', IST), location: null, description: 'x', now })!).event;
+    const days = parse(
+      ticketCalendar({
+        uid: 'reg_a',
+        title: 'Fest',
+        span: eventSpan('2026-12-12', '2026-12-13', IST),
+        location: null,
+        description: 'x',
+        now,
+      })!,
+    ).event;
     assert.equal(days.startDate.isDate, true);
     assert.equal(days.startDate.toString(), '2026-12-12');
     assert.equal(days.endDate.toString(), '2026-12-14');
-    const open = parse(ticketCalendar({ uid: 'reg_b', title: 'Talk', span: eventSpan('2026-12-12T18:00+05:30', null, IST), location: null, description: 'x', now })!).event;
+    const open = parse(
+      ticketCalendar({
+        uid: 'reg_b',
+        title: 'Talk',
+        span: eventSpan('2026-12-12T18:00+05:30', null, IST),
+        location: null,
+        description: 'x',
+        now,
+      })!,
+    ).event;
     assert.equal(open.endDate.toJSDate().getTime() - open.startDate.toJSDate().getTime(), 3_600_000);
-    assert.equal(ticketCalendar({ uid: 'reg_c', title: 'TBA', span: eventSpan(null, null, IST), location: null, description: 'x', now }), undefined);
+    assert.equal(
+      ticketCalendar({
+        uid: 'reg_c',
+        title: 'TBA',
+        span: eventSpan(null, null, IST),
+        location: null,
+        description: 'x',
+        now,
+      }),
+      undefined,
+    );
   });
 
   it('links the same entry to Google Calendar', () => {
-    const url = new URL(googleCalendarUrl({ title: 'Monsoon Meetup', span: eventSpan('2026-12-12T10:00+05:30', '2026-12-12T17:30+05:30', IST), location: 'Bengaluru', description: 'd' }, IST)!);
+    const url = new URL(
+      googleCalendarUrl(
+        {
+          title: 'Monsoon Meetup',
+          span: eventSpan('2026-12-12T10:00+05:30', '2026-12-12T17:30+05:30', IST),
+          location: 'Bengaluru',
+          description: 'd',
+        },
+        IST,
+      )!,
+    );
     assert.equal(url.origin + url.pathname, 'https://calendar.google.com/calendar/render');
     assert.equal(url.searchParams.get('action'), 'TEMPLATE');
     assert.equal(url.searchParams.get('dates'), '20261212T043000Z/20261212T120000Z');
     assert.equal(url.searchParams.get('location'), 'Bengaluru');
     assert.equal(url.searchParams.get('ctz'), IST);
-    const allDay = new URL(googleCalendarUrl({ title: 'Fest', span: eventSpan('2026-12-12', null, IST), location: null, description: 'd' }, IST)!);
+    const allDay = new URL(
+      googleCalendarUrl(
+        { title: 'Fest', span: eventSpan('2026-12-12', null, IST), location: null, description: 'd' },
+        IST,
+      )!,
+    );
     assert.equal(allDay.searchParams.get('dates'), '20261212/20261213');
   });
 });

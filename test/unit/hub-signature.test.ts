@@ -6,12 +6,21 @@ import { hubSignature, verifyHubSignature } from '../../src/modules/whatsapp/hub
 describe('X-Hub-Signature-256', () => {
   const secret = 'app-secret';
   // Meta escapes non-ASCII: the bytes as sent are what is signed.
-  const raw = Buffer.from('{"entry":[{"changes":[{"value":{"statuses":[{"id":"wamid.1","status":"read","name":"Jos\\u00e9"}]}}]}]}');
+  const raw = Buffer.from(
+    '{"entry":[{"changes":[{"value":{"statuses":[{"id":"wamid.1","status":"read","name":"Jos\\u00e9"}]}}]}]}',
+  );
 
   it('is sha256= and the hex HMAC of the raw bytes', () => {
-    assert.equal(hubSignature(raw, secret), `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`);
+    assert.equal(
+      hubSignature(raw, secret),
+      `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`,
+    );
     assert.equal(verifyHubSignature(raw, hubSignature(raw, secret), secret), true);
-    assert.equal(verifyHubSignature(raw, hubSignature(raw, secret).toUpperCase().replace('SHA256=', 'sha256='), secret), true, 'hex in either case');
+    assert.equal(
+      verifyHubSignature(raw, hubSignature(raw, secret).toUpperCase().replace('SHA256=', 'sha256='), secret),
+      true,
+      'hex in either case',
+    );
   });
 
   it('refuses another body, another secret, a re-serialised body and malformed headers', () => {

@@ -5,7 +5,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KEY_TOUCH_MS, KeyCache } from '../../src/modules/keys/keys.service.js';
 
-const row = (id: string) => ({ id, user_id: 'usr_1', name: 'k', mode: 'test', class: 'full', allowed_origin: null, prefix: 'sk_test_abcd', created_at: new Date(0), revoked_at: null, last_used_at: null }) as never;
+const row = (id: string) =>
+  ({
+    id,
+    user_id: 'usr_1',
+    name: 'k',
+    mode: 'test',
+    class: 'full',
+    allowed_origin: null,
+    prefix: 'sk_test_abcd',
+    created_at: new Date(0),
+    revoked_at: null,
+    last_used_at: null,
+  }) as never;
 
 describe('key cache', () => {
   it('shares one lookup between requests that miss at the same moment', async () => {

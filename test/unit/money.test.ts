@@ -9,7 +9,11 @@ import { formatMoney, MAX_RUPEES, paiseToRupees, rupeesToPaise } from '../../src
 function refused(value: number, message: string): void {
   assert.throws(
     () => rupeesToPaise(value, 'price'),
-    (err: unknown) => err instanceof AppError && err.status === 400 && err.code === 'invalid_amount' && err.message === message,
+    (err: unknown) =>
+      err instanceof AppError &&
+      err.status === 400 &&
+      err.code === 'invalid_amount' &&
+      err.message === message,
     String(value),
   );
 }
@@ -26,7 +30,8 @@ describe('rupeesToPaise', () => {
   });
 
   it('refuses a negative, infinite or missing number, naming the field', () => {
-    for (const v of [-1, -0.01, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) refused(v, 'price must be a number of rupees, 0 or more');
+    for (const v of [-1, -0.01, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+      refused(v, 'price must be a number of rupees, 0 or more');
   });
 
   it('refuses more than the maximum', () => {
@@ -36,7 +41,8 @@ describe('rupeesToPaise', () => {
   });
 
   it('refuses fractions of a paisa, whichever way they would round', () => {
-    for (const v of [12.345, 0.004, 0.006, 0.001, 99.999, 1e-7, MAX_RUPEES - 0.001]) refused(v, 'price must have at most two decimal places');
+    for (const v of [12.345, 0.004, 0.006, 0.001, 99.999, 1e-7, MAX_RUPEES - 0.001])
+      refused(v, 'price must have at most two decimal places');
   });
 
   it('takes sums that floating point leaves a hair off a paisa', () => {
@@ -53,8 +59,14 @@ describe('rupeesToPaise', () => {
   });
 
   it('names the field it was given in every refusal', () => {
-    assert.throws(() => rupeesToPaise(-1, 'tiers[2].price'), (err: unknown) => err instanceof AppError && err.message.startsWith('tiers[2].price must'));
-    assert.throws(() => rupeesToPaise(0.001, 'amount'), (err: unknown) => err instanceof AppError && err.message.startsWith('amount must'));
+    assert.throws(
+      () => rupeesToPaise(-1, 'tiers[2].price'),
+      (err: unknown) => err instanceof AppError && err.message.startsWith('tiers[2].price must'),
+    );
+    assert.throws(
+      () => rupeesToPaise(0.001, 'amount'),
+      (err: unknown) => err instanceof AppError && err.message.startsWith('amount must'),
+    );
   });
 
   it('gives back exactly the paise of every amount with two decimals up to the maximum, and paiseToRupees inverts it', () => {

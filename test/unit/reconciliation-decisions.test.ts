@@ -30,7 +30,16 @@ const now = new Date('2026-12-05T10:00:00Z');
 const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
 
 function payment(over: Partial<GatewayPayment> = {}): GatewayPayment {
-  return { id: 'pay_1', orderId: 'order_1', amount: 49_900, currency: 'INR', status: 'captured', captured: true, amountRefunded: 0, ...over };
+  return {
+    id: 'pay_1',
+    orderId: 'order_1',
+    amount: 49_900,
+    currency: 'INR',
+    status: 'captured',
+    captured: true,
+    amountRefunded: 0,
+    ...over,
+  };
 }
 const authorised = payment({ status: 'authorized', captured: false });
 
@@ -78,14 +87,19 @@ describe('what becomes of a payment', () => {
   it('is live while authorised or captured', () => {
     assert.equal(isLive(payment()), true);
     assert.equal(isLive(authorised), true);
-    for (const status of ['created', 'refunded', 'failed'] as const) assert.equal(isLive(payment({ status })), false, status);
+    for (const status of ['created', 'refunded', 'failed'] as const)
+      assert.equal(isLive(payment({ status })), false, status);
   });
 
   it('holds money to give back while captured and not refunded in full', () => {
     assert.equal(isUnrefunded(payment()), true);
     assert.equal(isUnrefunded(payment({ amountRefunded: 49_899 })), true);
     assert.equal(isUnrefunded(payment({ amountRefunded: 49_900 })), false);
-    assert.equal(isUnrefunded(authorised), false, 'an authorisation lapses at the gateway; there is nothing to refund');
+    assert.equal(
+      isUnrefunded(authorised),
+      false,
+      'an authorisation lapses at the gateway; there is nothing to refund',
+    );
     assert.equal(leftToRefund(payment({ amountRefunded: 20_000 })), 29_900);
     assert.equal(leftToRefund(payment()), 49_900);
   });
@@ -111,63 +125,172 @@ describe('what becomes of a payment', () => {
     assert.equal(paysFor(payment({ amount: 49_800 }), booking), false);
     assert.equal(paysFor(payment({ currency: 'USD' }), booking), false);
     assert.equal(capturesFor(authorised, booking), true);
-    assert.equal(capturesFor(authorised, { ...booking, status: 'confirmed' }), false, 'a booking paid already waits for nothing');
+    assert.equal(
+      capturesFor(authorised, { ...booking, status: 'confirmed' }),
+      false,
+      'a booking paid already waits for nothing',
+    );
     assert.equal(capturesFor(authorised, { ...booking, status: 'cancelled' }), false);
-    assert.equal(capturesFor(payment({ status: 'authorized', captured: false, amount: 100 }), booking), false, 'another amount lapses');
+    assert.equal(
+      capturesFor(payment({ status: 'authorized', captured: false, amount: 100 }), booking),
+      false,
+      'another amount lapses',
+    );
   });
 
   it('is kept by its booking, awaited while its refund job runs, or refunded now as a stray', () => {
     const bound = { status: 'confirmed' as const, payment_id: 'pay_1', kept_paise: 0 };
     assert.equal(paymentFate(payment(), bound), 'kept');
-    assert.equal(paymentFate(payment(), { ...bound, status: 'cancelled' }), 'refund_pending', 'cancelled meanwhile: its refund job is on the way');
+    assert.equal(
+      paymentFate(payment(), { ...bound, status: 'cancelled' }),
+      'refund_pending',
+      'cancelled meanwhile: its refund job is on the way',
+    );
     assert.equal(paymentFate(payment(), { ...bound, status: 'refunding' }), 'refund_pending');
-    assert.equal(paymentFate(payment({ amountRefunded: 49_900 }), { ...bound, status: 'refunded' }), 'kept', 'refunded in full: nothing to wait for');
-    assert.equal(paymentFate(payment({ amountRefunded: 39_900 }), { ...bound, status: 'cancelled', kept_paise: 10_000 }), 'kept', 'the part a cancellation policy kept stays');
-    assert.equal(paymentFate(payment({ amountRefunded: 39_899 }), { ...bound, status: 'cancelled', kept_paise: 10_000 }), 'refund_pending', 'a paisa more than the policy keeps');
-    assert.equal(paymentFate(payment({ status: 'authorized', captured: false }), { ...bound, status: 'cancelled' }), 'kept', 'nothing captured to give back');
+    assert.equal(
+      paymentFate(payment({ amountRefunded: 49_900 }), { ...bound, status: 'refunded' }),
+      'kept',
+      'refunded in full: nothing to wait for',
+    );
+    assert.equal(
+      paymentFate(payment({ amountRefunded: 39_900 }), { ...bound, status: 'cancelled', kept_paise: 10_000 }),
+      'kept',
+      'the part a cancellation policy kept stays',
+    );
+    assert.equal(
+      paymentFate(payment({ amountRefunded: 39_899 }), { ...bound, status: 'cancelled', kept_paise: 10_000 }),
+      'refund_pending',
+      'a paisa more than the policy keeps',
+    );
+    assert.equal(
+      paymentFate(payment({ status: 'authorized', captured: false }), { ...bound, status: 'cancelled' }),
+      'kept',
+      'nothing captured to give back',
+    );
     assert.equal(paymentFate(payment({ id: 'pay_2' }), bound), 'stray', 'a second payment of a paid order');
     assert.equal(paymentFate(payment({ id: 'pay_2', amountRefunded: 49_900 }), bound), 'nothing');
-    assert.equal(paymentFate(payment({ id: 'pay_2', status: 'authorized', captured: false }), bound), 'nothing');
+    assert.equal(
+      paymentFate(payment({ id: 'pay_2', status: 'authorized', captured: false }), bound),
+      'nothing',
+    );
   });
 });
 
 describe('how a registration order ends', () => {
   const createdAt = plus(now, -20 * MIN);
-  const base = { payments: [payment()], awaitingRefund: false, createdAt, ageMs: 20 * MIN, checkoutWindowMinutes: 15 };
-  const booking = (status: 'pending' | 'confirmed' | 'cancelled' | 'refunded' | 'refunding', payment_id: string | null = 'pay_1') => ({ status, payment_id });
+  const base = {
+    payments: [payment()],
+    awaitingRefund: false,
+    createdAt,
+    ageMs: 20 * MIN,
+    checkoutWindowMinutes: 15,
+  };
+  const booking = (
+    status: 'pending' | 'confirmed' | 'cancelled' | 'refunded' | 'refunding',
+    payment_id: string | null = 'pay_1',
+  ) => ({ status, payment_id });
 
   it('settles an order no booking holds: its captured money was refunded as a stray', () => {
-    assert.deepEqual(registrationVerdict({ ...base, booking: undefined }), { act: 'settle', outcome: 'orphan_refunded' });
-    assert.deepEqual(registrationVerdict({ ...base, booking: undefined, payments: [authorised] }), { act: 'settle', outcome: 'orphaned' });
-    assert.deepEqual(registrationVerdict({ ...base, booking: undefined, payments: [] }), { act: 'settle', outcome: 'orphaned' });
+    assert.deepEqual(registrationVerdict({ ...base, booking: undefined }), {
+      act: 'settle',
+      outcome: 'orphan_refunded',
+    });
+    assert.deepEqual(registrationVerdict({ ...base, booking: undefined, payments: [authorised] }), {
+      act: 'settle',
+      outcome: 'orphaned',
+    });
+    assert.deepEqual(registrationVerdict({ ...base, booking: undefined, payments: [] }), {
+      act: 'settle',
+      outcome: 'orphaned',
+    });
   });
 
   it('waits for a refund on the way before anything else', () => {
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('cancelled'), awaitingRefund: true }), { act: 'later', outcome: 'refund_pending' });
+    assert.deepEqual(registrationVerdict({ ...base, booking: booking('cancelled'), awaitingRefund: true }), {
+      act: 'later',
+      outcome: 'refund_pending',
+    });
   });
 
   it('settles a confirmed booking, or ends it as refunded when the gateway refunded its payment in full', () => {
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('confirmed') }), { act: 'settle', outcome: 'confirmed' });
+    assert.deepEqual(registrationVerdict({ ...base, booking: booking('confirmed') }), {
+      act: 'settle',
+      outcome: 'confirmed',
+    });
     const refunded = payment({ amountRefunded: 49_900 });
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('confirmed'), payments: [payment({ id: 'pay_0' }), refunded] }), { act: 'end_refunded', paymentId: 'pay_1' });
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('confirmed'), payments: [payment({ amountRefunded: 49_899 })] }), { act: 'settle', outcome: 'confirmed' }, 'refunded in part');
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('confirmed', 'pay_9'), payments: [refunded] }), { act: 'settle', outcome: 'confirmed' }, 'another payment was refunded');
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('confirmed', null), payments: [] }), { act: 'settle', outcome: 'confirmed' }, 'a free booking on the order');
+    assert.deepEqual(
+      registrationVerdict({
+        ...base,
+        booking: booking('confirmed'),
+        payments: [payment({ id: 'pay_0' }), refunded],
+      }),
+      { act: 'end_refunded', paymentId: 'pay_1' },
+    );
+    assert.deepEqual(
+      registrationVerdict({
+        ...base,
+        booking: booking('confirmed'),
+        payments: [payment({ amountRefunded: 49_899 })],
+      }),
+      { act: 'settle', outcome: 'confirmed' },
+      'refunded in part',
+    );
+    assert.deepEqual(
+      registrationVerdict({ ...base, booking: booking('confirmed', 'pay_9'), payments: [refunded] }),
+      { act: 'settle', outcome: 'confirmed' },
+      'another payment was refunded',
+    );
+    assert.deepEqual(
+      registrationVerdict({ ...base, booking: booking('confirmed', null), payments: [] }),
+      { act: 'settle', outcome: 'confirmed' },
+      'a free booking on the order',
+    );
   });
 
   it('expires a pending booking once its checkout window has passed, and asks again by the window’s end before', () => {
     const windowEnd = plus(createdAt, 15 * MIN);
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('pending', null) }), { act: 'expire', notAfter: windowEnd });
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('pending', null), ageMs: 15 * MIN }), { act: 'expire', notAfter: windowEnd }, 'exactly at the window’s end');
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('pending', null), ageMs: 15 * MIN - 1 }), { act: 'later', outcome: 'unpaid', notAfter: windowEnd });
+    assert.deepEqual(registrationVerdict({ ...base, booking: booking('pending', null) }), {
+      act: 'expire',
+      notAfter: windowEnd,
+    });
+    assert.deepEqual(
+      registrationVerdict({ ...base, booking: booking('pending', null), ageMs: 15 * MIN }),
+      { act: 'expire', notAfter: windowEnd },
+      'exactly at the window’s end',
+    );
+    assert.deepEqual(
+      registrationVerdict({ ...base, booking: booking('pending', null), ageMs: 15 * MIN - 1 }),
+      { act: 'later', outcome: 'unpaid', notAfter: windowEnd },
+    );
   });
 
   it('settles an ended booking whose payment is accounted for; watches one cancelled unpaid for its week', () => {
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('cancelled') }), { act: 'settle', outcome: 'cancelled' });
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('refunded') }), { act: 'settle', outcome: 'refunded' });
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('cancelled', null), payments: [] }), { act: 'later', outcome: 'cancelled' }, 'a payment may still come');
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('cancelled', null), payments: [], ageMs: WATCH_MS - 1 }), { act: 'later', outcome: 'cancelled' });
-    assert.deepEqual(registrationVerdict({ ...base, booking: booking('cancelled', null), payments: [], ageMs: WATCH_MS }), { act: 'settle', outcome: 'cancelled' });
+    assert.deepEqual(registrationVerdict({ ...base, booking: booking('cancelled') }), {
+      act: 'settle',
+      outcome: 'cancelled',
+    });
+    assert.deepEqual(registrationVerdict({ ...base, booking: booking('refunded') }), {
+      act: 'settle',
+      outcome: 'refunded',
+    });
+    assert.deepEqual(
+      registrationVerdict({ ...base, booking: booking('cancelled', null), payments: [] }),
+      { act: 'later', outcome: 'cancelled' },
+      'a payment may still come',
+    );
+    assert.deepEqual(
+      registrationVerdict({
+        ...base,
+        booking: booking('cancelled', null),
+        payments: [],
+        ageMs: WATCH_MS - 1,
+      }),
+      { act: 'later', outcome: 'cancelled' },
+    );
+    assert.deepEqual(
+      registrationVerdict({ ...base, booking: booking('cancelled', null), payments: [], ageMs: WATCH_MS }),
+      { act: 'settle', outcome: 'cancelled' },
+    );
   });
 });
 
@@ -183,14 +306,33 @@ describe('membership orders', () => {
 
   it('settle confirmed once a payment was recorded; otherwise are watched for their week, then settle', () => {
     const f = { recorded: false, expected: false, anyCaptured: false, ageMs: DAY };
-    assert.deepEqual(membershipVerdict({ ...f, recorded: true, expected: true, anyCaptured: true }), { act: 'settle', outcome: 'confirmed' });
+    assert.deepEqual(membershipVerdict({ ...f, recorded: true, expected: true, anyCaptured: true }), {
+      act: 'settle',
+      outcome: 'confirmed',
+    });
     assert.deepEqual(membershipVerdict({ ...f, expected: true }), { act: 'later', outcome: 'unpaid' });
-    assert.deepEqual(membershipVerdict({ ...f, expected: true, anyCaptured: true }), { act: 'later', outcome: 'unpaid' });
-    assert.deepEqual(membershipVerdict({ ...f, expected: true, ageMs: WATCH_MS }), { act: 'settle', outcome: 'unpaid' });
+    assert.deepEqual(membershipVerdict({ ...f, expected: true, anyCaptured: true }), {
+      act: 'later',
+      outcome: 'unpaid',
+    });
+    assert.deepEqual(membershipVerdict({ ...f, expected: true, ageMs: WATCH_MS }), {
+      act: 'settle',
+      outcome: 'unpaid',
+    });
     assert.deepEqual(membershipVerdict(f), { act: 'later', outcome: 'not_expected' });
-    assert.deepEqual(membershipVerdict({ ...f, ageMs: WATCH_MS - 1 }), { act: 'later', outcome: 'not_expected' });
+    assert.deepEqual(membershipVerdict({ ...f, ageMs: WATCH_MS - 1 }), {
+      act: 'later',
+      outcome: 'not_expected',
+    });
     assert.deepEqual(membershipVerdict({ ...f, ageMs: WATCH_MS }), { act: 'settle', outcome: 'unpaid' });
-    assert.deepEqual(membershipVerdict({ ...f, anyCaptured: true }), { act: 'settle', outcome: 'refunded' }, 'captured for an order nobody waits for: refunded as a stray');
-    assert.deepEqual(membershipVerdict({ ...f, expected: true, anyCaptured: true, ageMs: WATCH_MS }), { act: 'settle', outcome: 'refunded' });
+    assert.deepEqual(
+      membershipVerdict({ ...f, anyCaptured: true }),
+      { act: 'settle', outcome: 'refunded' },
+      'captured for an order nobody waits for: refunded as a stray',
+    );
+    assert.deepEqual(membershipVerdict({ ...f, expected: true, anyCaptured: true, ageMs: WATCH_MS }), {
+      act: 'settle',
+      outcome: 'refunded',
+    });
   });
 });

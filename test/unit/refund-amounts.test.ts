@@ -3,12 +3,22 @@
 // gateway key that makes one change one refund.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { endingRefundPaise, keptPaise, partRefundOutcome, refundablePaise, refundKey } from '../../src/modules/registrations/lifecycle/refund-amounts.js';
+import {
+  endingRefundPaise,
+  keptPaise,
+  partRefundOutcome,
+  refundablePaise,
+  refundKey,
+} from '../../src/modules/registrations/lifecycle/refund-amounts.js';
 
 describe('refundablePaise: what is left to give back', () => {
   it('is the price less what was refunded before, never below 0', () => {
     assert.equal(refundablePaise({ amount_paise: 49_900, refunded_paise: 0 }), 49_900);
-    assert.equal(refundablePaise({ amount_paise: '49900', refunded_paise: 10_000 }), 39_900, 'numeric columns arrive as text');
+    assert.equal(
+      refundablePaise({ amount_paise: '49900', refunded_paise: 10_000 }),
+      39_900,
+      'numeric columns arrive as text',
+    );
     assert.equal(refundablePaise({ amount_paise: 49_900, refunded_paise: 49_900 }), 0);
     assert.equal(refundablePaise({ amount_paise: 49_900, refunded_paise: 50_000 }), 0);
   });
@@ -55,6 +65,9 @@ describe('refundKey: one change, one refund at the gateway', () => {
   it('includes what was refunded before, so a second part of the same amount is a refund of its own', () => {
     assert.equal(refundKey('reg_abc', 'confirmed', 10_000, 10_000), 'reg_abc-p10000+10000');
     assert.equal(refundKey('reg_abc', 'refunded', 29_900, 20_000), 'reg_abc-r20000+29900');
-    assert.notEqual(refundKey('reg_abc', 'confirmed', 10_000, 10_000), refundKey('reg_abc', 'confirmed', 10_000));
+    assert.notEqual(
+      refundKey('reg_abc', 'confirmed', 10_000, 10_000),
+      refundKey('reg_abc', 'confirmed', 10_000),
+    );
   });
 });

@@ -56,11 +56,20 @@ describe('roster columns', () => {
         held.add(slot);
       }
       if (step % 997 === 0) {
-        for (let s = 0; s < hashes.length; s++) assert.equal(table.find(hashes[s]!, (x) => x === s), held.has(s) ? s : -1, `slot ${s} at step ${step}`);
+        for (let s = 0; s < hashes.length; s++)
+          assert.equal(
+            table.find(hashes[s]!, (x) => x === s),
+            held.has(s) ? s : -1,
+            `slot ${s} at step ${step}`,
+          );
       }
     }
     assert.equal(table.size, held.size);
-    for (const s of held) assert.equal(table.find(hashes[s]!, (x) => x === s), s);
+    for (const s of held)
+      assert.equal(
+        table.find(hashes[s]!, (x) => x === s),
+        s,
+      );
     table.delete(-5);
     assert.equal(table.size, held.size, 'deleting a slot not held changes nothing');
   });

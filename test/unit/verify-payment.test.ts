@@ -7,7 +7,10 @@ import type { GatewayPayment, PaymentGateway } from '../../src/modules/payments/
 import { verifyPayment } from '../../src/modules/payments/payments.service.js';
 import { AppError } from '../../src/lib/errors.js';
 
-function gatewayAnswering(fetched: GatewayPayment, captured: GatewayPayment): PaymentGateway & { captures: number } {
+function gatewayAnswering(
+  fetched: GatewayPayment,
+  captured: GatewayPayment,
+): PaymentGateway & { captures: number } {
   const g = {
     keyId: 'rzp_test_x',
     captures: 0,
@@ -24,7 +27,15 @@ function gatewayAnswering(fetched: GatewayPayment, captured: GatewayPayment): Pa
   return g;
 }
 
-const authorised: GatewayPayment = { id: 'pay_1', orderId: 'order_1', amount: 50_000, currency: 'INR', status: 'authorized', captured: false, amountRefunded: 0 };
+const authorised: GatewayPayment = {
+  id: 'pay_1',
+  orderId: 'order_1',
+  amount: 50_000,
+  currency: 'INR',
+  status: 'authorized',
+  captured: false,
+  amountRefunded: 0,
+};
 const expected = { orderId: 'order_1', amountPaise: 50_000, currency: 'INR' };
 
 async function refusal(p: Promise<unknown>): Promise<string> {
@@ -46,19 +57,37 @@ describe('verifyPayment', () => {
   });
 
   it('refuses a capture the gateway answers with another amount', async () => {
-    const g = gatewayAnswering(authorised, { ...authorised, amount: 49_900, status: 'captured', captured: true });
+    const g = gatewayAnswering(authorised, {
+      ...authorised,
+      amount: 49_900,
+      status: 'captured',
+      captured: true,
+    });
     assert.equal(await refusal(verifyPayment(g, expected, 'pay_1')), 'payment_not_verified');
   });
 
   it('refuses a capture the gateway answers for another order or currency', async () => {
-    const other = gatewayAnswering(authorised, { ...authorised, orderId: 'order_2', status: 'captured', captured: true });
+    const other = gatewayAnswering(authorised, {
+      ...authorised,
+      orderId: 'order_2',
+      status: 'captured',
+      captured: true,
+    });
     assert.equal(await refusal(verifyPayment(other, expected, 'pay_1')), 'payment_not_verified');
-    const usd = gatewayAnswering(authorised, { ...authorised, currency: 'USD', status: 'captured', captured: true });
+    const usd = gatewayAnswering(authorised, {
+      ...authorised,
+      currency: 'USD',
+      status: 'captured',
+      captured: true,
+    });
     assert.equal(await refusal(verifyPayment(usd, expected, 'pay_1')), 'payment_not_verified');
   });
 
   it('refuses a fetched payment of another amount without capturing it', async () => {
-    const g = gatewayAnswering({ ...authorised, amount: 100 }, { ...authorised, status: 'captured', captured: true });
+    const g = gatewayAnswering(
+      { ...authorised, amount: 100 },
+      { ...authorised, status: 'captured', captured: true },
+    );
     assert.equal(await refusal(verifyPayment(g, expected, 'pay_1')), 'payment_not_verified');
     assert.equal(g.captures, 0);
   });

@@ -11,7 +11,12 @@ import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 
 /** What a receiver does: the verification helper of docs/guides/webhooks.md, in test form. */
-function verify(secret: string, headers: Record<string, string | string[] | undefined>, rawBody: string, nowSeconds: number): boolean {
+function verify(
+  secret: string,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: string,
+  nowSeconds: number,
+): boolean {
   const timestamp = Number(headers['x-service-timestamp']);
   const given = String(headers['x-service-signature'] ?? '').replace(/^sha256=/, '');
   if (!Number.isFinite(timestamp) || Math.abs(nowSeconds - timestamp) > 300) return false;
@@ -29,28 +34,51 @@ describe('webhook configuration', () => {
   after(async () => {
     await server.close();
   });
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
 
   it('returns the secret once, never on read, and rotates it', async () => {
     assert.deepEqual((await api('GET', '/api/v1/webhooks')).body, { success: true, data: null });
-    assert.equal((await api('PUT', '/api/v1/webhooks', { enabled: true })).status, 400, 'url needed the first time');
+    assert.equal(
+      (await api('PUT', '/api/v1/webhooks', { enabled: true })).status,
+      400,
+      'url needed the first time',
+    );
     const created = await api('PUT', '/api/v1/webhooks', { url: 'https://hooks.example.in/ticketing' });
     assert.equal(created.status, 200, created.text);
     assert.match(created.body.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual(created.body.data, { url: 'https://hooks.example.in/ticketing', enabled: true, secretSet: true, events: ['registration.confirmed'] });
+    assert.deepEqual(created.body.data, {
+      url: 'https://hooks.example.in/ticketing',
+      enabled: true,
+      secretSet: true,
+      events: ['registration.confirmed'],
+    });
     const read = await api('GET', '/api/v1/webhooks');
     assert.equal('secret' in read.body, false);
     assert.equal(read.text.includes(created.body.secret), false);
     assert.equal(read.body.data.secretSet, true);
     const toggled = await api('PUT', '/api/v1/webhooks', { enabled: false });
     assert.equal(toggled.body.data.enabled, false);
-    assert.equal(toggled.body.data.url, 'https://hooks.example.in/ticketing', 'pausing keeps the configuration');
+    assert.equal(
+      toggled.body.data.url,
+      'https://hooks.example.in/ticketing',
+      'pausing keeps the configuration',
+    );
     assert.equal('secret' in toggled.body, false);
-    const rotated = await api('PUT', '/api/v1/webhooks', { rotateSecret: true, events: ['registration.confirmed', 'subscription.authenticated'] });
+    const rotated = await api('PUT', '/api/v1/webhooks', {
+      rotateSecret: true,
+      events: ['registration.confirmed', 'subscription.authenticated'],
+    });
     assert.match(rotated.body.secret, /^whsec_/);
     assert.notEqual(rotated.body.secret, created.body.secret);
     assert.deepEqual(rotated.body.data.events, ['registration.confirmed', 'subscription.authenticated']);
-    const row = await server.deps.db.selectFrom('webhook_configs').selectAll().where('account_id', '=', org.userId).executeTakeFirstOrThrow();
+    const row = await server.deps.db
+      .selectFrom('webhook_configs')
+      .selectAll()
+      .where('account_id', '=', org.userId)
+      .executeTakeFirstOrThrow();
     assert.equal(JSON.stringify(row).includes(rotated.body.secret), false, 'stored sealed, never in clear');
     assert.deepEqual((await api('DELETE', '/api/v1/webhooks')).body, { success: true, data: null });
     assert.equal((await api('GET', '/api/v1/webhooks')).body.data, null);
@@ -75,7 +103,10 @@ describe('webhook configuration', () => {
 
   it('scopes the configuration to the key’s mode', async () => {
     await api('PUT', '/api/v1/webhooks', { url: 'https://hooks.example.in/test' });
-    const live = await call(server.url, 'POST', '/dashboard/api/keys', { token: org.token, body: { mode: 'live', class: 'full' } });
+    const live = await call(server.url, 'POST', '/dashboard/api/keys', {
+      token: org.token,
+      body: { mode: 'live', class: 'full' },
+    });
     const r = await call(server.url, 'GET', '/api/v1/webhooks', { key: live.body.key });
     assert.equal(r.body.data, null);
   });
@@ -94,7 +125,10 @@ describe('webhook delivery', () => {
     await receiver.close();
     await server.close();
   });
-  const api = keyApi(() => server.url, () => org.key);
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
   const event = (fields: Record<string, unknown> = {}) => createEvent(api, { title: 'Hooked', ...fields });
   async function deliveries() {
     return (await api('GET', '/api/v1/webhooks/deliveries')).body.data as any[];
@@ -102,12 +136,16 @@ describe('webhook delivery', () => {
   const until = (n: number) => drainJobs(server, async () => receiver.received.length >= n);
 
   it('delivers a signed registration.confirmed that a receiver can verify; rotation stops the old secret', async () => {
-    const secret = (await api('PUT', '/api/v1/webhooks', { url: `${receiver.url}/hook` })).body.secret as string;
+    const secret = (await api('PUT', '/api/v1/webhooks', { url: `${receiver.url}/hook` })).body
+      .secret as string;
     const eventId = await event({ maxTeamSize: 3 });
     const reg = await api('POST', `/api/v1/events/${eventId}/register`, {
       name: 'Primary',
       email: uniqueEmail('primary'),
-      teamMembers: [{ name: 'M1', email: uniqueEmail('m1') }, { name: 'M2', email: uniqueEmail('m2') }],
+      teamMembers: [
+        { name: 'M1', email: uniqueEmail('m1') },
+        { name: 'M2', email: uniqueEmail('m2') },
+      ],
     });
     assert.equal(reg.status, 201);
     await until(1);
@@ -141,7 +179,11 @@ describe('webhook delivery', () => {
     await until(2);
     const second = receiver.received[1]!;
     assert.ok(verify(rotated, second.headers, second.body, now));
-    assert.equal(verify(secret, second.headers, second.body, now), false, 'the old secret no longer verifies');
+    assert.equal(
+      verify(secret, second.headers, second.body, now),
+      false,
+      'the old secret no longer verifies',
+    );
   });
 
   it('sends nothing while paused, and again when re-enabled', async () => {
@@ -176,8 +218,20 @@ describe('webhook delivery', () => {
     // (the receiver's 8 s delay is one too, and never comes).
     t.mock.timers.enable({ apis: ['setTimeout'] });
     receiver.behave({ delayMs: 8000 });
-    const payload = { eventId: 'evt_slow', createdAt: server.clock.now().toISOString(), accountId: org.userId, mode: 'test' as const, type: 'registration.confirmed' as const, data: {} };
-    const job = settles(deliveryJob({ db: server.deps.db, clock: server.deps.clock, ids: server.deps.ids, config: server.deps.config }, payload));
+    const payload = {
+      eventId: 'evt_slow',
+      createdAt: server.clock.now().toISOString(),
+      accountId: org.userId,
+      mode: 'test' as const,
+      type: 'registration.confirmed' as const,
+      data: {},
+    };
+    const job = settles(
+      deliveryJob(
+        { db: server.deps.db, clock: server.deps.clock, ids: server.deps.ids, config: server.deps.config },
+        payload,
+      ),
+    );
     await waitFor(() => receiver.received.length > before, 'the receiver got the delivery');
     assert.equal(DELIVERY_TIMEOUT_MS, 5000);
     t.mock.timers.tick(DELIVERY_TIMEOUT_MS - 1);
@@ -208,7 +262,16 @@ describe('one delivery to a receiver that never answers', () => {
   it('gives up at its timeout by its own timer, and measures the time on the clock it is given', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
     receiver.behave({ delayMs: 60_000 });
-    const result = settles(deliver({ url: `${receiver.url}/never`, body: '{}', headers: {}, timeoutMs: 5000, allowPrivate: true, now: () => Date.now() }));
+    const result = settles(
+      deliver({
+        url: `${receiver.url}/never`,
+        body: '{}',
+        headers: {},
+        timeoutMs: 5000,
+        allowPrivate: true,
+        now: () => Date.now(),
+      }),
+    );
     await waitFor(() => receiver.received.length === 1, 'the receiver got the request');
     t.mock.timers.tick(4999);
     await turns();
@@ -216,7 +279,11 @@ describe('one delivery to a receiver that never answers', () => {
     t.mock.timers.tick(1);
     await turns();
     assert.equal(result.done, true, 'given up at the timeout');
-    assert.deepEqual(await result.promise, { statusCode: null, error: 'timeout after 5000 ms', durationMs: 5000 });
+    assert.deepEqual(await result.promise, {
+      statusCode: null,
+      error: 'timeout after 5000 ms',
+      durationMs: 5000,
+    });
   });
 });
 
@@ -249,7 +316,10 @@ describe('webhook delivery refusals with private URLs not allowed', () => {
   let dns: DnsServer;
   before(async () => {
     // A public-looking name that the local DNS server points at loopback.
-    dns = await startDnsServer({ 'hooks.sneaky-organiser.in': { a: ['127.0.0.1'] }, 'v6.sneaky-organiser.in': { aaaa: ['::1'] } });
+    dns = await startDnsServer({
+      'hooks.sneaky-organiser.in': { a: ['127.0.0.1'] },
+      'v6.sneaky-organiser.in': { aaaa: ['::1'] },
+    });
     server = await startServer({ isolatedDatabase: true, env: { DNS_SERVERS: dns.address } });
     receiver = await startReceiver();
     org = await organiser(server.url);
@@ -263,11 +333,22 @@ describe('webhook delivery refusals with private URLs not allowed', () => {
   it('refuses a configured name that resolves to loopback at delivery time', async () => {
     for (const host of ['hooks.sneaky-organiser.in', 'v6.sneaky-organiser.in']) {
       // Port 443: other ports are refused when the URL is configured.
-      const put = await call(server.url, 'PUT', '/api/v1/webhooks', { key: org.key, body: { url: `https://${host}/hook` } });
+      const put = await call(server.url, 'PUT', '/api/v1/webhooks', {
+        key: org.key,
+        body: { url: `https://${host}/hook` },
+      });
       assert.equal(put.status, 200, 'the name looks public when configured');
-      const eventId = await createEvent(keyApi(server.url, org.key), { title: 'x', description: 'y', startDate: '2026-12-01' });
-      await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email: uniqueEmail('n') } });
-      const list = async () => (await call(server.url, 'GET', '/api/v1/webhooks/deliveries', { key: org.key })).body.data as any[];
+      const eventId = await createEvent(keyApi(server.url, org.key), {
+        title: 'x',
+        description: 'y',
+        startDate: '2026-12-01',
+      });
+      await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, {
+        key: org.key,
+        body: { name: 'N', email: uniqueEmail('n') },
+      });
+      const list = async () =>
+        (await call(server.url, 'GET', '/api/v1/webhooks/deliveries', { key: org.key })).body.data as any[];
       await drainJobs(server, async () => (await list()).some((d) => d.url.includes(host)));
       const d = (await list()).find((x) => x.url.includes(host));
       assert.equal(d.statusCode, null);
@@ -292,11 +373,21 @@ describe('webhook delivery refusals with private URLs not allowed', () => {
           created_at: new Date(),
           updated_at: new Date(),
         })
-        .onConflict((oc) => oc.columns(['account_id', 'mode']).doUpdateSet({ url: `https://${host}:${receiver.port}/hook` }))
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'mode']).doUpdateSet({ url: `https://${host}:${receiver.port}/hook` }),
+        )
         .execute();
-      const eventId = await createEvent(keyApi(server.url, org.key), { title: 'x', description: 'y', startDate: '2026-12-01' });
-      await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, { key: org.key, body: { name: 'N', email: uniqueEmail('n') } });
-      const list = async () => (await call(server.url, 'GET', '/api/v1/webhooks/deliveries', { key: org.key })).body.data as any[];
+      const eventId = await createEvent(keyApi(server.url, org.key), {
+        title: 'x',
+        description: 'y',
+        startDate: '2026-12-01',
+      });
+      await call(server.url, 'POST', `/api/v1/events/${eventId}/register`, {
+        key: org.key,
+        body: { name: 'N', email: uniqueEmail('n') },
+      });
+      const list = async () =>
+        (await call(server.url, 'GET', '/api/v1/webhooks/deliveries', { key: org.key })).body.data as any[];
       await drainJobs(server, async () => (await list()).some((d) => d.url.includes(host)));
       const d = (await list()).find((x) => x.url.includes(host));
       assert.equal(d.statusCode, null);

@@ -22,11 +22,15 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
   // ------------------------------------------------------------ assets
 
   for (const asset of ASSETS) {
-    app.get(`/dashboard/assets/${asset.name}`, { config: { auth: { kind: 'public', rateLimit: false } }, schema: { hide: true } }, async (req, reply) => {
-      reply.header('etag', asset.etag).header('cache-control', 'public, max-age=31536000, immutable');
-      if (req.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-      return reply.type(asset.type).send(asset.body);
-    });
+    app.get(
+      `/dashboard/assets/${asset.name}`,
+      { config: { auth: { kind: 'public', rateLimit: false } }, schema: { hide: true } },
+      async (req, reply) => {
+        reply.header('etag', asset.etag).header('cache-control', 'public, max-age=31536000, immutable');
+        if (req.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+        return reply.type(asset.type).send(asset.body);
+      },
+    );
   }
 
   // ------------------------------------------------------------ signing in and out
@@ -50,33 +54,76 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     // The same sign-in as POST /auth/login, with its limits and the same device cookie.
     let signedIn: Awaited<ReturnType<typeof accounts.login>>;
     try {
-      signedIn = await accounts.login(deps, { email, password }, addressKey(req.ip), readDeviceCookie(req.headers.cookie));
+      signedIn = await accounts.login(
+        deps,
+        { email, password },
+        addressKey(req.ip),
+        readDeviceCookie(req.headers.cookie),
+      );
     } catch (err) {
       if (err instanceof AppError && err.code === 'too_many_attempts') {
         for (const [h, v] of Object.entries(err.headers)) reply.header(h, v);
-        return html(reply, loginPage(csrf, { email, next, error: `Too many sign-in attempts. Try again in ${err.headers['retry-after'] ?? 'a few'} seconds.` }), 429);
+        return html(
+          reply,
+          loginPage(csrf, {
+            email,
+            next,
+            error: `Too many sign-in attempts. Try again in ${err.headers['retry-after'] ?? 'a few'} seconds.`,
+          }),
+          429,
+        );
       }
       if (err instanceof AppError && err.code === 'password_reset_required') {
-        return html(reply, loginPage(csrf, { email, next, error: 'Sign-in to this account is locked after too many failed attempts. Set a new password with the link we mailed to its address, or use “Forgot your password?” for a new link.' }), err.status);
+        return html(
+          reply,
+          loginPage(csrf, {
+            email,
+            next,
+            error:
+              'Sign-in to this account is locked after too many failed attempts. Set a new password with the link we mailed to its address, or use “Forgot your password?” for a new link.',
+          }),
+          err.status,
+        );
       }
-      if (err instanceof AppError && err.status < 500) return html(reply, loginPage(csrf, { email, next, error: 'Email or password is wrong.' }), err.status);
+      if (err instanceof AppError && err.status < 500)
+        return html(
+          reply,
+          loginPage(csrf, { email, next, error: 'Email or password is wrong.' }),
+          err.status,
+        );
       throw err;
     }
     return signIn(reply, signedIn.userId, next, [deviceSetCookie(signedIn.device)]);
   });
 
-  app.get('/dashboard/signup', PUBLIC_PAGE, async (req, reply) => html(reply, signupPage(preSession(req, reply), { email: '', name: '', phone: '', error: null })));
+  app.get('/dashboard/signup', PUBLIC_PAGE, async (req, reply) =>
+    html(reply, signupPage(preSession(req, reply), { email: '', name: '', phone: '', error: null })),
+  );
 
   app.post('/dashboard/signup', PUBLIC_PAGE, async (req, reply) => {
     const f = form(req);
-    const v = { email: f.text('email', 'Email', 254), name: f.text('name', 'Name', 200), phone: f.text('phone', 'Phone', 32) };
+    const v = {
+      email: f.text('email', 'Email', 254),
+      name: f.text('name', 'Name', 200),
+      phone: f.text('phone', 'Phone', 32),
+    };
     const password = f.text('password', 'Password', 1024);
     let userId: string;
     try {
-      ({ userId } = await accounts.signup(deps, { ...v, password, ...(v.phone ? { phone: v.phone } : {}) }, { clientAddress: addressKey(req.ip) }));
+      ({ userId } = await accounts.signup(
+        deps,
+        { ...v, password, ...(v.phone ? { phone: v.phone } : {}) },
+        { clientAddress: addressKey(req.ip) },
+      ));
     } catch (err) {
-      if (err instanceof AppError && err.status === 429) for (const [h, value] of Object.entries(err.headers)) reply.header(h, value);
-      if (err instanceof AppError && err.status < 500) return html(reply, signupPage(preSession(req, reply), { ...v, error: sentence(err.message) }), err.status);
+      if (err instanceof AppError && err.status === 429)
+        for (const [h, value] of Object.entries(err.headers)) reply.header(h, value);
+      if (err instanceof AppError && err.status < 500)
+        return html(
+          reply,
+          signupPage(preSession(req, reply), { ...v, error: sentence(err.message) }),
+          err.status,
+        );
       throw err;
     }
     // The verification mail is on its way (a job committed with the account): say so first.
@@ -90,13 +137,18 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
   // here. A mail scanner opening the link has no session, so it changes nothing; a session
   // of another account is told so. Only the token's own account can be verified by it.
   app.get<{ Querystring: { token?: string } }>('/dashboard/verify', PAGE, async (req, reply) => {
-    const token = typeof req.query.token === 'string' && req.query.token.length <= 128 ? req.query.token : undefined;
+    const token =
+      typeof req.query.token === 'string' && req.query.token.length <= 128 ? req.query.token : undefined;
     if (token !== undefined) return confirm(req, reply, token);
-    return show(req, reply, 'account', 'Verify your email address', (v) => verifyPage(v.csrf, { email: v.email, verified: v.emailVerified }));
+    return show(req, reply, 'account', 'Verify your email address', (v) =>
+      verifyPage(v.csrf, { email: v.email, verified: v.emailVerified }),
+    );
   });
 
   // The same confirmation as POST /auth/verify (a page opened before the link confirmed on opening posts here).
-  app.post('/dashboard/verify', PAGE, async (req, reply) => confirm(req, reply, form(req).text('token', 'Token', 128)));
+  app.post('/dashboard/verify', PAGE, async (req, reply) =>
+    confirm(req, reply, form(req).text('token', 'Token', 128)),
+  );
 
   async function confirm(req: FastifyRequest, reply: FastifyReply, token: string) {
     const s = sessionPrincipal(req);
@@ -115,25 +167,45 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     const s = sessionPrincipal(req);
     // The same function, and so the same hourly limit, as POST /auth/verify/resend.
     await accounts.resendVerification(deps, s.userId);
-    return done(req, reply, backTo(req) ?? '/dashboard/verify', `A new verification mail is on its way to ${s.email}. Open the link in it.`);
+    return done(
+      req,
+      reply,
+      backTo(req) ?? '/dashboard/verify',
+      `A new verification mail is on its way to ${s.email}. Open the link in it.`,
+    );
   });
 
   app.post('/dashboard/logout', PAGE, async (req, reply) => {
     await sessions.endSession(deps.db, sessionPrincipal(req).sessionId!);
     reply.header('set-cookie', sessions.clearCookie(sessions.SESSION_COOKIE));
-    return html(reply, loginPage(preSession(req, reply), { email: '', next: '/dashboard/events', error: null, notice: 'You are signed out.' }));
+    return html(
+      reply,
+      loginPage(preSession(req, reply), {
+        email: '',
+        next: '/dashboard/events',
+        error: null,
+        notice: 'You are signed out.',
+      }),
+    );
   });
 
   // ------------------------------------------------------------ passwords
 
-  app.get('/dashboard/password/forgot', PUBLIC_PAGE, async (req, reply) => html(reply, forgotPage(preSession(req, reply), { email: '', sent: false, error: null })));
+  app.get('/dashboard/password/forgot', PUBLIC_PAGE, async (req, reply) =>
+    html(reply, forgotPage(preSession(req, reply), { email: '', sent: false, error: null })),
+  );
 
   app.post('/dashboard/password/forgot', PUBLIC_PAGE, async (req, reply) => {
     const email = form(req).text('email', 'Email', 254);
     try {
       await passwords.forgotPassword(deps, email);
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) return html(reply, forgotPage(preSession(req, reply), { email, sent: false, error: sentence(err.message) }), err.status);
+      if (err instanceof AppError && err.status < 500)
+        return html(
+          reply,
+          forgotPage(preSession(req, reply), { email, sent: false, error: sentence(err.message) }),
+          err.status,
+        );
       throw err;
     }
     return html(reply, forgotPage(preSession(req, reply), { email, sent: true, error: null }), 202);
@@ -149,8 +221,17 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
         summary: 'Open the password reset link (HTML form; changes nothing)',
         description:
           'The link of the reset mail: a page with a form for the new password, which posts (with its CSRF token) to the dashboard and does what `POST /auth/password/reset` does. Opening it changes nothing and does not use the token.',
-        querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 128, description: 'The token from the reset mail.' })) }),
-        response: { 200: { description: 'The form that sets the new password.', content: { 'text/html': { schema: Type.String() } } } },
+        querystring: Type.Object({
+          token: Type.Optional(
+            Type.String({ maxLength: 128, description: 'The token from the reset mail.' }),
+          ),
+        }),
+        response: {
+          200: {
+            description: 'The form that sets the new password.',
+            content: { 'text/html': { schema: Type.String() } },
+          },
+        },
       },
     },
     async (req, reply) => {
@@ -166,21 +247,49 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     try {
       await passwords.resetPassword(deps, { token, password });
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) return html(reply, resetPage(preSession(req, reply), { token, error: sentence(err.message) }), err.status);
+      if (err instanceof AppError && err.status < 500)
+        return html(
+          reply,
+          resetPage(preSession(req, reply), { token, error: sentence(err.message) }),
+          err.status,
+        );
       throw err;
     }
     // Every session ended, this browser's too: sign in with the new password.
     reply.header('set-cookie', [sessions.clearCookie(sessions.SESSION_COOKIE)]);
-    return html(reply, loginPage(preSession(req, reply), { email: '', next: '/dashboard/events', error: null, notice: 'Your new password is set and every session of the account is signed out. Sign in with the new password.' }));
+    return html(
+      reply,
+      loginPage(preSession(req, reply), {
+        email: '',
+        next: '/dashboard/events',
+        error: null,
+        notice:
+          'Your new password is set and every session of the account is signed out. Sign in with the new password.',
+      }),
+    );
   });
 
   app.get('/dashboard/account', PAGE, async (req, reply) =>
-    show(req, reply, 'account', 'Account', async (v) => markup`${accountPage(v.csrf, { email: v.email, verified: v.emailVerified })}${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}${gstDocumentsDownload(v.mode)}`),
+    show(
+      req,
+      reply,
+      'account',
+      'Account',
+      async (v) =>
+        markup`${accountPage(v.csrf, { email: v.email, verified: v.emailVerified })}${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}${gstDocumentsDownload(v.mode)}`,
+    ),
   );
 
   // The GST settings on a page of their own (the account page shows the same card).
   app.get('/dashboard/account/gst', PAGE, async (req, reply) =>
-    show(req, reply, 'account', 'GST settings', async (v) => markup`${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}${gstDocumentsDownload(v.mode)}<p><a href="/dashboard/account">← Account</a></p>`),
+    show(
+      req,
+      reply,
+      'account',
+      'GST settings',
+      async (v) =>
+        markup`${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}${gstDocumentsDownload(v.mode)}<p><a href="/dashboard/account">← Account</a></p>`,
+    ),
   );
 
   app.post('/dashboard/account/gst', PAGE, async (req, reply) => {
@@ -194,28 +303,55 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
       seriesPrefix: f.optional('seriesPrefix', 'Number prefix', 3),
     });
     // Back to the page the form was on: this one or the account page.
-    return done(req, reply, backTo(req) === '/dashboard/account/gst' ? '/dashboard/account/gst' : '/dashboard/account', 'GST settings saved.');
+    return done(
+      req,
+      reply,
+      backTo(req) === '/dashboard/account/gst' ? '/dashboard/account/gst' : '/dashboard/account',
+      'GST settings saved.',
+    );
   });
 
   app.post('/dashboard/password/change', PAGE, async (req, reply) => {
     const s = sessionPrincipal(req);
     const f = form(req);
     // The same change as POST /auth/password/change; this session stays, every other one ends.
-    await passwords.changePassword(deps, s.userId, { currentPassword: f.text('currentPassword', 'Current password', 1024), newPassword: f.text('newPassword', 'New password', 1024) }, s.sessionId);
-    return done(req, reply, '/dashboard/account', 'Your password is changed. Every other session of the account is signed out.');
+    await passwords.changePassword(
+      deps,
+      s.userId,
+      {
+        currentPassword: f.text('currentPassword', 'Current password', 1024),
+        newPassword: f.text('newPassword', 'New password', 1024),
+      },
+      s.sessionId,
+    );
+    return done(
+      req,
+      reply,
+      '/dashboard/account',
+      'Your password is changed. Every other session of the account is signed out.',
+    );
   });
 
   app.post('/dashboard/logout-everywhere', PAGE, async (req, reply) => {
     await passwords.logoutEverywhere(deps, sessionPrincipal(req).userId);
     reply.header('set-cookie', sessions.clearCookie(sessions.SESSION_COOKIE));
-    return html(reply, loginPage(preSession(req, reply), { email: '', next: '/dashboard/events', error: null, notice: 'Every session of the account is signed out, this one included.' }));
+    return html(
+      reply,
+      loginPage(preSession(req, reply), {
+        email: '',
+        next: '/dashboard/events',
+        error: null,
+        notice: 'Every session of the account is signed out, this one included.',
+      }),
+    );
   });
 
   app.post('/dashboard/mode', PAGE, async (req, reply) => {
     const mode = form(req).text('mode', 'Mode', 10);
     if (mode !== 'test' && mode !== 'live') throw badRequest('invalid_mode', 'mode must be test or live');
     // The API gives live keys only to a verified account; the dashboard keeps the same rule.
-    if (mode === 'live' && !sessionPrincipal(req).emailVerified) throw forbidden('email_unverified', 'live mode needs a verified email address');
+    if (mode === 'live' && !sessionPrincipal(req).emailVerified)
+      throw forbidden('email_unverified', 'live mode needs a verified email address');
     reply.header('set-cookie', sessions.cookie(sessions.MODE_COOKIE, mode, 365 * 86400));
     // Objects belong to one mode: an event page of the other mode would be a 404.
     const back = backTo(req) ?? '/dashboard/events';

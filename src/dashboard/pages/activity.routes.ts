@@ -13,10 +13,24 @@ export function activityPages(app: FastifyInstance, ctx: PageContext): void {
   const { deps, show } = ctx;
   app.get<{ Querystring: Query }>('/dashboard/activity', PAGE, async (req, reply) =>
     show(req, reply, 'activity', 'Activity', async (v) => {
-      const text = (s: string | undefined, max: number) => (typeof s === 'string' && s.trim() !== '' ? s.trim().slice(0, max) : undefined);
+      const text = (s: string | undefined, max: number) =>
+        typeof s === 'string' && s.trim() !== '' ? s.trim().slice(0, max) : undefined;
       const filter = { targetType: text(req.query.targetType, 40), targetId: text(req.query.targetId, 100) };
-      const page = await audit.listChanges(deps.db, { keys: keys.prefixesOf, users: accounts.emailsOf }, { accountId: v.s.userId, mode: v.mode, ...filter, startingAfter: text(req.query.after, 20), limit: PAGE_SIZE });
-      return activityPage(v.mode, page.items, filter, { next: page.nextCursor, first: req.query.after === undefined });
+      const page = await audit.listChanges(
+        deps.db,
+        { keys: keys.prefixesOf, users: accounts.emailsOf },
+        {
+          accountId: v.s.userId,
+          mode: v.mode,
+          ...filter,
+          startingAfter: text(req.query.after, 20),
+          limit: PAGE_SIZE,
+        },
+      );
+      return activityPage(v.mode, page.items, filter, {
+        next: page.nextCursor,
+        first: req.query.after === undefined,
+      });
     }),
   );
 }

@@ -25,57 +25,97 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
   // ------------------------------------------------------------ events
 
   app.get('/dashboard/events', PAGE, async (req, reply) =>
-    show(req, reply, 'events', 'Events', async (v) => eventViews.eventsList(await Promise.all((await events.listEvents(deps.db, v.org)).map(presentEvent)))),
+    show(req, reply, 'events', 'Events', async (v) =>
+      eventViews.eventsList(await Promise.all((await events.listEvents(deps.db, v.org)).map(presentEvent))),
+    ),
   );
 
   app.get('/dashboard/events/new', PAGE, async (req, reply) =>
-    show(req, reply, 'events', 'Create an event', (v) => eventViews.eventForm(v.csrf, '/dashboard/events', null, 'Create draft')),
+    show(req, reply, 'events', 'Create an event', (v) =>
+      eventViews.eventForm(v.csrf, '/dashboard/events', null, 'Create draft'),
+    ),
   );
 
   app.post('/dashboard/events', PAGE, async (req, reply) => {
     const row = await events.createEvent(deps.eventDeps, org(req), eventInput(form(req), true));
-    return done(req, reply, eventPath(row.id), 'Draft created. Add tracks, tiers and questions under Setup, then publish.');
+    return done(
+      req,
+      reply,
+      eventPath(row.id),
+      'Draft created. Add tracks, tiers and questions under Setup, then publish.',
+    );
   });
 
   /** The event's overview; `shown` is a message for this answer only (a door link shown once). */
   const overviewPage = (req: FastifyRequest, reply: FastifyReply, id: string, shown?: DashboardFlash) =>
-    show(req, reply, 'events', 'Event', async (v) => {
-      const row = await events.loadOwnedEvent(deps.db, v.org, id);
-      const [event, availability, analytics, door, sales, arrivals, user, doorPasses, requests, trackAvailability] = await Promise.all([
-        presentEvent(row),
-        events.availability(deps.eventDeps, row),
-        events.analytics(deps.eventDeps, row),
-        registrations.doorProgress(deps.db, row.id),
-        registrations.salesOverTime(deps.db, row.id),
-        registrations.arrivalsPer15Minutes(deps.db, row.id),
-        accounts.getUser(deps.db, v.s.userId),
-        doorPassesService.listPasses(deps.db, v.org, row.id),
-        publishing.requestsOf(deps.db, v.s.userId),
-        Promise.all(row.tracks.map((_, i) => events.availability(deps.eventDeps, row, String(i)))),
-      ]);
-      const page = overview(v.csrf, {
-        event,
-        availability,
-        analytics,
-        door,
-        doorPasses: doorPasses.map((p) => ({ ...p, admitsFor: listLabel(listOfScope(p.scope), row.tracks, deps.config.eventTimeZone) })),
-        doorLists: listChoices({ tracks: row.tracks, startDate: row.start_date, endDate: row.end_date }, deps.config.eventTimeZone),
-        salesChart: barChart('sales', 'Tickets sold per day', dailyBars(sales), 'tickets'),
-        arrivalsChart: barChart('arrivals', 'Check-in arrivals per 15 minutes', slotBars(arrivals), 'people'),
-        canPublish: user.can_publish,
-        latestRequest: requests[0] ? publishing.presentRequest(requests[0]) : null,
-        livePayments: deps.eventDeps.livePayments,
-        trackAvailability,
-        baseUrl: deps.config.baseUrl,
-        previewUrl:
-          row.mode === 'test' || row.status !== 'published'
-            ? `/e/${encodeURIComponent(row.slug)}?preview=${encodeURIComponent(previewToken(deps.config.secretsKey, row.id, row.account_id, deps.clock.now()))}`
-            : null,
-      });
-      return { title: event.title, body: page };
-    }, shown);
+    show(
+      req,
+      reply,
+      'events',
+      'Event',
+      async (v) => {
+        const row = await events.loadOwnedEvent(deps.db, v.org, id);
+        const [
+          event,
+          availability,
+          analytics,
+          door,
+          sales,
+          arrivals,
+          user,
+          doorPasses,
+          requests,
+          trackAvailability,
+        ] = await Promise.all([
+          presentEvent(row),
+          events.availability(deps.eventDeps, row),
+          events.analytics(deps.eventDeps, row),
+          registrations.doorProgress(deps.db, row.id),
+          registrations.salesOverTime(deps.db, row.id),
+          registrations.arrivalsPer15Minutes(deps.db, row.id),
+          accounts.getUser(deps.db, v.s.userId),
+          doorPassesService.listPasses(deps.db, v.org, row.id),
+          publishing.requestsOf(deps.db, v.s.userId),
+          Promise.all(row.tracks.map((_, i) => events.availability(deps.eventDeps, row, String(i)))),
+        ]);
+        const page = overview(v.csrf, {
+          event,
+          availability,
+          analytics,
+          door,
+          doorPasses: doorPasses.map((p) => ({
+            ...p,
+            admitsFor: listLabel(listOfScope(p.scope), row.tracks, deps.config.eventTimeZone),
+          })),
+          doorLists: listChoices(
+            { tracks: row.tracks, startDate: row.start_date, endDate: row.end_date },
+            deps.config.eventTimeZone,
+          ),
+          salesChart: barChart('sales', 'Tickets sold per day', dailyBars(sales), 'tickets'),
+          arrivalsChart: barChart(
+            'arrivals',
+            'Check-in arrivals per 15 minutes',
+            slotBars(arrivals),
+            'people',
+          ),
+          canPublish: user.can_publish,
+          latestRequest: requests[0] ? publishing.presentRequest(requests[0]) : null,
+          livePayments: deps.eventDeps.livePayments,
+          trackAvailability,
+          baseUrl: deps.config.baseUrl,
+          previewUrl:
+            row.mode === 'test' || row.status !== 'published'
+              ? `/e/${encodeURIComponent(row.slug)}?preview=${encodeURIComponent(previewToken(deps.config.secretsKey, row.id, row.account_id, deps.clock.now()))}`
+              : null,
+        });
+        return { title: event.title, body: page };
+      },
+      shown,
+    );
 
-  app.get<IdParams>('/dashboard/events/:id', PAGE, async (req, reply) => overviewPage(req, reply, req.params.id));
+  app.get<IdParams>('/dashboard/events/:id', PAGE, async (req, reply) =>
+    overviewPage(req, reply, req.params.id),
+  );
 
   app.get<IdParams>('/dashboard/events/:id/door', PAGE, async (req, reply) => {
     const row = await events.loadOwnedEvent(deps.db, org(req), req.params.id);
@@ -85,23 +125,45 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
   app.post<IdParams>('/dashboard/events/:id/door-passes', PAGE, async (req, reply) => {
     const f = form(req);
     const scope = scopeOfChoice(f.optional('scope', 'Admits for', 20) ?? 'event');
-    if (scope === undefined) throw badRequest('invalid_field', 'Admits for: choose the whole event, a session or a day', { field: 'scope' });
-    const created = await doorPassesService.createPass(deps, org(req), req.params.id, { label: f.required('label', 'Label', 80), scope });
+    if (scope === undefined)
+      throw badRequest('invalid_field', 'Admits for: choose the whole event, a session or a day', {
+        field: 'scope',
+      });
+    const created = await doorPassesService.createPass(deps, org(req), req.params.id, {
+      label: f.required('label', 'Label', 80),
+      scope,
+    });
     // Shown in this answer only, never through the stored flash: the link is the pass.
     reply.header('cache-control', 'no-store');
-    return overviewPage(req, reply, req.params.id, { kind: 'secret', text: `Door link for ${created.label} created. Open it on the door phone; it is shown only now:`, secret: created.url });
+    return overviewPage(req, reply, req.params.id, {
+      kind: 'secret',
+      text: `Door link for ${created.label} created. Open it on the door phone; it is shown only now:`,
+      secret: created.url,
+    });
   });
 
-  app.post<{ Params: { id: string; passId: string } }>('/dashboard/events/:id/door-passes/:passId/revoke', PAGE, async (req, reply) => {
-    const revoked = await doorPassesService.revokePass(deps, org(req), req.params.id, req.params.passId);
-    return done(req, reply, eventPath(req.params.id), `Door link ${revoked.label} revoked.`);
-  });
+  app.post<{ Params: { id: string; passId: string } }>(
+    '/dashboard/events/:id/door-passes/:passId/revoke',
+    PAGE,
+    async (req, reply) => {
+      const revoked = await doorPassesService.revokePass(deps, org(req), req.params.id, req.params.passId);
+      return done(req, reply, eventPath(req.params.id), `Door link ${revoked.label} revoked.`);
+    },
+  );
 
   app.get<IdParams>('/dashboard/events/:id/setup', PAGE, async (req, reply) =>
     show(req, reply, 'events', 'Event setup', async (v) => {
       const row = await events.loadOwnedEvent(deps.db, v.org, req.params.id);
       const event = await presentEvent(row);
-      return { title: event.title, body: setup(v.csrf, event, (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo), events.priceTable(row)) };
+      return {
+        title: event.title,
+        body: setup(
+          v.csrf,
+          event,
+          (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo),
+          events.priceTable(row),
+        ),
+      };
     }),
   );
 
@@ -112,15 +174,30 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
 
   app.post<IdParams>('/dashboard/events/:id/publish', PAGE, async (req, reply) => {
     const status = form(req).text('status', 'Status', 20);
-    if (status !== 'published' && status !== 'draft') throw badRequest('invalid_status', 'status must be published or draft');
+    if (status !== 'published' && status !== 'draft')
+      throw badRequest('invalid_status', 'status must be published or draft');
     await events.patchEvent(deps.eventDeps, org(req), req.params.id, { status });
-    return done(req, reply, eventPath(req.params.id), status === 'published' ? 'Published.' : 'Back to draft: the event is off sale.');
+    return done(
+      req,
+      reply,
+      eventPath(req.params.id),
+      status === 'published' ? 'Published.' : 'Back to draft: the event is off sale.',
+    );
   });
 
   app.post('/dashboard/publishing-access', PAGE, async (req, reply) => {
-    const row = await publishing.requestPublishing(deps, sessionPrincipal(req).userId, form(req).required('message', 'The note', publishing.MESSAGE_MAX));
+    const row = await publishing.requestPublishing(
+      deps,
+      sessionPrincipal(req).userId,
+      form(req).required('message', 'The note', publishing.MESSAGE_MAX),
+    );
     req.log.info({ userId: row.user_id, requestId: row.id }, 'publishing access requested');
-    return done(req, reply, backTo(req) ?? '/dashboard/events', 'Publishing access requested. Platform staff will mail you their answer; test events publish without it meanwhile.');
+    return done(
+      req,
+      reply,
+      backTo(req) ?? '/dashboard/events',
+      'Publishing access requested. Platform staff will mail you their answer; test events publish without it meanwhile.',
+    );
   });
 
   app.post<IdParams>('/dashboard/events/:id/delete', PAGE, async (req, reply) => {
@@ -132,35 +209,60 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
 
   app.post<IdParams>('/dashboard/events/:id/tracks', PAGE, async (req, reply) => {
     const f = form(req);
-    await tracks.addTrack(deps.eventDeps, org(req), req.params.id, { title: f.text('title', 'Title', 200), price: f.number('price', 'Price', 0), capacity: f.integer('capacity', 'Capacity', 0), ...trackTimes(f) });
-    return done(req, reply, eventPath(req.params.id, '/setup'), 'Track added.');
-  });
-
-  app.post<{ Params: { id: string; index: string } }>('/dashboard/events/:id/tracks/:index', PAGE, async (req, reply) => {
-    const f = form(req);
-    const index = events.parseTrackIndex(req.params.index);
-    await tracks.patchTrack(deps.eventDeps, org(req), req.params.id, index, {
+    await tracks.addTrack(deps.eventDeps, org(req), req.params.id, {
       title: f.text('title', 'Title', 200),
       price: f.number('price', 'Price', 0),
       capacity: f.integer('capacity', 'Capacity', 0),
       ...trackTimes(f),
     });
-    // People count tracks from 1; the API's index stays 0-based.
-    return done(req, reply, eventPath(req.params.id, '/setup'), `Track ${index + 1} saved.`);
+    return done(req, reply, eventPath(req.params.id, '/setup'), 'Track added.');
   });
 
-  app.post<{ Params: { id: string; index: string } }>('/dashboard/events/:id/tracks/:index/remove', PAGE, async (req, reply) => {
-    const index = events.parseTrackIndex(req.params.index);
-    await tracks.removeTrack(deps.eventDeps, org(req), req.params.id, index);
-    return done(req, reply, eventPath(req.params.id, '/setup'), `Track ${index + 1} removed; the tracks after it moved up by one.`);
-  });
+  app.post<{ Params: { id: string; index: string } }>(
+    '/dashboard/events/:id/tracks/:index',
+    PAGE,
+    async (req, reply) => {
+      const f = form(req);
+      const index = events.parseTrackIndex(req.params.index);
+      await tracks.patchTrack(deps.eventDeps, org(req), req.params.id, index, {
+        title: f.text('title', 'Title', 200),
+        price: f.number('price', 'Price', 0),
+        capacity: f.integer('capacity', 'Capacity', 0),
+        ...trackTimes(f),
+      });
+      // People count tracks from 1; the API's index stays 0-based.
+      return done(req, reply, eventPath(req.params.id, '/setup'), `Track ${index + 1} saved.`);
+    },
+  );
+
+  app.post<{ Params: { id: string; index: string } }>(
+    '/dashboard/events/:id/tracks/:index/remove',
+    PAGE,
+    async (req, reply) => {
+      const index = events.parseTrackIndex(req.params.index);
+      await tracks.removeTrack(deps.eventDeps, org(req), req.params.id, index);
+      return done(
+        req,
+        reply,
+        eventPath(req.params.id, '/setup'),
+        `Track ${index + 1} removed; the tracks after it moved up by one.`,
+      );
+    },
+  );
 
   app.post<IdParams>('/dashboard/events/:id/tiers', PAGE, async (req, reply) => {
     const f = form(req);
     const p = org(req);
     const event = await presentEvent(await events.loadOwnedEvent(deps.db, p, req.params.id));
-    const tier = { name: f.required('name', 'Tier name', 80), price: f.number('price', 'Price'), capacity: f.integer('capacity', 'Capacity', 0), membersOnly: f.checked('membersOnly') };
-    await events.patchEvent(deps.eventDeps, p, req.params.id, { specialPrices: [...event.specialPrices, tier] });
+    const tier = {
+      name: f.required('name', 'Tier name', 80),
+      price: f.number('price', 'Price'),
+      capacity: f.integer('capacity', 'Capacity', 0),
+      membersOnly: f.checked('membersOnly'),
+    };
+    await events.patchEvent(deps.eventDeps, p, req.params.id, {
+      specialPrices: [...event.specialPrices, tier],
+    });
     return done(req, reply, eventPath(req.params.id, '/setup'), `Tier ${tier.name} added.`);
   });
 
@@ -168,7 +270,9 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
     const name = form(req).required('name', 'Tier name', 80);
     const p = org(req);
     const event = await presentEvent(await events.loadOwnedEvent(deps.db, p, req.params.id));
-    await events.patchEvent(deps.eventDeps, p, req.params.id, { specialPrices: event.specialPrices.filter((t) => t.name !== name) });
+    await events.patchEvent(deps.eventDeps, p, req.params.id, {
+      specialPrices: event.specialPrices.filter((t) => t.name !== name),
+    });
     return done(req, reply, eventPath(req.params.id, '/setup'), `Tier ${name} removed.`);
   });
 
@@ -177,7 +281,8 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
     const p = org(req);
     const event = await presentEvent(await events.loadOwnedEvent(deps.db, p, req.params.id));
     const type = f.text('type', 'Type', 20) || 'text';
-    if (!['text', 'number', 'email', 'select', 'checkbox'].includes(type)) throw badRequest('invalid_custom_field', 'type must be text, number, email, select or checkbox');
+    if (!['text', 'number', 'email', 'select', 'checkbox'].includes(type))
+      throw badRequest('invalid_custom_field', 'type must be text, number, email, select or checkbox');
     const options = f
       .text('options', 'Options', 5000)
       .split(/\r?\n/)
@@ -190,7 +295,9 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
       required: f.checked('required'),
       ...(type === 'select' ? { options } : {}),
     };
-    await events.patchEvent(deps.eventDeps, p, req.params.id, { customFields: [...event.customFields.map(customFieldInput), field] });
+    await events.patchEvent(deps.eventDeps, p, req.params.id, {
+      customFields: [...event.customFields.map(customFieldInput), field],
+    });
     return done(req, reply, eventPath(req.params.id, '/setup'), 'Question added.');
   });
 
@@ -198,7 +305,9 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
     const name = form(req).required('name', 'Field name', 50);
     const p = org(req);
     const event = await presentEvent(await events.loadOwnedEvent(deps.db, p, req.params.id));
-    await events.patchEvent(deps.eventDeps, p, req.params.id, { customFields: event.customFields.filter((c) => c.name !== name).map(customFieldInput) });
+    await events.patchEvent(deps.eventDeps, p, req.params.id, {
+      customFields: event.customFields.filter((c) => c.name !== name).map(customFieldInput),
+    });
     return done(req, reply, eventPath(req.params.id, '/setup'), 'Question removed.');
   });
 
@@ -210,7 +319,8 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
     const validFrom = f.instant('validFrom', 'Valid from');
     const validUntil = f.instant('validUntil', 'Valid until');
     const percent = f.text('kind', 'Kind', 10) !== 'amount';
-    if (percent && (!Number.isInteger(value) || value < 1 || value > 100)) throw badRequest('invalid_promo_code', 'a percentage discount must be a whole number from 1 to 100');
+    if (percent && (!Number.isInteger(value) || value < 1 || value > 100))
+      throw badRequest('invalid_promo_code', 'a percentage discount must be a whole number from 1 to 100');
     const created = await promos.createPromo(deps, row.id, {
       code: f.required('code', 'Code', 40),
       ...(percent ? { discountPercent: value } : { discountAmount: value }),
@@ -260,6 +370,18 @@ function taxInput(f: Form): Pick<events.EventInput, 'taxCategory' | 'venueState'
   };
 }
 
-function customFieldInput(c: { name: string; label: string; type: 'text' | 'number' | 'email' | 'select' | 'checkbox'; required: boolean; options: string[] | null }): events.CustomFieldInput {
-  return { name: c.name, label: c.label, type: c.type, required: c.required, ...(c.options ? { options: c.options } : {}) };
+function customFieldInput(c: {
+  name: string;
+  label: string;
+  type: 'text' | 'number' | 'email' | 'select' | 'checkbox';
+  required: boolean;
+  options: string[] | null;
+}): events.CustomFieldInput {
+  return {
+    name: c.name,
+    label: c.label,
+    type: c.type,
+    required: c.required,
+    ...(c.options ? { options: c.options } : {}),
+  };
 }

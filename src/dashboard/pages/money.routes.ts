@@ -46,25 +46,41 @@ export function moneyPages(app: FastifyInstance, ctx: PageContext): void {
     show(req, reply, 'money', 'Money: ledger', async (v) => {
       const page = await ledger.listEntries(deps.payoutDeps, v.s.userId, v.mode, PAGE_SIZE, req.query.after);
       const now = await ledger.ledgerNow(deps.payoutDeps, v.s.userId, v.mode);
-      return ledgerPage(v.mode, page.items, now, { next: page.nextCursor, first: req.query.after === undefined });
+      return ledgerPage(v.mode, page.items, now, {
+        next: page.nextCursor,
+        first: req.query.after === undefined,
+      });
     }),
   );
 
   // Test mode only: pending test sales become available (the account's test clock stays where it is).
   app.post('/dashboard/money/settle-now', PAGE, async (req, reply) => {
     const p = org(req);
-    if (p.mode !== 'test') throw notFound('only test-mode sales can be settled by hand; live sales clear after the working days', 'not_found');
+    if (p.mode !== 'test')
+      throw notFound(
+        'only test-mode sales can be settled by hand; live sales clear after the working days',
+        'not_found',
+      );
     const r = await ledger.settleTestSalesNow(deps.payoutDeps, p.userId);
     req.log.info({ userId: p.userId, settledPaise: r.settledPaise }, 'test sales settled');
-    return done(req, reply, '/dashboard/money', `Test sales settled: ${rupees(paiseToRupees(r.balance.availablePaise))} is available now.`);
+    return done(
+      req,
+      reply,
+      '/dashboard/money',
+      `Test sales settled: ${rupees(paiseToRupees(r.balance.availablePaise))} is available now.`,
+    );
   });
 
   // A ledger row's booking: its own page under its event.
   app.get<{ Params: { rid: string } }>('/dashboard/registrations/:rid', PAGE, async (req, reply) => {
     const p = org(req);
     const reg = await registrations.findRegistration(deps.db, req.params.rid);
-    if (!reg || reg.account_id !== p.userId || reg.mode !== p.mode) throw notFound('no such registration in this mode', 'registration_not_found');
-    return reply.redirect(`/dashboard/events/${encodeURIComponent(reg.event_id)}/registrations/${encodeURIComponent(reg.id)}`, 303);
+    if (!reg || reg.account_id !== p.userId || reg.mode !== p.mode)
+      throw notFound('no such registration in this mode', 'registration_not_found');
+    return reply.redirect(
+      `/dashboard/events/${encodeURIComponent(reg.event_id)}/registrations/${encodeURIComponent(reg.id)}`,
+      303,
+    );
   });
 
   app.post('/dashboard/money/payouts', PAGE, async (req, reply) => {
@@ -73,17 +89,32 @@ export function moneyPages(app: FastifyInstance, ctx: PageContext): void {
     const input = { amount: f.number('amount', 'Amount'), upiId: f.required('upiId', 'UPI id', UPI_ID_MAX) };
     let payout: payouts.PayoutRow;
     try {
-      payout = await payouts.requestPayout(deps.payoutDeps, p.userId, p.mode, input, actorOfSession(sessionPrincipal(req)));
+      payout = await payouts.requestPayout(
+        deps.payoutDeps,
+        p.userId,
+        p.mode,
+        input,
+        actorOfSession(sessionPrincipal(req)),
+      );
     } catch (err) {
       // A refusal shows on the page, like every form's; "not configured" is one too, not an outage.
       // The service names the JSON field (upiId); the form's label is "UPI id".
-      if (err instanceof AppError && (err.code === 'payouts_not_configured' || err.code === 'invalid_upi_id')) {
-        await sessions.setFlash(deps.db, sessionPrincipal(req).sessionId!, { kind: 'error', text: sentence(err.message.replace(/^upiId\b/, 'the UPI id')) });
+      if (
+        err instanceof AppError &&
+        (err.code === 'payouts_not_configured' || err.code === 'invalid_upi_id')
+      ) {
+        await sessions.setFlash(deps.db, sessionPrincipal(req).sessionId!, {
+          kind: 'error',
+          text: sentence(err.message.replace(/^upiId\b/, 'the UPI id')),
+        });
         return reply.redirect('/dashboard/money', 303);
       }
       throw err;
     }
-    req.log.info({ payoutId: payout.id, mode: payout.mode, amountPaise: Number(payout.amount_paise) }, 'payout requested');
+    req.log.info(
+      { payoutId: payout.id, mode: payout.mode, amountPaise: Number(payout.amount_paise) },
+      'payout requested',
+    );
     const amount = rupees(paiseToRupees(Number(payout.amount_paise)));
     return done(
       req,
@@ -95,13 +126,23 @@ export function moneyPages(app: FastifyInstance, ctx: PageContext): void {
     );
   });
 
-  app.post<{ Params: { payoutId: string; outcome: string } }>('/dashboard/money/payouts/:payoutId/:outcome', PAGE, async (req, reply) => {
-    const p = org(req);
-    const outcome = req.params.outcome;
-    // The sandbox payout gateway settles test-mode payouts only; live ones follow RazorpayX.
-    if (p.mode !== 'test') throw notFound('only test-mode payouts are settled by hand', 'payout_not_found');
-    if (outcome !== 'process' && outcome !== 'fail' && outcome !== 'reverse' && outcome !== 'cancel') throw notFound('no such action', 'not_found');
-    const row = await payouts.settleSandboxPayout(deps.payoutDeps, p, req.params.payoutId, outcome);
-    return done(req, reply, '/dashboard/money', `Test payout ${row.id} is now ${row.status}${row.utr ? ` (UTR ${row.utr})` : ''}.`);
-  });
+  app.post<{ Params: { payoutId: string; outcome: string } }>(
+    '/dashboard/money/payouts/:payoutId/:outcome',
+    PAGE,
+    async (req, reply) => {
+      const p = org(req);
+      const outcome = req.params.outcome;
+      // The sandbox payout gateway settles test-mode payouts only; live ones follow RazorpayX.
+      if (p.mode !== 'test') throw notFound('only test-mode payouts are settled by hand', 'payout_not_found');
+      if (outcome !== 'process' && outcome !== 'fail' && outcome !== 'reverse' && outcome !== 'cancel')
+        throw notFound('no such action', 'not_found');
+      const row = await payouts.settleSandboxPayout(deps.payoutDeps, p, req.params.payoutId, outcome);
+      return done(
+        req,
+        reply,
+        '/dashboard/money',
+        `Test payout ${row.id} is now ${row.status}${row.utr ? ` (UTR ${row.utr})` : ''}.`,
+      );
+    },
+  );
 }

@@ -41,8 +41,14 @@ export function testInboxPages(app: FastifyInstance, ctx: PageContext): void {
 
   app.get<{ Querystring: { after?: string } }>('/dashboard/test-inbox', PAGE, async (req, reply) =>
     show(req, reply, 'test-inbox', 'Test inbox', async (v) => {
-      const after = typeof req.query.after === 'string' && req.query.after !== '' ? req.query.after.slice(0, 600) : undefined;
-      const page = await sandboxMail.pageKeptEmails(deps.db, v.s.userId, { limit: PAGE_SIZE, startingAfter: after });
+      const after =
+        typeof req.query.after === 'string' && req.query.after !== ''
+          ? req.query.after.slice(0, 600)
+          : undefined;
+      const page = await sandboxMail.pageKeptEmails(deps.db, v.s.userId, {
+        limit: PAGE_SIZE,
+        startingAfter: after,
+      });
       return inboxPage(page.items, page.count, { next: page.nextCursor, first: after === undefined });
     }),
   );
@@ -55,23 +61,37 @@ export function testInboxPages(app: FastifyInstance, ctx: PageContext): void {
     }),
   );
 
-  app.get<MailParams>('/dashboard/test-inbox/:mid/body', { ...PAGE, config: { ...PAGE.config, dashboardMail: 'body' } }, async (req, reply) => {
-    const accountId = ctx.org(req).userId;
-    const mail = await sandboxMail.keptEmail(deps.db, accountId, req.params.mid);
-    if (!mail || mail.html === null) throw mailNotFound();
-    const inline = await sandboxMail.inlineFiles(deps.db, accountId, mail.id);
-    return reply.type('text/html; charset=utf-8').send(framedMailHtml(mail.html, inline));
-  });
+  app.get<MailParams>(
+    '/dashboard/test-inbox/:mid/body',
+    { ...PAGE, config: { ...PAGE.config, dashboardMail: 'body' } },
+    async (req, reply) => {
+      const accountId = ctx.org(req).userId;
+      const mail = await sandboxMail.keptEmail(deps.db, accountId, req.params.mid);
+      if (!mail || mail.html === null) throw mailNotFound();
+      const inline = await sandboxMail.inlineFiles(deps.db, accountId, mail.id);
+      return reply.type('text/html; charset=utf-8').send(framedMailHtml(mail.html, inline));
+    },
+  );
 
-  app.get<FileParams>('/dashboard/test-inbox/:mid/files/:index', { ...PAGE, config: { ...PAGE.config, dashboardMail: 'file' } }, async (req, reply) => {
-    const index = /^\d{1,4}$/.test(req.params.index) ? Number(req.params.index) : -1;
-    const file = index < 0 ? undefined : await sandboxMail.keptFile(deps.db, ctx.org(req).userId, req.params.mid, index);
-    if (!file) throw mailNotFound();
-    // The name as the mail gives it, in the RFC 6266 form for any character; an ASCII fallback beside it.
-    const ascii = file.filename.replace(/[^A-Za-z0-9._-]/g, '_');
-    return reply
-      .type(file.contentType)
-      .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
-      .send(file.content);
-  });
+  app.get<FileParams>(
+    '/dashboard/test-inbox/:mid/files/:index',
+    { ...PAGE, config: { ...PAGE.config, dashboardMail: 'file' } },
+    async (req, reply) => {
+      const index = /^\d{1,4}$/.test(req.params.index) ? Number(req.params.index) : -1;
+      const file =
+        index < 0
+          ? undefined
+          : await sandboxMail.keptFile(deps.db, ctx.org(req).userId, req.params.mid, index);
+      if (!file) throw mailNotFound();
+      // The name as the mail gives it, in the RFC 6266 form for any character; an ASCII fallback beside it.
+      const ascii = file.filename.replace(/[^A-Za-z0-9._-]/g, '_');
+      return reply
+        .type(file.contentType)
+        .header(
+          'content-disposition',
+          `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        )
+        .send(file.content);
+    },
+  );
 }

@@ -15,16 +15,23 @@ export function waitlistPages(app: FastifyInstance, ctx: PageContext): void {
       const row = await events.loadOwnedEvent(deps.db, v.org, req.params.id);
       const event = await presentEvent(row);
       const page = await waitlist.listEntries(deps.db, v.org, row.id, { limit: 1000, open: false });
-      return { title: event.title, body: waitlistScreen(v.csrf, event, event.waitlist, event.selfService, page.items) };
+      return {
+        title: event.title,
+        body: waitlistScreen(v.csrf, event, event.waitlist, event.selfService, page.items),
+      };
     }),
   );
 
   app.post<IdParams>('/dashboard/events/:id/waitlist/settings', PAGE, async (req, reply) => {
     const f = form(req);
     const kind = f.text('refund', 'Refund', 10);
-    if (kind !== 'full' && kind !== 'none' && kind !== 'fee') throw badRequest('invalid_field', 'refund must be full, none or fee');
+    if (kind !== 'full' && kind !== 'none' && kind !== 'fee')
+      throw badRequest('invalid_field', 'refund must be full, none or fee');
     await events.patchEvent(deps.eventDeps, org(req), req.params.id, {
-      waitlist: { enabled: f.checked('waitlistEnabled'), offerMinutes: f.integer('offerMinutes', 'Offer minutes', 60) },
+      waitlist: {
+        enabled: f.checked('waitlistEnabled'),
+        offerMinutes: f.integer('offerMinutes', 'Offer minutes', 60),
+      },
       selfService: {
         transfer: f.checked('transfer'),
         cancel: f.checked('cancel'),
@@ -35,8 +42,17 @@ export function waitlistPages(app: FastifyInstance, ctx: PageContext): void {
     return done(req, reply, eventPath(req.params.id, '/waitlist'), 'Saved.');
   });
 
-  app.post<{ Params: { id: string; entryId: string } }>('/dashboard/events/:id/waitlist/:entryId/remove', PAGE, async (req, reply) => {
-    const removed = await waitlist.removeEntry(deps.waitlistDeps, org(req), req.params.id, req.params.entryId);
-    return done(req, reply, eventPath(req.params.id, '/waitlist'), `${removed.name} is off the waitlist.`);
-  });
+  app.post<{ Params: { id: string; entryId: string } }>(
+    '/dashboard/events/:id/waitlist/:entryId/remove',
+    PAGE,
+    async (req, reply) => {
+      const removed = await waitlist.removeEntry(
+        deps.waitlistDeps,
+        org(req),
+        req.params.id,
+        req.params.entryId,
+      );
+      return done(req, reply, eventPath(req.params.id, '/waitlist'), `${removed.name} is off the waitlist.`);
+    },
+  );
 }

@@ -2,9 +2,13 @@
 import { html, type Html } from '../html.js';
 import { bare, csrfField, resendForm } from '../layout.js';
 
-const problem = (error: string | null) => (error ? html`<div class="flash error" role="alert"><p>${error}</p></div>` : '');
+const problem = (error: string | null) =>
+  error ? html`<div class="flash error" role="alert"><p>${error}</p></div>` : '';
 
-export function loginPage(csrf: string, v: { email: string; next: string; error: string | null; notice?: string | null }): string {
+export function loginPage(
+  csrf: string,
+  v: { email: string; next: string; error: string | null; notice?: string | null },
+): string {
   return bare(
     'Sign in',
     html`${problem(v.error)}${v.notice ? html`<div class="flash ok" role="status"><p>${v.notice}</p></div>` : ''}
@@ -18,7 +22,10 @@ export function loginPage(csrf: string, v: { email: string; next: string; error:
   );
 }
 
-export function signupPage(csrf: string, v: { email: string; name: string; phone: string; error: string | null }): string {
+export function signupPage(
+  csrf: string,
+  v: { email: string; name: string; phone: string; error: string | null },
+): string {
   return bare(
     'Create an account',
     html`${problem(v.error)}
@@ -103,7 +110,15 @@ export function accountPage(csrf: string, v: { email: string; verified: boolean 
 
 export function errorPage(status: number, message: string, back: string | null): string {
   return bare(
-    status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 429 ? 'Too many attempts' : status >= 500 ? 'Something went wrong' : 'That did not work',
+    status === 404
+      ? 'Not found'
+      : status === 403
+        ? 'Not allowed'
+        : status === 429
+          ? 'Too many attempts'
+          : status >= 500
+            ? 'Something went wrong'
+            : 'That did not work',
     html`<div class="flash error" role="alert"><p>${message}</p></div>
 <p>${back ? html`<a href="${back}">Go back</a> · ` : ''}<a href="/dashboard/events">Dashboard home</a></p>`,
   );

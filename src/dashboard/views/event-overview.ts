@@ -23,7 +23,8 @@ ${embed(d)}
 ${deleteSection(csrf, base)}`;
 }
 
-const paid = (e: OverviewData['event']) => e.price > 0 || e.specialPrices.some((t) => t.price > 0) || e.tracks.some((t) => t.price > 0);
+const paid = (e: OverviewData['event']) =>
+  e.price > 0 || e.specialPrices.some((t) => t.price > 0) || e.tracks.some((t) => t.price > 0);
 
 export function doorFragment(door: { expected: number; arrived: number }): Html {
   return html`${progressBar(door.arrived, door.expected, `${door.arrived} of ${door.expected} people checked in`)}`;
@@ -84,7 +85,9 @@ ${
   d.doorPasses.length > 0
     ? html`<div class="table-wrap"><table aria-labelledby="passes-h"><thead><tr><th scope="col">Label</th><th scope="col">Admits for</th><th scope="col">Created</th><th scope="col">State</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${d.doorPasses.map(
-        (p) => html`<tr><td>${p.label}</td><td>${p.admitsFor}</td><td class="nowrap">${when(p.createdAt)}</td><td>${p.revokedAt ? badge('revoked') : p.expiresAt && new Date(p.expiresAt) < new Date() ? badge('expired') : badge('active')}</td>
+        (
+          p,
+        ) => html`<tr><td>${p.label}</td><td>${p.admitsFor}</td><td class="nowrap">${when(p.createdAt)}</td><td>${p.revokedAt ? badge('revoked') : p.expiresAt && new Date(p.expiresAt) < new Date() ? badge('expired') : badge('active')}</td>
 <td>${p.revokedAt ? '' : html`<form method="post" action="${base}/door-passes/${encodeURIComponent(p.id)}/revoke" data-confirm="Revoke this door link? Whoever holds it is shut out at once.">${csrfField(csrf)}<button class="danger" aria-label="Revoke door link ${p.label}">Revoke</button></form>`}</td></tr>`,
       )}</tbody></table></div>`
     : ''
@@ -100,7 +103,8 @@ ${
   d.availability.tiers.length > 0
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Tier</th><th scope="col" class="num">Price</th><th scope="col" class="num">Taken</th><th scope="col" class="num">Left</th><th scope="col">On sale</th></tr></thead>
 <tbody>${d.availability.tiers.map(
-        (t) => html`<tr><td>${t.name}${t.membersOnly ? ' (members)' : ''}</td><td class="num">${rupees(t.price)}</td><td class="num">${t.taken}</td><td class="num">${t.remaining ?? '∞'}</td><td>${t.soldOut ? 'sold out' : t.onSale ? 'yes' : 'no'}</td></tr>`,
+        (t) =>
+          html`<tr><td>${t.name}${t.membersOnly ? ' (members)' : ''}</td><td class="num">${rupees(t.price)}</td><td class="num">${t.taken}</td><td class="num">${t.remaining ?? '∞'}</td><td>${t.soldOut ? 'sold out' : t.onSale ? 'yes' : 'no'}</td></tr>`,
       )}</tbody></table></div>`
     : ''
 }

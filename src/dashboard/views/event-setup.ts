@@ -3,7 +3,16 @@
 import type { PriceRow } from '../../modules/events/events.service.js';
 import { html, type Html } from '../html.js';
 import { csrfField, rupees, when } from '../layout.js';
-import { eventForm, eventTabs, type EventView, localInput, priceTableView, type PromoView, trackNumber, trackTimes } from './events.js';
+import {
+  eventForm,
+  eventTabs,
+  type EventView,
+  localInput,
+  priceTableView,
+  type PromoView,
+  trackNumber,
+  trackTimes,
+} from './events.js';
 
 export function setup(csrf: string, e: EventView, promos: PromoView[], prices: PriceRow[]): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
@@ -57,7 +66,9 @@ ${
   e.specialPrices.length > 0
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Tier</th><th scope="col" class="num">Price</th><th scope="col" class="num">Capacity</th><th scope="col">Members only</th><th scope="col"><span class="muted">Remove</span></th></tr></thead>
 <tbody>${e.specialPrices.map(
-        (t) => html`<tr><td>${t.name}</td><td class="num">${rupees(t.price)}</td><td class="num">${t.capacity || '—'}</td><td>${t.membersOnly ? 'yes' : 'no'}</td>
+        (
+          t,
+        ) => html`<tr><td>${t.name}</td><td class="num">${rupees(t.price)}</td><td class="num">${t.capacity || '—'}</td><td>${t.membersOnly ? 'yes' : 'no'}</td>
 <td><form method="post" action="${base}/tiers/remove" data-confirm="Remove the tier ${t.name}?">${csrfField(csrf)}<input type="hidden" name="name" value="${t.name}"><button class="secondary" aria-label="Remove tier ${t.name}">Remove</button></form></td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No tiers: everyone pays the base price.</p>`
@@ -77,7 +88,9 @@ ${
   e.customFields.length > 0
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Label</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col"><span class="muted">Remove</span></th></tr></thead>
 <tbody>${e.customFields.map(
-        (f) => html`<tr><td class="mono">${f.name}</td><td>${f.label}</td><td>${f.type}${f.options ? ` (${f.options.join(', ')})` : ''}</td><td>${f.required ? 'yes' : 'no'}</td>
+        (
+          f,
+        ) => html`<tr><td class="mono">${f.name}</td><td>${f.label}</td><td>${f.type}${f.options ? ` (${f.options.join(', ')})` : ''}</td><td>${f.required ? 'yes' : 'no'}</td>
 <td><form method="post" action="${base}/questions/remove" data-confirm="Remove the question ${f.label}?">${csrfField(csrf)}<input type="hidden" name="name" value="${f.name}"><button class="secondary" aria-label="Remove question ${f.label}">Remove</button></form></td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No questions beyond name, email and phone.</p>`
@@ -98,7 +111,9 @@ ${
   promos.length > 0
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Code</th><th scope="col">Discount</th><th scope="col">Valid</th><th scope="col" class="num">Used</th></tr></thead>
 <tbody>${promos.map(
-        (p) => html`<tr><td class="mono">${p.code}</td><td>${p.discountPercent !== null ? `${p.discountPercent} %` : rupees(p.discountAmount ?? 0)}</td>
+        (
+          p,
+        ) => html`<tr><td class="mono">${p.code}</td><td>${p.discountPercent !== null ? `${p.discountPercent} %` : rupees(p.discountAmount ?? 0)}</td>
 <td>${p.validFrom || p.validUntil ? `${when(p.validFrom)} – ${when(p.validUntil)}` : 'always'}</td><td class="num">${p.uses}${p.maxUses !== null ? ` / ${p.maxUses}` : ''}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No promo codes.</p>`

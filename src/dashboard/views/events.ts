@@ -23,7 +23,10 @@ export function localInput(value: string | null): string {
   return Number.isNaN(t.getTime()) ? '' : new Date(t.getTime() + IST_OFFSET_MS).toISOString().slice(0, 16);
 }
 
-export function eventTabs(e: EventView, current: 'overview' | 'setup' | 'registrations' | 'broadcast' | 'waitlist'): Html {
+export function eventTabs(
+  e: EventView,
+  current: 'overview' | 'setup' | 'registrations' | 'broadcast' | 'waitlist',
+): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   return tabs(
     [
@@ -46,7 +49,9 @@ ${
 <caption class="muted">Newest start date first</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">Starts</th><th scope="col">Status</th><th scope="col" class="num">Seats taken</th><th scope="col" class="num">Price</th></tr></thead>
 <tbody>${list.map(
-        (e) => html`<tr><td data-label="Event"><a href="/dashboard/events/${encodeURIComponent(e.id)}">${e.title}</a></td><td data-label="Starts">${eventWhen(e.startDate)}</td><td data-label="Status">${badge(e.status)}</td>
+        (
+          e,
+        ) => html`<tr><td data-label="Event"><a href="/dashboard/events/${encodeURIComponent(e.id)}">${e.title}</a></td><td data-label="Starts">${eventWhen(e.startDate)}</td><td data-label="Status">${badge(e.status)}</td>
 <td class="num" data-label="Seats taken">${e.taken}${e.capacity > 0 ? ` / ${e.capacity}` : ''}</td><td class="num" data-label="Price">${e.price === 0 ? 'Free' : rupees(e.price)}</td></tr>`,
       )}</tbody></table></div>`
 }`;
@@ -77,9 +82,25 @@ ${eventTaxFields(e)}
 export interface OverviewData {
   event: EventView;
   availability: Availability;
-  analytics: { totalRegistrations: number; confirmedCount: number; pendingCount: number; cancelledCount: number; refundedCount: number; checkedInCount: number; totalRevenue: number; fillRate: number | null };
+  analytics: {
+    totalRegistrations: number;
+    confirmedCount: number;
+    pendingCount: number;
+    cancelledCount: number;
+    refundedCount: number;
+    checkedInCount: number;
+    totalRevenue: number;
+    fillRate: number | null;
+  };
   door: { expected: number; arrived: number };
-  doorPasses: { id: string; label: string; admitsFor: string; createdAt: string; expiresAt: string | null; revokedAt: string | null }[];
+  doorPasses: {
+    id: string;
+    label: string;
+    admitsFor: string;
+    createdAt: string;
+    expiresAt: string | null;
+    revokedAt: string | null;
+  }[];
   /** What a new door link may admit for: the whole event, a session, a day (the first is the default). */
   doorLists: { value: string; label: string }[];
   salesChart: Html;
@@ -100,14 +121,17 @@ export interface OverviewData {
 export const trackNumber = (index: number) => index + 1;
 
 /** A track's times in words: its session's start (the event's when unset) and, when known, its end. */
-export function trackTimes(t: { date: string | null; endDate: string | null; startsAt: string | null; endsAt: string | null }): string {
+export function trackTimes(t: {
+  date: string | null;
+  endDate: string | null;
+  startsAt: string | null;
+  endsAt: string | null;
+}): string {
   const start = t.startsAt ?? t.date;
   const end = t.startsAt === null ? t.endDate : t.endsAt;
   if (start === null) return 'no time set';
   return eventWhen(start, end);
 }
-
-
 
 /** What a buyer pays per person: every session on sale × every ticket type, and what is not for sale. */
 export function priceTableView(e: EventView, rows: PriceRow[]): Html {
@@ -124,10 +148,11 @@ ${note}
 <div class="table-wrap"><table class="cards-narrow" id="price-table" aria-labelledby="prices-h">
 <thead><tr><th scope="col">Session</th>${types.map((t) => html`<th scope="col" class="num">${t.name}${t.membersOnly ? ' (members)' : ''}</th>`)}</tr></thead>
 <tbody>${rows.map(
-    (r) => html`<tr><th scope="row" data-label="Session">${r.trackIndex === null ? r.title : `Track ${trackNumber(r.trackIndex)}: ${r.title}`}</th>${r.prices.map(
-      (p, i) => html`<td class="num" data-label="${types[i]?.name ?? p.ticketType}">${p.paise === 0 ? 'Free' : rupees(p.paise / 100)}</td>`,
-    )}</tr>`,
+    (r) =>
+      html`<tr><th scope="row" data-label="Session">${r.trackIndex === null ? r.title : `Track ${trackNumber(r.trackIndex)}: ${r.title}`}</th>${r.prices.map(
+        (p, i) =>
+          html`<td class="num" data-label="${types[i]?.name ?? p.ticketType}">${p.paise === 0 ? 'Free' : rupees(p.paise / 100)}</td>`,
+      )}</tr>`,
   )}</tbody></table></div>
 </section>`;
 }
-

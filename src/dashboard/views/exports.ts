@@ -6,10 +6,18 @@ import { html, type Html } from '../html.js';
 const FORMAT_HINT = 'CSV (UTF-8) for Excel, LibreOffice or Google Sheets';
 
 /** The registrations of an event, with the list's own filters. */
-export function registrationsDownload(eventId: string, filter: { q: string; status: string; track?: string; tier?: string; checkin?: string }): Html {
-  const query = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')).toString();
+export function registrationsDownload(
+  eventId: string,
+  filter: { q: string; status: string; track?: string; tier?: string; checkin?: string },
+): Html {
+  const query = new URLSearchParams(
+    Object.entries(filter).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''),
+  ).toString();
   const href = `/dashboard/events/${encodeURIComponent(eventId)}/registrations/export${query ? `?${query}` : ''}`;
-  const what = filter.q || filter.status || filter.track || filter.tier || filter.checkin ? 'The registrations this search shows' : 'Every registration';
+  const what =
+    filter.q || filter.status || filter.track || filter.tier || filter.checkin
+      ? 'The registrations this search shows'
+      : 'Every registration';
   return html`<p class="download"><a class="button secondary" href="${href}" download>Download CSV</a> <span class="hint">${what}, with answers, track, check-in and invoice numbers. ${FORMAT_HINT}.</span></p>`;
 }
 
@@ -31,9 +39,19 @@ function rangeForm(id: string, action: string, legend: string, what: string): Ht
 }
 
 export function ledgerDownload(mode: Mode): Html {
-  return rangeForm('ledger-dl', '/dashboard/money/ledger/export', `Download the ${mode}-mode ledger`, 'Every entry of the days you choose, oldest first, with credits and debits in columns of their own.');
+  return rangeForm(
+    'ledger-dl',
+    '/dashboard/money/ledger/export',
+    `Download the ${mode}-mode ledger`,
+    'Every entry of the days you choose, oldest first, with credits and debits in columns of their own.',
+  );
 }
 
 export function gstDocumentsDownload(mode: Mode): Html {
-  return rangeForm('gst-dl', '/dashboard/account/gst/export', `GST documents (${mode} mode)`, 'Tax invoices, bills of supply and credit notes issued on the days you choose, in number order, with every amount of their line.');
+  return rangeForm(
+    'gst-dl',
+    '/dashboard/account/gst/export',
+    `GST documents (${mode} mode)`,
+    'Tax invoices, bills of supply and credit notes issued on the days you choose, in number order, with every amount of their line.',
+  );
 }

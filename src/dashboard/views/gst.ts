@@ -15,7 +15,8 @@ export interface GstSettingsView {
 
 function stateOptions(selected: string | null, empty: string): Html {
   return html`<option value="">${empty}</option>${Object.entries(GST_STATES).map(
-    ([code, name]) => html`<option value="${code}"${code === selected ? html` selected` : ''}>${name} (${code})</option>`,
+    ([code, name]) =>
+      html`<option value="${code}"${code === selected ? html` selected` : ''}>${name} (${code})</option>`,
   )}`;
 }
 
@@ -38,13 +39,23 @@ export function gstSettingsCard(csrf: string, mode: Mode, s: GstSettingsView): H
 
 const CATEGORIES: [value: string, label: string][] = [
   ['standard', 'Standard: 18 % (conferences, workshops, meetups)'],
-  ['admission_exempt_upto_500', 'Entertainment or sport admission: exempt at ₹500 or less per person, else 18 %'],
+  [
+    'admission_exempt_upto_500',
+    'Entertainment or sport admission: exempt at ₹500 or less per person, else 18 %',
+  ],
   ['premium_sporting', 'Premium sporting event: 40 %'],
   ['none', 'No GST documents for this event'],
 ];
 
 /** The event form's GST fields. */
-export function eventTaxFields(e: { taxCategory: string; venueState: string | null; sac: string | null; supplierGstin: string | null } | null): Html {
+export function eventTaxFields(
+  e: {
+    taxCategory: string;
+    venueState: string | null;
+    sac: string | null;
+    supplierGstin: string | null;
+  } | null,
+): Html {
   const category = e?.taxCategory ?? 'standard';
   return html`<fieldset><legend>GST <span class="hint">prices include tax; used when your account has a GSTIN</span></legend>
 <label for="f-tax">Tax category</label><select id="f-tax" name="taxCategory">${CATEGORIES.map(([v, l]) => html`<option value="${v}"${v === category ? html` selected` : ''}>${l}</option>`)}</select>

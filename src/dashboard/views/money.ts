@@ -46,7 +46,9 @@ const SETTLE: { outcome: SandboxOutcome; to: PayoutRow['status']; label: string 
 
 function balanceCards(d: MoneyData, csrf?: string): Html {
   const clearing =
-    d.clearingDays === 0 ? 'Sales count as available at once.' : `Sales become available ${d.clearingDays} working day${d.clearingDays === 1 ? '' : 's'} after payment.`;
+    d.clearingDays === 0
+      ? 'Sales count as available at once.'
+      : `Sales become available ${d.clearingDays} working day${d.clearingDays === 1 ? '' : 's'} after payment.`;
   return html`<section aria-labelledby="bal-h"><h2 id="bal-h">Balance <span class="muted">(${d.mode} mode)</span></h2>
 <div class="grid stats">
 <div class="card"><span class="stat" id="bal-available">${rupees(d.available)}</span> available to withdraw</div>
@@ -66,8 +68,12 @@ ${
 
 function withdrawForm(csrf: string, d: MoneyData): Html {
   const blockers: Html[] = [];
-  if (d.mode === 'live' && !d.emailVerified) blockers.push(html`<li>Verify your email address first: open the link in the mail sent when you signed up.</li>`);
-  if (d.mode === 'live' && !d.payoutsConfigured) blockers.push(html`<li>Live payouts are not configured on this service yet (RazorpayX account).</li>`);
+  if (d.mode === 'live' && !d.emailVerified)
+    blockers.push(
+      html`<li>Verify your email address first: open the link in the mail sent when you signed up.</li>`,
+    );
+  if (d.mode === 'live' && !d.payoutsConfigured)
+    blockers.push(html`<li>Live payouts are not configured on this service yet (RazorpayX account).</li>`);
   return html`<section class="card" aria-labelledby="wd-h"><h2 id="wd-h">Withdraw to UPI</h2>
 ${
   d.mode === 'test'
@@ -90,7 +96,8 @@ function settleButtons(csrf: string, p: PayoutRow): Html {
   const offered = SETTLE.filter((s) => canMove(p.status, s.to));
   if (offered.length === 0) return html`<span class="muted">settled</span>`;
   return html`<div class="actions">${offered.map(
-    (s) => html`<form method="post" action="/dashboard/money/payouts/${encodeURIComponent(p.id)}/${s.outcome}">${csrfField(csrf)}<button class="secondary" aria-label="${s.label} test payout ${p.id}">${s.label}</button></form>`,
+    (s) =>
+      html`<form method="post" action="/dashboard/money/payouts/${encodeURIComponent(p.id)}/${s.outcome}">${csrfField(csrf)}<button class="secondary" aria-label="${s.label} test payout ${p.id}">${s.label}</button></form>`,
   )}</div>`;
 }
 
@@ -106,7 +113,9 @@ ${
         test ? html`<th scope="col">Sandbox gateway</th><th scope="col">Settle (test)</th>` : ''
       }</tr></thead>
 <tbody>${d.payouts.map(
-        (p) => html`<tr id="payout-${p.id}"><td data-label="Requested">${when(p.created_at)}<br><span class="mono muted">${p.id}</span></td><td class="num" data-label="Amount">${rupees(paise(p.amount_paise))}</td><td class="mono" data-label="UPI id">${p.upi_id}</td>
+        (
+          p,
+        ) => html`<tr id="payout-${p.id}"><td data-label="Requested">${when(p.created_at)}<br><span class="mono muted">${p.id}</span></td><td class="num" data-label="Amount">${rupees(paise(p.amount_paise))}</td><td class="mono" data-label="UPI id">${p.upi_id}</td>
 <td data-label="Status">${badge(p.status)}${p.failure_reason ? html`<br><span class="muted">${p.failure_reason}</span>` : ''}</td><td class="mono" data-label="UTR">${p.utr ?? '—'}</td><td data-label="Expected by">${p.status === 'processing' ? when(p.expected_by) : '—'}</td>${
           test
             ? html`<td data-label="Sandbox gateway"><span class="mono">${p.gateway_payout_id ?? '—'}</span><br><span class="muted">${p.gateway_status ?? 'not sent'}</span></td><td data-label="Settle (test)">${settleButtons(csrf, p)}</td>`
@@ -139,16 +148,27 @@ const KIND: Record<LedgerKind, string> = {
   payout_credit: 'Withdrawal returned',
 };
 
-const SOURCE: Record<EntryView['sourceType'], string> = { registration: 'Registration', membership: 'Membership', payout: 'Payout' };
+const SOURCE: Record<EntryView['sourceType'], string> = {
+  registration: 'Registration',
+  membership: 'Membership',
+  payout: 'Payout',
+};
 
 /** Where an entry came from, as a link to it: the booking's page, or the withdrawal on the money page. */
 function source(e: EntryView): Html {
-  if (e.sourceType === 'registration') return html`<a href="/dashboard/registrations/${encodeURIComponent(e.sourceId)}" title="${e.sourceId}">Booking</a>`;
-  if (e.sourceType === 'payout') return html`<a href="/dashboard/money#payout-${e.sourceId}" title="${e.sourceId}">Withdrawal</a>`;
+  if (e.sourceType === 'registration')
+    return html`<a href="/dashboard/registrations/${encodeURIComponent(e.sourceId)}" title="${e.sourceId}">Booking</a>`;
+  if (e.sourceType === 'payout')
+    return html`<a href="/dashboard/money#payout-${e.sourceId}" title="${e.sourceId}">Withdrawal</a>`;
   return html`${SOURCE[e.sourceType]} <span class="mono">${e.sourceId}</span>${e.ref ? html`<br><span class="muted">payment <span class="mono">${e.ref}</span></span>` : ''}`;
 }
 
-export function ledgerPage(mode: Mode, entries: EntryView[], now: Date, pages: { next: string | null; first: boolean }): Html {
+export function ledgerPage(
+  mode: Mode,
+  entries: EntryView[],
+  now: Date,
+  pages: { next: string | null; first: boolean },
+): Html {
   return html`${moneyTabs('ledger')}
 <p>Every change to the ${mode}-mode balance, newest first. Entries are never changed or deleted; the balance is their sum.</p>
 ${ledgerDownload(mode)}
@@ -158,7 +178,9 @@ ${
     : html`<div class="table-wrap"><table class="cards-narrow"><caption class="muted">Ledger entries (${mode} mode), newest first</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Entry</th><th scope="col" class="num">Amount</th><th scope="col">Source</th><th scope="col">Counts as</th></tr></thead>
 <tbody>${entries.map(
-        (e) => html`<tr><td data-label="When">${when(e.createdAt)}</td><td data-label="Entry">${KIND[e.kind]}</td><td data-label="Amount" class="num nowrap${e.amountPaise < 0 ? ' debit' : ''}">${e.amountPaise < 0 ? '−' : '+'}${rupees(Math.abs(e.amountPaise) / 100)}</td>
+        (
+          e,
+        ) => html`<tr><td data-label="When">${when(e.createdAt)}</td><td data-label="Entry">${KIND[e.kind]}</td><td data-label="Amount" class="num nowrap${e.amountPaise < 0 ? ' debit' : ''}">${e.amountPaise < 0 ? '−' : '+'}${rupees(Math.abs(e.amountPaise) / 100)}</td>
 <td data-label="Source">${source(e)}</td>
 <td data-label="Counts as">${e.availableFrom === null || e.availableFrom <= now ? 'available' : html`pending until ${when(e.availableFrom)}`}</td></tr>`,
       )}</tbody></table></div>`

@@ -21,7 +21,16 @@ ${latest?.status === 'declined' ? html`<p role="note">Your last request was decl
 }
 
 export interface ReviewedView extends RequestView {
-  account: { userId: string; email: string; name: string; phone: string | null; emailVerified: boolean; canPublish: boolean; createdAt: string; events: { test: number; live: number } };
+  account: {
+    userId: string;
+    email: string;
+    name: string;
+    phone: string | null;
+    emailVerified: boolean;
+    canPublish: boolean;
+    createdAt: string;
+    events: { test: number; live: number };
+  };
 }
 
 /** The staff's queue: pending requests, oldest first, with the account's facts and both decisions. */

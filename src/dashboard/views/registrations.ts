@@ -24,7 +24,8 @@ export interface RegistrationFilters {
   checkin: string;
 }
 
-const trackLabel = (e: EventView, index: number) => `Track ${trackNumber(index)}${e.tracks[index] ? `: ${e.tracks[index]!.title}` : ''}`;
+const trackLabel = (e: EventView, index: number) =>
+  `Track ${trackNumber(index)}${e.tracks[index] ? `: ${e.tracks[index]!.title}` : ''}`;
 
 export function registrationsPage(
   e: EventView,
@@ -33,7 +34,8 @@ export function registrationsPage(
   pages: { next: string | null; first: boolean },
 ): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
-  const query = (extra: Record<string, string> = {}) => new URLSearchParams({ ...search, ...extra }).toString();
+  const query = (extra: Record<string, string> = {}) =>
+    new URLSearchParams({ ...search, ...extra }).toString();
   const filtered = search.q || search.status || search.track || search.tier || search.checkin;
   return html`${eventTabs(e, 'registrations')}
 <form method="get" action="${base}/registrations" class="card" role="search">
@@ -46,13 +48,15 @@ export function registrationsPage(
 ${
   e.tracks.length > 0
     ? html`<div><label for="r-track">Track</label><select id="r-track" name="track"><option value="">any</option><option value="none"${search.track === 'none' ? html` selected` : ''}>no track</option>${e.tracks.map(
-        (t) => html`<option value="${t.index}"${search.track === String(t.index) ? html` selected` : ''}>${trackLabel(e, t.index)}</option>`,
+        (t) =>
+          html`<option value="${t.index}"${search.track === String(t.index) ? html` selected` : ''}>${trackLabel(e, t.index)}</option>`,
       )}</select></div>`
     : ''
 }
-<div><label for="r-tier">Ticket</label><select id="r-tier" name="tier"><option value="">any</option>${['General', ...e.specialPrices.map((t) => t.name)].map(
-    (n) => html`<option${search.tier === n ? html` selected` : ''}>${n}</option>`,
-  )}</select></div>
+<div><label for="r-tier">Ticket</label><select id="r-tier" name="tier"><option value="">any</option>${[
+    'General',
+    ...e.specialPrices.map((t) => t.name),
+  ].map((n) => html`<option${search.tier === n ? html` selected` : ''}>${n}</option>`)}</select></div>
 <div><label for="r-checkin">Check-in</label><select id="r-checkin" name="checkin"><option value="">any</option><option value="in"${search.checkin === 'in' ? html` selected` : ''}>checked in</option><option value="out"${search.checkin === 'out' ? html` selected` : ''}>not checked in</option></select></div>
 <div class="fit"><button>Search</button></div></div></form>
 ${registrationsDownload(e.id, search)}
@@ -62,7 +66,9 @@ ${
     : html`<div class="table-wrap"><table class="cards-narrow"><caption class="muted">Newest first</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Status</th><th scope="col">Ticket</th><th scope="col" class="num">People</th><th scope="col" class="num">Amount</th><th scope="col">Booked</th></tr></thead>
 <tbody>${list.map(
-        (r) => html`<tr><td data-label="Name"><a href="${base}/registrations/${encodeURIComponent(r.id)}">${r.name}</a></td><td data-label="Email">${r.email}</td><td data-label="Status">${badge(r.status)}${r.checkedIn ? html` ${badge('checked_in')}` : ''}</td>
+        (
+          r,
+        ) => html`<tr><td data-label="Name"><a href="${base}/registrations/${encodeURIComponent(r.id)}">${r.name}</a></td><td data-label="Email">${r.email}</td><td data-label="Status">${badge(r.status)}${r.checkedIn ? html` ${badge('checked_in')}` : ''}</td>
 <td data-label="Ticket">${r.ticketType}${r.subEventId !== null ? ` · ${trackLabel(e, Number(r.subEventId))}` : ''}</td><td class="num" data-label="People">${r.quantity}</td><td class="num" data-label="Amount">${r.amount === 0 ? 'Free' : rupees(r.amount)}</td><td data-label="Booked">${when(r.createdAt)}</td></tr>`,
       )}</tbody></table></div>`
 }
@@ -72,16 +78,29 @@ ${pages.next ? html`<a href="${base}/registrations?${query({ after: pages.next }
 </nav>`;
 }
 
-const DOCUMENT_KINDS: Record<DocumentRef['kind'], string> = { tax_invoice: 'Tax invoice', bill_of_supply: 'Bill of supply', credit_note: 'Credit note' };
+const DOCUMENT_KINDS: Record<DocumentRef['kind'], string> = {
+  tax_invoice: 'Tax invoice',
+  bill_of_supply: 'Bill of supply',
+  credit_note: 'Credit note',
+};
 
 /** A booking's GST documents as links to their PDFs (`href` gives each one's address). */
 export function documentLinks(docs: readonly DocumentRef[], href: (number: string) => string): Html {
   return html`<ul class="doc-links">${docs.map(
-    (d) => html`<li><a href="${href(d.number)}" type="application/pdf">${DOCUMENT_KINDS[d.kind]} ${d.number}</a> <span class="muted">${d.date} · ${rupees(d.totalPaise / 100)} · PDF</span></li>`,
+    (d) =>
+      html`<li><a href="${href(d.number)}" type="application/pdf">${DOCUMENT_KINDS[d.kind]} ${d.number}</a> <span class="muted">${d.date} · ${rupees(d.totalPaise / 100)} · PDF</span></li>`,
   )}</ul>`;
 }
 
-export function registrationDetail(csrf: string, e: EventView, r: RegistrationView, extra: { history: readonly HistoryLine[]; documents: readonly DocumentRef[] } = { history: [], documents: [] }): Html {
+export function registrationDetail(
+  csrf: string,
+  e: EventView,
+  r: RegistrationView,
+  extra: { history: readonly HistoryLine[]; documents: readonly DocumentRef[] } = {
+    history: [],
+    documents: [],
+  },
+): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}/registrations/${encodeURIComponent(r.id)}`;
   const act = (action: string, label: string, confirm: string, cls = '') =>
     html`<form method="post" action="${base}/${action}" data-confirm="${confirm}">${csrfField(csrf)}<button${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
@@ -153,7 +172,12 @@ const AUDIENCES: [string, string][] = [
   ['all', 'Confirmed and pending'],
 ];
 
-export function broadcastPage(csrf: string, e: EventView, form: BroadcastForm, preview: { recipientCount: number; sampleRecipients: { name: string; email: string }[] } | null): Html {
+export function broadcastPage(
+  csrf: string,
+  e: EventView,
+  form: BroadcastForm,
+  preview: { recipientCount: number; sampleRecipients: { name: string; email: string }[] } | null,
+): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   const hidden = html`<input type="hidden" name="subject" value="${form.subject}"><input type="hidden" name="message" value="${form.message}">
 <input type="hidden" name="audience" value="${form.audience}"><input type="hidden" name="subEventId" value="${form.subEventId}">`;
@@ -182,7 +206,8 @@ ${
 ${
   e.tracks.length > 0
     ? html`<div><label for="b-track">Track</label><select id="b-track" name="subEventId"><option value="">every track</option>${e.tracks.map(
-        (t) => html`<option value="${t.index}"${form.subEventId === String(t.index) ? html` selected` : ''}>${t.title}</option>`,
+        (t) =>
+          html`<option value="${t.index}"${form.subEventId === String(t.index) ? html` selected` : ''}>${t.title}</option>`,
       )}</select></div>`
     : ''
 }</div>

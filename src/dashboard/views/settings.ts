@@ -12,14 +12,20 @@ type MemberView = ReturnType<typeof presentMembership>;
 type Deliveries = Awaited<ReturnType<typeof listDeliveries>>;
 type WebhookConfig = Awaited<ReturnType<typeof getConfig>>;
 
-export function membershipsPage(csrf: string, plans: PlanView[], members: MemberView[], filter: { planId: string; email: string }): Html {
+export function membershipsPage(
+  csrf: string,
+  plans: PlanView[],
+  members: MemberView[],
+  filter: { planId: string; email: string },
+): Html {
   const planName = new Map(plans.map((p) => [p.id, p.name]));
   return html`<section aria-labelledby="plans-h"><h2 id="plans-h">Plans</h2>
 ${
   plans.length > 0
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Plan</th><th scope="col">Kind</th><th scope="col" class="num">Amount</th><th scope="col">Id</th></tr></thead>
 <tbody>${plans.map(
-        (p) => html`<tr><td>${p.name}</td><td>${p.kind === 'fixed_term' ? `${p.termMonths} months` : `recurring, ${p.period}`}</td><td class="num">${rupees(p.amount)}</td><td class="mono">${p.id}</td></tr>`,
+        (p) =>
+          html`<tr><td>${p.name}</td><td>${p.kind === 'fixed_term' ? `${p.termMonths} months` : `recurring, ${p.period}`}</td><td class="num">${rupees(p.amount)}</td><td class="mono">${p.id}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No plans in this mode yet.</p>`
 }
@@ -48,7 +54,9 @@ ${
   members.length > 0
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Plan</th><th scope="col">Standing</th><th scope="col">Valid until</th><th scope="col">Source</th></tr></thead>
 <tbody>${members.map(
-        (m) => html`<tr><td>${m.name}</td><td>${m.email}</td><td>${planName.get(m.planId) ?? m.planId}</td><td>${badge(m.displayStatus)} ${m.goodStanding ? 'in good standing' : 'not in good standing'}</td>
+        (
+          m,
+        ) => html`<tr><td>${m.name}</td><td>${m.email}</td><td>${planName.get(m.planId) ?? m.planId}</td><td>${badge(m.displayStatus)} ${m.goodStanding ? 'in good standing' : 'not in good standing'}</td>
 <td>${when(m.validUntil)}</td><td>${m.source}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No members${filter.email || filter.planId ? ' match' : ' yet'}.</p>`
@@ -56,14 +64,23 @@ ${
 </section>`;
 }
 
-export function developersPage(csrf: string, mode: string, keys: KeyRow[], webhook: WebhookConfig, deliveries: Deliveries, emailVerified: boolean): Html {
+export function developersPage(
+  csrf: string,
+  mode: string,
+  keys: KeyRow[],
+  webhook: WebhookConfig,
+  deliveries: Deliveries,
+  emailVerified: boolean,
+): Html {
   return html`<section aria-labelledby="keys-h"><h2 id="keys-h">API keys</h2>
 <p class="muted">A key is shown once, when it is created; only its first characters are kept to recognise it.</p>
 ${
   keys.length > 0
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
 <tbody>${keys.map(
-        (k) => html`<tr><td>${k.name}</td><td class="mono">${k.prefix}…</td><td>${k.mode} ${k.class}${k.allowed_origin ? html`<br><span class="muted">${k.allowed_origin}</span>` : ''}</td>
+        (
+          k,
+        ) => html`<tr><td>${k.name}</td><td class="mono">${k.prefix}…</td><td>${k.mode} ${k.class}${k.allowed_origin ? html`<br><span class="muted">${k.allowed_origin}</span>` : ''}</td>
 <td>${when(k.created_at)}</td><td>${k.last_used_at ? when(k.last_used_at) : 'never'}</td>
 <td>${
           k.revoked_at
@@ -87,7 +104,8 @@ ${
 <label for="w-url">Endpoint URL</label><input id="w-url" name="url" type="url" maxlength="2000" required value="${webhook?.url ?? ''}" placeholder="https://example.in/hooks/tickets">
 <fieldset><legend>Send</legend>
 ${(['registration.confirmed', 'subscription.authenticated'] as const).map(
-  (t) => html`<label class="inline"><input type="checkbox" name="events" value="${t}"${(webhook?.events ?? ['registration.confirmed']).includes(t) ? html` checked` : ''}> ${t}</label>`,
+  (t) =>
+    html`<label class="inline"><input type="checkbox" name="events" value="${t}"${(webhook?.events ?? ['registration.confirmed']).includes(t) ? html` checked` : ''}> ${t}</label>`,
 )}</fieldset>
 <label class="inline"><input type="checkbox" name="enabled" value="on"${webhook === null || webhook.enabled ? html` checked` : ''}> Enabled</label>
 <p><button>${webhook ? 'Save webhook' : 'Set up webhook'}</button></p></form>
@@ -102,7 +120,8 @@ ${
   deliveries.length > 0
     ? html`<div class="table-wrap"><table><caption class="muted">The last 100 attempts, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Result</th><th scope="col" class="num">Time</th></tr></thead>
 <tbody>${deliveries.map(
-        (d) => html`<tr><td>${when(d.createdAt)}</td><td>${d.type}</td><td>${d.ok ? badge('ok') : badge('failed')} ${d.statusCode ?? ''} ${d.error ?? ''}</td><td class="num">${d.durationMs} ms</td></tr>`,
+        (d) =>
+          html`<tr><td>${when(d.createdAt)}</td><td>${d.type}</td><td>${d.ok ? badge('ok') : badge('failed')} ${d.statusCode ?? ''} ${d.error ?? ''}</td><td class="num">${d.durationMs} ms</td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No deliveries yet.</p>`
 }

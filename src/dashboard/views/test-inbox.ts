@@ -26,7 +26,11 @@ export interface InboxMail {
 
 export const mailPath = (id: string, rest = '') => `/dashboard/test-inbox/${encodeURIComponent(id)}${rest}`;
 
-export function inboxPage(rows: InboxRow[], count: number, pages: { next: string | null; first: boolean }): Html {
+export function inboxPage(
+  rows: InboxRow[],
+  count: number,
+  pages: { next: string | null; first: boolean },
+): Html {
   return html`<p>The mails your test events, bookings and broadcasts would have sent, exactly as they would be sent. Test mode sends no mail: this is where it goes. Mails are kept for 30 days.</p>
 ${
   rows.length === 0
@@ -34,7 +38,9 @@ ${
     : html`<div class="table-wrap"><table class="cards-narrow" id="inbox"><caption class="muted">${count} test ${count === 1 ? 'mail' : 'mails'}, newest first</caption>
 <thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">When</th><th scope="col">Files</th></tr></thead>
 <tbody>${rows.map(
-        (m) => html`<tr><th scope="row" data-label="Subject"><a href="${mailPath(m.id)}">${m.subject}</a></th><td data-label="To" class="mono">${m.to.join(', ')}</td>
+        (
+          m,
+        ) => html`<tr><th scope="row" data-label="Subject"><a href="${mailPath(m.id)}">${m.subject}</a></th><td data-label="To" class="mono">${m.to.join(', ')}</td>
 <td data-label="When" class="nowrap">${when(m.createdAt)}</td><td data-label="Files">${m.attachments.length === 0 ? '—' : m.attachments.join(', ')}</td></tr>`,
       )}</tbody></table></div>`
 }
@@ -57,7 +63,8 @@ ${
   m.files.length > 0 || m.namedOnly.length > 0
     ? html`<section aria-labelledby="mail-files-h"><h2 id="mail-files-h">Attachments</h2>
 <ul class="files">${m.files.map(
-        (f) => html`<li><a href="${mailPath(m.id, `/files/${f.index}`)}" download="${f.filename}">${f.filename}</a> <span class="muted">${f.contentType}</span></li>`,
+        (f) =>
+          html`<li><a href="${mailPath(m.id, `/files/${f.index}`)}" download="${f.filename}">${f.filename}</a> <span class="muted">${f.contentType}</span></li>`,
       )}${m.namedOnly.map((name) => html`<li>${name} <span class="muted">(kept before attachments were: named only)</span></li>`)}</ul>
 </section>`
     : ''
@@ -78,7 +85,10 @@ ${
  * service's own rendering (every value in it escaped when it was made); the frame's
  * sandbox and policy run no script whatever it holds.
  */
-export function framedMailHtml(body: string, inline: ReadonlyMap<string, { contentType: string; content: Buffer }>): string {
+export function framedMailHtml(
+  body: string,
+  inline: ReadonlyMap<string, { contentType: string; content: Buffer }>,
+): string {
   const withImages = body.replace(/(["'])cid:([^"']+)\1/g, (whole, quote: string, cid: string) => {
     const file = inline.get(cid);
     if (!file || !/^image\/(png|jpeg|gif|webp)$/.test(file.contentType)) return whole;

@@ -6,12 +6,23 @@ import { eventTabs, type EventView } from './events.js';
 import type { presentEntry } from '../../modules/waitlist/waitlist.service.js';
 
 type Entry = ReturnType<typeof presentEntry>;
-type Policy = { transfer: boolean; cancel: boolean; cutoffHours: number; refund: 'full' | 'none' | { feePercent: number } };
+type Policy = {
+  transfer: boolean;
+  cancel: boolean;
+  cutoffHours: number;
+  refund: 'full' | 'none' | { feePercent: number };
+};
 
-function settings(csrf: string, base: string, w: { enabled: boolean; offerMinutes: number }, p: Policy): Html {
+function settings(
+  csrf: string,
+  base: string,
+  w: { enabled: boolean; offerMinutes: number },
+  p: Policy,
+): Html {
   const kind = typeof p.refund === 'string' ? p.refund : 'fee';
   const fee = typeof p.refund === 'object' ? String(p.refund.feePercent) : '';
-  const opt = (v: string, label: string) => html`<option value="${v}"${kind === v ? html` selected` : html``}>${label}</option>`;
+  const opt = (v: string, label: string) =>
+    html`<option value="${v}"${kind === v ? html` selected` : html``}>${label}</option>`;
   return html`<form method="post" action="${base}/waitlist/settings" class="card">${csrfField(csrf)}
 <h2>Waitlist</h2>
 <div class="field check"><input type="checkbox" id="wl-enabled" name="waitlistEnabled"${w.enabled ? html` checked` : html``}> <label for="wl-enabled">Take names when sold out</label></div>
@@ -26,10 +37,19 @@ function settings(csrf: string, base: string, w: { enabled: boolean; offerMinute
 </form>`;
 }
 
-export function waitlistScreen(csrf: string, e: EventView, w: { enabled: boolean; offerMinutes: number }, policy: Policy, entries: Entry[]): Html {
+export function waitlistScreen(
+  csrf: string,
+  e: EventView,
+  w: { enabled: boolean; offerMinutes: number },
+  policy: Policy,
+  entries: Entry[],
+): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   const rows = entries.map(
-    (x, i) => html`<tr><td>${String(i + 1)}</td><td>${x.name}</td><td>${x.email}</td><td>${x.subEventId === null ? 'Whole event' : `Track ${Number(x.subEventId) + 1}`}${x.ticketType === 'General' ? '' : ` · ${x.ticketType}`}</td>
+    (
+      x,
+      i,
+    ) => html`<tr><td>${String(i + 1)}</td><td>${x.name}</td><td>${x.email}</td><td>${x.subEventId === null ? 'Whole event' : `Track ${Number(x.subEventId) + 1}`}${x.ticketType === 'General' ? '' : ` · ${x.ticketType}`}</td>
 <td>${x.status}${x.expiresAt ? html` until ${when(x.expiresAt)}` : html``}</td>
 <td>${x.status === 'waiting' || x.status === 'offered' ? html`<form method="post" action="${base}/waitlist/${encodeURIComponent(x.id)}/remove" data-confirm="Take ${x.name} off the waitlist?">${csrfField(csrf)}<button class="danger" aria-label="Remove ${x.name}">Remove</button></form>` : html``}</td></tr>`,
   );

@@ -27,7 +27,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('events_owner').on('events').columns(['account_id', 'mode', 'start_at']).execute();
+  await db.schema
+    .createIndex('events_owner')
+    .on('events')
+    .columns(['account_id', 'mode', 'start_at'])
+    .execute();
 
   await db.schema
     .createTable('registrations')
@@ -35,7 +39,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
     .addColumn('account_id', 'text', (c) => c.notNull())
     .addColumn('mode', 'text', (c) => c.notNull().check(sql`mode in ('test', 'live')`))
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'confirmed', 'cancelled', 'refunded')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('pending', 'confirmed', 'cancelled', 'refunded')`),
+    )
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('phone', 'text')
@@ -52,7 +58,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('confirmed_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('registrations_event').on('registrations').columns(['event_id', 'status']).execute();
+  await db.schema
+    .createIndex('registrations_event')
+    .on('registrations')
+    .columns(['event_id', 'status'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -16,7 +16,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('attendees')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('registration_id', 'text', (c) => c.notNull().references('registrations.id').onDelete('cascade'))
+    .addColumn('registration_id', 'text', (c) =>
+      c.notNull().references('registrations.id').onDelete('cascade'),
+    )
     .addColumn('idx', 'integer', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
@@ -90,11 +92,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('attachments', 'jsonb', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sandbox_emails_account').on('sandbox_emails').columns(['account_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('sandbox_emails_account')
+    .on('sandbox_emails')
+    .columns(['account_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['sandbox_emails', 'sandbox_payments', 'sandbox_orders', 'promo_codes', 'seat_counters', 'attendees']) {
+  for (const t of [
+    'sandbox_emails',
+    'sandbox_payments',
+    'sandbox_orders',
+    'promo_codes',
+    'seat_counters',
+    'attendees',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

@@ -27,7 +27,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_deliveries_owner').on('webhook_deliveries').columns(['account_id', 'mode', 'created_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_owner')
+    .on('webhook_deliveries')
+    .columns(['account_id', 'mode', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

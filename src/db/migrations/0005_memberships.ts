@@ -16,7 +16,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('gateway_plan_id', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('plans_owner').on('plans').columns(['account_id', 'mode', 'created_at']).execute();
+  await db.schema
+    .createIndex('plans_owner')
+    .on('plans')
+    .columns(['account_id', 'mode', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('memberships')
@@ -28,7 +32,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('phone', 'text')
     .addColumn('status', 'text', (c) =>
-      c.notNull().check(sql`status in ('created', 'authorised', 'active', 'halted', 'ended', 'pending_payment')`),
+      c
+        .notNull()
+        .check(sql`status in ('created', 'authorised', 'active', 'halted', 'ended', 'pending_payment')`),
     )
     .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('api', 'manual')`))
     .addColumn('subscription_id', 'text', (c) => c.unique())
@@ -43,7 +49,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .addUniqueConstraint('memberships_plan_email', ['plan_id', 'email'])
     .execute();
-  await db.schema.createIndex('memberships_lookup').on('memberships').columns(['account_id', 'mode', 'email']).execute();
+  await db.schema
+    .createIndex('memberships_lookup')
+    .on('memberships')
+    .columns(['account_id', 'mode', 'email'])
+    .execute();
 
   await db.schema
     .createTable('sandbox_clocks')
@@ -61,5 +71,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['sandbox_subscriptions', 'sandbox_clocks', 'memberships', 'plans']) await db.schema.dropTable(t).execute();
+  for (const t of ['sandbox_subscriptions', 'sandbox_clocks', 'memberships', 'plans'])
+    await db.schema.dropTable(t).execute();
 }

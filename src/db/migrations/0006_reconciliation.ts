@@ -22,7 +22,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('outcome', 'text')
     .addColumn('last_error', 'text')
     .execute();
-  await sql`create index gateway_orders_due on gateway_orders (check_after) where settled_at is null`.execute(db);
+  await sql`create index gateway_orders_due on gateway_orders (check_after) where settled_at is null`.execute(
+    db,
+  );
 
   // One sweep at a time across instances: a lease on this row.
   await db.schema

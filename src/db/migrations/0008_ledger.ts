@@ -19,20 +19,32 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('account_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('mode', 'text', (c) => c.notNull().check(sql`mode in ('test', 'live')`))
     .addColumn('kind', 'text', (c) =>
-      c.notNull().check(
-        sql`kind in ('ticket_sale', 'platform_fee', 'gateway_fee', 'ticket_refund', 'platform_fee_reversal', 'membership_payment', 'payout_hold', 'payout_credit')`,
-      ),
+      c
+        .notNull()
+        .check(
+          sql`kind in ('ticket_sale', 'platform_fee', 'gateway_fee', 'ticket_refund', 'platform_fee_reversal', 'membership_payment', 'payout_hold', 'payout_credit')`,
+        ),
     )
     .addColumn('amount_paise', 'bigint', (c) => c.notNull())
-    .addColumn('source_type', 'text', (c) => c.notNull().check(sql`source_type in ('registration', 'membership', 'payout')`))
+    .addColumn('source_type', 'text', (c) =>
+      c.notNull().check(sql`source_type in ('registration', 'membership', 'payout')`),
+    )
     .addColumn('source_id', 'text', (c) => c.notNull())
     .addColumn('ref', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('captured_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addUniqueConstraint('ledger_entries_once', ['kind', 'source_type', 'source_id', 'ref'])
     .execute();
-  await db.schema.createIndex('ledger_entries_account').on('ledger_entries').columns(['account_id', 'mode', 'seq']).execute();
-  await db.schema.createIndex('ledger_entries_source').on('ledger_entries').columns(['source_type', 'source_id']).execute();
+  await db.schema
+    .createIndex('ledger_entries_account')
+    .on('ledger_entries')
+    .columns(['account_id', 'mode', 'seq'])
+    .execute();
+  await db.schema
+    .createIndex('ledger_entries_source')
+    .on('ledger_entries')
+    .columns(['source_type', 'source_id'])
+    .execute();
 
   await db.schema
     .createTable('payouts')
@@ -43,7 +55,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('mode', 'text', (c) => c.notNull().check(sql`mode in ('test', 'live')`))
     .addColumn('amount_paise', 'bigint', (c) => c.notNull().check(sql`amount_paise > 0`))
     .addColumn('upi_id', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('processing', 'processed', 'failed', 'cancelled', 'reversed')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('processing', 'processed', 'failed', 'cancelled', 'reversed')`),
+    )
     .addColumn('gateway_payout_id', 'text', (c) => c.unique())
     .addColumn('gateway_status', 'text')
     .addColumn('utr', 'text')
@@ -52,7 +66,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('payouts_account').on('payouts').columns(['account_id', 'mode', 'seq']).execute();
+  await db.schema
+    .createIndex('payouts_account')
+    .on('payouts')
+    .columns(['account_id', 'mode', 'seq'])
+    .execute();
   await db.schema.createIndex('payouts_processing').on('payouts').columns(['status', 'updated_at']).execute();
 
   // RazorpayX contacts (one per account) and vpa fund accounts (one per account and UPI id).
@@ -100,5 +118,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['payout_fund_accounts', 'payout_contacts', 'payouts', 'ledger_entries']) await db.schema.dropTable(t).execute();
+  for (const t of ['payout_fund_accounts', 'payout_contacts', 'payouts', 'ledger_entries'])
+    await db.schema.dropTable(t).execute();
 }

@@ -5,7 +5,10 @@ import { type Kysely, sql } from 'kysely';
 // use) or ends unpaid (the reservation is released), so `uses + uses_reserved` never
 // passes `max_uses`. Bookings already pending when this runs hold theirs.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('promo_codes').addColumn('uses_reserved', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('promo_codes')
+    .addColumn('uses_reserved', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`
     update promo_codes p set uses_reserved = (
       select count(*) from registrations r

@@ -9,10 +9,17 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table jobs drop constraint if exists jobs_status_check`.execute(db);
   await sql`update jobs set status = 'dead' where status = 'failed'`.execute(db);
-  await sql`alter table jobs add constraint jobs_status_check check (status in ('pending', 'done', 'dead'))`.execute(db);
+  await sql`alter table jobs add constraint jobs_status_check check (status in ('pending', 'done', 'dead'))`.execute(
+    db,
+  );
   await db.schema.alterTable('jobs').addColumn('retry_until', 'timestamptz').execute();
   await db.schema.createIndex('jobs_by_status').on('jobs').columns(['status', 'created_at', 'id']).execute();
-  await db.schema.createIndex('jobs_leases').on('jobs').column('locked_until').where(sql.ref('status'), '=', 'pending').execute();
+  await db.schema
+    .createIndex('jobs_leases')
+    .on('jobs')
+    .column('locked_until')
+    .where(sql.ref('status'), '=', 'pending')
+    .execute();
 
   await db.schema
     .createTable('broadcasts')
@@ -27,12 +34,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('recipient_count', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('broadcasts_event').on('broadcasts').columns(['event_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('broadcasts_event')
+    .on('broadcasts')
+    .columns(['event_id', 'created_at'])
+    .execute();
   await db.schema
     .createTable('broadcast_recipients')
     .addColumn('broadcast_id', 'text', (c) => c.notNull().references('broadcasts.id').onDelete('cascade'))
     .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('queued', 'sending', 'delivered', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('queued', 'sending', 'delivered', 'failed')`),
+    )
     .addColumn('error', 'text')
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .addPrimaryKeyConstraint('broadcast_recipients_pk', ['broadcast_id', 'email'])
@@ -41,7 +54,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('memberships').addColumn('pending_receipt', 'text').execute();
   await db.schema.alterTable('memberships').addColumn('pending_claimed_at', 'timestamptz').execute();
 
-  await db.schema.createIndex('webhook_deliveries_age').on('webhook_deliveries').column('created_at').execute();
+  await db.schema
+    .createIndex('webhook_deliveries_age')
+    .on('webhook_deliveries')
+    .column('created_at')
+    .execute();
   await db.schema.createIndex('sandbox_emails_age').on('sandbox_emails').column('created_at').execute();
 }
 
@@ -57,5 +74,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('jobs').dropColumn('retry_until').execute();
   await sql`alter table jobs drop constraint if exists jobs_status_check`.execute(db);
   await sql`update jobs set status = 'failed' where status = 'dead'`.execute(db);
-  await sql`alter table jobs add constraint jobs_status_check check (status in ('pending', 'done', 'failed'))`.execute(db);
+  await sql`alter table jobs add constraint jobs_status_check check (status in ('pending', 'done', 'failed'))`.execute(
+    db,
+  );
 }

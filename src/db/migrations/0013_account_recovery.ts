@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addColumn('used_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('password_resets_user').on('password_resets').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('password_resets_user')
+    .on('password_resets')
+    .columns(['user_id', 'created_at'])
+    .execute();
   // A secret shown once is never kept in a flash row (the column stays for messages).
   await sql`update dashboard_sessions set flash = null where flash ? 'secret'`.execute(db);
 }

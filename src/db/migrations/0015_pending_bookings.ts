@@ -5,7 +5,9 @@ import { type Kysely, sql } from 'kysely';
 // service saw it, and the bookings awaiting payment are found by a partial index.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('registrations').addColumn('client_address', 'text').execute();
-  await sql`create index registrations_awaiting_payment on registrations (event_id) where status = 'pending' and pending_reason = 'payment'`.execute(db);
+  await sql`create index registrations_awaiting_payment on registrations (event_id) where status = 'pending' and pending_reason = 'payment'`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -15,7 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'timestamptz')
     .addColumn('revoked_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('door_passes_event').on('door_passes').columns(['event_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('door_passes_event')
+    .on('door_passes')
+    .columns(['event_id', 'created_at'])
+    .execute();
 
   // Who admitted or undid whom, and when: `actor` is `pass:<id>[/<device>]`, `key:<id>` or `dashboard`.
   await db.schema
@@ -49,8 +53,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table attendees add column door_xid xid8`.execute(db);
   await sql`create or replace function door_mark() returns trigger language plpgsql as $$
     begin new.door_xid := pg_current_xact_id(); return new; end $$`.execute(db);
-  await sql`create trigger registrations_door_mark before insert or update on registrations for each row execute function door_mark()`.execute(db);
-  await sql`create trigger attendees_door_mark before insert or update on attendees for each row execute function door_mark()`.execute(db);
+  await sql`create trigger registrations_door_mark before insert or update on registrations for each row execute function door_mark()`.execute(
+    db,
+  );
+  await sql`create trigger attendees_door_mark before insert or update on attendees for each row execute function door_mark()`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

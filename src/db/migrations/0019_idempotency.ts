@@ -17,7 +17,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['account_id', 'mode', 'key'])
     .execute();
-  await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
+  await db.schema
+    .createIndex('idempotency_keys_created')
+    .on('idempotency_keys')
+    .column('created_at')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

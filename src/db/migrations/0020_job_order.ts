@@ -15,6 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('jobs_due').execute();
-  await db.schema.createIndex('jobs_due').on('jobs').columns(['run_at', 'created_at']).where(sql.ref('status'), '=', 'pending').execute();
+  await db.schema
+    .createIndex('jobs_due')
+    .on('jobs')
+    .columns(['run_at', 'created_at'])
+    .where(sql.ref('status'), '=', 'pending')
+    .execute();
   await sql`alter table jobs drop column seq`.execute(db);
 }

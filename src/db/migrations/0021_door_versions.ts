@@ -16,7 +16,9 @@ import { type Kysely, sql } from 'kysely';
 // bumped). The door's own statements (admit and undo) bump and announce themselves and set
 // `door.all` first, which the triggers' WHEN skips.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create table door_versions (event_id text primary key, version bigint not null, watched boolean not null default false)`.execute(db);
+  await sql`create table door_versions (event_id text primary key, version bigint not null, watched boolean not null default false)`.execute(
+    db,
+  );
 
   await sql`create or replace function door_announce() returns trigger language plpgsql as $$
     declare
@@ -65,7 +67,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `old.checked_in_at is distinct from new.checked_in_at or old.checked_in_by is distinct from new.checked_in_by
       or old.name is distinct from new.name or old.email is distinct from new.email`,
   ).execute(db);
-  await deferred('events_door_update', 'events', 'update', 'old.title is distinct from new.title or old.tracks is distinct from new.tracks').execute(db);
+  await deferred(
+    'events_door_update',
+    'events',
+    'update',
+    'old.title is distinct from new.title or old.tracks is distinct from new.tracks',
+  ).execute(db);
 
   // A deleted event's rosters are dropped; its bookings go with it (cascade).
   await sql`create or replace function door_event_deleted() returns trigger language plpgsql as $$
@@ -74,7 +81,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       perform pg_notify('door', old.id || ' deleted');
       return null;
     end $$`.execute(db);
-  await sql`create trigger events_door_delete after delete on events for each row execute function door_event_deleted()`.execute(db);
+  await sql`create trigger events_door_delete after delete on events for each row execute function door_event_deleted()`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -11,10 +11,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('whatsapp_messages')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('registration_id', 'text', (c) => c.notNull().unique().references('registrations.id').onDelete('cascade'))
+    .addColumn('registration_id', 'text', (c) =>
+      c.notNull().unique().references('registrations.id').onDelete('cascade'),
+    )
     .addColumn('phone', 'text', (c) => c.notNull())
     .addColumn('wamid', 'text', (c) => c.unique())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('unsent', 'accepted', 'sent', 'delivered', 'read', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('unsent', 'accepted', 'sent', 'delivered', 'read', 'failed')`),
+    )
     .addColumn('status_at', 'timestamptz', (c) => c.notNull())
     .addColumn('error_code', 'integer')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())

@@ -39,7 +39,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('account_id', 'text', (c) => c.notNull())
     .addColumn('mode', 'text', (c) => c.notNull().check(sql`mode in ('test', 'live')`))
     .addColumn('gstin', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('tax_invoice', 'bill_of_supply', 'credit_note')`))
+    .addColumn('kind', 'text', (c) =>
+      c.notNull().check(sql`kind in ('tax_invoice', 'bill_of_supply', 'credit_note')`),
+    )
     .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('sale', 'refund')`))
     .addColumn('series', 'text', (c) => c.notNull())
     .addColumn('fy', 'text', (c) => c.notNull())
@@ -58,20 +60,31 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('gst_documents_number', ['account_id', 'mode', 'gstin', 'series', 'fy', 'seq'])
     .addUniqueConstraint('gst_documents_once', ['registration_id', 'role'])
     .execute();
-  await db.schema.createIndex('gst_documents_period').on('gst_documents').columns(['account_id', 'mode', 'issued_on']).execute();
+  await db.schema
+    .createIndex('gst_documents_period')
+    .on('gst_documents')
+    .columns(['account_id', 'mode', 'issued_on'])
+    .execute();
   await sql`
     create function gst_documents_immutable() returns trigger language plpgsql as $$
     begin
       raise exception 'GST documents are never changed: % is refused', tg_op using errcode = 'restrict_violation';
     end
     $$`.execute(db);
-  await sql`create trigger gst_documents_no_update_or_delete before update or delete on gst_documents for each row execute function gst_documents_immutable()`.execute(db);
-  await sql`create trigger gst_documents_no_truncate before truncate on gst_documents for each statement execute function gst_documents_immutable()`.execute(db);
+  await sql`create trigger gst_documents_no_update_or_delete before update or delete on gst_documents for each row execute function gst_documents_immutable()`.execute(
+    db,
+  );
+  await sql`create trigger gst_documents_no_truncate before truncate on gst_documents for each statement execute function gst_documents_immutable()`.execute(
+    db,
+  );
 
   await db.schema
     .alterTable('events')
     .addColumn('tax_category', 'text', (c) =>
-      c.notNull().defaultTo('standard').check(sql`tax_category in ('standard', 'admission_exempt_upto_500', 'premium_sporting', 'none')`),
+      c
+        .notNull()
+        .defaultTo('standard')
+        .check(sql`tax_category in ('standard', 'admission_exempt_upto_500', 'premium_sporting', 'none')`),
     )
     .addColumn('supplier_gstin', 'text')
     .addColumn('sac', 'text')
@@ -82,7 +95,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('registrations').dropColumn('billing').execute();
-  await db.schema.alterTable('events').dropColumn('tax_category').dropColumn('supplier_gstin').dropColumn('sac').dropColumn('venue_state').execute();
+  await db.schema
+    .alterTable('events')
+    .dropColumn('tax_category')
+    .dropColumn('supplier_gstin')
+    .dropColumn('sac')
+    .dropColumn('venue_state')
+    .execute();
   await sql`drop table gst_documents`.execute(db);
   await sql`drop function gst_documents_immutable()`.execute(db);
   await db.schema.dropTable('gst_counters').execute();

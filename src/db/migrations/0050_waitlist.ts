@@ -7,7 +7,11 @@ import { type Kysely, sql } from 'kysely';
 // that seat. `kept_paise` is what the organiser keeps of a captured payment when a
 // booking was cancelled under a policy that refunds less than all of it.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('events').addColumn('waitlist', 'jsonb').addColumn('self_service', 'jsonb').execute();
+  await db.schema
+    .alterTable('events')
+    .addColumn('waitlist', 'jsonb')
+    .addColumn('self_service', 'jsonb')
+    .execute();
   await db.schema
     .alterTable('registrations')
     .addColumn('waitlist_entry_id', 'text')
@@ -24,22 +28,34 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('ticket_type', 'text', (c) => c.notNull())
     .addColumn('sub_event_id', 'integer')
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('waiting', 'offered', 'booked', 'lapsed', 'removed')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('waiting', 'offered', 'booked', 'lapsed', 'removed')`),
+    )
     .addColumn('offered_at', 'timestamptz')
     .addColumn('expires_at', 'timestamptz')
     .addColumn('registration_id', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('ended_at', 'timestamptz')
     .execute();
-  await sql`create index waitlist_entries_queue on waitlist_entries (event_id, seq) where status = 'waiting'`.execute(db);
+  await sql`create index waitlist_entries_queue on waitlist_entries (event_id, seq) where status = 'waiting'`.execute(
+    db,
+  );
   await sql`create index waitlist_entries_event on waitlist_entries (event_id, seq)`.execute(db);
-  await sql`create index waitlist_entries_expiry on waitlist_entries (expires_at) where status = 'offered'`.execute(db);
+  await sql`create index waitlist_entries_expiry on waitlist_entries (expires_at) where status = 'offered'`.execute(
+    db,
+  );
   // One place in a queue per person: the same email waits (or holds an offer) once per choice.
-  await sql`create unique index waitlist_entries_once on waitlist_entries (event_id, lower(email), ticket_type, coalesce(sub_event_id, -1)) where status in ('waiting', 'offered')`.execute(db);
+  await sql`create unique index waitlist_entries_once on waitlist_entries (event_id, lower(email), ticket_type, coalesce(sub_event_id, -1)) where status in ('waiting', 'offered')`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('waitlist_entries').execute();
-  await db.schema.alterTable('registrations').dropColumn('waitlist_entry_id').dropColumn('kept_paise').execute();
+  await db.schema
+    .alterTable('registrations')
+    .dropColumn('waitlist_entry_id')
+    .dropColumn('kept_paise')
+    .execute();
   await db.schema.alterTable('events').dropColumn('waitlist').dropColumn('self_service').execute();
 }

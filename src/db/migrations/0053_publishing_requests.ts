@@ -15,9 +15,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('decided_at', 'timestamptz')
     .execute();
-  await sql`create unique index publishing_requests_one_pending on publishing_requests (user_id) where status = 'pending'`.execute(db);
-  await sql`create index publishing_requests_by_status on publishing_requests (status, created_at, id)`.execute(db);
-  await sql`create index publishing_requests_by_user on publishing_requests (user_id, created_at)`.execute(db);
+  await sql`create unique index publishing_requests_one_pending on publishing_requests (user_id) where status = 'pending'`.execute(
+    db,
+  );
+  await sql`create index publishing_requests_by_status on publishing_requests (status, created_at, id)`.execute(
+    db,
+  );
+  await sql`create index publishing_requests_by_user on publishing_requests (user_id, created_at)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

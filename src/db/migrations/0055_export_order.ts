@@ -5,8 +5,16 @@ import type { Kysely } from 'kysely';
 // where the last ended instead of sorting the whole event or account again. The ledger
 // (account, mode, seq) and GST documents (their unique number) already have theirs.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('registrations_event_order').on('registrations').columns(['event_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('memberships_account_order').on('memberships').columns(['account_id', 'mode', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('registrations_event_order')
+    .on('registrations')
+    .columns(['event_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('memberships_account_order')
+    .on('memberships')
+    .columns(['account_id', 'mode', 'created_at', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -8,9 +8,17 @@ import { sql, type Kysely } from 'kysely';
 //   the database refusing any refund that would take the total above the capture.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table registrations drop constraint if exists registrations_status_check`.execute(db);
-  await sql`alter table registrations add constraint registrations_status_check check (status in ('pending', 'confirmed', 'refunding', 'cancelled', 'refunded'))`.execute(db);
-  await db.schema.alterTable('registrations').addColumn('claim', 'jsonb').addColumn('claimed_at', 'timestamptz').execute();
-  await sql`create index registrations_claims on registrations (claimed_at) where status = 'refunding'`.execute(db);
+  await sql`alter table registrations add constraint registrations_status_check check (status in ('pending', 'confirmed', 'refunding', 'cancelled', 'refunded'))`.execute(
+    db,
+  );
+  await db.schema
+    .alterTable('registrations')
+    .addColumn('claim', 'jsonb')
+    .addColumn('claimed_at', 'timestamptz')
+    .execute();
+  await sql`create index registrations_claims on registrations (claimed_at) where status = 'refunding'`.execute(
+    db,
+  );
   await db.schema
     .createTable('payment_captures')
     .addColumn('mode', 'text', (c) => c.notNull())
@@ -21,7 +29,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('refunded_paise', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addPrimaryKeyConstraint('payment_captures_pkey', ['mode', 'payment_id'])
-    .addCheckConstraint('payment_captures_refund_within_capture', sql`refunded_paise >= 0 and refunded_paise <= captured_paise`)
+    .addCheckConstraint(
+      'payment_captures_refund_within_capture',
+      sql`refunded_paise >= 0 and refunded_paise <= captured_paise`,
+    )
     .execute();
   // Every payment already bound to a booking, with what the ledger says was refunded of it.
   await sql`
@@ -38,5 +49,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop index if exists registrations_claims`.execute(db);
   await db.schema.alterTable('registrations').dropColumn('claim').dropColumn('claimed_at').execute();
   await sql`alter table registrations drop constraint if exists registrations_status_check`.execute(db);
-  await sql`alter table registrations add constraint registrations_status_check check (status in ('pending', 'confirmed', 'cancelled', 'refunded'))`.execute(db);
+  await sql`alter table registrations add constraint registrations_status_check check (status in ('pending', 'confirmed', 'cancelled', 'refunded'))`.execute(
+    db,
+  );
 }

@@ -20,10 +20,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('sandbox_refunds_key', ['account_id', 'payment_id', 'idempotency_key'])
     .execute();
   await sql`create index sandbox_refunds_payment on sandbox_refunds (payment_id, created_at)`.execute(db);
-  await sql`alter table sandbox_payments add constraint sandbox_payments_refunded_within_capture check (amount_refunded >= 0 and amount_refunded <= amount) not valid`.execute(db);
+  await sql`alter table sandbox_payments add constraint sandbox_payments_refunded_within_capture check (amount_refunded >= 0 and amount_refunded <= amount) not valid`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`alter table sandbox_payments drop constraint if exists sandbox_payments_refunded_within_capture`.execute(db);
+  await sql`alter table sandbox_payments drop constraint if exists sandbox_payments_refunded_within_capture`.execute(
+    db,
+  );
   await db.schema.dropTable('sandbox_refunds').execute();
 }

@@ -16,10 +16,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table door_sync_scans add column holder text not null default ''`.execute(db);
   await sql`alter table door_sync_scans alter column holder drop default`.execute(db);
   await sql`alter table door_sync_scans drop constraint door_sync_scans_pk`.execute(db);
-  await sql`alter table door_sync_scans add constraint door_sync_scans_pk primary key (event_id, holder, device_id, seq)`.execute(db);
+  await sql`alter table door_sync_scans add constraint door_sync_scans_pk primary key (event_id, holder, device_id, seq)`.execute(
+    db,
+  );
 
-  await db.schema.alterTable('door_passes').addColumn('scope_track_index', 'integer').addColumn('scope_date', 'text').execute();
-  await sql`alter table door_passes add constraint door_passes_one_scope check (scope_track_index is null or scope_date is null)`.execute(db);
+  await db.schema
+    .alterTable('door_passes')
+    .addColumn('scope_track_index', 'integer')
+    .addColumn('scope_date', 'text')
+    .execute();
+  await sql`alter table door_passes add constraint door_passes_one_scope check (scope_track_index is null or scope_date is null)`.execute(
+    db,
+  );
   await db.schema.alterTable('checkin_log').addColumn('list', 'text').execute();
 
   await db.schema
@@ -32,19 +40,33 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('checked_in_by', 'text')
     .addPrimaryKeyConstraint('door_list_admissions_pk', ['event_id', 'list', 'attendee_id'])
     .execute();
-  await db.schema.createIndex('door_list_admissions_booking').on('door_list_admissions').columns(['event_id', 'list', 'registration_id']).execute();
+  await db.schema
+    .createIndex('door_list_admissions_booking')
+    .on('door_list_admissions')
+    .columns(['event_id', 'list', 'registration_id'])
+    .execute();
   await sql`alter table door_list_admissions add column door_xid xid8`.execute(db);
-  await sql`create trigger door_list_admissions_door_mark before insert or update on door_list_admissions for each row execute function door_mark()`.execute(db);
+  await sql`create trigger door_list_admissions_door_mark before insert or update on door_list_admissions for each row execute function door_mark()`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`delete from door_sync_scans a using door_sync_scans b
-    where a.event_id = b.event_id and a.device_id = b.device_id and a.seq = b.seq and a.holder > b.holder`.execute(db);
+    where a.event_id = b.event_id and a.device_id = b.device_id and a.seq = b.seq and a.holder > b.holder`.execute(
+    db,
+  );
   await sql`alter table door_sync_scans drop constraint door_sync_scans_pk`.execute(db);
   await sql`alter table door_sync_scans drop column holder`.execute(db);
-  await sql`alter table door_sync_scans add constraint door_sync_scans_pk primary key (event_id, device_id, seq)`.execute(db);
+  await sql`alter table door_sync_scans add constraint door_sync_scans_pk primary key (event_id, device_id, seq)`.execute(
+    db,
+  );
   await db.schema.dropTable('door_list_admissions').execute();
   await db.schema.alterTable('checkin_log').dropColumn('list').execute();
   await sql`alter table door_passes drop constraint if exists door_passes_one_scope`.execute(db);
-  await db.schema.alterTable('door_passes').dropColumn('scope_date').dropColumn('scope_track_index').execute();
+  await db.schema
+    .alterTable('door_passes')
+    .dropColumn('scope_date')
+    .dropColumn('scope_track_index')
+    .execute();
 }

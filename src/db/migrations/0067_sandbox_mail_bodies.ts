@@ -15,7 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('content', 'bytea', (c) => c.notNull())
     .addPrimaryKeyConstraint('sandbox_email_files_pk', ['email_id', 'idx'])
     .execute();
-  await sql`comment on table sandbox_email_files is 'the attachments of test-mode mails, for the Test inbox'`.execute(db);
+  await sql`comment on table sandbox_email_files is 'the attachments of test-mode mails, for the Test inbox'`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -11,7 +11,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     update plans set slug = coalesce(nullif(trim(both '-' from left(regexp_replace(lower(name), '[^a-z0-9]+', '-', 'g'), 60)), ''), 'plan')
       || '-' || left(lower(regexp_replace(id, '[^A-Za-z0-9]', '', 'g')), 40)
     where slug is null`.execute(db);
-  await db.schema.alterTable('plans').alterColumn('slug', (c) => c.setNotNull()).execute();
+  await db.schema
+    .alterTable('plans')
+    .alterColumn('slug', (c) => c.setNotNull())
+    .execute();
   await sql`create unique index plans_slug on plans (slug)`.execute(db);
 
   await db.schema
@@ -26,7 +29,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('used_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await sql`create index member_codes_address on member_codes (account_id, mode, email, created_at)`.execute(db);
+  await sql`create index member_codes_address on member_codes (account_id, mode, email, created_at)`.execute(
+    db,
+  );
   await sql`create index member_codes_expiry on member_codes (expires_at)`.execute(db);
 }
 

@@ -10,14 +10,23 @@ import { type Kysely, sql } from 'kysely';
 // - `ledger_test_settlements`: test-mode captures up to a moment made available by "Settle now
 //   (test)", without moving the account's clock.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('registrations').addColumn('refunded_paise', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('registrations')
+    .addColumn('refunded_paise', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`
     update registrations r set refunded_paise = c.refunded_paise
     from payment_captures c
-    where c.mode = r.mode and c.payment_id = r.payment_id and c.registration_id = r.id and r.status in ('cancelled', 'refunded') and c.refunded_paise > 0`.execute(db);
+    where c.mode = r.mode and c.payment_id = r.payment_id and c.registration_id = r.id and r.status in ('cancelled', 'refunded') and c.refunded_paise > 0`.execute(
+    db,
+  );
   await sql`alter table gst_documents drop constraint if exists gst_documents_once`.execute(db);
-  await sql`create unique index gst_documents_one_sale on gst_documents (registration_id) where role = 'sale'`.execute(db);
-  await sql`create index gst_documents_registration on gst_documents (registration_id, issued_at)`.execute(db);
+  await sql`create unique index gst_documents_one_sale on gst_documents (registration_id) where role = 'sale'`.execute(
+    db,
+  );
+  await sql`create index gst_documents_registration on gst_documents (registration_id, issued_at)`.execute(
+    db,
+  );
   await db.schema.alterTable('users').addColumn('org_name', 'text').addColumn('reply_to', 'text').execute();
   await db.schema
     .createTable('ledger_test_settlements')
@@ -32,6 +41,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('users').dropColumn('org_name').dropColumn('reply_to').execute();
   await sql`drop index if exists gst_documents_registration`.execute(db);
   await sql`drop index if exists gst_documents_one_sale`.execute(db);
-  await sql`alter table gst_documents add constraint gst_documents_once unique (registration_id, role)`.execute(db);
+  await sql`alter table gst_documents add constraint gst_documents_once unique (registration_id, role)`.execute(
+    db,
+  );
   await db.schema.alterTable('registrations').dropColumn('refunded_paise').execute();
 }

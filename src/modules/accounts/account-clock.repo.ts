@@ -3,7 +3,11 @@
 import type { Db } from '../../lib/db-handle.js';
 
 export async function clockOffset(db: Db, accountId: string): Promise<number | undefined> {
-  const row = await db.selectFrom('sandbox_clocks').select('offset_ms').where('account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('sandbox_clocks')
+    .select('offset_ms')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return row ? Number(row.offset_ms) : undefined;
 }
 
@@ -16,7 +20,9 @@ export async function advanceClock(db: Db, accountId: string, ms: number): Promi
   await db
     .insertInto('sandbox_clocks')
     .values({ account_id: accountId, offset_ms: ms })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ offset_ms: (eb) => eb('sandbox_clocks.offset_ms', '+', ms) }))
+    .onConflict((oc) =>
+      oc.column('account_id').doUpdateSet({ offset_ms: (eb) => eb('sandbox_clocks.offset_ms', '+', ms) }),
+    )
     .execute();
 }
 

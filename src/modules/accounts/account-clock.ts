@@ -19,7 +19,11 @@ export async function nowFor(deps: { db: Db; clock: Clock }, accountId: string, 
 }
 
 /** This account's clock as a Clock (the offset read once): for rules that take a Clock. */
-export async function clockFor(deps: { db: Db; clock: Clock }, accountId: string, mode: Mode): Promise<Clock> {
+export async function clockFor(
+  deps: { db: Db; clock: Clock },
+  accountId: string,
+  mode: Mode,
+): Promise<Clock> {
   if (mode !== 'test') return deps.clock;
   const offset = (await repo.clockOffset(deps.db, accountId)) ?? 0;
   return offset === 0 ? deps.clock : { now: () => new Date(deps.clock.now().getTime() + offset) };
@@ -43,7 +47,11 @@ export interface TestClock {
 }
 
 /** Moves an account's test clock forward, cumulatively. */
-export async function advanceClock(deps: { db: Db; clock: Clock }, accountId: string, days: number): Promise<TestClock> {
+export async function advanceClock(
+  deps: { db: Db; clock: Clock },
+  accountId: string,
+  days: number,
+): Promise<TestClock> {
   await repo.advanceClock(deps.db, accountId, Math.round(days * DAY_MS));
   const now = await nowFor(deps, accountId, 'test');
   return { now, offsetDays: (now.getTime() - deps.clock.now().getTime()) / DAY_MS };

@@ -25,8 +25,16 @@ export async function sendVerificationJob(
   if (!user || isEmailVerified(user)) return; // deleted, or verified meanwhile
   const token = deps.ids.secret(32);
   const now = deps.clock.now();
-  await repo.insertVerification(deps.db, { tokenHash: sha256(token), userId: user.id, email: user.email, createdAt: now, expiresAt: new Date(now.getTime() + VERIFICATION_TTL_MS) });
-  await deps.mailer.send(renderVerificationMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, token }));
+  await repo.insertVerification(deps.db, {
+    tokenHash: sha256(token),
+    userId: user.id,
+    email: user.email,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + VERIFICATION_TTL_MS),
+  });
+  await deps.mailer.send(
+    renderVerificationMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, token }),
+  );
 }
 
 export function renderVerificationMail(m: { baseUrl: string; name: string; email: string; token: string }) {
@@ -51,42 +59,95 @@ export function renderVerificationMail(m: { baseUrl: string; name: string; email
 }
 
 /** The reset mail job. As with verification, the token is made when the mail is sent and exists only in it. */
-export async function sendPasswordResetJob(deps: MailDeps, payload: { userId: string; reason: 'forgot' | 'locked' }): Promise<void> {
+export async function sendPasswordResetJob(
+  deps: MailDeps,
+  payload: { userId: string; reason: 'forgot' | 'locked' },
+): Promise<void> {
   const user = await repo.findUserById(deps.db, payload.userId);
   if (!user) return;
   const token = deps.ids.secret(32);
   const now = deps.clock.now();
-  await repo.insertPasswordReset(deps.db, { tokenHash: sha256(token), userId: user.id, email: user.email, createdAt: now, expiresAt: new Date(now.getTime() + RESET_TTL_MS) });
-  await deps.mailer.send(renderPasswordResetMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, token, reason: payload.reason }));
+  await repo.insertPasswordReset(deps.db, {
+    tokenHash: sha256(token),
+    userId: user.id,
+    email: user.email,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + RESET_TTL_MS),
+  });
+  await deps.mailer.send(
+    renderPasswordResetMail({
+      baseUrl: deps.baseUrl,
+      name: user.name,
+      email: user.email,
+      token,
+      reason: payload.reason,
+    }),
+  );
 }
 
-export function renderPasswordResetMail(m: { baseUrl: string; name: string; email: string; token: string; reason: 'forgot' | 'locked' }) {
+export function renderPasswordResetMail(m: {
+  baseUrl: string;
+  name: string;
+  email: string;
+  token: string;
+  reason: 'forgot' | 'locked';
+}) {
   const link = `${m.baseUrl}/auth/password/reset?token=${encodeURIComponent(m.token)}`;
   const why =
     m.reason === 'locked'
       ? 'Someone tried many wrong passwords for your account, so signing in to it now needs a new password. Open this link to set one:'
       : 'Someone (we hope you) asked to reset the password of your account. Open this link to set a new one:';
-  const after = 'The link works once and expires in 60 minutes. Setting a new password signs out every session of the account. If you did not ask for this, you can ignore this mail: your password stays as it is.';
+  const after =
+    'The link works once and expires in 60 minutes. Setting a new password signs out every session of the account. If you did not ask for this, you can ignore this mail: your password stays as it is.';
   const text = [`Hello ${m.name},`, '', why, '', link, '', after].join('\n');
-  const subject = m.reason === 'locked' ? 'Sign-in to your account is locked: set a new password' : 'Reset your password';
-  const html = mailHtml(subject, `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(why)}</p>` + `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(after)}</p>`);
+  const subject =
+    m.reason === 'locked' ? 'Sign-in to your account is locked: set a new password' : 'Reset your password';
+  const html = mailHtml(
+    subject,
+    `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(why)}</p>` +
+      `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(after)}</p>`,
+  );
   return { to: m.email, subject, text, html };
 }
 
-export async function sendPasswordNoticeJob(deps: MailDeps, payload: { userId: string; what: 'reset' | 'changed' }): Promise<void> {
+export async function sendPasswordNoticeJob(
+  deps: MailDeps,
+  payload: { userId: string; what: 'reset' | 'changed' },
+): Promise<void> {
   const user = await repo.findUserById(deps.db, payload.userId);
   if (!user) return;
-  await deps.mailer.send(renderPasswordNoticeMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, what: payload.what }));
+  await deps.mailer.send(
+    renderPasswordNoticeMail({
+      baseUrl: deps.baseUrl,
+      name: user.name,
+      email: user.email,
+      what: payload.what,
+    }),
+  );
 }
 
-export function renderPasswordNoticeMail(m: { baseUrl: string; name: string; email: string; what: 'reset' | 'changed' }) {
+export function renderPasswordNoticeMail(m: {
+  baseUrl: string;
+  name: string;
+  email: string;
+  what: 'reset' | 'changed';
+}) {
   const forgot = `${m.baseUrl}/dashboard/password/forgot`;
   const said =
     m.what === 'reset'
       ? 'The password of your account was set with a reset link just now, and every session of the account was signed out.'
       : 'The password of your account was changed just now, and every other session of the account was signed out.';
-  const text = [`Hello ${m.name},`, '', said, '', `If this was not you, set a new password at once: ${forgot}`].join('\n');
+  const text = [
+    `Hello ${m.name},`,
+    '',
+    said,
+    '',
+    `If this was not you, set a new password at once: ${forgot}`,
+  ].join('\n');
   const subject = 'Your password was changed';
-  const html = mailHtml(subject, `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(said)}</p><p>If this was not you, set a new password at once: <a href="${escapeHtml(forgot)}">${escapeHtml(forgot)}</a></p>`);
+  const html = mailHtml(
+    subject,
+    `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(said)}</p><p>If this was not you, set a new password at once: <a href="${escapeHtml(forgot)}">${escapeHtml(forgot)}</a></p>`,
+  );
   return { to: m.email, subject, text, html };
 }

@@ -9,11 +9,23 @@ export function findUserById(db: Db, id: string) {
 
 export function findUsersById(db: Db, ids: readonly string[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('users').selectAll().where('id', '=', sql<string>`any(${[...ids]}::text[])`).execute();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', sql<string>`any(${[...ids]}::text[])`)
+    .execute();
 }
 
-export async function setMailSettings(db: Db, userId: string, s: { orgName: string | null; replyTo: string | null }): Promise<void> {
-  await db.updateTable('users').set({ org_name: s.orgName, reply_to: s.replyTo }).where('id', '=', userId).execute();
+export async function setMailSettings(
+  db: Db,
+  userId: string,
+  s: { orgName: string | null; replyTo: string | null },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ org_name: s.orgName, reply_to: s.replyTo })
+    .where('id', '=', userId)
+    .execute();
 }
 
 export function findUserByEmail(db: Db, email: string) {
@@ -22,7 +34,14 @@ export function findUserByEmail(db: Db, email: string) {
 
 export async function insertUser(
   db: Db,
-  user: { id: string; email: string; passwordHash: string; name: string; phone: string | null; createdAt: Date },
+  user: {
+    id: string;
+    email: string;
+    passwordHash: string;
+    name: string;
+    phone: string | null;
+    createdAt: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('users')
@@ -42,15 +61,21 @@ export async function setPasswordHash(db: Db, id: string, passwordHash: string):
 }
 
 export async function setCanPublish(db: Db, id: string, canPublish: boolean): Promise<boolean> {
-  const r = await db.updateTable('users').set({ can_publish: canPublish }).where('id', '=', id).executeTakeFirst();
+  const r = await db
+    .updateTable('users')
+    .set({ can_publish: canPublish })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }
 
 export async function countUsers(db: Db): Promise<number> {
-  const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
-
 
 /** Marks the address verified, keeping the first verification time; only while it is still the account's address. */
 export async function markEmailVerified(db: Db, id: string, email: string, at: Date): Promise<void> {
@@ -68,7 +93,14 @@ export async function insertVerification(
 ): Promise<void> {
   await db
     .insertInto('email_verifications')
-    .values({ token_hash: row.tokenHash, user_id: row.userId, email: row.email, created_at: row.createdAt, expires_at: row.expiresAt, used_at: null })
+    .values({
+      token_hash: row.tokenHash,
+      user_id: row.userId,
+      email: row.email,
+      created_at: row.createdAt,
+      expires_at: row.expiresAt,
+      used_at: null,
+    })
     .execute();
 }
 
@@ -86,7 +118,11 @@ export function consumeVerification(db: Db, tokenHash: string, userId: string, n
 }
 
 export function findVerification(db: Db, tokenHash: string) {
-  return db.selectFrom('email_verifications').select(['user_id', 'used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  return db
+    .selectFrom('email_verifications')
+    .select(['user_id', 'used_at', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 /** Raises the account's session epoch, so every idToken issued before is refused; answers the new epoch. */
@@ -102,7 +138,12 @@ export async function raiseSessionEpoch(db: Db, id: string): Promise<number> {
 
 /** Locks sign-in until a password reset; true only for the call that locked it. */
 export async function lockLogin(db: Db, id: string, at: Date): Promise<boolean> {
-  const r = await db.updateTable('users').set({ login_locked_at: at }).where('id', '=', id).where('login_locked_at', 'is', null).executeTakeFirst();
+  const r = await db
+    .updateTable('users')
+    .set({ login_locked_at: at })
+    .where('id', '=', id)
+    .where('login_locked_at', 'is', null)
+    .executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }
 
@@ -116,7 +157,14 @@ export async function insertPasswordReset(
 ): Promise<void> {
   await db
     .insertInto('password_resets')
-    .values({ token_hash: row.tokenHash, user_id: row.userId, email: row.email, created_at: row.createdAt, expires_at: row.expiresAt, used_at: null })
+    .values({
+      token_hash: row.tokenHash,
+      user_id: row.userId,
+      email: row.email,
+      created_at: row.createdAt,
+      expires_at: row.expiresAt,
+      used_at: null,
+    })
     .execute();
 }
 
@@ -133,10 +181,19 @@ export function consumePasswordReset(db: Db, tokenHash: string, now: Date) {
 }
 
 export function findPasswordReset(db: Db, tokenHash: string) {
-  return db.selectFrom('password_resets').select(['email', 'used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  return db
+    .selectFrom('password_resets')
+    .select(['email', 'used_at', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 /** A reset ends every other reset link of the account. */
 export async function expirePasswordResets(db: Db, userId: string, now: Date): Promise<void> {
-  await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
 }

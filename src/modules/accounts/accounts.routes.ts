@@ -24,7 +24,9 @@ const EMAIL_VERIFIED = Type.Boolean({
 
 const Session = Type.Object({
   userId: Type.String(),
-  idToken: Type.String({ description: 'Send as `Authorization: Bearer <idToken>` to dashboard routes and event deletion.' }),
+  idToken: Type.String({
+    description: 'Send as `Authorization: Bearer <idToken>` to dashboard routes and event deletion.',
+  }),
   expiresAt: Type.String({ format: 'date-time' }),
   emailVerified: EMAIL_VERIFIED,
 });
@@ -40,9 +42,14 @@ const Me = Type.Object(
     phone: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Full keys only.' })),
     emailVerified: Type.Optional(EMAIL_VERIFIED),
     isOrganizer: Type.Optional(Type.Boolean({ description: 'Full keys only.' })),
-    canPublish: Type.Optional(Type.Boolean({ description: 'False until platform staff grant organiser access. Full keys only.' })),
+    canPublish: Type.Optional(
+      Type.Boolean({ description: 'False until platform staff grant organiser access. Full keys only.' }),
+    ),
     events: Type.Optional(
-      Type.Object({ total: Type.Integer(), draft: Type.Integer(), published: Type.Integer() }, { description: "Counts of this account's events in the key's mode. Full keys only." }),
+      Type.Object(
+        { total: Type.Integer(), draft: Type.Integer(), published: Type.Integer() },
+        { description: "Counts of this account's events in the key's mode. Full keys only." },
+      ),
     ),
   },
   {
@@ -56,7 +63,16 @@ const RESET_TOKEN = Type.String({ maxLength: 128, description: 'The token from t
 const NEW_PASSWORD = Type.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters.' });
 const OK = Type.Object({ success: Type.Literal(true) });
 export const accountsRoutes =
-  (deps: { db: Kysely<Database>; clock: Clock; ids: Ids; sessions: SessionSigner; rateLimiter: RateLimiter; jobs: JobRunner; config: Config; endDashboardSessions: (db: Db, userId: string, keep?: string) => Promise<void> }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    db: Kysely<Database>;
+    clock: Clock;
+    ids: Ids;
+    sessions: SessionSigner;
+    rateLimiter: RateLimiter;
+    jobs: JobRunner;
+    config: Config;
+    endDashboardSessions: (db: Db, userId: string, keep?: string) => Promise<void>;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/auth/signup',
@@ -79,7 +95,8 @@ export const accountsRoutes =
           response: { 201: Session, 409: Type.Ref('Error'), 429: Type.Ref('Error') },
         },
       },
-      async (req, reply) => reply.code(201).send(await accounts.signup(deps, req.body, { clientAddress: addressKey(req.ip) })),
+      async (req, reply) =>
+        reply.code(201).send(await accounts.signup(deps, req.body, { clientAddress: addressKey(req.ip) })),
     );
 
     app.post(
@@ -103,7 +120,12 @@ export const accountsRoutes =
         },
       },
       async (req, reply) => {
-        const { device, ...session } = await accounts.login(deps, req.body, addressKey(req.ip), readDeviceCookie(req.headers.cookie));
+        const { device, ...session } = await accounts.login(
+          deps,
+          req.body,
+          addressKey(req.ip),
+          readDeviceCookie(req.headers.cookie),
+        );
         reply.header('set-cookie', deviceSetCookie(device));
         return session;
       },
@@ -115,11 +137,17 @@ export const accountsRoutes =
         config: { auth: { kind: 'public' } },
         schema: {
           tags: ['dashboard'],
-          summary: 'Open the verification link (leads to the dashboard, which confirms for the signed-in owner)',
+          summary:
+            'Open the verification link (leads to the dashboard, which confirms for the signed-in owner)',
           description:
-            'The link of the verification mail: 303 to `/dashboard/verify?token=…`. There, signed in to the account the token was issued to, the address is confirmed at once, with no further button; signed out, the dashboard asks to sign in and comes back to confirm. Opening the link without a session of that account changes nothing (mail scanners open links). Programs confirm with `POST /auth/verify` and the account\'s idToken.',
+            "The link of the verification mail: 303 to `/dashboard/verify?token=…`. There, signed in to the account the token was issued to, the address is confirmed at once, with no further button; signed out, the dashboard asks to sign in and comes back to confirm. Opening the link without a session of that account changes nothing (mail scanners open links). Programs confirm with `POST /auth/verify` and the account's idToken.",
           querystring: Type.Object({ token: Type.Optional(TOKEN) }),
-          response: { 303: { description: 'To the dashboard’s confirmation, which needs the account’s session.', type: 'null' } } as never,
+          response: {
+            303: {
+              description: 'To the dashboard’s confirmation, which needs the account’s session.',
+              type: 'null',
+            },
+          } as never,
         },
       },
       async (req, reply) => {
@@ -137,9 +165,13 @@ export const accountsRoutes =
           tags: ['dashboard'],
           summary: 'Verify the email address with the token of the verification mail',
           description:
-            'Marks the address verified, only with a session of the account the token was issued to: `Authorization: Bearer <idToken>` of that account (the dashboard confirms through its own form, with the session cookie and the form\'s CSRF token). Without one, or with another account\'s session: 401 `session_required`, and nothing changes. 400 `invalid_verification_token` (unknown), `verification_token_expired` (older than 48 hours) or `verification_token_used` (a token works once).',
+            "Marks the address verified, only with a session of the account the token was issued to: `Authorization: Bearer <idToken>` of that account (the dashboard confirms through its own form, with the session cookie and the form's CSRF token). Without one, or with another account's session: 401 `session_required`, and nothing changes. 400 `invalid_verification_token` (unknown), `verification_token_expired` (older than 48 hours) or `verification_token_used` (a token works once).",
           body: Type.Object({ token: TOKEN }, { additionalProperties: false }),
-          response: { 200: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(true) }), 400: Type.Ref('Error'), 401: Type.Ref('Error') },
+          response: {
+            200: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(true) }),
+            400: Type.Ref('Error'),
+            401: Type.Ref('Error'),
+          },
         },
       },
       async (req) => {
@@ -175,9 +207,12 @@ export const accountsRoutes =
           tags: ['dashboard'],
           summary: 'Set a new password with the token of the reset link',
           description:
-            'Sets the password, marks the address verified (the mailbox proved it), lifts a sign-in lock, ends every session of the account (idTokens issued before are refused with 401 `session_ended`; dashboard sessions are deleted; device cookies lose their standing) and mails a notice. The token works once, for 60 minutes, and using it ends the account\'s other reset links. API keys are not revoked: an owner taking back an account someone else created should review its keys. 400 `invalid_reset_token` (unknown, used or expired; the sentence says which), `weak_password`.',
+            "Sets the password, marks the address verified (the mailbox proved it), lifts a sign-in lock, ends every session of the account (idTokens issued before are refused with 401 `session_ended`; dashboard sessions are deleted; device cookies lose their standing) and mails a notice. The token works once, for 60 minutes, and using it ends the account's other reset links. API keys are not revoked: an owner taking back an account someone else created should review its keys. 400 `invalid_reset_token` (unknown, used or expired; the sentence says which), `weak_password`.",
           body: Type.Object({ token: RESET_TOKEN, password: NEW_PASSWORD }, { additionalProperties: false }),
-          response: { 200: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(true) }), 400: Type.Ref('Error') },
+          response: {
+            200: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(true) }),
+            400: Type.Ref('Error'),
+          },
         },
       },
       async (req) => {
@@ -194,7 +229,10 @@ export const accountsRoutes =
           tags: ['dashboard'],
           summary: 'Change the password (signed in)',
           description: `Checks \`currentPassword\` (403 \`wrong_password\`; after ${accounts.CHANGE_LIMIT.limit} wrong ones in 15 minutes 429 \`too_many_attempts\`), sets \`newPassword\`, ends every other session of the account (earlier idTokens answer 401 \`session_ended\`, dashboard sessions are deleted) and mails a notice. Answers a new session for the caller.`,
-          body: Type.Object({ currentPassword: Type.String({ maxLength: 1024 }), newPassword: NEW_PASSWORD }, { additionalProperties: false }),
+          body: Type.Object(
+            { currentPassword: Type.String({ maxLength: 1024 }), newPassword: NEW_PASSWORD },
+            { additionalProperties: false },
+          ),
           response: { 200: Session, 400: Type.Ref('Error'), 403: Type.Ref('Error'), 429: Type.Ref('Error') },
         },
       },
@@ -208,7 +246,8 @@ export const accountsRoutes =
         schema: {
           tags: ['dashboard'],
           summary: 'Sign out everywhere',
-          description: 'Ends every session of the account: every idToken issued so far (this one included) answers 401 `session_ended`, every dashboard session is deleted, and device cookies lose their standing.',
+          description:
+            'Ends every session of the account: every idToken issued so far (this one included) answers 401 `session_ended`, every dashboard session is deleted, and device cookies lose their standing.',
           response: { 200: OK },
         },
       },
@@ -226,7 +265,10 @@ export const accountsRoutes =
           tags: ['dashboard'],
           summary: 'Send a new verification mail',
           description: `Queues a new verification mail to the account's address (earlier links stay valid until they expire). One email address gets at most \`VERIFY_MAIL_LIMIT_PER_HOUR\` verification mails an hour (default 5), the sign-up's own included (429 \`too_many_attempts\` with \`Retry-After\` beyond); 409 \`email_already_verified\` when there is nothing to verify.`,
-          response: { 202: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(false) }), 409: Type.Ref('Error') },
+          response: {
+            202: Type.Object({ success: Type.Literal(true), emailVerified: Type.Literal(false) }),
+            409: Type.Ref('Error'),
+          },
         },
       },
       async (req, reply) => {
@@ -239,7 +281,11 @@ export const accountsRoutes =
       '/api/v1/me',
       {
         config: { auth: ANY_KEY },
-        schema: { tags: ['identity'], summary: 'The account and key behind this request', response: { 200: Me } },
+        schema: {
+          tags: ['identity'],
+          summary: 'The account and key behind this request',
+          response: { 200: Me },
+        },
       },
       async (req) => {
         const p = keyPrincipal(req);

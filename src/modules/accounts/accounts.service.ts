@@ -55,25 +55,37 @@ export const RESET_MAIL_LIMIT: LimitWindow = { limit: 3, windowMs: 60 * 60_000 }
 /** Wrong current passwords on a password change, per account. */
 export const CHANGE_LIMIT: LimitWindow = { limit: 10, windowMs: 15 * 60_000 };
 /** Mails the reset link (`forgot`: asked for; `locked`: sign-in was locked after too many failures). */
-export const passwordResetJob = defineJob<{ userId: string; reason: 'forgot' | 'locked' }>('account.password_reset');
+export const passwordResetJob = defineJob<{ userId: string; reason: 'forgot' | 'locked' }>(
+  'account.password_reset',
+);
 /** Tells the owner the password was set (`reset`) or changed (`changed`) and every other session ended. */
-export const passwordNoticeJob = defineJob<{ userId: string; what: 'reset' | 'changed' }>('account.password_notice');
+export const passwordNoticeJob = defineJob<{ userId: string; what: 'reset' | 'changed' }>(
+  'account.password_notice',
+);
 const HOUR_MS = 60 * 60_000;
 /**
  * Sign-ups per client address (an IPv6 client by its /64) in an hour: each costs a password
  * hash and mails an address nobody has proved yet.
  */
-export const signupWindow = (config: AccountDeps['config']): LimitWindow => ({ limit: config.signupLimitPerHour, windowMs: HOUR_MS });
+export const signupWindow = (config: AccountDeps['config']): LimitWindow => ({
+  limit: config.signupLimitPerHour,
+  windowMs: HOUR_MS,
+});
 /** Verification mails to one email address in an hour, the sign-up's own and every resend, whichever account asked. */
-export const verifyMailWindow = (config: AccountDeps['config']): LimitWindow => ({ limit: config.verifyMailLimitPerHour, windowMs: HOUR_MS });
+export const verifyMailWindow = (config: AccountDeps['config']): LimitWindow => ({
+  limit: config.verifyMailLimitPerHour,
+  windowMs: HOUR_MS,
+});
 /** Hashed, so that counters (in Redis too) hold no addresses. */
 const verifyMailBucket = (email: string) => `verify-mail:${sha256(email.toLowerCase())}`;
 
-const EMAIL_SYNTAX = /^[^\s@"<>()\[\],;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const EMAIL_SYNTAX =
+  /^[^\s@"<>()\[\],;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 export function normaliseEmail(email: string): string {
   const e = email.trim().toLowerCase();
-  if (e.length > 254 || !EMAIL_SYNTAX.test(e)) throw badRequest('invalid_email', 'email is not a valid address');
+  if (e.length > 254 || !EMAIL_SYNTAX.test(e))
+    throw badRequest('invalid_email', 'email is not a valid address');
   return e;
 }
 
@@ -99,11 +111,13 @@ export async function signup(
   const email = normaliseEmail(input.email);
   const name = input.name.trim();
   if (name === '') throw badRequest('invalid_name', 'name must not be empty');
-  if (input.password.length < 10) throw badRequest('weak_password', 'password must be at least 10 characters');
+  if (input.password.length < 10)
+    throw badRequest('weak_password', 'password must be at least 10 characters');
   const now = deps.clock.now();
   if (context.clientAddress !== undefined) {
     const r = await deps.rateLimiter.hit(`signup:${context.clientAddress}`, now, signupWindow(deps.config));
-    if (r.count > r.limit) throw limited('too_many_signups', r, `at most ${r.limit} sign-ups an hour from one address`);
+    if (r.count > r.limit)
+      throw limited('too_many_signups', r, `at most ${r.limit} sign-ups an hour from one address`);
   }
   const existing = await repo.findUserByEmail(deps.db, email);
   if (existing) throw conflict('email_taken', 'an account with this email already exists');
@@ -115,7 +129,14 @@ export async function signup(
   try {
     // The verification mail is a job committed with the account.
     await deps.db.transaction().execute(async (trx) => {
-      await repo.insertUser(trx, { id: userId, email, passwordHash, name, phone: input.phone?.trim() || null, createdAt: now });
+      await repo.insertUser(trx, {
+        id: userId,
+        email,
+        passwordHash,
+        name,
+        phone: input.phone?.trim() || null,
+        createdAt: now,
+      });
       if (mail.count <= mail.limit) await enqueue(trx, deps, verifyEmailJob, { userId });
     });
   } catch (err) {
@@ -131,12 +152,17 @@ export function tooManyAttempts(r: RateLimitResult, what: string): AppError {
 }
 
 function limited(code: 'too_many_attempts' | 'too_many_signups', r: RateLimitResult, what: string): AppError {
-  return appError(code, `${what}; retry after ${r.resetSeconds} s`, {}, {
-    'retry-after': String(r.resetSeconds),
-    'ratelimit-limit': String(r.limit),
-    'ratelimit-remaining': '0',
-    'ratelimit-reset': String(r.resetSeconds),
-  });
+  return appError(
+    code,
+    `${what}; retry after ${r.resetSeconds} s`,
+    {},
+    {
+      'retry-after': String(r.resetSeconds),
+      'ratelimit-limit': String(r.limit),
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': String(r.resetSeconds),
+    },
+  );
 }
 
 /**
@@ -198,7 +224,10 @@ export async function login(
 }
 
 function passwordResetRequired(): AppError {
-  return forbidden('password_reset_required', 'sign-in to this account is locked after too many failed attempts from many addresses; use the password reset link mailed to its address, or ask for a new one');
+  return forbidden(
+    'password_reset_required',
+    'sign-in to this account is locked after too many failed attempts from many addresses; use the password reset link mailed to its address, or ask for a new one',
+  );
 }
 
 export function isEmailVerified(user: { email_verified_at: Date | null }): boolean {
@@ -209,16 +238,31 @@ export function isEmailVerified(user: { email_verified_at: Date | null }): boole
  * Refuses (403 email_unverified) an account whose email is not verified yet. Live keys
  * and payouts need it; staff rights are withheld the same way.
  */
-export async function requireVerifiedEmail(db: Kysely<Database>, userId: string, doing: string): Promise<void> {
+export async function requireVerifiedEmail(
+  db: Kysely<Database>,
+  userId: string,
+  doing: string,
+): Promise<void> {
   const user = await repo.findUserById(db, userId);
   if (!user || !isEmailVerified(user)) {
-    throw forbidden('email_unverified', `verify your email address before you ${doing}: open the link in the verification mail, or ask for a new one with POST /auth/verify/resend`);
+    throw forbidden(
+      'email_unverified',
+      `verify your email address before you ${doing}: open the link in the verification mail, or ask for a new one with POST /auth/verify/resend`,
+    );
   }
 }
 
 export type VerifyOutcome =
   | { ok: true }
-  | { ok: false; code: 'invalid_verification_token' | 'verification_token_expired' | 'verification_token_used' | 'session_required'; message: string };
+  | {
+      ok: false;
+      code:
+        | 'invalid_verification_token'
+        | 'verification_token_expired'
+        | 'verification_token_used'
+        | 'session_required';
+      message: string;
+    };
 
 export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
 
@@ -227,8 +271,16 @@ export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
  * verified — only for `userId`, the account whose own session sent it: a token issued
  * to another account answers `session_required` and changes nothing.
  */
-export async function verifyEmail(deps: { db: Kysely<Database>; clock: Clock }, token: string, userId: string): Promise<VerifyOutcome> {
-  const invalid: VerifyOutcome = { ok: false, code: 'invalid_verification_token', message: 'this verification link is not valid' };
+export async function verifyEmail(
+  deps: { db: Kysely<Database>; clock: Clock },
+  token: string,
+  userId: string,
+): Promise<VerifyOutcome> {
+  const invalid: VerifyOutcome = {
+    ok: false,
+    code: 'invalid_verification_token',
+    message: 'this verification link is not valid',
+  };
   if (!TOKEN_SHAPE.test(token)) return invalid;
   const hash = sha256(token);
   const now = deps.clock.now();
@@ -240,17 +292,40 @@ export async function verifyEmail(deps: { db: Kysely<Database>; clock: Clock }, 
   if (used) return { ok: true };
   const row = await repo.findVerification(deps.db, hash);
   if (!row) return invalid;
-  if (row.user_id !== userId) return { ok: false, code: 'session_required', message: 'this link was sent for another account: sign in to that account to confirm it' };
-  if (row.used_at !== null) return { ok: false, code: 'verification_token_used', message: 'this verification link has already been used' };
-  return { ok: false, code: 'verification_token_expired', message: 'this verification link has expired; sign in and ask for a new one' };
+  if (row.user_id !== userId)
+    return {
+      ok: false,
+      code: 'session_required',
+      message: 'this link was sent for another account: sign in to that account to confirm it',
+    };
+  if (row.used_at !== null)
+    return {
+      ok: false,
+      code: 'verification_token_used',
+      message: 'this verification link has already been used',
+    };
+  return {
+    ok: false,
+    code: 'verification_token_expired',
+    message: 'this verification link has expired; sign in and ask for a new one',
+  };
 }
 
 /** POST /auth/verify/resend: a new mail, within VERIFY_MAIL_LIMIT_PER_HOUR per email address (the sign-up's mail included). */
 export async function resendVerification(deps: AccountDeps, userId: string): Promise<void> {
   const user = await getUser(deps.db, userId);
-  if (isEmailVerified(user)) throw conflict('email_already_verified', 'this email address is already verified');
-  const r = await deps.rateLimiter.hit(verifyMailBucket(user.email), deps.clock.now(), verifyMailWindow(deps.config));
-  if (r.count > r.limit) throw tooManyAttempts(r, `at most ${r.limit} verification mails per hour to one address, the sign-up's own included`);
+  if (isEmailVerified(user))
+    throw conflict('email_already_verified', 'this email address is already verified');
+  const r = await deps.rateLimiter.hit(
+    verifyMailBucket(user.email),
+    deps.clock.now(),
+    verifyMailWindow(deps.config),
+  );
+  if (r.count > r.limit)
+    throw tooManyAttempts(
+      r,
+      `at most ${r.limit} verification mails per hour to one address, the sign-up's own included`,
+    );
   await enqueue(deps.db, deps, verifyEmailJob, { userId });
   deps.jobs?.kick();
 }
@@ -267,7 +342,8 @@ export const findUsersById = (db: Kysely<Database>, ids: readonly string[]) => r
 export async function emailsOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   return new Map((await repo.findUsersById(db, ids)).map((u) => [u.id, u.email]));
 }
-export const findUserByEmail = (db: Kysely<Database>, email: string) => repo.findUserByEmail(db, email.trim().toLowerCase());
+export const findUserByEmail = (db: Kysely<Database>, email: string) =>
+  repo.findUserByEmail(db, email.trim().toLowerCase());
 
 /** Staff grant or remove publishing; the audit log of the account gets the change with the staff member. */
 export const countUsers = repo.countUsers;

@@ -9,8 +9,20 @@ import { sendPasswordNoticeJob, sendPasswordResetJob, sendVerificationJob } from
 import { passwordNoticeJob, passwordResetJob, verifyEmailJob } from './accounts.service.js';
 import { publishingDecisionJob, sendPublishingDecisionJob } from './publishing.js';
 
-export function accountsWork(deps: { db: Kysely<Database>; clock: Clock; ids: Ids; config: { baseUrl: string }; mailer: Mailer }): ModuleWork {
-  const mail = { db: deps.db, clock: deps.clock, ids: deps.ids, baseUrl: deps.config.baseUrl, mailer: deps.mailer };
+export function accountsWork(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  config: { baseUrl: string };
+  mailer: Mailer;
+}): ModuleWork {
+  const mail = {
+    db: deps.db,
+    clock: deps.clock,
+    ids: deps.ids,
+    baseUrl: deps.config.baseUrl,
+    mailer: deps.mailer,
+  };
   return {
     jobs: [
       onJob(verifyEmailJob, (payload) => sendVerificationJob(mail, payload)),

@@ -17,7 +17,9 @@ export interface DeviceAccount {
 }
 
 function mac(secret: string, account: DeviceAccount, nonce: string, exp: number): string {
-  return createHmac('sha256', secret).update(`svc_device|${account.id}|${account.session_epoch}|${nonce}|${exp}`).digest('base64url');
+  return createHmac('sha256', secret)
+    .update(`svc_device|${account.id}|${account.session_epoch}|${nonce}|${exp}`)
+    .digest('base64url');
 }
 
 function entries(cookie: string | undefined): { nonce: string; exp: number; mac: string; raw: string }[] {
@@ -30,23 +32,39 @@ function entries(cookie: string | undefined): { nonce: string; exp: number; mac:
   return out;
 }
 
-function matches(secret: string, account: DeviceAccount, e: { nonce: string; exp: number; mac: string }): boolean {
+function matches(
+  secret: string,
+  account: DeviceAccount,
+  e: { nonce: string; exp: number; mac: string },
+): boolean {
   const expected = Buffer.from(mac(secret, account, e.nonce, e.exp));
   const given = Buffer.from(e.mac);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** The nonce of this browser's standing with the account, when the cookie holds a valid, unexpired one. */
-export function knownDevice(secret: string, cookie: string | undefined, account: DeviceAccount, now: Date): string | undefined {
+export function knownDevice(
+  secret: string,
+  cookie: string | undefined,
+  account: DeviceAccount,
+  now: Date,
+): string | undefined {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   return entries(cookie).find((e) => e.exp > nowSeconds && matches(secret, account, e))?.nonce;
 }
 
 /** The cookie's new value after a successful sign-in: this account's fresh entry first, others kept. */
-export function deviceCookieValue(secret: string, cookie: string | undefined, account: DeviceAccount, now: Date): string {
+export function deviceCookieValue(
+  secret: string,
+  cookie: string | undefined,
+  account: DeviceAccount,
+  now: Date,
+): string {
   const nonce = randomBytes(16).toString('base64url');
   const exp = Math.floor(now.getTime() / 1000) + DEVICE_TTL_SECONDS;
-  const others = entries(cookie).filter((e) => !matches(secret, account, e)).map((e) => e.raw);
+  const others = entries(cookie)
+    .filter((e) => !matches(secret, account, e))
+    .map((e) => e.raw);
   return [`${nonce}.${exp}.${mac(secret, account, nonce, exp)}`, ...others].slice(0, MAX_ENTRIES).join('~');
 }
 

@@ -10,10 +10,16 @@ import { getMailSettings, putMailSettings } from './mail-settings.js';
 const MailSettings = Type.Object({
   organisationName: Nullable(
     Type.String({
-      description: 'The organisation’s name: the sender’s display name (before the service’s sending address) and the sign-off of every mail to buyers. Null: the event’s title stands in; a person’s name never does.',
+      description:
+        'The organisation’s name: the sender’s display name (before the service’s sending address) and the sign-off of every mail to buyers. Null: the event’s title stands in; a person’s name never does.',
     }),
   ),
-  replyTo: Nullable(Type.String({ description: 'Where buyers’ replies go (the mails’ Reply-To). Null: no Reply-To; replies go to the sending address.' })),
+  replyTo: Nullable(
+    Type.String({
+      description:
+        'Where buyers’ replies go (the mails’ Reply-To). Null: no Reply-To; replies go to the sending address.',
+    }),
+  ),
 });
 
 const DESCRIPTION =
@@ -26,9 +32,17 @@ export const mailSettingsRoutes =
       '/api/v1/account/mail-settings',
       {
         config: { auth: FULL_ONLY },
-        schema: { tags: ['identity'], summary: 'How the account’s mails to buyers present it', description: DESCRIPTION, response: { 200: Type.Object({ success: Type.Literal(true), data: MailSettings }) } },
+        schema: {
+          tags: ['identity'],
+          summary: 'How the account’s mails to buyers present it',
+          description: DESCRIPTION,
+          response: { 200: Type.Object({ success: Type.Literal(true), data: MailSettings }) },
+        },
       },
-      async (req) => ({ success: true as const, data: await getMailSettings(deps.db, keyPrincipal(req).userId) }),
+      async (req) => ({
+        success: true as const,
+        data: await getMailSettings(deps.db, keyPrincipal(req).userId),
+      }),
     );
 
     app.put(
@@ -40,12 +54,21 @@ export const mailSettingsRoutes =
           summary: 'Set the organisation’s name and reply-to address of the account’s mails',
           description: `${DESCRIPTION} Replaces both; an empty or null value clears one. 400 \`invalid_field\` for a name over 100 characters or of more than one line, \`invalid_email\` for a reply-to that is no email address.`,
           body: Type.Object(
-            { organisationName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))), replyTo: Type.Optional(Nullable(Type.String({ maxLength: 254 }))) },
+            {
+              organisationName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+              replyTo: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
+            },
             { additionalProperties: false },
           ),
-          response: { 200: Type.Object({ success: Type.Literal(true), data: MailSettings }), 400: Type.Ref('Error') },
+          response: {
+            200: Type.Object({ success: Type.Literal(true), data: MailSettings }),
+            400: Type.Ref('Error'),
+          },
         },
       },
-      async (req) => ({ success: true as const, data: await putMailSettings(deps.db, keyPrincipal(req).userId, req.body) }),
+      async (req) => ({
+        success: true as const,
+        data: await putMailSettings(deps.db, keyPrincipal(req).userId, req.body),
+      }),
     );
   };

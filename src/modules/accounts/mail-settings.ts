@@ -30,16 +30,31 @@ export async function getMailSettings(db: Kysely<Database>, userId: string): Pro
 }
 
 /** Sets both; an empty text clears one. 400 `invalid_field` for a name with line breaks or too long, `invalid_email` for a reply-to that is no address. */
-export async function putMailSettings(db: Kysely<Database>, userId: string, input: { organisationName?: string | null | undefined; replyTo?: string | null | undefined }): Promise<MailSettings> {
+export async function putMailSettings(
+  db: Kysely<Database>,
+  userId: string,
+  input: { organisationName?: string | null | undefined; replyTo?: string | null | undefined },
+): Promise<MailSettings> {
   const name = (input.organisationName ?? '').trim();
-  if (name.length > NAME_MAX) throw badRequest('invalid_field', `organisationName must be at most ${NAME_MAX} characters`, { field: 'organisationName' });
+  if (name.length > NAME_MAX)
+    throw badRequest('invalid_field', `organisationName must be at most ${NAME_MAX} characters`, {
+      field: 'organisationName',
+    });
   // A display name is one line of a mail header: no control characters.
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('invalid_field', 'organisationName must be one line of text', { field: 'organisationName' });
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    throw badRequest('invalid_field', 'organisationName must be one line of text', {
+      field: 'organisationName',
+    });
   const replyText = (input.replyTo ?? '').trim();
   let replyTo: string | null = null;
   if (replyText !== '') {
     const v = checkSyntax(replyText);
-    if (!v.ok) throw badRequest('invalid_email', v.reason === 'syntax' ? 'replyTo must be an email address' : v.message, { field: 'replyTo' });
+    if (!v.ok)
+      throw badRequest(
+        'invalid_email',
+        v.reason === 'syntax' ? 'replyTo must be an email address' : v.message,
+        { field: 'replyTo' },
+      );
     replyTo = v.email;
   }
   await repo.setMailSettings(db, userId, { orgName: name === '' ? null : name, replyTo });
@@ -47,11 +62,22 @@ export async function putMailSettings(db: Kysely<Database>, userId: string, inpu
 }
 
 /** The senders of these accounts' mails, by account id. */
-export async function mailSendersOf(db: Db, accountIds: readonly string[]): Promise<Map<string, { orgName: string | null; replyTo: string | null }>> {
-  return new Map((await repo.findUsersById(db, [...new Set(accountIds)])).map((u) => [u.id, { orgName: u.org_name, replyTo: u.reply_to }]));
+export async function mailSendersOf(
+  db: Db,
+  accountIds: readonly string[],
+): Promise<Map<string, { orgName: string | null; replyTo: string | null }>> {
+  return new Map(
+    (await repo.findUsersById(db, [...new Set(accountIds)])).map((u) => [
+      u.id,
+      { orgName: u.org_name, replyTo: u.reply_to },
+    ]),
+  );
 }
 
 /** What a mail about `about` (an event's title) carries of its organiser. */
-export function senderFor(settings: { orgName: string | null; replyTo: string | null } | undefined, about: string): MailSender {
+export function senderFor(
+  settings: { orgName: string | null; replyTo: string | null } | undefined,
+  about: string,
+): MailSender {
   return { name: settings?.orgName ?? about, replyTo: settings?.replyTo ?? undefined };
 }

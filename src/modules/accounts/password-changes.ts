@@ -48,9 +48,14 @@ export async function forgotPassword(deps: AccountDeps, emailInput: string): Pro
  * verified (the mailbox proved it), lifts a sign-in lock, ends every session of the
  * account and mails a notice — in one transaction, just after clearing the failure count.
  */
-export async function resetPassword(deps: AccountDeps, input: { token: string; password: string }): Promise<void> {
-  if (input.password.length < 10) throw badRequest('weak_password', 'password must be at least 10 characters');
-  const invalid = () => badRequest('invalid_reset_token', 'this password reset link is not valid; ask for a new one');
+export async function resetPassword(
+  deps: AccountDeps,
+  input: { token: string; password: string },
+): Promise<void> {
+  if (input.password.length < 10)
+    throw badRequest('weak_password', 'password must be at least 10 characters');
+  const invalid = () =>
+    badRequest('invalid_reset_token', 'this password reset link is not valid; ask for a new one');
   if (!TOKEN_SHAPE.test(input.token)) throw invalid();
   const hash = sha256(input.token);
   const passwordHash = await hashPassword(input.password);
@@ -58,7 +63,8 @@ export async function resetPassword(deps: AccountDeps, input: { token: string; p
   // The failures that set the lock go with it, or the next sign-in would lock the account again (docs/decisions/20-booking-lifecycle.md).
   // Cleared before the lock is lifted: a locked account counts no failures, so none slip in between.
   const pending = await repo.findPasswordReset(deps.db, hash);
-  if (pending && pending.used_at === null && pending.expires_at > now) await deps.rateLimiter.clear(accountBucket(pending.email), now, LOGIN_ACCOUNT_LOCK);
+  if (pending && pending.used_at === null && pending.expires_at > now)
+    await deps.rateLimiter.clear(accountBucket(pending.email), now, LOGIN_ACCOUNT_LOCK);
   const done = await deps.db.transaction().execute(async (trx) => {
     const row = await repo.consumePasswordReset(trx, hash, now);
     if (!row) return false;
@@ -73,8 +79,15 @@ export async function resetPassword(deps: AccountDeps, input: { token: string; p
   if (!done) {
     const row = await repo.findPasswordReset(deps.db, hash);
     if (!row) throw invalid();
-    if (row.used_at !== null) throw badRequest('invalid_reset_token', 'this password reset link has already been used; ask for a new one');
-    throw badRequest('invalid_reset_token', 'this password reset link has expired (links work for 60 minutes); ask for a new one');
+    if (row.used_at !== null)
+      throw badRequest(
+        'invalid_reset_token',
+        'this password reset link has already been used; ask for a new one',
+      );
+    throw badRequest(
+      'invalid_reset_token',
+      'this password reset link has expired (links work for 60 minutes); ask for a new one',
+    );
   }
   deps.jobs?.kick();
 }
@@ -97,9 +110,11 @@ export async function changePassword(
     await deps.rateLimiter.release(`password-change:${userId}`, now, CHANGE_LIMIT);
     throw tooManyAttempts(r, 'too many wrong current passwords');
   }
-  if (!(await verifyPassword(input.currentPassword, user.password_hash))) throw forbidden('wrong_password', 'the current password is wrong');
+  if (!(await verifyPassword(input.currentPassword, user.password_hash)))
+    throw forbidden('wrong_password', 'the current password is wrong');
   await deps.rateLimiter.release(`password-change:${userId}`, now, CHANGE_LIMIT);
-  if (input.newPassword.length < 10) throw badRequest('weak_password', 'the new password must be at least 10 characters');
+  if (input.newPassword.length < 10)
+    throw badRequest('weak_password', 'the new password must be at least 10 characters');
   const passwordHash = await hashPassword(input.newPassword);
   const epoch = await deps.db.transaction().execute(async (trx) => {
     await repo.setPasswordHash(trx, userId, passwordHash);
@@ -115,4 +130,3 @@ export async function changePassword(
 export async function logoutEverywhere(deps: AccountDeps, userId: string): Promise<void> {
   await deps.db.transaction().execute((trx) => endSessions(deps, trx, userId));
 }
-

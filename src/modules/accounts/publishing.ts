@@ -53,7 +53,11 @@ export function presentRequest(r: PublishingRequestRow) {
 }
 
 /** The organiser asks. 409 while a request waits, or when the account may publish already. */
-export async function requestPublishing(deps: Deps, userId: string, message: string): Promise<PublishingRequestRow> {
+export async function requestPublishing(
+  deps: Deps,
+  userId: string,
+  message: string,
+): Promise<PublishingRequestRow> {
   const body = text(message, 'message', MESSAGE_MAX);
   const user = await getUser(deps.db, userId);
   if (user.can_publish) throw conflict('already_can_publish', 'this account may already publish live events');
@@ -61,7 +65,11 @@ export async function requestPublishing(deps: Deps, userId: string, message: str
   try {
     await requests.insertRequest(deps.db, { id, userId, message: body, createdAt: deps.clock.now() });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('publishing_request_pending', 'a request for publishing access is already waiting for review; staff will mail you their answer');
+    if (isUniqueViolation(err))
+      throw conflict(
+        'publishing_request_pending',
+        'a request for publishing access is already waiting for review; staff will mail you their answer',
+      );
     throw err;
   }
   return (await requests.findRequest(deps.db, id))!;
@@ -71,24 +79,48 @@ export async function requestPublishing(deps: Deps, userId: string, message: str
 export const requestsOf = (db: Kysely<Database>, userId: string) => requests.requestsOf(db, userId, 20);
 
 /** Staff: requests in one status with the account's facts, oldest first. */
-export async function listRequests(db: Kysely<Database>, q: { status: RequestStatus; limit: number; startingAfter?: string | undefined }) {
+export async function listRequests(
+  db: Kysely<Database>,
+  q: { status: RequestStatus; limit: number; startingAfter?: string | undefined },
+) {
   let after: { createdAt: Date; id: string } | undefined;
   if (q.startingAfter !== undefined) {
     const row = await requests.findRequest(db, q.startingAfter);
-    if (!row || row.status !== q.status) throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
+    if (!row || row.status !== q.status)
+      throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
     after = { createdAt: row.created_at, id: row.id };
   }
   const rows = await requests.requestsByStatus(db, q.status, q.limit, after);
   const page = pageOf(rows, q.limit, (r) => r.id);
-  const users = new Map((await repo.findUsersById(db, page.items.map((r) => r.user_id))).map((u) => [u.id, u]));
+  const users = new Map(
+    (
+      await repo.findUsersById(
+        db,
+        page.items.map((r) => r.user_id),
+      )
+    ).map((u) => [u.id, u]),
+  );
   const items = page.items.map((r) => {
     const u = users.get(r.user_id)!;
     return {
       ...presentRequest(r),
-      account: { userId: u.id, email: u.email, name: u.name, phone: u.phone, emailVerified: isEmailVerified(u), canPublish: u.can_publish, createdAt: u.created_at.toISOString() },
+      account: {
+        userId: u.id,
+        email: u.email,
+        name: u.name,
+        phone: u.phone,
+        emailVerified: isEmailVerified(u),
+        canPublish: u.can_publish,
+        createdAt: u.created_at.toISOString(),
+      },
     };
   });
-  return { items, hasMore: page.hasMore, nextCursor: page.nextCursor, count: await requests.countByStatus(db, q.status) };
+  return {
+    items,
+    hasMore: page.hasMore,
+    nextCursor: page.nextCursor,
+    count: await requests.countByStatus(db, q.status),
+  };
 }
 
 /**
@@ -105,7 +137,12 @@ export async function decideRequest(
   const staffUserId = staff.userId;
   const reason = decision.grant ? null : text(decision.reason, 'reason', REASON_MAX);
   const decided = await deps.db.transaction().execute(async (trx) => {
-    const row = await requests.decideRequest(trx, requestId, { status: decision.grant ? 'granted' : 'declined', reason, decidedBy: staffUserId, at: deps.clock.now() });
+    const row = await requests.decideRequest(trx, requestId, {
+      status: decision.grant ? 'granted' : 'declined',
+      reason,
+      decidedBy: staffUserId,
+      at: deps.clock.now(),
+    });
     if (!row) return undefined;
     if (decision.grant) await repo.setCanPublish(trx, row.user_id, true);
     const action = decision.grant ? 'account.publishing_request_grant' : 'account.publishing_request_decline';
@@ -116,7 +153,9 @@ export async function decideRequest(
       action,
       target: { type: 'account', id: row.user_id },
       before: { publishingRequest: 'pending' },
-      after: decision.grant ? { publishingRequest: 'granted', canPublish: true } : { publishingRequest: 'declined', reason },
+      after: decision.grant
+        ? { publishingRequest: 'granted', canPublish: true }
+        : { publishingRequest: 'declined', reason },
     });
     await enqueue(trx, deps, publishingDecisionJob, { requestId: row.id });
     return row;
@@ -132,15 +171,32 @@ export async function decideRequest(
 
 type MailDeps = { db: Kysely<Database>; baseUrl: string; mailer: Mailer };
 
-export async function sendPublishingDecisionJob(deps: MailDeps, payload: { requestId: string }): Promise<void> {
+export async function sendPublishingDecisionJob(
+  deps: MailDeps,
+  payload: { requestId: string },
+): Promise<void> {
   const request = await requests.findRequest(deps.db, payload.requestId);
   if (!request || request.status === 'pending') return;
   const user = await repo.findUserById(deps.db, request.user_id);
   if (!user) return;
-  await deps.mailer.send(renderDecisionMail({ baseUrl: deps.baseUrl, name: user.name, email: user.email, status: request.status, reason: request.reason }));
+  await deps.mailer.send(
+    renderDecisionMail({
+      baseUrl: deps.baseUrl,
+      name: user.name,
+      email: user.email,
+      status: request.status,
+      reason: request.reason,
+    }),
+  );
 }
 
-export function renderDecisionMail(m: { baseUrl: string; name: string; email: string; status: 'granted' | 'declined'; reason: string | null }) {
+export function renderDecisionMail(m: {
+  baseUrl: string;
+  name: string;
+  email: string;
+  status: 'granted' | 'declined';
+  reason: string | null;
+}) {
   const events = `${m.baseUrl}/dashboard/events`;
   const lines =
     m.status === 'granted'
@@ -152,10 +208,18 @@ export function renderDecisionMail(m: { baseUrl: string; name: string; email: st
           events,
         ];
   const text = [`Hello ${m.name},`, '', ...lines].join('\n');
-  const subject = m.status === 'granted' ? 'You can now publish live events' : 'Your request to publish live events';
+  const subject =
+    m.status === 'granted' ? 'You can now publish live events' : 'Your request to publish live events';
   const html = mailHtml(
     subject,
-    `<p>Hello ${escapeHtml(m.name)},</p>` + lines.map((l) => (l === events ? `<p><a href="${escapeHtml(events)}">${escapeHtml(events)}</a></p>` : `<p>${escapeHtml(l)}</p>`)).join(''),
+    `<p>Hello ${escapeHtml(m.name)},</p>` +
+      lines
+        .map((l) =>
+          l === events
+            ? `<p><a href="${escapeHtml(events)}">${escapeHtml(events)}</a></p>`
+            : `<p>${escapeHtml(l)}</p>`,
+        )
+        .join(''),
   );
   return { to: m.email, subject, text, html };
 }
@@ -170,9 +234,18 @@ export async function setOrganiserAccess(
   const before = await repo.findUserById(deps.db, userId);
   if (!before) throw notFound('no such account', 'account_not_found');
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.setCanPublish(trx, userId, canPublish))) throw notFound('no such account', 'account_not_found');
+    if (!(await repo.setCanPublish(trx, userId, canPublish)))
+      throw notFound('no such account', 'account_not_found');
     const action = canPublish ? 'account.organiser_access_grant' : 'account.organiser_access_remove';
-    await audit.recordChange(trx, deps, { accountId: userId, mode: 'live', actor: audit.actorOfSession(staff, true), action, target: { type: 'account', id: userId }, before: { canPublish: before.can_publish }, after: { canPublish } });
+    await audit.recordChange(trx, deps, {
+      accountId: userId,
+      mode: 'live',
+      actor: audit.actorOfSession(staff, true),
+      action,
+      target: { type: 'account', id: userId },
+      before: { canPublish: before.can_publish },
+      after: { canPublish },
+    });
   });
   return getUser(deps.db, userId);
 }

@@ -38,13 +38,16 @@ export function createSessionSigner(secret: string, clock: Clock): SessionSigner
           algorithms: ['HS256'],
           currentDate: clock.now(),
         });
-        if (typeof payload.sub !== 'string') throw unauthorized('invalid_session', 'session token has no subject');
+        if (typeof payload.sub !== 'string')
+          throw unauthorized('invalid_session', 'session token has no subject');
         // Tokens from before epochs existed carry none: epoch 0.
         const epoch = payload.ep === undefined ? 0 : payload.ep;
-        if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch)) throw unauthorized('invalid_session', 'session token is not valid');
+        if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch))
+          throw unauthorized('invalid_session', 'session token is not valid');
         return { userId: payload.sub, epoch };
       } catch (err) {
-        if (err instanceof joseErrors.JWTExpired) throw unauthorized('session_expired', 'session token has expired; log in again');
+        if (err instanceof joseErrors.JWTExpired)
+          throw unauthorized('session_expired', 'session token has expired; log in again');
         throw unauthorized('invalid_session', 'session token is not valid');
       }
     },

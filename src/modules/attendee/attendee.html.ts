@@ -7,9 +7,15 @@ import { ticketQrPng } from '../tickets/ticket-mail.js';
 import type { DocumentRef } from '../gst/gst.service.js';
 import { formToken, type Ticket } from './attendee.service.js';
 
-export const ATTENDEE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+export const ATTENDEE_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-const rupees = (paise: number) => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: paise % 100 === 0 ? 0 : 2 }).format(paise / 100);
+const rupees = (paise: number) =>
+  new Intl.NumberFormat('en-IN', {
+    style: 'currency',
+    currency: 'INR',
+    minimumFractionDigits: paise % 100 === 0 ? 0 : 2,
+  }).format(paise / 100);
 
 export function layout(css: string, title: string, body: string): string {
   return `<!doctype html>
@@ -35,7 +41,12 @@ ${body}
 export function calendarLink(t: Ticket): string | null {
   const { event, reg, session } = t;
   const description = `Ticket ${t.ticketId} (${reg.ticket_type}${session.title ? ` · ${session.title}` : ''}).`;
-  return googleCalendarUrl({ title: event.title, span: session.span, location: event.location, description }, t.timeZone) ?? null;
+  return (
+    googleCalendarUrl(
+      { title: event.title, span: session.span, location: event.location, description },
+      t.timeZone,
+    ) ?? null
+  );
 }
 
 function refundSentence(t: Ticket): string {
@@ -67,27 +78,49 @@ function forms(t: Ticket, token: string, secretsKey: Buffer): string {
 <button type="submit" class="secondary" id="cancel-submit">Cancel booking</button>
 </form></section>`);
   }
-  if (t.reg.status === 'confirmed' && (t.policy.transfer || t.policy.cancel) && !t.canTransfer && !t.canCancel && t.cutoff) {
-    parts.push(`<p class="notice">Changes from this page closed at ${h(formatInstant(t.cutoff, t.timeZone))}, ${t.policy.cutoffHours} hours before the ${t.session.title === null ? 'event' : 'session'}. Contact the organiser.</p>`);
+  if (
+    t.reg.status === 'confirmed' &&
+    (t.policy.transfer || t.policy.cancel) &&
+    !t.canTransfer &&
+    !t.canCancel &&
+    t.cutoff
+  ) {
+    parts.push(
+      `<p class="notice">Changes from this page closed at ${h(formatInstant(t.cutoff, t.timeZone))}, ${t.policy.cutoffHours} hours before the ${t.session.title === null ? 'event' : 'session'}. Contact the organiser.</p>`,
+    );
   } else if (parts.length > 0 && t.cutoff) {
-    parts.push(`<p class="hint">You can change this booking here until ${h(formatInstant(t.cutoff, t.timeZone))}.</p>`);
+    parts.push(
+      `<p class="hint">You can change this booking here until ${h(formatInstant(t.cutoff, t.timeZone))}.</p>`,
+    );
   }
   return parts.join('\n');
 }
 
-const DOCUMENT_KINDS: Record<DocumentRef['kind'], string> = { tax_invoice: 'Tax invoice', bill_of_supply: 'Bill of supply', credit_note: 'Credit note' };
+const DOCUMENT_KINDS: Record<DocumentRef['kind'], string> = {
+  tax_invoice: 'Tax invoice',
+  bill_of_supply: 'Bill of supply',
+  credit_note: 'Credit note',
+};
 
 /** The booking's tax documents, each a link to its PDF under this page's token. */
 function documentsSection(token: string, docs: readonly DocumentRef[]): string {
   if (docs.length === 0) return '';
   const items = docs.map(
-    (d) => `<li><a href="/t/${h(token)}/documents/${h(encodeURIComponent(d.number))}" type="application/pdf">${h(DOCUMENT_KINDS[d.kind])} ${h(d.number)}</a> (${h(d.date)}, ${h(rupees(d.totalPaise))}, PDF)</li>`,
+    (d) =>
+      `<li><a href="/t/${h(token)}/documents/${h(encodeURIComponent(d.number))}" type="application/pdf">${h(DOCUMENT_KINDS[d.kind])} ${h(d.number)}</a> (${h(d.date)}, ${h(rupees(d.totalPaise))}, PDF)</li>`,
   );
   return `<section aria-labelledby="docs-title"><h2 id="docs-title">Tax documents</h2>
 <ul class="links">${items.join('\n')}</ul></section>`;
 }
 
-export function renderTicketPage(input: { css: string; ticket: Ticket; token: string; secretsKey: Buffer; walletLinks: string; documents: readonly DocumentRef[] }): string {
+export function renderTicketPage(input: {
+  css: string;
+  ticket: Ticket;
+  token: string;
+  secretsKey: Buffer;
+  walletLinks: string;
+  documents: readonly DocumentRef[];
+}): string {
   const { ticket: t } = input;
   const { event, reg } = t;
   const track = t.session.title;
@@ -106,7 +139,14 @@ export function renderTicketPage(input: { css: string; ticket: Ticket; token: st
     : `<p class="notice" role="status">This booking is ${h(reg.status)}.${reg.status === 'cancelled' && Number(reg.amount_paise) > 0 ? ` Refunded: ${h(rupees(Number(reg.amount_paise) - reg.kept_paise))}.` : ''}</p>`;
   const cal = calendarLink(t);
   const links = confirmed
-    ? [cal ? `<li><a href="${h(cal)}" rel="noopener noreferrer" target="_blank">Add to Google Calendar</a></li>` : '', input.walletLinks].filter((x) => x).join('\n')
+    ? [
+        cal
+          ? `<li><a href="${h(cal)}" rel="noopener noreferrer" target="_blank">Add to Google Calendar</a></li>`
+          : '',
+        input.walletLinks,
+      ]
+        .filter((x) => x)
+        .join('\n')
     : '';
   const body = `<h1>Your ticket</h1>
 <dl class="facts">${rows.map(([k, v]) => `<div><dt>${h(k)}</dt><dd>${h(v)}</dd></div>`).join('')}</dl>

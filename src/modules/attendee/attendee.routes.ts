@@ -7,15 +7,33 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, badRequest, forbidden } from '../../lib/errors.js';
-import { cancelTicket, formTokenMatches, openTicket, ticketDocumentPdf, ticketDocuments, transferTicket, type AttendeeDeps, type Change } from './attendee.service.js';
+import {
+  cancelTicket,
+  formTokenMatches,
+  openTicket,
+  ticketDocumentPdf,
+  ticketDocuments,
+  transferTicket,
+  type AttendeeDeps,
+  type Change,
+} from './attendee.service.js';
 import { ATTENDEE_CSP, renderDonePage, renderTicketPage } from './attendee.html.js';
 import { loadPageStyle, pageStyleUrl } from '../checkout/assets.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
-const Html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
-const errorPages = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, Html('An HTML page naming the problem.')]));
-const Token = Type.Object({ token: Type.String({ maxLength: 120, description: 'The attendee token from the ticket mail: `<registration id>.<mac>`.' }) });
+const Html = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
+});
+const errorPages = (statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, Html('An HTML page naming the problem.')]));
+const Token = Type.Object({
+  token: Type.String({
+    maxLength: 120,
+    description: 'The attendee token from the ticket mail: `<registration id>.<mac>`.',
+  }),
+});
 const AUTH =
   'No key: the token in the path is the credential (an HMAC over the registration and its current ticket id; nothing stored). A transfer reissues the ticket id, which retires every earlier link. Rate limited per IP.';
 const FORM_RULES =
@@ -35,7 +53,13 @@ export const attendeeRoutes =
 
 async function attendeePages(app: App, deps: AttendeePageDeps & { css: string }): Promise<void> {
   const send = (reply: FastifyReply, body: string) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', ATTENDEE_CSP).header('cache-control', 'no-store').header('referrer-policy', 'same-origin').header('x-content-type-options', 'nosniff').send(body);
+    reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', ATTENDEE_CSP)
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'same-origin')
+      .header('x-content-type-options', 'nosniff')
+      .send(body);
 
   function errorPage(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
     let status = 500;
@@ -50,7 +74,10 @@ async function attendeePages(app: App, deps: AttendeePageDeps & { css: string })
     } else {
       req.log.error({ err, reqId: req.id }, 'internal error');
     }
-    return send(reply.code(status), renderDonePage(deps.css, status === 404 ? 'Link not valid' : 'Not done', [message]));
+    return send(
+      reply.code(status),
+      renderDonePage(deps.css, status === 404 ? 'Link not valid' : 'Not done', [message]),
+    );
   }
 
   app.get(
@@ -60,7 +87,8 @@ async function attendeePages(app: App, deps: AttendeePageDeps & { css: string })
       errorHandler: errorPage,
       schema: {
         tags: ['attendee'],
-        summary: 'The attendee’s own page: the ticket, its QR, calendar link, and the changes the policy allows',
+        summary:
+          'The attendee’s own page: the ticket, its QR, calendar link, and the changes the policy allows',
         description: [
           'Server-rendered HTML without script. Shows the booking, the QR of the current ticket id, an “Add to Google Calendar” link, the wallet links where they exist, links to the booking’s tax invoice and credit notes (PDFs, authorised by the same token; none for a transferred ticket), and, while the event’s `selfService` policy allows and before its cutoff, a transfer form and a cancellation form naming the refund to the paisa.',
           AUTH,
@@ -73,7 +101,17 @@ async function attendeePages(app: App, deps: AttendeePageDeps & { css: string })
       const ticket = await openTicket(deps, req.params.token);
       const ref = { registrationId: ticket.reg.id, token: req.params.token };
       const documents = await ticketDocuments(deps, ticket);
-      return send(reply, renderTicketPage({ css: deps.css, ticket, token: req.params.token, secretsKey: deps.secretsKey, walletLinks: deps.walletLinks?.(ref) ?? '', documents }));
+      return send(
+        reply,
+        renderTicketPage({
+          css: deps.css,
+          ticket,
+          token: req.params.token,
+          secretsKey: deps.secretsKey,
+          walletLinks: deps.walletLinks?.(ref) ?? '',
+          documents,
+        }),
+      );
     },
   );
 
@@ -88,31 +126,66 @@ async function attendeePages(app: App, deps: AttendeePageDeps & { css: string })
           'The documents the ticket page links (`number` as the page gives it): the booking’s tax invoice or bill of supply and each credit note, as the A4 PDF the organiser’s API serves. 404 for a number that is not this booking’s, and for every document of a transferred ticket (they were issued to the giver).',
           AUTH,
         ].join('\n\n'),
-        params: Type.Object({ token: Token.properties.token, number: Type.String({ maxLength: 40, description: 'The document’s number, e.g. `TIXI2627-000001`.' }) }),
-        response: { 200: { description: 'The document.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, 404: Type.Ref('Error') } as never,
+        params: Type.Object({
+          token: Token.properties.token,
+          number: Type.String({
+            maxLength: 40,
+            description: 'The document’s number, e.g. `TIXI2627-000001`.',
+          }),
+        }),
+        response: {
+          200: {
+            description: 'The document.',
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+          },
+          404: Type.Ref('Error'),
+        } as never,
       },
     },
     async (req, reply) => {
       const { token, number } = req.params as { token: string; number: string };
       const file = await ticketDocumentPdf(deps, token, number);
-      return reply.type('application/pdf').header('content-disposition', `inline; filename="${file.fileName}"`).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').send(file.pdf);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${file.fileName}"`)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(file.pdf);
     },
   );
 
   const ownOrigins = (req: FastifyRequest) => [new URL(deps.baseUrl).origin, `${req.protocol}://${req.host}`];
-  function assertFromPage(req: FastifyRequest, token: string, change: Change, csrf: string | undefined): void {
+  function assertFromPage(
+    req: FastifyRequest,
+    token: string,
+    change: Change,
+    csrf: string | undefined,
+  ): void {
     const origin = req.headers.origin;
     // `Origin: null` (a privacy setting or an opaque origin) says nothing: then the browser's Sec-Fetch-Site decides.
-    const fromPage = typeof origin === 'string' && origin !== '' && origin !== 'null' ? ownOrigins(req).includes(origin) : req.headers['sec-fetch-site'] === 'same-origin';
-    if (!fromPage) throw forbidden('cross_origin_refused', 'this form must be sent from the ticket page itself');
-    if (!formTokenMatches(deps.secretsKey, token, change, csrf)) throw forbidden('csrf_refused', 'this form did not come from the ticket page; open the page again and retry');
+    const fromPage =
+      typeof origin === 'string' && origin !== '' && origin !== 'null'
+        ? ownOrigins(req).includes(origin)
+        : req.headers['sec-fetch-site'] === 'same-origin';
+    if (!fromPage)
+      throw forbidden('cross_origin_refused', 'this form must be sent from the ticket page itself');
+    if (!formTokenMatches(deps.secretsKey, token, change, csrf))
+      throw forbidden(
+        'csrf_refused',
+        'this form did not come from the ticket page; open the page again and retry',
+      );
   }
 
   await app.register(async (form) => {
-    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8 * 1024 }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
-    const Form = (fields: Record<string, ReturnType<typeof Type.String>>) => Type.Object({ csrf: Type.String({ maxLength: 100 }), ...fields }, { additionalProperties: false });
+    form.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 8 * 1024 },
+      (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
+    const Form = (fields: Record<string, ReturnType<typeof Type.String>>) =>
+      Type.Object({ csrf: Type.String({ maxLength: 100 }), ...fields }, { additionalProperties: false });
     const common = (summary: string, description: string, body: ReturnType<typeof Form>) => ({
       bodyLimit: 8 * 1024,
       config: { auth: { kind: 'public' as const } },
@@ -124,7 +197,10 @@ async function attendeePages(app: App, deps: AttendeePageDeps & { css: string })
         consumes: ['application/x-www-form-urlencoded'],
         params: Token,
         body,
-        response: { 200: Html('What was done.'), ...errorPages([400, 403, 404, 409, 413, 415, 429, 500, 502, 503]) } as never,
+        response: {
+          200: Html('What was done.'),
+          ...errorPages([400, 403, 404, 409, 413, 415, 429, 500, 502, 503]),
+        } as never,
       },
     });
 
@@ -133,14 +209,23 @@ async function attendeePages(app: App, deps: AttendeePageDeps & { css: string })
       common(
         'Transfer the ticket to another person',
         'The organiser’s transfer, with the attendee as actor: a new ticket id (the old QR is then refused at the door with `transferred`), the ticket mail to the new holder, and this link retired (the new holder gets their own).',
-        Form({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }),
+        Form({
+          name: Type.String({ minLength: 1, maxLength: 200 }),
+          email: Type.String({ minLength: 3, maxLength: 254 }),
+        }),
       ),
       async (req, reply) => {
         const { token } = req.params as { token: string };
         const b = req.body as { csrf: string; name: string; email: string };
         assertFromPage(req, token, 'transfer', b.csrf);
         const reg = await transferTicket(deps, token, { name: b.name, email: b.email });
-        return send(reply, renderDonePage(deps.css, 'Ticket transferred', [`The ticket now belongs to ${reg.name}, who gets it by mail.`, 'This page and your old QR code no longer work.']));
+        return send(
+          reply,
+          renderDonePage(deps.css, 'Ticket transferred', [
+            `The ticket now belongs to ${reg.name}, who gets it by mail.`,
+            'This page and your old QR code no longer work.',
+          ]),
+        );
       },
     );
 
@@ -155,10 +240,17 @@ async function attendeePages(app: App, deps: AttendeePageDeps & { css: string })
         const { token } = req.params as { token: string };
         const b = req.body as { csrf: string; confirm?: string };
         assertFromPage(req, token, 'cancel', b.csrf);
-        if (b.confirm !== 'yes') throw badRequest('invalid_request', 'tick “Yes, cancel my booking” to cancel');
+        if (b.confirm !== 'yes')
+          throw badRequest('invalid_request', 'tick “Yes, cancel my booking” to cancel');
         const { refundPaise } = await cancelTicket(deps, token);
-        const refund = refundPaise > 0 ? `${new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(refundPaise / 100)} is on its way back to you.` : 'Nothing is refunded.';
-        return send(reply, renderDonePage(deps.css, 'Booking cancelled', ['Your booking is cancelled.', refund]));
+        const refund =
+          refundPaise > 0
+            ? `${new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(refundPaise / 100)} is on its way back to you.`
+            : 'Nothing is refunded.';
+        return send(
+          reply,
+          renderDonePage(deps.css, 'Booking cancelled', ['Your booking is cancelled.', refund]),
+        );
       },
     );
   });

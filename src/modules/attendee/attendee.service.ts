@@ -29,13 +29,18 @@ export interface AttendeeDeps {
 export type Ticket = Awaited<ReturnType<typeof openTicket>>;
 export type Change = 'transfer' | 'cancel';
 
-const notShown = () => notFound('this link is not valid: the ticket was transferred to someone else, or the link was mistyped', 'ticket_page_not_found');
+const notShown = () =>
+  notFound(
+    'this link is not valid: the ticket was transferred to someone else, or the link was mistyped',
+    'ticket_page_not_found',
+  );
 
 /** The booking a token opens, with its event and what the policy allows now. */
 export async function openTicket(deps: AttendeeDeps, token: string) {
   const id = attendeeTokenRegistration(token);
   const reg = id === undefined ? undefined : await registrations.findRegistration(deps.db, id);
-  if (!reg || !attendeeTokenMatches(deps.secretsKey, token, reg.id, reg.ticket_code ?? reg.id)) throw notShown();
+  if (!reg || !attendeeTokenMatches(deps.secretsKey, token, reg.id, reg.ticket_code ?? reg.id))
+    throw notShown();
   const event = await events.findEvent(deps.db, reg.event_id);
   if (!event) throw notShown();
   const policy = events.selfServicePolicy(event.self_service);
@@ -43,7 +48,10 @@ export async function openTicket(deps: AttendeeDeps, token: string) {
   // A test event's cutoff passes on its account's clock.
   const now = await nowFor(deps.registerDeps, event.account_id, event.mode);
   const open = events.selfServiceOpen(policy, session.startsAt, now);
-  const amount = reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0 ? Number(reg.amount_paise) : 0;
+  const amount =
+    reg.status === 'confirmed' && reg.payment_id !== null && Number(reg.amount_paise) > 0
+      ? Number(reg.amount_paise)
+      : 0;
   // What the buyer still has in it (the organiser may have given part back); the policy's fee is on the price.
   const paid = Math.max(0, amount - reg.refunded_paise);
   const fee = amount - events.policyRefundPaise(policy, amount);
@@ -74,7 +82,11 @@ export async function ticketDocuments(deps: AttendeeDeps, t: Ticket): Promise<gs
 }
 
 /** One of those documents as a PDF, the token its only credential: 404 for any other number or a transferred ticket. */
-export async function ticketDocumentPdf(deps: AttendeeDeps, token: string, number: string): Promise<{ fileName: string; pdf: Buffer }> {
+export async function ticketDocumentPdf(
+  deps: AttendeeDeps,
+  token: string,
+  number: string,
+): Promise<{ fileName: string; pdf: Buffer }> {
   const t = await openTicket(deps, token);
   const mine = (await ticketDocuments(deps, t)).some((d) => d.number === number);
   const file = mine ? await gst.documentPdfOf(deps.db, t.reg.id, number) : undefined;
@@ -84,11 +96,19 @@ export async function ticketDocumentPdf(deps: AttendeeDeps, token: string, numbe
 
 /** Why a change is refused, said so a person understands it. */
 function assertAllowed(t: Ticket, change: Change): void {
-  if (t.reg.status !== 'confirmed') throw conflict('not_confirmed', `this ticket is ${t.reg.status}; nothing more can change`);
+  if (t.reg.status !== 'confirmed')
+    throw conflict('not_confirmed', `this ticket is ${t.reg.status}; nothing more can change`);
   const allowed = change === 'transfer' ? t.policy.transfer : t.policy.cancel;
-  if (!allowed) throw conflict('self_service_not_allowed', `the organiser does not allow ${change === 'transfer' ? 'transfers' : 'cancellations'} from the ticket page; contact them`);
+  if (!allowed)
+    throw conflict(
+      'self_service_not_allowed',
+      `the organiser does not allow ${change === 'transfer' ? 'transfers' : 'cancellations'} from the ticket page; contact them`,
+    );
   if (!(change === 'transfer' ? t.canTransfer : t.canCancel)) {
-    throw conflict('self_service_closed', `${change === 'transfer' ? 'transfers' : 'cancellations'} closed ${t.policy.cutoffHours} hours before the ${t.session.title === null ? 'event' : 'session'} started (at ${formatInstant(t.cutoff!, t.timeZone)}); contact the organiser`);
+    throw conflict(
+      'self_service_closed',
+      `${change === 'transfer' ? 'transfers' : 'cancellations'} closed ${t.policy.cutoffHours} hours before the ${t.session.title === null ? 'event' : 'session'} started (at ${formatInstant(t.cutoff!, t.timeZone)}); contact the organiser`,
+    );
   }
 }
 
@@ -113,7 +133,12 @@ export function formToken(secretsKey: Buffer, token: string, change: Change): st
   return createHmac('sha256', secretsKey).update(`attendee-form\0${token}\0${change}`).digest('base64url');
 }
 
-export function formTokenMatches(secretsKey: Buffer, token: string, change: Change, given: string | undefined): boolean {
+export function formTokenMatches(
+  secretsKey: Buffer,
+  token: string,
+  change: Change,
+  given: string | undefined,
+): boolean {
   if (given === undefined) return false;
   const want = Buffer.from(formToken(secretsKey, token, change));
   const got = Buffer.from(given);

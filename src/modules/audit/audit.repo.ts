@@ -22,7 +22,11 @@ export interface AuditFilter {
 
 /** Newest first, `limit` rows at most. */
 export function listEntries(db: Db, f: AuditFilter): Promise<AuditRow[]> {
-  let q = db.selectFrom('audit_log').selectAll().where('account_id', '=', f.accountId).where('mode', '=', f.mode);
+  let q = db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('account_id', '=', f.accountId)
+    .where('mode', '=', f.mode);
   if (f.targetType !== undefined) q = q.where('target_type', '=', f.targetType);
   if (f.targetId !== undefined) q = q.where('target_id', '=', f.targetId);
   if (f.action !== undefined) q = q.where('action', '=', f.action);
@@ -30,9 +34,11 @@ export function listEntries(db: Db, f: AuditFilter): Promise<AuditRow[]> {
   return q.orderBy('seq', 'desc').limit(f.limit).execute();
 }
 
-
 /** One target's entries, oldest first (a registration's history); `limit` rows at most. */
-export function entriesOfTarget(db: Db, t: { accountId: string; mode: Mode; targetType: string; targetId: string; limit: number }): Promise<AuditRow[]> {
+export function entriesOfTarget(
+  db: Db,
+  t: { accountId: string; mode: Mode; targetType: string; targetId: string; limit: number },
+): Promise<AuditRow[]> {
   return db
     .selectFrom('audit_log')
     .selectAll()

@@ -32,7 +32,10 @@ export function actorOfKey(p: { userId: string; keyId: string }, userDisplay?: s
 }
 
 /** The actor behind a signed-in session: staff act as staff, an organiser as its user. */
-export function actorOfSession(s: { userId: string; email: string; isStaff: boolean }, asStaff = false): AuditActor {
+export function actorOfSession(
+  s: { userId: string; email: string; isStaff: boolean },
+  asStaff = false,
+): AuditActor {
   return { kind: asStaff && s.isStaff ? 'staff' : 'user', id: s.userId, display: s.email };
 }
 
@@ -64,7 +67,10 @@ export function redact(value: unknown): unknown {
 }
 
 /** The fields of `before` and `after` that differ (compared as JSON), so an entry stays short. */
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } {
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
   const b: Record<string, unknown> = {};
   const a: Record<string, unknown> = {};
   for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
@@ -76,7 +82,11 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
 }
 
 /** Appends one change, inside the transaction that makes it. */
-export async function recordChange(trx: Db, deps: { clock: Clock; ids: Ids }, change: AuditChange): Promise<void> {
+export async function recordChange(
+  trx: Db,
+  deps: { clock: Clock; ids: Ids },
+  change: AuditChange,
+): Promise<void> {
   await repo.insertEntry(trx, entryRow(deps, change));
 }
 
@@ -98,7 +108,10 @@ export function entryRow(deps: { clock: Clock; ids: Ids }, change: AuditChange):
   };
 }
 
-export type AuditEntryRow = Omit<repo.AuditRow, 'seq' | 'before' | 'after'> & { before: string | null; after: string | null };
+export type AuditEntryRow = Omit<repo.AuditRow, 'seq' | 'before' | 'after'> & {
+  before: string | null;
+  after: string | null;
+};
 
 export interface AuditEntryView {
   id: string;
@@ -117,7 +130,8 @@ export type DescribeUsers = (db: Db, userIds: readonly string[]) => Promise<Map<
 
 export function parseCursor(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[0-9]{1,18}$/.test(value)) throw badRequest('invalid_cursor', 'startingAfter must be a nextCursor this list gave');
+  if (!/^[0-9]{1,18}$/.test(value))
+    throw badRequest('invalid_cursor', 'startingAfter must be a nextCursor this list gave');
   return value;
 }
 
@@ -127,12 +141,23 @@ export async function listChanges(
   describe: { keys: DescribeKeys; users: DescribeUsers },
   f: Omit<repo.AuditFilter, 'beforeSeq' | 'limit'> & { startingAfter?: string | undefined; limit: number },
 ): Promise<{ items: AuditEntryView[]; hasMore: boolean; nextCursor: string | null }> {
-  const rows = await repo.listEntries(db, { ...f, beforeSeq: parseCursor(f.startingAfter), limit: f.limit + 1 });
+  const rows = await repo.listEntries(db, {
+    ...f,
+    beforeSeq: parseCursor(f.startingAfter),
+    limit: f.limit + 1,
+  });
   const page = pageOf(rows, f.limit, (r) => String(r.seq));
-  const ids = (kind: string) => [...new Set(page.items.filter((r) => r.actor_kind === kind).map((r) => r.actor_id))];
+  const ids = (kind: string) => [
+    ...new Set(page.items.filter((r) => r.actor_kind === kind).map((r) => r.actor_id)),
+  ];
   const prefixes = await describe.keys(db, ids('key'));
   const emails = await describe.users(db, ids('user'));
-  const display = (r: repo.AuditRow) => (r.actor_kind === 'key' ? prefixes.get(r.actor_id) : r.actor_kind === 'user' ? emails.get(r.actor_id) : undefined) ?? r.actor_display;
+  const display = (r: repo.AuditRow) =>
+    (r.actor_kind === 'key'
+      ? prefixes.get(r.actor_id)
+      : r.actor_kind === 'user'
+        ? emails.get(r.actor_id)
+        : undefined) ?? r.actor_display;
   return {
     ...page,
     items: page.items.map((r) => ({
@@ -157,8 +182,25 @@ export interface HistoryEntry {
 }
 
 /** A target's entries oldest first (at most `limit`, 200 by default): what a registration's history is drawn from. */
-export async function historyOf(db: Db, target: { accountId: string; mode: Mode; type: string; id: string }, limit = 200): Promise<HistoryEntry[]> {
-  const rows = await repo.entriesOfTarget(db, { accountId: target.accountId, mode: target.mode, targetType: target.type, targetId: target.id, limit });
-  const obj = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
-  return rows.map((r) => ({ at: r.at, actor: { kind: r.actor_kind, id: r.actor_id, display: r.actor_display }, action: r.action, before: obj(r.before), after: obj(r.after) }));
+export async function historyOf(
+  db: Db,
+  target: { accountId: string; mode: Mode; type: string; id: string },
+  limit = 200,
+): Promise<HistoryEntry[]> {
+  const rows = await repo.entriesOfTarget(db, {
+    accountId: target.accountId,
+    mode: target.mode,
+    targetType: target.type,
+    targetId: target.id,
+    limit,
+  });
+  const obj = (v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  return rows.map((r) => ({
+    at: r.at,
+    actor: { kind: r.actor_kind, id: r.actor_id, display: r.actor_display },
+    action: r.action,
+    before: obj(r.before),
+    after: obj(r.after),
+  }));
 }

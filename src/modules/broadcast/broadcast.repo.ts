@@ -6,7 +6,12 @@ import type { Db } from '../../lib/db-handle.js';
 
 /** Files a broadcast once: false when it was filed before (a repeated request). */
 export async function insertBroadcast(db: Db, row: Insertable<BroadcastsTable>): Promise<boolean> {
-  const r = await db.insertInto('broadcasts').values(row).onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+  const r = await db
+    .insertInto('broadcasts')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
   return r !== undefined;
 }
 
@@ -24,14 +29,27 @@ export async function addRecipients(
   if (recipients.length === 0) return [];
   return db
     .insertInto('broadcast_recipients')
-    .values(recipients.map((r) => ({ broadcast_id: broadcastId, email: r.email, status: r.status, error: r.error, updated_at: now })))
+    .values(
+      recipients.map((r) => ({
+        broadcast_id: broadcastId,
+        email: r.email,
+        status: r.status,
+        error: r.error,
+        updated_at: now,
+      })),
+    )
     .onConflict((oc) => oc.columns(['broadcast_id', 'email']).doNothing())
     .returning(['email', 'status'])
     .execute();
 }
 
 export function findRecipient(db: Db, broadcastId: string, email: string) {
-  return db.selectFrom('broadcast_recipients').selectAll().where('broadcast_id', '=', broadcastId).where('email', '=', email).executeTakeFirst();
+  return db
+    .selectFrom('broadcast_recipients')
+    .selectAll()
+    .where('broadcast_id', '=', broadcastId)
+    .where('email', '=', email)
+    .executeTakeFirst();
 }
 
 /** Moves a recipient from one status to another; false when it was not in `from`. */
@@ -55,7 +73,10 @@ export async function moveRecipient(
 }
 
 /** How many recipients of a broadcast are in each status. */
-export async function countByStatus(db: Db, broadcastId: string): Promise<Record<BroadcastRecipientStatus, number>> {
+export async function countByStatus(
+  db: Db,
+  broadcastId: string,
+): Promise<Record<BroadcastRecipientStatus, number>> {
   const rows = await db
     .selectFrom('broadcast_recipients')
     .select(['status', sql<string>`count(*)`.as('n')])

@@ -51,18 +51,42 @@ export interface BroadcastDeps {
 export const broadcastMailJob = defineJob<{ broadcastId: string; email: string }>('broadcast.mail');
 
 /** A plain local@domain address; anything else is refused up front and counted as failed. */
-const PLAIN_ADDRESS = /^[^\s@"(),:;<>\[\]\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
+const PLAIN_ADDRESS =
+  /^[^\s@"(),:;<>\[\]\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
 
-export function broadcastIdFor(eventId: string, input: { audience: string; trackIndex: number | undefined; subject: string; message: string; idempotencyKey?: string | undefined }): string {
+export function broadcastIdFor(
+  eventId: string,
+  input: {
+    audience: string;
+    trackIndex: number | undefined;
+    subject: string;
+    message: string;
+    idempotencyKey?: string | undefined;
+  },
+): string {
   const h = createHash('sha256')
-    .update(JSON.stringify([eventId, input.audience, input.trackIndex ?? null, input.subject, input.message, input.idempotencyKey ?? null]))
+    .update(
+      JSON.stringify([
+        eventId,
+        input.audience,
+        input.trackIndex ?? null,
+        input.subject,
+        input.message,
+        input.idempotencyKey ?? null,
+      ]),
+    )
     .digest('base64url');
   return `bc_${h.slice(0, 24)}`;
 }
 
 export const REFUSED_FIELDS = ['to', 'emails', 'bcc', 'cc', 'recipients'] as const;
 
-export function recipients(db: Kysely<Database>, event: EventRow, audience: Audience, trackIndex: number | undefined) {
+export function recipients(
+  db: Kysely<Database>,
+  event: EventRow,
+  audience: Audience,
+  trackIndex: number | undefined,
+) {
   // One mail per address, whoever holds it on several bookings.
   return registrations.audienceOf(db, event.id, audience, trackIndex);
 }
@@ -78,10 +102,22 @@ export function composeMail(
     subject,
     `<div style="white-space:normal">${escapeHtml(message).replace(/\r?\n/g, '<br>\n')}</div><hr><p style="color:#666;font-size:12px">You receive this because you registered for ${escapeHtml(event.title)}.</p>`,
   );
-  return { to, subject, text: `${message}\n\n--\nYou receive this because you registered for ${event.title}.`, html, fromName: sender.name, replyTo: sender.replyTo };
+  return {
+    to,
+    subject,
+    text: `${message}\n\n--\nYou receive this because you registered for ${event.title}.`,
+    html,
+    fromName: sender.name,
+    replyTo: sender.replyTo,
+  };
 }
 
-export async function broadcast(deps: BroadcastDeps, event: EventRow, input: BroadcastInput, actor?: audit.AuditActor) {
+export async function broadcast(
+  deps: BroadcastDeps,
+  event: EventRow,
+  input: BroadcastInput,
+  actor?: audit.AuditActor,
+) {
   const subject = input.subject.trim();
   if (subject === '') throw badRequest('invalid_subject', 'subject must not be empty');
   if (input.message.trim() === '') throw badRequest('invalid_message', 'message must not be empty');
@@ -92,23 +128,44 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
   }
   const list = await recipients(deps.db, event, input.audience ?? 'confirmed', trackIndex);
   if (list.length > deps.maxRecipients) {
-    throw appError('too_many_recipients', `this audience has ${list.length} recipients; one broadcast may reach at most ${deps.maxRecipients}`, {
-      recipientCount: list.length,
-    });
+    throw appError(
+      'too_many_recipients',
+      `this audience has ${list.length} recipients; one broadcast may reach at most ${deps.maxRecipients}`,
+      {
+        recipientCount: list.length,
+      },
+    );
   }
   if (input.dryRun !== false) {
-    return { dryRun: true as const, recipientCount: list.length, sampleRecipients: list.slice(0, 5).map((r) => ({ name: r.name, email: r.email })) };
+    return {
+      dryRun: true as const,
+      recipientCount: list.length,
+      sampleRecipients: list.slice(0, 5).map((r) => ({ name: r.name, email: r.email })),
+    };
   }
   if (input.confirmedRecipientCount === undefined) {
-    throw badRequest('confirmation_required', 'a send needs confirmedRecipientCount: the recipientCount of a preview');
+    throw badRequest(
+      'confirmation_required',
+      'a send needs confirmedRecipientCount: the recipientCount of a preview',
+    );
   }
   if (input.confirmedRecipientCount !== list.length) {
-    throw conflict('audience_changed', `the audience moved: it has ${list.length} recipients now, not ${input.confirmedRecipientCount}; preview again`, {
-      recipientCount: list.length,
-    });
+    throw conflict(
+      'audience_changed',
+      `the audience moved: it has ${list.length} recipients now, not ${input.confirmedRecipientCount}; preview again`,
+      {
+        recipientCount: list.length,
+      },
+    );
   }
   const audience = input.audience ?? 'confirmed';
-  const broadcastId = broadcastIdFor(event.id, { audience, trackIndex, subject, message: input.message, idempotencyKey: input.idempotencyKey });
+  const broadcastId = broadcastIdFor(event.id, {
+    audience,
+    trackIndex,
+    subject,
+    message: input.message,
+    idempotencyKey: input.idempotencyKey,
+  });
   const now = deps.clock.now();
   const test = event.mode === 'test';
   await deps.db.transaction().execute(async (trx) => {
@@ -126,7 +183,19 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
     });
     // A retry of the same broadcast (same id) records nothing again.
     if (inserted && actor) {
-      await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor, action: 'broadcast.send', target: { type: 'broadcast', id: broadcastId }, after: { eventId: event.id, subject, audience: trackIndex === undefined ? audience : `${audience}:track ${trackIndex}`, recipients: list.length } });
+      await audit.recordChange(trx, deps, {
+        accountId: event.account_id,
+        mode: event.mode,
+        actor,
+        action: 'broadcast.send',
+        target: { type: 'broadcast', id: broadcastId },
+        after: {
+          eventId: event.id,
+          subject,
+          audience: trackIndex === undefined ? audience : `${audience}:track ${trackIndex}`,
+          recipients: list.length,
+        },
+      });
     }
     const added = await repo.addRecipients(
       trx,
@@ -143,7 +212,14 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
       // Test mode sends nothing: the mails are kept for GET /api/v1/sandbox/emails, once each.
       await recordSandboxMail(
         trx,
-        fresh.map((r) => keptCopy(`${broadcastId}:${r.email}`, event.account_id, composeMail(event, r.email, subject, input.message), now)),
+        fresh.map((r) =>
+          keptCopy(
+            `${broadcastId}:${r.email}`,
+            event.account_id,
+            composeMail(event, r.email, subject, input.message),
+            now,
+          ),
+        ),
       );
     } else {
       await enqueueRows(
@@ -155,7 +231,13 @@ export async function broadcast(deps: BroadcastDeps, event: EventRow, input: Bro
   });
   deps.jobs?.kick();
   const counts = await repo.countByStatus(deps.db, broadcastId);
-  return { dryRun: false as const, sent: counts.queued + counts.sending + counts.delivered, failed: counts.failed, recipientCount: list.length, broadcastId };
+  return {
+    dryRun: false as const,
+    sent: counts.queued + counts.sending + counts.delivered,
+    failed: counts.failed,
+    recipientCount: list.length,
+    broadcastId,
+  };
 }
 
 export interface BroadcastMailDeps {
@@ -170,15 +252,27 @@ export interface BroadcastMailDeps {
  * retried); one whose attempt stopped mid-send (a crash) is not sent again but marked
  * failed, because the server may have accepted it.
  */
-export async function sendBroadcastMail(deps: BroadcastMailDeps, payload: { broadcastId: string; email: string }): Promise<void> {
+export async function sendBroadcastMail(
+  deps: BroadcastMailDeps,
+  payload: { broadcastId: string; email: string },
+): Promise<void> {
   const b = await repo.findBroadcast(deps.db, payload.broadcastId);
   const r = await repo.findRecipient(deps.db, payload.broadcastId, payload.email);
   if (!b || !r || r.status === 'delivered' || r.status === 'failed') return;
   if (r.status === 'sending') {
-    await repo.moveRecipient(deps.db, b.id, r.email, 'sending', 'failed', 'an earlier attempt stopped while sending; not sent again, so nobody gets it twice', deps.clock.now());
+    await repo.moveRecipient(
+      deps.db,
+      b.id,
+      r.email,
+      'sending',
+      'failed',
+      'an earlier attempt stopped while sending; not sent again, so nobody gets it twice',
+      deps.clock.now(),
+    );
     return;
   }
-  if (!(await repo.moveRecipient(deps.db, b.id, r.email, 'queued', 'sending', null, deps.clock.now()))) return;
+  if (!(await repo.moveRecipient(deps.db, b.id, r.email, 'queued', 'sending', null, deps.clock.now())))
+    return;
   try {
     const sender = senderFor((await mailSendersOf(deps.db, [b.account_id])).get(b.account_id), b.event_title);
     await deps.mailer.send(composeMail({ title: b.event_title }, r.email, b.subject, b.message, sender));
@@ -213,7 +307,11 @@ export interface BroadcastProgress {
 }
 
 /** A broadcast's delivery progress; 404 `broadcast_not_found` for another event's or an unknown id. */
-export async function broadcastProgress(db: Kysely<Database>, eventId: string, broadcastId: string): Promise<BroadcastProgress> {
+export async function broadcastProgress(
+  db: Kysely<Database>,
+  eventId: string,
+  broadcastId: string,
+): Promise<BroadcastProgress> {
   const b = await repo.findBroadcast(db, broadcastId);
   if (!b || b.event_id !== eventId) throw notFound('no such broadcast for this event', 'broadcast_not_found');
   const c = await repo.countByStatus(db, broadcastId);

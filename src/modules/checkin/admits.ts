@@ -89,7 +89,13 @@ export class AdmitGroups {
     if (group.length > 1) {
       let rows: GroupRow[] | undefined;
       try {
-        rows = (await admitGroup(this.#db, eventId, group.map((w) => w.item))).rows;
+        rows = (
+          await admitGroup(
+            this.#db,
+            eventId,
+            group.map((w) => w.item),
+          )
+        ).rows;
       } catch {
         // the statement failed as a whole: each admit alone gets its own answer
       }

@@ -34,7 +34,9 @@ const TICKET = (value: string) => sql`
 
 // ownership-exception: the lookup reads the scanned ticket and everyone on its booking in one statement.
 export const lookupRows = (db: Kysely<Database>, value: string) =>
-  sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t join attendees p on p.registration_id = t.id order by p.idx`.execute(db);
+  sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t join attendees p on p.registration_id = t.id order by p.idx`.execute(
+    db,
+  );
 
 /** One scan in a group of admits (admits.ts): its QR value and who asks. */
 export interface AdmitItem {
@@ -76,7 +78,8 @@ const bump = (eventId: string, changes: RawBuilder<unknown>) => sql`bump as (
  */
 // ownership-exception: the audit entry of an admit or undo is written by the statement that makes the change (the audit module owns the table; the door's hot path cannot take another round trip).
 function auditedDoorChanges(eventId: string, undo: boolean, list: string | null = null) {
-  const state = (inside: boolean) => JSON.stringify(list === null ? { checkedIn: inside } : { checkedIn: inside, list });
+  const state = (inside: boolean) =>
+    JSON.stringify(list === null ? { checkedIn: inside } : { checkedIn: inside, list });
   return sql`insert into audit_log (id, account_id, mode, actor_kind, actor_id, actor_display, action, target_type, target_id, before, after, at)
     select 'aud_' || replace(gen_random_uuid()::text, '-', ''), e.account_id, e.mode,
       case when c.actor = 'dashboard' then 'user' when c.actor like 'pass:%' then 'door_pass' else 'key' end,
@@ -145,7 +148,21 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
 // ownership-exception: the admit or undo and its log line are one statement, so neither exists without the other.
 export async function setPeople(
   db: Kysely<Database>,
-  { eventId, registrationId, indexes, at, actor, now }: { eventId: string; registrationId: string; indexes: readonly number[]; at: Date | null; actor: string; now: Date },
+  {
+    eventId,
+    registrationId,
+    indexes,
+    at,
+    actor,
+    now,
+  }: {
+    eventId: string;
+    registrationId: string;
+    indexes: readonly number[];
+    at: Date | null;
+    actor: string;
+    now: Date;
+  },
 ): Promise<{ indexes: number[]; version: number | null; xid: string | null }> {
   if (indexes.length === 0) return { indexes: [], version: null, xid: null };
   const which = at === null ? sql`checked_in_at is not null` : sql`checked_in_at is null`;
@@ -164,9 +181,15 @@ export async function setPeople(
     logged as (insert into checkin_log (event_id, attendee_id, action, actor, at) select ${eventId}, id, ${at === null ? 'undo' : 'admit'}, ${actor}, ${now} from changed),
     audited as (${auditedDoorChanges(eventId, at === null)}),
     ${bump(eventId, sql`(select count(*) from changed)`)}
-    select idx, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told from changed`.execute(db);
+    select idx, (select version from bump) as door_version, (select xid from bump) as door_xid, (select count(*) from told) as told from changed`.execute(
+    db,
+  );
   const first = rows.rows[0];
-  return { indexes: rows.rows.map((r) => r.idx), version: first?.door_version ?? null, xid: first?.door_xid ?? null };
+  return {
+    indexes: rows.rows.map((r) => r.idx),
+    version: first?.door_version ?? null,
+    xid: first?.door_xid ?? null,
+  };
 }
 
 /** One person on the door's roster, with their booking's columns. */
@@ -192,7 +215,12 @@ export interface RosterRow {
  * running then), so no change is missed and few are sent twice.
  */
 // ownership-exception: the door's roster reads bookings and their people in one statement, with the snapshot that bounds them.
-export async function rosterRows(db: Kysely<Database>, eventId: string, since: string | null, list: string | null = null) {
+export async function rosterRows(
+  db: Kysely<Database>,
+  eventId: string,
+  since: string | null,
+  list: string | null = null,
+) {
   const listChanged =
     list === null
       ? sql`false`
@@ -239,7 +267,23 @@ export function listAdmissions(db: Kysely<Database>, eventId: string, list: stri
 // ownership-exception: a list admission reads the booking's people (the registrations module's table) and writes its log and audit entry in one statement.
 export async function setPeopleOnList(
   db: Kysely<Database>,
-  { eventId, list, registrationId, indexes, at, actor, now }: { eventId: string; list: string; registrationId: string; indexes: readonly number[]; at: Date | null; actor: string; now: Date },
+  {
+    eventId,
+    list,
+    registrationId,
+    indexes,
+    at,
+    actor,
+    now,
+  }: {
+    eventId: string;
+    list: string;
+    registrationId: string;
+    indexes: readonly number[];
+    at: Date | null;
+    actor: string;
+    now: Date;
+  },
 ): Promise<number[]> {
   if (indexes.length === 0) return [];
   const change =
@@ -263,7 +307,12 @@ export async function setPeopleOnList(
 
 /** A list's arrivals and expected people, per track of the confirmed bookings (null: whole-event tickets). */
 // ownership-exception: a list's counts read the bookings and their people with the list's admissions in one statement.
-export async function listCounts(db: Kysely<Database>, eventId: string, list: string, status: RegistrationStatus) {
+export async function listCounts(
+  db: Kysely<Database>,
+  eventId: string,
+  list: string,
+  status: RegistrationStatus,
+) {
   const r = await sql<{ sub_event_id: number | null; expected: number; arrived: number }>`
     select r.sub_event_id, count(*)::int as expected, count(l.checked_in_at)::int as arrived
     from registrations r join attendees a on a.registration_id = r.id

@@ -79,19 +79,40 @@ export function parseQrValue(raw: string): string {
     }
     const obj = parsed as Record<string, unknown>;
     const found = obj.registrationId ?? obj.ticketCode ?? obj.qr ?? obj.id;
-    if (typeof found !== 'string' || found === '') throw badRequest('invalid_qr', 'the QR JSON carries no registrationId');
+    if (typeof found !== 'string' || found === '')
+      throw badRequest('invalid_qr', 'the QR JSON carries no registrationId');
     id = found.trim();
   }
-  if (id === '' || id.length > MAX_QR_VALUE) throw badRequest('invalid_qr', 'registrationId must be the QR value');
-  if (/[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(id)) throw badRequest('invalid_qr', 'the QR value holds characters no ticket has');
+  if (id === '' || id.length > MAX_QR_VALUE)
+    throw badRequest('invalid_qr', 'registrationId must be the QR value');
+  if (
+    /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(
+      id,
+    )
+  )
+    throw badRequest('invalid_qr', 'the QR value holds characters no ticket has');
   return id;
 }
 
 export function toScan(rows: FastRow[]): Scan {
   const row = rows[0]!;
   return {
-    booking: { id: row.id, event_id: row.event_id, status: row.status, ticket_type: row.ticket_type, ticket_code: row.ticket_code, sub_event_id: row.sub_event_id },
-    people: rows.map((r) => ({ id: r.p_id, idx: r.p_idx, name: r.p_name, email: r.p_email, checked_in_at: r.p_checked_in_at, checked_in_by: r.p_checked_in_by })),
+    booking: {
+      id: row.id,
+      event_id: row.event_id,
+      status: row.status,
+      ticket_type: row.ticket_type,
+      ticket_code: row.ticket_code,
+      sub_event_id: row.sub_event_id,
+    },
+    people: rows.map((r) => ({
+      id: r.p_id,
+      idx: r.p_idx,
+      name: r.p_name,
+      email: r.p_email,
+      checked_in_at: r.p_checked_in_at,
+      checked_in_by: r.p_checked_in_by,
+    })),
     only: row.scanned_idx > 0 ? row.scanned_idx : undefined,
     // The booking id stops being a ticket once the booking is transferred.
     transferred: isRetiredQr(row.scanned_idx, row.ticket_code),
@@ -99,10 +120,16 @@ export function toScan(rows: FastRow[]): Scan {
 }
 
 /** The URL's event must be the caller's: another mode's is 404, another account's 403. */
-export async function assertEventForScan(db: Kysely<Database>, p: KeyPrincipal, eventId: string, row: FastRow | undefined): Promise<void> {
+export async function assertEventForScan(
+  db: Kysely<Database>,
+  p: KeyPrincipal,
+  eventId: string,
+  row: FastRow | undefined,
+): Promise<void> {
   if (row && row.event_id === eventId) {
     if (row.mode !== p.mode) throw notFound('no such event', 'event_not_found');
-    if (row.account_id !== p.userId) throw forbidden('not_your_object', 'this event belongs to another account');
+    if (row.account_id !== p.userId)
+      throw forbidden('not_your_object', 'this event belongs to another account');
     return;
   }
   await events.loadOwnedEvent(db, p, eventId);
@@ -117,7 +144,8 @@ export async function resolveByCode(db: Kysely<Database>, eventId: string, value
     booking = await registrations.findByPreviousTicketCode(db, eventId, value);
     transferred = booking !== undefined;
   }
-  if (!booking || booking.event_id !== eventId) throw notFound('no ticket with this id for this event', 'ticket_not_found');
+  if (!booking || booking.event_id !== eventId)
+    throw notFound('no ticket with this id for this event', 'ticket_not_found');
   const people: Person[] = (await registrations.attendeesOf(db, [booking.id])).get(booking.id) ?? [];
   return { booking, people, only: undefined, transferred };
 }
@@ -165,11 +193,26 @@ export type ScanAnswer = { changed: boolean; alreadyCheckedIn: boolean; data: Ch
 /** The roster's view of a QR value, as a scan; the caller must own the event (403/404 as the database would say). */
 function fromRoster(roster: EventRoster, p: KeyPrincipal, hit: RosterHit): Scan {
   if (roster.mode !== p.mode) throw notFound('no such event', 'event_not_found');
-  if (roster.accountId !== p.userId) throw forbidden('not_your_object', 'this event belongs to another account');
+  if (roster.accountId !== p.userId)
+    throw forbidden('not_your_object', 'this event belongs to another account');
   const b = hit.booking;
   return {
-    booking: { id: b.id, event_id: roster.eventId, status: b.status, ticket_type: b.ticketType, ticket_code: b.ticketCode, sub_event_id: b.subEventId },
-    people: b.people.map((x) => ({ id: x.id, idx: x.idx, name: x.name, email: x.email, checked_in_at: x.checkedInAt, checked_in_by: x.checkedInBy })),
+    booking: {
+      id: b.id,
+      event_id: roster.eventId,
+      status: b.status,
+      ticket_type: b.ticketType,
+      ticket_code: b.ticketCode,
+      sub_event_id: b.subEventId,
+    },
+    people: b.people.map((x) => ({
+      id: x.id,
+      idx: x.idx,
+      name: x.name,
+      email: x.email,
+      checked_in_at: x.checkedInAt,
+      checked_in_by: x.checkedInBy,
+    })),
     only: hit.only,
     transferred: hit.transferred,
   };
@@ -182,7 +225,12 @@ function rosterScan(deps: CheckinDeps, p: KeyPrincipal, eventId: string, value: 
   return roster && hit ? fromRoster(roster, p, hit) : undefined;
 }
 
-export async function lookup(deps: CheckinDeps, p: KeyPrincipal, eventId: string, rawValue: string): Promise<CheckInStatus> {
+export async function lookup(
+  deps: CheckinDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  rawValue: string,
+): Promise<CheckInStatus> {
   const value = parseQrValue(rawValue);
   const known = rosterScan(deps, p, eventId, value);
   if (known) {
@@ -200,9 +248,13 @@ export async function lookup(deps: CheckinDeps, p: KeyPrincipal, eventId: string
 export function applyMemberIndex(scan: Scan, memberIndex: number | undefined): void {
   if (memberIndex === undefined) return;
   if (!scan.people.some((x) => x.idx === memberIndex)) {
-    throw notFound(`no person at memberIndex ${memberIndex}; this booking has ${scan.people.length}`, 'member_not_found');
+    throw notFound(
+      `no person at memberIndex ${memberIndex}; this booking has ${scan.people.length}`,
+      'member_not_found',
+    );
   }
-  if (scan.only !== undefined && scan.only !== memberIndex) throw badRequest('member_mismatch', 'this QR belongs to one team member; memberIndex names another');
+  if (scan.only !== undefined && scan.only !== memberIndex)
+    throw badRequest('member_mismatch', 'this QR belongs to one team member; memberIndex names another');
   scan.only = memberIndex;
 }
 
@@ -225,7 +277,12 @@ export async function scan(
   deps: CheckinDeps,
   p: KeyPrincipal,
   eventId: string,
-  input: { value: string; memberIndex?: number | undefined; undo?: boolean | undefined; actor?: string | undefined },
+  input: {
+    value: string;
+    memberIndex?: number | undefined;
+    undo?: boolean | undefined;
+    actor?: string | undefined;
+  },
 ): Promise<ScanAnswer> {
   const value = parseQrValue(input.value);
   const now = deps.clock.now();
@@ -246,7 +303,14 @@ export async function scan(
     // The common admit: resolve, check and update in one statement, with the admits queued
     // beside it. The UPDATE's conditions are the refusal rules below, so a refused scan
     // changes nothing.
-    const rows = await deps.door.admits.admit(eventId, { value, memberIndex, accountId: p.userId, mode: p.mode, actor, at: now });
+    const rows = await deps.door.admits.admit(eventId, {
+      value,
+      memberIndex,
+      accountId: p.userId,
+      mode: p.mode,
+      actor,
+      at: now,
+    });
     if (rows.length > 0) {
       await assertEventForScan(deps.db, p, eventId, rows[0]);
       const answer = await admitted(deps.db, rows, input.memberIndex);
@@ -264,19 +328,36 @@ export async function scan(
   if (reason !== undefined && !(input.undo && reason !== 'transferred')) throw refuse(found, reason);
   const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
   const at = input.undo ? null : now;
-  const written = await repo.setPeople(deps.db, { eventId, registrationId: found.booking.id, indexes, at, actor, now });
+  const written = await repo.setPeople(deps.db, {
+    eventId,
+    registrationId: found.booking.id,
+    indexes,
+    at,
+    actor,
+    now,
+  });
   const changed = new Set(written.indexes);
   if (written.version !== null) {
     const changes = [...changed].map((idx) => ({ registrationId: found.booking.id, idx, at, by: actor }));
     deps.door.rosters.wrote(eventId, written.version, Number(written.xid), changes);
   }
-  for (const person of found.people) if (changed.has(person.idx)) Object.assign(person, { checked_in_at: at, checked_in_by: at === null ? null : actor });
+  for (const person of found.people)
+    if (changed.has(person.idx))
+      Object.assign(person, { checked_in_at: at, checked_in_by: at === null ? null : actor });
   await deps.door.rosters.warm(eventId);
-  return { changed: changed.size > 0, alreadyCheckedIn: !input.undo && changed.size === 0, data: status(found) };
+  return {
+    changed: changed.size > 0,
+    alreadyCheckedIn: !input.undo && changed.size === 0,
+    data: status(found),
+  };
 }
 
 /** The answer to one admit of a group: its people as the group left them. */
-async function admitted(db: Kysely<Database>, rows: GroupRow[], memberIndex: number | undefined): Promise<{ changed: boolean; alreadyCheckedIn: boolean; data: CheckInStatus }> {
+async function admitted(
+  db: Kysely<Database>,
+  rows: GroupRow[],
+  memberIndex: number | undefined,
+): Promise<{ changed: boolean; alreadyCheckedIn: boolean; data: CheckInStatus }> {
   let found = toScan(rows);
   applyMemberIndex(found, memberIndex);
   const reason = refusal(found);
@@ -295,7 +376,11 @@ async function admitted(db: Kysely<Database>, rows: GroupRow[], memberIndex: num
   // another instance that committed after this statement's read: then read them again.
   if (changed === 0 && !status(found).checkedIn) {
     const asScanned = found;
-    found = { ...toScan((await repo.lookupRows(db, rows[0]!.p_id)).rows), only: asScanned.only, transferred: asScanned.transferred };
+    found = {
+      ...toScan((await repo.lookupRows(db, rows[0]!.p_id)).rows),
+      only: asScanned.only,
+      transferred: asScanned.transferred,
+    };
   }
   return { changed: changed > 0, alreadyCheckedIn: changed === 0, data: status(found) };
 }

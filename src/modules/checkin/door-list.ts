@@ -6,7 +6,10 @@ import type { TrackDoc } from '../../db/database.js';
 import { dayIn, eventSpan, formatDay, formatSpan, nextDay, type EventSpan } from '../../lib/event-time.js';
 
 /** What a door admits for. */
-export type DoorList = { kind: 'event' } | { kind: 'track'; trackIndex: number } | { kind: 'date'; date: string };
+export type DoorList =
+  | { kind: 'event' }
+  | { kind: 'track'; trackIndex: number }
+  | { kind: 'date'; date: string };
 
 export const WHOLE_EVENT: DoorList = { kind: 'event' };
 
@@ -15,11 +18,17 @@ export type DoorScope = { trackIndex: number } | { date: string } | null;
 
 export function listOfScope(scope: DoorScope | undefined): DoorList {
   if (!scope) return WHOLE_EVENT;
-  return 'trackIndex' in scope ? { kind: 'track', trackIndex: scope.trackIndex } : { kind: 'date', date: scope.date };
+  return 'trackIndex' in scope
+    ? { kind: 'track', trackIndex: scope.trackIndex }
+    : { kind: 'date', date: scope.date };
 }
 
 export function scopeOfList(list: DoorList): DoorScope {
-  return list.kind === 'event' ? null : list.kind === 'track' ? { trackIndex: list.trackIndex } : { date: list.date };
+  return list.kind === 'event'
+    ? null
+    : list.kind === 'track'
+      ? { trackIndex: list.trackIndex }
+      : { date: list.date };
 }
 
 /** The stored form of a scoped list: `track:<index>` or `date:<YYYY-MM-DD>`; the whole event keeps its admissions on the people themselves. */
@@ -27,7 +36,8 @@ export function listKey(list: Exclude<DoorList, { kind: 'event' }>): string {
   return list.kind === 'track' ? `track:${list.trackIndex}` : `date:${list.date}`;
 }
 
-export const isScoped = (list: DoorList): list is Exclude<DoorList, { kind: 'event' }> => list.kind !== 'event';
+export const isScoped = (list: DoorList): list is Exclude<DoorList, { kind: 'event' }> =>
+  list.kind !== 'event';
 
 /** A track's start and end as stored: `startsAt`/`endsAt` where a track has them, else `date`/`endDate`. */
 function trackTimes(track: TrackDoc): { start: string | null; end: string | null } {
@@ -59,7 +69,12 @@ export interface ListEvent {
  * is valid at its own track's list, and at a day list of a day its track runs on; a track that
  * says no date takes the event's days, and with none known it is not refused.
  */
-export function validOn(list: DoorList, subEventId: number | null, event: ListEvent, timeZone: string): boolean {
+export function validOn(
+  list: DoorList,
+  subEventId: number | null,
+  event: ListEvent,
+  timeZone: string,
+): boolean {
   if (list.kind === 'event' || subEventId === null) return true;
   if (list.kind === 'track') return subEventId === list.trackIndex;
   const track = event.tracks[subEventId];
@@ -69,7 +84,11 @@ export function validOn(list: DoorList, subEventId: number | null, event: ListEv
 }
 
 /** The session a booking is valid for, as people read it: "Day 2 · Mon 21 Dec 2026, 6:30 – 9:00 pm IST"; null for the whole event. */
-export function sessionText(subEventId: number | null, tracks: readonly TrackDoc[], timeZone: string): string | null {
+export function sessionText(
+  subEventId: number | null,
+  tracks: readonly TrackDoc[],
+  timeZone: string,
+): string | null {
   if (subEventId === null) return null;
   const track = tracks[subEventId];
   if (!track) return `Session ${subEventId + 1}`;
@@ -93,15 +112,24 @@ export interface ListChoice {
  */
 export function listChoices(event: ListEvent, timeZone: string): ListChoice[] {
   const choices: ListChoice[] = [{ value: 'event', label: 'The whole event' }];
-  event.tracks.forEach((_, i) => choices.push({ value: `track:${i}`, label: sessionText(i, event.tracks, timeZone) ?? `Session ${i + 1}` }));
+  event.tracks.forEach((_, i) =>
+    choices.push({
+      value: `track:${i}`,
+      label: sessionText(i, event.tracks, timeZone) ?? `Session ${i + 1}`,
+    }),
+  );
   const days = new Set<string>();
-  const spans = [eventSpan(event.startDate, event.endDate, timeZone), ...event.tracks.map((t) => trackSpan(t, timeZone))];
+  const spans = [
+    eventSpan(event.startDate, event.endDate, timeZone),
+    ...event.tracks.map((t) => trackSpan(t, timeZone)),
+  ];
   for (const span of spans) {
     const range = daysOf(span, timeZone);
     if (!range) continue;
     for (let d = range.first; d <= range.last && days.size < MAX_DAY_CHOICES; d = nextDay(d)) days.add(d);
   }
-  if (days.size > 1 || event.tracks.length > 0) for (const d of [...days].sort()) choices.push({ value: `date:${d}`, label: formatDay(d) });
+  if (days.size > 1 || event.tracks.length > 0)
+    for (const d of [...days].sort()) choices.push({ value: `date:${d}`, label: formatDay(d) });
   return choices;
 }
 

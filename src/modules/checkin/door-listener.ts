@@ -59,7 +59,11 @@ export class DoorListener {
 
   async #connect(): Promise<void> {
     if (this.#stopped) return;
-    const client = new pg.Client({ ...this.#o.connection, application_name: `door listener (pid ${process.pid})`, keepAlive: true });
+    const client = new pg.Client({
+      ...this.#o.connection,
+      application_name: `door listener (pid ${process.pid})`,
+      keepAlive: true,
+    });
     client.on('error', (err) => this.#o.logger.warn({ err: err.message }, 'door listener connection error'));
     try {
       await client.connect();
@@ -78,7 +82,10 @@ export class DoorListener {
       // Everything held was built before this LISTEN: only the versions can vouch for it.
       await this.#check(client, true);
     } catch (err) {
-      this.#o.logger.warn({ err: (err as Error).message, retryInMs: this.#backoff }, 'door listener could not connect');
+      this.#o.logger.warn(
+        { err: (err as Error).message, retryInMs: this.#backoff },
+        'door listener could not connect',
+      );
       await client.end().catch(() => {});
       if (this.#client === client) this.#lost(client);
       else this.#again();
@@ -89,7 +96,8 @@ export class DoorListener {
     if (this.#client !== client) return;
     this.#client = undefined;
     this.#o.rosters.listening(false);
-    if (!this.#stopped) this.#o.logger.warn('door listener lost its connection; the door asks the database until it is back');
+    if (!this.#stopped)
+      this.#o.logger.warn('door listener lost its connection; the door asks the database until it is back');
     this.#again();
   }
 

@@ -12,16 +12,28 @@ const ASSET_DIR = new URL('../../../assets/', import.meta.url);
 
 function asset(stem: string, ext: 'js' | 'css', body: string) {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { name: `${stem}.${hash}.${ext}`, body, etag: `"${hash}"`, type: ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8' };
+  return {
+    name: `${stem}.${hash}.${ext}`,
+    body,
+    etag: `"${hash}"`,
+    type: ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+  };
 }
 
 const read = (name: string) => readFileSync(fileURLToPath(new URL(name, ASSET_DIR)), 'utf8');
 
 /** The service worker (/door/sw.js): a fixed name, as a worker's scope follows its path. */
-export const DOOR_SW = { body: read('door-sw.js'), etag: `"${createHash('sha256').update(read('door-sw.js')).digest('hex').slice(0, 12)}"` };
+export const DOOR_SW = {
+  body: read('door-sw.js'),
+  etag: `"${createHash('sha256').update(read('door-sw.js')).digest('hex').slice(0, 12)}"`,
+};
 const JSQR = readFileSync(createRequire(import.meta.url).resolve('jsqr/dist/jsQR.js'), 'utf8');
 
-export const DOOR_ASSETS = [asset('door', 'js', read('door.js')), asset('door', 'css', read('door.css')), asset('jsqr', 'js', JSQR)] as const;
+export const DOOR_ASSETS = [
+  asset('door', 'js', read('door.js')),
+  asset('door', 'css', read('door.css')),
+  asset('jsqr', 'js', JSQR),
+] as const;
 const [JS, CSS, DECODER] = DOOR_ASSETS;
 const url = (a: { name: string }) => `/door/assets/${a.name}`;
 

@@ -30,13 +30,23 @@ export interface DoorRuntimeDeps {
 
 export function startDoorRuntime(deps: DoorRuntimeDeps): DoorRuntime {
   const rosters = new DoorRosters(deps);
-  const admits = new AdmitGroups({ db: deps.db, rosters, ...(deps.registry ? { registry: deps.registry } : {}) });
+  const admits = new AdmitGroups({
+    db: deps.db,
+    rosters,
+    ...(deps.registry ? { registry: deps.registry } : {}),
+  });
   // A change this instance wrote: known before its writer answers anyone.
   deps.onNotice((message) => {
     const m = /^door_changed (\S+) ([0-9]+)$/.exec(message);
     if (m) rosters.changed(m[1]!, Number(m[2]), false);
   });
-  const listener = new DoorListener({ connection: deps.connection, rosters, logger: deps.logger, checkEveryMs: deps.checkEveryMs, ownBackend: deps.ownBackend });
+  const listener = new DoorListener({
+    connection: deps.connection,
+    rosters,
+    logger: deps.logger,
+    checkEveryMs: deps.checkEveryMs,
+    ownBackend: deps.ownBackend,
+  });
   listener.start();
   return {
     rosters,

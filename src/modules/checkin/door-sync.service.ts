@@ -17,7 +17,17 @@ import type { DoorRuntime } from './door-runtime.js';
 import * as repo from './door.repo.js';
 import { actorNames, doorOf, sha256, type DoorCaller, type DoorDeps } from './door.service.js';
 import { parseSnapshot, qrValueOf, type EventRoster, type Snapshot } from './roster.js';
-import { isScoped, listKey, listLabel, scopeOfList, sessionText, validOn, WHOLE_EVENT, type DoorList, type ListEvent } from './door-list.js';
+import {
+  isScoped,
+  listKey,
+  listLabel,
+  scopeOfList,
+  sessionText,
+  validOn,
+  WHOLE_EVENT,
+  type DoorList,
+  type ListEvent,
+} from './door-list.js';
 
 export interface DoorSyncDeps extends DoorDeps {
   door: DoorRuntime;
@@ -52,13 +62,25 @@ interface Judge {
 }
 
 function judgeOf(event: events.EventRow, list: DoorList, timeZone: string): Judge {
-  return { on: isScoped(list) ? { list, event: listEvent(event) } : undefined, tracks: event.tracks, timeZone };
+  return {
+    on: isScoped(list) ? { list, event: listEvent(event) } : undefined,
+    tracks: event.tracks,
+    timeZone,
+  };
 }
 
-export const listEvent = (event: Pick<events.EventRow, 'tracks' | 'start_date' | 'end_date'>): ListEvent => ({ tracks: event.tracks, startDate: event.start_date, endDate: event.end_date });
+export const listEvent = (event: Pick<events.EventRow, 'tracks' | 'start_date' | 'end_date'>): ListEvent => ({
+  tracks: event.tracks,
+  startDate: event.start_date,
+  endDate: event.end_date,
+});
 
 /** An entry's refusal on the list: the booking's own, else another session's ticket. */
-function entryRefusal(j: Judge, status: RegistrationStatus, subEventId: number | null): checkin.DoorRefusal | null {
+function entryRefusal(
+  j: Judge,
+  status: RegistrationStatus,
+  subEventId: number | null,
+): checkin.DoorRefusal | null {
   const own = refusalOf(status);
   if (own !== null || !j.on) return own;
   return validOn(j.on.list, subEventId, j.on.event, j.timeZone) ? null : 'wrong_session';
@@ -71,7 +93,8 @@ function retiredKeys(id: string, ticketCode: string | null, previous: readonly s
 }
 
 /** The QR value a person shows: the booking's (its ticketCode after a transfer) for the primary, their own id for a member. */
-const qrValue = (row: checkinRepo.RosterRow) => (row.idx === 0 ? (row.ticket_code ?? row.registration_id!) : row.attendee_id);
+const qrValue = (row: checkinRepo.RosterRow) =>
+  row.idx === 0 ? (row.ticket_code ?? row.registration_id!) : row.attendee_id;
 
 export function refusalOf(status: RegistrationStatus): checkin.RefusalReason | null {
   return entry.refusalOf(status, false) ?? null;
@@ -83,12 +106,16 @@ async function buildRoster(db: Kysely<Database>, event: events.EventRow, since: 
     rows = (await checkinRepo.rosterRows(db, event.id, since, j.on ? listKey(j.on.list) : null)).rows;
   } catch (err) {
     // A cursor of the right shape that PostgreSQL still refuses as a snapshot.
-    if (since !== null && pgCode(err)?.startsWith('22')) throw badRequest('invalid_roster_cursor', 'since is not a cursor the roster gave');
+    if (since !== null && pgCode(err)?.startsWith('22'))
+      throw badRequest('invalid_roster_cursor', 'since is not a cursor the roster gave');
     throw err;
   }
   const cursor = rows[0]!.cursor;
   const people = rows.filter((r) => r.registration_id !== null);
-  const name = await actorNames(db, people.map((r) => r.checked_in_by));
+  const name = await actorNames(
+    db,
+    people.map((r) => r.checked_in_by),
+  );
   const tracks = event.tracks;
   const entries = new Map<string, RosterEntry>();
   const values = new Map<string, string>();
@@ -108,15 +135,30 @@ async function buildRoster(db: Kysely<Database>, event: events.EventRow, since: 
       };
       entries.set(r.registration_id!, entry);
     }
-    entry.members.push({ index: r.idx, key, name: r.name, checkedIn: r.checked_in_at !== null, checkedInAt: r.checked_in_at?.toISOString() ?? null, checkedInBy: name(r.checked_in_by) });
+    entry.members.push({
+      index: r.idx,
+      key,
+      name: r.name,
+      checkedIn: r.checked_in_at !== null,
+      checkedInAt: r.checked_in_at?.toISOString() ?? null,
+      checkedInBy: name(r.checked_in_by),
+    });
   }
   return { cursor, entries: [...entries.values()], values };
 }
 
 /** The same entries from the in-memory roster: every booking, or those written since `since`. */
-async function entriesInMemory(db: Kysely<Database>, roster: EventRoster, since: Snapshot | undefined, j: Judge): Promise<RosterEntry[]> {
+async function entriesInMemory(
+  db: Kysely<Database>,
+  roster: EventRoster,
+  since: Snapshot | undefined,
+  j: Judge,
+): Promise<RosterEntry[]> {
   const bookings = [...roster.bookings(since)];
-  const name = await actorNames(db, bookings.flatMap((b) => b.people.map((p) => p.checkedInBy)));
+  const name = await actorNames(
+    db,
+    bookings.flatMap((b) => b.people.map((p) => p.checkedInBy)),
+  );
   return bookings.map((b) => ({
     key: sha256(qrValueOf(b, b.people[0]!)),
     refusal: entryRefusal(j, b.status, b.subEventId),
@@ -135,27 +177,52 @@ async function entriesInMemory(db: Kysely<Database>, roster: EventRoster, since:
   }));
 }
 
-export async function roster(deps: Pick<DoorSyncDeps, 'db' | 'door' | 'config'>, caller: DoorCaller, eventId: string, since: string | undefined) {
-  if (since !== undefined && !/^[0-9]{1,20}:[0-9]{1,20}:[0-9,]{0,1900}$/.test(since)) throw badRequest('invalid_roster_cursor', 'since is not a cursor the roster gave');
+export async function roster(
+  deps: Pick<DoorSyncDeps, 'db' | 'door' | 'config'>,
+  caller: DoorCaller,
+  eventId: string,
+  since: string | undefined,
+) {
+  if (since !== undefined && !/^[0-9]{1,20}:[0-9]{1,20}:[0-9,]{0,1900}$/.test(since))
+    throw badRequest('invalid_roster_cursor', 'since is not a cursor the roster gave');
   const { event, list } = await doorOf(deps.db, caller, eventId);
   const timeZone = deps.config.eventTimeZone;
   const j = judgeOf(event, list, timeZone);
-  const head = { event: { id: event.id, title: event.title }, list: { scope: scopeOfList(list), label: listLabel(list, event.tracks, timeZone) }, full: since === undefined };
+  const head = {
+    event: { id: event.id, title: event.title },
+    list: { scope: scopeOfList(list), label: listLabel(list, event.tracks, timeZone) },
+    full: since === undefined,
+  };
   if (j.on) {
     // A track's or a day's list: its admissions are not in the in-memory roster.
     deps.door.rosters.answered('database');
     const built = await buildRoster(deps.db, event, since ?? null, j);
-    return { ...head, cursor: built.cursor, counts: await countsOnList(deps, event.id, j.on), entries: built.entries };
+    return {
+      ...head,
+      cursor: built.cursor,
+      counts: await countsOnList(deps, event.id, j.on),
+      entries: built.entries,
+    };
   }
   const memory = deps.door.rosters.current(event.id);
   const snapshot = since === undefined ? undefined : parseSnapshot(since);
   if (memory && (since === undefined || snapshot)) {
     deps.door.rosters.answered('roster');
-    return { ...head, cursor: memory.cursor, counts: memory.counts(), entries: await entriesInMemory(deps.db, memory, snapshot, j) };
+    return {
+      ...head,
+      cursor: memory.cursor,
+      counts: memory.counts(),
+      entries: await entriesInMemory(deps.db, memory, snapshot, j),
+    };
   }
   deps.door.rosters.answered('database');
   const built = await buildRoster(deps.db, event, since ?? null, j);
-  const answer = { ...head, cursor: built.cursor, counts: await registrations.doorProgress(deps.db, event.id), entries: built.entries };
+  const answer = {
+    ...head,
+    cursor: built.cursor,
+    counts: await registrations.doorProgress(deps.db, event.id),
+    entries: built.entries,
+  };
   await deps.door.rosters.warm(event.id);
   return answer;
 }
@@ -176,7 +243,15 @@ export interface SyncScan {
   at?: string | undefined;
 }
 
-const REFUSED_CODES = new Set(['not_admissible', 'transferred', 'ticket_not_found', 'member_not_found', 'member_mismatch', 'invalid_qr', 'invalid_characters']);
+const REFUSED_CODES = new Set([
+  'not_admissible',
+  'transferred',
+  'ticket_not_found',
+  'member_not_found',
+  'member_mismatch',
+  'invalid_qr',
+  'invalid_characters',
+]);
 
 /**
  * Applies a device's scans in order, each through checkin.scan, each on its own: a scan the
@@ -184,12 +259,27 @@ const REFUSED_CODES = new Set(['not_admissible', 'transferred', 'ticket_not_foun
  * the scans after it still apply. A (holder, device, seq) seen before answers what it
  * answered then and changes nothing.
  */
-export async function sync(deps: DoorSyncDeps, caller: DoorCaller, eventId: string, input: { deviceId: string; scans: SyncScan[] }) {
+export async function sync(
+  deps: DoorSyncDeps,
+  caller: DoorCaller,
+  eventId: string,
+  input: { deviceId: string; scans: SyncScan[] },
+) {
   const { event, as, actor, list } = await doorOf(deps.db, caller, eventId);
   const j = judgeOf(event, list, deps.config.eventTimeZone);
   // A device's scans are its holder's: another pass (or key) using the same device id has records of its own.
   const holder = caller.kind === 'door' ? actor : checkin.actorOf(caller);
-  const seen = new Map((await repo.syncedScans(deps.db, event.id, holder, input.deviceId, input.scans.map((s) => s.seq))).map((r) => [r.seq, r.result as unknown as SyncResult]));
+  const seen = new Map(
+    (
+      await repo.syncedScans(
+        deps.db,
+        event.id,
+        holder,
+        input.deviceId,
+        input.scans.map((s) => s.seq),
+      )
+    ).map((r) => [r.seq, r.result as unknown as SyncResult]),
+  );
   let values: Map<string, string> | undefined;
   const results: SyncResult[] = [];
   for (const s of input.scans) {
@@ -203,18 +293,41 @@ export async function sync(deps: DoorSyncDeps, caller: DoorCaller, eventId: stri
       // Found on the device by name: the roster's key stands for the ticket.
       value = deps.door.rosters.current(event.id)?.valueOfKey(s.ticketKey);
       if (value === undefined) {
-        values ??= (await buildRoster(deps.db, event, null, judgeOf(event, WHOLE_EVENT, deps.config.eventTimeZone))).values;
+        values ??= (
+          await buildRoster(deps.db, event, null, judgeOf(event, WHOLE_EVENT, deps.config.eventTimeZone))
+        ).values;
         value = values.get(s.ticketKey);
       }
     }
     let result: SyncResult;
     if (value === undefined) {
-      result = { seq: s.seq, status: 'refused', reason: s.ticketKey === undefined ? 'invalid_qr' : 'ticket_not_found', message: 'no ticket with this id for this event' };
+      result = {
+        seq: s.seq,
+        status: 'refused',
+        reason: s.ticketKey === undefined ? 'invalid_qr' : 'ticket_not_found',
+        message: 'no ticket with this id for this event',
+      };
     } else {
-      result = await applyScan(deps, as, event.id, s, value, caller.kind === 'door' ? `${actor}/${input.deviceId}` : actor, j.on);
-      if (result.status === 'already_admitted') result.by = (await actorNames(deps.db, [result.by]))(result.by);
+      result = await applyScan(
+        deps,
+        as,
+        event.id,
+        s,
+        value,
+        caller.kind === 'door' ? `${actor}/${input.deviceId}` : actor,
+        j.on,
+      );
+      if (result.status === 'already_admitted')
+        result.by = (await actorNames(deps.db, [result.by]))(result.by);
     }
-    const kept = (await repo.keepSyncedScan(deps.db, { event_id: event.id, holder, device_id: input.deviceId, seq: s.seq, result, created_at: deps.clock.now() })) as unknown as SyncResult;
+    const kept = (await repo.keepSyncedScan(deps.db, {
+      event_id: event.id,
+      holder,
+      device_id: input.deviceId,
+      seq: s.seq,
+      result,
+      created_at: deps.clock.now(),
+    })) as unknown as SyncResult;
     seen.set(s.seq, kept);
     results.push(kept);
   }
@@ -223,20 +336,48 @@ export async function sync(deps: DoorSyncDeps, caller: DoorCaller, eventId: stri
   return { results, counts: memory ? memory.counts() : await registrations.doorProgress(deps.db, event.id) };
 }
 
-async function applyScan(deps: DoorSyncDeps, as: KeyPrincipal, eventId: string, s: SyncScan, value: string, actor: string, on: OnList | undefined): Promise<SyncResult> {
+async function applyScan(
+  deps: DoorSyncDeps,
+  as: KeyPrincipal,
+  eventId: string,
+  s: SyncScan,
+  value: string,
+  actor: string,
+  on: OnList | undefined,
+): Promise<SyncResult> {
   try {
     const input = { value, memberIndex: s.memberIndex, undo: s.action === 'undo', actor };
-    const r = on ? await scanOnList(deps, as, eventId, on, input) : await checkin.scan(deps, as, eventId, input);
+    const r = on
+      ? await scanOnList(deps, as, eventId, on, input)
+      : await checkin.scan(deps, as, eventId, input);
     if (s.action === 'undo') return { seq: s.seq, status: 'undone' };
     if (r.changed) return { seq: s.seq, status: 'admitted' };
-    const targets = r.data.memberIndex === null ? r.data.members : r.data.members.filter((m) => m.index === r.data.memberIndex);
+    const targets =
+      r.data.memberIndex === null
+        ? r.data.members
+        : r.data.members.filter((m) => m.index === r.data.memberIndex);
     const first = targets.find((m) => m.checkedInAt !== null) ?? targets[0];
     // Kept as the actor reference; named when answered.
-    return { seq: s.seq, status: 'already_admitted', by: first?.checkedInBy ?? null, at: first?.checkedInAt ?? null };
+    return {
+      seq: s.seq,
+      status: 'already_admitted',
+      by: first?.checkedInBy ?? null,
+      at: first?.checkedInAt ?? null,
+    };
   } catch (err) {
     if (err instanceof AppError && REFUSED_CODES.has(err.code)) {
-      const reason = (err.extra?.refusalReason as string | undefined) ?? (err.code === 'invalid_characters' ? 'invalid_qr' : err.code);
-      return { seq: s.seq, status: 'refused', reason, message: err.message, ...(reason === 'wrong_session' ? { session: (err.extra?.session as string | null | undefined) ?? null } : {}) };
+      const reason =
+        (err.extra?.refusalReason as string | undefined) ??
+        (err.code === 'invalid_characters' ? 'invalid_qr' : err.code);
+      return {
+        seq: s.seq,
+        status: 'refused',
+        reason,
+        message: err.message,
+        ...(reason === 'wrong_session'
+          ? { session: (err.extra?.session as string | null | undefined) ?? null }
+          : {}),
+      };
     }
     throw err;
   }

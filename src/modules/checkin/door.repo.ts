@@ -6,13 +6,27 @@ type Db = Kysely<Database>;
 
 export function insertPass(
   db: Db,
-  row: { id: string; event_id: string; label: string; token_hash: string; created_by: string; created_at: Date; expires_at: Date | null; scope_track_index: number | null; scope_date: string | null },
+  row: {
+    id: string;
+    event_id: string;
+    label: string;
+    token_hash: string;
+    created_by: string;
+    created_at: Date;
+    expires_at: Date | null;
+    scope_track_index: number | null;
+    scope_date: string | null;
+  },
 ) {
   return db.insertInto('door_passes').values(row).execute();
 }
 
 export function passByTokenHash(db: Db, tokenHash: string) {
-  return db.selectFrom('door_passes').select(['id', 'event_id', 'label', 'expires_at', 'revoked_at', 'scope_track_index', 'scope_date']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  return db
+    .selectFrom('door_passes')
+    .select(['id', 'event_id', 'label', 'expires_at', 'revoked_at', 'scope_track_index', 'scope_date'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 export function passesOf(db: Db, eventId: string) {
@@ -26,9 +40,19 @@ export function passesOf(db: Db, eventId: string) {
 }
 
 export async function revokePass(db: Db, eventId: string, passId: string, at: Date): Promise<boolean> {
-  const found = await db.selectFrom('door_passes').select('id').where('event_id', '=', eventId).where('id', '=', passId).executeTakeFirst();
+  const found = await db
+    .selectFrom('door_passes')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('id', '=', passId)
+    .executeTakeFirst();
   if (!found) return false;
-  await db.updateTable('door_passes').set({ revoked_at: at }).where('id', '=', passId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('door_passes')
+    .set({ revoked_at: at })
+    .where('id', '=', passId)
+    .where('revoked_at', 'is', null)
+    .execute();
   return true;
 }
 
@@ -37,7 +61,13 @@ export function passLabels(db: Db, ids: readonly string[]) {
   return db.selectFrom('door_passes').select(['id', 'label']).where('id', 'in', ids).execute();
 }
 
-export function syncedScans(db: Db, eventId: string, holder: string, deviceId: string, seqs: readonly number[]) {
+export function syncedScans(
+  db: Db,
+  eventId: string,
+  holder: string,
+  deviceId: string,
+  seqs: readonly number[],
+) {
   if (seqs.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('door_sync_scans')
@@ -50,7 +80,17 @@ export function syncedScans(db: Db, eventId: string, holder: string, deviceId: s
 }
 
 /** Keeps the first answer given for (event, holder, device, seq); answers the one kept. */
-export async function keepSyncedScan(db: Db, row: { event_id: string; holder: string; device_id: string; seq: number; result: Record<string, unknown>; created_at: Date }) {
+export async function keepSyncedScan(
+  db: Db,
+  row: {
+    event_id: string;
+    holder: string;
+    device_id: string;
+    seq: number;
+    result: Record<string, unknown>;
+    created_at: Date;
+  },
+) {
   const inserted = await db
     .insertInto('door_sync_scans')
     .values({ ...row, result: JSON.stringify(row.result) })

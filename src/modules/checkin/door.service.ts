@@ -14,7 +14,14 @@ import { parseEventDate } from '../../lib/dates.js';
 import * as events from '../events/events.service.js';
 import * as checkin from './checkin.service.js';
 import * as repo from './door.repo.js';
-import { listLabel, listOfScope, scopeOfList, WHOLE_EVENT, type DoorList, type DoorScope } from './door-list.js';
+import {
+  listLabel,
+  listOfScope,
+  scopeOfList,
+  WHOLE_EVENT,
+  type DoorList,
+  type DoorScope,
+} from './door-list.js';
 
 export interface DoorDeps {
   db: Kysely<Database>;
@@ -29,11 +36,23 @@ export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex'
 
 export const findPass = (db: Kysely<Database>, token: string) => repo.passByTokenHash(db, sha256(token));
 
-type PassRow = { id: string; label: string; created_at: Date; expires_at: Date | null; revoked_at: Date | null; scope_track_index: number | null; scope_date: string | null };
+type PassRow = {
+  id: string;
+  label: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  scope_track_index: number | null;
+  scope_date: string | null;
+};
 
 /** The list a pass admits for, from its stored scope. */
 export const listOfPass = (row: { scope_track_index: number | null; scope_date: string | null }): DoorList =>
-  row.scope_track_index !== null ? { kind: 'track', trackIndex: row.scope_track_index } : row.scope_date !== null ? { kind: 'date', date: row.scope_date } : WHOLE_EVENT;
+  row.scope_track_index !== null
+    ? { kind: 'track', trackIndex: row.scope_track_index }
+    : row.scope_date !== null
+      ? { kind: 'date', date: row.scope_date }
+      : WHOLE_EVENT;
 
 const presentPass = (row: PassRow) => ({
   id: row.id,
@@ -47,13 +66,22 @@ const presentPass = (row: PassRow) => ({
 /** A pass's scope, checked against the event: a track it has, or a real calendar day. */
 function validScope(scope: DoorScope | undefined, tracks: readonly unknown[]): DoorList {
   if (scope && 'trackIndex' in scope && !tracks[scope.trackIndex]) {
-    throw appError('track_not_found', `scope.trackIndex ${scope.trackIndex}: this event has ${tracks.length} track${tracks.length === 1 ? '' : 's'}`, { field: 'scope.trackIndex' });
+    throw appError(
+      'track_not_found',
+      `scope.trackIndex ${scope.trackIndex}: this event has ${tracks.length} track${tracks.length === 1 ? '' : 's'}`,
+      { field: 'scope.trackIndex' },
+    );
   }
   if (scope && 'date' in scope) parseEventDate(scope.date, 'scope.date');
   return listOfScope(scope);
 }
 
-export async function createPass(deps: DoorDeps, p: KeyPrincipal, eventId: string, input: { label: string; expiresAt?: string | undefined; scope?: DoorScope | undefined }) {
+export async function createPass(
+  deps: DoorDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  input: { label: string; expiresAt?: string | undefined; scope?: DoorScope | undefined },
+) {
   const event = await events.loadOwnedEvent(deps.db, p, eventId);
   const label = input.label.trim();
   if (label === '') throw badRequest('invalid_field', 'label must not be empty');
@@ -62,7 +90,8 @@ export async function createPass(deps: DoorDeps, p: KeyPrincipal, eventId: strin
   if (input.expiresAt !== undefined) {
     expiresAt = new Date(input.expiresAt);
     if (Number.isNaN(expiresAt.getTime())) throw badRequest('invalid_date', 'expiresAt is not a date-time');
-    if (expiresAt.getTime() <= deps.clock.now().getTime()) throw badRequest('invalid_date', 'expiresAt is in the past');
+    if (expiresAt.getTime() <= deps.clock.now().getTime())
+      throw badRequest('invalid_date', 'expiresAt is in the past');
   }
   // 192 random bits; only its hash is kept.
   const token = randomBytes(24).toString('base64url');
@@ -79,7 +108,14 @@ export async function createPass(deps: DoorDeps, p: KeyPrincipal, eventId: strin
   };
   await deps.db.transaction().execute(async (trx) => {
     await repo.insertPass(trx, row);
-    await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor: audit.actorOfKey(p), action: 'door_pass.create', target: { type: 'door_pass', id: row.id }, after: { eventId: event.id, label, expiresAt, scope: scopeOfList(list) } });
+    await audit.recordChange(trx, deps, {
+      accountId: event.account_id,
+      mode: event.mode,
+      actor: audit.actorOfKey(p),
+      action: 'door_pass.create',
+      target: { type: 'door_pass', id: row.id },
+      after: { eventId: event.id, label, expiresAt, scope: scopeOfList(list) },
+    });
   });
   return { ...presentPass({ ...row, revoked_at: null }), url: `${deps.config.baseUrl}/door/${token}` };
 }
@@ -93,7 +129,14 @@ export async function revokePass(deps: DoorDeps, p: KeyPrincipal, eventId: strin
   const event = await events.loadOwnedEvent(deps.db, p, eventId);
   const revoked = await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.revokePass(trx, event.id, passId, deps.clock.now()))) return false;
-    await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor: audit.actorOfKey(p), action: 'door_pass.revoke', target: { type: 'door_pass', id: passId }, after: { eventId: event.id, revoked: true } });
+    await audit.recordChange(trx, deps, {
+      accountId: event.account_id,
+      mode: event.mode,
+      actor: audit.actorOfKey(p),
+      action: 'door_pass.revoke',
+      target: { type: 'door_pass', id: passId },
+      after: { eventId: event.id, revoked: true },
+    });
     return true;
   });
   if (!revoked) throw notFound('no such door pass for this event', 'door_pass_not_found');
@@ -118,8 +161,19 @@ export async function doorOf(db: Kysely<Database>, caller: DoorCaller, eventId: 
   }
   const event = caller.eventId === eventId ? await events.findEvent(db, eventId) : undefined;
   if (!event) throw notFound('no such event', 'event_not_found');
-  const as: KeyPrincipal = { kind: 'key', userId: event.account_id, keyId: `door:${caller.passId}`, mode: event.mode, keyClass: 'full' };
-  return { event, as, actor: `pass:${caller.passId}`, list: listOfPass({ scope_track_index: caller.scopeTrackIndex, scope_date: caller.scopeDate }) };
+  const as: KeyPrincipal = {
+    kind: 'key',
+    userId: event.account_id,
+    keyId: `door:${caller.passId}`,
+    mode: event.mode,
+    keyClass: 'full',
+  };
+  return {
+    event,
+    as,
+    actor: `pass:${caller.passId}`,
+    list: listOfPass({ scope_track_index: caller.scopeTrackIndex, scope_date: caller.scopeDate }),
+  };
 }
 
 /**
@@ -129,7 +183,10 @@ export async function doorOf(db: Kysely<Database>, caller: DoorCaller, eventId: 
 export const deviceLabel = (deviceId: string) => `device ${sha256(deviceId).slice(0, 4)}`;
 
 /** An actor reference as a person reads it: the pass's label (and its device's label), "API key", "Dashboard". */
-export async function actorNames(db: Kysely<Database>, actors: Iterable<string | null>): Promise<(actor: string | null) => string | null> {
+export async function actorNames(
+  db: Kysely<Database>,
+  actors: Iterable<string | null>,
+): Promise<(actor: string | null) => string | null> {
   const passIds = new Set<string>();
   for (const a of actors) if (a?.startsWith('pass:')) passIds.add(a.slice(5).split('/')[0]!);
   const labels = new Map((await repo.passLabels(db, [...passIds])).map((r) => [r.id, r.label]));

@@ -6,7 +6,14 @@ import * as checkin from './checkin.service.js';
 import type { CheckinDeps, Scan, ScanAnswer } from './checkin.service.js';
 import * as repo from './checkin.repo.js';
 import { ADMITTED_STATUS } from './entry-rule.js';
-import { listKey, sessionText, validOn, wrongSessionMessage, type DoorList, type ListEvent } from './door-list.js';
+import {
+  listKey,
+  sessionText,
+  validOn,
+  wrongSessionMessage,
+  type DoorList,
+  type ListEvent,
+} from './door-list.js';
 
 type ScopedList = Exclude<DoorList, { kind: 'event' }>;
 
@@ -27,7 +34,12 @@ export async function scanOnList(
   p: KeyPrincipal,
   eventId: string,
   on: OnList,
-  input: { value: string; memberIndex?: number | undefined; undo?: boolean | undefined; actor?: string | undefined },
+  input: {
+    value: string;
+    memberIndex?: number | undefined;
+    undo?: boolean | undefined;
+    actor?: string | undefined;
+  },
 ): Promise<ScanAnswer> {
   const value = checkin.parseQrValue(input.value);
   const now = deps.clock.now();
@@ -35,33 +47,69 @@ export async function scanOnList(
   const key = listKey(on.list);
   const rows = (await repo.lookupRows(deps.db, value)).rows;
   await checkin.assertEventForScan(deps.db, p, eventId, rows[0]);
-  const found: Scan = rows.length > 0 ? checkin.toScan(rows) : await checkin.resolveByCode(deps.db, eventId, value);
+  const found: Scan =
+    rows.length > 0 ? checkin.toScan(rows) : await checkin.resolveByCode(deps.db, eventId, value);
   checkin.applyMemberIndex(found, input.memberIndex);
-  const state = new Map((await repo.listAdmissions(deps.db, eventId, key, found.booking.id)).map((r) => [r.attendee_id, r]));
+  const state = new Map(
+    (await repo.listAdmissions(deps.db, eventId, key, found.booking.id)).map((r) => [r.attendee_id, r]),
+  );
   for (const person of found.people) {
     const s = state.get(person.id);
-    Object.assign(person, { checked_in_at: s?.checked_in_at ?? null, checked_in_by: s?.checked_in_by ?? null });
+    Object.assign(person, {
+      checked_in_at: s?.checked_in_at ?? null,
+      checked_in_by: s?.checked_in_by ?? null,
+    });
   }
   const reason = checkin.refusal(found);
   if (reason !== undefined && !(input.undo && reason !== 'transferred')) throw checkin.refuse(found, reason);
   if (!input.undo && !validOn(on.list, found.booking.sub_event_id, on.event, deps.config.eventTimeZone)) {
     const session = sessionText(found.booking.sub_event_id, on.event.tracks, deps.config.eventTimeZone);
-    throw appError('not_admissible', wrongSessionMessage(session), { refusalReason: 'wrong_session', session, data: checkin.status(found, true) });
+    throw appError('not_admissible', wrongSessionMessage(session), {
+      refusalReason: 'wrong_session',
+      session,
+      data: checkin.status(found, true),
+    });
   }
   const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
   const at = input.undo ? null : now;
-  const changed = new Set(await repo.setPeopleOnList(deps.db, { eventId, list: key, registrationId: found.booking.id, indexes, at, actor, now }));
-  for (const person of found.people) if (changed.has(person.idx)) Object.assign(person, { checked_in_at: at, checked_in_by: at === null ? null : actor });
+  const changed = new Set(
+    await repo.setPeopleOnList(deps.db, {
+      eventId,
+      list: key,
+      registrationId: found.booking.id,
+      indexes,
+      at,
+      actor,
+      now,
+    }),
+  );
+  for (const person of found.people)
+    if (changed.has(person.idx))
+      Object.assign(person, { checked_in_at: at, checked_in_by: at === null ? null : actor });
   if (!input.undo && changed.size === 0 && !checkin.status(found).checkedIn) {
     // Nobody changed and not everyone named is in: another device's undo came between; read again.
-    const again = new Map((await repo.listAdmissions(deps.db, eventId, key, found.booking.id)).map((r) => [r.attendee_id, r]));
-    for (const person of found.people) Object.assign(person, { checked_in_at: again.get(person.id)?.checked_in_at ?? null, checked_in_by: again.get(person.id)?.checked_in_by ?? null });
+    const again = new Map(
+      (await repo.listAdmissions(deps.db, eventId, key, found.booking.id)).map((r) => [r.attendee_id, r]),
+    );
+    for (const person of found.people)
+      Object.assign(person, {
+        checked_in_at: again.get(person.id)?.checked_in_at ?? null,
+        checked_in_by: again.get(person.id)?.checked_in_by ?? null,
+      });
   }
-  return { changed: changed.size > 0, alreadyCheckedIn: !input.undo && changed.size === 0, data: checkin.status(found) };
+  return {
+    changed: changed.size > 0,
+    alreadyCheckedIn: !input.undo && changed.size === 0,
+    data: checkin.status(found),
+  };
 }
 
 /** A list's arrivals and expected people: confirmed bookings whose session the list admits. */
-export async function countsOnList(deps: Pick<CheckinDeps, 'db' | 'config'>, eventId: string, on: OnList): Promise<{ arrived: number; expected: number }> {
+export async function countsOnList(
+  deps: Pick<CheckinDeps, 'db' | 'config'>,
+  eventId: string,
+  on: OnList,
+): Promise<{ arrived: number; expected: number }> {
   let arrived = 0;
   let expected = 0;
   for (const r of await repo.listCounts(deps.db, eventId, listKey(on.list), ADMITTED_STATUS)) {

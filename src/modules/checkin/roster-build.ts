@@ -41,7 +41,15 @@ export class Grouper {
           v: this.version,
         };
       }
-      this.#current.people.push({ id: r.attendee_id ?? r.registration_id, idx: r.idx, name: r.name, email: r.email, checkedInAt: r.checked_in_at, checkedInBy: r.checked_in_by, xid: r.a_xid ?? 0 });
+      this.#current.people.push({
+        id: r.attendee_id ?? r.registration_id,
+        idx: r.idx,
+        name: r.name,
+        email: r.email,
+        checkedInAt: r.checked_in_at,
+        checkedInBy: r.checked_in_by,
+        xid: r.a_xid ?? 0,
+      });
     }
   }
 
@@ -103,7 +111,10 @@ export interface WholeReadOptions {
 }
 
 // Under tsx (development, tests) the worker runs from its TypeScript source.
-const WORKER = new URL(import.meta.url.endsWith('.ts') ? './roster-worker.ts' : './roster-worker.js', import.meta.url);
+const WORKER = new URL(
+  import.meta.url.endsWith('.ts') ? './roster-worker.ts' : './roster-worker.js',
+  import.meta.url,
+);
 
 /** The event's roster read whole in a worker thread; undefined when `start` or `held` stopped it. */
 export function readWhole(eventId: string, o: WholeReadOptions): Promise<WholeRead | undefined> {

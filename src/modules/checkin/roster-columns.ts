@@ -6,7 +6,10 @@
 // costs tens of bytes per entry before its key; these tables cost a few.
 
 /** Grows a typed array to hold at least `need` items, copying what it holds. */
-export function grown<T extends Int32Array | Uint32Array | Uint16Array | Float64Array>(a: T, need: number): T {
+export function grown<T extends Int32Array | Uint32Array | Uint16Array | Float64Array>(
+  a: T,
+  need: number,
+): T {
   if (need <= a.length) return a;
   const next = new (a.constructor as new (n: number) => T)(Math.max(need, Math.ceil(a.length * 1.5), 16));
   next.set(a);
@@ -201,7 +204,7 @@ export class SlotTable {
   }
 
   add(slot: number): void {
-    if ((this.#size + 1) > (1 << this.#bits) * 0.6) this.#rehash(this.#bits + 1);
+    if (this.#size + 1 > (1 << this.#bits) * 0.6) this.#rehash(this.#bits + 1);
     this.#place(slot);
     this.#size++;
   }

@@ -5,7 +5,15 @@
 // people, is made as an object only when asked for (`read`).
 import { hash } from 'node:crypto';
 import type { RegistrationStatus } from '../../db/database.js';
-import { grown, hashText, Interned, SlotTable, TextArena, type ArenaParts, type TableParts } from './roster-columns.js';
+import {
+  grown,
+  hashText,
+  Interned,
+  SlotTable,
+  TextArena,
+  type ArenaParts,
+  type TableParts,
+} from './roster-columns.js';
 
 export interface RosterPerson {
   id: string;
@@ -32,8 +40,10 @@ export interface RosterBooking {
 }
 
 /** The QR value a person shows: the booking's (its ticketCode after a transfer) for the primary, their own id for a member. */
-export const qrValueOf = (booking: Pick<RosterBooking, 'id' | 'ticketCode'>, person: Pick<RosterPerson, 'id' | 'idx'>) =>
-  person.idx === 0 ? (booking.ticketCode ?? booking.id) : person.id;
+export const qrValueOf = (
+  booking: Pick<RosterBooking, 'id' | 'ticketCode'>,
+  person: Pick<RosterPerson, 'id' | 'idx'>,
+) => (person.idx === 0 ? (booking.ticketCode ?? booking.id) : person.id);
 
 /** The first 32 bits of sha256(QR value), by which a roster key is found (read from its one-byte string: no Buffer made). */
 function keyHash(qr: string): number {
@@ -41,7 +51,24 @@ function keyHash(qr: string): number {
   return (d.charCodeAt(0) << 24) | (d.charCodeAt(1) << 16) | (d.charCodeAt(2) << 8) | d.charCodeAt(3);
 }
 
-const COLUMNS = ['bText', 'bStatus', 'bType', 'bSub', 'bXid', 'bV', 'bFirst', 'bCount', 'pBooking', 'pIdx', 'pAt', 'pBy', 'pXid', 'pText', 'pIdHash', 'pKeyHash'] as const;
+const COLUMNS = [
+  'bText',
+  'bStatus',
+  'bType',
+  'bSub',
+  'bXid',
+  'bV',
+  'bFirst',
+  'bCount',
+  'pBooking',
+  'pIdx',
+  'pAt',
+  'pBy',
+  'pXid',
+  'pText',
+  'pIdHash',
+  'pKeyHash',
+] as const;
 
 /** A store as plain data (typed arrays, strings, numbers), as a worker thread sends it. */
 export interface StoreParts {
@@ -138,7 +165,12 @@ export class Store {
       codes: [...this.codes],
       oddIds: [...this.oddIds],
     };
-    const transfer = [...COLUMNS.map((c) => this[c].buffer), parts.text.bytes.buffer, parts.byId.places.buffer, parts.byKey.places.buffer] as ArrayBuffer[];
+    const transfer = [
+      ...COLUMNS.map((c) => this[c].buffer),
+      parts.text.bytes.buffer,
+      parts.byId.places.buffer,
+      parts.byKey.places.buffer,
+    ] as ArrayBuffer[];
     return { parts, transfer };
   }
 
@@ -209,7 +241,13 @@ export class Store {
     const odd = this.oddIds.get(id);
     if (odd !== undefined) return odd;
     // The primary whose id is the booking's (kept as null in its text).
-    const p = this.byId.find(hashText(id), (q) => this.pIdx[q] === 0 && this.text.field(this.pText[q]!, 0) === null && this.bookingId(this.pBooking[q]!) === id);
+    const p = this.byId.find(
+      hashText(id),
+      (q) =>
+        this.pIdx[q] === 0 &&
+        this.text.field(this.pText[q]!, 0) === null &&
+        this.bookingId(this.pBooking[q]!) === id,
+    );
     return p < 0 ? -1 : this.pBooking[p]!;
   }
 
@@ -254,7 +292,8 @@ export class Store {
   /** The person at slot `p` as admitted (or not) by transaction `xid`. */
   setPerson(p: number, person: Pick<RosterPerson, 'checkedInAt' | 'checkedInBy' | 'xid'>): void {
     this.pAt[p] = person.checkedInAt === null ? Number.NaN : person.checkedInAt.getTime();
-    this.pBy[p] = person.checkedInAt === null || person.checkedInBy === null ? -1 : this.actors.id(person.checkedInBy);
+    this.pBy[p] =
+      person.checkedInAt === null || person.checkedInBy === null ? -1 : this.actors.id(person.checkedInBy);
     this.pXid[p] = person.xid;
   }
 
@@ -298,7 +337,12 @@ export class Store {
     const first = this.bFirst[slot]!;
     return b.people.every((person, i) => {
       const [id, name, email] = this.text.fields(this.pText[first + i]!);
-      return this.pIdx[first + i] === person.idx && (id ?? b.id) === person.id && name === person.name && email === person.email;
+      return (
+        this.pIdx[first + i] === person.idx &&
+        (id ?? b.id) === person.id &&
+        name === person.name &&
+        email === person.email
+      );
     });
   }
 

@@ -23,7 +23,9 @@ const ask = (m: WorkerMessage) =>
     say(m);
   });
 
-const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...connection, max: 1 }) }) });
+const db = new Kysely<Database>({
+  dialect: new PostgresDialect({ pool: new pg.Pool({ ...connection, max: 1 }) }),
+});
 try {
   let build: RosterBuild | undefined;
   let stopped = false;

@@ -61,7 +61,11 @@ const PERSON_COLUMNS = sql`r.id as registration_id, r.status, r.ticket_type, r.s
  * event does not exist.
  */
 // ownership-exception: a roster is the event and its bookings read in one snapshot with the door's version; the door is where slowness shows.
-export async function readRoster(db: Kysely<Database>, eventId: string, since: string | null): Promise<RosterReadRow[]> {
+export async function readRoster(
+  db: Kysely<Database>,
+  eventId: string,
+  since: string | null,
+): Promise<RosterReadRow[]> {
   const changed =
     since === null
       ? sql`true`
@@ -113,7 +117,9 @@ export async function readRosterPages(
         where r.event_id = ${eventId}
         order by r.created_at, r.id, a.idx`.execute(trx);
       for (;;) {
-        const rows = (await sql<RosterPersonRow>`fetch forward ${sql.lit(pageRows)} from door_roster`.execute(trx)).rows;
+        const rows = (
+          await sql<RosterPersonRow>`fetch forward ${sql.lit(pageRows)} from door_roster`.execute(trx)
+        ).rows;
         if (rows.length > 0 && !(await take.page(rows))) return;
         if (rows.length < pageRows) return;
       }
@@ -131,7 +137,15 @@ export async function watch(db: Kysely<Database>, eventId: string): Promise<void
 }
 
 /** The database's versions of these events (an event never changed since has none: 0). */
-export async function versionsOf(query: (text: string, values: unknown[]) => Promise<{ rows: { event_id: string; version: string | number }[] }>, eventIds: readonly string[]) {
-  const r = await query('select event_id, version from door_versions where event_id = any($1::text[])', [eventIds]);
+export async function versionsOf(
+  query: (
+    text: string,
+    values: unknown[],
+  ) => Promise<{ rows: { event_id: string; version: string | number }[] }>,
+  eventIds: readonly string[],
+) {
+  const r = await query('select event_id, version from door_versions where event_id = any($1::text[])', [
+    eventIds,
+  ]);
   return new Map(r.rows.map((x) => [x.event_id, Number(x.version)]));
 }

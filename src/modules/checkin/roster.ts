@@ -92,7 +92,8 @@ export class EventRoster {
   hit(value: string): RosterHit | undefined {
     const s = this.#store;
     const code = s.codes.get(value);
-    if (code !== undefined) return { booking: s.read(code >> 1), only: undefined, transferred: (code & 1) === 1 };
+    if (code !== undefined)
+      return { booking: s.read(code >> 1), only: undefined, transferred: (code & 1) === 1 };
     const p = s.byId.find(hashText(value), (q) => s.personId(q) === value);
     if (p < 0) return undefined;
     const booking = s.read(s.pBooking[p]!);
@@ -121,7 +122,13 @@ export class EventRoster {
     const first = rows[0]!;
     const people = rows.filter((r): r is RosterReadRow & RosterPersonRow => r.registration_id !== null);
     if (whole) {
-      const head: RosterHead = { ...first, version, cursor, bookings: new Set(people.map((r) => r.registration_id)).size, people: people.length };
+      const head: RosterHead = {
+        ...first,
+        version,
+        cursor,
+        bookings: new Set(people.map((r) => r.registration_id)).size,
+        people: people.length,
+      };
       const build = new RosterBuild(head);
       build.add(people);
       this.finishWhole(build.done());
@@ -175,7 +182,11 @@ export class EventRoster {
    * Takes in this instance's own admits or undos, committed as `version` by transaction `xid`.
    * When the roster stood at the version before (or comes to, by a read), it now stands at this one.
    */
-  applyCheckIns(version: number, xid: number, changes: readonly { registrationId: string; idx: number; at: Date | null; by: string | null }[]): void {
+  applyCheckIns(
+    version: number,
+    xid: number,
+    changes: readonly { registrationId: string; idx: number; at: Date | null; by: string | null }[],
+  ): void {
     const s = this.#store;
     const slots = changes.map((c) => s.slotOf(c.registrationId));
     changes.forEach((c, i) => {

@@ -68,7 +68,12 @@ export class DoorRosters {
   #listeningWaiters: (() => void)[] = [];
   #closed = false;
 
-  constructor(deps: { db: Kysely<Database>; connection: pg.ClientConfig; logger: Logger; registry?: Registry }) {
+  constructor(deps: {
+    db: Kysely<Database>;
+    connection: pg.ClientConfig;
+    logger: Logger;
+    registry?: Registry;
+  }) {
     this.#deps = deps;
     this.metrics = rosterMetrics(deps.registry);
   }
@@ -94,7 +99,8 @@ export class DoorRosters {
    * answered request rather than a write landing later; the read runs on its own.
    */
   async warm(eventId: string): Promise<void> {
-    if (this.#closed || !this.#listening || this.#rosters.has(eventId) || this.#wholeReads.has(eventId)) return;
+    if (this.#closed || !this.#listening || this.#rosters.has(eventId) || this.#wholeReads.has(eventId))
+      return;
     const tooLarge = this.#tooLarge.get(eventId);
     if (tooLarge !== undefined) {
       if (performance.now() - tooLarge < IDLE_MS) return;
@@ -109,7 +115,10 @@ export class DoorRosters {
     try {
       await watch(this.#deps.db, eventId);
     } catch (err) {
-      this.#deps.logger.warn({ err, eventId }, 'door roster could not be started; the door asks the database');
+      this.#deps.logger.warn(
+        { err, eventId },
+        'door roster could not be started; the door asks the database',
+      );
       this.deleted(eventId);
       return;
     } finally {
@@ -187,7 +196,8 @@ export class DoorRosters {
    * After a reconnect, a roster still being built counts too: its read may predate the outage.
    */
   behind(versions: ReadonlyMap<string, number>, reconnected: boolean): string[] {
-    const late = (r: EventRoster) => (r.version < 0 ? reconnected : (versions.get(r.eventId) ?? 0) > Math.max(r.version, r.wanted));
+    const late = (r: EventRoster) =>
+      r.version < 0 ? reconnected : (versions.get(r.eventId) ?? 0) > Math.max(r.version, r.wanted);
     return [...this.#rosters.values()].filter(late).map((r) => r.eventId);
   }
 
@@ -253,7 +263,12 @@ export class DoorRosters {
     while (this.#totalPeople > this.maxPeople) {
       let oldest: EventRoster | undefined;
       for (const other of this.#rosters.values()) {
-        if (other !== r && this.#people.has(other.eventId) && (oldest === undefined || other.lastUsed < oldest.lastUsed)) oldest = other;
+        if (
+          other !== r &&
+          this.#people.has(other.eventId) &&
+          (oldest === undefined || other.lastUsed < oldest.lastUsed)
+        )
+          oldest = other;
       }
       if (oldest === undefined) break;
       this.metrics.dropped.inc();
@@ -316,7 +331,8 @@ export class DoorRosters {
       }
     } catch (err) {
       // The next scan of the event builds it again.
-      if (!this.#closed) this.#deps.logger.warn({ err, eventId: r.eventId }, 'door roster read failed; the roster is dropped');
+      if (!this.#closed)
+        this.#deps.logger.warn({ err, eventId: r.eventId }, 'door roster read failed; the roster is dropped');
       if (this.#rosters.get(r.eventId) === r) this.deleted(r.eventId);
     }
   }

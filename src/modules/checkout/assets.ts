@@ -18,7 +18,9 @@ export interface Asset {
 
 /** One file, or several served as one (in this order: the hosted page's script is three). */
 function loadAsset(names: string | readonly string[], type: string): Asset {
-  const body = (typeof names === 'string' ? [names] : names).map((name) => readFileSync(fileURLToPath(new URL(name, ASSET_DIR)), 'utf8')).join('\n');
+  const body = (typeof names === 'string' ? [names] : names)
+    .map((name) => readFileSync(fileURLToPath(new URL(name, ASSET_DIR)), 'utf8'))
+    .join('\n');
   const version = createHash('sha256').update(body).digest('hex').slice(0, 16);
   return { body, etag: `"${version}"`, version, type };
 }
@@ -34,7 +36,10 @@ export const pageStyleUrl = (pageCss: Asset): string => `/embed/page.css?v=${pag
 export function loadCheckoutAssets() {
   const embedJs = loadAsset('embed.js', 'text/javascript; charset=utf-8');
   // The form (summary, errors at fields) and the confirmation's ticket first: the page's main part uses both.
-  const pageJs = loadAsset(['checkout-form.js', 'checkout-ticket.js', 'checkout-page.js'], 'text/javascript; charset=utf-8');
+  const pageJs = loadAsset(
+    ['checkout-form.js', 'checkout-ticket.js', 'checkout-page.js'],
+    'text/javascript; charset=utf-8',
+  );
   const pageCss = loadPageStyle();
   const planJs = loadAsset('plan-page.js', 'text/javascript; charset=utf-8');
   return { embedJs, pageJs, pageCss, planJs };

@@ -36,7 +36,12 @@ import * as events from '../events/events.service.js';
 import type { EventRow } from '../events/events.service.js';
 import * as keys from '../keys/keys.service.js';
 import { SandboxGateway } from '../sandbox/sandbox-gateway.js';
-import { confirmStep2, register, type RegisterInput, type RequestContext } from '../registrations/register.service.js';
+import {
+  confirmStep2,
+  register,
+  type RegisterInput,
+  type RequestContext,
+} from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
 import { attendeeToken } from '../../lib/attendee-token.js';
@@ -95,7 +100,14 @@ export function declaredOrigin(origin: string | undefined): string | null {
  * (`assertCallFits`), and the only one the page posts to. The `origin` embed.js declares is
  * never checked against the pin: anyone can write it, so it grants nothing.
  */
-export async function openPage(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined, offer?: string, preview?: string): Promise<PageAccess> {
+export async function openPage(
+  deps: CheckoutDeps,
+  slug: string,
+  key: string | undefined,
+  origin: string | undefined,
+  offer?: string,
+  preview?: string,
+): Promise<PageAccess> {
   if (preview !== undefined && preview !== '') return openPreview(deps, slug, preview);
   if (!SLUG.test(slug)) throw notShown();
   const event = await events.findEventBySlug(deps.db, slug);
@@ -103,22 +115,57 @@ export async function openPage(deps: CheckoutDeps, slug: string, key: string | u
   const declared = declaredOrigin(origin);
   if (event.mode === 'live') {
     if (event.status !== 'published') throw notShown();
-    const principal: KeyPrincipal = { kind: 'key', userId: event.account_id, keyId: 'hosted_page', mode: 'live', keyClass: 'checkout' };
+    const principal: KeyPrincipal = {
+      kind: 'key',
+      userId: event.account_id,
+      keyId: 'hosted_page',
+      mode: 'live',
+      keyClass: 'checkout',
+    };
     // A live page is public; a pinned live checkout key of the account still pins its framing.
-    const row = key === undefined || key === '' ? undefined : await keys.findKey(deps.db, deps.keyCache, key, deps.clock.now().getTime());
-    const pinned = row && row.user_id === event.account_id && row.mode === 'live' && row.class === 'checkout' && row.revoked_at === null ? row.allowed_origin : null;
+    const row =
+      key === undefined || key === ''
+        ? undefined
+        : await keys.findKey(deps.db, deps.keyCache, key, deps.clock.now().getTime());
+    const pinned =
+      row &&
+      row.user_id === event.account_id &&
+      row.mode === 'live' &&
+      row.class === 'checkout' &&
+      row.revoked_at === null
+        ? row.allowed_origin
+        : null;
     return { event, origin: pinned ?? declared, pinnedOrigin: pinned, principal };
   }
-  if ((key === undefined || key === '') && offer !== undefined && (await waitlist.offerEntry({ db: deps.db, secretsKey: deps.config.secretsKey }, event.id, offer))) {
+  if (
+    (key === undefined || key === '') &&
+    offer !== undefined &&
+    (await waitlist.offerEntry({ db: deps.db, secretsKey: deps.config.secretsKey }, event.id, offer))
+  ) {
     // A waitlist offer's link opens its test event's page as the account's checkout would.
-    return { event, origin: declared, pinnedOrigin: null, principal: { kind: 'key', userId: event.account_id, keyId: 'waitlist_offer', mode: 'test', keyClass: 'checkout' } };
+    return {
+      event,
+      origin: declared,
+      pinnedOrigin: null,
+      principal: {
+        kind: 'key',
+        userId: event.account_id,
+        keyId: 'waitlist_offer',
+        mode: 'test',
+        keyClass: 'checkout',
+      },
+    };
   }
   if (key === undefined || key === '') throw notShown();
   const row = await keys.findKey(deps.db, deps.keyCache, key, deps.clock.now().getTime());
   // Another account's key, or a live key, does not reveal that the test event exists.
   if (!row || row.user_id !== event.account_id || row.mode !== 'test') throw notShown();
   if (row.revoked_at !== null) throw forbidden('api_key_revoked', 'this API key has been revoked');
-  if (row.class !== 'checkout') throw forbidden('checkout_key_required', 'a web page may only carry a checkout key (pk_test_…); full keys stay on a server');
+  if (row.class !== 'checkout')
+    throw forbidden(
+      'checkout_key_required',
+      'a web page may only carry a checkout key (pk_test_…); full keys stay on a server',
+    );
   return {
     event,
     origin: row.allowed_origin ?? declared,
@@ -140,10 +187,22 @@ async function openPreview(deps: CheckoutDeps, slug: string, token: string): Pro
   const eventId = previewTokenEvent(token);
   const event = eventId === undefined ? undefined : await events.findEvent(deps.db, eventId);
   if (!event || event.slug !== slug) throw invalid();
-  const verdict = previewTokenVerdict(deps.config.secretsKey, token, event.id, event.account_id, deps.clock.now());
+  const verdict = previewTokenVerdict(
+    deps.config.secretsKey,
+    token,
+    event.id,
+    event.account_id,
+    deps.clock.now(),
+  );
   if (verdict === 'invalid') throw invalid();
   if (verdict === 'expired') throw forbidden('preview_expired');
-  const principal: KeyPrincipal = { kind: 'key', userId: event.account_id, keyId: 'preview', mode: event.mode, keyClass: 'checkout' };
+  const principal: KeyPrincipal = {
+    kind: 'key',
+    userId: event.account_id,
+    keyId: 'preview',
+    mode: event.mode,
+    keyClass: 'checkout',
+  };
   const bookable = event.mode === 'test' || event.status === 'published';
   return { event, origin: null, pinnedOrigin: "'self'", principal, preview: { bookable } };
 }
@@ -157,14 +216,25 @@ async function openPreview(deps: CheckoutDeps, slug: string, token: string): Pro
  * the page itself sent it. A call with neither, or from any other site, is refused (403
  * `origin_not_allowed`).
  */
-export function assertCallFits(deps: CheckoutDeps, access: Pick<PageAccess, 'pinnedOrigin'>, from: CallSource): void {
+export function assertCallFits(
+  deps: CheckoutDeps,
+  access: Pick<PageAccess, 'pinnedOrigin'>,
+  from: CallSource,
+): void {
   const pinned = access.pinnedOrigin;
   if (pinned === null) return;
   const own = [new URL(deps.config.baseUrl).origin, from.ownOrigin];
   const opaque = from.origin === undefined || from.origin === 'null';
-  const fits = opaque ? from.fetchSite === 'same-origin' : from.origin === pinned || own.includes(from.origin!);
+  const fits = opaque
+    ? from.fetchSite === 'same-origin'
+    : from.origin === pinned || own.includes(from.origin!);
   if (!fits) {
-    throw forbidden('origin_not_allowed', pinned === "'self'" ? 'a preview’s calls come only from the preview page itself' : `this key is pinned to ${pinned}: its page's calls come only from that page`);
+    throw forbidden(
+      'origin_not_allowed',
+      pinned === "'self'"
+        ? 'a preview’s calls come only from the preview page itself'
+        : `this key is pinned to ${pinned}: its page's calls come only from that page`,
+    );
   }
 }
 
@@ -186,13 +256,38 @@ export async function openPageCall(
 export type PageRegistration =
   | { status: 'pending' }
   | { status: 'confirmed'; ticket: string }
-  | { status: 'payment_required'; orderId: string; amount: number; currency: string; key: string; ticket: string };
+  | {
+      status: 'payment_required';
+      orderId: string;
+      amount: number;
+      currency: string;
+      key: string;
+      ticket: string;
+    };
 
 /** Registers; a confirmed or payable booking also answers the buyer's ticket token, for the confirmation screen. */
-export async function registerFromPage(deps: CheckoutDeps, access: PageAccess, input: RegisterInput, context: RequestContext): Promise<PageRegistration> {
+export async function registerFromPage(
+  deps: CheckoutDeps,
+  access: PageAccess,
+  input: RegisterInput,
+  context: RequestContext,
+): Promise<PageRegistration> {
   const r = await register(deps.registerDeps, access.principal, access.event.id, input, context);
-  if (r.kind === 'free') return r.status === 'pending' ? { status: 'pending' } : { status: 'confirmed', ticket: attendeeToken(deps.config.secretsKey, r.registrationId, r.registrationId) };
-  return { status: 'payment_required', orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key, ticket: attendeeToken(deps.config.secretsKey, r.registrationId, r.registrationId) };
+  if (r.kind === 'free')
+    return r.status === 'pending'
+      ? { status: 'pending' }
+      : {
+          status: 'confirmed',
+          ticket: attendeeToken(deps.config.secretsKey, r.registrationId, r.registrationId),
+        };
+  return {
+    status: 'payment_required',
+    orderId: r.orderId,
+    amount: r.amount,
+    currency: r.currency,
+    key: r.key,
+    ticket: attendeeToken(deps.config.secretsKey, r.registrationId, r.registrationId),
+  };
 }
 
 /** The secret the handler's signature is made with: Razorpay's key secret, or the sandbox's own. */
@@ -209,7 +304,8 @@ function sandboxSigningSecret(deps: CheckoutDeps): string {
 
 async function pendingOrder(deps: CheckoutDeps, access: PageAccess, orderId: string) {
   const reg = await registrations.findByOrder(deps.db, access.event.id, orderId);
-  if (!reg || reg.order_id === null) throw notFound('no booking on this event holds this order', 'order_not_found');
+  if (!reg || reg.order_id === null)
+    throw notFound('no booking on this event holds this order', 'order_not_found');
   return { ...reg, order_id: reg.order_id };
 }
 
@@ -224,7 +320,14 @@ export async function confirmFromPage(
   handler: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string },
 ): Promise<{ status: 'confirmed' }> {
   const reg = await pendingOrder(deps, access, handler.razorpay_order_id);
-  if (!verifyCheckoutSignature(reg.order_id, handler.razorpay_payment_id, handler.razorpay_signature, signingSecret(deps, access.event.mode))) {
+  if (
+    !verifyCheckoutSignature(
+      reg.order_id,
+      handler.razorpay_payment_id,
+      handler.razorpay_signature,
+      signingSecret(deps, access.event.mode),
+    )
+  ) {
     throw paymentNotVerified('the payment signature does not match this order');
   }
   await confirmStep2(deps.registerDeps, access.principal, access.event.id, {
@@ -242,11 +345,20 @@ export async function pendingPayment(deps: CheckoutDeps, access: PageAccess, ord
     throw notFound('no booking on this event waits for this payment', 'order_not_found');
   }
   const gateway = deps.registerDeps.gatewayFor('live', access.event.account_id);
-  return { orderId: reg.order_id, amount: Number(reg.amount_paise), currency: reg.currency, key: gateway.keyId };
+  return {
+    orderId: reg.order_id,
+    amount: Number(reg.amount_paise),
+    currency: reg.currency,
+    key: gateway.keyId,
+  };
 }
 
 /** Where a booking stands, by its order: the page asks while the buyer pays elsewhere. */
-export async function orderStatus(deps: CheckoutDeps, access: PageAccess, orderId: string): Promise<{ status: RegistrationStatus }> {
+export async function orderStatus(
+  deps: CheckoutDeps,
+  access: PageAccess,
+  orderId: string,
+): Promise<{ status: RegistrationStatus }> {
   const reg = await pendingOrder(deps, access, orderId);
   return { status: reg.status };
 }
@@ -260,8 +372,11 @@ export async function sandboxCheckout(
   access: PageAccess,
   orderId: string,
   outcome: 'success' | 'failure',
-): Promise<{ razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string } | { failed: true }> {
-  if (access.event.mode !== 'test') throw notFound('the sandbox checkout is for test events only', 'not_found');
+): Promise<
+  { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string } | { failed: true }
+> {
+  if (access.event.mode !== 'test')
+    throw notFound('the sandbox checkout is for test events only', 'not_found');
   const reg = await pendingOrder(deps, access, orderId);
   const payment = await new SandboxGateway(deps, access.event.account_id).pay(reg.order_id, outcome);
   if (!payment) throw notFound('no such sandbox order', 'order_not_found');
@@ -274,8 +389,16 @@ export async function sandboxCheckout(
 }
 
 /** A waitlist offer's link on the page: its seat and until when (409 `offer_not_valid` once lapsed or used). */
-export async function offerOnPage(deps: CheckoutDeps, access: PageAccess, token: string): Promise<{ token: string; until: string }> {
-  const entry = await waitlist.openOffer({ db: deps.db, clock: deps.clock, secretsKey: deps.config.secretsKey }, access.event.id, token);
+export async function offerOnPage(
+  deps: CheckoutDeps,
+  access: PageAccess,
+  token: string,
+): Promise<{ token: string; until: string }> {
+  const entry = await waitlist.openOffer(
+    { db: deps.db, clock: deps.clock, secretsKey: deps.config.secretsKey },
+    access.event.id,
+    token,
+  );
   return { token, until: offerUntil(entry.expires_at!, deps.config.eventTimeZone) };
 }
 
@@ -296,6 +419,9 @@ export async function pageFacts(deps: CheckoutDeps, event: EventRow) {
 }
 
 /** The plans a members-only tier's "Not a member? Join" offers: every plan of the event's account and mode (each membership proves any members-only tier). */
-export async function joinPlans(deps: CheckoutDeps, event: EventRow): Promise<{ name: string; slug: string }[]> {
+export async function joinPlans(
+  deps: CheckoutDeps,
+  event: EventRow,
+): Promise<{ name: string; slug: string }[]> {
   return (await plansOf(deps.db, event.account_id, event.mode)).map((p) => ({ name: p.name, slug: p.slug }));
 }

@@ -3,13 +3,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { addressKey } from '../../http/client-address.js';
-import { MEMBER_CODE_MINUTES, MEMBER_CODE_TRIES, MEMBER_PROOF_MINUTES, requestMemberCode, verifyMemberCode } from '../memberships/member-codes.js';
+import {
+  MEMBER_CODE_MINUTES,
+  MEMBER_CODE_TRIES,
+  MEMBER_PROOF_MINUTES,
+  requestMemberCode,
+  verifyMemberCode,
+} from '../memberships/member-codes.js';
 import * as service from './checkout.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from './page-context.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
-const Email = Type.String({ minLength: 3, maxLength: 254, description: 'The address the booking is for: the member’s address.' });
+const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  description: 'The address the booking is for: the member’s address.',
+});
 
 export function memberCodeRoutes(app: App, ctx: CheckoutContext): void {
   requestCodeRoute(app, ctx);
@@ -36,7 +46,13 @@ function requestCodeRoute(app: App, ctx: CheckoutContext): void {
         params: Slug,
         body: Type.Object({ ...Access, email: Email }, { additionalProperties: false }),
         response: {
-          202: Type.Object({ sent: Type.Literal(true), expiresInMinutes: Type.Integer({ description: 'How long a mailed code works.' }) }, { title: 'MemberCodeAsked' }),
+          202: Type.Object(
+            {
+              sent: Type.Literal(true),
+              expiresInMinutes: Type.Integer({ description: 'How long a mailed code works.' }),
+            },
+            { title: 'MemberCodeAsked' },
+          ),
           400: E,
           403: E,
           404: E,
@@ -46,10 +62,30 @@ function requestCodeRoute(app: App, ctx: CheckoutContext): void {
     },
     async (req, reply) => {
       const { key, origin, offer, preview, email } = req.body;
-      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer, preview);
+      const access = await service.openPageCall(
+        deps,
+        req.params.slug,
+        key,
+        origin,
+        callSource(req),
+        offer,
+        preview,
+      );
       await requestMemberCode(
-        { db: deps.db, clock: deps.clock, ids: deps.ids, rateLimiter: deps.rateLimiter, secretsKey: deps.config.secretsKey, kickJobs: () => deps.membershipDeps.kickJobs() },
-        { accountId: access.event.account_id, mode: access.event.mode, email, clientAddress: addressKey(req.ip) },
+        {
+          db: deps.db,
+          clock: deps.clock,
+          ids: deps.ids,
+          rateLimiter: deps.rateLimiter,
+          secretsKey: deps.config.secretsKey,
+          kickJobs: () => deps.membershipDeps.kickJobs(),
+        },
+        {
+          accountId: access.event.account_id,
+          mode: access.event.mode,
+          email,
+          clientAddress: addressKey(req.ip),
+        },
       );
       return reply.code(202).send({ sent: true as const, expiresInMinutes: MEMBER_CODE_MINUTES });
     },
@@ -73,12 +109,22 @@ function verifyCodeRoute(app: App, ctx: CheckoutContext): void {
           CALL_AUTH,
         ].join('\n\n'),
         params: Slug,
-        body: Type.Object({ ...Access, email: Email, code: Type.String({ minLength: 1, maxLength: 20, description: 'The six digits from the mail.' }) }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            ...Access,
+            email: Email,
+            code: Type.String({ minLength: 1, maxLength: 20, description: 'The six digits from the mail.' }),
+          },
+          { additionalProperties: false },
+        ),
         response: {
           200: Type.Object(
             {
               proof: Type.String({ description: 'Send as `memberProof` with register, for this email.' }),
-              expiresAt: Type.String({ format: 'date-time', description: 'Until when register accepts the proof.' }),
+              expiresAt: Type.String({
+                format: 'date-time',
+                description: 'Until when register accepts the proof.',
+              }),
             },
             { title: 'MemberProof' },
           ),
@@ -90,8 +136,19 @@ function verifyCodeRoute(app: App, ctx: CheckoutContext): void {
     },
     async (req) => {
       const { key, origin, offer, preview, email, code } = req.body;
-      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer, preview);
-      return verifyMemberCode({ db: deps.db, clock: deps.clock, secretsKey: deps.config.secretsKey }, { accountId: access.event.account_id, mode: access.event.mode, email, code });
+      const access = await service.openPageCall(
+        deps,
+        req.params.slug,
+        key,
+        origin,
+        callSource(req),
+        offer,
+        preview,
+      );
+      return verifyMemberCode(
+        { db: deps.db, clock: deps.clock, secretsKey: deps.config.secretsKey },
+        { accountId: access.event.account_id, mode: access.event.mode, email, code },
+      );
     },
   );
 }

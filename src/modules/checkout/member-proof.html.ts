@@ -14,7 +14,10 @@ export interface ProofPage {
 }
 
 /** The plan page a "Join" link opens: as this page was opened (key, origin, embedding), and back to this event after. */
-export function planPageLink(planSlug: string, p: Pick<ProofPage, 'key' | 'origin' | 'embed' | 'slug'>): string {
+export function planPageLink(
+  planSlug: string,
+  p: Pick<ProofPage, 'key' | 'origin' | 'embed' | 'slug'>,
+): string {
   const q = new URLSearchParams();
   if (p.key) q.set('key', p.key);
   if (p.origin) q.set('origin', p.origin);

@@ -11,8 +11,17 @@ type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
 export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
   const { deps } = ctx;
-  const TicketToken = Type.String({ description: 'The buyer’s own ticket token: `GET /e/{slug}/tickets/{ticket}` answers the ticket once the booking is confirmed.' });
-  const TeamMember = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false });
+  const TicketToken = Type.String({
+    description:
+      'The buyer’s own ticket token: `GET /e/{slug}/tickets/{ticket}` answers the ticket once the booking is confirmed.',
+  });
+  const TeamMember = Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+      email: Type.String({ minLength: 3, maxLength: 254 }),
+    },
+    { additionalProperties: false },
+  );
   app.post(
     '/e/:slug/register',
     {
@@ -33,12 +42,29 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
             name: Type.String({ minLength: 1, maxLength: 200 }),
             email: Type.String({ minLength: 3, maxLength: 254 }),
             phone: Type.Optional(Type.String({ maxLength: 32 })),
-            whatsappOptIn: Type.Optional(Type.Boolean({ description: 'The buyer ticked “send my ticket on WhatsApp”: as `whatsappOptIn` of register (needs `phone`, 400 `phone_required`).' })),
+            whatsappOptIn: Type.Optional(
+              Type.Boolean({
+                description:
+                  'The buyer ticked “send my ticket on WhatsApp”: as `whatsappOptIn` of register (needs `phone`, 400 `phone_required`).',
+              }),
+            ),
             customFields: Type.Optional(CustomFieldAnswers),
             teamMembers: Type.Optional(Type.Array(TeamMember, { maxItems: 99 })),
             promoCode: Type.Optional(Type.String({ maxLength: 40 })),
-            membershipId: Type.Optional(Type.String({ maxLength: 100, description: 'A members-only tier, without memberProof: the id of a membership in good standing with this email (403 `membership_required` otherwise).' })),
-            memberProof: Type.Optional(Type.String({ maxLength: 800, description: 'A members-only tier: the `proof` of `POST /e/{slug}/member-code/verify` for this email, in place of membershipId (403 `membership_required` once lapsed, for another email, or when the membership is no longer in good standing).' })),
+            membershipId: Type.Optional(
+              Type.String({
+                maxLength: 100,
+                description:
+                  'A members-only tier, without memberProof: the id of a membership in good standing with this email (403 `membership_required` otherwise).',
+              }),
+            ),
+            memberProof: Type.Optional(
+              Type.String({
+                maxLength: 800,
+                description:
+                  'A members-only tier: the `proof` of `POST /e/{slug}/member-code/verify` for this email, in place of membershipId (403 `membership_required` once lapsed, for another email, or when the membership is no longer in good standing).',
+              }),
+            ),
             ticketType: Type.Optional(Type.String({ maxLength: 80 })),
             subEventId: Type.Optional(Type.String({ maxLength: 10 })),
           },
@@ -47,7 +73,10 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         response: {
           201: Type.Union([
             Type.Object({ status: Type.Literal('confirmed'), ticket: TicketToken }, { title: 'PageBooked' }),
-            Type.Object({ status: Type.Literal('pending') }, { title: 'PageAwaitingApproval', description: 'Awaiting the organiser’s approval.' }),
+            Type.Object(
+              { status: Type.Literal('pending') },
+              { title: 'PageAwaitingApproval', description: 'Awaiting the organiser’s approval.' },
+            ),
             Type.Object(
               {
                 status: Type.Literal('payment_required'),
@@ -57,7 +86,11 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
                 key: Type.String({ description: 'The gateway’s public key.' }),
                 ticket: TicketToken,
               },
-              { title: 'PageOrder', description: 'Open the gateway’s checkout with key and orderId; the booking is pending until paid.' },
+              {
+                title: 'PageOrder',
+                description:
+                  'Open the gateway’s checkout with key and orderId; the booking is pending until paid.',
+              },
             ),
           ]),
           402: E,
@@ -71,8 +104,25 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
     },
     async (req, reply) => {
       const { key, origin, offer, preview, ...input } = req.body;
-      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer, preview);
-      return reply.code(201).send(await service.registerFromPage(deps, access, { ...input, waitlistOffer: offer }, { clientAddress: addressKey(req.ip) }));
+      const access = await service.openPageCall(
+        deps,
+        req.params.slug,
+        key,
+        origin,
+        callSource(req),
+        offer,
+        preview,
+      );
+      return reply
+        .code(201)
+        .send(
+          await service.registerFromPage(
+            deps,
+            access,
+            { ...input, waitlistOffer: offer },
+            { clientAddress: addressKey(req.ip) },
+          ),
+        );
     },
   );
 
@@ -95,12 +145,28 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         ].join('\n\n'),
         params: Slug,
         body: Type.Object({ ...Access, ...Handler }, { additionalProperties: false }),
-        response: { 200: Type.Object({ status: Type.Literal('confirmed') }), 402: E, 403: E, 404: E, 409: E, 502: E, 503: E },
+        response: {
+          200: Type.Object({ status: Type.Literal('confirmed') }),
+          402: E,
+          403: E,
+          404: E,
+          409: E,
+          502: E,
+          503: E,
+        },
       },
     },
     async (req) => {
       const { key, origin, offer, preview, ...handler } = req.body;
-      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer, preview);
+      const access = await service.openPageCall(
+        deps,
+        req.params.slug,
+        key,
+        origin,
+        callSource(req),
+        offer,
+        preview,
+      );
       return service.confirmFromPage(deps, access, handler);
     },
   );
@@ -112,7 +178,11 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
       schema: {
         tags: ['checkout'],
         summary: 'Where a booking from the hosted page stands, by its order',
-        description: ['The page asks while the buyer pays in another tab, or after the gateway’s notification confirmed a booking whose checkout was interrupted. Only the status.', PAGE_AUTH, CALL_AUTH].join('\n\n'),
+        description: [
+          'The page asks while the buyer pays in another tab, or after the gateway’s notification confirmed a booking whose checkout was interrupted. Only the status.',
+          PAGE_AUTH,
+          CALL_AUTH,
+        ].join('\n\n'),
         params: Type.Object({ slug: Slug.properties.slug, orderId: Type.String({ maxLength: 100 }) }),
         querystring: Type.Object(Access),
         response: {
@@ -122,7 +192,20 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         },
       },
     },
-    async (req) => service.orderStatus(deps, await service.openPageCall(deps, req.params.slug, req.query.key, req.query.origin, callSource(req), req.query.offer, req.query.preview), req.params.orderId),
+    async (req) =>
+      service.orderStatus(
+        deps,
+        await service.openPageCall(
+          deps,
+          req.params.slug,
+          req.query.key,
+          req.query.origin,
+          callSource(req),
+          req.query.offer,
+          req.query.preview,
+        ),
+        req.params.orderId,
+      ),
   );
 
   app.post(
@@ -139,18 +222,33 @@ export function pageCallRoutes(app: App, ctx: CheckoutContext): void {
         ].join('\n\n'),
         params: Slug,
         body: Type.Object(
-          { ...Access, orderId: Type.String({ maxLength: 100 }), outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]) },
+          {
+            ...Access,
+            orderId: Type.String({ maxLength: 100 }),
+            outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+          },
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Union([Type.Object(Handler, { title: 'SandboxHandlerFields' }), Type.Object({ failed: Type.Literal(true) }, { title: 'SandboxPaymentFailed' })]),
+          200: Type.Union([
+            Type.Object(Handler, { title: 'SandboxHandlerFields' }),
+            Type.Object({ failed: Type.Literal(true) }, { title: 'SandboxPaymentFailed' }),
+          ]),
           403: E,
           404: E,
         },
       },
     },
     async (req) => {
-      const access = await service.openPageCall(deps, req.params.slug, req.body.key, req.body.origin, callSource(req), req.body.offer, req.body.preview);
+      const access = await service.openPageCall(
+        deps,
+        req.params.slug,
+        req.body.key,
+        req.body.origin,
+        callSource(req),
+        req.body.offer,
+        req.body.preview,
+      );
       return service.sandboxCheckout(deps, access, req.body.orderId, req.body.outcome);
     },
   );

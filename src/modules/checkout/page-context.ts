@@ -30,33 +30,60 @@ export function pageCsp(live: boolean, frameAncestor: string | null = null): str
   ].join('; ');
 }
 
-export const MESSAGE_CSP = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+export const MESSAGE_CSP =
+  "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *";
 
-export const Html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+export const Html = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
+});
 export const htmlErrors = (statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [s, Html(s === 404 ? 'No such page: an unknown slug, an unpublished live event, or a test event without its key.' : 'An HTML page naming the problem.')]));
+  Object.fromEntries(
+    statuses.map((s) => [
+      s,
+      Html(
+        s === 404
+          ? 'No such page: an unknown slug, an unpublished live event, or a test event without its key.'
+          : 'An HTML page naming the problem.',
+      ),
+    ]),
+  );
 export const E = Type.Ref('Error');
 
 export const Slug = Type.Object({ slug: Type.String({ maxLength: 80, description: 'The event’s slug.' }) });
-const KeyField = Type.String({ maxLength: 100, description: 'Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).' });
+const KeyField = Type.String({
+  maxLength: 100,
+  description:
+    'Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).',
+});
 const OriginField = Type.String({
   maxLength: 300,
-  description: 'The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it.',
+  description:
+    'The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it.',
 });
 export const EMBEDS = ['inline', 'overlay', 'popup', 'none'] as const;
-export const EmbedField = Type.Union([Type.Literal('inline'), Type.Literal('overlay'), Type.Literal('popup'), Type.Literal('none')], {
-  description: 'How embed.js shows the page; `none` (default) is a page of its own.',
-});
+export const EmbedField = Type.Union(
+  [Type.Literal('inline'), Type.Literal('overlay'), Type.Literal('popup'), Type.Literal('none')],
+  {
+    description: 'How embed.js shows the page; `none` (default) is a page of its own.',
+  },
+);
 const OfferField = Type.String({
   maxLength: 120,
-  description: 'A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`.',
+  description:
+    'A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`.',
 });
 const PreviewField = Type.String({
   maxLength: 160,
   description:
     'The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls.',
 });
-export const Access = { key: Type.Optional(KeyField), origin: Type.Optional(OriginField), offer: Type.Optional(OfferField), preview: Type.Optional(PreviewField) };
+export const Access = {
+  key: Type.Optional(KeyField),
+  origin: Type.Optional(OriginField),
+  offer: Type.Optional(OfferField),
+  preview: Type.Optional(PreviewField),
+};
 
 export const PAGE_AUTH =
   'No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.';
@@ -85,7 +112,12 @@ export function checkoutContext(deps: CheckoutDeps, assets: Assets) {
    * HTML routes answer errors as a readable page, with the same statuses as JSON would;
    * `back`, where the page was reached from another (a form inside the widget), links back to it.
    */
-  function htmlErrorHandler(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply, back?: BackLink) {
+  function htmlErrorHandler(
+    err: FastifyError | Error,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    back?: BackLink,
+  ) {
     let status = 500;
     let message: string = s.errorTitle;
     if (err instanceof AppError) {

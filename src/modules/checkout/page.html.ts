@@ -19,13 +19,20 @@ export interface Assets {
 type Shown = Awaited<ReturnType<typeof pageFacts>>['shown'];
 
 export function jsonBlock(id: string, value: unknown): string {
-  const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+  const json = JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026');
   return `<script type="application/json" id="${id}">${json}</script>`;
 }
 
 function money(s: Strings, rupees: number): string {
   if (rupees === 0) return s.free;
-  return new Intl.NumberFormat(s.locale, { style: 'currency', currency: 'INR', minimumFractionDigits: rupees % 1 === 0 ? 0 : 2 }).format(rupees);
+  return new Intl.NumberFormat(s.locale, {
+    style: 'currency',
+    currency: 'INR',
+    minimumFractionDigits: rupees % 1 === 0 ? 0 : 2,
+  }).format(rupees);
 }
 
 /** When, for people, in the event's time zone: "Sat 12 Dec 2026, 10:00 am – 5:30 pm IST". */
@@ -42,7 +49,13 @@ export function paragraphs(text: string): string {
     .join('\n');
 }
 
-export function layout(s: Strings, title: string, assets: Assets, body: string, opts: { bodyClass?: string; head?: string } = {}): string {
+export function layout(
+  s: Strings,
+  title: string,
+  assets: Assets,
+  body: string,
+  opts: { bodyClass?: string; head?: string } = {},
+): string {
   return `<!doctype html>
 <html lang="${s.lang}">
 <head>
@@ -66,7 +79,14 @@ export interface BackLink {
   label: string;
 }
 
-export function renderMessagePage(s: Strings, assets: Assets, title: string, message: string, status?: number, back?: BackLink): string {
+export function renderMessagePage(
+  s: Strings,
+  assets: Assets,
+  title: string,
+  message: string,
+  status?: number,
+  back?: BackLink,
+): string {
   return layout(
     s,
     title,
@@ -89,7 +109,14 @@ function availabilityNote(s: Strings, remaining: number | null, soldOut: boolean
 /** The slot where the page script shows a field's error, referenced by aria-describedby while shown. */
 const errorSlot = (id: string) => `<p class="field-error" id="${id}-error" hidden></p>`;
 
-function option(name: string, value: string, label: string, price: string, note: string, opts: { checked?: boolean; disabled?: boolean; membersOnly?: boolean; id: string }): string {
+function option(
+  name: string,
+  value: string,
+  label: string,
+  price: string,
+  note: string,
+  opts: { checked?: boolean; disabled?: boolean; membersOnly?: boolean; id: string },
+): string {
   return `<div class="option">
 <input type="radio" name="${name}" id="${opts.id}" value="${h(value)}"${opts.checked ? ' checked' : ''}${opts.disabled ? ' disabled' : ''}${opts.membersOnly ? ' data-members-only' : ''}>
 <label for="${opts.id}"><span class="option-name">${h(label)}</span> <span class="option-price">${h(price)}</span>${note ? ` <span class="option-note">${h(note)}</span>` : ''}</label>
@@ -104,12 +131,35 @@ function sessionChoices(s: Strings, shown: Shown, sessions: Session[], timeZone:
   if (shown.tracks.length === 0) return '';
   const eventSoldOut = shown.remaining === 0;
   const rows = [
-    ...(shown.wholeEventOption ? [option('subEventId', '', s.wholeEvent, money(s, shown.price), availabilityNote(s, shown.remaining, eventSoldOut), { id: 'session-none', disabled: eventSoldOut })] : []),
+    ...(shown.wholeEventOption
+      ? [
+          option(
+            'subEventId',
+            '',
+            s.wholeEvent,
+            money(s, shown.price),
+            availabilityNote(s, shown.remaining, eventSoldOut),
+            { id: 'session-none', disabled: eventSoldOut },
+          ),
+        ]
+      : []),
     ...shown.tracks.map((t) =>
-      option('subEventId', String(t.index), t.title, money(s, t.price), [formatSpan(sessions[t.index]!.span, timeZone) ?? '', availabilityNote(s, t.remaining, t.remaining === 0)].filter((x) => x).join(' · '), {
-        id: `session-${t.index}`,
-        disabled: t.remaining === 0,
-      }),
+      option(
+        'subEventId',
+        String(t.index),
+        t.title,
+        money(s, t.price),
+        [
+          formatSpan(sessions[t.index]!.span, timeZone) ?? '',
+          availabilityNote(s, t.remaining, t.remaining === 0),
+        ]
+          .filter((x) => x)
+          .join(' · '),
+        {
+          id: `session-${t.index}`,
+          disabled: t.remaining === 0,
+        },
+      ),
     ),
   ];
   return `<fieldset class="choices" id="session" role="radiogroup" aria-describedby="session-error"><legend>${h(s.session)}</legend>${rows.join('\n')}${errorSlot('session')}</fieldset>`;
@@ -120,7 +170,9 @@ function sessionChoices(s: Strings, shown: Shown, sessions: Session[], timeZone:
  * a session is chosen, when the page script says the chosen session's).
  */
 function tierPrice(s: Strings, prices: PriceRow[], ticketType: string): string {
-  const all = prices.map((r) => r.prices.find((p) => p.ticketType === ticketType)?.paise).filter((p): p is number => p !== undefined);
+  const all = prices
+    .map((r) => r.prices.find((p) => p.ticketType === ticketType)?.paise)
+    .filter((p): p is number => p !== undefined);
   if (all.length === 0) return '';
   const [low, high] = [Math.min(...all), Math.max(...all)];
   return low === high ? money(s, low / 100) : `${money(s, low / 100)} – ${money(s, high / 100)}`;
@@ -130,10 +182,21 @@ function tierChoices(s: Strings, p: PageInput): string {
   const { availability, prices } = p.facts;
   if (availability.tiers.length === 0) return '';
   const rows = [
-    option('ticketType', 'General', s.general, tierPrice(s, prices, 'General'), '', { id: 'tier-general', checked: true, disabled: availability.soldOut }),
+    option('ticketType', 'General', s.general, tierPrice(s, prices, 'General'), '', {
+      id: 'tier-general',
+      checked: true,
+      disabled: availability.soldOut,
+    }),
     ...availability.tiers.map((t, i) => {
-      const notes = [t.membersOnly ? s.membersOnly : '', !t.onSale ? s.notOnSale : availabilityNote(s, t.remaining, t.soldOut)].filter((x) => x);
-      return option('ticketType', t.name, t.name, tierPrice(s, prices, t.name), notes.join(' · '), { id: `tier-${i}`, disabled: t.soldOut || !t.onSale, membersOnly: t.membersOnly });
+      const notes = [
+        t.membersOnly ? s.membersOnly : '',
+        !t.onSale ? s.notOnSale : availabilityNote(s, t.remaining, t.soldOut),
+      ].filter((x) => x);
+      return option('ticketType', t.name, t.name, tierPrice(s, prices, t.name), notes.join(' · '), {
+        id: `tier-${i}`,
+        disabled: t.soldOut || !t.onSale,
+        membersOnly: t.membersOnly,
+      });
     }),
   ];
   // Shown by the page script while a members-only tier is chosen: the proof a browser must send.
@@ -152,7 +215,9 @@ function questions(s: Strings, shown: Shown): string {
       case 'checkbox':
         return `<div class="field check"><input type="checkbox" id="${id}" ${data}${req}> <label for="${id}">${label}</label>${errorSlot(id)}</div>`;
       case 'select':
-        return `<div class="field"><label for="${id}">${label}</label><select id="${id}" ${data}${req}><option value="">${h(s.choose)}</option>${(f.options ?? [])
+        return `<div class="field"><label for="${id}">${label}</label><select id="${id}" ${data}${req}><option value="">${h(s.choose)}</option>${(
+          f.options ?? []
+        )
           .map((o) => `<option>${h(o)}</option>`)
           .join('')}</select>${errorSlot(id)}</div>`;
       default: {
@@ -199,13 +264,19 @@ export interface PageInput {
 function priceConfig(prices: PriceRow[]) {
   return {
     currency: 'INR',
-    sessions: Object.fromEntries(prices.map((r) => [r.trackIndex === null ? '' : String(r.trackIndex), Object.fromEntries(r.prices.map((x) => [x.ticketType, x.paise]))])),
+    sessions: Object.fromEntries(
+      prices.map((r) => [
+        r.trackIndex === null ? '' : String(r.trackIndex),
+        Object.fromEntries(r.prices.map((x) => [x.ticketType, x.paise])),
+      ]),
+    ),
   };
 }
 
 /** The order summary, filled in by the page script as the buyer chooses; the total is announced as it changes. */
 function summary(s: Strings, shown: Shown, availability: Availability): string {
-  const row = (key: string, label: string, value: string, hidden = false) => `<div id="sum-${key}"${hidden ? ' hidden' : ''}><dt>${h(label)}</dt><dd>${h(value)}</dd></div>`;
+  const row = (key: string, label: string, value: string, hidden = false) =>
+    `<div id="sum-${key}"${hidden ? ' hidden' : ''}><dt>${h(label)}</dt><dd>${h(value)}</dd></div>`;
   const tracks = shown.tracks.length > 0;
   return `<section id="summary" class="summary" aria-labelledby="summary-title">
 <h2 id="summary-title">${h(s.summary)}</h2>
@@ -227,7 +298,14 @@ function submitLabel(s: Strings, shown: Shown): string {
 }
 
 /** The event's page as the widget opened it (key, origin, embed kept), for a way back to it. */
-export function eventPageHref(slug: string, opened: { key?: string | null | undefined; origin?: string | null | undefined; embed?: string | null | undefined }): string {
+export function eventPageHref(
+  slug: string,
+  opened: {
+    key?: string | null | undefined;
+    origin?: string | null | undefined;
+    embed?: string | null | undefined;
+  },
+): string {
   const q = new URLSearchParams();
   if (opened.key) q.set('key', opened.key);
   if (opened.origin) q.set('origin', opened.origin);
@@ -273,16 +351,23 @@ export function renderEventPage(p: PageInput): string {
   const when = formatWhen(shown.startDate, shown.endDate, p.timeZone);
   const facts = [
     // The confirmation puts the booked session's time here (checkout-page.js).
-    when ? `<div><dt>${h(s.date)}</dt><dd id="event-when"><time datetime="${h(shown.startDate ?? '')}">${h(when)}</time></dd></div>` : '',
+    when
+      ? `<div><dt>${h(s.date)}</dt><dd id="event-when"><time datetime="${h(shown.startDate ?? '')}">${h(when)}</time></dd></div>`
+      : '',
     shown.location ? `<div><dt>${h(s.venue)}</dt><dd>${h(shown.location)}</dd></div>` : '',
   ].join('');
   const offered = p.offer !== undefined;
   // novalidate: the page script checks the fields and shows each error at its field.
-  const form = availability.soldOut && !offered
-    ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`
-    : `<form id="register-form" novalidate>
-${offered ? `<p class="notice" id="offer-held" role="status">A seat is held for you until ${h(p.offer!.until)}. Book it before then; after that it passes to the next person waiting.</p>` : `${sessionChoices(s, shown, p.facts.sessions, p.timeZone)}
-${tierChoices(s, p)}`}
+  const form =
+    availability.soldOut && !offered
+      ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`
+      : `<form id="register-form" novalidate>
+${
+  offered
+    ? `<p class="notice" id="offer-held" role="status">A seat is held for you until ${h(p.offer!.until)}. Book it before then; after that it passes to the next person waiting.</p>`
+    : `${sessionChoices(s, shown, p.facts.sessions, p.timeZone)}
+${tierChoices(s, p)}`
+}
 <fieldset><legend>${h(s.yourDetails)}</legend>
 <div class="field"><label for="name">${h(s.name)}</label><input id="name" name="name" autocomplete="name" required maxlength="200">${errorSlot('name')}</div>
 <div class="field"><label for="email">${h(s.email)}</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="254" aria-describedby="email-hint"><p class="hint" id="email-hint">${h(s.emailHint)}</p>${errorSlot('email')}</div>
@@ -308,7 +393,10 @@ ${form}
 <noscript><p class="notice">${h(s.noScript)}</p></noscript>
 </main>
 ${jsonBlock('svc-config', config)}`;
-  const gateway = p.mode === 'live' && (!availability.soldOut || offered) ? `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n` : '';
+  const gateway =
+    p.mode === 'live' && (!availability.soldOut || offered)
+      ? `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n`
+      : '';
   return layout(s, s.pageTitle(shown.title), p.assets, body, {
     bodyClass: `embed-${p.embed}`,
     head: `${gateway}<script src="${h(p.assets.js)}" defer></script>`,
@@ -329,7 +417,11 @@ export function renderPaymentPage(p: {
   mode: 'test' | 'live';
 }): string {
   const s = p.strings;
-  const config = { pay: { ...p.order, callbackUrl: p.callbackUrl, title: p.title }, mode: p.mode, strings: s.script };
+  const config = {
+    pay: { ...p.order, callbackUrl: p.callbackUrl, title: p.title },
+    mode: p.mode,
+    strings: s.script,
+  };
   const body = `<main class="page" id="main">
 <h1>${h(s.checkoutTitle)}</h1>
 <p>${h(p.title)}</p>

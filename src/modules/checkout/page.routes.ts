@@ -4,8 +4,26 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import * as service from './checkout.service.js';
 import type { FastifyRequest } from 'fastify';
-import { eventPageHref, renderEventPage, renderMessagePage, renderPaymentPage, type BackLink } from './page.html.js';
-import { Access, callSource, EmbedField, EMBEDS, Html, htmlErrors, MESSAGE_CSP, PAGE_AUTH, pageCsp, Slug, type CheckoutContext } from './page-context.js';
+import {
+  eventPageHref,
+  renderEventPage,
+  renderMessagePage,
+  renderPaymentPage,
+  type BackLink,
+} from './page.html.js';
+import {
+  Access,
+  callSource,
+  EmbedField,
+  EMBEDS,
+  Html,
+  htmlErrors,
+  MESSAGE_CSP,
+  PAGE_AUTH,
+  pageCsp,
+  Slug,
+  type CheckoutContext,
+} from './page-context.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -32,10 +50,20 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
       },
     },
     async (req, reply) => {
-      const access = await service.openPage(deps, req.params.slug, req.query.key, req.query.origin, req.query.offer, req.query.preview);
-      const offer = req.query.offer === undefined ? undefined : await service.offerOnPage(deps, access, req.query.offer);
+      const access = await service.openPage(
+        deps,
+        req.params.slug,
+        req.query.key,
+        req.query.origin,
+        req.query.offer,
+        req.query.preview,
+      );
+      const offer =
+        req.query.offer === undefined ? undefined : await service.offerOnPage(deps, access, req.query.offer);
       const facts = await service.pageFacts(deps, access.event);
-      const joinPlans = facts.availability.tiers.some((t) => t.membersOnly) ? await service.joinPlans(deps, access.event) : undefined;
+      const joinPlans = facts.availability.tiers.some((t) => t.membersOnly)
+        ? await service.joinPlans(deps, access.event)
+        : undefined;
       const page = renderEventPage({
         strings: s,
         assets,
@@ -48,7 +76,10 @@ export function eventPageRoute(app: App, ctx: CheckoutContext): void {
         timeZone: deps.config.eventTimeZone,
         offer,
         joinPlans,
-        preview: access.preview && req.query.preview ? { token: req.query.preview, bookable: access.preview.bookable } : undefined,
+        preview:
+          access.preview && req.query.preview
+            ? { token: req.query.preview, bookable: access.preview.bookable }
+            : undefined,
       });
       return html(reply, page, pageCsp(access.event.mode === 'live', access.pinnedOrigin));
     },
@@ -68,7 +99,13 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
         description:
           'The fallback where the gateway’s checkout cannot run inside a frame: opens Razorpay’s checkout with `callback_url` (`POST /e/{slug}/callback`) and `redirect: true`. Shows no personal data. Public for a published live event; 404 for anything else or an order that is not pending on this event.',
         params: Slug,
-        querystring: Type.Object({ order: Type.String({ maxLength: 100, pattern: '^[A-Za-z0-9_]+$', description: 'The booking’s gateway order id (letters, digits and `_`).' }) }),
+        querystring: Type.Object({
+          order: Type.String({
+            maxLength: 100,
+            pattern: '^[A-Za-z0-9_]+$',
+            description: 'The booking’s gateway order id (letters, digits and `_`).',
+          }),
+        }),
         response: { 200: Html('The payment page.'), ...htmlErrors([400, 404, 429, 500]) } as never,
       },
     },
@@ -89,15 +126,26 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
 
   // The gateway's redirect posts a form; only this route parses one.
   await app.register(async (form) => {
-    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    form.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 16 * 1024 },
+      (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
     // The answer, and any refusal, links back to the event's page as the widget had it open.
     const backToEvent = (req: FastifyRequest): BackLink => {
       const b = (req.body ?? {}) as { key?: unknown; origin?: unknown; embed?: unknown };
       const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const embed = EMBEDS.find((e) => e === b.embed);
-      return { href: eventPageHref((req.params as { slug: string }).slug, { key: text(b.key), origin: text(b.origin), embed }), label: s.backToEvent };
+      return {
+        href: eventPageHref((req.params as { slug: string }).slug, {
+          key: text(b.key),
+          origin: text(b.origin),
+          embed,
+        }),
+        label: s.backToEvent,
+      };
     };
     form.post(
       '/e/:slug/waitlist',
@@ -118,22 +166,52 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
             {
               key: Type.Optional(Type.String({ maxLength: 100 })),
               preview: Type.Optional(Type.String({ maxLength: 160 })),
-              origin: Type.Optional(Type.String({ maxLength: 300, description: 'The origin the page was opened for (it grants nothing): the answer’s link back to the event keeps it.' })),
+              origin: Type.Optional(
+                Type.String({
+                  maxLength: 300,
+                  description:
+                    'The origin the page was opened for (it grants nothing): the answer’s link back to the event keeps it.',
+                }),
+              ),
               embed: Type.Optional(EmbedField),
               name: Type.String({ minLength: 1, maxLength: 200 }),
               email: Type.String({ minLength: 3, maxLength: 254 }),
             },
             { additionalProperties: false },
           ),
-          response: { 200: Html('On the waitlist.'), ...htmlErrors([400, 403, 404, 409, 413, 415, 429, 500]) } as never,
+          response: {
+            200: Html('On the waitlist.'),
+            ...htmlErrors([400, 403, 404, 409, 413, 415, 429, 500]),
+          } as never,
         },
       },
       async (req, reply) => {
-        const b = req.body as { key?: string; origin?: string; preview?: string; name: string; email: string };
-        const access = await service.openPageCall(deps, (req.params as { slug: string }).slug, b.key, b.origin, callSource(req), undefined, b.preview);
+        const b = req.body as {
+          key?: string;
+          origin?: string;
+          preview?: string;
+          name: string;
+          email: string;
+        };
+        const access = await service.openPageCall(
+          deps,
+          (req.params as { slug: string }).slug,
+          b.key,
+          b.origin,
+          callSource(req),
+          undefined,
+          b.preview,
+        );
         const joined = await service.joinFromPage(deps, access, { name: b.name, email: b.email });
-        const text = joined.status === 'offered' ? 'A seat is already held for you: look for the offer mail.' : `You are number ${joined.position} on the waitlist. If a seat comes free we will mail you a link that holds it for you.`;
-        return html(reply, renderMessagePage(s, assets, 'You are on the waitlist', text, undefined, backToEvent(req)), MESSAGE_CSP);
+        const text =
+          joined.status === 'offered'
+            ? 'A seat is already held for you: look for the offer mail.'
+            : `You are number ${joined.position} on the waitlist. If a seat comes free we will mail you a link that holds it for you.`;
+        return html(
+          reply,
+          renderMessagePage(s, assets, 'You are on the waitlist', text, undefined, backToEvent(req)),
+          MESSAGE_CSP,
+        );
       },
     );
 
@@ -151,22 +229,49 @@ export async function paymentPageRoutes(app: App, ctx: CheckoutContext): Promise
             'Razorpay posts `razorpay_payment_id`, `razorpay_order_id` and `razorpay_signature` (or `error[…]` fields) as a form. The booking is confirmed exactly as `POST /e/{slug}/payment` does, and an HTML page says what happened.',
           consumes: ['application/x-www-form-urlencoded'],
           params: Slug,
-          body: Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), { maxProperties: 30 }),
-          response: { 200: Html('What happened to the payment.'), ...htmlErrors([400, 402, 404, 409, 413, 415, 429, 500, 502, 503]) } as never,
+          body: Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), {
+            maxProperties: 30,
+          }),
+          response: {
+            200: Html('What happened to the payment.'),
+            ...htmlErrors([400, 402, 404, 409, 413, 415, 429, 500, 502, 503]),
+          } as never,
         },
       },
       async (req, reply) => {
-        const access = await service.openPage(deps, (req.params as { slug: string }).slug, undefined, undefined);
+        const access = await service.openPage(
+          deps,
+          (req.params as { slug: string }).slug,
+          undefined,
+          undefined,
+        );
         const b = req.body as Record<string, string | undefined>;
         const orderId = b.razorpay_order_id;
         const paymentId = b.razorpay_payment_id;
         const signature = b.razorpay_signature;
         if (!orderId || !paymentId || !signature) {
           const reason = b['error[description]'] ?? '';
-          return html(reply.code(200), renderMessagePage(s, assets, s.script.paymentPendingTitle, `${s.script.paymentPending} ${reason}`.trim()), MESSAGE_CSP);
+          return html(
+            reply.code(200),
+            renderMessagePage(
+              s,
+              assets,
+              s.script.paymentPendingTitle,
+              `${s.script.paymentPending} ${reason}`.trim(),
+            ),
+            MESSAGE_CSP,
+          );
         }
-        await service.confirmFromPage(deps, access, { razorpay_order_id: orderId, razorpay_payment_id: paymentId, razorpay_signature: signature });
-        return html(reply, renderMessagePage(s, assets, s.script.confirmedTitle, s.callbackConfirmed), MESSAGE_CSP);
+        await service.confirmFromPage(deps, access, {
+          razorpay_order_id: orderId,
+          razorpay_payment_id: paymentId,
+          razorpay_signature: signature,
+        });
+        return html(
+          reply,
+          renderMessagePage(s, assets, s.script.confirmedTitle, s.callbackConfirmed),
+          MESSAGE_CSP,
+        );
       },
     );
   });

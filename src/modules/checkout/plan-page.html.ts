@@ -5,7 +5,14 @@ import { escapeHtml as h } from '../../lib/html.js';
 import { formatMoney } from '../../lib/money.js';
 import type { PlanRow } from '../memberships/memberships.service.js';
 import { planPrice } from '../memberships/membership-mail.js';
-import { eventPageHref, jsonBlock, layout, paragraphs, RAZORPAY_CHECKOUT_JS, type Assets } from './page.html.js';
+import {
+  eventPageHref,
+  jsonBlock,
+  layout,
+  paragraphs,
+  RAZORPAY_CHECKOUT_JS,
+  type Assets,
+} from './page.html.js';
 import type { Strings } from './strings.js';
 
 export interface PlanAssets extends Assets {
@@ -45,7 +52,13 @@ export function planPageHref(plan: PlanRow, c: Carried): string {
 }
 
 function hidden(c: Carried, extra: Record<string, string> = {}): string {
-  const fields: Record<string, string | null> = { key: c.key, origin: c.origin, embed: c.embed === 'none' ? null : c.embed, from: c.from, ...extra };
+  const fields: Record<string, string | null> = {
+    key: c.key,
+    origin: c.origin,
+    embed: c.embed === 'none' ? null : c.embed,
+    from: c.from,
+    ...extra,
+  };
   return Object.entries(fields)
     .filter((e): e is [string, string] => e[1] !== null && e[1] !== '')
     .map(([k, v]) => `<input type="hidden" name="${h(k)}" value="${h(v)}">`)
@@ -64,7 +77,13 @@ function joinLabel(s: Strings, plan: PlanRow): string {
   return s.plan.joinPay(formatMoney(Number(plan.amount_paise)));
 }
 
-function page(p: PlanPageBase, title: string, body: string, config: Record<string, unknown> = {}, head = ''): string {
+function page(
+  p: PlanPageBase,
+  title: string,
+  body: string,
+  config: Record<string, unknown> = {},
+  head = '',
+): string {
   const s = p.strings;
   const cfg = { slug: p.plan.slug, embed: p.carried.embed, origin: p.carried.origin, ...config };
   const main = `<main class="page" id="main">
@@ -76,7 +95,10 @@ ${p.plan.mode === 'test' ? `<p class="badge">${h(s.testMode)}</p>` : ''}
 ${body}
 </main>
 ${jsonBlock('svc-config', cfg)}`;
-  return layout(s, s.plan.pageTitle(p.plan.name), p.assets, main, { bodyClass: `embed-${p.carried.embed}`, head: `${head}<script src="${h(p.assets.planJs)}" defer></script>` });
+  return layout(s, s.plan.pageTitle(p.plan.name), p.assets, main, {
+    bodyClass: `embed-${p.carried.embed}`,
+    head: `${head}<script src="${h(p.assets.planJs)}" defer></script>`,
+  });
 }
 
 function field(id: string, label: string, input: string, error: string | undefined, hint?: string): string {
@@ -86,7 +108,9 @@ function field(id: string, label: string, input: string, error: string | undefin
 }
 
 /** The plan and the form that joins it. */
-export function renderPlanPage(p: PlanPageBase & { values?: Partial<Record<'name' | 'email' | 'phone', string>>; errors?: JoinErrors }): string {
+export function renderPlanPage(
+  p: PlanPageBase & { values?: Partial<Record<'name' | 'email' | 'phone', string>>; errors?: JoinErrors },
+): string {
   const s = p.strings;
   const v = p.values ?? {};
   const e = p.errors ?? {};
@@ -111,12 +135,21 @@ ${p.carried.from ? `<p><a class="secondary-link" href="${h(eventPageHref(p.carri
 }
 
 /** A small form with one button that posts to a step of the plan page. */
-function stepButton(p: PlanPageBase, step: string, fields: Record<string, string>, label: string, id: string, secondary = false): string {
+function stepButton(
+  p: PlanPageBase,
+  step: string,
+  fields: Record<string, string>,
+  label: string,
+  id: string,
+  secondary = false,
+): string {
   return `<form method="post" action="${h(planPath(p.plan, step))}" class="inline-form">${hidden(p.carried, fields)}<button type="submit" id="${id}"${secondary ? ' class="secondary"' : ''}>${h(label)}</button></form>`;
 }
 
 /** Test plans: the sandbox's stand-in for the gateway's checkout of a fixed term's order. */
-export function renderSandboxPay(p: PlanPageBase & { order: { id: string; amount: number }; failed?: boolean }): string {
+export function renderSandboxPay(
+  p: PlanPageBase & { order: { id: string; amount: number }; failed?: boolean },
+): string {
   const s = p.strings;
   const body = `<section class="result sandbox" aria-labelledby="step-title">
 <h2 id="step-title">${h(s.script.sandboxTitle)}</h2>
@@ -133,7 +166,13 @@ ${stepButton(p, '/sandbox-pay', { order: p.order.id, outcome: 'failure' }, s.scr
 }
 
 /** Live plans: the gateway's checkout, opened by the page's script; the gateway posts back to `callbackUrl`. */
-export function renderLivePay(p: PlanPageBase & { order: { id: string; amount: number; currency: string }; keyId: string; callbackUrl: string }): string {
+export function renderLivePay(
+  p: PlanPageBase & {
+    order: { id: string; amount: number; currency: string };
+    keyId: string;
+    callbackUrl: string;
+  },
+): string {
   const s = p.strings;
   const body = `<section class="result waiting" aria-labelledby="step-title">
 <h2 id="step-title">${h(s.checkoutTitle)}</h2>
@@ -141,12 +180,21 @@ export function renderLivePay(p: PlanPageBase & { order: { id: string; amount: n
 <p><button type="button" id="pay-now">${h(s.pay)}</button></p>
 <div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
 </section>`;
-  const pay = { key: p.keyId, orderId: p.order.id, amount: p.order.amount, currency: p.order.currency, title: p.plan.name, callbackUrl: p.callbackUrl };
+  const pay = {
+    key: p.keyId,
+    orderId: p.order.id,
+    amount: p.order.amount,
+    currency: p.order.currency,
+    title: p.plan.name,
+    callbackUrl: p.callbackUrl,
+  };
   return page(p, p.plan.name, body, { pay }, `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n`);
 }
 
 /** A recurring plan: the mandate to approve (the gateway's page; in test mode, the sandbox's stand-in). */
-export function renderMandate(p: PlanPageBase & { subscriptionId: string; authorisationUrl: string | null }): string {
+export function renderMandate(
+  p: PlanPageBase & { subscriptionId: string; authorisationUrl: string | null },
+): string {
   const s = p.strings;
   const price = priceLine(s, p.plan);
   const approve =
@@ -169,7 +217,9 @@ ${approve}
 }
 
 /** The end of a join: a member now (or already), with the way back to the event they came from. */
-export function renderJoined(p: PlanPageBase & { outcome: 'joined' | 'already' | 'not_paid' | 'declined'; email?: string | undefined }): string {
+export function renderJoined(
+  p: PlanPageBase & { outcome: 'joined' | 'already' | 'not_paid' | 'declined'; email?: string | undefined },
+): string {
   const s = p.strings;
   const text = {
     joined: [s.plan.joinedTitle, p.email ? s.plan.joinedMail(p.email) : s.plan.joinedNoMail],
@@ -179,9 +229,15 @@ export function renderJoined(p: PlanPageBase & { outcome: 'joined' | 'already' |
   }[p.outcome];
   const ok = p.outcome === 'joined' || p.outcome === 'already';
   const actions = [
-    p.carried.from ? `<a class="button-link" id="back-to-event" href="${h(eventPageHref(p.carried.from, p.carried))}">${h(s.plan.backToEventMembers)}</a>` : '',
-    ok ? '' : `<a class="secondary-link" href="${h(planPageHref(p.plan, p.carried))}">${h(s.plan.tryAgain)}</a>`,
-    p.carried.embed === 'overlay' || p.carried.embed === 'popup' ? `<button type="button" data-svc-close hidden>${h(s.script.done)}</button>` : '',
+    p.carried.from
+      ? `<a class="button-link" id="back-to-event" href="${h(eventPageHref(p.carried.from, p.carried))}">${h(s.plan.backToEventMembers)}</a>`
+      : '',
+    ok
+      ? ''
+      : `<a class="secondary-link" href="${h(planPageHref(p.plan, p.carried))}">${h(s.plan.tryAgain)}</a>`,
+    p.carried.embed === 'overlay' || p.carried.embed === 'popup'
+      ? `<button type="button" data-svc-close hidden>${h(s.script.done)}</button>`
+      : '',
   ].filter((x) => x);
   const body = `<section class="result ${ok ? 'confirmed' : 'waiting'}" aria-labelledby="step-title" id="result">
 <h2 id="step-title">${h(text[0]!)}</h2>

@@ -34,18 +34,30 @@ const notShown = () => notFound('no such plan', 'plan_not_found');
  * otherwise, as for an unknown slug). A checkout key of the account pinned to an origin
  * makes that origin the only one that may frame the page and post its forms.
  */
-export async function openPlanPage(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined): Promise<PlanAccess> {
+export async function openPlanPage(
+  deps: CheckoutDeps,
+  slug: string,
+  key: string | undefined,
+  origin: string | undefined,
+): Promise<PlanAccess> {
   if (!SLUG.test(slug)) throw notShown();
   const plan = await findPlanBySlug(deps.db, slug);
   if (!plan) throw notShown();
   const declared = declaredOrigin(origin);
-  const row = key === undefined || key === '' ? undefined : await keys.findKey(deps.db, deps.keyCache, key, deps.clock.now().getTime());
+  const row =
+    key === undefined || key === ''
+      ? undefined
+      : await keys.findKey(deps.db, deps.keyCache, key, deps.clock.now().getTime());
   const ours = row !== undefined && row.user_id === plan.account_id && row.mode === plan.mode;
   if (plan.mode === 'test') {
     // Another account's key, or a live key, does not reveal that the test plan exists.
     if (!ours) throw notShown();
     if (row.revoked_at !== null) throw forbidden('api_key_revoked', 'this API key has been revoked');
-    if (row.class !== 'checkout') throw forbidden('checkout_key_required', 'a web page may only carry a checkout key (pk_test_…); full keys stay on a server');
+    if (row.class !== 'checkout')
+      throw forbidden(
+        'checkout_key_required',
+        'a web page may only carry a checkout key (pk_test_…); full keys stay on a server',
+      );
   }
   const pinned = ours && row.class === 'checkout' && row.revoked_at === null ? row.allowed_origin : null;
   return {
@@ -53,12 +65,24 @@ export async function openPlanPage(deps: CheckoutDeps, slug: string, key: string
     origin: pinned ?? declared,
     pinnedOrigin: pinned,
     key: ours ? key! : null,
-    principal: { kind: 'key', userId: plan.account_id, keyId: ours ? row.id : 'hosted_page', mode: plan.mode, keyClass: 'checkout' },
+    principal: {
+      kind: 'key',
+      userId: plan.account_id,
+      keyId: ours ? row.id : 'hosted_page',
+      mode: plan.mode,
+      keyClass: 'checkout',
+    },
   };
 }
 
 /** A form the plan page posts: the page's access, then the post's source checked against the key's pin. */
-export async function openPlanPageCall(deps: CheckoutDeps, slug: string, key: string | undefined, origin: string | undefined, from: CallSource): Promise<PlanAccess> {
+export async function openPlanPageCall(
+  deps: CheckoutDeps,
+  slug: string,
+  key: string | undefined,
+  origin: string | undefined,
+  from: CallSource,
+): Promise<PlanAccess> {
   const access = await openPlanPage(deps, slug, key, origin);
   assertCallFits(deps, access, from);
   return access;
@@ -76,11 +100,17 @@ export type JoinStep =
  * approve; a membership that needs nothing answers `member`. The membership's id is never
  * part of the answer: it is what the pasted proof of members-only tiers is.
  */
-export async function joinFromPlanPage(deps: CheckoutDeps, access: PlanAccess, input: { name: string; email: string; phone?: string | undefined }): Promise<JoinStep> {
+export async function joinFromPlanPage(
+  deps: CheckoutDeps,
+  access: PlanAccess,
+  input: { name: string; email: string; phone?: string | undefined },
+): Promise<JoinStep> {
   const r = await subscribe(deps.membershipDeps, access.principal, { planId: access.plan.id, ...input });
   const m = r.membership;
   if (r.kind === 'recurring') {
-    return m.status === 'created' && m.subscription_id !== null ? { step: 'mandate', subscriptionId: m.subscription_id, authorisationUrl: m.authorisation_url } : { step: 'member' };
+    return m.status === 'created' && m.subscription_id !== null
+      ? { step: 'mandate', subscriptionId: m.subscription_id, authorisationUrl: m.authorisation_url }
+      : { step: 'member' };
   }
   return r.order ? { step: 'pay', order: r.order, keyId: r.keyId } : { step: 'member' };
 }
@@ -88,7 +118,8 @@ export async function joinFromPlanPage(deps: CheckoutDeps, access: PlanAccess, i
 /** The membership of this plan waiting for this order; 404 for any other order. */
 async function waitingFor(deps: CheckoutDeps, access: PlanAccess, orderId: string) {
   const m = await findByPendingOrder(deps.db, access.plan.mode, orderId);
-  if (!m || m.plan_id !== access.plan.id) throw notFound('no membership of this plan waits for this order', 'order_not_found');
+  if (!m || m.plan_id !== access.plan.id)
+    throw notFound('no membership of this plan waits for this order', 'order_not_found');
   return m;
 }
 
@@ -102,13 +133,21 @@ export async function openOrder(deps: CheckoutDeps, access: PlanAccess, orderId:
  * Test plans: the sandbox's stand-in for the gateway's checkout pays (or fails) the order,
  * and a payment is confirmed as the API's confirm does. Answers the member's address.
  */
-export async function sandboxPayFromPlanPage(deps: CheckoutDeps, access: PlanAccess, orderId: string, outcome: 'success' | 'failure'): Promise<{ paid: true; email: string } | { paid: false }> {
+export async function sandboxPayFromPlanPage(
+  deps: CheckoutDeps,
+  access: PlanAccess,
+  orderId: string,
+  outcome: 'success' | 'failure',
+): Promise<{ paid: true; email: string } | { paid: false }> {
   if (access.plan.mode !== 'test') throw notFound('the sandbox checkout is for test plans only', 'not_found');
   const m = await waitingFor(deps, access, orderId);
   const payment = await new SandboxGateway(deps, access.plan.account_id).pay(orderId, outcome);
   if (!payment) throw notFound('no such sandbox order', 'order_not_found');
   if (outcome === 'failure') return { paid: false };
-  const member = await confirm(deps.membershipDeps, access.principal, m.id, { orderId, paymentId: payment.id });
+  const member = await confirm(deps.membershipDeps, access.principal, m.id, {
+    orderId,
+    paymentId: payment.id,
+  });
   return { paid: true, email: member.email };
 }
 
@@ -125,10 +164,20 @@ export async function confirmFromPlanPage(
   const secret = deps.config.razorpay.keySecret;
   if (access.plan.mode !== 'live' || !secret) throw conflict('payments_not_configured');
   const m = await waitingFor(deps, access, handler.razorpay_order_id);
-  if (!verifyCheckoutSignature(handler.razorpay_order_id, handler.razorpay_payment_id, handler.razorpay_signature, secret)) {
+  if (
+    !verifyCheckoutSignature(
+      handler.razorpay_order_id,
+      handler.razorpay_payment_id,
+      handler.razorpay_signature,
+      secret,
+    )
+  ) {
     throw paymentNotVerified('the payment signature does not match this order');
   }
-  const member = await confirm(deps.membershipDeps, access.principal, m.id, { orderId: handler.razorpay_order_id, paymentId: handler.razorpay_payment_id });
+  const member = await confirm(deps.membershipDeps, access.principal, m.id, {
+    orderId: handler.razorpay_order_id,
+    paymentId: handler.razorpay_payment_id,
+  });
   return { email: member.email };
 }
 
@@ -137,10 +186,16 @@ export async function confirmFromPlanPage(
  * gateway's `subscription.authenticated`, as the sandbox's authorisation link does;
  * declining changes nothing.
  */
-export async function sandboxMandateFromPlanPage(deps: CheckoutDeps, access: PlanAccess, subscriptionId: string, outcome: 'approve' | 'decline'): Promise<{ approved: boolean; email: string }> {
+export async function sandboxMandateFromPlanPage(
+  deps: CheckoutDeps,
+  access: PlanAccess,
+  subscriptionId: string,
+  outcome: 'approve' | 'decline',
+): Promise<{ approved: boolean; email: string }> {
   if (access.plan.mode !== 'test') throw notFound('the sandbox mandate is for test plans only', 'not_found');
   const m = await findBySubscription(deps.db, 'test', subscriptionId);
-  if (!m || m.plan_id !== access.plan.id) throw notFound('no membership of this plan has this subscription', 'subscription_not_found');
+  if (!m || m.plan_id !== access.plan.id)
+    throw notFound('no membership of this plan has this subscription', 'subscription_not_found');
   if (outcome === 'decline') return { approved: false, email: m.email };
   await playSubscriptionEvent(deps, access.plan.account_id, subscriptionId, 'authenticate');
   return { approved: true, email: m.email };

@@ -6,7 +6,12 @@ export function checkoutSignature(orderId: string, paymentId: string, keySecret:
   return createHmac('sha256', keySecret).update(`${orderId}|${paymentId}`).digest('hex');
 }
 
-export function verifyCheckoutSignature(storedOrderId: string, paymentId: string, signature: string, keySecret: string): boolean {
+export function verifyCheckoutSignature(
+  storedOrderId: string,
+  paymentId: string,
+  signature: string,
+  keySecret: string,
+): boolean {
   if (keySecret === '' || !/^[0-9a-f]{64}$/i.test(signature)) return false;
   const expected = Buffer.from(checkoutSignature(storedOrderId, paymentId, keySecret), 'hex');
   const given = Buffer.from(signature, 'hex');

@@ -5,8 +5,10 @@ export const en = {
   locale: 'en-IN',
   pageTitle: (title: string) => `${title} – tickets`,
   testMode: 'Test mode: no real payment is taken and no email leaves the service.',
-  previewNote: 'Preview: this page is shown to you through your preview link. Bookings made here are test bookings; their mails are in the Test inbox of your dashboard.',
-  previewDraftNote: 'Preview of a draft: buyers see this page once the event is published. It takes no bookings until then.',
+  previewNote:
+    'Preview: this page is shown to you through your preview link. Bookings made here are test bookings; their mails are in the Test inbox of your dashboard.',
+  previewDraftNote:
+    'Preview of a draft: buyers see this page once the event is published. It takes no bookings until then.',
   date: 'Date',
   venue: 'Venue',
   about: 'About this event',
@@ -17,8 +19,10 @@ export const en = {
   notOnSale: 'not on sale now',
   membersOnly: 'members only',
   membershipId: 'Membership id',
-  membershipHint: 'The membership id from your membership confirmation mail, with the email address it was mailed to.',
-  memberCodeIntro: 'Members-only tickets: we mail a code to the email address you give below, if it holds a membership. Enter your email, then ask for the code.',
+  membershipHint:
+    'The membership id from your membership confirmation mail, with the email address it was mailed to.',
+  memberCodeIntro:
+    'Members-only tickets: we mail a code to the email address you give below, if it holds a membership. Enter your email, then ask for the code.',
   memberCode: 'Code from the mail',
   haveMembershipId: 'I have my membership id instead',
   notMember: 'Not a member?',
@@ -37,7 +41,8 @@ export const en = {
   required: 'required',
   choose: 'Choose…',
   team: 'Team members',
-  teamHint: (n: number) => `You may bring up to ${n} more ${n === 1 ? 'person' : 'people'}; each gets their own ticket.`,
+  teamHint: (n: number) =>
+    `You may bring up to ${n} more ${n === 1 ? 'person' : 'people'}; each gets their own ticket.`,
   promo: 'Promo code (optional)',
   register: 'Register',
   summary: 'Order summary',
@@ -55,7 +60,8 @@ export const en = {
   noScript: 'Registering needs JavaScript. Please turn it on, or open this page in another browser.',
   callbackConfirmed: 'Payment received. You are registered, and your ticket is on its way by email.',
   checkoutTitle: 'Complete your payment',
-  checkoutIntro: 'Your booking is held while you pay. Use the button below if the payment window did not open.',
+  checkoutIntro:
+    'Your booking is held while you pay. Use the button below if the payment window did not open.',
   pay: 'Pay now',
   plan: {
     kicker: 'Membership',
@@ -67,10 +73,12 @@ export const en = {
     joinFree: 'Join for free',
     joinRecurring: 'Join and set up the payment mandate',
     freeFor: (months: number) => `Free for ${months} ${months === 1 ? 'month' : 'months'}`,
-    mandateHint: (price: string) => `You approve a payment mandate: ${price}, charged automatically until you cancel.`,
+    mandateHint: (price: string) =>
+      `You approve a payment mandate: ${price}, charged automatically until you cancel.`,
     mandateTitle: 'Approve the payment mandate',
     approveMandate: 'Approve the mandate',
-    afterApproval: 'The gateway’s page opens in a new tab. Once you approve the mandate your membership starts, and a confirmation mail is on its way.',
+    afterApproval:
+      'The gateway’s page opens in a new tab. Once you approve the mandate your membership starts, and a confirmation mail is on its way.',
     mandateLinkMissing: 'The payment gateway gave no approval link. Please try again in a little while.',
     sandboxMandateIntro: 'Test mode stands in for the gateway’s mandate page. Choose what the member does.',
     sandboxApprove: 'Approve the mandate',
@@ -80,13 +88,15 @@ export const en = {
     joinedMail: (email: string) => `Welcome! A confirmation is on its way to ${email}.`,
     joinedNoMail: 'Welcome! A confirmation is on its way by email.',
     alreadyTitle: 'Already a member',
-    already: 'This address already holds this membership, with nothing to pay now. The confirmation mail we sent has the details.',
+    already:
+      'This address already holds this membership, with nothing to pay now. The confirmation mail we sent has the details.',
     notPaid: 'The payment did not go through, so the membership has not started. You can try again.',
     declinedTitle: 'Mandate not approved',
     declined: 'Without the mandate the membership does not start. You can try again whenever you like.',
     tryAgain: 'Try again',
     backToEventMembers: 'Back to the event',
-    codeHint: 'To book a members-only ticket, choose it on the event’s page and ask for a code: we mail it to your address.',
+    codeHint:
+      'To book a members-only ticket, choose it on the event’s page and ask for a code: we mail it to your address.',
     needName: 'Enter your full name.',
     needEmail: 'Enter an email address, like name@example.com.',
   },
@@ -166,4 +176,3 @@ export const en = {
 } as const;
 
 export type Strings = typeof en;
-

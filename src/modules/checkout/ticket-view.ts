@@ -39,11 +39,12 @@ export interface TicketView {
   };
 }
 
-
 function walletButtons(links: WalletLinks): WalletLink[] {
   return [
     ...(links.applePass ? [{ kind: 'apple', label: 'Add to Apple Wallet', url: links.applePass }] : []),
-    ...(links.googleWallet ? [{ kind: 'google', label: 'Save to Google Wallet', url: links.googleWallet }] : []),
+    ...(links.googleWallet
+      ? [{ kind: 'google', label: 'Save to Google Wallet', url: links.googleWallet }]
+      : []),
   ];
 }
 
@@ -53,14 +54,20 @@ async function ticketOf(deps: CheckoutDeps, slug: string, token: string) {
   const registrationId = attendeeTokenRegistration(token);
   if (!registrationId) throw noTicket();
   const reg = await registrations.findBooking(deps.db, registrationId);
-  if (!reg || !attendeeTokenMatches(deps.config.secretsKey, token, reg.id, reg.ticket_code ?? reg.id)) throw noTicket();
+  if (!reg || !attendeeTokenMatches(deps.config.secretsKey, token, reg.id, reg.ticket_code ?? reg.id))
+    throw noTicket();
   const event = await events.findEvent(deps.db, reg.event_id);
   if (!event || event.slug !== slug) throw noTicket();
   const track = reg.sub_event_id === null ? undefined : event.tracks[reg.sub_event_id];
   const timeZone = deps.config.eventTimeZone;
   const span = events.sessionOf(event, reg.sub_event_id, timeZone).span;
   const ticketId = reg.ticket_code ?? reg.id;
-  const entry = { title: event.title, span, location: event.location, description: `Ticket ${ticketId} (${reg.ticket_type}${track ? ` · ${track.title}` : ''}).` };
+  const entry = {
+    title: event.title,
+    span,
+    location: event.location,
+    description: `Ticket ${ticketId} (${reg.ticket_type}${track ? ` · ${track.title}` : ''}).`,
+  };
   return { reg, event, track, span, ticketId, entry, timeZone };
 }
 
@@ -73,13 +80,19 @@ export async function ticketView(deps: CheckoutDeps, slug: string, token: string
     ticket: {
       ticketId: t.ticketId,
       qr: `data:image/png;base64,${ticketQrPng(t.ticketId).toString('base64')}`,
-      event: { title: t.event.title, when: formatSpan(t.span, t.timeZone) ?? null, location: t.event.location },
+      event: {
+        title: t.event.title,
+        when: formatSpan(t.span, t.timeZone) ?? null,
+        location: t.event.location,
+      },
       session: t.track?.title ?? null,
       ticketType: t.reg.ticket_type,
       quantity: t.reg.quantity,
       amount: Number(t.reg.amount_paise),
       currency: t.reg.currency,
-      calendarUrl: hasCalendar ? `/e/${encodeURIComponent(slug)}/tickets/${encodeURIComponent(token)}/calendar.ics` : null,
+      calendarUrl: hasCalendar
+        ? `/e/${encodeURIComponent(slug)}/tickets/${encodeURIComponent(token)}/calendar.ics`
+        : null,
       googleCalendarUrl: googleCalendarUrl(t.entry, t.timeZone) ?? null,
       // Where Apple or Google Wallet passes are configured; empty otherwise.
       wallet: walletButtons(walletLinks(deps.config, t.reg)),
@@ -88,7 +101,11 @@ export async function ticketView(deps: CheckoutDeps, slug: string, token: string
 }
 
 /** The booking's calendar file: the same entry (UID = the ticket id) as the ticket mail's. */
-export async function ticketCalendarFile(deps: CheckoutDeps, slug: string, token: string): Promise<{ filename: string; body: string }> {
+export async function ticketCalendarFile(
+  deps: CheckoutDeps,
+  slug: string,
+  token: string,
+): Promise<{ filename: string; body: string }> {
   const t = await ticketOf(deps, slug, token);
   if (t.reg.status !== 'confirmed') throw notFound('this booking is not confirmed', 'not_found');
   const body = ticketCalendar({ ...t.entry, uid: t.ticketId, now: deps.clock.now() });

@@ -11,7 +11,11 @@ import { ticketCalendarFile, ticketView } from './ticket-view.js';
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
 const Paise = (description: string) => Type.Integer({ description: `${description} Paise.` });
-const TicketToken = Type.String({ maxLength: 120, description: 'The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail).' });
+const TicketToken = Type.String({
+  maxLength: 120,
+  description:
+    'The `ticket` token the page’s register answer gave (the same token as the attendee page link, `/t/{token}`, in the ticket mail).',
+});
 const TOKEN_AUTH =
   'No credentials: the token is the capability. It names the booking and is checked (constant time) against the booking’s current ticket id, so a transfer retires it; a token of another event, or a made-up one, answers 404. Rate limited per IP.';
 
@@ -35,7 +39,11 @@ export function ticketRoutes(app: App, ctx: CheckoutContext): void {
             ...Access,
             subEventId: Type.Optional(Type.String({ maxLength: 10 })),
             ticketType: Type.Optional(Type.String({ maxLength: 80 })),
-            quantity: Type.Integer({ minimum: 1, maximum: 100, description: 'People on the booking: 1 plus the team members.' }),
+            quantity: Type.Integer({
+              minimum: 1,
+              maximum: 100,
+              description: 'People on the booking: 1 plus the team members.',
+            }),
             promoCode: Type.Optional(Type.String({ maxLength: 40 })),
           },
           { additionalProperties: false },
@@ -47,7 +55,9 @@ export function ticketRoutes(app: App, ctx: CheckoutContext): void {
             unitPrice: Paise('The price per person.'),
             subtotal: Paise('unitPrice × quantity.'),
             discount: Paise('What the promo code takes off.'),
-            total: Paise('What the booking costs: 0 is a free booking (the page’s button says “Register”), more is paid through the gateway (“Pay ₹X”).'),
+            total: Paise(
+              'What the booking costs: 0 is a free booking (the page’s button says “Register”), more is paid through the gateway (“Pay ₹X”).',
+            ),
           }),
           403: E,
           404: E,
@@ -57,9 +67,24 @@ export function ticketRoutes(app: App, ctx: CheckoutContext): void {
     },
     async (req) => {
       const { key, origin, offer, preview, ...input } = req.body;
-      const access = await service.openPageCall(deps, req.params.slug, key, origin, callSource(req), offer, preview);
+      const access = await service.openPageCall(
+        deps,
+        req.params.slug,
+        key,
+        origin,
+        callSource(req),
+        offer,
+        preview,
+      );
       const q = await quoteBooking(deps.db, access.event, input, deps.clock.now());
-      return { currency: q.currency, quantity: q.quantity, unitPrice: q.unitPaise, subtotal: q.subtotalPaise, discount: q.discountPaise, total: q.amountPaise };
+      return {
+        currency: q.currency,
+        quantity: q.quantity,
+        unitPrice: q.unitPaise,
+        subtotal: q.subtotalPaise,
+        discount: q.discountPaise,
+        total: q.amountPaise,
+      };
     },
   );
 
@@ -82,15 +107,28 @@ export function ticketRoutes(app: App, ctx: CheckoutContext): void {
             status: BookingStatus,
             ticket: Type.Optional(
               Type.Object({
-                ticketId: Type.String({ description: 'What the QR encodes: the registration id, or its ticketCode after a transfer.' }),
+                ticketId: Type.String({
+                  description:
+                    'What the QR encodes: the registration id, or its ticketCode after a transfer.',
+                }),
                 qr: Type.String({ description: 'data:image/png;base64,…' }),
-                event: Type.Object({ title: Type.String(), when: Type.Union([Type.String(), Type.Null()], { description: 'e.g. “Sat 12 Dec 2026, 10:00 am – 5:30 pm IST”.' }), location: Type.Union([Type.String(), Type.Null()]) }),
-                session: Type.Union([Type.String(), Type.Null()], { description: 'The track’s title, for a track booking.' }),
+                event: Type.Object({
+                  title: Type.String(),
+                  when: Type.Union([Type.String(), Type.Null()], {
+                    description: 'e.g. “Sat 12 Dec 2026, 10:00 am – 5:30 pm IST”.',
+                  }),
+                  location: Type.Union([Type.String(), Type.Null()]),
+                }),
+                session: Type.Union([Type.String(), Type.Null()], {
+                  description: 'The track’s title, for a track booking.',
+                }),
                 ticketType: Type.String(),
                 quantity: Type.Integer(),
                 amount: Paise('What was paid; 0 for a free booking.'),
                 currency: Type.String(),
-                calendarUrl: Type.Union([Type.String(), Type.Null()], { description: 'This service’s `…/calendar.ics` for the booking.' }),
+                calendarUrl: Type.Union([Type.String(), Type.Null()], {
+                  description: 'This service’s `…/calendar.ics` for the booking.',
+                }),
                 googleCalendarUrl: Type.Union([Type.String(), Type.Null()]),
                 wallet: Type.Array(Wallet),
               }),
@@ -115,7 +153,13 @@ export function ticketRoutes(app: App, ctx: CheckoutContext): void {
           TOKEN_AUTH,
         ].join('\n\n'),
         params: TicketParams,
-        response: { 200: { description: 'The calendar file.', content: { 'text/calendar': { schema: { type: 'string' } } } }, 404: E } as never,
+        response: {
+          200: {
+            description: 'The calendar file.',
+            content: { 'text/calendar': { schema: { type: 'string' } } },
+          },
+          404: E,
+        } as never,
       },
     },
     async (req, reply) => {

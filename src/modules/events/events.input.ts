@@ -1,11 +1,23 @@
 // What an organiser sends for an event, a tier, a question or a track, checked and
 // turned into the stored shape. Pure: throws AppError on bad input.
-import type { CustomFieldDoc, SelfServiceDoc, TaxCategory, TierDoc, TrackDoc, WaitlistDoc } from '../../db/database.js';
+import type {
+  CustomFieldDoc,
+  SelfServiceDoc,
+  TaxCategory,
+  TierDoc,
+  TrackDoc,
+  WaitlistDoc,
+} from '../../db/database.js';
 import { endsOnOrAfter, parseEventDate } from '../../lib/dates.js';
 import { badRequest } from '../../lib/errors.js';
 import { GSTIN_PROBLEM_TEXT, gstinProblem, isStateCode, normaliseGstin } from '../../lib/gstin.js';
 import { rupeesToPaise } from '../../lib/money.js';
-import { validateSelfService, validateWaitlist, type SelfServiceInput, type WaitlistInput } from './policies.js';
+import {
+  validateSelfService,
+  validateWaitlist,
+  type SelfServiceInput,
+  type WaitlistInput,
+} from './policies.js';
 
 export interface TierInput {
   name: string;
@@ -92,7 +104,11 @@ const SAC = /^99[0-9]{2}([0-9]{2})?$/;
 export function optionalSac(value: string | null | undefined, field: string): string | null {
   if (value === undefined || value === null) return null;
   const v = value.trim();
-  if (!SAC.test(v)) throw badRequest('invalid_sac', `${field} must be a SAC of 4 or 6 digits beginning with 99, such as 999622`);
+  if (!SAC.test(v))
+    throw badRequest(
+      'invalid_sac',
+      `${field} must be a SAC of 4 or 6 digits beginning with 99, such as 999622`,
+    );
   return v;
 }
 
@@ -106,7 +122,8 @@ function optionalGstin(value: string | null, field: string): string | null {
 
 function optionalState(value: string | null, field: string): string | null {
   if (value === null) return null;
-  if (!isStateCode(value.trim())) throw badRequest('invalid_state', `${field} must be a two-digit GST state code such as 29 (Karnataka)`);
+  if (!isStateCode(value.trim()))
+    throw badRequest('invalid_state', `${field} must be a two-digit GST state code such as 29 (Karnataka)`);
   return value.trim();
 }
 
@@ -115,7 +132,8 @@ export function validateTiers(tiers: TierInput[]): TierDoc[] {
   return tiers.map((t, i) => {
     const name = text(t.name, `specialPrices[${i}].name`, 80);
     const key = name.toLowerCase();
-    if (key === 'general') throw badRequest('invalid_tier', `specialPrices[${i}].name "General" is reserved for the base price`);
+    if (key === 'general')
+      throw badRequest('invalid_tier', `specialPrices[${i}].name "General" is reserved for the base price`);
     if (seen.has(key)) throw badRequest('invalid_tier', `specialPrices[${i}].name "${name}" is used twice`);
     seen.add(key);
     const doc: TierDoc = {
@@ -141,20 +159,32 @@ export function validateCustomFields(fields: CustomFieldInput[]): CustomFieldDoc
   return fields.map((f, i) => {
     // Any name (`constructor` and `__proto__` included): answers are read by own keys only.
     if (f.name.length < 1 || f.name.length > 50 || CONTROL.test(f.name)) {
-      throw badRequest('invalid_custom_field', `customFields[${i}].name must be 1 to 50 characters without control characters`);
+      throw badRequest(
+        'invalid_custom_field',
+        `customFields[${i}].name must be 1 to 50 characters without control characters`,
+      );
     }
-    if (seen.has(f.name)) throw badRequest('invalid_custom_field', `customFields[${i}].name "${f.name}" is used twice`);
+    if (seen.has(f.name))
+      throw badRequest('invalid_custom_field', `customFields[${i}].name "${f.name}" is used twice`);
     seen.add(f.name);
     const type = f.type ?? 'text';
     let options: string[] | null = null;
     if (type === 'select') {
-      if (!f.options || f.options.length === 0) throw badRequest('invalid_custom_field', `customFields[${i}] is a select and needs options`);
+      if (!f.options || f.options.length === 0)
+        throw badRequest('invalid_custom_field', `customFields[${i}] is a select and needs options`);
       options = f.options.map((o, j) => text(o, `customFields[${i}].options[${j}]`, 200));
-      if (new Set(options).size !== options.length) throw badRequest('invalid_custom_field', `customFields[${i}].options has duplicates`);
+      if (new Set(options).size !== options.length)
+        throw badRequest('invalid_custom_field', `customFields[${i}].options has duplicates`);
     } else if (f.options !== undefined) {
       throw badRequest('invalid_custom_field', `customFields[${i}].options is only for type select`);
     }
-    return { name: f.name, label: f.label === undefined ? f.name : text(f.label, `customFields[${i}].label`, 200), type, required: f.required ?? false, options };
+    return {
+      name: f.name,
+      label: f.label === undefined ? f.name : text(f.label, `customFields[${i}].label`, 200),
+      type,
+      required: f.required ?? false,
+      options,
+    };
   });
 }
 
@@ -163,11 +193,23 @@ export function validateCustomFields(fields: CustomFieldInput[]): CustomFieldDoc
  * offset) or `date`/`endDate` (also a bare day, which makes the session whole days). Both
  * given and different: 400 `conflicting_fields`. Undefined: not sent.
  */
-function trackTime(plain: string | null | undefined, timed: string | null | undefined, names: [string, string]): string | null | undefined {
+function trackTime(
+  plain: string | null | undefined,
+  timed: string | null | undefined,
+  names: [string, string],
+): string | null | undefined {
   if (timed !== undefined && timed !== null) {
     const t = parseEventDate(timed, names[1]);
-    if (t.dateOnly) throw badRequest('invalid_date', `${names[1]} must be a date-time with offset, such as 2026-12-20T18:30:00+05:30 (a bare day goes in ${names[0]})`);
-    if (plain !== undefined && plain !== null && plain.trim() !== t.text) throw badRequest('conflicting_fields', `${names[0]} and ${names[1]} say different things: send one of them`);
+    if (t.dateOnly)
+      throw badRequest(
+        'invalid_date',
+        `${names[1]} must be a date-time with offset, such as 2026-12-20T18:30:00+05:30 (a bare day goes in ${names[0]})`,
+      );
+    if (plain !== undefined && plain !== null && plain.trim() !== t.text)
+      throw badRequest(
+        'conflicting_fields',
+        `${names[0]} and ${names[1]} say different things: send one of them`,
+      );
     return t.text;
   }
   if (plain !== undefined) return plain === null ? null : parseEventDate(plain, names[0]).text;
@@ -185,12 +227,22 @@ export function validateTrack(t: TrackInput, where: string, base?: TrackDoc): Tr
     const [start, end] = [parseEventDate(date, `${where}date`), parseEventDate(endDate, `${where}endDate`)];
     if (t.startsAt !== undefined || t.endsAt !== undefined) {
       // A session given by its times ends after it starts.
-      if (!start.dateOnly && !end.dateOnly ? end.instant.getTime() <= start.instant.getTime() : !endsOnOrAfter(start, end)) {
+      if (
+        !start.dateOnly && !end.dateOnly
+          ? end.instant.getTime() <= start.instant.getTime()
+          : !endsOnOrAfter(start, end)
+      ) {
         throw badRequest('invalid_date', `${where}endsAt must be after ${where}startsAt`);
       }
-    } else if (!endsOnOrAfter(start, end)) throw badRequest('invalid_date', `${where}endDate must be on or after ${where}date`);
+    } else if (!endsOnOrAfter(start, end))
+      throw badRequest('invalid_date', `${where}endDate must be on or after ${where}date`);
   }
-  const waitlist = t.waitlist === undefined ? (base?.waitlist ?? null) : t.waitlist === null ? null : validateWaitlist(t.waitlist, base?.waitlist, `${where}waitlist`);
+  const waitlist =
+    t.waitlist === undefined
+      ? (base?.waitlist ?? null)
+      : t.waitlist === null
+        ? null
+        : validateWaitlist(t.waitlist, base?.waitlist, `${where}waitlist`);
   return {
     title,
     pricePaise: t.price !== undefined ? rupeesToPaise(t.price, `${where}price`) : (base?.pricePaise ?? 0),
@@ -235,13 +287,17 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
     out.start_date = d.text;
     out.start_at = d.instant;
   }
-  if (input.endDate !== undefined) out.end_date = input.endDate === null ? null : parseEventDate(input.endDate, 'endDate').text;
+  if (input.endDate !== undefined)
+    out.end_date = input.endDate === null ? null : parseEventDate(input.endDate, 'endDate').text;
   if (out.end_date !== null && out.start_date !== null) {
-    if (!endsOnOrAfter(parseEventDate(out.start_date, 'startDate'), parseEventDate(out.end_date, 'endDate'))) {
+    if (
+      !endsOnOrAfter(parseEventDate(out.start_date, 'startDate'), parseEventDate(out.end_date, 'endDate'))
+    ) {
       throw badRequest('invalid_date', 'endDate must be on or after startDate');
     }
   }
-  if (input.location !== undefined) out.location = input.location === null ? null : text(input.location, 'location', 500, true) || null;
+  if (input.location !== undefined)
+    out.location = input.location === null ? null : text(input.location, 'location', 500, true) || null;
   if (input.capacity !== undefined) out.capacity = input.capacity;
   if (input.price !== undefined) out.price_paise = rupeesToPaise(input.price, 'price');
   if (input.maxTeamSize !== undefined) out.max_team_size = input.maxTeamSize;
@@ -250,16 +306,19 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
   if (input.specialPrices !== undefined) out.special_prices = validateTiers(input.specialPrices);
   if (input.tracks !== undefined) out.tracks = input.tracks.map((t, i) => validateTrack(t, `tracks[${i}].`));
   if (input.taxCategory !== undefined) out.tax_category = input.taxCategory;
-  if (input.supplierGstin !== undefined) out.supplier_gstin = optionalGstin(input.supplierGstin, 'supplierGstin');
+  if (input.supplierGstin !== undefined)
+    out.supplier_gstin = optionalGstin(input.supplierGstin, 'supplierGstin');
   if (input.sac !== undefined) out.sac = optionalSac(input.sac, 'sac');
   if (input.venueState !== undefined) out.venue_state = optionalState(input.venueState, 'venueState');
   if (input.waitlist !== undefined) out.waitlist = validateWaitlist(input.waitlist, base.waitlist);
-  if (input.selfService !== undefined) out.self_service = validateSelfService(input.selfService, base.self_service);
+  if (input.selfService !== undefined)
+    out.self_service = validateSelfService(input.selfService, base.self_service);
   if (input.wholeEventOption !== undefined) out.whole_event_option = input.wholeEventOption;
   return out;
 }
 
 export function parseTrackIndex(value: string, field = 'index'): number {
-  if (!/^\d{1,6}$/.test(value)) throw badRequest('invalid_track_index', `${field} must be a track index: 0, 1, 2 …`);
+  if (!/^\d{1,6}$/.test(value))
+    throw badRequest('invalid_track_index', `${field} must be a track index: 0, 1, 2 …`);
   return Number(value);
 }

@@ -7,7 +7,8 @@ import { presentSelfService, presentWaitlist } from './policies.js';
 import { sessionDates } from './sessions.js';
 
 /** A stored date-time as written (with its offset); null for a bare day or nothing. */
-const dateTimeOrNull = (text: string | null) => (text === null || /^\d{4}-\d{2}-\d{2}$/.test(text) ? null : text);
+const dateTimeOrNull = (text: string | null) =>
+  text === null || /^\d{4}-\d{2}-\d{2}$/.test(text) ? null : text;
 
 export function presentTrack(row: EventRow, track: TrackDoc, index: number, usage: SeatUsage) {
   const taken = usage.byTrack.get(index) ?? 0;
@@ -20,7 +21,8 @@ export function presentTrack(row: EventRow, track: TrackDoc, index: number, usag
     date: track.date ?? row.start_date,
     endDate: track.endDate ?? null,
     startsAt: dateTimeOrNull(session.start),
-    endsAt: session.start !== null && dateTimeOrNull(session.start) !== null ? dateTimeOrNull(session.end) : null,
+    endsAt:
+      session.start !== null && dateTimeOrNull(session.start) !== null ? dateTimeOrNull(session.end) : null,
     taken,
     remaining: tightest(remainingOf(track.capacity, taken), remainingOf(row.capacity, usage.total)),
     waitlist: track.waitlist ? presentWaitlist(track.waitlist) : null,

@@ -19,7 +19,11 @@ export async function availability(deps: EventDeps, row: EventRow, subEventId?: 
   const waitlist = waitlistFor(row, trackIndex ?? null);
   return {
     ...computeAvailability(eventShape(row), usage, deps.clock.now(), trackIndex),
-    waitlist: { enabled: waitlist.enabled, offerMinutes: waitlist.offerMinutes, waiting: await deps.waitlist.waitingCount(row.id, trackIndex) },
+    waitlist: {
+      enabled: waitlist.enabled,
+      offerMinutes: waitlist.offerMinutes,
+      waiting: await deps.waitlist.waitingCount(row.id, trackIndex),
+    },
   };
 }
 

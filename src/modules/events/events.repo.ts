@@ -1,4 +1,11 @@
-import { type Kysely, type Transaction, type Selectable, type Updateable, type Insertable, sql } from 'kysely';
+import {
+  type Kysely,
+  type Transaction,
+  type Selectable,
+  type Updateable,
+  type Insertable,
+  sql,
+} from 'kysely';
 import type { Database, EventsTable, Mode, TrackDoc } from '../../db/database.js';
 
 export type EventRow = Selectable<EventsTable>;
@@ -22,7 +29,11 @@ export function findEvent(db: Kysely<Database>, id: string): Promise<EventRow | 
 
 export function findEventsById(db: Kysely<Database>, ids: readonly string[]): Promise<EventRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('events').selectAll().where('id', '=', sql<string>`any(${[...ids]}::text[])`).execute();
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('id', '=', sql<string>`any(${[...ids]}::text[])`)
+    .execute();
 }
 
 /** Several events and the seats their own counters say are taken, in one read (one prepared statement for any number). */
@@ -57,7 +68,11 @@ export function listEvents(
   mode: Mode,
   q: { limit: number; after?: string | undefined; publishedOnly?: boolean },
 ): Promise<EventRow[]> {
-  let query = db.selectFrom('events').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+  let query = db
+    .selectFrom('events')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode);
   if (q.publishedOnly) query = query.where('status', '=', 'published');
   if (q.after !== undefined) {
     // Keyset on (no start date, start desc, created desc, id): the row after the cursor's.
@@ -92,18 +107,44 @@ export function listAllEvents(db: Kysely<Database>, accountId: string, mode: Mod
 }
 
 /** How many events the list holds in all. */
-export async function countForList(db: Kysely<Database>, accountId: string, mode: Mode, publishedOnly: boolean): Promise<number> {
-  let q = db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('mode', '=', mode);
+export async function countForList(
+  db: Kysely<Database>,
+  accountId: string,
+  mode: Mode,
+  publishedOnly: boolean,
+): Promise<number> {
+  let q = db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode);
   if (publishedOnly) q = q.where('status', '=', 'published');
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
 /** Whether `id` is an event of this account and mode (a cursor must name one). */
-export async function isEventOf(db: Kysely<Database>, id: string, accountId: string, mode: Mode): Promise<boolean> {
-  return (await db.selectFrom('events').select('id').where('id', '=', id).where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst()) !== undefined;
+export async function isEventOf(
+  db: Kysely<Database>,
+  id: string,
+  accountId: string,
+  mode: Mode,
+): Promise<boolean> {
+  return (
+    (await db
+      .selectFrom('events')
+      .select('id')
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('mode', '=', mode)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
-export function updateEvent(db: Kysely<Database>, id: string, patch: Updateable<EventsTable>): Promise<EventRow | undefined> {
+export function updateEvent(
+  db: Kysely<Database>,
+  id: string,
+  patch: Updateable<EventsTable>,
+): Promise<EventRow | undefined> {
   return db.updateTable('events').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
@@ -113,7 +154,12 @@ export async function deleteEvent(db: Kysely<Database>, id: string): Promise<boo
 }
 
 /** Appends in one statement, so two concurrent appends get distinct indexes. */
-export async function appendTrack(db: Kysely<Database>, id: string, track: TrackDoc, now: Date): Promise<number | undefined> {
+export async function appendTrack(
+  db: Kysely<Database>,
+  id: string,
+  track: TrackDoc,
+  now: Date,
+): Promise<number | undefined> {
   const row = await db
     .updateTable('events')
     .set({
@@ -127,7 +173,13 @@ export async function appendTrack(db: Kysely<Database>, id: string, track: Track
 }
 
 /** Replaces track `index` only if it exists; undefined when it does not. */
-export async function replaceTrack(db: Kysely<Database>, id: string, index: number, track: TrackDoc, now: Date) {
+export async function replaceTrack(
+  db: Kysely<Database>,
+  id: string,
+  index: number,
+  track: TrackDoc,
+  now: Date,
+) {
   return db
     .updateTable('events')
     .set({
@@ -151,7 +203,12 @@ export async function removeTrack(db: Kysely<Database>, id: string, index: numbe
     .executeTakeFirst();
 }
 
-export function setTicketEmails(db: Kysely<Database> | Transaction<Database>, id: string, enabled: boolean, at: Date) {
+export function setTicketEmails(
+  db: Kysely<Database> | Transaction<Database>,
+  id: string,
+  enabled: boolean,
+  at: Date,
+) {
   return db
     .updateTable('events')
     .set({ ticket_emails_enabled: enabled, updated_at: at })

@@ -1,34 +1,58 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../http/schemas.js';
 
-
 const DateText = Type.String({
   maxLength: 40,
   description: 'A date `YYYY-MM-DD` or an ISO 8601 date-time with offset, e.g. `2026-12-05T18:30:00+05:30`.',
 });
-const TrackEnd = Type.String({ maxLength: 40, description: 'When the track ends, on or after its `date` (null clears it): a date `YYYY-MM-DD` or an ISO 8601 date-time with offset. The same as `endsAt`.' });
+const TrackEnd = Type.String({
+  maxLength: 40,
+  description:
+    'When the track ends, on or after its `date` (null clears it): a date `YYYY-MM-DD` or an ISO 8601 date-time with offset. The same as `endsAt`.',
+});
 const TrackDate = Type.String({
   maxLength: 40,
-  description: 'The track’s start (null: the event’s): a date `YYYY-MM-DD` (the session is that whole day) or an ISO 8601 date-time with offset (the same as `startsAt`).',
+  description:
+    'The track’s start (null: the event’s): a date `YYYY-MM-DD` (the session is that whole day) or an ISO 8601 date-time with offset (the same as `startsAt`).',
 });
 const StartsAt = Type.String({
   maxLength: 40,
   description:
     'When the session starts: an ISO 8601 date-time with offset, e.g. `2026-12-21T18:30:00+05:30` (null: the event’s start). Stored as the track’s `date`; sending both with different values answers 400 `conflicting_fields`.',
 });
-const EndsAt = Type.String({ maxLength: 40, description: 'When the session ends: an ISO 8601 date-time with offset, after `startsAt` (null clears it). Stored as the track’s `endDate`.' });
+const EndsAt = Type.String({
+  maxLength: 40,
+  description:
+    'When the session ends: an ISO 8601 date-time with offset, after `startsAt` (null clears it). Stored as the track’s `endDate`.',
+});
 const Rupees = Type.Number({ minimum: 0, description: 'Rupees, at most two decimal places.' });
 const Capacity = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Seats; 0 means unlimited.' });
 
 export const TierInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 80, description: 'Sent as `ticketType` when registering. "General" is reserved for the base price.' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 80,
+      description: 'Sent as `ticketType` when registering. "General" is reserved for the base price.',
+    }),
     price: Rupees,
     capacity: Type.Optional(Capacity),
-    membersOnly: Type.Optional(Type.Boolean({ description: 'Only for holders of a membership in good standing on this account and mode.' })),
+    membersOnly: Type.Optional(
+      Type.Boolean({
+        description: 'Only for holders of a membership in good standing on this account and mode.',
+      }),
+    ),
     availableFrom: Type.Optional(Nullable(DateText)),
     availableUntil: Type.Optional(Nullable(DateText)),
-    sac: Type.Optional(Nullable(Type.String({ maxLength: 6, description: 'GST: the SAC of this tier’s tickets (4 or 6 digits beginning with 99); null: the event’s.' }))),
+    sac: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 6,
+          description:
+            'GST: the SAC of this tier’s tickets (4 or 6 digits beginning with 99); null: the event’s.',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -38,11 +62,18 @@ export const CustomFieldInput = Type.Object(
     name: Type.String({
       minLength: 1,
       maxLength: 50,
-      description: 'Key of the answer in a registration’s customFields: any text without control characters (`constructor`, `__proto__` and the like behave like any other name).',
+      description:
+        'Key of the answer in a registration’s customFields: any text without control characters (`constructor`, `__proto__` and the like behave like any other name).',
     }),
     label: Type.Optional(Type.String({ maxLength: 200 })),
     type: Type.Optional(
-      Type.Union([Type.Literal('text'), Type.Literal('number'), Type.Literal('email'), Type.Literal('select'), Type.Literal('checkbox')]),
+      Type.Union([
+        Type.Literal('text'),
+        Type.Literal('number'),
+        Type.Literal('email'),
+        Type.Literal('select'),
+        Type.Literal('checkbox'),
+      ]),
     ),
     required: Type.Optional(Type.Boolean()),
     options: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
@@ -53,37 +84,80 @@ export const CustomFieldInput = Type.Object(
 export const WaitlistInput = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean({ description: 'Takes names when sold out (default false).' })),
-    offerMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_080, description: 'How long an offer holds its seat (default 60).' })),
+    offerMinutes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10_080,
+        description: 'How long an offer holds its seat (default 60).',
+      }),
+    ),
   },
-  { additionalProperties: false, description: 'When sold out, people may wait; a seat that comes free is offered to the first in line and held for offerMinutes.' },
+  {
+    additionalProperties: false,
+    description:
+      'When sold out, people may wait; a seat that comes free is offered to the first in line and held for offerMinutes.',
+  },
 );
 
 const Waitlist = Type.Object({ enabled: Type.Boolean(), offerMinutes: Type.Integer() });
 
 export const SelfServiceInput = Type.Object(
   {
-    transfer: Type.Optional(Type.Boolean({ description: 'The attendee may transfer the ticket to another person from their own page (default false).' })),
-    cancel: Type.Optional(Type.Boolean({ description: 'The attendee may cancel from their own page (default false).' })),
-    cutoffHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_760, description: 'Both close this many hours before the event starts (default 24).' })),
+    transfer: Type.Optional(
+      Type.Boolean({
+        description:
+          'The attendee may transfer the ticket to another person from their own page (default false).',
+      }),
+    ),
+    cancel: Type.Optional(
+      Type.Boolean({ description: 'The attendee may cancel from their own page (default false).' }),
+    ),
+    cutoffHours: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 8_760,
+        description: 'Both close this many hours before the event starts (default 24).',
+      }),
+    ),
     refund: Type.Optional(
       Type.Union(
         [
           Type.Literal('full'),
           Type.Literal('none'),
-          Type.Object({ feePercent: Type.Number({ minimum: 0, maximum: 100, description: 'At most two decimals; the fee is rounded half up to the paisa.' }) }, { additionalProperties: false }),
+          Type.Object(
+            {
+              feePercent: Type.Number({
+                minimum: 0,
+                maximum: 100,
+                description: 'At most two decimals; the fee is rounded half up to the paisa.',
+              }),
+            },
+            { additionalProperties: false },
+          ),
         ],
-        { description: 'What a cancellation from the attendee’s page refunds: all of it (default), nothing, or all but a fee.' },
+        {
+          description:
+            'What a cancellation from the attendee’s page refunds: all of it (default), nothing, or all but a fee.',
+        },
       ),
     ),
   },
-  { additionalProperties: false, description: 'The attendee’s own page (/t/{token}): what it may change and until when. Fields left out keep their value.' },
+  {
+    additionalProperties: false,
+    description:
+      'The attendee’s own page (/t/{token}): what it may change and until when. Fields left out keep their value.',
+  },
 );
 
 const SelfService = Type.Object({
   transfer: Type.Boolean(),
   cancel: Type.Boolean(),
   cutoffHours: Type.Integer(),
-  refund: Type.Union([Type.Literal('full'), Type.Literal('none'), Type.Object({ feePercent: Type.Number() })]),
+  refund: Type.Union([
+    Type.Literal('full'),
+    Type.Literal('none'),
+    Type.Object({ feePercent: Type.Number() }),
+  ]),
 });
 
 export const TrackInput = Type.Object(
@@ -115,29 +189,56 @@ export const TrackPatch = Type.Object(
 );
 
 const eventFields = {
-  title: Type.String({ minLength: 1, maxLength: 200, description: 'Shown publicly; the slug is derived from it.' }),
+  title: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Shown publicly; the slug is derived from it.',
+  }),
   description: Type.String({ maxLength: 20_000 }),
   startDate: DateText,
   endDate: Nullable(DateText),
   location: Nullable(Type.String({ maxLength: 500 })),
   capacity: Capacity,
-  price: Type.Number({ minimum: 0, description: 'Rupees, at most two decimals; 0 or omitted makes the event free.' }),
-  sendTicketEmails: Type.Boolean({ description: 'Accepted and NOT stored: the service’s ticket email stays on (only platform staff can switch it off).' }),
+  price: Type.Number({
+    minimum: 0,
+    description: 'Rupees, at most two decimals; 0 or omitted makes the event free.',
+  }),
+  sendTicketEmails: Type.Boolean({
+    description:
+      'Accepted and NOT stored: the service’s ticket email stays on (only platform staff can switch it off).',
+  }),
   specialPrices: Type.Array(TierInput, { maxItems: 50, description: 'Ticket tiers.' }),
   maxTeamSize: Type.Integer({ minimum: 1, maximum: 100, description: '2 or more makes a team event.' }),
-  requiresApproval: Type.Boolean({ description: 'Free registrations wait as pending until the organiser approves.' }),
-  customFields: Type.Array(CustomFieldInput, { maxItems: 50, description: 'Questions asked at registration.' }),
-  tracks: Type.Array(TrackInput, { maxItems: 200, description: 'Initial tracks; later ones are appended with POST …/tracks.' }),
+  requiresApproval: Type.Boolean({
+    description: 'Free registrations wait as pending until the organiser approves.',
+  }),
+  customFields: Type.Array(CustomFieldInput, {
+    maxItems: 50,
+    description: 'Questions asked at registration.',
+  }),
+  tracks: Type.Array(TrackInput, {
+    maxItems: 200,
+    description: 'Initial tracks; later ones are appended with POST …/tracks.',
+  }),
   date: Type.Unknown({ description: 'Not an input: sending it answers 400 naming startDate.' }),
   taxCategory: Type.Union(
-    [Type.Literal('standard'), Type.Literal('admission_exempt_upto_500'), Type.Literal('premium_sporting'), Type.Literal('none')],
+    [
+      Type.Literal('standard'),
+      Type.Literal('admission_exempt_upto_500'),
+      Type.Literal('premium_sporting'),
+      Type.Literal('none'),
+    ],
     {
       description:
         'GST on this event’s tickets (prices are tax-inclusive as charged): `standard` 18 % (conferences, workshops, meetups; the default); `admission_exempt_upto_500` the exemption for admission to a circus, dance, drama, ballet, award function, concert, pageant, musical performance, sporting event or planetarium at ₹500 or less per person (a bill of supply), above that the whole price at 18 %; `premium_sporting` 40 % (sporting events like the IPL, since 22 Sep 2025); `none` the service issues no GST document. Confirm with your tax adviser.',
     },
   ),
   supplierGstin: Nullable(
-    Type.String({ maxLength: 20, description: 'GST: the GSTIN that supplies this event when it is not the account’s (a casual registration in the event’s state); its documents are numbered in series of their own and carry the legal name and address of the account’s GST settings (without settings, no documents are issued).' }),
+    Type.String({
+      maxLength: 20,
+      description:
+        'GST: the GSTIN that supplies this event when it is not the account’s (a casual registration in the event’s state); its documents are numbered in series of their own and carry the legal name and address of the account’s GST settings (without settings, no documents are issued).',
+    }),
   ),
   sac: Nullable(
     Type.String({
@@ -146,7 +247,13 @@ const eventFields = {
         'GST: the SAC of the tickets, 4 or 6 digits beginning with 99 (no official mapping exists; e.g. 999622 performing arts, 999652 sports, 998596 conferences); a tier may set its own. null: 9996.',
     }),
   ),
-  venueState: Nullable(Type.String({ maxLength: 2, description: 'GST: the state code of the venue (29 Karnataka, 27 Maharashtra, …), the place of supply; null: the supplier’s own state.' })),
+  venueState: Nullable(
+    Type.String({
+      maxLength: 2,
+      description:
+        'GST: the state code of the venue (29 Karnataka, 27 Maharashtra, …), the place of supply; null: the supplier’s own state.',
+    }),
+  ),
   waitlist: WaitlistInput,
   selfService: SelfServiceInput,
   wholeEventOption: Type.Boolean({
@@ -173,26 +280,44 @@ export const EventCreate = Type.Object(
     waitlist: Type.Optional(eventFields.waitlist),
     selfService: Type.Optional(eventFields.selfService),
     wholeEventOption: Type.Optional(eventFields.wholeEventOption),
-    status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Ignored: a new event is always a draft; publish with PATCH.' })),
+    status: Type.Optional(
+      Type.Union([Type.Literal('draft'), Type.Literal('published')], {
+        description: 'Ignored: a new event is always a draft; publish with PATCH.',
+      }),
+    ),
     date: Type.Optional(eventFields.date),
     taxCategory: Type.Optional(eventFields.taxCategory),
     supplierGstin: Type.Optional(eventFields.supplierGstin),
     sac: Type.Optional(eventFields.sac),
     venueState: Type.Optional(eventFields.venueState),
   },
-  { additionalProperties: false, description: '`startDate` is required (checked after the other fields so that `date` can be named).' },
+  {
+    additionalProperties: false,
+    description: '`startDate` is required (checked after the other fields so that `date` can be named).',
+  },
 );
 
 export const EventPatch = Type.Object(
   {
     ...Type.Partial(EventCreate).properties,
-    status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'Publishing a live event needs canPublish (a test event does not) and, when it costs money, a service that takes live payments (409 `payments_not_configured`); unpublishing is never blocked.' })),
+    status: Type.Optional(
+      Type.Union([Type.Literal('draft'), Type.Literal('published')], {
+        description:
+          'Publishing a live event needs canPublish (a test event does not) and, when it costs money, a service that takes live payments (409 `payments_not_configured`); unpublishing is never blocked.',
+      }),
+    ),
   },
-  { additionalProperties: false, description: 'Every creation field may change; fields left out keep their value.' },
+  {
+    additionalProperties: false,
+    description: 'Every creation field may change; fields left out keep their value.',
+  },
 );
 
 export const Track = Type.Object({
-  index: Type.Integer({ description: 'Zero-based position; positional, not stable (removing a track moves the later ones down). Use it as subEventId (a decimal string). People read it plus one: the dashboard calls index 0 “Track 1”.' }),
+  index: Type.Integer({
+    description:
+      'Zero-based position; positional, not stable (removing a track moves the later ones down). Use it as subEventId (a decimal string). People read it plus one: the dashboard calls index 0 “Track 1”.',
+  }),
   title: Type.String(),
   price: Type.Number(),
   capacity: Type.Integer(),
@@ -204,7 +329,12 @@ export const Track = Type.Object({
         'When the session starts, a date-time with offset: the track’s own, else the event’s start (a track without a date of its own runs as the event does). null when the session is given as whole days (a bare `date`) or no date is known. What the ticket, its mail, calendars, wallets and the self-service cutoff of a booking on this track use.',
     }),
   ),
-  endsAt: Nullable(Type.String({ description: 'When the session ends, a date-time with offset (the event’s end for a track without a date of its own); null when not given or given as a day.' })),
+  endsAt: Nullable(
+    Type.String({
+      description:
+        'When the session ends, a date-time with offset (the event’s end for a track without a date of its own); null when not given or given as a day.',
+    }),
+  ),
   taken: Type.Integer(),
   remaining: Nullable(Type.Integer()),
   waitlist: Nullable(Waitlist),
@@ -256,15 +386,25 @@ export const Event = Type.Object({
   venueState: Nullable(Type.String()),
   waitlist: Waitlist,
   selfService: SelfService,
-  wholeEventOption: Type.Boolean({ description: 'With tracks: whether the whole event is sold too, at the base price. Without tracks the event itself is sold.' }),
+  wholeEventOption: Type.Boolean({
+    description:
+      'With tracks: whether the whole event is sold too, at the base price. Without tracks the event itself is sold.',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
 
 export const Availability = Type.Object({
-  capacity: Type.Integer({ description: 'The event’s (or, with subEventId, the track’s) capacity; 0 unlimited.' }),
+  capacity: Type.Integer({
+    description: 'The event’s (or, with subEventId, the track’s) capacity; 0 unlimited.',
+  }),
   taken: Type.Integer(),
-  remaining: Nullable(Type.Integer({ description: 'Seats a registration can still take; null when unlimited. A track seat is also an event seat.' })),
+  remaining: Nullable(
+    Type.Integer({
+      description:
+        'Seats a registration can still take; null when unlimited. A track seat is also an event seat.',
+    }),
+  ),
   soldOut: Type.Boolean(),
   tiers: Type.Array(
     Type.Object({
@@ -279,7 +419,14 @@ export const Availability = Type.Object({
     }),
   ),
   waitlist: Type.Object(
-    { enabled: Type.Boolean(), offerMinutes: Type.Integer(), waiting: Type.Integer({ description: 'People waiting for the event (with subEventId, for that track), not counting those holding an offer.' }) },
+    {
+      enabled: Type.Boolean(),
+      offerMinutes: Type.Integer(),
+      waiting: Type.Integer({
+        description:
+          'People waiting for the event (with subEventId, for that track), not counting those holding an offer.',
+      }),
+    },
     { description: 'The waitlist that applies here (the track’s own, else the event’s).' },
   ),
 });
@@ -295,6 +442,10 @@ export const Analytics = Type.Object({
   checkedInCount: Type.Integer({ description: 'Confirmed bookings checked in at the door.' }),
   totalRevenue: Type.Number({ description: 'Gross of confirmed registrations, rupees.' }),
   capacity: Type.Integer(),
-  seatsTaken: Type.Integer({ description: 'Seats held by confirmed bookings (a team booking holds several).' }),
-  fillRate: Nullable(Type.Number({ description: 'seatsTaken / capacity, 0 to 1; null when capacity is unlimited.' })),
+  seatsTaken: Type.Integer({
+    description: 'Seats held by confirmed bookings (a team booking holds several).',
+  }),
+  fillRate: Nullable(
+    Type.Number({ description: 'seatsTaken / capacity, 0 to 1; null when capacity is unlimited.' }),
+  ),
 });

@@ -36,7 +36,13 @@ export {
   usageFor,
   type SeatsFreed,
 } from './seats.service.js';
-export { policyRefundPaise, selfServiceCutoff, selfServiceOpen, selfServicePolicy, waitlistFor } from './policies.js';
+export {
+  policyRefundPaise,
+  selfServiceCutoff,
+  selfServiceOpen,
+  selfServicePolicy,
+  waitlistFor,
+} from './policies.js';
 export { sessionCoversDay, sessionDates, sessionOf, type Session } from './sessions.js';
 export { priceTable, unitPricePaise, wholeEventBookable, type PriceRow } from './prices.js';
 
@@ -47,11 +53,18 @@ const jsonOrNull = (v: unknown) => (v === null ? null : JSON.stringify(v));
 /** A new event has nobody waiting. */
 const noWaitlistYet = async () => {};
 
-export const countEventsByStatus = (db: Kysely<Database>, accountId: string, mode: Mode) => repo.countByStatus(db, accountId, mode);
+export const countEventsByStatus = (db: Kysely<Database>, accountId: string, mode: Mode) =>
+  repo.countByStatus(db, accountId, mode);
 
 /** An account's events in each mode (the facts staff read beside a request for publishing access). */
-export async function eventCountsByMode(db: Kysely<Database>, accountId: string): Promise<{ test: number; live: number }> {
-  const [test, live] = await Promise.all([repo.countByStatus(db, accountId, 'test'), repo.countByStatus(db, accountId, 'live')]);
+export async function eventCountsByMode(
+  db: Kysely<Database>,
+  accountId: string,
+): Promise<{ test: number; live: number }> {
+  const [test, live] = await Promise.all([
+    repo.countByStatus(db, accountId, 'test'),
+    repo.countByStatus(db, accountId, 'live'),
+  ]);
   return { test: test.total, live: live.total };
 }
 
@@ -64,7 +77,11 @@ export async function loadOwnedEvent(db: Kysely<Database>, p: KeyPrincipal, id: 
 }
 
 /** For registration: the owned event and the seats taken on its own counter (read with others asked for at the same time). */
-export async function loadOwnedEventWithTaken(reads: EventReads, p: KeyPrincipal, id: string): Promise<EventRow & { seats_taken: number }> {
+export async function loadOwnedEventWithTaken(
+  reads: EventReads,
+  p: KeyPrincipal,
+  id: string,
+): Promise<EventRow & { seats_taken: number }> {
   const row = await reads.read(id);
   assertOwned(p, row && { accountId: row.account_id, mode: row.mode });
   return { ...row!, seats_taken: Number(row!.seats_taken ?? 0) };
@@ -72,9 +89,12 @@ export async function loadOwnedEventWithTaken(reads: EventReads, p: KeyPrincipal
 
 export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: EventInput): Promise<EventRow> {
   refuseDateField(input);
-  if (input.startDate === undefined || input.startDate === null) throw badRequest('invalid_request', 'body is missing required field "startDate"');
-  if (input.title === undefined) throw badRequest('invalid_request', 'body is missing required field "title"');
-  if (input.description === undefined) throw badRequest('invalid_request', 'body is missing required field "description"');
+  if (input.startDate === undefined || input.startDate === null)
+    throw badRequest('invalid_request', 'body is missing required field "startDate"');
+  if (input.title === undefined)
+    throw badRequest('invalid_request', 'body is missing required field "title"');
+  if (input.description === undefined)
+    throw badRequest('invalid_request', 'body is missing required field "description"');
   const fields = applyInput(
     {
       title: '',
@@ -126,7 +146,14 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
           updated_at: now,
         });
         await syncSeatCounters(trx, id, fields, noWaitlistYet);
-        await audit.recordChange(trx, deps, { accountId: p.userId, mode: p.mode, actor: audit.actorOfKey(p), action: 'event.create', target: { type: 'event', id }, after: eventFacts({ ...fields, slug, status: 'draft' }) });
+        await audit.recordChange(trx, deps, {
+          accountId: p.userId,
+          mode: p.mode,
+          actor: audit.actorOfKey(p),
+          action: 'event.create',
+          target: { type: 'event', id },
+          after: eventFacts({ ...fields, slug, status: 'draft' }),
+        });
       });
       return (await repo.findEvent(deps.db, id))!;
     } catch (err) {
@@ -152,14 +179,22 @@ function visibleTo(p: KeyPrincipal, row: Pick<EventRow, 'mode' | 'status'>): boo
 }
 
 /** An event the key may read: its own account and mode, and visible to its class. */
-export async function loadReadableEvent(db: Kysely<Database>, p: KeyPrincipal, id: string): Promise<EventRow> {
+export async function loadReadableEvent(
+  db: Kysely<Database>,
+  p: KeyPrincipal,
+  id: string,
+): Promise<EventRow> {
   const row = await loadOwnedEvent(db, p, id);
   if (!visibleTo(p, row)) throw notFound('no such event', 'event_not_found');
   return row;
 }
 
 /** One page of the key's events with their seat usage, in a constant number of queries. */
-export async function listEventsPage(db: Kysely<Database>, p: KeyPrincipal, page: { limit: number; startingAfter?: string | undefined }) {
+export async function listEventsPage(
+  db: Kysely<Database>,
+  p: KeyPrincipal,
+  page: { limit: number; startingAfter?: string | undefined },
+) {
   if (page.startingAfter !== undefined && !(await repo.isEventOf(db, page.startingAfter, p.userId, p.mode))) {
     throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
   }
@@ -169,11 +204,24 @@ export async function listEventsPage(db: Kysely<Database>, p: KeyPrincipal, page
     publishedOnly: p.keyClass === 'checkout' && p.mode === 'live',
   });
   const { items, hasMore, nextCursor } = pageOf(rows, page.limit, (r) => r.id);
-  const usage = await usageForMany(db, items.map((r) => r.id));
-  return { items: items.map((r) => presentEvent(r, usage.get(r.id)!)), hasMore, nextCursor, count: await repo.countForList(db, p.userId, p.mode, p.keyClass === 'checkout' && p.mode === 'live') };
+  const usage = await usageForMany(
+    db,
+    items.map((r) => r.id),
+  );
+  return {
+    items: items.map((r) => presentEvent(r, usage.get(r.id)!)),
+    hasMore,
+    nextCursor,
+    count: await repo.countForList(db, p.userId, p.mode, p.keyClass === 'checkout' && p.mode === 'live'),
+  };
 }
 
-export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, input: EventInput): Promise<EventRow> {
+export async function patchEvent(
+  deps: EventDeps,
+  p: KeyPrincipal,
+  id: string,
+  input: EventInput,
+): Promise<EventRow> {
   refuseDateField(input);
   const row = await loadOwnedEvent(deps.db, p, id);
   const fields = applyInput(
@@ -204,13 +252,25 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
   const publishing = input.status === 'published' && row.status !== 'published';
   // Test events are never public, so they publish without the grant (docs/decisions/17-the-organisers-office.md).
   if (publishing && row.mode === 'live' && !(await deps.canPublish(p.userId))) {
-    throw forbidden('organiser_access_required', 'publishing a live event needs organiser access on this account (canPublish is false): ask for it with “Request publishing access” on the dashboard; test events publish without it');
+    throw forbidden(
+      'organiser_access_required',
+      'publishing a live event needs organiser access on this account (canPublish is false): ask for it with “Request publishing access” on the dashboard; test events publish without it',
+    );
   }
   // A paid live event on sale must be payable: refused while the service takes no live payments,
   // whether it is being published or a published event is being made paid.
   const published = (input.status ?? row.status) === 'published';
-  if (published && row.mode === 'live' && !deps.livePayments && isPaid(fields) && (publishing || !isPaid(rowPrices(row)))) {
-    throw conflict('payments_not_configured', 'a paid live event can be published only once this service takes live payments, which it does not yet; free and test events publish meanwhile');
+  if (
+    published &&
+    row.mode === 'live' &&
+    !deps.livePayments &&
+    isPaid(fields) &&
+    (publishing || !isPaid(rowPrices(row)))
+  ) {
+    throw conflict(
+      'payments_not_configured',
+      'a paid live event can be published only once this service takes live payments, which it does not yet; free and test events publish meanwhile',
+    );
   }
   const updated = await deps.db.transaction().execute(async (trx) => {
     const u = await repo.updateEvent(trx, id, {
@@ -226,8 +286,16 @@ export async function patchEvent(deps: EventDeps, p: KeyPrincipal, id: string, i
     if (u) {
       await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
       const change = audit.changedFields(eventFacts(row), eventFacts(u));
-      const action = u.status === 'published' && row.status !== 'published' ? 'event.publish' : 'event.update';
-      await audit.recordChange(trx, deps, { accountId: row.account_id, mode: row.mode, actor: audit.actorOfKey(p), action, target: { type: 'event', id }, ...change });
+      const action =
+        u.status === 'published' && row.status !== 'published' ? 'event.publish' : 'event.update';
+      await audit.recordChange(trx, deps, {
+        accountId: row.account_id,
+        mode: row.mode,
+        actor: audit.actorOfKey(p),
+        action,
+        target: { type: 'event', id },
+        ...change,
+      });
     }
     return u;
   });
@@ -239,13 +307,39 @@ type Prices = Pick<EventFields, 'price_paise' | 'special_prices' | 'tracks'>;
 
 /** Whether anything of the event costs money: its base price, a tier or a track. */
 export function isPaid(e: Prices): boolean {
-  return Number(e.price_paise) > 0 || e.special_prices.some((t) => t.pricePaise > 0) || e.tracks.some((t) => t.pricePaise > 0);
+  return (
+    Number(e.price_paise) > 0 ||
+    e.special_prices.some((t) => t.pricePaise > 0) ||
+    e.tracks.some((t) => t.pricePaise > 0)
+  );
 }
 
-const rowPrices = (row: EventRow): Prices => ({ price_paise: Number(row.price_paise), special_prices: row.special_prices, tracks: row.tracks });
+const rowPrices = (row: EventRow): Prices => ({
+  price_paise: Number(row.price_paise),
+  special_prices: row.special_prices,
+  tracks: row.tracks,
+});
 
 /** What the audit log keeps of an event (its fields as set, without its seat counts). */
-function eventFacts(e: Pick<EventRow, 'title' | 'status' | 'slug' | 'start_date' | 'end_date' | 'location' | 'capacity' | 'price_paise' | 'requires_approval' | 'max_team_size' | 'tracks' | 'special_prices' | 'tax_category' | 'whole_event_option'> & { slug: string }) {
+function eventFacts(
+  e: Pick<
+    EventRow,
+    | 'title'
+    | 'status'
+    | 'slug'
+    | 'start_date'
+    | 'end_date'
+    | 'location'
+    | 'capacity'
+    | 'price_paise'
+    | 'requires_approval'
+    | 'max_team_size'
+    | 'tracks'
+    | 'special_prices'
+    | 'tax_category'
+    | 'whole_event_option'
+  > & { slug: string },
+) {
   return {
     title: e.title,
     status: e.status,
@@ -271,13 +365,21 @@ function eventFacts(e: Pick<EventRow, 'title' | 'status' | 'slug' | 'start_date'
  * through the gateway and into the ledger), then delete. Test events move no money and
  * skip the check.
  */
-export async function deleteEvent(deps: EventDeps, s: SessionPrincipal, id: string, force: boolean): Promise<void> {
+export async function deleteEvent(
+  deps: EventDeps,
+  s: SessionPrincipal,
+  id: string,
+  force: boolean,
+): Promise<void> {
   const row = await repo.findEvent(deps.db, id);
   if (!row) throw notFound('no such event', 'event_not_found');
-  if (row.account_id !== s.userId && !s.isStaff) throw forbidden('not_your_object', 'this event belongs to another account');
+  if (row.account_id !== s.userId && !s.isStaff)
+    throw forbidden('not_your_object', 'this event belongs to another account');
   const forced = force && s.isStaff;
   if (row.mode === 'live') {
-    const holding = forced ? await deps.bookings.settlePayments(id) : await deps.bookings.paymentsInFlight(id);
+    const holding = forced
+      ? await deps.bookings.settlePayments(id)
+      : await deps.bookings.paymentsInFlight(id);
     if (holding > 0) {
       throw conflict(
         'has_payments_in_flight',
@@ -291,12 +393,23 @@ export async function deleteEvent(deps: EventDeps, s: SessionPrincipal, id: stri
   await deps.db.transaction().execute(async (trx) => {
     await repo.deleteEvent(trx, id);
     const actor = audit.actorOfSession(s, row.account_id !== s.userId || forced);
-    await audit.recordChange(trx, deps, { accountId: row.account_id, mode: row.mode, actor, action: forced ? 'event.force_delete' : 'event.delete', target: { type: 'event', id }, before: eventFacts(row) });
+    await audit.recordChange(trx, deps, {
+      accountId: row.account_id,
+      mode: row.mode,
+      actor,
+      action: forced ? 'event.force_delete' : 'event.delete',
+      target: { type: 'event', id },
+      before: eventFacts(row),
+    });
   });
 }
 
 /** Staff: switch the service's own ticket email for one event (any account's). */
-export async function setTicketEmails(deps: EventDeps, eventId: string, enabled: boolean): Promise<{ eventId: string; ticketEmailsEnabled: boolean }> {
+export async function setTicketEmails(
+  deps: EventDeps,
+  eventId: string,
+  enabled: boolean,
+): Promise<{ eventId: string; ticketEmailsEnabled: boolean }> {
   const r = await repo.setTicketEmails(deps.db, eventId, enabled, deps.clock.now());
   if (!r) throw notFound('no such event', 'event_not_found');
   return { eventId: r.id, ticketEmailsEnabled: r.ticket_emails_enabled };

@@ -20,10 +20,17 @@ export interface SelfServiceInput {
   refund?: 'full' | 'none' | { feePercent: number };
 }
 
-export function validateWaitlist(input: WaitlistInput, base: WaitlistDoc | null | undefined, field = 'waitlist'): WaitlistDoc {
+export function validateWaitlist(
+  input: WaitlistInput,
+  base: WaitlistDoc | null | undefined,
+  field = 'waitlist',
+): WaitlistDoc {
   const offerMinutes = input.offerMinutes ?? base?.offerMinutes ?? DEFAULT_OFFER_MINUTES;
   if (!Number.isInteger(offerMinutes) || offerMinutes < 1 || offerMinutes > 10_080) {
-    throw badRequest('invalid_field', `${field}.offerMinutes must be a whole number of minutes from 1 to 10080 (a week)`);
+    throw badRequest(
+      'invalid_field',
+      `${field}.offerMinutes must be a whole number of minutes from 1 to 10080 (a week)`,
+    );
   }
   return { enabled: input.enabled ?? base?.enabled ?? false, offerMinutes };
 }
@@ -37,8 +44,14 @@ export function validateSelfService(input: SelfServiceInput, base: SelfServiceDo
     if (typeof input.refund === 'string') out.refund = input.refund;
     else {
       const bp = Math.round(input.refund.feePercent * 100);
-      if (!(input.refund.feePercent >= 0 && input.refund.feePercent <= 100) || Math.abs(bp - input.refund.feePercent * 100) > 1e-6) {
-        throw badRequest('invalid_field', 'selfService.refund.feePercent must be 0 to 100 with at most two decimals');
+      if (
+        !(input.refund.feePercent >= 0 && input.refund.feePercent <= 100) ||
+        Math.abs(bp - input.refund.feePercent * 100) > 1e-6
+      ) {
+        throw badRequest(
+          'invalid_field',
+          'selfService.refund.feePercent must be 0 to 100 with at most two decimals',
+        );
       }
       out.refund = { feeBasisPoints: bp };
     }
@@ -65,7 +78,10 @@ export function presentSelfService(doc: SelfServiceDoc | null) {
 }
 
 /** The waitlist that applies to a choice: the track's own when it has one, else the event's. */
-export function waitlistFor(event: { waitlist: WaitlistDoc | null; tracks: readonly { waitlist?: WaitlistDoc | null }[] }, subEventId: number | null) {
+export function waitlistFor(
+  event: { waitlist: WaitlistDoc | null; tracks: readonly { waitlist?: WaitlistDoc | null }[] },
+  subEventId: number | null,
+) {
   const own = subEventId === null ? undefined : event.tracks[subEventId]?.waitlist;
   return presentWaitlist(own ?? event.waitlist);
 }
@@ -88,7 +104,8 @@ export function selfServiceOpen(policy: SelfServiceDoc, startAt: Date | null, no
  * all but the fee, the fee rounded half up to the paisa.
  */
 export function policyRefundPaise(policy: SelfServiceDoc, paidPaise: number): number {
-  if (!Number.isSafeInteger(paidPaise) || paidPaise < 0) throw new RangeError('paidPaise must be a whole number of paise');
+  if (!Number.isSafeInteger(paidPaise) || paidPaise < 0)
+    throw new RangeError('paidPaise must be a whole number of paise');
   if (policy.refund === 'full') return paidPaise;
   if (policy.refund === 'none') return 0;
   const fee = Math.floor((paidPaise * policy.refund.feeBasisPoints + 5_000) / 10_000);

@@ -6,7 +6,11 @@
 import type { TierDoc, TrackDoc } from './events.tables.js';
 
 /** A person's price in paise: the tier's replaces the track's, which replaces the event's base price. */
-export function unitPricePaise(basePaise: number, track?: Pick<TrackDoc, 'pricePaise'>, tier?: Pick<TierDoc, 'pricePaise'>): number {
+export function unitPricePaise(
+  basePaise: number,
+  track?: Pick<TrackDoc, 'pricePaise'>,
+  tier?: Pick<TierDoc, 'pricePaise'>,
+): number {
   return tier?.pricePaise ?? track?.pricePaise ?? basePaise;
 }
 
@@ -41,8 +45,17 @@ export function priceTable(event: PricedEvent, wholeEventTitle = 'The whole even
     title,
     prices: [
       { ticketType: 'General', paise: unitPricePaise(base, track), membersOnly: false },
-      ...event.special_prices.map((t) => ({ ticketType: t.name, paise: unitPricePaise(base, track, t), membersOnly: t.membersOnly })),
+      ...event.special_prices.map((t) => ({
+        ticketType: t.name,
+        paise: unitPricePaise(base, track, t),
+        membersOnly: t.membersOnly,
+      })),
     ],
   });
-  return [...(wholeEventBookable(event) ? [row(null, event.tracks.length === 0 ? 'The event' : wholeEventTitle)] : []), ...event.tracks.map((t, i) => row(i, t.title, t))];
+  return [
+    ...(wholeEventBookable(event)
+      ? [row(null, event.tracks.length === 0 ? 'The event' : wholeEventTitle)]
+      : []),
+    ...event.tracks.map((t, i) => row(i, t.title, t)),
+  ];
 }

@@ -21,13 +21,19 @@ export async function syncCounters(
   const rows = [
     { event_id: eventId, scope: EVENT_SCOPE, capacity: event.capacity },
     { event_id: eventId, scope: PAID_SCOPE, capacity: 0 },
-    ...event.special_prices.map((t) => ({ event_id: eventId, scope: tierScope(t.name), capacity: t.capacity })),
+    ...event.special_prices.map((t) => ({
+      event_id: eventId,
+      scope: tierScope(t.name),
+      capacity: t.capacity,
+    })),
     ...event.tracks.map((t, i) => ({ event_id: eventId, scope: trackScope(i), capacity: t.capacity })),
   ];
   await db
     .insertInto('seat_counters')
     .values(rows)
-    .onConflict((oc) => oc.columns(['event_id', 'scope']).doUpdateSet({ capacity: (eb) => eb.ref('excluded.capacity') }))
+    .onConflict((oc) =>
+      oc.columns(['event_id', 'scope']).doUpdateSet({ capacity: (eb) => eb.ref('excluded.capacity') }),
+    )
     .execute();
 }
 
@@ -50,7 +56,12 @@ export async function claim(
   return new Map(rows.map((r) => [r.scope, r.taken]));
 }
 
-export async function release(db: Kysely<Database>, eventId: string, scopes: readonly string[], seats: number): Promise<void> {
+export async function release(
+  db: Kysely<Database>,
+  eventId: string,
+  scopes: readonly string[],
+  seats: number,
+): Promise<void> {
   await db
     .updateTable('seat_counters')
     .set({ taken: sql`greatest(taken - ${seats}, 0)` })
@@ -59,9 +70,24 @@ export async function release(db: Kysely<Database>, eventId: string, scopes: rea
     .execute();
 }
 
-export async function lockCounters(db: Kysely<Database>, eventId: string): Promise<Map<string, { taken: number; capacity: number }>> {
-  await db.selectFrom('seat_counters').select('scope').where('event_id', '=', eventId).where('scope', '=', EVENT_SCOPE).forUpdate().execute();
-  const rows = await db.selectFrom('seat_counters').select(['scope', 'taken', 'capacity']).where('event_id', '=', eventId).orderBy('scope').forUpdate().execute();
+export async function lockCounters(
+  db: Kysely<Database>,
+  eventId: string,
+): Promise<Map<string, { taken: number; capacity: number }>> {
+  await db
+    .selectFrom('seat_counters')
+    .select('scope')
+    .where('event_id', '=', eventId)
+    .where('scope', '=', EVENT_SCOPE)
+    .forUpdate()
+    .execute();
+  const rows = await db
+    .selectFrom('seat_counters')
+    .select(['scope', 'taken', 'capacity'])
+    .where('event_id', '=', eventId)
+    .orderBy('scope')
+    .forUpdate()
+    .execute();
   return new Map(rows.map((r) => [r.scope, { taken: r.taken, capacity: r.capacity }]));
 }
 
@@ -70,11 +96,18 @@ export async function usage(db: Kysely<Database>, eventId: string): Promise<Seat
 }
 
 /** Seat usage of several events in one query (an events page). */
-export async function usageOfMany(db: Kysely<Database>, eventIds: readonly string[]): Promise<Map<string, SeatUsage>> {
+export async function usageOfMany(
+  db: Kysely<Database>,
+  eventIds: readonly string[],
+): Promise<Map<string, SeatUsage>> {
   const out = new Map<string, { total: number; byTier: Map<string, number>; byTrack: Map<number, number> }>();
   for (const id of eventIds) out.set(id, { total: 0, byTier: new Map(), byTrack: new Map() });
   if (eventIds.length === 0) return out;
-  const rows = await db.selectFrom('seat_counters').select(['event_id', 'scope', 'taken']).where('event_id', 'in', eventIds).execute();
+  const rows = await db
+    .selectFrom('seat_counters')
+    .select(['event_id', 'scope', 'taken'])
+    .where('event_id', 'in', eventIds)
+    .execute();
   for (const r of rows) {
     const u = out.get(r.event_id)!;
     if (r.scope === EVENT_SCOPE) u.total = r.taken;
@@ -85,11 +118,17 @@ export async function usageOfMany(db: Kysely<Database>, eventIds: readonly strin
 }
 
 /** Drops the counters of tracks at `from` and after that nobody holds (after a track was removed). */
-export async function dropTrackCountersFrom(db: Kysely<Database>, eventId: string, from: number): Promise<void> {
+export async function dropTrackCountersFrom(
+  db: Kysely<Database>,
+  eventId: string,
+  from: number,
+): Promise<void> {
   await db
     .deleteFrom('seat_counters')
     .where('event_id', '=', eventId)
-    .where(sql<boolean>`(case when scope ~ '^track:[0-9]+$' then substr(scope, 7)::int else -1 end) >= ${from}`)
+    .where(
+      sql<boolean>`(case when scope ~ '^track:[0-9]+$' then substr(scope, 7)::int else -1 end) >= ${from}`,
+    )
     .where('taken', '=', 0)
     .execute();
 }

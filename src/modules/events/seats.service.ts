@@ -29,7 +29,13 @@ export const claimSeats = seats.claim;
  */
 export type SeatsFreed = (trx: Transaction<Database>) => Promise<void>;
 
-export async function releaseSeats(trx: Transaction<Database>, eventId: string, scopes: readonly string[], n: number, then: SeatsFreed): Promise<void> {
+export async function releaseSeats(
+  trx: Transaction<Database>,
+  eventId: string,
+  scopes: readonly string[],
+  n: number,
+  then: SeatsFreed,
+): Promise<void> {
   soldOutMarks.forget(eventId);
   await seats.release(trx, eventId, scopes, n);
   await then(trx);
@@ -52,7 +58,10 @@ export async function syncSeatCounters(
  * no two transactions wait on each other in opposite orders) and reads them: the
  * waitlist decides its offers under these locks.
  */
-export function lockSeatCounters(trx: Transaction<Database>, eventId: string): Promise<Map<string, { taken: number; capacity: number }>> {
+export function lockSeatCounters(
+  trx: Transaction<Database>,
+  eventId: string,
+): Promise<Map<string, { taken: number; capacity: number }>> {
   return seats.lockCounters(trx, eventId);
 }
 
@@ -61,12 +70,19 @@ export function usageFor(db: Kysely<Database>, eventId: string): Promise<SeatUsa
 }
 
 /** Usage of a page of events in one query. */
-export function usageForMany(db: Kysely<Database>, eventIds: readonly string[]): Promise<Map<string, SeatUsage>> {
+export function usageForMany(
+  db: Kysely<Database>,
+  eventIds: readonly string[],
+): Promise<Map<string, SeatUsage>> {
   return seats.usageOfMany(db, eventIds);
 }
 
 /** A booking found this event full: later requests within `ms` (SOLD_OUT_MEMORY_MS) are refused without a read. */
-export function markSoldOut(event: { id: string; account_id: string; mode: Mode }, now: Date, ms: number): void {
+export function markSoldOut(
+  event: { id: string; account_id: string; mode: Mode },
+  now: Date,
+  ms: number,
+): void {
   soldOutMarks.mark(event.id, event.account_id, event.mode, now.getTime(), ms);
 }
 

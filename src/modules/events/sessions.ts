@@ -33,7 +33,10 @@ export interface Session {
  * A track's start and end as stored: its own `date` (else the event's start) and its own
  * end; a track without a date of its own keeps the event's end too (it runs as the event does).
  */
-export function sessionDates(event: Pick<SessionSource, 'start_date' | 'end_date'>, track: Pick<TrackDoc, 'date' | 'endDate'> | undefined): { start: string | null; end: string | null } {
+export function sessionDates(
+  event: Pick<SessionSource, 'start_date' | 'end_date'>,
+  track: Pick<TrackDoc, 'date' | 'endDate'> | undefined,
+): { start: string | null; end: string | null } {
   if (!track) return { start: event.start_date, end: event.end_date };
   if (track.date === null) return { start: event.start_date, end: track.endDate ?? event.end_date };
   return { start: track.date, end: track.endDate ?? null };
@@ -45,7 +48,11 @@ export function sessionOf(event: SessionSource, trackIndex: number | null, timeZ
   const { start, end } = sessionDates(event, track);
   const span = eventSpan(start, end, timeZone);
   const days =
-    span.kind === 'none' ? { firstDay: null, lastDay: null } : span.kind === 'days' ? { firstDay: span.first, lastDay: span.last } : { firstDay: dayIn(span.start, timeZone), lastDay: dayIn(span.end ?? span.start, timeZone) };
+    span.kind === 'none'
+      ? { firstDay: null, lastDay: null }
+      : span.kind === 'days'
+        ? { firstDay: span.first, lastDay: span.last }
+        : { firstDay: dayIn(span.start, timeZone), lastDay: dayIn(span.end ?? span.start, timeZone) };
   return {
     trackIndex: track ? trackIndex : null,
     title: track?.title ?? null,
@@ -59,5 +66,7 @@ export function sessionOf(event: SessionSource, trackIndex: number | null, timeZ
 
 /** Whether a session covers a calendar day (`YYYY-MM-DD`, in the event's zone). */
 export function sessionCoversDay(session: Pick<Session, 'firstDay' | 'lastDay'>, day: string): boolean {
-  return session.firstDay !== null && session.lastDay !== null && session.firstDay <= day && day <= session.lastDay;
+  return (
+    session.firstDay !== null && session.lastDay !== null && session.firstDay <= day && day <= session.lastDay
+  );
 }

@@ -14,5 +14,10 @@ export function slugify(title: string, fallback = 'event'): string {
 }
 
 export function slugSuffix(ids: Ids): string {
-  return ids.secret(9).toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 6).padEnd(6, '0');
+  return ids
+    .secret(9)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 6)
+    .padEnd(6, '0');
 }

@@ -9,14 +9,28 @@ import type { EventRow } from './events.repo.js';
 import { dropTrackCountersFrom, lockSeatCounters, syncSeatCounters } from './seats.service.js';
 import { loadOwnedEvent, type EventDeps } from './events.service.js';
 
-export async function addTrack(deps: EventDeps, p: KeyPrincipal, id: string, input: TrackInput): Promise<{ index: number; row: EventRow }> {
+export async function addTrack(
+  deps: EventDeps,
+  p: KeyPrincipal,
+  id: string,
+  input: TrackInput,
+): Promise<{ index: number; row: EventRow }> {
   const event = await loadOwnedEvent(deps.db, p, id);
   const track = validateTrack(input, '');
   const index = await deps.db.transaction().execute(async (trx) => {
     const i = await repo.appendTrack(trx, id, track, deps.clock.now());
     if (i !== undefined) {
-      await syncSeatCounters(trx, id, (await repo.findEvent(trx, id))!, (t) => deps.waitlist.seatsFreed(t, id));
-      await audit.recordChange(trx, deps, { accountId: event.account_id, mode: event.mode, actor: audit.actorOfKey(p), action: 'track.create', target: { type: 'track', id: `${id}/${i}` }, after: { ...track } });
+      await syncSeatCounters(trx, id, (await repo.findEvent(trx, id))!, (t) =>
+        deps.waitlist.seatsFreed(t, id),
+      );
+      await audit.recordChange(trx, deps, {
+        accountId: event.account_id,
+        mode: event.mode,
+        actor: audit.actorOfKey(p),
+        action: 'track.create',
+        target: { type: 'track', id: `${id}/${i}` },
+        after: { ...track },
+      });
     }
     return i;
   });
@@ -24,16 +38,30 @@ export async function addTrack(deps: EventDeps, p: KeyPrincipal, id: string, inp
   return { index, row: (await repo.findEvent(deps.db, id))! };
 }
 
-export async function patchTrack(deps: EventDeps, p: KeyPrincipal, id: string, index: number, input: TrackInput): Promise<EventRow> {
+export async function patchTrack(
+  deps: EventDeps,
+  p: KeyPrincipal,
+  id: string,
+  index: number,
+  input: TrackInput,
+): Promise<EventRow> {
   const row = await loadOwnedEvent(deps.db, p, id);
   const current = row.tracks[index];
-  if (!current) throw notFound(`no track at index ${index}; this event has ${row.tracks.length}`, 'track_not_found');
+  if (!current)
+    throw notFound(`no track at index ${index}; this event has ${row.tracks.length}`, 'track_not_found');
   const track = validateTrack(input, '', current);
   const updated = await deps.db.transaction().execute(async (trx) => {
     const u = await repo.replaceTrack(trx, id, index, track, deps.clock.now());
     if (u) {
       await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
-      await audit.recordChange(trx, deps, { accountId: row.account_id, mode: row.mode, actor: audit.actorOfKey(p), action: 'track.update', target: { type: 'track', id: `${id}/${index}` }, ...audit.changedFields({ ...current }, { ...track }) });
+      await audit.recordChange(trx, deps, {
+        accountId: row.account_id,
+        mode: row.mode,
+        actor: audit.actorOfKey(p),
+        action: 'track.update',
+        target: { type: 'track', id: `${id}/${index}` },
+        ...audit.changedFields({ ...current }, { ...track }),
+      });
     }
     return u;
   });
@@ -47,9 +75,15 @@ export async function patchTrack(deps: EventDeps, p: KeyPrincipal, id: string, i
  * while no booking (of any status) or waitlist entry names it or a later track, whose indexes
  * would otherwise move under them: 409 `track_in_use`. The later tracks' indexes go down by one.
  */
-export async function removeTrack(deps: EventDeps, p: KeyPrincipal, id: string, index: number): Promise<EventRow> {
+export async function removeTrack(
+  deps: EventDeps,
+  p: KeyPrincipal,
+  id: string,
+  index: number,
+): Promise<EventRow> {
   const row = await loadOwnedEvent(deps.db, p, id);
-  if (!row.tracks[index]) throw notFound(`no track at index ${index}; this event has ${row.tracks.length}`, 'track_not_found');
+  if (!row.tracks[index])
+    throw notFound(`no track at index ${index}; this event has ${row.tracks.length}`, 'track_not_found');
   const removed = await deps.db.transaction().execute(async (trx) => {
     // The event's counters first, as every claim takes them: a booking being confirmed meanwhile waits.
     await lockSeatCounters(trx, id);
@@ -66,7 +100,14 @@ export async function removeTrack(deps: EventDeps, p: KeyPrincipal, id: string, 
     if (u) {
       await dropTrackCountersFrom(trx, id, u.tracks.length);
       await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
-      await audit.recordChange(trx, deps, { accountId: row.account_id, mode: row.mode, actor: audit.actorOfKey(p), action: 'track.delete', target: { type: 'track', id: `${id}/${index}` }, before: { ...row.tracks[index]! } });
+      await audit.recordChange(trx, deps, {
+        accountId: row.account_id,
+        mode: row.mode,
+        actor: audit.actorOfKey(p),
+        action: 'track.delete',
+        target: { type: 'track', id: `${id}/${index}` },
+        before: { ...row.tracks[index]! },
+      });
     }
     return u;
   });

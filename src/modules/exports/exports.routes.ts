@@ -8,4 +8,9 @@ import { exportLedger } from './routes/export-ledger.js';
 import { exportMembers } from './routes/export-members.js';
 import { exportRegistrations } from './routes/export-registrations.js';
 
-export const exportsRoutes = routes<ExportDeps>([exportRegistrations, exportMembers, exportLedger, exportGstDocuments]);
+export const exportsRoutes = routes<ExportDeps>([
+  exportRegistrations,
+  exportMembers,
+  exportLedger,
+  exportGstDocuments,
+]);

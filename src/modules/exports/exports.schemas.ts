@@ -5,19 +5,36 @@ const E = Type.Ref('Error');
 
 export const FORMAT_DESCRIPTION = [
   'The file is CSV as RFC 4180 writes it: UTF-8 with a byte order mark (so Excel reads ₹ and names in every script as they are), a header row, records separated by CRLF, and a field that holds a comma, a double quote, a CR or an LF in double quotes with its quotes doubled. It is sent as `text/csv; charset=utf-8` with `Content-Disposition: attachment; filename="…"` and streamed as it is read, so any number of rows downloads in constant memory.',
-  'No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `\'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.',
+  "No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.",
   'Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.',
 ].join('\n\n');
 
 const csvAnswer = (description: string) => ({
   description,
   headers: {
-    'content-disposition': Type.String({ description: '`attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time).' }),
+    'content-disposition': Type.String({
+      description:
+        '`attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time).',
+    }),
   },
-  content: { 'text/csv': { schema: Type.String({ contentMediaType: 'text/csv', description: 'RFC 4180 CSV, UTF-8 with a byte order mark.' }) } },
+  content: {
+    'text/csv': {
+      schema: Type.String({
+        contentMediaType: 'text/csv',
+        description: 'RFC 4180 CSV, UTF-8 with a byte order mark.',
+      }),
+    },
+  },
 });
 
-const Day = (what: string) => Type.Optional(Type.String({ maxLength: 10, pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: `${what} (YYYY-MM-DD, India time, inclusive).` }));
+const Day = (what: string) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 10,
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+      description: `${what} (YYYY-MM-DD, India time, inclusive).`,
+    }),
+  );
 
 /** The event’s registrations (`GET /api/v1/events/:id/registrations/export`). */
 export const registrationsExport = {
@@ -31,11 +48,20 @@ export const registrationsExport = {
   params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
   querystring: Type.Object(
     {
-      status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('cancelled'), Type.Literal('refunded')])),
+      status: Type.Optional(
+        Type.Union([
+          Type.Literal('pending'),
+          Type.Literal('confirmed'),
+          Type.Literal('cancelled'),
+          Type.Literal('refunded'),
+        ]),
+      ),
       ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name, or General.' })),
       subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index (0, 1, 2 …).' })),
       checkedIn: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-      q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of a name or email, or a whole registration id.' })),
+      q: Type.Optional(
+        Type.String({ maxLength: 200, description: 'Part of a name or email, or a whole registration id.' }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -50,7 +76,10 @@ export const membersExport = {
     'Every membership of the key’s account and mode, oldest first (only one plan’s with `planId`): `membership_id`, `name`, `email`, `phone`, `plan_id`, `plan` (its name), `plan_kind` (`fixed_term` or `recurring`), `state` (as the API’s `displayStatus`: pending_authorisation, active, past_due, cancelling, ended or expired) and `good_standing`, both computed when the file is made (test mode: on the account’s sandbox clock), `status` (the stored state), `valid_until`, `cancel_at_period_end`, `ended_at`, `source` (`api` or `manual`), `subscription_id`, `joined_at`.',
     FORMAT_DESCRIPTION,
   ].join('\n\n'),
-  querystring: Type.Object({ planId: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
+  querystring: Type.Object(
+    { planId: Type.Optional(Type.String({ maxLength: 100 })) },
+    { additionalProperties: false },
+  ),
   response: { 200: csvAnswer('The members, one record per membership.') },
 };
 
@@ -74,6 +103,9 @@ export const gstDocumentsExport = {
     'Every document of the key’s account and mode issued on days `from` to `to` (India time, both inclusive, either optional), in number order within each supplier GSTIN and series: `number`, `kind` (tax_invoice, bill_of_supply or credit_note), `date`, `issued_at`, `financial_year`, `supplier_gstin`, `supplier_name`, `recipient_name`, `recipient_email`, `recipient_gstin`, `recipient_address`, `recipient_state` and `place_of_supply` (`29-Karnataka`), `supply_type` (intra_state or inter_state), `sac`, `description`, `quantity`, `rate_percent`, `taxable_value`, `cgst`, `sgst`, `utgst`, `igst`, `total` (rupees, as on the document: a credit note’s are the amounts it credits, not negative), `original_number` and `original_date` (a credit note’s invoice), `reason`, `event_id`, `registration_id`, `payment_id`, `test_mode`. 400 `invalid_date` for a day that does not exist or `from` after `to`.',
     FORMAT_DESCRIPTION,
   ].join('\n\n'),
-  querystring: Type.Object({ from: Day('First day of issue'), to: Day('Last day of issue') }, { additionalProperties: false }),
+  querystring: Type.Object(
+    { from: Day('First day of issue'), to: Day('Last day of issue') },
+    { additionalProperties: false },
+  ),
   response: { 200: csvAnswer('The documents, one record each.') },
 };

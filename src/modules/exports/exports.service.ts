@@ -42,7 +42,10 @@ function fileName(parts: readonly string[], mode: Mode, now: Date): string {
 }
 
 /** `from-2026-04-01`, `to-2026-04-30` in a file name, for the days asked. */
-const rangeParts = (days: DayRange) => [...(days.from ? [`from-${days.from}`] : []), ...(days.to ? [`to-${days.to}`] : [])];
+const rangeParts = (days: DayRange) => [
+  ...(days.from ? [`from-${days.from}`] : []),
+  ...(days.to ? [`to-${days.to}`] : []),
+];
 
 async function* flatten<T>(batches: AsyncIterable<readonly T[]>): AsyncGenerator<T> {
   for await (const batch of batches) yield* batch;
@@ -61,7 +64,8 @@ function checkDay(value: string | undefined, field: string): string | undefined 
   if (value === undefined) return undefined;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
-  if (!d || d.toISOString().slice(0, 10) !== value) throw badRequest('invalid_date', `${field} must be a day as YYYY-MM-DD, such as 2026-04-01`);
+  if (!d || d.toISOString().slice(0, 10) !== value)
+    throw badRequest('invalid_date', `${field} must be a day as YYYY-MM-DD, such as 2026-04-01`);
   return value;
 }
 
@@ -69,7 +73,8 @@ function checkDay(value: string | undefined, field: string): string | undefined 
 export function parseDayRange(range: DayRange): DayRange {
   const from = checkDay(range.from, 'from');
   const to = checkDay(range.to, 'to');
-  if (from !== undefined && to !== undefined && from > to) throw badRequest('invalid_date', 'from must not be after to');
+  if (from !== undefined && to !== undefined && from > to)
+    throw badRequest('invalid_date', 'from must not be after to');
   return { from, to };
 }
 
@@ -119,7 +124,10 @@ export function registrationColumns(event: Pick<EventRow, 'tracks' | 'custom_fie
     { header: 'phone', value: (b) => b.r.phone },
     { header: 'ticket_type', value: (b) => b.r.ticket_type },
     { header: 'track_number', value: (b) => (b.r.sub_event_id === null ? null : b.r.sub_event_id + 1) },
-    { header: 'track', value: (b) => (b.r.sub_event_id === null ? null : (event.tracks[b.r.sub_event_id]?.title ?? null)) },
+    {
+      header: 'track',
+      value: (b) => (b.r.sub_event_id === null ? null : (event.tracks[b.r.sub_event_id]?.title ?? null)),
+    },
     { header: 'quantity', value: (b) => b.r.quantity },
     {
       header: 'team_members',
@@ -144,7 +152,8 @@ export function registrationColumns(event: Pick<EventRow, 'tracks' | 'custom_fie
     ...questions.map(
       (q): Column<Booking> => ({
         header: (labels.get(q.label) ?? 0) > 1 ? `${q.label} [${q.name}]` : q.label,
-        value: (b) => (Object.hasOwn(b.r.custom_fields, q.name) ? answerText(b.r.custom_fields[q.name]) : null),
+        value: (b) =>
+          Object.hasOwn(b.r.custom_fields, q.name) ? answerText(b.r.custom_fields[q.name]) : null,
       }),
     ),
     {
@@ -166,22 +175,35 @@ export interface RegistrationExportInput {
   q?: string | undefined;
 }
 
-export async function registrationsCsv(deps: ExportDeps, p: KeyPrincipal, eventId: string, input: RegistrationExportInput): Promise<CsvExport> {
+export async function registrationsCsv(
+  deps: ExportDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  input: RegistrationExportInput,
+): Promise<CsvExport> {
   const event = await events.loadOwnedEvent(deps.db, p, eventId);
   const filter: registrations.RegistrationExportFilter = {
     status: input.status,
     ticketType: input.ticketType,
-    subEventId: input.subEventId === undefined ? undefined : events.parseTrackIndex(input.subEventId, 'subEventId'),
+    subEventId:
+      input.subEventId === undefined ? undefined : events.parseTrackIndex(input.subEventId, 'subEventId'),
     checkedIn: input.checkedIn === undefined ? undefined : input.checkedIn === 'true',
     q: input.q,
   };
   async function* bookings(): AsyncGenerator<Booking> {
     for await (const batch of registrations.exportBatches(deps.db, event.id, filter, EXPORT_BATCH)) {
-      const numbers = await gst.documentNumbersOf(deps.db, batch.rows.map((r) => r.id));
-      for (const r of batch.rows) yield { r, people: batch.people.get(r.id) ?? [], numbers: numbers.get(r.id) };
+      const numbers = await gst.documentNumbersOf(
+        deps.db,
+        batch.rows.map((r) => r.id),
+      );
+      for (const r of batch.rows)
+        yield { r, people: batch.people.get(r.id) ?? [], numbers: numbers.get(r.id) };
     }
   }
-  return { filename: fileName(['registrations', event.slug], p.mode, deps.clock.now()), stream: await csvStream(registrationColumns(event), bookings()) };
+  return {
+    filename: fileName(['registrations', event.slug], p.mode, deps.clock.now()),
+    stream: await csvStream(registrationColumns(event), bookings()),
+  };
 }
 
 // ---------------------------------------------------------------- members
@@ -189,7 +211,8 @@ export async function registrationsCsv(deps: ExportDeps, p: KeyPrincipal, eventI
 type MemberRow = memberships.MemberExportRow;
 
 export function memberColumns(now: Date): Column<MemberRow>[] {
-  const standing = (m: MemberRow) => computeStanding(memberships.standingInput(m, { kind: m.plan_kind }), now);
+  const standing = (m: MemberRow) =>
+    computeStanding(memberships.standingInput(m, { kind: m.plan_kind }), now);
   return [
     { header: 'membership_id', value: (m) => m.id },
     { header: 'name', value: (m) => m.name },
@@ -210,12 +233,19 @@ export function memberColumns(now: Date): Column<MemberRow>[] {
   ];
 }
 
-export async function membersCsv(deps: ExportDeps, p: KeyPrincipal, input: { planId?: string | undefined }): Promise<CsvExport> {
+export async function membersCsv(
+  deps: ExportDeps,
+  p: KeyPrincipal,
+  input: { planId?: string | undefined },
+): Promise<CsvExport> {
   // Standing as of one instant for the whole file (test mode: the account's sandbox clock).
   const now = await nowFor(deps, p.userId, p.mode);
   return {
     filename: fileName(['members'], p.mode, deps.clock.now()),
-    stream: await csvStream(memberColumns(now), flatten(memberships.exportMembers(deps.db, p, { planId: input.planId }, EXPORT_BATCH))),
+    stream: await csvStream(
+      memberColumns(now),
+      flatten(memberships.exportMembers(deps.db, p, { planId: input.planId }, EXPORT_BATCH)),
+    ),
   };
 }
 
@@ -252,7 +282,10 @@ export function ledgerColumns(now: Date): Column<ledger.EntryView>[] {
     { header: 'payment_id', value: (e) => (e.sourceType === 'membership' ? e.ref : null) },
     { header: 'captured_at', value: (e) => e.capturedAt },
     { header: 'available_from', value: (e) => e.availableFrom ?? e.createdAt },
-    { header: 'state', value: (e) => (e.availableFrom === null || e.availableFrom <= now ? 'available' : 'pending') },
+    {
+      header: 'state',
+      value: (e) => (e.availableFrom === null || e.availableFrom <= now ? 'available' : 'pending'),
+    },
   ];
 }
 
@@ -261,7 +294,10 @@ export async function ledgerCsv(deps: ExportDeps, p: KeyPrincipal, range: DayRan
   const now = await ledger.ledgerNow(deps.ledger, p.userId, p.mode);
   return {
     filename: fileName(['ledger', ...rangeParts(days)], p.mode, deps.clock.now()),
-    stream: await csvStream(ledgerColumns(now), flatten(ledger.exportEntries(deps.ledger, p.userId, p.mode, instantsOf(days), EXPORT_BATCH))),
+    stream: await csvStream(
+      ledgerColumns(now),
+      flatten(ledger.exportEntries(deps.ledger, p.userId, p.mode, instantsOf(days), EXPORT_BATCH)),
+    ),
   };
 }
 
@@ -306,10 +342,17 @@ export function gstDocumentColumns(): Column<gst.GstDocument>[] {
   ];
 }
 
-export async function gstDocumentsCsv(deps: ExportDeps, p: KeyPrincipal, range: DayRange): Promise<CsvExport> {
+export async function gstDocumentsCsv(
+  deps: ExportDeps,
+  p: KeyPrincipal,
+  range: DayRange,
+): Promise<CsvExport> {
   const days = parseDayRange(range);
   return {
     filename: fileName(['gst-documents', ...rangeParts(days)], p.mode, deps.clock.now()),
-    stream: await csvStream(gstDocumentColumns(), flatten(gst.exportDocuments(deps.db, p, days, EXPORT_BATCH))),
+    stream: await csvStream(
+      gstDocumentColumns(),
+      flatten(gst.exportDocuments(deps.db, p, days, EXPORT_BATCH)),
+    ),
   };
 }

@@ -5,7 +5,10 @@ import type { Mode } from '../../db/database.js';
 import type { GatewayPayment } from '../payments/gateway.js';
 import type { MembershipDeps } from '../memberships/memberships.service.js';
 import * as memberships from '../memberships/subscribe.service.js';
-import { applySubscriptionEvent, type SubscriptionEventResult } from '../memberships/subscription-events.service.js';
+import {
+  applySubscriptionEvent,
+  type SubscriptionEventResult,
+} from '../memberships/subscription-events.service.js';
 import type { SubscriptionEvent } from '../memberships/subscription-state.js';
 import { refundIfStray } from '../reconciliation/stray-payments.js';
 import { confirmFromGateway, type RegisterDeps } from '../registrations/register.service.js';
@@ -22,10 +25,16 @@ export type OrderPaidResult = 'confirmed' | 'ignored' | 'sold_out' | 'refunding'
  * payment that neither takes (the order was paid already, or its booking or membership
  * ended before it was paid) is refunded in full at once: an order is paid at most once.
  */
-export async function orderPaid(deps: GatewayEventDeps, mode: Mode, orderId: string, payment: GatewayPayment): Promise<OrderPaidResult> {
+export async function orderPaid(
+  deps: GatewayEventDeps,
+  mode: Mode,
+  orderId: string,
+  payment: GatewayPayment,
+): Promise<OrderPaidResult> {
   const result = await confirmFromGateway(deps.registerDeps, mode, orderId, payment);
   if (result !== 'ignored') return result;
-  if ((await memberships.confirmFromGateway(deps.membershipDeps, mode, orderId, payment)) === 'confirmed') return 'confirmed';
+  if ((await memberships.confirmFromGateway(deps.membershipDeps, mode, orderId, payment)) === 'confirmed')
+    return 'confirmed';
   return (await refundIfStray(deps.registerDeps, mode, orderId, payment)) ? 'refunding' : 'ignored';
 }
 
@@ -41,7 +50,14 @@ export async function subscriptionChanged(
   currentEnd?: Date | null,
   payment?: { id: string; amount: number; captured: boolean },
 ): Promise<SubscriptionEventResult> {
-  const result = await applySubscriptionEvent(deps.membershipDeps, mode, subscriptionId, event, currentEnd, payment);
+  const result = await applySubscriptionEvent(
+    deps.membershipDeps,
+    mode,
+    subscriptionId,
+    event,
+    currentEnd,
+    payment,
+  );
   deps.membershipDeps.kickJobs();
   return result;
 }

@@ -14,7 +14,12 @@ export function pdfSafe(text: string): string {
   let out = '';
   for (const ch of text.replace(/₹\s?/g, 'Rs. ')) {
     const code = ch.codePointAt(0)!;
-    out += (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || CP1252_EXTRA.has(ch) ? ch : code === 0x0a ? ' ' : '?';
+    out +=
+      (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || CP1252_EXTRA.has(ch)
+        ? ch
+        : code === 0x0a
+          ? ' '
+          : '?';
   }
   return out;
 }
@@ -26,7 +31,11 @@ export function renderDocumentPdf(doc: GstDocument): Promise<Buffer> {
   const pdf = new PDFDocument({
     size: 'A4',
     margin: 50,
-    info: { Title: pdfSafe(`${sections[0]!.heading} ${doc.number}`), Author: pdfSafe(doc.supplier.legalName), CreationDate: new Date(doc.issuedAt) },
+    info: {
+      Title: pdfSafe(`${sections[0]!.heading} ${doc.number}`),
+      Author: pdfSafe(doc.supplier.legalName),
+      CreationDate: new Date(doc.issuedAt),
+    },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -36,9 +45,19 @@ export function renderDocumentPdf(doc: GstDocument): Promise<Buffer> {
   });
   const left = pdf.page.margins.left;
   const width = pdf.page.width - left - pdf.page.margins.right;
-  if (doc.testMode) pdf.font('Helvetica-Bold').fontSize(11).fillColor('#b00020').text(TEST_MODE_NOTICE).fillColor('black').moveDown(0.5);
+  if (doc.testMode)
+    pdf
+      .font('Helvetica-Bold')
+      .fontSize(11)
+      .fillColor('#b00020')
+      .text(TEST_MODE_NOTICE)
+      .fillColor('black')
+      .moveDown(0.5);
   for (const [i, section] of sections.entries()) {
-    pdf.font('Helvetica-Bold').fontSize(i === 0 ? 18 : 12).text(pdfSafe(section.heading), left, pdf.y);
+    pdf
+      .font('Helvetica-Bold')
+      .fontSize(i === 0 ? 18 : 12)
+      .text(pdfSafe(section.heading), left, pdf.y);
     pdf.moveDown(0.3);
     pdf.fontSize(10);
     for (const [label, value] of section.rows) {

@@ -64,7 +64,13 @@ export interface SaleFacts {
   financialYear: string;
   testMode: boolean;
   supplier: Party;
-  buyer: { name: string; email: string; gstin: string | null; address: string | null; stateCode: string | null };
+  buyer: {
+    name: string;
+    email: string;
+    gstin: string | null;
+    address: string | null;
+    stateCode: string | null;
+  };
   placeOfSupply: string;
   rate: number;
   description: string;
@@ -88,7 +94,13 @@ export function buildSaleDocument(f: SaleFacts): GstDocument {
     financialYear: f.financialYear,
     testMode: f.testMode,
     supplier: f.supplier,
-    recipient: { name: f.buyer.name, email: f.buyer.email, gstin: f.buyer.gstin, address: f.buyer.address, stateCode: buyerState },
+    recipient: {
+      name: f.buyer.name,
+      email: f.buyer.email,
+      gstin: f.buyer.gstin,
+      address: f.buyer.address,
+      stateCode: buyerState,
+    },
     placeOfSupply: f.placeOfSupply,
     supplyType: f.supplier.stateCode === f.placeOfSupply ? 'intra_state' : 'inter_state',
     reverseCharge: false,
@@ -110,10 +122,27 @@ export function buildSaleDocument(f: SaleFacts): GstDocument {
  */
 export function buildCreditNote(
   original: GstDocument,
-  c: { number: string; issuedAt: Date; date: string; financialYear: string; reason: string; refundPaise?: number | undefined },
+  c: {
+    number: string;
+    issuedAt: Date;
+    date: string;
+    financialYear: string;
+    reason: string;
+    refundPaise?: number | undefined;
+  },
 ): GstDocument {
   const part = c.refundPaise !== undefined && c.refundPaise < original.line.totalPaise;
-  const line = part ? { ...original.line, ...splitTax(c.refundPaise!, original.line.ratePercent, original.supplier.stateCode, original.placeOfSupply) } : original.line;
+  const line = part
+    ? {
+        ...original.line,
+        ...splitTax(
+          c.refundPaise!,
+          original.line.ratePercent,
+          original.supplier.stateCode,
+          original.placeOfSupply,
+        ),
+      }
+    : original.line;
   return {
     ...original,
     kind: 'credit_note',
@@ -128,4 +157,8 @@ export function buildCreditNote(
   };
 }
 
-export const KIND_TITLE: Record<GstDocumentKind, string> = { tax_invoice: 'Tax Invoice', bill_of_supply: 'Bill of Supply', credit_note: 'Credit Note' };
+export const KIND_TITLE: Record<GstDocumentKind, string> = {
+  tax_invoice: 'Tax Invoice',
+  bill_of_supply: 'Bill of Supply',
+  credit_note: 'Credit Note',
+};

@@ -37,7 +37,12 @@ export function documentTitle(doc: GstDocument): string {
 export function documentSections(doc: GstDocument): Section[] {
   const line = doc.line;
   const half = line.ratePercent / 2;
-  const numberLabel = doc.kind === 'credit_note' ? 'Credit note number' : doc.kind === 'bill_of_supply' ? 'Bill number' : 'Invoice number';
+  const numberLabel =
+    doc.kind === 'credit_note'
+      ? 'Credit note number'
+      : doc.kind === 'bill_of_supply'
+        ? 'Bill number'
+        : 'Invoice number';
   const head: Section = {
     heading: documentTitle(doc),
     rows: [
@@ -48,7 +53,10 @@ export function documentSections(doc: GstDocument): Section[] {
     ],
   };
   if (doc.original) {
-    head.rows.push(['Original document', `${documentTitleOf(doc.original.kind)} ${doc.original.number} dated ${humanDate(doc.original.date)}`]);
+    head.rows.push([
+      'Original document',
+      `${documentTitleOf(doc.original.kind)} ${doc.original.number} dated ${humanDate(doc.original.date)}`,
+    ]);
     if (doc.reason) head.rows.push(['Reason', doc.reason]);
   }
   const supplier: Section = {
@@ -74,19 +82,26 @@ export function documentSections(doc: GstDocument): Section[] {
     ],
   };
   if (line.ratePercent === 0) item.rows.push(['Tax', 'Nil (exempt supply)']);
-  else if (doc.supplyType === 'inter_state') item.rows.push([`IGST @ ${line.ratePercent}%`, inr(line.igstPaise)]);
+  else if (doc.supplyType === 'inter_state')
+    item.rows.push([`IGST @ ${line.ratePercent}%`, inr(line.igstPaise)]);
   else {
     item.rows.push([`CGST @ ${half}%`, inr(line.cgstPaise)]);
     if (isUtgstTerritory(doc.placeOfSupply)) item.rows.push([`UTGST @ ${half}%`, inr(line.utgstPaise)]);
     else item.rows.push([`SGST @ ${half}%`, inr(line.sgstPaise)]);
   }
-  item.rows.push([doc.kind === 'credit_note' ? 'Total credited (tax inclusive)' : 'Total (tax inclusive)', inr(line.totalPaise)]);
+  item.rows.push([
+    doc.kind === 'credit_note' ? 'Total credited (tax inclusive)' : 'Total (tax inclusive)',
+    inr(line.totalPaise),
+  ]);
   const sections = [head, supplier, recipient, item];
   const notes: Section = { heading: 'Notes', rows: [] };
   if (doc.exemption) notes.rows.push(['Exemption', doc.exemption]);
   if (doc.paymentId) notes.rows.push(['Payment reference', doc.paymentId]);
   notes.rows.push(['Booking', doc.registrationId]);
-  notes.rows.push(['Signature', `Issued electronically for ${doc.supplier.legalName}; no signature is required.`]);
+  notes.rows.push([
+    'Signature',
+    `Issued electronically for ${doc.supplier.legalName}; no signature is required.`,
+  ]);
   sections.push(notes);
   return sections;
 }

@@ -15,7 +15,15 @@ import { gstr1Summary, monthRange } from './gstr1.js';
 import { buildCreditNote, buildSaleDocument, type GstDocument, type Party } from './document.js';
 import { renderDocumentPdf } from './document.pdf.js';
 import * as repo from './gst.repo.js';
-import { DEFAULT_SERIES_PREFIX, SERIES_PREFIX, documentNumber, financialYear, indiaDay, rateFor, seriesOf } from './tax.js';
+import {
+  DEFAULT_SERIES_PREFIX,
+  SERIES_PREFIX,
+  documentNumber,
+  financialYear,
+  indiaDay,
+  rateFor,
+  seriesOf,
+} from './tax.js';
 
 export type { GstDocument } from './document.js';
 type IssueDeps = { ids: Ids };
@@ -43,7 +51,8 @@ export function parseGstin(text: string, field: string): string {
 
 export function parseStateCode(text: string, field: string): string {
   const code = text.trim();
-  if (!isStateCode(code)) throw badRequest('invalid_state', `${field} must be a two-digit GST state code such as 29 (Karnataka)`);
+  if (!isStateCode(code))
+    throw badRequest('invalid_state', `${field} must be a two-digit GST state code such as 29 (Karnataka)`);
   return code;
 }
 
@@ -54,15 +63,30 @@ function requiredText(value: string, field: string, max: number): string {
   return v;
 }
 
-export async function putSettings(deps: { db: Kysely<Database>; clock: Clock }, p: KeyPrincipal, input: SettingsInput) {
+export async function putSettings(
+  deps: { db: Kysely<Database>; clock: Clock },
+  p: KeyPrincipal,
+  input: SettingsInput,
+) {
   const gstin = input.gstin === null ? null : parseGstin(input.gstin, 'gstin');
   let state = input.state === undefined || input.state === null ? null : parseStateCode(input.state, 'state');
   if (gstin !== null) {
-    if (state !== null && state !== gstin.slice(0, 2)) throw badRequest('invalid_state', `state ${state} is not the state of gstin ${gstin} (${gstin.slice(0, 2)})`);
+    if (state !== null && state !== gstin.slice(0, 2))
+      throw badRequest(
+        'invalid_state',
+        `state ${state} is not the state of gstin ${gstin} (${gstin.slice(0, 2)})`,
+      );
     state = gstin.slice(0, 2);
   }
-  const prefix = (input.seriesPrefix ?? (await repo.findProfile(deps.db, p.userId, p.mode))?.series_prefix ?? DEFAULT_SERIES_PREFIX).trim().toUpperCase();
-  if (!SERIES_PREFIX.test(prefix)) throw badRequest('invalid_field', 'seriesPrefix must be 1 to 3 letters or digits');
+  const prefix = (
+    input.seriesPrefix ??
+    (await repo.findProfile(deps.db, p.userId, p.mode))?.series_prefix ??
+    DEFAULT_SERIES_PREFIX
+  )
+    .trim()
+    .toUpperCase();
+  if (!SERIES_PREFIX.test(prefix))
+    throw badRequest('invalid_field', 'seriesPrefix must be 1 to 3 letters or digits');
   const row = await repo.upsertProfile(deps.db, {
     account_id: p.userId,
     mode: p.mode,
@@ -101,7 +125,15 @@ export interface Sale {
   accountId: string;
   mode: Mode;
   at: Date;
-  event: { id: string; title: string; startDate: string | null; taxCategory: TaxCategory; supplierGstin: string | null; sac: string | null; venueState: string | null };
+  event: {
+    id: string;
+    title: string;
+    startDate: string | null;
+    taxCategory: TaxCategory;
+    supplierGstin: string | null;
+    sac: string | null;
+    venueState: string | null;
+  };
   booking: {
     id: string;
     name: string;
@@ -118,11 +150,16 @@ export interface Sale {
 }
 
 function describeSale(s: Sale): string {
-  const what = s.booking.trackTitle ? `${s.booking.ticketType} · ${s.booking.trackTitle}` : s.booking.ticketType;
+  const what = s.booking.trackTitle
+    ? `${s.booking.ticketType} · ${s.booking.trackTitle}`
+    : s.booking.ticketType;
   return `Admission: ${s.event.title} (${what})${s.event.startDate ? `, ${s.event.startDate.slice(0, 10)}` : ''}`;
 }
 
-async function allocate(trx: Transaction<Database>, key: { accountId: string; mode: Mode; gstin: string; series: string; at: Date }) {
+async function allocate(
+  trx: Transaction<Database>,
+  key: { accountId: string; mode: Mode; gstin: string; series: string; at: Date },
+) {
   const fy = financialYear(key.at);
   const seq = await repo.nextSeq(trx, { ...key, fy });
   return { fy, seq, number: documentNumber(key.series, fy, seq) };
@@ -133,7 +170,11 @@ async function allocate(trx: Transaction<Database>, key: { accountId: string; mo
  * confirming transaction. Nothing for an organiser without a GSTIN (account or event),
  * without settings (legal name and address), or for an event taxed `none`.
  */
-export async function issueSaleDocument(trx: Transaction<Database>, deps: IssueDeps, sale: Sale): Promise<void> {
+export async function issueSaleDocument(
+  trx: Transaction<Database>,
+  deps: IssueDeps,
+  sale: Sale,
+): Promise<void> {
   const rate = rateFor(sale.event.taxCategory, sale.booking.amountPaise, sale.booking.quantity);
   if (rate === null || sale.booking.amountPaise <= 0) return;
   const profile = await repo.findProfile(trx, sale.accountId, sale.mode);
@@ -141,8 +182,19 @@ export async function issueSaleDocument(trx: Transaction<Database>, deps: IssueD
   if (!profile || gstin === null) return;
   const kind = rate === 0 ? 'bill_of_supply' : 'tax_invoice';
   const series = seriesOf(profile.series_prefix, kind);
-  const { fy, seq, number } = await allocate(trx, { accountId: sale.accountId, mode: sale.mode, gstin, series, at: sale.at });
-  const supplier: Party = { legalName: profile.legal_name, address: profile.address, gstin, stateCode: gstin.slice(0, 2) };
+  const { fy, seq, number } = await allocate(trx, {
+    accountId: sale.accountId,
+    mode: sale.mode,
+    gstin,
+    series,
+    at: sale.at,
+  });
+  const supplier: Party = {
+    legalName: profile.legal_name,
+    address: profile.address,
+    gstin,
+    stateCode: gstin.slice(0, 2),
+  };
   const billing = sale.booking.billing;
   const doc = buildSaleDocument({
     number,
@@ -169,7 +221,22 @@ export async function issueSaleDocument(trx: Transaction<Database>, deps: IssueD
     eventId: sale.event.id,
     registrationId: sale.booking.id,
   });
-  await insert(trx, deps, { accountId: sale.accountId, mode: sale.mode, gstin, series, fy, seq, role: 'sale', originalId: null, at: sale.at }, doc);
+  await insert(
+    trx,
+    deps,
+    {
+      accountId: sale.accountId,
+      mode: sale.mode,
+      gstin,
+      series,
+      fy,
+      seq,
+      role: 'sale',
+      originalId: null,
+      at: sale.at,
+    },
+    doc,
+  );
 }
 
 /**
@@ -178,14 +245,31 @@ export async function issueSaleDocument(trx: Transaction<Database>, deps: IssueD
  * in parts gets one credit note for each part, never more than its invoice's total in all
  * (the capture's CHECK bounds the refunds). Answers its number, when one was issued.
  */
-export async function issueCreditNote(trx: Transaction<Database>, deps: IssueDeps, refund: { registrationId: string; at: Date; reason: string; refundPaise?: number }): Promise<string | undefined> {
+export async function issueCreditNote(
+  trx: Transaction<Database>,
+  deps: IssueDeps,
+  refund: { registrationId: string; at: Date; reason: string; refundPaise?: number },
+): Promise<string | undefined> {
   const original = await repo.findByRegistration(trx, refund.registrationId, 'sale');
   if (!original) return undefined;
   const profile = await repo.findProfile(trx, original.account_id, original.mode);
   const series = seriesOf(profile?.series_prefix ?? DEFAULT_SERIES_PREFIX, 'credit_note');
-  const key = { accountId: original.account_id, mode: original.mode, gstin: original.gstin, series, at: refund.at };
+  const key = {
+    accountId: original.account_id,
+    mode: original.mode,
+    gstin: original.gstin,
+    series,
+    at: refund.at,
+  };
   const { fy, seq, number } = await allocate(trx, key);
-  const doc = buildCreditNote(original.doc as GstDocument, { number, issuedAt: refund.at, date: indiaDay(refund.at), financialYear: fy, reason: refund.reason, refundPaise: refund.refundPaise });
+  const doc = buildCreditNote(original.doc as GstDocument, {
+    number,
+    issuedAt: refund.at,
+    date: indiaDay(refund.at),
+    financialYear: fy,
+    reason: refund.reason,
+    refundPaise: refund.refundPaise,
+  });
   await insert(trx, deps, { ...key, fy, seq, role: 'refund', originalId: original.id }, doc);
   return number;
 }
@@ -193,7 +277,17 @@ export async function issueCreditNote(trx: Transaction<Database>, deps: IssueDep
 async function insert(
   trx: Transaction<Database>,
   deps: IssueDeps,
-  k: { accountId: string; mode: Mode; gstin: string; series: string; fy: string; seq: number; role: 'sale' | 'refund'; originalId: string | null; at: Date },
+  k: {
+    accountId: string;
+    mode: Mode;
+    gstin: string;
+    series: string;
+    fy: string;
+    seq: number;
+    role: 'sale' | 'refund';
+    originalId: string | null;
+    at: Date;
+  },
   doc: GstDocument,
 ): Promise<void> {
   await repo.insertDocument(trx, {
@@ -227,11 +321,27 @@ async function insert(
  * note, the one numbered `number` or else the latest), of an event the caller has already
  * loaded as its own: 404 `document_not_found` when there is none.
  */
-export async function loadDocument(db: Kysely<Database>, p: KeyPrincipal, eventId: string, registrationId: string, role: 'sale' | 'refund', number?: string): Promise<GstDocument> {
-  const rows = (await repo.documentsOf(db, registrationId)).filter((r) => r.role === role && (number === undefined || r.number === number));
+export async function loadDocument(
+  db: Kysely<Database>,
+  p: KeyPrincipal,
+  eventId: string,
+  registrationId: string,
+  role: 'sale' | 'refund',
+  number?: string,
+): Promise<GstDocument> {
+  const rows = (await repo.documentsOf(db, registrationId)).filter(
+    (r) => r.role === role && (number === undefined || r.number === number),
+  );
   const row = rows[rows.length - 1];
   if (!row || row.event_id !== eventId || row.account_id !== p.userId || row.mode !== p.mode) {
-    throw notFound(role === 'sale' ? 'no tax invoice or bill of supply was issued for this registration' : number === undefined ? 'no credit note was issued for this registration' : `no credit note ${number} was issued for this registration`, 'document_not_found');
+    throw notFound(
+      role === 'sale'
+        ? 'no tax invoice or bill of supply was issued for this registration'
+        : number === undefined
+          ? 'no credit note was issued for this registration'
+          : `no credit note ${number} was issued for this registration`,
+      'document_not_found',
+    );
   }
   return row.doc as GstDocument;
 }
@@ -247,12 +357,24 @@ export interface DocumentRef {
 
 /** The documents issued for a booking (its invoice or bill of supply, then its credit notes), oldest first. */
 export async function documentRefsOf(db: Kysely<Database>, registrationId: string): Promise<DocumentRef[]> {
-  return (await repo.documentsOf(db, registrationId)).map((r) => ({ role: r.role, kind: r.kind, number: r.number, date: r.issued_on, totalPaise: Number(r.total_paise) }));
+  return (await repo.documentsOf(db, registrationId)).map((r) => ({
+    role: r.role,
+    kind: r.kind,
+    number: r.number,
+    date: r.issued_on,
+    totalPaise: Number(r.total_paise),
+  }));
 }
 
 /** A booking's document numbered `number` (for the mail that attaches it). */
-export async function documentOf(db: Kysely<Database>, registrationId: string, number: string): Promise<GstDocument | undefined> {
-  return (await repo.documentsOf(db, registrationId)).find((r) => r.number === number)?.doc as GstDocument | undefined;
+export async function documentOf(
+  db: Kysely<Database>,
+  registrationId: string,
+  number: string,
+): Promise<GstDocument | undefined> {
+  return (await repo.documentsOf(db, registrationId)).find((r) => r.number === number)?.doc as
+    | GstDocument
+    | undefined;
 }
 
 /**
@@ -261,14 +383,23 @@ export async function documentOf(db: Kysely<Database>, registrationId: string, n
  * established that the caller may see this booking; undefined when the booking has no
  * document of that number.
  */
-export async function documentPdfOf(db: Kysely<Database>, registrationId: string, number: string): Promise<{ fileName: string; pdf: Buffer } | undefined> {
+export async function documentPdfOf(
+  db: Kysely<Database>,
+  registrationId: string,
+  number: string,
+): Promise<{ fileName: string; pdf: Buffer } | undefined> {
   const doc = await documentOf(db, registrationId, number);
   return doc ? { fileName: `${doc.number}.pdf`, pdf: await renderDocumentPdf(doc) } : undefined;
 }
 
 /** The sale documents of these bookings, by registration id (for the ticket mail). */
-export async function saleDocumentsOf(db: Kysely<Database>, registrationIds: readonly string[]): Promise<Map<string, GstDocument>> {
-  return new Map((await repo.findSalesOf(db, registrationIds)).map((r) => [r.registration_id, r.doc as GstDocument]));
+export async function saleDocumentsOf(
+  db: Kysely<Database>,
+  registrationIds: readonly string[],
+): Promise<Map<string, GstDocument>> {
+  return new Map(
+    (await repo.findSalesOf(db, registrationIds)).map((r) => [r.registration_id, r.doc as GstDocument]),
+  );
 }
 
 /**
@@ -279,16 +410,31 @@ export async function gstr1(db: Kysely<Database>, p: KeyPrincipal, month: string
   const range = monthRange(month);
   if (!range) throw badRequest('invalid_month', 'month must be YYYY-MM, such as 2026-11');
   const only = gstin === undefined ? undefined : parseGstin(gstin, 'gstin');
-  const rows = (await repo.documentsIssuedBetween(db, p.userId, p.mode, range.from, range.to)).filter((r) => only === undefined || r.gstin === only);
-  const originals = new Map((await repo.findById(db, [...new Set(rows.flatMap((r) => (r.original_id ? [r.original_id] : [])))])).map((r) => [r.id, r.doc as GstDocument]));
+  const rows = (await repo.documentsIssuedBetween(db, p.userId, p.mode, range.from, range.to)).filter(
+    (r) => only === undefined || r.gstin === only,
+  );
+  const originals = new Map(
+    (await repo.findById(db, [...new Set(rows.flatMap((r) => (r.original_id ? [r.original_id] : [])))])).map(
+      (r) => [r.id, r.doc as GstDocument],
+    ),
+  );
   const suppliers = gstr1Summary(
-    rows.map((r) => ({ gstin: r.gstin, series: r.series, seq: r.seq, doc: r.doc as GstDocument, original: r.original_id ? (originals.get(r.original_id) ?? null) : null })),
+    rows.map((r) => ({
+      gstin: r.gstin,
+      series: r.series,
+      seq: r.seq,
+      doc: r.doc as GstDocument,
+      original: r.original_id ? (originals.get(r.original_id) ?? null) : null,
+    })),
   );
   return { month, mode: p.mode, from: range.from, to: range.to, suppliers };
 }
 
 /** The document numbers of these bookings, by registration id: `invoice` (or bill of supply) and `creditNote`. */
-export async function documentNumbersOf(db: Kysely<Database>, registrationIds: readonly string[]): Promise<Map<string, { invoice: string | null; creditNote: string | null }>> {
+export async function documentNumbersOf(
+  db: Kysely<Database>,
+  registrationIds: readonly string[],
+): Promise<Map<string, { invoice: string | null; creditNote: string | null }>> {
   const out = new Map<string, { invoice: string | null; creditNote: string | null }>();
   for (const r of await repo.numbersOf(db, registrationIds)) {
     const entry = out.get(r.registration_id) ?? { invoice: null, creditNote: null };
@@ -305,7 +451,12 @@ export async function documentNumbersOf(db: Kysely<Database>, registrationIds: r
  * GSTIN and series), issued on days `from` ≤ day ≤ `to` in India time: `batchSize` at a
  * time, each batch read when the reader asks for it.
  */
-export async function* exportDocuments(db: Kysely<Database>, p: KeyPrincipal, days: { from?: string | undefined; to?: string | undefined }, batchSize: number) {
+export async function* exportDocuments(
+  db: Kysely<Database>,
+  p: KeyPrincipal,
+  days: { from?: string | undefined; to?: string | undefined },
+  batchSize: number,
+) {
   let after: repo.DocumentPosition | undefined;
   for (;;) {
     const rows = await repo.exportPage(db, p.userId, p.mode, days, after, batchSize);

@@ -61,21 +61,41 @@ function taxesOf(doc: GstDocument): Taxes {
 }
 
 /** B2CL (table 5): a tax invoice to an unregistered buyer in another state, above ₹1 lakh. */
-export const isB2cl = (d: GstDocument) => d.kind === 'tax_invoice' && d.recipient.gstin === null && d.supplyType === 'inter_state' && d.line.totalPaise > B2CL_LIMIT_PAISE;
+export const isB2cl = (d: GstDocument) =>
+  d.kind === 'tax_invoice' &&
+  d.recipient.gstin === null &&
+  d.supplyType === 'inter_state' &&
+  d.line.totalPaise > B2CL_LIMIT_PAISE;
 
-function bucket<K>(map: Map<string, { key: K; t: Taxes & { quantity?: number } }>, id: string, key: K): Taxes {
+function bucket<K>(
+  map: Map<string, { key: K; t: Taxes & { quantity?: number } }>,
+  id: string,
+  key: K,
+): Taxes {
   let b = map.get(id);
   if (!b) map.set(id, (b = { key, t: zero() }));
   return b.t;
 }
 
 function invoiceEntry(d: GstDocument) {
-  return { number: d.number, date: d.date, placeOfSupply: d.placeOfSupply, reverseCharge: false, rate: d.line.ratePercent, ...rupeesOf(taxesOf(d)) };
+  return {
+    number: d.number,
+    date: d.date,
+    placeOfSupply: d.placeOfSupply,
+    reverseCharge: false,
+    rate: d.line.ratePercent,
+    ...rupeesOf(taxesOf(d)),
+  };
 }
 
 function noteEntry(d: GstDocument) {
   // Stryker disable next-line OptionalChaining: only credit notes come here, and buildCreditNote always names the original; `?.` serves the type.
-  return { ...invoiceEntry(d), originalNumber: d.original?.number ?? null, originalDate: d.original?.date ?? null, recipientGstin: d.recipient.gstin };
+  return {
+    ...invoiceEntry(d),
+    originalNumber: d.original?.number ?? null,
+    originalDate: d.original?.date ?? null,
+    recipientGstin: d.recipient.gstin,
+  };
 }
 
 type Bucket<K> = Map<string, { key: K; t: Taxes & { quantity?: number } }>;
@@ -90,7 +110,10 @@ function emptyMonth() {
     cdnur: [] as ReturnType<typeof noteEntry>[],
     exempt: new Map() as Bucket<{ supplyType: string; recipient: string }>,
     sac: new Map() as Bucket<{ sac: string; rate: number; recipient: string }>,
-    series: new Map<string, { series: string; kind: string; first: Gstr1Input; last: Gstr1Input; count: number }>(),
+    series: new Map<
+      string,
+      { series: string; kind: string; first: Gstr1Input; last: Gstr1Input; count: number }
+    >(),
     total: zero(),
   };
 }
@@ -98,7 +121,14 @@ type Month = ReturnType<typeof emptyMonth>;
 
 function countInSeries(m: Month, item: Gstr1Input): void {
   const s = m.series.get(item.series);
-  if (!s) m.series.set(item.series, { series: item.series, kind: item.doc.kind, first: item, last: item, count: 1 });
+  if (!s)
+    m.series.set(item.series, {
+      series: item.series,
+      kind: item.doc.kind,
+      first: item,
+      last: item,
+      count: 1,
+    });
   else {
     s.count++;
     // Stryker disable next-line EqualityOperator: a series numbers each document once, so no two items share a seq and `<=` picks the same one.
@@ -133,7 +163,8 @@ function file(m: Month, item: Gstr1Input): void {
     if (registered) m.cdnr.push(noteEntry(d));
     else if (isB2cl(about)) m.cdnur.push(noteEntry(d));
     else addB2cs(m, d, -1);
-  } else if (registered) m.b2b.set(d.recipient.gstin!, [...(m.b2b.get(d.recipient.gstin!) ?? []), invoiceEntry(d)]);
+  } else if (registered)
+    m.b2b.set(d.recipient.gstin!, [...(m.b2b.get(d.recipient.gstin!) ?? []), invoiceEntry(d)]);
   else if (isB2cl(d)) m.b2cl.push(invoiceEntry(d));
   else addB2cs(m, d, 1);
 }
@@ -149,7 +180,14 @@ function summarise(gstin: string, items: readonly Gstr1Input[]) {
     creditNotes: { registered: m.cdnr, unregistered: m.cdnur },
     exempt: [...m.exempt.values()].map((b) => ({ ...b.key, value: paiseToRupees(b.t.value) })),
     sac: [...m.sac.values()].map((b) => ({ ...b.key, quantity: b.t.quantity ?? 0, ...rupeesOf(b.t) })),
-    documents: [...m.series.values()].map((s) => ({ series: s.series, kind: s.kind, from: s.first.doc.number, to: s.last.doc.number, issued: s.count, cancelled: 0 })),
+    documents: [...m.series.values()].map((s) => ({
+      series: s.series,
+      kind: s.kind,
+      from: s.first.doc.number,
+      to: s.last.doc.number,
+      issued: s.count,
+      cancelled: 0,
+    })),
     totals: rupeesOf(m.total),
   };
 }
@@ -160,7 +198,9 @@ export type Gstr1Supplier = ReturnType<typeof summarise>;
 export function gstr1Summary(items: readonly Gstr1Input[]): Gstr1Supplier[] {
   const byGstin = new Map<string, Gstr1Input[]>();
   for (const item of items) byGstin.set(item.gstin, [...(byGstin.get(item.gstin) ?? []), item]);
-  return [...byGstin.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([gstin, list]) => summarise(gstin, list));
+  return [...byGstin.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([gstin, list]) => summarise(gstin, list));
 }
 
 /** A month `YYYY-MM` as the first day of it and of the next (India time days). */

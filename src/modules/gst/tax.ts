@@ -47,9 +47,21 @@ function share(total: number, num: number, den: number): number {
  * supplier's state) into CGST + SGST, or CGST + UTGST in a union territory without a
  * legislature; inter-state into IGST.
  */
-export function splitTax(totalPaise: number, rate: number, supplierState: string, placeOfSupply: string): TaxSplit {
+export function splitTax(
+  totalPaise: number,
+  rate: number,
+  supplierState: string,
+  placeOfSupply: string,
+): TaxSplit {
   // At rate 0 (a bill of supply) every share below rounds to 0 paise: the whole price is the taxable value.
-  const out: TaxSplit = { totalPaise, taxablePaise: totalPaise, cgstPaise: 0, sgstPaise: 0, utgstPaise: 0, igstPaise: 0 };
+  const out: TaxSplit = {
+    totalPaise,
+    taxablePaise: totalPaise,
+    cgstPaise: 0,
+    sgstPaise: 0,
+    utgstPaise: 0,
+    igstPaise: 0,
+  };
   if (supplierState === placeOfSupply) {
     const half = share(totalPaise, rate, 2 * (100 + rate));
     out.cgstPaise = half;
@@ -79,7 +91,11 @@ export function financialYear(at: Date): string {
 }
 
 /** The letter a series of each kind carries after the organiser's prefix. */
-export const KIND_LETTER: Record<GstDocumentKind, string> = { tax_invoice: 'I', bill_of_supply: 'B', credit_note: 'C' };
+export const KIND_LETTER: Record<GstDocumentKind, string> = {
+  tax_invoice: 'I',
+  bill_of_supply: 'B',
+  credit_note: 'C',
+};
 
 /** The series a document is numbered in: the organiser's prefix and the kind's letter (`TIXI`). */
 export function seriesOf(prefix: string, kind: GstDocumentKind): string {

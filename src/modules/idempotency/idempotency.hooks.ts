@@ -40,21 +40,34 @@ function stable(v: unknown): unknown {
  * sent it — a checkout key (published in web pages) never replays a full key's answer.
  */
 export function fingerprint(req: Pick<FastifyRequest, 'method' | 'url' | 'body'>, keyClass: string): string {
-  return createHash('sha256').update(`${keyClass} ${req.method} ${req.url}\n${JSON.stringify(stable(req.body ?? null))}`).digest('hex');
+  return createHash('sha256')
+    .update(`${keyClass} ${req.method} ${req.url}\n${JSON.stringify(stable(req.body ?? null))}`)
+    .digest('hex');
 }
 
 /** Whether an answer of this status is kept for replay: only one that did something. */
 export const keepsAnswer = (status: number) => status < 400;
 
 /** Whether a route takes `Idempotency-Key`: a POST under /api/v1 that a key may call. */
-export function takesIdempotencyKey(route: { method: string | string[]; url: string; config?: unknown }): boolean {
+export function takesIdempotencyKey(route: {
+  method: string | string[];
+  url: string;
+  config?: unknown;
+}): boolean {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const auth = (route.config as { auth?: { kind?: string; keys?: boolean } } | undefined)?.auth;
-  return methods.includes('POST') && route.url.startsWith('/api/v1/') && (auth?.kind === 'key' || (auth?.kind === 'door' && auth.keys === true));
+  return (
+    methods.includes('POST') &&
+    route.url.startsWith('/api/v1/') &&
+    (auth?.kind === 'key' || (auth?.kind === 'door' && auth.keys === true))
+  );
 }
 
 type Hook = (...args: never[]) => unknown;
-const withHook = (existing: Hook | Hook[] | undefined, hook: Hook): Hook[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
+const withHook = (existing: Hook | Hook[] | undefined, hook: Hook): Hook[] => [
+  ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]),
+  hook,
+];
 
 /**
  * Installs the hooks on the routes that take the header only (no other route runs them),
@@ -63,7 +76,10 @@ const withHook = (existing: Hook | Hook[] | undefined, hook: Hook): Hook[] => [.
 export function installIdempotency(app: FastifyInstance, deps: { db: Kysely<Database>; clock: Clock }): void {
   app.addHook('onRoute', (route) => {
     if (!takesIdempotencyKey(route)) return;
-    route.preHandler = withHook(route.preHandler as Hook | Hook[] | undefined, preHandler as Hook) as typeof route.preHandler;
+    route.preHandler = withHook(
+      route.preHandler as Hook | Hook[] | undefined,
+      preHandler as Hook,
+    ) as typeof route.preHandler;
     route.onSend = withHook(route.onSend as Hook | Hook[] | undefined, onSend as Hook) as typeof route.onSend;
   });
 
@@ -72,19 +88,41 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Kysely<Data
     const header = req.headers[IDEMPOTENCY_HEADER];
     const p = req.principal;
     if (header === undefined || p?.kind !== 'key') return;
-    if (typeof header !== 'string' || !KEY_SHAPE.test(header)) throw badRequest('invalid_idempotency_key', 'Idempotency-Key is 1 to 255 visible ASCII characters, sent once');
-    const claim: repo.Claim = { accountId: p.userId, mode: p.mode, key: header, requestHash: fingerprint(req, p.keyClass) };
+    if (typeof header !== 'string' || !KEY_SHAPE.test(header))
+      throw badRequest(
+        'invalid_idempotency_key',
+        'Idempotency-Key is 1 to 255 visible ASCII characters, sent once',
+      );
+    const claim: repo.Claim = {
+      accountId: p.userId,
+      mode: p.mode,
+      key: header,
+      requestHash: fingerprint(req, p.keyClass),
+    };
     const now = deps.clock.now();
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (await repo.claim(deps.db, claim, now, new Date(now.getTime() + LOCK_MS), new Date(now.getTime() - KEEP_MS))) {
+      if (
+        await repo.claim(
+          deps.db,
+          claim,
+          now,
+          new Date(now.getTime() + LOCK_MS),
+          new Date(now.getTime() - KEEP_MS),
+        )
+      ) {
         req.idempotency = claim;
         return;
       }
       const row = await repo.find(deps.db, claim.accountId, claim.mode, claim.key);
       // Released between the two statements (the first request failed): claim again.
       if (!row) continue;
-      if (row.request_hash !== claim.requestHash) throw appError('idempotency_key_reused', 'this Idempotency-Key was used with another request (method, path or body); use a new key');
-      if (row.status === 'in_flight' || row.response_status === null) throw appError('idempotency_key_in_flight', undefined, {}, { 'retry-after': '1' });
+      if (row.request_hash !== claim.requestHash)
+        throw appError(
+          'idempotency_key_reused',
+          'this Idempotency-Key was used with another request (method, path or body); use a new key',
+        );
+      if (row.status === 'in_flight' || row.response_status === null)
+        throw appError('idempotency_key_in_flight', undefined, {}, { 'retry-after': '1' });
       reply.code(row.response_status).header('idempotent-replayed', 'true');
       if (row.response_type) reply.header('content-type', row.response_type);
       return reply.send(row.response_body ?? '');
@@ -96,10 +134,15 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Kysely<Data
     const claim = req.idempotency;
     if (!claim) return payload;
     req.idempotency = undefined;
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     if (keepsAnswer(reply.statusCode) && body !== undefined) {
       const type = reply.getHeader('content-type');
-      await repo.store(deps.db, claim, { status: reply.statusCode, type: type === undefined ? null : String(type), body });
+      await repo.store(deps.db, claim, {
+        status: reply.statusCode,
+        type: type === undefined ? null : String(type),
+        body,
+      });
     } else {
       await repo.release(deps.db, claim);
     }
@@ -108,4 +151,5 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Kysely<Data
 }
 
 /** Forgets answers older than 24 hours (a maintenance task). */
-export const pruneIdempotencyKeys = (db: Kysely<Database>, now: Date) => repo.prune(db, new Date(now.getTime() - KEEP_MS));
+export const pruneIdempotencyKeys = (db: Kysely<Database>, now: Date) =>
+  repo.prune(db, new Date(now.getTime() - KEEP_MS));

@@ -5,5 +5,14 @@ import type { ModuleWork } from '../../jobs/jobs.js';
 import { pruneIdempotencyKeys } from './idempotency.hooks.js';
 
 export function idempotencyWork(deps: { db: Kysely<Database> }): ModuleWork {
-  return { jobs: [], maintenance: [{ name: 'prune idempotency keys', everyMs: 3_600_000, run: (now) => pruneIdempotencyKeys(deps.db, now) }] };
+  return {
+    jobs: [],
+    maintenance: [
+      {
+        name: 'prune idempotency keys',
+        everyMs: 3_600_000,
+        run: (now) => pruneIdempotencyKeys(deps.db, now),
+      },
+    ],
+  };
 }

@@ -5,7 +5,18 @@ import type { Db } from '../../lib/db-handle.js';
 /** A key as the service handles it: everything but its hash. */
 export type KeyRow = Omit<Selectable<ApiKeysTable>, 'key_hash'>;
 
-const publicColumns = ['id', 'user_id', 'name', 'mode', 'class', 'allowed_origin', 'prefix', 'created_at', 'revoked_at', 'last_used_at'] as const;
+const publicColumns = [
+  'id',
+  'user_id',
+  'name',
+  'mode',
+  'class',
+  'allowed_origin',
+  'prefix',
+  'created_at',
+  'revoked_at',
+  'last_used_at',
+] as const;
 
 export async function insertKey(db: Db, row: KeyRow & { key_hash: string }): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
@@ -69,13 +80,19 @@ export async function touchKey(db: Db, keyId: string, at: Date): Promise<void> {
     .updateTable('api_keys')
     .set({ last_used_at: at })
     .where('id', '=', keyId)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(at.getTime() - 60_000))]))
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(at.getTime() - 60_000))]),
+    )
     .execute();
 }
 
 /** The display prefixes of these keys (the audit log shows a key by its prefix). */
 export async function prefixesOf(db: Db, keyIds: readonly string[]): Promise<Map<string, string>> {
   if (keyIds.length === 0) return new Map();
-  const rows = await db.selectFrom('api_keys').select(['id', 'prefix']).where('id', 'in', [...keyIds]).execute();
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'prefix'])
+    .where('id', 'in', [...keyIds])
+    .execute();
   return new Map(rows.map((r) => [r.id, r.prefix]));
 }

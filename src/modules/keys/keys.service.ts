@@ -29,8 +29,18 @@ export function normaliseOrigin(value: string): string {
   } catch {
     throw badRequest('invalid_origin', 'allowedOrigin must be an origin such as https://shop.example.in');
   }
-  if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) {
-    throw badRequest('invalid_origin', 'allowedOrigin must be a scheme and host only, such as https://shop.example.in');
+  if (
+    (u.protocol !== 'https:' && u.protocol !== 'http:') ||
+    u.username ||
+    u.password ||
+    (u.pathname !== '/' && u.pathname !== '') ||
+    u.search ||
+    u.hash
+  ) {
+    throw badRequest(
+      'invalid_origin',
+      'allowedOrigin must be a scheme and host only, such as https://shop.example.in',
+    );
   }
   return u.origin;
 }
@@ -55,7 +65,10 @@ export async function createKey(
 ): Promise<{ row: KeyRow; key: string }> {
   const userId = s.userId;
   if (input.allowedOrigin !== undefined && input.keyClass !== 'checkout') {
-    throw badRequest('origin_needs_checkout_key', 'allowedOrigin may only be set on a checkout key; full keys stay on a server');
+    throw badRequest(
+      'origin_needs_checkout_key',
+      'allowedOrigin may only be set on a checkout key; full keys stay on a server',
+    );
   }
   const allowedOrigin = input.allowedOrigin === undefined ? null : normaliseOrigin(input.allowedOrigin);
   // Live keys move real money: the account must have proved its address first. Test keys work at once.
@@ -77,10 +90,21 @@ export async function createKey(
     // Counted and inserted under the account's and mode's lock: concurrent creations cannot pass the cap together.
     await repo.lockKeys(trx, userId, row.mode);
     if ((await repo.countLiveKeys(trx, userId, row.mode)) >= MAX_LIVE_KEYS_PER_MODE) {
-      throw conflict('key_limit', `this account has ${MAX_LIVE_KEYS_PER_MODE} ${row.mode} keys in use, as many as it may; revoke one it no longer needs first`, { limit: MAX_LIVE_KEYS_PER_MODE });
+      throw conflict(
+        'key_limit',
+        `this account has ${MAX_LIVE_KEYS_PER_MODE} ${row.mode} keys in use, as many as it may; revoke one it no longer needs first`,
+        { limit: MAX_LIVE_KEYS_PER_MODE },
+      );
     }
     await repo.insertKey(trx, { ...row, key_hash: hashKey(key) });
-    await audit.recordChange(trx, deps, { accountId: userId, mode: row.mode, actor: audit.actorOfSession(s), action: 'key.create', target: { type: 'key', id: row.id }, after: keyFacts(row) });
+    await audit.recordChange(trx, deps, {
+      accountId: userId,
+      mode: row.mode,
+      actor: audit.actorOfSession(s),
+      action: 'key.create',
+      target: { type: 'key', id: row.id },
+      after: keyFacts(row),
+    });
   });
   return { row, key };
 }
@@ -91,7 +115,14 @@ export const prefixesOf = repo.prefixesOf;
 export const listKeys = (db: Kysely<Database>, userId: string) => repo.listKeys(db, userId);
 
 /** What the audit log keeps of a key: never its hash (a key's secret is never stored). */
-const keyFacts = (row: KeyRow) => ({ name: row.name, mode: row.mode, class: row.class, prefix: row.prefix, allowedOrigin: row.allowed_origin, revokedAt: row.revoked_at });
+const keyFacts = (row: KeyRow) => ({
+  name: row.name,
+  mode: row.mode,
+  class: row.class,
+  prefix: row.prefix,
+  allowedOrigin: row.allowed_origin,
+  revokedAt: row.revoked_at,
+});
 
 export async function revokeKey(
   deps: { db: Kysely<Database>; clock: Clock; ids: Ids; keyCache: KeyCache },
@@ -103,7 +134,15 @@ export async function revokeKey(
     const revoked = await repo.revokeKey(trx, s.userId, keyId, at);
     // Revoking a revoked key changes nothing and records nothing.
     if (revoked && revoked.revoked_at?.getTime() === at.getTime()) {
-      await audit.recordChange(trx, deps, { accountId: s.userId, mode: revoked.mode, actor: audit.actorOfSession(s), action: 'key.revoke', target: { type: 'key', id: revoked.id }, before: { ...keyFacts(revoked), revokedAt: null }, after: keyFacts(revoked) });
+      await audit.recordChange(trx, deps, {
+        accountId: s.userId,
+        mode: revoked.mode,
+        actor: audit.actorOfSession(s),
+        action: 'key.revoke',
+        target: { type: 'key', id: revoked.id },
+        before: { ...keyFacts(revoked), revokedAt: null },
+        after: keyFacts(revoked),
+      });
     }
     return revoked;
   });
@@ -175,7 +214,12 @@ export class KeyCache {
   }
 }
 
-export async function findKey(db: Kysely<Database>, keyCache: KeyCache, presented: string, now: number = Date.now()): Promise<KeyRow | undefined> {
+export async function findKey(
+  db: Kysely<Database>,
+  keyCache: KeyCache,
+  presented: string,
+  now: number = Date.now(),
+): Promise<KeyRow | undefined> {
   // Cheap shape check first: nothing that cannot be a key reaches the database.
   if (!/^(sk|pk)_(test|live)_[A-Za-z0-9_-]{16,64}$/.test(presented)) return undefined;
   const hash = hashKey(presented);
@@ -188,7 +232,8 @@ export async function findKey(db: Kysely<Database>, keyCache: KeyCache, presente
       keyCache.set(hash, row, now, generation);
       // The dashboard's "last used" is accurate to a minute: written at most once a minute
       // per key by each process (and by the database's own condition across processes).
-      if (row.revoked_at === null && keyCache.touchDue(row.id, now)) await repo.touchKey(db, row.id, new Date(now));
+      if (row.revoked_at === null && keyCache.touchDue(row.id, now))
+        await repo.touchKey(db, row.id, new Date(now));
     }
     return row;
   });

@@ -13,11 +13,16 @@ export interface EntryLine {
 }
 
 function check(name: string, v: number): void {
-  if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${name} must be a whole number of paise, 0 or more`);
+  if (!Number.isSafeInteger(v) || v < 0)
+    throw new RangeError(`${name} must be a whole number of paise, 0 or more`);
 }
 
 /** A paid booking confirmed: the gross in, the platform fee and the gateway charge out. */
-export function saleLines(grossPaise: number, platformFeePaise: number, gatewayFeePaise: number): EntryLine[] {
+export function saleLines(
+  grossPaise: number,
+  platformFeePaise: number,
+  gatewayFeePaise: number,
+): EntryLine[] {
   check('grossPaise', grossPaise);
   check('platformFeePaise', platformFeePaise);
   check('gatewayFeePaise', gatewayFeePaise);

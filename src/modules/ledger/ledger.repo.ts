@@ -20,7 +20,13 @@ export interface NewEntry {
 
 /** Deterministic: the same (kind, source, ref) always has the same id. */
 export function entryId(kind: string, sourceType: string, sourceId: string, ref: string): string {
-  return 'le_' + createHash('sha256').update(`${kind}\0${sourceType}\0${sourceId}\0${ref}`).digest('base64url').slice(0, 22);
+  return (
+    'le_' +
+    createHash('sha256')
+      .update(`${kind}\0${sourceType}\0${sourceId}\0${ref}`)
+      .digest('base64url')
+      .slice(0, 22)
+  );
 }
 
 export async function insertEntries(db: Kysely<Database>, entries: readonly NewEntry[]): Promise<number> {
@@ -47,17 +53,40 @@ export async function insertEntries(db: Kysely<Database>, entries: readonly NewE
 }
 
 /** Whether the entry (kind, source, ref) was written. */
-export async function hasEntry(db: Kysely<Database>, kind: LedgerKind, sourceType: LedgerSource, sourceId: string, ref: string): Promise<boolean> {
-  const r = await db.selectFrom('ledger_entries').select('id').where('kind', '=', kind).where('source_type', '=', sourceType).where('source_id', '=', sourceId).where('ref', '=', ref).executeTakeFirst();
+export async function hasEntry(
+  db: Kysely<Database>,
+  kind: LedgerKind,
+  sourceType: LedgerSource,
+  sourceId: string,
+  ref: string,
+): Promise<boolean> {
+  const r = await db
+    .selectFrom('ledger_entries')
+    .select('id')
+    .where('kind', '=', kind)
+    .where('source_type', '=', sourceType)
+    .where('source_id', '=', sourceId)
+    .where('ref', '=', ref)
+    .executeTakeFirst();
   return r !== undefined;
 }
 
 export function entriesOf(db: Kysely<Database>, sourceType: LedgerSource, sourceId: string) {
-  return db.selectFrom('ledger_entries').selectAll().where('source_type', '=', sourceType).where('source_id', '=', sourceId).execute();
+  return db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('source_type', '=', sourceType)
+    .where('source_id', '=', sourceId)
+    .execute();
 }
 
 /** Available (cleared by `clearedUpTo`, or no capture) and pending sums for one account and mode. */
-export async function sums(db: Kysely<Database>, accountId: string, mode: Mode, clearedUpTo: Date): Promise<{ available: number; pending: number }> {
+export async function sums(
+  db: Kysely<Database>,
+  accountId: string,
+  mode: Mode,
+  clearedUpTo: Date,
+): Promise<{ available: number; pending: number }> {
   const r = await sql<{ available: string; pending: string }>`
     select
       coalesce(sum(amount_paise) filter (where captured_at is null or captured_at <= ${clearedUpTo}::timestamptz), 0)::text as available,
@@ -67,18 +96,42 @@ export async function sums(db: Kysely<Database>, accountId: string, mode: Mode, 
   return { available: Number(row.available), pending: Number(row.pending) };
 }
 
-export function page(db: Kysely<Database>, accountId: string, mode: Mode, limit: number, before: string | undefined) {
-  let q = db.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+export function page(
+  db: Kysely<Database>,
+  accountId: string,
+  mode: Mode,
+  limit: number,
+  before: string | undefined,
+) {
+  let q = db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode);
   if (before !== undefined) q = q.where('seq', '<', before);
-  return q.orderBy('seq', 'desc').limit(limit + 1).execute();
+  return q
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 /**
  * One page of an account's entries in a mode for an export, oldest first (by seq, the order
  * they were written): at most `limit` after `afterSeq`, created in [from, to) when given.
  */
-export function exportPage(db: Kysely<Database>, accountId: string, mode: Mode, range: { from?: Date | undefined; to?: Date | undefined }, afterSeq: string | undefined, limit: number) {
-  let q = db.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
+export function exportPage(
+  db: Kysely<Database>,
+  accountId: string,
+  mode: Mode,
+  range: { from?: Date | undefined; to?: Date | undefined },
+  afterSeq: string | undefined,
+  limit: number,
+) {
+  let q = db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode);
   if (range.from !== undefined) q = q.where('created_at', '>=', range.from);
   if (range.to !== undefined) q = q.where('created_at', '<', range.to);
   if (afterSeq !== undefined) q = q.where('seq', '>', afterSeq);
@@ -152,19 +205,40 @@ export function membershipPaymentsWithoutEntry(db: Transaction<Database>, accoun
 }
 
 /** The latest capture among an account's entries in one mode (what clears last), or null. */
-export async function latestCapture(db: Kysely<Database>, accountId: string, mode: Mode): Promise<Date | null> {
-  const r = await db.selectFrom('ledger_entries').select((eb) => eb.fn.max('captured_at').as('at')).where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirst();
+export async function latestCapture(
+  db: Kysely<Database>,
+  accountId: string,
+  mode: Mode,
+): Promise<Date | null> {
+  const r = await db
+    .selectFrom('ledger_entries')
+    .select((eb) => eb.fn.max('captured_at').as('at'))
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode)
+    .executeTakeFirst();
   return r?.at ? new Date(r.at as unknown as string) : null;
 }
 
 /** Test mode's "Settle now": captures up to when count as cleared, and since when (null: never settled by hand). */
-export async function testSettlement(db: Kysely<Database>, accountId: string): Promise<{ through: Date; at: Date } | null> {
-  const r = await db.selectFrom('ledger_test_settlements').select(['settled_through', 'settled_at']).where('account_id', '=', accountId).executeTakeFirst();
+export async function testSettlement(
+  db: Kysely<Database>,
+  accountId: string,
+): Promise<{ through: Date; at: Date } | null> {
+  const r = await db
+    .selectFrom('ledger_test_settlements')
+    .select(['settled_through', 'settled_at'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return r ? { through: r.settled_through, at: r.settled_at } : null;
 }
 
 /** Settles test-mode captures up to `through` (never back: a later settlement only moves it on). */
-export async function settleTestThrough(db: Kysely<Database>, accountId: string, through: Date, at: Date): Promise<void> {
+export async function settleTestThrough(
+  db: Kysely<Database>,
+  accountId: string,
+  through: Date,
+  at: Date,
+): Promise<void> {
   await db
     .insertInto('ledger_test_settlements')
     .values({ account_id: accountId, settled_through: through, settled_at: at })

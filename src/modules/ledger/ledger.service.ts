@@ -19,12 +19,28 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** A paid booking was confirmed: gross, platform fee, gateway charge. Test mode passes fees of 0. */
 export async function recordTicketSale(
   trx: Db,
-  input: { accountId: string; mode: Mode; registrationId: string; grossPaise: number; platformFeePaise: number; gatewayFeePaise: number; capturedAt: Date },
+  input: {
+    accountId: string;
+    mode: Mode;
+    registrationId: string;
+    grossPaise: number;
+    platformFeePaise: number;
+    gatewayFeePaise: number;
+    capturedAt: Date;
+  },
 ): Promise<void> {
   const lines = saleLines(input.grossPaise, input.platformFeePaise, input.gatewayFeePaise);
   await repo.insertEntries(
     trx,
-    lines.map((l) => ({ ...l, accountId: input.accountId, mode: input.mode, sourceType: 'registration', sourceId: input.registrationId, capturedAt: input.capturedAt, createdAt: input.capturedAt })),
+    lines.map((l) => ({
+      ...l,
+      accountId: input.accountId,
+      mode: input.mode,
+      sourceType: 'registration',
+      sourceId: input.registrationId,
+      capturedAt: input.capturedAt,
+      createdAt: input.capturedAt,
+    })),
   );
 }
 
@@ -33,7 +49,10 @@ export async function recordTicketSale(
  * and the platform-fee reversal against the sale's own entries; a booking the ledger
  * holds no sale for (never confirmed, e.g. a lost race for the last seat) writes nothing.
  */
-export async function recordTicketRefund(trx: Db, input: { registrationId: string; at: Date }): Promise<void> {
+export async function recordTicketRefund(
+  trx: Db,
+  input: { registrationId: string; at: Date },
+): Promise<void> {
   const entries = await repo.entriesOf(trx, 'registration', input.registrationId);
   const sale = entries.find((e) => e.kind === 'ticket_sale');
   if (!sale) return;
@@ -41,7 +60,15 @@ export async function recordTicketRefund(trx: Db, input: { registrationId: strin
   await repo.insertEntries(
     trx,
     // The refund takes its sale's capture time: money refunded before it cleared comes out of pending.
-    lines.map((l) => ({ ...l, accountId: sale.account_id, mode: sale.mode, sourceType: 'registration', sourceId: input.registrationId, capturedAt: sale.captured_at, createdAt: input.at })),
+    lines.map((l) => ({
+      ...l,
+      accountId: sale.account_id,
+      mode: sale.mode,
+      sourceType: 'registration',
+      sourceId: input.registrationId,
+      capturedAt: sale.captured_at,
+      createdAt: input.at,
+    })),
   );
 }
 
@@ -51,12 +78,28 @@ export async function recordTicketRefund(trx: Db, input: { registrationId: strin
  * booking was sold and the organiser keeps the rest of its price. `ref` tells one partial
  * refund of a booking from another (a repeat with the same ref writes nothing).
  */
-export async function recordTicketPartialRefund(trx: Db, input: { registrationId: string; refundPaise: number; at: Date; ref?: string }): Promise<void> {
-  if (!Number.isSafeInteger(input.refundPaise) || input.refundPaise <= 0) throw new RangeError('refundPaise must be a positive whole number of paise');
-  const sale = (await repo.entriesOf(trx, 'registration', input.registrationId)).find((e) => e.kind === 'ticket_sale');
+export async function recordTicketPartialRefund(
+  trx: Db,
+  input: { registrationId: string; refundPaise: number; at: Date; ref?: string },
+): Promise<void> {
+  if (!Number.isSafeInteger(input.refundPaise) || input.refundPaise <= 0)
+    throw new RangeError('refundPaise must be a positive whole number of paise');
+  const sale = (await repo.entriesOf(trx, 'registration', input.registrationId)).find(
+    (e) => e.kind === 'ticket_sale',
+  );
   if (!sale) return;
   await repo.insertEntries(trx, [
-    { kind: 'ticket_refund', amountPaise: -input.refundPaise, accountId: sale.account_id, mode: sale.mode, sourceType: 'registration', sourceId: input.registrationId, ref: input.ref ?? '', capturedAt: sale.captured_at, createdAt: input.at },
+    {
+      kind: 'ticket_refund',
+      amountPaise: -input.refundPaise,
+      accountId: sale.account_id,
+      mode: sale.mode,
+      sourceType: 'registration',
+      sourceId: input.registrationId,
+      ref: input.ref ?? '',
+      capturedAt: sale.captured_at,
+      createdAt: input.at,
+    },
   ]);
 }
 
@@ -66,13 +109,32 @@ export async function recordTicketPartialRefund(trx: Db, input: { registrationId
  */
 export async function recordMembershipPayment(
   trx: Db,
-  input: { accountId: string; mode: Mode; membershipId: string; paymentId: string; grossPaise: number; capturedAt: Date },
+  input: {
+    accountId: string;
+    mode: Mode;
+    membershipId: string;
+    paymentId: string;
+    grossPaise: number;
+    capturedAt: Date;
+  },
 ): Promise<boolean> {
-  const lines = membershipLines(input.grossPaise, input.mode === 'live' ? gatewayFeePaise(input.grossPaise) : 0);
+  const lines = membershipLines(
+    input.grossPaise,
+    input.mode === 'live' ? gatewayFeePaise(input.grossPaise) : 0,
+  );
   // True the first time this payment is recorded (a repeated notification records nothing).
   const inserted = await repo.insertEntries(
     trx,
-    lines.map((l) => ({ ...l, accountId: input.accountId, mode: input.mode, sourceType: 'membership', sourceId: input.membershipId, ref: input.paymentId, capturedAt: input.capturedAt, createdAt: input.capturedAt })),
+    lines.map((l) => ({
+      ...l,
+      accountId: input.accountId,
+      mode: input.mode,
+      sourceType: 'membership',
+      sourceId: input.membershipId,
+      ref: input.paymentId,
+      capturedAt: input.capturedAt,
+      createdAt: input.capturedAt,
+    })),
   );
   return inserted > 0;
 }
@@ -83,16 +145,40 @@ export function hasMembershipPayment(db: Db, membershipId: string, paymentId: st
 }
 
 /** The amount of a new payout, held in the transaction that creates the payout row. */
-export async function recordPayoutHold(trx: Db, input: { accountId: string; mode: Mode; payoutId: string; amountPaise: number; at: Date }): Promise<void> {
+export async function recordPayoutHold(
+  trx: Db,
+  input: { accountId: string; mode: Mode; payoutId: string; amountPaise: number; at: Date },
+): Promise<void> {
   await repo.insertEntries(trx, [
-    { kind: 'payout_hold', amountPaise: -input.amountPaise, accountId: input.accountId, mode: input.mode, sourceType: 'payout', sourceId: input.payoutId, capturedAt: null, createdAt: input.at },
+    {
+      kind: 'payout_hold',
+      amountPaise: -input.amountPaise,
+      accountId: input.accountId,
+      mode: input.mode,
+      sourceType: 'payout',
+      sourceId: input.payoutId,
+      capturedAt: null,
+      createdAt: input.at,
+    },
   ]);
 }
 
 /** A payout failed, was cancelled or reversed: its amount comes back, at most once per payout. */
-export async function recordPayoutCredit(trx: Db, input: { accountId: string; mode: Mode; payoutId: string; amountPaise: number; at: Date }): Promise<boolean> {
+export async function recordPayoutCredit(
+  trx: Db,
+  input: { accountId: string; mode: Mode; payoutId: string; amountPaise: number; at: Date },
+): Promise<boolean> {
   const n = await repo.insertEntries(trx, [
-    { kind: 'payout_credit', amountPaise: input.amountPaise, accountId: input.accountId, mode: input.mode, sourceType: 'payout', sourceId: input.payoutId, capturedAt: null, createdAt: input.at },
+    {
+      kind: 'payout_credit',
+      amountPaise: input.amountPaise,
+      accountId: input.accountId,
+      mode: input.mode,
+      sourceType: 'payout',
+      sourceId: input.payoutId,
+      capturedAt: null,
+      createdAt: input.at,
+    },
   ]);
   return n === 1;
 }
@@ -120,7 +206,13 @@ export interface Balance {
  * When an entry's capture counts as cleared at `at`: after the clearing days, or, in test
  * mode, up to the moment "Settle now (test)" settled (the clock is never moved for it).
  */
-async function clearedCutoff(deps: LedgerDeps, db: Db, accountId: string, mode: Mode, at: Date): Promise<Date> {
+async function clearedCutoff(
+  deps: LedgerDeps,
+  db: Db,
+  accountId: string,
+  mode: Mode,
+  at: Date,
+): Promise<Date> {
   const cleared = clearedUpTo(at, deps.clearingDays);
   if (mode !== 'test') return cleared;
   const settled = await repo.testSettlement(db as Kysely<Database>, accountId);
@@ -128,7 +220,13 @@ async function clearedCutoff(deps: LedgerDeps, db: Db, accountId: string, mode: 
 }
 
 /** Balance from the entries; pass a transaction holding the account's payout lock to act on it. */
-export async function balance(deps: LedgerDeps, db: Db, accountId: string, mode: Mode, now?: Date): Promise<Balance> {
+export async function balance(
+  deps: LedgerDeps,
+  db: Db,
+  accountId: string,
+  mode: Mode,
+  now?: Date,
+): Promise<Balance> {
   const at = now ?? (await ledgerNow(deps, accountId, mode));
   const s = await repo.sums(db, accountId, mode, await clearedCutoff(deps, db, accountId, mode, at));
   return { availablePaise: s.available, pendingPaise: s.pending };
@@ -141,10 +239,14 @@ export async function balance(deps: LedgerDeps, db: Db, accountId: string, mode:
  * its test mails and orders). Only test mode settles by hand; 409 `settle_nothing_pending` when
  * nothing is pending.
  */
-export async function settleTestSalesNow(deps: LedgerDeps, accountId: string): Promise<{ settledPaise: number; balance: Balance }> {
+export async function settleTestSalesNow(
+  deps: LedgerDeps,
+  accountId: string,
+): Promise<{ settledPaise: number; balance: Balance }> {
   const before = await balance(deps, deps.db, accountId, 'test');
   const latest = await repo.latestCapture(deps.db, accountId, 'test');
-  if (latest === null || before.pendingPaise === 0) throw conflict('settle_nothing_pending', 'no test-mode sale is pending: everything is available already');
+  if (latest === null || before.pendingPaise === 0)
+    throw conflict('settle_nothing_pending', 'no test-mode sale is pending: everything is available already');
   await repo.settleTestThrough(deps.db, accountId, latest, deps.clock.now());
   const after = await balance(deps, deps.db, accountId, 'test');
   return { settledPaise: after.availablePaise - before.availablePaise, balance: after };
@@ -167,7 +269,8 @@ export { PAGE_DEFAULT, PAGE_MAX } from '../../http/paging.js';
 
 export function parseCursor(value: string | undefined, field = 'startingAfter'): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,17}$/.test(value)) throw badRequest('invalid_cursor', `${field} must be a cursor from an earlier page's nextCursor`);
+  if (!/^[1-9][0-9]{0,17}$/.test(value))
+    throw badRequest('invalid_cursor', `${field} must be a cursor from an earlier page's nextCursor`);
   return value;
 }
 
@@ -177,7 +280,9 @@ type Settlement = { through: Date; at: Date } | null;
 function availableFrom(deps: LedgerDeps, r: repo.LedgerRow, settled: Settlement): Date {
   if (!r.captured_at) return r.created_at;
   const cleared = addWorkingDays(r.captured_at, deps.clearingDays);
-  return r.mode === 'test' && settled && r.captured_at <= settled.through && settled.at < cleared ? settled.at : cleared;
+  return r.mode === 'test' && settled && r.captured_at <= settled.through && settled.at < cleared
+    ? settled.at
+    : cleared;
 }
 
 function entryView(deps: LedgerDeps, r: repo.LedgerRow, settled: Settlement = null): EntryView {
@@ -213,7 +318,13 @@ export async function listEntries(
  * An account's entries in a mode for an export, oldest first, created in [from, to) when
  * given: `batchSize` at a time, each batch read when the reader asks for it.
  */
-export async function* exportEntries(deps: LedgerDeps, accountId: string, mode: Mode, range: { from?: Date | undefined; to?: Date | undefined }, batchSize: number) {
+export async function* exportEntries(
+  deps: LedgerDeps,
+  accountId: string,
+  mode: Mode,
+  range: { from?: Date | undefined; to?: Date | undefined },
+  batchSize: number,
+) {
   let after: string | undefined;
   const settled = mode === 'test' ? await repo.testSettlement(deps.db, accountId) : null;
   for (;;) {
@@ -230,7 +341,14 @@ export async function* exportEntries(deps: LedgerDeps, accountId: string, mode: 
 export interface CheckResult {
   ok: boolean;
   accountsChecked: number;
-  mismatches: { accountId: string; mode: Mode; source: LedgerSource; expectedPaise: number; ledgerPaise: number; detail?: string }[];
+  mismatches: {
+    accountId: string;
+    mode: Mode;
+    source: LedgerSource;
+    expectedPaise: number;
+    ledgerPaise: number;
+    detail?: string;
+  }[];
 }
 
 /**
@@ -241,7 +359,10 @@ export interface CheckResult {
  */
 export async function checkLedger(db: Kysely<Database>, accountId?: string): Promise<CheckResult> {
   // One snapshot for both sides, so a confirmation committing in between is not a difference.
-  const r = await db.transaction().setIsolationLevel('repeatable read').execute((trx) => compare(trx, accountId));
+  const r = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute((trx) => compare(trx, accountId));
   return r;
 }
 
@@ -249,28 +370,58 @@ async function compare(db: Transaction<Database>, accountId: string | undefined)
   const expected = await repo.recomputedTotals(db, accountId);
   const ledger = await repo.totalsBySource(db, accountId);
   const key = (a: string, m: string, s: string) => `${a}\0${m}\0${s}`;
-  const seen = new Map<string, { accountId: string; mode: Mode; source: LedgerSource; expected: number; ledger: number }>();
+  const seen = new Map<
+    string,
+    { accountId: string; mode: Mode; source: LedgerSource; expected: number; ledger: number }
+  >();
   for (const r of expected) {
     // A source may come in several parts (registrations standing, and those of deleted events).
     const k = key(r.account_id, r.mode, r.source_type);
     const e = seen.get(k);
     if (e) e.expected += Number(r.total);
-    else seen.set(k, { accountId: r.account_id, mode: r.mode, source: r.source_type, expected: Number(r.total), ledger: 0 });
+    else
+      seen.set(k, {
+        accountId: r.account_id,
+        mode: r.mode,
+        source: r.source_type,
+        expected: Number(r.total),
+        ledger: 0,
+      });
   }
   for (const r of ledger) {
     if (r.source_type === 'membership') continue;
     const k = key(r.account_id, r.mode, r.source_type);
-    const e = seen.get(k) ?? { accountId: r.account_id, mode: r.mode, source: r.source_type, expected: 0, ledger: 0 };
+    const e = seen.get(k) ?? {
+      accountId: r.account_id,
+      mode: r.mode,
+      source: r.source_type,
+      expected: 0,
+      ledger: 0,
+    };
     e.ledger = Number(r.total);
     seen.set(k, e);
   }
   const mismatches: CheckResult['mismatches'] = [];
   for (const e of seen.values()) {
-    if (e.expected !== e.ledger) mismatches.push({ accountId: e.accountId, mode: e.mode, source: e.source, expectedPaise: e.expected, ledgerPaise: e.ledger });
+    if (e.expected !== e.ledger)
+      mismatches.push({
+        accountId: e.accountId,
+        mode: e.mode,
+        source: e.source,
+        expectedPaise: e.expected,
+        ledgerPaise: e.ledger,
+      });
   }
   const missing = await repo.membershipPaymentsWithoutEntry(db, accountId);
   for (const m of missing) {
-    mismatches.push({ accountId: m.account_id, mode: m.mode, source: 'membership', expectedPaise: 0, ledgerPaise: 0, detail: `membership ${m.id} has no ledger entry for payment ${m.last_payment_id}` });
+    mismatches.push({
+      accountId: m.account_id,
+      mode: m.mode,
+      source: 'membership',
+      expectedPaise: 0,
+      ledgerPaise: 0,
+      detail: `membership ${m.id} has no ledger entry for payment ${m.last_payment_id}`,
+    });
   }
   const accounts = new Set([...seen.values()].map((e) => e.accountId));
   return { ok: mismatches.length === 0, accountsChecked: accounts.size, mismatches };

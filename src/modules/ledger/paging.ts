@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 
 export const ModeQuery = Type.Optional(
   Type.Union([Type.Literal('test'), Type.Literal('live')], {
-    description: 'Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.',
+    description:
+      'Which ledger: `live` (default) is real money; `test` is the sandbox ledger of test-mode sales and sandbox payouts.',
   }),
 );
-

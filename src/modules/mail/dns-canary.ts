@@ -128,22 +128,35 @@ export class DnsCanary {
     this.#gauge.set(this.#reduced ? 1 : 0);
     const { domain } = this.#o;
     if (this.#reduced && !was) this.#o.logger.warn({ canary: domain }, reducedSentence(domain));
-    if (!this.#reduced && was) this.#o.logger.info({ canary: domain }, `The DNS resolver answers ${domain} again: email addresses are checked through DNS again.`);
-    if (answer === 'unknown') this.#o.logger.debug({ canary: domain }, 'the email DNS canary got no definite answer; the check stays as it was');
+    if (!this.#reduced && was)
+      this.#o.logger.info(
+        { canary: domain },
+        `The DNS resolver answers ${domain} again: email addresses are checked through DNS again.`,
+      );
+    if (answer === 'unknown')
+      this.#o.logger.debug(
+        { canary: domain },
+        'the email DNS canary got no definite answer; the check stays as it was',
+      );
   }
 
   async #lookup(): Promise<CanaryAnswer> {
     const { resolver, domain, timeoutMs } = this.#o;
     const outcome = (ask: () => Promise<unknown[]>): Promise<LookupOutcome> =>
-      Promise.resolve().then(ask).then(
-        (records) => ({ records: records.length }),
-        (err: unknown) => ({ error: errorCode(err) }),
-      );
+      Promise.resolve()
+        .then(ask)
+        .then(
+          (records) => ({ records: records.length }),
+          (err: unknown) => ({ error: errorCode(err) }),
+        );
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<CanaryAnswer>((resolve) => {
       timer = setTimeout(resolve, timeoutMs, 'unknown');
     });
-    const asked = Promise.all([outcome(() => resolver.resolveMx(domain)), outcome(() => resolver.resolve4(domain))]).then(([mx, a]) => canaryAnswer(mx, a));
+    const asked = Promise.all([
+      outcome(() => resolver.resolveMx(domain)),
+      outcome(() => resolver.resolve4(domain)),
+    ]).then(([mx, a]) => canaryAnswer(mx, a));
     try {
       return await Promise.race([asked, deadline]);
     } finally {

@@ -7,7 +7,9 @@ import { domainToASCII } from 'node:url';
 
 export type EmailRefusalReason = 'syntax' | 'reserved_domain' | 'no_such_domain' | 'null_mx';
 
-export type EmailVerdict = { ok: true; email: string } | { ok: false; reason: EmailRefusalReason; message: string };
+export type EmailVerdict =
+  | { ok: true; email: string }
+  | { ok: false; reason: EmailRefusalReason; message: string };
 
 export interface EmailChecker {
   check(email: string): Promise<EmailVerdict>;
@@ -59,7 +61,8 @@ const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
 const syntaxError = (): Extract<EmailVerdict, { ok: false }> => ({
   ok: false,
   reason: 'syntax',
-  message: 'This is not a valid email address, so it cannot receive mail. Please check it for a typing mistake.',
+  message:
+    'This is not a valid email address, so it cannot receive mail. Please check it for a typing mistake.',
 });
 
 /** The domain's ASCII (A-label) form for DNS, or undefined when it is no host name. */
@@ -70,7 +73,9 @@ function asciiDomain(domain: string): string | undefined {
   return ascii.split('.').every((l) => LABEL.test(l)) ? ascii : undefined;
 }
 
-type Parsed = { ok: true; email: string; domain: string; ascii: string } | Extract<EmailVerdict, { ok: false }>;
+type Parsed =
+  | { ok: true; email: string; domain: string; ascii: string }
+  | Extract<EmailVerdict, { ok: false }>;
 
 function parse(raw: string): Parsed {
   // Length first, in constant time: a megabyte of input is refused before anything scans it.
@@ -79,16 +84,29 @@ function parse(raw: string): Parsed {
   const email = raw.trim();
   const at = email.indexOf('@');
   // Exactly one "@": a second one can only belong to a quoted local part or a list.
-  if (at <= 0 || at === email.length - 1 || email.indexOf('@', at + 1) !== -1 || utf8Length(email) > MAX_EMAIL_LENGTH) return syntaxError();
+  if (
+    at <= 0 ||
+    at === email.length - 1 ||
+    email.indexOf('@', at + 1) !== -1 ||
+    utf8Length(email) > MAX_EMAIL_LENGTH
+  )
+    return syntaxError();
   const local = email.slice(0, at);
   if (utf8Length(local) > 64 || !DOT_ATOM.test(local)) return syntaxError();
   // A trailing dot is the root; "a@x.in." is "a@x.in".
-  const domain = email.slice(at + 1).replace(/\.$/, '').toLowerCase();
+  const domain = email
+    .slice(at + 1)
+    .replace(/\.$/, '')
+    .toLowerCase();
   const ascii = asciiDomain(domain);
   if (ascii === undefined) return syntaxError(); // also address literals: "[192.0.2.1]"
   const tld = ascii.slice(ascii.lastIndexOf('.') + 1);
   if (RESERVED_TLDS.has(tld)) {
-    return { ok: false, reason: 'reserved_domain', message: `The domain ${domain} is reserved and never receives mail, so this address cannot receive mail. Please use another address.` };
+    return {
+      ok: false,
+      reason: 'reserved_domain',
+      message: `The domain ${domain} is reserved and never receives mail, so this address cannot receive mail. Please use another address.`,
+    };
   }
   // RFC 5321 wants a fully qualified domain; no public TLD takes mail itself, and an
   // all-digit TLD is an IP address written without brackets.
@@ -116,7 +134,8 @@ function parseServers(servers: readonly string[]): string[] {
   // rather than failing later inside the resolver.
   for (const s of servers) {
     const m = /^\[([^\]]+)\](?::\d+)?$/.exec(s) ?? /^([^:]+)(?::\d+)?$/.exec(s);
-    if (!m || isIP(m[1]!) === 0) throw new Error(`DNS_SERVERS holds "${s}"; each entry must be an IP address with an optional :port`);
+    if (!m || isIP(m[1]!) === 0)
+      throw new Error(`DNS_SERVERS holds "${s}"; each entry must be an IP address with an optional :port`);
   }
   return [...servers];
 }

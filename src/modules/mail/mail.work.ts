@@ -5,5 +5,10 @@ import type { ModuleWork } from '../../jobs/jobs.js';
 import { pruneKeptEmails } from './sandbox-mail.js';
 
 export function mailWork(deps: { db: Kysely<Database> }): ModuleWork {
-  return { jobs: [], maintenance: [{ name: 'prune sandbox mails', everyMs: 3_600_000, run: (now) => pruneKeptEmails(deps.db, now) }] };
+  return {
+    jobs: [],
+    maintenance: [
+      { name: 'prune sandbox mails', everyMs: 3_600_000, run: (now) => pruneKeptEmails(deps.db, now) },
+    ],
+  };
 }

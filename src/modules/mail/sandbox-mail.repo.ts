@@ -16,7 +16,9 @@ export interface SandboxMail {
   /** The HTML body as it would be sent, where the mail has one. */
   html?: string | null | undefined;
   /** The attachments' bytes, in the order of `attachments`, for the Test inbox. */
-  files?: readonly { filename: string; contentType: string; cid?: string | undefined; content: Buffer }[] | undefined;
+  files?:
+    | readonly { filename: string; contentType: string; cid?: string | undefined; content: Buffer }[]
+    | undefined;
   createdAt: Date;
 }
 
@@ -41,7 +43,14 @@ export async function recordSandboxMail(db: Db, mails: SandboxMail | readonly Sa
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
   const files = list.flatMap((m) =>
-    (m.files ?? []).map((f, idx) => ({ email_id: m.id, idx, filename: f.filename, content_type: f.contentType, cid: f.cid ?? null, content: f.content })),
+    (m.files ?? []).map((f, idx) => ({
+      email_id: m.id,
+      idx,
+      filename: f.filename,
+      content_type: f.contentType,
+      cid: f.cid ?? null,
+      content: f.content,
+    })),
   );
   if (files.length > 0) {
     await db
@@ -54,12 +63,22 @@ export async function recordSandboxMail(db: Db, mails: SandboxMail | readonly Sa
 
 /** One kept mail of an account, with its HTML body; undefined for another account's or none. */
 export function findEmail(db: Db, accountId: string, id: string) {
-  return db.selectFrom('sandbox_emails').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('sandbox_emails')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
 /** A kept mail's attachments without their bytes, in order. */
 export function listFiles(db: Db, emailId: string) {
-  return db.selectFrom('sandbox_email_files').select(['idx', 'filename', 'content_type', 'cid']).where('email_id', '=', emailId).orderBy('idx').execute();
+  return db
+    .selectFrom('sandbox_email_files')
+    .select(['idx', 'filename', 'content_type', 'cid'])
+    .where('email_id', '=', emailId)
+    .orderBy('idx')
+    .execute();
 }
 
 /** One attachment of an account's kept mail, with its bytes. */
@@ -75,8 +94,19 @@ export function findFile(db: Db, accountId: string, emailId: string, idx: number
 }
 
 /** Newest first. */
-export function listSandboxMails(db: Db, accountId: string, limit: number): Promise<Selectable<SandboxEmailsTable>[]> {
-  return db.selectFrom('sandbox_emails').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+export function listSandboxMails(
+  db: Db,
+  accountId: string,
+  limit: number,
+): Promise<Selectable<SandboxEmailsTable>[]> {
+  return db
+    .selectFrom('sandbox_emails')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** The newest mails test mode kept for an account. */
@@ -94,12 +124,26 @@ export function listEmails(db: Db, accountId: string, limit: number) {
 /** One page of the mails test mode kept for an account, newest first, before a position (limit + 1 rows). */
 export function pageEmails(db: Db, accountId: string, limit: number, after: KeysetPosition | undefined) {
   let q = db.selectFrom('sandbox_emails').selectAll().where('account_id', '=', accountId);
-  if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  if (after)
+    q = q.where((eb) =>
+      eb.or([
+        eb('created_at', '<', after.at),
+        eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)]),
+      ]),
+    );
+  return q
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function countEmails(db: Db, accountId: string): Promise<number> {
-  const r = await db.selectFrom('sandbox_emails').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('sandbox_emails')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -109,7 +153,9 @@ export async function pruneEmails(db: Db, before: Date, batch = 1000): Promise<n
   for (;;) {
     const r = await db
       .deleteFrom('sandbox_emails')
-      .where('id', 'in', (qb) => qb.selectFrom('sandbox_emails').select('id').where('created_at', '<', before).limit(batch))
+      .where('id', 'in', (qb) =>
+        qb.selectFrom('sandbox_emails').select('id').where('created_at', '<', before).limit(batch),
+      )
       .executeTakeFirst();
     const n = Number(r.numDeletedRows);
     total += n;

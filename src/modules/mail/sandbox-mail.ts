@@ -8,7 +8,12 @@ import { decodeCursor, pageOf } from '../../lib/keyset-cursor.js';
 export { recordSandboxMail, type SandboxMail } from './sandbox-mail.repo.js';
 
 /** The copy test mode keeps of a mail it does not send: its text, HTML body and attachments, as they would be sent. */
-export function keptCopy(id: string, accountId: string, mail: OutgoingMail, createdAt: Date): repo.SandboxMail {
+export function keptCopy(
+  id: string,
+  accountId: string,
+  mail: OutgoingMail,
+  createdAt: Date,
+): repo.SandboxMail {
   const files = mail.attachments ?? [];
   return {
     id,
@@ -18,7 +23,12 @@ export function keptCopy(id: string, accountId: string, mail: OutgoingMail, crea
     text: mail.text,
     html: mail.html ?? null,
     attachments: files.map((a) => a.filename),
-    files: files.map((a) => ({ filename: a.filename, contentType: a.contentType, cid: a.cid, content: a.content })),
+    files: files.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      cid: a.cid,
+      content: a.content,
+    })),
     createdAt,
   };
 }
@@ -36,7 +46,12 @@ export async function keptEmail(db: Db, accountId: string, id: string) {
     html: row.html,
     createdAt: row.created_at.toISOString(),
     // Mails kept before attachments were kept name their files only.
-    files: files.map((f) => ({ index: f.idx, filename: f.filename, contentType: f.content_type, cid: f.cid })),
+    files: files.map((f) => ({
+      index: f.idx,
+      filename: f.filename,
+      contentType: f.content_type,
+      cid: f.cid,
+    })),
     namedOnly: files.length === 0 ? row.attachments : [],
   };
 }
@@ -48,7 +63,11 @@ export async function keptFile(db: Db, accountId: string, id: string, index: num
 }
 
 /** The files an HTML body shows inline (`cid:`), with their bytes. */
-export async function inlineFiles(db: Db, accountId: string, id: string): Promise<Map<string, { contentType: string; content: Buffer }>> {
+export async function inlineFiles(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<Map<string, { contentType: string; content: Buffer }>> {
   const out = new Map<string, { contentType: string; content: Buffer }>();
   const mail = await keptEmail(db, accountId, id);
   if (!mail) return out;
@@ -63,7 +82,14 @@ export async function inlineFiles(db: Db, accountId: string, id: string): Promis
 /** The newest mails test mode kept for an account, as the API shows them. */
 export async function keptEmails(db: Db, accountId: string, limit: number) {
   const rows = await repo.listEmails(db, accountId, limit);
-  return rows.map((r) => ({ id: r.id, to: r.recipients, subject: r.subject, text: r.text, attachments: r.attachments, createdAt: r.created_at.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    to: r.recipients,
+    subject: r.subject,
+    text: r.text,
+    attachments: r.attachments,
+    createdAt: r.created_at.toISOString(),
+  }));
 }
 
 /** Kept mails are pruned by the workers after this long. */
@@ -74,11 +100,22 @@ export function pruneKeptEmails(db: Db, now: Date): Promise<number> {
 }
 
 /** One page of the mails test mode kept, newest first; `count` is the total kept. */
-export async function pageKeptEmails(db: Db, accountId: string, page: { limit: number; startingAfter?: string | undefined }) {
+export async function pageKeptEmails(
+  db: Db,
+  accountId: string,
+  page: { limit: number; startingAfter?: string | undefined },
+) {
   const rows = await repo.pageEmails(db, accountId, page.limit, decodeCursor(page.startingAfter));
   const out = pageOf(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }));
   return {
-    items: out.items.map((r) => ({ id: r.id, to: r.recipients, subject: r.subject, text: r.text, attachments: r.attachments, createdAt: r.created_at.toISOString() })),
+    items: out.items.map((r) => ({
+      id: r.id,
+      to: r.recipients,
+      subject: r.subject,
+      text: r.text,
+      attachments: r.attachments,
+      createdAt: r.created_at.toISOString(),
+    })),
     hasMore: out.hasMore,
     nextCursor: out.nextCursor,
     count: await repo.countEmails(db, accountId),

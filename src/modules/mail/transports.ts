@@ -25,14 +25,20 @@ function message(from: string, mail: OutgoingMail) {
   };
 }
 
-export function createMailer(options: { smtpUrl?: string | undefined; mailFrom: string; dataDir: string }): Mailer {
+export function createMailer(options: {
+  smtpUrl?: string | undefined;
+  mailFrom: string;
+  dataDir: string;
+}): Mailer {
   if (options.smtpUrl) {
     const url = new URL(options.smtpUrl);
     const transport = nodemailer.createTransport({
       host: url.hostname,
       port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
       secure: url.protocol === 'smtps:',
-      ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+      ...(url.username
+        ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+        : {}),
       // A server that offers STARTTLS gets it; one that does not (a local relay) is used as it is.
       connectionTimeout: 5000,
       greetingTimeout: 5000,

@@ -12,7 +12,14 @@ import { appError } from '../../lib/errors.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as repo from './memberships.repo.js';
-import { loadOwnedMembership, planOf, standingInput, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';
+import {
+  loadOwnedMembership,
+  planOf,
+  standingInput,
+  type MembershipDeps,
+  type MembershipRow,
+  type PlanRow,
+} from './memberships.service.js';
 import { computeStanding } from './standing.js';
 import { endingClaimHeld } from './subscription-state.js';
 
@@ -31,31 +38,52 @@ export async function cancel(
   const plan = await planOf(deps.db, owned);
   const now = await nowFor(deps, owned.account_id, owned.mode);
   const d = await deps.db.transaction().execute((trx) => decide(trx, deps, p, { id, plan, immediate, now }));
-  if (d.kind === 'ended') return { membership: d.m, alreadyEnded: true, message: 'this membership has already ended' };
+  if (d.kind === 'ended')
+    return { membership: d.m, alreadyEnded: true, message: 'this membership has already ended' };
   const membership = d.kind === 'mandate' ? await cancelMandate(deps, p, d, now) : d.m;
   return {
     membership,
     alreadyEnded: false,
-    message: membership.status === 'ended' ? 'the membership has ended' : `the membership ends at the end of the paid period, ${membership.valid_until!.toISOString()}`,
+    message:
+      membership.status === 'ended'
+        ? 'the membership has ended'
+        : `the membership ends at the end of the paid period, ${membership.valid_until!.toISOString()}`,
   };
 }
 
 /** On the locked row: ended already, ended here (no mandate), or the mandate to cancel (claimed when it ends now). */
-async function decide(trx: Db, deps: MembershipDeps, p: KeyPrincipal, c: { id: string; plan: PlanRow; immediate: boolean; now: Date }): Promise<Decision> {
+async function decide(
+  trx: Db,
+  deps: MembershipDeps,
+  p: KeyPrincipal,
+  c: { id: string; plan: PlanRow; immediate: boolean; now: Date },
+): Promise<Decision> {
   const m = (await repo.lockMembership(trx, c.id))!;
   if (computeStanding(standingInput(m, c.plan), c.now).displayStatus === 'ended') return { kind: 'ended', m };
   // Nothing paid yet, or asked to end now: it ends now. Otherwise at the end of the paid period.
-  const endNow = c.immediate || m.valid_until === null || m.status === 'created' || m.status === 'pending_payment';
+  const endNow =
+    c.immediate || m.valid_until === null || m.status === 'created' || m.status === 'pending_payment';
   if (m.subscription_id === null) return { kind: 'done', m: await recordEnd(trx, deps, p, m, endNow, c.now) };
   if (!endNow) return { kind: 'mandate', m, endNow, claimedAt: null };
   const at = deps.clock.now();
-  if (endingClaimHeld(m.ending_claimed_at, at)) throw appError('busy', 'another cancel of this membership is under way; retry shortly', {}, { 'retry-after': '2' });
+  if (endingClaimHeld(m.ending_claimed_at, at))
+    throw appError(
+      'busy',
+      'another cancel of this membership is under way; retry shortly',
+      {},
+      { 'retry-after': '2' },
+    );
   await repo.updateMembership(trx, m.id, { ending_claimed_at: at });
   return { kind: 'mandate', m, endNow, claimedAt: at };
 }
 
 /** Cancels the mandate at the gateway, then records the end on the row as it is by then. */
-async function cancelMandate(deps: MembershipDeps, p: KeyPrincipal, d: Extract<Decision, { kind: 'mandate' }>, now: Date): Promise<MembershipRow> {
+async function cancelMandate(
+  deps: MembershipDeps,
+  p: KeyPrincipal,
+  d: Extract<Decision, { kind: 'mandate' }>,
+  now: Date,
+): Promise<MembershipRow> {
   try {
     await deps.subscriptionsFor(d.m.mode, d.m.account_id).cancelSubscription(d.m.subscription_id!, !d.endNow);
   } catch (err) {
@@ -71,14 +99,31 @@ async function cancelMandate(deps: MembershipDeps, p: KeyPrincipal, d: Extract<D
 }
 
 /** The end, now or at the period's end, with its audit entry: in the caller's transaction, on the locked row. */
-async function recordEnd(trx: Db, deps: MembershipDeps, p: KeyPrincipal, m: MembershipRow, endNow: boolean, now: Date): Promise<MembershipRow> {
+async function recordEnd(
+  trx: Db,
+  deps: MembershipDeps,
+  p: KeyPrincipal,
+  m: MembershipRow,
+  endNow: boolean,
+  now: Date,
+): Promise<MembershipRow> {
   const at = deps.clock.now();
   const u = await repo.updateMembership(
     trx,
     m.id,
-    endNow ? { status: 'ended', ended_at: now, pending_order_id: null, ending_claimed_at: null, updated_at: at } : { cancel_at_period_end: true, pending_order_id: null, updated_at: at },
+    endNow
+      ? { status: 'ended', ended_at: now, pending_order_id: null, ending_claimed_at: null, updated_at: at }
+      : { cancel_at_period_end: true, pending_order_id: null, updated_at: at },
   );
   const after = endNow ? { status: 'ended' } : { status: m.status, endsAt: m.valid_until };
-  await audit.recordChange(trx, deps, { accountId: m.account_id, mode: m.mode, actor: audit.actorOfKey(p), action: 'membership.cancel', target: { type: 'membership', id: m.id }, before: { status: m.status }, after });
+  await audit.recordChange(trx, deps, {
+    accountId: m.account_id,
+    mode: m.mode,
+    actor: audit.actorOfKey(p),
+    action: 'membership.cancel',
+    target: { type: 'membership', id: m.id },
+    before: { status: m.status },
+    after,
+  });
   return u!;
 }

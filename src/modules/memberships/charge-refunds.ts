@@ -26,7 +26,8 @@ export interface ChargeRefundPayload {
 export const chargeRefundJob = defineJob<ChargeRefundPayload>('membership.refund_charge');
 
 /** The gateway's idempotency key for the refund of a charge: a retried job is the same refund. */
-export const chargeRefundKey = (paymentId: string) => `mchg_${paymentId}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+export const chargeRefundKey = (paymentId: string) =>
+  `mchg_${paymentId}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
 
 /** Whether this charge's refund has been decided already. */
 export async function isChargeRefunded(db: Db, mode: Mode, paymentId: string): Promise<boolean> {
@@ -41,13 +42,27 @@ export async function refundCharge(
   m: { id: string; account_id: string; mode: Mode },
   payment: { id: string; amount: number },
 ): Promise<void> {
-  const capture = { mode: m.mode, paymentId: payment.id, accountId: m.account_id, registrationId: null, capturedPaise: payment.amount };
+  const capture = {
+    mode: m.mode,
+    paymentId: payment.id,
+    accountId: m.account_id,
+    registrationId: null,
+    capturedPaise: payment.amount,
+  };
   if (!(await captures.reserveRefund(trx, capture, payment.amount, deps.clock.now()))) return;
-  await enqueue(trx as Kysely<Database>, deps, chargeRefundJob, { mode: m.mode, accountId: m.account_id, membershipId: m.id, paymentId: payment.id });
+  await enqueue(trx as Kysely<Database>, deps, chargeRefundJob, {
+    mode: m.mode,
+    accountId: m.account_id,
+    membershipId: m.id,
+    paymentId: payment.id,
+  });
 }
 
 /** The job: what is left of the captured charge, refunded at the gateway under the payment's key. */
-export async function refundChargeJob(deps: { db: Kysely<Database>; gatewayFor(mode: Mode, accountId: string): PaymentGateway }, p: ChargeRefundPayload): Promise<void> {
+export async function refundChargeJob(
+  deps: { db: Kysely<Database>; gatewayFor(mode: Mode, accountId: string): PaymentGateway },
+  p: ChargeRefundPayload,
+): Promise<void> {
   // Never both: a charge the ledger keeps is not refunded.
   if (await ledger.hasMembershipPayment(deps.db, p.membershipId, p.paymentId)) return;
   const gateway = deps.gatewayFor(p.mode, p.accountId);

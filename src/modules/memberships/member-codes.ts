@@ -63,21 +63,34 @@ function sameHash(a: string, b: string): boolean {
 }
 
 function limited(retryAfter: number) {
-  return appError('too_many_attempts', `too many codes asked for; ask again in ${Math.ceil(retryAfter / 60)} minutes`, {}, { 'retry-after': String(retryAfter) });
+  return appError(
+    'too_many_attempts',
+    `too many codes asked for; ask again in ${Math.ceil(retryAfter / 60)} minutes`,
+    {},
+    { 'retry-after': String(retryAfter) },
+  );
 }
 
 /**
  * Asks for a code for `email` on this account and mode. Answers nothing: the mail goes out
  * only where the address holds a membership in good standing, and the caller cannot tell.
  */
-export async function requestMemberCode(deps: MemberCodeDeps, input: { accountId: string; mode: Mode; email: string; clientAddress: string | null }): Promise<void> {
+export async function requestMemberCode(
+  deps: MemberCodeDeps,
+  input: { accountId: string; mode: Mode; email: string; clientAddress: string | null },
+): Promise<void> {
   const email = normalise(input.email);
-  if (!EMAIL.test(email) || email.length > 254) throw badRequest('invalid_email', 'enter an email address, like name@example.com', { field: 'email' });
+  if (!EMAIL.test(email) || email.length > 254)
+    throw badRequest('invalid_email', 'enter an email address, like name@example.com', { field: 'email' });
   const now = deps.clock.now();
   const byEmail = await deps.rateLimiter.hit(`member-code:${email}`, now, CODE_REQUESTS_PER_EMAIL);
   if (byEmail.count > byEmail.limit) throw limited(byEmail.resetSeconds);
   if (input.clientAddress !== null) {
-    const byAddress = await deps.rateLimiter.hit(`member-code-addr:${input.clientAddress}`, now, CODE_REQUESTS_PER_ADDRESS);
+    const byAddress = await deps.rateLimiter.hit(
+      `member-code-addr:${input.clientAddress}`,
+      now,
+      CODE_REQUESTS_PER_ADDRESS,
+    );
     if (byAddress.count > byAddress.limit) throw limited(byAddress.resetSeconds);
   }
   const id = deps.ids.make('mcode');
@@ -109,25 +122,47 @@ export async function verifyMemberCode(
 ): Promise<{ proof: string; expiresAt: string }> {
   const email = normalise(input.email);
   const now = deps.clock.now();
-  const expired = () => badRequest('member_code_expired', 'this code has expired or was already used; ask for a new one', { field: 'code' });
+  const expired = () =>
+    badRequest('member_code_expired', 'this code has expired or was already used; ask for a new one', {
+      field: 'code',
+    });
   const latest = await repo.latestMemberCode(deps.db, input.accountId, input.mode, email);
   if (!latest || latest.used_at !== null || latest.expires_at <= now) throw expired();
   const counted = await repo.takeMemberCodeTry(deps.db, latest.id, MEMBER_CODE_TRIES, now);
   if (!counted) {
-    if (latest.attempts >= MEMBER_CODE_TRIES || (await repo.findMemberCode(deps.db, latest.id))!.attempts >= MEMBER_CODE_TRIES) {
-      throw forbidden('member_code_tries_used', `${MEMBER_CODE_TRIES} wrong tries: this code no longer works; ask for a new one`, { field: 'code' });
+    if (
+      latest.attempts >= MEMBER_CODE_TRIES ||
+      (await repo.findMemberCode(deps.db, latest.id))!.attempts >= MEMBER_CODE_TRIES
+    ) {
+      throw forbidden(
+        'member_code_tries_used',
+        `${MEMBER_CODE_TRIES} wrong tries: this code no longer works; ask for a new one`,
+        { field: 'code' },
+      );
     }
     throw expired();
   }
   const code = input.code.replace(/\s+/g, '');
   if (!sameHash(codeHash(deps.secretsKey, counted.id, code), counted.code_hash)) {
     const left = MEMBER_CODE_TRIES - counted.attempts;
-    if (left <= 0) throw forbidden('member_code_tries_used', `${MEMBER_CODE_TRIES} wrong tries: this code no longer works; ask for a new one`, { field: 'code' });
-    throw badRequest('member_code_wrong', `this is not the code we mailed; ${left} ${left === 1 ? 'try' : 'tries'} left`, { field: 'code', triesLeft: left });
+    if (left <= 0)
+      throw forbidden(
+        'member_code_tries_used',
+        `${MEMBER_CODE_TRIES} wrong tries: this code no longer works; ask for a new one`,
+        { field: 'code' },
+      );
+    throw badRequest(
+      'member_code_wrong',
+      `this is not the code we mailed; ${left} ${left === 1 ? 'try' : 'tries'} left`,
+      { field: 'code', triesLeft: left },
+    );
   }
   if (!(await repo.useMemberCode(deps.db, counted.id, now))) throw expired();
   const until = new Date(now.getTime() + MEMBER_PROOF_MINUTES * 60_000);
-  return { proof: signProof(deps.secretsKey, { a: input.accountId, m: input.mode, e: email, x: until.getTime() }), expiresAt: until.toISOString() };
+  return {
+    proof: signProof(deps.secretsKey, { a: input.accountId, m: input.mode, e: email, x: until.getTime() }),
+    expiresAt: until.toISOString(),
+  };
 }
 
 interface ProofBody {
@@ -147,7 +182,11 @@ function signProof(secretsKey: Buffer, p: ProofBody): string {
 }
 
 /** A proof from a mailed code holds for this account, mode and email, and has not lapsed. */
-export function proofHolds(secretsKey: Buffer, proof: string, want: { accountId: string; mode: Mode; email: string; now: Date }): boolean {
+export function proofHolds(
+  secretsKey: Buffer,
+  proof: string,
+  want: { accountId: string; mode: Mode; email: string; now: Date },
+): boolean {
   const m = /^mpf_([A-Za-z0-9_-]{1,600})\.([A-Za-z0-9_-]{43})$/.exec(proof);
   if (!m) return false;
   const mac = Buffer.from(proofMac(secretsKey, m[1]!));
@@ -159,10 +198,21 @@ export function proofHolds(secretsKey: Buffer, proof: string, want: { accountId:
   } catch {
     return false;
   }
-  return p.a === want.accountId && p.m === want.mode && p.e === normalise(want.email) && typeof p.x === 'number' && p.x > want.now.getTime();
+  return (
+    p.a === want.accountId &&
+    p.m === want.mode &&
+    p.e === normalise(want.email) &&
+    typeof p.x === 'number' &&
+    p.x > want.now.getTime()
+  );
 }
 
-export function renderMemberCodeMail(input: { to: string; code: string; organiserName: string | undefined; minutes: number }): OutgoingMail {
+export function renderMemberCodeMail(input: {
+  to: string;
+  code: string;
+  organiserName: string | undefined;
+  minutes: number;
+}): OutgoingMail {
   const who = input.organiserName ? ` with ${input.organiserName}` : '';
   const lines = [
     `Your code for members-only tickets${who}: ${input.code}`,
@@ -176,29 +226,45 @@ export function renderMemberCodeMail(input: { to: string; code: string; organise
     html: `<!doctype html><html lang="en"><head><title>Your members-only code</title></head><body style="font-family:sans-serif">
 <p>${escapeHtml(`Your code for members-only tickets${who}:`)}</p>
 <p style="font-size:1.6em;letter-spacing:0.2em"><strong>${escapeHtml(input.code)}</strong></p>
-${lines.slice(1).map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+${lines
+  .slice(1)
+  .map((l) => `<p>${escapeHtml(l)}</p>`)
+  .join('\n')}
 </body></html>`,
     ...(input.organiserName ? { fromName: input.organiserName } : {}),
   };
 }
 
 /** The mail job: a member in good standing gets a fresh code; any other address gets nothing. */
-export async function sendMemberCodeMail(deps: MemberCodeMailDeps, p: { codeId: string }, job: { id: string }): Promise<void> {
+export async function sendMemberCodeMail(
+  deps: MemberCodeMailDeps,
+  p: { codeId: string },
+  job: { id: string },
+): Promise<void> {
   const row = await repo.findMemberCode(deps.db, p.codeId);
   const now = deps.clock.now();
   if (!row || row.used_at !== null || row.expires_at <= now) return;
   if (!(await hasGoodStanding(deps, row.account_id, row.mode, row.email))) return;
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  if (!(await repo.setMemberCodeHash(deps.db, row.id, codeHash(deps.config.secretsKey, row.id, code), now))) return;
+  if (!(await repo.setMemberCodeHash(deps.db, row.id, codeHash(deps.config.secretsKey, row.id, code), now)))
+    return;
   const organiserName = (await findUsersById(deps.db, [row.account_id]))[0]?.name;
   const mail = renderMemberCodeMail({ to: row.email, code, organiserName, minutes: MEMBER_CODE_MINUTES });
   if (row.mode === 'test') {
-    await recordSandboxMail(deps.db, { id: job.id, accountId: row.account_id, recipients: [mail.to], subject: mail.subject, text: mail.text, html: mail.html ?? null, attachments: [], createdAt: now });
+    await recordSandboxMail(deps.db, {
+      id: job.id,
+      accountId: row.account_id,
+      recipients: [mail.to],
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html ?? null,
+      attachments: [],
+      createdAt: now,
+    });
     return;
   }
   await deps.mailer.send(mail);
 }
-
 
 /** The hourly sweep: codes that lapsed before `before` go. */
 export function pruneMemberCodes(db: Kysely<Database>, before: Date): Promise<void> {

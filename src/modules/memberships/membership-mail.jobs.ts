@@ -34,12 +34,24 @@ export const membershipConfirmationJob = defineJob<ConfirmationMailPayload>('mem
 export const membershipPaymentJob = defineJob<PaymentMailPayload>('membership.payment_email');
 
 /** Queues the confirmation mail in the caller's transaction. */
-export function queueConfirmationMail(trx: Db, deps: { clock: Clock; ids: Ids }, membershipId: string, startedAt: Date): Promise<string> {
-  return enqueue(trx as Kysely<Database>, deps, membershipConfirmationJob, { membershipId, startedAt: startedAt.toISOString() });
+export function queueConfirmationMail(
+  trx: Db,
+  deps: { clock: Clock; ids: Ids },
+  membershipId: string,
+  startedAt: Date,
+): Promise<string> {
+  return enqueue(trx as Kysely<Database>, deps, membershipConfirmationJob, {
+    membershipId,
+    startedAt: startedAt.toISOString(),
+  });
 }
 
 /** Queues a payment-received mail in the transaction that records the charge. */
-export function queuePaymentMail(trx: Db, deps: { clock: Clock; ids: Ids }, p: { membershipId: string; paymentId: string; amountPaise: number; paidAt: Date; validUntil: Date | null }): Promise<string> {
+export function queuePaymentMail(
+  trx: Db,
+  deps: { clock: Clock; ids: Ids },
+  p: { membershipId: string; paymentId: string; amountPaise: number; paidAt: Date; validUntil: Date | null },
+): Promise<string> {
   return enqueue(trx as Kysely<Database>, deps, membershipPaymentJob, {
     membershipId: p.membershipId,
     paymentId: p.paymentId,
@@ -56,29 +68,71 @@ export interface MemberMailDeps {
   mailer: Mailer;
 }
 
-type Render = (facts: { plan: repo.PlanRow; member: MemberFacts; organiserName: string | undefined; timeZone: string }) => OutgoingMail;
+type Render = (facts: {
+  plan: repo.PlanRow;
+  member: MemberFacts;
+  organiserName: string | undefined;
+  timeZone: string;
+}) => OutgoingMail;
 
 /** Renders a member's mail from the rows as they are now, and sends or (test mode) keeps it. */
-async function deliver(deps: MemberMailDeps, membershipId: string, jobId: string, render: Render): Promise<void> {
+async function deliver(
+  deps: MemberMailDeps,
+  membershipId: string,
+  jobId: string,
+  render: Render,
+): Promise<void> {
   const m = await repo.findMembership(deps.db, membershipId);
   if (!m) return; // removed meanwhile
   const plan = (await repo.findPlan(deps.db, m.plan_id))!;
   const organiserName = (await findUsersById(deps.db, [m.account_id]))[0]?.name;
-  const member: MemberFacts = { id: m.id, name: m.name, email: m.email, validUntil: m.valid_until, source: m.source };
+  const member: MemberFacts = {
+    id: m.id,
+    name: m.name,
+    email: m.email,
+    validUntil: m.valid_until,
+    source: m.source,
+  };
   const mail = render({ plan, member, organiserName, timeZone: deps.config.eventTimeZone });
   if (m.mode === 'test') {
-    await recordSandboxMail(deps.db, { id: jobId, accountId: m.account_id, recipients: [mail.to], subject: mail.subject, text: mail.text, attachments: [], createdAt: deps.clock.now() });
+    await recordSandboxMail(deps.db, {
+      id: jobId,
+      accountId: m.account_id,
+      recipients: [mail.to],
+      subject: mail.subject,
+      text: mail.text,
+      attachments: [],
+      createdAt: deps.clock.now(),
+    });
     return;
   }
   await deps.mailer.send(mail);
 }
 
-export function sendConfirmationMail(deps: MemberMailDeps, p: ConfirmationMailPayload, job: { id: string }): Promise<void> {
-  return deliver(deps, p.membershipId, job.id, (f) => renderMembershipConfirmation({ ...f, startedAt: new Date(p.startedAt) }));
+export function sendConfirmationMail(
+  deps: MemberMailDeps,
+  p: ConfirmationMailPayload,
+  job: { id: string },
+): Promise<void> {
+  return deliver(deps, p.membershipId, job.id, (f) =>
+    renderMembershipConfirmation({ ...f, startedAt: new Date(p.startedAt) }),
+  );
 }
 
-export function sendPaymentMail(deps: MemberMailDeps, p: PaymentMailPayload, job: { id: string }): Promise<void> {
+export function sendPaymentMail(
+  deps: MemberMailDeps,
+  p: PaymentMailPayload,
+  job: { id: string },
+): Promise<void> {
   return deliver(deps, p.membershipId, job.id, (f) =>
-    renderPaymentReceived({ ...f, payment: { id: p.paymentId, amountPaise: p.amountPaise, paidAt: new Date(p.paidAt), validUntil: p.validUntil === null ? null : new Date(p.validUntil) } }),
+    renderPaymentReceived({
+      ...f,
+      payment: {
+        id: p.paymentId,
+        amountPaise: p.amountPaise,
+        paidAt: new Date(p.paidAt),
+        validUntil: p.validUntil === null ? null : new Date(p.validUntil),
+      },
+    }),
   );
 }

@@ -17,12 +17,18 @@ export interface MemberFacts {
 
 type PlanFacts = Pick<PlanRow, 'name' | 'amount_paise' | 'kind' | 'term_months' | 'period' | 'description'>;
 
-const PERIOD_WORDS: Record<NonNullable<PlanRow['period']>, string> = { weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year' };
+const PERIOD_WORDS: Record<NonNullable<PlanRow['period']>, string> = {
+  weekly: 'week',
+  monthly: 'month',
+  quarterly: 'quarter',
+  yearly: 'year',
+};
 
 /** "₹1,200 for 12 months", "₹500 every month". */
 export function planPrice(plan: PlanFacts): string {
   const amount = formatMoney(Number(plan.amount_paise));
-  if (plan.kind === 'fixed_term') return `${amount} for ${plan.term_months} ${plan.term_months === 1 ? 'month' : 'months'}`;
+  if (plan.kind === 'fixed_term')
+    return `${amount} for ${plan.term_months} ${plan.term_months === 1 ? 'month' : 'months'}`;
   return `${amount} every ${PERIOD_WORDS[plan.period ?? 'monthly']}`;
 }
 
@@ -35,18 +41,42 @@ function periodLine(plan: PlanFacts, m: MemberFacts, from: Date, timeZone: strin
 
 function html(paragraphs: readonly string[], rows: readonly [string, string][]): string {
   return `<!doctype html><html><body style="font-family:sans-serif">
-${paragraphs.slice(0, 2).map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${paragraphs
+  .slice(0, 2)
+  .map((p) => `<p>${escapeHtml(p)}</p>`)
+  .join('\n')}
 <table>${rows.map(([k, v]) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
-${paragraphs.slice(2).map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${paragraphs
+  .slice(2)
+  .map((p) => `<p>${escapeHtml(p)}</p>`)
+  .join('\n')}
 </body></html>`;
 }
 
-function compose(to: string, subject: string, paragraphs: readonly string[], rows: readonly [string, string][]): OutgoingMail {
-  const text = [paragraphs[0], '', paragraphs[1], '', ...rows.map(([k, v]) => `${k}: ${v}`), ...paragraphs.slice(2).flatMap((p) => ['', p])].join('\n');
+function compose(
+  to: string,
+  subject: string,
+  paragraphs: readonly string[],
+  rows: readonly [string, string][],
+): OutgoingMail {
+  const text = [
+    paragraphs[0],
+    '',
+    paragraphs[1],
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    ...paragraphs.slice(2).flatMap((p) => ['', p]),
+  ].join('\n');
   return { to, subject, text, html: html(paragraphs, rows) };
 }
 
-export function renderMembershipConfirmation(input: { plan: PlanFacts; member: MemberFacts; organiserName: string | undefined; timeZone: string; startedAt: Date }): OutgoingMail {
+export function renderMembershipConfirmation(input: {
+  plan: PlanFacts;
+  member: MemberFacts;
+  organiserName: string | undefined;
+  timeZone: string;
+  startedAt: Date;
+}): OutgoingMail {
   const { plan, member } = input;
   const rows: [string, string][] = [
     ['Membership id', member.id],
@@ -82,12 +112,19 @@ export function renderPaymentReceived(input: {
     ['Payment', payment.id],
     ['Plan', plan.name],
     ['Membership id', member.id],
-    ...(payment.validUntil ? ([['Paid until', formatDate(payment.validUntil, input.timeZone)]] as [string, string][]) : []),
+    ...(payment.validUntil
+      ? ([['Paid until', formatDate(payment.validUntil, input.timeZone)]] as [string, string][])
+      : []),
   ];
   return compose(
     member.email,
     `Payment received: ${plan.name}`,
-    [`Hello ${member.name},`, `We received your payment of ${formatMoney(payment.amountPaise)} for ${plan.name}.`, 'This is a receipt, not a tax invoice.', ...(input.organiserName ? [input.organiserName] : [])],
+    [
+      `Hello ${member.name},`,
+      `We received your payment of ${formatMoney(payment.amountPaise)} for ${plan.name}.`,
+      'This is a receipt, not a tax invoice.',
+      ...(input.organiserName ? [input.organiserName] : []),
+    ],
     rows,
   );
 }

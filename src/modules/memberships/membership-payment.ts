@@ -21,8 +21,22 @@ export async function applyMembershipPayment(
   payment: { id: string; amountPaise: number; paidAt: Date; validUntil: Date | null },
   startsMembership = false,
 ): Promise<boolean> {
-  const recorded = await ledger.recordMembershipPayment(trx, { accountId: m.account_id, mode: m.mode, membershipId: m.id, paymentId: payment.id, grossPaise: payment.amountPaise, capturedAt: payment.paidAt });
+  const recorded = await ledger.recordMembershipPayment(trx, {
+    accountId: m.account_id,
+    mode: m.mode,
+    membershipId: m.id,
+    paymentId: payment.id,
+    grossPaise: payment.amountPaise,
+    capturedAt: payment.paidAt,
+  });
   if (recorded && startsMembership) await queueConfirmationMail(trx, deps, m.id, payment.paidAt);
-  if (recorded) await queuePaymentMail(trx, deps, { membershipId: m.id, paymentId: payment.id, amountPaise: payment.amountPaise, paidAt: payment.paidAt, validUntil: payment.validUntil });
+  if (recorded)
+    await queuePaymentMail(trx, deps, {
+      membershipId: m.id,
+      paymentId: payment.id,
+      amountPaise: payment.amountPaise,
+      paidAt: payment.paidAt,
+      validUntil: payment.validUntil,
+    });
   return recorded;
 }

@@ -23,22 +23,52 @@ export function findPlanBySlug(db: Db, slug: string): Promise<PlanRow | undefine
 }
 
 export async function planSlugTaken(db: Db, slug: string): Promise<boolean> {
-  return (await db.selectFrom('plans').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('plans').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined
+  );
 }
 
 export function listPlans(db: Db, accountId: string, mode: Mode): Promise<PlanRow[]> {
-  return db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('mode', '=', mode).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('plans')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** One page of plans, oldest first, after a position; reads limit + 1 rows to tell whether more follow. */
-export function pagePlans(db: Db, accountId: string, mode: Mode, limit: number, after: KeysetPosition | undefined): Promise<PlanRow[]> {
+export function pagePlans(
+  db: Db,
+  accountId: string,
+  mode: Mode,
+  limit: number,
+  after: KeysetPosition | undefined,
+): Promise<PlanRow[]> {
   let q = db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
-  if (after) q = q.where((eb) => eb.or([eb('created_at', '>', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '>', after.id)])]));
-  return q.orderBy('created_at').orderBy('id').limit(limit + 1).execute();
+  if (after)
+    q = q.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.at),
+        eb.and([eb('created_at', '=', after.at), eb('id', '>', after.id)]),
+      ]),
+    );
+  return q
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function countPlans(db: Db, accountId: string, mode: Mode): Promise<number> {
-  const r = await db.selectFrom('plans').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).where('mode', '=', mode).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('plans')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -48,20 +78,43 @@ export function findMembership(db: Db, id: string): Promise<MembershipRow | unde
   return db.selectFrom('memberships').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function findByPlanAndEmail(db: Db, planId: string, email: string): Promise<MembershipRow | undefined> {
-  return db.selectFrom('memberships').selectAll().where('plan_id', '=', planId).where('email', '=', email).executeTakeFirst();
+export function findByPlanAndEmail(
+  db: Db,
+  planId: string,
+  email: string,
+): Promise<MembershipRow | undefined> {
+  return db
+    .selectFrom('memberships')
+    .selectAll()
+    .where('plan_id', '=', planId)
+    .where('email', '=', email)
+    .executeTakeFirst();
 }
 
 export function findByPendingOrder(db: Db, mode: Mode, orderId: string): Promise<MembershipRow | undefined> {
-  return db.selectFrom('memberships').selectAll().where('pending_order_id', '=', orderId).where('mode', '=', mode).executeTakeFirst();
+  return db
+    .selectFrom('memberships')
+    .selectAll()
+    .where('pending_order_id', '=', orderId)
+    .where('mode', '=', mode)
+    .executeTakeFirst();
 }
 
 export function findByLastPayment(db: Db, paymentId: string): Promise<MembershipRow | undefined> {
   return db.selectFrom('memberships').selectAll().where('last_payment_id', '=', paymentId).executeTakeFirst();
 }
 
-export function findBySubscription(db: Db, mode: Mode, subscriptionId: string): Promise<MembershipRow | undefined> {
-  return db.selectFrom('memberships').selectAll().where('subscription_id', '=', subscriptionId).where('mode', '=', mode).executeTakeFirst();
+export function findBySubscription(
+  db: Db,
+  mode: Mode,
+  subscriptionId: string,
+): Promise<MembershipRow | undefined> {
+  return db
+    .selectFrom('memberships')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .where('mode', '=', mode)
+    .executeTakeFirst();
 }
 
 /** The membership, locked until the transaction ends: what is decided on it cannot be overtaken. */
@@ -71,37 +124,79 @@ export function lockMembership(trx: Db, id: string): Promise<MembershipRow | und
 
 /** The gateway refused the cancel: its ending claim goes, if it is still this one. */
 export async function releaseEndingClaim(db: Db, id: string, claimedAt: Date): Promise<void> {
-  await db.updateTable('memberships').set({ ending_claimed_at: null }).where('id', '=', id).where('ending_claimed_at', '=', claimedAt).execute();
+  await db
+    .updateTable('memberships')
+    .set({ ending_claimed_at: null })
+    .where('id', '=', id)
+    .where('ending_claimed_at', '=', claimedAt)
+    .execute();
 }
 
 export async function insertMembership(db: Db, row: Insertable<MembershipsTable>): Promise<MembershipRow> {
   return db.insertInto('memberships').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateMembership(db: Db, id: string, change: MembershipChange): Promise<MembershipRow | undefined> {
+export function updateMembership(
+  db: Db,
+  id: string,
+  change: MembershipChange,
+): Promise<MembershipRow | undefined> {
   return db.updateTable('memberships').set(change).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 /** Applies a change unless the membership has ended meanwhile. */
 export async function updateUnlessEnded(db: Db, id: string, change: MembershipChange): Promise<void> {
-  await db.updateTable('memberships').set(change).where('id', '=', id).where('status', '!=', 'ended').execute();
+  await db
+    .updateTable('memberships')
+    .set(change)
+    .where('id', '=', id)
+    .where('status', '!=', 'ended')
+    .execute();
 }
 
 /** Applies a change only while the membership is in `from`: false when it no longer is. */
-export async function updateFromStatus(db: Db, id: string, from: MembershipsTable['status'], change: MembershipChange): Promise<boolean> {
-  const r = await db.updateTable('memberships').set(change).where('id', '=', id).where('status', '=', from).returning('id').executeTakeFirst();
+export async function updateFromStatus(
+  db: Db,
+  id: string,
+  from: MembershipsTable['status'],
+  change: MembershipChange,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('memberships')
+    .set(change)
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .returning('id')
+    .executeTakeFirst();
   return r !== undefined;
 }
 
 /** created → authorised, once: false when another delivery did it first. */
 export async function markAuthorised(db: Db, id: string, at: Date): Promise<boolean> {
-  const r = await db.updateTable('memberships').set({ status: 'authorised', updated_at: at }).where('id', '=', id).where('status', '=', 'created').returning('id').executeTakeFirst();
+  const r = await db
+    .updateTable('memberships')
+    .set({ status: 'authorised', updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'created')
+    .returning('id')
+    .executeTakeFirst();
   return r !== undefined;
 }
 
 /** Applies a paid term while `orderId` is still the open order: undefined when it no longer is. */
-export function bindTermPayment(db: Db, id: string, orderId: string | null, change: MembershipChange): Promise<MembershipRow | undefined> {
-  return db.updateTable('memberships').set(change).where('id', '=', id).where('pending_order_id', '=', orderId).returningAll().executeTakeFirst();
+export function bindTermPayment(
+  db: Db,
+  id: string,
+  orderId: string | null,
+  change: MembershipChange,
+): Promise<MembershipRow | undefined> {
+  return db
+    .updateTable('memberships')
+    .set(change)
+    .where('id', '=', id)
+    .where('pending_order_id', '=', orderId)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 // ---------------------------------------------------------------- subscribe claims
@@ -110,7 +205,10 @@ export function bindTermPayment(db: Db, id: string, orderId: string | null, chan
 // plan waits for that order instead of making a second one.
 
 /** A new membership row, claimed: undefined when a row for this plan and email exists. */
-export async function insertClaimed(db: Db, row: Insertable<MembershipsTable>): Promise<MembershipRow | undefined> {
+export async function insertClaimed(
+  db: Db,
+  row: Insertable<MembershipsTable>,
+): Promise<MembershipRow | undefined> {
   return db
     .insertInto('memberships')
     .values(row)
@@ -120,20 +218,35 @@ export async function insertClaimed(db: Db, row: Insertable<MembershipsTable>): 
 }
 
 /** Claims an existing row unchanged since `seen` and not claimed (or claimed longer ago than `staleBefore`). */
-export async function claimExisting(db: Db, seen: MembershipRow, receipt: string, now: Date, staleBefore: Date): Promise<MembershipRow | undefined> {
+export async function claimExisting(
+  db: Db,
+  seen: MembershipRow,
+  receipt: string,
+  now: Date,
+  staleBefore: Date,
+): Promise<MembershipRow | undefined> {
   return db
     .updateTable('memberships')
     .set({ pending_receipt: receipt, pending_claimed_at: now })
     .where('id', '=', seen.id)
     .where('updated_at', '=', seen.updated_at)
-    .where((eb) => (seen.pending_order_id === null ? eb('pending_order_id', 'is', null) : eb('pending_order_id', '=', seen.pending_order_id)))
+    .where((eb) =>
+      seen.pending_order_id === null
+        ? eb('pending_order_id', 'is', null)
+        : eb('pending_order_id', '=', seen.pending_order_id),
+    )
     .where((eb) => eb.or([eb('pending_receipt', 'is', null), eb('pending_claimed_at', '<', staleBefore)]))
     .returningAll()
     .executeTakeFirst();
 }
 
 /** Applies what the gateway made while the claim is still this receipt's, and releases it. */
-export async function finishClaim(db: Db, id: string, receipt: string, change: MembershipChange): Promise<MembershipRow | undefined> {
+export async function finishClaim(
+  db: Db,
+  id: string,
+  receipt: string,
+  change: MembershipChange,
+): Promise<MembershipRow | undefined> {
   return db
     .updateTable('memberships')
     .set({ ...change, pending_receipt: null, pending_claimed_at: null })
@@ -155,11 +268,20 @@ export async function dropClaim(db: Db, id: string, receipt: string, inserted: b
       .where('last_payment_id', 'is', null)
       .execute();
   }
-  await db.updateTable('memberships').set({ pending_receipt: null, pending_claimed_at: null }).where('id', '=', id).where('pending_receipt', '=', receipt).execute();
+  await db
+    .updateTable('memberships')
+    .set({ pending_receipt: null, pending_claimed_at: null })
+    .where('id', '=', id)
+    .where('pending_receipt', '=', receipt)
+    .execute();
 }
 
 /** Adds a member, or updates the one already on that plan with that email. */
-export function upsertMember(db: Db, row: Insertable<MembershipsTable>, change: MembershipChange): Promise<MembershipRow> {
+export function upsertMember(
+  db: Db,
+  row: Insertable<MembershipsTable>,
+  change: MembershipChange,
+): Promise<MembershipRow> {
   return db
     .insertInto('memberships')
     .values(row)
@@ -185,14 +307,36 @@ function membersWithKind(db: Db, accountId: string, mode: Mode, filter: MemberFi
 }
 
 /** One page of them after a position (limit + 1 rows, so the caller knows whether more follow). */
-export function pageMembersWithKind(db: Db, accountId: string, mode: Mode, filter: MemberFilter, limit: number, after: KeysetPosition | undefined) {
+export function pageMembersWithKind(
+  db: Db,
+  accountId: string,
+  mode: Mode,
+  filter: MemberFilter,
+  limit: number,
+  after: KeysetPosition | undefined,
+) {
   let q = membersWithKind(db, accountId, mode, filter);
-  if (after) q = q.where((eb) => eb.or([eb('m.created_at', '>', after.at), eb.and([eb('m.created_at', '=', after.at), eb('m.id', '>', after.id)])]));
+  if (after)
+    q = q.where((eb) =>
+      eb.or([
+        eb('m.created_at', '>', after.at),
+        eb.and([eb('m.created_at', '=', after.at), eb('m.id', '>', after.id)]),
+      ]),
+    );
   return q.limit(limit + 1).execute();
 }
 
-export async function countMembers(db: Db, accountId: string, mode: Mode, filter: MemberFilter): Promise<number> {
-  let q = db.selectFrom('memberships').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).where('mode', '=', mode);
+export async function countMembers(
+  db: Db,
+  accountId: string,
+  mode: Mode,
+  filter: MemberFilter,
+): Promise<number> {
+  let q = db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode);
   if (filter.planId !== undefined) q = q.where('plan_id', '=', filter.planId);
   if (filter.email !== undefined) q = q.where('email', '=', filter.email);
   return Number((await q.executeTakeFirstOrThrow()).n);
@@ -210,7 +354,14 @@ export type MemberExportRow = Awaited<ReturnType<typeof exportPage>>[number];
  * id; the index memberships_account_order serves it), with their plan's name and kind: at
  * most `limit` after the membership `after`.
  */
-export function exportPage(db: Db, accountId: string, mode: Mode, filter: { planId?: string | undefined }, after: string | undefined, limit: number) {
+export function exportPage(
+  db: Db,
+  accountId: string,
+  mode: Mode,
+  filter: { planId?: string | undefined },
+  after: string | undefined,
+  limit: number,
+) {
   let q = db
     .selectFrom('memberships as m')
     .innerJoin('plans as pl', 'pl.id', 'm.plan_id')
@@ -220,7 +371,10 @@ export function exportPage(db: Db, accountId: string, mode: Mode, filter: { plan
     .where('m.mode', '=', mode);
   if (filter.planId !== undefined) q = q.where('m.plan_id', '=', filter.planId);
   // The cursor is the last membership's id: its (created_at, id) read here, to the microsecond.
-  if (after !== undefined) q = q.where(sql<boolean>`(m.created_at, m.id) > (select c.created_at, c.id from memberships c where c.id = ${after})`);
+  if (after !== undefined)
+    q = q.where(
+      sql<boolean>`(m.created_at, m.id) > (select c.created_at, c.id from memberships c where c.id = ${after})`,
+    );
   return q.orderBy('m.created_at').orderBy('m.id').limit(limit).execute();
 }
 
@@ -238,12 +392,23 @@ export function findMemberCode(db: Db, id: string): Promise<MemberCodeRow | unde
 
 /** The code the mail carries replaces the placeholder the request stored (only while unused and live). */
 export async function setMemberCodeHash(db: Db, id: string, codeHash: string, now: Date): Promise<boolean> {
-  const r = await db.updateTable('member_codes').set({ code_hash: codeHash }).where('id', '=', id).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  const r = await db
+    .updateTable('member_codes')
+    .set({ code_hash: codeHash })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
 /** The newest code asked for this address on this account and mode. */
-export function latestMemberCode(db: Db, accountId: string, mode: Mode, email: string): Promise<MemberCodeRow | undefined> {
+export function latestMemberCode(
+  db: Db,
+  accountId: string,
+  mode: Mode,
+  email: string,
+): Promise<MemberCodeRow | undefined> {
   return db
     .selectFrom('member_codes')
     .selectAll()
@@ -257,7 +422,12 @@ export function latestMemberCode(db: Db, accountId: string, mode: Mode, email: s
 }
 
 /** Counts one try on a live, unused code with tries left; undefined when it has none. */
-export function takeMemberCodeTry(db: Db, id: string, maxTries: number, now: Date): Promise<MemberCodeRow | undefined> {
+export function takeMemberCodeTry(
+  db: Db,
+  id: string,
+  maxTries: number,
+  now: Date,
+): Promise<MemberCodeRow | undefined> {
   return db
     .updateTable('member_codes')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
@@ -271,7 +441,12 @@ export function takeMemberCodeTry(db: Db, id: string, maxTries: number, now: Dat
 
 /** Uses the code once: false when another request used it first. */
 export async function useMemberCode(db: Db, id: string, now: Date): Promise<boolean> {
-  const r = await db.updateTable('member_codes').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  const r = await db
+    .updateTable('member_codes')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 

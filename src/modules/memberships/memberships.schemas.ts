@@ -9,7 +9,10 @@ export const Membership = Type.Object({
   name: Type.String(),
   email: Type.String(),
   phone: Nullable(Type.String()),
-  status: Type.String({ description: 'Stored state: created, authorised, active, halted, ended or pending_payment. A lapsed fixed term stays active.' }),
+  status: Type.String({
+    description:
+      'Stored state: created, authorised, active, halted, ended or pending_payment. A lapsed fixed term stays active.',
+  }),
   displayStatus: Type.Union(
     [
       Type.Literal('pending_authorisation'),

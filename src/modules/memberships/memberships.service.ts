@@ -40,7 +40,8 @@ export const PLAN_CURRENCY = 'INR';
 export async function loadOwnedMembership(db: Db, p: KeyPrincipal, id: string): Promise<MembershipRow> {
   const m = await repo.findMembership(db, id);
   if (!m || m.mode !== p.mode) throw notFound('no such membership', 'membership_not_found');
-  if (m.account_id !== p.userId) throw appError('not_your_object', 'this membership belongs to another account');
+  if (m.account_id !== p.userId)
+    throw appError('not_your_object', 'this membership belongs to another account');
   return m;
 }
 
@@ -50,19 +51,49 @@ export async function planOf(db: Db, m: Pick<MembershipRow, 'plan_id'>): Promise
 }
 
 export function standingInput(m: MembershipRow, plan: Pick<PlanRow, 'kind'>) {
-  return { status: m.status, kind: plan.kind, validUntil: m.valid_until, cancelAtPeriodEnd: m.cancel_at_period_end, endedAt: m.ended_at };
+  return {
+    status: m.status,
+    kind: plan.kind,
+    validUntil: m.valid_until,
+    cancelAtPeriodEnd: m.cancel_at_period_end,
+    endedAt: m.ended_at,
+  };
 }
 
-export function listMembers(db: Db, p: KeyPrincipal, filter: { planId?: string | undefined; email?: string | undefined }) {
-  return repo.listMembersWithKind(db, p.userId, p.mode, { planId: filter.planId, email: filter.email?.trim().toLowerCase() });
+export function listMembers(
+  db: Db,
+  p: KeyPrincipal,
+  filter: { planId?: string | undefined; email?: string | undefined },
+) {
+  return repo.listMembersWithKind(db, p.userId, p.mode, {
+    planId: filter.planId,
+    email: filter.email?.trim().toLowerCase(),
+  });
 }
 
 /** One page of members, oldest first; `count` is the total matching the filter. */
-export async function pageMembers(db: Db, p: KeyPrincipal, filter: { planId?: string | undefined; email?: string | undefined }, page: { limit: number; startingAfter?: string | undefined }) {
+export async function pageMembers(
+  db: Db,
+  p: KeyPrincipal,
+  filter: { planId?: string | undefined; email?: string | undefined },
+  page: { limit: number; startingAfter?: string | undefined },
+) {
   const f = { planId: filter.planId, email: filter.email?.trim().toLowerCase() };
-  const rows = await repo.pageMembersWithKind(db, p.userId, p.mode, f, page.limit, decodeCursor(page.startingAfter));
+  const rows = await repo.pageMembersWithKind(
+    db,
+    p.userId,
+    p.mode,
+    f,
+    page.limit,
+    decodeCursor(page.startingAfter),
+  );
   const out = pageOf(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }));
-  return { items: out.items, hasMore: out.hasMore, nextCursor: out.nextCursor, count: await repo.countMembers(db, p.userId, p.mode, f) };
+  return {
+    items: out.items,
+    hasMore: out.hasMore,
+    nextCursor: out.nextCursor,
+    count: await repo.countMembers(db, p.userId, p.mode, f),
+  };
 }
 
 export function presentMembership(m: MembershipRow, kind: PlanRow['kind'], now: Date) {
@@ -92,8 +123,15 @@ export async function presentNow(deps: { db: Db; clock: Clock }, m: MembershipRo
 }
 
 /** Members-only tiers ask this: a live membership in good standing on this account and mode. */
-export async function hasGoodStanding(deps: { db: Db; clock: Clock }, accountId: string, mode: Mode, email: string): Promise<boolean> {
-  const rows = await repo.listMembersWithKind(deps.db, accountId, mode, { email: email.trim().toLowerCase() });
+export async function hasGoodStanding(
+  deps: { db: Db; clock: Clock },
+  accountId: string,
+  mode: Mode,
+  email: string,
+): Promise<boolean> {
+  const rows = await repo.listMembersWithKind(deps.db, accountId, mode, {
+    email: email.trim().toLowerCase(),
+  });
   const now = await nowFor(deps, accountId, mode);
   return rows.some((r) => computeStanding(standingInput(r, { kind: r.plan_kind }), now).goodStanding);
 }
@@ -102,18 +140,32 @@ export async function hasGoodStanding(deps: { db: Db; clock: Clock }, accountId:
  * Members-only tiers with a checkout key ask this: the membership `membershipId` is of
  * this account and mode, carries this email, and is in good standing now.
  */
-export async function isInGoodStanding(deps: { db: Db; clock: Clock }, accountId: string, mode: Mode, membershipId: string, email: string): Promise<boolean> {
+export async function isInGoodStanding(
+  deps: { db: Db; clock: Clock },
+  accountId: string,
+  mode: Mode,
+  membershipId: string,
+  email: string,
+): Promise<boolean> {
   const m = await repo.findMembership(deps.db, membershipId);
-  if (!m || m.account_id !== accountId || m.mode !== mode || m.email.toLowerCase() !== email.trim().toLowerCase()) return false;
+  if (
+    !m ||
+    m.account_id !== accountId ||
+    m.mode !== mode ||
+    m.email.toLowerCase() !== email.trim().toLowerCase()
+  )
+    return false;
   const plan = await planOf(deps.db, m);
   return computeStanding(standingInput(m, plan), await nowFor(deps, accountId, mode)).goodStanding;
 }
 
 /** The membership waiting for payment on this gateway order (reconciliation and the plan page ask). */
-export const findByPendingOrder = (db: Db, mode: Mode, orderId: string) => repo.findByPendingOrder(db, mode, orderId);
+export const findByPendingOrder = (db: Db, mode: Mode, orderId: string) =>
+  repo.findByPendingOrder(db, mode, orderId);
 
 /** The membership of this gateway subscription (the plan page's sandbox mandate asks). */
-export const findBySubscription = (db: Db, mode: Mode, subscriptionId: string) => repo.findBySubscription(db, mode, subscriptionId);
+export const findBySubscription = (db: Db, mode: Mode, subscriptionId: string) =>
+  repo.findBySubscription(db, mode, subscriptionId);
 
 /** Whether some membership's last period was paid with this payment (reconciliation asks). */
 export async function isPaymentBound(db: Db, paymentId: string): Promise<boolean> {
@@ -129,7 +181,8 @@ export async function addManualMember(
   if (!plan) throw notFound('no such plan', 'plan_not_found');
   const email = await assertDeliverable(deps.checkEmail, input.email);
   const validUntil = new Date(input.validUntil);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(input.validUntil) || Number.isNaN(validUntil.getTime())) throw badRequest('invalid_date', 'validUntil must be an ISO 8601 date or date-time');
+  if (!/^\d{4}-\d{2}-\d{2}/.test(input.validUntil) || Number.isNaN(validUntil.getTime()))
+    throw badRequest('invalid_date', 'validUntil must be an ISO 8601 date or date-time');
   const now = deps.clock.now();
   const values = {
     name: input.name.trim(),
@@ -172,7 +225,12 @@ export async function addManualMember(
  * The key's account's members in its mode for an export, oldest first, with plan name and
  * kind: `batchSize` at a time, each batch read when the reader asks for it.
  */
-export async function* exportMembers(db: Db, p: KeyPrincipal, filter: { planId?: string | undefined }, batchSize: number) {
+export async function* exportMembers(
+  db: Db,
+  p: KeyPrincipal,
+  filter: { planId?: string | undefined },
+  batchSize: number,
+) {
   let after: string | undefined;
   for (;;) {
     const rows = await repo.exportPage(db, p.userId, p.mode, filter, after, batchSize);

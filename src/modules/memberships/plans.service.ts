@@ -31,18 +31,30 @@ export async function createPlan(deps: MembershipDeps, p: KeyPrincipal, input: P
   const name = input.name.trim();
   if (name === '' || name.length > 80) throw badRequest('invalid_plan', 'name must be 1 to 80 characters');
   const description = input.description?.trim() || null;
-  if (description !== null && description.length > 500) throw badRequest('invalid_plan', 'description must be at most 500 characters');
+  if (description !== null && description.length > 500)
+    throw badRequest('invalid_plan', 'description must be at most 500 characters');
   const amountPaise = rupeesToPaise(input.amount, 'amount');
   if (amountPaise < 100) throw badRequest('invalid_plan', 'amount must be at least 1 rupee');
   const kind = input.kind ?? 'recurring';
   if (kind === 'fixed_term') {
-    if (input.termMonths === undefined) throw badRequest('invalid_plan', 'termMonths (1 to 120) is required for a fixed_term plan');
+    if (input.termMonths === undefined)
+      throw badRequest('invalid_plan', 'termMonths (1 to 120) is required for a fixed_term plan');
     if (input.period !== undefined) throw badRequest('invalid_plan', 'period is for recurring plans only');
-    if (input.totalCount !== undefined) throw badRequest('invalid_plan', 'totalCount is for recurring plans only');
+    if (input.totalCount !== undefined)
+      throw badRequest('invalid_plan', 'totalCount is for recurring plans only');
   } else {
-    if (input.period === undefined) throw badRequest('invalid_plan', 'period (weekly, monthly, quarterly or yearly) is required for a recurring plan');
-    if (input.termMonths !== undefined) throw badRequest('invalid_plan', 'termMonths is for fixed_term plans only');
-    if (amountPaise > RECURRING_MAX_PAISE) throw badRequest('amount_above_recurring_limit', 'a recurring plan may charge at most 15,000 rupees per period');
+    if (input.period === undefined)
+      throw badRequest(
+        'invalid_plan',
+        'period (weekly, monthly, quarterly or yearly) is required for a recurring plan',
+      );
+    if (input.termMonths !== undefined)
+      throw badRequest('invalid_plan', 'termMonths is for fixed_term plans only');
+    if (amountPaise > RECURRING_MAX_PAISE)
+      throw badRequest(
+        'amount_above_recurring_limit',
+        'a recurring plan may charge at most 15,000 rupees per period',
+      );
   }
   const row = {
     id: deps.ids.make('plan', 12),
@@ -78,15 +90,32 @@ export async function createPlan(deps: MembershipDeps, p: KeyPrincipal, input: P
 }
 
 /** Files the plan under a public slug made from its name (with a suffix when the name's is taken), with its audit entry. */
-async function insertWithSlug(deps: MembershipDeps, p: KeyPrincipal, row: Omit<PlanRow, 'slug'>): Promise<PlanRow> {
+async function insertWithSlug(
+  deps: MembershipDeps,
+  p: KeyPrincipal,
+  row: Omit<PlanRow, 'slug'>,
+): Promise<PlanRow> {
   const base = slugify(row.name, 'plan');
   let slug = (await repo.planSlugTaken(deps.db, base)) ? `${base}-${slugSuffix(deps.ids)}` : base;
-  const facts = { name: row.name, kind: row.kind, amount: Number(row.amount_paise) / 100, termMonths: row.term_months, period: row.period };
+  const facts = {
+    name: row.name,
+    kind: row.kind,
+    amount: Number(row.amount_paise) / 100,
+    termMonths: row.term_months,
+    period: row.period,
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       return await deps.db.transaction().execute(async (trx) => {
         const plan = await repo.insertPlan(trx, { ...row, slug });
-        await audit.recordChange(trx, deps, { accountId: p.userId, mode: p.mode, actor: audit.actorOfKey(p), action: 'plan.create', target: { type: 'plan', id: row.id }, after: { ...facts, slug } });
+        await audit.recordChange(trx, deps, {
+          accountId: p.userId,
+          mode: p.mode,
+          actor: audit.actorOfKey(p),
+          action: 'plan.create',
+          target: { type: 'plan', id: row.id },
+          after: { ...facts, slug },
+        });
         return plan;
       });
     } catch (err) {
@@ -115,16 +144,26 @@ export function listPlans(db: Db, p: KeyPrincipal): Promise<PlanRow[]> {
 }
 
 /** One page of this account's plans in the key's mode, oldest first; `count` is the total. */
-export async function pagePlans(db: Db, p: KeyPrincipal, page: { limit: number; startingAfter?: string | undefined }) {
+export async function pagePlans(
+  db: Db,
+  p: KeyPrincipal,
+  page: { limit: number; startingAfter?: string | undefined },
+) {
   const rows = await repo.pagePlans(db, p.userId, p.mode, page.limit, decodeCursor(page.startingAfter));
   const out = pageOf(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }));
-  return { items: out.items, hasMore: out.hasMore, nextCursor: out.nextCursor, count: await repo.countPlans(db, p.userId, p.mode) };
+  return {
+    items: out.items,
+    hasMore: out.hasMore,
+    nextCursor: out.nextCursor,
+    count: await repo.countPlans(db, p.userId, p.mode),
+  };
 }
 
 /** A plan of this account in this key's mode; 404 for any other. */
 export async function loadOwnedPlan(db: Db, p: KeyPrincipal, planId: string): Promise<PlanRow> {
   const plan = await repo.findPlan(db, planId);
-  if (!plan || plan.account_id !== p.userId || plan.mode !== p.mode) throw notFound('no such plan on this account in this mode', 'plan_not_found');
+  if (!plan || plan.account_id !== p.userId || plan.mode !== p.mode)
+    throw notFound('no such plan on this account in this mode', 'plan_not_found');
   return plan;
 }
 

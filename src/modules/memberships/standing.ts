@@ -2,7 +2,13 @@
 // Pure.
 import type { MembershipStatus, PlanKind } from '../../db/database.js';
 
-export type DisplayStatus = 'pending_authorisation' | 'active' | 'past_due' | 'cancelling' | 'ended' | 'expired';
+export type DisplayStatus =
+  | 'pending_authorisation'
+  | 'active'
+  | 'past_due'
+  | 'cancelling'
+  | 'ended'
+  | 'expired';
 
 export interface StandingInput {
   status: MembershipStatus;
@@ -12,11 +18,16 @@ export interface StandingInput {
   endedAt: Date | null;
 }
 
-export function computeStanding(m: StandingInput, now: Date): { goodStanding: boolean; displayStatus: DisplayStatus } {
+export function computeStanding(
+  m: StandingInput,
+  now: Date,
+): { goodStanding: boolean; displayStatus: DisplayStatus } {
   const t = now.getTime();
   const paidUp = m.validUntil !== null && m.validUntil.getTime() > t;
-  if (m.status === 'ended' || (m.endedAt !== null && m.endedAt.getTime() <= t)) return { goodStanding: false, displayStatus: 'ended' };
-  if (m.status === 'created' || m.status === 'pending_payment') return { goodStanding: false, displayStatus: 'pending_authorisation' };
+  if (m.status === 'ended' || (m.endedAt !== null && m.endedAt.getTime() <= t))
+    return { goodStanding: false, displayStatus: 'ended' };
+  if (m.status === 'created' || m.status === 'pending_payment')
+    return { goodStanding: false, displayStatus: 'pending_authorisation' };
   if (m.status === 'halted') return { goodStanding: false, displayStatus: 'past_due' };
   if (m.kind === 'fixed_term') {
     // A lapsed fixed term stays `active` in storage; it reads as expired.
@@ -28,7 +39,8 @@ export function computeStanding(m: StandingInput, now: Date): { goodStanding: bo
     if (m.validUntil !== null && !paidUp) return { goodStanding: false, displayStatus: 'ended' };
     return { goodStanding: true, displayStatus: 'cancelling' };
   }
-  if (m.status === 'active' && m.validUntil !== null && !paidUp) return { goodStanding: false, displayStatus: 'past_due' };
+  if (m.status === 'active' && m.validUntil !== null && !paidUp)
+    return { goodStanding: false, displayStatus: 'past_due' };
   return { goodStanding: true, displayStatus: 'active' };
 }
 

@@ -10,7 +10,15 @@ import { nowFor } from '../accounts/account-clock.js';
 import * as orderChecks from '../payments/order-checks.js';
 import { applyMembershipPayment } from './membership-payment.js';
 import * as repo from './memberships.repo.js';
-import { loadOwnedMembership, planOf, PLAN_CURRENCY, standingInput, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';
+import {
+  loadOwnedMembership,
+  planOf,
+  PLAN_CURRENCY,
+  standingInput,
+  type MembershipDeps,
+  type MembershipRow,
+  type PlanRow,
+} from './memberships.service.js';
 import { loadOwnedPlan } from './plans.service.js';
 import { computeStanding, inRenewalWindow, renewedUntil } from './standing.js';
 import type { Mode } from '../../db/database.js';
@@ -22,7 +30,14 @@ import type { Mode } from '../../db/database.js';
  */
 export type SubscribeResult =
   | { kind: 'recurring'; existing: boolean; existedBefore: boolean; membership: MembershipRow; keyId: string }
-  | { kind: 'fixed_term'; existing: boolean; existedBefore: boolean; membership: MembershipRow; order: { id: string; amount: number; currency: string } | null; keyId: string };
+  | {
+      kind: 'fixed_term';
+      existing: boolean;
+      existedBefore: boolean;
+      membership: MembershipRow;
+      order: { id: string; amount: number; currency: string } | null;
+      keyId: string;
+    };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -38,16 +53,32 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * nothing stored changes; a running term outside its renewal
  * window and a live mandate answer themselves. undefined: a new order or mandate is due.
  */
-function openAnswer(plan: PlanRow, m: MembershipRow | undefined, now: Date, keyId: string): SubscribeResult | undefined {
+function openAnswer(
+  plan: PlanRow,
+  m: MembershipRow | undefined,
+  now: Date,
+  keyId: string,
+): SubscribeResult | undefined {
   if (!m) return undefined;
   if (plan.kind === 'recurring') {
-    if (m.subscription_id !== null && m.status !== 'ended' && computeStanding(standingInput(m, plan), now).displayStatus !== 'ended') {
+    if (
+      m.subscription_id !== null &&
+      m.status !== 'ended' &&
+      computeStanding(standingInput(m, plan), now).displayStatus !== 'ended'
+    ) {
       return { kind: 'recurring', existing: true, existedBefore: true, membership: m, keyId };
     }
     return undefined;
   }
   if (m.pending_order_id !== null && (m.status === 'pending_payment' || m.status === 'active')) {
-    return { kind: 'fixed_term', existing: true, existedBefore: true, membership: m, order: { id: m.pending_order_id, amount: Number(m.pending_amount_paise), currency: PLAN_CURRENCY }, keyId };
+    return {
+      kind: 'fixed_term',
+      existing: true,
+      existedBefore: true,
+      membership: m,
+      order: { id: m.pending_order_id, amount: Number(m.pending_amount_paise), currency: PLAN_CURRENCY },
+      keyId,
+    };
   }
   if (m.status === 'active' && !m.cancel_at_period_end && !inRenewalWindow(m.valid_until, now)) {
     return { kind: 'fixed_term', existing: true, existedBefore: true, membership: m, order: null, keyId };
@@ -65,7 +96,10 @@ export async function subscribe(
   if (name === '') throw badRequest('invalid_name', 'name must not be empty');
   const email = await assertDeliverable(deps.checkEmail, input.email);
   const phone = input.phone?.trim() || null;
-  const keyId = plan.kind === 'recurring' ? deps.subscriptionsFor(p.mode, p.userId).keyId : deps.gatewayFor(p.mode, p.userId).keyId;
+  const keyId =
+    plan.kind === 'recurring'
+      ? deps.subscriptionsFor(p.mode, p.userId).keyId
+      : deps.gatewayFor(p.mode, p.userId).keyId;
   const waitUntil = performance.now() + CLAIM_WAIT_MS;
 
   for (;;) {
@@ -104,11 +138,22 @@ export async function subscribe(
         });
     if (!claimed) {
       // Another subscribe holds the claim (or changed the row): wait for its order.
-      if (performance.now() > waitUntil) throw appError('busy', 'another subscribe for this email is creating its order; retry shortly', {}, { 'retry-after': '2' });
+      if (performance.now() > waitUntil)
+        throw appError(
+          'busy',
+          'another subscribe for this email is creating its order; retry shortly',
+          {},
+          { 'retry-after': '2' },
+        );
       await sleep(50);
       continue;
     }
-    const done = await withClaim(deps, p, plan, claimed, existing === undefined, receipt, { name, phone, email, now });
+    const done = await withClaim(deps, p, plan, claimed, existing === undefined, receipt, {
+      name,
+      phone,
+      email,
+      now,
+    });
     if (done) return { ...done, existedBefore: existing !== undefined, keyId } as SubscribeResult;
     // The claim was taken over meanwhile (ours looked dead): answer what is there now.
   }
@@ -155,10 +200,22 @@ async function withClaim(
 
   // Fixed term: a receipt of its own per order, written before the call, so a lost answer is found by it.
   const gateway = deps.gatewayFor(p.mode, p.userId);
-  await orderChecks.openOrderCheck(deps, { receipt, kind: 'membership', mode: p.mode, accountId: p.userId, amount: Number(plan.amount_paise), currency: PLAN_CURRENCY });
+  await orderChecks.openOrderCheck(deps, {
+    receipt,
+    kind: 'membership',
+    mode: p.mode,
+    accountId: p.userId,
+    amount: Number(plan.amount_paise),
+    currency: PLAN_CURRENCY,
+  });
   let order;
   try {
-    order = await gateway.createOrder({ amount: Number(plan.amount_paise), currency: PLAN_CURRENCY, receipt, notes: { planId: plan.id, email: who.email } });
+    order = await gateway.createOrder({
+      amount: Number(plan.amount_paise),
+      currency: PLAN_CURRENCY,
+      receipt,
+      notes: { planId: plan.id, email: who.email },
+    });
   } catch (err) {
     await repo.dropClaim(deps.db, m.id, receipt, inserted);
     throw gatewayFailure(err, 'create the order');
@@ -176,14 +233,27 @@ async function withClaim(
     updated_at: at,
   });
   // A lost claim leaves this order to nobody: the reconciliation sweep refunds any payment for it.
-  return membership ? { kind: 'fixed_term', existing: false, membership, order: { id: order.id, amount: order.amount, currency: order.currency } } : undefined;
+  return membership
+    ? {
+        kind: 'fixed_term',
+        existing: false,
+        membership,
+        order: { id: order.id, amount: order.amount, currency: order.currency },
+      }
+    : undefined;
 }
 
 /** Step 2 of a fixed-term payment, verified at the gateway like a ticket payment. */
-export async function confirm(deps: MembershipDeps, p: KeyPrincipal, id: string, input: { orderId: string; paymentId: string }): Promise<MembershipRow> {
+export async function confirm(
+  deps: MembershipDeps,
+  p: KeyPrincipal,
+  id: string,
+  input: { orderId: string; paymentId: string },
+): Promise<MembershipRow> {
   const m = await loadOwnedMembership(deps.db, p, id);
   if (m.last_payment_id === input.paymentId) return m;
-  if (m.pending_order_id === null || m.pending_order_id !== input.orderId) throw paymentNotVerified('orderId is not the open order of this membership');
+  if (m.pending_order_id === null || m.pending_order_id !== input.orderId)
+    throw paymentNotVerified('orderId is not the open order of this membership');
   const payment = await verifyPayment(
     deps.gatewayFor(m.mode, m.account_id),
     { orderId: m.pending_order_id, amountPaise: Number(m.pending_amount_paise), currency: PLAN_CURRENCY },
@@ -194,7 +264,11 @@ export async function confirm(deps: MembershipDeps, p: KeyPrincipal, id: string,
   return done;
 }
 
-async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentId: string): Promise<MembershipRow | undefined> {
+async function applyTermPayment(
+  deps: MembershipDeps,
+  m: MembershipRow,
+  paymentId: string,
+): Promise<MembershipRow | undefined> {
   const plan = await planOf(deps.db, m);
   const paidAt = await nowFor(deps, m.account_id, m.mode);
   try {
@@ -212,10 +286,17 @@ async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentI
       // member's mails: a confirmation when the membership starts, a receipt per charge.
       if (u) {
         const amountPaise = Number(m.pending_amount_paise);
-        await applyMembershipPayment(trx, deps, m, { id: paymentId, amountPaise, paidAt, validUntil: u.valid_until }, m.status !== 'active');
+        await applyMembershipPayment(
+          trx,
+          deps,
+          m,
+          { id: paymentId, amountPaise, paidAt, validUntil: u.valid_until },
+          m.status !== 'active',
+        );
       }
       // The period's payment is recorded with its order, so reconciliation knows it is spoken for.
-      if (u && m.pending_order_id !== null) await orderChecks.recordMembershipPayment(trx, m.pending_order_id, paymentId);
+      if (u && m.pending_order_id !== null)
+        await orderChecks.recordMembershipPayment(trx, m.pending_order_id, paymentId);
       return u;
     });
     if (updated) {
@@ -230,7 +311,12 @@ async function applyTermPayment(deps: MembershipDeps, m: MembershipRow, paymentI
 }
 
 /** The gateway's paid notification for a fixed-term order. */
-export async function confirmFromGateway(deps: MembershipDeps, mode: Mode, orderId: string, payment: GatewayPayment): Promise<'confirmed' | 'ignored'> {
+export async function confirmFromGateway(
+  deps: MembershipDeps,
+  mode: Mode,
+  orderId: string,
+  payment: GatewayPayment,
+): Promise<'confirmed' | 'ignored'> {
   const m = await repo.findByPendingOrder(deps.db, mode, orderId);
   // Only money that is captured and still held pays for a period: not a refunded or
   // merely created payment, not another amount or currency.

@@ -13,7 +13,12 @@ import { queueConfirmationMail } from './membership-mail.jobs.js';
 import { applyMembershipPayment } from './membership-payment.js';
 import * as repo from './memberships.repo.js';
 import { planOf, type MembershipDeps, type MembershipRow, type PlanRow } from './memberships.service.js';
-import { endingClaimHeld, nextSubscriptionState, type SubscriptionChange, type SubscriptionEvent } from './subscription-state.js';
+import {
+  endingClaimHeld,
+  nextSubscriptionState,
+  type SubscriptionChange,
+  type SubscriptionEvent,
+} from './subscription-state.js';
 
 /** `refunding`: a charge came for a membership that ended (or is ending now) first: its money goes back. */
 export type SubscriptionEventResult = 'applied' | 'ignored' | 'refunding';
@@ -47,7 +52,11 @@ export async function applySubscriptionEvent(
       const held = await chargeWithoutPeriod(trx, deps, m, charge);
       if (held) return held;
     }
-    const change = nextSubscriptionState({ status: m.status, validUntil: m.valid_until }, event, { now, period: plan.period, currentEnd });
+    const change = nextSubscriptionState({ status: m.status, validUntil: m.valid_until }, event, {
+      now,
+      period: plan.period,
+      currentEnd,
+    });
     if (!change) return 'ignored';
     return applyChange(trx, deps, { m, plan, subscriptionId, now, change, event, charge });
   });
@@ -58,7 +67,12 @@ export async function applySubscriptionEvent(
  * for a membership ended, or held by a cancel that ends it now, before the charge was
  * applied — refunded. undefined: the charge pays for a period.
  */
-async function chargeWithoutPeriod(trx: Db, deps: MembershipDeps, m: MembershipRow, charge: ChargePayment): Promise<SubscriptionEventResult | undefined> {
+async function chargeWithoutPeriod(
+  trx: Db,
+  deps: MembershipDeps,
+  m: MembershipRow,
+  charge: ChargePayment,
+): Promise<SubscriptionEventResult | undefined> {
   if (await ledger.hasMembershipPayment(trx, m.id, charge.id)) return 'ignored';
   if (await isChargeRefunded(trx, m.mode, charge.id)) return 'ignored';
   if (m.status !== 'ended' && !endingClaimHeld(m.ending_claimed_at, deps.clock.now())) return undefined;
@@ -69,7 +83,15 @@ async function chargeWithoutPeriod(trx: Db, deps: MembershipDeps, m: MembershipR
 async function applyChange(
   trx: Db,
   deps: MembershipDeps,
-  c: { m: MembershipRow; plan: PlanRow; subscriptionId: string; now: Date; change: SubscriptionChange; event: SubscriptionEvent; charge: ChargePayment | undefined },
+  c: {
+    m: MembershipRow;
+    plan: PlanRow;
+    subscriptionId: string;
+    now: Date;
+    change: SubscriptionChange;
+    event: SubscriptionEvent;
+    charge: ChargePayment | undefined;
+  },
 ): Promise<SubscriptionEventResult> {
   const { m, plan, now, change } = c;
   const at = deps.clock.now();
@@ -82,25 +104,54 @@ async function applyChange(
         accountId: m.account_id,
         mode: m.mode,
         type: 'subscription.authenticated',
-        data: { membershipId: m.id, planId: m.plan_id, planName: plan.name, subscriptionId: c.subscriptionId, name: m.name, email: m.email, authorisedAt: now.toISOString() },
+        data: {
+          membershipId: m.id,
+          planId: m.plan_id,
+          planName: plan.name,
+          subscriptionId: c.subscriptionId,
+          name: m.name,
+          email: m.email,
+          authorisedAt: now.toISOString(),
+        },
       });
       return 'applied';
     }
     case 'active': {
       // A charge's money enters the ledger with the period it pays for. The sandbox's
       // charges carry no gateway payment, so the sandbox names one.
-      const paid = c.event !== 'charged' ? undefined : (c.charge ?? (m.mode === 'test' ? { id: deps.ids.make('spay', 12), amount: Number(plan.amount_paise) } : undefined));
-      await repo.updateMembership(trx, m.id, { status: 'active', valid_until: change.validUntil, updated_at: at });
+      const paid =
+        c.event !== 'charged'
+          ? undefined
+          : (c.charge ??
+            (m.mode === 'test'
+              ? { id: deps.ids.make('spay', 12), amount: Number(plan.amount_paise) }
+              : undefined));
+      await repo.updateMembership(trx, m.id, {
+        status: 'active',
+        valid_until: change.validUntil,
+        updated_at: at,
+      });
       // Activated before its authentication arrived: the membership starts here, once.
       if (m.status === 'created') await queueConfirmationMail(trx, deps, m.id, now);
-      if (paid) await applyMembershipPayment(trx, deps, m, { id: paid.id, amountPaise: paid.amount, paidAt: now, validUntil: change.validUntil });
+      if (paid)
+        await applyMembershipPayment(trx, deps, m, {
+          id: paid.id,
+          amountPaise: paid.amount,
+          paidAt: now,
+          validUntil: change.validUntil,
+        });
       return 'applied';
     }
     case 'halted':
       await repo.updateMembership(trx, m.id, { status: 'halted', updated_at: at });
       return 'applied';
     case 'ended':
-      await repo.updateMembership(trx, m.id, { status: 'ended', ended_at: change.endedAt, ending_claimed_at: null, updated_at: at });
+      await repo.updateMembership(trx, m.id, {
+        status: 'ended',
+        ended_at: change.endedAt,
+        ending_claimed_at: null,
+        updated_at: at,
+      });
       return 'applied';
   }
 }

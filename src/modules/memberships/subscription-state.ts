@@ -6,9 +6,26 @@ import type { MembershipStatus } from '../../db/database.js';
 import type { PlanPeriod } from '../payments/gateway.js';
 import { periodEnd } from './standing.js';
 
-export type SubscriptionEvent = 'authenticated' | 'activated' | 'charged' | 'halted' | 'cancelled' | 'completed' | 'pending' | 'resumed';
+export type SubscriptionEvent =
+  | 'authenticated'
+  | 'activated'
+  | 'charged'
+  | 'halted'
+  | 'cancelled'
+  | 'completed'
+  | 'pending'
+  | 'resumed';
 
-export const SUBSCRIPTION_EVENTS: readonly SubscriptionEvent[] = ['authenticated', 'activated', 'charged', 'halted', 'cancelled', 'completed', 'pending', 'resumed'];
+export const SUBSCRIPTION_EVENTS: readonly SubscriptionEvent[] = [
+  'authenticated',
+  'activated',
+  'charged',
+  'halted',
+  'cancelled',
+  'completed',
+  'pending',
+  'resumed',
+];
 
 export function isSubscriptionEvent(value: string): value is SubscriptionEvent {
   return (SUBSCRIPTION_EVENTS as readonly string[]).includes(value);
@@ -54,8 +71,15 @@ export function nextSubscriptionState(
       // A period is added from the later of now and the current end; `activated` keeps a
       // current end it already has. The end never moves back.
       const base = m.validUntil !== null && m.validUntil.getTime() > at.now.getTime() ? m.validUntil : at.now;
-      const until = at.currentEnd ?? (event === 'activated' && m.validUntil !== null ? m.validUntil : periodEnd(base, at.period ?? 'monthly'));
-      return { status: 'active', validUntil: m.validUntil !== null && m.validUntil.getTime() > until.getTime() ? m.validUntil : until };
+      const until =
+        at.currentEnd ??
+        (event === 'activated' && m.validUntil !== null
+          ? m.validUntil
+          : periodEnd(base, at.period ?? 'monthly'));
+      return {
+        status: 'active',
+        validUntil: m.validUntil !== null && m.validUntil.getTime() > until.getTime() ? m.validUntil : until,
+      };
     }
     case 'halted':
       return { status: 'halted' };

@@ -32,7 +32,12 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'Requests answered, by method, route template and status', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by method, route template and status',
+    labelNames,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from request to answer, by method, route template and status',
@@ -41,11 +46,34 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     registers: [registry],
   });
 
-  const jobsPending = new Gauge({ name: 'jobs_pending', help: 'Jobs waiting to run, by topic', labelNames: ['topic'], registers: [registry] });
-  const jobsRetrying = new Gauge({ name: 'jobs_retrying', help: 'Pending jobs that failed at least once (mail, webhook and refund deliveries failing), by topic', labelNames: ['topic'], registers: [registry] });
-  const jobsDead = new Gauge({ name: 'jobs_dead', help: 'Jobs parked as dead after their retry window, by topic', labelNames: ['topic'], registers: [registry] });
-  const oldest = new Gauge({ name: 'jobs_oldest_pending_age_seconds', help: 'Age of the oldest pending job (0 when none waits)', registers: [registry] });
-  const webhookFailures = new Gauge({ name: 'webhook_delivery_failures_last_hour', help: 'Webhook delivery attempts in the last hour that got no 2xx answer', registers: [registry] });
+  const jobsPending = new Gauge({
+    name: 'jobs_pending',
+    help: 'Jobs waiting to run, by topic',
+    labelNames: ['topic'],
+    registers: [registry],
+  });
+  const jobsRetrying = new Gauge({
+    name: 'jobs_retrying',
+    help: 'Pending jobs that failed at least once (mail, webhook and refund deliveries failing), by topic',
+    labelNames: ['topic'],
+    registers: [registry],
+  });
+  const jobsDead = new Gauge({
+    name: 'jobs_dead',
+    help: 'Jobs parked as dead after their retry window, by topic',
+    labelNames: ['topic'],
+    registers: [registry],
+  });
+  const oldest = new Gauge({
+    name: 'jobs_oldest_pending_age_seconds',
+    help: 'Age of the oldest pending job (0 when none waits)',
+    registers: [registry],
+  });
+  const webhookFailures = new Gauge({
+    name: 'webhook_delivery_failures_last_hour',
+    help: 'Webhook delivery attempts in the last hour that got no 2xx answer',
+    registers: [registry],
+  });
   const reconcile = new Gauge({
     name: 'reconcile_orders',
     help: 'Gateway orders watched by the reconciliation sweep, by state (open, settled) and last outcome',
@@ -67,7 +95,11 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   /** Reads what the database knows, once per scrape, before the text is written. */
   async function refresh(): Promise<void> {
     const now = deps.clock.now();
-    const [stats, failures, outcomes] = await Promise.all([topicStats(deps.db), countFailedDeliveriesSince(deps.db, new Date(now.getTime() - 3_600_000)), outcomeCounts(deps.db)]);
+    const [stats, failures, outcomes] = await Promise.all([
+      topicStats(deps.db),
+      countFailedDeliveriesSince(deps.db, new Date(now.getTime() - 3_600_000)),
+      outcomeCounts(deps.db),
+    ]);
     jobsPending.reset();
     jobsRetrying.reset();
     jobsDead.reset();
@@ -81,7 +113,8 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     oldest.set(first === null ? 0 : Math.max(0, (now.getTime() - first.getTime()) / 1000));
     webhookFailures.set(failures);
     reconcile.reset();
-    for (const r of outcomes) reconcile.set({ state: r.open ? 'open' : 'settled', outcome: r.outcome ?? 'none' }, r.n);
+    for (const r of outcomes)
+      reconcile.set({ state: r.open ? 'open' : 'settled', outcome: r.outcome ?? 'none' }, r.n);
   }
 
   return {
@@ -101,7 +134,12 @@ export function createMetrics(deps: MetricsDeps): Metrics {
 /** Counts every answer by its route template (never the raw path: ids would explode the labels). */
 export function countRequests(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (req, reply, done) => {
-    metrics.observe(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observe(
+      req.method,
+      req.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 }

@@ -20,7 +20,14 @@ export interface Capture {
 export async function recordCapture(db: Db, c: Capture, at: Date): Promise<void> {
   await db
     .insertInto('payment_captures')
-    .values({ mode: c.mode, payment_id: c.paymentId, account_id: c.accountId, registration_id: c.registrationId, captured_paise: c.capturedPaise, created_at: at })
+    .values({
+      mode: c.mode,
+      payment_id: c.paymentId,
+      account_id: c.accountId,
+      registration_id: c.registrationId,
+      captured_paise: c.capturedPaise,
+      created_at: at,
+    })
     .onConflict((oc) => oc.columns(['mode', 'payment_id']).doNothing())
     .execute();
 }
@@ -35,8 +42,20 @@ export async function reserveRefund(db: Db, c: Capture, paise: number, at: Date)
     await sql`savepoint reserve_refund`.execute(db);
     await db
       .insertInto('payment_captures')
-      .values({ mode: c.mode, payment_id: c.paymentId, account_id: c.accountId, registration_id: c.registrationId, captured_paise: c.capturedPaise, refunded_paise: paise, created_at: at })
-      .onConflict((oc) => oc.columns(['mode', 'payment_id']).doUpdateSet({ refunded_paise: sql`payment_captures.refunded_paise + ${paise}` }))
+      .values({
+        mode: c.mode,
+        payment_id: c.paymentId,
+        account_id: c.accountId,
+        registration_id: c.registrationId,
+        captured_paise: c.capturedPaise,
+        refunded_paise: paise,
+        created_at: at,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['mode', 'payment_id'])
+          .doUpdateSet({ refunded_paise: sql`payment_captures.refunded_paise + ${paise}` }),
+      )
       .execute();
     await sql`release savepoint reserve_refund`.execute(db);
     return true;
@@ -58,10 +77,20 @@ export async function releaseRefund(db: Db, mode: Mode, paymentId: string, paise
 }
 
 export function findCapture(db: Db, mode: Mode, paymentId: string) {
-  return db.selectFrom('payment_captures').selectAll().where('mode', '=', mode).where('payment_id', '=', paymentId).executeTakeFirst();
+  return db
+    .selectFrom('payment_captures')
+    .selectAll()
+    .where('mode', '=', mode)
+    .where('payment_id', '=', paymentId)
+    .executeTakeFirst();
 }
 
 /** The gateway refunded all of a payment (a refund job, or one found at the gateway): recorded as such. */
 export async function refundedInFull(db: Db, mode: Mode, paymentId: string): Promise<void> {
-  await db.updateTable('payment_captures').set({ refunded_paise: sql`captured_paise` }).where('mode', '=', mode).where('payment_id', '=', paymentId).execute();
+  await db
+    .updateTable('payment_captures')
+    .set({ refunded_paise: sql`captured_paise` })
+    .where('mode', '=', mode)
+    .where('payment_id', '=', paymentId)
+    .execute();
 }

@@ -29,7 +29,11 @@ export function gatewayFeePaise(pricePaise: number): number {
  * Fees for `quantity` tickets at `unitPaise` each (after any discount), the first
  * of which is the event's paid ticket number `soldBefore + 1`.
  */
-export function bookingFees(unitPaise: number, quantity: number, soldBefore: number): { platform: number; gateway: number } {
+export function bookingFees(
+  unitPaise: number,
+  quantity: number,
+  soldBefore: number,
+): { platform: number; gateway: number } {
   let platform = 0;
   let gateway = 0;
   for (let i = 1; i <= quantity; i++) {

@@ -20,7 +20,16 @@ export interface NewOrderCheck {
 export async function insertOrderCheck(db: Db, row: NewOrderCheck, now: Date): Promise<void> {
   await db
     .insertInto('gateway_orders')
-    .values({ ...row, order_id: null, payment_id: null, created_at: now, check_after: now, settled_at: null, outcome: null, last_error: null })
+    .values({
+      ...row,
+      order_id: null,
+      payment_id: null,
+      created_at: now,
+      check_after: now,
+      settled_at: null,
+      outcome: null,
+      last_error: null,
+    })
     .execute();
 }
 
@@ -29,11 +38,20 @@ export async function attachOrder(db: Db, receipt: string, orderId: string): Pro
 }
 
 export async function recordMembershipPayment(db: Db, orderId: string, paymentId: string): Promise<void> {
-  await db.updateTable('gateway_orders').set({ payment_id: paymentId }).where('order_id', '=', orderId).where('payment_id', 'is', null).execute();
+  await db
+    .updateTable('gateway_orders')
+    .set({ payment_id: paymentId })
+    .where('order_id', '=', orderId)
+    .where('payment_id', 'is', null)
+    .execute();
 }
 
 export async function reopen(db: Db, orderId: string, now: Date): Promise<void> {
-  await db.updateTable('gateway_orders').set({ settled_at: null, check_after: now, checks: 0 }).where('order_id', '=', orderId).execute();
+  await db
+    .updateTable('gateway_orders')
+    .set({ settled_at: null, check_after: now, checks: 0 })
+    .where('order_id', '=', orderId)
+    .execute();
 }
 
 /**
@@ -42,7 +60,12 @@ export async function reopen(db: Db, orderId: string, now: Date): Promise<void> 
  * (the second part, which reads only the open test-mode orders of moved clocks).
  */
 export function dueOrders(db: Db, started: Date, cutoff: Date, limit: number): Promise<OrderRow[]> {
-  const byServiceClock = db.selectFrom('gateway_orders').selectAll().where('settled_at', 'is', null).where('check_after', '<=', started).where('created_at', '<=', cutoff);
+  const byServiceClock = db
+    .selectFrom('gateway_orders')
+    .selectAll()
+    .where('settled_at', 'is', null)
+    .where('check_after', '<=', started)
+    .where('created_at', '<=', cutoff);
   const byMovedClock = db
     .selectFrom('gateway_orders')
     .innerJoin(movedClocks(db), 'moved_clock.account_id', 'gateway_orders.account_id')
@@ -65,7 +88,11 @@ export function dueOrders(db: Db, started: Date, cutoff: Date, limit: number): P
 }
 
 /** Asked about again at `checkAfter`. */
-export async function checkLater(db: Db, receipt: string, change: { checks: number; checkAfter: Date; outcome?: string | null; lastError: string | null }): Promise<void> {
+export async function checkLater(
+  db: Db,
+  receipt: string,
+  change: { checks: number; checkAfter: Date; outcome?: string | null; lastError: string | null },
+): Promise<void> {
   await db
     .updateTable('gateway_orders')
     .set({
@@ -78,7 +105,11 @@ export async function checkLater(db: Db, receipt: string, change: { checks: numb
     .execute();
 }
 
-export async function settle(db: Db, receipt: string, change: { at: Date; outcome: string; checks: number }): Promise<void> {
+export async function settle(
+  db: Db,
+  receipt: string,
+  change: { at: Date; outcome: string; checks: number },
+): Promise<void> {
   await db
     .updateTable('gateway_orders')
     .set({ settled_at: change.at, outcome: change.outcome, checks: change.checks, last_error: null })
@@ -93,12 +124,26 @@ export function findByOrderId(db: Db, orderId: string): Promise<OrderRow | undef
 
 /** Whether some membership period was confirmed with this payment. */
 export async function isRecordedPayment(db: Db, paymentId: string): Promise<boolean> {
-  return (await db.selectFrom('gateway_orders').select('receipt').where('payment_id', '=', paymentId).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('gateway_orders')
+      .select('receipt')
+      .where('payment_id', '=', paymentId)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 /** The payment a membership period was confirmed with on this row, if any. */
 export async function recordedPayment(db: Db, receipt: string): Promise<string | null> {
-  return (await db.selectFrom('gateway_orders').select('payment_id').where('receipt', '=', receipt).executeTakeFirst())?.payment_id ?? null;
+  return (
+    (
+      await db
+        .selectFrom('gateway_orders')
+        .select('payment_id')
+        .where('receipt', '=', receipt)
+        .executeTakeFirst()
+    )?.payment_id ?? null
+  );
 }
 
 export interface OrderListQuery {
@@ -115,10 +160,24 @@ export async function listPage(db: Db, q: OrderListQuery): Promise<OrderRow[]> {
   if (q.status === 'settled') query = query.where('settled_at', 'is not', null);
   if (q.receipt !== undefined) query = query.where('receipt', '=', q.receipt);
   if (q.startingAfter !== undefined) {
-    const after = await db.selectFrom('gateway_orders').select(['created_at', 'receipt']).where('receipt', '=', q.startingAfter).executeTakeFirst();
-    if (after) query = query.where((eb) => eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('receipt', '>', after.receipt)])]));
+    const after = await db
+      .selectFrom('gateway_orders')
+      .select(['created_at', 'receipt'])
+      .where('receipt', '=', q.startingAfter)
+      .executeTakeFirst();
+    if (after)
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '>', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('receipt', '>', after.receipt)]),
+        ]),
+      );
   }
-  return query.orderBy('created_at').orderBy('receipt').limit(q.limit + 1).execute();
+  return query
+    .orderBy('created_at')
+    .orderBy('receipt')
+    .limit(q.limit + 1)
+    .execute();
 }
 
 /** Watched orders by state and last outcome, for /metrics. */

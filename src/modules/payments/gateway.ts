@@ -55,7 +55,12 @@ export class GatewayError extends Error {
 export interface PaymentGateway {
   /** The public key for the gateway's hosted checkout; safe in a browser. */
   readonly keyId: string;
-  createOrder(input: { amount: number; currency: string; receipt: string; notes?: Record<string, string> }): Promise<GatewayOrder>;
+  createOrder(input: {
+    amount: number;
+    currency: string;
+    receipt: string;
+    notes?: Record<string, string>;
+  }): Promise<GatewayOrder>;
   /** null when the gateway does not know the id (Razorpay answers 400 for unknown ids). */
   fetchPayment(paymentId: string): Promise<GatewayPayment | null>;
   capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment>;
@@ -69,7 +74,12 @@ export interface PaymentGateway {
    * first is still in flight 409 (retry it), the sandbox makes it wait and answers the same refund.
    * A refused refund binds no key. Keys are per payment.
    */
-  refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>, idempotencyKey?: string): Promise<GatewayRefund>;
+  refundPayment(
+    paymentId: string,
+    amount?: number,
+    notes?: Record<string, string>,
+    idempotencyKey?: string,
+  ): Promise<GatewayRefund>;
   /** Every payment attempt of an order, failed ones included (reconciliation asks this); [] for an unknown order. */
   fetchOrderPayments(orderId: string): Promise<GatewayPayment[]>;
   /** The order created with this receipt, when a create's answer was lost; null when there is none. */
@@ -77,7 +87,10 @@ export interface PaymentGateway {
 }
 
 /** The key a refund is made under: the caller's, else one from the registration id in its notes (a retried job's refund is the same refund). */
-export function refundKeyOf(idempotencyKey: string | undefined, notes: Record<string, string> | undefined): string | undefined {
+export function refundKeyOf(
+  idempotencyKey: string | undefined,
+  notes: Record<string, string> | undefined,
+): string | undefined {
   return idempotencyKey ?? (notes?.registrationId ? `refund_${notes.registrationId}` : undefined);
 }
 
@@ -105,8 +118,19 @@ export interface GatewaySubscription {
 export interface SubscriptionGateway {
   readonly keyId: string;
   /** Creates the gateway's plan; quarterly becomes monthly × 3 (Razorpay has no quarterly period). */
-  createPlan(input: { period: PlanPeriod; amount: number; currency: string; name: string; description?: string | undefined; notes?: Record<string, string> }): Promise<{ id: string }>;
-  createSubscription(input: { planId: string; totalCount: number; notes?: Record<string, string> }): Promise<GatewaySubscription>;
+  createPlan(input: {
+    period: PlanPeriod;
+    amount: number;
+    currency: string;
+    name: string;
+    description?: string | undefined;
+    notes?: Record<string, string>;
+  }): Promise<{ id: string }>;
+  createSubscription(input: {
+    planId: string;
+    totalCount: number;
+    notes?: Record<string, string>;
+  }): Promise<GatewaySubscription>;
   /** Cancels now, or at the end of the paid cycle. */
   cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void>;
 }
@@ -126,6 +150,9 @@ export function untilCancelledCount(period: PlanPeriod): number {
 }
 
 /** Razorpay's period and interval for our period. */
-export function gatewayPeriod(period: PlanPeriod): { period: 'weekly' | 'monthly' | 'yearly'; interval: number } {
+export function gatewayPeriod(period: PlanPeriod): {
+  period: 'weekly' | 'monthly' | 'yearly';
+  interval: number;
+} {
   return period === 'quarterly' ? { period: 'monthly', interval: 3 } : { period, interval: 1 };
 }

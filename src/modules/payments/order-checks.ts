@@ -22,10 +22,20 @@ export interface OrderCheckInput {
  * Before the gateway's create call, outside any transaction: it must survive a failed or lost
  * answer. A test-mode order is timed on its account's clock (its checkout window runs on it).
  */
-export async function openOrderCheck(deps: { db: Kysely<Database>; clock: Clock }, input: OrderCheckInput): Promise<void> {
+export async function openOrderCheck(
+  deps: { db: Kysely<Database>; clock: Clock },
+  input: OrderCheckInput,
+): Promise<void> {
   await repo.insertOrderCheck(
     deps.db,
-    { receipt: input.receipt, kind: input.kind, mode: input.mode, account_id: input.accountId, amount_paise: input.amount, currency: input.currency },
+    {
+      receipt: input.receipt,
+      kind: input.kind,
+      mode: input.mode,
+      account_id: input.accountId,
+      amount_paise: input.amount,
+      currency: input.currency,
+    },
     await nowFor(deps, input.accountId, input.mode),
   );
 }
@@ -34,10 +44,14 @@ export async function openOrderCheck(deps: { db: Kysely<Database>; clock: Clock 
 export const attachOrder: (db: repo.Db, receipt: string, orderId: string) => Promise<void> = repo.attachOrder;
 
 /** A membership period was confirmed with this payment of this order: in the confirming transaction. */
-export const recordMembershipPayment: (db: repo.Db, orderId: string, paymentId: string) => Promise<void> = repo.recordMembershipPayment;
+export const recordMembershipPayment: (db: repo.Db, orderId: string, paymentId: string) => Promise<void> =
+  repo.recordMembershipPayment;
 
 /** Something is about to move money on this order again (an organiser's refund): watch it once more. */
-export async function reopenOrderCheck(deps: { db: Kysely<Database>; clock: Clock }, orderId: string): Promise<void> {
+export async function reopenOrderCheck(
+  deps: { db: Kysely<Database>; clock: Clock },
+  orderId: string,
+): Promise<void> {
   await repo.reopen(deps.db, orderId, deps.clock.now());
 }
 

@@ -13,8 +13,13 @@ import { GatewayError, type GatewayPayment, type GatewayRefund, type PaymentGate
 export function gatewayFailure(err: unknown, what: string): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof GatewayError) {
-    if (err.kind === 'rejected') return appError('gateway_refused', `the payment gateway refused to ${what}: ${err.message}; nothing changed`);
-    if (err.kind === 'timeout') return badGateway(`the payment gateway did not answer in time when asked to ${what}; nothing changed`);
+    if (err.kind === 'rejected')
+      return appError(
+        'gateway_refused',
+        `the payment gateway refused to ${what}: ${err.message}; nothing changed`,
+      );
+    if (err.kind === 'timeout')
+      return badGateway(`the payment gateway did not answer in time when asked to ${what}; nothing changed`);
     return badGateway(`the payment gateway failed to ${what}; nothing changed`);
   }
   throw err;
@@ -39,7 +44,9 @@ export function refundAtGateway(
 function checkAgainst(expected: ExpectedPayment, payment: GatewayPayment): void {
   if (payment.orderId !== expected.orderId) throw paymentNotVerified('this payment belongs to another order');
   if (payment.amount !== expected.amountPaise || payment.currency !== expected.currency) {
-    throw paymentNotVerified(`the payment amount does not match${expected.paidFor ? ` the ${expected.paidFor}` : ''}`);
+    throw paymentNotVerified(
+      `the payment amount does not match${expected.paidFor ? ` the ${expected.paidFor}` : ''}`,
+    );
   }
 }
 
@@ -62,7 +69,11 @@ export interface ExpectedPayment {
  * authorised one. Refuses with 402 `payment_not_verified` an unknown payment, one for
  * another order, amount or currency, and one that ends up not captured.
  */
-export async function verifyPayment(gateway: PaymentGateway, expected: ExpectedPayment, paymentId: string): Promise<GatewayPayment> {
+export async function verifyPayment(
+  gateway: PaymentGateway,
+  expected: ExpectedPayment,
+  paymentId: string,
+): Promise<GatewayPayment> {
   let payment: GatewayPayment | null;
   try {
     payment = await gateway.fetchPayment(paymentId);
@@ -81,6 +92,7 @@ export async function verifyPayment(gateway: PaymentGateway, expected: ExpectedP
     // amount must not confirm anything (the sweep refunds what it captured).
     checkAgainst(expected, payment);
   }
-  if (payment.status !== 'captured' || !payment.captured) throw paymentNotVerified(`the payment is ${payment.status}, not captured`);
+  if (payment.status !== 'captured' || !payment.captured)
+    throw paymentNotVerified(`the payment is ${payment.status}, not captured`);
   return payment;
 }

@@ -15,7 +15,12 @@ interface RazorpayError {
   error?: { code?: string; description?: string; field?: string };
 }
 
-export type RazorpayCall = <T>(method: 'GET' | 'POST', path: string, body?: unknown, headers?: Record<string, string>) => Promise<T>;
+export type RazorpayCall = <T>(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<T>;
 
 /** `name` says which API failed in error messages ("Razorpay", "RazorpayX"). */
 export function razorpayClient(options: RazorpayClientOptions, name: string): RazorpayCall {
@@ -23,19 +28,33 @@ export function razorpayClient(options: RazorpayClientOptions, name: string): Ra
   const auth = 'Basic ' + Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64');
   const timeoutMs = options.timeoutMs ?? 10_000;
   const fetchFn = options.fetch ?? fetch;
-  return async <T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> => {
+  return async <T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> => {
     let res: Response;
     try {
       res = await fetchFn(base + path, {
         method,
-        headers: { authorization: auth, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        headers: {
+          authorization: auth,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
         redirect: 'error',
       });
     } catch (err) {
       const kind = (err as Error).name;
-      if (kind === 'TimeoutError' || kind === 'AbortError') throw new GatewayError('timeout', `${name} did not answer ${method} ${path.split('/').slice(0, 3).join('/')} within ${timeoutMs} ms`);
+      if (kind === 'TimeoutError' || kind === 'AbortError')
+        throw new GatewayError(
+          'timeout',
+          `${name} did not answer ${method} ${path.split('/').slice(0, 3).join('/')} within ${timeoutMs} ms`,
+        );
       throw new GatewayError('network', `${name} could not be reached: ${(err as Error).message}`);
     }
     let parsed: unknown;
@@ -47,7 +66,8 @@ export function razorpayClient(options: RazorpayClientOptions, name: string): Ra
     if (res.ok && parsed && typeof parsed === 'object') return parsed as T;
     const error = (parsed as RazorpayError | undefined)?.error;
     const description = error?.description ?? `HTTP ${res.status}`;
-    if (res.status >= 500) throw new GatewayError('server', `${name} failed: ${description}`, res.status, error?.code);
+    if (res.status >= 500)
+      throw new GatewayError('server', `${name} failed: ${description}`, res.status, error?.code);
     throw new GatewayError('rejected', description, res.status, error?.code);
   };
 }

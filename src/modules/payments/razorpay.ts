@@ -53,10 +53,19 @@ export class RazorpayGateway implements PaymentGateway, SubscriptionGateway {
   }
 
   static #isUnknownId(err: unknown): boolean {
-    return err instanceof GatewayError && err.status === 400 && /does not exist|is not a valid id/i.test(err.message);
+    return (
+      err instanceof GatewayError &&
+      err.status === 400 &&
+      /does not exist|is not a valid id/i.test(err.message)
+    );
   }
 
-  async createOrder(input: { amount: number; currency: string; receipt: string; notes?: Record<string, string> }): Promise<GatewayOrder> {
+  async createOrder(input: {
+    amount: number;
+    currency: string;
+    receipt: string;
+    notes?: Record<string, string>;
+  }): Promise<GatewayOrder> {
     // No idempotency header exists for orders; a timed-out create is not retried here.
     const o = await this.#call<Record<string, unknown>>('POST', '/v1/orders', {
       amount: input.amount,
@@ -86,15 +95,35 @@ export class RazorpayGateway implements PaymentGateway, SubscriptionGateway {
   }
 
   async capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment> {
-    return toPayment(await this.#call<Record<string, unknown>>('POST', `/v1/payments/${paymentId}/capture`, { amount, currency }));
+    return toPayment(
+      await this.#call<Record<string, unknown>>('POST', `/v1/payments/${paymentId}/capture`, {
+        amount,
+        currency,
+      }),
+    );
   }
 
-  async refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>, idempotencyKey?: string): Promise<GatewayRefund> {
+  async refundPayment(
+    paymentId: string,
+    amount?: number,
+    notes?: Record<string, string>,
+    idempotencyKey?: string,
+  ): Promise<GatewayRefund> {
     const headers: Record<string, string> = {};
     const key = refundKeyOf(idempotencyKey, notes);
     if (key) headers['x-refund-idempotency'] = refundKeyHeader(key);
-    const r = await this.#call<Record<string, unknown>>('POST', `/v1/payments/${paymentId}/refund`, { ...(amount === undefined ? {} : { amount }), ...(notes ? { notes } : {}) }, headers);
-    return { id: String(r.id), paymentId: String(r.payment_id), amount: Number(r.amount), status: String(r.status) as GatewayRefund['status'] };
+    const r = await this.#call<Record<string, unknown>>(
+      'POST',
+      `/v1/payments/${paymentId}/refund`,
+      { ...(amount === undefined ? {} : { amount }), ...(notes ? { notes } : {}) },
+      headers,
+    );
+    return {
+      id: String(r.id),
+      paymentId: String(r.payment_id),
+      amount: Number(r.amount),
+      status: String(r.status) as GatewayRefund['status'],
+    };
   }
 
   async fetchOrderPayments(orderId: string): Promise<GatewayPayment[]> {
@@ -110,7 +139,10 @@ export class RazorpayGateway implements PaymentGateway, SubscriptionGateway {
 
   async findOrderByReceipt(receipt: string): Promise<GatewayOrder | null> {
     // GET /v1/orders filters by receipt (Razorpay's orders API); receipts are ours and unique.
-    const list = await this.#call<{ items?: unknown }>('GET', `/v1/orders?receipt=${encodeURIComponent(receipt.slice(0, 40))}`);
+    const list = await this.#call<{ items?: unknown }>(
+      'GET',
+      `/v1/orders?receipt=${encodeURIComponent(receipt.slice(0, 40))}`,
+    );
     const items = Array.isArray(list.items) ? (list.items as Record<string, unknown>[]) : [];
     const o = items.find((i) => i.receipt === receipt.slice(0, 40));
     if (!o) return null;
@@ -124,30 +156,52 @@ export class RazorpayGateway implements PaymentGateway, SubscriptionGateway {
     };
   }
 
-  async createPlan(input: { period: PlanPeriod; amount: number; currency: string; name: string; description?: string | undefined; notes?: Record<string, string> }): Promise<{ id: string }> {
+  async createPlan(input: {
+    period: PlanPeriod;
+    amount: number;
+    currency: string;
+    name: string;
+    description?: string | undefined;
+    notes?: Record<string, string>;
+  }): Promise<{ id: string }> {
     const { period, interval } = gatewayPeriod(input.period);
     const p = await this.#call<Record<string, unknown>>('POST', '/v1/plans', {
       period,
       interval,
-      item: { name: input.name, amount: input.amount, currency: input.currency, ...(input.description ? { description: input.description } : {}) },
+      item: {
+        name: input.name,
+        amount: input.amount,
+        currency: input.currency,
+        ...(input.description ? { description: input.description } : {}),
+      },
       notes: input.notes ?? {},
     });
     return { id: String(p.id) };
   }
 
-  async createSubscription(input: { planId: string; totalCount: number; notes?: Record<string, string> }): Promise<GatewaySubscription> {
+  async createSubscription(input: {
+    planId: string;
+    totalCount: number;
+    notes?: Record<string, string>;
+  }): Promise<GatewaySubscription> {
     const s = await this.#call<Record<string, unknown>>('POST', '/v1/subscriptions', {
       plan_id: input.planId,
       total_count: input.totalCount,
       customer_notify: true,
       notes: input.notes ?? {},
     });
-    return { id: String(s.id), status: String(s.status), authorisationUrl: typeof s.short_url === 'string' ? s.short_url : null };
+    return {
+      id: String(s.id),
+      status: String(s.status),
+      authorisationUrl: typeof s.short_url === 'string' ? s.short_url : null,
+    };
   }
 
   async cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void> {
     // Sent as an explicit JSON boolean: the SDK's truthy-argument form schedules a
     // cycle-end cancel even when asked for an immediate one.
-    await this.#call('POST', `/v1/subscriptions/${subscriptionId}/cancel`, { cancel_at_cycle_end: atCycleEnd });
+    await this.#call('POST', `/v1/subscriptions/${subscriptionId}/cancel`, {
+      cancel_at_cycle_end: atCycleEnd,
+    });
   }
 }

@@ -48,7 +48,13 @@ export interface PayoutState {
 
 export interface PayoutStateChange {
   /** The columns to write (nothing when the report changes nothing). */
-  set: { status?: PayoutStatus; gateway_payout_id?: string; gateway_status?: string; utr?: string; failure_reason?: string };
+  set: {
+    status?: PayoutStatus;
+    gateway_payout_id?: string;
+    gateway_status?: string;
+    utr?: string;
+    failure_reason?: string;
+  };
   changed: boolean;
   /** The move is to failed, cancelled or reversed: the amount is credited back with it. */
   creditBack: boolean;
@@ -74,7 +80,8 @@ export function payoutStateChange(p: PayoutState, update: StateUpdate): PayoutSt
   if (canMove(p.status, update.status)) {
     set.status = update.status;
     if (update.gatewayStatus) set.gateway_status = update.gatewayStatus.slice(0, 40);
-    if (update.failureReason && update.status !== 'processed') set.failure_reason = update.failureReason.slice(0, 500);
+    if (update.failureReason && update.status !== 'processed')
+      set.failure_reason = update.failureReason.slice(0, 500);
     changed = true;
     creditBack = creditsBack(update.status);
   } else if (p.status === 'processing' && update.gatewayStatus && update.gatewayStatus !== p.gateway_status) {

@@ -7,7 +7,15 @@ export type PayoutRow = Selectable<PayoutsTable>;
 
 export async function insertPayout(
   db: Db,
-  p: { id: string; accountId: string; mode: Mode; amountPaise: number; upiId: string; expectedBy: Date; at: Date },
+  p: {
+    id: string;
+    accountId: string;
+    mode: Mode;
+    amountPaise: number;
+    upiId: string;
+    expectedBy: Date;
+    at: Date;
+  },
 ): Promise<PayoutRow> {
   return db
     .insertInto('payouts')
@@ -39,13 +47,19 @@ export function lockPayout(trx: Transaction<Database>, id: string) {
 }
 
 export function findByGatewayId(db: Db, gatewayPayoutId: string) {
-  return db.selectFrom('payouts').selectAll().where('gateway_payout_id', '=', gatewayPayoutId).executeTakeFirst();
+  return db
+    .selectFrom('payouts')
+    .selectAll()
+    .where('gateway_payout_id', '=', gatewayPayoutId)
+    .executeTakeFirst();
 }
 
 export async function updatePayout(
   db: Db,
   id: string,
-  set: Partial<Pick<PayoutRow, 'status' | 'gateway_payout_id' | 'gateway_status' | 'utr' | 'failure_reason'>> & { updated_at: Date },
+  set: Partial<
+    Pick<PayoutRow, 'status' | 'gateway_payout_id' | 'gateway_status' | 'utr' | 'failure_reason'>
+  > & { updated_at: Date },
 ): Promise<PayoutRow | undefined> {
   return db.updateTable('payouts').set(set).where('id', '=', id).returningAll().executeTakeFirst();
 }
@@ -53,7 +67,10 @@ export async function updatePayout(
 export function page(db: Db, accountId: string, mode: Mode, limit: number, before: string | undefined) {
   let q = db.selectFrom('payouts').selectAll().where('account_id', '=', accountId).where('mode', '=', mode);
   if (before !== undefined) q = q.where('seq', '<', before);
-  return q.orderBy('seq', 'desc').limit(limit + 1).execute();
+  return q
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 /** Live payouts still processing at the gateway and untouched since `before`. */
@@ -71,19 +88,42 @@ export function stuckPayouts(db: Db, before: Date, limit: number) {
 }
 
 export async function contactOf(db: Db, accountId: string): Promise<string | undefined> {
-  return (await db.selectFrom('payout_contacts').select('contact_id').where('account_id', '=', accountId).executeTakeFirst())?.contact_id;
+  return (
+    await db
+      .selectFrom('payout_contacts')
+      .select('contact_id')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst()
+  )?.contact_id;
 }
 
 export async function saveContact(db: Db, accountId: string, contactId: string, at: Date): Promise<string> {
-  await db.insertInto('payout_contacts').values({ account_id: accountId, contact_id: contactId, created_at: at }).onConflict((oc) => oc.column('account_id').doNothing()).execute();
+  await db
+    .insertInto('payout_contacts')
+    .values({ account_id: accountId, contact_id: contactId, created_at: at })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .execute();
   return (await contactOf(db, accountId))!;
 }
 
 export async function fundAccountOf(db: Db, accountId: string, upiId: string): Promise<string | undefined> {
-  return (await db.selectFrom('payout_fund_accounts').select('fund_account_id').where('account_id', '=', accountId).where('upi_id', '=', upiId).executeTakeFirst())?.fund_account_id;
+  return (
+    await db
+      .selectFrom('payout_fund_accounts')
+      .select('fund_account_id')
+      .where('account_id', '=', accountId)
+      .where('upi_id', '=', upiId)
+      .executeTakeFirst()
+  )?.fund_account_id;
 }
 
-export async function saveFundAccount(db: Db, accountId: string, upiId: string, fundAccountId: string, at: Date): Promise<string> {
+export async function saveFundAccount(
+  db: Db,
+  accountId: string,
+  upiId: string,
+  fundAccountId: string,
+  at: Date,
+): Promise<string> {
   await db
     .insertInto('payout_fund_accounts')
     .values({ account_id: accountId, upi_id: upiId, fund_account_id: fundAccountId, created_at: at })

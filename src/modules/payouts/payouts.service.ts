@@ -50,12 +50,22 @@ export interface PayoutDeps extends ledger.LedgerDeps {
 // ---------------------------------------------------------------- requests
 
 function notConfigured() {
-  return unavailable('payouts_not_configured', 'live payouts are not configured on this service (RAZORPAYX_ACCOUNT_NUMBER with RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)');
+  return unavailable(
+    'payouts_not_configured',
+    'live payouts are not configured on this service (RAZORPAYX_ACCOUNT_NUMBER with RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET)',
+  );
 }
 
-export async function requestPayout(deps: PayoutDeps, accountId: string, mode: Mode, input: { amount: number; upiId: string }, actor: audit.AuditActor): Promise<repo.PayoutRow> {
+export async function requestPayout(
+  deps: PayoutDeps,
+  accountId: string,
+  mode: Mode,
+  input: { amount: number; upiId: string },
+  actor: audit.AuditActor,
+): Promise<repo.PayoutRow> {
   const amountPaise = rupeesToPaise(input.amount, 'amount');
-  if (amountPaise < MIN_PAYOUT_PAISE) throw badRequest('amount_below_minimum', `amount must be at least ${MIN_PAYOUT_PAISE / 100} rupees`);
+  if (amountPaise < MIN_PAYOUT_PAISE)
+    throw badRequest('amount_below_minimum', `amount must be at least ${MIN_PAYOUT_PAISE / 100} rupees`);
   const upiId = normaliseUpiId(input.upiId);
   if (mode === 'live') {
     await accounts.requireVerifiedEmail(deps.db, accountId, 'request a payout');
@@ -79,9 +89,24 @@ export async function requestPayout(deps: PayoutDeps, accountId: string, mode: M
         { available },
       );
     }
-    const row = await repo.insertPayout(trx, { id, accountId, mode, amountPaise, upiId, expectedBy: addWorkingDays(now, PAYOUT_EXPECTED_WORKING_DAYS), at });
+    const row = await repo.insertPayout(trx, {
+      id,
+      accountId,
+      mode,
+      amountPaise,
+      upiId,
+      expectedBy: addWorkingDays(now, PAYOUT_EXPECTED_WORKING_DAYS),
+      at,
+    });
     await ledger.recordPayoutHold(trx, { accountId, mode, payoutId: id, amountPaise, at });
-    await audit.recordChange(trx, deps, { accountId, mode, actor, action: 'payout.request', target: { type: 'payout', id }, after: { amount: amountPaise / 100, upiId } });
+    await audit.recordChange(trx, deps, {
+      accountId,
+      mode,
+      actor,
+      action: 'payout.request',
+      target: { type: 'payout', id },
+      after: { amount: amountPaise / 100, upiId },
+    });
     if (mode === 'live') {
       // Retried with back-off for days (1 s doubling to 1 h, then hourly): well over 72 hours.
       await enqueue(trx, deps, payoutJob, { payoutId: id });
@@ -89,23 +114,39 @@ export async function requestPayout(deps: PayoutDeps, accountId: string, mode: M
     }
     // The sandbox payout gateway: accepted at once, settled by the sandbox routes.
     const sandboxId = `spout_${id.slice(3)}`;
-    await repo.updatePayout(trx, id, { gateway_payout_id: sandboxId, gateway_status: 'processing', updated_at: at });
+    await repo.updatePayout(trx, id, {
+      gateway_payout_id: sandboxId,
+      gateway_status: 'processing',
+      updated_at: at,
+    });
     return { ...row, gateway_payout_id: sandboxId, gateway_status: 'processing' };
   });
   if (mode === 'live') deps.kickJobs();
   return payout;
 }
 
-export async function listPayouts(deps: PayoutDeps, accountId: string, mode: Mode, limit: number, startingAfter: string | undefined) {
+export async function listPayouts(
+  deps: PayoutDeps,
+  accountId: string,
+  mode: Mode,
+  limit: number,
+  startingAfter: string | undefined,
+) {
   const rows = await repo.page(deps.db, accountId, mode, limit, ledger.parseCursor(startingAfter));
   const hasMore = rows.length > limit;
   const items = rows.slice(0, limit);
   return { items, hasMore, nextCursor: hasMore ? String(items[items.length - 1]!.seq) : null };
 }
 
-export async function getPayout(deps: PayoutDeps, accountId: string, mode: Mode, payoutId: string): Promise<repo.PayoutRow> {
+export async function getPayout(
+  deps: PayoutDeps,
+  accountId: string,
+  mode: Mode,
+  payoutId: string,
+): Promise<repo.PayoutRow> {
   const p = await repo.findPayout(deps.db, payoutId);
-  if (!p || p.mode !== mode || p.account_id !== accountId) throw notFound('no such payout', 'payout_not_found');
+  if (!p || p.mode !== mode || p.account_id !== accountId)
+    throw notFound('no such payout', 'payout_not_found');
   return p;
 }
 
@@ -116,7 +157,11 @@ export async function getPayout(deps: PayoutDeps, accountId: string, mode: Mode,
  * payoutStateChange's (payout-state.ts), decided on the row locked, and a credit back is
  * written with the move that causes it.
  */
-export async function applyPayoutState(deps: PayoutDeps, payoutId: string, update: StateUpdate): Promise<'applied' | 'ignored'> {
+export async function applyPayoutState(
+  deps: PayoutDeps,
+  payoutId: string,
+  update: StateUpdate,
+): Promise<'applied' | 'ignored'> {
   return (await applyLocked(deps, payoutId, update, false)).result;
 }
 
@@ -125,15 +170,27 @@ export async function applyPayoutState(deps: PayoutDeps, payoutId: string, updat
  * locked row cannot move to is refused (409 `invalid_payout_transition`) rather than
  * ignored, and nothing is written.
  */
-async function applyLocked(deps: PayoutDeps, payoutId: string, update: StateUpdate, mustMove: boolean): Promise<{ result: 'applied' | 'ignored'; row: repo.PayoutRow | undefined }> {
+async function applyLocked(
+  deps: PayoutDeps,
+  payoutId: string,
+  update: StateUpdate,
+  mustMove: boolean,
+): Promise<{ result: 'applied' | 'ignored'; row: repo.PayoutRow | undefined }> {
   const at = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     const p = await repo.lockPayout(trx, payoutId);
     if (!p) return { result: 'ignored', row: undefined };
-    if (mustMove && !canMove(p.status, update.status)) throw conflict('invalid_payout_transition', `a ${p.status} payout cannot become ${update.status}`);
+    if (mustMove && !canMove(p.status, update.status))
+      throw conflict('invalid_payout_transition', `a ${p.status} payout cannot become ${update.status}`);
     const change = payoutStateChange(p, update);
     if (change.creditBack) {
-      await ledger.recordPayoutCredit(trx, { accountId: p.account_id, mode: p.mode, payoutId: p.id, amountPaise: Number(p.amount_paise), at });
+      await ledger.recordPayoutCredit(trx, {
+        accountId: p.account_id,
+        mode: p.mode,
+        payoutId: p.id,
+        amountPaise: Number(p.amount_paise),
+        at,
+      });
     }
     // An unchanged row is still touched when asked (the sweep), so it is not re-read at once.
     const row = await repo.updatePayout(trx, p.id, { ...change.set, updated_at: at });
@@ -142,7 +199,13 @@ async function applyLocked(deps: PayoutDeps, payoutId: string, update: StateUpda
 }
 
 function fromGateway(g: GatewayPayout): StateUpdate {
-  return { status: statusFor(g.status), gatewayPayoutId: g.id, gatewayStatus: g.status, utr: g.utr, failureReason: g.failureReason };
+  return {
+    status: statusFor(g.status),
+    gatewayPayoutId: g.id,
+    gatewayStatus: g.status,
+    utr: g.utr,
+    failureReason: g.failureReason,
+  };
 }
 
 /** The durable send: contact, fund account (both reused), then the payout under our id as idempotency key. */
@@ -157,17 +220,46 @@ export async function sendPayoutJob(deps: PayoutDeps, payload: { payoutId: strin
     let contactId = await repo.contactOf(deps.db, p.account_id);
     if (!contactId) {
       const user = await accounts.getUser(deps.db, p.account_id);
-      contactId = await repo.saveContact(deps.db, p.account_id, await x.createContact({ name: user.name, email: user.email, referenceId: p.account_id }), at);
+      contactId = await repo.saveContact(
+        deps.db,
+        p.account_id,
+        await x.createContact({ name: user.name, email: user.email, referenceId: p.account_id }),
+        at,
+      );
     }
     let fundAccountId = await repo.fundAccountOf(deps.db, p.account_id, p.upi_id);
-    if (!fundAccountId) fundAccountId = await repo.saveFundAccount(deps.db, p.account_id, p.upi_id, await x.createVpaFundAccount(contactId, p.upi_id), at);
-    sent = await x.createPayout({ payoutId: p.id, fundAccountId, amountPaise: Number(p.amount_paise), accountId: p.account_id });
+    if (!fundAccountId)
+      fundAccountId = await repo.saveFundAccount(
+        deps.db,
+        p.account_id,
+        p.upi_id,
+        await x.createVpaFundAccount(contactId, p.upi_id),
+        at,
+      );
+    sent = await x.createPayout({
+      payoutId: p.id,
+      fundAccountId,
+      amountPaise: Number(p.amount_paise),
+      accountId: p.account_id,
+    });
   } catch (err) {
     // A refusal on the merits (bad UPI id, invalid request) fails the payout and credits it
     // back; our credentials, throttling, timeouts and 5xx are retried with the same key.
-    if (err instanceof GatewayError && err.kind === 'rejected' && err.status !== undefined && ![401, 409, 429].includes(err.status)) {
-      deps.logger.warn({ payoutId: p.id, status: err.status, err: err.message }, 'payout refused by RazorpayX');
-      await applyPayoutState(deps, p.id, { status: 'failed', gatewayStatus: 'refused', failureReason: err.message });
+    if (
+      err instanceof GatewayError &&
+      err.kind === 'rejected' &&
+      err.status !== undefined &&
+      ![401, 409, 429].includes(err.status)
+    ) {
+      deps.logger.warn(
+        { payoutId: p.id, status: err.status, err: err.message },
+        'payout refused by RazorpayX',
+      );
+      await applyPayoutState(deps, p.id, {
+        status: 'failed',
+        gatewayStatus: 'refused',
+        failureReason: err.message,
+      });
       return;
     }
     throw err;
@@ -181,7 +273,8 @@ export async function applyPayoutNotification(
   event: { event: string; payload?: unknown },
 ): Promise<'applied' | 'ignored'> {
   const entity = (event.payload as { payout?: { entity?: unknown } } | undefined)?.payout?.entity;
-  if (!entity || typeof entity !== 'object' || typeof (entity as { id?: unknown }).id !== 'string') return 'ignored';
+  if (!entity || typeof entity !== 'object' || typeof (entity as { id?: unknown }).id !== 'string')
+    return 'ignored';
   const g = toGatewayPayout(entity as Record<string, unknown>);
   let p = await repo.findByGatewayId(deps.db, g.id);
   // The send may not have recorded the gateway's id yet (a crash after the call): match our reference.
@@ -191,26 +284,41 @@ export async function applyPayoutNotification(
   }
   if (!p || p.mode !== 'live') return 'ignored';
   const name = event.event.startsWith('payout.') ? event.event.slice('payout.'.length) : '';
-  const status = ['processed', 'reversed', 'failed', 'rejected', 'cancelled'].includes(name) ? statusFor(name) : statusFor(g.status);
+  const status = ['processed', 'reversed', 'failed', 'rejected', 'cancelled'].includes(name)
+    ? statusFor(name)
+    : statusFor(g.status);
   return applyPayoutState(deps, p.id, { ...fromGateway(g), status });
 }
 
 /** Reads live payouts stuck in processing back from RazorpayX and applies what it says. */
-export async function sweepStuckPayouts(deps: PayoutDeps, limit = 100): Promise<{ checked: number; changed: number }> {
+export async function sweepStuckPayouts(
+  deps: PayoutDeps,
+  limit = 100,
+): Promise<{ checked: number; changed: number }> {
   const x = deps.razorpayx;
   if (!x) return { checked: 0, changed: 0 };
-  const stuck = await repo.stuckPayouts(deps.db, new Date(deps.clock.now().getTime() - STUCK_AFTER_MS), limit);
+  const stuck = await repo.stuckPayouts(
+    deps.db,
+    new Date(deps.clock.now().getTime() - STUCK_AFTER_MS),
+    limit,
+  );
   let changed = 0;
   for (const p of stuck) {
     try {
       const g = await x.fetchPayout(p.gateway_payout_id!);
       if (!g) {
-        deps.logger.warn({ payoutId: p.id, gatewayPayoutId: p.gateway_payout_id }, 'payout unknown to RazorpayX');
+        deps.logger.warn(
+          { payoutId: p.id, gatewayPayoutId: p.gateway_payout_id },
+          'payout unknown to RazorpayX',
+        );
         continue;
       }
       if ((await applyPayoutState(deps, p.id, fromGateway(g))) === 'applied') changed++;
     } catch (err) {
-      deps.logger.warn({ payoutId: p.id, err: (err as Error).message }, 'payout sweep could not read a payout');
+      deps.logger.warn(
+        { payoutId: p.id, err: (err as Error).message },
+        'payout sweep could not read a payout',
+      );
     }
   }
   return { checked: stuck.length, changed };
@@ -239,14 +347,37 @@ export class PayoutSweeper {
 export type SandboxOutcome = 'process' | 'fail' | 'reverse' | 'cancel';
 
 /** Moves a test-mode payout as the sandbox gateway would; refused when the state does not allow it. */
-export async function settleSandboxPayout(deps: PayoutDeps, p: KeyPrincipal, payoutId: string, outcome: SandboxOutcome): Promise<repo.PayoutRow> {
+export async function settleSandboxPayout(
+  deps: PayoutDeps,
+  p: KeyPrincipal,
+  payoutId: string,
+  outcome: SandboxOutcome,
+): Promise<repo.PayoutRow> {
   const payout = await repo.findPayout(deps.db, payoutId);
   assertOwned(p, payout ? { accountId: payout.account_id, mode: payout.mode } : undefined, 'payout');
-  const status: PayoutStatus = outcome === 'process' ? 'processed' : outcome === 'fail' ? 'failed' : outcome === 'reverse' ? 'reversed' : 'cancelled';
+  const status: PayoutStatus =
+    outcome === 'process'
+      ? 'processed'
+      : outcome === 'fail'
+        ? 'failed'
+        : outcome === 'reverse'
+          ? 'reversed'
+          : 'cancelled';
   // Decided on the locked row: of two settles at once, the one the state no longer allows is
   // refused, and the answer is the row this move wrote.
-  const utr = status === 'processed' ? `SANDBOX${deps.ids.secret(6).replace(/[^A-Za-z0-9]/g, '0').toUpperCase()}` : null;
-  const failureReason = status === 'failed' ? 'sandbox: failed on request' : status === 'reversed' ? 'sandbox: returned by the bank' : null;
-  return (await applyLocked(deps, payoutId, { status, gatewayStatus: status, utr, failureReason }, true)).row!;
+  const utr =
+    status === 'processed'
+      ? `SANDBOX${deps.ids
+          .secret(6)
+          .replace(/[^A-Za-z0-9]/g, '0')
+          .toUpperCase()}`
+      : null;
+  const failureReason =
+    status === 'failed'
+      ? 'sandbox: failed on request'
+      : status === 'reversed'
+        ? 'sandbox: returned by the bank'
+        : null;
+  return (await applyLocked(deps, payoutId, { status, gatewayStatus: status, utr, failureReason }, true))
+    .row!;
 }
-

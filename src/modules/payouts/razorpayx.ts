@@ -3,7 +3,11 @@
 // and secret. A payout is created with `X-Payout-Idempotency` = our payout id, so a
 // retried request (same key, same body) returns the payout the first one made.
 import { GatewayError } from '../payments/gateway.js';
-import { razorpayClient, type RazorpayCall, type RazorpayClientOptions } from '../payments/razorpay-client.js';
+import {
+  razorpayClient,
+  type RazorpayCall,
+  type RazorpayClientOptions,
+} from '../payments/razorpay-client.js';
 
 export interface RazorpayXOptions extends RazorpayClientOptions {
   /** The RazorpayX account the money is drawn from (RAZORPAYX_ACCOUNT_NUMBER). */
@@ -23,8 +27,16 @@ export interface GatewayPayout {
 export const PAYOUT_NARRATION = 'Event proceeds';
 
 export function toGatewayPayout(e: Record<string, unknown>): GatewayPayout {
-  const details = e.status_details && typeof e.status_details === 'object' ? (e.status_details as Record<string, unknown>) : undefined;
-  const reason = typeof e.failure_reason === 'string' && e.failure_reason !== '' ? e.failure_reason : typeof details?.description === 'string' ? details.description : null;
+  const details =
+    e.status_details && typeof e.status_details === 'object'
+      ? (e.status_details as Record<string, unknown>)
+      : undefined;
+  const reason =
+    typeof e.failure_reason === 'string' && e.failure_reason !== ''
+      ? e.failure_reason
+      : typeof details?.description === 'string'
+        ? details.description
+        : null;
   return {
     id: String(e.id),
     status: String(e.status),
@@ -37,7 +49,12 @@ export function toGatewayPayout(e: Record<string, unknown>): GatewayPayout {
 
 /** Contact names: 3–50 of letters, digits, space and ’ - _ / ( ) . (RazorpayX's rule). */
 export function contactName(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9 ’\-_/().]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 50).trim();
+  const cleaned = name
+    .replace(/[^A-Za-z0-9 ’\-_/().]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 50)
+    .trim();
   return cleaned.length >= 3 ? cleaned : 'Organiser';
 }
 
@@ -61,12 +78,21 @@ export class RazorpayXPayouts {
   }
 
   async createVpaFundAccount(contactId: string, address: string): Promise<string> {
-    const f = await this.#call<Record<string, unknown>>('POST', '/v1/fund_accounts', { contact_id: contactId, account_type: 'vpa', vpa: { address } });
+    const f = await this.#call<Record<string, unknown>>('POST', '/v1/fund_accounts', {
+      contact_id: contactId,
+      account_type: 'vpa',
+      vpa: { address },
+    });
     return String(f.id);
   }
 
   /** The request body is a function of its inputs only, so a retry sends the same body under the same key. */
-  async createPayout(input: { payoutId: string; fundAccountId: string; amountPaise: number; accountId: string }): Promise<GatewayPayout> {
+  async createPayout(input: {
+    payoutId: string;
+    fundAccountId: string;
+    amountPaise: number;
+    accountId: string;
+  }): Promise<GatewayPayout> {
     const p = await this.#call<Record<string, unknown>>(
       'POST',
       '/v1/payouts',
@@ -91,9 +117,16 @@ export class RazorpayXPayouts {
   async fetchPayout(gatewayPayoutId: string): Promise<GatewayPayout | null> {
     if (!/^pout_[A-Za-z0-9]{1,40}$/.test(gatewayPayoutId)) return null;
     try {
-      return toGatewayPayout(await this.#call<Record<string, unknown>>('GET', `/v1/payouts/${gatewayPayoutId}`));
+      return toGatewayPayout(
+        await this.#call<Record<string, unknown>>('GET', `/v1/payouts/${gatewayPayoutId}`),
+      );
     } catch (err) {
-      if (err instanceof GatewayError && err.status === 400 && /does not exist|is not a valid id/i.test(err.message)) return null;
+      if (
+        err instanceof GatewayError &&
+        err.status === 400 &&
+        /does not exist|is not a valid id/i.test(err.message)
+      )
+        return null;
       throw err;
     }
   }

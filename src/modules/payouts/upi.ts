@@ -26,6 +26,10 @@ export function isUpiId(value: string): boolean {
 /** The UPI id in lower case (addresses are case-insensitive), or a 400 `invalid_upi_id`. */
 export function normaliseUpiId(value: string): string {
   const v = value.trim();
-  if (!isUpiId(v)) throw badRequest('invalid_upi_id', 'upiId must be a UPI id like name@bank (letters, digits, "." and "-", one "@", at most 100 characters)');
+  if (!isUpiId(v))
+    throw badRequest(
+      'invalid_upi_id',
+      'upiId must be a UPI id like name@bank (letters, digits, "." and "-", one "@", at most 100 characters)',
+    );
   return v.toLowerCase();
 }

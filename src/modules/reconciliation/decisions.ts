@@ -44,10 +44,12 @@ export const isUnrefunded = (p: GatewayPayment): boolean => p.captured && p.amou
 export const leftToRefund = (p: GatewayPayment): number => p.amount - p.amountRefunded;
 
 /** Whether a stray payment's refund may go ahead: captured money on that very order, not refunded in full. */
-export const refundableOn = (p: GatewayPayment, orderId: string): boolean => p.orderId === orderId && isUnrefunded(p);
+export const refundableOn = (p: GatewayPayment, orderId: string): boolean =>
+  p.orderId === orderId && isUnrefunded(p);
 
 /** The gateway's idempotency key for a stray payment's refund: a retried or repeated refund is the same refund. */
-export const strayRefundKey = (paymentId: string): string => `stray_${paymentId}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+export const strayRefundKey = (paymentId: string): string =>
+  `stray_${paymentId}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
 
 /** A booking as the sweep reads it. */
 export interface BookingFacts {
@@ -60,10 +62,14 @@ export interface BookingFacts {
 }
 
 /** Whether a payment is for this booking's price: its amount and currency. */
-export const paysFor = (p: GatewayPayment, b: Pick<BookingFacts, 'amount_paise' | 'currency'>): boolean => p.amount === Number(b.amount_paise) && p.currency === b.currency;
+export const paysFor = (p: GatewayPayment, b: Pick<BookingFacts, 'amount_paise' | 'currency'>): boolean =>
+  p.amount === Number(b.amount_paise) && p.currency === b.currency;
 
 /** Whether an authorised payment is captured: only what a pending booking still waits for; any other authorisation lapses at the gateway. */
-export const capturesFor = (p: GatewayPayment, b: Pick<BookingFacts, 'status' | 'amount_paise' | 'currency'>): boolean => b.status === 'pending' && paysFor(p, b);
+export const capturesFor = (
+  p: GatewayPayment,
+  b: Pick<BookingFacts, 'status' | 'amount_paise' | 'currency'>,
+): boolean => b.status === 'pending' && paysFor(p, b);
 
 /**
  * What becomes of a live payment of a booking's order once the payment path has had it:
@@ -71,8 +77,14 @@ export const capturesFor = (p: GatewayPayment, b: Pick<BookingFacts, 'status' | 
  * refund job is on the way (`refund_pending`); bound to none, captured money not yet refunded
  * is a stray the sweep refunds now; anything else leaves nothing to do.
  */
-export function paymentFate(p: GatewayPayment, b: Pick<BookingFacts, 'status' | 'payment_id' | 'kept_paise'>): 'kept' | 'refund_pending' | 'stray' | 'nothing' {
-  if (b.payment_id === p.id) return b.status !== 'confirmed' && p.captured && leftToRefund(p) > b.kept_paise ? 'refund_pending' : 'kept';
+export function paymentFate(
+  p: GatewayPayment,
+  b: Pick<BookingFacts, 'status' | 'payment_id' | 'kept_paise'>,
+): 'kept' | 'refund_pending' | 'stray' | 'nothing' {
+  if (b.payment_id === p.id)
+    return b.status !== 'confirmed' && p.captured && leftToRefund(p) > b.kept_paise
+      ? 'refund_pending'
+      : 'kept';
   return isUnrefunded(p) ? 'stray' : 'nothing';
 }
 
@@ -105,16 +117,21 @@ export function registrationVerdict(f: {
   checkoutWindowMinutes: number;
 }): Verdict {
   const b = f.booking;
-  if (!b) return { act: 'settle', outcome: f.payments.some((p) => p.captured) ? 'orphan_refunded' : 'orphaned' };
+  if (!b)
+    return { act: 'settle', outcome: f.payments.some((p) => p.captured) ? 'orphan_refunded' : 'orphaned' };
   if (f.awaitingRefund) return { act: 'later', outcome: 'refund_pending' };
   if (b.status === 'confirmed') {
     const kept = f.payments.find((p) => p.id === b.payment_id);
-    return kept && kept.amountRefunded >= kept.amount ? { act: 'end_refunded', paymentId: kept.id } : { act: 'settle', outcome: 'confirmed' };
+    return kept && kept.amountRefunded >= kept.amount
+      ? { act: 'end_refunded', paymentId: kept.id }
+      : { act: 'settle', outcome: 'confirmed' };
   }
   if (b.status === 'pending') {
     const windowMs = f.checkoutWindowMinutes * 60_000;
     const windowEnd = new Date(f.createdAt.getTime() + windowMs);
-    return f.ageMs >= windowMs ? { act: 'expire', notAfter: windowEnd } : { act: 'later', outcome: 'unpaid', notAfter: windowEnd };
+    return f.ageMs >= windowMs
+      ? { act: 'expire', notAfter: windowEnd }
+      : { act: 'later', outcome: 'unpaid', notAfter: windowEnd };
   }
   // Cancelled or refunded: whatever was captured has been refunded. A payment may still
   // come for a booking cancelled unpaid; it is watched for a week.
@@ -123,15 +140,22 @@ export function registrationVerdict(f: {
 }
 
 /** Whether a payment is for a membership's pending order: its amount, in rupees. */
-export const paysForPeriod = (p: GatewayPayment, m: { pending_amount_paise: number | string | null } | undefined): boolean =>
-  m !== undefined && p.amount === Number(m.pending_amount_paise) && p.currency === 'INR';
+export const paysForPeriod = (
+  p: GatewayPayment,
+  m: { pending_amount_paise: number | string | null } | undefined,
+): boolean => m !== undefined && p.amount === Number(m.pending_amount_paise) && p.currency === 'INR';
 
 /**
  * A membership order's verdict: confirmed once a payment was recorded for it; otherwise asked
  * again for its week while a membership still waits for it or nothing was captured, then
  * settled (`refunded` when money was captured: it was refunded as a stray).
  */
-export function membershipVerdict(f: { recorded: boolean; expected: boolean; anyCaptured: boolean; ageMs: number }): Settle | Later {
+export function membershipVerdict(f: {
+  recorded: boolean;
+  expected: boolean;
+  anyCaptured: boolean;
+  ageMs: number;
+}): Settle | Later {
   if (f.recorded) return { act: 'settle', outcome: 'confirmed' };
   if (f.expected && f.ageMs < WATCH_MS) return { act: 'later', outcome: 'unpaid' };
   if (f.ageMs < WATCH_MS && !f.anyCaptured) return { act: 'later', outcome: 'not_expected' };

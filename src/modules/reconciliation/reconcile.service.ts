@@ -88,7 +88,19 @@ export interface SweepSummary {
 
 /** One sweep over every due order. Safe to call at any time from any instance. */
 export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
-  const summary: SweepSummary = { ran: false, checked: 0, confirmed: 0, captured: 0, refunded: 0, expired: 0, endedRefunded: 0, claimsFinished: 0, orphansFound: 0, settled: 0, errors: 0 };
+  const summary: SweepSummary = {
+    ran: false,
+    checked: 0,
+    confirmed: 0,
+    captured: 0,
+    refunded: 0,
+    expired: 0,
+    endedRefunded: 0,
+    claimsFinished: 0,
+    orphansFound: 0,
+    settled: 0,
+    errors: 0,
+  };
   const holder = deps.ids.make('swp', 9);
   const started = deps.clock.now();
   const lease = (now: Date) => repo.takeLease(deps.db, holder, now, new Date(now.getTime() + LEASE_MS));
@@ -111,8 +123,15 @@ export async function sweep(deps: ReconcileDeps): Promise<SweepSummary> {
         } catch (err) {
           summary.errors++;
           const message = err instanceof Error ? err.message : String(err);
-          deps.logger.warn({ receipt: row.receipt, orderId: row.order_id, err: message }, 'reconciliation: order check failed; asked again later');
-          await orders.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter: nextCheck(rowDeps, row), lastError: message.slice(0, 500) });
+          deps.logger.warn(
+            { receipt: row.receipt, orderId: row.order_id, err: message },
+            'reconciliation: order check failed; asked again later',
+          );
+          await orders.checkLater(deps.db, row.receipt, {
+            checks: row.checks + 1,
+            checkAfter: nextCheck(rowDeps, row),
+            lastError: message.slice(0, 500),
+          });
         }
       }
       if (rows.length < BATCH) break;
@@ -128,19 +147,40 @@ function nextCheck(deps: ReconcileDeps, row: OrderRow): Date {
   return nextCheckAt(deps.clock.now(), deps.config.reconcile.afterMinutes, row.checks);
 }
 
-async function settle(deps: ReconcileDeps, row: OrderRow, outcome: string, summary: SweepSummary): Promise<void> {
+async function settle(
+  deps: ReconcileDeps,
+  row: OrderRow,
+  outcome: string,
+  summary: SweepSummary,
+): Promise<void> {
   // Watched for a week whatever its outcome: a second payment may still come for it.
   if (!settlesNow(deps.clock.now(), row.created_at, outcome)) return later(deps, row, outcome);
   await orders.settle(deps.db, row.receipt, { at: deps.clock.now(), outcome, checks: row.checks + 1 });
   summary.settled++;
 }
 
-async function later(deps: ReconcileDeps, row: OrderRow, outcome: string | null, notAfter?: Date): Promise<void> {
+async function later(
+  deps: ReconcileDeps,
+  row: OrderRow,
+  outcome: string | null,
+  notAfter?: Date,
+): Promise<void> {
   const checkAfter = checkAfterOf(nextCheck(deps, row), notAfter);
-  await orders.checkLater(deps.db, row.receipt, { checks: row.checks + 1, checkAfter, outcome, lastError: null });
+  await orders.checkLater(deps.db, row.receipt, {
+    checks: row.checks + 1,
+    checkAfter,
+    outcome,
+    lastError: null,
+  });
 }
 
-async function refundStray(gateway: PaymentGateway, row: OrderRow, p: GatewayPayment, reason: string, summary: SweepSummary): Promise<void> {
+async function refundStray(
+  gateway: PaymentGateway,
+  row: OrderRow,
+  p: GatewayPayment,
+  reason: string,
+  summary: SweepSummary,
+): Promise<void> {
   // The refund job's own function (the same key): both finding one stray refund it once.
   await refundStrayPayment(gateway, p, { receipt: row.receipt, reason });
   summary.refunded++;
@@ -161,7 +201,8 @@ async function checkOrder(deps: ReconcileDeps, row: OrderRow, summary: SweepSumm
     row = { ...row, order_id: orderId };
   }
   const payments = await gateway.fetchOrderPayments(orderId);
-  if (row.kind === 'registration') return checkRegistrationOrder(deps, gateway, row, orderId, payments, age, summary);
+  if (row.kind === 'registration')
+    return checkRegistrationOrder(deps, gateway, row, orderId, payments, age, summary);
   return checkMembershipOrder(deps, gateway, row, orderId, payments, age, summary);
 }
 
@@ -200,7 +241,14 @@ async function checkRegistrationOrder(
     else if (fate === 'stray') await refundStray(gateway, row, p, 'not_for_this_booking', summary);
   }
   const reg = await load();
-  const verdict = registrationVerdict({ booking: reg, payments, awaitingRefund, createdAt: row.created_at, ageMs: age, checkoutWindowMinutes: deps.config.checkoutWindowMinutes });
+  const verdict = registrationVerdict({
+    booking: reg,
+    payments,
+    awaitingRefund,
+    createdAt: row.created_at,
+    ageMs: age,
+    checkoutWindowMinutes: deps.config.checkoutWindowMinutes,
+  });
   switch (verdict.act) {
     case 'end_refunded':
       if (await endRefundedAtGateway(deps.registerDeps, reg!.id, verdict.paymentId)) {
@@ -243,7 +291,11 @@ async function checkMembershipOrder(
       p = await gateway.capturePayment(p.id, p.amount, p.currency);
       summary.captured++;
     }
-    if (matches && (await confirmMembershipFromGateway(deps.membershipDeps, row.mode, orderId, p)) === 'confirmed') summary.confirmed++;
+    if (
+      matches &&
+      (await confirmMembershipFromGateway(deps.membershipDeps, row.mode, orderId, p)) === 'confirmed'
+    )
+      summary.confirmed++;
     if (!(await spokenFor(p.id)) && isUnrefunded(p)) {
       // Captured for an order no membership waits for any more (cancelled, replaced by a
       // newer order, another amount): nobody keeps money for a period they do not get.
@@ -252,14 +304,18 @@ async function checkMembershipOrder(
   }
   const recorded = (await orders.recordedPayment(deps.db, row.receipt)) !== null;
   const expected = !recorded && (await expecting()) !== undefined;
-  const verdict = membershipVerdict({ recorded, expected, anyCaptured: payments.some((p) => p.captured), ageMs: age });
-  return verdict.act === 'settle' ? settle(deps, row, verdict.outcome, summary) : later(deps, row, verdict.outcome);
+  const verdict = membershipVerdict({
+    recorded,
+    expected,
+    anyCaptured: payments.some((p) => p.captured),
+    ageMs: age,
+  });
+  return verdict.act === 'settle'
+    ? settle(deps, row, verdict.outcome, summary)
+    : later(deps, row, verdict.outcome);
 }
 
-export async function listOrderChecks(
-  db: Kysely<Database>,
-  q: orders.OrderListQuery,
-) {
+export async function listOrderChecks(db: Kysely<Database>, q: orders.OrderListQuery) {
   const rows = await orders.listPage(db, q);
   const page = rows.slice(0, q.limit);
   return {

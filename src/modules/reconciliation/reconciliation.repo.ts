@@ -20,5 +20,10 @@ export async function takeLease(db: Db, holder: string, now: Date, until: Date):
 }
 
 export async function releaseLease(db: Db, holder: string): Promise<void> {
-  await db.updateTable('reconcile_lease').set({ holder: null, until: new Date(0) }).where('name', '=', 'sweep').where('holder', '=', holder).execute();
+  await db
+    .updateTable('reconcile_lease')
+    .set({ holder: null, until: new Date(0) })
+    .where('name', '=', 'sweep')
+    .where('holder', '=', holder)
+    .execute();
 }

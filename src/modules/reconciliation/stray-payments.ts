@@ -46,13 +46,23 @@ export async function isPaymentKept(db: Kysely<Database>, paymentId: string): Pr
  * captured money on one of our orders and nothing keeps it, its refund is queued and the
  * order is watched again. True when a refund was queued.
  */
-export async function refundIfStray(deps: StrayDeps, mode: Mode, orderId: string, payment: GatewayPayment): Promise<boolean> {
+export async function refundIfStray(
+  deps: StrayDeps,
+  mode: Mode,
+  orderId: string,
+  payment: GatewayPayment,
+): Promise<boolean> {
   if (!refundableOn(payment, orderId)) return false;
   const order = await orders.findByOrderId(deps.db, orderId);
   if (!order || order.mode !== mode) return false;
   if (await isPaymentKept(deps.db, payment.id)) return false;
   await deps.db.transaction().execute(async (trx) => {
-    await enqueue(trx, deps, strayRefundJob, { mode, accountId: order.account_id, orderId, paymentId: payment.id });
+    await enqueue(trx, deps, strayRefundJob, {
+      mode,
+      accountId: order.account_id,
+      orderId,
+      paymentId: payment.id,
+    });
     await orders.reopen(trx, orderId, deps.clock.now());
   });
   deps.kickJobs();
@@ -76,6 +86,15 @@ export async function refundStrayJob(deps: StrayDeps, p: StrayRefundPayload): Pr
  * that payment, so the job and the sweep finding one stray refund it once. The job above
  * and the sweep's inline refund both come here.
  */
-export async function refundStrayPayment(gateway: PaymentGateway, payment: GatewayPayment, notes: Record<string, string>): Promise<void> {
-  await refundAtGateway(gateway, { paymentId: payment.id, amountPaise: leftToRefund(payment), notes, idempotencyKey: strayRefundKey(payment.id) });
+export async function refundStrayPayment(
+  gateway: PaymentGateway,
+  payment: GatewayPayment,
+  notes: Record<string, string>,
+): Promise<void> {
+  await refundAtGateway(gateway, {
+    paymentId: payment.id,
+    amountPaise: leftToRefund(payment),
+    notes,
+    idempotencyKey: strayRefundKey(payment.id),
+  });
 }

@@ -18,10 +18,16 @@ import * as repo from './registrations.repo.js';
 import type { Db, RegistrationRow as Row } from './registrations.repo.js';
 import * as orderChecks from '../payments/order-checks.js';
 
-export async function loadOwnedRegistration(db: Db, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
+export async function loadOwnedRegistration(
+  db: Db,
+  p: KeyPrincipal,
+  eventId: string,
+  registrationId: string,
+): Promise<Row> {
   const event = await events.loadOwnedEvent(db, p, eventId);
   const reg = await repo.findRegistration(db, registrationId);
-  if (!reg || reg.event_id !== event.id) throw notFound('no such registration for this event', 'registration_not_found');
+  if (!reg || reg.event_id !== event.id)
+    throw notFound('no such registration for this event', 'registration_not_found');
   return reg;
 }
 
@@ -33,7 +39,10 @@ async function reload(db: Db, id: string): Promise<Row> {
  * Who changed a booking: the organiser (a key, or the dashboard acting through one) or
  * the attendee from their own page, or the service itself. The audit log's actor.
  */
-export type Actor = { kind: 'key'; keyId: string } | { kind: 'attendee'; registrationId: string } | { kind: 'system'; reason: string };
+export type Actor =
+  | { kind: 'key'; keyId: string }
+  | { kind: 'attendee'; registrationId: string }
+  | { kind: 'system'; reason: string };
 
 /** The audit log's actor for a booking's change. */
 export function auditActor(reg: Pick<Row, 'account_id' | 'name'>, actor: Actor): audit.AuditActor {
@@ -42,33 +51,54 @@ export function auditActor(reg: Pick<Row, 'account_id' | 'name'>, actor: Actor):
   return audit.systemActor(actor.reason);
 }
 
-export async function approve(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
+export async function approve(
+  deps: RegisterDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  registrationId: string,
+): Promise<Row> {
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
   if (reg.status === 'confirmed') return reg;
   if (reg.status !== 'pending' || reg.pending_reason !== 'approval') {
-    throw conflict('not_awaiting_approval', `this registration is ${reg.status}${reg.pending_reason === 'payment' ? ' awaiting payment' : ''}, not awaiting approval`);
+    throw conflict(
+      'not_awaiting_approval',
+      `this registration is ${reg.status}${reg.pending_reason === 'payment' ? ' awaiting payment' : ''}, not awaiting approval`,
+    );
   }
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
   try {
     await deps.db.transaction().execute(async (trx) => {
       // The approval stays pending when the seats are gone; the organiser may raise capacity.
-      const moved = await changeBooking(trx, deps, reg, auditActor(reg, { kind: 'key', keyId: p.keyId }), { event: 'approve', eventRow: event, attendeeIds });
+      const moved = await changeBooking(trx, deps, reg, auditActor(reg, { kind: 'key', keyId: p.keyId }), {
+        event: 'approve',
+        eventRow: event,
+        attendeeIds,
+      });
       if (!moved) throw changedMeanwhile();
     });
   } catch (err) {
-    if (err instanceof SeatsGone) throw conflict('sold_out', 'no seats left for this booking; it stays pending');
+    if (err instanceof SeatsGone)
+      throw conflict('sold_out', 'no seats left for this booking; it stays pending');
     throw err;
   }
   deps.kickJobs();
   return reload(deps.db, reg.id);
 }
 
-export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string): Promise<Row> {
+export async function reject(
+  deps: RegisterDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  registrationId: string,
+): Promise<Row> {
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
-  if (reg.status !== 'pending' || reg.pending_reason !== 'approval') throw conflict('not_awaiting_approval', `this registration is ${reg.status}, not awaiting approval`);
+  if (reg.status !== 'pending' || reg.pending_reason !== 'approval')
+    throw conflict('not_awaiting_approval', `this registration is ${reg.status}, not awaiting approval`);
   await deps.db.transaction().execute(async (trx) => {
-    const moved = await changeBooking(trx, deps, reg, auditActor(reg, { kind: 'key', keyId: p.keyId }), { event: 'reject' });
+    const moved = await changeBooking(trx, deps, reg, auditActor(reg, { kind: 'key', keyId: p.keyId }), {
+      event: 'reject',
+    });
     if (!moved) throw changedMeanwhile();
   });
   return reload(deps.db, reg.id);
@@ -78,8 +108,17 @@ export async function reject(deps: RegisterDeps, p: KeyPrincipal, eventId: strin
  * Ends a booking. `cancelled` refunds a paid booking in full; `refunded` is the
  * organiser's explicit refund. Seats are freed either way.
  */
-export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string, to: 'cancelled' | 'refunded'): Promise<Row> {
-  return endLoaded(deps, await loadOwnedRegistration(deps.db, p, eventId, registrationId), to, { kind: 'key', keyId: p.keyId });
+export async function end(
+  deps: RegisterDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  registrationId: string,
+  to: 'cancelled' | 'refunded',
+): Promise<Row> {
+  return endLoaded(deps, await loadOwnedRegistration(deps.db, p, eventId, registrationId), to, {
+    kind: 'key',
+    keyId: p.keyId,
+  });
 }
 
 /**
@@ -87,11 +126,19 @@ export async function end(deps: RegisterDeps, p: KeyPrincipal, eventId: string, 
  * unless `refundPaise` says less, as an attendee's cancellation policy may), anything else
  * by `cancel`, in one transaction with its seats (freed to the waitlist), ledger and audit entry.
  */
-export async function endLoaded(deps: RegisterDeps, reg: Row, to: 'cancelled' | 'refunded', actor: Actor, refundPaise?: number): Promise<Row> {
-  if (reg.status === 'cancelled' || reg.status === 'refunded') throw conflict('already_ended', `this registration is already ${reg.status}`);
+export async function endLoaded(
+  deps: RegisterDeps,
+  reg: Row,
+  to: 'cancelled' | 'refunded',
+  actor: Actor,
+  refundPaise?: number,
+): Promise<Row> {
+  if (reg.status === 'cancelled' || reg.status === 'refunded')
+    throw conflict('already_ended', `this registration is already ${reg.status}`);
   if (reg.status === 'refunding') throw refusal('claim_refund', reg);
   const paid = reg.status === 'confirmed' && holdsPayment(reg);
-  if (to === 'refunded' && !paid) throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
+  if (to === 'refunded' && !paid)
+    throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
   const who = auditActor(reg, actor);
   if (paid) return endWithRefund(deps, reg, to, who, refundPaise);
   await deps.db.transaction().execute(async (trx) => {
@@ -110,15 +157,32 @@ const REASON_MAX = 300;
  * ends it refunded), with a reason. Through the lifecycle: claimed, refunded at the gateway
  * with an idempotency key, completed; a credit note for the part where an invoice exists.
  */
-export async function refundPartOf(deps: RegisterDeps, p: KeyPrincipal, eventId: string, registrationId: string, input: { amountPaise: number; reason: string }): Promise<Row> {
+export async function refundPartOf(
+  deps: RegisterDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  registrationId: string,
+  input: { amountPaise: number; reason: string },
+): Promise<Row> {
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
   const reason = input.reason.trim().replace(/\s+/g, ' ');
-  if (reason === '') throw badRequest('invalid_field', 'reason must not be empty: the buyer’s mail and the credit note give it', { field: 'reason' });
-  if (reason.length > REASON_MAX) throw badRequest('invalid_field', `reason must be at most ${REASON_MAX} characters`, { field: 'reason' });
-  if (!Number.isSafeInteger(input.amountPaise) || input.amountPaise <= 0) throw badRequest('invalid_amount', 'amount must be more than 0, in rupees with at most two decimals', { field: 'amount' });
+  if (reason === '')
+    throw badRequest(
+      'invalid_field',
+      'reason must not be empty: the buyer’s mail and the credit note give it',
+      { field: 'reason' },
+    );
+  if (reason.length > REASON_MAX)
+    throw badRequest('invalid_field', `reason must be at most ${REASON_MAX} characters`, { field: 'reason' });
+  if (!Number.isSafeInteger(input.amountPaise) || input.amountPaise <= 0)
+    throw badRequest('invalid_amount', 'amount must be more than 0, in rupees with at most two decimals', {
+      field: 'amount',
+    });
   if (reg.status === 'refunding') throw refusal('claim_refund', reg);
-  if (reg.status !== 'confirmed') throw conflict('already_ended', `this registration is ${reg.status}; nothing more can be refunded`);
-  if (!holdsPayment(reg)) throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
+  if (reg.status !== 'confirmed')
+    throw conflict('already_ended', `this registration is ${reg.status}; nothing more can be refunded`);
+  if (!holdsPayment(reg))
+    throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
   return refundPart(deps, reg, auditActor(reg, { kind: 'key', keyId: p.keyId }), input.amountPaise, reason);
 }
 
@@ -129,19 +193,32 @@ export async function transfer(
   registrationId: string,
   input: { name: string; email: string },
 ): Promise<Row> {
-  return transferLoaded(deps, await loadOwnedRegistration(deps.db, p, eventId, registrationId), input, { kind: 'key', keyId: p.keyId });
+  return transferLoaded(deps, await loadOwnedRegistration(deps.db, p, eventId, registrationId), input, {
+    kind: 'key',
+    keyId: p.keyId,
+  });
 }
 
 /** Reissues a confirmed booking's ticket to another person: a new ticketCode, the ticket mail to them. */
-export async function transferLoaded(deps: RegisterDeps, reg: Row, input: { name: string; email: string }, actor: Actor): Promise<Row> {
-  if (reg.status !== 'confirmed') throw conflict('not_confirmed', `only a confirmed ticket can be transferred; this one is ${reg.status}`);
+export async function transferLoaded(
+  deps: RegisterDeps,
+  reg: Row,
+  input: { name: string; email: string },
+  actor: Actor,
+): Promise<Row> {
+  if (reg.status !== 'confirmed')
+    throw conflict('not_confirmed', `only a confirmed ticket can be transferred; this one is ${reg.status}`);
   const name = input.name.trim();
   if (name === '') throw badRequest('invalid_name', 'name must not be empty');
   const email = await assertDeliverable(deps.checkEmail, input.email);
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const ticketCode = deps.ids.make('tkt', 16);
   await deps.db.transaction().execute(async (trx) => {
-    const moved = await changeBooking(trx, deps, reg, auditActor(reg, actor), { event: 'transfer', eventRow: event, holder: { name, email, ticketCode } });
+    const moved = await changeBooking(trx, deps, reg, auditActor(reg, actor), {
+      event: 'transfer',
+      eventRow: event,
+      holder: { name, email, ticketCode },
+    });
     if (!moved) throw changedMeanwhile();
   });
   deps.kickJobs();
@@ -171,23 +248,35 @@ export async function settleEventPayments(deps: RegisterDeps, eventId: string): 
       await endLoaded(deps, reg, 'cancelled', DELETION);
       if (reg.order_id === null) continue;
       await orderChecks.reopenOrderCheck(deps, reg.order_id);
-      const payments = await gateway().fetchOrderPayments(reg.order_id).catch((err: unknown) => {
-        throw gatewayFailure(err, 'look up the order’s payments');
-      });
+      const payments = await gateway()
+        .fetchOrderPayments(reg.order_id)
+        .catch((err: unknown) => {
+          throw gatewayFailure(err, 'look up the order’s payments');
+        });
       for (const payment of payments) {
         const amount = unrefundedPaise(payment);
         if (amount === 0) continue;
-        await refundAtGateway(gateway(), { paymentId: payment.id, amountPaise: amount, notes: { registrationId: reg.id, reason: 'event_deleted' } }).catch((err: unknown) => {
+        await refundAtGateway(gateway(), {
+          paymentId: payment.id,
+          amountPaise: amount,
+          notes: { registrationId: reg.id, reason: 'event_deleted' },
+        }).catch((err: unknown) => {
           throw gatewayFailure(err, 'refund the payment');
         });
       }
     } else if (reg.payment_id !== null) {
-      const payment = await gateway().fetchPayment(reg.payment_id).catch((err: unknown) => {
-        throw gatewayFailure(err, 'look up the payment');
-      });
+      const payment = await gateway()
+        .fetchPayment(reg.payment_id)
+        .catch((err: unknown) => {
+          throw gatewayFailure(err, 'look up the payment');
+        });
       const amount = payment ? unrefundedPaise(payment) : 0;
       if (payment && amount > 0) {
-        const refund = await refundAtGateway(gateway(), { paymentId: payment.id, amountPaise: amount, notes: { registrationId: reg.id, reason: 'event_deleted' } }).catch((err: unknown) => {
+        const refund = await refundAtGateway(gateway(), {
+          paymentId: payment.id,
+          amountPaise: amount,
+          notes: { registrationId: reg.id, reason: 'event_deleted' },
+        }).catch((err: unknown) => {
           throw gatewayFailure(err, 'refund the payment');
         });
         await repo.setRefundId(deps.db, reg.id, refund.id);
@@ -205,10 +294,17 @@ export async function settleEventPayments(deps: RegisterDeps, eventId: string): 
  * promo code's reserved use goes back. A payment that arrives later is refunded like any for
  * a cancelled booking.
  */
-export async function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock' | 'ids'>, registrationId: string): Promise<boolean> {
+export async function expireUnpaid(
+  deps: Pick<RegisterDeps, 'db' | 'clock' | 'ids'>,
+  registrationId: string,
+): Promise<boolean> {
   const reg = await repo.findRegistration(deps.db, registrationId);
   if (!reg || !canApply('expire', reg)) return false;
-  const moved = await deps.db.transaction().execute((trx) => changeBooking(trx, deps, reg, audit.systemActor('checkout_window_passed'), { event: 'expire' }));
+  const moved = await deps.db
+    .transaction()
+    .execute((trx) =>
+      changeBooking(trx, deps, reg, audit.systemActor('checkout_window_passed'), { event: 'expire' }),
+    );
   return moved !== undefined;
 }
 
@@ -217,9 +313,18 @@ export async function expireUnpaid(deps: Pick<RegisterDeps, 'db' | 'clock' | 'id
  * gateway's dashboard): ended as refunded by the service, seats freed, and the refund
  * written to the ledger with it.
  */
-export async function endRefundedAtGateway(deps: Pick<RegisterDeps, 'db' | 'clock' | 'ids'>, registrationId: string, refundedPaymentId: string): Promise<boolean> {
+export async function endRefundedAtGateway(
+  deps: Pick<RegisterDeps, 'db' | 'clock' | 'ids'>,
+  registrationId: string,
+  refundedPaymentId: string,
+): Promise<boolean> {
   const reg = await repo.findRegistration(deps.db, registrationId);
   if (!reg || reg.payment_id !== refundedPaymentId || !canApply('refunded_at_gateway', reg)) return false;
-  const moved = await deps.db.transaction().execute((trx) => changeBooking(trx, deps, reg, audit.systemActor('refunded_at_gateway'), { event: 'refunded_at_gateway', paymentId: refundedPaymentId }));
+  const moved = await deps.db.transaction().execute((trx) =>
+    changeBooking(trx, deps, reg, audit.systemActor('refunded_at_gateway'), {
+      event: 'refunded_at_gateway',
+      paymentId: refundedPaymentId,
+    }),
+  );
   return moved !== undefined;
 }

@@ -33,28 +33,51 @@ export interface Confirmation {
  * Returns 'confirmed', 'already' (someone else settled it first) or 'sold_out' (the seats
  * went meanwhile: `lose_last_seat` cancels it and a durable job refunds the payment).
  */
-async function confirmPaid(deps: RegisterDeps, reg: Row, payment: GatewayPayment, actor: audit.AuditActor): Promise<'confirmed' | 'already' | 'ended_unpaid' | 'sold_out'> {
+async function confirmPaid(
+  deps: RegisterDeps,
+  reg: Row,
+  payment: GatewayPayment,
+  actor: audit.AuditActor,
+): Promise<'confirmed' | 'already' | 'ended_unpaid' | 'sold_out'> {
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
   if (!canApply('pay', reg)) return 'already';
   try {
-    const moved = await deps.db.transaction().execute((trx) => changeBooking(trx, deps, reg, actor, { event: 'pay', paymentId: payment.id, eventRow: event, attendeeIds }));
+    const moved = await deps.db.transaction().execute((trx) =>
+      changeBooking(trx, deps, reg, actor, {
+        event: 'pay',
+        paymentId: payment.id,
+        eventRow: event,
+        attendeeIds,
+      }),
+    );
     if (!moved) {
       // Settled meanwhile. Ended before it was paid (cancelled, expired): nobody keeps this payment.
       const now = await repo.findRegistration(deps.db, reg.id);
-      if (now && now.status === 'cancelled' && now.payment_id === null && (await refundUnbooked(deps, now, payment))) return 'ended_unpaid';
+      if (
+        now &&
+        now.status === 'cancelled' &&
+        now.payment_id === null &&
+        (await refundUnbooked(deps, now, payment))
+      )
+        return 'ended_unpaid';
       return 'already';
     }
     deps.kickJobs();
     return 'confirmed';
   } catch (err) {
-    if (isUniqueViolation(err)) throw paymentNotVerified('this payment is already bound to another registration');
+    if (isUniqueViolation(err))
+      throw paymentNotVerified('this payment is already bound to another registration');
     if (!(err instanceof SeatsGone)) throw err;
   }
   // Lost the race for the last seat: cancel, bind the payment, refund it durably.
   await deps.db.transaction().execute(async (trx) => {
     if (await changeBooking(trx, deps, reg, actor, { event: 'lose_last_seat', paymentId: payment.id })) {
-      await enqueue(trx, deps, refundPaymentJob, { registrationId: reg.id, paymentId: payment.id, amount: Number(reg.amount_paise) });
+      await enqueue(trx, deps, refundPaymentJob, {
+        registrationId: reg.id,
+        paymentId: payment.id,
+        amount: Number(reg.amount_paise),
+      });
     }
   });
   deps.kickJobs();
@@ -69,8 +92,22 @@ async function refundUnbooked(deps: RegisterDeps, reg: Row, payment: GatewayPaym
   const bound = await deps.db.transaction().execute(async (trx) => {
     const r = await repo.bindPaymentToEnded(trx, reg.id, payment.id);
     if (r) {
-      await captures.recordCapture(trx, { mode: reg.mode, paymentId: payment.id, accountId: reg.account_id, registrationId: reg.id, capturedPaise: payment.amount }, deps.clock.now());
-      await enqueue(trx, deps, refundPaymentJob, { registrationId: reg.id, paymentId: payment.id, amount: payment.amount });
+      await captures.recordCapture(
+        trx,
+        {
+          mode: reg.mode,
+          paymentId: payment.id,
+          accountId: reg.account_id,
+          registrationId: reg.id,
+          capturedPaise: payment.amount,
+        },
+        deps.clock.now(),
+      );
+      await enqueue(trx, deps, refundPaymentJob, {
+        registrationId: reg.id,
+        paymentId: payment.id,
+        amount: payment.amount,
+      });
     }
     return r;
   });
@@ -80,7 +117,8 @@ async function refundUnbooked(deps: RegisterDeps, reg: Row, payment: GatewayPaym
 
 async function loadRegistration(db: Db, eventId: string, registrationId: string): Promise<Row> {
   const reg = await repo.findRegistration(db, registrationId);
-  if (!reg || reg.event_id !== eventId) throw notFound('no such registration for this event', 'registration_not_found');
+  if (!reg || reg.event_id !== eventId)
+    throw notFound('no such registration for this event', 'registration_not_found');
   return reg;
 }
 
@@ -92,9 +130,15 @@ export async function confirmStep2(
 ): Promise<Confirmation> {
   const event = await events.loadOwnedEvent(deps.db, p, eventId);
   const reg = await loadRegistration(deps.db, event.id, input.registrationId);
-  const answer: Confirmation = { registrationId: reg.id, status: 'confirmed', orderId: input.orderId, paymentId: input.paymentId };
+  const answer: Confirmation = {
+    registrationId: reg.id,
+    status: 'confirmed',
+    orderId: input.orderId,
+    paymentId: input.paymentId,
+  };
 
-  if (reg.order_id === null) throw conflict('not_a_paid_registration', 'this registration has no payment to confirm');
+  if (reg.order_id === null)
+    throw conflict('not_a_paid_registration', 'this registration has no payment to confirm');
   if (reg.status === 'confirmed') {
     if (reg.payment_id === input.paymentId && reg.order_id === input.orderId) return answer;
     throw paymentNotVerified('this registration is already confirmed with another payment');
@@ -103,28 +147,50 @@ export async function confirmStep2(
     if (reg.payment_id === input.paymentId && reg.status === 'cancelled') throw soldOut();
     // Paid after the organiser cancelled it: nobody keeps money for a booking that is gone.
     if (reg.payment_id === null && input.orderId === reg.order_id) {
-      const payment = await deps.gatewayFor(reg.mode, reg.account_id).fetchPayment(input.paymentId).catch((err: unknown) => {
-        throw gatewayFailure(err, 'look up the payment');
-      });
-      if (payment && payment.orderId === reg.order_id && payment.captured && (await refundUnbooked(deps, reg, payment))) {
-        throw conflict('registration_not_pending', `this registration was ${reg.status} before it was paid; the payment is being refunded`);
+      const payment = await deps
+        .gatewayFor(reg.mode, reg.account_id)
+        .fetchPayment(input.paymentId)
+        .catch((err: unknown) => {
+          throw gatewayFailure(err, 'look up the payment');
+        });
+      if (
+        payment &&
+        payment.orderId === reg.order_id &&
+        payment.captured &&
+        (await refundUnbooked(deps, reg, payment))
+      ) {
+        throw conflict(
+          'registration_not_pending',
+          `this registration was ${reg.status} before it was paid; the payment is being refunded`,
+        );
       }
     }
     throw conflict('registration_not_pending', `this registration is ${reg.status}`);
   }
-  if (input.orderId !== reg.order_id) throw paymentNotVerified('orderId is not the order of this registration');
+  if (input.orderId !== reg.order_id)
+    throw paymentNotVerified('orderId is not the order of this registration');
   const bound = await repo.findIdByPayment(deps.db, input.paymentId);
-  if (bound !== undefined && bound !== reg.id) throw paymentNotVerified('this payment is already bound to another registration');
+  if (bound !== undefined && bound !== reg.id)
+    throw paymentNotVerified('this payment is already bound to another registration');
 
   const payment = await verifyPayment(
     deps.gatewayFor(reg.mode, reg.account_id),
-    { orderId: reg.order_id, amountPaise: Number(reg.amount_paise), currency: reg.currency, paidFor: 'registration' },
+    {
+      orderId: reg.order_id,
+      amountPaise: Number(reg.amount_paise),
+      currency: reg.currency,
+      paidFor: 'registration',
+    },
     input.paymentId,
   );
   const outcome = await confirmPaid(deps, reg, payment, audit.actorOfKey(p));
   if (outcome === 'sold_out') throw soldOut();
   // Ended by another change while this payment was verified (the organiser's cancel, expiry): refunded by its job.
-  if (outcome === 'ended_unpaid') throw conflict('registration_not_pending', 'this registration ended before this payment confirmed it; the payment is being refunded');
+  if (outcome === 'ended_unpaid')
+    throw conflict(
+      'registration_not_pending',
+      'this registration ended before this payment confirmed it; the payment is being refunded',
+    );
   if (outcome === 'already') {
     const now = await loadRegistration(deps.db, event.id, reg.id);
     if (now.status === 'confirmed' && now.payment_id === input.paymentId) return answer;
@@ -149,10 +215,16 @@ export async function confirmFromGateway(
   const reg = await repo.findByOrder(deps.db, orderId, mode);
   if (!reg) return 'ignored';
   if (reg.status !== 'pending') {
-    if (reg.payment_id === null && payment.orderId === orderId && payment.captured) await refundUnbooked(deps, reg, payment);
+    if (reg.payment_id === null && payment.orderId === orderId && payment.captured)
+      await refundUnbooked(deps, reg, payment);
     return 'ignored';
   }
-  if (payment.orderId !== orderId || payment.amount !== Number(reg.amount_paise) || payment.currency !== reg.currency || !payment.captured) {
+  if (
+    payment.orderId !== orderId ||
+    payment.amount !== Number(reg.amount_paise) ||
+    payment.currency !== reg.currency ||
+    !payment.captured
+  ) {
     return 'ignored';
   }
   const outcome = await confirmPaid(deps, reg, payment, audit.systemActor(by));

@@ -81,7 +81,9 @@ export interface ConfirmationEffects {
 
 /** Ticket mails for these people, when the event sends them. */
 export function ticketMails(deps: EffectDeps, event: EventFacts, attendeeIds: readonly string[]): JobRow[] {
-  return event.ticket_emails_enabled ? attendeeIds.map((attendeeId) => jobRow(deps, ticketEmailJob, { attendeeId })) : [];
+  return event.ticket_emails_enabled
+    ? attendeeIds.map((attendeeId) => jobRow(deps, ticketEmailJob, { attendeeId }))
+    : [];
 }
 
 /**
@@ -89,12 +91,21 @@ export function ticketMails(deps: EffectDeps, event: EventFacts, attendeeIds: re
  * in, when WhatsApp is configured (test mode sends no WhatsApp, as it sends no mail). Its
  * ticket id is the registration id: a booking is confirmed before any transfer.
  */
-export function whatsappTicket(deps: EffectDeps, booking: Pick<ConfirmedBooking, 'id' | 'mode' | 'phone' | 'whatsapp_opt_in'>): JobRow[] {
-  if (!deps.sendsWhatsApp || booking.mode !== 'live' || booking.phone === null || !booking.whatsapp_opt_in) return [];
+export function whatsappTicket(
+  deps: EffectDeps,
+  booking: Pick<ConfirmedBooking, 'id' | 'mode' | 'phone' | 'whatsapp_opt_in'>,
+): JobRow[] {
+  if (!deps.sendsWhatsApp || booking.mode !== 'live' || booking.phone === null || !booking.whatsapp_opt_in)
+    return [];
   return [jobRow(deps, whatsappTicketJob, { registrationId: booking.id, ticketId: booking.id })];
 }
 
-export function confirmationEffects(deps: EffectDeps, event: EventFacts, booking: ConfirmedBooking, attendeeIds: readonly string[]): ConfirmationEffects {
+export function confirmationEffects(
+  deps: EffectDeps,
+  event: EventFacts,
+  booking: ConfirmedBooking,
+  attendeeIds: readonly string[],
+): ConfirmationEffects {
   const now = deps.clock.now().toISOString();
   return {
     jobs: [...ticketMails(deps, event, attendeeIds), ...whatsappTicket(deps, booking)],
@@ -156,13 +167,22 @@ export interface OneStatementEffects {
 export function oneStatementEffects(deps: EffectDeps, effects: ConfirmationEffects): OneStatementEffects {
   for (const [key, how] of Object.entries(ONE_STATEMENT_EFFECTS)) {
     const value = effects[key as keyof ConfirmationEffects];
-    if (how === 'absent' && value !== null && value !== false) throw new Error(`the one-statement free booking cannot write the effect ${key}`);
+    if (how === 'absent' && value !== null && value !== false)
+      throw new Error(`the one-statement free booking cannot write the effect ${key}`);
   }
-  return { jobs: effects.jobs, webhookJob: webhooks.deliveryJobRow(deps, effects.webhook), webhookType: effects.webhook.type };
+  return {
+    jobs: effects.jobs,
+    webhookJob: webhooks.deliveryJobRow(deps, effects.webhook),
+    webhookType: effects.webhook.type,
+  };
 }
 
 /** Seat scopes a booking holds: the event, its tier, its track, and the paid counter when paid. */
-export function seatScopes(booking: { ticket_type: string; sub_event_id: number | null; amount_paise: number | string }): string[] {
+export function seatScopes(booking: {
+  ticket_type: string;
+  sub_event_id: number | null;
+  amount_paise: number | string;
+}): string[] {
   const scopes = events.scopesFor(booking.ticket_type, booking.sub_event_id);
   if (Number(booking.amount_paise) > 0) scopes.push(events.PAID_SCOPE);
   return scopes;
@@ -244,9 +264,16 @@ function saleOf(event: EventFacts, booking: ConfirmedBooking, at: Date): gst.Sal
  * takes that seat (already counted as taken) and claims only what the hold does not
  * cover (the paid counter); any other booking claims all its scopes.
  */
-async function claimBookingSeats(trx: Transaction<Database>, deps: EffectDeps, eventId: string, booking: ConfirmedBooking): Promise<Map<string, number> | undefined> {
+async function claimBookingSeats(
+  trx: Transaction<Database>,
+  deps: EffectDeps,
+  eventId: string,
+  booking: ConfirmedBooking,
+): Promise<Map<string, number> | undefined> {
   const scopes = seatScopes(booking);
-  const held = booking.waitlist_entry_id ? await waitlist.takeHold(trx, booking.waitlist_entry_id, booking.id, deps.clock.now()) : undefined;
+  const held = booking.waitlist_entry_id
+    ? await waitlist.takeHold(trx, booking.waitlist_entry_id, booking.id, deps.clock.now())
+    : undefined;
   if (!held) return events.claimSeats(trx, eventId, scopes, booking.quantity);
   const rest = scopes.filter((s) => !held.includes(s));
   return rest.length === 0 ? new Map() : events.claimSeats(trx, eventId, rest, booking.quantity);
@@ -264,7 +291,14 @@ export async function applyTransfer(
   giver: { name: string; email: string },
   holder: { name: string; email: string },
 ): Promise<void> {
-  const ticket = event.ticket_emails_enabled ? [jobRow(deps, ticketEmailJob, { attendeeId: registrationId, passedOnBy: giver.name })] : [];
-  const notice = jobRow(deps, bookingMailJob, { registrationId, kind: 'transferred' as const, to: giver, newHolder: holder.name });
+  const ticket = event.ticket_emails_enabled
+    ? [jobRow(deps, ticketEmailJob, { attendeeId: registrationId, passedOnBy: giver.name })]
+    : [];
+  const notice = jobRow(deps, bookingMailJob, {
+    registrationId,
+    kind: 'transferred' as const,
+    to: giver,
+    newHolder: holder.name,
+  });
   await enqueueRows(trx, deps, [...ticket, notice]);
 }

@@ -57,15 +57,27 @@ export interface EndRefund {
  * reservation goes back; a refund writes the ledger's refund entries and the credit note;
  * a confirmed booking ended as `mail` (cancelled, refunded) tells its holder by mail.
  */
-export async function applyBookingEnd(trx: Transaction<Database>, deps: EffectDeps, booking: EndingBooking, refund?: EndRefund, mail?: 'cancelled' | 'refunded'): Promise<void> {
+export async function applyBookingEnd(
+  trx: Transaction<Database>,
+  deps: EffectDeps,
+  booking: EndingBooking,
+  refund?: EndRefund,
+  mail?: 'cancelled' | 'refunded',
+): Promise<void> {
   if (booking.status === 'confirmed') await freeSeats(trx, deps, booking);
   if (booking.status === 'pending') await applyPendingEnd(trx, booking);
   const creditNote = refund ? await applyRefund(trx, deps, booking.id, refund) : undefined;
-  if (mail && booking.status === 'confirmed') await enqueueRows(trx, deps, [bookingMail(deps, booking, mail, refund, creditNote)]);
+  if (mail && booking.status === 'confirmed')
+    await enqueueRows(trx, deps, [bookingMail(deps, booking, mail, refund, creditNote)]);
 }
 
 /** A part of a confirmed paid booking given back (it stays confirmed): the ledger, the credit note and the buyer's mail. */
-export async function applyPartialRefund(trx: Transaction<Database>, deps: EffectDeps, booking: Pick<EndingBooking, 'id' | 'name' | 'email'>, refund: EndRefund): Promise<void> {
+export async function applyPartialRefund(
+  trx: Transaction<Database>,
+  deps: EffectDeps,
+  booking: Pick<EndingBooking, 'id' | 'name' | 'email'>,
+  refund: EndRefund,
+): Promise<void> {
   const creditNote = await applyRefund(trx, deps, booking.id, refund);
   await enqueueRows(trx, deps, [bookingMail(deps, booking, 'partly_refunded', refund, creditNote)]);
 }
@@ -83,7 +95,13 @@ function bookingMail(
     kind,
     to: { name: booking.name, email: booking.email },
     ...(creditNote ? { creditNote } : {}),
-    ...(refund ? { refundPaise: refund.refundPaise, refundedPaise: refund.refundedBeforePaise + refund.refundPaise, amountPaise: refund.amountPaise } : {}),
+    ...(refund
+      ? {
+          refundPaise: refund.refundPaise,
+          refundedPaise: refund.refundedBeforePaise + refund.refundPaise,
+          amountPaise: refund.amountPaise,
+        }
+      : {}),
     ...(refund && kind === 'partly_refunded' ? { reason: refund.reason } : {}),
   });
 }
@@ -93,13 +111,30 @@ function bookingMail(
  * gives back all that is left, also reverses the platform fee) and, when it had a tax
  * invoice or bill of supply, its credit note for the part refunded (its number answered).
  */
-async function applyRefund(trx: Transaction<Database>, deps: EffectDeps, registrationId: string, refund: EndRefund): Promise<string | undefined> {
+async function applyRefund(
+  trx: Transaction<Database>,
+  deps: EffectDeps,
+  registrationId: string,
+  refund: EndRefund,
+): Promise<string | undefined> {
   const at = deps.clock.now();
-  if (refund.refundedBeforePaise + refund.refundPaise >= refund.amountPaise) await ledger.recordTicketRefund(trx, { registrationId, at });
+  if (refund.refundedBeforePaise + refund.refundPaise >= refund.amountPaise)
+    await ledger.recordTicketRefund(trx, { registrationId, at });
   // A part refunded (an attendee's policy kept a fee, or the organiser gave part back): the
   // part back to the buyer, the platform fee kept.
-  else await ledger.recordTicketPartialRefund(trx, { registrationId, refundPaise: refund.refundPaise, at, ref: refund.ref });
-  return gst.issueCreditNote(trx, deps, { registrationId, at, reason: refund.reason, refundPaise: refund.refundPaise });
+  else
+    await ledger.recordTicketPartialRefund(trx, {
+      registrationId,
+      refundPaise: refund.refundPaise,
+      at,
+      ref: refund.ref,
+    });
+  return gst.issueCreditNote(trx, deps, {
+    registrationId,
+    at,
+    reason: refund.reason,
+    refundPaise: refund.refundPaise,
+  });
 }
 
 /**
@@ -110,7 +145,13 @@ async function applyRefund(trx: Transaction<Database>, deps: EffectDeps, registr
 async function freeSeats(
   trx: Transaction<Database>,
   deps: EffectDeps,
-  booking: { event_id: string; ticket_type: string; sub_event_id: number | null; amount_paise: number | string; quantity: number },
+  booking: {
+    event_id: string;
+    ticket_type: string;
+    sub_event_id: number | null;
+    amount_paise: number | string;
+    quantity: number;
+  },
 ): Promise<void> {
   await events.releaseSeats(trx, booking.event_id, seatScopes(booking), booking.quantity, async (t) => {
     await waitlist.offerSeats(t, deps, booking.event_id);
@@ -122,6 +163,9 @@ async function freeSeats(
  * the race for the last seat) sets off: its promo code's reserved use goes back (through
  * `applyBookingEnd`).
  */
-async function applyPendingEnd(trx: Transaction<Database>, booking: { event_id: string; promo_code: string | null }): Promise<void> {
+async function applyPendingEnd(
+  trx: Transaction<Database>,
+  booking: { event_id: string; promo_code: string | null },
+): Promise<void> {
   if (booking.promo_code !== null) await promos.releaseReservation(trx, booking.event_id, booking.promo_code);
 }

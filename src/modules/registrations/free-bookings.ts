@@ -84,7 +84,11 @@ export class FreeBookings {
   async #write(group: Waiting[], answers: Map<Waiting, () => void>): Promise<void> {
     let written: Set<string>;
     try {
-      written = await bookFreeTogether(this.#db, group.map((w) => w.booking), this.#clock.now());
+      written = await bookFreeTogether(
+        this.#db,
+        group.map((w) => w.booking),
+        this.#clock.now(),
+      );
     } catch (error) {
       if (group.length === 1) {
         answers.set(group[0]!, () => group[0]!.settle({ ok: false, error }));

@@ -18,7 +18,9 @@ export interface HistoryLine {
 
 const money = (v: unknown) => {
   const n = typeof v === 'number' ? v : Number(v);
-  return Number.isFinite(n) ? `₹${n.toLocaleString('en-IN', { minimumFractionDigits: n % 1 === 0 ? 0 : 2, maximumFractionDigits: 2 })}` : '';
+  return Number.isFinite(n)
+    ? `₹${n.toLocaleString('en-IN', { minimumFractionDigits: n % 1 === 0 ? 0 : 2, maximumFractionDigits: 2 })}`
+    : '';
 };
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0)) || 0;
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -54,14 +56,18 @@ export function actorWords(a: audit.AuditActor): string {
 }
 
 /** The sentence of one entry, or undefined for one the history leaves out. */
-export function describeEntry(e: Pick<audit.HistoryEntry, 'action' | 'before' | 'after'>): string | undefined {
+export function describeEntry(
+  e: Pick<audit.HistoryEntry, 'action' | 'before' | 'after'>,
+): string | undefined {
   const after = e.after ?? {};
   const before = e.before ?? {};
   const verb = e.action.startsWith('registration.') ? e.action.slice('registration.'.length) : e.action;
   switch (verb) {
     case 'book': {
       const what = `Booked ${num(after.quantity) || 1} × ${text(after.ticketType) || 'ticket'}`;
-      return after.status === 'pending' ? `${what}, ${num(after.amount) > 0 ? 'awaiting payment' : 'awaiting approval'}` : what;
+      return after.status === 'pending'
+        ? `${what}, ${num(after.amount) > 0 ? 'awaiting payment' : 'awaiting approval'}`
+        : what;
     }
     case 'pay':
       return `Paid ${money(after.amount)}`;
@@ -107,6 +113,16 @@ export function historyLines(entries: readonly audit.HistoryEntry[]): HistoryLin
 }
 
 /** A booking's history, oldest first. */
-export async function registrationHistory(db: Kysely<Database>, reg: { id: string; account_id: string; mode: Mode }): Promise<HistoryLine[]> {
-  return historyLines(await audit.historyOf(db, { accountId: reg.account_id, mode: reg.mode, type: 'registration', id: reg.id }));
+export async function registrationHistory(
+  db: Kysely<Database>,
+  reg: { id: string; account_id: string; mode: Mode },
+): Promise<HistoryLine[]> {
+  return historyLines(
+    await audit.historyOf(db, {
+      accountId: reg.account_id,
+      mode: reg.mode,
+      type: 'registration',
+      id: reg.id,
+    }),
+  );
 }

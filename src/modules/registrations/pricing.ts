@@ -9,7 +9,8 @@ export interface Discount {
 
 /** A percentage or an amount off a total, never below zero. */
 export function applyDiscount(promo: Discount, totalPaise: number): number {
-  if (promo.discount_percent !== null) return Math.max(0, totalPaise - Math.round((totalPaise * promo.discount_percent) / 100));
+  if (promo.discount_percent !== null)
+    return Math.max(0, totalPaise - Math.round((totalPaise * promo.discount_percent) / 100));
   return Math.max(0, totalPaise - Number(promo.discount_paise ?? 0));
 }
 
@@ -35,5 +36,9 @@ export interface Price {
 export function priceBooking(input: PriceInput): Price {
   const unitPaise = unitPricePaise(input.basePaise, input.track, input.tier);
   const subtotalPaise = unitPaise * input.quantity;
-  return { unitPaise, subtotalPaise, amountPaise: input.promo ? applyDiscount(input.promo, subtotalPaise) : subtotalPaise };
+  return {
+    unitPaise,
+    subtotalPaise,
+    amountPaise: input.promo ? applyDiscount(input.promo, subtotalPaise) : subtotalPaise,
+  };
 }

@@ -14,7 +14,12 @@ export function findPromo(db: Db, id: string): Promise<PromoRow | undefined> {
 }
 
 export function findByCodeKey(db: Db, eventId: string, codeKey: string): Promise<PromoRow | undefined> {
-  return db.selectFrom('promo_codes').selectAll().where('event_id', '=', eventId).where('code_key', '=', codeKey).executeTakeFirst();
+  return db
+    .selectFrom('promo_codes')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('code_key', '=', codeKey)
+    .executeTakeFirst();
 }
 
 /** One page of an event's codes, oldest first: `limit + 1` rows after the code with id `after`. */
@@ -26,11 +31,23 @@ export function listByEvent(db: Db, eventId: string, limit: number, after?: stri
         and (p.created_at > c.created_at or (p.created_at = c.created_at and p.id > c.id)))`,
     );
   }
-  return q.orderBy('p.created_at').orderBy('p.id').limit(limit + 1).execute();
+  return q
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function countByEvent(db: Db, eventId: string): Promise<number> {
-  return Number((await db.selectFrom('promo_codes').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', '=', eventId).executeTakeFirstOrThrow()).n);
+  return Number(
+    (
+      await db
+        .selectFrom('promo_codes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('event_id', '=', eventId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 /**
@@ -43,7 +60,9 @@ export async function reserveUse(db: Db, eventId: string, codeKey: string): Prom
     .set({ uses_reserved: sql`uses_reserved + 1` })
     .where('event_id', '=', eventId)
     .where('code_key', '=', codeKey)
-    .where((eb) => eb.or([eb('max_uses', 'is', null), eb(sql`uses + uses_reserved`, '<', eb.ref('max_uses'))]))
+    .where((eb) =>
+      eb.or([eb('max_uses', 'is', null), eb(sql`uses + uses_reserved`, '<', eb.ref('max_uses'))]),
+    )
     .returning('id')
     .executeTakeFirst();
   return r !== undefined;

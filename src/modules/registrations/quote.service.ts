@@ -26,12 +26,31 @@ export interface Quote {
   amountPaise: number;
 }
 
-export async function quoteBooking(db: Kysely<Database>, event: EventRow, input: QuoteInput, now: Date): Promise<Quote> {
+export async function quoteBooking(
+  db: Kysely<Database>,
+  event: EventRow,
+  input: QuoteInput,
+  now: Date,
+): Promise<Quote> {
   const most = Math.max(1, event.max_team_size);
-  if (input.quantity > most) throw badRequest('team_too_large', `a booking of this event holds at most ${most} ${most === 1 ? 'person' : 'people'}`, { field: 'teamMembers' });
+  if (input.quantity > most)
+    throw badRequest(
+      'team_too_large',
+      `a booking of this event holds at most ${most} ${most === 1 ? 'person' : 'people'}`,
+      { field: 'teamMembers' },
+    );
   const { track, tier } = chosenOptions(event, input, now);
-  const promo = input.promoCode === undefined || input.promoCode.trim() === '' ? undefined : await promos.findUsable(db, event.id, input.promoCode, now);
-  const price = priceBooking({ basePaise: Number(event.price_paise), track, tier, quantity: input.quantity, promo });
+  const promo =
+    input.promoCode === undefined || input.promoCode.trim() === ''
+      ? undefined
+      : await promos.findUsable(db, event.id, input.promoCode, now);
+  const price = priceBooking({
+    basePaise: Number(event.price_paise),
+    track,
+    tier,
+    quantity: input.quantity,
+    promo,
+  });
   return {
     currency: event.currency,
     quantity: input.quantity,

@@ -32,19 +32,39 @@ export const PENDING_PER_EMAIL = 3;
 export const PENDING_PER_ADDRESS = 20;
 
 const tooManyPending = (what: string, max: number) =>
-  appError('too_many_pending', `at most ${max} bookings of this event may wait for payment ${what} at once; pay one, or wait until an unpaid one lapses`);
+  appError(
+    'too_many_pending',
+    `at most ${max} bookings of this event may wait for payment ${what} at once; pay one, or wait until an unpaid one lapses`,
+  );
 
-async function assertPendingRoom(db: Kysely<Database> | Transaction<Database>, eventId: string, email: string, clientAddress: string | null): Promise<void> {
-  if ((await repo.countAwaitingPayment(db, eventId, { email })) >= PENDING_PER_EMAIL) throw tooManyPending('for one email', PENDING_PER_EMAIL);
-  if (clientAddress !== null && (await repo.countAwaitingPayment(db, eventId, { clientAddress })) >= PENDING_PER_ADDRESS) {
+async function assertPendingRoom(
+  db: Kysely<Database> | Transaction<Database>,
+  eventId: string,
+  email: string,
+  clientAddress: string | null,
+): Promise<void> {
+  if ((await repo.countAwaitingPayment(db, eventId, { email })) >= PENDING_PER_EMAIL)
+    throw tooManyPending('for one email', PENDING_PER_EMAIL);
+  if (
+    clientAddress !== null &&
+    (await repo.countAwaitingPayment(db, eventId, { clientAddress })) >= PENDING_PER_ADDRESS
+  ) {
     throw tooManyPending('from one address', PENDING_PER_ADDRESS);
   }
 }
 
 /** Serialises the writers of one event's unpaid bookings for this email and address (sorted keys: no deadlock). */
-async function lockPendingRoom(trx: Transaction<Database>, eventId: string, email: string, clientAddress: string | null): Promise<void> {
+async function lockPendingRoom(
+  trx: Transaction<Database>,
+  eventId: string,
+  email: string,
+  clientAddress: string | null,
+): Promise<void> {
   await sql`set local lock_timeout = '5s'`.execute(trx);
-  const keys = [`pending-email:${eventId}:${email.toLowerCase()}`, ...(clientAddress === null ? [] : [`pending-addr:${eventId}:${clientAddress}`])].sort();
+  const keys = [
+    `pending-email:${eventId}:${email.toLowerCase()}`,
+    ...(clientAddress === null ? [] : [`pending-addr:${eventId}:${clientAddress}`]),
+  ].sort();
   for (const k of keys) await sql`select pg_advisory_xact_lock(8015, hashtext(${k}))`.execute(trx);
 }
 
@@ -90,11 +110,29 @@ export interface Booking {
  * everything the confirmation sets off, for this booking and any that queued behind the
  * counter's last statement. When no seat is left, nothing is written.
  */
-export async function bookInOneStatement({ deps, p, event, booking, people, ticketIds, quantity, now }: Booking): Promise<RegisterResult> {
+export async function bookInOneStatement({
+  deps,
+  p,
+  event,
+  booking,
+  people,
+  ticketIds,
+  quantity,
+  now,
+}: Booking): Promise<RegisterResult> {
   const registrationId = booking.id;
   const effects = oneStatementEffects(deps, confirmationEffects(deps, event, booking, ticketIds));
-  const auditRow = audit.entryRow(deps, bookedEntry({ ...booking, status: 'confirmed' }, audit.actorOfKey(p)));
-  const written = await deps.freeBookings.book({ row: booking, people, scope: events.EVENT_SCOPE, ...effects, auditRow });
+  const auditRow = audit.entryRow(
+    deps,
+    bookedEntry({ ...booking, status: 'confirmed' }, audit.actorOfKey(p)),
+  );
+  const written = await deps.freeBookings.book({
+    row: booking,
+    people,
+    scope: events.EVENT_SCOPE,
+    ...effects,
+    auditRow,
+  });
   if (!written) {
     // One seat asked and none claimed: the event is full.
     if (quantity === 1 && event.capacity > 0) events.markSoldOut(event, now, deps.soldOutMemoryMs);
@@ -105,25 +143,48 @@ export async function bookInOneStatement({ deps, p, event, booking, people, tick
 }
 
 /** A free booking written in a transaction: one awaiting approval, or holding several seat counters, a promo code or an offer. */
-export async function bookFree({ deps, p, event, booking, people, ticketIds, promo, now }: Booking): Promise<RegisterResult> {
+export async function bookFree({
+  deps,
+  p,
+  event,
+  booking,
+  people,
+  ticketIds,
+  promo,
+  now,
+}: Booking): Promise<RegisterResult> {
   const awaitingApproval = event.requires_approval;
   await deps.db.transaction().execute(async (trx) => {
     const row = { ...booking, confirmed_at: awaitingApproval ? null : now, order_id: null, payment_id: null };
     await lifecycle.insertBooking(trx, awaitingApproval ? 'await_approval' : 'book', row);
-    await audit.recordChange(trx, deps, bookedEntry({ ...row, status: awaitingApproval ? 'pending' : 'confirmed' }, audit.actorOfKey(p)));
+    await audit.recordChange(
+      trx,
+      deps,
+      bookedEntry({ ...row, status: awaitingApproval ? 'pending' : 'confirmed' }, audit.actorOfKey(p)),
+    );
     await repo.insertAttendees(trx, booking.id, people);
     // Reserved with the booking: a use when confirmed now, held while it awaits approval.
     if (promo) await promos.reserveUse(trx, event.id, promo.code);
-    if (!awaitingApproval && !(await applyConfirmation(trx, deps, event, booking, ticketIds))) throw soldOut();
+    if (!awaitingApproval && !(await applyConfirmation(trx, deps, event, booking, ticketIds)))
+      throw soldOut();
   });
   if (!awaitingApproval) deps.kickJobs();
-  return { kind: 'free', registrationId: booking.id, status: awaitingApproval ? 'pending' : 'confirmed', ticketIds };
+  return {
+    kind: 'free',
+    registrationId: booking.id,
+    status: awaitingApproval ? 'pending' : 'confirmed',
+    ticketIds,
+  };
 }
 
 /** Paid: the order first (outside any transaction), then the pending registration. */
 export async function bookPaid(
   { deps, p, event, booking, people, promo }: Booking,
-  { email, billing, clientAddress }: { email: string; billing: BillingDoc | null; clientAddress: string | null },
+  {
+    email,
+    billing,
+    clientAddress,
+  }: { email: string; billing: BillingDoc | null; clientAddress: string | null },
 ): Promise<RegisterResult> {
   const registrationId = booking.id;
   const amountPaise = booking.amount_paise;
@@ -131,7 +192,14 @@ export async function bookPaid(
   await assertPendingRoom(deps.db, event.id, email, clientAddress);
   const gateway = deps.gatewayFor(event.mode, event.account_id);
   // Written before the call: an order whose answer is lost is found by its receipt.
-  await orderChecks.openOrderCheck(deps, { receipt: registrationId, kind: 'registration', mode: event.mode, accountId: event.account_id, amount: amountPaise, currency: event.currency });
+  await orderChecks.openOrderCheck(deps, {
+    receipt: registrationId,
+    kind: 'registration',
+    mode: event.mode,
+    accountId: event.account_id,
+    amount: amountPaise,
+    currency: event.currency,
+  });
   let order;
   try {
     order = await gateway.createOrder({
@@ -164,5 +232,12 @@ export async function bookPaid(
     // nothing is written and the order, held by no booking, is settled by reconciliation.
     if (promo) await promos.reserveUse(trx, event.id, promo.code);
   });
-  return { kind: 'order', registrationId, orderId: order.id, amount: amountPaise, currency: event.currency, key: gateway.keyId };
+  return {
+    kind: 'order',
+    registrationId,
+    orderId: order.id,
+    amount: amountPaise,
+    currency: event.currency,
+    key: gateway.keyId,
+  };
 }

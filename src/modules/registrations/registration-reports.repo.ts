@@ -26,25 +26,58 @@ export function searchByEvent(db: Kysely<Database>, eventId: string, s: Registra
   if (s.subEventId === null) q = q.where('sub_event_id', 'is', null);
   else if (s.subEventId !== undefined) q = q.where('sub_event_id', '=', s.subEventId);
   if (s.checkedIn !== undefined) {
-    const inside = (eb: ExpressionBuilder<Database & { registrations: RegistrationsTable }, 'registrations'>) =>
-      eb.exists(eb.selectFrom('attendees').select('attendees.id').whereRef('attendees.registration_id', '=', 'registrations.id').where('attendees.checked_in_at', 'is not', null));
+    const inside = (
+      eb: ExpressionBuilder<Database & { registrations: RegistrationsTable }, 'registrations'>,
+    ) =>
+      eb.exists(
+        eb
+          .selectFrom('attendees')
+          .select('attendees.id')
+          .whereRef('attendees.registration_id', '=', 'registrations.id')
+          .where('attendees.checked_in_at', 'is not', null),
+      );
     q = q.where((eb) => (s.checkedIn ? inside(eb) : eb.not(inside(eb))));
   }
   const text = s.q?.trim();
   if (text) {
     const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb('id', '=', text), eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['email']), 'like', like)]));
+    q = q.where((eb) =>
+      eb.or([
+        eb('id', '=', text),
+        eb(eb.fn('lower', ['name']), 'like', like),
+        eb(eb.fn('lower', ['email']), 'like', like),
+      ]),
+    );
   }
   if (s.after) {
     const { createdAt, id } = s.after;
-    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+    q = q.where((eb) =>
+      eb.or([
+        eb('created_at', '<', createdAt),
+        eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
+      ]),
+    );
   }
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(s.limit + 1).execute();
+  return q
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(s.limit + 1)
+    .execute();
 }
 
 /** Whether any booking (of any status) names track `index` or a later one: those tracks' indexes must not move. */
-export async function anyOnTracksFrom(db: Kysely<Database>, eventId: string, index: number): Promise<boolean> {
-  const row = await db.selectFrom('registrations').select('id').where('event_id', '=', eventId).where('sub_event_id', '>=', index).limit(1).executeTakeFirst();
+export async function anyOnTracksFrom(
+  db: Kysely<Database>,
+  eventId: string,
+  index: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('registrations')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('sub_event_id', '>=', index)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -56,7 +89,12 @@ export async function salesByDay(db: Kysely<Database>, eventId: string) {
       from registrations
      where event_id = ${eventId} and status = 'confirmed' and confirmed_at is not null
      group by 1 order by 1`.execute(db);
-  return rows.rows.map((r) => ({ day: Number(r.day), bookings: Number(r.bookings), tickets: Number(r.tickets), revenuePaise: Number(r.paise) }));
+  return rows.rows.map((r) => ({
+    day: Number(r.day),
+    bookings: Number(r.bookings),
+    tickets: Number(r.tickets),
+    revenuePaise: Number(r.paise),
+  }));
 }
 
 /** People admitted per 15 minutes: slot = quarter-hours since the epoch. */
@@ -74,7 +112,10 @@ export async function doorCounts(db: Kysely<Database>, eventId: string) {
   const row = await db
     .selectFrom('attendees as a')
     .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-    .select([(eb) => eb.fn.countAll<number>().as('expected'), (eb) => eb.fn.count<number>('a.checked_in_at').as('arrived')])
+    .select([
+      (eb) => eb.fn.countAll<number>().as('expected'),
+      (eb) => eb.fn.count<number>('a.checked_in_at').as('arrived'),
+    ])
     .where('r.event_id', '=', eventId)
     .where('r.status', '=', 'confirmed')
     .executeTakeFirstOrThrow();
@@ -97,7 +138,13 @@ export interface ExportFilter {
  * One page of an export, oldest first: at most `limit` bookings after the booking `after`
  * (by created_at, then id; the index registrations_event_order serves it).
  */
-export function exportPage(db: Kysely<Database>, eventId: string, filter: ExportFilter, after: string | undefined, limit: number) {
+export function exportPage(
+  db: Kysely<Database>,
+  eventId: string,
+  filter: ExportFilter,
+  after: string | undefined,
+  limit: number,
+) {
   let q = db.selectFrom('registrations as r').selectAll('r').where('r.event_id', '=', eventId);
   if (filter.status !== undefined) q = q.where('r.status', '=', filter.status);
   if (filter.ticketType !== undefined) q = q.where('r.ticket_type', '=', filter.ticketType);
@@ -109,11 +156,19 @@ export function exportPage(db: Kysely<Database>, eventId: string, filter: Export
   const text = filter.q?.trim();
   if (text) {
     const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb('r.id', '=', text), eb(eb.fn('lower', ['r.name']), 'like', like), eb(eb.fn('lower', ['r.email']), 'like', like)]));
+    q = q.where((eb) =>
+      eb.or([
+        eb('r.id', '=', text),
+        eb(eb.fn('lower', ['r.name']), 'like', like),
+        eb(eb.fn('lower', ['r.email']), 'like', like),
+      ]),
+    );
   }
   if (after !== undefined) {
     // The cursor is the last booking's id: its (created_at, id) read here, to the microsecond.
-    q = q.where(sql<boolean>`(r.created_at, r.id) > (select c.created_at, c.id from registrations c where c.id = ${after})`);
+    q = q.where(
+      sql<boolean>`(r.created_at, r.id) > (select c.created_at, c.id from registrations c where c.id = ${after})`,
+    );
   }
   return q.orderBy('r.created_at').orderBy('r.id').limit(limit).execute();
 }

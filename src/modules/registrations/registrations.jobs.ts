@@ -15,13 +15,21 @@ export interface RefundPayload {
 
 export const refundPaymentJob = defineJob<RefundPayload>('payment.refund');
 
-export async function refundJob(deps: Pick<RegisterDeps, 'db' | 'gatewayFor'>, payload: RefundPayload): Promise<void> {
+export async function refundJob(
+  deps: Pick<RegisterDeps, 'db' | 'gatewayFor'>,
+  payload: RefundPayload,
+): Promise<void> {
   const reg = await repo.findRegistration(deps.db, payload.registrationId);
   if (!reg || reg.refund_id !== null) return;
   const gateway = deps.gatewayFor(reg.mode, reg.account_id);
   const payment = await gateway.fetchPayment(payload.paymentId);
   if (payment && payment.amountRefunded >= payload.amount) return;
-  const refund = await refundAtGateway(gateway, { paymentId: payload.paymentId, amountPaise: payload.amount, notes: { registrationId: reg.id, reason: 'sold_out' }, idempotencyKey: `${reg.id}-x${payload.amount}` });
+  const refund = await refundAtGateway(gateway, {
+    paymentId: payload.paymentId,
+    amountPaise: payload.amount,
+    notes: { registrationId: reg.id, reason: 'sold_out' },
+    idempotencyKey: `${reg.id}-x${payload.amount}`,
+  });
   await deps.db.transaction().execute(async (trx) => {
     await repo.setRefundId(trx, reg.id, refund.id);
     await captures.refundedInFull(trx, reg.mode, payload.paymentId);

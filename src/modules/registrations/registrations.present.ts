@@ -8,7 +8,11 @@ import * as registrations from './registrations.service.js';
 export type Row = Selectable<RegistrationsTable>;
 type AttendeeRow = Pick<registrations.AttendeeRow, 'id' | 'idx' | 'name' | 'email' | 'checked_in_at'>;
 
-export function presentRegistration(r: Row, attendees: readonly AttendeeRow[], channels: readonly Channel[] = []) {
+export function presentRegistration(
+  r: Row,
+  attendees: readonly AttendeeRow[],
+  channels: readonly Channel[] = [],
+) {
   const primary = attendees.find((a) => a.idx === 0);
   return {
     id: r.id,
@@ -30,9 +34,18 @@ export function presentRegistration(r: Row, attendees: readonly AttendeeRow[], c
     platformFee: paiseToRupees(Number(r.platform_fee_paise)),
     gatewayFee: paiseToRupees(Number(r.gateway_fee_paise)),
     customFields: r.custom_fields,
-    teamMembers: attendees.filter((a) => a.idx > 0).map((a) => ({ id: a.id, name: a.name, email: a.email, checkedIn: a.checked_in_at !== null })),
+    teamMembers: attendees
+      .filter((a) => a.idx > 0)
+      .map((a) => ({ id: a.id, name: a.name, email: a.email, checkedIn: a.checked_in_at !== null })),
     promoCode: r.promo_code,
-    billing: !r.billing ? null : { gstin: r.billing.gstin, name: r.billing.name, address: r.billing.address, state: r.billing.stateCode },
+    billing: !r.billing
+      ? null
+      : {
+          gstin: r.billing.gstin,
+          name: r.billing.name,
+          address: r.billing.address,
+          state: r.billing.stateCode,
+        },
     ticketCode: r.ticket_code,
     checkedIn: (primary?.checked_in_at ?? null) !== null,
     checkedInAt: primary?.checked_in_at?.toISOString() ?? null,
@@ -45,7 +58,9 @@ export function presentRegistration(r: Row, attendees: readonly AttendeeRow[], c
  * What the organiser keeps of a paid booking: all of it while confirmed, less what was given
  * back; after a cancellation under a fee policy, the fee; after a refund in full, nothing.
  */
-export function keptPaise(r: Pick<Row, 'amount_paise' | 'refunded_paise' | 'kept_paise' | 'payment_id' | 'status'>): number {
+export function keptPaise(
+  r: Pick<Row, 'amount_paise' | 'refunded_paise' | 'kept_paise' | 'payment_id' | 'status'>,
+): number {
   if (r.payment_id === null || r.status === 'pending') return 0;
   // Ended: what its last refund left (a payment that came for a booking already ended is refunded whole).
   if (r.status === 'cancelled' || r.status === 'refunded') return r.kept_paise;
@@ -53,6 +68,9 @@ export function keptPaise(r: Pick<Row, 'amount_paise' | 'refunded_paise' | 'kept
 }
 
 export async function presentOne(db: Kysely<Database>, r: Row) {
-  const [people, channels] = await Promise.all([registrations.attendeesOf(db, [r.id]), channelsFor(db, [r.id])]);
+  const [people, channels] = await Promise.all([
+    registrations.attendeesOf(db, [r.id]),
+    channelsFor(db, [r.id]),
+  ]);
   return presentRegistration(r, people.get(r.id) ?? [], channels.get(r.id));
 }

@@ -13,16 +13,28 @@ export function findRegistration(db: Db, id: string): Promise<RegistrationRow | 
 }
 
 export function findByOrder(db: Db, orderId: string, mode: Mode): Promise<RegistrationRow | undefined> {
-  return db.selectFrom('registrations').selectAll().where('order_id', '=', orderId).where('mode', '=', mode).executeTakeFirst();
+  return db
+    .selectFrom('registrations')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('mode', '=', mode)
+    .executeTakeFirst();
 }
 
 /** The registration a payment is bound to, if any. */
 export async function findIdByPayment(db: Db, paymentId: string): Promise<string | undefined> {
-  return (await db.selectFrom('registrations').select('id').where('payment_id', '=', paymentId).executeTakeFirst())?.id;
+  return (
+    await db.selectFrom('registrations').select('id').where('payment_id', '=', paymentId).executeTakeFirst()
+  )?.id;
 }
 
 /** One page of an event's bookings, oldest first: `limit + 1` rows after the booking `after`. */
-export function listByEvent(db: Db, eventId: string, limit: number, after?: string): Promise<RegistrationRow[]> {
+export function listByEvent(
+  db: Db,
+  eventId: string,
+  limit: number,
+  after?: string,
+): Promise<RegistrationRow[]> {
   let q = db.selectFrom('registrations as r').selectAll('r').where('r.event_id', '=', eventId);
   if (after !== undefined) {
     q = q.where(
@@ -30,15 +42,34 @@ export function listByEvent(db: Db, eventId: string, limit: number, after?: stri
         and (r.created_at > c.created_at or (r.created_at = c.created_at and r.id > c.id)))`,
     );
   }
-  return q.orderBy('r.created_at').orderBy('r.id').limit(limit + 1).execute();
+  return q
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function isBookingOf(db: Db, id: string, eventId: string): Promise<boolean> {
-  return (await db.selectFrom('registrations').select('id').where('id', '=', id).where('event_id', '=', eventId).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('registrations')
+      .select('id')
+      .where('id', '=', id)
+      .where('event_id', '=', eventId)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function countByEvent(db: Db, eventId: string): Promise<number> {
-  return Number((await db.selectFrom('registrations').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', '=', eventId).executeTakeFirstOrThrow()).n);
+  return Number(
+    (
+      await db
+        .selectFrom('registrations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('event_id', '=', eventId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 /**
@@ -56,7 +87,11 @@ export function withPaymentsInFlight(db: Db, eventId: string): Promise<Registrat
         eb.and([eb('status', '=', 'pending'), eb('order_id', 'is not', null)]),
         eb.and([eb('status', '=', 'confirmed'), eb('amount_paise', '>', 0)]),
         eb('status', '=', 'refunding'),
-        eb.and([eb('status', '=', 'cancelled'), eb('payment_id', 'is not', null), eb('refund_id', 'is', null)]),
+        eb.and([
+          eb('status', '=', 'cancelled'),
+          eb('payment_id', 'is not', null),
+          eb('refund_id', 'is', null),
+        ]),
       ]),
     )
     .orderBy('created_at')
@@ -74,7 +109,19 @@ export async function statusCounts(db: Db, eventId: string) {
       (eb) =>
         eb.fn
           .count<number>(
-            eb.case().when(eb.exists(eb.selectFrom('attendees as a').select('a.id').whereRef('a.registration_id', '=', 'r.id').where('a.checked_in_at', 'is not', null))).then(1).end(),
+            eb
+              .case()
+              .when(
+                eb.exists(
+                  eb
+                    .selectFrom('attendees as a')
+                    .select('a.id')
+                    .whereRef('a.registration_id', '=', 'r.id')
+                    .where('a.checked_in_at', 'is not', null),
+                ),
+              )
+              .then(1)
+              .end(),
           )
           .as('checked_in'),
       (eb) => eb.fn.sum<number>('r.amount_paise').as('amount'),
@@ -82,13 +129,29 @@ export async function statusCounts(db: Db, eventId: string) {
     .where('r.event_id', '=', eventId)
     .groupBy('r.status')
     .execute();
-  return rows.map((r) => ({ status: r.status, n: Number(r.n), checkedIn: Number(r.checked_in), amountPaise: Number(r.amount ?? 0) }));
+  return rows.map((r) => ({
+    status: r.status,
+    n: Number(r.n),
+    checkedIn: Number(r.checked_in),
+    amountPaise: Number(r.amount ?? 0),
+  }));
 }
 
-const BOOKING_COLUMNS = ['r.id', 'r.event_id', 'r.status', 'r.ticket_type', 'r.ticket_code', 'r.sub_event_id'] as const;
+const BOOKING_COLUMNS = [
+  'r.id',
+  'r.event_id',
+  'r.status',
+  'r.ticket_type',
+  'r.ticket_code',
+  'r.sub_event_id',
+] as const;
 
 export function findByTicketCode(db: Db, code: string) {
-  return db.selectFrom('registrations as r').select(BOOKING_COLUMNS).where('r.ticket_code', '=', code).executeTakeFirst();
+  return db
+    .selectFrom('registrations as r')
+    .select(BOOKING_COLUMNS)
+    .where('r.ticket_code', '=', code)
+    .executeTakeFirst();
 }
 
 /** A booking of this event that once carried `code`, before a transfer. */
@@ -133,25 +196,44 @@ export function peopleOf(db: Db, eventId: string, audience: Audience, trackIndex
 
 export function findAttendeesById(db: Db, attendeeIds: readonly string[]): Promise<AttendeeRow[]> {
   if (attendeeIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('attendees').selectAll().where('id', '=', sql<string>`any(${[...attendeeIds]}::text[])`).execute();
+  return db
+    .selectFrom('attendees')
+    .selectAll()
+    .where('id', '=', sql<string>`any(${[...attendeeIds]}::text[])`)
+    .execute();
 }
 
 export function findRegistrationsById(db: Db, ids: readonly string[]): Promise<RegistrationRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('registrations').selectAll().where('id', '=', sql<string>`any(${[...ids]}::text[])`).execute();
+  return db
+    .selectFrom('registrations')
+    .selectAll()
+    .where('id', '=', sql<string>`any(${[...ids]}::text[])`)
+    .execute();
 }
 
 /** The ids of the people on a booking, the primary first. */
 export async function attendeeIds(db: Db, registrationId: string): Promise<string[]> {
-  return (await db.selectFrom('attendees').select('id').where('registration_id', '=', registrationId).orderBy('idx').execute()).map((a) => a.id);
+  return (
+    await db
+      .selectFrom('attendees')
+      .select('id')
+      .where('registration_id', '=', registrationId)
+      .orderBy('idx')
+      .execute()
+  ).map((a) => a.id);
 }
 
 export function attendeesOf(db: Db, registrationIds: readonly string[]): Promise<AttendeeRow[]> {
-  return db.selectFrom('attendees').selectAll().where('registration_id', 'in', registrationIds).orderBy('idx').execute();
+  return db
+    .selectFrom('attendees')
+    .selectAll()
+    .where('registration_id', 'in', registrationIds)
+    .orderBy('idx')
+    .execute();
 }
 
 // ---------------------------------------------------------------- writing
-
 
 export interface NewAttendee {
   id: string;
@@ -160,13 +242,16 @@ export interface NewAttendee {
   email: string;
 }
 
-export async function insertAttendees(db: Db, registrationId: string, people: readonly NewAttendee[]): Promise<void> {
+export async function insertAttendees(
+  db: Db,
+  registrationId: string,
+  people: readonly NewAttendee[],
+): Promise<void> {
   await db
     .insertInto('attendees')
     .values(people.map((a) => ({ ...a, registration_id: registrationId, checked_in_at: null })))
     .execute();
 }
-
 
 /** Binds a payment to an ended booking that has none yet; false when it was bound already. */
 export async function bindPaymentToEnded(db: Db, id: string, paymentId: string): Promise<boolean> {
@@ -181,18 +266,29 @@ export async function bindPaymentToEnded(db: Db, id: string, paymentId: string):
   return r !== undefined;
 }
 
-
-export async function setFees(db: Db, id: string, fees: { platform: number; gateway: number }): Promise<void> {
-  await db.updateTable('registrations').set({ platform_fee_paise: fees.platform, gateway_fee_paise: fees.gateway }).where('id', '=', id).execute();
+export async function setFees(
+  db: Db,
+  id: string,
+  fees: { platform: number; gateway: number },
+): Promise<void> {
+  await db
+    .updateTable('registrations')
+    .set({ platform_fee_paise: fees.platform, gateway_fee_paise: fees.gateway })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function setRefundId(db: Db, id: string, refundId: string): Promise<void> {
   await db.updateTable('registrations').set({ refund_id: refundId }).where('id', '=', id).execute();
 }
 
-
 /** Sets or clears the door state of people on a booking; returns the indexes it changed. */
-export async function setCheckedIn(db: Db, registrationId: string, indexes: readonly number[], at: Date | null): Promise<number[]> {
+export async function setCheckedIn(
+  db: Db,
+  registrationId: string,
+  indexes: readonly number[],
+  at: Date | null,
+): Promise<number[]> {
   const rows = await db
     .updateTable('attendees')
     .set({ checked_in_at: at })
@@ -217,15 +313,20 @@ export function findOrderOnEvent(db: Db, eventId: string, orderId: string) {
  * How many bookings of an event wait for payment from this email (any case) or this
  * client address. Called in the transaction that writes a new one, under its locks.
  */
-export async function countAwaitingPayment(db: Db, eventId: string, by: { email: string } | { clientAddress: string }): Promise<number> {
+export async function countAwaitingPayment(
+  db: Db,
+  eventId: string,
+  by: { email: string } | { clientAddress: string },
+): Promise<number> {
   let q = db
     .selectFrom('registrations')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('event_id', '=', eventId)
     .where('status', '=', 'pending')
     .where('pending_reason', '=', 'payment');
-  q = 'email' in by ? q.where(sql<string>`lower(email)`, '=', by.email.toLowerCase()) : q.where('client_address', '=', by.clientAddress);
+  q =
+    'email' in by
+      ? q.where(sql<string>`lower(email)`, '=', by.email.toLowerCase())
+      : q.where('client_address', '=', by.clientAddress);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
-
-

@@ -32,7 +32,11 @@ export const Registration = Type.Object({
   id: Type.String({ description: 'The registration id; also the QR payload until a transfer.' }),
   eventId: Type.String(),
   status: BookingStatus,
-  pendingReason: Nullable(Type.Union([Type.Literal('payment'), Type.Literal('approval')], { description: 'Why a pending registration waits.' })),
+  pendingReason: Nullable(
+    Type.Union([Type.Literal('payment'), Type.Literal('approval')], {
+      description: 'Why a pending registration waits.',
+    }),
+  ),
   name: Type.String(),
   email: Type.String(),
   phone: Nullable(Type.String({ description: 'E.164, as normalised at registration.' })),
@@ -42,16 +46,28 @@ export const Registration = Type.Object({
   subEventId: Nullable(Type.String({ description: 'Track index as a decimal string.' })),
   quantity: Type.Integer({ description: 'Seats held: 1 + team members.' }),
   amount: Type.Number({ description: 'Rupees paid, after any promo code.' }),
-  refunded: Type.Number({ description: 'Rupees given back so far: partial refunds, a cancellation’s refund, a refund in full.' }),
+  refunded: Type.Number({
+    description: 'Rupees given back so far: partial refunds, a cancellation’s refund, a refund in full.',
+  }),
   kept: Type.Number({
-    description: 'Rupees of the payment the organiser keeps: `amount - refunded` of a paid booking (a cancellation under a fee policy keeps the fee), 0 for a free or unpaid one.',
+    description:
+      'Rupees of the payment the organiser keeps: `amount - refunded` of a paid booking (a cancellation under a fee policy keeps the fee), 0 for a free or unpaid one.',
   }),
   currency: Type.String(),
-  platformFee: Type.Number({ description: 'Rupees; recorded at confirmation (0 in test mode and for free tickets).' }),
+  platformFee: Type.Number({
+    description: 'Rupees; recorded at confirmation (0 in test mode and for free tickets).',
+  }),
   gatewayFee: Type.Number({ description: 'Rupees; recorded at confirmation.' }),
-  customFields: Type.Record(Type.String(), Type.Unknown(), { description: 'Answers keyed by question name.' }),
+  customFields: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Answers keyed by question name.',
+  }),
   teamMembers: Type.Array(
-    Type.Object({ id: Type.String({ description: 'The member’s own ticket id (their QR).' }), name: Type.String(), email: Type.String(), checkedIn: Type.Boolean() }),
+    Type.Object({
+      id: Type.String({ description: 'The member’s own ticket id (their QR).' }),
+      name: Type.String(),
+      email: Type.String(),
+      checkedIn: Type.Boolean(),
+    }),
   ),
   promoCode: Nullable(Type.String()),
   billing: Billing,
@@ -66,18 +82,34 @@ export const RegisterBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
-    phone: Type.Optional(Type.String({ maxLength: 32, description: 'E.164 (`+919812345678`) or a 10-digit Indian mobile number (given +91); spaces, hyphens, dots and brackets ignored. Stored in E.164; anything else is 400 `invalid_phone`. Empty means none.' })),
+    phone: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description:
+          'E.164 (`+919812345678`) or a 10-digit Indian mobile number (given +91); spaces, hyphens, dots and brackets ignored. Stored in E.164; anything else is 400 `invalid_phone`. Empty means none.',
+      }),
+    ),
     whatsappOptIn: Type.Optional(
       Type.Boolean({
-        description: 'The buyer agrees to get the ticket over WhatsApp at `phone` (the consent is stored with the booking; ask for it in words that name the business and WhatsApp). Needs `phone` (400 `phone_required`). When the service has WhatsApp configured, a confirmed live booking then also gets its primary ticket as a WhatsApp template message (the QR as header image; name, event and date as parameters), sent by a durable job with the mail’s retry rules; its delivery shows in `channels`. Test mode sends none, as it sends no mail.',
+        description:
+          'The buyer agrees to get the ticket over WhatsApp at `phone` (the consent is stored with the booking; ask for it in words that name the business and WhatsApp). Needs `phone` (400 `phone_required`). When the service has WhatsApp configured, a confirmed live booking then also gets its primary ticket as a WhatsApp template message (the QR as header image; name, event and date as parameters), sent by a durable job with the mail’s retry rules; its delivery shows in `channels`. Test mode sends none, as it sends no mail.',
       }),
     ),
     customFields: Type.Optional(CustomFieldAnswers),
     teamMembers: Type.Optional(
-      Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false }), {
-        maxItems: 99,
-        description: 'Team events only (maxTeamSize ≥ 2). Each member gets a ticket with its own id.',
-      }),
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 200 }),
+            email: Type.String({ minLength: 3, maxLength: 254 }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: 99,
+          description: 'Team events only (maxTeamSize ≥ 2). Each member gets a ticket with its own id.',
+        },
+      ),
     ),
     promoCode: Type.Optional(Type.String({ maxLength: 40 })),
     membershipId: Type.Optional(
@@ -94,8 +126,18 @@ export const RegisterBody = Type.Object(
           'For a membersOnly tier booked with a checkout key, in place of membershipId: the `proof` that `POST /e/{slug}/member-code/verify` answered for a code mailed to this email (good for an hour, for this account and mode). The email must still hold a membership in good standing; otherwise 403 `membership_required`.',
       }),
     ),
-    ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier name from specialPrices; omitted means General at the base price.' })),
-    subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index as a decimal string: books that track at its price and capacity.' })),
+    ticketType: Type.Optional(
+      Type.String({
+        maxLength: 80,
+        description: 'A tier name from specialPrices; omitted means General at the base price.',
+      }),
+    ),
+    subEventId: Type.Optional(
+      Type.String({
+        maxLength: 10,
+        description: 'A track index as a decimal string: books that track at its price and capacity.',
+      }),
+    ),
     billing: Type.Optional(BillingInput),
     waitlistOffer: Type.Optional(
       Type.String({
@@ -120,10 +162,17 @@ export const RegisterAnswer = Type.Union([
     {
       success: Type.Literal(true),
       registrationId: Type.String(),
-      status: Type.Union([Type.Literal('confirmed'), Type.Literal('pending')], { description: '`pending` when the event requires approval.' }),
-      ticketIds: Type.Array(Type.String(), { description: 'One per person, the primary’s (the registration id) first.' }),
+      status: Type.Union([Type.Literal('confirmed'), Type.Literal('pending')], {
+        description: '`pending` when the event requires approval.',
+      }),
+      ticketIds: Type.Array(Type.String(), {
+        description: 'One per person, the primary’s (the registration id) first.',
+      }),
     },
-    { title: 'FreeRegistration', description: 'Free: confirmed in one call (or pending approval). No orderId.' },
+    {
+      title: 'FreeRegistration',
+      description: 'Free: confirmed in one call (or pending approval). No orderId.',
+    },
   ),
   Type.Object(
     {
@@ -146,13 +195,20 @@ export const Step2Answer = Type.Object(
     orderId: Type.String(),
     paymentId: Type.String(),
   },
-  { title: 'Confirmation', description: 'The only truth about a paid registration. Repeating step 2 with the same ids answers the same.' },
+  {
+    title: 'Confirmation',
+    description:
+      'The only truth about a paid registration. Repeating step 2 with the same ids answers the same.',
+  },
 );
 
 /** An error answer (the document's `Error`). */
 export const E = Type.Ref('Error');
 export const EventParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
-export const RegParams = Type.Object({ id: Type.String({ maxLength: 100 }), registrationId: Type.String({ maxLength: 100 }) });
+export const RegParams = Type.Object({
+  id: Type.String({ maxLength: 100 }),
+  registrationId: Type.String({ maxLength: 100 }),
+});
 export const RegAnswer = Type.Object({ success: Type.Literal(true), data: Registration });
 
 export const PromoCode = Type.Object({
@@ -165,7 +221,8 @@ export const PromoCode = Type.Object({
   maxUses: Nullable(Type.Integer()),
   uses: Type.Integer({ description: 'Confirmed bookings that used the code.' }),
   usesReserved: Type.Integer({
-    description: 'Uses held by bookings still waiting for payment or approval. `uses + usesReserved` never exceeds maxUses; a reservation is released when its booking is cancelled, rejected or expires unpaid.',
+    description:
+      'Uses held by bookings still waiting for payment or approval. `uses + usesReserved` never exceeds maxUses; a reservation is released when its booking is cancelled, rejected or expires unpaid.',
   }),
   createdAt: Type.String({ format: 'date-time' }),
 });

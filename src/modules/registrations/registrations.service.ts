@@ -14,7 +14,15 @@ import type { AttendeeRow, Db } from './registrations.repo.js';
 export type { Audience, AttendeeRow, RegistrationRow } from './registrations.repo.js';
 
 export async function eventCounts(db: Kysely<Database>, eventId: string): Promise<BookingCounts> {
-  const out: BookingCounts = { total: 0, confirmed: 0, pending: 0, cancelled: 0, refunded: 0, checkedIn: 0, revenuePaise: 0 };
+  const out: BookingCounts = {
+    total: 0,
+    confirmed: 0,
+    pending: 0,
+    cancelled: 0,
+    refunded: 0,
+    checkedIn: 0,
+    revenuePaise: 0,
+  };
   for (const r of await repo.statusCounts(db, eventId)) {
     out.total += r.n;
     // A refund in progress still counts as confirmed until it completes.
@@ -28,13 +36,24 @@ export async function eventCounts(db: Kysely<Database>, eventId: string): Promis
 }
 
 /** One page of an event's registrations (oldest first) with their people, and the total. */
-export async function listRegistrationsPage(db: Db, eventId: string, page: { limit: number; startingAfter?: string | undefined }) {
+export async function listRegistrationsPage(
+  db: Db,
+  eventId: string,
+  page: { limit: number; startingAfter?: string | undefined },
+) {
   if (page.startingAfter !== undefined && !(await repo.isBookingOf(db, page.startingAfter, eventId))) {
     throw badRequest('invalid_cursor', 'startingAfter is not a cursor this list gave');
   }
-  const { items, hasMore, nextCursor } = pageOf(await repo.listByEvent(db, eventId, page.limit, page.startingAfter), page.limit, (r) => r.id);
+  const { items, hasMore, nextCursor } = pageOf(
+    await repo.listByEvent(db, eventId, page.limit, page.startingAfter),
+    page.limit,
+    (r) => r.id,
+  );
   // One page's ids at most (≤ 1,000), never the whole event's, in the attendee lookup.
-  const people = await attendeesOf(db, items.map((r) => r.id));
+  const people = await attendeesOf(
+    db,
+    items.map((r) => r.id),
+  );
   return { items, people, hasMore, nextCursor, count: await repo.countByEvent(db, eventId) };
 }
 export type { RegistrationSearch } from './registration-reports.repo.js';
@@ -55,7 +74,10 @@ export const findByPreviousTicketCode = repo.findByPreviousTicketCode;
 export const setCheckedIn = repo.setCheckedIn;
 
 /** The people on each booking, the primary first. */
-export async function attendeesOf(db: Db, registrationIds: readonly string[]): Promise<Map<string, AttendeeRow[]>> {
+export async function attendeesOf(
+  db: Db,
+  registrationIds: readonly string[],
+): Promise<Map<string, AttendeeRow[]>> {
   const out = new Map<string, AttendeeRow[]>();
   if (registrationIds.length === 0) return out;
   for (const r of await repo.attendeesOf(db, registrationIds)) {
@@ -67,9 +89,17 @@ export async function attendeesOf(db: Db, registrationIds: readonly string[]): P
 }
 
 /** Who holds each of these tickets, and on which booking (tickets no longer there are left out). */
-export async function ticketHolders(db: Db, attendeeIds: readonly string[]): Promise<Map<string, TicketHolder>> {
+export async function ticketHolders(
+  db: Db,
+  attendeeIds: readonly string[],
+): Promise<Map<string, TicketHolder>> {
   const attendees = await repo.findAttendeesById(db, attendeeIds);
-  const bookings = new Map((await repo.findRegistrationsById(db, [...new Set(attendees.map((a) => a.registration_id))])).map((r) => [r.id, r]));
+  const bookings = new Map(
+    (await repo.findRegistrationsById(db, [...new Set(attendees.map((a) => a.registration_id))])).map((r) => [
+      r.id,
+      r,
+    ]),
+  );
   const out = new Map<string, TicketHolder>();
   for (const attendee of attendees) {
     const booking = bookings.get(attendee.registration_id);
@@ -79,7 +109,12 @@ export async function ticketHolders(db: Db, attendeeIds: readonly string[]): Pro
 }
 
 /** The people of an event's bookings in an audience, one per email address (the first found). */
-export async function audienceOf(db: Db, eventId: string, audience: repo.Audience, trackIndex: number | undefined) {
+export async function audienceOf(
+  db: Db,
+  eventId: string,
+  audience: repo.Audience,
+  trackIndex: number | undefined,
+) {
   const rows = await repo.peopleOf(db, eventId, audience, trackIndex);
   const seen = new Set<string>();
   return rows.filter((r) => {
@@ -115,12 +150,23 @@ export type { ExportFilter as RegistrationExportFilter } from './registration-re
  * each batch is read when the reader asks for it (keyset pages, no transaction held between
  * them), so an export of any size holds one batch in memory.
  */
-export async function* exportBatches(db: Kysely<Database>, eventId: string, filter: reports.ExportFilter, batchSize: number) {
+export async function* exportBatches(
+  db: Kysely<Database>,
+  eventId: string,
+  filter: reports.ExportFilter,
+  batchSize: number,
+) {
   let after: string | undefined;
   for (;;) {
     const rows = await reports.exportPage(db, eventId, filter, after, batchSize);
     if (rows.length === 0) return;
-    yield { rows, people: await attendeesOf(db, rows.map((r) => r.id)) };
+    yield {
+      rows,
+      people: await attendeesOf(
+        db,
+        rows.map((r) => r.id),
+      ),
+    };
     if (rows.length < batchSize) return;
     after = rows[rows.length - 1]!.id;
   }

@@ -27,16 +27,30 @@ export interface SandboxDeps {
 
 /** Razorpay-like ids: a prefix and 14 characters. */
 function gatewayId(ids: Ids, prefix: string): string {
-  return `${prefix}_${ids.secret(12).replace(/[^A-Za-z0-9]/g, 'x').slice(0, 14)}`;
+  return `${prefix}_${ids
+    .secret(12)
+    .replace(/[^A-Za-z0-9]/g, 'x')
+    .slice(0, 14)}`;
 }
 
 /** A refund's request as Razorpay would receive it (amount and notes when given; notes' keys sorted): a replay under its key must match it. */
 function refundRequest(amount: number | undefined, notes: Record<string, string> | undefined): string {
-  const sorted = notes && Object.fromEntries(Object.entries(notes).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
-  return JSON.stringify({ ...(amount === undefined ? {} : { amount }), ...(sorted ? { notes: sorted } : {}) });
+  const sorted =
+    notes && Object.fromEntries(Object.entries(notes).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return JSON.stringify({
+    ...(amount === undefined ? {} : { amount }),
+    ...(sorted ? { notes: sorted } : {}),
+  });
 }
 
-type PaymentRow = { id: string; order_id: string; amount: number; currency: string; status: GatewayPayment['status']; amount_refunded: number };
+type PaymentRow = {
+  id: string;
+  order_id: string;
+  amount: number;
+  currency: string;
+  status: GatewayPayment['status'];
+  amount_refunded: number;
+};
 
 function toPayment(r: PaymentRow): GatewayPayment {
   return {
@@ -58,7 +72,12 @@ export class SandboxGateway implements PaymentGateway {
     private readonly accountId: string,
   ) {}
 
-  async createOrder(input: { amount: number; currency: string; receipt: string; notes?: Record<string, string> }): Promise<GatewayOrder> {
+  async createOrder(input: {
+    amount: number;
+    currency: string;
+    receipt: string;
+    notes?: Record<string, string>;
+  }): Promise<GatewayOrder> {
     const order = {
       id: gatewayId(this.deps.ids, 'order'),
       account_id: this.accountId,
@@ -70,7 +89,14 @@ export class SandboxGateway implements PaymentGateway {
       created_at: this.deps.clock.now(),
     };
     await repo.insertOrder(this.deps.db, order);
-    return { id: order.id, amount: order.amount, currency: order.currency, receipt: order.receipt, status: 'created', notes: input.notes ?? {} };
+    return {
+      id: order.id,
+      amount: order.amount,
+      currency: order.currency,
+      receipt: order.receipt,
+      status: 'created',
+      notes: input.notes ?? {},
+    };
   }
 
   async fetchPayment(paymentId: string): Promise<GatewayPayment | null> {
@@ -81,9 +107,16 @@ export class SandboxGateway implements PaymentGateway {
   async capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment> {
     const p = await this.fetchPayment(paymentId);
     if (!p) throw new GatewayError('rejected', 'The id provided does not exist', 400);
-    if (p.status === 'captured') throw new GatewayError('rejected', 'This payment has already been captured', 400);
-    if (p.status !== 'authorized') throw new GatewayError('rejected', 'Only payments which have been authorized and not yet captured can be captured', 400);
-    if (p.amount !== amount || p.currency !== currency) throw new GatewayError('rejected', 'Capture amount must be equal to the amount authorized', 400);
+    if (p.status === 'captured')
+      throw new GatewayError('rejected', 'This payment has already been captured', 400);
+    if (p.status !== 'authorized')
+      throw new GatewayError(
+        'rejected',
+        'Only payments which have been authorized and not yet captured can be captured',
+        400,
+      );
+    if (p.amount !== amount || p.currency !== currency)
+      throw new GatewayError('rejected', 'Capture amount must be equal to the amount authorized', 400);
     await repo.setPaymentStatus(this.deps.db, this.accountId, paymentId, 'captured');
     await repo.setOrderStatus(this.deps.db, this.accountId, p.orderId!, 'paid');
     return { ...p, status: 'captured', captured: true };
@@ -96,7 +129,14 @@ export class SandboxGateway implements PaymentGateway {
   async findOrderByReceipt(receipt: string): Promise<GatewayOrder | null> {
     const o = await repo.findOrderByReceipt(this.deps.db, this.accountId, receipt);
     if (!o) return null;
-    return { id: o.id, amount: Number(o.amount), currency: o.currency, receipt: o.receipt, status: o.status as GatewayOrder['status'], notes: (o.notes ?? {}) as Record<string, string> };
+    return {
+      id: o.id,
+      amount: Number(o.amount),
+      currency: o.currency,
+      receipt: o.receipt,
+      status: o.status as GatewayOrder['status'],
+      notes: (o.notes ?? {}) as Record<string, string>,
+    };
   }
 
   /**
@@ -105,14 +145,30 @@ export class SandboxGateway implements PaymentGateway {
    * interleaving of processes refunds more than was captured. A duplicate under the same key
    * sent while the first is in flight waits for it on the payment's row and answers its refund.
    */
-  async refundPayment(paymentId: string, amount?: number, notes?: Record<string, string>, idempotencyKey?: string): Promise<GatewayRefund> {
-    if (amount !== undefined && !Number.isInteger(amount)) throw new GatewayError('rejected', 'The amount must be an integer.', 400);
-    if (amount !== undefined && amount <= 0) throw new GatewayError('rejected', 'The refund amount provided is greater than amount captured', 400);
+  async refundPayment(
+    paymentId: string,
+    amount?: number,
+    notes?: Record<string, string>,
+    idempotencyKey?: string,
+  ): Promise<GatewayRefund> {
+    if (amount !== undefined && !Number.isInteger(amount))
+      throw new GatewayError('rejected', 'The amount must be an integer.', 400);
+    if (amount !== undefined && amount <= 0)
+      throw new GatewayError('rejected', 'The refund amount provided is greater than amount captured', 400);
     const key = refundKeyOf(idempotencyKey, notes) || null;
     const request = refundRequest(amount, notes);
     const earlier = key === null ? undefined : await this.#refundUnderKey(paymentId, key, request);
     if (earlier) return earlier;
-    const refund = { id: gatewayId(this.deps.ids, 'rfnd'), accountId: this.accountId, paymentId, idempotencyKey: key, amount: amount ?? null, notes: notes ?? {}, request, createdAt: this.deps.clock.now() };
+    const refund = {
+      id: gatewayId(this.deps.ids, 'rfnd'),
+      accountId: this.accountId,
+      paymentId,
+      idempotencyKey: key,
+      amount: amount ?? null,
+      notes: notes ?? {},
+      request,
+      createdAt: this.deps.clock.now(),
+    };
     let made: { id: string; amount: number } | undefined;
     try {
       made = await repo.makeRefund(this.deps.db, refund);
@@ -125,7 +181,8 @@ export class SandboxGateway implements PaymentGateway {
     if (first) return first;
     const p = await this.fetchPayment(paymentId);
     if (!p) throw new GatewayError('rejected', 'The id provided does not exist', 400);
-    if (p.captured && p.amountRefunded >= p.amount) throw new GatewayError('rejected', 'The payment has been fully refunded already', 400);
+    if (p.captured && p.amountRefunded >= p.amount)
+      throw new GatewayError('rejected', 'The payment has been fully refunded already', 400);
     throw new GatewayError('rejected', 'The refund amount provided is greater than amount captured', 400);
   }
 
@@ -133,7 +190,13 @@ export class SandboxGateway implements PaymentGateway {
   async #refundUnderKey(paymentId: string, key: string, request: string): Promise<GatewayRefund | undefined> {
     const r = await repo.findRefundByKey(this.deps.db, this.accountId, paymentId, key);
     if (!r) return undefined;
-    if (r.request !== request) throw new GatewayError('rejected', 'Different request with the same idempotency key has already been processed.', 400, 'BAD_REQUEST_ERROR');
+    if (r.request !== request)
+      throw new GatewayError(
+        'rejected',
+        'Different request with the same idempotency key has already been processed.',
+        400,
+        'BAD_REQUEST_ERROR',
+      );
     return { id: r.id, paymentId: r.payment_id, amount: Number(r.amount), status: 'processed' };
   }
 
@@ -180,9 +243,18 @@ export class SandboxSubscriptions implements SubscriptionGateway {
 
   async createSubscription(): Promise<GatewaySubscription> {
     const id = gatewayId(this.deps.ids, 'sub');
-    await repo.insertSubscription(this.deps.db, { id, account_id: this.accountId, status: 'created', created_at: this.deps.clock.now() });
+    await repo.insertSubscription(this.deps.db, {
+      id,
+      account_id: this.accountId,
+      status: 'created',
+      created_at: this.deps.clock.now(),
+    });
     // There is no hosted page in the sandbox: the link names the route that plays the approval.
-    return { id, status: 'created', authorisationUrl: `${this.baseUrl}/api/v1/sandbox/subscriptions/${id}/authenticate` };
+    return {
+      id,
+      status: 'created',
+      authorisationUrl: `${this.baseUrl}/api/v1/sandbox/subscriptions/${id}/authenticate`,
+    };
   }
 
   async cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void> {

@@ -6,22 +6,48 @@ import type { Db } from '../../lib/db-handle.js';
 
 // ---------------------------------------------------------------- orders and payments
 
-const paymentColumns = ['sandbox_payments.id', 'order_id', 'sandbox_payments.amount', 'sandbox_payments.currency', 'sandbox_payments.status', 'amount_refunded'] as const;
+const paymentColumns = [
+  'sandbox_payments.id',
+  'order_id',
+  'sandbox_payments.amount',
+  'sandbox_payments.currency',
+  'sandbox_payments.status',
+  'amount_refunded',
+] as const;
 
 export async function insertOrder(db: Db, order: Insertable<SandboxOrdersTable>): Promise<void> {
   await db.insertInto('sandbox_orders').values(order).execute();
 }
 
 export function findOrder(db: Db, accountId: string, orderId: string) {
-  return db.selectFrom('sandbox_orders').selectAll().where('id', '=', orderId).where('account_id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('sandbox_orders')
+    .selectAll()
+    .where('id', '=', orderId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
-export function setOrderStatus(db: Db, accountId: string, orderId: string, status: SandboxOrdersTable['status']) {
-  return db.updateTable('sandbox_orders').set({ status }).where('id', '=', orderId).where('account_id', '=', accountId).execute();
+export function setOrderStatus(
+  db: Db,
+  accountId: string,
+  orderId: string,
+  status: SandboxOrdersTable['status'],
+) {
+  return db
+    .updateTable('sandbox_orders')
+    .set({ status })
+    .where('id', '=', orderId)
+    .where('account_id', '=', accountId)
+    .execute();
 }
 
 /** The payments of an order of this account only (sandbox payments carry no account of their own). */
-const ofAccountOrder = (db: Db, accountId: string) => db.selectFrom('sandbox_orders').select('sandbox_orders.id').where('sandbox_orders.account_id', '=', accountId);
+const ofAccountOrder = (db: Db, accountId: string) =>
+  db
+    .selectFrom('sandbox_orders')
+    .select('sandbox_orders.id')
+    .where('sandbox_orders.account_id', '=', accountId);
 
 /** A payment of one of this account's orders. */
 /** Payments joined to their order, limited to this account's orders. */
@@ -38,11 +64,19 @@ export function findPayment(db: Db, accountId: string, paymentId: string) {
 
 /** Every payment attempt of one of this account's orders, oldest first. */
 export function findOrderPayments(db: Db, accountId: string, orderId: string) {
-  return accountPayments(db, accountId).where('sandbox_payments.order_id', '=', orderId).orderBy('sandbox_payments.created_at').execute();
+  return accountPayments(db, accountId)
+    .where('sandbox_payments.order_id', '=', orderId)
+    .orderBy('sandbox_payments.created_at')
+    .execute();
 }
 
 export function findOrderByReceipt(db: Db, accountId: string, receipt: string) {
-  return db.selectFrom('sandbox_orders').selectAll().where('receipt', '=', receipt).where('account_id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('sandbox_orders')
+    .selectAll()
+    .where('receipt', '=', receipt)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
 /** The captured (or since refunded) payment of one of this account's orders. */
@@ -61,8 +95,18 @@ export async function insertPayment(db: Db, payment: Insertable<SandboxPaymentsT
   await db.insertInto('sandbox_payments').values(payment).execute();
 }
 
-export async function setPaymentStatus(db: Db, accountId: string, paymentId: string, status: SandboxPaymentsTable['status']): Promise<void> {
-  await db.updateTable('sandbox_payments').set({ status }).where('id', '=', paymentId).where('order_id', 'in', ofAccountOrder(db, accountId)).execute();
+export async function setPaymentStatus(
+  db: Db,
+  accountId: string,
+  paymentId: string,
+  status: SandboxPaymentsTable['status'],
+): Promise<void> {
+  await db
+    .updateTable('sandbox_payments')
+    .set({ status })
+    .where('id', '=', paymentId)
+    .where('order_id', 'in', ofAccountOrder(db, accountId))
+    .execute();
 }
 
 export interface RefundToMake {
@@ -85,7 +129,10 @@ export interface RefundToMake {
  * undefined when refused (unknown payment, not captured, nothing or too much to refund).
  * Throws a unique violation of `sandbox_refunds_key` when a refund under the same key came first.
  */
-export async function makeRefund(db: Db, r: RefundToMake): Promise<{ id: string; amount: number } | undefined> {
+export async function makeRefund(
+  db: Db,
+  r: RefundToMake,
+): Promise<{ id: string; amount: number } | undefined> {
   const result = await sql<{ id: string; amount: string }>`
     with target as (
       select p.id, coalesce(${r.amount}::bigint, p.amount - p.amount_refunded) as refund
@@ -121,12 +168,20 @@ export function findRefundByKey(db: Db, accountId: string, paymentId: string, id
 
 // ---------------------------------------------------------------- subscriptions
 
-export async function insertSubscription(db: Db, row: { id: string; account_id: string; status: string; created_at: Date }): Promise<void> {
+export async function insertSubscription(
+  db: Db,
+  row: { id: string; account_id: string; status: string; created_at: Date },
+): Promise<void> {
   await db.insertInto('sandbox_subscriptions').values(row).execute();
 }
 
 /** Cancels (or marks for cycle end) a live subscription; false when there was none to cancel. */
-export async function cancelSubscription(db: Db, accountId: string, subscriptionId: string, atCycleEnd: boolean): Promise<boolean> {
+export async function cancelSubscription(
+  db: Db,
+  accountId: string,
+  subscriptionId: string,
+  atCycleEnd: boolean,
+): Promise<boolean> {
   const r = await db
     .updateTable('sandbox_subscriptions')
     .set(atCycleEnd ? { cancel_at_cycle_end: true } : { status: 'cancelled' })
@@ -137,11 +192,30 @@ export async function cancelSubscription(db: Db, accountId: string, subscription
   return r.numUpdatedRows > 0n;
 }
 
-export async function subscriptionExists(db: Db, accountId: string, subscriptionId: string): Promise<boolean> {
-  const row = await db.selectFrom('sandbox_subscriptions').select('id').where('id', '=', subscriptionId).where('account_id', '=', accountId).executeTakeFirst();
+export async function subscriptionExists(
+  db: Db,
+  accountId: string,
+  subscriptionId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('sandbox_subscriptions')
+    .select('id')
+    .where('id', '=', subscriptionId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
-export async function setSubscriptionStatus(db: Db, accountId: string, subscriptionId: string, status: string): Promise<void> {
-  await db.updateTable('sandbox_subscriptions').set({ status }).where('id', '=', subscriptionId).where('account_id', '=', accountId).execute();
+export async function setSubscriptionStatus(
+  db: Db,
+  accountId: string,
+  subscriptionId: string,
+  status: string,
+): Promise<void> {
+  await db
+    .updateTable('sandbox_subscriptions')
+    .set({ status })
+    .where('id', '=', subscriptionId)
+    .where('account_id', '=', accountId)
+    .execute();
 }

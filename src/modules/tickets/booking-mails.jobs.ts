@@ -39,10 +39,18 @@ export interface BookingMailDeps {
   config: Config;
   mailer: Mailer;
   /** The bookings module's answer: the booking's event, account, mode and currency. */
-  findBooking(id: string): Promise<{ id: string; event_id: string; account_id: string; mode: 'test' | 'live'; currency: string } | undefined>;
+  findBooking(
+    id: string,
+  ): Promise<
+    { id: string; event_id: string; account_id: string; mode: 'test' | 'live'; currency: string } | undefined
+  >;
 }
 
-export async function sendBookingMail(deps: BookingMailDeps, payload: BookingMailPayload, job: { id: string }): Promise<void> {
+export async function sendBookingMail(
+  deps: BookingMailDeps,
+  payload: BookingMailPayload,
+  job: { id: string },
+): Promise<void> {
   const reg = await deps.findBooking(payload.registrationId);
   if (!reg) return; // the event was deleted meanwhile
   const [event] = await findEventsById(deps.db, [reg.event_id]);
@@ -56,14 +64,29 @@ export async function sendBookingMail(deps: BookingMailDeps, payload: BookingMai
     bookingId: reg.id,
     currency: reg.currency,
     testMode: reg.mode === 'test',
-    money: payload.refundPaise === undefined ? undefined : { refundPaise: payload.refundPaise, refundedPaise: payload.refundedPaise ?? payload.refundPaise, amountPaise: payload.amountPaise ?? payload.refundPaise },
+    money:
+      payload.refundPaise === undefined
+        ? undefined
+        : {
+            refundPaise: payload.refundPaise,
+            refundedPaise: payload.refundedPaise ?? payload.refundPaise,
+            amountPaise: payload.amountPaise ?? payload.refundPaise,
+          },
     reason: payload.reason,
     newHolder: payload.newHolder,
     creditNote: doc && { title: documentTitle(doc), number: doc.number, pdf: await renderDocumentPdf(doc) },
     sender,
   });
   if (reg.mode === 'test') {
-    await recordSandboxMail(deps.db, { id: job.id, accountId: reg.account_id, recipients: [mail.to], subject: mail.subject, text: mail.text, attachments: (mail.attachments ?? []).map((a) => a.filename), createdAt: deps.clock.now() });
+    await recordSandboxMail(deps.db, {
+      id: job.id,
+      accountId: reg.account_id,
+      recipients: [mail.to],
+      subject: mail.subject,
+      text: mail.text,
+      attachments: (mail.attachments ?? []).map((a) => a.filename),
+      createdAt: deps.clock.now(),
+    });
     return;
   }
   await deps.mailer.send(mail);

@@ -29,7 +29,14 @@ export function ticketCalendar(entry: CalendarEntry): string | undefined {
   const b = calendarBounds(entry.span);
   const when = b.allDay
     ? { start: dayArray(b.first), end: dayArray(b.endExclusive) }
-    : { start: b.start.getTime(), startInputType: 'utc' as const, startOutputType: 'utc' as const, end: b.end.getTime(), endInputType: 'utc' as const, endOutputType: 'utc' as const };
+    : {
+        start: b.start.getTime(),
+        startInputType: 'utc' as const,
+        startOutputType: 'utc' as const,
+        end: b.end.getTime(),
+        endInputType: 'utc' as const,
+        endOutputType: 'utc' as const,
+      };
   const attributes: EventAttributes & { timestamp: number } = {
     ...when,
     uid: entry.uid,
@@ -39,7 +46,13 @@ export function ticketCalendar(entry: CalendarEntry): string | undefined {
     description: entry.description,
     ...(entry.location ? { location: entry.location } : {}),
     status: 'CONFIRMED' as const,
-    alarms: [{ action: 'display' as const, description: `${entry.title} starts in an hour`, trigger: { hours: 1, before: true } }],
+    alarms: [
+      {
+        action: 'display' as const,
+        description: `${entry.title} starts in an hour`,
+        trigger: { hours: 1, before: true },
+      },
+    ],
     // DTSTAMP from the service's clock, not the machine's (the package reads `timestamp`).
     timestamp: entry.now.getTime(),
   };
@@ -48,14 +61,29 @@ export function ticketCalendar(entry: CalendarEntry): string | undefined {
   return value;
 }
 
-const compactUtc = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const compactUtc = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** "Add to Google Calendar": the same entry as a link to Google's event template. */
-export function googleCalendarUrl(entry: Omit<CalendarEntry, 'uid' | 'now'>, timeZone: string): string | undefined {
+export function googleCalendarUrl(
+  entry: Omit<CalendarEntry, 'uid' | 'now'>,
+  timeZone: string,
+): string | undefined {
   if (entry.span.kind === 'none') return undefined;
   const b = calendarBounds(entry.span);
-  const dates = b.allDay ? `${b.first.replace(/-/g, '')}/${b.endExclusive.replace(/-/g, '')}` : `${compactUtc(b.start)}/${compactUtc(b.end)}`;
-  const q = new URLSearchParams({ action: 'TEMPLATE', text: entry.title, dates, details: entry.description, ctz: timeZone });
+  const dates = b.allDay
+    ? `${b.first.replace(/-/g, '')}/${b.endExclusive.replace(/-/g, '')}`
+    : `${compactUtc(b.start)}/${compactUtc(b.end)}`;
+  const q = new URLSearchParams({
+    action: 'TEMPLATE',
+    text: entry.title,
+    dates,
+    details: entry.description,
+    ctz: timeZone,
+  });
   if (entry.location) q.set('location', entry.location);
   return `https://calendar.google.com/calendar/render?${q.toString()}`;
 }

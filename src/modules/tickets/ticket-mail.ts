@@ -28,7 +28,14 @@ export interface TicketMailInput {
   baseUrl: string;
   isTeamMember?: boolean | undefined;
   /** What the booking cost and how it was paid. */
-  booking: { id: string; quantity: number; amountPaise: number; currency: string; paymentId: string | null; confirmedAt: Date | null };
+  booking: {
+    id: string;
+    quantity: number;
+    amountPaise: number;
+    currency: string;
+    paymentId: string | null;
+    confirmedAt: Date | null;
+  };
   /** The attendee's own page (`/t/{token}`). */
   attendeeUrl?: string | undefined;
   /** Wallet links of the primary's ticket, where the service is configured for them. */
@@ -69,7 +76,11 @@ function receiptLine(b: TicketMailInput['booking'], timeZone: string): string | 
 function detailLines(input: TicketMailInput, when: string, receipt: string | undefined): [string, string][] {
   const b = input.booking;
   // One tax document: the attached invoice (or bill of supply) names itself, else the receipt line.
-  const taxDocument: [string, string][] = input.invoice ? [[input.invoice.title, `${input.invoice.number} (attached)`]] : receipt ? [['Receipt', receipt]] : [];
+  const taxDocument: [string, string][] = input.invoice
+    ? [[input.invoice.title, `${input.invoice.number} (attached)`]]
+    : receipt
+      ? [['Receipt', receipt]]
+      : [];
   return [
     ['Event', input.event.title],
     ['Date', when],
@@ -78,12 +89,20 @@ function detailLines(input: TicketMailInput, when: string, receipt: string | und
     ['Name', input.holder.name],
     ['Ticket id', input.ticketId],
     // A ticket passed on shows nothing of what the giver paid.
-    ...(input.passedOnBy === undefined ? ([[b.amountPaise === 0 ? 'Amount' : 'Amount paid', amountLine(b, input.isTeamMember === true)], ...taxDocument] as [string, string][]) : []),
+    ...(input.passedOnBy === undefined
+      ? ([
+          [b.amountPaise === 0 ? 'Amount' : 'Amount paid', amountLine(b, input.isTeamMember === true)],
+          ...taxDocument,
+        ] as [string, string][])
+      : []),
   ];
 }
 
 /** The event.ics file; the ticket goes out even should it fail (the QR is what admits). */
-function calendarFile(entry: Omit<Parameters<typeof ticketCalendar>[0], 'uid' | 'now'>, input: TicketMailInput): string | undefined {
+function calendarFile(
+  entry: Omit<Parameters<typeof ticketCalendar>[0], 'uid' | 'now'>,
+  input: TicketMailInput,
+): string | undefined {
   try {
     return ticketCalendar({ ...entry, uid: input.ticketId, now: input.now });
   } catch {
@@ -98,7 +117,10 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
   const when = formatSpan(span, input.timeZone) ?? 'to be announced';
   const teamMember = input.isTeamMember === true;
   const b = input.booking;
-  const receipt = teamMember || input.invoice || input.passedOnBy !== undefined ? undefined : receiptLine(b, input.timeZone);
+  const receipt =
+    teamMember || input.invoice || input.passedOnBy !== undefined
+      ? undefined
+      : receiptLine(b, input.timeZone);
   const lines = detailLines(input, when, receipt);
   const intro = teamMember
     ? 'You are on a team booking. This is your own ticket.'
@@ -110,7 +132,10 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     title: input.event.title,
     span,
     location: input.event.location,
-    description: [`Ticket ${input.ticketId} (${input.ticketType}${input.trackTitle ? ` · ${input.trackTitle}` : ''}) for ${input.holder.name}.`, input.attendeeUrl ? `Your ticket: ${input.attendeeUrl}` : '']
+    description: [
+      `Ticket ${input.ticketId} (${input.ticketType}${input.trackTitle ? ` · ${input.trackTitle}` : ''}) for ${input.holder.name}.`,
+      input.attendeeUrl ? `Your ticket: ${input.attendeeUrl}` : '',
+    ]
       .filter((x) => x)
       .join('\n'),
   };
@@ -124,10 +149,18 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     ...lines.map(([k, v]) => `${k}: ${v}`),
     '',
     'Show the QR code (attached) at the entrance.',
-    ...(input.attendeeUrl ? ['', `Your ticket page (transfer or cancel where the organiser allows): ${input.attendeeUrl}`] : []),
+    ...(input.attendeeUrl
+      ? ['', `Your ticket page (transfer or cancel where the organiser allows): ${input.attendeeUrl}`]
+      : []),
     ...(input.wallet?.applePass ? [`Add to Apple Wallet: ${input.wallet.applePass}`] : []),
     ...(input.wallet?.googleWallet ? [`Save to Google Wallet: ${input.wallet.googleWallet}`] : []),
-    ...(ics ? ['', 'Add it to your calendar with the attached event.ics file.', ...(google ? [`Google Calendar: ${google}`] : [])] : []),
+    ...(ics
+      ? [
+          '',
+          'Add it to your calendar with the attached event.ics file.',
+          ...(google ? [`Google Calendar: ${google}`] : []),
+        ]
+      : []),
     signOff ? `\n${signOff}` : '',
   ].join('\n');
   const link = (href: string, label: string) => `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
@@ -145,8 +178,28 @@ ${input.wallet?.googleWallet ? `<p>${link(input.wallet.googleWallet, 'Save to Go
 ${ics ? `<p>Add it to your calendar: open the attached event.ics${google ? `, or ${link(google, 'add it to Google Calendar')}` : ''}.</p>` : ''}
 ${signOff ? `<p>${escapeHtml(signOff)}</p>` : ''}`,
   );
-  const attachments: MailAttachment[] = [{ filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid }];
-  if (input.invoice) attachments.push({ filename: `${input.invoice.number}.pdf`, content: input.invoice.pdf, contentType: 'application/pdf' });
-  if (ics) attachments.push({ filename: 'event.ics', content: Buffer.from(ics, 'utf8'), contentType: 'text/calendar; charset=utf-8; method=PUBLISH' });
-  return { to: input.holder.email, subject, text, html, attachments, fromName: input.sender?.name, replyTo: input.sender?.replyTo };
+  const attachments: MailAttachment[] = [
+    { filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid },
+  ];
+  if (input.invoice)
+    attachments.push({
+      filename: `${input.invoice.number}.pdf`,
+      content: input.invoice.pdf,
+      contentType: 'application/pdf',
+    });
+  if (ics)
+    attachments.push({
+      filename: 'event.ics',
+      content: Buffer.from(ics, 'utf8'),
+      contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+    });
+  return {
+    to: input.holder.email,
+    subject,
+    text,
+    html,
+    attachments,
+    fromName: input.sender?.name,
+    replyTo: input.sender?.replyTo,
+  };
 }

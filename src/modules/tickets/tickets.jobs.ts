@@ -54,12 +54,25 @@ export interface TicketJobDeps {
  * read in one query each, and test-mode mails kept in one statement. Each job gets its
  * own answer (undefined: done; an error: retried).
  */
-export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { payload: { attendeeId: string; passedOnBy?: string } }[]): Promise<unknown[]> {
+export async function sendTicketJobs(
+  deps: TicketJobDeps,
+  jobs: readonly { payload: { attendeeId: string; passedOnBy?: string } }[],
+): Promise<unknown[]> {
   const holders = await deps.ticketHolders(jobs.map((j) => j.payload.attendeeId));
-  const events = new Map((await findEventsById(deps.db, [...new Set([...holders.values()].map((h) => h.booking.event_id))])).map((e) => [e.id, e]));
-  const senders = await mailSendersOf(deps.db, [...events.values()].map((e) => e.account_id));
+  const events = new Map(
+    (await findEventsById(deps.db, [...new Set([...holders.values()].map((h) => h.booking.event_id))])).map(
+      (e) => [e.id, e],
+    ),
+  );
+  const senders = await mailSendersOf(
+    deps.db,
+    [...events.values()].map((e) => e.account_id),
+  );
   // The primary's mail carries the booking's tax invoice (or bill of supply), when it has one.
-  const invoices = await saleDocumentsOf(deps.db, [...holders.values()].filter((h) => h.attendee.idx === 0).map((h) => h.booking.id));
+  const invoices = await saleDocumentsOf(
+    deps.db,
+    [...holders.values()].filter((h) => h.attendee.idx === 0).map((h) => h.booking.id),
+  );
   const outcomes: unknown[] = jobs.map(() => undefined);
   const kept: { index: number; mail: SandboxMail }[] = [];
   const sends: Promise<void>[] = [];
@@ -80,10 +93,21 @@ export async function sendTicketJobs(deps: TicketJobDeps, jobs: readonly { paylo
     const ticketId = attendee.idx === 0 ? (reg.ticket_code ?? reg.id) : attendee.id;
     try {
       const sender = senderFor(senders.get(event.account_id), event.title);
-      const mail = await ticketMailFor(deps, holder, event, ticketId, sender, invoices.get(reg.id), attendee.idx === 0 ? payload.passedOnBy : undefined);
+      const mail = await ticketMailFor(
+        deps,
+        holder,
+        event,
+        ticketId,
+        sender,
+        invoices.get(reg.id),
+        attendee.idx === 0 ? payload.passedOnBy : undefined,
+      );
       if (reg.mode === 'test') {
         // A retried job keeps one copy: the id is the same each time.
-        kept.push({ index, mail: sandboxCopy(`${payload.attendeeId}:${ticketId}`, reg.account_id, mail, deps.clock.now()) });
+        kept.push({
+          index,
+          mail: sandboxCopy(`${payload.attendeeId}:${ticketId}`, reg.account_id, mail, deps.clock.now()),
+        });
       } else {
         sends.push(
           deps.mailer.send(mail).then(
@@ -126,9 +150,18 @@ async function ticketMailFor(
   const track = reg.sub_event_id === null ? undefined : event.tracks[reg.sub_event_id];
   // Not after a transfer: the document names the buyer who paid, not the new holder.
   const document = attendee.idx === 0 && reg.ticket_code === null ? saleDocument : undefined;
-  const invoice = document && { title: documentTitle(document), number: document.number, pdf: await renderDocumentPdf(document) };
+  const invoice = document && {
+    title: documentTitle(document),
+    number: document.number,
+    pdf: await renderDocumentPdf(document),
+  };
   return renderTicketMail({
-    event: { title: event.title, startDate: event.start_date, endDate: event.end_date, location: event.location },
+    event: {
+      title: event.title,
+      startDate: event.start_date,
+      endDate: event.end_date,
+      location: event.location,
+    },
     timeZone: deps.config.eventTimeZone,
     holder: { name: attendee.name, email: attendee.email },
     ticketId,
@@ -137,7 +170,8 @@ async function ticketMailFor(
     session: sessionOf(event, reg.sub_event_id, deps.config.eventTimeZone).span,
     sender,
     // A ticket passed on (its code reissued): the new holder sees who passed it, not what they paid.
-    passedOnBy: reg.ticket_code !== null && attendee.idx === 0 ? (passedOnBy ?? 'The previous holder') : undefined,
+    passedOnBy:
+      reg.ticket_code !== null && attendee.idx === 0 ? (passedOnBy ?? 'The previous holder') : undefined,
     baseUrl: deps.config.baseUrl,
     isTeamMember: attendee.idx > 0,
     booking: {
@@ -150,13 +184,24 @@ async function ticketMailFor(
     },
     // The booking's own page (docs/decisions/18-waitlist-and-attendee-page.md), for its primary only: it may transfer or cancel the booking.
     wallet: attendee.idx === 0 ? walletLinks(deps.config, reg) : undefined,
-    attendeeUrl: attendee.idx === 0 ? attendeePageUrl(deps.config.baseUrl, attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id)) : undefined,
+    attendeeUrl:
+      attendee.idx === 0
+        ? attendeePageUrl(
+            deps.config.baseUrl,
+            attendeeToken(deps.config.secretsKey, reg.id, reg.ticket_code ?? reg.id),
+          )
+        : undefined,
     now: deps.clock.now(),
     invoice,
   });
 }
 
 /** The copy test mode keeps of a mail it does not send: as it would be sent, attachments included. */
-function sandboxCopy(id: string, accountId: string, mail: Awaited<ReturnType<typeof renderTicketMail>>, now: Date): SandboxMail {
+function sandboxCopy(
+  id: string,
+  accountId: string,
+  mail: Awaited<ReturnType<typeof renderTicketMail>>,
+  now: Date,
+): SandboxMail {
   return keptCopy(id, accountId, mail, now);
 }

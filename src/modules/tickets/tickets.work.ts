@@ -18,8 +18,12 @@ export function ticketsWork(deps: {
   const { db, clock, config, mailer } = deps;
   return {
     jobs: [
-      onJobBatch(ticketEmailJob, (batch) => sendTicketJobs({ db, clock, config, mailer, ticketHolders: deps.bookings.ticketHolders }, batch)),
-      onJob(bookingMailJob, (payload, job) => sendBookingMail({ db, clock, config, mailer, findBooking: deps.bookings.findBooking }, payload, job)),
+      onJobBatch(ticketEmailJob, (batch) =>
+        sendTicketJobs({ db, clock, config, mailer, ticketHolders: deps.bookings.ticketHolders }, batch),
+      ),
+      onJob(bookingMailJob, (payload, job) =>
+        sendBookingMail({ db, clock, config, mailer, findBooking: deps.bookings.findBooking }, payload, job),
+      ),
     ],
   };
 }

@@ -6,7 +6,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 const SHAPE = /^(wl_[A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{22})$/;
 
 function mac(secretsKey: Buffer, entryId: string, offeredAt: Date): string {
-  return createHmac('sha256', secretsKey).update(`waitlist-offer\0${entryId}\0${offeredAt.getTime()}`).digest('base64url').slice(0, 22);
+  return createHmac('sha256', secretsKey)
+    .update(`waitlist-offer\0${entryId}\0${offeredAt.getTime()}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 export function offerToken(secretsKey: Buffer, entryId: string, offeredAt: Date): string {
@@ -18,7 +21,12 @@ export function offerTokenEntry(token: string): string | undefined {
   return SHAPE.exec(token)?.[1];
 }
 
-export function offerTokenMatches(secretsKey: Buffer, token: string, entryId: string, offeredAt: Date | null): boolean {
+export function offerTokenMatches(
+  secretsKey: Buffer,
+  token: string,
+  entryId: string,
+  offeredAt: Date | null,
+): boolean {
   const m = SHAPE.exec(token);
   if (!m || m[1] !== entryId || offeredAt === null) return false;
   const want = Buffer.from(mac(secretsKey, entryId, offeredAt));

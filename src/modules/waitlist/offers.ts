@@ -26,14 +26,19 @@ export type OfferDeps = { clock: Clock; ids: Ids };
 /** How many waiting entries one pass looks at (a freed seat rarely needs more than the first few). */
 const PASS = 500;
 
-export const entryScopes = (e: Pick<EntryRow, 'ticket_type' | 'sub_event_id'>) => events.scopesFor(e.ticket_type, e.sub_event_id);
+export const entryScopes = (e: Pick<EntryRow, 'ticket_type' | 'sub_event_id'>) =>
+  events.scopesFor(e.ticket_type, e.sub_event_id);
 
 /**
  * Offers whatever seats are free to whoever waits, first come first offered. Runs in the
  * transaction that freed them (a booking ended, a capacity raised, an offer lapsed or
  * removed). Cheap when nobody waits: one indexed read, no lock.
  */
-export async function offerSeats(trx: Transaction<Database>, deps: OfferDeps, eventId: string): Promise<EntryRow[]> {
+export async function offerSeats(
+  trx: Transaction<Database>,
+  deps: OfferDeps,
+  eventId: string,
+): Promise<EntryRow[]> {
   if ((await repo.firstWaiting(trx, eventId, 1)).length === 0) return [];
   const counters = await events.lockSeatCounters(trx, eventId);
   const waiting = await repo.firstWaiting(trx, eventId, PASS);
@@ -51,7 +56,8 @@ export async function offerSeats(trx: Transaction<Database>, deps: OfferDeps, ev
   }
   if (chosen.length === 0) return [];
   for (const entry of chosen) {
-    if (!(await events.claimSeats(trx, eventId, entryScopes(entry), 1))) throw new Error(`waitlist: counted room for ${entry.id} but the claim failed`);
+    if (!(await events.claimSeats(trx, eventId, entryScopes(entry), 1)))
+      throw new Error(`waitlist: counted room for ${entry.id} but the claim failed`);
   }
   const event = (await events.findEvent(trx, eventId))!;
   const now = await nowFor({ db: trx, clock: deps.clock }, event.account_id, event.mode);
@@ -63,14 +69,30 @@ export async function offerSeats(trx: Transaction<Database>, deps: OfferDeps, ev
   }
   for (const [minutes, entries] of byMinutes) {
     const expiresAt = new Date(now.getTime() + minutes * 60_000);
-    const rows = await repo.markOffered(trx, entries.map((e) => e.id), now, expiresAt);
-    if (rows.length !== entries.length) throw new Error('waitlist: an entry chosen under the lock was not waiting');
+    const rows = await repo.markOffered(
+      trx,
+      entries.map((e) => e.id),
+      now,
+      expiresAt,
+    );
+    if (rows.length !== entries.length)
+      throw new Error('waitlist: an entry chosen under the lock was not waiting');
     offered.push(...rows);
     // The lapse, durable: a worker lets the seat go at expiresAt, by the service clock (the
     // sweep is the safety net, and lapses a test offer whose account's clock was moved on).
-    await enqueue(trx, deps, lapseJob, { eventId }, { runAt: new Date(deps.clock.now().getTime() + minutes * 60_000) });
+    await enqueue(
+      trx,
+      deps,
+      lapseJob,
+      { eventId },
+      { runAt: new Date(deps.clock.now().getTime() + minutes * 60_000) },
+    );
   }
-  await enqueueRows(trx, deps, offered.map((e) => jobRow(deps, offerMailJob, { entryId: e.id })));
+  await enqueueRows(
+    trx,
+    deps,
+    offered.map((e) => jobRow(deps, offerMailJob, { entryId: e.id })),
+  );
   for (const e of offered) {
     await webhooks.emit(trx, deps, {
       accountId: event.account_id,
@@ -97,22 +119,41 @@ export async function offerSeats(trx: Transaction<Database>, deps: OfferDeps, ev
  * scopes the seat was held on, or undefined when the offer no longer holds one (lapsed
  * and passed on, or used): the booking then claims seats like any other.
  */
-export async function takeHold(trx: Transaction<Database>, entryId: string, registrationId: string, now: Date): Promise<string[] | undefined> {
+export async function takeHold(
+  trx: Transaction<Database>,
+  entryId: string,
+  registrationId: string,
+  now: Date,
+): Promise<string[] | undefined> {
   const row = await repo.markBooked(trx, entryId, registrationId, now);
   return row ? entryScopes(row) : undefined;
 }
 
 /** Lets held seats go (lapsed or removed offers) and offers them on, under the event's counters. */
-export async function releaseHolds(trx: Transaction<Database>, deps: OfferDeps, eventId: string, ended: readonly EntryRow[]): Promise<void> {
+export async function releaseHolds(
+  trx: Transaction<Database>,
+  deps: OfferDeps,
+  eventId: string,
+  ended: readonly EntryRow[],
+): Promise<void> {
   const offerOn = (t: Transaction<Database>) => offerSeats(t, deps, eventId).then(() => undefined);
   for (const [i, e] of ended.entries()) {
     // The last release offers every seat let go at once, in line order.
-    await events.releaseSeats(trx, eventId, entryScopes(e), 1, i === ended.length - 1 ? offerOn : async () => {});
+    await events.releaseSeats(
+      trx,
+      eventId,
+      entryScopes(e),
+      1,
+      i === ended.length - 1 ? offerOn : async () => {},
+    );
   }
 }
 
 /** Offers of one event whose time is up (on its account's clock) lapse; their seats pass to the next in line. */
-export async function lapseDue(deps: OfferDeps & { db: import('kysely').Kysely<Database> }, eventId: string): Promise<number> {
+export async function lapseDue(
+  deps: OfferDeps & { db: import('kysely').Kysely<Database> },
+  eventId: string,
+): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
     await events.lockSeatCounters(trx, eventId);
     const event = await events.findEvent(trx, eventId);
@@ -120,7 +161,13 @@ export async function lapseDue(deps: OfferDeps & { db: import('kysely').Kysely<D
     const now = await nowFor({ db: trx, clock: deps.clock }, event.account_id, event.mode);
     const due = await repo.expiredOffers(trx, eventId, now);
     if (due.length === 0) return 0;
-    const ended = await repo.endEntries(trx, due.map((e) => e.id), 'offered', 'lapsed', now);
+    const ended = await repo.endEntries(
+      trx,
+      due.map((e) => e.id),
+      'offered',
+      'lapsed',
+      now,
+    );
     await releaseHolds(trx, deps, eventId, ended);
     return ended.length;
   });
@@ -129,6 +176,7 @@ export async function lapseDue(deps: OfferDeps & { db: import('kysely').Kysely<D
 /** The sweep: every event with a lapsed offer, test events by their account's clock (a safety net under the per-offer jobs). */
 export async function lapseAll(deps: OfferDeps & { db: import('kysely').Kysely<Database> }): Promise<number> {
   let n = 0;
-  for (const eventId of await repo.eventsWithExpiredOffers(deps.db, deps.clock.now(), 100)) n += await lapseDue(deps, eventId);
+  for (const eventId of await repo.eventsWithExpiredOffers(deps.db, deps.clock.now(), 100))
+    n += await lapseDue(deps, eventId);
   return n;
 }

@@ -32,7 +32,11 @@ export function offerUntil(at: Date, timeZone: string): string {
   return formatInstant(at, timeZone);
 }
 
-export function offerUrl(config: Pick<Config, 'baseUrl' | 'secretsKey'>, slug: string, entry: { id: string; offered_at: Date }): string {
+export function offerUrl(
+  config: Pick<Config, 'baseUrl' | 'secretsKey'>,
+  slug: string,
+  entry: { id: string; offered_at: Date },
+): string {
   return `${config.baseUrl.replace(/\/+$/, '')}/e/${encodeURIComponent(slug)}?offer=${offerToken(config.secretsKey, entry.id, entry.offered_at)}`;
 }
 
@@ -64,7 +68,14 @@ export function renderOfferMail(input: {
 <p><a href="${h(input.url)}">Book your seat</a></p>
 <p>After that time the seat passes to the next person waiting.</p>${input.sender?.name ? `\n<p>${h(input.sender.name)}</p>` : ''}`,
   );
-  return { to: input.email, subject, text, html, fromName: input.sender?.name, replyTo: input.sender?.replyTo };
+  return {
+    to: input.email,
+    subject,
+    text,
+    html,
+    fromName: input.sender?.name,
+    replyTo: input.sender?.replyTo,
+  };
 }
 
 export async function sendOfferMail(deps: OfferMailDeps, payload: { entryId: string }): Promise<void> {
@@ -74,7 +85,8 @@ export async function sendOfferMail(deps: OfferMailDeps, payload: { entryId: str
   const event = await events.findEvent(deps.db, entry.event_id);
   if (!event) return;
   const track = entry.sub_event_id === null ? null : (event.tracks[entry.sub_event_id]?.title ?? null);
-  const choice = [track, entry.ticket_type === 'General' ? null : entry.ticket_type].filter((x) => x).join(' · ') || null;
+  const choice =
+    [track, entry.ticket_type === 'General' ? null : entry.ticket_type].filter((x) => x).join(' · ') || null;
   const mail = renderOfferMail({
     name: entry.name,
     email: entry.email,

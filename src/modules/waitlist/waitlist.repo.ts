@@ -9,7 +9,10 @@ import { movedClocks, onMovedClock } from '../accounts/account-clock.js';
 export type EntryRow = Selectable<WaitlistEntriesTable>;
 
 /** Joins the queue; undefined when this email already waits (or holds an offer) for the same choice. */
-export async function insertEntry(db: Db, row: Insertable<WaitlistEntriesTable>): Promise<EntryRow | undefined> {
+export async function insertEntry(
+  db: Db,
+  row: Insertable<WaitlistEntriesTable>,
+): Promise<EntryRow | undefined> {
   return db
     .insertInto('waitlist_entries')
     .values(row)
@@ -18,7 +21,13 @@ export async function insertEntry(db: Db, row: Insertable<WaitlistEntriesTable>)
     .executeTakeFirst();
 }
 
-export function findOpenEntry(db: Db, eventId: string, email: string, ticketType: string, subEventId: number | null) {
+export function findOpenEntry(
+  db: Db,
+  eventId: string,
+  email: string,
+  ticketType: string,
+  subEventId: number | null,
+) {
   return db
     .selectFrom('waitlist_entries')
     .selectAll()
@@ -50,16 +59,32 @@ export async function positionOf(db: Db, entry: EntryRow): Promise<number> {
 
 /** The first `limit` waiting entries of an event, in arrival order. */
 export function firstWaiting(db: Db, eventId: string, limit: number): Promise<EntryRow[]> {
-  return db.selectFrom('waitlist_entries').selectAll().where('event_id', '=', eventId).where('status', '=', 'waiting').orderBy('seq').limit(limit).execute();
+  return db
+    .selectFrom('waitlist_entries')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'waiting')
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
 }
 
 export async function countWaiting(db: Db, eventId: string, trackIndex: number | undefined): Promise<number> {
-  let q = db.selectFrom('waitlist_entries').select((eb) => eb.fn.countAll<string>().as('n')).where('event_id', '=', eventId).where('status', '=', 'waiting');
+  let q = db
+    .selectFrom('waitlist_entries')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'waiting');
   if (trackIndex !== undefined) q = q.where('sub_event_id', '=', trackIndex);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-export async function markOffered(db: Db, ids: readonly string[], offeredAt: Date, expiresAt: Date): Promise<EntryRow[]> {
+export async function markOffered(
+  db: Db,
+  ids: readonly string[],
+  offeredAt: Date,
+  expiresAt: Date,
+): Promise<EntryRow[]> {
   if (ids.length === 0) return [];
   return db
     .updateTable('waitlist_entries')
@@ -71,7 +96,12 @@ export async function markOffered(db: Db, ids: readonly string[], offeredAt: Dat
 }
 
 /** A booking made from the offer takes its seat: only while the offer still holds it. */
-export function markBooked(db: Db, id: string, registrationId: string, at: Date): Promise<EntryRow | undefined> {
+export function markBooked(
+  db: Db,
+  id: string,
+  registrationId: string,
+  at: Date,
+): Promise<EntryRow | undefined> {
   return db
     .updateTable('waitlist_entries')
     .set({ status: 'booked', registration_id: registrationId, ended_at: at })
@@ -96,7 +126,11 @@ export function expiredOffers(db: Db, eventId: string, now: Date): Promise<Entry
 
 /** Events with an offer whose time is up (the sweep): by the service clock, or a test event's by its account's moved clock. */
 export async function eventsWithExpiredOffers(db: Db, now: Date, limit: number): Promise<string[]> {
-  const byServiceClock = db.selectFrom('waitlist_entries').select('event_id').where('status', '=', 'offered').where('expires_at', '<=', now);
+  const byServiceClock = db
+    .selectFrom('waitlist_entries')
+    .select('event_id')
+    .where('status', '=', 'offered')
+    .where('expires_at', '<=', now);
   const byMovedClock = db
     .selectFrom('waitlist_entries')
     .innerJoin(movedClocks(db), 'moved_clock.account_id', 'waitlist_entries.account_id')
@@ -108,27 +142,55 @@ export async function eventsWithExpiredOffers(db: Db, now: Date, limit: number):
   return rows.map((r) => r.event_id);
 }
 
-export function endEntries(db: Db, ids: readonly string[], from: 'offered' | 'waiting', to: 'lapsed' | 'removed', at: Date): Promise<EntryRow[]> {
+export function endEntries(
+  db: Db,
+  ids: readonly string[],
+  from: 'offered' | 'waiting',
+  to: 'lapsed' | 'removed',
+  at: Date,
+): Promise<EntryRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.updateTable('waitlist_entries').set({ status: to, ended_at: at }).where('id', 'in', ids).where('status', '=', from).returningAll().execute();
+  return db
+    .updateTable('waitlist_entries')
+    .set({ status: to, ended_at: at })
+    .where('id', 'in', ids)
+    .where('status', '=', from)
+    .returningAll()
+    .execute();
 }
 
 /** An event's entries for the organiser, in arrival order, `limit + 1` for paging. */
-export function listEntries(db: Db, eventId: string, q: { limit: number; afterSeq?: string | undefined; open?: boolean }): Promise<EntryRow[]> {
+export function listEntries(
+  db: Db,
+  eventId: string,
+  q: { limit: number; afterSeq?: string | undefined; open?: boolean },
+): Promise<EntryRow[]> {
   let query = db.selectFrom('waitlist_entries').selectAll().where('event_id', '=', eventId);
   if (q.open) query = query.where('status', 'in', ['waiting', 'offered']);
   if (q.afterSeq !== undefined) query = query.where('seq', '>', q.afterSeq);
-  return query.orderBy('seq').limit(q.limit + 1).execute();
+  return query
+    .orderBy('seq')
+    .limit(q.limit + 1)
+    .execute();
 }
 
 export async function countEntries(db: Db, eventId: string, open: boolean): Promise<number> {
-  let q = db.selectFrom('waitlist_entries').select((eb) => eb.fn.countAll<string>().as('n')).where('event_id', '=', eventId);
+  let q = db
+    .selectFrom('waitlist_entries')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('event_id', '=', eventId);
   if (open) q = q.where('status', 'in', ['waiting', 'offered']);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
 /** Whether any entry (of any status) names track `index` or a later one. */
 export async function anyOnTracksFrom(db: Db, eventId: string, index: number): Promise<boolean> {
-  const row = await db.selectFrom('waitlist_entries').select('id').where('event_id', '=', eventId).where('sub_event_id', '>=', index).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('waitlist_entries')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('sub_event_id', '>=', index)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }

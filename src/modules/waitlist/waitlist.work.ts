@@ -10,7 +10,13 @@ import type { Mailer } from '../mail/mailer.js';
 import { lapseAll, lapseDue } from './offers.js';
 import { lapseJob, offerMailJob, sendOfferMail } from './waitlist.jobs.js';
 
-export function waitlistWork(deps: { db: Kysely<Database>; clock: Clock; ids: Ids; config: Config; mailer: Mailer }): ModuleWork {
+export function waitlistWork(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  config: Config;
+  mailer: Mailer;
+}): ModuleWork {
   const { db, clock, ids, config, mailer } = deps;
   return {
     jobs: [
@@ -19,6 +25,8 @@ export function waitlistWork(deps: { db: Kysely<Database>; clock: Clock; ids: Id
         await lapseDue({ db, clock, ids }, payload.eventId);
       }),
     ],
-    maintenance: [{ name: 'lapse waitlist offers', everyMs: 60_000, run: () => lapseAll({ db, clock, ids }) }],
+    maintenance: [
+      { name: 'lapse waitlist offers', everyMs: 60_000, run: () => lapseAll({ db, clock, ids }) },
+    ],
   };
 }

@@ -22,7 +22,8 @@ function ticketGlyph(cells: number, scale: number): Buffer {
   const perforation = Math.round(cells * 0.65);
   return bitmapPng(cells, scale, (r, c) => {
     if (r < top || r > bottom || c < left || c > right) return false;
-    if ((r - mid) ** 2 + (c - left) ** 2 < notch ** 2 || (r - mid) ** 2 + (c - right) ** 2 < notch ** 2) return false;
+    if ((r - mid) ** 2 + (c - left) ** 2 < notch ** 2 || (r - mid) ** 2 + (c - right) ** 2 < notch ** 2)
+      return false;
     return !(c === perforation && r % 2 === 0);
   });
 }
@@ -41,10 +42,22 @@ function passImages(): Record<string, Buffer> {
 }
 
 /** pass.json of a ticket. */
-export function passJson(apple: Pick<ApplePassConfig, 'passTypeId' | 'teamId'>, facts: TicketFacts): Record<string, unknown> {
+export function passJson(
+  apple: Pick<ApplePassConfig, 'passTypeId' | 'teamId'>,
+  facts: TicketFacts,
+): Record<string, unknown> {
   const times = walletTimes(facts.session, facts.timeZone);
   const when = times
-    ? [{ key: 'when', label: 'DATE', value: times.start, dateStyle: 'PKDateStyleMedium', timeStyle: times.dateOnly ? 'PKDateStyleNone' : 'PKDateStyleShort', ignoresTimeZone: true }]
+    ? [
+        {
+          key: 'when',
+          label: 'DATE',
+          value: times.start,
+          dateStyle: 'PKDateStyleMedium',
+          timeStyle: times.dateOnly ? 'PKDateStyleNone' : 'PKDateStyleShort',
+          ignoresTimeZone: true,
+        },
+      ]
     : [{ key: 'when', label: 'DATE', value: 'To be announced' }];
   return {
     formatVersion: 1,
@@ -53,7 +66,14 @@ export function passJson(apple: Pick<ApplePassConfig, 'passTypeId' | 'teamId'>, 
     serialNumber: facts.ticketId,
     organizationName: facts.organiserName,
     description: `Ticket: ${facts.event.title}`,
-    barcodes: [{ format: 'PKBarcodeFormatQR', message: facts.ticketId, messageEncoding: 'iso-8859-1', altText: facts.ticketId }],
+    barcodes: [
+      {
+        format: 'PKBarcodeFormatQR',
+        message: facts.ticketId,
+        messageEncoding: 'iso-8859-1',
+        altText: facts.ticketId,
+      },
+    ],
     ...(times ? { relevantDates: [{ startDate: times.start, endDate: times.end }] } : {}),
     eventTicket: {
       primaryFields: [{ key: 'event', label: 'EVENT', value: facts.event.title }],

@@ -22,7 +22,10 @@ function classId(google: Pick<GoogleWalletConfig, 'issuerId'>, facts: TicketFact
   return `${google.issuerId}.event_${suffix(facts.event.id)}${facts.trackIndex === null ? '' : `_track_${facts.trackIndex}`}`;
 }
 
-export function eventTicketClass(google: Pick<GoogleWalletConfig, 'issuerId'>, facts: TicketFacts): Record<string, unknown> {
+export function eventTicketClass(
+  google: Pick<GoogleWalletConfig, 'issuerId'>,
+  facts: TicketFacts,
+): Record<string, unknown> {
   const times = walletTimes(facts.session, facts.timeZone);
   return {
     id: classId(google, facts),
@@ -35,7 +38,10 @@ export function eventTicketClass(google: Pick<GoogleWalletConfig, 'issuerId'>, f
   };
 }
 
-export function eventTicketObject(google: Pick<GoogleWalletConfig, 'issuerId'>, facts: TicketFacts): Record<string, unknown> {
+export function eventTicketObject(
+  google: Pick<GoogleWalletConfig, 'issuerId'>,
+  facts: TicketFacts,
+): Record<string, unknown> {
   return {
     id: `${google.issuerId}.${suffix(facts.ticketId)}`,
     classId: classId(google, facts),
@@ -54,11 +60,19 @@ function signingKey(google: GoogleWalletConfig): Promise<CryptoKey> {
 }
 
 /** The save link of a ticket. `origin` is the service's own (BASE_URL), where the button is shown. */
-export async function googleSaveUrl(google: GoogleWalletConfig, facts: TicketFacts, origin: string, now: Date): Promise<string> {
+export async function googleSaveUrl(
+  google: GoogleWalletConfig,
+  facts: TicketFacts,
+  origin: string,
+  now: Date,
+): Promise<string> {
   const jwt = await new SignJWT({
     origins: [origin],
     typ: 'savetowallet',
-    payload: { eventTicketClasses: [eventTicketClass(google, facts)], eventTicketObjects: [eventTicketObject(google, facts)] },
+    payload: {
+      eventTicketClasses: [eventTicketClass(google, facts)],
+      eventTicketObjects: [eventTicketObject(google, facts)],
+    },
   })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
     .setIssuer(google.serviceAccountEmail)

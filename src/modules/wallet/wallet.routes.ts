@@ -29,9 +29,12 @@ const NO_TICKET = 'no ticket for this link (it may have been transferred)';
 /** The ticket a page token names, when the token holds for its current ticket id. */
 export async function ticketForToken(deps: WalletDeps, token: string): Promise<TicketFacts> {
   const registrationId = attendeeTokenRegistration(token);
-  const reg = registrationId === undefined ? undefined : await registrations.findRegistration(deps.db, registrationId);
-  if (!reg || !attendeeTokenMatches(deps.config.secretsKey, token, reg.id, primaryTicketId(reg))) throw notFound(NO_TICKET);
-  if (reg.status !== 'confirmed') throw conflict('not_confirmed', `this ticket is ${reg.status}, not confirmed`);
+  const reg =
+    registrationId === undefined ? undefined : await registrations.findRegistration(deps.db, registrationId);
+  if (!reg || !attendeeTokenMatches(deps.config.secretsKey, token, reg.id, primaryTicketId(reg)))
+    throw notFound(NO_TICKET);
+  if (reg.status !== 'confirmed')
+    throw conflict('not_confirmed', `this ticket is ${reg.status}, not confirmed`);
   const event = await events.findEvent(deps.db, reg.event_id);
   if (!event) throw notFound(NO_TICKET);
   const [organiser] = await findUsersById(deps.db, [event.account_id]);
@@ -49,7 +52,13 @@ export async function ticketForToken(deps: WalletDeps, token: string): Promise<T
   };
 }
 
-const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100, description: 'The attendee page’s token, from the ticket mail (`/t/{token}`).' }) });
+const Params = Type.Object({
+  token: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'The attendee page’s token, from the ticket mail (`/t/{token}`).',
+  }),
+});
 const E = Type.Ref('Error');
 const TOKEN_RULES =
   'Public: the token in the path is the credential (the attendee page’s: the registration id and a 132-bit MAC over it and the current ticket id). An unknown, altered or retired token (a transfer issues a new ticket id, which retires every earlier link) answers 404; so does a wallet whose settings are absent. A booking that is not confirmed (pending, cancelled, refunded) answers 409 `not_confirmed`. Answers are `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.';
@@ -70,7 +79,10 @@ export const walletRoutes =
           ].join('\n\n'),
           params: Params,
           response: {
-            200: { description: 'The signed pass.', content: { [PKPASS_TYPE]: { schema: { type: 'string', format: 'binary' } } } },
+            200: {
+              description: 'The signed pass.',
+              content: { [PKPASS_TYPE]: { schema: { type: 'string', format: 'binary' } } },
+            },
             404: E,
             409: E,
           },
@@ -78,7 +90,8 @@ export const walletRoutes =
       },
       async (req, reply) => {
         const apple = deps.config.wallet.apple;
-        if (!apple) throw notFound('Apple Wallet passes are not configured on this service', 'wallet_not_configured');
+        if (!apple)
+          throw notFound('Apple Wallet passes are not configured on this service', 'wallet_not_configured');
         const pass = buildApplePass(apple, await ticketForToken(deps, req.params.token));
         return reply
           .type(PKPASS_TYPE)
@@ -111,9 +124,18 @@ export const walletRoutes =
       },
       async (req, reply) => {
         const google = deps.config.wallet.google;
-        if (!google) throw notFound('Google Wallet passes are not configured on this service', 'wallet_not_configured');
-        const url = await googleSaveUrl(google, await ticketForToken(deps, req.params.token), new URL(deps.config.baseUrl).origin, deps.clock.now());
-        return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(url, 302);
+        if (!google)
+          throw notFound('Google Wallet passes are not configured on this service', 'wallet_not_configured');
+        const url = await googleSaveUrl(
+          google,
+          await ticketForToken(deps, req.params.token),
+          new URL(deps.config.baseUrl).origin,
+          deps.clock.now(),
+        );
+        return reply
+          .header('cache-control', 'no-store')
+          .header('referrer-policy', 'no-referrer')
+          .redirect(url, 302);
       },
     );
   };

@@ -54,11 +54,13 @@ export function ipv6Bytes(ip: string): Uint8Array | undefined {
   }
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
-  const parse = (h: string) => (h === '' ? [] : h.split(':').map((w) => (/^[0-9a-f]{1,4}$/.test(w) ? parseInt(w, 16) : NaN)));
+  const parse = (h: string) =>
+    h === '' ? [] : h.split(':').map((w) => (/^[0-9a-f]{1,4}$/.test(w) ? parseInt(w, 16) : NaN));
   const head = parse(halves[0]!);
   const rest = halves.length === 2 ? parse(halves[1]!) : [];
   const given = head.length + rest.length;
-  if ([...head, ...rest].some(Number.isNaN) || given > 8 || (halves.length === 1 && given !== 8)) return undefined;
+  if ([...head, ...rest].some(Number.isNaN) || given > 8 || (halves.length === 1 && given !== 8))
+    return undefined;
   const words = [...head, ...new Array<number>(8 - given).fill(0), ...rest];
   const bytes = new Uint8Array(16);
   words.forEach((w, i) => {

@@ -30,7 +30,10 @@ export function serversResolve(servers: readonly string[], timeoutMs = 2000): Re
       throw err;
     }
   };
-  return async (host) => [...(await family(() => resolver.resolve4(host), 4)), ...(await family(() => resolver.resolve6(host), 6))];
+  return async (host) => [
+    ...(await family(() => resolver.resolve4(host), 4)),
+    ...(await family(() => resolver.resolve6(host), 6)),
+  ];
 }
 
 export async function deliver(options: {
@@ -44,18 +47,25 @@ export async function deliver(options: {
 }): Promise<DeliveryResult> {
   const now = options.now ?? (() => performance.now());
   const started = now();
-  const done = (statusCode: number | null, error: string | null): DeliveryResult => ({ statusCode, error, durationMs: Math.round(now() - started) });
+  const done = (statusCode: number | null, error: string | null): DeliveryResult => ({
+    statusCode,
+    error,
+    durationMs: Math.round(now() - started),
+  });
   let url: URL;
   try {
     url = new URL(options.url);
   } catch {
     return done(null, 'invalid url');
   }
-  if (url.protocol !== 'https:' && !(options.allowPrivate && url.protocol === 'http:')) return done(null, 'refused: url must be https');
+  if (url.protocol !== 'https:' && !(options.allowPrivate && url.protocol === 'http:'))
+    return done(null, 'refused: url must be https');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: { address: string; family: number }[];
   try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await (options.resolve ?? systemResolve)(host);
+    addresses = isIP(host)
+      ? [{ address: host, family: isIP(host) }]
+      : await (options.resolve ?? systemResolve)(host);
   } catch (err) {
     return done(null, `dns: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
@@ -68,7 +78,8 @@ export async function deliver(options: {
   const target = addresses[0]!;
   // The socket connects to the address checked above; no second lookup happens.
   const pinned: LookupFunction = (_hostname, opts, cb) => {
-    if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
+    if ((opts as { all?: boolean }).all)
+      (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
     else cb(null, target.address, target.family);
   };
   return new Promise<DeliveryResult>((resolve) => {

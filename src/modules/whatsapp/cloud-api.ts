@@ -49,28 +49,53 @@ export function templateBody(m: TemplateMessage): Record<string, unknown> {
       language: { code: m.language },
       components: [
         { type: 'header', parameters: [{ type: 'image', image: { id: m.mediaId } }] },
-        { type: 'body', parameters: m.body.map((p) => ({ type: 'text', parameter_name: p.name, text: templateText(p.text) })) },
+        {
+          type: 'body',
+          parameters: m.body.map((p) => ({
+            type: 'text',
+            parameter_name: p.name,
+            text: templateText(p.text),
+          })),
+        },
       ],
     },
   };
 }
 
-export function cloudApi(options: { apiUrl: string; token: string; phoneNumberId: string; timeoutMs?: number }): CloudApi {
+export function cloudApi(options: {
+  apiUrl: string;
+  token: string;
+  phoneNumberId: string;
+  timeoutMs?: number;
+}): CloudApi {
   const base = `${options.apiUrl.replace(/\/+$/, '')}/${options.phoneNumberId}`;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const call = async (path: string, body: string | FormData, contentType?: string): Promise<Record<string, unknown>> => {
+  const call = async (
+    path: string,
+    body: string | FormData,
+    contentType?: string,
+  ): Promise<Record<string, unknown>> => {
     let res: Response;
     try {
       res = await fetch(base + path, {
         method: 'POST',
-        headers: { authorization: `Bearer ${options.token}`, accept: 'application/json', ...(contentType ? { 'content-type': contentType } : {}) },
+        headers: {
+          authorization: `Bearer ${options.token}`,
+          accept: 'application/json',
+          ...(contentType ? { 'content-type': contentType } : {}),
+        },
         body,
         signal: AbortSignal.timeout(timeoutMs),
         redirect: 'error',
       });
     } catch (err) {
       const timedOut = ['TimeoutError', 'AbortError'].includes((err as Error).name);
-      throw new CloudApiError(timedOut ? `the WhatsApp Cloud API did not answer POST ${path} within ${timeoutMs} ms` : `the WhatsApp Cloud API could not be reached: ${(err as Error).message}`, undefined);
+      throw new CloudApiError(
+        timedOut
+          ? `the WhatsApp Cloud API did not answer POST ${path} within ${timeoutMs} ms`
+          : `the WhatsApp Cloud API could not be reached: ${(err as Error).message}`,
+        undefined,
+      );
     }
     let parsed: Record<string, unknown> | undefined;
     try {
@@ -82,7 +107,10 @@ export function cloudApi(options: { apiUrl: string; token: string; phoneNumberId
     const error = parsed?.error as { code?: unknown; message?: unknown } | undefined;
     const code = typeof error?.code === 'number' ? error.code : undefined;
     const message = typeof error?.message === 'string' ? error.message.slice(0, 300) : `HTTP ${res.status}`;
-    throw new CloudApiError(`the WhatsApp Cloud API refused POST ${path} (HTTP ${res.status}${code === undefined ? '' : `, code ${code}`}): ${message}`, code);
+    throw new CloudApiError(
+      `the WhatsApp Cloud API refused POST ${path} (HTTP ${res.status}${code === undefined ? '' : `, code ${code}`}): ${message}`,
+      code,
+    );
   };
   return {
     async uploadPng(png) {
@@ -91,13 +119,15 @@ export function cloudApi(options: { apiUrl: string; token: string; phoneNumberId
       form.append('type', 'image/png');
       form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'ticket.png');
       const answer = await call('/media', form);
-      if (typeof answer.id !== 'string') throw new CloudApiError('the WhatsApp Cloud API answered a media upload without an id', undefined);
+      if (typeof answer.id !== 'string')
+        throw new CloudApiError('the WhatsApp Cloud API answered a media upload without an id', undefined);
       return answer.id;
     },
     async sendTemplate(message) {
       const answer = await call('/messages', JSON.stringify(templateBody(message)), 'application/json');
       const wamid = (answer.messages as { id?: unknown }[] | undefined)?.[0]?.id;
-      if (typeof wamid !== 'string') throw new CloudApiError('the WhatsApp Cloud API answered a message without its id', undefined);
+      if (typeof wamid !== 'string')
+        throw new CloudApiError('the WhatsApp Cloud API answered a message without its id', undefined);
       return { wamid };
     },
   };

@@ -51,20 +51,38 @@ export interface WhatsAppJobDeps {
   findBooking(registrationId: string): Promise<WhatsAppBooking | undefined>;
 }
 
-export async function sendWhatsAppTicket(deps: WhatsAppJobDeps, payload: WhatsAppTicketPayload): Promise<void> {
+export async function sendWhatsAppTicket(
+  deps: WhatsAppJobDeps,
+  payload: WhatsAppTicketPayload,
+): Promise<void> {
   const { api, sender } = deps;
   if (!api || !sender) return;
   const reg = await deps.findBooking(payload.registrationId);
   // Cancelled, transferred or consent withdrawn meanwhile: nothing to send.
-  if (!reg || reg.status !== 'confirmed' || reg.mode !== 'live' || !reg.phone || !reg.whatsapp_opt_in || (reg.ticket_code ?? reg.id) !== payload.ticketId) return;
+  if (
+    !reg ||
+    reg.status !== 'confirmed' ||
+    reg.mode !== 'live' ||
+    !reg.phone ||
+    !reg.whatsapp_opt_in ||
+    (reg.ticket_code ?? reg.id) !== payload.ticketId
+  )
+    return;
   const event = await events.findEvent(deps.db, reg.event_id);
   if (!event) return;
-  const row = await repo.rowFor(deps.db, { id: deps.ids.make('wam'), registrationId: reg.id, phone: reg.phone, now: deps.clock.now() });
+  const row = await repo.rowFor(deps.db, {
+    id: deps.ids.make('wam'),
+    registrationId: reg.id,
+    phone: reg.phone,
+    now: deps.clock.now(),
+  });
   if (row.wamid !== null) return; // accepted by an earlier try
   let wamid: string;
   try {
     // The QR of the bare ticket id, as mailed; an uploaded image, so no ticket URL is handed to Meta to fetch.
-    const mediaId = await api.uploadPng(qrPng(payload.ticketId, { errorCorrectionLevel: 'M', margin: 2, width: 480 }));
+    const mediaId = await api.uploadPng(
+      qrPng(payload.ticketId, { errorCorrectionLevel: 'M', margin: 2, width: 480 }),
+    );
     ({ wamid } = await api.sendTemplate({
       to: row.phone,
       template: sender.template,
@@ -73,12 +91,22 @@ export async function sendWhatsAppTicket(deps: WhatsAppJobDeps, payload: WhatsAp
       body: [
         { name: 'name', text: reg.name },
         { name: 'event', text: event.title },
-        { name: 'date', text: formatSpan(events.sessionOf(event, reg.sub_event_id, deps.timeZone).span, deps.timeZone) ?? 'to be announced' },
+        {
+          name: 'date',
+          text:
+            formatSpan(events.sessionOf(event, reg.sub_event_id, deps.timeZone).span, deps.timeZone) ??
+            'to be announced',
+        },
       ],
       opaque: row.id,
     }));
   } catch (err) {
-    await repo.markUnsent(deps.db, row.id, deps.clock.now(), err instanceof CloudApiError ? (err.code ?? null) : null);
+    await repo.markUnsent(
+      deps.db,
+      row.id,
+      deps.clock.now(),
+      err instanceof CloudApiError ? (err.code ?? null) : null,
+    );
     throw err;
   }
   await repo.markAccepted(deps.db, row.id, wamid, deps.clock.now());

@@ -14,10 +14,15 @@ export interface Channel {
 }
 
 /** The channels each registration's ticket went out on besides mail (registrations without any are absent). */
-export async function channelsFor(db: Kysely<Database>, registrationIds: readonly string[]): Promise<Map<string, Channel[]>> {
+export async function channelsFor(
+  db: Kysely<Database>,
+  registrationIds: readonly string[],
+): Promise<Map<string, Channel[]>> {
   const out = new Map<string, Channel[]>();
   for (const r of await repo.byRegistrations(db, registrationIds)) {
-    out.set(r.registration_id, [{ channel: 'whatsapp', status: r.status, at: r.status_at.toISOString(), errorCode: r.error_code }]);
+    out.set(r.registration_id, [
+      { channel: 'whatsapp', status: r.status, at: r.status_at.toISOString(), errorCode: r.error_code },
+    ]);
   }
   return out;
 }
@@ -40,7 +45,8 @@ export function statusItems(body: unknown): StatusItem[] {
     const changes = (entry as { changes?: unknown })?.changes;
     for (const change of Array.isArray(changes) ? changes : []) {
       const statuses = (change as { value?: { statuses?: unknown } })?.value?.statuses;
-      if (Array.isArray(statuses)) items.push(...(statuses.filter((s) => s !== null && typeof s === 'object') as StatusItem[]));
+      if (Array.isArray(statuses))
+        items.push(...(statuses.filter((s) => s !== null && typeof s === 'object') as StatusItem[]));
     }
   }
   return items;
@@ -50,16 +56,25 @@ export function statusItems(body: unknown): StatusItem[] {
 export async function applyStatuses(db: Kysely<Database>, body: unknown, now: Date): Promise<number> {
   let applied = 0;
   for (const s of statusItems(body)) {
-    if (typeof s.id !== 'string' || s.id.length > 200 || typeof s.status !== 'string' || !WEBHOOK_STATUSES.has(s.status)) continue;
+    if (
+      typeof s.id !== 'string' ||
+      s.id.length > 200 ||
+      typeof s.status !== 'string' ||
+      !WEBHOOK_STATUSES.has(s.status)
+    )
+      continue;
     // Unix seconds, as a string; a missing or odd one is taken as now.
-    const seconds = typeof s.timestamp === 'string' && /^\d{1,12}$/.test(s.timestamp) ? Number(s.timestamp) : undefined;
+    const seconds =
+      typeof s.timestamp === 'string' && /^\d{1,12}$/.test(s.timestamp) ? Number(s.timestamp) : undefined;
     const code = s.status === 'failed' && Array.isArray(s.errors) ? s.errors[0]?.code : undefined;
     const changed = await repo.advance(db, {
       wamid: s.id,
-      opaque: typeof s.biz_opaque_callback_data === 'string' ? s.biz_opaque_callback_data.slice(0, 200) : undefined,
+      opaque:
+        typeof s.biz_opaque_callback_data === 'string' ? s.biz_opaque_callback_data.slice(0, 200) : undefined,
       status: s.status as WhatsAppStatus,
       at: seconds === undefined ? now : new Date(seconds * 1000),
-      errorCode: typeof code === 'number' && Number.isSafeInteger(code) && Math.abs(code) < 2 ** 31 ? code : null,
+      errorCode:
+        typeof code === 'number' && Number.isSafeInteger(code) && Math.abs(code) < 2 ** 31 ? code : null,
     });
     if (changed) applied++;
   }

@@ -8,10 +8,26 @@ import type { Ids } from '../../lib/ids.js';
 import { cloudApi } from './cloud-api.js';
 import { sendWhatsAppTicket, whatsappTicketJob, type WhatsAppJobDeps } from './whatsapp.jobs.js';
 
-export function whatsappWork(deps: { db: Kysely<Database>; clock: Clock; ids: Ids; config: Config; bookings: { findBooking: WhatsAppJobDeps['findBooking'] } }): ModuleWork {
+export function whatsappWork(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  config: Config;
+  bookings: { findBooking: WhatsAppJobDeps['findBooking'] };
+}): ModuleWork {
   const { db, clock, ids, config } = deps;
   const sender = config.whatsapp.sender;
-  const api = sender ? cloudApi({ apiUrl: config.whatsapp.apiUrl, token: sender.token, phoneNumberId: sender.phoneNumberId }) : undefined;
-  const jobDeps: WhatsAppJobDeps = { db, clock, ids, sender, api, timeZone: config.eventTimeZone, findBooking: deps.bookings.findBooking };
+  const api = sender
+    ? cloudApi({ apiUrl: config.whatsapp.apiUrl, token: sender.token, phoneNumberId: sender.phoneNumberId })
+    : undefined;
+  const jobDeps: WhatsAppJobDeps = {
+    db,
+    clock,
+    ids,
+    sender,
+    api,
+    timeZone: config.eventTimeZone,
+    findBooking: deps.bookings.findBooking,
+  };
   return { jobs: [onJob(whatsappTicketJob, (payload) => sendWhatsAppTicket(jobDeps, payload))] };
 }

@@ -7,33 +7,36 @@ import { answer, type Operation } from '../../../http/operation.js';
 import { PageFields, PageQuery, parseLimit } from '../../../http/paging.js';
 import * as audit from '../audit.service.js';
 
-const examples: OperationExamples = { params: { targetType: 'event', limit: '2' }, responses: {
-      '200': {
-        success: true,
-        data: [
-          {
-            id: 'aud_ArPJUiqzCyWDuiAy3MvV7w',
-            at: '2026-11-25T09:25:05.205Z',
-            actor: { kind: 'key', id: EX.keyId, display: 'sk_test_haHt' },
-            action: 'event.publish',
-            target: { type: 'event', id: EX.eventId },
-            before: { status: 'draft' },
-            after: { status: 'published' },
-          },
-          {
-            id: 'aud_ONBR6XAnrSz9j7vnQkKb0A',
-            at: '2026-11-25T09:25:04.117Z',
-            actor: { kind: 'key', id: EX.keyId, display: 'sk_test_haHt' },
-            action: 'event.update',
-            target: { type: 'event', id: EX.eventId },
-            before: { title: 'Pune meetup', capacity: 80 },
-            after: { title: 'Pune PostgreSQL meetup', capacity: 120 },
-          },
-        ],
-        hasMore: true,
-        nextCursor: '27',
-      },
-    } };
+const examples: OperationExamples = {
+  params: { targetType: 'event', limit: '2' },
+  responses: {
+    '200': {
+      success: true,
+      data: [
+        {
+          id: 'aud_ArPJUiqzCyWDuiAy3MvV7w',
+          at: '2026-11-25T09:25:05.205Z',
+          actor: { kind: 'key', id: EX.keyId, display: 'sk_test_haHt' },
+          action: 'event.publish',
+          target: { type: 'event', id: EX.eventId },
+          before: { status: 'draft' },
+          after: { status: 'published' },
+        },
+        {
+          id: 'aud_ONBR6XAnrSz9j7vnQkKb0A',
+          at: '2026-11-25T09:25:04.117Z',
+          actor: { kind: 'key', id: EX.keyId, display: 'sk_test_haHt' },
+          action: 'event.update',
+          target: { type: 'event', id: EX.eventId },
+          before: { title: 'Pune meetup', capacity: 80 },
+          after: { title: 'Pune PostgreSQL meetup', capacity: 120 },
+        },
+      ],
+      hasMore: true,
+      nextCursor: '27',
+    },
+  },
+};
 
 /** What the audit log route needs. */
 export interface AuditDeps {
@@ -44,21 +47,42 @@ export interface AuditDeps {
 export const AUDIT_DESCRIPTION =
   'Every change made by a person (the organiser in the dashboard, staff), an API key, a door pass or the attendee on their own page — events, tracks, bookings (approve, reject, cancel, refund, transfer, forced deletion), check-in admits and undos, door passes, keys, the webhook configuration, plans and memberships, payouts, broadcasts, staff grants — with its actor, time, target and a short before/after. Appended by the change itself in its transaction; the database refuses to change or delete an entry. Secrets (keys, signing secrets, password hashes, tokens) never appear in before/after.';
 
-export const AuditEntry = Type.Object(
-  {
-    id: Type.String(),
-    at: Type.String({ format: 'date-time' }),
-    actor: Type.Object({
-      kind: Type.Union([Type.Literal('user'), Type.Literal('key'), Type.Literal('door_pass'), Type.Literal('staff'), Type.Literal('attendee'), Type.Literal('system')], { description: '`user` is the organiser in the dashboard (or with a session), `key` an API key, `door_pass` a door pass, `staff` the platform’s staff, `attendee` the booking’s holder on their own page, `system` the service itself.' }),
-      id: Type.String({ description: 'The user, key, door pass or registration id; for `system`, the reason.' }),
-      display: Type.String({ description: 'How to show it: an email, a key’s prefix, a door pass.' }),
+export const AuditEntry = Type.Object({
+  id: Type.String(),
+  at: Type.String({ format: 'date-time' }),
+  actor: Type.Object({
+    kind: Type.Union(
+      [
+        Type.Literal('user'),
+        Type.Literal('key'),
+        Type.Literal('door_pass'),
+        Type.Literal('staff'),
+        Type.Literal('attendee'),
+        Type.Literal('system'),
+      ],
+      {
+        description:
+          '`user` is the organiser in the dashboard (or with a session), `key` an API key, `door_pass` a door pass, `staff` the platform’s staff, `attendee` the booking’s holder on their own page, `system` the service itself.',
+      },
+    ),
+    id: Type.String({
+      description: 'The user, key, door pass or registration id; for `system`, the reason.',
     }),
-    action: Type.String({ description: '`<target>.<verb>`, e.g. `event.publish`, `registration.refund`, `key.revoke`.' }),
-    target: Type.Object({ type: Type.String({ description: '`event`, `track`, `registration`, `attendee`, `key`, `webhook_config`, `door_pass`, `plan`, `membership`, `payout`, `broadcast`, `account`.' }), id: Type.String() }),
-    before: Type.Unknown({ description: 'What the target was (a short object), or null.' }),
-    after: Type.Unknown({ description: 'What it became, or null.' }),
-  },
-);
+    display: Type.String({ description: 'How to show it: an email, a key’s prefix, a door pass.' }),
+  }),
+  action: Type.String({
+    description: '`<target>.<verb>`, e.g. `event.publish`, `registration.refund`, `key.revoke`.',
+  }),
+  target: Type.Object({
+    type: Type.String({
+      description:
+        '`event`, `track`, `registration`, `attendee`, `key`, `webhook_config`, `door_pass`, `plan`, `membership`, `payout`, `broadcast`, `account`.',
+    }),
+    id: Type.String(),
+  }),
+  before: Type.Unknown({ description: 'What the target was (a short object), or null.' }),
+  after: Type.Unknown({ description: 'What it became, or null.' }),
+});
 
 export const listAuditLog: Operation<AuditDeps> = (app, deps) =>
   app.get(
@@ -73,9 +97,15 @@ export const listAuditLog: Operation<AuditDeps> = (app, deps) =>
         querystring: Type.Object(
           {
             ...PageQuery,
-            targetType: Type.Optional(Type.String({ maxLength: 40, description: 'Only entries about targets of this type.' })),
-            targetId: Type.Optional(Type.String({ maxLength: 100, description: 'Only entries about this target.' })),
-            action: Type.Optional(Type.String({ maxLength: 60, description: 'Only entries of this action.' })),
+            targetType: Type.Optional(
+              Type.String({ maxLength: 40, description: 'Only entries about targets of this type.' }),
+            ),
+            targetId: Type.Optional(
+              Type.String({ maxLength: 100, description: 'Only entries about this target.' }),
+            ),
+            action: Type.Optional(
+              Type.String({ maxLength: 60, description: 'Only entries of this action.' }),
+            ),
           },
           { additionalProperties: false },
         ),

@@ -9,22 +9,48 @@ import { broadcast as sendBroadcast, REFUSED_FIELDS } from '../broadcast.service
 import { type BroadcastDeps, E } from './broadcast-deps.js';
 
 const examples: OperationExamples = {
-    requests: {
-      preview: { summary: 'Preview: who would receive it (nothing is sent)', value: { subject: 'Doors open at 9:30', message: 'See you at Hall B. Bring your ticket QR.', audience: 'confirmed' } },
-      send: { summary: 'Send it, confirming the recipient count the preview gave', value: { subject: 'Doors open at 9:30', message: 'See you at Hall B. Bring your ticket QR.', audience: 'confirmed', dryRun: false, confirmedRecipientCount: 2 } },
+  requests: {
+    preview: {
+      summary: 'Preview: who would receive it (nothing is sent)',
+      value: {
+        subject: 'Doors open at 9:30',
+        message: 'See you at Hall B. Bring your ticket QR.',
+        audience: 'confirmed',
+      },
     },
-    responses: {
-      '200 preview': { dryRun: true, recipientCount: 2, sampleRecipients: [{ name: 'Attendee', email: 'attendee@example.in' }] },
-      '200 send': { dryRun: false, sent: 2, failed: 0, recipientCount: 2, broadcastId: EX.broadcastId },
+    send: {
+      summary: 'Send it, confirming the recipient count the preview gave',
+      value: {
+        subject: 'Doors open at 9:30',
+        message: 'See you at Hall B. Bring your ticket QR.',
+        audience: 'confirmed',
+        dryRun: false,
+        confirmedRecipientCount: 2,
+      },
     },
-  };
+  },
+  responses: {
+    '200 preview': {
+      dryRun: true,
+      recipientCount: 2,
+      sampleRecipients: [{ name: 'Attendee', email: 'attendee@example.in' }],
+    },
+    '200 send': { dryRun: false, sent: 2, failed: 0, recipientCount: 2, broadcastId: EX.broadcastId },
+  },
+};
 
 const Body = Type.Object(
   {
     subject: Type.String({ minLength: 1, maxLength: 200 }),
     message: Type.String({ minLength: 1, maxLength: 20_000 }),
     audience: Type.Optional(
-      Type.Union([Type.Literal('confirmed'), Type.Literal('checked_in'), Type.Literal('not_checked_in'), Type.Literal('pending'), Type.Literal('all')]),
+      Type.Union([
+        Type.Literal('confirmed'),
+        Type.Literal('checked_in'),
+        Type.Literal('not_checked_in'),
+        Type.Literal('pending'),
+        Type.Literal('all'),
+      ]),
     ),
     subEventId: Type.Optional(Type.String({ maxLength: 10 })),
     dryRun: Type.Optional(Type.Boolean()),
@@ -43,7 +69,9 @@ const Answer = Type.Union([
     {
       dryRun: Type.Literal(true),
       recipientCount: Type.Integer(),
-      sampleRecipients: Type.Array(Type.Object({ name: Type.String(), email: Type.String() }), { maxItems: 5 }),
+      sampleRecipients: Type.Array(Type.Object({ name: Type.String(), email: Type.String() }), {
+        maxItems: 5,
+      }),
     },
     { title: 'BroadcastPreview' },
   ),
@@ -53,7 +81,9 @@ const Answer = Type.Union([
       sent: Type.Integer({ description: 'Mails accepted for delivery (queued, or in test mode kept).' }),
       failed: Type.Integer({ description: 'Recipients refused up front.' }),
       recipientCount: Type.Integer(),
-      broadcastId: Type.String({ description: 'Follow its delivery at GET /api/v1/events/{id}/broadcasts/{broadcastId}.' }),
+      broadcastId: Type.String({
+        description: 'Follow its delivery at GET /api/v1/events/{id}/broadcasts/{broadcastId}.',
+      }),
     },
     { title: 'BroadcastSent' },
   ),
@@ -88,13 +118,27 @@ export const broadcast: Operation<BroadcastDeps> = (app, deps) =>
       const body = req.body as Record<string, unknown>;
       const refused = REFUSED_FIELDS.filter((f) => body[f] !== undefined);
       if (refused.length > 0) {
-        throw badRequest('recipients_not_accepted', `${refused.join(', ')} not accepted: a broadcast goes to the event's own attendees only`);
+        throw badRequest(
+          'recipients_not_accepted',
+          `${refused.join(', ')} not accepted: a broadcast goes to the event's own attendees only`,
+        );
       }
       const key = req.headers['idempotency-key'];
       if (key !== undefined && (typeof key !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(key))) {
         throw badRequest('invalid_header', 'Idempotency-Key is 1 to 200 visible ASCII characters');
       }
       const event = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
-      return sendBroadcast({ db: deps.db, clock: deps.clock, ids: deps.ids, jobs: deps.jobs, maxRecipients: deps.config.broadcastMaxRecipients }, event, { ...req.body, idempotencyKey: key }, actorOfKey(keyPrincipal(req)));
+      return sendBroadcast(
+        {
+          db: deps.db,
+          clock: deps.clock,
+          ids: deps.ids,
+          jobs: deps.jobs,
+          maxRecipients: deps.config.broadcastMaxRecipients,
+        },
+        event,
+        { ...req.body, idempotencyKey: key },
+        actorOfKey(keyPrincipal(req)),
+      );
     },
   );

@@ -6,23 +6,25 @@ import * as events from '../../events/events.service.js';
 import { broadcastProgress } from '../broadcast.service.js';
 import { type BroadcastDeps, E } from './broadcast-deps.js';
 
-const examples: OperationExamples = { responses: {
-      '200': {
-        success: true,
-        data: {
-          broadcastId: EX.broadcastId,
-          eventId: EX.eventId,
-          subject: 'Doors open at 9:30',
-          audience: 'confirmed',
-          recipientCount: 2,
-          queued: 0,
-          delivered: 2,
-          failed: 0,
-          done: true,
-          createdAt: '2026-11-25T07:51:24.908Z',
-        },
+const examples: OperationExamples = {
+  responses: {
+    '200': {
+      success: true,
+      data: {
+        broadcastId: EX.broadcastId,
+        eventId: EX.eventId,
+        subject: 'Doors open at 9:30',
+        audience: 'confirmed',
+        recipientCount: 2,
+        queued: 0,
+        delivered: 2,
+        failed: 0,
+        done: true,
+        createdAt: '2026-11-25T07:51:24.908Z',
       },
-    } };
+    },
+  },
+};
 
 const Progress = Type.Object(
   {
@@ -31,10 +33,16 @@ const Progress = Type.Object(
     subject: Type.String(),
     audience: Type.String({ description: 'The audience (and track) it went to.' }),
     recipientCount: Type.Integer(),
-    queued: Type.Integer({ description: 'Mails waiting for delivery, or being sent now (retried through a mail server outage for 72 hours).' }),
-    delivered: Type.Integer({ description: 'Mails the mail server accepted (test mode: kept for GET /api/v1/sandbox/emails).' }),
+    queued: Type.Integer({
+      description:
+        'Mails waiting for delivery, or being sent now (retried through a mail server outage for 72 hours).',
+    }),
+    delivered: Type.Integer({
+      description: 'Mails the mail server accepted (test mode: kept for GET /api/v1/sandbox/emails).',
+    }),
     failed: Type.Integer({
-      description: 'Recipients refused up front (not a plain address) or by the mail server, and mails whose attempt stopped mid-send (never sent twice).',
+      description:
+        'Recipients refused up front (not a plain address) or by the mail server, and mails whose attempt stopped mid-send (never sent twice).',
     }),
     done: Type.Boolean({ description: 'No mail is waiting any more.' }),
     createdAt: Type.String({ format: 'date-time' }),
@@ -51,13 +59,26 @@ export const getBroadcast: Operation<BroadcastDeps> = (app, deps) =>
         operationId: 'getBroadcast',
         tags: ['broadcast'],
         summary: 'Delivery progress of a broadcast',
-        description: 'How many of its mails are queued, delivered and failed. 404 `broadcast_not_found` for a broadcast of another event.',
-        params: Type.Object({ id: Type.String({ maxLength: 100 }), broadcastId: Type.String({ maxLength: 100 }) }),
-        response: { 200: answer(Type.Object({ success: Type.Literal(true), data: Progress }), 'The broadcast’s delivery progress.'), 404: E },
+        description:
+          'How many of its mails are queued, delivered and failed. 404 `broadcast_not_found` for a broadcast of another event.',
+        params: Type.Object({
+          id: Type.String({ maxLength: 100 }),
+          broadcastId: Type.String({ maxLength: 100 }),
+        }),
+        response: {
+          200: answer(
+            Type.Object({ success: Type.Literal(true), data: Progress }),
+            'The broadcast’s delivery progress.',
+          ),
+          404: E,
+        },
       },
     },
     async (req) => {
       const event = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
-      return { success: true as const, data: await broadcastProgress(deps.db, event.id, req.params.broadcastId) };
+      return {
+        success: true as const,
+        data: await broadcastProgress(deps.db, event.id, req.params.broadcastId),
+      };
     },
   );

@@ -7,25 +7,36 @@ import type { CheckinDeps } from '../checkin.service.js';
 import * as checkin from '../checkin.service.js';
 import { Status, Params, E } from './ticket-status.js';
 
-const examples: OperationExamples = { requests: { default: { value: { registrationId: EX.registrationId } } }, responses: {
-      '201': {
-        success: true,
-        changed: true,
-        alreadyCheckedIn: false,
-        data: {
-          registrationId: EX.registrationId,
-          name: 'Attendee',
-          email: 'attendee@example.in',
-          ticketType: 'General',
-          admissible: true,
-          checkedIn: true,
-          arrived: 1,
-          expected: 1,
-          memberIndex: null,
-          members: [{ index: 0, id: EX.registrationId, name: 'Attendee', checkedIn: true, checkedInAt: '2026-11-25T07:51:24.908Z' }],
-        },
+const examples: OperationExamples = {
+  requests: { default: { value: { registrationId: EX.registrationId } } },
+  responses: {
+    '201': {
+      success: true,
+      changed: true,
+      alreadyCheckedIn: false,
+      data: {
+        registrationId: EX.registrationId,
+        name: 'Attendee',
+        email: 'attendee@example.in',
+        ticketType: 'General',
+        admissible: true,
+        checkedIn: true,
+        arrived: 1,
+        expected: 1,
+        memberIndex: null,
+        members: [
+          {
+            index: 0,
+            id: EX.registrationId,
+            name: 'Attendee',
+            checkedIn: true,
+            checkedInAt: '2026-11-25T07:51:24.908Z',
+          },
+        ],
       },
-    } };
+    },
+  },
+};
 
 export const checkIn: Operation<CheckinDeps> = (app, deps) =>
   app.post(
@@ -52,8 +63,24 @@ export const checkIn: Operation<CheckinDeps> = (app, deps) =>
           { additionalProperties: false },
         ),
         response: {
-          200: answer(Type.Object({ success: Type.Literal(true), changed: Type.Boolean(), alreadyCheckedIn: Type.Boolean(), data: Status }), 'Nothing changed: already admitted, or an undo of an admission that was not there.'),
-          201: answer(Type.Object({ success: Type.Literal(true), changed: Type.Boolean(), alreadyCheckedIn: Type.Boolean(), data: Status }), 'Admitted (or the admission undone).'),
+          200: answer(
+            Type.Object({
+              success: Type.Literal(true),
+              changed: Type.Boolean(),
+              alreadyCheckedIn: Type.Boolean(),
+              data: Status,
+            }),
+            'Nothing changed: already admitted, or an undo of an admission that was not there.',
+          ),
+          201: answer(
+            Type.Object({
+              success: Type.Literal(true),
+              changed: Type.Boolean(),
+              alreadyCheckedIn: Type.Boolean(),
+              data: Status,
+            }),
+            'Admitted (or the admission undone).',
+          ),
           404: E,
           409: E,
         },
@@ -61,8 +88,16 @@ export const checkIn: Operation<CheckinDeps> = (app, deps) =>
     },
     async (req, reply) => {
       const value = req.body.registrationId ?? req.body.qr;
-      if (value === undefined) throw badRequest('invalid_request', 'body is missing required field "registrationId" (or its alias "qr")');
-      const r = await checkin.scan(deps, keyPrincipal(req), req.params.id, { value, memberIndex: req.body.memberIndex, undo: req.body.undo });
+      if (value === undefined)
+        throw badRequest(
+          'invalid_request',
+          'body is missing required field "registrationId" (or its alias "qr")',
+        );
+      const r = await checkin.scan(deps, keyPrincipal(req), req.params.id, {
+        value,
+        memberIndex: req.body.memberIndex,
+        undo: req.body.undo,
+      });
       return reply.code(r.changed ? 201 : 200).send({ success: true as const, ...r });
     },
   );

@@ -6,20 +6,23 @@ import type { DoorSyncDeps } from '../door-sync.service.js';
 import * as door from '../door.service.js';
 import { E, Params, Scope, Pass } from './door-api.js';
 
-const examples: OperationExamples = { requests: { default: { value: { label: 'Gate A', expiresAt: '2027-01-16T23:59:00+05:30' } } }, responses: {
-      '201': {
-        success: true,
-        data: {
-          id: EX.passId,
-          label: 'Gate A',
-          createdAt: '2026-11-25T07:51:24.908Z',
-          expiresAt: '2027-01-16T18:29:00.000Z',
-          revokedAt: null,
-          scope: null,
-          url: 'https://tickets.example.in/door/NB_fBzlhnrxyNGajm4z3LT0J1RmH8ZjS',
-        },
+const examples: OperationExamples = {
+  requests: { default: { value: { label: 'Gate A', expiresAt: '2027-01-16T23:59:00+05:30' } } },
+  responses: {
+    '201': {
+      success: true,
+      data: {
+        id: EX.passId,
+        label: 'Gate A',
+        createdAt: '2026-11-25T07:51:24.908Z',
+        expiresAt: '2027-01-16T18:29:00.000Z',
+        revokedAt: null,
+        scope: null,
+        url: 'https://tickets.example.in/door/NB_fBzlhnrxyNGajm4z3LT0J1RmH8ZjS',
       },
-    } };
+    },
+  },
+};
 
 export const createDoorPass: Operation<DoorSyncDeps> = (app, deps) =>
   app.post(
@@ -35,14 +38,31 @@ export const createDoorPass: Operation<DoorSyncDeps> = (app, deps) =>
         params: Params,
         body: Type.Object(
           {
-            label: Type.String({ minLength: 1, maxLength: 80, description: 'Who or where it is for (“Gate A”), shown as who admitted someone.' }),
+            label: Type.String({
+              minLength: 1,
+              maxLength: 80,
+              description: 'Who or where it is for (“Gate A”), shown as who admitted someone.',
+            }),
             expiresAt: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
             scope: Type.Optional(Scope),
           },
           { additionalProperties: false },
         ),
-        response: { 201: answer(Type.Object({ success: Type.Literal(true), data: Type.Object({ ...Pass.properties, url: Type.String() }) }), 'The door pass; `url` holds its token and is shown in this answer only.'), 404: E },
+        response: {
+          201: answer(
+            Type.Object({
+              success: Type.Literal(true),
+              data: Type.Object({ ...Pass.properties, url: Type.String() }),
+            }),
+            'The door pass; `url` holds its token and is shown in this answer only.',
+          ),
+          404: E,
+        },
       },
     },
-    async (req, reply) => reply.code(201).send({ success: true as const, data: await door.createPass(deps, keyPrincipal(req), req.params.id, req.body) }),
+    async (req, reply) =>
+      reply.code(201).send({
+        success: true as const,
+        data: await door.createPass(deps, keyPrincipal(req), req.params.id, req.body),
+      }),
   );

@@ -4,8 +4,12 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { describeError } from '../../../http/error-handler.js';
 import { doorErrorPage } from '../door-page.js';
 
-export const Html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
-export const htmlErrors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, Html('An HTML page naming the problem.')]));
+export const Html = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
+});
+export const htmlErrors = (statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, Html('An HTML page naming the problem.')]));
 
 /** Errors of the door screen answer as a page. */
 export const errorHandler = async (err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {

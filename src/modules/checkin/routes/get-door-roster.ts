@@ -5,38 +5,40 @@ import type { DoorSyncDeps } from '../door-sync.service.js';
 import * as doorSync from '../door-sync.service.js';
 import { E, Params, DOOR, Scope, Counts, Entry, doorCaller } from './door-api.js';
 
-const examples: OperationExamples = { responses: {
-      '200': {
-        success: true,
-        data: {
-          event: { id: EX.eventId, title: 'Pune Tech Summit 2027' },
-          list: { scope: null, label: 'The whole event' },
-          cursor: '820:820:',
-          full: true,
-          counts: { arrived: 0, expected: 1 },
-          entries: [
-            {
-              key: 'ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf',
-              refusal: null,
-              ticketType: 'General',
-              track: null,
-              session: null,
-              retired: [],
-              members: [
-                {
-                  index: 0,
-                  key: 'ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf',
-                  name: 'Closed the tab',
-                  checkedIn: false,
-                  checkedInAt: null,
-                  checkedInBy: null,
-                },
-              ],
-            },
-          ],
-        },
+const examples: OperationExamples = {
+  responses: {
+    '200': {
+      success: true,
+      data: {
+        event: { id: EX.eventId, title: 'Pune Tech Summit 2027' },
+        list: { scope: null, label: 'The whole event' },
+        cursor: '820:820:',
+        full: true,
+        counts: { arrived: 0, expected: 1 },
+        entries: [
+          {
+            key: 'ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf',
+            refusal: null,
+            ticketType: 'General',
+            track: null,
+            session: null,
+            retired: [],
+            members: [
+              {
+                index: 0,
+                key: 'ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf',
+                name: 'Closed the tab',
+                checkedIn: false,
+                checkedInAt: null,
+                checkedInBy: null,
+              },
+            ],
+          },
+        ],
       },
-    } };
+    },
+  },
+};
 
 export const getDoorRoster: Operation<DoorSyncDeps> = (app, deps) =>
   app.get(
@@ -56,22 +58,39 @@ export const getDoorRoster: Operation<DoorSyncDeps> = (app, deps) =>
           'Door pass (`Authorization: DoorPass <token>`, its own event only) or a full key.',
         ].join('\n\n'),
         params: Params,
-        querystring: Type.Object({ since: Type.Optional(Type.String({ maxLength: 2000, pattern: '^[0-9]+:[0-9]+:[0-9,]*$', description: 'The `cursor` of an earlier answer (opaque).' })) }),
-        response: {
-          200: answer(Type.Object({
-            success: Type.Literal(true),
-            data: Type.Object({
-              event: Type.Object({ id: Type.String(), title: Type.String() }),
-              list: Type.Object({ scope: Scope, label: Type.String({ description: 'What the door admits for, as people read it.' }) }),
-              cursor: Type.String(),
-              full: Type.Boolean(),
-              counts: Counts,
-              entries: Type.Array(Entry),
+        querystring: Type.Object({
+          since: Type.Optional(
+            Type.String({
+              maxLength: 2000,
+              pattern: '^[0-9]+:[0-9]+:[0-9,]*$',
+              description: 'The `cursor` of an earlier answer (opaque).',
             }),
-          }), 'The whole roster, or the changes since `cursor`.'),
+          ),
+        }),
+        response: {
+          200: answer(
+            Type.Object({
+              success: Type.Literal(true),
+              data: Type.Object({
+                event: Type.Object({ id: Type.String(), title: Type.String() }),
+                list: Type.Object({
+                  scope: Scope,
+                  label: Type.String({ description: 'What the door admits for, as people read it.' }),
+                }),
+                cursor: Type.String(),
+                full: Type.Boolean(),
+                counts: Counts,
+                entries: Type.Array(Entry),
+              }),
+            }),
+            'The whole roster, or the changes since `cursor`.',
+          ),
           404: E,
         },
       },
     },
-    async (req) => ({ success: true as const, data: await doorSync.roster(deps, doorCaller(req), req.params.id, req.query.since) }),
+    async (req) => ({
+      success: true as const,
+      data: await doorSync.roster(deps, doorCaller(req), req.params.id, req.query.since),
+    }),
   );

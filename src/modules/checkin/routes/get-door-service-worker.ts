@@ -3,7 +3,9 @@ import type { Operation } from '../../../http/operation.js';
 import { DOOR_SW } from '../door-page.js';
 import type { DoorSyncDeps } from '../door-sync.service.js';
 
-const examples: OperationExamples = { responses: { '200': "self.addEventListener('fetch', (event) => { … });" } };
+const examples: OperationExamples = {
+  responses: { '200': "self.addEventListener('fetch', (event) => { … });" },
+};
 
 export const getDoorServiceWorker: Operation<DoorSyncDeps> = (app) =>
   app.get(
@@ -16,7 +18,10 @@ export const getDoorServiceWorker: Operation<DoorSyncDeps> = (app) =>
         summary: 'The door screen’s service worker (its offline shell)',
         description:
           'Registered by the door screen with scope `/door/`: keeps the door page, its script, style and QR decoder, and the last whole roster (under a hash of the pass), so the screen opens again with no network. Pages and the roster are asked for from the network first; a pass refused (401, 403, 404) is forgotten at once. `Cache-Control: no-cache`, so a new version is picked up on the next visit.',
-        response: { 200: { description: 'The script.', content: { 'text/javascript': { schema: { type: 'string' } } } }, 304: { description: 'Not modified.', type: 'null' } } as never,
+        response: {
+          200: { description: 'The script.', content: { 'text/javascript': { schema: { type: 'string' } } } },
+          304: { description: 'Not modified.', type: 'null' },
+        } as never,
       },
     },
     async (req, reply) => {

@@ -6,12 +6,23 @@ import type { DoorSyncDeps } from '../door-sync.service.js';
 import * as door from '../door.service.js';
 import { E, Params, Pass } from './door-api.js';
 
-const examples: OperationExamples = { responses: {
-      '200': {
-        success: true,
-        data: [{ id: EX.passId, label: 'Gate A', createdAt: '2026-11-25T07:51:24.908Z', expiresAt: '2027-01-16T18:29:00.000Z', revokedAt: null, scope: null }],
-      },
-    } };
+const examples: OperationExamples = {
+  responses: {
+    '200': {
+      success: true,
+      data: [
+        {
+          id: EX.passId,
+          label: 'Gate A',
+          createdAt: '2026-11-25T07:51:24.908Z',
+          expiresAt: '2027-01-16T18:29:00.000Z',
+          revokedAt: null,
+          scope: null,
+        },
+      ],
+    },
+  },
+};
 
 export const listDoorPasses: Operation<DoorSyncDeps> = (app, deps) =>
   app.get(
@@ -25,8 +36,17 @@ export const listDoorPasses: Operation<DoorSyncDeps> = (app, deps) =>
         description:
           'The event’s door passes, newest first: label, expiry and revocation. The token is shown once, when the pass is made.',
         params: Params,
-        response: { 200: answer(Type.Object({ success: Type.Literal(true), data: Type.Array(Pass) }), 'The event’s door passes, never their tokens.'), 404: E },
+        response: {
+          200: answer(
+            Type.Object({ success: Type.Literal(true), data: Type.Array(Pass) }),
+            'The event’s door passes, never their tokens.',
+          ),
+          404: E,
+        },
       },
     },
-    async (req) => ({ success: true as const, data: await door.listPasses(deps.db, keyPrincipal(req), req.params.id) }),
+    async (req) => ({
+      success: true as const,
+      data: await door.listPasses(deps.db, keyPrincipal(req), req.params.id),
+    }),
   );

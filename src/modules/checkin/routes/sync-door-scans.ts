@@ -5,9 +5,19 @@ import type { DoorSyncDeps } from '../door-sync.service.js';
 import * as doorSync from '../door-sync.service.js';
 import { E, Params, DOOR, MAX_SYNC_SCANS, Counts, ScanResult, doorCaller } from './door-api.js';
 
-const examples: OperationExamples = { requests: { default: { value: { deviceId: 'gate-a-phone', scans: [{ seq: 1, ticketId: EX.registrationId, action: 'admit' }] } } }, responses: {
-      '200': { success: true, data: { results: [{ seq: 1, status: 'admitted' }], counts: { arrived: 1, expected: 2 } } },
-    } };
+const examples: OperationExamples = {
+  requests: {
+    default: {
+      value: { deviceId: 'gate-a-phone', scans: [{ seq: 1, ticketId: EX.registrationId, action: 'admit' }] },
+    },
+  },
+  responses: {
+    '200': {
+      success: true,
+      data: { results: [{ seq: 1, status: 'admitted' }], counts: { arrived: 1, expected: 2 } },
+    },
+  },
+};
 
 export const syncDoorScans: Operation<DoorSyncDeps> = (app, deps) =>
   app.post(
@@ -27,13 +37,32 @@ export const syncDoorScans: Operation<DoorSyncDeps> = (app, deps) =>
         params: Params,
         body: Type.Object(
           {
-            deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'Chosen by the device, stable across its syncs.' }),
+            deviceId: Type.String({
+              minLength: 1,
+              maxLength: 64,
+              pattern: '^[A-Za-z0-9_-]+$',
+              description: 'Chosen by the device, stable across its syncs.',
+            }),
             scans: Type.Array(
               Type.Object(
                 {
-                  seq: Type.Integer({ minimum: 0, maximum: 2147483647, description: 'The device’s own increasing number for the scan.' }),
-                  ticketId: Type.Optional(Type.String({ description: 'The QR value as scanned. Whatever it holds, it is answered on its own: one the door cannot read is `refused { reason: invalid_qr }`.' })),
-                  ticketKey: Type.Optional(Type.String({ description: 'The roster’s key (sha256 hex) of a person found by name; one the roster does not hold is `refused { reason: ticket_not_found }`.' })),
+                  seq: Type.Integer({
+                    minimum: 0,
+                    maximum: 2147483647,
+                    description: 'The device’s own increasing number for the scan.',
+                  }),
+                  ticketId: Type.Optional(
+                    Type.String({
+                      description:
+                        'The QR value as scanned. Whatever it holds, it is answered on its own: one the door cannot read is `refused { reason: invalid_qr }`.',
+                    }),
+                  ),
+                  ticketKey: Type.Optional(
+                    Type.String({
+                      description:
+                        'The roster’s key (sha256 hex) of a person found by name; one the roster does not hold is `refused { reason: ticket_not_found }`.',
+                    }),
+                  ),
                   memberIndex: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
                   action: Type.Union([Type.Literal('admit'), Type.Literal('undo')]),
                   at: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
@@ -45,8 +74,20 @@ export const syncDoorScans: Operation<DoorSyncDeps> = (app, deps) =>
           },
           { additionalProperties: false },
         ),
-        response: { 200: answer(Type.Object({ success: Type.Literal(true), data: Type.Object({ results: Type.Array(ScanResult), counts: Counts }) }), 'What each scan did, in order, and the door’s counts.'), 404: E },
+        response: {
+          200: answer(
+            Type.Object({
+              success: Type.Literal(true),
+              data: Type.Object({ results: Type.Array(ScanResult), counts: Counts }),
+            }),
+            'What each scan did, in order, and the door’s counts.',
+          ),
+          404: E,
+        },
       },
     },
-    async (req) => ({ success: true as const, data: await doorSync.sync(deps, doorCaller(req), req.params.id, req.body) }),
+    async (req) => ({
+      success: true as const,
+      data: await doorSync.sync(deps, doorCaller(req), req.params.id, req.body),
+    }),
   );

@@ -8,32 +8,32 @@ import * as events from '../events.service.js';
 import { EventAnswer, present } from './event.js';
 
 const examples: OperationExamples = {
-    requests: {
-      default: {
-        value: {
-          title: 'Pune Tech Summit 2027',
-          description: 'A day of talks on building for India: payments, scale and the tools we use.',
-          startDate: '2027-01-16T10:00:00+05:30',
-          endDate: '2027-01-16T17:30:00+05:30',
-          location: 'Hall A, Pune',
-          capacity: 200,
-          price: 499,
-          specialPrices: [{ name: 'Student', price: 199, capacity: 50 }],
-          customFields: [{ name: 'company', label: 'Company', type: 'text' }],
-          maxTeamSize: 4,
-          selfService: { transfer: true, cancel: true, cutoffHours: 24, refund: 'full' },
-          wholeEventOption: true,
-          waitlist: { enabled: true, offerMinutes: 60 },
-        },
+  requests: {
+    default: {
+      value: {
+        title: 'Pune Tech Summit 2027',
+        description: 'A day of talks on building for India: payments, scale and the tools we use.',
+        startDate: '2027-01-16T10:00:00+05:30',
+        endDate: '2027-01-16T17:30:00+05:30',
+        location: 'Hall A, Pune',
+        capacity: 200,
+        price: 499,
+        specialPrices: [{ name: 'Student', price: 199, capacity: 50 }],
+        customFields: [{ name: 'company', label: 'Company', type: 'text' }],
+        maxTeamSize: 4,
+        selfService: { transfer: true, cancel: true, cutoffHours: 24, refund: 'full' },
+        wholeEventOption: true,
+        waitlist: { enabled: true, offerMinutes: 60 },
       },
     },
-    responses: {
-      '201': {
-        success: true,
-        data: EXAMPLE_EVENT,
-      },
+  },
+  responses: {
+    '201': {
+      success: true,
+      data: EXAMPLE_EVENT,
     },
-  };
+  },
+};
 
 export const createEvent: Operation<EventDeps> = (app, deps) =>
   app.post(
@@ -50,5 +50,9 @@ export const createEvent: Operation<EventDeps> = (app, deps) =>
         response: { 201: answer(EventAnswer, 'The event, created as a draft.') },
       },
     },
-    async (req, reply) => reply.code(201).send({ success: true as const, data: await present(deps, await events.createEvent(deps, keyPrincipal(req), req.body)) }),
+    async (req, reply) =>
+      reply.code(201).send({
+        success: true as const,
+        data: await present(deps, await events.createEvent(deps, keyPrincipal(req), req.body)),
+      }),
   );

@@ -7,24 +7,37 @@ import { Track, TrackInput } from '../events.schemas.js';
 import * as tracks from '../tracks.service.js';
 import { IdParams, ownershipErrors, present } from './event.js';
 
-const examples: OperationExamples = { requests: { default: { value: { title: 'Workshop: PostgreSQL internals', price: 299, capacity: 30, startsAt: '2027-01-16T14:00:00+05:30', endsAt: '2027-01-16T17:00:00+05:30' } } }, responses: {
-      '201': {
-        success: true,
-        data: {
-          index: 0,
-          title: 'Workshop: PostgreSQL internals',
-          price: 299,
-          capacity: 30,
-          date: '2027-01-16T14:00:00+05:30',
-          endDate: '2027-01-16T17:00:00+05:30',
-          startsAt: '2027-01-16T14:00:00+05:30',
-          endsAt: '2027-01-16T17:00:00+05:30',
-          taken: 0,
-          remaining: 30,
-          waitlist: null,
-        },
+const examples: OperationExamples = {
+  requests: {
+    default: {
+      value: {
+        title: 'Workshop: PostgreSQL internals',
+        price: 299,
+        capacity: 30,
+        startsAt: '2027-01-16T14:00:00+05:30',
+        endsAt: '2027-01-16T17:00:00+05:30',
       },
-    } };
+    },
+  },
+  responses: {
+    '201': {
+      success: true,
+      data: {
+        index: 0,
+        title: 'Workshop: PostgreSQL internals',
+        price: 299,
+        capacity: 30,
+        date: '2027-01-16T14:00:00+05:30',
+        endDate: '2027-01-16T17:00:00+05:30',
+        startsAt: '2027-01-16T14:00:00+05:30',
+        endsAt: '2027-01-16T17:00:00+05:30',
+        taken: 0,
+        remaining: 30,
+        waitlist: null,
+      },
+    },
+  },
+};
 
 export const createTrack: Operation<EventDeps> = (app, deps) =>
   app.post(
@@ -39,7 +52,10 @@ export const createTrack: Operation<EventDeps> = (app, deps) =>
           'A track is a session with its own time: `startsAt` and `endsAt` (date-times with offset; or `date`, which may also be a bare day, and `endDate`). Without them the track runs as the event does (and follows it while unset). A booking on the track is shown, mailed, put in calendars and wallets, and its self-service cutoff counted, by the track’s times.',
         params: IdParams,
         body: TrackInput,
-        response: { 201: answer(Type.Object({ success: Type.Literal(true), data: Track }), 'The track appended.'), ...ownershipErrors },
+        response: {
+          201: answer(Type.Object({ success: Type.Literal(true), data: Track }), 'The track appended.'),
+          ...ownershipErrors,
+        },
       },
     },
     async (req, reply) => {

@@ -7,9 +7,13 @@ import { Event } from '../events.schemas.js';
 import type { EventDeps } from '../events.deps.js';
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });
-export const TrackParams = Type.Object({ id: Type.String({ maxLength: 100 }), index: Type.String({ maxLength: 10, description: 'Zero-based track index' }) });
+export const TrackParams = Type.Object({
+  id: Type.String({ maxLength: 100 }),
+  index: Type.String({ maxLength: 10, description: 'Zero-based track index' }),
+});
 export const EventAnswer = Type.Object({ success: Type.Literal(true), data: Event });
 export const ownershipErrors = { 404: Type.Ref('Error') };
 
 /** The event as the operations answer it, with its seats taken. */
-export const present = async (deps: EventDeps, row: events.EventRow) => presentEvent(row, await events.usageFor(deps.db, row.id));
+export const present = async (deps: EventDeps, row: events.EventRow) =>
+  presentEvent(row, await events.usageFor(deps.db, row.id));

@@ -6,22 +6,24 @@ import { Analytics } from '../events.schemas.js';
 import * as events from '../events.service.js';
 import { IdParams, ownershipErrors } from './event.js';
 
-const examples: OperationExamples = { responses: {
-      '200': {
-        eventId: EX.eventId,
-        eventTitle: 'Pune Tech Summit 2027',
-        totalRegistrations: 0,
-        confirmedCount: 0,
-        pendingCount: 0,
-        cancelledCount: 0,
-        refundedCount: 0,
-        checkedInCount: 0,
-        totalRevenue: 0,
-        capacity: 250,
-        seatsTaken: 0,
-        fillRate: 0,
-      },
-    } };
+const examples: OperationExamples = {
+  responses: {
+    '200': {
+      eventId: EX.eventId,
+      eventTitle: 'Pune Tech Summit 2027',
+      totalRegistrations: 0,
+      confirmedCount: 0,
+      pendingCount: 0,
+      cancelledCount: 0,
+      refundedCount: 0,
+      checkedInCount: 0,
+      totalRevenue: 0,
+      capacity: 250,
+      seatsTaken: 0,
+      fillRate: 0,
+    },
+  },
+};
 
 export const getAnalytics: Operation<EventDeps> = (app, deps) =>
   app.get(
@@ -32,10 +34,12 @@ export const getAnalytics: Operation<EventDeps> = (app, deps) =>
         operationId: 'getAnalytics',
         tags: ['events'],
         summary: 'Registration counts and revenue',
-        description: 'Counts are of bookings. `cancelledCount` excludes refunded bookings, which are in `refundedCount`.',
+        description:
+          'Counts are of bookings. `cancelledCount` excludes refunded bookings, which are in `refundedCount`.',
         params: IdParams,
         response: { 200: answer(Analytics, 'Counts by status, revenue and seats.'), ...ownershipErrors },
       },
     },
-    async (req) => events.analytics(deps, await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id)),
+    async (req) =>
+      events.analytics(deps, await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id)),
   );

@@ -7,48 +7,51 @@ import type { EventDeps } from '../events.deps.js';
 import { Event } from '../events.schemas.js';
 import * as events from '../events.service.js';
 
-const examples: OperationExamples = { params: { limit: '20' }, responses: {
-      '200': {
-        success: true,
-        data: [
-          {
-            id: EX.eventId,
-            slug: 'free-meetup',
-            status: 'draft',
-            mode: 'test',
-            title: 'Free meetup',
-            description: 'x',
-            startDate: '2027-02-01',
-            date: '2027-02-01',
-            endDate: null,
-            location: null,
-            capacity: 0,
-            taken: 0,
-            remaining: null,
-            price: 0,
-            currency: 'INR',
-            maxTeamSize: 1,
-            requiresApproval: false,
-            customFields: [],
-            specialPrices: [],
-            tracks: [],
-            ticketEmailsEnabled: true,
-            taxCategory: 'standard',
-            supplierGstin: null,
-            sac: null,
-            venueState: null,
-            waitlist: { enabled: false, offerMinutes: 60 },
-            selfService: { transfer: true, cancel: true, cutoffHours: 24, refund: 'full' },
-            wholeEventOption: true,
-            createdAt: '2026-11-25T07:51:24.908Z',
-            updatedAt: '2026-11-25T07:51:24.908Z',
-          },
-        ],
-        count: 2,
-        hasMore: false,
-        nextCursor: null,
-      },
-    } };
+const examples: OperationExamples = {
+  params: { limit: '20' },
+  responses: {
+    '200': {
+      success: true,
+      data: [
+        {
+          id: EX.eventId,
+          slug: 'free-meetup',
+          status: 'draft',
+          mode: 'test',
+          title: 'Free meetup',
+          description: 'x',
+          startDate: '2027-02-01',
+          date: '2027-02-01',
+          endDate: null,
+          location: null,
+          capacity: 0,
+          taken: 0,
+          remaining: null,
+          price: 0,
+          currency: 'INR',
+          maxTeamSize: 1,
+          requiresApproval: false,
+          customFields: [],
+          specialPrices: [],
+          tracks: [],
+          ticketEmailsEnabled: true,
+          taxCategory: 'standard',
+          supplierGstin: null,
+          sac: null,
+          venueState: null,
+          waitlist: { enabled: false, offerMinutes: 60 },
+          selfService: { transfer: true, cancel: true, cutoffHours: 24, refund: 'full' },
+          wholeEventOption: true,
+          createdAt: '2026-11-25T07:51:24.908Z',
+          updatedAt: '2026-11-25T07:51:24.908Z',
+        },
+      ],
+      count: 2,
+      hasMore: false,
+      nextCursor: null,
+    },
+  },
+};
 
 export const listEvents: Operation<EventDeps> = (app, deps) =>
   app.get(
@@ -62,11 +65,30 @@ export const listEvents: Operation<EventDeps> = (app, deps) =>
         description:
           'Newest start date first; events without a start date last. At most `limit` events (default 100, at most 1,000); `hasMore` and `nextCursor` tell whether more follow, read them with `startingAfter=<nextCursor>`. `count` is the total. A checkout key reads only published events (and, in test mode, the account’s draft test events too).',
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: answer(Type.Object({ success: Type.Literal(true), data: Type.Array(Event), count: Type.Integer({ description: 'Events in the whole list.' }), ...PageFields }), 'A page of events.') },
+        response: {
+          200: answer(
+            Type.Object({
+              success: Type.Literal(true),
+              data: Type.Array(Event),
+              count: Type.Integer({ description: 'Events in the whole list.' }),
+              ...PageFields,
+            }),
+            'A page of events.',
+          ),
+        },
       },
     },
     async (req) => {
-      const page = await events.listEventsPage(deps.db, keyPrincipal(req), { limit: parseLimit(req.query.limit), startingAfter: req.query.startingAfter });
-      return { success: true as const, data: page.items, count: page.count, hasMore: page.hasMore, nextCursor: page.nextCursor };
+      const page = await events.listEventsPage(deps.db, keyPrincipal(req), {
+        limit: parseLimit(req.query.limit),
+        startingAfter: req.query.startingAfter,
+      });
+      return {
+        success: true as const,
+        data: page.items,
+        count: page.count,
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+      };
     },
   );

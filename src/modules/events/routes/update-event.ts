@@ -7,12 +7,21 @@ import { EventPatch } from '../events.schemas.js';
 import * as events from '../events.service.js';
 import { IdParams, EventAnswer, ownershipErrors, present } from './event.js';
 
-const examples: OperationExamples = { requests: { default: { value: { location: 'Hall B, Pune', capacity: 250, status: 'published' } } }, responses: {
-      '200': {
-        success: true,
-        data: { ...EXAMPLE_EVENT, status: 'published', location: 'Hall B, Pune', capacity: 250, remaining: 250 },
+const examples: OperationExamples = {
+  requests: { default: { value: { location: 'Hall B, Pune', capacity: 250, status: 'published' } } },
+  responses: {
+    '200': {
+      success: true,
+      data: {
+        ...EXAMPLE_EVENT,
+        status: 'published',
+        location: 'Hall B, Pune',
+        capacity: 250,
+        remaining: 250,
       },
-    } };
+    },
+  },
+};
 
 export const updateEvent: Operation<EventDeps> = (app, deps) =>
   app.patch(
@@ -30,5 +39,8 @@ export const updateEvent: Operation<EventDeps> = (app, deps) =>
         response: { 200: answer(EventAnswer, 'The event as changed.'), ...ownershipErrors },
       },
     },
-    async (req) => ({ success: true as const, data: await present(deps, await events.patchEvent(deps, keyPrincipal(req), req.params.id, req.body)) }),
+    async (req) => ({
+      success: true as const,
+      data: await present(deps, await events.patchEvent(deps, keyPrincipal(req), req.params.id, req.body)),
+    }),
   );

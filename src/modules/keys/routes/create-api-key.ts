@@ -5,22 +5,34 @@ import { answer, type Operation } from '../../../http/operation.js';
 import * as keys from '../keys.service.js';
 import { Key, type KeysDeps, presentKey, SESSION } from './key.js';
 
-const examples: OperationExamples = { requests: { default: { value: { name: 'Box office', mode: 'test', class: 'checkout', allowedOrigin: 'https://shop.example.in' } } }, responses: {
-      '201': {
-        success: true,
-        data: {
-          id: EX.keyId,
-          name: 'Box office',
-          mode: 'test',
-          class: 'checkout',
-          allowedOrigin: 'https://shop.example.in',
-          prefix: 'pk_test_0YK_',
-          createdAt: '2026-11-25T07:51:24.908Z',
-          revokedAt: null,
-        },
-        key: 'pk_test_0YK_d65ieRm2uTrpWdAAXzWPTGKsTGFa',
+const examples: OperationExamples = {
+  requests: {
+    default: {
+      value: {
+        name: 'Box office',
+        mode: 'test',
+        class: 'checkout',
+        allowedOrigin: 'https://shop.example.in',
       },
-    } };
+    },
+  },
+  responses: {
+    '201': {
+      success: true,
+      data: {
+        id: EX.keyId,
+        name: 'Box office',
+        mode: 'test',
+        class: 'checkout',
+        allowedOrigin: 'https://shop.example.in',
+        prefix: 'pk_test_0YK_',
+        createdAt: '2026-11-25T07:51:24.908Z',
+        revokedAt: null,
+      },
+      key: 'pk_test_0YK_d65ieRm2uTrpWdAAXzWPTGKsTGFa',
+    },
+  },
+};
 
 export const createApiKey: Operation<KeysDeps> = (app, deps) =>
   app.post(
@@ -45,7 +57,14 @@ export const createApiKey: Operation<KeysDeps> = (app, deps) =>
           { additionalProperties: false },
         ),
         response: {
-          201: answer(Type.Object({ success: Type.Literal(true), data: Key, key: Type.String({ description: 'The key. Shown once.' }) }), 'The key; `key` is the secret, shown in this answer only.'),
+          201: answer(
+            Type.Object({
+              success: Type.Literal(true),
+              data: Key,
+              key: Type.String({ description: 'The key. Shown once.' }),
+            }),
+            'The key; `key` is the secret, shown in this answer only.',
+          ),
           403: Type.Ref('Error'),
           409: Type.Ref('Error'),
         },

@@ -23,7 +23,9 @@ export const Key = Type.Object({
   mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
   class: Type.Union([Type.Literal('full'), Type.Literal('checkout')]),
   allowedOrigin: Type.Union([Type.String(), Type.Null()]),
-  prefix: Type.String({ description: 'The first characters of the key, for recognising it; the key itself is never stored.' }),
+  prefix: Type.String({
+    description: 'The first characters of the key, for recognising it; the key itself is never stored.',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });

@@ -59,13 +59,11 @@ export const cancelMembership: Operation<MembershipsDeps> = (app, deps) =>
         req.params.id,
         req.body?.immediate === true,
       );
-      return reply
-        .code(201)
-        .send({
-          success: true as const,
-          data: await memberships.presentNow(deps, r.membership),
-          message: r.message,
-          alreadyEnded: r.alreadyEnded,
-        });
+      return reply.code(201).send({
+        success: true as const,
+        data: await memberships.presentNow(deps, r.membership),
+        message: r.message,
+        alreadyEnded: r.alreadyEnded,
+      });
     },
   );

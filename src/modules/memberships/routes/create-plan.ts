@@ -59,10 +59,8 @@ export const createPlan: Operation<MembershipsDeps> = (app, deps) =>
       },
     },
     async (req, reply) =>
-      reply
-        .code(201)
-        .send({
-          success: true as const,
-          data: presentPlan(await createPlanFor(deps.membershipDeps, keyPrincipal(req), req.body)),
-        }),
+      reply.code(201).send({
+        success: true as const,
+        data: presentPlan(await createPlanFor(deps.membershipDeps, keyPrincipal(req), req.body)),
+      }),
   );

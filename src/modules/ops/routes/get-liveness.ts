@@ -14,7 +14,8 @@ export const getLiveness: Operation<OpsDeps> = (app) =>
         operationId: 'getLiveness',
         tags: ['operations'],
         summary: 'Liveness: the process answers',
-        description: 'Answers 200 while the process runs, without touching the database or Redis: for a process supervisor’s liveness probe.',
+        description:
+          'Answers 200 while the process runs, without touching the database or Redis: for a process supervisor’s liveness probe.',
         response: { 200: answer(Type.Object({ status: Type.Literal('ok') }), 'The process is running.') },
       },
     },

@@ -4,13 +4,15 @@ import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { OPEN, type OpsDeps } from './ops.js';
 
-const examples: OperationExamples = { responses: {
-      '200': {
-        openapi: '3.1.0',
-        info: { title: 'Event Ticketing and Memberships API', version: '1.0.0' },
-        paths: { '/api/v1/events': { get: { operationId: 'listEvents' } } },
-      },
-    } };
+const examples: OperationExamples = {
+  responses: {
+    '200': {
+      openapi: '3.1.0',
+      info: { title: 'Event Ticketing and Memberships API', version: '1.0.0' },
+      paths: { '/api/v1/events': { get: { operationId: 'listEvents' } } },
+    },
+  },
+};
 
 export const getOpenApiDocument: Operation<OpsDeps> = (app) => {
   // The document does not change while the service runs: made into bytes once, at the first call.
@@ -23,7 +25,8 @@ export const getOpenApiDocument: Operation<OpsDeps> = (app) => {
         operationId: 'getOpenApiDocument',
         tags: ['operations'],
         summary: 'This API described in OpenAPI 3.1',
-        description: 'The same bytes on every call while the service runs, with an `ETag`: `If-None-Match` with it answers 304 without a body.',
+        description:
+          'The same bytes on every call while the service runs, with an `ETag`: `If-None-Match` with it answers 304 without a body.',
         response: {
           200: answer(Type.Object({}, { additionalProperties: true }), 'The OpenAPI 3.1 document.'),
           304: { description: 'Not modified (If-None-Match matched the ETag).', type: 'null' } as never,

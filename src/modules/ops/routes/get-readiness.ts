@@ -6,7 +6,9 @@ import { errorResponses } from '../../../http/schemas.js';
 import { unavailable } from '../../../lib/errors.js';
 import { OPEN, type OpsDeps } from './ops.js';
 
-const examples: OperationExamples = { responses: { '200': { status: 'ready', storage: 'embedded', emailCheck: 'dns' } } };
+const examples: OperationExamples = {
+  responses: { '200': { status: 'ready', storage: 'embedded', emailCheck: 'dns' } },
+};
 
 // What /readyz answers: the database's storage, and how email addresses are checked now.
 const Readiness = Type.Object({
@@ -16,7 +18,11 @@ const Readiness = Type.Object({
     description:
       'How email addresses are checked: `dns` (syntax, reserved domains, then DNS), `off` (`EMAIL_DNS_CHECK=false`: syntax and reserved domains only), `reduced` (the resolver denies `EMAIL_DNS_CANARY`, so it probably filters outside names: syntax and reserved domains only until it answers again).',
   }),
-  detail: Type.Optional(Type.String({ description: 'While `emailCheck` is `reduced`: what happened and what to change, in a sentence.' })),
+  detail: Type.Optional(
+    Type.String({
+      description: 'While `emailCheck` is `reduced`: what happened and what to change, in a sentence.',
+    }),
+  ),
 });
 
 export const getReadiness: Operation<OpsDeps> = (app, deps) =>
@@ -31,7 +37,10 @@ export const getReadiness: Operation<OpsDeps> = (app, deps) =>
         description:
           'Answers 200 when the database answers a query, 503 when it does not: for a load balancer’s readiness probe. `emailCheck` says how email addresses are checked: `dns` in full, `off` with `EMAIL_DNS_CHECK=false`, or `reduced` while the DNS resolver denies `EMAIL_DNS_CANARY` (asked at start and every 5 minutes; a resolver that filters outside names answers “no such domain” for every address, so addresses are then checked for syntax and reserved domains only), with `detail` saying so in a sentence. A reduced check still answers 200: the service is usable.',
         response: {
-          200: answer(Readiness, 'The database answers; `storage` names which one, `emailCheck` how addresses are checked (and `detail` why, when reduced).'),
+          200: answer(
+            Readiness,
+            'The database answers; `storage` names which one, `emailCheck` how addresses are checked (and `detail` why, when reduced).',
+          ),
           ...errorResponses([503]),
         },
       },

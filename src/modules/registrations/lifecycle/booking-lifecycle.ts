@@ -9,7 +9,13 @@ import type { CodeWithStatus } from '../../../lib/errors.js';
 import type { AuditActorKind, RegistrationStatus } from '../../../db/database.js';
 
 /** Every status a booking can be in; `refunding` is the claim a refund holds while the gateway is asked. */
-export const BOOKING_STATUSES = ['pending', 'confirmed', 'refunding', 'cancelled', 'refunded'] as const satisfies readonly RegistrationStatus[];
+export const BOOKING_STATUSES = [
+  'pending',
+  'confirmed',
+  'refunding',
+  'cancelled',
+  'refunded',
+] as const satisfies readonly RegistrationStatus[];
 
 /** Why a pending booking waits: a payment at the gateway, or the organiser's approval. */
 export type PendingReason = 'payment' | 'approval';
@@ -43,7 +49,11 @@ export type BookingEvent =
 
 /** Where a refund's claim ends: the booking ended (cancelled, refunded), or still confirmed after a part was given back. */
 export type ClaimedStatus = 'cancelled' | 'refunded' | 'confirmed';
-export const CLAIMED_STATUSES = ['cancelled', 'refunded', 'confirmed'] as const satisfies readonly ClaimedStatus[];
+export const CLAIMED_STATUSES = [
+  'cancelled',
+  'refunded',
+  'confirmed',
+] as const satisfies readonly ClaimedStatus[];
 
 /** Who sets an event off, as the audit log names them. */
 export type LifecycleActor = AuditActorKind;
@@ -73,18 +83,98 @@ export const TRANSITIONS: { readonly [E in BookingEvent]: Transition } = {
   book: { from: [], to: 'confirmed', actors: BUYER, audit: 'book', refusal: 'registration_changed' },
   await_payment: { from: [], to: 'pending', actors: BUYER, audit: 'book', refusal: 'registration_changed' },
   await_approval: { from: [], to: 'pending', actors: BUYER, audit: 'book', refusal: 'registration_changed' },
-  pay: { from: ['pending'], pendingReason: 'payment', to: 'confirmed', actors: ['key', 'user', 'system'], audit: 'pay', refusal: 'registration_not_pending' },
-  lose_last_seat: { from: ['pending'], pendingReason: 'payment', to: 'cancelled', actors: ['key', 'user', 'system'], audit: 'sold_out', refusal: 'registration_not_pending' },
-  approve: { from: ['pending'], pendingReason: 'approval', to: 'confirmed', actors: PEOPLE, audit: 'approve', refusal: 'not_awaiting_approval' },
-  reject: { from: ['pending'], pendingReason: 'approval', to: 'cancelled', actors: PEOPLE, audit: 'reject', refusal: 'not_awaiting_approval' },
-  cancel: { from: ['pending', 'confirmed'], paid: false, to: 'cancelled', actors: [...PEOPLE, 'attendee', 'system'], audit: 'cancel', refusal: 'already_ended' },
-  claim_refund: { from: ['confirmed'], paid: true, to: 'refunding', actors: [...PEOPLE, 'attendee', 'system'], audit: 'refund_claim', refusal: 'already_ended' },
-  complete_refund: { from: ['refunding'], to: CLAIMED_STATUSES, actors: [...PEOPLE, 'attendee', 'system'], audit: 'refund', refusal: 'registration_changed' },
-  release_claim: { from: ['refunding'], to: 'confirmed', actors: [...PEOPLE, 'attendee', 'system'], audit: 'refund_release', refusal: 'registration_changed' },
-  expire: { from: ['pending'], pendingReason: 'payment', paid: false, to: 'cancelled', actors: ['system'], audit: 'expire', refusal: 'registration_not_pending' },
-  refunded_at_gateway: { from: ['confirmed'], paid: true, to: 'refunded', actors: ['system'], audit: 'refunded_at_gateway', refusal: 'registration_changed' },
-  transfer: { from: ['confirmed'], to: 'unchanged', actors: [...PEOPLE, 'attendee'], audit: 'transfer', refusal: 'not_confirmed' },
-  admit: { from: ['confirmed'], to: 'unchanged', actors: ['user', 'key', 'door_pass', 'staff'], refusal: 'not_confirmed' },
+  pay: {
+    from: ['pending'],
+    pendingReason: 'payment',
+    to: 'confirmed',
+    actors: ['key', 'user', 'system'],
+    audit: 'pay',
+    refusal: 'registration_not_pending',
+  },
+  lose_last_seat: {
+    from: ['pending'],
+    pendingReason: 'payment',
+    to: 'cancelled',
+    actors: ['key', 'user', 'system'],
+    audit: 'sold_out',
+    refusal: 'registration_not_pending',
+  },
+  approve: {
+    from: ['pending'],
+    pendingReason: 'approval',
+    to: 'confirmed',
+    actors: PEOPLE,
+    audit: 'approve',
+    refusal: 'not_awaiting_approval',
+  },
+  reject: {
+    from: ['pending'],
+    pendingReason: 'approval',
+    to: 'cancelled',
+    actors: PEOPLE,
+    audit: 'reject',
+    refusal: 'not_awaiting_approval',
+  },
+  cancel: {
+    from: ['pending', 'confirmed'],
+    paid: false,
+    to: 'cancelled',
+    actors: [...PEOPLE, 'attendee', 'system'],
+    audit: 'cancel',
+    refusal: 'already_ended',
+  },
+  claim_refund: {
+    from: ['confirmed'],
+    paid: true,
+    to: 'refunding',
+    actors: [...PEOPLE, 'attendee', 'system'],
+    audit: 'refund_claim',
+    refusal: 'already_ended',
+  },
+  complete_refund: {
+    from: ['refunding'],
+    to: CLAIMED_STATUSES,
+    actors: [...PEOPLE, 'attendee', 'system'],
+    audit: 'refund',
+    refusal: 'registration_changed',
+  },
+  release_claim: {
+    from: ['refunding'],
+    to: 'confirmed',
+    actors: [...PEOPLE, 'attendee', 'system'],
+    audit: 'refund_release',
+    refusal: 'registration_changed',
+  },
+  expire: {
+    from: ['pending'],
+    pendingReason: 'payment',
+    paid: false,
+    to: 'cancelled',
+    actors: ['system'],
+    audit: 'expire',
+    refusal: 'registration_not_pending',
+  },
+  refunded_at_gateway: {
+    from: ['confirmed'],
+    paid: true,
+    to: 'refunded',
+    actors: ['system'],
+    audit: 'refunded_at_gateway',
+    refusal: 'registration_changed',
+  },
+  transfer: {
+    from: ['confirmed'],
+    to: 'unchanged',
+    actors: [...PEOPLE, 'attendee'],
+    audit: 'transfer',
+    refusal: 'not_confirmed',
+  },
+  admit: {
+    from: ['confirmed'],
+    to: 'unchanged',
+    actors: ['user', 'key', 'door_pass', 'staff'],
+    refusal: 'not_confirmed',
+  },
 };
 
 export const BOOKING_EVENTS = Object.keys(TRANSITIONS) as BookingEvent[];
@@ -109,7 +199,11 @@ export function mayAct(event: BookingEvent, actor: LifecycleActor): boolean {
 }
 
 /** The state after `event` (for a claim's completion, the status it claimed). */
-export function statusAfter(event: BookingEvent, from: RegistrationStatus, claimed?: ClaimedStatus): RegistrationStatus {
+export function statusAfter(
+  event: BookingEvent,
+  from: RegistrationStatus,
+  claimed?: ClaimedStatus,
+): RegistrationStatus {
   const to = TRANSITIONS[event].to;
   if (to === 'unchanged') return from;
   if (typeof to === 'string') return to;
@@ -129,9 +223,11 @@ export function guardSql(event: BookingEvent, t?: string): RawBuilder<boolean> {
   const tr = TRANSITIONS[event];
   if (tr.from.length === 0) return sql<boolean>`false`;
   const parts: RawBuilder<unknown>[] = [sql`${col('status')} = any(${[...tr.from]}::text[])`];
-  if (tr.pendingReason !== undefined) parts.push(sql`${col('pending_reason')} is not distinct from ${tr.pendingReason}::text`);
+  if (tr.pendingReason !== undefined)
+    parts.push(sql`${col('pending_reason')} is not distinct from ${tr.pendingReason}::text`);
   if (tr.paid === true) parts.push(sql`(${col('payment_id')} is not null and ${col('amount_paise')} > 0)`);
-  if (tr.paid === false) parts.push(sql`not (${col('payment_id')} is not null and ${col('amount_paise')} > 0)`);
+  if (tr.paid === false)
+    parts.push(sql`not (${col('payment_id')} is not null and ${col('amount_paise')} > 0)`);
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 

@@ -41,7 +41,11 @@ export class SeatsGone extends Error {
 
 /** 409 for a booking not in a state `event` starts from (a booking mid-refund: `registration_changed`). */
 export function refusal(event: BookingEvent, reg: Pick<Row, 'status'>) {
-  if (reg.status === 'refunding') return conflict('registration_changed', 'a refund of this registration is in progress; read it again shortly');
+  if (reg.status === 'refunding')
+    return conflict(
+      'registration_changed',
+      'a refund of this registration is in progress; read it again shortly',
+    );
   const code = TRANSITIONS[event].refusal;
   return conflict(code, `this registration is ${reg.status}`);
 }
@@ -56,40 +60,104 @@ interface Applied {
   verb?: string;
 }
 
-type Apply<C extends BookingChange> = (trx: Transaction<Database>, deps: ChangeDeps, reg: Row, change: C) => Promise<Applied | undefined>;
+type Apply<C extends BookingChange> = (
+  trx: Transaction<Database>,
+  deps: ChangeDeps,
+  reg: Row,
+  change: C,
+) => Promise<Applied | undefined>;
 
-const capture = (reg: Row, paymentId: string) => ({ mode: reg.mode, paymentId, accountId: reg.account_id, registrationId: reg.id, capturedPaise: Number(reg.amount_paise) });
+const capture = (reg: Row, paymentId: string) => ({
+  mode: reg.mode,
+  paymentId,
+  accountId: reg.account_id,
+  registrationId: reg.id,
+  capturedPaise: Number(reg.amount_paise),
+});
 
 /** `pay`, `approve`: confirmed, its payment recorded, everything a confirmation sets off; `SeatsGone` when no seat is left. */
-const confirm: Apply<Extract<BookingChange, { event: 'pay' | 'approve' }>> = async (trx, deps, reg, change) => {
+const confirm: Apply<Extract<BookingChange, { event: 'pay' | 'approve' }>> = async (
+  trx,
+  deps,
+  reg,
+  change,
+) => {
   const now = deps.clock.now();
-  const row = await repo.moveBooking(trx, reg, change.event, { pending_reason: null, confirmed_at: now, ...(change.event === 'pay' ? { payment_id: change.paymentId } : {}) });
+  const row = await repo.moveBooking(trx, reg, change.event, {
+    pending_reason: null,
+    confirmed_at: now,
+    ...(change.event === 'pay' ? { payment_id: change.paymentId } : {}),
+  });
   if (!row) return undefined;
   if (change.event === 'pay') await captures.recordCapture(trx, capture(reg, change.paymentId), now);
-  if (!(await applyConfirmation(trx, deps, change.eventRow, { ...row, amount_paise: Number(row.amount_paise) }, change.attendeeIds))) throw new SeatsGone();
-  return { row, after: { status: row.status, ...(change.event === 'pay' ? { paymentId: change.paymentId, amount: rupees(Number(reg.amount_paise)) } : {}) } };
+  if (
+    !(await applyConfirmation(
+      trx,
+      deps,
+      change.eventRow,
+      { ...row, amount_paise: Number(row.amount_paise) },
+      change.attendeeIds,
+    ))
+  )
+    throw new SeatsGone();
+  return {
+    row,
+    after: {
+      status: row.status,
+      ...(change.event === 'pay'
+        ? { paymentId: change.paymentId, amount: rupees(Number(reg.amount_paise)) }
+        : {}),
+    },
+  };
 };
 
 /** `reject`, `cancel`, `expire`, `lose_last_seat`: ended with no money given back here (a lost seat's payment is refunded by its job). */
-const end: Apply<Extract<BookingChange, { event: 'reject' | 'cancel' | 'expire' | 'lose_last_seat' }>> = async (trx, deps, reg, change) => {
+const end: Apply<
+  Extract<BookingChange, { event: 'reject' | 'cancel' | 'expire' | 'lose_last_seat' }>
+> = async (trx, deps, reg, change) => {
   const now = deps.clock.now();
   const bound = change.event === 'lose_last_seat' ? { payment_id: change.paymentId } : {};
-  const row = await repo.moveBooking(trx, reg, change.event, { pending_reason: null, cancelled_at: now, ...bound });
+  const row = await repo.moveBooking(trx, reg, change.event, {
+    pending_reason: null,
+    cancelled_at: now,
+    ...bound,
+  });
   if (!row) return undefined;
-  if (change.event === 'lose_last_seat') await captures.recordCapture(trx, capture(reg, change.paymentId), now);
+  if (change.event === 'lose_last_seat')
+    await captures.recordCapture(trx, capture(reg, change.paymentId), now);
   await applyBookingEnd(trx, deps, reg, undefined, change.event === 'cancel' ? 'cancelled' : undefined);
   return { row, after: { status: row.status, ...(change.event === 'cancel' ? { refund: 0, kept: 0 } : {}) } };
 };
 
 /** `claim_refund`: the claim, its refund reserved against the capture (409 when it would exceed it). */
-const claimRefund: Apply<Extract<BookingChange, { event: 'claim_refund' }>> = async (trx, deps, reg, { claim }) => {
+const claimRefund: Apply<Extract<BookingChange, { event: 'claim_refund' }>> = async (
+  trx,
+  deps,
+  reg,
+  { claim },
+) => {
   const now = deps.clock.now();
-  const row = await repo.moveBooking(trx, reg, 'claim_refund', { claim: JSON.stringify(claim), claimed_at: now });
+  const row = await repo.moveBooking(trx, reg, 'claim_refund', {
+    claim: JSON.stringify(claim),
+    claimed_at: now,
+  });
   if (!row) return undefined;
   if (!(await captures.reserveRefund(trx, capture(reg, reg.payment_id!), claim.refundPaise, now))) {
-    throw conflict('refund_exceeds_capture', 'the refunds of this payment would exceed what was captured; read the booking again for what is left to refund');
+    throw conflict(
+      'refund_exceeds_capture',
+      'the refunds of this payment would exceed what was captured; read the booking again for what is left to refund',
+    );
   }
-  return { row, after: { status: row.status, to: claim.to, refund: rupees(claim.refundPaise), kept: rupees(claim.keptPaise), ...(claim.reason ? { reason: claim.reason } : {}) } };
+  return {
+    row,
+    after: {
+      status: row.status,
+      to: claim.to,
+      refund: rupees(claim.refundPaise),
+      kept: rupees(claim.keptPaise),
+      ...(claim.reason ? { reason: claim.reason } : {}),
+    },
+  };
 };
 
 /**
@@ -97,27 +165,66 @@ const claimRefund: Apply<Extract<BookingChange, { event: 'claim_refund' }>> = as
  * was given back added up, the refund in the ledger and the credit note, the seats of an
  * ended booking freed, and the buyer's mail.
  */
-const completeRefund: Apply<Extract<BookingChange, { event: 'complete_refund' }>> = async (trx, deps, reg, change) => {
+const completeRefund: Apply<Extract<BookingChange, { event: 'complete_refund' }>> = async (
+  trx,
+  deps,
+  reg,
+  change,
+) => {
   const claim = reg.claim!;
   const refunded = reg.refunded_paise + claim.refundPaise;
   const partial = claim.to === 'confirmed';
   const set = partial
     ? { refunded_paise: refunded, claim: null, claimed_at: null }
-    : { cancelled_at: deps.clock.now(), refund_id: change.refundId, kept_paise: claim.keptPaise, refunded_paise: refunded, claim: null, claimed_at: null };
+    : {
+        cancelled_at: deps.clock.now(),
+        refund_id: change.refundId,
+        kept_paise: claim.keptPaise,
+        refunded_paise: refunded,
+        claim: null,
+        claimed_at: null,
+      };
   const row = await repo.moveBooking(trx, reg, 'complete_refund', set, claim.to);
   if (!row) return undefined;
-  const reason = claim.reason ?? (claim.to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded');
+  const reason =
+    claim.reason ?? (claim.to === 'cancelled' ? 'Booking cancelled and refunded' : 'Booking refunded');
   // A policy that keeps the whole price (`refund: 'none'`) refunds nothing: no refund entry, no credit note.
   const refund: EndRefund | undefined =
-    claim.refundPaise > 0 ? { reason, refundPaise: claim.refundPaise, amountPaise: Number(reg.amount_paise), refundedBeforePaise: reg.refunded_paise, ref: claim.key } : undefined;
+    claim.refundPaise > 0
+      ? {
+          reason,
+          refundPaise: claim.refundPaise,
+          amountPaise: Number(reg.amount_paise),
+          refundedBeforePaise: reg.refunded_paise,
+          ref: claim.key,
+        }
+      : undefined;
   if (partial) await applyPartialRefund(trx, deps, reg, refund!);
-  else await applyBookingEnd(trx, deps, { ...reg, status: 'confirmed' }, refund, claim.to as 'cancelled' | 'refunded');
-  const after = { status: row.status, refund: rupees(claim.refundPaise), kept: rupees(claim.keptPaise), ...(partial ? { refundedSoFar: rupees(refunded) } : {}), ...(claim.reason ? { reason: claim.reason } : {}) };
+  else
+    await applyBookingEnd(
+      trx,
+      deps,
+      { ...reg, status: 'confirmed' },
+      refund,
+      claim.to as 'cancelled' | 'refunded',
+    );
+  const after = {
+    status: row.status,
+    refund: rupees(claim.refundPaise),
+    kept: rupees(claim.keptPaise),
+    ...(partial ? { refundedSoFar: rupees(refunded) } : {}),
+    ...(claim.reason ? { reason: claim.reason } : {}),
+  };
   return { row, verb: partial ? 'partial_refund' : claim.to === 'cancelled' ? 'cancel' : 'refund', after };
 };
 
 /** `release_claim`: the gateway refused; the booking is as it was, the reservation given back. */
-const releaseClaim: Apply<Extract<BookingChange, { event: 'release_claim' }>> = async (trx, _deps, reg, change) => {
+const releaseClaim: Apply<Extract<BookingChange, { event: 'release_claim' }>> = async (
+  trx,
+  _deps,
+  reg,
+  change,
+) => {
   const row = await repo.moveBooking(trx, reg, 'release_claim', { claim: null, claimed_at: null });
   if (!row) return undefined;
   await captures.releaseRefund(trx, reg.mode, reg.payment_id!, reg.claim!.refundPaise);
@@ -125,23 +232,59 @@ const releaseClaim: Apply<Extract<BookingChange, { event: 'release_claim' }>> = 
 };
 
 /** `refunded_at_gateway`: refunded in full outside the service. */
-const refundedAtGateway: Apply<Extract<BookingChange, { event: 'refunded_at_gateway' }>> = async (trx, deps, reg, change) => {
+const refundedAtGateway: Apply<Extract<BookingChange, { event: 'refunded_at_gateway' }>> = async (
+  trx,
+  deps,
+  reg,
+  change,
+) => {
   const amount = Number(reg.amount_paise);
-  const row = await repo.moveBooking(trx, reg, 'refunded_at_gateway', { pending_reason: null, cancelled_at: deps.clock.now(), refunded_paise: amount });
+  const row = await repo.moveBooking(trx, reg, 'refunded_at_gateway', {
+    pending_reason: null,
+    cancelled_at: deps.clock.now(),
+    refunded_paise: amount,
+  });
   if (!row) return undefined;
   await captures.refundedInFull(trx, reg.mode, change.paymentId);
   const left = amount - reg.refunded_paise;
-  await applyBookingEnd(trx, deps, reg, { reason: 'Booking refunded in full', refundPaise: left, amountPaise: amount, refundedBeforePaise: reg.refunded_paise, ref: '' }, 'refunded');
+  await applyBookingEnd(
+    trx,
+    deps,
+    reg,
+    {
+      reason: 'Booking refunded in full',
+      refundPaise: left,
+      amountPaise: amount,
+      refundedBeforePaise: reg.refunded_paise,
+      ref: '',
+    },
+    'refunded',
+  );
   return { row, after: { status: row.status, refund: rupees(left), kept: 0 } };
 };
 
 /** `transfer`: a new holder and ticket code (the giver's phone and WhatsApp consent are theirs, not the holder's); the ticket mail to them, a mail to the giver. */
-const transfer: Apply<Extract<BookingChange, { event: 'transfer' }>> = async (trx, deps, reg, { eventRow, holder }) => {
-  const previous = reg.ticket_code ? [...reg.previous_ticket_codes, reg.ticket_code] : reg.previous_ticket_codes;
-  const row = await repo.transferHolder(trx, reg.id, { ...holder, previousCodes: previous, currentCode: reg.ticket_code });
+const transfer: Apply<Extract<BookingChange, { event: 'transfer' }>> = async (
+  trx,
+  deps,
+  reg,
+  { eventRow, holder },
+) => {
+  const previous = reg.ticket_code
+    ? [...reg.previous_ticket_codes, reg.ticket_code]
+    : reg.previous_ticket_codes;
+  const row = await repo.transferHolder(trx, reg.id, {
+    ...holder,
+    previousCodes: previous,
+    currentCode: reg.ticket_code,
+  });
   if (!row) return undefined;
   await applyTransfer(trx, deps, eventRow, reg.id, { name: reg.name, email: reg.email }, holder);
-  return { row, before: { holder: { name: reg.name, email: reg.email } }, after: { holder: { name: holder.name, email: holder.email } } };
+  return {
+    row,
+    before: { holder: { name: reg.name, email: reg.email } },
+    after: { holder: { name: holder.name, email: holder.email } },
+  };
 };
 
 const APPLY: { [E in BookingChange['event']]: Apply<Extract<BookingChange, { event: E }>> } = {
@@ -164,23 +307,50 @@ const APPLY: { [E in BookingChange['event']]: Apply<Extract<BookingChange, { eve
  * the booking is not in a state the change starts from, and `SeatsGone` when a confirmation
  * finds no seat (the caller's transaction must roll back).
  */
-export async function changeBooking(trx: Transaction<Database>, deps: ChangeDeps, reg: Row, actor: audit.AuditActor, change: BookingChange): Promise<Row | undefined> {
+export async function changeBooking(
+  trx: Transaction<Database>,
+  deps: ChangeDeps,
+  reg: Row,
+  actor: audit.AuditActor,
+  change: BookingChange,
+): Promise<Row | undefined> {
   if (!mayAct(change.event, actor.kind)) throw new Error(`${actor.kind} may not ${change.event} a booking`);
   if (!canApply(change.event, reg)) throw refusal(change.event, reg);
   const applied = await (APPLY[change.event] as Apply<BookingChange>)(trx, deps, reg, change);
   if (!applied) return undefined;
   const verb = applied.verb ?? TRANSITIONS[change.event].audit!;
-  await audit.recordChange(trx, deps, entry(reg, actor, verb, applied.before ?? { status: reg.status }, applied.after));
+  await audit.recordChange(
+    trx,
+    deps,
+    entry(reg, actor, verb, applied.before ?? { status: reg.status }, applied.after),
+  );
   return applied.row;
 }
 
 /** The audit entry of a change to `reg`. */
-function entry(reg: Row, actor: audit.AuditActor, verb: string, before: Record<string, unknown>, after: Record<string, unknown>): audit.AuditChange {
-  return { accountId: reg.account_id, mode: reg.mode, actor, action: `registration.${verb}`, target: { type: 'registration', id: reg.id }, before, after };
+function entry(
+  reg: Row,
+  actor: audit.AuditActor,
+  verb: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): audit.AuditChange {
+  return {
+    accountId: reg.account_id,
+    mode: reg.mode,
+    actor,
+    action: `registration.${verb}`,
+    target: { type: 'registration', id: reg.id },
+    before,
+    after,
+  };
 }
 
 /** The audit entry of a booking as it is first written (`book`, `await_payment`, `await_approval`). */
-export function bookedEntry(row: Pick<Row, 'id' | 'account_id' | 'mode' | 'status' | 'ticket_type' | 'quantity' | 'amount_paise'>, actor: audit.AuditActor): audit.AuditChange {
+export function bookedEntry(
+  row: Pick<Row, 'id' | 'account_id' | 'mode' | 'status' | 'ticket_type' | 'quantity' | 'amount_paise'>,
+  actor: audit.AuditActor,
+): audit.AuditChange {
   return {
     accountId: row.account_id,
     mode: row.mode,
@@ -188,6 +358,11 @@ export function bookedEntry(row: Pick<Row, 'id' | 'account_id' | 'mode' | 'statu
     action: 'registration.book',
     target: { type: 'registration', id: row.id },
     before: null,
-    after: { status: row.status, ticketType: row.ticket_type, quantity: row.quantity, amount: rupees(Number(row.amount_paise)) },
+    after: {
+      status: row.status,
+      ticketType: row.ticket_type,
+      quantity: row.quantity,
+      amount: rupees(Number(row.amount_paise)),
+    },
   };
 }

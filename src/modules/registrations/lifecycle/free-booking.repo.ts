@@ -11,7 +11,14 @@ import type { Db, NewAttendee } from '../registrations.repo.js';
 import { BOOKED_STATUS_SQL } from './lifecycle.repo.js';
 
 export interface FreeBooking {
-  row: Omit<Insertable<RegistrationsTable>, 'status'> & { id: string; event_id: string; account_id: string; mode: Mode; quantity: number; created_at: Date };
+  row: Omit<Insertable<RegistrationsTable>, 'status'> & {
+    id: string;
+    event_id: string;
+    account_id: string;
+    mode: Mode;
+    quantity: number;
+    created_at: Date;
+  };
   people: readonly NewAttendee[];
   /** The seat counter it claims. */
   scope: string;
@@ -42,7 +49,11 @@ export function counterKey(b: FreeBooking): string {
  * statement's text, and its prepared plan, is the same for any number of bookings.
  */
 // ownership-exception: the common free booking is the hot path of a ticket drop; claiming the events' seat counters, reading the webhook configuration and writing the jobs and the audit entry in the same statement keeps each counter row locked for one statement only.
-export async function bookFreeTogether(db: Db, bookings: readonly FreeBooking[], now: Date): Promise<Set<string>> {
+export async function bookFreeTogether(
+  db: Db,
+  bookings: readonly FreeBooking[],
+  now: Date,
+): Promise<Set<string>> {
   if (bookings.length === 0) return new Set();
   const written = await sql<{ id: string }>`
     with b as (${bookingsGiven(bookings)}),

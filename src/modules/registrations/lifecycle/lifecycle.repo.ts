@@ -7,13 +7,24 @@ import type { Db, RegistrationRow } from '../registrations.repo.js';
 import { guardSql, statusAfter, type BookingEvent, type ClaimedStatus } from './booking-lifecycle.js';
 
 /** A booking as it is first written: by `book`, `await_payment` or `await_approval`. */
-export async function insertBooking(db: Db, event: 'book' | 'await_payment' | 'await_approval', row: Omit<Insertable<RegistrationsTable>, 'status' | 'pending_reason'>): Promise<void> {
-  const pending_reason = event === 'await_payment' ? 'payment' : event === 'await_approval' ? 'approval' : null;
-  await db.insertInto('registrations').values({ ...row, status: statusAfter(event, 'pending'), pending_reason }).execute();
+export async function insertBooking(
+  db: Db,
+  event: 'book' | 'await_payment' | 'await_approval',
+  row: Omit<Insertable<RegistrationsTable>, 'status' | 'pending_reason'>,
+): Promise<void> {
+  const pending_reason =
+    event === 'await_payment' ? 'payment' : event === 'await_approval' ? 'approval' : null;
+  await db
+    .insertInto('registrations')
+    .values({ ...row, status: statusAfter(event, 'pending'), pending_reason })
+    .execute();
 }
 
 /** The columns a move may set besides the status. */
-export type MoveSet = Omit<Updateable<RegistrationsTable>, 'id' | 'status' | 'event_id' | 'account_id' | 'mode'>;
+export type MoveSet = Omit<
+  Updateable<RegistrationsTable>,
+  'id' | 'status' | 'event_id' | 'account_id' | 'mode'
+>;
 
 /**
  * Moves booking `read` by `event`, once: the UPDATE runs only while the row still passes the
@@ -41,7 +52,14 @@ export function moveBooking(
 
 /** Claims still `refunding` since before `before`: left by a crash or a gateway that did not answer. */
 export function staleClaims(db: Db, before: Date, limit: number): Promise<RegistrationRow[]> {
-  return db.selectFrom('registrations').selectAll().where('status', '=', 'refunding').where('claimed_at', '<', before).orderBy('claimed_at').limit(limit).execute();
+  return db
+    .selectFrom('registrations')
+    .selectAll()
+    .where('status', '=', 'refunding')
+    .where('claimed_at', '<', before)
+    .orderBy('claimed_at')
+    .limit(limit)
+    .execute();
 }
 
 /** The one-statement free booking's status: `book`'s, from the table. */
@@ -55,19 +73,37 @@ export const BOOKED_STATUS_SQL = sql.lit(statusAfter('book', 'pending'));
 export async function transferHolder(
   db: Db,
   id: string,
-  holder: { name: string; email: string; ticketCode: string; previousCodes: readonly string[]; currentCode: string | null },
+  holder: {
+    name: string;
+    email: string;
+    ticketCode: string;
+    previousCodes: readonly string[];
+    currentCode: string | null;
+  },
 ): Promise<RegistrationRow | undefined> {
   const r = await db
     .updateTable('registrations')
     // The giver's phone and WhatsApp consent leave with them: the new holder gave neither.
-    .set({ name: holder.name, email: holder.email, phone: null, whatsapp_opt_in: false, ticket_code: holder.ticketCode, previous_ticket_codes: JSON.stringify(holder.previousCodes) })
+    .set({
+      name: holder.name,
+      email: holder.email,
+      phone: null,
+      whatsapp_opt_in: false,
+      ticket_code: holder.ticketCode,
+      previous_ticket_codes: JSON.stringify(holder.previousCodes),
+    })
     .where('id', '=', id)
     .where(guardSql('transfer'))
     .where(sql<boolean>`ticket_code is not distinct from ${holder.currentCode}`)
     .returningAll()
     .executeTakeFirst();
   if (!r) return undefined;
-  await db.updateTable('attendees').set({ name: holder.name, email: holder.email, checked_in_at: null }).where('registration_id', '=', id).where('idx', '=', 0).execute();
+  await db
+    .updateTable('attendees')
+    .set({ name: holder.name, email: holder.email, checked_in_at: null })
+    .where('registration_id', '=', id)
+    .where('idx', '=', 0)
+    .execute();
   return r;
 }
 

@@ -7,12 +7,14 @@ import type { RegisterDeps } from '../register.service.js';
 import { presentOne } from '../registrations.present.js';
 import { E, RegAnswer, RegParams } from '../registrations.schemas.js';
 
-const examples: OperationExamples = { responses: {
-      '200': {
-        success: true,
-        data: { ...EXAMPLE_REGISTRATION },
-      },
-    } };
+const examples: OperationExamples = {
+  responses: {
+    '200': {
+      success: true,
+      data: { ...EXAMPLE_REGISTRATION },
+    },
+  },
+};
 
 export const approveRegistration: Operation<RegisterDeps> = (app, deps) =>
   app.post(
@@ -29,5 +31,11 @@ export const approveRegistration: Operation<RegisterDeps> = (app, deps) =>
         response: { 200: answer(RegAnswer, 'The registration, now confirmed.'), 404: E, 409: E, 502: E },
       },
     },
-    async (req) => ({ success: true as const, data: await presentOne(deps.db, await actions.approve(deps, keyPrincipal(req), req.params.id, req.params.registrationId)) }),
+    async (req) => ({
+      success: true as const,
+      data: await presentOne(
+        deps.db,
+        await actions.approve(deps, keyPrincipal(req), req.params.id, req.params.registrationId),
+      ),
+    }),
   );

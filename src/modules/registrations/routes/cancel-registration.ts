@@ -7,12 +7,14 @@ import type { RegisterDeps } from '../register.service.js';
 import { presentOne } from '../registrations.present.js';
 import { E, RegAnswer, RegParams } from '../registrations.schemas.js';
 
-const examples: OperationExamples = { responses: {
-      '200': {
-        success: true,
-        data: { ...EXAMPLE_REGISTRATION, status: 'cancelled', name: 'Attendee', email: 'attendee@example.in' },
-      },
-    } };
+const examples: OperationExamples = {
+  responses: {
+    '200': {
+      success: true,
+      data: { ...EXAMPLE_REGISTRATION, status: 'cancelled', name: 'Attendee', email: 'attendee@example.in' },
+    },
+  },
+};
 
 export const cancelRegistration: Operation<RegisterDeps> = (app, deps) =>
   app.post(
@@ -29,5 +31,11 @@ export const cancelRegistration: Operation<RegisterDeps> = (app, deps) =>
         response: { 200: answer(RegAnswer, 'The registration, now cancelled.'), 404: E, 409: E, 502: E },
       },
     },
-    async (req) => ({ success: true as const, data: await presentOne(deps.db, await actions.end(deps, keyPrincipal(req), req.params.id, req.params.registrationId, 'cancelled')) }),
+    async (req) => ({
+      success: true as const,
+      data: await presentOne(
+        deps.db,
+        await actions.end(deps, keyPrincipal(req), req.params.id, req.params.registrationId, 'cancelled'),
+      ),
+    }),
   );

@@ -7,23 +7,28 @@ import * as promos from '../promo.service.js';
 import type { RegisterDeps } from '../register.service.js';
 import { E, EventParams, PromoCode } from '../registrations.schemas.js';
 
-const examples: OperationExamples = { requests: { default: { value: { code: 'EARLYBIRD', discountPercent: 20, maxUses: 100, validUntil: '2027-01-01' } } }, responses: {
-      '201': {
-        success: true,
-        data: {
-          id: EX.promoId,
-          code: 'EARLYBIRD',
-          discountPercent: 20,
-          discountAmount: null,
-          validFrom: null,
-          validUntil: '2026-12-31T18:30:00.000Z',
-          maxUses: 100,
-          uses: 0,
-          usesReserved: 0,
-          createdAt: '2026-11-25T07:51:24.908Z',
-        },
+const examples: OperationExamples = {
+  requests: {
+    default: { value: { code: 'EARLYBIRD', discountPercent: 20, maxUses: 100, validUntil: '2027-01-01' } },
+  },
+  responses: {
+    '201': {
+      success: true,
+      data: {
+        id: EX.promoId,
+        code: 'EARLYBIRD',
+        discountPercent: 20,
+        discountAmount: null,
+        validFrom: null,
+        validUntil: '2026-12-31T18:30:00.000Z',
+        maxUses: 100,
+        uses: 0,
+        usesReserved: 0,
+        createdAt: '2026-11-25T07:51:24.908Z',
       },
-    } };
+    },
+  },
+};
 
 export const createPromoCode: Operation<RegisterDeps> = (app, deps) =>
   app.post(
@@ -48,11 +53,18 @@ export const createPromoCode: Operation<RegisterDeps> = (app, deps) =>
           },
           { additionalProperties: false },
         ),
-        response: { 201: answer(Type.Object({ success: Type.Literal(true), data: PromoCode }), 'The promo code.'), 404: E, 409: E },
+        response: {
+          201: answer(Type.Object({ success: Type.Literal(true), data: PromoCode }), 'The promo code.'),
+          404: E,
+          409: E,
+        },
       },
     },
     async (req, reply) => {
       const row = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
-      return reply.code(201).send({ success: true as const, data: promos.presentPromo(await promos.createPromo(deps, row.id, req.body)) });
+      return reply.code(201).send({
+        success: true as const,
+        data: promos.presentPromo(await promos.createPromo(deps, row.id, req.body)),
+      });
     },
   );

@@ -9,12 +9,25 @@ import type { RegisterDeps } from '../register.service.js';
 import { presentOne } from '../registrations.present.js';
 import { E, RegAnswer, RegParams } from '../registrations.schemas.js';
 
-const examples: OperationExamples = { requests: { default: { value: {} } }, responses: {
-      '200': {
-        success: true,
-        data: { ...EXAMPLE_REGISTRATION, status: 'refunded', refunded: 499, name: 'Dev Mehta', email: 'dev.mehta@example.in', phone: '+919812345678', amount: 499, customFields: { company: 'Acme' }, ticketCode: 'tkt_cP1I5N9iKWsjtVRSQTt73Q' },
+const examples: OperationExamples = {
+  requests: { default: { value: {} } },
+  responses: {
+    '200': {
+      success: true,
+      data: {
+        ...EXAMPLE_REGISTRATION,
+        status: 'refunded',
+        refunded: 499,
+        name: 'Dev Mehta',
+        email: 'dev.mehta@example.in',
+        phone: '+919812345678',
+        amount: 499,
+        customFields: { company: 'Acme' },
+        ticketCode: 'tkt_cP1I5N9iKWsjtVRSQTt73Q',
       },
-    } };
+    },
+  },
+};
 
 export const refundRegistration: Operation<RegisterDeps> = (app, deps) =>
   app.post(
@@ -37,13 +50,29 @@ export const refundRegistration: Operation<RegisterDeps> = (app, deps) =>
         body: Type.Optional(
           Type.Object(
             {
-              amount: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Rupees to give back (at most two decimals); omitted: all that is left.' })),
-              reason: Type.Optional(Type.String({ maxLength: 300, description: 'Why; required with `amount`. The buyer’s mail and the credit note carry it.' })),
+              amount: Type.Optional(
+                Type.Number({
+                  exclusiveMinimum: 0,
+                  description: 'Rupees to give back (at most two decimals); omitted: all that is left.',
+                }),
+              ),
+              reason: Type.Optional(
+                Type.String({
+                  maxLength: 300,
+                  description: 'Why; required with `amount`. The buyer’s mail and the credit note carry it.',
+                }),
+              ),
             },
             { additionalProperties: false },
           ),
         ),
-        response: { 200: answer(RegAnswer, 'The registration, now refunded.'), 400: E, 404: E, 409: E, 502: E },
+        response: {
+          200: answer(RegAnswer, 'The registration, now refunded.'),
+          400: E,
+          404: E,
+          409: E,
+          502: E,
+        },
       },
     },
     async (req) => {
@@ -52,7 +81,10 @@ export const refundRegistration: Operation<RegisterDeps> = (app, deps) =>
       const row =
         body.amount === undefined
           ? await actions.end(deps, p, req.params.id, req.params.registrationId, 'refunded')
-          : await actions.refundPartOf(deps, p, req.params.id, req.params.registrationId, { amountPaise: rupeesToPaise(body.amount, 'amount'), reason: body.reason ?? '' });
+          : await actions.refundPartOf(deps, p, req.params.id, req.params.registrationId, {
+              amountPaise: rupeesToPaise(body.amount, 'amount'),
+              reason: body.reason ?? '',
+            });
       return { success: true as const, data: await presentOne(deps.db, row) };
     },
   );

@@ -7,15 +7,39 @@ import { confirmStep2, register as registerBooking, type RegisterDeps } from '..
 import { E, EventParams, RegisterAnswer, RegisterBody, Step2Answer } from '../registrations.schemas.js';
 
 const examples: OperationExamples = {
-    requests: {
-      step1: { summary: 'Book a paid ticket: answers the gateway order to pay', value: { name: 'Asha Rao', email: 'asha@example.in', phone: '+919812345678', customFields: { company: 'Acme' } } },
-      step2: { summary: 'Confirm it with the payment the checkout made', value: { registrationId: EX.registrationId, orderId: EX.orderId, paymentId: EX.paymentId } },
+  requests: {
+    step1: {
+      summary: 'Book a paid ticket: answers the gateway order to pay',
+      value: {
+        name: 'Asha Rao',
+        email: 'asha@example.in',
+        phone: '+919812345678',
+        customFields: { company: 'Acme' },
+      },
     },
-    responses: {
-      '201 step1': { success: true, registrationId: EX.registrationId, orderId: EX.orderId, amount: 49900, currency: 'INR', key: 'rzp_test_sandbox' },
-      '200 step2': { success: true, registrationId: EX.registrationId, status: 'confirmed', orderId: EX.orderId, paymentId: EX.paymentId },
+    step2: {
+      summary: 'Confirm it with the payment the checkout made',
+      value: { registrationId: EX.registrationId, orderId: EX.orderId, paymentId: EX.paymentId },
     },
-  };
+  },
+  responses: {
+    '201 step1': {
+      success: true,
+      registrationId: EX.registrationId,
+      orderId: EX.orderId,
+      amount: 49900,
+      currency: 'INR',
+      key: 'rzp_test_sandbox',
+    },
+    '200 step2': {
+      success: true,
+      registrationId: EX.registrationId,
+      status: 'confirmed',
+      orderId: EX.orderId,
+      paymentId: EX.paymentId,
+    },
+  },
+};
 
 export const register: Operation<RegisterDeps> = (app, deps) =>
   app.post(
@@ -35,7 +59,18 @@ export const register: Operation<RegisterDeps> = (app, deps) =>
         ].join('\n\n'),
         params: EventParams,
         body: RegisterBody,
-        response: { 200: Step2Answer, 201: answer(RegisterAnswer, 'A free registration confirmed (or awaiting approval), or a paid one pending with the gateway order to pay.'), 402: E, 404: E, 409: E, 502: E, 503: E },
+        response: {
+          200: Step2Answer,
+          201: answer(
+            RegisterAnswer,
+            'A free registration confirmed (or awaiting approval), or a paid one pending with the gateway order to pay.',
+          ),
+          402: E,
+          404: E,
+          409: E,
+          502: E,
+          503: E,
+        },
       },
     },
     async (req, reply) => {
@@ -44,30 +79,60 @@ export const register: Operation<RegisterDeps> = (app, deps) =>
       const step2Fields = ['registrationId', 'orderId', 'paymentId'] as const;
       if (step2Fields.some((f) => body[f] !== undefined)) {
         const extra = Object.keys(body).filter((k) => !(step2Fields as readonly string[]).includes(k));
-        if (extra.length > 0) throw badRequest('invalid_request', `step 2 takes exactly registrationId, orderId and paymentId; remove ${extra.join(', ')}`);
+        if (extra.length > 0)
+          throw badRequest(
+            'invalid_request',
+            `step 2 takes exactly registrationId, orderId and paymentId; remove ${extra.join(', ')}`,
+          );
         const missing = step2Fields.filter((f) => body[f] === undefined);
-        if (missing.length > 0) throw badRequest('invalid_request', `step 2 is missing ${missing.join(', ')}`);
-        const c = await confirmStep2(deps, p, req.params.id, { registrationId: body.registrationId!, orderId: body.orderId!, paymentId: body.paymentId! });
+        if (missing.length > 0)
+          throw badRequest('invalid_request', `step 2 is missing ${missing.join(', ')}`);
+        const c = await confirmStep2(deps, p, req.params.id, {
+          registrationId: body.registrationId!,
+          orderId: body.orderId!,
+          paymentId: body.paymentId!,
+        });
         return reply.code(200).send({ success: true as const, ...c });
       }
-      if (body.name === undefined) throw badRequest('invalid_request', 'body is missing required field "name"');
-      if (body.email === undefined) throw badRequest('invalid_request', 'body is missing required field "email"');
-      const r = await registerBooking(deps, p, req.params.id, {
-        name: body.name,
-        email: body.email,
-        phone: body.phone,
-        whatsappOptIn: body.whatsappOptIn,
-        customFields: body.customFields,
-        teamMembers: body.teamMembers,
-        promoCode: body.promoCode,
-        membershipId: body.membershipId,
-        memberProof: body.memberProof,
-        ticketType: body.ticketType,
-        subEventId: body.subEventId,
-        billing: body.billing,
-        waitlistOffer: body.waitlistOffer,
-      }, { clientAddress: addressKey(req.ip) });
-      if (r.kind === 'free') return reply.code(201).send({ success: true as const, registrationId: r.registrationId, status: r.status, ticketIds: r.ticketIds });
-      return reply.code(201).send({ success: true as const, registrationId: r.registrationId, orderId: r.orderId, amount: r.amount, currency: r.currency, key: r.key });
+      if (body.name === undefined)
+        throw badRequest('invalid_request', 'body is missing required field "name"');
+      if (body.email === undefined)
+        throw badRequest('invalid_request', 'body is missing required field "email"');
+      const r = await registerBooking(
+        deps,
+        p,
+        req.params.id,
+        {
+          name: body.name,
+          email: body.email,
+          phone: body.phone,
+          whatsappOptIn: body.whatsappOptIn,
+          customFields: body.customFields,
+          teamMembers: body.teamMembers,
+          promoCode: body.promoCode,
+          membershipId: body.membershipId,
+          memberProof: body.memberProof,
+          ticketType: body.ticketType,
+          subEventId: body.subEventId,
+          billing: body.billing,
+          waitlistOffer: body.waitlistOffer,
+        },
+        { clientAddress: addressKey(req.ip) },
+      );
+      if (r.kind === 'free')
+        return reply.code(201).send({
+          success: true as const,
+          registrationId: r.registrationId,
+          status: r.status,
+          ticketIds: r.ticketIds,
+        });
+      return reply.code(201).send({
+        success: true as const,
+        registrationId: r.registrationId,
+        orderId: r.orderId,
+        amount: r.amount,
+        currency: r.currency,
+        key: r.key,
+      });
     },
   );

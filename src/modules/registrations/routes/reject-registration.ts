@@ -7,12 +7,14 @@ import type { RegisterDeps } from '../register.service.js';
 import { presentOne } from '../registrations.present.js';
 import { E, RegAnswer, RegParams } from '../registrations.schemas.js';
 
-const examples: OperationExamples = { responses: {
-      '200': {
-        success: true,
-        data: { ...EXAMPLE_REGISTRATION, status: 'cancelled', confirmedAt: null },
-      },
-    } };
+const examples: OperationExamples = {
+  responses: {
+    '200': {
+      success: true,
+      data: { ...EXAMPLE_REGISTRATION, status: 'cancelled', confirmedAt: null },
+    },
+  },
+};
 
 export const rejectRegistration: Operation<RegisterDeps> = (app, deps) =>
   app.post(
@@ -23,11 +25,16 @@ export const rejectRegistration: Operation<RegisterDeps> = (app, deps) =>
         operationId: 'rejectRegistration',
         tags: ['registrations'],
         summary: 'Reject a registration awaiting approval',
-        description:
-          'It ends cancelled.',
+        description: 'It ends cancelled.',
         params: RegParams,
         response: { 200: answer(RegAnswer, 'The registration, now rejected.'), 404: E, 409: E, 502: E },
       },
     },
-    async (req) => ({ success: true as const, data: await presentOne(deps.db, await actions.reject(deps, keyPrincipal(req), req.params.id, req.params.registrationId)) }),
+    async (req) => ({
+      success: true as const,
+      data: await presentOne(
+        deps.db,
+        await actions.reject(deps, keyPrincipal(req), req.params.id, req.params.registrationId),
+      ),
+    }),
   );

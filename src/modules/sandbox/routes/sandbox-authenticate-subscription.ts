@@ -19,7 +19,10 @@ export const sandboxAuthenticateSubscription: Operation<SandboxRouteDeps> = (app
         description:
           '`subscription.authenticated`: the member approved the mandate; the organiser’s webhook fires when subscribed to it. A checkout key may call this (it is the buyer’s step); charge, halt and cancel need a full key.',
         params: Type.Object({ subscriptionId: Type.String({ maxLength: 100 }) }),
-        response: { ...SubscriptionResult, 200: answer(SubscriptionResult[200], 'What the mandate authorisation did to the membership.') },
+        response: {
+          ...SubscriptionResult,
+          200: answer(SubscriptionResult[200], 'What the mandate authorisation did to the membership.'),
+        },
       },
     },
     async (req) => {

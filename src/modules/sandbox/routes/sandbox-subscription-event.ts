@@ -25,7 +25,10 @@ export const sandboxSubscriptionEvent: Operation<SandboxRouteDeps> = (app, deps)
           subscriptionId: Type.String({ maxLength: 100 }),
           action: Type.Union([Type.Literal('charge'), Type.Literal('halt'), Type.Literal('cancel')]),
         }),
-        response: { ...SubscriptionResult, 200: answer(SubscriptionResult[200], 'What the subscription event did to the membership.') },
+        response: {
+          ...SubscriptionResult,
+          200: answer(SubscriptionResult[200], 'What the subscription event did to the membership.'),
+        },
       },
     },
     async (req) => {

@@ -6,7 +6,10 @@ import type { WaitlistDeps } from '../waitlist.service.js';
 import * as waitlist from '../waitlist.service.js';
 import { IdParams, E, RULES } from './waitlist-entry.js';
 
-const examples: OperationExamples = { requests: { default: { value: { name: 'Kiran Shah', email: 'kiran@example.in' } } }, responses: { '201': { success: true, status: 'waiting', position: 1 } } };
+const examples: OperationExamples = {
+  requests: { default: { value: { name: 'Kiran Shah', email: 'kiran@example.in' } } },
+  responses: { '201': { success: true, status: 'waiting', position: 1 } },
+};
 
 export const joinWaitlist: Operation<WaitlistDeps> = (app, deps) =>
   app.post(
@@ -26,17 +29,28 @@ export const joinWaitlist: Operation<WaitlistDeps> = (app, deps) =>
           {
             name: Type.String({ minLength: 1, maxLength: 200 }),
             email: Type.String({ minLength: 3, maxLength: 254 }),
-            subEventId: Type.Optional(Type.String({ maxLength: 10, description: 'A track index: wait for that track.' })),
-            ticketType: Type.Optional(Type.String({ maxLength: 80, description: 'A tier’s name: wait for that tier.' })),
+            subEventId: Type.Optional(
+              Type.String({ maxLength: 10, description: 'A track index: wait for that track.' }),
+            ),
+            ticketType: Type.Optional(
+              Type.String({ maxLength: 80, description: 'A tier’s name: wait for that tier.' }),
+            ),
           },
           { additionalProperties: false },
         ),
         response: {
-          201: answer(Type.Object({
-            success: Type.Literal(true),
-            status: Type.Union([Type.Literal('waiting'), Type.Literal('offered')], { description: '`offered`: this email already holds an offer for this choice.' }),
-            position: Type.Integer({ description: 'Place in the queue for this choice, from 1 (0 when holding an offer).' }),
-          }), 'On the waitlist, at this position.'),
+          201: answer(
+            Type.Object({
+              success: Type.Literal(true),
+              status: Type.Union([Type.Literal('waiting'), Type.Literal('offered')], {
+                description: '`offered`: this email already holds an offer for this choice.',
+              }),
+              position: Type.Integer({
+                description: 'Place in the queue for this choice, from 1 (0 when holding an offer).',
+              }),
+            }),
+            'On the waitlist, at this position.',
+          ),
           400: E,
           404: E,
           409: E,

@@ -4,7 +4,10 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../http/schemas.js';
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });
-export const EntryParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }), entryId: Type.String({ maxLength: 100, description: 'Waitlist entry id' }) });
+export const EntryParams = Type.Object({
+  id: Type.String({ maxLength: 100, description: 'Event id' }),
+  entryId: Type.String({ maxLength: 100, description: 'Waitlist entry id' }),
+});
 export const E = Type.Ref('Error');
 
 export const Entry = Type.Object({
@@ -13,9 +16,19 @@ export const Entry = Type.Object({
   email: Type.String(),
   ticketType: Type.String(),
   subEventId: Nullable(Type.String()),
-  status: Type.Union([Type.Literal('waiting'), Type.Literal('offered'), Type.Literal('booked'), Type.Literal('lapsed'), Type.Literal('removed')], {
-    description: '`offered`: holds a seat until `expiresAt`; `booked`: booked from the offer (`registrationId`); `lapsed`: the offer ran out and passed on.',
-  }),
+  status: Type.Union(
+    [
+      Type.Literal('waiting'),
+      Type.Literal('offered'),
+      Type.Literal('booked'),
+      Type.Literal('lapsed'),
+      Type.Literal('removed'),
+    ],
+    {
+      description:
+        '`offered`: holds a seat until `expiresAt`; `booked`: booked from the offer (`registrationId`); `lapsed`: the offer ran out and passed on.',
+    },
+  ),
   offeredAt: Nullable(Type.String({ format: 'date-time' })),
   expiresAt: Nullable(Type.String({ format: 'date-time' })),
   registrationId: Nullable(Type.String()),
