@@ -7,27 +7,10 @@ type Json = Record<string, unknown>;
 
 /** operationId → description, for routes whose schema gives none. */
 export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  getMe:
-    'The account, mode and key class behind the `x-api-key` of this request. A checkout key sees only what a browser may see.',
 };
 
 /** `operationId status` → description of a success answer whose route gives none. */
 export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  'signUp 201': 'The account was created; the session token is for the dashboard API.',
-  'logIn 200': 'A new session token.',
-  'verifyEmail 200': 'The email address is verified.',
-  'requestPasswordReset 202':
-    'Accepted; a link is mailed if the address has an account (the answer never says whether it has).',
-  'resetPassword 200': 'The password is changed and every older session ends.',
-  'changePassword 200': 'The password is changed; this new session token replaces the old ones.',
-  'logOutEverywhere 200': 'Every session token issued so far is refused from now on.',
-  'resendVerificationEmail 202': 'A new verification mail is queued (or the address is already verified).',
-  'getPublishingAccess 200':
-    'Whether the account may publish live events, and its latest requests for access, newest first.',
-  'requestPublishingAccess 201': 'The request, pending until staff review it.',
-  'getAccountMailSettings 200':
-    'The account’s mail sender settings: the organisation’s name its buyers’ mails come under, and where replies go.',
-  'putAccountMailSettings 200': 'The mail sender settings as they now stand.',
   'hostedRegister 201': 'Booked, awaiting approval, or pending payment with the gateway checkout’s fields.',
   'hostedRequestMemberCode 202':
     'Asked: a member’s address gets a code by mail; the answer is the same for any address.',

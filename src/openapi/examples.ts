@@ -4,102 +4,11 @@
 import { EX, type OperationExamples } from '../http/examples.js';
 
 export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
-  signUp: {
-    requests: {
-      default: {
-        value: { email: EX.organiserEmail, password: EX.password, name: 'Asha Rao', phone: '+919812345678' },
-      },
-    },
-    responses: {
-      '201': {
-        userId: EX.userId,
-        idToken:
-          'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I',
-        expiresAt: '2026-11-25T19:51:24.000Z',
-        emailVerified: false,
-      },
-    },
-  },
-  logIn: {
-    requests: { default: { value: { email: EX.organiserEmail, password: EX.password } } },
-    responses: {
-      '200': {
-        userId: EX.userId,
-        idToken:
-          'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I',
-        expiresAt: '2026-11-25T19:51:24.000Z',
-        emailVerified: false,
-      },
-    },
-  },
-  openVerificationLink: { params: { token: EX.verificationToken }, responses: {} },
-  getAccountMailSettings: {
-    responses: {
-      '200': {
-        success: true,
-        data: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' },
-      },
-    },
-  },
-  putAccountMailSettings: {
-    requests: {
-      default: { value: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' } },
-    },
-    responses: {
-      '200': {
-        success: true,
-        data: { organisationName: 'Pune Tech Collective', replyTo: 'hello@punetech.example.in' },
-      },
-    },
-  },
-  verifyEmail: {
-    requests: { default: { value: { token: EX.verificationToken } } },
-    responses: { '200': { success: true, emailVerified: true } },
-  },
-  resendVerificationEmail: { responses: { '202': { success: true, emailVerified: false } } },
-  requestPasswordReset: {
-    requests: { default: { value: { email: EX.organiserEmail } } },
-    responses: { '202': { success: true } },
-  },
   openPasswordResetLink: {
     params: { token: EX.resetToken },
     responses: {
       '200':
         '<!doctype html><html lang="en-IN"><head><title>Set a new password</title></head><body><form method="post">…</form></body></html>',
-    },
-  },
-  resetPassword: {
-    requests: { default: { value: { token: EX.resetToken, password: EX.newPassword } } },
-    responses: { '200': { success: true, emailVerified: true } },
-  },
-  changePassword: {
-    requests: { default: { value: { currentPassword: EX.newPassword, newPassword: EX.changedPassword } } },
-    responses: {
-      '200': {
-        userId: EX.userId,
-        idToken:
-          'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6Miwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.3yWEjOQb75IJ3FJFXg-Na0ueuDL3xg7V3YsJpw8hEkI',
-        expiresAt: '2026-11-25T19:51:24.000Z',
-        emailVerified: true,
-      },
-    },
-  },
-  logOutEverywhere: { responses: { '200': { success: true } } },
-  getMe: {
-    responses: {
-      '200': {
-        userId: EX.userId,
-        apiKeyId: EX.keyId,
-        mode: 'test',
-        class: 'full',
-        email: EX.organiserEmail,
-        name: 'Test Organiser',
-        phone: null,
-        emailVerified: true,
-        isOrganizer: true,
-        canPublish: true,
-        events: { total: 0, draft: 0, published: 0 },
-      },
     },
   },
   getEmbedScript: {
@@ -347,44 +256,4 @@ export const EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   getApplePass: { responses: { '200': '(binary: a signed .pkpass zip)' } },
   getAttendeeDocument: { responses: { '200': '(binary: an A4 PDF)' } },
   openGoogleWalletLink: { responses: {} },
-  getPublishingAccess: {
-    responses: {
-      '200': {
-        success: true,
-        canPublish: false,
-        requests: [
-          {
-            id: EX.publishingRequestId,
-            status: 'pending',
-            message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.',
-            reason: null,
-            createdAt: '2026-11-25T07:51:24.908Z',
-            decidedAt: null,
-          },
-        ],
-      },
-    },
-  },
-  requestPublishingAccess: {
-    requests: {
-      default: {
-        value: {
-          message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.',
-        },
-      },
-    },
-    responses: {
-      '201': {
-        success: true,
-        data: {
-          id: EX.publishingRequestId,
-          status: 'pending',
-          message: 'We run the Pune Tech Summit: two days of talks and workshops, tickets ₹499 to ₹1,999.',
-          reason: null,
-          createdAt: '2026-11-25T07:51:24.908Z',
-          decidedAt: null,
-        },
-      },
-    },
-  },
 };

@@ -3,21 +3,7 @@
 // `operationId` in its schema instead, as the routes moved into files of their own do; a
 // documented route with neither stops the service from starting (route-docs.ts).
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
-  'POST /auth/signup': 'signUp',
-  'POST /auth/login': 'logIn',
-  'GET /auth/verify': 'openVerificationLink',
-  'GET /api/v1/account/mail-settings': 'getAccountMailSettings',
-  'PUT /api/v1/account/mail-settings': 'putAccountMailSettings',
-  'POST /auth/verify': 'verifyEmail',
-  'POST /auth/password/forgot': 'requestPasswordReset',
-  'POST /auth/password/reset': 'resetPassword',
   'GET /auth/password/reset': 'openPasswordResetLink',
-  'POST /auth/password/change': 'changePassword',
-  'POST /auth/logout-everywhere': 'logOutEverywhere',
-  'POST /auth/verify/resend': 'resendVerificationEmail',
-  'GET /api/v1/me': 'getMe',
-  'GET /dashboard/api/publishing-access': 'getPublishingAccess',
-  'POST /dashboard/api/publishing-access': 'requestPublishingAccess',
   'GET /embed.js': 'getEmbedScript',
   'GET /embed/page.js': 'getHostedPageScript',
   'GET /embed/page.css': 'getHostedPageStyle',
