@@ -6,8 +6,7 @@
 type Json = Record<string, unknown>;
 
 /** operationId → description, for routes whose schema gives none. */
-export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
-};
+export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {};
 
 /** `operationId status` → description of a success answer whose route gives none. */
 export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
