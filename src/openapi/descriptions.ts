@@ -9,18 +9,7 @@ type Json = Record<string, unknown>;
 export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {};
 
 /** `operationId status` → description of a success answer whose route gives none. */
-export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  'hostedRegister 201': 'Booked, awaiting approval, or pending payment with the gateway checkout’s fields.',
-  'hostedRequestMemberCode 202':
-    'Asked: a member’s address gets a code by mail; the answer is the same for any address.',
-  'hostedVerifyMemberCode 200': 'The code was right: the proof register takes as `memberProof`.',
-  'hostedConfirmPayment 200': 'Where the booking stands after the payment.',
-  'hostedGetOrder 200': 'Where the booking stands.',
-  'hostedSandboxCheckout 200':
-    'The fields the gateway’s checkout would hand back, or that the payment failed.',
-  'hostedQuote 200': 'What the choice costs, in paise.',
-  'hostedGetTicket 200': 'The ticket, its QR and calendar and wallet links.',
-};
+export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {};
 
 /** status → what an error answer of that status means, for answers whose route gives no description. */
 export const STATUS_DESCRIPTIONS: Readonly<Record<string, string>> = {

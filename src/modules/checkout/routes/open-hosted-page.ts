@@ -1,0 +1,85 @@
+// The hosted checkout page of an event, server-rendered.
+import { Type } from 'typebox';
+import { EX, type OperationExamples } from '../../../http/examples.js';
+import type { Operation } from '../../../http/operation.js';
+import * as service from '../checkout.service.js';
+import { renderEventPage } from '../page.html.js';
+import {
+  Access,
+  EmbedField,
+  Html,
+  htmlErrors,
+  PAGE_AUTH,
+  pageCsp,
+  Slug,
+  type CheckoutContext,
+} from '../page-context.js';
+
+const examples: OperationExamples = {
+  params: { key: EX.checkoutKey },
+  responses: {
+    '200':
+      '<!doctype html><html lang="en"><head><title>Pune Tech Summit 2027</title></head><body>…</body></html>',
+  },
+};
+
+export const openHostedPage: Operation<CheckoutContext> = (
+  app,
+  { deps, assets, s, htmlErrorHandler, html },
+) =>
+  app.get(
+    '/e/:slug',
+    {
+      config: { auth: { kind: 'public' }, examples },
+      errorHandler: htmlErrorHandler,
+      schema: {
+        operationId: 'openHostedPage',
+        tags: ['checkout'],
+        summary: 'The hosted checkout page of an event',
+        description: [
+          'Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code with an Apply button that says what the code did (a code typed but not applied is applied, and said, on the first press of the button, which then waits for the next). When the event has sessions (tracks) none is chosen for the buyer; each session shows its own time, the whole event is a choice only where the event’s `wholeEventOption` is on, and each ticket type shows its price in the chosen session (before a choice, the range over the sessions on sale). An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). A members-only tier, once chosen, shows “Email me a code” (`POST /e/{slug}/member-code`), the code’s field (`POST /e/{slug}/member-code/verify`, whose proof the booking carries as `memberProof`), “I have my membership id instead”, and “Not a member? Join: <plan>” linking each plan page of the account (`/m/{slug}` with `from` this event). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — the header then names the booked session and its time; what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.',
+          PAGE_AUTH,
+          'Sold out with a waitlist: a form that joins it (`POST /e/{slug}/waitlist`). Opened with `offer` (a waitlist offer’s link): the form books the one seat the offer holds, sold out or not; a lapsed or used offer answers 409 `offer_not_valid` as a page.',
+          'Paid live bookings open Razorpay’s checkout.js (`key`, `order_id`, prefill); its handler’s three fields go to `POST /e/{slug}/payment`. Test events use the service’s own sandbox checkout stand-in and load no gateway script.',
+          'Headers: `Content-Security-Policy` allows only this service’s script and style (and Razorpay’s checkout on live pages) and `frame-ancestors *`, except that a page opened with a checkout key pinned to an origin (`key=pk_…`, test or live) answers `frame-ancestors <that origin>`: only the pinned site may frame it, whatever `origin` says. No cookies. The page posts `{ ns: "svc", v: 1, type, … }` messages (`ready`, `resize { height }`, `registered { eventSlug, status }`, `close`) only to the key’s pinned origin (without a pin, to the declared `origin`), never to `*`.',
+        ].join('\n\n'),
+        params: Slug,
+        querystring: Type.Object({ ...Access, embed: Type.Optional(EmbedField) }),
+        response: { 200: Html('The event page.'), ...htmlErrors([400, 403, 404, 409, 429, 500]) } as never,
+      },
+    },
+    async (req, reply) => {
+      const access = await service.openPage(
+        deps,
+        req.params.slug,
+        req.query.key,
+        req.query.origin,
+        req.query.offer,
+        req.query.preview,
+      );
+      const offer =
+        req.query.offer === undefined ? undefined : await service.offerOnPage(deps, access, req.query.offer);
+      const facts = await service.pageFacts(deps, access.event);
+      const joinPlans = facts.availability.tiers.some((t) => t.membersOnly)
+        ? await service.joinPlans(deps, access.event)
+        : undefined;
+      const page = renderEventPage({
+        strings: s,
+        assets,
+        facts,
+        slug: access.event.slug,
+        mode: access.event.mode,
+        embed: req.query.embed ?? 'none',
+        origin: access.origin,
+        key: access.event.mode === 'test' ? (req.query.key ?? null) : null,
+        timeZone: deps.config.eventTimeZone,
+        offer,
+        joinPlans,
+        preview:
+          access.preview && req.query.preview
+            ? { token: req.query.preview, bookable: access.preview.bookable }
+            : undefined,
+      });
+      return html(reply, page, pageCsp(access.event.mode === 'live', access.pinnedOrigin));
+    },
+  );
