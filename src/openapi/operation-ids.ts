@@ -4,15 +4,6 @@
 // documented route with neither stops the service from starting (route-docs.ts).
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /auth/password/reset': 'openPasswordResetLink',
-  'GET /embed.js': 'getEmbedScript',
-  'GET /embed/page.js': 'getHostedPageScript',
-  'GET /embed/page.css': 'getHostedPageStyle',
-  'GET /embed/plan.js': 'getPlanPageScript',
-  'GET /m/{slug}': 'openPlanPage',
-  'POST /m/{slug}/join': 'joinPlanFromPage',
-  'POST /m/{slug}/sandbox-pay': 'planSandboxPay',
-  'POST /m/{slug}/sandbox-mandate': 'planSandboxMandate',
-  'POST /m/{slug}/callback': 'planPaymentCallback',
 };
 
 /** `/api/v1/events/:id` → `/api/v1/events/{id}` (the document's spelling). */
