@@ -1,7 +1,8 @@
-// The door screen's roster and the sync of a device's queued scans (docs/decisions/15-the-door.md). The
-// roster is answered from the event's in-memory roster when it is known current (its
-// bookings written since a cursor found by the transactions that wrote them, as PostgreSQL
-// would), else read from the database. Entry is decided by scan (scan.service.ts) alone.
+// The door screen's roster (docs/decisions/15-the-door.md; the sync of a device's queued scans
+// is in door-scans.service.ts). The roster is answered from the event's in-memory roster when
+// it is known current (its bookings written since a cursor found by the transactions that
+// wrote them, as PostgreSQL would), else read from the database. Entry is decided by scan
+// (scan.service.ts) alone.
 import type { Kysely } from 'kysely';
 import type { Database, RegistrationStatus, TrackDoc } from '../../db/database.js';
 import * as entry from './entry-rule.js';
