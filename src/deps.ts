@@ -8,51 +8,30 @@ import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
 import { embeddedLogging, type EmbeddedServer } from './db/embedded.js';
 import type { Database } from './db/database.js';
-import type { JobHandlers, ModuleWork } from './jobs/jobs.js';
+import type { JobHandlers } from './jobs/jobs.js';
 import { JobRunner } from './jobs/queue.js';
 import { pruneFinishedJobs } from './jobs/dead-jobs.js';
-import { getUser } from './modules/accounts/accounts.service.js';
-import { accountsWork } from './modules/accounts/accounts.work.js';
 import { endUserSessions } from './dashboard/sessions.js';
 import type { Db } from './lib/db-handle.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
 import type { EventDeps } from './modules/events/events.service.js';
 import { createEmailChecker, createResolver, type DnsResolver } from './modules/mail/email-check.js';
-import type { CheckEmail } from './modules/mail/deliverable.js';
 import { DnsCanary } from './modules/mail/dns-canary.js';
-import { mailWork } from './modules/mail/mail.work.js';
 import type { PaymentGateway, SubscriptionGateway } from './modules/payments/gateway.js';
-import { SandboxGateway, SandboxSubscriptions } from './modules/sandbox/sandbox-gateway.js';
-import { RazorpayGateway } from './modules/payments/razorpay.js';
-import { hasGoodStanding, type MembershipDeps } from './modules/memberships/memberships.service.js';
-import { membershipsWork } from './modules/memberships/memberships.work.js';
-import { FreeBookings } from './modules/registrations/free-bookings.js';
-import { EventReads } from './modules/events/event-reads.js';
+import type { MembershipDeps } from './modules/memberships/memberships.service.js';
 import type { RegisterDeps } from './modules/registrations/register.service.js';
-import { registrationsWork } from './modules/registrations/registrations.work.js';
-import { settleEventPayments } from './modules/registrations/actions.service.js';
-import { conflict } from './lib/errors.js';
 import { KeyCache } from './modules/keys/keys.service.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import { createMailer } from './modules/mail/transports.js';
-import * as registrations from './modules/registrations/registrations.service.js';
-import { ticketsWork } from './modules/tickets/tickets.work.js';
-import { whatsappWork } from './modules/whatsapp/whatsapp.work.js';
-import { broadcastWork } from './modules/broadcast/broadcast.work.js';
-import { webhooksWork } from './modules/webhooks/webhooks.work.js';
 import { PayoutSweeper, type PayoutDeps } from './modules/payouts/payouts.service.js';
-import { payoutsWork } from './modules/payouts/payouts.work.js';
-import { RazorpayXPayouts } from './modules/payouts/razorpayx.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { randomIds, type Ids } from './lib/ids.js';
 import { ReconcileRunner } from './modules/reconciliation/reconcile.runner.js';
-import { reconciliationWork } from './modules/reconciliation/reconciliation.work.js';
-import { idempotencyWork } from './modules/idempotency/idempotency.work.js';
 import { createMetrics, type Metrics } from './modules/ops/metrics.js';
 import { startDoorRuntime, type DoorRuntime } from './modules/checkin/door-runtime.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import * as waitlist from './modules/waitlist/waitlist.service.js';
-import { waitlistWork } from './modules/waitlist/waitlist.work.js';
+import { moduleParts, moduleWork, paymentGateways, type SharedParts } from './module-deps.js';
 
 export interface Deps {
   readonly config: Config;
@@ -120,7 +99,60 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const metrics = createMetrics({ db, clock, pool: database.pool });
   const door = doorRuntime(config, database, logger, metrics);
   const gateways = paymentGateways(config, { db, clock, ids });
-  const resolver = overrides.resolver ?? createResolver(config.dnsServers);
+  const { emailCanary, emailChecker } = emailChecks(config, overrides.resolver, { clock, logger, metrics });
+  const { parts, mailer, jobHandlers, runner, payoutSweeper, reconciler } = moduleRuntime({
+    config,
+    db,
+    clock,
+    ids,
+    logger,
+    gateways,
+    checkEmail: (email) => emailChecker.check(email),
+  });
+
+  return {
+    keyCache: new KeyCache(),
+    reconciler,
+    mailer,
+    liveGateway: gateways.liveGateway,
+    liveSubscriptions: gateways.liveSubscriptions,
+    ...parts,
+    payoutSweeper,
+    config,
+    db,
+    storage: database.storage,
+    metrics,
+    clock,
+    ids,
+    logger,
+    sessions: createSessionSigner(config.sessionSecret, clock),
+    endDashboardSessions: endUserSessions,
+    rateLimiter,
+    jobHandlers,
+    jobs: runner,
+    door,
+    emailCanary,
+    async close() {
+      await emailCanary.stop();
+      await door.close();
+      await reconciler.stop();
+      await payoutSweeper.stop();
+      await runner.stop();
+      await mailer.close();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}
+
+/** The email check, and the canary that tells it when the resolver is denied. */
+function emailChecks(
+  config: Config,
+  given: DnsResolver | undefined,
+  base: { clock: Clock; logger: Logger; metrics: Metrics },
+): { emailCanary: DnsCanary; emailChecker: ReturnType<typeof createEmailChecker> } {
+  const { clock, logger, metrics } = base;
+  const resolver = given ?? createResolver(config.dnsServers);
   const emailCanary = new DnsCanary({
     resolver,
     domain: config.emailDnsCanary,
@@ -135,18 +167,18 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     clock,
     reduced: () => emailCanary.reduced,
   });
+  return { emailCanary, emailChecker };
+}
+
+/**
+ * Each module's slice, the mailer, and the workers: the job runner with what every module
+ * registers, the payout sweeper and the reconciliation sweep.
+ */
+function moduleRuntime(base: Omit<SharedParts, 'kickJobs'>) {
+  const { config, db, clock, ids, logger } = base;
   // The job runner is made below, from what the modules register; until then nothing kicks it.
   let jobs: JobRunner | undefined;
-  const shared: SharedParts = {
-    config,
-    db,
-    clock,
-    ids,
-    logger,
-    gateways,
-    checkEmail: (email) => emailChecker.check(email),
-    kickJobs: () => jobs?.kick(),
-  };
+  const shared: SharedParts = { ...base, kickJobs: () => jobs?.kick() };
   const parts = moduleParts(shared);
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -184,40 +216,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     },
     config.reconcile.everySeconds,
   );
-
-  return {
-    keyCache: new KeyCache(),
-    reconciler,
-    mailer,
-    liveGateway: gateways.liveGateway,
-    liveSubscriptions: gateways.liveSubscriptions,
-    ...parts,
-    payoutSweeper,
-    config,
-    db,
-    storage: database.storage,
-    metrics,
-    clock,
-    ids,
-    logger,
-    sessions: createSessionSigner(config.sessionSecret, clock),
-    endDashboardSessions: endUserSessions,
-    rateLimiter,
-    jobHandlers,
-    jobs: runner,
-    door,
-    emailCanary,
-    async close() {
-      await emailCanary.stop();
-      await door.close();
-      await reconciler.stop();
-      await payoutSweeper.stop();
-      await runner.stop();
-      await mailer.close();
-      redis?.disconnect();
-      await database.close();
-    },
-  };
+  return { parts, mailer, jobHandlers, runner, payoutSweeper, reconciler };
 }
 
 /** The door's in-memory rosters, their LISTEN connection on the database, and the admits' group commit. */
@@ -260,139 +259,4 @@ async function rateLimits(
     .connect()
     .catch((err: Error) => logger.warn({ err: err.message }, 'redis unavailable at start'));
   return { redis, rateLimiter: new RedisRateLimiter(redis, config.rateLimitPerMinute, logger) };
-}
-
-interface Gateways {
-  /** The live gateway (Razorpay), when RAZORPAY_KEY_ID/SECRET are set. */
-  liveGateway: PaymentGateway | undefined;
-  liveSubscriptions: SubscriptionGateway | undefined;
-  /** The sandbox in test mode, Razorpay in live mode (409 payments_not_configured without it). */
-  gatewayFor(mode: 'test' | 'live', accountId: string): PaymentGateway;
-  subscriptionsFor(mode: 'test' | 'live', accountId: string): SubscriptionGateway;
-}
-
-function paymentGateways(config: Config, base: { db: Kysely<Database>; clock: Clock; ids: Ids }): Gateways {
-  const razorpay =
-    config.razorpay.keyId && config.razorpay.keySecret
-      ? new RazorpayGateway({
-          apiUrl: config.razorpay.apiUrl,
-          keyId: config.razorpay.keyId,
-          keySecret: config.razorpay.keySecret,
-          timeoutMs: config.razorpay.timeoutMs,
-        })
-      : undefined;
-  const notConfigured = () => conflict('payments_not_configured');
-  return {
-    liveGateway: razorpay,
-    liveSubscriptions: razorpay,
-    gatewayFor(mode, accountId) {
-      if (mode === 'test') return new SandboxGateway(base, accountId);
-      if (!razorpay) throw notConfigured();
-      return razorpay;
-    },
-    subscriptionsFor(mode, accountId) {
-      if (mode === 'test') return new SandboxSubscriptions(base, accountId, config.baseUrl);
-      if (!razorpay) throw notConfigured();
-      return razorpay;
-    },
-  };
-}
-
-/** What every module's slice of the dependencies is made from. */
-interface SharedParts {
-  config: Config;
-  db: Kysely<Database>;
-  clock: Clock;
-  ids: Ids;
-  logger: Logger;
-  gateways: Gateways;
-  checkEmail: CheckEmail;
-  kickJobs(): void;
-}
-
-/** Each module's slice of the dependencies. */
-function moduleParts(
-  p: SharedParts,
-): Pick<Deps, 'registerDeps' | 'eventDeps' | 'waitlistDeps' | 'membershipDeps' | 'payoutDeps'> {
-  const { config, db, clock, ids, logger, checkEmail, kickJobs } = p;
-  const { gatewayFor, subscriptionsFor } = p.gateways;
-  const registerDeps: RegisterDeps = {
-    db,
-    clock,
-    ids,
-    gatewayFor,
-    checkEmail,
-    hasGoodStanding: (accountId, mode, email) => hasGoodStanding({ db, clock }, accountId, mode, email),
-    kickJobs,
-    freeBookings: new FreeBookings(db, clock),
-    eventReads: new EventReads(db),
-    soldOutMemoryMs: config.soldOutMemoryMs,
-    sendsWhatsApp: config.whatsapp.sender !== undefined,
-    secretsKey: config.secretsKey,
-  };
-  const eventDeps: EventDeps = {
-    db,
-    clock,
-    ids,
-    bookings: {
-      paymentsInFlight: (eventId) => registrations.paymentsInFlight(db, eventId),
-      settlePayments: (eventId) => settleEventPayments(registerDeps, eventId),
-      counts: (eventId) => registrations.eventCounts(db, eventId),
-      tracksInUseFrom: async (eventId, index) =>
-        (await registrations.anyBookingOnTracksFrom(db, eventId, index)) ||
-        (await waitlist.anyEntryOnTracksFrom(db, eventId, index)),
-    },
-    canPublish: async (userId) => (await getUser(db, userId)).can_publish,
-    livePayments: p.gateways.liveGateway !== undefined,
-    waitlist: {
-      seatsFreed: async (trx, eventId) => {
-        await waitlist.offerSeats(trx, { clock, ids }, eventId);
-      },
-      waitingCount: (eventId, trackIndex) => waitlist.waitingCount(db, eventId, trackIndex),
-    },
-  };
-  const razorpayx =
-    config.payouts.razorpayxAccountNumber && config.razorpay.keyId && config.razorpay.keySecret
-      ? new RazorpayXPayouts({
-          apiUrl: config.razorpay.apiUrl,
-          keyId: config.razorpay.keyId,
-          keySecret: config.razorpay.keySecret,
-          accountNumber: config.payouts.razorpayxAccountNumber,
-          timeoutMs: config.razorpay.timeoutMs,
-        })
-      : undefined;
-  return {
-    registerDeps,
-    eventDeps,
-    waitlistDeps: { db, clock, ids, secretsKey: config.secretsKey, checkEmail, kickJobs },
-    membershipDeps: { db, clock, ids, config, gatewayFor, subscriptionsFor, checkEmail, kickJobs },
-    payoutDeps: { db, clock, ids, logger, clearingDays: config.payouts.clearingDays, razorpayx, kickJobs },
-  };
-}
-
-type WorkParts = SharedParts & Pick<Deps, 'registerDeps' | 'membershipDeps' | 'payoutDeps' | 'mailer'>;
-
-/** Every module's background work (job handlers and upkeep), listed module by module. */
-function moduleWork(parts: WorkParts): ModuleWork[] {
-  const { db } = parts;
-  // What the mails and messages of a booking read of it, from the bookings module.
-  const bookings = {
-    ticketHolders: (attendeeIds: readonly string[]) => registrations.ticketHolders(db, attendeeIds),
-    findBooking: (id: string) => registrations.findRegistration(db, id),
-  };
-  const p = { ...parts, bookings };
-  return [
-    accountsWork(p),
-    ticketsWork(p),
-    membershipsWork(p),
-    whatsappWork(p),
-    broadcastWork(p),
-    webhooksWork(p),
-    waitlistWork(p),
-    registrationsWork(p),
-    reconciliationWork(p),
-    payoutsWork(p),
-    mailWork(p),
-    idempotencyWork(p),
-  ];
 }

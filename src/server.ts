@@ -21,11 +21,10 @@ function boundHeapGrowth(): void {
   if (!given) setFlagsFromString('--heap-growing-percent=100');
 }
 
-async function main(): Promise<void> {
-  boundHeapGrowth();
-  let config: Config;
+/** The configuration from the environment; a configuration error is said and ends the process. */
+function loadConfigOrExit(): Config {
   try {
-    config = loadConfig(process.env);
+    return loadConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`config error: ${err.message}\n`);
@@ -33,6 +32,11 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+}
+
+async function main(): Promise<void> {
+  boundHeapGrowth();
+  const config = loadConfigOrExit();
 
   const logger = createLogger(config);
   let embedded: Promise<EmbeddedServer> | undefined;

@@ -10,8 +10,16 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { binaries, initialise, ownDir, reachable } from './embedded-cluster.js';
-import { clearStaleServer, collect, rootHint, runAs, sleep, spawnAs } from './embedded-process.js';
+import { type Binaries, binaries, initialise, ownDir, reachable } from './embedded-cluster.js';
+import {
+  clearStaleServer,
+  collect,
+  type RunAs,
+  rootHint,
+  runAs,
+  sleep,
+  spawnAs,
+} from './embedded-process.js';
 
 /** The major version the shipped binaries run; a data directory of another major cannot be opened. */
 export const EMBEDDED_MAJOR = '18';
@@ -161,11 +169,11 @@ export async function initialiseEmbedded(dataDir: string): Promise<void> {
   await initialise(await binaries(), join(resolve(dataDir), 'db'), runAs());
 }
 
-export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedServer> {
-  const bin = await binaries();
-  const as = runAs();
-  const dbDir = join(resolve(options.dataDir), 'db');
-
+/**
+ * Readies `dbDir` for the server: an existing cluster is checked (its version, its owner, that
+ * the server's user can reach it) and a stale server's leftovers cleared; else a cluster is created.
+ */
+async function prepareDataDir(bin: Binaries, dbDir: string, as: RunAs | undefined): Promise<void> {
   const initialised = existsSync(join(dbDir, 'PG_VERSION'));
   if (existsSync(dbDir) && !initialised && readdirSync(dbDir).length > 0) {
     throw new Error(
@@ -189,6 +197,14 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   } else {
     await initialise(bin, dbDir, as);
   }
+}
+
+export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedServer> {
+  const bin = await binaries();
+  const as = runAs();
+  const dbDir = join(resolve(options.dataDir), 'db');
+
+  await prepareDataDir(bin, dbDir, as);
 
   const socketDir = socketDirOf(dbDir);
   if (socketDir !== dbDir) ownDir(socketDir, as);

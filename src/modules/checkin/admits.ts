@@ -14,7 +14,8 @@ import type { Kysely } from 'kysely';
 import { Histogram, type Registry } from 'prom-client';
 import type { Database } from '../../db/database.js';
 import { admitGroup, type AdmitItem, type GroupRow } from './checkin.repo.js';
-import type { DoorRosters, RosterChange } from './rosters.js';
+import type { DoorRosters } from './rosters.js';
+import type { RosterChange } from './roster.js';
 
 /** Most scans one statement carries. */
 export const MAX_ADMIT_GROUP = 128;

@@ -17,7 +17,7 @@ import { appError, AppError, badRequest, forbidden, notFound } from '../../lib/e
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as repo from './checkin.repo.js';
-import type { FastRow, GroupRow } from './checkin.repo.js';
+import type { FastRow } from './checkin.repo.js';
 import type { DoorRuntime } from './door-runtime.js';
 import type { EventRoster, RosterHit } from './roster.js';
 
@@ -219,7 +219,12 @@ function fromRoster(roster: EventRoster, p: KeyPrincipal, hit: RosterHit): Scan 
 }
 
 /** The scan as the current roster knows it, when it knows the value. */
-function rosterScan(deps: CheckinDeps, p: KeyPrincipal, eventId: string, value: string): Scan | undefined {
+export function rosterScan(
+  deps: CheckinDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  value: string,
+): Scan | undefined {
   const roster = deps.door.rosters.current(eventId);
   const hit = roster?.hit(value);
   return roster && hit ? fromRoster(roster, p, hit) : undefined;
@@ -268,122 +273,6 @@ export function refuse(scan: Scan, reason: RefusalReason): AppError {
 
 /** Who a key principal is at the door: `key:<id>`, or `dashboard` for the signed-in organiser. */
 export const actorOf = (p: KeyPrincipal) => (p.keyId === 'dashboard' ? 'dashboard' : `key:${p.keyId}`);
-
-/**
- * The one function that decides entry: the API's check-in, the door screen and a
- * device's offline scans all come here. `actor` is recorded with every admit and undo.
- */
-export async function scan(
-  deps: CheckinDeps,
-  p: KeyPrincipal,
-  eventId: string,
-  input: {
-    value: string;
-    memberIndex?: number | undefined;
-    undo?: boolean | undefined;
-    actor?: string | undefined;
-  },
-): Promise<ScanAnswer> {
-  const value = parseQrValue(input.value);
-  const now = deps.clock.now();
-  const memberIndex = input.memberIndex ?? null;
-  const actor = input.actor ?? actorOf(p);
-
-  if (!input.undo) {
-    // A refusal that can never become an admit needs no database.
-    const known = rosterScan(deps, p, eventId, value);
-    if (known) {
-      applyMemberIndex(known, input.memberIndex);
-      const reason = refusal(known);
-      if (reason !== undefined && reason !== 'not_confirmed') {
-        deps.door.rosters.answered('roster');
-        throw refuse(known, reason);
-      }
-    }
-    // The common admit: resolve, check and update in one statement, with the admits queued
-    // beside it. The UPDATE's conditions are the refusal rules below, so a refused scan
-    // changes nothing.
-    const rows = await deps.door.admits.admit(eventId, {
-      value,
-      memberIndex,
-      accountId: p.userId,
-      mode: p.mode,
-      actor,
-      at: now,
-    });
-    if (rows.length > 0) {
-      await assertEventForScan(deps.db, p, eventId, rows[0]);
-      const answer = await admitted(deps.db, rows, input.memberIndex);
-      await deps.door.rosters.warm(eventId);
-      return answer;
-    }
-  }
-
-  // Undo, and tickets addressed by ticketCode.
-  const people = (await repo.lookupRows(deps.db, value)).rows;
-  await assertEventForScan(deps.db, p, eventId, people[0]);
-  const found: Scan = people.length > 0 ? toScan(people) : await resolveByCode(deps.db, eventId, value);
-  applyMemberIndex(found, input.memberIndex);
-  const reason = refusal(found);
-  if (reason !== undefined && !(input.undo && reason !== 'transferred')) throw refuse(found, reason);
-  const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
-  const at = input.undo ? null : now;
-  const written = await repo.setPeople(deps.db, {
-    eventId,
-    registrationId: found.booking.id,
-    indexes,
-    at,
-    actor,
-    now,
-  });
-  const changed = new Set(written.indexes);
-  if (written.version !== null) {
-    const changes = [...changed].map((idx) => ({ registrationId: found.booking.id, idx, at, by: actor }));
-    deps.door.rosters.wrote(eventId, written.version, Number(written.xid), changes);
-  }
-  for (const person of found.people)
-    if (changed.has(person.idx))
-      Object.assign(person, { checked_in_at: at, checked_in_by: at === null ? null : actor });
-  await deps.door.rosters.warm(eventId);
-  return {
-    changed: changed.size > 0,
-    alreadyCheckedIn: !input.undo && changed.size === 0,
-    data: status(found),
-  };
-}
-
-/** The answer to one admit of a group: its people as the group left them. */
-async function admitted(
-  db: Kysely<Database>,
-  rows: GroupRow[],
-  memberIndex: number | undefined,
-): Promise<{ changed: boolean; alreadyCheckedIn: boolean; data: CheckInStatus }> {
-  let found = toScan(rows);
-  applyMemberIndex(found, memberIndex);
-  const reason = refusal(found);
-  if (reason !== undefined) throw refuse(found, reason);
-  // The people were read before the update: stamp those the group admitted (this scan, or
-  // another scan of the same booking written with it).
-  const mine = Number(rows[0]!.n);
-  let changed = 0;
-  for (const r of rows) {
-    if (r.p_changed_n === null) continue;
-    const person = found.people.find((x) => x.idx === r.p_idx)!;
-    Object.assign(person, { checked_in_at: r.p_changed_at, checked_in_by: r.p_changed_by });
-    if (Number(r.p_changed_n) === mine) changed++;
-  }
-  // An admit that changed nobody found everyone it names already in, perhaps by a scan on
-  // another instance that committed after this statement's read: then read them again.
-  if (changed === 0 && !status(found).checkedIn) {
-    const asScanned = found;
-    found = {
-      ...toScan((await repo.lookupRows(db, rows[0]!.p_id)).rows),
-      only: asScanned.only,
-      transferred: asScanned.transferred,
-    };
-  }
-  return { changed: changed > 0, alreadyCheckedIn: changed === 0, data: status(found) };
-}
 
 export function refusalMessage(reason: RefusalReason): string {
   switch (reason) {

@@ -1,20 +1,19 @@
-// The door screen's roster and the sync of a device's queued scans (docs/decisions/15-the-door.md). The
-// roster is answered from the event's in-memory roster when it is known current (its
-// bookings written since a cursor found by the transactions that wrote them, as PostgreSQL
-// would), else read from the database. Entry is decided by checkin.scan alone.
+// The door screen's roster (docs/decisions/15-the-door.md; the sync of a device's queued scans
+// is in door-scans.service.ts). The roster is answered from the event's in-memory roster when
+// it is known current (its bookings written since a cursor found by the transactions that
+// wrote them, as PostgreSQL would), else read from the database. Entry is decided by scan
+// (scan.service.ts) alone.
 import type { Kysely } from 'kysely';
 import type { Database, RegistrationStatus, TrackDoc } from '../../db/database.js';
 import * as entry from './entry-rule.js';
 import { pgCode } from '../../lib/pg-errors.js';
-import type { KeyPrincipal } from '../../http/auth.js';
-import { AppError, badRequest } from '../../lib/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import type * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as checkin from './checkin.service.js';
 import * as checkinRepo from './checkin.repo.js';
-import { countsOnList, scanOnList, type OnList } from './list-scan.js';
+import { countsOnList, type OnList } from './list-scan.js';
 import type { DoorRuntime } from './door-runtime.js';
-import * as repo from './door.repo.js';
 import { actorNames, doorOf, sha256, type DoorCaller, type DoorDeps } from './door.service.js';
 import { parseSnapshot, qrValueOf, type EventRoster, type Snapshot } from './roster.js';
 import {
@@ -24,7 +23,6 @@ import {
   scopeOfList,
   sessionText,
   validOn,
-  WHOLE_EVENT,
   type DoorList,
   type ListEvent,
 } from './door-list.js';
@@ -55,13 +53,13 @@ export interface RosterEntry {
 }
 
 /** What a roster's entries are judged by: the list, and the event facts its rule needs. */
-interface Judge {
+export interface Judge {
   on: OnList | undefined;
   tracks: readonly TrackDoc[];
   timeZone: string;
 }
 
-function judgeOf(event: events.EventRow, list: DoorList, timeZone: string): Judge {
+export function judgeOf(event: events.EventRow, list: DoorList, timeZone: string): Judge {
   return {
     on: isScoped(list) ? { list, event: listEvent(event) } : undefined,
     tracks: event.tracks,
@@ -100,7 +98,12 @@ export function refusalOf(status: RegistrationStatus): checkin.RefusalReason | n
   return entry.refusalOf(status, false) ?? null;
 }
 
-async function buildRoster(db: Kysely<Database>, event: events.EventRow, since: string | null, j: Judge) {
+export async function buildRoster(
+  db: Kysely<Database>,
+  event: events.EventRow,
+  since: string | null,
+  j: Judge,
+) {
   let rows: checkinRepo.RosterRow[];
   try {
     rows = (await checkinRepo.rosterRows(db, event.id, since, j.on ? listKey(j.on.list) : null)).rows;
@@ -225,160 +228,4 @@ export async function roster(
   };
   await deps.door.rosters.warm(event.id);
   return answer;
-}
-
-// ---------------------------------------------------------------- sync
-
-export type SyncResult =
-  | { seq: number; status: 'admitted' | 'undone' }
-  | { seq: number; status: 'already_admitted'; by: string | null; at: string | null }
-  | { seq: number; status: 'refused'; reason: string; message: string; session?: string | null };
-
-export interface SyncScan {
-  seq: number;
-  ticketId?: string | undefined;
-  ticketKey?: string | undefined;
-  memberIndex?: number | undefined;
-  action: 'admit' | 'undo';
-  at?: string | undefined;
-}
-
-const REFUSED_CODES = new Set([
-  'not_admissible',
-  'transferred',
-  'ticket_not_found',
-  'member_not_found',
-  'member_mismatch',
-  'invalid_qr',
-  'invalid_characters',
-]);
-
-/**
- * Applies a device's scans in order, each through checkin.scan, each on its own: a scan the
- * door cannot read (too long, control characters, no such ticket) is answered `refused` and
- * the scans after it still apply. A (holder, device, seq) seen before answers what it
- * answered then and changes nothing.
- */
-export async function sync(
-  deps: DoorSyncDeps,
-  caller: DoorCaller,
-  eventId: string,
-  input: { deviceId: string; scans: SyncScan[] },
-) {
-  const { event, as, actor, list } = await doorOf(deps.db, caller, eventId);
-  const j = judgeOf(event, list, deps.config.eventTimeZone);
-  // A device's scans are its holder's: another pass (or key) using the same device id has records of its own.
-  const holder = caller.kind === 'door' ? actor : checkin.actorOf(caller);
-  const seen = new Map(
-    (
-      await repo.syncedScans(
-        deps.db,
-        event.id,
-        holder,
-        input.deviceId,
-        input.scans.map((s) => s.seq),
-      )
-    ).map((r) => [r.seq, r.result as unknown as SyncResult]),
-  );
-  let values: Map<string, string> | undefined;
-  const results: SyncResult[] = [];
-  for (const s of input.scans) {
-    const before = seen.get(s.seq);
-    if (before) {
-      results.push(before);
-      continue;
-    }
-    let value = s.ticketId;
-    if (value === undefined && s.ticketKey !== undefined) {
-      // Found on the device by name: the roster's key stands for the ticket.
-      value = deps.door.rosters.current(event.id)?.valueOfKey(s.ticketKey);
-      if (value === undefined) {
-        values ??= (
-          await buildRoster(deps.db, event, null, judgeOf(event, WHOLE_EVENT, deps.config.eventTimeZone))
-        ).values;
-        value = values.get(s.ticketKey);
-      }
-    }
-    let result: SyncResult;
-    if (value === undefined) {
-      result = {
-        seq: s.seq,
-        status: 'refused',
-        reason: s.ticketKey === undefined ? 'invalid_qr' : 'ticket_not_found',
-        message: 'no ticket with this id for this event',
-      };
-    } else {
-      result = await applyScan(
-        deps,
-        as,
-        event.id,
-        s,
-        value,
-        caller.kind === 'door' ? `${actor}/${input.deviceId}` : actor,
-        j.on,
-      );
-      if (result.status === 'already_admitted')
-        result.by = (await actorNames(deps.db, [result.by]))(result.by);
-    }
-    const kept = (await repo.keepSyncedScan(deps.db, {
-      event_id: event.id,
-      holder,
-      device_id: input.deviceId,
-      seq: s.seq,
-      result,
-      created_at: deps.clock.now(),
-    })) as unknown as SyncResult;
-    seen.set(s.seq, kept);
-    results.push(kept);
-  }
-  if (j.on) return { results, counts: await countsOnList(deps, event.id, j.on) };
-  const memory = deps.door.rosters.current(event.id);
-  return { results, counts: memory ? memory.counts() : await registrations.doorProgress(deps.db, event.id) };
-}
-
-async function applyScan(
-  deps: DoorSyncDeps,
-  as: KeyPrincipal,
-  eventId: string,
-  s: SyncScan,
-  value: string,
-  actor: string,
-  on: OnList | undefined,
-): Promise<SyncResult> {
-  try {
-    const input = { value, memberIndex: s.memberIndex, undo: s.action === 'undo', actor };
-    const r = on
-      ? await scanOnList(deps, as, eventId, on, input)
-      : await checkin.scan(deps, as, eventId, input);
-    if (s.action === 'undo') return { seq: s.seq, status: 'undone' };
-    if (r.changed) return { seq: s.seq, status: 'admitted' };
-    const targets =
-      r.data.memberIndex === null
-        ? r.data.members
-        : r.data.members.filter((m) => m.index === r.data.memberIndex);
-    const first = targets.find((m) => m.checkedInAt !== null) ?? targets[0];
-    // Kept as the actor reference; named when answered.
-    return {
-      seq: s.seq,
-      status: 'already_admitted',
-      by: first?.checkedInBy ?? null,
-      at: first?.checkedInAt ?? null,
-    };
-  } catch (err) {
-    if (err instanceof AppError && REFUSED_CODES.has(err.code)) {
-      const reason =
-        (err.extra?.refusalReason as string | undefined) ??
-        (err.code === 'invalid_characters' ? 'invalid_qr' : err.code);
-      return {
-        seq: s.seq,
-        status: 'refused',
-        reason,
-        message: err.message,
-        ...(reason === 'wrong_session'
-          ? { session: (err.extra?.session as string | null | undefined) ?? null }
-          : {}),
-      };
-    }
-    throw err;
-  }
 }

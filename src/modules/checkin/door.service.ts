@@ -1,6 +1,6 @@
 // The door (docs/decisions/15-the-door.md): passes that open one event's door to anyone holding the
-// link, and who is asking at the door (the roster and sync are in door-sync.service.ts).
-// Entry is decided by checkin.scan alone; this module only says who is asking and what
+// link, and who is asking at the door (the roster is in door-sync.service.ts, the sync in door-scans.service.ts).
+// Entry is decided by scan (scan.service.ts) alone; this module only says who is asking and what
 // they may see.
 import * as audit from '../audit/audit.service.js';
 import { createHash, randomBytes } from 'node:crypto';

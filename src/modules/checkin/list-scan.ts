@@ -50,26 +50,10 @@ export async function scanOnList(
   const found: Scan =
     rows.length > 0 ? checkin.toScan(rows) : await checkin.resolveByCode(deps.db, eventId, value);
   checkin.applyMemberIndex(found, input.memberIndex);
-  const state = new Map(
-    (await repo.listAdmissions(deps.db, eventId, key, found.booking.id)).map((r) => [r.attendee_id, r]),
-  );
-  for (const person of found.people) {
-    const s = state.get(person.id);
-    Object.assign(person, {
-      checked_in_at: s?.checked_in_at ?? null,
-      checked_in_by: s?.checked_in_by ?? null,
-    });
-  }
+  await readAdmissions(deps, eventId, key, found);
   const reason = checkin.refusal(found);
   if (reason !== undefined && !(input.undo && reason !== 'transferred')) throw checkin.refuse(found, reason);
-  if (!input.undo && !validOn(on.list, found.booking.sub_event_id, on.event, deps.config.eventTimeZone)) {
-    const session = sessionText(found.booking.sub_event_id, on.event.tracks, deps.config.eventTimeZone);
-    throw appError('not_admissible', wrongSessionMessage(session), {
-      refusalReason: 'wrong_session',
-      session,
-      data: checkin.status(found, true),
-    });
-  }
+  if (!input.undo) assertSessionOnList(deps, on, found);
   const indexes = found.only === undefined ? found.people.map((x) => x.idx) : [found.only];
   const at = input.undo ? null : now;
   const changed = new Set(
@@ -88,20 +72,38 @@ export async function scanOnList(
       Object.assign(person, { checked_in_at: at, checked_in_by: at === null ? null : actor });
   if (!input.undo && changed.size === 0 && !checkin.status(found).checkedIn) {
     // Nobody changed and not everyone named is in: another device's undo came between; read again.
-    const again = new Map(
-      (await repo.listAdmissions(deps.db, eventId, key, found.booking.id)).map((r) => [r.attendee_id, r]),
-    );
-    for (const person of found.people)
-      Object.assign(person, {
-        checked_in_at: again.get(person.id)?.checked_in_at ?? null,
-        checked_in_by: again.get(person.id)?.checked_in_by ?? null,
-      });
+    await readAdmissions(deps, eventId, key, found);
   }
   return {
     changed: changed.size > 0,
     alreadyCheckedIn: !input.undo && changed.size === 0,
     data: checkin.status(found),
   };
+}
+
+/** Sets each person's admission on this list (or none) from the database. */
+async function readAdmissions(deps: CheckinDeps, eventId: string, key: string, found: Scan): Promise<void> {
+  const state = new Map(
+    (await repo.listAdmissions(deps.db, eventId, key, found.booking.id)).map((r) => [r.attendee_id, r]),
+  );
+  for (const person of found.people) {
+    const s = state.get(person.id);
+    Object.assign(person, {
+      checked_in_at: s?.checked_in_at ?? null,
+      checked_in_by: s?.checked_in_by ?? null,
+    });
+  }
+}
+
+/** `wrong_session`, naming the session the booking is valid for, when the list does not admit it. */
+function assertSessionOnList(deps: CheckinDeps, on: OnList, found: Scan): void {
+  if (validOn(on.list, found.booking.sub_event_id, on.event, deps.config.eventTimeZone)) return;
+  const session = sessionText(found.booking.sub_event_id, on.event.tracks, deps.config.eventTimeZone);
+  throw appError('not_admissible', wrongSessionMessage(session), {
+    refusalReason: 'wrong_session',
+    session,
+    data: checkin.status(found, true),
+  });
 }
 
 /** A list's arrivals and expected people: confirmed bookings whose session the list admits. */

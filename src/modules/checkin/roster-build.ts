@@ -8,7 +8,8 @@
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import type { RosterHead, RosterPersonRow } from './roster.repo.js';
-import { Store, type RosterBooking, type StoreParts } from './roster-store.js';
+import { storeFrom, type StoreParts } from './roster-parts.js';
+import { Store, type RosterBooking } from './roster-store.js';
 
 /** A whole read, complete: the event as read, and its bookings. */
 export interface WholeRead {
@@ -136,7 +137,7 @@ export function readWhole(eventId: string, o: WholeReadOptions): Promise<WholeRe
       try {
         if (m.kind === 'head') worker.postMessage(o.start(m.head) && o.held());
         else if (m.kind === 'page') void o.between().then(() => worker.postMessage(o.held()), fail);
-        else if (m.kind === 'done') settle(() => resolve({ head: m.head, store: Store.from(m.parts) }));
+        else if (m.kind === 'done') settle(() => resolve({ head: m.head, store: storeFrom(m.parts) }));
         else if (m.kind === 'stopped') settle(() => resolve(undefined));
         else fail(new Error(m.message));
       } catch (err) {

@@ -5,15 +5,7 @@
 // people, is made as an object only when asked for (`read`).
 import { hash } from 'node:crypto';
 import type { RegistrationStatus } from '../../db/database.js';
-import {
-  grown,
-  hashText,
-  Interned,
-  SlotTable,
-  TextArena,
-  type ArenaParts,
-  type TableParts,
-} from './roster-columns.js';
+import { grown, hashText, Interned, SlotTable, TextArena } from './roster-columns.js';
 
 export interface RosterPerson {
   id: string;
@@ -49,38 +41,6 @@ export const qrValueOf = (
 function keyHash(qr: string): number {
   const d = hash('sha256', qr, 'binary');
   return (d.charCodeAt(0) << 24) | (d.charCodeAt(1) << 16) | (d.charCodeAt(2) << 8) | d.charCodeAt(3);
-}
-
-const COLUMNS = [
-  'bText',
-  'bStatus',
-  'bType',
-  'bSub',
-  'bXid',
-  'bV',
-  'bFirst',
-  'bCount',
-  'pBooking',
-  'pIdx',
-  'pAt',
-  'pBy',
-  'pXid',
-  'pText',
-  'pIdHash',
-  'pKeyHash',
-] as const;
-
-/** A store as plain data (typed arrays, strings, numbers), as a worker thread sends it. */
-export interface StoreParts {
-  counts: number[];
-  columns: { [C in (typeof COLUMNS)[number]]: Store[C] };
-  text: ArenaParts;
-  kinds: readonly string[];
-  actors: readonly string[];
-  byId: TableParts;
-  byKey: TableParts;
-  codes: [string, number][];
-  oddIds: [string, number][];
 }
 
 /**
@@ -149,43 +109,6 @@ export class Store {
     this.pKeyHash = new Int32Array(people);
     this.byId = new SlotTable((p) => this.pIdHash[p]!, people);
     this.byKey = new SlotTable((p) => this.pKeyHash[p]!, people);
-  }
-
-  /** The store as plain parts, to be sent to another thread: `transfer` moves its buffers instead of copying them. */
-  parts(): { parts: StoreParts; transfer: ArrayBuffer[] } {
-    const columns = Object.fromEntries(COLUMNS.map((c) => [c, this[c]])) as StoreParts['columns'];
-    const parts: StoreParts = {
-      counts: [this.bookings, this.people, this.bookingSlots, this.personSlots],
-      columns,
-      text: this.text.parts(),
-      kinds: this.kinds.all,
-      actors: this.actors.all,
-      byId: this.byId.parts(),
-      byKey: this.byKey.parts(),
-      codes: [...this.codes],
-      oddIds: [...this.oddIds],
-    };
-    const transfer = [
-      ...COLUMNS.map((c) => this[c].buffer),
-      parts.text.bytes.buffer,
-      parts.byId.places.buffer,
-      parts.byKey.places.buffer,
-    ] as ArrayBuffer[];
-    return { parts, transfer };
-  }
-
-  static from(parts: StoreParts): Store {
-    const s = new Store(0, 0);
-    Object.assign(s, parts.columns);
-    [s.bookings, s.people, s.bookingSlots, s.personSlots] = parts.counts as [number, number, number, number];
-    s.text = TextArena.from(parts.text);
-    s.kinds = Interned.from(parts.kinds);
-    s.actors = Interned.from(parts.actors);
-    s.byId = SlotTable.from((p) => s.pIdHash[p]!, parts.byId);
-    s.byKey = SlotTable.from((p) => s.pKeyHash[p]!, parts.byKey);
-    s.codes = new Map(parts.codes);
-    s.oddIds = new Map(parts.oddIds);
-    return s;
   }
 
   #roomForBookings(n: number): void {

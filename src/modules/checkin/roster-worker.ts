@@ -7,6 +7,7 @@ import pg from 'pg';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from '../../db/database.js';
 import { RosterBuild, type WorkerInput, type WorkerMessage } from './roster-build.js';
+import { storeParts } from './roster-parts.js';
 import { readRosterPages } from './roster.repo.js';
 
 // int8 as numbers, as the service's own pool reads them (src/db/connect.ts).
@@ -44,7 +45,7 @@ try {
   if (stopped || !build) say({ kind: 'stopped' });
   else {
     const { head, store } = build.done();
-    const { parts, transfer } = store.parts();
+    const { parts, transfer } = storeParts(store);
     say({ kind: 'done', head, parts }, transfer);
   }
 } catch (err) {

@@ -51,6 +51,32 @@ export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex'
 
 const ROSTER_KEY = /^[0-9a-f]{64}$/;
 
+/** A check-in or its undo this instance wrote, as the roster takes it in (`applyCheckIns`). */
+export interface RosterChange {
+  registrationId: string;
+  idx: number;
+  at: Date | null;
+  by: string | null;
+}
+
+/** The roster asked for least recently among those `counted`, other than `except`: the first to drop. */
+export function leastRecentlyUsed(
+  rosters: Iterable<EventRoster>,
+  except: EventRoster,
+  counted: (eventId: string) => boolean,
+): EventRoster | undefined {
+  let oldest: EventRoster | undefined;
+  for (const other of rosters) {
+    if (
+      other !== except &&
+      counted(other.eventId) &&
+      (oldest === undefined || other.lastUsed < oldest.lastUsed)
+    )
+      oldest = other;
+  }
+  return oldest;
+}
+
 export class EventRoster {
   accountId = '';
   mode: Mode = 'test';
@@ -182,11 +208,7 @@ export class EventRoster {
    * Takes in this instance's own admits or undos, committed as `version` by transaction `xid`.
    * When the roster stood at the version before (or comes to, by a read), it now stands at this one.
    */
-  applyCheckIns(
-    version: number,
-    xid: number,
-    changes: readonly { registrationId: string; idx: number; at: Date | null; by: string | null }[],
-  ): void {
+  applyCheckIns(version: number, xid: number, changes: readonly RosterChange[]): void {
     const s = this.#store;
     const slots = changes.map((c) => s.slotOf(c.registrationId));
     changes.forEach((c, i) => {

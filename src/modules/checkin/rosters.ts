@@ -25,7 +25,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Database } from '../../db/database.js';
-import { EventRoster } from './roster.js';
+import { EventRoster, leastRecentlyUsed, type RosterChange } from './roster.js';
 import { rosterMetrics } from './roster-metrics.js';
 import { readWhole } from './roster-build.js';
 import { readRoster, watch } from './roster.repo.js';
@@ -34,13 +34,6 @@ import { readRoster, watch } from './roster.repo.js';
 const IDLE_MS = 15 * 60_000;
 
 export type RefreshCause = 'build' | 'change' | 'version';
-
-export interface RosterChange {
-  registrationId: string;
-  idx: number;
-  at: Date | null;
-  by: string | null;
-}
 
 export class DoorRosters {
   /** The pool, the database as a connection of its own (a whole read's worker opens one), the log. */
@@ -261,15 +254,7 @@ export class DoorRosters {
       return;
     }
     while (this.#totalPeople > this.maxPeople) {
-      let oldest: EventRoster | undefined;
-      for (const other of this.#rosters.values()) {
-        if (
-          other !== r &&
-          this.#people.has(other.eventId) &&
-          (oldest === undefined || other.lastUsed < oldest.lastUsed)
-        )
-          oldest = other;
-      }
+      const oldest = leastRecentlyUsed(this.#rosters.values(), r, (id) => this.#people.has(id));
       if (oldest === undefined) break;
       this.metrics.dropped.inc();
       this.deleted(oldest.eventId);

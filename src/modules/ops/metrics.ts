@@ -46,6 +46,27 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     registers: [registry],
   });
 
+  const refresh = databaseGauges(registry, deps);
+
+  return {
+    registry,
+    async text() {
+      await refresh();
+      return registry.metrics();
+    },
+    observe(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+  };
+}
+
+/**
+ * The figures read from the database when scraped (the job queue, webhook failures, the
+ * reconciliation sweep's orders, the pool's use), registered on `registry`; returns their refresh.
+ */
+function databaseGauges(registry: Registry, deps: MetricsDeps): () => Promise<void> {
   const jobsPending = new Gauge({
     name: 'jobs_pending',
     help: 'Jobs waiting to run, by topic',
@@ -93,7 +114,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   });
 
   /** Reads what the database knows, once per scrape, before the text is written. */
-  async function refresh(): Promise<void> {
+  return async function refresh(): Promise<void> {
     const now = deps.clock.now();
     const [stats, failures, outcomes] = await Promise.all([
       topicStats(deps.db),
@@ -115,19 +136,6 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     reconcile.reset();
     for (const r of outcomes)
       reconcile.set({ state: r.open ? 'open' : 'settled', outcome: r.outcome ?? 'none' }, r.n);
-  }
-
-  return {
-    registry,
-    async text() {
-      await refresh();
-      return registry.metrics();
-    },
-    observe(method, route, status, seconds) {
-      const labels = { method, route, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
-    },
   };
 }
 

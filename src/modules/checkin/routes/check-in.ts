@@ -4,7 +4,7 @@ import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { badRequest } from '../../../lib/errors.js';
 import type { CheckinDeps } from '../checkin.service.js';
-import * as checkin from '../checkin.service.js';
+import { scan } from '../scan.service.js';
 import { Status, Params, E } from './ticket-status.js';
 
 const examples: OperationExamples = {
@@ -93,7 +93,7 @@ export const checkIn: Operation<CheckinDeps> = (app, deps) =>
           'invalid_request',
           'body is missing required field "registrationId" (or its alias "qr")',
         );
-      const r = await checkin.scan(deps, keyPrincipal(req), req.params.id, {
+      const r = await scan(deps, keyPrincipal(req), req.params.id, {
         value,
         memberIndex: req.body.memberIndex,
         undo: req.body.undo,

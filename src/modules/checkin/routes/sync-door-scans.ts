@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import type { DoorSyncDeps } from '../door-sync.service.js';
-import * as doorSync from '../door-sync.service.js';
+import * as doorScans from '../door-scans.service.js';
 import { E, Params, DOOR, MAX_SYNC_SCANS, Counts, ScanResult, doorCaller } from './door-api.js';
 
 const examples: OperationExamples = {
@@ -18,6 +18,47 @@ const examples: OperationExamples = {
     },
   },
 };
+
+/** A device's queue of scans, in its order. */
+const SyncBody = Type.Object(
+  {
+    deviceId: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: 'Chosen by the device, stable across its syncs.',
+    }),
+    scans: Type.Array(
+      Type.Object(
+        {
+          seq: Type.Integer({
+            minimum: 0,
+            maximum: 2147483647,
+            description: 'The device’s own increasing number for the scan.',
+          }),
+          ticketId: Type.Optional(
+            Type.String({
+              description:
+                'The QR value as scanned. Whatever it holds, it is answered on its own: one the door cannot read is `refused { reason: invalid_qr }`.',
+            }),
+          ),
+          ticketKey: Type.Optional(
+            Type.String({
+              description:
+                'The roster’s key (sha256 hex) of a person found by name; one the roster does not hold is `refused { reason: ticket_not_found }`.',
+            }),
+          ),
+          memberIndex: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+          action: Type.Union([Type.Literal('admit'), Type.Literal('undo')]),
+          at: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: MAX_SYNC_SCANS },
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const syncDoorScans: Operation<DoorSyncDeps> = (app, deps) =>
   app.post(
@@ -35,45 +76,7 @@ export const syncDoorScans: Operation<DoorSyncDeps> = (app, deps) =>
           `Limits: at most ${MAX_SYNC_SCANS} scans per call and the request body at most 1 MiB (400 or 413 for the whole call beyond; send the rest in order in further calls); \`deviceId\` 1–64 characters of \`A-Za-z0-9_-\`; \`seq\` 0–2147483647; \`memberIndex\` 0–1000. Requests made with one door pass count against \`RATE_LIMIT_PER_MINUTE\` together (429 with \`Retry-After\` beyond it). Every admit is decided by the database (a conditional update, written together with the admits queued beside it), never by an instance’s memory, so two devices, on any instances, never both admit one person, and an undo always finds the admit it undoes.`,
         ].join('\n\n'),
         params: Params,
-        body: Type.Object(
-          {
-            deviceId: Type.String({
-              minLength: 1,
-              maxLength: 64,
-              pattern: '^[A-Za-z0-9_-]+$',
-              description: 'Chosen by the device, stable across its syncs.',
-            }),
-            scans: Type.Array(
-              Type.Object(
-                {
-                  seq: Type.Integer({
-                    minimum: 0,
-                    maximum: 2147483647,
-                    description: 'The device’s own increasing number for the scan.',
-                  }),
-                  ticketId: Type.Optional(
-                    Type.String({
-                      description:
-                        'The QR value as scanned. Whatever it holds, it is answered on its own: one the door cannot read is `refused { reason: invalid_qr }`.',
-                    }),
-                  ),
-                  ticketKey: Type.Optional(
-                    Type.String({
-                      description:
-                        'The roster’s key (sha256 hex) of a person found by name; one the roster does not hold is `refused { reason: ticket_not_found }`.',
-                    }),
-                  ),
-                  memberIndex: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-                  action: Type.Union([Type.Literal('admit'), Type.Literal('undo')]),
-                  at: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
-                },
-                { additionalProperties: false },
-              ),
-              { maxItems: MAX_SYNC_SCANS },
-            ),
-          },
-          { additionalProperties: false },
-        ),
+        body: SyncBody,
         response: {
           200: answer(
             Type.Object({
@@ -88,6 +91,6 @@ export const syncDoorScans: Operation<DoorSyncDeps> = (app, deps) =>
     },
     async (req) => ({
       success: true as const,
-      data: await doorSync.sync(deps, doorCaller(req), req.params.id, req.body),
+      data: await doorScans.sync(deps, doorCaller(req), req.params.id, req.body),
     }),
   );
