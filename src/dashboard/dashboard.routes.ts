@@ -8,7 +8,9 @@ import { forbidden } from '../lib/errors.js';
 import { parseForm, type FormBody } from './form.js';
 import { backTo, pageContext, pathOf, sentence } from './page-context.js';
 import { accountPages } from './pages/account.routes.js';
+import { accountSettingsPages } from './pages/account-settings.routes.js';
 import { eventPages } from './pages/events.routes.js';
+import { eventSetupPages } from './pages/event-setup.routes.js';
 import { exportPages } from './pages/exports.routes.js';
 import { waitlistPages } from './pages/waitlist.routes.js';
 import { moneyPages } from './pages/money.routes.js';
@@ -137,7 +139,9 @@ export const dashboardRoutes =
     // The pages, in one encapsulation context with the hooks and error handler above.
     const ctx = pageContext(deps);
     accountPages(app, ctx);
+    accountSettingsPages(app, ctx);
     eventPages(app, ctx);
+    eventSetupPages(app, ctx);
     waitlistPages(app, ctx);
     registrationPages(app, ctx);
     exportPages(app, ctx);

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sendCsv } from '../../modules/exports/csv-reply.js';
 import * as exportsService from '../../modules/exports/exports.service.js';
+import { gstDocumentsCsv } from '../../modules/exports/gst-documents.service.js';
 import { PAGE, type IdParams, type PageContext } from '../page-context.js';
 
 const STATUSES = new Set(['pending', 'confirmed', 'cancelled', 'refunded']);
@@ -70,7 +71,7 @@ export function exportPages(app: FastifyInstance, ctx: PageContext): void {
     async (req, reply) =>
       sendCsv(
         reply,
-        await exportsService.gstDocumentsCsv(exportDeps, org(req), {
+        await gstDocumentsCsv(exportDeps, org(req), {
           from: given(req.query.from),
           to: given(req.query.to),
         }),

@@ -102,8 +102,6 @@ export function registrationDetail(
   },
 ): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}/registrations/${encodeURIComponent(r.id)}`;
-  const act = (action: string, label: string, confirm: string, cls = '') =>
-    html`<form method="post" action="${base}/${action}" data-confirm="${confirm}">${csrfField(csrf)}<button${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
   return html`${eventTabs(e, 'registrations')}
 <section class="card" aria-labelledby="reg-h"><h2 id="reg-h">${r.name}</h2>
 <dl class="facts">
@@ -136,7 +134,15 @@ ${
     : html`<p class="muted">Nothing recorded yet.</p>`
 }
 </section>
-<section class="card" aria-labelledby="act-h"><h2 id="act-h">Actions</h2>
+${registrationActions(csrf, r, base)}
+<p><a href="/dashboard/events/${encodeURIComponent(e.id)}/registrations">← All registrations</a></p>`;
+}
+
+/** The registration's actions: approve or reject, refund, cancel, transfer (`base` is its page's path). */
+function registrationActions(csrf: string, r: RegistrationView, base: string): Html {
+  const act = (action: string, label: string, confirm: string, cls = '') =>
+    html`<form method="post" action="${base}/${action}" data-confirm="${confirm}">${csrfField(csrf)}<button${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
+  return html`<section class="card" aria-labelledby="act-h"><h2 id="act-h">Actions</h2>
 <div class="actions">
 ${r.status === 'pending' && r.pendingReason === 'approval' ? html`${act('approve', 'Approve', 'Approve this registration?')}${act('reject', 'Reject', 'Reject this registration?', 'secondary')}` : ''}
 ${r.status === 'confirmed' && r.amount > 0 ? act('refund', 'Refund', `Refund ${rupees(r.amount - r.refunded)}, all that is left, and free the seats?`, 'danger') : ''}
@@ -153,8 +159,7 @@ ${
 <p class="hint">A new ticket is mailed to them; the old QR code stops working.</p></form>`
     : ''
 }
-</section>
-<p><a href="/dashboard/events/${encodeURIComponent(e.id)}/registrations">← All registrations</a></p>`;
+</section>`;
 }
 
 export interface BroadcastForm {

@@ -118,24 +118,7 @@ export async function broadcast(
   input: BroadcastInput,
   actor?: audit.AuditActor,
 ) {
-  const subject = input.subject.trim();
-  if (subject === '') throw badRequest('invalid_subject', 'subject must not be empty');
-  if (input.message.trim() === '') throw badRequest('invalid_message', 'message must not be empty');
-  let trackIndex: number | undefined;
-  if (input.subEventId !== undefined) {
-    trackIndex = parseTrackIndex(input.subEventId, 'subEventId');
-    if (!event.tracks[trackIndex]) throw notFound(`no track at index ${trackIndex}`, 'track_not_found');
-  }
-  const list = await recipients(deps.db, event, input.audience ?? 'confirmed', trackIndex);
-  if (list.length > deps.maxRecipients) {
-    throw appError(
-      'too_many_recipients',
-      `this audience has ${list.length} recipients; one broadcast may reach at most ${deps.maxRecipients}`,
-      {
-        recipientCount: list.length,
-      },
-    );
-  }
+  const { subject, trackIndex, list } = await audienceOf(deps, event, input);
   if (input.dryRun !== false) {
     return {
       dryRun: true as const,
@@ -143,21 +126,7 @@ export async function broadcast(
       sampleRecipients: list.slice(0, 5).map((r) => ({ name: r.name, email: r.email })),
     };
   }
-  if (input.confirmedRecipientCount === undefined) {
-    throw badRequest(
-      'confirmation_required',
-      'a send needs confirmedRecipientCount: the recipientCount of a preview',
-    );
-  }
-  if (input.confirmedRecipientCount !== list.length) {
-    throw conflict(
-      'audience_changed',
-      `the audience moved: it has ${list.length} recipients now, not ${input.confirmedRecipientCount}; preview again`,
-      {
-        recipientCount: list.length,
-      },
-    );
-  }
+  confirmCount(input, list.length);
   const audience = input.audience ?? 'confirmed';
   const broadcastId = broadcastIdFor(event.id, {
     audience,
@@ -238,6 +207,46 @@ export async function broadcast(
     recipientCount: list.length,
     broadcastId,
   };
+}
+
+/** The broadcast's subject, track and recipients, checked: a subject, a message, an existing track, not too many. */
+async function audienceOf(deps: BroadcastDeps, event: EventRow, input: BroadcastInput) {
+  const subject = input.subject.trim();
+  if (subject === '') throw badRequest('invalid_subject', 'subject must not be empty');
+  if (input.message.trim() === '') throw badRequest('invalid_message', 'message must not be empty');
+  let trackIndex: number | undefined;
+  if (input.subEventId !== undefined) {
+    trackIndex = parseTrackIndex(input.subEventId, 'subEventId');
+    if (!event.tracks[trackIndex]) throw notFound(`no track at index ${trackIndex}`, 'track_not_found');
+  }
+  const list = await recipients(deps.db, event, input.audience ?? 'confirmed', trackIndex);
+  if (list.length > deps.maxRecipients) {
+    throw appError(
+      'too_many_recipients',
+      `this audience has ${list.length} recipients; one broadcast may reach at most ${deps.maxRecipients}`,
+      {
+        recipientCount: list.length,
+      },
+    );
+  }
+  return { subject, trackIndex, list };
+}
+
+/** A send repeats the recipient count of the preview it follows: the audience must not have moved since. */
+function confirmCount(input: BroadcastInput, recipientCount: number): void {
+  if (input.confirmedRecipientCount === undefined) {
+    throw badRequest(
+      'confirmation_required',
+      'a send needs confirmedRecipientCount: the recipientCount of a preview',
+    );
+  }
+  if (input.confirmedRecipientCount !== recipientCount) {
+    throw conflict(
+      'audience_changed',
+      `the audience moved: it has ${recipientCount} recipients now, not ${input.confirmedRecipientCount}; preview again`,
+      { recipientCount },
+    );
+  }
 }
 
 export interface BroadcastMailDeps {

@@ -141,7 +141,37 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
   };
   const ics = calendarFile(entry, input);
   const google = googleCalendarUrl(entry, input.timeZone);
-  const text = [
+  const parts: TicketMailParts = { intro, lines, ics, google, signOff };
+  const text = ticketMailText(input, parts);
+  const subject = `Your ticket: ${input.event.title}`;
+  const html = ticketMailHtml(input, parts, subject, cid);
+  const attachments = ticketMailAttachments(input, png, cid, ics);
+  return {
+    to: input.holder.email,
+    subject,
+    text,
+    html,
+    attachments,
+    fromName: input.sender?.name,
+    replyTo: input.sender?.replyTo,
+  };
+}
+
+/** What the text and HTML bodies of the ticket mail share. */
+interface TicketMailParts {
+  intro: string;
+  lines: ReturnType<typeof detailLines>;
+  ics: ReturnType<typeof calendarFile>;
+  google: ReturnType<typeof googleCalendarUrl>;
+  signOff: string | undefined;
+}
+
+/** The ticket mail's plain text body. */
+function ticketMailText(
+  input: TicketMailInput,
+  { intro, lines, ics, google, signOff }: TicketMailParts,
+): string {
+  return [
     `Hello ${input.holder.name},`,
     '',
     intro,
@@ -163,9 +193,17 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
       : []),
     signOff ? `\n${signOff}` : '',
   ].join('\n');
+}
+
+/** The ticket mail's HTML body, its QR code shown from the attachment `cid`. */
+function ticketMailHtml(
+  input: TicketMailInput,
+  { intro, lines, ics, google, signOff }: TicketMailParts,
+  subject: string,
+  cid: string,
+): string {
   const link = (href: string, label: string) => `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
-  const subject = `Your ticket: ${input.event.title}`;
-  const html = mailHtml(
+  return mailHtml(
     subject,
     `<p>Hello ${escapeHtml(input.holder.name)},</p>
 <p>${escapeHtml(intro)}</p>
@@ -178,6 +216,15 @@ ${input.wallet?.googleWallet ? `<p>${link(input.wallet.googleWallet, 'Save to Go
 ${ics ? `<p>Add it to your calendar: open the attached event.ics${google ? `, or ${link(google, 'add it to Google Calendar')}` : ''}.</p>` : ''}
 ${signOff ? `<p>${escapeHtml(signOff)}</p>` : ''}`,
   );
+}
+
+/** The ticket mail's attachments: the QR code, the invoice if any, the calendar file if any. */
+function ticketMailAttachments(
+  input: TicketMailInput,
+  png: Buffer,
+  cid: string,
+  ics: TicketMailParts['ics'],
+): MailAttachment[] {
   const attachments: MailAttachment[] = [
     { filename: `ticket-${input.ticketId}.png`, content: png, contentType: 'image/png', cid },
   ];
@@ -193,13 +240,5 @@ ${signOff ? `<p>${escapeHtml(signOff)}</p>` : ''}`,
       content: Buffer.from(ics, 'utf8'),
       contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
     });
-  return {
-    to: input.holder.email,
-    subject,
-    text,
-    html,
-    attachments,
-    fromName: input.sender?.name,
-    replyTo: input.sender?.replyTo,
-  };
+  return attachments;
 }

@@ -58,21 +58,7 @@ export async function sendTicketJobs(
   deps: TicketJobDeps,
   jobs: readonly { payload: { attendeeId: string; passedOnBy?: string } }[],
 ): Promise<unknown[]> {
-  const holders = await deps.ticketHolders(jobs.map((j) => j.payload.attendeeId));
-  const events = new Map(
-    (await findEventsById(deps.db, [...new Set([...holders.values()].map((h) => h.booking.event_id))])).map(
-      (e) => [e.id, e],
-    ),
-  );
-  const senders = await mailSendersOf(
-    deps.db,
-    [...events.values()].map((e) => e.account_id),
-  );
-  // The primary's mail carries the booking's tax invoice (or bill of supply), when it has one.
-  const invoices = await saleDocumentsOf(
-    deps.db,
-    [...holders.values()].filter((h) => h.attendee.idx === 0).map((h) => h.booking.id),
-  );
+  const { holders, events, senders, invoices } = await batchContext(deps, jobs);
   const outcomes: unknown[] = jobs.map(() => undefined);
   const kept: { index: number; mail: SandboxMail }[] = [];
   const sends: Promise<void>[] = [];
@@ -121,17 +107,48 @@ export async function sendTicketJobs(
     }
   }
   await Promise.all(sends);
-  if (kept.length > 0) {
-    try {
-      await recordSandboxMail(
-        deps.db,
-        kept.map((k) => k.mail),
-      );
-    } catch (err) {
-      for (const k of kept) outcomes[k.index] = err;
-    }
-  }
+  await keepSandboxCopies(deps, kept, outcomes);
   return outcomes;
+}
+
+/** What a batch of ticket mails needs: the holders, their events, the organisers' senders, the invoices. */
+async function batchContext(
+  deps: TicketJobDeps,
+  jobs: readonly { payload: { attendeeId: string; passedOnBy?: string } }[],
+) {
+  const holders = await deps.ticketHolders(jobs.map((j) => j.payload.attendeeId));
+  const events = new Map(
+    (await findEventsById(deps.db, [...new Set([...holders.values()].map((h) => h.booking.event_id))])).map(
+      (e) => [e.id, e],
+    ),
+  );
+  const senders = await mailSendersOf(
+    deps.db,
+    [...events.values()].map((e) => e.account_id),
+  );
+  // The primary's mail carries the booking's tax invoice (or bill of supply), when it has one.
+  const invoices = await saleDocumentsOf(
+    deps.db,
+    [...holders.values()].filter((h) => h.attendee.idx === 0).map((h) => h.booking.id),
+  );
+  return { holders, events, senders, invoices };
+}
+
+/** Keeps the test-mode copies in one insert; its failure is the outcome of each of their jobs. */
+async function keepSandboxCopies(
+  deps: TicketJobDeps,
+  kept: readonly { index: number; mail: SandboxMail }[],
+  outcomes: unknown[],
+): Promise<void> {
+  if (kept.length === 0) return;
+  try {
+    await recordSandboxMail(
+      deps.db,
+      kept.map((k) => k.mail),
+    );
+  } catch (err) {
+    for (const k of kept) outcomes[k.index] = err;
+  }
 }
 
 type EventRow = Awaited<ReturnType<typeof findEventsById>>[number];

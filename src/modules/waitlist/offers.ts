@@ -40,20 +40,7 @@ export async function offerSeats(
   eventId: string,
 ): Promise<EntryRow[]> {
   if ((await repo.firstWaiting(trx, eventId, 1)).length === 0) return [];
-  const counters = await events.lockSeatCounters(trx, eventId);
-  const waiting = await repo.firstWaiting(trx, eventId, PASS);
-  const room = (scope: string) => {
-    const c = counters.get(scope);
-    return c !== undefined && (c.capacity === 0 || c.taken + 1 <= c.capacity);
-  };
-  const chosen: EntryRow[] = [];
-  for (const entry of waiting) {
-    if (!room(events.EVENT_SCOPE)) break;
-    const scopes = entryScopes(entry);
-    if (!scopes.every(room)) continue;
-    for (const s of scopes) counters.get(s)!.taken++;
-    chosen.push(entry);
-  }
+  const chosen = await chooseEntries(trx, eventId);
   if (chosen.length === 0) return [];
   for (const entry of chosen) {
     if (!(await events.claimSeats(trx, eventId, entryScopes(entry), 1)))
@@ -93,6 +80,39 @@ export async function offerSeats(
     deps,
     offered.map((e) => jobRow(deps, offerMailJob, { entryId: e.id })),
   );
+  await announceOffers(trx, deps, event, offered);
+  return offered;
+}
+
+/**
+ * The waiting entries that fit, in order, under the seat counters' lock: each takes a seat of
+ * the event and of its track or day, and an entry that does not fit lets the next ones try.
+ */
+async function chooseEntries(trx: Transaction<Database>, eventId: string): Promise<EntryRow[]> {
+  const counters = await events.lockSeatCounters(trx, eventId);
+  const waiting = await repo.firstWaiting(trx, eventId, PASS);
+  const room = (scope: string) => {
+    const c = counters.get(scope);
+    return c !== undefined && (c.capacity === 0 || c.taken + 1 <= c.capacity);
+  };
+  const chosen: EntryRow[] = [];
+  for (const entry of waiting) {
+    if (!room(events.EVENT_SCOPE)) break;
+    const scopes = entryScopes(entry);
+    if (!scopes.every(room)) continue;
+    for (const s of scopes) counters.get(s)!.taken++;
+    chosen.push(entry);
+  }
+  return chosen;
+}
+
+/** A `waitlist.offered` webhook for each entry offered a seat. */
+async function announceOffers(
+  trx: Transaction<Database>,
+  deps: OfferDeps,
+  event: NonNullable<Awaited<ReturnType<typeof events.findEvent>>>,
+  offered: readonly EntryRow[],
+): Promise<void> {
   for (const e of offered) {
     await webhooks.emit(trx, deps, {
       accountId: event.account_id,
@@ -111,7 +131,6 @@ export async function offerSeats(
       },
     });
   }
-  return offered;
 }
 
 /**

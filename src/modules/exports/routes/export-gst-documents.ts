@@ -4,6 +4,7 @@ import type { Operation } from '../../../http/operation.js';
 import { sendCsv } from '../csv-reply.js';
 import { gstDocumentsExport } from '../exports.schemas.js';
 import * as exportsService from '../exports.service.js';
+import { gstDocumentsCsv } from '../gst-documents.service.js';
 
 const examples: OperationExamples = {
   params: { from: '2026-11-01', to: '2026-12-31' },
@@ -23,6 +24,5 @@ export const exportGstDocuments: Operation<exportsService.ExportDeps> = (app, de
       config: { auth: FULL_ONLY, examples },
       schema: { ...gstDocumentsExport, operationId: 'exportGstDocuments' },
     },
-    async (req, reply) =>
-      sendCsv(reply, await exportsService.gstDocumentsCsv(deps, keyPrincipal(req), req.query)),
+    async (req, reply) => sendCsv(reply, await gstDocumentsCsv(deps, keyPrincipal(req), req.query)),
   );
