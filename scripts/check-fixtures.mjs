@@ -10,8 +10,8 @@
 // - `foreign-table`: a query on a table another module owns (the owners of scripts/check-ownership.mjs),
 //   from a test folder that is not that module's (read or seed it through a named fixture in
 //   test/helpers/ instead). A folder named after no module (concurrency/, security/ …) owns no table.
-// A finding on the line after a `// fixture-exception: <why>` comment is the test's own subject
-// (a test of that very call), and is not counted.
+// A finding in the statement after a `// fixture-exception: <why>` comment is the test's own
+// subject (a test of that very call), and is not counted.
 // It reads the text (a test file is our own code, written one way), not the syntax tree.
 // Usage: node scripts/check-fixtures.mjs [root]   (one line per finding; exit 1 when any)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -57,8 +57,23 @@ function testFiles(dir) {
 
 const lineOf = (text, index) => text.slice(0, index).split('\n').length;
 
-/** Whether the line before `line` (1-based) is a `// fixture-exception: <why>` comment. */
-const excepted = (lines, line) => /\/\/ fixture-exception: \S/.test(lines[line - 2] ?? '');
+/**
+ * The lines (1-based) each `// fixture-exception: <why>` comment covers: the statement after it,
+ * to the line that ends it with `;` (or the one line after it when that line is an array's element
+ * or an argument, ending with `,`), however the formatter broke it.
+ */
+function exceptedLines(lines) {
+  const covered = new Set();
+  lines.forEach((text, i) => {
+    if (!/\/\/ fixture-exception: \S/.test(text)) return;
+    for (let j = i + 1; j < lines.length; j++) {
+      covered.add(j + 1);
+      const t = lines[j].trimEnd();
+      if (t.endsWith(';') || (j === i + 1 && t.endsWith(','))) break;
+    }
+  });
+  return covered;
+}
 
 /** Every finding under `root`/test, as `file:line: rule: what`. */
 export function checkFixtures(root = REPO_ROOT, owners = OWNERS) {
@@ -67,10 +82,10 @@ export function checkFixtures(root = REPO_ROOT, owners = OWNERS) {
     const file = relative(root, path).split(sep).join('/');
     const dir = file.split('/')[1];
     const text = readFileSync(path, 'utf8');
-    const lines = text.split('\n');
+    const covered = exceptedLines(text.split('\n'));
     const add = (index, what) => {
       const line = lineOf(text, index);
-      if (!excepted(lines, line)) findings.push(`${file}:${line}: ${what}`);
+      if (!covered.has(line)) findings.push(`${file}:${line}: ${what}`);
     };
     for (const { rule, pattern, applies } of RULES) {
       if (!applies(dir, file)) continue;

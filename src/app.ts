@@ -1,7 +1,6 @@
 // buildApp(deps): the HTTP surface. Registers modules, the auth hook and the error
 // handler. Reads no environment and does not listen.
 import swagger from '@fastify/swagger';
-import { EXAMPLES } from './openapi/examples.js';
 import type { OperationExamples } from './http/examples.js';
 import { openApiOptions } from './openapi/document.js';
 import { decorateSchema } from './openapi/route-docs.js';
@@ -194,8 +193,8 @@ function watchRoutes(app: App) {
   const known = FindMyWay();
   const noop = () => {};
   const rules = new Map<string, AuthRule>();
-  // Each operation's examples: its route's own (config.examples), else the table's.
-  const examples = new Map<string, OperationExamples>(Object.entries(EXAMPLES));
+  // Each operation's examples, from its route's own config.examples.
+  const examples = new Map<string, OperationExamples>();
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {

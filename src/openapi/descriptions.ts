@@ -1,15 +1,8 @@
-// Descriptions the document must carry on every operation and every answer, kept in one place
-// so route files need not repeat them: an operation's description where its route gives none,
-// each success answer's, and a sentence per error status. A route's own text always wins.
-// Nothing here is guessed at run time: an operation or success answer missing from these
-// tables keeps Fastify's "Default Response" and test/openapi/validators.test.ts names it.
+// The sentence per error status the document carries on every error answer whose route gives
+// none (each operation's own description and success answers' texts are beside its route, in
+// its file under routes/). Nothing here is guessed at run time: a success answer without a text
+// keeps Fastify's "Default Response" and test/openapi/validators.test.ts names it.
 type Json = Record<string, unknown>;
-
-/** operationId → description, for routes whose schema gives none. */
-export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {};
-
-/** `operationId status` → description of a success answer whose route gives none. */
-export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {};
 
 /** status → what an error answer of that status means, for answers whose route gives no description. */
 export const STATUS_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -46,18 +39,14 @@ export function contactFor(mailFrom: string, baseUrl: string): Json {
     : { name: 'API support', url: baseUrl };
 }
 
-/** Fills in every operation's and answer's description from the tables above. */
+/** Fills in each error answer's description from the status table above. */
 export function describeOperations(doc: Json): void {
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
     for (const [method, op] of Object.entries(item as Record<string, Json>)) {
       if (!METHODS.has(method) || !op || typeof op !== 'object') continue;
-      const id = String(op.operationId ?? '');
-      if (!op.description && OPERATION_DESCRIPTIONS[id]) op.description = OPERATION_DESCRIPTIONS[id];
       for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
         if (response.description && response.description !== DEFAULT) continue;
-        const text =
-          RESPONSE_DESCRIPTIONS[`${id} ${status}`] ??
-          (status.startsWith('2') ? undefined : STATUS_DESCRIPTIONS[status]);
+        const text = status.startsWith('2') ? undefined : STATUS_DESCRIPTIONS[status];
         if (text) response.description = text;
       }
     }

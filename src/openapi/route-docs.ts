@@ -1,11 +1,9 @@
-// What every route's OpenAPI entry must say, filled in as the route is added: its operationId
-// (the route's own, else the table's; a documented route with neither stops the service from
-// starting, so no path-shaped name reaches the document),
-// its security, the Idempotency-Key header of the API's POSTs, and its error answers.
+// What every route's OpenAPI entry must say, filled in as the route is added: a documented route
+// without its own operationId stops the service from starting (so no path-shaped name reaches
+// the document); then its security, the Idempotency-Key header of the API's POSTs, and its error answers.
 import type { AuthRule } from '../http/auth.js';
 import { errorResponses } from '../http/schemas.js';
 import { IDEMPOTENCY_HEADER } from '../modules/idempotency/idempotency.hooks.js';
-import { operationIdFor } from './operation-ids.js';
 
 /** Fills in what every route's OpenAPI entry must say: security and error answers. */
 export function decorateSchema(route: {
@@ -39,10 +37,8 @@ export function decorateSchema(route: {
     };
   }
   const method = Array.isArray(route.method) ? route.method[0]! : route.method;
-  const named = operationIdFor(method, route.url, schema.operationId);
-  if (named === undefined)
+  if (schema.operationId === undefined)
     throw new Error(`${method} ${route.url} has no operationId: give its schema one (src/http/operation.ts)`);
-  schema.operationId = named;
   const statuses = new Set<number>([500]);
   // The gateway's notifications are limited by their bad signatures only (and static assets not at all).
   if (!(rule?.kind === 'public' && rule.rateLimit === false)) statuses.add(429);

@@ -59,6 +59,20 @@ describe('each rule fires on a planted test file', () => {
     assert.deepEqual(planted('test/x/a.test.ts', split), ['test/x/a.test.ts:2: foreign-table: jobs (jobs)']);
   });
 
+  test('a marked exception covers its statement however it is broken, and nothing after it', () => {
+    const text = [
+      "// fixture-exception: another account's refusal is the subject",
+      'const r = await api(',
+      "  'POST',",
+      "  '/api/v1/sandbox/payments',",
+      '  { orderId },',
+      ');',
+      "await api('POST', '/api/v1/sandbox/payments', { orderId });",
+      '',
+    ].join('\n');
+    assert.deepEqual(planted('test/x/a.test.ts', text), ['test/x/a.test.ts:7: inline-payment']);
+  });
+
   test('a marked exception is the test’s own subject and is not counted', () => {
     const text =
       "// fixture-exception: the endpoint's own refusal is the subject\nawait api('POST', '/api/v1/sandbox/payments', { orderId }, other.key);\n";

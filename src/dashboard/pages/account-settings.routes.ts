@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { sessionPrincipal } from '../../http/auth.js';
+import { EX, type OperationExamples } from '../../http/examples.js';
 import { AppError } from '../../lib/errors.js';
 import * as passwords from '../../modules/accounts/password-changes.js';
 import * as sessions from '../sessions.js';
@@ -11,6 +12,15 @@ import { gstSettingsCard } from '../views/gst.js';
 import { gstDocumentsDownload } from '../views/exports.js';
 import { accountPage, forgotPage, loginPage, resetPage } from '../views/account.js';
 import { backTo, PAGE, PUBLIC_PAGE, sentence, type PageContext } from '../page-context.js';
+
+/** The reset link's examples in the OpenAPI document. */
+const RESET_LINK_EXAMPLES: OperationExamples = {
+  params: { token: EX.resetToken },
+  responses: {
+    '200':
+      '<!doctype html><html lang="en-IN"><head><title>Set a new password</title></head><body><form method="post">…</form></body></html>',
+  },
+};
 
 export function accountSettingsPages(app: FastifyInstance, ctx: PageContext): void {
   const { deps, html, show, done, form, org, preSession } = ctx;
@@ -41,8 +51,9 @@ export function accountSettingsPages(app: FastifyInstance, ctx: PageContext): vo
   app.get<{ Querystring: { token?: string } }>(
     '/auth/password/reset',
     {
-      config: { auth: { kind: 'public' } },
+      config: { auth: { kind: 'public' }, examples: RESET_LINK_EXAMPLES },
       schema: {
+        operationId: 'openPasswordResetLink',
         tags: ['dashboard'],
         summary: 'Open the password reset link (HTML form; changes nothing)',
         description:
