@@ -101,6 +101,7 @@ describe('seating plans', () => {
     assert.match(dup.body.error, /S-A-1 appears twice/);
     for (const body of [
       { name: 'No seats', grid: { sections: [] } },
+      { name: 'Too many', grid: { sections: [{ name: 'S', rows: 200, seatsPerRow: 500, category: 'G' }] } },
       { name: 'Both', grid, layout: { seats: [twice] } },
       { name: '', grid },
       { name: 'Row I', grid: { sections: [{ ...grid.sections[0], firstRow: 'I' }] } },

@@ -84,6 +84,16 @@ describe('the grid generator', () => {
     );
   });
 
+  it('refuses a grid over the seat limit before making any seat', () => {
+    const huge = Array.from({ length: 50 }, (_, i) => ({
+      name: `S${i}`,
+      rows: 200,
+      seatsPerRow: 500,
+      category: 'G',
+    }));
+    assert.throws(() => generatePlan(huge), /at most 60000 seats; this grid makes 5000000/);
+  });
+
   it('refuses a plan with no seats, twice the same seat, or a seat without a place', () => {
     assert.throws(() => checkLayout({ stage: { x: 0, y: 0 }, seats: [] }), PlanError);
     const seat = generatePlan([{ name: 'S', rows: 1, seatsPerRow: 1, category: 'G' }]).seats[0]!;

@@ -73,6 +73,10 @@ export function generatePlan(
   sections: readonly GridSection[],
   stage?: { x: number; y: number },
 ): SeatingPlanLayout {
+  // Counted before any seat is made: a grid of thousands of rows is refused, not built.
+  const total = sections.reduce((n, s) => n + Math.max(0, s.rows) * Math.max(0, s.seatsPerRow), 0);
+  if (total > MAX_SEATS)
+    throw new PlanError(`a plan holds at most ${MAX_SEATS} seats; this grid makes ${total}`);
   const seats: Seat[] = [];
   for (const s of sections) {
     if (s.rows < 1 || s.seatsPerRow < 1)
