@@ -103,7 +103,7 @@ export const Layout = Type.Object(
 );
 
 export const SOURCE_RULES =
-  'A plan is made from `grid` (sections of rows × seats: row letters without I and O, aisles after given seat numbers, seat 1 at the left or right, straight or curved rows) or from `layout` (the seats themselves, as imported or as read and edited). `stage` defaults to the middle in front of the first row, at the smallest `y`: best available counts nearness from it. At most 60,000 seats; seat ids must be unique. Plans belong to the account: its test and live keys see the same plans.';
+  'A plan is made from `grid` (sections of rows × seats: row letters without I and O, aisles after given seat numbers, seat 1 at the left or right, straight or curved rows) or from `layout` (the seats themselves, as imported or as read and edited). `stage` defaults to the middle in front of the first row, at the smallest `y`: best available counts nearness from it. At most 60,000 seats; seat ids must be unique. A `layout` travels in one request body of at most 1 MiB, some 7,000 seats (413 `payload_too_large` above it); a larger plan is made from `grid`, and cannot yet be edited seat by seat through `layout`. Plans belong to the account: its test and live keys see the same plans.';
 
 export const PlanSummary = Type.Object({
   id: Type.String(),
