@@ -3,7 +3,8 @@ import { FULL_ONLY, keyPrincipal } from '../../../http/auth.js';
 import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import type { EventDeps } from '../events.deps.js';
-import { Track, TrackInput } from '../events.schemas.js';
+import { TrackInput } from '../events.schemas.js';
+import { Track } from '../event-answers.schemas.js';
 import * as tracks from '../tracks.service.js';
 import { IdParams, ownershipErrors, present } from './event.js';
 

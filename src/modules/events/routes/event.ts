@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { presentEvent } from '../events.present.js';
 import * as events from '../events.service.js';
-import { Event } from '../events.schemas.js';
+import { Event } from '../event-answers.schemas.js';
 import type { EventDeps } from '../events.deps.js';
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });

@@ -2,7 +2,7 @@ import { FULL_ONLY, keyPrincipal } from '../../../http/auth.js';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import type { EventDeps } from '../events.deps.js';
-import { Analytics } from '../events.schemas.js';
+import { Analytics } from '../event-answers.schemas.js';
 import * as events from '../events.service.js';
 import { IdParams, ownershipErrors } from './event.js';
 

@@ -3,7 +3,7 @@ import { ANY_KEY, keyPrincipal } from '../../../http/auth.js';
 import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import type { EventDeps } from '../events.deps.js';
-import { Availability } from '../events.schemas.js';
+import { Availability } from '../event-answers.schemas.js';
 import * as events from '../events.service.js';
 import { IdParams, ownershipErrors } from './event.js';
 

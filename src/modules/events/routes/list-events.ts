@@ -4,7 +4,7 @@ import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { PageFields, PageQuery, parseLimit } from '../../../http/paging.js';
 import type { EventDeps } from '../events.deps.js';
-import { Event } from '../events.schemas.js';
+import { Event } from '../event-answers.schemas.js';
 import * as events from '../events.service.js';
 
 const examples: OperationExamples = {

@@ -1,0 +1,99 @@
+// Changing an event: its fields, and publishing it (live events need the grant and, when paid,
+// live payments), with its seat counters and the audit entry in one transaction.
+import type { KeyPrincipal } from '../../http/auth.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import * as audit from '../audit/audit.service.js';
+import { loadOwnedEvent } from './event-access.js';
+import { eventFacts, isPaid, jsonOrNull, rowPrices } from './event-facts.js';
+import type { EventDeps } from './events.deps.js';
+import { applyInput, refuseDateField, type EventInput } from './events.input.js';
+import * as repo from './events.repo.js';
+import type { EventRow } from './events.repo.js';
+import { syncSeatCounters } from './seats.service.js';
+
+export async function patchEvent(
+  deps: EventDeps,
+  p: KeyPrincipal,
+  id: string,
+  input: EventInput,
+): Promise<EventRow> {
+  refuseDateField(input);
+  const row = await loadOwnedEvent(deps.db, p, id);
+  const fields = applyInput(
+    {
+      title: row.title,
+      description: row.description,
+      start_date: row.start_date,
+      start_at: row.start_at,
+      end_date: row.end_date,
+      location: row.location,
+      capacity: row.capacity,
+      price_paise: Number(row.price_paise),
+      max_team_size: row.max_team_size,
+      requires_approval: row.requires_approval,
+      custom_fields: row.custom_fields,
+      special_prices: row.special_prices,
+      tracks: row.tracks,
+      tax_category: row.tax_category,
+      supplier_gstin: row.supplier_gstin,
+      sac: row.sac,
+      venue_state: row.venue_state,
+      waitlist: row.waitlist,
+      self_service: row.self_service,
+      whole_event_option: row.whole_event_option,
+    },
+    input,
+  );
+  const publishing = input.status === 'published' && row.status !== 'published';
+  // Test events are never public, so they publish without the grant (docs/decisions/17-the-organisers-office.md).
+  if (publishing && row.mode === 'live' && !(await deps.canPublish(p.userId))) {
+    throw forbidden(
+      'organiser_access_required',
+      'publishing a live event needs organiser access on this account (canPublish is false): ask for it with “Request publishing access” on the dashboard; test events publish without it',
+    );
+  }
+  // A paid live event on sale must be payable: refused while the service takes no live payments,
+  // whether it is being published or a published event is being made paid.
+  const published = (input.status ?? row.status) === 'published';
+  if (
+    published &&
+    row.mode === 'live' &&
+    !deps.livePayments &&
+    isPaid(fields) &&
+    (publishing || !isPaid(rowPrices(row)))
+  ) {
+    throw conflict(
+      'payments_not_configured',
+      'a paid live event can be published only once this service takes live payments, which it does not yet; free and test events publish meanwhile',
+    );
+  }
+  const updated = await deps.db.transaction().execute(async (trx) => {
+    const u = await repo.updateEvent(trx, id, {
+      ...fields,
+      custom_fields: JSON.stringify(fields.custom_fields),
+      special_prices: JSON.stringify(fields.special_prices),
+      tracks: JSON.stringify(fields.tracks),
+      waitlist: jsonOrNull(fields.waitlist),
+      self_service: jsonOrNull(fields.self_service),
+      status: input.status ?? row.status,
+      updated_at: deps.clock.now(),
+    });
+    if (u) {
+      await syncSeatCounters(trx, id, u, (t) => deps.waitlist.seatsFreed(t, id));
+      const change = audit.changedFields(eventFacts(row), eventFacts(u));
+      const action =
+        u.status === 'published' && row.status !== 'published' ? 'event.publish' : 'event.update';
+      await audit.recordChange(trx, deps, {
+        accountId: row.account_id,
+        mode: row.mode,
+        actor: audit.actorOfKey(p),
+        action,
+        target: { type: 'event', id },
+        ...change,
+      });
+    }
+    return u;
+  });
+  if (!updated) throw notFound('no such event', 'event_not_found');
+  return updated;
+}
