@@ -76,6 +76,12 @@ export function operations(client: Client<paths>) {
     getSeatingPlan: (...init: Init<paths['/api/v1/seating-plans/{id}'], 'get'>) => client.GET('/api/v1/seating-plans/{id}', ...(init as [MaybeOptionalInit<paths['/api/v1/seating-plans/{id}'], 'get'>])),
     /** Rename a seating plan or replace its seats (`PUT /api/v1/seating-plans/{id}`) */
     updateSeatingPlan: (...init: Init<paths['/api/v1/seating-plans/{id}'], 'put'>) => client.PUT('/api/v1/seating-plans/{id}', ...(init as [MaybeOptionalInit<paths['/api/v1/seating-plans/{id}'], 'put'>])),
+    /** Every seat of a seated event with its status now (`GET /api/v1/events/{id}/seats`) */
+    listEventSeats: (...init: Init<paths['/api/v1/events/{id}/seats'], 'get'>) => client.GET('/api/v1/events/{id}/seats', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats'], 'get'>])),
+    /** Hold seats of a seated event: the ones chosen, or the best available (`POST /api/v1/events/{id}/seats/hold`) */
+    holdSeats: (...init: Init<paths['/api/v1/events/{id}/seats/hold'], 'post'>) => client.POST('/api/v1/events/{id}/seats/hold', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats/hold'], 'post'>])),
+    /** Let go of held seats (`DELETE /api/v1/events/{id}/seats/hold/{holdToken}`) */
+    releaseSeatHold: (...init: Init<paths['/api/v1/events/{id}/seats/hold/{holdToken}'], 'delete'>) => client.DELETE('/api/v1/events/{id}/seats/hold/{holdToken}', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats/hold/{holdToken}'], 'delete'>])),
     /** This account's events in the key's mode, one page at a time (`GET /api/v1/events`) */
     listEvents: (...init: Init<paths['/api/v1/events'], 'get'>) => client.GET('/api/v1/events', ...(init as [MaybeOptionalInit<paths['/api/v1/events'], 'get'>])),
     /** Create an event (always a draft, in the key’s mode) (`POST /api/v1/events`) */

@@ -51,6 +51,7 @@ import { installConnectionGate, type ConnectionGate } from './http/connection-ga
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { parseJson } from './http/json-body.js';
 import { ErrorBody } from './http/schemas.js';
+import { seatHoldsRoutes } from './modules/seat-holds/seat-holds.routes.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -235,6 +236,7 @@ async function registerModules(app: App, deps: Deps): Promise<void> {
     mailSettingsRoutes(deps),
     adminRoutes(deps),
     seatingRoutes(deps),
+    seatHoldsRoutes(deps),
     eventsRoutes(deps.eventDeps),
     registrationsRoutes(deps.registerDeps),
     waitlistRoutes(deps.waitlistDeps),

@@ -137,7 +137,13 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         "how long a paid booking is payable after step 1; then the reconciliation sweep cancels it and releases its promo code's use (a payment that still arrives is refunded in full). Registration orders are looked at by then even when `RECONCILE_AFTER_MINUTES` is longer",
       ],
       [
+        ['SEAT_HOLD_MINUTES'],
+        '`10`',
+        'reserved seating: how long seats chosen on the map (or by best available) stay held under their hold token before they lapse by themselves; test mode counts on the sandbox clock',
+      ],
+      [
         ['RECONCILE_AFTER_MINUTES'],
+
         '`30`',
         'how long an order may stay unpaid before the reconciliation job asks the gateway about it',
       ],

@@ -89,6 +89,8 @@ export interface Config {
    * cancels it and releases its promo code's use (a payment that still arrives is refunded).
    */
   readonly checkoutWindowMinutes: number;
+  /** SEAT_HOLD_MINUTES: how long chosen seats stay held before they lapse by themselves. */
+  readonly seatHoldMinutes: number;
   /** How long this process remembers an event found full (SOLD_OUT_MEMORY_MS; 0: never). */
   readonly soldOutMemoryMs: number;
   /** DATABASE_POOL_SIZE: connections each instance's pool may open. */
@@ -152,6 +154,8 @@ export function loadConfig(env: Env = process.env): Config {
     eventTimeZone,
     trustProxy: parseTrustProxy(str(env, 'TRUST_PROXY')),
     checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
+    seatHoldMinutes: int(env, 'SEAT_HOLD_MINUTES', 10, 1, 120),
+
     soldOutMemoryMs: int(env, 'SOLD_OUT_MEMORY_MS', 1000, 0, 10_000),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
     doorRosterCheckMs: int(env, 'DOOR_ROSTER_CHECK_MS', 2_000, 20, 600_000),

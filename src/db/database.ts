@@ -20,6 +20,7 @@ import type { PayoutsTables } from '../modules/payouts/payouts.tables.js';
 import type { ReconciliationTables } from '../modules/reconciliation/reconciliation.tables.js';
 import type { RegistrationsTables } from '../modules/registrations/registrations.tables.js';
 import type { SandboxTables } from '../modules/sandbox/sandbox.tables.js';
+import type { SeatHoldsTables } from '../modules/seat-holds/seat-holds.tables.js';
 import type { SeatingTables } from '../modules/seating/seating.tables.js';
 import type { WaitlistTables } from '../modules/waitlist/waitlist.tables.js';
 import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.js';
@@ -44,6 +45,7 @@ export type * from '../modules/payouts/payouts.tables.js';
 export type * from '../modules/reconciliation/reconciliation.tables.js';
 export type * from '../modules/registrations/registrations.tables.js';
 export type * from '../modules/sandbox/sandbox.tables.js';
+export type * from '../modules/seat-holds/seat-holds.tables.js';
 export type * from '../modules/seating/seating.tables.js';
 export type * from '../modules/waitlist/waitlist.tables.js';
 export type * from '../modules/webhooks/webhooks.tables.js';
@@ -69,6 +71,7 @@ export interface Database
     ReconciliationTables,
     RegistrationsTables,
     SandboxTables,
+    SeatHoldsTables,
     SeatingTables,
     WaitlistTables,
     WebhooksTables,

@@ -42,6 +42,8 @@ export const EX = {
   planId: 'plan_Lx9Qm2Kv7Zt4Rb1N',
   planSlug: 'annual-membership',
   seatingPlanId: 'seatplan_Hq7Lm2Xv9Kt4Zb1R',
+  holdToken: 'hold_Vq3Kx8Zt1Lm7Rb4Nw2Yc9Hd6Pf5Js0G',
+
   membershipId: 'mem_Tq3Zm8Lx2Kv7Rb9N',
   subscriptionId: 'sub_Rk4Lm9Qx2Zv7Tb1N',
   broadcastId: 'bc_Wq2Lx8Km4Zv7Tb1Nc9Rd',

@@ -226,6 +226,9 @@ export const ERRORS = {
   registration_not_pending: { status: 409, message: 'this registration is not pending' },
   sweep_in_progress: { status: 409, message: 'a reconciliation sweep is running; try again shortly' },
   sold_out: { status: 409, message: 'no seats left for this booking' },
+  seats_unavailable: { status: 409, message: 'a seat asked for is taken, held or blocked' },
+  event_not_seated: { status: 409, message: 'this event has no seating plan' },
+
   seats_available: { status: 409, message: 'seats are available: register instead of joining the waitlist' },
   waitlist_closed: { status: 409, message: 'this event (or track) takes no waitlist' },
   waitlist_entry_ended: { status: 409, message: 'this waitlist entry has already ended' },

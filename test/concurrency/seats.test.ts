@@ -245,4 +245,38 @@ describe('seats under concurrency across two processes', () => {
     assert.equal(list.body.data.filter((r: any) => r.status === 'confirmed').length, 10);
     assert.equal(list.body.data.filter((r: any) => r.status === 'cancelled').length, 50);
   });
+  it('holds each seat of a seated event once when two processes race for the last seats', async () => {
+    const org = await organiser(procs[0]!.url);
+    const api = keyApi(procs[0]!.url, org.key);
+    const plan = await api('POST', '/api/v1/seating-plans', {
+      name: 'Last four',
+      grid: { sections: [{ name: 'Hall', rows: 1, seatsPerRow: 4, category: 'Gold' }] },
+    });
+    assert.equal(plan.status, 201, plan.text);
+    const eventId = await newEvent(org.key, {
+      title: 'Seated drop',
+      description: 'Four seats',
+      seatingPlanId: plan.body.data.id,
+      specialPrices: [{ name: 'Gold', price: 0 }],
+    });
+    const hold = (i: number, body: Record<string, unknown>) =>
+      call(procs[i % 2]!.url, 'POST', `/api/v1/events/${eventId}/seats/hold`, { key: org.key, body });
+    // 120 buyers ask for the same seat by name, across both processes: one has it.
+    const named = await Promise.all(Array.from({ length: 120 }, (_, i) => hold(i, { seats: ['Hall-A-1'] })));
+    assert.equal(named.filter((r) => r.status === 201).length, 1);
+    assert.ok(named.every((r) => r.status === 201 || r.body.code === 'seats_unavailable'));
+    // 120 more ask for two side by side; three seats are left, so one pair at most.
+    const pairs = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => hold(i, { category: 'Gold', quantity: 2 })),
+    );
+    const won = pairs.filter((r) => r.status === 201);
+    assert.equal(won.length, 1, 'one pair fits in the three seats left');
+    assert.ok(pairs.every((r) => r.status === 201 || r.body.code === 'seats_unavailable'));
+    const seats = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/seats`, { key: org.key });
+    assert.deepEqual(seats.body.data.counts, { available: 1, held: 3, sold: 0, blocked: 0 });
+    const heldIds = [named.find((r) => r.status === 201)!, won[0]!].flatMap((r) =>
+      r.body.data.seats.map((s: { id: string }) => s.id),
+    );
+    assert.equal(new Set(heldIds).size, 3, 'no seat is in two holds');
+  });
 });

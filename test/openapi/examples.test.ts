@@ -138,6 +138,16 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   );
   /** Calls with the organiser's key, checks the answer is a success and answers its body. */
   const api = okApi(keyed);
+  /** An event seated on a row of six Gold seats (the seat examples' plan), made once. */
+  let seated: Promise<string> | undefined;
+  const seatedEvent = () =>
+    (seated ??= (async () => {
+      const plan = await api('POST', '/api/v1/seating-plans', {
+        name: 'Examples hall',
+        grid: { sections: [{ name: 'Stalls', rows: 1, seatsPerRow: 6, category: 'Gold' }] },
+      });
+      return createEvent(keyed, { seatingPlanId: plan.data.id, specialPrices: [{ name: 'Gold', price: 0 }] });
+    })());
   /** Mail bodies the service wrote to DATA_DIR/mail, after running the queued jobs. */
   const mailText = async (to: string, pattern: RegExp): Promise<string> => {
     const find = () => {
@@ -425,6 +435,12 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     listSeatingPlans: {},
     getSeatingPlan: {},
     updateSeatingPlan: {},
+    listEventSeats: { prepare: async () => ({ ids: { eventId: await seatedEvent() } }) },
+    holdSeats: {
+      prepare: async () => ({ ids: { eventId: await seatedEvent() } }),
+      read: (b) => void set('holdToken', b.data.holdToken),
+    },
+    releaseSeatHold: { prepare: async () => ({ ids: { eventId: await seatedEvent() } }) },
     createPlan: { read: (b) => void set('planId', b.data.id) },
     listPlans: {},
     subscribe: { read: (b) => void (set('membershipId', b.membershipId), set('orderId', b.orderId)) },

@@ -81,6 +81,13 @@ export const Event = Type.Object({
     description:
       'With tracks: whether the whole event is sold too, at the base price. Without tracks the event itself is sold.',
   }),
+  seatingPlanId: Nullable(
+    Type.String({
+      description:
+        'Reserved seating: the seating plan its seats are sold from (see `GET /api/v1/events/{id}/seats`); null: unseated.',
+    }),
+  ),
+
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });

@@ -69,6 +69,8 @@ export interface EventInput {
   waitlist?: WaitlistInput;
   selfService?: SelfServiceInput;
   wholeEventOption?: boolean;
+  /** Reserved seating: the account's seating plan to sell this event's seats from; null: unseated. */
+  seatingPlanId?: string | null;
   status?: 'draft' | 'published';
   date?: unknown;
   taxCategory?: TaxCategory;
@@ -275,6 +277,7 @@ export interface EventFields {
   waitlist: WaitlistDoc | null;
   self_service: SelfServiceDoc | null;
   whole_event_option: boolean;
+  seating_plan_id: string | null;
 }
 
 export function applyInput(base: EventFields, input: EventInput): EventFields {
@@ -314,6 +317,7 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
   if (input.selfService !== undefined)
     out.self_service = validateSelfService(input.selfService, base.self_service);
   if (input.wholeEventOption !== undefined) out.whole_event_option = input.wholeEventOption;
+  if (input.seatingPlanId !== undefined) out.seating_plan_id = input.seatingPlanId;
   return out;
 }
 

@@ -67,6 +67,8 @@ export function presentEvent(row: EventRow, usage: SeatUsage) {
     waitlist: presentWaitlist(row.waitlist),
     selfService: presentSelfService(row.self_service),
     wholeEventOption: row.whole_event_option,
+    seatingPlanId: row.seating_plan_id,
+
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

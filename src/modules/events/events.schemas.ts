@@ -260,6 +260,13 @@ const eventFields = {
     description:
       'With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says.',
   }),
+  seatingPlanId: Nullable(
+    Type.String({
+      maxLength: 100,
+      description:
+        'Reserved seating: one of the account’s seating plans (`/api/v1/seating-plans`); null: unseated. Each category of the plan is sold as the tier (`specialPrices`) of the same name, and every tier must name a category: 400 `invalid_seating_plan` otherwise. The event’s `capacity` and each tier’s `capacity` are then the plan’s seats that are not blocked, whatever was sent. Not yet for events with tracks (400).',
+    }),
+  ),
 };
 
 export const EventCreate = Type.Object(
@@ -280,6 +287,7 @@ export const EventCreate = Type.Object(
     waitlist: Type.Optional(eventFields.waitlist),
     selfService: Type.Optional(eventFields.selfService),
     wholeEventOption: Type.Optional(eventFields.wholeEventOption),
+    seatingPlanId: Type.Optional(eventFields.seatingPlanId),
     status: Type.Optional(
       Type.Union([Type.Literal('draft'), Type.Literal('published')], {
         description: 'Ignored: a new event is always a draft; publish with PATCH.',

@@ -47,6 +47,7 @@ export { sessionCoversDay, sessionDates, sessionOf, type Session } from './sessi
 export { priceTable, unitPricePaise, wholeEventBookable, type PriceRow } from './prices.js';
 
 import type { EventDeps } from './events.deps.js';
+import { fitToPlan } from './seated-event.js';
 export type { BookingCounts, EventDeps } from './events.deps.js';
 
 /** A new event has nobody waiting. */
@@ -101,9 +102,11 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
       // Omitted through the API: on, as events were before the setting (clients that book
       // without naming a track keep working); the dashboard creates events with it off.
       whole_event_option: true,
+      seating_plan_id: null,
     },
     input,
   );
+  await fitToPlan(deps.db, p.userId, fields);
   const now = deps.clock.now();
   const base = slugify(fields.title);
   let slug = (await repo.slugTaken(deps.db, base)) ? `${base}-${slugSuffix(deps.ids)}` : base;

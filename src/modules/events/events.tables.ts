@@ -82,6 +82,9 @@ export interface EventsTable {
   self_service: ColumnType<SelfServiceDoc | null, string | null | undefined, string | null>;
   /** With tracks: whether the whole event is also sold, at the base price (docs/decisions/28-a-persons-day.md). */
   whole_event_option: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Reserved seating (docs/decisions/23-reserved-seating.md): the account's plan its seats come from; null: unseated. */
+  seating_plan_id: ColumnType<string | null, string | null | undefined, string | null>;
+
   created_at: Timestamp;
   updated_at: Timestamp;
   /** GST (docs/decisions/17-the-organisers-office.md): how admission to this event is taxed. */

@@ -10,6 +10,7 @@ import { applyInput, refuseDateField, type EventInput } from './events.input.js'
 import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';
 import { syncSeatCounters } from './seats.service.js';
+import { fitToPlan } from './seated-event.js';
 
 export async function patchEvent(
   deps: EventDeps,
@@ -41,9 +42,11 @@ export async function patchEvent(
       waitlist: row.waitlist,
       self_service: row.self_service,
       whole_event_option: row.whole_event_option,
+      seating_plan_id: row.seating_plan_id,
     },
     input,
   );
+  await fitToPlan(deps.db, row.account_id, fields);
   const publishing = input.status === 'published' && row.status !== 'published';
   // Test events are never public, so they publish without the grant (docs/decisions/17-the-organisers-office.md).
   if (publishing && row.mode === 'live' && !(await deps.canPublish(p.userId))) {

@@ -23,6 +23,7 @@ const examples: OperationExamples = {
         maxTeamSize: 4,
         selfService: { transfer: true, cancel: true, cutoffHours: 24, refund: 'full' },
         wholeEventOption: true,
+        seatingPlanId: null,
         waitlist: { enabled: true, offerMinutes: 60 },
       },
     },

@@ -42,6 +42,7 @@ const examples: OperationExamples = {
           waitlist: { enabled: false, offerMinutes: 60 },
           selfService: { transfer: true, cancel: true, cutoffHours: 24, refund: 'full' },
           wholeEventOption: true,
+          seatingPlanId: null,
           createdAt: '2026-11-25T07:51:24.908Z',
           updatedAt: '2026-11-25T07:51:24.908Z',
         },

@@ -1,0 +1,48 @@
+// Reading an event's seats (docs/decisions/23-reserved-seating.md): every seat of its plan with its
+// status now (`available`, `held`, `sold`, `blocked`), and letting go of a hold. A checkout key
+// (a browser) reads statuses only; a full key also reads which booking has a seat.
+import type { KeyPrincipal } from '../../http/auth.js';
+import { notFound } from '../../lib/errors.js';
+import { nowFor } from '../accounts/account-clock.js';
+import * as events from '../events/events.service.js';
+import type { Seat } from '../seating/plan.js';
+import { planOfEvent } from './event-plan.js';
+import type { SeatHoldsDeps } from './seat-holds.deps.js';
+import * as repo from './seat-holds.repo.js';
+
+export type SeatStatus = 'available' | 'held' | 'sold' | 'blocked';
+
+export interface EventSeats {
+  planId: string;
+  stage: { x: number; y: number };
+  counts: Record<SeatStatus, number>;
+  seats: (Seat & { status: SeatStatus; registrationId: string | null })[];
+}
+
+export async function eventSeats(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string): Promise<EventSeats> {
+  const event = await events.loadReadableEvent(deps.db, p, eventId);
+  const plan = await planOfEvent(deps.db, event);
+  const now = await nowFor(deps, event.account_id, event.mode);
+  const rows = new Map((await repo.takenSeats(deps.db, event.id, now)).map((r) => [r.seat_id, r]));
+  const full = p.keyClass === 'full';
+  const counts: Record<SeatStatus, number> = { available: 0, held: 0, sold: 0, blocked: 0 };
+  const seats = plan.seats.map((seat) => {
+    const row = rows.get(seat.id);
+    const status: SeatStatus = seat.blocked ? 'blocked' : (row?.status ?? 'available');
+    counts[status]++;
+    return { ...seat, status, registrationId: full ? (row?.registration_id ?? null) : null };
+  });
+  return { planId: plan.planId, stage: plan.stage, counts, seats };
+}
+
+/** Lets go of a hold that no booking has taken; 404 when there is none (lapsed and taken over, or booked). */
+export async function releaseHold(
+  deps: SeatHoldsDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  holdToken: string,
+): Promise<void> {
+  const event = await events.loadReadableEvent(deps.db, p, eventId);
+  if ((await repo.releaseHold(deps.db, event.id, holdToken)) === 0)
+    throw notFound('no such hold on this event (it lapsed, was let go, or a booking has its seats)');
+}

@@ -1,0 +1,104 @@
+// Holding seats (docs/decisions/23-reserved-seating.md): the seats a buyer chose on the map, or the
+// best available for "n seats in category C", held under one unguessable token for
+// SEAT_HOLD_MINUTES on the account's clock. All the seats are held or none: the hold is one
+// conditional insert keyed by (event, seat) in a transaction, so two instances racing for a seat
+// cannot both have it; best available that loses a race looks again, a few times.
+import type { KeyPrincipal } from '../../http/auth.js';
+import { badRequest, conflict } from '../../lib/errors.js';
+import { nowFor } from '../accounts/account-clock.js';
+import * as events from '../events/events.service.js';
+import { bestAvailable } from '../seating/best-available.js';
+import type { Seat } from '../seating/plan.js';
+import { type EventPlan, planOfEvent } from './event-plan.js';
+import type { SeatHoldsDeps } from './seat-holds.deps.js';
+import * as repo from './seat-holds.repo.js';
+
+/** At most this many seats in one hold (a booking's people, with room for a group). */
+export const MAX_SEATS_PER_HOLD = 50;
+const BEST_AVAILABLE_TRIES = 3;
+
+export type HoldRequest = { seats: string[] } | { category: string; quantity: number; accessible?: boolean };
+
+export interface Hold {
+  holdToken: string;
+  seats: Seat[];
+  expiresAt: Date;
+}
+
+export async function holdSeats(
+  deps: SeatHoldsDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  request: HoldRequest,
+): Promise<Hold> {
+  const event = await events.loadReadableEvent(deps.db, p, eventId);
+  const plan = await planOfEvent(deps.db, event);
+  const now = await nowFor(deps, event.account_id, event.mode);
+  const hold = {
+    token: deps.ids.make('hold', 24),
+    until: new Date(now.getTime() + deps.config.seatHoldMinutes * 60_000),
+    now,
+  };
+  const target = { id: event.id, accountId: event.account_id, mode: event.mode };
+  for (let attempt = 1; ; attempt++) {
+    const seats =
+      'seats' in request
+        ? chosenSeats(plan, request.seats)
+        : await bestFor(deps, plan, event.id, now, request);
+    const held = await deps.db
+      .transaction()
+      .execute(async (trx) => {
+        const wanted = seats.map((s) => ({ seatId: s.id, category: s.category }));
+        const taken = await repo.takeSeats(trx, target, wanted, hold);
+        // All or none: a seat someone else has rolls the whole hold back.
+        if (taken.length < seats.length) throw new HoldLost();
+        return seats;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof HoldLost) return undefined;
+        throw err;
+      });
+    if (held) return { holdToken: hold.token, seats: held, expiresAt: hold.until };
+    if ('seats' in request || attempt >= BEST_AVAILABLE_TRIES)
+      throw conflict('seats_unavailable', 'a seat asked for was taken or held meanwhile: choose again');
+  }
+}
+
+/** A hold that found one of its seats taken: thrown to roll the transaction back. */
+class HoldLost extends Error {}
+
+/** The seats a buyer chose, each once, each in the plan and not blocked in it. */
+function chosenSeats(plan: EventPlan, ids: readonly string[]): Seat[] {
+  if (ids.length === 0 || ids.length > MAX_SEATS_PER_HOLD)
+    throw badRequest('invalid_request', `choose from 1 to ${MAX_SEATS_PER_HOLD} seats`);
+  if (new Set(ids).size !== ids.length) throw badRequest('invalid_request', 'a seat is named twice');
+  return ids.map((id) => {
+    const seat = plan.byId.get(id);
+    if (!seat) throw badRequest('invalid_request', `no seat "${id}" in this event's seating plan`);
+    if (seat.blocked) throw conflict('seats_unavailable', `seat "${id}" is not for sale`);
+    return seat;
+  });
+}
+
+/** Best available for the request, against the seats taken now; 409 when no group fits together. */
+async function bestFor(
+  deps: SeatHoldsDeps,
+  plan: EventPlan,
+  eventId: string,
+  now: Date,
+  request: { category: string; quantity: number; accessible?: boolean },
+): Promise<Seat[]> {
+  if (!Number.isInteger(request.quantity) || request.quantity < 1 || request.quantity > MAX_SEATS_PER_HOLD)
+    throw badRequest('invalid_request', `quantity must be from 1 to ${MAX_SEATS_PER_HOLD}`);
+  if (!plan.seats.some((s) => s.category === request.category))
+    throw badRequest('invalid_request', `no category "${request.category}" in this event's seating plan`);
+  const taken = new Set((await repo.takenSeats(deps.db, eventId, now)).map((r) => r.seat_id));
+  const ids = bestAvailable(plan.runs, taken, request);
+  if (!ids) {
+    throw conflict(
+      'seats_unavailable',
+      `no ${request.quantity} seats side by side are free in ${request.category}${request.accessible ? ' (accessible)' : ''}: choose seats on the map`,
+    );
+  }
+  return ids.map((id) => plan.byId.get(id)!);
+}

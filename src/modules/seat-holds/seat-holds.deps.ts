@@ -1,0 +1,12 @@
+// What the seat-holds module needs from the service (docs/decisions/23-reserved-seating.md).
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Ids } from '../../lib/ids.js';
+
+export interface SeatHoldsDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ids: Ids;
+  config: { seatHoldMinutes: number };
+}

@@ -1,0 +1,30 @@
+// The seat-holds module's tables: their row types, and in SeatHoldsTables the tables it owns (only
+// its repo files query them; scripts/check-ownership.mjs reads the owner list from here).
+import type { Mode, Timestamp } from '../../db/columns.js';
+
+/** The tables the seat-holds module owns. */
+export interface SeatHoldsTables {
+  event_seats: EventSeatsTable;
+}
+
+/**
+ * One seat of an event with a seating plan that is held, sold or kept back; a seat without a row
+ * is available (docs/decisions/23-reserved-seating.md). The key (event_id, seat_id) is what makes
+ * a seat held or sold once.
+ */
+export interface EventSeatsTable {
+  event_id: string;
+  seat_id: string;
+  account_id: string;
+  mode: Mode;
+  /** The seat's category in the plan when it was taken (the tier it is sold as). */
+  category: string;
+  status: 'held' | 'sold' | 'blocked';
+  /** The hold it was taken under (unguessable; the buyer's proof of the hold). */
+  hold_token: string | null;
+  /** When a hold lapses, on the account's clock (test mode: the sandbox clock); null when sold or blocked. */
+  held_until: Timestamp | null;
+  /** The booking it is held for (until paid) or sold to. A hold with a booking lapses only with it. */
+  registration_id: string | null;
+  updated_at: Timestamp;
+}
