@@ -181,13 +181,8 @@ export async function issueSaleDocument(
   if (!profile || gstin === null) return;
   const kind = rate === 0 ? 'bill_of_supply' : 'tax_invoice';
   const series = seriesOf(profile.series_prefix, kind);
-  const { fy, seq, number } = await allocate(trx, {
-    accountId: sale.accountId,
-    mode: sale.mode,
-    gstin,
-    series,
-    at: sale.at,
-  });
+  const key = { accountId: sale.accountId, mode: sale.mode, gstin, series, at: sale.at };
+  const { fy, seq, number } = await allocate(trx, key);
   const supplier: Party = {
     legalName: profile.legal_name,
     address: profile.address,
@@ -220,22 +215,7 @@ export async function issueSaleDocument(
     eventId: sale.event.id,
     registrationId: sale.booking.id,
   });
-  await insert(
-    trx,
-    deps,
-    {
-      accountId: sale.accountId,
-      mode: sale.mode,
-      gstin,
-      series,
-      fy,
-      seq,
-      role: 'sale',
-      originalId: null,
-      at: sale.at,
-    },
-    doc,
-  );
+  await insert(trx, deps, { ...key, fy, seq, role: 'sale', originalId: null }, doc);
 }
 
 /**
