@@ -5,7 +5,7 @@ import type { KeyPrincipal } from '../../http/auth.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { broadcast } from '../../modules/broadcast/broadcast.service.js';
 import * as events from '../../modules/events/events.service.js';
-import * as gst from '../../modules/gst/gst.service.js';
+import * as gst from '../../modules/gst/documents.service.js';
 import { registrationHistory } from '../../modules/registrations/history.js';
 import * as actions from '../../modules/registrations/actions.service.js';
 import { presentRegistration } from '../../modules/registrations/registrations.present.js';

@@ -1,6 +1,6 @@
 // An event's registration screens: the searched list, one registration with its
 // actions, and the broadcast form with its preview.
-import type { DocumentRef } from '../../modules/gst/gst.service.js';
+import type { DocumentRef } from '../../modules/gst/documents.service.js';
 import type { HistoryLine } from '../../modules/registrations/history.js';
 import type { presentRegistration } from '../../modules/registrations/registrations.present.js';
 import { html, type Html } from '../html.js';

@@ -4,7 +4,7 @@ import { escapeHtml as h } from '../../lib/html.js';
 import { formatInstant, formatSpan } from '../../lib/event-time.js';
 import { googleCalendarUrl } from '../tickets/calendar.js';
 import { ticketQrPng } from '../tickets/ticket-mail.js';
-import type { DocumentRef } from '../gst/gst.service.js';
+import type { DocumentRef } from '../gst/documents.service.js';
 import { formToken, type Ticket } from './attendee.service.js';
 
 export const ATTENDEE_CSP =

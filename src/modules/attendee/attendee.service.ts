@@ -12,7 +12,7 @@ import { nowFor } from '../accounts/account-clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { formatInstant } from '../../lib/event-time.js';
 import * as events from '../events/events.service.js';
-import * as gst from '../gst/gst.service.js';
+import * as gst from '../gst/documents.service.js';
 import { endLoaded, transferLoaded, type Actor } from '../registrations/actions.service.js';
 import type { RegisterDeps } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';

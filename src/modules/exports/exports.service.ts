@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
-import * as gst from '../gst/gst.service.js';
+import * as gst from '../gst/documents.service.js';
 import * as ledger from '../ledger/ledger.service.js';
 import * as memberships from '../memberships/memberships.service.js';
 import { computeStanding } from '../memberships/standing.js';

@@ -1,7 +1,8 @@
 // The GST documents export: its columns and its CSV (the other exports: exports.service.ts).
 import { stateName } from '../../lib/gstin.js';
 import type { KeyPrincipal } from '../../http/auth.js';
-import * as gst from '../gst/gst.service.js';
+import { exportDocuments } from '../gst/documents.service.js';
+import type * as gst from '../gst/gst.service.js';
 import { csvStream, rupeesText, type Column } from './csv.js';
 import {
   EXPORT_BATCH,
@@ -61,9 +62,6 @@ export async function gstDocumentsCsv(
   const days = parseDayRange(range);
   return {
     filename: fileName(['gst-documents', ...rangeParts(days)], p.mode, deps.clock.now()),
-    stream: await csvStream(
-      gstDocumentColumns(),
-      flatten(gst.exportDocuments(deps.db, p, days, EXPORT_BATCH)),
-    ),
+    stream: await csvStream(gstDocumentColumns(), flatten(exportDocuments(deps.db, p, days, EXPORT_BATCH))),
   };
 }

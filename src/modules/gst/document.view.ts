@@ -35,8 +35,36 @@ export function documentTitle(doc: GstDocument): string {
 
 /** The lines of the document, in reading order. */
 export function documentSections(doc: GstDocument): Section[] {
-  const line = doc.line;
-  const half = line.ratePercent / 2;
+  const head = headSection(doc);
+  const supplier: Section = {
+    heading: 'Supplier',
+    rows: [
+      ['Name', doc.supplier.legalName],
+      ['Address', doc.supplier.address],
+      ['GSTIN', doc.supplier.gstin],
+      ['State', state(doc.supplier.stateCode)],
+    ],
+  };
+  const recipient: Section = { heading: 'Recipient', rows: [['Name', doc.recipient.name]] };
+  if (doc.recipient.address) recipient.rows.push(['Address', doc.recipient.address]);
+  if (doc.recipient.gstin) recipient.rows.push(['GSTIN', doc.recipient.gstin]);
+  recipient.rows.push(['State', state(doc.recipient.stateCode)], ['Email', doc.recipient.email]);
+  const item = supplySection(doc);
+  const sections = [head, supplier, recipient, item];
+  const notes: Section = { heading: 'Notes', rows: [] };
+  if (doc.exemption) notes.rows.push(['Exemption', doc.exemption]);
+  if (doc.paymentId) notes.rows.push(['Payment reference', doc.paymentId]);
+  notes.rows.push(['Booking', doc.registrationId]);
+  notes.rows.push([
+    'Signature',
+    `Issued electronically for ${doc.supplier.legalName}; no signature is required.`,
+  ]);
+  sections.push(notes);
+  return sections;
+}
+
+/** The title, number, date and place of supply (and, for a credit note, what it credits). */
+function headSection(doc: GstDocument): Section {
   const numberLabel =
     doc.kind === 'credit_note'
       ? 'Credit note number'
@@ -59,19 +87,13 @@ export function documentSections(doc: GstDocument): Section[] {
     ]);
     if (doc.reason) head.rows.push(['Reason', doc.reason]);
   }
-  const supplier: Section = {
-    heading: 'Supplier',
-    rows: [
-      ['Name', doc.supplier.legalName],
-      ['Address', doc.supplier.address],
-      ['GSTIN', doc.supplier.gstin],
-      ['State', state(doc.supplier.stateCode)],
-    ],
-  };
-  const recipient: Section = { heading: 'Recipient', rows: [['Name', doc.recipient.name]] };
-  if (doc.recipient.address) recipient.rows.push(['Address', doc.recipient.address]);
-  if (doc.recipient.gstin) recipient.rows.push(['GSTIN', doc.recipient.gstin]);
-  recipient.rows.push(['State', state(doc.recipient.stateCode)], ['Email', doc.recipient.email]);
+  return head;
+}
+
+/** The supply: what, how many, its taxable value, the tax of each kind and the total. */
+function supplySection(doc: GstDocument): Section {
+  const line = doc.line;
+  const half = line.ratePercent / 2;
   const item: Section = {
     heading: 'Supply',
     rows: [
@@ -93,17 +115,7 @@ export function documentSections(doc: GstDocument): Section[] {
     doc.kind === 'credit_note' ? 'Total credited (tax inclusive)' : 'Total (tax inclusive)',
     inr(line.totalPaise),
   ]);
-  const sections = [head, supplier, recipient, item];
-  const notes: Section = { heading: 'Notes', rows: [] };
-  if (doc.exemption) notes.rows.push(['Exemption', doc.exemption]);
-  if (doc.paymentId) notes.rows.push(['Payment reference', doc.paymentId]);
-  notes.rows.push(['Booking', doc.registrationId]);
-  notes.rows.push([
-    'Signature',
-    `Issued electronically for ${doc.supplier.legalName}; no signature is required.`,
-  ]);
-  sections.push(notes);
-  return sections;
+  return item;
 }
 
 function documentTitleOf(kind: GstDocument['kind']): string {

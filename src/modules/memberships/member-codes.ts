@@ -19,7 +19,7 @@ import type { Mailer, OutgoingMail } from '../mail/mailer.js';
 import { recordSandboxMail } from '../mail/sandbox-mail.js';
 import { escapeHtml } from '../../lib/html.js';
 import { hasGoodStanding } from './memberships.service.js';
-import * as repo from './memberships.repo.js';
+import * as repo from './member-codes.repo.js';
 
 /** A code works this long after it was asked for. */
 export const MEMBER_CODE_MINUTES = 10;

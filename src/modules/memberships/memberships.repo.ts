@@ -1,6 +1,7 @@
-// Plans and memberships: the queries of the memberships module.
+// Plans and memberships: the queries of the memberships module (a subscribe's claims are in
+// subscribe-claim.repo.ts, member codes in member-codes.repo.ts).
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { MemberCodesTable, MembershipsTable, Mode, PlansTable } from '../../db/database.js';
+import type { MembershipsTable, Mode, PlansTable } from '../../db/database.js';
 import type { Db } from '../../lib/db-handle.js';
 import type { KeysetPosition } from '../../lib/keyset-cursor.js';
 
@@ -199,83 +200,6 @@ export function bindTermPayment(
     .executeTakeFirst();
 }
 
-// ---------------------------------------------------------------- subscribe claims
-// A subscribe that is about to ask the gateway for an order (or a mandate) first claims
-// the membership row with its receipt, so a concurrent subscribe for the same email and
-// plan waits for that order instead of making a second one.
-
-/** A new membership row, claimed: undefined when a row for this plan and email exists. */
-export async function insertClaimed(
-  db: Db,
-  row: Insertable<MembershipsTable>,
-): Promise<MembershipRow | undefined> {
-  return db
-    .insertInto('memberships')
-    .values(row)
-    .onConflict((oc) => oc.columns(['plan_id', 'email']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** Claims an existing row unchanged since `seen` and not claimed (or claimed longer ago than `staleBefore`). */
-export async function claimExisting(
-  db: Db,
-  seen: MembershipRow,
-  receipt: string,
-  now: Date,
-  staleBefore: Date,
-): Promise<MembershipRow | undefined> {
-  return db
-    .updateTable('memberships')
-    .set({ pending_receipt: receipt, pending_claimed_at: now })
-    .where('id', '=', seen.id)
-    .where('updated_at', '=', seen.updated_at)
-    .where((eb) =>
-      seen.pending_order_id === null
-        ? eb('pending_order_id', 'is', null)
-        : eb('pending_order_id', '=', seen.pending_order_id),
-    )
-    .where((eb) => eb.or([eb('pending_receipt', 'is', null), eb('pending_claimed_at', '<', staleBefore)]))
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** Applies what the gateway made while the claim is still this receipt's, and releases it. */
-export async function finishClaim(
-  db: Db,
-  id: string,
-  receipt: string,
-  change: MembershipChange,
-): Promise<MembershipRow | undefined> {
-  return db
-    .updateTable('memberships')
-    .set({ ...change, pending_receipt: null, pending_claimed_at: null })
-    .where('id', '=', id)
-    .where('pending_receipt', '=', receipt)
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** The gateway failed: a row made only for this claim goes, an older row is released unchanged. */
-export async function dropClaim(db: Db, id: string, receipt: string, inserted: boolean): Promise<void> {
-  if (inserted) {
-    await db
-      .deleteFrom('memberships')
-      .where('id', '=', id)
-      .where('pending_receipt', '=', receipt)
-      .where('subscription_id', 'is', null)
-      .where('pending_order_id', 'is', null)
-      .where('last_payment_id', 'is', null)
-      .execute();
-  }
-  await db
-    .updateTable('memberships')
-    .set({ pending_receipt: null, pending_claimed_at: null })
-    .where('id', '=', id)
-    .where('pending_receipt', '=', receipt)
-    .execute();
-}
-
 /** Adds a member, or updates the one already on that plan with that email. */
 export function upsertMember(
   db: Db,
@@ -376,81 +300,4 @@ export function exportPage(
       sql<boolean>`(m.created_at, m.id) > (select c.created_at, c.id from memberships c where c.id = ${after})`,
     );
   return q.orderBy('m.created_at').orderBy('m.id').limit(limit).execute();
-}
-
-// ---------------------------------------------------------------- member codes
-
-export type MemberCodeRow = Selectable<MemberCodesTable>;
-
-export async function insertMemberCode(db: Db, row: Insertable<MemberCodesTable>): Promise<void> {
-  await db.insertInto('member_codes').values(row).execute();
-}
-
-export function findMemberCode(db: Db, id: string): Promise<MemberCodeRow | undefined> {
-  return db.selectFrom('member_codes').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** The code the mail carries replaces the placeholder the request stored (only while unused and live). */
-export async function setMemberCodeHash(db: Db, id: string, codeHash: string, now: Date): Promise<boolean> {
-  const r = await db
-    .updateTable('member_codes')
-    .set({ code_hash: codeHash })
-    .where('id', '=', id)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
-
-/** The newest code asked for this address on this account and mode. */
-export function latestMemberCode(
-  db: Db,
-  accountId: string,
-  mode: Mode,
-  email: string,
-): Promise<MemberCodeRow | undefined> {
-  return db
-    .selectFrom('member_codes')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('mode', '=', mode)
-    .where('email', '=', email)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
-/** Counts one try on a live, unused code with tries left; undefined when it has none. */
-export function takeMemberCodeTry(
-  db: Db,
-  id: string,
-  maxTries: number,
-  now: Date,
-): Promise<MemberCodeRow | undefined> {
-  return db
-    .updateTable('member_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', id)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .where('attempts', '<', maxTries)
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** Uses the code once: false when another request used it first. */
-export async function useMemberCode(db: Db, id: string, now: Date): Promise<boolean> {
-  const r = await db
-    .updateTable('member_codes')
-    .set({ used_at: now })
-    .where('id', '=', id)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
-
-/** Codes lapsed a day ago are of no use to anyone. */
-export async function pruneMemberCodes(db: Db, before: Date): Promise<void> {
-  await db.deleteFrom('member_codes').where('expires_at', '<', before).execute();
 }

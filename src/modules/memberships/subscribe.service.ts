@@ -4,8 +4,8 @@ import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { KeyPrincipal } from '../../http/auth.js';
 import { appError, badRequest } from '../../lib/errors.js';
 import { assertDeliverable } from '../mail/deliverable.js';
-import { untilCancelledCount, type GatewayPayment } from '../payments/gateway.js';
-import { gatewayFailure, paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
+import type { GatewayPayment } from '../payments/gateway.js';
+import { paymentNotVerified, verifyPayment } from '../payments/payments.service.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as orderChecks from '../payments/order-checks.js';
 import { applyMembershipPayment } from './membership-payment.js';
@@ -20,6 +20,7 @@ import {
   type PlanRow,
 } from './memberships.service.js';
 import { loadOwnedPlan } from './plans.service.js';
+import { claimMembership, withClaim } from './subscribe-claim.js';
 import { computeStanding, inRenewalWindow, renewedUntil } from './standing.js';
 import type { Mode } from '../../db/database.js';
 
@@ -39,10 +40,6 @@ export type SubscribeResult =
       keyId: string;
     };
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** A claim older than this is taken over (its subscribe died between the gateway and us). */
-const CLAIM_STALE_MS = 5 * 60_000;
 /** How long a subscribe waits for a concurrent one (a double-click) to finish its order. */
 const CLAIM_WAIT_MS = 15_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -112,30 +109,8 @@ export async function subscribe(
     // of several subscribes at once for this email and plan, one makes the order.
     const at = deps.clock.now();
     const receipt = deps.ids.make('rcpt', 18);
-    const claimed = existing
-      ? await repo.claimExisting(deps.db, existing, receipt, at, new Date(at.getTime() - CLAIM_STALE_MS))
-      : await repo.insertClaimed(deps.db, {
-          id: deps.ids.make('mem', 12),
-          account_id: p.userId,
-          mode: p.mode,
-          plan_id: plan.id,
-          email,
-          name,
-          phone,
-          status: plan.kind === 'recurring' ? 'created' : 'pending_payment',
-          source: 'api',
-          subscription_id: null,
-          authorisation_url: null,
-          pending_order_id: null,
-          pending_amount_paise: null,
-          last_payment_id: null,
-          valid_until: null,
-          ended_at: null,
-          created_at: now,
-          updated_at: now,
-          pending_receipt: receipt,
-          pending_claimed_at: at,
-        });
+    const who = { name, phone, email, now };
+    const claimed = await claimMembership(deps, p, plan, existing, receipt, at, who);
     if (!claimed) {
       // Another subscribe holds the claim (or changed the row): wait for its order.
       if (performance.now() > waitUntil)
@@ -148,99 +123,10 @@ export async function subscribe(
       await sleep(50);
       continue;
     }
-    const done = await withClaim(deps, p, plan, claimed, existing === undefined, receipt, {
-      name,
-      phone,
-      email,
-      now,
-    });
+    const done = await withClaim(deps, p, plan, claimed, existing === undefined, receipt, who);
     if (done) return { ...done, existedBefore: existing !== undefined, keyId } as SubscribeResult;
     // The claim was taken over meanwhile (ours looked dead): answer what is there now.
   }
-}
-
-/** Asks the gateway for the order or mandate under a claim, then files it; undefined when the claim was lost. */
-async function withClaim(
-  deps: MembershipDeps,
-  p: KeyPrincipal,
-  plan: PlanRow,
-  m: MembershipRow,
-  inserted: boolean,
-  receipt: string,
-  who: { name: string; phone: string | null; email: string; now: Date },
-): Promise<DistributiveOmit<SubscribeResult, 'keyId' | 'existedBefore'> | undefined> {
-  const at = deps.clock.now();
-  if (plan.kind === 'recurring') {
-    let sub;
-    try {
-      sub = await deps.subscriptionsFor(p.mode, p.userId).createSubscription({
-        planId: plan.gateway_plan_id!,
-        totalCount: plan.total_count > 0 ? plan.total_count : untilCancelledCount(plan.period!),
-        notes: { planId: plan.id, email: who.email },
-      });
-    } catch (err) {
-      await repo.dropClaim(deps.db, m.id, receipt, inserted);
-      throw gatewayFailure(err, 'create the subscription');
-    }
-    const membership = await repo.finishClaim(deps.db, m.id, receipt, {
-      name: who.name,
-      phone: who.phone,
-      status: 'created',
-      subscription_id: sub.id,
-      authorisation_url: sub.authorisationUrl,
-      pending_order_id: null,
-      pending_amount_paise: null,
-      valid_until: null,
-      cancel_at_period_end: false,
-      ended_at: null,
-      updated_at: at,
-    });
-    return membership ? { kind: 'recurring', existing: false, membership } : undefined;
-  }
-
-  // Fixed term: a receipt of its own per order, written before the call, so a lost answer is found by it.
-  const gateway = deps.gatewayFor(p.mode, p.userId);
-  await orderChecks.openOrderCheck(deps, {
-    receipt,
-    kind: 'membership',
-    mode: p.mode,
-    accountId: p.userId,
-    amount: Number(plan.amount_paise),
-    currency: PLAN_CURRENCY,
-  });
-  let order;
-  try {
-    order = await gateway.createOrder({
-      amount: Number(plan.amount_paise),
-      currency: PLAN_CURRENCY,
-      receipt,
-      notes: { planId: plan.id, email: who.email },
-    });
-  } catch (err) {
-    await repo.dropClaim(deps.db, m.id, receipt, inserted);
-    throw gatewayFailure(err, 'create the order');
-  }
-  await orderChecks.attachOrder(deps.db, receipt, order.id);
-  const renewing = m.status === 'active';
-  const membership = await repo.finishClaim(deps.db, m.id, receipt, {
-    name: who.name,
-    phone: who.phone ?? m.phone,
-    status: renewing ? 'active' : 'pending_payment',
-    pending_order_id: order.id,
-    pending_amount_paise: order.amount,
-    cancel_at_period_end: false,
-    ...(m.status === 'ended' ? { ended_at: null } : {}),
-    updated_at: at,
-  });
-  // A lost claim leaves this order to nobody: the reconciliation sweep refunds any payment for it.
-  return membership
-    ? {
-        kind: 'fixed_term',
-        existing: false,
-        membership,
-        order: { id: order.id, amount: order.amount, currency: order.currency },
-      }
-    : undefined;
 }
 
 /** Step 2 of a fixed-term payment, verified at the gateway like a ticket payment. */

@@ -80,42 +80,23 @@ async function chargeWithoutPeriod(
   return 'refunding';
 }
 
-async function applyChange(
-  trx: Db,
-  deps: MembershipDeps,
-  c: {
-    m: MembershipRow;
-    plan: PlanRow;
-    subscriptionId: string;
-    now: Date;
-    change: SubscriptionChange;
-    event: SubscriptionEvent;
-    charge: ChargePayment | undefined;
-  },
-): Promise<SubscriptionEventResult> {
+/** What applyChange is given: the locked membership, its plan, the event and the change it makes. */
+interface ChangeInput {
+  m: MembershipRow;
+  plan: PlanRow;
+  subscriptionId: string;
+  now: Date;
+  change: SubscriptionChange;
+  event: SubscriptionEvent;
+  charge: ChargePayment | undefined;
+}
+
+async function applyChange(trx: Db, deps: MembershipDeps, c: ChangeInput): Promise<SubscriptionEventResult> {
   const { m, plan, now, change } = c;
   const at = deps.clock.now();
   switch (change.status) {
-    case 'authorised': {
-      // Authorised once, and the organiser told in the same transaction.
-      if (!(await repo.markAuthorised(trx, m.id, at))) return 'ignored';
-      await queueConfirmationMail(trx, deps, m.id, now);
-      await webhooks.emit(trx, deps, {
-        accountId: m.account_id,
-        mode: m.mode,
-        type: 'subscription.authenticated',
-        data: {
-          membershipId: m.id,
-          planId: m.plan_id,
-          planName: plan.name,
-          subscriptionId: c.subscriptionId,
-          name: m.name,
-          email: m.email,
-          authorisedAt: now.toISOString(),
-        },
-      });
-      return 'applied';
-    }
+    case 'authorised':
+      return authorise(trx, deps, c, at);
     case 'active': {
       // A charge's money enters the ledger with the period it pays for. The sandbox's
       // charges carry no gateway payment, so the sandbox names one.
@@ -154,4 +135,31 @@ async function applyChange(
       });
       return 'applied';
   }
+}
+
+/** Authorised once, and the organiser told in the same transaction. */
+async function authorise(
+  trx: Db,
+  deps: MembershipDeps,
+  c: ChangeInput,
+  at: Date,
+): Promise<SubscriptionEventResult> {
+  const { m, plan, now } = c;
+  if (!(await repo.markAuthorised(trx, m.id, at))) return 'ignored';
+  await queueConfirmationMail(trx, deps, m.id, now);
+  await webhooks.emit(trx, deps, {
+    accountId: m.account_id,
+    mode: m.mode,
+    type: 'subscription.authenticated',
+    data: {
+      membershipId: m.id,
+      planId: m.plan_id,
+      planName: plan.name,
+      subscriptionId: c.subscriptionId,
+      name: m.name,
+      email: m.email,
+      authorisedAt: now.toISOString(),
+    },
+  });
+  return 'applied';
 }

@@ -11,7 +11,7 @@ import { mailSendersOf, senderFor } from '../accounts/mail-settings.js';
 import { findEventsById } from '../events/events.service.js';
 import { renderDocumentPdf } from '../gst/document.pdf.js';
 import { documentTitle } from '../gst/document.view.js';
-import { documentOf } from '../gst/gst.service.js';
+import { documentOf } from '../gst/documents.service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { recordSandboxMail } from '../mail/sandbox-mail.js';
 import { renderBookingMail, type BookingMailKind } from './booking-mails.js';

@@ -10,7 +10,8 @@ import { mailSendersOf, senderFor, type MailSender } from '../accounts/mail-sett
 import { findEventsById, sessionOf } from '../events/events.service.js';
 import { renderDocumentPdf } from '../gst/document.pdf.js';
 import { documentTitle } from '../gst/document.view.js';
-import { saleDocumentsOf, type GstDocument } from '../gst/gst.service.js';
+import { saleDocumentsOf } from '../gst/documents.service.js';
+import type { GstDocument } from '../gst/gst.service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { keptCopy, recordSandboxMail, type SandboxMail } from '../mail/sandbox-mail.js';
 import { attendeePageUrl, attendeeToken } from '../../lib/attendee-token.js';

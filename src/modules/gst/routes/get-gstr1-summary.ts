@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { FULL_ONLY, keyPrincipal } from '../../../http/auth.js';
-import * as gst from '../gst.service.js';
+import * as gst from '../documents.service.js';
 import { Gstr1Supplier } from '../gst.schemas.js';
 import { type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';

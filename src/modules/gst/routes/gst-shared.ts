@@ -10,7 +10,7 @@ import * as events from '../../events/events.service.js';
 import type { GstDocument } from '../document.js';
 import { renderDocumentHtml } from '../document.view.js';
 import { renderDocumentPdf } from '../document.pdf.js';
-import * as gst from '../gst.service.js';
+import * as gst from '../documents.service.js';
 import { DocumentSchema } from '../gst.schemas.js';
 
 /** What the gst operations need. */
