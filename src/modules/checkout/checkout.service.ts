@@ -36,12 +36,8 @@ import * as events from '../events/events.service.js';
 import type { EventRow } from '../events/events.service.js';
 import * as keys from '../keys/keys.service.js';
 import { SandboxGateway } from '../sandbox/sandbox-gateway.js';
-import {
-  confirmStep2,
-  register,
-  type RegisterInput,
-  type RequestContext,
-} from '../registrations/register.service.js';
+import type { RegisterInput } from '../registrations/register-input.js';
+import { confirmStep2, register, type RequestContext } from '../registrations/register.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
 import { attendeeToken } from '../../lib/attendee-token.js';

@@ -39,41 +39,46 @@ export function validateAnswers(
       throw badRequest('invalid_custom_field', `${where} must be at most ${MAX_ANSWER_LENGTH} characters`, {
         field: where,
       });
-    switch (f.type) {
-      case 'text':
-        if (typeof v !== 'string')
-          throw badRequest(
-            'invalid_custom_field',
-            `${where} must be text of at most ${MAX_ANSWER_LENGTH} characters`,
-            { field: where },
-          );
-        break;
-      case 'number':
-        if (typeof v !== 'number' || !Number.isFinite(v))
-          throw badRequest('invalid_custom_field', `${where} must be a number`, { field: where });
-        break;
-      case 'email':
-        // The mail module's syntax check: plain local@domain, linear time, no regex backtracking.
-        if (typeof v !== 'string' || !checkSyntax(v).ok)
-          throw badRequest('invalid_custom_field', `${where} must be an email address`, { field: where });
-        break;
-      case 'checkbox':
-        if (typeof v !== 'boolean')
-          throw badRequest('invalid_custom_field', `${where} must be true or false`, { field: where });
-        if (f.required && v !== true)
-          throw badRequest('missing_custom_field', `${where} must be ticked`, { field: where });
-        break;
-      case 'select':
-        if (typeof v !== 'string' || !(f.options ?? []).includes(v)) {
-          throw badRequest(
-            'invalid_custom_field',
-            `${where} must be one of ${(f.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`,
-            { field: where },
-          );
-        }
-        break;
-    }
+    checkAnswer(f, v, where);
     Object.defineProperty(out, f.name, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/** One given answer against its question's type (a required checkbox must be ticked). */
+function checkAnswer(f: CustomFieldDoc, v: unknown, where: string): void {
+  switch (f.type) {
+    case 'text':
+      if (typeof v !== 'string')
+        throw badRequest(
+          'invalid_custom_field',
+          `${where} must be text of at most ${MAX_ANSWER_LENGTH} characters`,
+          { field: where },
+        );
+      break;
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw badRequest('invalid_custom_field', `${where} must be a number`, { field: where });
+      break;
+    case 'email':
+      // The mail module's syntax check: plain local@domain, linear time, no regex backtracking.
+      if (typeof v !== 'string' || !checkSyntax(v).ok)
+        throw badRequest('invalid_custom_field', `${where} must be an email address`, { field: where });
+      break;
+    case 'checkbox':
+      if (typeof v !== 'boolean')
+        throw badRequest('invalid_custom_field', `${where} must be true or false`, { field: where });
+      if (f.required && v !== true)
+        throw badRequest('missing_custom_field', `${where} must be ticked`, { field: where });
+      break;
+    case 'select':
+      if (typeof v !== 'string' || !(f.options ?? []).includes(v)) {
+        throw badRequest(
+          'invalid_custom_field',
+          `${where} must be one of ${(f.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`,
+          { field: where },
+        );
+      }
+      break;
+  }
 }

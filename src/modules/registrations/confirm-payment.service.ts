@@ -122,6 +122,44 @@ async function loadRegistration(db: Db, eventId: string, registrationId: string)
   return reg;
 }
 
+/**
+ * Step 2 for a registration no longer pending: the same confirmation again answers as
+ * before; anything else is refused (a payment for a booking that ended unpaid is refunded).
+ */
+async function settledAnswer(
+  deps: RegisterDeps,
+  reg: Row,
+  input: { orderId: string; paymentId: string },
+  answer: Confirmation,
+): Promise<Confirmation> {
+  if (reg.status === 'confirmed') {
+    if (reg.payment_id === input.paymentId && reg.order_id === input.orderId) return answer;
+    throw paymentNotVerified('this registration is already confirmed with another payment');
+  }
+  if (reg.payment_id === input.paymentId && reg.status === 'cancelled') throw soldOut();
+  // Paid after the organiser cancelled it: nobody keeps money for a booking that is gone.
+  if (reg.payment_id === null && input.orderId === reg.order_id) {
+    const payment = await deps
+      .gatewayFor(reg.mode, reg.account_id)
+      .fetchPayment(input.paymentId)
+      .catch((err: unknown) => {
+        throw gatewayFailure(err, 'look up the payment');
+      });
+    if (
+      payment &&
+      payment.orderId === reg.order_id &&
+      payment.captured &&
+      (await refundUnbooked(deps, reg, payment))
+    ) {
+      throw conflict(
+        'registration_not_pending',
+        `this registration was ${reg.status} before it was paid; the payment is being refunded`,
+      );
+    }
+  }
+  throw conflict('registration_not_pending', `this registration is ${reg.status}`);
+}
+
 export async function confirmStep2(
   deps: RegisterDeps,
   p: KeyPrincipal,
@@ -139,34 +177,7 @@ export async function confirmStep2(
 
   if (reg.order_id === null)
     throw conflict('not_a_paid_registration', 'this registration has no payment to confirm');
-  if (reg.status === 'confirmed') {
-    if (reg.payment_id === input.paymentId && reg.order_id === input.orderId) return answer;
-    throw paymentNotVerified('this registration is already confirmed with another payment');
-  }
-  if (reg.status !== 'pending') {
-    if (reg.payment_id === input.paymentId && reg.status === 'cancelled') throw soldOut();
-    // Paid after the organiser cancelled it: nobody keeps money for a booking that is gone.
-    if (reg.payment_id === null && input.orderId === reg.order_id) {
-      const payment = await deps
-        .gatewayFor(reg.mode, reg.account_id)
-        .fetchPayment(input.paymentId)
-        .catch((err: unknown) => {
-          throw gatewayFailure(err, 'look up the payment');
-        });
-      if (
-        payment &&
-        payment.orderId === reg.order_id &&
-        payment.captured &&
-        (await refundUnbooked(deps, reg, payment))
-      ) {
-        throw conflict(
-          'registration_not_pending',
-          `this registration was ${reg.status} before it was paid; the payment is being refunded`,
-        );
-      }
-    }
-    throw conflict('registration_not_pending', `this registration is ${reg.status}`);
-  }
+  if (reg.status !== 'pending') return settledAnswer(deps, reg, input, answer);
   if (input.orderId !== reg.order_id)
     throw paymentNotVerified('orderId is not the order of this registration');
   const bound = await repo.findIdByPayment(deps.db, input.paymentId);

@@ -7,7 +7,7 @@ import { badRequest } from '../../lib/errors.js';
 import type { EventRow } from '../events/events.service.js';
 import { priceBooking } from './pricing.js';
 import * as promos from './promo.service.js';
-import { chosenOptions } from './register.service.js';
+import { chosenOptions } from './register-input.js';
 
 export interface QuoteInput {
   subEventId?: string | undefined;

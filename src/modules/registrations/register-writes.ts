@@ -10,7 +10,7 @@ import * as events from '../events/events.service.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import * as audit from '../audit/audit.service.js';
 import { applyConfirmation, confirmationEffects, oneStatementEffects } from './confirmation.js';
-import { bookedEntry } from './lifecycle/change-booking.js';
+import { bookedEntry } from './lifecycle/booking-audit.js';
 import * as lifecycle from './lifecycle/lifecycle.repo.js';
 import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';

@@ -3,7 +3,7 @@
 // attendee's page, transfer, expiry, event deletion, a refund found at the gateway — calls
 // `changeBooking` inside its transaction: it checks the lifecycle table (who may act, from
 // which state), runs the conditional update, writes what the change sets off
-// (confirmation.ts), and appends the audit entry with its actor. Of any number of
+// (confirmation.ts), and appends the audit entry with its actor (booking-audit.ts). Of any number of
 // concurrent changes to one booking exactly one moves the row; the others get undefined.
 import type { Transaction } from 'kysely';
 import type { Database, RefundClaimDoc } from '../../../db/database.js';
@@ -15,6 +15,7 @@ import * as captures from '../../payments/captures.repo.js';
 import { applyConfirmation, applyTransfer, type EventFacts } from '../confirmation.js';
 import { applyBookingEnd, applyPartialRefund, type EndRefund } from '../endings.js';
 import type { RegistrationRow as Row } from '../registrations.repo.js';
+import { changeEntry, rupees } from './booking-audit.js';
 import { canApply, mayAct, TRANSITIONS, type BookingEvent } from './booking-lifecycle.js';
 import * as repo from './lifecycle.repo.js';
 
@@ -49,8 +50,6 @@ export function refusal(event: BookingEvent, reg: Pick<Row, 'status'>) {
   const code = TRANSITIONS[event].refusal;
   return conflict(code, `this registration is ${reg.status}`);
 }
-
-const rupees = (paise: number) => paise / 100;
 
 /** What one kind of change wrote: the row after it and what the audit entry says. */
 interface Applied {
@@ -322,47 +321,7 @@ export async function changeBooking(
   await audit.recordChange(
     trx,
     deps,
-    entry(reg, actor, verb, applied.before ?? { status: reg.status }, applied.after),
+    changeEntry(reg, actor, verb, applied.before ?? { status: reg.status }, applied.after),
   );
   return applied.row;
-}
-
-/** The audit entry of a change to `reg`. */
-function entry(
-  reg: Row,
-  actor: audit.AuditActor,
-  verb: string,
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
-): audit.AuditChange {
-  return {
-    accountId: reg.account_id,
-    mode: reg.mode,
-    actor,
-    action: `registration.${verb}`,
-    target: { type: 'registration', id: reg.id },
-    before,
-    after,
-  };
-}
-
-/** The audit entry of a booking as it is first written (`book`, `await_payment`, `await_approval`). */
-export function bookedEntry(
-  row: Pick<Row, 'id' | 'account_id' | 'mode' | 'status' | 'ticket_type' | 'quantity' | 'amount_paise'>,
-  actor: audit.AuditActor,
-): audit.AuditChange {
-  return {
-    accountId: row.account_id,
-    mode: row.mode,
-    actor,
-    action: 'registration.book',
-    target: { type: 'registration', id: row.id },
-    before: null,
-    after: {
-      status: row.status,
-      ticketType: row.ticket_type,
-      quantity: row.quantity,
-      amount: rupees(Number(row.amount_paise)),
-    },
-  };
 }

@@ -1,4 +1,4 @@
-import { ANY_KEY, keyPrincipal } from '../../../http/auth.js';
+import { ANY_KEY, type KeyPrincipal, keyPrincipal } from '../../../http/auth.js';
 import { addressKey } from '../../../http/client-address.js';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
@@ -76,22 +76,8 @@ export const register: Operation<RegisterDeps> = (app, deps) =>
     async (req, reply) => {
       const p = keyPrincipal(req);
       const body = req.body;
-      const step2Fields = ['registrationId', 'orderId', 'paymentId'] as const;
       if (step2Fields.some((f) => body[f] !== undefined)) {
-        const extra = Object.keys(body).filter((k) => !(step2Fields as readonly string[]).includes(k));
-        if (extra.length > 0)
-          throw badRequest(
-            'invalid_request',
-            `step 2 takes exactly registrationId, orderId and paymentId; remove ${extra.join(', ')}`,
-          );
-        const missing = step2Fields.filter((f) => body[f] === undefined);
-        if (missing.length > 0)
-          throw badRequest('invalid_request', `step 2 is missing ${missing.join(', ')}`);
-        const c = await confirmStep2(deps, p, req.params.id, {
-          registrationId: body.registrationId!,
-          orderId: body.orderId!,
-          paymentId: body.paymentId!,
-        });
+        const c = await step2(deps, p, req.params.id, body);
         return reply.code(200).send({ success: true as const, ...c });
       }
       if (body.name === undefined)
@@ -136,3 +122,27 @@ export const register: Operation<RegisterDeps> = (app, deps) =>
       });
     },
   );
+
+const step2Fields = ['registrationId', 'orderId', 'paymentId'] as const;
+
+/** Step 2: exactly the three fields, then the confirmation. */
+function step2(
+  deps: RegisterDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  body: { [F in (typeof step2Fields)[number]]?: string | undefined },
+) {
+  const extra = Object.keys(body).filter((k) => !(step2Fields as readonly string[]).includes(k));
+  if (extra.length > 0)
+    throw badRequest(
+      'invalid_request',
+      `step 2 takes exactly registrationId, orderId and paymentId; remove ${extra.join(', ')}`,
+    );
+  const missing = step2Fields.filter((f) => body[f] === undefined);
+  if (missing.length > 0) throw badRequest('invalid_request', `step 2 is missing ${missing.join(', ')}`);
+  return confirmStep2(deps, p, eventId, {
+    registrationId: body.registrationId!,
+    orderId: body.orderId!,
+    paymentId: body.paymentId!,
+  });
+}
