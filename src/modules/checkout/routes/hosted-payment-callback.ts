@@ -5,7 +5,7 @@ import { EX, type OperationExamples } from '../../../http/examples.js';
 import type { Operation } from '../../../http/operation.js';
 import * as service from '../checkout.service.js';
 import * as bookings from '../page-bookings.service.js';
-import { renderMessagePage } from '../page.html.js';
+import { renderMessagePage } from '../layout.html.js';
 import { Html, htmlErrors, MESSAGE_CSP, Slug, type CheckoutContext } from '../page-context.js';
 
 const examples: OperationExamples = {

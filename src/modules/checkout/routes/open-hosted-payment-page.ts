@@ -4,7 +4,7 @@ import { EX, type OperationExamples } from '../../../http/examples.js';
 import type { Operation } from '../../../http/operation.js';
 import * as service from '../checkout.service.js';
 import * as bookings from '../page-bookings.service.js';
-import { renderPaymentPage } from '../page.html.js';
+import { renderPaymentPage } from '../payment-page.html.js';
 import { Html, htmlErrors, pageCsp, Slug, type CheckoutContext } from '../page-context.js';
 
 const examples: OperationExamples = {
