@@ -30,7 +30,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
 import { EVENT_SCOPE, PAID_SCOPE, tierScope } from '../../src/modules/events/events.service.js';
-import { checkLedger } from '../../src/modules/ledger/ledger.service.js';
+import { checkLedger } from '../../src/modules/ledger/ledger-check.service.js';
 import { sweep, type SweepSummary } from '../../src/modules/reconciliation/reconcile.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { call, createKey, signup, verifyFromMailFiles } from '../helpers/http.js';

@@ -12,7 +12,7 @@ import { getHostedPageStyle } from './routes/get-hosted-page-style.js';
 import { getPlanPageScript } from './routes/get-plan-page-script.js';
 import type { CheckoutFiles } from './routes/static-asset.js';
 import { loadCheckoutAssets, pageStyleUrl } from './assets.js';
-import type { Assets } from './page.html.js';
+import type { Assets } from './layout.html.js';
 import { checkoutContext, type CheckoutContext } from './page-context.js';
 import type { PlanAssets } from './plan-page.html.js';
 import { joinPlanFromPage } from './routes/join-plan-from-page.js';

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { CallSource, CheckoutDeps } from './checkout.service.js';
 import { AppError } from '../../lib/errors.js';
-import { renderMessagePage, type Assets, type BackLink } from './page.html.js';
+import { renderMessagePage, type Assets, type BackLink } from './layout.html.js';
 import { en } from './strings.js';
 
 // checkout.js itself comes only from its own origin; the modal it builds frames, calls and

@@ -1,4 +1,4 @@
-// Server-rendered HTML of the hosted checkout. Every value from the database goes
+// Server-rendered HTML of the hosted checkout's event page. Every value from the database goes
 // through escapeHtml; the page's configuration travels in a JSON data block (not
 // executed, so the CSP needs no inline script), with `<` escaped.
 import { escapeHtml as h } from '../../lib/html.js';
@@ -6,25 +6,11 @@ import { eventSpan, formatSpan } from '../../lib/event-time.js';
 import type { Availability } from '../events/availability.js';
 import type { PriceRow, Session } from '../events/events.service.js';
 import type { pageFacts } from './checkout.service.js';
+import { jsonBlock, layout, paragraphs, RAZORPAY_CHECKOUT_JS, type Assets } from './layout.html.js';
 import type { Strings } from './strings.js';
 import { memberProof } from './member-proof.html.js';
 
-export const RAZORPAY_CHECKOUT_JS = 'https://checkout.razorpay.com/v1/checkout.js';
-
-export interface Assets {
-  css: string;
-  js: string;
-}
-
 type Shown = Awaited<ReturnType<typeof pageFacts>>['shown'];
-
-export function jsonBlock(id: string, value: unknown): string {
-  const json = JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026');
-  return `<script type="application/json" id="${id}">${json}</script>`;
-}
 
 function money(s: Strings, rupees: number): string {
   if (rupees === 0) return s.free;
@@ -38,66 +24,6 @@ function money(s: Strings, rupees: number): string {
 /** When, for people, in the event's time zone: "Sat 12 Dec 2026, 10:00 am – 5:30 pm IST". */
 export function formatWhen(startDate: string | null, endDate: string | null, timeZone: string): string {
   return formatSpan(eventSpan(startDate, endDate, timeZone), timeZone) ?? '';
-}
-
-export function paragraphs(text: string): string {
-  return text
-    .split(/\r?\n\s*\r?\n/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '')
-    .map((p) => `<p>${h(p).replace(/\r?\n/g, '<br>')}</p>`)
-    .join('\n');
-}
-
-export function layout(
-  s: Strings,
-  title: string,
-  assets: Assets,
-  body: string,
-  opts: { bodyClass?: string; head?: string } = {},
-): string {
-  return `<!doctype html>
-<html lang="${s.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${h(title)}</title>
-<link rel="stylesheet" href="${h(assets.css)}">
-${opts.head ?? ''}
-</head>
-<body class="${h(opts.bodyClass ?? 'standalone')}">
-${body}
-</body>
-</html>
-`;
-}
-
-/** A link from a message page back to the page it was reached from. */
-export interface BackLink {
-  href: string;
-  label: string;
-}
-
-export function renderMessagePage(
-  s: Strings,
-  assets: Assets,
-  title: string,
-  message: string,
-  status?: number,
-  back?: BackLink,
-): string {
-  return layout(
-    s,
-    title,
-    assets,
-    `<main class="page message" id="main">
-<h1>${h(title)}</h1>
-<p>${h(message)}</p>
-${status !== undefined ? `<p class="muted">HTTP ${status}</p>` : ''}
-${back ? `<p class="actions"><a class="button-link" href="${h(back.href)}">${h(back.label)}</a></p>` : ''}
-</main>`,
-  );
 }
 
 function availabilityNote(s: Strings, remaining: number | null, soldOut: boolean): string {
@@ -297,23 +223,6 @@ function submitLabel(s: Strings, shown: Shown): string {
   return shown.price > 0 ? s.script.payAmount.replace('{amount}', money(s, shown.price)) : s.register;
 }
 
-/** The event's page as the widget opened it (key, origin, embed kept), for a way back to it. */
-export function eventPageHref(
-  slug: string,
-  opened: {
-    key?: string | null | undefined;
-    origin?: string | null | undefined;
-    embed?: string | null | undefined;
-  },
-): string {
-  const q = new URLSearchParams();
-  if (opened.key) q.set('key', opened.key);
-  if (opened.origin) q.set('origin', opened.origin);
-  if (opened.embed && opened.embed !== 'none') q.set('embed', opened.embed);
-  const query = q.toString();
-  return `/e/${encodeURIComponent(slug)}${query ? `?${query}` : ''}`;
-}
-
 /**
  * Sold out with a waitlist: a plain form (no script needed) that takes a name. It carries
  * the key, the origin and the embedding the page was opened with, so the answer (or a
@@ -357,11 +266,38 @@ export function renderEventPage(p: PageInput): string {
     shown.location ? `<div><dt>${h(s.venue)}</dt><dd>${h(shown.location)}</dd></div>` : '',
   ].join('');
   const offered = p.offer !== undefined;
+  const body = `<main class="page" id="main">
+<header>
+<h1 id="event-title">${h(shown.title)}</h1>
+${p.mode === 'test' ? `<p class="badge">${h(s.testMode)}</p>` : ''}
+${p.preview ? `<p class="notice" id="preview-note" role="note">${h(p.preview.bookable ? s.previewNote : s.previewDraftNote)}</p>` : ''}
+${facts ? `<dl class="facts">${facts}</dl>` : ''}
+</header>
+${shown.description.trim() ? `<section class="description" aria-label="${h(s.about)}">${paragraphs(shown.description)}</section>` : ''}
+${bookingForm(p)}
+<section id="result" class="result" tabindex="-1" aria-live="polite" hidden></section>
+<noscript><p class="notice">${h(s.noScript)}</p></noscript>
+</main>
+${jsonBlock('svc-config', config)}`;
+  const gateway =
+    p.mode === 'live' && (!availability.soldOut || offered)
+      ? `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n`
+      : '';
+  return layout(s, s.pageTitle(shown.title), p.assets, body, {
+    bodyClass: `embed-${p.embed}`,
+    head: `${gateway}<script src="${h(p.assets.js)}" defer></script>`,
+  });
+}
+
+/** The booking form; sold out (and no waitlist offer held), the notice and the waitlist's form instead. */
+function bookingForm(p: PageInput): string {
+  const s = p.strings;
+  const { shown, availability } = p.facts;
+  const offered = p.offer !== undefined;
   // novalidate: the page script checks the fields and shows each error at its field.
-  const form =
-    availability.soldOut && !offered
-      ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`
-      : `<form id="register-form" novalidate>
+  return availability.soldOut && !offered
+    ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`
+    : `<form id="register-form" novalidate>
 ${
   offered
     ? `<p class="notice" id="offer-held" role="status">A seat is held for you until ${h(p.offer!.until)}. Book it before then; after that it passes to the next person waiting.</p>`
@@ -380,57 +316,4 @@ ${summary(s, shown, availability)}
 <div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
 <button type="submit" id="submit"${p.preview && !p.preview.bookable ? ' disabled' : ''}>${h(submitLabel(s, shown))}</button>
 </form>`;
-  const body = `<main class="page" id="main">
-<header>
-<h1 id="event-title">${h(shown.title)}</h1>
-${p.mode === 'test' ? `<p class="badge">${h(s.testMode)}</p>` : ''}
-${p.preview ? `<p class="notice" id="preview-note" role="note">${h(p.preview.bookable ? s.previewNote : s.previewDraftNote)}</p>` : ''}
-${facts ? `<dl class="facts">${facts}</dl>` : ''}
-</header>
-${shown.description.trim() ? `<section class="description" aria-label="${h(s.about)}">${paragraphs(shown.description)}</section>` : ''}
-${form}
-<section id="result" class="result" tabindex="-1" aria-live="polite" hidden></section>
-<noscript><p class="notice">${h(s.noScript)}</p></noscript>
-</main>
-${jsonBlock('svc-config', config)}`;
-  const gateway =
-    p.mode === 'live' && (!availability.soldOut || offered)
-      ? `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n`
-      : '';
-  return layout(s, s.pageTitle(shown.title), p.assets, body, {
-    bodyClass: `embed-${p.embed}`,
-    head: `${gateway}<script src="${h(p.assets.js)}" defer></script>`,
-  });
-}
-
-/**
- * The top-level payment page: the fallback where the gateway's checkout cannot run in
- * the frame. It opens checkout.js with `callback_url`, so the gateway posts the result
- * back to the service and the page needs no script of ours after the redirect.
- */
-export function renderPaymentPage(p: {
-  strings: Strings;
-  assets: Assets;
-  title: string;
-  order: { orderId: string; amount: number; currency: string; key: string };
-  callbackUrl: string;
-  mode: 'test' | 'live';
-}): string {
-  const s = p.strings;
-  const config = {
-    pay: { ...p.order, callbackUrl: p.callbackUrl, title: p.title },
-    mode: p.mode,
-    strings: s.script,
-  };
-  const body = `<main class="page" id="main">
-<h1>${h(s.checkoutTitle)}</h1>
-<p>${h(p.title)}</p>
-<p>${h(s.checkoutIntro)}</p>
-<p><button type="button" id="pay-now">${h(s.pay)}</button></p>
-<div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
-</main>
-${jsonBlock('svc-config', config)}`;
-  return layout(s, s.checkoutTitle, p.assets, body, {
-    head: `${p.mode === 'live' ? `<script src="${RAZORPAY_CHECKOUT_JS}" defer></script>\n` : ''}<script src="${h(p.assets.js)}" defer></script>`,
-  });
 }

@@ -12,7 +12,7 @@ import {
   paragraphs,
   RAZORPAY_CHECKOUT_JS,
   type Assets,
-} from './page.html.js';
+} from './layout.html.js';
 import type { Strings } from './strings.js';
 
 export interface PlanAssets extends Assets {

@@ -1,7 +1,7 @@
 // The hosted page's forms (the waitlist): the answer, and any refusal, links back to the
 // event's page as the widget had it open.
 import type { FastifyRequest } from 'fastify';
-import { eventPageHref, type BackLink } from '../page.html.js';
+import { eventPageHref, type BackLink } from '../layout.html.js';
 import { EMBEDS, type CheckoutContext } from '../page-context.js';
 
 export function backToEvent(ctx: CheckoutContext, req: FastifyRequest): BackLink {

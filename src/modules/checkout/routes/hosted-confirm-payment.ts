@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import * as service from '../checkout.service.js';
+import * as bookings from '../page-bookings.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from '../page-context.js';
 import { HandlerFields } from './gateway-fields.js';
 
@@ -60,6 +61,6 @@ export const hostedConfirmPayment: Operation<CheckoutContext> = (app, { deps }) 
         offer,
         preview,
       );
-      return service.confirmFromPage(deps, access, handler);
+      return bookings.confirmFromPage(deps, access, handler);
     },
   );

@@ -3,6 +3,7 @@ import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { BookingStatus } from '../../registrations/registrations.schemas.js';
 import * as service from '../checkout.service.js';
+import * as bookings from '../page-bookings.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from '../page-context.js';
 
 const examples: OperationExamples = {
@@ -34,7 +35,7 @@ export const hostedGetOrder: Operation<CheckoutContext> = (app, { deps }) =>
       },
     },
     async (req) =>
-      service.orderStatus(
+      bookings.orderStatus(
         deps,
         await service.openPageCall(
           deps,

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import type { Operation } from '../../../http/operation.js';
 import * as service from '../checkout.service.js';
-import { renderMessagePage } from '../page.html.js';
+import { renderMessagePage } from '../layout.html.js';
 import {
   callSource,
   EmbedField,

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import type { Operation } from '../../../http/operation.js';
 import * as service from '../checkout.service.js';
-import { renderMessagePage } from '../page.html.js';
+import * as bookings from '../page-bookings.service.js';
+import { renderMessagePage } from '../layout.html.js';
 import { Html, htmlErrors, MESSAGE_CSP, Slug, type CheckoutContext } from '../page-context.js';
 
 const examples: OperationExamples = {
@@ -74,7 +75,7 @@ export const hostedPaymentCallback: Operation<CheckoutContext> = (
           MESSAGE_CSP,
         );
       }
-      await service.confirmFromPage(deps, access, {
+      await bookings.confirmFromPage(deps, access, {
         razorpay_order_id: orderId,
         razorpay_payment_id: paymentId,
         razorpay_signature: signature,

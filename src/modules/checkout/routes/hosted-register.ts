@@ -4,6 +4,7 @@ import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { CustomFieldAnswers } from '../../registrations/registrations.schemas.js';
 import * as service from '../checkout.service.js';
+import * as bookings from '../page-bookings.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from '../page-context.js';
 
 const examples: OperationExamples = {
@@ -143,7 +144,7 @@ export const hostedRegister: Operation<CheckoutContext> = (app, { deps }) =>
       return reply
         .code(201)
         .send(
-          await service.registerFromPage(
+          await bookings.registerFromPage(
             deps,
             access,
             { ...input, waitlistOffer: offer },

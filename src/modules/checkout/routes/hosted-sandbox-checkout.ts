@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import * as service from '../checkout.service.js';
+import * as bookings from '../page-bookings.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from '../page-context.js';
 import { HandlerFields } from './gateway-fields.js';
 
@@ -62,6 +63,6 @@ export const hostedSandboxCheckout: Operation<CheckoutContext> = (app, { deps })
         req.body.offer,
         req.body.preview,
       );
-      return service.sandboxCheckout(deps, access, req.body.orderId, req.body.outcome);
+      return bookings.sandboxCheckout(deps, access, req.body.orderId, req.body.outcome);
     },
   );

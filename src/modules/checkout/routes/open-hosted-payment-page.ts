@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import type { Operation } from '../../../http/operation.js';
 import * as service from '../checkout.service.js';
-import { renderPaymentPage } from '../page.html.js';
+import * as bookings from '../page-bookings.service.js';
+import { renderPaymentPage } from '../payment-page.html.js';
 import { Html, htmlErrors, pageCsp, Slug, type CheckoutContext } from '../page-context.js';
 
 const examples: OperationExamples = {
@@ -42,7 +43,7 @@ export const openHostedPaymentPage: Operation<CheckoutContext> = (
     },
     async (req, reply) => {
       const access = await service.openPage(deps, req.params.slug, undefined, undefined);
-      const order = await service.pendingPayment(deps, access, req.query.order);
+      const order = await bookings.pendingPayment(deps, access, req.query.order);
       const page = renderPaymentPage({
         strings: s,
         assets,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { isSubscriptionEvent } from '../../memberships/subscription-state.js';
-import { applyPayoutNotification } from '../../payouts/payouts.service.js';
+import { applyPayoutNotification } from '../../payouts/payout-gateway.service.js';
 import { orderPaid, subscriptionChanged } from '../gateway-events.service.js';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { paiseToRupees } from '../../../lib/money.js';
-import * as ledger from '../ledger.service.js';
+import * as ledgerCheck from '../ledger-check.service.js';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { LedgerRouteDeps, Mode } from './ledger-shared.js';
@@ -54,7 +54,7 @@ export const checkLedger: Operation<LedgerRouteDeps> = (app, deps) =>
       },
     },
     async (req) => {
-      const r = await ledger.checkLedger(deps.db, req.query.accountId);
+      const r = await ledgerCheck.checkLedger(deps.db, req.query.accountId);
       return {
         ok: r.ok,
         accountsChecked: r.accountsChecked,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import * as payouts from '../payouts.service.js';
+import * as payoutGateway from '../payout-gateway.service.js';
 import { type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { PayoutsRouteDeps } from './payouts-shared.js';
@@ -15,7 +15,7 @@ export const sweepPayouts: Operation<PayoutsRouteDeps> = (app, deps) =>
         operationId: 'sweepPayouts',
         tags: ['admin'],
         summary: 'Read live payouts stuck in processing back from RazorpayX now',
-        description: `The same sweep runs every five minutes on worker instances: payouts processing for more than ${payouts.STUCK_AFTER_MS / 60_000} minutes are fetched from RazorpayX and their state applied.`,
+        description: `The same sweep runs every five minutes on worker instances: payouts processing for more than ${payoutGateway.STUCK_AFTER_MS / 60_000} minutes are fetched from RazorpayX and their state applied.`,
         response: {
           200: answer(
             Type.Object({ checked: Type.Integer(), changed: Type.Integer() }),
@@ -24,5 +24,5 @@ export const sweepPayouts: Operation<PayoutsRouteDeps> = (app, deps) =>
         },
       },
     },
-    async () => payouts.sweepStuckPayouts(deps.payoutDeps),
+    async () => payoutGateway.sweepStuckPayouts(deps.payoutDeps),
   );
