@@ -84,6 +84,14 @@ progress{width:100%;max-width:36rem;height:1.25rem}
 .chart .bar{fill:var(--brand)}
 .chart .line{fill:none;stroke:var(--ok);stroke-width:2}
 .chart .axis{stroke:var(--line)}
+.plan{width:100%;height:auto;max-height:70vh;display:block;background:var(--card)}
+.plan .stage{fill:var(--ink)}
+.plan .seat{stroke:none}
+.plan .seat.accessible{stroke:var(--ink);stroke-width:.12}
+.plan .seat.blocked{fill:#c9ced4}
+.cat-0{fill:#b8860b;background:#b8860b}.cat-1{fill:#607d8b;background:#607d8b}.cat-2{fill:#0b5cad;background:#0b5cad}.cat-3{fill:#1a7f37;background:#1a7f37}
+.cat-4{fill:#8e44ad;background:#8e44ad}.cat-5{fill:#c0392b;background:#c0392b}.cat-6{fill:#16a085;background:#16a085}.cat-7{fill:#d35400;background:#d35400}
+.swatch{display:inline-block;width:.9em;height:.9em;border-radius:50%;vertical-align:-.1em}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 .mail-frame{width:100%;max-width:48rem;height:40rem;border:1px solid var(--line);border-radius:8px;background:#fff}
 pre.mail-text{white-space:pre-wrap;overflow-wrap:anywhere;max-width:48rem}

@@ -13,6 +13,7 @@ import { eventPages } from './pages/events.routes.js';
 import { eventSetupPages } from './pages/event-setup.routes.js';
 import { exportPages } from './pages/exports.routes.js';
 import { waitlistPages } from './pages/waitlist.routes.js';
+import { seatingPages } from './pages/seating.routes.js';
 import { moneyPages } from './pages/money.routes.js';
 import { activityPages } from './pages/activity.routes.js';
 import { registrationPages } from './pages/registrations.routes.js';
@@ -143,6 +144,7 @@ export const dashboardRoutes =
     eventPages(app, ctx);
     eventSetupPages(app, ctx);
     waitlistPages(app, ctx);
+    seatingPages(app, ctx);
     registrationPages(app, ctx);
     exportPages(app, ctx);
     membershipPages(app, ctx);

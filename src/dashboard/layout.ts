@@ -7,6 +7,7 @@ import { html, type Html } from './html.js';
 
 export type Section =
   | 'events'
+  | 'seating'
   | 'memberships'
   | 'developers'
   | 'staff'
@@ -31,6 +32,7 @@ export interface Viewer {
  */
 const NAV: { section: Section; label: string; href: string; staffOnly?: boolean }[] = [
   { section: 'events', label: 'Events', href: '/dashboard/events' },
+  { section: 'seating', label: 'Seating plans', href: '/dashboard/seating-plans' },
   { section: 'memberships', label: 'Memberships', href: '/dashboard/memberships' },
   { section: 'money', label: 'Money', href: '/dashboard/money' },
   { section: 'developers', label: 'Developers', href: '/dashboard/developers' },

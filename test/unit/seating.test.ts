@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { editSeats, namedSeats } from '../../src/modules/seating/seat-edits.js';
 import {
   bestAvailable,
   leavesSingle,
@@ -271,5 +272,50 @@ describe('best available, as properties over random plans', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('seats named as a person types them', () => {
+  const twoSections = generatePlan([
+    { name: 'Stalls', rows: 3, seatsPerRow: 8, category: 'Gold' },
+    { name: 'Balcony', rows: 2, seatsPerRow: 4, category: 'Silver' },
+  ]).seats;
+  const stalls = generatePlan([{ name: 'Stalls', rows: 3, seatsPerRow: 8, category: 'Gold' }]).seats;
+  const ids = (seats: { id: string }[]) => seats.map((s) => s.id);
+
+  it('reads seats, ranges either way, ids and sections, each seat once, in plan order', () => {
+    assert.deepEqual(ids(namedSeats(stalls, 'a1, A3-A2;C8 Stalls-B-1 A1')), [
+      'Stalls-A-1',
+      'Stalls-A-2',
+      'Stalls-A-3',
+      'Stalls-B-1',
+      'Stalls-C-8',
+    ]);
+    assert.deepEqual(ids(namedSeats(twoSections, 'Balcony:A1-A2')), ['Balcony-A-1', 'Balcony-A-2']);
+  });
+
+  it('refuses a name that fits no seat, a range across rows, and a row two sections share', () => {
+    assert.throws(() => namedSeats(stalls, 'A9'), /"A9" names no seat/);
+    assert.throws(() => namedSeats(stalls, 'A1-B2'), /a range stays in one row/);
+    assert.throws(() => namedSeats(stalls, 'seat 1'), /"seat" is not a seat/);
+    assert.throws(() => namedSeats(stalls, ' , '), /name at least one seat/);
+    assert.throws(() => namedSeats(twoSections, 'A1'), /put the section first, such as Stalls:A1/);
+  });
+
+  it('blocks, releases and marks only the seats named', () => {
+    const layout = generatePlan([{ name: 'Stalls', rows: 1, seatsPerRow: 3, category: 'Gold' }]);
+    const blocked = editSeats(layout, new Set(['Stalls-A-2']), 'block');
+    assert.deepEqual(
+      blocked.seats.map((s) => s.blocked),
+      [false, true, false],
+    );
+    assert.equal(editSeats(blocked, new Set(['Stalls-A-2']), 'release').seats[1]!.blocked, false);
+    const marked = editSeats(layout, new Set(['Stalls-A-1']), 'accessible');
+    assert.deepEqual(
+      marked.seats.map((s) => s.accessible),
+      [true, false, false],
+    );
+    assert.equal(editSeats(marked, new Set(['Stalls-A-1']), 'not-accessible').seats[0]!.accessible, false);
+    assert.equal(layout.seats[1]!.blocked, false, 'the plan given is not changed');
   });
 });

@@ -17,6 +17,9 @@ import {
   stageInFront,
 } from './plan.js';
 import * as repo from './seating.repo.js';
+import { editSeats, namedSeats, type SeatAction } from './seat-edits.js';
+
+export type { SeatingPlanRow } from './seating.repo.js';
 
 export interface SeatingDeps {
   db: Kysely<Database>;
@@ -126,4 +129,29 @@ export function categoriesOf(layout: SeatingPlanLayout): { name: string; seats: 
   const counts = new Map<string, number>();
   for (const s of layout.seats) if (!s.blocked) counts.set(s.category, (counts.get(s.category) ?? 0) + 1);
   return [...counts].map(([name, seats]) => ({ name, seats }));
+}
+
+/**
+ * Blocks or releases seats, or marks them accessible or not, by the names a person types
+ * ("A1, C5-C12", "Balcony:A1"): the dashboard's plan screen. Answers the plan and how many seats
+ * were named; 400 `invalid_seating_plan` says which name fits no seat.
+ */
+export async function editPlanSeats(
+  deps: SeatingDeps,
+  accountId: string,
+  id: string,
+  selection: string,
+  action: SeatAction,
+): Promise<{ plan: repo.SeatingPlanRow; named: number }> {
+  const current = await getPlan(deps.db, accountId, id);
+  let named: Seat[];
+  try {
+    named = namedSeats(current.layout.seats, selection);
+  } catch (err) {
+    if (err instanceof PlanError) throw badRequest('invalid_seating_plan', err.message);
+    throw err;
+  }
+  const layout = editSeats(current.layout, new Set(named.map((s) => s.id)), action);
+  const plan = await replacePlan(deps, accountId, id, { layout });
+  return { plan, named: named.length };
 }
