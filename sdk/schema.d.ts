@@ -11140,7 +11140,10 @@ export interface operations {
     };
     listEventSeats: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the seats that are not available (held, sold or blocked), in plan order: what a seat map that has the plan needs to refresh, a small answer however large the plan. */
+                only?: "unavailable";
+            };
             header?: never;
             path: {
                 /**

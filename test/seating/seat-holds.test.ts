@@ -102,6 +102,13 @@ describe('seated events and seat holds', () => {
     );
     const seats = await statuses(event.id);
     assert.deepEqual(seats.counts, { available: 9, held: 3, sold: 0, blocked: 0 });
+    const changed = await api('GET', `/api/v1/events/${event.id}/seats?only=unavailable`);
+    assert.deepEqual(
+      changed.body.data.seats.map((s: { id: string; status: string }) => `${s.id} ${s.status}`),
+      ['Stalls-A-1 held', 'Stalls-A-2 held', 'Stalls-A-3 held'],
+      'only the seats a map must redraw, with the same counts',
+    );
+    assert.deepEqual(changed.body.data.counts, seats.counts);
     const again = await api('POST', `/api/v1/events/${event.id}/seats/hold`, { seats: ['Stalls-A-2'] });
     assert.deepEqual([again.status, again.body.code], [409, 'seats_unavailable']);
     // The other three Gold seats sit together too; a fourth group of three does not exist.

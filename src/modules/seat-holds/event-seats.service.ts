@@ -19,7 +19,13 @@ export interface EventSeats {
   seats: (Seat & { status: SeatStatus; registrationId: string | null })[];
 }
 
-export async function eventSeats(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string): Promise<EventSeats> {
+/** Every seat with its status; with `unavailableOnly`, the seats not available (a map refreshing its statuses). */
+export async function eventSeats(
+  deps: SeatHoldsDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  unavailableOnly = false,
+): Promise<EventSeats> {
   const event = await events.loadReadableEvent(deps.db, p, eventId);
   const plan = await planOfEvent(deps.db, event);
   const now = await nowFor(deps, event.account_id, event.mode);
@@ -32,7 +38,12 @@ export async function eventSeats(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: 
     counts[status]++;
     return { ...seat, status, registrationId: full ? (row?.registration_id ?? null) : null };
   });
-  return { planId: plan.planId, stage: plan.stage, counts, seats };
+  return {
+    planId: plan.planId,
+    stage: plan.stage,
+    counts,
+    seats: unavailableOnly ? seats.filter((s) => s.status !== 'available') : seats,
+  };
 }
 
 /** Lets go of a hold that no booking has taken; 404 when there is none (lapsed and taken over, or booked). */

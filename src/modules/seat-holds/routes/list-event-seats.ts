@@ -51,6 +51,17 @@ export const listEventSeats: Operation<SeatHoldsDeps> = (app, deps) =>
         description:
           'The seats of the event’s seating plan in plan order, each `available`, `held` (a hold that has not lapsed, or a booking waiting for payment), `sold` or `blocked`, with the counts of each. A checkout key reads statuses only (`registrationId` is always null for it); a full key also reads which booking holds or bought a seat. 409 `event_not_seated` for an event without a plan.',
         params: IdParams,
+        querystring: Type.Object(
+          {
+            only: Type.Optional(
+              Type.Literal('unavailable', {
+                description:
+                  'Only the seats that are not available (held, sold or blocked), in plan order: what a seat map that has the plan needs to refresh, a small answer however large the plan.',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: {
           200: answer(
             Type.Object({
@@ -71,6 +82,6 @@ export const listEventSeats: Operation<SeatHoldsDeps> = (app, deps) =>
     },
     async (req) => ({
       success: true as const,
-      data: await eventSeats(deps, keyPrincipal(req), req.params.id),
+      data: await eventSeats(deps, keyPrincipal(req), req.params.id, req.query.only === 'unavailable'),
     }),
   );
