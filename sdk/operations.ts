@@ -78,6 +78,8 @@ export function operations(client: Client<paths>) {
     updateSeatingPlan: (...init: Init<paths['/api/v1/seating-plans/{id}'], 'put'>) => client.PUT('/api/v1/seating-plans/{id}', ...(init as [MaybeOptionalInit<paths['/api/v1/seating-plans/{id}'], 'put'>])),
     /** Every seat of a seated event with its status now (`GET /api/v1/events/{id}/seats`) */
     listEventSeats: (...init: Init<paths['/api/v1/events/{id}/seats'], 'get'>) => client.GET('/api/v1/events/{id}/seats', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats'], 'get'>])),
+    /** Every seat’s status as one letter, in plan order (`GET /api/v1/events/{id}/seats/statuses`) */
+    getSeatStatuses: (...init: Init<paths['/api/v1/events/{id}/seats/statuses'], 'get'>) => client.GET('/api/v1/events/{id}/seats/statuses', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats/statuses'], 'get'>])),
     /** Hold seats of a seated event: the ones chosen, or the best available (`POST /api/v1/events/{id}/seats/hold`) */
     holdSeats: (...init: Init<paths['/api/v1/events/{id}/seats/hold'], 'post'>) => client.POST('/api/v1/events/{id}/seats/hold', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats/hold'], 'post'>])),
     /** Let go of held seats (`DELETE /api/v1/events/{id}/seats/hold/{holdToken}`) */

@@ -436,6 +436,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     getSeatingPlan: {},
     updateSeatingPlan: {},
     listEventSeats: { prepare: async () => ({ ids: { eventId: await seatedEvent() } }) },
+    getSeatStatuses: { prepare: async () => ({ ids: { eventId: await seatedEvent() } }) },
     holdSeats: {
       prepare: async () => ({ ids: { eventId: await seatedEvent() } }),
       read: (b) => void set('holdToken', b.data.holdToken),

@@ -109,6 +109,9 @@ describe('seated events and seat holds', () => {
       'only the seats a map must redraw, with the same counts',
     );
     assert.deepEqual(changed.body.data.counts, seats.counts);
+    const letters = await api('GET', `/api/v1/events/${event.id}/seats/statuses`);
+    assert.equal(letters.body.data.statuses, 'hhhaaaaaaaaa', 'one letter a seat, in plan order');
+    assert.deepEqual(letters.body.data.counts, seats.counts);
     const again = await api('POST', `/api/v1/events/${event.id}/seats/hold`, { seats: ['Stalls-A-2'] });
     assert.deepEqual([again.status, again.body.code], [409, 'seats_unavailable']);
     // The other three Gold seats sit together too; a fourth group of three does not exist.

@@ -7,10 +7,12 @@ import { conflict } from '../../lib/errors.js';
 import type { EventRow } from '../events/events.service.js';
 import { type SeatRuns, seatRuns } from '../seating/best-available.js';
 import type { Seat } from '../seating/plan.js';
-import { getPlan } from '../seating/seating-plans.js';
+import { getPlan, planVersion } from '../seating/seating-plans.js';
 
 export interface EventPlan {
   planId: string;
+  /** The version of the plan these seats are (its last change). */
+  updatedAt: Date;
   stage: { x: number; y: number };
   seats: readonly Seat[];
   byId: ReadonlyMap<string, Seat>;
@@ -18,6 +20,7 @@ export interface EventPlan {
 }
 
 const KEEP = 64;
+const keyOf = (v: { id: string; updated_at: Date }) => `${v.id}@${v.updated_at.toISOString()}`;
 const made = new Map<string, EventPlan>();
 
 /** The plan of a seated event; 409 `event_not_seated` for an event without one. */
@@ -26,13 +29,16 @@ export async function planOfEvent(
   event: Pick<EventRow, 'account_id' | 'seating_plan_id'>,
 ): Promise<EventPlan> {
   if (event.seating_plan_id === null) throw conflict('event_not_seated', 'this event has no seating plan');
-  const plan = await getPlan(db, event.account_id, event.seating_plan_id);
-  const key = `${plan.id}@${plan.updated_at.toISOString()}`;
-  const kept = made.get(key);
+  // A 50,000-seat layout is megabytes of JSON: read it only when the copy kept is not current.
+  const version = await planVersion(db, event.account_id, event.seating_plan_id);
+  const kept = made.get(keyOf(version));
   if (kept) return kept;
+  const plan = await getPlan(db, event.account_id, event.seating_plan_id);
+  const key = keyOf(plan);
   const seats = plan.layout.seats;
   const out: EventPlan = {
     planId: plan.id,
+    updatedAt: plan.updated_at,
     stage: plan.layout.stage,
     seats,
     byId: new Map(seats.map((s) => [s.id, s])),

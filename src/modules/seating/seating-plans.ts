@@ -94,6 +94,17 @@ export async function getPlan(
   return plan;
 }
 
+/** When a plan last changed (its seats are not read); 404 as getPlan. */
+export async function planVersion(
+  db: Kysely<Database>,
+  accountId: string,
+  id: string,
+): Promise<{ id: string; updated_at: Date }> {
+  const v = await repo.planVersion(db, accountId, id);
+  if (!v) throw notFound('no such seating plan');
+  return v;
+}
+
 export async function listPlans(
   db: Kysely<Database>,
   accountId: string,

@@ -26,6 +26,16 @@ export async function insertPlan(
     .executeTakeFirstOrThrow();
 }
 
+/** When an account's plan last changed, without its seats (to tell whether a copy kept is current). */
+export async function planVersion(db: Db, accountId: string, id: string) {
+  return db
+    .selectFrom('seating_plans')
+    .select(['id', 'updated_at'])
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
 /** An account's plan, or undefined (another account's plan is as good as none). */
 export async function findPlan(db: Db, accountId: string, id: string): Promise<SeatingPlanRow | undefined> {
   return db

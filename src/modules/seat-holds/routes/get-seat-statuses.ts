@@ -1,0 +1,60 @@
+import { Type } from 'typebox';
+import { ANY_KEY, keyPrincipal } from '../../../http/auth.js';
+import type { OperationExamples } from '../../../http/examples.js';
+import { answer, type Operation } from '../../../http/operation.js';
+import { seatStatusLetters } from '../event-seats.service.js';
+import type { SeatHoldsDeps } from '../seat-holds.deps.js';
+import { E, IdParams, SEAT_EVENT } from './seat-hold.js';
+
+const examples: OperationExamples = {
+  params: { id: SEAT_EVENT },
+  responses: {
+    '200': {
+      success: true,
+      data: {
+        planId: 'seatplan_Hq7Lm2Xv9Kt4Zb1R',
+        planUpdatedAt: '2026-11-25T07:51:24.908Z',
+        counts: { available: 4, held: 2, sold: 0, blocked: 0 },
+        statuses: 'aahhaa',
+      },
+    },
+  },
+};
+
+const Count = Type.Integer({ minimum: 0 });
+
+export const getSeatStatuses: Operation<SeatHoldsDeps> = (app, deps) =>
+  app.get(
+    '/api/v1/events/:id/seats/statuses',
+    {
+      config: { auth: ANY_KEY, examples },
+      schema: {
+        operationId: 'getSeatStatuses',
+        tags: ['seating'],
+        summary: 'Every seat’s status as one letter, in plan order',
+        description:
+          'For a seat map that already has the plan (its seats in order, as `GET /api/v1/events/{id}/seats` or the seating plan gives them): `statuses` has one letter per seat of the plan, in its order — `a` available, `h` held, `s` sold, `b` blocked — so 50,000 seats are some 50 KB. `planUpdatedAt` says which version of the plan the letters follow; a map drawn from another version reads the seats again. 409 `event_not_seated` for an event without a plan.',
+        params: IdParams,
+        response: {
+          200: answer(
+            Type.Object({
+              success: Type.Literal(true),
+              data: Type.Object({
+                planId: Type.String(),
+                planUpdatedAt: Type.String({ format: 'date-time' }),
+                counts: Type.Object({ available: Count, held: Count, sold: Count, blocked: Count }),
+                statuses: Type.String({ pattern: '^[ahsb]*$' }),
+              }),
+            }),
+            'The seats’ statuses.',
+          ),
+          404: E,
+          409: E,
+        },
+      },
+    },
+    async (req) => ({
+      success: true as const,
+      data: await seatStatusLetters(deps, keyPrincipal(req), req.params.id),
+    }),
+  );
