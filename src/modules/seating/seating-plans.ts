@@ -115,8 +115,9 @@ export async function listPlans(
 }
 
 /**
- * Replaces a plan's name, its seats, or both. No event uses a plan yet in this version, so no sold
- * seat can be lost; when events take plans, this refuses (409) a layout without a seat sold on one.
+ * Replaces a plan's name, its seats, or both. Events take plans and hold their seats, but no seat
+ * is sold yet in this version (booking held seats is not built), so no sold seat can be lost; when
+ * bookings take seats, this refuses (409) a layout without a seat sold on one.
  */
 export async function replacePlan(
   deps: SeatingDeps,
