@@ -19,6 +19,22 @@ export interface EventSeats {
   seats: (Seat & { status: SeatStatus; registrationId: string | null })[];
 }
 
+/** Each seat of the event's plan with its status now, and the counts of each status. */
+async function seatsWithStatus(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string) {
+  const event = await events.loadReadableEvent(deps.db, p, eventId);
+  const plan = await planOfEvent(deps.db, event);
+  const now = await nowFor(deps, event.account_id, event.mode);
+  const rows = new Map((await repo.takenSeats(deps.db, event.id, now)).map((r) => [r.seat_id, r]));
+  const counts: Record<SeatStatus, number> = { available: 0, held: 0, sold: 0, blocked: 0 };
+  const seats = plan.seats.map((seat) => {
+    const row = rows.get(seat.id);
+    const status: SeatStatus = seat.blocked ? 'blocked' : (row?.status ?? 'available');
+    counts[status]++;
+    return { seat, status, row };
+  });
+  return { plan, counts, seats };
+}
+
 /** Every seat with its status; with `unavailableOnly`, the seats not available (a map refreshing its statuses). */
 export async function eventSeats(
   deps: SeatHoldsDeps,
@@ -26,18 +42,13 @@ export async function eventSeats(
   eventId: string,
   unavailableOnly = false,
 ): Promise<EventSeats> {
-  const event = await events.loadReadableEvent(deps.db, p, eventId);
-  const plan = await planOfEvent(deps.db, event);
-  const now = await nowFor(deps, event.account_id, event.mode);
-  const rows = new Map((await repo.takenSeats(deps.db, event.id, now)).map((r) => [r.seat_id, r]));
+  const { plan, counts, seats: all } = await seatsWithStatus(deps, p, eventId);
   const full = p.keyClass === 'full';
-  const counts: Record<SeatStatus, number> = { available: 0, held: 0, sold: 0, blocked: 0 };
-  const seats = plan.seats.map((seat) => {
-    const row = rows.get(seat.id);
-    const status: SeatStatus = seat.blocked ? 'blocked' : (row?.status ?? 'available');
-    counts[status]++;
-    return { ...seat, status, registrationId: full ? (row?.registration_id ?? null) : null };
-  });
+  const seats = all.map(({ seat, status, row }) => ({
+    ...seat,
+    status,
+    registrationId: full ? (row?.registration_id ?? null) : null,
+  }));
   return {
     planId: plan.planId,
     stage: plan.stage,
@@ -53,17 +64,8 @@ const LETTER: Record<SeatStatus, string> = { available: 'a', held: 'h', sold: 's
  * blocked): some 50 KB for 50,000 seats, for a map that has the plan of `planUpdatedAt`.
  */
 export async function seatStatusLetters(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string) {
-  const event = await events.loadReadableEvent(deps.db, p, eventId);
-  const plan = await planOfEvent(deps.db, event);
-  const now = await nowFor(deps, event.account_id, event.mode);
-  const rows = new Map((await repo.takenSeats(deps.db, event.id, now)).map((r) => [r.seat_id, r.status]));
-  const counts: Record<SeatStatus, number> = { available: 0, held: 0, sold: 0, blocked: 0 };
-  let statuses = '';
-  for (const seat of plan.seats) {
-    const status: SeatStatus = seat.blocked ? 'blocked' : (rows.get(seat.id) ?? 'available');
-    counts[status]++;
-    statuses += LETTER[status];
-  }
+  const { plan, counts, seats } = await seatsWithStatus(deps, p, eventId);
+  const statuses = seats.map((s) => LETTER[s.status]).join('');
   return { planId: plan.planId, planUpdatedAt: plan.updatedAt.toISOString(), counts, statuses };
 }
 

@@ -4,7 +4,7 @@ import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { seatStatusLetters } from '../event-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
-import { E, IdParams, SEAT_EVENT } from './seat-hold.js';
+import { E, IdParams, SEAT_EVENT, SeatCounts } from './seat-hold.js';
 
 const examples: OperationExamples = {
   params: { id: SEAT_EVENT },
@@ -20,8 +20,6 @@ const examples: OperationExamples = {
     },
   },
 };
-
-const Count = Type.Integer({ minimum: 0 });
 
 export const getSeatStatuses: Operation<SeatHoldsDeps> = (app, deps) =>
   app.get(
@@ -42,7 +40,7 @@ export const getSeatStatuses: Operation<SeatHoldsDeps> = (app, deps) =>
               data: Type.Object({
                 planId: Type.String(),
                 planUpdatedAt: Type.String({ format: 'date-time' }),
-                counts: Type.Object({ available: Count, held: Count, sold: Count, blocked: Count }),
+                counts: SeatCounts,
                 statuses: Type.String({ pattern: '^[ahsb]*$' }),
               }),
             }),

@@ -4,7 +4,7 @@ import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { eventSeats } from '../event-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
-import { E, HELD_SEATS_EXAMPLE, IdParams, SEAT_EVENT, SeatWithStatus } from './seat-hold.js';
+import { E, HELD_SEATS_EXAMPLE, IdParams, SEAT_EVENT, SeatWithStatus, SeatCounts } from './seat-hold.js';
 
 const examples: OperationExamples = {
   params: { id: SEAT_EVENT },
@@ -37,8 +37,6 @@ const examples: OperationExamples = {
   },
 };
 
-const Count = Type.Integer({ minimum: 0 });
-
 export const listEventSeats: Operation<SeatHoldsDeps> = (app, deps) =>
   app.get(
     '/api/v1/events/:id/seats',
@@ -69,7 +67,7 @@ export const listEventSeats: Operation<SeatHoldsDeps> = (app, deps) =>
               data: Type.Object({
                 planId: Type.String(),
                 stage: Type.Object({ x: Type.Number(), y: Type.Number() }),
-                counts: Type.Object({ available: Count, held: Count, sold: Count, blocked: Count }),
+                counts: SeatCounts,
                 seats: Type.Array(SeatWithStatus),
               }),
             }),

@@ -30,6 +30,11 @@ export const SeatWithStatus = Type.Object({
   ),
 });
 
+const Count = Type.Integer({ minimum: 0 });
+
+/** How many seats have each status. */
+export const SeatCounts = Type.Object({ available: Count, held: Count, sold: Count, blocked: Count });
+
 export const presentHeldSeat = (s: Seat) => ({
   id: s.id,
   section: s.section,
