@@ -599,6 +599,8 @@ export type paths = {
          *
          *     Unpaid bookings hold nothing for long: a paid booking is payable for `CHECKOUT_WINDOW_MINUTES` (default 30) after step 1, then the reconciliation sweep cancels it and releases its promo code’s use (a payment that still arrives is refunded in full). At most 3 bookings of an event wait for payment per email, and — for a checkout key — 20 per client address (as the service sees it, after `TRUST_PROXY`); step 1 beyond that answers 429 `too_many_pending`, before any gateway order.
          *
+         *     A seated event (one with a `seatingPlanId`) is booked with the `holdToken` of the seats held for it, one seat per person; see `holdToken` and docs/guides/reserved-seating.md.
+         *
          *     Test keys may register on draft test events; live events must be published.
          */
         post: operations["register"];
@@ -2889,7 +2891,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "event_not_seated" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_seating_plan" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_code_expired" | "member_code_tries_used" | "member_code_wrong" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seats_available" | "seats_unavailable" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "event_not_seated" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_seating_plan" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_code_expired" | "member_code_tries_used" | "member_code_wrong" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seat_hold_lapsed" | "seat_hold_mismatch" | "seat_hold_required" | "seats_available" | "seats_unavailable" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -3120,6 +3122,8 @@ export type components = {
                 [key: string]: string | number | boolean | null;
             };
             email: string;
+            /** @description A seated event only, and required there: the `holdToken` of `POST /api/v1/events/{id}/seats/hold`. The booking takes the held seats, one per person (the primary the first, team members in order), and their category is its tier (`ticketType` may be left out; another is 400 `seat_hold_mismatch`, as is a hold of more or fewer seats than people). 400 `seat_hold_required` without it; 409 `seat_hold_lapsed` when the hold has lapsed, was let go or was booked; 409 `event_not_seated` on an event without a plan. A paid booking keeps the seats through its checkout window; confirmation sells them; cancelling, refunding or expiring frees them. */
+            holdToken?: string;
             /** @description For a membersOnly tier booked with a checkout key, in place of membershipId: the `proof` that `POST /e/{slug}/member-code/verify` answered for a code mailed to this email (good for an hour, for this account and mode). The email must still hold a membership in good standing; otherwise 403 `membership_required`. */
             memberProof?: string;
             /** @description For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email). */
@@ -3204,6 +3208,17 @@ export type components = {
             quantity: number;
             /** @description Rupees given back so far: partial refunds, a cancellation’s refund, a refund in full. */
             refunded: number;
+            /** @description A seated event’s seats (docs/guides/reserved-seating.md), one per person, in seat order; held while the booking is pending, sold once confirmed, freed when it ends (then empty). Empty for an event without a seating plan. */
+            seats: {
+                attendeeId: string | null;
+                /** @description The seat’s id in the event’s seating plan. */
+                id: string;
+                /** @description What a person reads: “Row C, seat 12”. */
+                label: string;
+                number: number;
+                row: string;
+                section: string;
+            }[];
             /** @description pending (awaiting payment or approval), confirmed, refunding (a refund claimed and being made at the gateway: it ends cancelled or refunded, or confirmed again when the gateway refuses it), cancelled, refunded. See docs/architecture/booking-lifecycle.md. */
             status: "pending" | "confirmed" | "refunding" | "cancelled" | "refunded";
             subEventId: string | null;
@@ -9300,6 +9315,7 @@ export interface operations {
                      *             "company": "Acme"
                      *           },
                      *           "teamMembers": [],
+                     *           "seats": [],
                      *           "promoCode": null,
                      *           "billing": null,
                      *           "ticketCode": null,
@@ -9458,6 +9474,7 @@ export interface operations {
                      *           "company": "Acme"
                      *         },
                      *         "teamMembers": [],
+                     *         "seats": [],
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": null,
@@ -9611,6 +9628,7 @@ export interface operations {
                      *         "gatewayFee": 0,
                      *         "customFields": {},
                      *         "teamMembers": [],
+                     *         "seats": [],
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": null,
@@ -9804,6 +9822,7 @@ export interface operations {
                      *         "gatewayFee": 0,
                      *         "customFields": {},
                      *         "teamMembers": [],
+                     *         "seats": [],
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": null,
@@ -10459,6 +10478,7 @@ export interface operations {
                      *           "company": "Acme"
                      *         },
                      *         "teamMembers": [],
+                     *         "seats": [],
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": "tkt_cP1I5N9iKWsjtVRSQTt73Q",
@@ -10678,6 +10698,7 @@ export interface operations {
                      *         "gatewayFee": 0,
                      *         "customFields": {},
                      *         "teamMembers": [],
+                     *         "seats": [],
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": null,
@@ -10886,6 +10907,7 @@ export interface operations {
                      *           "company": "Acme"
                      *         },
                      *         "teamMembers": [],
+                     *         "seats": [],
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": "tkt_cP1I5N9iKWsjtVRSQTt73Q",

@@ -26,6 +26,11 @@ export const ERRORS = {
   confirmation_required: { status: 400, message: 'confirm the recipient count of the preview to send' },
   invalid_custom_field: { status: 400, message: 'a custom field definition is not valid' },
   invalid_seating_plan: { status: 400, message: 'the seating plan is not valid' },
+  seat_hold_required: { status: 400, message: 'a seated event is booked with the holdToken of its seats' },
+  seat_hold_mismatch: {
+    status: 400,
+    message: 'the seat hold does not fit this booking: one seat per person, one category',
+  },
   missing_custom_field: { status: 400, message: 'a required custom field has no answer' },
   unknown_custom_field: { status: 400, message: 'an answer names no custom field of this event' },
   invalid_date: { status: 400, message: 'a date is not valid' },
@@ -228,6 +233,7 @@ export const ERRORS = {
   sold_out: { status: 409, message: 'no seats left for this booking' },
   seats_unavailable: { status: 409, message: 'a seat asked for is taken, held or blocked' },
   event_not_seated: { status: 409, message: 'this event has no seating plan' },
+  seat_hold_lapsed: { status: 409, message: 'the seat hold has lapsed, was let go or was booked already' },
 
   seats_available: { status: 409, message: 'seats are available: register instead of joining the waitlist' },
   waitlist_closed: { status: 409, message: 'this event (or track) takes no waitlist' },

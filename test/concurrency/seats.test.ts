@@ -245,6 +245,7 @@ describe('seats under concurrency across two processes', () => {
     assert.equal(list.body.data.filter((r: any) => r.status === 'confirmed').length, 10);
     assert.equal(list.body.data.filter((r: any) => r.status === 'cancelled').length, 50);
   });
+
   it('holds each seat of a seated event once when two processes race for the last seats', async () => {
     const org = await organiser(procs[0]!.url);
     const api = keyApi(procs[0]!.url, org.key);
@@ -278,5 +279,70 @@ describe('seats under concurrency across two processes', () => {
       r.body.data.seats.map((s: { id: string }) => s.id),
     );
     assert.equal(new Set(heldIds).size, 3, 'no seat is in two holds');
+  });
+
+  it('books each seat of a seated event once when two processes race to book the last seats', async () => {
+    const org = await organiser(procs[0]!.url);
+    const api = keyApi(procs[0]!.url, org.key);
+    const plan = await api('POST', '/api/v1/seating-plans', {
+      name: 'Last six',
+      grid: { sections: [{ name: 'Hall', rows: 1, seatsPerRow: 6, category: 'Gold' }] },
+    });
+    assert.equal(plan.status, 201, plan.text);
+    const eventId = await newEvent(org.key, {
+      title: 'Seated bookings',
+      description: 'Six seats',
+      seatingPlanId: plan.body.data.id,
+      specialPrices: [{ name: 'Gold', price: 0 }],
+      maxTeamSize: 2,
+    });
+    const on = (i: number) => procs[i % 2]!.url;
+    const register = (i: number, body: Record<string, unknown>) =>
+      call(on(i), 'POST', `/api/v1/events/${eventId}/register`, {
+        key: org.key,
+        body: { name: `P${i}`, email: uniqueEmail(`s${i}`), ...body },
+      });
+    // One hold of two seats, booked by 40 requests at once across both processes: one booking has them.
+    const pair = await call(on(0), 'POST', `/api/v1/events/${eventId}/seats/hold`, {
+      key: org.key,
+      body: { seats: ['Hall-A-1', 'Hall-A-2'] },
+    });
+    assert.equal(pair.status, 201, pair.text);
+    const team = [{ name: 'Mate', email: uniqueEmail('mate') }];
+    const sameHold = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        register(i, { holdToken: pair.body.data.holdToken, teamMembers: team }),
+      ),
+    );
+    assert.equal(sameHold.filter((r) => r.status === 201).length, 1, 'one booking takes the hold');
+    assert.ok(sameHold.every((r) => r.status === 201 || r.body.code === 'seat_hold_lapsed'));
+    // 60 buyers each hold the best seat left and book it, across both processes: four seats, four bookings.
+    const buyers = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const held = await call(on(i), 'POST', `/api/v1/events/${eventId}/seats/hold`, {
+          key: org.key,
+          body: { category: 'Gold', quantity: 1 },
+        });
+        if (held.status !== 201) return held;
+        return register(i + 1, { holdToken: held.body.data.holdToken });
+      }),
+    );
+    assert.equal(buyers.filter((r) => r.status === 201).length, 4);
+    assert.ok(buyers.every((r) => r.status === 201 || r.body.code === 'seats_unavailable'));
+    const list = await call(on(1), 'GET', `/api/v1/events/${eventId}/registrations`, { key: org.key });
+    const sold = list.body.data.flatMap((r: { seats: { id: string }[] }) => r.seats.map((s) => s.id));
+    assert.equal(list.body.data.length, 5, 'five bookings written, no more');
+    assert.deepEqual([...sold].sort(), [
+      'Hall-A-1',
+      'Hall-A-2',
+      'Hall-A-3',
+      'Hall-A-4',
+      'Hall-A-5',
+      'Hall-A-6',
+    ]);
+    const seats = await call(on(0), 'GET', `/api/v1/events/${eventId}/seats`, { key: org.key });
+    assert.deepEqual(seats.body.data.counts, { available: 0, held: 0, sold: 6, blocked: 0 });
+    const event = await call(on(1), 'GET', `/api/v1/events/${eventId}`, { key: org.key });
+    assert.deepEqual([event.body.data.taken, event.body.data.remaining], [6, 0]);
   });
 });

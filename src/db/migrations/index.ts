@@ -36,6 +36,7 @@ import * as m0068 from './0068_plan_pages.js';
 import * as m0069 from './0069_closing_loops.js';
 import * as m0070 from './0070_seating_plans.js';
 import * as m0071 from './0071_event_seats.js';
+import * as m0072 from './0072_booked_seats.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0069_closing_loops': m0069,
   '0070_seating_plans': m0070,
   '0071_event_seats': m0071,
+  '0072_booked_seats': m0072,
 };
 
 export const migrationProvider: MigrationProvider = {

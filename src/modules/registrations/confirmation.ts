@@ -22,6 +22,7 @@ import { whatsappTicketJob } from '../whatsapp/whatsapp.jobs.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
 import { bookingFees } from '../payments/fees.js';
+import * as seatHolds from '../seat-holds/booked-seats.service.js';
 import * as promos from './promo.service.js';
 import * as repo from './registrations.repo.js';
 
@@ -64,6 +65,7 @@ export type EventFacts = Pick<
   | 'supplier_gstin'
   | 'sac'
   | 'venue_state'
+  | 'seating_plan_id'
 >;
 
 export interface ConfirmationEffects {
@@ -207,6 +209,8 @@ export async function applyConfirmation(
   if (effects.promoCode !== null) await promos.useReservation(trx, event.id, effects.promoCode);
   const claimed = await claimBookingSeats(trx, deps, event.id, booking);
   if (!claimed) return false;
+  // A seated event's booking holds its seats already (they were given to it when it was written).
+  if (event.seating_plan_id !== null) await seatHolds.sellSeats(trx, booking.id, deps.clock.now());
   let fees = { platform: 0, gateway: 0 };
   if (effects.recordsFees) {
     const soldBefore = claimed.get(events.PAID_SCOPE)! - booking.quantity;

@@ -15,6 +15,7 @@ import * as ledger from '../ledger/ledger.service.js';
 import { bookingMailJob } from '../tickets/booking-mails.jobs.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
 import { seatScopes } from './confirmation.js';
+import * as seatHolds from '../seat-holds/booked-seats.service.js';
 import * as promos from './promo.service.js';
 
 type EffectDeps = { clock: Clock; ids: Ids };
@@ -64,6 +65,8 @@ export async function applyBookingEnd(
   refund?: EndRefund,
   mail?: 'cancelled' | 'refunded',
 ): Promise<void> {
+  // A seated booking's seats, held or sold, come free first (then the counters, and the waitlist).
+  await seatHolds.freeSeats(trx, booking.id);
   if (booking.status === 'confirmed') await freeSeats(trx, deps, booking);
   if (booking.status === 'pending') await applyPendingEnd(trx, booking);
   const creditNote = refund ? await applyRefund(trx, deps, booking.id, refund) : undefined;

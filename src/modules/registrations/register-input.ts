@@ -1,6 +1,7 @@
 // Registering, step 1: the buyer's input checked, HTTP-free. Who books (names, deliverable
 // emails, the phone), what (the track and the tier, a members-only tier's proof), the billing
-// details for the tax invoice, and what a waitlist offer books.
+// details for the tax invoice, what a waitlist offer books and which held seats a seated event's
+// booking takes.
 import type { BillingDoc, TierDoc, TrackDoc } from '../../db/database.js';
 import type { KeyPrincipal } from '../../http/auth.js';
 import { appError, badRequest, conflict, forbidden } from '../../lib/errors.js';
@@ -11,6 +12,7 @@ import * as gst from '../gst/gst.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { isInGoodStanding } from '../memberships/memberships.service.js';
 import { proofHolds } from '../memberships/member-codes.js';
+import * as seatHolds from '../seat-holds/booked-seats.service.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
 import type { RegisterDeps } from './register-deps.js';
 
@@ -33,6 +35,8 @@ export interface RegisterInput {
   billing?: BillingInput | undefined;
   /** The token of a waitlist offer: books the seat it holds (one seat, its choice), sold out or not. */
   waitlistOffer?: string | undefined;
+  /** A seated event's seats, held by `POST /api/v1/events/{id}/seats/hold`: one per person, one category. */
+  holdToken?: string | undefined;
 }
 
 export interface BillingInput {
@@ -230,4 +234,36 @@ export async function offerFor(deps: RegisterDeps, eventId: string, input: Regis
     );
   }
   return { id: offer.id, subEventId, ticketType: offer.ticket_type };
+}
+
+/**
+ * The seats a booking of a seated event takes: the buyer's live hold, of the tier asked for (if
+ * any). None for an event without a seating plan, which takes no hold (409 `event_not_seated`).
+ */
+export async function seatsHeld(
+  deps: RegisterDeps,
+  event: OwnedEvent,
+  input: RegisterInput,
+): Promise<seatHolds.HeldSeats | undefined> {
+  if (event.seating_plan_id === null) {
+    if (input.holdToken !== undefined)
+      throw conflict('event_not_seated', 'this event has no seating plan: book it without holdToken');
+    return undefined;
+  }
+  if (input.holdToken === undefined) {
+    throw badRequest(
+      'seat_hold_required',
+      'this event has reserved seats: hold them first (POST /api/v1/events/{id}/seats/hold) and book with the holdToken',
+      { field: 'holdToken' },
+    );
+  }
+  const held = await seatHolds.holdForBooking(deps, event, input.holdToken);
+  if (input.ticketType !== undefined && input.ticketType !== held.category) {
+    throw badRequest(
+      'seat_hold_mismatch',
+      `the seats held are ${held.category}, not ${input.ticketType}: leave ticketType out, or hold seats of ${input.ticketType}`,
+      { field: 'ticketType' },
+    );
+  }
+  return held;
 }

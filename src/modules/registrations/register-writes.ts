@@ -17,6 +17,7 @@ import { soldOut } from './registrations.errors.js';
 import type { RegisterDeps } from './register-deps.js';
 import * as repo from './registrations.repo.js';
 import * as orderChecks from '../payments/order-checks.js';
+import * as seatHolds from '../seat-holds/booked-seats.service.js';
 
 export type RegisterResult =
   | { kind: 'free'; registrationId: string; status: 'confirmed' | 'pending'; ticketIds: string[] }
@@ -102,6 +103,8 @@ export interface Booking {
   ticketIds: string[];
   quantity: number;
   promo: Awaited<ReturnType<typeof promos.findUsable>> | undefined;
+  /** A seated event's held seats, given to the booking as it is written. */
+  held?: seatHolds.HeldSeats | undefined;
   now: Date;
 }
 
@@ -151,6 +154,7 @@ export async function bookFree({
   people,
   ticketIds,
   promo,
+  held,
   now,
 }: Booking): Promise<RegisterResult> {
   const awaitingApproval = event.requires_approval;
@@ -163,6 +167,7 @@ export async function bookFree({
       bookedEntry({ ...row, status: awaitingApproval ? 'pending' : 'confirmed' }, audit.actorOfKey(p)),
     );
     await repo.insertAttendees(trx, booking.id, people);
+    if (held) await seatHolds.attachHold(trx, deps.clock, held, booking.id, ticketIds);
     // Reserved with the booking: a use when confirmed now, held while it awaits approval.
     if (promo) await promos.reserveUse(trx, event.id, promo.code);
     if (!awaitingApproval && !(await applyConfirmation(trx, deps, event, booking, ticketIds)))
@@ -179,7 +184,7 @@ export async function bookFree({
 
 /** Paid: the order first (outside any transaction), then the pending registration. */
 export async function bookPaid(
-  { deps, p, event, booking, people, promo }: Booking,
+  { deps, p, event, booking, people, ticketIds, promo, held }: Booking,
   {
     email,
     billing,
@@ -227,6 +232,9 @@ export async function bookPaid(
     await lifecycle.insertBooking(trx, 'await_payment', row);
     await audit.recordChange(trx, deps, bookedEntry({ ...row, status: 'pending' }, audit.actorOfKey(p)));
     await repo.insertAttendees(trx, registrationId, people);
+    // The seats are the booking's through its checkout window; a hold lapsed meanwhile writes
+    // nothing, and the order, held by no booking, is settled by reconciliation.
+    if (held) await seatHolds.attachHold(trx, deps.clock, held, registrationId, ticketIds);
     await orderChecks.attachOrder(trx, registrationId, order.id);
     // The code's use is reserved with the order. Should the last use have gone meanwhile,
     // nothing is written and the order, held by no booking, is settled by reconciliation.

@@ -6,8 +6,10 @@
 //   transaction that claims the seats;
 // - a paid booking files a gateway order, then a pending registration; it is confirmed
 //   later by step 2 or the gateway's notification (confirm-payment.service.ts).
+// A seated event's booking takes the seats of the buyer's hold (one per person) in the
+// transaction that writes it, so it never takes the one-statement path.
 import type { KeyPrincipal } from '../../http/auth.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { computeAvailability } from '../events/availability.js';
 import * as events from '../events/events.service.js';
 import { validateAnswers } from './answers.js';
@@ -20,6 +22,7 @@ import {
   parseBilling,
   type RegisterInput,
   type Who,
+  seatsHeld,
   whatIsBooked,
   whoBooks,
 } from './register-input.js';
@@ -56,8 +59,18 @@ export async function register(
   const now = deps.clock.now();
   const offer = await offerFor(deps, event.id, input);
   if (offer) input = { ...input, subEventId: offer.subEventId, ticketType: offer.ticketType };
+  // A seated event's booking is of the seats its hold has: their category is its tier.
+  const held = await seatsHeld(deps, event, input);
+  if (held) input = { ...input, ticketType: held.category };
   const who = await whoBooks(deps, event, input);
   const quantity = 1 + who.members.length;
+  if (held && held.seatIds.length !== quantity) {
+    throw badRequest(
+      'seat_hold_mismatch',
+      `the hold has ${held.seatIds.length} seat(s) and the booking ${quantity} person(s): one seat per person`,
+      { field: 'holdToken' },
+    );
+  }
   const answers = validateAnswers(event.custom_fields, input.customFields ?? {});
   const billing = parseBilling(input.billing);
   const chosen = await whatIsBooked(deps, p, event, input, who.email, now, offer !== undefined);
@@ -66,7 +79,7 @@ export async function register(
 
   const scopes = events.scopesFor(ticketType, subEventId);
   const oneStatement =
-    amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo && !offer;
+    amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo && !offer && !held;
   await assertRoom(deps, event, {
     offered: offer !== undefined,
     oneStatement,
@@ -87,7 +100,7 @@ export async function register(
     offerId: offer?.id ?? null,
     now,
   });
-  const b: Booking = { deps, p, event, booking, people, ticketIds, quantity, promo, now };
+  const b: Booking = { deps, p, event, booking, people, ticketIds, quantity, promo, held, now };
   if (oneStatement) return bookInOneStatement(b);
   if (amountPaise === 0) return bookFree(b);
   return bookPaid(b, {

@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RegistrationsTable } from '../../db/database.js';
 import { paiseToRupees } from '../../lib/money.js';
+import { type BookedSeat, seatsOf } from '../seat-holds/booked-seats.service.js';
 import { channelsFor, type Channel } from '../whatsapp/whatsapp.service.js';
 import * as registrations from './registrations.service.js';
 
@@ -12,6 +13,7 @@ export function presentRegistration(
   r: Row,
   attendees: readonly AttendeeRow[],
   channels: readonly Channel[] = [],
+  seats: readonly BookedSeat[] = [],
 ) {
   const primary = attendees.find((a) => a.idx === 0);
   return {
@@ -37,6 +39,7 @@ export function presentRegistration(
     teamMembers: attendees
       .filter((a) => a.idx > 0)
       .map((a) => ({ id: a.id, name: a.name, email: a.email, checkedIn: a.checked_in_at !== null })),
+    seats: seats.map((s) => ({ ...s })),
     promoCode: r.promo_code,
     billing: !r.billing
       ? null
@@ -68,9 +71,10 @@ export function keptPaise(
 }
 
 export async function presentOne(db: Kysely<Database>, r: Row) {
-  const [people, channels] = await Promise.all([
+  const [people, channels, seats] = await Promise.all([
     registrations.attendeesOf(db, [r.id]),
     channelsFor(db, [r.id]),
+    seatsOf(db, [r.id]),
   ]);
-  return presentRegistration(r, people.get(r.id) ?? [], channels.get(r.id));
+  return presentRegistration(r, people.get(r.id) ?? [], channels.get(r.id), seats.get(r.id));
 }

@@ -69,6 +69,24 @@ export const Registration = Type.Object({
       checkedIn: Type.Boolean(),
     }),
   ),
+  seats: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'The seat’s id in the event’s seating plan.' }),
+      section: Type.String(),
+      row: Type.String(),
+      number: Type.Integer(),
+      label: Type.String({ description: 'What a person reads: “Row C, seat 12”.' }),
+      attendeeId: Nullable(
+        Type.String({
+          description: 'The person it is for: the booking’s id for the primary, else a team member’s.',
+        }),
+      ),
+    }),
+    {
+      description:
+        'A seated event’s seats (docs/guides/reserved-seating.md), one per person, in seat order; held while the booking is pending, sold once confirmed, freed when it ends (then empty). Empty for an event without a seating plan.',
+    },
+  ),
   promoCode: Nullable(Type.String()),
   billing: Billing,
   ticketCode: Nullable(Type.String({ description: 'Set by a transfer: the QR payload from then on.' })),
@@ -144,6 +162,13 @@ export const RegisterBody = Type.Object(
         maxLength: 120,
         description:
           'The token of a waitlist offer (the `offer` of the offer mail’s link): books the one seat the offer holds, for its track and tier, even while sold out. 409 `offer_not_valid` once it lapsed or was used; 400 `offer_mismatch` for another choice or with team members.',
+      }),
+    ),
+    holdToken: Type.Optional(
+      Type.String({
+        maxLength: 120,
+        description:
+          'A seated event only, and required there: the `holdToken` of `POST /api/v1/events/{id}/seats/hold`. The booking takes the held seats, one per person (the primary the first, team members in order), and their category is its tier (`ticketType` may be left out; another is 400 `seat_hold_mismatch`, as is a hold of more or fewer seats than people). 400 `seat_hold_required` without it; 409 `seat_hold_lapsed` when the hold has lapsed, was let go or was booked; 409 `event_not_seated` on an event without a plan. A paid booking keeps the seats through its checkout window; confirmation sells them; cancelling, refunding or expiring frees them.',
       }),
     ),
     registrationId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),

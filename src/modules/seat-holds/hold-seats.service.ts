@@ -48,7 +48,14 @@ export async function holdSeats(
     const held = await deps.db
       .transaction()
       .execute(async (trx) => {
-        const wanted = seats.map((s) => ({ seatId: s.id, category: s.category }));
+        const wanted = seats.map((s) => ({
+          seatId: s.id,
+          category: s.category,
+          section: s.section,
+          row: s.row,
+          number: s.number,
+          label: s.label,
+        }));
         const taken = await repo.takeSeats(trx, target, wanted, hold);
         // All or none: a seat someone else has rolls the whole hold back.
         if (taken.length < seats.length) throw new HoldLost();

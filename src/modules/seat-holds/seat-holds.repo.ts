@@ -1,15 +1,19 @@
 // The seat-holds module's queries (Kysely, taking db | trx). A seat row that is `held` without a
 // booking and whose `held_until` has passed counts as free: the next hold takes the row over in the
 // same statement that would insert it, so nothing has to sweep lapsed holds before a seat sells again.
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database, EventSeatsTable, Mode } from '../../db/database.js';
 
 export type EventSeatRow = Selectable<EventSeatsTable>;
-type Db = Kysely<Database>;
+type Db = Kysely<Database> | Transaction<Database>;
 
 export interface SeatToTake {
   seatId: string;
   category: string;
+  section: string;
+  row: string;
+  number: number;
+  label: string;
 }
 
 /**
@@ -33,10 +37,15 @@ export async function takeSeats(
         account_id: event.accountId,
         mode: event.mode,
         category: s.category,
+        section: s.section,
+        row_label: s.row,
+        seat_number: s.number,
+        label: s.label,
         status: 'held' as const,
         hold_token: hold.token,
         held_until: hold.until,
         registration_id: null,
+        attendee_id: null,
         updated_at: hold.now,
       })),
     )
@@ -46,9 +55,14 @@ export async function takeSeats(
         .doUpdateSet((eb) => ({
           status: 'held' as const,
           category: eb.ref('excluded.category'),
+          section: eb.ref('excluded.section'),
+          row_label: eb.ref('excluded.row_label'),
+          seat_number: eb.ref('excluded.seat_number'),
+          label: eb.ref('excluded.label'),
           hold_token: eb.ref('excluded.hold_token'),
           held_until: eb.ref('excluded.held_until'),
           registration_id: null,
+          attendee_id: null,
           updated_at: eb.ref('excluded.updated_at'),
         }))
         .where('event_seats.status', '=', 'held')
@@ -82,4 +96,76 @@ export async function releaseHold(db: Db, eventId: string, token: string): Promi
     .where('registration_id', 'is', null)
     .executeTakeFirst();
   return Number(r.numDeletedRows);
+}
+
+/** The seats held under `token` that no booking has yet and whose hold has not lapsed at `now`, in seat order. */
+export async function liveHold(db: Db, eventId: string, token: string, now: Date): Promise<EventSeatRow[]> {
+  return db
+    .selectFrom('event_seats')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('hold_token', '=', token)
+    .where('status', '=', 'held')
+    .where('registration_id', 'is', null)
+    .where('held_until', '>', now)
+    .orderBy('section')
+    .orderBy('row_label')
+    .orderBy('seat_number')
+    .orderBy('seat_id')
+    .execute();
+}
+
+/**
+ * Gives the seats of a live hold to a booking, each to its person, in one statement that takes
+ * only seats still held under `token`, by no booking, and not lapsed at `now`. Answers how many
+ * it gave: fewer than asked means the hold lapsed or was let go meanwhile, and the caller rolls back.
+ */
+export async function attachHold(
+  trx: Transaction<Database>,
+  hold: { eventId: string; token: string; now: Date },
+  registrationId: string,
+  seats: readonly { seatId: string; attendeeId: string }[],
+): Promise<number> {
+  const r = await sql`
+    update event_seats as e
+       set registration_id = ${registrationId}, attendee_id = v.attendee_id, updated_at = ${hold.now}
+      from unnest(${seats.map((s) => s.seatId)}::text[], ${seats.map((s) => s.attendeeId)}::text[])
+           as v(seat_id, attendee_id)
+     where e.event_id = ${hold.eventId} and e.seat_id = v.seat_id and e.hold_token = ${hold.token}
+       and e.status = 'held' and e.registration_id is null and e.held_until > ${hold.now}`.execute(trx);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** A booking's held seats become sold (its confirmation). */
+export async function sellBookingSeats(trx: Transaction<Database>, registrationId: string, now: Date) {
+  await trx
+    .updateTable('event_seats')
+    .set({ status: 'sold', held_until: null, updated_at: now })
+    .where('registration_id', '=', registrationId)
+    .where('status', '=', 'held')
+    .execute();
+}
+
+/** A booking's seats, held or sold, come free (it ended): the rows go, so the seats are available. */
+export async function freeBookingSeats(trx: Transaction<Database>, registrationId: string): Promise<number> {
+  const r = await trx
+    .deleteFrom('event_seats')
+    .where('registration_id', '=', registrationId)
+    .where('status', 'in', ['held', 'sold'])
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** The seats of these bookings, in seat order. */
+export async function seatsOfBookings(db: Db, registrationIds: readonly string[]): Promise<EventSeatRow[]> {
+  if (registrationIds.length === 0) return [];
+  return db
+    .selectFrom('event_seats')
+    .selectAll()
+    .where('registration_id', 'in', registrationIds)
+    .orderBy('section')
+    .orderBy('row_label')
+    .orderBy('seat_number')
+    .orderBy('seat_id')
+    .execute();
 }

@@ -1,5 +1,6 @@
 // The seat-holds module's tables: their row types, and in SeatHoldsTables the tables it owns (only
 // its repo files query them; scripts/check-ownership.mjs reads the owner list from here).
+import type { Generated } from 'kysely';
 import type { Mode, Timestamp } from '../../db/columns.js';
 
 /** The tables the seat-holds module owns. */
@@ -26,5 +27,13 @@ export interface EventSeatsTable {
   held_until: Timestamp | null;
   /** The booking it is held for (until paid) or sold to. A hold with a booking lapses only with it. */
   registration_id: string | null;
+  /** The person of that booking the seat is for (one seat per person; the primary's id is the booking's). */
+  attendee_id: string | null;
+  /** Where the seat is, as the plan said when it was taken: "Stalls", "C", 12, "Row C, seat 12". */
+  section: Generated<string>;
+  row_label: Generated<string>;
+  seat_number: Generated<number>;
+  label: Generated<string>;
+
   updated_at: Timestamp;
 }

@@ -7,6 +7,7 @@ import * as events from '../../events/events.service.js';
 import { channelsFor } from '../../whatsapp/whatsapp.service.js';
 import type { RegisterDeps } from '../register.service.js';
 import { presentRegistration } from '../registrations.present.js';
+import { seatsOf } from '../../seat-holds/booked-seats.service.js';
 import { E, EventParams, Registration } from '../registrations.schemas.js';
 import * as registrations from '../registrations.service.js';
 
@@ -37,6 +38,7 @@ const examples: OperationExamples = {
           gatewayFee: 0,
           customFields: { company: 'Acme' },
           teamMembers: [],
+          seats: [],
           promoCode: null,
           billing: null,
           ticketCode: null,
@@ -86,12 +88,10 @@ export const listRegistrations: Operation<RegisterDeps> = (app, deps) =>
         limit: parseLimit(req.query.limit),
         startingAfter: req.query.startingAfter,
       });
-      const channels = await channelsFor(
-        deps.db,
-        page.items.map((r) => r.id),
-      );
+      const ids = page.items.map((r) => r.id);
+      const [channels, seats] = await Promise.all([channelsFor(deps.db, ids), seatsOf(deps.db, ids)]);
       const data = page.items.map((r) =>
-        presentRegistration(r, page.people.get(r.id) ?? [], channels.get(r.id)),
+        presentRegistration(r, page.people.get(r.id) ?? [], channels.get(r.id), seats.get(r.id)),
       );
       return {
         success: true as const,

@@ -22,6 +22,7 @@ export const EXAMPLE_REGISTRATION = {
   gatewayFee: 0,
   customFields: {},
   teamMembers: [],
+  seats: [],
   promoCode: null,
   billing: null,
   ticketCode: null,
