@@ -130,6 +130,34 @@ describe('GST documents for paid bookings', () => {
     assert.doesNotMatch(text, /TEST MODE/);
   });
 
+  it('a seated booking’s invoice names its seats in the description', async () => {
+    const plan = await api('POST', '/api/v1/seating-plans', {
+      name: 'Main hall',
+      grid: { sections: [{ name: 'Stalls', rows: 1, seatsPerRow: 4, category: 'Gold' }] },
+    });
+    assert.equal(plan.status, 201, plan.text);
+    const eventId = await liveEvent({
+      venueState: '29',
+      seatingPlanId: plan.body.data.id,
+      specialPrices: [{ name: 'Gold', price: 999 }],
+      maxTeamSize: 2,
+    });
+    const held = await api('POST', `/api/v1/events/${eventId}/seats/hold`, {
+      seats: ['Stalls-A-3', 'Stalls-A-2'],
+    });
+    assert.equal(held.status, 201, held.text);
+    const reg = await book(eventId, {
+      holdToken: held.body.data.holdToken,
+      teamMembers: [{ name: 'Ravi Rao', email: uniqueEmail('ravi') }],
+    });
+    const text = await pdfOf(eventId, reg);
+    assert.equal(
+      field(text, 'Description'),
+      'Admission: Hamlet (Gold · Stalls · Row A, seat 2 · Stalls · Row A, seat 3), 2026-12-20',
+    );
+    assert.equal(field(text, 'Quantity'), '2 people');
+  });
+
   it('an inter-state booking with the buyer’s GSTIN: IGST, and the buyer’s GSTIN and state on it (B2B)', async () => {
     const eventId = await liveEvent({ venueState: '27' });
     const reg = await book(eventId, {

@@ -141,6 +141,8 @@ export interface Sale {
     ticketType: string;
     tierSac: string | null;
     trackTitle: string | null;
+    /** A seated booking's seats as a person reads them ("Stalls · Row C, seat 12"); empty otherwise. */
+    seats?: readonly string[];
     quantity: number;
     amountPaise: number;
     billing: BillingDoc | null;
@@ -149,9 +151,9 @@ export interface Sale {
 }
 
 function describeSale(s: Sale): string {
-  const what = s.booking.trackTitle
-    ? `${s.booking.ticketType} · ${s.booking.trackTitle}`
-    : s.booking.ticketType;
+  const what = [s.booking.ticketType, s.booking.trackTitle, ...(s.booking.seats ?? [])]
+    .filter((part) => part !== null)
+    .join(' · ');
   return `Admission: ${s.event.title} (${what})${s.event.startDate ? `, ${s.event.startDate.slice(0, 10)}` : ''}`;
 }
 

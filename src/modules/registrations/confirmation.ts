@@ -210,7 +210,8 @@ export async function applyConfirmation(
   const claimed = await claimBookingSeats(trx, deps, event.id, booking);
   if (!claimed) return false;
   // A seated event's booking holds its seats already (they were given to it when it was written).
-  if (event.seating_plan_id !== null) await seatHolds.sellSeats(trx, booking.id, deps.clock.now());
+  const seats =
+    event.seating_plan_id === null ? [] : await seatHolds.sellSeats(trx, booking.id, deps.clock.now());
   let fees = { platform: 0, gateway: 0 };
   if (effects.recordsFees) {
     const soldBefore = claimed.get(events.PAID_SCOPE)! - booking.quantity;
@@ -227,13 +228,17 @@ export async function applyConfirmation(
       gatewayFeePaise: fees.gateway,
       capturedAt: deps.clock.now(),
     });
-    await gst.issueSaleDocument(trx, deps, saleOf(event, booking, deps.clock.now()));
+    await gst.issueSaleDocument(
+      trx,
+      deps,
+      saleOf(event, booking, deps.clock.now(), seats.map(seatHolds.seatWords)),
+    );
   }
   return true;
 }
 
 /** What the tax documents need to know of a confirmed paid booking. */
-function saleOf(event: EventFacts, booking: ConfirmedBooking, at: Date): gst.Sale {
+function saleOf(event: EventFacts, booking: ConfirmedBooking, at: Date, seats: string[]): gst.Sale {
   const tier = event.special_prices.find((t) => t.name === booking.ticket_type);
   return {
     accountId: event.account_id,
@@ -255,6 +260,7 @@ function saleOf(event: EventFacts, booking: ConfirmedBooking, at: Date): gst.Sal
       ticketType: booking.ticket_type,
       tierSac: tier?.sac ?? null,
       trackTitle: booking.sub_event_id === null ? null : (event.tracks[booking.sub_event_id]?.title ?? null),
+      seats,
       quantity: booking.quantity,
       amountPaise: booking.amount_paise,
       billing: booking.billing ?? null,

@@ -83,14 +83,32 @@ export async function attachHold(
   if (given !== seats.length) throw lapsed();
 }
 
-/** The booking's seats become sold (its confirmation, inside the confirming transaction). */
+/** The booking's seats become sold (its confirmation, inside the confirming transaction); answers them in seat order. */
 export async function sellSeats(
   trx: Transaction<Database>,
   registrationId: string,
   now: Date,
-): Promise<void> {
-  await repo.sellBookingSeats(trx, registrationId, now);
+): Promise<BookedSeat[]> {
+  const rows = await repo.sellBookingSeats(trx, registrationId, now);
+  return rows.map(bookedSeat).sort(inSeatOrder);
 }
+
+/** How a seat reads on a ticket, an invoice or at the door: "Stalls · Row C, seat 12". */
+export function seatWords(seat: Pick<BookedSeat, 'section' | 'label'>): string {
+  return seat.section === '' ? seat.label : `${seat.section} · ${seat.label}`;
+}
+
+const inSeatOrder = (a: BookedSeat, b: BookedSeat) =>
+  a.section.localeCompare(b.section) || a.row.localeCompare(b.row) || a.number - b.number;
+
+const bookedSeat = (r: repo.EventSeatRow): BookedSeat => ({
+  id: r.seat_id,
+  section: r.section,
+  row: r.row_label,
+  number: r.seat_number,
+  label: r.label,
+  attendeeId: r.attendee_id,
+});
 
 /** The booking's seats come free (it ended, inside the ending transaction). */
 export async function freeSeats(trx: Transaction<Database>, registrationId: string): Promise<void> {
@@ -105,14 +123,7 @@ export async function seatsOf(
   const out = new Map<string, BookedSeat[]>();
   for (const r of await repo.seatsOfBookings(db, registrationIds)) {
     const seats = out.get(r.registration_id!) ?? [];
-    seats.push({
-      id: r.seat_id,
-      section: r.section,
-      row: r.row_label,
-      number: r.seat_number,
-      label: r.label,
-      attendeeId: r.attendee_id,
-    });
+    seats.push(bookedSeat(r));
     out.set(r.registration_id!, seats);
   }
   return out;

@@ -136,13 +136,14 @@ export async function attachHold(
   return Number(r.numAffectedRows ?? 0);
 }
 
-/** A booking's held seats become sold (its confirmation). */
+/** A booking's held seats become sold (its confirmation); answers them. */
 export async function sellBookingSeats(trx: Transaction<Database>, registrationId: string, now: Date) {
-  await trx
+  return trx
     .updateTable('event_seats')
     .set({ status: 'sold', held_until: null, updated_at: now })
     .where('registration_id', '=', registrationId)
     .where('status', '=', 'held')
+    .returningAll()
     .execute();
 }
 
