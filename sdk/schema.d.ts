@@ -805,7 +805,7 @@ export type paths = {
         };
         /**
          * The event’s registrations as a CSV file
-         * @description One record per booking, oldest first: `registration_id`, `status`, `pending_reason`, `name`, `email`, `phone`, `ticket_type` (the tier, or General), `track_number` (the track counted from 1, as people count; the API’s `subEventId` is one less) and `track` (its title), `quantity` (people on the booking), `team_members` (`Name <email>` of each member after the booker, separated by `; `), `amount` (rupees paid, after any promo code) and `currency`, `promo_code`, `invoice_number` (the tax invoice or bill of supply, for a GST-registered organiser) and `credit_note_number`, `checked_in` (the booker is in) with `checked_in_at`, `people_checked_in` (how many on the booking are in), `ticket_code` (set by a transfer), `booked_at`, `confirmed_at`, `cancelled_at`; then one column per question the event asks, headed by its label (`label [name]` when two questions share a label), and `other_answers`: answers to questions the event no longer asks, as JSON.
+         * @description One record per booking, oldest first: `registration_id`, `status`, `pending_reason`, `name`, `email`, `phone`, `ticket_type` (the tier, or General), `track_number` (the track counted from 1, as people count; the API’s `subEventId` is one less) and `track` (its title), for a seated event `seats` (each person’s seat, `Stalls · Row C, seat 12`, separated by `; `), `quantity` (people on the booking), `team_members` (`Name <email>` of each member after the booker, separated by `; `), `amount` (rupees paid, after any promo code) and `currency`, `promo_code`, `invoice_number` (the tax invoice or bill of supply, for a GST-registered organiser) and `credit_note_number`, `checked_in` (the booker is in) with `checked_in_at`, `people_checked_in` (how many on the booking are in), `ticket_code` (set by a transfer), `booked_at`, `confirmed_at`, `cancelled_at`; then one column per question the event asks, headed by its label (`label [name]` when two questions share a label), and `other_answers`: answers to questions the event no longer asks, as JSON.
          *
          *     Filters (all optional, combined): `status`; `ticketType` (a tier name, or General); `subEventId` (a track index as the API writes it, 0-based); `checkedIn` (`true`: someone on the booking is in; `false`: nobody is); `q` (part of a name or email, or a whole registration id, as the dashboard’s search). An event of another mode is 404, of another account 403, as for the list.
          *
@@ -22418,6 +22418,7 @@ export interface operations {
                      *         },
                      *         "session": null,
                      *         "ticketType": "General",
+                     *         "seats": [],
                      *         "quantity": 1,
                      *         "amount": 49900,
                      *         "currency": "INR",
@@ -22452,6 +22453,8 @@ export interface operations {
                             /** @description data:image/png;base64,… */
                             qr: string;
                             quantity: number;
+                            /** @description A seated booking’s seats as a person reads them (“Stalls · Row C, seat 12”), in seat order; empty for an event without a seating plan. */
+                            seats: string[];
                             /** @description The track’s title, for a track booking. */
                             session: string | null;
                             /** @description What the QR encodes: the registration id, or its ticketCode after a transfer. */

@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createEventData, keyApi, payInSandbox, type Api } from '../helpers/factories.js';
-import { organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
+import { attendeeToken } from '../../src/lib/attendee-token.js';
+import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 
 const grid = {
   sections: [{ name: 'Stalls', rows: 2, seatsPerRow: 6, category: ['Gold', 'Silver'], aisleAfter: [3] }],
@@ -199,5 +200,48 @@ describe('booking a seated event', () => {
     assert.deepEqual(await seatStatus(event.id), {});
     const e = await api('GET', `/api/v1/events/${event.id}`);
     assert.deepEqual([e.body.data.taken, e.body.data.remaining], [0, 12], 'the seat counters are freed too');
+  });
+
+  it('shows each person’s seat on the ticket mail and its calendar entry, the ticket pages and the export', async () => {
+    const event = await seatedEvent(0, { title: 'Hamlet', startDate: '2026-12-20T19:00+05:30' });
+    const holdToken = await hold(event.id, { seats: ['Stalls-B-5', 'Stalls-B-6'] });
+    const ravi = uniqueEmail('ravi');
+    const r = await book(event.id, { holdToken, teamMembers: [{ name: 'Ravi', email: ravi }] });
+    assert.equal(r.status, 201, r.text);
+    const id = r.body.registrationId as string;
+    type Mail = { to: string[]; text: string };
+    const ticketMails = async () =>
+      ((await api('GET', '/api/v1/sandbox/emails?limit=1000')).body.data as Mail[]).filter((m) =>
+        /Ticket id/.test(m.text),
+      );
+    let mails: Mail[] = [];
+    // On a shared database another server's worker may send them: wait for the mails, not the queue.
+    await drainJobs(server, async () => (mails = await ticketMails()).length >= 2);
+    const mailTo = (email: string) =>
+      mails.find((m) => m.to.some((t) => t.includes(email)) && /Ticket id/.test(m.text));
+    const primaryMail = mails.find((m) => m.text.includes(id) && /Ticket id/.test(m.text))!;
+    assert.ok(primaryMail, 'the primary’s ticket mail');
+    assert.match(primaryMail.text, /Seat: Stalls · Row B, seat 5\n/);
+    assert.match(mailTo(ravi)!.text, /Seat: Stalls · Row B, seat 6\n/, 'the member’s own seat');
+    const token = attendeeToken(server.deps.config.secretsKey, id, id);
+    const page = await call(server.url, 'GET', `/t/${token}`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /Seats<\/(th|dt)>\s*<(td|dd)>Stalls · Row B, seat 5; Stalls · Row B, seat 6</);
+    // fixture-exception: the hosted page's ticket view, read as the confirmation screen reads it
+    const view = await call(server.url, 'GET', `/e/${event.slug}/tickets/${token}`);
+    assert.equal(view.status, 200, view.text);
+    assert.deepEqual(view.body.ticket.seats, ['Stalls · Row B, seat 5', 'Stalls · Row B, seat 6']);
+    // fixture-exception: the hosted page's calendar file, whose description is the subject
+    const ics = await call(server.url, 'GET', `/e/${event.slug}/tickets/${token}/calendar.ics`);
+    assert.match(
+      ics.text.replace(/\r\n[ \t]/g, ''),
+      /Seat: Stalls · Row B\\, seat 5\\; Stalls · Row B\\, seat 6/,
+    );
+    const csv = await api('GET', `/api/v1/events/${event.id}/registrations/export`);
+    assert.equal(csv.status, 200);
+    const [header, row] = csv.text.trim().split(/\r?\n/);
+    const cells = header!.split(',');
+    assert.ok(cells.includes('seats'), header);
+    assert.match(row!, /Stalls · Row B, seat 5; Stalls · Row B, seat 6/);
   });
 });

@@ -290,6 +290,52 @@ describe('wallet passes', () => {
     assert.deepEqual(cls.dateTime, { start: '2026-12-21T18:30:00+05:30', end: '2026-12-21T21:00:00+05:30' });
   });
 
+  it('a seated booking’s pass names the seat, and its Google object carries section, row and seat', async () => {
+    const plan = await api('POST', '/api/v1/seating-plans', {
+      name: 'Hall A',
+      grid: { sections: [{ name: 'Stalls', rows: 3, seatsPerRow: 4, category: 'Gold' }] },
+    });
+    assert.equal(plan.status, 201, plan.text);
+    const seated = await createEvent(api, {
+      title: 'Seated summit',
+      startDate: '2026-12-06',
+      seatingPlanId: plan.body.data.id,
+      specialPrices: [{ name: 'Gold', price: 0 }],
+    });
+    const held = await api('POST', `/api/v1/events/${seated}/seats/hold`, { seats: ['Stalls-C-4'] });
+    assert.equal(held.status, 201, held.text);
+    const r = await api('POST', `/api/v1/events/${seated}/register`, {
+      name: 'Seated One',
+      email: uniqueEmail('seat'),
+      holdToken: held.body.data.holdToken,
+    });
+    assert.equal(r.status, 201, r.text);
+    const links = walletLinks(server.deps.config, { id: r.body.registrationId, ticket_code: null });
+    const pass = JSON.parse(
+      unzip(Buffer.from(await (await get(links.applePass!)).arrayBuffer()))
+        .get('pass.json')!
+        .toString(),
+    );
+    assert.deepEqual(
+      pass.eventTicket.auxiliaryFields.map((f: { label: string; value: string }) => [f.label, f.value]),
+      [
+        ['NAME', 'Seated One'],
+        ['TICKET', 'Gold'],
+        ['SEAT', 'Stalls · Row C, seat 4'],
+      ],
+    );
+    const jwt = (await get(links.googleWallet!)).headers.get('location')!.slice(GOOGLE_SAVE_URL.length);
+    const { payload } = await jwtVerify(jwt, await importSPKI(keys.googlePublicPem, 'RS256'), {
+      audience: 'google',
+      issuer: SA_EMAIL,
+    });
+    const [object] = (payload.payload as { eventTicketObjects: any[] }).eventTicketObjects;
+    assert.deepEqual(
+      [object.seatInfo.section, object.seatInfo.row, object.seatInfo.seat].map((t) => t.defaultValue.value),
+      ['Stalls', 'C', '4'],
+    );
+  });
+
   it('a cancelled booking’s link answers 409 not_confirmed', async () => {
     const { id, links } = await book();
     assert.equal((await api('POST', `/api/v1/events/${eventId}/registrations/${id}/cancel`)).status, 200);

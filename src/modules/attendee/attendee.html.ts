@@ -40,7 +40,8 @@ ${body}
 /** "Add to Google Calendar": the booked session (its track's start and end, or the event's), as in the ticket mail. */
 export function calendarLink(t: Ticket): string | null {
   const { event, reg, session } = t;
-  const description = `Ticket ${t.ticketId} (${reg.ticket_type}${session.title ? ` · ${session.title}` : ''}).`;
+  const seats = t.seats.length > 0 ? ` Seat: ${t.seats.join('; ')}.` : '';
+  const description = `Ticket ${t.ticketId} (${reg.ticket_type}${session.title ? ` · ${session.title}` : ''}).${seats}`;
   return (
     googleCalendarUrl(
       { title: event.title, span: session.span, location: event.location, description },
@@ -129,6 +130,9 @@ export function renderTicketPage(input: {
     ['When', formatSpan(t.session.span, t.timeZone) ?? 'to be announced'],
     ['Venue', event.location ?? 'to be announced'],
     ['Ticket', track ? `${reg.ticket_type} · ${track}` : reg.ticket_type],
+    ...(t.seats.length > 0
+      ? ([[t.seats.length > 1 ? 'Seats' : 'Seat', t.seats.join('; ')]] as [string, string][])
+      : []),
     ['Name', reg.name],
     ['Paid', t.paidPaise > 0 ? rupees(t.paidPaise) : reg.status === 'confirmed' ? 'free' : '—'],
   ];

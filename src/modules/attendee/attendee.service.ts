@@ -11,6 +11,7 @@ import type { Database } from '../../db/database.js';
 import { nowFor } from '../accounts/account-clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { formatInstant } from '../../lib/event-time.js';
+import { seatsOf, seatWords } from '../seat-holds/booked-seats.service.js';
 import * as events from '../events/events.service.js';
 import * as gst from '../gst/documents.service.js';
 import { endLoaded, transferLoaded, type Actor } from '../registrations/actions.service.js';
@@ -55,8 +56,11 @@ export async function openTicket(deps: AttendeeDeps, token: string) {
   // What the buyer still has in it (the organiser may have given part back); the policy's fee is on the price.
   const paid = Math.max(0, amount - reg.refunded_paise);
   const fee = amount - events.policyRefundPaise(policy, amount);
+  // A seated booking's seats, every person's: the page is the booking's.
+  const seats = event.seating_plan_id === null ? [] : ((await seatsOf(deps.db, [reg.id])).get(reg.id) ?? []);
   return {
     reg,
+    seats: seats.map(seatWords),
     event,
     ticketId: reg.ticket_code ?? reg.id,
     session,

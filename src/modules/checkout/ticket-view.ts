@@ -8,6 +8,7 @@ import { notFound } from '../../lib/errors.js';
 import { formatSpan } from '../../lib/event-time.js';
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
+import { seatsOf, seatWords } from '../seat-holds/booked-seats.service.js';
 import { attendeeTokenMatches, attendeeTokenRegistration } from '../../lib/attendee-token.js';
 import { googleCalendarUrl, ticketCalendar } from '../tickets/calendar.js';
 import { ticketQrPng } from '../tickets/ticket-mail.js';
@@ -29,6 +30,8 @@ export interface TicketView {
     event: { title: string; when: string | null; location: string | null };
     session: string | null;
     ticketType: string;
+    /** A seated booking's seats, as a person reads them ("Stalls · Row C, seat 12"); empty otherwise. */
+    seats: string[];
     quantity: number;
     /** Paise; 0 for a free booking. */
     amount: number;
@@ -62,13 +65,17 @@ async function ticketOf(deps: CheckoutDeps, slug: string, token: string) {
   const timeZone = deps.config.eventTimeZone;
   const span = events.sessionOf(event, reg.sub_event_id, timeZone).span;
   const ticketId = reg.ticket_code ?? reg.id;
+  const seats =
+    event.seating_plan_id === null
+      ? []
+      : ((await seatsOf(deps.db, [reg.id])).get(reg.id) ?? []).map(seatWords);
   const entry = {
     title: event.title,
     span,
     location: event.location,
-    description: `Ticket ${ticketId} (${reg.ticket_type}${track ? ` · ${track.title}` : ''}).`,
+    description: `Ticket ${ticketId} (${reg.ticket_type}${track ? ` · ${track.title}` : ''}).${seats.length > 0 ? ` Seat: ${seats.join('; ')}.` : ''}`,
   };
-  return { reg, event, track, span, ticketId, entry, timeZone };
+  return { reg, event, track, span, ticketId, entry, timeZone, seats };
 }
 
 export async function ticketView(deps: CheckoutDeps, slug: string, token: string): Promise<TicketView> {
@@ -87,6 +94,7 @@ export async function ticketView(deps: CheckoutDeps, slug: string, token: string
       },
       session: t.track?.title ?? null,
       ticketType: t.reg.ticket_type,
+      seats: t.seats,
       quantity: t.reg.quantity,
       amount: Number(t.reg.amount_paise),
       currency: t.reg.currency,

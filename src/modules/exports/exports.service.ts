@@ -3,6 +3,7 @@
 // export checks its input, then answers a file name and a byte stream that reads the
 // owners' rows a batch at a time (keyset pages through their own services) as the
 // reader takes the bytes, so 100,000 rows take no more memory than 500.
+import { type BookedSeat, seatsOf, seatWords } from '../seat-holds/booked-seats.service.js';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, LedgerKind, Mode } from '../../db/database.js';
@@ -93,6 +94,8 @@ type Booking = {
   r: registrations.RegistrationRow;
   people: readonly registrations.AttendeeRow[];
   numbers: { invoice: string | null; creditNote: string | null } | undefined;
+  /** A seated event's seats of the booking, in words. */
+  seats?: readonly string[] | undefined;
 };
 
 /** An answer as its cell: text as given, a number as written, a tick as yes/no, anything else as JSON. */
@@ -108,7 +111,9 @@ function answerText(value: unknown): CellValue {
  * `label [name]` where two share a label) and `other_answers`, the answers to questions
  * the event no longer asks, as JSON.
  */
-export function registrationColumns(event: Pick<EventRow, 'tracks' | 'custom_fields'>): Column<Booking>[] {
+export function registrationColumns(
+  event: Pick<EventRow, 'tracks' | 'custom_fields' | 'seating_plan_id'>,
+): Column<Booking>[] {
   const primary = (b: Booking) => b.people.find((a) => a.idx === 0);
   const questions = event.custom_fields;
   const labels = new Map<string, number>();
@@ -127,6 +132,10 @@ export function registrationColumns(event: Pick<EventRow, 'tracks' | 'custom_fie
       header: 'track',
       value: (b) => (b.r.sub_event_id === null ? null : (event.tracks[b.r.sub_event_id]?.title ?? null)),
     },
+    // A seated event's file names the seats (`Stalls · Row C, seat 12; …`, one per person, in seat order).
+    ...(event.seating_plan_id === null
+      ? []
+      : [{ header: 'seats', value: (b: Booking) => b.seats?.join('; ') || null } satisfies Column<Booking>]),
     { header: 'quantity', value: (b) => b.r.quantity },
     {
       header: 'team_members',
@@ -195,8 +204,17 @@ export async function registrationsCsv(
         deps.db,
         batch.rows.map((r) => r.id),
       );
-      for (const r of batch.rows)
-        yield { r, people: batch.people.get(r.id) ?? [], numbers: numbers.get(r.id) };
+      const seats =
+        event.seating_plan_id === null
+          ? new Map<string, BookedSeat[]>()
+          : await seatsOf(
+              deps.db,
+              batch.rows.map((r) => r.id),
+            );
+      for (const r of batch.rows) {
+        const booked = seats.get(r.id)?.map(seatWords);
+        yield { r, people: batch.people.get(r.id) ?? [], numbers: numbers.get(r.id), seats: booked };
+      }
     }
   }
   return {

@@ -128,3 +128,12 @@ export async function seatsOf(
   }
   return out;
 }
+
+/** The seat of one person of a booking; null when the booking has none. */
+export function seatOfPerson(
+  seats: ReadonlyMap<string, readonly BookedSeat[]>,
+  registrationId: string,
+  attendeeId: string,
+): BookedSeat | null {
+  return seats.get(registrationId)?.find((s) => s.attendeeId === attendeeId) ?? null;
+}

@@ -19,6 +19,8 @@ export interface TicketMailInput {
   ticketId: string;
   ticketType: string;
   trackTitle?: string | null | undefined;
+  /** A seated event's seat of this person: "Stalls · Row C, seat 12". */
+  seat?: string | null | undefined;
   /** When the booked session happens (events/sessions.ts: the track's own times); absent: the event's dates. */
   session?: EventSpan | undefined;
   /** The organisation's name (the From display name and the sign-off) and where replies go. */
@@ -86,6 +88,7 @@ function detailLines(input: TicketMailInput, when: string, receipt: string | und
     ['Date', when],
     ['Venue', input.event.location ?? 'to be announced'],
     ['Ticket', input.trackTitle ? `${input.ticketType} · ${input.trackTitle}` : input.ticketType],
+    ...(input.seat ? ([['Seat', input.seat]] as [string, string][]) : []),
     ['Name', input.holder.name],
     ['Ticket id', input.ticketId],
     // A ticket passed on shows nothing of what the giver paid.
@@ -134,6 +137,7 @@ export function renderTicketMail(input: TicketMailInput): OutgoingMail {
     location: input.event.location,
     description: [
       `Ticket ${input.ticketId} (${input.ticketType}${input.trackTitle ? ` · ${input.trackTitle}` : ''}) for ${input.holder.name}.`,
+      input.seat ? `Seat: ${input.seat}` : '',
       input.attendeeUrl ? `Your ticket: ${input.attendeeUrl}` : '',
     ]
       .filter((x) => x)

@@ -15,6 +15,7 @@ import type { GstDocument } from '../gst/gst.service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { keptCopy, recordSandboxMail, type SandboxMail } from '../mail/sandbox-mail.js';
 import { attendeePageUrl, attendeeToken } from '../../lib/attendee-token.js';
+import { type BookedSeat, seatOfPerson, seatsOf, seatWords } from '../seat-holds/booked-seats.service.js';
 import { renderTicketMail } from './ticket-mail.js';
 import { walletLinks } from '../../lib/wallet-links.js';
 
@@ -59,7 +60,7 @@ export async function sendTicketJobs(
   deps: TicketJobDeps,
   jobs: readonly { payload: { attendeeId: string; passedOnBy?: string } }[],
 ): Promise<unknown[]> {
-  const { holders, events, senders, invoices } = await batchContext(deps, jobs);
+  const { holders, events, senders, invoices, seats } = await batchContext(deps, jobs);
   const outcomes: unknown[] = jobs.map(() => undefined);
   const kept: { index: number; mail: SandboxMail }[] = [];
   const sends: Promise<void>[] = [];
@@ -88,6 +89,7 @@ export async function sendTicketJobs(
         sender,
         invoices.get(reg.id),
         attendee.idx === 0 ? payload.passedOnBy : undefined,
+        seatOfPerson(seats, reg.id, attendee.id),
       );
       if (reg.mode === 'test') {
         // A retried job keeps one copy: the id is the same each time.
@@ -132,7 +134,14 @@ async function batchContext(
     deps.db,
     [...holders.values()].filter((h) => h.attendee.idx === 0).map((h) => h.booking.id),
   );
-  return { holders, events, senders, invoices };
+  // A seated event's tickets name each person's seat.
+  const seats = await seatsOf(
+    deps.db,
+    [...holders.values()]
+      .filter((h) => (events.get(h.booking.event_id)?.seating_plan_id ?? null) !== null)
+      .map((h) => h.booking.id),
+  );
+  return { holders, events, senders, invoices, seats };
 }
 
 /** Keeps the test-mode copies in one insert; its failure is the outcome of each of their jobs. */
@@ -163,6 +172,7 @@ async function ticketMailFor(
   sender: MailSender,
   saleDocument: GstDocument | undefined,
   passedOnBy: string | undefined,
+  seat: BookedSeat | null,
 ) {
   const { attendee, booking: reg } = holder;
   const track = reg.sub_event_id === null ? undefined : event.tracks[reg.sub_event_id];
@@ -185,6 +195,7 @@ async function ticketMailFor(
     ticketId,
     ticketType: reg.ticket_type,
     trackTitle: track?.title ?? null,
+    seat: seat && seatWords(seat),
     session: sessionOf(event, reg.sub_event_id, deps.config.eventTimeZone).span,
     sender,
     // A ticket passed on (its code reissued): the new holder sees who passed it, not what they paid.

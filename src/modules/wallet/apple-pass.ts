@@ -81,6 +81,7 @@ export function passJson(
       auxiliaryFields: [
         { key: 'holder', label: 'NAME', value: facts.holderName },
         { key: 'type', label: 'TICKET', value: ticketLabel(facts) },
+        ...(facts.seat ? [{ key: 'seat', label: 'SEAT', value: facts.seat.words }] : []),
       ],
       backFields: [
         { key: 'venue', label: 'Venue', value: facts.event.location ?? 'To be announced' },

@@ -49,6 +49,16 @@ export function eventTicketObject(
     barcode: { type: 'QR_CODE', value: facts.ticketId, alternateText: facts.ticketId },
     ticketHolderName: facts.holderName,
     ticketType: text(ticketLabel(facts)),
+    // Google's own seat fields: a seated ticket's section, row and seat number.
+    ...(facts.seat
+      ? {
+          seatInfo: {
+            ...(facts.seat.section ? { section: text(facts.seat.section) } : {}),
+            row: text(facts.seat.row),
+            seat: text(String(facts.seat.number)),
+          },
+        }
+      : {}),
   };
 }
 

@@ -10,6 +10,8 @@ export interface TicketFacts {
   trackTitle: string | null;
   /** The booked track's index; null for the whole event. */
   trackIndex: number | null;
+  /** A seated event's seat of the holder; `words` as a person reads it: "Stalls · Row C, seat 12". */
+  seat: { section: string; row: string; number: number; words: string } | null;
   event: { id: string; title: string; location: string | null };
   /** When the booked session happens (its track's times, or the event's), and the event's time zone. */
   session: EventSpan;

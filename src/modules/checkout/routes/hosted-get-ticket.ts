@@ -22,6 +22,7 @@ const examples: OperationExamples = {
         },
         session: null,
         ticketType: 'General',
+        seats: [],
         quantity: 1,
         amount: 49900,
         currency: 'INR',
@@ -79,6 +80,10 @@ export const hostedGetTicket: Operation<CheckoutContext> = (app, { deps }) =>
                     description: 'The track’s title, for a track booking.',
                   }),
                   ticketType: Type.String(),
+                  seats: Type.Array(Type.String(), {
+                    description:
+                      'A seated booking’s seats as a person reads them (“Stalls · Row C, seat 12”), in seat order; empty for an event without a seating plan.',
+                  }),
                   quantity: Type.Integer(),
                   amount: Paise('What was paid; 0 for a free booking.'),
                   currency: Type.String(),

@@ -10,6 +10,7 @@ import { findUsersById } from '../../accounts/accounts.service.js';
 import * as events from '../../events/events.service.js';
 import * as registrations from '../../registrations/registrations.service.js';
 import { attendeeTokenMatches, attendeeTokenRegistration } from '../../../lib/attendee-token.js';
+import { seatOfPerson, seatsOf, seatWords } from '../../seat-holds/booked-seats.service.js';
 import type { TicketFacts } from '../ticket-facts.js';
 import { primaryTicketId } from '../../../lib/wallet-links.js';
 
@@ -34,12 +35,16 @@ export async function ticketForToken(deps: WalletDeps, token: string): Promise<T
   if (!event) throw notFound(NO_TICKET);
   const [organiser] = await findUsersById(deps.db, [event.account_id]);
   const session = events.sessionOf(event, reg.sub_event_id, deps.config.eventTimeZone);
+  // The primary's pass: the seat of the booking's first person (the booking's own id).
+  const seats = event.seating_plan_id === null ? new Map() : await seatsOf(deps.db, [reg.id]);
+  const seat = seatOfPerson(seats, reg.id, reg.id);
   return {
     ticketId: primaryTicketId(reg),
     holderName: reg.name,
     ticketType: reg.ticket_type,
     trackTitle: session.title,
     trackIndex: session.trackIndex,
+    seat: seat && { section: seat.section, row: seat.row, number: seat.number, words: seatWords(seat) },
     event: { id: event.id, title: event.title, location: event.location },
     session: session.span,
     timeZone: deps.config.eventTimeZone,
