@@ -1,5 +1,6 @@
 // createDeps(config): everything the service talks to, built once and passed down.
 // Tests call it with their own clock; production wiring never branches on tests.
+import type { PlanGuard } from './modules/seating/seating-plans.js';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -55,6 +56,8 @@ export interface Deps {
   readonly liveSubscriptions: SubscriptionGateway | undefined;
   /** What events need from the rest of the service. */
   readonly eventDeps: EventDeps;
+  /** What a seating plan's change must respect while events are sold from it. */
+  readonly planGuard: PlanGuard;
   /** What registration needs from the rest of the service. */
   readonly registerDeps: RegisterDeps;
   readonly membershipDeps: MembershipDeps;

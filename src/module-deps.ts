@@ -1,5 +1,7 @@
 // The composition's module wiring (createDeps in deps.ts uses it): the payment gateways, each
 // module's slice of the dependencies, and every module's background work.
+import { planGuard } from './modules/seat-holds/plan-guard.js';
+import type { PlanGuard } from './modules/seating/seating-plans.js';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -95,6 +97,8 @@ export interface ModuleParts {
   waitlistDeps: waitlist.WaitlistDeps;
   membershipDeps: MembershipDeps;
   payoutDeps: PayoutDeps;
+  /** What a seating plan's change must respect while events are sold from it. */
+  planGuard: PlanGuard;
 }
 
 /** Each module's slice of the dependencies. */
@@ -149,6 +153,7 @@ export function moduleParts(p: SharedParts): ModuleParts {
   return {
     registerDeps,
     eventDeps,
+    planGuard: planGuard(eventDeps),
     waitlistDeps: { db, clock, ids, secretsKey: config.secretsKey, checkEmail, kickJobs },
     membershipDeps: { db, clock, ids, config, gatewayFor, subscriptionsFor, checkEmail, kickJobs },
     payoutDeps: { db, clock, ids, logger, clearingDays: config.payouts.clearingDays, razorpayx, kickJobs },

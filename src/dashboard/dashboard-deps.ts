@@ -1,5 +1,6 @@
 // What the dashboard's pages use of the service: the fields of the composition's Deps that
 // app.ts hands to dashboardRoutes, spelled with their owners' types (the whole Deps fits).
+import type { PlanGuard } from '../modules/seating/seating-plans.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -32,6 +33,7 @@ export interface DashboardDeps {
   readonly jobs: JobRunner;
   readonly keyCache: KeyCache;
   readonly eventDeps: EventDeps;
+  readonly planGuard: PlanGuard;
   readonly registerDeps: RegisterDeps;
   readonly membershipDeps: MembershipDeps;
   readonly waitlistDeps: WaitlistDeps;

@@ -233,6 +233,7 @@ export const ERRORS = {
   sold_out: { status: 409, message: 'no seats left for this booking' },
   seats_unavailable: { status: 409, message: 'a seat asked for is taken, held or blocked' },
   event_not_seated: { status: 409, message: 'this event has no seating plan' },
+  seating_plan_in_use: { status: 409, message: 'this change would take a seat an event sells from the plan' },
   seat_hold_lapsed: { status: 409, message: 'the seat hold has lapsed, was let go or was booked already' },
 
   seats_available: { status: 409, message: 'seats are available: register instead of joining the waitlist' },

@@ -345,4 +345,53 @@ describe('seats under concurrency across two processes', () => {
     const event = await call(on(1), 'GET', `/api/v1/events/${eventId}`, { key: org.key });
     assert.deepEqual([event.body.data.taken, event.body.data.remaining], [6, 0]);
   });
+
+  it('never lets a hold keep a seat a plan change blocked at the same time, across two processes', async () => {
+    const org = await organiser(procs[0]!.url);
+    const api = keyApi(procs[0]!.url, org.key);
+    const made = await api('POST', '/api/v1/seating-plans', {
+      name: 'Contested',
+      grid: { sections: [{ name: 'Hall', rows: 1, seatsPerRow: 12, category: 'Gold' }] },
+    });
+    assert.equal(made.status, 201, made.text);
+    const planId = made.body.data.id as string;
+    const eventId = await newEvent(org.key, {
+      title: 'Seated edits',
+      description: 'Twelve seats',
+      seatingPlanId: planId,
+      specialPrices: [{ name: 'Gold', price: 0 }],
+    });
+    let plan = made.body.data as { seats: { id: string; blocked: boolean }[]; stage: unknown };
+    const outcomes: string[] = [];
+    for (const seat of plan.seats) {
+      const blocking = plan.seats.map((s) => (s.id === seat.id ? { ...s, blocked: true } : s));
+      // One process holds the seat while the other blocks it in the plan.
+      const [held, edited] = await Promise.all([
+        call(procs[0]!.url, 'POST', `/api/v1/events/${eventId}/seats/hold`, {
+          key: org.key,
+          body: { seats: [seat.id] },
+        }),
+        call(procs[1]!.url, 'PUT', `/api/v1/seating-plans/${planId}`, {
+          key: org.key,
+          body: { layout: { seats: blocking, stage: plan.stage } },
+        }),
+      ]);
+      assert.ok(!(held.status === 201 && edited.status === 200), `${seat.id}: held and blocked both`);
+      assert.ok(
+        [201, 409].includes(held.status) && [200, 409].includes(edited.status),
+        held.text + edited.text,
+      );
+      outcomes.push(held.status === 201 ? 'held' : 'blocked');
+      if (edited.status === 200) plan = edited.body.data;
+    }
+    const seats = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/seats`, { key: org.key });
+    const blocked = seats.body.data.seats.filter((s: { status: string }) => s.status === 'blocked').length;
+    const held = seats.body.data.seats.filter((s: { status: string }) => s.status === 'held').length;
+    assert.deepEqual(
+      [blocked, held],
+      [outcomes.filter((o) => o === 'blocked').length, outcomes.filter((o) => o === 'held').length],
+    );
+    const event = await call(procs[0]!.url, 'GET', `/api/v1/events/${eventId}`, { key: org.key });
+    assert.equal(event.body.data.capacity, 12 - blocked, 'the event refitted to each change');
+  });
 });

@@ -45,6 +45,21 @@ export async function findEventsWithTaken(db: Kysely<Database>, ids: readonly st
   return rows.rows;
 }
 
+/** The events of an account, in both modes, sold from a seating plan. */
+export function eventsOnPlan(
+  db: Kysely<Database> | Transaction<Database>,
+  accountId: string,
+  planId: string,
+): Promise<EventRow[]> {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('seating_plan_id', '=', planId)
+    .orderBy('id')
+    .execute();
+}
+
 export function findEventBySlug(db: Kysely<Database>, slug: string): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('slug', '=', slug).executeTakeFirst();
 }

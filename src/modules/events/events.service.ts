@@ -196,9 +196,11 @@ export async function setTicketEmails(
 export { analytics, availability } from './events.reading.js';
 export { loadOwnedEvent, loadOwnedEventWithTaken, loadReadableEvent } from './event-access.js';
 export { isPaid } from './event-facts.js';
-export { patchEvent } from './patch-event.service.js';
+export { patchEvent, refitToPlan } from './patch-event.service.js';
+export { fitToLayout } from './seated-event.js';
 export { deleteEvent } from './delete-event.service.js';
 
 export const findEvent = repo.findEvent;
 export const findEventsById = repo.findEventsById;
 export const findEventBySlug = repo.findEventBySlug;
+export const eventsOnPlan = repo.eventsOnPlan;

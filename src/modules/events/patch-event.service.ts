@@ -20,32 +20,7 @@ export async function patchEvent(
 ): Promise<EventRow> {
   refuseDateField(input);
   const row = await loadOwnedEvent(deps.db, p, id);
-  const fields = applyInput(
-    {
-      title: row.title,
-      description: row.description,
-      start_date: row.start_date,
-      start_at: row.start_at,
-      end_date: row.end_date,
-      location: row.location,
-      capacity: row.capacity,
-      price_paise: Number(row.price_paise),
-      max_team_size: row.max_team_size,
-      requires_approval: row.requires_approval,
-      custom_fields: row.custom_fields,
-      special_prices: row.special_prices,
-      tracks: row.tracks,
-      tax_category: row.tax_category,
-      supplier_gstin: row.supplier_gstin,
-      sac: row.sac,
-      venue_state: row.venue_state,
-      waitlist: row.waitlist,
-      self_service: row.self_service,
-      whole_event_option: row.whole_event_option,
-      seating_plan_id: row.seating_plan_id,
-    },
-    input,
-  );
+  const fields = applyInput(fieldsOf(row), input);
   await fitToPlan(deps.db, row.account_id, fields);
   const publishing = input.status === 'published' && row.status !== 'published';
   // Test events are never public, so they publish without the grant (docs/decisions/17-the-organisers-office.md).
@@ -99,4 +74,63 @@ export async function patchEvent(
   });
   if (!updated) throw notFound('no such event', 'event_not_found');
   return updated;
+}
+
+/** An event's fields as stored, for applyInput and the plan fit. */
+function fieldsOf(row: EventRow) {
+  return {
+    title: row.title,
+    description: row.description,
+    start_date: row.start_date,
+    start_at: row.start_at,
+    end_date: row.end_date,
+    location: row.location,
+    capacity: row.capacity,
+    price_paise: Number(row.price_paise),
+    max_team_size: row.max_team_size,
+    requires_approval: row.requires_approval,
+    custom_fields: row.custom_fields,
+    special_prices: row.special_prices,
+    tracks: row.tracks,
+    tax_category: row.tax_category,
+    supplier_gstin: row.supplier_gstin,
+    sac: row.sac,
+    venue_state: row.venue_state,
+    waitlist: row.waitlist,
+    self_service: row.self_service,
+    whole_event_option: row.whole_event_option,
+    seating_plan_id: row.seating_plan_id,
+  };
+}
+
+/**
+ * Makes a seated event fit its plan again after the plan changed (docs/decisions/23-reserved-seating.md): the
+ * capacities become the plan's seats, its seat counters follow, and the audit log says the
+ * plan's change did it. The plan's change checked first that the event still fits it.
+ */
+export async function refitToPlan(deps: EventDeps, row: EventRow): Promise<void> {
+  const fields = fieldsOf(row);
+  await fitToPlan(deps.db, row.account_id, fields);
+  if (
+    fields.capacity === row.capacity &&
+    JSON.stringify(fields.special_prices) === JSON.stringify(row.special_prices)
+  )
+    return;
+  await deps.db.transaction().execute(async (trx) => {
+    const u = await repo.updateEvent(trx, row.id, {
+      capacity: fields.capacity,
+      special_prices: JSON.stringify(fields.special_prices),
+      updated_at: deps.clock.now(),
+    });
+    if (!u) return;
+    await syncSeatCounters(trx, row.id, u, (t) => deps.waitlist.seatsFreed(t, row.id));
+    await audit.recordChange(trx, deps, {
+      accountId: row.account_id,
+      mode: row.mode,
+      actor: audit.systemActor('seating_plan_changed'),
+      action: 'event.update',
+      target: { type: 'event', id: row.id },
+      ...audit.changedFields(eventFacts(row), eventFacts(u)),
+    });
+  });
 }

@@ -4,24 +4,33 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { AppError, badRequest } from '../../lib/errors.js';
+import type { SeatingPlanLayout } from '../seating/plan.js';
 import { categoriesOf, getPlan } from '../seating/seating-plans.js';
 import type { EventFields } from './events.input.js';
 
 /** Fits `fields` to its seating plan in place: 400 `invalid_seating_plan` when they cannot be. */
 export async function fitToPlan(db: Kysely<Database>, accountId: string, fields: EventFields): Promise<void> {
   if (fields.seating_plan_id === null) return;
+  const plan = await getPlan(db, accountId, fields.seating_plan_id).catch((err: unknown) => {
+    if (err instanceof AppError && err.status === 404)
+      throw badRequest('invalid_seating_plan', 'seatingPlanId names no seating plan of this account');
+    throw err;
+  });
+  fitToLayout(fields, plan.layout);
+}
+
+/** Fits `fields` to a plan's layout in place (its seats are the capacities); 400 `invalid_seating_plan` when they cannot be. */
+export function fitToLayout(
+  fields: Pick<EventFields, 'tracks' | 'special_prices' | 'capacity'>,
+  layout: SeatingPlanLayout,
+): void {
   if (fields.tracks.length > 0) {
     throw badRequest(
       'invalid_seating_plan',
       'an event with tracks cannot take a seating plan yet: seat an event without tracks',
     );
   }
-  const plan = await getPlan(db, accountId, fields.seating_plan_id).catch((err: unknown) => {
-    if (err instanceof AppError && err.status === 404)
-      throw badRequest('invalid_seating_plan', 'seatingPlanId names no seating plan of this account');
-    throw err;
-  });
-  const categories = categoriesOf(plan.layout);
+  const categories = categoriesOf(layout);
   // Capacity 0 means unlimited: a plan with every seat blocked must not become that.
   if (categories.length === 0)
     throw badRequest('invalid_seating_plan', 'the seating plan has no seat that is not blocked');

@@ -2,13 +2,16 @@
 // best available for "n seats in category C", held under one unguessable token for
 // SEAT_HOLD_MINUTES on the account's clock. All the seats are held or none: the hold is one
 // conditional insert keyed by (event, seat) in a transaction, so two instances racing for a seat
-// cannot both have it; best available that loses a race looks again, a few times.
+// cannot both have it; best available that loses a race looks again, a few times. The hold takes
+// the plan's lock shared and checks the plan is the version it chose by, so a seat the plan is
+// blocking or removing at that moment is never held (plan-guard.ts).
 import type { KeyPrincipal } from '../../http/auth.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import { bestAvailable } from '../seating/best-available.js';
 import type { Seat } from '../seating/plan.js';
+import { planVersion, sharePlanLock } from '../seating/seating-plans.js';
 import { type EventPlan, planOfEvent } from './event-plan.js';
 import type { SeatHoldsDeps } from './seat-holds.deps.js';
 import * as repo from './seat-holds.repo.js';
@@ -32,7 +35,6 @@ export async function holdSeats(
   request: HoldRequest,
 ): Promise<Hold> {
   const event = await events.loadReadableEvent(deps.db, p, eventId);
-  const plan = await planOfEvent(deps.db, event);
   const now = await nowFor(deps, event.account_id, event.mode);
   const hold = {
     token: deps.ids.make('hold', 24),
@@ -40,36 +42,47 @@ export async function holdSeats(
     now,
   };
   const target = { id: event.id, accountId: event.account_id, mode: event.mode };
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1, replaced = 0; ; ) {
+    const plan = await planOfEvent(deps.db, event);
     const seats =
       'seats' in request
         ? chosenSeats(plan, request.seats)
         : await bestFor(deps, plan, event.id, now, request);
-    const held = await deps.db
+    const outcome = await deps.db
       .transaction()
       .execute(async (trx) => {
-        const wanted = seats.map((s) => ({
-          seatId: s.id,
-          category: s.category,
-          section: s.section,
-          row: s.row,
-          number: s.number,
-          label: s.label,
-        }));
-        const taken = await repo.takeSeats(trx, target, wanted, hold);
+        // The plan's lock, shared: the seats are taken by the plan as it is, not as it was.
+        await sharePlanLock(trx, plan.planId);
+        const version = await planVersion(trx, event.account_id, plan.planId);
+        if (version.updated_at.getTime() !== plan.updatedAt.getTime()) throw new PlanReplaced();
+        const taken = await repo.takeSeats(trx, target, seats.map(seatToTake), hold);
         // All or none: a seat someone else has rolls the whole hold back.
         if (taken.length < seats.length) throw new HoldLost();
         return seats;
       })
       .catch((err: unknown) => {
-        if (err instanceof HoldLost) return undefined;
+        if (err instanceof HoldLost || err instanceof PlanReplaced) return err;
         throw err;
       });
-    if (held) return { holdToken: hold.token, seats: held, expiresAt: hold.until };
-    if ('seats' in request || attempt >= BEST_AVAILABLE_TRIES)
+    if (Array.isArray(outcome)) return { holdToken: hold.token, seats: outcome, expiresAt: hold.until };
+    // The plan changed between choosing and taking: choose again by the new one (a few times).
+    if (outcome instanceof PlanReplaced && ++replaced <= BEST_AVAILABLE_TRIES) continue;
+    if ('seats' in request || ++attempt > BEST_AVAILABLE_TRIES)
       throw conflict('seats_unavailable', 'a seat asked for was taken or held meanwhile: choose again');
   }
 }
+
+const seatToTake = (s: Seat): repo.SeatToTake => ({
+  seatId: s.id,
+  category: s.category,
+  section: s.section,
+  row: s.row,
+  number: s.number,
+  label: s.label,
+});
+
+/** A hold that found the plan changed since it chose its seats: thrown to roll the transaction back. */
+class PlanReplaced extends Error {}
 
 /** A hold that found one of its seats taken: thrown to roll the transaction back. */
 class HoldLost extends Error {}

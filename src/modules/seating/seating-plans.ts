@@ -1,7 +1,7 @@
 // An account's seating plans: made from a grid or imported as a seat list, read, listed and
 // replaced (docs/decisions/23-reserved-seating.md). A plan is layout, not money: the account's test and live keys see the
 // same plans, so a plan drawn while trying the service out is the one its live events use.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
@@ -25,6 +25,25 @@ export interface SeatingDeps {
   db: Kysely<Database>;
   clock: Clock;
   ids: Ids;
+  /** What a change of a plan that events use must respect (the seat-holds module's, given by the composition root). */
+  planGuard: PlanGuard;
+}
+
+/** The events sold from a plan, as a change of the plan sees them. */
+export interface PlanGuard {
+  /**
+   * Inside the transaction that changes the plan, under its lock: refuses (409
+   * `seating_plan_in_use`) a layout that would take a seat from a booking or a live hold, or that
+   * an event using the plan could no longer be sold from.
+   */
+  check(
+    trx: Transaction<Database>,
+    accountId: string,
+    planId: string,
+    layout: SeatingPlanLayout,
+  ): Promise<void>;
+  /** After the change: each event using the plan made to fit it again (its capacities). */
+  refit(accountId: string, planId: string): Promise<void>;
 }
 
 /** A seat as an import gives it: the id and label may be left out (made from section, row and number). */
@@ -85,7 +104,7 @@ export async function createPlan(
 }
 
 export async function getPlan(
-  db: Kysely<Database>,
+  db: Kysely<Database> | Transaction<Database>,
   accountId: string,
   id: string,
 ): Promise<repo.SeatingPlanRow> {
@@ -96,7 +115,7 @@ export async function getPlan(
 
 /** When a plan last changed (its seats are not read); 404 as getPlan. */
 export async function planVersion(
-  db: Kysely<Database>,
+  db: Kysely<Database> | Transaction<Database>,
   accountId: string,
   id: string,
 ): Promise<{ id: string; updated_at: Date }> {
@@ -115,9 +134,9 @@ export async function listPlans(
 }
 
 /**
- * Replaces a plan's name, its seats, or both. Events take plans and hold their seats, but no seat
- * is sold yet in this version (booking held seats is not built), so no sold seat can be lost; when
- * bookings take seats, this refuses (409) a layout without a seat sold on one.
+ * Replaces a plan's name, its seats, or both, under the plan's lock. A plan that events are sold
+ * from keeps every seat booked or held on one (409 `seating_plan_in_use` otherwise), and those
+ * events are refitted to it afterwards (their capacities are its seats).
  */
 export async function replacePlan(
   deps: SeatingDeps,
@@ -125,15 +144,37 @@ export async function replacePlan(
   id: string,
   input: { name?: string } & Partial<PlanSource>,
 ): Promise<repo.SeatingPlanRow> {
-  const current = await getPlan(deps.db, accountId, id);
-  const layout = 'grid' in input || 'layout' in input ? layoutFrom(input as PlanSource) : current.layout;
-  const updated = await repo.updatePlan(deps.db, accountId, id, {
+  const layout = 'grid' in input || 'layout' in input ? layoutFrom(input as PlanSource) : undefined;
+  return changePlan(deps, accountId, id, (current) => ({
     name: input.name ?? current.name,
-    layout,
-    at: deps.clock.now(),
+    layout: layout ?? current.layout,
+  }));
+}
+
+/** Changes a plan as `change` says of the plan as it is under its lock; see replacePlan. */
+async function changePlan(
+  deps: SeatingDeps,
+  accountId: string,
+  id: string,
+  change: (current: repo.SeatingPlanRow) => { name: string; layout: SeatingPlanLayout },
+): Promise<repo.SeatingPlanRow> {
+  let seatsChanged = false;
+  const updated = await deps.db.transaction().execute(async (trx) => {
+    await repo.lockPlan(trx, id, false);
+    const current = await getPlan(trx, accountId, id);
+    const next = change(current);
+    seatsChanged = next.layout !== current.layout;
+    if (seatsChanged) await deps.planGuard.check(trx, accountId, id, next.layout);
+    return repo.updatePlan(trx, accountId, id, { ...next, at: deps.clock.now() });
   });
   if (!updated) throw notFound('no such seating plan');
+  if (seatsChanged) await deps.planGuard.refit(accountId, id);
   return updated;
+}
+
+/** Takes a plan's lock shared for the transaction: a hold choosing seats by the plan (see seating.repo.ts). */
+export async function sharePlanLock(trx: Transaction<Database>, id: string): Promise<void> {
+  await repo.lockPlan(trx, id, true);
 }
 
 /** The categories of a layout and how many seats each has (blocked ones aside). */
@@ -155,15 +196,17 @@ export async function editPlanSeats(
   selection: string,
   action: SeatAction,
 ): Promise<{ plan: repo.SeatingPlanRow; named: number }> {
-  const current = await getPlan(deps.db, accountId, id);
-  let named: Seat[];
-  try {
-    named = namedSeats(current.layout.seats, selection);
-  } catch (err) {
-    if (err instanceof PlanError) throw badRequest('invalid_seating_plan', err.message);
-    throw err;
-  }
-  const layout = editSeats(current.layout, new Set(named.map((s) => s.id)), action);
-  const plan = await replacePlan(deps, accountId, id, { layout });
-  return { plan, named: named.length };
+  let named = 0;
+  const plan = await changePlan(deps, accountId, id, (current) => {
+    let seats: Seat[];
+    try {
+      seats = namedSeats(current.layout.seats, selection);
+    } catch (err) {
+      if (err instanceof PlanError) throw badRequest('invalid_seating_plan', err.message);
+      throw err;
+    }
+    named = seats.length;
+    return { name: current.name, layout: editSeats(current.layout, new Set(seats.map((s) => s.id)), action) };
+  });
+  return { plan, named };
 }

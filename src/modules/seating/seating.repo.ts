@@ -1,11 +1,11 @@
 // The seating module's queries (Kysely, taking db | trx).
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database, SeatingPlansTable } from '../../db/database.js';
 import type { KeysetPosition } from '../../lib/keyset-cursor.js';
 import type { SeatingPlanLayout } from './plan.js';
 
 export type SeatingPlanRow = Selectable<SeatingPlansTable>;
-type Db = Kysely<Database>;
+type Db = Kysely<Database> | Transaction<Database>;
 
 export async function insertPlan(
   db: Db,
@@ -85,4 +85,14 @@ export async function updatePlan(
     .where('account_id', '=', accountId)
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * A plan's lock, for the transaction: exclusive while the plan changes, shared while a hold takes
+ * seats by it, so a hold never takes a seat by a version of the plan that is being replaced.
+ * (An advisory lock: shared holders cost the lock table nothing per row, unlike FOR SHARE.)
+ */
+export async function lockPlan(trx: Transaction<Database>, id: string, shared: boolean): Promise<void> {
+  if (shared) await sql`select pg_advisory_xact_lock_shared(8023, hashtext(${id}))`.execute(trx);
+  else await sql`select pg_advisory_xact_lock(8023, hashtext(${id}))`.execute(trx);
 }

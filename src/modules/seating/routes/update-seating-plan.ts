@@ -36,6 +36,7 @@ export const updateSeatingPlan: Operation<SeatingDeps> = (app, deps) =>
         summary: 'Rename a seating plan or replace its seats',
         description: [
           'Send `name`, and `grid` or `layout` to replace the seats: read the plan, change its seats (rename, block, mark accessible, move) and send them back as `layout`. A seat keeps its id across edits.',
+          'A plan that events are sold from (in either mode) keeps every seat booked or held on one: a change that would remove such a seat, block it or move it to another category answers 409 `seating_plan_in_use` naming the seat and the event, as does a change that leaves such an event a category it has no tier for (or a tier without seats); nothing changes. Any other change refits those events at once: their capacity and each tier’s become the plan’s seats (blocked ones aside), with an `event.update` audit entry by `seating_plan_changed`. A change and a hold of the same seat never both succeed: the hold waits for the change and chooses by the new plan.',
           SOURCE_RULES,
         ].join('\n\n'),
         params: IdParams,
@@ -57,6 +58,7 @@ export const updateSeatingPlan: Operation<SeatingDeps> = (app, deps) =>
           200: answer(Type.Object({ success: Type.Literal(true), data: Plan }), 'The plan as it now stands.'),
           400: E,
           404: E,
+          409: E,
         },
       },
     },
