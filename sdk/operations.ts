@@ -84,6 +84,12 @@ export function operations(client: Client<paths>) {
     holdSeats: (...init: Init<paths['/api/v1/events/{id}/seats/hold'], 'post'>) => client.POST('/api/v1/events/{id}/seats/hold', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats/hold'], 'post'>])),
     /** Let go of held seats (`DELETE /api/v1/events/{id}/seats/hold/{holdToken}`) */
     releaseSeatHold: (...init: Init<paths['/api/v1/events/{id}/seats/hold/{holdToken}'], 'delete'>) => client.DELETE('/api/v1/events/{id}/seats/hold/{holdToken}', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats/hold/{holdToken}'], 'delete'>])),
+    /** Keep seats of a seated event back from sale (house seats) (`POST /api/v1/events/{id}/seats/block`) */
+    blockHouseSeats: (...init: Init<paths['/api/v1/events/{id}/seats/block'], 'post'>) => client.POST('/api/v1/events/{id}/seats/block', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats/block'], 'post'>])),
+    /** Give house seats back to sale (`POST /api/v1/events/{id}/seats/release`) */
+    releaseHouseSeats: (...init: Init<paths['/api/v1/events/{id}/seats/release'], 'post'>) => client.POST('/api/v1/events/{id}/seats/release', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/seats/release'], 'post'>])),
+    /** Move a booking to other seats (`POST /api/v1/events/{id}/registrations/{registrationId}/seats`) */
+    moveBookingSeats: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/seats'], 'post'>) => client.POST('/api/v1/events/{id}/registrations/{registrationId}/seats', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/seats'], 'post'>])),
     /** This account's events in the key's mode, one page at a time (`GET /api/v1/events`) */
     listEvents: (...init: Init<paths['/api/v1/events'], 'get'>) => client.GET('/api/v1/events', ...(init as [MaybeOptionalInit<paths['/api/v1/events'], 'get'>])),
     /** Create an event (always a draft, in the key’s mode) (`POST /api/v1/events`) */

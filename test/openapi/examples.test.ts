@@ -139,15 +139,21 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   /** Calls with the organiser's key, checks the answer is a success and answers its body. */
   const api = okApi(keyed);
   /** An event seated on a row of six Gold seats (the seat examples' plan), made once. */
+  let seatPlan: Promise<string> | undefined;
+  /** A new event seated on that plan (the house-seat and move examples each want seats of their own). */
+  const newSeatedEvent = async () => {
+    seatPlan ??= api('POST', '/api/v1/seating-plans', {
+      name: 'Examples hall',
+      grid: { sections: [{ name: 'Stalls', rows: 1, seatsPerRow: 6, category: 'Gold' }] },
+    }).then((plan) => plan.data.id as string);
+    return createEvent(keyed, {
+      seatingPlanId: await seatPlan,
+      specialPrices: [{ name: 'Gold', price: 0 }],
+      maxTeamSize: 2,
+    });
+  };
   let seated: Promise<string> | undefined;
-  const seatedEvent = () =>
-    (seated ??= (async () => {
-      const plan = await api('POST', '/api/v1/seating-plans', {
-        name: 'Examples hall',
-        grid: { sections: [{ name: 'Stalls', rows: 1, seatsPerRow: 6, category: 'Gold' }] },
-      });
-      return createEvent(keyed, { seatingPlanId: plan.data.id, specialPrices: [{ name: 'Gold', price: 0 }] });
-    })());
+  const seatedEvent = () => (seated ??= newSeatedEvent());
   /** Mail bodies the service wrote to DATA_DIR/mail, after running the queued jobs. */
   const mailText = async (to: string, pattern: RegExp): Promise<string> => {
     const find = () => {
@@ -442,6 +448,30 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
       read: (b) => void set('holdToken', b.data.holdToken),
     },
     releaseSeatHold: { prepare: async () => ({ ids: { eventId: await seatedEvent() } }) },
+    blockHouseSeats: { prepare: async () => ({ ids: { eventId: await newSeatedEvent() } }) },
+    releaseHouseSeats: {
+      prepare: async () => {
+        const eventId = await newSeatedEvent();
+        await api('POST', `/api/v1/events/${eventId}/seats/block`, { seats: ['Stalls-A-3', 'Stalls-A-4'] });
+        return { ids: { eventId } };
+      },
+    },
+    moveBookingSeats: {
+      prepare: async () => {
+        const eventId = await newSeatedEvent();
+        const hold = await api('POST', `/api/v1/events/${eventId}/seats/hold`, {
+          seats: ['Stalls-A-1', 'Stalls-A-2'],
+        });
+        // fixture-exception: a seated booking, which the move example needs, is booked with its hold
+        const booked = await api('POST', `/api/v1/events/${eventId}/register`, {
+          name: 'Asha Rao',
+          email: uniqueEmail('move'),
+          holdToken: hold.data.holdToken,
+          teamMembers: [{ name: 'Ravi Rao', email: uniqueEmail('move-member') }],
+        });
+        return { ids: { eventId, registrationId: booked.registrationId } };
+      },
+    },
     createPlan: { read: (b) => void set('planId', b.data.id) },
     listPlans: {},
     subscribe: { read: (b) => void (set('membershipId', b.membershipId), set('orderId', b.orderId)) },

@@ -33,6 +33,11 @@ export interface EventDeps {
     /** Whether any booking or waitlist entry names track `index` or a later one (their indexes must then stay). */
     tracksInUseFrom(eventId: string, index: number): Promise<boolean>;
   };
+  /** What the seat-holds module answers about a seated event's seats. */
+  seats: {
+    /** The house seats an event keeps back from sale, by category (they are not in its capacities). */
+    kept(eventId: string): Promise<Map<string, number>>;
+  };
   /** Whether the account may publish live events (test events need no grant). */
   canPublish(userId: string): Promise<boolean>;
   /** Whether the service can take live payments (its gateway keys are set): a paid live event is published only then. */

@@ -21,7 +21,7 @@ export async function patchEvent(
   refuseDateField(input);
   const row = await loadOwnedEvent(deps.db, p, id);
   const fields = applyInput(fieldsOf(row), input);
-  await fitToPlan(deps.db, row.account_id, fields);
+  await fitToPlan(deps.db, row.account_id, fields, await deps.seats.kept(row.id));
   const publishing = input.status === 'published' && row.status !== 'published';
   // Test events are never public, so they publish without the grant (docs/decisions/17-the-organisers-office.md).
   if (publishing && row.mode === 'live' && !(await deps.canPublish(p.userId))) {
@@ -110,7 +110,7 @@ function fieldsOf(row: EventRow) {
  */
 export async function refitToPlan(deps: EventDeps, row: EventRow): Promise<void> {
   const fields = fieldsOf(row);
-  await fitToPlan(deps.db, row.account_id, fields);
+  await fitToPlan(deps.db, row.account_id, fields, await deps.seats.kept(row.id));
   if (
     fields.capacity === row.capacity &&
     JSON.stringify(fields.special_prices) === JSON.stringify(row.special_prices)

@@ -9,20 +9,29 @@ import { categoriesOf, getPlan } from '../seating/seating-plans.js';
 import type { EventFields } from './events.input.js';
 
 /** Fits `fields` to its seating plan in place: 400 `invalid_seating_plan` when they cannot be. */
-export async function fitToPlan(db: Kysely<Database>, accountId: string, fields: EventFields): Promise<void> {
+export async function fitToPlan(
+  db: Kysely<Database>,
+  accountId: string,
+  fields: EventFields,
+  kept: ReadonlyMap<string, number> = new Map(),
+): Promise<void> {
   if (fields.seating_plan_id === null) return;
   const plan = await getPlan(db, accountId, fields.seating_plan_id).catch((err: unknown) => {
     if (err instanceof AppError && err.status === 404)
       throw badRequest('invalid_seating_plan', 'seatingPlanId names no seating plan of this account');
     throw err;
   });
-  fitToLayout(fields, plan.layout);
+  fitToLayout(fields, plan.layout, kept);
 }
 
-/** Fits `fields` to a plan's layout in place (its seats are the capacities); 400 `invalid_seating_plan` when they cannot be. */
+/**
+ * Fits `fields` to a plan's layout in place (its seats, less the event's house seats `kept` by
+ * category, are the capacities); 400 `invalid_seating_plan` when they cannot be.
+ */
 export function fitToLayout(
   fields: Pick<EventFields, 'tracks' | 'special_prices' | 'capacity'>,
   layout: SeatingPlanLayout,
+  kept: ReadonlyMap<string, number> = new Map(),
 ): void {
   if (fields.tracks.length > 0) {
     throw badRequest(
@@ -30,7 +39,10 @@ export function fitToLayout(
       'an event with tracks cannot take a seating plan yet: seat an event without tracks',
     );
   }
-  const categories = categoriesOf(layout);
+  const categories = categoriesOf(layout).map((c) => ({
+    name: c.name,
+    seats: Math.max(1, c.seats - (kept.get(c.name) ?? 0)),
+  }));
   // Capacity 0 means unlimited: a plan with every seat blocked must not become that.
   if (categories.length === 0)
     throw badRequest('invalid_seating_plan', 'the seating plan has no seat that is not blocked');

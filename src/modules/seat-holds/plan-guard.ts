@@ -60,6 +60,7 @@ async function checkPlanChange(
       events.fitToLayout(
         { tracks: event.tracks, special_prices: event.special_prices, capacity: event.capacity },
         layout,
+        await repo.blockedByCategory(trx, event.id),
       );
     } catch (err) {
       if (err instanceof AppError && err.status === 400)

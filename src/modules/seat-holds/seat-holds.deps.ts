@@ -3,10 +3,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Ids } from '../../lib/ids.js';
+import type { EventDeps } from '../events/events.service.js';
 
 export interface SeatHoldsDeps {
   db: Kysely<Database>;
   clock: Clock;
   ids: Ids;
   config: { seatHoldMinutes: number };
+  /** The events module's, to refit an event whose house seats changed. */
+  eventDeps: EventDeps;
 }

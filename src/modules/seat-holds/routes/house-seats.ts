@@ -1,0 +1,17 @@
+// What the organiser's seat operations share: the body naming seats and the answer.
+import { Type } from 'typebox';
+import { MAX_SEATS_PER_HOLD } from '../hold-seats.service.js';
+import { HeldSeat } from './seat-hold.js';
+
+export const SeatsBody = Type.Object(
+  {
+    seats: Type.Array(Type.String({ maxLength: 100 }), {
+      minItems: 1,
+      maxItems: MAX_SEATS_PER_HOLD,
+      description: `The seats' ids in the event's plan, at most ${MAX_SEATS_PER_HOLD}.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const SeatsAnswer = Type.Object({ success: Type.Literal(true), data: Type.Array(HeldSeat) });
