@@ -182,4 +182,32 @@ describe('seated events and seat holds', () => {
     assert.equal(seen.counts.held, 1);
     assert.ok(seen.seats.every((s) => s.registrationId === null));
   });
+
+  it('buyers asking for the best seat all at once each get one while seats are left', async () => {
+    const plan = await api('POST', '/api/v1/seating-plans', {
+      name: 'Rush',
+      grid: { sections: [{ name: 'Hall', rows: 4, seatsPerRow: 10, category: 'Gold' }] },
+    });
+    const event = await createEventData(api, {
+      seatingPlanId: plan.body.data.id,
+      specialPrices: [{ name: 'Gold', price: 0 }],
+    });
+    const holds = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        api('POST', `/api/v1/events/${event.id}/seats/hold`, { category: 'Gold', quantity: 1 }),
+      ),
+    );
+    assert.deepEqual(
+      holds.map((h) => h.status),
+      holds.map(() => 201),
+      'forty seats, forty buyers: none told there is no seat',
+    );
+    const seats = holds.flatMap((h) => h.body.data.seats.map((s: { id: string }) => s.id));
+    assert.equal(new Set(seats).size, 40);
+    const late = await api('POST', `/api/v1/events/${event.id}/seats/hold`, {
+      category: 'Gold',
+      quantity: 1,
+    });
+    assert.deepEqual([late.status, late.body.code], [409, 'seats_unavailable']);
+  });
 });

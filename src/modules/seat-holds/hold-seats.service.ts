@@ -5,6 +5,7 @@
 // cannot both have it; best available that loses a race looks again, a few times. The hold takes
 // the plan's lock shared and checks the plan is the version it chose by, so a seat the plan is
 // blocking or removing at that moment is never held (plan-guard.ts).
+import type { Mode } from '../../db/database.js';
 import type { KeyPrincipal } from '../../http/auth.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { nowFor } from '../accounts/account-clock.js';
@@ -18,7 +19,7 @@ import * as repo from './seat-holds.repo.js';
 
 /** At most this many seats in one hold (a booking's people, with room for a group). */
 export const MAX_SEATS_PER_HOLD = 50;
-const BEST_AVAILABLE_TRIES = 3;
+const BEST_AVAILABLE_TRIES = 5;
 
 export type HoldRequest = { seats: string[] } | { category: string; quantity: number; accessible?: boolean };
 
@@ -42,34 +43,68 @@ export async function holdSeats(
     now,
   };
   const target = { id: event.id, accountId: event.account_id, mode: event.mode };
+  const lost = new Set<string>();
   for (let attempt = 1, replaced = 0; ; ) {
     const plan = await planOfEvent(deps.db, event);
-    const seats =
-      'seats' in request
-        ? chosenSeats(plan, request.seats)
-        : await bestFor(deps, plan, event.id, now, request);
-    const outcome = await deps.db
-      .transaction()
-      .execute(async (trx) => {
-        // The plan's lock, shared: the seats are taken by the plan as it is, not as it was.
-        await sharePlanLock(trx, plan.planId);
-        const version = await planVersion(trx, event.account_id, plan.planId);
-        if (version.updated_at.getTime() !== plan.updatedAt.getTime()) throw new PlanReplaced();
-        const taken = await repo.takeSeats(trx, target, seats.map(seatToTake), hold);
-        // All or none: a seat someone else has rolls the whole hold back.
-        if (taken.length < seats.length) throw new HoldLost();
-        return seats;
-      })
-      .catch((err: unknown) => {
-        if (err instanceof HoldLost || err instanceof PlanReplaced) return err;
-        throw err;
-      });
+    const best = !('seats' in request);
+    const seats = best
+      ? await bestFor(deps, plan, event.id, now, request, lost)
+      : chosenSeats(plan, request.seats);
+    // Best available here looks past the seats this request is taking (see `inFlight`).
+    const claimed = best ? claim(event.id, seats) : () => {};
+    const outcome = await takeOnce(deps, plan, target, seats, hold).finally(claimed);
     if (Array.isArray(outcome)) return { holdToken: hold.token, seats: outcome, expiresAt: hold.until };
     // The plan changed between choosing and taking: choose again by the new one (a few times).
     if (outcome instanceof PlanReplaced && ++replaced <= BEST_AVAILABLE_TRIES) continue;
-    if ('seats' in request || ++attempt > BEST_AVAILABLE_TRIES)
+    if (!best || ++attempt > BEST_AVAILABLE_TRIES)
       throw conflict('seats_unavailable', 'a seat asked for was taken or held meanwhile: choose again');
+    for (const seat of seats) lost.add(seat.id);
   }
+}
+
+/** One try at taking `seats`, all or none, under the plan's shared lock: the seats, or why not. */
+async function takeOnce(
+  deps: SeatHoldsDeps,
+  plan: EventPlan,
+  target: { id: string; accountId: string; mode: Mode },
+  seats: Seat[],
+  hold: { token: string; until: Date; now: Date },
+): Promise<Seat[] | HoldLost | PlanReplaced> {
+  return deps.db
+    .transaction()
+    .execute(async (trx) => {
+      // The plan's lock, shared: the seats are taken by the plan as it is, not as it was.
+      await sharePlanLock(trx, plan.planId);
+      const version = await planVersion(trx, target.accountId, plan.planId);
+      if (version.updated_at.getTime() !== plan.updatedAt.getTime()) throw new PlanReplaced();
+      const taken = await repo.takeSeats(trx, target, seats.map(seatToTake), hold);
+      // All or none: a seat someone else has rolls the whole hold back.
+      if (taken.length < seats.length) throw new HoldLost();
+      return seats;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof HoldLost || err instanceof PlanReplaced) return err;
+      throw err;
+    });
+}
+
+/**
+ * The seats this process's best-available requests are taking right now, by event. Buyers who
+ * arrive together read the same taken seats and would all choose the same best ones, and all but
+ * one lose; here, each looks past what the others in this process are taking. (Across processes
+ * they still may collide: the key decides, and the loser looks again.)
+ */
+const inFlight = new Map<string, Set<string>>();
+
+/** Marks `seats` as being taken for `eventId`; answers the function that unmarks them. */
+function claim(eventId: string, seats: readonly Seat[]): () => void {
+  let taking = inFlight.get(eventId);
+  if (!taking) inFlight.set(eventId, (taking = new Set()));
+  for (const s of seats) taking.add(s.id);
+  return () => {
+    for (const s of seats) taking.delete(s.id);
+    if (taking.size === 0 && inFlight.get(eventId) === taking) inFlight.delete(eventId);
+  };
 }
 
 const seatToTake = (s: Seat): repo.SeatToTake => ({
@@ -107,12 +142,15 @@ async function bestFor(
   eventId: string,
   now: Date,
   request: { category: string; quantity: number; accessible?: boolean },
+  lost: ReadonlySet<string>,
 ): Promise<Seat[]> {
   if (!Number.isInteger(request.quantity) || request.quantity < 1 || request.quantity > MAX_SEATS_PER_HOLD)
     throw badRequest('invalid_request', `quantity must be from 1 to ${MAX_SEATS_PER_HOLD}`);
   if (!plan.seats.some((s) => s.category === request.category))
     throw badRequest('invalid_request', `no category "${request.category}" in this event's seating plan`);
   const taken = new Set((await repo.takenSeats(deps.db, eventId, now)).map((r) => r.seat_id));
+  for (const id of inFlight.get(eventId) ?? []) taken.add(id);
+  for (const id of lost) taken.add(id);
   const ids = bestAvailable(plan.runs, taken, request);
   if (!ids) {
     throw conflict(
