@@ -55,7 +55,8 @@ export function latencySummary(latencies: number[]): { p50: number; p99: number;
 }
 
 export function show(name: string, r: Run): string {
-  return `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} /s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   max ${r.max.toFixed(0).padStart(5)} ms   errors ${r.errors}`;
+  const rps = Number.isFinite(r.rps) ? r.rps.toFixed(0) : '—';
+  return `${name.padEnd(44)} ${rps.padStart(7)} /s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   max ${r.max.toFixed(0).padStart(5)} ms   errors ${r.errors}`;
 }
 
 /** One configuration of a section: how to make one measured run of it. */
