@@ -12,9 +12,24 @@
 //   POST /events/:id/check-in  { registrationId }  one statement: a conditional UPDATE admits a
 //                              confirmed ticket not yet in, once (201); else the ticket as it is
 //                              (200 already in, 409 not admissible, 404)
+//   GET  /events/:id/seats/statuses  one SELECT of the event's seats that are not available
+//                              (a partial index) joined to its seat count: every seat's status as
+//                              one letter in plan order (a, h, s, b) and the counts
+//   POST /events/:id/seats/hold  { category }  best available, one seat: one statement takes the
+//                              free seat of the category nearest the stage (lowest rank) that no
+//                              other hold is taking (SELECT … FOR UPDATE SKIP LOCKED, then UPDATE)
+//                              and answers 201 with a hold token, or 409 when none is free. A hold
+//                              does not lapse here (the bench books each at once).
+//   POST /events/:id/seats/book  { holdToken, name, email }  one statement: the held seat becomes
+//                              sold, the registration and its mail job are inserted (201, or 409
+//                              when the token holds no seat)
 //   GET  /                     a constant, no database: what Fastify alone costs
 // Tables: ref_events (id int, capacity, taken), ref_registrations, ref_jobs, ref_tickets
-// (id text, event_id text, status, ticket_type, name, email, checked_in_at); see bench/lib.ts.
+// (id text, event_id text, status, ticket_type, name, email, checked_in_at), ref_seat_events
+// (id, seats), ref_event_seats (event_id, seat_id, category, rank, status, hold_token,
+// registration_id: every seat of an event, made with the event, a seat's id its index in plan
+// order); see bench/lib.ts.
+import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 
@@ -124,6 +139,95 @@ app.post<{ Params: { id: string }; Body: { registrationId: string } }>(
     if (ticket.status !== 'confirmed')
       return reply.code(409).send({ error: 'not admissible', code: 'not_admissible' });
     return reply.code(200).send({ success: true, data: ticket });
+  },
+);
+
+const statuses = {
+  name: 'ref_seat_statuses',
+  text: `select e.seats, s.seat_id, s.status
+         from ref_seat_events e
+         left join ref_event_seats s on s.event_id = e.id and s.status <> 'available'
+         where e.id = $1`,
+};
+const LETTER: Record<string, number> = { held: 0x68, sold: 0x73, blocked: 0x62 };
+
+app.get<{ Params: { id: string } }>('/events/:id/seats/statuses', async (req, reply) => {
+  const r = await db.query<{ seats: number; seat_id: number | null; status: string | null }>({
+    ...statuses,
+    values: [Number(req.params.id)],
+  });
+  if (r.rowCount === 0) return reply.code(404).send({ error: 'not found', code: 'not_found' });
+  const seats = r.rows[0]!.seats;
+  const letters = Buffer.alloc(seats, 0x61);
+  const counts = { available: seats, held: 0, sold: 0, blocked: 0 };
+  for (const row of r.rows) {
+    if (row.seat_id === null || row.status === null) continue;
+    letters[row.seat_id] = LETTER[row.status]!;
+    counts.available--;
+    counts[row.status as 'held' | 'sold' | 'blocked']++;
+  }
+  return { success: true, data: { counts, statuses: letters.toString('latin1') } };
+});
+
+// The free seat of the category with the lowest rank (nearest the stage) that no concurrent hold
+// has locked: concurrent buyers each take another seat instead of all queueing for the same one.
+const hold = {
+  name: 'ref_seat_hold',
+  text: `with pick as (
+           select event_id, seat_id from ref_event_seats
+           where event_id = $1 and category = $2 and status = 'available'
+           order by rank
+           limit 1
+           for update skip locked
+         )
+         update ref_event_seats s set status = 'held', hold_token = $3
+         from pick where s.event_id = pick.event_id and s.seat_id = pick.seat_id
+         returning s.seat_id`,
+};
+
+app.post<{ Params: { id: string }; Body: { category: string } }>(
+  '/events/:id/seats/hold',
+  async (req, reply) => {
+    const token = `hold_${randomBytes(24).toString('base64url')}`;
+    const r = await db.query<{ seat_id: number }>({
+      ...hold,
+      values: [Number(req.params.id), req.body.category, token],
+    });
+    if (r.rowCount !== 1) return reply.code(409).send({ error: 'no seat free', code: 'seats_unavailable' });
+    return reply.code(201).send({ success: true, data: { holdToken: token, seats: [r.rows[0]!.seat_id] } });
+  },
+);
+
+// The held seat sold, its registration and mail job inserted, in one statement; the
+// registration's id is drawn first so the seat can name it.
+const book = {
+  name: 'ref_seat_book',
+  text: `with reg_id as (
+           select nextval('ref_registrations_id_seq') as id
+         ), seat as (
+           update ref_event_seats s set status = 'sold', registration_id = reg_id.id
+           from reg_id
+           where s.event_id = $1 and s.hold_token = $2 and s.status = 'held'
+           returning s.seat_id, reg_id.id
+         ), reg as (
+           insert into ref_registrations (id, event_id, name, email) select id, $1, $3, $4 from seat returning id
+         ), job as (
+           insert into ref_jobs (topic, payload) select 'ticket.email', jsonb_build_object('registrationId', id) from reg
+         )
+         select seat_id, id from seat`,
+};
+
+app.post<{ Params: { id: string }; Body: { holdToken: string; name: string; email: string } }>(
+  '/events/:id/seats/book',
+  async (req, reply) => {
+    const r = await db.query<{ seat_id: number; id: string }>({
+      ...book,
+      values: [Number(req.params.id), req.body.holdToken, req.body.name, req.body.email],
+    });
+    if (r.rowCount !== 1) return reply.code(409).send({ error: 'no such hold', code: 'seat_hold_lapsed' });
+    return reply
+      .code(201)
+      .send({ success: true, data: { id: String(r.rows[0]!.id), seats: [r.rows[0]!.seat_id] } });
   },
 );
 

@@ -55,7 +55,8 @@ export function latencySummary(latencies: number[]): { p50: number; p99: number;
 }
 
 export function show(name: string, r: Run): string {
-  return `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} /s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   max ${r.max.toFixed(0).padStart(5)} ms   errors ${r.errors}`;
+  const rps = Number.isFinite(r.rps) ? r.rps.toFixed(0) : '—';
+  return `${name.padEnd(44)} ${rps.padStart(7)} /s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   max ${r.max.toFixed(0).padStart(5)} ms   errors ${r.errors}`;
 }
 
 /** One configuration of a section: how to make one measured run of it. */
@@ -102,7 +103,8 @@ export const APP = { service: 'bench-service', baseline: 'bench-baseline', drive
 /**
  * The baselines' tables (bench/baseline-server.ts): the service's schema is never touched, and
  * none of them has a trigger. ref_events rows are made by the registration bench, ref_tickets by
- * the door bench.
+ * the door bench, the seating tables (ref_seat_events, ref_event_seats: a row per seat of an
+ * event, named by its index in plan order, with its category and rank) by the seats bench.
  */
 export async function createBaselineTables(db: pg.Pool): Promise<void> {
   await db.query(
@@ -116,6 +118,19 @@ export async function createBaselineTables(db: pg.Pool): Promise<void> {
   );
   await db.query(
     `create table ref_tickets (id text primary key, event_id text not null, status text not null, ticket_type text not null, name text not null, email text not null, checked_in_at timestamptz)`,
+  );
+  await db.query(`create table ref_seat_events (id int primary key, seats int not null)`);
+  await db.query(
+    `create table ref_event_seats (event_id int not null, seat_id int not null, category text not null, rank int not null, status text not null default 'available', hold_token text, registration_id bigint, primary key (event_id, seat_id))`,
+  );
+  await db.query(
+    `create index ref_event_seats_free on ref_event_seats (event_id, category, rank) where status = 'available'`,
+  );
+  await db.query(
+    `create index ref_event_seats_taken on ref_event_seats (event_id) where status <> 'available'`,
+  );
+  await db.query(
+    `create index ref_event_seats_by_hold on ref_event_seats (hold_token) where hold_token is not null`,
   );
 }
 

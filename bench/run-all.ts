@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark in this one process, one after another, then all of
 // BENCHMARKS.md written at once from this run's figures (bench/report.ts renders it).
 // BENCH_SECONDS (per run, default 10), BENCH_RUNS (runs of each configuration, default 3),
-// BENCH_ONLY=embedded,register,door (a subset: the report is printed, BENCHMARKS.md is left
+// BENCH_ONLY=embedded,register,door,seats (a subset: the report is printed, BENCHMARKS.md is left
 // alone), BENCH_OUTPUT (write the report to another file). Before the benches, on a quiet
 // machine, the shared server's settings and its disk's flush time are read (bench/database.ts).
 import { execFileSync } from 'node:child_process';
@@ -13,9 +13,10 @@ import { databaseFacts } from './database.js';
 import { build, embeddedBench } from './embedded.js';
 import { settings } from './lib.js';
 import { registerBench } from './register.js';
+import { seatsBench } from './seats.js';
 import { renderReport, type DatabaseFacts, type Section } from './report.js';
 
-const SECTIONS = ['embedded', 'register', 'door'] as const;
+const SECTIONS = ['embedded', 'register', 'door', 'seats'] as const;
 
 function git(args: string[]): string {
   try {
@@ -100,6 +101,12 @@ async function main(): Promise<void> {
   if (only.includes('door')) {
     console.log('\n=== door check-in ===');
     sections.push(await doorBench());
+  }
+  if (only.includes('seats')) {
+    console.log('\n=== reserved seating ===');
+    const s = await seatsBench();
+    sections.push(s.section);
+    right &&= s.right;
   }
 
   const report = renderReport(

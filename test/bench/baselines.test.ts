@@ -41,6 +41,12 @@ describe('the benchmark baselines', () => {
        ('reg_a', 'ev_1', 'confirmed', 'General', 'Asha', 'asha@example.in'),
        ('reg_b', 'ev_1', 'cancelled', 'General', 'Bala', 'bala@example.in')`,
     );
+    // Two seated events of six seats: seats 0–3 Best (seat 3 nearest the stage), 4–5 Gold.
+    await db.query('insert into ref_seat_events (id, seats) values (10, 6), (11, 6)');
+    await db.query(
+      `insert into ref_event_seats (event_id, seat_id, category, rank)
+       select e, g, case when g < 4 then 'Best' else 'Gold' end, 5 - g from generate_series(0, 5) g, unnest('{10,11}'::int[]) e`,
+    );
     baseline = await startBaseline(url);
   });
 
@@ -128,6 +134,54 @@ describe('the benchmark baselines', () => {
     );
     assert.equal((await post('/events/ev_1/check-in', { registrationId: 'reg_zz' })).status, 404);
     assert.equal((await post('/events/ev_2/check-in', { registrationId: 'reg_a' })).status, 404);
+  });
+
+  const statuses = async (event: number) => {
+    const r = await fetch(`${baseline.url}/events/${event}/seats/statuses`);
+    return { status: r.status, body: (await r.json()) as { data: { statuses: string; counts: unknown } } };
+  };
+
+  it('seat hold: concurrent buyers each get another seat of the category, nearest the stage first; 409 once none is free', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => post('/events/11/seats/hold', { category: 'Best' })),
+    );
+    const held = answers.filter((a) => a.status === 201);
+    assert.equal(held.length, 4, answers.map((a) => a.status).join(','));
+    assert.ok(answers.filter((a) => a.status === 409).every((a) => a.body.code === 'seats_unavailable'));
+    const seats = held.flatMap((a) => a.body.data!.seats as number[]).sort();
+    assert.deepEqual(seats, [0, 1, 2, 3], 'each Best seat once, no Gold seat');
+    assert.equal(new Set(held.map((a) => a.body.data!.holdToken)).size, 4);
+    assert.equal((await statuses(11)).body.data.statuses, 'hhhhaa');
+  });
+
+  it('seat hold then book: the nearest free seat, sold once with its registration and mail job', async () => {
+    const hold = await post('/events/10/seats/hold', { category: 'Best' });
+    assert.equal(hold.status, 201);
+    assert.deepEqual(hold.body.data!.seats, [3], 'the lowest rank first');
+    const token = hold.body.data!.holdToken;
+    const books = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        post('/events/10/seats/book', { holdToken: token, name: `B ${i}`, email: `b${i}@example.in` }),
+      ),
+    );
+    assert.deepEqual(books.map((b) => b.status).sort(), [201, 409, 409, 409], 'a hold books once');
+    const booked = books.find((b) => b.status === 201)!.body.data!;
+    assert.deepEqual(booked.seats, [3]);
+    const row = await db.query(
+      'select status, registration_id::text as reg from ref_event_seats where event_id = 10 and seat_id = 3',
+    );
+    assert.deepEqual(row.rows[0], { status: 'sold', reg: booked.id });
+    const reg = await db.query('select event_id from ref_registrations where id = $1', [booked.id]);
+    assert.equal(reg.rows[0].event_id, 10);
+    const job = await db.query(`select 1 from ref_jobs where payload->>'registrationId' = $1`, [booked.id]);
+    assert.equal(job.rowCount, 1, 'its mail job, in the same commit');
+    const s = await statuses(10);
+    assert.equal(s.status, 200);
+    assert.deepEqual(s.body.data, {
+      counts: { available: 5, held: 0, sold: 1, blocked: 0 },
+      statuses: 'aaasaa',
+    });
+    assert.equal((await statuses(99)).status, 404);
   });
 
   it("the CPU meter counts the baseline's own backends, by pid, and not the driver's", async () => {
