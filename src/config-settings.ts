@@ -142,6 +142,11 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         'reserved seating: how long seats chosen on the map (or by best available) stay held under their hold token before they lapse by themselves; test mode counts on the sandbox clock',
       ],
       [
+        ['HELD_SEATS_PER_ADDRESS'],
+        '`100`',
+        'reserved seating: how many seats of one event a client address (as the service sees it, after `TRUST_PROXY`) may hold at once from a browser (a checkout key or the hosted page); beyond it a hold answers 429 `too_many_holds`. A hold booked, let go or lapsed no longer counts. `0`: no limit',
+      ],
+      [
         ['RECONCILE_AFTER_MINUTES'],
 
         '`30`',

@@ -281,6 +281,7 @@ export const ERRORS = {
   too_many_attempts: { status: 429, message: 'too many attempts; retry later' },
   rate_limited: { status: 429, message: 'rate limit reached; retry later' },
   too_many_signups: { status: 429, message: 'too many sign-ups from this address; retry later' },
+  too_many_holds: { status: 429, message: 'this address holds too many seats of this event at once' },
   too_many_pending: {
     status: 429,
     message: 'too many bookings on this event are waiting for payment; pay or let one lapse first',

@@ -211,3 +211,46 @@ describe('seated events and seat holds', () => {
     assert.deepEqual([late.status, late.body.code], [409, 'seats_unavailable']);
   });
 });
+
+describe('seats one client address may hold at once', () => {
+  let server: TestServer;
+  let api: Api;
+  let checkoutKey: string;
+  let eventId: string;
+
+  before(async () => {
+    server = await startServer({ env: { HELD_SEATS_PER_ADDRESS: '3' } });
+    const org = await organiser(server.url);
+    api = keyApi(server.url, org.key);
+    checkoutKey = (await createKey(server.url, org.token, { class: 'checkout' })).key;
+    const plan = await api('POST', '/api/v1/seating-plans', { name: 'Hall', grid });
+    eventId = (await createEventData(api, { seatingPlanId: plan.body.data.id, specialPrices: tiers })).id;
+  });
+  after(async () => server.close());
+
+  const hold = (seats: string[], key?: string) =>
+    api('POST', `/api/v1/events/${eventId}/seats/hold`, { seats }, key);
+
+  it('refuses a browser’s hold beyond HELD_SEATS_PER_ADDRESS with 429, and counts only live holds', async () => {
+    const first = await hold(['Stalls-A-1', 'Stalls-A-2'], checkoutKey);
+    assert.equal(first.status, 201, first.text);
+    const over = await hold(['Stalls-A-3', 'Stalls-A-4'], checkoutKey);
+    assert.deepEqual([over.status, over.body.code], [429, 'too_many_holds']);
+    assert.equal((await hold(['Stalls-A-3'], checkoutKey)).status, 201, 'three in all is allowed');
+    assert.equal(
+      (await hold(['Stalls-B-1', 'Stalls-B-2', 'Stalls-B-3', 'Stalls-B-4'])).status,
+      201,
+      'a full key is the organiser’s server: not counted',
+    );
+    const token = first.body.data.holdToken;
+    assert.equal(
+      (await api('DELETE', `/api/v1/events/${eventId}/seats/hold/${token}`, undefined, checkoutKey)).status,
+      200,
+    );
+    assert.equal(
+      (await hold(['Stalls-A-4', 'Stalls-A-5'], checkoutKey)).status,
+      201,
+      'a hold let go no longer counts',
+    );
+  });
+});

@@ -37,6 +37,7 @@ import * as m0069 from './0069_closing_loops.js';
 import * as m0070 from './0070_seating_plans.js';
 import * as m0071 from './0071_event_seats.js';
 import * as m0072 from './0072_booked_seats.js';
+import * as m0073 from './0073_hold_addresses.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0070_seating_plans': m0070,
   '0071_event_seats': m0071,
   '0072_booked_seats': m0072,
+  '0073_hold_addresses': m0073,
 };
 
 export const migrationProvider: MigrationProvider = {

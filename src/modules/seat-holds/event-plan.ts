@@ -17,6 +17,11 @@ export interface EventPlan {
   seats: readonly Seat[];
   byId: ReadonlyMap<string, Seat>;
   runs: SeatRuns;
+  /** Each seat's place in plan order. */
+  indexOf: ReadonlyMap<string, number>;
+  /** The plan's own statuses, one letter a seat in plan order (`a` available, `b` blocked): what a map starts from. */
+  letters: Buffer;
+  blockedCount: number;
 }
 
 const KEEP = 64;
@@ -43,6 +48,9 @@ export async function planOfEvent(
     seats,
     byId: new Map(seats.map((s) => [s.id, s])),
     runs: seatRuns(seats, plan.layout.stage),
+    indexOf: new Map(seats.map((s, i) => [s.id, i])),
+    letters: Buffer.from(seats.map((s) => (s.blocked ? 'b' : 'a')).join(''), 'latin1'),
+    blockedCount: seats.filter((s) => s.blocked).length,
   };
   if (made.size >= KEEP) made.delete(made.keys().next().value!);
   made.set(key, out);

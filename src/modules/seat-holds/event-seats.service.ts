@@ -57,16 +57,39 @@ export async function eventSeats(
   };
 }
 
-const LETTER: Record<SeatStatus, string> = { available: 'a', held: 'h', sold: 's', blocked: 'b' };
+const LETTER: Record<SeatStatus, number> = { available: 0x61, held: 0x68, sold: 0x73, blocked: 0x62 };
 
 /**
  * Every seat's status as one letter in plan order (`a` available, `h` held, `s` sold, `b`
- * blocked): some 50 KB for 50,000 seats, for a map that has the plan of `planUpdatedAt`.
+ * blocked): some 50 KB for 50,000 seats, for a map that has the plan of `planUpdatedAt`. Made
+ * from the plan's own letters (kept with the plan) and the seats taken now, without an object a
+ * seat: a map refreshing every few seconds, and a crowd of them, cost little.
  */
 export async function seatStatusLetters(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string) {
-  const { plan, counts, seats } = await seatsWithStatus(deps, p, eventId);
-  const statuses = seats.map((s) => LETTER[s.status]).join('');
-  return { planId: plan.planId, planUpdatedAt: plan.updatedAt.toISOString(), counts, statuses };
+  const event = await events.loadReadableEvent(deps.db, p, eventId);
+  const plan = await planOfEvent(deps.db, event);
+  const now = await nowFor(deps, event.account_id, event.mode);
+  const letters = Buffer.from(plan.letters);
+  const counts: Record<SeatStatus, number> = {
+    available: plan.seats.length - plan.blockedCount,
+    held: 0,
+    sold: 0,
+    blocked: plan.blockedCount,
+  };
+  for (const row of await repo.takenSeats(deps.db, event.id, now)) {
+    const i = plan.indexOf.get(row.seat_id);
+    // A seat the plan blocks stays blocked; a row of a seat the plan no longer has is no seat.
+    if (i === undefined || letters[i] === LETTER.blocked) continue;
+    letters[i] = LETTER[row.status];
+    counts.available--;
+    counts[row.status]++;
+  }
+  return {
+    planId: plan.planId,
+    planUpdatedAt: plan.updatedAt.toISOString(),
+    counts,
+    statuses: letters.toString('latin1'),
+  };
 }
 
 /** Lets go of a hold that no booking has taken; 404 when there is none (lapsed and taken over, or booked). */

@@ -7,7 +7,7 @@
 // blocking or removing at that moment is never held (plan-guard.ts).
 import type { Mode } from '../../db/database.js';
 import type { KeyPrincipal } from '../../http/auth.js';
-import { badRequest, conflict } from '../../lib/errors.js';
+import { appError, badRequest, conflict } from '../../lib/errors.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import { bestAvailable } from '../seating/best-available.js';
@@ -29,18 +29,36 @@ export interface Hold {
   expiresAt: Date;
 }
 
+/**
+ * Holds seats for a buyer. `clientAddress`: where a browser's request came from (a checkout key's
+ * or the hosted page's); such an address holds at most HELD_SEATS_PER_ADDRESS seats of an event at
+ * once (checked before the hold: holds racing from one address may pass it by as many as run at once).
+ */
 export async function holdSeats(
   deps: SeatHoldsDeps,
   p: KeyPrincipal,
   eventId: string,
   request: HoldRequest,
+  context: { clientAddress?: string | null } = {},
 ): Promise<Hold> {
   const event = await events.loadReadableEvent(deps.db, p, eventId);
   const now = await nowFor(deps, event.account_id, event.mode);
+  const clientAddress = p.keyClass === 'checkout' ? (context.clientAddress ?? null) : null;
+  const limit = deps.config.heldSeatsPerAddress;
+  if (clientAddress !== null && limit > 0) {
+    const asked = 'seats' in request ? request.seats.length : request.quantity;
+    if ((await repo.heldByAddress(deps.db, event.id, clientAddress, now)) + asked > limit) {
+      throw appError(
+        'too_many_holds',
+        `one address may hold at most ${limit} seats of this event at once: book or let go of the seats held first`,
+      );
+    }
+  }
   const hold = {
     token: deps.ids.make('hold', 24),
     until: new Date(now.getTime() + deps.config.seatHoldMinutes * 60_000),
     now,
+    clientAddress,
   };
   const target = { id: event.id, accountId: event.account_id, mode: event.mode };
   const lost = new Set<string>();
@@ -68,7 +86,7 @@ async function takeOnce(
   plan: EventPlan,
   target: { id: string; accountId: string; mode: Mode },
   seats: Seat[],
-  hold: { token: string; until: Date; now: Date },
+  hold: { token: string; until: Date; now: Date; clientAddress: string | null },
 ): Promise<Seat[] | HoldLost | PlanReplaced> {
   return deps.db
     .transaction()

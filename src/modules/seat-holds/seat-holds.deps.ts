@@ -9,7 +9,7 @@ export interface SeatHoldsDeps {
   db: Kysely<Database>;
   clock: Clock;
   ids: Ids;
-  config: { seatHoldMinutes: number };
+  config: { seatHoldMinutes: number; heldSeatsPerAddress: number };
   /** The events module's, to refit an event whose house seats changed. */
   eventDeps: EventDeps;
 }

@@ -25,7 +25,7 @@ export async function takeSeats(
   db: Db,
   event: { id: string; accountId: string; mode: Mode },
   seats: readonly SeatToTake[],
-  hold: { token: string; until: Date; now: Date },
+  hold: { token: string; until: Date; now: Date; clientAddress?: string | null },
 ): Promise<string[]> {
   if (seats.length === 0) return [];
   const rows = await db
@@ -46,6 +46,7 @@ export async function takeSeats(
         held_until: hold.until,
         registration_id: null,
         attendee_id: null,
+        client_address: hold.clientAddress ?? null,
         updated_at: hold.now,
       })),
     )
@@ -63,6 +64,7 @@ export async function takeSeats(
           held_until: eb.ref('excluded.held_until'),
           registration_id: null,
           attendee_id: null,
+          client_address: eb.ref('excluded.client_address'),
           updated_at: eb.ref('excluded.updated_at'),
         }))
         .where('event_seats.status', '=', 'held')
@@ -201,13 +203,20 @@ export async function blockSeats(
         held_until: null,
         registration_id: null,
         attendee_id: null,
+        client_address: null,
         updated_at: now,
       })),
     )
     .onConflict((oc) =>
       oc
         .columns(['event_id', 'seat_id'])
-        .doUpdateSet({ status: 'blocked', hold_token: null, held_until: null, updated_at: now })
+        .doUpdateSet({
+          status: 'blocked',
+          hold_token: null,
+          held_until: null,
+          client_address: null,
+          updated_at: now,
+        })
         .where('event_seats.status', '=', 'held')
         .where('event_seats.registration_id', 'is', null)
         .where('event_seats.held_until', '<=', now),
@@ -311,4 +320,23 @@ export async function moveSeatRow(
     .where('event_id', '=', eventId)
     .where('seat_id', '=', 'parked' in to ? from : `moving:${from}`)
     .execute();
+}
+
+/** How many seats of an event one client address holds now (live holds no booking has taken). */
+export async function heldByAddress(
+  db: Db,
+  eventId: string,
+  clientAddress: string,
+  now: Date,
+): Promise<number> {
+  const row = await db
+    .selectFrom('event_seats')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('event_id', '=', eventId)
+    .where('client_address', '=', clientAddress)
+    .where('status', '=', 'held')
+    .where('registration_id', 'is', null)
+    .where('held_until', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

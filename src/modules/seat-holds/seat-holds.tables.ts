@@ -34,6 +34,8 @@ export interface EventSeatsTable {
   row_label: Generated<string>;
   seat_number: Generated<number>;
   label: Generated<string>;
+  /** The client address a browser's hold came from (a checkout key's); null for a server's, a booking's or a house seat. */
+  client_address: string | null;
 
   updated_at: Timestamp;
 }

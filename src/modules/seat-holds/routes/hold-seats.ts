@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { ANY_KEY, keyPrincipal } from '../../../http/auth.js';
+import { addressKey } from '../../../http/client-address.js';
 import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { holdSeats, MAX_SEATS_PER_HOLD } from '../hold-seats.service.js';
@@ -41,7 +42,7 @@ export const holdSeatsRoute: Operation<SeatHoldsDeps> = (app, deps) =>
         operationId: 'holdSeats',
         tags: ['seating'],
         summary: 'Hold seats of a seated event: the ones chosen, or the best available',
-        description: `Either \`seats\` (the ids chosen on the map) or \`category\` and \`quantity\` (best available: adjacent seats in one row of that category, nearest the stage, never leaving a single empty seat between taken ones when another choice avoids it; accessible seats only with \`accessible: true\`, and then only them). At most ${MAX_SEATS_PER_HOLD} seats. All the seats are held or none, for \`SEAT_HOLD_MINUTES\` (default 10; test mode on the sandbox clock) under \`holdToken\`, which is unguessable: keep it to book the seats and show nobody else. A hold lapses by itself; no seat is ever held or sold twice, across instances. 409 \`seats_unavailable\` when a chosen seat is taken, held or blocked, or no group of that size sits together (the buyer then picks on the map); 409 \`event_not_seated\` for an event without a seating plan; 400 for a seat or category not in the plan.`,
+        description: `Either \`seats\` (the ids chosen on the map) or \`category\` and \`quantity\` (best available: adjacent seats in one row of that category, nearest the stage, never leaving a single empty seat between taken ones when another choice avoids it; accessible seats only with \`accessible: true\`, and then only them). At most ${MAX_SEATS_PER_HOLD} seats. All the seats are held or none, for \`SEAT_HOLD_MINUTES\` (default 10; test mode on the sandbox clock) under \`holdToken\`, which is unguessable: keep it to book the seats and show nobody else. A hold lapses by itself; no seat is ever held or sold twice, across instances. 409 \`seats_unavailable\` when a chosen seat is taken, held or blocked, or no group of that size sits together (the buyer then picks on the map); 409 \`event_not_seated\` for an event without a seating plan; 400 for a seat or category not in the plan; 429 \`too_many_holds\` when a checkout key's client address (as the service sees it, after \`TRUST_PROXY\`) would hold more than \`HELD_SEATS_PER_ADDRESS\` (default 100) seats of the event at once.`,
         params: IdParams,
         body: Type.Union([
           Type.Object(
@@ -78,13 +79,16 @@ export const holdSeatsRoute: Operation<SeatHoldsDeps> = (app, deps) =>
             'The seats, held.',
           ),
           400: E,
+          429: E,
           404: E,
           409: E,
         },
       },
     },
     async (req, reply) => {
-      const hold = await holdSeats(deps, keyPrincipal(req), req.params.id, req.body);
+      const hold = await holdSeats(deps, keyPrincipal(req), req.params.id, req.body, {
+        clientAddress: addressKey(req.ip),
+      });
       return reply.code(201).send({
         success: true as const,
         data: {
