@@ -1,7 +1,7 @@
 // The seat-holds module's queries (Kysely, taking db | trx). A seat row that is `held` without a
 // booking and whose `held_until` has passed counts as free: the next hold takes the row over in the
 // same statement that would insert it, so nothing has to sweep lapsed holds before a seat sells again.
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database, EventSeatsTable, Mode } from '../../db/database.js';
 
 export type EventSeatRow = Selectable<EventSeatsTable>;
@@ -169,4 +169,17 @@ export async function seatsOfBookings(db: Db, registrationIds: readonly string[]
     .orderBy('seat_number')
     .orderBy('seat_id')
     .execute();
+}
+
+/**
+ * The seat one person of a booking has, in words ("Stalls · Row C, seat 12", as `seatWords` in
+ * booked-seats.service.ts writes them), or null: a scalar sub-select for another module's statement
+ * to compose in, so the door reads a booking's people with their seats in one round trip.
+ * `registrationId` and `attendeeId` are that statement's columns (`sql.ref`).
+ */
+export function seatWordsSql(registrationId: RawBuilder<unknown>, attendeeId: RawBuilder<unknown>) {
+  return sql<
+    string | null
+  >`(select case when s.section = '' then s.label else s.section || ' · ' || s.label end
+    from event_seats s where s.registration_id = ${registrationId} and s.attendee_id = ${attendeeId} limit 1)`;
 }
