@@ -146,7 +146,8 @@ export async function buildRoster(
       seat: r.seat,
       checkedIn: r.checked_in_at !== null,
       checkedInAt: r.checked_in_at?.toISOString() ?? null,
-      checkedInBy: name(r.checked_in_by),
+      // Who admitted them only while they are in: a transfer clears `checked_in_at` and leaves `checked_in_by` (as the in-memory roster reads it).
+      checkedInBy: r.checked_in_at === null ? null : name(r.checked_in_by),
     });
   }
   return { cursor, entries: [...entries.values()], values };
