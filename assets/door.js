@@ -465,16 +465,25 @@
   function describe(entry) {
     return [entry.ticketType, entry.session || entry.track].filter(Boolean).join(' · ');
   }
+  // A seated event's seat, big beside the name, when the verdict is about one person; a team
+  // booking shows each member's seat in its list of people.
+  function seatLines(entry, index) {
+    var targets = targetsOf(entry, index);
+    return targets.length === 1 && targets[0].seat ? [['seat', 'Seat: ' + targets[0].seat]] : [];
+  }
+  function whoLines(name, entry, index) {
+    return [['who', name]].concat(seatLines(entry, index));
+  }
 
   // A verdict from the service that differs from what the screen showed: it stays.
   function showAnswer(r) {
     if (!current) return;
     current.answered = r;
     if (current.hit) render();
-    else answerPanel(r, current.name);
+    else answerPanel(r, current.name, []);
   }
-  function answerPanel(r, name) {
-    var who = name ? [['who', name]] : [];
+  function answerPanel(r, name, seat) {
+    var who = name ? [['who', name]].concat(seat) : [];
     if (r.status === 'already_admitted')
       panel(
         'warn',
@@ -513,6 +522,7 @@
     var isIn = m.checkedIn;
     return el('li', {}, [
       el('span', { class: 'name', text: m.name }),
+      m.seat ? el('span', { class: 'seat', text: 'Seat: ' + m.seat }) : null,
       isIn
         ? el('button', {
             type: 'button',
@@ -551,18 +561,18 @@
       index === null
         ? entry.members[0].name + (entry.members.length > 1 ? ' + ' + (entry.members.length - 1) : '')
         : targets[0].name;
-    if (current.answered) return answerPanel(current.answered, hit.retired ? null : current.name);
+    if (current.answered)
+      return answerPanel(current.answered, hit.retired ? null : current.name, seatLines(entry, index));
     // An old QR of a transferred ticket names nobody: its holder is someone else now.
     if (hit.retired) return panel('bad', 'Refused', [['detail', REASONS.transferred]], nextButton());
     if (entry.refusal)
       return panel(
         'bad',
         'Refused',
-        [
-          ['who', current.name],
+        whoLines(current.name, entry, index).concat([
           ['detail', reasonText(entry.refusal, entry.session)],
           ['detail', entry.refusal === 'wrong_session' ? entry.ticketType : describe(entry)],
-        ],
+        ]),
         nextButton(),
       );
     var people =
@@ -621,10 +631,7 @@
       panel(
         'ok',
         'Admitted',
-        [
-          ['who', current.name],
-          ['detail', describe(entry)],
-        ],
+        whoLines(current.name, entry, index).concat([['detail', describe(entry)]]),
         people.concat([actions]),
       );
     } else if (current.wasIn) {
@@ -635,24 +642,20 @@
       panel(
         'warn',
         'Already in',
-        [
-          ['who', current.name],
+        whoLines(current.name, entry, index).concat([
           [
             'detail',
             'Admitted at ' + time(first.checkedInAt) + (first.checkedInBy ? ' by ' + first.checkedInBy : ''),
           ],
           ['detail', describe(entry)],
-        ],
+        ]),
         people.concat([actions]),
       );
     } else {
       panel(
         allIn ? 'ok' : 'plain',
         allIn ? 'In' : 'Not in yet',
-        [
-          ['who', current.name],
-          ['detail', describe(entry)],
-        ],
+        whoLines(current.name, entry, index).concat([['detail', describe(entry)]]),
         people.concat([actions]),
       );
     }
@@ -738,6 +741,7 @@
               type: 'button',
               text:
                 f.m.name +
+                (f.m.seat ? ' · ' + f.m.seat : '') +
                 ' · ' +
                 describe(f.entry) +
                 (f.entry.refusal

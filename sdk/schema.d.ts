@@ -509,7 +509,7 @@ export type paths = {
         };
         /**
          * The door’s roster, or its changes since a cursor
-         * @description For the door screen’s offline mode: one entry per booking (every status; a refused one says why), keyed by `sha256(QR value)` in hex — never the ticket ids, so a lost phone mints no tickets. Names, ticket types, tracks and check-in state only: no email, phone, answers or money.
+         * @description For the door screen’s offline mode: one entry per booking (every status; a refused one says why), keyed by `sha256(QR value)` in hex — never the ticket ids, so a lost phone mints no tickets. Names, seats (at a seated event), ticket types, tracks and check-in state only: no email, phone, answers or money.
          *
          *     `since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole list’s.
          *
@@ -2923,12 +2923,14 @@ export type components = {
                 id: string;
                 index: number;
                 name: string;
+                seat: string | null;
             }[];
             /** @description The scanned person (the member for a member’s own QR). */
             name: string;
             /** @description `wrong_session` only at a door pass’s track or day list (the API’s check-in admits for the whole event). */
             refusalReason?: "cancelled" | "refunded" | "not_confirmed" | "transferred" | "wrong_session";
             registrationId: string;
+            seat: string | null;
             ticketType: string;
         };
         DoorPass: {
@@ -7524,8 +7526,9 @@ export interface operations {
                      *       "data": {
                      *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *         "name": "Attendee",
+                     *         "seat": "Stalls · Row C, seat 12",
                      *         "email": "attendee@example.in",
-                     *         "ticketType": "General",
+                     *         "ticketType": "Gold",
                      *         "admissible": true,
                      *         "checkedIn": false,
                      *         "arrived": 0,
@@ -7536,6 +7539,7 @@ export interface operations {
                      *             "index": 0,
                      *             "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *             "name": "Attendee",
+                     *             "seat": "Stalls · Row C, seat 12",
                      *             "checkedIn": false,
                      *             "checkedInAt": null
                      *           }
@@ -7697,6 +7701,7 @@ export interface operations {
                      *       "data": {
                      *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *         "name": "Attendee",
+                     *         "seat": null,
                      *         "email": "attendee@example.in",
                      *         "ticketType": "General",
                      *         "admissible": true,
@@ -7709,6 +7714,7 @@ export interface operations {
                      *             "index": 0,
                      *             "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
                      *             "name": "Attendee",
+                     *             "seat": null,
                      *             "checkedIn": true,
                      *             "checkedInAt": "2026-11-25T07:51:24.908Z"
                      *           }
@@ -8388,6 +8394,7 @@ export interface operations {
                      *                 "index": 0,
                      *                 "key": "ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf",
                      *                 "name": "Closed the tab",
+                     *                 "seat": null,
                      *                 "checkedIn": false,
                      *                 "checkedInAt": null,
                      *                 "checkedInBy": null
@@ -8417,6 +8424,7 @@ export interface operations {
                                     /** @description sha256 (hex) of this person’s QR value; the primary’s is the entry’s key. */
                                     key: string;
                                     name: string;
+                                    seat: string | null;
                                 }[];
                                 refusal: ("cancelled" | "refunded" | "not_confirmed" | "wrong_session") | null;
                                 /** @description sha256 (hex) of the booking’s QR values retired by transfers: the old QRs, shown as “transferred”. */

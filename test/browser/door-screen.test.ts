@@ -3,7 +3,9 @@
 // Undo, Next) is in view without scrolling at 360 × 740 with the camera on; offline, the
 // screen refuses a Day 1 ticket naming its session and shows a transferred ticket's old QR as
 // transferred; and a reload with no network opens the screen again from its service worker,
-// with its roster and queue.
+// with its roster and queue. At a seated event (docs/decisions/23-reserved-seating.md) the verdict
+// shows the scanned person's seat big beside the name, in view with the camera on at 360 × 740,
+// and a team booking lists each member's seat; offline too, from the roster.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -261,5 +263,158 @@ describe('the door screen of a day’s list, on a small phone and offline', { ti
       `/door/${token}`,
     );
     assert.equal(kept, false, 'the revoked page is no longer kept');
+  });
+});
+
+describe('the door screen of a seated event shows each person’s seat', { timeout: 300_000 }, () => {
+  let server: TestServer;
+  let org: Account & KeyInfo;
+  let browser: BrowserSession;
+  let page: Page;
+  let dir: string;
+  let eventId: string;
+  let token = '';
+  let single = '';
+  let team: { id: string; ticketIds: string[] };
+
+  const api = keyApi(
+    () => server.url,
+    () => org.key,
+  );
+  const verdict = () => page.locator('#result .verdict');
+  async function book(name: string, seats: string[], members: string[] = []) {
+    const h = await api('POST', `/api/v1/events/${eventId}/seats/hold`, { seats });
+    assert.equal(h.status, 201, h.text);
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+      name,
+      email: uniqueEmail('seated'),
+      holdToken: h.body.data.holdToken,
+      teamMembers: members.map((m) => ({ name: m, email: uniqueEmail('member') })),
+    });
+    assert.equal(r.status, 201, r.text);
+    return { id: r.body.registrationId as string, ticketIds: r.body.ticketIds as string[] };
+  }
+  async function find(q: string) {
+    await page.getByLabel('Search by name or ticket code').fill(q);
+    await page.getByRole('button', { name: 'Find' }).click();
+  }
+
+  before(async () => {
+    server = await startServer({ env: { BASE_URL: 'https://tickets.example.in' } });
+    org = await organiser(server.url);
+    const plan = await api('POST', '/api/v1/seating-plans', {
+      name: 'Rangashankara',
+      grid: { sections: [{ name: 'Stalls', rows: 3, seatsPerRow: 6, category: 'Gold' }] },
+    });
+    assert.equal(plan.status, 201, plan.text);
+    eventId = await createEvent(api, {
+      title: 'Hamlet, Rangashankara',
+      startDate: '2026-12-20',
+      seatingPlanId: plan.body.data.id,
+      specialPrices: [{ name: 'Gold', price: 0 }],
+      maxTeamSize: 4,
+    });
+    single = (await book('Sita Single', ['Stalls-C-4'])).id;
+    team = await book('Tara Lead', ['Stalls-A-1', 'Stalls-A-2', 'Stalls-A-3'], ['Uma Member', 'Vani Member']);
+    const p = await api('POST', `/api/v1/events/${eventId}/door-passes`, { label: 'Stalls door' });
+    assert.equal(p.status, 201, p.text);
+    token = new URL(p.body.data.url).pathname.split('/')[2]!;
+
+    dir = mkdtempSync(join(tmpdir(), 'door-seated-'));
+    const video = join(dir, 'ticket.y4m');
+    writeFileSync(video, y4mOf(ticketQrPng(single)));
+    browser = await openBrowser([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
+    page = await browser.newPage();
+    await page.context().grantPermissions(['camera'], { origin: server.url });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a scanned ticket’s seat is in view beside the name at 360 × 740 with the camera on', async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${server.url}/door/${token}`);
+    await page.locator('body[data-ready=true]').waitFor();
+    await page.getByRole('button', { name: 'Scan with camera' }).click();
+    await verdict().filter({ hasText: 'Admitted' }).waitFor({ timeout: 20_000 });
+    const seat = page.locator('#result .seat');
+    assert.equal(await seat.innerText(), 'Seat: Stalls · Row C, seat 4');
+    // Measured in one go: the screen may draw the verdict again meanwhile (the roster's sync).
+    const boxes = await page.evaluate(() =>
+      ['.verdict', '.who', '.seat', 'button.undo', 'button.next'].map((sel) => {
+        const r = document.querySelector(`#result ${sel}`)!.getBoundingClientRect();
+        return { sel, top: r.top, bottom: r.bottom, height: r.height };
+      }),
+    );
+    const [who, seatBox] = [boxes[1]!, boxes[2]!];
+    assert.ok(
+      seatBox.top >= who.bottom - 1 && seatBox.top - who.bottom < 20,
+      'the seat right under the name',
+    );
+    assert.ok(seatBox.height >= 24, `big: ${seatBox.height}px tall`);
+    const viewport = page.viewportSize()!;
+    for (const b of boxes)
+      assert.ok(b.top >= 0 && b.bottom <= viewport.height, `${b.sel} in view: ${JSON.stringify(b)}`);
+    assert.ok((await fitsWidth(page)).fits, 'no sideways scrolling at 360 px');
+    await screenshot(page, 'door-seated-admitted-360');
+  });
+
+  it('a member’s own QR shows their seat; the booking’s QR lists every member’s seat', async () => {
+    await find(team.ticketIds[1]!);
+    await verdict().filter({ hasText: 'Admitted' }).waitFor();
+    assert.equal(await page.locator('#result .who').innerText(), 'Uma Member');
+    assert.equal(await page.locator('#result > .seat').innerText(), 'Seat: Stalls · Row A, seat 2');
+
+    await find(team.id);
+    await verdict().filter({ hasText: 'Not in yet' }).waitFor();
+    assert.equal(
+      await page.locator('#result > .seat').count(),
+      0,
+      'a booking of three: no one seat as the verdict’s',
+    );
+    const people = page.getByRole('list', { name: 'People on this booking' }).getByRole('listitem');
+    assert.deepEqual(await people.locator('.name').allInnerTexts(), [
+      'Tara Lead',
+      'Uma Member',
+      'Vani Member',
+    ]);
+    assert.deepEqual(await people.locator('.seat').allInnerTexts(), [
+      'Seat: Stalls · Row A, seat 1',
+      'Seat: Stalls · Row A, seat 2',
+      'Seat: Stalls · Row A, seat 3',
+    ]);
+    assert.ok((await fitsWidth(page)).fits);
+    await screenshot(page, 'door-seated-team-360');
+    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+    const violations = await page.evaluate(async () => {
+      const r = await (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map(
+        (v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+      );
+    });
+    assert.deepEqual(violations, [], 'axe-core finds no WCAG 2.1 A/AA violations');
+    await page.getByRole('button', { name: 'Admit everyone left' }).click();
+    await verdict().filter({ hasText: 'Admitted' }).waitFor();
+  });
+
+  it('offline, a name search shows the seat from the device’s roster', async () => {
+    await page.context().setOffline(true);
+    await page.locator('#net', { hasText: 'Offline' }).waitFor();
+    await find('Vani');
+    await page.getByRole('button', { name: 'Vani Member · Stalls · Row A, seat 3 · Gold · in' }).click();
+    await verdict().filter({ hasText: /^In$/ }).waitFor();
+    assert.equal(await page.locator('#result .who').innerText(), 'Vani Member');
+    assert.equal(await page.locator('#result > .seat').innerText(), 'Seat: Stalls · Row A, seat 3');
+    await screenshot(page, 'door-seated-offline-360');
+    await page.context().setOffline(false);
   });
 });

@@ -335,6 +335,33 @@ describe('the door: passes, roster and sync', () => {
     assert.deepEqual([bad.status, bad.body.code], [400, 'invalid_roster_cursor']);
   });
 
+  it('a ticket transferred after its admit shows nobody in and nobody who admitted, from the database as from memory', async () => {
+    const ev = await event({ title: 'Handed on' });
+    const b = await book(ev);
+    assert.equal((await api('POST', `/api/v1/events/${ev}/check-in`, { registrationId: b.id })).status, 201);
+    const t = await api('POST', `/api/v1/events/${ev}/registrations/${b.id}/transfer`, {
+      name: 'New Holder',
+      email: uniqueEmail('new'),
+    });
+    assert.equal(t.status, 200, t.text);
+    const p = await pass(ev);
+    const rosters = server.deps.door.rosters;
+    const lookups = async (from: string) =>
+      (await rosters.metrics.lookups.get()).values.find((v) => v.labels.from === from)?.value ?? 0;
+    const holder = async (from: 'database' | 'roster') => {
+      await rosters.whenListening();
+      await rosters.settled();
+      if (from === 'database') rosters.deleted(ev);
+      const before = await lookups(from);
+      const r = await asPass('GET', `/api/v1/events/${ev}/door/roster`, p.token);
+      assert.equal(await lookups(from), before + 1, `answered by the ${from}`);
+      const m = r.body.data.entries.find((e: any) => e.key === sha256(t.body.data.ticketCode)).members[0];
+      return [m.name, m.checkedIn, m.checkedInAt, m.checkedInBy];
+    };
+    assert.deepEqual(await holder('database'), ['New Holder', false, null, null]);
+    assert.deepEqual(await holder('roster'), ['New Holder', false, null, null]);
+  });
+
   it('keeps door tokens out of the log', () => {
     assert.equal(redactPath('/door/AbC_123-xyz?x=1'), '/door/[redacted]');
     assert.equal(redactPath('/door/assets/door.abc.js'), '/door/assets/door.abc.js');

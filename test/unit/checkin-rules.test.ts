@@ -24,7 +24,7 @@ const scan = (status: Status, transferred = false): Scan => ({
     ticket_code: transferred ? 'tkt_new' : null,
     sub_event_id: null,
   },
-  people: [{ id: 'att_x', idx: 0, name: 'A', email: 'a@example.in', checked_in_at: null }],
+  people: [{ id: 'att_x', idx: 0, name: 'A', email: 'a@example.in', checked_in_at: null, seat: null }],
   only: undefined,
   transferred,
 });

@@ -11,6 +11,8 @@ import {
   visibleIn,
 } from '../../src/modules/checkin/roster.js';
 import type { RosterHead, RosterPersonRow, RosterReadRow } from '../../src/modules/checkin/roster.repo.js';
+import { TextArena } from '../../src/modules/checkin/roster-columns.js';
+import { storeFrom, storeParts } from '../../src/modules/checkin/roster-parts.js';
 
 const base = {
   cursor: '',
@@ -39,6 +41,7 @@ function row(reg: string, idx: number, over: Partial<RosterPersonRow> = {}): Ros
     checked_in_at: null,
     checked_in_by: null,
     a_xid: 100,
+    seat: null,
     ...over,
   };
 }
@@ -255,5 +258,49 @@ describe('door roster', () => {
     r.applyRead([row('reg_a', 0)], 4, '4:4:', true);
     assert.equal(r.hit('tkt_t'), undefined);
     assert.deepEqual([r.size, r.people], [1, 1]);
+  });
+
+  it('keeps each person’s seat: read back, changed by a delta, handed over by a worker; an unseated person costs no byte more', () => {
+    const seats = (r: EventRoster, value: string) => r.hit(value)!.booking.people.map((p) => p.seat);
+    const rows = [
+      row('reg_a', 0, { seat: 'Stalls · Row A, seat 1' }),
+      row('reg_a', 1, { seat: 'Stalls · Row A, seat 2' }),
+      row('reg_b', 0),
+    ];
+    const r = new EventRoster('ev_1');
+    r.applyRead(rows, 1, '1:1:', true);
+    assert.deepEqual(seats(r, 'reg_a_m1'), ['Stalls · Row A, seat 1', 'Stalls · Row A, seat 2']);
+    assert.deepEqual(seats(r, 'reg_b'), [null]);
+    // Moved to another seat: the booking's text changes, so it is taken in anew.
+    r.applyRead(
+      [
+        row('reg_a', 0, { seat: 'Stalls · Row A, seat 1' }),
+        row('reg_a', 1, { seat: 'Balcony · Row C, seat 12' }),
+      ],
+      2,
+      '2:2:',
+      false,
+    );
+    assert.deepEqual(seats(r, 'reg_a'), ['Stalls · Row A, seat 1', 'Balcony · Row C, seat 12']);
+    r.applyRead([row('reg_a', 0), row('reg_a', 1)], 3, '3:3:', false);
+    assert.deepEqual(seats(r, 'reg_a'), [null, null], 'seats freed (a cancelled booking)');
+
+    // A whole read in a worker thread hands its store over as parts.
+    const build = new RosterBuild(head(1, 2, 3));
+    build.add(rows);
+    const store = storeFrom(storeParts(build.done().store).parts);
+    assert.deepEqual(
+      [0, 1].map((slot) => store.read(slot).people.map((p) => p.seat)),
+      [['Stalls · Row A, seat 1', 'Stalls · Row A, seat 2'], [null]],
+    );
+
+    // An unseated booking's text is its records as they were before seats: nothing more.
+    const unseated = new RosterBuild(head(1, 1, 2));
+    unseated.add([row('reg_c', 0), row('reg_c', 1)]);
+    const bare = new TextArena();
+    bare.add(['reg_c', null]);
+    bare.add([null, 'reg_c 0', 'reg_c0@example.in']);
+    bare.add(['reg_c_m1', 'reg_c 1', 'reg_c1@example.in']);
+    assert.equal(unseated.done().store.text.bytes, bare.bytes);
   });
 });

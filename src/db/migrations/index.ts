@@ -38,6 +38,7 @@ import * as m0070 from './0070_seating_plans.js';
 import * as m0071 from './0071_event_seats.js';
 import * as m0072 from './0072_booked_seats.js';
 import * as m0073 from './0073_hold_addresses.js';
+import * as m0074 from './0074_seat_moves_door.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '0071_event_seats': m0071,
   '0072_booked_seats': m0072,
   '0073_hold_addresses': m0073,
+  '0074_seat_moves_door': m0074,
 };
 
 export const migrationProvider: MigrationProvider = {

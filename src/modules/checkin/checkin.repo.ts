@@ -2,7 +2,9 @@
 // (attendees, registrations) and events: a scan must not wait on several round trips.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, Mode, RegistrationStatus } from '../../db/database.js';
+import { seatsChangedSinceSql } from '../seat-holds/booked-seats.service.js';
 import { admissibleSql } from './entry-rule.js';
+import { eventSeated, seatIfSeated } from './roster.repo.js';
 
 /** One row per person on the scanned booking, the booking's columns repeated. */
 export interface FastRow {
@@ -21,14 +23,25 @@ export interface FastRow {
   p_email: string;
   p_checked_in_at: Date | null;
   p_checked_in_by: string | null;
+  /** The person's seat in words; null without one, always null for an event without a seating plan. */
+  p_seat: string | null;
   p_changed?: boolean;
 }
 
-const PEOPLE = sql`p.id as p_id, p.idx as p_idx, p.name as p_name, p.email as p_email, p.checked_in_at as p_checked_in_at, p.checked_in_by as p_checked_in_by`;
+/** A person of a booking as the door reads them. */
+export type PersonRow = Pick<
+  FastRow,
+  'p_id' | 'p_idx' | 'p_name' | 'p_email' | 'p_checked_in_at' | 'p_checked_in_by' | 'p_seat'
+>;
+
+// The booking's people (`p`) beside its ticket (`t`, whose `seated` says whether the event has a plan).
+const PEOPLE = sql`p.id as p_id, p.idx as p_idx, p.name as p_name, p.email as p_email, p.checked_in_at as p_checked_in_at, p.checked_in_by as p_checked_in_by,
+  ${seatIfSeated(sql`t.seated`, 'p.registration_id', 'p.id')} as p_seat`;
 
 // ownership-exception: a door scan resolves a ticket, its booking and its event in one read; the door is where slowness shows.
 const TICKET = (value: string) => sql`
-  select r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, r.sub_event_id, a.idx as scanned_idx, e.account_id, e.mode
+  select r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, r.sub_event_id, a.idx as scanned_idx, e.account_id, e.mode,
+    e.seating_plan_id is not null as seated
   from attendees a join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
   where a.id = ${value}`;
 
@@ -37,6 +50,12 @@ export const lookupRows = (db: Kysely<Database>, value: string) =>
   sql<FastRow>`select t.*, ${PEOPLE} from (${TICKET(value)}) t join attendees p on p.registration_id = t.id order by p.idx`.execute(
     db,
   );
+
+// ownership-exception: a ticket found by its code (after a transfer) reads its booking's people, with their seats, in one statement, as a scan by id does.
+export const bookingPeople = (db: Kysely<Database>, registrationId: string) =>
+  sql<PersonRow>`select ${PEOPLE}
+    from (select r.id, e.seating_plan_id is not null as seated from registrations r join events e on e.id = r.event_id where r.id = ${registrationId}) t
+    join attendees p on p.registration_id = t.id order by p.idx`.execute(db);
 
 /** One scan in a group of admits (admits.ts): its QR value and who asks. */
 export interface AdmitItem {
@@ -107,7 +126,8 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
     ),
     t as (
       select i.n, i.member_index, i.caller_account, i.caller_mode, i.actor, i.at,
-        r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, r.sub_event_id, a.idx as scanned_idx, e.account_id, e.mode
+        r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, r.sub_event_id, a.idx as scanned_idx, e.account_id, e.mode,
+        e.seating_plan_id is not null as seated
       from i cross join lateral (select a.idx, a.registration_id from attendees a where a.id = i.value limit 1) a
         join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
     ),
@@ -206,6 +226,8 @@ export interface RosterRow {
   name: string;
   checked_in_at: Date | null;
   checked_in_by: string | null;
+  /** Their seat in words; null without one, always null for an event without a seating plan. */
+  seat: string | null;
 }
 
 /**
@@ -228,7 +250,7 @@ export async function rosterRows(
   const changed =
     since === null
       ? sql`true`
-      : sql`(not pg_visible_in_snapshot(r.door_xid, ${since}::pg_snapshot) or exists (select 1 from attendees x where x.registration_id = r.id and not pg_visible_in_snapshot(x.door_xid, ${since}::pg_snapshot)) or ${listChanged})`;
+      : sql`(not pg_visible_in_snapshot(r.door_xid, ${since}::pg_snapshot) or exists (select 1 from attendees x where x.registration_id = r.id and not pg_visible_in_snapshot(x.door_xid, ${since}::pg_snapshot)) or ${listChanged} or ${seatsChangedSinceSql(eventId, sql.ref('r.id'), since)})`;
   // On a track's or a day's list, who is in is that list's admissions.
   const state =
     list === null
@@ -239,7 +261,7 @@ export async function rosterRows(
     with c as (select pg_current_snapshot()::text as cursor)
     select c.cursor, x.* from c left join (
       select r.id as registration_id, r.status, r.ticket_type, r.sub_event_id, r.ticket_code, r.previous_ticket_codes,
-             a.id as attendee_id, a.idx, a.name, ${state}
+             a.id as attendee_id, a.idx, a.name, ${state}, ${seatIfSeated(eventSeated(eventId), 'r.id', 'a.id')} as seat
       from registrations r join attendees a on a.registration_id = r.id
       where r.event_id = ${eventId} and ${changed}
       order by r.created_at, r.id, a.idx

@@ -17,7 +17,7 @@ import { appError, AppError, badRequest, forbidden, notFound } from '../../lib/e
 import * as events from '../events/events.service.js';
 import * as registrations from '../registrations/registrations.service.js';
 import * as repo from './checkin.repo.js';
-import type { FastRow } from './checkin.repo.js';
+import type { FastRow, PersonRow } from './checkin.repo.js';
 import type { DoorRuntime } from './door-runtime.js';
 import type { EventRoster, RosterHit } from './roster.js';
 
@@ -47,6 +47,8 @@ interface Person {
   email: string;
   checked_in_at: Date | null;
   checked_in_by?: string | null;
+  /** Their seat in words ("Stalls · Row C, seat 12"); null without one. */
+  seat: string | null;
 }
 
 export interface Scan {
@@ -94,6 +96,16 @@ export function parseQrValue(raw: string): string {
   return id;
 }
 
+const personOf = (r: PersonRow): Person => ({
+  id: r.p_id,
+  idx: r.p_idx,
+  name: r.p_name,
+  email: r.p_email,
+  checked_in_at: r.p_checked_in_at,
+  checked_in_by: r.p_checked_in_by,
+  seat: r.p_seat,
+});
+
 export function toScan(rows: FastRow[]): Scan {
   const row = rows[0]!;
   return {
@@ -105,14 +117,7 @@ export function toScan(rows: FastRow[]): Scan {
       ticket_code: row.ticket_code,
       sub_event_id: row.sub_event_id,
     },
-    people: rows.map((r) => ({
-      id: r.p_id,
-      idx: r.p_idx,
-      name: r.p_name,
-      email: r.p_email,
-      checked_in_at: r.p_checked_in_at,
-      checked_in_by: r.p_checked_in_by,
-    })),
+    people: rows.map(personOf),
     only: row.scanned_idx > 0 ? row.scanned_idx : undefined,
     // The booking id stops being a ticket once the booking is transferred.
     transferred: isRetiredQr(row.scanned_idx, row.ticket_code),
@@ -146,7 +151,7 @@ export async function resolveByCode(db: Kysely<Database>, eventId: string, value
   }
   if (!booking || booking.event_id !== eventId)
     throw notFound('no ticket with this id for this event', 'ticket_not_found');
-  const people: Person[] = (await registrations.attendeesOf(db, [booking.id])).get(booking.id) ?? [];
+  const people = (await repo.bookingPeople(db, booking.id)).rows.map(personOf);
   return { booking, people, only: undefined, transferred };
 }
 
@@ -165,6 +170,7 @@ export function status(scan: Scan, otherSession = false) {
   return {
     registrationId: scan.booking.id,
     name: shown.name,
+    seat: shown.seat,
     email: shown.email,
     ticketType: scan.booking.ticket_type,
     admissible: reason === undefined,
@@ -176,6 +182,7 @@ export function status(scan: Scan, otherSession = false) {
       index: p.idx,
       id: p.idx === 0 ? (scan.booking.ticket_code ?? p.id) : p.id,
       name: p.name,
+      seat: p.seat,
       checkedIn: p.checked_in_at !== null,
       checkedInAt: p.checked_in_at?.toISOString() ?? null,
       /** Who admitted them (an actor reference; not part of the API's answer). */
@@ -212,6 +219,7 @@ function fromRoster(roster: EventRoster, p: KeyPrincipal, hit: RosterHit): Scan 
       email: x.email,
       checked_in_at: x.checkedInAt,
       checked_in_by: x.checkedInBy,
+      seat: x.seat,
     })),
     only: hit.only,
     transferred: hit.transferred,

@@ -37,6 +37,7 @@ export interface RosterMember {
   index: number;
   key: string;
   name: string;
+  seat: string | null;
   checkedIn: boolean;
   checkedInAt: string | null;
   checkedInBy: string | null;
@@ -142,9 +143,11 @@ export async function buildRoster(
       index: r.idx,
       key,
       name: r.name,
+      seat: r.seat,
       checkedIn: r.checked_in_at !== null,
       checkedInAt: r.checked_in_at?.toISOString() ?? null,
-      checkedInBy: name(r.checked_in_by),
+      // Who admitted them only while they are in: a transfer clears `checked_in_at` and leaves `checked_in_by` (as the in-memory roster reads it).
+      checkedInBy: r.checked_in_at === null ? null : name(r.checked_in_by),
     });
   }
   return { cursor, entries: [...entries.values()], values };
@@ -173,6 +176,7 @@ async function entriesInMemory(
       index: p.idx,
       key: sha256(qrValueOf(b, p)),
       name: p.name,
+      seat: p.seat,
       checkedIn: p.checkedInAt !== null,
       checkedInAt: p.checkedInAt?.toISOString() ?? null,
       checkedInBy: name(p.checkedInBy),

@@ -49,6 +49,7 @@ export class Grouper {
         email: r.email,
         checkedInAt: r.checked_in_at,
         checkedInBy: r.checked_in_by,
+        seat: r.seat,
         xid: r.a_xid ?? 0,
       });
     }

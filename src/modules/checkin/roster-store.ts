@@ -14,6 +14,8 @@ export interface RosterPerson {
   email: string;
   checkedInAt: Date | null;
   checkedInBy: string | null;
+  /** Their seat in words ("Stalls · Row C, seat 12"); null without one. */
+  seat: string | null;
   /** The transaction that last wrote this person (0: before the door kept track). */
   xid: number;
 }
@@ -36,6 +38,10 @@ export const qrValueOf = (
   booking: Pick<RosterBooking, 'id' | 'ticketCode'>,
   person: Pick<RosterPerson, 'id' | 'idx'>,
 ) => (person.idx === 0 ? (booking.ticketCode ?? booking.id) : person.id);
+
+/** A person's text record: their own id (null: the booking's), name, email, and a seat only when they have one (an unseated person's record is no longer). */
+const personText = (id: string | null, p: Pick<RosterPerson, 'name' | 'email' | 'seat'>) =>
+  p.seat === null ? [id, p.name, p.email] : [id, p.name, p.email, p.seat];
 
 /** The first 32 bits of sha256(QR value), by which a roster key is found (read from its one-byte string: no Buffer made). */
 function keyHash(qr: string): number {
@@ -190,7 +196,7 @@ export class Store {
       primary ||= sameId;
       this.pBooking[p] = slot;
       this.pIdx[p] = person.idx;
-      this.pText[p] = this.text.add([sameId ? null : person.id, person.name, person.email]);
+      this.pText[p] = this.text.add(personText(sameId ? null : person.id, person));
       this.setPerson(p, person);
       this.pIdHash[p] = hashText(person.id);
       this.pKeyHash[p] = keyHash(qrValueOf(b, person));
@@ -259,12 +265,13 @@ export class Store {
     if (fields.length !== wanted.length || fields.some((f, i) => f !== wanted[i])) return false;
     const first = this.bFirst[slot]!;
     return b.people.every((person, i) => {
-      const [id, name, email] = this.text.fields(this.pText[first + i]!);
+      const [id, name, email, seat] = this.text.fields(this.pText[first + i]!);
       return (
         this.pIdx[first + i] === person.idx &&
         (id ?? b.id) === person.id &&
         name === person.name &&
-        email === person.email
+        email === person.email &&
+        (seat ?? null) === person.seat
       );
     });
   }
@@ -278,7 +285,7 @@ export class Store {
     const people: RosterPerson[] = [];
     const first = this.bFirst[slot]!;
     for (let p = first; p < first + this.bCount[slot]!; p++) {
-      const [own, name, email] = this.text.fields(this.pText[p]!);
+      const [own, name, email, seat] = this.text.fields(this.pText[p]!);
       const at = this.pAt[p]!;
       people.push({
         id: own ?? id!,
@@ -287,6 +294,7 @@ export class Store {
         email: email!,
         checkedInAt: Number.isNaN(at) ? null : new Date(at),
         checkedInBy: this.pBy[p]! < 0 ? null : this.actors.string(this.pBy[p]!),
+        seat: seat ?? null,
         xid: this.pXid[p]!,
       });
     }

@@ -3,8 +3,9 @@
 // version a roster records is exactly the one its state reflects, and the snapshot is the cursor
 // the next read starts from: a delta is one statement; a whole read is one REPEATABLE READ
 // transaction whose head and pages all see that snapshot.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, Mode, RegistrationStatus, TrackDoc } from '../../db/database.js';
+import { seatsChangedSinceSql, seatWordsSql } from '../seat-holds/booked-seats.service.js';
 
 /** One person of a booking, with the booking's columns. */
 export interface RosterPersonRow {
@@ -25,6 +26,8 @@ export interface RosterPersonRow {
   checked_in_at: Date | null;
   checked_in_by: string | null;
   a_xid: number | null;
+  /** The person's seat in words ("Stalls · Row C, seat 12"); null without one, always null for an event without a seating plan. */
+  seat: string | null;
 }
 
 /** The event as a read saw it: its snapshot (the cursor), version, columns (null account: no such event), and how many bookings and people. */
@@ -50,10 +53,27 @@ export interface RosterReadRow extends Omit<RosterPersonRow, 'registration_id'> 
   registration_id: string | null;
 }
 
-// Lean rows (nulls for the primary's id and no previous codes, transaction ids as numbers): a
-// whole read of a large event makes hundreds of thousands of them.
-const PERSON_COLUMNS = sql`r.id as registration_id, r.status, r.ticket_type, r.sub_event_id, r.ticket_code, nullif(r.previous_ticket_codes, '{}') as previous_ticket_codes,
-             r.door_xid::text::float8 as r_xid, nullif(a.id, r.id) as attendee_id, a.idx, a.name, a.email, a.checked_in_at, a.checked_in_by, a.door_xid::text::float8 as a_xid`;
+/**
+ * A person's seat in words when the statement's `seated` holds, else null without looking: the
+ * people of an event without a seating plan cost no seat lookup (the seat-holds module's SQL).
+ */
+export const seatIfSeated = (seated: RawBuilder<unknown>, registrationId: string, attendeeId: string) =>
+  sql<
+    string | null
+  >`case when ${seated} then ${seatWordsSql(sql.ref(registrationId), sql.ref(attendeeId))} end`;
+
+/** Whether the event has a seating plan, read once by the statement that composes it in. */
+// ownership-exception: the door's reads of an event's people ask whether it is seated in the same statement.
+export const eventSeated = (eventId: string) =>
+  sql<boolean>`(select ev.seating_plan_id is not null from events ev where ev.id = ${eventId})`;
+
+// Lean rows (nulls for the primary's id and no previous codes, transaction ids as numbers, a null
+// seat for an event without a plan): a whole read of a large event makes hundreds of thousands of them.
+const personColumns = (
+  eventId: string,
+) => sql`r.id as registration_id, r.status, r.ticket_type, r.sub_event_id, r.ticket_code, nullif(r.previous_ticket_codes, '{}') as previous_ticket_codes,
+             r.door_xid::text::float8 as r_xid, nullif(a.id, r.id) as attendee_id, a.idx, a.name, a.email, a.checked_in_at, a.checked_in_by, a.door_xid::text::float8 as a_xid,
+             ${seatIfSeated(eventSeated(eventId), 'r.id', 'a.id')} as seat`;
 
 /**
  * The event's bookings and people (all, or those written since the snapshot `since`), the
@@ -69,14 +89,14 @@ export async function readRoster(
   const changed =
     since === null
       ? sql`true`
-      : sql`(not pg_visible_in_snapshot(r.door_xid, ${since}::pg_snapshot) or exists (select 1 from attendees x where x.registration_id = r.id and not pg_visible_in_snapshot(x.door_xid, ${since}::pg_snapshot)))`;
+      : sql`(not pg_visible_in_snapshot(r.door_xid, ${since}::pg_snapshot) or exists (select 1 from attendees x where x.registration_id = r.id and not pg_visible_in_snapshot(x.door_xid, ${since}::pg_snapshot)) or ${seatsChangedSinceSql(eventId, sql.ref('r.id'), since)})`;
   const r = await sql<RosterReadRow>`
     with c as (
       select pg_current_snapshot()::text as cursor, coalesce((select d.version from door_versions d where d.event_id = ${eventId}), 0) as version
     )
     select c.cursor, c.version, e.account_id as ev_account_id, e.mode as ev_mode, e.title as ev_title, e.tracks as ev_tracks, x.*
     from c left join events e on e.id = ${eventId} left join (
-      select ${PERSON_COLUMNS}
+      select ${personColumns(eventId)}
       from registrations r join attendees a on a.registration_id = r.id
       where r.event_id = ${eventId} and ${changed}
       order by r.created_at, r.id, a.idx
@@ -112,7 +132,7 @@ export async function readRosterPages(
         left join events e on e.id = ${eventId}`.execute(trx);
       if (!(await take.head(head.rows[0]!))) return;
       await sql`declare door_roster no scroll cursor for
-        select ${PERSON_COLUMNS}
+        select ${personColumns(eventId)}
         from registrations r join attendees a on a.registration_id = r.id
         where r.event_id = ${eventId}
         order by r.created_at, r.id, a.idx`.execute(trx);

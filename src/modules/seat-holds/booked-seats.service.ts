@@ -93,10 +93,18 @@ export async function sellSeats(
   return rows.map(bookedSeat).sort(inSeatOrder);
 }
 
-/** How a seat reads on a ticket, an invoice or at the door: "Stalls · Row C, seat 12". */
+/** How a seat reads on a ticket, an invoice or at the door: "Stalls · Row C, seat 12" (`seatWordsSql` says it in SQL). */
 export function seatWords(seat: Pick<BookedSeat, 'section' | 'label'>): string {
   return seat.section === '' ? seat.label : `${seat.section} · ${seat.label}`;
 }
+
+/**
+ * A person's seat in words, or null, as SQL for the door's statements (which read a booking's
+ * people, with their seats, in one round trip); the arguments are that statement's columns.
+ */
+export const seatWordsSql = repo.seatWordsSql;
+/** The bookings whose seats changed since a door roster's cursor, as SQL (see seat-holds.repo.ts). */
+export const seatsChangedSinceSql = repo.seatsChangedSinceSql;
 
 const inSeatOrder = (a: BookedSeat, b: BookedSeat) =>
   a.section.localeCompare(b.section) || a.row.localeCompare(b.row) || a.number - b.number;

@@ -15,6 +15,7 @@ import { planVersion, sharePlanLock } from '../seating/seating-plans.js';
 import { type EventPlan, planOfEvent } from './event-plan.js';
 import { MAX_SEATS_PER_HOLD } from './hold-seats.service.js';
 import type { SeatHoldsDeps } from './seat-holds.deps.js';
+import * as houseRepo from './house-seats.repo.js';
 import * as repo from './seat-holds.repo.js';
 
 const toTake = (s: Seat): repo.SeatToTake => ({
@@ -62,13 +63,13 @@ export async function blockHouseSeats(deps: SeatHoldsDeps, p: KeyPrincipal, even
   await deps.db.transaction().execute(async (trx) => {
     await samePlan(trx, event, plan);
     const target = { id: event.id, accountId: event.account_id, mode: event.mode };
-    const taken = await repo.blockSeats(trx, target, seats.map(toTake), now);
+    const taken = await houseRepo.blockSeats(trx, target, seats.map(toTake), now);
     if (taken.length < seats.length) {
       const busy = seats.filter((s) => !taken.includes(s.id)).map((s) => s.id);
       throw conflict('seats_unavailable', `held, sold or kept back already: ${busy.join(', ')}`);
     }
     // A tier with no seat left to sell would read as unlimited (capacity 0): one stays on sale.
-    const kept = await repo.blockedByCategory(trx, event.id);
+    const kept = await houseRepo.blockedByCategory(trx, event.id);
     for (const [category, n] of kept) {
       if (plan.seats.filter((s) => s.category === category && !s.blocked).length - n < 1)
         throw conflict('seats_unavailable', `keep at least one ${category} seat on sale`);
@@ -89,7 +90,7 @@ export async function releaseHouseSeats(
   const { event, plan } = await seatedEvent(deps, p, eventId);
   namedSeats(plan, ids);
   const released = await deps.db.transaction().execute(async (trx) => {
-    const gone = await repo.releaseBlocked(trx, event.id, ids);
+    const gone = await houseRepo.releaseBlocked(trx, event.id, ids);
     if (gone.length > 0) await record(trx, deps, p, event, 'event.seats_release', { seats: gone });
     return gone;
   });
@@ -115,22 +116,22 @@ export async function moveBookingSeats(
   try {
     return await deps.db.transaction().execute(async (trx) => {
       await samePlan(trx, event, plan);
-      const rows = await repo.lockBookingSeats(trx, event.id, registrationId);
+      const rows = await houseRepo.lockBookingSeats(trx, event.id, registrationId);
       if (rows.length === 0) throw notFound('this booking holds no seats on this event');
       if (rows.length !== seats.length)
         throw badRequest('seat_hold_mismatch', `the booking has ${rows.length} seat(s): name as many`);
       const wrong = seats.find((s) => s.category !== rows[0]!.category);
       if (wrong) throw badRequest('seat_hold_mismatch', `seat "${wrong.id}" is not ${rows[0]!.category}`);
       const own = new Set(rows.map((r) => r.seat_id));
-      await repo.dropLapsedHolds(
+      await houseRepo.dropLapsedHolds(
         trx,
         event.id,
         ids.filter((id) => !own.has(id)),
         now,
       );
-      for (const r of rows) await repo.moveSeatRow(trx, event.id, r.seat_id, { parked: true }, now);
+      for (const r of rows) await houseRepo.moveSeatRow(trx, event.id, r.seat_id, { parked: true }, now);
       for (const [i, r] of rows.entries())
-        await repo.moveSeatRow(trx, event.id, r.seat_id, toTake(seats[i]!), now);
+        await houseRepo.moveSeatRow(trx, event.id, r.seat_id, toTake(seats[i]!), now);
       await record(
         trx,
         deps,
@@ -175,5 +176,5 @@ function record(
 
 /** The house seats an event keeps back, by category (its capacities leave them out). */
 export function keptSeats(db: SeatHoldsDeps['db'], eventId: string): Promise<Map<string, number>> {
-  return repo.blockedByCategory(db, eventId);
+  return houseRepo.blockedByCategory(db, eventId);
 }

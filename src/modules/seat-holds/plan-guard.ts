@@ -12,6 +12,7 @@ import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import type { SeatingPlanLayout } from '../seating/plan.js';
 import type { PlanGuard } from '../seating/seating-plans.js';
+import * as houseRepo from './house-seats.repo.js';
 import * as repo from './seat-holds.repo.js';
 
 const inUse = (message: string) => conflict('seating_plan_in_use', message);
@@ -60,7 +61,7 @@ async function checkPlanChange(
       events.fitToLayout(
         { tracks: event.tracks, special_prices: event.special_prices, capacity: event.capacity },
         layout,
-        await repo.blockedByCategory(trx, event.id),
+        await houseRepo.blockedByCategory(trx, event.id),
       );
     } catch (err) {
       if (err instanceof AppError && err.status === 400)

@@ -1,7 +1,7 @@
 // The seat-holds module's queries (Kysely, taking db | trx). A seat row that is `held` without a
 // booking and whose `held_until` has passed counts as free: the next hold takes the row over in the
 // same statement that would insert it, so nothing has to sweep lapsed holds before a seat sells again.
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database, EventSeatsTable, Mode } from '../../db/database.js';
 
 export type EventSeatRow = Selectable<EventSeatsTable>;
@@ -86,6 +86,19 @@ export async function takenSeats(db: Db, eventId: string, now: Date): Promise<Ev
       eb.or([eb('status', '!=', 'held'), eb('registration_id', 'is not', null), eb('held_until', '>', now)]),
     )
     .execute();
+}
+
+/** The ids of the event's seats not available at `now` (as `takenSeats`, ids only). */
+export async function takenSeatIds(db: Db, eventId: string, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('event_seats')
+    .select('seat_id')
+    .where('event_id', '=', eventId)
+    .where((eb) =>
+      eb.or([eb('status', '!=', 'held'), eb('registration_id', 'is not', null), eb('held_until', '>', now)]),
+    )
+    .execute();
+  return rows.map((r) => r.seat_id);
 }
 
 /** Lets go of a hold no booking has taken yet; answers how many seats it freed. */
@@ -173,155 +186,6 @@ export async function seatsOfBookings(db: Db, registrationIds: readonly string[]
     .execute();
 }
 
-/**
- * Keeps seats of an event back (house seats) in one statement: a seat nobody has, or whose hold
- * lapsed before `now` with no booking, becomes `blocked`; any other seat is left alone. Answers the
- * ids it took; the caller blocks all or none.
- */
-export async function blockSeats(
-  trx: Transaction<Database>,
-  event: { id: string; accountId: string; mode: Mode },
-  seats: readonly SeatToTake[],
-  now: Date,
-): Promise<string[]> {
-  if (seats.length === 0) return [];
-  const rows = await trx
-    .insertInto('event_seats')
-    .values(
-      seats.map((s) => ({
-        event_id: event.id,
-        seat_id: s.seatId,
-        account_id: event.accountId,
-        mode: event.mode,
-        category: s.category,
-        section: s.section,
-        row_label: s.row,
-        seat_number: s.number,
-        label: s.label,
-        status: 'blocked' as const,
-        hold_token: null,
-        held_until: null,
-        registration_id: null,
-        attendee_id: null,
-        client_address: null,
-        updated_at: now,
-      })),
-    )
-    .onConflict((oc) =>
-      oc
-        .columns(['event_id', 'seat_id'])
-        .doUpdateSet({
-          status: 'blocked',
-          hold_token: null,
-          held_until: null,
-          client_address: null,
-          updated_at: now,
-        })
-        .where('event_seats.status', '=', 'held')
-        .where('event_seats.registration_id', 'is', null)
-        .where('event_seats.held_until', '<=', now),
-    )
-    .returning('seat_id')
-    .execute();
-  return rows.map((r) => r.seat_id);
-}
-
-/** Gives house seats back to sale; answers the ids that were kept back. */
-export async function releaseBlocked(
-  trx: Transaction<Database>,
-  eventId: string,
-  seatIds: readonly string[],
-): Promise<string[]> {
-  if (seatIds.length === 0) return [];
-  const rows = await trx
-    .deleteFrom('event_seats')
-    .where('event_id', '=', eventId)
-    .where('seat_id', 'in', seatIds)
-    .where('status', '=', 'blocked')
-    .returning('seat_id')
-    .execute();
-  return rows.map((r) => r.seat_id);
-}
-
-/** How many house seats an event keeps back, by category. */
-export async function blockedByCategory(db: Db, eventId: string): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('event_seats')
-    .select(['category', (eb) => eb.fn.countAll<string>().as('n')])
-    .where('event_id', '=', eventId)
-    .where('status', '=', 'blocked')
-    .groupBy('category')
-    .execute();
-  return new Map(rows.map((r) => [r.category, Number(r.n)]));
-}
-
-/** A booking's seats on an event, locked for the caller's transaction, in seat order. */
-export async function lockBookingSeats(
-  trx: Transaction<Database>,
-  eventId: string,
-  registrationId: string,
-): Promise<EventSeatRow[]> {
-  return trx
-    .selectFrom('event_seats')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .where('registration_id', '=', registrationId)
-    .orderBy('section')
-    .orderBy('row_label')
-    .orderBy('seat_number')
-    .orderBy('seat_id')
-    .forUpdate()
-    .execute();
-}
-
-/** Drops the rows of lapsed holds (no booking) on these seats, so the seats can be taken by an update. */
-export async function dropLapsedHolds(
-  trx: Transaction<Database>,
-  eventId: string,
-  seatIds: readonly string[],
-  now: Date,
-): Promise<void> {
-  await trx
-    .deleteFrom('event_seats')
-    .where('event_id', '=', eventId)
-    .where('seat_id', 'in', seatIds)
-    .where('status', '=', 'held')
-    .where('registration_id', 'is', null)
-    .where('held_until', '<=', now)
-    .execute();
-}
-
-/**
- * Moves a booked seat's row to another seat, in place (the row stays the booking's, so an end or
- * a confirmation of the booking running at once follows it). Two steps, through a name no seat
- * has, so seats may be swapped within a booking; a seat another row has fails on the key.
- */
-export async function moveSeatRow(
-  trx: Transaction<Database>,
-  eventId: string,
-  from: string,
-  to: SeatToTake | { parked: true },
-  now: Date,
-): Promise<void> {
-  const set =
-    'parked' in to
-      ? { seat_id: `moving:${from}`, updated_at: now }
-      : {
-          seat_id: to.seatId,
-          section: to.section,
-          row_label: to.row,
-          seat_number: to.number,
-          label: to.label,
-          updated_at: now,
-        };
-  await trx
-    .updateTable('event_seats')
-    .set(set)
-    .where('event_id', '=', eventId)
-    .where('seat_id', '=', 'parked' in to ? from : `moving:${from}`)
-    .execute();
-}
-
 /** How many seats of an event one client address holds now (live holds no booking has taken). */
 export async function heldByAddress(
   db: Db,
@@ -339,4 +203,28 @@ export async function heldByAddress(
     .where('held_until', '>', now)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * The seat one person of a booking has, in words ("Stalls · Row C, seat 12", as `seatWords` in
+ * booked-seats.service.ts writes them), or null: a scalar sub-select for another module's statement
+ * to compose in, so the door reads a booking's people with their seats in one round trip.
+ * `registrationId` and `attendeeId` are that statement's columns (`sql.ref`).
+ */
+export function seatWordsSql(registrationId: RawBuilder<unknown>, attendeeId: RawBuilder<unknown>) {
+  return sql<
+    string | null
+  >`(select case when s.section = '' then s.label else s.section || ' · ' || s.label end
+    from event_seats s where s.registration_id = ${registrationId} and s.attendee_id = ${attendeeId} limit 1)`;
+}
+
+/**
+ * The bookings of an event whose seats were written since the snapshot `since` (a door roster's
+ * cursor), as a condition on another module's statement over `registrationId`: one pass over the
+ * event's seat rows, none for an event without a plan.
+ */
+export function seatsChangedSinceSql(eventId: string, registrationId: RawBuilder<unknown>, since: string) {
+  return sql<boolean>`${registrationId} in (select s.registration_id from event_seats s
+    where s.event_id = ${eventId} and s.registration_id is not null
+      and not pg_visible_in_snapshot(s.door_xid, ${since}::pg_snapshot))`;
 }

@@ -36,6 +36,8 @@ export interface EventSeatsTable {
   label: Generated<string>;
   /** The client address a browser's hold came from (a checkout key's); null for a server's, a booking's or a house seat. */
   client_address: string | null;
+  /** The transaction that last wrote the row (set by a trigger): a door roster's delta reads the bookings whose seats changed. */
+  door_xid: Generated<string | null>;
 
   updated_at: Timestamp;
 }

@@ -17,6 +17,7 @@ const examples: OperationExamples = {
       data: {
         registrationId: EX.registrationId,
         name: 'Attendee',
+        seat: null,
         email: 'attendee@example.in',
         ticketType: 'General',
         admissible: true,
@@ -29,6 +30,7 @@ const examples: OperationExamples = {
             index: 0,
             id: EX.registrationId,
             name: 'Attendee',
+            seat: null,
             checkedIn: true,
             checkedInAt: '2026-11-25T07:51:24.908Z',
           },

@@ -59,6 +59,12 @@ const Member = Type.Object({
     description: 'sha256 (hex) of this person’s QR value; the primary’s is the entry’s key.',
   }),
   name: Type.String(),
+  seat: Nullable(
+    Type.String({
+      description:
+        'Their seat at a seated event (“Stalls · Row C, seat 12”), for the door screen to show beside the name; null at an event without a seating plan, and once a booking’s seats are freed.',
+    }),
+  ),
   checkedIn: Type.Boolean(),
   checkedInAt: Nullable(Type.String({ format: 'date-time' })),
   checkedInBy: Nullable(

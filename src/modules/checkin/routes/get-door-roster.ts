@@ -28,6 +28,7 @@ const examples: OperationExamples = {
                 index: 0,
                 key: 'ad54f90a012ccb1ee14151ee8c90d06e12e36e1f80e1fcd22bfcc81db7d794cf',
                 name: 'Closed the tab',
+                seat: null,
                 checkedIn: false,
                 checkedInAt: null,
                 checkedInBy: null,
@@ -50,7 +51,7 @@ export const getDoorRoster: Operation<DoorSyncDeps> = (app, deps) =>
         tags: ['check-in'],
         summary: 'The door’s roster, or its changes since a cursor',
         description: [
-          'For the door screen’s offline mode: one entry per booking (every status; a refused one says why), keyed by `sha256(QR value)` in hex — never the ticket ids, so a lost phone mints no tickets. Names, ticket types, tracks and check-in state only: no email, phone, answers or money.',
+          'For the door screen’s offline mode: one entry per booking (every status; a refused one says why), keyed by `sha256(QR value)` in hex — never the ticket ids, so a lost phone mints no tickets. Names, seats (at a seated event), ticket types, tracks and check-in state only: no email, phone, answers or money.',
           '`since` is the `cursor` of an earlier answer: the answer then holds only bookings written since (a booking may come again; take the newest). `full` says which it is. `counts` is always the whole list’s.',
           'A pass of a track’s or a day’s list (`list.scope`) sees every booking of the event, with `refusal: wrong_session` on the tickets of other sessions and each member’s check-in state on that list; such a roster is always read from the database. `retired` holds the hashes of old QRs of transferred tickets, so a device offline shows them as transferred.',
           'Limits: the whole event in one answer (no pages; the screen asks for the full roster once, then `since`); `since` at most 2,000 characters, and a cursor the service did not give is 400 `invalid_roster_cursor`. Requests made with one door pass count against `RATE_LIMIT_PER_MINUTE` together (429 with `Retry-After` beyond it), whichever device makes them.',

@@ -17,9 +17,17 @@ const Reason = Type.Union(
   },
 );
 
+const Seat = (whose: string) =>
+  Nullable(
+    Type.String({
+      description: `${whose} seat at a seated event, as the ticket shows it (“Stalls · Row C, seat 12”). Always present: null at an event without a seating plan, and for a booking whose seats were freed (cancelled, refunded).`,
+    }),
+  );
+
 export const Status = Type.Object({
   registrationId: Type.String(),
   name: Type.String({ description: 'The scanned person (the member for a member’s own QR).' }),
+  seat: Seat('The scanned person’s (for a booking QR, the primary’s)'),
   email: Type.String(),
   ticketType: Type.String(),
   admissible: Type.Boolean(),
@@ -36,6 +44,7 @@ export const Status = Type.Object({
       index: Type.Integer(),
       id: Type.String({ description: 'Their QR value.' }),
       name: Type.String(),
+      seat: Seat('Their'),
       checkedIn: Type.Boolean(),
       checkedInAt: Nullable(Type.String({ format: 'date-time' })),
     }),
