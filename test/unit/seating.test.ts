@@ -275,6 +275,44 @@ describe('best available, as properties over random plans', () => {
   });
 });
 
+describe('best available looks nearest first and stops early, as properties', () => {
+  /** The choice by the rule itself, over every window in plan order (no ordering, no early stop). */
+  function everyWindow(
+    runs: SeatRuns,
+    taken: ReadonlySet<string>,
+    r: { category: string; quantity: number; accessible: boolean },
+  ): string[] | undefined {
+    const free = (s: Seat) => !s.blocked && !taken.has(s.id);
+    let best: { ids: string[]; single: boolean; distance: number } | undefined;
+    for (const run of runs.runs) {
+      for (let i = 0; i + r.quantity <= run.length; i++) {
+        const g = run.slice(i, i + r.quantity);
+        if (!g.every((s) => free(s) && s.category === r.category && s.accessible === r.accessible)) continue;
+        const x = g.reduce((sum, s) => sum + s.x, 0) / g.length;
+        const y = g.reduce((sum, s) => sum + s.y, 0) / g.length;
+        const choice = {
+          ids: g.map((s) => s.id),
+          single: leavesSingle(run, i, r.quantity, free),
+          distance: Math.hypot(x - runs.stage.x, y - runs.stage.y),
+        };
+        const wins =
+          !best || (choice.single !== best.single ? !choice.single : choice.distance < best.distance - 1e-9);
+        if (wins) best = choice;
+      }
+    }
+    return best?.ids;
+  }
+
+  it('answers what looking at every window in plan order answers', () => {
+    fc.assert(
+      fc.property(planArb, requestArb, ({ runs, taken }, r) => {
+        assert.deepEqual(bestAvailable(runs, taken, r), everyWindow(runs, taken, r));
+      }),
+      { numRuns: 600 },
+    );
+  });
+});
+
 describe('seats named as a person types them', () => {
   const twoSections = generatePlan([
     { name: 'Stalls', rows: 3, seatsPerRow: 8, category: 'Gold' },

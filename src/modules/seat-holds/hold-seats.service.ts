@@ -114,6 +114,20 @@ async function takeOnce(
  */
 const inFlight = new Map<string, Set<string>>();
 
+const read = (deps: SeatHoldsDeps, eventId: string, now: Date) => repo.takenSeatIds(deps.db, eventId, now);
+
+/** Reads of an event's taken seats under way: buyers arriving together share one. */
+const reading = new Map<string, Promise<string[]>>();
+
+function sharedRead(deps: SeatHoldsDeps, eventId: string, now: Date): Promise<string[]> {
+  let r = reading.get(eventId);
+  if (!r) {
+    r = read(deps, eventId, now).finally(() => reading.delete(eventId));
+    reading.set(eventId, r);
+  }
+  return r;
+}
+
 /** Marks `seats` as being taken for `eventId`; answers the function that unmarks them. */
 function claim(eventId: string, seats: readonly Seat[]): () => void {
   let taking = inFlight.get(eventId);
@@ -166,7 +180,10 @@ async function bestFor(
     throw badRequest('invalid_request', `quantity must be from 1 to ${MAX_SEATS_PER_HOLD}`);
   if (!plan.seats.some((s) => s.category === request.category))
     throw badRequest('invalid_request', `no category "${request.category}" in this event's seating plan`);
-  const taken = new Set((await repo.takenSeats(deps.db, eventId, now)).map((r) => r.seat_id));
+  // A first look shares a read already under way for the event; a second looks afresh.
+  const taken = new Set(
+    lost.size === 0 ? await sharedRead(deps, eventId, now) : await read(deps, eventId, now),
+  );
   for (const id of inFlight.get(eventId) ?? []) taken.add(id);
   for (const id of lost) taken.add(id);
   const ids = bestAvailable(plan.runs, taken, request);

@@ -21,6 +21,12 @@ export interface BestAvailableRequest {
 export interface SeatRuns {
   runs: Seat[][];
   stage: { x: number; y: number };
+  /**
+   * The runs' indexes, nearest the stage first by `bounds` (the distance from the stage to the
+   * box around a run: no group of its seats, whose middle lies in the box, is nearer).
+   */
+  nearestFirst: number[];
+  bounds: number[];
 }
 
 /** Groups a plan's seats into runs: each row sorted across, cut where the gap is an aisle. */
@@ -47,11 +53,24 @@ export function seatRuns(seats: readonly Seat[], stage: { x: number; y: number }
     }
     runs.push(run);
   }
-  return { runs, stage };
+  const bounds = runs.map((r) => boxDistance(r, stage));
+  const nearestFirst = runs.map((_, i) => i).sort((a, b) => bounds[a]! - bounds[b]! || a - b);
+  return { runs, stage, nearestFirst, bounds };
+}
+
+/** The distance from `p` to the smallest box around `seats`. */
+function boxDistance(seats: readonly Seat[], p: { x: number; y: number }): number {
+  const xs = seats.map((s) => s.x);
+  const ys = seats.map((s) => s.y);
+  const dx = Math.max(Math.min(...xs) - p.x, 0, p.x - Math.max(...xs));
+  const dy = Math.max(Math.min(...ys) - p.y, 0, p.y - Math.max(...ys));
+  return Math.hypot(dx, dy);
 }
 
 interface Choice {
   seats: Seat[];
+  /** Where it starts in plan order (run, then seat): the first of two equally near choices wins. */
+  order: [number, number];
   distance: number;
   leavesSingle: boolean;
 }
@@ -71,7 +90,11 @@ export function bestAvailable(
   const free = (s: Seat) => !s.blocked && !unavailable.has(s.id);
   const fits = (s: Seat) => free(s) && s.category === category && s.accessible === wantAccessible;
   let best: Choice | undefined;
-  for (const run of plan.runs) {
+  for (const r of plan.nearestFirst) {
+    // Runs come nearest first: once a choice strands no seat, a run whose every group is farther
+    // cannot beat it.
+    if (best && !best.leavesSingle && plan.bounds[r]! > best.distance + 1e-9) break;
+    const run = plan.runs[r]!;
     // `fitting` counts the seats that fit ending at i: a window fits when it reaches quantity.
     // (One pass a run, no copy a position: a 50,000-seat plan is looked through in about a millisecond.)
     let fitting = 0;
@@ -82,6 +105,7 @@ export function bestAvailable(
       const group = run.slice(start, i + 1);
       const choice: Choice = {
         seats: group,
+        order: [r, start],
         distance: distanceToStage(group, plan.stage),
         leavesSingle: leavesSingle(run, start, quantity, free),
       };
@@ -114,5 +138,6 @@ function distanceToStage(group: readonly Seat[], stage: { x: number; y: number }
 /** A choice that leaves no single seat wins; then the nearer one; then the first in plan order. */
 function better(a: Choice, b: Choice): boolean {
   if (a.leavesSingle !== b.leavesSingle) return !a.leavesSingle;
-  return a.distance < b.distance - 1e-9;
+  if (Math.abs(a.distance - b.distance) > 1e-9) return a.distance < b.distance;
+  return a.order[0] < b.order[0] || (a.order[0] === b.order[0] && a.order[1] < b.order[1]);
 }
