@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { createEventData, keyApi, payInSandbox, type Api } from '../helpers/factories.js';
 import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
 import { attendeeToken } from '../../src/lib/attendee-token.js';
+import { DashboardClient } from '../helpers/dashboard.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 
 const grid = {
@@ -237,6 +238,15 @@ describe('booking a seated event', () => {
       ics.text.replace(/\r\n[ \t]/g, ''),
       /Seat: Stalls · Row B\\, seat 5\\; Stalls · Row B\\, seat 6/,
     );
+    const dash = new DashboardClient(server.url);
+    await dash.login(org.email);
+    // The booking is a test-mode one: the dashboard shows that mode's events.
+    await dash.post('/dashboard/mode', {
+      _csrf: DashboardClient.csrf((await dash.get('/dashboard/events')).text),
+      mode: 'test',
+    });
+    const shown = await dash.get(`/dashboard/events/${event.id}/registrations/${id}`);
+    assert.match(shown.text, /<dt>Seats<\/dt><dd>Stalls · Row B, seat 5; Stalls · Row B, seat 6<\/dd>/);
     const csv = await api('GET', `/api/v1/events/${event.id}/registrations/export`);
     assert.equal(csv.status, 200);
     const [header, row] = csv.text.trim().split(/\r?\n/);

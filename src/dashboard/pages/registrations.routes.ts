@@ -1,4 +1,5 @@
 // The dashboard's registrations of an event (search, detail, actions) and its broadcast.
+import { seatsOf } from '../../modules/seat-holds/booked-seats.service.js';
 import { actorOfKey } from '../../modules/audit/audit.service.js';
 import type { FastifyInstance } from 'fastify';
 import type { KeyPrincipal } from '../../http/auth.js';
@@ -89,15 +90,17 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
     show(req, reply, 'events', 'Registration', async (v) => {
       const reg = await actions.loadOwnedRegistration(deps.db, v.org, req.params.id, req.params.rid);
       const event = await presentEvent((await events.findEvent(deps.db, reg.event_id))!);
-      const [people, history, documents] = await Promise.all([
+      const [people, history, documents, seats] = await Promise.all([
         registrations.attendeesOf(deps.db, [reg.id]),
         registrationHistory(deps.db, reg),
         gst.documentRefsOf(deps.db, reg.id),
+        seatsOf(deps.db, [reg.id]),
       ]);
       const attendees = people.get(reg.id) ?? [];
+      const shown = presentRegistration(reg, attendees, [], seats.get(reg.id));
       return {
         title: `${event.title}: registration`,
-        body: registrationViews.registrationDetail(v.csrf, event, presentRegistration(reg, attendees), {
+        body: registrationViews.registrationDetail(v.csrf, event, shown, {
           history,
           documents,
         }),

@@ -109,6 +109,7 @@ export function registrationDetail(
 <dt>Email</dt><dd>${r.email}</dd>
 <dt>Phone</dt><dd>${r.phone ?? '—'}</dd>
 <dt>Ticket</dt><dd>${r.ticketType}${r.subEventId !== null ? ` · ${trackLabel(e, Number(r.subEventId))}` : ''}</dd>
+${r.seats.length > 0 ? html`<dt>${r.seats.length > 1 ? 'Seats' : 'Seat'}</dt><dd>${r.seats.map((s) => (s.section ? `${s.section} · ${s.label}` : s.label)).join('; ')}</dd>` : ''}
 <dt>People</dt><dd>${r.quantity}</dd>
 <dt>Amount</dt><dd>${r.amount === 0 ? 'Free' : rupees(r.amount)}${r.promoCode ? ` (code ${r.promoCode})` : ''}</dd>
 ${r.refunded > 0 ? html`<dt>Refunded</dt><dd>${rupees(r.refunded)}</dd>` : ''}
