@@ -76,7 +76,7 @@ export async function seatStatusLetters(deps: SeatHoldsDeps, p: KeyPrincipal, ev
     sold: 0,
     blocked: plan.blockedCount,
   };
-  for (const row of await repo.takenSeats(deps.db, event.id, now)) {
+  for (const row of await repo.takenSeatStatuses(deps.db, event.id, now)) {
     const i = plan.indexOf.get(row.seat_id);
     // A seat the plan blocks stays blocked; a row of a seat the plan no longer has is no seat.
     if (i === undefined || letters[i] === LETTER.blocked) continue;

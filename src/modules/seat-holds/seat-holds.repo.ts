@@ -90,15 +90,19 @@ export async function takenSeats(db: Db, eventId: string, now: Date): Promise<Ev
 
 /** The ids of the event's seats not available at `now` (as `takenSeats`, ids only). */
 export async function takenSeatIds(db: Db, eventId: string, now: Date): Promise<string[]> {
-  const rows = await db
+  return (await takenSeatStatuses(db, eventId, now)).map((r) => r.seat_id);
+}
+
+/** The event's seats not available at `now` and their status (as `takenSeats`, those two columns only). */
+export async function takenSeatStatuses(db: Db, eventId: string, now: Date) {
+  return db
     .selectFrom('event_seats')
-    .select('seat_id')
+    .select(['seat_id', 'status'])
     .where('event_id', '=', eventId)
     .where((eb) =>
       eb.or([eb('status', '!=', 'held'), eb('registration_id', 'is not', null), eb('held_until', '>', now)]),
     )
     .execute();
-  return rows.map((r) => r.seat_id);
 }
 
 /** Lets go of a hold no booking has taken yet; answers how many seats it freed. */
