@@ -254,4 +254,50 @@ describe('booking a seated event', () => {
     assert.ok(cells.includes('seats'), header);
     assert.match(row!, /Stalls · Row B, seat 5; Stalls · Row B, seat 6/);
   });
+
+  it('a freed seat goes to the waitlist of its category, whose offer names it and books a seat of it', async () => {
+    const event = await seatedEvent(0, {
+      title: 'Waitlisted hall',
+      waitlist: { enabled: true, offerMinutes: 30 },
+    });
+    const gold = ['Stalls-A-1', 'Stalls-A-2', 'Stalls-A-3', 'Stalls-A-4', 'Stalls-A-5', 'Stalls-A-6'];
+    const ids: string[] = [];
+    for (const seat of gold) {
+      const r = await book(event.id, { holdToken: await hold(event.id, { seats: [seat] }) });
+      assert.equal(r.status, 201, r.text);
+      ids.push(r.body.registrationId);
+    }
+    const email = uniqueEmail('wait');
+    const joined = await api('POST', `/api/v1/events/${event.id}/waitlist`, {
+      name: 'Waiting Wen',
+      email,
+      ticketType: 'Gold',
+    });
+    assert.equal(joined.status, 201, joined.text);
+    const cancel = await api('POST', `/api/v1/events/${event.id}/registrations/${ids[2]}/cancel`, {});
+    assert.equal(cancel.status, 200, cancel.text);
+    type Mail = { to: string[]; text: string; subject: string };
+    let offer: Mail | undefined;
+    await drainJobs(server, async () => {
+      const mails = (await api('GET', '/api/v1/sandbox/emails?limit=1000')).body.data as Mail[];
+      offer = mails.find((m) => m.to.some((t) => t.includes(email)) && /held for you/.test(m.subject));
+      return offer !== undefined;
+    });
+    assert.match(offer!.text, /A seat at Waitlisted hall \(Gold\) has come free/, 'the offer names the category');
+    const token = /[?&]offer=([A-Za-z0-9_.-]+)/.exec(offer!.text)![1]!;
+    const seat = await hold(event.id, { category: 'Gold', quantity: 1 });
+    const booked = await api('POST', `/api/v1/events/${event.id}/register`, {
+      name: 'Waiting Wen',
+      email,
+      waitlistOffer: token,
+      holdToken: seat,
+    });
+    assert.equal(booked.status, 201, booked.text);
+    const reg = await registration(event.id, booked.body.registrationId);
+    assert.deepEqual(
+      reg.seats.map((s: { id: string }) => s.id),
+      ['Stalls-A-3'],
+      'the seat the cancellation freed',
+    );
+  });
 });
