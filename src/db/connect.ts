@@ -129,6 +129,11 @@ function createPool(
   pool.on('error', () => {});
   pool.on('remove', (client) => backends.delete((client as unknown as { processID: number }).processID));
   pool.on('connect', (client) => {
+    // A checked-out client's error (the server restarted or failed over, its backend was
+    // terminated, the network cut it) fails the statement under way, which answers 503; without
+    // a listener of its own it would also be thrown from the socket and end the process. The
+    // pool drops the client when it is released.
+    client.on('error', () => {});
     prepareStatements(client);
     backends.add((client as unknown as { processID: number }).processID);
     // Heard before the statement's answer, so before its caller goes on.

@@ -17,8 +17,38 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return constraint === undefined || (err as PgError).constraint === constraint;
 }
 
-/** Maps lock and statement timeouts, deadlocks and serialisation failures to 409; unstorable characters to 400. */
+/** Node's codes of a connection refused, reset or cut. */
+const LOST_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/**
+ * Whether the connection to the database was lost under the statement: the server restarted or
+ * failed over, the backend was terminated, or the network cut it. The statement's transaction
+ * did not commit (a lost COMMIT is the one case in doubt; the paths that move money claim first,
+ * so a retry finds the claim).
+ */
+export function isConnectionLost(err: unknown): boolean {
+  const code = pgCode(err);
+  if (code !== undefined)
+    return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (typeof e?.code === 'string' && LOST_SOCKET.has(e.code)) return true;
+  return (
+    typeof e?.message === 'string' &&
+    /^(Connection terminated|Client has encountered a connection error|Connection terminated unexpectedly)/.test(
+      e.message,
+    )
+  );
+}
+
+/** Maps lock and statement timeouts, deadlocks and serialisation failures to 409; unstorable characters to 400; a lost connection to 503. */
 export function mapPgError(err: unknown): AppError | undefined {
+  if (isConnectionLost(err))
+    return appError(
+      'database_unavailable',
+      'the connection to the database was lost under this request; retry shortly (with the same Idempotency-Key, a retry cannot do it twice)',
+      {},
+      { 'Retry-After': '2' },
+    );
   switch (pgCode(err)) {
     case '55P03': // lock_not_available (lock_timeout)
     case '40P01': // deadlock_detected
