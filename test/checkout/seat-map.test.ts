@@ -1,7 +1,8 @@
-// The hosted page's seat map over HTTP (docs/decisions/23-reserved-seating.md): the page's own seat
-// calls answer with the page's access (a test event's checkout key, a published live event with
-// none), a hold that replaces the buyer's earlier one is all or none, and the page books with the
-// hold's token.
+// The hosted page's seat map over HTTP (docs/decisions/23-reserved-seating.md): a seated event's page
+// draws its plan (a circle per seat in plan order, the categories' prices, the seats' statuses),
+// the page's own seat calls answer with the page's access (a test event's checkout key, a
+// published live event with none), a hold that replaces the buyer's earlier one is all or none,
+// the page books with the hold's token, and a 50,000-seat map stays within its size bound.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createEventData, keyApi, type Api } from '../helpers/factories.js';
@@ -29,6 +30,19 @@ const grid = {
     },
   ],
 };
+
+/** The seats of the page's map as the markup gives them: row, classes and the attributes of each circle. */
+function mapSeats(html: string): { row: string; cls: string; circle: string }[] {
+  const svg = /<svg id="seat-map"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
+  const out: { row: string; cls: string; circle: string }[] = [];
+  for (const g of svg.matchAll(/<g class="[^"]*" data-s="[^"]*" data-r="([^"]+)"[^>]*>([\s\S]*?)<\/g>/g))
+    for (const c of g[2]!.matchAll(/<circle [^>]*\/>/g))
+      out.push({ row: g[1]!, cls: /class="([^"]*)"/.exec(c[0])?.[1] ?? '', circle: c[0] });
+  return out;
+}
+
+const config = (html: string) =>
+  JSON.parse(/<script type="application\/json" id="svc-config">(.*?)<\/script>/s.exec(html)![1]!);
 
 describe('the hosted seat map over HTTP', { timeout: 300_000 }, () => {
   let server: TestServer;
@@ -63,6 +77,11 @@ describe('the hosted seat map over HTTP', { timeout: 300_000 }, () => {
       ],
       ...fields,
     });
+  const page = async (slug: string, key = pk) => {
+    const r = await call(server.url, 'GET', `/e/${slug}?key=${key}`);
+    assert.equal(r.status, 200, r.text);
+    return r.text;
+  };
   const statuses = async (slug: string, key = pk) => {
     const r = await call(server.url, 'GET', `/e/${slug}/seats/statuses?key=${key}`);
     assert.equal(r.status, 200, r.text);
@@ -72,6 +91,89 @@ describe('the hosted seat map over HTTP', { timeout: 300_000 }, () => {
     call(server.url, 'POST', `/e/${slug}/seats/hold`, { body: { key: pk, ...body }, headers });
   const release = (slug: string, token: string) =>
     call(server.url, 'DELETE', `/e/${slug}/seats/hold/${token}?key=${pk}`);
+
+  it('draws a seated event’s plan: a circle per seat in plan order, prices by category, statuses as marks', async () => {
+    const event = await seatedEvent();
+    const taken = await api('POST', `/api/v1/events/${event.id}/seats/hold`, { seats: ['Stalls-B-2'] });
+    assert.equal(taken.status, 201, taken.text);
+    const html = await page(event.slug);
+    const seats = mapSeats(html);
+    assert.equal(seats.length, 12, 'one element per seat');
+    assert.deepEqual(
+      seats.map((s) => s.row),
+      [...'AAAAAA', ...'BBBBBB'],
+      'in plan order, grouped by row',
+    );
+    assert.match(seats[0]!.cls, /\bw\b/, 'A1 is accessible');
+    assert.match(seats[7]!.cls, /\bh\b/, 'B2 is held');
+    assert.equal(seats.filter((s) => /\b[hsb]\b/.test(s.cls)).length, 1, 'the others are available');
+    assert.match(seats[3]!.circle, /cx="4"/, 'seat 4 stands past the aisle, a seat’s width further on');
+    assert.match(html, /<span class="legend-name">Gold<\/span> <span class="legend-price">₹1,500<\/span>/);
+    assert.match(html, /<span class="legend-name">Silver<\/span> <span class="legend-price">₹800<\/span>/);
+    assert.match(html, /id="register-form" novalidate data-seated/);
+    assert.match(html, /<button type="submit" id="submit">Choose your seats<\/button>/);
+    const c = config(html).seatMap;
+    assert.deepEqual(
+      c.categories.map((k: { name: string; price: string; paise: number }) => [k.name, k.price, k.paise]),
+      [
+        ['Gold', '₹1,500', 150000],
+        ['Silver', '₹800', 80000],
+      ],
+    );
+    assert.equal(c.maxSeats, 1, 'no teams: one seat per booking');
+    assert.equal(
+      (await statuses(event.slug)).length,
+      12,
+      'the letters follow the same plan order the map is drawn in',
+    );
+    const team = await seatedEvent({ maxTeamSize: 4 });
+    assert.equal(config(await page(team.slug)).seatMap.maxSeats, 4, 'a team: one seat per person');
+    const plain = await createEventData(api, { title: 'Open talk' });
+    assert.doesNotMatch(await page(plain.slug), /seat-map/);
+  });
+
+  it('names seats the plan named otherwise, and numbers a row numbered from the right', async () => {
+    const plan = await api('POST', '/api/v1/seating-plans', {
+      name: 'Imported',
+      layout: {
+        seats: [
+          {
+            section: 'Box',
+            row: 'K',
+            number: 3,
+            x: 0,
+            y: 0,
+            category: 'Gold',
+            id: 'box-k3',
+            label: 'Box K3',
+          },
+          { section: 'Box', row: 'K', number: 2, x: 1, y: 0.25, category: 'Gold' },
+          { section: 'Box', row: 'K', number: 1, x: 2, y: 0, category: 'Gold', blocked: true },
+        ],
+      },
+    });
+    assert.equal(plan.status, 201, plan.text);
+    const event = await createEventData(api, {
+      seatingPlanId: plan.body.data.id,
+      specialPrices: [{ name: 'Gold', price: 0 }],
+    });
+    const html = await page(event.slug);
+    assert.match(
+      html,
+      /<g class="k0" data-s="Box" data-r="K" data-n="3" data-d="-1" transform="translate\(0 0\)">/,
+    );
+    const seats = mapSeats(html);
+    assert.match(seats[0]!.circle, /data-id="box-k3" data-l="Box K3"/);
+    assert.doesNotMatch(
+      seats[1]!.circle,
+      /data-(n|id|l)=/,
+      'seat 2 follows seat 3; its id and label are the usual',
+    );
+    assert.match(seats[1]!.circle, /cy=".25"/);
+    assert.match(seats[2]!.cls, /\bb\b/, 'blocked');
+    assert.match(html, /Not for sale/, 'the legend names blocked seats when there are some');
+    assert.match(html, /<span class="legend-price">Free<\/span>/);
+  });
 
   it('the page’s seat calls: statuses, hold, a replacing hold that is all or none, best available, let go', async () => {
     const event = await seatedEvent();
@@ -227,6 +329,8 @@ describe('the hosted seat map over HTTP', { timeout: 300_000 }, () => {
       },
       { publish: true },
     );
+    const html = (await call(server.url, 'GET', `/e/${event.slug}`)).text;
+    assert.equal(mapSeats(html).length, 12);
     const read = await call(server.url, 'GET', `/e/${event.slug}/seats/statuses`);
     assert.equal(read.status, 200, read.text);
     const held = await call(server.url, 'POST', `/e/${event.slug}/seats/hold`, {
@@ -242,6 +346,58 @@ describe('the hosted seat map over HTTP', { timeout: 300_000 }, () => {
       list.body.data[0].seats.map((s: { id: string }) => s.id),
       held.body.seats.map((s: { id: string }) => s.id),
     );
+  });
+
+  it('a 50,000-seat map stays small: markup of at most 28 bytes a seat (36 in curved rows), sent gzipped at under 1 byte a seat', async () => {
+    for (const curve of [0, 4]) {
+      const plan = await api('POST', '/api/v1/seating-plans', {
+        name: `Stadium ${curve}`,
+        grid: {
+          sections: [
+            {
+              name: 'Stand',
+              rows: 200,
+              seatsPerRow: 250,
+              category: ['Gold', 'Silver', 'Bronze'],
+              aisleAfter: [50, 100, 150, 200],
+              curve,
+            },
+          ],
+        },
+      });
+      assert.equal(plan.status, 201, plan.text);
+      const event = await createEventData(api, {
+        seatingPlanId: plan.body.data.id,
+        specialPrices: [
+          { name: 'Gold', price: 2500 },
+          { name: 'Silver', price: 1500 },
+          { name: 'Bronze', price: 500 },
+        ],
+      });
+      const r = await call(server.url, 'GET', `/e/${event.slug}?key=${pk}`, {
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(mapSeats(r.text).length, 50_000);
+      const markup = Buffer.byteLength(r.text);
+      assert.ok(markup <= 50_000 * (curve === 0 ? 28 : 36), `${markup} bytes of markup, curve ${curve}`);
+      assert.equal(r.headers.get('content-encoding'), 'gzip');
+      const sent = Number(r.headers.get('content-length'));
+      assert.ok(sent > 0 && sent <= 50_000, `${sent} bytes sent, curve ${curve}`);
+      const plain = await call(server.url, 'GET', `/e/${event.slug}?key=${pk}`, {
+        headers: { 'accept-encoding': 'identity' },
+      });
+      assert.equal(
+        plain.headers.get('content-encoding'),
+        null,
+        'a browser that takes no gzip gets the markup',
+      );
+      assert.equal(Buffer.byteLength(plain.text), markup);
+    }
+    const small = await call(server.url, 'GET', `/e/${(await seatedEvent()).slug}?key=${pk}`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    assert.equal(small.headers.get('content-encoding'), null, 'a small page goes as it is');
   });
 });
 
