@@ -44,6 +44,10 @@
     function hasSessions() {
       return form.querySelector('input[name="subEventId"]') !== null;
     }
+    /** A seated event before seats are held: the seat map ticks the seats' category as the tier. */
+    function seatsDue() {
+      return form.hasAttribute('data-seated') && !checked('ticketType');
+    }
     function quantity() {
       var list = document.getElementById('team-list');
       return 1 + (list ? list.querySelectorAll('.member').length : 0);
@@ -63,6 +67,7 @@
 
     /** What is chosen, as the quote call and the register call name it; null while a session is due. */
     function choice() {
+      if (seatsDue()) return null;
       var session = checked('subEventId');
       if (hasSessions() && !session) return null;
       var tier = checked('ticketType');
@@ -130,7 +135,7 @@
         setRow('price', '—');
         setRow('discount', null);
         setRow('total', '—');
-        return setLabel(S.chooseSession);
+        return setLabel(seatsDue() ? S.chooseSeats : S.chooseSession);
       }
       var price =
         promoCode() !== '' && quoted.key === keyOf(c) && quoted.value ? quoted.value : localPrice(c);
@@ -199,6 +204,10 @@
         say('');
         refresh();
         return Promise.resolve(true);
+      }
+      if (choice() === null && seatsDue()) {
+        say(S.seatNeedChoice);
+        return Promise.resolve(false);
       }
       if (choice() === null) {
         var session = document.getElementById('session');
@@ -280,6 +289,7 @@
         ticketType: 'tier',
         subEventId: 'session',
         teamMembers: 'team',
+        holdToken: 'seat-map',
       };
       if (own(direct, field)) return document.getElementById(direct[field]);
       var m = /^teamMembers\[(\d+)\]\.(name|email)$/.exec(field);

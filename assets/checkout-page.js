@@ -136,51 +136,102 @@
       labels[1].setAttribute('for', 'member-email-' + n);
       inputs[0].id = 'member-name-' + n;
       inputs[1].id = 'member-email-' + n;
-      rows[i].querySelector('button').textContent = S.removeMember.replace('{n}', n);
+      var removeButton = rows[i].querySelector('button');
+      if (removeButton) removeButton.textContent = S.removeMember.replace('{n}', n);
     }
-    addMember.hidden = rows.length >= Number(team.getAttribute('data-max'));
+    if (addMember) addMember.hidden = rows.length >= Number(team.getAttribute('data-max'));
     F.refresh();
     F.requote();
   }
-  if (team) {
-    addMember.addEventListener('click', function () {
-      var row = el('div', { class: 'member' });
-      var nameField = el('div', { class: 'field' });
-      nameField.appendChild(el('label'));
-      nameField.appendChild(
-        el('input', {
-          type: 'text',
-          required: '',
-          maxlength: '200',
-          autocomplete: 'off',
-          'data-member': 'name',
-        }),
-      );
-      var emailField = el('div', { class: 'field' });
-      emailField.appendChild(el('label'));
-      emailField.appendChild(
-        el('input', {
-          type: 'email',
-          required: '',
-          maxlength: '254',
-          autocomplete: 'off',
-          'data-member': 'email',
-        }),
-      );
+  /** A team member's row; on a seated page it comes and goes with the seats, so it has no Remove of its own. */
+  function memberRow(removable) {
+    var row = el('div', { class: 'member' });
+    var nameField = el('div', { class: 'field' });
+    nameField.appendChild(el('label'));
+    nameField.appendChild(
+      el('input', {
+        type: 'text',
+        required: '',
+        maxlength: '200',
+        autocomplete: 'off',
+        'data-member': 'name',
+      }),
+    );
+    var emailField = el('div', { class: 'field' });
+    emailField.appendChild(el('label'));
+    emailField.appendChild(
+      el('input', {
+        type: 'email',
+        required: '',
+        maxlength: '254',
+        autocomplete: 'off',
+        'data-member': 'email',
+      }),
+    );
+    row.appendChild(nameField);
+    row.appendChild(emailField);
+    if (removable) {
       var remove = el('button', { type: 'button', class: 'secondary' });
       remove.addEventListener('click', function () {
         row.parentNode.removeChild(row);
         renumber();
         addMember.focus();
       });
-      row.appendChild(nameField);
-      row.appendChild(emailField);
       row.appendChild(remove);
-      teamList.appendChild(row);
+    }
+    teamList.appendChild(row);
+    return row;
+  }
+  /** A seated team event: one team member for each seat after the buyer's (the last ones go first). */
+  function teamOf(n) {
+    if (!team) return;
+    var rows = teamList.querySelectorAll('.member');
+    for (var k = rows.length; k < n; k++) memberRow(false);
+    for (var j = rows.length - 1; j >= n; j--) teamList.removeChild(rows[j]);
+    team.hidden = n === 0;
+    renumber();
+  }
+  if (team && addMember) {
+    addMember.addEventListener('click', function () {
+      var row = memberRow(true);
       renumber();
       row.querySelector('input').focus();
     });
   }
+
+  // ------------------------------------------------------------ the seat map
+  // A seated event's seats (checkout-seats.js): the tier is the seats' category, the team one
+  // person for each seat after the buyer's, and the booking carries the hold's token.
+  function chooseTier(name) {
+    var radios = form.querySelectorAll('input[name="ticketType"]');
+    var changed = false;
+    for (var i = 0; i < radios.length; i++) {
+      var on = radios[i].value === name;
+      if (radios[i].checked !== on) {
+        radios[i].checked = on;
+        changed = true;
+      }
+    }
+    if (changed) form.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+  var query = function () {
+    return new URLSearchParams(access({})).toString();
+  };
+  var seatMap = cfg.seatMap
+    ? window.SvcSeats(cfg, {
+        hold: function (body) {
+          return call('POST', slugPath + '/seats/hold', access(body));
+        },
+        release: function (token) {
+          return call('DELETE', slugPath + '/seats/hold/' + encodeURIComponent(token) + '?' + query());
+        },
+        statuses: function () {
+          return call('GET', slugPath + '/seats/statuses?' + query());
+        },
+        tier: chooseTier,
+        team: teamOf,
+      })
+    : null;
 
   // ------------------------------------------------------------ the booking
   // `ticket`: the buyer's own ticket token from the register answer (never sent to the host page).
@@ -230,6 +281,7 @@
       }
     }
     if (any) body.customFields = answers;
+    if (seatMap) body.holdToken = seatMap.token();
     if (teamList) {
       var members = [];
       var rows = teamList.querySelectorAll('.member');
@@ -544,6 +596,7 @@
     e.preventDefault();
     formError.hidden = true;
     if (!F.validate()) return;
+    if (seatMap && !seatMap.check()) return;
     // A promo code typed but not applied: apply it first and say what it did, so the buyer
     // sees the new total before paying (the next press pays it).
     if (!F.current()) {
@@ -562,9 +615,15 @@
     void call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/register', body).then(function (r) {
       busy(false);
       if (!r.ok) {
+        if (seatMap && r.body && r.body.code === 'seat_hold_lapsed') {
+          // The seats went while the form was filled in: they are dropped, to be chosen again.
+          seatMap.lapsed();
+          return showFormError(S.seatHoldLapsed);
+        }
         if (r.body && F.showServerError(r.body)) return;
         return showFormError((r.body && r.body.error) || S.networkError);
       }
+      if (seatMap) seatMap.booked();
       booking.ticket = r.body.ticket || null;
       if (r.body.status === 'payment_required') {
         booking.order = r.body;

@@ -216,6 +216,12 @@ export function operations(client: Client<paths>) {
     getHostedPageStyle: (...init: Init<paths['/embed/page.css'], 'get'>) => client.GET('/embed/page.css', ...(init as [MaybeOptionalInit<paths['/embed/page.css'], 'get'>])),
     /** The hosted checkout page of an event (`GET /e/{slug}`) */
     openHostedPage: (...init: Init<paths['/e/{slug}'], 'get'>) => client.GET('/e/{slug}', ...(init as [MaybeOptionalInit<paths['/e/{slug}'], 'get'>])),
+    /** The hosted page’s seat map: every seat’s status as one letter (`GET /e/{slug}/seats/statuses`) */
+    hostedSeatStatuses: (...init: Init<paths['/e/{slug}/seats/statuses'], 'get'>) => client.GET('/e/{slug}/seats/statuses', ...(init as [MaybeOptionalInit<paths['/e/{slug}/seats/statuses'], 'get'>])),
+    /** Hold seats from the hosted page’s seat map (`POST /e/{slug}/seats/hold`) */
+    hostedHoldSeats: (...init: Init<paths['/e/{slug}/seats/hold'], 'post'>) => client.POST('/e/{slug}/seats/hold', ...(init as [MaybeOptionalInit<paths['/e/{slug}/seats/hold'], 'post'>])),
+    /** Let go of the seats held from the hosted page (`DELETE /e/{slug}/seats/hold/{holdToken}`) */
+    hostedReleaseSeats: (...init: Init<paths['/e/{slug}/seats/hold/{holdToken}'], 'delete'>) => client.DELETE('/e/{slug}/seats/hold/{holdToken}', ...(init as [MaybeOptionalInit<paths['/e/{slug}/seats/hold/{holdToken}'], 'delete'>])),
     /** Register from the hosted page (`POST /e/{slug}/register`) */
     hostedRegister: (...init: Init<paths['/e/{slug}/register'], 'post'>) => client.POST('/e/{slug}/register', ...(init as [MaybeOptionalInit<paths['/e/{slug}/register'], 'post'>])),
     /** Confirm a paid booking with the gateway checkout’s handler fields (`POST /e/{slug}/payment`) */

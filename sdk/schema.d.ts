@@ -1991,6 +1991,8 @@ export type paths = {
          * The hosted checkout page of an event
          * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code with an Apply button that says what the code did (a code typed but not applied is applied, and said, on the first press of the button, which then waits for the next). When the event has sessions (tracks) none is chosen for the buyer; each session shows its own time, the whole event is a choice only where the event’s `wholeEventOption` is on, and each ticket type shows its price in the chosen session (before a choice, the range over the sessions on sale). An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). A members-only tier, once chosen, shows “Email me a code” (`POST /e/{slug}/member-code`), the code’s field (`POST /e/{slug}/member-code/verify`, whose proof the booking carries as `memberProof`), “I have my membership id instead”, and “Not a member? Join: <plan>” linking each plan page of the account (`/m/{slug}` with `from` this event). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — the header then names the booked session and its time; what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
          *
+         *     An event with a seating plan shows its seat map above the form: the plan drawn as an inline SVG (a seat per circle at its place, coloured by category, taken seats small and grey, seats not for sale hollow, accessible seats ringed, the stage as a bar) with a legend of the categories and their prices. The page script makes the map one tab stop, a listbox of seats: the arrow keys move (left and right in a row, up and down to the nearest seat of the next row), Enter or Space chooses, and each seat is named like “Row C, seat 12, Gold, ₹1,500, available”; it zooms with its buttons (and + and −) and pans by dragging. Chosen seats are held at once through `POST /e/{slug}/seats/hold`, each change replacing the hold, and listed with a Remove button each and the hold’s countdown (“Seats held for 9:42”; at 0 they are dropped and the buyer told); “Best available” holds the best seats of a category in their place. One seat per person, of one category: a team event asks for a team member per seat after the buyer’s, up to its `maxTeamSize`. The statuses refresh every 5 seconds (`GET /e/{slug}/seats/statuses`); the booking carries the hold’s token, and a hold found lapsed drops the seats for the buyer to choose again. A page of 64 KB or more (a map of thousands of seats) is sent gzipped to a browser that takes it.
+         *
          *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
          *     Sold out with a waitlist: a form that joins it (`POST /e/{slug}/waitlist`). Opened with `offer` (a waitlist offer’s link): the form books the one seat the offer holds, sold out or not; a lapsed or used offer answers 409 `offer_not_valid` as a page.
@@ -2191,7 +2193,7 @@ export type paths = {
          *
          *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          *
-         *     Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid memberProof — the page asks for a mailed code — or membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.
+         *     Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`, `holdToken`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`, `seat_hold_required`, `seat_hold_mismatch`), 403 `membership_required` (a members-only tier without a valid memberProof — the page asks for a mailed code — or membershipId), 409 `sold_out` / `seat_hold_lapsed` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.
          */
         post: operations["hostedRegister"];
         delete?: never;
@@ -2218,6 +2220,80 @@ export type paths = {
          *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          */
         post: operations["hostedSandboxCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/{slug}/seats/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold seats from the hosted page’s seat map
+         * @description The seat map’s own call, with the rules of `POST /api/v1/events/{id}/seats/hold`: `seats` (the ids chosen on the map) or `category` and `quantity` (best available: side by side in one row, nearest the stage; accessible seats only with `accessible: true`). At most 50 seats, all held or none, for `SEAT_HOLD_MINUTES` (test mode on the sandbox clock). As the buyer’s choice changes the page sends the whole new choice with `replaces`, the token it holds: the old hold is let go in the same transaction, so a seat the buyer keeps is never free for anyone else in between, and a refused change leaves the old seats held. Best available counts the replaced seats as free.
+         *
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         *
+         *     Refusals: 409 `seats_unavailable` (a seat was taken meanwhile, is not for sale, or no group of that size sits together), 409 `event_not_seated` (no seating plan), 400 for a seat or category not in the plan, 429 `too_many_holds` when the client address would hold more than `HELD_SEATS_PER_ADDRESS` seats of the event at once (the seats of the hold it replaces do not count).
+         */
+        post: operations["hostedHoldSeats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/{slug}/seats/hold/{holdToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Let go of the seats held from the hosted page
+         * @description The seat map’s own call when the buyer removes every chosen seat, or when the page’s countdown of the hold ends: the seats are available again at once. 404 when there is no such hold (it lapsed and another buyer took a seat, it was let go, or a booking has its seats).
+         *
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         */
+        delete: operations["hostedReleaseSeats"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/{slug}/seats/statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hosted page’s seat map: every seat’s status as one letter
+         * @description What the seat map on `/e/{slug}` asks every few seconds while the buyer chooses, as `GET /api/v1/events/{id}/seats/statuses` answers it: one letter per seat in plan order (`a` available, `h` held, `s` sold, `b` blocked), so 50,000 seats read some 50 KB. The buyer’s own held seats read `h` like anyone’s: the page knows which are its own. `planUpdatedAt` names the version of the plan the letters follow; a map drawn from another version asks the buyer to reload the page. Never who holds a seat. 409 `event_not_seated` for an event without a seating plan.
+         *
+         *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *
+         *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
+         */
+        get: operations["hostedSeatStatuses"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -22726,6 +22802,8 @@ export interface operations {
                         [key: string]: string | number | boolean | null;
                     };
                     email: string;
+                    /** @description A seated event: the token of the seats held from the page’s seat map (`POST /e/{slug}/seats/hold`), one seat per person (the buyer and each team member), all of one category, which is the tier. Required for a seated event (400 `seat_hold_required`); 409 `seat_hold_lapsed` when the hold lapsed, was let go or was booked already; 400 `seat_hold_mismatch` when the seats and the people differ in number. */
+                    holdToken?: string;
                     /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
                     key?: string;
                     /** @description A members-only tier: the `proof` of `POST /e/{slug}/member-code/verify` for this email, in place of membershipId (403 `membership_required` once lapsed, for another email, or when the membership is no longer in good standing). */
@@ -23059,6 +23137,483 @@ export interface operations {
             };
             /** @description Content-Type is not application/json. */
             415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hostedHoldSeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
+                    key?: string;
+                    /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
+                    offer?: string;
+                    /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
+                    origin?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
+                    /** @description The hold token of the buyer’s current seats: they are let go in the same step, and only if every seat asked for is held; a refusal leaves them held. A token that lapsed or names nothing is ignored. */
+                    replaces?: string;
+                    seats: string[];
+                } | {
+                    accessible?: boolean;
+                    category: string;
+                    /** @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`). */
+                    key?: string;
+                    /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
+                    offer?: string;
+                    /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
+                    origin?: string;
+                    /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                    preview?: string;
+                    quantity: number;
+                    /** @description The hold token of the buyer’s current seats: they are let go in the same step, and only if every seat asked for is held; a refusal leaves them held. A token that lapsed or names nothing is ignored. */
+                    replaces?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The seats, held. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "holdToken": "hold_Vq3Kx8Zt1Lm7Rb4Nw2Yc9Hd6Pf5Js0G",
+                     *       "seats": [
+                     *         {
+                     *           "id": "Stalls-A-5",
+                     *           "section": "Stalls",
+                     *           "row": "A",
+                     *           "number": 5,
+                     *           "label": "Row A, seat 5",
+                     *           "category": "Gold"
+                     *         },
+                     *         {
+                     *           "id": "Stalls-A-6",
+                     *           "section": "Stalls",
+                     *           "row": "A",
+                     *           "number": 6,
+                     *           "label": "Row A, seat 6",
+                     *           "category": "Gold"
+                     *         }
+                     *       ],
+                     *       "expiresAt": "2026-11-25T08:01:24.908Z",
+                     *       "expiresInSeconds": 600
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description When the hold lapses by itself.
+                         */
+                        expiresAt: string;
+                        /** @description How long the hold lasts from now: the page counts down from it on the buyer’s own clock. */
+                        expiresInSeconds: number;
+                        /** @description Book the seats with it (`holdToken` of `POST /e/{slug}/register`). */
+                        holdToken: string;
+                        seats: {
+                            /** @description The seat’s category: it is sold as the tier of that name. */
+                            category: string;
+                            /** @description The seat’s id in the plan: what `seats` names. */
+                            id: string;
+                            /** @description What a person reads, e.g. "Row C, seat 12". */
+                            label: string;
+                            number: number;
+                            row: string;
+                            section: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hostedReleaseSeats: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).
+                 * @example pk_test_TYooMQauvdEDq54NiTphI7jx
+                 */
+                key?: string;
+                /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
+                offer?: string;
+                /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
+                origin?: string;
+                /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                preview?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The token the hold answered.
+                 * @example hold_Vq3Kx8Zt1Lm7Rb4Nw2Yc9Hd6Pf5Js0G
+                 */
+                holdToken: string;
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seats, let go. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "released": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        released: true;
+                    };
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hostedSeatStatuses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Test events only: a `pk_test_` checkout key of the event’s account (the widget’s `data-svc-key`).
+                 * @example pk_test_TYooMQauvdEDq54NiTphI7jx
+                 */
+                key?: string;
+                /** @description A waitlist offer’s token (the offer mail’s link): the page books the one seat it holds, sold out or not; it also opens a test event’s page without `key`. */
+                offer?: string;
+                /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
+                origin?: string;
+                /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
+                preview?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seats’ statuses. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "planId": "seatplan_Hq7Lm2Xv9Kt4Zb1R",
+                     *       "planUpdatedAt": "2026-11-25T07:51:24.908Z",
+                     *       "counts": {
+                     *         "available": 4,
+                     *         "held": 2,
+                     *         "sold": 0,
+                     *         "blocked": 0
+                     *       },
+                     *       "statuses": "aahhaa"
+                     *     }
+                     */
+                    "application/json": {
+                        counts: {
+                            available: number;
+                            blocked: number;
+                            held: number;
+                            sold: number;
+                        };
+                        planId: string;
+                        /** Format: date-time */
+                        planUpdatedAt: string;
+                        statuses: string;
+                    };
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -154,6 +154,12 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   };
   let seated: Promise<string> | undefined;
   const seatedEvent = () => (seated ??= newSeatedEvent());
+  /** A seated event of its own for the hosted page's seat calls (their examples hold seats the API's hold too). */
+  let seatedPage: Promise<string> | undefined;
+  const seatedPageSlug = () =>
+    (seatedPage ??= newSeatedEvent().then(
+      async (id) => (await api('GET', `/api/v1/events/${id}`)).data.slug,
+    ));
   /** Mail bodies the service wrote to DATA_DIR/mail, after running the queued jobs. */
   const mailText = async (to: string, pattern: RegExp): Promise<string> => {
     const find = () => {
@@ -506,6 +512,12 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     getHostedPageScript: {},
     getHostedPageStyle: {},
     openHostedPage: {},
+    hostedSeatStatuses: { prepare: async () => ({ ids: { slug: await seatedPageSlug() } }) },
+    hostedHoldSeats: {
+      prepare: async () => ({ ids: { slug: await seatedPageSlug() } }),
+      read: (b) => void set('holdToken', b.holdToken),
+    },
+    hostedReleaseSeats: { prepare: async () => ({ ids: { slug: await seatedPageSlug() } }) },
     hostedQuote: {},
     hostedRegister: {
       read: (b) => {

@@ -283,7 +283,11 @@ describe('booking a seated event', () => {
       offer = mails.find((m) => m.to.some((t) => t.includes(email)) && /held for you/.test(m.subject));
       return offer !== undefined;
     });
-    assert.match(offer!.text, /A seat at Waitlisted hall \(Gold\) has come free/, 'the offer names the category');
+    assert.match(
+      offer!.text,
+      /A seat at Waitlisted hall \(Gold\) has come free/,
+      'the offer names the category',
+    );
     const token = /[?&]offer=([A-Za-z0-9_.-]+)/.exec(offer!.text)![1]!;
     const seat = await hold(event.id, { category: 'Gold', quantity: 1 });
     const booked = await api('POST', `/api/v1/events/${event.id}/register`, {

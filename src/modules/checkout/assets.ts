@@ -16,7 +16,7 @@ export interface Asset {
   type: string;
 }
 
-/** One file, or several served as one (in this order: the hosted page's script is three). */
+/** One file, or several served as one (in this order: the hosted page's script is four). */
 function loadAsset(names: string | readonly string[], type: string): Asset {
   const body = (typeof names === 'string' ? [names] : names)
     .map((name) => readFileSync(fileURLToPath(new URL(name, ASSET_DIR)), 'utf8'))
@@ -35,9 +35,9 @@ export const pageStyleUrl = (pageCss: Asset): string => `/embed/page.css?v=${pag
 
 export function loadCheckoutAssets() {
   const embedJs = loadAsset('embed.js', 'text/javascript; charset=utf-8');
-  // The form (summary, errors at fields) and the confirmation's ticket first: the page's main part uses both.
+  // The form (summary, errors at fields), the confirmation's ticket and the seat map first: the page's main part uses them.
   const pageJs = loadAsset(
-    ['checkout-form.js', 'checkout-ticket.js', 'checkout-page.js'],
+    ['checkout-form.js', 'checkout-ticket.js', 'checkout-seats.js', 'checkout-page.js'],
     'text/javascript; charset=utf-8',
   );
   const pageCss = loadPageStyle();

@@ -25,12 +25,15 @@ import { hostedConfirmPayment } from './routes/hosted-confirm-payment.js';
 import { hostedGetOrder } from './routes/hosted-get-order.js';
 import { hostedGetTicket } from './routes/hosted-get-ticket.js';
 import { hostedGetTicketCalendar } from './routes/hosted-get-ticket-calendar.js';
+import { hostedHoldSeats } from './routes/hosted-hold-seats.js';
 import { hostedJoinWaitlist } from './routes/hosted-join-waitlist.js';
 import { hostedPaymentCallback } from './routes/hosted-payment-callback.js';
 import { hostedQuote } from './routes/hosted-quote.js';
 import { hostedRegister } from './routes/hosted-register.js';
+import { hostedReleaseSeats } from './routes/hosted-release-seats.js';
 import { hostedRequestMemberCode } from './routes/hosted-request-member-code.js';
 import { hostedSandboxCheckout } from './routes/hosted-sandbox-checkout.js';
+import { hostedSeatStatuses } from './routes/hosted-seat-statuses.js';
 import { hostedVerifyMemberCode } from './routes/hosted-verify-member-code.js';
 import { openHostedPage } from './routes/open-hosted-page.js';
 import { openHostedPaymentPage } from './routes/open-hosted-payment-page.js';
@@ -46,6 +49,9 @@ const assetOperations: readonly Operation<CheckoutFiles>[] = [
 /** The hosted page's operations, in this order (the OpenAPI document lists them so). */
 const pageOperations: readonly Operation<CheckoutContext>[] = [
   openHostedPage,
+  hostedSeatStatuses,
+  hostedHoldSeats,
+  hostedReleaseSeats,
   hostedRegister,
   hostedConfirmPayment,
   hostedGetOrder,

@@ -12,6 +12,16 @@ export interface Assets {
   js: string;
 }
 
+/** Rupees as the page writes them: "₹1,500", "₹1,50,000.50" (Indian grouping), "Free" for nothing. */
+export function money(s: Strings, rupees: number): string {
+  if (rupees === 0) return s.free;
+  return new Intl.NumberFormat(s.locale, {
+    style: 'currency',
+    currency: 'INR',
+    minimumFractionDigits: rupees % 1 === 0 ? 0 : 2,
+  }).format(rupees);
+}
+
 export function jsonBlock(id: string, value: unknown): string {
   const json = JSON.stringify(value)
     .replace(/</g, '\\u003c')

@@ -1,5 +1,7 @@
 // What the hosted page's routes share: the content security policies, the schema pieces
 // every page route names, and rendering HTML (pages and error pages) in the page's strings.
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { CallSource, CheckoutDeps } from './checkout.service.js';
@@ -29,6 +31,10 @@ export function pageCsp(live: boolean, frameAncestor: string | null = null): str
     `frame-ancestors ${frameAncestor ?? '*'}`,
   ].join('; ');
 }
+
+const gzipAsync = promisify(gzip);
+/** Pages this large or larger go gzipped (only a big seat map is). */
+const GZIP_FROM = 64 * 1024;
 
 export const MESSAGE_CSP =
   "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *";
@@ -140,14 +146,24 @@ export function checkoutContext(deps: CheckoutDeps, assets: Assets) {
       .send(renderMessagePage(s, assets, title, text, status, back));
   }
 
-  const html = (reply: FastifyReply, body: string, csp: string) =>
+  /**
+   * Sends a page. With the request's `Accept-Encoding`, a page of GZIP_FROM or more (a seat map of
+   * thousands of seats) goes gzipped to a browser that takes it, compressed off the event loop.
+   */
+  const html = async (reply: FastifyReply, body: string, csp: string, acceptEncoding?: string) => {
     reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', csp)
       .header('cache-control', 'no-store')
       .header('referrer-policy', 'no-referrer')
-      .header('x-content-type-options', 'nosniff')
-      .send(body);
+      .header('x-content-type-options', 'nosniff');
+    if (acceptEncoding === undefined || body.length < GZIP_FROM || !/\bgzip\b/.test(acceptEncoding))
+      return reply.send(body);
+    return reply
+      .header('content-encoding', 'gzip')
+      .header('vary', 'accept-encoding')
+      .send(await gzipAsync(body));
+  };
 
   return { deps, assets, s, htmlErrorHandler, html };
 }

@@ -6,20 +6,20 @@ import { eventSpan, formatSpan } from '../../lib/event-time.js';
 import type { Availability } from '../events/availability.js';
 import type { PriceRow, Session } from '../events/events.service.js';
 import type { pageFacts } from './checkout.service.js';
-import { jsonBlock, layout, paragraphs, RAZORPAY_CHECKOUT_JS, type Assets } from './layout.html.js';
+import { jsonBlock, layout, money, paragraphs, RAZORPAY_CHECKOUT_JS, type Assets } from './layout.html.js';
 import type { Strings } from './strings.js';
 import { memberProof } from './member-proof.html.js';
+import { MAX_SEATS_PER_HOLD } from '../seat-holds/hold-seats.service.js';
+import {
+  renderSeatMap,
+  seatCategories,
+  seatMapConfig,
+  seatTeam,
+  seatTiers,
+  type SeatMapFacts,
+} from './seat-map.html.js';
 
 type Shown = Awaited<ReturnType<typeof pageFacts>>['shown'];
-
-function money(s: Strings, rupees: number): string {
-  if (rupees === 0) return s.free;
-  return new Intl.NumberFormat(s.locale, {
-    style: 'currency',
-    currency: 'INR',
-    minimumFractionDigits: rupees % 1 === 0 ? 0 : 2,
-  }).format(rupees);
-}
 
 /** When, for people, in the event's time zone: "Sat 12 Dec 2026, 10:00 am – 5:30 pm IST". */
 export function formatWhen(startDate: string | null, endDate: string | null, timeZone: string): string {
@@ -181,7 +181,25 @@ export interface PageInput {
   joinPlans?: { name: string; slug: string }[] | undefined;
   /** Opened by the organiser's preview link: its token rides on every call; a live draft's preview takes no bookings. */
   preview?: { token: string; bookable: boolean } | undefined;
+  /** A seated event: its plan and its seats' statuses now, for the seat map above the form. */
+  seatMap?: SeatMapFacts | undefined;
 }
+
+/** A seated event's map, its categories, and how many seats one booking takes (one per person). */
+function seating(p: PageInput) {
+  if (!p.seatMap) return undefined;
+  const categories = seatCategories(p.strings, p.seatMap.plan.seats, p.facts.prices, p.facts.availability);
+  // A waitlist offer books one seat; otherwise the buyer and the team, within one hold.
+  const maxSeats = p.offer ? 1 : Math.min(MAX_SEATS_PER_HOLD, Math.max(1, p.facts.shown.maxTeamSize));
+  const bookable = p.preview === undefined || p.preview.bookable;
+  return {
+    categories,
+    maxSeats,
+    html: renderSeatMap(p.strings, p.seatMap, categories, maxSeats),
+    config: seatMapConfig(p.seatMap, categories, maxSeats, bookable),
+  };
+}
+type Seating = ReturnType<typeof seating>;
 
 /**
  * The prices the page script reads for the tier list and the order summary: per person, in
@@ -200,7 +218,7 @@ function priceConfig(prices: PriceRow[]) {
 }
 
 /** The order summary, filled in by the page script as the buyer chooses; the total is announced as it changes. */
-function summary(s: Strings, shown: Shown, availability: Availability): string {
+function summary(s: Strings, shown: Shown, availability: Availability, seated: boolean): string {
   const row = (key: string, label: string, value: string, hidden = false) =>
     `<div id="sum-${key}"${hidden ? ' hidden' : ''}><dt>${h(label)}</dt><dd>${h(value)}</dd></div>`;
   const tracks = shown.tracks.length > 0;
@@ -208,7 +226,9 @@ function summary(s: Strings, shown: Shown, availability: Availability): string {
 <h2 id="summary-title">${h(s.summary)}</h2>
 <dl>
 ${tracks ? row('session', s.summarySession, s.script.notChosen) : ''}
-${availability.tiers.length > 0 ? row('tier', s.summaryTicket, s.general) : ''}
+${seated ? row('seats', s.summarySeats, s.script.notChosen) : ''}
+${availability.tiers.length > 0 && !seated ? row('tier', s.summaryTicket, s.general) : ''}
+${seated ? row('tier', s.summaryTicket, '', true) : ''}
 ${row('quantity', s.summaryQuantity, '1')}
 ${row('price', s.summaryPrice, tracks ? '—' : money(s, shown.price))}
 ${row('discount', s.summaryDiscount, '', true)}
@@ -218,7 +238,8 @@ ${row('discount', s.summaryDiscount, '', true)}
 }
 
 /** The button says what pressing it does: "Register" for a free choice, "Pay ₹X" for a paid one. */
-function submitLabel(s: Strings, shown: Shown): string {
+function submitLabel(s: Strings, shown: Shown, seated: boolean): string {
+  if (seated) return s.chooseSeatsFirst;
   if (shown.tracks.length > 0) return s.chooseSessionFirst;
   return shown.price > 0 ? s.script.payAmount.replace('{amount}', money(s, shown.price)) : s.register;
 }
@@ -245,6 +266,8 @@ ${p.embed !== 'none' ? `<input type="hidden" name="embed" value="${h(p.embed)}">
 export function renderEventPage(p: PageInput): string {
   const s = p.strings;
   const { shown, availability } = p.facts;
+  // The map stands above the form, and only where the form is.
+  const seated = availability.soldOut && p.offer === undefined ? undefined : seating(p);
   const config = {
     slug: p.slug,
     mode: p.mode,
@@ -256,6 +279,7 @@ export function renderEventPage(p: PageInput): string {
     strings: s.script,
     ...(p.offer ? { offer: p.offer.token } : {}),
     ...(p.preview ? { preview: p.preview.token } : {}),
+    ...(seated ? { seatMap: seated.config } : {}),
   };
   const when = formatWhen(shown.startDate, shown.endDate, p.timeZone);
   const facts = [
@@ -274,7 +298,8 @@ ${p.preview ? `<p class="notice" id="preview-note" role="note">${h(p.preview.boo
 ${facts ? `<dl class="facts">${facts}</dl>` : ''}
 </header>
 ${shown.description.trim() ? `<section class="description" aria-label="${h(s.about)}">${paragraphs(shown.description)}</section>` : ''}
-${bookingForm(p)}
+${seated ? seated.html : ''}
+${bookingForm(p, seated)}
 <section id="result" class="result" tabindex="-1" aria-live="polite" hidden></section>
 <noscript><p class="notice">${h(s.noScript)}</p></noscript>
 </main>
@@ -290,30 +315,30 @@ ${jsonBlock('svc-config', config)}`;
 }
 
 /** The booking form; sold out (and no waitlist offer held), the notice and the waitlist's form instead. */
-function bookingForm(p: PageInput): string {
+function bookingForm(p: PageInput, seated: Seating): string {
   const s = p.strings;
   const { shown, availability } = p.facts;
   const offered = p.offer !== undefined;
   // novalidate: the page script checks the fields and shows each error at its field.
   return availability.soldOut && !offered
     ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`
-    : `<form id="register-form" novalidate>
+    : `<form id="register-form" novalidate${seated ? ' data-seated' : ''}>
 ${
   offered
     ? `<p class="notice" id="offer-held" role="status">A seat is held for you until ${h(p.offer!.until)}. Book it before then; after that it passes to the next person waiting.</p>`
-    : `${sessionChoices(s, shown, p.facts.sessions, p.timeZone)}
-${tierChoices(s, p)}`
+    : sessionChoices(s, shown, p.facts.sessions, p.timeZone)
 }
+${seated ? seatTiers(seated.categories, !offered && seated.categories.some((c) => c.membersOnly) ? memberProof(s, p) : '') : offered ? '' : tierChoices(s, p)}
 <fieldset><legend>${h(s.yourDetails)}</legend>
 <div class="field"><label for="name">${h(s.name)}</label><input id="name" name="name" autocomplete="name" required maxlength="200">${errorSlot('name')}</div>
 <div class="field"><label for="email">${h(s.email)}</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="254" aria-describedby="email-hint"><p class="hint" id="email-hint">${h(s.emailHint)}</p>${errorSlot('email')}</div>
 <div class="field"><label for="phone">${h(s.phone)}</label><input id="phone" name="phone" type="tel" autocomplete="tel" maxlength="32">${errorSlot('phone')}</div>
 </fieldset>
 ${questions(s, shown)}
-${offered ? '' : team(s, shown)}
+${offered ? '' : seated ? seatTeam(s, seated.maxSeats) : team(s, shown)}
 <div class="field"><label for="promo">${h(s.promo)}</label><div class="promo-row"><input id="promo" name="promoCode" maxlength="40" autocomplete="off"><button type="button" class="secondary" id="promo-apply">${h(s.script.applyCode)}</button></div>${errorSlot('promo')}<p class="hint promo-status" id="promo-status" role="status" aria-live="polite"></p></div>
-${summary(s, shown, availability)}
+${summary(s, shown, availability, seated !== undefined)}
 <div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
-<button type="submit" id="submit"${p.preview && !p.preview.bookable ? ' disabled' : ''}>${h(submitLabel(s, shown))}</button>
+<button type="submit" id="submit"${p.preview && !p.preview.bookable ? ' disabled' : ''}>${h(submitLabel(s, shown, seated !== undefined))}</button>
 </form>`;
 }

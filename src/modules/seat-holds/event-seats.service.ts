@@ -6,7 +6,8 @@ import { notFound } from '../../lib/errors.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import type { Seat } from '../seating/plan.js';
-import { planOfEvent } from './event-plan.js';
+import type { EventRow } from '../events/events.service.js';
+import { type EventPlan, planOfEvent } from './event-plan.js';
 import type { SeatHoldsDeps } from './seat-holds.deps.js';
 import * as repo from './seat-holds.repo.js';
 
@@ -66,7 +67,29 @@ const LETTER: Record<SeatStatus, number> = { available: 0x61, held: 0x68, sold: 
  * seat: a map refreshing every few seconds, and a crowd of them, cost little.
  */
 export async function seatStatusLetters(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string) {
-  const event = await events.loadReadableEvent(deps.db, p, eventId);
+  const { plan, counts, statuses } = await lettersOf(
+    deps,
+    await events.loadReadableEvent(deps.db, p, eventId),
+  );
+  return { planId: plan.planId, planUpdatedAt: plan.updatedAt.toISOString(), counts, statuses };
+}
+
+/**
+ * A seated event's plan and its seats' statuses as letters in plan order, for drawing its seat
+ * map: the caller has already shown the event (the hosted page, to whoever may open it).
+ */
+export async function seatMapOf(
+  deps: SeatHoldsDeps,
+  event: Pick<EventRow, 'id' | 'account_id' | 'mode' | 'seating_plan_id'>,
+): Promise<{ plan: EventPlan; statuses: string }> {
+  const { plan, statuses } = await lettersOf(deps, event);
+  return { plan, statuses };
+}
+
+async function lettersOf(
+  deps: SeatHoldsDeps,
+  event: Pick<EventRow, 'id' | 'account_id' | 'mode' | 'seating_plan_id'>,
+) {
   const plan = await planOfEvent(deps.db, event);
   const now = await nowFor(deps, event.account_id, event.mode);
   const letters = Buffer.from(plan.letters);
@@ -84,12 +107,7 @@ export async function seatStatusLetters(deps: SeatHoldsDeps, p: KeyPrincipal, ev
     counts.available--;
     counts[row.status]++;
   }
-  return {
-    planId: plan.planId,
-    planUpdatedAt: plan.updatedAt.toISOString(),
-    counts,
-    statuses: letters.toString('latin1'),
-  };
+  return { plan, counts, statuses: letters.toString('latin1') };
 }
 
 /** Lets go of a hold that no booking has taken; 404 when there is none (lapsed and taken over, or booked). */

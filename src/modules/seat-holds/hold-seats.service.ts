@@ -4,7 +4,10 @@
 // conditional insert keyed by (event, seat) in a transaction, so two instances racing for a seat
 // cannot both have it; best available that loses a race looks again, a few times. The hold takes
 // the plan's lock shared and checks the plan is the version it chose by, so a seat the plan is
-// blocking or removing at that moment is never held (plan-guard.ts).
+// blocking or removing at that moment is never held (plan-guard.ts). A hold may replace the
+// buyer's earlier one in the same transaction (the hosted page's seat map, as the choice changes):
+// the old seats are let go only if the new ones are all held, and nobody else can take an old seat
+// in between.
 import type { Mode } from '../../db/database.js';
 import type { KeyPrincipal } from '../../http/auth.js';
 import { appError, badRequest, conflict } from '../../lib/errors.js';
@@ -33,32 +36,28 @@ export interface Hold {
  * Holds seats for a buyer. `clientAddress`: where a browser's request came from (a checkout key's
  * or the hosted page's); such an address holds at most HELD_SEATS_PER_ADDRESS seats of an event at
  * once (checked before the hold: holds racing from one address may pass it by as many as run at once).
+ * `replaces`: a hold token of the same event, let go in the same transaction (its seats do not
+ * count towards the address's limit), so a refusal leaves it as it was.
  */
 export async function holdSeats(
   deps: SeatHoldsDeps,
   p: KeyPrincipal,
   eventId: string,
   request: HoldRequest,
-  context: { clientAddress?: string | null } = {},
+  context: { clientAddress?: string | null; replaces?: string | undefined } = {},
 ): Promise<Hold> {
   const event = await events.loadReadableEvent(deps.db, p, eventId);
   const now = await nowFor(deps, event.account_id, event.mode);
   const clientAddress = p.keyClass === 'checkout' ? (context.clientAddress ?? null) : null;
-  const limit = deps.config.heldSeatsPerAddress;
-  if (clientAddress !== null && limit > 0) {
-    const asked = 'seats' in request ? request.seats.length : request.quantity;
-    if ((await repo.heldByAddress(deps.db, event.id, clientAddress, now)) + asked > limit) {
-      throw appError(
-        'too_many_holds',
-        `one address may hold at most ${limit} seats of this event at once: book or let go of the seats held first`,
-      );
-    }
-  }
+  const { replaces } = context;
+  if (clientAddress !== null)
+    await assertWithinAddressLimit(deps, event.id, clientAddress, request, now, replaces);
   const hold = {
     token: deps.ids.make('hold', 24),
     until: new Date(now.getTime() + deps.config.seatHoldMinutes * 60_000),
     now,
     clientAddress,
+    replaces,
   };
   const target = { id: event.id, accountId: event.account_id, mode: event.mode };
   const lost = new Set<string>();
@@ -66,7 +65,7 @@ export async function holdSeats(
     const plan = await planOfEvent(deps.db, event);
     const best = !('seats' in request);
     const seats = best
-      ? await bestFor(deps, plan, event.id, now, request, lost)
+      ? await bestFor(deps, plan, event.id, now, request, lost, replaces)
       : chosenSeats(plan, request.seats);
     // Best available here looks past the seats this request is taking (see `inFlight`).
     const claimed = best ? claim(event.id, seats) : () => {};
@@ -86,7 +85,7 @@ async function takeOnce(
   plan: EventPlan,
   target: { id: string; accountId: string; mode: Mode },
   seats: Seat[],
-  hold: { token: string; until: Date; now: Date; clientAddress: string | null },
+  hold: { token: string; until: Date; now: Date; clientAddress: string | null; replaces: string | undefined },
 ): Promise<Seat[] | HoldLost | PlanReplaced> {
   return deps.db
     .transaction()
@@ -95,6 +94,7 @@ async function takeOnce(
       await sharePlanLock(trx, plan.planId);
       const version = await planVersion(trx, target.accountId, plan.planId);
       if (version.updated_at.getTime() !== plan.updatedAt.getTime()) throw new PlanReplaced();
+      if (hold.replaces !== undefined) await repo.releaseHold(trx, target.id, hold.replaces);
       const taken = await repo.takeSeats(trx, target, seats.map(seatToTake), hold);
       // All or none: a seat someone else has rolls the whole hold back.
       if (taken.length < seats.length) throw new HoldLost();
@@ -167,7 +167,30 @@ function chosenSeats(plan: EventPlan, ids: readonly string[]): Seat[] {
   });
 }
 
-/** Best available for the request, against the seats taken now; 409 when no group fits together. */
+/** 429 `too_many_holds` when the address would hold more than HELD_SEATS_PER_ADDRESS seats of the event. */
+async function assertWithinAddressLimit(
+  deps: SeatHoldsDeps,
+  eventId: string,
+  clientAddress: string,
+  request: HoldRequest,
+  now: Date,
+  replaces: string | undefined,
+): Promise<void> {
+  const limit = deps.config.heldSeatsPerAddress;
+  if (limit <= 0) return;
+  const asked = 'seats' in request ? request.seats.length : request.quantity;
+  if ((await repo.heldByAddress(deps.db, eventId, clientAddress, now, replaces)) + asked > limit) {
+    throw appError(
+      'too_many_holds',
+      `one address may hold at most ${limit} seats of this event at once: book or let go of the seats held first`,
+    );
+  }
+}
+
+/**
+ * Best available for the request, against the seats taken now (the seats of the hold it replaces
+ * count as free: they are the buyer's to choose again); 409 when no group fits together.
+ */
 async function bestFor(
   deps: SeatHoldsDeps,
   plan: EventPlan,
@@ -175,6 +198,7 @@ async function bestFor(
   now: Date,
   request: { category: string; quantity: number; accessible?: boolean },
   lost: ReadonlySet<string>,
+  replaces: string | undefined,
 ): Promise<Seat[]> {
   if (!Number.isInteger(request.quantity) || request.quantity < 1 || request.quantity > MAX_SEATS_PER_HOLD)
     throw badRequest('invalid_request', `quantity must be from 1 to ${MAX_SEATS_PER_HOLD}`);
@@ -184,6 +208,8 @@ async function bestFor(
   const taken = new Set(
     lost.size === 0 ? await sharedRead(deps, eventId, now) : await read(deps, eventId, now),
   );
+  if (replaces !== undefined)
+    for (const id of await repo.seatIdsOfHold(deps.db, eventId, replaces)) taken.delete(id);
   for (const id of inFlight.get(eventId) ?? []) taken.add(id);
   for (const id of lost) taken.add(id);
   const ids = bestAvailable(plan.runs, taken, request);

@@ -105,6 +105,19 @@ export async function takenSeatStatuses(db: Db, eventId: string, now: Date) {
     .execute();
 }
 
+/** The seats a hold no booking has taken has (lapsed or not). */
+export async function seatIdsOfHold(db: Db, eventId: string, token: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('event_seats')
+    .select('seat_id')
+    .where('event_id', '=', eventId)
+    .where('hold_token', '=', token)
+    .where('status', '=', 'held')
+    .where('registration_id', 'is', null)
+    .execute();
+  return rows.map((r) => r.seat_id);
+}
+
 /** Lets go of a hold no booking has taken yet; answers how many seats it freed. */
 export async function releaseHold(db: Db, eventId: string, token: string): Promise<number> {
   const r = await db
@@ -190,22 +203,24 @@ export async function seatsOfBookings(db: Db, registrationIds: readonly string[]
     .execute();
 }
 
-/** How many seats of an event one client address holds now (live holds no booking has taken). */
+/** How many seats of an event one client address holds now (live holds no booking has taken), but for the hold `except`. */
 export async function heldByAddress(
   db: Db,
   eventId: string,
   clientAddress: string,
   now: Date,
+  except?: string,
 ): Promise<number> {
-  const row = await db
+  let q = db
     .selectFrom('event_seats')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('event_id', '=', eventId)
     .where('client_address', '=', clientAddress)
     .where('status', '=', 'held')
     .where('registration_id', 'is', null)
-    .where('held_until', '>', now)
-    .executeTakeFirstOrThrow();
+    .where('held_until', '>', now);
+  if (except !== undefined) q = q.where('hold_token', '!=', except);
+  const row = await q.executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -73,6 +73,13 @@ const Body = Type.Object(
     ),
     ticketType: Type.Optional(Type.String({ maxLength: 80 })),
     subEventId: Type.Optional(Type.String({ maxLength: 10 })),
+    holdToken: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'A seated event: the token of the seats held from the page’s seat map (`POST /e/{slug}/seats/hold`), one seat per person (the buyer and each team member), all of one category, which is the tier. Required for a seated event (400 `seat_hold_required`); 409 `seat_hold_lapsed` when the hold lapsed, was let go or was booked already; 400 `seat_hold_mismatch` when the seats and the people differ in number.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -115,7 +122,7 @@ export const hostedRegister: Operation<CheckoutContext> = (app, { deps }) =>
           'The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers the status, the order to open the gateway’s checkout with, and — for a confirmed or payable booking — `ticket`, the buyer’s own ticket token for the confirmation screen (`GET /e/{slug}/tickets/{ticket}`); never an id or anyone’s personal data. The page never passes the token to the embedding page.',
           PAGE_AUTH,
           CALL_AUTH,
-          'Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`), 403 `membership_required` (a members-only tier without a valid memberProof — the page asks for a mailed code — or membershipId), 409 `sold_out` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.',
+          'Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`, `holdToken`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`, `seat_hold_required`, `seat_hold_mismatch`), 403 `membership_required` (a members-only tier without a valid memberProof — the page asks for a mailed code — or membershipId), 409 `sold_out` / `seat_hold_lapsed` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.',
         ].join('\n\n'),
         params: Slug,
         body: Body,

@@ -4,7 +4,8 @@ import { answer, type Operation } from '../../../http/operation.js';
 import { blockHouseSeats } from '../house-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
 import { SeatsAnswer, SeatsBody } from './house-seats.js';
-import { E, HELD_SEATS_EXAMPLE, IdParams, presentHeldSeat, SEAT_EVENT } from './seat-hold.js';
+import { presentHeldSeat } from '../seat-holds.schemas.js';
+import { E, HELD_SEATS_EXAMPLE, IdParams, SEAT_EVENT } from './seat-hold.js';
 
 const examples: OperationExamples = {
   params: { id: SEAT_EVENT },

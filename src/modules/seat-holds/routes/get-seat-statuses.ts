@@ -4,7 +4,8 @@ import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { seatStatusLetters } from '../event-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
-import { E, IdParams, SEAT_EVENT, SeatCounts } from './seat-hold.js';
+import { SeatCounts } from '../seat-holds.schemas.js';
+import { E, IdParams, SEAT_EVENT } from './seat-hold.js';
 
 const examples: OperationExamples = {
   params: { id: SEAT_EVENT },

@@ -5,15 +5,8 @@ import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { holdSeats, MAX_SEATS_PER_HOLD } from '../hold-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
-import {
-  E,
-  HELD_SEATS_EXAMPLE,
-  HeldSeat,
-  HOLD_TOKEN_EXAMPLE,
-  IdParams,
-  presentHeldSeat,
-  SEAT_EVENT,
-} from './seat-hold.js';
+import { HeldSeat, presentHeldSeat } from '../seat-holds.schemas.js';
+import { E, HELD_SEATS_EXAMPLE, HOLD_TOKEN_EXAMPLE, IdParams, SEAT_EVENT } from './seat-hold.js';
 
 const examples: OperationExamples = {
   params: { id: SEAT_EVENT },

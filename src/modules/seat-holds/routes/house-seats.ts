@@ -1,7 +1,7 @@
 // What the organiser's seat operations share: the body naming seats and the answer.
 import { Type } from 'typebox';
 import { MAX_SEATS_PER_HOLD } from '../hold-seats.service.js';
-import { HeldSeat } from './seat-hold.js';
+import { HeldSeat } from '../seat-holds.schemas.js';
 
 export const SeatsBody = Type.Object(
   {

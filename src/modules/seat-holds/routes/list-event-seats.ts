@@ -4,7 +4,8 @@ import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { eventSeats } from '../event-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
-import { E, HELD_SEATS_EXAMPLE, IdParams, SEAT_EVENT, SeatWithStatus, SeatCounts } from './seat-hold.js';
+import { SeatCounts } from '../seat-holds.schemas.js';
+import { E, HELD_SEATS_EXAMPLE, IdParams, SEAT_EVENT, SeatWithStatus } from './seat-hold.js';
 
 const examples: OperationExamples = {
   params: { id: SEAT_EVENT },

@@ -6,7 +6,8 @@ import { EX } from '../../../http/examples.js';
 import { moveBookingSeats } from '../house-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
 import { SeatsAnswer, SeatsBody } from './house-seats.js';
-import { E, HELD_SEATS_EXAMPLE, presentHeldSeat, SEAT_EVENT } from './seat-hold.js';
+import { presentHeldSeat } from '../seat-holds.schemas.js';
+import { E, HELD_SEATS_EXAMPLE, SEAT_EVENT } from './seat-hold.js';
 
 const examples: OperationExamples = {
   params: { id: SEAT_EVENT, registrationId: EX.registrationId },

@@ -1,20 +1,12 @@
-// What the seat operations share: their parameters, the seat as answered, and the examples.
+// What the seat operations share: their parameters, the seat with its status, and the examples
+// (the held seat and the counts are in ../seat-holds.schemas.ts).
 import { Type } from 'typebox';
 import { EX } from '../../../http/examples.js';
 import { Nullable } from '../../../http/schemas.js';
-import type { Seat } from '../../seating/plan.js';
+import { HeldSeat } from '../seat-holds.schemas.js';
 
 export const E = Type.Ref('Error');
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });
-
-export const HeldSeat = Type.Object({
-  id: Type.String({ description: 'The seat’s id in the plan: what `seats` names.' }),
-  section: Type.String(),
-  row: Type.String(),
-  number: Type.Integer(),
-  label: Type.String({ description: 'What a person reads, e.g. "Row C, seat 12".' }),
-  category: Type.String({ description: 'The seat’s category: it is sold as the tier of that name.' }),
-});
 
 export const SeatWithStatus = Type.Object({
   ...HeldSeat.properties,
@@ -28,20 +20,6 @@ export const SeatWithStatus = Type.Object({
   registrationId: Nullable(
     Type.String({ description: 'The booking that holds or bought it; always null for a checkout key.' }),
   ),
-});
-
-const Count = Type.Integer({ minimum: 0 });
-
-/** How many seats have each status. */
-export const SeatCounts = Type.Object({ available: Count, held: Count, sold: Count, blocked: Count });
-
-export const presentHeldSeat = (s: Seat) => ({
-  id: s.id,
-  section: s.section,
-  row: s.row,
-  number: s.number,
-  label: s.label,
-  category: s.category,
 });
 
 export const HOLD_TOKEN_EXAMPLE = EX.holdToken;
