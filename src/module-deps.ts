@@ -1,6 +1,6 @@
 // The composition's module wiring (createDeps in deps.ts uses it): the payment gateways, each
 // module's slice of the dependencies, and every module's background work.
-import { keptSeats } from './modules/seat-holds/house-seats.service.js';
+import { keptSeats, seatsInUse } from './modules/seat-holds/house-seats.service.js';
 import { planGuard } from './modules/seat-holds/plan-guard.js';
 import type { PlanGuard } from './modules/seating/seating-plans.js';
 import type { Kysely } from 'kysely';
@@ -132,7 +132,10 @@ export function moduleParts(p: SharedParts): ModuleParts {
         (await registrations.anyBookingOnTracksFrom(db, eventId, index)) ||
         (await waitlist.anyEntryOnTracksFrom(db, eventId, index)),
     },
-    seats: { kept: (eventId) => keptSeats(db, eventId) },
+    seats: {
+      kept: (eventId) => keptSeats(db, eventId),
+      inUse: (eventId) => seatsInUse({ db, clock }, eventId),
+    },
     canPublish: async (userId) => (await getUser(db, userId)).can_publish,
     livePayments: p.gateways.liveGateway !== undefined,
     waitlist: {

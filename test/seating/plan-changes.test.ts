@@ -109,4 +109,19 @@ describe('changing a seating plan that events are sold from', () => {
       await api('DELETE', '/api/v1/sandbox/clock');
     }
   });
+
+  it('keeps an event on its plan while any of its seats is booked or held', async () => {
+    const { event } = await planAndEvent();
+    const other = (await api('POST', '/api/v1/seating-plans', { name: 'Other hall', grid })).body.data;
+    const held = await api('POST', `/api/v1/events/${event.id}/seats/hold`, { seats: ['Stalls-A-1'] });
+    assert.equal(held.status, 201, held.text);
+    for (const seatingPlanId of [other.id, null]) {
+      const r = await api('PATCH', `/api/v1/events/${event.id}`, { seatingPlanId });
+      assert.deepEqual([r.status, r.body.code], [409, 'seating_plan_in_use'], String(seatingPlanId));
+    }
+    await api('DELETE', `/api/v1/events/${event.id}/seats/hold/${held.body.data.holdToken}`);
+    const moved = await api('PATCH', `/api/v1/events/${event.id}`, { seatingPlanId: other.id });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal(moved.body.data.seatingPlanId, other.id);
+  });
 });

@@ -37,6 +37,8 @@ export interface EventDeps {
   seats: {
     /** The house seats an event keeps back from sale, by category (they are not in its capacities). */
     kept(eventId: string): Promise<Map<string, number>>;
+    /** Whether any seat of the event is booked or held (not lapsed): its plan cannot change then. */
+    inUse(eventId: string): Promise<boolean>;
   };
   /** Whether the account may publish live events (test events need no grant). */
   canPublish(userId: string): Promise<boolean>;

@@ -264,7 +264,7 @@ const eventFields = {
     Type.String({
       maxLength: 100,
       description:
-        'Reserved seating: one of the account’s seating plans (`/api/v1/seating-plans`); null: unseated. Each category of the plan is sold as the tier (`specialPrices`) of the same name, and every tier must name a category: 400 `invalid_seating_plan` otherwise. The event’s `capacity` and each tier’s `capacity` are then the plan’s seats that are not blocked, whatever was sent. Not yet for events with tracks (400). Seats are held with `POST /api/v1/events/{id}/seats/hold`; booking held seats (register’s `holdToken`) is not built yet, so until it is, register sells a seated event’s tiers (within the plan’s counts) without assigning seats.',
+        'Reserved seating: one of the account’s seating plans (`/api/v1/seating-plans`); null: unseated. Each category of the plan is sold as the tier (`specialPrices`) of the same name, and every tier must name a category: 400 `invalid_seating_plan` otherwise. The event’s `capacity` and each tier’s `capacity` are then the plan’s seats that are not blocked (less the event’s house seats), whatever was sent, and follow the plan when it is edited. Not yet for events with tracks (400). Seats are held with `POST /api/v1/events/{id}/seats/hold` and booked with register’s `holdToken`. While any seat of the event is booked or held, its plan cannot change (409 `seating_plan_in_use`).',
     }),
   ),
 };

@@ -21,6 +21,17 @@ export async function patchEvent(
   refuseDateField(input);
   const row = await loadOwnedEvent(deps.db, p, id);
   const fields = applyInput(fieldsOf(row), input);
+  // Booked and held seats are seats of the plan the event has: it keeps that plan while any is.
+  if (
+    fields.seating_plan_id !== row.seating_plan_id &&
+    row.seating_plan_id !== null &&
+    (await deps.seats.inUse(row.id))
+  ) {
+    throw conflict(
+      'seating_plan_in_use',
+      'seats of this event are booked or held: its seating plan cannot change until those bookings and holds end',
+    );
+  }
   await fitToPlan(deps.db, row.account_id, fields, await deps.seats.kept(row.id));
   const publishing = input.status === 'published' && row.status !== 'published';
   // Test events are never public, so they publish without the grant (docs/decisions/17-the-organisers-office.md).

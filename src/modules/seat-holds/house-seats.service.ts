@@ -178,3 +178,14 @@ function record(
 export function keptSeats(db: SeatHoldsDeps['db'], eventId: string): Promise<Map<string, number>> {
   return houseRepo.blockedByCategory(db, eventId);
 }
+
+/** Whether any seat of the event is booked or held now (by the event's clock). */
+export async function seatsInUse(
+  deps: Pick<SeatHoldsDeps, 'db' | 'clock'>,
+  eventId: string,
+): Promise<boolean> {
+  const event = await events.findEvent(deps.db, eventId);
+  if (!event) return false;
+  const now = await nowFor(deps, event.account_id, event.mode);
+  return (await repo.takenSeats(deps.db, eventId, now)).some((r) => r.status !== 'blocked');
+}
