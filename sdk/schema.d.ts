@@ -331,7 +331,7 @@ export type paths = {
         head?: never;
         /**
          * Change any creation field, or publish / unpublish with status
-         * @description Fields left out keep their value; `null` clears endDate or location. Publishing a **test** event needs nothing more (test events are never public). Publishing a **live** event needs canPublish (403 `organiser_access_required` otherwise; ask for it with `POST /dashboard/api/publishing-access`). A live event that costs money (a base, tier or track price above 0) is refused with 409 `payments_not_configured` while the service takes no live payments (its Razorpay keys are not set), when it is published or when a published one is made paid; free events publish meanwhile.
+         * @description Fields left out keep their value; `null` clears endDate or location. Publishing a **test** event needs nothing more (test events are never public). Publishing a **live** event needs canPublish (403 `organiser_access_required` otherwise; ask for it with `POST /dashboard/api/publishing-access`). A live event that costs money (a base, tier or track price above 0) is refused with 409 `payments_not_configured` while the service takes no live payments (its Razorpay keys are not set), when it is published or when a published one is made paid; free events publish meanwhile. A seated event whose seats are booked or held keeps its `seatingPlanId`: changing or removing it answers 409 `seating_plan_in_use`.
          */
         patch: operations["updateEvent"];
         trace?: never;
@@ -6875,6 +6875,19 @@ export interface operations {
             };
             /** @description No such object in this account and mode. */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

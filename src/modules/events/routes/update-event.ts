@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import { EXAMPLE_EVENT } from './event-example.js';
 import { FULL_ONLY, keyPrincipal } from '../../../http/auth.js';
 import { type OperationExamples } from '../../../http/examples.js';
@@ -33,10 +34,14 @@ export const updateEvent: Operation<EventDeps> = (app, deps) =>
         tags: ['events'],
         summary: 'Change any creation field, or publish / unpublish with status',
         description:
-          'Fields left out keep their value; `null` clears endDate or location. Publishing a **test** event needs nothing more (test events are never public). Publishing a **live** event needs canPublish (403 `organiser_access_required` otherwise; ask for it with `POST /dashboard/api/publishing-access`). A live event that costs money (a base, tier or track price above 0) is refused with 409 `payments_not_configured` while the service takes no live payments (its Razorpay keys are not set), when it is published or when a published one is made paid; free events publish meanwhile.',
+          'Fields left out keep their value; `null` clears endDate or location. Publishing a **test** event needs nothing more (test events are never public). Publishing a **live** event needs canPublish (403 `organiser_access_required` otherwise; ask for it with `POST /dashboard/api/publishing-access`). A live event that costs money (a base, tier or track price above 0) is refused with 409 `payments_not_configured` while the service takes no live payments (its Razorpay keys are not set), when it is published or when a published one is made paid; free events publish meanwhile. A seated event whose seats are booked or held keeps its `seatingPlanId`: changing or removing it answers 409 `seating_plan_in_use`.',
         params: IdParams,
         body: EventPatch,
-        response: { 200: answer(EventAnswer, 'The event as changed.'), ...ownershipErrors },
+        response: {
+          200: answer(EventAnswer, 'The event as changed.'),
+          ...ownershipErrors,
+          409: Type.Ref('Error'),
+        },
       },
     },
     async (req) => ({
