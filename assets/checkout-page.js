@@ -217,16 +217,21 @@
   var query = function () {
     return new URLSearchParams(access({})).toString();
   };
+  // Seated track by track: the map is one session's, and its holds and statuses name it.
+  var sitting = function (body) {
+    if (cfg.seatMap && cfg.seatMap.track !== null) body.subEventId = cfg.seatMap.track;
+    return access(body);
+  };
   var seatMap = cfg.seatMap
     ? window.SvcSeats(cfg, {
         hold: function (body) {
-          return call('POST', slugPath + '/seats/hold', access(body));
+          return call('POST', slugPath + '/seats/hold', sitting(body));
         },
         release: function (token) {
           return call('DELETE', slugPath + '/seats/hold/' + encodeURIComponent(token) + '?' + query());
         },
         statuses: function () {
-          return call('GET', slugPath + '/seats/statuses?' + query());
+          return call('GET', slugPath + '/seats/statuses?' + new URLSearchParams(sitting({})).toString());
         },
         tier: chooseTier,
         team: teamOf,

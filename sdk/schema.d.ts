@@ -853,7 +853,7 @@ export type paths = {
         };
         /**
          * Every seat of a seated event with its status now
-         * @description The seats of the event’s seating plan in plan order, each `available`, `held` (a hold that has not lapsed, or a booking waiting for payment), `sold` or `blocked`, with the counts of each. A checkout key reads statuses only (`registrationId` is always null for it); a full key also reads which booking holds or bought a seat. 409 `event_not_seated` for an event without a plan.
+         * @description The seats of the event’s seating plan in plan order, each `available`, `held` (a hold that has not lapsed, or a booking waiting for payment), `sold` or `blocked`, with the counts of each. A checkout key reads statuses only (`registrationId` is always null for it); a full key also reads which booking holds or bought a seat. 409 `event_not_seated` for an event without a plan; an event seated track by track answers one track’s seats (`subEventId`).
          */
         get: operations["listEventSeats"];
         put?: never;
@@ -895,7 +895,7 @@ export type paths = {
         put?: never;
         /**
          * Hold seats of a seated event: the ones chosen, or the best available
-         * @description Either `seats` (the ids chosen on the map) or `category` and `quantity` (best available: adjacent seats in one row of that category, nearest the stage, never leaving a single empty seat between taken ones when another choice avoids it; accessible seats only with `accessible: true`, and then only them). At most 50 seats. All the seats are held or none, for `SEAT_HOLD_MINUTES` (default 10; test mode on the sandbox clock) under `holdToken`, which is unguessable: keep it to book the seats and show nobody else. A hold lapses by itself; no seat is ever held or sold twice, across instances. 409 `seats_unavailable` when a chosen seat is taken, held or blocked, or no group of that size sits together (the buyer then picks on the map); 409 `event_not_seated` for an event without a seating plan; 400 for a seat or category not in the plan; 429 `too_many_holds` when a checkout key's client address (as the service sees it, after `TRUST_PROXY`) would hold more than `HELD_SEATS_PER_ADDRESS` (default 100) seats of the event at once.
+         * @description Either `seats` (the ids chosen on the map) or `category` and `quantity` (best available: adjacent seats in one row of that category, nearest the stage, never leaving a single empty seat between taken ones when another choice avoids it; accessible seats only with `accessible: true`, and then only them). At most 50 seats. All the seats are held or none, for `SEAT_HOLD_MINUTES` (default 10; test mode on the sandbox clock) under `holdToken`, which is unguessable: keep it to book the seats and show nobody else. A hold lapses by itself; no seat is ever held or sold twice, across instances. 409 `seats_unavailable` when a chosen seat is taken, held or blocked, or no group of that size sits together (the buyer then picks on the map); 409 `event_not_seated` for an event (or track) without a seating plan; for an event seated track by track, `subEventId` names the track (400 `track_required` without it); 400 for a seat or category not in the plan; 429 `too_many_holds` when a checkout key's client address (as the service sees it, after `TRUST_PROXY`) would hold more than `HELD_SEATS_PER_ADDRESS` (default 100) seats of the event at once.
          */
         post: operations["holdSeats"];
         delete?: never;
@@ -1991,7 +1991,7 @@ export type paths = {
          * The hosted checkout page of an event
          * @description Server-rendered HTML: title, date (in words, in the event’s time zone, labelled: `EVENT_TIME_ZONE`, India Standard Time by default), venue, description, sessions and tickets with live availability, the event’s questions, team members when maxTeamSize > 1, and a promo code with an Apply button that says what the code did (a code typed but not applied is applied, and said, on the first press of the button, which then waits for the next). When the event has sessions (tracks) none is chosen for the buyer; each session shows its own time, the whole event is a choice only where the event’s `wholeEventOption` is on, and each ticket type shows its price in the chosen session (before a choice, the range over the sessions on sale). An order summary (session, ticket, people, price, discount, total; the discount priced by `POST /e/{slug}/quote`) sits above the button, which says “Register” for a free choice and “Pay ₹X” for a paid one. Each field’s error is shown at the field (`aria-invalid`, `aria-describedby`). A members-only tier, once chosen, shows “Email me a code” (`POST /e/{slug}/member-code`), the code’s field (`POST /e/{slug}/member-code/verify`, whose proof the booking carries as `memberProof`), “I have my membership id instead”, and “Not a member? Join: <plan>” linking each plan page of the account (`/m/{slug}` with `from` this event). Registers through the same rules as the API (free, paid, approval, members-only tiers) and shows the confirmation — the header then names the booked session and its time; what was booked and paid, the ticket’s QR code, “Add to calendar” (.ics) and a Google Calendar link, from `GET /e/{slug}/tickets/{token}` — and the `awaiting approval`, sold-out and error states.
          *
-         *     An event with a seating plan shows its seat map above the form: the plan drawn as an inline SVG (a seat per circle at its place, coloured by category, taken seats small and grey, seats not for sale hollow, accessible seats ringed, the stage as a bar) with a legend of the categories and their prices. The page script makes the map one tab stop, a listbox of seats: the arrow keys move (left and right in a row, up and down to the nearest seat of the next row), Enter or Space chooses, and each seat is named like “Row C, seat 12, Gold, ₹1,500, available”; it zooms with its buttons (and + and −) and pans by dragging. Chosen seats are held at once through `POST /e/{slug}/seats/hold`, each change replacing the hold, and listed with a Remove button each and the hold’s countdown (“Seats held for 9:42”; at 0 they are dropped and the buyer told); “Best available” holds the best seats of a category in their place. One seat per person, of one category: a team event asks for a team member per seat after the buyer’s, up to its `maxTeamSize`. The statuses refresh every 5 seconds (`GET /e/{slug}/seats/statuses`); the booking carries the hold’s token, and a hold found lapsed drops the seats for the buyer to choose again. A page of 64 KB or more (a map of thousands of seats) is sent gzipped to a browser that takes it.
+         *     An event with a seating plan shows its seat map above the form: the plan drawn as an inline SVG (a seat per circle at its place, coloured by category, taken seats small and grey, seats not for sale hollow, accessible seats ringed, the stage as a bar) with a legend of the categories and their prices. The page script makes the map one tab stop, a listbox of seats: the arrow keys move (left and right in a row, up and down to the nearest seat of the next row), Enter or Space chooses, and each seat is named like “Row C, seat 12, Gold, ₹1,500, available”; it zooms with its buttons (and + and −) and pans by dragging. Chosen seats are held at once through `POST /e/{slug}/seats/hold`, each change replacing the hold, and listed with a Remove button each and the hold’s countdown (“Seats held for 9:42”; at 0 they are dropped and the buyer told); “Best available” holds the best seats of a category in their place. One seat per person, of one category: a team event asks for a team member per seat after the buyer’s, up to its `maxTeamSize`. The statuses refresh every 5 seconds (`GET /e/{slug}/seats/statuses`); the booking carries the hold’s token, and a hold found lapsed drops the seats for the buyer to choose again. A page of 64 KB or more (a map of thousands of seats) is sent gzipped to a browser that takes it. An event seated track by track (each track its own plan) first lists its sessions with “Show the seats”, a plain GET form that opens the page again with `subEventId`; the page then draws that session’s map, lists the chosen session alone (checked) with a link back to the others, and every seat call and the booking name the session.
          *
          *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
@@ -3462,6 +3462,7 @@ export type components = {
             index: number;
             price: number;
             remaining: number | null;
+            seatingPlanId: string | null;
             startsAt: string | null;
             taken: number;
             title: string;
@@ -6076,6 +6077,7 @@ export interface operations {
                         endsAt?: string | null;
                         /** @description Rupees, at most two decimal places. */
                         price?: number;
+                        seatingPlanId?: string | null;
                         startsAt?: string | null;
                         title: string;
                         waitlist?: {
@@ -6730,6 +6732,7 @@ export interface operations {
                         endsAt?: string | null;
                         /** @description Rupees, at most two decimal places. */
                         price?: number;
+                        seatingPlanId?: string | null;
                         startsAt?: string | null;
                         title: string;
                         waitlist?: {
@@ -11567,6 +11570,8 @@ export interface operations {
             query?: {
                 /** @description Only the seats that are not available (held, sold or blocked), in plan order: what a seat map that has the plan needs to refresh, a small answer however large the plan. */
                 only?: "unavailable";
+                /** @description For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track. */
+                subEventId?: string;
             };
             header?: never;
             path: {
@@ -11811,6 +11816,8 @@ export interface operations {
                 "application/json": {
                     /** @description The seats' ids in the event's plan, at most 50. */
                     seats: string[];
+                    /** @description For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track. */
+                    subEventId?: string;
                 };
             };
         };
@@ -12023,10 +12030,14 @@ export interface operations {
             content: {
                 "application/json": {
                     seats: string[];
+                    /** @description For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track. */
+                    subEventId?: string;
                 } | {
                     accessible?: boolean;
                     category: string;
                     quantity: number;
+                    /** @description For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track. */
+                    subEventId?: string;
                 };
             };
         };
@@ -12379,6 +12390,8 @@ export interface operations {
                 "application/json": {
                     /** @description The seats' ids in the event's plan, at most 50. */
                     seats: string[];
+                    /** @description For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track. */
+                    subEventId?: string;
                 };
             };
         };
@@ -12546,7 +12559,10 @@ export interface operations {
     };
     getSeatStatuses: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track. */
+                subEventId?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -12737,7 +12753,8 @@ export interface operations {
                      *           "endsAt": "2027-01-16T17:00:00+05:30",
                      *           "taken": 0,
                      *           "remaining": 30,
-                     *           "waitlist": null
+                     *           "waitlist": null,
+                     *           "seatingPlanId": null
                      *         }
                      *       ],
                      *       "count": 1
@@ -12870,6 +12887,7 @@ export interface operations {
                     endsAt?: string | null;
                     /** @description Rupees, at most two decimal places. */
                     price?: number;
+                    seatingPlanId?: string | null;
                     startsAt?: string | null;
                     title: string;
                     waitlist?: {
@@ -12907,7 +12925,8 @@ export interface operations {
                      *         "endsAt": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 30,
-                     *         "waitlist": null
+                     *         "waitlist": null,
+                     *         "seatingPlanId": null
                      *       }
                      *     }
                      */
@@ -13094,7 +13113,8 @@ export interface operations {
                      *           "endsAt": "2027-01-16T17:00:00+05:30",
                      *           "taken": 0,
                      *           "remaining": 30,
-                     *           "waitlist": null
+                     *           "waitlist": null,
+                     *           "seatingPlanId": null
                      *         }
                      *       ],
                      *       "count": 1
@@ -13232,6 +13252,7 @@ export interface operations {
                     endsAt?: string | null;
                     /** @description Rupees, at most two decimal places. */
                     price?: number;
+                    seatingPlanId?: string | null;
                     startsAt?: string | null;
                     title?: string;
                     waitlist?: {
@@ -13268,7 +13289,8 @@ export interface operations {
                      *         "endsAt": "2027-01-16T17:00:00+05:30",
                      *         "taken": 0,
                      *         "remaining": 40,
-                     *         "waitlist": null
+                     *         "waitlist": null,
+                     *         "seatingPlanId": null
                      *       }
                      *     }
                      */
@@ -21591,6 +21613,8 @@ export interface operations {
                 origin?: string;
                 /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
                 preview?: string;
+                /** @description For an event seated track by track: the session (track index) whose seat map to draw, as the page’s “Show the seats” button sends it; 404 for no such track. */
+                subEventId?: string;
             };
             header?: never;
             path: {
@@ -23217,6 +23241,8 @@ export interface operations {
                     /** @description The hold token of the buyer’s current seats: they are let go in the same step, and only if every seat asked for is held; a refusal leaves them held. A token that lapsed or names nothing is ignored. */
                     replaces?: string;
                     seats: string[];
+                    /** @description For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track. */
+                    subEventId?: string;
                 } | {
                     accessible?: boolean;
                     category: string;
@@ -23231,6 +23257,8 @@ export interface operations {
                     quantity: number;
                     /** @description The hold token of the buyer’s current seats: they are let go in the same step, and only if every seat asked for is held; a refusal leaves them held. A token that lapsed or names nothing is ignored. */
                     replaces?: string;
+                    /** @description For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track. */
+                    subEventId?: string;
                 };
             };
         };
@@ -23536,6 +23564,8 @@ export interface operations {
                 origin?: string;
                 /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
                 preview?: string;
+                /** @description For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track. */
+                subEventId?: string;
             };
             header?: never;
             path: {

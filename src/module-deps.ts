@@ -1,6 +1,6 @@
 // The composition's module wiring (createDeps in deps.ts uses it): the payment gateways, each
 // module's slice of the dependencies, and every module's background work.
-import { keptSeats, seatsInUse } from './modules/seat-holds/house-seats.service.js';
+import { keptSeats, seatsInUse, seatsOnTracksFrom } from './modules/seat-holds/house-seats.service.js';
 import { planGuard } from './modules/seat-holds/plan-guard.js';
 import type { PlanGuard } from './modules/seating/seating-plans.js';
 import type { Kysely } from 'kysely';
@@ -135,6 +135,7 @@ export function moduleParts(p: SharedParts): ModuleParts {
     seats: {
       kept: (eventId) => keptSeats(db, eventId),
       inUse: (eventId) => seatsInUse({ db, clock }, eventId),
+      onTracksFrom: (eventId, index) => seatsOnTracksFrom({ db, clock }, eventId, index),
     },
     canPublish: async (userId) => (await getUser(db, userId)).can_publish,
     livePayments: p.gateways.liveGateway !== undefined,

@@ -57,7 +57,7 @@ export async function openTicket(deps: AttendeeDeps, token: string) {
   const paid = Math.max(0, amount - reg.refunded_paise);
   const fee = amount - events.policyRefundPaise(policy, amount);
   // A seated booking's seats, every person's: the page is the booking's.
-  const seats = event.seating_plan_id === null ? [] : ((await seatsOf(deps.db, [reg.id])).get(reg.id) ?? []);
+  const seats = !events.isSeated(event) ? [] : ((await seatsOf(deps.db, [reg.id])).get(reg.id) ?? []);
   return {
     reg,
     seats: seats.map(seatWords),

@@ -4,6 +4,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, Mode, RegistrationStatus } from '../../db/database.js';
 import { seatsChangedSinceSql } from '../seat-holds/booked-seats.service.js';
 import { admissibleSql } from './entry-rule.js';
+import { SEATED_SQL } from '../events/events.service.js';
 import { eventSeated, seatIfSeated } from './roster.repo.js';
 
 /** One row per person on the scanned booking, the booking's columns repeated. */
@@ -41,7 +42,7 @@ const PEOPLE = sql`p.id as p_id, p.idx as p_idx, p.name as p_name, p.email as p_
 // ownership-exception: a door scan resolves a ticket, its booking and its event in one read; the door is where slowness shows.
 const TICKET = (value: string) => sql`
   select r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, r.sub_event_id, a.idx as scanned_idx, e.account_id, e.mode,
-    e.seating_plan_id is not null as seated
+    ${sql.raw(SEATED_SQL)} as seated
   from attendees a join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
   where a.id = ${value}`;
 
@@ -54,7 +55,7 @@ export const lookupRows = (db: Kysely<Database>, value: string) =>
 // ownership-exception: a ticket found by its code (after a transfer) reads its booking's people, with their seats, in one statement, as a scan by id does.
 export const bookingPeople = (db: Kysely<Database>, registrationId: string) =>
   sql<PersonRow>`select ${PEOPLE}
-    from (select r.id, e.seating_plan_id is not null as seated from registrations r join events e on e.id = r.event_id where r.id = ${registrationId}) t
+    from (select r.id, ${sql.raw(SEATED_SQL)} as seated from registrations r join events e on e.id = r.event_id where r.id = ${registrationId}) t
     join attendees p on p.registration_id = t.id order by p.idx`.execute(db);
 
 /** One scan in a group of admits (admits.ts): its QR value and who asks. */
@@ -127,7 +128,7 @@ export function admitGroup(db: Kysely<Database>, eventId: string, items: readonl
     t as (
       select i.n, i.member_index, i.caller_account, i.caller_mode, i.actor, i.at,
         r.id, r.event_id, r.status, r.ticket_type, r.ticket_code, r.sub_event_id, a.idx as scanned_idx, e.account_id, e.mode,
-        e.seating_plan_id is not null as seated
+        ${sql.raw(SEATED_SQL)} as seated
       from i cross join lateral (select a.idx, a.registration_id from attendees a where a.id = i.value limit 1) a
         join registrations r on r.id = a.registration_id join events e on e.id = r.event_id
     ),

@@ -5,6 +5,7 @@
 // transaction whose head and pages all see that snapshot.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, Mode, RegistrationStatus, TrackDoc } from '../../db/database.js';
+import { SEATED_SQL } from '../events/events.service.js';
 import { seatsChangedSinceSql, seatWordsSql } from '../seat-holds/booked-seats.service.js';
 
 /** One person of a booking, with the booking's columns. */
@@ -65,7 +66,7 @@ export const seatIfSeated = (seated: RawBuilder<unknown>, registrationId: string
 /** Whether the event has a seating plan, read once by the statement that composes it in. */
 // ownership-exception: the door's reads of an event's people ask whether it is seated in the same statement.
 export const eventSeated = (eventId: string) =>
-  sql<boolean>`(select ev.seating_plan_id is not null from events ev where ev.id = ${eventId})`;
+  sql<boolean>`(select ${sql.raw(SEATED_SQL)} from events e where e.id = ${eventId})`;
 
 // Lean rows (nulls for the primary's id and no previous codes, transaction ids as numbers, a null
 // seat for an event without a plan): a whole read of a large event makes hundreds of thousands of them.

@@ -4,11 +4,19 @@
 import { escapeHtml as h } from '../../lib/html.js';
 import { eventSpan, formatSpan } from '../../lib/event-time.js';
 import type { Availability } from '../events/availability.js';
-import type { PriceRow, Session } from '../events/events.service.js';
+import type { PriceRow } from '../events/events.service.js';
 import type { pageFacts } from './checkout.service.js';
 import { jsonBlock, layout, money, paragraphs, RAZORPAY_CHECKOUT_JS, type Assets } from './layout.html.js';
 import type { Strings } from './strings.js';
 import { memberProof } from './member-proof.html.js';
+import {
+  availabilityNote,
+  errorSlot,
+  option,
+  otherSessionLink,
+  sessionChoices,
+  sessionPicker,
+} from './session-choices.html.js';
 import { MAX_SEATS_PER_HOLD } from '../seat-holds/hold-seats.service.js';
 import {
   renderSeatMap,
@@ -24,71 +32,6 @@ type Shown = Awaited<ReturnType<typeof pageFacts>>['shown'];
 /** When, for people, in the event's time zone: "Sat 12 Dec 2026, 10:00 am – 5:30 pm IST". */
 export function formatWhen(startDate: string | null, endDate: string | null, timeZone: string): string {
   return formatSpan(eventSpan(startDate, endDate, timeZone), timeZone) ?? '';
-}
-
-function availabilityNote(s: Strings, remaining: number | null, soldOut: boolean): string {
-  if (soldOut) return s.soldOut;
-  if (remaining !== null && remaining <= 20) return s.left(remaining);
-  return '';
-}
-
-/** The slot where the page script shows a field's error, referenced by aria-describedby while shown. */
-const errorSlot = (id: string) => `<p class="field-error" id="${id}-error" hidden></p>`;
-
-function option(
-  name: string,
-  value: string,
-  label: string,
-  price: string,
-  note: string,
-  opts: { checked?: boolean; disabled?: boolean; membersOnly?: boolean; id: string },
-): string {
-  return `<div class="option">
-<input type="radio" name="${name}" id="${opts.id}" value="${h(value)}"${opts.checked ? ' checked' : ''}${opts.disabled ? ' disabled' : ''}${opts.membersOnly ? ' data-members-only' : ''}>
-<label for="${opts.id}"><span class="option-name">${h(label)}</span> <span class="option-price">${h(price)}</span>${note ? ` <span class="option-note">${h(note)}</span>` : ''}</label>
-</div>`;
-}
-
-/**
- * Sessions: nothing is chosen for the buyer (a free "whole event" must not win by default over a
- * paid track); the whole event is an option only where the organiser sells it.
- */
-function sessionChoices(s: Strings, shown: Shown, sessions: Session[], timeZone: string): string {
-  if (shown.tracks.length === 0) return '';
-  const eventSoldOut = shown.remaining === 0;
-  const rows = [
-    ...(shown.wholeEventOption
-      ? [
-          option(
-            'subEventId',
-            '',
-            s.wholeEvent,
-            money(s, shown.price),
-            availabilityNote(s, shown.remaining, eventSoldOut),
-            { id: 'session-none', disabled: eventSoldOut },
-          ),
-        ]
-      : []),
-    ...shown.tracks.map((t) =>
-      option(
-        'subEventId',
-        String(t.index),
-        t.title,
-        money(s, t.price),
-        [
-          formatSpan(sessions[t.index]!.span, timeZone) ?? '',
-          availabilityNote(s, t.remaining, t.remaining === 0),
-        ]
-          .filter((x) => x)
-          .join(' · '),
-        {
-          id: `session-${t.index}`,
-          disabled: t.remaining === 0,
-        },
-      ),
-    ),
-  ];
-  return `<fieldset class="choices" id="session" role="radiogroup" aria-describedby="session-error"><legend>${h(s.session)}</legend>${rows.join('\n')}${errorSlot('session')}</fieldset>`;
 }
 
 /**
@@ -183,6 +126,8 @@ export interface PageInput {
   preview?: { token: string; bookable: boolean } | undefined;
   /** A seated event: its plan and its seats' statuses now, for the seat map above the form. */
   seatMap?: SeatMapFacts | undefined;
+  /** An event seated track by track: the session whose map is drawn (`seatMap`), or null before one is chosen. */
+  seatTracks?: { chosen: number | null } | undefined;
 }
 
 /** A seated event's map, its categories, and how many seats one booking takes (one per person). */
@@ -279,7 +224,7 @@ export function renderEventPage(p: PageInput): string {
     strings: s.script,
     ...(p.offer ? { offer: p.offer.token } : {}),
     ...(p.preview ? { preview: p.preview.token } : {}),
-    ...(seated ? { seatMap: seated.config } : {}),
+    ...(seated ? { seatMap: { ...seated.config, track: chosenTrack(p) } } : {}),
   };
   const when = formatWhen(shown.startDate, shown.endDate, p.timeZone);
   const facts = [
@@ -314,19 +259,35 @@ ${jsonBlock('svc-config', config)}`;
   });
 }
 
+/** The track whose seats the map shows, for an event seated track by track (the map's calls name it). */
+const chosenTrack = (p: PageInput) =>
+  p.seatTracks?.chosen === null || p.seatTracks === undefined ? null : String(p.seatTracks.chosen);
+
+/** The sessions above the form: seated track by track, the chosen one alone and the way back to the others. */
+function sessions(p: PageInput): string {
+  const chosen = p.seatTracks?.chosen;
+  if (chosen === undefined || chosen === null)
+    return sessionChoices(p.strings, p.facts.shown, p.facts.sessions, p.timeZone);
+  const only = sessionChoices(p.strings, p.facts.shown, p.facts.sessions, p.timeZone, { only: chosen });
+  return `${only}${otherSessionLink(p.strings, p)}`;
+}
+
 /** The booking form; sold out (and no waitlist offer held), the notice and the waitlist's form instead. */
 function bookingForm(p: PageInput, seated: Seating): string {
   const s = p.strings;
   const { shown, availability } = p.facts;
   const offered = p.offer !== undefined;
+  if (availability.soldOut && !offered)
+    return `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`;
+  // Seated track by track: the session first, then its seats and the form.
+  if (p.seatTracks?.chosen === null && !offered)
+    return sessionPicker(s, shown, p.facts.sessions, p.timeZone, p);
   // novalidate: the page script checks the fields and shows each error at its field.
-  return availability.soldOut && !offered
-    ? `<p class="notice" id="sold-out" role="status">${h(s.soldOutLong)}</p>${p.facts.availability.waitlist?.enabled ? waitlistForm(p) : ''}`
-    : `<form id="register-form" novalidate${seated ? ' data-seated' : ''}>
+  return `<form id="register-form" novalidate${seated ? ' data-seated' : ''}>
 ${
   offered
     ? `<p class="notice" id="offer-held" role="status">A seat is held for you until ${h(p.offer!.until)}. Book it before then; after that it passes to the next person waiting.</p>`
-    : sessionChoices(s, shown, p.facts.sessions, p.timeZone)
+    : sessions(p)
 }
 ${seated ? seatTiers(seated.categories, !offered && seated.categories.some((c) => c.membersOnly) ? memberProof(s, p) : '') : offered ? '' : tierChoices(s, p)}
 <fieldset><legend>${h(s.yourDetails)}</legend>

@@ -82,6 +82,10 @@ export const en = {
   summarySeats: 'Seats',
   seatTeamHint: 'One seat for each person: name the people in your other seats. Each gets their own ticket.',
   chooseSeatsFirst: 'Choose your seats',
+  /** An event seated track by track: the step before a session's seat map. */
+  sessionSeatsHint: 'Each session has its own seats: choose a session to see them.',
+  showSessionSeats: 'Show the seats',
+  otherSession: 'Choose another session',
   notFoundTitle: 'Event not found',
   notFound: 'There is no event here. It may have been taken down, or the link may be wrong.',
   errorTitle: 'Something went wrong',

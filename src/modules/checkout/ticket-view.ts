@@ -65,10 +65,9 @@ async function ticketOf(deps: CheckoutDeps, slug: string, token: string) {
   const timeZone = deps.config.eventTimeZone;
   const span = events.sessionOf(event, reg.sub_event_id, timeZone).span;
   const ticketId = reg.ticket_code ?? reg.id;
-  const seats =
-    event.seating_plan_id === null
-      ? []
-      : ((await seatsOf(deps.db, [reg.id])).get(reg.id) ?? []).map(seatWords);
+  const seats = !events.isSeated(event)
+    ? []
+    : ((await seatsOf(deps.db, [reg.id])).get(reg.id) ?? []).map(seatWords);
   const entry = {
     title: event.title,
     span,

@@ -29,6 +29,12 @@ export const Track = Type.Object({
   taken: Type.Integer(),
   remaining: Nullable(Type.Integer()),
   waitlist: Nullable(Waitlist),
+  seatingPlanId: Nullable(
+    Type.String({
+      description:
+        'Reserved seating: the seating plan this track’s seats are sold from (`GET /api/v1/events/{id}/seats?subEventId=`); null: unseated.',
+    }),
+  ),
 });
 
 export const Event = Type.Object({

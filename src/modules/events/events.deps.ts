@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Ids } from '../../lib/ids.js';
+import type { KeptSeats } from './seated-event.js';
 
 /** Bookings by status on one event, for its analytics. */
 export interface BookingCounts {
@@ -35,10 +36,12 @@ export interface EventDeps {
   };
   /** What the seat-holds module answers about a seated event's seats. */
   seats: {
-    /** The house seats an event keeps back from sale, by category (they are not in its capacities). */
-    kept(eventId: string): Promise<Map<string, number>>;
-    /** Whether any seat of the event is booked or held (not lapsed): its plan cannot change then. */
-    inUse(eventId: string): Promise<boolean>;
+    /** The house seats an event keeps back from sale, by sitting and category (they are not in its capacities). */
+    kept(eventId: string): Promise<KeptSeats>;
+    /** The sittings (-1 the event's plan, else a track's index) with a seat booked or held (not lapsed): their plans cannot change then. */
+    inUse(eventId: string): Promise<Set<number>>;
+    /** Whether a seat of track `index` or a later one is booked, held or kept back (their indexes must then stay). */
+    onTracksFrom(eventId: string, index: number): Promise<boolean>;
   };
   /** Whether the account may publish live events (test events need no grant). */
   canPublish(userId: string): Promise<boolean>;

@@ -50,6 +50,8 @@ export interface TrackInput {
   endsAt?: string | null;
   /** The track's own waitlist; null: the event's applies. */
   waitlist?: WaitlistInput | null;
+  /** Reserved seating: the account's plan this track's seats are sold from; null: unseated. */
+  seatingPlanId?: string | null;
 }
 
 export interface EventInput {
@@ -245,6 +247,7 @@ export function validateTrack(t: TrackInput, where: string, base?: TrackDoc): Tr
       : t.waitlist === null
         ? null
         : validateWaitlist(t.waitlist, base?.waitlist, `${where}waitlist`);
+  const seatingPlanId = t.seatingPlanId === undefined ? (base?.seatingPlanId ?? null) : t.seatingPlanId;
   return {
     title,
     pricePaise: t.price !== undefined ? rupeesToPaise(t.price, `${where}price`) : (base?.pricePaise ?? 0),
@@ -252,6 +255,7 @@ export function validateTrack(t: TrackInput, where: string, base?: TrackDoc): Tr
     date,
     ...(endDate !== null ? { endDate } : {}),
     ...(waitlist ? { waitlist } : {}),
+    ...(seatingPlanId ? { seatingPlanId } : {}),
   };
 }
 

@@ -26,6 +26,7 @@ export function presentTrack(row: EventRow, track: TrackDoc, index: number, usag
     taken,
     remaining: tightest(remainingOf(track.capacity, taken), remainingOf(row.capacity, usage.total)),
     waitlist: track.waitlist ? presentWaitlist(track.waitlist) : null,
+    seatingPlanId: track.seatingPlanId ?? null,
   };
 }
 

@@ -27,6 +27,11 @@ export function findEvent(db: Kysely<Database>, id: string): Promise<EventRow | 
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The event, its row locked for the caller's transaction. */
+export function lockEvent(trx: Transaction<Database>, id: string): Promise<EventRow | undefined> {
+  return trx.selectFrom('events').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
 export function findEventsById(db: Kysely<Database>, ids: readonly string[]): Promise<EventRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db
@@ -45,7 +50,7 @@ export async function findEventsWithTaken(db: Kysely<Database>, ids: readonly st
   return rows.rows;
 }
 
-/** The events of an account, in both modes, sold from a seating plan. */
+/** The events of an account, in both modes, sold from a seating plan (their own, or a track's). */
 export function eventsOnPlan(
   db: Kysely<Database> | Transaction<Database>,
   accountId: string,
@@ -55,7 +60,12 @@ export function eventsOnPlan(
     .selectFrom('events')
     .selectAll()
     .where('account_id', '=', accountId)
-    .where('seating_plan_id', '=', planId)
+    .where((eb) =>
+      eb.or([
+        eb('seating_plan_id', '=', planId),
+        sql<boolean>`tracks @> jsonb_build_array(jsonb_build_object('seatingPlanId', ${planId}::text))`,
+      ]),
+    )
     .orderBy('id')
     .execute();
 }

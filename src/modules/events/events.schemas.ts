@@ -160,6 +160,14 @@ export const SelfService = Type.Object({
   ]),
 });
 
+const TrackPlan = Nullable(
+  Type.String({
+    maxLength: 100,
+    description:
+      'Reserved seating for this session: one of the account’s seating plans, its seats sold for this track alone (the same plan on two tracks is two sittings, each seat sold once in each); null: unseated. Either the event has a plan (`seatingPlanId`, and no tracks) or every track has one (two tracks may share a plan): 400 `invalid_seating_plan` otherwise, and a seated event with tracks does not sell the whole event (`wholeEventOption` off). Each category is sold as the tier of the same name; a tier’s capacity is its category’s seats over all the tracks, and a track’s capacity its plan’s seats that are not blocked (less its house seats). Seats are held with `POST /api/v1/events/{id}/seats/hold` and `subEventId`. While a seat of a track is booked or held, that track keeps its plan (409 `seating_plan_in_use`).',
+  }),
+);
+
 export const TrackInput = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -170,6 +178,7 @@ export const TrackInput = Type.Object(
     startsAt: Type.Optional(Nullable(StartsAt)),
     endsAt: Type.Optional(Nullable(EndsAt)),
     waitlist: Type.Optional(Nullable(WaitlistInput)),
+    seatingPlanId: Type.Optional(TrackPlan),
   },
   { additionalProperties: false },
 );
@@ -184,6 +193,7 @@ export const TrackPatch = Type.Object(
     startsAt: Type.Optional(Nullable(StartsAt)),
     endsAt: Type.Optional(Nullable(EndsAt)),
     waitlist: Type.Optional(Nullable(WaitlistInput)),
+    seatingPlanId: Type.Optional(TrackPlan),
   },
   { additionalProperties: false },
 );
@@ -264,7 +274,7 @@ const eventFields = {
     Type.String({
       maxLength: 100,
       description:
-        'Reserved seating: one of the account’s seating plans (`/api/v1/seating-plans`); null: unseated. Each category of the plan is sold as the tier (`specialPrices`) of the same name, and every tier must name a category: 400 `invalid_seating_plan` otherwise. The event’s `capacity` and each tier’s `capacity` are then the plan’s seats that are not blocked (less the event’s house seats), whatever was sent, and follow the plan when it is edited. Not yet for events with tracks (400). Seats are held with `POST /api/v1/events/{id}/seats/hold` and booked with register’s `holdToken`. While any seat of the event is booked or held, its plan cannot change (409 `seating_plan_in_use`).',
+        'Reserved seating: one of the account’s seating plans (`/api/v1/seating-plans`); null: unseated. Each category of the plan is sold as the tier (`specialPrices`) of the same name, and every tier must name a category: 400 `invalid_seating_plan` otherwise. The event’s `capacity` and each tier’s `capacity` are then the plan’s seats that are not blocked (less the event’s house seats), whatever was sent, and follow the plan when it is edited. An event with tracks seats each track instead (the track’s `seatingPlanId`): 400 for both. Seats are held with `POST /api/v1/events/{id}/seats/hold` and booked with register’s `holdToken`. While any seat of the event is booked or held, its plan cannot change (409 `seating_plan_in_use`).',
     }),
   ),
 };

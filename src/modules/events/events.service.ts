@@ -196,8 +196,8 @@ export async function setTicketEmails(
 export { analytics, availability } from './events.reading.js';
 export { loadOwnedEvent, loadOwnedEventWithTaken, loadReadableEvent } from './event-access.js';
 export { isPaid } from './event-facts.js';
-export { patchEvent, refitToPlan } from './patch-event.service.js';
-export { fitToLayout } from './seated-event.js';
+export { fieldsOf, patchEvent, refitToPlan } from './patch-event.service.js';
+export { fitToPlan, isSeated, SEATED_SQL } from './seated-event.js';
 export { deleteEvent } from './delete-event.service.js';
 
 export const findEvent = repo.findEvent;

@@ -45,6 +45,8 @@ export interface TrackDoc {
   endDate?: string | null;
   /** The track's own waitlist; absent: the event's applies. */
   waitlist?: WaitlistDoc | null;
+  /** Reserved seating: the account's plan this track's seats are sold from (absent or null: unseated). */
+  seatingPlanId?: string | null;
 }
 
 export interface CustomFieldDoc {

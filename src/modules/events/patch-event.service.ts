@@ -6,7 +6,7 @@ import * as audit from '../audit/audit.service.js';
 import { loadOwnedEvent } from './event-access.js';
 import { eventFacts, isPaid, jsonOrNull, rowPrices } from './event-facts.js';
 import type { EventDeps } from './events.deps.js';
-import { applyInput, refuseDateField, type EventInput } from './events.input.js';
+import { applyInput, type EventFields, refuseDateField, type EventInput } from './events.input.js';
 import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';
 import { syncSeatCounters } from './seats.service.js';
@@ -21,17 +21,7 @@ export async function patchEvent(
   refuseDateField(input);
   const row = await loadOwnedEvent(deps.db, p, id);
   const fields = applyInput(fieldsOf(row), input);
-  // Booked and held seats are seats of the plan the event has: it keeps that plan while any is.
-  if (
-    fields.seating_plan_id !== row.seating_plan_id &&
-    row.seating_plan_id !== null &&
-    (await deps.seats.inUse(row.id))
-  ) {
-    throw conflict(
-      'seating_plan_in_use',
-      'seats of this event are booked or held: its seating plan cannot change until those bookings and holds end',
-    );
-  }
+  await assertPlansKept(deps, row, fields);
   await fitToPlan(deps.db, row.account_id, fields, await deps.seats.kept(row.id));
   const publishing = input.status === 'published' && row.status !== 'published';
   // Test events are never public, so they publish without the grant (docs/decisions/17-the-organisers-office.md).
@@ -88,7 +78,7 @@ export async function patchEvent(
 }
 
 /** An event's fields as stored, for applyInput and the plan fit. */
-function fieldsOf(row: EventRow) {
+export function fieldsOf(row: EventRow) {
   return {
     title: row.title,
     description: row.description,
@@ -115,22 +105,55 @@ function fieldsOf(row: EventRow) {
 }
 
 /**
+ * Booked and held seats are seats of the plan their sitting has: the event's own plan, or a
+ * track's. A sitting keeps its plan while any of its seats is (409 `seating_plan_in_use`).
+ */
+export async function assertPlansKept(
+  deps: EventDeps,
+  row: EventRow,
+  fields: Pick<EventFields, 'seating_plan_id' | 'tracks'>,
+): Promise<void> {
+  const planOf = (f: typeof fields, track: number) =>
+    track === -1 ? f.seating_plan_id : (f.tracks[track]?.seatingPlanId ?? null);
+  const before = [-1, ...row.tracks.keys()].filter((t) => planOf(row, t) !== null);
+  const changed = before.filter((t) => planOf(fields, t) !== planOf(row, t));
+  if (changed.length === 0) return;
+  const inUse = await deps.seats.inUse(row.id);
+  const moved = changed.find((t) => inUse.has(t));
+  if (moved === undefined) return;
+  throw conflict(
+    'seating_plan_in_use',
+    moved === -1
+      ? 'seats of this event are booked or held: its seating plan cannot change until those bookings and holds end'
+      : `seats of track ${moved} are booked or held: its seating plan cannot change until those bookings and holds end`,
+  );
+}
+
+/**
  * Makes a seated event fit its plan again after the plan changed (docs/decisions/23-reserved-seating.md): the
  * capacities become the plan's seats, its seat counters follow, and the audit log says the
- * plan's change did it. The plan's change checked first that the event still fits it.
+ * plan's change did it. The plan's change checked first that the event still fits it. The event is
+ * read again under its row lock, so a change of its tracks meanwhile is not written over.
  */
-export async function refitToPlan(deps: EventDeps, row: EventRow): Promise<void> {
-  const fields = fieldsOf(row);
-  await fitToPlan(deps.db, row.account_id, fields, await deps.seats.kept(row.id));
-  if (
-    fields.capacity === row.capacity &&
-    JSON.stringify(fields.special_prices) === JSON.stringify(row.special_prices)
-  )
-    return;
+export async function refitToPlan(deps: EventDeps, event: Pick<EventRow, 'id'>): Promise<void> {
+  const kept = await deps.seats.kept(event.id);
   await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.lockEvent(trx, event.id);
+    if (!row) return;
+    const fields = fieldsOf(row);
+    await fitToPlan(trx, row.account_id, fields, kept);
+    if (
+      fields.capacity === row.capacity &&
+      fields.whole_event_option === row.whole_event_option &&
+      JSON.stringify(fields.special_prices) === JSON.stringify(row.special_prices) &&
+      JSON.stringify(fields.tracks) === JSON.stringify(row.tracks)
+    )
+      return;
     const u = await repo.updateEvent(trx, row.id, {
       capacity: fields.capacity,
       special_prices: JSON.stringify(fields.special_prices),
+      tracks: JSON.stringify(fields.tracks),
+      whole_event_option: fields.whole_event_option,
       updated_at: deps.clock.now(),
     });
     if (!u) return;

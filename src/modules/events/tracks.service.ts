@@ -1,5 +1,8 @@
 // Tracks of an event (sessions with their own price and capacity): adding and changing
-// one, with the event's seat counters kept in step.
+// one, with the event's seat counters kept in step. A track may be seated from a plan of its own
+// (docs/decisions/23-reserved-seating.md): then it is fitted to its plan before it is written, and
+// the event's capacities (its tiers' are over every track) are refitted after.
+import type { TrackDoc } from '../../db/database.js';
 import type { KeyPrincipal } from '../../http/auth.js';
 import * as audit from '../audit/audit.service.js';
 import { conflict, notFound } from '../../lib/errors.js';
@@ -8,6 +11,16 @@ import * as repo from './events.repo.js';
 import type { EventRow } from './events.repo.js';
 import { dropTrackCountersFrom, lockSeatCounters, syncSeatCounters } from './seats.service.js';
 import { loadOwnedEvent, type EventDeps } from './events.service.js';
+import { assertPlansKept, fieldsOf, refitToPlan } from './patch-event.service.js';
+import { fitToPlan, plansNamed } from './seated-event.js';
+
+/** The event's tracks as they will be, fitted to their plans when seated (400 `invalid_seating_plan` when they cannot be). */
+async function fitted(deps: EventDeps, row: EventRow, tracks: TrackDoc[]): Promise<TrackDoc[] | undefined> {
+  const fields = { ...fieldsOf(row), tracks };
+  if (plansNamed(fields).length === 0) return undefined;
+  await fitToPlan(deps.db, row.account_id, fields, await deps.seats.kept(row.id));
+  return fields.tracks;
+}
 
 export async function addTrack(
   deps: EventDeps,
@@ -16,7 +29,9 @@ export async function addTrack(
   input: TrackInput,
 ): Promise<{ index: number; row: EventRow }> {
   const event = await loadOwnedEvent(deps.db, p, id);
-  const track = validateTrack(input, '');
+  const given = validateTrack(input, '');
+  const seated = await fitted(deps, event, [...event.tracks, given]);
+  const track = seated?.at(-1) ?? given;
   const index = await deps.db.transaction().execute(async (trx) => {
     const i = await repo.appendTrack(trx, id, track, deps.clock.now());
     if (i !== undefined) {
@@ -35,6 +50,7 @@ export async function addTrack(
     return i;
   });
   if (index === undefined) throw notFound('no such event', 'event_not_found');
+  if (seated) await refitToPlan(deps, event);
   return { index, row: (await repo.findEvent(deps.db, id))! };
 }
 
@@ -49,7 +65,11 @@ export async function patchTrack(
   const current = row.tracks[index];
   if (!current)
     throw notFound(`no track at index ${index}; this event has ${row.tracks.length}`, 'track_not_found');
-  const track = validateTrack(input, '', current);
+  const given = validateTrack(input, '', current);
+  const tracks = row.tracks.map((t, i) => (i === index ? given : t));
+  await assertPlansKept(deps, row, { seating_plan_id: row.seating_plan_id, tracks });
+  const seated = await fitted(deps, row, tracks);
+  const track = seated?.[index] ?? given;
   const updated = await deps.db.transaction().execute(async (trx) => {
     const u = await repo.replaceTrack(trx, id, index, track, deps.clock.now());
     if (u) {
@@ -66,7 +86,9 @@ export async function patchTrack(
     return u;
   });
   if (!updated) throw notFound(`no track at index ${index}`, 'track_not_found');
-  return updated;
+  if (!seated) return updated;
+  await refitToPlan(deps, row);
+  return (await repo.findEvent(deps.db, id))!;
 }
 
 /**
@@ -87,13 +109,13 @@ export async function removeTrack(
   const removed = await deps.db.transaction().execute(async (trx) => {
     // The event's counters first, as every claim takes them: a booking being confirmed meanwhile waits.
     await lockSeatCounters(trx, id);
-    if (await deps.bookings.tracksInUseFrom(id, index)) {
+    if ((await deps.bookings.tracksInUseFrom(id, index)) || (await deps.seats.onTracksFrom(id, index))) {
       const later = index < row.tracks.length - 1;
       throw conflict(
         'track_in_use',
         later
-          ? 'this track or a later one has bookings or a waitlist: a track can be removed only while nobody has booked it or a later track (their numbers would change)'
-          : 'this track has bookings or a waitlist (cancelled ones count too): a track can be removed only while nobody has booked it',
+          ? 'this track or a later one has bookings, a waitlist, or seats held or kept back: a track can be removed only while nobody has booked it or a later track (their numbers would change)'
+          : 'this track has bookings, a waitlist (cancelled ones count too), or seats held or kept back: a track can be removed only while nobody has booked it',
       );
     }
     const u = await repo.removeTrack(trx, id, index, deps.clock.now());
@@ -112,5 +134,7 @@ export async function removeTrack(
     return u;
   });
   if (!removed) throw notFound(`no track at index ${index}`, 'track_not_found');
-  return removed;
+  if (plansNamed(fieldsOf(row)).length === 0) return removed;
+  await refitToPlan(deps, row);
+  return (await repo.findEvent(deps.db, id))!;
 }

@@ -133,7 +133,7 @@ export function registrationColumns(
       value: (b) => (b.r.sub_event_id === null ? null : (event.tracks[b.r.sub_event_id]?.title ?? null)),
     },
     // A seated event's file names the seats (`Stalls · Row C, seat 12; …`, one per person, in seat order).
-    ...(event.seating_plan_id === null
+    ...(!events.isSeated(event)
       ? []
       : [{ header: 'seats', value: (b: Booking) => b.seats?.join('; ') || null } satisfies Column<Booking>]),
     { header: 'quantity', value: (b) => b.r.quantity },
@@ -204,13 +204,12 @@ export async function registrationsCsv(
         deps.db,
         batch.rows.map((r) => r.id),
       );
-      const seats =
-        event.seating_plan_id === null
-          ? new Map<string, BookedSeat[]>()
-          : await seatsOf(
-              deps.db,
-              batch.rows.map((r) => r.id),
-            );
+      const seats = !events.isSeated(event)
+        ? new Map<string, BookedSeat[]>()
+        : await seatsOf(
+            deps.db,
+            batch.rows.map((r) => r.id),
+          );
       for (const r of batch.rows) {
         const booked = seats.get(r.id)?.map(seatWords);
         yield { r, people: batch.people.get(r.id) ?? [], numbers: numbers.get(r.id), seats: booked };

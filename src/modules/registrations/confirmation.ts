@@ -210,8 +210,7 @@ export async function applyConfirmation(
   const claimed = await claimBookingSeats(trx, deps, event.id, booking);
   if (!claimed) return false;
   // A seated event's booking holds its seats already (they were given to it when it was written).
-  const seats =
-    event.seating_plan_id === null ? [] : await seatHolds.sellSeats(trx, booking.id, deps.clock.now());
+  const seats = !events.isSeated(event) ? [] : await seatHolds.sellSeats(trx, booking.id, deps.clock.now());
   let fees = { platform: 0, gateway: 0 };
   if (effects.recordsFees) {
     const soldBefore = claimed.get(events.PAID_SCOPE)! - booking.quantity;

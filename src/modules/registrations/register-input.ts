@@ -238,14 +238,15 @@ export async function offerFor(deps: RegisterDeps, eventId: string, input: Regis
 
 /**
  * The seats a booking of a seated event takes: the buyer's live hold, of the tier asked for (if
- * any). None for an event without a seating plan, which takes no hold (409 `event_not_seated`).
+ * any) and, for an event seated track by track, of the track asked for (if any: the hold's track
+ * is the booking's). None for an event without a seating plan, which takes no hold (409 `event_not_seated`).
  */
 export async function seatsHeld(
   deps: RegisterDeps,
   event: OwnedEvent,
   input: RegisterInput,
 ): Promise<seatHolds.HeldSeats | undefined> {
-  if (event.seating_plan_id === null) {
+  if (!events.isSeated(event)) {
     if (input.holdToken !== undefined)
       throw conflict('event_not_seated', 'this event has no seating plan: book it without holdToken');
     return undefined;
@@ -265,5 +266,25 @@ export async function seatsHeld(
       { field: 'ticketType' },
     );
   }
+  if (
+    held.track >= 0 &&
+    input.subEventId !== undefined &&
+    events.parseTrackIndex(input.subEventId, 'subEventId') !== held.track
+  ) {
+    throw badRequest(
+      'seat_hold_mismatch',
+      `the seats held are of track ${held.track}, not ${input.subEventId}: leave subEventId out, or hold seats of that track`,
+      { field: 'subEventId' },
+    );
+  }
   return held;
+}
+
+/** The booking as its hold makes it: the seats' category is its tier, and their track (if seated by track) its track. */
+export function bookedAsHeld(input: RegisterInput, held: seatHolds.HeldSeats): RegisterInput {
+  return {
+    ...input,
+    ticketType: held.category,
+    ...(held.track >= 0 ? { subEventId: String(held.track) } : {}),
+  };
 }

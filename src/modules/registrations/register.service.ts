@@ -22,6 +22,7 @@ import {
   parseBilling,
   type RegisterInput,
   type Who,
+  bookedAsHeld,
   seatsHeld,
   whatIsBooked,
   whoBooks,
@@ -61,7 +62,7 @@ export async function register(
   if (offer) input = { ...input, subEventId: offer.subEventId, ticketType: offer.ticketType };
   // A seated event's booking is of the seats its hold has: their category is its tier.
   const held = await seatsHeld(deps, event, input);
-  if (held) input = { ...input, ticketType: held.category };
+  if (held) input = bookedAsHeld(input, held);
   const who = await whoBooks(deps, event, input);
   const quantity = 1 + who.members.length;
   if (held && held.seatIds.length !== quantity) {

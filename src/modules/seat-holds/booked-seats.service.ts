@@ -14,6 +14,8 @@ import * as repo from './seat-holds.repo.js';
 /** A live hold a booking is about to take: its seats in seat order, all of one category. */
 export interface HeldSeats {
   eventId: string;
+  /** The sitting: -1 the event's own plan, else the seated track's index (the booking's track). */
+  track: number;
   token: string;
   category: string;
   seatIds: string[];
@@ -57,6 +59,7 @@ export async function holdForBooking(
   }
   return {
     eventId: event.id,
+    track: rows[0]!.track,
     token,
     category: categories[0]!,
     seatIds: rows.map((r) => r.seat_id),
@@ -76,7 +79,7 @@ export async function attachHold(
   const seats = held.seatIds.map((seatId, i) => ({ seatId, attendeeId: attendeeIds[i]! }));
   const given = await repo.attachHold(
     trx,
-    { eventId: held.eventId, token: held.token, now },
+    { eventId: held.eventId, track: held.track, token: held.token, now },
     registrationId,
     seats,
   );

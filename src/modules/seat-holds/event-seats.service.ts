@@ -7,9 +7,11 @@ import { nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import type { Seat } from '../seating/plan.js';
 import type { EventRow } from '../events/events.service.js';
-import { type EventPlan, planOfEvent } from './event-plan.js';
+import { EVENT_SITTING, type EventPlan, planOfEvent, sittingOf } from './event-plan.js';
 import type { SeatHoldsDeps } from './seat-holds.deps.js';
 import * as repo from './seat-holds.repo.js';
+
+export { sittingOf } from './event-plan.js';
 
 export type SeatStatus = 'available' | 'held' | 'sold' | 'blocked';
 
@@ -20,12 +22,14 @@ export interface EventSeats {
   seats: (Seat & { status: SeatStatus; registrationId: string | null })[];
 }
 
-/** Each seat of the event's plan with its status now, and the counts of each status. */
-async function seatsWithStatus(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string) {
+/** Each seat of the sitting's plan with its status now, and the counts of each status. */
+async function seatsWithStatus(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string, subEventId?: string) {
   const event = await events.loadReadableEvent(deps.db, p, eventId);
-  const plan = await planOfEvent(deps.db, event);
+  const track = sittingOf(event, subEventId);
+  const plan = await planOfEvent(deps.db, event, track);
   const now = await nowFor(deps, event.account_id, event.mode);
-  const rows = new Map((await repo.takenSeats(deps.db, event.id, now)).map((r) => [r.seat_id, r]));
+  const taken = await repo.takenSeats(deps.db, { eventId: event.id, track }, now);
+  const rows = new Map(taken.map((r) => [r.seat_id, r]));
   const counts: Record<SeatStatus, number> = { available: 0, held: 0, sold: 0, blocked: 0 };
   const seats = plan.seats.map((seat) => {
     const row = rows.get(seat.id);
@@ -36,14 +40,18 @@ async function seatsWithStatus(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: st
   return { plan, counts, seats };
 }
 
-/** Every seat with its status; with `unavailableOnly`, the seats not available (a map refreshing its statuses). */
+/**
+ * Every seat with its status; with `unavailableOnly`, the seats not available (a map refreshing
+ * its statuses); `subEventId`: the track's, for an event seated track by track.
+ */
 export async function eventSeats(
   deps: SeatHoldsDeps,
   p: KeyPrincipal,
   eventId: string,
-  unavailableOnly = false,
+  options: { unavailableOnly?: boolean; subEventId?: string | undefined } = {},
 ): Promise<EventSeats> {
-  const { plan, counts, seats: all } = await seatsWithStatus(deps, p, eventId);
+  const { unavailableOnly = false, subEventId } = options;
+  const { plan, counts, seats: all } = await seatsWithStatus(deps, p, eventId, subEventId);
   const full = p.keyClass === 'full';
   const seats = all.map(({ seat, status, row }) => ({
     ...seat,
@@ -66,11 +74,14 @@ const LETTER: Record<SeatStatus, number> = { available: 0x61, held: 0x68, sold: 
  * from the plan's own letters (kept with the plan) and the seats taken now, without an object a
  * seat: a map refreshing every few seconds, and a crowd of them, cost little.
  */
-export async function seatStatusLetters(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string) {
-  const { plan, counts, statuses } = await lettersOf(
-    deps,
-    await events.loadReadableEvent(deps.db, p, eventId),
-  );
+export async function seatStatusLetters(
+  deps: SeatHoldsDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  subEventId?: string,
+) {
+  const event = await events.loadReadableEvent(deps.db, p, eventId);
+  const { plan, counts, statuses } = await lettersOf(deps, event, sittingOf(event, subEventId));
   return { planId: plan.planId, planUpdatedAt: plan.updatedAt.toISOString(), counts, statuses };
 }
 
@@ -80,17 +91,19 @@ export async function seatStatusLetters(deps: SeatHoldsDeps, p: KeyPrincipal, ev
  */
 export async function seatMapOf(
   deps: SeatHoldsDeps,
-  event: Pick<EventRow, 'id' | 'account_id' | 'mode' | 'seating_plan_id'>,
+  event: Pick<EventRow, 'id' | 'account_id' | 'mode' | 'seating_plan_id' | 'tracks'>,
+  track: number = EVENT_SITTING,
 ): Promise<{ plan: EventPlan; statuses: string }> {
-  const { plan, statuses } = await lettersOf(deps, event);
+  const { plan, statuses } = await lettersOf(deps, event, track);
   return { plan, statuses };
 }
 
 async function lettersOf(
   deps: SeatHoldsDeps,
-  event: Pick<EventRow, 'id' | 'account_id' | 'mode' | 'seating_plan_id'>,
+  event: Pick<EventRow, 'id' | 'account_id' | 'mode' | 'seating_plan_id' | 'tracks'>,
+  track: number,
 ) {
-  const plan = await planOfEvent(deps.db, event);
+  const plan = await planOfEvent(deps.db, event, track);
   const now = await nowFor(deps, event.account_id, event.mode);
   const letters = Buffer.from(plan.letters);
   const counts: Record<SeatStatus, number> = {
@@ -99,7 +112,7 @@ async function lettersOf(
     sold: 0,
     blocked: plan.blockedCount,
   };
-  for (const row of await repo.takenSeatStatuses(deps.db, event.id, now)) {
+  for (const row of await repo.takenSeatStatuses(deps.db, { eventId: event.id, track }, now)) {
     const i = plan.indexOf.get(row.seat_id);
     // A seat the plan blocks stays blocked; a row of a seat the plan no longer has is no seat.
     if (i === undefined || letters[i] === LETTER.blocked) continue;

@@ -16,7 +16,7 @@ import * as events from '../events/events.service.js';
 import { bestAvailable } from '../seating/best-available.js';
 import type { Seat } from '../seating/plan.js';
 import { planVersion, sharePlanLock } from '../seating/seating-plans.js';
-import { type EventPlan, planOfEvent } from './event-plan.js';
+import { type EventPlan, planOfEvent, sittingOf } from './event-plan.js';
 import type { SeatHoldsDeps } from './seat-holds.deps.js';
 import * as repo from './seat-holds.repo.js';
 
@@ -37,16 +37,23 @@ export interface Hold {
  * or the hosted page's); such an address holds at most HELD_SEATS_PER_ADDRESS seats of an event at
  * once (checked before the hold: holds racing from one address may pass it by as many as run at once).
  * `replaces`: a hold token of the same event, let go in the same transaction (its seats do not
- * count towards the address's limit), so a refusal leaves it as it was.
+ * count towards the address's limit), so a refusal leaves it as it was. `subEventId`: the track
+ * whose seats to hold, for an event seated track by track.
  */
 export async function holdSeats(
   deps: SeatHoldsDeps,
   p: KeyPrincipal,
   eventId: string,
   request: HoldRequest,
-  context: { clientAddress?: string | null; replaces?: string | undefined } = {},
+  context: {
+    clientAddress?: string | null;
+    replaces?: string | undefined;
+    subEventId?: string | undefined;
+  } = {},
 ): Promise<Hold> {
   const event = await events.loadReadableEvent(deps.db, p, eventId);
+  const track = sittingOf(event, context.subEventId);
+  const sitting: repo.Sitting = { eventId: event.id, track };
   const now = await nowFor(deps, event.account_id, event.mode);
   const clientAddress = p.keyClass === 'checkout' ? (context.clientAddress ?? null) : null;
   const { replaces } = context;
@@ -59,16 +66,16 @@ export async function holdSeats(
     clientAddress,
     replaces,
   };
-  const target = { id: event.id, accountId: event.account_id, mode: event.mode };
+  const target = { id: event.id, accountId: event.account_id, mode: event.mode, track };
   const lost = new Set<string>();
   for (let attempt = 1, replaced = 0; ; ) {
-    const plan = await planOfEvent(deps.db, event);
+    const plan = await planOfEvent(deps.db, event, track);
     const best = !('seats' in request);
     const seats = best
-      ? await bestFor(deps, plan, event.id, now, request, lost, replaces)
+      ? await bestFor(deps, plan, sitting, now, request, lost, replaces)
       : chosenSeats(plan, request.seats);
     // Best available here looks past the seats this request is taking (see `inFlight`).
-    const claimed = best ? claim(event.id, seats) : () => {};
+    const claimed = best ? claim(sitting, seats) : () => {};
     const outcome = await takeOnce(deps, plan, target, seats, hold).finally(claimed);
     if (Array.isArray(outcome)) return { holdToken: hold.token, seats: outcome, expiresAt: hold.until };
     // The plan changed between choosing and taking: choose again by the new one (a few times).
@@ -83,7 +90,7 @@ export async function holdSeats(
 async function takeOnce(
   deps: SeatHoldsDeps,
   plan: EventPlan,
-  target: { id: string; accountId: string; mode: Mode },
+  target: { id: string; accountId: string; mode: Mode; track: number },
   seats: Seat[],
   hold: { token: string; until: Date; now: Date; clientAddress: string | null; replaces: string | undefined },
 ): Promise<Seat[] | HoldLost | PlanReplaced> {
@@ -107,35 +114,39 @@ async function takeOnce(
 }
 
 /**
- * The seats this process's best-available requests are taking right now, by event. Buyers who
+ * The seats this process's best-available requests are taking right now, by sitting. Buyers who
  * arrive together read the same taken seats and would all choose the same best ones, and all but
  * one lose; here, each looks past what the others in this process are taking. (Across processes
  * they still may collide: the key decides, and the loser looks again.)
  */
 const inFlight = new Map<string, Set<string>>();
 
-const read = (deps: SeatHoldsDeps, eventId: string, now: Date) => repo.takenSeatIds(deps.db, eventId, now);
+const read = (deps: SeatHoldsDeps, sitting: repo.Sitting, now: Date) =>
+  repo.takenSeatIds(deps.db, sitting, now);
+const keyOf = (s: repo.Sitting) => `${s.eventId}/${s.track}`;
 
-/** Reads of an event's taken seats under way: buyers arriving together share one. */
+/** Reads of a sitting's taken seats under way: buyers arriving together share one. */
 const reading = new Map<string, Promise<string[]>>();
 
-function sharedRead(deps: SeatHoldsDeps, eventId: string, now: Date): Promise<string[]> {
-  let r = reading.get(eventId);
+function sharedRead(deps: SeatHoldsDeps, sitting: repo.Sitting, now: Date): Promise<string[]> {
+  const key = keyOf(sitting);
+  let r = reading.get(key);
   if (!r) {
-    r = read(deps, eventId, now).finally(() => reading.delete(eventId));
-    reading.set(eventId, r);
+    r = read(deps, sitting, now).finally(() => reading.delete(key));
+    reading.set(key, r);
   }
   return r;
 }
 
-/** Marks `seats` as being taken for `eventId`; answers the function that unmarks them. */
-function claim(eventId: string, seats: readonly Seat[]): () => void {
-  let taking = inFlight.get(eventId);
-  if (!taking) inFlight.set(eventId, (taking = new Set()));
+/** Marks `seats` as being taken in `sitting`; answers the function that unmarks them. */
+function claim(sitting: repo.Sitting, seats: readonly Seat[]): () => void {
+  const key = keyOf(sitting);
+  let taking = inFlight.get(key);
+  if (!taking) inFlight.set(key, (taking = new Set()));
   for (const s of seats) taking.add(s.id);
   return () => {
     for (const s of seats) taking.delete(s.id);
-    if (taking.size === 0 && inFlight.get(eventId) === taking) inFlight.delete(eventId);
+    if (taking.size === 0 && inFlight.get(key) === taking) inFlight.delete(key);
   };
 }
 
@@ -194,7 +205,7 @@ async function assertWithinAddressLimit(
 async function bestFor(
   deps: SeatHoldsDeps,
   plan: EventPlan,
-  eventId: string,
+  sitting: repo.Sitting,
   now: Date,
   request: { category: string; quantity: number; accessible?: boolean },
   lost: ReadonlySet<string>,
@@ -206,11 +217,11 @@ async function bestFor(
     throw badRequest('invalid_request', `no category "${request.category}" in this event's seating plan`);
   // A first look shares a read already under way for the event; a second looks afresh.
   const taken = new Set(
-    lost.size === 0 ? await sharedRead(deps, eventId, now) : await read(deps, eventId, now),
+    lost.size === 0 ? await sharedRead(deps, sitting, now) : await read(deps, sitting, now),
   );
   if (replaces !== undefined)
-    for (const id of await repo.seatIdsOfHold(deps.db, eventId, replaces)) taken.delete(id);
-  for (const id of inFlight.get(eventId) ?? []) taken.add(id);
+    for (const id of await repo.seatIdsOfHold(deps.db, sitting, replaces)) taken.delete(id);
+  for (const id of inFlight.get(keyOf(sitting)) ?? []) taken.add(id);
   for (const id of lost) taken.add(id);
   const ids = bestAvailable(plan.runs, taken, request);
   if (!ids) {

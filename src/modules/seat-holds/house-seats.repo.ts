@@ -2,7 +2,7 @@
 // house seats kept back and given back, and a booking's seat rows moved in place.
 import { type Kysely, type Transaction } from 'kysely';
 import type { Database, Mode } from '../../db/database.js';
-import type { EventSeatRow, SeatToTake } from './seat-holds.repo.js';
+import type { EventSeatRow, SeatToTake, Sitting } from './seat-holds.repo.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -13,7 +13,7 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 export async function blockSeats(
   trx: Transaction<Database>,
-  event: { id: string; accountId: string; mode: Mode },
+  event: { id: string; accountId: string; mode: Mode; track: number },
   seats: readonly SeatToTake[],
   now: Date,
 ): Promise<string[]> {
@@ -23,6 +23,7 @@ export async function blockSeats(
     .values(
       seats.map((s) => ({
         event_id: event.id,
+        track: event.track,
         seat_id: s.seatId,
         account_id: event.accountId,
         mode: event.mode,
@@ -42,7 +43,7 @@ export async function blockSeats(
     )
     .onConflict((oc) =>
       oc
-        .columns(['event_id', 'seat_id'])
+        .columns(['event_id', 'track', 'seat_id'])
         .doUpdateSet({
           status: 'blocked',
           hold_token: null,
@@ -62,13 +63,14 @@ export async function blockSeats(
 /** Gives house seats back to sale; answers the ids that were kept back. */
 export async function releaseBlocked(
   trx: Transaction<Database>,
-  eventId: string,
+  sitting: Sitting,
   seatIds: readonly string[],
 ): Promise<string[]> {
   if (seatIds.length === 0) return [];
   const rows = await trx
     .deleteFrom('event_seats')
-    .where('event_id', '=', eventId)
+    .where('event_id', '=', sitting.eventId)
+    .where('track', '=', sitting.track)
     .where('seat_id', 'in', seatIds)
     .where('status', '=', 'blocked')
     .returning('seat_id')
@@ -76,16 +78,22 @@ export async function releaseBlocked(
   return rows.map((r) => r.seat_id);
 }
 
-/** How many house seats an event keeps back, by category. */
-export async function blockedByCategory(db: Db, eventId: string): Promise<Map<string, number>> {
+/** How many house seats an event keeps back, by sitting and category. */
+export async function blockedByCategory(db: Db, eventId: string): Promise<Map<number, Map<string, number>>> {
   const rows = await db
     .selectFrom('event_seats')
-    .select(['category', (eb) => eb.fn.countAll<string>().as('n')])
+    .select(['track', 'category', (eb) => eb.fn.countAll<string>().as('n')])
     .where('event_id', '=', eventId)
     .where('status', '=', 'blocked')
-    .groupBy('category')
+    .groupBy(['track', 'category'])
     .execute();
-  return new Map(rows.map((r) => [r.category, Number(r.n)]));
+  const out = new Map<number, Map<string, number>>();
+  for (const r of rows) {
+    const byCategory = out.get(r.track) ?? new Map<string, number>();
+    byCategory.set(r.category, Number(r.n));
+    out.set(r.track, byCategory);
+  }
+  return out;
 }
 
 /** A booking's seats on an event, locked for the caller's transaction, in seat order. */
@@ -110,13 +118,14 @@ export async function lockBookingSeats(
 /** Drops the rows of lapsed holds (no booking) on these seats, so the seats can be taken by an update. */
 export async function dropLapsedHolds(
   trx: Transaction<Database>,
-  eventId: string,
+  sitting: Sitting,
   seatIds: readonly string[],
   now: Date,
 ): Promise<void> {
   await trx
     .deleteFrom('event_seats')
-    .where('event_id', '=', eventId)
+    .where('event_id', '=', sitting.eventId)
+    .where('track', '=', sitting.track)
     .where('seat_id', 'in', seatIds)
     .where('status', '=', 'held')
     .where('registration_id', 'is', null)
@@ -131,7 +140,7 @@ export async function dropLapsedHolds(
  */
 export async function moveSeatRow(
   trx: Transaction<Database>,
-  eventId: string,
+  sitting: Sitting,
   from: string,
   to: SeatToTake | { parked: true },
   now: Date,
@@ -150,7 +159,8 @@ export async function moveSeatRow(
   await trx
     .updateTable('event_seats')
     .set(set)
-    .where('event_id', '=', eventId)
+    .where('event_id', '=', sitting.eventId)
+    .where('track', '=', sitting.track)
     .where('seat_id', '=', 'parked' in to ? from : `moving:${from}`)
     .execute();
 }

@@ -12,7 +12,7 @@ import * as audit from '../audit/audit.service.js';
 import * as events from '../events/events.service.js';
 import type { Seat } from '../seating/plan.js';
 import { planVersion, sharePlanLock } from '../seating/seating-plans.js';
-import { type EventPlan, planOfEvent } from './event-plan.js';
+import { EVENT_SITTING, type EventPlan, planOfEvent, sittingOf } from './event-plan.js';
 import { MAX_SEATS_PER_HOLD } from './hold-seats.service.js';
 import type { SeatHoldsDeps } from './seat-holds.deps.js';
 import * as houseRepo from './house-seats.repo.js';
@@ -40,12 +40,24 @@ function namedSeats(plan: EventPlan, ids: readonly string[]): Seat[] {
   });
 }
 
-/** The event, its plan and its clock, for a change under the plan's shared lock. */
-async function seatedEvent(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string) {
+/**
+ * The event, the sitting (`subEventId`, or the booking `of`'s), its plan and the event's clock, for
+ * a change under the plan's shared lock.
+ */
+async function seatedEvent(
+  deps: SeatHoldsDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  which: { subEventId?: string | undefined; of?: string },
+) {
   const event = await events.loadOwnedEvent(deps.db, p, eventId);
-  const plan = await planOfEvent(deps.db, event);
+  const track =
+    which.of === undefined
+      ? sittingOf(event, which.subEventId)
+      : ((await repo.seatsOfBookings(deps.db, [which.of]))[0]?.track ?? EVENT_SITTING);
+  const plan = await planOfEvent(deps.db, event, track);
   const now = await nowFor(deps, event.account_id, event.mode);
-  return { event, plan, now };
+  return { event, sitting: { eventId: event.id, track }, plan, now };
 }
 
 /** The plan as chosen by is still the plan (else 409: read it again). */
@@ -57,24 +69,30 @@ async function samePlan(trx: Parameters<typeof sharePlanLock>[0], event: events.
 }
 
 /** Keeps seats back from sale (all or none: 409 `seats_unavailable` when one is held or sold). */
-export async function blockHouseSeats(deps: SeatHoldsDeps, p: KeyPrincipal, eventId: string, ids: string[]) {
-  const { event, plan, now } = await seatedEvent(deps, p, eventId);
+export async function blockHouseSeats(
+  deps: SeatHoldsDeps,
+  p: KeyPrincipal,
+  eventId: string,
+  ids: string[],
+  subEventId?: string,
+) {
+  const { event, sitting, plan, now } = await seatedEvent(deps, p, eventId, { subEventId });
   const seats = namedSeats(plan, ids);
   await deps.db.transaction().execute(async (trx) => {
     await samePlan(trx, event, plan);
-    const target = { id: event.id, accountId: event.account_id, mode: event.mode };
+    const target = { id: event.id, accountId: event.account_id, mode: event.mode, track: sitting.track };
     const taken = await houseRepo.blockSeats(trx, target, seats.map(toTake), now);
     if (taken.length < seats.length) {
       const busy = seats.filter((s) => !taken.includes(s.id)).map((s) => s.id);
       throw conflict('seats_unavailable', `held, sold or kept back already: ${busy.join(', ')}`);
     }
     // A tier with no seat left to sell would read as unlimited (capacity 0): one stays on sale.
-    const kept = await houseRepo.blockedByCategory(trx, event.id);
+    const kept = (await houseRepo.blockedByCategory(trx, event.id)).get(sitting.track) ?? new Map();
     for (const [category, n] of kept) {
       if (plan.seats.filter((s) => s.category === category && !s.blocked).length - n < 1)
         throw conflict('seats_unavailable', `keep at least one ${category} seat on sale`);
     }
-    await record(trx, deps, p, event, 'event.seats_block', { seats: ids });
+    await record(trx, deps, p, event, 'event.seats_block', { seats: ids, ...trackOf(sitting) });
   });
   await events.refitToPlan(deps.eventDeps, event);
   return seats;
@@ -86,12 +104,14 @@ export async function releaseHouseSeats(
   p: KeyPrincipal,
   eventId: string,
   ids: string[],
+  subEventId?: string,
 ) {
-  const { event, plan } = await seatedEvent(deps, p, eventId);
+  const { event, sitting, plan } = await seatedEvent(deps, p, eventId, { subEventId });
   namedSeats(plan, ids);
   const released = await deps.db.transaction().execute(async (trx) => {
-    const gone = await houseRepo.releaseBlocked(trx, event.id, ids);
-    if (gone.length > 0) await record(trx, deps, p, event, 'event.seats_release', { seats: gone });
+    const gone = await houseRepo.releaseBlocked(trx, sitting, ids);
+    if (gone.length > 0)
+      await record(trx, deps, p, event, 'event.seats_release', { seats: gone, ...trackOf(sitting) });
     return gone;
   });
   if (released.length === 0) throw notFound('none of these seats is kept back on this event');
@@ -111,7 +131,7 @@ export async function moveBookingSeats(
   registrationId: string,
   ids: string[],
 ) {
-  const { event, plan, now } = await seatedEvent(deps, p, eventId);
+  const { event, sitting, plan, now } = await seatedEvent(deps, p, eventId, { of: registrationId });
   const seats = namedSeats(plan, ids);
   try {
     return await deps.db.transaction().execute(async (trx) => {
@@ -125,13 +145,13 @@ export async function moveBookingSeats(
       const own = new Set(rows.map((r) => r.seat_id));
       await houseRepo.dropLapsedHolds(
         trx,
-        event.id,
+        sitting,
         ids.filter((id) => !own.has(id)),
         now,
       );
-      for (const r of rows) await houseRepo.moveSeatRow(trx, event.id, r.seat_id, { parked: true }, now);
+      for (const r of rows) await houseRepo.moveSeatRow(trx, sitting, r.seat_id, { parked: true }, now);
       for (const [i, r] of rows.entries())
-        await houseRepo.moveSeatRow(trx, event.id, r.seat_id, toTake(seats[i]!), now);
+        await houseRepo.moveSeatRow(trx, sitting, r.seat_id, toTake(seats[i]!), now);
       await record(
         trx,
         deps,
@@ -174,18 +194,36 @@ function record(
   });
 }
 
-/** The house seats an event keeps back, by category (its capacities leave them out). */
-export function keptSeats(db: SeatHoldsDeps['db'], eventId: string): Promise<Map<string, number>> {
+/** The house seats an event keeps back, by sitting and category (its capacities leave them out). */
+export function keptSeats(
+  db: SeatHoldsDeps['db'],
+  eventId: string,
+): Promise<Map<number, Map<string, number>>> {
   return houseRepo.blockedByCategory(db, eventId);
 }
 
-/** Whether any seat of the event is booked or held now (by the event's clock). */
+/** The sittings of the event with a seat booked or held now (by the event's clock). */
 export async function seatsInUse(
   deps: Pick<SeatHoldsDeps, 'db' | 'clock'>,
   eventId: string,
+): Promise<Set<number>> {
+  const event = await events.findEvent(deps.db, eventId);
+  if (!event) return new Set();
+  const now = await nowFor(deps, event.account_id, event.mode);
+  return repo.sittingsInUse(deps.db, eventId, now);
+}
+
+/** Whether a seat of track `index` or a later one is booked, held or kept back now. */
+export async function seatsOnTracksFrom(
+  deps: Pick<SeatHoldsDeps, 'db' | 'clock'>,
+  eventId: string,
+  index: number,
 ): Promise<boolean> {
   const event = await events.findEvent(deps.db, eventId);
   if (!event) return false;
   const now = await nowFor(deps, event.account_id, event.mode);
-  return (await repo.takenSeats(deps.db, eventId, now)).some((r) => r.status !== 'blocked');
+  return repo.anySeatOnTracksFrom(deps.db, eventId, index, now);
 }
+
+/** The track an audit entry names, for a seated track's seats. */
+const trackOf = (s: repo.Sitting) => (s.track === EVENT_SITTING ? {} : { subEventId: String(s.track) });

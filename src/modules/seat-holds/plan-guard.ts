@@ -13,6 +13,7 @@ import * as events from '../events/events.service.js';
 import type { SeatingPlanLayout } from '../seating/plan.js';
 import type { PlanGuard } from '../seating/seating-plans.js';
 import * as houseRepo from './house-seats.repo.js';
+import { EVENT_SITTING, planIdOf } from './event-plan.js';
 import * as repo from './seat-holds.repo.js';
 
 const inUse = (message: string) => conflict('seating_plan_in_use', message);
@@ -41,7 +42,11 @@ async function checkPlanChange(
   const byId = new Map(layout.seats.map((s) => [s.id, s]));
   for (const event of seated) {
     const now = await nowFor({ db: trx, clock }, accountId, event.mode);
-    for (const row of await repo.takenSeats(trx, event.id, now)) {
+    const sittings = [EVENT_SITTING, ...event.tracks.keys()].filter((t) => planIdOf(event, t) === planId);
+    const rows = [];
+    for (const track of sittings)
+      rows.push(...(await repo.takenSeats(trx, { eventId: event.id, track }, now)));
+    for (const row of rows) {
       if (row.status === 'blocked') continue; // the event's own house seat, not the plan's
       const seat = byId.get(row.seat_id);
       const change = !seat
@@ -58,10 +63,15 @@ async function checkPlanChange(
       }
     }
     try {
-      events.fitToLayout(
-        { tracks: event.tracks, special_prices: event.special_prices, capacity: event.capacity },
-        layout,
+      await events.fitToPlan(
+        trx,
+        accountId,
+        events.fieldsOf(event),
         await houseRepo.blockedByCategory(trx, event.id),
+        {
+          id: planId,
+          layout,
+        },
       );
     } catch (err) {
       if (err instanceof AppError && err.status === 400)

@@ -7,6 +7,12 @@ import type { Database, EventSeatsTable, Mode } from '../../db/database.js';
 export type EventSeatRow = Selectable<EventSeatsTable>;
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** An event's seats of one plan: its own (track -1), or one track's (its index). */
+export interface Sitting {
+  eventId: string;
+  track: number;
+}
+
 export interface SeatToTake {
   seatId: string;
   category: string;
@@ -23,7 +29,7 @@ export interface SeatToTake {
  */
 export async function takeSeats(
   db: Db,
-  event: { id: string; accountId: string; mode: Mode },
+  event: { id: string; accountId: string; mode: Mode; track: number },
   seats: readonly SeatToTake[],
   hold: { token: string; until: Date; now: Date; clientAddress?: string | null },
 ): Promise<string[]> {
@@ -33,6 +39,7 @@ export async function takeSeats(
     .values(
       seats.map((s) => ({
         event_id: event.id,
+        track: event.track,
         seat_id: s.seatId,
         account_id: event.accountId,
         mode: event.mode,
@@ -52,7 +59,7 @@ export async function takeSeats(
     )
     .onConflict((oc) =>
       oc
-        .columns(['event_id', 'seat_id'])
+        .columns(['event_id', 'track', 'seat_id'])
         .doUpdateSet((eb) => ({
           status: 'held' as const,
           category: eb.ref('excluded.category'),
@@ -76,41 +83,77 @@ export async function takeSeats(
   return rows.map((r) => r.seat_id);
 }
 
-/** The event's seats that are not available at `now`: sold, blocked, or held by a hold that has not lapsed. */
-export async function takenSeats(db: Db, eventId: string, now: Date): Promise<EventSeatRow[]> {
+/** A sitting's seats that are not available at `now`: sold, blocked, or held by a hold that has not lapsed. */
+export async function takenSeats(db: Db, sitting: Sitting, now: Date): Promise<EventSeatRow[]> {
   return db
     .selectFrom('event_seats')
     .selectAll()
-    .where('event_id', '=', eventId)
+    .where('event_id', '=', sitting.eventId)
+    .where('track', '=', sitting.track)
     .where((eb) =>
       eb.or([eb('status', '!=', 'held'), eb('registration_id', 'is not', null), eb('held_until', '>', now)]),
     )
     .execute();
 }
 
-/** The ids of the event's seats not available at `now` (as `takenSeats`, ids only). */
-export async function takenSeatIds(db: Db, eventId: string, now: Date): Promise<string[]> {
-  return (await takenSeatStatuses(db, eventId, now)).map((r) => r.seat_id);
+/** The ids of a sitting's seats not available at `now` (as `takenSeats`, ids only). */
+export async function takenSeatIds(db: Db, sitting: Sitting, now: Date): Promise<string[]> {
+  return (await takenSeatStatuses(db, sitting, now)).map((r) => r.seat_id);
 }
 
-/** The event's seats not available at `now` and their status (as `takenSeats`, those two columns only). */
-export async function takenSeatStatuses(db: Db, eventId: string, now: Date) {
+/** A sitting's seats not available at `now` and their status (as `takenSeats`, those two columns only). */
+export async function takenSeatStatuses(db: Db, sitting: Sitting, now: Date) {
   return db
     .selectFrom('event_seats')
     .select(['seat_id', 'status'])
-    .where('event_id', '=', eventId)
+    .where('event_id', '=', sitting.eventId)
+    .where('track', '=', sitting.track)
     .where((eb) =>
       eb.or([eb('status', '!=', 'held'), eb('registration_id', 'is not', null), eb('held_until', '>', now)]),
     )
     .execute();
 }
 
-/** The seats a hold no booking has taken has (lapsed or not). */
-export async function seatIdsOfHold(db: Db, eventId: string, token: string): Promise<string[]> {
+/** The sittings of an event with a seat booked or held at `now` (house seats aside). */
+export async function sittingsInUse(db: Db, eventId: string, now: Date): Promise<Set<number>> {
   const rows = await db
+    .selectFrom('event_seats')
+    .select('track')
+    .distinct()
+    .where('event_id', '=', eventId)
+    .where('status', '!=', 'blocked')
+    .where((eb) => eb.or([eb('registration_id', 'is not', null), eb('held_until', '>', now)]))
+    .execute();
+  return new Set(rows.map((r) => r.track));
+}
+
+/** Whether a seat of track `index` or a later one is booked, held (not lapsed at `now`) or kept back. */
+export async function anySeatOnTracksFrom(
+  db: Db,
+  eventId: string,
+  index: number,
+  now: Date,
+): Promise<boolean> {
+  const row = await db
     .selectFrom('event_seats')
     .select('seat_id')
     .where('event_id', '=', eventId)
+    .where('track', '>=', index)
+    .where((eb) =>
+      eb.or([eb('status', '!=', 'held'), eb('registration_id', 'is not', null), eb('held_until', '>', now)]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The seats a hold no booking has taken has (lapsed or not). */
+export async function seatIdsOfHold(db: Db, sitting: Sitting, token: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('event_seats')
+    .select('seat_id')
+    .where('event_id', '=', sitting.eventId)
+    .where('track', '=', sitting.track)
     .where('hold_token', '=', token)
     .where('status', '=', 'held')
     .where('registration_id', 'is', null)
@@ -154,7 +197,7 @@ export async function liveHold(db: Db, eventId: string, token: string, now: Date
  */
 export async function attachHold(
   trx: Transaction<Database>,
-  hold: { eventId: string; token: string; now: Date },
+  hold: { eventId: string; track: number; token: string; now: Date },
   registrationId: string,
   seats: readonly { seatId: string; attendeeId: string }[],
 ): Promise<number> {
@@ -163,7 +206,8 @@ export async function attachHold(
        set registration_id = ${registrationId}, attendee_id = v.attendee_id, updated_at = ${hold.now}
       from unnest(${seats.map((s) => s.seatId)}::text[], ${seats.map((s) => s.attendeeId)}::text[])
            as v(seat_id, attendee_id)
-     where e.event_id = ${hold.eventId} and e.seat_id = v.seat_id and e.hold_token = ${hold.token}
+     where e.event_id = ${hold.eventId} and e.track = ${hold.track} and e.seat_id = v.seat_id
+       and e.hold_token = ${hold.token}
        and e.status = 'held' and e.registration_id is null and e.held_until > ${hold.now}`.execute(trx);
   return Number(r.numAffectedRows ?? 0);
 }

@@ -12,6 +12,13 @@ export const HeldSeat = Type.Object({
   category: Type.String({ description: 'The seat’s category: it is sold as the tier of that name.' }),
 });
 
+/** Which track's seats, for an event seated track by track (each track's `seatingPlanId`). */
+export const SubEventId = Type.String({
+  maxLength: 10,
+  description:
+    'For an event seated track by track: the track (its index, `0`, `1` …) whose seats these are; each track is a sitting of its own plan. Required there (400 `track_required`); absent for an event with a plan of its own. 404 `track_not_found` for no such track.',
+});
+
 const Count = Type.Integer({ minimum: 0 });
 
 /** How many seats have each status. */

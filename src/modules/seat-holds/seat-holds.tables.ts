@@ -10,11 +10,13 @@ export interface SeatHoldsTables {
 
 /**
  * One seat of an event with a seating plan that is held, sold or kept back; a seat without a row
- * is available (docs/decisions/23-reserved-seating.md). The key (event_id, seat_id) is what makes
- * a seat held or sold once.
+ * is available (docs/decisions/23-reserved-seating.md). The key (event_id, track, seat_id) is what
+ * makes a seat held or sold once in each sitting.
  */
 export interface EventSeatsTable {
   event_id: string;
+  /** The sitting: -1 for the event's own plan, else the index of the track sold from its own plan. */
+  track: Generated<number>;
   seat_id: string;
   account_id: string;
   mode: Mode;

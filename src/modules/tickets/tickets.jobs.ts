@@ -7,7 +7,7 @@ import type { Database, RegistrationStatus } from '../../db/database.js';
 import { defineJob } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { mailSendersOf, senderFor, type MailSender } from '../accounts/mail-settings.js';
-import { findEventsById, sessionOf } from '../events/events.service.js';
+import { findEventsById, isSeated, sessionOf } from '../events/events.service.js';
 import { renderDocumentPdf } from '../gst/document.pdf.js';
 import { documentTitle } from '../gst/document.view.js';
 import { saleDocumentsOf } from '../gst/documents.service.js';
@@ -138,7 +138,10 @@ async function batchContext(
   const seats = await seatsOf(
     deps.db,
     [...holders.values()]
-      .filter((h) => (events.get(h.booking.event_id)?.seating_plan_id ?? null) !== null)
+      .filter((h) => {
+        const e = events.get(h.booking.event_id);
+        return e !== undefined && isSeated(e);
+      })
       .map((h) => h.booking.id),
   );
   return { holders, events, senders, invoices, seats };

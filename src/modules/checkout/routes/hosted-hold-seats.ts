@@ -5,7 +5,7 @@ import { addressKey } from '../../../http/client-address.js';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { holdSeats, MAX_SEATS_PER_HOLD } from '../../seat-holds/hold-seats.service.js';
-import { HeldSeat, presentHeldSeat } from '../../seat-holds/seat-holds.schemas.js';
+import { HeldSeat, presentHeldSeat, SubEventId } from '../../seat-holds/seat-holds.schemas.js';
 import * as service from '../checkout.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from '../page-context.js';
 
@@ -61,6 +61,7 @@ const Body = Type.Union([
       ...Access,
       seats: Type.Array(Type.String({ maxLength: 100 }), { minItems: 1, maxItems: MAX_SEATS_PER_HOLD }),
       replaces: Replaces,
+      subEventId: Type.Optional(SubEventId),
     },
     { additionalProperties: false },
   ),
@@ -71,6 +72,7 @@ const Body = Type.Union([
       quantity: Type.Integer({ minimum: 1, maximum: MAX_SEATS_PER_HOLD }),
       accessible: Type.Optional(Type.Boolean()),
       replaces: Replaces,
+      subEventId: Type.Optional(SubEventId),
     },
     { additionalProperties: false },
   ),
@@ -111,7 +113,7 @@ export const hostedHoldSeats: Operation<CheckoutContext> = (app, { deps }) =>
       },
     },
     async (req, reply) => {
-      const { key, origin, offer, preview, replaces, ...request } = req.body;
+      const { key, origin, offer, preview, replaces, subEventId, ...request } = req.body;
       const access = await service.openPageCall(
         deps,
         req.params.slug,
@@ -124,6 +126,7 @@ export const hostedHoldSeats: Operation<CheckoutContext> = (app, { deps }) =>
       const hold = await holdSeats(deps, access.principal, access.event.id, request, {
         clientAddress: addressKey(req.ip),
         replaces,
+        subEventId,
       });
       return reply.code(201).send({
         holdToken: hold.holdToken,

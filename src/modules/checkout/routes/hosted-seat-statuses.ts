@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { seatStatusLetters } from '../../seat-holds/event-seats.service.js';
-import { SeatCounts } from '../../seat-holds/seat-holds.schemas.js';
+import { SeatCounts, SubEventId } from '../../seat-holds/seat-holds.schemas.js';
 import * as service from '../checkout.service.js';
 import { Access, CALL_AUTH, callSource, E, PAGE_AUTH, Slug, type CheckoutContext } from '../page-context.js';
 
@@ -34,7 +34,7 @@ export const hostedSeatStatuses: Operation<CheckoutContext> = (app, { deps }) =>
           CALL_AUTH,
         ].join('\n\n'),
         params: Slug,
-        querystring: Type.Object(Access),
+        querystring: Type.Object({ ...Access, subEventId: Type.Optional(SubEventId) }),
         response: {
           200: answer(
             Type.Object({
@@ -62,6 +62,6 @@ export const hostedSeatStatuses: Operation<CheckoutContext> = (app, { deps }) =>
         req.query.preview,
       );
       reply.header('cache-control', 'no-store');
-      return seatStatusLetters(deps, access.principal, access.event.id);
+      return seatStatusLetters(deps, access.principal, access.event.id, req.query.subEventId);
     },
   );

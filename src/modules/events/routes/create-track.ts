@@ -35,6 +35,7 @@ const examples: OperationExamples = {
         taken: 0,
         remaining: 30,
         waitlist: null,
+        seatingPlanId: null,
       },
     },
   },

@@ -26,6 +26,7 @@ const examples: OperationExamples = {
           taken: 0,
           remaining: 30,
           waitlist: null,
+          seatingPlanId: null,
         },
       ],
       count: 1,

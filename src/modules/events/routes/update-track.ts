@@ -27,6 +27,7 @@ const examples: OperationExamples = {
         taken: 0,
         remaining: 40,
         waitlist: null,
+        seatingPlanId: null,
       },
     },
   },

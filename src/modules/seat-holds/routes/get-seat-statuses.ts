@@ -5,7 +5,7 @@ import { answer, type Operation } from '../../../http/operation.js';
 import { seatStatusLetters } from '../event-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
 import { SeatCounts } from '../seat-holds.schemas.js';
-import { E, IdParams, SEAT_EVENT } from './seat-hold.js';
+import { E, IdParams, SEAT_EVENT, SubEventId } from './seat-hold.js';
 
 const examples: OperationExamples = {
   params: { id: SEAT_EVENT },
@@ -34,6 +34,7 @@ export const getSeatStatuses: Operation<SeatHoldsDeps> = (app, deps) =>
         description:
           'For a seat map that already has the plan (its seats in order, as `GET /api/v1/events/{id}/seats` or the seating plan gives them): `statuses` has one letter per seat of the plan, in its order — `a` available, `h` held, `s` sold, `b` blocked — so 50,000 seats are some 50 KB. `planUpdatedAt` says which version of the plan the letters follow; a map drawn from another version reads the seats again. 409 `event_not_seated` for an event without a plan.',
         params: IdParams,
+        querystring: Type.Object({ subEventId: Type.Optional(SubEventId) }, { additionalProperties: false }),
         response: {
           200: answer(
             Type.Object({
@@ -54,6 +55,6 @@ export const getSeatStatuses: Operation<SeatHoldsDeps> = (app, deps) =>
     },
     async (req) => ({
       success: true as const,
-      data: await seatStatusLetters(deps, keyPrincipal(req), req.params.id),
+      data: await seatStatusLetters(deps, keyPrincipal(req), req.params.id, req.query.subEventId),
     }),
   );

@@ -5,7 +5,7 @@ import { answer, type Operation } from '../../../http/operation.js';
 import { eventSeats } from '../event-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
 import { SeatCounts } from '../seat-holds.schemas.js';
-import { E, HELD_SEATS_EXAMPLE, IdParams, SEAT_EVENT, SeatWithStatus } from './seat-hold.js';
+import { E, HELD_SEATS_EXAMPLE, IdParams, SEAT_EVENT, SeatWithStatus, SubEventId } from './seat-hold.js';
 
 const examples: OperationExamples = {
   params: { id: SEAT_EVENT },
@@ -48,7 +48,7 @@ export const listEventSeats: Operation<SeatHoldsDeps> = (app, deps) =>
         tags: ['seating'],
         summary: 'Every seat of a seated event with its status now',
         description:
-          'The seats of the event’s seating plan in plan order, each `available`, `held` (a hold that has not lapsed, or a booking waiting for payment), `sold` or `blocked`, with the counts of each. A checkout key reads statuses only (`registrationId` is always null for it); a full key also reads which booking holds or bought a seat. 409 `event_not_seated` for an event without a plan.',
+          'The seats of the event’s seating plan in plan order, each `available`, `held` (a hold that has not lapsed, or a booking waiting for payment), `sold` or `blocked`, with the counts of each. A checkout key reads statuses only (`registrationId` is always null for it); a full key also reads which booking holds or bought a seat. 409 `event_not_seated` for an event without a plan; an event seated track by track answers one track’s seats (`subEventId`).',
         params: IdParams,
         querystring: Type.Object(
           {
@@ -58,6 +58,7 @@ export const listEventSeats: Operation<SeatHoldsDeps> = (app, deps) =>
                   'Only the seats that are not available (held, sold or blocked), in plan order: what a seat map that has the plan needs to refresh, a small answer however large the plan.',
               }),
             ),
+            subEventId: Type.Optional(SubEventId),
           },
           { additionalProperties: false },
         ),
@@ -81,6 +82,9 @@ export const listEventSeats: Operation<SeatHoldsDeps> = (app, deps) =>
     },
     async (req) => ({
       success: true as const,
-      data: await eventSeats(deps, keyPrincipal(req), req.params.id, req.query.only === 'unavailable'),
+      data: await eventSeats(deps, keyPrincipal(req), req.params.id, {
+        unavailableOnly: req.query.only === 'unavailable',
+        subEventId: req.query.subEventId,
+      }),
     }),
   );

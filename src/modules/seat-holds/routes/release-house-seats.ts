@@ -4,7 +4,7 @@ import type { OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { releaseHouseSeats } from '../house-seats.service.js';
 import type { SeatHoldsDeps } from '../seat-holds.deps.js';
-import { SeatsBody } from './house-seats.js';
+import { HouseSeatsBody } from './house-seats.js';
 import { E, IdParams, SEAT_EVENT } from './seat-hold.js';
 
 const examples: OperationExamples = {
@@ -25,7 +25,7 @@ export const releaseHouseSeatsRoute: Operation<SeatHoldsDeps> = (app, deps) =>
         description:
           'The named seats kept back on this event become available; a named seat that was not kept back is left as it is. Answers the ids released; 404 when none was kept back. The event’s capacities follow. Audit log: `event.seats_release`.',
         params: IdParams,
-        body: SeatsBody,
+        body: HouseSeatsBody,
         response: {
           200: answer(
             Type.Object({ success: Type.Literal(true), released: Type.Array(Type.String()) }),
@@ -39,6 +39,12 @@ export const releaseHouseSeatsRoute: Operation<SeatHoldsDeps> = (app, deps) =>
     },
     async (req) => ({
       success: true as const,
-      released: await releaseHouseSeats(deps, keyPrincipal(req), req.params.id, req.body.seats),
+      released: await releaseHouseSeats(
+        deps,
+        keyPrincipal(req),
+        req.params.id,
+        req.body.seats,
+        req.body.subEventId,
+      ),
     }),
   );

@@ -5,6 +5,8 @@ import { EX } from '../../../http/examples.js';
 import { Nullable } from '../../../http/schemas.js';
 import { HeldSeat } from '../seat-holds.schemas.js';
 
+export { SubEventId } from '../seat-holds.schemas.js';
+
 export const E = Type.Ref('Error');
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Event id' }) });
 

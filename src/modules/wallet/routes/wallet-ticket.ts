@@ -36,7 +36,7 @@ export async function ticketForToken(deps: WalletDeps, token: string): Promise<T
   const [organiser] = await findUsersById(deps.db, [event.account_id]);
   const session = events.sessionOf(event, reg.sub_event_id, deps.config.eventTimeZone);
   // The primary's pass: the seat of the booking's first person (the booking's own id).
-  const seats = event.seating_plan_id === null ? new Map() : await seatsOf(deps.db, [reg.id]);
+  const seats = !events.isSeated(event) ? new Map() : await seatsOf(deps.db, [reg.id]);
   const seat = seatOfPerson(seats, reg.id, reg.id);
   return {
     ticketId: primaryTicketId(reg),
