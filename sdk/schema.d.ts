@@ -2589,7 +2589,7 @@ export type paths = {
         };
         /**
          * Metrics in Prometheus text format
-         * @description Request counts and latency histograms by method, route template and status; the job queue by topic (`jobs_pending`, `jobs_retrying` — mail, webhook and refund deliveries that failed and wait for another try —, `jobs_dead`, `jobs_oldest_pending_age_seconds`); `webhook_delivery_failures_last_hour`; `reconcile_orders` by state and outcome; `db_pool_connections`; `email_dns_check_reduced` (1 while the DNS resolver denies `EMAIL_DNS_CANARY` and addresses are checked for syntax and reserved domains only); and the process figures of prom-client. With `METRICS_TOKEN` set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, it is open, so set it wherever the service is reachable from outside.
+         * @description Request counts and latency histograms by method, route template and status; the job queue by topic (`jobs_pending`, `jobs_retrying` — mail, webhook and refund deliveries that failed and wait for another try —, `jobs_dead`, `jobs_oldest_pending_age_seconds`); `webhook_delivery_failures_last_hour`; `reconcile_orders` by state and outcome; `db_pool_connections`; `db_connection_errors_total` by kind (`lost`: pool connections that failed under the service, `connect_failed`, `backed_off`: checkouts refused at once while the pool backs off after a failed connect) and `embedded_database_restarts_total`; `email_dns_check_reduced` (1 while the DNS resolver denies `EMAIL_DNS_CANARY` and addresses are checked for syntax and reserved domains only); and the process figures of prom-client. With `METRICS_TOKEN` set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, it is open, so set it wherever the service is reachable from outside.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -9405,7 +9405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice. */
             503: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -15805,7 +15805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice. */
             503: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -16069,7 +16069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice. */
             503: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -20950,7 +20950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice. */
             503: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -22611,7 +22611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice. */
             503: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -23041,7 +23041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency (the database, the gateway) is unavailable; try again later. */
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice. */
             503: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

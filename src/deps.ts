@@ -100,7 +100,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   });
   const db = database.db;
   const { redis, rateLimiter } = await rateLimits(config, logger);
-  const metrics = createMetrics({ db, clock, pool: database.pool });
+  const metrics = createMetrics({ db, clock, pool: database.pool, outages: database.outages });
   const door = doorRuntime(config, database, logger, metrics);
   const gateways = paymentGateways(config, { db, clock, ids });
   const { emailCanary, emailChecker } = emailChecks(config, overrides.resolver, { clock, logger, metrics });

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { ConnectGate } from './connect-gate.js';
 import type { Database } from './database.js';
 import { startEmbedded, type EmbeddedOptions, type EmbeddedServer } from './embedded.js';
 import { migrationProvider } from './migrations/index.js';
@@ -12,7 +13,7 @@ export type Storage = 'embedded' | 'postgres';
 
 export interface ConnectOptions {
   /** Where the embedded server's log lines go, and who hears if it exits while the service runs. */
-  embeddedLogging?: Pick<EmbeddedOptions, 'log' | 'onUnexpectedExit'>;
+  embeddedLogging?: Pick<EmbeddedOptions, 'log' | 'onUnexpectedExit' | 'onRestart'>;
   /** An embedded server already being started (server.ts starts it while the modules load); used instead of starting one. */
   embedded?: Promise<EmbeddedServer>;
 }
@@ -22,6 +23,8 @@ export interface Db {
   readonly storage: Storage;
   /** The connection pool under `db`, for its use figures (/metrics). */
   readonly pool: PoolUse;
+  /** How often the database went away under the service (/metrics). */
+  readonly outages: Outages;
   /** How to open a connection of one's own outside the pool (the door's LISTEN). */
   readonly connection: pg.ClientConfig;
   /** Hears the NOTICEs PostgreSQL sends the pool's sessions (the door's `door_changed`). */
@@ -38,6 +41,24 @@ export interface PoolUse {
   readonly waitingCount: number;
 }
 
+/** Counts since start: the database going away, and the service getting it back. */
+export interface Outages {
+  /** Established pool connections that failed (the server restarted, the backend was terminated, the network cut it). */
+  readonly connectionsLost: number;
+  /** Attempts to open a pool connection that failed. */
+  readonly connectsFailed: number;
+  /** Checkouts refused at once during the pool's back-off after a failed connect (connect-gate.ts). */
+  readonly connectsBackedOff: number;
+  /** Restarts of the embedded server after it exited unexpectedly (0 on PostgreSQL). */
+  readonly embeddedRestarts: number;
+}
+
+interface OutageCounts {
+  connectionsLost: number;
+  connectsFailed: number;
+  connectsBackedOff: number;
+}
+
 // int8 (counts, sums) as numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
 
@@ -50,6 +71,9 @@ pg.types.setTypeParser(20, (v) => Number(v));
  * transaction mode, prepared statements need its prepared-statement support.)
  */
 const MAX_PREPARED = 2000;
+
+/** How long opening a connection may take before it counts as failed. */
+const CONNECT_TIMEOUT_MS = 10_000;
 const statementNames = new Map<string, string>();
 
 function statementName(text: string): string | undefined {
@@ -80,12 +104,24 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
   const onNotice = (handler: (message: string) => void) => void notices.push(handler);
   const backends = new Set<number>();
   const ownBackend = (pid: number) => backends.has(pid);
+  const counts: OutageCounts = { connectionsLost: 0, connectsFailed: 0, connectsBackedOff: 0 };
+  const hooks = { notices, backends, counts };
   if (config.databaseUrl) {
     const connection = { connectionString: config.databaseUrl };
-    const pool = createPool(connection, notices, backends, config.databasePoolSize);
+    const pool = createPool(connection, hooks, config.databasePoolSize);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
-    return { db, storage: 'postgres', pool, connection, onNotice, ownBackend, close: () => db.destroy() };
+    const outages = counted(counts, () => 0);
+    return {
+      db,
+      storage: 'postgres',
+      pool,
+      outages,
+      connection,
+      onNotice,
+      ownBackend,
+      close: () => db.destroy(),
+    };
   }
   const server = await (options.embedded ??
     startEmbedded({ dataDir: config.dataDir, ...options.embeddedLogging }));
@@ -95,8 +131,9 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
     user: server.user,
     database: server.database,
   };
-  const pool = createPool(connection, notices, backends, config.databasePoolSize);
+  const pool = createPool(connection, hooks, config.databasePoolSize);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const outages = counted(counts, () => server.restarts);
   try {
     await migrate(db);
   } catch (err) {
@@ -108,6 +145,7 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
     db,
     storage: 'embedded',
     pool,
+    outages,
     connection,
     onNotice,
     ownBackend,
@@ -118,13 +156,84 @@ export async function connectDatabase(config: Config, options: ConnectOptions = 
   };
 }
 
+/** Read-only views of the counts, read when /metrics is scraped. */
+function counted(counts: OutageCounts, restarts: () => number): Outages {
+  return {
+    get embeddedRestarts() {
+      return restarts();
+    },
+    get connectionsLost() {
+      return counts.connectionsLost;
+    },
+    get connectsFailed() {
+      return counts.connectsFailed;
+    },
+    get connectsBackedOff() {
+      return counts.connectsBackedOff;
+    },
+  };
+}
+
+type Checkout = (err: Error | undefined, client: pg.PoolClient | undefined, done: () => void) => void;
+
+/**
+ * pg's pool with the back-off of connect-gate.ts: a checkout that would open a new connection
+ * fails at once while the gate is closed after a failed connect. A checkout that can take an
+ * idle connection, or wait for a busy one, does so as before.
+ */
+class GatedPool extends pg.Pool {
+  readonly #gate = new ConnectGate();
+  readonly #counts: OutageCounts;
+
+  constructor(config: pg.PoolConfig, counts: OutageCounts) {
+    super(config);
+    this.#counts = counts;
+    this.on('connect', () => this.#gate.succeeded());
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: Checkout): void;
+  override connect(callback?: Checkout): Promise<pg.PoolClient> | undefined {
+    const needsNew = this.idleCount === 0 && this.totalCount < (this.options.max ?? 10);
+    if (needsNew && !this.#gate.open) {
+      this.#counts.connectsBackedOff++;
+      const err = this.#gate.refusal();
+      if (callback) return void process.nextTick(() => callback(err, undefined, () => {}));
+      return Promise.reject(err);
+    }
+    const failed = () => {
+      this.#counts.connectsFailed++;
+      this.#gate.failed();
+    };
+    if (callback) {
+      super.connect(((err: Error | undefined, client: pg.PoolClient | undefined, done: () => void) => {
+        if (err) failed();
+        callback(err, client, done);
+      }) as Parameters<pg.Pool['connect']>[0]);
+      return undefined;
+    }
+    return super.connect().catch((err: unknown) => {
+      failed();
+      throw err;
+    });
+  }
+}
+
 function createPool(
   connection: pg.PoolConfig,
-  notices: readonly ((message: string) => void)[],
-  backends: Set<number>,
+  hooks: { notices: readonly ((message: string) => void)[]; backends: Set<number>; counts: OutageCounts },
   max: number,
 ): pg.Pool {
-  const pool = new pg.Pool({ ...connection, max });
+  const { notices, backends, counts } = hooks;
+  // A connect that gets no answer (a server or network that drops packets) fails after this
+  // long instead of waiting for the operating system's TCP timeout. Set on the client only:
+  // on the pool the same setting would also end a checkout's wait for a busy connection.
+  const Client = class extends pg.Client {
+    constructor(config: pg.ClientConfig = {}) {
+      super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    }
+  };
+  const pool = new GatedPool({ ...connection, max, Client }, counts);
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});
   pool.on('remove', (client) => backends.delete((client as unknown as { processID: number }).processID));
@@ -133,7 +242,7 @@ function createPool(
     // terminated, the network cut it) fails the statement under way, which answers 503; without
     // a listener of its own it would also be thrown from the socket and end the process. The
     // pool drops the client when it is released.
-    client.on('error', () => {});
+    client.on('error', () => void counts.connectionsLost++);
     prepareStatements(client);
     backends.add((client as unknown as { processID: number }).processID);
     // Heard before the statement's answer, so before its caller goes on.

@@ -20,6 +20,7 @@ import {
   sleep,
   spawnAs,
 } from './embedded-process.js';
+import { type RunningServer, type SupervisorHooks, superviseEmbedded } from './embedded-supervisor.js';
 
 /** The major version the shipped binaries run; a data directory of another major cannot be opened. */
 export const EMBEDDED_MAJOR = '18';
@@ -30,29 +31,37 @@ export interface EmbeddedServer {
   readonly port: number;
   readonly user: string;
   readonly database: string;
-  /** Process id of the postmaster. */
+  /** Process id of the postmaster (a new one after a restart). */
   readonly pid: number;
+  /** How many times the server was restarted after exiting unexpectedly. */
+  readonly restarts: number;
   /** Fast shutdown (in-flight transactions are rolled back, then a checkpoint), and wait for the exit. */
   stop(): Promise<void>;
 }
 
-export interface EmbeddedOptions {
+export interface EmbeddedOptions extends SupervisorHooks {
   dataDir: string;
   /** Where the server's log lines go, with the level the service logs them at. */
   log?: (level: EmbeddedLogLevel, line: string) => void;
-  /** Called if the server exits while the service still runs. */
-  onUnexpectedExit?: (code: number | null) => void;
 }
 
 export type EmbeddedLogLevel = 'debug' | 'info' | 'error';
 
 /** The server's log lines and an unexpected exit, in the service's log. */
 export function embeddedLogging(
-  logger: { [L in EmbeddedLogLevel]: (obj: object, msg: string) => void },
-): Pick<EmbeddedOptions, 'log' | 'onUnexpectedExit'> {
+  logger: { [L in EmbeddedLogLevel | 'warn']: (obj: object, msg: string) => void },
+): Pick<EmbeddedOptions, 'log' | 'onUnexpectedExit' | 'onRestart'> {
   return {
     log: (level, line) => logger[level]({ line }, 'embedded database'),
-    onUnexpectedExit: (code) => logger.error({ code }, 'the embedded database stopped unexpectedly'),
+    onUnexpectedExit: (code) =>
+      logger.error({ code }, 'the embedded database stopped unexpectedly; restarting it'),
+    onRestart: (o) =>
+      o.error === undefined
+        ? logger.warn({ restarts: o.restarts }, 'the embedded database restarted')
+        : logger.error(
+            { err: o.error.message, retryInMs: o.retryInMs },
+            'the embedded database did not restart',
+          ),
   };
 }
 
@@ -208,14 +217,43 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 
   const socketDir = socketDirOf(dbDir);
   if (socketDir !== dbDir) ownDir(socketDir, as);
+  // A restart runs on the same data directory and socket, so the pool's connection settings hold.
+  const where = { bin, as, dbDir, socketDir, ...(options.log ? { log: options.log } : {}) };
+  const restart = async () => {
+    await clearStaleServer(dbDir);
+    return launchServer(where);
+  };
+  const supervised = superviseEmbedded(await launchServer(where), restart, options);
+  return {
+    socketDir,
+    port: PORT,
+    user: 'postgres',
+    database: 'postgres',
+    get pid() {
+      return supervised.pid;
+    },
+    get restarts() {
+      return supervised.restarts;
+    },
+    stop: () => supervised.stop(),
+  };
+}
+
+/** Spawns the server under its watchdog and waits until it accepts connections. */
+async function launchServer(o: {
+  bin: Binaries;
+  as: RunAs | undefined;
+  dbDir: string;
+  socketDir: string;
+  log?: EmbeddedOptions['log'];
+}): Promise<RunningServer> {
   const child = spawnAs(
-    as,
+    o.as,
     '/bin/sh',
-    ['-c', WATCHDOG, bin.postgres, '-D', dbDir, ...serverSettings(socketDir)],
+    ['-c', WATCHDOG, o.bin.postgres, '-D', o.dbDir, ...serverSettings(o.socketDir)],
     { detached: true },
   );
   const out = collect(child);
-  let stopping = false;
   let level: EmbeddedLogLevel = 'info';
   child.stderr?.on('data', (d: Buffer) => {
     for (const line of d.toString().split('\n')) {
@@ -231,40 +269,20 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
         /the database system is (starting up|shutting down)|terminating connection due to administrator command/.test(
           line,
         );
-      options.log?.(expected ? 'debug' : level, line);
+      o.log?.(expected ? 'debug' : level, line);
     }
   });
-  child.once('exit', (code) => {
-    if (!stopping) options.onUnexpectedExit?.(code);
-  });
   try {
-    await waitReady(socketDir, child, out, 60_000);
+    await waitReady(o.socketDir, child, out, 60_000);
   } catch (err) {
     child.stdin?.end();
     await out.exit.catch(() => null);
-    throw new Error(`${(err as Error).message}${rootHint(as)}`);
+    throw new Error(`${(err as Error).message}${rootHint(o.as)}`);
   }
-  const pid = Number(readFileSync(join(dbDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const pid = Number(readFileSync(join(o.dbDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   // The service may exit without waiting for the server: nothing here keeps it alive.
   child.unref();
   (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
   (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-
-  return {
-    socketDir,
-    port: PORT,
-    user: 'postgres',
-    database: 'postgres',
-    pid,
-    async stop() {
-      if (stopping) return;
-      stopping = true;
-      if (child.exitCode === null && child.signalCode === null) {
-        // Held again while it stops, so the service waits for the shutdown checkpoint.
-        child.ref();
-        child.stdin?.end(); // the watchdog's cue
-        await out.exit.catch(() => null);
-      }
-    },
-  };
+  return { child, exit: out.exit, pid };
 }

@@ -19,19 +19,25 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 /** Node's codes of a connection refused, reset or cut. */
 const LOST_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+/** Codes that mean the database is away only when a connect got them (a Unix socket's file is missing while the server restarts). */
+const CONNECT_FAILED = new Set(['ENOENT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
- * Whether the connection to the database was lost under the statement: the server restarted or
- * failed over, the backend was terminated, or the network cut it. The statement's transaction
+ * Whether the connection to the database was lost under the statement, or could not be opened:
+ * the server restarted or failed over (refused, no socket, 57P03 starting up, 57P01 and 57P02
+ * shutting down), the backend was terminated, the network cut it, a connect timed out, or the
+ * pool is backing off after a failed connect (08001, src/db/connect-gate.ts). The statement's transaction
  * did not commit (a lost COMMIT is the one case in doubt; the paths that move money claim first,
  * so a retry finds the claim).
  */
 export function isConnectionLost(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; syscall?: unknown } | null;
+  // Node's codes first: EPIPE has the shape of a SQLSTATE.
+  if (typeof e?.code === 'string' && LOST_SOCKET.has(e.code)) return true;
+  if (typeof e?.code === 'string' && CONNECT_FAILED.has(e.code) && e.syscall === 'connect') return true;
   const code = pgCode(err);
   if (code !== undefined)
     return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
-  const e = err as { code?: unknown; message?: unknown } | null;
-  if (typeof e?.code === 'string' && LOST_SOCKET.has(e.code)) return true;
   return (
     typeof e?.message === 'string' &&
     /^(Connection terminated|Client has encountered a connection error|Connection terminated unexpectedly)/.test(

@@ -25,7 +25,8 @@ export const STATUS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   '500': 'An internal fault; the answer says nothing more, the log has it with the request id.',
   '502':
     'The payment or payout gateway failed or gave an answer the service could not use; nothing was recorded as done.',
-  '503': 'A dependency (the database, the gateway) is unavailable; try again later.',
+  '503':
+    'A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice.',
   '504': 'The gateway did not answer in time; the outcome is reconciled later.',
 };
 

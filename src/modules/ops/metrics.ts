@@ -7,10 +7,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { PoolUse } from '../../db/connect.js';
+import type { Outages, PoolUse } from '../../db/connect.js';
 import type { Database } from '../../db/database.js';
 import { topicStats } from '../../jobs/dead-jobs.js';
 import type { Clock } from '../../lib/clock.js';
+import { isConnectionLost } from '../../lib/pg-errors.js';
 import { outcomeCounts } from '../payments/order-checks.js';
 import { countFailedDeliveriesSince } from '../webhooks/webhooks.service.js';
 
@@ -18,6 +19,7 @@ export interface MetricsDeps {
   db: Kysely<Database>;
   clock: Clock;
   pool: PoolUse;
+  outages: Outages;
 }
 
 export interface Metrics {
@@ -47,6 +49,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   });
 
   const refresh = databaseGauges(registry, deps);
+  outageCounters(registry, deps.outages);
 
   return {
     registry,
@@ -113,14 +116,21 @@ function databaseGauges(registry: Registry, deps: MetricsDeps): () => Promise<vo
     },
   });
 
-  /** Reads what the database knows, once per scrape, before the text is written. */
+  /**
+   * Reads what the database knows, once per scrape, before the text is written. While the
+   * database is away these keep their last values, and the scrape still answers (with the
+   * outage counters, which say so).
+   */
   return async function refresh(): Promise<void> {
     const now = deps.clock.now();
-    const [stats, failures, outcomes] = await Promise.all([
-      topicStats(deps.db),
-      countFailedDeliveriesSince(deps.db, new Date(now.getTime() - 3_600_000)),
-      outcomeCounts(deps.db),
-    ]);
+    let read: Awaited<ReturnType<typeof readDatabase>>;
+    try {
+      read = await readDatabase(deps, now);
+    } catch (err) {
+      if (isConnectionLost(err)) return;
+      throw err;
+    }
+    const [stats, failures, outcomes] = read;
     jobsPending.reset();
     jobsRetrying.reset();
     jobsDead.reset();
@@ -137,6 +147,39 @@ function databaseGauges(registry: Registry, deps: MetricsDeps): () => Promise<vo
     for (const r of outcomes)
       reconcile.set({ state: r.open ? 'open' : 'settled', outcome: r.outcome ?? 'none' }, r.n);
   };
+}
+
+function readDatabase(deps: MetricsDeps, now: Date) {
+  return Promise.all([
+    topicStats(deps.db),
+    countFailedDeliveriesSince(deps.db, new Date(now.getTime() - 3_600_000)),
+    outcomeCounts(deps.db),
+  ]);
+}
+
+/** The database going away and coming back, counted since start (src/db/connect.ts). */
+function outageCounters(registry: Registry, outages: Outages): void {
+  new Counter({
+    name: 'db_connection_errors_total',
+    help: 'Pool connections lost under the service (lost), connects that failed (connect_failed), and checkouts refused at once during the back-off after a failed connect (backed_off)',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ kind: 'lost' }, outages.connectionsLost);
+      this.inc({ kind: 'connect_failed' }, outages.connectsFailed);
+      this.inc({ kind: 'backed_off' }, outages.connectsBackedOff);
+    },
+  });
+  new Counter({
+    name: 'embedded_database_restarts_total',
+    help: 'Restarts of the embedded database after it exited unexpectedly (always 0 on PostgreSQL)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(outages.embeddedRestarts);
+    },
+  });
 }
 
 /** Counts every answer by its route template (never the raw path: ids would explode the labels). */
