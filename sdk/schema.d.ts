@@ -1995,7 +1995,7 @@ export type paths = {
          *
          *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
-         *     Sold out with a waitlist: a form that joins it (`POST /e/{slug}/waitlist`). Opened with `offer` (a waitlist offer’s link): the form books the one seat the offer holds, sold out or not; a lapsed or used offer answers 409 `offer_not_valid` as a page.
+         *     Sold out with a waitlist: a form that joins it (`POST /e/{slug}/waitlist`). Opened with `offer` (a waitlist offer’s link): the form books the one seat the offer holds, sold out or not; on a seated event the map takes one seat, of the offer’s category only (the others are “not on sale” to this page), in the offer’s session when the event is seated track by track; a lapsed or used offer answers 409 `offer_not_valid` as a page.
          *
          *     Paid live bookings open Razorpay’s checkout.js (`key`, `order_id`, prefill); its handler’s three fields go to `POST /e/{slug}/payment`. Test events use the service’s own sandbox checkout stand-in and load no gateway script.
          *

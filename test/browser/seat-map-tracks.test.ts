@@ -2,7 +2,8 @@
 // "Tracks with plans"): at 390 and 1280 px a buyer, with the keyboard alone, chooses a session,
 // opens its seats with "Show the seats", sees the seat another buyer holds in that session (and
 // not the one held in the other session) as taken, chooses a seat and books: the booking is of
-// that session and seat. Screenshots of both steps at both widths, axe on both.
+// that session and seat. A waitlist offer's page (an event seated from its own plan) draws the map
+// with only the offer's category on sale, and books the freed seat. Screenshots of each step at both widths, axe on each.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -15,7 +16,7 @@ import {
 } from '../helpers/browser.js';
 import { createEventData, keyApi, type Api } from '../helpers/factories.js';
 import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 
 const grid = { sections: [{ name: 'Stalls', rows: 2, seatsPerRow: 6, category: ['Gold', 'Silver'] }] };
 
@@ -138,4 +139,97 @@ describe('the hosted page of an event seated track by track, in Chromium', { tim
       await page.close();
     });
   }
+
+  it('a waitlist offer’s page draws the map with only the offer’s category on sale, and books the freed seat', async () => {
+    const event = await createEventData(
+      api,
+      {
+        title: 'Hamlet, waitlisted',
+        maxTeamSize: 6,
+        seatingPlanId: planId,
+        specialPrices: [
+          { name: 'Gold', price: 0 },
+          { name: 'Silver', price: 0 },
+        ],
+        waitlist: { enabled: true, offerMinutes: 30 },
+      },
+      { publish: true },
+    );
+    const gold = Array.from({ length: 6 }, (_, i) => `Stalls-A-${i + 1}`);
+    const hold = await api('POST', `/api/v1/events/${event.id}/seats/hold`, { seats: gold });
+    assert.equal(hold.status, 201, hold.text);
+    const booked = await api('POST', `/api/v1/events/${event.id}/register`, {
+      name: 'Full Row',
+      email: uniqueEmail('row'),
+      holdToken: hold.body.data.holdToken,
+      teamMembers: gold.slice(1).map((_, i) => ({ name: `Friend ${i + 1}`, email: uniqueEmail(`f${i}`) })),
+    });
+    assert.equal(booked.status, 201, booked.text);
+    const email = uniqueEmail('wen');
+    const joined = await api('POST', `/api/v1/events/${event.id}/waitlist`, {
+      name: 'Waiting Wen',
+      email,
+      ticketType: 'Gold',
+    });
+    assert.equal(joined.status, 201, joined.text);
+    const cancel = await api(
+      'POST',
+      `/api/v1/events/${event.id}/registrations/${booked.body.registrationId}/cancel`,
+      {},
+    );
+    assert.equal(cancel.status, 200, cancel.text);
+    type Mail = { to: string[]; text: string; subject: string };
+    let offer: Mail | undefined;
+    await drainJobs(server, async () => {
+      const mails = (await api('GET', '/api/v1/sandbox/emails?limit=1000')).body.data as Mail[];
+      offer = mails.find((m) => m.to.some((t) => t.includes(email)) && /held for you/.test(m.subject));
+      return offer !== undefined;
+    });
+    const token = /[?&]offer=([A-Za-z0-9_.-]+)/.exec(offer!.text)![1]!;
+
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/e/${event.slug}?key=${pk}&offer=${token}`);
+    await page.locator('#offer-held').waitFor();
+    await page.locator('#seat-map[role="listbox"]').waitFor();
+    assert.equal(
+      await page.locator('#session-pick').count(),
+      0,
+      'the offer’s session, not a choice of sessions',
+    );
+    await tabTo(page, '#seat-map');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(
+      await page.evaluate(() => {
+        const map = document.getElementById('seat-map')!;
+        return document
+          .getElementById(map.getAttribute('aria-activedescendant')!)!
+          .getAttribute('aria-label');
+      }),
+      'Row B, seat 1, Silver, Free, available',
+    );
+    await page.keyboard.press('Enter');
+    await page.getByText('Silver seats are not on sale now.').waitFor();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('#chosen-list li').length === 1, undefined, {
+      timeout: WAIT_MS,
+    });
+    await screenshot(page, 'seat-map-tracks-offer-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(page, 'seat-map-tracks-offer-1280');
+    await assertAccessible(page, 'a waitlist offer’s seat map');
+    await page.getByLabel('Full name').fill('Waiting Wen');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.locator('#submit').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'You are registered' }).waitFor();
+    const list = await api('GET', `/api/v1/events/${event.id}/registrations`);
+    const mine = list.body.data.find((r: { email: string }) => r.email === email);
+    assert.equal(mine.ticketType, 'Gold');
+    assert.equal(mine.seats.length, 1);
+    assert.match(mine.seats[0].id, /^Stalls-A-\d$/);
+    await page.close();
+  });
 });

@@ -265,13 +265,18 @@ export async function offerOnPage(
   deps: CheckoutDeps,
   access: PageAccess,
   token: string,
-): Promise<{ token: string; until: string }> {
+): Promise<{ token: string; until: string; ticketType: string; track: number | null }> {
   const entry = await waitlist.openOffer(
     { db: deps.db, clock: deps.clock, secretsKey: deps.config.secretsKey },
     access.event.id,
     token,
   );
-  return { token, until: offerUntil(entry.expires_at!, deps.config.eventTimeZone) };
+  return {
+    token,
+    until: offerUntil(entry.expires_at!, deps.config.eventTimeZone),
+    ticketType: entry.ticket_type,
+    track: entry.sub_event_id,
+  };
 }
 
 /** Joins the waitlist from the sold-out page (the same rules as the API's, as the page's checkout key). */

@@ -118,8 +118,8 @@ export interface PageInput {
   key: string | null;
   /** The event's time zone (EVENT_TIME_ZONE). */
   timeZone: string;
-  /** Opened from a waitlist offer's link: the seat it holds, and until when. */
-  offer?: { token: string; until: string } | undefined;
+  /** Opened from a waitlist offer's link: the seat it holds (of `ticketType`, on track `track`), and until when. */
+  offer?: { token: string; until: string; ticketType?: string; track?: number | null } | undefined;
   /** The plans of the event's account and mode: a members-only tier's "Not a member? Join" links to them. */
   joinPlans?: { name: string; slug: string }[] | undefined;
   /** Opened by the organiser's preview link: its token rides on every call; a live draft's preview takes no bookings. */
@@ -133,7 +133,10 @@ export interface PageInput {
 /** A seated event's map, its categories, and how many seats one booking takes (one per person). */
 function seating(p: PageInput) {
   if (!p.seatMap) return undefined;
-  const categories = seatCategories(p.strings, p.seatMap.plan.seats, p.facts.prices, p.facts.availability);
+  const categories = seatCategories(p.strings, p.seatMap.plan.seats, p.facts.prices, p.facts.availability, {
+    track: p.seatTracks?.chosen ?? null,
+    only: p.offer?.ticketType,
+  });
   // A waitlist offer books one seat; otherwise the buyer and the team, within one hold.
   const maxSeats = p.offer ? 1 : Math.min(MAX_SEATS_PER_HOLD, Math.max(1, p.facts.shown.maxTeamSize));
   const bookable = p.preview === undefined || p.preview.bookable;

@@ -41,12 +41,17 @@ export interface SeatCategory {
   membersOnly: boolean;
 }
 
-/** The plan's categories in the order they first appear (their colour classes k0, k1, …). */
+/**
+ * The plan's categories in the order they first appear (their colour classes k0, k1, …), priced
+ * as the sitting sells them (`track`: a seated track's index, null for the event's own plan).
+ * `only`: a waitlist offer's category, the one on sale to its page.
+ */
 export function seatCategories(
   s: Strings,
   seats: readonly Seat[],
   prices: readonly PriceRow[],
   availability: Availability,
+  sitting: { track: number | null; only?: string | undefined } = { track: null },
 ): SeatCategory[] {
   const names: string[] = [];
   const seen = new Set<string>();
@@ -55,8 +60,7 @@ export function seatCategories(
       seen.add(seat.category);
       names.push(seat.category);
     }
-  // A seated event has no tracks: its prices are the whole event's.
-  const row = prices.find((r) => r.trackIndex === null);
+  const row = prices.find((r) => r.trackIndex === sitting.track);
   return names.map((name) => {
     const paise = row?.prices.find((p) => p.ticketType === name)?.paise ?? 0;
     const tier = availability.tiers.find((t) => t.name === name);
@@ -64,7 +68,7 @@ export function seatCategories(
       name,
       paise,
       price: money(s, paise / 100),
-      onSale: tier?.onSale ?? true,
+      onSale: (tier?.onSale ?? true) && (sitting.only === undefined || sitting.only === name),
       membersOnly: tier?.membersOnly ?? false,
     };
   });
