@@ -32,7 +32,7 @@ export const getSeatStatuses: Operation<SeatHoldsDeps> = (app, deps) =>
         tags: ['seating'],
         summary: 'Every seat’s status as one letter, in plan order',
         description:
-          'For a seat map that already has the plan (its seats in order, as `GET /api/v1/events/{id}/seats` or the seating plan gives them): `statuses` has one letter per seat of the plan, in its order — `a` available, `h` held, `s` sold, `b` blocked — so 50,000 seats are some 50 KB. `planUpdatedAt` says which version of the plan the letters follow; a map drawn from another version reads the seats again. 409 `event_not_seated` for an event without a plan.',
+          'For a seat map that already has the plan (its seats in order, as `GET /api/v1/events/{id}/seats` or the seating plan gives them): `statuses` has one letter per seat of the plan, in its order — `a` available, `h` held, `s` sold, `b` blocked — so 50,000 seats are some 50 KB. `planUpdatedAt` says which version of the plan the letters follow; a map drawn from another version reads the seats again. The letters may be up to about a second old (`SEAT_STATUS_MEMORY_MS`, default 1000): each instance answers an event’s letters from its memory, made by one read of the event’s taken seats that the requests arriving together share, and forgets them at once when it changes the event’s seats itself (a hold, a let-go, a booking, house seats, a move); another instance’s change shows within that time. Who may read the event is checked on every request, and a hold is always taken in the database, so an older answer never sells a seat twice. 409 `event_not_seated` for an event without a plan.',
         params: IdParams,
         response: {
           200: answer(
