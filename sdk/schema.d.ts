@@ -953,7 +953,7 @@ export type paths = {
         };
         /**
          * Every seat’s status as one letter, in plan order
-         * @description For a seat map that already has the plan (its seats in order, as `GET /api/v1/events/{id}/seats` or the seating plan gives them): `statuses` has one letter per seat of the plan, in its order — `a` available, `h` held, `s` sold, `b` blocked — so 50,000 seats are some 50 KB. `planUpdatedAt` says which version of the plan the letters follow; a map drawn from another version reads the seats again. 409 `event_not_seated` for an event without a plan.
+         * @description For a seat map that already has the plan (its seats in order, as `GET /api/v1/events/{id}/seats` or the seating plan gives them): `statuses` has one letter per seat of the plan, in its order — `a` available, `h` held, `s` sold, `b` blocked — so 50,000 seats are some 50 KB. `planUpdatedAt` says which version of the plan the letters follow; a map drawn from another version reads the seats again. The letters may be up to about a second old (`SEAT_STATUS_MEMORY_MS`, default 1000): each instance answers an event’s letters from its memory, made by one read of the event’s taken seats that the requests arriving together share, and forgets them at once when it changes the event’s seats itself (a hold, a let-go, a booking, house seats, a move); another instance’s change shows within that time. Who may read the event is checked on every request, and a hold is always taken in the database, so an older answer never sells a seat twice. 409 `event_not_seated` for an event without a plan.
          */
         get: operations["getSeatStatuses"];
         put?: never;
@@ -2285,7 +2285,7 @@ export type paths = {
         };
         /**
          * The hosted page’s seat map: every seat’s status as one letter
-         * @description What the seat map on `/e/{slug}` asks every few seconds while the buyer chooses, as `GET /api/v1/events/{id}/seats/statuses` answers it: one letter per seat in plan order (`a` available, `h` held, `s` sold, `b` blocked), so 50,000 seats read some 50 KB. The buyer’s own held seats read `h` like anyone’s: the page knows which are its own. `planUpdatedAt` names the version of the plan the letters follow; a map drawn from another version asks the buyer to reload the page. Never who holds a seat. 409 `event_not_seated` for an event without a seating plan.
+         * @description What the seat map on `/e/{slug}` asks every few seconds while the buyer chooses, as `GET /api/v1/events/{id}/seats/statuses` answers it: one letter per seat in plan order (`a` available, `h` held, `s` sold, `b` blocked), so 50,000 seats read some 50 KB. The buyer’s own held seats read `h` like anyone’s: the page knows which are its own. `planUpdatedAt` names the version of the plan the letters follow; a map drawn from another version asks the buyer to reload the page. Like them, the letters may be up to about a second old (answered from the instance’s memory of the event, `SEAT_STATUS_MEMORY_MS`), but never older than a change this instance made to the event’s seats. Never who holds a seat. 409 `event_not_seated` for an event without a seating plan.
          *
          *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *

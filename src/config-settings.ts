@@ -229,6 +229,11 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         "how long a process remembers an event it found full, refusing later bookings without reading the database (a ticket drop's late requests); it forgets at once when it frees seats itself, other processes may refuse for up to this long after seats come back. `0` keeps no memory: every booking reads the counter (the reconciliation run sets it, so its outcomes never depend on the wall clock)",
       ],
       [
+        ['SEAT_STATUS_MEMORY_MS'],
+        '`1000`',
+        "how long an instance remembers an event's seat statuses (`GET /api/v1/events/{id}/seats/statuses` and the hosted page's `/e/{slug}/seats/statuses`): a crowd of seat maps refreshing together costs one read of the event's taken seats per instance and period, and requests arriving while that read is under way share it. The instance forgets an event at once when it changes the event's seats itself (holds, lets go, books, blocks, moves); another instance's change shows up to this long later. Holds are taken in the database, so an older answer never sells a seat twice. `0` keeps no memory",
+      ],
+      [
         ['DOOR_ROSTER_CHECK_MS'],
         '`2000`',
         "how often each instance compares its in-memory door rosters' versions with the database's, to find a change whose notification it missed (a roster found behind is read again whole); also proves the LISTEN connection alive",

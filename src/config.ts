@@ -93,6 +93,8 @@ export interface Config {
   readonly seatHoldMinutes: number;
   /** HELD_SEATS_PER_ADDRESS: how many seats of an event one client address may hold at once from a browser (0: no limit). */
   readonly heldSeatsPerAddress: number;
+  /** How long this process remembers an event's seat statuses (SEAT_STATUS_MEMORY_MS; 0: never). */
+  readonly seatStatusMemoryMs: number;
   /** How long this process remembers an event found full (SOLD_OUT_MEMORY_MS; 0: never). */
   readonly soldOutMemoryMs: number;
   /** DATABASE_POOL_SIZE: connections each instance's pool may open. */
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutWindowMinutes: int(env, 'CHECKOUT_WINDOW_MINUTES', 30, 1, 10_080),
     seatHoldMinutes: int(env, 'SEAT_HOLD_MINUTES', 10, 1, 120),
     heldSeatsPerAddress: int(env, 'HELD_SEATS_PER_ADDRESS', 100, 0, 100_000),
+    seatStatusMemoryMs: int(env, 'SEAT_STATUS_MEMORY_MS', 1000, 0, 10_000),
 
     soldOutMemoryMs: int(env, 'SOLD_OUT_MEMORY_MS', 1000, 0, 10_000),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 500),

@@ -33,6 +33,7 @@ import { createMetrics, type Metrics } from './modules/ops/metrics.js';
 import { startDoorRuntime, type DoorRuntime } from './modules/checkin/door-runtime.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import * as waitlist from './modules/waitlist/waitlist.service.js';
+import { type SeatStatuses, StatusMemory } from './modules/seat-holds/status-memory.js';
 import { moduleParts, moduleWork, paymentGateways, type SharedParts } from './module-deps.js';
 
 export interface Deps {
@@ -71,6 +72,8 @@ export interface Deps {
   readonly mailer: Mailer;
   /** Recently seen API keys (a few seconds), so most requests skip the key lookup. */
   readonly keyCache: KeyCache;
+  /** Events' seat statuses, remembered for up to SEAT_STATUS_MEMORY_MS (seat-holds/status-memory.ts). */
+  readonly seatStatuses: SeatStatuses;
   /** The reconciliation sweep on start and every RECONCILE_EVERY_SECONDS; started with the workers. */
   readonly reconciler: ReconcileRunner;
   /** The door's in-memory rosters, their LISTEN connection, and the admits' group commit. */
@@ -116,6 +119,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
 
   return {
     keyCache: new KeyCache(),
+    seatStatuses: new StatusMemory(config.seatStatusMemoryMs, () => clock.now().getTime()),
     reconciler,
     mailer,
     liveGateway: gateways.liveGateway,

@@ -156,6 +156,35 @@ export async function seatsTaken(
   return Number(row.taken);
 }
 
+/**
+ * A seat of an event held as another instance of the service would hold it: its row written
+ * straight to the database, so this server's memory of the event's statuses is not told.
+ */
+export async function seatHeldElsewhere(
+  server: Pick<TestServer, 'deps' | 'clock'>,
+  eventId: string,
+  seatId: string,
+): Promise<void> {
+  const event = await eventRow(server, eventId);
+  await dbOf(server)
+    .insertInto('event_seats')
+    .values({
+      event_id: event.id,
+      seat_id: seatId,
+      account_id: event.account_id,
+      mode: event.mode,
+      category: 'Gold',
+      status: 'held',
+      hold_token: `hold_elsewhere_${seatId}`,
+      held_until: new Date(server.clock.now().getTime() + 3_600_000),
+      registration_id: null,
+      attendee_id: null,
+      client_address: null,
+      updated_at: server.clock.now(),
+    })
+    .execute();
+}
+
 /** The event with this title, or undefined (titles of a run's own: the database may hold other runs'). */
 export async function eventTitled(
   server: Pick<TestServer, 'deps'>,

@@ -18,6 +18,11 @@ export async function nowFor(deps: { db: Db; clock: Clock }, accountId: string, 
   return offset === undefined ? now : new Date(now.getTime() + offset);
 }
 
+/** How far this account's clock is ahead of the service clock, in ms: 0 in live mode or when never moved. */
+export async function clockOffset(deps: { db: Db }, accountId: string, mode: Mode): Promise<number> {
+  return mode === 'test' ? ((await repo.clockOffset(deps.db, accountId)) ?? 0) : 0;
+}
+
 /** This account's clock as a Clock (the offset read once): for rules that take a Clock. */
 export async function clockFor(
   deps: { db: Db; clock: Clock },

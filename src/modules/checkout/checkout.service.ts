@@ -13,6 +13,7 @@ import type { MembershipDeps } from '../memberships/memberships.service.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import type { RegisterDeps } from '../registrations/register-deps.js';
 import type { WaitlistDeps } from '../waitlist/waitlist.service.js';
+import type { SeatStatuses } from '../seat-holds/status-memory.js';
 
 /** What the hosted checkout uses of the service. */
 export interface CheckoutDeps {
@@ -25,6 +26,7 @@ export interface CheckoutDeps {
   readonly membershipDeps: MembershipDeps;
   readonly rateLimiter: RateLimiter;
   readonly registerDeps: RegisterDeps;
+  readonly seatStatuses: SeatStatuses;
   readonly waitlistDeps: WaitlistDeps;
 }
 import type { KeyPrincipal } from '../../http/auth.js';

@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { nowFor } from '../accounts/account-clock.js';
 import * as repo from './seat-holds.repo.js';
+import { forgetStatuses } from './status-memory.js';
 
 /** A live hold a booking is about to take: its seats in seat order, all of one category. */
 export interface HeldSeats {
@@ -93,6 +94,8 @@ export async function sellSeats(
   now: Date,
 ): Promise<BookedSeat[]> {
   const rows = await repo.sellBookingSeats(trx, registrationId, now);
+  // Before the caller commits: a statuses read racing the commit may keep `h` for up to its second.
+  if (rows.length > 0) forgetStatuses(rows[0]!.event_id);
   return rows.map(bookedSeat).sort(inSeatOrder);
 }
 
@@ -123,7 +126,9 @@ const bookedSeat = (r: repo.EventSeatRow): BookedSeat => ({
 
 /** The booking's seats come free (it ended, inside the ending transaction). */
 export async function freeSeats(trx: Transaction<Database>, registrationId: string): Promise<void> {
-  await repo.freeBookingSeats(trx, registrationId);
+  // The event is not at hand here, and bookings end seldom: every event's statuses are read again.
+  // Before the caller commits: a read racing the commit may keep the seats taken for up to its second.
+  if ((await repo.freeBookingSeats(trx, registrationId)) > 0) forgetStatuses();
 }
 
 /** The seats of each of these bookings, in seat order (none for a booking of an event without a plan). */

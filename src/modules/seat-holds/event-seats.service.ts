@@ -3,13 +3,14 @@
 // (a browser) reads statuses only; a full key also reads which booking has a seat.
 import type { KeyPrincipal } from '../../http/auth.js';
 import { notFound } from '../../lib/errors.js';
-import { nowFor } from '../accounts/account-clock.js';
+import { clockOffset, nowFor } from '../accounts/account-clock.js';
 import * as events from '../events/events.service.js';
 import type { Seat } from '../seating/plan.js';
 import type { EventRow } from '../events/events.service.js';
 import { EVENT_SITTING, type EventPlan, planOfEvent, sittingOf } from './event-plan.js';
 import type { SeatHoldsDeps } from './seat-holds.deps.js';
 import * as repo from './seat-holds.repo.js';
+import { forgetStatuses } from './status-memory.js';
 
 export { sittingOf } from './event-plan.js';
 
@@ -72,7 +73,9 @@ const LETTER: Record<SeatStatus, number> = { available: 0x61, held: 0x68, sold: 
  * Every seat's status as one letter in plan order (`a` available, `h` held, `s` sold, `b`
  * blocked): some 50 KB for 50,000 seats, for a map that has the plan of `planUpdatedAt`. Made
  * from the plan's own letters (kept with the plan) and the seats taken now, without an object a
- * seat: a map refreshing every few seconds, and a crowd of them, cost little.
+ * seat: a map refreshing every few seconds, and a crowd of them, cost little. The letters come
+ * from this instance's memory of the event (status-memory.ts: up to SEAT_STATUS_MEMORY_MS old, one
+ * read shared by the requests that arrive together); who may read the event is checked every time.
  */
 export async function seatStatusLetters(
   deps: SeatHoldsDeps,
@@ -81,8 +84,15 @@ export async function seatStatusLetters(
   subEventId?: string,
 ) {
   const event = await events.loadReadableEvent(deps.db, p, eventId);
-  const { plan, counts, statuses } = await lettersOf(deps, event, sittingOf(event, subEventId));
-  return { planId: plan.planId, planUpdatedAt: plan.updatedAt.toISOString(), counts, statuses };
+  const track = sittingOf(event, subEventId);
+  // Remembered by all the letters depend on: the sitting, the mode, the plan's version, the sandbox clock's offset.
+  const plan = await planOfEvent(deps.db, event, track);
+  const offset = await clockOffset(deps, event.account_id, event.mode);
+  const key = `${track}|${event.mode}|${plan.planId}@${plan.updatedAt.toISOString()}|${offset}`;
+  return deps.seatStatuses.recall(event.id, key, async () => {
+    const { plan, counts, statuses } = await lettersOf(deps, event, track);
+    return { planId: plan.planId, planUpdatedAt: plan.updatedAt.toISOString(), counts, statuses };
+  });
 }
 
 /**
@@ -133,4 +143,5 @@ export async function releaseHold(
   const event = await events.loadReadableEvent(deps.db, p, eventId);
   if ((await repo.releaseHold(deps.db, event.id, holdToken)) === 0)
     throw notFound('no such hold on this event (it lapsed, was let go, or a booking has its seats)');
+  forgetStatuses(event.id);
 }

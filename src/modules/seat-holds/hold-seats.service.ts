@@ -19,6 +19,7 @@ import { planVersion, sharePlanLock } from '../seating/seating-plans.js';
 import { type EventPlan, planOfEvent, sittingOf } from './event-plan.js';
 import type { SeatHoldsDeps } from './seat-holds.deps.js';
 import * as repo from './seat-holds.repo.js';
+import { forgetStatuses } from './status-memory.js';
 
 /** At most this many seats in one hold (a booking's people, with room for a group). */
 export const MAX_SEATS_PER_HOLD = 50;
@@ -77,7 +78,10 @@ export async function holdSeats(
     // Best available here looks past the seats this request is taking (see `inFlight`).
     const claimed = best ? claim(sitting, seats) : () => {};
     const outcome = await takeOnce(deps, plan, target, seats, hold).finally(claimed);
-    if (Array.isArray(outcome)) return { holdToken: hold.token, seats: outcome, expiresAt: hold.until };
+    if (Array.isArray(outcome)) {
+      forgetStatuses(event.id);
+      return { holdToken: hold.token, seats: outcome, expiresAt: hold.until };
+    }
     // The plan changed between choosing and taking: choose again by the new one (a few times).
     if (outcome instanceof PlanReplaced && ++replaced <= BEST_AVAILABLE_TRIES) continue;
     if (!best || ++attempt > BEST_AVAILABLE_TRIES)

@@ -17,6 +17,7 @@ import { MAX_SEATS_PER_HOLD } from './hold-seats.service.js';
 import type { SeatHoldsDeps } from './seat-holds.deps.js';
 import * as houseRepo from './house-seats.repo.js';
 import * as repo from './seat-holds.repo.js';
+import { forgetStatuses } from './status-memory.js';
 
 const toTake = (s: Seat): repo.SeatToTake => ({
   seatId: s.id,
@@ -94,6 +95,7 @@ export async function blockHouseSeats(
     }
     await record(trx, deps, p, event, 'event.seats_block', { seats: ids, ...trackOf(sitting) });
   });
+  forgetStatuses(event.id);
   await events.refitToPlan(deps.eventDeps, event);
   return seats;
 }
@@ -115,6 +117,7 @@ export async function releaseHouseSeats(
     return gone;
   });
   if (released.length === 0) throw notFound('none of these seats is kept back on this event');
+  forgetStatuses(event.id);
   await events.refitToPlan(deps.eventDeps, event);
   return released;
 }
@@ -134,7 +137,7 @@ export async function moveBookingSeats(
   const { event, sitting, plan, now } = await seatedEvent(deps, p, eventId, { of: registrationId });
   const seats = namedSeats(plan, ids);
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    const moved = await deps.db.transaction().execute(async (trx) => {
       await samePlan(trx, event, plan);
       const rows = await houseRepo.lockBookingSeats(trx, event.id, registrationId);
       if (rows.length === 0) throw notFound('this booking holds no seats on this event');
@@ -166,6 +169,8 @@ export async function moveBookingSeats(
       );
       return seats;
     });
+    forgetStatuses(event.id);
+    return moved;
   } catch (err) {
     if (isUniqueViolation(err))
       throw conflict('seats_unavailable', 'a seat named is held, sold or kept back');

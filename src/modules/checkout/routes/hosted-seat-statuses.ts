@@ -29,7 +29,7 @@ export const hostedSeatStatuses: Operation<CheckoutContext> = (app, { deps }) =>
         tags: ['checkout'],
         summary: 'The hosted page’s seat map: every seat’s status as one letter',
         description: [
-          'What the seat map on `/e/{slug}` asks every few seconds while the buyer chooses, as `GET /api/v1/events/{id}/seats/statuses` answers it: one letter per seat in plan order (`a` available, `h` held, `s` sold, `b` blocked), so 50,000 seats read some 50 KB. The buyer’s own held seats read `h` like anyone’s: the page knows which are its own. `planUpdatedAt` names the version of the plan the letters follow; a map drawn from another version asks the buyer to reload the page. Never who holds a seat. 409 `event_not_seated` for an event without a seating plan.',
+          'What the seat map on `/e/{slug}` asks every few seconds while the buyer chooses, as `GET /api/v1/events/{id}/seats/statuses` answers it: one letter per seat in plan order (`a` available, `h` held, `s` sold, `b` blocked), so 50,000 seats read some 50 KB. The buyer’s own held seats read `h` like anyone’s: the page knows which are its own. `planUpdatedAt` names the version of the plan the letters follow; a map drawn from another version asks the buyer to reload the page. Like them, the letters may be up to about a second old (answered from the instance’s memory of the event, `SEAT_STATUS_MEMORY_MS`), but never older than a change this instance made to the event’s seats. Never who holds a seat. 409 `event_not_seated` for an event without a seating plan.',
           PAGE_AUTH,
           CALL_AUTH,
         ].join('\n\n'),
