@@ -194,4 +194,37 @@ describe('tracks seated from plans of their own', () => {
       `${held.body.data.seats[0].id} held`,
     ]);
   });
+
+  it('waits for a category of one session: sold out there, free in the other; offered when that session frees one', async () => {
+    const event = await twoShows({ waitlist: { enabled: true, offerMinutes: 30 } });
+    await api('PATCH', `/api/v1/events/${event.id}`, { status: 'published' });
+    const gold = ['Stalls-A-1', 'Stalls-A-2', 'Stalls-A-3', 'Stalls-A-4'];
+    const row = await hold(event.id, { seats: gold, subEventId: '1' });
+    assert.equal(row.status, 201, row.text);
+    const full = await book(event.id, {
+      holdToken: row.body.data.holdToken,
+      teamMembers: gold.slice(1).map((_, i) => ({ name: `Friend ${i + 1}`, email: uniqueEmail(`f${i}`) })),
+    });
+    assert.equal(full.status, 201, full.text);
+    const email = uniqueEmail('wen');
+    const joined = await api('POST', `/api/v1/events/${event.id}/waitlist`, {
+      name: 'Waiting Wen',
+      email,
+      subEventId: '1',
+      ticketType: 'Gold',
+    });
+    assert.equal(joined.status, 201, 'Gold is sold out in the evening, though free in the matinee');
+    const silver = await hold(event.id, { seats: ['Stalls-B-1'], subEventId: '1' });
+    const one = await book(event.id, { holdToken: silver.body.data.holdToken });
+    assert.equal(one.status, 201, one.text);
+    const entry = async () => {
+      const list = await api('GET', `/api/v1/events/${event.id}/waitlist`);
+      return list.body.data.find((e: { email: string }) => e.email === email).status as string;
+    };
+    const cancel = (id: string) => api('POST', `/api/v1/events/${event.id}/registrations/${id}/cancel`, {});
+    assert.equal((await cancel(one.body.registrationId)).status, 200);
+    assert.equal(await entry(), 'waiting', 'a Silver seat freed in the evening is no Gold seat');
+    assert.equal((await cancel(full.body.registrationId)).status, 200);
+    assert.equal(await entry(), 'offered', 'the evening’s Gold seats came free');
+  });
 });

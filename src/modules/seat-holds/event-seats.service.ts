@@ -145,3 +145,25 @@ export async function releaseHold(
     throw notFound('no such hold on this event (it lapsed, was let go, or a booking has its seats)');
   forgetStatuses(event.id);
 }
+
+/**
+ * How many seats of each category a sitting has that no booking has (not sold, not held for a
+ * booking, not kept back, not blocked in its plan): the room per session and category that the
+ * seat counters do not keep, counted as they count (a buyer's hold alone takes no room).
+ */
+export async function freeSeatsByCategory(
+  db: SeatHoldsDeps['db'],
+  event: Pick<EventRow, 'id' | 'account_id' | 'seating_plan_id' | 'tracks'>,
+  track: number,
+  now: Date,
+): Promise<Map<string, number>> {
+  const plan = await planOfEvent(db, event, track);
+  const free = new Map<string, number>();
+  for (const s of plan.seats) if (!s.blocked) free.set(s.category, (free.get(s.category) ?? 0) + 1);
+  for (const row of await repo.takenSeats(db, { eventId: event.id, track }, now)) {
+    if (row.status === 'held' && row.registration_id === null) continue;
+    const seat = plan.byId.get(row.seat_id);
+    if (seat && !seat.blocked) free.set(seat.category, free.get(seat.category)! - 1);
+  }
+  return free;
+}

@@ -20,6 +20,7 @@ import * as webhooks from '../webhooks/webhooks.service.js';
 import * as repo from './waitlist.repo.js';
 import type { EntryRow } from './waitlist.repo.js';
 import { lapseJob, offerMailJob } from './waitlist.jobs.js';
+import { type SeatedRoom, seatedRoom } from './seated-room.js';
 
 export type OfferDeps = { clock: Clock; ids: Ids };
 
@@ -40,14 +41,14 @@ export async function offerSeats(
   eventId: string,
 ): Promise<EntryRow[]> {
   if ((await repo.firstWaiting(trx, eventId, 1)).length === 0) return [];
-  const chosen = await chooseEntries(trx, eventId);
+  const event = (await events.findEvent(trx, eventId))!;
+  const now = await nowFor({ db: trx, clock: deps.clock }, event.account_id, event.mode);
+  const chosen = await chooseEntries(trx, eventId, seatedRoom(trx, event, now));
   if (chosen.length === 0) return [];
   for (const entry of chosen) {
     if (!(await events.claimSeats(trx, eventId, entryScopes(entry), 1)))
       throw new Error(`waitlist: counted room for ${entry.id} but the claim failed`);
   }
-  const event = (await events.findEvent(trx, eventId))!;
-  const now = await nowFor({ db: trx, clock: deps.clock }, event.account_id, event.mode);
   const offered: EntryRow[] = [];
   const byMinutes = new Map<number, EntryRow[]>();
   for (const entry of chosen) {
@@ -86,9 +87,14 @@ export async function offerSeats(
 
 /**
  * The waiting entries that fit, in order, under the seat counters' lock: each takes a seat of
- * the event and of its track or day, and an entry that does not fit lets the next ones try.
+ * the event and of its track or day (and, seated track by track, a seat of its category in its
+ * session: `seats`), and an entry that does not fit lets the next ones try.
  */
-async function chooseEntries(trx: Transaction<Database>, eventId: string): Promise<EntryRow[]> {
+async function chooseEntries(
+  trx: Transaction<Database>,
+  eventId: string,
+  seats: SeatedRoom,
+): Promise<EntryRow[]> {
   const counters = await events.lockSeatCounters(trx, eventId);
   const waiting = await repo.firstWaiting(trx, eventId, PASS);
   const room = (scope: string) => {
@@ -99,8 +105,9 @@ async function chooseEntries(trx: Transaction<Database>, eventId: string): Promi
   for (const entry of waiting) {
     if (!room(events.EVENT_SCOPE)) break;
     const scopes = entryScopes(entry);
-    if (!scopes.every(room)) continue;
+    if (!scopes.every(room) || !(await seats.has(entry.sub_event_id, entry.ticket_type))) continue;
     for (const s of scopes) counters.get(s)!.taken++;
+    seats.take(entry.sub_event_id, entry.ticket_type);
     chosen.push(entry);
   }
   return chosen;

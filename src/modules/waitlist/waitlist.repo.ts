@@ -194,3 +194,15 @@ export async function anyOnTracksFrom(db: Db, eventId: string, index: number): P
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The event's open offers (each holds a seat on the counters), by track and ticket type. */
+export async function offeredBy(db: Db, eventId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('waitlist_entries')
+    .select(['sub_event_id', 'ticket_type', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'offered')
+    .groupBy(['sub_event_id', 'ticket_type'])
+    .execute();
+  return new Map(rows.map((r) => [`${r.sub_event_id}|${r.ticket_type}`, Number(r.n)]));
+}

@@ -11,6 +11,7 @@ import * as events from '../events/events.service.js';
 import { assertDeliverable } from '../mail/deliverable.js';
 import { offerTokenEntry, offerTokenMatches } from './offer-token.js';
 import { entryScopes, releaseHolds } from './offers.js';
+import { seatedRoom } from './seated-room.js';
 import * as repo from './waitlist.repo.js';
 import type { EntryRow } from './waitlist.repo.js';
 
@@ -81,7 +82,8 @@ export async function join(
       const c = counters.get(s);
       return c !== undefined && (c.capacity === 0 || c.taken + 1 <= c.capacity);
     });
-    if (fits)
+    const now = await nowFor({ db: trx, clock: deps.clock }, event.account_id, event.mode);
+    if (fits && (await seatedRoom(trx, event, now).has(subEventId, ticketType)))
       throw conflict(
         'seats_available',
         'seats are available for this choice: register instead of joining the waitlist',
