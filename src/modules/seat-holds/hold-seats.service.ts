@@ -125,18 +125,18 @@ async function takeOnce(
  */
 const inFlight = new Map<string, Set<string>>();
 
-const read = (deps: SeatHoldsDeps, sitting: repo.Sitting, now: Date) =>
-  repo.takenSeatIds(deps.db, sitting, now);
+const readTaken = async (deps: SeatHoldsDeps, sitting: repo.Sitting, now: Date) =>
+  new Set(await repo.takenSeatIds(deps.db, sitting, now));
 const keyOf = (s: repo.Sitting) => `${s.eventId}/${s.track}`;
 
-/** Reads of a sitting's taken seats under way: buyers arriving together share one. */
-const reading = new Map<string, Promise<string[]>>();
+/** Reads of a sitting's taken seats under way: buyers arriving together share one (and its set). */
+const reading = new Map<string, Promise<ReadonlySet<string>>>();
 
-function sharedRead(deps: SeatHoldsDeps, sitting: repo.Sitting, now: Date): Promise<string[]> {
+function sharedRead(deps: SeatHoldsDeps, sitting: repo.Sitting, now: Date): Promise<ReadonlySet<string>> {
   const key = keyOf(sitting);
   let r = reading.get(key);
   if (!r) {
-    r = read(deps, sitting, now).finally(() => reading.delete(key));
+    r = readTaken(deps, sitting, now).finally(() => reading.delete(key));
     reading.set(key, r);
   }
   return r;
@@ -217,16 +217,17 @@ async function bestFor(
 ): Promise<Seat[]> {
   if (!Number.isInteger(request.quantity) || request.quantity < 1 || request.quantity > MAX_SEATS_PER_HOLD)
     throw badRequest('invalid_request', `quantity must be from 1 to ${MAX_SEATS_PER_HOLD}`);
-  if (!plan.seats.some((s) => s.category === request.category))
+  if (!plan.runs.byCategory.has(request.category))
     throw badRequest('invalid_request', `no category "${request.category}" in this event's seating plan`);
   // A first look shares a read already under way for the event; a second looks afresh.
-  const taken = new Set(
-    lost.size === 0 ? await sharedRead(deps, sitting, now) : await read(deps, sitting, now),
-  );
-  if (replaces !== undefined)
-    for (const id of await repo.seatIdsOfHold(deps.db, sitting, replaces)) taken.delete(id);
-  for (const id of inFlight.get(keyOf(sitting)) ?? []) taken.add(id);
-  for (const id of lost) taken.add(id);
+  const read = lost.size === 0 ? await sharedRead(deps, sitting, now) : await readTaken(deps, sitting, now);
+  const mine = new Set(replaces === undefined ? [] : await repo.seatIdsOfHold(deps.db, sitting, replaces));
+  const taking = inFlight.get(keyOf(sitting));
+  // The seats taken now, less the replaced hold's, plus those this process is taking and those lost:
+  // a view over the sets, not a copy of thousands of ids a request.
+  const taken = {
+    has: (id: string) => (read.has(id) && !mine.has(id)) || taking?.has(id) === true || lost.has(id),
+  };
   const ids = bestAvailable(plan.runs, taken, request);
   if (!ids) {
     throw conflict(

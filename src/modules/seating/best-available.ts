@@ -27,6 +27,8 @@ export interface SeatRuns {
    */
   nearestFirst: number[];
   bounds: number[];
+  /** For each category, the runs with a seat of it, nearest first: a search looks at no other run. */
+  byCategory: Map<string, number[]>;
 }
 
 /** Groups a plan's seats into runs: each row sorted across, cut where the gap is an aisle. */
@@ -55,7 +57,15 @@ export function seatRuns(seats: readonly Seat[], stage: { x: number; y: number }
   }
   const bounds = runs.map((r) => boxDistance(r, stage));
   const nearestFirst = runs.map((_, i) => i).sort((a, b) => bounds[a]! - bounds[b]! || a - b);
-  return { runs, stage, nearestFirst, bounds };
+  const byCategory = new Map<string, number[]>();
+  for (const r of nearestFirst) {
+    for (const category of new Set(runs[r]!.map((s) => s.category))) {
+      const list = byCategory.get(category);
+      if (list) list.push(r);
+      else byCategory.set(category, [r]);
+    }
+  }
+  return { runs, stage, nearestFirst, bounds, byCategory };
 }
 
 /** The distance from `p` to the smallest box around `seats`. */
@@ -75,13 +85,19 @@ interface Choice {
   leavesSingle: boolean;
 }
 
+/** Which seats are sold or held: a set, or a view over several (the caller's, without copying them). */
+export interface Unavailable {
+  has(seatId: string): boolean;
+}
+
 /**
  * The seats to hold for `request`, or undefined when no run has that many adjacent seats free.
- * `unavailable` holds the ids of sold and held seats; blocked seats are never chosen.
+ * `unavailable` says which seats are sold and held; blocked seats are never chosen. Only the runs
+ * with a seat of the category are looked at.
  */
 export function bestAvailable(
   plan: SeatRuns,
-  unavailable: ReadonlySet<string>,
+  unavailable: Unavailable,
   request: BestAvailableRequest,
 ): string[] | undefined {
   const { quantity, category } = request;
@@ -90,7 +106,7 @@ export function bestAvailable(
   const free = (s: Seat) => !s.blocked && !unavailable.has(s.id);
   const fits = (s: Seat) => free(s) && s.category === category && s.accessible === wantAccessible;
   let best: Choice | undefined;
-  for (const r of plan.nearestFirst) {
+  for (const r of plan.byCategory.get(category) ?? []) {
     // Runs come nearest first: once a choice strands no seat, a run whose every group is farther
     // cannot beat it.
     if (best && !best.leavesSingle && plan.bounds[r]! > best.distance + 1e-9) break;
