@@ -1,11 +1,13 @@
 // The dashboard's seating plan screens in Chromium: an organiser makes a plan from a grid with
 // the keyboard alone, sees it drawn (a seat per circle, blocked seats grey), blocks seats by
-// name, is told plainly when a name fits no seat, and renames the plan. Screenshots at 1280 and
-// 390 px and axe on each screen.
+// name, is told plainly when a name fits no seat, and renames the plan; on an event's setup page
+// seats every track of the event from the plan with the keyboard (the missing tiers added) and
+// sets a category's price. Screenshots at 1280 and 390 px and axe on each screen.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openBrowser, shootAt, signInToDashboard, type BrowserSession } from '../helpers/browser.js';
+import { createEventData, keyApi } from '../helpers/factories.js';
 import { organiser, type Account, type KeyInfo } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -103,6 +105,60 @@ describe('seating plans on the dashboard, in Chromium', { timeout: 300_000 }, ()
     assert.equal(await row.count(), 1);
     assert.match(await row.innerText(), /Rangashankara main hall\s+48/);
     await shootAt(page, 'seating-plans');
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  it('seats every track of an event from the plan on its setup page, and prices a category', async () => {
+    const api = keyApi(server.url, org.key);
+    const event = await createEventData(api, {
+      title: 'Two shows',
+      price: 500,
+      tracks: [{ title: 'Matinee' }, { title: 'Evening' }],
+    });
+    await page.goto(`${server.url}/dashboard/events/${event.id}/setup`);
+    await page.getByRole('heading', { name: 'Seating', level: 2 }).waitFor();
+    assert.equal(
+      await page.locator('#seating-now').innerText(),
+      'Not seated: buyers get a ticket, not a seat.',
+    );
+    await page.getByLabel('Sell every track’s seats from').focus();
+    await page.keyboard.press('ArrowDown');
+    assert.match(await page.getByLabel('Sell every track’s seats from').inputValue(), /^seatplan_/);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByText('Seated from Rangashankara main hall. Tiers added: Gold, Silver.').waitFor();
+    assert.equal(
+      await page.locator('#seating-now').innerText(),
+      'Seated: every track sold from Rangashankara main hall.',
+    );
+    const price = page.getByLabel('Price of Gold in rupees');
+    await price.fill('1500');
+    await price.press('Enter');
+    await page.getByText('Tier Gold now costs ₹1500.').waitFor();
+    await shootAt(page, 'event-seating');
+    const after = (await api('GET', `/api/v1/events/${event.id}`)).body.data;
+    assert.deepEqual(
+      after.tracks.map((t: { seatingPlanId: string | null; capacity: number }) => [
+        !!t.seatingPlanId,
+        t.capacity,
+      ]),
+      [
+        [true, 45],
+        [true, 45],
+      ],
+      'each show has the plan’s 45 seats for sale',
+    );
+    assert.deepEqual(
+      after.specialPrices.map((t: { name: string; price: number; capacity: number }) => [
+        t.name,
+        t.price,
+        t.capacity,
+      ]),
+      [
+        ['Gold', 1500, 44],
+        ['Silver', 500, 46],
+      ],
+    );
     assert.deepEqual(consoleErrors, []);
   });
 });

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../lib/errors.js';
 import * as events from '../../modules/events/events.service.js';
+import { categoriesOf, getPlan } from '../../modules/seating/seating-plans.js';
 import * as tracks from '../../modules/events/tracks.service.js';
 import * as promos from '../../modules/registrations/promo.service.js';
 import type { Form } from '../form.js';
@@ -68,6 +69,51 @@ export function eventSetupPages(app: FastifyInstance, ctx: PageContext): void {
       specialPrices: [...event.specialPrices, tier],
     });
     return done(req, reply, eventPath(req.params.id, '/setup'), `Tier ${tier.name} added.`);
+  });
+
+  app.post<IdParams>('/dashboard/events/:id/tiers/price', PAGE, async (req, reply) => {
+    const f = form(req);
+    const name = f.required('name', 'Tier name', 80);
+    const price = f.number('price', 'Price', 0);
+    const p = org(req);
+    const event = await presentEvent(await events.loadOwnedEvent(deps.db, p, req.params.id));
+    if (!event.specialPrices.some((t) => t.name === name))
+      throw badRequest('unknown_ticket_type', `the event has no tier ${name}`);
+    await events.patchEvent(deps.eventDeps, p, req.params.id, {
+      specialPrices: event.specialPrices.map((t) => (t.name === name ? { ...t, price } : t)),
+    });
+    return done(req, reply, eventPath(req.params.id, '/setup'), `Tier ${name} now costs ₹${price}.`);
+  });
+
+  // Seating (docs/decisions/23-reserved-seating.md): the event's plan, or every track's; a tier is
+  // added for each of the plan's categories the event lacks, at the event's price.
+  app.post<IdParams>('/dashboard/events/:id/seating', PAGE, async (req, reply) => {
+    const planId = form(req).text('seatingPlanId', 'Seating plan', 100) || null;
+    const p = org(req);
+    const row = await events.loadOwnedEvent(deps.db, p, req.params.id);
+    const event = await presentEvent(row);
+    const plan = planId === null ? null : await getPlan(deps.db, row.account_id, planId);
+    const missing = (plan ? categoriesOf(plan.layout) : []).filter(
+      (c) => !event.specialPrices.some((t) => t.name === c.name),
+    );
+    await events.patchEvent(deps.eventDeps, p, row.id, {
+      ...(row.tracks.length > 0 ? { everyTrackPlanId: planId } : { seatingPlanId: planId }),
+      ...(missing.length > 0
+        ? {
+            specialPrices: [
+              ...event.specialPrices,
+              ...missing.map((c) => ({ name: c.name, price: event.price, capacity: 0 })),
+            ],
+          }
+        : {}),
+    });
+    const added = missing.length > 0 ? ` Tiers added: ${missing.map((c) => c.name).join(', ')}.` : '';
+    return done(
+      req,
+      reply,
+      eventPath(row.id, '/setup'),
+      plan ? `Seated from ${plan.name}.${added}` : 'No longer seated.',
+    );
   });
 
   app.post<IdParams>('/dashboard/events/:id/tiers/remove', PAGE, async (req, reply) => {

@@ -10,6 +10,7 @@ import * as publishing from '../../modules/accounts/publishing.js';
 import { listChoices, listLabel, listOfScope, scopeOfChoice } from '../../modules/checkin/door-list.js';
 import * as doorPassesService from '../../modules/checkin/door.service.js';
 import * as events from '../../modules/events/events.service.js';
+import { listPlans } from '../../modules/seating/seating-plans.js';
 import * as promos from '../../modules/registrations/promo.service.js';
 import * as registrations from '../../modules/registrations/registrations.service.js';
 import { barChart, dailyBars, slotBars } from '../charts.js';
@@ -162,6 +163,11 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
           event,
           (await promos.listPromos(deps.db, row.id)).map(promos.presentPromo),
           events.priceTable(row),
+          (await listPlans(deps.db, row.account_id, { limit: 200 })).items.map((p) => ({
+            id: p.id,
+            name: p.name,
+            seats: p.seat_count,
+          })),
         ),
       };
     }),

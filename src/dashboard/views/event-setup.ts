@@ -1,7 +1,8 @@
-// The event setup screen: details, tracks, ticket tiers, the prices buyers see, questions and
-// promo codes.
+// The event setup screen: details, tracks, ticket tiers, seating, the prices buyers see,
+// questions and promo codes.
 import type { PriceRow } from '../../modules/events/events.service.js';
 import { html, type Html } from '../html.js';
+import { type PlanChoice, seatingSection } from './event-seating.js';
 import { csrfField, rupees, when } from '../layout.js';
 import {
   eventForm,
@@ -14,7 +15,13 @@ import {
   trackTimes,
 } from './events.js';
 
-export function setup(csrf: string, e: EventView, promos: PromoView[], prices: PriceRow[]): Html {
+export function setup(
+  csrf: string,
+  e: EventView,
+  promos: PromoView[],
+  prices: PriceRow[],
+  plans: PlanChoice[],
+): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   return html`${eventTabs(e, 'setup')}
 <h2>Event details</h2>
@@ -23,6 +30,8 @@ ${eventForm(csrf, base, e, 'Save changes')}
 ${tracksSection(csrf, e, base)}
 
 ${tiersSection(csrf, e, base)}
+
+${seatingSection(csrf, e, base, plans)}
 
 ${priceTableView(e, prices)}
 
@@ -68,7 +77,7 @@ ${
 <tbody>${e.specialPrices.map(
         (
           t,
-        ) => html`<tr><td>${t.name}</td><td class="num">${rupees(t.price)}</td><td class="num">${t.capacity || '—'}</td><td>${t.membersOnly ? 'yes' : 'no'}</td>
+        ) => html`<tr><td>${t.name}</td><td class="num"><form method="post" action="${base}/tiers/price" class="tier-price">${csrfField(csrf)}<input type="hidden" name="name" value="${t.name}"><input name="price" type="number" min="0" step="0.01" required value="${t.price}" aria-label="Price of ${t.name} in rupees"> <button class="secondary" aria-label="Save the price of ${t.name}">Save</button></form></td><td class="num">${t.capacity || '—'}</td><td>${t.membersOnly ? 'yes' : 'no'}</td>
 <td><form method="post" action="${base}/tiers/remove" data-confirm="Remove the tier ${t.name}?">${csrfField(csrf)}<input type="hidden" name="name" value="${t.name}"><button class="secondary" aria-label="Remove tier ${t.name}">Remove</button></form></td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No tiers: everyone pays the base price.</p>`

@@ -73,6 +73,8 @@ export interface EventInput {
   wholeEventOption?: boolean;
   /** Reserved seating: the account's seating plan to sell this event's seats from; null: unseated. */
   seatingPlanId?: string | null;
+  /** Reserved seating for every track at once, from one plan (null: unseats them): the dashboard's one choice. */
+  everyTrackPlanId?: string | null;
   status?: 'draft' | 'published';
   date?: unknown;
   taxCategory?: TaxCategory;
@@ -322,6 +324,9 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
     out.self_service = validateSelfService(input.selfService, base.self_service);
   if (input.wholeEventOption !== undefined) out.whole_event_option = input.wholeEventOption;
   if (input.seatingPlanId !== undefined) out.seating_plan_id = input.seatingPlanId;
+  const every = input.everyTrackPlanId;
+  if (every !== undefined)
+    out.tracks = out.tracks.map(({ seatingPlanId: _, ...t }) => (every ? { ...t, seatingPlanId: every } : t));
   return out;
 }
 
