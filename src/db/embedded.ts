@@ -130,7 +130,7 @@ export function embeddedDatabaseUrl(dataDir: string): string {
  * session of their own, so a Ctrl-C at the terminal reaches only the service, which finishes
  * its requests before it stops the database.
  */
-const WATCHDOG = `
+export const WATCHDOG = `
 exec 3<&0
 "$0" "$@" </dev/null 3<&- &
 server=$!
