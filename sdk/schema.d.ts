@@ -273,7 +273,7 @@ export type paths = {
         };
         /**
          * This account's audit log in the key's mode, newest first, a page at a time
-         * @description Every change made by a person (the organiser in the dashboard, staff), an API key, a door pass or the attendee on their own page — events, tracks, bookings (approve, reject, cancel, refund, transfer, forced deletion), check-in admits and undos, door passes, keys, the webhook configuration, plans and memberships, payouts, broadcasts, staff grants — with its actor, time, target and a short before/after. Appended by the change itself in its transaction; the database refuses to change or delete an entry. Secrets (keys, signing secrets, password hashes, tokens) never appear in before/after. At most `limit` entries (default 100, at most 1,000); read on with `startingAfter=<nextCursor>`. Filter by `targetType`, `targetId` and `action`.
+         * @description Every change made by a person (the organiser in the dashboard, staff), an API key, a door pass or the attendee on their own page — events, tracks, bookings (approve, reject, cancel, refund, transfer, forced deletion), check-in admits and undos, door passes, keys, the webhook configuration, plans and memberships, payouts, broadcasts, staff grants — with its actor, time, target and a short before/after. Appended by the change itself in its transaction; the database refuses to change or delete an entry. Secrets (keys, signing secrets, password hashes, tokens) never appear in before/after. At most `limit` entries (default 100, at most 1,000); read on with `startingAfter=<nextCursor>`. Filter by `targetType`, `targetId` and `action`. Read from the read pool: a streaming replica when `DATABASE_READ_URL` is set, so a change made a moment ago may be missing; the `X-Replica-Lag` header says how many seconds behind the replica was (0 when caught up or without one).
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -345,7 +345,7 @@ export type paths = {
         };
         /**
          * Registration counts and revenue
-         * @description Counts are of bookings. `cancelledCount` excludes refunded bookings, which are in `refundedCount`.
+         * @description Counts are of bookings. `cancelledCount` excludes refunded bookings, which are in `refundedCount`. Read from the read pool: a streaming replica when `DATABASE_READ_URL` is set, so a change made a moment ago may be missing; the `X-Replica-Lag` header says how many seconds behind the replica was (0 when caught up or without one).
          */
         get: operations["getAnalytics"];
         put?: never;
@@ -834,6 +834,8 @@ export type paths = {
          *     No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.
          *
          *     Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.
+         *
+         *     Read from the read pool: a streaming replica when `DATABASE_READ_URL` is set, so a change made a moment ago may be missing; the `X-Replica-Lag` header says how many seconds behind the replica was (0 when caught up or without one).
          */
         get: operations["exportRegistrations"];
         put?: never;
@@ -1076,6 +1078,8 @@ export type paths = {
          *     No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.
          *
          *     Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.
+         *
+         *     Read from the read pool: a streaming replica when `DATABASE_READ_URL` is set, so a change made a moment ago may be missing; the `X-Replica-Lag` header says how many seconds behind the replica was (0 when caught up or without one).
          */
         get: operations["exportGstDocuments"];
         put?: never;
@@ -1152,6 +1156,8 @@ export type paths = {
          *     No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.
          *
          *     Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.
+         *
+         *     Read from the read pool: a streaming replica when `DATABASE_READ_URL` is set, so a change made a moment ago may be missing; the `X-Replica-Lag` header says how many seconds behind the replica was (0 when caught up or without one).
          */
         get: operations["exportLedger"];
         put?: never;
@@ -1258,6 +1264,8 @@ export type paths = {
          *     No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.
          *
          *     Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.
+         *
+         *     Read from the read pool: a streaming replica when `DATABASE_READ_URL` is set, so a change made a moment ago may be missing; the `X-Replica-Lag` header says how many seconds behind the replica was (0 when caught up or without one).
          */
         get: operations["exportMembers"];
         put?: never;
@@ -3537,6 +3545,8 @@ export type components = {
         "RateLimit-Reset": number;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
+        /** @description How many seconds behind the primary the rows were read (`DATABASE_READ_URL`’s replica), to the millisecond; `0.000` when caught up or without a replica. */
+        "X-Replica-Lag": string;
         /** @description The request’s id, also in the service’s log lines: quote it when asking about a request. A sane `X-Request-Id` sent by the caller is kept. */
         "X-Request-Id": string;
     };
@@ -11473,6 +11483,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Replica-Lag": components["headers"]["X-Replica-Lag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -13958,6 +13969,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Replica-Lag": components["headers"]["X-Replica-Lag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -14588,6 +14600,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Replica-Lag": components["headers"]["X-Replica-Lag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -15398,6 +15411,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Replica-Lag": components["headers"]["X-Replica-Lag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

@@ -63,6 +63,11 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         'unset: the service runs its own PostgreSQL server with its data in `$DATA_DIR/db`, reachable only through a Unix socket there',
         '`postgres://…` runs on that PostgreSQL server instead',
       ],
+      [
+        ['DATABASE_READ_URL'],
+        'unset: every read is from the database above',
+        '`postgres://…` of a streaming replica: the CSV exports, event analytics and the audit log read from it (answering `X-Replica-Lag`, how many seconds it is behind); nothing that decides (seats, payments, the door, bookings, balances) ever does',
+      ],
       [['DATA_DIR'], '`./data`', 'embedded database, generated secrets, mail sink'],
       [
         ['DATABASE_POOL_SIZE'],

@@ -15,6 +15,8 @@ export interface Config {
   readonly host: string;
   readonly baseUrl: string;
   readonly databaseUrl: string | undefined;
+  /** A streaming replica the read-only reports read from (src/db/read-pool.ts); unset: the primary. */
+  readonly databaseReadUrl: string | undefined;
   readonly dataDir: string;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
@@ -144,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     baseUrl,
     databaseUrl,
+    databaseReadUrl: url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']),
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     ...mailSettings(env),

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { createLogger } from './lib/logger.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Storage } from './db/connect.js';
+import { openReadPool, type ReadPool } from './db/read-pool.js';
 import { embeddedLogging, type EmbeddedServer } from './db/embedded.js';
 import type { Database } from './db/database.js';
 import type { JobHandlers } from './jobs/jobs.js';
@@ -39,6 +40,8 @@ import { moduleParts, moduleWork, paymentGateways, type SharedParts } from './mo
 export interface Deps {
   readonly config: Config;
   readonly db: Kysely<Database>;
+  /** Where the read-only reports read (DATABASE_READ_URL's replica, else the primary). */
+  readonly reads: ReadPool;
   readonly storage: Storage;
   readonly metrics: Metrics;
   readonly clock: Clock;
@@ -102,6 +105,12 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     ...(overrides.embedded ? { embedded: overrides.embedded } : {}),
   });
   const db = database.db;
+  const reads = openReadPool(
+    config.databaseReadUrl,
+    db,
+    () => clock.now().getTime(),
+    config.databasePoolSize,
+  );
   const { redis, rateLimiter } = await rateLimits(config, logger);
   const metrics = createMetrics({ db, clock, pool: database.pool, outages: database.outages });
   const door = doorRuntime(config, database, logger, metrics);
@@ -110,6 +119,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const { parts, mailer, jobHandlers, runner, payoutSweeper, reconciler } = moduleRuntime({
     config,
     db,
+    reads,
     clock,
     ids,
     logger,
@@ -128,6 +138,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     payoutSweeper,
     config,
     db,
+    reads,
     storage: database.storage,
     metrics,
     clock,
@@ -148,6 +159,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       await runner.stop();
       await mailer.close();
       redis?.disconnect();
+      await reads.close();
       await database.close();
     },
   };

@@ -1,5 +1,6 @@
 // The composition's module wiring (createDeps in deps.ts uses it): the payment gateways, each
 // module's slice of the dependencies, and every module's background work.
+import type { ReadPool } from './db/read-pool.js';
 import { keptSeats, seatsInUse, seatsOnTracksFrom } from './modules/seat-holds/house-seats.service.js';
 import { planGuard } from './modules/seat-holds/plan-guard.js';
 import type { PlanGuard } from './modules/seating/seating-plans.js';
@@ -83,6 +84,8 @@ export function paymentGateways(
 export interface SharedParts {
   config: Config;
   db: Kysely<Database>;
+  /** Where the read-only reports read (src/db/read-pool.ts). */
+  reads: ReadPool;
   clock: Clock;
   ids: Ids;
   logger: Logger;
@@ -100,6 +103,15 @@ export interface ModuleParts {
   payoutDeps: PayoutDeps;
   /** What a seating plan's change must respect while events are sold from it. */
   planGuard: PlanGuard;
+}
+
+/** What the seat-holds module answers the events module about a seated event's seats. */
+function seatAnswers(db: Kysely<Database>, clock: Clock): EventDeps['seats'] {
+  return {
+    kept: (eventId) => keptSeats(db, eventId),
+    inUse: (eventId) => seatsInUse({ db, clock }, eventId),
+    onTracksFrom: (eventId, index) => seatsOnTracksFrom({ db, clock }, eventId, index),
+  };
 }
 
 /** Each module's slice of the dependencies. */
@@ -122,21 +134,18 @@ export function moduleParts(p: SharedParts): ModuleParts {
   };
   const eventDeps: EventDeps = {
     db,
+    reads: p.reads,
     clock,
     ids,
     bookings: {
       paymentsInFlight: (eventId) => registrations.paymentsInFlight(db, eventId),
       settlePayments: (eventId) => settleEventPayments(registerDeps, eventId),
-      counts: (eventId) => registrations.eventCounts(db, eventId),
+      counts: (eventId, from = db) => registrations.eventCounts(from, eventId),
       tracksInUseFrom: async (eventId, index) =>
         (await registrations.anyBookingOnTracksFrom(db, eventId, index)) ||
         (await waitlist.anyEntryOnTracksFrom(db, eventId, index)),
     },
-    seats: {
-      kept: (eventId) => keptSeats(db, eventId),
-      inUse: (eventId) => seatsInUse({ db, clock }, eventId),
-      onTracksFrom: (eventId, index) => seatsOnTracksFrom({ db, clock }, eventId, index),
-    },
+    seats: seatAnswers(db, clock),
     canPublish: async (userId) => (await getUser(db, userId)).can_publish,
     livePayments: p.gateways.liveGateway !== undefined,
     waitlist: {

@@ -1,5 +1,6 @@
 // What the dashboard's pages use of the service: the fields of the composition's Deps that
 // app.ts hands to dashboardRoutes, spelled with their owners' types (the whole Deps fits).
+import type { ReadPool } from '../db/read-pool.js';
 import type { PlanGuard } from '../modules/seating/seating-plans.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
@@ -20,6 +21,8 @@ import type { WaitlistDeps } from '../modules/waitlist/waitlist.service.js';
 export interface DashboardDeps {
   readonly config: Config;
   readonly db: Kysely<Database>;
+  /** Where the activity page and the export buttons read (src/db/read-pool.ts). */
+  readonly reads: ReadPool;
   readonly clock: Clock;
   readonly ids: Ids;
   readonly sessions: SessionSigner;

@@ -16,8 +16,9 @@ export function activityPages(app: FastifyInstance, ctx: PageContext): void {
       const text = (s: string | undefined, max: number) =>
         typeof s === 'string' && s.trim() !== '' ? s.trim().slice(0, max) : undefined;
       const filter = { targetType: text(req.query.targetType, 40), targetId: text(req.query.targetId, 100) };
+      // The activity page is a report: it reads from the read pool (src/db/read-pool.ts).
       const page = await audit.listChanges(
-        deps.db,
+        deps.reads.db,
         { keys: keys.prefixesOf, users: accounts.emailsOf },
         {
           accountId: v.s.userId,

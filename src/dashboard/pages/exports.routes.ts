@@ -15,7 +15,12 @@ const given = (value: unknown, max = 100) =>
 
 export function exportPages(app: FastifyInstance, ctx: PageContext): void {
   const { deps, org } = ctx;
-  const exportDeps: exportsService.ExportDeps = { db: deps.db, clock: deps.clock, ledger: deps.payoutDeps };
+  const exportDeps: exportsService.ExportDeps = {
+    db: deps.db,
+    reads: deps.reads,
+    clock: deps.clock,
+    ledger: deps.payoutDeps,
+  };
 
   type ListQuery = { q?: string; status?: string; track?: string; tier?: string; checkin?: string };
   app.get<IdParams & { Querystring: ListQuery }>(

@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Ids } from '../../lib/ids.js';
 import type { KeptSeats } from './seated-event.js';
+import type { ReadPool } from '../../db/read-pool.js';
 
 /** Bookings by status on one event, for its analytics. */
 export interface BookingCounts {
@@ -19,6 +20,8 @@ export interface BookingCounts {
 
 export interface EventDeps {
   db: Kysely<Database>;
+  /** Where the analytics report reads (src/db/read-pool.ts): a replica, or the primary. */
+  reads: ReadPool;
   clock: Clock;
   ids: Ids;
   /** What the bookings module answers about an event's bookings. */
@@ -30,7 +33,8 @@ export interface EventDeps {
     paymentsInFlight(eventId: string): Promise<number>;
     /** Refunds (or ends) every such booking through the usual paths; how many still hold money after. */
     settlePayments(eventId: string): Promise<number>;
-    counts(eventId: string): Promise<BookingCounts>;
+    /** Counted on `from` (the read pool, for the analytics report), else on the primary. */
+    counts(eventId: string, from?: Kysely<Database>): Promise<BookingCounts>;
     /** Whether any booking or waitlist entry names track `index` or a later one (their indexes must then stay). */
     tracksInUseFrom(eventId: string, index: number): Promise<boolean>;
   };

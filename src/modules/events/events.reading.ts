@@ -27,9 +27,10 @@ export async function availability(deps: EventDeps, row: EventRow, subEventId?: 
   };
 }
 
-export async function analytics(deps: EventDeps, row: EventRow) {
-  const counts = await deps.bookings.counts(row.id);
-  const usage = await usageFor(deps.db, row.id);
+/** The event's counts and revenue, read from `from` (the read pool for the API's report), else the primary. */
+export async function analytics(deps: EventDeps, row: EventRow, from = deps.db) {
+  const counts = await deps.bookings.counts(row.id, from);
+  const usage = await usageFor(from, row.id);
   return {
     eventId: row.id,
     eventTitle: row.title,

@@ -1,5 +1,6 @@
 // How an export is answered, by the API and by the dashboard's download buttons alike.
 import type { FastifyReply } from 'fastify';
+import { lagHeaderValue, REPLICA_LAG_HEADER } from '../../db/replica-lag.js';
 import type { CsvExport } from './exports.service.js';
 
 export const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -11,5 +12,6 @@ export function sendCsv(reply: FastifyReply, file: CsvExport) {
     .header('content-disposition', `attachment; filename="${file.filename}"`)
     .header('cache-control', 'private, no-store')
     .header('x-content-type-options', 'nosniff')
+    .header(REPLICA_LAG_HEADER, lagHeaderValue(file.lagSeconds))
     .send(file.stream);
 }

@@ -1,4 +1,5 @@
 // What the CSV exports take and answer, for exports.routes.ts and the OpenAPI document.
+import { READ_POOL_NOTE } from '../../db/replica-lag.js';
 import { Type } from 'typebox';
 
 const E = Type.Ref('Error');
@@ -7,6 +8,7 @@ export const FORMAT_DESCRIPTION = [
   'The file is CSV as RFC 4180 writes it: UTF-8 with a byte order mark (so Excel reads ₹ and names in every script as they are), a header row, records separated by CRLF, and a field that holds a comma, a double quote, a CR or an LF in double quotes with its quotes doubled. It is sent as `text/csv; charset=utf-8` with `Content-Disposition: attachment; filename="…"` and streamed as it is read, so any number of rows downloads in constant memory.',
   "No cell runs as a formula: a cell (header or value) that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front (OWASP’s rule), which spreadsheets take to mean text; read back, it is the value with that one quote before it. The service’s own numbers never begin with such a character: amounts are rupees with two decimals and no sign.",
   'Times are India Standard Time with the offset written out (`2026-12-12T10:00:00+05:30`); yes/no fields say `yes` or `no`; an empty field is nothing. Rows are read a page at a time while the file downloads, not in one snapshot: a row written meanwhile may or may not be in the file, and no row is written twice.',
+  READ_POOL_NOTE,
 ].join('\n\n');
 
 const csvAnswer = (description: string) => ({
@@ -15,6 +17,10 @@ const csvAnswer = (description: string) => ({
     'content-disposition': Type.String({
       description:
         '`attachment; filename="…csv"`: the kind of export, the mode when test, and the day it was made (India time).',
+    }),
+    'x-replica-lag': Type.String({
+      description:
+        'How many seconds behind the primary the rows were read (`DATABASE_READ_URL`’s replica), to the millisecond; `0.000` when caught up or without a replica.',
     }),
   },
   content: {

@@ -17,6 +17,7 @@ import * as ledger from '../ledger/ledger.service.js';
 import * as memberships from '../memberships/memberships.service.js';
 import { computeStanding } from '../memberships/standing.js';
 import * as registrations from '../registrations/registrations.service.js';
+import type { ReadPool } from '../../db/read-pool.js';
 import { csvStream, istTimestamp, rupeesText, type CellValue, type Column } from './csv.js';
 
 /** Rows read per query: one batch is all an export holds at a time. */
@@ -25,10 +26,14 @@ export const EXPORT_BATCH = 500;
 export interface CsvExport {
   filename: string;
   stream: Readable;
+  /** How many seconds behind the primary the rows were read (the read pool's replica; 0 without one). */
+  lagSeconds: number;
 }
 
 export interface ExportDeps {
   db: Kysely<Database>;
+  /** Where the files' rows are read (src/db/read-pool.ts): a replica, or the primary. */
+  reads: ReadPool;
   clock: Clock;
   /** The ledger's settings (PAYOUT_CLEARING_DAYS), for when entries count as available. */
   ledger: ledger.LedgerDeps;
@@ -199,17 +204,11 @@ export async function registrationsCsv(
     q: input.q,
   };
   async function* bookings(): AsyncGenerator<Booking> {
-    for await (const batch of registrations.exportBatches(deps.db, event.id, filter, EXPORT_BATCH)) {
-      const numbers = await gst.documentNumbersOf(
-        deps.db,
-        batch.rows.map((r) => r.id),
-      );
-      const seats = !events.isSeated(event)
-        ? new Map<string, BookedSeat[]>()
-        : await seatsOf(
-            deps.db,
-            batch.rows.map((r) => r.id),
-          );
+    const db = deps.reads.db;
+    for await (const batch of registrations.exportBatches(db, event.id, filter, EXPORT_BATCH)) {
+      const ids = batch.rows.map((r) => r.id);
+      const numbers = await gst.documentNumbersOf(db, ids);
+      const seats = !events.isSeated(event) ? new Map<string, BookedSeat[]>() : await seatsOf(db, ids);
       for (const r of batch.rows) {
         const booked = seats.get(r.id)?.map(seatWords);
         yield { r, people: batch.people.get(r.id) ?? [], numbers: numbers.get(r.id), seats: booked };
@@ -219,6 +218,7 @@ export async function registrationsCsv(
   return {
     filename: fileName(['registrations', event.slug], p.mode, deps.clock.now()),
     stream: await csvStream(registrationColumns(event), bookings()),
+    lagSeconds: await deps.reads.lagSeconds(),
   };
 }
 
@@ -260,8 +260,9 @@ export async function membersCsv(
     filename: fileName(['members'], p.mode, deps.clock.now()),
     stream: await csvStream(
       memberColumns(now),
-      flatten(memberships.exportMembers(deps.db, p, { planId: input.planId }, EXPORT_BATCH)),
+      flatten(memberships.exportMembers(deps.reads.db, p, { planId: input.planId }, EXPORT_BATCH)),
     ),
+    lagSeconds: await deps.reads.lagSeconds(),
   };
 }
 
@@ -312,8 +313,17 @@ export async function ledgerCsv(deps: ExportDeps, p: KeyPrincipal, range: DayRan
     filename: fileName(['ledger', ...rangeParts(days)], p.mode, deps.clock.now()),
     stream: await csvStream(
       ledgerColumns(now),
-      flatten(ledger.exportEntries(deps.ledger, p.userId, p.mode, instantsOf(days), EXPORT_BATCH)),
+      flatten(
+        ledger.exportEntries(
+          { ...deps.ledger, db: deps.reads.db },
+          p.userId,
+          p.mode,
+          instantsOf(days),
+          EXPORT_BATCH,
+        ),
+      ),
     ),
+    lagSeconds: await deps.reads.lagSeconds(),
   };
 }
 

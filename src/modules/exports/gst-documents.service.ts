@@ -62,6 +62,10 @@ export async function gstDocumentsCsv(
   const days = parseDayRange(range);
   return {
     filename: fileName(['gst-documents', ...rangeParts(days)], p.mode, deps.clock.now()),
-    stream: await csvStream(gstDocumentColumns(), flatten(exportDocuments(deps.db, p, days, EXPORT_BATCH))),
+    stream: await csvStream(
+      gstDocumentColumns(),
+      flatten(exportDocuments(deps.reads.db, p, days, EXPORT_BATCH)),
+    ),
+    lagSeconds: await deps.reads.lagSeconds(),
   };
 }

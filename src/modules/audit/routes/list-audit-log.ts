@@ -1,3 +1,5 @@
+import type { ReadPool } from '../../../db/read-pool.js';
+import { lagHeaderValue, READ_POOL_NOTE, REPLICA_LAG_HEADER } from '../../../db/replica-lag.js';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
@@ -41,6 +43,8 @@ const examples: OperationExamples = {
 /** What the audit log route needs. */
 export interface AuditDeps {
   db: Kysely<Database>;
+  /** Where the log is read (src/db/read-pool.ts): a replica, or the primary. */
+  reads: ReadPool;
   describe: { keys: audit.DescribeKeys; users: audit.DescribeUsers };
 }
 
@@ -93,7 +97,7 @@ export const listAuditLog: Operation<AuditDeps> = (app, deps) =>
         operationId: 'listAuditLog',
         tags: ['audit'],
         summary: "This account's audit log in the key's mode, newest first, a page at a time",
-        description: `${AUDIT_DESCRIPTION} At most \`limit\` entries (default 100, at most 1,000); read on with \`startingAfter=<nextCursor>\`. Filter by \`targetType\`, \`targetId\` and \`action\`.`,
+        description: `${AUDIT_DESCRIPTION} At most \`limit\` entries (default 100, at most 1,000); read on with \`startingAfter=<nextCursor>\`. Filter by \`targetType\`, \`targetId\` and \`action\`. ${READ_POOL_NOTE}`,
         querystring: Type.Object(
           {
             ...PageQuery,
@@ -117,9 +121,9 @@ export const listAuditLog: Operation<AuditDeps> = (app, deps) =>
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const p = keyPrincipal(req);
-      const page = await audit.listChanges(deps.db, deps.describe, {
+      const page = await audit.listChanges(deps.reads.db, deps.describe, {
         accountId: p.userId,
         mode: p.mode,
         targetType: req.query.targetType,
@@ -128,6 +132,7 @@ export const listAuditLog: Operation<AuditDeps> = (app, deps) =>
         startingAfter: req.query.startingAfter,
         limit: parseLimit(req.query.limit),
       });
+      reply.header(REPLICA_LAG_HEADER, lagHeaderValue(await deps.reads.lagSeconds()));
       return { success: true as const, data: page.items, hasMore: page.hasMore, nextCursor: page.nextCursor };
     },
   );

@@ -1,3 +1,4 @@
+import { lagHeaderValue, READ_POOL_NOTE, REPLICA_LAG_HEADER } from '../../../db/replica-lag.js';
 import { FULL_ONLY, keyPrincipal } from '../../../http/auth.js';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
@@ -34,12 +35,15 @@ export const getAnalytics: Operation<EventDeps> = (app, deps) =>
         operationId: 'getAnalytics',
         tags: ['events'],
         summary: 'Registration counts and revenue',
-        description:
-          'Counts are of bookings. `cancelledCount` excludes refunded bookings, which are in `refundedCount`.',
+        description: `Counts are of bookings. \`cancelledCount\` excludes refunded bookings, which are in \`refundedCount\`. ${READ_POOL_NOTE}`,
         params: IdParams,
         response: { 200: answer(Analytics, 'Counts by status, revenue and seats.'), ...ownershipErrors },
       },
     },
-    async (req) =>
-      events.analytics(deps, await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id)),
+    async (req, reply) => {
+      const event = await events.loadOwnedEvent(deps.db, keyPrincipal(req), req.params.id);
+      const report = await events.analytics(deps, event, deps.reads.db);
+      reply.header(REPLICA_LAG_HEADER, lagHeaderValue(await deps.reads.lagSeconds()));
+      return report;
+    },
   );
