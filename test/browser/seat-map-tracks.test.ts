@@ -9,14 +9,17 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   assertAccessible,
-  openBrowser,
-  screenshot,
-  WAIT_MS,
   type BrowserSession,
+  openBrowser,
+  openPage,
+  screenshot,
+  tabTo,
+  WAIT_MS,
 } from '../helpers/browser.js';
 import { createEventData, keyApi, type Api } from '../helpers/factories.js';
 import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
-import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { offerMailTo } from '../helpers/waitlist.js';
 
 const grid = { sections: [{ name: 'Stalls', rows: 2, seatsPerRow: 6, category: ['Gold', 'Silver'] }] };
 
@@ -45,24 +48,8 @@ describe('the hosted page of an event seated track by track, in Chromium', { tim
     assert.deepEqual(consoleErrors, []);
   });
 
-  async function open(slug: string, width: number): Promise<Page> {
-    const page = await browser.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico'))
-        consoleErrors.push(`${m.location().url}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
-    await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
-    await page.goto(`${server.url}/e/${slug}?key=${pk}`);
-    return page;
-  }
-  async function tabTo(page: Page, selector: string) {
-    for (let i = 0; i < 30; i++) {
-      if (await page.locator(selector).evaluate((el) => el === document.activeElement)) return;
-      await page.keyboard.press('Tab');
-    }
-    assert.fail(`Tab never reached ${selector}`);
-  }
+  const open = (slug: string, width: number) =>
+    openPage(browser, `${server.url}/e/${slug}?key=${pk}`, width, consoleErrors);
   const label = (page: Page, index: number) =>
     page.locator('#seat-map circle').nth(index).getAttribute('aria-label');
 
@@ -178,26 +165,16 @@ describe('the hosted page of an event seated track by track, in Chromium', { tim
       {},
     );
     assert.equal(cancel.status, 200, cancel.text);
-    type Mail = { to: string[]; text: string; subject: string };
-    let offer: Mail | undefined;
-    await drainJobs(server, async () => {
-      const mails = (await api('GET', '/api/v1/sandbox/emails?limit=1000')).body.data as Mail[];
-      offer = mails.find((m) => m.to.some((t) => t.includes(email)) && /held for you/.test(m.subject));
-      return offer !== undefined;
-    });
-    const token = /[?&]offer=([A-Za-z0-9_.-]+)/.exec(offer!.text)![1]!;
+    const { token } = await offerMailTo(server, api, email);
 
-    const page = await browser.newPage();
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${server.url}/e/${event.slug}?key=${pk}&offer=${token}`);
+    const page = await openPage(
+      browser,
+      `${server.url}/e/${event.slug}?key=${pk}&offer=${token}`,
+      390,
+      consoleErrors,
+    );
     await page.locator('#offer-held').waitFor();
     await page.locator('#seat-map[role="listbox"]').waitFor();
-    assert.equal(
-      await page.locator('#session-pick').count(),
-      0,
-      'the offer’s session, not a choice of sessions',
-    );
     await tabTo(page, '#seat-map');
     await page.keyboard.press('ArrowDown');
     assert.equal(

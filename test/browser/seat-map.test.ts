@@ -11,11 +11,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   assertAccessible,
+  type BrowserSession,
   openBrowser,
+  openPage,
   screenshot,
   shootAt,
+  tabTo,
   WAIT_MS,
-  type BrowserSession,
 } from '../helpers/browser.js';
 import { createEventData, keyApi, type Api } from '../helpers/factories.js';
 import { createKey, organiser, uniqueEmail, type Account, type KeyInfo } from '../helpers/http.js';
@@ -73,30 +75,17 @@ describe('the seat map on the hosted page, in Chromium', { timeout: 300_000 }, (
     });
 
   async function open(slug: string, width: number, clock = false): Promise<Page> {
-    const page = await browser.newPage();
-    page.on('console', (m) => {
-      const url = m.location().url;
-      // The refusals these tests bring about (a seat taken, a hold lapsed) are the browser's to log.
-      const expected = /\/seats\/hold$|\/register$/.test(url) && /status of 409/.test(m.text());
-      if (m.type() === 'error' && !url.endsWith('/favicon.ico') && !expected)
-        consoleErrors.push(`${url}: ${m.text()}`);
+    // The refusals these tests bring about (a seat taken, a hold lapsed) are the browser's to log.
+    const expected = (url: string, text: string) =>
+      /\/seats\/hold$|\/register$/.test(url) && /status of 409/.test(text);
+    const page = await openPage(browser, `${server.url}/e/${slug}?key=${pk}`, width, consoleErrors, {
+      expected,
+      clock,
     });
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
-    if (clock) await page.clock.install();
-    await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
-    await page.goto(`${server.url}/e/${slug}?key=${pk}`);
     await page.locator('#seat-map[role="listbox"]').waitFor();
     return page;
   }
 
-  /** Presses Tab until `selector` has the focus. */
-  async function tabTo(page: Page, selector: string) {
-    for (let i = 0; i < 30; i++) {
-      if (await page.locator(selector).evaluate((el) => el === document.activeElement)) return;
-      await page.keyboard.press('Tab');
-    }
-    assert.fail(`Tab never reached ${selector}`);
-  }
   /** The name of the seat the keyboard is on. */
   const activeName = (page: Page) =>
     page.evaluate(() => {

@@ -111,6 +111,40 @@ export async function shootAt(
   await assertAccessible(page, `${name} at ${phones.at(-1)![0]} px`);
 }
 
+/** Presses Tab until `selector` has the focus (at most 30 presses): how a keyboard user gets there. */
+export async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    if (await page.locator(selector).evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail(`Tab never reached ${selector}`);
+}
+
+/**
+ * A new page at `width` px (a phone's height below 600 px) opened on `url`, its console errors
+ * (but the favicon's and those `expected` says a test brings about) and its page errors pushed to
+ * `errors`; with `clock`, Playwright's clock installed first.
+ */
+export async function openPage(
+  session: BrowserSession,
+  url: string,
+  width: number,
+  errors: string[],
+  options: { expected?: (url: string, text: string) => boolean; clock?: boolean } = {},
+): Promise<Page> {
+  const page = await session.newPage();
+  page.on('console', (m) => {
+    const at = m.location().url;
+    if (m.type() === 'error' && !at.endsWith('/favicon.ico') && !options.expected?.(at, m.text()))
+      errors.push(`${at}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  if (options.clock) await page.clock.install();
+  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+  await page.goto(url);
+  return page;
+}
+
 /** Signs in to the dashboard through its form and, with `mode`, switches to that mode. */
 export async function signInToDashboard(
   page: Page,

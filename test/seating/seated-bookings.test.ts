@@ -9,6 +9,7 @@ import { call, organiser, uniqueEmail, type Account, type KeyInfo } from '../hel
 import { attendeeToken } from '../../src/lib/attendee-token.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
+import { offerMailTo } from '../helpers/waitlist.js';
 
 const grid = {
   sections: [{ name: 'Stalls', rows: 2, seatsPerRow: 6, category: ['Gold', 'Silver'], aisleAfter: [3] }],
@@ -278,19 +279,12 @@ describe('booking a seated event', () => {
     assert.equal(joined.status, 201, joined.text);
     const cancel = await api('POST', `/api/v1/events/${event.id}/registrations/${ids[2]}/cancel`, {});
     assert.equal(cancel.status, 200, cancel.text);
-    type Mail = { to: string[]; text: string; subject: string };
-    let offer: Mail | undefined;
-    await drainJobs(server, async () => {
-      const mails = (await api('GET', '/api/v1/sandbox/emails?limit=1000')).body.data as Mail[];
-      offer = mails.find((m) => m.to.some((t) => t.includes(email)) && /held for you/.test(m.subject));
-      return offer !== undefined;
-    });
+    const { mail: offer, token } = await offerMailTo(server, api, email);
     assert.match(
-      offer!.text,
+      offer.text,
       /A seat at Waitlisted hall \(Gold\) has come free/,
       'the offer names the category',
     );
-    const token = /[?&]offer=([A-Za-z0-9_.-]+)/.exec(offer!.text)![1]!;
     const seat = await hold(event.id, { category: 'Gold', quantity: 1 });
     const booked = await api('POST', `/api/v1/events/${event.id}/register`, {
       name: 'Waiting Wen',
