@@ -981,7 +981,7 @@ export type paths = {
         put?: never;
         /**
          * Append a track
-         * @description A track is a session with its own time: `startsAt` and `endsAt` (date-times with offset; or `date`, which may also be a bare day, and `endDate`). Without them the track runs as the event does (and follows it while unset). A booking on the track is shown, mailed, put in calendars and wallets, and its self-service cutoff counted, by the track’s times.
+         * @description A track is a session with its own time: `startsAt` and `endsAt` (date-times with offset; or `date`, which may also be a bare day, and `endDate`). Without them the track runs as the event does (and follows it while unset). A booking on the track is shown, mailed, put in calendars and wallets, and its self-service cutoff counted, by the track’s times. A seated track (`seatingPlanId`; docs/decisions/23-reserved-seating.md) takes its capacity from its plan’s seats, whatever is sent, and refits the tiers’ capacities; 400 `invalid_seating_plan` when the event’s seating would not hold (a track without a plan on an event whose tracks are seated, a plan on the event and its tracks, a category without a tier).
          */
         post: operations["createTrack"];
         delete?: never;
@@ -1002,14 +1002,14 @@ export type paths = {
         post?: never;
         /**
          * Remove a track nobody has booked
-         * @description Bookings, waitlist entries, tickets and the door name a track by its index, so a track is removed only while no booking (of any status, cancelled ones too) or waitlist entry names it or a later track: 409 `track_in_use` otherwise (the later tracks’ indexes would move under their bookings). The tracks after it move down by one. Answers the event’s tracks as they are now. An index out of range answers 404.
+         * @description Bookings, waitlist entries, tickets and the door name a track by its index, so a track is removed only while no booking (of any status, cancelled ones too), waitlist entry, or seat booked, held or kept back (a seated track’s) names it or a later track: 409 `track_in_use` otherwise (the later tracks’ indexes would move under their bookings). The tracks after it move down by one. Answers the event’s tracks as they are now. An index out of range answers 404.
          */
         delete: operations["removeTrack"];
         options?: never;
         head?: never;
         /**
          * Change a track by index
-         * @description An index out of range answers 404 and creates nothing. Indexes are positional: re-read the tracks first if they may have changed.
+         * @description An index out of range answers 404 and creates nothing. Indexes are positional: re-read the tracks first if they may have changed. A seated track (`seatingPlanId`; docs/decisions/23-reserved-seating.md) takes its capacity from its plan’s seats, whatever is sent, and refits the tiers’ capacities; 400 `invalid_seating_plan` when the event’s seating would not hold (a track without a plan on an event whose tracks are seated, a plan on the event and its tracks, a category without a tier). While a seat of the track is booked or held its `seatingPlanId` cannot change: 409 `seating_plan_in_use`.
          */
         patch: operations["updateTrack"];
         trace?: never;
@@ -13353,6 +13353,19 @@ export interface operations {
             };
             /** @description No such object in this account and mode. */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

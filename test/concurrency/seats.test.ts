@@ -281,6 +281,47 @@ describe('seats under concurrency across two processes', () => {
     assert.equal(new Set(heldIds).size, 3, 'no seat is in two holds');
   });
 
+  it('holds a seat once in each track seated from the same plan, when two processes race for it', async () => {
+    const org = await organiser(procs[0]!.url);
+    const api = keyApi(procs[0]!.url, org.key);
+    const plan = await api('POST', '/api/v1/seating-plans', {
+      name: 'Two shows',
+      grid: { sections: [{ name: 'Hall', rows: 1, seatsPerRow: 2, category: 'Gold' }] },
+    });
+    assert.equal(plan.status, 201, plan.text);
+    const eventId = await newEvent(org.key, {
+      title: 'Two shows',
+      description: 'One hall, two sittings',
+      specialPrices: [{ name: 'Gold', price: 0 }],
+      tracks: [
+        { title: 'Matinee', seatingPlanId: plan.body.data.id },
+        { title: 'Evening', seatingPlanId: plan.body.data.id },
+      ],
+    });
+    // 160 buyers ask for A-1, half of them of each show, across both processes: one has it in each.
+    const held = await Promise.all(
+      Array.from({ length: 160 }, (_, i) =>
+        call(procs[i % 2]!.url, 'POST', `/api/v1/events/${eventId}/seats/hold`, {
+          key: org.key,
+          body: { seats: ['Hall-A-1'], subEventId: String(Math.floor(i / 2) % 2) },
+        }),
+      ),
+    );
+    assert.ok(held.every((r) => r.status === 201 || r.body.code === 'seats_unavailable'));
+    const wins = held.map((r, i) => [r.status, Math.floor(i / 2) % 2]).filter(([status]) => status === 201);
+    assert.deepEqual(wins.map(([, track]) => track).sort(), [0, 1], 'one hold of A-1 in each show');
+    for (const track of ['0', '1']) {
+      const seats = await call(procs[1]!.url, 'GET', `/api/v1/events/${eventId}/seats?subEventId=${track}`, {
+        key: org.key,
+      });
+      assert.deepEqual(
+        seats.body.data.counts,
+        { available: 1, held: 1, sold: 0, blocked: 0 },
+        `show ${track}`,
+      );
+    }
+  });
+
   it('books each seat of a seated event once when two processes race to book the last seats', async () => {
     const org = await organiser(procs[0]!.url);
     const api = keyApi(procs[0]!.url, org.key);

@@ -51,7 +51,7 @@ export const createTrack: Operation<EventDeps> = (app, deps) =>
         tags: ['tracks'],
         summary: 'Append a track',
         description:
-          'A track is a session with its own time: `startsAt` and `endsAt` (date-times with offset; or `date`, which may also be a bare day, and `endDate`). Without them the track runs as the event does (and follows it while unset). A booking on the track is shown, mailed, put in calendars and wallets, and its self-service cutoff counted, by the track’s times.',
+          'A track is a session with its own time: `startsAt` and `endsAt` (date-times with offset; or `date`, which may also be a bare day, and `endDate`). Without them the track runs as the event does (and follows it while unset). A booking on the track is shown, mailed, put in calendars and wallets, and its self-service cutoff counted, by the track’s times. A seated track (`seatingPlanId`; docs/decisions/23-reserved-seating.md) takes its capacity from its plan’s seats, whatever is sent, and refits the tiers’ capacities; 400 `invalid_seating_plan` when the event’s seating would not hold (a track without a plan on an event whose tracks are seated, a plan on the event and its tracks, a category without a tier).',
         params: IdParams,
         body: TrackInput,
         response: {

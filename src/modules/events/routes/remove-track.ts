@@ -44,7 +44,7 @@ export const removeTrack: Operation<EventDeps> = (app, deps) =>
         tags: ['tracks'],
         summary: 'Remove a track nobody has booked',
         description:
-          'Bookings, waitlist entries, tickets and the door name a track by its index, so a track is removed only while no booking (of any status, cancelled ones too) or waitlist entry names it or a later track: 409 `track_in_use` otherwise (the later tracks’ indexes would move under their bookings). The tracks after it move down by one. Answers the event’s tracks as they are now. An index out of range answers 404.',
+          'Bookings, waitlist entries, tickets and the door name a track by its index, so a track is removed only while no booking (of any status, cancelled ones too), waitlist entry, or seat booked, held or kept back (a seated track’s) names it or a later track: 409 `track_in_use` otherwise (the later tracks’ indexes would move under their bookings). The tracks after it move down by one. Answers the event’s tracks as they are now. An index out of range answers 404.',
         params: TrackParams,
         response: {
           200: answer(

@@ -43,12 +43,13 @@ export const updateTrack: Operation<EventDeps> = (app, deps) =>
         tags: ['tracks'],
         summary: 'Change a track by index',
         description:
-          'An index out of range answers 404 and creates nothing. Indexes are positional: re-read the tracks first if they may have changed.',
+          'An index out of range answers 404 and creates nothing. Indexes are positional: re-read the tracks first if they may have changed. A seated track (`seatingPlanId`; docs/decisions/23-reserved-seating.md) takes its capacity from its plan’s seats, whatever is sent, and refits the tiers’ capacities; 400 `invalid_seating_plan` when the event’s seating would not hold (a track without a plan on an event whose tracks are seated, a plan on the event and its tracks, a category without a tier). While a seat of the track is booked or held its `seatingPlanId` cannot change: 409 `seating_plan_in_use`.',
         params: TrackParams,
         body: TrackPatch,
         response: {
           200: answer(Type.Object({ success: Type.Literal(true), data: Track }), 'The track as changed.'),
           ...ownershipErrors,
+          409: Type.Ref('Error'),
         },
       },
     },
