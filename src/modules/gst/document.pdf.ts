@@ -2,7 +2,6 @@
 // The PDF uses the standard Helvetica font, which covers Windows-1252 only: the rupee sign
 // is written "Rs." and any other character outside it as "?" (the HTML and JSON forms keep
 // every text as given).
-import PDFDocument from 'pdfkit';
 import type { GstDocument } from './document.js';
 import { documentSections, TEST_MODE_NOTICE } from './document.view.js';
 
@@ -26,7 +25,12 @@ export function pdfSafe(text: string): string {
 
 const LABEL_WIDTH = 170;
 
-export function renderDocumentPdf(doc: GstDocument): Promise<Buffer> {
+/**
+ * pdfkit (with its fonts) is loaded on the first document, not at start: most processes never
+ * draw one, and it would stay in their heap for good.
+ */
+export async function renderDocumentPdf(doc: GstDocument): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const sections = documentSections(doc);
   const pdf = new PDFDocument({
     size: 'A4',

@@ -3,7 +3,6 @@
 // the Pass Type ID certificate with Apple's WWDR intermediate, zipped by passkit-generator.
 // The barcode is the bare ticket id, the same value as the mailed QR; `serialNumber` is the
 // ticket id too, so a pass downloaded again replaces the one on the phone.
-import { PKPass } from 'passkit-generator';
 import type { ApplePassConfig } from '../../config-channels.js';
 import { bitmapPng } from '../../lib/qr-png.js';
 import { walletTimes } from '../../lib/event-time.js';
@@ -92,8 +91,12 @@ export function passJson(
   };
 }
 
-/** The signed .pkpass archive of a ticket. */
-export function buildApplePass(apple: ApplePassConfig, facts: TicketFacts): Buffer {
+/**
+ * The signed .pkpass archive of a ticket. passkit-generator (with its own TLS and X.509 code) is
+ * loaded on the first pass, not at start: most processes never sign one.
+ */
+export async function buildApplePass(apple: ApplePassConfig, facts: TicketFacts): Promise<Buffer> {
+  const { PKPass } = await import('passkit-generator');
   const pass = new PKPass(
     { 'pass.json': Buffer.from(JSON.stringify(passJson(apple, facts))), ...passImages() },
     { wwdr: apple.wwdr, signerCert: apple.cert, signerKey: apple.key },

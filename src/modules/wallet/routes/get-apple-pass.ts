@@ -35,7 +35,7 @@ export const getApplePass: Operation<WalletDeps> = (app, deps) =>
       const apple = deps.config.wallet.apple;
       if (!apple)
         throw notFound('Apple Wallet passes are not configured on this service', 'wallet_not_configured');
-      const pass = buildApplePass(apple, await ticketForToken(deps, req.params.token));
+      const pass = await buildApplePass(apple, await ticketForToken(deps, req.params.token));
       return reply
         .type(PKPASS_TYPE)
         .header('content-disposition', 'attachment; filename="ticket.pkpass"')
