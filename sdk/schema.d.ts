@@ -1102,6 +1102,8 @@ export type paths = {
          * @description The tax invoices, bills of supply and credit notes of the key’s account and mode issued in `month` (India time), per supplier GSTIN (only `gstin` when given). Amounts in rupees. Per GSTIN: `b2b` (table 4) invoices by recipient GSTIN, for buyers who gave one at registration (`billing.gstin`); `b2cl` (table 5) inter-state invoices to unregistered buyers above ₹1 lakh; `b2cs` (table 7) the other B2C invoices by place of supply and rate, net of their credit notes; `creditNotes.registered` (9B, cdnr) and `.unregistered` (9B, cdnur: against b2cl invoices); `exempt` (table 8) bills of supply net of their credit notes; `sac` (table 12) by SAC and rate, B2B and B2C apart, net of credit notes; `documents` (table 13) each series’ first and last number and count; `totals` net of credit notes.
          *
          *     Shaped to help file; not a filing. Confirm with your tax adviser.
+         *
+         *     Read from the read pool: a streaming replica when `DATABASE_READ_URL` is set, so a change made a moment ago may be missing; the `X-Replica-Lag` header says how many seconds behind the replica was (0 when caught up or without one).
          */
         get: operations["getGstr1Summary"];
         put?: never;

@@ -257,7 +257,7 @@ async function registerModules(app: App, deps: Deps): Promise<void> {
       baseUrl: deps.config.baseUrl,
       timeZone: deps.config.eventTimeZone,
     }),
-    gstRoutes(deps),
+    gstRoutes({ db: deps.db, reads: deps.reads, clock: deps.clock }),
     exportsRoutes({ db: deps.db, reads: deps.reads, clock: deps.clock, ledger: deps.payoutDeps }),
     ledgerRoutes(deps),
     auditRoutes({ db: deps.db, reads: deps.reads, describe: auditDescribers }),

@@ -66,7 +66,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       [
         ['DATABASE_READ_URL'],
         'unset: every read is from the database above',
-        '`postgres://…` of a streaming replica: the CSV exports, event analytics and the audit log read from it (answering `X-Replica-Lag`, how many seconds it is behind); nothing that decides (seats, payments, the door, bookings, balances) ever does',
+        '`postgres://…` of a streaming replica: the CSV exports, event analytics, the GSTR-1 summary and the audit log read from it (answering `X-Replica-Lag`, how many seconds it is behind); nothing that decides (seats, payments, the door, bookings, balances) ever does',
       ],
       [['DATA_DIR'], '`./data`', 'embedded database, generated secrets, mail sink'],
       [

@@ -1,6 +1,6 @@
 // The read pool (DATABASE_READ_URL; docs/operations/postgresql-and-load-balancing.md, "A replica
-// for reading"): the reports that only read — the CSV exports, an event's analytics and the audit
-// log — may read from a streaming replica, so a large export does not take the primary's
+// for reading"): the reports that only read — the CSV exports, an event's analytics, the GSTR-1
+// summary and the audit log — may read from a streaming replica, so a large export does not take the primary's
 // connections and disk from the bookings. Nothing that decides reads here: seats, payments, the
 // door, the booking lifecycle, the ledger's balances and every write use the primary, since a
 // replica is behind by some fraction of a second (reading seats from it would oversell).

@@ -1,5 +1,5 @@
 // The read pool's check (src/db/read-pool.ts): only the read-only reports read from it — the CSV
-// exports, an event's analytics, the audit log and the dashboard's activity page — and nothing
+// exports, an event's analytics, the GSTR-1 summary, the audit log and the dashboard's activity page — and nothing
 // that decides (seats, payments, the door, the booking lifecycle, balances, the waitlist) ever
 // does, since a replica is behind and reading seats from it would oversell. The real tree passes;
 // a planted use in a module that decides fails, however it is spelled.
@@ -18,6 +18,7 @@ export const READERS = new Set([
   'src/modules/exports/gst-documents.service.ts',
   'src/modules/audit/routes/list-audit-log.ts',
   'src/modules/events/routes/get-analytics.ts',
+  'src/modules/gst/routes/get-gstr1-summary.ts',
   'src/dashboard/pages/activity.routes.ts',
   'src/dashboard/pages/exports.routes.ts',
   'src/dashboard/dashboard-deps.ts',
@@ -35,6 +36,7 @@ const DEPS_TYPES = new Set([
   'src/modules/exports/exports.service.ts',
   'src/modules/audit/routes/list-audit-log.ts',
   'src/modules/events/events.deps.ts',
+  'src/modules/gst/routes/gst-shared.ts',
 ]);
 
 /** The files (relative paths) that mention the read pool but may not. */

@@ -1,6 +1,6 @@
 // The read pool on a real streaming replica (src/db/read-pool.ts): a primary and a standby made by
 // pg_basebackup -R, the service on the primary with DATABASE_READ_URL on the standby. The reports
-// (the registrations export, analytics, the audit log) read the standby and say how far behind it
+// (the registrations export, analytics, the GSTR-1 summary, the audit log) read the standby and say how far behind it
 // is (`X-Replica-Lag`); with the standby's replay paused they miss a new booking and the lag
 // grows, while booking, which decides, reads the primary: the last seat is sold once, and the
 // next buyer is refused, whatever the standby shows. Resumed, the reports catch up. The clusters
@@ -10,7 +10,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createEvent, keyApi, type Api } from '../helpers/factories.js';
+import { createEvent, keyApi, paidBooking, type Api } from '../helpers/factories.js';
 import { organiser, uniqueEmail } from '../helpers/http.js';
 import {
   findToolset,
@@ -126,5 +126,43 @@ describe('reports read from a streaming replica', { skip, timeout: 180_000 }, ()
       return now.text.includes(second.body.registrationId) && Number(now.lag) === 0;
     });
     assert.equal(await confirmed(eventId), 2);
+  });
+
+  it('the GSTR-1 summary reads the replica: a paused standby misses a new invoice and says its lag', async () => {
+    const settings = await api('PUT', '/api/v1/gst/settings', {
+      legalName: 'Replica Org LLP',
+      address: 'Bengaluru',
+      gstin: '29AAGCR4375J1ZU',
+    });
+    assert.equal(settings.status, 200, settings.text);
+    const eventId = await createEvent(api, { price: 500, capacity: 10 });
+    const first = await paidBooking(api, eventId);
+    const invoice = await api(
+      'GET',
+      `/api/v1/events/${eventId}/registrations/${first.registrationId}/invoice`,
+    );
+    assert.equal(invoice.status, 200, invoice.text);
+    const month = (invoice.body.data.date as string).slice(0, 7);
+    const invoices = async () => {
+      service.clock.advance(1_000);
+      const r = await api('GET', `/api/v1/gst/gstr1?month=${month}`);
+      assert.equal(r.status, 200, r.text);
+      const count = (r.body.data.suppliers as { documents: { issued: number }[] }[])
+        .flatMap((x) => x.documents)
+        .reduce((n, d) => n + d.issued, 0);
+      return { count, lag: r.headers.get('x-replica-lag') };
+    };
+    await until('the first invoice reaches the summary', async () => (await invoices()).count === 1);
+
+    await standby.query('select pg_wal_replay_pause()');
+    await paidBooking(api, eventId);
+    await until('the lag shows', async () => Number((await invoices()).lag) > 0);
+    assert.equal((await invoices()).count, 1, 'the paused replica has not the second invoice');
+
+    await standby.query('select pg_wal_replay_resume()');
+    await until('the summary catches up', async () => {
+      const now = await invoices();
+      return now.count === 2 && Number(now.lag) === 0;
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { lagHeaderValue, READ_POOL_NOTE, REPLICA_LAG_HEADER } from '../../../db/replica-lag.js';
 import { FULL_ONLY, keyPrincipal } from '../../../http/auth.js';
 import * as gst from '../documents.service.js';
 import { Gstr1Supplier } from '../gst.schemas.js';
@@ -28,6 +29,7 @@ export const getGstr1Summary: Operation<GstRouteDeps> = (app, deps) =>
         description: [
           'The tax invoices, bills of supply and credit notes of the key’s account and mode issued in `month` (India time), per supplier GSTIN (only `gstin` when given). Amounts in rupees. Per GSTIN: `b2b` (table 4) invoices by recipient GSTIN, for buyers who gave one at registration (`billing.gstin`); `b2cl` (table 5) inter-state invoices to unregistered buyers above ₹1 lakh; `b2cs` (table 7) the other B2C invoices by place of supply and rate, net of their credit notes; `creditNotes.registered` (9B, cdnr) and `.unregistered` (9B, cdnur: against b2cl invoices); `exempt` (table 8) bills of supply net of their credit notes; `sac` (table 12) by SAC and rate, B2B and B2C apart, net of credit notes; `documents` (table 13) each series’ first and last number and count; `totals` net of credit notes.',
           'Shaped to help file; not a filing. Confirm with your tax adviser.',
+          READ_POOL_NOTE,
         ].join('\n\n'),
         querystring: Type.Object(
           {
@@ -53,8 +55,9 @@ export const getGstr1Summary: Operation<GstRouteDeps> = (app, deps) =>
         },
       },
     },
-    async (req) => ({
-      success: true as const,
-      data: await gst.gstr1(deps.db, keyPrincipal(req), req.query.month, req.query.gstin),
-    }),
+    async (req, reply) => {
+      const data = await gst.gstr1(deps.reads.db, keyPrincipal(req), req.query.month, req.query.gstin);
+      reply.header(REPLICA_LAG_HEADER, lagHeaderValue(await deps.reads.lagSeconds()));
+      return { success: true as const, data };
+    },
   );

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../../db/database.js';
+import type { ReadPool } from '../../../db/read-pool.js';
 import type { Clock } from '../../../lib/clock.js';
 import { keyPrincipal } from '../../../http/auth.js';
 import { paiseToRupees } from '../../../lib/money.js';
@@ -13,8 +14,8 @@ import { renderDocumentPdf } from '../document.pdf.js';
 import * as gst from '../documents.service.js';
 import { DocumentSchema } from '../gst.schemas.js';
 
-/** What the gst operations need. */
-export type GstRouteDeps = { db: Kysely<Database>; clock: Clock };
+/** What the gst operations need; `reads` is where the GSTR-1 summary, a report that only reads, reads (src/db/read-pool.ts). */
+export type GstRouteDeps = { db: Kysely<Database>; reads: ReadPool; clock: Clock };
 
 export const E = Type.Ref('Error');
 
