@@ -6,7 +6,9 @@
 // - while there is no primary, an answer is a 201 for a booking stored or a 503 with Retry-After,
 //   never a 500 and never a dropped connection;
 // - no acknowledged booking is lost: every 201 is a confirmed booking on the new primary;
-// - the job workers carry on: every ticket mail queued, before or after, is sent.
+// - the job workers carry on: every ticket mail queued, before or after, is sent;
+// - the door's LISTEN connection is back on the new primary: every instance's
+//   `door_listener_connects_total` counts a reconnect.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,6 +160,12 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
       if (f.mailsLeft > 0) f.violations.push(`${f.mailsLeft} jobs still pending 180 s after the load`);
     } finally {
       await db.end();
+    }
+    for (const [i, p] of procs.entries()) {
+      const metrics = await (await fetch(`${p.url}/metrics`)).text();
+      const connects = Number(/^door_listener_connects_total (\d+)$/m.exec(metrics)?.[1] ?? 0);
+      if (connects < 2)
+        f.violations.push(`instance ${i}: the door listener connected ${connects} times, not again`);
     }
     if (f.violations.length > 0) log(cluster.logs());
     return f;
