@@ -23,7 +23,7 @@ import * as ledger from '../ledger/ledger.service.js';
 import { addWorkingDays } from '../ledger/working-days.js';
 import * as repo from './payouts.repo.js';
 import type { RazorpayXPayouts } from './razorpayx.js';
-import { normaliseUpiId } from './upi.js';
+import { normaliseUpiId } from '../../lib/upi.js';
 import { canMove, payoutStateChange, type StateUpdate } from './payout-state.js';
 
 export type { PayoutRow } from './payouts.repo.js';
