@@ -25,6 +25,7 @@ export const ERRORS = {
   invalid_custom_field: { status: 400, message: 'a custom field definition is not valid' },
   invalid_seating_plan: { status: 400, message: 'the seating plan is not valid' },
   invalid_offline_payment: { status: 400, message: 'the offline payment settings are not valid' },
+  payment_method_not_offered: { status: 400, message: 'this event does not take that payment method' },
   seat_hold_required: { status: 400, message: 'a seated event is booked with the holdToken of its seats' },
   seat_hold_mismatch: {
     status: 400,
@@ -228,6 +229,7 @@ export const ERRORS = {
     message: 'the refunds of this payment would exceed what it captured',
   },
   registration_not_pending: { status: 409, message: 'this registration is not pending' },
+  amount_mismatch: { status: 409, message: 'the amount paid is not the amount due' },
   sweep_in_progress: { status: 409, message: 'a reconciliation sweep is running; try again shortly' },
   sold_out: { status: 409, message: 'no seats left for this booking' },
   seats_unavailable: { status: 409, message: 'a seat asked for is taken, held or blocked' },

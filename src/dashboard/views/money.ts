@@ -146,6 +146,8 @@ const KIND: Record<LedgerKind, string> = {
   membership_payment: 'Membership payment',
   payout_hold: 'Withdrawal',
   payout_credit: 'Withdrawal returned',
+  offline_sale: 'Paid to you directly',
+  offline_refund: 'Refunded by you directly',
 };
 
 const SOURCE: Record<EntryView['sourceType'], string> = {
