@@ -120,6 +120,8 @@ export function operations(client: Client<paths>) {
     getRegistration: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}'], 'get'>) => client.GET('/api/v1/events/{id}/registrations/{registrationId}', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}'], 'get'>])),
     /** Approve a registration awaiting approval (`POST /api/v1/events/{id}/registrations/{registrationId}/approve`) */
     approveRegistration: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/approve'], 'post'>) => client.POST('/api/v1/events/{id}/registrations/{registrationId}/approve', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/approve'], 'post'>])),
+    /** Mark a booking paid outside the gateway (`POST /api/v1/events/{id}/registrations/{registrationId}/mark-paid`) */
+    markRegistrationPaid: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/mark-paid'], 'post'>) => client.POST('/api/v1/events/{id}/registrations/{registrationId}/mark-paid', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/mark-paid'], 'post'>])),
     /** Reject a registration awaiting approval (`POST /api/v1/events/{id}/registrations/{registrationId}/reject`) */
     rejectRegistration: (...init: Init<paths['/api/v1/events/{id}/registrations/{registrationId}/reject'], 'post'>) => client.POST('/api/v1/events/{id}/registrations/{registrationId}/reject', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/registrations/{registrationId}/reject'], 'post'>])),
     /** Cancel a registration (`POST /api/v1/events/{id}/registrations/{registrationId}/cancel`) */

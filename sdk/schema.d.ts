@@ -601,6 +601,8 @@ export type paths = {
          *
          *     A seated event (one with a `seatingPlanId`) is booked with the `holdToken` of the seats held for it, one seat per person; see `holdToken` and docs/guides/reserved-seating.md.
          *
+         *     Payment outside the gateway (docs/guides/offline-payments.md): on an event whose `offlinePayment` is enabled, step 1 with `paymentMethod` one of its `methods` answers 201 `{ registrationId, status: "pending", amount, currency, awaitingPayment: { method, reference, payBy } }` and no order; the booking takes its seats at once and keeps them until `payBy`, the buyer is mailed how to pay, a reminder follows a day before `payBy`, and at `payBy` an unpaid booking is cancelled and its seats offered to the waitlist. The organiser confirms it with `mark-paid`. A method the event does not take is 400 `payment_method_not_offered`; a free booking ignores the method.
+         *
          *     Test keys may register on draft test events; live events must be published.
          */
         post: operations["register"];
@@ -728,6 +730,26 @@ export type paths = {
         get: operations["getInvoice"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}/registrations/{registrationId}/mark-paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a booking paid outside the gateway
+         * @description For a booking pending with `awaitingPayment` (docs/guides/offline-payments.md): confirms it with every effect of a paid confirmation — the ticket mails with their QR codes, the `registration.confirmed` webhook, the GST invoice, the ledger’s `offline_sale` (never payable) and platform fee (no gateway charge), and an audit entry `registration.mark_paid` naming who marked it. Full keys only (a checkout key gets 403). Marking a booking already marked paid answers it unchanged and writes nothing (no second invoice or ledger entry); of two marks at once one confirms and both answer the confirmed booking. 409 `amount_mismatch` when `amountPaid` is not the amount due; 409 `registration_not_pending` for a booking cancelled at its payBy (or otherwise not awaiting an offline payment).
+         */
+        post: operations["markRegistrationPaid"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1783,7 +1805,7 @@ export type paths = {
         };
         /**
          * The session account's balance: available and pending, in rupees
-         * @description Balances are sums of ledger entries, never a stored number. A paid booking writes `ticket_sale` (gross), `platform_fee` and `gateway_fee` (both negative, at the fee rates of the booking; none in test mode); a membership payment writes `membership_payment` (gross) and, in live mode, `gateway_fee` (3 %; no platform fee on memberships). A full refund (cancel or refund of a paid booking) writes `ticket_refund` (minus the gross) and `platform_fee_reversal` (the platform fee back); the gateway charge is not given back because Razorpay keeps it. A payout writes `payout_hold` when requested and `payout_credit` if it fails, is cancelled or is reversed. Sale, fee and refund entries are pending until `PAYOUT_CLEARING_DAYS` working days (Monday to Friday, India time, holidays not modelled) after the payment’s capture, then available; a refund of money still pending comes out of pending. Payout entries count at once. `available` may be below zero after a refund of money already paid out; no payout is possible until it is positive again.
+         * @description Balances are sums of ledger entries, never a stored number. A paid booking writes `ticket_sale` (gross), `platform_fee` and `gateway_fee` (both negative, at the fee rates of the booking; none in test mode); a membership payment writes `membership_payment` (gross) and, in live mode, `gateway_fee` (3 %; no platform fee on memberships). A full refund (cancel or refund of a paid booking) writes `ticket_refund` (minus the gross) and `platform_fee_reversal` (the platform fee back); the gateway charge is not given back because Razorpay keeps it. A payout writes `payout_hold` when requested and `payout_credit` if it fails, is cancelled or is reversed. Sale, fee and refund entries are pending until `PAYOUT_CLEARING_DAYS` working days (Monday to Friday, India time, holidays not modelled) after the payment’s capture, then available; a refund of money still pending comes out of pending. Payout entries count at once. A booking paid outside the gateway (docs/decisions/24-payment-outside-the-gateway.md) writes `offline_sale` (gross; the organiser holds that money, so it is never payable and never in `available` or `pending`) and `platform_fee` against the balance at once (no gateway charge), which may take `available` below zero; its offline refund writes `offline_refund` (never payable either) and `platform_fee_reversal`. `available` may be below zero after a refund of money already paid out; no payout is possible until it is positive again.
          */
         get: operations["getBalance"];
         put?: never;
@@ -1847,7 +1869,7 @@ export type paths = {
         };
         /**
          * The session account's ledger entries, newest first, a page at a time
-         * @description Balances are sums of ledger entries, never a stored number. A paid booking writes `ticket_sale` (gross), `platform_fee` and `gateway_fee` (both negative, at the fee rates of the booking; none in test mode); a membership payment writes `membership_payment` (gross) and, in live mode, `gateway_fee` (3 %; no platform fee on memberships). A full refund (cancel or refund of a paid booking) writes `ticket_refund` (minus the gross) and `platform_fee_reversal` (the platform fee back); the gateway charge is not given back because Razorpay keeps it. A payout writes `payout_hold` when requested and `payout_credit` if it fails, is cancelled or is reversed. Sale, fee and refund entries are pending until `PAYOUT_CLEARING_DAYS` working days (Monday to Friday, India time, holidays not modelled) after the payment’s capture, then available; a refund of money still pending comes out of pending. Payout entries count at once.
+         * @description Balances are sums of ledger entries, never a stored number. A paid booking writes `ticket_sale` (gross), `platform_fee` and `gateway_fee` (both negative, at the fee rates of the booking; none in test mode); a membership payment writes `membership_payment` (gross) and, in live mode, `gateway_fee` (3 %; no platform fee on memberships). A full refund (cancel or refund of a paid booking) writes `ticket_refund` (minus the gross) and `platform_fee_reversal` (the platform fee back); the gateway charge is not given back because Razorpay keeps it. A payout writes `payout_hold` when requested and `payout_credit` if it fails, is cancelled or is reversed. Sale, fee and refund entries are pending until `PAYOUT_CLEARING_DAYS` working days (Monday to Friday, India time, holidays not modelled) after the payment’s capture, then available; a refund of money still pending comes out of pending. Payout entries count at once. A booking paid outside the gateway (docs/decisions/24-payment-outside-the-gateway.md) writes `offline_sale` (gross; the organiser holds that money, so it is never payable and never in `available` or `pending`) and `platform_fee` against the balance at once (no gateway charge), which may take `available` below zero; its offline refund writes `offline_refund` (never payable either) and `platform_fee_reversal`.
          */
         get: operations["listLedgerEntries"];
         put?: never;
@@ -3041,7 +3063,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "event_not_seated" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_seating_plan" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_code_expired" | "member_code_tries_used" | "member_code_wrong" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seat_hold_lapsed" | "seat_hold_mismatch" | "seat_hold_required" | "seating_plan_in_use" | "seats_available" | "seats_unavailable" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_holds" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "already_can_publish" | "already_ended" | "amount_above_recurring_limit" | "amount_below_minimum" | "amount_mismatch" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "event_not_seated" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_offline_payment" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_roster_cursor" | "invalid_sac" | "invalid_seating_plan" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "live_mode_only" | "member_code_expired" | "member_code_tries_used" | "member_code_wrong" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "password_reset_required" | "payload_too_large" | "payment_method_not_offered" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "route_not_open" | "seat_hold_lapsed" | "seat_hold_mismatch" | "seat_hold_required" | "seating_plan_in_use" | "seats_available" | "seats_unavailable" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_holds" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -3070,6 +3092,14 @@ export type components = {
             location: string | null;
             maxTeamSize: number;
             mode: "test" | "live";
+            offlinePayment: {
+                enabled: boolean;
+                instructions: string;
+                methods: string[];
+                payWithinDays: number;
+                upiId: string | null;
+                upiName: string | null;
+            };
             /** @description Rupees. */
             price: number;
             remaining: number | null;
@@ -3139,7 +3169,7 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             id: string;
-            kind: "ticket_sale" | "platform_fee" | "gateway_fee" | "ticket_refund" | "platform_fee_reversal" | "membership_payment" | "payout_hold" | "payout_credit";
+            kind: "ticket_sale" | "platform_fee" | "gateway_fee" | "ticket_refund" | "platform_fee_reversal" | "membership_payment" | "payout_hold" | "payout_credit" | "offline_sale" | "offline_refund";
             source: {
                 /** @description The registration, membership or payout id. */
                 id: string;
@@ -3279,6 +3309,8 @@ export type components = {
             /** @description For a membersOnly tier booked with a checkout key: the id of a membership in good standing with this email on this account and mode (members find it in their membership confirmation mail); without it 403 `membership_required`. A full key needs none (the organiser’s server vouches for the email). */
             membershipId?: string;
             name: string;
+            /** @description How a paid booking is paid: `gateway` (the default: a Razorpay order) or one of the event’s enabled `offlinePayment.methods`, which makes it pending with `awaitingPayment` until the organiser marks it paid (400 `payment_method_not_offered` for a method the event does not take, or with `waitlistOffer`). Ignored for a free booking. Checkout keys may choose it too. */
+            paymentMethod?: "gateway" | "bank_transfer" | "upi_to_organiser" | "cash_at_venue";
             /** @description E.164 (`+919812345678`) or a 10-digit Indian mobile number (given +91); spaces, hyphens, dots and brackets ignored. Stored in E.164; anything else is 400 `invalid_phone`. Empty means none. */
             phone?: string;
             promoCode?: string;
@@ -3311,6 +3343,17 @@ export type components = {
         Registration: {
             /** @description Rupees paid, after any promo code. */
             amount: number;
+            awaitingPayment: {
+                /** @description bank_transfer, upi_to_organiser or cash_at_venue. */
+                method: string;
+                /**
+                 * Format: date-time
+                 * @description When an unpaid booking is cancelled and its seats freed (test mode: by the account’s sandbox clock).
+                 */
+                payBy: string;
+                /** @description What the buyer quotes when paying: `TKT-` and six characters without 0/O or 1/I, unique in the account. */
+                reference: string;
+            } | null;
             billing: {
                 address: string | null;
                 gstin: string | null;
@@ -3349,7 +3392,7 @@ export type components = {
             /** @description Rupees of the payment the organiser keeps: `amount - refunded` of a paid booking (a cancellation under a fee policy keeps the fee), 0 for a free or unpaid one. */
             kept: number;
             name: string;
-            pendingReason: ("payment" | "approval") | null;
+            pendingReason: ("payment" | "approval" | "offline_payment") | null;
             phone: string | null;
             /** @description Rupees; recorded at confirmation (0 in test mode and for free tickets). */
             platformFee: number;
@@ -6017,6 +6060,19 @@ export interface operations {
                      * @default 1
                      */
                     maxTeamSize?: number;
+                    /** @description Payment outside the gateway. Register with `paymentMethod` set to one of `methods`: the booking is `pending` with `awaitingPayment { method, reference, payBy }` until the organiser marks it paid (`POST /api/v1/events/{id}/registrations/{registrationId}/mark-paid`). Fields left out keep their value; 400 `invalid_offline_payment` when the settings do not hold together. */
+                    offlinePayment?: {
+                        /** @description Offer these methods beside the gateway (default false). */
+                        enabled?: boolean;
+                        /** @description How to pay (bank account, IFSC, where to pay cash), shown and mailed with the reference. */
+                        instructions?: string;
+                        /** @description At least one when enabled. */
+                        methods?: ("bank_transfer" | "upi_to_organiser" | "cash_at_venue")[];
+                        /** @description Days from booking until `payBy` (default 3); an unpaid booking is cancelled then and its seats freed. */
+                        payWithinDays?: number;
+                        upiId?: string | null;
+                        upiName?: string | null;
+                    };
                     /**
                      * @description Rupees, at most two decimals; 0 or omitted makes the event free.
                      * @default 0
@@ -6690,6 +6746,19 @@ export interface operations {
                     location?: string | null;
                     /** @description 2 or more makes a team event. */
                     maxTeamSize?: number;
+                    /** @description Payment outside the gateway. Register with `paymentMethod` set to one of `methods`: the booking is `pending` with `awaitingPayment { method, reference, payBy }` until the organiser marks it paid (`POST /api/v1/events/{id}/registrations/{registrationId}/mark-paid`). Fields left out keep their value; 400 `invalid_offline_payment` when the settings do not hold together. */
+                    offlinePayment?: {
+                        /** @description Offer these methods beside the gateway (default false). */
+                        enabled?: boolean;
+                        /** @description How to pay (bank account, IFSC, where to pay cash), shown and mailed with the reference. */
+                        instructions?: string;
+                        /** @description At least one when enabled. */
+                        methods?: ("bank_transfer" | "upi_to_organiser" | "cash_at_venue")[];
+                        /** @description Days from booking until `payBy` (default 3); an unpaid booking is cancelled then and its seats freed. */
+                        payWithinDays?: number;
+                        upiId?: string | null;
+                        upiName?: string | null;
+                    };
                     /** @description Rupees, at most two decimals; 0 or omitted makes the event free. */
                     price?: number;
                     /** @description Free registrations wait as pending until the organiser approves. */
@@ -9256,6 +9325,27 @@ export interface operations {
                         registrationId: string;
                         /** @enum {boolean} */
                         success: true;
+                    } | {
+                        /** @description Paise due. */
+                        amount: number;
+                        /** AwaitingPayment */
+                        awaitingPayment: {
+                            /** @description bank_transfer, upi_to_organiser or cash_at_venue. */
+                            method: string;
+                            /**
+                             * Format: date-time
+                             * @description When an unpaid booking is cancelled and its seats freed (test mode: by the account’s sandbox clock).
+                             */
+                            payBy: string;
+                            /** @description What the buyer quotes when paying: `TKT-` and six characters without 0/O or 1/I, unique in the account. */
+                            reference: string;
+                        };
+                        currency: string;
+                        registrationId: string;
+                        /** @enum {string} */
+                        status: "pending";
+                        /** @enum {boolean} */
+                        success: true;
                     };
                 };
             };
@@ -10585,6 +10675,227 @@ export interface operations {
             };
         };
     };
+    markRegistrationPaid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @example ev_Hk2Qz8Lm4Xv7Tb1N */
+                id: string;
+                /** @example reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a */
+                registrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Rupees received, at most two decimals: must be the booking’s amount due, else 409 `amount_mismatch` (with `amountDue`); a part payment is not recorded. */
+                    amountPaid: number;
+                    /** @description How the money came (it may differ from the method chosen at booking). */
+                    method: "bank_transfer" | "upi_to_organiser" | "cash_at_venue";
+                    /** @description When it was paid: ISO 8601 with offset (default now). */
+                    paidAt?: string;
+                    /** @description The bank’s or UPI app’s reference (UTR), or a receipt number. */
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The registration, confirmed. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a",
+                     *         "eventId": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *         "status": "confirmed",
+                     *         "refunded": 0,
+                     *         "kept": 0,
+                     *         "pendingReason": null,
+                     *         "name": "Ira",
+                     *         "email": "ira.menon@example.in",
+                     *         "phone": null,
+                     *         "whatsappOptIn": false,
+                     *         "channels": [],
+                     *         "ticketType": "General",
+                     *         "subEventId": null,
+                     *         "quantity": 1,
+                     *         "amount": 0,
+                     *         "currency": "INR",
+                     *         "platformFee": 0,
+                     *         "gatewayFee": 0,
+                     *         "customFields": {},
+                     *         "teamMembers": [],
+                     *         "seats": [],
+                     *         "promoCode": null,
+                     *         "billing": null,
+                     *         "ticketCode": null,
+                     *         "checkedIn": false,
+                     *         "checkedInAt": null,
+                     *         "createdAt": "2026-11-25T07:51:24.908Z",
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z",
+                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Registration"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     refundRegistration: {
         parameters: {
             query?: never;
@@ -10609,6 +10920,8 @@ export interface operations {
                 "application/json": {
                     /** @description Rupees to give back (at most two decimals); omitted: all that is left. */
                     amount?: number;
+                    /** @description Records a refund you gave outside the gateway of a booking marked paid outside it (docs/guides/offline-payments.md): in full only (400 with `amount`), no gateway is called; the booking ends refunded, its seats are freed, the ledger writes `offline_refund` and reverses the platform fee, and a credit note is issued where an invoice exists. Again: the same answer, nothing more written. 409 `nothing_to_refund` for a booking not paid outside the gateway. */
+                    offline?: boolean;
                     /** @description Why; required with `amount`. The buyer’s mail and the credit note carry it. */
                     reason?: string;
                 };

@@ -48,7 +48,7 @@ describe('a booking ends through applyBookingEnd (a part refunded through applyP
     assert.deepEqual(src.callers(ENDINGS, 'applyBookingEnd'), [
       `${CHANGE}#completeRefund`,
       `${CHANGE}#end`,
-      `${CHANGE}#refundedAtGateway`,
+      `${CHANGE}#refundedElsewhere`,
     ]);
     assert.deepEqual(src.callers(ENDINGS, 'applyPartialRefund'), [`${CHANGE}#completeRefund`]);
     assert.deepEqual(src.callers(CONFIRMATION, 'applyTransfer'), [`${CHANGE}#transfer`]);
@@ -56,7 +56,7 @@ describe('a booking ends through applyBookingEnd (a part refunded through applyP
     for (const f of [
       'completeRefund',
       'end',
-      'refundedAtGateway',
+      'refundedElsewhere',
       'transfer',
       'confirm',
       'claimRefund',
@@ -73,6 +73,9 @@ describe('a booking ends through applyBookingEnd (a part refunded through applyP
       'src/modules/registrations/confirm-payment.service.ts#confirmPaid',
       'src/modules/registrations/lifecycle/refund-claim.ts#claimAndRefund',
       'src/modules/registrations/lifecycle/refund-claim.ts#finishClaim',
+      'src/modules/registrations/mark-paid.service.ts#markPaid',
+      'src/modules/registrations/offline-deadlines.ts#lapseIfDue',
+      'src/modules/registrations/offline-refund.service.ts#refundOffline',
     ]);
     // The organiser's cancel and refund, the attendee's cancellation and the event's deletion all end through endLoaded.
     assert.deepEqual(src.callers('src/modules/registrations/actions.service.ts', 'endLoaded'), [

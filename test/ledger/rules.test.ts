@@ -11,7 +11,7 @@ import {
 } from '../../src/modules/ledger/entries.js';
 import { addWorkingDays, clearedUpTo, istWeekday } from '../../src/modules/ledger/working-days.js';
 import { canMove, creditsBack, statusFor } from '../../src/modules/payouts/payout-state.js';
-import { isUpiId, normaliseUpiId } from '../../src/modules/payouts/upi.js';
+import { isUpiId, normaliseUpiId } from '../../src/lib/upi.js';
 import { bookingFees } from '../../src/modules/payments/fees.js';
 import { watchScans } from '../helpers/scan-watch.js';
 

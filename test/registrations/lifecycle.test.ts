@@ -22,7 +22,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 
 /** Every state a booking can be in: each status, with each wait and with or without a captured payment. */
 const STATES: BookingState[] = BOOKING_STATUSES.flatMap((status) =>
-  (['payment', 'approval', null] as const).flatMap((pending_reason) =>
+  (['payment', 'approval', 'offline_payment', null] as const).flatMap((pending_reason) =>
     [
       { payment_id: null, amount_paise: 0 },
       { payment_id: null, amount_paise: 50000 },

@@ -42,6 +42,13 @@ const EXPECTED: Record<BookingEvent, Row> = {
   book: { from: [], to: 'confirmed', who: buyer, audit: 'book', refusal: 'registration_changed' },
   await_payment: { from: [], to: 'pending', who: buyer, audit: 'book', refusal: 'registration_changed' },
   await_approval: { from: [], to: 'pending', who: buyer, audit: 'book', refusal: 'registration_changed' },
+  await_offline_payment: {
+    from: [],
+    to: 'pending',
+    who: buyer,
+    audit: 'book',
+    refusal: 'registration_changed',
+  },
   pay: {
     from: ['pending'],
     wait: 'payment',
@@ -113,6 +120,30 @@ const EXPECTED: Record<BookingEvent, Row> = {
     audit: 'expire',
     refusal: 'registration_not_pending',
   },
+  mark_paid: {
+    from: ['pending'],
+    wait: 'offline_payment',
+    to: 'confirmed',
+    who: people,
+    audit: 'mark_paid',
+    refusal: 'registration_not_pending',
+  },
+  lapse_unpaid: {
+    from: ['pending'],
+    wait: 'offline_payment',
+    to: 'cancelled',
+    who: ['system'],
+    audit: 'lapse_unpaid',
+    refusal: 'registration_not_pending',
+  },
+  refund_offline: {
+    from: ['confirmed'],
+    paid: false,
+    to: 'refunded',
+    who: people,
+    audit: 'refund_offline',
+    refusal: 'already_ended',
+  },
   refunded_at_gateway: {
     from: ['confirmed'],
     paid: true,
@@ -146,7 +177,7 @@ const MONEY = [
   { payment_id: 'pay_X', amount_paise: '1' },
 ];
 const STATES: BookingState[] = BOOKING_STATUSES.flatMap((status) =>
-  (['payment', 'approval', null] as const).flatMap((pending_reason) =>
+  (['payment', 'approval', 'offline_payment', null] as const).flatMap((pending_reason) =>
     MONEY.map((money) => ({ status, pending_reason, ...money })),
   ),
 );
@@ -162,7 +193,7 @@ const db = new Kysely<Record<string, never>>({
 });
 
 describe('the booking lifecycle table', () => {
-  it('has the five statuses and the fifteen events, and a claim ends cancelled, refunded or confirmed', () => {
+  it('has the five statuses and the nineteen events, and a claim ends cancelled, refunded or confirmed', () => {
     assert.deepEqual([...BOOKING_STATUSES], ['pending', 'confirmed', 'refunding', 'cancelled', 'refunded']);
     assert.deepEqual(BOOKING_EVENTS, Object.keys(EXPECTED));
     assert.deepEqual([...CLAIMED_STATUSES], ['cancelled', 'refunded', 'confirmed']);
@@ -329,6 +360,7 @@ describe('stateDiagram: the table drawn as the docs show it', () => {
         '  [*] --> confirmed: book: key, user, system',
         '  [*] --> pending: await_payment: key, user, system',
         '  [*] --> pending: await_approval: key, user, system',
+        '  [*] --> pending: await_offline_payment: key, user, system',
         '  pending --> confirmed: pay (payment): key, user, system',
         '  pending --> cancelled: lose_last_seat (payment): key, user, system',
         '  pending --> confirmed: approve (approval): user, key, staff',
@@ -341,6 +373,9 @@ describe('stateDiagram: the table drawn as the docs show it', () => {
         '  refunding --> confirmed: complete_refund: user, key, staff, attendee, system',
         '  refunding --> confirmed: release_claim: user, key, staff, attendee, system',
         '  pending --> cancelled: expire (payment) [unpaid]: system',
+        '  pending --> confirmed: mark_paid (offline_payment): user, key, staff',
+        '  pending --> cancelled: lapse_unpaid (offline_payment): system',
+        '  confirmed --> refunded: refund_offline [unpaid]: user, key, staff',
         '  confirmed --> refunded: refunded_at_gateway [paid]: system',
         '  confirmed --> confirmed: transfer: user, key, staff, attendee',
         '  confirmed --> confirmed: admit: user, key, door_pass, staff',

@@ -7,7 +7,7 @@ import * as accounts from '../../modules/accounts/accounts.service.js';
 import * as ledger from '../../modules/ledger/ledger.service.js';
 import * as payouts from '../../modules/payouts/payouts.service.js';
 import * as registrations from '../../modules/registrations/registrations.service.js';
-import { UPI_ID_MAX } from '../../modules/payouts/upi.js';
+import { UPI_ID_MAX } from '../../lib/upi.js';
 import { paiseToRupees } from '../../lib/money.js';
 import { rupees, when } from '../layout.js';
 import * as sessions from '../sessions.js';

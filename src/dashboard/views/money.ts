@@ -5,7 +5,7 @@
 import type { LedgerKind, Mode } from '../../db/database.js';
 import type { EntryView } from '../../modules/ledger/ledger.service.js';
 import { canMove, type PayoutRow, type SandboxOutcome } from '../../modules/payouts/payouts.service.js';
-import { UPI_ID_MAX } from '../../modules/payouts/upi.js';
+import { UPI_ID_MAX } from '../../lib/upi.js';
 import { html, type Html } from '../html.js';
 import { badge, csrfField, rupees, tabs, when } from '../layout.js';
 import { ledgerDownload } from './exports.js';
@@ -146,6 +146,8 @@ const KIND: Record<LedgerKind, string> = {
   membership_payment: 'Membership payment',
   payout_hold: 'Withdrawal',
   payout_credit: 'Withdrawal returned',
+  offline_sale: 'Paid to you directly',
+  offline_refund: 'Refunded by you directly',
 };
 
 const SOURCE: Record<EntryView['sourceType'], string> = {

@@ -41,6 +41,8 @@ export async function registerFromPage(
           status: 'confirmed',
           ticket: attendeeToken(deps.config.secretsKey, r.registrationId, r.registrationId),
         };
+  // Payment outside the gateway: pending until the organiser marks it paid (the page offers it in a later step).
+  if (r.kind === 'offline') return { status: 'pending' };
   return {
     status: 'payment_required',
     orderId: r.orderId,

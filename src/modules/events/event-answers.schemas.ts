@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../http/schemas.js';
 import { SelfService, Waitlist } from './events.schemas.js';
+import { OfflinePayment } from './offline-payment.schemas.js';
 
 export const Track = Type.Object({
   index: Type.Integer({
@@ -83,6 +84,7 @@ export const Event = Type.Object({
   venueState: Nullable(Type.String()),
   waitlist: Waitlist,
   selfService: SelfService,
+  offlinePayment: OfflinePayment,
   wholeEventOption: Type.Boolean({
     description:
       'With tracks: whether the whole event is sold too, at the base price. Without tracks the event itself is sold.',

@@ -2,6 +2,7 @@
 // turned into the stored shape. Pure: throws AppError on bad input.
 import type {
   CustomFieldDoc,
+  OfflinePaymentDoc,
   SelfServiceDoc,
   TaxCategory,
   TierDoc,
@@ -18,6 +19,7 @@ import {
   type SelfServiceInput,
   type WaitlistInput,
 } from './policies.js';
+import { type OfflinePaymentInput, validateOfflinePayment } from './offline-payment.js';
 
 export interface TierInput {
   name: string;
@@ -70,6 +72,7 @@ export interface EventInput {
   tracks?: TrackInput[];
   waitlist?: WaitlistInput;
   selfService?: SelfServiceInput;
+  offlinePayment?: OfflinePaymentInput;
   wholeEventOption?: boolean;
   /** Reserved seating: the account's seating plan to sell this event's seats from; null: unseated. */
   seatingPlanId?: string | null;
@@ -282,6 +285,7 @@ export interface EventFields {
   venue_state: string | null;
   waitlist: WaitlistDoc | null;
   self_service: SelfServiceDoc | null;
+  offline_payment: OfflinePaymentDoc | null;
   whole_event_option: boolean;
   seating_plan_id: string | null;
 }
@@ -322,6 +326,8 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
   if (input.waitlist !== undefined) out.waitlist = validateWaitlist(input.waitlist, base.waitlist);
   if (input.selfService !== undefined)
     out.self_service = validateSelfService(input.selfService, base.self_service);
+  if (input.offlinePayment !== undefined)
+    out.offline_payment = validateOfflinePayment(input.offlinePayment, base.offline_payment);
   if (input.wholeEventOption !== undefined) out.whole_event_option = input.wholeEventOption;
   if (input.seatingPlanId !== undefined) out.seating_plan_id = input.seatingPlanId;
   const every = input.everyTrackPlanId;

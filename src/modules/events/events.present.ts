@@ -3,6 +3,7 @@ import type { TrackDoc } from '../../db/database.js';
 import { paiseToRupees } from '../../lib/money.js';
 import { remainingOf, tightest, type SeatUsage } from './availability.js';
 import type { EventRow } from './events.repo.js';
+import { presentOfflinePayment } from './offline-payment.js';
 import { presentSelfService, presentWaitlist } from './policies.js';
 import { sessionDates } from './sessions.js';
 
@@ -67,6 +68,7 @@ export function presentEvent(row: EventRow, usage: SeatUsage) {
     venueState: row.venue_state,
     waitlist: presentWaitlist(row.waitlist),
     selfService: presentSelfService(row.self_service),
+    offlinePayment: presentOfflinePayment(row.offline_payment),
     wholeEventOption: row.whole_event_option,
     seatingPlanId: row.seating_plan_id,
 

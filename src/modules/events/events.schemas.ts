@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../http/schemas.js';
+import { OfflinePaymentInput } from './offline-payment.schemas.js';
 
 const DateText = Type.String({
   maxLength: 40,
@@ -266,6 +267,7 @@ const eventFields = {
   ),
   waitlist: WaitlistInput,
   selfService: SelfServiceInput,
+  offlinePayment: OfflinePaymentInput,
   wholeEventOption: Type.Boolean({
     description:
       'With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says.',
@@ -296,6 +298,7 @@ export const EventCreate = Type.Object(
     tracks: Type.Optional(eventFields.tracks),
     waitlist: Type.Optional(eventFields.waitlist),
     selfService: Type.Optional(eventFields.selfService),
+    offlinePayment: Type.Optional(eventFields.offlinePayment),
     wholeEventOption: Type.Optional(eventFields.wholeEventOption),
     seatingPlanId: Type.Optional(eventFields.seatingPlanId),
     status: Type.Optional(

@@ -99,6 +99,7 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
       venue_state: null,
       waitlist: null,
       self_service: null,
+      offline_payment: null,
       // Omitted through the API: on, as events were before the setting (clients that book
       // without naming a track keep working); the dashboard creates events with it off.
       whole_event_option: true,
@@ -126,6 +127,7 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
           tracks: JSON.stringify(fields.tracks),
           waitlist: jsonOrNull(fields.waitlist),
           self_service: jsonOrNull(fields.self_service),
+          offline_payment: jsonOrNull(fields.offline_payment),
           currency: 'INR',
           created_at: now,
           updated_at: now,

@@ -36,6 +36,19 @@ export interface SelfServiceDoc {
   refund: 'full' | 'none' | { feeBasisPoints: number };
 }
 
+/** Payment outside the gateway (docs/decisions/24-payment-outside-the-gateway.md). */
+export type OfflineMethod = 'bank_transfer' | 'upi_to_organiser' | 'cash_at_venue';
+export interface OfflinePaymentDoc {
+  enabled: boolean;
+  methods: OfflineMethod[];
+  instructions: string;
+  payWithinDays: number;
+  /** The organiser's UPI id that `upi_to_organiser` pays (null without that method). */
+  upiId: string | null;
+  /** The payee name a UPI app shows (null: the event's title). */
+  upiName: string | null;
+}
+
 export interface TrackDoc {
   title: string;
   pricePaise: number;
@@ -82,6 +95,8 @@ export interface EventsTable {
   ticket_emails_enabled: Generated<boolean>;
   waitlist: ColumnType<WaitlistDoc | null, string | null | undefined, string | null>;
   self_service: ColumnType<SelfServiceDoc | null, string | null | undefined, string | null>;
+  /** Payment outside the gateway; null: off. */
+  offline_payment: ColumnType<OfflinePaymentDoc | null, string | null | undefined, string | null>;
   /** With tracks: whether the whole event is also sold, at the base price (docs/decisions/28-a-persons-day.md). */
   whole_event_option: ColumnType<boolean, boolean | undefined, boolean>;
   /** Reserved seating (docs/decisions/23-reserved-seating.md): the account's plan its seats come from; null: unseated. */

@@ -54,6 +54,7 @@ export async function patchEvent(
       tracks: JSON.stringify(fields.tracks),
       waitlist: jsonOrNull(fields.waitlist),
       self_service: jsonOrNull(fields.self_service),
+      offline_payment: jsonOrNull(fields.offline_payment),
       status: input.status ?? row.status,
       updated_at: deps.clock.now(),
     });
@@ -99,6 +100,7 @@ export function fieldsOf(row: EventRow) {
     venue_state: row.venue_state,
     waitlist: row.waitlist,
     self_service: row.self_service,
+    offline_payment: row.offline_payment,
     whole_event_option: row.whole_event_option,
     seating_plan_id: row.seating_plan_id,
   };

@@ -277,6 +277,8 @@ const KIND_TEXT: Record<LedgerKind, string> = {
   membership_payment: 'Membership payment',
   payout_hold: 'Withdrawal',
   payout_credit: 'Withdrawal returned',
+  offline_sale: 'Offline sale',
+  offline_refund: 'Offline refund',
 };
 
 /**

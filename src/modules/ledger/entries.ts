@@ -33,6 +33,33 @@ export function saleLines(
   ]);
 }
 
+/**
+ * A booking paid outside the gateway (docs/decisions/24-payment-outside-the-gateway.md): the gross
+ * the organiser already holds (`offline_sale`, never payable) and the platform fee, charged
+ * against the balance. No gateway charge: no gateway was used.
+ */
+export function offlineSaleLines(grossPaise: number, platformFeePaise: number): EntryLine[] {
+  check('grossPaise', grossPaise);
+  check('platformFeePaise', platformFeePaise);
+  return nonZero([
+    { kind: 'offline_sale', amountPaise: grossPaise },
+    { kind: 'platform_fee', amountPaise: -platformFeePaise },
+  ]);
+}
+
+/** An offline sale refunded in full by the organiser: the gross back (never payable), the platform fee reversed. */
+export function offlineRefundLines(grossPaise: number, platformFeePaise: number): EntryLine[] {
+  check('grossPaise', grossPaise);
+  check('platformFeePaise', platformFeePaise);
+  return nonZero([
+    { kind: 'offline_refund', amountPaise: -grossPaise },
+    { kind: 'platform_fee_reversal', amountPaise: platformFeePaise },
+  ]);
+}
+
+/** Kinds that record money the organiser holds outside the service: in the ledger, never in a balance. */
+export const NEVER_PAYABLE = ['offline_sale', 'offline_refund'] as const;
+
 /** A full refund of a confirmed paid booking: the gross back to the buyer, the platform fee reversed. */
 export function refundLines(grossPaise: number, platformFeePaise: number): EntryLine[] {
   check('grossPaise', grossPaise);

@@ -91,7 +91,8 @@ export async function sums(
     select
       coalesce(sum(amount_paise) filter (where captured_at is null or captured_at <= ${clearedUpTo}::timestamptz), 0)::text as available,
       coalesce(sum(amount_paise) filter (where captured_at > ${clearedUpTo}::timestamptz), 0)::text as pending
-    from ledger_entries where account_id = ${accountId} and mode = ${mode}`.execute(db);
+    from ledger_entries where account_id = ${accountId} and mode = ${mode}
+      and kind not in ('offline_sale', 'offline_refund')`.execute(db);
   const row = r.rows[0]!;
   return { available: Number(row.available), pending: Number(row.pending) };
 }

@@ -24,7 +24,10 @@ export type LedgerKind =
   | 'platform_fee_reversal'
   | 'membership_payment'
   | 'payout_hold'
-  | 'payout_credit';
+  | 'payout_credit'
+  /** A sale paid to the organiser directly: recorded, never payable (docs/decisions/24-payment-outside-the-gateway.md). */
+  | 'offline_sale'
+  | 'offline_refund';
 
 export type LedgerSource = 'registration' | 'membership' | 'payout';
 

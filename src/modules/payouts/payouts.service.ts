@@ -23,7 +23,7 @@ import * as ledger from '../ledger/ledger.service.js';
 import { addWorkingDays } from '../ledger/working-days.js';
 import * as repo from './payouts.repo.js';
 import type { RazorpayXPayouts } from './razorpayx.js';
-import { normaliseUpiId } from './upi.js';
+import { normaliseUpiId } from '../../lib/upi.js';
 import { canMove, payoutStateChange, type StateUpdate } from './payout-state.js';
 
 export type { PayoutRow } from './payouts.repo.js';
@@ -80,9 +80,9 @@ export async function requestPayout(
       throw conflict(
         'insufficient_balance',
         balance.availablePaise < 0
-          ? `the available balance is below zero (${available} rupees) after refunds; no payout until it is positive again`
+          ? `the available balance is below zero (${available} rupees): platform fees of bookings paid outside the gateway, or refunds after a payout; no payout until it is positive again`
           : `amount exceeds the available balance of ${available} rupees`,
-        { available },
+        { available, ...(balance.availablePaise < 0 ? { reason: 'negative_balance' } : {}) },
       );
     }
     const row = await repo.insertPayout(trx, {

@@ -138,7 +138,12 @@ export async function endLoaded(
   if (reg.status === 'refunding') throw refusal('claim_refund', reg);
   const paid = reg.status === 'confirmed' && holdsPayment(reg);
   if (to === 'refunded' && !paid)
-    throw conflict('nothing_to_refund', 'this registration has no captured payment to refund');
+    throw conflict(
+      'nothing_to_refund',
+      reg.offline_paid !== null
+        ? 'this registration was paid outside the gateway: record the refund you gave with `offline: true`'
+        : 'this registration has no captured payment to refund',
+    );
   const who = auditActor(reg, actor);
   if (paid) return endWithRefund(deps, reg, to, who, refundPaise);
   await deps.db.transaction().execute(async (trx) => {

@@ -16,6 +16,7 @@ import type { Ids } from '../../lib/ids.js';
 import * as events from '../events/events.service.js';
 import * as gst from '../gst/gst.service.js';
 import * as ledger from '../ledger/ledger.service.js';
+import * as offlineLedger from '../ledger/offline-sales.service.js';
 import { bookingMailJob } from '../tickets/booking-mails.jobs.js';
 import { ticketEmailJob } from '../tickets/tickets.jobs.js';
 import { whatsappTicketJob } from '../whatsapp/whatsapp.jobs.js';
@@ -46,6 +47,8 @@ export interface ConfirmedBooking {
   billing?: BillingDoc | null;
   /** The gateway payment that pays it (paid confirmations). */
   payment_id?: string | null;
+  /** Paid outside the gateway (set when marked paid): its seats were taken when it was written; no gateway charge. */
+  offline_paid?: unknown;
   /** The waitlist offer it was booked from: its held seat is taken instead of claiming one. */
   waitlist_entry_id?: string | null | undefined;
 }
@@ -211,13 +214,24 @@ export async function applyConfirmation(
   if (!claimed) return false;
   // A seated event's booking holds its seats already (they were given to it when it was written).
   const seats = !events.isSeated(event) ? [] : await seatHolds.sellSeats(trx, booking.id, deps.clock.now());
+  const offline = booking.offline_paid != null;
   let fees = { platform: 0, gateway: 0 };
   if (effects.recordsFees) {
     const soldBefore = claimed.get(events.PAID_SCOPE)! - booking.quantity;
     fees = bookingFees(Math.floor(booking.amount_paise / booking.quantity), booking.quantity, soldBefore);
+    if (offline) fees.gateway = 0;
     await repo.setFees(trx, booking.id, fees);
   }
-  if (effects.recordsSale) {
+  if (effects.recordsSale && offline) {
+    await offlineLedger.recordOfflineSale(trx, {
+      accountId: event.account_id,
+      mode: event.mode,
+      registrationId: booking.id,
+      grossPaise: booking.amount_paise,
+      platformFeePaise: fees.platform,
+      at: deps.clock.now(),
+    });
+  } else if (effects.recordsSale) {
     await ledger.recordTicketSale(trx, {
       accountId: event.account_id,
       mode: event.mode,
@@ -227,6 +241,8 @@ export async function applyConfirmation(
       gatewayFeePaise: fees.gateway,
       capturedAt: deps.clock.now(),
     });
+  }
+  if (effects.recordsSale) {
     await gst.issueSaleDocument(
       trx,
       deps,
@@ -279,6 +295,9 @@ async function claimBookingSeats(
   eventId: string,
   booking: ConfirmedBooking,
 ): Promise<Map<string, number> | undefined> {
+  // Paid outside the gateway: its seats were taken when it was written; the paid counter now.
+  if (booking.offline_paid != null)
+    return events.claimSeats(trx, eventId, [events.PAID_SCOPE], booking.quantity);
   const scopes = seatScopes(booking);
   const held = booking.waitlist_entry_id
     ? await waitlist.takeHold(trx, booking.waitlist_entry_id, booking.id, deps.clock.now())

@@ -12,6 +12,7 @@ import type { Ids } from '../../lib/ids.js';
 import * as events from '../events/events.service.js';
 import * as gst from '../gst/gst.service.js';
 import * as ledger from '../ledger/ledger.service.js';
+import * as offlineLedger from '../ledger/offline-sales.service.js';
 import { bookingMailJob } from '../tickets/booking-mails.jobs.js';
 import * as waitlist from '../waitlist/waitlist.service.js';
 import { seatScopes } from './confirmation.js';
@@ -25,6 +26,8 @@ export interface EndingBooking {
   id: string;
   /** Its status before it ended: a confirmed booking held seats, a pending one a promo reservation. */
   status: RegistrationStatus;
+  /** A pending booking awaiting payment outside the gateway holds its seats too. */
+  pending_reason?: string | null;
   event_id: string;
   ticket_type: string;
   sub_event_id: number | null;
@@ -47,6 +50,8 @@ export interface EndRefund {
   amountPaise: number;
   refundedBeforePaise: number;
   ref: string;
+  /** Given back outside the gateway (a sale paid outside it): the ledger's offline refund. */
+  offline?: boolean;
 }
 
 /**
@@ -67,10 +72,13 @@ export async function applyBookingEnd(
 ): Promise<void> {
   // A seated booking's seats, held or sold, come free first (then the counters, and the waitlist).
   await seatHolds.freeSeats(trx, booking.id);
+  const awaitingOffline = booking.status === 'pending' && booking.pending_reason === 'offline_payment';
   if (booking.status === 'confirmed') await freeSeats(trx, deps, booking);
+  // Its seats were taken when it was written; the paid counter only when it is paid.
+  if (awaitingOffline) await freeSeats(trx, deps, { ...booking, amount_paise: 0 });
   if (booking.status === 'pending') await applyPendingEnd(trx, booking);
   const creditNote = refund ? await applyRefund(trx, deps, booking.id, refund) : undefined;
-  if (mail && booking.status === 'confirmed')
+  if (mail && (booking.status === 'confirmed' || awaitingOffline))
     await enqueueRows(trx, deps, [bookingMail(deps, booking, mail, refund, creditNote)]);
 }
 
@@ -121,7 +129,8 @@ async function applyRefund(
   refund: EndRefund,
 ): Promise<string | undefined> {
   const at = deps.clock.now();
-  if (refund.refundedBeforePaise + refund.refundPaise >= refund.amountPaise)
+  if (refund.offline) await offlineLedger.recordOfflineRefund(trx, { registrationId, at });
+  else if (refund.refundedBeforePaise + refund.refundPaise >= refund.amountPaise)
     await ledger.recordTicketRefund(trx, { registrationId, at });
   // A part refunded (an attendee's policy kept a fee, or the organiser gave part back): the
   // part back to the buyer, the platform fee kept.

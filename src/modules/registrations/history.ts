@@ -79,6 +79,10 @@ export function describeEntry(
       return 'Paid after the last seat had gone: cancelled, the payment refunded in full';
     case 'expire':
       return 'Expired unpaid';
+    case 'lapse_unpaid':
+      return 'Cancelled: not paid by its pay-by date';
+    case 'mark_paid':
+      return `Marked paid ${money(after.amount)} (${text(after.method).replace(/_/g, ' ')})`;
     case 'cancel': {
       const back = moneyBack(after);
       return withReason(back ? `Cancelled: ${back}` : 'Cancelled', after.reason);

@@ -37,6 +37,8 @@ export interface RegisterInput {
   waitlistOffer?: string | undefined;
   /** A seated event's seats, held by `POST /api/v1/events/{id}/seats/hold`: one per person, one category. */
   holdToken?: string | undefined;
+  /** How the buyer pays: `gateway` (the default) or one of the event's offline methods (docs/decisions/24-payment-outside-the-gateway.md). */
+  paymentMethod?: string | undefined;
 }
 
 export interface BillingInput {

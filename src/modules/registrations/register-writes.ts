@@ -3,7 +3,7 @@
 // (free-bookings.ts groups them), other free bookings in a transaction, and paid bookings as a
 // gateway order first, then the pending registration.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { BillingDoc, Database, Mode } from '../../db/database.js';
+import type { BillingDoc, Database, Mode, OfflineMethod } from '../../db/database.js';
 import type { KeyPrincipal } from '../../http/auth.js';
 import { appError } from '../../lib/errors.js';
 import * as events from '../events/events.service.js';
@@ -21,7 +21,14 @@ import * as seatHolds from '../seat-holds/booked-seats.service.js';
 
 export type RegisterResult =
   | { kind: 'free'; registrationId: string; status: 'confirmed' | 'pending'; ticketIds: string[] }
-  | { kind: 'order'; registrationId: string; orderId: string; amount: number; currency: string; key: string };
+  | { kind: 'order'; registrationId: string; orderId: string; amount: number; currency: string; key: string }
+  | {
+      kind: 'offline';
+      registrationId: string;
+      amount: number;
+      currency: string;
+      awaitingPayment: { method: OfflineMethod; reference: string; payBy: Date };
+    };
 
 /**
  * Unpaid bookings hold nothing for long (docs/decisions/14-trust-and-safety-second-round.md): besides the checkout

@@ -36,6 +36,8 @@ import {
   type RegisterResult,
 } from './register-writes.js';
 import { soldOut } from './registrations.errors.js';
+import { bookOffline } from './offline-bookings.js';
+import { offlineMethod } from './offline-method.js';
 
 // Callers outside this module confirm paid bookings through these.
 export { confirmFromGateway, confirmStep2, type Confirmation } from './confirm-payment.service.js';
@@ -104,6 +106,8 @@ export async function register(
   const b: Booking = { deps, p, event, booking, people, ticketIds, quantity, promo, held, now };
   if (oneStatement) return bookInOneStatement(b);
   if (amountPaise === 0) return bookFree(b);
+  const offline = offlineMethod(event, input, offer !== undefined);
+  if (offline) return bookOffline(b, { method: offline, billing });
   return bookPaid(b, {
     email: who.email,
     billing,

@@ -21,6 +21,10 @@ export function presentRegistration(
     eventId: r.event_id,
     status: r.status,
     pendingReason: r.pending_reason,
+    awaitingPayment:
+      r.status === 'pending' && r.pending_reason === 'offline_payment'
+        ? { method: r.offline_method!, reference: r.offline_reference!, payBy: r.pay_by!.toISOString() }
+        : null,
     name: r.name,
     email: r.email,
     phone: r.phone,
@@ -62,9 +66,9 @@ export function presentRegistration(
  * back; after a cancellation under a fee policy, the fee; after a refund in full, nothing.
  */
 export function keptPaise(
-  r: Pick<Row, 'amount_paise' | 'refunded_paise' | 'kept_paise' | 'payment_id' | 'status'>,
+  r: Pick<Row, 'amount_paise' | 'refunded_paise' | 'kept_paise' | 'payment_id' | 'status' | 'offline_paid'>,
 ): number {
-  if (r.payment_id === null || r.status === 'pending') return 0;
+  if ((r.payment_id === null && r.offline_paid === null) || r.status === 'pending') return 0;
   // Ended: what its last refund left (a payment that came for a booking already ended is refunded whole).
   if (r.status === 'cancelled' || r.status === 'refunded') return r.kept_paise;
   return Math.max(0, Number(r.amount_paise) - r.refunded_paise);

@@ -9,6 +9,7 @@ import { createPromoCode } from './routes/create-promo-code.js';
 import { getRegistration } from './routes/get-registration.js';
 import { listPromoCodes } from './routes/list-promo-codes.js';
 import { listRegistrations } from './routes/list-registrations.js';
+import { markPaidRegistration } from './routes/mark-paid-registration.js';
 import { refundRegistration } from './routes/refund-registration.js';
 import { register } from './routes/register.js';
 import { rejectRegistration } from './routes/reject-registration.js';
@@ -24,6 +25,7 @@ export const registrationsRoutes =
       listRegistrations,
       getRegistration,
       approveRegistration,
+      markPaidRegistration,
       rejectRegistration,
       cancelRegistration,
       refundRegistration,

@@ -28,15 +28,34 @@ export const BookingStatus = Type.Union(
   },
 );
 
+/** A booking to be paid outside the gateway (docs/decisions/24-payment-outside-the-gateway.md). */
+export const AwaitingPayment = Type.Object(
+  {
+    method: Type.String({ description: 'bank_transfer, upi_to_organiser or cash_at_venue.' }),
+    reference: Type.String({
+      description:
+        'What the buyer quotes when paying: `TKT-` and six characters without 0/O or 1/I, unique in the account.',
+    }),
+    payBy: Type.String({
+      format: 'date-time',
+      description:
+        'When an unpaid booking is cancelled and its seats freed (test mode: by the account’s sandbox clock).',
+    }),
+  },
+  { title: 'AwaitingPayment' },
+);
+
 export const Registration = Type.Object({
   id: Type.String({ description: 'The registration id; also the QR payload until a transfer.' }),
   eventId: Type.String(),
   status: BookingStatus,
   pendingReason: Nullable(
-    Type.Union([Type.Literal('payment'), Type.Literal('approval')], {
-      description: 'Why a pending registration waits.',
+    Type.Union([Type.Literal('payment'), Type.Literal('approval'), Type.Literal('offline_payment')], {
+      description:
+        'Why a pending registration waits: a payment at the gateway, the organiser’s approval, or a payment outside the gateway (`awaitingPayment` says how, the reference and by when).',
     }),
   ),
+  awaitingPayment: Nullable(AwaitingPayment),
   name: Type.String(),
   email: Type.String(),
   phone: Nullable(Type.String({ description: 'E.164, as normalised at registration.' })),
@@ -171,6 +190,20 @@ export const RegisterBody = Type.Object(
           'A seated event only, and required there: the `holdToken` of `POST /api/v1/events/{id}/seats/hold`. The booking takes the held seats, one per person (the primary the first, team members in order), and their category is its tier (`ticketType` may be left out; another is 400 `seat_hold_mismatch`, as is a hold of more or fewer seats than people). 400 `seat_hold_required` without it; 409 `seat_hold_lapsed` when the hold has lapsed, was let go or was booked; 409 `event_not_seated` on an event without a plan. A paid booking keeps the seats through its checkout window; confirmation sells them; cancelling, refunding or expiring frees them.',
       }),
     ),
+    paymentMethod: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('gateway'),
+          Type.Literal('bank_transfer'),
+          Type.Literal('upi_to_organiser'),
+          Type.Literal('cash_at_venue'),
+        ],
+        {
+          description:
+            'How a paid booking is paid: `gateway` (the default: a Razorpay order) or one of the event’s enabled `offlinePayment.methods`, which makes it pending with `awaitingPayment` until the organiser marks it paid (400 `payment_method_not_offered` for a method the event does not take, or with `waitlistOffer`). Ignored for a free booking. Checkout keys may choose it too.',
+        },
+      ),
+    ),
     registrationId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     orderId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
     paymentId: Type.Optional(Type.String({ maxLength: 100, description: 'Step 2 only.' })),
@@ -209,6 +242,21 @@ export const RegisterAnswer = Type.Union([
       key: Type.String({ description: 'The gateway’s public key, safe in a browser.' }),
     },
     { title: 'PaymentOrder', description: 'Paid step 1: open the gateway checkout with key and orderId.' },
+  ),
+  Type.Object(
+    {
+      success: Type.Literal(true),
+      registrationId: Type.String(),
+      status: Type.Literal('pending'),
+      amount: Type.Integer({ description: 'Paise due.' }),
+      currency: Type.String(),
+      awaitingPayment: AwaitingPayment,
+    },
+    {
+      title: 'AwaitingOfflinePayment',
+      description:
+        'Paid outside the gateway: pending until the organiser marks it paid, or cancelled at payBy.',
+    },
   ),
 ]);
 

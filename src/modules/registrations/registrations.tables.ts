@@ -56,7 +56,7 @@ export interface RegistrationsTable {
   ticket_code: string | null;
   created_at: Timestamp;
   confirmed_at: Timestamp | null;
-  pending_reason: 'payment' | 'approval' | null;
+  pending_reason: 'payment' | 'approval' | 'offline_payment' | null;
   order_id: string | null;
   payment_id: string | null;
   refund_id: string | null;
@@ -76,6 +76,32 @@ export interface RegistrationsTable {
   /** A refund's claim while `refunding` (null otherwise). */
   claim: ColumnType<RefundClaimDoc | null, string | null | undefined, string | null>;
   claimed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Payment outside the gateway (docs/decisions/24-payment-outside-the-gateway.md): the method chosen at step 1. */
+  offline_method: ColumnType<
+    OfflineMethodName | null,
+    OfflineMethodName | null | undefined,
+    OfflineMethodName | null
+  >;
+  /** The reference the buyer quotes when paying, unique per account (`TKT-7F3K9M`). */
+  offline_reference: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When an unpaid offline booking lapses (on its account's clock). */
+  pay_by: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When its reminder mail was queued (once). */
+  reminded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** How it was marked paid. */
+  offline_paid: ColumnType<OfflinePaidDoc | null, string | null | undefined, string | null>;
+}
+
+export type OfflineMethodName = 'bank_transfer' | 'upi_to_organiser' | 'cash_at_venue';
+
+/** What the organiser recorded when marking an offline booking paid. */
+export interface OfflinePaidDoc {
+  method: OfflineMethodName;
+  reference: string | null;
+  amountPaise: number;
+  paidAt: string;
+  /** Set when the organiser recorded a refund given outside the gateway. */
+  refundedAt?: string;
 }
 
 export interface AttendeesTable {

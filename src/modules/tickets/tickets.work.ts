@@ -5,7 +5,8 @@ import type { Database } from '../../db/database.js';
 import { onJob, onJobBatch, type ModuleWork } from '../../jobs/jobs.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Mailer } from '../mail/mailer.js';
-import { bookingMailJob, sendBookingMail, type BookingMailDeps } from './booking-mails.jobs.js';
+import { bookingMailJob, sendBookingMail } from './booking-mails.jobs.js';
+import { paymentDueMailJob, sendPaymentDueMail, type PaymentDueMailDeps } from './payment-due-mail.jobs.js';
 import { sendTicketJobs, ticketEmailJob, type TicketJobDeps } from './tickets.jobs.js';
 
 export function ticketsWork(deps: {
@@ -13,7 +14,7 @@ export function ticketsWork(deps: {
   clock: Clock;
   config: Config;
   mailer: Mailer;
-  bookings: { ticketHolders: TicketJobDeps['ticketHolders']; findBooking: BookingMailDeps['findBooking'] };
+  bookings: { ticketHolders: TicketJobDeps['ticketHolders']; findBooking: PaymentDueMailDeps['findBooking'] };
 }): ModuleWork {
   const { db, clock, config, mailer } = deps;
   return {
@@ -23,6 +24,13 @@ export function ticketsWork(deps: {
       ),
       onJob(bookingMailJob, (payload, job) =>
         sendBookingMail({ db, clock, config, mailer, findBooking: deps.bookings.findBooking }, payload, job),
+      ),
+      onJob(paymentDueMailJob, (payload, job) =>
+        sendPaymentDueMail(
+          { db, clock, config, mailer, findBooking: deps.bookings.findBooking },
+          payload,
+          job,
+        ),
       ),
     ],
   };

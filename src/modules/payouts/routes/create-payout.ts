@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { sessionPrincipal } from '../../../http/auth.js';
 import { ModeQuery } from '../../ledger/paging.js';
 import * as payouts from '../payouts.service.js';
-import { UPI_ID_MAX } from '../upi.js';
+import { UPI_ID_MAX } from '../../../lib/upi.js';
 import { EX, type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { PayoutsRouteDeps, Payout, present, session } from './payouts-shared.js';

@@ -17,8 +17,8 @@ export const BOOKING_STATUSES = [
   'refunded',
 ] as const satisfies readonly RegistrationStatus[];
 
-/** Why a pending booking waits: a payment at the gateway, or the organiser's approval. */
-export type PendingReason = 'payment' | 'approval';
+/** Why a pending booking waits: a payment at the gateway, the organiser's approval, or a payment outside the gateway (§24). */
+export type PendingReason = 'payment' | 'approval' | 'offline_payment';
 
 /** A booking's state as the table reads it. */
 export interface BookingState {
@@ -34,6 +34,7 @@ export type BookingEvent =
   | 'book' // a free booking, confirmed as it is written
   | 'await_payment' // a paid booking's step 1: pending until paid
   | 'await_approval' // a booking the organiser approves first
+  | 'await_offline_payment' // a paid booking to be paid outside the gateway: pending, its seats held, until payBy
   | 'pay' // a verified captured payment (step 2, the gateway's notification, the sweep)
   | 'lose_last_seat' // paid, but the last seat went meanwhile: cancelled, the payment refunded by a job
   | 'approve'
@@ -43,6 +44,9 @@ export type BookingEvent =
   | 'complete_refund' // the gateway refunded: the claim ends as cancelled or refunded, or confirmed again after a partial refund
   | 'release_claim' // the gateway refused the refund: the booking is as it was
   | 'expire' // a paid booking left unpaid past its checkout window
+  | 'mark_paid' // the organiser says the money arrived outside the gateway
+  | 'lapse_unpaid' // an offline booking still unpaid at its payBy
+  | 'refund_offline' // the organiser gave back, outside the gateway, what was paid outside it
   | 'refunded_at_gateway' // reconciliation found the payment refunded in full at the gateway
   | 'transfer' // a new holder, a new ticket code; the status stays
   | 'admit'; // the door lets its people in; the status stays
@@ -83,6 +87,13 @@ export const TRANSITIONS: { readonly [E in BookingEvent]: Transition } = {
   book: { from: [], to: 'confirmed', actors: BUYER, audit: 'book', refusal: 'registration_changed' },
   await_payment: { from: [], to: 'pending', actors: BUYER, audit: 'book', refusal: 'registration_changed' },
   await_approval: { from: [], to: 'pending', actors: BUYER, audit: 'book', refusal: 'registration_changed' },
+  await_offline_payment: {
+    from: [],
+    to: 'pending',
+    actors: BUYER,
+    audit: 'book',
+    refusal: 'registration_changed',
+  },
   pay: {
     from: ['pending'],
     pendingReason: 'payment',
@@ -153,6 +164,30 @@ export const TRANSITIONS: { readonly [E in BookingEvent]: Transition } = {
     actors: ['system'],
     audit: 'expire',
     refusal: 'registration_not_pending',
+  },
+  mark_paid: {
+    from: ['pending'],
+    pendingReason: 'offline_payment',
+    to: 'confirmed',
+    actors: PEOPLE,
+    audit: 'mark_paid',
+    refusal: 'registration_not_pending',
+  },
+  lapse_unpaid: {
+    from: ['pending'],
+    pendingReason: 'offline_payment',
+    to: 'cancelled',
+    actors: ['system'],
+    audit: 'lapse_unpaid',
+    refusal: 'registration_not_pending',
+  },
+  refund_offline: {
+    from: ['confirmed'],
+    paid: false,
+    to: 'refunded',
+    actors: PEOPLE,
+    audit: 'refund_offline',
+    refusal: 'already_ended',
   },
   refunded_at_gateway: {
     from: ['confirmed'],

@@ -6,7 +6,7 @@
 // (confirmation.ts), and appends the audit entry with its actor (booking-audit.ts). Of any number of
 // concurrent changes to one booking exactly one moves the row; the others get undefined.
 import type { Transaction } from 'kysely';
-import type { Database, RefundClaimDoc } from '../../../db/database.js';
+import type { Database, OfflinePaidDoc, RefundClaimDoc } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import { conflict } from '../../../lib/errors.js';
 import type { Ids } from '../../../lib/ids.js';
@@ -25,12 +25,14 @@ export type ChangeDeps = { clock: Clock; ids: Ids; sendsWhatsApp?: boolean };
 export type BookingChange =
   | { event: 'pay'; paymentId: string; eventRow: EventFacts; attendeeIds: readonly string[] }
   | { event: 'approve'; eventRow: EventFacts; attendeeIds: readonly string[] }
-  | { event: 'reject' | 'cancel' | 'expire' }
+  | { event: 'mark_paid'; paid: OfflinePaidDoc; eventRow: EventFacts; attendeeIds: readonly string[] }
+  | { event: 'reject' | 'cancel' | 'expire' | 'lapse_unpaid' }
   | { event: 'lose_last_seat'; paymentId: string }
   | { event: 'claim_refund'; claim: RefundClaimDoc }
   | { event: 'complete_refund'; refundId: string | null }
   | { event: 'release_claim'; reason: string }
   | { event: 'refunded_at_gateway'; paymentId: string }
+  | { event: 'refund_offline'; reason: string }
   | { event: 'transfer'; eventRow: EventFacts; holder: { name: string; email: string; ticketCode: string } };
 
 /** Thrown inside the transaction when a confirmation finds its seats gone: the caller rolls back. */
@@ -74,8 +76,8 @@ const capture = (reg: Row, paymentId: string) => ({
   capturedPaise: Number(reg.amount_paise),
 });
 
-/** `pay`, `approve`: confirmed, its payment recorded, everything a confirmation sets off; `SeatsGone` when no seat is left. */
-const confirm: Apply<Extract<BookingChange, { event: 'pay' | 'approve' }>> = async (
+/** `pay`, `approve`, `mark_paid`: confirmed, its payment recorded, everything a confirmation sets off; `SeatsGone` when no seat is left. */
+const confirm: Apply<Extract<BookingChange, { event: 'pay' | 'approve' | 'mark_paid' }>> = async (
   trx,
   deps,
   reg,
@@ -86,6 +88,7 @@ const confirm: Apply<Extract<BookingChange, { event: 'pay' | 'approve' }>> = asy
     pending_reason: null,
     confirmed_at: now,
     ...(change.event === 'pay' ? { payment_id: change.paymentId } : {}),
+    ...(change.event === 'mark_paid' ? { offline_paid: JSON.stringify(change.paid) } : {}),
   });
   if (!row) return undefined;
   if (change.event === 'pay') await captures.recordCapture(trx, capture(reg, change.paymentId), now);
@@ -106,13 +109,21 @@ const confirm: Apply<Extract<BookingChange, { event: 'pay' | 'approve' }>> = asy
       ...(change.event === 'pay'
         ? { paymentId: change.paymentId, amount: rupees(Number(reg.amount_paise)) }
         : {}),
+      ...(change.event === 'mark_paid'
+        ? {
+            method: change.paid.method,
+            reference: change.paid.reference,
+            amount: rupees(change.paid.amountPaise),
+            paidAt: change.paid.paidAt,
+          }
+        : {}),
     },
   };
 };
 
-/** `reject`, `cancel`, `expire`, `lose_last_seat`: ended with no money given back here (a lost seat's payment is refunded by its job). */
+/** `reject`, `cancel`, `expire`, `lapse_unpaid`, `lose_last_seat`: ended with no money given back here (a lost seat's payment is refunded by its job). */
 const end: Apply<
-  Extract<BookingChange, { event: 'reject' | 'cancel' | 'expire' | 'lose_last_seat' }>
+  Extract<BookingChange, { event: 'reject' | 'cancel' | 'expire' | 'lapse_unpaid' | 'lose_last_seat' }>
 > = async (trx, deps, reg, change) => {
   const now = deps.clock.now();
   const bound = change.event === 'lose_last_seat' ? { payment_id: change.paymentId } : {};
@@ -124,7 +135,8 @@ const end: Apply<
   if (!row) return undefined;
   if (change.event === 'lose_last_seat')
     await captures.recordCapture(trx, capture(reg, change.paymentId), now);
-  await applyBookingEnd(trx, deps, reg, undefined, change.event === 'cancel' ? 'cancelled' : undefined);
+  const told = change.event === 'cancel' || change.event === 'lapse_unpaid';
+  await applyBookingEnd(trx, deps, reg, undefined, told ? 'cancelled' : undefined);
   return { row, after: { status: row.status, ...(change.event === 'cancel' ? { refund: 0, kept: 0 } : {}) } };
 };
 
@@ -230,36 +242,31 @@ const releaseClaim: Apply<Extract<BookingChange, { event: 'release_claim' }>> = 
   return { row, after: { status: row.status, reason: change.reason } };
 };
 
-/** `refunded_at_gateway`: refunded in full outside the service. */
-const refundedAtGateway: Apply<Extract<BookingChange, { event: 'refunded_at_gateway' }>> = async (
-  trx,
-  deps,
-  reg,
-  change,
-) => {
+/**
+ * `refunded_at_gateway`, `refund_offline`: refunded in full outside the service's own refund — at
+ * the gateway's dashboard, or by the organiser outside the gateway for a booking paid outside it
+ * (its ledger's offline refund; no gateway is asked). Seats freed, the credit note issued.
+ */
+const refundedElsewhere: Apply<
+  Extract<BookingChange, { event: 'refunded_at_gateway' | 'refund_offline' }>
+> = async (trx, deps, reg, change) => {
   const amount = Number(reg.amount_paise);
-  const row = await repo.moveBooking(trx, reg, 'refunded_at_gateway', {
+  const row = await repo.moveBooking(trx, reg, change.event, {
     pending_reason: null,
     cancelled_at: deps.clock.now(),
     refunded_paise: amount,
   });
   if (!row) return undefined;
-  await captures.refundedInFull(trx, reg.mode, change.paymentId);
+  const offline = change.event === 'refund_offline';
+  if (!offline) await captures.refundedInFull(trx, reg.mode, change.paymentId);
   const left = amount - reg.refunded_paise;
-  await applyBookingEnd(
-    trx,
-    deps,
-    reg,
-    {
-      reason: 'Booking refunded in full',
-      refundPaise: left,
-      amountPaise: amount,
-      refundedBeforePaise: reg.refunded_paise,
-      ref: '',
-    },
-    'refunded',
-  );
-  return { row, after: { status: row.status, refund: rupees(left), kept: 0 } };
+  const reason = offline ? change.reason : 'Booking refunded in full';
+  const refund = { reason, refundPaise: left, amountPaise: amount, refundedBeforePaise: reg.refunded_paise };
+  await applyBookingEnd(trx, deps, reg, { ...refund, ref: '', offline }, 'refunded');
+  return {
+    row,
+    after: { status: row.status, refund: rupees(left), kept: 0, ...(offline ? { offline } : {}) },
+  };
 };
 
 /** `transfer`: a new holder and ticket code (the giver's phone and WhatsApp consent are theirs, not the holder's); the ticket mail to them, a mail to the giver. */
@@ -289,14 +296,17 @@ const transfer: Apply<Extract<BookingChange, { event: 'transfer' }>> = async (
 const APPLY: { [E in BookingChange['event']]: Apply<Extract<BookingChange, { event: E }>> } = {
   pay: confirm,
   approve: confirm,
+  mark_paid: confirm,
   reject: end,
   cancel: end,
   expire: end,
+  lapse_unpaid: end,
   lose_last_seat: end,
   claim_refund: claimRefund,
   complete_refund: completeRefund,
   release_claim: releaseClaim,
-  refunded_at_gateway: refundedAtGateway,
+  refunded_at_gateway: refundedElsewhere,
+  refund_offline: refundedElsewhere,
   transfer,
 };
 

@@ -9,11 +9,17 @@ import { guardSql, statusAfter, type BookingEvent, type ClaimedStatus } from './
 /** A booking as it is first written: by `book`, `await_payment` or `await_approval`. */
 export async function insertBooking(
   db: Db,
-  event: 'book' | 'await_payment' | 'await_approval',
+  event: 'book' | 'await_payment' | 'await_approval' | 'await_offline_payment',
   row: Omit<Insertable<RegistrationsTable>, 'status' | 'pending_reason'>,
 ): Promise<void> {
-  const pending_reason =
-    event === 'await_payment' ? 'payment' : event === 'await_approval' ? 'approval' : null;
+  const pending_reason = (
+    {
+      book: null,
+      await_payment: 'payment',
+      await_approval: 'approval',
+      await_offline_payment: 'offline_payment',
+    } as const
+  )[event];
   await db
     .insertInto('registrations')
     .values({ ...row, status: statusAfter(event, 'pending'), pending_reason })

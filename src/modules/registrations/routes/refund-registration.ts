@@ -3,7 +3,9 @@ import { Type } from 'typebox';
 import { FULL_ONLY, keyPrincipal } from '../../../http/auth.js';
 import { type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
+import { badRequest } from '../../../lib/errors.js';
 import { rupeesToPaise } from '../../../lib/money.js';
+import { refundOffline } from '../offline-refund.service.js';
 import * as actions from '../actions.service.js';
 import type { RegisterDeps } from '../register.service.js';
 import { presentOne } from '../registrations.present.js';
@@ -56,6 +58,12 @@ export const refundRegistration: Operation<RegisterDeps> = (app, deps) =>
                   description: 'Rupees to give back (at most two decimals); omitted: all that is left.',
                 }),
               ),
+              offline: Type.Optional(
+                Type.Boolean({
+                  description:
+                    'Records a refund you gave outside the gateway of a booking marked paid outside it (docs/guides/offline-payments.md): in full only (400 with `amount`), no gateway is called; the booking ends refunded, its seats are freed, the ledger writes `offline_refund` and reverses the platform fee, and a credit note is issued where an invoice exists. Again: the same answer, nothing more written. 409 `nothing_to_refund` for a booking not paid outside the gateway.',
+                }),
+              ),
               reason: Type.Optional(
                 Type.String({
                   maxLength: 300,
@@ -78,6 +86,14 @@ export const refundRegistration: Operation<RegisterDeps> = (app, deps) =>
     async (req) => {
       const p = keyPrincipal(req);
       const body = req.body ?? {};
+      if (body.offline === true) {
+        if (body.amount !== undefined)
+          throw badRequest('invalid_request', 'an offline refund is recorded in full: leave out amount', {
+            field: 'amount',
+          });
+        const r = await refundOffline(deps, p, req.params.id, req.params.registrationId, body.reason);
+        return { success: true as const, data: await presentOne(deps.db, r) };
+      }
       const row =
         body.amount === undefined
           ? await actions.end(deps, p, req.params.id, req.params.registrationId, 'refunded')

@@ -56,6 +56,7 @@ export const register: Operation<RegisterDeps> = (app, deps) =>
           'Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input (`invalid_phone`, `phone_required` for whatsappOptIn without a phone, `track_required` without `subEventId` on an event with tracks that does not sell the whole event — see the event’s `wholeEventOption`), `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 409 `payments_not_configured` when the service takes no live payments (its message names no setting: buyers may read it); 502 when the gateway fails (nothing changes).',
           'Unpaid bookings hold nothing for long: a paid booking is payable for `CHECKOUT_WINDOW_MINUTES` (default 30) after step 1, then the reconciliation sweep cancels it and releases its promo code’s use (a payment that still arrives is refunded in full). At most 3 bookings of an event wait for payment per email, and — for a checkout key — 20 per client address (as the service sees it, after `TRUST_PROXY`); step 1 beyond that answers 429 `too_many_pending`, before any gateway order.',
           'A seated event (one with a `seatingPlanId`) is booked with the `holdToken` of the seats held for it, one seat per person; see `holdToken` and docs/guides/reserved-seating.md.',
+          'Payment outside the gateway (docs/guides/offline-payments.md): on an event whose `offlinePayment` is enabled, step 1 with `paymentMethod` one of its `methods` answers 201 `{ registrationId, status: "pending", amount, currency, awaitingPayment: { method, reference, payBy } }` and no order; the booking takes its seats at once and keeps them until `payBy`, the buyer is mailed how to pay, a reminder follows a day before `payBy`, and at `payBy` an unpaid booking is cancelled and its seats offered to the waitlist. The organiser confirms it with `mark-paid`. A method the event does not take is 400 `payment_method_not_offered`; a free booking ignores the method.',
           'Test keys may register on draft test events; live events must be published.',
         ].join('\n\n'),
         params: EventParams,
@@ -104,6 +105,7 @@ export const register: Operation<RegisterDeps> = (app, deps) =>
           billing: body.billing,
           waitlistOffer: body.waitlistOffer,
           holdToken: body.holdToken,
+          paymentMethod: body.paymentMethod,
         },
         { clientAddress: addressKey(req.ip) },
       );
@@ -113,6 +115,15 @@ export const register: Operation<RegisterDeps> = (app, deps) =>
           registrationId: r.registrationId,
           status: r.status,
           ticketIds: r.ticketIds,
+        });
+      if (r.kind === 'offline')
+        return reply.code(201).send({
+          success: true as const,
+          registrationId: r.registrationId,
+          status: 'pending' as const,
+          amount: r.amount,
+          currency: r.currency,
+          awaitingPayment: { ...r.awaitingPayment, payBy: r.awaitingPayment.payBy.toISOString() },
         });
       return reply.code(201).send({
         success: true as const,

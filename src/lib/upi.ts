@@ -1,7 +1,7 @@
 // UPI ids (virtual payment addresses) as RazorpayX takes them for a `vpa` fund
 // account: 3–100 characters of letters, digits, `.` and `-`, with exactly one `@`
 // and a handle that starts with a letter. Checked in one pass over the text.
-import { badRequest } from '../../lib/errors.js';
+import { badRequest } from './errors.js';
 
 export const UPI_ID_MAX = 100;
 
