@@ -3,13 +3,10 @@
 // status comes from the catalogue, so the same code always answers the same status.
 // `extra` carries fields callers read beside the code (refusalReason, reason, …).
 
-interface CatalogueEntry {
-  readonly status: number;
-  /** Used when the thrower gives no sentence of its own. */
-  readonly message: string;
-}
+import { type CatalogueEntry, ORGANISATION_ERRORS } from './errors-organisations.js';
 
 export const ERRORS = {
+  ...ORGANISATION_ERRORS,
   // 400: the request itself is wrong.
   bad_request: { status: 400, message: 'the request is not valid' },
   offer_mismatch: { status: 400, message: 'a waitlist offer books the choice it was made for, one seat' },

@@ -40,6 +40,7 @@ import * as m0072 from './0072_booked_seats.js';
 import * as m0073 from './0073_hold_addresses.js';
 import * as m0074 from './0074_seat_moves_door.js';
 import * as m0075 from './0075_track_seats.js';
+import * as m0080 from './0080_organisations.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '0073_hold_addresses': m0073,
   '0074_seat_moves_door': m0074,
   '0075_track_seats': m0075,
+  '0080_organisations': m0080,
 };
 
 export const migrationProvider: MigrationProvider = {
